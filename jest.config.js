@@ -1,0 +1,21 @@
+// Unit and service tests. Sources are ESM TypeScript; @swc/jest transpiles them and Jest runs
+// them as native ES modules (NODE_OPTIONS=--experimental-vm-modules, set by the test scripts)
+// because some dependencies (zarrita) ship ESM only.
+const swc = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'es6' },
+  },
+];
+
+/** @type {import('jest').Config} */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$'],
+  testTimeout: 30000,
+};

@@ -1,0 +1,118 @@
+/**
+ * The contract between gridded weather data and every area that reads it (DESIGN.md section 6).
+ *
+ * A GridSource is a regular latitude/longitude grid with a time axis per variable. Values are
+ * float32 in the variable's units; NaN marks a missing value. Coordinates are WGS84 degrees,
+ * times are epoch milliseconds UTC. Grid points are cell centres: point (i, j) sits at
+ * latitude lat0 + i*dLat, longitude lon0 + j*dLon and stands for the cell of size dLat x dLon
+ * around it.
+ */
+
+/** Ids of the variables the areas read. Each maps to a CF standard name in VariableInfo. */
+export type VariableId =
+  /** hourly 2 m air temperature, degC */
+  | 'air_temperature'
+  /** hourly 2 m dewpoint temperature, degC */
+  | 'dew_point_temperature'
+  /** hourly mean incoming shortwave radiation at the surface, W m-2 */
+  | 'surface_downwelling_shortwave_flux_in_air'
+  /** hourly clear-sky shortwave radiation at the surface, W m-2 */
+  | 'surface_downwelling_shortwave_flux_in_air_assuming_clear_sky'
+  /** hourly wind speed at 2 m, m s-1 */
+  | 'wind_speed'
+  /** hourly surface air pressure, kPa */
+  | 'surface_air_pressure'
+  /** hourly precipitation rate, mm h-1 */
+  | 'precipitation_rate'
+  /** hourly precipitation type code: 0 none, 1 rain, 2 snow, 3 freezing rain, 4 ice pellets */
+  | 'precipitation_type'
+  /** daily maximum 2 m air temperature over the local solar day, degC */
+  | 'air_temperature_daily_max'
+  /** daily minimum 2 m air temperature over the local solar day, degC */
+  | 'air_temperature_daily_min'
+  /** static surface altitude, m */
+  | 'surface_altitude';
+
+export interface VariableInfo {
+  id: VariableId;
+  /** CF standard name (cf-conventions standard name table). */
+  standardName: string;
+  /** CF cell_methods, e.g. "time: maximum" for daily maxima; empty for instantaneous values. */
+  cellMethods: string;
+  /** UDUNITS-compatible units string. */
+  units: string;
+  description: string;
+  /** Time step of the variable; 0 for static fields. */
+  stepMs: number;
+}
+
+/** A regular grid of cell centres. */
+export interface GridSpec {
+  lat0: number;
+  lon0: number;
+  dLat: number;
+  dLon: number;
+  nLat: number;
+  nLon: number;
+}
+
+/** [west, south, east, north] in degrees. */
+export type BBox = [number, number, number, number];
+
+export interface TimeRange {
+  /** inclusive, epoch ms UTC */
+  startMs: number;
+  /** inclusive, epoch ms UTC */
+  endMs: number;
+}
+
+export interface PointSeries {
+  variable: VariableId;
+  units: string;
+  /** time of values[0], epoch ms; daily series are stamped at 00:00Z of their date */
+  startMs: number;
+  stepMs: number;
+  values: Float32Array;
+  /**
+   * Name of the product that supplied values[i] (analysis before the forecast boundary,
+   * forecast after it): the spec's `products` arrays (spec 2.7).
+   */
+  productOf(index: number): string;
+}
+
+/** Values of one variable on the grid cells whose centres fall inside a bbox. */
+export interface GridWindow {
+  variable: VariableId;
+  units: string;
+  /** cell-centre latitudes, ascending */
+  lats: Float64Array;
+  /** cell-centre longitudes, ascending */
+  lons: Float64Array;
+  /** cell size, degrees */
+  dLat: number;
+  dLon: number;
+  startMs: number;
+  stepMs: number;
+  /** number of time steps */
+  nt: number;
+  /** row-major [t][lat][lon] */
+  values: Float32Array;
+  productOf(timeIndex: number): string;
+}
+
+export interface GridSource {
+  /** stable id of the source, e.g. "synthetic" or a Zarr store id */
+  readonly id: string;
+  /** label shown wherever its values appear ("synthetic" for the demo world) */
+  readonly label: string;
+  readonly grid: GridSpec;
+  /** times this source can answer for (inclusive) */
+  coverage(): TimeRange;
+  variables(): VariableInfo[];
+  /** bilinear interpolation in space between the four surrounding grid points */
+  pointSeries(variable: VariableId, lon: number, lat: number, range: TimeRange): Promise<PointSeries>;
+  /** every time step of the range for the cells whose centres lie in bbox */
+  window(variable: VariableId, bbox: BBox, range: TimeRange): Promise<GridWindow>;
+  /** one time step (the one at or before timeMs) for the cells whose centres lie in bbox */
+  slice(variable: VariableId, bbox: BBox, timeMs: number): Promise<GridWindow>;
+}
