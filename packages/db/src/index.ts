@@ -1,1 +1,3 @@
-export {};
+export * from './database.js';
+export * from './migrations.js';
+export * from './outbox.js';

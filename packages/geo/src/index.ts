@@ -1,1 +1,2 @@
-export {};
+export * from './polygon-checks.js';
+export * from './measures.js';

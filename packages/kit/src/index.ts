@@ -1,1 +1,13 @@
-export {};
+export * from './api.js';
+export * from './auth.js';
+export * from './env.js';
+export * from './errors.js';
+export * from './identity.js';
+export * from './logger.js';
+export * from './negotiate.js';
+export * from './openapi.js';
+export * from './ports.js';
+export * from './problem-handler.js';
+export * from './runtime.js';
+export * from './service.js';
+export * from './distributed.js';

@@ -1,1 +1,5 @@
-export {};
+export * from './common.js';
+export * from './problem.js';
+export * from './geojson.js';
+export * from './fields.js';
+export * from './events.js';

@@ -1,1 +1,2 @@
-export {};
+export { agricultureService } from './definition.js';
+export { createApp } from './app.js';

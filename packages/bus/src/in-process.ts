@@ -1,0 +1,136 @@
+import type { IncomingMessage, MessageHandler, OutgoingMessage, Subscription, Transport } from './transport.js';
+
+interface GroupState {
+  pattern: RegExp;
+  handler: MessageHandler;
+  /** next offset to deliver per topic */
+  offsets: Map<string, number>;
+  running: boolean;
+  stopped: boolean;
+  idle: Promise<void>;
+}
+
+/**
+ * The embedded runtime's transport: an append-only log per topic held in memory, with consumer
+ * groups that keep offsets, so delivery order and the at-least-once contract match Kafka's.
+ */
+export class InProcessTransport implements Transport {
+  readonly kind = 'in-process' as const;
+  private readonly logs = new Map<string, string[]>();
+  private readonly keys = new Map<string, string[]>();
+  private readonly groups = new Map<string, GroupState>();
+  /** simulated outage, for tests of the relay's retry */
+  down = false;
+
+  async publish(messages: OutgoingMessage[]): Promise<void> {
+    if (this.down) throw new Error('in-process transport is down');
+    for (const m of messages) {
+      this.logOf(m.topic).push(JSON.stringify(m.event));
+      this.keysOf(m.topic).push(m.key);
+    }
+    for (const group of this.groups.values()) this.pump(group);
+  }
+
+  async ensureTopics(topics: string[]): Promise<void> {
+    for (const t of topics) this.logOf(t);
+  }
+
+  async subscribe(group: string, pattern: RegExp, handler: MessageHandler): Promise<Subscription> {
+    if (this.groups.has(group)) throw new Error(`consumer group ${group} is already subscribed`);
+    const state: GroupState = { pattern, handler, offsets: new Map(), running: false, stopped: false, idle: Promise.resolve() };
+    this.groups.set(group, state);
+    this.pump(state);
+    return {
+      stop: async () => {
+        state.stopped = true;
+        this.groups.delete(group);
+        await state.idle;
+      },
+    };
+  }
+
+  async ready(): Promise<boolean> {
+    return !this.down;
+  }
+
+  async close(): Promise<void> {
+    const groups = [...this.groups.values()];
+    for (const g of groups) g.stopped = true;
+    this.groups.clear();
+    await Promise.all(groups.map((g) => g.idle));
+  }
+
+  /** Resolves when every group has consumed everything published so far (for tests and shutdown). */
+  async drained(): Promise<void> {
+    for (;;) {
+      const pending = [...this.groups.values()].filter((g) => g.running || this.backlog(g) > 0);
+      if (pending.length === 0) return;
+      await Promise.all(pending.map((g) => g.idle));
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  private backlog(group: GroupState): number {
+    let n = 0;
+    for (const [topic, log] of this.logs) {
+      if (group.pattern.test(topic)) n += log.length - (group.offsets.get(topic) ?? 0);
+    }
+    return n;
+  }
+
+  private pump(group: GroupState): void {
+    if (group.running || group.stopped) return;
+    group.running = true;
+    group.idle = this.deliver(group).finally(() => {
+      group.running = false;
+    });
+  }
+
+  private async deliver(group: GroupState): Promise<void> {
+    let failures = 0;
+    while (!group.stopped) {
+      const next = this.nextMessage(group);
+      if (!next) return;
+      try {
+        await group.handler(next);
+        group.offsets.set(next.topic, Number(next.offset) + 1);
+        failures = 0;
+      } catch {
+        // Not committed: the same message is delivered again, after a growing pause (Kafka
+        // semantics for a handler that throws).
+        failures += 1;
+        await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** failures, 2000)));
+      }
+    }
+  }
+
+  private nextMessage(group: GroupState): IncomingMessage | null {
+    for (const [topic, log] of this.logs) {
+      if (!group.pattern.test(topic)) continue;
+      const offset = group.offsets.get(topic) ?? 0;
+      if (offset < log.length) {
+        return { topic, key: this.keysOf(topic)[offset] ?? null, value: log[offset]!, partition: 0, offset: String(offset) };
+      }
+    }
+    return null;
+  }
+
+  private logOf(topic: string): string[] {
+    let log = this.logs.get(topic);
+    if (!log) this.logs.set(topic, (log = []));
+    return log;
+  }
+
+  private keysOf(topic: string): string[] {
+    let keys = this.keys.get(topic);
+    if (!keys) this.keys.set(topic, (keys = []));
+    return keys;
+  }
+
+  /** Test hook: append a raw value, as a misbehaving producer could. */
+  injectRaw(topic: string, key: string, value: string): void {
+    this.logOf(topic).push(value);
+    this.keysOf(topic).push(key);
+    for (const group of this.groups.values()) this.pump(group);
+  }
+}

@@ -1,0 +1,177 @@
+import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
+import type { MessageHandler, OutgoingMessage, Subscription, Transport } from './transport.js';
+
+export interface KafkaTransportOptions {
+  brokers: string[];
+  clientId: string;
+  /** partitions of topics this transport creates */
+  partitions?: number;
+  /** how often a subscription looks for new topics that match its pattern */
+  topicRefreshMs?: number;
+}
+
+/**
+ * Kafka through kafkajs. The producer is idempotent with one request in flight, so a retried
+ * send never reorders a partition; the message key is the resource id (DESIGN.md section 5).
+ */
+export class KafkaTransport implements Transport {
+  readonly kind = 'kafka' as const;
+  private readonly kafka: Kafka;
+  private producer: Producer | null = null;
+  private admin: Admin | null = null;
+  private readonly subscriptions = new Set<KafkaSubscription>();
+
+  constructor(private readonly options: KafkaTransportOptions) {
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      logLevel: logLevel.NOTHING,
+      connectionTimeout: 3000,
+      // Fail fast: the outbox relay owns retry with backoff, and a broker outage must not block
+      // a publish for minutes.
+      retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 2000 },
+    });
+  }
+
+  async publish(messages: OutgoingMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const producer = await this.connectedProducer();
+    const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
+    for (const m of messages) {
+      let list = byTopic.get(m.topic);
+      if (!list) byTopic.set(m.topic, (list = []));
+      list.push({ key: m.key, value: JSON.stringify(m.event), headers: { 'content-type': 'application/cloudevents+json; charset=UTF-8' } });
+    }
+    try {
+      await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })) });
+    } catch (err) {
+      // A producer that lost its broker is not always usable again; start a fresh one next time.
+      this.producer = null;
+      await producer.disconnect().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async ensureTopics(topics: string[]): Promise<void> {
+    const admin = await this.connectedAdmin();
+    const existing = new Set(await admin.listTopics());
+    const missing = topics.filter((t) => !existing.has(t));
+    if (missing.length === 0) return;
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: missing.map((topic) => ({ topic, numPartitions: this.options.partitions ?? 3, replicationFactor: -1 })),
+    });
+  }
+
+  async subscribe(group: string, pattern: RegExp, handler: MessageHandler): Promise<Subscription> {
+    const sub = new KafkaSubscription(this.kafka, group, pattern, handler, () => this.connectedAdmin(), this.options.topicRefreshMs ?? 10_000);
+    this.subscriptions.add(sub);
+    await sub.start();
+    return {
+      stop: async () => {
+        this.subscriptions.delete(sub);
+        await sub.stop();
+      },
+    };
+  }
+
+  async ready(): Promise<boolean> {
+    try {
+      const admin = await this.connectedAdmin();
+      await admin.describeCluster();
+      return true;
+    } catch {
+      this.admin?.disconnect().catch(() => undefined);
+      this.admin = null;
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    this.subscriptions.clear();
+    await this.producer?.disconnect().catch(() => undefined);
+    await this.admin?.disconnect().catch(() => undefined);
+    this.producer = null;
+    this.admin = null;
+  }
+
+  private async connectedProducer(): Promise<Producer> {
+    if (!this.producer) {
+      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+      await producer.connect();
+      this.producer = producer;
+    }
+    return this.producer;
+  }
+
+  private async connectedAdmin(): Promise<Admin> {
+    if (!this.admin) {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      this.admin = admin;
+    }
+    return this.admin;
+  }
+}
+
+/**
+ * One consumer group member. kafkajs resolves a RegExp subscription once, so the subscription
+ * polls the topic list and rebuilds the consumer when a new matching topic appears.
+ */
+class KafkaSubscription {
+  private consumer: Consumer | null = null;
+  private topics: string[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private refreshing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly group: string,
+    private readonly pattern: RegExp,
+    private readonly handler: MessageHandler,
+    private readonly admin: () => Promise<Admin>,
+    private readonly refreshMs: number,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => {
+      this.refreshing = this.refreshing.then(() => this.refresh()).catch(() => undefined);
+    }, this.refreshMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.refreshing.catch(() => undefined);
+    await this.consumer?.disconnect().catch(() => undefined);
+    this.consumer = null;
+  }
+
+  private async refresh(): Promise<void> {
+    if (this.stopped) return;
+    const all = await (await this.admin()).listTopics();
+    const topics = all.filter((t) => this.pattern.test(t)).sort();
+    if (topics.length === 0 || (this.consumer && topics.join() === this.topics.join())) return;
+    await this.consumer?.disconnect().catch(() => undefined);
+    const consumer = this.kafka.consumer({ groupId: this.group, allowAutoTopicCreation: false, retry: { retries: 10 } });
+    await consumer.connect();
+    await consumer.subscribe({ topics, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ topic, partition, message }) => {
+        await this.handler({
+          topic,
+          partition,
+          offset: message.offset,
+          key: message.key ? message.key.toString('utf8') : null,
+          value: message.value ? message.value.toString('utf8') : '',
+        });
+      },
+    });
+    this.consumer = consumer;
+    this.topics = topics;
+  }
+}

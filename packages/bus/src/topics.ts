@@ -1,0 +1,13 @@
+/** Topic of one resource kind of one area: `fieldcast.<area>.<resource>` (DESIGN.md section 5). */
+export function topicFor(area: string, resourcePlural: string): string {
+  return `fieldcast.${area}.${resourcePlural}`;
+}
+
+/** Every resource topic has this form; the events service subscribes to the pattern, not a list. */
+export const RESOURCE_TOPIC_PATTERN = /^fieldcast\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*$/;
+
+export function parseTopic(topic: string): { area: string; resource: string } | null {
+  if (!RESOURCE_TOPIC_PATTERN.test(topic)) return null;
+  const [, area, resource] = topic.split('.');
+  return { area: area!, resource: resource! };
+}

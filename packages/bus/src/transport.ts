@@ -1,0 +1,43 @@
+import type { CloudEvent } from './envelope.js';
+
+export interface OutgoingMessage {
+  topic: string;
+  /** partition key: the resource id, so one resource's events stay in order */
+  key: string;
+  event: CloudEvent;
+}
+
+export interface IncomingMessage {
+  topic: string;
+  key: string | null;
+  /** the raw message value; the consumer parses it, so a poisoned message can be dead-lettered */
+  value: string;
+  partition: number;
+  offset: string;
+}
+
+export type MessageHandler = (message: IncomingMessage) => Promise<void>;
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+/**
+ * How outbox relays publish and the events service consumes. Delivery is at least once;
+ * consumers are idempotent on the CloudEvent id.
+ */
+export interface Transport {
+  readonly kind: 'in-process' | 'kafka';
+  /** Publishes in the order given; resolves once every message is acknowledged. */
+  publish(messages: OutgoingMessage[]): Promise<void>;
+  /** Makes sure the topics exist (Kafka creates them up front). */
+  ensureTopics(topics: string[]): Promise<void>;
+  /**
+   * Consumes every topic matching the pattern, now or created later, in consumer group `group`.
+   * The handler is awaited per message; a throw is retried (the message is not committed).
+   */
+  subscribe(group: string, pattern: RegExp, handler: MessageHandler): Promise<Subscription>;
+  /** true when the broker is reachable */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}

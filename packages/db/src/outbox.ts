@@ -1,0 +1,183 @@
+import type { Knex } from 'knex';
+import { resourceEvent, type ResourceEventInput, type Transport } from '@fieldcast/bus';
+import type { Database } from './database.js';
+import type { Migration } from './migrations.js';
+
+export interface RelayLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface OutboxOptions {
+  db: Database;
+  schema: string;
+  transport: Transport;
+  logger: RelayLogger;
+  batchSize?: number;
+  /** a slow poll that covers a missed notification (e.g. after a LISTEN reconnect); not the wake-up path */
+  safetyPollMs?: number;
+  maxBackoffMs?: number;
+}
+
+/** The outbox table of one service schema (DESIGN.md section 5). */
+export function outboxMigration(): Migration {
+  return {
+    name: '000_outbox',
+    async up(knex, schema) {
+      await knex.schema.withSchema(schema).createTable('outbox', (t) => {
+        t.bigIncrements('seq').primary();
+        t.uuid('id').notNullable().unique();
+        t.text('topic').notNullable();
+        t.text('key').notNullable();
+        t.jsonb('event').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+        t.timestamp('sent_at', { useTz: true });
+      });
+      await knex.raw('create index outbox_unsent on ??.outbox (seq) where sent_at is null', [schema]);
+    },
+  };
+}
+
+/** Stable 32-bit key for the schema's advisory locks. */
+function lockKey(schema: string, purpose: 'write' | 'relay'): number {
+  let h = purpose === 'write' ? 0x2545f491 : 0x9e3779b9;
+  for (const c of `${schema}:${purpose}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
+  return h | 0;
+}
+
+/**
+ * Writes events in the caller's transaction and relays them to the transport.
+ *
+ * Order: writers take a schema-wide advisory lock from their outbox insert to their commit, so
+ * sequence order is commit order; one relay at a time (another advisory lock) publishes rows in
+ * sequence order and marks them sent in the same transaction. A failed publish rolls back and is
+ * retried with backoff from the same row, so nothing is skipped or reordered. A crash between
+ * publish and commit republishes: consumers are idempotent on the CloudEvent id.
+ */
+export class Outbox {
+  private readonly batchSize: number;
+  private readonly safetyPollMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly channel: string;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
+  private stopped = true;
+
+  constructor(private readonly options: OutboxOptions) {
+    this.batchSize = options.batchSize ?? 200;
+    this.safetyPollMs = options.safetyPollMs ?? 5000;
+    this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
+    this.channel = `fieldcast_outbox_${options.schema}`;
+  }
+
+  /** Adds a resource event to the transaction; it is relayed once the transaction commits. */
+  async add<T>(trx: Knex.Transaction, topic: string, input: ResourceEventInput<T>): Promise<void> {
+    const event = resourceEvent(input);
+    await trx.raw('select pg_advisory_xact_lock(?)', [lockKey(this.options.schema, 'write')]);
+    await trx.withSchema(this.options.schema).table('outbox').insert({
+      id: event.id,
+      topic,
+      key: event.subject,
+      event: JSON.stringify(event),
+    });
+    if (this.options.db.kind === 'postgres') await trx.raw('select pg_notify(?, ?)', [this.channel, '']);
+    trx.executionPromise.then(
+      () => this.wake(),
+      () => undefined,
+    );
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.unlisten = await this.options.db.listen(this.channel, () => this.wake());
+    this.pollTimer = setInterval(() => this.wake(), this.safetyPollMs);
+    this.pollTimer.unref();
+    this.wake();
+  }
+
+  /** Publishes whatever is pending now; many wakes while running fold into one more pass. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.retryTimer) return; // backing off: the timer will run it
+    this.running = this.drain().finally(() => {
+      this.running = null;
+      if (this.again && !this.retryTimer) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  /** Stops waking; first tries once more to publish what is pending (graceful shutdown). */
+  async stop(): Promise<void> {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    await this.running;
+    if (!this.stopped && this.failures === 0) await this.drain();
+    this.stopped = true;
+    await this.unlisten?.();
+  }
+
+  /** Rows not yet acknowledged by the transport. */
+  async pending(): Promise<number> {
+    const row = await this.options.db.knex.withSchema(this.options.schema).table('outbox').whereNull('sent_at').count({ n: '*' }).first();
+    return Number(row?.n ?? 0);
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (await this.publishBatch()) {
+        /* keep going while full batches come back */
+      }
+      this.failures = 0;
+    } catch (err) {
+      this.failures += 1;
+      const delay = Math.min(100 * 2 ** this.failures, this.maxBackoffMs);
+      this.options.logger.warn({ err: String(err), schema: this.options.schema, retryInMs: delay }, 'outbox publish failed; will retry');
+      if (!this.stopped) {
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = null;
+          this.wake();
+        }, delay);
+        this.retryTimer.unref();
+      }
+    }
+  }
+
+  /** Returns true when a full batch was sent and more may be waiting. */
+  private async publishBatch(): Promise<boolean> {
+    const { knex } = this.options.db;
+    const schema = this.options.schema;
+    return knex.transaction(async (trx) => {
+      const locked = await trx.raw('select pg_try_advisory_xact_lock(?) as ok', [lockKey(schema, 'relay')]);
+      if (!locked.rows[0]?.ok) return false; // another replica's relay is publishing this schema
+      const rows: { seq: number; topic: string; key: string; event: unknown }[] = await trx
+        .withSchema(schema)
+        .table('outbox')
+        .whereNull('sent_at')
+        .orderBy('seq')
+        .limit(this.batchSize)
+        .select('seq', 'topic', 'key', 'event');
+      if (rows.length === 0) return false;
+      await this.options.transport.publish(
+        rows.map((r) => ({ topic: r.topic, key: r.key, event: (typeof r.event === 'string' ? JSON.parse(r.event) : r.event) as never })),
+      );
+      await trx
+        .withSchema(schema)
+        .table('outbox')
+        .whereIn('seq', rows.map((r) => r.seq))
+        .update({ sent_at: trx.fn.now() });
+      return rows.length === this.batchSize;
+    });
+  }
+}

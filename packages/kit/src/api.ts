@@ -1,0 +1,117 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
+import { accountOf } from './auth.js';
+import { ApiError, type FieldError } from './errors.js';
+import type { Account } from './identity.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+
+/** What a handler gets: parsed input and the calling account. */
+export interface OperationContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  account: Account;
+  req: Request;
+  res: Response;
+}
+
+export interface OperationResponse {
+  status: number;
+  description: string;
+  schema?: z.ZodType;
+  /** JSON by default; anything else (image/png, text/xml) is written by the handler itself */
+  mediaType?: string;
+}
+
+export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  method: HttpMethod;
+  /** OpenAPI-style template, e.g. /fields/{id} */
+  path: string;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  /**
+   * Body faults under these top-level keys are semantic (valid JSON of the right shape whose
+   * content is unacceptable, e.g. a bad geometry): 422 with this id instead of 400 (DESIGN.md section 3).
+   */
+  semantic?: { id: string; message: string; paths: string[] };
+  response: OperationResponse;
+  /** documented failure statuses besides the ones every operation has */
+  errors?: number[];
+  /** false for operations outside HTTP Basic (none in issue 2) */
+  auth?: boolean;
+  handle(ctx: OperationContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<unknown> | unknown;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOperation = Operation<any, any, any>;
+
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): FieldError[] {
+  return issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+}
+
+function parse(schema: z.ZodType | undefined, value: unknown, where: 'path' | 'query' | 'body', op: AnyOperation): unknown {
+  if (!schema) return value;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const errors = formatIssues(result.error.issues);
+  if (where === 'body') {
+    const semantic = op.semantic;
+    if (semantic && result.error.issues.some((i) => semantic.paths.includes(String(i.path[0] ?? '')))) {
+      throw new ApiError(422, semantic.id, semantic.message, errors);
+    }
+    throw new ApiError(400, 'invalid_body', 'The request body is not valid', errors);
+  }
+  const names = [...new Set(errors.map((e) => e.path.split('.')[0]))].join(', ');
+  throw new ApiError(400, 'invalid_parameter', `Invalid ${where} parameter${names.includes(',') ? 's' : ''}: ${names}`, errors);
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+export function expressPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/** Declares operations: each becomes an Express route with validation and an OpenAPI entry. */
+export class Api {
+  readonly operations: AnyOperation[] = [];
+
+  op<P extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType = z.ZodUnknown>(operation: Operation<P, Q, B>): this {
+    this.operations.push(operation);
+    return this;
+  }
+
+  mount(router: Router, authenticate: express.RequestHandler): void {
+    for (const op of this.operations) {
+      const handlers: express.RequestHandler[] = [];
+      if (op.auth !== false) handlers.push(authenticate);
+      handlers.push(async (req, res, next) => {
+        res.locals.route = op.path;
+        try {
+          if (op.body && req.body === undefined && hasBody(req)) {
+            throw new ApiError(415, 'unsupported_media_type', 'Send the request body as application/json');
+          }
+          // Parsed input lives in res.locals, never written back to req (Express 5: req.query is read-only).
+          res.locals.params = parse(op.params, req.params, 'path', op);
+          res.locals.query = parse(op.query, req.query, 'query', op);
+          res.locals.body = parse(op.body, op.body ? (req.body ?? {}) : undefined, 'body', op);
+          const account = op.auth === false ? (undefined as unknown as Account) : accountOf(res.locals);
+          const result = await op.handle({ params: res.locals.params, query: res.locals.query, body: res.locals.body, account, req, res });
+          if (res.headersSent) return;
+          if (op.response.mediaType && op.response.mediaType !== 'application/json') return;
+          res.status(op.response.status).send(JSON.stringify(result));
+        } catch (err) {
+          next(err);
+        }
+      });
+      router[op.method](expressPath(op.path), ...handlers);
+    }
+  }
+}

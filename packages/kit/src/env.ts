@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses environment variables once, at start-up; a bad or missing one stops start-up naming it. */
+export function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+}
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+/** Every variable the fleet reads (README "Environment"). */
+export const FleetEnv = z.object({
+  PORT_BASE: z.coerce.number().int().min(1).max(65000).default(8080),
+  PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional()),
+  KAFKA_BROKERS: optionalString.transform((v) => (v ? v.split(',').map((b) => b.trim()).filter(Boolean) : undefined)),
+  KAFKA_CLIENT_ID: z.string().default('fieldcast'),
+  FIELDCAST_VENDOR: z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, 'must be a media type vendor token such as fieldcast').default('fieldcast'),
+  FIELDCAST_DATA_DIR: z.string().default('.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT: z.string().default('1mb'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+});
+export type FleetEnv = z.infer<typeof FleetEnv>;

@@ -1,0 +1,60 @@
+import type { RequestHandler } from 'express';
+import { ApiError } from './errors.js';
+
+export const API_VERSION = '1';
+
+export function vendorMediaType(vendor: string): string {
+  return `application/vnd.${vendor}+json; version=${API_VERSION}`;
+}
+
+interface MediaRange {
+  type: string;
+  params: Record<string, string>;
+  q: number;
+}
+
+export function parseAccept(header: string): MediaRange[] {
+  return header
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [type, ...rest] = part.split(';');
+      const params: Record<string, string> = {};
+      for (const p of rest) {
+        const eq = p.indexOf('=');
+        if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"|"$/g, '');
+      }
+      const q = params.q === undefined ? 1 : Number(params.q);
+      return { type: (type ?? '').trim().toLowerCase(), params, q: Number.isFinite(q) ? q : 0 };
+    });
+}
+
+/**
+ * Accept negotiation for the JSON areas (DESIGN.md section 3, spec 9): the vendor type with
+ * version 1 (or no version: decisions.md), application/json, application/* and * / * are all
+ * served as version 1; anything else gets 406 naming what is served.
+ */
+export function negotiate(vendor: string): RequestHandler {
+  const vendorType = `application/vnd.${vendor}+json`;
+  const served = vendorMediaType(vendor);
+  return (req, res, next) => {
+    const header = req.headers.accept;
+    const acceptable =
+      !header ||
+      parseAccept(header).some(
+        (r) =>
+          r.q > 0 &&
+          (r.type === '*/*' ||
+            r.type === 'application/*' ||
+            r.type === 'application/json' ||
+            (r.type === vendorType && (r.params.version === undefined || r.params.version === API_VERSION))),
+      );
+    if (!acceptable) {
+      next(new ApiError(406, 'not_acceptable', `Cannot produce ${header}; this API serves ${served} and application/json`));
+      return;
+    }
+    res.setHeader('Content-Type', `${served}; charset=utf-8`);
+    next();
+  };
+}

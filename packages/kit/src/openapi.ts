@@ -1,0 +1,75 @@
+import { STATUS_CODES } from 'node:http';
+import { z } from 'zod';
+import { Problem } from '@fieldcast/schemas';
+import type { AnyOperation } from './api.js';
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * OpenAPI 3.1 from the operations' zod schemas (DESIGN.md section 1: the schemas are the single
+ * source of truth). Named schemas (`.meta({ id })`) become components.
+ */
+export function openApiDocument(input: { title: string; version: string; description: string; mediaType: string; operations: AnyOperation[] }) {
+  const components: Record<string, JsonSchema> = {};
+
+  const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+    const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
+    delete json.$defs;
+    delete json.$schema;
+    const rewrite = (s: JsonSchema): JsonSchema => JSON.parse(JSON.stringify(s).replaceAll('"#/$defs/', '"#/components/schemas/'));
+    for (const [name, def] of Object.entries(defs)) components[name] = rewrite(def);
+    const id = json.id as string | undefined;
+    if (id) {
+      delete json.id;
+      components[id] = rewrite(json);
+      return { $ref: `#/components/schemas/${id}` };
+    }
+    return rewrite(json);
+  };
+
+  const parametersOf = (schema: z.ZodType | undefined, where: 'path' | 'query') => {
+    if (!schema) return [];
+    const json = toSchema(schema, 'input');
+    const props = (json.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((json.required as string[] | undefined) ?? []);
+    return Object.entries(props).map(([name, s]) => ({
+      name,
+      in: where,
+      required: where === 'path' || required.has(name),
+      ...(s.description ? { description: s.description } : {}),
+      schema: s,
+    }));
+  };
+
+  const problemRef = toSchema(Problem, 'output');
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of input.operations) {
+    const responses: Record<string, unknown> = {
+      [op.response.status]: {
+        description: op.response.description,
+        content: { [op.response.mediaType ?? input.mediaType]: op.response.schema ? { schema: toSchema(op.response.schema, 'output') } : {} },
+      },
+    };
+    const failures = new Set([...(op.auth === false ? [] : [401]), 406, ...(op.params || op.query ? [400] : []), ...(op.body ? [400, 413, 415] : []), ...(op.errors ?? [])]);
+    for (const status of [...failures].sort()) {
+      responses[status] = { description: STATUS_CODES[status] ?? 'Error', content: { 'application/problem+json': { schema: problemRef } } };
+    }
+    (paths[op.path] ??= {})[op.method] = {
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      ...(op.tags ? { tags: op.tags } : {}),
+      ...(op.auth === false ? { security: [] } : {}),
+      parameters: [...parametersOf(op.params, 'path'), ...parametersOf(op.query, 'query')],
+      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(op.body, 'input') } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: input.title, version: input.version, description: input.description },
+    security: [{ basic: [] }],
+    paths,
+    components: { schemas: components, securitySchemes: { basic: { type: 'http', scheme: 'basic', description: 'application id : application key' } } },
+  };
+}

@@ -1,0 +1,112 @@
+import type { Express } from 'express';
+import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/bus';
+import { openDatabase, type Database } from '@fieldcast/db';
+import { IdentityStore } from './identity.js';
+import { createLogger } from './logger.js';
+import { prepareService } from './runtime.js';
+import type { ServiceDefinition, ServiceDeps } from './service.js';
+
+/**
+ * Test harness for service tests (DESIGN.md section 8): PGlite and the in-process bus by
+ * default; real PostgreSQL and Kafka when DATABASE_URL and KAFKA_BROKERS are set, in which case
+ * an unreachable one fails the suite rather than skipping it.
+ */
+export interface TestFleet {
+  db: Database;
+  transport: Transport;
+  identity: IdentityStore;
+  app(area: string): Express;
+  deps(area: string): ServiceDeps;
+  /** a fresh account with one key, and its Basic credentials */
+  account(name?: string): Promise<TestAccount>;
+  /** empties every table of the services' schemas and identity (between tests) */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TestAccount {
+  id: string;
+  handle: string;
+  key: string;
+  /** value for the Authorization header */
+  auth: string;
+}
+
+export function basicAuthHeader(id: string, key: string): string {
+  return `Basic ${Buffer.from(`${id}:${key}`).toString('base64')}`;
+}
+
+export async function openTestDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return openDatabase({ dataDir: null });
+  const db = await openDatabase({ url });
+  if (!(await db.ping())) throw new Error(`DATABASE_URL is set but PostgreSQL at ${url} is unreachable`);
+  return db;
+}
+
+export async function openTestTransport(): Promise<Transport> {
+  const brokers = process.env.KAFKA_BROKERS;
+  if (!brokers) return new InProcessTransport();
+  const transport = new KafkaTransport({ brokers: brokers.split(','), clientId: 'fieldcast-test', topicRefreshMs: 1000 });
+  if (!(await transport.ready())) throw new Error(`KAFKA_BROKERS is set but Kafka at ${brokers} is unreachable`);
+  return transport;
+}
+
+let accountCounter = 0;
+
+export async function startTestFleet(definitions: ServiceDefinition[], options: { now?: () => Date } = {}): Promise<TestFleet> {
+  const db = await openTestDatabase();
+  const transport = await openTestTransport();
+  const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const identity = new IdentityStore(db.knex);
+  const prepared = new Map<string, Awaited<ReturnType<typeof prepareService>>>();
+  for (const definition of definitions) {
+    prepared.set(definition.area, await prepareService(definition, { db, transport, logger, vendor: 'fieldcast', bodyLimit: '1mb', now: options.now }, identity));
+  }
+  const schemas = ['identity', ...definitions.map((d) => d.area)];
+  const get = (area: string) => {
+    const p = prepared.get(area);
+    if (!p) throw new Error(`service ${area} is not part of this test fleet`);
+    return p;
+  };
+  return {
+    db,
+    transport,
+    identity,
+    app: (area) => get(area).app,
+    deps: (area) => get(area).deps,
+    async account(name) {
+      accountCounter += 1;
+      const handle = `${name ?? 'acct'}-${process.pid}-${accountCounter}-${Math.random().toString(36).slice(2, 8)}`.toLowerCase();
+      const { account, applicationKey } = await identity.createAccount({ name: name ?? handle, handle });
+      return { id: account.id, handle: account.handle, key: applicationKey, auth: basicAuthHeader(account.id, applicationKey) };
+    },
+    async reset() {
+      const tables: { schemaname: string; tablename: string }[] = (
+        await db.knex.raw(
+          `select schemaname, tablename from pg_tables where schemaname = any(?) and tablename not like 'knex_migrations%'`,
+          [schemas],
+        )
+      ).rows;
+      if (tables.length > 0) await db.knex.raw(`truncate ${tables.map((t) => `"${t.schemaname}"."${t.tablename}"`).join(', ')} cascade`);
+    },
+    async close() {
+      for (const p of [...prepared.values()].reverse()) await p.stop();
+      await transport.close();
+      await db.close();
+    },
+  };
+}
+
+/** Retries an assertion until it passes or the time is up (for asynchronous delivery). */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  }
+}

@@ -1,0 +1,4 @@
+import { serveDistributed } from '@fieldcast/kit';
+import { agricultureService } from './definition.js';
+
+await serveDistributed(agricultureService);
