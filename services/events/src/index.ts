@@ -1,1 +1,2 @@
-export {};
+export { eventsService } from './definition.js';
+export { createApp } from './app.js';

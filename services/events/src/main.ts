@@ -1,0 +1,4 @@
+import { serveDistributed } from '@fieldcast/kit';
+import { eventsService } from './definition.js';
+
+await serveDistributed(eventsService);
