@@ -1,1 +1,8 @@
-export {};
+// @fieldcast/science: pure, dependency-free functions behind the agriculture, insight and
+// model areas (DESIGN.md section 1). Each module cites its published source.
+export * from './units.js';
+export * from './degree-days.js';
+export * from './humidity.js';
+export * from './solar.js';
+export * from './evapotranspiration.js';
+export * from './statistics.js';

@@ -1,0 +1,154 @@
+import {
+  accumulateDegreeDays,
+  averageDegreeDays,
+  celsiusDegreeDaysToFahrenheit,
+  celsiusToFahrenheit,
+  dailyDegreeDays,
+  degreeDays,
+  DEGREE_DAY_METHODS,
+  fahrenheitDegreeDaysToCelsius,
+  modifiedAverageDegreeDays,
+  singleSineDegreeDays,
+  singleTriangleDegreeDays,
+} from '../src/index.js';
+
+// [tmax, tmin, lower threshold, upper threshold, expected, arithmetic]
+type Case = [number, number, number, number | undefined, number, string];
+
+// Expected values are worked by hand from the published formulas; the arithmetic is beside
+// each case. None is taken from this package's own output.
+
+describe('average method (McMaster & Wilhelm 1997, Agric. For. Meteorol. 87:291-300, method 1, eq. 1)', () => {
+  it.each([
+    // [tmax, tmin, base, expected, arithmetic]
+    [20, 5, 10, 2.5, '(20+5)/2 - 10 = 2.5'],
+    [10, -4, 0, 3, '(10-4)/2 - 0 = 3 (wheat, base 0 °C: the negative Tmin lowers the mean)'],
+    [-2, -10, 0, 0, '(-2-10)/2 = -6 < 0 -> 0'],
+    [35, 15, 10, 15, '(35+15)/2 - 10 = 15 (no upper threshold in method 1)'],
+    [95, 45, 50, 20, '(95+45)/2 - 50 = 20 °F (method 1 on the corn example day)'],
+  ])('Tmax %p Tmin %p base %p -> %p  [%s]', (tmax, tmin, base, expected) => {
+    expect(averageDegreeDays(tmax, tmin, base)).toBeCloseTo(expected, 12);
+    expect(degreeDays(tmax, tmin, { base })).toBeCloseTo(expected, 12); // 'average' is the default
+  });
+});
+
+describe('modified average (McMaster & Wilhelm 1997 method 2, eqs. 2-3; 86/50 corn rule)', () => {
+  it.each<Case>([
+    // Method 2 raises each extreme to the base before averaging (McMaster & Wilhelm 1997 eq. 2-3).
+    [10, -4, 0, undefined, 5, 'Tmin -4 -> 0: (10+0)/2 - 0 = 5, vs 3 by method 1'],
+    [20, 5, 10, undefined, 5, 'Tmin 5 -> 10: (20+10)/2 - 10 = 5, vs 2.5 by method 1'],
+    [-2, -10, 0, undefined, 0, 'both raised to 0: (0+0)/2 - 0 = 0'],
+    [35, 15, 10, 30, 12.5, 'Tmax 35 -> cap 30: (30+15)/2 - 10 = 12.5, vs 15 by method 1'],
+    // Corn GDD, 86/50 °F rule (NWS "modified growing degree days"; Purdue/Iowa State extension:
+    // Tmax capped at 86 °F, Tmin floored at 50 °F, base 50 °F).
+    [95, 45, 50, 86, 18, '(86+50)/2 - 50 = 18 GDD'],
+    [80, 60, 50, 86, 20, 'no adjustment: (80+60)/2 - 50 = 20'],
+    [70, 40, 50, 86, 10, '(70+50)/2 - 50 = 10'],
+    [48, 40, 50, 86, 0, '(50+50)/2 - 50 = 0'],
+    [100, 90, 50, 86, 36, 'both capped: (86+86)/2 - 50 = 36, the daily maximum of the rule'],
+  ])('Tmax %p Tmin %p base %p cap %p -> %p  [%s]', (tmax, tmin, base, cap, expected) => {
+    expect(modifiedAverageDegreeDays(tmax, tmin, base, cap)).toBeCloseTo(expected, 12);
+    expect(degreeDays(tmax, tmin, { method: 'modified-average', base, cap })).toBeCloseTo(expected, 12);
+  });
+});
+
+describe('single sine, horizontal cutoff (Baskerville & Emin 1969; Zalom et al. 1983 / UC IPM formulas)', () => {
+  // M = (Tmax+Tmin)/2, α = (Tmax-Tmin)/2, θ1 = asin((L-M)/α), θ2 = asin((U-M)/α).
+  it.each<Case>([
+    [30, 20, 10, undefined, 15, 'entirely above L: M - L = 25 - 10'],
+    [9, 0, 10, undefined, 0, 'entirely below L'],
+    [30, 10, 20, undefined, 10 / Math.PI, 'L = M: θ1 = 0, (1/π)[0·(π/2) + α cos 0] = 10/π = 3.18310'],
+    [
+      25, 5, 10, undefined, 10 / 3 + (10 * Math.cos(Math.PI / 6)) / Math.PI,
+      'M 15, α 10, θ1 = asin(-0.5) = -π/6: (1/π)[5(π/2+π/6) + 10 cos(π/6)] = 10/3 + 8.66025/π = 6.08998',
+    ],
+    [
+      30, 10, 0, 20, 20 - 10 / Math.PI,
+      'L below Tmin, U = M, θ2 = 0: (1/π)[(20)(π/2) - 10 cos 0 + 20(π/2)] = 20 - 10/π = 16.81690',
+    ],
+    [30, 10, 15, 25, 5, 'θ1 = -π/6, θ2 = π/6: (1/π)[5(π/3) + 10·0 + 10(π/3)] = 5'],
+    [40, 30, 10, 25, 15, 'entirely above U: U - L'],
+  ])('Tmax %p Tmin %p L %p U %p -> %p  [%s]', (tmax, tmin, lower, upper, expected) => {
+    expect(singleSineDegreeDays(tmax, tmin, lower, upper)).toBeCloseTo(expected, 10);
+    expect(degreeDays(tmax, tmin, { method: 'single-sine', base: lower, cap: upper })).toBeCloseTo(expected, 10);
+  });
+});
+
+describe('single triangle, horizontal cutoff (Zalom et al. 1983, UC DANR Leaflet 21373; UC IPM)', () => {
+  it.each<Case>([
+    [30, 20, 10, undefined, 15, 'both above L: M - L'],
+    [25, 5, 10, undefined, 5.625, '(Tmax-L)^2 / (2(Tmax-Tmin)) = 15^2/40 = 5.625'],
+    [25, 5, 10, 20, 5, '[(Tmax-L)^2 - (Tmax-U)^2] / (2(Tmax-Tmin)) = (225-25)/40 = 5'],
+    [30, 20, 10, 28, 14.8, 'L <= Tmin: M - L - (Tmax-U)^2/(2(Tmax-Tmin)) = 15 - 4/20 = 14.8'],
+    [30, 10, 15, 25, 5, '(15^2 - 5^2)/40 = 5'],
+    [8, 2, 10, undefined, 0, 'entirely below L'],
+  ])('Tmax %p Tmin %p L %p U %p -> %p  [%s]', (tmax, tmin, lower, upper, expected) => {
+    expect(singleTriangleDegreeDays(tmax, tmin, lower, upper)).toBeCloseTo(expected, 12);
+    expect(degreeDays(tmax, tmin, { method: 'single-triangle', base: lower, cap: upper })).toBeCloseTo(expected, 12);
+  });
+});
+
+describe('accumulation over a range of days', () => {
+  const tmax = new Float32Array([20, 25, 30, 9]);
+  const tmin = new Float32Array([5, 5, 10, 0]);
+
+  it('sums the daily values over all days and over a sub-range', () => {
+    // average, base 10: 2.5 + 5 + 10 + 0 = 17.5
+    expect(accumulateDegreeDays(tmax, tmin, { base: 10 })).toBeCloseTo(17.5, 6);
+    // days 1..2 only: 5 + 10 = 15
+    expect(accumulateDegreeDays(tmax, tmin, { base: 10 }, 1, 3)).toBeCloseTo(15, 6);
+    // modified average, base 10: (20+10)/2-10 + (25+10)/2-10 + (30+10)/2-10 + 0 = 5 + 7.5 + 10 = 22.5
+    expect(accumulateDegreeDays([20, 25, 30, 9], [5, 5, 10, 0], { method: 'modified-average', base: 10 })).toBeCloseTo(22.5, 12);
+  });
+
+  it('agrees with the one-day function for every method', () => {
+    for (const method of DEGREE_DAY_METHODS) {
+      const opts = method === 'average' ? { method, base: 8 } : { method, base: 8, cap: 27 };
+      const daily = dailyDegreeDays(tmax, tmin, opts);
+      let sum = 0;
+      for (let i = 0; i < tmax.length; i++) sum += degreeDays(tmax[i] as number, tmin[i] as number, opts);
+      expect(accumulateDegreeDays(tmax, tmin, opts)).toBeCloseTo(sum, 10);
+      expect(Array.from(daily).reduce((a, b) => a + b, 0)).toBeCloseTo(sum, 10);
+    }
+  });
+
+  it('keeps an unknown day unknown', () => {
+    expect(accumulateDegreeDays([20, Number.NaN], [5, 5], { base: 10 })).toBeNaN();
+    expect(degreeDays(Number.NaN, 5, { method: 'modified-average', base: 10, cap: 30 })).toBeNaN();
+  });
+
+  it('rejects inconsistent input', () => {
+    expect(() => accumulateDegreeDays([1, 2], [1], { base: 0 })).toThrow(RangeError);
+    expect(() => accumulateDegreeDays([1, 2], [1, 2], { base: 0 }, 0, 3)).toThrow(RangeError);
+    expect(() => degreeDays(20, 10, { base: 10, cap: 30 })).toThrow(/average/);
+    expect(() => degreeDays(20, 10, { method: 'single-sine', base: 10, cap: 5 })).toThrow(RangeError);
+  });
+});
+
+describe('Celsius and Fahrenheit', () => {
+  it('a Fahrenheit total is 1.8 x the Celsius total when the bases correspond, for every method', () => {
+    const tmaxC = [31.2, 24.0, 12.5, 35.0];
+    const tminC = [14.1, 9.5, 2.0, 22.0];
+    const tmaxF = tmaxC.map(celsiusToFahrenheit);
+    const tminF = tminC.map(celsiusToFahrenheit);
+    for (const method of DEGREE_DAY_METHODS) {
+      const cap = method === 'average' ? undefined : 30;
+      const c = accumulateDegreeDays(tmaxC, tminC, { method, base: 10, cap });
+      const f = accumulateDegreeDays(tmaxF, tminF, {
+        method,
+        base: 50, // 10 °C
+        cap: cap === undefined ? undefined : 86, // 30 °C
+      });
+      expect(f).toBeCloseTo(celsiusDegreeDaysToFahrenheit(c), 9);
+      expect(fahrenheitDegreeDaysToCelsius(f)).toBeCloseTo(c, 9);
+    }
+  });
+
+  it('is not 1.8 x when the bases do not correspond (base 10 °F is not base 10 °C)', () => {
+    const c = degreeDays(25, 15, { base: 10 }); // 10 °C-days
+    const f = degreeDays(77, 59, { base: 10 }); // 58 °F-days
+    expect(c).toBeCloseTo(10, 12);
+    expect(f).toBeCloseTo(58, 12);
+    expect(f).not.toBeCloseTo(celsiusDegreeDaysToFahrenheit(c), 3);
+  });
+});

@@ -1,0 +1,272 @@
+import {
+  actualVapourPressureFromRhExtremes,
+  atmosphericPressure,
+  clearSkyRadiation,
+  cloudinessFunction,
+  DAILY_COEFFICIENTS,
+  dailyReferenceEt,
+  daylightHours,
+  extraterrestrialRadiationDaily,
+  extraterrestrialRadiationHourly,
+  FAO56_HOURLY_COEFFICIENTS,
+  fahrenheitToCelsius,
+  HOURLY_COEFFICIENTS,
+  hourlyReferenceEt,
+  hourlyReferenceEtSeries,
+  kilometresPerHourToMetresPerSecond,
+  millimetresToInches,
+  psychrometricConstant,
+  saturationVapourPressureSlope,
+  saturationVapourPressureTetens,
+  solarRadiationFromSunshine,
+  windSpeedAt2m,
+} from '../src/index.js';
+
+/** |actual - published| within half a unit of the last published decimal. */
+function expectRounded(actual: number, published: number, decimals: number): void {
+  expect(Math.abs(actual - published)).toBeLessThanOrEqual(0.5 * 10 ** -decimals + 1e-12);
+}
+
+const DMS = (d: number, m: number): number => d + m / 60;
+
+describe('atmospheric and vapour terms (FAO-56 Annex 2 tables; ASCE-EWRI 2005 eqs. 3-5, 33)', () => {
+  it('pressure from elevation, FAO-56 Table 2.1 (1 decimal)', () => {
+    expectRounded(atmosphericPressure(0), 101.3, 1);
+    expectRounded(atmosphericPressure(100), 100.1, 1);
+    expectRounded(atmosphericPressure(1000), 90.0, 1);
+  });
+
+  it('slope of the vapour pressure curve, FAO-56 Table 2.4 (3 decimals)', () => {
+    expectRounded(saturationVapourPressureSlope(20), 0.145, 3);
+    expectRounded(saturationVapourPressureSlope(30), 0.243, 3);
+  });
+
+  it('wind at 10 m to 2 m, FAO-56 Example 14: 3.2 m/s at 10 m -> 2.4 m/s', () => {
+    expectRounded(windSpeedAt2m(3.2, 10), 2.4, 1);
+    expect(windSpeedAt2m(3.2, 2)).toBe(3.2);
+  });
+
+  it('cloudiness function stays within 0.05 < fcd <= 1.0 (ASCE-EWRI 2005 eqs. 18, 45)', () => {
+    // Rs/Rso floored at 0.3: 1.35 x 0.3 - 0.35 = 0.055
+    expect(cloudinessFunction(0, 10)).toBeCloseTo(0.055, 12);
+    expect(cloudinessFunction(12, 10)).toBeCloseTo(1, 12); // Rs/Rso capped at 1
+    expect(cloudinessFunction(8, 10)).toBeCloseTo(1.35 * 0.8 - 0.35, 12);
+    expect(cloudinessFunction(1, 0)).toBeNaN();
+  });
+});
+
+describe('extraterrestrial radiation', () => {
+  it('FAO-56 Examples 8 and 9: 20°S, 3 September (J 246): Ra 32.2 MJ m-2 d-1, N 11.7 h', () => {
+    expectRounded(extraterrestrialRadiationDaily(-20, 246), 32.2, 1);
+    expectRounded(daylightHours(-20, 246), 11.7, 1);
+  });
+
+  it('hourly Ra is zero at night and sums to the daily Ra over 24 hours', () => {
+    expect(extraterrestrialRadiationHourly(45, 0, 172, 0.5)).toBe(0);
+    let sum = 0;
+    for (let h = 0; h < 24; h++) sum += extraterrestrialRadiationHourly(45, 7.5, 172, h + 0.5);
+    // Hourly sums equal the daily integral up to the equation-of-time shift (< 0.1 %).
+    expect(Math.abs(sum / extraterrestrialRadiationDaily(45, 172) - 1)).toBeLessThan(0.001);
+  });
+});
+
+describe('FAO-56 Example 18: daily ETo, Brussels (50°48\'N, 100 m), 6 July (J 187)', () => {
+  // Data: Tmax 21.5, Tmin 12.3 °C; RHmax 84, RHmin 63 %; wind 10 km/h at 10 m; sunshine 9.25 h.
+  // FAO-56 daily Penman-Monteith = ASCE short crop daily (Cn 900, Cd 0.34, G 0).
+  const lat = DMS(50, 48);
+  const ra = extraterrestrialRadiationDaily(lat, 187);
+  const n = daylightHours(lat, 187);
+  const rs = solarRadiationFromSunshine(9.25, n, ra);
+  const ea = actualVapourPressureFromRhExtremes(21.5, 12.3, 84, 63);
+  const r = dailyReferenceEt({
+    tmax: 21.5,
+    tmin: 12.3,
+    actualVapourPressure: ea,
+    solarRadiation: rs,
+    windSpeed: kilometresPerHourToMetresPerSecond(10),
+    windHeight: 10,
+    elevation: 100,
+    latitude: lat,
+    dayOfYear: 187,
+  });
+
+  it('intermediate values as printed in the example', () => {
+    expectRounded(ea, 1.409, 3);
+    expectRounded(r.es, 1.997, 3);
+    expectRounded(r.pressure, 100.1, 1);
+    expectRounded(r.u2, 2.078, 3);
+    expectRounded(r.ra, 41.09, 2);
+    expectRounded(n, 16.1, 1);
+    expectRounded(rs, 22.07, 2);
+    expectRounded(r.rso, 30.9, 1);
+    expectRounded(r.rnl, 3.71, 2);
+    expectRounded(r.rn, 13.28, 2);
+  });
+
+  it('ETo = 3.9 mm/day', () => {
+    expectRounded(r.et, 3.9, 1);
+    expect(millimetresToInches(r.et)).toBeCloseTo(r.et / 25.4, 12);
+  });
+});
+
+describe('FAO-56 Example 17: ETo from monthly means, Bangkok (13°44\'N, 2 m), April (J 105)', () => {
+  // Data: Tmax 34.8, Tmin 25.6 °C; ea 2.85 kPa; u2 2 m/s; sunshine 8.5 h/day; T March 29.2 °C,
+  // so G = 0.14 (T_April - T_March) = 0.14 (30.2 - 29.2) = 0.14 MJ m-2 d-1 (FAO-56 eq. 44).
+  const lat = DMS(13, 44);
+  const ra = extraterrestrialRadiationDaily(lat, 105);
+  const n = daylightHours(lat, 105);
+  const rs = solarRadiationFromSunshine(8.5, n, ra);
+  const r = dailyReferenceEt({
+    tmax: 34.8,
+    tmin: 25.6,
+    actualVapourPressure: 2.85,
+    solarRadiation: rs,
+    windSpeed: 2,
+    elevation: 2,
+    latitude: lat,
+    dayOfYear: 105,
+    soilHeatFlux: 0.14 * (30.2 - 29.2),
+  });
+
+  it('Ra 38.06, N 12.31, Rs 22.65, Rso 28.54, Rnl 3.11, Rn 14.33', () => {
+    expectRounded(r.ra, 38.06, 2);
+    expectRounded(n, 12.31, 2);
+    expectRounded(rs, 22.65, 2);
+    expectRounded(r.rso, 28.54, 2);
+    expectRounded(r.rnl, 3.11, 2);
+    expectRounded(r.rn, 14.33, 2);
+    expectRounded(r.es, 4.42, 2);
+    expectRounded(r.delta, 0.246, 3);
+  });
+
+  it('ETo = 5.72 mm/day (FAO rounds intermediates; tolerance 0.01)', () => {
+    expect(Math.abs(r.et - 5.72)).toBeLessThanOrEqual(0.01);
+  });
+});
+
+describe('FAO-56 Example 19: hourly ETo, N\'Djamena (12°8\'N, 15°E, UTC+1), 1 October (J 274)', () => {
+  // FAO-56 eq. 53 is the standardized hourly form with Cd 0.34 day and night and G 0.1/0.5 Rn,
+  // so the golden test runs with FAO56_HOURLY_COEFFICIENTS. Clock time is local (meridian 15°E).
+  const site = { elevation: 8, latitude: DMS(12, 8), longitude: 15, standardMeridian: 15, dayOfYear: 274 };
+
+  it('14-15 h: T 38 °C, RH 52 %, u2 3.3 m/s, Rs 2.450 MJ m-2 h-1 -> ETo 0.63 mm/h', () => {
+    const ea = saturationVapourPressureTetens(38) * 0.52; // FAO-56 eq. 54
+    expectRounded(saturationVapourPressureTetens(38), 6.625, 3);
+    expectRounded(ea, 3.445, 3);
+    const r = hourlyReferenceEt({
+      ...site,
+      temperature: 38,
+      actualVapourPressure: ea,
+      solarRadiation: 2.45,
+      windSpeed: 3.3,
+      midpointHour: 14.5,
+      coefficients: FAO56_HOURLY_COEFFICIENTS,
+    });
+    expectRounded(r.delta, 0.358, 3);
+    expectRounded(r.g, 0.175, 3);
+    expect(r.daytime).toBe(true);
+    expectRounded(r.et, 0.63, 2);
+  });
+
+  it('02-03 h: T 28 °C, RH 90 %, u2 1.9 m/s, Rs 0, Rs/Rso taken as 0.8 at night -> ETo 0.00 mm/h', () => {
+    const ea = saturationVapourPressureTetens(28) * 0.9;
+    expectRounded(saturationVapourPressureTetens(28), 3.78, 3);
+    expectRounded(ea, 3.402, 3);
+    const r = hourlyReferenceEt({
+      ...site,
+      temperature: 28,
+      actualVapourPressure: ea,
+      solarRadiation: 0,
+      windSpeed: 1.9,
+      midpointHour: 2.5,
+      carriedCloudiness: 1.35 * 0.8 - 0.35,
+      coefficients: FAO56_HOURLY_COEFFICIENTS,
+    });
+    expect(r.ra).toBe(0);
+    expect(r.sunUp).toBe(false);
+    expectRounded(r.delta, 0.22, 3);
+    expectRounded(r.rn, -0.1, 3);
+    expectRounded(r.g, -0.05, 3);
+    expect(r.daytime).toBe(false);
+    expectRounded(r.et, 0.0, 2);
+  });
+});
+
+describe('ASCE-EWRI 2005 hourly ETos/ETrs cross-check against RefET (WSWUP/RefET tests/test_hourly.py)', () => {
+  // Independent open implementation of ASCE-EWRI 2005 ('asce' method, simplified Rso):
+  // Fallon, NV AgriMet, 2015-07-01 18:00-19:00 UTC, 39.4575°N 118.77388°W, 1208.5 m, wind at 3 m.
+  // Its expected values: u2 1.3709275, ETos 0.6063515, ETrs 0.7196370 mm/h.
+  const input = {
+    temperature: fahrenheitToCelsius(91.8),
+    actualVapourPressure: 1.1990099614301906,
+    solarRadiation: 61.16 * 0.041868, // Langleys -> MJ m-2
+    windSpeed: 3.33 * 0.44704, // mph -> m/s
+    windHeight: 3,
+    elevation: 1208.5,
+    latitude: 39.4575,
+    longitude: -118.77388,
+    dayOfYear: 182,
+    midpointHour: 18.5, // UTC clock, standard meridian 0
+  };
+
+  it('matches to 1e-5 mm/h', () => {
+    const short = hourlyReferenceEt(input);
+    const tall = hourlyReferenceEt({ ...input, surface: 'tall' });
+    expect(short.u2).toBeCloseTo(1.3709275, 6);
+    expect(Math.abs(short.et - 0.6063515)).toBeLessThan(1e-5);
+    expect(Math.abs(tall.et - 0.719637)).toBeLessThan(1e-5);
+  });
+});
+
+describe('hourly rules of ASCE-EWRI 2005 Table 1 and eq. 45', () => {
+  const base = {
+    temperature: 20,
+    actualVapourPressure: 1.2,
+    windSpeed: 2,
+    elevation: 500,
+    latitude: 40,
+    longitude: -105,
+    standardMeridian: -105,
+    dayOfYear: 182,
+  };
+
+  it('uses Cd 0.24 / G 0.1 Rn by day and Cd 0.96 / G 0.5 Rn by night for the short crop', () => {
+    expect(HOURLY_COEFFICIENTS.short).toEqual({ cn: 37, cdDay: 0.24, cdNight: 0.96, soilHeatRatioDay: 0.1, soilHeatRatioNight: 0.5 });
+    expect(HOURLY_COEFFICIENTS.tall).toEqual({ cn: 66, cdDay: 0.25, cdNight: 1.7, soilHeatRatioDay: 0.04, soilHeatRatioNight: 0.2 });
+    expect(DAILY_COEFFICIENTS).toEqual({ short: { cn: 900, cd: 0.34 }, tall: { cn: 1600, cd: 0.38 } });
+    const day = hourlyReferenceEt({ ...base, solarRadiation: 2.5, midpointHour: 12.5 });
+    expect(day.daytime).toBe(true);
+    expect(day.g).toBeCloseTo(0.1 * day.rn, 12);
+    const night = hourlyReferenceEt({ ...base, solarRadiation: 0, midpointHour: 0.5, carriedCloudiness: 0.7 });
+    expect(night.daytime).toBe(false);
+    expect(night.g).toBeCloseTo(0.5 * night.rn, 12);
+    const tallNight = hourlyReferenceEt({ ...base, solarRadiation: 0, midpointHour: 0.5, carriedCloudiness: 0.7, surface: 'tall' });
+    expect(tallNight.g).toBeCloseTo(0.2 * tallNight.rn, 12);
+  });
+
+  it('carries fcd from the last hour with the sun above 0.3 rad into low-sun and night hours', () => {
+    // Hours 14:30 .. 23:30 local: the first are sunlit, the evening ones are below 0.3 rad.
+    const hours = [14.5, 15.5, 16.5, 17.5, 18.5, 19.5, 20.5, 21.5, 22.5, 23.5].map((h) => ({
+      ...base,
+      midpointHour: h,
+      solarRadiation: Math.max(0, 2.8 * Math.cos(((h - 12.5) / 8) * (Math.PI / 2))) * 0.6,
+    }));
+    const out = hourlyReferenceEtSeries(hours);
+    const lastSunlit = out.reduce((i, r, k) => (r.sunUp ? k : i), -1);
+    expect(lastSunlit).toBeGreaterThan(0);
+    expect(lastSunlit).toBeLessThan(out.length - 1);
+    const carried = (out[lastSunlit] as { fcd: number }).fcd;
+    for (const r of out.slice(lastSunlit + 1)) {
+      expect(r.sunUp).toBe(false);
+      expect(r.fcd).toBe(carried);
+    }
+    // Sunlit hours compute their own fcd from Rs/Rso (ASCE-EWRI 2005 eq. 45).
+    const first = out[0] as { fcd: number; rso: number };
+    expect(first.fcd).toBeCloseTo(cloudinessFunction((hours[0] as { solarRadiation: number }).solarRadiation, first.rso), 12);
+  });
+
+  it('clear-sky radiation is (0.75 + 2e-5 z) Ra and the psychrometric constant 0.000665 P', () => {
+    expect(clearSkyRadiation(40, 1000)).toBeCloseTo(0.77 * 40, 12);
+    expect(psychrometricConstant(100)).toBeCloseTo(0.0665, 12);
+  });
+});
