@@ -116,3 +116,42 @@ export interface GridSource {
   /** one time step (the one at or before timeMs) for the cells whose centres lie in bbox */
   slice(variable: VariableId, bbox: BBox, timeMs: number): Promise<GridWindow>;
 }
+
+// --- Additions (synthetic source and catalog work, issue 4). Nothing above was changed. ---
+
+/** Why a GridSource refused a request; every code is a caller error (HTTP 400 in the areas). */
+export type GridRequestErrorCode =
+  /** a time or time range outside coverage() */
+  | 'out_of_coverage'
+  /** a variable the source does not provide */
+  | 'unknown_variable'
+  /** bbox not [west, south, east, north] with west <= east, south <= north, inside the globe */
+  | 'invalid_bbox'
+  /** a point outside -90..90 / -180..180 or not a finite number */
+  | 'invalid_location'
+  /** the request would produce more values than the source's limit */
+  | 'too_large';
+
+/**
+ * A request a GridSource cannot answer because of its arguments (not a fault of the source).
+ * Areas map it to 400 with `code` as the problem id. Other sources should throw it (or a
+ * subclass) too, so one `instanceof GridRequestError` check covers every source.
+ */
+export class GridRequestError extends RangeError {
+  override name = 'GridRequestError';
+  constructor(
+    readonly code: GridRequestErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The forecast boundary at wall-clock time nowMs: the start of the current UTC hour. Values valid
+ * at or before it come from the analysis product, later ones from the forecast product (spec 2.7
+ * `products`).
+ */
+export function forecastBoundaryMs(nowMs: number): number {
+  return Math.floor(nowMs / 3_600_000) * 3_600_000;
+}

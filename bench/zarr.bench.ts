@@ -1,0 +1,170 @@
+/**
+ * Zarr point-series reads against a raw fs.read of the same float32 bytes, and the synthetic
+ * source against Zarr (issue 4, "Performance"). Every figure is a ratio to a baseline measured
+ * in this run; absolute times are printed only to show what the ratios are made of.
+ *
+ *   cd /work/main && npx -y pnpm@10 exec tsx bench/zarr.bench.ts
+ *
+ * Environment: ZARR_BENCH_CHUNK=<n> sets the spatial chunk side (default: the store layout's),
+ * ZARR_BENCH_COMPRESSOR=zstd|none the compressor, ZARR_BENCH_ITERATIONS the reads per figure.
+ */
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { GridSource, TimeRange, VariableId } from '../packages/weather/src/grid-source.js';
+import { GridStoreWriter, ZarrSource, defaultChunks } from '../packages/weather/src/stores.js';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const CELLS = 16; // a few grid cells wide: 2 x 2 chunks of 8
+const LAT0 = 40;
+const LON0 = -100;
+const D = 0.25;
+
+interface Case {
+  name: string;
+  variables: VariableId[];
+  range: TimeRange;
+  stepMs: number;
+}
+
+const CASES: Case[] = [
+  {
+    name: '10-year daily Tmax+Tmin',
+    variables: ['air_temperature_daily_max', 'air_temperature_daily_min'],
+    range: { startMs: Date.UTC(2015, 0, 1), endMs: Date.UTC(2024, 11, 31) },
+    stepMs: DAY,
+  },
+  {
+    name: '1-year hourly ET inputs (5)',
+    variables: ['air_temperature', 'dew_point_temperature', 'surface_downwelling_shortwave_flux_in_air', 'wind_speed', 'surface_air_pressure'],
+    range: { startMs: Date.UTC(2023, 0, 1), endMs: Date.UTC(2023, 11, 31, 23) },
+    stepMs: HOUR,
+  },
+];
+
+/** Plausible, not constant, values: a seasonal and daily cycle plus hashed noise per cell. */
+function fill(nt: number, stepMs: number, startMs: number, v: number): Float32Array {
+  const out = new Float32Array(nt * CELLS * CELLS);
+  for (let t = 0; t < nt; t++) {
+    const ms = startMs + t * stepMs;
+    const season = Math.sin((2 * Math.PI * ms) / (365.25 * DAY));
+    const daily = Math.sin((2 * Math.PI * ms) / DAY);
+    for (let c = 0; c < CELLS * CELLS; c++) {
+      const h = Math.sin((t * 131 + c * 977 + v * 7919) * 12.9898) * 43758.5453;
+      out[t * CELLS * CELLS + c] = 15 + 10 * season + 4 * daily + c * 0.01 + 2 * (h - Math.floor(h));
+    }
+  }
+  return out;
+}
+
+/** Raw baseline file: per variable, per cell, the whole time series contiguous. */
+async function writeRaw(file: string, series: Float32Array[], nt: number): Promise<void> {
+  const out = new Float32Array(series.length * CELLS * CELLS * nt);
+  series.forEach((data, v) => {
+    for (let c = 0; c < CELLS * CELLS; c++) for (let t = 0; t < nt; t++) out[(v * CELLS * CELLS + c) * nt + t] = data[t * CELLS * CELLS + c]!;
+  });
+  await fs.writeFile(file, out);
+}
+
+async function time(iterations: number, fn: (k: number) => Promise<unknown>): Promise<number> {
+  for (let k = 0; k < 15; k++) await fn(k); // warm-up over every bench point: JIT, page cache, chunk cache
+  const t0 = process.hrtime.bigint();
+  for (let k = 0; k < iterations; k++) await fn(k);
+  return Number(process.hrtime.bigint() - t0) / 1e6 / iterations;
+}
+
+/** Interior points between grid nodes, spread over all four chunks of the store. */
+function point(k: number): [number, number] {
+  const i = 1 + ((k * 5) % (CELLS - 3));
+  const j = 1 + ((k * 7) % (CELLS - 3));
+  return [LON0 + (j + 0.37) * D, LAT0 + (i + 0.61) * D];
+}
+
+async function main(): Promise<void> {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'fieldcast-zarr-bench-'));
+  const chunkSide = process.env.ZARR_BENCH_CHUNK ? Number(process.env.ZARR_BENCH_CHUNK) : undefined;
+  const iterations = Number(process.env.ZARR_BENCH_ITERATIONS ?? 200);
+  let synthetic: GridSource | null = null;
+  // SyntheticSource is built alongside; time it when the package index exports it.
+  const weather = (await import('../packages/weather/src/index.js')) as Record<string, unknown>;
+  const Synthetic = weather.SyntheticSource as (new () => GridSource) | undefined;
+  if (Synthetic) synthetic = new Synthetic();
+
+  console.log(`Zarr point-series reads (${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}), ${iterations} reads each, mean per read`);
+  try {
+    for (const c of CASES) {
+      const nt = Math.round((c.range.endMs - c.range.startMs) / c.stepMs) + 1;
+      const lats = Array.from({ length: CELLS }, (_, i) => LAT0 + i * D);
+      const lons = Array.from({ length: CELLS }, (_, j) => LON0 + j * D);
+      const dir = path.join(tmp, `${c.stepMs === DAY ? 'daily' : 'hourly'}.zarr`);
+      const compressor = (process.env.ZARR_BENCH_COMPRESSOR ?? 'zstd') as 'zstd' | 'none';
+      const w = await GridStoreWriter.create(dir, { lats, lons, compressor });
+      await w.addTimeAxis({ name: 'time', startMs: c.range.startMs, stepMs: c.stepMs, length: nt });
+      const chunks = defaultChunks(nt, c.stepMs, CELLS, CELLS);
+      if (chunkSide) chunks.splice(1, 2, chunkSide, chunkSide);
+      const series: Float32Array[] = [];
+      for (const [v, name] of c.variables.entries()) {
+        await w.addVariable({ name, time: 'time', chunks });
+        const data = fill(nt, c.stepMs, c.range.startMs, v);
+        series.push(data);
+        await w.write(name, data);
+      }
+      await w.close();
+      const rawFile = path.join(tmp, `${c.stepMs === DAY ? 'daily' : 'hourly'}.f32`);
+      await writeRaw(rawFile, series, nt);
+      const fh = await fs.open(rawFile, 'r');
+      const bytes = nt * 4;
+      const buf = Buffer.alloc(bytes * 4);
+      const cellOffset = (v: number, i: number, j: number) => ((v * CELLS * CELLS + i * CELLS + j) * nt) * 4;
+
+      // Baseline: one fs.read of each variable's series (nt float32) at the nearest cell.
+      const raw1 = await time(iterations, async (k) => {
+        const [lon, lat] = point(k);
+        const i = Math.round((lat - LAT0) / D);
+        const j = Math.round((lon - LON0) / D);
+        for (let v = 0; v < c.variables.length; v++) await fh.read(buf, 0, bytes, cellOffset(v, i, j));
+      });
+      // The bytes bilinear interpolation needs: the four neighbour series per variable.
+      const raw4 = await time(iterations, async (k) => {
+        const [lon, lat] = point(k);
+        const i = Math.floor((lat - LAT0) / D);
+        const j = Math.floor((lon - LON0) / D);
+        await Promise.all(
+          c.variables.map((_, v) =>
+            Promise.all([[0, 0], [0, 1], [1, 0], [1, 1]].map(([di, dj], n) => fh.read(buf, n * bytes, bytes, cellOffset(v, i + di!, j + dj!)))),
+          ),
+        );
+      });
+      await fh.close();
+
+      const cold = await ZarrSource.open(dir, { cacheBytes: 0 });
+      const warm = await ZarrSource.open(dir);
+      const readAll = (s: GridSource, k: number) => {
+        const [lon, lat] = point(k);
+        return Promise.all(c.variables.map((v) => s.pointSeries(v, lon, lat, c.range)));
+      };
+      const zCold = await time(iterations, (k) => readAll(cold, k));
+      const zWarm = await time(iterations, (k) => readAll(warm, k));
+      const zarrFiles = (await fs.readdir(path.join(dir, c.variables[0]!))).filter((f) => /^\d/.test(f));
+      const zarrBytes = (await Promise.all(zarrFiles.map((f) => fs.stat(path.join(dir, c.variables[0]!, f)).then((s) => s.size)))).reduce((a, b) => a + b, 0);
+
+      console.log(`\n${c.name}: ${c.variables.length} x ${nt} float32 = ${((c.variables.length * bytes) / 1024).toFixed(0)} KiB per read; chunks [${chunks.join(', ')}] ${compressor}, ${(zarrBytes / (nt * CELLS * CELLS * 4)).toFixed(2)} compressed/raw`);
+      console.log(`  raw fs.read, series bytes         ${raw1.toFixed(3)} ms   1.00`);
+      console.log(`  raw fs.read, 4 neighbour series   ${raw4.toFixed(3)} ms   ${(raw4 / raw1).toFixed(2)}`);
+      console.log(`  Zarr, chunk cache off (cold)      ${zCold.toFixed(3)} ms   ${(zCold / raw1).toFixed(2)}`);
+      console.log(`  Zarr, chunk cache on (warm)       ${zWarm.toFixed(3)} ms   ${(zWarm / raw1).toFixed(2)}`);
+      if (synthetic) {
+        const syn = await time(Math.max(10, iterations / 10), (k) => readAll(synthetic!, k));
+        console.log(`  SyntheticSource                   ${syn.toFixed(3)} ms   ${(syn / raw1).toFixed(2)}   synthetic/Zarr cold ${(syn / zCold).toFixed(2)}, /warm ${(syn / zWarm).toFixed(2)}`);
+      } else {
+        // PLACE FOR THE SYNTHETIC COMPARISON: runs once the package index exports SyntheticSource.
+        console.log('  SyntheticSource                   not exported from @fieldcast/weather yet: synthetic/Zarr not measured');
+      }
+    }
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();

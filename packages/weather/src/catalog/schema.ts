@@ -1,0 +1,142 @@
+/**
+ * zod schemas of the catalog: products (spec 2.4) with their styleable layers and default styles
+ * (spec 2.3), models with their variables and run schedule (public record, model area), and
+ * data-transfer products (spec 2.5). The code-defined defaults and a YAML override are both
+ * validated with these at load, so a bad override fails at start-up, not at the first request.
+ */
+import { z } from 'zod';
+import type { VariableId } from '../grid-source.js';
+import { SYNTHETIC_VARIABLES } from '../synthetic/variables.js';
+
+const VARIABLE_IDS = SYNTHETIC_VARIABLES.map((v) => v.id) as [VariableId, ...VariableId[]];
+export const variableIdSchema = z.enum(VARIABLE_IDS);
+
+const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
+/** Names are used in URL paths in place of ids (spec 4.3, 4.6, 4.9). */
+const name = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" and "-" only');
+const isoInstant = z.string().refine((s) => /Z$/.test(s) && Number.isFinite(Date.parse(s)), 'must be an ISO 8601 UTC timestamp ending in Z');
+
+/** spec 2.3: rgba(<r>, <g>, <b>, <a>) or #rrggbb. */
+export const colorSchema = z
+  .string()
+  .regex(/^(#[0-9a-fA-F]{6}|rgba\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*(0|1|0?\.\d+|1\.0+)\s*\))$/, 'colour must be #rrggbb or rgba(r, g, b, a)');
+
+export const colorizerSchema = z.object({
+  mask: z.object({ layerName: z.string().min(1), attributes: z.array(z.string().min(1)).min(1) }).optional(),
+  defaultColor: colorSchema,
+  defaultMode: z.enum(['linear', 'discrete']),
+  stops: z.array(z.object({ value: z.number(), color: colorSchema })).min(1),
+});
+
+export const unitSchema = z.object({ description: z.string(), label: z.string() });
+
+export const styleableLayerSchema = z.object({
+  name: z.string().min(1),
+  type: z.literal('raster'),
+  unit: unitSchema.nullable(),
+  attributes: z.array(z.object({ name: z.string().min(1), value: z.number().int(), unit: z.null() })),
+});
+
+/** A default style as written in the catalog; id, isDefault and productId are derived. */
+export const styleDefSchema = z.object({
+  name: name,
+  description: z.string(),
+  layerName: z.string().min(1),
+  colorizers: z.array(colorizerSchema).min(1),
+});
+
+export const productDefSchema = z.object({
+  id: uuid,
+  name: name,
+  description: z.string(),
+  contentType: z.string().min(1),
+  source: z.string().min(1),
+  /** the gridded variable behind the frames; null for a derived product computed by its area */
+  variable: variableIdSchema.nullable(),
+  aggregationPeriodInMinutes: z.number().int().nonnegative(),
+  /** time between frames, minutes; 0 for a static product */
+  cadenceMinutes: z.number().int().nonnegative(),
+  /** startTime rule: frames from this instant */
+  startTime: isoInstant,
+  /** endTime rule: the forecast boundary (current hour) plus this many hours, floored to the cadence */
+  horizonHours: z.number().int().nonnegative(),
+  coverage: z.object({
+    type: z.literal('Feature'),
+    properties: z.record(z.string(), z.unknown()).nullable(),
+    geometry: z.object({
+      type: z.literal('MultiPolygon'),
+      coordinates: z.array(z.array(z.array(z.tuple([z.number(), z.number()])).min(4))).min(1),
+    }),
+  }),
+  /** whether the record links a frame list (false gives frames: null) */
+  hasFrames: z.boolean(),
+  /** whether the record links a forecast list (false gives forecasts: null) */
+  hasForecasts: z.boolean(),
+  styleableLayers: z.array(styleableLayerSchema).min(1),
+  defaultStyles: z.array(styleDefSchema).min(1),
+});
+
+export const modelVariableSchema = z.object({
+  name: z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/, 'camelCase variable name'),
+  description: z.string(),
+  unit: unitSchema,
+  variable: variableIdSchema,
+});
+
+export const modelDefSchema = z.object({
+  id: uuid,
+  name: name,
+  description: z.string(),
+  source: z.string().min(1),
+  /** hours between runs; runs start at 00Z plus multiples of this */
+  runEveryHours: z.number().int().positive(),
+  /** last lead time, hours */
+  horizonHours: z.number().int().positive(),
+  /** time between valid times, hours */
+  stepHours: z.number().int().positive(),
+  /** a run is published (COMPLETE) this long after its init time */
+  publishDelayMinutes: z.number().int().nonnegative(),
+  /** a run expires (EXPIRED) this long after its init time */
+  retentionHours: z.number().int().positive(),
+  variables: z.array(modelVariableSchema).min(1),
+});
+
+export const transferProductDefSchema = z.object({
+  name: name,
+  description: z.string(),
+  format: z.enum(['GeoTIFF', 'NetCDF']),
+  variable: variableIdSchema,
+  /** one dataset per this many minutes (1440: one per day; 0: a single static dataset) */
+  cadenceMinutes: z.number().int().nonnegative(),
+});
+
+export type Colorizer = z.infer<typeof colorizerSchema>;
+export type StyleableLayer = z.infer<typeof styleableLayerSchema>;
+export type StyleDef = z.infer<typeof styleDefSchema>;
+export type ProductDef = z.infer<typeof productDefSchema>;
+export type ModelVariable = z.infer<typeof modelVariableSchema>;
+export type ModelDef = z.infer<typeof modelDefSchema>;
+export type TransferProductDef = z.infer<typeof transferProductDefSchema>;
+
+/**
+ * The YAML override: entries whose name matches a default are merged over it field by field
+ * (top-level fields replaced whole); other entries are new and must be complete (their id may be
+ * left out: it is derived from the name). `remove` drops defaults by name.
+ */
+export const catalogOverrideSchema = z
+  .object({
+    products: z.array(z.object({ name: name }).loose()).optional(),
+    models: z.array(z.object({ name: name }).loose()).optional(),
+    transferProducts: z.array(z.object({ name: name }).loose()).optional(),
+    remove: z
+      .object({
+        products: z.array(z.string()).optional(),
+        models: z.array(z.string()).optional(),
+        transferProducts: z.array(z.string()).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type CatalogOverride = z.infer<typeof catalogOverrideSchema>;

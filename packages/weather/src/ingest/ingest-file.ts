@@ -1,0 +1,155 @@
+/**
+ * `fieldcast ingest <file>`: a CF NetCDF (classic or NetCDF-4) or GeoTIFF file becomes a
+ * Fieldcast Zarr store (zarr/writer.ts) and an entry in the catalog file of stores.
+ *
+ * Values are stored as the file holds them after CF unpacking (scale_factor/add_offset,
+ * missing values to NaN), in the file's units: the store is a lossless float32 copy, and
+ * ZarrSource converts units on read. Variables recognised as contract variables
+ * (cf-variables.ts) are renamed to their VariableId and keep their name in `original_name`.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { identifyVariable } from '../zarr/cf-variables.js';
+import { GridStoreWriter, type ZarrCompressor } from '../zarr/writer.js';
+import { ZarrSource } from '../zarr/zarr-source.js';
+import { cfToGrid, type DecodedGrid } from './cf-dataset.js';
+import { detectFormat, type SourceFormat } from './detect-format.js';
+import { IngestError } from './errors.js';
+import { type GeotiffTimeOptions, readGeotiff } from './geotiff-grid.js';
+import { readNetcdf4 } from './netcdf4.js';
+import { readNetcdfClassic } from './netcdf-classic.js';
+import { normaliseGrid } from './normalise-grid.js';
+import { type IngestedStore, registerIngestedStore } from './store-catalog.js';
+
+export interface IngestOptions {
+  /** directory the store is written into, as `<outDir>/<id>.zarr` */
+  outDir: string;
+  /** YAML catalog file to register the store in (created if missing) */
+  catalogPath?: string;
+  /** store id (default: the file name without extension, lower case) */
+  id?: string;
+  /** product name reported by productOf for the store's values (default: the id) */
+  product?: string;
+  /** replace an existing store of the same id */
+  overwrite?: boolean;
+  /** time step in ms for a file whose time axis has one value (it cannot be inferred) */
+  stepMs?: number;
+  /** GeoTIFF only: time of band 1, step between bands, variable name and CF attributes */
+  geotiff?: GeotiffTimeOptions;
+  compressor?: ZarrCompressor;
+}
+
+export interface IngestResult {
+  id: string;
+  storePath: string;
+  format: SourceFormat;
+  entry: IngestedStore;
+  /** source variables not on the grid, with the reason */
+  skipped: Array<{ name: string; reason: string }>;
+}
+
+function storeId(file: string): string {
+  const base = path.basename(file).replace(/\.(nc4?|cdf|netcdf|h5|hdf5?|tiff?|gtiff)$/i, '');
+  return base.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'store';
+}
+
+/** A Zarr array name: NetCDF names may hold characters that are awkward in paths and URLs. */
+function arrayName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '_');
+}
+
+/** Attributes that survive JSON: strings, finite numbers and arrays of them. */
+function jsonAttrs(attrs: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(attrs)) {
+    if (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) out[k] = v;
+    else if (typeof v === 'bigint') out[k] = Number(v);
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'string' || (typeof x === 'number' && Number.isFinite(x)))) out[k] = v;
+  }
+  return out;
+}
+
+async function decode(file: string, format: SourceFormat, id: string, options: IngestOptions): Promise<DecodedGrid> {
+  switch (format) {
+    case 'netcdf-classic':
+      return cfToGrid(await readNetcdfClassic(file));
+    case 'netcdf4':
+      return cfToGrid(await readNetcdf4(file));
+    case 'geotiff':
+      return readGeotiff(file, id, options.geotiff);
+  }
+}
+
+export async function ingestFile(file: string, options: IngestOptions): Promise<IngestResult> {
+  const source = path.resolve(file);
+  const stat = await fs.stat(source).catch(() => null);
+  if (!stat?.isFile()) throw new IngestError(`${file}: no such file`);
+  const format = await detectFormat(source);
+  const id = options.id ?? storeId(source);
+  if (!/^[A-Za-z0-9._-]+$/.test(id)) throw new IngestError(`store id "${id}" may only hold letters, digits, ".", "_" and "-"`);
+
+  let decoded: DecodedGrid;
+  try {
+    decoded = await decode(source, format, id, options);
+  } catch (err) {
+    if (err instanceof IngestError) throw err;
+    throw new IngestError(`${file}: ${(err as Error).message}`);
+  }
+  const grid = normaliseGrid(decoded, options.geotiff?.stepMs ?? options.stepMs);
+
+  const storePath = path.resolve(options.outDir, `${id}.zarr`);
+  const product = options.product ?? id;
+  const writer = await GridStoreWriter.create(storePath, {
+    lats: grid.lats,
+    lons: grid.lons,
+    compressor: options.compressor ?? 'zstd',
+    overwrite: options.overwrite ?? false,
+    attributes: {
+      ...jsonAttrs(grid.attrs),
+      id,
+      title: typeof grid.attrs.title === 'string' ? grid.attrs.title : id,
+      product,
+      source_file: path.basename(source),
+      // CF 2.6.2: history gets a line per program that modified the data.
+      history: [typeof grid.attrs.history === 'string' ? grid.attrs.history : '', `${new Date().toISOString()} fieldcast ingest ${path.basename(source)}`]
+        .filter(Boolean)
+        .join('\n'),
+    },
+  });
+  const nt = grid.times?.length ?? 0;
+  if (grid.variables.some((v) => v.hasTime)) {
+    await writer.addTimeAxis({ name: 'time', startMs: grid.startMs, stepMs: grid.stepMs, length: nt });
+  }
+  const taken = new Set(['time', 'lat', 'lon']);
+  for (const v of grid.variables) {
+    const mapped = identifyVariable(v.name, v.attrs);
+    let name = mapped && !taken.has(mapped) ? mapped : arrayName(v.name);
+    if (taken.has(name)) name = `${name}_${taken.size}`;
+    taken.add(name);
+    await writer.addVariable({
+      name,
+      ...(v.hasTime ? { time: 'time' } : {}),
+      attributes: { ...jsonAttrs(v.attrs), ...(name !== v.name ? { original_name: v.name } : {}) },
+    });
+    await writer.write(name, v.data);
+  }
+  await writer.close();
+
+  // Read the store back: what is registered is what a ZarrSource sees.
+  const zs = await ZarrSource.open(storePath, { cacheBytes: 0 });
+  const cov = zs.coverage();
+  const entry: IngestedStore = {
+    id,
+    path: storePath,
+    source,
+    format,
+    ingestedAt: new Date().toISOString(),
+    variables: zs.arrays().map((a) => ({
+      name: a.name, variable: a.variable, standardName: a.standardName, units: a.units, cellMethods: a.cellMethods,
+    })),
+    grid: { ...zs.grid },
+    time: grid.times ? { start: new Date(cov.startMs).toISOString(), end: new Date(cov.endMs).toISOString(), stepMs: grid.stepMs } : null,
+  };
+  if (options.catalogPath) await registerIngestedStore(options.catalogPath, entry);
+  return { id, storePath, format, entry, skipped: grid.skipped };
+}

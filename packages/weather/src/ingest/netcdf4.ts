@@ -1,0 +1,101 @@
+/**
+ * NetCDF-4 files through h5wasm. NetCDF-4 is HDF5 with conventions (NetCDF Users Guide,
+ * "NetCDF-4 Format"): dimensions are HDF5 dimension scales (HDF5 Dimension Scale
+ * Specification), attached to each variable's axes; attributes are HDF5 attributes. Only the
+ * root group is read: CF grids live there.
+ */
+import h5wasm from 'h5wasm/node';
+import type { NcFile, NcVariable } from './cf-dataset.js';
+import { IngestError } from './errors.js';
+
+/** HDF5 and netCDF-4 bookkeeping attributes, not CF metadata. */
+const INTERNAL_ATTRS = new Set(['DIMENSION_LIST', 'REFERENCE_LIST', 'CLASS', 'NAME', '_Netcdf4Dimid', '_Netcdf4Coordinates', '_NCProperties', '_nc3_strict']);
+
+type H5Attrs = Record<string, { value: unknown }>;
+
+function attributes(attrs: H5Attrs): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, a] of Object.entries(attrs)) {
+    if (INTERNAL_ATTRS.has(name)) continue;
+    let v: unknown;
+    try {
+      v = a.value;
+    } catch {
+      continue;
+    }
+    // Scalars arrive as one-element typed arrays; CF attributes are scalars or vectors.
+    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+      const arr = Array.from(v as unknown as ArrayLike<number | bigint>, Number);
+      v = arr.length === 1 ? arr[0] : arr;
+    } else if (typeof v === 'bigint') {
+      v = Number(v);
+    } else if (Array.isArray(v) && v.length === 1) {
+      v = v[0];
+    }
+    out[name] = v;
+  }
+  return out;
+}
+
+/** HDF5 datatype classes (HDF5 File Format Specification IV.A.2.d, "Datatype Message"). */
+const H5T_INTEGER = 0;
+const H5T_FLOAT = 1;
+
+function kindOf(meta: { type: number; size: number; vlen: boolean }): { kind: NcVariable['kind']; bits: number } {
+  if (meta.vlen) return { kind: 'other', bits: 0 };
+  if (meta.type === H5T_FLOAT) return { kind: 'float', bits: meta.size * 8 };
+  if (meta.type === H5T_INTEGER) return { kind: 'int', bits: meta.size * 8 };
+  return { kind: 'other', bits: 0 };
+}
+
+export async function readNetcdf4(file: string): Promise<NcFile> {
+  await h5wasm.ready;
+  let f: InstanceType<typeof h5wasm.File>;
+  try {
+    f = new h5wasm.File(file, 'r');
+  } catch (err) {
+    throw new IngestError(`${file}: HDF5 file could not be opened (${(err as Error).message})`);
+  }
+  try {
+    return readOpen(f);
+  } finally {
+    f.close();
+  }
+}
+
+function readOpen(f: InstanceType<typeof h5wasm.File>): NcFile {
+  const variables: NcVariable[] = [];
+  for (const name of f.keys()) {
+    const node = f.get(name);
+    if (!(node instanceof h5wasm.Dataset)) continue;
+    const shape = node.shape ?? [];
+    const dims: string[] = [];
+    for (let k = 0; k < shape.length; k++) {
+      const scales = node.get_attached_scales(k);
+      // A dimension scale is its own dimension; a variable's axes point at scales.
+      const own = shape.length === 1 && scales.length === 0 && node.attrs['CLASS'] !== undefined ? name : undefined;
+      dims.push((scales[0]?.replace(/^\//, '') ?? own ?? `phony_dim_${k}`));
+    }
+    const { kind, bits } = kindOf(node.metadata);
+    const ds = node;
+    variables.push({
+      name,
+      dims,
+      shape,
+      attrs: attributes(node.attrs as unknown as H5Attrs),
+      kind,
+      bits,
+      read: () => ds.value as ArrayLike<number | bigint>,
+    });
+  }
+  const attrs = attributes(f.attrs as unknown as H5Attrs);
+  return {
+    format: 'netcdf4',
+    attrs,
+    variables: variables.map((v) => {
+      // Read eagerly: the file is closed when this function returns.
+      const data = v.read();
+      return { ...v, read: () => data };
+    }),
+  };
+}

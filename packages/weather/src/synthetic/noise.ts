@@ -1,0 +1,350 @@
+/**
+ * Deterministic smooth noise for the synthetic world.
+ *
+ * Value noise (Perlin 1985's lattice idea with random values at the nodes instead of
+ * gradients): a pseudo-random value in [-1, 1] at every node of a regular lattice in longitude,
+ * latitude and time, blended between nodes with the smoothstep weight 3s^2 - 2s^3 so the field
+ * and its first derivative are continuous. Node values come from integer hashing (Math.imul and
+ * shifts only), so every process on every platform computes the same bits; Math.random is never
+ * used. The longitude axis wraps at 360 degrees so the field is continuous across the antimeridian.
+ *
+ * Two nodes further apart than one lattice spacing share no node value, so the field is exactly
+ * uncorrelated beyond ~2 spacings: the spacing is the correlation length.
+ */
+
+/** Bias-reduced 32-bit integer finaliser ("lowbias32", C. Wellons, hash-prospector 2020). */
+export function mix32(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/**
+ * Value in [-1, 1) for an integer lattice node (x, y, z) of the noise layer `seed`: the XOR of
+ * coordinates times large primes (Teschner et al. 2003, "Optimized Spatial Hashing for Collision
+ * Detection of Deformable Objects") followed by a full-avalanche finaliser, so neighbouring nodes
+ * get unrelated values at the cost of one mixing pass.
+ */
+export function hash3(x: number, y: number, z: number, seed: number): number {
+  const h = mix32(Math.imul(x, 73856093) ^ Math.imul(y, 19349663) ^ Math.imul(z, 83492791) ^ seed);
+  return h / 2147483648 - 1;
+}
+
+/** Uniform in [0, 1) from a sequence of integers (used for discrete draws such as storm counts). */
+export function hashUnit(a: number, b: number, c: number, d: number): number {
+  const h = mix32(mix32(mix32(mix32(a | 0) + (b | 0)) + (c | 0)) ^ Math.imul(d | 0, 0x9e3779b1));
+  return h / 4294967296;
+}
+
+/** Cubic Hermite blend weight: 0 at s=0, 1 at s=1, zero slope at both ends. */
+export function smoothstep(s: number): number {
+  return s * s * (3 - 2 * s);
+}
+
+/** One layer of space-time value noise. */
+export interface NoiseOctave {
+  /** lattice spacing in degrees; 360 / spacingDeg must be an integer so longitude wraps */
+  spacingDeg: number;
+  /** lattice spacing in hours; 0 for a static (time-independent) layer */
+  periodHours: number;
+  amplitude: number;
+  /** distinct per layer so layers are independent */
+  seed: number;
+}
+
+export interface NoiseField {
+  octaves: readonly NoiseOctave[];
+}
+
+/** Defines a field after checking that every octave wraps cleanly in longitude. */
+export function noiseField(octaves: NoiseOctave[]): NoiseField {
+  for (const o of octaves) {
+    const n = 360 / o.spacingDeg;
+    if (Math.abs(n - Math.round(n)) > 1e-9) throw new Error(`noise spacing ${o.spacingDeg} does not divide 360`);
+  }
+  return { octaves };
+}
+
+/** The largest absolute value a field can take (sum of amplitudes). */
+export function fieldBound(field: NoiseField): number {
+  let s = 0;
+  for (const o of field.octaves) s += Math.abs(o.amplitude);
+  return s;
+}
+
+/**
+ * Lattice coordinates of a list of cell coordinates along one axis: for each coordinate the two
+ * surrounding nodes (as indices into `nodes`, the distinct lattice indices used) and the
+ * smoothstep weight of the upper node.
+ */
+export interface LatticeAxis {
+  a: Int32Array;
+  b: Int32Array;
+  w: Float64Array;
+  nodes: Int32Array;
+}
+
+export function latticeAxis(coords: ArrayLike<number>, origin: number, spacing: number, wrap: number): LatticeAxis {
+  const n = coords.length;
+  const a = new Int32Array(n);
+  const b = new Int32Array(n);
+  const w = new Float64Array(n);
+  const index = new Map<number, number>();
+  const nodes: number[] = [];
+  const slot = (i: number): number => {
+    const k = wrap > 0 ? ((i % wrap) + wrap) % wrap : i;
+    let s = index.get(k);
+    if (s === undefined) {
+      s = nodes.length;
+      nodes.push(k);
+      index.set(k, s);
+    }
+    return s;
+  };
+  for (let i = 0; i < n; i++) {
+    const x = ((coords[i] as number) - origin) / spacing;
+    const i0 = Math.floor(x);
+    a[i] = slot(i0);
+    b[i] = slot(i0 + 1);
+    w[i] = smoothstep(x - i0);
+  }
+  return { a, b, w, nodes: Int32Array.from(nodes) };
+}
+
+interface NodeSlot {
+  k: number;
+  values: Float32Array;
+  used: number;
+}
+
+/** One octave laid over a block of cells: spatial weights plus a small cache of time nodes. */
+class OctaveOverBlock {
+  private readonly rows: LatticeAxis;
+  private readonly cols: LatticeAxis;
+  private readonly lattice: Float64Array;
+  private readonly slots: NodeSlot[] = [];
+  private clock = 0;
+
+  constructor(
+    readonly octave: NoiseOctave,
+    lats: ArrayLike<number>,
+    lons: ArrayLike<number>,
+  ) {
+    this.rows = latticeAxis(lats, -90, octave.spacingDeg, 0);
+    this.cols = latticeAxis(lons, -180, octave.spacingDeg, Math.round(360 / octave.spacingDeg));
+    this.lattice = new Float64Array(this.rows.nodes.length * this.cols.nodes.length);
+  }
+
+  /** Values of the octave's time node k (unit amplitude) at every cell, cached (4 nodes). */
+  node(k: number): Float32Array {
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i++) {
+      const s = slots[i] as NodeSlot;
+      if (s.k === k) {
+        s.used = ++this.clock;
+        return s.values;
+      }
+    }
+    let target: NodeSlot;
+    const nCells = this.rows.a.length * this.cols.a.length;
+    if (slots.length < 4) {
+      target = { k, values: new Float32Array(nCells), used: 0 };
+      slots.push(target);
+    } else {
+      target = slots[0] as NodeSlot;
+      for (const s of slots) if (s.used < target.used) target = s;
+      target.k = k;
+    }
+    target.used = ++this.clock;
+    this.fill(k, target.values);
+    return target.values;
+  }
+
+  /** Values of time node k (unit amplitude) at every cell into out (no caching). */
+  fill(k: number, out: Float32Array, offset = 0): void {
+    const { rows, cols, lattice, octave } = this;
+    const ny = rows.nodes.length;
+    const nx = cols.nodes.length;
+    for (let y = 0; y < ny; y++) {
+      const iy = rows.nodes[y] as number;
+      for (let x = 0; x < nx; x++) lattice[y * nx + x] = hash3(cols.nodes[x] as number, iy, k, octave.seed);
+    }
+    const nCols = cols.a.length;
+    const nRows = rows.a.length;
+    const ca = cols.a, cb = cols.b, cw = cols.w;
+    for (let r = 0; r < nRows; r++) {
+      const ra = (rows.a[r] as number) * nx;
+      const rb = (rows.b[r] as number) * nx;
+      const wy = rows.w[r] as number;
+      const base = offset + r * nCols;
+      for (let c = 0; c < nCols; c++) {
+        const xa = ca[c] as number, xb = cb[c] as number, wx = cw[c] as number;
+        const v0 = (lattice[ra + xa] as number) + ((lattice[ra + xb] as number) - (lattice[ra + xa] as number)) * wx;
+        const v1 = (lattice[rb + xa] as number) + ((lattice[rb + xb] as number) - (lattice[rb + xa] as number)) * wx;
+        out[base + c] = v0 + (v1 - v0) * wy;
+      }
+    }
+  }
+}
+
+/**
+ * A noise field evaluated over a rectilinear block of cells (rows of latitudes x columns of
+ * longitudes, row-major). Spatial weights are computed once; each time node is computed once per
+ * cell and reused by every time step between it and the next node, so a time step costs one
+ * blend per cell and octave.
+ */
+export class BlockNoise {
+  private readonly octaves: OctaveOverBlock[];
+  readonly nCells: number;
+  readonly nCols: number;
+
+  constructor(field: NoiseField, lats: ArrayLike<number>, lons: ArrayLike<number>) {
+    this.octaves = field.octaves.map((o) => new OctaveOverBlock(o, lats, lons));
+    this.nCells = lats.length * lons.length;
+    this.nCols = lons.length;
+  }
+
+  /** out[cell] = scale * field(cell, tHours) (time ignored by static octaves). */
+  at(tHours: number, out: Float32Array, scale = 1): Float32Array {
+    out.fill(0);
+    const n = this.nCells;
+    for (const o of this.octaves) {
+      const p = o.octave.periodHours;
+      const amp = o.octave.amplitude * scale;
+      if (p <= 0) {
+        const v = o.node(0);
+        for (let i = 0; i < n; i++) out[i] = (out[i] as number) + amp * (v[i] as number);
+        continue;
+      }
+      const x = tHours / p;
+      const k = Math.floor(x);
+      const w = smoothstep(x - k);
+      const va = o.node(k);
+      const vb = o.node(k + 1);
+      for (let i = 0; i < n; i++) {
+        const a = va[i] as number;
+        out[i] = (out[i] as number) + amp * (a + ((vb[i] as number) - a) * w);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * out[t][cell] = scale * field(cell, times[t][col]) for a series of per-column times that grow
+   * with t: the form daily anchors need (few cells, many days). Time nodes are computed once, in
+   * chunks, so each step costs one blend per cell and octave and no cache look-ups.
+   */
+  seriesAtColumnTimes(times: Float64Array, nT: number, out: Float32Array, scale = 1): Float32Array {
+    const nCols = this.nCols;
+    const nCells = this.nCells;
+    const nRows = nCells / nCols;
+    out.fill(0, 0, nT * nCells);
+    const maxNodes = Math.max(4, Math.floor((1 << 20) / Math.max(1, nCells)));
+    for (const o of this.octaves) {
+      const p = o.octave.periodHours;
+      const amp = o.octave.amplitude * scale;
+      if (p <= 0) {
+        const v = o.node(0);
+        for (let t = 0; t < nT; t++) for (let i = 0; i < nCells; i++) out[t * nCells + i] = (out[t * nCells + i] as number) + amp * (v[i] as number);
+        continue;
+      }
+      let nodes = new Float32Array(0);
+      let t = 0;
+      while (t < nT) {
+        let lo = Infinity;
+        for (let c = 0; c < nCols; c++) lo = Math.min(lo, times[t * nCols + c] as number);
+        const kMin = Math.floor(lo / p);
+        let t1 = t, kMax = kMin;
+        while (t1 < nT) {
+          let hi = -Infinity;
+          for (let c = 0; c < nCols; c++) hi = Math.max(hi, times[t1 * nCols + c] as number);
+          const k = Math.floor(hi / p) + 1;
+          if (k - kMin + 1 > maxNodes && t1 > t) break;
+          kMax = k;
+          t1++;
+        }
+        const nK = kMax - kMin + 1;
+        if (nodes.length < nK * nCells) nodes = new Float32Array(nK * nCells);
+        for (let k = 0; k < nK; k++) o.fill(kMin + k, nodes, k * nCells);
+        for (let tt = t; tt < t1; tt++) {
+          const ob = tt * nCells;
+          for (let c = 0; c < nCols; c++) {
+            const x = (times[tt * nCols + c] as number) / p;
+            const k = Math.floor(x);
+            const s = x - k;
+            const w = s * s * (3 - 2 * s);
+            const na = (k - kMin) * nCells, nb = na + nCells;
+            for (let r = 0, i = c; r < nRows; r++, i += nCols) {
+              const a = nodes[na + i] as number;
+              out[ob + i] = (out[ob + i] as number) + amp * (a + ((nodes[nb + i] as number) - a) * w);
+            }
+          }
+        }
+        t = t1;
+      }
+    }
+    return out;
+  }
+
+  /** Like `at`, but each column c is sampled at its own time tHoursByCol[c]. */
+  atColumnTimes(tHoursByCol: Float64Array, out: Float32Array, scale = 1): Float32Array {
+    out.fill(0);
+    const nCols = this.nCols;
+    const nRows = this.nCells / nCols;
+    for (const o of this.octaves) {
+      const p = o.octave.periodHours;
+      const amp = o.octave.amplitude * scale;
+      for (let c = 0; c < nCols; c++) {
+        let va: Float32Array, vb: Float32Array, w: number;
+        if (p <= 0) {
+          va = vb = o.node(0);
+          w = 0;
+        } else {
+          const x = (tHoursByCol[c] as number) / p;
+          const k = Math.floor(x);
+          w = smoothstep(x - k);
+          va = o.node(k);
+          vb = o.node(k + 1);
+        }
+        for (let r = 0, i = c; r < nRows; r++, i += nCols) {
+          const a = va[i] as number;
+          out[i] = (out[i] as number) + amp * (a + ((vb[i] as number) - a) * w);
+        }
+      }
+    }
+    return out;
+  }
+}
+
+function planeAt(x0: number, x1: number, iy: number, k: number, seed: number, wx: number, wy: number): number {
+  const a = hash3(x0, iy, k, seed), b = hash3(x1, iy, k, seed);
+  const c = hash3(x0, iy + 1, k, seed), d = hash3(x1, iy + 1, k, seed);
+  const v0 = a + (b - a) * wx, v1 = c + (d - c) * wx;
+  return v0 + (v1 - v0) * wy;
+}
+
+/** The field at one point and time (for sparse uses such as severe-weather events). */
+export function noiseAt(field: NoiseField, lat: number, lon: number, tHours: number): number {
+  let sum = 0;
+  for (const o of field.octaves) {
+    const wrap = Math.round(360 / o.spacingDeg);
+    const x = (lon + 180) / o.spacingDeg;
+    const y = (lat + 90) / o.spacingDeg;
+    const ix = Math.floor(x), iy = Math.floor(y);
+    const wx = smoothstep(x - ix), wy = smoothstep(y - iy);
+    const x0 = ((ix % wrap) + wrap) % wrap, x1 = (((ix + 1) % wrap) + wrap) % wrap;
+    if (o.periodHours <= 0) {
+      sum += o.amplitude * planeAt(x0, x1, iy, 0, o.seed, wx, wy);
+    } else {
+      const t = tHours / o.periodHours;
+      const k = Math.floor(t);
+      const wt = smoothstep(t - k);
+      const p0 = planeAt(x0, x1, iy, k, o.seed, wx, wy), p1 = planeAt(x0, x1, iy, k + 1, o.seed, wx, wy);
+      sum += o.amplitude * (p0 + (p1 - p0) * wt);
+    }
+  }
+  return sum;
+}

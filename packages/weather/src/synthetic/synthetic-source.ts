@@ -1,0 +1,289 @@
+/**
+ * SyntheticSource: the embedded default GridSource (DESIGN.md section 6). A procedural,
+ * deterministic, global world on a 0.01 degree grid, from 2015-01-01T00:00Z to 16 days after the
+ * current hour, with no storage. Values at a grid point are a function of (lat, lon, time) only,
+ * so every process and every request shape gives the same numbers.
+ */
+import { SYNTHETIC_ANALYSIS_PRODUCT, SYNTHETIC_FORECAST_PRODUCT, SYNTHETIC_SOURCE_ID } from '../catalog/sources.js';
+import {
+  type BBox,
+  forecastBoundaryMs,
+  type GridSource,
+  type GridSpec,
+  GridRequestError,
+  type GridWindow,
+  type PointSeries,
+  type TimeRange,
+  type VariableId,
+  type VariableInfo,
+} from '../grid-source.js';
+import { makeBlock } from './block.js';
+import { DAY_MS, HOUR_MS } from './calendar.js';
+import { computeField } from './fields.js';
+import { type SevereEvent, type SevereKind, severeEvents } from './severe.js';
+import { SYNTHETIC_VARIABLES, syntheticVariable } from './variables.js';
+
+/** First instant the synthetic world covers (spec 4.1: degree days from the start of 2015). */
+export const SYNTHETIC_START_MS = Date.UTC(2015, 0, 1);
+
+/** How far past the current hour the synthetic forecast reaches, days. */
+export const SYNTHETIC_HORIZON_DAYS = 16;
+
+/** The native grid: 0.01 degree cell centres from -90/-180 (lon 180 is the same as -180). */
+export const SYNTHETIC_GRID: GridSpec = { lat0: -90, lon0: -180, dLat: 0.01, dLon: 0.01, nLat: 18001, nLon: 36000 };
+
+/** Cells per degree; coordinates are computed as (index - offset) / 100 so they are exact decimals. */
+const PER_DEG = 100;
+const LAT_OFFSET = 9000;
+const LON_OFFSET = 18000;
+/** Tolerance when deciding whether a cell centre lies on a bbox edge, in cells. */
+const EDGE_EPS = 1e-7;
+
+export interface SyntheticSourceOptions {
+  /** wall clock, epoch ms; sets the coverage end and the analysis/forecast boundary (default Date.now) */
+  now?: () => number;
+  /** most values one request may produce (default 50 million, 200 MB of float32) */
+  maxValues?: number;
+  /** product names for the spec's `products` arrays */
+  analysisProduct?: string;
+  forecastProduct?: string;
+}
+
+interface TimeAxis {
+  i0: number;
+  n: number;
+  startMs: number;
+  stepMs: number;
+}
+
+function latAt(i: number): number {
+  return (i - LAT_OFFSET) / PER_DEG;
+}
+
+function lonAt(j: number): number {
+  return (j - LON_OFFSET) / PER_DEG;
+}
+
+function iso(ms: number): string {
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms);
+}
+
+export class SyntheticSource implements GridSource {
+  readonly id = SYNTHETIC_SOURCE_ID;
+  readonly label = SYNTHETIC_SOURCE_ID;
+  readonly grid = SYNTHETIC_GRID;
+  private readonly now: () => number;
+  private readonly maxValues: number;
+  private readonly analysis: string;
+  private readonly forecast: string;
+
+  constructor(options: SyntheticSourceOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.maxValues = options.maxValues ?? 50_000_000;
+    this.analysis = options.analysisProduct ?? SYNTHETIC_ANALYSIS_PRODUCT;
+    this.forecast = options.forecastProduct ?? SYNTHETIC_FORECAST_PRODUCT;
+  }
+
+  coverage(): TimeRange {
+    return { startMs: SYNTHETIC_START_MS, endMs: forecastBoundaryMs(this.now()) + SYNTHETIC_HORIZON_DAYS * DAY_MS };
+  }
+
+  variables(): VariableInfo[] {
+    return SYNTHETIC_VARIABLES.map((v) => ({ ...v }));
+  }
+
+  /** Values valid at or before this instant come from the analysis product. */
+  forecastBoundary(): number {
+    return forecastBoundaryMs(this.now());
+  }
+
+  async pointSeries(variable: VariableId, lon: number, lat: number, range: TimeRange): Promise<PointSeries> {
+    return this.pointSeriesSync(variable, lon, lat, range);
+  }
+
+  async window(variable: VariableId, bbox: BBox, range: TimeRange): Promise<GridWindow> {
+    return this.windowSync(variable, bbox, range);
+  }
+
+  async slice(variable: VariableId, bbox: BBox, timeMs: number): Promise<GridWindow> {
+    return this.sliceSync(variable, bbox, timeMs);
+  }
+
+  /** Severe-weather events of one kind inside bbox and the time range (see severe.ts). */
+  severeEvents<K extends SevereKind>(kind: K, bbox: BBox, range: TimeRange): SevereEvent<K>[] {
+    checkBBox(bbox);
+    this.checkRange(range);
+    return severeEvents(kind, bbox, range);
+  }
+
+  /** Synchronous pointSeries, for callers in hot loops. */
+  pointSeriesSync(variable: VariableId, lon: number, lat: number, range: TimeRange): PointSeries {
+    const info = this.info(variable);
+    if (!Number.isFinite(lat) || !Number.isFinite(lon) || lat < -90 || lat > 90 || lon < -180 || lon > 180) {
+      throw new GridRequestError('invalid_location', `point (${lon}, ${lat}) must have longitude in -180..180 and latitude in -90..90`);
+    }
+    const axis = this.timeAxis(info, range);
+    this.checkSize(4 * axis.n);
+    const y = (lat + 90) * PER_DEG;
+    let i0 = Math.floor(y);
+    let fy = y - i0;
+    if (i0 >= SYNTHETIC_GRID.nLat - 1) {
+      i0 = SYNTHETIC_GRID.nLat - 2;
+      fy = 1;
+    }
+    const x = (lon + 180) * PER_DEG;
+    const j = Math.floor(x);
+    const fx = x - j;
+    const nLon = SYNTHETIC_GRID.nLon;
+    const j0 = j % nLon, j1 = (j + 1) % nLon;
+    const block = makeBlock(Float64Array.of(latAt(i0), latAt(i0 + 1)), Float64Array.of(lonAt(j0), lonAt(j1)));
+    const field = computeField(variable, block, axis.i0, axis.n);
+    const values = new Float32Array(axis.n);
+    if (variable === 'precipitation_type') {
+      // A category cannot be interpolated: take the nearest grid point.
+      const k = (fy < 0.5 ? 0 : 2) + (fx < 0.5 ? 0 : 1);
+      for (let t = 0; t < axis.n; t++) values[t] = field[4 * t + k] as number;
+    } else {
+      const w00 = (1 - fy) * (1 - fx), w01 = (1 - fy) * fx, w10 = fy * (1 - fx), w11 = fy * fx;
+      for (let t = 0, o = 0; t < axis.n; t++, o += 4) {
+        values[t] = w00 * (field[o] as number) + w01 * (field[o + 1] as number) + w10 * (field[o + 2] as number) + w11 * (field[o + 3] as number);
+      }
+    }
+    return {
+      variable,
+      units: info.units,
+      startMs: axis.startMs,
+      stepMs: axis.stepMs,
+      values,
+      productOf: this.productRule(info, axis, lon),
+    };
+  }
+
+  /** Synchronous window. */
+  windowSync(variable: VariableId, bbox: BBox, range: TimeRange): GridWindow {
+    const info = this.info(variable);
+    const cells = cellsIn(bbox);
+    const axis = this.timeAxis(info, range);
+    return this.compute(info, cells, axis);
+  }
+
+  /** Synchronous slice: the step at or before timeMs. */
+  sliceSync(variable: VariableId, bbox: BBox, timeMs: number): GridWindow {
+    const info = this.info(variable);
+    const cells = cellsIn(bbox);
+    if (!Number.isFinite(timeMs)) throw new GridRequestError('out_of_coverage', `time ${timeMs} is not a valid instant`);
+    let axis: TimeAxis;
+    if (info.stepMs === 0) {
+      axis = { i0: 0, n: 1, startMs: timeMs, stepMs: 0 };
+    } else {
+      const i = Math.floor(timeMs / info.stepMs);
+      const t = i * info.stepMs;
+      const cov = this.coverage();
+      if (t < cov.startMs || t > cov.endMs) {
+        throw new GridRequestError('out_of_coverage', `${info.id}: ${iso(timeMs)} is outside ${iso(cov.startMs)}..${iso(cov.endMs)}`);
+      }
+      axis = { i0: i, n: 1, startMs: t, stepMs: info.stepMs };
+    }
+    return this.compute(info, cells, axis);
+  }
+
+  private compute(info: VariableInfo, cells: { lats: Float64Array; lons: Float64Array }, axis: TimeAxis): GridWindow {
+    const nCells = cells.lats.length * cells.lons.length;
+    this.checkSize(nCells * axis.n);
+    const values = nCells === 0 || axis.n === 0 ? new Float32Array(0) : computeField(info.id, makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
+    return {
+      variable: info.id,
+      units: info.units,
+      lats: cells.lats,
+      lons: cells.lons,
+      dLat: SYNTHETIC_GRID.dLat,
+      dLon: SYNTHETIC_GRID.dLon,
+      startMs: axis.startMs,
+      stepMs: axis.stepMs,
+      nt: axis.n,
+      values,
+      // The westernmost column's local day ends last, so it decides for daily values.
+      productOf: this.productRule(info, axis, cells.lons.length > 0 ? (cells.lons[0] as number) : 0),
+    };
+  }
+
+  private info(variable: VariableId): VariableInfo {
+    const info = syntheticVariable(variable);
+    if (!info) throw new GridRequestError('unknown_variable', `the synthetic source has no variable ${String(variable)}`);
+    return info;
+  }
+
+  private timeAxis(info: VariableInfo, range: TimeRange): TimeAxis {
+    if (info.stepMs === 0) return { i0: 0, n: 1, startMs: range.startMs, stepMs: 0 };
+    this.checkRange(range);
+    const step = info.stepMs;
+    const i0 = Math.ceil(range.startMs / step);
+    const i1 = Math.floor(range.endMs / step);
+    const n = Math.max(0, i1 - i0 + 1);
+    return { i0, n, startMs: i0 * step, stepMs: step };
+  }
+
+  private checkRange(range: TimeRange): void {
+    const cov = this.coverage();
+    const { startMs, endMs } = range;
+    if (!Number.isFinite(startMs) || !Number.isFinite(endMs) || startMs > endMs) {
+      throw new GridRequestError('out_of_coverage', `time range ${iso(startMs)}..${iso(endMs)} is not a valid range`);
+    }
+    if (startMs < cov.startMs || endMs > cov.endMs) {
+      throw new GridRequestError('out_of_coverage', `time range ${iso(startMs)}..${iso(endMs)} is outside the synthetic coverage ${iso(cov.startMs)}..${iso(cov.endMs)}`);
+    }
+  }
+
+  private checkSize(values: number): void {
+    if (values > this.maxValues) {
+      throw new GridRequestError('too_large', `the request needs ${values} values; the limit is ${this.maxValues}`);
+    }
+  }
+
+  /**
+   * Which product supplied step i. Hourly: analysis up to the forecast boundary. Daily: analysis
+   * only when every hourly sample of the local solar day (at longitude `lon`) is. Static: analysis.
+   */
+  private productRule(info: VariableInfo, axis: TimeAxis, lon: number): (i: number) => string {
+    const boundary = this.forecastBoundary();
+    const { analysis, forecast } = this;
+    if (info.stepMs === 0) return () => analysis;
+    if (info.stepMs === HOUR_MS) return (i) => (axis.startMs + i * HOUR_MS <= boundary ? analysis : forecast);
+    const off = lon / 15;
+    return (i) => {
+      const lastSampleHour = Math.ceil(24 * (axis.i0 + i + 1) - off) - 1;
+      return lastSampleHour * HOUR_MS <= boundary ? analysis : forecast;
+    };
+  }
+}
+
+/** Validates a bbox and lists the cell centres inside it (edges inclusive). */
+function cellsIn(bbox: BBox): { lats: Float64Array; lons: Float64Array } {
+  checkBBox(bbox);
+  const [w, s, e, n] = bbox;
+  const i0 = Math.max(0, Math.ceil((s + 90) * PER_DEG - EDGE_EPS));
+  const i1 = Math.min(SYNTHETIC_GRID.nLat - 1, Math.floor((n + 90) * PER_DEG + EDGE_EPS));
+  const j0 = Math.max(0, Math.ceil((w + 180) * PER_DEG - EDGE_EPS));
+  const j1 = Math.min(SYNTHETIC_GRID.nLon - 1, Math.floor((e + 180) * PER_DEG + EDGE_EPS));
+  const lats = new Float64Array(Math.max(0, i1 - i0 + 1));
+  const lons = new Float64Array(Math.max(0, j1 - j0 + 1));
+  for (let i = 0; i < lats.length; i++) lats[i] = latAt(i0 + i);
+  for (let j = 0; j < lons.length; j++) lons[j] = lonAt(j0 + j);
+  return { lats, lons };
+}
+
+function checkBBox(bbox: BBox): void {
+  const ok =
+    Array.isArray(bbox) &&
+    bbox.length === 4 &&
+    bbox.every((v) => Number.isFinite(v)) &&
+    bbox[0] >= -180 &&
+    bbox[2] <= 180 &&
+    bbox[0] <= bbox[2] &&
+    bbox[1] >= -90 &&
+    bbox[3] <= 90 &&
+    bbox[1] <= bbox[3];
+  if (!ok) {
+    throw new GridRequestError('invalid_bbox', `bbox [${String(bbox)}] must be [west, south, east, north] with -180 <= west <= east <= 180 and -90 <= south <= north <= 90`);
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Recognising Fieldcast variables in CF-described data (CF conventions 1.11, sections 3.1
+ * "units", 3.3 "standard_name", 7.3 "cell_methods") and converting their units to the ones
+ * the GridSource contract promises (grid-source.ts). Stores keep the data in the units they
+ * arrived in; conversion happens on read, so an ingested store stays a lossless copy.
+ */
+import type { VariableId } from '../grid-source.js';
+
+/** Canonical units per VariableId, as documented in grid-source.ts. */
+export const CANONICAL_UNITS: Record<VariableId, string> = {
+  air_temperature: 'degC',
+  dew_point_temperature: 'degC',
+  surface_downwelling_shortwave_flux_in_air: 'W m-2',
+  surface_downwelling_shortwave_flux_in_air_assuming_clear_sky: 'W m-2',
+  wind_speed: 'm s-1',
+  surface_air_pressure: 'kPa',
+  precipitation_rate: 'mm h-1',
+  precipitation_type: '1',
+  air_temperature_daily_max: 'degC',
+  air_temperature_daily_min: 'degC',
+  surface_altitude: 'm',
+};
+
+export const VARIABLE_IDS = Object.keys(CANONICAL_UNITS) as VariableId[];
+
+/** CF standard name and cell_methods written for each VariableId. */
+export const CF_IDENTITY: Record<VariableId, { standardName: string; cellMethods: string; longName: string }> = {
+  air_temperature: { standardName: 'air_temperature', cellMethods: '', longName: '2 m air temperature' },
+  dew_point_temperature: { standardName: 'dew_point_temperature', cellMethods: '', longName: '2 m dewpoint temperature' },
+  surface_downwelling_shortwave_flux_in_air: {
+    standardName: 'surface_downwelling_shortwave_flux_in_air', cellMethods: 'time: mean', longName: 'incoming shortwave radiation',
+  },
+  surface_downwelling_shortwave_flux_in_air_assuming_clear_sky: {
+    standardName: 'surface_downwelling_shortwave_flux_in_air_assuming_clear_sky', cellMethods: 'time: mean', longName: 'clear-sky shortwave radiation',
+  },
+  wind_speed: { standardName: 'wind_speed', cellMethods: '', longName: '2 m wind speed' },
+  surface_air_pressure: { standardName: 'surface_air_pressure', cellMethods: '', longName: 'surface air pressure' },
+  precipitation_rate: { standardName: 'lwe_precipitation_rate', cellMethods: 'time: mean', longName: 'precipitation rate' },
+  // No CF standard name exists for a precipitation type code; recognised by name only.
+  precipitation_type: { standardName: '', cellMethods: '', longName: 'precipitation type (0 none, 1 rain, 2 snow, 3 freezing rain, 4 ice pellets)' },
+  air_temperature_daily_max: { standardName: 'air_temperature', cellMethods: 'time: maximum', longName: 'daily maximum 2 m air temperature' },
+  air_temperature_daily_min: { standardName: 'air_temperature', cellMethods: 'time: minimum', longName: 'daily minimum 2 m air temperature' },
+  surface_altitude: { standardName: 'surface_altitude', cellMethods: '', longName: 'surface altitude' },
+};
+
+/** value_in_canonical = value * scale + offset */
+export interface UnitConversion {
+  scale: number;
+  offset: number;
+}
+
+const IDENTITY: UnitConversion = { scale: 1, offset: 0 };
+
+/** UDUNITS spellings normalised: lower case, single spaces, "m**-2"/"m^-2" folded to "m-2". */
+function normaliseUnits(units: string): string {
+  return units.trim().replace(/\*\*|\^/g, '').replace(/\s+/g, ' ').toLowerCase();
+}
+
+type Quantity = 'temperature' | 'pressure' | 'precip' | 'speed' | 'flux' | 'length' | 'code';
+
+const QUANTITY: Record<VariableId, Quantity> = {
+  air_temperature: 'temperature',
+  dew_point_temperature: 'temperature',
+  air_temperature_daily_max: 'temperature',
+  air_temperature_daily_min: 'temperature',
+  surface_downwelling_shortwave_flux_in_air: 'flux',
+  surface_downwelling_shortwave_flux_in_air_assuming_clear_sky: 'flux',
+  wind_speed: 'speed',
+  surface_air_pressure: 'pressure',
+  precipitation_rate: 'precip',
+  precipitation_type: 'code',
+  surface_altitude: 'length',
+};
+
+const CONVERSIONS: Record<Quantity, Record<string, UnitConversion>> = {
+  temperature: {
+    degc: IDENTITY, celsius: IDENTITY, deg_c: IDENTITY, 'degree_c': IDENTITY, 'degrees_c': IDENTITY, '°c': IDENTITY, c: IDENTITY,
+    k: { scale: 1, offset: -273.15 }, kelvin: { scale: 1, offset: -273.15 }, degk: { scale: 1, offset: -273.15 },
+    degf: { scale: 5 / 9, offset: -32 * 5 / 9 }, fahrenheit: { scale: 5 / 9, offset: -32 * 5 / 9 }, '°f': { scale: 5 / 9, offset: -32 * 5 / 9 },
+  },
+  pressure: {
+    kpa: IDENTITY, pa: { scale: 1e-3, offset: 0 }, hpa: { scale: 0.1, offset: 0 }, mbar: { scale: 0.1, offset: 0 }, mb: { scale: 0.1, offset: 0 },
+  },
+  // Liquid water: 1 kg m-2 of water is 1 mm deep.
+  precip: {
+    'mm h-1': IDENTITY, 'mm hr-1': IDENTITY, 'mm hour-1': IDENTITY, 'mm/h': IDENTITY, 'mm/hr': IDENTITY,
+    'kg/m2/s': { scale: 3600, offset: 0 },
+    'kg m-2 s-1': { scale: 3600, offset: 0 }, 'mm s-1': { scale: 3600, offset: 0 }, 'm s-1': { scale: 3.6e6, offset: 0 },
+    'kg m-2 h-1': IDENTITY,
+  },
+  speed: { 'm s-1': IDENTITY, 'm/s': IDENTITY, 'km/h': { scale: 1 / 3.6, offset: 0 }, 'km h-1': { scale: 1 / 3.6, offset: 0 }, 'kt': { scale: 1852 / 3600, offset: 0 }, knots: { scale: 1852 / 3600, offset: 0 } },
+  flux: { 'w m-2': IDENTITY, 'w/m2': IDENTITY },
+  length: { m: IDENTITY, meters: IDENTITY, metres: IDENTITY, km: { scale: 1000, offset: 0 } },
+  code: { '1': IDENTITY, '': IDENTITY },
+};
+
+/** Conversion from `units` to the VariableId's canonical units, or null if not convertible. */
+export function unitConversion(variable: VariableId, units: string | undefined): UnitConversion | null {
+  const table = CONVERSIONS[QUANTITY[variable]];
+  return table[normaliseUnits(units ?? '')] ?? null;
+}
+
+function hasTimeMethod(cellMethods: string, method: string): boolean {
+  return new RegExp(`\\btime\\s*:\\s*${method}\\b`).test(cellMethods);
+}
+
+/**
+ * Which VariableId a CF variable is, if any. The array's own name wins when it is a
+ * VariableId (Fieldcast stores); otherwise standard_name, with cell_methods telling daily
+ * extremes from instantaneous temperature (CF 7.3). Units must be convertible, else null.
+ */
+export function identifyVariable(name: string, attrs: { standard_name?: unknown; cell_methods?: unknown; units?: unknown }): VariableId | null {
+  const units = typeof attrs.units === 'string' ? attrs.units : undefined;
+  const check = (id: VariableId): VariableId | null => (unitConversion(id, units) ? id : null);
+  if ((VARIABLE_IDS as string[]).includes(name)) return check(name as VariableId);
+  const sn = typeof attrs.standard_name === 'string' ? attrs.standard_name.trim() : '';
+  const cm = typeof attrs.cell_methods === 'string' ? attrs.cell_methods : '';
+  switch (sn) {
+    case 'air_temperature':
+      if (hasTimeMethod(cm, 'maximum')) return check('air_temperature_daily_max');
+      if (hasTimeMethod(cm, 'minimum')) return check('air_temperature_daily_min');
+      return check('air_temperature');
+    case 'dew_point_temperature':
+    case 'surface_downwelling_shortwave_flux_in_air':
+    case 'surface_downwelling_shortwave_flux_in_air_assuming_clear_sky':
+    case 'wind_speed':
+    case 'surface_air_pressure':
+    case 'surface_altitude':
+      return check(sn);
+    case 'precipitation_flux':
+    case 'lwe_precipitation_rate':
+      return check('precipitation_rate');
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,224 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  CatalogError,
+  catalogFromYaml,
+  createCatalog,
+  defaultStyles,
+  FIELDCAST_NAMESPACE,
+  forecastId,
+  forecastRuns,
+  forecastStatus,
+  forecastValidTimes,
+  frameId,
+  frameTimes,
+  latestForecast,
+  loadCatalog,
+  maskAttributeName,
+  maskAttributeValue,
+  NAMESPACE_DNS,
+  productRecord,
+  recordAttributeName,
+  transferProductRecord,
+  uuidv5,
+} from '../src/catalog/index.js';
+
+const H = 3_600_000;
+const NOW = Date.UTC(2025, 5, 15, 10, 20);
+
+describe('uuidv5', () => {
+  it('matches the RFC 4122 / Python uuid5 reference value', () => {
+    // Python: uuid.uuid5(uuid.NAMESPACE_DNS, 'python.org')
+    expect(uuidv5('python.org', NAMESPACE_DNS)).toBe('886313e1-3b8a-5372-9b90-0c9aee199e5d');
+  });
+  it('derives stable ids in the Fieldcast namespace', () => {
+    expect(FIELDCAST_NAMESPACE).toBe(uuidv5('https://fieldcast.dev/ids', '6ba7b811-9dad-11d1-80b4-00c04fd430c8'));
+    const cat = createCatalog();
+    expect(cat.product('air-temperature')?.id).toBe(uuidv5('product:air-temperature', FIELDCAST_NAMESPACE));
+    expect(createCatalog().product('air-temperature')?.id).toBe(cat.product('air-temperature')?.id);
+    expect(() => uuidv5('x', 'not-a-uuid')).toThrow(TypeError);
+  });
+});
+
+describe('default catalog', () => {
+  const cat = createCatalog();
+
+  it('finds products, models and transfer products by id or name', () => {
+    for (const p of cat.products()) {
+      expect(cat.product(p.id)).toBe(p);
+      expect(cat.product(p.id.toUpperCase())).toBe(p);
+      expect(cat.product(p.name)).toBe(p);
+    }
+    for (const m of cat.models()) {
+      expect(cat.model(m.id)).toBe(m);
+      expect(cat.model(m.name)).toBe(m);
+    }
+    expect(cat.product('nope')).toBeUndefined();
+    expect(cat.model('00000000-0000-5000-8000-000000000000')).toBeUndefined();
+    expect(cat.transferProduct('surface-altitude-geotiff')?.format).toBe('GeoTIFF');
+    const names = cat.products().map((p) => p.name);
+    for (const n of ['air-temperature', 'precipitation-rate', 'growing-degree-days', 'relative-humidity', 'evapotranspiration-short-crop', 'surface-altitude']) expect(names).toContain(n);
+    expect(new Set(cat.products().map((p) => p.id)).size).toBe(cat.products().length);
+  });
+
+  it('writes spec 2.4 product records with time rules and frame links', () => {
+    const air = productRecord(cat.product('air-temperature')!, NOW);
+    expect(air).toMatchObject({
+      name: 'air-temperature',
+      source: 'synthetic',
+      startTime: '2015-01-01T00:00:00Z',
+      endTime: new Date(Date.UTC(2025, 5, 15, 10) + 384 * H).toISOString().replace('.000Z', 'Z'),
+      aggregationPeriodInMinutes: 0,
+      frames: `/products/${air.id}/frames`,
+      forecasts: `/products/${air.id}/forecasts`,
+    });
+    expect(air.coverage.type).toBe('Feature');
+    expect(air.coverage.geometry.type).toBe('MultiPolygon');
+    const gdd = productRecord(cat.product('growing-degree-days')!, NOW);
+    expect(gdd.aggregationPeriodInMinutes).toBe(1440);
+    expect(gdd.endTime).toBe('2025-06-22T00:00:00Z');
+    const terrain = productRecord(cat.product('surface-altitude')!, NOW);
+    expect(terrain.frames).toBeNull();
+    expect(terrain.forecasts).toBeNull();
+  });
+
+  it('has a precipitation mask layer whose spaced name maps to the underscored style mask', () => {
+    const p = cat.product('precipitation-rate')!;
+    const layer = p.styleableLayers.find((l) => l.name === 'precipitation_type')!;
+    expect(layer.attributes.map((a) => [a.name, a.value])).toEqual([
+      ['rain', 1],
+      ['snow', 2],
+      ['freezing rain', 3],
+      ['sleet', 4],
+    ]);
+    expect(layer.attributes.filter((a) => a.name.includes(' ')).map((a) => a.name)).toEqual(['freezing rain']);
+    const masks = defaultStyles(p).flatMap((s) => s.colorizers.flatMap((c) => c.mask?.attributes ?? []));
+    expect(masks).toContain('freezing_rain');
+    expect(masks).not.toContain('freezing rain');
+    expect(maskAttributeName('freezing rain')).toBe('freezing_rain');
+    expect(recordAttributeName(layer, 'freezing_rain')).toBe('freezing rain');
+    expect(maskAttributeValue(layer, 'freezing_rain')).toBe(3);
+    expect(maskAttributeValue(layer, 'hail')).toBeUndefined();
+  });
+
+  it('gives every product default styles with stable ids', () => {
+    for (const p of cat.products()) {
+      const styles = defaultStyles(p);
+      expect(styles.length).toBeGreaterThan(0);
+      for (const s of styles) {
+        expect(s).toMatchObject({ isDefault: true, productId: p.id });
+        expect(s.id).toBe(uuidv5(`style:${p.name}:${s.name}`, FIELDCAST_NAMESPACE));
+        expect(['linear', 'discrete']).toContain(s.colorizers[0]!.defaultMode);
+      }
+    }
+  });
+
+  it('enumerates frames on the cadence', () => {
+    const p = cat.product('air-temperature')!;
+    const t = frameTimes(p, NOW, Date.UTC(2025, 0, 1, 0, 30), Date.UTC(2025, 0, 1, 5), 3);
+    expect(t).toEqual([Date.UTC(2025, 0, 1, 1), Date.UTC(2025, 0, 1, 2), Date.UTC(2025, 0, 1, 3)]);
+    expect(frameTimes(cat.product('surface-altitude')!, NOW, 0, NOW)).toEqual([]);
+    expect(frameTimes(p, NOW, Date.UTC(2014, 0, 1), Date.UTC(2014, 11, 31))).toEqual([]);
+    expect(frameId(p, t[0]!)).toBe(frameId(p, Date.UTC(2025, 0, 1, 1)));
+    expect(frameId(p, t[0]!)).not.toBe(frameId(p, t[1]!));
+  });
+
+  it('enumerates model runs deterministically', () => {
+    const m = cat.model('synthetic-global')!;
+    const latest = latestForecast(m, NOW);
+    // 10:20 minus the 3.5 h publish delay is 06:50: the 06Z run is the newest published
+    expect(latest.initMs).toBe(Date.UTC(2025, 5, 15, 6));
+    expect(latest.id).toBe(forecastId(m, latest.initMs));
+    const runs = forecastRuns(m, NOW, Date.UTC(2025, 5, 14), Date.UTC(2025, 5, 15, 23));
+    expect(runs.map((r) => r.initMs)).toEqual([6, 0, -6, -12, -18, -24].map((h) => Date.UTC(2025, 5, 15) + h * H));
+    expect(forecastStatus(latest, NOW)).toBe('COMPLETE');
+    expect(forecastStatus(latest, latest.initMs + 8 * 24 * H)).toBe('EXPIRED');
+    const valid = forecastValidTimes(m, latest.initMs);
+    expect(valid.length).toBe(385);
+    expect(valid[384]).toBe(latest.initMs + 384 * H);
+    expect(m.variables.find((v) => v.name === 'temperature')).toMatchObject({ variable: 'air_temperature', unit: { label: '°C' } });
+  });
+
+  it('describes transfer products per spec 2.5', () => {
+    const recs = cat.transferProducts().map(transferProductRecord);
+    expect(recs.find((r) => r.name === 'air-temperature-hourly-netcdf')).toEqual({ name: 'air-temperature-hourly-netcdf', datasets: '/products/air-temperature-hourly-netcdf/datasets', format: 'NetCDF' });
+    for (const r of recs) expect(['GeoTIFF', 'NetCDF']).toContain(r.format);
+  });
+});
+
+describe('catalog override', () => {
+  it('patches, adds and removes entries from YAML', () => {
+    const cat = catalogFromYaml(`
+products:
+  - name: air-temperature
+    description: Patched description
+  - name: soil-moisture
+    description: Volumetric soil moisture
+    contentType: soil
+    source: my-store
+    variable: null
+    aggregationPeriodInMinutes: 1440
+    cadenceMinutes: 1440
+    startTime: "2020-01-01T00:00:00Z"
+    horizonHours: 0
+    coverage:
+      type: Feature
+      properties: {}
+      geometry:
+        type: MultiPolygon
+        coordinates: [[[[0, 0], [10, 0], [10, 10], [0, 0]]]]
+    hasFrames: true
+    hasForecasts: false
+    styleableLayers:
+      - { name: soil_moisture, type: raster, unit: { description: percent, label: "%" }, attributes: [] }
+    defaultStyles:
+      - name: soil-moisture-default
+        description: default
+        layerName: soil_moisture
+        colorizers:
+          - defaultColor: "rgba(0, 0, 0, 0)"
+            defaultMode: linear
+            stops: [{ value: 0, color: "#ffffff" }, { value: 50, color: "#0000ff" }]
+remove:
+  models: [synthetic-rapid]
+`);
+    expect(cat.product('air-temperature')?.description).toBe('Patched description');
+    expect(cat.product('air-temperature')?.cadenceMinutes).toBe(60);
+    expect(cat.product('soil-moisture')?.id).toBe(uuidv5('product:soil-moisture', FIELDCAST_NAMESPACE));
+    expect(cat.model('synthetic-rapid')).toBeUndefined();
+    expect(cat.model('synthetic-global')).toBeDefined();
+  });
+
+  it('rejects invalid overrides with the path of the problem', () => {
+    expect(() => catalogFromYaml('products:\n  - name: air-temperature\n    aggregationPeriodInMinutes: -5\n')).toThrow(/product air-temperature\.aggregationPeriodInMinutes/);
+    expect(() => catalogFromYaml('products:\n  - name: brand-new\n')).toThrow(CatalogError);
+    expect(() => catalogFromYaml('colours: []\n')).toThrow(CatalogError);
+    expect(() => catalogFromYaml('remove:\n  products: [nope]\n')).toThrow(/unknown product nope/);
+    expect(() => catalogFromYaml('products: [\n')).toThrow(/not valid YAML/);
+    expect(() =>
+      catalogFromYaml(`products:
+  - name: precipitation-rate
+    defaultStyles:
+      - name: bad
+        description: x
+        layerName: precipitation_rate
+        colorizers:
+          - mask: { layerName: precipitation_type, attributes: [hail] }
+            defaultColor: "#000000"
+            defaultMode: discrete
+            stops: [{ value: 1, color: "red" }]
+`),
+    ).toThrow(CatalogError);
+  });
+
+  it('loads the override from a file path given by the caller', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fieldcast-catalog-'));
+    const file = join(dir, 'catalog.yaml');
+    writeFileSync(file, 'transferProducts:\n  - name: surface-altitude-geotiff\n    format: NetCDF\n');
+    const cat = await loadCatalog({ overridePath: file });
+    expect(cat.transferProduct('surface-altitude-geotiff')?.format).toBe('NetCDF');
+    expect((await loadCatalog()).transferProduct('surface-altitude-geotiff')?.format).toBe('GeoTIFF');
+    await expect(loadCatalog({ overridePath: join(dir, 'missing.yaml') })).rejects.toThrow(CatalogError);
+  });
+});
