@@ -30,7 +30,8 @@ function toEvent(row: EventRow): Event {
     creationTime: new Date(row.creation_time).toISOString(),
     occurrenceTime: new Date(row.occurrence_time).toISOString(),
     expirationTime: row.expiration_time ? new Date(row.expiration_time).toISOString() : null,
-    tagged: typeof row.tagged === 'string' ? JSON.parse(row.tagged) : row.tagged,
+    // jsonb does not keep key order; write refs back in the spec's order (namespace, id).
+    tagged: (typeof row.tagged === 'string' ? (JSON.parse(row.tagged) as ResourceRef[]) : row.tagged).map((r) => ({ namespace: r.namespace, id: r.id })),
   };
 }
 

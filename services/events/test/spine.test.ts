@@ -57,6 +57,7 @@ describe('events spine: fields reach their owner’s feed', () => {
       tagged: [{ namespace: 'agriculture/fields', id: field.id }],
     });
     expect(events[1]).not.toHaveProperty('namespace');
+    expect(Object.keys(events[1].tagged[0])).toEqual(['namespace', 'id']);
     const other = await feed(bob);
     expect(other.body).toEqual([]);
   });

@@ -1,0 +1,13 @@
+// The integration suite (DESIGN.md section 8): the same service tests, now against the real
+// PostgreSQL and Kafka named by DATABASE_URL and KAFKA_BROKERS, plus the cross-process tests in
+// tests/integration. Run by `.ci/run` after the unit suite; it fails, never skips, without them.
+import base from './jest.config.js';
+
+/** @type {import('jest').Config} */
+export default {
+  ...base,
+  testMatch: ['<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/tests/integration/**/*.int.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/'],
+  globalSetup: '<rootDir>/tests/integration/global-setup.mjs',
+  testTimeout: 120000,
+};

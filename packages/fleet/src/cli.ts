@@ -1,0 +1,52 @@
+import { ConfigError, FleetEnv, parseEnv, serveDistributed } from '@fieldcast/kit';
+import { accountsCommand, keysCommand } from './accounts.js';
+import { migrateCommand } from './migrate.js';
+import { serviceNamed, SERVICES, UsageError } from './services.js';
+import { runStart } from './start.js';
+
+const HELP = `fieldcast <command>
+
+  start                      run every service in one process (embedded: PGlite + in-process bus)
+  serve <area>               run one service in distributed mode (needs DATABASE_URL and KAFKA_BROKERS)
+  migrate [area...]          migrate identity and the services' schemas
+  accounts create --name N [--handle H] [--json]
+  keys add --account ID [--json] | keys revoke --account ID --key KEY_ID | keys list --account ID
+
+Areas: ${SERVICES.map((s) => s.area).join(', ')}
+Environment: see README.md ("Environment").`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  const print = (line: string) => process.stdout.write(`${line}\n`);
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    print(HELP);
+    return;
+  }
+  const env = parseEnv(FleetEnv);
+  switch (command) {
+    case 'start':
+      return runStart(env);
+    case 'serve': {
+      if (!args[0]) throw new UsageError('usage: fieldcast serve <area>');
+      await serveDistributed(serviceNamed(args[0]));
+      return;
+    }
+    case 'migrate':
+      return migrateCommand(args, env, print);
+    case 'accounts':
+      return accountsCommand(args, env, print);
+    case 'keys':
+      return keysCommand(args, env, print);
+    default:
+      throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError || err instanceof ConfigError) {
+    process.stderr.write(`fieldcast: ${err.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`fieldcast: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

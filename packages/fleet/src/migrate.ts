@@ -1,0 +1,20 @@
+import { migrateSchema, outboxMigration } from '@fieldcast/db';
+import { FleetEnv, migrateIdentity } from '@fieldcast/kit';
+import { openCliDatabase } from './data-dir.js';
+import { SERVICES, serviceNamed } from './services.js';
+
+/** `fieldcast migrate [area...]`: identity plus each named (default: every) service schema. */
+export async function migrateCommand(areas: string[], env: FleetEnv, print: (line: string) => void): Promise<void> {
+  const definitions = areas.length > 0 ? areas.map(serviceNamed) : SERVICES;
+  const { db, done } = await openCliDatabase(env);
+  try {
+    await migrateIdentity(db);
+    print('identity: up to date');
+    for (const d of definitions) {
+      await migrateSchema(db.knex, d.area, [outboxMigration(), ...d.migrations]);
+      print(`${d.area}: up to date`);
+    }
+  } finally {
+    await done();
+  }
+}

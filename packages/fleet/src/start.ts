@@ -1,0 +1,64 @@
+import { InProcessTransport, KafkaTransport } from '@fieldcast/bus';
+import { openDatabase } from '@fieldcast/db';
+import { createLogger, FleetEnv, IdentityStore, migrateIdentity, portOf, startServices, stopOnSignals, type RunningFleet } from '@fieldcast/kit';
+import { DataDir } from './data-dir.js';
+import { ensureDemoAccount, type Credentials } from './demo-account.js';
+import { SERVICES } from './services.js';
+
+export interface StartedFleet {
+  fleet: RunningFleet;
+  demo: Credentials | null;
+}
+
+/**
+ * `fieldcast start`: every service in one process (DESIGN.md section 2). Embedded defaults are
+ * PGlite under the data dir and the in-process bus; DATABASE_URL or KAFKA_BROKERS, when set,
+ * swap in PostgreSQL or Kafka for the same process.
+ */
+export async function startFleet(env: FleetEnv, options: { print?: (line: string) => void } = {}): Promise<StartedFleet> {
+  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const logger = createLogger({ level: env.LOG_LEVEL });
+  const dir = new DataDir(env.FIELDCAST_DATA_DIR);
+  const embedded = !env.DATABASE_URL;
+  if (embedded) dir.claim();
+  try {
+    const db = embedded ? await dir.open() : await openDatabase({ url: env.DATABASE_URL! });
+    const transport = env.KAFKA_BROKERS ? new KafkaTransport({ brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID }) : new InProcessTransport();
+    await migrateIdentity(db);
+    let demo: Credentials | null = null;
+    if (embedded) {
+      const result = await ensureDemoAccount(new IdentityStore(db.knex), dir.demoAccountFile);
+      demo = result.credentials;
+    }
+    const fleet = await startServices(
+      SERVICES.map((definition) => ({ definition, port: portOf(definition.area, env.PORT_BASE) })),
+      { db, transport, logger, vendor: env.FIELDCAST_VENDOR, bodyLimit: env.BODY_LIMIT, host: env.HOST, shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS },
+    );
+    const stop = fleet.stop;
+    fleet.stop = async () => {
+      await stop();
+      if (embedded) dir.release();
+    };
+    print('Fieldcast is running:');
+    for (const s of fleet.services) print(`  ${s.area.padEnd(13)} ${s.url}`);
+    if (demo) {
+      print('');
+      print(`Demo account (saved in ${dir.demoAccountFile}):`);
+      print(`  applicationId  ${demo.applicationId}`);
+      print(`  applicationKey ${demo.applicationKey}`);
+      const agriculture = fleet.services.find((s) => s.area === 'agriculture');
+      if (agriculture) print(`  try: curl -u ${demo.applicationId}:${demo.applicationKey} ${agriculture.url}/fields`);
+    }
+    print('');
+    print('Ctrl-C stops the fleet.');
+    return { fleet, demo };
+  } catch (err) {
+    if (embedded) dir.release();
+    throw err;
+  }
+}
+
+export async function runStart(env: FleetEnv): Promise<void> {
+  const { fleet } = await startFleet(env);
+  stopOnSignals(fleet, createLogger({ level: env.LOG_LEVEL }));
+}
