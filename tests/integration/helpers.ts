@@ -4,6 +4,7 @@ import { KafkaTransport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
 import { createLogger, IdentityStore, migrateIdentity, startServices, type RunningFleet, type ServiceDefinition } from '@fieldcast/kit';
 import { basicAuthHeader } from '@fieldcast/kit/testing';
+import { SyntheticSource } from '@fieldcast/weather';
 
 export function requireEnv(): { url: string; brokers: string[] } {
   const url = process.env.DATABASE_URL;
@@ -19,6 +20,7 @@ export async function deploy(definition: ServiceDefinition): Promise<RunningFlee
     db: await openDatabase({ url }),
     transport: new KafkaTransport({ brokers, clientId: `it-${definition.area}`, topicRefreshMs: 1000 }),
     logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    weather: new SyntheticSource(),
     vendor: 'fieldcast',
     bodyLimit: '1mb',
     host: '127.0.0.1',

@@ -1,5 +1,6 @@
 import { InProcessTransport, KafkaTransport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
+import { SyntheticSource } from '@fieldcast/weather';
 import { createLogger, FleetEnv, IdentityStore, migrateIdentity, portOf, startServices, stopOnSignals, type RunningFleet } from '@fieldcast/kit';
 import { DataDir } from './data-dir.js';
 import { ensureDemoAccount, type Credentials } from './demo-account.js';
@@ -32,7 +33,7 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
     }
     const fleet = await startServices(
       SERVICES.map((definition) => ({ definition, port: portOf(definition.area, env.PORT_BASE) })),
-      { db, transport, logger, vendor: env.FIELDCAST_VENDOR, bodyLimit: env.BODY_LIMIT, host: env.HOST, shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS },
+      { db, transport, logger, weather: new SyntheticSource(), vendor: env.FIELDCAST_VENDOR, bodyLimit: env.BODY_LIMIT, host: env.HOST, shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS },
     );
     const stop = fleet.stop;
     fleet.stop = async () => {

@@ -1,5 +1,6 @@
 import { openDatabase } from '@fieldcast/db';
 import { KafkaTransport } from '@fieldcast/bus';
+import { SyntheticSource } from '@fieldcast/weather';
 import { ConfigError, FleetEnv, parseEnv } from './env.js';
 import { createLogger } from './logger.js';
 import { portOf } from './ports.js';
@@ -23,6 +24,7 @@ export async function serveDistributed(definition: ServiceDefinition, env: NodeJ
     db,
     transport,
     logger,
+    weather: new SyntheticSource(),
     vendor: config.FIELDCAST_VENDOR,
     bodyLimit: config.BODY_LIMIT,
     host: config.HOST,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
 import type { Transport } from '@fieldcast/bus';
+import type { GridSource } from '@fieldcast/weather';
 import { IDENTITY_SCHEMA, identityMigrations, IdentityStore } from './identity.js';
 import type { Logger } from './logger.js';
 import { createServiceApp, type ServiceDefinition, type ServiceDeps } from './service.js';
@@ -11,6 +12,7 @@ export interface SharedDeps {
   db: Database;
   transport: Transport;
   logger: Logger;
+  weather: GridSource;
   vendor: string;
   bodyLimit: string;
   now?: () => Date;
@@ -33,6 +35,7 @@ export async function prepareService(definition: ServiceDefinition, shared: Shar
     transport: shared.transport,
     outbox,
     logger,
+    weather: shared.weather,
     vendor: shared.vendor,
     bodyLimit: shared.bodyLimit,
     now: shared.now ?? (() => new Date()),

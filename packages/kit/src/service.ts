@@ -3,6 +3,7 @@ import cors from 'cors';
 import express, { type Express } from 'express';
 import type { Database, Migration, Outbox } from '@fieldcast/db';
 import type { Transport } from '@fieldcast/bus';
+import type { GridSource } from '@fieldcast/weather';
 import type { Api } from './api.js';
 import { basicAuth } from './auth.js';
 import type { IdentityStore } from './identity.js';
@@ -21,6 +22,8 @@ export interface ServiceDeps {
   /** the outbox of this service's schema */
   outbox: Outbox;
   logger: Logger;
+  /** gridded weather behind every value an area computes (DESIGN.md section 6) */
+  weather: GridSource;
   vendor: string;
   bodyLimit: string;
   now: () => Date;

@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/bus';
 import { openDatabase, type Database } from '@fieldcast/db';
+import { SyntheticSource, type GridSource } from '@fieldcast/weather';
 import { IdentityStore } from './identity.js';
 import { createLogger } from './logger.js';
 import { prepareService } from './runtime.js';
@@ -54,14 +55,14 @@ export async function openTestTransport(): Promise<Transport> {
 
 let accountCounter = 0;
 
-export async function startTestFleet(definitions: ServiceDefinition[], options: { now?: () => Date } = {}): Promise<TestFleet> {
+export async function startTestFleet(definitions: ServiceDefinition[], options: { now?: () => Date; weather?: GridSource } = {}): Promise<TestFleet> {
   const db = await openTestDatabase();
   const transport = await openTestTransport();
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const identity = new IdentityStore(db.knex);
   const prepared = new Map<string, Awaited<ReturnType<typeof prepareService>>>();
   for (const definition of definitions) {
-    prepared.set(definition.area, await prepareService(definition, { db, transport, logger, vendor: 'fieldcast', bodyLimit: '1mb', now: options.now }, identity));
+    prepared.set(definition.area, await prepareService(definition, { db, transport, logger, weather: options.weather ?? new SyntheticSource(), vendor: 'fieldcast', bodyLimit: '1mb', now: options.now }, identity));
   }
   const schemas = ['identity', ...definitions.map((d) => d.area)];
   const get = (area: string) => {
