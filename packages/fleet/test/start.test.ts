@@ -1,0 +1,41 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FleetEnv, parseEnv } from '@fieldcast/kit';
+import { startFleet } from '../src/start.js';
+
+let dataDir: string;
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-start-'));
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const env = () => parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, PORT_BASE: String(20000 + (process.pid % 20000)), HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+
+describe('fieldcast start (embedded)', () => {
+  it('first start creates the demo account and serves every area; a later start reuses the account', async () => {
+    const lines: string[] = [];
+    const first = await startFleet(env(), { print: (l) => lines.push(l) });
+    try {
+      const saved = JSON.parse(readFileSync(join(dataDir, 'demo-account.json'), 'utf8'));
+      expect(saved).toEqual(first.demo);
+      expect(lines.join('\n')).toContain(saved.applicationKey);
+      const auth = `Basic ${Buffer.from(`${saved.applicationId}:${saved.applicationKey}`).toString('base64')}`;
+      for (const s of first.fleet.services) {
+        expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
+      }
+      const agriculture = first.fleet.services.find((s) => s.area === 'agriculture')!;
+      expect(agriculture.url).toBe(`http://127.0.0.1:${env().PORT_BASE + 1}`);
+      expect((await fetch(`${agriculture.url}/fields`, { headers: { Authorization: auth } })).status).toBe(200);
+      await expect(startFleet(env(), { print: () => undefined })).rejects.toThrow(/is using/);
+    } finally {
+      await first.fleet.stop();
+    }
+    const second = await startFleet(env(), { print: () => undefined });
+    try {
+      expect(second.demo).toEqual(first.demo);
+    } finally {
+      await second.fleet.stop();
+    }
+  });
+});

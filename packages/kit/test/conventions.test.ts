@@ -1,0 +1,115 @@
+import request from 'supertest';
+import { z } from 'zod';
+import { InProcessTransport } from '@fieldcast/bus';
+import { ConfigError, FleetEnv, parseAccept, parseEnv } from '../src/index.js';
+import { Api, type ServiceDefinition } from '../src/index.js';
+import { startTestFleet, type TestFleet } from '../src/testing.js';
+
+describe('Accept parsing', () => {
+  it('reads media ranges with parameters and q', () => {
+    expect(parseAccept('application/vnd.fieldcast+json; version=1, text/html;q=0.2')).toEqual([
+      { type: 'application/vnd.fieldcast+json', params: { version: '1' }, q: 1 },
+      { type: 'text/html', params: { q: '0.2' }, q: 0.2 },
+    ]);
+  });
+});
+
+describe('environment', () => {
+  it('defaults to the embedded set-up', () => {
+    const env = parseEnv(FleetEnv, {});
+    expect(env).toMatchObject({ PORT_BASE: 8080, FIELDCAST_VENDOR: 'fieldcast', FIELDCAST_DATA_DIR: '.data' });
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it('a bad variable stops start-up with a message naming it', () => {
+    expect(() => parseEnv(FleetEnv, { PORT_BASE: 'eighty' })).toThrow(ConfigError);
+    expect(() => parseEnv(FleetEnv, { PORT_BASE: 'eighty' })).toThrow(/PORT_BASE/);
+    expect(() => parseEnv(FleetEnv, { DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
+    expect(parseEnv(FleetEnv, { KAFKA_BROKERS: 'a:9092, b:9092' }).KAFKA_BROKERS).toEqual(['a:9092', 'b:9092']);
+  });
+});
+
+const probe: ServiceDefinition = {
+  area: 'probe',
+  title: 'Probe',
+  description: 'a service for testing the kit',
+  migrations: [],
+  topics: [],
+  api: () =>
+    new Api().op({
+      method: 'get',
+      path: '/things/{id}',
+      summary: 'read a thing',
+      params: z.object({ id: z.uuid() }),
+      query: z.object({ n: z.coerce.number().int().min(1).default(1) }),
+      response: { status: 200, description: 'the thing', schema: z.object({ id: z.string(), n: z.number() }).meta({ id: 'Thing' }) },
+      handle: ({ params, query }) => {
+        if (params.id === '00000000-0000-4000-8000-000000000000') throw new Error('boom: secret detail');
+        return { id: params.id, n: query.n };
+      },
+    }),
+};
+
+let fleet: TestFleet;
+beforeAll(async () => {
+  fleet = await startTestFleet([probe]);
+});
+afterAll(() => fleet.close());
+
+describe('operational endpoints and the error handler', () => {
+  it('healthz, readyz and metrics answer without credentials', async () => {
+    const app = fleet.app('probe');
+    expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok' });
+    expect((await request(app).get('/readyz')).body).toEqual({ status: 'ready', checks: { database: true, transport: true } });
+    const metrics = await request(app).get('/metrics');
+    expect(metrics.text).toContain('http_request_duration_seconds_bucket');
+    expect(metrics.text).toMatch(/http_requests_total\{method="GET",route="\/readyz",status="200",service="probe"\} 1/);
+  });
+
+  it('readyz is 503 while the transport is down', async () => {
+    const transport = fleet.transport as InProcessTransport;
+    transport.down = true;
+    try {
+      const res = await request(fleet.app('probe')).get('/readyz');
+      expect(res.status).toBe(503);
+      expect(res.body.checks).toEqual({ database: true, transport: false });
+    } finally {
+      transport.down = false;
+    }
+  });
+
+  it('a server fault is a 500 problem without the internal message or a stack', async () => {
+    const account = await fleet.account();
+    const res = await request(fleet.app('probe')).get('/things/00000000-0000-4000-8000-000000000000').set('Authorization', account.auth);
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({
+      type: 'urn:fieldcast:problem:internal_error',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'The server failed to handle the request',
+      id: 'internal_error',
+      message: 'The server failed to handle the request',
+    });
+    expect(res.text).not.toContain('secret detail');
+  });
+
+  it('query parameters are validated and coerced; the error names the parameter', async () => {
+    const account = await fleet.account();
+    const id = '6f1c2a7e-8b9d-4e6f-a1b2-c3d4e5f60718';
+    expect((await request(fleet.app('probe')).get(`/things/${id}?n=3`).set('Authorization', account.auth)).body).toEqual({ id, n: 3 });
+    const bad = await request(fleet.app('probe')).get(`/things/${id}?n=0`).set('Authorization', account.auth);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('Invalid query parameter: n');
+    expect(bad.body.errors[0].path).toBe('n');
+  });
+
+  it('serves an OpenAPI 3.1 document generated from the operations’ schemas', async () => {
+    const doc = (await request(fleet.app('probe')).get('/openapi.json')).body;
+    expect(doc.openapi).toBe('3.1.0');
+    const op = doc.paths['/things/{id}'].get;
+    expect(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['path:id', 'query:n']);
+    expect(op.responses['200'].content['application/vnd.fieldcast+json; version=1'].schema).toEqual({ $ref: '#/components/schemas/Thing' });
+    expect(op.responses['400'].content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
+    expect(doc.components.schemas.Thing.required).toEqual(['id', 'n']);
+  });
+});
