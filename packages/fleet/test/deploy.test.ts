@@ -1,0 +1,50 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { portOf } from '@fieldcast/kit';
+import { SERVICES } from '../src/services.js';
+
+// No container engine runs here, so these tests keep the deployment files in step with the
+// services the CLI knows: every service deployed, probed, limited, scalable and locked down.
+const root = process.cwd();
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+describe('docker-compose.yml', () => {
+  // merge: true resolves the `<<: *service` keys the way Compose does
+  const compose = parse(read('docker-compose.yml'), { merge: true });
+  it.each(SERVICES.map((s) => s.area))('runs %s from the one image, read-only, on its fleet port', (area) => {
+    const service = compose.services[area];
+    expect(service.command).toEqual(['serve', area]);
+    expect(service.read_only).toBe(true);
+    expect(service.environment.DATABASE_URL).toMatch(/^postgres:\/\//);
+    expect(service.environment.KAFKA_BROKERS).toBeTruthy();
+    expect(service.ports).toEqual([`${portOf(area, 8080)}:8080`]);
+  });
+});
+
+describe('k8s base', () => {
+  const kustomization = parse(read('k8s/base/kustomization.yaml'));
+  it.each(SERVICES.map((s) => s.area))('%s: Deployment with probes and limits, Service, HPA and PDB', (area) => {
+    expect(kustomization.resources).toContain(`${area}.yaml`);
+    const docs = parseAllDocuments(read(`k8s/base/${area}.yaml`)).map((d) => d.toJS());
+    const kinds = docs.map((d) => d.kind);
+    expect(kinds).toEqual(['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget']);
+    const pod = docs[0].spec.template.spec;
+    const container = pod.containers[0];
+    expect(container.args).toEqual(['serve', area]);
+    expect(container.readinessProbe.httpGet.path).toBe('/readyz');
+    expect(container.livenessProbe.httpGet.path).toBe('/healthz');
+    expect(container.resources.requests).toBeDefined();
+    expect(container.resources.limits.memory).toBeDefined();
+    expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(docs[2].spec.scaleTargetRef.name).toBe(area);
+  });
+
+  it('has dev and prod overlays over the base', () => {
+    for (const overlay of ['dev', 'prod']) {
+      expect(existsSync(join(root, `k8s/overlays/${overlay}/kustomization.yaml`))).toBe(true);
+      expect(parse(read(`k8s/overlays/${overlay}/kustomization.yaml`)).resources).toEqual(['../../base']);
+    }
+  });
+});
