@@ -1,5 +1,6 @@
 import { ConfigError, FleetEnv, parseEnv, serveDistributed } from '@fieldcast/kit';
 import { accountsCommand, keysCommand } from './accounts.js';
+import { ingestCommand } from './ingest.js';
 import { migrateCommand } from './migrate.js';
 import { serviceNamed, SERVICES, UsageError } from './services.js';
 import { runStart } from './start.js';
@@ -11,6 +12,10 @@ const HELP = `fieldcast <command>
   migrate [area...]          migrate identity and the services' schemas
   accounts create --name N [--handle H] [--json]
   keys add --account ID [--json] | keys revoke --account ID --key KEY_ID | keys list --account ID
+  ingest <file> [--out DIR] [--catalog PATH] [--id ID] [--product NAME] [--overwrite]
+                             CF NetCDF or GeoTIFF to a Zarr store (default out <FIELDCAST_DATA_DIR>/stores,
+                             catalog <FIELDCAST_DATA_DIR>/stores.yaml); GeoTIFF also --start ISO --step-hours H
+                             --variable NAME --units U --standard-name S
 
 Areas: ${SERVICES.map((s) => s.area).join(', ')}
 Environment: see README.md ("Environment").`;
@@ -37,6 +42,8 @@ async function main(argv: string[]): Promise<void> {
       return accountsCommand(args, env, print);
     case 'keys':
       return keysCommand(args, env, print);
+    case 'ingest':
+      return ingestCommand(args, env, print);
     default:
       throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
   }

@@ -41,7 +41,7 @@ describe('GridStoreWriter', () => {
     const dir = path.join(tmp, 'meta.zarr');
     await dailyStore(dir, { nt: 4000 });
     const zarray = JSON.parse(await fs.readFile(path.join(dir, 'air_temperature_daily_max/.zarray'), 'utf8'));
-    expect(zarray).toMatchObject({ zarr_format: 2, shape: [4000, 10, 9], chunks: [3650, 8, 8], dtype: '<f4', fill_value: 'NaN', compressor: { id: 'zstd' }, order: 'C' });
+    expect(zarray).toMatchObject({ zarr_format: 2, shape: [4000, 10, 9], chunks: [3650, 8, 8], dtype: '<f4', fill_value: 'NaN', compressor: null, order: 'F' });
     const time = JSON.parse(await fs.readFile(path.join(dir, 'time/.zattrs'), 'utf8'));
     expect(time).toEqual({ _ARRAY_DIMENSIONS: ['time'], standard_name: 'time', long_name: 'time', axis: 'T', units: 'hours since 1970-01-01 00:00:00', calendar: 'proleptic_gregorian' });
     const lat = JSON.parse(await fs.readFile(path.join(dir, 'lat/.zattrs'), 'utf8'));
@@ -176,6 +176,41 @@ describe('ZarrSource', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it('reads point series as byte ranges of uncompressed chunks, equal to the decoded-chunk path', async () => {
+    // Same data uncompressed (ranged reads) and with zstd (zarrita decodes whole chunks); nt
+    // spans two time chunks, and a missing chunk reads as the fill value.
+    const plainDir = path.join(tmp, 'ranges-plain.zarr');
+    const zstdDir = path.join(tmp, 'ranges-zstd.zarr');
+    const nt = 4000;
+    const lats = [40, 40.5, 41, 41.5, 42, 42.5, 43, 43.5, 44, 44.5];
+    const lons = [-100, -99.5, -99, -98.5, -98, -97.5, -97, -96.5, -96];
+    const data = new Float32Array(nt * lats.length * lons.length);
+    for (let t = 0; t < nt; t++) for (let i = 0; i < lats.length; i++) for (let j = 0; j < lons.length; j++) data[(t * lats.length + i) * lons.length + j] = value(t, i, j);
+    for (const [dir, compressor] of [[plainDir, 'none'], [zstdDir, 'zstd']] as const) {
+      const w = await GridStoreWriter.create(dir, { lats, lons, compressor });
+      await w.addTimeAxis({ name: 'time', startMs: T0, stepMs: DAY, length: nt });
+      await w.addVariable({ name: 'air_temperature_daily_max', time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC', cell_methods: 'time: maximum' } });
+      await w.write('air_temperature_daily_max', data);
+      await w.close();
+    }
+    const plain = await ZarrSource.open(plainDir, { cacheBytes: 0 });
+    const zstd = await ZarrSource.open(zstdDir, { cacheBytes: 0 });
+    const range = { startMs: T0 + 3600 * DAY, endMs: T0 + 3700 * DAY };
+    for (const [lon, lat] of [[-98, 42], [-97.8, 43.6], [-96.3, 40.2]] as const) {
+      const a = await plain.pointSeries('air_temperature_daily_max', lon, lat, range);
+      const b = await zstd.pointSeries('air_temperature_daily_max', lon, lat, range);
+      expect(a.values.length).toBe(101);
+      expect(Array.from(a.values)).toEqual(Array.from(b.values));
+    }
+    expect(Array.from((await plain.pointSeries('air_temperature_daily_max', -98, 42, range)).values.subarray(0, 3))).toEqual([3600, 3601, 3602].map((t) => value(t, 4, 4)));
+    await fs.rm(path.join(plainDir, 'air_temperature_daily_max', '1.0.0'));
+    plain.clearCache();
+    const gap = await plain.pointSeries('air_temperature_daily_max', -98, 42, range);
+    expect(gap.values[0]).toBe(value(3600, 4, 4));
+    expect(gap.values[100]).toBeNaN(); // step 3700 lies in the removed second time chunk
+    await Promise.all([plain.close(), zstd.close()]);
   });
 
   it('reads a foreign Zarr v3 store: packed int16, fill value, kelvin, 0..360 and wrap-around', async () => {

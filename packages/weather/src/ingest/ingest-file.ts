@@ -36,6 +36,7 @@ export interface IngestOptions {
   stepMs?: number;
   /** GeoTIFF only: time of band 1, step between bands, variable name and CF attributes */
   geotiff?: GeotiffTimeOptions;
+  /** default: the writer's ("none", so point series are read as byte ranges) */
   compressor?: ZarrCompressor;
 }
 
@@ -102,7 +103,7 @@ export async function ingestFile(file: string, options: IngestOptions): Promise<
   const writer = await GridStoreWriter.create(storePath, {
     lats: grid.lats,
     lons: grid.lons,
-    compressor: options.compressor ?? 'zstd',
+    ...(options.compressor ? { compressor: options.compressor } : {}),
     overwrite: options.overwrite ?? false,
     attributes: {
       ...jsonAttrs(grid.attrs),

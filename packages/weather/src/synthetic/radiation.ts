@@ -10,7 +10,7 @@
 import type { Block } from './block.js';
 import { CLOUD_NOISE, cloudBias, cloudFraction } from './clouds.js';
 import { BlockNoise } from './noise.js';
-import { clearSkyFactor, dayOfYear, extraterrestrialRadiationPeriod, hourAngle, inverseRelativeDistance, MJ_PER_HOUR_TO_W, seasonalCorrection, SOLAR_CONSTANT, solarDeclination, sunsetHourAngle } from './solar.js';
+import { clearSkyRadiation, dayOfYear, extraterrestrialRadiationPeriod, hourAngle, inverseRelativeDistance, MJ_PER_HOUR_TO_W, RA_PERIOD_FACTOR, seasonalCorrection, solarDeclination, sunsetHourAngle } from './solar.js';
 
 const DEG = Math.PI / 180;
 const HALF_HOUR_ANGLE = Math.PI / 24;
@@ -53,7 +53,8 @@ export function fillShortwave(block: Block, h0: number, nt: number, rsoOut: Floa
     cosLat[r] = Math.cos(latRad[r] as number);
   }
   const factor = new Float64Array(nCells);
-  for (let i = 0; i < nCells; i++) factor[i] = clearSkyFactor(altitude[i] as number) * MJ_PER_HOUR_TO_W;
+  // Rso = (0.75 + 2e-5 z) Ra (science's clearSkyRadiation, eq. 47), as a factor per cell.
+  for (let i = 0; i < nCells; i++) factor[i] = clearSkyRadiation(MJ_PER_HOUR_TO_W, altitude[i] as number);
   const cloud = rsOut ? new Float32Array(nCells) : null;
   const cloudNoise = rsOut ? new BlockNoise(CLOUD_NOISE, lats, lons) : null;
   const bias = new Float64Array(nRows);
@@ -73,18 +74,34 @@ export function fillShortwave(block: Block, h0: number, nt: number, rsoOut: Floa
       cosD = Math.cos(decl);
       dr = inverseRelativeDistance(j);
       sc = seasonalCorrection(j);
-      k = ((12 * 60) / Math.PI) * SOLAR_CONSTANT * dr;
-      for (let r = 0; r < nRows; r++) ws[r] = sunsetHourAngle(latRad[r] as number, decl);
+      k = RA_PERIOD_FACTOR * dr;
+      for (let r = 0; r < nRows; r++) ws[r] = sunsetHourAngle(lats[r] as number, decl);
     }
+    // Hours when the sun stays below the horizon all hour at every row are 0 for every cell:
+    // nothing else (sines, the cloud field, its exp) is computed for them. About half the
+    // hours of a point series, as the shortwave bench showed.
+    let lit = false;
     for (let c = 0; c < nCols; c++) {
       const w = hourAngle(h, lons[c] as number, sc);
-      w1[c] = w - HALF_HOUR_ANGLE;
-      w2[c] = w + HALF_HOUR_ANGLE;
+      const lo = w - HALF_HOUR_ANGLE, hi = w + HALF_HOUR_ANGLE;
+      w1[c] = lo;
+      w2[c] = hi;
+      for (let r = 0; r < nRows && !lit; r++) {
+        const wsr = ws[r] as number;
+        lit = wsr >= Math.PI || !(hi <= -wsr || lo >= wsr);
+      }
+    }
+    const o = t * nCells;
+    if (!lit) {
+      if (rsoOut) rsoOut.fill(0, o, o + nCells);
+      if (rsOut) rsOut.fill(0, o, o + nCells);
+      continue;
+    }
+    for (let c = 0; c < nCols; c++) {
       s1[c] = Math.sin(w1[c] as number);
       s2[c] = Math.sin(w2[c] as number);
     }
     if (cloudNoise && cloud) cloudNoise.at(h, cloud);
-    const o = t * nCells;
     for (let r = 0; r < nRows; r++) {
       const sl = sinLat[r] as number, cl = cosLat[r] as number, wsr = ws[r] as number;
       const a = sl * sinD, b = cl * cosD;
@@ -104,7 +121,7 @@ export function fillShortwave(block: Block, h0: number, nt: number, rsoOut: Floa
         }
         const rso = ra * (factor[cell] as number);
         if (rsoOut) rsoOut[o + cell] = rso;
-        if (rsOut && cloud) rsOut[o + cell] = rso * cloudTransmission(cloudFraction(cloud[cell] as number, bz));
+        if (rsOut && cloud) rsOut[o + cell] = rso === 0 ? 0 : rso * cloudTransmission(cloudFraction(cloud[cell] as number, bz));
       }
     }
   }

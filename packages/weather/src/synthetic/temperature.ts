@@ -47,7 +47,7 @@ export interface TemperatureAnchors {
 
 /** Local hour of sunrise: 12 - N/2 (FAO-56 eq. 34 for N). 12 in polar night, 0 in polar day. */
 export function sunriseLocalHour(latDeg: number, dayIndex: number): number {
-  return 12 - dayLengthHours(latDeg * DEG, solarDeclination(dayOfYear(dayIndex))) / 2;
+  return 12 - dayLengthHours(latDeg, solarDeclination(dayOfYear(dayIndex))) / 2;
 }
 
 /**
@@ -250,18 +250,23 @@ export function fillDailyExtremes(block: Block, A: TemperatureAnchors, dStart: n
         const aFalls = prevMax >= lo;
         const bRises = hi >= lo;
         const cFalls = hi >= nextMin;
+        // Each piece's end anchors are known, so its samples are evaluated on that piece
+        // directly: the same arithmetic as temperatureAt, without finding the piece again.
+        const srNext = 24 + (A.sunrise[(di + 1) * nRows + r] as number);
+        // Local hour of sample k as fillHourlyTemperature computes it: (t0 + k) + lon/15 - 24 D.
+        const a0 = TMAX_LOCAL_HOUR - 24;
         if (maxOut) {
           let m = -Infinity;
-          if (kA > 0) m = Math.max(m, sample(A, t0, aFalls ? 0 : kA - 1, off, r, cell));
-          if (kB > kA) m = Math.max(m, sample(A, t0, bRises ? kB - 1 : kA, off, r, cell));
-          if (kB < 24) m = Math.max(m, sample(A, t0, cFalls ? kB : 23, off, r, cell));
+          if (kA > 0) m = Math.max(m, blend(a0, sr, prevMax, lo, t0 + (aFalls ? 0 : kA - 1) + off - 24 * D));
+          if (kB > kA) m = Math.max(m, blend(sr, TMAX_LOCAL_HOUR, lo, hi, t0 + (bRises ? kB - 1 : kA) + off - 24 * D));
+          if (kB < 24) m = Math.max(m, blend(TMAX_LOCAL_HOUR, srNext, hi, nextMin, t0 + (cFalls ? kB : 23) + off - 24 * D));
           maxOut[o + cell] = m;
         }
         if (minOut) {
           let m = Infinity;
-          if (kA > 0) m = Math.min(m, sample(A, t0, aFalls ? kA - 1 : 0, off, r, cell));
-          if (kB > kA) m = Math.min(m, sample(A, t0, bRises ? kA : kB - 1, off, r, cell));
-          if (kB < 24) m = Math.min(m, sample(A, t0, cFalls ? 23 : kB, off, r, cell));
+          if (kA > 0) m = Math.min(m, blend(a0, sr, prevMax, lo, t0 + (aFalls ? kA - 1 : 0) + off - 24 * D));
+          if (kB > kA) m = Math.min(m, blend(sr, TMAX_LOCAL_HOUR, lo, hi, t0 + (bRises ? kA : kB - 1) + off - 24 * D));
+          if (kB < 24) m = Math.min(m, blend(TMAX_LOCAL_HOUR, srNext, hi, nextMin, t0 + (cFalls ? 23 : kB) + off - 24 * D));
           minOut[o + cell] = m;
         }
       }
@@ -269,11 +274,10 @@ export function fillDailyExtremes(block: Block, A: TemperatureAnchors, dStart: n
   }
 }
 
-/** The hourly value at UTC hour t0 + k, computed exactly as fillHourlyTemperature does. */
-function sample(A: TemperatureAnchors, t0: number, k: number, off: number, r: number, cell: number): number {
-  const L = t0 + k + off;
-  const D = Math.floor(L / 24);
-  return temperatureAt(A, D - A.d0, r, cell, L - 24 * D);
+/** Smoothstep blend from va at local hour a to vb at b, at local hour lh (temperatureAt's curve). */
+function blend(a: number, b: number, va: number, vb: number, lh: number): number {
+  const s = (lh - a) / (b - a);
+  return va + (vb - va) * s * s * (3 - 2 * s);
 }
 
 function clampCount(k: number): number {

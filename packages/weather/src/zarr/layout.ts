@@ -24,13 +24,25 @@ export const HOUR_MS = 3_600_000;
 export const SPATIAL_CHUNK = 8;
 
 /**
+ * Memory order of the elements inside a [time, lat, lon] chunk (Zarr v2 `.zarray` "order").
+ * "F" (Fortran, first index fastest) stores each cell's time series as one contiguous run of
+ * bytes, so an uncompressed chunk serves a point series with one ranged read per neighbour
+ * instead of decoding the whole chunk. zarr-python, xarray, zarrita and GDAL all read "F".
+ */
+export const TIME_SERIES_ORDER = 'F';
+
+/**
  * Chunk shape for a [time, lat, lon] variable: long in time (ten years of days, one year of
  * hours) and small in space, so a point series is one chunk per variable (or up to four
  * when its bilinear stencil straddles a chunk border).
  */
 export function defaultChunks(nt: number, stepMs: number, nLat: number, nLon: number): number[] {
-  const timeChunk = stepMs >= DAY_MS ? 3650 : 8760;
-  return [Math.max(1, Math.min(nt, timeChunk)), Math.min(nLat, SPATIAL_CHUNK), Math.min(nLon, SPATIAL_CHUNK)];
+  const target = stepMs >= DAY_MS ? 3650 : 8760;
+  // Ten years of days are 3650 to 3653 days and a year of hours 8760 or 8784: an axis up to 1 %
+  // longer than the target is one chunk, not a full chunk plus a sliver of leap days (which an
+  // uncompressed store would pad to a whole chunk, and a point read would pay a second read for).
+  const timeChunk = nt <= target * 1.01 ? nt : target;
+  return [Math.max(1, timeChunk), Math.min(nLat, SPATIAL_CHUNK), Math.min(nLon, SPATIAL_CHUNK)];
 }
 
 /** Chunk shape for a static [lat, lon] field. */

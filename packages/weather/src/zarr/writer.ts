@@ -2,17 +2,19 @@
  * Writes Fieldcast grid stores: Zarr v2 directories that zarrita, xarray and GDAL read.
  *
  * Format (zarr-specs v2): `.zgroup`/`.zattrs` at the root, one directory per array with
- * `.zarray` and `.zattrs`, chunk keys joined with "." (v2 default), C order, little endian,
- * and `.zmetadata` (zarr-python consolidated format 1) so an HTTP reader needs one request for
- * all metadata. Data arrays are float32 with fill value NaN; the compressor is zstd, encoded
- * through zarrita's codec registry (numcodecs.js, WebAssembly), so writer and reader share
- * one implementation.
+ * `.zarray` and `.zattrs`, chunk keys joined with "." (v2 default), little endian, and
+ * `.zmetadata` (zarr-python consolidated format 1) so an HTTP reader needs one request for
+ * all metadata. Data arrays are float32 with fill value NaN. [time, lat, lon] arrays are in
+ * Fortran order and uncompressed by default, so ZarrSource reads a point series as byte
+ * ranges of the chunk files (layout.ts, decisions.md); other arrays are in C order. zstd and
+ * gzip remain options, encoded through zarrita's codec registry (numcodecs.js, WebAssembly),
+ * so writer and reader share one implementation.
  */
 import * as fs from 'node:fs/promises';
 import * as zarr from 'zarrita';
 import { encodeStoreTimes, STORE_TIME_CALENDAR, STORE_TIME_UNITS } from './cf-time.js';
 import { FileStore } from './file-store.js';
-import { ARRAY_DIMENSIONS, defaultChunks, LAT, LON, STEP_ATTR, staticChunks } from './layout.js';
+import { ARRAY_DIMENSIONS, defaultChunks, LAT, LON, STEP_ATTR, staticChunks, TIME_SERIES_ORDER } from './layout.js';
 
 export type ZarrCompressor = 'zstd' | 'gzip' | 'none';
 
@@ -23,6 +25,10 @@ export interface GridStoreOptions {
   lons: ArrayLike<number>;
   /** root (global) attributes: title, source, history, product ... */
   attributes?: Record<string, unknown>;
+  /**
+   * default "none": float32 fields compress by only ~15 % with zstd, and a compressed chunk
+   * must be decoded whole, which costs a point read ~100x (bench/README.md, "Zarr reads")
+   */
   compressor?: ZarrCompressor;
   /** compression level (zstd 1..22, gzip 1..9) */
   level?: number;
@@ -46,6 +52,8 @@ export interface VariableSpec {
   attributes?: Record<string, unknown>;
   /** chunk shape; defaults from layout.ts */
   chunks?: number[];
+  /** element order inside a chunk; default "F" for [time, lat, lon], "C" for static fields */
+  order?: 'C' | 'F';
 }
 
 type Json = Record<string, unknown>;
@@ -88,7 +96,7 @@ export class GridStoreWriter {
     }
     await fs.mkdir(dir, { recursive: true });
     const store = new FileStore(dir);
-    const w = new GridStoreWriter(dir, store, options.lats.length, options.lons.length, compressorMeta(options.compressor ?? 'zstd', options.level));
+    const w = new GridStoreWriter(dir, store, options.lats.length, options.lons.length, compressorMeta(options.compressor ?? 'none', options.level));
     await w.putMeta('.zgroup', { zarr_format: 2 });
     await w.putMeta('.zattrs', { Conventions: 'CF-1.11', ...(options.attributes ?? {}) });
     // CF 4.1 and 4.2: latitude and longitude coordinates, identified by units and standard_name.
@@ -132,7 +140,9 @@ export class GridStoreWriter {
     let shape: number[];
     let dims: string[];
     let chunks: number[];
+    let order: 'C' | 'F' = 'C';
     if (spec.time !== undefined) {
+      order = TIME_SERIES_ORDER;
       const axis = this.timeAxes.get(spec.time);
       if (!axis) throw new Error(`time axis ${spec.time} not added`);
       shape = [axis.length, this.nLat, this.nLon];
@@ -148,7 +158,7 @@ export class GridStoreWriter {
     // _FillValue (CF 2.5.1); a separate _FillValue attribute would be overridden by it.
     await this.putMeta(`${spec.name}/.zarray`, {
       zarr_format: 2, shape, chunks, dtype: '<f4', compressor: this.compressor,
-      fill_value: 'NaN', order: 'C', filters: null, dimension_separator: '.',
+      fill_value: 'NaN', order: spec.order ?? order, filters: null, dimension_separator: '.',
     });
     await this.putMeta(`${spec.name}/.zattrs`, { [ARRAY_DIMENSIONS]: dims, ...(spec.attributes ?? {}) });
     this.shapes.set(spec.name, shape);

@@ -25,6 +25,7 @@ import { CANONICAL_UNITS, CF_IDENTITY, identifyVariable, unitConversion } from '
 import { ChunkCache, type DecodedChunk } from './chunk-cache.js';
 import { FileStore } from './file-store.js';
 import { STEP_ATTR } from './layout.js';
+import { isRangeReadable, type RangeReadable, readSeries, type SeriesLayout, seriesLayout } from './series-ranges.js';
 
 type AnyArray = zarr.Array<zarr.DataType, zarr.Readable>;
 type Attrs = Record<string, unknown>;
@@ -65,6 +66,8 @@ interface ArrayReader extends ZarrArrayInfo {
   product: string;
   forecastProduct: string | null;
   forecastStartMs: number;
+  /** where a cell's series lies in uncompressed chunks, or null: decode chunks with zarrita */
+  series: SeriesLayout | null;
 }
 
 export interface ZarrSourceOptions {
@@ -152,6 +155,8 @@ export class ZarrSource implements GridSource {
     private readonly lons: Float64Array,
     private readonly readers: ArrayReader[],
     cacheBytes: number,
+    /** the raw store, when it serves byte ranges (point series of uncompressed stores) */
+    private readonly ranges: (RangeReadable & { close?: () => Promise<void> }) | null,
   ) {
     this.cache = new ChunkCache(cacheBytes);
   }
@@ -208,7 +213,13 @@ export class ZarrSource implements GridSource {
       } else if (dims.length !== 2) {
         continue;
       }
-      readers.push(makeReader(name, array, time, rootAttrs));
+      const reader = makeReader(name, array, time, rootAttrs);
+      if (time && isRangeReadable(raw)) {
+        // The v2 metadata as written (consolidated or not); zarrita's Array keeps only its v3 form.
+        const zarray = await store.get(`/${name}/.zarray`).then((b) => (b ? (JSON.parse(new TextDecoder().decode(b)) as Attrs) : null), () => null);
+        reader.series = zarray ? seriesLayout(name, zarray) : null;
+      }
+      readers.push(reader);
     }
     // Exact names first, so a store holding both `air_temperature` and `t2m` serves the former.
     readers.sort((a, b) => Number(b.variable === b.name) - Number(a.variable === a.name) || a.name.localeCompare(b.name));
@@ -216,7 +227,7 @@ export class ZarrSource implements GridSource {
     const base = path.basename((location instanceof URL ? location.pathname : location).replace(/\/+$/, '')).replace(/\.zarr$/i, '');
     const id = options.id ?? (str(rootAttrs.id) || base);
     const label = options.label ?? (str(rootAttrs.title) || id);
-    return new ZarrSource(id, label, grid, rootAttrs, lats, lons, readers, options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+    return new ZarrSource(id, label, grid, rootAttrs, lats, lons, readers, options.cacheBytes ?? DEFAULT_CACHE_BYTES, isRangeReadable(raw) ? raw : null);
   }
 
   /** Every data array, including those that are not contract variables. */
@@ -257,9 +268,16 @@ export class ZarrSource implements GridSource {
     return out;
   }
 
-  /** Drops decoded chunks (e.g. after the store was rewritten). */
+  /** Drops decoded chunks and open chunk files (e.g. after the store was rewritten). */
   clearCache(): void {
     this.cache.clear();
+    void this.ranges?.close?.();
+  }
+
+  /** Releases open chunk files and cached chunks; the source still answers afterwards. */
+  async close(): Promise<void> {
+    this.cache.clear();
+    await this.ranges?.close?.();
   }
 
   private reader(variable: VariableId | string): ArrayReader {
@@ -339,26 +357,13 @@ export class ZarrSource implements GridSource {
       [i1, j1, wi * wj],
     ];
     const used = stencil.filter(([, , w]) => w > 0);
-    const series = await Promise.all(used.map(([i, j]) => this.readBlock(r, t0, t1 + 1, i, i + 1, j, j + 1)));
+    const series = await Promise.all(used.map(([i, j]) => this.readSeries(r, t0, t1 + 1, i, j)));
     const nt = t1 - t0 + 1;
     const values = new Float32Array(nt);
     if (used.length === 1) {
       values.set(series[0]!);
     } else {
-      // Bilinear interpolation; missing neighbours drop out and the remaining weights are
-      // renormalised, so a coastal point next to a masked cell still gets a value.
-      for (let t = 0; t < nt; t++) {
-        let sum = 0;
-        let wsum = 0;
-        for (let k = 0; k < used.length; k++) {
-          const v = series[k]![t]!;
-          if (Number.isNaN(v)) continue;
-          const w = used[k]![2];
-          sum += w * v;
-          wsum += w;
-        }
-        values[t] = wsum > 0 ? sum / wsum : NaN;
-      }
+      interpolate(series, used.map(([, , w]) => w), values);
     }
     const stepMs = r.time?.stepMs ?? 0;
     const startMs = r.time ? r.time.startMs + t0 * stepMs : range.startMs;
@@ -440,6 +445,20 @@ export class ZarrSource implements GridSource {
     };
   }
 
+  /**
+   * The series of cell (i, j) for [t0, t1) in contract units: byte ranges of the chunk files
+   * when the array is stored uncompressed in Fortran order (series-ranges.ts), else decoded
+   * chunks.
+   */
+  private async readSeries(r: ArrayReader, t0: number, t1: number, i: number, j: number): Promise<Float32Array> {
+    if (!r.series || !this.ranges) return this.readBlock(r, t0, t1, i, i + 1, j, j + 1);
+    const raw = await readSeries(this.ranges, r.series, t0, t1, i, j);
+    if (isPlain(r)) return raw;
+    const out = new Float32Array(raw.length);
+    copyConverted(r, raw, out, { nt: raw.length, ni: 1, nj: 1, src: 0, st: 1, si: 0, sj: 0, dst: 0, dt: 1, di: 0 });
+    return out;
+  }
+
   private chunk(r: ArrayReader, coords: number[]): Promise<DecodedChunk> {
     // With the cache off (maxBytes 0) concurrent readers still share one load.
     return this.cache.get(`${r.name}/${coords.join('.')}`, () => r.array.getChunk(coords) as Promise<DecodedChunk>);
@@ -488,16 +507,50 @@ export class ZarrSource implements GridSource {
   }
 }
 
+/**
+ * values[t] = sum of w[k] series[k][t] / sum of w[k]: bilinear interpolation. Missing neighbours
+ * drop out and the remaining weights are renormalised, so a coastal point next to a masked cell
+ * still gets a value. The common case (no NaN) runs as one unrolled pass.
+ */
+function interpolate(series: Float32Array[], w: number[], values: Float32Array): void {
+  const n = series.length;
+  const nt = values.length;
+  let wTotal = 0;
+  for (let k = 0; k < n; k++) wTotal += w[k]!;
+  const a = series[0]!, b = series[1]!, c = series[2] ?? a, d = series[3] ?? a;
+  const wa = w[0]!, wb = w[1]!, wc = n > 2 ? w[2]! : 0, wd = n > 3 ? w[3]! : 0;
+  for (let t = 0; t < nt; t++) {
+    const sum = wa * a[t]! + wb * b[t]! + wc * c[t]! + wd * d[t]!;
+    if (sum === sum) {
+      values[t] = sum / wTotal;
+      continue;
+    }
+    let s = 0;
+    let ws = 0;
+    for (let k = 0; k < n; k++) {
+      const v = series[k]![t]!;
+      if (Number.isNaN(v)) continue;
+      s += w[k]! * v;
+      ws += w[k]!;
+    }
+    values[t] = ws > 0 ? s / ws : NaN;
+  }
+}
+
 interface CopyPlan {
   nt: number; ni: number; nj: number;
   src: number; st: number; si: number; sj: number;
   dst: number; dt: number; di: number;
 }
 
+/** Raw float32 values are the answer: no packing, conversion or masking beyond NaN. */
+function isPlain(r: ArrayReader): boolean {
+  return r.scale === 1 && r.offset === 0 && r.missing.length === 0 && r.validMin === -Infinity && r.validMax === Infinity;
+}
+
 /** Copies a sub-block, masking missing values and applying packing and unit conversion. */
 function copyConverted(r: ArrayReader, data: DecodedChunk['data'], out: Float32Array, p: CopyPlan): void {
-  const plain = data instanceof Float32Array && r.scale === 1 && r.offset === 0 && r.missing.length === 0 &&
-    r.validMin === -Infinity && r.validMax === Infinity;
+  const plain = data instanceof Float32Array && isPlain(r);
   if (plain && p.ni === 1 && p.nj === 1) {
     // A point series: one value per time step, st apart in the chunk.
     const src = data as Float32Array;
@@ -568,6 +621,7 @@ function makeReader(name: string, array: AnyArray, time: TimeAxis | null, rootAt
     product,
     forecastProduct: forecastProduct && Number.isFinite(forecastStart) ? forecastProduct : null,
     forecastStartMs: Number.isFinite(forecastStart) ? forecastStart : Infinity,
+    series: null,
   };
 }
 
