@@ -1,2 +1,5 @@
 export * from './polygon-checks.js';
 export * from './measures.js';
+export * from './grid-weights.js';
+export * from './contour-bands.js';
+export * from './overlay.js';

@@ -3,3 +3,4 @@ export * from './problem.js';
 export * from './geojson.js';
 export * from './fields.js';
 export * from './events.js';
+export * from './growing-degree-days.js';

@@ -1,6 +1,7 @@
 import { Api, type ServiceDefinition } from '@fieldcast/kit';
 import { fieldsMigration } from '../migrations/001_fields.js';
 import { fieldRoutes } from './routes/fields.js';
+import { growingDegreeDayRoutes } from './routes/growing-degree-days.js';
 import { AREA, FIELDS_TOPIC, FieldStore } from './store.js';
 
 export const agricultureService: ServiceDefinition = {
@@ -11,6 +12,6 @@ export const agricultureService: ServiceDefinition = {
   topics: [FIELDS_TOPIC],
   api(deps) {
     const fields = new FieldStore(deps.db.knex, deps.outbox, deps.now);
-    return fieldRoutes(new Api(), fields);
+    return growingDegreeDayRoutes(fieldRoutes(new Api(), fields), { fields, weather: deps.weather, now: deps.now });
   },
 };

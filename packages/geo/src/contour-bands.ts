@@ -1,0 +1,108 @@
+import isobands from '@turf/isobands';
+import type { Feature, FeatureCollection, MultiPolygon, Point } from 'geojson';
+import polygonClipping, { type Geom } from 'polygon-clipping';
+import type { CellGrid, PolygonCoordinates } from './grid-weights.js';
+import { polygonsBBox } from './grid-weights.js';
+
+/** Mantissas of "round" band widths: 1, 2, 2.5 and 5 times a power of ten. */
+const ROUND_MANTISSAS = [1, 2, 2.5, 5] as const;
+
+export interface BandOptions {
+  /** most bands the range may be cut into (default 10) */
+  maxBands?: number;
+  /**
+   * narrowest band (default 1): with widths of 1, 2, 2.5, 5 x 10^n, n >= 0, every edge is a
+   * multiple of 0.5 and so exact at the one decimal the areas report.
+   */
+  minStep?: number;
+}
+
+/**
+ * Band edges for values in [min, max]: multiples of the narrowest round width (1, 2, 2.5, 5 x
+ * 10^n) that cuts the range into at most `maxBands` bands. The first edge is at or below min and
+ * the last strictly above max, because isobands are half-open [lower, upper) and the maximum
+ * must fall inside a band. A flat range (min = max) gives one band.
+ */
+export function roundBandEdges(min: number, max: number, options: BandOptions = {}): number[] {
+  const maxBands = options.maxBands ?? 10;
+  const minStep = options.minStep ?? 1;
+  if (!Number.isFinite(min) || !Number.isFinite(max) || min > max) throw new RangeError(`band range [${min}, ${max}] is not a finite range`);
+  if (!(maxBands >= 1)) throw new RangeError(`maxBands must be at least 1, got ${maxBands}`);
+  for (let power = Math.floor(Math.log10(minStep)); ; power++) {
+    for (const m of ROUND_MANTISSAS) {
+      const step = m * 10 ** power;
+      if (step < minStep) continue;
+      const first = Math.floor(min / step);
+      const last = Math.floor(max / step) + 1;
+      if (last - first <= maxBands) {
+        const edges: number[] = [];
+        // Integer multiples of the step, so 2.5 x k and powers of ten stay exact.
+        for (let k = first; k <= last; k++) edges.push(k * step);
+        return edges;
+      }
+    }
+  }
+}
+
+export interface ContourBand {
+  lower: number;
+  upper: number;
+  /** the band's part of the polygons, each a GeoJSON Polygon's coordinates */
+  polygons: PolygonCoordinates[];
+}
+
+/** Values on the cell centres of a grid, row-major [lat][lon]. */
+export interface GridValues extends CellGrid {
+  values: ArrayLike<number>;
+}
+
+/**
+ * Filled contours of gridded values, clipped to a set of polygons (DESIGN.md section 1: isobands
+ * clipped to a polygon). The bands are @turf/isobands over the grid's cell centres (marching
+ * squares, linear along cell edges), each intersected with the polygons by polygon-clipping and
+ * returned as separate Polygons. Marching squares gives a partition of the grid's hull (the band
+ * of each point is decided by the same edge interpolation from both sides), so when the hull
+ * contains the polygons the clipped bands cover them exactly once.
+ *
+ * The grid must extend beyond the polygons (one cell on every side is enough) and every value
+ * must be finite and inside [edges[0], edges[last]).
+ */
+export function contourBands(polygons: PolygonCoordinates[], grid: GridValues, edges: number[]): ContourBand[] {
+  const nLat = grid.lats.length, nLon = grid.lons.length;
+  if (edges.length < 2) throw new RangeError('contour bands need at least two edges');
+  const [w, s, e, n] = polygonsBBox(polygons);
+  const hull = [grid.lons[0] as number, grid.lats[0] as number, grid.lons[nLon - 1] as number, grid.lats[nLat - 1] as number];
+  if (nLat < 2 || nLon < 2 || hull[0]! > w || hull[1]! > s || hull[2]! < e || hull[3]! < n) {
+    throw new RangeError(`the grid [${hull.join(', ')}] does not cover the polygons [${[w, s, e, n].join(', ')}]`);
+  }
+  // One band covers everything: the band is the polygons themselves, no clipping needed.
+  if (edges.length === 2) return [{ lower: edges[0]!, upper: edges[1]!, polygons: polygons.map((p) => p.map((ring) => ring.map((pos) => [...pos]))) }];
+
+  // A frame of cells below the lowest edge around the grid, so that every band's region is
+  // bounded by closed contours inside the frame. @turf/isobands otherwise loses the outer ring
+  // of a band whose lower contour closes without reaching the grid edge (a basin): it returns
+  // the inside of that contour instead of the outside. Marching squares uses only a square's
+  // four corners, so values inside the original hull, and so inside the polygons, are unchanged.
+  const below = edges[0]! - (edges[1]! - edges[0]!);
+  const points: Feature<Point>[] = [];
+  const lat0 = grid.lats[0] as number, lon0 = grid.lons[0] as number;
+  for (let i = -1; i <= nLat; i++) {
+    const lat = i < 0 ? lat0 - grid.dLat : i === nLat ? (grid.lats[nLat - 1] as number) + grid.dLat : (grid.lats[i] as number);
+    for (let j = -1; j <= nLon; j++) {
+      const lon = j < 0 ? lon0 - grid.dLon : j === nLon ? (grid.lons[nLon - 1] as number) + grid.dLon : (grid.lons[j] as number);
+      const inside = i >= 0 && i < nLat && j >= 0 && j < nLon;
+      const z = inside ? (grid.values[i * nLon + j] as number) : below;
+      points.push({ type: 'Feature', properties: { z }, geometry: { type: 'Point', coordinates: [lon, lat] } });
+    }
+  }
+  const grid2d: FeatureCollection<Point> = { type: 'FeatureCollection', features: points };
+  const bands = isobands(grid2d, edges, { zProperty: 'z' }).features;
+  const clip = polygons as unknown as Geom;
+  const out: ContourBand[] = [];
+  bands.forEach((band: Feature<MultiPolygon>, k) => {
+    if (band.geometry.coordinates.length === 0) return;
+    const parts = polygonClipping.intersection(band.geometry.coordinates as unknown as Geom, clip);
+    if (parts.length > 0) out.push({ lower: edges[k]!, upper: edges[k + 1]!, polygons: parts });
+  });
+  return out;
+}

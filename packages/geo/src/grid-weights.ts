@@ -1,0 +1,89 @@
+import turfArea from '@turf/area';
+import bboxClip from '@turf/bbox-clip';
+import type { Polygon } from 'geojson';
+
+export type PolygonCoordinates = Polygon['coordinates'];
+
+/**
+ * A regular grid of cells by their centres (the GridSource convention, DESIGN.md section 6):
+ * cell (i, j) is centred on (lats[i], lons[j]) and spans dLat x dLon around it. Values laid out
+ * on it are row-major [lat][lon].
+ */
+export interface CellGrid {
+  lats: ArrayLike<number>;
+  lons: ArrayLike<number>;
+  dLat: number;
+  dLon: number;
+}
+
+/** [west, south, east, north] of one polygon's outer ring (holes lie inside it). */
+export function polygonBBox(polygon: PolygonCoordinates): [number, number, number, number] {
+  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  for (const p of polygon[0] ?? []) {
+    const x = p[0] as number, y = p[1] as number;
+    if (x < w) w = x;
+    if (x > e) e = x;
+    if (y < s) s = y;
+    if (y > n) n = y;
+  }
+  return [w, s, e, n];
+}
+
+/** [west, south, east, north] of a set of polygons. */
+export function polygonsBBox(polygons: PolygonCoordinates[]): [number, number, number, number] {
+  const out: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const polygon of polygons) {
+    const [w, s, e, n] = polygonBBox(polygon);
+    if (w < out[0]) out[0] = w;
+    if (s < out[1]) out[1] = s;
+    if (e > out[2]) out[2] = e;
+    if (n > out[3]) out[3] = n;
+  }
+  return out;
+}
+
+/** Indexes k with centres[k] ± half touching [lo, hi] (edges included), as [first, last]. */
+function touching(centres: ArrayLike<number>, half: number, lo: number, hi: number): [number, number] {
+  let first = -1, last = -2;
+  for (let k = 0; k < centres.length; k++) {
+    const c = centres[k] as number;
+    if (c + half >= lo && c - half <= hi) {
+      if (first < 0) first = k;
+      last = k;
+    }
+  }
+  return [first, last];
+}
+
+/**
+ * Area in square metres of each grid cell's intersection with the polygons (a field's stored
+ * Polygons, holes included), row-major [lat][lon]; 0 for cells the polygons do not reach.
+ *
+ * Each polygon is clipped to each cell's bbox with @turf/bbox-clip and measured with @turf/area
+ * (issue 5: not a per-cell polygon intersection). bbox-clip is Sutherland-Hodgman per ring, so a
+ * concave polygon can come back with degenerate edges along the cell border; they enclose no area,
+ * and @turf/area subtracts the clipped holes, so the area is the exact intersection's. Only
+ * cells whose bbox touches a polygon's bbox are clipped. Polygons of one field are assumed not to
+ * overlap each other (each is counted in full).
+ */
+export function cellWeights(polygons: PolygonCoordinates[], grid: CellGrid): Float64Array {
+  const nLat = grid.lats.length, nLon = grid.lons.length;
+  const weights = new Float64Array(nLat * nLon);
+  const halfLat = grid.dLat / 2, halfLon = grid.dLon / 2;
+  for (const polygon of polygons) {
+    const [w, s, e, n] = polygonBBox(polygon);
+    const [i0, i1] = touching(grid.lats, halfLat, s, n);
+    const [j0, j1] = touching(grid.lons, halfLon, w, e);
+    const geometry: Polygon = { type: 'Polygon', coordinates: polygon };
+    for (let i = i0; i <= i1; i++) {
+      const lat = grid.lats[i] as number;
+      for (let j = j0; j <= j1; j++) {
+        const lon = grid.lons[j] as number;
+        const clipped = bboxClip(geometry, [lon - halfLon, lat - halfLat, lon + halfLon, lat + halfLat]);
+        if ((clipped.geometry.coordinates as unknown[]).length === 0) continue;
+        weights[i * nLon + j]! += turfArea(clipped);
+      }
+    }
+  }
+  return weights;
+}

@@ -1,0 +1,239 @@
+import { z } from 'zod';
+
+/**
+ * Growing degree days (spec 2.6, 4.1; public record "Agronomy defaults"): the query every GDD
+ * endpoint accepts, its path parameters and the three result shapes.
+ */
+
+/** First date the degree-day endpoints accept (spec 4.1, 8). */
+export const DEGREE_DAY_FIRST_DATE = '2015-01-01';
+/** How many days past today (UTC) the endpoints accept: the forecast days (spec 4.1, 8). */
+export const DEGREE_DAY_FORECAST_DAYS = 7;
+export const DEGREE_DAY_SCALES = ['celsius', 'fahrenheit'] as const;
+export type DegreeDayScale = (typeof DEGREE_DAY_SCALES)[number];
+/** Default base per scale: 10 °C (spec 4.1) and its Fahrenheit equivalent 50 °F (docs/decisions.md). */
+export const DEFAULT_DEGREE_DAY_BASE: Record<DegreeDayScale, number> = { celsius: 10, fahrenheit: 50 };
+/** Same spellings as @fieldcast/science DegreeDayMethod (beyond the spec, issue 5). */
+export const DEGREE_DAY_METHOD_NAMES = ['average', 'modified-average', 'single-sine', 'single-triangle'] as const;
+export type DegreeDayMethodName = (typeof DEGREE_DAY_METHOD_NAMES)[number];
+
+/** A plain decimal number: no exponent, no hex, no Infinity, nothing after it. */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+
+const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Epoch ms of a real calendar date YYYY-MM-DD, or NaN (2025-02-30 is not one). */
+export function dateMs(text: string): number {
+  if (!DATE.test(text)) return Number.NaN;
+  const ms = Date.parse(`${text}T00:00:00Z`);
+  return Number.isFinite(ms) && isoDate(ms) === text ? ms : Number.NaN;
+}
+
+function decimalParam(name: string, accepted: string, description: string, example: string) {
+  return z
+    .string({ error: `${name} must be given once, as a decimal number (${accepted})` })
+    .regex(DECIMAL, { error: `${name} must be a decimal number (${accepted}), such as ${example}` })
+    .meta({ description, examples: [example] });
+}
+
+/** The query as the domain sees it: defaults resolved, dates checked against today. */
+export interface DegreeDayQuery {
+  base: number;
+  scale: DegreeDayScale;
+  /** YYYY-MM-DD, inclusive */
+  start: string;
+  end: string;
+  method: DegreeDayMethodName;
+  cap?: number;
+  /** the parameters the caller gave, normalised, for links that carry them over (spec 2.6 contours) */
+  given: Partial<Record<'base' | 'scale' | 'start' | 'end' | 'method' | 'cap', string>>;
+}
+
+/**
+ * Query of the three GDD endpoints (spec 4.1). The accepted dates move with the clock, so the
+ * schema is built with it: `now` is the service's clock (deps.now). Unknown parameters are
+ * stripped, i.e. ignored. No `.meta({ id })` on purpose: OpenAPI lists a query's properties as
+ * parameters, which a $ref to a component would hide.
+ */
+export function degreeDayQuerySchema(now: () => Date) {
+  const todayMs = () => Math.floor(now().getTime() / DAY_MS) * DAY_MS;
+  const range = () =>
+    `from ${DEGREE_DAY_FIRST_DATE} to ${isoDate(todayMs() + DEGREE_DAY_FORECAST_DAYS * DAY_MS)} (today + ${DEGREE_DAY_FORECAST_DAYS} days, UTC)`;
+  const dateParam = (name: 'start' | 'end', description: string) =>
+    z
+      .string({ error: () => `${name} must be given once, as a date YYYY-MM-DD ${range()}` })
+      .regex(DATE, { error: () => `${name} must be a date YYYY-MM-DD ${range()}` })
+      .meta({ description, examples: ['2025-04-15'] });
+  return z
+    .object({
+      base: decimalParam('base', 'any number', 'Base temperature in the requested scale; any number. Default 10 (celsius) or 50 (fahrenheit).', '10').optional(),
+      scale: z
+        .string({ error: 'scale must be given once: celsius or fahrenheit' })
+        .regex(/^(celsius|fahrenheit)$/i, { error: 'scale must be celsius or fahrenheit (any case)' })
+        .meta({ description: 'celsius (default) or fahrenheit, case-insensitive; returned capitalised', examples: ['celsius'] })
+        .optional(),
+      start: dateParam('start', `First day, inclusive, from ${DEGREE_DAY_FIRST_DATE} to ${DEGREE_DAY_FORECAST_DAYS} days after today (UTC). Default today.`).optional(),
+      end: dateParam('end', `Last day, inclusive, same range, not before start. Default today. Days after the current hour use forecast values.`).optional(),
+      method: z
+        .enum(DEGREE_DAY_METHOD_NAMES, { error: `method must be one of ${DEGREE_DAY_METHOD_NAMES.join(', ')}` })
+        .meta({ description: 'Degree-day method (beyond the spec): average (default, McMaster & Wilhelm 1997 method 1), modified-average, single-sine, single-triangle (Zalom et al. 1983)', examples: ['single-sine'] })
+        .optional(),
+      cap: decimalParam('cap', 'not below base', 'Upper threshold (horizontal cutoff) in the requested scale, not below base; with modified-average, single-sine or single-triangle (beyond the spec).', '30').optional(),
+    })
+    .transform((q, ctx): DegreeDayQuery => {
+      const scale = (q.scale?.toLowerCase() ?? 'celsius') as DegreeDayScale;
+      const today = todayMs();
+      const firstMs = dateMs(DEGREE_DAY_FIRST_DATE);
+      const lastMs = today + DEGREE_DAY_FORECAST_DAYS * DAY_MS;
+      const fail = (path: string, message: string) => ctx.issues.push({ code: 'custom', path: [path], message, input: q });
+      const day = (name: 'start' | 'end'): number => {
+        const text = q[name];
+        if (text === undefined) return today;
+        const ms = dateMs(text);
+        if (!(ms >= firstMs && ms <= lastMs)) {
+          fail(name, `${name} must be a date ${range()}; got ${text}`);
+          return Number.NaN;
+        }
+        return ms;
+      };
+      const startMs = day('start');
+      const endMs = day('end');
+      if (startMs > endMs) {
+        // Name what the caller gave; a defaulted side is "today".
+        const which = q.end !== undefined ? 'end' : 'start';
+        fail(which, `start (${q.start ?? `today, ${isoDate(startMs)}`}) must be no later than end (${q.end ?? `today, ${isoDate(endMs)}`}); dates run ${range()}`);
+      }
+      const base = q.base === undefined ? DEFAULT_DEGREE_DAY_BASE[scale] : Number(q.base);
+      if (!Number.isFinite(base)) fail('base', 'base must be a finite decimal number');
+      const method = q.method ?? 'average';
+      let cap: number | undefined;
+      if (q.cap !== undefined) {
+        cap = Number(q.cap);
+        if (method === 'average') {
+          fail('cap', 'cap needs method modified-average, single-sine or single-triangle: the average method has no upper threshold');
+        } else if (!Number.isFinite(cap) || cap < base) {
+          fail('cap', `cap must be a number not below base (${base})`);
+        }
+      }
+      const given: DegreeDayQuery['given'] = {};
+      if (q.base !== undefined) given.base = String(base);
+      if (q.scale !== undefined) given.scale = scale;
+      if (q.start !== undefined) given.start = q.start;
+      if (q.end !== undefined) given.end = q.end;
+      if (q.method !== undefined) given.method = method;
+      if (cap !== undefined) given.cap = String(cap);
+      return { base, scale, start: isoDate(startMs || today), end: isoDate(endMs || today), method, ...(cap === undefined ? {} : { cap }), given };
+    });
+}
+
+function coordinateParam(name: 'latitude' | 'longitude', limit: number, example: string) {
+  const message = `${name} must be a decimal number from -${limit} to ${limit}, such as ${example}`;
+  return z
+    .string()
+    .regex(DECIMAL, { error: message })
+    .transform(Number)
+    .refine((v) => v >= -limit && v <= limit, { error: message })
+    .meta({ description: `${name}, decimal degrees (WGS84), -${limit}..${limit}`, examples: [example] });
+}
+
+/** Path of GET /growing-degree-days/{latitude}/{longitude}: a UUID is not a latitude. */
+export const DegreeDayLocationParams = z.object({
+  latitude: coordinateParam('latitude', 90, '42.0308'),
+  longitude: coordinateParam('longitude', 180, '-93.6319'),
+});
+
+const settings = {
+  startDate: z.string().meta({ description: 'YYYY-MM-DD, inclusive' }),
+  endDate: z.string().meta({ description: 'YYYY-MM-DD, inclusive' }),
+  baseTemperature: z.number().meta({ description: 'in the scale' }),
+  scale: z.enum(['Celsius', 'Fahrenheit']),
+};
+const degreeDays = (description: string) => z.number().meta({ description: `${description}; one decimal` });
+
+export const DegreeDayLocationResult = z
+  .object({
+    latitude: z.number(),
+    longitude: z.number(),
+    ...settings,
+    degreeDays: degreeDays('degree days accumulated from startDate to endDate, inclusive'),
+  })
+  .meta({
+    id: 'GrowingDegreeDayLocation',
+    description: 'Location result (spec 2.6)',
+    examples: [{ latitude: 42.0308, longitude: -93.6319, startDate: '2025-04-15', endDate: '2025-10-01', baseTemperature: 10, scale: 'Celsius', degreeDays: 1512.3 }],
+  });
+export type DegreeDayLocationResult = z.infer<typeof DegreeDayLocationResult>;
+
+export const DegreeDayFieldResult = z
+  .object({
+    field: z.string().meta({ description: 'relative path /fields/<uuid>' }),
+    ...settings,
+    degreeDays: degreeDays('value at the field centroid (bilinear, as the location result)'),
+    fieldMean: degreeDays('area-weighted mean over the grid cells the field covers; weights are the areas of cell ∩ field'),
+    fieldMaximum: degreeDays('largest cell value among the covered cells'),
+    fieldMinimum: degreeDays('smallest cell value among the covered cells'),
+    contours: z.string().meta({ description: 'relative path of the contours, with start, end and every other given parameter carried over' }),
+  })
+  .meta({
+    id: 'GrowingDegreeDayField',
+    description: 'Field result (spec 2.6)',
+    examples: [
+      {
+        field: '/fields/0b7f2c3e-5a8d-4c21-9f1e-2d6a7b8c9d01',
+        startDate: '2025-04-15',
+        endDate: '2025-10-01',
+        baseTemperature: 10,
+        scale: 'Celsius',
+        degreeDays: 1512.3,
+        fieldMean: 1511.8,
+        fieldMaximum: 1514.0,
+        fieldMinimum: 1509.6,
+        contours: '/growing-degree-days/0b7f2c3e-5a8d-4c21-9f1e-2d6a7b8c9d01/contours?start=2025-04-15&end=2025-10-01',
+      },
+    ],
+  });
+export type DegreeDayFieldResult = z.infer<typeof DegreeDayFieldResult>;
+
+const Ring = z.array(z.array(z.number()));
+export const DegreeDayContourFeature = z
+  .object({
+    type: z.literal('Feature'),
+    geometry: z.object({ type: z.literal('Polygon'), coordinates: z.array(Ring) }),
+    properties: z.object({
+      degreeDays: z.number().meta({ description: 'lower edge of the band: the feature covers the part of the field where degree days are at least this and below the next band edge' }),
+    }),
+  })
+  .meta({ id: 'GrowingDegreeDayContour' });
+
+export const DegreeDayContourResult = z
+  .object({
+    field: z.string(),
+    ...settings,
+    type: z.literal('FeatureCollection'),
+    features: z.array(DegreeDayContourFeature),
+  })
+  .meta({
+    id: 'GrowingDegreeDayContours',
+    description:
+      'Contour result (spec 2.6): isobands of the cell values, clipped to the field, one Polygon per feature; together they cover the field once. Band edges are round numbers (1, 2, 2.5 or 5 x 10^n wide, at most 10 bands over the range); properties.degreeDays is the band lower edge.',
+    examples: [
+      {
+        field: '/fields/0b7f2c3e-5a8d-4c21-9f1e-2d6a7b8c9d01',
+        startDate: '2025-04-15',
+        endDate: '2025-10-01',
+        baseTemperature: 10,
+        scale: 'Celsius',
+        type: 'FeatureCollection',
+        features: [
+          {
+            type: 'Feature',
+            geometry: { type: 'Polygon', coordinates: [[[-93.5, 42.0], [-93.4935, 42.0], [-93.4921, 42.01], [-93.5, 42.01], [-93.5, 42.0]]] },
+            properties: { degreeDays: 1510 },
+          },
+        ],
+      },
+    ],
+  });
+export type DegreeDayContourResult = z.infer<typeof DegreeDayContourResult>;

@@ -1,0 +1,52 @@
+import { badRequest } from '@fieldcast/kit';
+import { GridRequestError, type BBox, type GridSource, type GridWindow, type PointSeries, type TimeRange, type VariableId } from '@fieldcast/weather';
+
+const TMAX: VariableId = 'air_temperature_daily_max';
+const TMIN: VariableId = 'air_temperature_daily_min';
+
+/** Sources with synchronous reads (SyntheticSource): no promise per read in the hot path. */
+interface SyncReads {
+  pointSeriesSync(variable: VariableId, lon: number, lat: number, range: TimeRange): PointSeries;
+  windowSync(variable: VariableId, bbox: BBox, range: TimeRange): GridWindow;
+}
+
+function hasSyncReads(source: GridSource): source is GridSource & SyncReads {
+  const s = source as Partial<SyncReads>;
+  return typeof s.pointSeriesSync === 'function' && typeof s.windowSync === 'function';
+}
+
+/** A GridRequestError is the caller's fault (issue 4): 400 with its code as the problem id. */
+function asRequestError(err: unknown): unknown {
+  return err instanceof GridRequestError ? badRequest(err.code, err.message) : err;
+}
+
+export interface DailyExtremes<T> {
+  tmax: T;
+  tmin: T;
+}
+
+/**
+ * Daily maximum and minimum temperature at a point, bilinear in space (GridSource.pointSeries),
+ * for every day of the range (daily values are stamped 00:00Z of their date, DESIGN.md section 6).
+ * Days past the forecast boundary come from the forecast product; nothing is clipped.
+ */
+export async function dailyExtremesAt(source: GridSource, lon: number, lat: number, days: TimeRange): Promise<DailyExtremes<PointSeries>> {
+  try {
+    if (hasSyncReads(source)) return { tmax: source.pointSeriesSync(TMAX, lon, lat, days), tmin: source.pointSeriesSync(TMIN, lon, lat, days) };
+    const [tmax, tmin] = await Promise.all([source.pointSeries(TMAX, lon, lat, days), source.pointSeries(TMIN, lon, lat, days)]);
+    return { tmax, tmin };
+  } catch (err) {
+    throw asRequestError(err);
+  }
+}
+
+/** Daily extremes on the cells whose centres lie in bbox: one window read per variable. */
+export async function dailyExtremesIn(source: GridSource, bbox: BBox, days: TimeRange): Promise<DailyExtremes<GridWindow>> {
+  try {
+    if (hasSyncReads(source)) return { tmax: source.windowSync(TMAX, bbox, days), tmin: source.windowSync(TMIN, bbox, days) };
+    const [tmax, tmin] = await Promise.all([source.window(TMAX, bbox, days), source.window(TMIN, bbox, days)]);
+    return { tmax, tmin };
+  } catch (err) {
+    throw asRequestError(err);
+  }
+}

@@ -1,0 +1,68 @@
+import { accumulateDegreeDays, celsiusToFahrenheit, dailyDegreeDays, fahrenheitToCelsius, type DegreeDayMethod, type DegreeDayOptions } from '@fieldcast/science';
+import type { DegreeDayQuery } from '@fieldcast/schemas';
+import type { GridWindow, PointSeries } from '@fieldcast/weather';
+
+/** A temperature unit as UDUNITS spells it in GridSource variables, against degrees Celsius. */
+interface TemperatureUnit {
+  fromCelsius(c: number): number;
+  toCelsius(t: number): number;
+  /** size of one degree of this unit in Celsius degrees' terms: degrees per Celsius degree */
+  perCelsiusDegree: number;
+}
+
+const UNITS: Record<string, TemperatureUnit> = {
+  degC: { fromCelsius: (c) => c, toCelsius: (t) => t, perCelsiusDegree: 1 },
+  K: { fromCelsius: (c) => c + 273.15, toCelsius: (t) => t - 273.15, perCelsiusDegree: 1 },
+  degF: { fromCelsius: celsiusToFahrenheit, toCelsius: fahrenheitToCelsius, perCelsiusDegree: 1.8 },
+};
+const SCALE_UNIT = { celsius: 'degC', fahrenheit: 'degF' } as const;
+
+/** How one request's thresholds apply to temperatures in the source's units. */
+export interface DegreeDayRule {
+  /** base and cap expressed in the source's units */
+  options: DegreeDayOptions;
+  /** multiplies a total in source degree days into the requested scale's degree days */
+  factor: number;
+}
+
+/**
+ * The request's base and cap (in the requested scale) moved into the source's units, so the
+ * method runs on the source values as they are (no per-value conversion in the hot loop), and
+ * the total scaled back. Exact, not an approximation: every method here is invariant under the
+ * affine change of scale when the thresholds correspond (packages/science degree-days.ts;
+ * McMaster & Wilhelm 1997 define the methods on differences from the base), so degree days in
+ * the requested scale are the source-unit degree days times the ratio of degree sizes.
+ */
+export function degreeDayRule(query: Pick<DegreeDayQuery, 'base' | 'cap' | 'method' | 'scale'>, sourceUnits: string): DegreeDayRule {
+  const source = UNITS[sourceUnits];
+  if (!source) throw new Error(`temperature units ${sourceUnits} are not supported`);
+  const requested = UNITS[SCALE_UNIT[query.scale]]!;
+  const move = (t: number) => source.fromCelsius(requested.toCelsius(t));
+  const method: DegreeDayMethod = query.method;
+  return {
+    options: { method, base: move(query.base), ...(query.cap === undefined ? {} : { cap: move(query.cap) }) },
+    factor: requested.perCelsiusDegree / source.perCelsiusDegree,
+  };
+}
+
+/** Degree days accumulated over a point's daily series, in the requested scale. */
+export function pointTotal(tmax: PointSeries, tmin: PointSeries, rule: DegreeDayRule): number {
+  return accumulateDegreeDays(tmax.values, tmin.values, rule.options) * rule.factor;
+}
+
+/**
+ * Degree days accumulated per cell of two aligned windows ([t][lat][lon]), in the requested
+ * scale, row-major [lat][lon]. One pass of the science method over the whole window (options
+ * resolved once), then a running sum per cell: two typed arrays, nothing allocated per cell.
+ */
+export function cellTotals(tmax: GridWindow, tmin: GridWindow, rule: DegreeDayRule): Float64Array {
+  const nCells = tmax.lats.length * tmax.lons.length;
+  if (tmin.lats.length * tmin.lons.length !== nCells || tmin.nt !== tmax.nt) throw new Error('tmax and tmin windows are not aligned');
+  const daily = dailyDegreeDays(tmax.values, tmin.values, rule.options);
+  const totals = new Float64Array(nCells);
+  for (let t = 0, o = 0; t < tmax.nt; t++, o += nCells) {
+    for (let c = 0; c < nCells; c++) totals[c]! += daily[o + c]!;
+  }
+  for (let c = 0; c < nCells; c++) totals[c]! *= rule.factor;
+  return totals;
+}

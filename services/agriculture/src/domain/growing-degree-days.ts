@@ -1,0 +1,128 @@
+import { cellWeights, contourBands, polygonsBBox, roundBandEdges } from '@fieldcast/geo';
+import { unavailable } from '@fieldcast/kit';
+import { dateMs, type DegreeDayContourResult, type DegreeDayFieldResult, type DegreeDayLocationResult, type DegreeDayQuery } from '@fieldcast/schemas';
+import type { BBox, GridSource, TimeRange } from '@fieldcast/weather';
+import { dailyExtremesAt, dailyExtremesIn } from './daily-temperatures.js';
+import { cellTotals, degreeDayRule, pointTotal } from './degree-day-totals.js';
+import type { FieldRecord } from './fields.js';
+import { roundOutput } from './output-rounding.js';
+
+/** The request settings every result repeats (spec 2.6), scale capitalised. */
+function settingsOf(query: DegreeDayQuery) {
+  return {
+    startDate: query.start,
+    endDate: query.end,
+    baseTemperature: query.base,
+    scale: query.scale === 'celsius' ? ('Celsius' as const) : ('Fahrenheit' as const),
+  };
+}
+
+/** startDate..endDate inclusive: the daily steps stamped 00:00Z of each date (DESIGN.md section 6). */
+function daysOf(query: DegreeDayQuery): TimeRange {
+  return { startMs: dateMs(query.start), endMs: dateMs(query.end) };
+}
+
+const fieldPath = (id: string) => `/fields/${id}`;
+
+/**
+ * The contours link carries start and end (always, resolved, so the link names the same days
+ * tomorrow) and every other parameter the caller gave (spec 2.6; issue 5).
+ */
+function contoursPath(id: string, query: DegreeDayQuery): string {
+  const params = new URLSearchParams({ start: query.start, end: query.end });
+  for (const name of ['base', 'scale', 'method', 'cap'] as const) {
+    const value = query.given[name];
+    if (value !== undefined) params.set(name, value);
+  }
+  return `/growing-degree-days/${id}/contours?${params.toString()}`;
+}
+
+/** The field's bbox grown by `cells` grid cells on every side, inside the globe. */
+function gridBBox(source: GridSource, field: FieldRecord, cells: number): BBox {
+  const [w, s, e, n] = polygonsBBox(field.polygons);
+  const dLon = source.grid.dLon * cells, dLat = source.grid.dLat * cells;
+  return [Math.max(-180, w - dLon), Math.max(-90, s - dLat), Math.min(180, e + dLon), Math.min(90, n + dLat)];
+}
+
+const noData = () => unavailable('weather_data_missing', 'The weather source has no temperatures for some of these days at this place');
+
+/** Location result (spec 2.6): degree days at a point, temperatures bilinear between grid points. */
+export async function locationDegreeDays(source: GridSource, query: DegreeDayQuery, latitude: number, longitude: number): Promise<DegreeDayLocationResult> {
+  const { tmax, tmin } = await dailyExtremesAt(source, longitude, latitude, daysOf(query));
+  const total = pointTotal(tmax, tmin, degreeDayRule(query, tmax.units));
+  if (!Number.isFinite(total)) throw noData();
+  return { latitude, longitude, ...settingsOf(query), degreeDays: roundOutput(total) };
+}
+
+/** Area-weighted mean, minimum and maximum over the cells with a share of the field. */
+export function coveredCellStatistics(totals: Float64Array, weights: Float64Array): { mean: number; min: number; max: number } {
+  let sumW = 0, sumWV = 0, min = Infinity, max = -Infinity;
+  for (let c = 0; c < totals.length; c++) {
+    const w = weights[c]!;
+    const v = totals[c]!;
+    if (!(w > 0) || Number.isNaN(v)) continue;
+    sumW += w;
+    sumWV += w * v;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { mean: sumWV / sumW, min, max };
+}
+
+/**
+ * Field result (spec 2.6, DESIGN.md section 7): the centroid value as the location result would
+ * give it, and the area-weighted mean, minimum and maximum over the grid cells the field covers
+ * (weights: area of cell ∩ field). One window read per variable over the cells touching the
+ * field's bbox (centres within half a cell of it).
+ */
+export async function fieldDegreeDays(source: GridSource, field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayFieldResult> {
+  const days = daysOf(query);
+  const [atCentroid, window] = await Promise.all([
+    dailyExtremesAt(source, field.centroid.longitude, field.centroid.latitude, days),
+    dailyExtremesIn(source, gridBBox(source, field, 0.5), days),
+  ]);
+  const centroid = pointTotal(atCentroid.tmax, atCentroid.tmin, degreeDayRule(query, atCentroid.tmax.units));
+  const totals = cellTotals(window.tmax, window.tmin, degreeDayRule(query, window.tmax.units));
+  const stats = coveredCellStatistics(totals, cellWeights(field.polygons, window.tmax));
+  if (![centroid, stats.mean, stats.min, stats.max].every(Number.isFinite)) throw noData();
+  return {
+    field: fieldPath(field.id),
+    ...settingsOf(query),
+    degreeDays: roundOutput(centroid),
+    fieldMean: roundOutput(stats.mean),
+    fieldMaximum: roundOutput(stats.max),
+    fieldMinimum: roundOutput(stats.min),
+    contours: contoursPath(field.id, query),
+  };
+}
+
+/**
+ * Contour result (spec 2.6): isobands of the per-cell totals over a grid one cell wider than the
+ * field on every side (so the field lies inside the grid's hull), clipped to the field and
+ * flattened to Polygon features. Band edges are round numbers chosen from the grid's range;
+ * properties.degreeDays is the band's lower edge (docs/decisions.md).
+ */
+export async function fieldContours(source: GridSource, field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayContourResult> {
+  const window = await dailyExtremesIn(source, gridBBox(source, field, 1), daysOf(query));
+  const values = cellTotals(window.tmax, window.tmin, degreeDayRule(query, window.tmax.units));
+  let min = Infinity, max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (!Number.isFinite(min) || !Number.isFinite(max) || values.some(Number.isNaN)) throw noData();
+  const { lats, lons, dLat, dLon } = window.tmax;
+  const bands = contourBands(field.polygons, { lats, lons, dLat, dLon, values }, roundBandEdges(min, max));
+  return {
+    field: fieldPath(field.id),
+    ...settingsOf(query),
+    type: 'FeatureCollection',
+    features: bands.flatMap((band) =>
+      band.polygons.map((coordinates) => ({
+        type: 'Feature' as const,
+        geometry: { type: 'Polygon' as const, coordinates },
+        properties: { degreeDays: roundOutput(band.lower) },
+      })),
+    ),
+  };
+}

@@ -1,0 +1,72 @@
+import { Api, notFound } from '@fieldcast/kit';
+import {
+  DegreeDayContourResult,
+  DegreeDayFieldResult,
+  DegreeDayLocationParams,
+  DegreeDayLocationResult,
+  degreeDayQuerySchema,
+  IdParams,
+} from '@fieldcast/schemas';
+import type { GridSource } from '@fieldcast/weather';
+import { fieldContours, fieldDegreeDays, locationDegreeDays } from '../domain/growing-degree-days.js';
+import type { FieldStore } from '../store.js';
+
+export interface DegreeDayRouteDeps {
+  fields: FieldStore;
+  weather: GridSource;
+  now: () => Date;
+}
+
+const fieldMissing = (id: string) => notFound('field_does_not_exist', `Field ${id} does not exist`);
+const PARAMETERS = 'Query: base, scale, start, end (spec 4.1) and method, cap; unknown parameters are ignored.';
+
+/**
+ * Growing degree days (spec 2.6, 4.1). Declared most specific first: Express tries routes in
+ * order, and /{id}/contours has as many segments as /{latitude}/{longitude}. A UUID in the
+ * latitude position still gets 400, because coordinates must be plain decimals.
+ */
+export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api {
+  const query = degreeDayQuerySchema(deps.now);
+  const loadField = async (accountId: string, id: string) => {
+    // Ownership as for fields (spec 4.2): another account's field is "does not exist".
+    const field = await deps.fields.get(accountId, id);
+    if (!field) throw fieldMissing(id);
+    return field;
+  };
+  return api
+    .op({
+      method: 'get',
+      path: '/growing-degree-days/{id}/contours',
+      summary: 'Degree-day contours clipped to a field',
+      description: `Isobands of the accumulated degree days on the weather grid, clipped to the field, one Polygon per feature; together they cover the field once. Band edges are round numbers (widths 1, 2, 2.5 or 5 x 10^n, at most 10 bands over the values around the field); properties.degreeDays is the band's lower edge. ${PARAMETERS}`,
+      tags: ['growing degree days'],
+      params: IdParams,
+      query,
+      response: { status: 200, description: 'The contour result (spec 2.6)', schema: DegreeDayContourResult },
+      errors: [404],
+      handle: async ({ account, params, query: q }) => fieldContours(deps.weather, await loadField(account.id, params.id), q),
+    })
+    .op({
+      method: 'get',
+      path: '/growing-degree-days/{id}',
+      summary: 'Degree days for a field',
+      description: `Value at the centroid, and the area-weighted mean, maximum and minimum over the grid cells the field covers. ${PARAMETERS}`,
+      tags: ['growing degree days'],
+      params: IdParams,
+      query,
+      response: { status: 200, description: 'The field result (spec 2.6)', schema: DegreeDayFieldResult },
+      errors: [404],
+      handle: async ({ account, params, query: q }) => fieldDegreeDays(deps.weather, await loadField(account.id, params.id), q),
+    })
+    .op({
+      method: 'get',
+      path: '/growing-degree-days/{latitude}/{longitude}',
+      summary: 'Degree days at a location',
+      description: `Degree days accumulated from start to end inclusive, from daily temperatures interpolated bilinearly between grid points. ${PARAMETERS}`,
+      tags: ['growing degree days'],
+      params: DegreeDayLocationParams,
+      query,
+      response: { status: 200, description: 'The location result (spec 2.6)', schema: DegreeDayLocationResult },
+      handle: ({ params, query: q }) => locationDegreeDays(deps.weather, q, params.latitude, params.longitude),
+    });
+}
