@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { Timestamp, Uuid } from './common.js';
 
-const ResourceRef = z.object({ namespace: z.string(), id: Uuid });
+/**
+ * A path-like identifier (spec 2.10 "namespace"): segments of letters, digits, `_`, `.` and `-`,
+ * each starting with a letter or digit, joined by `/`, e.g. `agriculture/fields/created`.
+ */
+export const EVENT_NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9_.-]*(\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$/;
+export const Namespace = z
+  .string({ error: 'must be a string' })
+  .max(200, { error: 'is at most 200 characters' })
+  .regex(EVENT_NAMESPACE, { error: 'must be a path-like identifier such as agriculture/fields/created' });
+
+const ResourceRef = z.object({ namespace: Namespace, id: Uuid });
 
 /** An event as stored and read back by id (spec 2.10). */
 export const Event = z
@@ -26,6 +36,8 @@ export type FeedEntry = z.infer<typeof FeedEntry>;
 
 export const FEED_LIMIT_DEFAULT = 10;
 export const FEED_LIMIT_MAX = 100;
+export const EVENT_MESSAGE_MAX = 1000;
+export const EVENT_TAGGED_MAX = 50;
 
 /** Feed query parameters (spec 4.10): keyset cursors given as event ids, never offsets. */
 export const FeedQuery = z
@@ -36,3 +48,33 @@ export const FeedQuery = z
   })
   .refine((q) => !(q.after && q.before), { error: 'after and before cannot be used in the same call', path: ['before'] });
 export type FeedQuery = z.infer<typeof FeedQuery>;
+
+const setByService = z.undefined({ error: 'is set by the service' }).optional();
+
+/**
+ * Body of POST /events (spec 4.10). Required: app, namespace, message. origin defaults to the
+ * application itself, occurrenceTime to the time of the request, tagged to none (docs/decisions.md,
+ * "Events"). Unknown keys are refused so a misspelt optional field is not silently defaulted.
+ */
+export const EventInput = z
+  .strictObject({
+    app: z.string({ error: 'is required: the calling application’s handle or id' }).min(1).max(63),
+    origin: ResourceRef.optional(),
+    namespace: Namespace,
+    message: z.string({ error: 'is required' }).min(1, { error: 'must not be empty' }).max(EVENT_MESSAGE_MAX, { error: `is at most ${EVENT_MESSAGE_MAX} characters` }),
+    occurrenceTime: Timestamp.optional(),
+    tagged: z.array(ResourceRef).max(EVENT_TAGGED_MAX, { error: `holds at most ${EVENT_TAGGED_MAX} resources` }).default([]),
+    id: setByService,
+    status: setByService,
+    creationTime: setByService,
+    expirationTime: setByService,
+  })
+  .meta({ id: 'EventInput' });
+export type EventInput = z.infer<typeof EventInput>;
+
+/** `/apps/{app}`: an application's UUID, or its handle (accounts) or area name (platform apps). */
+export const AppParams = z.object({
+  app: z.union([Uuid, z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/)], { error: 'must be an application UUID or handle' }),
+});
+
+export const ResourceParams = z.object({ id: Uuid });

@@ -1,6 +1,9 @@
 import { Api, type ServiceDefinition } from '@fieldcast/kit';
 import { eventsMigration } from '../migrations/001_events.js';
+import { feedsMigration } from '../migrations/002_feeds.js';
+import { AppDirectory } from './app-directory.js';
 import { startConsumer } from './consumer.js';
+import { eventRoutes } from './routes/events.js';
 import { feedRoutes } from './routes/feeds.js';
 import { AREA, EventStore } from './store.js';
 
@@ -8,10 +11,12 @@ export const eventsService: ServiceDefinition = {
   area: AREA,
   title: 'Events',
   description: 'Application and resource events and their feeds (spec 4.10, 6).',
-  migrations: [eventsMigration],
+  migrations: [eventsMigration, feedsMigration],
   topics: [],
   api(deps) {
-    return feedRoutes(new Api(), new EventStore(deps.db.knex));
+    const store = new EventStore(deps.db.knex);
+    const api = eventRoutes(new Api(), store, deps.now);
+    return feedRoutes(api, store, new AppDirectory(deps.identity, store));
   },
   background(deps) {
     return startConsumer(deps, new EventStore(deps.db.knex));

@@ -1,25 +1,6 @@
 import { cloudEventProblem, parseTopic, type CloudEvent } from '@fieldcast/bus';
-
-export interface ResourceRef {
-  namespace: string;
-  id: string;
-}
-
-/** An event ready to store (spec 2.10), plus the account it belongs to (null = public). */
-export interface NewEvent {
-  id: string;
-  sourceEventId: string | null;
-  app: string;
-  origin: ResourceRef;
-  namespace: string;
-  status: string;
-  message: string;
-  creationTime: Date;
-  occurrenceTime: Date;
-  expirationTime: Date | null;
-  tagged: ResourceRef[];
-  ownerAccount: string | null;
-}
+import { areaAppId } from './apps.js';
+import { EVENT_STATUS, type NewEvent } from './event.js';
 
 export class PoisonMessage extends Error {}
 
@@ -58,9 +39,10 @@ export function eventFromCloudEvent(topic: string, raw: string, newId: string, n
     id: newId,
     sourceEventId: ce.id,
     app: where.area,
+    appId: areaAppId(where.area),
     origin,
     namespace: `${where.area}/${where.resource}/${action}`,
-    status: 'inactive',
+    status: EVENT_STATUS,
     message: `${subject} {} ${VERBS[action] ?? action}${others.length ? ` (with${others.join(',')})` : ''}`,
     creationTime: now,
     occurrenceTime: new Date(ce.time),
@@ -69,3 +51,4 @@ export function eventFromCloudEvent(topic: string, raw: string, newId: string, n
     ownerAccount: account,
   };
 }
+

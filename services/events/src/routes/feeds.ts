@@ -1,25 +1,59 @@
-import { Api, badRequest } from '@fieldcast/kit';
-import { FeedEntry, FeedQuery } from '@fieldcast/schemas';
+import { Api, badRequest, notFound } from '@fieldcast/kit';
+import { AppParams, FeedEntry, FeedQuery, ResourceParams } from '@fieldcast/schemas';
 import { z } from 'zod';
-import { toFeedEntry, UnknownCursor, type EventStore } from '../store.js';
+import type { AppDirectory } from '../app-directory.js';
+import { toFeedEntry, UnknownCursor, type EventStore, type FeedScope } from '../store.js';
+
+const PAGING =
+  'Newest first (occurrenceTime, then arrival). after=X continues past X (older events, the next page); before=X gives the events newer than X. Both at once is a 400; an event the caller cannot see is an unknown_cursor.';
+const response = { status: 200, description: 'Events, newest first', schema: z.array(FeedEntry) };
 
 /** Feeds (spec 4.10): occurrenceTime descending, keyset cursors by event id. */
-export function feedRoutes(api: Api, store: EventStore): Api {
-  return api.op({
-    method: 'get',
-    path: '/events',
-    summary: 'The main feed: latest events the account may see',
-    description: 'after=X continues past X (older events); before=X gives the events newer than X. Both at once is a 400.',
-    tags: ['events'],
-    query: FeedQuery,
-    response: { status: 200, description: 'Events, newest first', schema: z.array(FeedEntry) },
-    handle: async ({ account, query }) => {
-      try {
-        return (await store.feed(account.id, query)).map(toFeedEntry);
-      } catch (err) {
-        if (err instanceof UnknownCursor) throw badRequest('unknown_cursor', `No event ${err.message} to page from`, [{ path: query.after ? 'after' : 'before', message: 'unknown event id' }]);
-        throw err;
-      }
-    },
-  });
+export function feedRoutes(api: Api, store: EventStore, apps: AppDirectory): Api {
+  const page = async (scope: FeedScope, viewer: string, query: FeedQuery) => {
+    try {
+      return (await store.feed(scope, viewer, query)).map(toFeedEntry);
+    } catch (err) {
+      if (err instanceof UnknownCursor) throw badRequest('unknown_cursor', `No event ${err.message} to page from`, [{ path: query.after ? 'after' : 'before', message: 'unknown event id' }]);
+      throw err;
+    }
+  };
+  return api
+    .op({
+      method: 'get',
+      path: '/events',
+      summary: 'The main feed: latest events the account may see',
+      description: PAGING,
+      tags: ['feeds'],
+      query: FeedQuery,
+      response,
+      handle: ({ account, query }) => page({ kind: 'main' }, account.id, query),
+    })
+    .op({
+      method: 'get',
+      path: '/apps/{app}/events',
+      summary: 'Latest events of one application',
+      description: `app is the application's UUID or handle (a platform application's is its area name). ${PAGING}`,
+      tags: ['feeds'],
+      params: AppParams,
+      query: FeedQuery,
+      response,
+      errors: [404],
+      handle: async ({ account, params, query }) => {
+        const appId = await apps.resolve(params.app);
+        if (!appId) throw notFound('app_does_not_exist', `Application ${params.app} does not exist`);
+        return page({ kind: 'app', appId }, account.id, query);
+      },
+    })
+    .op({
+      method: 'get',
+      path: '/resources/{id}/events',
+      summary: 'Latest events of one resource: those it originated or is tagged in',
+      description: PAGING,
+      tags: ['feeds'],
+      params: ResourceParams,
+      query: FeedQuery,
+      response,
+      handle: ({ account, params, query }) => page({ kind: 'resource', resourceId: params.id.toLowerCase() }, account.id, query),
+    });
 }

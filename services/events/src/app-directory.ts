@@ -1,0 +1,42 @@
+import type { IdentityStore } from '@fieldcast/kit';
+import { areaAppId, PLATFORM_APP_IDS, PLATFORM_APPS } from './domain/apps.js';
+import type { EventStore } from './store.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Applications never disappear or change id, so a found one can be remembered; like the auth cache, for a while only. */
+const CACHE_TTL_MS = 30_000;
+const CACHE_MAX = 10_000;
+
+/**
+ * Resolves `/apps/{app-uuid-or-handle}` (spec 4.10) to an application id. In order: a platform
+ * application by area name or id, an account by handle or id, then an area seen only in stored
+ * events (a topic created after this release). Unknown: null.
+ */
+export class AppDirectory {
+  private readonly cache = new Map<string, { appId: string; expires: number }>();
+
+  constructor(
+    private readonly identity: IdentityStore,
+    private readonly store: EventStore,
+  ) {}
+
+  async resolve(ref: string): Promise<string | null> {
+    const name = ref.toLowerCase();
+    if (PLATFORM_APP_IDS.has(name)) return name;
+    if (PLATFORM_APPS.includes(name)) return areaAppId(name);
+    const now = Date.now();
+    const hit = this.cache.get(name);
+    if (hit && hit.expires > now) return hit.appId;
+    const appId = (await this.identity.findAccount(name))?.id ?? (await this.fromEvents(name));
+    if (appId) {
+      if (this.cache.size >= CACHE_MAX) this.cache.clear();
+      this.cache.set(name, { appId, expires: now + CACHE_TTL_MS });
+    }
+    return appId;
+  }
+
+  private async fromEvents(name: string): Promise<string | null> {
+    const appId = UUID.test(name) ? name : areaAppId(name);
+    return (await this.store.hasApp(appId)) ? appId : null;
+  }
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { Api, notFound } from '@fieldcast/kit';
+import { Event, EventInput, IdParams } from '@fieldcast/schemas';
+import { appEvent } from '../domain/app-events.js';
+import type { EventStore } from '../store.js';
+
+const eventMissing = (id: string) => notFound('event_does_not_exist', `Event ${id} does not exist`);
+
+/** Creating and reading single events (spec 4.10). */
+export function eventRoutes(api: Api, store: EventStore, now: () => Date): Api {
+  const read = (path: string, summary: string) =>
+    api.op({
+      method: 'get',
+      path,
+      summary,
+      tags: ['events'],
+      params: IdParams,
+      response: { status: 200, description: 'The event', schema: Event },
+      errors: [404],
+      handle: async ({ account, params }) => {
+        const event = await store.get(account.id, params.id);
+        if (!event) throw eventMissing(params.id);
+        return event;
+      },
+    });
+  api.op({
+    method: 'post',
+    path: '/events',
+    summary: 'Emit an event as the calling application',
+    description:
+      'app is the caller’s handle or id. The message has one {} slot per tagged resource. The service sets id, status, creationTime and expirationTime.',
+    tags: ['events'],
+    body: EventInput,
+    response: { status: 200, description: 'The stored event', schema: Event },
+    errors: [403, 422],
+    handle: async ({ account, body }) => {
+      const event = appEvent(body, account, randomUUID(), now());
+      await store.insert(event);
+      return (await store.get(account.id, event.id))!;
+    },
+  });
+  // The spec's heading says /event/{id}; its example request uses /events/{id}: serve both.
+  read('/events/{id}', 'Read an event');
+  read('/event/{id}', 'Read an event (the path of the spec’s heading)');
+  return api;
+}
