@@ -111,3 +111,31 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_
     }
   }
 }
+
+export interface TestContext {
+  fleet: TestFleet;
+  /** a fresh account per test */
+  alice: TestAccount;
+  /** another fresh account per test, for ownership and visibility checks */
+  bob: TestAccount;
+}
+
+/**
+ * The usual lifecycle of a service test file: one fleet for the file, emptied before each test,
+ * with two fresh accounts. Call at the top level of a test file; read the context inside tests.
+ */
+export function useTestFleet(definitions: ServiceDefinition[], options: { now?: () => Date; weather?: GridSource } = {}): TestContext {
+  const context = {} as TestContext;
+  beforeAll(async () => {
+    context.fleet = await startTestFleet(definitions, options);
+  });
+  afterAll(async () => {
+    await context.fleet?.close();
+  });
+  beforeEach(async () => {
+    await context.fleet.reset();
+    context.alice = await context.fleet.account('alice');
+    context.bob = await context.fleet.account('bob');
+  });
+  return context;
+}

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/kit/testing';
+import { type TestAccount, useTestFleet } from '@fieldcast/kit/testing';
 import { agricultureService } from '../src/definition.js';
 
 const square = (lon: number, lat: number, size = 0.01) => [
@@ -16,35 +16,22 @@ const fieldBody = (rings: number[][][] = [square(-93.5, 42.0)], description = 'N
 });
 const JSON_V1 = 'application/vnd.fieldcast+json; version=1';
 
-let fleet: TestFleet;
-let alice: TestAccount;
-let bob: TestAccount;
-const app = () => fleet.app('agriculture');
+const app = () => t.fleet.app('agriculture');
 
-beforeAll(async () => {
-  fleet = await startTestFleet([agricultureService]);
-});
-afterAll(async () => {
-  await fleet.close();
-});
-beforeEach(async () => {
-  await fleet.reset();
-  alice = await fleet.account('alice');
-  bob = await fleet.account('bob');
-});
+const t = useTestFleet([agricultureService]);
 
 async function create(account: TestAccount, body: unknown = fieldBody()) {
   return request(app()).post('/fields').set('Authorization', account.auth).set('Accept', JSON_V1).send(body as object);
 }
 
 async function countFields() {
-  const row = await fleet.db.knex.withSchema('agriculture').table('fields').count({ n: '*' }).first();
+  const row = await t.fleet.db.knex.withSchema('agriculture').table('fields').count({ n: '*' }).first();
   return Number(row?.n);
 }
 
 describe('fields: the spec shapes (spec 2.1, 4.2)', () => {
   it('creates a field: 201, Polygon stored and returned as MultiPolygon, centroid from turf', async () => {
-    const res = await create(alice);
+    const res = await create(t.alice);
     expect(res.status).toBe(201);
     expect(res.headers['content-type']).toBe('application/vnd.fieldcast+json; version=1; charset=utf-8');
     expect(res.body).toEqual({
@@ -59,7 +46,7 @@ describe('fields: the spec shapes (spec 2.1, 4.2)', () => {
 
   it('centroid covers every geometry of the collection', async () => {
     const body = { ...fieldBody(), geometries: [{ type: 'Polygon', coordinates: [square(10, 50)] }, { type: 'Polygon', coordinates: [square(12, 52)] }] };
-    const res = await create(alice, body);
+    const res = await create(t.alice, body);
     expect(res.status).toBe(201);
     expect(res.body.geometries).toHaveLength(2);
     expect(res.body.centroid.longitude).toBeCloseTo(11.005, 9);
@@ -74,27 +61,27 @@ describe('fields: the spec shapes (spec 2.1, 4.2)', () => {
       [-93.496, 42.002],
       [-93.498, 42.002],
     ];
-    const res = await create(alice, fieldBody([square(-93.5, 42.0), hole]));
+    const res = await create(t.alice, fieldBody([square(-93.5, 42.0), hole]));
     expect(res.status).toBe(201);
     expect(res.body.geometries[0].coordinates).toEqual([[square(-93.5, 42.0), hole]]);
   });
 
   it('lists only the caller’s fields, oldest first', async () => {
-    const a1 = (await create(alice, fieldBody(undefined, 'a1'))).body;
-    const a2 = (await create(alice, fieldBody(undefined, 'a2'))).body;
-    await create(bob, fieldBody(undefined, 'b1'));
-    const res = await request(app()).get('/fields').set('Authorization', alice.auth);
+    const a1 = (await create(t.alice, fieldBody(undefined, 'a1'))).body;
+    const a2 = (await create(t.alice, fieldBody(undefined, 'a2'))).body;
+    await create(t.bob, fieldBody(undefined, 'b1'));
+    const res = await request(app()).get('/fields').set('Authorization', t.alice.auth);
     expect(res.status).toBe(200);
     expect(res.body).toEqual([a1, a2]);
   });
 
   it('reads, replaces and deletes a field', async () => {
-    const created = (await create(alice)).body;
-    const got = await request(app()).get(`/fields/${created.id}`).set('Authorization', alice.auth);
+    const created = (await create(t.alice)).body;
+    const got = await request(app()).get(`/fields/${created.id}`).set('Authorization', t.alice.auth);
     expect(got.status).toBe(200);
     expect(got.body).toEqual(created);
 
-    const replaced = await request(app()).put(`/fields/${created.id}`).set('Authorization', alice.auth).send(fieldBody([square(5, 5)], 'moved'));
+    const replaced = await request(app()).put(`/fields/${created.id}`).set('Authorization', t.alice.auth).send(fieldBody([square(5, 5)], 'moved'));
     expect(replaced.status).toBe(200);
     expect(replaced.body).toEqual({
       id: created.id,
@@ -104,17 +91,17 @@ describe('fields: the spec shapes (spec 2.1, 4.2)', () => {
       centroid: { latitude: expect.closeTo(5.005, 9), longitude: expect.closeTo(5.005, 9) },
     });
 
-    const removed = await request(app()).delete(`/fields/${created.id}`).set('Authorization', alice.auth);
+    const removed = await request(app()).delete(`/fields/${created.id}`).set('Authorization', t.alice.auth);
     expect(removed.status).toBe(200);
     expect(removed.body).toEqual(replaced.body);
-    const gone = await request(app()).get(`/fields/${created.id}`).set('Authorization', alice.auth);
+    const gone = await request(app()).get(`/fields/${created.id}`).set('Authorization', t.alice.auth);
     expect(gone.status).toBe(404);
     expect(gone.body.id).toBe('field_does_not_exist');
   });
 
   it('description defaults to empty text', async () => {
     const { description: _omit, ...body } = fieldBody();
-    const res = await create(alice, body);
+    const res = await create(t.alice, body);
     expect(res.status).toBe(201);
     expect(res.body.description).toBe('');
   });
@@ -122,25 +109,25 @@ describe('fields: the spec shapes (spec 2.1, 4.2)', () => {
 
 describe('fields: ownership', () => {
   it('another account gets 404 for read, replace and delete, and nothing changes', async () => {
-    const created = (await create(alice)).body;
+    const created = (await create(t.alice)).body;
     for (const req of [
       request(app()).get(`/fields/${created.id}`),
       request(app()).put(`/fields/${created.id}`).send(fieldBody([square(1, 1)], 'stolen')),
       request(app()).delete(`/fields/${created.id}`),
     ]) {
-      const res = await req.set('Authorization', bob.auth);
+      const res = await req.set('Authorization', t.bob.auth);
       expect(res.status).toBe(404);
       expect(res.body.id).toBe('field_does_not_exist');
     }
-    const still = await request(app()).get(`/fields/${created.id}`).set('Authorization', alice.auth);
+    const still = await request(app()).get(`/fields/${created.id}`).set('Authorization', t.alice.auth);
     expect(still.body).toEqual(created);
   });
 
   it('an unknown id gets 404 and a malformed one 400', async () => {
-    const unknown = await request(app()).get('/fields/3f1c2a7e-8b9d-4e6f-a1b2-c3d4e5f60718').set('Authorization', alice.auth);
+    const unknown = await request(app()).get('/fields/3f1c2a7e-8b9d-4e6f-a1b2-c3d4e5f60718').set('Authorization', t.alice.auth);
     expect(unknown.status).toBe(404);
     expect(unknown.body.id).toBe('field_does_not_exist');
-    const malformed = await request(app()).get('/fields/not-a-uuid').set('Authorization', alice.auth);
+    const malformed = await request(app()).get('/fields/not-a-uuid').set('Authorization', t.alice.auth);
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ id: 'invalid_parameter', status: 400, errors: [{ path: 'id', message: 'must be a UUID' }] });
   });
@@ -166,7 +153,7 @@ describe('fields: bad geometry gets 422 invalid_geometry with the path, and chan
     ['an entry is not a Polygon', { ...fieldBody(), geometries: [{ type: 'Point', coordinates: [0, 0] }] }, 'geometries.0.type'],
   ];
   it.each(cases)('%s', async (_name, body, path) => {
-    const res = await create(alice, body);
+    const res = await create(t.alice, body);
     expect(res.status).toBe(422);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ id: 'invalid_geometry', status: 422, type: 'urn:fieldcast:problem:invalid_geometry' });
@@ -175,10 +162,10 @@ describe('fields: bad geometry gets 422 invalid_geometry with the path, and chan
   });
 
   it('a bad replacement leaves the field as it was', async () => {
-    const created = (await create(alice)).body;
-    const res = await request(app()).put(`/fields/${created.id}`).set('Authorization', alice.auth).send({ ...fieldBody(), geometries: [] });
+    const created = (await create(t.alice)).body;
+    const res = await request(app()).put(`/fields/${created.id}`).set('Authorization', t.alice.auth).send({ ...fieldBody(), geometries: [] });
     expect(res.status).toBe(422);
-    const still = await request(app()).get(`/fields/${created.id}`).set('Authorization', alice.auth);
+    const still = await request(app()).get(`/fields/${created.id}`).set('Authorization', t.alice.auth);
     expect(still.body).toEqual(created);
   });
 });
@@ -192,56 +179,56 @@ describe('fields: HTTP conventions (DESIGN.md section 3)', () => {
   });
 
   it('a wrong key or a revoked key: 401', async () => {
-    const wrong = await request(app()).get('/fields').auth(alice.id, `${alice.key.slice(0, -4)}AAAA`);
+    const wrong = await request(app()).get('/fields').auth(t.alice.id, `${t.alice.key.slice(0, -4)}AAAA`);
     expect(wrong.status).toBe(401);
-    await fleet.identity.revokeKey(alice.id, alice.key);
-    const revoked = await request(app()).get('/fields').set('Authorization', alice.auth);
+    await t.fleet.identity.revokeKey(t.alice.id, t.alice.key);
+    const revoked = await request(app()).get('/fields').set('Authorization', t.alice.auth);
     expect(revoked.status).toBe(401);
   });
 
   it('version 2 or an unknown media type: 406; json and */* are served as version 1', async () => {
     for (const accept of ['application/vnd.fieldcast+json; version=2', 'text/html']) {
-      const res = await request(app()).get('/fields').set('Authorization', alice.auth).set('Accept', accept);
+      const res = await request(app()).get('/fields').set('Authorization', t.alice.auth).set('Accept', accept);
       expect(res.status).toBe(406);
       expect(res.body.id).toBe('not_acceptable');
     }
     for (const accept of ['application/json', '*/*', 'application/vnd.fieldcast+json']) {
-      const res = await request(app()).get('/fields').set('Authorization', alice.auth).set('Accept', accept);
+      const res = await request(app()).get('/fields').set('Authorization', t.alice.auth).set('Accept', accept);
       expect(res.status).toBe(200);
     }
   });
 
   it('malformed JSON: 400; wrong content type: 415; too large: 413; none of them stores anything', async () => {
-    const malformed = await request(app()).post('/fields').set('Authorization', alice.auth).set('Content-Type', 'application/json').send('{"type": ');
+    const malformed = await request(app()).post('/fields').set('Authorization', t.alice.auth).set('Content-Type', 'application/json').send('{"type": ');
     expect(malformed.status).toBe(400);
     expect(malformed.body.id).toBe('malformed_json');
-    const text = await request(app()).post('/fields').set('Authorization', alice.auth).set('Content-Type', 'text/plain').send('hello');
+    const text = await request(app()).post('/fields').set('Authorization', t.alice.auth).set('Content-Type', 'text/plain').send('hello');
     expect(text.status).toBe(415);
-    const huge = await create(alice, fieldBody(undefined, 'x'.repeat(1_100_000)));
+    const huge = await create(t.alice, fieldBody(undefined, 'x'.repeat(1_100_000)));
     expect(huge.status).toBe(413);
     expect(huge.body.id).toBe('body_too_large');
     expect(await countFields()).toBe(0);
   });
 
   it('an unknown route: 404 problem', async () => {
-    const res = await request(app()).get('/nowhere').set('Authorization', alice.auth);
+    const res = await request(app()).get('/nowhere').set('Authorization', t.alice.auth);
     expect(res.status).toBe(404);
     expect(res.body.id).toBe('route_does_not_exist');
   });
 
   it('echoes X-Request-Id', async () => {
-    const res = await request(app()).get('/fields').set('Authorization', alice.auth).set('X-Request-Id', 'abc-123');
+    const res = await request(app()).get('/fields').set('Authorization', t.alice.auth).set('X-Request-Id', 'abc-123');
     expect(res.headers['x-request-id']).toBe('abc-123');
   });
 });
 
 describe('fields: outbox (DESIGN.md section 5)', () => {
   it('each change writes its event in the same transaction, in order', async () => {
-    const created = (await create(alice)).body;
-    await request(app()).put(`/fields/${created.id}`).set('Authorization', alice.auth).send(fieldBody([square(1, 1)]));
-    await request(app()).delete(`/fields/${created.id}`).set('Authorization', alice.auth);
-    await create(alice, { ...fieldBody(), geometries: [] }); // rejected: no event
-    const rows = await fleet.db.knex.withSchema('agriculture').table('outbox').orderBy('seq').select('topic', 'key', 'event');
+    const created = (await create(t.alice)).body;
+    await request(app()).put(`/fields/${created.id}`).set('Authorization', t.alice.auth).send(fieldBody([square(1, 1)]));
+    await request(app()).delete(`/fields/${created.id}`).set('Authorization', t.alice.auth);
+    await create(t.alice, { ...fieldBody(), geometries: [] }); // rejected: no event
+    const rows = await t.fleet.db.knex.withSchema('agriculture').table('outbox').orderBy('seq').select('topic', 'key', 'event');
     expect(rows.map((r) => (typeof r.event === 'string' ? JSON.parse(r.event) : r.event).type)).toEqual([
       'fieldcast.field.created',
       'fieldcast.field.updated',
@@ -249,6 +236,6 @@ describe('fields: outbox (DESIGN.md section 5)', () => {
     ]);
     expect(rows.every((r) => r.topic === 'fieldcast.agriculture.fields' && r.key === created.id)).toBe(true);
     const event = typeof rows[0]!.event === 'string' ? JSON.parse(rows[0]!.event) : rows[0]!.event;
-    expect(event).toMatchObject({ specversion: '1.0', source: '/agriculture', subject: created.id, data: { account: alice.id, resource: created } });
+    expect(event).toMatchObject({ specversion: '1.0', source: '/agriculture', subject: created.id, data: { account: t.alice.id, resource: created } });
   });
 });

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { areaOf, containsPoint } from '@fieldcast/geo';
-import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/kit/testing';
+import { type TestAccount, useTestFleet } from '@fieldcast/kit/testing';
 import { agricultureService } from '../src/definition.js';
 import { TableSource } from './table-source.js';
 
@@ -42,24 +42,13 @@ const rect = (w: number, s: number, e: number, n: number) => [
 const FIELD_RING = rect(10, 40, 11.5, 41);
 const fieldBody = (rings: number[][][] = [FIELD_RING]) => ({ description: 'hand', type: 'GeometryCollection', geometries: [{ type: 'Polygon', coordinates: rings }] });
 
-let fleet: TestFleet;
-let alice: TestAccount;
-let bob: TestAccount;
 let fieldId: string;
-const app = () => fleet.app('agriculture');
-const get = (path: string, account: TestAccount = alice) => request(app()).get(path).set('Authorization', account.auth).set('Accept', JSON_V1);
+const app = () => t.fleet.app('agriculture');
+const get = (path: string, account: TestAccount = t.alice) => request(app()).get(path).set('Authorization', account.auth).set('Accept', JSON_V1);
 
-beforeAll(async () => {
-  fleet = await startTestFleet([agricultureService], { weather: source, now: () => NOW });
-});
-afterAll(async () => {
-  await fleet.close();
-});
+const t = useTestFleet([agricultureService], { weather: source, now: () => NOW });
 beforeEach(async () => {
-  await fleet.reset();
-  alice = await fleet.account('alice');
-  bob = await fleet.account('bob');
-  const created = await request(app()).post('/fields').set('Authorization', alice.auth).send(fieldBody());
+  const created = await request(app()).post('/fields').set('Authorization', t.alice.auth).send(fieldBody());
   expect(created.status).toBe(201);
   fieldId = created.body.id;
 });
@@ -232,10 +221,10 @@ describe('growing degree days: parameters (spec 4.1)', () => {
 describe('growing degree days: ownership and routing', () => {
   it("another account's field: 404 field_does_not_exist on both field endpoints", async () => {
     for (const p of [`/growing-degree-days/${fieldId}?${DAYS}`, `/growing-degree-days/${fieldId}/contours?${DAYS}`]) {
-      const res = await get(p, bob);
+      const res = await get(p, t.bob);
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ id: 'field_does_not_exist', status: 404 });
-      expect((await get(p, alice)).status).toBe(200);
+      expect((await get(p, t.alice)).status).toBe(200);
     }
   });
 

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { eventually, startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/kit/testing';
+import { eventually, type TestAccount, useTestFleet } from '@fieldcast/kit/testing';
 import { eventsService } from '../src/definition.js';
 import { client } from './helpers.js';
 
@@ -8,22 +8,11 @@ const JOB = '6f1c3b1e-8a3c-4a8e-9a55-1d8f0e2c7b10';
 const PRODUCT = '2d6a1f0c-3b7e-4f59-8a2e-5c9d1e7b3a40';
 const FRAME = '9b0e7c2d-4a1f-4e36-b8d5-0f3a2c6e9d81';
 
-let fleet: TestFleet;
-let alice: TestAccount;
-let bob: TestAccount;
 let api: ReturnType<typeof client>;
 
-beforeAll(async () => {
-  fleet = await startTestFleet([eventsService], { now: () => NOW });
-  api = client(fleet);
-});
-afterAll(async () => {
-  await fleet.close();
-});
-beforeEach(async () => {
-  await fleet.reset();
-  alice = await fleet.account('alice');
-  bob = await fleet.account('bob');
+const t = useTestFleet([eventsService], { now: () => NOW });
+beforeAll(() => {
+  api = client(t.fleet);
 });
 
 // The spec's example (spec 6): a frame created by a job of a tile-building application, tagged with the job, product and frame.
@@ -40,15 +29,15 @@ const frameBuilt = (app: string) => ({
   ],
 });
 
-const countEvents = async () => Number((await fleet.db.knex.withSchema('events').table('events').count({ n: '*' }).first())?.n);
+const countEvents = async () => Number((await t.fleet.db.knex.withSchema('events').table('events').count({ n: '*' }).first())?.n);
 
 describe('POST /events (spec 4.10)', () => {
   it('stores the event and answers 200 with the Event, the service setting id, status and times', async () => {
-    const res = await api.post(alice, frameBuilt(alice.handle));
+    const res = await api.post(t.alice, frameBuilt(t.alice.handle));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      app: alice.handle,
+      app: t.alice.handle,
       origin: { namespace: 'tiles/jobs', id: JOB },
       namespace: 'tiles/frames/created',
       status: 'inactive',
@@ -58,26 +47,26 @@ describe('POST /events (spec 4.10)', () => {
       expirationTime: null,
       tagged: frameBuilt('x').tagged,
     });
-    expect((await api.get(alice, `/events/${res.body.id}`)).body).toEqual(res.body);
+    expect((await api.get(t.alice, `/events/${res.body.id}`)).body).toEqual(res.body);
   });
 
   it('takes the app as the caller’s id or handle in any case, and names it by handle', async () => {
-    for (const app of [alice.id, alice.handle.toUpperCase()]) {
-      const res = await api.post(alice, frameBuilt(app));
+    for (const app of [t.alice.id, t.alice.handle.toUpperCase()]) {
+      const res = await api.post(t.alice, frameBuilt(app));
       expect(res.status).toBe(200);
-      expect(res.body.app).toBe(alice.handle);
+      expect(res.body.app).toBe(t.alice.handle);
     }
   });
 
   it('defaults: origin is the application itself, occurrenceTime the request time, tagged empty', async () => {
-    const res = await api.post(alice, { app: alice.handle, namespace: 'irrigation/started', message: 'Irrigation started' });
+    const res = await api.post(t.alice, { app: t.alice.handle, namespace: 'irrigation/started', message: 'Irrigation started' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ origin: { namespace: 'apps', id: alice.id }, occurrenceTime: NOW.toISOString(), tagged: [] });
+    expect(res.body).toMatchObject({ origin: { namespace: 'apps', id: t.alice.id }, occurrenceTime: NOW.toISOString(), tagged: [] });
   });
 
   it('another application’s name is 403 app_not_allowed and stores nothing', async () => {
-    for (const app of [bob.handle, bob.id, 'agriculture']) {
-      const res = await api.post(alice, frameBuilt(app));
+    for (const app of [t.bob.handle, t.bob.id, 'agriculture']) {
+      const res = await api.post(t.alice, frameBuilt(app));
       expect(res.status).toBe(403);
       expect(res.body.id).toBe('app_not_allowed');
     }
@@ -101,9 +90,9 @@ describe('POST /events (spec 4.10)', () => {
     ['expirationTime set by the client', (b: Record<string, unknown>) => (b.expirationTime = null), 'expirationTime'],
     ['id set by the client', (b: Record<string, unknown>) => (b.id = JOB), 'id'],
   ])('400 with the path when %s, and nothing stored', async (_name, mutate, path) => {
-    const body = frameBuilt(alice.handle);
+    const body = frameBuilt(t.alice.handle);
     (mutate as (b: unknown) => void)(body);
-    const res = await api.post(alice, body);
+    const res = await api.post(t.alice, body);
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body.id).toBe('invalid_body');
@@ -112,7 +101,7 @@ describe('POST /events (spec 4.10)', () => {
   });
 
   it('an unknown key is refused rather than ignored (a misspelt occurrenceTime would silently default)', async () => {
-    const res = await api.post(alice, { ...frameBuilt(alice.handle), occurenceTime: '2026-05-01T11:00:00Z' });
+    const res = await api.post(t.alice, { ...frameBuilt(t.alice.handle), occurenceTime: '2026-05-01T11:00:00Z' });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toMatch(/occurenceTime/);
     expect(await countEvents()).toBe(0);
@@ -120,7 +109,7 @@ describe('POST /events (spec 4.10)', () => {
 
   it('422 message_slots_mismatch when the {} slots do not match tagged, with the path', async () => {
     for (const message of ['Job {} built a frame of {}', 'Job {} built {} {} {}', 'No slots']) {
-      const res = await api.post(alice, { ...frameBuilt(alice.handle), message });
+      const res = await api.post(t.alice, { ...frameBuilt(t.alice.handle), message });
       expect(res.status).toBe(422);
       expect(res.body.id).toBe('message_slots_mismatch');
       expect(res.body.errors).toEqual([{ path: 'message', message: expect.stringContaining('tagged lists 3 resources') }]);
@@ -129,24 +118,24 @@ describe('POST /events (spec 4.10)', () => {
   });
 
   it('422 occurrence_in_future beyond five minutes of skew; within it is accepted', async () => {
-    const far = await api.post(alice, { ...frameBuilt(alice.handle), occurrenceTime: '2026-05-01T12:06:00Z' });
+    const far = await api.post(t.alice, { ...frameBuilt(t.alice.handle), occurrenceTime: '2026-05-01T12:06:00Z' });
     expect(far.status).toBe(422);
     expect(far.body.errors[0].path).toBe('occurrenceTime');
     expect(await countEvents()).toBe(0);
-    expect((await api.post(alice, { ...frameBuilt(alice.handle), occurrenceTime: '2026-05-01T12:04:00Z' })).status).toBe(200);
+    expect((await api.post(t.alice, { ...frameBuilt(t.alice.handle), occurrenceTime: '2026-05-01T12:04:00Z' })).status).toBe(200);
   });
 
   it('401 without credentials', async () => {
-    const res = await request(fleet.app('events')).post('/events').send(frameBuilt(alice.handle));
+    const res = await request(t.fleet.app('events')).post('/events').send(frameBuilt(t.alice.handle));
     expect(res.status).toBe(401);
   });
 });
 
 describe('GET /events/{id} and /event/{id} (spec 4.10)', () => {
   it('both paths give the Event with its namespace', async () => {
-    const created = (await api.post(alice, frameBuilt(alice.handle))).body;
+    const created = (await api.post(t.alice, frameBuilt(t.alice.handle))).body;
     for (const path of [`/events/${created.id}`, `/event/${created.id}`]) {
-      const res = await api.get(alice, path);
+      const res = await api.get(t.alice, path);
       expect(res.status).toBe(200);
       expect(res.body).toEqual(created);
       expect(res.body.namespace).toBe('tiles/frames/created');
@@ -154,22 +143,22 @@ describe('GET /events/{id} and /event/{id} (spec 4.10)', () => {
   });
 
   it('404 event_does_not_exist for an unknown id; 400 for a malformed one', async () => {
-    const unknown = await api.get(alice, `/event/${JOB}`);
+    const unknown = await api.get(t.alice, `/event/${JOB}`);
     expect(unknown.status).toBe(404);
     expect(unknown.body.id).toBe('event_does_not_exist');
-    const bad = await api.get(alice, '/events/not-a-uuid');
+    const bad = await api.get(t.alice, '/events/not-a-uuid');
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].path).toBe('id');
   });
 
   it('the posted event reaches the app’s, the origin’s and every tagged resource’s feed', async () => {
-    const created = (await api.post(alice, frameBuilt(alice.handle))).body;
+    const created = (await api.post(t.alice, frameBuilt(t.alice.handle))).body;
     await eventually(async () => {
-      for (const path of ['/events', `/apps/${alice.handle}/events`, `/apps/${alice.id}/events`, `/resources/${JOB}/events`, `/resources/${PRODUCT}/events`, `/resources/${FRAME}/events`]) {
-        expect(await api.ids(alice, path)).toEqual([created.id]);
+      for (const path of ['/events', `/apps/${t.alice.handle}/events`, `/apps/${t.alice.id}/events`, `/resources/${JOB}/events`, `/resources/${PRODUCT}/events`, `/resources/${FRAME}/events`]) {
+        expect(await api.ids(t.alice, path)).toEqual([created.id]);
       }
     });
-    const entry = (await api.get(alice, '/events')).body[0];
+    const entry = (await api.get(t.alice, '/events')).body[0];
     expect(entry).not.toHaveProperty('namespace');
     expect(entry).toEqual({ ...created, namespace: undefined });
   });

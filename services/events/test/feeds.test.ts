@@ -1,5 +1,5 @@
 import { resourceEvent } from '@fieldcast/bus';
-import { eventually, startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/kit/testing';
+import { eventually, useTestFleet } from '@fieldcast/kit/testing';
 import { areaAppId } from '../src/domain/apps.js';
 import { eventsService } from '../src/definition.js';
 import { client, type Entry } from './helpers.js';
@@ -7,29 +7,19 @@ import { client, type Entry } from './helpers.js';
 const RESOURCE = '6f1c3b1e-8a3c-4a8e-9a55-1d8f0e2c7b10';
 const PRODUCT = '2d6a1f0c-3b7e-4f59-8a2e-5c9d1e7b3a40';
 
-let fleet: TestFleet;
-let alice: TestAccount;
+const t = useTestFleet([eventsService]);
 let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  fleet = await startTestFleet([eventsService]);
-  api = client(fleet);
-});
-afterAll(async () => {
-  await fleet.close();
-});
-beforeEach(async () => {
-  await fleet.reset();
-  alice = await fleet.account('alice');
+beforeAll(() => {
+  api = client(t.fleet);
 });
 
 const post = async (occurrenceTime: string, message = 'Sensor {} reported', tagged = [{ namespace: 'sensors', id: RESOURCE }]) => {
-  const res = await api.post(alice, { app: alice.handle, namespace: 'sensors/reported', message, occurrenceTime, tagged });
+  const res = await api.post(t.alice, { app: t.alice.handle, namespace: 'sensors/reported', message, occurrenceTime, tagged });
   expect(res.status).toBe(200);
   return res.body.id as string;
 };
 
-const FEEDS = () => ['/events', `/apps/${alice.handle}/events`, `/resources/${RESOURCE}/events`];
+const FEEDS = () => ['/events', `/apps/${t.alice.handle}/events`, `/resources/${RESOURCE}/events`];
 
 describe('feed order (spec 4.10): occurrenceTime descending, arrival order breaking ties', () => {
   it('orders by occurrenceTime, not by arrival, and equal times newest arrival first, in every feed', async () => {
@@ -37,7 +27,7 @@ describe('feed order (spec 4.10): occurrenceTime descending, arrival order break
     const early = await post('2026-01-01T00:00:00Z');
     const tieA = await post('2026-01-02T00:00:00Z');
     const tieB = await post('2026-01-02T00:00:00Z');
-    for (const path of FEEDS()) expect(await api.ids(alice, path)).toEqual([late, tieB, tieA, early]);
+    for (const path of FEEDS()) expect(await api.ids(t.alice, path)).toEqual([late, tieB, tieA, early]);
   });
 });
 
@@ -48,37 +38,37 @@ describe('keyset paging in every feed', () => {
     // ties on the page boundary too
     posted.push(await post('2026-01-01T00:03:00Z'));
     const path = FEEDS()[i]!;
-    const all = await api.ids(alice, `${path}?limit=100`);
+    const all = await api.ids(t.alice, `${path}?limit=100`);
     expect(all).toHaveLength(8);
     const seen: string[] = [];
-    let page = await api.ids(alice, `${path}?limit=3`);
+    let page = await api.ids(t.alice, `${path}?limit=3`);
     while (page.length > 0) {
       seen.push(...page);
       await post('2026-01-01T00:05:30Z'); // lands inside the pages still to come as well as behind
-      page = await api.ids(alice, `${path}?limit=3&after=${seen[seen.length - 1]}`);
+      page = await api.ids(t.alice, `${path}?limit=3&after=${seen[seen.length - 1]}`);
       if (seen.length > 20) throw new Error('paging does not end');
     }
     // Everything that existed at the start is seen exactly once, in order; arrivals behind the
     // cursor are not, arrivals ahead of it are, each once.
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.filter((id) => all.includes(id))).toEqual(all);
-    const newest = await api.ids(alice, `${path}?limit=100`);
-    const back = await api.ids(alice, `${path}?limit=2&before=${all[4]}`);
+    const newest = await api.ids(t.alice, `${path}?limit=100`);
+    const back = await api.ids(t.alice, `${path}?limit=2&before=${all[4]}`);
     expect(back).toEqual(newest.slice(newest.indexOf(all[4]!) - 2, newest.indexOf(all[4]!)));
-    expect(await api.ids(alice, `${path}?before=${newest[0]}`)).toEqual([]);
-    expect(await api.ids(alice, `${path}?after=${newest[newest.length - 1]}`)).toEqual([]);
+    expect(await api.ids(t.alice, `${path}?before=${newest[0]}`)).toEqual([]);
+    expect(await api.ids(t.alice, `${path}?after=${newest[newest.length - 1]}`)).toEqual([]);
   });
 
   it('limit defaults to 10 and is at most 100', async () => {
     for (let k = 0; k < 12; k++) await post(`2026-01-01T00:00:${String(k).padStart(2, '0')}Z`);
     for (const path of FEEDS()) {
-      expect(await api.ids(alice, path)).toHaveLength(10);
-      const over = await api.get(alice, `${path}?limit=101`);
+      expect(await api.ids(t.alice, path)).toHaveLength(10);
+      const over = await api.get(t.alice, `${path}?limit=101`);
       expect(over.status).toBe(400);
       expect(over.body.errors[0].path).toBe('limit');
-      const both = await api.get(alice, `${path}?after=${RESOURCE}&before=${RESOURCE}`);
+      const both = await api.get(t.alice, `${path}?after=${RESOURCE}&before=${RESOURCE}`);
       expect(both.status).toBe(400);
-      const unknown = await api.get(alice, `${path}?before=${RESOURCE}`);
+      const unknown = await api.get(t.alice, `${path}?before=${RESOURCE}`);
       expect(unknown.status).toBe(400);
       expect(unknown.body).toMatchObject({ id: 'unknown_cursor', errors: [{ path: 'before' }] });
     }
@@ -87,14 +77,14 @@ describe('keyset paging in every feed', () => {
 
 describe('application and resource feeds', () => {
   it('an unknown application is 404, a malformed reference 400, a malformed resource id 400', async () => {
-    const unknown = await api.get(alice, '/apps/nobody-here/events');
+    const unknown = await api.get(t.alice, '/apps/nobody-here/events');
     expect(unknown.status).toBe(404);
     expect(unknown.body.id).toBe('app_does_not_exist');
-    expect((await api.get(alice, `/apps/${RESOURCE}/events`)).status).toBe(404);
-    const bad = await api.get(alice, '/apps/no%20such/events');
+    expect((await api.get(t.alice, `/apps/${RESOURCE}/events`)).status).toBe(404);
+    const bad = await api.get(t.alice, '/apps/no%20such/events');
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].path).toBe('app');
-    const res = await api.get(alice, '/resources/42/events');
+    const res = await api.get(t.alice, '/resources/42/events');
     expect(res.status).toBe(400);
     expect(res.body.errors[0].path).toBe('id');
   });
@@ -102,29 +92,29 @@ describe('application and resource feeds', () => {
   it('a resource feed holds events whose origin or tagged list names it, and only those', async () => {
     const other = '9b0e7c2d-4a1f-4e36-b8d5-0f3a2c6e9d81';
     const tagged = await post('2026-01-01T00:00:00Z');
-    const origin = (await api.post(alice, { app: alice.handle, origin: { namespace: 'sensors', id: RESOURCE }, namespace: 'sensors/online', message: 'online' })).body.id;
+    const origin = (await api.post(t.alice, { app: t.alice.handle, origin: { namespace: 'sensors', id: RESOURCE }, namespace: 'sensors/online', message: 'online' })).body.id;
     const unrelated = await post('2026-01-01T00:00:00Z', 'Sensor {} reported', [{ namespace: 'sensors', id: other }]);
-    expect(await api.ids(alice, `/resources/${RESOURCE}/events`)).toEqual([origin, tagged]);
-    expect(await api.ids(alice, `/resources/${other}/events`)).toEqual([unrelated]);
+    expect(await api.ids(t.alice, `/resources/${RESOURCE}/events`)).toEqual([origin, tagged]);
+    expect(await api.ids(t.alice, `/resources/${other}/events`)).toEqual([unrelated]);
   });
 });
 
 describe('consumption: any fieldcast.<area>.<resource> topic, including ones created after start', () => {
   it('a platform topic first used after start is consumed; its public events reach every account and feed', async () => {
-    const bob = await fleet.account('bob');
+    const bob = await t.fleet.account('bob');
     const frame = '7c1e2f3a-9b8d-4c6e-a5f4-3d2c1b0a9e8f';
     const event = resourceEvent({ area: 'platform', resource: 'frame', action: 'published', subject: frame, data: { account: null, resource: {}, related: [{ namespace: 'platform/products', id: PRODUCT }] } });
     // Under Kafka (the integration suite) the owning area creates its topics; here that is us.
-    await fleet.transport.ensureTopics(['fieldcast.platform.frames']);
-    await fleet.transport.publish([{ topic: 'fieldcast.platform.frames', key: frame, event }]);
+    await t.fleet.transport.ensureTopics(['fieldcast.platform.frames']);
+    await t.fleet.transport.publish([{ topic: 'fieldcast.platform.frames', key: frame, event }]);
     const id = await eventually(async () => {
       const ids = await api.ids(bob, '/events');
       expect(ids).toHaveLength(1);
       return ids[0]!;
     }, 60_000);
-    const entry = (await api.get(alice, `/events/${id}`)).body;
+    const entry = (await api.get(t.alice, `/events/${id}`)).body;
     expect(entry).toMatchObject({ app: 'platform', origin: { namespace: 'platform/frames', id: frame }, namespace: 'platform/frames/published', message: 'Frame {} was published (with {})', tagged: [{ namespace: 'platform/frames', id: frame }, { namespace: 'platform/products', id: PRODUCT }] });
-    for (const account of [alice, bob]) {
+    for (const account of [t.alice, bob]) {
       for (const path of ['/events', '/apps/platform/events', `/apps/${areaAppId('platform')}/events`, `/resources/${frame}/events`, `/resources/${PRODUCT}/events`]) {
         expect(await api.ids(account, path)).toEqual([id]);
       }
@@ -133,11 +123,11 @@ describe('consumption: any fieldcast.<area>.<resource> topic, including ones cre
 
   it('a topic of an area unknown to this release is consumed too, and its app feed found by name', async () => {
     const subject = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
-    const event = resourceEvent({ area: 'orchards', resource: 'tree', action: 'created', subject, data: { account: alice.id, resource: {} } });
-    await fleet.transport.ensureTopics(['fieldcast.orchards.trees']);
-    await fleet.transport.publish([{ topic: 'fieldcast.orchards.trees', key: subject, event }]);
+    const event = resourceEvent({ area: 'orchards', resource: 'tree', action: 'created', subject, data: { account: t.alice.id, resource: {} } });
+    await t.fleet.transport.ensureTopics(['fieldcast.orchards.trees']);
+    await t.fleet.transport.publish([{ topic: 'fieldcast.orchards.trees', key: subject, event }]);
     const entries: Entry[] = await eventually(async () => {
-      const res = await api.get(alice, '/apps/orchards/events');
+      const res = await api.get(t.alice, '/apps/orchards/events');
       expect(res.status).toBe(200);
       expect(res.body).toHaveLength(1);
       return res.body;

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { resourceEvent } from '@fieldcast/bus';
-import { eventually, startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/kit/testing';
+import { eventually, type TestAccount, useTestFleet } from '@fieldcast/kit/testing';
 import { agricultureService } from '@fieldcast/agriculture';
 import { eventsService } from '../src/definition.js';
 
@@ -10,36 +10,23 @@ const fieldBody = (description = 'f') => ({
   geometries: [{ type: 'Polygon', coordinates: [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0.01], [0, 0]]] }],
 });
 
-let fleet: TestFleet;
-let alice: TestAccount;
-let bob: TestAccount;
 
-beforeAll(async () => {
-  fleet = await startTestFleet([agricultureService, eventsService]);
-});
-afterAll(async () => {
-  await fleet.close();
-});
-beforeEach(async () => {
-  await fleet.reset();
-  alice = await fleet.account('alice');
-  bob = await fleet.account('bob');
-});
+const t = useTestFleet([agricultureService, eventsService]);
 
-const feed = (account: TestAccount, query = '') => request(fleet.app('events')).get(`/events${query}`).set('Authorization', account.auth);
+const feed = (account: TestAccount, query = '') => request(t.fleet.app('events')).get(`/events${query}`).set('Authorization', account.auth);
 
 async function createField(account: TestAccount, description = 'f') {
-  const res = await request(fleet.app('agriculture')).post('/fields').set('Authorization', account.auth).send(fieldBody(description));
+  const res = await request(t.fleet.app('agriculture')).post('/fields').set('Authorization', account.auth).send(fieldBody(description));
   expect(res.status).toBe(201);
   return res.body as { id: string };
 }
 
 describe('events spine: fields reach their owner’s feed', () => {
   it('a field’s life cycle appears newest first, in the owner’s feed only', async () => {
-    const field = await createField(alice);
-    await request(fleet.app('agriculture')).delete(`/fields/${field.id}`).set('Authorization', alice.auth);
+    const field = await createField(t.alice);
+    await request(t.fleet.app('agriculture')).delete(`/fields/${field.id}`).set('Authorization', t.alice.auth);
     const events = await eventually(async () => {
-      const res = await feed(alice);
+      const res = await feed(t.alice);
       expect(res.status).toBe(200);
       expect(res.body).toHaveLength(2);
       return res.body;
@@ -58,27 +45,27 @@ describe('events spine: fields reach their owner’s feed', () => {
     });
     expect(events[1]).not.toHaveProperty('namespace');
     expect(Object.keys(events[1].tagged[0])).toEqual(['namespace', 'id']);
-    const other = await feed(bob);
+    const other = await feed(t.bob);
     expect(other.body).toEqual([]);
   });
 
   it('a redelivered CloudEvent is stored once', async () => {
-    const event = resourceEvent({ area: 'agriculture', resource: 'field', action: 'created', subject: '0b5b8a4e-1f0a-4c55-9d7e-2f9a3c1d4e5f', data: { account: alice.id, resource: {} } });
+    const event = resourceEvent({ area: 'agriculture', resource: 'field', action: 'created', subject: '0b5b8a4e-1f0a-4c55-9d7e-2f9a3c1d4e5f', data: { account: t.alice.id, resource: {} } });
     const message = { topic: 'fieldcast.agriculture.fields', key: event.subject, event };
-    await fleet.transport.publish([message]);
-    await fleet.transport.publish([message]);
-    await createField(alice); // a later message, to know the duplicates were consumed
-    await eventually(async () => expect((await feed(alice)).body).toHaveLength(2));
-    const rows = await fleet.db.knex.withSchema('events').table('events').where({ source_event_id: event.id });
+    await t.fleet.transport.publish([message]);
+    await t.fleet.transport.publish([message]);
+    await createField(t.alice); // a later message, to know the duplicates were consumed
+    await eventually(async () => expect((await feed(t.alice)).body).toHaveLength(2));
+    const rows = await t.fleet.db.knex.withSchema('events').table('events').where({ source_event_id: event.id });
     expect(rows).toHaveLength(1);
   });
 
   it('a poisoned message is dead-lettered with its reason and later messages still arrive', async () => {
     const poison = { topic: 'fieldcast.agriculture.fields', key: 'k', event: { not: 'a cloud event' } as never };
-    await fleet.transport.publish([poison]);
-    await createField(alice);
-    await eventually(async () => expect((await feed(alice)).body).toHaveLength(1));
-    const dead = await fleet.db.knex.withSchema('events').table('dead_letters');
+    await t.fleet.transport.publish([poison]);
+    await createField(t.alice);
+    await eventually(async () => expect((await feed(t.alice)).body).toHaveLength(1));
+    const dead = await t.fleet.db.knex.withSchema('events').table('dead_letters');
     expect(dead).toHaveLength(1);
     expect(dead[0].reason).toBe('not a CloudEvent: specversion is not 1.0');
   });
@@ -86,38 +73,38 @@ describe('events spine: fields reach their owner’s feed', () => {
 
 describe('events spine: keyset paging', () => {
   it('after and before page without skipping or repeating, even while events arrive', async () => {
-    for (let i = 0; i < 5; i++) await createField(alice, `f${i}`);
-    await eventually(async () => expect((await feed(alice, '?limit=100')).body).toHaveLength(5));
-    const all = (await feed(alice, '?limit=100')).body.map((e: { id: string }) => e.id);
-    const first = (await feed(alice, '?limit=2')).body.map((e: { id: string }) => e.id);
+    for (let i = 0; i < 5; i++) await createField(t.alice, `f${i}`);
+    await eventually(async () => expect((await feed(t.alice, '?limit=100')).body).toHaveLength(5));
+    const all = (await feed(t.alice, '?limit=100')).body.map((e: { id: string }) => e.id);
+    const first = (await feed(t.alice, '?limit=2')).body.map((e: { id: string }) => e.id);
     expect(first).toEqual(all.slice(0, 2));
-    await createField(alice, 'late'); // arrives at the head; must not shift the next page
-    const second = (await feed(alice, `?limit=2&after=${first[1]}`)).body.map((e: { id: string }) => e.id);
+    await createField(t.alice, 'late'); // arrives at the head; must not shift the next page
+    const second = (await feed(t.alice, `?limit=2&after=${first[1]}`)).body.map((e: { id: string }) => e.id);
     expect(second).toEqual(all.slice(2, 4));
-    const back = (await feed(alice, `?limit=2&before=${second[0]}`)).body.map((e: { id: string }) => e.id);
+    const back = (await feed(t.alice, `?limit=2&before=${second[0]}`)).body.map((e: { id: string }) => e.id);
     expect(back).toEqual(all.slice(0, 2));
   });
 
   it('rejects after with before, an unknown cursor, and a bad limit', async () => {
     const id = '0b5b8a4e-1f0a-4c55-9d7e-2f9a3c1d4e5f';
-    const both = await feed(alice, `?after=${id}&before=${id}`);
+    const both = await feed(t.alice, `?after=${id}&before=${id}`);
     expect(both.status).toBe(400);
-    const unknown = await feed(alice, `?after=${id}`);
+    const unknown = await feed(t.alice, `?after=${id}`);
     expect(unknown.status).toBe(400);
     expect(unknown.body.id).toBe('unknown_cursor');
-    const limit = await feed(alice, '?limit=0');
+    const limit = await feed(t.alice, '?limit=0');
     expect(limit.status).toBe(400);
     expect(limit.body.errors[0].path).toBe('limit');
   });
 
   it('another account’s event is an unknown cursor, not a way in', async () => {
-    await createField(bob);
+    await createField(t.bob);
     const bobs = await eventually(async () => {
-      const rows = await fleet.db.knex.withSchema('events').table('events').where({ owner_account: bob.id });
+      const rows = await t.fleet.db.knex.withSchema('events').table('events').where({ owner_account: t.bob.id });
       expect(rows).toHaveLength(1);
       return rows;
     });
-    const res = await feed(alice, `?after=${bobs[0].id}`);
+    const res = await feed(t.alice, `?after=${bobs[0].id}`);
     expect(res.status).toBe(400);
     expect(res.body.id).toBe('unknown_cursor');
   });
