@@ -9,6 +9,10 @@
  * season >= 0.25; its contours >= 0.10; a 5,000 km² field is reported. Three field sizes at one
  * season, and one field at three season lengths, show the cost per cell-day.
  * BENCH_SECONDS sets the duration of each measurement (default 5).
+ * Warm cache: the field requests after the first find the field record in the embedded mode's
+ * per-process record cache (services/agriculture/src/field-record-cache.ts; PGlite only, this
+ * process being its one writer). Weather values are computed on every request; nothing else is
+ * cached between requests.
  */
 import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';

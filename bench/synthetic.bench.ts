@@ -57,6 +57,12 @@ const dailyPoint = (variable: VariableId) => (): number => {
   sink += s.values[0] as number;
   return s.values.length;
 };
+const dailyPair = (): number => {
+  k = (k + 1) % 1000;
+  const s = src.dailyExtremesSync(-100 + k * 0.0137, 38 + k * 0.0071, { startMs: Date.UTC(2015, 0, 1), endMs: Date.UTC(2024, 11, 31) });
+  sink += (s.tmax.values[0] as number) + (s.tmin.values[0] as number);
+  return s.tmax.values.length + s.tmin.values.length;
+};
 const hourlyPoint = (variable: VariableId) => (): number => {
   k = (k + 1) % 1000;
   const s = src.pointSeriesSync(variable, 5 + k * 0.0137, 50 + k * 0.0071, { startMs: Date.UTC(2023, 0, 1), endMs: Date.UTC(2023, 11, 31, 23) });
@@ -71,6 +77,7 @@ const cases: [string, () => number][] = [
   ['hourly precipitation_rate window, 5,000 km2 field x 7 days', hourlyWindow('precipitation_rate', 7)],
   ['daily Tmax point series, 10 years (bilinear, 4 cells)', dailyPoint('air_temperature_daily_max')],
   ['daily Tmin point series, 10 years (bilinear, 4 cells)', dailyPoint('air_temperature_daily_min')],
+  ['daily Tmax+Tmin point series together (dailyExtremesSync), 10 years', dailyPair],
   ['hourly air_temperature point series, 1 year', hourlyPoint('air_temperature')],
   ['hourly dewpoint point series, 1 year', hourlyPoint('dew_point_temperature')],
   ['hourly shortwave point series, 1 year', hourlyPoint('surface_downwelling_shortwave_flux_in_air')],

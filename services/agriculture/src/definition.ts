@@ -11,7 +11,7 @@ export const agricultureService: ServiceDefinition = {
   migrations: [fieldsMigration],
   topics: [FIELDS_TOPIC],
   api(deps) {
-    const fields = new FieldStore(deps.db.knex, deps.outbox, deps.now);
+    const fields = new FieldStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
     return growingDegreeDayRoutes(fieldRoutes(new Api(), fields), { fields, weather: deps.weather, now: deps.now });
   },
 };

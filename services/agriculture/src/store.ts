@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Outbox } from '@fieldcast/db';
 import { topicFor } from '@fieldcast/bus';
 import { fieldView, type FieldRecord } from './domain/fields.js';
+import { type FieldRecordCache, fieldRecordCacheFor } from './field-record-cache.js';
 
 export const AREA = 'agriculture';
 export const FIELDS_TOPIC = topicFor(AREA, 'fields');
@@ -54,11 +55,17 @@ function toRow(record: FieldRecord) {
  * outbox event in the same transaction (DESIGN.md section 5).
  */
 export class FieldStore {
+  /** Set only when this process is the database's one writer (embedded PGlite). */
+  private readonly cache: FieldRecordCache | null;
+
   constructor(
     private readonly knex: Knex,
     private readonly outbox: Outbox,
     private readonly now: () => Date,
-  ) {}
+    options: { soleWriter?: boolean } = {},
+  ) {
+    this.cache = options.soleWriter ? fieldRecordCacheFor(knex) : null;
+  }
 
   private table(db: Knex | Knex.Transaction = this.knex) {
     return db.withSchema(AREA).table('fields');
@@ -71,39 +78,61 @@ export class FieldStore {
 
   /** null for an unknown id and for another account's field alike (spec 5: ownership). */
   async get(accountId: string, id: string): Promise<FieldRecord | null> {
+    const cached = this.cache?.get(id);
+    if (cached) return cached.accountId === accountId ? cached : null;
+    const token = this.cache?.readStarted() ?? 0;
     const row: FieldRow | undefined = await this.table().select(RECORD_COLUMNS).where({ id, account_id: accountId }).first();
-    return row ? fromRow(row) : null;
+    if (!row) return null;
+    const record = fromRow(row);
+    this.cache?.fill(token, record);
+    return record;
+  }
+
+  /** Runs a write of field `id` with the cache entry dropped before it starts and after it ends. */
+  private async writing<T>(id: string, write: () => Promise<T>): Promise<T> {
+    this.cache?.invalidate(id);
+    try {
+      return await write();
+    } finally {
+      this.cache?.invalidate(id);
+    }
   }
 
   async create(record: FieldRecord): Promise<FieldRecord> {
     const now = this.now();
-    await this.knex.transaction(async (trx) => {
-      await this.table(trx).insert({ ...toRow(record), created_at: now, updated_at: now });
-      await this.publish(trx, record, 'created', now);
-    });
+    await this.writing(record.id, () =>
+      this.knex.transaction(async (trx) => {
+        await this.table(trx).insert({ ...toRow(record), created_at: now, updated_at: now });
+        await this.publish(trx, record, 'created', now);
+      }),
+    );
     return record;
   }
 
   async replace(record: FieldRecord): Promise<FieldRecord | null> {
     const now = this.now();
-    return this.knex.transaction(async (trx) => {
-      const { id, account_id, ...changes } = toRow(record);
-      const n: number = await this.table(trx).where({ id, account_id }).update({ ...changes, updated_at: now });
-      if (n === 0) return null;
-      await this.publish(trx, record, 'updated', now);
-      return record;
-    });
+    return this.writing(record.id, () =>
+      this.knex.transaction(async (trx) => {
+        const { id, account_id, ...changes } = toRow(record);
+        const n: number = await this.table(trx).where({ id, account_id }).update({ ...changes, updated_at: now });
+        if (n === 0) return null;
+        await this.publish(trx, record, 'updated', now);
+        return record;
+      }),
+    );
   }
 
   async remove(accountId: string, id: string): Promise<FieldRecord | null> {
     const now = this.now();
-    return this.knex.transaction(async (trx) => {
-      const [row] = await this.table(trx).where({ id, account_id: accountId }).delete().returning('*');
-      if (!row) return null;
-      const record = fromRow(row as FieldRow);
-      await this.publish(trx, record, 'deleted', now);
-      return record;
-    });
+    return this.writing(id, () =>
+      this.knex.transaction(async (trx) => {
+        const [row] = await this.table(trx).where({ id, account_id: accountId }).delete().returning('*');
+        if (!row) return null;
+        const record = fromRow(row as FieldRow);
+        await this.publish(trx, record, 'deleted', now);
+        return record;
+      }),
+    );
   }
 
   private publish(trx: Knex.Transaction, record: FieldRecord, action: string, time: Date) {

@@ -35,6 +35,23 @@ export function computeField(variable: VariableId, block: Block, i0: number, n: 
   return out;
 }
 
+/**
+ * Daily maximum and minimum ([day][cell] each) for days i0 .. i0+n-1 from one set of anchors per
+ * chunk: the values computeField gives for each variable alone.
+ */
+export function computeDailyExtremes(block: Block, i0: number, n: number): [Float32Array, Float32Array] {
+  const nCells = block.nCells;
+  const max = new Float32Array(nCells * n), min = new Float32Array(nCells * n);
+  const chunk = chunkSteps(block, 1);
+  for (let s = 0; s < n; s += chunk) {
+    const m = Math.min(chunk, n - s);
+    const span = anchorDaysForDays(i0 + s, m);
+    const anchors = temperatureAnchors(block, span.d0, span.nDays, false);
+    fillDailyExtremes(block, anchors, i0 + s, m, max.subarray(s * nCells, (s + m) * nCells), min.subarray(s * nCells, (s + m) * nCells));
+  }
+  return [max, min];
+}
+
 function fillChunk(variable: VariableId, block: Block, i0: number, n: number, out: Float32Array): void {
   switch (variable) {
     case 'air_temperature':

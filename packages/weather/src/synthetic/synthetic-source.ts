@@ -17,9 +17,11 @@ import {
   type VariableId,
   type VariableInfo,
 } from '../grid-source.js';
-import { makeBlock } from './block.js';
+import { type Block, makeBlock } from './block.js';
 import { DAY_MS, HOUR_MS } from './calendar.js';
-import { computeField } from './fields.js';
+import { computeDailyExtremes, computeField } from './fields.js';
+import { quadDailyExtremes, quadTemperatureAnchors } from './quad-extremes.js';
+import { anchorDaysForDays } from './temperature.js';
 import { type SevereEvent, type SevereKind, severeEvents } from './severe.js';
 import { SYNTHETIC_VARIABLES, syntheticVariable } from './variables.js';
 
@@ -31,6 +33,9 @@ export const SYNTHETIC_HORIZON_DAYS = 16;
 
 /** The native grid: 0.01 degree cell centres from -90/-180 (lon 180 is the same as -180). */
 export const SYNTHETIC_GRID: GridSpec = { lat0: -90, lon0: -180, dLat: 0.01, dLon: 0.01, nLat: 18001, nLon: 36000 };
+
+const TMAX: VariableId = 'air_temperature_daily_max';
+const TMIN: VariableId = 'air_temperature_daily_min';
 
 /** Cells per degree; coordinates are computed as (index - offset) / 100 so they are exact decimals. */
 const PER_DEG = 100;
@@ -76,6 +81,12 @@ export class SyntheticSource implements GridSource {
   private readonly maxValues: number;
   private readonly analysis: string;
   private readonly forecast: string;
+  /**
+   * The daily extreme computed alongside the last one asked for (pointSeriesSync for Tmax also
+   * yields Tmin at the same point): a caller reading both through the GridSource interface pays
+   * for one pass. Values only (no product labels, which depend on the clock), one entry.
+   */
+  private pending: { variable: VariableId; lon: number; lat: number; i0: number; n: number; values: Float32Array } | null = null;
 
   constructor(options: SyntheticSourceOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -136,7 +147,15 @@ export class SyntheticSource implements GridSource {
     const fx = x - j;
     const nLon = SYNTHETIC_GRID.nLon;
     const j0 = j % nLon, j1 = (j + 1) % nLon;
+    const w00 = (1 - fy) * (1 - fx), w01 = (1 - fy) * fx, w10 = fy * (1 - fx), w11 = fy * fx;
+    const daily = variable === TMAX || variable === TMIN;
+    const pending = daily ? this.takePending(variable, lon, lat, axis) : null;
+    if (pending) return this.series(info, axis, pending, lon);
     const block = makeBlock(Float64Array.of(latAt(i0), latAt(i0 + 1)), Float64Array.of(lonAt(j0), lonAt(j1)));
+    if (daily) {
+      // Both extremes come from one pass; the other is kept for a caller that asks for it next.
+      return this.series(info, axis, this.quadExtremes(variable, block, axis, [w00, w01, w10, w11], lon, lat), lon);
+    }
     const field = computeField(variable, block, axis.i0, axis.n);
     const values = new Float32Array(axis.n);
     if (variable === 'precipitation_type') {
@@ -144,19 +163,61 @@ export class SyntheticSource implements GridSource {
       const k = (fy < 0.5 ? 0 : 2) + (fx < 0.5 ? 0 : 1);
       for (let t = 0; t < axis.n; t++) values[t] = field[4 * t + k] as number;
     } else {
-      const w00 = (1 - fy) * (1 - fx), w01 = (1 - fy) * fx, w10 = fy * (1 - fx), w11 = fy * fx;
       for (let t = 0, o = 0; t < axis.n; t++, o += 4) {
         values[t] = w00 * (field[o] as number) + w01 * (field[o + 1] as number) + w10 * (field[o + 2] as number) + w11 * (field[o + 3] as number);
       }
     }
-    return {
-      variable,
-      units: info.units,
-      startMs: axis.startMs,
-      stepMs: axis.stepMs,
-      values,
-      productOf: this.productRule(info, axis, lon),
-    };
+    return this.series(info, axis, values, lon);
+  }
+
+  /**
+   * Daily maximum and minimum temperature at a point (bilinear between the four grid points, as
+   * pointSeriesSync) from one shared pass: the same values as two pointSeriesSync calls for
+   * air_temperature_daily_max and air_temperature_daily_min, at about the cost of one.
+   */
+  dailyExtremesSync(lon: number, lat: number, range: TimeRange): { tmax: PointSeries; tmin: PointSeries } {
+    const tmax = this.pointSeriesSync(TMAX, lon, lat, range);
+    return { tmax, tmin: this.pointSeriesSync(TMIN, lon, lat, range) };
+  }
+
+  /**
+   * Window reads of daily maximum and minimum over the same cells and days from one set of
+   * anchors: the same values as windowSync for each, at a little more than the cost of one.
+   */
+  windowExtremesSync(bbox: BBox, range: TimeRange): { tmax: GridWindow; tmin: GridWindow } {
+    const maxInfo = this.info(TMAX), minInfo = this.info(TMIN);
+    const cells = cellsIn(bbox);
+    const axis = this.timeAxis(maxInfo, range);
+    const nCells = cells.lats.length * cells.lons.length;
+    this.checkSize(2 * nCells * axis.n);
+    const [max, min] = nCells === 0 || axis.n === 0 ? [new Float32Array(0), new Float32Array(0)] : computeDailyExtremes(makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
+    return { tmax: this.windowOf(maxInfo, cells, axis, max), tmin: this.windowOf(minInfo, cells, axis, min) };
+  }
+
+  private series(info: VariableInfo, axis: TimeAxis, values: Float32Array, lon: number): PointSeries {
+    return { variable: info.id, units: info.units, startMs: axis.startMs, stepMs: axis.stepMs, values, productOf: this.productRule(info, axis, lon) };
+  }
+
+  /** Both daily extremes at a point; returns the requested one and keeps the other pending. */
+  private quadExtremes(variable: VariableId, block: Block, axis: TimeAxis, weights: readonly [number, number, number, number], lon: number, lat: number): Float32Array {
+    const span = anchorDaysForDays(axis.i0, axis.n);
+    const anchors = quadTemperatureAnchors(block, span.d0, span.nDays);
+    const max = new Float32Array(axis.n), min = new Float32Array(axis.n);
+    quadDailyExtremes(block, anchors, axis.i0, axis.n, weights, max, min);
+    const other: VariableId = variable === TMAX ? TMIN : TMAX;
+    this.pending = { variable: other, lon, lat, i0: axis.i0, n: axis.n, values: variable === TMAX ? min : max };
+    return variable === TMAX ? max : min;
+  }
+
+  /**
+   * The pending other extreme, if it is exactly this request (same variable, point and days);
+   * handed over once, so no array is shared between two results.
+   */
+  private takePending(variable: VariableId, lon: number, lat: number, axis: TimeAxis): Float32Array | null {
+    const p = this.pending;
+    if (!p || p.variable !== variable || p.lon !== lon || p.lat !== lat || p.i0 !== axis.i0 || p.n !== axis.n) return null;
+    this.pending = null;
+    return p.values;
   }
 
   /** Synchronous window. */
@@ -191,6 +252,10 @@ export class SyntheticSource implements GridSource {
     const nCells = cells.lats.length * cells.lons.length;
     this.checkSize(nCells * axis.n);
     const values = nCells === 0 || axis.n === 0 ? new Float32Array(0) : computeField(info.id, makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
+    return this.windowOf(info, cells, axis, values);
+  }
+
+  private windowOf(info: VariableInfo, cells: { lats: Float64Array; lons: Float64Array }, axis: TimeAxis, values: Float32Array): GridWindow {
     return {
       variable: info.id,
       units: info.units,

@@ -15,6 +15,17 @@ function hasSyncReads(source: GridSource): source is GridSource & SyncReads {
   return typeof s.pointSeriesSync === 'function' && typeof s.windowSync === 'function';
 }
 
+/** Sources that compute both daily extremes in one pass (SyntheticSource: one set of anchors). */
+interface PairedReads {
+  dailyExtremesSync(lon: number, lat: number, range: TimeRange): DailyExtremes<PointSeries>;
+  windowExtremesSync(bbox: BBox, range: TimeRange): DailyExtremes<GridWindow>;
+}
+
+function hasPairedReads(source: GridSource): source is GridSource & PairedReads {
+  const s = source as Partial<PairedReads>;
+  return typeof s.dailyExtremesSync === 'function' && typeof s.windowExtremesSync === 'function';
+}
+
 /** A GridRequestError is the caller's fault (issue 4): 400 with its code as the problem id. */
 function asRequestError(err: unknown): unknown {
   return err instanceof GridRequestError ? badRequest(err.code, err.message) : err;
@@ -32,6 +43,7 @@ export interface DailyExtremes<T> {
  */
 export async function dailyExtremesAt(source: GridSource, lon: number, lat: number, days: TimeRange): Promise<DailyExtremes<PointSeries>> {
   try {
+    if (hasPairedReads(source)) return source.dailyExtremesSync(lon, lat, days);
     if (hasSyncReads(source)) return { tmax: source.pointSeriesSync(TMAX, lon, lat, days), tmin: source.pointSeriesSync(TMIN, lon, lat, days) };
     const [tmax, tmin] = await Promise.all([source.pointSeries(TMAX, lon, lat, days), source.pointSeries(TMIN, lon, lat, days)]);
     return { tmax, tmin };
@@ -43,6 +55,7 @@ export async function dailyExtremesAt(source: GridSource, lon: number, lat: numb
 /** Daily extremes on the cells whose centres lie in bbox: one window read per variable. */
 export async function dailyExtremesIn(source: GridSource, bbox: BBox, days: TimeRange): Promise<DailyExtremes<GridWindow>> {
   try {
+    if (hasPairedReads(source)) return source.windowExtremesSync(bbox, days);
     if (hasSyncReads(source)) return { tmax: source.windowSync(TMAX, bbox, days), tmin: source.windowSync(TMIN, bbox, days) };
     const [tmax, tmin] = await Promise.all([source.window(TMAX, bbox, days), source.window(TMIN, bbox, days)]);
     return { tmax, tmin };

@@ -1,0 +1,61 @@
+import type { Knex } from 'knex';
+import type { FieldRecord } from './domain/fields.js';
+
+/**
+ * Field records by id, for a database only this process can write: the embedded PGlite, which
+ * runs inside the process and whose data dir a pid file locks to one process (docs/decisions.md
+ * "Embedded runtime"). Every write to the fields table goes through FieldStore in this process,
+ * which drops the entry, so a cached record is never stale. With PostgreSQL (several replicas)
+ * there is no cache: another replica's PUT would not reach it (docs/decisions.md "Performance").
+ *
+ * A read that raced a write must not put the pre-write row back: `generation` counts writes, and
+ * a record read from the database is cached only if no write began or ended while it was read.
+ */
+export class FieldRecordCache {
+  private readonly records = new Map<string, FieldRecord>();
+  private generation = 0;
+
+  constructor(private readonly capacity = 10_000) {}
+
+  /** The cached record, or undefined; the caller checks ownership. */
+  get(id: string): FieldRecord | undefined {
+    const record = this.records.get(id);
+    if (record) {
+      // Most recently used last, so eviction drops the least recently used.
+      this.records.delete(id);
+      this.records.set(id, record);
+    }
+    return record;
+  }
+
+  /** A token to pass to `fill` after reading the database. */
+  readStarted(): number {
+    return this.generation;
+  }
+
+  /** Caches a record read from the database, unless a write happened since `token`. */
+  fill(token: number, record: FieldRecord): void {
+    if (token !== this.generation) return;
+    this.records.delete(record.id);
+    this.records.set(record.id, record);
+    if (this.records.size > this.capacity) this.records.delete(this.records.keys().next().value as string);
+  }
+
+  /** Called before and after every write of the field: drops it and invalidates reads in flight. */
+  invalidate(id: string): void {
+    this.generation++;
+    this.records.delete(id);
+  }
+}
+
+/** One cache per embedded database, shared by every FieldStore on it. */
+const caches = new WeakMap<Knex, FieldRecordCache>();
+
+export function fieldRecordCacheFor(knex: Knex): FieldRecordCache {
+  let cache = caches.get(knex);
+  if (!cache) {
+    cache = new FieldRecordCache();
+    caches.set(knex, cache);
+  }
+  return cache;
+}
