@@ -1,14 +1,27 @@
 import { InProcessTransport, KafkaTransport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
-import { SyntheticSource } from '@fieldcast/weather';
-import { createLogger, FleetEnv, IdentityStore, migrateIdentity, portOf, startServices, stopOnSignals, type RunningFleet } from '@fieldcast/kit';
+import { describeWeatherSource, loadWeatherSource, WeatherStoreError, type GridSource } from '@fieldcast/weather';
+import { ConfigError, createLogger, FleetEnv, IdentityStore, migrateIdentity, portOf, startServices, stopOnSignals, type RunningFleet } from '@fieldcast/kit';
 import { DataDir } from './data-dir.js';
+import { ingestDefaults } from './ingest.js';
 import { ensureDemoAccount, type Credentials } from './demo-account.js';
 import { SERVICES } from './services.js';
 
 export interface StartedFleet {
   fleet: RunningFleet;
   demo: Credentials | null;
+}
+
+/**
+ * The weather the fleet serves (DESIGN.md section 2): the stores of FIELDCAST_WEATHER_STORES,
+ * then those `fieldcast ingest` registered in <data dir>/stores.yaml, before the synthetic world.
+ */
+async function loadWeather(env: FleetEnv): Promise<GridSource> {
+  try {
+    return await loadWeatherSource({ storeUrls: env.FIELDCAST_WEATHER_STORES ?? [], storesCatalogPath: ingestDefaults(env.FIELDCAST_DATA_DIR).catalogPath });
+  } catch (err) {
+    throw err instanceof WeatherStoreError ? new ConfigError(err.message) : err;
+  }
 }
 
 /**
@@ -22,7 +35,10 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
   const dir = new DataDir(env.FIELDCAST_DATA_DIR);
   const embedded = !env.DATABASE_URL;
   if (embedded) dir.claim();
+  let weather: GridSource | null = null;
+  const closeWeather = async () => (weather as { close?: () => Promise<void> } | null)?.close?.();
   try {
+    weather = await loadWeather(env);
     const db = embedded ? await dir.open() : await openDatabase({ url: env.DATABASE_URL! });
     const transport = env.KAFKA_BROKERS ? new KafkaTransport({ brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID }) : new InProcessTransport();
     await migrateIdentity(db);
@@ -33,15 +49,19 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
     }
     const fleet = await startServices(
       SERVICES.map((definition) => ({ definition, port: portOf(definition.area, env.PORT_BASE) })),
-      { db, transport, logger, weather: new SyntheticSource(), vendor: env.FIELDCAST_VENDOR, bodyLimit: env.BODY_LIMIT, host: env.HOST, shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS },
+      { db, transport, logger, weather, vendor: env.FIELDCAST_VENDOR, bodyLimit: env.BODY_LIMIT, host: env.HOST, shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS },
     );
     const stop = fleet.stop;
     fleet.stop = async () => {
       await stop();
+      await closeWeather();
       if (embedded) dir.release();
     };
     print('Fieldcast is running:');
     for (const s of fleet.services) print(`  ${s.area.padEnd(13)} ${s.url}`);
+    print('');
+    print('Weather:');
+    for (const line of describeWeatherSource(weather)) print(`  ${line}`);
     if (demo) {
       print('');
       print(`Demo account (saved in ${dir.demoAccountFile}):`);
@@ -54,6 +74,7 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
     print('Ctrl-C stops the fleet.');
     return { fleet, demo };
   } catch (err) {
+    await closeWeather();
     if (embedded) dir.release();
     throw err;
   }

@@ -1,6 +1,6 @@
 import { openDatabase } from '@fieldcast/db';
 import { KafkaTransport } from '@fieldcast/bus';
-import { SyntheticSource } from '@fieldcast/weather';
+import { describeWeatherSource, loadWeatherSource, WeatherStoreError } from '@fieldcast/weather';
 import { ConfigError, FleetEnv, parseEnv } from './env.js';
 import { createLogger } from './logger.js';
 import { portOf } from './ports.js';
@@ -18,13 +18,18 @@ export async function serveDistributed(definition: ServiceDefinition, env: NodeJ
     throw new ConfigError(`Distributed mode needs ${missing.join(' and ')} (e.g. DATABASE_URL=postgres://user@host:5432/db KAFKA_BROKERS=host:9092)`);
   }
   const logger = createLogger({ level: config.LOG_LEVEL, name: definition.area });
+  // Pods read stores over HTTP or from a mounted volume (FIELDCAST_WEATHER_STORES); no data dir catalog here.
+  const weather = await loadWeatherSource({ storeUrls: config.FIELDCAST_WEATHER_STORES ?? [] }).catch((err: unknown) => {
+    throw err instanceof WeatherStoreError ? new ConfigError(err.message) : err;
+  });
+  for (const line of describeWeatherSource(weather)) logger.info(`weather: ${line}`);
   const db = await openDatabase({ url: config.DATABASE_URL! });
   const transport = new KafkaTransport({ brokers: config.KAFKA_BROKERS!, clientId: `${config.KAFKA_CLIENT_ID}-${definition.area}` });
   const fleet = await startServices([{ definition, port: config.PORT ?? portOf(definition.area, config.PORT_BASE) }], {
     db,
     transport,
     logger,
-    weather: new SyntheticSource(),
+    weather,
     vendor: config.FIELDCAST_VENDOR,
     bodyLimit: config.BODY_LIMIT,
     host: config.HOST,

@@ -17,6 +17,18 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/** A location ZarrSource opens: a directory path or an http(s) URL (a file: URL is taken as its path). */
+function isStoreLocation(s: string): boolean {
+  if (/^(https?|file):/i.test(s)) return URL.canParse(s);
+  // Any other scheme (s3://, gs://) is not one ZarrSource reads.
+  return !/^[a-z][a-z0-9+.-]*:\/\//i.test(s);
+}
+
+/** Zarr stores to serve weather from (DESIGN.md section 2), comma-separated; opened at start, not here. */
+const storeList = optionalString
+  .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined))
+  .refine((list) => !list || list.every(isStoreLocation), { message: 'must be comma-separated Zarr store paths or http(s) URLs' });
+
 /** Every variable the fleet reads (README "Environment"). */
 export const FleetEnv = z.object({
   PORT_BASE: z.coerce.number().int().min(1).max(65000).default(8080),
@@ -30,5 +42,6 @@ export const FleetEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT: z.string().default('1mb'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  FIELDCAST_WEATHER_STORES: storeList,
 });
 export type FleetEnv = z.infer<typeof FleetEnv>;

@@ -157,6 +157,8 @@ export class ZarrSource implements GridSource {
     cacheBytes: number,
     /** the raw store, when it serves byte ranges (point series of uncompressed stores) */
     private readonly ranges: (RangeReadable & { close?: () => Promise<void> }) | null,
+    /** where the store was opened from: a directory path or an http(s) URL */
+    readonly location: string,
   ) {
     this.cache = new ChunkCache(cacheBytes);
   }
@@ -227,7 +229,7 @@ export class ZarrSource implements GridSource {
     const base = path.basename((location instanceof URL ? location.pathname : location).replace(/\/+$/, '')).replace(/\.zarr$/i, '');
     const id = options.id ?? (str(rootAttrs.id) || base);
     const label = options.label ?? (str(rootAttrs.title) || id);
-    return new ZarrSource(id, label, grid, rootAttrs, lats, lons, readers, options.cacheBytes ?? DEFAULT_CACHE_BYTES, isRangeReadable(raw) ? raw : null);
+    return new ZarrSource(id, label, grid, rootAttrs, lats, lons, readers, options.cacheBytes ?? DEFAULT_CACHE_BYTES, isRangeReadable(raw) ? raw : null, where);
   }
 
   /** Every data array, including those that are not contract variables. */
@@ -235,6 +237,15 @@ export class ZarrSource implements GridSource {
     return this.readers.map(({ name, variable, units, standardName, cellMethods, longName, time }) => ({
       name, variable, units, standardName, cellMethods, longName, time: time && { ...time },
     }));
+  }
+
+  /**
+   * The array a read of `variable` would use (the same choice as the reads make), or null when
+   * the store has none: its time axis is what CompositeSource checks a request against.
+   */
+  arrayFor(variable: VariableId): ZarrArrayInfo | null {
+    const r = this.readers.find((x) => x.variable === variable) ?? this.readers.find((x) => x.name === variable);
+    return r ? { name: r.name, variable: r.variable, units: r.units, standardName: r.standardName, cellMethods: r.cellMethods, longName: r.longName, time: r.time && { ...r.time } } : null;
   }
 
   coverage(): TimeRange {

@@ -1,5 +1,5 @@
 import { badRequest } from '@fieldcast/kit';
-import { GridRequestError, type BBox, type GridSource, type GridWindow, type PointSeries, type TimeRange, type VariableId } from '@fieldcast/weather';
+import { answeringSource, GridRequestError, type BBox, type GridSource, type GridSpec, type GridWindow, type PointSeries, type Place, type TimeRange, type VariableId } from '@fieldcast/weather';
 
 const TMAX: VariableId = 'air_temperature_daily_max';
 const TMIN: VariableId = 'air_temperature_daily_min';
@@ -26,6 +26,21 @@ function hasPairedReads(source: GridSource): source is GridSource & PairedReads 
   return typeof s.dailyExtremesSync === 'function' && typeof s.windowExtremesSync === 'function';
 }
 
+/**
+ * A routing source (CompositeSource: ingested stores before the synthetic world) answers each
+ * read from one of its sources. When both extremes come from the same one, that one is read
+ * directly so its fast paths above apply; otherwise the two reads go through the router.
+ */
+function pairSource(source: GridSource, place: Place, days: TimeRange): GridSource {
+  const tmax = answeringSource(source, TMAX, place, days);
+  return tmax === answeringSource(source, TMIN, place, days) ? tmax : source;
+}
+
+/** The grid daily extremes over this bbox come on (a routing source's chosen source's grid). */
+export function dailyGrid(source: GridSource, bbox: BBox, days: TimeRange): GridSpec {
+  return answeringSource(source, TMAX, { bbox }, days).grid;
+}
+
 /** A GridRequestError is the caller's fault (issue 4): 400 with its code as the problem id. */
 function asRequestError(err: unknown): unknown {
   return err instanceof GridRequestError ? badRequest(err.code, err.message) : err;
@@ -41,8 +56,9 @@ export interface DailyExtremes<T> {
  * for every day of the range (daily values are stamped 00:00Z of their date, DESIGN.md section 6).
  * Days past the forecast boundary come from the forecast product; nothing is clipped.
  */
-export async function dailyExtremesAt(source: GridSource, lon: number, lat: number, days: TimeRange): Promise<DailyExtremes<PointSeries>> {
+export async function dailyExtremesAt(routed: GridSource, lon: number, lat: number, days: TimeRange): Promise<DailyExtremes<PointSeries>> {
   try {
+    const source = pairSource(routed, { lon, lat }, days);
     if (hasPairedReads(source)) return source.dailyExtremesSync(lon, lat, days);
     if (hasSyncReads(source)) return { tmax: source.pointSeriesSync(TMAX, lon, lat, days), tmin: source.pointSeriesSync(TMIN, lon, lat, days) };
     const [tmax, tmin] = await Promise.all([source.pointSeries(TMAX, lon, lat, days), source.pointSeries(TMIN, lon, lat, days)]);
@@ -53,8 +69,9 @@ export async function dailyExtremesAt(source: GridSource, lon: number, lat: numb
 }
 
 /** Daily extremes on the cells whose centres lie in bbox: one window read per variable. */
-export async function dailyExtremesIn(source: GridSource, bbox: BBox, days: TimeRange): Promise<DailyExtremes<GridWindow>> {
+export async function dailyExtremesIn(routed: GridSource, bbox: BBox, days: TimeRange): Promise<DailyExtremes<GridWindow>> {
   try {
+    const source = pairSource(routed, { bbox }, days);
     if (hasPairedReads(source)) return source.windowExtremesSync(bbox, days);
     if (hasSyncReads(source)) return { tmax: source.windowSync(TMAX, bbox, days), tmin: source.windowSync(TMIN, bbox, days) };
     const [tmax, tmin] = await Promise.all([source.window(TMAX, bbox, days), source.window(TMIN, bbox, days)]);

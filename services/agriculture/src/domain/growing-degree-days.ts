@@ -2,7 +2,7 @@ import { cellWeights, contourBands, polygonsBBox, roundBandEdges } from '@fieldc
 import { unavailable } from '@fieldcast/kit';
 import { dateMs, type DegreeDayContourResult, type DegreeDayFieldResult, type DegreeDayLocationResult, type DegreeDayQuery } from '@fieldcast/schemas';
 import type { BBox, GridSource, TimeRange } from '@fieldcast/weather';
-import { dailyExtremesAt, dailyExtremesIn } from './daily-temperatures.js';
+import { dailyExtremesAt, dailyExtremesIn, dailyGrid } from './daily-temperatures.js';
 import { cellTotals, degreeDayRule, pointTotal } from './degree-day-totals.js';
 import type { FieldRecord } from './fields.js';
 import { roundOutput } from './output-rounding.js';
@@ -37,10 +37,14 @@ function contoursPath(id: string, query: DegreeDayQuery): string {
   return `/growing-degree-days/${id}/contours?${params.toString()}`;
 }
 
-/** The field's bbox grown by `cells` grid cells on every side, inside the globe. */
-function gridBBox(source: GridSource, field: FieldRecord, cells: number): BBox {
+/**
+ * The field's bbox grown by `cells` grid cells on every side, inside the globe; cells of the grid
+ * the field's temperatures come on (an ingested store's, when one covers the field).
+ */
+function gridBBox(source: GridSource, field: FieldRecord, cells: number, days: TimeRange): BBox {
   const [w, s, e, n] = polygonsBBox(field.polygons);
-  const dLon = source.grid.dLon * cells, dLat = source.grid.dLat * cells;
+  const grid = dailyGrid(source, [w, s, e, n], days);
+  const dLon = grid.dLon * cells, dLat = grid.dLat * cells;
   return [Math.max(-180, w - dLon), Math.max(-90, s - dLat), Math.min(180, e + dLon), Math.min(90, n + dLat)];
 }
 
@@ -79,7 +83,7 @@ export async function fieldDegreeDays(source: GridSource, field: FieldRecord, qu
   const days = daysOf(query);
   const [atCentroid, window] = await Promise.all([
     dailyExtremesAt(source, field.centroid.longitude, field.centroid.latitude, days),
-    dailyExtremesIn(source, gridBBox(source, field, 0.5), days),
+    dailyExtremesIn(source, gridBBox(source, field, 0.5, days), days),
   ]);
   const centroid = pointTotal(atCentroid.tmax, atCentroid.tmin, degreeDayRule(query, atCentroid.tmax.units));
   const totals = cellTotals(window.tmax, window.tmin, degreeDayRule(query, window.tmax.units));
@@ -103,7 +107,8 @@ export async function fieldDegreeDays(source: GridSource, field: FieldRecord, qu
  * properties.degreeDays is the band's lower edge (docs/decisions.md).
  */
 export async function fieldContours(source: GridSource, field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayContourResult> {
-  const window = await dailyExtremesIn(source, gridBBox(source, field, 1), daysOf(query));
+  const days = daysOf(query);
+  const window = await dailyExtremesIn(source, gridBBox(source, field, 1, days), days);
   const values = cellTotals(window.tmax, window.tmin, degreeDayRule(query, window.tmax.units));
   let min = Infinity, max = -Infinity;
   for (const v of values) {

@@ -1,0 +1,178 @@
+/**
+ * CompositeSource: one GridSource over an ordered list of sources, ingested Zarr stores first
+ * and the synthetic world last (DESIGN.md sections 2 and 6: weather data is "synthetic, or Zarr
+ * stores"). Each request is answered whole by the first source that covers it: the variable,
+ * every time step of the range and the point or bbox. Nothing is stitched: a request that no
+ * single store covers goes to the next source, and in the end to the last one, which answers or
+ * refuses it with its own GridRequestError (docs/decisions.md "Weather: serving ingested
+ * stores"). Results are the chosen source's own, so `productOf` names the store's product for
+ * stored values and the synthetic products otherwise (the spec's `products` arrays).
+ */
+import type { BBox, GridSource, GridSpec, GridWindow, PointSeries, TimeRange, VariableId, VariableInfo } from './grid-source.js';
+import { ZarrSource } from './zarr/zarr-source.js';
+
+/** Where a request reads: a point, or the cells whose centres lie in a bbox. */
+export type Place = { lon: number; lat: number } | { bbox: BBox };
+
+/** When a request reads: every step of a range (pointSeries, window) or the step at or before an instant (slice). */
+export type When = TimeRange | { atMs: number };
+
+/** A source that answers each request from one of several; callers may ask which (e.g. to use its fast paths). */
+export interface RoutingSource extends GridSource {
+  sourceFor(variable: VariableId, place: Place, when: When): GridSource;
+}
+
+export function isRoutingSource(source: GridSource): source is RoutingSource {
+  return typeof (source as Partial<RoutingSource>).sourceFor === 'function';
+}
+
+/** The source that would answer this request: the routed one for a RoutingSource, else the source itself. */
+export function answeringSource(source: GridSource, variable: VariableId, place: Place, when: When): GridSource {
+  return isRoutingSource(source) ? source.sourceFor(variable, place, when) : source;
+}
+
+/** A time axis start + k*step, k = 0..length-1 (stepMs 0: one step of unknown length). */
+interface Axis {
+  startMs: number;
+  stepMs: number;
+  length: number;
+}
+
+/** Does the axis hold every one of its steps that falls in the range, and at least one? */
+function axisCoversRange(a: Axis, r: TimeRange): boolean {
+  if (!(r.startMs <= r.endMs)) return false;
+  if (a.stepMs <= 0) return r.startMs === a.startMs && r.endMs === a.startMs;
+  const k0 = Math.ceil((r.startMs - a.startMs) / a.stepMs);
+  const k1 = Math.floor((r.endMs - a.startMs) / a.stepMs);
+  return k0 <= k1 && k0 >= 0 && k1 <= a.length - 1;
+}
+
+/** Does the axis hold the step at or before atMs (ZarrSource.slice's rule)? */
+function axisCoversInstant(a: Axis, atMs: number): boolean {
+  if (a.stepMs <= 0) return atMs === a.startMs;
+  const k = Math.floor((atMs - a.startMs) / a.stepMs);
+  return k >= 0 && k <= a.length - 1;
+}
+
+/** Outer cell edges of a grid, degrees (cell centres are the grid points, grid-source.ts). */
+function edges(g: GridSpec): { south: number; north: number; west: number; east: number; globalLon: boolean } {
+  return {
+    south: g.lat0 - g.dLat / 2,
+    north: g.lat0 + (g.nLat - 0.5) * g.dLat,
+    west: g.lon0 - g.dLon / 2,
+    east: g.lon0 + (g.nLon - 0.5) * g.dLon,
+    globalLon: Math.abs(g.nLon * g.dLon - 360) < 1e-6 * 360,
+  };
+}
+
+/**
+ * Is the place inside the grid? A point must lie within its outer cell edges (as ZarrSource
+ * reads it: an edge cell's value up to its outer edge). A bbox may reach one cell past them:
+ * the areas grow a field's bbox by half a cell to one cell to catch every cell that touches it
+ * (agriculture growing-degree-days.ts), and a field inside the store must stay with the store.
+ * Longitudes are tried a whole turn either way, for grids kept in 0..360.
+ */
+function gridCovers(g: GridSpec, place: Place): boolean {
+  const e = edges(g);
+  if ('bbox' in place) {
+    const [w, s, east, n] = place.bbox;
+    if (![w, s, east, n].every(Number.isFinite) || !(w <= east) || !(s <= n)) return false;
+    if (s < e.south - g.dLat || n > e.north + g.dLat) return false;
+    if (e.globalLon) return true;
+    return [0, 360, -360].some((shift) => w + shift >= e.west - g.dLon && east + shift <= e.east + g.dLon);
+  }
+  const { lon, lat } = place;
+  if (!Number.isFinite(lon) || !Number.isFinite(lat) || lat < e.south || lat > e.north) return false;
+  if (e.globalLon) return true;
+  return [0, 360, -360].some((shift) => lon + shift >= e.west && lon + shift <= e.east);
+}
+
+/** Does this source hold the variable at every time the request reads? */
+function timeCovers(source: GridSource, variable: VariableId, when: When): boolean {
+  if (source instanceof ZarrSource) {
+    // Per array: a store's variables may have time axes of their own.
+    const array = source.arrayFor(variable);
+    if (!array) return false;
+    if (!array.time) return true;
+    return 'atMs' in when ? axisCoversInstant(array.time, when.atMs) : axisCoversRange(array.time, when);
+  }
+  if (!source.variables().some((v) => v.id === variable)) return false;
+  const c = source.coverage();
+  return 'atMs' in when ? c.startMs <= when.atMs && when.atMs <= c.endMs : c.startMs <= when.startMs && when.endMs <= c.endMs;
+}
+
+export interface CompositeSourceOptions {
+  /** default: the sources' ids joined with "+" */
+  id?: string;
+  /** default: the sources' labels joined with " + " */
+  label?: string;
+}
+
+export class CompositeSource implements RoutingSource {
+  readonly id: string;
+  readonly label: string;
+  /**
+   * The last source's grid: the only one that spans everything the composite answers (the
+   * world, for the synthetic fallback). A window comes on the grid of the source that answered
+   * it (its lats, lons, dLat, dLon say which cells); sourceFor(...).grid gives that grid ahead
+   * of a read.
+   */
+  readonly grid: GridSpec;
+  readonly sources: readonly GridSource[];
+
+  /** sources in order of preference; the last is the fallback and answers whatever the others do not cover */
+  constructor(sources: GridSource[], options: CompositeSourceOptions = {}) {
+    const last = sources[sources.length - 1];
+    if (!last) throw new Error('CompositeSource needs at least one source');
+    this.sources = [...sources];
+    this.grid = last.grid;
+    this.id = options.id ?? sources.map((s) => s.id).join('+');
+    this.label = options.label ?? sources.map((s) => s.label).join(' + ');
+  }
+
+  /** The first source that covers the variable, every time the request reads and the place; else the last one. */
+  sourceFor(variable: VariableId, place: Place, when: When): GridSource {
+    const n = this.sources.length;
+    for (let k = 0; k < n - 1; k++) {
+      const s = this.sources[k]!;
+      if (timeCovers(s, variable, when) && gridCovers(s.grid, place)) return s;
+    }
+    return this.sources[n - 1]!;
+  }
+
+  /** From the earliest start to the latest end of any source (the fallback's range is answered everywhere). */
+  coverage(): TimeRange {
+    let startMs = Infinity;
+    let endMs = -Infinity;
+    for (const s of this.sources) {
+      const c = s.coverage();
+      startMs = Math.min(startMs, c.startMs);
+      endMs = Math.max(endMs, c.endMs);
+    }
+    return { startMs, endMs };
+  }
+
+  /** Every variable of any source, described by the first source that has it. */
+  variables(): VariableInfo[] {
+    const seen = new Map<VariableId, VariableInfo>();
+    for (const s of this.sources) for (const v of s.variables()) if (!seen.has(v.id)) seen.set(v.id, v);
+    return [...seen.values()];
+  }
+
+  pointSeries(variable: VariableId, lon: number, lat: number, range: TimeRange): Promise<PointSeries> {
+    return this.sourceFor(variable, { lon, lat }, range).pointSeries(variable, lon, lat, range);
+  }
+
+  window(variable: VariableId, bbox: BBox, range: TimeRange): Promise<GridWindow> {
+    return this.sourceFor(variable, { bbox }, range).window(variable, bbox, range);
+  }
+
+  slice(variable: VariableId, bbox: BBox, timeMs: number): Promise<GridWindow> {
+    return this.sourceFor(variable, { bbox }, { atMs: timeMs }).slice(variable, bbox, timeMs);
+  }
+
+  /** Closes every source that holds files or cached chunks (ZarrSource). */
+  async close(): Promise<void> {
+    await Promise.all(this.sources.map((s) => (s as { close?: () => Promise<void> }).close?.()));
+  }
+}

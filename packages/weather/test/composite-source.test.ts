@@ -1,0 +1,219 @@
+import { promises as fs } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SYNTHETIC_ANALYSIS_PRODUCT } from '../src/catalog/sources.js';
+import { answeringSource, CompositeSource } from '../src/composite-source.js';
+import { GridRequestError, type GridSource, type VariableId } from '../src/grid-source.js';
+import { registerIngestedStore } from '../src/ingest/store-catalog.js';
+import { describeWeatherSource, loadWeatherSource, WeatherStoreError } from '../src/load-weather-source.js';
+import { SyntheticSource } from '../src/synthetic/synthetic-source.js';
+import { GridStoreWriter, ZarrSource } from '../src/stores.js';
+
+const DAY = 86_400_000;
+const TMAX: VariableId = 'air_temperature_daily_max';
+const TMIN: VariableId = 'air_temperature_daily_min';
+const MAY_1 = Date.UTC(2024, 4, 1);
+const NOW = Date.UTC(2024, 5, 1);
+let tmp: string;
+
+/** Exact in float32 and different in every (variable, t, i, j). */
+const value = (offset: number, t: number, i: number, j: number) => offset + t + i * 0.25 + j * 0.125;
+
+/** A daily store with the given variables (Tmax offset 20, Tmin offset 5) on a regular grid. */
+async function dailyStore(dir: string, o: { lats: number[]; lons: number[]; startMs: number; nt: number; product: string; variables: VariableId[] }) {
+  const w = await GridStoreWriter.create(dir, { lats: o.lats, lons: o.lons, attributes: { title: path.basename(dir, '.zarr'), product: o.product } });
+  await w.addTimeAxis({ name: 'time', startMs: o.startMs, stepMs: DAY, length: o.nt });
+  for (const v of o.variables) {
+    const offset = v === TMAX ? 20 : 5;
+    await w.addVariable({ name: v, time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC', cell_methods: v === TMAX ? 'time: maximum' : 'time: minimum' } });
+    const data = new Float32Array(o.nt * o.lats.length * o.lons.length);
+    for (let t = 0; t < o.nt; t++) for (let i = 0; i < o.lats.length; i++) for (let j = 0; j < o.lons.length; j++) data[(t * o.lats.length + i) * o.lons.length + j] = value(offset, t, i, j);
+    await w.write(v, data);
+  }
+  await w.close();
+}
+
+/*
+ * "corn": Tmax and Tmin, lat 40..41 and lon -90..-89 by 0.5 (cell edges 39.75..41.25,
+ *   -90.25..-88.75), days 2024-05-01..04.
+ * "wide": Tmax only, lat 30..50 and lon -100..-80 by 1, days 2024-04-01..2024-06-29.
+ * Then the synthetic world, its clock at 2024-06-01.
+ */
+let cornDir: string;
+let wideDir: string;
+let corn: ZarrSource;
+let wide: ZarrSource;
+let synthetic: SyntheticSource;
+let composite: CompositeSource;
+const days = (first: number, last: number) => ({ startMs: MAY_1 + first * DAY, endMs: MAY_1 + last * DAY });
+
+beforeAll(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'fieldcast-composite-'));
+  cornDir = path.join(tmp, 'corn.zarr');
+  wideDir = path.join(tmp, 'wide.zarr');
+  await dailyStore(cornDir, { lats: [40, 40.5, 41], lons: [-90, -89.5, -89], startMs: MAY_1, nt: 4, product: 'corn-analysis', variables: [TMAX, TMIN] });
+  const lats = Array.from({ length: 21 }, (_, k) => 30 + k);
+  const lons = Array.from({ length: 21 }, (_, k) => -100 + k);
+  await dailyStore(wideDir, { lats, lons, startMs: Date.UTC(2024, 3, 1), nt: 90, product: 'wide-reanalysis', variables: [TMAX] });
+  corn = await ZarrSource.open(cornDir);
+  wide = await ZarrSource.open(wideDir);
+  synthetic = new SyntheticSource({ now: () => NOW });
+  composite = new CompositeSource([corn, wide, synthetic]);
+});
+afterAll(async () => {
+  await composite.close();
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+describe('CompositeSource routing', () => {
+  it('answers from the first store that covers variable, days and point, with its product', async () => {
+    const s = await composite.pointSeries(TMAX, -89.5, 40.5, days(0, 3));
+    // Grid node (i 1, j 1): the stored values exactly.
+    expect(Array.from(s.values)).toEqual([0, 1, 2, 3].map((t) => value(20, t, 1, 1)));
+    expect(s.productOf(0)).toBe('corn-analysis');
+    expect(composite.sourceFor(TMIN, { lon: -89.5, lat: 40.5 }, days(0, 3))).toBe(corn);
+    // A point within the outer half cell of the store still belongs to it.
+    expect(composite.sourceFor(TMAX, { lon: -88.8, lat: 41.2 }, days(1, 2))).toBe(corn);
+  });
+
+  it('a variable the store lacks goes to the next source that has it', async () => {
+    expect(composite.sourceFor('air_temperature', { lon: -89.5, lat: 40.5 }, days(0, 0))).toBe(synthetic);
+    const s = await composite.pointSeries('air_temperature', -89.5, 40.5, { startMs: MAY_1, endMs: MAY_1 + 3 * 3_600_000 });
+    const direct = await synthetic.pointSeries('air_temperature', -89.5, 40.5, { startMs: MAY_1, endMs: MAY_1 + 3 * 3_600_000 });
+    expect(Array.from(s.values)).toEqual(Array.from(direct.values));
+    expect(s.productOf(0)).toBe(SYNTHETIC_ANALYSIS_PRODUCT);
+  });
+
+  it('a range the store covers only in part is not stitched: the next covering source answers all of it', async () => {
+    // corn ends 2024-05-04; 05-03..05-06 is wide's for Tmax, and synthetic's for Tmin (wide has none).
+    const tmax = await composite.pointSeries(TMAX, -89.5, 40.5, days(2, 5));
+    expect(tmax.values.length).toBe(4);
+    // wide: lat 40.5 is halfway between rows 10 and 11, lon -89.5 between columns 10 and 11;
+    // days from 2024-04-01, so 2024-05-03 is t = 32.
+    expect(tmax.values[0]).toBeCloseTo((value(20, 32, 10, 10) + value(20, 32, 10, 11) + value(20, 32, 11, 10) + value(20, 32, 11, 11)) / 4, 5);
+    expect(tmax.productOf(3)).toBe('wide-reanalysis');
+    const tmin = await composite.pointSeries(TMIN, -89.5, 40.5, days(2, 5));
+    expect(Array.from(tmin.values)).toEqual(Array.from((await synthetic.pointSeries(TMIN, -89.5, 40.5, days(2, 5))).values));
+    expect(tmin.productOf(0)).toBe(SYNTHETIC_ANALYSIS_PRODUCT);
+    // A range starting before the store does not go to it either.
+    expect(composite.sourceFor(TMIN, { lon: -89.5, lat: 40.5 }, { startMs: MAY_1 - DAY, endMs: MAY_1 + DAY })).toBe(synthetic);
+  });
+
+  it('a point outside a store goes on; outside every store, to the synthetic world', async () => {
+    expect(composite.sourceFor(TMAX, { lon: -88.7, lat: 40.5 }, days(0, 1))).toBe(wide);
+    expect(composite.sourceFor(TMIN, { lon: -88.7, lat: 40.5 }, days(0, 1))).toBe(synthetic);
+    const far = await composite.pointSeries(TMAX, 10.5, 48.1, days(0, 1));
+    expect(Array.from(far.values)).toEqual(Array.from((await synthetic.pointSeries(TMAX, 10.5, 48.1, days(0, 1))).values));
+    expect(far.productOf(1)).toBe(SYNTHETIC_ANALYSIS_PRODUCT);
+  });
+
+  it('windows: a bbox inside a store (or up to one cell past its edges) comes on its grid', async () => {
+    const w = await composite.window(TMAX, [-89.6, 40.4, -89.4, 40.6], days(0, 1));
+    expect(Array.from(w.lats)).toEqual([40.5]);
+    expect(Array.from(w.lons)).toEqual([-89.5]);
+    expect(w.dLat).toBe(0.5);
+    expect(Array.from(w.values)).toEqual([value(20, 0, 1, 1), value(20, 1, 1, 1)]);
+    expect(w.productOf(0)).toBe('corn-analysis');
+    // An area grown by a cell beyond the store's edges stays with it (agriculture's field bbox).
+    expect(composite.sourceFor(TMAX, { bbox: [-90.7, 39.3, -88.3, 41.7] }, days(0, 1))).toBe(corn);
+    // Further out: the next store, then the synthetic world on its own grid.
+    expect(composite.sourceFor(TMAX, { bbox: [-91, 39, -88, 42] }, days(0, 1))).toBe(wide);
+    const s = await composite.window(TMIN, [-91, 39, -90.98, 39.02], days(0, 1));
+    expect(s.dLat).toBe(0.01);
+    expect(s.productOf(0)).toBe(SYNTHETIC_ANALYSIS_PRODUCT);
+  });
+
+  it('slices: the step at or before the time must be in the store', async () => {
+    const bbox: [number, number, number, number] = [-90, 40, -89, 41];
+    const inside = await composite.slice(TMAX, bbox, MAY_1 + 3 * DAY + 12 * 3_600_000);
+    expect(inside.values[0]).toBe(value(20, 3, 0, 0));
+    expect(composite.sourceFor(TMAX, { bbox }, { atMs: MAY_1 + 4 * DAY })).toBe(wide);
+    expect(composite.sourceFor(TMIN, { bbox }, { atMs: MAY_1 + 4 * DAY })).toBe(synthetic);
+  });
+
+  it('requests no source covers are refused by the last one, with its GridRequestError', async () => {
+    await expect(composite.pointSeries(TMAX, -89.5, 95, days(0, 0))).rejects.toMatchObject({ code: 'invalid_location' });
+    await expect(composite.window(TMAX, [-89, 40, -90, 41], days(0, 0))).rejects.toBeInstanceOf(GridRequestError);
+    await expect(composite.pointSeries(TMAX, 10, 48, { startMs: Date.UTC(2010, 0, 1), endMs: Date.UTC(2010, 0, 2) })).rejects.toMatchObject({ code: 'out_of_coverage' });
+  });
+
+  it('describes itself: labels of all sources, the fallback grid, every variable, the union of coverage', () => {
+    expect(composite.label).toBe('corn + wide + synthetic');
+    expect(composite.id).toBe('corn+wide+synthetic');
+    expect(composite.grid).toEqual(synthetic.grid);
+    expect(composite.variables().map((v) => v.id).sort()).toEqual(synthetic.variables().map((v) => v.id).sort());
+    expect(composite.variables().find((v) => v.id === TMAX)?.description).toBe(corn.variables().find((v) => v.id === TMAX)?.description);
+    // From the synthetic start (2015) to wide's last day (2024-06-29, after the synthetic horizon of 06-17).
+    expect(composite.coverage()).toEqual({ startMs: synthetic.coverage().startMs, endMs: Date.UTC(2024, 5, 29) });
+    expect(() => new CompositeSource([])).toThrow(/at least one/);
+  });
+
+  it('answeringSource: the routed source for a composite, the source itself otherwise', () => {
+    expect(answeringSource(composite, TMIN, { lon: -89, lat: 41 }, days(0, 3))).toBe(corn);
+    expect(answeringSource(synthetic as GridSource, TMIN, { lon: -89, lat: 41 }, days(0, 3))).toBe(synthetic);
+  });
+});
+
+describe('loadWeatherSource', () => {
+  it('no stores: the bare synthetic world (also when stores.yaml does not exist)', async () => {
+    const s = await loadWeatherSource({ storesCatalogPath: path.join(tmp, 'missing.yaml'), now: () => NOW });
+    expect(s).toBeInstanceOf(SyntheticSource);
+    expect(s.coverage().endMs).toBe(synthetic.coverage().endMs);
+    expect(describeWeatherSource(s)).toEqual(['synthetic world only (synthetic)']);
+  });
+
+  it('store URLs first, then the catalog in file order, each once, synthetic last', async () => {
+    const catalog = path.join(tmp, 'stores.yaml');
+    const entry = (id: string, dir: string) => ({
+      id, path: dir, source: `${id}.nc`, format: 'netcdf4' as const, ingestedAt: new Date(NOW).toISOString(), variables: [], grid: { lat0: 0, lon0: 0, dLat: 1, dLon: 1, nLat: 1, nLon: 1 }, time: null,
+    });
+    await registerIngestedStore(catalog, entry('corn', cornDir));
+    await registerIngestedStore(catalog, entry('wide', wideDir));
+    const s = await loadWeatherSource({ storesCatalogPath: catalog, storeUrls: [wideDir], now: () => NOW });
+    try {
+      expect(s).toBeInstanceOf(CompositeSource);
+      const sources = (s as CompositeSource).sources;
+      expect(sources.map((x) => x.id)).toEqual(['wide', 'corn', 'synthetic']);
+      expect(sources[2]!.coverage().endMs).toBe(synthetic.coverage().endMs);
+      const lines = describeWeatherSource(s);
+      expect(lines[0]).toBe(`wide  ${wideDir}  [air_temperature_daily_max]  2024-04-01T00:00Z..2024-06-29T00:00Z  lat 30..50, lon -100..-80`);
+      expect(lines[1]).toContain('[air_temperature_daily_max, air_temperature_daily_min]');
+    } finally {
+      await (s as CompositeSource).close();
+    }
+  });
+
+  it('opens stores over HTTP', async () => {
+    const server = http.createServer((req, res) => {
+      const file = path.join(cornDir, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
+      fs.readFile(file).then(
+        (body) => res.end(body),
+        () => {
+          res.statusCode = 404;
+          res.end();
+        },
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const s = await loadWeatherSource({ storeUrls: [`http://127.0.0.1:${port}/`], now: () => NOW });
+      const p = await s.pointSeries(TMIN, -89, 40, days(1, 2));
+      expect(Array.from(p.values)).toEqual([value(5, 1, 0, 2), value(5, 2, 0, 2)]);
+      expect(p.productOf(0)).toBe('corn-analysis');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('a store that cannot be opened stops the load, naming it', async () => {
+    const missing = path.join(tmp, 'gone.zarr');
+    await expect(loadWeatherSource({ storeUrls: [missing] })).rejects.toThrow(WeatherStoreError);
+    await expect(loadWeatherSource({ storeUrls: [missing] })).rejects.toThrow(missing);
+    const bad = path.join(tmp, 'bad.yaml');
+    await fs.writeFile(bad, 'stores: [{ id: 1 }]\n');
+    await expect(loadWeatherSource({ storesCatalogPath: bad })).rejects.toThrow(/catalog of stores/);
+  });
+});
