@@ -7,7 +7,7 @@ const D = 86_400_000;
 const NOW = Date.UTC(2025, 5, 15, 10, 20);
 
 /**
- * The general path, as pointSeriesSync computed daily extremes before the fused 2 x 2 pass:
+ * The general path, as pointSeriesSync would compute daily extremes without the fused 2 x 2 pass:
  * computeField over the block of the four surrounding grid points, then the bilinear mix.
  */
 function reference(variable: 'air_temperature_daily_max' | 'air_temperature_daily_min', lon: number, lat: number, range: TimeRange): Float32Array {
@@ -29,6 +29,13 @@ function reference(variable: 'air_temperature_daily_max' | 'air_temperature_dail
   const out = new Float32Array(n);
   for (let t = 0, o = 0; t < n; t++, o += 4) out[t] = w00 * field[o]! + w01 * field[o + 1]! + w10 * field[o + 2]! + w11 * field[o + 3]!;
   return out;
+}
+
+function maxAbsDiff(a: Float32Array, b: Float32Array): number {
+  expect(a.length).toBe(b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m;
 }
 
 const POINTS: [number, number][] = [
@@ -59,13 +66,15 @@ describe('SyntheticSource: daily extremes at a point (fused 2 x 2 pass)', () => 
     { startMs: Date.UTC(2019, 11, 31), endMs: Date.UTC(2019, 11, 31) },
   ];
 
-  it('gives bit-for-bit the values of the general block path', () => {
+  // The fused pass accumulates noise in double, the block path in float32: the same values to
+  // float32 rounding (the property: a point series is the bilinear mix of the grid values).
+  it('gives the values of the general block path', () => {
     for (const [lon, lat] of POINTS) {
       for (const r of ranges) {
         const max = src.pointSeriesSync('air_temperature_daily_max', lon, lat, r).values;
         const min = new SyntheticSource({ now: () => NOW }).pointSeriesSync('air_temperature_daily_min', lon, lat, r).values;
-        expect(Array.from(max)).toEqual(Array.from(reference('air_temperature_daily_max', lon, lat, r)));
-        expect(Array.from(min)).toEqual(Array.from(reference('air_temperature_daily_min', lon, lat, r)));
+        expect(maxAbsDiff(max, reference('air_temperature_daily_max', lon, lat, r))).toBeLessThan(1e-4);
+        expect(maxAbsDiff(min, reference('air_temperature_daily_min', lon, lat, r))).toBeLessThan(1e-4);
       }
     }
   });
@@ -94,13 +103,13 @@ describe('SyntheticSource: daily extremes at a point (fused 2 x 2 pass)', () => 
     s.pointSeriesSync('air_temperature_daily_max', 10, 45, r);
     // a different point or range does not take it
     const elsewhere = s.pointSeriesSync('air_temperature_daily_min', 10.001, 45, r).values;
-    expect(Array.from(elsewhere)).toEqual(Array.from(reference('air_temperature_daily_min', 10.001, 45, r)));
+    expect(maxAbsDiff(elsewhere, reference('air_temperature_daily_min', 10.001, 45, r))).toBeLessThan(1e-4);
     s.pointSeriesSync('air_temperature_daily_max', 10, 45, r);
     const a = s.pointSeriesSync('air_temperature_daily_min', 10, 45, r).values;
     const b = s.pointSeriesSync('air_temperature_daily_min', 10, 45, r).values;
     expect(a).not.toBe(b);
     expect(Array.from(a)).toEqual(Array.from(b));
-    expect(Array.from(a)).toEqual(Array.from(reference('air_temperature_daily_min', 10, 45, r)));
+    expect(maxAbsDiff(a, reference('air_temperature_daily_min', 10, 45, r))).toBeLessThan(1e-4);
   });
 
   it('windowExtremesSync equals windowSync of each variable', () => {

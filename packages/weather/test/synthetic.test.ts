@@ -235,6 +235,39 @@ describe('SyntheticSource: daily extremes agree with the hourly curve', () => {
     }
   });
 
+  it('daily windows equal the extremes of the hourly window at every grid point, exactly', () => {
+    // Arctic spring and a mid-latitude autumn: fronts, polar day and short days included.
+    for (const [b, d0, days] of [
+      [[100, 65, 100.05, 65.03], Date.UTC(2023, 4, 20), 40],
+      [[-75.5, 44, -75.45, 44.03], Date.UTC(2023, 9, 1), 40],
+    ] as const) {
+      const daily = { startMs: d0, endMs: d0 + (days - 1) * D };
+      const tmax = src.windowSync('air_temperature_daily_max', [...b], daily);
+      const tmin = src.windowSync('air_temperature_daily_min', [...b], daily);
+      const hourly = src.windowSync('air_temperature', [...b], { startMs: d0 - D, endMs: d0 + (days + 1) * D });
+      const nCells = tmax.lats.length * tmax.lons.length;
+      let mismatches = 0;
+      for (let c = 0; c < tmax.lons.length; c++) {
+        const off = (tmax.lons[c] as number) / 15;
+        for (let r = 0; r < tmax.lats.length; r++) {
+          const cell = r * tmax.lons.length + c;
+          for (let k = 0; k < days; k++) {
+            const day = d0 / D + k;
+            let hi = -Infinity, lo = Infinity;
+            for (let i = 0; i < hourly.nt; i++) {
+              const t = (hourly.startMs + i * H) / H;
+              if (Math.floor((t + off) / 24) !== day) continue;
+              hi = Math.max(hi, hourly.values[i * nCells + cell] as number);
+              lo = Math.min(lo, hourly.values[i * nCells + cell] as number);
+            }
+            if (hi !== tmax.values[k * nCells + cell] || lo !== tmin.values[k * nCells + cell]) mismatches++;
+          }
+        }
+      }
+      expect(mismatches).toBe(0);
+    }
+  });
+
   it('stamps daily values at 00:00Z of the date', () => {
     const s = src.pointSeriesSync('air_temperature_daily_max', 10, 45, { startMs: Date.UTC(2023, 0, 1, 5), endMs: Date.UTC(2023, 0, 4, 23) });
     expect(s.startMs).toBe(Date.UTC(2023, 0, 2));

@@ -26,9 +26,15 @@ export function cloudBias(latDeg: number): number {
   return 0.35 * Math.exp(-((a / 8) ** 2)) - 0.45 * Math.exp(-(((a - 25) / 10) ** 2)) + 0.25 * Math.exp(-(((a - 55) / 15) ** 2)) - 0.05;
 }
 
-/** Cloud fraction in (0, 1) from the raw noise value: a logistic squashing around the bias. */
+/**
+ * Cloud fraction in (0, 1) from the raw noise value: a sigmoid squashing around the bias. The
+ * algebraic sigmoid z / sqrt(1 + z^2) (one sqrt, no exp: it runs per cell and hour) with the
+ * logistic's slope at the centre (3/4 per unit of noise, as 1 / (1 + exp(-3 x)) had); its tails
+ * approach 0 and 1 a little more slowly.
+ */
 export function cloudFraction(noise: number, bias: number): number {
-  return 1 / (1 + Math.exp(-3 * (noise + bias)));
+  const z = 1.5 * (noise + bias);
+  return 0.5 + (0.5 * z) / Math.sqrt(1 + z * z);
 }
 
 /** Air-mass dryness of ~700 km over ~3 days. */

@@ -46,7 +46,7 @@ export function computeDailyExtremes(block: Block, i0: number, n: number): [Floa
   for (let s = 0; s < n; s += chunk) {
     const m = Math.min(chunk, n - s);
     const span = anchorDaysForDays(i0 + s, m);
-    const anchors = temperatureAnchors(block, span.d0, span.nDays, false);
+    const anchors = temperatureAnchors(block, span.d0, span.nDays, false, false);
     fillDailyExtremes(block, anchors, i0 + s, m, max.subarray(s * nCells, (s + m) * nCells), min.subarray(s * nCells, (s + m) * nCells));
   }
   return [max, min];
@@ -65,7 +65,7 @@ function fillChunk(variable: VariableId, block: Block, i0: number, n: number, ou
     case 'air_temperature_daily_max':
     case 'air_temperature_daily_min': {
       const span = anchorDaysForDays(i0, n);
-      const anchors = temperatureAnchors(block, span.d0, span.nDays, false);
+      const anchors = temperatureAnchors(block, span.d0, span.nDays, false, false);
       const max = variable === 'air_temperature_daily_max';
       fillDailyExtremes(block, anchors, i0, n, max ? out : null, max ? null : out);
       return;

@@ -2,14 +2,25 @@
  * Air and dewpoint temperature of the synthetic world, hourly and as daily extremes, from one
  * set of per-day anchors so the two always agree.
  *
- * Each local solar day D of a cell has two anchors: its minimum Tmin(D) at sunrise and its
- * maximum Tmax(D) at 15:00 local mean solar time. The hourly curve rises from Tmin(D) to Tmax(D)
- * and falls from Tmax(D) to Tmin(D+1) at the next sunrise, blended with smoothstep (the cubic
+ * Each local solar day D of a cell has a minimum Tmin(D), held for the hour centred on sunrise,
+ * a maximum Tmax(D), held for the hour centred on 15:00 local mean solar time, and a value M(D)
+ * at the local midnight that starts it. Between them the curve is a smoothstep blend (the cubic
  * form of the half-cosine diurnal interpolation of Goudriaan and van Laar 1994, "Modelling
- * Potential Crop Growth Processes", sect. 2.3; De Wit et al. 1978). The curve is C1 and monotone
- * between anchors, so over the 24 hourly samples of a local day the extremes lie at the first or
- * last sample of each of the (at most three) monotone pieces: the daily values are the max/min of
- * those few samples of the very same hourly function, which equals the max/min of all 24.
+ * Potential Crop Growth Processes", sect. 2.3; De Wit et al. 1978):
+ *   00:00 M(D) -> sunrise - 0.5 h Tmin(D) | Tmin(D) held to sunrise + 0.5 h -> 14:30 Tmax(D) |
+ *   Tmax(D) held to 15:30 -> 24:00 M(D + 1).
+ * Every midnight value lies within both adjacent days' [Tmin, Tmax] (below), so every sample of
+ * day D lies in [Tmin(D), Tmax(D)]; and the 24 hourly samples of a local day are one hour apart,
+ * so one always falls in each closed hour-wide plateau. Hence the maximum and minimum of the
+ * day's hourly values are exactly Tmax(D) and Tmin(D): daily extremes need no sampling at all.
+ *
+ * Anchors: a raw pair mean +- half the diurnal range per day, where mean = sea-level climatology
+ * - lapse rate x altitude + seasonal cycle + anomaly noise. A strong front can carry a day's raw
+ * minimum above the neighbouring day's raw maximum; the day then keeps warming (or cooling)
+ * through its own extremes: Tmax(D) = max(rawMax(D), rawMin(D-1), rawMin(D+1)) and Tmin(D) =
+ * min(rawMin(D), rawMax(D-1), rawMax(D+1)). That makes Tmin(D) <= Tmax(D +- 1), so the interval
+ * [max(Tmin(D-1), Tmin(D)), min(Tmax(D-1), Tmax(D))] for M(D) is never empty; M(D) is the natural
+ * night value, 30 % of the way from Tmin(D) back to Tmax(D - 1), clamped into it.
  *
  * Local solar day: local mean solar time is UTC + lon/15 h (the equation of time, under 17 min,
  * is ignored for the temperature curve). The daily value stamped 00:00Z of date D is for the
@@ -21,13 +32,17 @@
  * physical day at 180W see the same weather (no seam at the antimeridian).
  */
 import type { Block } from './block.js';
-import { anomalyScale, diurnalRange, LAPSE_RATE_K_PER_M, seaLevelMeanTemperature, seasonalAmplitude, seasonalPhase, TEMPERATURE_ANOMALY, TMAX_LOCAL_HOUR } from './climate.js';
+import { anomalyScale, diurnalRange, LAPSE_RATE_K_PER_M, seaLevelMeanTemperature, seasonalAmplitude, TEMPERATURE_ANOMALY, TMAX_LOCAL_HOUR } from './climate.js';
 import { DAILY_CLOUD_NOISE, cloudBias, cloudFraction, DRYNESS_NOISE, dawnDewpointDepression } from './clouds.js';
 import { daysFromCivil, yearOfDay } from './calendar.js';
+import { dayLength, dayLengthRow, minimumHour } from './daylight.js';
 import { BlockNoise } from './noise.js';
-import { dayLengthHours, dayOfYear, solarDeclination } from './solar.js';
+import { seasonAtNoon, seasonColumn } from './season.js';
 
-const DEG = Math.PI / 180;
+/** Half-width of the plateaus held at the daily minimum and maximum, hours. */
+export const PLATEAU_HALF_HOURS = 0.5;
+/** Share of the fall from the previous maximum to the next minimum that is left at midnight. */
+const MIDNIGHT_SHARE = 0.3;
 
 export interface TemperatureAnchors {
   /** first local day (days since 1970-01-01) */
@@ -35,133 +50,190 @@ export interface TemperatureAnchors {
   nDays: number;
   nRows: number;
   nCells: number;
-  /** [day][cell] daily maximum at 15:00 local, degC */
+  /** [day][cell] daily maximum, degC, days d0 .. d0+nDays-1 */
   tmax: Float32Array;
-  /** [day][cell] daily minimum at sunrise, degC */
+  /** [day][cell] daily minimum, degC */
   tmin: Float32Array;
-  /** [day][cell] dewpoint ceiling at local midnight starting the day, degC */
+  /** [day][cell] temperature at the local midnight starting the day, days d0 .. d0+nDays (empty for daily extremes only) */
+  mid: Float32Array;
+  /** [day][cell] dewpoint ceiling at local midnight starting the day, days d0 .. d0+nDays (empty without dew) */
   tdew: Float32Array;
-  /** [day][row] local mean solar hour of sunrise */
+  /** [day][row] local mean solar hour of the minimum (sunrise, minimumHour) */
   sunrise: Float64Array;
 }
 
-/** Local hour of sunrise: 12 - N/2 (FAO-56 eq. 34 for N). 12 in polar night, 0 in polar day. */
-export function sunriseLocalHour(latDeg: number, dayIndex: number): number {
-  return 12 - dayLengthHours(latDeg, solarDeclination(dayOfYear(dayIndex))) / 2;
+/** Raw days computed around the requested ones: two before (M(d0) needs Tmax(d0-1), which needs d0-2) and two after. */
+export const RAW_MARGIN = 2;
+
+/**
+ * The final anchors from raw daily pairs: rawMax/rawMin are [e][cell] for days d0-2 .. d0+nDays+1
+ * (e = D - d0 + 2). Writes tmax/tmin for d0 .. d0+nDays-1, mid for d0 .. d0+nDays, and fills
+ * `lowExt` with Tmin for d0 .. d0+nDays (for dewpoint). Shared by the block and 2 x 2 paths.
+ */
+export function finishAnchors(rawMax: Float64Array, rawMin: Float64Array, nCells: number, nDays: number, tmax: Float32Array, tmin: Float32Array, mid: Float32Array | null, lowExt: Float32Array | null): void {
+  // Final Tmax/Tmin for days d0-1 .. d0+nDays (f = 0 .. nDays+1, raw index e = f + 1), float32
+  // as stored; only days d0 .. d0+nDays-1 unless the midnight values or dew anchors need more.
+  const extra = mid !== null || lowExt !== null;
+  const nF = nDays + 2;
+  const hi = extra ? new Float32Array(nF * nCells) : tmax, lo = extra ? new Float32Array(nF * nCells) : tmin;
+  const fFirst = extra ? 0 : 1, fEnd = extra ? nF : nDays + 1, shift = extra ? 0 : nCells;
+  for (let f = fFirst; f < fEnd; f++) {
+    const e = f + 1;
+    for (let k = 0, p = (e - 1) * nCells, o = f * nCells - shift; k < nCells; k++, p++, o++) {
+      const q = p + nCells, n = q + nCells;
+      let x = rawMax[q]!, y = rawMin[q]!;
+      const pn = rawMin[p]!, nn = rawMin[n]!, px = rawMax[p]!, nx = rawMax[n]!;
+      if (pn > x) x = pn;
+      if (nn > x) x = nn;
+      if (px < y) y = px;
+      if (nx < y) y = nx;
+      hi[o] = x;
+      lo[o] = y;
+    }
+  }
+  if (!extra) return;
+  tmax.set(hi.subarray(nCells, (nDays + 1) * nCells));
+  tmin.set(lo.subarray(nCells, (nDays + 1) * nCells));
+  if (lowExt) lowExt.set(lo.subarray(nCells, (nDays + 2) * nCells));
+  if (!mid) return;
+  // M(D) for D = d0 .. d0+nDays: between day D-1 (f = i) and day D (f = i + 1).
+  for (let i = 0; i <= nDays; i++) {
+    for (let k = 0; k < nCells; k++) {
+      const a = i * nCells + k, b = a + nCells;
+      const prevMax = hi[a]!, prevMin = lo[a]!, curMax = hi[b]!, curMin = lo[b]!;
+      const floor = prevMin > curMin ? prevMin : curMin;
+      const ceil = prevMax < curMax ? prevMax : curMax;
+      let m = Math.fround(curMin + MIDNIGHT_SHARE * (prevMax - curMin));
+      if (m < floor) m = floor;
+      if (m > ceil) m = ceil;
+      mid[i * nCells + k] = m;
+    }
+  }
 }
 
 /**
  * Anchors for local days d0 .. d0+nDays-1 of every cell of the block. Dewpoint anchors (one more
- * noise field) are computed only when `withDew` is set. Work is vectorised over days: per-day,
+ * noise field) are computed only when `withDew` is set, midnight values (for the hourly curve)
+ * only when `withHourly` is. Work is vectorised over days: per-day,
  * per-row and per-column terms first, then one pass over [day][cell].
  */
-export function temperatureAnchors(block: Block, d0: number, nDays: number, withDew = true): TemperatureAnchors {
+export function temperatureAnchors(block: Block, d0: number, nDays: number, withDew = true, withHourly = true): TemperatureAnchors {
   const { lats, lons, nRows, nCols, nCells, altitude, offsetHours } = block;
-  const size = nDays * nCells;
-  const tmax = new Float32Array(size);
-  const tmin = new Float32Array(size);
-  const tdew = new Float32Array(withDew ? size : 0);
+  const nExt = nDays + 2 * RAW_MARGIN;
+  const e0 = d0 - RAW_MARGIN;
   const sunrise = new Float64Array(nDays * nRows);
-  const dayLen = new Float64Array(nDays * nRows);
-  const tNoon = new Float64Array(nDays * nCols);
-  const season = new Float64Array(nDays * nCols);
+  const dayLen = new Float64Array(nExt * nRows);
+  const tNoon = new Float64Array(nExt * nCols);
+  const season = new Float64Array(nExt * nCols);
 
   const rowAmp = new Float64Array(nRows);
   const rowScale = new Float64Array(nRows);
   const rowBias = new Float64Array(nRows);
-  const rowTan = new Float64Array(nRows);
+  const rowDay: Float64Array[] = [];
   const base = new Float64Array(nCells);
   for (let r = 0; r < nRows; r++) {
     const lat = lats[r] as number;
     rowAmp[r] = seasonalAmplitude(lat);
     rowScale[r] = anomalyScale(lat);
     rowBias[r] = cloudBias(lat);
-    rowTan[r] = Math.tan(lat * DEG);
+    rowDay.push(dayLengthRow(lat));
     const sl = seaLevelMeanTemperature(lat);
     for (let c = 0; c < nCols; c++) base[r * nCols + c] = sl - LAPSE_RATE_K_PER_M * (altitude[r * nCols + c] as number);
   }
-  // Day length depends on (latitude, day of year) only: tabulate by J for long runs.
-  const byJ = nDays >= 366 ? new Float64Array(367 * nRows).fill(-1) : null;
-  let yearStart = daysFromCivil(yearOfDay(d0), 1, 1);
-  let nextYear = daysFromCivil(yearOfDay(d0) + 1, 1, 1);
-  for (let i = 0; i < nDays; i++) {
-    const day = d0 + i;
+  const colCos = new Float64Array(nCols), colSin = new Float64Array(nCols);
+  for (let c = 0; c < nCols; c++) {
+    const s = seasonColumn(lons[c] as number);
+    colCos[c] = s.cos;
+    colSin[c] = s.sin;
+  }
+  let yearStart = daysFromCivil(yearOfDay(e0), 1, 1);
+  let nextYear = daysFromCivil(yearOfDay(e0) + 1, 1, 1);
+  for (let e = 0; e < nExt; e++) {
+    const day = e0 + e;
     if (day >= nextYear) {
       yearStart = nextYear;
       nextYear = daysFromCivil(yearOfDay(day) + 1, 1, 1);
     }
     const j = day - yearStart + 1;
-    const tanDecl = Math.tan(solarDeclination(j));
     for (let r = 0; r < nRows; r++) {
-      let n: number;
-      const cached = byJ ? (byJ[j * nRows + r] as number) : -1;
-      if (cached >= 0) {
-        n = cached;
-      } else {
-        const x = -(rowTan[r] as number) * tanDecl;
-        n = x <= -1 ? 24 : x >= 1 ? 0 : (24 / Math.PI) * Math.acos(x);
-        if (byJ) byJ[j * nRows + r] = n;
-      }
-      dayLen[i * nRows + r] = n;
-      sunrise[i * nRows + r] = 12 - n / 2;
+      const n = dayLength(rowDay[r]!, lats[r] as number, j);
+      dayLen[e * nRows + r] = n;
+      const i = e - RAW_MARGIN;
+      if (i >= 0 && i < nDays) sunrise[i * nRows + r] = minimumHour(n);
     }
     for (let c = 0; c < nCols; c++) {
       // Anchors describe local noon of the day, at its UTC instant.
-      const t = 24 * day + 12 - (offsetHours[c] as number);
-      tNoon[i * nCols + c] = t;
-      season[i * nCols + c] = seasonalPhase(t);
+      tNoon[e * nCols + c] = 24 * day + 12 - (offsetHours[c] as number);
+      season[e * nCols + c] = seasonAtNoon(day, colCos[c]!, colSin[c]!);
     }
   }
-  const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons).seriesAtColumnTimes(tNoon, nDays, new Float32Array(size));
-  const clouds = new BlockNoise(DAILY_CLOUD_NOISE, lats, lons).seriesAtColumnTimes(tNoon, nDays, new Float32Array(size));
-  const dryness = withDew ? new BlockNoise(DRYNESS_NOISE, lats, lons).seriesAtColumnTimes(tNoon, nDays, new Float32Array(size)) : null;
-
-  for (let i = 0; i < nDays; i++) {
-    const o = i * nCells;
+  const size = nExt * nCells;
+  const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons).seriesAtColumnTimes(tNoon, nExt, new Float32Array(size));
+  const clouds = new BlockNoise(DAILY_CLOUD_NOISE, lats, lons).seriesAtColumnTimes(tNoon, nExt, new Float32Array(size));
+  const rawMax = new Float64Array(size), rawMin = new Float64Array(size);
+  const cloudOf = withDew ? new Float64Array(size) : null;
+  for (let e = 0; e < nExt; e++) {
+    const o = e * nCells;
     for (let r = 0; r < nRows; r++) {
       const amp = rowAmp[r] as number, sc = rowScale[r] as number, bias = rowBias[r] as number;
-      const n = dayLen[i * nRows + r] as number;
-      const lat = lats[r] as number;
+      const n = dayLen[e * nRows + r] as number;
       for (let c = 0; c < nCols; c++) {
         const cell = r * nCols + c;
         const q = o + cell;
-        const mean = (base[cell] as number) + amp * (season[i * nCols + c] as number) + sc * (anomaly[q] as number);
+        const mean = (base[cell] as number) + amp * (season[e * nCols + c] as number) + sc * (anomaly[q] as number);
         const cloud = cloudFraction(clouds[q] as number, bias);
         const half = diurnalRange(cloud, n) / 2;
-        const lo = mean - half;
-        tmax[q] = mean + half;
-        tmin[q] = lo;
-        if (dryness) tdew[q] = lo - dawnDewpointDepression(dryness[q] as number, lat, cloud);
+        rawMax[q] = mean + half;
+        rawMin[q] = mean - half;
+        if (cloudOf) cloudOf[q] = cloud;
       }
     }
   }
-  return { d0, nDays, nRows, nCells, tmax, tmin, tdew, sunrise };
+  const tmax = new Float32Array(nDays * nCells), tmin = new Float32Array(nDays * nCells), mid = new Float32Array(withHourly ? (nDays + 1) * nCells : 0);
+  const low = withDew ? new Float32Array((nDays + 1) * nCells) : null;
+  finishAnchors(rawMax, rawMin, nCells, nDays, tmax, tmin, withHourly ? mid : null, low);
+  const tdew = new Float32Array(withDew ? (nDays + 1) * nCells : 0);
+  if (withDew && low && cloudOf) {
+    // Dew anchors at the midnight starting days d0 .. d0+nDays, from that day's minimum and air mass.
+    const dry = new Float64Array((nDays + 1) * nCols);
+    for (let i = 0; i <= nDays; i++) for (let c = 0; c < nCols; c++) dry[i * nCols + c] = tNoon[(i + RAW_MARGIN) * nCols + c]!;
+    const dryness = new BlockNoise(DRYNESS_NOISE, lats, lons).seriesAtColumnTimes(dry, nDays + 1, new Float32Array((nDays + 1) * nCells));
+    for (let i = 0; i <= nDays; i++) {
+      for (let r = 0; r < nRows; r++) {
+        const lat = lats[r] as number;
+        for (let c = 0; c < nCols; c++) {
+          const q = i * nCells + r * nCols + c;
+          tdew[q] = low[q]! - dawnDewpointDepression(dryness[q] as number, lat, cloudOf[q + RAW_MARGIN * nCells]!);
+        }
+      }
+    }
+  }
+  return { d0, nDays, nRows, nCells, tmax, tmin, mid, tdew, sunrise };
 }
 
 /**
- * Temperature of `cell` (row r) at local hour lh of anchor day index di (d0-relative): the
- * smoothstep blend between the anchors bracketing lh. The single definition of the hourly curve.
+ * Temperature of `cell` (row r) at local hour lh in [0, 24) of anchor day index di (d0-relative):
+ * the single definition of the hourly curve (module comment).
  */
 export function temperatureAt(A: TemperatureAnchors, di: number, r: number, cell: number, lh: number): number {
-  const nC = A.nCells;
-  const sr = A.sunrise[di * A.nRows + r] as number;
-  let a: number, b: number, va: number, vb: number;
-  if (lh < sr) {
-    a = TMAX_LOCAL_HOUR - 24;
-    b = sr;
-    va = A.tmax[(di - 1) * nC + cell] as number;
-    vb = A.tmin[di * nC + cell] as number;
-  } else if (lh < TMAX_LOCAL_HOUR) {
-    a = sr;
-    b = TMAX_LOCAL_HOUR;
-    va = A.tmin[di * nC + cell] as number;
-    vb = A.tmax[di * nC + cell] as number;
-  } else {
-    a = TMAX_LOCAL_HOUR;
-    b = 24 + (A.sunrise[(di + 1) * A.nRows + r] as number);
-    va = A.tmax[di * nC + cell] as number;
-    vb = A.tmin[(di + 1) * nC + cell] as number;
-  }
+  const q = di * A.nCells + cell;
+  return curve(A.sunrise[di * A.nRows + r] as number, A.mid[q] as number, A.tmin[q] as number, A.tmax[q] as number, A.mid[q + A.nCells] as number, lh);
+}
+
+/** The hourly curve of one local day from its anchors (sr = hour of the minimum). */
+export function curve(sr: number, m0: number, lo: number, hi: number, m1: number, lh: number): number {
+  const a = sr - PLATEAU_HALF_HOURS;
+  if (lh < a) return blend(0, a, m0, lo, lh);
+  if (lh <= sr + PLATEAU_HALF_HOURS) return lo;
+  const b = TMAX_LOCAL_HOUR - PLATEAU_HALF_HOURS;
+  if (lh < b) return blend(sr + PLATEAU_HALF_HOURS, b, lo, hi, lh);
+  const c = TMAX_LOCAL_HOUR + PLATEAU_HALF_HOURS;
+  if (lh <= c) return hi;
+  return blend(c, 24, hi, m1, lh);
+}
+
+/** Smoothstep blend from va at local hour a to vb at b, at local hour lh. */
+function blend(a: number, b: number, va: number, vb: number, lh: number): number {
   const s = (lh - a) / (b - a);
   return va + (vb - va) * s * s * (3 - 2 * s);
 }
@@ -173,9 +245,9 @@ export function anchorDaysForHours(h0: number, nt: number): { d0: number; nDays:
   return { d0, nDays: d1 - d0 + 1 };
 }
 
-/** Anchor days needed for daily values of days dStart .. dStart+n-1. */
+/** Anchor days needed for daily values of days dStart .. dStart+n-1: the same days (margins are internal). */
 export function anchorDaysForDays(dStart: number, n: number): { d0: number; nDays: number } {
-  return { d0: dStart - 1, nDays: n + 2 };
+  return { d0: dStart, nDays: n };
 }
 
 /**
@@ -218,68 +290,11 @@ export function fillHourlyTemperature(block: Block, A: TemperatureAnchors, h0: n
 
 /**
  * Daily maximum and/or minimum of the hourly curve over each local solar day dStart .. dStart+n-1
- * into [day][cell] arrays. The day's 24 samples fall into up to three monotone pieces (before
- * sunrise, sunrise to 15:00, after 15:00); the direction of each piece is known from its end
- * anchors, so the extreme of a piece is its first or last sample: at most three evaluations of
- * the hourly function per extreme, each the exact value the hourly series reports.
+ * into [day][cell] arrays: exactly the day's anchors (module comment).
  */
 export function fillDailyExtremes(block: Block, A: TemperatureAnchors, dStart: number, n: number, maxOut: Float32Array | null, minOut: Float32Array | null): void {
-  const { nRows, nCols, nCells, offsetHours } = block;
-  const { tmax, tmin, d0 } = A;
-  for (let i = 0; i < n; i++) {
-    const D = dStart + i;
-    const di = D - d0;
-    const o = i * nCells;
-    for (let c = 0; c < nCols; c++) {
-      const off = offsetHours[c] as number;
-      // First integer UTC hour whose local time falls in day D, by the hourly code's own test.
-      let t0 = Math.ceil(24 * D - off);
-      while (Math.floor((t0 + off) / 24) < D) t0++;
-      while (Math.floor((t0 - 1 + off) / 24) >= D) t0--;
-      const lh0 = t0 + off - 24 * D;
-      for (let r = 0; r < nRows; r++) {
-        const cell = r * nCols + c;
-        const sr = A.sunrise[di * nRows + r] as number;
-        // Samples k < kA are before sunrise, k < kB before the 15:00 maximum.
-        const kA = clampCount(Math.ceil(sr - lh0));
-        const kB = clampCount(Math.ceil(TMAX_LOCAL_HOUR - lh0));
-        const prevMax = tmax[(di - 1) * nCells + cell] as number;
-        const lo = tmin[di * nCells + cell] as number;
-        const hi = tmax[di * nCells + cell] as number;
-        const nextMin = tmin[(di + 1) * nCells + cell] as number;
-        const aFalls = prevMax >= lo;
-        const bRises = hi >= lo;
-        const cFalls = hi >= nextMin;
-        // Each piece's end anchors are known, so its samples are evaluated on that piece
-        // directly: the same arithmetic as temperatureAt, without finding the piece again.
-        const srNext = 24 + (A.sunrise[(di + 1) * nRows + r] as number);
-        // Local hour of sample k as fillHourlyTemperature computes it: (t0 + k) + lon/15 - 24 D.
-        const a0 = TMAX_LOCAL_HOUR - 24;
-        if (maxOut) {
-          let m = -Infinity;
-          if (kA > 0) m = Math.max(m, blend(a0, sr, prevMax, lo, t0 + (aFalls ? 0 : kA - 1) + off - 24 * D));
-          if (kB > kA) m = Math.max(m, blend(sr, TMAX_LOCAL_HOUR, lo, hi, t0 + (bRises ? kB - 1 : kA) + off - 24 * D));
-          if (kB < 24) m = Math.max(m, blend(TMAX_LOCAL_HOUR, srNext, hi, nextMin, t0 + (cFalls ? kB : 23) + off - 24 * D));
-          maxOut[o + cell] = m;
-        }
-        if (minOut) {
-          let m = Infinity;
-          if (kA > 0) m = Math.min(m, blend(a0, sr, prevMax, lo, t0 + (aFalls ? kA - 1 : 0) + off - 24 * D));
-          if (kB > kA) m = Math.min(m, blend(sr, TMAX_LOCAL_HOUR, lo, hi, t0 + (bRises ? kA : kB - 1) + off - 24 * D));
-          if (kB < 24) m = Math.min(m, blend(TMAX_LOCAL_HOUR, srNext, hi, nextMin, t0 + (cFalls ? 23 : kB) + off - 24 * D));
-          minOut[o + cell] = m;
-        }
-      }
-    }
-  }
-}
-
-/** Smoothstep blend from va at local hour a to vb at b, at local hour lh (temperatureAt's curve). */
-function blend(a: number, b: number, va: number, vb: number, lh: number): number {
-  const s = (lh - a) / (b - a);
-  return va + (vb - va) * s * s * (3 - 2 * s);
-}
-
-function clampCount(k: number): number {
-  return k < 0 ? 0 : k > 24 ? 24 : k;
+  const nCells = block.nCells;
+  const from = (dStart - A.d0) * nCells, to = from + n * nCells;
+  if (maxOut) maxOut.set(A.tmax.subarray(from, to));
+  if (minOut) minOut.set(A.tmin.subarray(from, to));
 }
