@@ -4,7 +4,7 @@
  * Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/fieldcast_bench;
  * the database is created if missing and is never the integration suite's, whose setup drops
  * schemas). Loads 1,000,000 events once (BENCH_RELOAD=1 to load again), starts the events app
- * on an ephemeral port, checks every feed query's plan with EXPLAIN at this size, then measures
+ * on an ephemeral port, checks every feed statement's plans (custom and generic) with EXPLAIN at this size, then measures
  * with autocannon (a separate process) the first and a deep cursor page of the main, app and
  * resource feeds, each as a ratio to /healthz throughput measured in the same run (before and
  * after; their mean). Target: every ratio >= 0.5, and each deep page no slower than its first.
@@ -96,25 +96,39 @@ const nodes = (p: PlanNode): PlanNode[] => [p, ...(p.Plans ?? []).flatMap(nodes)
 const unlimited = (p: PlanNode, index: string): PlanNode[] =>
   (p.Plans ?? []).flatMap((c) => (c['Node Type'] === 'Limit' ? [] : c['Index Name'] === index ? [c] : unlimited(c, index)));
 
-/** The same rules as services/events/test/feed-plans.test.ts, at full size and default planner settings. */
-async function checkPlan(client: Sql, label: string, scope: FeedScope, me: string, page: { limit: number; after?: string }): Promise<string> {
-  const { sql, bindings } = feedQuery(scope, me, page);
-  let n = 0;
-  const text = sql.replace(/\?/g, () => `$${++n}`);
-  const plan: PlanNode = (await client.query(`explain (format json) ${text}`, bindings)).rows[0]['QUERY PLAN'][0].Plan;
-  const index = scope.kind === 'main' ? 'events_feed' : scope.kind === 'app' ? 'events_app_feed' : 'event_resources_feed';
-  const all = nodes(plan);
-  const ranges = all.filter((x) => x['Index Name'] === index);
-  const problems = [
-    ...all.filter((x) => x['Node Type'] === 'Seq Scan' || x['Node Type'].startsWith('Bitmap')).map((x) => x['Node Type']),
-    ...all.filter((x) => x['Node Type'].startsWith('Index') && !x['Index Cond']).map((x) => `unbounded ${x['Index Name']}`),
-    ...all.filter((x) => x['Node Type'] === 'Sort').flatMap((s) => unlimited(s, index)).map(() => 'sorted range'),
-    ...(ranges.length === 2 ? [] : [`${ranges.length} ranges of ${index}`]),
-    ...(page.after && !ranges.every((r) => /ROW\(occurrence_time, seq\) < ROW/.test(r['Index Cond'] ?? '')) ? ['cursor not in the index condition'] : []),
-  ];
-  const verdict = problems.length === 0 ? `2 x ${ranges[0]!['Node Type']} on ${index}` : `PROBLEM: ${problems.join(', ')}`;
-  console.log(`plan ${label}: ${verdict}`);
-  return verdict;
+const literal = (value: unknown) => (typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`);
+
+/**
+ * The same rules as services/events/test/feed-plans.test.ts, at full size and default planner
+ * settings, for the plan of these values and for the generic plan that the service's named
+ * prepared statement may settle on after five runs.
+ */
+async function checkPlan(knex: Database['knex'], label: string, scope: FeedScope, me: string, page: { limit: number; after?: string }): Promise<string[]> {
+  const { text, values } = feedQuery(scope, me, page);
+  const verdicts: string[] = [];
+  for (const kind of ['custom', 'generic']) {
+    const plan: PlanNode = await knex.transaction(async (trx) => {
+      await trx.raw(`set local plan_cache_mode = force_${kind}_plan`);
+      await trx.raw(`prepare feed_plan as ${text}`);
+      const rows = (await trx.raw(`explain (format json) execute feed_plan(${values.map(literal).join(', ')})`)).rows;
+      await trx.raw('deallocate feed_plan');
+      return rows[0]['QUERY PLAN'][0].Plan;
+    });
+    const index = scope.kind === 'main' ? 'events_feed' : scope.kind === 'app' ? 'events_app_feed' : 'event_resources_feed';
+    const all = nodes(plan);
+    const ranges = all.filter((x) => x['Index Name'] === index);
+    const problems = [
+      ...all.filter((x) => x['Node Type'] === 'Seq Scan' || x['Node Type'].startsWith('Bitmap')).map((x) => x['Node Type']),
+      ...all.filter((x) => x['Node Type'].startsWith('Index') && !x['Index Cond']).map((x) => `unbounded ${x['Index Name']}`),
+      ...all.filter((x) => x['Node Type'] === 'Sort').flatMap((s) => unlimited(s, index)).map(() => 'sorted range'),
+      ...(ranges.length === 2 ? [] : [`${ranges.length} ranges of ${index}`]),
+      ...(page.after && !ranges.every((r) => /ROW\(occurrence_time, seq\) < ROW/.test(r['Index Cond'] ?? '')) ? ['cursor not in the index condition'] : []),
+    ];
+    const verdict = problems.length === 0 ? `2 x ${ranges[0]!['Node Type']} on ${index}` : `PROBLEM: ${problems.join(', ')}`;
+    console.log(`plan ${label} (${kind}): ${verdict}`);
+    verdicts.push(verdict);
+  }
+  return verdicts;
 }
 
 /** Plain SQL with $n placeholders through the service's own pool. */
@@ -186,7 +200,7 @@ async function main(): Promise<void> {
     }
     console.log(`feeds: main ${(publicCount + N / 100).toLocaleString('en')} visible, platform app ${publicCount.toLocaleString('en')}, product ${productCount.toLocaleString('en')}; deep = 90% down`);
     const verdicts = [];
-    for (const c of cases) verdicts.push(await checkPlan(client, c.label, c.scope, me, { limit: 10, after: c.after }));
+    for (const c of cases) verdicts.push(...(await checkPlan(fleet.services[0]!.deps.db.knex, c.label, c.scope, me, { limit: 10, after: c.after })));
 
     for (const c of cases) await rate(`${base}${c.path}`, auth, 1); // warm-up, also primes the auth cache
     await rate(`${base}/healthz`, undefined, 1);

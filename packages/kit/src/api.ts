@@ -16,6 +16,15 @@ export interface OperationContext<P, Q, B> {
   res: Response;
 }
 
+/**
+ * A handler's result that is already JSON text (for instance built by the database), sent as it
+ * is instead of being parsed and serialised again. The text must be what JSON.stringify of the
+ * documented response would give.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export interface OperationResponse {
   status: number;
   description: string;
@@ -106,7 +115,7 @@ export class Api {
           const result = await op.handle({ params: res.locals.params, query: res.locals.query, body: res.locals.body, account, req, res });
           if (res.headersSent) return;
           if (op.response.mediaType && op.response.mediaType !== 'application/json') return;
-          res.status(op.response.status).send(JSON.stringify(result));
+          res.status(op.response.status).send(result instanceof JsonText ? result.text : JSON.stringify(result));
         } catch (err) {
           next(err);
         }

@@ -17,8 +17,16 @@ export function basicAuth(identity: IdentityStore): RequestHandler {
       next(unauthorized());
       return;
     }
+    const id = decoded.slice(0, colon);
+    const key = decoded.slice(colon + 1);
+    const known = identity.cachedAccount(id, key);
+    if (known) {
+      res.locals.account = known;
+      next();
+      return;
+    }
     identity
-      .authenticate(decoded.slice(0, colon), decoded.slice(colon + 1))
+      .authenticate(id, key)
       .then((account) => {
         if (!account) return next(unauthorized());
         res.locals.account = account;

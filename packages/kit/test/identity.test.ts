@@ -29,6 +29,16 @@ describe('identity: accounts and keys', () => {
     expect(await identity.authenticate(a.account.id, 'password')).toBeNull();
   });
 
+  it('knows a key at once only after it authenticated, and forgets it when revoked', async () => {
+    const { account, applicationKey, keyId } = await identity.createAccount({ name: 'c', handle: 'auth-cached' });
+    expect(identity.cachedAccount(account.id, applicationKey)).toBeUndefined();
+    expect(await identity.authenticate(account.id, applicationKey)).toEqual(account);
+    expect(identity.cachedAccount(account.id, applicationKey)).toEqual(account);
+    expect(identity.cachedAccount(account.id, `${applicationKey}x`)).toBeUndefined();
+    await identity.revokeKey(account.id, keyId);
+    expect(identity.cachedAccount(account.id, applicationKey)).toBeUndefined();
+  });
+
   it('holds at most five live keys; a revoked key stops working and frees a place', async () => {
     const { account, applicationKey, keyId } = await identity.createAccount({ name: 'rotating', handle: 'rotating' });
     const added = [];

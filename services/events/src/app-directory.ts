@@ -6,6 +6,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Applications never disappear or change id, so a found one can be remembered; like the auth cache, for a while only. */
 const CACHE_TTL_MS = 30_000;
 const CACHE_MAX = 10_000;
+/** Platform application ids by area name, computed once (a UUID v5 is a SHA-1). */
+const PLATFORM_APP_BY_NAME: ReadonlyMap<string, string> = new Map(PLATFORM_APPS.map((a) => [a, areaAppId(a)]));
 
 /**
  * Resolves `/apps/{app-uuid-or-handle}` (spec 4.10) to an application id. In order: a platform
@@ -23,7 +25,8 @@ export class AppDirectory {
   async resolve(ref: string): Promise<string | null> {
     const name = ref.toLowerCase();
     if (PLATFORM_APP_IDS.has(name)) return name;
-    if (PLATFORM_APPS.includes(name)) return areaAppId(name);
+    const platform = PLATFORM_APP_BY_NAME.get(name);
+    if (platform) return platform;
     const now = Date.now();
     const hit = this.cache.get(name);
     if (hit && hit.expires > now) return hit.appId;

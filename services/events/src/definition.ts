@@ -14,11 +14,11 @@ export const eventsService: ServiceDefinition = {
   migrations: [eventsMigration, feedsMigration],
   topics: [],
   api(deps) {
-    const store = new EventStore(deps.db.knex);
+    const store = new EventStore(deps.db);
     const api = eventRoutes(new Api(), store, deps.now);
     return feedRoutes(api, store, new AppDirectory(deps.identity, store));
   },
   background(deps) {
-    return startConsumer(deps, new EventStore(deps.db.knex));
+    return startConsumer(deps, new EventStore(deps.db));
   },
 };

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Event, FeedEntry } from '@fieldcast/schemas';
+import type { Database } from '@fieldcast/db';
+import { FEED_LIMIT_DEFAULT, FEED_LIMIT_MAX, type Event, type FeedEntry } from '@fieldcast/schemas';
 import { PUBLIC_AUDIENCE } from '../migrations/002_feeds.js';
 import { resourceIdsOf, type NewEvent, type ResourceRef } from './domain/event.js';
 
@@ -37,7 +38,7 @@ function toEvent(row: EventRow): Event {
   };
 }
 
-/** Feed entries omit `namespace` (spec 2.10). */
+/** Feed entries omit `namespace` (spec 2.10); the feed statement's JSON is this, serialised (test/feed-json.test.ts). */
 export function toFeedEntry(event: Event): FeedEntry {
   const { namespace: _omitted, ...entry } = event;
   return entry;
@@ -54,47 +55,106 @@ export interface FeedPage {
 
 export class UnknownCursor extends Error {}
 
+/** A feed statement, named for its text (scope kind, cursor direction, range limit), so each is prepared once per connection. */
+export interface FeedStatement {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+/** What a feed statement returns, always one row. */
+interface FeedPageRow {
+  /** the page as a JSON array of feed entries, newest first */
+  page: string;
+  /** false when a cursor was given that the viewer cannot see (or that does not exist) */
+  cursor_visible: boolean;
+}
+
+/** The columns a page row carries into ENTRY_JSON, plus the feed order. */
+const PAGE_COLUMNS = 'id, app, origin_namespace, origin_id, status, message, creation_time, occurrence_time, expiration_time, tagged, seq';
+
+/** JavaScript's Date#toISOString form; stored times have millisecond precision (decisions.md, "Events"). */
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /**
- * The SQL of one feed page. Visibility (public or the viewer's own) is a union of two ranges of
- * one index, (scope key, audience, occurrence_time desc, seq desc), each cut at the cursor
- * by a row comparison and stopped by the limit, so the first page and a page a million events
- * deep cost the same (issue 3, "Scale"). The cursor must itself be visible to the viewer; an
- * invisible or unknown one yields no bound and so no rows, which `feed` then reports.
+ * One feed entry (spec 2.10: an Event without `namespace`) from page row `e`, as the lateral row
+ * whose row_to_json is the entry: the keys, their order and the values of
+ * JSON.stringify(toFeedEntry(toEvent(row))), byte for byte (test/feed-json.test.ts). row_to_json
+ * rather than json_build_object, which puts spaces around every colon. Tagged refs are rebuilt
+ * in the spec's key order because jsonb does not keep it.
  */
-export function feedQuery(scope: FeedScope, viewer: string, page: FeedPage): { sql: string; bindings: unknown[] } {
+const ENTRY = `select e.id, e.app,
+  (select row_to_json(o) from (select e.origin_namespace as namespace, e.origin_id as id) o) as origin,
+  e.status, e.message,
+  ${iso('e.creation_time')} as "creationTime", ${iso('e.occurrence_time')} as "occurrenceTime", ${iso('e.expiration_time')} as "expirationTime",
+  (select coalesce('[' || string_agg(row_to_json(r)::text, ',' order by t.n) || ']', '[]')::json
+     from jsonb_array_elements(e.tagged) with ordinality t(ref, n)
+     cross join lateral (select t.ref ->> 'namespace' as namespace, t.ref ->> 'id' as id) r) as tagged`;
+
+/**
+ * How many rows each of a page's two ranges reads: the page limit rounded up to one of a few
+ * sizes, written into the text rather than bound. A named statement runs on a generic plan only
+ * if the planner prices it near the custom ones, and a bound LIMIT is priced as 10% of the range
+ * (hundreds of thousands of rows), so the main feed would be planned afresh on every request.
+ * A few sizes keep the statements per connection few whatever limits clients send; the page's
+ * own limit stays exact (and bound) above the two ranges.
+ */
+const RANGE_LIMITS = [FEED_LIMIT_DEFAULT, 25, 50, FEED_LIMIT_MAX];
+function rangeLimit(limit: number): number {
+  const size = RANGE_LIMITS.find((n) => n >= limit);
+  if (size === undefined || !Number.isInteger(limit) || limit < 1) throw new RangeError(`feed limit ${limit} is not 1 to ${FEED_LIMIT_MAX}`);
+  return size;
+}
+
+/**
+ * The statement of one feed page. Visibility (public or the viewer's own) is a union of two
+ * ranges of one index, (scope key, audience, occurrence_time desc, seq desc), each cut at the
+ * cursor by a row comparison and stopped by the limit, so the first page and a page a million
+ * events deep cost the same (issue 3, "Scale"). The cursor must itself be visible to the viewer;
+ * an invisible or unknown one yields no bound and so no rows, and `cursor_visible` false.
+ *
+ * The database also writes the page's JSON (ENTRY): Node forwards one text value instead of
+ * parsing ten rows of timestamps and jsonb and serialising them again, which was most of a
+ * feed request's cost in Node (docs/decisions.md, "Events performance"). Parameters: $1 viewer,
+ * $2 limit, then the scope key and the cursor when the shape has them; the text depends only on
+ * the shape and the range limit, which name the statement.
+ */
+export function feedQuery(scope: FeedScope, viewer: string, page: FeedPage): FeedStatement {
   const cursorId = page.after ?? page.before;
   const newer = page.before !== undefined;
+  const values: unknown[] = [viewer, page.limit];
+  const param = (value: unknown) => `$${values.push(value)}`;
   const cmp = newer ? '>' : '<';
   const dir = newer ? 'asc' : 'desc';
-  const table = scope.kind === 'resource' ? `${AREA}.event_resources` : `${AREA}.events`;
-  const key = scope.kind === 'resource' ? 'resource_id = ? and ' : scope.kind === 'app' ? 'app_id = ? and ' : '';
-  const keyValue = scope.kind === 'resource' ? [scope.resourceId] : scope.kind === 'app' ? [scope.appId] : [];
-  const select = scope.kind === 'resource' ? 'event_id, occurrence_time, seq' : `${COLUMNS}, seq`;
-  const bound = cursorId ? ` and (occurrence_time, seq) ${cmp} (select occurrence_time, seq from anchor)` : '';
   const order = `order by occurrence_time ${dir}, seq ${dir}`;
-  const branch = (owner: string) => `(select ${select} from ${table} where ${key}${owner}${bound} ${order} limit ?)`;
-  const bindings: unknown[] = [];
-  let sql = '';
-  if (cursorId) {
-    sql += `with anchor as (select occurrence_time, seq from ${AREA}.events where id = ? and audience in (?, ?)) `;
-    bindings.push(cursorId, PUBLIC_AUDIENCE, viewer);
-  }
-  const union = `${branch('audience = ?')} union all ${branch('audience = ?')}`;
-  bindings.push(...keyValue, PUBLIC_AUDIENCE, page.limit, ...keyValue, viewer, page.limit);
-  if (scope.kind === 'resource') {
-    // The page's ids as an array parameter: a lookup by primary key whatever the planner thinks of
-    // the table sizes (a join could pick a hash join over all events on a small table).
-    sql += `select ${COLUMNS} from ${AREA}.events where id = any(array(select event_id from (${union}) p)) ${order} limit ?`;
-  } else {
-    sql += `select ${COLUMNS} from (${union}) p order by occurrence_time ${dir}, seq ${dir} limit ?`;
-  }
-  bindings.push(page.limit);
-  return { sql, bindings };
+  const table = scope.kind === 'resource' ? `${AREA}.event_resources` : `${AREA}.events`;
+  const key = scope.kind === 'resource' ? `resource_id = ${param(scope.resourceId)} and ` : scope.kind === 'app' ? `app_id = ${param(scope.appId)} and ` : '';
+  const select = scope.kind === 'resource' ? 'event_id, occurrence_time, seq' : PAGE_COLUMNS;
+  const anchor = cursorId ? `anchor as (select occurrence_time, seq from ${AREA}.events where id = ${param(cursorId)} and audience in ('${PUBLIC_AUDIENCE}', $1)), ` : '';
+  const bound = cursorId ? ` and (occurrence_time, seq) ${cmp} (select occurrence_time, seq from anchor)` : '';
+  const batch = rangeLimit(page.limit);
+  const branch = (audience: string) => `(select ${select} from ${table} where ${key}audience = ${audience}${bound} ${order} limit ${batch})`;
+  const union = `${branch(`'${PUBLIC_AUDIENCE}'`)} union all ${branch('$1')}`;
+  // A resource page's ids as an array parameter: a lookup by primary key whatever the planner thinks of
+  // the table sizes (a join could pick a hash join over all events on a small table).
+  const rows =
+    scope.kind === 'resource'
+      ? `select ${PAGE_COLUMNS} from ${AREA}.events where id = any(array(select event_id from (${union}) p)) ${order} limit $2`
+      : `select ${PAGE_COLUMNS} from (${union}) p ${order} limit $2`;
+  const text = `with ${anchor}page as (${rows})
+select coalesce('[' || string_agg(row_to_json(f)::text, ',' order by e.occurrence_time desc, e.seq desc) || ']', '[]') as page,
+  ${cursorId ? 'exists (select from anchor)' : 'true'} as cursor_visible
+from page e cross join lateral (${ENTRY}) f`;
+  return { name: `events_feed_${scope.kind}_${cursorId ? (newer ? 'before' : 'after') : 'first'}_${batch}`, text, values };
 }
 
 /** The events schema; nothing else touches it. */
 export class EventStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly knex: Knex;
+
+  constructor(private readonly db: Database) {
+    this.knex = db.knex;
+  }
 
   private get events() {
     return this.knex.withSchema(AREA).table('events');
@@ -166,16 +226,13 @@ export class EventStore {
   }
 
   /**
-   * A page of a feed, newest first. Cursors are keyset bounds taken from the cursor event's own
-   * stored values, so paging never skips or repeats an event while new ones arrive.
+   * A page of a feed as JSON text: FeedEntry[], newest first. Cursors are keyset bounds taken from
+   * the cursor event's own stored values, so paging never skips or repeats an event while new
+   * ones arrive.
    */
-  async feed(scope: FeedScope, viewer: string, page: FeedPage): Promise<Event[]> {
-    const { sql, bindings } = feedQuery(scope, viewer, page);
-    const rows: EventRow[] = (await this.knex.raw(sql, bindings as Knex.RawBinding[])).rows;
-    // An empty page after a cursor is either the end of the feed or a cursor the viewer cannot use.
-    const cursorId = page.after ?? page.before;
-    if (rows.length === 0 && cursorId && !(await this.get(viewer, cursorId))) throw new UnknownCursor(cursorId);
-    if (page.before) rows.reverse();
-    return rows.map(toEvent);
+  async feed(scope: FeedScope, viewer: string, page: FeedPage): Promise<string> {
+    const [row] = await this.db.prepared<FeedPageRow>(feedQuery(scope, viewer, page));
+    if (!row?.cursor_visible) throw new UnknownCursor(page.after ?? page.before);
+    return row.page;
   }
 }

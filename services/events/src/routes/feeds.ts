@@ -1,8 +1,8 @@
-import { Api, badRequest, notFound } from '@fieldcast/kit';
+import { Api, badRequest, JsonText, notFound } from '@fieldcast/kit';
 import { AppParams, FeedEntry, FeedQuery, ResourceParams } from '@fieldcast/schemas';
 import { z } from 'zod';
 import type { AppDirectory } from '../app-directory.js';
-import { toFeedEntry, UnknownCursor, type EventStore, type FeedScope } from '../store.js';
+import { UnknownCursor, type EventStore, type FeedScope } from '../store.js';
 
 const PAGING =
   'Newest first (occurrenceTime, then arrival). after=X continues past X (older events, the next page); before=X gives the events newer than X. Both at once is a 400; an event the caller cannot see is an unknown_cursor.';
@@ -12,7 +12,7 @@ const response = { status: 200, description: 'Events, newest first', schema: z.a
 export function feedRoutes(api: Api, store: EventStore, apps: AppDirectory): Api {
   const page = async (scope: FeedScope, viewer: string, query: FeedQuery) => {
     try {
-      return (await store.feed(scope, viewer, query)).map(toFeedEntry);
+      return new JsonText(await store.feed(scope, viewer, query));
     } catch (err) {
       if (err instanceof UnknownCursor) throw badRequest('unknown_cursor', `No event ${err.message} to page from`, [{ path: query.after ? 'after' : 'before', message: 'unknown event id' }]);
       throw err;
