@@ -98,20 +98,29 @@ export class KafkaTransport implements Transport {
 
   private async connectedProducer(): Promise<Producer> {
     if (!this.producer) {
-      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-      await producer.connect();
-      this.producer = producer;
+      this.producer = await connectOrDispose(this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false }));
     }
     return this.producer;
   }
 
   private async connectedAdmin(): Promise<Admin> {
-    if (!this.admin) {
-      const admin = this.kafka.admin();
-      await admin.connect();
-      this.admin = admin;
-    }
+    if (!this.admin) this.admin = await connectOrDispose(this.kafka.admin());
     return this.admin;
+  }
+}
+
+/**
+ * Connects a kafkajs client, or disconnects it when connecting fails: a client dropped after a
+ * failed connect can keep a socket to the broker (seen after a broker outage: the process then
+ * lingered until the broker closed idle connections, 10 minutes later).
+ */
+async function connectOrDispose<C extends { connect(): Promise<void>; disconnect(): Promise<void> }>(client: C): Promise<C> {
+  try {
+    await client.connect();
+    return client;
+  } catch (err) {
+    await client.disconnect().catch(() => undefined);
+    throw err;
   }
 }
 
@@ -157,10 +166,32 @@ class KafkaSubscription {
     const topics = all.filter((t) => this.pattern.test(t)).sort();
     if (topics.length === 0 || (this.consumer && topics.join() === this.topics.join())) return;
     await this.consumer?.disconnect().catch(() => undefined);
-    const consumer = this.kafka.consumer({ groupId: this.group, allowAutoTopicCreation: false, retry: { retries: 10 } });
-    await consumer.connect();
-    await consumer.subscribe({ topics, fromBeginning: true });
-    await consumer.run({
+    this.consumer = null;
+    const consumer = this.kafka.consumer({
+      groupId: this.group,
+      allowAutoTopicCreation: false,
+      // kafkajs restarts a crashed consumer by itself; never after this subscription was stopped,
+      // or the restart reconnects a consumer nobody will disconnect.
+      retry: { retries: 10, restartOnFailure: async () => !this.stopped },
+    });
+    await connectOrDispose(consumer);
+    try {
+      await consumer.subscribe({ topics, fromBeginning: true });
+      await this.run(consumer);
+    } catch (err) {
+      await consumer.disconnect().catch(() => undefined);
+      throw err;
+    }
+    if (this.stopped) {
+      await consumer.disconnect().catch(() => undefined);
+      return;
+    }
+    this.consumer = consumer;
+    this.topics = topics;
+  }
+
+  private run(consumer: Consumer): Promise<void> {
+    return consumer.run({
       eachMessage: async ({ topic, partition, message }) => {
         await this.handler({
           topic,
@@ -171,7 +202,5 @@ class KafkaSubscription {
         });
       },
     });
-    this.consumer = consumer;
-    this.topics = topics;
   }
 }
