@@ -3,3 +3,4 @@ export * from './measures.js';
 export * from './grid-weights.js';
 export * from './contour-bands.js';
 export * from './overlay.js';
+export * from './rings.js';

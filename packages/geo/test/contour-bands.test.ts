@@ -1,14 +1,8 @@
 import turfArea from '@turf/area';
 import polygonClipping, { type Geom } from 'polygon-clipping';
-import { areaOf, contourBands, roundBandEdges, type GridValues, type PolygonCoordinates } from '../src/index.js';
+import { bboxRing, areaOf, contourBands, roundBandEdges, type GridValues, type PolygonCoordinates } from '../src/index.js';
 
-const rect = (w: number, s: number, e: number, n: number) => [
-  [w, s],
-  [e, s],
-  [e, n],
-  [w, n],
-  [w, s],
-];
+const rect = bboxRing;
 
 function grid(lat0: number, lon0: number, d: number, nLat: number, nLon: number, f: (lat: number, lon: number) => number): GridValues {
   const lats = Float64Array.from({ length: nLat }, (_, i) => lat0 + i * d);

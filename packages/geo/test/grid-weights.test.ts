@@ -1,14 +1,8 @@
 import turfArea from '@turf/area';
 import polygonClipping, { type Geom } from 'polygon-clipping';
-import { areaOf, cellWeights, type CellGrid, type PolygonCoordinates } from '../src/index.js';
+import { bboxRing, areaOf, cellWeights, type CellGrid, type PolygonCoordinates } from '../src/index.js';
 
-const rect = (w: number, s: number, e: number, n: number) => [
-  [w, s],
-  [e, s],
-  [e, n],
-  [w, n],
-  [w, s],
-];
+const rect = bboxRing;
 
 /** cell centres lat0 + i*d, lon0 + j*d */
 function grid(lat0: number, lon0: number, d: number, nLat: number, nLon: number): CellGrid {

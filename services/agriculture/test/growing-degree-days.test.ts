@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { areaOf, containsPoint } from '@fieldcast/geo';
+import { bboxRing, areaOf, containsPoint } from '@fieldcast/geo';
 import { type TestAccount, useTestFleet } from '@fieldcast/kit/testing';
 import { agricultureService } from '../src/definition.js';
 import { TableSource } from './table-source.js';
@@ -31,13 +31,7 @@ const source = new TableSource(
 const DAYS = 'start=2024-05-01&end=2024-05-03';
 const JSON_V1 = 'application/vnd.fieldcast+json; version=1';
 
-const rect = (w: number, s: number, e: number, n: number) => [
-  [w, s],
-  [e, s],
-  [e, n],
-  [w, n],
-  [w, s],
-];
+const rect = bboxRing;
 /* The field: all of cell A and the western half of cell B (lon 10..11.5, lat 40..41). */
 const FIELD_RING = rect(10, 40, 11.5, 41);
 const fieldBody = (rings: number[][][] = [FIELD_RING]) => ({ description: 'hand', type: 'GeometryCollection', geometries: [{ type: 'Polygon', coordinates: rings }] });
