@@ -1,6 +1,4 @@
 import { promises as fs } from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SYNTHETIC_ANALYSIS_PRODUCT } from '../src/catalog/sources.js';
@@ -10,6 +8,7 @@ import { registerIngestedStore } from '../src/ingest/store-catalog.js';
 import { describeWeatherSource, loadWeatherSource, WeatherStoreError } from '../src/load-weather-source.js';
 import { SyntheticSource } from '../src/synthetic/synthetic-source.js';
 import { GridStoreWriter, ZarrSource } from '../src/stores.js';
+import { serveDirectory } from './serve-directory.js';
 
 const DAY = 86_400_000;
 const TMAX: VariableId = 'air_temperature_daily_max';
@@ -186,25 +185,14 @@ describe('loadWeatherSource', () => {
   });
 
   it('opens stores over HTTP', async () => {
-    const server = http.createServer((req, res) => {
-      const file = path.join(cornDir, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
-      fs.readFile(file).then(
-        (body) => res.end(body),
-        () => {
-          res.statusCode = 404;
-          res.end();
-        },
-      );
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const server = await serveDirectory(cornDir);
     try {
-      const { port } = server.address() as AddressInfo;
-      const s = await loadWeatherSource({ storeUrls: [`http://127.0.0.1:${port}/`], now: () => NOW });
+      const s = await loadWeatherSource({ storeUrls: [server.url], now: () => NOW });
       const p = await s.pointSeries(TMIN, -89, 40, days(1, 2));
       expect(Array.from(p.values)).toEqual([value(5, 1, 0, 2), value(5, 2, 0, 2)]);
       expect(p.productOf(0)).toBe('corn-analysis');
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
     }
   });
 

@@ -1,11 +1,10 @@
 import { promises as fs } from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zarr from 'zarrita';
 import { GridRequestError } from '../src/grid-source.js';
 import { FileStore, GridStoreWriter, ZarrSource } from '../src/stores.js';
+import { serveDirectory } from './serve-directory.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -156,25 +155,14 @@ describe('ZarrSource', () => {
   });
 
   it('reads the same values over HTTP', async () => {
-    const server = http.createServer((req, res) => {
-      const file = path.join(dir, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
-      fs.readFile(file).then(
-        (body) => res.end(body),
-        () => {
-          res.statusCode = 404;
-          res.end();
-        },
-      );
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const server = await serveDirectory(dir);
     try {
-      const { port } = server.address() as AddressInfo;
-      const s = await ZarrSource.open(`http://127.0.0.1:${port}/`, { id: 'remote' });
+      const s = await ZarrSource.open(server.url, { id: 'remote' });
       expect(s.grid.nLat).toBe(10);
       const p = await s.pointSeries('air_temperature_daily_max', -98, 42, { startMs: T0, endMs: T0 + 2 * DAY });
       expect(Array.from(p.values)).toEqual([0, 1, 2].map((t) => value(t, 4, 4)));
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
     }
   });
 
