@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { eventually, type TestAccount, useTestFleet } from '@fieldcast/kit/testing';
+import { eventually, useTestFleet } from '@fieldcast/kit/testing';
 import { eventsService } from '../src/definition.js';
 import { client } from './helpers.js';
 

@@ -21,7 +21,7 @@
  */
 import type { Block } from './block.js';
 import { anomalyScale, LAPSE_RATE_K_PER_M, seaLevelMeanTemperature, seasonalAmplitude, TEMPERATURE_ANOMALY } from './climate.js';
-import { DAILY_CLOUD_NOISE, cloudBias, cloudFraction, DRYNESS_NOISE, dawnDewpointDepression } from './clouds.js';
+import { DAILY_CLOUD_NOISE, cloudBias, DRYNESS_NOISE, dawnDewpointDepression } from './clouds.js';
 import { daysFromCivil, yearOfDay } from './calendar.js';
 import { dayLength, dayLengthRow, minimumHour } from './daylight.js';
 import { latticeAxis, mix32, type NoiseOctave } from './noise.js';
