@@ -60,24 +60,6 @@ export class InProcessTransport implements Transport {
     await Promise.all(groups.map((g) => g.idle));
   }
 
-  /** Resolves when every group has consumed everything published so far (for tests and shutdown). */
-  async drained(): Promise<void> {
-    for (;;) {
-      const pending = [...this.groups.values()].filter((g) => g.running || this.backlog(g) > 0);
-      if (pending.length === 0) return;
-      await Promise.all(pending.map((g) => g.idle));
-      await new Promise((r) => setImmediate(r));
-    }
-  }
-
-  private backlog(group: GroupState): number {
-    let n = 0;
-    for (const [topic, log] of this.logs) {
-      if (group.pattern.test(topic)) n += log.length - (group.offsets.get(topic) ?? 0);
-    }
-    return n;
-  }
-
   private pump(group: GroupState): void {
     if (group.running || group.stopped) return;
     group.running = true;
@@ -125,12 +107,5 @@ export class InProcessTransport implements Transport {
     let keys = this.keys.get(topic);
     if (!keys) this.keys.set(topic, (keys = []));
     return keys;
-  }
-
-  /** Test hook: append a raw value, as a misbehaving producer could. */
-  injectRaw(topic: string, key: string, value: string): void {
-    this.logOf(topic).push(value);
-    this.keysOf(topic).push(key);
-    for (const group of this.groups.values()) this.pump(group);
   }
 }
