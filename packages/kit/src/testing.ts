@@ -89,7 +89,19 @@ export async function startTestFleet(definitions: ServiceDefinition[], options: 
           [schemas],
         )
       ).rows;
-      if (tables.length > 0) await db.knex.raw(`truncate ${tables.map((t) => `"${t.schemaname}"."${t.tablename}"`).join(', ')} cascade`);
+      if (tables.length === 0) return;
+      const truncate = `truncate ${tables.map((t) => `"${t.schemaname}"."${t.tablename}"`).join(', ')} cascade`;
+      // The previous test's background work (outbox relay, event consumer) may still hold a row
+      // lock on one of these tables while waiting for another; PostgreSQL then aborts one side
+      // with deadlock_detected (40P01). The truncate is the side to try again.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await db.knex.raw(truncate);
+          return;
+        } catch (err) {
+          if ((err as { code?: string }).code !== '40P01' || attempt === 5) throw err;
+        }
+      }
     },
     async close() {
       for (const p of [...prepared.values()].reverse()) await p.stop();

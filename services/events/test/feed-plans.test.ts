@@ -59,6 +59,8 @@ const resource = '6f1c3b1e-8a3c-4a8e-9a55-1d8f0e2c7b10';
 
 beforeAll(async () => {
   fleet = await startTestFleet([eventsService]);
+  // On PostgreSQL the tables outlive earlier test files; their rows would shape the statistics.
+  await fleet.reset();
   const account = await fleet.account('planner');
   viewer = account.id;
   const store = new EventStore(fleet.db);
@@ -67,6 +69,16 @@ beforeAll(async () => {
     const e = appEvent({ app: me.handle, namespace: 'a/b', message: '{}', tagged: [{ namespace: 'r', id: resource }] }, me, crypto.randomUUID(), new Date(Date.UTC(2026, 0, 1, 0, i)));
     await store.insert(e);
     anchor = e.id;
+  }
+  // Other applications' events in both audiences: public ones (platform products, say) and ones
+  // about the viewer's resources. Without them the audience-only index would serve the app feed's
+  // ranges as well as the app index, and the planner's pick between the two would be a coin toss
+  // decided by leftover statistics; with them only (app_id, audience, ...) is a range of the app's
+  // own events, as it is in any real deployment.
+  const area = { id: crypto.randomUUID(), handle: 'agriculture', name: 'agriculture' };
+  for (let i = 0; i < 400; i++) {
+    const e = appEvent({ app: area.handle, namespace: 'a/b', message: '{}', tagged: [{ namespace: 'r', id: resource }] }, area, crypto.randomUUID(), new Date(Date.UTC(2026, 0, 2, 0, i)));
+    await store.insert({ ...e, ownerAccount: i % 2 === 0 ? viewer : null });
   }
   await fleet.db.knex.raw('analyze events.events');
   await fleet.db.knex.raw('analyze events.event_resources');
