@@ -1,8 +1,12 @@
 import turfArea from '@turf/area';
 import bboxClip from '@turf/bbox-clip';
 import type { Polygon } from 'geojson';
+import { bboxRing } from './rings.js';
 
 export type PolygonCoordinates = Polygon['coordinates'];
+
+/** Shares of a cell below this fraction of its area are rounding noise (cellWeights). */
+const SLIVER = 1e-9;
 
 /**
  * A regular grid of cells by their centres (the GridSource convention, DESIGN.md section 6):
@@ -64,7 +68,12 @@ function touching(centres: ArrayLike<number>, half: number, lo: number, hi: numb
  * concave polygon can come back with degenerate edges along the cell border; they enclose no area,
  * and @turf/area subtracts the clipped holes, so the area is the exact intersection's. Only
  * cells whose bbox touches a polygon's bbox are clipped. Polygons of one field are assumed not to
- * overlap each other (each is counted in full).
+ * overlap each other (each is counted in full; polygonOverlapFaults rejects fields where they do).
+ *
+ * A share below SLIVER of the cell's own area is 0: a polygon edge that lies on a cell edge gives
+ * the neighbouring cell a sliver of about 1e-12 of a cell from rounding in lat ± dLat/2 (seen with
+ * fields on the edges of the 0.01 degree synthetic grid), and that cell would otherwise count as
+ * covered in the minimum and maximum.
  */
 export function cellWeights(polygons: PolygonCoordinates[], grid: CellGrid): Float64Array {
   const nLat = grid.lats.length, nLon = grid.lons.length;
@@ -77,11 +86,14 @@ export function cellWeights(polygons: PolygonCoordinates[], grid: CellGrid): Flo
     const geometry: Polygon = { type: 'Polygon', coordinates: polygon };
     for (let i = i0; i <= i1; i++) {
       const lat = grid.lats[i] as number;
+      // Every cell of a row has the same area.
+      const floor = SLIVER * turfArea({ type: 'Polygon', coordinates: [bboxRing(0, lat - halfLat, grid.dLon, lat + halfLat)] });
       for (let j = j0; j <= j1; j++) {
         const lon = grid.lons[j] as number;
         const clipped = bboxClip(geometry, [lon - halfLon, lat - halfLat, lon + halfLon, lat + halfLat]);
         if ((clipped.geometry.coordinates as unknown[]).length === 0) continue;
-        weights[i * nLon + j]! += turfArea(clipped);
+        const share = turfArea(clipped);
+        if (share > floor) weights[i * nLon + j]! += share;
       }
     }
   }

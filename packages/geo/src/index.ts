@@ -4,3 +4,4 @@ export * from './grid-weights.js';
 export * from './contour-bands.js';
 export * from './overlay.js';
 export * from './rings.js';
+export * from './antimeridian.js';

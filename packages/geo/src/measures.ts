@@ -1,6 +1,7 @@
 import turfArea from '@turf/area';
 import turfCentroid from '@turf/centroid';
 import type { MultiPolygon, Polygon } from 'geojson';
+import { normalLongitude, unwrapLongitudes } from './antimeridian.js';
 
 export interface LatLon {
   latitude: number;
@@ -9,12 +10,15 @@ export interface LatLon {
 
 /**
  * Centroid of a set of polygons as @turf/centroid computes it (the mean of the vertices, the
- * closing position excluded). Fields and assets report this point (spec 2.1, 2.2).
+ * closing position excluded). Fields and assets report this point (spec 2.1, 2.2). The mean is
+ * taken in the frame where the polygons are closest together (unwrapLongitudes), so a field cut
+ * at the antimeridian (RFC 7946 section 3.1.9) has its centroid at the antimeridian, not at
+ * longitude 0 halfway round the world; the longitude is reported within -180..180.
  */
 export function centroidOf(polygons: Polygon['coordinates'][]): LatLon {
-  const geometry: MultiPolygon = { type: 'MultiPolygon', coordinates: polygons };
+  const geometry: MultiPolygon = { type: 'MultiPolygon', coordinates: unwrapLongitudes(polygons).polygons };
   const [longitude, latitude] = turfCentroid(geometry).geometry.coordinates as [number, number];
-  return { latitude, longitude };
+  return { latitude, longitude: normalLongitude(longitude) };
 }
 
 /** Geodesic area in square metres (@turf/area, spherical approximation). */

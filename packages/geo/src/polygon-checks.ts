@@ -1,8 +1,9 @@
-import kinks from '@turf/kinks';
-import { polygon as turfPolygon } from '@turf/helpers';
+import { adjacent, boundarySweep, type Cover, type Meeting, ringSegments, type Ring, type Segment, sweepSegments } from './boundary-sweep.js';
+import { polygonBBox } from './grid-weights.js';
+import { clipToBBox, containsPoint, intersectionOf } from './overlay.js';
+import { areaOf } from './measures.js';
 
-export type Position = [number, number] | number[];
-export type Ring = Position[];
+export type { Position, Ring } from './boundary-sweep.js';
 
 export interface GeometryFault {
   /** path below the polygon's coordinates, e.g. [0, 3] = ring 0, position 3 */
@@ -11,9 +12,25 @@ export interface GeometryFault {
 }
 
 /**
- * Faults of one GeoJSON Polygon's coordinates (RFC 7946 section 3.1.6): a linear ring has at
- * least four positions and is closed; positions are [lon, lat] in WGS84 range; rings do not
- * cross themselves or each other. Returns every fault found, empty when the polygon is valid.
+ * An overlap smaller than this share of the smaller polygon's area is digitising noise (shared
+ * edges whose coordinates were rounded differently), not a second count of the same ground: at a
+ * millionth it moves no area-weighted mean by more than a millionth.
+ */
+const OVERLAP_TOLERANCE = 1e-6;
+
+/** Most faults reported for one polygon: enough to locate the problems, in a body of bounded size. */
+const MAX_FAULTS = 20;
+
+const RFC7946_SPLIT = 'a polygon that crosses the antimeridian must be cut in two at longitude ±180 and sent as two Polygons (RFC 7946 section 3.1.9)';
+
+/**
+ * Faults of one GeoJSON Polygon's coordinates (RFC 7946 section 3.1.6; OGC Simple Features
+ * 1.2.1 section 6.1.11.1): a linear ring has at least four positions, is closed, encloses an area
+ * and is simple (does not cross or touch itself); positions are [lon, lat] in WGS84 range; no
+ * edge spans more than 180 degrees of longitude (such an edge is an antimeridian crossing that
+ * was not cut, RFC 7946 section 3.1.9); rings do not cross each other or share an edge, and may
+ * touch only at points; every hole lies inside the exterior ring; holes do not overlap each
+ * other. Returns every fault found, empty when the polygon is valid.
  */
 export function polygonFaults(rings: Ring[]): GeometryFault[] {
   const faults: GeometryFault[] = [];
@@ -25,7 +42,10 @@ export function polygonFaults(rings: Ring[]): GeometryFault[] {
       if (p.length < 2 || !Number.isFinite(lon) || !Number.isFinite(lat)) {
         faults.push({ path: [r, i], message: 'a position is [longitude, latitude]' });
       } else if (lon! < -180 || lon! > 180 || lat! < -90 || lat! > 90) {
-        faults.push({ path: [r, i], message: `position [${lon}, ${lat}] is out of range: longitude -180..180, latitude -90..90` });
+        const hint = lon! < -180 || lon! > 180 ? `; ${RFC7946_SPLIT}` : '';
+        faults.push({ path: [r, i], message: `position [${lon}, ${lat}] is out of range: longitude -180..180, latitude -90..90${hint}` });
+      } else if (i > 0 && Math.abs(lon! - (ring[i - 1]![0] as number)) > 180) {
+        faults.push({ path: [r, i], message: `the edge to position ${i} spans more than 180 degrees of longitude; ${RFC7946_SPLIT}` });
       }
     });
     const first = ring[0];
@@ -34,11 +54,224 @@ export function polygonFaults(rings: Ring[]): GeometryFault[] {
       faults.push({ path: [r], message: 'a linear ring must be closed: its last position equals its first' });
     }
   });
+  if (faults.length > 0) return faults.slice(0, MAX_FAULTS);
+
+  // One O(n log n) sweep decides (boundarySweep); the quadratic listing below only runs on rings
+  // already found to meet wrongly, within a budget.
+  // Each ring is its own group here: a face's cover counts the exterior ring (group 0) and the holes.
+  const segments = ringSegments(rings, 0).map((s) => ({ ...s, group: s.ring }));
+  const nesting = new Map<string, GeometryFault>();
+  const stop = boundarySweep(segments, {
+    simpleRings: true,
+    fault: (a, b, meeting) => a.ring !== b.ring ? meeting.kind !== 'touch' : meeting.kind !== 'touch' || !adjacent(a, b),
+    collinear: () => 0,
+    face: (cover) => nestingFault(cover, nesting),
+  });
+  if (stop) {
+    const budget = { left: pairBudget(segments.length) };
+    sweepSegments(segments, budget, () => faults.length >= MAX_FAULTS, (a, b, meeting) => {
+      const fault = meetingFault(a, b, meeting);
+      if (fault) faults.push(fault);
+    });
+    // The budget ran out before the listing reached the meeting the sweep found: name that one.
+    if (faults.length === 0) faults.push(meetingFault(stop.a, stop.b, stop.meeting)!);
+    return dedupe(faults).slice(0, MAX_FAULTS);
+  }
+  // A ring whose positions all lie on one line meets itself in the sweep; this catches what is
+  // left (a ring whose distinct positions are fewer than three, e.g. [a, a, a, a]).
+  rings.forEach((ring, r) => {
+    if (planarRingArea(ring) === 0) faults.push({ path: [r], message: 'a linear ring must enclose an area' });
+  });
   if (faults.length > 0) return faults;
-  const crossings = kinks(turfPolygon(rings as number[][][])).features;
-  if (crossings.length > 0) {
-    const at = crossings[0]!.geometry.coordinates;
-    faults.push({ path: [], message: `the polygon intersects itself at [${at[0]}, ${at[1]}]` });
+  return [...nesting.values()]
+    .sort((x, y) => Number(x.message.includes('overlaps')) - Number(y.message.includes('overlaps')) || (x.path[0] as number) - (y.path[0] as number))
+    .slice(0, MAX_FAULTS);
+}
+
+/** The fault of two edges of one polygon that meet, or null when they may (rings touching at a point). */
+function meetingFault(a: Segment, b: Segment, meeting: Meeting): GeometryFault | null {
+  if (a.ring === b.ring) {
+    // Neighbouring edges share their common position; any other meeting makes the ring not simple.
+    if (meeting.kind === 'overlap') return { path: [a.ring], message: `ring ${a.ring} runs along itself near [${meeting.at.join(', ')}]` };
+    if (adjacent(a, b)) return null;
+    return { path: [a.ring], message: `ring ${a.ring} ${meeting.kind === 'cross' ? 'crosses' : 'touches'} itself at [${meeting.at.join(', ')}]` };
+  }
+  const [r1, r2] = a.ring < b.ring ? [a.ring, b.ring] : [b.ring, a.ring];
+  if (meeting.kind === 'cross') return { path: [r2], message: `ring ${r2} crosses ring ${r1} at [${meeting.at.join(', ')}]` };
+  if (meeting.kind === 'overlap') return { path: [r2], message: `ring ${r2} shares an edge with ring ${r1} near [${meeting.at.join(', ')}]; rings may touch only at points` };
+  return null;
+}
+
+/**
+ * Faults of one face of a polygon whose rings neither cross nor share edges (OGC Simple Features
+ * 6.1.11.1): every point inside a hole must be inside the exterior ring (group 0), and inside
+ * one hole at most. Rings touching at points, even a hole passing through a position of the
+ * exterior ring and out of it, are judged by the faces they bound, not by a point or an overlay.
+ */
+function nestingFault(cover: Cover, into: Map<string, GeometryFault>): void {
+  const holes = cover.total - cover.zero;
+  if (holes <= 0) return;
+  const named = cover.groups.filter((g) => g !== 0);
+  if (cover.zero === 0 && named[0] !== undefined) {
+    const h = named[0];
+    into.set(`out ${h}`, { path: [h], message: `hole ${h} is not inside the exterior ring (OGC Simple Features 6.1.11.1)` });
+  }
+  if (holes >= 2 && named.length >= 2) {
+    const h1 = Math.min(named[0]!, named[1]!), h2 = Math.max(named[0]!, named[1]!);
+    into.set(`${h1} ${h2}`, { path: [h2], message: `hole ${h2} overlaps hole ${h1}; holes may touch only at points (OGC Simple Features 6.1.11.1)` });
+  }
+}
+
+/**
+ * Pair comparisons allowed to the quadratic listing of faults (sweepSegments) and, in
+ * polygonOverlapFaults, positions fed to point-in-polygon and overlay: 4 n log n, at least
+ * 250,000 (a few milliseconds to a few tens); real invalid rings are listed whole well within it.
+ */
+function pairBudget(edges: number): number {
+  return Math.max(250_000, 4 * edges * Math.ceil(Math.log2(edges + 2)));
+}
+
+/**
+ * Faults of a set of polygons that together make one area (a field's geometries; each polygon
+ * already free of polygonFaults): their interiors must not intersect, as in an OGC Simple
+ * Features MultiPolygon (1.2.1 section 6.1.14), or the overlap would be counted twice in every
+ * area and area-weighted mean. Boundaries may touch, at points or along shared edges (adjacent
+ * plots): a shared edge has no area. Paths are polygon indexes; one fault per overlapping pair,
+ * at the later polygon, at most MAX_FAULTS.
+ *
+ * Bounding boxes that overlap pick the polygons to compare. One sweep over all their rings
+ * (boundarySweep) counts how many polygons cover each face; a face covered twice names a pair
+ * that may overlap. Boundaries of two polygons that cross stop that sweep; then the pairs are
+ * found as before it (an all-pairs sweep of exterior rings, a point for nested polygons), within
+ * a budget. Each pair found is measured by polygon overlay, clipped to the pair's common bbox, so
+ * an overlap below OVERLAP_TOLERANCE (digitising noise along a shared edge) is not a fault.
+ */
+export function polygonOverlapFaults(polygons: Ring[][]): GeometryFault[] {
+  const parts = polygons.map((rings, index) => ({ rings, index, bbox: polygonBBox(rings as number[][][]) }));
+  const candidates = new Set<string>();
+  forEachOverlappingBBox(parts, (a, b) => candidates.add(pairKey(a.index, b.index)));
+  if (candidates.size === 0) return [];
+  const involved = new Set([...candidates].flatMap((k) => k.split(',').map(Number)));
+  let firstId = 0;
+  const segments = parts
+    .filter((p) => involved.has(p.index))
+    .flatMap((p) => {
+      // A hole takes its interior away from the polygon's count.
+      const out = ringSegments(p.rings, p.index, (r) => (r === 0 ? 1 : -1), firstId);
+      firstId += out.length;
+      return out;
+    });
+  const suspects = new Set<string>();
+  const stop = boundarySweep(segments, {
+    simpleRings: false,
+    fault: (a, b, meeting) => meeting.kind === 'cross' || (a.group === b.group && meeting.kind === 'overlap'),
+    // Along a shared edge the edge leaving a polygon comes first, so the sliver between the two
+    // collinear edges is counted as neither polygon rather than both.
+    collinear: (a, b) => a.delta - b.delta,
+    face: (cover) => {
+      const [g1, g2] = cover.groups;
+      if (cover.total >= 2 && g1 !== undefined && g2 !== undefined) suspects.add(pairKey(g1, g2));
+    },
+  });
+  const budget = { left: pairBudget(segments.length) };
+  if (stop) {
+    // Boundaries cross: the faces' counts are no longer known; the pairs come from the listing.
+    suspects.clear();
+    suspects.add(pairKey(stop.a.group, stop.b.group));
+    const outer = segments.filter((s) => s.ring === 0);
+    const meeting = new Set<string>();
+    sweepSegments(outer, budget, () => false, (a, b) => {
+      if (a.group !== b.group) meeting.add(pairKey(a.group, b.group));
+    });
+    for (const key of candidates) {
+      const [i, j] = key.split(',').map(Number) as [number, number];
+      const a = polygons[i]! as number[][][], b = polygons[j]! as number[][][];
+      if (meeting.has(key)) suspects.add(key);
+      else if (budget.left > 0) {
+        budget.left -= a[0]!.length + b[0]!.length;
+        if (containsPoint([[a[0]!]], b[0]![0] as [number, number]) || containsPoint([[b[0]!]], a[0]![0] as [number, number])) suspects.add(key);
+      }
+    }
+  }
+  const faults: GeometryFault[] = [];
+  // Clipping costs a pass over both polygons, overlay some 20 times that per clipped position.
+  const overlayBudget = { left: Math.max(1_000_000, 16 * segments.length * Math.ceil(Math.log2(segments.length + 2))) };
+  const pairs = [...suspects].map((k) => k.split(',').map(Number) as [number, number]).sort((x, y) => x[1] - y[1] || x[0] - y[0]);
+  for (const [i, j] of pairs) {
+    if (faults.length >= MAX_FAULTS) break;
+    if (overlapIsSignificant(polygons[i]! as number[][][], polygons[j]! as number[][][], overlayBudget)) {
+      faults.push({ path: [j], message: `polygon ${j} overlaps polygon ${i}; the polygons of a field must not overlap, though they may touch (OGC Simple Features 6.1.14)` });
+    }
   }
   return faults;
+}
+
+const pairKey = (i: number, j: number) => (i < j ? `${i},${j}` : `${j},${i}`);
+
+/**
+ * Whether two polygons have a common area above OVERLAP_TOLERANCE of the smaller one. Both are
+ * clipped to their common bbox first (the overlap lies inside it), so a big polygon next to many
+ * small ones is overlaid piece by piece. Once the budget is spent, a pair the sweep found
+ * overlapping is taken as overlapping without measuring it: the tolerance is a leniency for
+ * digitising noise, and only geometry built to exhaust the budget loses it.
+ */
+function overlapIsSignificant(a: number[][][], b: number[][][], budget: { left: number }): boolean {
+  const [aw, as, ae, an] = polygonBBox(a), [bw, bs, be, bn] = polygonBBox(b);
+  const common: [number, number, number, number] = [Math.max(aw, bw), Math.max(as, bs), Math.min(ae, be), Math.min(an, bn)];
+  const size = (p: number[][][]) => p.reduce((sum, ring) => sum + ring.length, 0);
+  budget.left -= size(a) + size(b);
+  const clippedA = budget.left >= 0 ? clipToBBox(a, common) : a;
+  const clippedB = budget.left >= 0 ? clipToBBox(b, common) : b;
+  if (clippedA.length === 0 || clippedB.length === 0) return false;
+  // polygon-clipping costs tens of microseconds per call before any position.
+  budget.left -= 200 + 20 * (size(clippedA) + size(clippedB));
+  if (budget.left < 0) return true;
+  let overlap: number;
+  try {
+    overlap = areaOfAll(intersectionOf([clippedA], [clippedB]));
+  } catch {
+    // polygon-clipping refused the clipped pieces' degenerate border edges: overlay the polygons whole.
+    overlap = areaOfAll(intersectionOf([a], [b]));
+  }
+  return significant(overlap, Math.min(areaOf([a]), areaOf([b])));
+}
+
+function areaOfAll(polygons: number[][][][]): number {
+  return polygons.length === 0 ? 0 : areaOf(polygons);
+}
+
+function significant(area: number, of: number): boolean {
+  return area > of * OVERLAP_TOLERANCE;
+}
+
+function dedupe(faults: GeometryFault[]): GeometryFault[] {
+  const seen = new Set<string>();
+  return faults.filter((f) => {
+    const key = `${f.path.join('.')}|${f.message}`;
+    return !seen.has(key) && (seen.add(key), true);
+  });
+}
+
+/** Twice the signed planar area of a ring (shoelace); 0 for a ring that encloses nothing. */
+function planarRingArea(ring: Ring): number {
+  let sum = 0;
+  for (let i = 0; i + 1 < ring.length; i++) {
+    const p = ring[i]!, q = ring[i + 1]!;
+    sum += (p[0] as number) * (q[1] as number) - (q[0] as number) * (p[1] as number);
+  }
+  return sum;
+}
+
+/** Calls visit once for each pair of items whose bboxes overlap with a positive area. */
+function forEachOverlappingBBox<T extends { bbox: [number, number, number, number] }>(items: T[], visit: (a: T, b: T) => void): void {
+  const sorted = [...items].sort((a, b) => a.bbox[0] - b.bbox[0]);
+  const active: T[] = [];
+  for (const item of sorted) {
+    const [w, s, , n] = item.bbox;
+    let keep = 0;
+    for (const other of active) if (other.bbox[2] > w) active[keep++] = other;
+    active.length = keep;
+    for (const other of active) if (other.bbox[1] < n && other.bbox[3] > s) visit(other, item);
+    active.push(item);
+  }
 }

@@ -87,3 +87,23 @@ describe('cellWeights: area of each cell ∩ polygons (bbox-clip + area)', () =>
     expect(w[2 * 8 + 2]).toBe(0);
   });
 });
+
+describe('cellWeights: fields exactly on cell edges', () => {
+  it('rounding slivers of a neighbouring cell are 0, on a 0.01 degree grid centred on whole hundredths', () => {
+    // Cell centres -93.52 + j*0.01 in floating point: edges at centre ± 0.005 differ from the
+    // field's decimal edges in the last bits, which used to give the neighbours ~1e-7 m² weights.
+    const g = grid(-53.03, -42.09, 0.01, 6, 8);
+    const field = [rect(-42.075, -53.015, -42.045, -52.995)];
+    const w = cellWeights([field], g);
+    expect(Array.from(w).filter((x) => x > 0)).toHaveLength(6);
+    expect(w.reduce((a, b) => a + b, 0) / areaOf([field])).toBeCloseTo(1, 9);
+  });
+
+  it('a field smaller than one cell has one cell with its whole area', () => {
+    const g = grid(42.0, -93.5, 0.01, 8, 8);
+    const field = [rect(-93.4791, 42.0112, -93.4788, 42.0114)];
+    const w = cellWeights([field], g);
+    expect(Array.from(w).filter((x) => x > 0)).toHaveLength(1);
+    expect(w[1 * 8 + 2]! / areaOf([field])).toBeCloseTo(1, 9);
+  });
+});

@@ -149,7 +149,13 @@ describe('fields: bad geometry gets 422 invalid_geometry with the path, and chan
     ['a ring is not closed', fieldBody([open]), 'geometries.0.coordinates.0'],
     ['a longitude is out of range', fieldBody([square(180, 0)]), 'geometries.0.coordinates.0.1'],
     ['a latitude is out of range', fieldBody([square(0, 89.995)]), 'geometries.0.coordinates.0.2'],
-    ['the ring intersects itself', fieldBody([bowtie]), 'geometries.0.coordinates'],
+    ['the ring intersects itself', fieldBody([bowtie]), 'geometries.0.coordinates.0'],
+    ['a hole outside the exterior ring', fieldBody([square(0, 0), square(1, 1)]), 'geometries.0.coordinates.1'],
+    ['two holes overlapping', fieldBody([square(0, 0, 1), square(0.2, 0.2, 0.3), square(0.3, 0.3, 0.3)]), 'geometries.0.coordinates.2'],
+    ['a hole inside another hole', fieldBody([square(0, 0, 1), square(0.2, 0.2, 0.5), square(0.3, 0.3, 0.1)]), 'geometries.0.coordinates.2'],
+    ['an edge across the antimeridian the long way (not cut, RFC 7946 3.1.9)', fieldBody([[[179.9, 0], [-179.9, 0], [-179.9, 0.1], [179.9, 0.1], [179.9, 0]]]), 'geometries.0.coordinates.0.1'],
+    ['two polygons overlapping', { ...fieldBody(), geometries: [{ type: 'Polygon', coordinates: [square(10, 50, 0.02)] }, { type: 'Polygon', coordinates: [square(10.01, 50.01, 0.02)] }] }, 'geometries.1'],
+    ['one polygon inside another', { ...fieldBody(), geometries: [{ type: 'Polygon', coordinates: [square(10, 50, 0.1)] }, { type: 'Polygon', coordinates: [square(10.03, 50.03)] }] }, 'geometries.1'],
     ['an entry is not a Polygon', { ...fieldBody(), geometries: [{ type: 'Point', coordinates: [0, 0] }] }, 'geometries.0.type'],
   ];
   it.each(cases)('%s', async (_name, body, path) => {
@@ -159,6 +165,38 @@ describe('fields: bad geometry gets 422 invalid_geometry with the path, and chan
     expect(res.body).toMatchObject({ id: 'invalid_geometry', status: 422, type: 'urn:fieldcast:problem:invalid_geometry' });
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
     expect(await countFields()).toBe(0);
+  });
+
+  it('overlapping polygons: the error names both, and neither POST nor PUT stores or publishes anything', async () => {
+    const overlapping = { ...fieldBody(), geometries: [square(10, 50, 0.02), square(20, 50), square(10.01, 50.01, 0.02)].map((ring) => ({ type: 'Polygon', coordinates: [ring] })) };
+    const res = await create(t.alice, overlapping);
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ path: 'geometries.2', message: expect.stringMatching(/polygon 2 overlaps polygon 0.*OGC Simple Features 6\.1\.14/) }]);
+    expect(await countFields()).toBe(0);
+
+    const created = (await create(t.alice)).body;
+    const put = await request(app()).put(`/fields/${created.id}`).set('Authorization', t.alice.auth).send(overlapping);
+    expect(put.status).toBe(422);
+    expect(put.body.errors.map((e: { path: string }) => e.path)).toEqual(['geometries.2']);
+    expect((await request(app()).get(`/fields/${created.id}`).set('Authorization', t.alice.auth)).body).toEqual(created);
+    const events = await t.fleet.db.knex.withSchema('agriculture').table('outbox').select('event');
+    expect(events.map((r) => (typeof r.event === 'string' ? JSON.parse(r.event) : r.event).type)).toEqual(['fieldcast.field.created']);
+  });
+
+  it('polygons that touch (a shared edge, a single point) or lie apart are one valid field', async () => {
+    const polygons = [square(10, 50), square(10.01, 50), square(10.02, 50.01), square(11, 51)];
+    const res = await create(t.alice, { ...fieldBody(), geometries: polygons.map((ring) => ({ type: 'Polygon', coordinates: [ring] })) });
+    expect(res.status).toBe(201);
+    expect(res.body.geometries).toHaveLength(4);
+  });
+
+  it('a field cut at the antimeridian (RFC 7946 3.1.9) is accepted, its centroid at the antimeridian, not at longitude 0', async () => {
+    const east = [[179.98, -17], [180, -17], [180, -16.98], [179.98, -16.98], [179.98, -17]];
+    const west = [[-180, -17], [-179.98, -17], [-179.98, -16.98], [-180, -16.98], [-180, -17]];
+    const res = await create(t.alice, { ...fieldBody(), geometries: [east, west].map((ring) => ({ type: 'Polygon', coordinates: [ring] })) });
+    expect(res.status).toBe(201);
+    expect(res.body.centroid.latitude).toBeCloseTo(-16.99, 9);
+    expect(Math.abs(res.body.centroid.longitude)).toBeCloseTo(180, 9);
   });
 
   it('a bad replacement leaves the field as it was', async () => {

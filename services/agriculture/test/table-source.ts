@@ -11,7 +11,8 @@ export interface CellTemperatures {
 /**
  * A hand-made GridSource for hand-computable tests: 1 degree cells centred on x.5 degrees, daily
  * extremes from a table keyed "lat,lon" of cell centres, every other cell at `otherwise`.
- * pointSeries is bilinear between the four surrounding centres, as the GridSource contract says.
+ * pointSeries is bilinear between the four surrounding centres, as the GridSource contract says,
+ * across the antimeridian too (the columns go round the globe).
  */
 export class TableSource implements GridSource {
   readonly id = 'table';
@@ -36,7 +37,8 @@ export class TableSource implements GridSource {
   }
 
   private value(variable: VariableId, i: number, j: number, dayMs: number): number {
-    const key = `${this.grid.lat0 + i},${this.grid.lon0 + j}`;
+    // The grid goes round the globe: column 360 is column 0 (bilinear across the antimeridian).
+    const key = `${this.grid.lat0 + i},${this.grid.lon0 + (((j % 360) + 360) % 360)}`;
     const cell = this.cells[key];
     const max = variable === 'air_temperature_daily_max';
     if (!cell) return max ? this.otherwise.tmax : this.otherwise.tmin;

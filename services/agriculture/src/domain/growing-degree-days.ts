@@ -1,9 +1,10 @@
-import { cellWeights, contourBands, polygonsBBox, roundBandEdges } from '@fieldcast/geo';
+import { cellWeights, contourBands, cutAtAntimeridian, roundBandEdges } from '@fieldcast/geo';
 import { unavailable } from '@fieldcast/kit';
 import { dateMs, type DegreeDayContourResult, type DegreeDayFieldResult, type DegreeDayLocationResult, type DegreeDayQuery } from '@fieldcast/schemas';
-import type { BBox, GridSource, TimeRange } from '@fieldcast/weather';
-import { dailyExtremesAt, dailyExtremesIn, dailyGrid } from './daily-temperatures.js';
-import { cellTotals, degreeDayRule, pointTotal } from './degree-day-totals.js';
+import type { GridSource, TimeRange } from '@fieldcast/weather';
+import { dailyExtremesAt } from './daily-temperatures.js';
+import { degreeDayRule, pointTotal } from './degree-day-totals.js';
+import { fieldGrid } from './field-grid.js';
 import type { FieldRecord } from './fields.js';
 import { roundOutput } from './output-rounding.js';
 
@@ -37,17 +38,6 @@ function contoursPath(id: string, query: DegreeDayQuery): string {
   return `/growing-degree-days/${id}/contours?${params.toString()}`;
 }
 
-/**
- * The field's bbox grown by `cells` grid cells on every side, inside the globe; cells of the grid
- * the field's temperatures come on (an ingested store's, when one covers the field).
- */
-function gridBBox(source: GridSource, field: FieldRecord, cells: number, days: TimeRange): BBox {
-  const [w, s, e, n] = polygonsBBox(field.polygons);
-  const grid = dailyGrid(source, [w, s, e, n], days);
-  const dLon = grid.dLon * cells, dLat = grid.dLat * cells;
-  return [Math.max(-180, w - dLon), Math.max(-90, s - dLat), Math.min(180, e + dLon), Math.min(90, n + dLat)];
-}
-
 const noData = () => unavailable('weather_data_missing', 'The weather source has no temperatures for some of these days at this place');
 
 /** Location result (spec 2.6): degree days at a point, temperatures bilinear between grid points. */
@@ -77,17 +67,17 @@ export function coveredCellStatistics(totals: Float64Array, weights: Float64Arra
  * Field result (spec 2.6, DESIGN.md section 7): the centroid value as the location result would
  * give it, and the area-weighted mean, minimum and maximum over the grid cells the field covers
  * (weights: area of cell ∩ field). One window read per variable over the cells touching the
- * field's bbox (centres within half a cell of it).
+ * field's bbox (centres within half a cell of it); a field at the antimeridian is one area
+ * across it (fieldGrid), so a cell that straddles ±180 is weighted by both sides.
  */
 export async function fieldDegreeDays(source: GridSource, field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayFieldResult> {
   const days = daysOf(query);
-  const [atCentroid, window] = await Promise.all([
+  const [atCentroid, around] = await Promise.all([
     dailyExtremesAt(source, field.centroid.longitude, field.centroid.latitude, days),
-    dailyExtremesIn(source, gridBBox(source, field, 0.5, days), days),
+    fieldGrid(source, field, query, days, 0.5),
   ]);
   const centroid = pointTotal(atCentroid.tmax, atCentroid.tmin, degreeDayRule(query, atCentroid.tmax.units));
-  const totals = cellTotals(window.tmax, window.tmin, degreeDayRule(query, window.tmax.units));
-  const stats = coveredCellStatistics(totals, cellWeights(field.polygons, window.tmax));
+  const stats = coveredCellStatistics(around.grid.values, cellWeights(around.polygons, around.grid));
   if (![centroid, stats.mean, stats.min, stats.max].every(Number.isFinite)) throw noData();
   return {
     field: fieldPath(field.id),
@@ -102,28 +92,29 @@ export async function fieldDegreeDays(source: GridSource, field: FieldRecord, qu
 
 /**
  * Contour result (spec 2.6): isobands of the per-cell totals over a grid one cell wider than the
- * field on every side (so the field lies inside the grid's hull), clipped to the field and
- * flattened to Polygon features. Band edges are round numbers chosen from the grid's range;
- * properties.degreeDays is the band's lower edge (docs/decisions.md).
+ * field on every side (so the field lies inside the grid's hull; past a pole or a regional
+ * store's edge the edge cells are extended, fieldGrid), clipped to the field and flattened to
+ * Polygon features. A field at the antimeridian is contoured as one area and every piece is cut
+ * at ±180 again (RFC 7946 section 3.1.9). Band edges are round numbers chosen from the grid's
+ * range; properties.degreeDays is the band's lower edge (docs/decisions.md).
  */
 export async function fieldContours(source: GridSource, field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayContourResult> {
   const days = daysOf(query);
-  const window = await dailyExtremesIn(source, gridBBox(source, field, 1, days), days);
-  const values = cellTotals(window.tmax, window.tmin, degreeDayRule(query, window.tmax.units));
+  const { polygons, grid } = await fieldGrid(source, field, query, days, 1, true);
+  const values = grid.values;
   let min = Infinity, max = -Infinity;
   for (const v of values) {
     if (v < min) min = v;
     if (v > max) max = v;
   }
   if (!Number.isFinite(min) || !Number.isFinite(max) || values.some(Number.isNaN)) throw noData();
-  const { lats, lons, dLat, dLon } = window.tmax;
-  const bands = contourBands(field.polygons, { lats, lons, dLat, dLon, values }, roundBandEdges(min, max));
+  const bands = contourBands(polygons, grid, roundBandEdges(min, max));
   return {
     field: fieldPath(field.id),
     ...settingsOf(query),
     type: 'FeatureCollection',
     features: bands.flatMap((band) =>
-      band.polygons.map((coordinates) => ({
+      band.polygons.flatMap(cutAtAntimeridian).map((coordinates) => ({
         type: 'Feature' as const,
         geometry: { type: 'Polygon' as const, coordinates },
         properties: { degreeDays: roundOutput(band.lower) },

@@ -1,0 +1,110 @@
+import { polygonsBBox, unwrapLongitudes, type CellGrid, type PolygonCoordinates } from '@fieldcast/geo';
+import type { DegreeDayQuery } from '@fieldcast/schemas';
+import type { BBox, GridSource, TimeRange } from '@fieldcast/weather';
+import { dailyExtremesIn, dailyGrid } from './daily-temperatures.js';
+import { cellTotals, degreeDayRule } from './degree-day-totals.js';
+import type { FieldRecord } from './fields.js';
+
+/** Degree-day totals on cell centres, row-major [lat][lon] (a TotalsGrid for contourBands). */
+export interface TotalsGrid extends CellGrid {
+  values: Float64Array;
+}
+
+/** Per-cell degree-day totals around a field, with the field's polygons in the same longitude frame. */
+export interface FieldGrid {
+  /** the field's polygons, moved a turn east where it lies across the antimeridian (unwrapLongitudes) */
+  polygons: PolygonCoordinates[];
+  /** longitude added to each polygon (0 or 360) */
+  shifts: number[];
+  /** totals on the cell centres, row-major [lat][lon]; longitudes continuous (may pass ±180) */
+  grid: TotalsGrid;
+}
+
+/** Degree-day totals of the cells whose centres lie in bbox (one window read per variable). */
+async function totalsIn(source: GridSource, bbox: BBox, days: TimeRange, query: DegreeDayQuery): Promise<TotalsGrid> {
+  const { tmax, tmin } = await dailyExtremesIn(source, bbox, days);
+  return { lats: tmax.lats, lons: tmax.lons, dLat: tmax.dLat, dLon: tmax.dLon, values: cellTotals(tmax, tmin, degreeDayRule(query, tmax.units)) };
+}
+
+const sameRows = (a: TotalsGrid, b: TotalsGrid) =>
+  a.lats.length === b.lats.length && a.dLon === b.dLon && Array.from(a.lats).every((lat, i) => Math.abs(lat - (b.lats[i] as number)) <= 1e-9 * Math.max(1, Math.abs(lat)));
+
+/**
+ * Columns of `extra` (read a turn away, moved by `shift` degrees) put beside `main`, when they
+ * continue its cell spacing: a grid that goes round the globe (the synthetic world) continues
+ * across ±180; a regional store does not, and then main is returned as it was.
+ */
+function besides(main: TotalsGrid, extra: TotalsGrid, shift: number): TotalsGrid {
+  if (extra.lons.length === 0 || !sameRows(main, extra)) return main;
+  const first = main.lons[0] as number, last = main.lons[main.lons.length - 1] as number, half = main.dLon / 2;
+  const keep: number[] = [];
+  Array.from(extra.lons).forEach((lon, j) => {
+    if (shift > 0 ? lon + shift > last + half : lon + shift < first - half) keep.push(j);
+  });
+  const added = keep.map((j) => (extra.lons[j] as number) + shift);
+  const lons = shift > 0 ? [...Array.from(main.lons), ...added] : [...added, ...Array.from(main.lons)];
+  for (let j = 1; j < lons.length; j++) {
+    if (Math.abs(lons[j]! - lons[j - 1]! - main.dLon) > 1e-6 * main.dLon) return main;
+  }
+  const nLat = main.lats.length, nMain = main.lons.length, nExtra = extra.lons.length, n = lons.length;
+  const values = new Float64Array(nLat * n);
+  for (let i = 0; i < nLat; i++) {
+    const row = i * n, mainAt = shift > 0 ? row : row + keep.length, extraAt = shift > 0 ? row + nMain : row;
+    for (let j = 0; j < nMain; j++) values[mainAt + j] = main.values[i * nMain + j] as number;
+    keep.forEach((jx, k) => (values[extraAt + k] = extra.values[i * nExtra + jx] as number));
+  }
+  return { ...main, lons: Float64Array.from(lons), values };
+}
+
+/**
+ * The grid extended by copies of its edge rows and columns until its hull (the square of its
+ * outer cell centres) contains bbox. Used where no cells exist beyond the edge: past the last
+ * row next to a pole (a grid centred on x.5 degrees ends half a cell short of it) or at the edge
+ * of a regional store. The copies hold the edge cells' own values, which is what the field's
+ * cell weights already give that strip (each edge cell reaches half a cell past its centre), so
+ * the contours there are those of the nearest cells rather than a refusal.
+ */
+function extendedTo(grid: TotalsGrid, bbox: BBox): TotalsGrid {
+  const [w, s, e, n] = bbox;
+  const lats = Array.from(grid.lats), lons = Array.from(grid.lons);
+  let south = 0, north = 0, west = 0, east = 0;
+  while (lats[0]! - south * grid.dLat > s) south++;
+  while (lats[lats.length - 1]! + north * grid.dLat < n) north++;
+  while (lons[0]! - west * grid.dLon > w) west++;
+  while (lons[lons.length - 1]! + east * grid.dLon < e) east++;
+  if (south + north + west + east === 0) return grid;
+  const nLat = lats.length, nLon = lons.length, outLon = nLon + west + east, outLat = nLat + south + north;
+  const values = new Float64Array(outLat * outLon);
+  for (let i = 0; i < outLat; i++) {
+    const si = Math.min(nLat - 1, Math.max(0, i - south));
+    for (let j = 0; j < outLon; j++) values[i * outLon + j] = grid.values[si * nLon + Math.min(nLon - 1, Math.max(0, j - west))] as number;
+  }
+  return {
+    lats: Float64Array.from({ length: outLat }, (_, i) => lats[0]! + (i - south) * grid.dLat),
+    lons: Float64Array.from({ length: outLon }, (_, j) => lons[0]! + (j - west) * grid.dLon),
+    dLat: grid.dLat,
+    dLon: grid.dLon,
+    values,
+  };
+}
+
+/**
+ * Degree-day totals on the cells within `cells` grid cells of the field, on the grid its
+ * temperatures come on (an ingested store's, when one covers the field). The field is taken in
+ * one continuous longitude frame (RFC 7946 section 3.1.9 has a field at the antimeridian sent as
+ * parts cut at ±180), and where that frame or the grown bbox passes ±180 the cells across it are
+ * read from the other end of the grid and put beside the others: one window read per variable,
+ * two only where the field meets the antimeridian. Latitudes stay within -90..90; with `cover`
+ * the grid is extended by copies of its edge cells until it contains the field (extendedTo).
+ */
+export async function fieldGrid(source: GridSource, field: FieldRecord, query: DegreeDayQuery, days: TimeRange, cells: number, cover = false): Promise<FieldGrid> {
+  const { polygons, shifts } = unwrapLongitudes(field.polygons);
+  const [w, s, e, n] = polygonsBBox(polygons);
+  const spec = dailyGrid(source, [Math.max(-180, w), s, Math.min(180, e), n], days);
+  const west = w - spec.dLon * cells, east = e + spec.dLon * cells;
+  const south = Math.max(-90, s - spec.dLat * cells), north = Math.min(90, n + spec.dLat * cells);
+  let grid = await totalsIn(source, [Math.max(-180, west), south, Math.min(180, east), north], days, query);
+  if (east > 180) grid = besides(grid, await totalsIn(source, [-180, south, Math.min(180, east - 360), north], days, query), 360);
+  if (west < -180) grid = besides(grid, await totalsIn(source, [Math.max(-180, west + 360), south, 180, north], days, query), -360);
+  return { polygons, shifts, grid: cover ? extendedTo(grid, [w, s, e, n]) : grid };
+}
