@@ -103,6 +103,13 @@ export interface HourlySolarGeometry {
  * `midpointHour`, ASCE-EWRI 2005 eqs. 48 and 53-56 (FAO-56 eqs. 28-31). The period's end hour
  * angles are limited to the sunrise/sunset angles (eq. 56) so periods that straddle sunrise or
  * sunset count only their daylit part and night periods give 0.
+ *
+ * Hour angles are periodic: the sun is up on [-ωs, ωs] + 2πk for every whole k. A period around
+ * local midnight runs past ω = π into the next day's -π. Eq. 56 is written for a period inside
+ * (-π, π], so the period is integrated over its overlap with each of the three daylit intervals
+ * it can touch (k = -1, 0, 1). In polar day (ωs = π) that is the whole hour, also the one
+ * straddling midnight (the sun never sets); where ωs is just below π it is the part before
+ * sunset plus the part after the following sunrise.
  */
 export function hourlySolarGeometry(
   latitudeDeg: number,
@@ -117,16 +124,15 @@ export function hourlySolarGeometry(
   const ws = sunsetHourAngle(latitudeDeg, dec);
   const w = normaliseAngle(solarTimeAngle(midpointHour, longitudeDeg, doy, standardMeridianDeg));
   const half = (Math.PI * periodHours) / 24;
-  let w1 = w - half;
-  let w2 = w + half;
-  if (w1 < -ws) w1 = -ws;
-  if (w2 > ws) w2 = ws;
-  if (w1 > w2) w1 = w2;
-  const ra =
-    (12 / Math.PI) *
-    SOLAR_CONSTANT_MJ_PER_HOUR *
-    inverseRelativeDistance(doy) *
-    ((w2 - w1) * Math.sin(phi) * Math.sin(dec) + Math.cos(phi) * Math.cos(dec) * (Math.sin(w2) - Math.sin(w1)));
+  const a = Math.sin(phi) * Math.sin(dec);
+  const b = Math.cos(phi) * Math.cos(dec);
+  let integral = 0;
+  for (const shift of [-2 * Math.PI, 0, 2 * Math.PI]) {
+    const w1 = Math.max(w - half, shift - ws);
+    const w2 = Math.min(w + half, shift + ws);
+    if (w2 > w1) integral += (w2 - w1) * a + b * (Math.sin(w2) - Math.sin(w1));
+  }
+  const ra = (12 / Math.PI) * SOLAR_CONSTANT_MJ_PER_HOUR * inverseRelativeDistance(doy) * integral;
   return { ra: ra > 0 ? ra : 0, hourAngle: w, altitude: solarAltitude(latitudeDeg, dec, w), declination: dec };
 }
 

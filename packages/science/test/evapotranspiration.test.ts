@@ -11,14 +11,19 @@ import {
   FAO56_HOURLY_COEFFICIENTS,
   fahrenheitToCelsius,
   HOURLY_COEFFICIENTS,
+  hourlySolarGeometry,
   hourlyReferenceEt,
   hourlyReferenceEtSeries,
+  inverseRelativeDistance,
   kilometresPerHourToMetresPerSecond,
   millimetresToInches,
   psychrometricConstant,
   saturationVapourPressureSlope,
   saturationVapourPressureTetens,
+  seasonalCorrection,
+  solarDeclination,
   solarRadiationFromSunshine,
+  sunsetHourAngle,
   windSpeedAt2m,
 } from '../src/index.js';
 
@@ -67,6 +72,55 @@ describe('extraterrestrial radiation', () => {
     for (let h = 0; h < 24; h++) sum += extraterrestrialRadiationHourly(45, 7.5, 172, h + 0.5);
     // Hourly sums equal the daily integral up to the equation-of-time shift (< 0.1 %).
     expect(Math.abs(sum / extraterrestrialRadiationDaily(45, 172) - 1)).toBeLessThan(0.001);
+  });
+
+  // Polar day: ωs = π, the sun is above the horizon every hour, so ASCE-EWRI 2005 eq. 48 over
+  // each hour is the unlimited integral, and the 24 hours tile the whole turn of ω: their sum is
+  // FAO-56 eq. 21 with ωs = π exactly (up to rounding). The hour around local midnight straddles
+  // ω = ±π and must count both halves.
+  const unlimitedHour = (lat: number, doy: number, w: number): number => {
+    const phi = (lat * Math.PI) / 180;
+    const dec = solarDeclination(doy);
+    const [w1, w2] = [w - Math.PI / 24, w + Math.PI / 24];
+    return (12 / Math.PI) * 4.92 * inverseRelativeDistance(doy) *
+      ((w2 - w1) * Math.sin(phi) * Math.sin(dec) + Math.cos(phi) * Math.cos(dec) * (Math.sin(w2) - Math.sin(w1)));
+  };
+
+  it.each([
+    [80, 172, 0],
+    [80, 172, 7.5], // the midnight hour is centred on ω = π: half before, half after
+    [80, 172, -103.2],
+    [-80, 355, 150],
+  ])('polar day at %d° (J %d, longitude %d): every hour is whole and the day sums to eq. 21', (lat, doy, lon) => {
+    expect(sunsetHourAngle(lat, solarDeclination(doy))).toBe(Math.PI);
+    let sum = 0;
+    let straddles = 0;
+    for (let h = 0; h < 24; h++) {
+      const g = hourlySolarGeometry(lat, lon, doy, h + 0.5);
+      if (Math.abs(g.hourAngle) > Math.PI - Math.PI / 24) straddles++;
+      expect(g.ra).toBeGreaterThan(0);
+      expect(g.ra).toBeCloseTo(unlimitedHour(lat, doy, g.hourAngle), 12);
+      sum += g.ra;
+    }
+    expect(straddles).toBeGreaterThan(0);
+    expect(Math.abs(sum / extraterrestrialRadiationDaily(lat, doy) - 1)).toBeLessThan(1e-12);
+  });
+
+  it('just short of polar day (66°N, J 172, ωs < π): the hours still sum to eq. 21 and the night hour is 0', () => {
+    const ws = sunsetHourAngle(66, solarDeclination(172));
+    expect(ws).toBeLessThan(Math.PI);
+    expect(ws).toBeGreaterThan(Math.PI - Math.PI / 12); // night shorter than two hours
+    let sum = 0;
+    for (let h = 0; h < 24; h++) sum += hourlySolarGeometry(66, 0, 172, h + 0.5).ra;
+    expect(Math.abs(sum / extraterrestrialRadiationDaily(66, 172) - 1)).toBeLessThan(1e-12);
+    // A 4-hour period centred on local solar midnight (ω = π) holds sunset, the short night and
+    // the next sunrise. The integrand is symmetric about ω = π, so it is twice the 2-hour period
+    // that ends at midnight: the sunlit part after the wrap to -π counts as much as the one before.
+    const midnight = 24 - seasonalCorrection(172); // clock hour (UTC at longitude 0) of ω = π
+    const around = hourlySolarGeometry(66, 0, 172, midnight, 0, 4).ra;
+    const before = hourlySolarGeometry(66, 0, 172, midnight - 1, 0, 2).ra;
+    expect(before).toBeGreaterThan(0);
+    expect(around).toBeCloseTo(2 * before, 12);
   });
 });
 
