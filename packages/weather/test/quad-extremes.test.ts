@@ -2,6 +2,7 @@ import type { TimeRange } from '../src/grid-source.js';
 import { makeBlock } from '../src/synthetic/block.js';
 import { computeDailyExtremes, computeField } from '../src/synthetic/fields.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
+import { gridQuad } from './grid-quad.js';
 
 const D = 86_400_000;
 const NOW = Date.UTC(2025, 5, 15, 10, 20);
@@ -11,21 +12,10 @@ const NOW = Date.UTC(2025, 5, 15, 10, 20);
  * computeField over the block of the four surrounding grid points, then the bilinear mix.
  */
 function reference(variable: 'air_temperature_daily_max' | 'air_temperature_daily_min', lon: number, lat: number, range: TimeRange): Float32Array {
-  const y = (lat + 90) * 100;
-  let i0 = Math.floor(y);
-  let fy = y - i0;
-  if (i0 >= 18000) {
-    i0 = 17999;
-    fy = 1;
-  }
-  const x = (lon + 180) * 100;
-  const j = Math.floor(x);
-  const fx = x - j;
-  const j0 = j % 36000, j1 = (j + 1) % 36000;
-  const block = makeBlock(Float64Array.of((i0 - 9000) / 100, (i0 - 8999) / 100), Float64Array.of((j0 - 18000) / 100, (j1 - 18000) / 100));
+  const { block, w } = gridQuad(lon, lat);
   const d0 = Math.ceil(range.startMs / D), n = Math.floor(range.endMs / D) - d0 + 1;
   const field = computeField(variable, block, d0, n);
-  const w00 = (1 - fy) * (1 - fx), w01 = (1 - fy) * fx, w10 = fy * (1 - fx), w11 = fy * fx;
+  const [w00, w01, w10, w11] = w;
   const out = new Float32Array(n);
   for (let t = 0, o = 0; t < n; t++, o += 4) out[t] = w00 * field[o]! + w01 * field[o + 1]! + w10 * field[o + 2]! + w11 * field[o + 3]!;
   return out;

@@ -30,14 +30,9 @@ describe('synthetic solar geometry: the fused hot-path forms agree with @fieldca
             const w = hourAngle(24 * day + h, lon, seasonalCorrection(j));
             const ra = extraterrestrialRadiationPeriod(Math.sin(lat * DEG), Math.cos(lat * DEG), Math.sin(decl), Math.cos(decl), inverseRelativeDistance(j), w - Math.PI / 24, w + Math.PI / 24, ws);
             const ref = extraterrestrialRadiationHourly(lat, lon, j, h);
-            if (ws >= Math.PI && Math.abs(w) > Math.PI - Math.PI / 24) {
-              // Polar day, the hour around local midnight: the period straddles w = +-pi.
-              // science limits it to [.., pi] (eq. 56 with ws = pi) and counts only the half
-              // before midnight; the sun is up all hour, so the synthetic world counts both.
-              expect(ra).toBeGreaterThan(ref);
-            } else {
-              expect(ra).toBeCloseTo(ref, 9);
-            }
+            // Polar day included: both count the whole hour around local midnight, which
+            // straddles w = +-pi (the sun is up all hour; docs/decisions.md, "Science").
+            expect(ra).toBeCloseTo(ref, 9);
           }
         }
       }

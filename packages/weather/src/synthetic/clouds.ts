@@ -27,14 +27,19 @@ export function cloudBias(latDeg: number): number {
 }
 
 /**
- * Cloud fraction in (0, 1) from the raw noise value: a sigmoid squashing around the bias. The
- * algebraic sigmoid z / sqrt(1 + z^2) (one sqrt, no exp: it runs per cell and hour) with the
- * logistic's slope at the centre (3/4 per unit of noise, as 1 / (1 + exp(-3 x)) had); its tails
- * approach 0 and 1 a little more slowly.
+ * Cloud fraction in [0, 1] from the raw noise value: the smoothstep of noise + bias over [-1, 1],
+ * 0.5 + 0.75 x - 0.25 x^3 for x = noise + bias, 0 below -1 and 1 above (model v4). It keeps the
+ * central slope of the former curves (3/4 per unit of noise, as the logistic 1 / (1 + exp(-3 x))
+ * of v1 and the algebraic z / sqrt(1 + z^2) of v2-v3 had) and is C1 where it meets 0 and 1, but
+ * reaches them: a clear sky where noise + bias <= -1 (subtropical highs), overcast where it is
+ * >= 1 (ITCZ, storm tracks). It runs per cell and hour (shortwave) and per cell and day
+ * (temperature range): v2-v3's sqrt and division dominated those loops (bench/README.md "Zarr reads").
  */
 export function cloudFraction(noise: number, bias: number): number {
-  const z = 1.5 * (noise + bias);
-  return 0.5 + (0.5 * z) / Math.sqrt(1 + z * z);
+  const x = noise + bias;
+  if (x <= -1) return 0;
+  if (x >= 1) return 1;
+  return 0.5 + x * (0.75 - 0.25 * x * x);
 }
 
 /** Air-mass dryness of ~700 km over ~3 days. */

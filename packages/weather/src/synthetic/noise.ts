@@ -44,6 +44,17 @@ export function smoothstep(s: number): number {
   return s * s * (3 - 2 * s);
 }
 
+/**
+ * Position of time t between time nodes k = floor(t / p) and k + 1, in [0, 1). Computed as
+ * (t - k p) / p rather than t / p - k (model v3): for whole-hour t and p the numerator is an
+ * exact integer j, so the fraction is exactly rounded j / p and repeats with the period, which
+ * lets point series take their time weights from a per-period table (quad-noise.ts,
+ * `octaveCycle`) with the same bits as here. t - k p is exact for any double t (|t - k p| < p).
+ */
+export function timeFraction(t: number, k: number, p: number): number {
+  return (t - k * p) / p;
+}
+
 /** One layer of space-time value noise. */
 export interface NoiseOctave {
   /** lattice spacing in degrees; 360 / spacingDeg must be an integer so longitude wraps */
@@ -219,9 +230,8 @@ export class BlockNoise {
         for (let i = 0; i < n; i++) out[i] = (out[i] as number) + amp * (v[i] as number);
         continue;
       }
-      const x = tHours / p;
-      const k = Math.floor(x);
-      const w = smoothstep(x - k);
+      const k = Math.floor(tHours / p);
+      const w = smoothstep(timeFraction(tHours, k, p));
       const va = o.node(k);
       const vb = o.node(k + 1);
       for (let i = 0; i < n; i++) {
@@ -272,9 +282,9 @@ export class BlockNoise {
         for (let tt = t; tt < t1; tt++) {
           const ob = tt * nCells;
           for (let c = 0; c < nCols; c++) {
-            const x = (times[tt * nCols + c] as number) / p;
-            const k = Math.floor(x);
-            const s = x - k;
+            const tc = times[tt * nCols + c] as number;
+            const k = Math.floor(tc / p);
+            const s = (tc - k * p) / p;
             const w = s * s * (3 - 2 * s);
             const na = (k - kMin) * nCells, nb = na + nCells;
             for (let r = 0, i = c; r < nRows; r++, i += nCols) {
@@ -303,9 +313,9 @@ export class BlockNoise {
           va = vb = o.node(0);
           w = 0;
         } else {
-          const x = (tHoursByCol[c] as number) / p;
-          const k = Math.floor(x);
-          w = smoothstep(x - k);
+          const tc = tHoursByCol[c] as number;
+          const k = Math.floor(tc / p);
+          w = smoothstep(timeFraction(tc, k, p));
           va = o.node(k);
           vb = o.node(k + 1);
         }
@@ -339,9 +349,8 @@ export function noiseAt(field: NoiseField, lat: number, lon: number, tHours: num
     if (o.periodHours <= 0) {
       sum += o.amplitude * planeAt(x0, x1, iy, 0, o.seed, wx, wy);
     } else {
-      const t = tHours / o.periodHours;
-      const k = Math.floor(t);
-      const wt = smoothstep(t - k);
+      const k = Math.floor(tHours / o.periodHours);
+      const wt = smoothstep(timeFraction(tHours, k, o.periodHours));
       const p0 = planeAt(x0, x1, iy, k, o.seed, wx, wy), p1 = planeAt(x0, x1, iy, k + 1, o.seed, wx, wy);
       sum += o.amplitude * (p0 + (p1 - p0) * wt);
     }

@@ -6,7 +6,7 @@
  * `hourlySolarGeometry` recomputes declination, sunset angle and sin/cos of latitude per call).
  * test/solar.test.ts checks both against science's functions.
  */
-import { SOLAR_CONSTANT_MJ_PER_HOUR, sunsetHourAngle } from '@fieldcast/science';
+import { inverseRelativeDistance, SOLAR_CONSTANT_MJ_PER_HOUR, seasonalCorrection, solarDeclination, sunsetHourAngle } from '@fieldcast/science';
 import { dayOfYearOf } from './calendar.js';
 
 export { clearSkyRadiation, inverseRelativeDistance, seasonalCorrection, solarDeclination, sunsetHourAngle } from '@fieldcast/science';
@@ -64,4 +64,148 @@ export function extraterrestrialRadiationPeriod(
   }
   const ra = RA_PERIOD_FACTOR * dr * ((w2 - w1) * sinLat * sinDecl + cosLat * cosDecl * (Math.sin(w2) - Math.sin(w1)));
   return ra > 0 ? ra : 0;
+}
+
+/** Half the hour, as an hour angle (rad): an hourly period is [w - pi/24, w + pi/24]. */
+const HALF_HOUR = Math.PI / 24;
+const COS_HALF_HOUR = Math.cos(HALF_HOUR);
+const SIN_HALF_HOUR = Math.sin(HALF_HOUR);
+/** cos and sin of pi/12 (i - 12), the hour angle of UTC hour i at Greenwich before the corrections. */
+const HOUR_COS = new Float64Array(24);
+const HOUR_SIN = new Float64Array(24);
+for (let i = 0; i < 24; i++) {
+  HOUR_COS[i] = Math.cos((Math.PI / 12) * (i - 12));
+  HOUR_SIN[i] = Math.sin((Math.PI / 12) * (i - 12));
+}
+/** cos and sin of pi Sc(J) / 12 by day of year J = 1..366 (Sc: eqs. 57-58, hours). */
+const SC_COS = new Float64Array(367);
+const SC_SIN = new Float64Array(367);
+for (let j = 1; j <= 366; j++) {
+  const a = (Math.PI / 12) * seasonalCorrection(j);
+  SC_COS[j] = Math.cos(a);
+  SC_SIN[j] = Math.sin(a);
+}
+
+/** cos and sin of pi lon / 180, the longitude's share of the hour angle (lon / 15 h), for `hourSinesOfDay`. */
+export function longitudeRotation(lonDeg: number): { cos: number; sin: number } {
+  const a = (Math.PI / 180) * lonDeg;
+  return { cos: Math.cos(a), sin: Math.sin(a) };
+}
+
+/**
+ * sin(w - pi/24) and sin(w + pi/24) for the 24 UTC hours of a day at one longitude (model v3):
+ * the sines eq. 48 takes at the ends of each hourly period, where w = pi/12 (h + lon/15 + Sc - 12)
+ * (eq. 55, `hourAngle`). The angle is the sum of an hour term (24-entry table), a longitude term
+ * (per column) and an equation-of-time term (per day of year), so the sines come from the
+ * angle-sum identities, with no trigonometric call per hour; they equal Math.sin of the period
+ * ends to rounding (test/solar.test.ts). `lonRot` is `longitudeRotation(lon)`, j the day of year.
+ */
+export function hourSinesOfDay(lonRot: { cos: number; sin: number }, j: number, s1: Float64Array, s2: Float64Array): void {
+  const rc = SC_COS[j]!, rs = SC_SIN[j]!;
+  const cb = lonRot.cos * rc - lonRot.sin * rs, sb = lonRot.sin * rc + lonRot.cos * rs;
+  for (let i = 0; i < 24; i++) {
+    const cw = HOUR_COS[i]! * cb - HOUR_SIN[i]! * sb, sw = HOUR_SIN[i]! * cb + HOUR_COS[i]! * sb;
+    s1[i] = sw * COS_HALF_HOUR - cw * SIN_HALF_HOUR;
+    s2[i] = sw * COS_HALF_HOUR + cw * SIN_HALF_HOUR;
+  }
+}
+
+/**
+ * `hourSinesOfDay` for the hours whose period [lo[i], hi[i]] (`hourAnglesOfDay`) is lit at sunset
+ * angle ws (`isLit` in radiation.ts; pass the largest ws of the rows that will read them): the
+ * same expressions, so the same bits; the entries of dark hours are left as they were (a dark
+ * hour's sines are never read). About half the hours of a day, and none in polar night.
+ */
+export function litHourSinesOfDay(lonRot: { cos: number; sin: number }, j: number, lo: Float64Array, hi: Float64Array, ws: number, s1: Float64Array, s2: Float64Array): void {
+  const rc = SC_COS[j]!, rs = SC_SIN[j]!;
+  const cb = lonRot.cos * rc - lonRot.sin * rs, sb = lonRot.sin * rc + lonRot.cos * rs;
+  const polar = ws >= Math.PI;
+  for (let i = 0; i < 24; i++) {
+    if (!polar && (hi[i]! <= -ws || lo[i]! >= ws)) continue;
+    const cw = HOUR_COS[i]! * cb - HOUR_SIN[i]! * sb, sw = HOUR_SIN[i]! * cb + HOUR_COS[i]! * sb;
+    s1[i] = sw * COS_HALF_HOUR - cw * SIN_HALF_HOUR;
+    s2[i] = sw * COS_HALF_HOUR + cw * SIN_HALF_HOUR;
+  }
+}
+
+/**
+ * Hour angles of the ends of the 24 hourly periods of a UTC day at one longitude (model v3):
+ * lo[i] = w - pi/24 and hi[i] = w + pi/24 with w = pi/12 (s - 12), s = (i + lon/15 + Sc) reduced
+ * to [0, 24) (eq. 55 as `hourAngle`, summed from the hour of the day instead of the hour since
+ * 1970, which keeps more bits and lets a day's angles be computed together). Equals `hourAngle`
+ * to rounding (test/solar.test.ts).
+ */
+export function hourAnglesOfDay(lonDeg: number, sc: number, lo: Float64Array, hi: Float64Array): void {
+  const g = lonDeg / 15 + sc;
+  for (let i = 0; i < 24; i++) {
+    let s = i + g;
+    if (s < 0) s += 24;
+    else if (s >= 24) s -= 24;
+    const w = (Math.PI / 12) * (s - 12);
+    lo[i] = w - HALF_HOUR;
+    hi[i] = w + HALF_HOUR;
+  }
+}
+
+/**
+ * Ra (MJ m-2 h-1, before the factor dr Gsc 12/pi = `k`) of the hourly period [lo, hi] = w -+ pi/24
+ * from the sines of its ends (`hourSinesOfDay`): eq. 48 with w1, w2 limited to [-ws, ws]
+ * (eqs. 56), the sine of a limited end being +-sin(ws). a = sin(lat) sin(decl), b = cos(lat) cos(decl).
+ * The value of `extraterrestrialRadiationPeriod` to rounding, without its two Math.sin calls.
+ */
+export function periodRa(lo: number, hi: number, s1: number, s2: number, k: number, a: number, b: number, ws: number, sinWs: number): number {
+  if (ws >= Math.PI || (lo >= -ws && hi <= ws)) {
+    const ra = k * ((hi - lo) * a + b * (s2 - s1));
+    return ra > 0 ? ra : 0;
+  }
+  if (hi <= -ws || lo >= ws) return 0;
+  const w1 = lo < -ws ? -ws : lo, w2 = hi > ws ? ws : hi;
+  if (w1 >= w2) return 0;
+  const ra = k * ((w2 - w1) * a + b * ((hi > ws ? sinWs : s2) - (lo < -ws ? -sinWs : s1)));
+  return ra > 0 ? ra : 0;
+}
+
+/**
+ * Per-day solar terms by day of year J = 1..366, computed once per process (they depend on J
+ * only): sin and cos of the declination (eq. 24), k = (12/pi) Gsc dr (eqs. 23, 48) and Sc
+ * (eqs. 57-58). Hourly shortwave reads them instead of five trigonometric calls per day.
+ */
+export const SOLAR_DAY = (() => {
+  const sinDecl = new Float64Array(367), cosDecl = new Float64Array(367), k = new Float64Array(367), sc = new Float64Array(367);
+  for (let j = 1; j <= 366; j++) {
+    const decl = solarDeclination(j);
+    sinDecl[j] = Math.sin(decl);
+    cosDecl[j] = Math.cos(decl);
+    k[j] = RA_PERIOD_FACTOR * inverseRelativeDistance(j);
+    sc[j] = seasonalCorrection(j);
+  }
+  return { sinDecl, cosDecl, k, sc };
+})();
+
+const SUNSET_ROWS = new Map<number, Float64Array>();
+const MAX_SUNSET_ROWS = 4096;
+
+/**
+ * Sunset hour angle ws (science's `sunsetHourAngle`, eq. 27) and sin(ws) by day of year for one
+ * latitude, kept per process like the day-length rows (daylight.ts): entries [2 J, 2 J + 1] are
+ * filled on first use (NaN until then) and depend on (latitude, J) only, so the cache never
+ * changes a result. Bounded: dropped wholesale when full. Read through `sunsetAt`.
+ */
+export function sunsetRow(latDeg: number): Float64Array {
+  let row = SUNSET_ROWS.get(latDeg);
+  if (row === undefined) {
+    if (SUNSET_ROWS.size >= MAX_SUNSET_ROWS) SUNSET_ROWS.clear();
+    row = new Float64Array(2 * 367).fill(Number.NaN);
+    SUNSET_ROWS.set(latDeg, row);
+  }
+  return row;
+}
+
+/** Fills entry J of a sunset row if needed; then row[2 J] = ws and row[2 J + 1] = sin(ws). */
+export function sunsetAt(row: Float64Array, latDeg: number, j: number): void {
+  if (row[2 * j] !== row[2 * j]) {
+    const ws = sunsetHourAngle(latDeg, solarDeclination(j));
+    row[2 * j] = ws;
+    row[2 * j + 1] = Math.sin(ws);
+  }
 }

@@ -20,8 +20,9 @@ import {
 import { type Block, makeBlock } from './block.js';
 import { DAY_MS, HOUR_MS } from './calendar.js';
 import { computeDailyExtremes, computeField } from './fields.js';
-import { quadDailyExtremes, quadTemperatureAnchors } from './quad-extremes.js';
-import { anchorDaysForDays, anchorDaysForHours, fillHourlyTemperature } from './temperature.js';
+import { quadDailyExtremes } from './quad-extremes.js';
+import { isQuadHourly, quadHourlySeries } from './quad-hourly.js';
+import { anchorDaysForDays } from './temperature.js';
 import { type SevereEvent, type SevereKind, severeEvents } from './severe.js';
 import { SYNTHETIC_VARIABLES, syntheticVariable } from './variables.js';
 
@@ -156,17 +157,11 @@ export class SyntheticSource implements GridSource {
       // Both extremes come from one pass; the other is kept for a caller that asks for it next.
       return this.series(info, axis, this.quadExtremes(variable, block, axis, [w00, w01, w10, w11], lon, lat), lon);
     }
-    let field: Float32Array;
-    if (variable === 'air_temperature' || variable === 'dew_point_temperature') {
-      // The fused 2 x 2 anchors (quad-extremes.ts), then the block path's hourly curve.
-      const dew = variable === 'dew_point_temperature';
-      const span = anchorDaysForHours(axis.i0, axis.n);
-      const anchors = quadTemperatureAnchors(block, span.d0, span.nDays, dew, true);
-      field = new Float32Array(4 * axis.n);
-      fillHourlyTemperature(block, anchors, axis.i0, axis.n, dew ? null : field, dew ? field : null);
-    } else {
-      field = computeField(variable, block, axis.i0, axis.n);
+    if (isQuadHourly(variable)) {
+      // The ET inputs: one fused 2 x 2 pass per variable, mixed as it goes (quad-hourly.ts).
+      return this.series(info, axis, quadHourlySeries(variable, block, axis.i0, axis.n, [w00, w01, w10, w11]), lon);
     }
+    const field = computeField(variable, block, axis.i0, axis.n);
     const values = new Float32Array(axis.n);
     if (variable === 'precipitation_type') {
       // A category cannot be interpolated: take the nearest grid point.
@@ -211,9 +206,8 @@ export class SyntheticSource implements GridSource {
   /** Both daily extremes at a point; returns the requested one and keeps the other pending. */
   private quadExtremes(variable: VariableId, block: Block, axis: TimeAxis, weights: readonly [number, number, number, number], lon: number, lat: number): Float32Array {
     const span = anchorDaysForDays(axis.i0, axis.n);
-    const anchors = quadTemperatureAnchors(block, span.d0, span.nDays);
     const max = new Float32Array(axis.n), min = new Float32Array(axis.n);
-    quadDailyExtremes(anchors, weights, max, min);
+    quadDailyExtremes(block, span.d0, span.nDays, weights, max, min);
     const other: VariableId = variable === TMAX ? TMIN : TMAX;
     this.pending = { variable: other, lon, lat, i0: axis.i0, n: axis.n, values: variable === TMAX ? min : max };
     return variable === TMAX ? max : min;

@@ -100,15 +100,22 @@ export function finishAnchors(rawMax: Float64Array, rawMin: Float64Array, nCells
   for (let i = 0; i <= nDays; i++) {
     for (let k = 0; k < nCells; k++) {
       const a = i * nCells + k, b = a + nCells;
-      const prevMax = hi[a]!, prevMin = lo[a]!, curMax = hi[b]!, curMin = lo[b]!;
-      const floor = prevMin > curMin ? prevMin : curMin;
-      const ceil = prevMax < curMax ? prevMax : curMax;
-      let m = Math.fround(curMin + MIDNIGHT_SHARE * (prevMax - curMin));
-      if (m < floor) m = floor;
-      if (m > ceil) m = ceil;
-      mid[i * nCells + k] = m;
+      mid[a] = midnightValue(hi[a]!, lo[a]!, hi[b]!, lo[b]!);
     }
   }
+}
+
+/**
+ * M(D), the value at the midnight starting day D, from the final extremes of days D - 1 and D:
+ * 30 % of the way from Tmin(D) back to Tmax(D - 1), clamped into both days' ranges (module comment).
+ */
+export function midnightValue(prevMax: number, prevMin: number, curMax: number, curMin: number): number {
+  const floor = prevMin > curMin ? prevMin : curMin;
+  const ceil = prevMax < curMax ? prevMax : curMax;
+  let m = Math.fround(curMin + MIDNIGHT_SHARE * (prevMax - curMin));
+  if (m < floor) m = floor;
+  if (m > ceil) m = ceil;
+  return m;
 }
 
 /**
@@ -232,9 +239,13 @@ export function curve(sr: number, m0: number, lo: number, hi: number, m1: number
   return blend(c, 24, hi, m1, lh);
 }
 
-/** Smoothstep blend from va at local hour a to vb at b, at local hour lh. */
+/**
+ * Smoothstep blend from va at local hour a to vb at b, at local hour lh. The position is
+ * (lh - a) times the reciprocal of the segment's length (model v3; was a division), so a loop
+ * over the hours of one segment (quad-hourly.ts) can hoist the reciprocal and get the same bits.
+ */
 function blend(a: number, b: number, va: number, vb: number, lh: number): number {
-  const s = (lh - a) / (b - a);
+  const s = (lh - a) * (1 / (b - a));
   return va + (vb - va) * s * s * (3 - 2 * s);
 }
 
