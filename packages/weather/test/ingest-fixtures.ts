@@ -237,3 +237,35 @@ export async function writeGeotiffFile(file: string, t: TiffSpec): Promise<void>
   const buf = writeArrayBuffer(values, meta as never);
   await fs.writeFile(file, Buffer.from(buf));
 }
+
+/**
+ * A NetCDF-4 file with one float32 [time, lat, lon] variable written a time step at a time
+ * (HDF5 chunks of one step, the common archive layout), so fixtures larger than memory-bound
+ * tests' slabs, or benches' files, are never whole in memory while written.
+ */
+export async function writeNetcdf4ByStep(
+  file: string,
+  grid: { lats: number[]; lons: number[]; times: number[]; timeUnits: string },
+  variable: { name: string; attrs: Record<string, string>; step: (t: number) => Float32Array },
+): Promise<void> {
+  await h5wasm.ready;
+  const f = new h5wasm.File(file, 'w');
+  try {
+    const scale = (name: string, data: Float64Array | Float32Array, attrs: Record<string, string>) => {
+      const ds = f.create_dataset({ name, data });
+      for (const [k, v] of Object.entries(attrs)) ds.create_attribute(k, v);
+      ds.make_scale(name);
+    };
+    const [nt, ny, nx] = [grid.times.length, grid.lats.length, grid.lons.length];
+    scale('time', Float64Array.from(grid.times), { units: grid.timeUnits, standard_name: 'time' });
+    scale('lat', Float32Array.from(grid.lats), { units: 'degrees_north', standard_name: 'latitude' });
+    scale('lon', Float32Array.from(grid.lons), { units: 'degrees_east', standard_name: 'longitude' });
+    const ds = f.create_dataset({ name: variable.name, data: variable.step(0), shape: [1, ny, nx], maxshape: [null, ny, nx], chunks: [1, ny, nx] });
+    ds.resize([nt, ny, nx]);
+    for (let t = 1; t < nt; t++) ds.write_slice([[t, t + 1], [0, ny], [0, nx]], variable.step(t));
+    for (const [k, v] of Object.entries(variable.attrs)) ds.create_attribute(k, v);
+    ['time', 'lat', 'lon'].forEach((d, k) => ds.attach_scale(k, `/${d}`));
+  } finally {
+    f.close();
+  }
+}

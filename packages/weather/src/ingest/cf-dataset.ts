@@ -3,6 +3,9 @@
  * coordinate variables (CF 1.11 sections 4.1, 4.2, 4.4), and take every variable on
  * (time, lat, lon) or (lat, lon), allowing extra dimensions of length 1 (a `height` of 2 m,
  * a single level) to be dropped. Everything else is skipped with a reason.
+ *
+ * Data are not read here: each variable reads and unpacks a block (times x rows x columns) on
+ * demand, so ingest holds a slab at a time, never a whole variable (slab-plan.ts).
  */
 import { decodeCfTimes, parseCfTimeUnits } from '../zarr/cf-time.js';
 import { ENCODING_ATTRS, unpack } from './cf-unpack.js';
@@ -18,21 +21,32 @@ export interface NcVariable {
   /** 'float' for floating point, 'int' for integers (with bits), 'other' for text and the rest */
   kind: 'float' | 'int' | 'other';
   bits: number;
-  read(): ArrayLike<number | bigint>;
+  /** the whole variable, C order (coordinates: small) */
+  read(): Promise<ArrayLike<number | bigint>>;
+  /** the hyperslab of `count` values from `start` on every axis, C order */
+  readBlock(start: readonly number[], count: readonly number[]): Promise<ArrayLike<number | bigint>>;
 }
 
 export interface NcFile {
   format: SourceFormat;
   attrs: Record<string, unknown>;
   variables: NcVariable[];
+  /** releases the open file; the variables cannot be read after it */
+  close(): Promise<void>;
 }
+
+/** Reads times [t0, t0 + nt), rows [r0, r0 + nr), columns [c0, c0 + nc) as C-ordered [t][row][col]. */
+export type BlockReader = (t0: number, nt: number, r0: number, nr: number, c0: number, nc: number) => Promise<Float32Array>;
 
 export interface SourceVariable {
   name: string;
   attrs: Record<string, unknown>;
   hasTime: boolean;
-  /** unpacked float32, NaN for missing, [t][lat][lon] or [lat][lon] in source order */
-  data: Float32Array;
+  /**
+   * Unpacked float32, NaN for missing, in source order: rows and columns as the file has them.
+   * A static field is read with t0 = 0, nt = 1.
+   */
+  read: BlockReader;
 }
 
 /** A decoded grid in the source's own coordinate order (normalise-grid.ts fixes that). */
@@ -45,6 +59,8 @@ export interface DecodedGrid {
   times: number[] | null;
   variables: SourceVariable[];
   skipped: Array<{ name: string; reason: string }>;
+  /** releases the source file */
+  close(): Promise<void>;
 }
 
 function isLat(v: NcVariable): boolean {
@@ -74,16 +90,16 @@ function coordinate(file: NcFile, test: (v: NcVariable) => boolean, what: string
   return found;
 }
 
-export function cfToGrid(file: NcFile): DecodedGrid {
+export async function cfToGrid(file: NcFile): Promise<DecodedGrid> {
   const latVar = coordinate(file, isLat, 'latitude');
   const lonVar = coordinate(file, isLon, 'longitude');
   const timeVar = file.variables.find((v) => v.dims.length === 1 && v.dims[0] === v.name && v !== latVar && v !== lonVar && isTime(v));
-  const lats = Array.from(latVar.read(), Number);
-  const lons = Array.from(lonVar.read(), Number);
+  const lats = Array.from(await latVar.read(), Number);
+  const lons = Array.from(await lonVar.read(), Number);
   let times: number[] | null = null;
   if (timeVar) {
     const enc = parseCfTimeUnits(String(timeVar.attrs.units ?? ''), timeVar.attrs.calendar === undefined ? undefined : String(timeVar.attrs.calendar));
-    times = decodeCfTimes(Array.from(timeVar.read(), Number), enc);
+    times = decodeCfTimes(Array.from(await timeVar.read(), Number), enc);
   }
   const coordNames = new Set([latVar.name, lonVar.name, timeVar?.name]);
   const sizeOf = new Map<string, number>();
@@ -111,12 +127,7 @@ export function cfToGrid(file: NcFile): DecodedGrid {
     }
     const attrs: Record<string, unknown> = {};
     for (const [k, val] of Object.entries(v.attrs)) if (!ENCODING_ATTRS.has(k)) attrs[k] = val;
-    variables.push({
-      name: v.name,
-      attrs,
-      hasTime,
-      data: unpack(v.read(), v.attrs, v.kind === 'int' ? v.bits : 0),
-    });
+    variables.push({ name: v.name, attrs, hasTime, read: blockReader(v, hasTime ? timeVar.name : undefined, latVar.name, lonVar.name) });
   }
   if (variables.length === 0) {
     const reasons = skipped.map((s) => `${s.name}: ${s.reason}`).join('; ');
@@ -130,5 +141,25 @@ export function cfToGrid(file: NcFile): DecodedGrid {
     times: variables.some((v) => v.hasTime) ? times : null,
     variables,
     skipped,
+    close: () => file.close(),
+  };
+}
+
+/**
+ * A variable's block reader: time, latitude and longitude map to their axes, every other
+ * (length-one) axis is read at index 0.
+ */
+function blockReader(v: NcVariable, time: string | undefined, lat: string, lon: string): BlockReader {
+  const axis = (name: string | undefined) => (name === undefined ? -1 : v.dims.indexOf(name));
+  const [kt, ky, kx] = [axis(time), axis(lat), axis(lon)];
+  const bits = v.kind === 'int' ? v.bits : 0;
+  return async (t0, nt, r0, nr, c0, nc) => {
+    const start = v.dims.map(() => 0);
+    const count = v.dims.map(() => 1);
+    if (kt >= 0) [start[kt], count[kt]] = [t0, nt];
+    else if (t0 !== 0 || nt !== 1) throw new Error(`${v.name} has no time axis`);
+    [start[ky], count[ky]] = [r0, nr];
+    [start[kx], count[kx]] = [c0, nc];
+    return unpack(await v.readBlock(start, count), v.attrs, bits);
   };
 }

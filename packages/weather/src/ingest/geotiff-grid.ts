@@ -7,9 +7,11 @@
  *
  * Bands are time steps. A TIFF has no time axis, so the caller names the first time and the
  * step; without them the TIFF DateTime tag (TIFF 6.0, tag 306) gives the first time.
+ *
+ * The file is opened, not loaded: blocks (a window of pixels for a range of bands) are read
+ * and decoded on demand, strip by strip or tile by tile, so ingest holds a slab at a time.
  */
-import { promises as fs } from 'node:fs';
-import { fromArrayBuffer } from 'geotiff';
+import { fromFile, type GeoTIFF } from 'geotiff';
 import type { DecodedGrid } from './cf-dataset.js';
 import { IngestError } from './errors.js';
 
@@ -39,8 +41,16 @@ function tiffDateTime(text: unknown): number | undefined {
 }
 
 export async function readGeotiff(file: string, name: string, options: GeotiffTimeOptions = {}): Promise<DecodedGrid> {
-  const buf = await fs.readFile(file);
-  const tiff = await fromArrayBuffer(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer);
+  const tiff = await fromFile(file);
+  try {
+    return await readOpen(tiff, file, name, options);
+  } catch (err) {
+    await tiff.close();
+    throw err;
+  }
+}
+
+async function readOpen(tiff: GeoTIFF, file: string, name: string, options: GeotiffTimeOptions): Promise<DecodedGrid> {
   const image = await tiff.getImage(0);
   const width = image.getWidth();
   const height = image.getHeight();
@@ -93,17 +103,23 @@ export async function readGeotiff(file: string, name: string, options: GeotiffTi
   const lons = Array.from({ length: width }, (_, c) => x0 + (c + half) * dx);
   const lats = Array.from({ length: height }, (_, r) => y0 - (r + half) * dy);
 
-  const rasters = await image.readRasters({ interleave: false });
   const noData = image.getGDALNoData();
-  const n = width * height;
-  const data = new Float32Array(bands * n);
-  for (let b = 0; b < bands; b++) {
-    const band = rasters[b] as ArrayLike<number>;
-    for (let k = 0; k < n; k++) {
-      const v = band[k]!;
-      data[b * n + k] = noData !== null && (v === noData || v === Math.fround(noData)) ? NaN : v;
+  let open = true;
+  const read = async (t0: number, nt: number, r0: number, nr: number, c0: number, nc: number): Promise<Float32Array> => {
+    if (!open) throw new Error(`${file} is closed`);
+    const samples = Array.from({ length: nt }, (_, b) => t0 + b);
+    const rasters = await image.readRasters({ window: [c0, r0, c0 + nc, r0 + nr], samples, interleave: false });
+    const n = nr * nc;
+    const data = new Float32Array(nt * n);
+    for (let b = 0; b < nt; b++) {
+      const band = rasters[b] as ArrayLike<number>;
+      for (let k = 0; k < n; k++) {
+        const v = band[k]!;
+        data[b * n + k] = noData !== null && (v === noData || v === Math.fround(noData)) ? NaN : v;
+      }
     }
-  }
+    return data;
+  };
 
   const startMs = options.startMs ?? tiffDateTime(await dir.loadValue('DateTime'));
   const stepMs = options.stepMs ?? 0;
@@ -120,7 +136,11 @@ export async function readGeotiff(file: string, name: string, options: GeotiffTi
     lats,
     lons,
     times: static1 ? null : Array.from({ length: bands }, (_, b) => startMs! + b * stepMs),
-    variables: [{ name: options.variable ?? name, attrs: { ...(options.attributes ?? {}) }, hasTime: !static1, data }],
+    variables: [{ name: options.variable ?? name, attrs: { ...(options.attributes ?? {}) }, hasTime: !static1, read }],
     skipped: [],
+    close: async () => {
+      if (open) await tiff.close();
+      open = false;
+    },
   };
 }

@@ -6,19 +6,25 @@
  * missing values to NaN), in the file's units: the store is a lossless float32 copy, and
  * ZarrSource converts units on read. Variables recognised as contract variables
  * (cf-variables.ts) are renamed to their VariableId and keep their name in `original_name`.
+ *
+ * Memory: every variable is copied in slabs of whole Zarr chunks of at most `slabBytes`
+ * (slab-plan.ts), each read from the source as one block (or a few, where the grid is
+ * reoriented), so peak memory is a small multiple of a slab whatever the size of the file
+ * (docs/decisions.md, "Weather: Zarr stores and ingest", "Ingest in slabs").
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { identifyVariable } from '../zarr/cf-variables.js';
 import { GridStoreWriter, type ZarrCompressor } from '../zarr/writer.js';
 import { ZarrSource } from '../zarr/zarr-source.js';
-import { cfToGrid, type DecodedGrid } from './cf-dataset.js';
+import { cfToGrid, type DecodedGrid, type NcFile } from './cf-dataset.js';
 import { detectFormat, type SourceFormat } from './detect-format.js';
 import { IngestError } from './errors.js';
 import { type GeotiffTimeOptions, readGeotiff } from './geotiff-grid.js';
 import { readNetcdf4 } from './netcdf4.js';
 import { readNetcdfClassic } from './netcdf-classic.js';
-import { normaliseGrid } from './normalise-grid.js';
+import { type NormalisedGrid, normaliseGrid } from './normalise-grid.js';
+import { planSlabs } from './slab-plan.js';
 import { type IngestedStore, registerIngestedStore } from './store-catalog.js';
 
 export interface IngestOptions {
@@ -38,7 +44,16 @@ export interface IngestOptions {
   geotiff?: GeotiffTimeOptions;
   /** default: the writer's ("none", so point series are read as byte ranges) */
   compressor?: ZarrCompressor;
+  /**
+   * Upper bound of one slab, in bytes of float32 (default DEFAULT_SLAB_BYTES); a slab is
+   * never smaller than one chunk. Peak memory is a small multiple of it (the source block, its
+   * reoriented copy, the chunks being encoded), not of the file.
+   */
+  slabBytes?: number;
 }
+
+/** 32 MiB: about fourteen hourly [8760, 8, 8] chunks, or eight steps of a 0.25° global grid. */
+export const DEFAULT_SLAB_BYTES = 32 * 1024 * 1024;
 
 export interface IngestResult {
   id: string;
@@ -47,6 +62,8 @@ export interface IngestResult {
   entry: IngestedStore;
   /** source variables not on the grid, with the reason */
   skipped: Array<{ name: string; reason: string }>;
+  /** how the data were copied: the number of slabs and the largest one, in values */
+  slabs: { count: number; largestValues: number };
 }
 
 function storeId(file: string): string {
@@ -70,12 +87,23 @@ function jsonAttrs(attrs: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** The CF reading of an opened NetCDF file; the file is closed if it is not a usable grid. */
+async function decodeCf(file: NcFile): Promise<DecodedGrid> {
+  try {
+    return await cfToGrid(file);
+  } catch (err) {
+    await file.close();
+    throw err;
+  }
+}
+
+/** Opens the source and reads its metadata; the data stay in the file until a slab asks. */
 async function decode(file: string, format: SourceFormat, id: string, options: IngestOptions): Promise<DecodedGrid> {
   switch (format) {
     case 'netcdf-classic':
-      return cfToGrid(await readNetcdfClassic(file));
+      return decodeCf(await readNetcdfClassic(file));
     case 'netcdf4':
-      return cfToGrid(await readNetcdf4(file));
+      return decodeCf(await readNetcdf4(file));
     case 'geotiff':
       return readGeotiff(file, id, options.geotiff);
   }
@@ -96,45 +124,18 @@ export async function ingestFile(file: string, options: IngestOptions): Promise<
     if (err instanceof IngestError) throw err;
     throw new IngestError(`${file}: ${(err as Error).message}`);
   }
-  const grid = normaliseGrid(decoded, options.geotiff?.stepMs ?? options.stepMs);
-
   const storePath = path.resolve(options.outDir, `${id}.zarr`);
-  const product = options.product ?? id;
-  const writer = await GridStoreWriter.create(storePath, {
-    lats: grid.lats,
-    lons: grid.lons,
-    ...(options.compressor ? { compressor: options.compressor } : {}),
-    overwrite: options.overwrite ?? false,
-    attributes: {
-      ...jsonAttrs(grid.attrs),
-      id,
-      title: typeof grid.attrs.title === 'string' ? grid.attrs.title : id,
-      product,
-      source_file: path.basename(source),
-      // CF 2.6.2: history gets a line per program that modified the data.
-      history: [typeof grid.attrs.history === 'string' ? grid.attrs.history : '', `${new Date().toISOString()} fieldcast ingest ${path.basename(source)}`]
-        .filter(Boolean)
-        .join('\n'),
-    },
-  });
-  const nt = grid.times?.length ?? 0;
-  if (grid.variables.some((v) => v.hasTime)) {
-    await writer.addTimeAxis({ name: 'time', startMs: grid.startMs, stepMs: grid.stepMs, length: nt });
+  const slabs = { count: 0, largestValues: 0 };
+  let grid: NormalisedGrid;
+  try {
+    grid = normaliseGrid(decoded, options.geotiff?.stepMs ?? options.stepMs);
+    await writeStore(grid, storePath, source, id, options, slabs);
+  } catch (err) {
+    if (err instanceof IngestError) throw err;
+    throw new IngestError(`${file}: ${(err as Error).message}`);
+  } finally {
+    await decoded.close();
   }
-  const taken = new Set(['time', 'lat', 'lon']);
-  for (const v of grid.variables) {
-    const mapped = identifyVariable(v.name, v.attrs);
-    let name = mapped && !taken.has(mapped) ? mapped : arrayName(v.name);
-    if (taken.has(name)) name = `${name}_${taken.size}`;
-    taken.add(name);
-    await writer.addVariable({
-      name,
-      ...(v.hasTime ? { time: 'time' } : {}),
-      attributes: { ...jsonAttrs(v.attrs), ...(name !== v.name ? { original_name: v.name } : {}) },
-    });
-    await writer.write(name, v.data);
-  }
-  await writer.close();
 
   // Read the store back: what is registered is what a ZarrSource sees.
   const zs = await ZarrSource.open(storePath, { cacheBytes: 0 });
@@ -151,6 +152,64 @@ export async function ingestFile(file: string, options: IngestOptions): Promise<
     grid: { ...zs.grid },
     time: grid.times ? { start: new Date(cov.startMs).toISOString(), end: new Date(cov.endMs).toISOString(), stepMs: grid.stepMs } : null,
   };
+  await zs.close();
   if (options.catalogPath) await registerIngestedStore(options.catalogPath, entry);
-  return { id, storePath, format, entry, skipped: grid.skipped };
+  return { id, storePath, format, entry, skipped: grid.skipped, slabs };
+}
+
+/** Writes the store, copying every variable slab by slab (whole chunks, slab-plan.ts). */
+async function writeStore(
+  grid: NormalisedGrid,
+  storePath: string,
+  source: string,
+  id: string,
+  options: IngestOptions,
+  slabs: { count: number; largestValues: number },
+): Promise<void> {
+  const writer = await GridStoreWriter.create(storePath, {
+    lats: grid.lats,
+    lons: grid.lons,
+    ...(options.compressor ? { compressor: options.compressor } : {}),
+    overwrite: options.overwrite ?? false,
+    attributes: {
+      ...jsonAttrs(grid.attrs),
+      id,
+      title: typeof grid.attrs.title === 'string' ? grid.attrs.title : id,
+      product: options.product ?? id,
+      source_file: path.basename(source),
+      // CF 2.6.2: history gets a line per program that modified the data.
+      history: [typeof grid.attrs.history === 'string' ? grid.attrs.history : '', `${new Date().toISOString()} fieldcast ingest ${path.basename(source)}`]
+        .filter(Boolean)
+        .join('\n'),
+    },
+  });
+  if (grid.variables.some((v) => v.hasTime)) {
+    await writer.addTimeAxis({ name: 'time', startMs: grid.startMs, stepMs: grid.stepMs, length: grid.nt });
+  }
+  const budget = Math.max(1, Math.floor((options.slabBytes ?? DEFAULT_SLAB_BYTES) / Float32Array.BYTES_PER_ELEMENT));
+  const taken = new Set(['time', 'lat', 'lon']);
+  for (const v of grid.variables) {
+    const mapped = identifyVariable(v.name, v.attrs);
+    let name = mapped && !taken.has(mapped) ? mapped : arrayName(v.name);
+    if (taken.has(name)) name = `${name}_${taken.size}`;
+    taken.add(name);
+    await writer.addVariable({
+      name,
+      ...(v.hasTime ? { time: 'time' } : {}),
+      attributes: { ...jsonAttrs(v.attrs), ...(name !== v.name ? { original_name: v.name } : {}) },
+    });
+    // A static field is planned as one time step, so both kinds go through the same reader.
+    const layout = writer.layoutOf(name);
+    const shape = v.hasTime ? layout.shape : [1, ...layout.shape];
+    const chunks = v.hasTime ? layout.chunks : [1, ...layout.chunks];
+    for (const slab of planSlabs(shape, chunks, budget)) {
+      const [t0, i0, j0] = slab.start as [number, number, number];
+      const [nt, ni, nj] = slab.shape as [number, number, number];
+      const block = await v.read(t0, nt, i0, ni, j0, nj);
+      slabs.count++;
+      slabs.largestValues = Math.max(slabs.largestValues, block.length);
+      await writer.write(name, block, v.hasTime ? slab.start : [i0, j0], v.hasTime ? slab.shape : [ni, nj]);
+    }
+  }
+  await writer.close();
 }

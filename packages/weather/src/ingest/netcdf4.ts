@@ -48,6 +48,12 @@ function kindOf(meta: { type: number; size: number; vlen: boolean }): { kind: Nc
   return { kind: 'other', bits: 0 };
 }
 
+/**
+ * Opens a NetCDF-4 file and reads its metadata; data are read later as hyperslabs (HDF5
+ * H5Dread with a selection, h5wasm `Dataset.slice`), so only the requested block is in memory.
+ * h5wasm's Node build reads the file from disk (Emscripten NODERAWFS) rather than loading it.
+ * The caller closes the file.
+ */
 export async function readNetcdf4(file: string): Promise<NcFile> {
   await h5wasm.ready;
   let f: InstanceType<typeof h5wasm.File>;
@@ -58,12 +64,17 @@ export async function readNetcdf4(file: string): Promise<NcFile> {
   }
   try {
     return readOpen(f);
-  } finally {
+  } catch (err) {
     f.close();
+    throw err;
   }
 }
 
 function readOpen(f: InstanceType<typeof h5wasm.File>): NcFile {
+  let open = true;
+  const check = () => {
+    if (!open) throw new Error('NetCDF-4 file is closed');
+  };
   const variables: NcVariable[] = [];
   for (const name of f.keys()) {
     const node = f.get(name);
@@ -85,17 +96,24 @@ function readOpen(f: InstanceType<typeof h5wasm.File>): NcFile {
       attrs: attributes(node.attrs as unknown as H5Attrs),
       kind,
       bits,
-      read: () => ds.value as ArrayLike<number | bigint>,
+      read: async () => {
+        check();
+        return ds.value as ArrayLike<number | bigint>;
+      },
+      readBlock: async (start, count) => {
+        check();
+        if (shape.length === 0) return ds.value as ArrayLike<number | bigint>;
+        return ds.slice(start.map((s, k) => [s, s + count[k]!])) as ArrayLike<number | bigint>;
+      },
     });
   }
-  const attrs = attributes(f.attrs as unknown as H5Attrs);
   return {
     format: 'netcdf4',
-    attrs,
-    variables: variables.map((v) => {
-      // Read eagerly: the file is closed when this function returns.
-      const data = v.read();
-      return { ...v, read: () => data };
-    }),
+    attrs: attributes(f.attrs as unknown as H5Attrs),
+    variables,
+    close: async () => {
+      if (open) f.close();
+      open = false;
+    },
   };
 }

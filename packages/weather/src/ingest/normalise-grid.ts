@@ -6,14 +6,20 @@
  *   so both kinds of file answer the same query; a grid that would then straddle the
  *   antimeridian keeps 0..360, which ZarrSource accepts by moving queries a whole turn;
  * - both axes regularly spaced and the time axis regular (GridSource answers start + i*step).
+ *
+ * Nothing is reordered here in bulk: each variable's block reader is wrapped so that a block
+ * asked for in store order (rows south to north, columns west to east) is read from the
+ * matching runs of source rows and columns and reordered on the way.
  */
 import { regularAxis } from '../zarr/cf-time.js';
-import type { DecodedGrid, SourceVariable } from './cf-dataset.js';
+import type { BlockReader, DecodedGrid, SourceVariable } from './cf-dataset.js';
 import { IngestError } from './errors.js';
 
 export interface NormalisedGrid extends DecodedGrid {
   startMs: number;
   stepMs: number;
+  /** number of time steps (0 when no variable has a time axis) */
+  nt: number;
 }
 
 function checkRegular(name: string, values: number[]): void {
@@ -27,19 +33,64 @@ function checkRegular(name: string, values: number[]): void {
   if (step === 0) throw new IngestError(`${name} has repeated values`);
 }
 
-/** Reorders the columns and rows of every [t][lat][lon] plane. */
-function remap(v: SourceVariable, nLat: number, nLon: number, rowOf: (i: number) => number, colOf: (j: number) => number): SourceVariable {
-  const plane = nLat * nLon;
-  const nt = v.data.length / plane;
-  const out = new Float32Array(v.data.length);
-  for (let t = 0; t < nt; t++) {
-    for (let i = 0; i < nLat; i++) {
-      const src = t * plane + rowOf(i) * nLon;
-      const dst = t * plane + i * nLon;
-      for (let j = 0; j < nLon; j++) out[dst + j] = v.data[src + colOf(j)]!;
+export interface SourceRun {
+  /** offset of the run's first store index from the start of the range */
+  at: number;
+  length: number;
+  /** source index of the run's first store index */
+  first: number;
+  /** +1 when source indices ascend along the run, -1 when they descend */
+  dir: 1 | -1;
+}
+
+/** Maximal runs of consecutive source indices (ascending or descending) along a store range. */
+export function sourceRuns(from: number, count: number, sourceOf: (i: number) => number): SourceRun[] {
+  const runs: SourceRun[] = [];
+  let run: SourceRun | undefined;
+  for (let k = 0; k < count; k++) {
+    const s = sourceOf(from + k);
+    if (run) {
+      const step = s - (run.first + run.dir * (run.length - 1));
+      if (run.length === 1 && (step === 1 || step === -1)) {
+        run.dir = step;
+        run.length = 2;
+        continue;
+      }
+      if (run.length > 1 && step === run.dir) {
+        run.length++;
+        continue;
+      }
     }
+    run = { at: k, length: 1, first: s, dir: 1 };
+    runs.push(run);
   }
-  return { ...v, data: out };
+  return runs;
+}
+
+/**
+ * A block reader in store orientation over one in source orientation: every pair of row run
+ * and column run is one source read, copied (reversed where the run descends) into place.
+ */
+function reorientedReader(read: BlockReader, rowOf: (i: number) => number, colOf: (j: number) => number): BlockReader {
+  return async (t0, nt, i0, ni, j0, nj) => {
+    const out = new Float32Array(nt * ni * nj);
+    for (const rr of sourceRuns(i0, ni, rowOf)) {
+      const r0 = rr.dir === 1 ? rr.first : rr.first - rr.length + 1;
+      for (const cr of sourceRuns(j0, nj, colOf)) {
+        const c0 = cr.dir === 1 ? cr.first : cr.first - cr.length + 1;
+        const block = await read(t0, nt, r0, rr.length, c0, cr.length);
+        for (let t = 0; t < nt; t++) {
+          for (let a = 0; a < rr.length; a++) {
+            const src = (t * rr.length + (rr.dir === 1 ? a : rr.length - 1 - a)) * cr.length;
+            const dst = (t * ni + rr.at + a) * nj + cr.at;
+            if (cr.dir === 1) out.set(block.subarray(src, src + cr.length), dst);
+            else for (let b = 0; b < cr.length; b++) out[dst + b] = block[src + cr.length - 1 - b]!;
+          }
+        }
+      }
+    }
+    return out;
+  };
 }
 
 export function normaliseGrid(grid: DecodedGrid, stepMsHint?: number): NormalisedGrid {
@@ -47,11 +98,6 @@ export function normaliseGrid(grid: DecodedGrid, stepMsHint?: number): Normalise
   const nLon = grid.lons.length;
   checkRegular('latitude', grid.lats);
   checkRegular('longitude', grid.lons);
-  for (const v of grid.variables) {
-    const plane = nLat * nLon;
-    const nt = v.hasTime ? (grid.times?.length ?? 0) : 1;
-    if (v.data.length !== nt * plane) throw new IngestError(`${v.name} has ${v.data.length} values, expected ${nt} x ${nLat} x ${nLon}`);
-  }
 
   let lats = grid.lats.slice();
   const latDescending = nLat > 1 && lats[1]! < lats[0]!;
@@ -73,14 +119,14 @@ export function normaliseGrid(grid: DecodedGrid, stepMsHint?: number): Normalise
     }
   }
 
-  let variables = grid.variables;
+  let variables: SourceVariable[] = grid.variables;
   if (latDescending || lonDescending || rotate !== 0) {
     const rowOf = (i: number) => (latDescending ? nLat - 1 - i : i);
     const colOf = (j: number) => {
       const c = (j + rotate) % nLon;
       return lonDescending ? nLon - 1 - c : c;
     };
-    variables = variables.map((v) => remap(v, nLat, nLon, rowOf, colOf));
+    variables = variables.map((v) => ({ ...v, read: reorientedReader(v.read, rowOf, colOf) }));
   }
   // Values like 0.1 * i come back as 0.30000000000000004; snap to the nearest micro-degree
   // only when that is what the source meant (within float32 precision of the source value).
@@ -95,7 +141,7 @@ export function normaliseGrid(grid: DecodedGrid, stepMsHint?: number): Normalise
     startMs = axis.startMs;
     stepMs = grid.times.length > 1 ? axis.stepMs : (stepMsHint ?? 0);
   }
-  return { ...grid, lats, lons, variables, startMs, stepMs };
+  return { ...grid, lats, lons, variables, startMs, stepMs, nt: grid.times?.length ?? 0 };
 }
 
 function snap(x: number): number {

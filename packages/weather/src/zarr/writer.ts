@@ -77,6 +77,7 @@ function jsonBytes(value: unknown): Uint8Array {
 export class GridStoreWriter {
   private readonly meta = new Map<string, Json>();
   private readonly shapes = new Map<string, number[]>();
+  private readonly chunkShapes = new Map<string, number[]>();
   private readonly timeAxes = new Map<string, TimeAxisSpec>();
   private closed = false;
 
@@ -162,6 +163,15 @@ export class GridStoreWriter {
     });
     await this.putMeta(`${spec.name}/.zattrs`, { [ARRAY_DIMENSIONS]: dims, ...(spec.attributes ?? {}) });
     this.shapes.set(spec.name, shape);
+    this.chunkShapes.set(spec.name, chunks);
+  }
+
+  /** Shape and chunk shape of a data array added before (to write it in whole-chunk blocks). */
+  layoutOf(name: string): { shape: number[]; chunks: number[] } {
+    const shape = this.shapes.get(name);
+    const chunks = this.chunkShapes.get(name);
+    if (!shape || !chunks) throw new Error(`data array ${name} not added`);
+    return { shape: shape.slice(), chunks: chunks.slice() };
   }
 
   /**
