@@ -18,7 +18,18 @@ export interface OutboxOptions {
   /** a slow poll that covers a missed notification (e.g. after a LISTEN reconnect); not the wake-up path */
   safetyPollMs?: number;
   maxBackoffMs?: number;
+  /**
+   * How long a sent row stays in the outbox before the relay deletes it (default 7 days): long
+   * enough to see what was published and when, short enough that the table does not grow with
+   * every write the service ever took.
+   */
+  retainSentMs?: number;
+  /** at most one pruning pass per this interval (default 10 minutes) */
+  pruneIntervalMs?: number;
 }
+
+/** Rows looked at per pruning statement: the oldest by seq, so each statement is a short index range. */
+const PRUNE_BATCH = 5000;
 
 /** The outbox table of one service schema (DESIGN.md section 5). */
 export function outboxMigration(): Migration {
@@ -60,6 +71,9 @@ export class Outbox {
   private readonly safetyPollMs: number;
   private readonly maxBackoffMs: number;
   private readonly channel: string;
+  private readonly retainSentMs: number;
+  private readonly pruneIntervalMs: number;
+  private lastPrune = 0;
   private running: Promise<void> | null = null;
   private again = false;
   private failures = 0;
@@ -73,6 +87,8 @@ export class Outbox {
     this.safetyPollMs = options.safetyPollMs ?? 5000;
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
     this.channel = `fieldcast_outbox_${options.schema}`;
+    this.retainSentMs = options.retainSentMs ?? 7 * 86_400_000;
+    this.pruneIntervalMs = options.pruneIntervalMs ?? 600_000;
   }
 
   /** Adds a resource event to the transaction; it is relayed once the transaction commits. */
@@ -140,6 +156,10 @@ export class Outbox {
         /* keep going while full batches come back */
       }
       this.failures = 0;
+      if (Date.now() - this.lastPrune >= this.pruneIntervalMs) {
+        this.lastPrune = Date.now();
+        await this.prune();
+      }
     } catch (err) {
       this.failures += 1;
       const delay = Math.min(100 * 2 ** this.failures, this.maxBackoffMs);
@@ -151,6 +171,27 @@ export class Outbox {
         }, delay);
         this.retryTimer.unref();
       }
+    }
+  }
+
+  /**
+   * Deletes rows sent more than `retainSentMs` ago; unsent rows are never touched. The relay
+   * publishes in seq order, so the oldest rows by seq are the earliest sent: each statement looks
+   * at the first PRUNE_BATCH rows of the primary key only, and the pass stops at the first batch
+   * that was not wholly old enough. Returns the number of rows deleted.
+   */
+  async prune(): Promise<number> {
+    const { knex } = this.options.db;
+    const cutoff = new Date(Date.now() - this.retainSentMs);
+    let deleted = 0;
+    for (;;) {
+      const result = await knex.raw(
+        `delete from ??.outbox where seq in (select seq from ??.outbox order by seq limit ${PRUNE_BATCH}) and sent_at is not null and sent_at < ?`,
+        [this.options.schema, this.options.schema, cutoff],
+      );
+      const count = Number((result as { rowCount?: number; affectedRows?: number }).rowCount ?? (result as { affectedRows?: number }).affectedRows ?? 0);
+      deleted += count;
+      if (count < PRUNE_BATCH) return deleted;
     }
   }
 

@@ -15,10 +15,19 @@ beforeAll(async () => {
 afterAll(() => db.close());
 beforeEach(() => db.knex.raw(`truncate ${SCHEMA}.outbox, ${SCHEMA}.things`));
 
-function setup(options: { safetyPollMs?: number; maxBackoffMs?: number } = {}) {
+function setup(options: { safetyPollMs?: number; maxBackoffMs?: number; retainSentMs?: number; pruneIntervalMs?: number } = {}) {
   const transport = new InProcessTransport();
   const received: CloudEvent[] = [];
-  const outbox = new Outbox({ db, schema: SCHEMA, transport, logger: silent, safetyPollMs: options.safetyPollMs ?? 3_600_000, maxBackoffMs: options.maxBackoffMs ?? 200 });
+  const outbox = new Outbox({
+    db,
+    schema: SCHEMA,
+    transport,
+    logger: silent,
+    safetyPollMs: options.safetyPollMs ?? 3_600_000,
+    maxBackoffMs: options.maxBackoffMs ?? 200,
+    ...(options.retainSentMs === undefined ? {} : { retainSentMs: options.retainSentMs }),
+    ...(options.pruneIntervalMs === undefined ? {} : { pruneIntervalMs: options.pruneIntervalMs }),
+  });
   const consume = transport.subscribe('test', /^t\./, async (m: IncomingMessage) => {
     received.push(JSON.parse(m.value));
   });
@@ -100,5 +109,64 @@ describe('outbox relay (DESIGN.md section 5)', () => {
     await write(outbox, 'q', 'created');
     await outbox.stop();
     expect(received).toHaveLength(1);
+  });
+
+  const rowsLeft = async () => (await db.knex.withSchema(SCHEMA).table('outbox').orderBy('seq').select('key', 'sent_at')) as { key: string; sent_at: Date | null }[];
+
+  it('prunes sent rows past the retention and never an unsent one', async () => {
+    const { outbox, received, consume } = setup({ retainSentMs: 0, pruneIntervalMs: 3_600_000 });
+    await consume;
+    await outbox.start();
+    for (const k of ['a', 'b', 'c']) await write(outbox, k, 'created');
+    await until(() => received.length === 3);
+    await outbox.stop();
+    // Written while no relay runs: pending, so they must survive any pruning.
+    for (const k of ['d', 'e']) await write(outbox, k, 'created');
+    expect(await outbox.prune()).toBe(3);
+    expect(await rowsLeft()).toEqual([
+      { key: 'd', sent_at: null },
+      { key: 'e', sent_at: null },
+    ]);
+    expect(await outbox.pending()).toBe(2);
+  });
+
+  it('keeps sent rows younger than the retention', async () => {
+    const { outbox, received, consume } = setup({ retainSentMs: 3_600_000 });
+    await consume;
+    await outbox.start();
+    await write(outbox, 'young', 'created');
+    await until(() => received.length === 1);
+    await outbox.stop();
+    expect(await outbox.prune()).toBe(0);
+    expect((await rowsLeft()).map((r) => r.key)).toEqual(['young']);
+  });
+
+  it('prunes in batches of the oldest rows until none is old enough, stopping at an unsent one', async () => {
+    const { outbox } = setup({ retainSentMs: 0 });
+    // 12,000 rows, all sent an hour ago except one in the middle: batches of 5,000 by seq.
+    await db.knex.raw(
+      `insert into ${SCHEMA}.outbox (id, topic, key, event, sent_at)
+       select gen_random_uuid(), 't.things', 'k' || i, '{}'::jsonb, case when i = 7000 then null else now() - interval '1 hour' end
+       from generate_series(1, 12000) i`,
+    );
+    // The first batch is wholly old enough; the second holds the unsent row, so the pass stops there.
+    expect(await outbox.prune()).toBe(5000 + 4999);
+    const left = await rowsLeft();
+    expect(left).toHaveLength(2001);
+    expect(left[0]).toEqual({ key: 'k7000', sent_at: null });
+  });
+
+  it('the relay prunes on its own after publishing', async () => {
+    const { outbox, received, consume } = setup({ retainSentMs: 0, pruneIntervalMs: 0 });
+    await consume;
+    await outbox.start();
+    await write(outbox, 'p', 'created');
+    await until(() => received.length === 1);
+    await write(outbox, 'q', 'created'); // the next pass prunes what the previous one sent
+    await until(() => received.length === 2);
+    const deadline = Date.now() + 5000;
+    while ((await rowsLeft()).some((r) => r.key === 'p') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect((await rowsLeft()).map((r) => r.key)).not.toContain('p');
+    await outbox.stop();
   });
 });
