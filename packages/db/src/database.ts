@@ -3,6 +3,10 @@ import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
+import type { PreparedStatement } from './prepared-query.js';
+import { StatementPipeline } from './statement-pipeline.js';
+
+export type { PreparedStatement } from './prepared-query.js';
 
 export type DatabaseConfig = { url: string } | { dataDir: string | null };
 
@@ -12,24 +16,17 @@ export interface Database {
   /** a dedicated connection that LISTENs (PostgreSQL only; PGlite runs in one process) */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /**
-   * One statement with `$n` parameters, through the knex pool; resolves to its rows. On
-   * PostgreSQL it is a named prepared statement: parsed once per pooled connection, then only
-   * bound and executed, which saves most of the server's work for a small indexed read. A name
-   * must always carry the same text. After five runs PostgreSQL may switch to a generic plan
-   * (one for any parameter values), so a caller checks that plan too. PGlite runs the same text
-   * unnamed.
+   * One short read with `$n` parameters; resolves to its rows. On PostgreSQL it is a named
+   * prepared statement on one of a few pipelined connections (statement-pipeline.ts): parsed
+   * once per connection, then only bound and executed, which saves most of the server's work for
+   * a small indexed read. A name must always carry the same text. After five runs PostgreSQL may
+   * switch to a generic plan (one for any parameter values), so a caller checks that plan too.
+   * Not for slow statements: one delays the others behind it. PGlite runs the same text unnamed
+   * on knex's connection, so it still waits for an open transaction.
    */
   prepared<T = Record<string, unknown>>(statement: PreparedStatement): Promise<T[]>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
-}
-
-export interface PreparedStatement {
-  /** unique per distinct text */
-  name: string;
-  /** SQL with $1, $2... placeholders */
-  text: string;
-  values: unknown[];
 }
 
 /**
@@ -56,6 +53,9 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
 
 function openPostgres(url: string): Database {
   const knex = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 10 } });
+  // Prepared statements (short indexed reads) go over a few pipelined connections of their own:
+  // statement-pipeline.ts, docs/decisions.md "Events performance".
+  const statements = new StatementPipeline(url);
   return {
     kind: 'postgres',
     knex,
@@ -71,10 +71,11 @@ function openPostgres(url: string): Database {
         await client.end().catch(() => undefined);
       };
     },
-    prepared: <T>(statement: PreparedStatement) =>
-      withConnection(knex, async (connection: pg.Client) => (await connection.query(statement)).rows as T[]),
+    prepared: <T>(statement: PreparedStatement) => statements.run<T>(statement),
     ping: () => ping(knex),
-    close: () => knex.destroy(),
+    async close() {
+      await Promise.all([knex.destroy(), statements.end()]);
+    },
   };
 }
 

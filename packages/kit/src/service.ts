@@ -79,11 +79,15 @@ export function createServiceApp(definition: ServiceDefinition, deps: ServiceDep
   });
 
   const router = express.Router();
-  router.use(negotiate(deps.vendor));
-  router.use(express.json({ limit: deps.bodyLimit, strict: true, type: ['application/json', 'application/*+json'] }));
-  api.mount(router, basicAuth(deps.identity));
+  const negotiation = negotiate(deps.vendor);
+  api.mount(router, {
+    negotiate: negotiation,
+    parseBody: express.json({ limit: deps.bodyLimit, strict: true, type: ['application/json', 'application/*+json'] }),
+    authenticate: basicAuth(deps.identity),
+  });
   app.use(router);
-  app.use(unknownRoute);
+  // An unknown path is negotiated too: a client asking for another version hears 406 first.
+  app.use(negotiation, unknownRoute);
   app.use(problemHandler(deps.logger));
   return app;
 }

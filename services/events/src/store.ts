@@ -38,7 +38,24 @@ function toEvent(row: EventRow): Event {
   };
 }
 
-/** Feed entries omit `namespace` (spec 2.10); the feed statement's JSON is this, serialised (test/feed-json.test.ts). */
+/** The Event (spec 2.10) a new event is shown as. */
+export function eventOf(event: NewEvent): Event {
+  return {
+    // uuid columns print lower case, and GET by id shows what they print
+    id: event.id.toLowerCase(),
+    app: event.app,
+    origin: { namespace: event.origin.namespace, id: event.origin.id.toLowerCase() },
+    namespace: event.namespace,
+    status: event.status,
+    message: event.message,
+    creationTime: event.creationTime.toISOString(),
+    occurrenceTime: event.occurrenceTime.toISOString(),
+    expirationTime: event.expirationTime ? event.expirationTime.toISOString() : null,
+    tagged: event.tagged.map((r) => ({ namespace: r.namespace, id: r.id })),
+  };
+}
+
+/** Feed entries omit `namespace` (spec 2.10); each event stores this, serialised, as its feed entry. */
 export function toFeedEntry(event: Event): FeedEntry {
   const { namespace: _omitted, ...entry } = event;
   return entry;
@@ -70,26 +87,8 @@ interface FeedPageRow {
   cursor_visible: boolean;
 }
 
-/** The columns a page row carries into ENTRY_JSON, plus the feed order. */
-const PAGE_COLUMNS = 'id, app, origin_namespace, origin_id, status, message, creation_time, occurrence_time, expiration_time, tagged, seq';
-
-/** JavaScript's Date#toISOString form; stored times have millisecond precision (decisions.md, "Events"). */
-const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * One feed entry (spec 2.10: an Event without `namespace`) from page row `e`, as the lateral row
- * whose row_to_json is the entry: the keys, their order and the values of
- * JSON.stringify(toFeedEntry(toEvent(row))), byte for byte (test/feed-json.test.ts). row_to_json
- * rather than json_build_object, which puts spaces around every colon. Tagged refs are rebuilt
- * in the spec's key order because jsonb does not keep it.
- */
-const ENTRY = `select e.id, e.app,
-  (select row_to_json(o) from (select e.origin_namespace as namespace, e.origin_id as id) o) as origin,
-  e.status, e.message,
-  ${iso('e.creation_time')} as "creationTime", ${iso('e.occurrence_time')} as "occurrenceTime", ${iso('e.expiration_time')} as "expirationTime",
-  (select coalesce('[' || string_agg(row_to_json(r)::text, ',' order by t.n) || ']', '[]')::json
-     from jsonb_array_elements(e.tagged) with ordinality t(ref, n)
-     cross join lateral (select t.ref ->> 'namespace' as namespace, t.ref ->> 'id' as id) r) as tagged`;
+/** What a page's rows carry: the stored entry and the feed order. */
+const PAGE_COLUMNS = 'id, entry, occurrence_time, seq';
 
 /**
  * How many rows each of a page's two ranges reads: the page limit rounded up to one of a few
@@ -113,9 +112,9 @@ function rangeLimit(limit: number): number {
  * events deep cost the same (issue 3, "Scale"). The cursor must itself be visible to the viewer;
  * an invisible or unknown one yields no bound and so no rows, and `cursor_visible` false.
  *
- * The database also writes the page's JSON (ENTRY): Node forwards one text value instead of
- * parsing ten rows of timestamps and jsonb and serialising them again, which was most of a
- * feed request's cost in Node (docs/decisions.md, "Events performance"). Parameters: $1 viewer,
+ * The database also joins the page's JSON from each event's stored entry (written by `insert`):
+ * Node forwards one text value instead of parsing ten rows of timestamps and jsonb and
+ * serialising them again (docs/decisions.md, "Events performance"). Parameters: $1 viewer,
  * $2 limit, then the scope key and the cursor when the shape has them; the text depends only on
  * the shape and the range limit, which name the statement.
  */
@@ -142,9 +141,9 @@ export function feedQuery(scope: FeedScope, viewer: string, page: FeedPage): Fee
       ? `select ${PAGE_COLUMNS} from ${AREA}.events where id = any(array(select event_id from (${union}) p)) ${order} limit $2`
       : `select ${PAGE_COLUMNS} from (${union}) p ${order} limit $2`;
   const text = `with ${anchor}page as (${rows})
-select coalesce('[' || string_agg(row_to_json(f)::text, ',' order by e.occurrence_time desc, e.seq desc) || ']', '[]') as page,
+select coalesce('[' || string_agg(e.entry, ',' order by e.occurrence_time desc, e.seq desc) || ']', '[]') as page,
   ${cursorId ? 'exists (select from anchor)' : 'true'} as cursor_visible
-from page e cross join lateral (${ENTRY}) f`;
+from page e`;
   return { name: `events_feed_${scope.kind}_${cursorId ? (newer ? 'before' : 'after') : 'first'}_${batch}`, text, values };
 }
 
@@ -185,6 +184,7 @@ export class EventStore {
           expiration_time: event.expirationTime,
           tagged: JSON.stringify(event.tagged),
           owner_account: event.ownerAccount,
+          entry: JSON.stringify(toFeedEntry(eventOf(event))),
         })
         .onConflict('source_event_id')
         .ignore()

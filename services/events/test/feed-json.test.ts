@@ -1,13 +1,15 @@
 import request from 'supertest';
 import { useTestFleet } from '@fieldcast/kit/testing';
+import { FEED_ENTRY_SQL } from '../migrations/003_feed_entries.js';
 import { EVENT_STATUS, type NewEvent } from '../src/domain/event.js';
 import { eventsService } from '../src/definition.js';
 import { EventStore, toFeedEntry, type FeedPage, type FeedScope } from '../src/store.js';
 
 /**
- * The database writes a feed page's JSON (store.ts, ENTRY). It must be byte for byte what
- * serialising the events read back by id gives, on PGlite here and on PostgreSQL in the
- * integration suite: key order, escaping, timestamps, nulls, tagged refs in the spec's order.
+ * A feed page is joined by the database from each event's stored entry (store.ts), and rows
+ * stored before migration 003 had their entry written by SQL (FEED_ENTRY_SQL). Both must be byte
+ * for byte what serialising the events read back by id gives, on PGlite here and on PostgreSQL
+ * in the integration suite: key order, escaping, timestamps, nulls, tagged refs in the spec's order.
  */
 const RESOURCE = '6f1c3b1e-8a3c-4a8e-9a55-1d8f0e2c7b10';
 const t = useTestFleet([eventsService]);
@@ -40,18 +42,23 @@ function event(i: number, owner: string | null, overrides: Partial<NewEvent> = {
   };
 }
 
+function trickyEvents(alice: string, bob: string): NewEvent[] {
+  return [
+    ...[0, 1, 2, 3, 4].map((i) => event(i, alice)),
+    ...[5, 6, 7].map((i) => event(i, null)),
+    event(8, alice, { expirationTime: new Date(Date.UTC(2027, 5, 30, 12, 0, 0, 250)) }),
+    event(9, alice, { tagged: [], origin: { namespace: 'sensors/units', id: RESOURCE } }),
+    event(10, null, { tagged: [{ namespace: 'a/b', id: RESOURCE.toUpperCase() }, { namespace: 'c', id: crypto.randomUUID() }, { namespace: 'a/b', id: RESOURCE }] }),
+    event(11, alice, { origin: { namespace: 'sensors/units', id: RESOURCE.toUpperCase() } }),
+    event(12, bob), // another account's: in no page of alice's
+  ];
+}
+
 describe('feed pages written by the database', () => {
   it('equal JSON.stringify of the same events read by id, in every feed and paging direction', async () => {
     const store = new EventStore(t.fleet.db);
     const alice = t.alice.id;
-    const events = [
-      ...[0, 1, 2, 3, 4].map((i) => event(i, alice)),
-      ...[5, 6, 7].map((i) => event(i, null)),
-      event(8, alice, { expirationTime: new Date(Date.UTC(2027, 5, 30, 12, 0, 0, 250)) }),
-      event(9, alice, { tagged: [], origin: { namespace: 'sensors/units', id: RESOURCE } }),
-      event(10, null, { tagged: [{ namespace: 'a/b', id: RESOURCE.toUpperCase() }, { namespace: 'c', id: crypto.randomUUID() }, { namespace: 'a/b', id: RESOURCE }] }),
-      event(11, t.bob.id), // another account's: in no page of alice's
-    ];
+    const events = trickyEvents(alice, t.bob.id);
     for (const e of events) await store.insert(e);
     const appId = events[0]!.appId;
     const scopes: FeedScope[] = [{ kind: 'main' }, { kind: 'app', appId }, { kind: 'resource', resourceId: RESOURCE }];
@@ -68,6 +75,17 @@ describe('feed pages written by the database', () => {
       }
     }
     expect(checked).toBeGreaterThan(30);
+  });
+
+  it('are what the migration writes in SQL for rows stored before it', async () => {
+    const store = new EventStore(t.fleet.db);
+    const events = trickyEvents(t.alice.id, t.bob.id);
+    for (const e of events) await store.insert(e);
+    const rows: { entry: string; rebuilt: string }[] = (
+      await t.fleet.db.knex.raw(`select e.entry, ${FEED_ENTRY_SQL} as rebuilt from events.events e where e.id = any(?)`, [events.map((e) => e.id)])
+    ).rows;
+    expect(rows).toHaveLength(events.length);
+    for (const row of rows) expect(row.rebuilt).toBe(row.entry);
   });
 
   it('is the response body as sent, with the vendor media type', async () => {
