@@ -63,13 +63,20 @@ export const STEFAN_BOLTZMANN_HOURLY = 2.042e-10;
 export const STEFAN_BOLTZMANN_DAILY = 4.901e-9;
 
 /**
- * Solar altitude below which the hourly cloudiness function is not computed from Rs/Rso, which
- * becomes unreliable at low sun (ASCE-EWRI 2005, text to eq. 45): 0.3 rad (about 17°).
+ * Solar altitude, 0.3 rad (about 17°), above which Rs/Rso is a reliable measure of cloudiness
+ * (ASCE-EWRI 2005, text to eq. 45). Used for the night value only when a series has no hour
+ * 2-3 h before sunset to take it from (`hourlyReferenceEtSeries`).
  */
 export const LOW_SUN_ALTITUDE = 0.3;
 
 /**
- * Cloudiness function used at low sun when the caller has no value to carry forward (the first
+ * Where the hour whose fcd is carried into the night lies: its midpoint 2 to 3 hours before
+ * sunset (ASCE-EWRI 2005, text to eq. 45, and its Appendix C hourly example).
+ */
+export const NIGHT_CLOUDINESS_HOURS_BEFORE_SUNSET: readonly [number, number] = [2, 3];
+
+/**
+ * Cloudiness function used at night when the caller has no value to carry forward (the first
  * hours of a series that starts at night). ASCE gives no default; FAO-56 (text to eq. 39)
  * suggests Rs/Rso of 0.4-0.6 in humid and 0.7-0.8 in arid climates at night. Rs/Rso = 0.7, the
  * boundary of those ranges, gives fcd = 1.35 x 0.7 - 0.35 = 0.595. Recorded in docs/decisions.md.
@@ -190,8 +197,8 @@ export interface HourlyReferenceEtInput {
   /** Central meridian of the clock's time zone, degrees east; default 0 (UTC clock). */
   standardMeridian?: number;
   /**
-   * fcd of the last hour with the sun above 0.3 rad, carried forward by the caller for hours of
-   * low sun and night (ASCE-EWRI 2005, text to eq. 45). `FALLBACK_CLOUDINESS` when absent.
+   * fcd for a night hour (no sun, Rso = 0): the value of the hour 2-3 h before sunset, carried
+   * by the caller (`hourlyReferenceEtSeries` does it). `FALLBACK_CLOUDINESS` when absent.
    */
   carriedCloudiness?: number;
   /** Default 'short' (ETos, spec 2.7). */
@@ -205,10 +212,12 @@ export interface HourlyReferenceEtResult {
   et: number;
   ra: number;
   rso: number;
-  /** Cloudiness function used; carry it to the next hour when `sunUp`. */
+  /** Cloudiness function used: from this hour's Rs/Rso when `sunUp`, else the carried value. */
   fcd: number;
-  /** True when the sun's altitude was at least 0.3 rad and fcd came from this hour's Rs/Rso. */
+  /** True when the sun is above the horizon for part of the hour (Rso > 0). */
   sunUp: boolean;
+  /** Hours from the hour's midpoint to the next sunset; Infinity in polar day, NaN in polar night. */
+  hoursToSunset: number;
   rns: number;
   rnl: number;
   rn: number;
@@ -243,7 +252,9 @@ export function hourlyReferenceEt(input: HourlyReferenceEtInput): HourlyReferenc
     input.standardMeridian ?? 0,
   );
   const rso = clearSkyRadiation(sun.ra, input.elevation);
-  const sunUp = sun.altitude >= LOW_SUN_ALTITUDE;
+  // Any hour with sun computes fcd from its own Rs/Rso, clamped (eq. 45), as the Appendix C
+  // example does also in the low-sun hours before sunset; only night hours carry a value.
+  const sunUp = rso > 0;
   const fcd = sunUp ? cloudinessFunction(rs, rso) : (input.carriedCloudiness ?? FALLBACK_CLOUDINESS);
 
   const rns = netShortwaveRadiation(rs);
@@ -252,23 +263,46 @@ export function hourlyReferenceEt(input: HourlyReferenceEtInput): HourlyReferenc
   const daytime = rn > 0;
   const g = rn * (daytime ? c.soilHeatRatioDay : c.soilHeatRatioNight);
   const et = penmanMonteith(delta, gamma, rn, g, t, u2, es, ea, c.cn, daytime ? c.cdDay : c.cdNight);
-  return { et, ra: sun.ra, rso, fcd, sunUp, rns, rnl, rn, g, daytime, u2, pressure, gamma, delta, es, altitude: sun.altitude };
+  return { et, ra: sun.ra, rso, fcd, sunUp, hoursToSunset: hoursToSunset(sun), rns, rnl, rn, g, daytime, u2, pressure, gamma, delta, es, altitude: sun.altitude };
+}
+
+/** Hours from the midpoint's hour angle to sunset, going forward in time (ωs - ω, wrapped). */
+function hoursToSunset(sun: { hourAngle: number; sunsetHourAngle: number }): number {
+  const ws = sun.sunsetHourAngle;
+  if (ws >= Math.PI) return Infinity;
+  if (!(ws > 0)) return Number.NaN;
+  let d = ws - sun.hourAngle;
+  if (d < 0) d += 2 * Math.PI;
+  return (d * 12) / Math.PI;
 }
 
 /**
- * Hourly ET over consecutive hours, carrying fcd from the last sunlit hour into low-sun and
- * night hours as ASCE-EWRI 2005 prescribes. `initialCloudiness` seeds a series that starts in
- * the dark.
+ * Hourly ET over consecutive hours with the night rule of ASCE-EWRI 2005 (text to eq. 45): a
+ * night hour takes the fcd of the hour 2-3 h before that evening's sunset, when the sun is still
+ * high enough for Rs/Rso to mean cloudiness. Appendix C's hourly example (Greeley, 1-2 July 2000)
+ * does exactly this (test/evapotranspiration.test.ts). A night whose evening is not in the series
+ * (it starts later, or the day is too short) takes the last hour with the sun above 0.3 rad
+ * instead, else `initialCloudiness`, else `FALLBACK_CLOUDINESS`.
  */
 export function hourlyReferenceEtSeries(
   hours: Iterable<Omit<HourlyReferenceEtInput, 'carriedCloudiness'>>,
   initialCloudiness?: number,
 ): HourlyReferenceEtResult[] {
+  const [near, far] = NIGHT_CLOUDINESS_HOURS_BEFORE_SUNSET;
   const out: HourlyReferenceEtResult[] = [];
-  let carried = initialCloudiness;
+  let evening: number | undefined;
+  let highSun: number | undefined;
+  let dark = true;
   for (const hour of hours) {
+    const carried = evening ?? highSun ?? initialCloudiness;
     const r = hourlyReferenceEt(carried === undefined ? hour : { ...hour, carriedCloudiness: carried });
-    if (r.sunUp) carried = r.fcd;
+    if (r.sunUp) {
+      // A new day's evening replaces the last one's.
+      if (dark) evening = undefined;
+      if (r.hoursToSunset >= near && r.hoursToSunset < far) evening = r.fcd;
+      if (r.altitude >= LOW_SUN_ALTITUDE) highSun = r.fcd;
+    }
+    dark = !r.sunUp;
     out.push(r);
   }
   return out;

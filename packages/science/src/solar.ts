@@ -96,6 +96,8 @@ export interface HourlySolarGeometry {
   /** Solar altitude at the midpoint, radians (negative below the horizon). */
   altitude: number;
   declination: number;
+  /** Sunset hour angle ωs of the day, radians (eq. 27): π in polar day, 0 in polar night. */
+  sunsetHourAngle: number;
 }
 
 /**
@@ -133,7 +135,7 @@ export function hourlySolarGeometry(
     if (w2 > w1) integral += (w2 - w1) * a + b * (Math.sin(w2) - Math.sin(w1));
   }
   const ra = (12 / Math.PI) * SOLAR_CONSTANT_MJ_PER_HOUR * inverseRelativeDistance(doy) * integral;
-  return { ra: ra > 0 ? ra : 0, hourAngle: w, altitude: solarAltitude(latitudeDeg, dec, w), declination: dec };
+  return { ra: ra > 0 ? ra : 0, hourAngle: w, altitude: solarAltitude(latitudeDeg, dec, w), declination: dec, sunsetHourAngle: ws };
 }
 
 /** Hourly extraterrestrial radiation, MJ m-2 h-1 (see `hourlySolarGeometry`). */
