@@ -111,6 +111,10 @@ describe('ZarrSource', () => {
     // Midway between (2,2) [NaN at t=3], (2,3), (3,2), (3,3).
     const p = await s.pointSeries('air_temperature_daily_max', -98.75, 41.25, { startMs: T0 + 3 * DAY, endMs: T0 + 3 * DAY });
     expect(p.values[0]).toBeCloseTo((value(3, 2, 3) + value(3, 3, 2) + value(3, 3, 3)) / 3, 5);
+    // Steps before and after the missing one keep all four neighbours.
+    const around = await s.pointSeries('air_temperature_daily_max', -98.75, 41.25, { startMs: T0 + DAY, endMs: T0 + 6 * DAY });
+    const all4 = (t: number) => (value(t, 2, 2) + value(t, 2, 3) + value(t, 3, 2) + value(t, 3, 3)) / 4;
+    expect(Array.from(around.values).map((v) => Math.round(v * 1e4) / 1e4)).toEqual([1, 2, 3, 4, 5, 6].map((t) => Math.round((t === 3 ? (value(3, 2, 3) + value(3, 3, 2) + value(3, 3, 3)) / 3 : all4(t)) * 1e4) / 1e4));
   });
 
   it('reads a window and a slice of the cells whose centres lie in the bbox', async () => {
@@ -198,6 +202,58 @@ describe('ZarrSource', () => {
     const gap = await plain.pointSeries('air_temperature_daily_max', -98, 42, range);
     expect(gap.values[0]).toBe(value(3600, 4, 4));
     expect(gap.values[100]).toBeNaN(); // step 3700 lies in the removed second time chunk
+    await Promise.all([plain.close(), zstd.close()]);
+  });
+
+  it('reads both cells of a stencil column in one ranged read, equal to the decoded-chunk path, also under concurrency', async () => {
+    // Time chunks of 3650 days; a range inside the first, so a column's two cells (rows i and
+    // i + 1 inside one chunk) lie in one byte range of its file.
+    const nt = 4000;
+    const lats = [40, 40.5, 41, 41.5, 42, 42.5, 43, 43.5, 44, 44.5];
+    const lons = [-100, -99.5, -99, -98.5, -98, -97.5, -97, -96.5, -96];
+    const data = new Float32Array(nt * lats.length * lons.length);
+    for (let t = 0; t < nt; t++) for (let i = 0; i < lats.length; i++) for (let j = 0; j < lons.length; j++) data[(t * lats.length + i) * lons.length + j] = value(t, i, j);
+    const dirs = [path.join(tmp, 'pairs-plain.zarr'), path.join(tmp, 'pairs-zstd.zarr')];
+    for (const [dir, compressor] of [[dirs[0]!, 'none'], [dirs[1]!, 'zstd']] as const) {
+      const w = await GridStoreWriter.create(dir, { lats, lons, compressor });
+      await w.addTimeAxis({ name: 'time', startMs: T0, stepMs: DAY, length: nt });
+      await w.addVariable({ name: 'air_temperature_daily_max', time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC', cell_methods: 'time: maximum' } });
+      await w.write('air_temperature_daily_max', data);
+      await w.close();
+    }
+    const plain = await ZarrSource.open(dirs[0]!, { cacheBytes: 0 });
+    const zstd = await ZarrSource.open(dirs[1]!, { cacheBytes: 0 });
+    const range = { startMs: T0 + 100 * DAY, endMs: T0 + 400 * DAY };
+    // Count the ranged reads the store is asked for.
+    const readInto = FileStore.prototype.readInto;
+    let reads = 0;
+    FileStore.prototype.readInto = function (this: FileStore, ...args: Parameters<FileStore['readInto']>) {
+      reads += 1;
+      return readInto.apply(this, args);
+    };
+    try {
+      const p = await plain.pointSeries('air_temperature_daily_max', -96.3, 40.2, range);
+      expect(reads).toBe(2); // rows 0-1 of columns 7 and 8: one read each
+      const wi = 0.2 / 0.5, wj = 0.2 / 0.5;
+      for (const t of [0, 150, 300]) {
+        const d = 100 + t;
+        const expected = (1 - wi) * (1 - wj) * value(d, 0, 7) + (1 - wi) * wj * value(d, 0, 8) + wi * (1 - wj) * value(d, 1, 7) + wi * wj * value(d, 1, 8);
+        expect(p.values[t]).toBeCloseTo(expected, 4);
+      }
+      // Rows 7 and 8 straddle a chunk border: four reads.
+      reads = 0;
+      await plain.pointSeries('air_temperature_daily_max', -97.8, 43.6, range);
+      expect(reads).toBe(4);
+    } finally {
+      FileStore.prototype.readInto = readInto;
+    }
+    // Many reads at once share the pool of read buffers; each must get its own values.
+    const points = Array.from({ length: 40 }, (_, k) => [-99.9 + (k % 8) * 0.47, 40.1 + (k % 9) * 0.49] as const);
+    const [fast, decoded] = await Promise.all([
+      Promise.all(points.map(([lon, lat]) => plain.pointSeries('air_temperature_daily_max', lon, lat, range))),
+      Promise.all(points.map(([lon, lat]) => zstd.pointSeries('air_temperature_daily_max', lon, lat, range))),
+    ]);
+    for (let k = 0; k < points.length; k++) expect(Array.from(fast[k]!.values)).toEqual(Array.from(decoded[k]!.values));
     await Promise.all([plain.close(), zstd.close()]);
   });
 

@@ -100,6 +100,51 @@ export async function readSeries(store: RangeReadable, layout: SeriesLayout, t0:
   return out;
 }
 
+/**
+ * Raw values of cells (i, j) and (i + 1, j) for [t0, t1), or null when they cannot come from
+ * one read. In Fortran order the two series lie strideLat elements apart in the same chunk
+ * file, so one ranged read from the first's start to the second's end holds both; the bytes
+ * between them (the rest of the first cell's time chunk) are read too, and only a small
+ * remainder of that is allowed (canReadPair), so the pair costs about one read instead of two.
+ * A bilinear point read asks for two such pairs (ZarrSource.pointSeries).
+ */
+export async function readSeriesPair(store: RangeReadable, layout: SeriesLayout, t0: number, t1: number, i: number, j: number, scratch?: Float32Array): Promise<[Float32Array, Float32Array]> {
+  if (!canReadPair(layout, t0, t1, i)) throw new Error(`cells (${i}, ${j}) and (${i + 1}, ${j}) for steps [${t0}, ${t1}) are not one read`);
+  const [ct, ci, cj] = layout.chunks;
+  const ki = Math.floor(i / ci);
+  const kt = Math.floor(t0 / ct);
+  const n = t1 - t0;
+  const kj = Math.floor(j / cj);
+  const cell = (i - ki * ci) * layout.strideLat + (j - kj * cj) * layout.strideLon;
+  const both = pairBuffer(layout, t0, t1, scratch);
+  await readPart(store, layout, both, t0, kt, ki, kj, cell, t0, t0 + both.length);
+  return [both.subarray(0, n), both.subarray(layout.strideLat, layout.strideLat + n)];
+}
+
+/** The most bytes a paired read may fetch beyond what the two series need. */
+const PAIR_GAP_BYTES = 64 * 1024;
+
+/** Elements a paired read fills. */
+export function pairLength(layout: SeriesLayout, t0: number, t1: number): number {
+  return layout.strideLat + (t1 - t0);
+}
+
+/** `scratch` cut to the pair's length (it is overwritten whole), or a new buffer. */
+function pairBuffer(layout: SeriesLayout, t0: number, t1: number, scratch: Float32Array | undefined): Float32Array {
+  const length = pairLength(layout, t0, t1);
+  if (!scratch) return new Float32Array(length);
+  if (scratch.length < length) throw new Error(`scratch of ${scratch.length} elements for a pair read of ${length}`);
+  return scratch.subarray(0, length);
+}
+
+/** Whether readSeriesPair can serve cells (i, j) and (i + 1, j) for [t0, t1) (any j). */
+export function canReadPair(layout: SeriesLayout, t0: number, t1: number, i: number): boolean {
+  const [ct, ci] = layout.chunks;
+  if (layout.strideLat === 0 || Math.floor((i + 1) / ci) !== Math.floor(i / ci)) return false;
+  if (Math.floor((t1 - 1) / ct) !== Math.floor(t0 / ct)) return false;
+  return (layout.strideLat - (t1 - t0)) * 4 <= PAIR_GAP_BYTES;
+}
+
 /** Steps [ta, tb) of the series, all inside time chunk kt, into out (which starts at step t0). */
 async function readPart(store: RangeReadable, layout: SeriesLayout, out: Float32Array, t0: number, kt: number, ki: number, kj: number, cell: number, ta: number, tb: number): Promise<void> {
   const [ct, ci, cj] = layout.chunks;

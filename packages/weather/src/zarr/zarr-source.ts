@@ -25,7 +25,8 @@ import { CANONICAL_UNITS, CF_IDENTITY, identifyVariable, unitConversion } from '
 import { ChunkCache, type DecodedChunk } from './chunk-cache.js';
 import { FileStore } from './file-store.js';
 import { STEP_ATTR } from './layout.js';
-import { isRangeReadable, type RangeReadable, readSeries, type SeriesLayout, seriesLayout } from './series-ranges.js';
+import { ScratchPool } from './scratch-pool.js';
+import { canReadPair, isRangeReadable, pairLength, type RangeReadable, readSeries, readSeriesPair, type SeriesLayout, seriesLayout } from './series-ranges.js';
 
 type AnyArray = zarr.Array<zarr.DataType, zarr.Readable>;
 type Attrs = Record<string, unknown>;
@@ -145,6 +146,8 @@ function storeFor(location: string | URL, fetchOptions?: RequestInit): zarr.Asyn
 
 export class ZarrSource implements GridSource {
   private readonly cache: ChunkCache;
+  /** Buffers of paired series reads, reused once their values are mixed. */
+  private readonly scratch = new ScratchPool();
 
   private constructor(
     readonly id: string,
@@ -368,13 +371,18 @@ export class ZarrSource implements GridSource {
       [i1, j1, wi * wj],
     ];
     const used = stencil.filter(([, , w]) => w > 0);
-    const series = await Promise.all(used.map(([i, j]) => this.readSeries(r, t0, t1 + 1, i, j)));
     const nt = t1 - t0 + 1;
     const values = new Float32Array(nt);
-    if (used.length === 1) {
-      values.set(series[0]!);
-    } else {
-      interpolate(series, used.map(([, , w]) => w), values);
+    const taken: Float32Array[] = [];
+    try {
+      const series = await this.readStencil(r, t0, t1 + 1, used, taken);
+      if (used.length === 1) {
+        values.set(series[0]!);
+      } else {
+        interpolate(series, used.map(([, , w]) => w), values);
+      }
+    } finally {
+      for (const buffer of taken) this.scratch.give(buffer);
     }
     const stepMs = r.time?.stepMs ?? 0;
     const startMs = r.time ? r.time.startMs + t0 * stepMs : range.startMs;
@@ -463,11 +471,27 @@ export class ZarrSource implements GridSource {
    */
   private async readSeries(r: ArrayReader, t0: number, t1: number, i: number, j: number): Promise<Float32Array> {
     if (!r.series || !this.ranges) return this.readBlock(r, t0, t1, i, i + 1, j, j + 1);
-    const raw = await readSeries(this.ranges, r.series, t0, t1, i, j);
-    if (isPlain(r)) return raw;
-    const out = new Float32Array(raw.length);
-    copyConverted(r, raw, out, { nt: raw.length, ni: 1, nj: 1, src: 0, st: 1, si: 0, sj: 0, dst: 0, dt: 1, di: 0 });
-    return out;
+    return converted(r, await readSeries(this.ranges, r.series, t0, t1, i, j));
+  }
+
+  /**
+   * The series of a bilinear stencil's cells ([i0, j0], [i0, j1], [i1, j0], [i1, j1] when all
+   * four are used). Each column's two cells come from one ranged read when the layout allows
+   * (series-ranges.ts `readSeriesPair`): two reads per variable instead of four, into buffers
+   * from the scratch pool, listed in `taken` for the caller to give back once it has mixed them.
+   */
+  private async readStencil(r: ArrayReader, t0: number, t1: number, used: Array<[number, number, number]>, taken: Float32Array[]): Promise<Float32Array[]> {
+    const [a, b, c] = used;
+    const ranges = this.ranges;
+    const layout = r.series;
+    if (used.length === 4 && ranges && layout && a && b && c && c[0] === a[0] + 1 && canReadPair(layout, t0, t1, a[0])) {
+      const length = pairLength(layout, t0, t1);
+      const l = this.scratch.take(length), rt = this.scratch.take(length);
+      taken.push(l, rt);
+      const [left, right] = await Promise.all([readSeriesPair(ranges, layout, t0, t1, a[0], a[1], l), readSeriesPair(ranges, layout, t0, t1, b[0], b[1], rt)]);
+      return [left[0], right[0], left[1], right[1]].map((raw) => converted(r, raw));
+    }
+    return Promise.all(used.map(([i, j]) => this.readSeries(r, t0, t1, i, j)));
   }
 
   private chunk(r: ArrayReader, coords: number[]): Promise<DecodedChunk> {
@@ -521,21 +545,23 @@ export class ZarrSource implements GridSource {
 /**
  * values[t] = sum of w[k] series[k][t] / sum of w[k]: bilinear interpolation. Missing neighbours
  * drop out and the remaining weights are renormalised, so a coastal point next to a masked cell
- * still gets a value. The common case (no NaN) runs as one unrolled pass.
+ * still gets a value. The weights are divided by their sum once, not per step; the common case
+ * runs as one unrolled pass until a step with a missing value, which the general loop finishes.
  */
 function interpolate(series: Float32Array[], w: number[], values: Float32Array): void {
   const n = series.length;
-  const nt = values.length;
   let wTotal = 0;
   for (let k = 0; k < n; k++) wTotal += w[k]!;
   const a = series[0]!, b = series[1]!, c = series[2] ?? a, d = series[3] ?? a;
-  const wa = w[0]!, wb = w[1]!, wc = n > 2 ? w[2]! : 0, wd = n > 3 ? w[3]! : 0;
-  for (let t = 0; t < nt; t++) {
+  const wa = w[0]! / wTotal, wb = w[1]! / wTotal, wc = n > 2 ? w[2]! / wTotal : 0, wd = n > 3 ? w[3]! / wTotal : 0;
+  const nt = values.length;
+  let t = 0;
+  for (; t < nt; t++) {
     const sum = wa * a[t]! + wb * b[t]! + wc * c[t]! + wd * d[t]!;
-    if (sum === sum) {
-      values[t] = sum / wTotal;
-      continue;
-    }
+    if (sum !== sum) break;
+    values[t] = sum;
+  }
+  for (; t < nt; t++) {
     let s = 0;
     let ws = 0;
     for (let k = 0; k < n; k++) {
@@ -552,6 +578,14 @@ interface CopyPlan {
   nt: number; ni: number; nj: number;
   src: number; st: number; si: number; sj: number;
   dst: number; dt: number; di: number;
+}
+
+/** A raw series in contract units: itself when the array is plain, else a converted copy. */
+function converted(r: ArrayReader, raw: Float32Array): Float32Array {
+  if (isPlain(r)) return raw;
+  const out = new Float32Array(raw.length);
+  copyConverted(r, raw, out, { nt: raw.length, ni: 1, nj: 1, src: 0, st: 1, si: 0, sj: 0, dst: 0, dt: 1, di: 0 });
+  return out;
 }
 
 /** Raw float32 values are the answer: no packing, conversion or masking beyond NaN. */
