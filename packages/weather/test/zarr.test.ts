@@ -28,6 +28,27 @@ async function dailyStore(dir: string, opts: { nt?: number; attributes?: Record<
   await w.close();
 }
 
+/**
+ * The same 4000 days (two time chunks of 3650) on the dailyStore grid, stored uncompressed
+ * (ranged reads) and with zstd (zarrita decodes whole chunks): [plain dir, zstd dir].
+ */
+async function twinStores(name: string): Promise<[string, string]> {
+  const nt = 4000;
+  const lats = [40, 40.5, 41, 41.5, 42, 42.5, 43, 43.5, 44, 44.5];
+  const lons = [-100, -99.5, -99, -98.5, -98, -97.5, -97, -96.5, -96];
+  const data = new Float32Array(nt * lats.length * lons.length);
+  for (let t = 0; t < nt; t++) for (let i = 0; i < lats.length; i++) for (let j = 0; j < lons.length; j++) data[(t * lats.length + i) * lons.length + j] = value(t, i, j);
+  const dirs: [string, string] = [path.join(tmp, `${name}-plain.zarr`), path.join(tmp, `${name}-zstd.zarr`)];
+  for (const [dir, compressor] of [[dirs[0], 'none'], [dirs[1], 'zstd']] as const) {
+    const w = await GridStoreWriter.create(dir, { lats, lons, compressor });
+    await w.addTimeAxis({ name: 'time', startMs: T0, stepMs: DAY, length: nt });
+    await w.addVariable({ name: 'air_temperature_daily_max', time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC', cell_methods: 'time: maximum' } });
+    await w.write('air_temperature_daily_max', data);
+    await w.close();
+  }
+  return dirs;
+}
+
 beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'fieldcast-zarr-'));
 });
@@ -173,20 +194,7 @@ describe('ZarrSource', () => {
   it('reads point series as byte ranges of uncompressed chunks, equal to the decoded-chunk path', async () => {
     // Same data uncompressed (ranged reads) and with zstd (zarrita decodes whole chunks); nt
     // spans two time chunks, and a missing chunk reads as the fill value.
-    const plainDir = path.join(tmp, 'ranges-plain.zarr');
-    const zstdDir = path.join(tmp, 'ranges-zstd.zarr');
-    const nt = 4000;
-    const lats = [40, 40.5, 41, 41.5, 42, 42.5, 43, 43.5, 44, 44.5];
-    const lons = [-100, -99.5, -99, -98.5, -98, -97.5, -97, -96.5, -96];
-    const data = new Float32Array(nt * lats.length * lons.length);
-    for (let t = 0; t < nt; t++) for (let i = 0; i < lats.length; i++) for (let j = 0; j < lons.length; j++) data[(t * lats.length + i) * lons.length + j] = value(t, i, j);
-    for (const [dir, compressor] of [[plainDir, 'none'], [zstdDir, 'zstd']] as const) {
-      const w = await GridStoreWriter.create(dir, { lats, lons, compressor });
-      await w.addTimeAxis({ name: 'time', startMs: T0, stepMs: DAY, length: nt });
-      await w.addVariable({ name: 'air_temperature_daily_max', time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC', cell_methods: 'time: maximum' } });
-      await w.write('air_temperature_daily_max', data);
-      await w.close();
-    }
+    const [plainDir, zstdDir] = await twinStores('ranges');
     const plain = await ZarrSource.open(plainDir, { cacheBytes: 0 });
     const zstd = await ZarrSource.open(zstdDir, { cacheBytes: 0 });
     const range = { startMs: T0 + 3600 * DAY, endMs: T0 + 3700 * DAY };
@@ -208,21 +216,9 @@ describe('ZarrSource', () => {
   it('reads both cells of a stencil column in one ranged read, equal to the decoded-chunk path, also under concurrency', async () => {
     // Time chunks of 3650 days; a range inside the first, so a column's two cells (rows i and
     // i + 1 inside one chunk) lie in one byte range of its file.
-    const nt = 4000;
-    const lats = [40, 40.5, 41, 41.5, 42, 42.5, 43, 43.5, 44, 44.5];
-    const lons = [-100, -99.5, -99, -98.5, -98, -97.5, -97, -96.5, -96];
-    const data = new Float32Array(nt * lats.length * lons.length);
-    for (let t = 0; t < nt; t++) for (let i = 0; i < lats.length; i++) for (let j = 0; j < lons.length; j++) data[(t * lats.length + i) * lons.length + j] = value(t, i, j);
-    const dirs = [path.join(tmp, 'pairs-plain.zarr'), path.join(tmp, 'pairs-zstd.zarr')];
-    for (const [dir, compressor] of [[dirs[0]!, 'none'], [dirs[1]!, 'zstd']] as const) {
-      const w = await GridStoreWriter.create(dir, { lats, lons, compressor });
-      await w.addTimeAxis({ name: 'time', startMs: T0, stepMs: DAY, length: nt });
-      await w.addVariable({ name: 'air_temperature_daily_max', time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC', cell_methods: 'time: maximum' } });
-      await w.write('air_temperature_daily_max', data);
-      await w.close();
-    }
-    const plain = await ZarrSource.open(dirs[0]!, { cacheBytes: 0 });
-    const zstd = await ZarrSource.open(dirs[1]!, { cacheBytes: 0 });
+    const [plainDir, zstdDir] = await twinStores('pairs');
+    const plain = await ZarrSource.open(plainDir, { cacheBytes: 0 });
+    const zstd = await ZarrSource.open(zstdDir, { cacheBytes: 0 });
     const range = { startMs: T0 + 100 * DAY, endMs: T0 + 400 * DAY };
     // Count the ranged reads the store is asked for.
     const readInto = FileStore.prototype.readInto;
