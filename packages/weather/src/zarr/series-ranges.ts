@@ -101,8 +101,8 @@ export async function readSeries(store: RangeReadable, layout: SeriesLayout, t0:
 }
 
 /**
- * Raw values of cells (i, j) and (i + 1, j) for [t0, t1), or null when they cannot come from
- * one read. In Fortran order the two series lie strideLat elements apart in the same chunk
+ * Raw values of cells (i, j) and (i + 1, j) for [t0, t1), when canReadPair says they can come
+ * from one read (it throws otherwise). In Fortran order the two series lie strideLat elements apart in the same chunk
  * file, so one ranged read from the first's start to the second's end holds both; the bytes
  * between them (the rest of the first cell's time chunk) are read too, and only a small
  * remainder of that is allowed (canReadPair), so the pair costs about one read instead of two.
@@ -117,6 +117,8 @@ export async function readSeriesPair(store: RangeReadable, layout: SeriesLayout,
   const kj = Math.floor(j / cj);
   const cell = (i - ki * ci) * layout.strideLat + (j - kj * cj) * layout.strideLon;
   const both = pairBuffer(layout, t0, t1, scratch);
+  // As steps of cell i's series the read runs on past its time chunk into cell i + 1's series:
+  // the same bytes of the same chunk file (a missing file fills both with the fill value).
   await readPart(store, layout, both, t0, kt, ki, kj, cell, t0, t0 + both.length);
   return [both.subarray(0, n), both.subarray(layout.strideLat, layout.strideLat + n)];
 }
