@@ -1,7 +1,5 @@
-import request from 'supertest';
-import { areaOf, bboxRing, containsPoint, intersectionOf } from '@fieldcast/geo';
-import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/kit/testing';
-import { agricultureService } from '../src/definition.js';
+import { bboxRing, containsPoint } from '@fieldcast/geo';
+import { type ContourFeature, expectCoverage, useGddClient } from './gdd-client.js';
 import { TableSource } from './table-source.js';
 
 /*
@@ -23,51 +21,7 @@ const A = { tmax: [20, 25, 8], tmin: [10, 11, 2] };
 const B = { tmax: [14, 16, 30], tmin: [6, 4, 10] };
 const source = new TableSource(MAY_1, { '40.5,179.5': A, '40.5,-179.5': B, '89.5,10.5': A, '-89.5,10.5': A, '40.5,10.5': A }, { tmax: 40, tmin: 30 }, NOW.getTime() + 3 * DAY_MS);
 const DAYS = 'start=2024-05-01&end=2024-05-03';
-const JSON_V1 = 'application/vnd.fieldcast+json; version=1';
-
-type Polygon = number[][][];
-type Feature = { geometry: { type: string; coordinates: Polygon }; properties: { degreeDays: number } };
-
-let fleet: TestFleet;
-let alice: TestAccount;
-const app = () => fleet.app('agriculture');
-const get = (path: string) => request(app()).get(path).set('Authorization', alice.auth).set('Accept', JSON_V1);
-
-async function createField(polygons: Polygon[]): Promise<{ id: string; centroid: { latitude: number; longitude: number } }> {
-  const res = await request(app())
-    .post('/fields')
-    .set('Authorization', alice.auth)
-    .send({ description: 'edge', type: 'GeometryCollection', geometries: polygons.map((coordinates) => ({ type: 'Polygon', coordinates })) });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-
-beforeAll(async () => {
-  fleet = await startTestFleet([agricultureService], { weather: source, now: () => NOW });
-  alice = await fleet.account('alice');
-});
-afterAll(async () => {
-  await fleet.close();
-});
-
-/** Contours cover each part once: per-part coverage and total area within 0.5 %, no overlaps, all within ±180. */
-function expectCoverage(polygons: Polygon[], features: Feature[]) {
-  const pieces = features.map((f) => f.geometry.coordinates);
-  for (const f of features) expect(f.geometry.type).toBe('Polygon');
-  for (const p of pieces) for (const ring of p) for (const [lon, lat] of ring) expect(Math.abs(lon!) <= 180 && Math.abs(lat!) <= 90).toBe(true);
-  const fieldArea = areaOf(polygons);
-  const total = pieces.reduce((s, p) => s + areaOf([p]), 0);
-  expect(Math.abs(total - fieldArea) / fieldArea).toBeLessThan(0.005);
-  for (const part of polygons) {
-    const covered = pieces.reduce((s, p) => s + intersectionOf([p], [part]).reduce((t, q) => t + areaOf([q]), 0), 0);
-    expect(Math.abs(covered - areaOf([part])) / areaOf([part])).toBeLessThan(0.005);
-  }
-  for (let a = 0; a < pieces.length; a++) {
-    for (let b = a + 1; b < pieces.length; b++) {
-      expect(intersectionOf([pieces[a]!], [pieces[b]!]).reduce((t, q) => t + areaOf([q]), 0)).toBeLessThan(fieldArea * 1e-6);
-    }
-  }
-}
+const { get, createField } = useGddClient(source, () => NOW);
 
 describe('a field cut at the antimeridian (RFC 7946 section 3.1.9)', () => {
   // All of A (179..180 E) and the western half of B (180..179.5 W), at 40..41 N.
@@ -93,7 +47,7 @@ describe('a field cut at the antimeridian (RFC 7946 section 3.1.9)', () => {
     const field = await createField([east, west]);
     const res = await get(`/growing-degree-days/${field.id}/contours?${DAYS}`);
     expect(res.status).toBe(200);
-    const features = res.body.features as Feature[];
+    const features = res.body.features as ContourFeature[];
     expectCoverage([east, west], features);
     // Range 10..75 -> edges 10, 20, ..., 80 (as for the hand-computed field in growing-degree-days.test.ts).
     const bandAt = (lon: number, lat: number) => features.filter((f) => containsPoint([f.geometry.coordinates], [lon, lat])).map((f) => f.properties.degreeDays);
@@ -117,7 +71,7 @@ describe('fields at the poles', () => {
     // and the strip between that row and the pole takes the band of the row's own values.
     const contours = await get(`/growing-degree-days/${field.id}/contours?${DAYS}`);
     expect(contours.status).toBe(200);
-    const features = contours.body.features as Feature[];
+    const features = contours.body.features as ContourFeature[];
     expectCoverage([[ring]], features);
     const atPole = features.filter((f) => containsPoint([f.geometry.coordinates], [10.5, Math.sign(lat) * 89.9]));
     expect(atPole.map((f) => f.properties.degreeDays)).toEqual([10]);

@@ -1,9 +1,7 @@
-import request from 'supertest';
 import { areaOf, bboxRing, containsPoint, intersectionOf } from '@fieldcast/geo';
-import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/kit/testing';
 import { degreeDays } from '@fieldcast/science';
 import { SyntheticSource } from '@fieldcast/weather';
-import { agricultureService } from '../src/definition.js';
+import { type ContourFeature, expectCoverage, type Polygon, useGddClient } from './gdd-client.js';
 
 /*
  * Field results on the synthetic world (0.01 degree cells centred on whole hundredths, going
@@ -17,32 +15,7 @@ const NOW = Date.UTC(2024, 6, 1, 12);
 const source = new SyntheticSource({ now: () => NOW });
 const START = '2024-03-01', END = '2024-03-31';
 const SEASON = `start=${START}&end=${END}`;
-const JSON_V1 = 'application/vnd.fieldcast+json; version=1';
-
-type Polygon = number[][][];
-type Feature = { geometry: { type: string; coordinates: Polygon }; properties: { degreeDays: number } };
-
-let fleet: TestFleet;
-let alice: TestAccount;
-const app = () => fleet.app('agriculture');
-const get = (path: string) => request(app()).get(path).set('Authorization', alice.auth).set('Accept', JSON_V1);
-
-beforeAll(async () => {
-  fleet = await startTestFleet([agricultureService], { weather: source, now: () => new Date(NOW) });
-  alice = await fleet.account('alice');
-});
-afterAll(async () => {
-  await fleet.close();
-});
-
-async function createField(polygons: Polygon[]): Promise<{ id: string; centroid: { latitude: number; longitude: number } }> {
-  const res = await request(app())
-    .post('/fields')
-    .set('Authorization', alice.auth)
-    .send({ description: 'brute force', type: 'GeometryCollection', geometries: polygons.map((coordinates) => ({ type: 'Polygon', coordinates })) });
-  expect(res.status).toBe(201);
-  return res.body;
-}
+const { get, createField } = useGddClient(source, () => new Date(NOW));
 
 const range = { startMs: Date.parse(`${START}T00:00:00Z`), endMs: Date.parse(`${END}T00:00:00Z`) };
 
@@ -81,19 +54,6 @@ function statistics(cells: { area: number; total: number }[]) {
 const near = (actual: number, expected: number) => expect(Math.abs(actual - expected)).toBeLessThanOrEqual(0.05 + 1e-3);
 const span = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => from + k);
 
-function expectCoverage(polygons: Polygon[], features: Feature[]) {
-  const pieces = features.map((f) => f.geometry.coordinates);
-  for (const f of features) expect(f.geometry.type).toBe('Polygon');
-  for (const p of pieces) for (const ring of p) for (const [lon] of ring) expect(Math.abs(lon!)).toBeLessThanOrEqual(180);
-  const fieldArea = areaOf(polygons);
-  expect(Math.abs(pieces.reduce((s, p) => s + areaOf([p]), 0) - fieldArea) / fieldArea).toBeLessThan(0.005);
-  for (const part of polygons) {
-    const covered = pieces.reduce((s, p) => s + commonArea([p], [part]), 0);
-    expect(Math.abs(covered - areaOf([part])) / areaOf([part])).toBeLessThan(0.005);
-  }
-  for (let a = 0; a < pieces.length; a++) for (let b = a + 1; b < pieces.length; b++) expect(commonArea([pieces[a]!], [pieces[b]!])).toBeLessThan(fieldArea * 1e-6);
-}
-
 describe('a field cut at the antimeridian on the synthetic world', () => {
   // Fiji: a pentagon west of 180 and a quadrilateral east of it, sharing the stretch of 180 between 16.985 S and 16.962 S.
   const east: Polygon = [[[179.9631, -16.9874], [180, -16.985], [180, -16.962], [179.9712, -16.9597], [179.9588, -16.9731], [179.9631, -16.9874]]];
@@ -128,7 +88,7 @@ describe('a field cut at the antimeridian on the synthetic world', () => {
   it('contours cover each part once, every piece within ±180', async () => {
     const res = await get(`/growing-degree-days/${fieldId}/contours?${SEASON}`);
     expect(res.status).toBe(200);
-    const features = res.body.features as Feature[];
+    const features = res.body.features as ContourFeature[];
     expectCoverage([east, west], features);
     expect(features.some((f) => f.geometry.coordinates[0]!.some(([lon]) => lon! < 0))).toBe(true);
     expect(features.some((f) => f.geometry.coordinates[0]!.some(([lon]) => lon! > 0))).toBe(true);
@@ -173,7 +133,7 @@ describe('a field of touching parts', () => {
   it('contours cover each part exactly once', async () => {
     const res = await get(`/growing-degree-days/${fieldId}/contours?${SEASON}`);
     expect(res.status).toBe(200);
-    const features = res.body.features as Feature[];
+    const features = res.body.features as ContourFeature[];
     expect(new Set(features.map((f) => f.properties.degreeDays)).size).toBeGreaterThan(1);
     expectCoverage(parts, features);
     // The corner where parts 2 and 3 touch is in exactly one band's pieces' closure; a point just inside each part is in one piece.
