@@ -1,9 +1,12 @@
+import { makeBlock } from '../src/synthetic/block.js';
 import { dayOfYearOf, dayOfYearTable } from '../src/synthetic/calendar.js';
 import { cloudBias, cloudFraction, CLOUD_NOISE, DAILY_CLOUD_NOISE } from '../src/synthetic/clouds.js';
 import { TEMPERATURE_ANOMALY } from '../src/synthetic/climate.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
 import { smoothstep } from '../src/synthetic/noise.js';
-import { quadNodes, quadScaledNodes } from '../src/synthetic/quad-noise.js';
+import { quadNodes } from '../src/synthetic/quad-noise.js';
+import { dailyAnchorsMemory } from '../src/synthetic/kernels/daily-anchors.js';
+import { scaledNodesInto } from '../src/synthetic/quad-extremes.js';
 import { hourAnglesOfDay, hourSinesOfDay, litHourSinesOfDay, longitudeRotation, SOLAR_DAY, sunsetAt, sunsetRow } from '../src/synthetic/solar.js';
 import { isLit } from '../src/synthetic/radiation.js';
 
@@ -74,19 +77,26 @@ describe('synthetic model v4: fused building blocks', () => {
     [40, 40.01, 20, 20.01],
   ];
 
-  it('row-scaled double node values are quadNodes times the row factor, with their differences', () => {
+  it('row-scaled double node values (the scaledNodes kernel, or the straddling fallback) are quadNodes times the row factor, with their differences', () => {
+    const mem = dailyAnchorsMemory;
     for (const [a, b, c, d] of blocks) {
-      const block = { lats: Float64Array.of(a, b), lons: Float64Array.of(c, d) };
+      const block = makeBlock(Float64Array.of(a, b), Float64Array.of(c, d));
       for (const o of [...TEMPERATURE_ANOMALY.octaves, ...DAILY_CLOUD_NOISE.octaves, ...CLOUD_NOISE.octaves]) {
         const kMin = 4800, nK = 40;
         const ref = quadNodes(o, block, kMin, nK);
-        const v = new Float64Array(4 * nK), dv = new Float64Array(4 * nK);
-        quadScaledNodes(o, block, kMin, nK, 1.7, -0.4, v, dv);
-        for (let i = 0; i < 4 * nK; i++) {
-          const s = (i & 3) < 2 ? 1.7 : -0.4;
-          // quadNodes rounds to float32, the scaled nodes stay in double
-          expect(Math.abs(v[i]! - s * ref[i]!)).toBeLessThanOrEqual(2 ** -23);
-          if (i < 4 * (nK - 1)) expect(dv[i]).toBe(v[i + 4]! - v[i]!);
+        mem.reset();
+        const at = mem.scratch(64 * nK);
+        scaledNodesInto(o, block, kMin, nK, 1.7, -0.4, at);
+        const rec = mem.f64(at, 8 * nK);
+        for (let k = 0; k < nK; k++) {
+          for (let cell = 0; cell < 4; cell++) {
+            // records are [value, difference][column][row]; quadNodes is [cell], cells row-major
+            const row = cell >> 1, col = cell & 1, i = 8 * k + 2 * col + row;
+            const s = row === 0 ? 1.7 : -0.4;
+            // quadNodes rounds to float32, the scaled nodes stay in double
+            expect(Math.abs(rec[i]! - s * ref[4 * k + cell]!)).toBeLessThanOrEqual(2 ** -23);
+            if (k < nK - 1) expect(rec[i + 4]).toBe(rec[i + 8]! - rec[i]!);
+          }
         }
       }
     }

@@ -39,16 +39,16 @@ let doyTable: Uint16Array | null = null;
 
 /**
  * Day of the year J for days d0 .. d0+n-1 as `table[offset + i]`: a per-process table of a static
- * input (the calendar) over 2013-2058, or outside it a fresh array with offset 0. Day loops read
+ * input (the calendar) over 2013-2058 (`shared`), or outside it a fresh array with offset 0. Day loops read
  * it instead of carrying J and calling the calendar at each new year (model v4, bench/README.md).
  */
-export function dayOfYearTable(d0: number, n: number): { table: Uint16Array; offset: number } {
+export function dayOfYearTable(d0: number, n: number): { table: Uint16Array; offset: number; shared: boolean } {
   const i = d0 - DOY_D0;
   if (i >= 0 && i + n <= DOY_N) {
     if (doyTable === null) doyTable = fillDayOfYear(DOY_D0, DOY_N);
-    return { table: doyTable, offset: i };
+    return { table: doyTable, offset: i, shared: true };
   }
-  return { table: fillDayOfYear(d0, n), offset: 0 };
+  return { table: fillDayOfYear(d0, n), offset: 0, shared: false };
 }
 
 function fillDayOfYear(d0: number, n: number): Uint16Array {

@@ -6,7 +6,8 @@
  *
  * - `quadNodes` hashes the corners of each time node once for all four cells and blends them
  *   with OctaveOverBlock.fill's arithmetic, rounded to float32 as fill stores them, so a node
- *   value here is bit for bit the general path's;
+ *   value here is bit for bit the general path's (the daily anchors' double form of it is the
+ *   `scaledNodes` kernel, kernels/daily-anchors.wat, on `sharedCorners`);
  * - `octaveCycle` exploits that the times a series samples advance by a whole number of hours
  *   (24 h between daily anchors, 1 h between hourly values) while every octave's period is a
  *   whole number of hours: the position between time nodes then repeats every
@@ -32,7 +33,7 @@ export interface QuadNodes {
  * x0y1, x1y1); wx, wy the smoothstep weights of the two columns and rows. Null when the cells
  * straddle a lattice line.
  */
-function sharedCorners(seed: number, sp: number, block: { lats: ArrayLike<number>; lons: ArrayLike<number> }) {
+export function sharedCorners(seed: number, sp: number, block: { lats: ArrayLike<number>; lons: ArrayLike<number> }) {
   const y0 = (block.lats[0]! - -90) / sp, y1 = (block.lats[1]! - -90) / sp;
   const x0 = (block.lons[0]! - -180) / sp, x1 = (block.lons[1]! - -180) / sp;
   const iy = Math.floor(y0), ix = Math.floor(x0);
@@ -98,55 +99,6 @@ export function quadNodes(octave: NoiseOctave, block: { lats: ArrayLike<number>;
     values[o + 3] = corner(lattice, ra1, rb1, xa1, xb1, wx1, wy1);
   }
   return values;
-}
-
-/**
- * Row-scaled node values of an octave at a 2 x 2 block in double, for the daily anchors
- * (quad-extremes.ts, model v4): v[k][cell] = s(row) x node value (s0 for cells 0, 1; s1 for
- * cells 2, 3) and d[k][cell] = v[k + 1][cell] - v[k][cell], so a blend between nodes is v + d w.
- * The node values are `quadNodes`' before its float32 rounding (the daily anchors accumulate
- * noise in double; test/quad-extremes.test.ts bounds the difference to the block path).
- * `v` and `d` must hold 4 nK values.
- */
-export function quadScaledNodes(octave: NoiseOctave, block: { lats: ArrayLike<number>; lons: ArrayLike<number> }, kMin: number, nK: number, s0: number, s1: number, v: Float64Array, d: Float64Array): void {
-  const shared = sharedCorners(octave.seed, octave.spacingDeg, block);
-  if (!shared) {
-    // The cells straddle a lattice line: quadNodes' general form, then scaled.
-    const nodes = quadNodes(octave, block, kMin, nK);
-    for (let o = 0; o < 4 * nK; o += 4) {
-      v[o] = s0 * nodes[o]!;
-      v[o + 1] = s0 * nodes[o + 1]!;
-      v[o + 2] = s1 * nodes[o + 2]!;
-      v[o + 3] = s1 * nodes[o + 3]!;
-    }
-    for (let o = 0; o < 4 * (nK - 1); o++) d[o] = v[o + 4]! - v[o]!;
-    return;
-  }
-  const { p0, p1, p2, p3, wx0, wx1, wy0, wy1 } = shared;
-  let r0 = 0, r1 = 0, r2 = 0, r3 = 0;
-  for (let q = 0, o = 0; q < nK; q++, o += 4) {
-    const kz = Math.imul(kMin + q, 83492791);
-    const a = mix32(p0 ^ kz) / 2147483648 - 1, b = mix32(p1 ^ kz) / 2147483648 - 1;
-    const c = mix32(p2 ^ kz) / 2147483648 - 1, e = mix32(p3 ^ kz) / 2147483648 - 1;
-    const ba = b - a, dc = e - c;
-    const u0 = a + ba * wx0, t0 = c + dc * wx0, u1 = a + ba * wx1, t1 = c + dc * wx1;
-    const n0 = s0 * (u0 + (t0 - u0) * wy0), n1 = s0 * (u1 + (t1 - u1) * wy0);
-    const n2 = s1 * (u0 + (t0 - u0) * wy1), n3 = s1 * (u1 + (t1 - u1) * wy1);
-    v[o] = n0;
-    v[o + 1] = n1;
-    v[o + 2] = n2;
-    v[o + 3] = n3;
-    if (q > 0) {
-      d[o - 4] = n0 - r0;
-      d[o - 3] = n1 - r1;
-      d[o - 2] = n2 - r2;
-      d[o - 1] = n3 - r3;
-    }
-    r0 = n0;
-    r1 = n1;
-    r2 = n2;
-    r3 = n3;
-  }
 }
 
 /** The bilinear blend of OctaveOverBlock.fill for one cell. */

@@ -46,13 +46,13 @@ export function seasonAtNoon(day: number, colCos: number, colSin: number): numbe
 
 /**
  * The per-day (cos, sin) pairs for days d0 .. d0+n-1: the process tables with the offset of d0
- * in them, or (outside their span) a fresh pair of arrays with offset 0.
+ * in them (`shared`), or (outside their span) a fresh pair of arrays with offset 0.
  */
-export function seasonTable(d0: number, n: number): { cos: Float64Array; sin: Float64Array; offset: number } {
+export function seasonTable(d0: number, n: number): { cos: Float64Array; sin: Float64Array; offset: number; shared: boolean } {
   const i = d0 - TABLE_D0;
   if (i >= 0 && i + n <= TABLE_N) {
     if (cosT === null) build();
-    return { cos: cosT as Float64Array, sin: sinT as Float64Array, offset: i };
+    return { cos: cosT as Float64Array, sin: sinT as Float64Array, offset: i, shared: true };
   }
   const cos = new Float64Array(n), sin = new Float64Array(n);
   for (let k = 0; k < n; k++) {
@@ -60,5 +60,5 @@ export function seasonTable(d0: number, n: number): { cos: Float64Array; sin: Fl
     cos[k] = Math.cos(a);
     sin[k] = Math.sin(a);
   }
-  return { cos, sin, offset: 0 };
+  return { cos, sin, offset: 0, shared: false };
 }
