@@ -37,7 +37,7 @@
     (param $p0 i32) (param $p1 i32) (param $p2 i32) (param $p3 i32) (param $kMin i32) (param $nK i32)
     (param $s0 f64) (param $s1 f64) (param $wx0 f64) (param $wx1 f64) (param $wy0 f64) (param $wy1 f64) (param $nodes i32)
     (local $o i32) (local $end i32) (local $kz i32)
-    (local $h v128) (local $ab v128) (local $ce v128) (local $ac v128) (local $be v128) (local $x v128)
+    (local $h v128) (local $ac v128) (local $be v128) (local $x v128)
     (local $n0 v128) (local $n1 v128) (local $r0 v128) (local $r1 v128)
     (local $P v128) (local $WX0 v128) (local $WX1 v128) (local $WY v128) (local $S v128) (local $INV v128)
     (local $M1 v128) (local $M2 v128) (local $TOP v128)
@@ -65,12 +65,13 @@
         ;; The last xor-shift, and h - 2^31 as a signed integer (h with its top bit flipped): the
         ;; plain int-to-double conversion then scaled by 2^-31 gives h / 2^31 - 1 exactly.
         (local.set $h (v128.xor (v128.xor (local.get $h) (i32x4.shr_u (local.get $h) (i32.const 16))) (local.get $TOP)))
-        (local.set $ab (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $h)) (local.get $INV)))
-        (local.set $ce (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $h) (local.get $h))) (local.get $INV)))
+        ;; Lanes reordered to (a, c, b, e) so that each conversion gives one pair.
+        (local.set $h (i8x16.shuffle 0 1 2 3 8 9 10 11 4 5 6 7 12 13 14 15 (local.get $h) (local.get $h)))
+        (local.set $ac (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $h)) (local.get $INV)))
         ;; Per column (wx): (u, t) = (a, c) + ((b, e) - (a, c)) wx; then per row (wy, s):
         ;; n = s (u + (t - u) wy). Column 0 gives (n0, n2), column 1 (n1, n3).
-        (local.set $ac (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ab) (local.get $ce)))
-        (local.set $be (f64x2.sub (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ab) (local.get $ce)) (local.get $ac)))
+        (local.set $be (f64x2.sub (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $h) (local.get $h))) (local.get $INV))
+          (local.get $ac)))
         (local.set $x (f64x2.add (local.get $ac) (f64x2.mul (local.get $be) (local.get $WX0))))
         (local.set $n0 (f64x2.mul (local.get $S) (f64x2.add (i8x16.shuffle 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 (local.get $x) (local.get $x))
           (f64x2.mul (f64x2.splat (f64.sub (f64x2.extract_lane 1 (local.get $x)) (f64x2.extract_lane 0 (local.get $x)))) (local.get $WY)))))
