@@ -124,7 +124,7 @@ export function scaledNodesInto(octave: NoiseOctave, block: Block, kMin: number,
  * float32 as the block path stores them). Raw days f0-1 .. f0+nF are computed; `cloudOut`, if
  * given, receives the daily cloud fraction of days f0 .. f0+nF-1 ([f][cell]). With `mix`
  * (bilinear weights w00, w01, w10, w11), hi / lo receive the point's mixed values instead ([f]).
- * The set-up is here; the day loop is the WebAssembly kernel kernels/day-loop.wat.
+ * The set-up is here; the day loop is the WebAssembly kernel kernels/daily-anchors.wat.
  */
 function quadFinalAnchors(block: Block, f0: number, nF: number, hi: Float32Array, lo: Float32Array, cloudOut: Float64Array | null, mix: QuadMix | null = null): void {
   const mem = dailyAnchorsMemory;
@@ -143,20 +143,11 @@ function quadFinalAnchors(block: Block, f0: number, nF: number, hi: Float32Array
   const season = seasonTable(e0, nExt);
   const doy = dayOfYearTable(e0, nExt);
 
-  // Kernel memory: process tables first, then this call's scratch (kernel-memory.ts).
+  // Kernel memory (kernel-memory.ts): the process tables are kept there, others copied per call.
   mem.reset();
-  let sCos: number, sSin: number, jT: number;
-  if (season.shared) {
-    sCos = mem.table(season.cos);
-    sSin = mem.table(season.sin);
-  }
-  if (doy.shared) jT = mem.table(doy.table);
-  // The kernel reads the tables from raw day 0 on.
-  if (!season.shared) {
-    sCos = mem.scratch(8 * nExt);
-    sSin = mem.scratch(8 * nExt);
-  }
-  if (!doy.shared) jT = mem.scratch(2 * nExt);
+  const sCos = season.shared ? mem.table(season.cos) : mem.copy(season.cos);
+  const sSin = season.shared ? mem.table(season.sin) : mem.copy(season.sin);
+  const jT = doy.shared ? mem.table(doy.table) : mem.copy(doy.table);
   // Per row: anomaly scale times octave amplitude; the cloud octave at its amplitude.
   const A = octaveArgs(oa, block, tFirst, tLast, t0, t1, anomalyScale(lat0) * oa.amplitude, anomalyScale(lat1) * oa.amplitude);
   const B = octaveArgs(ob, block, tFirst, tLast, t0, t1, anomalyScale(lat0) * ob.amplitude, anomalyScale(lat1) * ob.amplitude);
@@ -164,19 +155,14 @@ function quadFinalAnchors(block: Block, f0: number, nF: number, hi: Float32Array
   const g = mem.scratch(16 * 367);
   const hiAt = mem.scratch(4 * hi.length), loAt = mem.scratch(4 * lo.length);
   const cloudAt = cloudOut ? mem.scratch(8 * cloudOut.length) : 0;
-  // Views only now: reserving scratch may have grown (and so detached) the memory.
-  if (!season.shared) {
-    mem.f64(sCos!, nExt).set(season.cos);
-    mem.f64(sSin!, nExt).set(season.sin);
-  }
-  if (!doy.shared) mem.u16(jT!, nExt).set(doy.table);
   fillRangeRows(lat0, lat1, mem.f64(g, 2 * 367));
   dayLoop(nExt, nF, hiAt, loAt, cloudAt, cloudOut ? 1 : 0, mix ? 1 : 0, w00, w01, w10, w11,
     A.nodes, A.cycle, A.m, A.step, B.nodes, B.cycle, B.m, B.step, C.nodes, C.cycle, C.m, C.step,
     seaLevelMeanTemperature(lat0) - LAPSE_RATE_K_PER_M * altitude[0]!, seaLevelMeanTemperature(lat0) - LAPSE_RATE_K_PER_M * altitude[1]!,
     seaLevelMeanTemperature(lat1) - LAPSE_RATE_K_PER_M * altitude[2]!, seaLevelMeanTemperature(lat1) - LAPSE_RATE_K_PER_M * altitude[3]!,
     seasonalAmplitude(lat0), seasonalAmplitude(lat1), col0.cos, col0.sin, col1.cos, col1.sin, cloudBias(lat0), cloudBias(lat1),
-    sCos! + 8 * season.offset, sSin! + 8 * season.offset, jT! + 2 * doy.offset, g);
+    // The kernel reads the tables from raw day 0 on.
+    sCos + 8 * season.offset, sSin + 8 * season.offset, jT + 2 * doy.offset, g);
   hi.set(mem.f32(hiAt, hi.length));
   lo.set(mem.f32(loAt, lo.length));
   if (cloudOut) cloudOut.set(mem.f64(cloudAt, cloudOut.length));

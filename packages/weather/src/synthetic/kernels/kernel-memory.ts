@@ -1,21 +1,23 @@
 /**
  * The memory of a WebAssembly kernel instance, handed out as byte offsets: process tables copied
- * in once and kept (`table`), and per-call scratch from a bump arena (`scratch`) that `reset`
- * empties. Kernel calls are synchronous, so one call's scratch is never live during another's.
+ * in once and kept (`table`), and per-call scratch from a bump arena (`scratch`, `copy`) that
+ * `reset` empties. Kernel calls are synchronous, so one call's scratch is never live during
+ * another's.
  *
- * Growing the memory detaches every typed-array view of it, so a call reserves all its scratch
- * first and only then builds views (`f64`, `f32`, `i32`, `u16`) and fills them.
+ * Growing the memory detaches every typed-array view of it (the bytes stay), so a view from
+ * `f64`, `f32`, `i32` or `u16` is for immediate use: take it after the last reservation that
+ * could grow the memory, or use it before the next one.
  */
 export class KernelMemory {
   private readonly tables = new WeakMap<ArrayBufferView, number>();
-  private tableEnd = 0;
+  private base = 0;
   private top = 0;
 
   constructor(private readonly memory: WebAssembly.Memory) {}
 
   /** Empties the scratch arena (tables stay). */
   reset(): void {
-    this.top = this.tableEnd;
+    this.top = this.base;
   }
 
   /** Offset of `bytes` bytes of scratch, 16-byte aligned (v128 loads and stores). */
@@ -26,18 +28,23 @@ export class KernelMemory {
     return at;
   }
 
+  /** Offset of a scratch copy of `values`. */
+  copy(values: Float64Array | Uint16Array): number {
+    const at = this.scratch(values.byteLength);
+    this.bytes(at, values.byteLength).set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+    return at;
+  }
+
   /**
-   * Offset of a copy of a process-lifetime table, made on first use. Call before `scratch` in a
-   * call: a table is placed at the arena's base, which it moves up.
+   * Offset of the kept copy of a process-lifetime table, made on first use. It goes above this
+   * call's scratch, and the arena starts above it from then on (the scratch below is given up
+   * once per table).
    */
   table(values: Float64Array | Uint16Array): number {
     const known = this.tables.get(values);
     if (known !== undefined) return known;
-    if (this.top !== this.tableEnd) throw new Error('KernelMemory.table after scratch in the same call');
-    const at = this.tableEnd;
-    this.tableEnd = this.top = at + align(values.byteLength);
-    this.ensure(this.tableEnd);
-    new Uint8Array(this.memory.buffer, at, values.byteLength).set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+    const at = this.copy(values);
+    this.base = this.top;
     this.tables.set(values, at);
     return at;
   }
@@ -54,8 +61,8 @@ export class KernelMemory {
     return new Int32Array(this.memory.buffer, at, n);
   }
 
-  u16(at: number, n: number): Uint16Array {
-    return new Uint16Array(this.memory.buffer, at, n);
+  private bytes(at: number, n: number): Uint8Array {
+    return new Uint8Array(this.memory.buffer, at, n);
   }
 
   private ensure(end: number): void {
