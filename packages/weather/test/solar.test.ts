@@ -1,4 +1,4 @@
-import { extraterrestrialRadiationHourly, hourlySolarGeometry, seasonalCorrection, solarDeclination, inverseRelativeDistance, sunsetHourAngle } from '@fieldcast/science';
+import { extraterrestrialRadiationDaily, extraterrestrialRadiationHourly, hourlySolarGeometry, seasonalCorrection, solarDeclination, inverseRelativeDistance, sunsetHourAngle } from '@fieldcast/science';
 import { dayOfYear, extraterrestrialRadiationPeriod, hourAngle } from '../src/synthetic/solar.js';
 
 const DEG = Math.PI / 180;
@@ -19,8 +19,8 @@ describe('synthetic solar geometry: the fused hot-path forms agree with @fieldca
     }
   });
 
-  it('period Ra equals science extraterrestrialRadiationHourly, night, sunrise hours and polar day included', () => {
-    for (const lat of [-70, -33.4, 0, 45.12, 69, 80]) {
+  it('period Ra equals science extraterrestrialRadiationHourly, night, sunrise hours, nights under an hour and polar day included', () => {
+    for (const lat of [-70, -66.45, -33.4, 0, 45.12, 66.45, 69, 80]) {
       for (const day of [19000, 19165, 19350]) {
         const j = dayOfYear(day);
         const decl = solarDeclination(j);
@@ -36,6 +36,26 @@ describe('synthetic solar geometry: the fused hot-path forms agree with @fieldca
           }
         }
       }
+    }
+  });
+
+  it('a night shorter than the hour: the hour holding sunset and sunrise counts both sunlit ends, and the day sums to eq. 21', () => {
+    // 66.45 N at the June solstice (Rovaniemi is at 66.5 N): ws ~ 176 degrees, a night of ~0.8 h.
+    const lat = 66.45, day = 19165, j = dayOfYear(day), decl = solarDeclination(j), ws = sunsetHourAngle(lat, decl);
+    expect(24 - (24 * ws) / Math.PI).toBeGreaterThan(0.5);
+    expect(24 - (24 * ws) / Math.PI).toBeLessThan(1);
+    const ra = (w1: number, w2: number) => extraterrestrialRadiationPeriod(Math.sin(lat * DEG), Math.cos(lat * DEG), Math.sin(decl), Math.cos(decl), inverseRelativeDistance(j), w1, w2, ws);
+    // The hour centred on local midnight (w = pi) holds the whole night: its sunlit parts are
+    // the two ends of [pi - pi/24, pi + pi/24] outside (ws, 2 pi - ws), equal by symmetry.
+    const midnight = ra(Math.PI - Math.PI / 24, Math.PI + Math.PI / 24);
+    const evening = ra(Math.PI - Math.PI / 24, Math.PI);
+    expect(evening).toBeGreaterThan(0);
+    expect(midnight).toBeCloseTo(2 * evening, 12);
+    // 24 consecutive hours cover one solar day, whatever the start: their sum is the daily Ra.
+    for (const start of [-Math.PI, -Math.PI + 0.1, 0.3]) {
+      let sum = 0;
+      for (let h = 0; h < 24; h++) sum += ra(start + (h * Math.PI) / 12, start + ((h + 1) * Math.PI) / 12);
+      expect(sum).toBeCloseTo(extraterrestrialRadiationDaily(lat, j), 9);
     }
   });
 });

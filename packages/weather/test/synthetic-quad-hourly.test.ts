@@ -37,6 +37,9 @@ const POINTS: [number, number][] = [
   [14.995, 10.37],
   [100.003, 78.999],
   [-45.3, -75.2],
+  // nights under an hour at the solstices (one hour holds sunset and sunrise)
+  [25.73, 66.45],
+  [-150.2, -66.46],
   // on noise lattice lines (1.25-10 degree spacings from -90/-180), so the cells straddle them
   [-100, 38],
   [20, 40],
@@ -169,9 +172,10 @@ describe('synthetic: 2 x 2 building blocks equal the general ones', () => {
     }
   });
 
-  it('periodRa from the sines equals extraterrestrialRadiationPeriod, sunrise, sunset, polar day and night included', () => {
+  it('periodRa from the sines equals extraterrestrialRadiationPeriod, sunrise, sunset, nights under an hour, polar day and night included', () => {
     const s1 = new Float64Array(24), s2 = new Float64Array(24), lo = new Float64Array(24), hi = new Float64Array(24);
-    for (const lat of [-89, -70, -33.4, 0, 45.12, 69, 80]) {
+    // 66.45 N / S: nights of ~0.8 h at the summer solstice, so one hour holds sunset and sunrise
+    for (const lat of [-89, -70, -66.45, -33.4, 0, 45.12, 66.45, 69, 80]) {
       const row = sunsetRow(lat);
       for (const j of [1, 80, 172, 264, 355]) {
         sunsetAt(row, lat, j);

@@ -28,7 +28,7 @@ import { CLOUD_NOISE, cloudBias } from './clouds.js';
 import { pressureAtElevation, PRESSURE_NOISE } from './pressure.js';
 import { quadTemperatureAnchors } from './quad-extremes.js';
 import { octaveCycle, quadOctave, type OctaveCycle, type QuadNodes } from './quad-noise.js';
-import { clearSkyFactors, isLit } from './radiation.js';
+import { clearSkyFactors } from './radiation.js';
 import { dayOfYearTable } from './calendar.js';
 import { hourAnglesOfDay, litHourSinesOfDay, longitudeRotation, periodRa, SOLAR_DAY, sunsetAt, sunsetRow } from './solar.js';
 import { TMAX_LOCAL_HOUR } from './climate.js';
@@ -216,6 +216,7 @@ function widen(nodes: Float32Array, n: number, slot: number): Float64Array {
 const PI = Math.PI, TWO_THIRDS = 2 / 3;
 const SW_LO0 = new Float64Array(24), SW_HI0 = new Float64Array(24), SW_S10 = new Float64Array(24), SW_S20 = new Float64Array(24);
 const SW_LO1 = new Float64Array(24), SW_HI1 = new Float64Array(24), SW_S11 = new Float64Array(24), SW_S21 = new Float64Array(24);
+const SW_LIT0 = new Uint8Array(24), SW_LIT1 = new Uint8Array(24);
 
 /**
  * Shortwave: day by day the block path's per-day terms (fillShortwave, radiation.ts), then hour
@@ -236,6 +237,7 @@ function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights, ou
   const w00 = wt[0], w01 = wt[1], w10 = wt[2], w11 = wt[3];
   const rot0 = longitudeRotation(lon0), rot1 = longitudeRotation(lon1);
   const lo0 = SW_LO0, hi0 = SW_HI0, s10 = SW_S10, s20 = SW_S20, lo1 = SW_LO1, hi1 = SW_HI1, s11 = SW_S11, s21 = SW_S21;
+  const lit0 = SW_LIT0, lit1 = SW_LIT1;
   const N = twoOctaves(CLOUD_NOISE, block, h0, nt);
   // Node values as doubles (the same values: float32 widens exactly), read several times each.
   const nA = widen(N.a.nodes, 4 * N.a.nK, 0), nB = widen(N.b.nodes, 4 * N.b.nK, 1), ampA = N.ampA, ampB = N.ampB;
@@ -257,8 +259,8 @@ function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights, ou
     const wsMax = ws0 > ws1 ? ws0 : ws1;
     hourAnglesOfDay(lon0, sc, lo0, hi0);
     hourAnglesOfDay(lon1, sc, lo1, hi1);
-    litHourSinesOfDay(rot0, j, lo0, hi0, wsMax, s10, s20);
-    litHourSinesOfDay(rot1, j, lo1, hi1, wsMax, s11, s21);
+    litHourSinesOfDay(rot0, j, lo0, hi0, wsMax, s10, s20, lit0);
+    litHourSinesOfDay(rot1, j, lo1, hi1, wsMax, s11, s21, lit1);
     const tFrom = Math.max(0, 24 * d - h0), tTo = Math.min(nt, 24 * d + 24 - h0);
     for (let t = tFrom, hour = h0 + tFrom - 24 * d; t < tTo; t++, hour++) {
       const iA = qA + kA[rA]!, wa = xA[rA]!, iB = qB + kB[rB]!, wb = xB[rB]!;
@@ -270,8 +272,8 @@ function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights, ou
         rB = 0;
         qB += sB;
       }
+      if (lit0[hour] === 0 && lit1[hour] === 0) continue;
       const l0 = lo0[hour]!, u0 = hi0[hour]!, l1 = lo1[hour]!, u1 = hi1[hour]!;
-      if (!isLit(l0, u0, wsMax) && !isLit(l1, u1, wsMax)) continue;
       // Cells 0, 1 (row 0; columns 0, 1), then 2, 3 (row 1): Rso from periodRa (its whole-hour
       // form written out, the clipped sunrise/sunset hours through the function), then Rs with
       // the cell's noise as shortwaveOf computes it (cloudFraction, cloudTransmission), the same

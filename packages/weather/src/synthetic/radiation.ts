@@ -10,7 +10,7 @@
 import type { Block } from './block.js';
 import { CLOUD_NOISE, cloudBias, cloudFraction } from './clouds.js';
 import { BlockNoise } from './noise.js';
-import { clearSkyRadiation, dayOfYear, hourAnglesOfDay, hourSinesOfDay, longitudeRotation, MJ_PER_HOUR_TO_W, periodRa, SOLAR_DAY, sunsetAt, sunsetRow } from './solar.js';
+import { clearSkyRadiation, dayOfYear, hourAnglesOfDay, hourSinesOfDay, isLit, longitudeRotation, MJ_PER_HOUR_TO_W, periodRa, SOLAR_DAY, sunsetAt, sunsetRow } from './solar.js';
 
 const DEG = Math.PI / 180;
 export const HALF_HOUR_ANGLE = Math.PI / 24;
@@ -128,10 +128,6 @@ export function clearSkyFactors(altitude: Float32Array): Float64Array {
   return factor;
 }
 
-/** Whether any of the hourly period [lo, hi] lies above the horizon (sunset hour angle ws). */
-export function isLit(lo: number, hi: number, ws: number): boolean {
-  return ws >= Math.PI || !(hi <= -ws || lo >= ws);
-}
 
 /** Rs from Rso and the cell's cloud noise (float32, as BlockNoise gives it) and zonal bias. */
 export function shortwaveOf(rso: number, cloudNoise: number, bias: number): number {

@@ -46,6 +46,10 @@ export function hourAngle(utcHours: number, lonDeg: number, sc: number): number 
 /**
  * Extraterrestrial radiation over the period between hour angles w1 and w2, MJ m-2 per period
  * (eq. 48, with w1, w2 limited to [-ws, ws] as eqs. 56 prescribe). 0 when the sun is down.
+ * Hour angles are periodic: a period reaching past +-pi also counts its overlap with the next
+ * or the previous day's daylight [-ws, ws] -+ 2 pi, which is there when the night is shorter
+ * than the period (science's `hourlySolarGeometry` does the same; docs/decisions.md "Hourly Ra
+ * across local midnight").
  */
 export function extraterrestrialRadiationPeriod(
   sinLat: number,
@@ -57,12 +61,9 @@ export function extraterrestrialRadiationPeriod(
   w2: number,
   ws: number,
 ): number {
-  if (ws < Math.PI) {
-    if (w1 < -ws) w1 = -ws;
-    if (w2 > ws) w2 = ws;
-    if (w1 >= w2) return 0;
-  }
-  const ra = RA_PERIOD_FACTOR * dr * ((w2 - w1) * sinLat * sinDecl + cosLat * cosDecl * (Math.sin(w2) - Math.sin(w1)));
+  const over = (lo: number, hi: number): number => (lo < hi ? (hi - lo) * sinLat * sinDecl + cosLat * cosDecl * (Math.sin(hi) - Math.sin(lo)) : 0);
+  const sum = ws >= Math.PI ? over(w1, w2) : over(Math.max(w1, -ws), Math.min(w2, ws)) + over(Math.max(w1, 2 * Math.PI - ws), w2) + over(w1, Math.min(w2, ws - 2 * Math.PI));
+  const ra = RA_PERIOD_FACTOR * dr * sum;
   return ra > 0 ? ra : 0;
 }
 
@@ -112,16 +113,20 @@ export function hourSinesOfDay(lonRot: { cos: number; sin: number }, j: number, 
 
 /**
  * `hourSinesOfDay` for the hours whose period [lo[i], hi[i]] (`hourAnglesOfDay`) is lit at sunset
- * angle ws (`isLit` in radiation.ts; pass the largest ws of the rows that will read them): the
- * same expressions, so the same bits; the entries of dark hours are left as they were (a dark
- * hour's sines are never read). About half the hours of a day, and none in polar night.
+ * angle ws (`isLit`; pass the largest ws of the rows that will read them): the same expressions,
+ * so the same bits; the entries of dark hours are left as they were (a dark hour's sines are
+ * never read). lit[i] says which (1 lit, 0 dark), so an hourly loop tests a flag. About half
+ * the hours of a day, and none in polar night.
  */
-export function litHourSinesOfDay(lonRot: { cos: number; sin: number }, j: number, lo: Float64Array, hi: Float64Array, ws: number, s1: Float64Array, s2: Float64Array): void {
+export function litHourSinesOfDay(lonRot: { cos: number; sin: number }, j: number, lo: Float64Array, hi: Float64Array, ws: number, s1: Float64Array, s2: Float64Array, lit: Uint8Array): void {
   const rc = SC_COS[j]!, rs = SC_SIN[j]!;
   const cb = lonRot.cos * rc - lonRot.sin * rs, sb = lonRot.sin * rc + lonRot.cos * rs;
-  const polar = ws >= Math.PI;
   for (let i = 0; i < 24; i++) {
-    if (!polar && (hi[i]! <= -ws || lo[i]! >= ws)) continue;
+    if (!isLit(lo[i]!, hi[i]!, ws)) {
+      lit[i] = 0;
+      continue;
+    }
+    lit[i] = 1;
     const cw = HOUR_COS[i]! * cb - HOUR_SIN[i]! * sb, sw = HOUR_SIN[i]! * cb + HOUR_COS[i]! * sb;
     s1[i] = sw * COS_HALF_HOUR - cw * SIN_HALF_HOUR;
     s2[i] = sw * COS_HALF_HOUR + cw * SIN_HALF_HOUR;
@@ -151,6 +156,8 @@ export function hourAnglesOfDay(lonDeg: number, sc: number, lo: Float64Array, hi
  * Ra (MJ m-2 h-1, before the factor dr Gsc 12/pi = `k`) of the hourly period [lo, hi] = w -+ pi/24
  * from the sines of its ends (`hourSinesOfDay`): eq. 48 with w1, w2 limited to [-ws, ws]
  * (eqs. 56), the sine of a limited end being +-sin(ws). a = sin(lat) sin(decl), b = cos(lat) cos(decl).
+ * A period past +-pi also counts its overlap with the next sunrise (2 pi - ws, sine -sin(ws)) or
+ * the previous sunset (ws - 2 pi, sine sin(ws)): a night shorter than the hour, which holds both.
  * The value of `extraterrestrialRadiationPeriod` to rounding, without its two Math.sin calls.
  */
 export function periodRa(lo: number, hi: number, s1: number, s2: number, k: number, a: number, b: number, ws: number, sinWs: number): number {
@@ -158,11 +165,38 @@ export function periodRa(lo: number, hi: number, s1: number, s2: number, k: numb
     const ra = k * ((hi - lo) * a + b * (s2 - s1));
     return ra > 0 ? ra : 0;
   }
+  if (hi > 2 * Math.PI - ws || lo < ws - 2 * Math.PI) return acrossShortNight(lo, hi, s1, s2, k, a, b, ws, sinWs);
   if (hi <= -ws || lo >= ws) return 0;
   const w1 = lo < -ws ? -ws : lo, w2 = hi > ws ? ws : hi;
   if (w1 >= w2) return 0;
   const ra = k * ((w2 - w1) * a + b * ((hi > ws ? sinWs : s2) - (lo < -ws ? -sinWs : s1)));
   return ra > 0 ? ra : 0;
+}
+
+/**
+ * periodRa of a period that reaches the next sunrise (2 pi - ws) or the previous sunset
+ * (ws - 2 pi) across +-pi: its overlap with [-ws, ws] plus the part past that sunrise or before
+ * that sunset. Apart, so periodRa stays small enough for V8 to inline in the hourly loops.
+ */
+function acrossShortNight(lo: number, hi: number, s1: number, s2: number, k: number, a: number, b: number, ws: number, sinWs: number): number {
+  let ra = 0;
+  if (!(hi <= -ws || lo >= ws)) {
+    const w1 = lo < -ws ? -ws : lo, w2 = hi > ws ? ws : hi;
+    if (w1 < w2) ra = k * ((w2 - w1) * a + b * ((hi > ws ? sinWs : s2) - (lo < -ws ? -sinWs : s1)));
+  }
+  const rise = 2 * Math.PI - ws, set = ws - 2 * Math.PI;
+  if (hi > rise) ra += k * ((hi - rise) * a + b * (s2 + sinWs));
+  if (lo < set) ra += k * ((set - lo) * a + b * (sinWs - s1));
+  return ra > 0 ? ra : 0;
+}
+
+/**
+ * Whether any of the period [lo, hi] is in daylight at sunset angle ws: polar day, the period
+ * overlapping [-ws, ws], or (a night shorter than the period) reaching the next sunrise or the
+ * previous sunset across +-pi (`periodRa`).
+ */
+export function isLit(lo: number, hi: number, ws: number): boolean {
+  return ws >= Math.PI || !(hi <= -ws || lo >= ws) || hi > 2 * Math.PI - ws || lo < ws - 2 * Math.PI;
 }
 
 /**
