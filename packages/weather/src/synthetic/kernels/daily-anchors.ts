@@ -11,8 +11,8 @@ const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(DAI
 /** The kernels' memory: every array argument is an offset into it. */
 export const dailyAnchorsMemory = new KernelMemory(instance.exports['memory'] as WebAssembly.Memory);
 
-/** daily-anchors.wat `scaledNodes`: p0..p3, kMin, nK, s0, s1, wx0, wx1, wy0, wy1, v, d. */
+/** daily-anchors.wat `scaledNodes`: p0..p3, kMin, nK, s0, s1, wx0, wx1, wy0, wy1, nodes. */
 export const scaledNodes = instance.exports['scaledNodes'] as (...args: number[]) => void;
 
-/** daily-anchors.wat `dayLoop`: 56 arguments, in the order that file lists them. */
+/** daily-anchors.wat `dayLoop`: 39 arguments, in the order that file lists them. */
 export const dayLoop = instance.exports['dayLoop'] as (...args: number[]) => void;

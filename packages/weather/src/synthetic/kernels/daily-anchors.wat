@@ -12,8 +12,9 @@
 ;; (d = v[k + 1] - v[k]) 32 bytes on. `scaledNodes` writes them; quad-extremes.ts
 ;; `scaledNodesInto` writes the same layout when the cells straddle a lattice line.
 ;;
-;; Same operations in the same order as the JavaScript loops, in double (WebAssembly has no fused
-;; multiply-add and rounds as JavaScript does), so the anchors are their bits:
+;; Same operations in the same order as the JavaScript loops they replaced, in double
+;; (WebAssembly has no fused multiply-add and rounds as JavaScript does), so the anchors kept
+;; their bits (docs/decisions.md "WebAssembly SIMD kernels"):
 ;; - a clamp to [-1, 1] before the cloud cubic equals its x <= -1 / x >= 1 branches, because the
 ;;   cubic x (1.5 - 0.5 x^2) is exactly -1 and 1 there;
 ;; - pmax(a, b) is `a < b ? b : a` and pmin(a, b) is `b < a ? b : a`, the finishing step's
