@@ -35,6 +35,8 @@ import { TMAX_LOCAL_HOUR } from './climate.js';
 import { anchorDaysForHours, PLATEAU_HALF_HOURS } from './temperature.js';
 import { diurnalWindFactors, windBase, WIND_NOISE, WIND_NOISE_GAIN } from './wind.js';
 import type { NoiseField } from './noise.js';
+import { hourlySeriesMemory, pressureLoop, windLoop } from './kernels/hourly-series.js';
+import type { KernelMemory } from './kernels/kernel-memory.js';
 
 export type QuadHourlyVariable = 'air_temperature' | 'dew_point_temperature' | 'surface_downwelling_shortwave_flux_in_air' | 'wind_speed' | 'surface_air_pressure';
 
@@ -322,87 +324,69 @@ function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights, ou
   }
 }
 
-/** Scratch of mixNodes, one per slot (reused between calls; read before return, never returned). */
-const mixScratch: Float64Array[] = [new Float64Array(0), new Float64Array(0), new Float64Array(0), new Float64Array(0)];
-
 /**
  * Unit-amplitude node values of one octave mixed over cells with per-cell factors g (zero for
- * cells left out): mixed[k] = sum over cells of g[cell] node[k][cell]. A field that is linear in
- * the noise then needs one blend per octave and hour instead of one per cell.
+ * cells left out), into dst[k stride + lane] = sum over cells of g[cell] node[k][cell]. A field
+ * that is linear in the noise then needs one blend per octave and hour instead of one per cell.
  */
-function mixNodes(q: QuadNodes, g: readonly number[], slot: number): Float64Array {
-  let out = mixScratch[slot]!;
-  if (out.length < q.nK) mixScratch[slot] = out = new Float64Array(q.nK);
+function mixNodes(q: QuadNodes, g: readonly number[], dst: Float64Array, lane: number, stride: number): void {
   const n = q.nodes, g0 = g[0]!, g1 = g[1]!, g2 = g[2]!, g3 = g[3]!;
-  for (let k = 0, o = 0; k < q.nK; k++, o += 4) out[k] = g0 * n[o]! + g1 * n[o + 1]! + g2 * n[o + 2]! + g3 * n[o + 3]!;
-  return out;
+  for (let k = 0, o = 0, d = lane; k < q.nK; k++, o += 4, d += stride) dst[d] = g0 * n[o]! + g1 * n[o + 1]! + g2 * n[o + 2]! + g3 * n[o + 3]!;
+}
+
+/** Offsets of an octave's cycle (k0, w) in kernel memory, for the hour-loop kernels. */
+function cycleArgs(mem: KernelMemory, c: OctaveCycle): [number, number, number, number] {
+  return [mem.copy(c.k0), mem.copy(c.w), c.m, c.stride];
 }
 
 /**
  * Wind speed. With model v3 the speed never reaches the 0.5 m s-1 floor (wind.ts
  * `WIND_FLOOR_MARGIN`), so a cell's speed is base x diurnal(column) x (1 + gain x noise), linear
  * in the noise, and so is the bilinear mix: per column, the diurnal factor times (sum of w B +
- * gain x the noise of node values pre-mixed with w B). Equal to the general path's mix of
- * per-cell float32 values to float32 rounding (test/synthetic-quad-hourly.test.ts).
+ * gain x the noise of node values pre-mixed with w B). The hour loop is the `windLoop` kernel
+ * (kernels/hourly-series.wat), the two columns as one vector. Equal to the general path's mix
+ * of per-cell float32 values to float32 rounding (test/synthetic-quad-hourly.test.ts).
  */
 function quadWind(block: Block, h0: number, nt: number, wt: QuadWeights, out: Float32Array): void {
   const base = windBase(block.lats, 2, block.altitude);
   const wb = [wt[0] * base[0]!, wt[1] * base[1]!, wt[2] * base[2]!, wt[3] * base[3]!];
   const dc0 = diurnalWindFactors(block.lons[0]!), dc1 = diurnalWindFactors(block.lons[1]!);
   const N = twoOctaves(WIND_NOISE, block, h0, nt);
-  const ampA = N.ampA * WIND_NOISE_GAIN, ampB = N.ampB * WIND_NOISE_GAIN;
-  // Column 0 holds cells 0 and 2, column 1 cells 1 and 3.
-  const a0 = mixNodes(N.a, [wb[0]!, 0, wb[2]!, 0], 0), a1 = mixNodes(N.a, [0, wb[1]!, 0, wb[3]!], 1);
-  const b0 = mixNodes(N.b, [wb[0]!, 0, wb[2]!, 0], 2), b1 = mixNodes(N.b, [0, wb[1]!, 0, wb[3]!], 3);
-  const S0 = wb[0]! + wb[2]!, S1 = wb[1]! + wb[3]!;
-  const mA = N.ya.m, sA = N.ya.stride >> 2, kA = N.ya.k0, wA = N.ya.w;
-  const mB = N.yb.m, sB = N.yb.stride >> 2, kB = N.yb.k0, wB = N.yb.w;
-  let rA = 0, qA = 0, rB = 0, qB = 0;
-  let hour = h0 - 24 * Math.floor(h0 / 24);
-  for (let t = 0; t < nt; t++) {
-    const iA = qA + (kA[rA]! >> 2), xA = wA[rA]!, iB = qB + (kB[rB]! >> 2), xB = wB[rB]!;
-    if (++rA === mA) {
-      rA = 0;
-      qA += sA;
-    }
-    if (++rB === mB) {
-      rB = 0;
-      qB += sB;
-    }
-    let v = a0[iA]!, u = b0[iB]!;
-    const c0 = S0 + ampA * (v + (a0[iA + 1]! - v) * xA) + ampB * (u + (b0[iB + 1]! - u) * xB);
-    v = a1[iA]!;
-    u = b1[iB]!;
-    const c1 = S1 + ampA * (v + (a1[iA + 1]! - v) * xA) + ampB * (u + (b1[iB + 1]! - u) * xB);
-    out[t] = dc0[hour]! * c0 + dc1[hour]! * c1;
-    if (++hour === 24) hour = 0;
+  const mem = hourlySeriesMemory;
+  mem.reset();
+  const a = mem.scratch(16 * N.a.nK), b = mem.scratch(16 * N.b.nK), dc = mem.scratch(16 * 24), at = mem.scratch(4 * nt);
+  const cA = cycleArgs(mem, N.ya), cB = cycleArgs(mem, N.yb);
+  // Column 0 holds cells 0 and 2, column 1 cells 1 and 3: lanes 0 and 1 of each node pair.
+  const an = mem.f64(a, 2 * N.a.nK), bn = mem.f64(b, 2 * N.b.nK), dcs = mem.f64(dc, 48);
+  mixNodes(N.a, [wb[0]!, 0, wb[2]!, 0], an, 0, 2);
+  mixNodes(N.a, [0, wb[1]!, 0, wb[3]!], an, 1, 2);
+  mixNodes(N.b, [wb[0]!, 0, wb[2]!, 0], bn, 0, 2);
+  mixNodes(N.b, [0, wb[1]!, 0, wb[3]!], bn, 1, 2);
+  for (let h = 0; h < 24; h++) {
+    dcs[2 * h] = dc0[h]!;
+    dcs[2 * h + 1] = dc1[h]!;
   }
+  const hour = h0 - 24 * Math.floor(h0 / 24);
+  windLoop(a, b, ...cA, ...cB, wb[0]! + wb[2]!, wb[1]! + wb[3]!, N.ampA * WIND_NOISE_GAIN, N.ampB * WIND_NOISE_GAIN, dc, hour, nt, at);
+  out.set(mem.f32(at, nt));
 }
 
 /**
  * Surface pressure: the standard-atmosphere base plus the noise (fillHourlyPressure), linear in
- * the noise, so the mix is the mixed base plus the noise of pre-mixed node values. Equal to the
- * general path's mix of per-cell float32 values to float32 rounding.
+ * the noise, so the mix is the mixed base plus the noise of pre-mixed node values; the hour loop
+ * is the `pressureLoop` kernel. Equal to the general path's mix of per-cell float32 values to
+ * float32 rounding.
  */
 function quadPressure(block: Block, h0: number, nt: number, wt: QuadWeights, out: Float32Array): void {
   const alt = block.altitude;
   const P = wt[0] * pressureAtElevation(alt[0]!) + wt[1] * pressureAtElevation(alt[1]!) + wt[2] * pressureAtElevation(alt[2]!) + wt[3] * pressureAtElevation(alt[3]!);
   const N = twoOctaves(PRESSURE_NOISE, block, h0, nt);
-  const a = mixNodes(N.a, wt, 0), b = mixNodes(N.b, wt, 1), ampA = N.ampA, ampB = N.ampB;
-  const mA = N.ya.m, sA = N.ya.stride >> 2, kA = N.ya.k0, wA = N.ya.w;
-  const mB = N.yb.m, sB = N.yb.stride >> 2, kB = N.yb.k0, wB = N.yb.w;
-  let rA = 0, qA = 0, rB = 0, qB = 0;
-  for (let t = 0; t < nt; t++) {
-    const iA = qA + (kA[rA]! >> 2), xA = wA[rA]!, iB = qB + (kB[rB]! >> 2), xB = wB[rB]!;
-    if (++rA === mA) {
-      rA = 0;
-      qA += sA;
-    }
-    if (++rB === mB) {
-      rB = 0;
-      qB += sB;
-    }
-    const v = a[iA]!, u = b[iB]!;
-    out[t] = P + ampA * (v + (a[iA + 1]! - v) * xA) + ampB * (u + (b[iB + 1]! - u) * xB);
-  }
+  const mem = hourlySeriesMemory;
+  mem.reset();
+  const a = mem.scratch(8 * N.a.nK), b = mem.scratch(8 * N.b.nK), at = mem.scratch(4 * nt);
+  const cA = cycleArgs(mem, N.ya), cB = cycleArgs(mem, N.yb);
+  mixNodes(N.a, wt, mem.f64(a, N.a.nK), 0, 1);
+  mixNodes(N.b, wt, mem.f64(b, N.b.nK), 0, 1);
+  pressureLoop(a, b, ...cA, ...cB, P, N.ampA, N.ampB, nt, at);
+  out.set(mem.f32(at, nt));
 }

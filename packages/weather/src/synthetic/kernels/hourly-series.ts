@@ -1,0 +1,17 @@
+/**
+ * Hour loops of the ET inputs at a point as WebAssembly kernels (hourly-series.wat, which
+ * documents the arguments), compiled once per process from the generated hourly-series.wasm.ts.
+ */
+import { HOURLY_SERIES_WASM } from './hourly-series.wasm.js';
+import { KernelMemory } from './kernel-memory.js';
+
+const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(HOURLY_SERIES_WASM, 'base64')), {});
+
+/** The kernels' memory: every array argument is an offset into it. */
+export const hourlySeriesMemory = new KernelMemory(instance.exports['memory'] as WebAssembly.Memory);
+
+/** hourly-series.wat `pressureLoop`: a, b, kA, wA, mA, sA, kB, wB, mB, sB, P, ampA, ampB, nt, out. */
+export const pressureLoop = instance.exports['pressureLoop'] as (...args: number[]) => void;
+
+/** hourly-series.wat `windLoop`: a, b, kA, wA, mA, sA, kB, wB, mB, sB, s0, s1, ampA, ampB, dc, hour, nt, out. */
+export const windLoop = instance.exports['windLoop'] as (...args: number[]) => void;
