@@ -35,7 +35,7 @@ import { TMAX_LOCAL_HOUR } from './climate.js';
 import { anchorDaysForHours, PLATEAU_HALF_HOURS } from './temperature.js';
 import { diurnalWindFactors, windBase, WIND_NOISE, WIND_NOISE_GAIN } from './wind.js';
 import type { NoiseField } from './noise.js';
-import { hourlySeriesMemory, pressureLoop, windLoop } from './kernels/hourly-series.js';
+import { hourlySeriesMemory, mixColumns, pressureLoop, temperatureColumn, windLoop } from './kernels/hourly-series.js';
 import type { KernelMemory } from './kernels/kernel-memory.js';
 
 export type QuadHourlyVariable = 'air_temperature' | 'dew_point_temperature' | 'surface_downwelling_shortwave_flux_in_air' | 'wind_speed' | 'surface_air_pressure';
@@ -112,96 +112,31 @@ function localDayStarts(h0: number, nt: number, off: number): { dFirst: number; 
   return { dFirst, starts };
 }
 
-/** The double accumulator of quadTemperature (reused between calls; read before return, never returned). */
-let accScratch: Float64Array = new Float64Array(0);
-
 /**
- * Hourly air temperature or dewpoint: for each cell, each local day, each segment of the day's
+ * Hourly air temperature or dewpoint: for each column, each local day, each segment of the day's
  * curve (temperature.ts `curve`: midnight -> minimum plateau -> maximum plateau -> midnight) a
- * loop over its hours, with the segment's reciprocal length hoisted; `blend`'s arithmetic
- * operation for operation. Cells are accumulated into the mix in the order of the general
- * mix (w00 v00 + w01 v01 + w10 v10 + w11 v11), so the result has its bits.
+ * loop over its hours, `blend`'s arithmetic operation for operation: the `temperatureColumn`
+ * kernel (kernels/hourly-series.wat), the column's two cells as one vector. `mixColumns` then
+ * sums the cells in the order of the general mix (w00 v00 + w01 v01 + w10 v10 + w11 v11), so
+ * the result has its bits.
  */
 function quadTemperature(block: Block, h0: number, nt: number, wt: QuadWeights, dew: boolean, out: Float32Array): void {
   const span = anchorDaysForHours(h0, nt);
   const A = quadTemperatureAnchors(block, span.d0, span.nDays, dew, true);
-  const { tmax, tmin, mid, tdew, sunrise } = A;
-  if (accScratch.length < nt) accScratch = new Float64Array(nt);
-  const acc = accScratch;
-  acc.fill(0, 0, nt);
-  const B = PLATEAU_HALF_HOURS, X0 = TMAX_LOCAL_HOUR - PLATEAU_HALF_HOURS, X1 = TMAX_LOCAL_HOUR + PLATEAU_HALF_HOURS;
-  const inv5 = 1 / (24 - X1);
-  for (let cell = 0; cell < 4; cell++) {
-    const col = cell & 1, row = cell >> 1;
+  const mem = hourlySeriesMemory;
+  mem.reset();
+  const tmax = mem.copy(A.tmax), tmin = mem.copy(A.tmin), mid = mem.copy(A.mid), sunrise = mem.copy(A.sunrise);
+  const tdew = dew ? mem.copy(A.tdew) : 0;
+  const prod = [mem.scratch(16 * nt), mem.scratch(16 * nt)] as const;
+  const at = mem.scratch(4 * nt);
+  for (const col of [0, 1] as const) {
     const off = block.offsetHours[col]!;
-    const wk = wt[cell]!;
     const { dFirst, starts } = localDayStarts(h0, nt, off);
-    for (let n = 0; n + 1 < starts.length; n++) {
-      const D = dFirst + n, di = D - A.d0, tEnd = starts[n + 1]!;
-      const q = 4 * di + cell;
-      const sr = sunrise[2 * di + row]!;
-      const m0 = mid[q]!, lo = tmin[q]!, hi = tmax[q]!, m1 = mid[q + 4]!;
-      const a = sr - B, c = sr + B;
-      const inv1 = 1 / (a - 0), inv3 = 1 / (X0 - c);
-      const e0 = dew ? tdew[q]! : 0, e1 = dew ? tdew[q + 4]! : 0;
-      const day = 24 * D;
-      let t = starts[n]!;
-      // Segment by segment; each loop stops at the first hour past its end.
-      for (; t < tEnd; t++) {
-        const lh = h0 + t + off - day;
-        if (!(lh < a)) break;
-        const s = (lh - 0) * inv1;
-        let v = m0 + (lo - m0) * s * s * (3 - 2 * s);
-        if (dew) {
-          const td = e0 + (e1 - e0) * (lh / 24);
-          if (td < v) v = td;
-        }
-        acc[t] = acc[t]! + wk * Math.fround(v);
-      }
-      for (; t < tEnd; t++) {
-        const lh = h0 + t + off - day;
-        if (!(lh <= c)) break;
-        let v = lo;
-        if (dew) {
-          const td = e0 + (e1 - e0) * (lh / 24);
-          if (td < v) v = td;
-        }
-        acc[t] = acc[t]! + wk * Math.fround(v);
-      }
-      for (; t < tEnd; t++) {
-        const lh = h0 + t + off - day;
-        if (!(lh < X0)) break;
-        const s = (lh - c) * inv3;
-        let v = lo + (hi - lo) * s * s * (3 - 2 * s);
-        if (dew) {
-          const td = e0 + (e1 - e0) * (lh / 24);
-          if (td < v) v = td;
-        }
-        acc[t] = acc[t]! + wk * Math.fround(v);
-      }
-      for (; t < tEnd; t++) {
-        const lh = h0 + t + off - day;
-        if (!(lh <= X1)) break;
-        let v = hi;
-        if (dew) {
-          const td = e0 + (e1 - e0) * (lh / 24);
-          if (td < v) v = td;
-        }
-        acc[t] = acc[t]! + wk * Math.fround(v);
-      }
-      for (; t < tEnd; t++) {
-        const lh = h0 + t + off - day;
-        const s = (lh - X1) * inv5;
-        let v = hi + (m1 - hi) * s * s * (3 - 2 * s);
-        if (dew) {
-          const td = e0 + (e1 - e0) * (lh / 24);
-          if (td < v) v = td;
-        }
-        acc[t] = acc[t]! + wk * Math.fround(v);
-      }
-    }
+    const st = mem.copy(starts);
+    temperatureColumn(st, starts.length - 1, dFirst, dFirst - A.d0, col, tmax, tmin, mid, tdew, sunrise, dew ? 1 : 0, h0, off, wt[col], wt[col + 2]!, PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR - PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR + PLATEAU_HALF_HOURS, prod[col]);
   }
-  for (let t = 0; t < nt; t++) out[t] = acc[t]!;
+  mixColumns(prod[0], prod[1], nt, at);
+  out.set(mem.f32(at, nt));
 }
 
 /** Node values widened to double, per scratch slot (reused between calls; never returned). */

@@ -1,6 +1,6 @@
 ;; Hourly ET inputs at a point (quad-hourly.ts) in WebAssembly: the hour loops of surface
-;; pressure and wind speed. The JavaScript loops they replace spent 7-20 ns an hour on about a
-;; dozen floating-point operations (bench/README.md "Zarr reads").
+;; pressure, wind speed, and air temperature and dewpoint. The JavaScript loops they replace
+;; spent 7-20 ns an hour on about a dozen floating-point operations (bench/README.md "Zarr reads").
 ;;
 ;; Both fields are linear in their two-octave noise, so the bilinear mix is taken at the noise
 ;; nodes (quad-hourly.ts `mixNodes`) and an hour reads one node pair per octave. An octave's
@@ -122,5 +122,220 @@
         (if (i32.eq (local.get $hour) (i32.const 24)) (then (local.set $hour (i32.const 0))))
         (local.set $out (i32.add (local.get $out) (i32.const 4)))
         (br $step)))
+  )
+
+  ;; temperatureColumn: hourly air temperature or dewpoint of one column (col 0 or 1) of the
+  ;; 2 x 2 block, its two cells (rows 0 and 1) as the lanes of one f64x2; quad-hourly.ts
+  ;; `quadTemperature` documents the curve (temperature.ts `curve`). For each local day n of the
+  ;; column (hours starts[n] .. starts[n+1]-1, day D = dFirst + n, anchors of day di = D - d0 =
+  ;; di0 + n), each hour's value v, rounded to float32, times the cell's bilinear weight (w0 row
+  ;; 0, w1 row 1) goes to prod[t] (16 bytes per hour). Anchors are [day][cell] float32 (tmax,
+  ;; tmin, mid, tdew), sunrise [day][row] double; dew != 0 caps v by the dew line.
+  ;;
+  ;; The rows share the column's local hour lh but not their sunrise, so the two segments that
+  ;; start at sunrise -+ B may switch at different hours in the two lanes. The segment loops run
+  ;; while both lanes are in the same segment; an hour where they are not (its lh between the
+  ;; rows' bounds: seconds apart, so rarely an hour at all) goes through `anyHour`, which takes
+  ;; each lane's segment by the same tests. lh = ((h0 + t) + off) - 24 D as the JavaScript.
+  (func (export "temperatureColumn")
+    (param $starts i32) (param $nDays i32) (param $dFirst i32) (param $di0 i32) (param $col i32)
+    (param $tmax i32) (param $tmin i32) (param $mid i32) (param $tdew i32) (param $sunrise i32) (param $dew i32)
+    (param $h0 f64) (param $off f64) (param $w0 f64) (param $w1 f64)
+    (param $B f64) (param $X0 f64) (param $X1 f64) (param $prod i32)
+    (local $n i32) (local $t i32) (local $tEnd i32) (local $q i32) (local $day f64) (local $lh f64)
+    (local $amin f64) (local $amax f64) (local $cmin f64) (local $cmax f64)
+    (local $W v128) (local $sr v128) (local $a v128) (local $c v128) (local $m0 v128) (local $lo v128) (local $hi v128) (local $m1 v128)
+    (local $inv1 v128) (local $inv3 v128) (local $INV5 v128) (local $e0 v128) (local $de v128)
+    (local $d01 v128) (local $d35 v128) (local $d5 v128) (local $s v128) (local $v v128) (local $X1v v128)
+    (local.set $W (f64x2.replace_lane 1 (f64x2.splat (local.get $w0)) (local.get $w1)))
+    (local.set $INV5 (f64x2.splat (f64.div (f64.const 1) (f64.sub (f64.const 24) (local.get $X1)))))
+    (local.set $X1v (f64x2.splat (local.get $X1)))
+    (local.set $e0 (v128.const f64x2 0 0))
+    (local.set $de (v128.const f64x2 0 0))
+    (block $days
+      (loop $day
+        (br_if $days (i32.ge_s (local.get $n) (local.get $nDays)))
+        (local.set $t (i32.load (i32.add (local.get $starts) (i32.shl (local.get $n) (i32.const 2)))))
+        (local.set $tEnd (i32.load offset=4 (i32.add (local.get $starts) (i32.shl (local.get $n) (i32.const 2)))))
+        (local.set $day (f64.mul (f64.const 24) (f64.convert_i32_s (i32.add (local.get $dFirst) (local.get $n)))))
+        ;; q: byte offset of the row-0 cell's anchor of day di; the row-1 cell is 8 bytes on, the
+        ;; next day's 16.
+        (local.set $q (i32.shl (i32.add (i32.shl (i32.add (local.get $di0) (local.get $n)) (i32.const 2)) (local.get $col)) (i32.const 2)))
+        (local.set $sr (v128.load (i32.add (local.get $sunrise) (i32.shl (i32.add (local.get $di0) (local.get $n)) (i32.const 4)))))
+        (local.set $m0 (call $pair (i32.add (local.get $mid) (local.get $q))))
+        (local.set $lo (call $pair (i32.add (local.get $tmin) (local.get $q))))
+        (local.set $hi (call $pair (i32.add (local.get $tmax) (local.get $q))))
+        (local.set $m1 (call $pair (i32.add (local.get $mid) (i32.add (local.get $q) (i32.const 16)))))
+        (if (local.get $dew)
+          (then
+            (local.set $e0 (call $pair (i32.add (local.get $tdew) (local.get $q))))
+            (local.set $de (f64x2.sub (call $pair (i32.add (local.get $tdew) (i32.add (local.get $q) (i32.const 16)))) (local.get $e0)))))
+        (local.set $a (f64x2.sub (local.get $sr) (f64x2.splat (local.get $B))))
+        (local.set $c (f64x2.add (local.get $sr) (f64x2.splat (local.get $B))))
+        (local.set $inv1 (f64x2.div (v128.const f64x2 1 1) (f64x2.sub (local.get $a) (v128.const f64x2 0 0))))
+        (local.set $inv3 (f64x2.div (v128.const f64x2 1 1) (f64x2.sub (f64x2.splat (local.get $X0)) (local.get $c))))
+        (local.set $d01 (f64x2.sub (local.get $lo) (local.get $m0)))
+        (local.set $d35 (f64x2.sub (local.get $hi) (local.get $lo)))
+        (local.set $d5 (f64x2.sub (local.get $m1) (local.get $hi)))
+        (local.set $amin (f64.min (f64x2.extract_lane 0 (local.get $a)) (f64x2.extract_lane 1 (local.get $a))))
+        (local.set $amax (f64.max (f64x2.extract_lane 0 (local.get $a)) (f64x2.extract_lane 1 (local.get $a))))
+        (local.set $cmin (f64.min (f64x2.extract_lane 0 (local.get $c)) (f64x2.extract_lane 1 (local.get $c))))
+        (local.set $cmax (f64.max (f64x2.extract_lane 0 (local.get $c)) (f64x2.extract_lane 1 (local.get $c))))
+        ;; Midnight to the minimum plateau: lh < a in both lanes.
+        (block $end1
+          (loop $seg1
+            (br_if $end1 (i32.ge_s (local.get $t) (local.get $tEnd)))
+            (local.set $lh (f64.sub (f64.add (f64.add (local.get $h0) (f64.convert_i32_s (local.get $t))) (local.get $off)) (local.get $day)))
+            (br_if $end1 (i32.eqz (f64.lt (local.get $lh) (local.get $amin))))
+            (local.set $s (f64x2.mul (f64x2.sub (f64x2.splat (local.get $lh)) (v128.const f64x2 0 0)) (local.get $inv1)))
+            (local.set $v (f64x2.add (local.get $m0) (f64x2.mul (f64x2.mul (f64x2.mul (local.get $d01) (local.get $s)) (local.get $s)) (f64x2.sub (v128.const f64x2 3 3) (f64x2.mul (v128.const f64x2 2 2) (local.get $s))))))
+            (if (local.get $dew)
+              (then (local.set $v (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24)))))))))
+            (v128.store (i32.add (local.get $prod) (i32.shl (local.get $t) (i32.const 4))) (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (local.get $v)))))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $seg1)))
+        ;; Hours where one lane has reached its a and the other not.
+        (block $endA
+          (loop $mixedA
+            (br_if $endA (i32.ge_s (local.get $t) (local.get $tEnd)))
+            (local.set $lh (f64.sub (f64.add (f64.add (local.get $h0) (f64.convert_i32_s (local.get $t))) (local.get $off)) (local.get $day)))
+            (br_if $endA (i32.eqz (f64.lt (local.get $lh) (local.get $amax))))
+            (call $emit (local.get $prod) (local.get $t)
+              (call $anyHour (local.get $lh) (local.get $a) (local.get $c) (local.get $X0) (local.get $X1v) (local.get $m0) (local.get $lo) (local.get $hi)
+                (local.get $d01) (local.get $d35) (local.get $d5) (local.get $inv1) (local.get $inv3) (local.get $INV5))
+              (local.get $lh) (local.get $dew) (local.get $e0) (local.get $de) (local.get $W))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $mixedA)))
+        ;; The minimum plateau: lh <= c in both lanes.
+        (block $end2
+          (loop $seg2
+            (br_if $end2 (i32.ge_s (local.get $t) (local.get $tEnd)))
+            (local.set $lh (f64.sub (f64.add (f64.add (local.get $h0) (f64.convert_i32_s (local.get $t))) (local.get $off)) (local.get $day)))
+            (br_if $end2 (i32.eqz (f64.le (local.get $lh) (local.get $cmin))))
+            (local.set $v (local.get $lo))
+            (if (local.get $dew)
+              (then (local.set $v (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24)))))))))
+            (v128.store (i32.add (local.get $prod) (i32.shl (local.get $t) (i32.const 4))) (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (local.get $v)))))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $seg2)))
+        (block $endC
+          (loop $mixedC
+            (br_if $endC (i32.ge_s (local.get $t) (local.get $tEnd)))
+            (local.set $lh (f64.sub (f64.add (f64.add (local.get $h0) (f64.convert_i32_s (local.get $t))) (local.get $off)) (local.get $day)))
+            (br_if $endC (i32.eqz (f64.le (local.get $lh) (local.get $cmax))))
+            (call $emit (local.get $prod) (local.get $t)
+              (call $anyHour (local.get $lh) (local.get $a) (local.get $c) (local.get $X0) (local.get $X1v) (local.get $m0) (local.get $lo) (local.get $hi)
+                (local.get $d01) (local.get $d35) (local.get $d5) (local.get $inv1) (local.get $inv3) (local.get $INV5))
+              (local.get $lh) (local.get $dew) (local.get $e0) (local.get $de) (local.get $W))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $mixedC)))
+        ;; The rise to the maximum plateau: lh < X0 (both lanes are past c).
+        (block $end3
+          (loop $seg3
+            (br_if $end3 (i32.ge_s (local.get $t) (local.get $tEnd)))
+            (local.set $lh (f64.sub (f64.add (f64.add (local.get $h0) (f64.convert_i32_s (local.get $t))) (local.get $off)) (local.get $day)))
+            (br_if $end3 (i32.eqz (f64.lt (local.get $lh) (local.get $X0))))
+            (local.set $s (f64x2.mul (f64x2.sub (f64x2.splat (local.get $lh)) (local.get $c)) (local.get $inv3)))
+            (local.set $v (f64x2.add (local.get $lo) (f64x2.mul (f64x2.mul (f64x2.mul (local.get $d35) (local.get $s)) (local.get $s)) (f64x2.sub (v128.const f64x2 3 3) (f64x2.mul (v128.const f64x2 2 2) (local.get $s))))))
+            (if (local.get $dew)
+              (then (local.set $v (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24)))))))))
+            (v128.store (i32.add (local.get $prod) (i32.shl (local.get $t) (i32.const 4))) (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (local.get $v)))))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $seg3)))
+        ;; The maximum plateau: lh <= X1.
+        (block $end4
+          (loop $seg4
+            (br_if $end4 (i32.ge_s (local.get $t) (local.get $tEnd)))
+            (local.set $lh (f64.sub (f64.add (f64.add (local.get $h0) (f64.convert_i32_s (local.get $t))) (local.get $off)) (local.get $day)))
+            (br_if $end4 (i32.eqz (f64.le (local.get $lh) (local.get $X1))))
+            (local.set $v (local.get $hi))
+            (if (local.get $dew)
+              (then (local.set $v (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24)))))))))
+            (v128.store (i32.add (local.get $prod) (i32.shl (local.get $t) (i32.const 4))) (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (local.get $v)))))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $seg4)))
+        ;; The fall to the next midnight.
+        (block $end5
+          (loop $seg5
+            (br_if $end5 (i32.ge_s (local.get $t) (local.get $tEnd)))
+            (local.set $lh (f64.sub (f64.add (f64.add (local.get $h0) (f64.convert_i32_s (local.get $t))) (local.get $off)) (local.get $day)))
+            (local.set $s (f64x2.mul (f64x2.sub (f64x2.splat (local.get $lh)) (local.get $X1v)) (local.get $INV5)))
+            (local.set $v (f64x2.add (local.get $hi) (f64x2.mul (f64x2.mul (f64x2.mul (local.get $d5) (local.get $s)) (local.get $s)) (f64x2.sub (v128.const f64x2 3 3) (f64x2.mul (v128.const f64x2 2 2) (local.get $s))))))
+            (if (local.get $dew)
+              (then (local.set $v (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24)))))))))
+            (v128.store (i32.add (local.get $prod) (i32.shl (local.get $t) (i32.const 4))) (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (local.get $v)))))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $seg5)))
+        (local.set $n (i32.add (local.get $n) (i32.const 1)))
+        (br $day)))
+  )
+
+  ;; The float32 anchors of the two rows' cells (8 bytes apart) as a double pair.
+  (func $pair (param $at i32) (result v128)
+    (f64x2.replace_lane 1
+      (f64x2.splat (f64.promote_f32 (f32.load (local.get $at))))
+      (f64.promote_f32 (f32.load offset=8 (local.get $at)))))
+
+  ;; (to - from) s s (3 - 2 s) with d = to - from: the curve's smoothstep step, as `blend`
+  ;; multiplies it: ((d s) s) (3 - 2 s).
+  (func $ease (param $d v128) (param $s v128) (result v128)
+    (f64x2.mul (f64x2.mul (f64x2.mul (local.get $d) (local.get $s)) (local.get $s))
+      (f64x2.sub (v128.const f64x2 3 3) (f64x2.mul (v128.const f64x2 2 2) (local.get $s)))))
+
+  ;; One hour's value with each lane in its own segment: lh < a, lh <= c, lh < X0, lh <= X1, else.
+  (func $anyHour (param $lh f64) (param $a v128) (param $c v128) (param $X0 f64) (param $X1v v128)
+    (param $m0 v128) (param $lo v128) (param $hi v128) (param $d01 v128) (param $d35 v128) (param $d5 v128)
+    (param $inv1 v128) (param $inv3 v128) (param $inv5 v128) (result v128)
+    (local $L v128) (local $s1 v128) (local $s3 v128) (local $s5 v128)
+    (local.set $L (f64x2.splat (local.get $lh)))
+    (local.set $s1 (f64x2.mul (f64x2.sub (local.get $L) (v128.const f64x2 0 0)) (local.get $inv1)))
+    (local.set $s3 (f64x2.mul (f64x2.sub (local.get $L) (local.get $c)) (local.get $inv3)))
+    (local.set $s5 (f64x2.mul (f64x2.sub (local.get $L) (local.get $X1v)) (local.get $inv5)))
+    (v128.bitselect
+      (f64x2.add (local.get $m0) (call $ease (local.get $d01) (local.get $s1)))
+      (v128.bitselect
+        (local.get $lo)
+        (v128.bitselect
+          (f64x2.add (local.get $lo) (call $ease (local.get $d35) (local.get $s3)))
+          (v128.bitselect
+            (local.get $hi)
+            (f64x2.add (local.get $hi) (call $ease (local.get $d5) (local.get $s5)))
+            (f64x2.le (local.get $L) (local.get $X1v)))
+          (f64x2.lt (local.get $L) (f64x2.splat (local.get $X0))))
+        (f64x2.le (local.get $L) (local.get $c)))
+      (f64x2.lt (local.get $L) (local.get $a))))
+
+  ;; prod[t] = W fround(v), v first capped by the dew line e0 + de (lh / 24) when dew != 0
+  ;; (`if (td < v) v = td` is pmin(v, td)).
+  (func $emit (param $prod i32) (param $t i32) (param $v v128) (param $lh f64) (param $dew i32) (param $e0 v128) (param $de v128) (param $W v128)
+    (if (local.get $dew)
+      (then
+        (local.set $v (f64x2.pmin (local.get $v)
+          (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24)))))))))
+    (v128.store (i32.add (local.get $prod) (i32.shl (local.get $t) (i32.const 4)))
+      (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (local.get $v))))))
+
+  ;; out[t] = float32(((0 + p0) + p1) + p2) + p3) with cell k's product p_k from the columns'
+  ;; prod arrays (column 0: cells 0, 2; column 1: cells 1, 3): the order in which the JavaScript
+  ;; accumulated the cells.
+  (func (export "mixColumns") (param $prod0 i32) (param $prod1 i32) (param $nt i32) (param $out i32)
+    (local $end i32) (local $p v128) (local $r v128)
+    (local.set $end (i32.add (local.get $out) (i32.shl (local.get $nt) (i32.const 2))))
+    (block $done
+      (loop $hour
+        (br_if $done (i32.ge_u (local.get $out) (local.get $end)))
+        (local.set $p (v128.load (local.get $prod0)))
+        (local.set $r (v128.load (local.get $prod1)))
+        (f32.store (local.get $out)
+          (f32.demote_f64
+            (f64.add
+              (f64.add
+                (f64.add (f64.add (f64.const 0) (f64x2.extract_lane 0 (local.get $p))) (f64x2.extract_lane 0 (local.get $r)))
+                (f64x2.extract_lane 1 (local.get $p)))
+              (f64x2.extract_lane 1 (local.get $r)))))
+        (local.set $prod0 (i32.add (local.get $prod0) (i32.const 16)))
+        (local.set $prod1 (i32.add (local.get $prod1) (i32.const 16)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (br $hour)))
   )
 )

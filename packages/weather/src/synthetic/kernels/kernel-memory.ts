@@ -29,7 +29,7 @@ export class KernelMemory {
   }
 
   /** Offset of a scratch copy of `values`. */
-  copy(values: Float64Array | Int32Array | Uint16Array): number {
+  copy(values: Float64Array | Float32Array | Int32Array | Uint16Array): number {
     const at = this.scratch(values.byteLength);
     this.bytes(at, values.byteLength).set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
     return at;
