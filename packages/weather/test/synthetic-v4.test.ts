@@ -7,8 +7,6 @@ import { smoothstep } from '../src/synthetic/noise.js';
 import { quadNodes } from '../src/synthetic/quad-noise.js';
 import { dailyAnchorsMemory } from '../src/synthetic/kernels/daily-anchors.js';
 import { scaledNodesInto } from '../src/synthetic/quad-extremes.js';
-import { hourAnglesOfDay, hourSinesOfDay, litHourSinesOfDay, longitudeRotation, SOLAR_DAY, sunsetAt, sunsetRow } from '../src/synthetic/solar.js';
-import { isLit } from '../src/synthetic/solar.js';
 
 /**
  * Synthetic model v4 (docs/decisions.md "Weather: synthetic world and catalog"): the cloud curve,
@@ -106,35 +104,6 @@ describe('synthetic model v4: fused building blocks', () => {
     for (const [d0, n] of [[16436, 3653], [15999, 10], [32380, 10], [0, 800], [19000, 1]] as const) {
       const { table, offset } = dayOfYearTable(d0, n);
       for (let i = 0; i < n; i++) expect(table[offset + i]).toBe(dayOfYearOf(d0 + i));
-    }
-  });
-
-  it('period-end sines of lit hours are hourSinesOfDay\'s bit for bit, with the lit flags', () => {
-    const s1 = new Float64Array(24), s2 = new Float64Array(24), r1 = new Float64Array(24), r2 = new Float64Array(24);
-    const lo = new Float64Array(24), hi = new Float64Array(24), lit = new Uint8Array(24);
-    for (const lat of [-80, -66.45, -33.4, 0, 45.12, 66.45, 69, 80]) {
-      const row = sunsetRow(lat);
-      for (const j of [1, 80, 172, 264, 355]) {
-        sunsetAt(row, lat, j);
-        const ws = row[2 * j]!;
-        for (const lon of [-179.99, -75.5, 0, 100, 180]) {
-          const rot = longitudeRotation(lon);
-          hourAnglesOfDay(lon, SOLAR_DAY.sc[j]!, lo, hi);
-          hourSinesOfDay(rot, j, r1, r2);
-          s1.fill(Number.NaN);
-          s2.fill(Number.NaN);
-          litHourSinesOfDay(rot, j, lo, hi, ws, s1, s2, lit);
-          for (let i = 0; i < 24; i++) {
-            expect(lit[i]).toBe(isLit(lo[i]!, hi[i]!, ws) ? 1 : 0);
-            if (isLit(lo[i]!, hi[i]!, ws)) {
-              expect(s1[i]).toBe(r1[i]);
-              expect(s2[i]).toBe(r2[i]);
-            } else {
-              expect(s1[i]).toBeNaN();
-            }
-          }
-        }
-      }
     }
   });
 });

@@ -30,12 +30,12 @@ import { quadTemperatureAnchors } from './quad-extremes.js';
 import { octaveCycle, quadOctave, type OctaveCycle, type QuadNodes } from './quad-noise.js';
 import { clearSkyFactors } from './radiation.js';
 import { dayOfYearTable } from './calendar.js';
-import { hourAnglesOfDay, litHourSinesOfDay, longitudeRotation, periodRa, SOLAR_DAY, sunsetAt, sunsetRow } from './solar.js';
+import { COS_HALF_HOUR, dayRotation, HALF_HOUR, HOUR_TERMS, longitudeRotation, SIN_HALF_HOUR, SOLAR_DAY, sunsetAt, sunsetRow } from './solar.js';
 import { TMAX_LOCAL_HOUR } from './climate.js';
 import { anchorDaysForHours, PLATEAU_HALF_HOURS } from './temperature.js';
 import { diurnalWindFactors, windBase, WIND_NOISE, WIND_NOISE_GAIN } from './wind.js';
 import type { NoiseField } from './noise.js';
-import { hourlySeriesMemory, mixColumns, pressureLoop, temperatureColumn, windLoop } from './kernels/hourly-series.js';
+import { hourlySeriesMemory, mixColumns, pressureLoop, shortwaveLoop, temperatureColumn, windLoop } from './kernels/hourly-series.js';
 import type { KernelMemory } from './kernels/kernel-memory.js';
 
 export type QuadHourlyVariable = 'air_temperature' | 'dew_point_temperature' | 'surface_downwelling_shortwave_flux_in_air' | 'wind_speed' | 'surface_air_pressure';
@@ -139,29 +139,34 @@ function quadTemperature(block: Block, h0: number, nt: number, wt: QuadWeights, 
   out.set(mem.f32(at, nt));
 }
 
-/** Node values widened to double, per scratch slot (reused between calls; never returned). */
-const wideScratch: Float64Array[] = [new Float64Array(0), new Float64Array(0)];
-
-function widen(nodes: Float32Array, n: number, slot: number): Float64Array {
-  let w = wideScratch[slot]!;
-  if (w.length < n) wideScratch[slot] = w = new Float64Array(n);
-  for (let i = 0; i < n; i++) w[i] = nodes[i]!;
-  return w;
-}
-
-/** Per-column tables of the current day (quadShortwave): period-end hour angles and their sines by UTC hour. */
-const PI = Math.PI, TWO_THIRDS = 2 / 3;
-const SW_LO0 = new Float64Array(24), SW_HI0 = new Float64Array(24), SW_S10 = new Float64Array(24), SW_S20 = new Float64Array(24);
-const SW_LO1 = new Float64Array(24), SW_HI1 = new Float64Array(24), SW_S11 = new Float64Array(24), SW_S21 = new Float64Array(24);
-const SW_LIT0 = new Uint8Array(24), SW_LIT1 = new Uint8Array(24);
+/** Bytes of a day's record for `shortwaveLoop` (hourly-series.wat lists its 24 doubles). */
+const SW_DAY_BYTES = 192;
 
 /**
- * Shortwave: day by day the block path's per-day terms (fillShortwave, radiation.ts), then hour
- * by hour the four cells with `periodRa` and `shortwaveOf`, the cloud noise accumulated in
- * float32 as BlockNoise.at does, mixed in the general mix's order. Hour outside, cells inside:
- * the four cells share the hour's place in each octave's cycle (hourly samples are the same UTC
- * hour in both columns), so it is found once per hour; period-end sines are computed for lit
- * hours only (`litHourSinesOfDay`). A cell whose own hour is dark is 0, as in the block path.
+ * Sunset-related entries of one row in a shortwaveLoop day record at o: ws, sin ws, the next
+ * sunrise 2 pi - ws and the previous sunset ws - 2 pi (solar.ts `periodRa`, `acrossShortNight`);
+ * in polar day (ws >= pi) no period end is limited and no other day's daylight is reached.
+ */
+function sunsetEntries(rec: Float64Array, o: number, ws: number, sinWs: number): void {
+  const polarDay = ws >= Math.PI;
+  rec[o] = polarDay ? Infinity : ws;
+  rec[o + 1] = sinWs;
+  rec[o + 2] = polarDay ? Infinity : 2 * Math.PI - ws;
+  rec[o + 3] = polarDay ? -Infinity : ws - 2 * Math.PI;
+}
+
+/** A sunset angle above this leaves a night short enough for an hourly period to reach across it. */
+const SHORT_NIGHT_WS = Math.PI - Math.PI / 12;
+
+/**
+ * Shortwave: day by day the block path's per-day terms (fillShortwave, radiation.ts) into a
+ * record per day, then the `shortwaveLoop` kernel (kernels/hourly-series.wat) hour by hour over
+ * the four cells, the two columns of a row as one vector: the period-end hour angles and sines
+ * (solar.ts `hourAnglesOfDay`, `hourSinesOfDay`), Rso from `periodRa` with its limits taken as
+ * selects, Rs with the cell's cloud noise accumulated in float32 as BlockNoise.at does, mixed in
+ * the general mix's order; the same operations in the same order, so the same bits. The four
+ * cells share the hour's place in each octave's cycle (hourly samples are the same UTC hour in
+ * both columns). An hour dark in all four cells is 0, as in the block path.
  */
 function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights, out: Float32Array): void {
   const { lats, lons, altitude } = block;
@@ -169,95 +174,50 @@ function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights, ou
   const lat0 = lats[0]!, lat1 = lats[1]!, lon0 = lons[0]!, lon1 = lons[1]!;
   const sinLat0 = Math.sin(lat0 * DEG), sinLat1 = Math.sin(lat1 * DEG), cosLat0 = Math.cos(lat0 * DEG), cosLat1 = Math.cos(lat1 * DEG);
   const factor = clearSkyFactors(altitude);
-  const f0 = factor[0]!, f1 = factor[1]!, f2 = factor[2]!, f3 = factor[3]!;
-  const bz0 = cloudBias(lat0), bz1 = cloudBias(lat1);
-  const w00 = wt[0], w01 = wt[1], w10 = wt[2], w11 = wt[3];
   const rot0 = longitudeRotation(lon0), rot1 = longitudeRotation(lon1);
-  const lo0 = SW_LO0, hi0 = SW_HI0, s10 = SW_S10, s20 = SW_S20, lo1 = SW_LO1, hi1 = SW_HI1, s11 = SW_S11, s21 = SW_S21;
-  const lit0 = SW_LIT0, lit1 = SW_LIT1;
   const N = twoOctaves(CLOUD_NOISE, block, h0, nt);
-  // Node values as doubles (the same values: float32 widens exactly), read several times each.
-  const nA = widen(N.a.nodes, 4 * N.a.nK, 0), nB = widen(N.b.nodes, 4 * N.b.nK, 1), ampA = N.ampA, ampB = N.ampB;
-  // Each octave's cycle position at the current hour (quad-noise.ts).
-  const mA = N.ya.m, sA = N.ya.stride, kA = N.ya.k0, xA = N.ya.w;
-  const mB = N.yb.m, sB = N.yb.stride, kB = N.yb.k0, xB = N.yb.w;
-  let rA = 0, qA = 0, rB = 0, qB = 0;
-  const dFirst = Math.floor(h0 / 24), dLast = Math.floor((h0 + nt - 1) / 24);
+  const dFirst = Math.floor(h0 / 24), nDays = Math.floor((h0 + nt - 1) / 24) - dFirst + 1;
   const row0 = sunsetRow(lat0), row1 = sunsetRow(lat1);
-  const doy = dayOfYearTable(dFirst, dLast - dFirst + 1);
-  const jT = doy.table, jOff = doy.offset - dFirst;
-  for (let d = dFirst; d <= dLast; d++) {
-    const j = jT[d + jOff]!;
-    const sinD = SOLAR_DAY.sinDecl[j]!, cosD = SOLAR_DAY.cosDecl[j]!, sc = SOLAR_DAY.sc[j]!, k = SOLAR_DAY.k[j]!;
+  const doy = dayOfYearTable(dFirst, nDays);
+  const mem = hourlySeriesMemory;
+  mem.reset();
+  const hourTab = mem.table(HOUR_TERMS);
+  const days = mem.scratch(SW_DAY_BYTES * nDays), nA = mem.scratch(32 * N.a.nK), nB = mem.scratch(32 * N.b.nK), at = mem.scratch(4 * nt);
+  const cA = cycleArgs(mem, N.ya), cB = cycleArgs(mem, N.yb);
+  // Node values as doubles (the same values: float32 widens exactly), read several times each.
+  mem.f64(nA, 4 * N.a.nK).set(N.a.nodes.subarray(0, 4 * N.a.nK));
+  mem.f64(nB, 4 * N.b.nK).set(N.b.nodes.subarray(0, 4 * N.b.nK));
+  const rec = mem.f64(days, (SW_DAY_BYTES / 8) * nDays);
+  for (let n = 0, o = 0; n < nDays; n++, o += SW_DAY_BYTES / 8) {
+    const j = doy.table[doy.offset + n]!;
+    const sinD = SOLAR_DAY.sinDecl[j]!, cosD = SOLAR_DAY.cosDecl[j]!, sc = SOLAR_DAY.sc[j]!;
     sunsetAt(row0, lat0, j);
     sunsetAt(row1, lat1, j);
-    const ws0 = row0[2 * j]!, sw0 = row0[2 * j + 1]!, ws1 = row1[2 * j]!, sw1 = row1[2 * j + 1]!;
-    const a0 = sinLat0 * sinD, b0 = cosLat0 * cosD, a1 = sinLat1 * sinD, b1 = cosLat1 * cosD;
+    const ws0 = row0[2 * j]!, ws1 = row1[2 * j]!;
+    rec[o] = sinLat0 * sinD;
+    rec[o + 1] = cosLat0 * cosD;
+    rec[o + 2] = sinLat1 * sinD;
+    rec[o + 3] = cosLat1 * cosD;
+    rec[o + 4] = SOLAR_DAY.k[j]!;
+    rec[o + 6] = lon0 / 15 + sc;
+    rec[o + 7] = lon1 / 15 + sc;
+    dayRotation(rot0, j, rec, o + 8, 2);
+    dayRotation(rot1, j, rec, o + 9, 2);
+    sunsetEntries(rec, o + 12, ws0, row0[2 * j + 1]!);
+    sunsetEntries(rec, o + 16, ws1, row1[2 * j + 1]!);
     const wsMax = ws0 > ws1 ? ws0 : ws1;
-    hourAnglesOfDay(lon0, sc, lo0, hi0);
-    hourAnglesOfDay(lon1, sc, lo1, hi1);
-    litHourSinesOfDay(rot0, j, lo0, hi0, wsMax, s10, s20, lit0);
-    litHourSinesOfDay(rot1, j, lo1, hi1, wsMax, s11, s21, lit1);
-    const tFrom = Math.max(0, 24 * d - h0), tTo = Math.min(nt, 24 * d + 24 - h0);
-    for (let t = tFrom, hour = h0 + tFrom - 24 * d; t < tTo; t++, hour++) {
-      const iA = qA + kA[rA]!, wa = xA[rA]!, iB = qB + kB[rB]!, wb = xB[rB]!;
-      if (++rA === mA) {
-        rA = 0;
-        qA += sA;
-      }
-      if (++rB === mB) {
-        rB = 0;
-        qB += sB;
-      }
-      if (lit0[hour] === 0 && lit1[hour] === 0) continue;
-      const l0 = lo0[hour]!, u0 = hi0[hour]!, l1 = lo1[hour]!, u1 = hi1[hour]!;
-      // Cells 0, 1 (row 0; columns 0, 1), then 2, 3 (row 1): Rso from periodRa (its whole-hour
-      // form written out, the clipped sunrise/sunset hours through the function), then Rs with
-      // the cell's noise as shortwaveOf computes it (cloudFraction, cloudTransmission), the same
-      // operations in the same order, so the same bits; written out because V8 stops inlining
-      // helpers in a function this long.
-      let v0 = 0, v1 = 0, v2 = 0, v3 = 0;
-      let rso = 0;
-      if (ws0 >= PI || (l0 >= -ws0 && u0 <= ws0)) {
-        const ra = k * ((u0 - l0) * a0 + b0 * (s20[hour]! - s10[hour]!));
-        rso = ra > 0 ? f0 * ra : 0;
-      } else rso = f0 * periodRa(l0, u0, s10[hour]!, s20[hour]!, k, a0, b0, ws0, sw0);
-      if (rso !== 0) {
-        const va = nA[iA + 0]!, vb = nB[iB + 0]!;
-        const x = Math.fround(Math.fround(ampA * (va + (nA[iA + 4]! - va) * wa)) + ampB * (vb + (nB[iB + 4]! - vb) * wb)) + bz0;
-        v0 = rso * (1 - TWO_THIRDS * (x <= -1 ? 0 : x >= 1 ? 1 : 0.5 + x * (0.75 - 0.25 * x * x)));
-      }
-      if (ws0 >= PI || (l1 >= -ws0 && u1 <= ws0)) {
-        const ra = k * ((u1 - l1) * a0 + b0 * (s21[hour]! - s11[hour]!));
-        rso = ra > 0 ? f1 * ra : 0;
-      } else rso = f1 * periodRa(l1, u1, s11[hour]!, s21[hour]!, k, a0, b0, ws0, sw0);
-      if (rso !== 0) {
-        const va = nA[iA + 1]!, vb = nB[iB + 1]!;
-        const x = Math.fround(Math.fround(ampA * (va + (nA[iA + 5]! - va) * wa)) + ampB * (vb + (nB[iB + 5]! - vb) * wb)) + bz0;
-        v1 = rso * (1 - TWO_THIRDS * (x <= -1 ? 0 : x >= 1 ? 1 : 0.5 + x * (0.75 - 0.25 * x * x)));
-      }
-      if (ws1 >= PI || (l0 >= -ws1 && u0 <= ws1)) {
-        const ra = k * ((u0 - l0) * a1 + b1 * (s20[hour]! - s10[hour]!));
-        rso = ra > 0 ? f2 * ra : 0;
-      } else rso = f2 * periodRa(l0, u0, s10[hour]!, s20[hour]!, k, a1, b1, ws1, sw1);
-      if (rso !== 0) {
-        const va = nA[iA + 2]!, vb = nB[iB + 2]!;
-        const x = Math.fround(Math.fround(ampA * (va + (nA[iA + 6]! - va) * wa)) + ampB * (vb + (nB[iB + 6]! - vb) * wb)) + bz1;
-        v2 = rso * (1 - TWO_THIRDS * (x <= -1 ? 0 : x >= 1 ? 1 : 0.5 + x * (0.75 - 0.25 * x * x)));
-      }
-      if (ws1 >= PI || (l1 >= -ws1 && u1 <= ws1)) {
-        const ra = k * ((u1 - l1) * a1 + b1 * (s21[hour]! - s11[hour]!));
-        rso = ra > 0 ? f3 * ra : 0;
-      } else rso = f3 * periodRa(l1, u1, s11[hour]!, s21[hour]!, k, a1, b1, ws1, sw1);
-      if (rso !== 0) {
-        const va = nA[iA + 3]!, vb = nB[iB + 3]!;
-        const x = Math.fround(Math.fround(ampA * (va + (nA[iA + 7]! - va) * wa)) + ampB * (vb + (nB[iB + 7]! - vb) * wb)) + bz1;
-        v3 = rso * (1 - TWO_THIRDS * (x <= -1 ? 0 : x >= 1 ? 1 : 0.5 + x * (0.75 - 0.25 * x * x)));
-      }
-      out[t] = w00 * Math.fround(v0) + w01 * Math.fround(v1) + w10 * Math.fround(v2) + w11 * Math.fround(v3);
-    }
+    const shortNight = (ws0 < Math.PI && ws0 > SHORT_NIGHT_WS) || (ws1 < Math.PI && ws1 > SHORT_NIGHT_WS);
+    // Hours dark in every cell may be skipped on a day with a plain night (solar.ts `isLit`).
+    const plainNight = wsMax < Math.PI && !shortNight;
+    rec[o + 20] = plainNight ? -wsMax : -Infinity;
+    rec[o + 21] = plainNight ? wsMax : Infinity;
+    rec[o + 22] = shortNight ? 1 : 0;
   }
+  shortwaveLoop(days, nDays, 24 * dFirst - h0, nt, hourTab, nA, nB, ...cA, ...cB, N.ampA, N.ampB, cloudBias(lat0), cloudBias(lat1), factor[0]!, factor[1]!, factor[2]!, factor[3]!, ...wt, Math.PI / 12, HALF_HOUR, COS_HALF_HOUR, SIN_HALF_HOUR, TWO_THIRDS, at);
+  out.set(mem.f32(at, nt));
 }
+
+const TWO_THIRDS = 2 / 3;
 
 /**
  * Unit-amplitude node values of one octave mixed over cells with per-cell factors g (zero for

@@ -68,16 +68,20 @@ export function extraterrestrialRadiationPeriod(
 }
 
 /** Half the hour, as an hour angle (rad): an hourly period is [w - pi/24, w + pi/24]. */
-const HALF_HOUR = Math.PI / 24;
-const COS_HALF_HOUR = Math.cos(HALF_HOUR);
-const SIN_HALF_HOUR = Math.sin(HALF_HOUR);
-/** cos and sin of pi/12 (i - 12), the hour angle of UTC hour i at Greenwich before the corrections. */
-const HOUR_COS = new Float64Array(24);
-const HOUR_SIN = new Float64Array(24);
+export const HALF_HOUR = Math.PI / 24;
+export const COS_HALF_HOUR = Math.cos(HALF_HOUR);
+export const SIN_HALF_HOUR = Math.sin(HALF_HOUR);
+/**
+ * cos (entries 0..23) and sin (24..47) of pi/12 (i - 12), the hour angle of UTC hour i at
+ * Greenwich before the corrections; one array so that a kernel can keep it (quad-hourly.ts).
+ */
+export const HOUR_TERMS = new Float64Array(48);
 for (let i = 0; i < 24; i++) {
-  HOUR_COS[i] = Math.cos((Math.PI / 12) * (i - 12));
-  HOUR_SIN[i] = Math.sin((Math.PI / 12) * (i - 12));
+  HOUR_TERMS[i] = Math.cos((Math.PI / 12) * (i - 12));
+  HOUR_TERMS[24 + i] = Math.sin((Math.PI / 12) * (i - 12));
 }
+const HOUR_COS = HOUR_TERMS.subarray(0, 24);
+const HOUR_SIN = HOUR_TERMS.subarray(24, 48);
 /** cos and sin of pi Sc(J) / 12 by day of year J = 1..366 (Sc: eqs. 57-58, hours). */
 const SC_COS = new Float64Array(367);
 const SC_SIN = new Float64Array(367);
@@ -94,39 +98,31 @@ export function longitudeRotation(lonDeg: number): { cos: number; sin: number } 
 }
 
 /**
+ * The day's rotation at one longitude: cos and sin of pi/12 (lon/15 + Sc), the longitude and
+ * equation-of-time terms of the hour angle (eq. 55), written to out[o] and out[o + 1]. The hour
+ * angle of UTC hour i is this rotation applied to `HOUR_TERMS` i.
+ */
+export function dayRotation(lonRot: { cos: number; sin: number }, j: number, out: Float64Array, o: number, stride = 1): void {
+  const rc = SC_COS[j]!, rs = SC_SIN[j]!;
+  out[o] = lonRot.cos * rc - lonRot.sin * rs;
+  out[o + stride] = lonRot.sin * rc + lonRot.cos * rs;
+}
+
+const ROTATION = new Float64Array(2);
+
+/**
  * sin(w - pi/24) and sin(w + pi/24) for the 24 UTC hours of a day at one longitude (model v3):
  * the sines eq. 48 takes at the ends of each hourly period, where w = pi/12 (h + lon/15 + Sc - 12)
  * (eq. 55, `hourAngle`). The angle is the sum of an hour term (24-entry table), a longitude term
  * (per column) and an equation-of-time term (per day of year), so the sines come from the
  * angle-sum identities, with no trigonometric call per hour; they equal Math.sin of the period
  * ends to rounding (test/solar.test.ts). `lonRot` is `longitudeRotation(lon)`, j the day of year.
+ * The hourly shortwave kernel (kernels/hourly-series.wat) does the same operations.
  */
 export function hourSinesOfDay(lonRot: { cos: number; sin: number }, j: number, s1: Float64Array, s2: Float64Array): void {
-  const rc = SC_COS[j]!, rs = SC_SIN[j]!;
-  const cb = lonRot.cos * rc - lonRot.sin * rs, sb = lonRot.sin * rc + lonRot.cos * rs;
+  dayRotation(lonRot, j, ROTATION, 0);
+  const cb = ROTATION[0]!, sb = ROTATION[1]!;
   for (let i = 0; i < 24; i++) {
-    const cw = HOUR_COS[i]! * cb - HOUR_SIN[i]! * sb, sw = HOUR_SIN[i]! * cb + HOUR_COS[i]! * sb;
-    s1[i] = sw * COS_HALF_HOUR - cw * SIN_HALF_HOUR;
-    s2[i] = sw * COS_HALF_HOUR + cw * SIN_HALF_HOUR;
-  }
-}
-
-/**
- * `hourSinesOfDay` for the hours whose period [lo[i], hi[i]] (`hourAnglesOfDay`) is lit at sunset
- * angle ws (`isLit`; pass the largest ws of the rows that will read them): the same expressions,
- * so the same bits; the entries of dark hours are left as they were (a dark hour's sines are
- * never read). lit[i] says which (1 lit, 0 dark), so an hourly loop tests a flag. About half
- * the hours of a day, and none in polar night.
- */
-export function litHourSinesOfDay(lonRot: { cos: number; sin: number }, j: number, lo: Float64Array, hi: Float64Array, ws: number, s1: Float64Array, s2: Float64Array, lit: Uint8Array): void {
-  const rc = SC_COS[j]!, rs = SC_SIN[j]!;
-  const cb = lonRot.cos * rc - lonRot.sin * rs, sb = lonRot.sin * rc + lonRot.cos * rs;
-  for (let i = 0; i < 24; i++) {
-    if (!isLit(lo[i]!, hi[i]!, ws)) {
-      lit[i] = 0;
-      continue;
-    }
-    lit[i] = 1;
     const cw = HOUR_COS[i]! * cb - HOUR_SIN[i]! * sb, sw = HOUR_SIN[i]! * cb + HOUR_COS[i]! * sb;
     s1[i] = sw * COS_HALF_HOUR - cw * SIN_HALF_HOUR;
     s2[i] = sw * COS_HALF_HOUR + cw * SIN_HALF_HOUR;

@@ -21,3 +21,6 @@ export const temperatureColumn = instance.exports['temperatureColumn'] as (...ar
 
 /** hourly-series.wat `mixColumns`: prod0, prod1, nt, out. */
 export const mixColumns = instance.exports['mixColumns'] as (...args: number[]) => void;
+
+/** hourly-series.wat `shortwaveLoop`: 33 arguments, in the order that file lists them. */
+export const shortwaveLoop = instance.exports['shortwaveLoop'] as (...args: number[]) => void;

@@ -1,5 +1,5 @@
 ;; Hourly ET inputs at a point (quad-hourly.ts) in WebAssembly: the hour loops of surface
-;; pressure, wind speed, and air temperature and dewpoint. The JavaScript loops they replace
+;; pressure, wind speed, air temperature and dewpoint, and shortwave. The JavaScript loops they replace
 ;; spent 7-20 ns an hour on about a dozen floating-point operations (bench/README.md "Zarr reads").
 ;;
 ;; Both fields are linear in their two-octave noise, so the bilinear mix is taken at the noise
@@ -337,5 +337,234 @@
         (local.set $prod1 (i32.add (local.get $prod1) (i32.const 16)))
         (local.set $out (i32.add (local.get $out) (i32.const 4)))
         (br $hour)))
+  )
+
+  ;; shortwaveLoop: hourly shortwave of the 2 x 2 block mixed bilinearly (quad-hourly.ts
+  ;; `quadShortwave`), the two columns as the lanes of one f64x2 per row: cells (0, 1) and (2, 3).
+  ;; Day n covers hours t = tFirst + 24 n + i (i the UTC hour, 0..23; hours outside 0..nt-1
+  ;; skipped). Its record at days + 192 n holds doubles: 0 a0, 1 b0, 2 a1, 3 b1 (sin lat sin decl
+  ;; and cos lat cos decl per row), 4 k (dr Gsc 12 / pi), 6-7 g per column (lon / 15 + Sc),
+  ;; 8-9 cb, 10-11 sb per column (cos and sin of the day's rotation: solar.ts `litHourSinesOfDay`),
+  ;; then per row r at 12 + 4 r: ws (Infinity in polar day, where no end is limited), sin ws, the
+  ;; next sunrise 2 pi - ws and the previous sunset ws - 2 pi (+Infinity and -Infinity in polar
+  ;; day); 20 and 21: -ws and ws of the larger ws, an hour being dark when both columns' periods
+  ;; end by the first or start from the second (-Infinity and Infinity on a day without a plain
+  ;; night); 22: 1 if a night shorter than the hour is possible that day.
+  ;; hourTab: cos then sin of pi/12 (i - 12), i = 0..23. nA, nB: the cloud octaves' node values
+  ;; [k][cell] as doubles; kA, wA, mA, sA and kB, ...: their cycles (as pressureLoop). out: nt
+  ;; float32, each w00 fround(v0) + w01 fround(v1) + w10 fround(v2) + w11 fround(v3) in that order.
+  ;; Dark hours (both columns' periods outside [-ws, ws] of the larger ws) are 0 without the
+  ;; arithmetic, whose value there is 0 too.
+  (func (export "shortwaveLoop")
+    (param $days i32) (param $nDays i32) (param $tFirst i32) (param $nt i32) (param $hourTab i32)
+    (param $nA i32) (param $nB i32)
+    (param $kA i32) (param $wA i32) (param $mA i32) (param $sA i32)
+    (param $kB i32) (param $wB i32) (param $mB i32) (param $sB i32)
+    (param $ampA f64) (param $ampB f64) (param $bz0 f64) (param $bz1 f64)
+    (param $f0 f64) (param $f1 f64) (param $f2 f64) (param $f3 f64)
+    (param $w00 f64) (param $w01 f64) (param $w10 f64) (param $w11 f64)
+    (param $pi12 f64) (param $half f64) (param $cosHalf f64) (param $sinHalf f64) (param $twoThirds f64) (param $out i32)
+    (local $n i32) (local $i i32) (local $iEnd i32) (local $t i32) (local $rec i32) (local $shortNight i32)
+    (local $rA i32) (local $qA i32) (local $rB i32) (local $qB i32) (local $iA i32) (local $iB i32)
+    (local $AMPA v128) (local $AMPB v128) (local $BZ0 v128) (local $BZ1 v128) (local $F0 v128) (local $F1 v128)
+    (local $WT0 v128) (local $WT1 v128) (local $PI12 v128) (local $HALF v128) (local $COSH v128) (local $SINH v128) (local $TT v128)
+    (local $K v128) (local $G v128) (local $CB v128) (local $SB v128) (local $DARKU v128) (local $DARKL v128)
+    (local $S v128) (local $L v128) (local $U v128) (local $HC v128) (local $HS v128) (local $cw v128) (local $sw v128)
+    (local $S1 v128) (local $S2 v128) (local $XA v128) (local $XB v128)
+    (local $NW v128) (local $PW v128) (local $SW v128) (local $m1 v128) (local $m2 v128) (local $W1 v128) (local $W2 v128)
+    (local $A v128) (local $B v128) (local $R v128) (local $ra v128) (local $rso v128) (local $va v128) (local $vb v128) (local $x v128)
+    (local $P0 v128) (local $P1 v128)
+    (local.set $AMPA (f64x2.splat (local.get $ampA)))
+    (local.set $AMPB (f64x2.splat (local.get $ampB)))
+    (local.set $BZ0 (f64x2.splat (local.get $bz0)))
+    (local.set $BZ1 (f64x2.splat (local.get $bz1)))
+    (local.set $F0 (f64x2.replace_lane 1 (f64x2.splat (local.get $f0)) (local.get $f1)))
+    (local.set $F1 (f64x2.replace_lane 1 (f64x2.splat (local.get $f2)) (local.get $f3)))
+    (local.set $WT0 (f64x2.replace_lane 1 (f64x2.splat (local.get $w00)) (local.get $w01)))
+    (local.set $WT1 (f64x2.replace_lane 1 (f64x2.splat (local.get $w10)) (local.get $w11)))
+    (local.set $PI12 (f64x2.splat (local.get $pi12)))
+    (local.set $HALF (f64x2.splat (local.get $half)))
+    (local.set $COSH (f64x2.splat (local.get $cosHalf)))
+    (local.set $SINH (f64x2.splat (local.get $sinHalf)))
+    (local.set $TT (f64x2.splat (local.get $twoThirds)))
+    ;; Byte strides: a node is 4 cells of 8 bytes, k0 and stride count nodes times 4.
+    (local.set $sA (i32.shl (local.get $sA) (i32.const 3)))
+    (local.set $sB (i32.shl (local.get $sB) (i32.const 3)))
+    (local.set $qA (local.get $nA))
+    (local.set $qB (local.get $nB))
+    (block $daysDone
+      (loop $day
+        (br_if $daysDone (i32.ge_s (local.get $n) (local.get $nDays)))
+        (local.set $rec (i32.add (local.get $days) (i32.mul (local.get $n) (i32.const 192))))
+        (local.set $K (f64x2.splat (f64.load offset=32 (local.get $rec))))
+        (local.set $G (v128.load offset=48 (local.get $rec)))
+        (local.set $CB (v128.load offset=64 (local.get $rec)))
+        (local.set $SB (v128.load offset=80 (local.get $rec)))
+        (local.set $DARKU (f64x2.splat (f64.load offset=168 (local.get $rec))))
+        (local.set $DARKL (f64x2.splat (f64.load offset=160 (local.get $rec))))
+        (local.set $shortNight (f64.ne (f64.load offset=176 (local.get $rec)) (f64.const 0)))
+        ;; Hours i of this day with 0 <= t < nt.
+        (local.set $t (i32.add (local.get $tFirst) (i32.mul (local.get $n) (i32.const 24))))
+        (local.set $i (select (i32.sub (i32.const 0) (local.get $t)) (i32.const 0) (i32.lt_s (local.get $t) (i32.const 0))))
+        (local.set $iEnd (select (i32.sub (local.get $nt) (local.get $t)) (i32.const 24) (i32.lt_s (i32.sub (local.get $nt) (local.get $t)) (i32.const 24))))
+        (block $hoursDone
+          (loop $hour
+            (br_if $hoursDone (i32.ge_s (local.get $i) (local.get $iEnd)))
+            ;; The octaves' place in their cycles at this hour.
+            (local.set $iA (i32.add (local.get $qA) (i32.shl (i32.load (i32.add (local.get $kA) (i32.shl (local.get $rA) (i32.const 2)))) (i32.const 3))))
+            (local.set $XA (f64x2.splat (f64.load (i32.add (local.get $wA) (i32.shl (local.get $rA) (i32.const 3))))))
+            (local.set $iB (i32.add (local.get $qB) (i32.shl (i32.load (i32.add (local.get $kB) (i32.shl (local.get $rB) (i32.const 2)))) (i32.const 3))))
+            (local.set $XB (f64x2.splat (f64.load (i32.add (local.get $wB) (i32.shl (local.get $rB) (i32.const 3))))))
+            (local.set $rA (i32.add (local.get $rA) (i32.const 1)))
+            (if (i32.eq (local.get $rA) (local.get $mA))
+              (then
+                (local.set $rA (i32.const 0))
+                (local.set $qA (i32.add (local.get $qA) (local.get $sA)))))
+            (local.set $rB (i32.add (local.get $rB) (i32.const 1)))
+            (if (i32.eq (local.get $rB) (local.get $mB))
+              (then
+                (local.set $rB (i32.const 0))
+                (local.set $qB (i32.add (local.get $qB) (local.get $sB)))))
+            ;; Period-end hour angles per column (solar.ts `hourAnglesOfDay`): s = i + g reduced
+            ;; to [0, 24), w = pi/12 (s - 12), ends w -+ pi/24.
+            (local.set $S (f64x2.add (f64x2.splat (f64.convert_i32_s (local.get $i))) (local.get $G)))
+            (local.set $S
+              (v128.bitselect (f64x2.add (local.get $S) (v128.const f64x2 24 24))
+                (v128.bitselect (f64x2.sub (local.get $S) (v128.const f64x2 24 24)) (local.get $S) (f64x2.ge (local.get $S) (v128.const f64x2 24 24)))
+                (f64x2.lt (local.get $S) (v128.const f64x2 0 0))))
+            (local.set $S (f64x2.mul (local.get $PI12) (f64x2.sub (local.get $S) (v128.const f64x2 12 12))))
+            (local.set $L (f64x2.sub (local.get $S) (local.get $HALF)))
+            (local.set $U (f64x2.add (local.get $S) (local.get $HALF)))
+            (if (v128.any_true (v128.andnot (v128.const i64x2 -1 -1) (v128.or (f64x2.le (local.get $U) (local.get $DARKL)) (f64x2.ge (local.get $L) (local.get $DARKU)))))
+              (then
+                ;; Sines of the period ends by the angle-sum identities (solar.ts `litHourSinesOfDay`).
+                (local.set $HC (f64x2.splat (f64.load (i32.add (local.get $hourTab) (i32.shl (local.get $i) (i32.const 3))))))
+                (local.set $HS (f64x2.splat (f64.load offset=192 (i32.add (local.get $hourTab) (i32.shl (local.get $i) (i32.const 3))))))
+                (local.set $cw (f64x2.sub (f64x2.mul (local.get $HC) (local.get $CB)) (f64x2.mul (local.get $HS) (local.get $SB))))
+                (local.set $sw (f64x2.add (f64x2.mul (local.get $HS) (local.get $CB)) (f64x2.mul (local.get $HC) (local.get $SB))))
+                (local.set $S1 (f64x2.sub (f64x2.mul (local.get $sw) (local.get $COSH)) (f64x2.mul (local.get $cw) (local.get $SINH))))
+                (local.set $S2 (f64x2.add (f64x2.mul (local.get $sw) (local.get $COSH)) (f64x2.mul (local.get $cw) (local.get $SINH))))
+                ;; Row 0 (cells 0, 1): Ra of the period, eq. 48 with its ends limited to
+                ;; [-ws, ws] (solar.ts `periodRa`; whole-hour periods select nothing), 0 outside daylight.
+                (local.set $NW (f64x2.splat (f64.neg (f64.load offset=96 (local.get $rec)))))
+                (local.set $PW (f64x2.splat (f64.load offset=96 (local.get $rec))))
+                (local.set $SW (f64x2.splat (f64.load offset=104 (local.get $rec))))
+                (local.set $m1 (f64x2.lt (local.get $L) (local.get $NW)))
+                (local.set $m2 (f64x2.gt (local.get $U) (local.get $PW)))
+                (local.set $W1 (v128.bitselect (local.get $NW) (local.get $L) (local.get $m1)))
+                (local.set $W2 (v128.bitselect (local.get $PW) (local.get $U) (local.get $m2)))
+                (local.set $A (f64x2.splat (f64.load offset=0 (local.get $rec))))
+                (local.set $B (f64x2.splat (f64.load offset=8 (local.get $rec))))
+                (local.set $ra
+                  (v128.and
+                    (f64x2.mul (local.get $K)
+                      (f64x2.add (f64x2.mul (f64x2.sub (local.get $W2) (local.get $W1)) (local.get $A))
+                        (f64x2.mul (local.get $B)
+                          (f64x2.sub (v128.bitselect (local.get $SW) (local.get $S2) (local.get $m2))
+                            (v128.bitselect (f64x2.neg (local.get $SW)) (local.get $S1) (local.get $m1))))))
+                    (v128.andnot (f64x2.lt (local.get $W1) (local.get $W2))
+                      (v128.or (f64x2.le (local.get $U) (local.get $NW)) (f64x2.ge (local.get $L) (local.get $PW))))))
+                ;; A night shorter than the hour: the parts past the next sunrise and before the previous
+                ;; sunset across +-pi (solar.ts `acrossShortNight`), added as it adds them.
+                (if (local.get $shortNight)
+                  (then
+                    (local.set $R (f64x2.splat (f64.load offset=112 (local.get $rec))))
+                    (local.set $ra (f64x2.add (local.get $ra)
+                      (v128.and
+                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $U) (local.get $R)) (local.get $A))
+                          (f64x2.mul (local.get $B) (f64x2.add (local.get $S2) (local.get $SW)))))
+                        (f64x2.gt (local.get $U) (local.get $R)))))
+                    (local.set $R (f64x2.splat (f64.load offset=120 (local.get $rec))))
+                    (local.set $ra (f64x2.add (local.get $ra)
+                      (v128.and
+                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $R) (local.get $L)) (local.get $A))
+                          (f64x2.mul (local.get $B) (f64x2.sub (local.get $SW) (local.get $S1)))))
+                        (f64x2.lt (local.get $L) (local.get $R)))))))
+                ;; Rso = f Ra where Ra > 0; then Rs = Rso (1 - 2/3 cloud), the cloud the smoothstep of
+                ;; the float32 noise + bias clamped to [-1, 1] (clouds.ts; at -+1 the cubic is exactly 0
+                ;; and 1, its branches' values).
+                (local.set $rso (v128.and (f64x2.mul (local.get $F0) (local.get $ra)) (f64x2.gt (local.get $ra) (v128.const f64x2 0 0))))
+                (local.set $va (v128.load offset=0 (local.get $iA)))
+                (local.set $vb (v128.load offset=0 (local.get $iB)))
+                (local.set $x
+                  (f64x2.add
+                    (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add
+                        (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.mul (local.get $AMPA) (f64x2.add (local.get $va) (f64x2.mul (f64x2.sub (v128.load offset=32 (local.get $iA)) (local.get $va)) (local.get $XA))))))
+                        (f64x2.mul (local.get $AMPB) (f64x2.add (local.get $vb) (f64x2.mul (f64x2.sub (v128.load offset=32 (local.get $iB)) (local.get $vb)) (local.get $XB)))))))
+                    (local.get $BZ0)))
+                (local.set $x (f64x2.pmax (f64x2.pmin (local.get $x) (v128.const f64x2 1 1)) (v128.const f64x2 -1 -1)))
+                (local.set $P0
+                  (f64x2.mul (local.get $WT0)
+                    (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.mul (local.get $rso)
+                        (f64x2.sub (v128.const f64x2 1 1)
+                          (f64x2.mul (local.get $TT)
+                            (f64x2.add (v128.const f64x2 0.5 0.5)
+                              (f64x2.mul (local.get $x) (f64x2.sub (v128.const f64x2 0.75 0.75) (f64x2.mul (f64x2.mul (v128.const f64x2 0.25 0.25) (local.get $x)) (local.get $x))))))))))))
+                ;; Row 1 (cells 2, 3): Ra of the period, eq. 48 with its ends limited to
+                ;; [-ws, ws] (solar.ts `periodRa`; whole-hour periods select nothing), 0 outside daylight.
+                (local.set $NW (f64x2.splat (f64.neg (f64.load offset=128 (local.get $rec)))))
+                (local.set $PW (f64x2.splat (f64.load offset=128 (local.get $rec))))
+                (local.set $SW (f64x2.splat (f64.load offset=136 (local.get $rec))))
+                (local.set $m1 (f64x2.lt (local.get $L) (local.get $NW)))
+                (local.set $m2 (f64x2.gt (local.get $U) (local.get $PW)))
+                (local.set $W1 (v128.bitselect (local.get $NW) (local.get $L) (local.get $m1)))
+                (local.set $W2 (v128.bitselect (local.get $PW) (local.get $U) (local.get $m2)))
+                (local.set $A (f64x2.splat (f64.load offset=16 (local.get $rec))))
+                (local.set $B (f64x2.splat (f64.load offset=24 (local.get $rec))))
+                (local.set $ra
+                  (v128.and
+                    (f64x2.mul (local.get $K)
+                      (f64x2.add (f64x2.mul (f64x2.sub (local.get $W2) (local.get $W1)) (local.get $A))
+                        (f64x2.mul (local.get $B)
+                          (f64x2.sub (v128.bitselect (local.get $SW) (local.get $S2) (local.get $m2))
+                            (v128.bitselect (f64x2.neg (local.get $SW)) (local.get $S1) (local.get $m1))))))
+                    (v128.andnot (f64x2.lt (local.get $W1) (local.get $W2))
+                      (v128.or (f64x2.le (local.get $U) (local.get $NW)) (f64x2.ge (local.get $L) (local.get $PW))))))
+                ;; A night shorter than the hour: the parts past the next sunrise and before the previous
+                ;; sunset across +-pi (solar.ts `acrossShortNight`), added as it adds them.
+                (if (local.get $shortNight)
+                  (then
+                    (local.set $R (f64x2.splat (f64.load offset=144 (local.get $rec))))
+                    (local.set $ra (f64x2.add (local.get $ra)
+                      (v128.and
+                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $U) (local.get $R)) (local.get $A))
+                          (f64x2.mul (local.get $B) (f64x2.add (local.get $S2) (local.get $SW)))))
+                        (f64x2.gt (local.get $U) (local.get $R)))))
+                    (local.set $R (f64x2.splat (f64.load offset=152 (local.get $rec))))
+                    (local.set $ra (f64x2.add (local.get $ra)
+                      (v128.and
+                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $R) (local.get $L)) (local.get $A))
+                          (f64x2.mul (local.get $B) (f64x2.sub (local.get $SW) (local.get $S1)))))
+                        (f64x2.lt (local.get $L) (local.get $R)))))))
+                ;; Rso = f Ra where Ra > 0; then Rs = Rso (1 - 2/3 cloud), the cloud the smoothstep of
+                ;; the float32 noise + bias clamped to [-1, 1] (clouds.ts; at -+1 the cubic is exactly 0
+                ;; and 1, its branches' values).
+                (local.set $rso (v128.and (f64x2.mul (local.get $F1) (local.get $ra)) (f64x2.gt (local.get $ra) (v128.const f64x2 0 0))))
+                (local.set $va (v128.load offset=16 (local.get $iA)))
+                (local.set $vb (v128.load offset=16 (local.get $iB)))
+                (local.set $x
+                  (f64x2.add
+                    (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add
+                        (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.mul (local.get $AMPA) (f64x2.add (local.get $va) (f64x2.mul (f64x2.sub (v128.load offset=48 (local.get $iA)) (local.get $va)) (local.get $XA))))))
+                        (f64x2.mul (local.get $AMPB) (f64x2.add (local.get $vb) (f64x2.mul (f64x2.sub (v128.load offset=48 (local.get $iB)) (local.get $vb)) (local.get $XB)))))))
+                    (local.get $BZ1)))
+                (local.set $x (f64x2.pmax (f64x2.pmin (local.get $x) (v128.const f64x2 1 1)) (v128.const f64x2 -1 -1)))
+                (local.set $P1
+                  (f64x2.mul (local.get $WT1)
+                    (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.mul (local.get $rso)
+                        (f64x2.sub (v128.const f64x2 1 1)
+                          (f64x2.mul (local.get $TT)
+                            (f64x2.add (v128.const f64x2 0.5 0.5)
+                              (f64x2.mul (local.get $x) (f64x2.sub (v128.const f64x2 0.75 0.75) (f64x2.mul (f64x2.mul (v128.const f64x2 0.25 0.25) (local.get $x)) (local.get $x))))))))))))
+                (f32.store (i32.add (local.get $out) (i32.shl (i32.add (local.get $t) (local.get $i)) (i32.const 2)))
+                  (f32.demote_f64
+                    (f64.add
+                      (f64.add (f64.add (f64x2.extract_lane 0 (local.get $P0)) (f64x2.extract_lane 1 (local.get $P0))) (f64x2.extract_lane 0 (local.get $P1)))
+                      (f64x2.extract_lane 1 (local.get $P1))))))
+              (else (f32.store (i32.add (local.get $out) (i32.shl (i32.add (local.get $t) (local.get $i)) (i32.const 2))) (f32.const 0))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $hour)))
+        (local.set $n (i32.add (local.get $n) (i32.const 1)))
+        (br $day)))
   )
 )
