@@ -32,7 +32,7 @@ import { clearSkyFactors } from './radiation.js';
 import { dayOfYearTable } from './calendar.js';
 import { COS_HALF_HOUR, dayRotation, HALF_HOUR, HOUR_TERMS, longitudeRotation, SIN_HALF_HOUR, SOLAR_DAY, sunsetAt, sunsetRow } from './solar.js';
 import { TMAX_LOCAL_HOUR } from './climate.js';
-import { anchorDaysForHours, PLATEAU_HALF_HOURS } from './temperature.js';
+import { anchorDaysForHours, PLATEAU_HALF_HOURS, type TemperatureAnchors } from './temperature.js';
 import { diurnalWindFactors, windBase, WIND_NOISE, WIND_NOISE_GAIN } from './wind.js';
 import type { NoiseField } from './noise.js';
 import { hourlySeriesMemory, mixColumns, pressureLoop, shortwaveLoop, temperatureColumn, windLoop } from './kernels/hourly-series.js';
@@ -53,24 +53,21 @@ export type QuadWeights = readonly [number, number, number, number];
  */
 export function quadHourlySeries(variable: QuadHourlyVariable, block: Block, h0: number, nt: number, w: QuadWeights): Float32Array {
   if (block.nRows !== 2 || block.nCols !== 2) throw new Error('quadHourlySeries needs a 2 x 2 block');
-  const out = new Float32Array(nt);
-  if (nt === 0) return out;
+  if (nt === 0) return new Float32Array(0);
+  // Each kernel writes its float32 series into its memory; the result is a copy of it.
+  const mem = hourlySeriesMemory;
+  mem.reset();
   switch (variable) {
     case 'air_temperature':
     case 'dew_point_temperature':
-      quadTemperature(block, h0, nt, w, variable === 'dew_point_temperature', out);
-      break;
+      return mem.f32(quadTemperature(block, h0, nt, w, variable === 'dew_point_temperature'), nt).slice();
     case 'surface_downwelling_shortwave_flux_in_air':
-      quadShortwave(block, h0, nt, w, out);
-      break;
+      return mem.f32(quadShortwave(block, h0, nt, w), nt).slice();
     case 'wind_speed':
-      quadWind(block, h0, nt, w, out);
-      break;
+      return mem.f32(quadWind(block, h0, nt, w), nt).slice();
     case 'surface_air_pressure':
-      quadPressure(block, h0, nt, w, out);
-      break;
+      return mem.f32(quadPressure(block, h0, nt, w), nt).slice();
   }
-  return out;
 }
 
 /**
@@ -112,6 +109,25 @@ function localDayStarts(h0: number, nt: number, off: number): { dFirst: number; 
   return { dFirst, starts };
 }
 
+/** The anchors of the last quadTemperature call (see hourlyAnchors). */
+let lastAnchors: { lat0: number; lat1: number; lon0: number; lon1: number; A: TemperatureAnchors } | null = null;
+
+/**
+ * The 2 x 2 anchors of the hourly curves, dew anchors included, kept for the next call: air
+ * temperature and dewpoint at a point (the ET inputs) are asked for one after the other and
+ * share every anchor but the dew line, which costs about half the rest. The anchors depend on
+ * the block and the days only and are never written after they are made, so keeping them never
+ * changes a result.
+ */
+function hourlyAnchors(block: Block, d0: number, nDays: number): TemperatureAnchors {
+  const lat0 = block.lats[0]!, lat1 = block.lats[1]!, lon0 = block.lons[0]!, lon1 = block.lons[1]!;
+  const last = lastAnchors;
+  if (last && last.A.d0 === d0 && last.A.nDays === nDays && last.lat0 === lat0 && last.lat1 === lat1 && last.lon0 === lon0 && last.lon1 === lon1) return last.A;
+  const A = quadTemperatureAnchors(block, d0, nDays, true, true);
+  lastAnchors = { lat0, lat1, lon0, lon1, A };
+  return A;
+}
+
 /**
  * Hourly air temperature or dewpoint: for each column, each local day, each segment of the day's
  * curve (temperature.ts `curve`: midnight -> minimum plateau -> maximum plateau -> midnight) a
@@ -120,11 +136,10 @@ function localDayStarts(h0: number, nt: number, off: number): { dFirst: number; 
  * sums the cells in the order of the general mix (w00 v00 + w01 v01 + w10 v10 + w11 v11), so
  * the result has its bits.
  */
-function quadTemperature(block: Block, h0: number, nt: number, wt: QuadWeights, dew: boolean, out: Float32Array): void {
+function quadTemperature(block: Block, h0: number, nt: number, wt: QuadWeights, dew: boolean): number {
   const span = anchorDaysForHours(h0, nt);
-  const A = quadTemperatureAnchors(block, span.d0, span.nDays, dew, true);
+  const A = hourlyAnchors(block, span.d0, span.nDays);
   const mem = hourlySeriesMemory;
-  mem.reset();
   const tmax = mem.copy(A.tmax), tmin = mem.copy(A.tmin), mid = mem.copy(A.mid), sunrise = mem.copy(A.sunrise);
   const tdew = dew ? mem.copy(A.tdew) : 0;
   const prod = [mem.scratch(16 * nt), mem.scratch(16 * nt)] as const;
@@ -136,7 +151,7 @@ function quadTemperature(block: Block, h0: number, nt: number, wt: QuadWeights, 
     temperatureColumn(st, starts.length - 1, dFirst, dFirst - A.d0, col, tmax, tmin, mid, tdew, sunrise, dew ? 1 : 0, h0, off, wt[col], wt[col + 2]!, PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR - PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR + PLATEAU_HALF_HOURS, prod[col]);
   }
   mixColumns(prod[0], prod[1], nt, at);
-  out.set(mem.f32(at, nt));
+  return at;
 }
 
 /** Bytes of a day's record for `shortwaveLoop` (hourly-series.wat lists its 24 doubles). */
@@ -168,7 +183,7 @@ const SHORT_NIGHT_WS = Math.PI - Math.PI / 12;
  * cells share the hour's place in each octave's cycle (hourly samples are the same UTC hour in
  * both columns). An hour dark in all four cells is 0, as in the block path.
  */
-function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights, out: Float32Array): void {
+function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights): number {
   const { lats, lons, altitude } = block;
   const DEG = Math.PI / 180;
   const lat0 = lats[0]!, lat1 = lats[1]!, lon0 = lons[0]!, lon1 = lons[1]!;
@@ -180,7 +195,6 @@ function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights, ou
   const row0 = sunsetRow(lat0), row1 = sunsetRow(lat1);
   const doy = dayOfYearTable(dFirst, nDays);
   const mem = hourlySeriesMemory;
-  mem.reset();
   const hourTab = mem.table(HOUR_TERMS);
   const days = mem.scratch(SW_DAY_BYTES * nDays), nA = mem.scratch(32 * N.a.nK), nB = mem.scratch(32 * N.b.nK), at = mem.scratch(4 * nt);
   const cA = cycleArgs(mem, N.ya), cB = cycleArgs(mem, N.yb);
@@ -214,7 +228,7 @@ function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights, ou
     rec[o + 22] = shortNight ? 1 : 0;
   }
   shortwaveLoop(days, nDays, 24 * dFirst - h0, nt, hourTab, nA, nB, ...cA, ...cB, N.ampA, N.ampB, cloudBias(lat0), cloudBias(lat1), factor[0]!, factor[1]!, factor[2]!, factor[3]!, ...wt, Math.PI / 12, HALF_HOUR, COS_HALF_HOUR, SIN_HALF_HOUR, TWO_THIRDS, at);
-  out.set(mem.f32(at, nt));
+  return at;
 }
 
 const TWO_THIRDS = 2 / 3;
@@ -242,13 +256,12 @@ function cycleArgs(mem: KernelMemory, c: OctaveCycle): [number, number, number, 
  * (kernels/hourly-series.wat), the two columns as one vector. Equal to the general path's mix
  * of per-cell float32 values to float32 rounding (test/synthetic-quad-hourly.test.ts).
  */
-function quadWind(block: Block, h0: number, nt: number, wt: QuadWeights, out: Float32Array): void {
+function quadWind(block: Block, h0: number, nt: number, wt: QuadWeights): number {
   const base = windBase(block.lats, 2, block.altitude);
   const wb = [wt[0] * base[0]!, wt[1] * base[1]!, wt[2] * base[2]!, wt[3] * base[3]!];
   const dc0 = diurnalWindFactors(block.lons[0]!), dc1 = diurnalWindFactors(block.lons[1]!);
   const N = twoOctaves(WIND_NOISE, block, h0, nt);
   const mem = hourlySeriesMemory;
-  mem.reset();
   const a = mem.scratch(16 * N.a.nK), b = mem.scratch(16 * N.b.nK), dc = mem.scratch(16 * 24), at = mem.scratch(4 * nt);
   const cA = cycleArgs(mem, N.ya), cB = cycleArgs(mem, N.yb);
   // Column 0 holds cells 0 and 2, column 1 cells 1 and 3: lanes 0 and 1 of each node pair.
@@ -263,7 +276,7 @@ function quadWind(block: Block, h0: number, nt: number, wt: QuadWeights, out: Fl
   }
   const hour = h0 - 24 * Math.floor(h0 / 24);
   windLoop(a, b, ...cA, ...cB, wb[0]! + wb[2]!, wb[1]! + wb[3]!, N.ampA * WIND_NOISE_GAIN, N.ampB * WIND_NOISE_GAIN, dc, hour, nt, at);
-  out.set(mem.f32(at, nt));
+  return at;
 }
 
 /**
@@ -272,16 +285,15 @@ function quadWind(block: Block, h0: number, nt: number, wt: QuadWeights, out: Fl
  * is the `pressureLoop` kernel. Equal to the general path's mix of per-cell float32 values to
  * float32 rounding.
  */
-function quadPressure(block: Block, h0: number, nt: number, wt: QuadWeights, out: Float32Array): void {
+function quadPressure(block: Block, h0: number, nt: number, wt: QuadWeights): number {
   const alt = block.altitude;
   const P = wt[0] * pressureAtElevation(alt[0]!) + wt[1] * pressureAtElevation(alt[1]!) + wt[2] * pressureAtElevation(alt[2]!) + wt[3] * pressureAtElevation(alt[3]!);
   const N = twoOctaves(PRESSURE_NOISE, block, h0, nt);
   const mem = hourlySeriesMemory;
-  mem.reset();
   const a = mem.scratch(8 * N.a.nK), b = mem.scratch(8 * N.b.nK), at = mem.scratch(4 * nt);
   const cA = cycleArgs(mem, N.ya), cB = cycleArgs(mem, N.yb);
   mixNodes(N.a, wt, mem.f64(a, N.a.nK), 0, 1);
   mixNodes(N.b, wt, mem.f64(b, N.b.nK), 0, 1);
   pressureLoop(a, b, ...cA, ...cB, P, N.ampA, N.ampB, nt, at);
-  out.set(mem.f32(at, nt));
+  return at;
 }

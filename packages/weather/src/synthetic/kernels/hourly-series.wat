@@ -371,8 +371,9 @@
     (local $K v128) (local $G v128) (local $CB v128) (local $SB v128) (local $DARKU v128) (local $DARKL v128)
     (local $S v128) (local $L v128) (local $U v128) (local $HC v128) (local $HS v128) (local $cw v128) (local $sw v128)
     (local $S1 v128) (local $S2 v128) (local $XA v128) (local $XB v128)
-    (local $NW v128) (local $PW v128) (local $SW v128) (local $m1 v128) (local $m2 v128) (local $W1 v128) (local $W2 v128)
-    (local $A v128) (local $B v128) (local $R v128) (local $ra v128) (local $rso v128) (local $va v128) (local $vb v128) (local $x v128)
+    (local $NW0 v128) (local $PW0 v128) (local $SW0 v128) (local $A0 v128) (local $B0 v128) (local $RI0 v128) (local $SE0 v128)
+    (local $NW1 v128) (local $PW1 v128) (local $SW1 v128) (local $A1 v128) (local $B1 v128) (local $RI1 v128) (local $SE1 v128) (local $m1 v128) (local $m2 v128) (local $W1 v128) (local $W2 v128)
+    (local $ra v128) (local $rso v128) (local $va v128) (local $vb v128) (local $x v128)
     (local $P0 v128) (local $P1 v128)
     (local.set $AMPA (f64x2.splat (local.get $ampA)))
     (local.set $AMPB (f64x2.splat (local.get $ampB)))
@@ -403,6 +404,21 @@
         (local.set $DARKU (f64x2.splat (f64.load offset=168 (local.get $rec))))
         (local.set $DARKL (f64x2.splat (f64.load offset=160 (local.get $rec))))
         (local.set $shortNight (f64.ne (f64.load offset=176 (local.get $rec)) (f64.const 0)))
+        ;; Per row: -ws, ws, sin ws, a, b, next sunrise, previous sunset.
+        (local.set $NW0 (f64x2.splat (f64.neg (f64.load offset=96 (local.get $rec)))))
+        (local.set $PW0 (f64x2.splat (f64.load offset=96 (local.get $rec))))
+        (local.set $SW0 (f64x2.splat (f64.load offset=104 (local.get $rec))))
+        (local.set $A0 (f64x2.splat (f64.load offset=0 (local.get $rec))))
+        (local.set $B0 (f64x2.splat (f64.load offset=8 (local.get $rec))))
+        (local.set $RI0 (f64x2.splat (f64.load offset=112 (local.get $rec))))
+        (local.set $SE0 (f64x2.splat (f64.load offset=120 (local.get $rec))))
+        (local.set $NW1 (f64x2.splat (f64.neg (f64.load offset=128 (local.get $rec)))))
+        (local.set $PW1 (f64x2.splat (f64.load offset=128 (local.get $rec))))
+        (local.set $SW1 (f64x2.splat (f64.load offset=136 (local.get $rec))))
+        (local.set $A1 (f64x2.splat (f64.load offset=16 (local.get $rec))))
+        (local.set $B1 (f64x2.splat (f64.load offset=24 (local.get $rec))))
+        (local.set $RI1 (f64x2.splat (f64.load offset=144 (local.get $rec))))
+        (local.set $SE1 (f64x2.splat (f64.load offset=152 (local.get $rec))))
         ;; Hours i of this day with 0 <= t < nt.
         (local.set $t (i32.add (local.get $tFirst) (i32.mul (local.get $n) (i32.const 24))))
         (local.set $i (select (i32.sub (i32.const 0) (local.get $t)) (i32.const 0) (i32.lt_s (local.get $t) (i32.const 0))))
@@ -446,40 +462,33 @@
                 (local.set $S2 (f64x2.add (f64x2.mul (local.get $sw) (local.get $COSH)) (f64x2.mul (local.get $cw) (local.get $SINH))))
                 ;; Row 0 (cells 0, 1): Ra of the period, eq. 48 with its ends limited to
                 ;; [-ws, ws] (solar.ts `periodRa`; whole-hour periods select nothing), 0 outside daylight.
-                (local.set $NW (f64x2.splat (f64.neg (f64.load offset=96 (local.get $rec)))))
-                (local.set $PW (f64x2.splat (f64.load offset=96 (local.get $rec))))
-                (local.set $SW (f64x2.splat (f64.load offset=104 (local.get $rec))))
-                (local.set $m1 (f64x2.lt (local.get $L) (local.get $NW)))
-                (local.set $m2 (f64x2.gt (local.get $U) (local.get $PW)))
-                (local.set $W1 (v128.bitselect (local.get $NW) (local.get $L) (local.get $m1)))
-                (local.set $W2 (v128.bitselect (local.get $PW) (local.get $U) (local.get $m2)))
-                (local.set $A (f64x2.splat (f64.load offset=0 (local.get $rec))))
-                (local.set $B (f64x2.splat (f64.load offset=8 (local.get $rec))))
+                (local.set $m1 (f64x2.lt (local.get $L) (local.get $NW0)))
+                (local.set $m2 (f64x2.gt (local.get $U) (local.get $PW0)))
+                (local.set $W1 (v128.bitselect (local.get $NW0) (local.get $L) (local.get $m1)))
+                (local.set $W2 (v128.bitselect (local.get $PW0) (local.get $U) (local.get $m2)))
                 (local.set $ra
                   (v128.and
                     (f64x2.mul (local.get $K)
-                      (f64x2.add (f64x2.mul (f64x2.sub (local.get $W2) (local.get $W1)) (local.get $A))
-                        (f64x2.mul (local.get $B)
-                          (f64x2.sub (v128.bitselect (local.get $SW) (local.get $S2) (local.get $m2))
-                            (v128.bitselect (f64x2.neg (local.get $SW)) (local.get $S1) (local.get $m1))))))
+                      (f64x2.add (f64x2.mul (f64x2.sub (local.get $W2) (local.get $W1)) (local.get $A0))
+                        (f64x2.mul (local.get $B0)
+                          (f64x2.sub (v128.bitselect (local.get $SW0) (local.get $S2) (local.get $m2))
+                            (v128.bitselect (f64x2.neg (local.get $SW0)) (local.get $S1) (local.get $m1))))))
                     (v128.andnot (f64x2.lt (local.get $W1) (local.get $W2))
-                      (v128.or (f64x2.le (local.get $U) (local.get $NW)) (f64x2.ge (local.get $L) (local.get $PW))))))
+                      (v128.or (f64x2.le (local.get $U) (local.get $NW0)) (f64x2.ge (local.get $L) (local.get $PW0))))))
                 ;; A night shorter than the hour: the parts past the next sunrise and before the previous
                 ;; sunset across +-pi (solar.ts `acrossShortNight`), added as it adds them.
                 (if (local.get $shortNight)
                   (then
-                    (local.set $R (f64x2.splat (f64.load offset=112 (local.get $rec))))
                     (local.set $ra (f64x2.add (local.get $ra)
                       (v128.and
-                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $U) (local.get $R)) (local.get $A))
-                          (f64x2.mul (local.get $B) (f64x2.add (local.get $S2) (local.get $SW)))))
-                        (f64x2.gt (local.get $U) (local.get $R)))))
-                    (local.set $R (f64x2.splat (f64.load offset=120 (local.get $rec))))
+                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $U) (local.get $RI0)) (local.get $A0))
+                          (f64x2.mul (local.get $B0) (f64x2.add (local.get $S2) (local.get $SW0)))))
+                        (f64x2.gt (local.get $U) (local.get $RI0)))))
                     (local.set $ra (f64x2.add (local.get $ra)
                       (v128.and
-                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $R) (local.get $L)) (local.get $A))
-                          (f64x2.mul (local.get $B) (f64x2.sub (local.get $SW) (local.get $S1)))))
-                        (f64x2.lt (local.get $L) (local.get $R)))))))
+                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $SE0) (local.get $L)) (local.get $A0))
+                          (f64x2.mul (local.get $B0) (f64x2.sub (local.get $SW0) (local.get $S1)))))
+                        (f64x2.lt (local.get $L) (local.get $SE0)))))))
                 ;; Rso = f Ra where Ra > 0; then Rs = Rso (1 - 2/3 cloud), the cloud the smoothstep of
                 ;; the float32 noise + bias clamped to [-1, 1] (clouds.ts; at -+1 the cubic is exactly 0
                 ;; and 1, its branches' values).
@@ -502,40 +511,33 @@
                               (f64x2.mul (local.get $x) (f64x2.sub (v128.const f64x2 0.75 0.75) (f64x2.mul (f64x2.mul (v128.const f64x2 0.25 0.25) (local.get $x)) (local.get $x))))))))))))
                 ;; Row 1 (cells 2, 3): Ra of the period, eq. 48 with its ends limited to
                 ;; [-ws, ws] (solar.ts `periodRa`; whole-hour periods select nothing), 0 outside daylight.
-                (local.set $NW (f64x2.splat (f64.neg (f64.load offset=128 (local.get $rec)))))
-                (local.set $PW (f64x2.splat (f64.load offset=128 (local.get $rec))))
-                (local.set $SW (f64x2.splat (f64.load offset=136 (local.get $rec))))
-                (local.set $m1 (f64x2.lt (local.get $L) (local.get $NW)))
-                (local.set $m2 (f64x2.gt (local.get $U) (local.get $PW)))
-                (local.set $W1 (v128.bitselect (local.get $NW) (local.get $L) (local.get $m1)))
-                (local.set $W2 (v128.bitselect (local.get $PW) (local.get $U) (local.get $m2)))
-                (local.set $A (f64x2.splat (f64.load offset=16 (local.get $rec))))
-                (local.set $B (f64x2.splat (f64.load offset=24 (local.get $rec))))
+                (local.set $m1 (f64x2.lt (local.get $L) (local.get $NW1)))
+                (local.set $m2 (f64x2.gt (local.get $U) (local.get $PW1)))
+                (local.set $W1 (v128.bitselect (local.get $NW1) (local.get $L) (local.get $m1)))
+                (local.set $W2 (v128.bitselect (local.get $PW1) (local.get $U) (local.get $m2)))
                 (local.set $ra
                   (v128.and
                     (f64x2.mul (local.get $K)
-                      (f64x2.add (f64x2.mul (f64x2.sub (local.get $W2) (local.get $W1)) (local.get $A))
-                        (f64x2.mul (local.get $B)
-                          (f64x2.sub (v128.bitselect (local.get $SW) (local.get $S2) (local.get $m2))
-                            (v128.bitselect (f64x2.neg (local.get $SW)) (local.get $S1) (local.get $m1))))))
+                      (f64x2.add (f64x2.mul (f64x2.sub (local.get $W2) (local.get $W1)) (local.get $A1))
+                        (f64x2.mul (local.get $B1)
+                          (f64x2.sub (v128.bitselect (local.get $SW1) (local.get $S2) (local.get $m2))
+                            (v128.bitselect (f64x2.neg (local.get $SW1)) (local.get $S1) (local.get $m1))))))
                     (v128.andnot (f64x2.lt (local.get $W1) (local.get $W2))
-                      (v128.or (f64x2.le (local.get $U) (local.get $NW)) (f64x2.ge (local.get $L) (local.get $PW))))))
+                      (v128.or (f64x2.le (local.get $U) (local.get $NW1)) (f64x2.ge (local.get $L) (local.get $PW1))))))
                 ;; A night shorter than the hour: the parts past the next sunrise and before the previous
                 ;; sunset across +-pi (solar.ts `acrossShortNight`), added as it adds them.
                 (if (local.get $shortNight)
                   (then
-                    (local.set $R (f64x2.splat (f64.load offset=144 (local.get $rec))))
                     (local.set $ra (f64x2.add (local.get $ra)
                       (v128.and
-                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $U) (local.get $R)) (local.get $A))
-                          (f64x2.mul (local.get $B) (f64x2.add (local.get $S2) (local.get $SW)))))
-                        (f64x2.gt (local.get $U) (local.get $R)))))
-                    (local.set $R (f64x2.splat (f64.load offset=152 (local.get $rec))))
+                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $U) (local.get $RI1)) (local.get $A1))
+                          (f64x2.mul (local.get $B1) (f64x2.add (local.get $S2) (local.get $SW1)))))
+                        (f64x2.gt (local.get $U) (local.get $RI1)))))
                     (local.set $ra (f64x2.add (local.get $ra)
                       (v128.and
-                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $R) (local.get $L)) (local.get $A))
-                          (f64x2.mul (local.get $B) (f64x2.sub (local.get $SW) (local.get $S1)))))
-                        (f64x2.lt (local.get $L) (local.get $R)))))))
+                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $SE1) (local.get $L)) (local.get $A1))
+                          (f64x2.mul (local.get $B1) (f64x2.sub (local.get $SW1) (local.get $S1)))))
+                        (f64x2.lt (local.get $L) (local.get $SE1)))))))
                 ;; Rso = f Ra where Ra > 0; then Rs = Rso (1 - 2/3 cloud), the cloud the smoothstep of
                 ;; the float32 noise + bias clamped to [-1, 1] (clouds.ts; at -+1 the cubic is exactly 0
                 ;; and 1, its branches' values).
