@@ -90,6 +90,26 @@ describe('SyntheticSource: hourly ET inputs at a point (fused 2 x 2 pass, quad-h
     }
   });
 
+  it('one pass gives air temperature and dewpoint; the other is handed over once, to the same request only, never a shared array', () => {
+    const r = RANGES[0]!;
+    const s = new SyntheticSource({ now: () => NOW });
+    const alone = (variable: 'air_temperature' | 'dew_point_temperature', lon: number) => new SyntheticSource({ now: () => NOW }).pointSeriesSync(variable, lon, 45, r).values;
+    const air = s.pointSeriesSync('air_temperature', 10, 45, r).values;
+    // a different point does not take it
+    expect(Array.from(s.pointSeriesSync('dew_point_temperature', 10.001, 45, r).values)).toEqual(Array.from(alone('dew_point_temperature', 10.001)));
+    s.pointSeriesSync('air_temperature', 10, 45, r);
+    const a = s.pointSeriesSync('dew_point_temperature', 10, 45, r).values;
+    const b = s.pointSeriesSync('dew_point_temperature', 10, 45, r).values;
+    expect(a).not.toBe(b);
+    expect(Array.from(a)).toEqual(Array.from(b));
+    expect(Array.from(a)).toEqual(Array.from(alone('dew_point_temperature', 10)));
+    // and the reverse: dewpoint first hands air temperature over
+    const c = s.pointSeriesSync('air_temperature', 10, 45, r).values;
+    expect(Array.from(c)).toEqual(Array.from(air));
+    expect(c).not.toBe(air);
+    for (let t = 0; t < a.length; t++) expect(a[t]!).toBeLessThanOrEqual(c[t]!);
+  });
+
   it('wind speed and surface pressure equal the general path to float32 rounding', () => {
     for (const [lon, lat] of POINTS) {
       const { block, w } = gridQuad(lon, lat);

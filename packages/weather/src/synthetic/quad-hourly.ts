@@ -32,7 +32,7 @@ import { clearSkyFactors } from './radiation.js';
 import { dayOfYearTable } from './calendar.js';
 import { COS_HALF_HOUR, dayRotation, HALF_HOUR, HOUR_TERMS, longitudeRotation, SIN_HALF_HOUR, SOLAR_DAY, sunsetAt, sunsetRow } from './solar.js';
 import { TMAX_LOCAL_HOUR } from './climate.js';
-import { anchorDaysForHours, PLATEAU_HALF_HOURS, type TemperatureAnchors } from './temperature.js';
+import { anchorDaysForHours, PLATEAU_HALF_HOURS } from './temperature.js';
 import { diurnalWindFactors, windBase, WIND_NOISE, WIND_NOISE_GAIN } from './wind.js';
 import type { NoiseField } from './noise.js';
 import { hourlySeriesMemory, mixColumns, pressureLoop, shortwaveLoop, temperatureColumn, windLoop } from './kernels/hourly-series.js';
@@ -47,20 +47,26 @@ export function isQuadHourly(variable: VariableId): variable is QuadHourlyVariab
 /** Bilinear weights of the four cells (row-major: w00, w01, w10, w11). */
 export type QuadWeights = readonly [number, number, number, number];
 
+function checkQuad(block: Block): void {
+  if (block.nRows !== 2 || block.nCols !== 2) throw new Error('the fused hourly series need a 2 x 2 block');
+}
+
 /**
  * The value at the point for hours h0 .. h0+nt-1 of `variable`, the bilinear mix (weights w)
- * of the four cells of the 2 x 2 block: what computeField over the block followed by the mix gives.
+ * of the four cells of the 2 x 2 block: what computeField over the block followed by the mix
+ * gives. Air temperature and dewpoint come from one pass (`quadTemperaturePair`).
  */
 export function quadHourlySeries(variable: QuadHourlyVariable, block: Block, h0: number, nt: number, w: QuadWeights): Float32Array {
-  if (block.nRows !== 2 || block.nCols !== 2) throw new Error('quadHourlySeries needs a 2 x 2 block');
+  if (variable === 'air_temperature' || variable === 'dew_point_temperature') {
+    const pair = quadTemperaturePair(block, h0, nt, w);
+    return variable === 'air_temperature' ? pair.air : pair.dew;
+  }
+  checkQuad(block);
   if (nt === 0) return new Float32Array(0);
   // Each kernel writes its float32 series into its memory; the result is a copy of it.
   const mem = hourlySeriesMemory;
   mem.reset();
   switch (variable) {
-    case 'air_temperature':
-    case 'dew_point_temperature':
-      return mem.f32(quadTemperature(block, h0, nt, w, variable === 'dew_point_temperature'), nt).slice();
     case 'surface_downwelling_shortwave_flux_in_air':
       return mem.f32(quadShortwave(block, h0, nt, w), nt).slice();
     case 'wind_speed':
@@ -109,49 +115,34 @@ function localDayStarts(h0: number, nt: number, off: number): { dFirst: number; 
   return { dFirst, starts };
 }
 
-/** The anchors of the last quadTemperature call (see hourlyAnchors). */
-let lastAnchors: { lat0: number; lat1: number; lon0: number; lon1: number; A: TemperatureAnchors } | null = null;
-
 /**
- * The 2 x 2 anchors of the hourly curves, dew anchors included, kept for the next call: air
- * temperature and dewpoint at a point (the ET inputs) are asked for one after the other and
- * share every anchor but the dew line, which costs about half the rest. The anchors depend on
- * the block and the days only and are never written after they are made, so keeping them never
- * changes a result.
+ * Hourly air temperature and dewpoint together (they share every anchor and the curve; the
+ * dewpoint is the curve capped by the dew line): for each column, each local day, each segment of
+ * the day's curve (temperature.ts `curve`: midnight -> minimum plateau -> maximum plateau ->
+ * midnight) a loop over its hours, `blend`'s arithmetic operation for operation: the
+ * `temperatureColumn` kernel (kernels/hourly-series.wat), the column's two cells as one vector.
+ * `mixColumns` then sums the cells in the order of the general mix (w00 v00 + w01 v01 + w10 v10 +
+ * w11 v11), so each result has its bits.
  */
-function hourlyAnchors(block: Block, d0: number, nDays: number): TemperatureAnchors {
-  const lat0 = block.lats[0]!, lat1 = block.lats[1]!, lon0 = block.lons[0]!, lon1 = block.lons[1]!;
-  const last = lastAnchors;
-  if (last && last.A.d0 === d0 && last.A.nDays === nDays && last.lat0 === lat0 && last.lat1 === lat1 && last.lon0 === lon0 && last.lon1 === lon1) return last.A;
-  const A = quadTemperatureAnchors(block, d0, nDays, true, true);
-  lastAnchors = { lat0, lat1, lon0, lon1, A };
-  return A;
-}
-
-/**
- * Hourly air temperature or dewpoint: for each column, each local day, each segment of the day's
- * curve (temperature.ts `curve`: midnight -> minimum plateau -> maximum plateau -> midnight) a
- * loop over its hours, `blend`'s arithmetic operation for operation: the `temperatureColumn`
- * kernel (kernels/hourly-series.wat), the column's two cells as one vector. `mixColumns` then
- * sums the cells in the order of the general mix (w00 v00 + w01 v01 + w10 v10 + w11 v11), so
- * the result has its bits.
- */
-function quadTemperature(block: Block, h0: number, nt: number, wt: QuadWeights, dew: boolean): number {
+export function quadTemperaturePair(block: Block, h0: number, nt: number, wt: QuadWeights): { air: Float32Array; dew: Float32Array } {
+  checkQuad(block);
+  if (nt === 0) return { air: new Float32Array(0), dew: new Float32Array(0) };
   const span = anchorDaysForHours(h0, nt);
-  const A = hourlyAnchors(block, span.d0, span.nDays);
+  const A = quadTemperatureAnchors(block, span.d0, span.nDays, true, true);
   const mem = hourlySeriesMemory;
-  const tmax = mem.copy(A.tmax), tmin = mem.copy(A.tmin), mid = mem.copy(A.mid), sunrise = mem.copy(A.sunrise);
-  const tdew = dew ? mem.copy(A.tdew) : 0;
-  const prod = [mem.scratch(16 * nt), mem.scratch(16 * nt)] as const;
-  const at = mem.scratch(4 * nt);
+  mem.reset();
+  const tmax = mem.copy(A.tmax), tmin = mem.copy(A.tmin), mid = mem.copy(A.mid), sunrise = mem.copy(A.sunrise), tdew = mem.copy(A.tdew);
+  const air = [mem.scratch(16 * nt), mem.scratch(16 * nt)] as const, dew = [mem.scratch(16 * nt), mem.scratch(16 * nt)] as const;
+  const airAt = mem.scratch(4 * nt), dewAt = mem.scratch(4 * nt);
   for (const col of [0, 1] as const) {
     const off = block.offsetHours[col]!;
     const { dFirst, starts } = localDayStarts(h0, nt, off);
     const st = mem.copy(starts);
-    temperatureColumn(st, starts.length - 1, dFirst, dFirst - A.d0, col, tmax, tmin, mid, tdew, sunrise, dew ? 1 : 0, h0, off, wt[col], wt[col + 2]!, PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR - PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR + PLATEAU_HALF_HOURS, prod[col]);
+    temperatureColumn(st, starts.length - 1, dFirst, dFirst - A.d0, col, tmax, tmin, mid, tdew, sunrise, 1, h0, off, wt[col], wt[col + 2]!, PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR - PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR + PLATEAU_HALF_HOURS, air[col], dew[col]);
   }
-  mixColumns(prod[0], prod[1], nt, at);
-  return at;
+  mixColumns(air[0], air[1], nt, airAt);
+  mixColumns(dew[0], dew[1], nt, dewAt);
+  return { air: mem.f32(airAt, nt).slice(), dew: mem.f32(dewAt, nt).slice() };
 }
 
 /** Bytes of a day's record for `shortwaveLoop` (hourly-series.wat lists its 24 doubles). */

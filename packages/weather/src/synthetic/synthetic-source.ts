@@ -21,7 +21,7 @@ import { type Block, makeBlock } from './block.js';
 import { DAY_MS, HOUR_MS } from './calendar.js';
 import { computeDailyExtremes, computeField } from './fields.js';
 import { quadDailyExtremes } from './quad-extremes.js';
-import { isQuadHourly, quadHourlySeries } from './quad-hourly.js';
+import { isQuadHourly, quadHourlySeries, quadTemperaturePair } from './quad-hourly.js';
 import { anchorDaysForDays } from './temperature.js';
 import { type SevereEvent, type SevereKind, severeEvents } from './severe.js';
 import { SYNTHETIC_VARIABLES, syntheticVariable } from './variables.js';
@@ -83,9 +83,10 @@ export class SyntheticSource implements GridSource {
   private readonly analysis: string;
   private readonly forecast: string;
   /**
-   * The daily extreme computed alongside the last one asked for (pointSeriesSync for Tmax also
-   * yields Tmin at the same point): a caller reading both through the GridSource interface pays
-   * for one pass. Values only (no product labels, which depend on the clock), one entry.
+   * The series computed alongside the last one asked for (pointSeriesSync for Tmax also yields
+   * Tmin at the same point, and hourly air temperature also yields dewpoint, and the reverse): a
+   * caller reading both through the GridSource interface pays for one pass. Values only (no
+   * product labels, which depend on the clock), one entry.
    */
   private pending: { variable: VariableId; lon: number; lat: number; i0: number; n: number; values: Float32Array } | null = null;
 
@@ -150,12 +151,21 @@ export class SyntheticSource implements GridSource {
     const j0 = j % nLon, j1 = (j + 1) % nLon;
     const w00 = (1 - fy) * (1 - fx), w01 = (1 - fy) * fx, w10 = fy * (1 - fx), w11 = fy * fx;
     const daily = variable === TMAX || variable === TMIN;
-    const pending = daily ? this.takePending(variable, lon, lat, axis) : null;
+    const hourlyPair = variable === 'air_temperature' || variable === 'dew_point_temperature';
+    const pending = daily || hourlyPair ? this.takePending(variable, lon, lat, axis) : null;
     if (pending) return this.series(info, axis, pending, lon);
     const block = makeBlock(Float64Array.of(latAt(i0), latAt(i0 + 1)), Float64Array.of(lonAt(j0), lonAt(j1)));
     if (daily) {
       // Both extremes come from one pass; the other is kept for a caller that asks for it next.
       return this.series(info, axis, this.quadExtremes(variable, block, axis, [w00, w01, w10, w11], lon, lat), lon);
+    }
+    if (hourlyPair) {
+      // Air temperature and dewpoint share their anchors and curve: one pass gives both, and the
+      // other is kept for a caller that asks for it next (the ET inputs ask for both).
+      const pair = quadTemperaturePair(block, axis.i0, axis.n, [w00, w01, w10, w11]);
+      const dew = variable === 'dew_point_temperature';
+      this.pending = { variable: dew ? 'air_temperature' : 'dew_point_temperature', lon, lat, i0: axis.i0, n: axis.n, values: dew ? pair.air : pair.dew };
+      return this.series(info, axis, dew ? pair.dew : pair.air, lon);
     }
     if (isQuadHourly(variable)) {
       // The ET inputs: one fused 2 x 2 pass per variable, mixed as it goes (quad-hourly.ts).
@@ -214,8 +224,8 @@ export class SyntheticSource implements GridSource {
   }
 
   /**
-   * The pending other extreme, if it is exactly this request (same variable, point and days);
-   * handed over once, so no array is shared between two results.
+   * The pending other series, if it is exactly this request (same variable, point and time
+   * steps); handed over once, so no array is shared between two results.
    */
   private takePending(variable: VariableId, lon: number, lat: number, axis: TimeAxis): Float32Array | null {
     const p = this.pending;
