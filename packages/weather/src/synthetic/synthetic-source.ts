@@ -154,7 +154,7 @@ export class SyntheticSource implements GridSource {
     const hourlyPair = variable === 'air_temperature' || variable === 'dew_point_temperature';
     const pending = daily || hourlyPair ? this.takePending(variable, lon, lat, axis) : null;
     if (pending) return this.series(info, axis, pending, lon);
-    const block = makeBlock(Float64Array.of(latAt(i0), latAt(i0 + 1)), Float64Array.of(lonAt(j0), lonAt(j1)));
+    const block = this.quadBlock(i0, j0, j1);
     if (daily) {
       // Both extremes come from one pass; the other is kept for a caller that asks for it next.
       return this.series(info, axis, this.quadExtremes(variable, block, axis, [w00, w01, w10, w11], lon, lat), lon);
@@ -211,6 +211,22 @@ export class SyntheticSource implements GridSource {
 
   private series(info: VariableInfo, axis: TimeAxis, values: Float32Array, lon: number): PointSeries {
     return { variable: info.id, units: info.units, startMs: axis.startMs, stepMs: axis.stepMs, values, productOf: this.productRule(info, axis, lon) };
+  }
+
+  /** The 2 x 2 block of the last point series (see quadBlock). */
+  private lastBlock: { i0: number; j0: number; j1: number; block: Block } | null = null;
+
+  /**
+   * The 2 x 2 block of grid rows i0, i0 + 1 and columns j0, j1, kept for the next request: the ET
+   * inputs are five series at one point, and a block's terrain is six noise octaves per cell.
+   * Blocks are never written after they are made, so keeping one never changes a result.
+   */
+  private quadBlock(i0: number, j0: number, j1: number): Block {
+    const last = this.lastBlock;
+    if (last && last.i0 === i0 && last.j0 === j0 && last.j1 === j1) return last.block;
+    const block = makeBlock(Float64Array.of(latAt(i0), latAt(i0 + 1)), Float64Array.of(lonAt(j0), lonAt(j1)));
+    this.lastBlock = { i0, j0, j1, block };
+    return block;
   }
 
   /** Both daily extremes at a point; returns the requested one and keeps the other pending. */
