@@ -27,15 +27,15 @@ import type { Block } from './block.js';
 import { CLOUD_NOISE, cloudBias } from './clouds.js';
 import { pressureAtElevation, PRESSURE_NOISE } from './pressure.js';
 import { quadTemperatureAnchors } from './quad-extremes.js';
-import { octaveCycle, quadOctave, type OctaveCycle, type QuadNodes } from './quad-noise.js';
+import { octaveCycle, quadNodes, sharedCorners, type OctaveCycle } from './quad-noise.js';
 import { clearSkyFactors } from './radiation.js';
 import { dayOfYearTable } from './calendar.js';
 import { COS_HALF_HOUR, dayRotation, HALF_HOUR, HOUR_TERMS, longitudeRotation, SIN_HALF_HOUR, SOLAR_DAY, sunsetAt, sunsetRow } from './solar.js';
 import { TMAX_LOCAL_HOUR } from './climate.js';
 import { anchorDaysForHours, PLATEAU_HALF_HOURS } from './temperature.js';
 import { diurnalWindFactors, windBase, WIND_NOISE, WIND_NOISE_GAIN } from './wind.js';
-import type { NoiseField } from './noise.js';
-import { hourlySeriesMemory, mixColumns, pressureLoop, shortwaveLoop, temperatureColumn, windLoop } from './kernels/hourly-series.js';
+import type { NoiseField, NoiseOctave } from './noise.js';
+import { cornerNodes, hourlySeriesMemory, mixColumns, pressureLoop, shortwaveLoop, temperatureColumn, windLoop } from './kernels/hourly-series.js';
 import type { KernelMemory } from './kernels/kernel-memory.js';
 
 export type QuadHourlyVariable = 'air_temperature' | 'dew_point_temperature' | 'surface_downwelling_shortwave_flux_in_air' | 'wind_speed' | 'surface_air_pressure';
@@ -76,23 +76,45 @@ export function quadHourlySeries(variable: QuadHourlyVariable, block: Block, h0:
   }
 }
 
+/** Node values of one octave in kernel memory: doubles [k - kMin][cell] (32 bytes a node) at `at`. */
+interface KernelNodes {
+  at: number;
+  kMin: number;
+  nK: number;
+}
+
 /**
- * Two-octave hourly noise over the block: nodes and cycles of each octave, and the running
- * position. `step()` advances one hour; values are read by the callers' written-out blends.
+ * Two-octave hourly noise over the block: each octave's nodes (in kernel memory) and its cycle
+ * (quad-noise.ts `octaveCycle`); the kernels read the values through the cycle.
  */
 interface TwoOctaves {
-  a: QuadNodes;
-  b: QuadNodes;
+  a: KernelNodes;
+  b: KernelNodes;
   ya: OctaveCycle;
   yb: OctaveCycle;
   ampA: number;
   ampB: number;
 }
 
-function twoOctaves(field: NoiseField, block: Block, h0: number, nt: number): TwoOctaves {
+/**
+ * The nodes of an octave covering hours tFirst .. tLast (quad-noise.ts `quadOctave`'s span) at
+ * the block's four cells: the `cornerNodes` kernel when the cells share their lattice corners,
+ * else quadNodes' general form; quadNodes' float32 values either way.
+ */
+function kernelNodes(mem: KernelMemory, octave: NoiseOctave, block: Block, tFirst: number, tLast: number): KernelNodes {
+  const p = octave.periodHours;
+  const kMin = Math.floor(tFirst / p), nK = Math.floor(tLast / p) + 2 - kMin;
+  const at = mem.scratch(32 * nK);
+  const c = sharedCorners(octave.seed, octave.spacingDeg, block);
+  if (c) cornerNodes(c.p0, c.p1, c.p2, c.p3, kMin, nK, c.wx0, c.wx1, c.wy0, c.wy1, at);
+  else mem.f64(at, 4 * nK).set(quadNodes(octave, block, kMin, nK));
+  return { at, kMin, nK };
+}
+
+function twoOctaves(mem: KernelMemory, field: NoiseField, block: Block, h0: number, nt: number): TwoOctaves {
   if (field.octaves.length !== 2) throw new Error('noise layout changed: update quad-hourly.ts');
-  const [oa, ob] = field.octaves as [(typeof field.octaves)[0], (typeof field.octaves)[0]];
-  const a = quadOctave(oa, block, h0, h0 + nt - 1), b = quadOctave(ob, block, h0, h0 + nt - 1);
+  const [oa, ob] = field.octaves as [NoiseOctave, NoiseOctave];
+  const a = kernelNodes(mem, oa, block, h0, h0 + nt - 1), b = kernelNodes(mem, ob, block, h0, h0 + nt - 1);
   return { a, b, ya: octaveCycle(oa.periodHours, h0, 1, a.kMin), yb: octaveCycle(ob.periodHours, h0, 1, b.kMin), ampA: oa.amplitude, ampB: ob.amplitude };
 }
 
@@ -181,17 +203,14 @@ function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights): n
   const sinLat0 = Math.sin(lat0 * DEG), sinLat1 = Math.sin(lat1 * DEG), cosLat0 = Math.cos(lat0 * DEG), cosLat1 = Math.cos(lat1 * DEG);
   const factor = clearSkyFactors(altitude);
   const rot0 = longitudeRotation(lon0), rot1 = longitudeRotation(lon1);
-  const N = twoOctaves(CLOUD_NOISE, block, h0, nt);
   const dFirst = Math.floor(h0 / 24), nDays = Math.floor((h0 + nt - 1) / 24) - dFirst + 1;
   const row0 = sunsetRow(lat0), row1 = sunsetRow(lat1);
   const doy = dayOfYearTable(dFirst, nDays);
   const mem = hourlySeriesMemory;
   const hourTab = mem.table(HOUR_TERMS);
-  const days = mem.scratch(SW_DAY_BYTES * nDays), nA = mem.scratch(32 * N.a.nK), nB = mem.scratch(32 * N.b.nK), at = mem.scratch(4 * nt);
+  const N = twoOctaves(mem, CLOUD_NOISE, block, h0, nt);
+  const days = mem.scratch(SW_DAY_BYTES * nDays), at = mem.scratch(4 * nt);
   const cA = cycleArgs(mem, N.ya), cB = cycleArgs(mem, N.yb);
-  // Node values as doubles (the same values: float32 widens exactly), read several times each.
-  mem.f64(nA, 4 * N.a.nK).set(N.a.nodes.subarray(0, 4 * N.a.nK));
-  mem.f64(nB, 4 * N.b.nK).set(N.b.nodes.subarray(0, 4 * N.b.nK));
   const rec = mem.f64(days, (SW_DAY_BYTES / 8) * nDays);
   for (let n = 0, o = 0; n < nDays; n++, o += SW_DAY_BYTES / 8) {
     const j = doy.table[doy.offset + n]!;
@@ -218,7 +237,7 @@ function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights): n
     rec[o + 21] = plainNight ? wsMax : Infinity;
     rec[o + 22] = shortNight ? 1 : 0;
   }
-  shortwaveLoop(days, nDays, 24 * dFirst - h0, nt, hourTab, nA, nB, ...cA, ...cB, N.ampA, N.ampB, cloudBias(lat0), cloudBias(lat1), factor[0]!, factor[1]!, factor[2]!, factor[3]!, ...wt, Math.PI / 12, HALF_HOUR, COS_HALF_HOUR, SIN_HALF_HOUR, TWO_THIRDS, at);
+  shortwaveLoop(days, nDays, 24 * dFirst - h0, nt, hourTab, N.a.at, N.b.at, ...cA, ...cB, N.ampA, N.ampB, cloudBias(lat0), cloudBias(lat1), factor[0]!, factor[1]!, factor[2]!, factor[3]!, ...wt, Math.PI / 12, HALF_HOUR, COS_HALF_HOUR, SIN_HALF_HOUR, TWO_THIRDS, at);
   return at;
 }
 
@@ -229,9 +248,9 @@ const TWO_THIRDS = 2 / 3;
  * cells left out), into dst[k stride + lane] = sum over cells of g[cell] node[k][cell]. A field
  * that is linear in the noise then needs one blend per octave and hour instead of one per cell.
  */
-function mixNodes(q: QuadNodes, g: readonly number[], dst: Float64Array, lane: number, stride: number): void {
-  const n = q.nodes, g0 = g[0]!, g1 = g[1]!, g2 = g[2]!, g3 = g[3]!;
-  for (let k = 0, o = 0, d = lane; k < q.nK; k++, o += 4, d += stride) dst[d] = g0 * n[o]! + g1 * n[o + 1]! + g2 * n[o + 2]! + g3 * n[o + 3]!;
+function mixNodes(n: Float64Array, nK: number, g: readonly number[], dst: Float64Array, lane: number, stride: number): void {
+  const g0 = g[0]!, g1 = g[1]!, g2 = g[2]!, g3 = g[3]!;
+  for (let k = 0, o = 0, d = lane; k < nK; k++, o += 4, d += stride) dst[d] = g0 * n[o]! + g1 * n[o + 1]! + g2 * n[o + 2]! + g3 * n[o + 3]!;
 }
 
 /** Offsets of an octave's cycle (k0, w) in kernel memory, for the hour-loop kernels. */
@@ -251,16 +270,17 @@ function quadWind(block: Block, h0: number, nt: number, wt: QuadWeights): number
   const base = windBase(block.lats, 2, block.altitude);
   const wb = [wt[0] * base[0]!, wt[1] * base[1]!, wt[2] * base[2]!, wt[3] * base[3]!];
   const dc0 = diurnalWindFactors(block.lons[0]!), dc1 = diurnalWindFactors(block.lons[1]!);
-  const N = twoOctaves(WIND_NOISE, block, h0, nt);
   const mem = hourlySeriesMemory;
+  const N = twoOctaves(mem, WIND_NOISE, block, h0, nt);
   const a = mem.scratch(16 * N.a.nK), b = mem.scratch(16 * N.b.nK), dc = mem.scratch(16 * 24), at = mem.scratch(4 * nt);
   const cA = cycleArgs(mem, N.ya), cB = cycleArgs(mem, N.yb);
   // Column 0 holds cells 0 and 2, column 1 cells 1 and 3: lanes 0 and 1 of each node pair.
   const an = mem.f64(a, 2 * N.a.nK), bn = mem.f64(b, 2 * N.b.nK), dcs = mem.f64(dc, 48);
-  mixNodes(N.a, [wb[0]!, 0, wb[2]!, 0], an, 0, 2);
-  mixNodes(N.a, [0, wb[1]!, 0, wb[3]!], an, 1, 2);
-  mixNodes(N.b, [wb[0]!, 0, wb[2]!, 0], bn, 0, 2);
-  mixNodes(N.b, [0, wb[1]!, 0, wb[3]!], bn, 1, 2);
+  const na = mem.f64(N.a.at, 4 * N.a.nK), nb = mem.f64(N.b.at, 4 * N.b.nK);
+  mixNodes(na, N.a.nK, [wb[0]!, 0, wb[2]!, 0], an, 0, 2);
+  mixNodes(na, N.a.nK, [0, wb[1]!, 0, wb[3]!], an, 1, 2);
+  mixNodes(nb, N.b.nK, [wb[0]!, 0, wb[2]!, 0], bn, 0, 2);
+  mixNodes(nb, N.b.nK, [0, wb[1]!, 0, wb[3]!], bn, 1, 2);
   for (let h = 0; h < 24; h++) {
     dcs[2 * h] = dc0[h]!;
     dcs[2 * h + 1] = dc1[h]!;
@@ -279,12 +299,13 @@ function quadWind(block: Block, h0: number, nt: number, wt: QuadWeights): number
 function quadPressure(block: Block, h0: number, nt: number, wt: QuadWeights): number {
   const alt = block.altitude;
   const P = wt[0] * pressureAtElevation(alt[0]!) + wt[1] * pressureAtElevation(alt[1]!) + wt[2] * pressureAtElevation(alt[2]!) + wt[3] * pressureAtElevation(alt[3]!);
-  const N = twoOctaves(PRESSURE_NOISE, block, h0, nt);
   const mem = hourlySeriesMemory;
+  const N = twoOctaves(mem, PRESSURE_NOISE, block, h0, nt);
   const a = mem.scratch(8 * N.a.nK), b = mem.scratch(8 * N.b.nK), at = mem.scratch(4 * nt);
   const cA = cycleArgs(mem, N.ya), cB = cycleArgs(mem, N.yb);
-  mixNodes(N.a, wt, mem.f64(a, N.a.nK), 0, 1);
-  mixNodes(N.b, wt, mem.f64(b, N.b.nK), 0, 1);
+  const na = mem.f64(N.a.at, 4 * N.a.nK), nb = mem.f64(N.b.at, 4 * N.b.nK);
+  mixNodes(na, N.a.nK, wt, mem.f64(a, N.a.nK), 0, 1);
+  mixNodes(nb, N.b.nK, wt, mem.f64(b, N.b.nK), 0, 1);
   pressureLoop(a, b, ...cA, ...cB, P, N.ampA, N.ampB, nt, at);
   return at;
 }

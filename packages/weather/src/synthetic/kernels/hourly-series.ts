@@ -24,3 +24,6 @@ export const mixColumns = instance.exports['mixColumns'] as (...args: number[]) 
 
 /** hourly-series.wat `shortwaveLoop`: 33 arguments, in the order that file lists them. */
 export const shortwaveLoop = instance.exports['shortwaveLoop'] as (...args: number[]) => void;
+
+/** hourly-series.wat `cornerNodes`: p0, p1, p2, p3, kMin, nK, wx0, wx1, wy0, wy1, out. */
+export const cornerNodes = instance.exports['cornerNodes'] as (...args: number[]) => void;
