@@ -6,21 +6,18 @@
  * per-hour cache look-ups, floors and cubics, and per-call set-up cost more than the arithmetic
  * for four cells (bench/README.md "Zarr reads"). Here:
  *
- * - noise nodes are hashed once per time node for the four cells (quad-noise.ts `quadNodes`) and
- *   the time weights come from the octave's cycle table (`octaveCycle`): hourly samples repeat
- *   their position between nodes with the octave's period;
- * - the per-cell step of every variable is the block path's own arithmetic (`curve`,
- *   `shortwaveOf` and `periodRa` written out operation for operation, `windOf`), with the noise
- *   accumulated in float32 as BlockNoise does, so each cell's value is the general path's bit
- *   for bit and so is the bilinear mix (test/synthetic-quad-hourly.test.ts checks equality with
- *   computeField);
- * - shortwave runs hour by hour over the four cells (model v4): they share the hour's place in
- *   the noise cycles, the period-end sines are computed for lit hours only, and the cloud curve
- *   has no sqrt or division (clouds.ts);
- * - scratch arrays are reused between calls (never returned), so a call allocates little besides
- *   its result;
- * - air temperature and dewpoint read the fused 2 x 2 anchors (quad-extremes.ts), as the point
- *   series did before.
+ * - noise nodes are hashed once per time node for the four cells (the `cornerNodes` kernel, or
+ *   quad-noise.ts `quadNodes` when the cells straddle a lattice line) and the time weights come
+ *   from the octave's cycle table (`octaveCycle`): hourly samples repeat their position between
+ *   nodes with the octave's period;
+ * - the hour loops are WebAssembly kernels (kernels/hourly-series.wat), two cells to a vector,
+ *   doing the block path's own arithmetic (`curve`, `shortwaveOf` and `periodRa`, `windOf`) in
+ *   the same order, with the noise accumulated in float32 as BlockNoise does, so each cell's
+ *   value is the general path's bit for bit and so is the bilinear mix
+ *   (test/synthetic-quad-hourly.test.ts checks equality with computeField);
+ * - this module prepares their inputs (nodes, cycles, per-day terms) in the kernels' memory and
+ *   copies the float32 result out;
+ * - air temperature and dewpoint come from one pass on the fused 2 x 2 anchors (quad-extremes.ts).
  */
 import type { VariableId } from '../grid-source.js';
 import type { Block } from './block.js';
@@ -194,7 +191,8 @@ const SHORT_NIGHT_WS = Math.PI - Math.PI / 12;
  * selects, Rs with the cell's cloud noise accumulated in float32 as BlockNoise.at does, mixed in
  * the general mix's order; the same operations in the same order, so the same bits. The four
  * cells share the hour's place in each octave's cycle (hourly samples are the same UTC hour in
- * both columns). An hour dark in all four cells is 0, as in the block path.
+ * both columns). An hour dark in all four cells is 0, as in the block path. Returns the offset of
+ * the float32 series in the kernels' memory.
  */
 function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights): number {
   const { lats, lons, altitude } = block;
@@ -264,7 +262,8 @@ function cycleArgs(mem: KernelMemory, c: OctaveCycle): [number, number, number, 
  * in the noise, and so is the bilinear mix: per column, the diurnal factor times (sum of w B +
  * gain x the noise of node values pre-mixed with w B). The hour loop is the `windLoop` kernel
  * (kernels/hourly-series.wat), the two columns as one vector. Equal to the general path's mix
- * of per-cell float32 values to float32 rounding (test/synthetic-quad-hourly.test.ts).
+ * of per-cell float32 values to float32 rounding (test/synthetic-quad-hourly.test.ts). Returns
+ * the offset of the float32 series in the kernels' memory.
  */
 function quadWind(block: Block, h0: number, nt: number, wt: QuadWeights): number {
   const base = windBase(block.lats, 2, block.altitude);
@@ -294,7 +293,7 @@ function quadWind(block: Block, h0: number, nt: number, wt: QuadWeights): number
  * Surface pressure: the standard-atmosphere base plus the noise (fillHourlyPressure), linear in
  * the noise, so the mix is the mixed base plus the noise of pre-mixed node values; the hour loop
  * is the `pressureLoop` kernel. Equal to the general path's mix of per-cell float32 values to
- * float32 rounding.
+ * float32 rounding. Returns the offset of the float32 series in the kernels' memory.
  */
 function quadPressure(block: Block, h0: number, nt: number, wt: QuadWeights): number {
   const alt = block.altitude;
