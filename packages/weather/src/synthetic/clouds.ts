@@ -45,12 +45,17 @@ export function cloudFraction(noise: number, bias: number): number {
 /** Air-mass dryness of ~700 km over ~3 days. */
 export const DRYNESS_NOISE = noiseField([{ spacingDeg: 6, periodHours: 72, amplitude: 1, seed: 0xd201 }]);
 
+/** The desert part of the dawn dewpoint depression at a latitude, K: up to 4 near 25 degrees. */
+export function aridDepression(latDeg: number): number {
+  return 4 * Math.exp(-(((Math.abs(latDeg) - 25) / 9) ** 2));
+}
+
 /**
  * Dewpoint depression at the time of the daily minimum, K (>= 0.3): small in moist air masses,
- * larger in the subtropical deserts and under clear skies.
+ * larger in the subtropical deserts (arid = aridDepression(lat), taken once per grid row: it is
+ * the only part that depends on latitude and holds the exp) and under clear skies.
  */
-export function dawnDewpointDepression(noise: number, latDeg: number, cloud: number): number {
+export function dawnDewpointDepression(noise: number, arid: number, cloud: number): number {
   const u = 0.5 + 0.5 * noise;
-  const arid = 4 * Math.exp(-(((Math.abs(latDeg) - 25) / 9) ** 2));
   return 0.3 + 6 * u * u + arid + 2 * (1 - cloud);
 }

@@ -34,7 +34,7 @@
 import type { Block } from './block.js';
 import { dayOfYearTable, daysFromCivil, dayOfYearOf, yearOfDay } from './calendar.js';
 import { anomalyScale, LAPSE_RATE_K_PER_M, seaLevelMeanTemperature, seasonalAmplitude, TEMPERATURE_ANOMALY } from './climate.js';
-import { DAILY_CLOUD_NOISE, cloudBias, DRYNESS_NOISE, dawnDewpointDepression } from './clouds.js';
+import { DAILY_CLOUD_NOISE, cloudBias, DRYNESS_NOISE, aridDepression, dawnDewpointDepression } from './clouds.js';
 import { dayLength, dayLengthRow, minimumHour } from './daylight.js';
 import type { NoiseOctave } from './noise.js';
 import { dailyAnchorsMemory, dayLoop, scaledNodes } from './kernels/daily-anchors.js';
@@ -185,54 +185,68 @@ export function quadTemperatureAnchors(block: Block, d0: number, nDays: number, 
   const tmax = extra ? hi.subarray(4, 4 * (nDays + 1)) : hi;
   const tmin = extra ? lo.subarray(4, 4 * (nDays + 1)) : lo;
   const mid = new Float32Array(withHourly ? 4 * (nDays + 1) : 0);
-  if (withHourly) {
-    // M(D) for D = d0 .. d0+nDays: between day D-1 (f = i) and day D (f = i + 1).
-    for (let i = 0; i <= 4 * nDays + 3; i++) mid[i] = midnightValue(hi[i]!, lo[i]!, hi[i + 4]!, lo[i + 4]!);
-  }
   const sunrise = new Float64Array(withHourly ? 2 * nDays : 0);
   if (withHourly) {
-    const lat0 = block.lats[0]!, lat1 = block.lats[1]!;
-    const row0 = dayLengthRow(lat0), row1 = dayLengthRow(lat1);
-    let j = dayOfYearOf(d0);
-    let yearDays = daysFromCivil(yearOfDay(d0) + 1, 1, 1) - daysFromCivil(yearOfDay(d0), 1, 1);
-    for (let i = 0; i < nDays; i++) {
-      sunrise[2 * i] = minimumHour(dayLength(row0, lat0, j));
-      sunrise[2 * i + 1] = minimumHour(dayLength(row1, lat1, j));
-      if (++j > yearDays) {
-        j = 1;
-        yearDays = daysFromCivil(yearOfDay(d0 + i + 1) + 1, 1, 1) - (d0 + i + 1);
-      }
-    }
+    midnightValues(hi, lo, nDays, mid);
+    sunriseHours(block.lats[0]!, block.lats[1]!, d0, nDays, sunrise);
   }
   const tdew = new Float32Array(withDew ? 4 * (nDays + 1) : 0);
-  if (withDew && cloud) {
-    // Dew anchors at the midnight starting days d0 .. d0+nDays, from that day's minimum, the
-    // dryness noise at its anchor time and its cloud (temperatureAnchors in temperature.ts).
-    const lat0 = block.lats[0]!, lat1 = block.lats[1]!;
-    const off0 = block.offsetHours[0]!, off1 = block.offsetHours[1]!;
-    const dry = DRYNESS_NOISE.octaves[0]!;
-    const p = dry.periodHours;
-    const tA = 24 * d0 + 12;
-    const Y = quadOctave(dry, block, Math.min(tA - off0, tA - off1), Math.max(tA - off0, tA - off1) + 24 * nDays);
-    const nY = Y.nodes;
-    for (let i = 0; i <= nDays; i++) {
-      const day = d0 + i;
-      const ta = 24 * day + 12 - off0, tb = 24 * day + 12 - off1;
-      let k = Math.floor(ta / p), s = (ta - k * p) / p, w = s * s * (3 - 2 * s), q = (k - Y.kMin) * 4;
-      const y0 = dry.amplitude * (nY[q]! + (nY[q + 4]! - nY[q]!) * w), y2 = dry.amplitude * (nY[q + 2]! + (nY[q + 6]! - nY[q + 2]!) * w);
-      k = Math.floor(tb / p);
-      s = (tb - k * p) / p;
-      w = s * s * (3 - 2 * s);
-      q = (k - Y.kMin) * 4;
-      const y1 = dry.amplitude * (nY[q + 1]! + (nY[q + 5]! - nY[q + 1]!) * w), y3 = dry.amplitude * (nY[q + 3]! + (nY[q + 7]! - nY[q + 3]!) * w);
-      const o = 4 * i, f = o + 4;
-      tdew[o] = lo[f]! - dawnDewpointDepression(y0, lat0, cloud[f]!);
-      tdew[o + 1] = lo[f + 1]! - dawnDewpointDepression(y1, lat0, cloud[f + 1]!);
-      tdew[o + 2] = lo[f + 2]! - dawnDewpointDepression(y2, lat1, cloud[f + 2]!);
-      tdew[o + 3] = lo[f + 3]! - dawnDewpointDepression(y3, lat1, cloud[f + 3]!);
+  if (withDew && cloud) dewAnchors(block, d0, nDays, lo, cloud, tdew);
+  return { d0, nDays, nRows: 2, nCells: 4, tmax, tmin, mid, tdew, sunrise };
+}
+
+/**
+ * M(D) for D = d0 .. d0+nDays of the four cells, between day D-1 (final day f = i) and day D
+ * (f = i + 1): temperature.ts `midnightValue` of final anchors starting a day before d0.
+ */
+function midnightValues(hi: Float32Array, lo: Float32Array, nDays: number, mid: Float32Array): void {
+  for (let i = 0; i <= 4 * nDays + 3; i++) mid[i] = midnightValue(hi[i]!, lo[i]!, hi[i + 4]!, lo[i + 4]!);
+}
+
+/** Local hour of the minimum (daylight.ts `minimumHour`) of both rows for days d0 .. d0+nDays-1, [day][row]. */
+function sunriseHours(lat0: number, lat1: number, d0: number, nDays: number, sunrise: Float64Array): void {
+  const row0 = dayLengthRow(lat0), row1 = dayLengthRow(lat1);
+  let j = dayOfYearOf(d0);
+  let yearDays = daysFromCivil(yearOfDay(d0) + 1, 1, 1) - daysFromCivil(yearOfDay(d0), 1, 1);
+  for (let i = 0; i < nDays; i++) {
+    sunrise[2 * i] = minimumHour(dayLength(row0, lat0, j));
+    sunrise[2 * i + 1] = minimumHour(dayLength(row1, lat1, j));
+    if (++j > yearDays) {
+      j = 1;
+      yearDays = daysFromCivil(yearOfDay(d0 + i + 1) + 1, 1, 1) - (d0 + i + 1);
     }
   }
-  return { d0, nDays, nRows: 2, nCells: 4, tmax, tmin, mid, tdew, sunrise };
+}
+
+/**
+ * Dew anchors at the midnights starting days d0 .. d0+nDays ([day][cell]), from that day's
+ * final minimum (lo, [f][cell] from day d0 - 1), the dryness noise at its anchor time and its
+ * cloud (cloud, laid out as lo): temperatureAnchors in temperature.ts.
+ */
+function dewAnchors(block: Block, d0: number, nDays: number, lo: Float32Array, cloud: Float64Array, tdew: Float32Array): void {
+  const off0 = block.offsetHours[0]!, off1 = block.offsetHours[1]!;
+  const arid0 = aridDepression(block.lats[0]!), arid1 = aridDepression(block.lats[1]!);
+  const dry = DRYNESS_NOISE.octaves[0]!;
+  const p = dry.periodHours;
+  const tA = 24 * d0 + 12;
+  const Y = quadOctave(dry, block, Math.min(tA - off0, tA - off1), Math.max(tA - off0, tA - off1) + 24 * nDays);
+  const nY = Y.nodes;
+  for (let i = 0; i <= nDays; i++) {
+    const day = d0 + i;
+    const ta = 24 * day + 12 - off0, tb = 24 * day + 12 - off1;
+    let k = Math.floor(ta / p), s = (ta - k * p) / p, w = s * s * (3 - 2 * s), q = (k - Y.kMin) * 4;
+    const y0 = dry.amplitude * (nY[q]! + (nY[q + 4]! - nY[q]!) * w), y2 = dry.amplitude * (nY[q + 2]! + (nY[q + 6]! - nY[q + 2]!) * w);
+    k = Math.floor(tb / p);
+    s = (tb - k * p) / p;
+    w = s * s * (3 - 2 * s);
+    q = (k - Y.kMin) * 4;
+    const y1 = dry.amplitude * (nY[q + 1]! + (nY[q + 5]! - nY[q + 1]!) * w), y3 = dry.amplitude * (nY[q + 3]! + (nY[q + 7]! - nY[q + 3]!) * w);
+    const o = 4 * i, f = o + 4;
+    tdew[o] = lo[f]! - dawnDewpointDepression(y0, arid0, cloud[f]!);
+    tdew[o + 1] = lo[f + 1]! - dawnDewpointDepression(y1, arid0, cloud[f + 1]!);
+    tdew[o + 2] = lo[f + 2]! - dawnDewpointDepression(y2, arid1, cloud[f + 2]!);
+    tdew[o + 3] = lo[f + 3]! - dawnDewpointDepression(y3, arid1, cloud[f + 3]!);
+  }
 }
 
 /**

@@ -33,7 +33,7 @@
  */
 import type { Block } from './block.js';
 import { anomalyScale, diurnalRange, LAPSE_RATE_K_PER_M, seaLevelMeanTemperature, seasonalAmplitude, TEMPERATURE_ANOMALY, TMAX_LOCAL_HOUR } from './climate.js';
-import { DAILY_CLOUD_NOISE, cloudBias, cloudFraction, DRYNESS_NOISE, dawnDewpointDepression } from './clouds.js';
+import { DAILY_CLOUD_NOISE, cloudBias, cloudFraction, DRYNESS_NOISE, aridDepression, dawnDewpointDepression } from './clouds.js';
 import { daysFromCivil, yearOfDay } from './calendar.js';
 import { dayLength, dayLengthRow, minimumHour } from './daylight.js';
 import { BlockNoise } from './noise.js';
@@ -205,12 +205,13 @@ export function temperatureAnchors(block: Block, d0: number, nDays: number, with
     const dry = new Float64Array((nDays + 1) * nCols);
     for (let i = 0; i <= nDays; i++) for (let c = 0; c < nCols; c++) dry[i * nCols + c] = tNoon[(i + RAW_MARGIN) * nCols + c]!;
     const dryness = new BlockNoise(DRYNESS_NOISE, lats, lons).seriesAtColumnTimes(dry, nDays + 1, new Float32Array((nDays + 1) * nCells));
+    const arids = Array.from(lats, aridDepression);
     for (let i = 0; i <= nDays; i++) {
       for (let r = 0; r < nRows; r++) {
-        const lat = lats[r] as number;
+        const arid = arids[r]!;
         for (let c = 0; c < nCols; c++) {
           const q = i * nCells + r * nCols + c;
-          tdew[q] = low[q]! - dawnDewpointDepression(dryness[q] as number, lat, cloudOf[q + RAW_MARGIN * nCells]!);
+          tdew[q] = low[q]! - dawnDewpointDepression(dryness[q] as number, arid, cloudOf[q + RAW_MARGIN * nCells]!);
         }
       }
     }
