@@ -410,7 +410,7 @@
   ;; Day n covers hours t = tFirst + 24 n + i (i the UTC hour, 0..23; hours outside 0..nt-1
   ;; skipped). Its record at days + 192 n holds doubles: 0 a0, 1 b0, 2 a1, 3 b1 (sin lat sin decl
   ;; and cos lat cos decl per row), 4 k (dr Gsc 12 / pi), 6-7 g per column (lon / 15 + Sc),
-  ;; 8-9 cb, 10-11 sb per column (cos and sin of the day's rotation: solar.ts `litHourSinesOfDay`),
+  ;; 8-9 cb, 10-11 sb per column (cos and sin of the day's rotation: solar.ts `dayRotation`),
   ;; then per row r at 12 + 4 r: ws (Infinity in polar day, where no end is limited), sin ws, the
   ;; next sunrise 2 pi - ws and the previous sunset ws - 2 pi (+Infinity and -Infinity in polar
   ;; day); 20 and 21: -ws and ws of the larger ws, an hour being dark when both columns' periods
@@ -439,7 +439,7 @@
     (local $S1 v128) (local $S2 v128) (local $XA v128) (local $XB v128)
     (local $NW0 v128) (local $PW0 v128) (local $SW0 v128) (local $A0 v128) (local $B0 v128) (local $RI0 v128) (local $SE0 v128)
     (local $NW1 v128) (local $PW1 v128) (local $SW1 v128) (local $A1 v128) (local $B1 v128) (local $RI1 v128) (local $SE1 v128) (local $m1 v128) (local $m2 v128) (local $W1 v128) (local $W2 v128)
-    (local $ra v128) (local $rso v128) (local $va v128) (local $vb v128) (local $x v128)
+    (local $ra0 v128) (local $ra1 v128) (local $PWN v128) (local $NWX v128) (local $UL v128) (local $DS v128) (local $rso v128) (local $va v128) (local $vb v128) (local $x v128)
     (local $P0 v128) (local $P1 v128)
     (local.set $AMPA (f64x2.splat (local.get $ampA)))
     (local.set $AMPB (f64x2.splat (local.get $ampB)))
@@ -469,6 +469,10 @@
         (local.set $SB (v128.load offset=80 (local.get $rec)))
         (local.set $DARKU (f64x2.splat (f64.load offset=168 (local.get $rec))))
         (local.set $DARKL (f64x2.splat (f64.load offset=160 (local.get $rec))))
+        ;; The smaller ws of the two rows, and its negative: an hour is inside both rows' daylight
+        ;; when its period lies in [-ws, ws] of it.
+        (local.set $PWN (f64x2.splat (f64.min (f64.load offset=96 (local.get $rec)) (f64.load offset=128 (local.get $rec)))))
+        (local.set $NWX (f64x2.neg (local.get $PWN)))
         (local.set $shortNight (f64.ne (f64.load offset=176 (local.get $rec)) (f64.const 0)))
         ;; Per row: -ws, ws, sin ws, a, b, next sunrise, previous sunset.
         (local.set $NW0 (f64x2.splat (f64.neg (f64.load offset=96 (local.get $rec)))))
@@ -519,46 +523,85 @@
             (local.set $U (f64x2.add (local.get $S) (local.get $HALF)))
             (if (v128.any_true (v128.andnot (v128.const i64x2 -1 -1) (v128.or (f64x2.le (local.get $U) (local.get $DARKL)) (f64x2.ge (local.get $L) (local.get $DARKU)))))
               (then
-                ;; Sines of the period ends by the angle-sum identities (solar.ts `litHourSinesOfDay`).
+                ;; Sines of the period ends by the angle-sum identities of `HOUR_TERMS` and the day's rotation (solar.ts `dayRotation`).
                 (local.set $HC (f64x2.splat (f64.load (i32.add (local.get $hourTab) (i32.shl (local.get $i) (i32.const 3))))))
                 (local.set $HS (f64x2.splat (f64.load offset=192 (i32.add (local.get $hourTab) (i32.shl (local.get $i) (i32.const 3))))))
                 (local.set $cw (f64x2.sub (f64x2.mul (local.get $HC) (local.get $CB)) (f64x2.mul (local.get $HS) (local.get $SB))))
                 (local.set $sw (f64x2.add (f64x2.mul (local.get $HS) (local.get $CB)) (f64x2.mul (local.get $HC) (local.get $SB))))
                 (local.set $S1 (f64x2.sub (f64x2.mul (local.get $sw) (local.get $COSH)) (f64x2.mul (local.get $cw) (local.get $SINH))))
                 (local.set $S2 (f64x2.add (f64x2.mul (local.get $sw) (local.get $COSH)) (f64x2.mul (local.get $cw) (local.get $SINH))))
-                ;; Row 0 (cells 0, 1): Ra of the period, eq. 48 with its ends limited to
-                ;; [-ws, ws] (solar.ts `periodRa`; whole-hour periods select nothing), 0 outside daylight.
-                (local.set $m1 (f64x2.lt (local.get $L) (local.get $NW0)))
-                (local.set $m2 (f64x2.gt (local.get $U) (local.get $PW0)))
-                (local.set $W1 (v128.bitselect (local.get $NW0) (local.get $L) (local.get $m1)))
-                (local.set $W2 (v128.bitselect (local.get $PW0) (local.get $U) (local.get $m2)))
-                (local.set $ra
-                  (v128.and
-                    (f64x2.mul (local.get $K)
-                      (f64x2.add (f64x2.mul (f64x2.sub (local.get $W2) (local.get $W1)) (local.get $A0))
-                        (f64x2.mul (local.get $B0)
-                          (f64x2.sub (v128.bitselect (local.get $SW0) (local.get $S2) (local.get $m2))
-                            (v128.bitselect (f64x2.neg (local.get $SW0)) (local.get $S1) (local.get $m1))))))
-                    (v128.andnot (f64x2.lt (local.get $W1) (local.get $W2))
-                      (v128.or (f64x2.le (local.get $U) (local.get $NW0)) (f64x2.ge (local.get $L) (local.get $PW0))))))
-                ;; A night shorter than the hour: the parts past the next sunrise and before the previous
-                ;; sunset across +-pi (solar.ts `acrossShortNight`), added as it adds them.
-                (if (local.get $shortNight)
+                ;; Whole-hour periods inside every cell's daylight (the common case): periodRa's
+                ;; limits select nothing and no night is crossed, so Ra is k ((U - L) a + b (S2 - S1))
+                ;; with the same operations in the same order, and the selects are left out.
+                (if (i32.and (i64x2.all_true (f64x2.ge (local.get $L) (local.get $NWX))) (i64x2.all_true (f64x2.le (local.get $U) (local.get $PWN))))
                   (then
-                    (local.set $ra (f64x2.add (local.get $ra)
+                    (local.set $UL (f64x2.sub (local.get $U) (local.get $L)))
+                    (local.set $DS (f64x2.sub (local.get $S2) (local.get $S1)))
+                    (local.set $ra0 (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (local.get $UL) (local.get $A0)) (f64x2.mul (local.get $B0) (local.get $DS)))))
+                    (local.set $ra1 (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (local.get $UL) (local.get $A1)) (f64x2.mul (local.get $B1) (local.get $DS))))))
+                  (else
+                    ;; Row 0 (cells 0, 1): Ra of the period, eq. 48 with its ends limited to
+                    ;; [-ws, ws] (solar.ts `periodRa`; whole-hour periods select nothing), 0 outside daylight.
+                    (local.set $m1 (f64x2.lt (local.get $L) (local.get $NW0)))
+                    (local.set $m2 (f64x2.gt (local.get $U) (local.get $PW0)))
+                    (local.set $W1 (v128.bitselect (local.get $NW0) (local.get $L) (local.get $m1)))
+                    (local.set $W2 (v128.bitselect (local.get $PW0) (local.get $U) (local.get $m2)))
+                    (local.set $ra0
                       (v128.and
-                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $U) (local.get $RI0)) (local.get $A0))
-                          (f64x2.mul (local.get $B0) (f64x2.add (local.get $S2) (local.get $SW0)))))
-                        (f64x2.gt (local.get $U) (local.get $RI0)))))
-                    (local.set $ra (f64x2.add (local.get $ra)
+                        (f64x2.mul (local.get $K)
+                          (f64x2.add (f64x2.mul (f64x2.sub (local.get $W2) (local.get $W1)) (local.get $A0))
+                            (f64x2.mul (local.get $B0)
+                              (f64x2.sub (v128.bitselect (local.get $SW0) (local.get $S2) (local.get $m2))
+                                (v128.bitselect (f64x2.neg (local.get $SW0)) (local.get $S1) (local.get $m1))))))
+                        (v128.andnot (f64x2.lt (local.get $W1) (local.get $W2))
+                          (v128.or (f64x2.le (local.get $U) (local.get $NW0)) (f64x2.ge (local.get $L) (local.get $PW0))))))
+                    ;; A night shorter than the hour: the parts past the next sunrise and before the previous
+                    ;; sunset across +-pi (solar.ts `acrossShortNight`), added as it adds them.
+                    (if (local.get $shortNight)
+                      (then
+                        (local.set $ra0 (f64x2.add (local.get $ra0)
+                          (v128.and
+                            (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $U) (local.get $RI0)) (local.get $A0))
+                              (f64x2.mul (local.get $B0) (f64x2.add (local.get $S2) (local.get $SW0)))))
+                            (f64x2.gt (local.get $U) (local.get $RI0)))))
+                        (local.set $ra0 (f64x2.add (local.get $ra0)
+                          (v128.and
+                            (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $SE0) (local.get $L)) (local.get $A0))
+                              (f64x2.mul (local.get $B0) (f64x2.sub (local.get $SW0) (local.get $S1)))))
+                            (f64x2.lt (local.get $L) (local.get $SE0)))))))
+                    ;; Row 1 (cells 2, 3): Ra of the period, eq. 48 with its ends limited to
+                    ;; [-ws, ws] (solar.ts `periodRa`; whole-hour periods select nothing), 0 outside daylight.
+                    (local.set $m1 (f64x2.lt (local.get $L) (local.get $NW1)))
+                    (local.set $m2 (f64x2.gt (local.get $U) (local.get $PW1)))
+                    (local.set $W1 (v128.bitselect (local.get $NW1) (local.get $L) (local.get $m1)))
+                    (local.set $W2 (v128.bitselect (local.get $PW1) (local.get $U) (local.get $m2)))
+                    (local.set $ra1
                       (v128.and
-                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $SE0) (local.get $L)) (local.get $A0))
-                          (f64x2.mul (local.get $B0) (f64x2.sub (local.get $SW0) (local.get $S1)))))
-                        (f64x2.lt (local.get $L) (local.get $SE0)))))))
+                        (f64x2.mul (local.get $K)
+                          (f64x2.add (f64x2.mul (f64x2.sub (local.get $W2) (local.get $W1)) (local.get $A1))
+                            (f64x2.mul (local.get $B1)
+                              (f64x2.sub (v128.bitselect (local.get $SW1) (local.get $S2) (local.get $m2))
+                                (v128.bitselect (f64x2.neg (local.get $SW1)) (local.get $S1) (local.get $m1))))))
+                        (v128.andnot (f64x2.lt (local.get $W1) (local.get $W2))
+                          (v128.or (f64x2.le (local.get $U) (local.get $NW1)) (f64x2.ge (local.get $L) (local.get $PW1))))))
+                    ;; A night shorter than the hour: the parts past the next sunrise and before the previous
+                    ;; sunset across +-pi (solar.ts `acrossShortNight`), added as it adds them.
+                    (if (local.get $shortNight)
+                      (then
+                        (local.set $ra1 (f64x2.add (local.get $ra1)
+                          (v128.and
+                            (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $U) (local.get $RI1)) (local.get $A1))
+                              (f64x2.mul (local.get $B1) (f64x2.add (local.get $S2) (local.get $SW1)))))
+                            (f64x2.gt (local.get $U) (local.get $RI1)))))
+                        (local.set $ra1 (f64x2.add (local.get $ra1)
+                          (v128.and
+                            (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $SE1) (local.get $L)) (local.get $A1))
+                              (f64x2.mul (local.get $B1) (f64x2.sub (local.get $SW1) (local.get $S1)))))
+                            (f64x2.lt (local.get $L) (local.get $SE1)))))))))
                 ;; Rso = f Ra where Ra > 0; then Rs = Rso (1 - 2/3 cloud), the cloud the smoothstep of
                 ;; the float32 noise + bias clamped to [-1, 1] (clouds.ts; at -+1 the cubic is exactly 0
                 ;; and 1, its branches' values).
-                (local.set $rso (v128.and (f64x2.mul (local.get $F0) (local.get $ra)) (f64x2.gt (local.get $ra) (v128.const f64x2 0 0))))
+                (local.set $rso (v128.and (f64x2.mul (local.get $F0) (local.get $ra0)) (f64x2.gt (local.get $ra0) (v128.const f64x2 0 0))))
                 (local.set $va (v128.load offset=0 (local.get $iA)))
                 (local.set $vb (v128.load offset=0 (local.get $iB)))
                 (local.set $x
@@ -575,39 +618,10 @@
                           (f64x2.mul (local.get $TT)
                             (f64x2.add (v128.const f64x2 0.5 0.5)
                               (f64x2.mul (local.get $x) (f64x2.sub (v128.const f64x2 0.75 0.75) (f64x2.mul (f64x2.mul (v128.const f64x2 0.25 0.25) (local.get $x)) (local.get $x))))))))))))
-                ;; Row 1 (cells 2, 3): Ra of the period, eq. 48 with its ends limited to
-                ;; [-ws, ws] (solar.ts `periodRa`; whole-hour periods select nothing), 0 outside daylight.
-                (local.set $m1 (f64x2.lt (local.get $L) (local.get $NW1)))
-                (local.set $m2 (f64x2.gt (local.get $U) (local.get $PW1)))
-                (local.set $W1 (v128.bitselect (local.get $NW1) (local.get $L) (local.get $m1)))
-                (local.set $W2 (v128.bitselect (local.get $PW1) (local.get $U) (local.get $m2)))
-                (local.set $ra
-                  (v128.and
-                    (f64x2.mul (local.get $K)
-                      (f64x2.add (f64x2.mul (f64x2.sub (local.get $W2) (local.get $W1)) (local.get $A1))
-                        (f64x2.mul (local.get $B1)
-                          (f64x2.sub (v128.bitselect (local.get $SW1) (local.get $S2) (local.get $m2))
-                            (v128.bitselect (f64x2.neg (local.get $SW1)) (local.get $S1) (local.get $m1))))))
-                    (v128.andnot (f64x2.lt (local.get $W1) (local.get $W2))
-                      (v128.or (f64x2.le (local.get $U) (local.get $NW1)) (f64x2.ge (local.get $L) (local.get $PW1))))))
-                ;; A night shorter than the hour: the parts past the next sunrise and before the previous
-                ;; sunset across +-pi (solar.ts `acrossShortNight`), added as it adds them.
-                (if (local.get $shortNight)
-                  (then
-                    (local.set $ra (f64x2.add (local.get $ra)
-                      (v128.and
-                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $U) (local.get $RI1)) (local.get $A1))
-                          (f64x2.mul (local.get $B1) (f64x2.add (local.get $S2) (local.get $SW1)))))
-                        (f64x2.gt (local.get $U) (local.get $RI1)))))
-                    (local.set $ra (f64x2.add (local.get $ra)
-                      (v128.and
-                        (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $SE1) (local.get $L)) (local.get $A1))
-                          (f64x2.mul (local.get $B1) (f64x2.sub (local.get $SW1) (local.get $S1)))))
-                        (f64x2.lt (local.get $L) (local.get $SE1)))))))
                 ;; Rso = f Ra where Ra > 0; then Rs = Rso (1 - 2/3 cloud), the cloud the smoothstep of
                 ;; the float32 noise + bias clamped to [-1, 1] (clouds.ts; at -+1 the cubic is exactly 0
                 ;; and 1, its branches' values).
-                (local.set $rso (v128.and (f64x2.mul (local.get $F1) (local.get $ra)) (f64x2.gt (local.get $ra) (v128.const f64x2 0 0))))
+                (local.set $rso (v128.and (f64x2.mul (local.get $F1) (local.get $ra1)) (f64x2.gt (local.get $ra1) (v128.const f64x2 0 0))))
                 (local.set $va (v128.load offset=16 (local.get $iA)))
                 (local.set $vb (v128.load offset=16 (local.get $iB)))
                 (local.set $x
