@@ -32,7 +32,7 @@ import { TMAX_LOCAL_HOUR } from './climate.js';
 import { anchorDaysForHours, PLATEAU_HALF_HOURS } from './temperature.js';
 import { diurnalWindFactors, windBase, WIND_NOISE, WIND_NOISE_GAIN } from './wind.js';
 import type { NoiseField, NoiseOctave } from './noise.js';
-import { cornerNodes, hourlySeriesMemory, mixColumns, pressureLoop, shortwaveLoop, temperatureColumn, windLoop } from './kernels/hourly-series.js';
+import { cornerNodes, hourlySeriesMemory, mixColumns, mixNodes, pressureLoop, shortwaveLoop, temperatureColumn, windLoop } from './kernels/hourly-series.js';
 import type { KernelMemory } from './kernels/kernel-memory.js';
 
 export type QuadHourlyVariable = 'air_temperature' | 'dew_point_temperature' | 'surface_downwelling_shortwave_flux_in_air' | 'wind_speed' | 'surface_air_pressure';
@@ -241,16 +241,6 @@ function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights): n
 
 const TWO_THIRDS = 2 / 3;
 
-/**
- * Unit-amplitude node values of one octave mixed over cells with per-cell factors g (zero for
- * cells left out), into dst[k stride + lane] = sum over cells of g[cell] node[k][cell]. A field
- * that is linear in the noise then needs one blend per octave and hour instead of one per cell.
- */
-function mixNodes(n: Float64Array, nK: number, g: readonly number[], dst: Float64Array, lane: number, stride: number): void {
-  const g0 = g[0]!, g1 = g[1]!, g2 = g[2]!, g3 = g[3]!;
-  for (let k = 0, o = 0, d = lane; k < nK; k++, o += 4, d += stride) dst[d] = g0 * n[o]! + g1 * n[o + 1]! + g2 * n[o + 2]! + g3 * n[o + 3]!;
-}
-
 /** Offsets of an octave's cycle (k0, w) in kernel memory, for the hour-loop kernels. */
 function cycleArgs(mem: KernelMemory, c: OctaveCycle): [number, number, number, number] {
   return [mem.copy(c.k0), mem.copy(c.w), c.m, c.stride];
@@ -274,12 +264,9 @@ function quadWind(block: Block, h0: number, nt: number, wt: QuadWeights): number
   const a = mem.scratch(16 * N.a.nK), b = mem.scratch(16 * N.b.nK), dc = mem.scratch(16 * 24), at = mem.scratch(4 * nt);
   const cA = cycleArgs(mem, N.ya), cB = cycleArgs(mem, N.yb);
   // Column 0 holds cells 0 and 2, column 1 cells 1 and 3: lanes 0 and 1 of each node pair.
-  const an = mem.f64(a, 2 * N.a.nK), bn = mem.f64(b, 2 * N.b.nK), dcs = mem.f64(dc, 48);
-  const na = mem.f64(N.a.at, 4 * N.a.nK), nb = mem.f64(N.b.at, 4 * N.b.nK);
-  mixNodes(na, N.a.nK, [wb[0]!, 0, wb[2]!, 0], an, 0, 2);
-  mixNodes(na, N.a.nK, [0, wb[1]!, 0, wb[3]!], an, 1, 2);
-  mixNodes(nb, N.b.nK, [wb[0]!, 0, wb[2]!, 0], bn, 0, 2);
-  mixNodes(nb, N.b.nK, [0, wb[1]!, 0, wb[3]!], bn, 1, 2);
+  mixNodes(N.a.at, N.a.nK, 1, ...wb, a);
+  mixNodes(N.b.at, N.b.nK, 1, ...wb, b);
+  const dcs = mem.f64(dc, 48);
   for (let h = 0; h < 24; h++) {
     dcs[2 * h] = dc0[h]!;
     dcs[2 * h + 1] = dc1[h]!;
@@ -302,9 +289,8 @@ function quadPressure(block: Block, h0: number, nt: number, wt: QuadWeights): nu
   const N = twoOctaves(mem, PRESSURE_NOISE, block, h0, nt);
   const a = mem.scratch(8 * N.a.nK), b = mem.scratch(8 * N.b.nK), at = mem.scratch(4 * nt);
   const cA = cycleArgs(mem, N.ya), cB = cycleArgs(mem, N.yb);
-  const na = mem.f64(N.a.at, 4 * N.a.nK), nb = mem.f64(N.b.at, 4 * N.b.nK);
-  mixNodes(na, N.a.nK, wt, mem.f64(a, N.a.nK), 0, 1);
-  mixNodes(nb, N.b.nK, wt, mem.f64(b, N.b.nK), 0, 1);
+  mixNodes(N.a.at, N.a.nK, 0, ...wt, a);
+  mixNodes(N.b.at, N.b.nK, 0, ...wt, b);
   pressureLoop(a, b, ...cA, ...cB, P, N.ampA, N.ampB, nt, at);
   return at;
 }

@@ -10,6 +10,9 @@ const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(HOU
 /** The kernels' memory: every array argument is an offset into it. */
 export const hourlySeriesMemory = new KernelMemory(instance.exports['memory'] as WebAssembly.Memory);
 
+/** hourly-series.wat `mixNodes`: src, nK, pair, g0, g1, g2, g3, dst. */
+export const mixNodes = instance.exports['mixNodes'] as (...args: number[]) => void;
+
 /** hourly-series.wat `pressureLoop`: a, b, kA, wA, mA, sA, kB, wB, mB, sB, P, ampA, ampB, nt, out. */
 export const pressureLoop = instance.exports['pressureLoop'] as (...args: number[]) => void;
 

@@ -72,6 +72,35 @@
         (br $node)))
   )
 
+;; mixNodes: an octave's node values [k][cell] (doubles, 32 bytes a node, as cornerNodes writes
+  ;; them) mixed over the cells with factors g, for a field linear in its noise (one blend per
+  ;; octave and hour instead of one per cell). pair != 0: per node the column pair (g0 v0 + g2 v2,
+  ;; g1 v1 + g3 v3), 16 bytes, as windLoop reads them; else the sum ((g0 v0 + g1 v1) + g2 v2) +
+  ;; g3 v3, 8 bytes, as pressureLoop reads them.
+  (func (export "mixNodes") (param $src i32) (param $nK i32) (param $pair i32)
+    (param $g0 f64) (param $g1 f64) (param $g2 f64) (param $g3 f64) (param $dst i32)
+    (local $end i32) (local $G01 v128) (local $G23 v128) (local $p v128) (local $q v128)
+    (local.set $G01 (f64x2.replace_lane 1 (f64x2.splat (local.get $g0)) (local.get $g1)))
+    (local.set $G23 (f64x2.replace_lane 1 (f64x2.splat (local.get $g2)) (local.get $g3)))
+    (local.set $end (i32.add (local.get $src) (i32.shl (local.get $nK) (i32.const 5))))
+    (block $done
+      (loop $node
+        (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
+        (local.set $p (f64x2.mul (local.get $G01) (v128.load (local.get $src))))
+        (local.set $q (f64x2.mul (local.get $G23) (v128.load offset=16 (local.get $src))))
+        (if (local.get $pair)
+          (then
+            (v128.store (local.get $dst) (f64x2.add (local.get $p) (local.get $q)))
+            (local.set $dst (i32.add (local.get $dst) (i32.const 16))))
+          (else
+            (f64.store (local.get $dst)
+              (f64.add (f64.add (f64.add (f64x2.extract_lane 0 (local.get $p)) (f64x2.extract_lane 1 (local.get $p))) (f64x2.extract_lane 0 (local.get $q)))
+                (f64x2.extract_lane 1 (local.get $q))))
+            (local.set $dst (i32.add (local.get $dst) (i32.const 8)))))
+        (local.set $src (i32.add (local.get $src) (i32.const 32)))
+        (br $node)))
+  )
+
   ;; pressureLoop: out[t] = P + ampA (v + (v' - v) wA) + ampB (u + (u' - u) wB) for t < nt, where
   ;; v, v' are nodes i, i + 1 of the mixed octave-A nodes at `a` (one double per node) and u, u'
   ;; those of octave B at `b`. kA, wA, mA, sA: octave A's cycle (i32 k0, f64 w, length m,
