@@ -157,7 +157,7 @@ export function quadTemperaturePair(block: Block, h0: number, nt: number, wt: Qu
     const off = block.offsetHours[col]!;
     const { dFirst, starts } = localDayStarts(h0, nt, off);
     const st = mem.copy(starts);
-    temperatureColumn(st, starts.length - 1, dFirst, dFirst - A.d0, col, tmax, tmin, mid, tdew, sunrise, 1, h0, off, wt[col], wt[col + 2]!, PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR - PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR + PLATEAU_HALF_HOURS, air[col], dew[col]);
+    temperatureColumn(st, starts.length - 1, dFirst, dFirst - A.d0, col, tmax, tmin, mid, tdew, sunrise, h0, off, wt[col], wt[col + 2]!, PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR - PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR + PLATEAU_HALF_HOURS, air[col], dew[col]);
   }
   mixColumns(air[0], air[1], nt, airAt);
   mixColumns(dew[0], dew[1], nt, dewAt);

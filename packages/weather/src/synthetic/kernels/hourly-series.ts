@@ -19,7 +19,7 @@ export const pressureLoop = instance.exports['pressureLoop'] as (...args: number
 /** hourly-series.wat `windLoop`: a, b, kA, wA, mA, sA, kB, wB, mB, sB, s0, s1, ampA, ampB, dc, hour, nt, out. */
 export const windLoop = instance.exports['windLoop'] as (...args: number[]) => void;
 
-/** hourly-series.wat `temperatureColumn`: 19 arguments, in the order that file lists them. */
+/** hourly-series.wat `temperatureColumn`: 18 arguments, in the order that file lists them. */
 export const temperatureColumn = instance.exports['temperatureColumn'] as (...args: number[]) => void;
 
 /** hourly-series.wat `mixColumns`: prod0, prod1, nt, out. */

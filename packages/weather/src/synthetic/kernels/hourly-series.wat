@@ -209,12 +209,12 @@
 
   ;; temperatureColumn: hourly air temperature, and with it dewpoint, of one column (col 0 or 1)
   ;; of the 2 x 2 block, its two cells (rows 0 and 1) as the lanes of one f64x2; quad-hourly.ts
-  ;; `quadTemperature` documents the curve (temperature.ts `curve`). For each local day n of the
+  ;; `quadTemperaturePair` documents the curve (temperature.ts `curve`). For each local day n of the
   ;; column (hours starts[n] .. starts[n+1]-1, day D = dFirst + n, anchors of day di = D - d0 =
   ;; di0 + n), each hour's value v, rounded to float32, times the cell's bilinear weight (w0 row
-  ;; 0, w1 row 1) goes to prod[t] (16 bytes per hour). When dew != 0 the dewpoint, v capped by
-  ;; the dew line, goes to prodDew[t] likewise. Anchors are [day][cell] float32 (tmax, tmin, mid,
-  ;; tdew), sunrise [day][row] double.
+  ;; 0, w1 row 1) goes to prod[t] (16 bytes per hour), and the dewpoint, v capped by the dew
+  ;; line, to prodDew[t] likewise. Anchors are [day][cell] float32 (tmax, tmin, mid, tdew),
+  ;; sunrise [day][row] double.
   ;;
   ;; The rows share the column's local hour lh but not their sunrise, so the two segments that
   ;; start at sunrise -+ B may switch at different hours in the two lanes. The segment loops run
@@ -223,7 +223,7 @@
   ;; each lane's segment by the same tests. lh = ((h0 + t) + off) - 24 D as the JavaScript.
   (func (export "temperatureColumn")
     (param $starts i32) (param $nDays i32) (param $dFirst i32) (param $di0 i32) (param $col i32)
-    (param $tmax i32) (param $tmin i32) (param $mid i32) (param $tdew i32) (param $sunrise i32) (param $dew i32)
+    (param $tmax i32) (param $tmin i32) (param $mid i32) (param $tdew i32) (param $sunrise i32)
     (param $h0 f64) (param $off f64) (param $w0 f64) (param $w1 f64)
     (param $B f64) (param $X0 f64) (param $X1 f64) (param $prod i32) (param $prodDew i32)
     (local $n i32) (local $t i32) (local $tEnd i32) (local $q i32) (local $day f64) (local $lh f64)
@@ -234,8 +234,6 @@
     (local.set $W (f64x2.replace_lane 1 (f64x2.splat (local.get $w0)) (local.get $w1)))
     (local.set $INV5 (f64x2.splat (f64.div (f64.const 1) (f64.sub (f64.const 24) (local.get $X1)))))
     (local.set $X1v (f64x2.splat (local.get $X1)))
-    (local.set $e0 (v128.const f64x2 0 0))
-    (local.set $de (v128.const f64x2 0 0))
     (block $days
       (loop $day
         (br_if $days (i32.ge_s (local.get $n) (local.get $nDays)))
@@ -250,10 +248,8 @@
         (local.set $lo (call $pair (i32.add (local.get $tmin) (local.get $q))))
         (local.set $hi (call $pair (i32.add (local.get $tmax) (local.get $q))))
         (local.set $m1 (call $pair (i32.add (local.get $mid) (i32.add (local.get $q) (i32.const 16)))))
-        (if (local.get $dew)
-          (then
-            (local.set $e0 (call $pair (i32.add (local.get $tdew) (local.get $q))))
-            (local.set $de (f64x2.sub (call $pair (i32.add (local.get $tdew) (i32.add (local.get $q) (i32.const 16)))) (local.get $e0)))))
+        (local.set $e0 (call $pair (i32.add (local.get $tdew) (local.get $q))))
+        (local.set $de (f64x2.sub (call $pair (i32.add (local.get $tdew) (i32.add (local.get $q) (i32.const 16)))) (local.get $e0)))
         (local.set $a (f64x2.sub (local.get $sr) (f64x2.splat (local.get $B))))
         (local.set $c (f64x2.add (local.get $sr) (f64x2.splat (local.get $B))))
         (local.set $inv1 (f64x2.div (v128.const f64x2 1 1) (f64x2.sub (local.get $a) (v128.const f64x2 0 0))))
@@ -274,10 +270,9 @@
             (local.set $s (f64x2.mul (f64x2.sub (f64x2.splat (local.get $lh)) (v128.const f64x2 0 0)) (local.get $inv1)))
             (local.set $v (f64x2.add (local.get $m0) (f64x2.mul (f64x2.mul (f64x2.mul (local.get $d01) (local.get $s)) (local.get $s)) (f64x2.sub (v128.const f64x2 3 3) (f64x2.mul (v128.const f64x2 2 2) (local.get $s))))))
             (v128.store (i32.add (local.get $prod) (i32.shl (local.get $t) (i32.const 4))) (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (local.get $v)))))
-            (if (local.get $dew)
-              (then (v128.store (i32.add (local.get $prodDew) (i32.shl (local.get $t) (i32.const 4)))
-                (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero
-                  (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24))))))))))))
+            (v128.store (i32.add (local.get $prodDew) (i32.shl (local.get $t) (i32.const 4)))
+              (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero
+                (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24))))))))))
             (local.set $t (i32.add (local.get $t) (i32.const 1)))
             (br $seg1)))
         ;; Hours where one lane has reached its a and the other not.
@@ -289,7 +284,7 @@
             (call $emit (local.get $prod) (local.get $prodDew) (local.get $t)
               (call $anyHour (local.get $lh) (local.get $a) (local.get $c) (local.get $X0) (local.get $X1v) (local.get $m0) (local.get $lo) (local.get $hi)
                 (local.get $d01) (local.get $d35) (local.get $d5) (local.get $inv1) (local.get $inv3) (local.get $INV5))
-              (local.get $lh) (local.get $dew) (local.get $e0) (local.get $de) (local.get $W))
+              (local.get $lh) (local.get $e0) (local.get $de) (local.get $W))
             (local.set $t (i32.add (local.get $t) (i32.const 1)))
             (br $mixedA)))
         ;; The minimum plateau: lh <= c in both lanes.
@@ -300,10 +295,9 @@
             (br_if $end2 (i32.eqz (f64.le (local.get $lh) (local.get $cmin))))
             (local.set $v (local.get $lo))
             (v128.store (i32.add (local.get $prod) (i32.shl (local.get $t) (i32.const 4))) (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (local.get $v)))))
-            (if (local.get $dew)
-              (then (v128.store (i32.add (local.get $prodDew) (i32.shl (local.get $t) (i32.const 4)))
-                (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero
-                  (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24))))))))))))
+            (v128.store (i32.add (local.get $prodDew) (i32.shl (local.get $t) (i32.const 4)))
+              (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero
+                (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24))))))))))
             (local.set $t (i32.add (local.get $t) (i32.const 1)))
             (br $seg2)))
         (block $endC
@@ -314,7 +308,7 @@
             (call $emit (local.get $prod) (local.get $prodDew) (local.get $t)
               (call $anyHour (local.get $lh) (local.get $a) (local.get $c) (local.get $X0) (local.get $X1v) (local.get $m0) (local.get $lo) (local.get $hi)
                 (local.get $d01) (local.get $d35) (local.get $d5) (local.get $inv1) (local.get $inv3) (local.get $INV5))
-              (local.get $lh) (local.get $dew) (local.get $e0) (local.get $de) (local.get $W))
+              (local.get $lh) (local.get $e0) (local.get $de) (local.get $W))
             (local.set $t (i32.add (local.get $t) (i32.const 1)))
             (br $mixedC)))
         ;; The rise to the maximum plateau: lh < X0 (both lanes are past c).
@@ -326,10 +320,9 @@
             (local.set $s (f64x2.mul (f64x2.sub (f64x2.splat (local.get $lh)) (local.get $c)) (local.get $inv3)))
             (local.set $v (f64x2.add (local.get $lo) (f64x2.mul (f64x2.mul (f64x2.mul (local.get $d35) (local.get $s)) (local.get $s)) (f64x2.sub (v128.const f64x2 3 3) (f64x2.mul (v128.const f64x2 2 2) (local.get $s))))))
             (v128.store (i32.add (local.get $prod) (i32.shl (local.get $t) (i32.const 4))) (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (local.get $v)))))
-            (if (local.get $dew)
-              (then (v128.store (i32.add (local.get $prodDew) (i32.shl (local.get $t) (i32.const 4)))
-                (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero
-                  (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24))))))))))))
+            (v128.store (i32.add (local.get $prodDew) (i32.shl (local.get $t) (i32.const 4)))
+              (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero
+                (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24))))))))))
             (local.set $t (i32.add (local.get $t) (i32.const 1)))
             (br $seg3)))
         ;; The maximum plateau: lh <= X1.
@@ -340,10 +333,9 @@
             (br_if $end4 (i32.eqz (f64.le (local.get $lh) (local.get $X1))))
             (local.set $v (local.get $hi))
             (v128.store (i32.add (local.get $prod) (i32.shl (local.get $t) (i32.const 4))) (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (local.get $v)))))
-            (if (local.get $dew)
-              (then (v128.store (i32.add (local.get $prodDew) (i32.shl (local.get $t) (i32.const 4)))
-                (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero
-                  (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24))))))))))))
+            (v128.store (i32.add (local.get $prodDew) (i32.shl (local.get $t) (i32.const 4)))
+              (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero
+                (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24))))))))))
             (local.set $t (i32.add (local.get $t) (i32.const 1)))
             (br $seg4)))
         ;; The fall to the next midnight.
@@ -354,10 +346,9 @@
             (local.set $s (f64x2.mul (f64x2.sub (f64x2.splat (local.get $lh)) (local.get $X1v)) (local.get $INV5)))
             (local.set $v (f64x2.add (local.get $hi) (f64x2.mul (f64x2.mul (f64x2.mul (local.get $d5) (local.get $s)) (local.get $s)) (f64x2.sub (v128.const f64x2 3 3) (f64x2.mul (v128.const f64x2 2 2) (local.get $s))))))
             (v128.store (i32.add (local.get $prod) (i32.shl (local.get $t) (i32.const 4))) (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (local.get $v)))))
-            (if (local.get $dew)
-              (then (v128.store (i32.add (local.get $prodDew) (i32.shl (local.get $t) (i32.const 4)))
-                (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero
-                  (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24))))))))))))
+            (v128.store (i32.add (local.get $prodDew) (i32.shl (local.get $t) (i32.const 4)))
+              (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero
+                (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24))))))))))
             (local.set $t (i32.add (local.get $t) (i32.const 1)))
             (br $seg5)))
         (local.set $n (i32.add (local.get $n) (i32.const 1)))
@@ -399,16 +390,14 @@
         (f64x2.le (local.get $L) (local.get $c)))
       (f64x2.lt (local.get $L) (local.get $a))))
 
-  ;; prod[t] = W fround(v), and when dew != 0 prodDew[t] = W fround(min(v, dew line e0 + de (lh / 24)))
+  ;; prod[t] = W fround(v) and prodDew[t] = W fround(min(v, dew line e0 + de (lh / 24)))
   ;; (`if (td < v) v = td` is pmin(v, td)).
-  (func $emit (param $prod i32) (param $prodDew i32) (param $t i32) (param $v v128) (param $lh f64) (param $dew i32) (param $e0 v128) (param $de v128) (param $W v128)
+  (func $emit (param $prod i32) (param $prodDew i32) (param $t i32) (param $v v128) (param $lh f64) (param $e0 v128) (param $de v128) (param $W v128)
     (v128.store (i32.add (local.get $prod) (i32.shl (local.get $t) (i32.const 4)))
       (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (local.get $v)))))
-    (if (local.get $dew)
-      (then
-        (v128.store (i32.add (local.get $prodDew) (i32.shl (local.get $t) (i32.const 4)))
-          (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero
-            (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24)))))))))))))
+    (v128.store (i32.add (local.get $prodDew) (i32.shl (local.get $t) (i32.const 4)))
+        (f64x2.mul (local.get $W) (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero
+          (f64x2.pmin (local.get $v) (f64x2.add (local.get $e0) (f64x2.mul (local.get $de) (f64x2.splat (f64.div (local.get $lh) (f64.const 24)))))))))))
 
   ;; out[t] = float32(((0 + p0) + p1) + p2) + p3) with cell k's product p_k from the columns'
   ;; prod arrays (column 0: cells 0, 2; column 1: cells 1, 3): the order in which the JavaScript
