@@ -5,7 +5,7 @@ import { computeField } from '../src/synthetic/fields.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
 import { BlockNoise, smoothstep } from '../src/synthetic/noise.js';
 import { quadTemperatureAnchors } from '../src/synthetic/quad-extremes.js';
-import { octaveCycle } from '../src/synthetic/quad-noise.js';
+import { octaveCycle, octaveWeights } from '../src/synthetic/quad-noise.js';
 import { generalAltitude, quadAltitude } from '../src/synthetic/terrain.js';
 import { anchorDaysForHours, fillHourlyTemperature } from '../src/synthetic/temperature.js';
 import { WIND_FLOOR_MARGIN } from '../src/synthetic/wind.js';
@@ -50,6 +50,8 @@ const RANGES: TimeRange[] = [
   { startMs: Date.UTC(2023, 0, 1), endMs: Date.UTC(2023, 11, 31, 23) },
   { startMs: Date.UTC(2024, 1, 27, 5), endMs: Date.UTC(2024, 2, 2, 17) },
   { startMs: Date.UTC(2019, 11, 30, 13), endMs: Date.UTC(2020, 0, 2, 3) },
+  // three hours across a UTC midnight: segments shorter than an hour pair
+  { startMs: Date.UTC(2022, 6, 9, 23), endMs: Date.UTC(2022, 6, 10, 1) },
 ];
 
 describe('SyntheticSource: hourly ET inputs at a point (fused 2 x 2 pass, quad-hourly.ts)', () => {
@@ -164,6 +166,8 @@ describe('synthetic: 2 x 2 building blocks equal the general ones', () => {
         const k = Math.floor(h / o.periodHours);
         expect(y.w[t % y.m]).toBe(smoothstep((h - k * o.periodHours) / o.periodHours));
         expect(y.k0[t % y.m]! + y.stride * Math.floor(t / y.m)).toBe(4 * (k - Math.floor(h0 / o.periodHours)));
+        // the segment kernels' table, by the hour's place in its node interval
+        expect(octaveWeights(o.periodHours)[h - k * o.periodHours]).toBe(y.w[t % y.m]);
       }
     }
     // and BlockNoise uses them: a whole-hour value does not depend on how the hour is reached

@@ -7,9 +7,10 @@
  * for four cells (bench/README.md "Zarr reads"). Here:
  *
  * - noise nodes are hashed once per time node for the four cells (the `cornerNodes` kernel, or
- *   quad-noise.ts `quadNodes` when the cells straddle a lattice line) and the time weights come
- *   from the octave's cycle table (`octaveCycle`): hourly samples repeat their position between
- *   nodes with the octave's period;
+ *   quad-noise.ts `quadNodes` when the cells straddle a lattice line); the time weights come
+ *   from the octave's cycle table (`octaveCycle`: hourly samples repeat their position between
+ *   nodes with the octave's period) or, for wind and pressure, whose kernels run segment by
+ *   segment between nodes, from its table by hour of the node interval (`octaveWeights`);
  * - the hour loops are WebAssembly kernels (kernels/hourly-series.wat), two cells to a vector,
  *   doing the block path's own arithmetic (`curve`, `shortwaveOf` and `periodRa`, `windOf`) in
  *   the same order, with the noise accumulated in float32 as BlockNoise does, so each cell's
@@ -24,7 +25,7 @@ import type { Block } from './block.js';
 import { CLOUD_NOISE, cloudBias } from './clouds.js';
 import { pressureAtElevation, PRESSURE_NOISE } from './pressure.js';
 import { quadTemperatureAnchors } from './quad-extremes.js';
-import { octaveCycle, quadNodes, sharedCorners, type OctaveCycle } from './quad-noise.js';
+import { octaveCycle, octaveWeights, quadNodes, sharedCorners, type OctaveCycle } from './quad-noise.js';
 import { clearSkyFactors } from './radiation.js';
 import { dayOfYearTable } from './calendar.js';
 import { COS_HALF_HOUR, dayRotation, HALF_HOUR, HOUR_TERMS, longitudeRotation, SIN_HALF_HOUR, SOLAR_DAY, sunsetAt, sunsetRow } from './solar.js';
@@ -32,7 +33,7 @@ import { TMAX_LOCAL_HOUR } from './climate.js';
 import { anchorDaysForHours, PLATEAU_HALF_HOURS } from './temperature.js';
 import { diurnalWindFactors, windBase, WIND_NOISE, WIND_NOISE_GAIN } from './wind.js';
 import type { NoiseField, NoiseOctave } from './noise.js';
-import { cornerNodes, hourlySeriesMemory, mixColumns, mixNodes, pressureLoop, shortwaveLoop, temperatureColumn, windLoop } from './kernels/hourly-series.js';
+import { cornerNodes, hourlySeriesMemory, mixColumns, mixNodes, pressureSegments, shortwaveLoop, temperatureColumn, windSegments } from './kernels/hourly-series.js';
 import type { KernelMemory } from './kernels/kernel-memory.js';
 
 export type QuadHourlyVariable = 'air_temperature' | 'dew_point_temperature' | 'surface_downwelling_shortwave_flux_in_air' | 'wind_speed' | 'surface_air_pressure';
@@ -247,50 +248,80 @@ function cycleArgs(mem: KernelMemory, c: OctaveCycle): [number, number, number, 
 }
 
 /**
+ * A two-octave field's nodes at the block for hours h0 .. h0+nt-1, as the segment kernels
+ * (windSegments, pressureSegments) read them: per octave the nodes (in kernel memory, the node of
+ * hour h0 first), the weight table (quad-noise.ts `octaveWeights`), the period and the place of
+ * hour h0 in its node interval.
+ */
+interface SegmentOctaves {
+  a: KernelNodes;
+  b: KernelNodes;
+  tA: number;
+  tB: number;
+  pA: number;
+  pB: number;
+  uA: number;
+  uB: number;
+  ampA: number;
+  ampB: number;
+}
+
+function segmentOctaves(mem: KernelMemory, field: NoiseField, block: Block, h0: number, nt: number): SegmentOctaves {
+  if (field.octaves.length !== 2) throw new Error('noise layout changed: update quad-hourly.ts');
+  const [oa, ob] = field.octaves as [NoiseOctave, NoiseOctave];
+  const pA = oa.periodHours, pB = ob.periodHours;
+  const a = kernelNodes(mem, oa, block, h0, h0 + nt - 1), b = kernelNodes(mem, ob, block, h0, h0 + nt - 1);
+  return {
+    a, b, pA, pB,
+    tA: mem.table(octaveWeights(pA)),
+    tB: mem.table(octaveWeights(pB)),
+    uA: h0 - pA * a.kMin,
+    uB: h0 - pB * b.kMin,
+    ampA: oa.amplitude,
+    ampB: ob.amplitude,
+  };
+}
+
+/**
  * Wind speed. With model v3 the speed never reaches the 0.5 m s-1 floor (wind.ts
  * `WIND_FLOOR_MARGIN`), so a cell's speed is base x diurnal(column) x (1 + gain x noise), linear
  * in the noise, and so is the bilinear mix: per column, the diurnal factor times (sum of w B +
- * gain x the noise of node values pre-mixed with w B). The hour loop is the `windLoop` kernel
- * (kernels/hourly-series.wat), the two columns as one vector. Equal to the general path's mix
- * of per-cell float32 values to float32 rounding (test/synthetic-quad-hourly.test.ts). Returns
- * the offset of the float32 series in the kernels' memory.
+ * gain x the noise of node values pre-mixed with w B). The hour loop is the `windSegments` kernel
+ * (kernels/hourly-series.wat). Equal to the general path's mix of per-cell float32 values to
+ * float32 rounding (test/synthetic-quad-hourly.test.ts). Returns the offset of the float32 series
+ * in the kernels' memory.
  */
 function quadWind(block: Block, h0: number, nt: number, wt: QuadWeights): number {
   const base = windBase(block.lats, 2, block.altitude);
   const wb = [wt[0] * base[0]!, wt[1] * base[1]!, wt[2] * base[2]!, wt[3] * base[3]!];
-  const dc0 = diurnalWindFactors(block.lons[0]!), dc1 = diurnalWindFactors(block.lons[1]!);
   const mem = hourlySeriesMemory;
-  const N = twoOctaves(mem, WIND_NOISE, block, h0, nt);
-  const a = mem.scratch(16 * N.a.nK), b = mem.scratch(16 * N.b.nK), dc = mem.scratch(16 * 24), at = mem.scratch(4 * nt);
-  const cA = cycleArgs(mem, N.ya), cB = cycleArgs(mem, N.yb);
+  const N = segmentOctaves(mem, WIND_NOISE, block, h0, nt);
+  const a = mem.scratch(16 * N.a.nK), b = mem.scratch(16 * N.b.nK), dc = mem.scratch(8 * 50), at = mem.scratch(4 * nt + 4);
   // Column 0 holds cells 0 and 2, column 1 cells 1 and 3: lanes 0 and 1 of each node pair.
   mixNodes(N.a.at, N.a.nK, 1, ...wb, a);
   mixNodes(N.b.at, N.b.nK, 1, ...wb, b);
-  const dcs = mem.f64(dc, 48);
-  for (let h = 0; h < 24; h++) {
-    dcs[2 * h] = dc0[h]!;
-    dcs[2 * h + 1] = dc1[h]!;
-  }
+  const dcs = mem.f64(dc, 50);
+  dcs.set(diurnalWindFactors(block.lons[0]!), 0);
+  dcs.set(diurnalWindFactors(block.lons[1]!), 25);
   const hour = h0 - 24 * Math.floor(h0 / 24);
-  windLoop(a, b, ...cA, ...cB, wb[0]! + wb[2]!, wb[1]! + wb[3]!, N.ampA * WIND_NOISE_GAIN, N.ampB * WIND_NOISE_GAIN, dc, hour, nt, at);
+  windSegments(a, b, N.tA, N.tB, N.pA, N.pB, N.uA, N.uB, wb[0]! + wb[2]!, wb[1]! + wb[3]!, N.ampA * WIND_NOISE_GAIN, N.ampB * WIND_NOISE_GAIN, dc, hour, nt, at);
   return at;
 }
 
 /**
  * Surface pressure: the standard-atmosphere base plus the noise (fillHourlyPressure), linear in
  * the noise, so the mix is the mixed base plus the noise of pre-mixed node values; the hour loop
- * is the `pressureLoop` kernel. Equal to the general path's mix of per-cell float32 values to
+ * is the `pressureSegments` kernel. Equal to the general path's mix of per-cell float32 values to
  * float32 rounding. Returns the offset of the float32 series in the kernels' memory.
  */
 function quadPressure(block: Block, h0: number, nt: number, wt: QuadWeights): number {
   const alt = block.altitude;
   const P = wt[0] * pressureAtElevation(alt[0]!) + wt[1] * pressureAtElevation(alt[1]!) + wt[2] * pressureAtElevation(alt[2]!) + wt[3] * pressureAtElevation(alt[3]!);
   const mem = hourlySeriesMemory;
-  const N = twoOctaves(mem, PRESSURE_NOISE, block, h0, nt);
-  const a = mem.scratch(8 * N.a.nK), b = mem.scratch(8 * N.b.nK), at = mem.scratch(4 * nt);
-  const cA = cycleArgs(mem, N.ya), cB = cycleArgs(mem, N.yb);
+  const N = segmentOctaves(mem, PRESSURE_NOISE, block, h0, nt);
+  const a = mem.scratch(8 * N.a.nK), b = mem.scratch(8 * N.b.nK), at = mem.scratch(4 * nt + 4);
   mixNodes(N.a.at, N.a.nK, 0, ...wt, a);
   mixNodes(N.b.at, N.b.nK, 0, ...wt, b);
-  pressureLoop(a, b, ...cA, ...cB, P, N.ampA, N.ampB, nt, at);
+  pressureSegments(a, b, N.tA, N.tB, N.pA, N.pB, N.uA, N.uB, P, N.ampA, N.ampB, nt, at);
   return at;
 }

@@ -158,3 +158,26 @@ export function octaveCycle(periodHours: number, t0: number, step: number, kMin:
   }
   return { m, stride: ((m * step) / p) * 4, k0, w };
 }
+
+const weightTables = new Map<number, Float64Array>();
+
+/**
+ * The smoothstep weight of each whole hour u = 0 .. P-1 of an octave's node interval (period P
+ * whole hours), s = u / P and w = s s (3 - 2 s): octaveCycle's weight of a sample u hours past its
+ * node, the same bits (t - k P is the exact integer u). Two trailing zeros let a kernel read the
+ * weights of hours u, u + 1 as one pair at the interval's last hour. One table per period, kept.
+ */
+export function octaveWeights(periodHours: number): Float64Array {
+  const p = periodHours;
+  if (!Number.isInteger(p) || p < 1) throw new Error('octaveWeights needs a whole-hour period');
+  let w = weightTables.get(p);
+  if (!w) {
+    w = new Float64Array(p + 2);
+    for (let u = 0; u < p; u++) {
+      const s = u / p;
+      w[u] = s * s * (3 - 2 * s);
+    }
+    weightTables.set(p, w);
+  }
+  return w;
+}

@@ -13,11 +13,11 @@ export const hourlySeriesMemory = new KernelMemory(instance.exports['memory'] as
 /** hourly-series.wat `mixNodes`: src, nK, pair, g0, g1, g2, g3, dst. */
 export const mixNodes = instance.exports['mixNodes'] as (...args: number[]) => void;
 
-/** hourly-series.wat `pressureLoop`: a, b, kA, wA, mA, sA, kB, wB, mB, sB, P, ampA, ampB, nt, out. */
-export const pressureLoop = instance.exports['pressureLoop'] as (...args: number[]) => void;
+/** hourly-series.wat `pressureSegments`: a, b, tA, tB, pA, pB, uA, uB, P, ampA, ampB, nt, out. */
+export const pressureSegments = instance.exports['pressureSegments'] as (...args: number[]) => void;
 
-/** hourly-series.wat `windLoop`: a, b, kA, wA, mA, sA, kB, wB, mB, sB, s0, s1, ampA, ampB, dc, hour, nt, out. */
-export const windLoop = instance.exports['windLoop'] as (...args: number[]) => void;
+/** hourly-series.wat `windSegments`: a, b, tA, tB, pA, pB, uA, uB, s0, s1, ampA, ampB, dc, hour, nt, out. */
+export const windSegments = instance.exports['windSegments'] as (...args: number[]) => void;
 
 /** hourly-series.wat `temperatureColumn`: 18 arguments, in the order that file lists them. */
 export const temperatureColumn = instance.exports['temperatureColumn'] as (...args: number[]) => void;

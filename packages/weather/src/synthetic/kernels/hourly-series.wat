@@ -2,11 +2,11 @@
 ;; pressure, wind speed, air temperature and dewpoint, and shortwave. The JavaScript loops they replace
 ;; spent 7-20 ns an hour on about a dozen floating-point operations (bench/README.md "Zarr reads").
 ;;
-;; Both fields are linear in their two-octave noise, so the bilinear mix is taken at the noise
-;; nodes (quad-hourly.ts `mixNodes`) and an hour reads one node pair per octave. An octave's
-;; position between its time nodes repeats with its cycle (quad-noise.ts `octaveCycle`): k0[r]
-;; (node offset times 4, as octaveCycle gives it) and w[r] for r = 0 .. m-1, the node advancing by
-;; stride / 4 per cycle.
+;; Pressure and wind are linear in their two-octave noise, so the bilinear mix is taken at the
+;; noise nodes (`mixNodes`) and an hour reads one node pair per octave. In the shortwave loop an
+;; octave's position between its time nodes repeats with its cycle (quad-noise.ts `octaveCycle`):
+;; k0[r] (node offset times 4, as octaveCycle gives it) and w[r] for r = 0 .. m-1, the node
+;; advancing by stride / 4 per cycle.
 ;;
 ;; Same operations in the same order as the JavaScript loops, in double (WebAssembly has no fused
 ;; multiply-add and rounds as JavaScript does), so the same bits; a Float32Array store is
@@ -101,110 +101,135 @@
         (br $node)))
   )
 
-  ;; pressureLoop: out[t] = P + ampA (v + (v' - v) wA) + ampB (u + (u' - u) wB) for t < nt, where
-  ;; v, v' are nodes i, i + 1 of the mixed octave-A nodes at `a` (one double per node) and u, u'
-  ;; those of octave B at `b`. kA, wA, mA, sA: octave A's cycle (i32 k0, f64 w, length m,
-  ;; stride); the same for B. `out`: nt float32.
-  (func (export "pressureLoop")
-    (param $a i32) (param $b i32)
-    (param $kA i32) (param $wA i32) (param $mA i32) (param $sA i32)
-    (param $kB i32) (param $wB i32) (param $mB i32) (param $sB i32)
-    (param $P f64) (param $ampA f64) (param $ampB f64) (param $nt i32) (param $out i32)
-    (local $rA i32) (local $qA i32) (local $rB i32) (local $qB i32)
-    (local $iA i32) (local $iB i32) (local $xA f64) (local $xB f64) (local $v f64) (local $u f64)
-    (local $end i32)
-    ;; Byte strides: a node is 8 bytes, k0 and stride count nodes times 4.
-    (local.set $sA (i32.shl (local.get $sA) (i32.const 1)))
-    (local.set $sB (i32.shl (local.get $sB) (i32.const 1)))
-    (local.set $qA (local.get $a))
-    (local.set $qB (local.get $b))
-    (local.set $end (i32.add (local.get $out) (i32.shl (local.get $nt) (i32.const 2))))
-    (block $done
-      (loop $hour
-        (br_if $done (i32.ge_u (local.get $out) (local.get $end)))
-        (local.set $iA (i32.add (local.get $qA) (i32.shl (i32.load (i32.add (local.get $kA) (i32.shl (local.get $rA) (i32.const 2)))) (i32.const 1))))
-        (local.set $xA (f64.load (i32.add (local.get $wA) (i32.shl (local.get $rA) (i32.const 3)))))
-        (local.set $iB (i32.add (local.get $qB) (i32.shl (i32.load (i32.add (local.get $kB) (i32.shl (local.get $rB) (i32.const 2)))) (i32.const 1))))
-        (local.set $xB (f64.load (i32.add (local.get $wB) (i32.shl (local.get $rB) (i32.const 3)))))
-        (local.set $rA (i32.add (local.get $rA) (i32.const 1)))
-        (if (i32.eq (local.get $rA) (local.get $mA))
-          (then
-            (local.set $rA (i32.const 0))
-            (local.set $qA (i32.add (local.get $qA) (local.get $sA)))))
-        (local.set $rB (i32.add (local.get $rB) (i32.const 1)))
-        (if (i32.eq (local.get $rB) (local.get $mB))
-          (then
-            (local.set $rB (i32.const 0))
-            (local.set $qB (i32.add (local.get $qB) (local.get $sB)))))
-        (local.set $v (f64.load (local.get $iA)))
-        (local.set $u (f64.load (local.get $iB)))
-        (f32.store (local.get $out)
-          (f32.demote_f64
-            (f64.add
-              (f64.add (local.get $P)
-                (f64.mul (local.get $ampA) (f64.add (local.get $v) (f64.mul (f64.sub (f64.load offset=8 (local.get $iA)) (local.get $v)) (local.get $xA)))))
-              (f64.mul (local.get $ampB) (f64.add (local.get $u) (f64.mul (f64.sub (f64.load offset=8 (local.get $iB)) (local.get $u)) (local.get $xB)))))))
-        (local.set $out (i32.add (local.get $out) (i32.const 4)))
-        (br $hour)))
-  )
+  ;; Pressure and wind run segment by segment: a segment is a run of hours in which neither
+  ;; octave passes a time node (nor, for wind, a UTC midnight), so its node values are constants and
+  ;; its weights consecutive entries of the octave's table (quad-noise.ts `octaveWeights`, indexed
+  ;; by the hour u within the node interval). The hours of a segment go two at a time, as the
+  ;; lanes of one f64x2, each lane doing the scalar operations in their order. An odd segment's
+  ;; last pair computes one hour past its end, from the weight tables' padding; the next segment
+  ;; overwrites that value and, at the end of the series, it lands in 4 bytes of slack after `out`.
 
-  ;; windLoop: the two columns as the lanes of one f64x2. Nodes at `a` and `b` are column pairs
-  ;; (16 bytes per node: column 0's mixed value, then column 1's); S the pair (S0, S1); `dc` the 24
-  ;; hourly pairs of diurnal factors (dc0[h], dc1[h]); hour the UTC hour of the first sample.
-  ;; c = S + ampA (v + (v' - v) wA) + ampB (u + (u' - u) wB) per column, and
-  ;; out[t] = dc0 c0 + dc1 c1.
-  (func (export "windLoop")
-    (param $a i32) (param $b i32)
-    (param $kA i32) (param $wA i32) (param $mA i32) (param $sA i32)
-    (param $kB i32) (param $wB i32) (param $mB i32) (param $sB i32)
-    (param $s0 f64) (param $s1 f64) (param $ampA f64) (param $ampB f64) (param $dc i32) (param $hour i32)
-    (param $nt i32) (param $out i32)
-    (local $rA i32) (local $qA i32) (local $rB i32) (local $qB i32)
-    (local $iA i32) (local $iB i32) (local $end i32)
-    (local $S v128) (local $AA v128) (local $AB v128) (local $v v128) (local $u v128) (local $c v128)
-    (local.set $S (f64x2.replace_lane 1 (f64x2.splat (local.get $s0)) (local.get $s1)))
+  ;; pressureSegments: out[t] = (P + ampA (v + (v' - v) wA)) + ampB (u + (u' - u) wB) for t < nt,
+  ;; v, v' the mixed octave-A nodes around the hour (one double per node, from `a`, the node of
+  ;; hour 0 first) and u, u' octave B's from `b`. tA, tB: the weight tables (doubles); pA, pB the
+  ;; periods; uA, uB hour 0's place in its node interval. `out`: nt float32 (and 4 bytes slack).
+  (func (export "pressureSegments")
+    (param $a i32) (param $b i32) (param $tA i32) (param $tB i32) (param $pA i32) (param $pB i32) (param $uA i32) (param $uB i32)
+    (param $P f64) (param $ampA f64) (param $ampB f64) (param $nt i32) (param $out i32)
+    (local $end i32) (local $len i32) (local $oEnd i32) (local $xA i32) (local $xB i32)
+    (local $PP v128) (local $AA v128) (local $AB v128) (local $VA v128) (local $DA v128) (local $VB v128) (local $DB v128) (local $X v128)
+    (local.set $PP (f64x2.splat (local.get $P)))
     (local.set $AA (f64x2.splat (local.get $ampA)))
     (local.set $AB (f64x2.splat (local.get $ampB)))
-    ;; Byte strides: a node pair is 16 bytes, k0 and stride count nodes times 4.
-    (local.set $sA (i32.shl (local.get $sA) (i32.const 2)))
-    (local.set $sB (i32.shl (local.get $sB) (i32.const 2)))
-    (local.set $qA (local.get $a))
-    (local.set $qB (local.get $b))
     (local.set $end (i32.add (local.get $out) (i32.shl (local.get $nt) (i32.const 2))))
     (block $done
-      (loop $step
+      (loop $segment
         (br_if $done (i32.ge_u (local.get $out) (local.get $end)))
-        (local.set $iA (i32.add (local.get $qA) (i32.shl (i32.load (i32.add (local.get $kA) (i32.shl (local.get $rA) (i32.const 2)))) (i32.const 2))))
-        (local.set $iB (i32.add (local.get $qB) (i32.shl (i32.load (i32.add (local.get $kB) (i32.shl (local.get $rB) (i32.const 2)))) (i32.const 2))))
-        (local.set $v (v128.load (local.get $iA)))
-        (local.set $u (v128.load (local.get $iB)))
-        (local.set $c
-          (f64x2.add
-            (f64x2.add (local.get $S)
-              (f64x2.mul (local.get $AA)
-                (f64x2.add (local.get $v)
-                  (f64x2.mul (f64x2.sub (v128.load offset=16 (local.get $iA)) (local.get $v))
-                    (f64x2.splat (f64.load (i32.add (local.get $wA) (i32.shl (local.get $rA) (i32.const 3)))))))))
-            (f64x2.mul (local.get $AB)
-              (f64x2.add (local.get $u)
-                (f64x2.mul (f64x2.sub (v128.load offset=16 (local.get $iB)) (local.get $u))
-                  (f64x2.splat (f64.load (i32.add (local.get $wB) (i32.shl (local.get $rB) (i32.const 3))))))))))
-        (local.set $c (f64x2.mul (v128.load (i32.add (local.get $dc) (i32.shl (local.get $hour) (i32.const 4)))) (local.get $c)))
-        (f32.store (local.get $out) (f32.demote_f64 (f64.add (f64x2.extract_lane 0 (local.get $c)) (f64x2.extract_lane 1 (local.get $c)))))
-        (local.set $rA (i32.add (local.get $rA) (i32.const 1)))
-        (if (i32.eq (local.get $rA) (local.get $mA))
+        (local.set $len (call $segmentLength (i32.sub (local.get $pA) (local.get $uA)) (i32.sub (local.get $pB) (local.get $uB))
+          (i32.shr_u (i32.sub (local.get $end) (local.get $out)) (i32.const 2))))
+        (local.set $VA (f64x2.splat (f64.load (local.get $a))))
+        (local.set $DA (f64x2.sub (f64x2.splat (f64.load offset=8 (local.get $a))) (local.get $VA)))
+        (local.set $VB (f64x2.splat (f64.load (local.get $b))))
+        (local.set $DB (f64x2.sub (f64x2.splat (f64.load offset=8 (local.get $b))) (local.get $VB)))
+        (local.set $xA (i32.add (local.get $tA) (i32.shl (local.get $uA) (i32.const 3))))
+        (local.set $xB (i32.add (local.get $tB) (i32.shl (local.get $uB) (i32.const 3))))
+        (local.set $oEnd (i32.add (local.get $out) (i32.shl (local.get $len) (i32.const 2))))
+        (loop $pair
+          (local.set $X
+            (f64x2.add
+              (f64x2.add (local.get $PP) (f64x2.mul (local.get $AA) (f64x2.add (local.get $VA) (f64x2.mul (local.get $DA) (v128.load (local.get $xA))))))
+              (f64x2.mul (local.get $AB) (f64x2.add (local.get $VB) (f64x2.mul (local.get $DB) (v128.load (local.get $xB)))))))
+          (i64.store (local.get $out) (i64x2.extract_lane 0 (f32x4.demote_f64x2_zero (local.get $X))))
+          (local.set $xA (i32.add (local.get $xA) (i32.const 16)))
+          (local.set $xB (i32.add (local.get $xB) (i32.const 16)))
+          (local.set $out (i32.add (local.get $out) (i32.const 8)))
+          (br_if $pair (i32.lt_u (local.get $out) (local.get $oEnd))))
+        (local.set $out (local.get $oEnd))
+        (local.set $uA (i32.add (local.get $uA) (local.get $len)))
+        (if (i32.eq (local.get $uA) (local.get $pA))
           (then
-            (local.set $rA (i32.const 0))
-            (local.set $qA (i32.add (local.get $qA) (local.get $sA)))))
-        (local.set $rB (i32.add (local.get $rB) (i32.const 1)))
-        (if (i32.eq (local.get $rB) (local.get $mB))
+            (local.set $uA (i32.const 0))
+            (local.set $a (i32.add (local.get $a) (i32.const 8)))))
+        (local.set $uB (i32.add (local.get $uB) (local.get $len)))
+        (if (i32.eq (local.get $uB) (local.get $pB))
           (then
-            (local.set $rB (i32.const 0))
-            (local.set $qB (i32.add (local.get $qB) (local.get $sB)))))
-        (local.set $hour (i32.add (local.get $hour) (i32.const 1)))
+            (local.set $uB (i32.const 0))
+            (local.set $b (i32.add (local.get $b) (i32.const 8)))))
+        (br $segment)))
+  )
+
+  ;; The smallest of three hour counts: a segment's length.
+  (func $segmentLength (param $x i32) (param $y i32) (param $z i32) (result i32)
+    (local.set $x (select (local.get $y) (local.get $x) (i32.lt_u (local.get $y) (local.get $x))))
+    (select (local.get $z) (local.get $x) (i32.lt_u (local.get $z) (local.get $x))))
+
+  ;; windSegments: per column c (0, 1), s_c = (S_c + ampA (v + (v' - v) wA)) + ampB (u + (u' - u) wB)
+  ;; with the column's mixed nodes (pairs at `a` and `b`, 16 bytes a node: column 0, column 1; the
+  ;; node of hour 0 first), and out[t] = dc_0 s_0 + dc_1 s_1, dc_c the column's diurnal factor at
+  ;; the UTC hour: `dc` holds column 0's 24 factors and a pad, then column 1's (25 doubles each).
+  ;; hour: the UTC hour of hour 0. Other arguments as pressureSegments.
+  (func (export "windSegments")
+    (param $a i32) (param $b i32) (param $tA i32) (param $tB i32) (param $pA i32) (param $pB i32) (param $uA i32) (param $uB i32)
+    (param $s0 f64) (param $s1 f64) (param $ampA f64) (param $ampB f64) (param $dc i32) (param $hour i32) (param $nt i32) (param $out i32)
+    (local $end i32) (local $len i32) (local $oEnd i32) (local $xA i32) (local $xB i32) (local $xD i32)
+    (local $S0 v128) (local $S1 v128) (local $AA v128) (local $AB v128)
+    (local $VA0 v128) (local $DA0 v128) (local $VB0 v128) (local $DB0 v128) (local $VA1 v128) (local $DA1 v128) (local $VB1 v128) (local $DB1 v128)
+    (local $WA v128) (local $WB v128)
+    (local.set $S0 (f64x2.splat (local.get $s0)))
+    (local.set $S1 (f64x2.splat (local.get $s1)))
+    (local.set $AA (f64x2.splat (local.get $ampA)))
+    (local.set $AB (f64x2.splat (local.get $ampB)))
+    (local.set $end (i32.add (local.get $out) (i32.shl (local.get $nt) (i32.const 2))))
+    (block $done
+      (loop $segment
+        (br_if $done (i32.ge_u (local.get $out) (local.get $end)))
+        (local.set $len (call $segmentLength (i32.sub (local.get $pA) (local.get $uA)) (i32.sub (local.get $pB) (local.get $uB))
+          (i32.shr_u (i32.sub (local.get $end) (local.get $out)) (i32.const 2))))
+        (local.set $len (select (i32.sub (i32.const 24) (local.get $hour)) (local.get $len) (i32.lt_u (i32.sub (i32.const 24) (local.get $hour)) (local.get $len))))
+        (local.set $VA0 (f64x2.splat (f64.load (local.get $a))))
+        (local.set $DA0 (f64x2.sub (f64x2.splat (f64.load offset=16 (local.get $a))) (local.get $VA0)))
+        (local.set $VA1 (f64x2.splat (f64.load offset=8 (local.get $a))))
+        (local.set $DA1 (f64x2.sub (f64x2.splat (f64.load offset=24 (local.get $a))) (local.get $VA1)))
+        (local.set $VB0 (f64x2.splat (f64.load (local.get $b))))
+        (local.set $DB0 (f64x2.sub (f64x2.splat (f64.load offset=16 (local.get $b))) (local.get $VB0)))
+        (local.set $VB1 (f64x2.splat (f64.load offset=8 (local.get $b))))
+        (local.set $DB1 (f64x2.sub (f64x2.splat (f64.load offset=24 (local.get $b))) (local.get $VB1)))
+        (local.set $xA (i32.add (local.get $tA) (i32.shl (local.get $uA) (i32.const 3))))
+        (local.set $xB (i32.add (local.get $tB) (i32.shl (local.get $uB) (i32.const 3))))
+        (local.set $xD (i32.add (local.get $dc) (i32.shl (local.get $hour) (i32.const 3))))
+        (local.set $oEnd (i32.add (local.get $out) (i32.shl (local.get $len) (i32.const 2))))
+        (loop $pair
+          (local.set $WA (v128.load (local.get $xA)))
+          (local.set $WB (v128.load (local.get $xB)))
+          (i64.store (local.get $out) (i64x2.extract_lane 0 (f32x4.demote_f64x2_zero
+            (f64x2.add
+              (f64x2.mul (v128.load (local.get $xD))
+                (f64x2.add
+                  (f64x2.add (local.get $S0) (f64x2.mul (local.get $AA) (f64x2.add (local.get $VA0) (f64x2.mul (local.get $DA0) (local.get $WA)))))
+                  (f64x2.mul (local.get $AB) (f64x2.add (local.get $VB0) (f64x2.mul (local.get $DB0) (local.get $WB))))))
+              (f64x2.mul (v128.load offset=200 (local.get $xD))
+                (f64x2.add
+                  (f64x2.add (local.get $S1) (f64x2.mul (local.get $AA) (f64x2.add (local.get $VA1) (f64x2.mul (local.get $DA1) (local.get $WA)))))
+                  (f64x2.mul (local.get $AB) (f64x2.add (local.get $VB1) (f64x2.mul (local.get $DB1) (local.get $WB))))))))))
+          (local.set $xA (i32.add (local.get $xA) (i32.const 16)))
+          (local.set $xB (i32.add (local.get $xB) (i32.const 16)))
+          (local.set $xD (i32.add (local.get $xD) (i32.const 16)))
+          (local.set $out (i32.add (local.get $out) (i32.const 8)))
+          (br_if $pair (i32.lt_u (local.get $out) (local.get $oEnd))))
+        (local.set $out (local.get $oEnd))
+        (local.set $hour (i32.add (local.get $hour) (local.get $len)))
         (if (i32.eq (local.get $hour) (i32.const 24)) (then (local.set $hour (i32.const 0))))
-        (local.set $out (i32.add (local.get $out) (i32.const 4)))
-        (br $step)))
+        (local.set $uA (i32.add (local.get $uA) (local.get $len)))
+        (if (i32.eq (local.get $uA) (local.get $pA))
+          (then
+            (local.set $uA (i32.const 0))
+            (local.set $a (i32.add (local.get $a) (i32.const 16)))))
+        (local.set $uB (i32.add (local.get $uB) (local.get $len)))
+        (if (i32.eq (local.get $uB) (local.get $pB))
+          (then
+            (local.set $uB (i32.const 0))
+            (local.set $b (i32.add (local.get $b) (i32.const 16)))))
+        (br $segment)))
   )
 
   ;; temperatureColumn: hourly air temperature, and with it dewpoint, of one column (col 0 or 1)
