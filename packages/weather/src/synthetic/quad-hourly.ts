@@ -7,17 +7,16 @@
  * for four cells (bench/README.md "Zarr reads"). Here:
  *
  * - noise nodes are hashed once per time node for the four cells (the `cornerNodes` kernel, or
- *   quad-noise.ts `quadNodes` when the cells straddle a lattice line); the time weights come
- *   from the octave's cycle table (`octaveCycle`: hourly samples repeat their position between
- *   nodes with the octave's period) or, for wind and pressure, whose kernels run segment by
- *   segment between nodes, from its table by hour of the node interval (`octaveWeights`);
- * - the hour loops are WebAssembly kernels (kernels/hourly-series.wat), two cells to a vector,
- *   doing the block path's own arithmetic (`curve`, `shortwaveOf` and `periodRa`, `windOf`) in
+ *   quad-noise.ts `quadNodes` when the cells straddle a lattice line); the kernels run segment by
+ *   segment between nodes, the time weights from the octave's table by hour of the node
+ *   interval (`octaveWeights`);
+ * - the hour loops are WebAssembly kernels (kernels/hourly-series.wat), two cells (for wind and
+ *   pressure, two hours) to a vector, doing the block path's own arithmetic (`curve`, `shortwaveOf` and `periodRa`, `windOf`) in
  *   the same order, with the noise accumulated in float32 as BlockNoise does, so each cell's
  *   value is the general path's bit for bit and so is the bilinear mix
  *   (test/synthetic-quad-hourly.test.ts checks equality with computeField);
- * - this module prepares their inputs (nodes, cycles, per-day terms) in the kernels' memory and
- *   copies the float32 result out;
+ * - this module prepares their inputs (nodes, weight tables, per-day terms) in the kernels'
+ *   memory and copies the float32 result out;
  * - air temperature and dewpoint come from one pass on the fused 2 x 2 anchors (quad-extremes.ts).
  */
 import type { VariableId } from '../grid-source.js';
@@ -25,7 +24,7 @@ import type { Block } from './block.js';
 import { CLOUD_NOISE, cloudBias } from './clouds.js';
 import { pressureAtElevation, PRESSURE_NOISE } from './pressure.js';
 import { quadTemperatureAnchors } from './quad-extremes.js';
-import { octaveCycle, octaveWeights, quadNodes, sharedCorners, type OctaveCycle } from './quad-noise.js';
+import { octaveWeights, quadNodes, sharedCorners } from './quad-noise.js';
 import { clearSkyFactors } from './radiation.js';
 import { dayOfYearTable } from './calendar.js';
 import { COS_HALF_HOUR, dayRotation, HALF_HOUR, HOUR_TERMS, longitudeRotation, SIN_HALF_HOUR, SOLAR_DAY, sunsetAt, sunsetRow } from './solar.js';
@@ -33,7 +32,7 @@ import { TMAX_LOCAL_HOUR } from './climate.js';
 import { anchorDaysForHours, PLATEAU_HALF_HOURS } from './temperature.js';
 import { diurnalWindFactors, windBase, WIND_NOISE, WIND_NOISE_GAIN } from './wind.js';
 import type { NoiseField, NoiseOctave } from './noise.js';
-import { cornerNodes, hourlySeriesMemory, mixColumns, mixNodes, pressureSegments, shortwaveLoop, temperatureColumn, windSegments } from './kernels/hourly-series.js';
+import { cornerNodes, hourlySeriesMemory, mixColumns, mixNodes, pressureSegments, shortwaveClouds, shortwaveRso, temperatureColumn, windSegments } from './kernels/hourly-series.js';
 import type { KernelMemory } from './kernels/kernel-memory.js';
 
 export type QuadHourlyVariable = 'air_temperature' | 'dew_point_temperature' | 'surface_downwelling_shortwave_flux_in_air' | 'wind_speed' | 'surface_air_pressure';
@@ -82,19 +81,6 @@ interface KernelNodes {
 }
 
 /**
- * Two-octave hourly noise over the block: each octave's nodes (in kernel memory) and its cycle
- * (quad-noise.ts `octaveCycle`); the kernels read the values through the cycle.
- */
-interface TwoOctaves {
-  a: KernelNodes;
-  b: KernelNodes;
-  ya: OctaveCycle;
-  yb: OctaveCycle;
-  ampA: number;
-  ampB: number;
-}
-
-/**
  * The nodes of an octave covering hours tFirst .. tLast (quad-noise.ts `quadOctave`'s span) at
  * the block's four cells: the `cornerNodes` kernel when the cells share their lattice corners,
  * else quadNodes' general form; quadNodes' float32 values either way.
@@ -107,13 +93,6 @@ function kernelNodes(mem: KernelMemory, octave: NoiseOctave, block: Block, tFirs
   if (c) cornerNodes(c.p0, c.p1, c.p2, c.p3, kMin, nK, c.wx0, c.wx1, c.wy0, c.wy1, at);
   else mem.f64(at, 4 * nK).set(quadNodes(octave, block, kMin, nK));
   return { at, kMin, nK };
-}
-
-function twoOctaves(mem: KernelMemory, field: NoiseField, block: Block, h0: number, nt: number): TwoOctaves {
-  if (field.octaves.length !== 2) throw new Error('noise layout changed: update quad-hourly.ts');
-  const [oa, ob] = field.octaves as [NoiseOctave, NoiseOctave];
-  const a = kernelNodes(mem, oa, block, h0, h0 + nt - 1), b = kernelNodes(mem, ob, block, h0, h0 + nt - 1);
-  return { a, b, ya: octaveCycle(oa.periodHours, h0, 1, a.kMin), yb: octaveCycle(ob.periodHours, h0, 1, b.kMin), ampA: oa.amplitude, ampB: ob.amplitude };
 }
 
 /**
@@ -186,14 +165,16 @@ const SHORT_NIGHT_WS = Math.PI - Math.PI / 12;
 
 /**
  * Shortwave: day by day the block path's per-day terms (fillShortwave, radiation.ts) into a
- * record per day, then the `shortwaveLoop` kernel (kernels/hourly-series.wat) hour by hour over
- * the four cells, the two columns of a row as one vector: the period-end hour angles and sines
- * (solar.ts `hourAnglesOfDay`, `hourSinesOfDay`), Rso from `periodRa` with its limits taken as
- * selects, Rs with the cell's cloud noise accumulated in float32 as BlockNoise.at does, mixed in
- * the general mix's order; the same operations in the same order, so the same bits. The four
- * cells share the hour's place in each octave's cycle (hourly samples are the same UTC hour in
- * both columns). An hour dark in all four cells is 0, as in the block path. Returns the offset of
- * the float32 series in the kernels' memory.
+ * record per day, then two kernels (kernels/hourly-series.wat), the two columns of a row as one
+ * vector. `shortwaveRso` goes hour by hour: the period-end hour angles and sines (solar.ts
+ * `hourAnglesOfDay`, `hourSinesOfDay`) and Rso from `periodRa` with its limits taken as selects,
+ * kept with the runs of hours lit in some cell. `shortwaveClouds` goes over those runs segment by
+ * segment between the cloud octaves' nodes (as wind and pressure): Rs with the cell's cloud noise
+ * accumulated in float32 as BlockNoise.at does, mixed in the general mix's order. The same
+ * operations in the same order, so the same bits; an hour dark in all four cells is 0, as in the
+ * block path. Split in two, each hour loop holds few enough values and instructions for the CPU
+ * to overlap several hours (bench/README.md). Returns the offset of the float32 series in the
+ * kernels' memory.
  */
 function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights): number {
   const { lats, lons, altitude } = block;
@@ -207,9 +188,9 @@ function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights): n
   const doy = dayOfYearTable(dFirst, nDays);
   const mem = hourlySeriesMemory;
   const hourTab = mem.table(HOUR_TERMS);
-  const N = twoOctaves(mem, CLOUD_NOISE, block, h0, nt);
-  const days = mem.scratch(SW_DAY_BYTES * nDays), at = mem.scratch(4 * nt);
-  const cA = cycleArgs(mem, N.ya), cB = cycleArgs(mem, N.yb);
+  const N = segmentOctaves(mem, CLOUD_NOISE, block, h0, nt);
+  // Runs of lit hours: at most two pieces of each UTC day's daylight.
+  const days = mem.scratch(SW_DAY_BYTES * nDays), rso = mem.scratch(32 * nt), runs = mem.scratch(8 * (2 * nDays + 1)), at = mem.scratch(4 * nt);
   const rec = mem.f64(days, (SW_DAY_BYTES / 8) * nDays);
   for (let n = 0, o = 0; n < nDays; n++, o += SW_DAY_BYTES / 8) {
     const j = doy.table[doy.offset + n]!;
@@ -236,16 +217,12 @@ function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights): n
     rec[o + 21] = plainNight ? wsMax : Infinity;
     rec[o + 22] = shortNight ? 1 : 0;
   }
-  shortwaveLoop(days, nDays, 24 * dFirst - h0, nt, hourTab, N.a.at, N.b.at, ...cA, ...cB, N.ampA, N.ampB, cloudBias(lat0), cloudBias(lat1), factor[0]!, factor[1]!, factor[2]!, factor[3]!, ...wt, Math.PI / 12, HALF_HOUR, COS_HALF_HOUR, SIN_HALF_HOUR, TWO_THIRDS, at);
+  const nRuns = shortwaveRso(days, nDays, 24 * dFirst - h0, nt, hourTab, factor[0]!, factor[1]!, factor[2]!, factor[3]!, Math.PI / 12, HALF_HOUR, COS_HALF_HOUR, SIN_HALF_HOUR, rso, runs);
+  shortwaveClouds(runs, nRuns, N.a.at, N.b.at, N.tA, N.tB, N.pA, N.pB, N.uA, N.uB, N.ampA, N.ampB, cloudBias(lat0), cloudBias(lat1), ...wt, TWO_THIRDS, rso, nt, at);
   return at;
 }
 
 const TWO_THIRDS = 2 / 3;
-
-/** Offsets of an octave's cycle (k0, w) in kernel memory, for the hour-loop kernels. */
-function cycleArgs(mem: KernelMemory, c: OctaveCycle): [number, number, number, number] {
-  return [mem.copy(c.k0), mem.copy(c.w), c.m, c.stride];
-}
 
 /**
  * A two-octave field's nodes at the block for hours h0 .. h0+nt-1, as the segment kernels

@@ -25,8 +25,11 @@ export const temperatureColumn = instance.exports['temperatureColumn'] as (...ar
 /** hourly-series.wat `mixColumns`: prod0, prod1, nt, out. */
 export const mixColumns = instance.exports['mixColumns'] as (...args: number[]) => void;
 
-/** hourly-series.wat `shortwaveLoop`: 33 arguments, in the order that file lists them. */
-export const shortwaveLoop = instance.exports['shortwaveLoop'] as (...args: number[]) => void;
+/** hourly-series.wat `shortwaveRso`: 15 arguments, in the order that file lists them; returns the number of runs. */
+export const shortwaveRso = instance.exports['shortwaveRso'] as (...args: number[]) => number;
+
+/** hourly-series.wat `shortwaveClouds`: 22 arguments, in the order that file lists them. */
+export const shortwaveClouds = instance.exports['shortwaveClouds'] as (...args: number[]) => void;
 
 /** hourly-series.wat `cornerNodes`: p0, p1, p2, p3, kMin, nK, wx0, wx1, wy0, wy1, out. */
 export const cornerNodes = instance.exports['cornerNodes'] as (...args: number[]) => void;

@@ -3,10 +3,7 @@
 ;; spent 7-20 ns an hour on about a dozen floating-point operations (bench/README.md "Zarr reads").
 ;;
 ;; Pressure and wind are linear in their two-octave noise, so the bilinear mix is taken at the
-;; noise nodes (`mixNodes`) and an hour reads one node pair per octave. In the shortwave loop an
-;; octave's position between its time nodes repeats with its cycle (quad-noise.ts `octaveCycle`):
-;; k0[r] (node offset times 4, as octaveCycle gives it) and w[r] for r = 0 .. m-1, the node
-;; advancing by stride / 4 per cycle.
+;; noise nodes (`mixNodes`) and an hour reads one node pair per octave.
 ;;
 ;; Same operations in the same order as the JavaScript loops, in double (WebAssembly has no fused
 ;; multiply-add and rounds as JavaScript does), so the same bits; a Float32Array store is
@@ -455,8 +452,8 @@
         (br $hour)))
   )
 
-  ;; shortwaveLoop: hourly shortwave of the 2 x 2 block mixed bilinearly (quad-hourly.ts
-  ;; `quadShortwave`), the two columns as the lanes of one f64x2 per row: cells (0, 1) and (2, 3).
+  ;; shortwaveRso: hourly clear-sky radiation of the 2 x 2 block (quad-hourly.ts `quadShortwave`),
+  ;; the two columns as the lanes of one f64x2 per row: cells (0, 1) and (2, 3).
   ;; Day n covers hours t = tFirst + 24 n + i (i the UTC hour, 0..23; hours outside 0..nt-1
   ;; skipped). Its record at days + 192 n holds doubles: 0 a0, 1 b0, 2 a1, 3 b1 (sin lat sin decl
   ;; and cos lat cos decl per row), 4 k (dr Gsc 12 / pi), 6-7 g per column (lon / 15 + Sc),
@@ -466,49 +463,33 @@
   ;; day); 20 and 21: -ws and ws of the larger ws, an hour being dark when both columns' periods
   ;; end by the first or start from the second (-Infinity and Infinity on a day without a plain
   ;; night); 22: 1 if a night shorter than the hour is possible that day.
-  ;; hourTab: cos then sin of pi/12 (i - 12), i = 0..23. nA, nB: the cloud octaves' node values
-  ;; [k][cell] as doubles; kA, wA, mA, sA and kB, ...: their cycles (as pressureLoop). out: nt
-  ;; float32, each w00 fround(v0) + w01 fround(v1) + w10 fround(v2) + w11 fround(v3) in that order.
-  ;; Dark hours (both columns' periods outside [-ws, ws] of the larger ws) are 0 without the
-  ;; arithmetic, whose value there is 0 too.
-  (func (export "shortwaveLoop")
+  ;; hourTab: cos then sin of pi/12 (i - 12), i = 0..23. Writes Rso (f Ra where Ra > 0, else 0)
+  ;; of each hour t lit in some cell to rso + 32 t (row 0's two cells, then row 1's), and the runs
+  ;; of consecutive such hours as i32 pairs (first hour, end) to `runs`; returns their number.
+  ;; Dark hours (both columns' periods outside [-ws, ws] of the larger ws) are left out: their
+  ;; Rso, and so their shortwave, is 0.
+  (func (export "shortwaveRso")
     (param $days i32) (param $nDays i32) (param $tFirst i32) (param $nt i32) (param $hourTab i32)
-    (param $nA i32) (param $nB i32)
-    (param $kA i32) (param $wA i32) (param $mA i32) (param $sA i32)
-    (param $kB i32) (param $wB i32) (param $mB i32) (param $sB i32)
-    (param $ampA f64) (param $ampB f64) (param $bz0 f64) (param $bz1 f64)
     (param $f0 f64) (param $f1 f64) (param $f2 f64) (param $f3 f64)
-    (param $w00 f64) (param $w01 f64) (param $w10 f64) (param $w11 f64)
-    (param $pi12 f64) (param $half f64) (param $cosHalf f64) (param $sinHalf f64) (param $twoThirds f64) (param $out i32)
+    (param $pi12 f64) (param $half f64) (param $cosHalf f64) (param $sinHalf f64) (param $rso i32) (param $runs i32) (result i32)
     (local $n i32) (local $i i32) (local $iEnd i32) (local $t i32) (local $rec i32) (local $shortNight i32)
-    (local $rA i32) (local $qA i32) (local $rB i32) (local $qB i32) (local $iA i32) (local $iB i32)
-    (local $AMPA v128) (local $AMPB v128) (local $BZ0 v128) (local $BZ1 v128) (local $F0 v128) (local $F1 v128)
-    (local $WT0 v128) (local $WT1 v128) (local $PI12 v128) (local $HALF v128) (local $COSH v128) (local $SINH v128) (local $TT v128)
+    (local $h i32) (local $first i32) (local $end i32) (local $nRuns i32) (local $o i32)
+    (local $F0 v128) (local $F1 v128)
+    (local $PI12 v128) (local $HALF v128) (local $COSH v128) (local $SINH v128)
     (local $K v128) (local $G v128) (local $CB v128) (local $SB v128) (local $DARKU v128) (local $DARKL v128)
     (local $S v128) (local $L v128) (local $U v128) (local $HC v128) (local $HS v128) (local $cw v128) (local $sw v128)
-    (local $S1 v128) (local $S2 v128) (local $XA v128) (local $XB v128)
+    (local $S1 v128) (local $S2 v128)
     (local $NW0 v128) (local $PW0 v128) (local $SW0 v128) (local $A0 v128) (local $B0 v128) (local $RI0 v128) (local $SE0 v128)
     (local $NW1 v128) (local $PW1 v128) (local $SW1 v128) (local $A1 v128) (local $B1 v128) (local $RI1 v128) (local $SE1 v128) (local $m1 v128) (local $m2 v128) (local $W1 v128) (local $W2 v128)
-    (local $ra0 v128) (local $ra1 v128) (local $PWN v128) (local $NWX v128) (local $UL v128) (local $DS v128) (local $rso v128) (local $va v128) (local $vb v128) (local $x v128)
-    (local $P0 v128) (local $P1 v128)
-    (local.set $AMPA (f64x2.splat (local.get $ampA)))
-    (local.set $AMPB (f64x2.splat (local.get $ampB)))
-    (local.set $BZ0 (f64x2.splat (local.get $bz0)))
-    (local.set $BZ1 (f64x2.splat (local.get $bz1)))
+    (local $ra0 v128) (local $ra1 v128) (local $PWN v128) (local $NWX v128) (local $UL v128) (local $DS v128)
     (local.set $F0 (f64x2.replace_lane 1 (f64x2.splat (local.get $f0)) (local.get $f1)))
     (local.set $F1 (f64x2.replace_lane 1 (f64x2.splat (local.get $f2)) (local.get $f3)))
-    (local.set $WT0 (f64x2.replace_lane 1 (f64x2.splat (local.get $w00)) (local.get $w01)))
-    (local.set $WT1 (f64x2.replace_lane 1 (f64x2.splat (local.get $w10)) (local.get $w11)))
     (local.set $PI12 (f64x2.splat (local.get $pi12)))
     (local.set $HALF (f64x2.splat (local.get $half)))
     (local.set $COSH (f64x2.splat (local.get $cosHalf)))
     (local.set $SINH (f64x2.splat (local.get $sinHalf)))
-    (local.set $TT (f64x2.splat (local.get $twoThirds)))
-    ;; Byte strides: a node is 4 cells of 8 bytes, k0 and stride count nodes times 4.
-    (local.set $sA (i32.shl (local.get $sA) (i32.const 3)))
-    (local.set $sB (i32.shl (local.get $sB) (i32.const 3)))
-    (local.set $qA (local.get $nA))
-    (local.set $qB (local.get $nB))
+    ;; No run yet: the first lit hour starts one.
+    (local.set $end (i32.const -1))
     (block $daysDone
       (loop $day
         (br_if $daysDone (i32.ge_s (local.get $n) (local.get $nDays)))
@@ -546,21 +527,6 @@
         (block $hoursDone
           (loop $hour
             (br_if $hoursDone (i32.ge_s (local.get $i) (local.get $iEnd)))
-            ;; The octaves' place in their cycles at this hour.
-            (local.set $iA (i32.add (local.get $qA) (i32.shl (i32.load (i32.add (local.get $kA) (i32.shl (local.get $rA) (i32.const 2)))) (i32.const 3))))
-            (local.set $XA (f64x2.splat (f64.load (i32.add (local.get $wA) (i32.shl (local.get $rA) (i32.const 3))))))
-            (local.set $iB (i32.add (local.get $qB) (i32.shl (i32.load (i32.add (local.get $kB) (i32.shl (local.get $rB) (i32.const 2)))) (i32.const 3))))
-            (local.set $XB (f64x2.splat (f64.load (i32.add (local.get $wB) (i32.shl (local.get $rB) (i32.const 3))))))
-            (local.set $rA (i32.add (local.get $rA) (i32.const 1)))
-            (if (i32.eq (local.get $rA) (local.get $mA))
-              (then
-                (local.set $rA (i32.const 0))
-                (local.set $qA (i32.add (local.get $qA) (local.get $sA)))))
-            (local.set $rB (i32.add (local.get $rB) (i32.const 1)))
-            (if (i32.eq (local.get $rB) (local.get $mB))
-              (then
-                (local.set $rB (i32.const 0))
-                (local.set $qB (i32.add (local.get $qB) (local.get $sB)))))
             ;; Period-end hour angles per column (solar.ts `hourAnglesOfDay`): s = i + g reduced
             ;; to [0, 24), w = pi/12 (s - 12), ends w -+ pi/24.
             (local.set $S (f64x2.add (f64x2.splat (f64.convert_i32_s (local.get $i))) (local.get $G)))
@@ -648,55 +614,152 @@
                             (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $SE1) (local.get $L)) (local.get $A1))
                               (f64x2.mul (local.get $B1) (f64x2.sub (local.get $SW1) (local.get $S1)))))
                             (f64x2.lt (local.get $L) (local.get $SE1)))))))))
-                ;; Rso = f Ra where Ra > 0; then Rs = Rso (1 - 2/3 cloud), the cloud the smoothstep of
-                ;; the float32 noise + bias clamped to [-1, 1] (clouds.ts; at -+1 the cubic is exactly 0
-                ;; and 1, its branches' values).
-                (local.set $rso (v128.and (f64x2.mul (local.get $F0) (local.get $ra0)) (f64x2.gt (local.get $ra0) (v128.const f64x2 0 0))))
-                (local.set $va (v128.load offset=0 (local.get $iA)))
-                (local.set $vb (v128.load offset=0 (local.get $iB)))
-                (local.set $x
-                  (f64x2.add
-                    (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add
-                        (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.mul (local.get $AMPA) (f64x2.add (local.get $va) (f64x2.mul (f64x2.sub (v128.load offset=32 (local.get $iA)) (local.get $va)) (local.get $XA))))))
-                        (f64x2.mul (local.get $AMPB) (f64x2.add (local.get $vb) (f64x2.mul (f64x2.sub (v128.load offset=32 (local.get $iB)) (local.get $vb)) (local.get $XB)))))))
-                    (local.get $BZ0)))
-                (local.set $x (f64x2.pmax (f64x2.pmin (local.get $x) (v128.const f64x2 1 1)) (v128.const f64x2 -1 -1)))
-                (local.set $P0
-                  (f64x2.mul (local.get $WT0)
-                    (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.mul (local.get $rso)
-                        (f64x2.sub (v128.const f64x2 1 1)
-                          (f64x2.mul (local.get $TT)
-                            (f64x2.add (v128.const f64x2 0.5 0.5)
-                              (f64x2.mul (local.get $x) (f64x2.sub (v128.const f64x2 0.75 0.75) (f64x2.mul (f64x2.mul (v128.const f64x2 0.25 0.25) (local.get $x)) (local.get $x))))))))))))
-                ;; Rso = f Ra where Ra > 0; then Rs = Rso (1 - 2/3 cloud), the cloud the smoothstep of
-                ;; the float32 noise + bias clamped to [-1, 1] (clouds.ts; at -+1 the cubic is exactly 0
-                ;; and 1, its branches' values).
-                (local.set $rso (v128.and (f64x2.mul (local.get $F1) (local.get $ra1)) (f64x2.gt (local.get $ra1) (v128.const f64x2 0 0))))
-                (local.set $va (v128.load offset=16 (local.get $iA)))
-                (local.set $vb (v128.load offset=16 (local.get $iB)))
-                (local.set $x
-                  (f64x2.add
-                    (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add
-                        (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.mul (local.get $AMPA) (f64x2.add (local.get $va) (f64x2.mul (f64x2.sub (v128.load offset=48 (local.get $iA)) (local.get $va)) (local.get $XA))))))
-                        (f64x2.mul (local.get $AMPB) (f64x2.add (local.get $vb) (f64x2.mul (f64x2.sub (v128.load offset=48 (local.get $iB)) (local.get $vb)) (local.get $XB)))))))
-                    (local.get $BZ1)))
-                (local.set $x (f64x2.pmax (f64x2.pmin (local.get $x) (v128.const f64x2 1 1)) (v128.const f64x2 -1 -1)))
-                (local.set $P1
-                  (f64x2.mul (local.get $WT1)
-                    (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.mul (local.get $rso)
-                        (f64x2.sub (v128.const f64x2 1 1)
-                          (f64x2.mul (local.get $TT)
-                            (f64x2.add (v128.const f64x2 0.5 0.5)
-                              (f64x2.mul (local.get $x) (f64x2.sub (v128.const f64x2 0.75 0.75) (f64x2.mul (f64x2.mul (v128.const f64x2 0.25 0.25) (local.get $x)) (local.get $x))))))))))))
-                (f32.store (i32.add (local.get $out) (i32.shl (i32.add (local.get $t) (local.get $i)) (i32.const 2)))
-                  (f32.demote_f64
-                    (f64.add
-                      (f64.add (f64.add (f64x2.extract_lane 0 (local.get $P0)) (f64x2.extract_lane 1 (local.get $P0))) (f64x2.extract_lane 0 (local.get $P1)))
-                      (f64x2.extract_lane 1 (local.get $P1))))))
-              (else (f32.store (i32.add (local.get $out) (i32.shl (i32.add (local.get $t) (local.get $i)) (i32.const 2))) (f32.const 0))))
+                (local.set $h (i32.add (local.get $t) (local.get $i)))
+                (local.set $o (i32.add (local.get $rso) (i32.shl (local.get $h) (i32.const 5))))
+                (v128.store (local.get $o) (v128.and (f64x2.mul (local.get $F0) (local.get $ra0)) (f64x2.gt (local.get $ra0) (v128.const f64x2 0 0))))
+                (v128.store offset=16 (local.get $o) (v128.and (f64x2.mul (local.get $F1) (local.get $ra1)) (f64x2.gt (local.get $ra1) (v128.const f64x2 0 0))))
+                ;; Extend the run, or close it and start one at t.
+                (if (i32.ne (local.get $h) (local.get $end))
+                  (then
+                    (if (i32.ge_s (local.get $end) (i32.const 0))
+                      (then
+                        (i32.store (local.get $runs) (local.get $first))
+                        (i32.store offset=4 (local.get $runs) (local.get $end))
+                        (local.set $runs (i32.add (local.get $runs) (i32.const 8)))
+                        (local.set $nRuns (i32.add (local.get $nRuns) (i32.const 1)))))
+                    (local.set $first (local.get $h))))
+                (local.set $end (i32.add (local.get $h) (i32.const 1)))))
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $hour)))
         (local.set $n (i32.add (local.get $n) (i32.const 1)))
         (br $day)))
+    (if (i32.ge_s (local.get $end) (i32.const 0))
+      (then
+        (i32.store (local.get $runs) (local.get $first))
+        (i32.store offset=4 (local.get $runs) (local.get $end))
+        (local.set $nRuns (i32.add (local.get $nRuns) (i32.const 1)))))
+    (local.get $nRuns)
+  )
+
+  ;; shortwaveClouds: the shortwave of the runs of lit hours (shortwaveRso's), Rs = Rso (1 - 2/3
+  ;; cloud) per cell, the cloud the smoothstep of the float32 noise + bias clamped to [-1, 1]
+  ;; (clouds.ts; at -+1 the cubic is exactly 0 and 1, its branches' values), the two rows' noise
+  ;; accumulated in float32 as BlockNoise.at does. Runs go segment by segment between the cloud
+  ;; octaves' nodes as pressureSegments (the nodes [k][cell] doubles, 32 bytes a node, the node of
+  ;; hour 0 first; weight tables tA, tB; periods pA, pB; hour 0's places uA, uB). out: nt float32,
+  ;; each w00 fround(v0) + w01 fround(v1) + w10 fround(v2) + w11 fround(v3) in that order, 0
+  ;; outside the runs.
+  (func (export "shortwaveClouds")
+    (param $runs i32) (param $nRuns i32) (param $nA i32) (param $nB i32) (param $tA i32) (param $tB i32)
+    (param $pA i32) (param $pB i32) (param $uA i32) (param $uB i32)
+    (param $ampA f64) (param $ampB f64) (param $bz0 f64) (param $bz1 f64)
+    (param $w00 f64) (param $w01 f64) (param $w10 f64) (param $w11 f64) (param $twoThirds f64)
+    (param $rso i32) (param $nt i32) (param $out i32)
+    (local $runsEnd i32) (local $t i32) (local $first i32) (local $end i32) (local $len i32) (local $tEnd i32)
+    (local $xA i32) (local $xB i32) (local $r i32)
+    (local $AMPA v128) (local $AMPB v128) (local $BZ0 v128) (local $BZ1 v128) (local $WT0 v128) (local $WT1 v128) (local $TT v128)
+    (local $VA0 v128) (local $DA0 v128) (local $VB0 v128) (local $DB0 v128) (local $VA1 v128) (local $DA1 v128) (local $VB1 v128) (local $DB1 v128)
+    (local $XA v128) (local $XB v128) (local $x v128) (local $P0 v128) (local $P1 v128)
+    (local.set $AMPA (f64x2.splat (local.get $ampA)))
+    (local.set $AMPB (f64x2.splat (local.get $ampB)))
+    (local.set $BZ0 (f64x2.splat (local.get $bz0)))
+    (local.set $BZ1 (f64x2.splat (local.get $bz1)))
+    (local.set $WT0 (f64x2.replace_lane 1 (f64x2.splat (local.get $w00)) (local.get $w01)))
+    (local.set $WT1 (f64x2.replace_lane 1 (f64x2.splat (local.get $w10)) (local.get $w11)))
+    (local.set $TT (f64x2.splat (local.get $twoThirds)))
+    (memory.fill (local.get $out) (i32.const 0) (i32.shl (local.get $nt) (i32.const 2)))
+    (local.set $runsEnd (i32.add (local.get $runs) (i32.shl (local.get $nRuns) (i32.const 3))))
+    (block $done
+      (loop $run
+        (br_if $done (i32.ge_u (local.get $runs) (local.get $runsEnd)))
+        (local.set $first (i32.load (local.get $runs)))
+        (local.set $end (i32.load offset=4 (local.get $runs)))
+        ;; Move the octaves' places from hour t to the run's first hour.
+        (local.set $uA (i32.add (local.get $uA) (i32.sub (local.get $first) (local.get $t))))
+        (block $a (loop $nodeA
+          (br_if $a (i32.lt_u (local.get $uA) (local.get $pA)))
+          (local.set $uA (i32.sub (local.get $uA) (local.get $pA)))
+          (local.set $nA (i32.add (local.get $nA) (i32.const 32)))
+          (br $nodeA)))
+        (local.set $uB (i32.add (local.get $uB) (i32.sub (local.get $first) (local.get $t))))
+        (block $b (loop $nodeB
+          (br_if $b (i32.lt_u (local.get $uB) (local.get $pB)))
+          (local.set $uB (i32.sub (local.get $uB) (local.get $pB)))
+          (local.set $nB (i32.add (local.get $nB) (i32.const 32)))
+          (br $nodeB)))
+        (local.set $t (local.get $first))
+        (block $runDone
+          (loop $segment
+            (br_if $runDone (i32.ge_s (local.get $t) (local.get $end)))
+            (local.set $len (call $segmentLength (i32.sub (local.get $pA) (local.get $uA)) (i32.sub (local.get $pB) (local.get $uB))
+              (i32.sub (local.get $end) (local.get $t))))
+            (local.set $VA0 (v128.load (local.get $nA)))
+            (local.set $DA0 (f64x2.sub (v128.load offset=32 (local.get $nA)) (local.get $VA0)))
+            (local.set $VA1 (v128.load offset=16 (local.get $nA)))
+            (local.set $DA1 (f64x2.sub (v128.load offset=48 (local.get $nA)) (local.get $VA1)))
+            (local.set $VB0 (v128.load (local.get $nB)))
+            (local.set $DB0 (f64x2.sub (v128.load offset=32 (local.get $nB)) (local.get $VB0)))
+            (local.set $VB1 (v128.load offset=16 (local.get $nB)))
+            (local.set $DB1 (f64x2.sub (v128.load offset=48 (local.get $nB)) (local.get $VB1)))
+            (local.set $xA (i32.add (local.get $tA) (i32.shl (local.get $uA) (i32.const 3))))
+            (local.set $xB (i32.add (local.get $tB) (i32.shl (local.get $uB) (i32.const 3))))
+            (local.set $tEnd (i32.add (local.get $t) (local.get $len)))
+            (local.set $r (i32.add (local.get $rso) (i32.shl (local.get $t) (i32.const 5))))
+            (loop $hour
+              (local.set $XA (v128.load64_splat (local.get $xA)))
+              (local.set $XB (v128.load64_splat (local.get $xB)))
+              ;; Row 0 (cells 0, 1).
+              (local.set $x
+                (f64x2.add
+                  (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add
+                      (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.mul (local.get $AMPA) (f64x2.add (local.get $VA0) (f64x2.mul (local.get $DA0) (local.get $XA))))))
+                      (f64x2.mul (local.get $AMPB) (f64x2.add (local.get $VB0) (f64x2.mul (local.get $DB0) (local.get $XB)))))))
+                  (local.get $BZ0)))
+              (local.set $x (f64x2.pmax (f64x2.pmin (local.get $x) (v128.const f64x2 1 1)) (v128.const f64x2 -1 -1)))
+              (local.set $P0
+                (f64x2.mul (local.get $WT0)
+                  (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.mul (v128.load (local.get $r))
+                      (f64x2.sub (v128.const f64x2 1 1)
+                        (f64x2.mul (local.get $TT)
+                          (f64x2.add (v128.const f64x2 0.5 0.5)
+                            (f64x2.mul (local.get $x) (f64x2.sub (v128.const f64x2 0.75 0.75) (f64x2.mul (f64x2.mul (v128.const f64x2 0.25 0.25) (local.get $x)) (local.get $x))))))))))))
+              ;; Row 1 (cells 2, 3).
+              (local.set $x
+                (f64x2.add
+                  (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add
+                      (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.mul (local.get $AMPA) (f64x2.add (local.get $VA1) (f64x2.mul (local.get $DA1) (local.get $XA))))))
+                      (f64x2.mul (local.get $AMPB) (f64x2.add (local.get $VB1) (f64x2.mul (local.get $DB1) (local.get $XB)))))))
+                  (local.get $BZ1)))
+              (local.set $x (f64x2.pmax (f64x2.pmin (local.get $x) (v128.const f64x2 1 1)) (v128.const f64x2 -1 -1)))
+              (local.set $P1
+                (f64x2.mul (local.get $WT1)
+                  (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.mul (v128.load offset=16 (local.get $r))
+                      (f64x2.sub (v128.const f64x2 1 1)
+                        (f64x2.mul (local.get $TT)
+                          (f64x2.add (v128.const f64x2 0.5 0.5)
+                            (f64x2.mul (local.get $x) (f64x2.sub (v128.const f64x2 0.75 0.75) (f64x2.mul (f64x2.mul (v128.const f64x2 0.25 0.25) (local.get $x)) (local.get $x))))))))))))
+              (f32.store (i32.add (local.get $out) (i32.shl (local.get $t) (i32.const 2)))
+                (f32.demote_f64
+                  (f64.add
+                    (f64.add (f64.add (f64x2.extract_lane 0 (local.get $P0)) (f64x2.extract_lane 1 (local.get $P0))) (f64x2.extract_lane 0 (local.get $P1)))
+                    (f64x2.extract_lane 1 (local.get $P1)))))
+              (local.set $xA (i32.add (local.get $xA) (i32.const 8)))
+              (local.set $xB (i32.add (local.get $xB) (i32.const 8)))
+              (local.set $r (i32.add (local.get $r) (i32.const 32)))
+              (local.set $t (i32.add (local.get $t) (i32.const 1)))
+              (br_if $hour (i32.lt_s (local.get $t) (local.get $tEnd))))
+            (local.set $uA (i32.add (local.get $uA) (local.get $len)))
+            (if (i32.eq (local.get $uA) (local.get $pA))
+              (then
+                (local.set $uA (i32.const 0))
+                (local.set $nA (i32.add (local.get $nA) (i32.const 32)))))
+            (local.set $uB (i32.add (local.get $uB) (local.get $len)))
+            (if (i32.eq (local.get $uB) (local.get $pB))
+              (then
+                (local.set $uB (i32.const 0))
+                (local.set $nB (i32.add (local.get $nB) (i32.const 32)))))
+            (br $segment)))
+        (local.set $runs (i32.add (local.get $runs) (i32.const 8)))
+        (br $run)))
   )
 )
