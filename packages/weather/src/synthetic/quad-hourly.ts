@@ -27,12 +27,12 @@ import { quadTemperatureAnchors } from './quad-extremes.js';
 import { octaveWeights, quadNodes, sharedCorners } from './quad-noise.js';
 import { clearSkyFactors } from './radiation.js';
 import { dayOfYearTable } from './calendar.js';
-import { COS_HALF_HOUR, dayRotation, HALF_HOUR, HOUR_TERMS, longitudeRotation, SIN_HALF_HOUR, SOLAR_DAY, sunsetAt, sunsetRow } from './solar.js';
+import { COS_HALF_HOUR, HALF_HOUR, HOUR_TERMS, longitudeRotation, SC_COS, SC_SIN, SIN_HALF_HOUR, SOLAR_DAY, sunsetDays, sunsetRow } from './solar.js';
 import { TMAX_LOCAL_HOUR } from './climate.js';
 import { anchorDaysForHours, PLATEAU_HALF_HOURS } from './temperature.js';
 import { diurnalWindFactors, windBase, WIND_NOISE, WIND_NOISE_GAIN } from './wind.js';
 import type { NoiseField, NoiseOctave } from './noise.js';
-import { cornerNodes, hourlySeriesMemory, mixColumns, mixNodes, pressureSegments, shortwaveClouds, shortwaveRso, temperatureColumn, windSegments } from './kernels/hourly-series.js';
+import { cornerNodes, hourlySeriesMemory, mixColumns, mixNodes, pressureSegments, shortwaveClouds, shortwaveDays, shortwaveRso, temperatureColumn, windSegments } from './kernels/hourly-series.js';
 import type { KernelMemory } from './kernels/kernel-memory.js';
 
 export type QuadHourlyVariable = 'air_temperature' | 'dew_point_temperature' | 'surface_downwelling_shortwave_flux_in_air' | 'wind_speed' | 'surface_air_pressure';
@@ -144,37 +144,22 @@ export function quadTemperaturePair(block: Block, h0: number, nt: number, wt: Qu
   return { air: mem.f32(airAt, nt).slice(), dew: mem.f32(dewAt, nt).slice() };
 }
 
-/** Bytes of a day's record for `shortwaveLoop` (hourly-series.wat lists its 24 doubles). */
+/** Bytes of a day's record for `shortwaveRso` (hourly-series.wat lists its 24 doubles). */
 const SW_DAY_BYTES = 192;
 
 /**
- * Sunset-related entries of one row in a shortwaveLoop day record at o: ws, sin ws, the next
- * sunrise 2 pi - ws and the previous sunset ws - 2 pi (solar.ts `periodRa`, `acrossShortNight`);
- * in polar day (ws >= pi) no period end is limited and no other day's daylight is reached.
- */
-function sunsetEntries(rec: Float64Array, o: number, ws: number, sinWs: number): void {
-  const polarDay = ws >= Math.PI;
-  rec[o] = polarDay ? Infinity : ws;
-  rec[o + 1] = sinWs;
-  rec[o + 2] = polarDay ? Infinity : 2 * Math.PI - ws;
-  rec[o + 3] = polarDay ? -Infinity : ws - 2 * Math.PI;
-}
-
-/** A sunset angle above this leaves a night short enough for an hourly period to reach across it. */
-const SHORT_NIGHT_WS = Math.PI - Math.PI / 12;
-
-/**
- * Shortwave: day by day the block path's per-day terms (fillShortwave, radiation.ts) into a
- * record per day, then two kernels (kernels/hourly-series.wat), the two columns of a row as one
- * vector. `shortwaveRso` goes hour by hour: the period-end hour angles and sines (solar.ts
- * `hourAnglesOfDay`, `hourSinesOfDay`) and Rso from `periodRa` with its limits taken as selects,
- * kept with the runs of hours lit in some cell. `shortwaveClouds` goes over those runs segment by
- * segment between the cloud octaves' nodes (as wind and pressure): Rs with the cell's cloud noise
- * accumulated in float32 as BlockNoise.at does, mixed in the general mix's order. The same
- * operations in the same order, so the same bits; an hour dark in all four cells is 0, as in the
- * block path. Split in two, each hour loop holds few enough values and instructions for the CPU
- * to overlap several hours (bench/README.md). Returns the offset of the float32 series in the
- * kernels' memory.
+ * Shortwave in three kernels (kernels/hourly-series.wat), the two columns of a row as one vector.
+ * `shortwaveDays` writes the block path's per-day terms (fillShortwave, radiation.ts) into a
+ * record per day, from the process tables, with the day's spans of hours that may be lit.
+ * `shortwaveRso` goes hour by hour through those spans: the period-end hour angles and sines
+ * (solar.ts `hourAnglesOfDay`, `hourSinesOfDay`) and Rso from `periodRa` with its limits taken as
+ * selects, kept with the runs of hours it computed. `shortwaveClouds` goes over those runs
+ * segment by segment between the cloud octaves' nodes (as wind and pressure): Rs with the cell's
+ * cloud noise accumulated in float32 as BlockNoise.at does, mixed in the general mix's order. The
+ * same operations in the same order, so the same bits; an hour dark in all four cells is 0, as
+ * in the block path. Split in two, each hour loop holds few enough values and instructions for
+ * the CPU to overlap several hours (bench/README.md). Returns the offset of the float32 series in
+ * the kernels' memory.
  */
 function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights): number {
   const { lats, lons, altitude } = block;
@@ -190,34 +175,13 @@ function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights): n
   const hourTab = mem.table(HOUR_TERMS);
   const N = segmentOctaves(mem, CLOUD_NOISE, block, h0, nt);
   // Runs of lit hours: at most two pieces of each UTC day's daylight.
-  const days = mem.scratch(SW_DAY_BYTES * nDays), rso = mem.scratch(32 * nt), runs = mem.scratch(8 * (2 * nDays + 1)), at = mem.scratch(4 * nt);
-  const rec = mem.f64(days, (SW_DAY_BYTES / 8) * nDays);
-  for (let n = 0, o = 0; n < nDays; n++, o += SW_DAY_BYTES / 8) {
-    const j = doy.table[doy.offset + n]!;
-    const sinD = SOLAR_DAY.sinDecl[j]!, cosD = SOLAR_DAY.cosDecl[j]!, sc = SOLAR_DAY.sc[j]!;
-    sunsetAt(row0, lat0, j);
-    sunsetAt(row1, lat1, j);
-    const ws0 = row0[2 * j]!, ws1 = row1[2 * j]!;
-    rec[o] = sinLat0 * sinD;
-    rec[o + 1] = cosLat0 * cosD;
-    rec[o + 2] = sinLat1 * sinD;
-    rec[o + 3] = cosLat1 * cosD;
-    rec[o + 4] = SOLAR_DAY.k[j]!;
-    rec[o + 6] = lon0 / 15 + sc;
-    rec[o + 7] = lon1 / 15 + sc;
-    dayRotation(rot0, j, rec, o + 8, 2);
-    dayRotation(rot1, j, rec, o + 9, 2);
-    sunsetEntries(rec, o + 12, ws0, row0[2 * j + 1]!);
-    sunsetEntries(rec, o + 16, ws1, row1[2 * j + 1]!);
-    const wsMax = ws0 > ws1 ? ws0 : ws1;
-    const shortNight = (ws0 < Math.PI && ws0 > SHORT_NIGHT_WS) || (ws1 < Math.PI && ws1 > SHORT_NIGHT_WS);
-    // Hours dark in every cell may be skipped on a day with a plain night (solar.ts `isLit`).
-    const plainNight = wsMax < Math.PI && !shortNight;
-    rec[o + 20] = plainNight ? -wsMax : -Infinity;
-    rec[o + 21] = plainNight ? wsMax : Infinity;
-    rec[o + 22] = shortNight ? 1 : 0;
-  }
-  const nRuns = shortwaveRso(days, nDays, 24 * dFirst - h0, nt, hourTab, factor[0]!, factor[1]!, factor[2]!, factor[3]!, Math.PI / 12, HALF_HOUR, COS_HALF_HOUR, SIN_HALF_HOUR, rso, runs);
+  const days = mem.scratch(SW_DAY_BYTES * nDays), spans = mem.scratch(16 * nDays), rso = mem.scratch(32 * nt), runs = mem.scratch(8 * (2 * nDays + 1)), at = mem.scratch(4 * nt);
+  sunsetDays(row0, lat0, doy.table, doy.offset, nDays);
+  sunsetDays(row1, lat1, doy.table, doy.offset, nDays);
+  shortwaveDays(doy.shared ? mem.table(doy.table) + 2 * doy.offset : mem.copy(doy.table), nDays,
+    mem.table(SOLAR_DAY.sinDecl), mem.table(SOLAR_DAY.cosDecl), mem.table(SOLAR_DAY.k), mem.table(SOLAR_DAY.sc), mem.table(SC_COS), mem.table(SC_SIN), mem.copy(row0), mem.copy(row1),
+    sinLat0, cosLat0, sinLat1, cosLat1, lon0 / 15, lon1 / 15, rot0.cos, rot0.sin, rot1.cos, rot1.sin, days, spans);
+  const nRuns = shortwaveRso(days, nDays, 24 * dFirst - h0, nt, hourTab, factor[0]!, factor[1]!, factor[2]!, factor[3]!, Math.PI / 12, HALF_HOUR, COS_HALF_HOUR, SIN_HALF_HOUR, spans, rso, runs);
   shortwaveClouds(runs, nRuns, N.a.at, N.b.at, N.tA, N.tB, N.pA, N.pB, N.uA, N.uB, N.ampA, N.ampB, cloudBias(lat0), cloudBias(lat1), ...wt, TWO_THIRDS, rso, nt, at);
   return at;
 }

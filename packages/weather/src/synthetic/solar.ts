@@ -83,8 +83,8 @@ for (let i = 0; i < 24; i++) {
 const HOUR_COS = HOUR_TERMS.subarray(0, 24);
 const HOUR_SIN = HOUR_TERMS.subarray(24, 48);
 /** cos and sin of pi Sc(J) / 12 by day of year J = 1..366 (Sc: eqs. 57-58, hours). */
-const SC_COS = new Float64Array(367);
-const SC_SIN = new Float64Array(367);
+export const SC_COS = new Float64Array(367);
+export const SC_SIN = new Float64Array(367);
 for (let j = 1; j <= 366; j++) {
   const a = (Math.PI / 12) * seasonalCorrection(j);
   SC_COS[j] = Math.cos(a);
@@ -229,6 +229,11 @@ export function sunsetRow(latDeg: number): Float64Array {
     SUNSET_ROWS.set(latDeg, row);
   }
   return row;
+}
+
+/** sunsetAt for the days of year doy[offset .. offset+n-1]. */
+export function sunsetDays(row: Float64Array, latDeg: number, doy: Uint16Array, offset: number, n: number): void {
+  for (let i = offset; i < offset + n; i++) sunsetAt(row, latDeg, doy[i]!);
 }
 
 /** Fills entry J of a sunset row if needed; then row[2 J] = ws and row[2 J + 1] = sin(ws). */

@@ -25,6 +25,9 @@ export const temperatureColumn = instance.exports['temperatureColumn'] as (...ar
 /** hourly-series.wat `mixColumns`: prod0, prod1, nt, out. */
 export const mixColumns = instance.exports['mixColumns'] as (...args: number[]) => void;
 
+/** hourly-series.wat `shortwaveDays`: 22 arguments, in the order that file lists them. */
+export const shortwaveDays = instance.exports['shortwaveDays'] as (...args: number[]) => void;
+
 /** hourly-series.wat `shortwaveRso`: 15 arguments, in the order that file lists them; returns the number of runs. */
 export const shortwaveRso = instance.exports['shortwaveRso'] as (...args: number[]) => number;
 

@@ -452,31 +452,128 @@
         (br $hour)))
   )
 
-  ;; shortwaveRso: hourly clear-sky radiation of the 2 x 2 block (quad-hourly.ts `quadShortwave`),
+;; shortwaveDays: the per-day terms of quadShortwave into the record of each UTC day n (at
+  ;; days + 192 n, laid out as shortwaveRso reads it) and its spans of possibly lit hours (4 i32 at
+  ;; spans + 16 n), from the process tables: doy the day of year J of each day (u16), sinDecl,
+  ;; cosDecl, kTab (dr Gsc 12 / pi) and scTab (Sc, hours) by J (solar.ts SOLAR_DAY), scCos and
+  ;; scSin (cos and sin of pi Sc / 12, solar.ts `dayRotation`), row0 and row1 the rows' sunset
+  ;; angles ws and sin ws by J (solar.ts `sunsetRow`, doubles [2 J], [2 J + 1]). Per row its
+  ;; sin and cos of latitude; per column g = lon / 15 and cos and sin of pi lon / 180.
+  ;;
+  ;; Spans: an hour is dark in a column when its period ends by -ws or starts from ws (ws the
+  ;; larger of the rows'; pi, which keeps every hour, on a day without a plain night), i.e. when its
+  ;; solar hour i + g + Sc (mod 24) is outside 12 -+ (0.5 + 12 ws / pi). The spans hold that
+  ;; interval for both columns widened by 1e-6 h, far more than the rounding of the solar hour, so
+  ;; they hold every lit hour; an hour in them that is dark after all gets Rso 0 from shortwaveRso's
+  ;; own selects, and so shortwave 0, as when it is left out.
+  (func (export "shortwaveDays")
+    (param $doy i32) (param $nDays i32) (param $sinDecl i32) (param $cosDecl i32) (param $kTab i32) (param $scTab i32)
+    (param $scCos i32) (param $scSin i32) (param $row0 i32) (param $row1 i32)
+    (param $sinLat0 f64) (param $cosLat0 f64) (param $sinLat1 f64) (param $cosLat1 f64)
+    (param $g0 f64) (param $g1 f64) (param $c0 f64) (param $s0 f64) (param $c1 f64) (param $s1 f64)
+    (param $days i32) (param $spans i32)
+    (local $end i32) (local $j8 i32) (local $sc f64) (local $rc f64) (local $rs f64) (local $ws0 f64) (local $ws1 f64) (local $ws f64)
+    (local $shortNight i32) (local $half f64) (local $first i32) (local $last i32) (local $a i32) (local $b i32)
+    (local.set $end (i32.add (local.get $doy) (i32.shl (local.get $nDays) (i32.const 1))))
+    (block $done
+      (loop $day
+        (br_if $done (i32.ge_u (local.get $doy) (local.get $end)))
+        (local.set $j8 (i32.shl (i32.load16_u (local.get $doy)) (i32.const 3)))
+        (local.set $sc (f64.load (i32.add (local.get $scTab) (local.get $j8))))
+        (f64.store offset=0 (local.get $days) (f64.mul (local.get $sinLat0) (f64.load (i32.add (local.get $sinDecl) (local.get $j8)))))
+        (f64.store offset=8 (local.get $days) (f64.mul (local.get $cosLat0) (f64.load (i32.add (local.get $cosDecl) (local.get $j8)))))
+        (f64.store offset=16 (local.get $days) (f64.mul (local.get $sinLat1) (f64.load (i32.add (local.get $sinDecl) (local.get $j8)))))
+        (f64.store offset=24 (local.get $days) (f64.mul (local.get $cosLat1) (f64.load (i32.add (local.get $cosDecl) (local.get $j8)))))
+        (f64.store offset=32 (local.get $days) (f64.load (i32.add (local.get $kTab) (local.get $j8))))
+        (f64.store offset=48 (local.get $days) (f64.add (local.get $g0) (local.get $sc)))
+        (f64.store offset=56 (local.get $days) (f64.add (local.get $g1) (local.get $sc)))
+        ;; The day's rotation per column (solar.ts `dayRotation`): cos at 8 + c, sin at 10 + c.
+        (local.set $rc (f64.load (i32.add (local.get $scCos) (local.get $j8))))
+        (local.set $rs (f64.load (i32.add (local.get $scSin) (local.get $j8))))
+        (f64.store offset=64 (local.get $days) (f64.sub (f64.mul (local.get $c0) (local.get $rc)) (f64.mul (local.get $s0) (local.get $rs))))
+        (f64.store offset=72 (local.get $days) (f64.sub (f64.mul (local.get $c1) (local.get $rc)) (f64.mul (local.get $s1) (local.get $rs))))
+        (f64.store offset=80 (local.get $days) (f64.add (f64.mul (local.get $s0) (local.get $rc)) (f64.mul (local.get $c0) (local.get $rs))))
+        (f64.store offset=88 (local.get $days) (f64.add (f64.mul (local.get $s1) (local.get $rc)) (f64.mul (local.get $c1) (local.get $rs))))
+        ;; Per row at 12 + 4 r: ws, sin ws, the next sunrise 2 pi - ws and the previous sunset
+        ;; ws - 2 pi; in polar day (ws >= pi) no end is limited and no other day is reached.
+        (local.set $ws0 (f64.load (i32.add (local.get $row0) (i32.shl (local.get $j8) (i32.const 1)))))
+        (local.set $ws1 (f64.load (i32.add (local.get $row1) (i32.shl (local.get $j8) (i32.const 1)))))
+        (call $sunsetEntries (i32.add (local.get $days) (i32.const 96)) (local.get $ws0)
+          (f64.load offset=8 (i32.add (local.get $row0) (i32.shl (local.get $j8) (i32.const 1)))))
+        (call $sunsetEntries (i32.add (local.get $days) (i32.const 128)) (local.get $ws1)
+          (f64.load offset=8 (i32.add (local.get $row1) (i32.shl (local.get $j8) (i32.const 1)))))
+        ;; A night shorter than the hour is possible when a ws is in (pi - pi / 12, pi).
+        (local.set $shortNight (i32.or
+          (i32.and (f64.lt (local.get $ws0) (f64.const 0x1.921fb54442d18p+1)) (f64.gt (local.get $ws0) (f64.const 0x1.709d10d3e7eabp+1)))
+          (i32.and (f64.lt (local.get $ws1) (f64.const 0x1.921fb54442d18p+1)) (f64.gt (local.get $ws1) (f64.const 0x1.709d10d3e7eabp+1)))))
+        (f64.store offset=176 (local.get $days) (f64.convert_i32_u (local.get $shortNight)))
+        (local.set $ws (select (local.get $ws0) (local.get $ws1) (f64.gt (local.get $ws0) (local.get $ws1))))
+        (if (i32.or (local.get $shortNight) (f64.ge (local.get $ws) (f64.const 0x1.921fb54442d18p+1)))
+          (then (local.set $ws (f64.const 0x1.921fb54442d18p+1))))
+        (local.set $half (f64.add (f64.add (f64.const 0.5) (f64.div (f64.mul (f64.const 12) (local.get $ws)) (f64.const 0x1.921fb54442d18p+1))) (f64.const 1e-6)))
+        ;; Integers i with 12 - half < i + g + Sc < 12 + half for either column, modulo 24.
+        (local.set $first (i32.add (i32.trunc_f64_s (f64.floor (f64.sub (f64.sub (f64.const 12) (local.get $half))
+          (f64.add (f64.max (local.get $g0) (local.get $g1)) (local.get $sc))))) (i32.const 1)))
+        (local.set $last (i32.trunc_f64_s (f64.ceil (f64.sub (f64.add (f64.const 12) (local.get $half))
+          (f64.add (f64.min (local.get $g0) (local.get $g1)) (local.get $sc))))))
+        (local.set $a (i32.const 0))
+        (local.set $b (i32.const 24))
+        (i32.store offset=8 (local.get $spans) (i32.const 24))
+        (i32.store offset=12 (local.get $spans) (i32.const 24))
+        (if (i32.and (f64.lt (local.get $ws) (f64.const 0x1.921fb54442d18p+1)) (i32.lt_s (i32.sub (local.get $last) (local.get $first)) (i32.const 24)))
+          (then
+            (local.set $a (i32.rem_s (i32.add (local.get $first) (i32.const 48)) (i32.const 24)))
+            (local.set $b (i32.add (local.get $a) (i32.sub (local.get $last) (local.get $first))))
+            (if (i32.gt_s (local.get $b) (i32.const 24))
+              (then
+                (i32.store offset=8 (local.get $spans) (local.get $a))
+                (local.set $b (i32.sub (local.get $b) (i32.const 24)))
+                (local.set $a (i32.const 0))))))
+        (i32.store offset=0 (local.get $spans) (local.get $a))
+        (i32.store offset=4 (local.get $spans) (local.get $b))
+        (local.set $doy (i32.add (local.get $doy) (i32.const 2)))
+        (local.set $days (i32.add (local.get $days) (i32.const 192)))
+        (local.set $spans (i32.add (local.get $spans) (i32.const 16)))
+        (br $day)))
+  )
+
+  ;; A row's sunset entries at `at` (shortwaveDays): ws, sin ws, 2 pi - ws, ws - 2 pi; Infinity,
+  ;; sin ws, Infinity, -Infinity in polar day.
+  (func $sunsetEntries (param $at i32) (param $ws f64) (param $sinWs f64)
+    (if (f64.ge (local.get $ws) (f64.const 0x1.921fb54442d18p+1))
+      (then
+        (f64.store (local.get $at) (f64.const inf))
+        (f64.store offset=16 (local.get $at) (f64.const inf))
+        (f64.store offset=24 (local.get $at) (f64.const -inf)))
+      (else
+        (f64.store (local.get $at) (local.get $ws))
+        (f64.store offset=16 (local.get $at) (f64.sub (f64.const 0x1.921fb54442d18p+2) (local.get $ws)))
+        (f64.store offset=24 (local.get $at) (f64.sub (local.get $ws) (f64.const 0x1.921fb54442d18p+2)))))
+    (f64.store offset=8 (local.get $at) (local.get $sinWs)))
+
+    ;; shortwaveRso: hourly clear-sky radiation of the 2 x 2 block (quad-hourly.ts `quadShortwave`),
   ;; the two columns as the lanes of one f64x2 per row: cells (0, 1) and (2, 3).
   ;; Day n covers hours t = tFirst + 24 n + i (i the UTC hour, 0..23; hours outside 0..nt-1
-  ;; skipped). Its record at days + 192 n holds doubles: 0 a0, 1 b0, 2 a1, 3 b1 (sin lat sin decl
-  ;; and cos lat cos decl per row), 4 k (dr Gsc 12 / pi), 6-7 g per column (lon / 15 + Sc),
-  ;; 8-9 cb, 10-11 sb per column (cos and sin of the day's rotation: solar.ts `dayRotation`),
-  ;; then per row r at 12 + 4 r: ws (Infinity in polar day, where no end is limited), sin ws, the
-  ;; next sunrise 2 pi - ws and the previous sunset ws - 2 pi (+Infinity and -Infinity in polar
-  ;; day); 20 and 21: -ws and ws of the larger ws, an hour being dark when both columns' periods
-  ;; end by the first or start from the second (-Infinity and Infinity on a day without a plain
-  ;; night); 22: 1 if a night shorter than the hour is possible that day.
+  ;; skipped). Its record at days + 192 n (shortwaveDays writes it) holds doubles: 0 a0, 1 b0,
+  ;; 2 a1, 3 b1 (sin lat sin decl and cos lat cos decl per row), 4 k (dr Gsc 12 / pi), 6-7 g per
+  ;; column (lon / 15 + Sc), 8-9 cb, 10-11 sb per column (cos and sin of the day's rotation:
+  ;; solar.ts `dayRotation`), then per row r at 12 + 4 r: ws (Infinity in polar day, where no end
+  ;; is limited), sin ws, the next sunrise 2 pi - ws and the previous sunset ws - 2 pi (+Infinity
+  ;; and -Infinity in polar day); 22: 1 if a night shorter than the hour is possible that day.
+  ;; Only the hours in the day's two spans (spans + 16 n: [i0, i1), [i2, i3)) are computed; the
+  ;; others are dark in every cell, their Rso, and so their shortwave, 0.
   ;; hourTab: cos then sin of pi/12 (i - 12), i = 0..23. Writes Rso (f Ra where Ra > 0, else 0)
-  ;; of each hour t lit in some cell to rso + 32 t (row 0's two cells, then row 1's), and the runs
-  ;; of consecutive such hours as i32 pairs (first hour, end) to `runs`; returns their number.
-  ;; Dark hours (both columns' periods outside [-ws, ws] of the larger ws) are left out: their
-  ;; Rso, and so their shortwave, is 0.
+  ;; of each computed hour t to rso + 32 t (row 0's two cells, then row 1's), and the runs of
+  ;; consecutive computed hours as i32 pairs (first hour, end) to `runs`; returns their number.
   (func (export "shortwaveRso")
     (param $days i32) (param $nDays i32) (param $tFirst i32) (param $nt i32) (param $hourTab i32)
     (param $f0 f64) (param $f1 f64) (param $f2 f64) (param $f3 f64)
-    (param $pi12 f64) (param $half f64) (param $cosHalf f64) (param $sinHalf f64) (param $rso i32) (param $runs i32) (result i32)
-    (local $n i32) (local $i i32) (local $iEnd i32) (local $t i32) (local $rec i32) (local $shortNight i32)
+    (param $pi12 f64) (param $half f64) (param $cosHalf f64) (param $sinHalf f64) (param $spans i32) (param $rso i32) (param $runs i32) (result i32)
+    (local $iLo i32) (local $iHi i32) (local $span i32) (local $spanEnd i32) (local $n i32) (local $i i32) (local $iEnd i32) (local $t i32) (local $rec i32) (local $shortNight i32)
     (local $h i32) (local $first i32) (local $end i32) (local $nRuns i32) (local $o i32)
     (local $F0 v128) (local $F1 v128)
     (local $PI12 v128) (local $HALF v128) (local $COSH v128) (local $SINH v128)
-    (local $K v128) (local $G v128) (local $CB v128) (local $SB v128) (local $DARKU v128) (local $DARKL v128)
+    (local $K v128) (local $G v128) (local $CB v128) (local $SB v128)
     (local $S v128) (local $L v128) (local $U v128) (local $HC v128) (local $HS v128) (local $cw v128) (local $sw v128)
     (local $S1 v128) (local $S2 v128)
     (local $NW0 v128) (local $PW0 v128) (local $SW0 v128) (local $A0 v128) (local $B0 v128) (local $RI0 v128) (local $SE0 v128)
@@ -498,8 +595,6 @@
         (local.set $G (v128.load offset=48 (local.get $rec)))
         (local.set $CB (v128.load offset=64 (local.get $rec)))
         (local.set $SB (v128.load offset=80 (local.get $rec)))
-        (local.set $DARKU (f64x2.splat (f64.load offset=168 (local.get $rec))))
-        (local.set $DARKL (f64x2.splat (f64.load offset=160 (local.get $rec))))
         ;; The smaller ws of the two rows, and its negative: an hour is inside both rows' daylight
         ;; when its period lies in [-ws, ws] of it.
         (local.set $PWN (f64x2.splat (f64.min (f64.load offset=96 (local.get $rec)) (f64.load offset=128 (local.get $rec)))))
@@ -520,117 +615,124 @@
         (local.set $B1 (f64x2.splat (f64.load offset=24 (local.get $rec))))
         (local.set $RI1 (f64x2.splat (f64.load offset=144 (local.get $rec))))
         (local.set $SE1 (f64x2.splat (f64.load offset=152 (local.get $rec))))
-        ;; Hours i of this day with 0 <= t < nt.
+        ;; Hours i of this day with 0 <= t < nt, in the day's two spans.
         (local.set $t (i32.add (local.get $tFirst) (i32.mul (local.get $n) (i32.const 24))))
-        (local.set $i (select (i32.sub (i32.const 0) (local.get $t)) (i32.const 0) (i32.lt_s (local.get $t) (i32.const 0))))
-        (local.set $iEnd (select (i32.sub (local.get $nt) (local.get $t)) (i32.const 24) (i32.lt_s (i32.sub (local.get $nt) (local.get $t)) (i32.const 24))))
-        (block $hoursDone
-          (loop $hour
-            (br_if $hoursDone (i32.ge_s (local.get $i) (local.get $iEnd)))
-            ;; Period-end hour angles per column (solar.ts `hourAnglesOfDay`): s = i + g reduced
-            ;; to [0, 24), w = pi/12 (s - 12), ends w -+ pi/24.
-            (local.set $S (f64x2.add (f64x2.splat (f64.convert_i32_s (local.get $i))) (local.get $G)))
-            (local.set $S
-              (v128.bitselect (f64x2.add (local.get $S) (v128.const f64x2 24 24))
-                (v128.bitselect (f64x2.sub (local.get $S) (v128.const f64x2 24 24)) (local.get $S) (f64x2.ge (local.get $S) (v128.const f64x2 24 24)))
-                (f64x2.lt (local.get $S) (v128.const f64x2 0 0))))
-            (local.set $S (f64x2.mul (local.get $PI12) (f64x2.sub (local.get $S) (v128.const f64x2 12 12))))
-            (local.set $L (f64x2.sub (local.get $S) (local.get $HALF)))
-            (local.set $U (f64x2.add (local.get $S) (local.get $HALF)))
-            (if (v128.any_true (v128.andnot (v128.const i64x2 -1 -1) (v128.or (f64x2.le (local.get $U) (local.get $DARKL)) (f64x2.ge (local.get $L) (local.get $DARKU)))))
-              (then
-                ;; Sines of the period ends by the angle-sum identities of `HOUR_TERMS` and the day's rotation (solar.ts `dayRotation`).
-                (local.set $HC (f64x2.splat (f64.load (i32.add (local.get $hourTab) (i32.shl (local.get $i) (i32.const 3))))))
-                (local.set $HS (f64x2.splat (f64.load offset=192 (i32.add (local.get $hourTab) (i32.shl (local.get $i) (i32.const 3))))))
-                (local.set $cw (f64x2.sub (f64x2.mul (local.get $HC) (local.get $CB)) (f64x2.mul (local.get $HS) (local.get $SB))))
-                (local.set $sw (f64x2.add (f64x2.mul (local.get $HS) (local.get $CB)) (f64x2.mul (local.get $HC) (local.get $SB))))
-                (local.set $S1 (f64x2.sub (f64x2.mul (local.get $sw) (local.get $COSH)) (f64x2.mul (local.get $cw) (local.get $SINH))))
-                (local.set $S2 (f64x2.add (f64x2.mul (local.get $sw) (local.get $COSH)) (f64x2.mul (local.get $cw) (local.get $SINH))))
-                ;; Whole-hour periods inside every cell's daylight (the common case): periodRa's
-                ;; limits select nothing and no night is crossed, so Ra is k ((U - L) a + b (S2 - S1))
-                ;; with the same operations in the same order, and the selects are left out.
-                (if (i32.and (i64x2.all_true (f64x2.ge (local.get $L) (local.get $NWX))) (i64x2.all_true (f64x2.le (local.get $U) (local.get $PWN))))
-                  (then
-                    (local.set $UL (f64x2.sub (local.get $U) (local.get $L)))
-                    (local.set $DS (f64x2.sub (local.get $S2) (local.get $S1)))
-                    (local.set $ra0 (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (local.get $UL) (local.get $A0)) (f64x2.mul (local.get $B0) (local.get $DS)))))
-                    (local.set $ra1 (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (local.get $UL) (local.get $A1)) (f64x2.mul (local.get $B1) (local.get $DS))))))
-                  (else
-                    ;; Row 0 (cells 0, 1): Ra of the period, eq. 48 with its ends limited to
-                    ;; [-ws, ws] (solar.ts `periodRa`; whole-hour periods select nothing), 0 outside daylight.
-                    (local.set $m1 (f64x2.lt (local.get $L) (local.get $NW0)))
-                    (local.set $m2 (f64x2.gt (local.get $U) (local.get $PW0)))
-                    (local.set $W1 (v128.bitselect (local.get $NW0) (local.get $L) (local.get $m1)))
-                    (local.set $W2 (v128.bitselect (local.get $PW0) (local.get $U) (local.get $m2)))
-                    (local.set $ra0
-                      (v128.and
-                        (f64x2.mul (local.get $K)
-                          (f64x2.add (f64x2.mul (f64x2.sub (local.get $W2) (local.get $W1)) (local.get $A0))
-                            (f64x2.mul (local.get $B0)
-                              (f64x2.sub (v128.bitselect (local.get $SW0) (local.get $S2) (local.get $m2))
-                                (v128.bitselect (f64x2.neg (local.get $SW0)) (local.get $S1) (local.get $m1))))))
-                        (v128.andnot (f64x2.lt (local.get $W1) (local.get $W2))
-                          (v128.or (f64x2.le (local.get $U) (local.get $NW0)) (f64x2.ge (local.get $L) (local.get $PW0))))))
-                    ;; A night shorter than the hour: the parts past the next sunrise and before the previous
-                    ;; sunset across +-pi (solar.ts `acrossShortNight`), added as it adds them.
-                    (if (local.get $shortNight)
-                      (then
-                        (local.set $ra0 (f64x2.add (local.get $ra0)
-                          (v128.and
-                            (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $U) (local.get $RI0)) (local.get $A0))
-                              (f64x2.mul (local.get $B0) (f64x2.add (local.get $S2) (local.get $SW0)))))
-                            (f64x2.gt (local.get $U) (local.get $RI0)))))
-                        (local.set $ra0 (f64x2.add (local.get $ra0)
-                          (v128.and
-                            (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $SE0) (local.get $L)) (local.get $A0))
-                              (f64x2.mul (local.get $B0) (f64x2.sub (local.get $SW0) (local.get $S1)))))
-                            (f64x2.lt (local.get $L) (local.get $SE0)))))))
-                    ;; Row 1 (cells 2, 3): Ra of the period, eq. 48 with its ends limited to
-                    ;; [-ws, ws] (solar.ts `periodRa`; whole-hour periods select nothing), 0 outside daylight.
-                    (local.set $m1 (f64x2.lt (local.get $L) (local.get $NW1)))
-                    (local.set $m2 (f64x2.gt (local.get $U) (local.get $PW1)))
-                    (local.set $W1 (v128.bitselect (local.get $NW1) (local.get $L) (local.get $m1)))
-                    (local.set $W2 (v128.bitselect (local.get $PW1) (local.get $U) (local.get $m2)))
-                    (local.set $ra1
-                      (v128.and
-                        (f64x2.mul (local.get $K)
-                          (f64x2.add (f64x2.mul (f64x2.sub (local.get $W2) (local.get $W1)) (local.get $A1))
-                            (f64x2.mul (local.get $B1)
-                              (f64x2.sub (v128.bitselect (local.get $SW1) (local.get $S2) (local.get $m2))
-                                (v128.bitselect (f64x2.neg (local.get $SW1)) (local.get $S1) (local.get $m1))))))
-                        (v128.andnot (f64x2.lt (local.get $W1) (local.get $W2))
-                          (v128.or (f64x2.le (local.get $U) (local.get $NW1)) (f64x2.ge (local.get $L) (local.get $PW1))))))
-                    ;; A night shorter than the hour: the parts past the next sunrise and before the previous
-                    ;; sunset across +-pi (solar.ts `acrossShortNight`), added as it adds them.
-                    (if (local.get $shortNight)
-                      (then
-                        (local.set $ra1 (f64x2.add (local.get $ra1)
-                          (v128.and
-                            (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $U) (local.get $RI1)) (local.get $A1))
-                              (f64x2.mul (local.get $B1) (f64x2.add (local.get $S2) (local.get $SW1)))))
-                            (f64x2.gt (local.get $U) (local.get $RI1)))))
-                        (local.set $ra1 (f64x2.add (local.get $ra1)
-                          (v128.and
-                            (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $SE1) (local.get $L)) (local.get $A1))
-                              (f64x2.mul (local.get $B1) (f64x2.sub (local.get $SW1) (local.get $S1)))))
-                            (f64x2.lt (local.get $L) (local.get $SE1)))))))))
-                (local.set $h (i32.add (local.get $t) (local.get $i)))
-                (local.set $o (i32.add (local.get $rso) (i32.shl (local.get $h) (i32.const 5))))
-                (v128.store (local.get $o) (v128.and (f64x2.mul (local.get $F0) (local.get $ra0)) (f64x2.gt (local.get $ra0) (v128.const f64x2 0 0))))
-                (v128.store offset=16 (local.get $o) (v128.and (f64x2.mul (local.get $F1) (local.get $ra1)) (f64x2.gt (local.get $ra1) (v128.const f64x2 0 0))))
-                ;; Extend the run, or close it and start one at t.
-                (if (i32.ne (local.get $h) (local.get $end))
-                  (then
-                    (if (i32.ge_s (local.get $end) (i32.const 0))
-                      (then
-                        (i32.store (local.get $runs) (local.get $first))
-                        (i32.store offset=4 (local.get $runs) (local.get $end))
-                        (local.set $runs (i32.add (local.get $runs) (i32.const 8)))
-                        (local.set $nRuns (i32.add (local.get $nRuns) (i32.const 1)))))
-                    (local.set $first (local.get $h))))
-                (local.set $end (i32.add (local.get $h) (i32.const 1)))))
-            (local.set $i (i32.add (local.get $i) (i32.const 1)))
-            (br $hour)))
+        (local.set $iLo (select (i32.sub (i32.const 0) (local.get $t)) (i32.const 0) (i32.lt_s (local.get $t) (i32.const 0))))
+        (local.set $iHi (select (i32.sub (local.get $nt) (local.get $t)) (i32.const 24) (i32.lt_s (i32.sub (local.get $nt) (local.get $t)) (i32.const 24))))
+        (local.set $span (i32.add (local.get $spans) (i32.shl (local.get $n) (i32.const 4))))
+        (local.set $spanEnd (i32.add (local.get $span) (i32.const 16)))
+        (loop $spanLoop
+          (local.set $i (i32.load (local.get $span)))
+          (local.set $i (select (local.get $iLo) (local.get $i) (i32.lt_s (local.get $i) (local.get $iLo))))
+          (local.set $iEnd (i32.load offset=4 (local.get $span)))
+          (local.set $iEnd (select (local.get $iHi) (local.get $iEnd) (i32.gt_s (local.get $iEnd) (local.get $iHi))))
+          (block $hoursDone
+            (loop $hour
+              (br_if $hoursDone (i32.ge_s (local.get $i) (local.get $iEnd)))
+              ;; Period-end hour angles per column (solar.ts `hourAnglesOfDay`): s = i + g reduced
+              ;; to [0, 24), w = pi/12 (s - 12), ends w -+ pi/24.
+              (local.set $S (f64x2.add (f64x2.splat (f64.convert_i32_s (local.get $i))) (local.get $G)))
+              (local.set $S
+                (v128.bitselect (f64x2.add (local.get $S) (v128.const f64x2 24 24))
+                  (v128.bitselect (f64x2.sub (local.get $S) (v128.const f64x2 24 24)) (local.get $S) (f64x2.ge (local.get $S) (v128.const f64x2 24 24)))
+                  (f64x2.lt (local.get $S) (v128.const f64x2 0 0))))
+              (local.set $S (f64x2.mul (local.get $PI12) (f64x2.sub (local.get $S) (v128.const f64x2 12 12))))
+              (local.set $L (f64x2.sub (local.get $S) (local.get $HALF)))
+              (local.set $U (f64x2.add (local.get $S) (local.get $HALF)))
+              ;; Sines of the period ends by the angle-sum identities of `HOUR_TERMS` and the day's rotation (solar.ts `dayRotation`).
+              (local.set $HC (f64x2.splat (f64.load (i32.add (local.get $hourTab) (i32.shl (local.get $i) (i32.const 3))))))
+              (local.set $HS (f64x2.splat (f64.load offset=192 (i32.add (local.get $hourTab) (i32.shl (local.get $i) (i32.const 3))))))
+              (local.set $cw (f64x2.sub (f64x2.mul (local.get $HC) (local.get $CB)) (f64x2.mul (local.get $HS) (local.get $SB))))
+              (local.set $sw (f64x2.add (f64x2.mul (local.get $HS) (local.get $CB)) (f64x2.mul (local.get $HC) (local.get $SB))))
+              (local.set $S1 (f64x2.sub (f64x2.mul (local.get $sw) (local.get $COSH)) (f64x2.mul (local.get $cw) (local.get $SINH))))
+              (local.set $S2 (f64x2.add (f64x2.mul (local.get $sw) (local.get $COSH)) (f64x2.mul (local.get $cw) (local.get $SINH))))
+              ;; Whole-hour periods inside every cell's daylight (the common case): periodRa's
+              ;; limits select nothing and no night is crossed, so Ra is k ((U - L) a + b (S2 - S1))
+              ;; with the same operations in the same order, and the selects are left out.
+              (if (i32.and (i64x2.all_true (f64x2.ge (local.get $L) (local.get $NWX))) (i64x2.all_true (f64x2.le (local.get $U) (local.get $PWN))))
+                (then
+                  (local.set $UL (f64x2.sub (local.get $U) (local.get $L)))
+                  (local.set $DS (f64x2.sub (local.get $S2) (local.get $S1)))
+                  (local.set $ra0 (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (local.get $UL) (local.get $A0)) (f64x2.mul (local.get $B0) (local.get $DS)))))
+                  (local.set $ra1 (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (local.get $UL) (local.get $A1)) (f64x2.mul (local.get $B1) (local.get $DS))))))
+                (else
+                  ;; Row 0 (cells 0, 1): Ra of the period, eq. 48 with its ends limited to
+                  ;; [-ws, ws] (solar.ts `periodRa`; whole-hour periods select nothing), 0 outside daylight.
+                  (local.set $m1 (f64x2.lt (local.get $L) (local.get $NW0)))
+                  (local.set $m2 (f64x2.gt (local.get $U) (local.get $PW0)))
+                  (local.set $W1 (v128.bitselect (local.get $NW0) (local.get $L) (local.get $m1)))
+                  (local.set $W2 (v128.bitselect (local.get $PW0) (local.get $U) (local.get $m2)))
+                  (local.set $ra0
+                    (v128.and
+                      (f64x2.mul (local.get $K)
+                        (f64x2.add (f64x2.mul (f64x2.sub (local.get $W2) (local.get $W1)) (local.get $A0))
+                          (f64x2.mul (local.get $B0)
+                            (f64x2.sub (v128.bitselect (local.get $SW0) (local.get $S2) (local.get $m2))
+                              (v128.bitselect (f64x2.neg (local.get $SW0)) (local.get $S1) (local.get $m1))))))
+                      (v128.andnot (f64x2.lt (local.get $W1) (local.get $W2))
+                        (v128.or (f64x2.le (local.get $U) (local.get $NW0)) (f64x2.ge (local.get $L) (local.get $PW0))))))
+                  ;; A night shorter than the hour: the parts past the next sunrise and before the previous
+                  ;; sunset across +-pi (solar.ts `acrossShortNight`), added as it adds them.
+                  (if (local.get $shortNight)
+                    (then
+                      (local.set $ra0 (f64x2.add (local.get $ra0)
+                        (v128.and
+                          (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $U) (local.get $RI0)) (local.get $A0))
+                            (f64x2.mul (local.get $B0) (f64x2.add (local.get $S2) (local.get $SW0)))))
+                          (f64x2.gt (local.get $U) (local.get $RI0)))))
+                      (local.set $ra0 (f64x2.add (local.get $ra0)
+                        (v128.and
+                          (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $SE0) (local.get $L)) (local.get $A0))
+                            (f64x2.mul (local.get $B0) (f64x2.sub (local.get $SW0) (local.get $S1)))))
+                          (f64x2.lt (local.get $L) (local.get $SE0)))))))
+                  ;; Row 1 (cells 2, 3): Ra of the period, eq. 48 with its ends limited to
+                  ;; [-ws, ws] (solar.ts `periodRa`; whole-hour periods select nothing), 0 outside daylight.
+                  (local.set $m1 (f64x2.lt (local.get $L) (local.get $NW1)))
+                  (local.set $m2 (f64x2.gt (local.get $U) (local.get $PW1)))
+                  (local.set $W1 (v128.bitselect (local.get $NW1) (local.get $L) (local.get $m1)))
+                  (local.set $W2 (v128.bitselect (local.get $PW1) (local.get $U) (local.get $m2)))
+                  (local.set $ra1
+                    (v128.and
+                      (f64x2.mul (local.get $K)
+                        (f64x2.add (f64x2.mul (f64x2.sub (local.get $W2) (local.get $W1)) (local.get $A1))
+                          (f64x2.mul (local.get $B1)
+                            (f64x2.sub (v128.bitselect (local.get $SW1) (local.get $S2) (local.get $m2))
+                              (v128.bitselect (f64x2.neg (local.get $SW1)) (local.get $S1) (local.get $m1))))))
+                      (v128.andnot (f64x2.lt (local.get $W1) (local.get $W2))
+                        (v128.or (f64x2.le (local.get $U) (local.get $NW1)) (f64x2.ge (local.get $L) (local.get $PW1))))))
+                  ;; A night shorter than the hour: the parts past the next sunrise and before the previous
+                  ;; sunset across +-pi (solar.ts `acrossShortNight`), added as it adds them.
+                  (if (local.get $shortNight)
+                    (then
+                      (local.set $ra1 (f64x2.add (local.get $ra1)
+                        (v128.and
+                          (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $U) (local.get $RI1)) (local.get $A1))
+                            (f64x2.mul (local.get $B1) (f64x2.add (local.get $S2) (local.get $SW1)))))
+                          (f64x2.gt (local.get $U) (local.get $RI1)))))
+                      (local.set $ra1 (f64x2.add (local.get $ra1)
+                        (v128.and
+                          (f64x2.mul (local.get $K) (f64x2.add (f64x2.mul (f64x2.sub (local.get $SE1) (local.get $L)) (local.get $A1))
+                            (f64x2.mul (local.get $B1) (f64x2.sub (local.get $SW1) (local.get $S1)))))
+                          (f64x2.lt (local.get $L) (local.get $SE1)))))))))
+              (local.set $h (i32.add (local.get $t) (local.get $i)))
+              (local.set $o (i32.add (local.get $rso) (i32.shl (local.get $h) (i32.const 5))))
+              (v128.store (local.get $o) (v128.and (f64x2.mul (local.get $F0) (local.get $ra0)) (f64x2.gt (local.get $ra0) (v128.const f64x2 0 0))))
+              (v128.store offset=16 (local.get $o) (v128.and (f64x2.mul (local.get $F1) (local.get $ra1)) (f64x2.gt (local.get $ra1) (v128.const f64x2 0 0))))
+              ;; Extend the run, or close it and start one at t.
+              (if (i32.ne (local.get $h) (local.get $end))
+                (then
+                  (if (i32.ge_s (local.get $end) (i32.const 0))
+                    (then
+                      (i32.store (local.get $runs) (local.get $first))
+                      (i32.store offset=4 (local.get $runs) (local.get $end))
+                      (local.set $runs (i32.add (local.get $runs) (i32.const 8)))
+                      (local.set $nRuns (i32.add (local.get $nRuns) (i32.const 1)))))
+                  (local.set $first (local.get $h))))
+              (local.set $end (i32.add (local.get $h) (i32.const 1)))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (br $hour)))
+          (local.set $span (i32.add (local.get $span) (i32.const 8)))
+          (br_if $spanLoop (i32.lt_u (local.get $span) (local.get $spanEnd))))
         (local.set $n (i32.add (local.get $n) (i32.const 1)))
         (br $day)))
     (if (i32.ge_s (local.get $end) (i32.const 0))
