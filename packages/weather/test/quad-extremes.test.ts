@@ -2,6 +2,8 @@ import type { TimeRange } from '../src/grid-source.js';
 import { makeBlock } from '../src/synthetic/block.js';
 import { computeDailyExtremes, computeField } from '../src/synthetic/fields.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
+import { quadTemperatureAnchors } from '../src/synthetic/quad-extremes.js';
+import { temperatureAnchors } from '../src/synthetic/temperature.js';
 import { gridQuad } from './grid-quad.js';
 
 const D = 86_400_000;
@@ -66,6 +68,19 @@ describe('SyntheticSource: daily extremes at a point (fused 2 x 2 pass)', () => 
         expect(maxAbsDiff(max, reference('air_temperature_daily_max', lon, lat, r))).toBeLessThan(1e-4);
         expect(maxAbsDiff(min, reference('air_temperature_daily_min', lon, lat, r))).toBeLessThan(1e-4);
       }
+    }
+  });
+
+  // The anchors of the hourly curve (kernels/daily-anchors.wat `hourlyAnchors`) against the
+  // block path's (temperature.ts): the same to float32 rounding of the noise, sunrise exactly.
+  // 31 N is where the desert term of the dew anchors (clouds.ts `aridDepression`) changes fastest
+  // with latitude, ~4 mK between the block's rows, so a row mixed up shows there.
+  it('gives the block path\'s anchors of the hourly curve: midnights, dew anchors, sunrise', () => {
+    for (const [lon, lat] of [...POINTS, [31.2, 31.05] as [number, number]]) {
+      const { block } = gridQuad(lon, lat);
+      const q = quadTemperatureAnchors(block, 19_300, 400, true, true), g = temperatureAnchors(block, 19_300, 400, true, true);
+      for (const k of ['tmax', 'tmin', 'mid', 'tdew'] as const) expect(maxAbsDiff(q[k], g[k])).toBeLessThan(1e-5);
+      expect(Array.from(q.sunrise)).toEqual(Array.from(g.sunrise));
     }
   });
 

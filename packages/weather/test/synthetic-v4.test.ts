@@ -5,7 +5,7 @@ import { TEMPERATURE_ANOMALY } from '../src/synthetic/climate.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
 import { smoothstep } from '../src/synthetic/noise.js';
 import { quadNodes } from '../src/synthetic/quad-noise.js';
-import { dailyAnchorsMemory } from '../src/synthetic/kernels/daily-anchors.js';
+import { kernelMemory } from '../src/synthetic/kernels/kernel-memory.js';
 import { scaledNodesInto } from '../src/synthetic/quad-extremes.js';
 
 /**
@@ -76,7 +76,7 @@ describe('synthetic model v4: fused building blocks', () => {
   ];
 
   it('row-scaled double node values (the scaledNodes kernel, or the straddling fallback) are quadNodes times the row factor, with their differences', () => {
-    const mem = dailyAnchorsMemory;
+    const mem = kernelMemory;
     for (const [a, b, c, d] of blocks) {
       const block = makeBlock(Float64Array.of(a, b), Float64Array.of(c, d));
       for (const o of [...TEMPERATURE_ANOMALY.octaves, ...DAILY_CLOUD_NOISE.octaves, ...CLOUD_NOISE.octaves]) {

@@ -25,22 +25,26 @@
  * - the node hashing and the day loop are WebAssembly SIMD kernels (kernels/daily-anchors.wat),
  *   the four cells two f64x2 vectors (one per column): the JavaScript loop ran four scalar copies
  *   of every step and had reached its limit (bench/README.md "Zarr reads"). They repeat the
- *   JavaScript operations in order, so the anchors kept their bits.
+ *   JavaScript operations in order, so the anchors kept their bits;
+ * - the hourly curve's other anchors (midnights, dew anchors, sunrise) come from the
+ *   `hourlyAnchors` kernel and stay in the kernels' memory, which the hourly kernels share, so
+ *   the hourly temperature pass reads them where they are (`quadHourlyAnchors`).
  *
  * Formulas are the block path's (diurnalRange and cloudFraction written out and regrouped); the
  * noise is accumulated in double instead of float32 and scaled before the blend, so values agree
  * with the block path to float32 rounding (test/quad-extremes.test.ts compares them).
  */
 import type { Block } from './block.js';
-import { dayOfYearTable, daysFromCivil, dayOfYearOf, yearOfDay } from './calendar.js';
+import { dayOfYearTable } from './calendar.js';
 import { anomalyScale, LAPSE_RATE_K_PER_M, seaLevelMeanTemperature, seasonalAmplitude, TEMPERATURE_ANOMALY } from './climate.js';
-import { DAILY_CLOUD_NOISE, cloudBias, DRYNESS_NOISE, aridDepression, dawnDewpointDepression } from './clouds.js';
+import { DAILY_CLOUD_NOISE, cloudBias, DRYNESS_NOISE, aridDepression } from './clouds.js';
 import { dayLength, dayLengthRow, minimumHour } from './daylight.js';
 import type { NoiseOctave } from './noise.js';
-import { dailyAnchorsMemory, dayLoop, scaledNodes } from './kernels/daily-anchors.js';
+import { dayLoop, hourlyAnchors, scaledNodes } from './kernels/daily-anchors.js';
+import { kernelMemory } from './kernels/kernel-memory.js';
 import { octaveCycle, quadNodes, quadOctave, sharedCorners } from './quad-noise.js';
 import { seasonColumn, seasonTable } from './season.js';
-import { midnightValue, type TemperatureAnchors } from './temperature.js';
+import type { TemperatureAnchors } from './temperature.js';
 
 /** Bilinear weights of the four cells (w00, w01, w10, w11). */
 export type QuadMix = readonly [number, number, number, number];
@@ -69,7 +73,7 @@ function checkLayout(block: Block): void {
  * and t1 + 24 e (column 1), laid out as kernels/daily-anchors.wat `dayLoop` reads them.
  */
 function octaveArgs(octave: NoiseOctave, block: Block, tFirst: number, tLast: number, t0: number, t1: number, s0: number, s1: number): { nodes: number; cycle: number; m: number; step: number } {
-  const mem = dailyAnchorsMemory;
+  const mem = kernelMemory;
   const p = octave.periodHours;
   const kMin = Math.floor(tFirst / p);
   const nK = Math.floor(tLast / p) + 2 - kMin;
@@ -106,7 +110,7 @@ export function scaledNodesInto(octave: NoiseOctave, block: Block, kMin: number,
     return;
   }
   const n = quadNodes(octave, block, kMin, nK);
-  const rec = dailyAnchorsMemory.f64(at, 8 * nK);
+  const rec = kernelMemory.f64(at, 8 * nK);
   for (let k = 0; k < nK; k++) {
     // [value, difference][column][row]; quadNodes is [cell] with cells row-major.
     const o = 8 * k, c = 4 * k;
@@ -120,14 +124,15 @@ export function scaledNodesInto(octave: NoiseOctave, block: Block, kMin: number,
 
 /**
  * Final daily Tmax and Tmin (temperature.ts: the raw pair widened by the neighbouring days' raw
- * extremes) of the four cells of a 2 x 2 block for days f0 .. f0+nF-1 into hi / lo ([f][cell],
- * float32 as the block path stores them). Raw days f0-1 .. f0+nF are computed; `cloudOut`, if
- * given, receives the daily cloud fraction of days f0 .. f0+nF-1 ([f][cell]). With `mix`
- * (bilinear weights w00, w01, w10, w11), hi / lo receive the point's mixed values instead ([f]).
- * The set-up is here; the day loop is the WebAssembly kernel kernels/daily-anchors.wat.
+ * extremes) of the four cells of a 2 x 2 block for days f0 .. f0+nF-1, left in kernel memory
+ * ([f][cell] float32 at `hi` and `lo`, as the block path stores them). Raw days f0-1 .. f0+nF are
+ * computed; with `withCloud` the daily cloud fraction of days f0 .. f0+nF-1 too ([f][cell]
+ * double at `cloud`). With `mix` (bilinear weights w00, w01, w10, w11), hi and lo hold the
+ * point's mixed values instead ([f]). `doy` is the offset of day f0's day of year (u16). The
+ * set-up is here; the day loop is the WebAssembly kernel kernels/daily-anchors.wat.
  */
-function quadFinalAnchors(block: Block, f0: number, nF: number, hi: Float32Array, lo: Float32Array, cloudOut: Float64Array | null, mix: QuadMix | null = null): void {
-  const mem = dailyAnchorsMemory;
+function quadFinalAnchors(block: Block, f0: number, nF: number, withCloud: boolean, mix: QuadMix | null = null): { hi: number; lo: number; cloud: number; doy: number } {
+  const mem = kernelMemory;
   const { lats, lons, altitude, offsetHours } = block;
   const [w00, w01, w10, w11] = mix ?? [0, 0, 0, 0];
   const e0 = f0 - 1, nExt = nF + 2;
@@ -153,99 +158,89 @@ function quadFinalAnchors(block: Block, f0: number, nF: number, hi: Float32Array
   const B = octaveArgs(ob, block, tFirst, tLast, t0, t1, anomalyScale(lat0) * ob.amplitude, anomalyScale(lat1) * ob.amplitude);
   const C = octaveArgs(oc, block, tFirst, tLast, t0, t1, oc.amplitude, oc.amplitude);
   const g = mem.scratch(16 * 367);
-  const hiAt = mem.scratch(4 * hi.length), loAt = mem.scratch(4 * lo.length);
-  const cloudAt = cloudOut ? mem.scratch(8 * cloudOut.length) : 0;
+  const nOut = mix ? nF : 4 * nF;
+  const hiAt = mem.scratch(4 * nOut), loAt = mem.scratch(4 * nOut);
+  const cloudAt = withCloud ? mem.scratch(32 * nF) : 0;
   fillRangeRows(lat0, lat1, mem.f64(g, 2 * 367));
-  dayLoop(nExt, nF, hiAt, loAt, cloudAt, cloudOut ? 1 : 0, mix ? 1 : 0, w00, w01, w10, w11,
+  dayLoop(nExt, nF, hiAt, loAt, cloudAt, withCloud ? 1 : 0, mix ? 1 : 0, w00, w01, w10, w11,
     A.nodes, A.cycle, A.m, A.step, B.nodes, B.cycle, B.m, B.step, C.nodes, C.cycle, C.m, C.step,
     seaLevelMeanTemperature(lat0) - LAPSE_RATE_K_PER_M * altitude[0]!, seaLevelMeanTemperature(lat0) - LAPSE_RATE_K_PER_M * altitude[1]!,
     seaLevelMeanTemperature(lat1) - LAPSE_RATE_K_PER_M * altitude[2]!, seaLevelMeanTemperature(lat1) - LAPSE_RATE_K_PER_M * altitude[3]!,
     seasonalAmplitude(lat0), seasonalAmplitude(lat1), col0.cos, col0.sin, col1.cos, col1.sin, cloudBias(lat0), cloudBias(lat1),
     // The kernel reads the tables from raw day 0 on.
     sCos + 8 * season.offset, sSin + 8 * season.offset, jT + 2 * doy.offset, g);
-  hi.set(mem.f32(hiAt, hi.length));
-  lo.set(mem.f32(loAt, lo.length));
-  if (cloudOut) cloudOut.set(mem.f64(cloudAt, cloudOut.length));
+  // Raw day e0 is the table's first; final day f0 its second.
+  return { hi: hiAt, lo: loAt, cloud: cloudAt, doy: jT + 2 * doy.offset + 2 };
+}
+
+/**
+ * The anchors of the hourly curve of a 2 x 2 block for days d0 .. d0+nDays-1, left in kernel
+ * memory as byte offsets, laid out as temperature.ts `TemperatureAnchors` lays out its arrays
+ * (tmax, tmin, mid, tdew [day][cell] float32, sunrise [day][row] double), for the hourly kernels
+ * to read where they are (quad-hourly.ts). The final anchors come from the day loop
+ * (`quadFinalAnchors`, one day more on each side for the midnights and dew anchors), the rest
+ * from the `hourlyAnchors` kernel; tdew is 0 (none) without dew.
+ */
+export interface KernelAnchors {
+  d0: number;
+  nDays: number;
+  tmax: number;
+  tmin: number;
+  mid: number;
+  tdew: number;
+  sunrise: number;
+}
+
+export function quadHourlyAnchors(block: Block, d0: number, nDays: number, withDew: boolean): KernelAnchors {
+  checkLayout(block);
+  const F = quadFinalAnchors(block, d0 - 1, nDays + 2, withDew);
+  const mem = kernelMemory;
+  const lat0 = block.lats[0]!, lat1 = block.lats[1]!;
+  const off0 = block.offsetHours[0]!, off1 = block.offsetHours[1]!;
+  const dry = DRYNESS_NOISE.octaves[0]!;
+  // The dryness octave over both columns' anchor times at days d0 .. d0+nDays.
+  const tA = 24 * d0 + 12;
+  const Y = withDew ? quadOctave(dry, block, Math.min(tA - off0, tA - off1), Math.max(tA - off0, tA - off1) + 24 * nDays) : null;
+  const dryAt = Y ? mem.copy(Y.nodes) : 0;
+  const mid = mem.scratch(16 * (nDays + 1)), tdew = withDew ? mem.scratch(16 * (nDays + 1)) : 0, sunrise = mem.scratch(16 * nDays), sun = mem.scratch(16 * 367);
+  fillSunriseRows(lat0, lat1, mem.f64(sun, 2 * 367));
+  hourlyAnchors(nDays, F.hi, F.lo, F.cloud, withDew ? 1 : 0, dryAt, Y ? Y.kMin : 0, dry.periodHours, dry.amplitude, d0, off0, off1,
+    aridDepression(lat0), aridDepression(lat1), F.doy + 2, sun, mid, tdew, sunrise);
+  // Final day f0 = d0 - 1 is the first: day d0's anchors are 16 bytes on.
+  return { d0, nDays, tmax: F.hi + 16, tmin: F.lo + 16, mid, tdew, sunrise };
 }
 
 /**
  * temperatureAnchors(block, d0, nDays, withDew, withHourly) for a 2 x 2 block (rows = 2
- * latitudes, columns = 2 longitudes, cells row-major), from the fused day loop. Same formulas
+ * latitudes, columns = 2 longitudes, cells row-major), from the fused day loop: the same formulas
  * and the same final step; the noise is accumulated in double rather than float32, so values
- * can differ from the block path's in the last float32 bit.
+ * can differ from the block path's in the last float32 bit. A copy of the kernel memory's anchors
+ * (quadHourlyAnchors) when the hourly curve or dewpoint needs more than the extremes.
  */
 export function quadTemperatureAnchors(block: Block, d0: number, nDays: number, withDew = false, withHourly = false): TemperatureAnchors {
   checkLayout(block);
-  const extra = withDew || withHourly;
-  // Midnight values and dew anchors need the final extremes of one day more on each side.
-  const f0 = extra ? d0 - 1 : d0, nF = extra ? nDays + 2 : nDays;
-  const hi = new Float32Array(4 * nF), lo = new Float32Array(4 * nF);
-  const cloud = withDew ? new Float64Array(4 * nF) : null;
-  quadFinalAnchors(block, f0, nF, hi, lo, cloud);
-  const tmax = extra ? hi.subarray(4, 4 * (nDays + 1)) : hi;
-  const tmin = extra ? lo.subarray(4, 4 * (nDays + 1)) : lo;
-  const mid = new Float32Array(withHourly ? 4 * (nDays + 1) : 0);
-  const sunrise = new Float64Array(withHourly ? 2 * nDays : 0);
-  if (withHourly) {
-    midnightValues(hi, lo, nDays, mid);
-    sunriseHours(block.lats[0]!, block.lats[1]!, d0, nDays, sunrise);
+  const mem = kernelMemory;
+  if (!withDew && !withHourly) {
+    const F = quadFinalAnchors(block, d0, nDays, false);
+    return { d0, nDays, nRows: 2, nCells: 4, tmax: mem.f32(F.hi, 4 * nDays).slice(), tmin: mem.f32(F.lo, 4 * nDays).slice(), mid: new Float32Array(0), tdew: new Float32Array(0), sunrise: new Float64Array(0) };
   }
-  const tdew = new Float32Array(withDew ? 4 * (nDays + 1) : 0);
-  if (withDew && cloud) dewAnchors(block, d0, nDays, lo, cloud, tdew);
-  return { d0, nDays, nRows: 2, nCells: 4, tmax, tmin, mid, tdew, sunrise };
+  const A = quadHourlyAnchors(block, d0, nDays, withDew);
+  return {
+    d0, nDays, nRows: 2, nCells: 4,
+    tmax: mem.f32(A.tmax, 4 * nDays).slice(),
+    tmin: mem.f32(A.tmin, 4 * nDays).slice(),
+    mid: withHourly ? mem.f32(A.mid, 4 * (nDays + 1)).slice() : new Float32Array(0),
+    tdew: withDew ? mem.f32(A.tdew, 4 * (nDays + 1)).slice() : new Float32Array(0),
+    sunrise: withHourly ? new Float64Array(mem.f64(A.sunrise, 2 * nDays)) : new Float64Array(0),
+  };
 }
 
-/**
- * M(D) for D = d0 .. d0+nDays of the four cells, between day D-1 (final day f = i) and day D
- * (f = i + 1): temperature.ts `midnightValue` of final anchors starting a day before d0.
- */
-function midnightValues(hi: Float32Array, lo: Float32Array, nDays: number, mid: Float32Array): void {
-  for (let i = 0; i <= 4 * nDays + 3; i++) mid[i] = midnightValue(hi[i]!, lo[i]!, hi[i + 4]!, lo[i + 4]!);
-}
-
-/** Local hour of the minimum (daylight.ts `minimumHour`) of both rows for days d0 .. d0+nDays-1, [day][row]. */
-function sunriseHours(lat0: number, lat1: number, d0: number, nDays: number, sunrise: Float64Array): void {
+/** Local hour of the minimum (daylight.ts `minimumHour`) of both rows by day of year J = 1..366, [J][row]. */
+function fillSunriseRows(lat0: number, lat1: number, sun: Float64Array): void {
   const row0 = dayLengthRow(lat0), row1 = dayLengthRow(lat1);
-  let j = dayOfYearOf(d0);
-  let yearDays = daysFromCivil(yearOfDay(d0) + 1, 1, 1) - daysFromCivil(yearOfDay(d0), 1, 1);
-  for (let i = 0; i < nDays; i++) {
-    sunrise[2 * i] = minimumHour(dayLength(row0, lat0, j));
-    sunrise[2 * i + 1] = minimumHour(dayLength(row1, lat1, j));
-    if (++j > yearDays) {
-      j = 1;
-      yearDays = daysFromCivil(yearOfDay(d0 + i + 1) + 1, 1, 1) - (d0 + i + 1);
-    }
-  }
-}
-
-/**
- * Dew anchors at the midnights starting days d0 .. d0+nDays ([day][cell]), from that day's
- * final minimum (lo, [f][cell] from day d0 - 1), the dryness noise at its anchor time and its
- * cloud (cloud, laid out as lo): temperatureAnchors in temperature.ts.
- */
-function dewAnchors(block: Block, d0: number, nDays: number, lo: Float32Array, cloud: Float64Array, tdew: Float32Array): void {
-  const off0 = block.offsetHours[0]!, off1 = block.offsetHours[1]!;
-  const arid0 = aridDepression(block.lats[0]!), arid1 = aridDepression(block.lats[1]!);
-  const dry = DRYNESS_NOISE.octaves[0]!;
-  const p = dry.periodHours;
-  const tA = 24 * d0 + 12;
-  const Y = quadOctave(dry, block, Math.min(tA - off0, tA - off1), Math.max(tA - off0, tA - off1) + 24 * nDays);
-  const nY = Y.nodes;
-  for (let i = 0; i <= nDays; i++) {
-    const day = d0 + i;
-    const ta = 24 * day + 12 - off0, tb = 24 * day + 12 - off1;
-    let k = Math.floor(ta / p), s = (ta - k * p) / p, w = s * s * (3 - 2 * s), q = (k - Y.kMin) * 4;
-    const y0 = dry.amplitude * (nY[q]! + (nY[q + 4]! - nY[q]!) * w), y2 = dry.amplitude * (nY[q + 2]! + (nY[q + 6]! - nY[q + 2]!) * w);
-    k = Math.floor(tb / p);
-    s = (tb - k * p) / p;
-    w = s * s * (3 - 2 * s);
-    q = (k - Y.kMin) * 4;
-    const y1 = dry.amplitude * (nY[q + 1]! + (nY[q + 5]! - nY[q + 1]!) * w), y3 = dry.amplitude * (nY[q + 3]! + (nY[q + 7]! - nY[q + 3]!) * w);
-    const o = 4 * i, f = o + 4;
-    tdew[o] = lo[f]! - dawnDewpointDepression(y0, arid0, cloud[f]!);
-    tdew[o + 1] = lo[f + 1]! - dawnDewpointDepression(y1, arid0, cloud[f + 1]!);
-    tdew[o + 2] = lo[f + 2]! - dawnDewpointDepression(y2, arid1, cloud[f + 2]!);
-    tdew[o + 3] = lo[f + 3]! - dawnDewpointDepression(y3, arid1, cloud[f + 3]!);
+  for (let j = 1; j <= 366; j++) {
+    sun[2 * j] = minimumHour(dayLength(row0, lat0, j));
+    sun[2 * j + 1] = minimumHour(dayLength(row1, lat1, j));
   }
 }
 
@@ -256,5 +251,7 @@ function dewAnchors(block: Block, d0: number, nDays: number, lo: Float32Array, c
  */
 export function quadDailyExtremes(block: Block, d0: number, n: number, w: QuadMix, maxOut: Float32Array, minOut: Float32Array): void {
   checkLayout(block);
-  quadFinalAnchors(block, d0, n, maxOut, minOut, null, w);
+  const F = quadFinalAnchors(block, d0, n, false, w);
+  maxOut.set(kernelMemory.f32(F.hi, n));
+  minOut.set(kernelMemory.f32(F.lo, n));
 }

@@ -23,7 +23,7 @@ import type { VariableId } from '../grid-source.js';
 import type { Block } from './block.js';
 import { CLOUD_NOISE, cloudBias } from './clouds.js';
 import { pressureAtElevation, PRESSURE_NOISE } from './pressure.js';
-import { quadTemperatureAnchors } from './quad-extremes.js';
+import { quadHourlyAnchors } from './quad-extremes.js';
 import { octaveWeights, quadNodes, sharedCorners } from './quad-noise.js';
 import { clearSkyFactors } from './radiation.js';
 import { dayOfYearTable } from './calendar.js';
@@ -32,8 +32,8 @@ import { TMAX_LOCAL_HOUR } from './climate.js';
 import { anchorDaysForHours, PLATEAU_HALF_HOURS } from './temperature.js';
 import { diurnalWindFactors, windBase, WIND_NOISE, WIND_NOISE_GAIN } from './wind.js';
 import type { NoiseField, NoiseOctave } from './noise.js';
-import { cornerNodes, hourlySeriesMemory, mixColumns, mixNodes, pressureSegments, shortwaveClouds, shortwaveDays, shortwaveRso, temperatureColumn, windSegments } from './kernels/hourly-series.js';
-import type { KernelMemory } from './kernels/kernel-memory.js';
+import { cornerNodes, mixColumns, mixNodes, pressureSegments, shortwaveClouds, shortwaveDays, shortwaveRso, temperatureColumn, windSegments } from './kernels/hourly-series.js';
+import { kernelMemory, type KernelMemory } from './kernels/kernel-memory.js';
 
 export type QuadHourlyVariable = 'air_temperature' | 'dew_point_temperature' | 'surface_downwelling_shortwave_flux_in_air' | 'wind_speed' | 'surface_air_pressure';
 
@@ -61,7 +61,7 @@ export function quadHourlySeries(variable: QuadHourlyVariable, block: Block, h0:
   checkQuad(block);
   if (nt === 0) return new Float32Array(0);
   // Each kernel writes its float32 series into its memory; the result is a copy of it.
-  const mem = hourlySeriesMemory;
+  const mem = kernelMemory;
   mem.reset();
   switch (variable) {
     case 'surface_downwelling_shortwave_flux_in_air':
@@ -127,17 +127,16 @@ export function quadTemperaturePair(block: Block, h0: number, nt: number, wt: Qu
   checkQuad(block);
   if (nt === 0) return { air: new Float32Array(0), dew: new Float32Array(0) };
   const span = anchorDaysForHours(h0, nt);
-  const A = quadTemperatureAnchors(block, span.d0, span.nDays, true, true);
-  const mem = hourlySeriesMemory;
-  mem.reset();
-  const tmax = mem.copy(A.tmax), tmin = mem.copy(A.tmin), mid = mem.copy(A.mid), sunrise = mem.copy(A.sunrise), tdew = mem.copy(A.tdew);
+  // The anchors stay in kernel memory, where the column kernels read them.
+  const A = quadHourlyAnchors(block, span.d0, span.nDays, true);
+  const mem = kernelMemory;
   const air = [mem.scratch(16 * nt), mem.scratch(16 * nt)] as const, dew = [mem.scratch(16 * nt), mem.scratch(16 * nt)] as const;
   const airAt = mem.scratch(4 * nt), dewAt = mem.scratch(4 * nt);
   for (const col of [0, 1] as const) {
     const off = block.offsetHours[col]!;
     const { dFirst, starts } = localDayStarts(h0, nt, off);
     const st = mem.copy(starts);
-    temperatureColumn(st, starts.length - 1, dFirst, dFirst - A.d0, col, tmax, tmin, mid, tdew, sunrise, h0, off, wt[col], wt[col + 2]!, PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR - PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR + PLATEAU_HALF_HOURS, air[col], dew[col]);
+    temperatureColumn(st, starts.length - 1, dFirst, dFirst - A.d0, col, A.tmax, A.tmin, A.mid, A.tdew, A.sunrise, h0, off, wt[col], wt[col + 2]!, PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR - PLATEAU_HALF_HOURS, TMAX_LOCAL_HOUR + PLATEAU_HALF_HOURS, air[col], dew[col]);
   }
   mixColumns(air[0], air[1], nt, airAt);
   mixColumns(dew[0], dew[1], nt, dewAt);
@@ -171,7 +170,7 @@ function quadShortwave(block: Block, h0: number, nt: number, wt: QuadWeights): n
   const dFirst = Math.floor(h0 / 24), nDays = Math.floor((h0 + nt - 1) / 24) - dFirst + 1;
   const row0 = sunsetRow(lat0), row1 = sunsetRow(lat1);
   const doy = dayOfYearTable(dFirst, nDays);
-  const mem = hourlySeriesMemory;
+  const mem = kernelMemory;
   const hourTab = mem.table(HOUR_TERMS);
   const N = segmentOctaves(mem, CLOUD_NOISE, block, h0, nt);
   // Runs of lit hours: at most two pieces of each UTC day's daylight.
@@ -235,7 +234,7 @@ function segmentOctaves(mem: KernelMemory, field: NoiseField, block: Block, h0: 
 function quadWind(block: Block, h0: number, nt: number, wt: QuadWeights): number {
   const base = windBase(block.lats, 2, block.altitude);
   const wb = [wt[0] * base[0]!, wt[1] * base[1]!, wt[2] * base[2]!, wt[3] * base[3]!];
-  const mem = hourlySeriesMemory;
+  const mem = kernelMemory;
   const N = segmentOctaves(mem, WIND_NOISE, block, h0, nt);
   const a = mem.scratch(16 * N.a.nK), b = mem.scratch(16 * N.b.nK), dc = mem.scratch(8 * 50), at = mem.scratch(4 * nt + 4);
   // Column 0 holds cells 0 and 2, column 1 cells 1 and 3: lanes 0 and 1 of each node pair.
@@ -258,7 +257,7 @@ function quadWind(block: Block, h0: number, nt: number, wt: QuadWeights): number
 function quadPressure(block: Block, h0: number, nt: number, wt: QuadWeights): number {
   const alt = block.altitude;
   const P = wt[0] * pressureAtElevation(alt[0]!) + wt[1] * pressureAtElevation(alt[1]!) + wt[2] * pressureAtElevation(alt[2]!) + wt[3] * pressureAtElevation(alt[3]!);
-  const mem = hourlySeriesMemory;
+  const mem = kernelMemory;
   const N = segmentOctaves(mem, PRESSURE_NOISE, block, h0, nt);
   const a = mem.scratch(8 * N.a.nK), b = mem.scratch(8 * N.b.nK), at = mem.scratch(4 * nt + 4);
   mixNodes(N.a.at, N.a.nK, 0, ...wt, a);

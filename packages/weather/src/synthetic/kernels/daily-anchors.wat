@@ -1,6 +1,7 @@
 ;; Daily temperature anchors of a 2 x 2 block (quad-extremes.ts) in WebAssembly SIMD: the noise
-;; nodes of an octave (`scaledNodes`) and the day loop (`dayLoop`). The JavaScript loops they
-;; replace ran four scalar copies of each step (bench/README.md "Zarr reads").
+;; nodes of an octave (`scaledNodes`), the day loop (`dayLoop`) and the hourly curve's other
+;; anchors (`hourlyAnchors`: midnights, dew anchors, sunrise). The JavaScript loops they replace
+;; ran four scalar copies of each step (bench/README.md "Zarr reads").
 ;;
 ;; Every quantity of the four cells (row-major: 0 = row 0 column 0, 1 = row 0 column 1, 2, 3) is
 ;; two f64x2 vectors, one per column: lanes (cell 0, cell 2) and (cell 1, cell 3). The two columns
@@ -23,9 +24,9 @@
 ;;
 ;; Edit this file, then `npx -y pnpm@10 --filter @fieldcast/weather assemble-wasm` writes
 ;; daily-anchors.wasm.ts; packages/weather/test/kernels.test.ts fails while the two differ.
-;; Array arguments are byte offsets into the module's memory (kernel-memory.ts).
+;; Array arguments are byte offsets into the kernels' memory (kernel-memory.ts `kernelMemory`).
 (module
-  (memory (export "memory") 1)
+  (import "kernels" "memory" (memory 1))
 
   ;; scaledNodes: quad-noise.ts `sharedCorners` case. Time nodes kMin .. kMin+nK-1 of one octave
   ;; at the four cells: the four lattice corners' hashes of a node are one i32x4 (noise.ts
@@ -244,4 +245,104 @@
         (local.set $pn0 (local.get $cn0))
         (local.set $pn1 (local.get $cn1))
         (local.set $e (i32.add (local.get $e) (i32.const 1)))
-        (br $day)))))
+        (br $day))))
+
+  ;; hourlyAnchors: the rest of the hourly curve's anchors (temperature.ts `TemperatureAnchors`)
+  ;; from the final anchors of days d0-1 .. d0+nDays (hi, lo float32 and, with dew, cloud double,
+  ;; [f][cell] as dayLoop writes them), for days d0 .. d0+nDays-1:
+  ;; - mid: M(D) at the midnight starting each day D = d0 .. d0+nDays ([day][cell] float32),
+  ;;   temperature.ts `midnightValue` of day D-1's and day D's extremes;
+  ;; - with dew, tdew: the dewpoint ceiling at those midnights ([day][cell] float32), day D's
+  ;;   minimum less clouds.ts `dawnDewpointDepression` of the dryness noise at day D's anchor time
+  ;;   (column c: 24 D + 12 - off_c) and day D's cloud. `dry` holds the dryness octave's node values
+  ;;   [k][cell] float32 from node kMin on (quad-noise.ts `quadNodes`), blended in double: k =
+  ;;   floor(t / p), s = (t - k p) / p, amp (v + (v' - v) s s (3 - 2 s)) (the block path,
+  ;;   temperature.ts, accumulates it in float32: the same to float32 rounding);
+  ;; - sunrise: the local hour of the minimum per day and row ([day][row] double) from `sun`, the
+  ;;   same by day of year J ([J][row]), and `doy`, the J of each day (u16, day d0 first).
+  ;; The operations are the JavaScript's, in its order.
+  (func (export "hourlyAnchors")
+    (param $nDays i32) (param $hi i32) (param $lo i32) (param $cloud i32) (param $dew i32)
+    (param $dry i32) (param $kMin f64) (param $p f64) (param $amp f64)
+    (param $d0 f64) (param $off0 f64) (param $off1 f64) (param $arid0 f64) (param $arid1 f64)
+    (param $doy i32) (param $sun i32) (param $mid i32) (param $tdew i32) (param $sunrise i32)
+    (local $i i32) (local $end i32) (local $prevMax f64) (local $prevMin f64) (local $curMax f64) (local $curMin f64) (local $m f64)
+    (local $day f64) (local $q0 i32) (local $q1 i32) (local $w0 f64) (local $w1 f64) (local $f i32)
+    ;; Midnight values, cells 0 .. 4 nDays + 3.
+    (local.set $end (i32.add (local.get $hi) (i32.shl (i32.add (i32.shl (local.get $nDays) (i32.const 2)) (i32.const 4)) (i32.const 2))))
+    (block $midDone
+      (loop $midLoop
+        (br_if $midDone (i32.ge_u (local.get $hi) (local.get $end)))
+        (local.set $prevMax (f64.promote_f32 (f32.load (local.get $hi))))
+        (local.set $prevMin (f64.promote_f32 (f32.load (local.get $lo))))
+        (local.set $curMax (f64.promote_f32 (f32.load offset=16 (local.get $hi))))
+        (local.set $curMin (f64.promote_f32 (f32.load offset=16 (local.get $lo))))
+        (local.set $m (f64.promote_f32 (f32.demote_f64 (f64.add (local.get $curMin) (f64.mul (f64.const 0.3) (f64.sub (local.get $prevMax) (local.get $curMin)))))))
+        ;; if (m < floor) m = floor; if (m > ceil) m = ceil, floor and ceil the larger minimum and the smaller maximum.
+        (local.set $prevMin (select (local.get $prevMin) (local.get $curMin) (f64.gt (local.get $prevMin) (local.get $curMin))))
+        (local.set $prevMax (select (local.get $prevMax) (local.get $curMax) (f64.lt (local.get $prevMax) (local.get $curMax))))
+        (local.set $m (select (local.get $prevMin) (local.get $m) (f64.lt (local.get $m) (local.get $prevMin))))
+        (local.set $m (select (local.get $prevMax) (local.get $m) (f64.gt (local.get $m) (local.get $prevMax))))
+        (f32.store (local.get $mid) (f32.demote_f64 (local.get $m)))
+        (local.set $hi (i32.add (local.get $hi) (i32.const 4)))
+        (local.set $lo (i32.add (local.get $lo) (i32.const 4)))
+        (local.set $mid (i32.add (local.get $mid) (i32.const 4)))
+        (br $midLoop)))
+    ;; Sunrise hours, days 0 .. nDays - 1.
+    (local.set $end (i32.add (local.get $doy) (i32.shl (local.get $nDays) (i32.const 1))))
+    (block $sunDone
+      (loop $sunLoop
+        (br_if $sunDone (i32.ge_u (local.get $doy) (local.get $end)))
+        (v128.store (local.get $sunrise) (v128.load (i32.add (local.get $sun) (i32.shl (i32.load16_u (local.get $doy)) (i32.const 4)))))
+        (local.set $doy (i32.add (local.get $doy) (i32.const 2)))
+        (local.set $sunrise (i32.add (local.get $sunrise) (i32.const 16)))
+        (br $sunLoop)))
+    ;; Dew anchors, days 0 .. nDays; lo and cloud of day d0 + i are final day f = i + 1.
+    (if (i32.eqz (local.get $dew)) (then (return)))
+    (local.set $lo (i32.sub (local.get $lo) (i32.shl (i32.add (i32.shl (local.get $nDays) (i32.const 2)) (i32.const 4)) (i32.const 2))))
+    (block $dewDone
+      (loop $dewLoop
+        (br_if $dewDone (i32.gt_s (local.get $i) (local.get $nDays)))
+        (local.set $day (f64.add (local.get $d0) (f64.convert_i32_s (local.get $i))))
+        (call $dryNode (f64.sub (f64.add (f64.mul (f64.const 24) (local.get $day)) (f64.const 12)) (local.get $off0)) (local.get $p) (local.get $kMin))
+        (local.set $w0)
+        (local.set $q0)
+        (call $dryNode (f64.sub (f64.add (f64.mul (f64.const 24) (local.get $day)) (f64.const 12)) (local.get $off1)) (local.get $p) (local.get $kMin))
+        (local.set $w1)
+        (local.set $q1)
+        (local.set $f (i32.shl (i32.add (i32.shl (local.get $i) (i32.const 2)) (i32.const 4)) (i32.const 2)))
+        ;; Cells 0 and 2 in column 0, 1 and 3 in column 1; rows 0 and 1 take their arid term.
+        (f32.store offset=0 (local.get $tdew) (call $dewCell (i32.add (local.get $dry) (local.get $q0)) (local.get $w0) (local.get $amp) (local.get $arid0)
+          (i32.add (local.get $lo) (local.get $f)) (i32.add (local.get $cloud) (i32.shl (local.get $f) (i32.const 1)))))
+        (f32.store offset=4 (local.get $tdew) (call $dewCell (i32.add (local.get $dry) (i32.add (local.get $q1) (i32.const 4))) (local.get $w1) (local.get $amp) (local.get $arid0)
+          (i32.add (local.get $lo) (i32.add (local.get $f) (i32.const 4))) (i32.add (local.get $cloud) (i32.shl (i32.add (local.get $f) (i32.const 4)) (i32.const 1)))))
+        (f32.store offset=8 (local.get $tdew) (call $dewCell (i32.add (local.get $dry) (i32.add (local.get $q0) (i32.const 8))) (local.get $w0) (local.get $amp) (local.get $arid1)
+          (i32.add (local.get $lo) (i32.add (local.get $f) (i32.const 8))) (i32.add (local.get $cloud) (i32.shl (i32.add (local.get $f) (i32.const 8)) (i32.const 1)))))
+        (f32.store offset=12 (local.get $tdew) (call $dewCell (i32.add (local.get $dry) (i32.add (local.get $q1) (i32.const 12))) (local.get $w1) (local.get $amp) (local.get $arid1)
+          (i32.add (local.get $lo) (i32.add (local.get $f) (i32.const 12))) (i32.add (local.get $cloud) (i32.shl (i32.add (local.get $f) (i32.const 12)) (i32.const 1)))))
+        (local.set $tdew (i32.add (local.get $tdew) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $dewLoop)))
+  )
+
+  ;; The byte offset of the dryness octave's node k = floor(t / p) at time t in the [k][cell]
+  ;; float32 nodes from node kMin, and the weight s s (3 - 2 s) of the next.
+  (func $dryNode (param $t f64) (param $p f64) (param $kMin f64) (result i32 f64)
+    (local $k f64) (local $s f64)
+    (local.set $k (f64.floor (f64.div (local.get $t) (local.get $p))))
+    (local.set $s (f64.div (f64.sub (local.get $t) (f64.mul (local.get $k) (local.get $p))) (local.get $p)))
+    (i32.shl (i32.trunc_f64_s (f64.sub (local.get $k) (local.get $kMin))) (i32.const 4))
+    (f64.mul (f64.mul (local.get $s) (local.get $s)) (f64.sub (f64.const 3) (f64.mul (f64.const 2) (local.get $s)))))
+
+  ;; One cell's dew anchor: lo - dawnDewpointDepression(amp (v + (v' - v) w), arid, cloud), with
+  ;; u = 0.5 + 0.5 y and the depression 0.3 + 6 u u + arid + 2 (1 - cloud); v at `node`, v' 16
+  ;; bytes on (the next node), lo float32 and cloud double at their offsets.
+  (func $dewCell (param $node i32) (param $w f64) (param $amp f64) (param $arid f64) (param $lo i32) (param $cloud i32) (result f32)
+    (local $v f64) (local $u f64)
+    (local.set $v (f64.promote_f32 (f32.load (local.get $node))))
+    (local.set $u (f64.add (f64.const 0.5) (f64.mul (f64.const 0.5)
+      (f64.mul (local.get $amp) (f64.add (local.get $v) (f64.mul (f64.sub (f64.promote_f32 (f32.load offset=16 (local.get $node))) (local.get $v)) (local.get $w)))))))
+    (f32.demote_f64 (f64.sub (f64.promote_f32 (f32.load (local.get $lo)))
+      (f64.add (f64.add (f64.add (f64.const 0.3) (f64.mul (f64.mul (f64.const 6) (local.get $u)) (local.get $u))) (local.get $arid))
+        (f64.mul (f64.const 2) (f64.sub (f64.const 1) (f64.load (local.get $cloud))))))))
+)

@@ -3,12 +3,9 @@
  * documents the arguments), compiled once per process from the generated hourly-series.wasm.ts.
  */
 import { HOURLY_SERIES_WASM } from './hourly-series.wasm.js';
-import { KernelMemory } from './kernel-memory.js';
+import { kernelMemory } from './kernel-memory.js';
 
-const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(HOURLY_SERIES_WASM, 'base64')), {});
-
-/** The kernels' memory: every array argument is an offset into it. */
-export const hourlySeriesMemory = new KernelMemory(instance.exports['memory'] as WebAssembly.Memory);
+const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(HOURLY_SERIES_WASM, 'base64')), { kernels: { memory: kernelMemory.memory } });
 
 /** hourly-series.wat `mixNodes`: src, nK, pair, g0, g1, g2, g3, dst. */
 export const mixNodes = instance.exports['mixNodes'] as (...args: number[]) => void;

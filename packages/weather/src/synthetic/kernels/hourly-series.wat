@@ -11,9 +11,9 @@
 ;;
 ;; Edit this file, then `npx -y pnpm@10 --filter @fieldcast/weather assemble-wasm` writes
 ;; hourly-series.wasm.ts; packages/weather/test/kernels.test.ts fails while the two differ.
-;; Array arguments are byte offsets into the module's memory (kernel-memory.ts).
+;; Array arguments are byte offsets into the kernels' memory (kernel-memory.ts `kernelMemory`).
 (module
-  (memory (export "memory") 1)
+  (import "kernels" "memory" (memory 1))
 
   ;; cornerNodes' loop invariants (see there): set on entry, or constants never written.
   (global $cP (mut v128) (v128.const i64x2 0 0))

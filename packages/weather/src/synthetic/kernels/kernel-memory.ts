@@ -1,5 +1,5 @@
 /**
- * The memory of a WebAssembly kernel instance, handed out as byte offsets: process tables copied
+ * The memory of the WebAssembly kernels, handed out as byte offsets: process tables copied
  * in once and kept (`table`), and per-call scratch from a bump arena (`scratch`, `copy`) that
  * `reset` empties. Kernel calls are synchronous, so one call's scratch is never live during
  * another's.
@@ -13,7 +13,7 @@ export class KernelMemory {
   private base = 0;
   private top = 0;
 
-  constructor(private readonly memory: WebAssembly.Memory) {}
+  constructor(readonly memory: WebAssembly.Memory) {}
 
   /** Empties the scratch arena (tables stay). */
   reset(): void {
@@ -74,3 +74,10 @@ export class KernelMemory {
 function align(bytes: number): number {
   return (bytes + 15) & ~15;
 }
+
+/**
+ * The one memory of both kernel modules (daily-anchors.wat, hourly-series.wat import it as
+ * "kernels" "memory"), so the hourly temperature kernels read the daily anchors where the daily
+ * kernels wrote them. Each top-level call resets the arena and leaves it to the next.
+ */
+export const kernelMemory = new KernelMemory(new WebAssembly.Memory({ initial: 1 }));

@@ -13,7 +13,7 @@ declare namespace WebAssembly {
     grow(pages: number): number;
   }
   class Instance {
-    constructor(module: Module, imports: Record<string, never>);
+    constructor(module: Module, imports: Record<string, Record<string, Memory>>);
     readonly exports: Record<string, unknown>;
   }
 }
