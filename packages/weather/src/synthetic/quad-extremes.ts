@@ -202,6 +202,7 @@ export function quadHourlyAnchors(block: Block, d0: number, nDays: number, withD
   const tA = 24 * d0 + 12;
   const Y = withDew ? quadOctave(dry, block, Math.min(tA - off0, tA - off1), Math.max(tA - off0, tA - off1) + 24 * nDays) : null;
   const dryAt = Y ? mem.copy(Y.nodes) : 0;
+  // sunrise and sun follow mid and tdew: temperatureColumn reads 16 bytes from a day's first cell.
   const mid = mem.scratch(16 * (nDays + 1)), tdew = withDew ? mem.scratch(16 * (nDays + 1)) : 0, sunrise = mem.scratch(16 * nDays), sun = mem.scratch(16 * 367);
   fillSunriseRows(lat0, lat1, mem.f64(sun, 2 * 367));
   hourlyAnchors(nDays, F.hi, F.lo, F.cloud, withDew ? 1 : 0, dryAt, Y ? Y.kMin : 0, dry.periodHours, dry.amplitude, d0, off0, off1,

@@ -257,7 +257,7 @@
     (param $B f64) (param $X0 f64) (param $X1 f64) (param $prod i32) (param $prodDew i32)
     (local $n i32) (local $t i32) (local $tEnd i32) (local $q i32) (local $day f64) (local $lh f64)
     (local $amin f64) (local $amax f64) (local $cmin f64) (local $cmax f64)
-    (local $W v128) (local $sr v128) (local $a v128) (local $c v128) (local $m0 v128) (local $lo v128) (local $hi v128) (local $m1 v128)
+    (local $W v128) (local $cells v128) (local $sr v128) (local $a v128) (local $c v128) (local $m0 v128) (local $lo v128) (local $hi v128) (local $m1 v128)
     (local $inv1 v128) (local $inv3 v128) (local $INV5 v128) (local $e0 v128) (local $de v128)
     (local $d01 v128) (local $d35 v128) (local $d5 v128) (local $s v128) (local $v v128) (local $X1v v128)
     (local.set $W (f64x2.replace_lane 1 (f64x2.splat (local.get $w0)) (local.get $w1)))
@@ -270,15 +270,17 @@
         (local.set $tEnd (i32.load offset=4 (i32.add (local.get $starts) (i32.shl (local.get $n) (i32.const 2)))))
         (local.set $day (f64.mul (f64.const 24) (f64.convert_i32_s (i32.add (local.get $dFirst) (local.get $n)))))
         ;; q: byte offset of the row-0 cell's anchor of day di; the row-1 cell is 8 bytes on, the
-        ;; next day's 16.
+        ;; next day's 16. A column's two anchors are lanes 0 and 2 of the 16 bytes at q (in column
+        ;; 1 the last of them is the next day's first cell, or for the last day the start of the
+        ;; next array in kernel memory, which quad-extremes.ts `quadHourlyAnchors` always has).
         (local.set $q (i32.shl (i32.add (i32.shl (i32.add (local.get $di0) (local.get $n)) (i32.const 2)) (local.get $col)) (i32.const 2)))
         (local.set $sr (v128.load (i32.add (local.get $sunrise) (i32.shl (i32.add (local.get $di0) (local.get $n)) (i32.const 4)))))
-        (local.set $m0 (call $pair (i32.add (local.get $mid) (local.get $q))))
-        (local.set $lo (call $pair (i32.add (local.get $tmin) (local.get $q))))
-        (local.set $hi (call $pair (i32.add (local.get $tmax) (local.get $q))))
-        (local.set $m1 (call $pair (i32.add (local.get $mid) (i32.add (local.get $q) (i32.const 16)))))
-        (local.set $e0 (call $pair (i32.add (local.get $tdew) (local.get $q))))
-        (local.set $de (f64x2.sub (call $pair (i32.add (local.get $tdew) (i32.add (local.get $q) (i32.const 16)))) (local.get $e0)))
+        (local.set $m0 (f64x2.promote_low_f32x4 (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.tee $cells (v128.load (i32.add (local.get $mid) (local.get $q)))) (local.get $cells))))
+        (local.set $lo (f64x2.promote_low_f32x4 (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.tee $cells (v128.load (i32.add (local.get $tmin) (local.get $q)))) (local.get $cells))))
+        (local.set $hi (f64x2.promote_low_f32x4 (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.tee $cells (v128.load (i32.add (local.get $tmax) (local.get $q)))) (local.get $cells))))
+        (local.set $m1 (f64x2.promote_low_f32x4 (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.tee $cells (v128.load (i32.add (local.get $mid) (i32.add (local.get $q) (i32.const 16))))) (local.get $cells))))
+        (local.set $e0 (f64x2.promote_low_f32x4 (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.tee $cells (v128.load (i32.add (local.get $tdew) (local.get $q)))) (local.get $cells))))
+        (local.set $de (f64x2.sub (f64x2.promote_low_f32x4 (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.tee $cells (v128.load (i32.add (local.get $tdew) (i32.add (local.get $q) (i32.const 16))))) (local.get $cells))) (local.get $e0)))
         (local.set $a (f64x2.sub (local.get $sr) (f64x2.splat (local.get $B))))
         (local.set $c (f64x2.add (local.get $sr) (f64x2.splat (local.get $B))))
         (local.set $inv1 (f64x2.div (v128.const f64x2 1 1) (f64x2.sub (local.get $a) (v128.const f64x2 0 0))))
@@ -383,12 +385,6 @@
         (local.set $n (i32.add (local.get $n) (i32.const 1)))
         (br $day)))
   )
-
-  ;; The float32 anchors of the two rows' cells (8 bytes apart) as a double pair.
-  (func $pair (param $at i32) (result v128)
-    (f64x2.replace_lane 1
-      (f64x2.splat (f64.promote_f32 (f32.load (local.get $at))))
-      (f64.promote_f32 (f32.load offset=8 (local.get $at)))))
 
   ;; (to - from) s s (3 - 2 s) with d = to - from: the curve's smoothstep step, as `blend`
   ;; multiplies it: ((d s) s) (3 - 2 s).
