@@ -426,13 +426,32 @@
 
   ;; out[t] = float32(((0 + p0) + p1) + p2) + p3) with cell k's product p_k from the columns'
   ;; prod arrays (column 0: cells 0, 2; column 1: cells 1, 3): the order in which the JavaScript
-  ;; accumulated the cells.
+  ;; accumulated the cells. Two hours at a time as the lanes of one f64x2 (the cells' products
+  ;; gathered by shuffles), then the odd hour alone.
   (func (export "mixColumns") (param $prod0 i32) (param $prod1 i32) (param $nt i32) (param $out i32)
-    (local $end i32) (local $p v128) (local $r v128)
-    (local.set $end (i32.add (local.get $out) (i32.shl (local.get $nt) (i32.const 2))))
+    (local $end i32) (local $p v128) (local $q v128) (local $r v128) (local $u v128)
+    (local.set $end (i32.add (local.get $out) (i32.shl (i32.and (local.get $nt) (i32.const -2)) (i32.const 2))))
     (block $done
-      (loop $hour
+      (loop $pair
         (br_if $done (i32.ge_u (local.get $out) (local.get $end)))
+        (local.set $p (v128.load (local.get $prod0)))
+        (local.set $q (v128.load offset=16 (local.get $prod0)))
+        (local.set $r (v128.load (local.get $prod1)))
+        (local.set $u (v128.load offset=16 (local.get $prod1)))
+        (i64.store (local.get $out) (i64x2.extract_lane 0 (f32x4.demote_f64x2_zero
+          (f64x2.add
+            (f64x2.add
+              (f64x2.add
+                (f64x2.add (v128.const f64x2 0 0) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $p) (local.get $q)))
+                (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $r) (local.get $u)))
+              (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $p) (local.get $q)))
+            (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $r) (local.get $u))))))
+        (local.set $prod0 (i32.add (local.get $prod0) (i32.const 32)))
+        (local.set $prod1 (i32.add (local.get $prod1) (i32.const 32)))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
+        (br $pair)))
+    (if (i32.and (local.get $nt) (i32.const 1))
+      (then
         (local.set $p (v128.load (local.get $prod0)))
         (local.set $r (v128.load (local.get $prod1)))
         (f32.store (local.get $out)
@@ -441,14 +460,10 @@
               (f64.add
                 (f64.add (f64.add (f64.const 0) (f64x2.extract_lane 0 (local.get $p))) (f64x2.extract_lane 0 (local.get $r)))
                 (f64x2.extract_lane 1 (local.get $p)))
-              (f64x2.extract_lane 1 (local.get $r)))))
-        (local.set $prod0 (i32.add (local.get $prod0) (i32.const 16)))
-        (local.set $prod1 (i32.add (local.get $prod1) (i32.const 16)))
-        (local.set $out (i32.add (local.get $out) (i32.const 4)))
-        (br $hour)))
+              (f64x2.extract_lane 1 (local.get $r)))))))
   )
 
-;; shortwaveDays: the per-day terms of quadShortwave into the record of each UTC day n (at
+  ;; shortwaveDays: the per-day terms of quadShortwave into the record of each UTC day n (at
   ;; days + 192 n, laid out as shortwaveRso reads it) and its spans of possibly lit hours (4 i32 at
   ;; spans + 16 n), from the process tables: doy the day of year J of each day (u16), sinDecl,
   ;; cosDecl, kTab (dr Gsc 12 / pi) and scTab (Sc, hours) by J (solar.ts SOLAR_DAY), scCos and
