@@ -11,10 +11,10 @@
  *   segment between nodes, the time weights from the octave's table by hour of the node
  *   interval (`octaveWeights`);
  * - the hour loops are WebAssembly kernels (kernels/hourly-series.wat), two cells (for wind and
- *   pressure, two hours) to a vector, doing the block path's own arithmetic (`curve`, `shortwaveOf` and `periodRa`, `windOf`) in
- *   the same order, with the noise accumulated in float32 as BlockNoise does, so each cell's
- *   value is the general path's bit for bit and so is the bilinear mix
- *   (test/synthetic-quad-hourly.test.ts checks equality with computeField);
+ *   pressure, two hours) to a vector, doing the block path's own arithmetic (`curve`,
+ *   `shortwaveOf` and `periodRa`, `windOf`) in the same order, with the noise accumulated in
+ *   float32 as BlockNoise does, so each cell's value is the general path's bit for bit and so
+ *   is the bilinear mix (test/synthetic-quad-hourly.test.ts checks equality with computeField);
  * - this module prepares their inputs (nodes, weight tables, per-day terms) in the kernels'
  *   memory and copies the float32 result out;
  * - air temperature and dewpoint come from one pass on the fused 2 x 2 anchors (quad-extremes.ts).
