@@ -5,6 +5,11 @@
 ;; Pressure and wind are linear in their two-octave noise, so the bilinear mix is taken at the
 ;; noise nodes (`mixNodes`) and an hour reads one node pair per octave.
 ;;
+;; Loops are kept small: TurboFan spills what does not fit in 16 vector registers and rebuilds
+;; some loop invariants inside the loop, and the CPU overlaps consecutive iterations only when
+;; several fit in its reorder window; hence shortwave's Rso and cloud passes and cornerNodes'
+;; hash and blend passes (bench/README.md "Zarr reads").
+;;
 ;; Same operations in the same order as the JavaScript loops, in double (WebAssembly has no fused
 ;; multiply-add and rounds as JavaScript does), so the same bits; a Float32Array store is
 ;; f32.demote_f64.
