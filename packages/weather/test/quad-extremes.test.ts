@@ -78,7 +78,7 @@ describe('SyntheticSource: daily extremes at a point (fused 2 x 2 pass)', () => 
   it('gives the block path\'s anchors of the hourly curve: midnights, dew anchors, sunrise', () => {
     for (const [lon, lat] of [...POINTS, [31.2, 31.05] as [number, number]]) {
       const { block } = gridQuad(lon, lat);
-      const q = quadTemperatureAnchors(block, 19_300, 400, true, true), g = temperatureAnchors(block, 19_300, 400, true, true);
+      const q = quadTemperatureAnchors(block, 19_300, 400, true), g = temperatureAnchors(block, 19_300, 400, true, true);
       for (const k of ['tmax', 'tmin', 'mid', 'tdew'] as const) expect(maxAbsDiff(q[k], g[k])).toBeLessThan(1e-5);
       expect(Array.from(q.sunrise)).toEqual(Array.from(g.sunrise));
     }

@@ -78,7 +78,7 @@ describe('SyntheticSource: hourly ET inputs at a point (fused 2 x 2 pass, quad-h
           const p = src.pointSeriesSync(variable, lon, lat, r).values;
           // The same anchors through temperature.ts's hourly curve (fillHourlyTemperature).
           const span = anchorDaysForHours(h0, n);
-          const anchors = quadTemperatureAnchors(block, span.d0, span.nDays, dew, true);
+          const anchors = quadTemperatureAnchors(block, span.d0, span.nDays, dew);
           const field = new Float32Array(4 * n);
           fillHourlyTemperature(block, anchors, h0, n, dew ? null : field, dew ? field : null);
           expect(Array.from(p)).toEqual(Array.from(mix(field, w)));

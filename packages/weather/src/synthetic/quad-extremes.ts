@@ -212,27 +212,22 @@ export function quadHourlyAnchors(block: Block, d0: number, nDays: number, withD
 }
 
 /**
- * temperatureAnchors(block, d0, nDays, withDew, withHourly) for a 2 x 2 block (rows = 2
- * latitudes, columns = 2 longitudes, cells row-major), from the fused day loop: the same formulas
- * and the same final step; the noise is accumulated in double rather than float32, so values
- * can differ from the block path's in the last float32 bit. A copy of the kernel memory's anchors
- * (quadHourlyAnchors) when the hourly curve or dewpoint needs more than the extremes.
+ * temperatureAnchors(block, d0, nDays, withDew, true) for a 2 x 2 block (rows = 2 latitudes,
+ * columns = 2 longitudes, cells row-major) as arrays: a copy of quadHourlyAnchors' kernel memory,
+ * which tests compare with the block path (same formulas and final step; the noise accumulated in
+ * double rather than float32, so values can differ from the block path's in the last float32
+ * bit) and with the hourly curve.
  */
-export function quadTemperatureAnchors(block: Block, d0: number, nDays: number, withDew = false, withHourly = false): TemperatureAnchors {
-  checkLayout(block);
-  const mem = kernelMemory;
-  if (!withDew && !withHourly) {
-    const F = quadFinalAnchors(block, d0, nDays, false);
-    return { d0, nDays, nRows: 2, nCells: 4, tmax: mem.f32(F.hi, 4 * nDays).slice(), tmin: mem.f32(F.lo, 4 * nDays).slice(), mid: new Float32Array(0), tdew: new Float32Array(0), sunrise: new Float64Array(0) };
-  }
+export function quadTemperatureAnchors(block: Block, d0: number, nDays: number, withDew: boolean): TemperatureAnchors {
   const A = quadHourlyAnchors(block, d0, nDays, withDew);
+  const mem = kernelMemory;
   return {
     d0, nDays, nRows: 2, nCells: 4,
     tmax: mem.f32(A.tmax, 4 * nDays).slice(),
     tmin: mem.f32(A.tmin, 4 * nDays).slice(),
-    mid: withHourly ? mem.f32(A.mid, 4 * (nDays + 1)).slice() : new Float32Array(0),
+    mid: mem.f32(A.mid, 4 * (nDays + 1)).slice(),
     tdew: withDew ? mem.f32(A.tdew, 4 * (nDays + 1)).slice() : new Float32Array(0),
-    sunrise: withHourly ? new Float64Array(mem.f64(A.sunrise, 2 * nDays)) : new Float64Array(0),
+    sunrise: new Float64Array(mem.f64(A.sunrise, 2 * nDays)),
   };
 }
 
