@@ -25,7 +25,7 @@ export const mixColumns = instance.exports['mixColumns'] as (...args: number[]) 
 /** hourly-series.wat `shortwaveDays`: 22 arguments, in the order that file lists them. */
 export const shortwaveDays = instance.exports['shortwaveDays'] as (...args: number[]) => void;
 
-/** hourly-series.wat `shortwaveRso`: 15 arguments, in the order that file lists them; returns the number of runs. */
+/** hourly-series.wat `shortwaveRso`: 16 arguments, in the order that file lists them; returns the number of runs. */
 export const shortwaveRso = instance.exports['shortwaveRso'] as (...args: number[]) => number;
 
 /** hourly-series.wat `shortwaveClouds`: 22 arguments, in the order that file lists them. */
