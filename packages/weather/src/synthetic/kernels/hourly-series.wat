@@ -92,8 +92,8 @@
   ;; mixNodes: an octave's node values [k][cell] (doubles, 32 bytes a node, as cornerNodes writes
   ;; them) mixed over the cells with factors g, for a field linear in its noise (one blend per
   ;; octave and hour instead of one per cell). pair != 0: per node the column pair (g0 v0 + g2 v2,
-  ;; g1 v1 + g3 v3), 16 bytes, as windLoop reads them; else the sum ((g0 v0 + g1 v1) + g2 v2) +
-  ;; g3 v3, 8 bytes, as pressureLoop reads them.
+  ;; g1 v1 + g3 v3), 16 bytes, as windSegments reads them; else the sum ((g0 v0 + g1 v1) + g2 v2) +
+  ;; g3 v3, 8 bytes, as pressureSegments reads them.
   (func (export "mixNodes") (param $src i32) (param $nK i32) (param $pair i32)
     (param $g0 f64) (param $g1 f64) (param $g2 f64) (param $g3 f64) (param $dst i32)
     (local $end i32) (local $G01 v128) (local $G23 v128) (local $p v128) (local $q v128)
