@@ -19,7 +19,7 @@ import { openDatabase, type Database } from '../packages/db/src/index.js';
 import { createLogger, IdentityStore, startServices } from '../packages/kit/src/index.js';
 import { basicAuthHeader } from '../packages/kit/src/testing.js';
 import { SyntheticSource } from '../packages/weather/src/index.js';
-import { PUBLIC_AUDIENCE } from '../services/events/migrations/002_feeds.js';
+import { PUBLIC_AUDIENCE } from '../packages/ids/src/index.js';
 import { FEED_ENTRY_SQL } from '../services/events/migrations/003_feed_entries.js';
 import { areaAppId } from '../services/events/src/domain/apps.js';
 import { eventsService } from '../services/events/src/definition.js';

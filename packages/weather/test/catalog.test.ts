@@ -1,12 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FIELDCAST_NAMESPACE, NAMESPACE_DNS, uuidv5 } from '@fieldcast/ids';
 import {
   CatalogError,
   catalogFromYaml,
   createCatalog,
   defaultStyles,
-  FIELDCAST_NAMESPACE,
   forecastId,
   forecastRuns,
   forecastStatus,
@@ -17,11 +17,9 @@ import {
   loadCatalog,
   maskAttributeName,
   maskAttributeValue,
-  NAMESPACE_DNS,
   productRecord,
   recordAttributeName,
   transferProductRecord,
-  uuidv5,
 } from '../src/catalog/index.js';
 
 const H = 3_600_000;

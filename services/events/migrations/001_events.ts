@@ -22,7 +22,7 @@ export const eventsMigration: Migration = {
       /** account whose resource or application the event is about; null = public */
       t.uuid('owner_account');
     });
-    // Feed order is occurrenceTime descending with ingestion order as tie-break (DESIGN.md section 5).
+    // Feed order is occurrenceTime descending with ingestion order as tie-break (docs/architecture.md §5).
     await knex.raw('create index events_feed on ??.events (occurrence_time desc, seq desc)', [schema]);
     await knex.raw('create index events_owner_feed on ??.events (owner_account, occurrence_time desc, seq desc)', [schema]);
     await knex.schema.withSchema(schema).createTable('dead_letters', (t) => {

@@ -1,11 +1,8 @@
 import type { Migration } from '@fieldcast/db';
-import { areaAppId } from '../src/domain/apps.js';
-
-/** Who may see a public event: nobody's account, so `audience = PUBLIC_AUDIENCE` is an equality. */
-export const PUBLIC_AUDIENCE = '00000000-0000-0000-0000-000000000000';
+import { fieldcastId, PUBLIC_AUDIENCE } from '@fieldcast/ids';
 
 /**
- * Issue 3: application feeds and resource feeds, each served by a keyset range scan.
+ * Application feeds and resource feeds, each served by a keyset range scan.
  * Every feed is the union of two ranges, public events and the viewer's own, so each index leads
  * with the feed key and the audience, then the feed order. The audience is owner_account with
  * null (public) replaced by the nil UUID: `owner_account is null` is not an equality to the
@@ -16,12 +13,12 @@ export const feedsMigration: Migration = {
   name: '002_feeds',
   async up(knex, schema) {
     await knex.schema.withSchema(schema).alterTable('events', (t) => {
-      /** the emitting application: the account id of a POSTing app, UUID v5 of the area otherwise */
+      /** the emitting application: the account id of a POSTing app, UUID v5 of `app:<area>` otherwise (src/domain/apps.ts) */
       t.uuid('app_id');
     });
     // Rows so far were all consumed from resource topics, so `app` is an area name.
     const apps: { app: string }[] = await knex.withSchema(schema).table('events').distinct('app');
-    for (const { app } of apps) await knex.withSchema(schema).table('events').where({ app }).update({ app_id: areaAppId(app) });
+    for (const { app } of apps) await knex.withSchema(schema).table('events').where({ app }).update({ app_id: fieldcastId('app', app) });
     await knex.raw('alter table ??.events alter column app_id set not null', [schema]);
     await knex.raw(`alter table ??.events add column audience uuid generated always as (coalesce(owner_account, '${PUBLIC_AUDIENCE}'::uuid)) stored`, [schema]);
     await knex.raw('drop index if exists ??.events_feed', [schema]);

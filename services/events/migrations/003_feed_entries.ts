@@ -20,7 +20,7 @@ export const FEED_ENTRY_SQL = `(select row_to_json(f)::text from (select e.id, e
      cross join lateral (select t.ref ->> 'namespace' as namespace, t.ref ->> 'id' as id) r) as tagged) f)`;
 
 /**
- * Issue 3, "Scale": each event keeps its feed entry as JSON text, written once when it is stored
+ * Each event keeps its feed entry as JSON text, written once when it is stored
  * (events never change: docs/decisions.md, "Events"), so a feed page is index ranges plus one
  * string_agg. Building the entries per request cost PostgreSQL about 0.07 ms a page on the
  * cores Node also needs (docs/decisions.md, "Events performance").

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Database } from '@fieldcast/db';
+import { PUBLIC_AUDIENCE } from '@fieldcast/ids';
 import { FEED_LIMIT_DEFAULT, FEED_LIMIT_MAX, type Event, type FeedEntry } from '@fieldcast/schemas';
-import { PUBLIC_AUDIENCE } from '../migrations/002_feeds.js';
 import { resourceIdsOf, type NewEvent, type ResourceRef } from './domain/event.js';
 
 export const AREA = 'events';

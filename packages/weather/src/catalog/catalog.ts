@@ -23,7 +23,7 @@ import {
   type TransferProductDef,
   transferProductDefSchema,
 } from './schema.js';
-import { fieldcastId } from './uuid.js';
+import { fieldcastId } from '@fieldcast/ids';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;

@@ -6,7 +6,7 @@
 import { PRECIPITATION_TYPE_ATTRIBUTES, PRECIPITATION_TYPE_LAYER } from './precipitation-types.js';
 import type { Colorizer, ModelDef, ProductDef, TransferProductDef } from './schema.js';
 import { SYNTHETIC_SOURCE_ID } from './sources.js';
-import { fieldcastId } from './uuid.js';
+import { fieldcastId } from '@fieldcast/ids';
 
 /** Start of every synthetic product's frames (spec 4.1: data from the start of 2015). */
 export const CATALOG_START = '2015-01-01T00:00:00Z';

@@ -1,4 +1,3 @@
-export * from './uuid.js';
 export * from './sources.js';
 export * from './schema.js';
 export * from './precipitation-types.js';

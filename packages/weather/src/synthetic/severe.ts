@@ -15,7 +15,7 @@
  * same events in every process, and an event's id is the UUID v5 of that key.
  */
 import type { BBox, TimeRange } from '../grid-source.js';
-import { fieldcastId } from '../catalog/uuid.js';
+import { fieldcastId } from '@fieldcast/ids';
 import { anomalyScale, seaLevelMeanTemperature, seasonalAmplitude, seasonalPhase, TEMPERATURE_ANOMALY } from './climate.js';
 import { DRYNESS_NOISE } from './clouds.js';
 import { fieldBound, hashUnit, noiseAt, noiseField } from './noise.js';

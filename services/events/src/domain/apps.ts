@@ -1,17 +1,16 @@
-import { AREA_PORT_OFFSETS } from '@fieldcast/kit';
-import { fieldcastId } from '@fieldcast/weather';
+import { AREAS, fieldcastId } from '@fieldcast/ids';
 
 /**
- * The platform's own applications: one per area, named after it (DESIGN.md section 7). They emit
+ * The platform's own applications: one per area, named after it (docs/architecture.md §7). They emit
  * the events consumed from resource topics. Their names take precedence over account handles
  * in `/apps/{handle}`, so no account can shadow a platform application's feed.
  */
-export const PLATFORM_APPS: readonly string[] = Object.keys(AREA_PORT_OFFSETS).filter((a) => a !== 'console');
+export const PLATFORM_APPS: readonly string[] = AREAS;
 
 /**
  * Every application has a UUID (spec 4.10 `/apps/{app-uuid-or-handle}`): an account's is the
  * account id; an area's is UUID v5 of `app:<area>`, so every replica computes the same one
- * (DESIGN.md section 3).
+ * (docs/architecture.md §3).
  */
 export function areaAppId(area: string): string {
   return fieldcastId('app', area);

@@ -1,0 +1,3 @@
+export * from './areas.js';
+export * from './audiences.js';
+export * from './uuid.js';
