@@ -1,13 +1,32 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { portOf } from '@fieldcast/kit';
+import { HAND_WRITTEN_BASE, renderDeployFiles } from '../../../scripts/deploy/render.js';
 import { SERVICES } from '../src/services.js';
 
 // No container engine runs here, so these tests keep the deployment files in step with the
 // services the CLI knows: every service deployed, probed, limited, scalable and locked down.
+// tests/integration/deploy.int.test.ts renders the overlays and checks them against the schemas.
 const root = process.cwd();
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+describe('generated deployment files', () => {
+  const files = renderDeployFiles(SERVICES, portOf);
+  it.each([...files.keys()])('%s is what `pnpm generate` writes from the registry of areas', (path) => {
+    expect(read(path)).toBe(files.get(path));
+  });
+
+  it('k8s/base holds no file for an area the registry no longer has', () => {
+    const onDisk = readdirSync(join(root, 'k8s/base')).map((name) => `k8s/base/${name}`);
+    expect(onDisk.filter((path) => !files.has(path) && !HAND_WRITTEN_BASE.includes(path))).toEqual([]);
+  });
+
+  it('pre-creates every topic an area publishes to', () => {
+    const topics = read('scripts/kafka/topics.txt').split('\n').filter((line) => line && !line.startsWith('#'));
+    expect(topics.sort()).toEqual([...new Set(SERVICES.flatMap((s) => s.topics))].sort());
+  });
+});
 
 describe('docker-compose.yml', () => {
   // merge: true resolves the `<<: *service` keys the way Compose does
