@@ -1,4 +1,0 @@
-import { serveDistributed } from '@fieldcast/kit';
-import { eventsService } from './definition.js';
-
-await serveDistributed(eventsService);
