@@ -1,10 +1,15 @@
-# One image for every service (DESIGN.md section 9): `serve <area>` picks the service.
+# One image for every service (docs/architecture.md §9): `serve <area>` picks the service.
 # Build: docker build -t fieldcast .   Run: docker run fieldcast serve agriculture
+#
+# The build stage compiles the CLI and everything it imports into one JavaScript bundle
+# (`pnpm build`, scripts/build.ts); the runtime stage holds only that bundle and the few
+# packages that load their own files at run time (PGlite's WebAssembly), so the container
+# runs plain `node` with no transpiler and writes nothing at start.
 FROM node:20-bookworm-slim AS build
 WORKDIR /src
 COPY . .
 RUN npx -y pnpm@10 install --frozen-lockfile \
- && npx -y pnpm@10 --filter @fieldcast/fleet deploy --prod --legacy /out
+ && npx -y pnpm@10 run build --out /out
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
@@ -12,9 +17,8 @@ ENV NODE_ENV=production \
     PORT=8080
 WORKDIR /app
 COPY --from=build --chown=root:root /out /app
-# Non-root, and nothing in /app is writable: run with a read-only root filesystem and a
-# writable /tmp (tsx keeps its transpile cache there).
+# Non-root, and nothing in /app is writable: runs with a read-only root filesystem.
 USER node
 EXPOSE 8080
-ENTRYPOINT ["node", "--import", "tsx", "src/cli.ts"]
+ENTRYPOINT ["node", "cli.js"]
 CMD ["help"]

@@ -1,0 +1,116 @@
+// Compiles the CLI (packages/fleet/src/cli.ts) and everything it imports into one JavaScript
+// bundle, so a container runs `node cli.js` with no transpiler and nothing written at start
+// (docs/architecture.md §9). `pnpm build [--out DIR]` writes DIR (default dist/):
+//   cli.js         the bundle (ES module)
+//   package.json   marks cli.js as an ES module and lists the packages installed beside it
+//   node_modules/  the packages that cannot be bundled, copied from this install with their
+//                  dependencies, at the versions the lockfile pins
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Packages that load files (WebAssembly, data bundles) relative to their own module at run time. */
+const INSTALLED_BESIDE = ['@electric-sql/pglite'];
+
+/**
+ * Drivers that knex and pg require only when configured for them; this project never is (it
+ * runs on PostgreSQL through pg, or PGlite), so they stay unresolved and are never loaded.
+ */
+const NEVER_LOADED = ['pg-native', 'pg-query-stream', 'better-sqlite3', 'sqlite3', 'mysql', 'mysql2', 'mariadb', 'mariadb/*', 'tedious', 'oracledb'];
+
+interface Manifest {
+  name: string;
+  version: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+
+function argValue(flag: string): string | undefined {
+  const at = process.argv.indexOf(flag);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+/** The package's directory as Node would find it from `fromDir`, symlinks resolved. */
+function findPackage(name: string, fromDir: string): string {
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (dirname(dir) === dir) throw new Error(`${name} is not installed (looked up from ${fromDir})`);
+  }
+}
+
+const readManifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
+
+/** Copies a package and, recursively, its dependencies into `modules`, flat as npm lays them out. */
+function copyPackage(name: string, fromDir: string, modules: string, copied: Map<string, string>): void {
+  const dir = findPackage(name, fromDir);
+  const manifest = readManifest(dir);
+  const seen = copied.get(name);
+  if (seen !== undefined) {
+    if (seen !== manifest.version) throw new Error(`two versions of ${name} (${seen}, ${manifest.version}) would share dist/node_modules`);
+    return;
+  }
+  copied.set(name, manifest.version);
+  cpSync(dir, join(modules, name), { recursive: true, dereference: true });
+  // pnpm links a package's dependencies beside it; follow them from its real directory.
+  for (const dependency of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) {
+    copyPackage(dependency, dir, modules, copied);
+  }
+}
+
+const out = resolve(root, argValue('--out') ?? 'dist');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+const result = await build({
+  entryPoints: [join(root, 'packages/fleet/src/cli.ts')],
+  outfile: join(out, 'cli.js'),
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  // error names appear in logs and problem details; keep them as written
+  keepNames: true,
+  metafile: true,
+  logLevel: 'warning',
+  external: [...INSTALLED_BESIDE, ...NEVER_LOADED],
+  // CommonJS dependencies inside an ES module bundle still call require and read __dirname.
+  banner: {
+    js: [
+      "import { createRequire as __createRequire } from 'node:module';",
+      "import { fileURLToPath as __fileURLToPath } from 'node:url';",
+      "import { dirname as __pathDirname } from 'node:path';",
+      'const require = __createRequire(import.meta.url);',
+      'const __filename = __fileURLToPath(import.meta.url);',
+      'const __dirname = __pathDirname(__filename);',
+    ].join('\n'),
+  },
+});
+
+// Every package the bundle still imports must be one this script installs or one that is never
+// loaded. The output's imports are the ones left after type-only imports are erased.
+const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const neverLoaded = (specifier: string) => NEVER_LOADED.some((p) => p === specifier || (p.endsWith('/*') && specifier.startsWith(p.slice(0, -1))));
+const output = Object.values(result.metafile.outputs)[0]!;
+const importers = new Map<string, string>();
+for (const { path } of output.imports) {
+  if (builtins.has(path) || neverLoaded(path)) continue;
+  const name = packageOf(path);
+  if (!INSTALLED_BESIDE.includes(name)) throw new Error(`the bundle imports ${path}, which is neither bundled nor installed beside it`);
+  // look the package up from the workspace package that depends on it, as Node would
+  const importer = Object.entries(result.metafile.inputs).find(([file, input]) => !file.includes('node_modules') && input.imports.some((i) => packageOf(i.path) === name));
+  importers.set(name, dirname(join(root, importer?.[0] ?? 'package.json')));
+}
+
+const copied = new Map<string, string>();
+for (const [name, importer] of importers) copyPackage(name, importer, join(out, 'node_modules'), copied);
+const dependencies = Object.fromEntries([...copied].sort(([a], [b]) => a.localeCompare(b)));
+writeFileSync(join(out, 'package.json'), `${JSON.stringify({ name: 'fieldcast', private: true, type: 'module', dependencies }, null, 2)}\n`);
+
+const size = (output.bytes / 1e6).toFixed(1);
+process.stdout.write(`built ${join(out, 'cli.js')} (${size} MB); installed beside it: ${Object.entries(dependencies).map(([n, v]) => `${n}@${v}`).join(', ') || 'none'}\n`);

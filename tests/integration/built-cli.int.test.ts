@@ -1,0 +1,65 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// The container's program: `pnpm build` output run by plain `node`, the way the Dockerfile's
+// runtime stage runs it. Built outside the repository so nothing resolves from its node_modules.
+const root = process.cwd();
+const out = mkdtempSync(join(tmpdir(), 'fieldcast-build-'));
+let child: ChildProcess | undefined;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, timeoutMs: number): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await fetch(url).catch(() => undefined);
+    if (response?.ok) return response;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+    if (child?.exitCode !== null && child?.exitCode !== undefined) throw new Error(`the service exited with ${child.exitCode}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+beforeAll(() => {
+  execFileSync(join(root, 'node_modules/.bin/tsx'), ['scripts/build.ts', '--out', out], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } });
+});
+
+afterAll(() => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  rmSync(out, { recursive: true, force: true });
+});
+
+it('prints its help from the bundle', () => {
+  const help = execFileSync(process.execPath, [join(out, 'cli.js'), 'help'], { cwd: out, encoding: 'utf8', env: { PATH: process.env.PATH } });
+  expect(help).toMatch(/^fieldcast <command>/);
+  expect(help).toMatch(/serve <area>/);
+});
+
+it('serves an area from the bundle against PostgreSQL and Kafka, with no transpiler loaded', async () => {
+  const { DATABASE_URL, KAFKA_BROKERS } = process.env;
+  if (!DATABASE_URL || !KAFKA_BROKERS) throw new Error('integration tests need DATABASE_URL and KAFKA_BROKERS');
+  const port = await freePort();
+  child = spawn(process.execPath, [join(out, 'cli.js'), 'serve', 'agriculture'], {
+    cwd: out,
+    // only what an operator sets: no NODE_OPTIONS, so no loader or transpiler can hook in
+    env: { PATH: process.env.PATH, DATABASE_URL, KAFKA_BROKERS, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const health = await waitFor(`http://127.0.0.1:${port}/healthz`, 60_000);
+  expect(health.status).toBe(200);
+  expect((await waitFor(`http://127.0.0.1:${port}/readyz`, 30_000)).status).toBe(200);
+
+  const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+});
