@@ -2,8 +2,9 @@ import { openDatabase, type Database } from '@fieldcast/db';
 import { requireEnv } from './helpers.js';
 
 /**
- * Database.prepared on PostgreSQL: named statements through packages/db's own submittable
- * (prepared-query.ts) and pool. PGlite runs the same calls unnamed, covered by the service tests.
+ * Database.prepared on PostgreSQL: named statements as pg query configs on the pipelined
+ * connections of statement-pipeline.ts. PGlite runs the same calls unnamed, covered by the
+ * service tests.
  */
 let db: Database;
 beforeAll(async () => {

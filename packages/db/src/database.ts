@@ -3,10 +3,9 @@ import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
-import type { PreparedStatement } from './prepared-query.js';
-import { StatementPipeline } from './statement-pipeline.js';
+import { StatementPipeline, type PreparedStatement } from './statement-pipeline.js';
 
-export type { PreparedStatement } from './prepared-query.js';
+export type { PreparedStatement } from './statement-pipeline.js';
 
 export type DatabaseConfig = { url: string } | { dataDir: string | null };
 

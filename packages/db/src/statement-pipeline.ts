@@ -1,5 +1,13 @@
 import pg from 'pg';
-import { PreparedQuery, type PreparedStatement } from './prepared-query.js';
+
+/** One statement with `$n` placeholders, named for its text (see Database.prepared). */
+export interface PreparedStatement {
+  /** unique per distinct text */
+  name: string;
+  /** SQL with $1, $2... placeholders */
+  text: string;
+  values: unknown[];
+}
 
 interface Lane {
   /** the connected client, or null until (re)connected */
@@ -13,7 +21,9 @@ interface Lane {
  * A few pipelined PostgreSQL connections for Database.prepared. Statements are written without
  * waiting for the previous answer (pg's `pipeline` mode; each statement has its own Sync, so an
  * error fails that statement only), so under load many requests share one write and one read
- * instead of a round trip each. On the bench a feed read then costs Node about as much as a
+ * instead of a round trip each. Each is a named query config (`{ name, text, values }`, pg's
+ * public API): pg parses a name once per connection, then only binds and executes it, and
+ * refuses a name given a second text. On the bench a feed read then costs Node about as much as a
  * request that never touches the database (docs/decisions.md, "Events performance"). A slow
  * statement delays the ones behind it on its lane, which is why these are for short indexed
  * reads, spread over lanes by fewest statements in flight.
@@ -39,9 +49,8 @@ export class StatementPipeline {
     let client: pg.Client | null = null;
     try {
       client = lane.client ?? (await this.connect(lane));
-      const query = new PreparedQuery<T>(statement);
-      client.query(query as unknown as pg.Submittable);
-      return await query.result;
+      const result = await client.query<T & pg.QueryResultRow>({ name: statement.name, text: statement.text, values: statement.values });
+      return result.rows;
     } catch (error) {
       // A statement's own error leaves the connection as it was. Anything else (a lost socket,
       // or the server ending the session with a FATAL, e.g. pg_terminate_backend) retires it at
