@@ -1,3 +1,4 @@
 export * from './database.js';
 export * from './migrations.js';
 export * from './outbox.js';
+export * from './owned-resource-store.js';

@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { accountOf } from './auth.js';
-import { ApiError, type FieldError } from './errors.js';
+import { InvalidRequestError, UnsupportedMediaTypeError, ValidationError, type FieldError } from './errors.js';
 import type { Account } from './identity.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -33,6 +33,33 @@ export interface OperationResponse {
   mediaType?: string;
 }
 
+/**
+ * The answer to a body that fails its schema (docs/architecture.md §3): `malformed` is 400
+ * invalid_body, a body of the wrong shape; `semantic` is 422 with its own id, a body of the right
+ * shape whose content the rules refuse (a bad geometry).
+ */
+export class BodyFault {
+  static readonly malformed = new BodyFault(400, 'invalid_body', 'The request body is not valid');
+
+  static semantic(id: string, message: string): BodyFault {
+    return new BodyFault(422, id, message);
+  }
+
+  private constructor(
+    readonly status: 400 | 422,
+    readonly id: string,
+    readonly message: string,
+  ) {}
+}
+
+/**
+ * An operation's body faults: one answer for the whole body, or one per top-level member of the
+ * body, every member named (the compiler asks for a member added to the schema). With members,
+ * a body with any 422 member's fault is answered with the first such fault; otherwise, and for a
+ * body that is no object at all, it is malformed.
+ */
+export type BodyFaults<B extends z.ZodType> = BodyFault | { readonly [K in keyof z.input<B> & string]-?: BodyFault };
+
 export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
   method: HttpMethod;
   /** OpenAPI-style template, e.g. /fields/{id} */
@@ -44,10 +71,10 @@ export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z
   query?: Q;
   body?: B;
   /**
-   * Body faults under these top-level keys are semantic (valid JSON of the right shape whose
-   * content is unacceptable, e.g. a bad geometry): 422 with this id instead of 400 (DESIGN.md section 3).
+   * How a body that fails `body` is answered: required with a body, so each operation says
+   * whether its body faults are 400 or 422 (BodyFaults).
    */
-  semantic?: { id: string; message: string; paths: string[] };
+  bodyFaults?: BodyFaults<B>;
   response: OperationResponse;
   /** documented failure statuses besides the ones every operation has */
   errors?: number[];
@@ -63,20 +90,29 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[]): FieldError[] 
   return issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
 }
 
+function bodyFaultOf(faults: BodyFaults<z.ZodType> | undefined, issues: readonly z.core.$ZodIssue[]): BodyFault {
+  if (!faults || faults instanceof BodyFault) return faults ?? BodyFault.malformed;
+  const byMember = faults as Readonly<Record<string, BodyFault>>;
+  for (const issue of issues) {
+    const member = issue.path[0];
+    const fault = typeof member === 'string' && Object.hasOwn(byMember, member) ? byMember[member] : undefined;
+    if (fault && fault.status === 422) return fault;
+  }
+  return BodyFault.malformed;
+}
+
 function parse(schema: z.ZodType | undefined, value: unknown, where: 'path' | 'query' | 'body', op: AnyOperation): unknown {
   if (!schema) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const errors = formatIssues(result.error.issues);
   if (where === 'body') {
-    const semantic = op.semantic;
-    if (semantic && result.error.issues.some((i) => semantic.paths.includes(String(i.path[0] ?? '')))) {
-      throw new ApiError(422, semantic.id, semantic.message, errors);
-    }
-    throw new ApiError(400, 'invalid_body', 'The request body is not valid', errors);
+    const fault = bodyFaultOf(op.bodyFaults, result.error.issues);
+    if (fault.status === 422) throw new ValidationError(fault.id, fault.message, errors);
+    throw new InvalidRequestError(fault.id, fault.message, errors);
   }
   const names = [...new Set(errors.map((e) => e.path.split('.')[0]))].join(', ');
-  throw new ApiError(400, 'invalid_parameter', `Invalid ${where} parameter${names.includes(',') ? 's' : ''}: ${names}`, errors);
+  throw new InvalidRequestError('invalid_parameter', `Invalid ${where} parameter${names.includes(',') ? 's' : ''}: ${names}`, errors);
 }
 
 function hasBody(req: Request): boolean {
@@ -103,6 +139,7 @@ export class Api {
   readonly operations: AnyOperation[] = [];
 
   op<P extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType = z.ZodUnknown>(operation: Operation<P, Q, B>): this {
+    if (operation.body && !operation.bodyFaults) throw new Error(`${operation.method.toUpperCase()} ${operation.path} takes a body, so it must state its bodyFaults`);
     this.operations.push(operation);
     return this;
   }
@@ -121,7 +158,7 @@ export class Api {
       const run = async (req: Request, res: Response, next: express.NextFunction): Promise<void> => {
         try {
           if (op.body && req.body === undefined && hasBody(req)) {
-            throw new ApiError(415, 'unsupported_media_type', 'Send the request body as application/json');
+            throw new UnsupportedMediaTypeError('unsupported_media_type', 'Send the request body as application/json');
           }
           // Parsed input lives in res.locals, never written back to req (Express 5: req.query is read-only).
           res.locals.params = parse(op.params, req.params, 'path', op);

@@ -1,31 +1,123 @@
+/** One fault of a request, by the dotted path of the member at fault (problem body `errors`). */
 export interface FieldError {
   path: string;
   message: string;
 }
 
 /**
- * A failure with an HTTP meaning. Handlers and domain code throw these; the one error handler
- * (problem-handler.ts) writes them as problem+json (DESIGN.md section 3).
+ * A failure the caller is told about. These classes carry no HTTP: domain code and stores throw
+ * them, and the one error table (error-table.ts) gives each class its status and problem id, so
+ * a status is decided in one place (docs/architecture.md §3).
  */
-export class ApiError extends Error {
+export abstract class ProblemError extends Error {
   constructor(
-    readonly status: number,
-    /** stable snake_case code, e.g. field_does_not_exist */
-    readonly id: string,
     message: string,
+    /** the request's faults by member, when it has them */
     readonly errors?: FieldError[],
-    readonly headers?: Record<string, string>,
   ) {
     super(message);
-    this.name = 'ApiError';
+    this.name = new.target.name;
   }
 }
 
-export const badRequest = (id: string, message: string, errors?: FieldError[]) => new ApiError(400, id, message, errors);
-export const unauthorized = (message = 'Credentials are missing or invalid') =>
-  new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Basic realm="fieldcast", charset="UTF-8"' });
-export const forbidden = (id: string, message: string) => new ApiError(403, id, message);
-export const notFound = (id: string, message: string) => new ApiError(404, id, message);
-export const conflict = (id: string, message: string) => new ApiError(409, id, message);
-export const unprocessable = (id: string, message: string, errors?: FieldError[]) => new ApiError(422, id, message, errors);
-export const unavailable = (id: string, message: string) => new ApiError(503, id, message);
+const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/**
+ * A resource that does not exist, or that belongs to another account: both read the same, so a
+ * caller cannot learn that someone else's id exists (docs/interface.md, ownership).
+ * Problem id `<kind>_does_not_exist`.
+ */
+export class NotFoundError extends ProblemError {
+  constructor(
+    /** snake_case kind of resource, e.g. `field` */
+    readonly kind: string,
+    /** the id or name the caller asked for */
+    readonly ref: string,
+    message = `${capitalised(kind)} ${ref} does not exist`,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A request whose parameters are malformed, or well-formed but naming nothing that can be
+ * answered (an unknown cursor, a time outside the data): the request itself is at fault.
+ */
+export class InvalidRequestError extends ProblemError {
+  constructor(
+    /** stable snake_case problem id, e.g. `unknown_cursor` */
+    readonly code: string,
+    message: string,
+    errors?: FieldError[],
+  ) {
+    super(message, errors);
+  }
+}
+
+/** A well-formed body whose content the rules refuse (a bad geometry, a message that does not fit its tags). */
+export class ValidationError extends ProblemError {
+  constructor(
+    /** stable snake_case problem id, e.g. `invalid_geometry` */
+    readonly code: string,
+    message: string,
+    errors?: FieldError[],
+  ) {
+    super(message, errors);
+  }
+}
+
+/** A request for more work than the endpoint states it will do, refused before any of it is done (docs/architecture.md §3, limits). */
+export class RequestTooLargeError extends ProblemError {}
+
+/** A change that clashes with what exists, e.g. a duplicate name. */
+export class ConflictError extends ProblemError {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The caller is known but may not do this. */
+export class NotAllowedError extends ProblemError {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What the answer needs is missing on the server's side for now (e.g. weather data); the request may succeed later. */
+export class UnavailableError extends ProblemError {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+// Failures of the HTTP exchange itself, raised by the kit's request pipeline rather than by domain code.
+
+/** No credentials, or credentials that do not authenticate. */
+export class UnauthorizedError extends ProblemError {}
+
+/** The Accept header asks for nothing this API serves. */
+export class NotAcceptableError extends ProblemError {}
+
+/** A request body in a media type, encoding or charset the operation does not read. */
+export class UnsupportedMediaTypeError extends ProblemError {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A request body over the byte limit of the JSON parser. */
+export class BodyTooLargeError extends ProblemError {}
+
+export const unauthorized = (message = 'Credentials are missing or invalid') => new UnauthorizedError(message);

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { ApiError } from './errors.js';
+import { NotAcceptableError } from './errors.js';
 
 export const API_VERSION = '1';
 
@@ -51,7 +51,7 @@ export function negotiate(vendor: string): RequestHandler {
             (r.type === vendorType && (r.params.version === undefined || r.params.version === API_VERSION))),
       );
     if (!acceptable) {
-      next(new ApiError(406, 'not_acceptable', `Cannot produce ${header}; this API serves ${served} and application/json`));
+      next(new NotAcceptableError(`Cannot produce ${header}; this API serves ${served} and application/json`));
       return;
     }
     res.setHeader('Content-Type', `${served}; charset=utf-8`);

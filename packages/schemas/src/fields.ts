@@ -63,9 +63,6 @@ export const FieldInput = z
   .meta({ id: 'FieldInput' });
 export type FieldInput = z.infer<typeof FieldInput>;
 
-/** Body paths whose faults are geometry faults: 422 invalid_geometry rather than 400. */
-export const FIELD_GEOMETRY_PATHS = ['type', 'geometries'];
-
 export const Field = z
   .object({
     id: Uuid,

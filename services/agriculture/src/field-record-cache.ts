@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { RecordCache } from '@fieldcast/db';
 import type { FieldRecord } from './domain/fields.js';
 
 /**
@@ -11,7 +12,7 @@ import type { FieldRecord } from './domain/fields.js';
  * A read that raced a write must not put the pre-write row back: `generation` counts writes, and
  * a record read from the database is cached only if no write began or ended while it was read.
  */
-export class FieldRecordCache {
+export class FieldRecordCache implements RecordCache<FieldRecord> {
   private readonly records = new Map<string, FieldRecord>();
   private generation = 0;
 

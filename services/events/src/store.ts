@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Database } from '@fieldcast/db';
+import { InvalidRequestError } from '@fieldcast/kit';
 import { PUBLIC_AUDIENCE } from '@fieldcast/ids';
 import { FEED_LIMIT_DEFAULT, FEED_LIMIT_MAX, type Event, type FeedEntry } from '@fieldcast/schemas';
 import { resourceIdsOf, type NewEvent, type ResourceRef } from './domain/event.js';
@@ -70,7 +71,11 @@ export interface FeedPage {
   limit: number;
 }
 
-export class UnknownCursor extends Error {}
+/** A cursor the viewer cannot page from: an unknown event, or one it may not see, which reads the same. */
+function unknownCursor(page: FeedPage): InvalidRequestError {
+  const [member, id] = page.after !== undefined ? ['after', page.after] : ['before', page.before];
+  return new InvalidRequestError('unknown_cursor', `No event ${id} to page from`, [{ path: member, message: 'unknown event id' }]);
+}
 
 /** A feed statement, named for its text (scope kind, cursor direction, range limit), so each is prepared once per connection. */
 export interface FeedStatement {
@@ -228,11 +233,11 @@ export class EventStore {
   /**
    * A page of a feed as JSON text: FeedEntry[], newest first. Cursors are keyset bounds taken from
    * the cursor event's own stored values, so paging never skips or repeats an event while new
-   * ones arrive.
+   * ones arrive. A cursor the viewer cannot see is an InvalidRequestError (unknown_cursor).
    */
   async feed(scope: FeedScope, viewer: string, page: FeedPage): Promise<string> {
     const [row] = await this.db.prepared<FeedPageRow>(feedQuery(scope, viewer, page));
-    if (!row?.cursor_visible) throw new UnknownCursor(page.after ?? page.before);
+    if (!row?.cursor_visible) throw unknownCursor(page);
     return row.page;
   }
 }

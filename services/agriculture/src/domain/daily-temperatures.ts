@@ -1,4 +1,4 @@
-import { badRequest } from '@fieldcast/kit';
+import { InvalidRequestError } from '@fieldcast/kit';
 import { answeringSource, GridRequestError, type BBox, type GridSource, type GridSpec, type GridWindow, type PointSeries, type Place, type TimeRange, type VariableId } from '@fieldcast/weather';
 
 const TMAX: VariableId = 'air_temperature_daily_max';
@@ -43,7 +43,7 @@ export function dailyGrid(source: GridSource, bbox: BBox, days: TimeRange): Grid
 
 /** A GridRequestError is the caller's fault (issue 4): 400 with its code as the problem id. */
 function asRequestError(err: unknown): unknown {
-  return err instanceof GridRequestError ? badRequest(err.code, err.message) : err;
+  return err instanceof GridRequestError ? new InvalidRequestError(err.code, err.message) : err;
 }
 
 export interface DailyExtremes<T> {

@@ -1,5 +1,5 @@
 import { cellWeights, contourBands, cutAtAntimeridian, roundBandEdges } from '@fieldcast/geo';
-import { unavailable } from '@fieldcast/kit';
+import { UnavailableError } from '@fieldcast/kit';
 import { dateMs, type DegreeDayContourResult, type DegreeDayFieldResult, type DegreeDayLocationResult, type DegreeDayQuery } from '@fieldcast/schemas';
 import type { GridSource, TimeRange } from '@fieldcast/weather';
 import { dailyExtremesAt } from './daily-temperatures.js';
@@ -38,7 +38,7 @@ function contoursPath(id: string, query: DegreeDayQuery): string {
   return `/growing-degree-days/${id}/contours?${params.toString()}`;
 }
 
-const noData = () => unavailable('weather_data_missing', 'The weather source has no temperatures for some of these days at this place');
+const noData = () => new UnavailableError('weather_data_missing', 'The weather source has no temperatures for some of these days at this place');
 
 /** Location result (spec 2.6): degree days at a point, temperatures bilinear between grid points. */
 export async function locationDegreeDays(source: GridSource, query: DegreeDayQuery, latitude: number, longitude: number): Promise<DegreeDayLocationResult> {

@@ -1,4 +1,4 @@
-import { Api, notFound } from '@fieldcast/kit';
+import { type Api, NotFoundError } from '@fieldcast/kit';
 import {
   DegreeDayContourResult,
   DegreeDayFieldResult,
@@ -17,7 +17,6 @@ export interface DegreeDayRouteDeps {
   now: () => Date;
 }
 
-const fieldMissing = (id: string) => notFound('field_does_not_exist', `Field ${id} does not exist`);
 const PARAMETERS = 'Query: base, scale, start, end (spec 4.1) and method, cap; unknown parameters are ignored.';
 
 /**
@@ -30,7 +29,7 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
   const loadField = async (accountId: string, id: string) => {
     // Ownership as for fields (spec 4.2): another account's field is "does not exist".
     const field = await deps.fields.get(accountId, id);
-    if (!field) throw fieldMissing(id);
+    if (!field) throw new NotFoundError('field', id);
     return field;
   };
   return api

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Api, notFound } from '@fieldcast/kit';
+import { type Api, BodyFault, NotFoundError } from '@fieldcast/kit';
 import { Event, EventInput, IdParams } from '@fieldcast/schemas';
 import { appEvent } from '../domain/app-events.js';
 import type { EventStore } from '../store.js';
-
-const eventMissing = (id: string) => notFound('event_does_not_exist', `Event ${id} does not exist`);
 
 /** Creating and reading single events (spec 4.10). */
 export function eventRoutes(api: Api, store: EventStore, now: () => Date): Api {
@@ -19,7 +17,7 @@ export function eventRoutes(api: Api, store: EventStore, now: () => Date): Api {
       errors: [404],
       handle: async ({ account, params }) => {
         const event = await store.get(account.id, params.id);
-        if (!event) throw eventMissing(params.id);
+        if (!event) throw new NotFoundError('event', params.id);
         return event;
       },
     });
@@ -31,6 +29,8 @@ export function eventRoutes(api: Api, store: EventStore, now: () => Date): Api {
       'app is the caller’s handle or id. The message has one {} slot per tagged resource. The service sets id, status, creationTime and expirationTime.',
     tags: ['events'],
     body: EventInput,
+    // Content faults the schema cannot see (slots, a future time) are the domain's 422s; a body the schema refuses is malformed.
+    bodyFaults: BodyFault.malformed,
     response: { status: 200, description: 'The stored event', schema: Event },
     errors: [403, 422],
     handle: async ({ account, body }) => {

@@ -1,8 +1,8 @@
-import { Api, badRequest, JsonText, notFound } from '@fieldcast/kit';
+import { type Api, JsonText, NotFoundError } from '@fieldcast/kit';
 import { AppParams, FeedEntry, FeedQuery, ResourceParams } from '@fieldcast/schemas';
 import { z } from 'zod';
 import type { AppDirectory } from '../app-directory.js';
-import { UnknownCursor, type EventStore, type FeedScope } from '../store.js';
+import type { EventStore, FeedScope } from '../store.js';
 
 const PAGING =
   'Newest first (occurrenceTime, then arrival). after=X continues past X (older events, the next page); before=X gives the events newer than X. Both at once is a 400; an event the caller cannot see is an unknown_cursor.';
@@ -10,14 +10,7 @@ const response = { status: 200, description: 'Events, newest first', schema: z.a
 
 /** Feeds (spec 4.10): occurrenceTime descending, keyset cursors by event id. */
 export function feedRoutes(api: Api, store: EventStore, apps: AppDirectory): Api {
-  const page = async (scope: FeedScope, viewer: string, query: FeedQuery) => {
-    try {
-      return new JsonText(await store.feed(scope, viewer, query));
-    } catch (err) {
-      if (err instanceof UnknownCursor) throw badRequest('unknown_cursor', `No event ${err.message} to page from`, [{ path: query.after ? 'after' : 'before', message: 'unknown event id' }]);
-      throw err;
-    }
-  };
+  const page = async (scope: FeedScope, viewer: string, query: FeedQuery) => new JsonText(await store.feed(scope, viewer, query));
   return api
     .op({
       method: 'get',
@@ -41,7 +34,7 @@ export function feedRoutes(api: Api, store: EventStore, apps: AppDirectory): Api
       errors: [404],
       handle: async ({ account, params, query }) => {
         const appId = await apps.resolve(params.app);
-        if (!appId) throw notFound('app_does_not_exist', `Application ${params.app} does not exist`);
+        if (!appId) throw new NotFoundError('app', params.app, `Application ${params.app} does not exist`);
         return page({ kind: 'app', appId }, account.id, query);
       },
     })

@@ -1,0 +1,156 @@
+import type { Knex } from 'knex';
+import type { Outbox } from './outbox.js';
+
+/** What every owned resource's record has: its id and the account that owns it. */
+export interface OwnedRecord {
+  id: string;
+  accountId: string;
+}
+
+/**
+ * How one kind of owned resource is kept in its service's schema. The table has at least
+ * `id uuid primary key`, `account_id uuid`, `created_at` and `updated_at timestamptz`, and an
+ * index on (account_id, created_at, id) for the oldest-first list.
+ */
+export interface OwnedResourceTable<R extends OwnedRecord> {
+  /** the service's area, which is also its schema (docs/architecture.md §4) */
+  area: string;
+  table: string;
+  /** singular snake_case name, as in the event type `fieldcast.<kind>.<action>` */
+  kind: string;
+  /** the topic its changes go to, `fieldcast.<area>.<resources>` (bus topicFor) */
+  topic: string;
+  /** the columns a record is read from; naming them skips decoding the timestamps, which no record needs */
+  columns: readonly string[];
+  fromRow(row: Record<string, unknown>): R;
+  /** the columns of a record, `id` and `account_id` included; the store sets the timestamps */
+  toRow(record: R): Record<string, unknown>;
+  /** the resource as its events carry it (CloudEvent `data.resource`: after the change, or before a deletion) */
+  snapshot(record: R): unknown;
+  /** resources an event about this one should also be found through (CloudEvent `data.related`) */
+  related?(record: R): { namespace: string; id: string }[];
+}
+
+/** Event actions of an owned resource's changes (CloudEvent type `fieldcast.<kind>.<action>`). */
+export const OWNED_RESOURCE_ACTIONS = { create: 'created', replace: 'updated', remove: 'deleted' } as const;
+
+/**
+ * Records by id, kept by a process that is the database's only writer. Every write through the
+ * store invalidates its id before it starts and after it ends; a read fills the cache only if
+ * no write began or ended while it read (the token).
+ */
+export interface RecordCache<R extends OwnedRecord> {
+  get(id: string): R | undefined;
+  readStarted(): number;
+  fill(token: number, record: R): void;
+  invalidate(id: string): void;
+}
+
+/**
+ * The store of an owned resource: each account reads and changes only its own records, another
+ * account's id reads as a missing one, null (docs/interface.md, ownership), and every change
+ * writes its outbox event in the same transaction (docs/architecture.md §5). The HTTP side is the
+ * kit's ownedResourceRoutes.
+ */
+export class OwnedResourceStore<R extends OwnedRecord> {
+  constructor(
+    private readonly knex: Knex,
+    private readonly outbox: Outbox,
+    private readonly now: () => Date,
+    private readonly spec: OwnedResourceTable<R>,
+    /** only where this process is the database's one writer (embedded PGlite) */
+    private readonly cache: RecordCache<R> | null = null,
+  ) {}
+
+  private rows(db: Knex | Knex.Transaction = this.knex) {
+    return db.withSchema(this.spec.area).table(this.spec.table);
+  }
+
+  /** The account's records, oldest first (ties by id, so the order is stable). */
+  async list(accountId: string): Promise<R[]> {
+    const rows: Record<string, unknown>[] = await this.rows()
+      .select([...this.spec.columns])
+      .where({ account_id: accountId })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map((row) => this.spec.fromRow(row));
+  }
+
+  /** The account's record; null for an unknown id and for another account's alike. */
+  async get(accountId: string, id: string): Promise<R | null> {
+    const cached = this.cache?.get(id);
+    if (cached) return cached.accountId === accountId ? cached : null;
+    const token = this.cache?.readStarted() ?? 0;
+    const row: Record<string, unknown> | undefined = await this.rows()
+      .select([...this.spec.columns])
+      .where({ id, account_id: accountId })
+      .first();
+    if (!row) return null;
+    const record = this.spec.fromRow(row);
+    this.cache?.fill(token, record);
+    return record;
+  }
+
+  async create(record: R): Promise<R> {
+    const now = this.now();
+    await this.writing(record.id, () =>
+      this.knex.transaction(async (trx) => {
+        await this.rows(trx).insert({ ...this.spec.toRow(record), created_at: now, updated_at: now });
+        await this.publish(trx, record, OWNED_RESOURCE_ACTIONS.create, now);
+      }),
+    );
+    return record;
+  }
+
+  /** Replaces the account's record of `record.id`; null when it has none (no upsert). */
+  async replace(record: R): Promise<R | null> {
+    const now = this.now();
+    return this.writing(record.id, () =>
+      this.knex.transaction(async (trx) => {
+        const { id: _id, account_id: _account, ...changes } = this.spec.toRow(record);
+        const n: number = await this.rows(trx).where({ id: record.id, account_id: record.accountId }).update({ ...changes, updated_at: now });
+        if (n === 0) return null;
+        await this.publish(trx, record, OWNED_RESOURCE_ACTIONS.replace, now);
+        return record;
+      }),
+    );
+  }
+
+  /** Deletes the account's record and returns it as it was; null when it has none. */
+  async remove(accountId: string, id: string): Promise<R | null> {
+    const now = this.now();
+    return this.writing(id, () =>
+      this.knex.transaction(async (trx) => {
+        const [row] = await this.rows(trx)
+          .where({ id, account_id: accountId })
+          .delete()
+          .returning([...this.spec.columns]);
+        if (!row) return null;
+        const record = this.spec.fromRow(row as Record<string, unknown>);
+        await this.publish(trx, record, OWNED_RESOURCE_ACTIONS.remove, now);
+        return record;
+      }),
+    );
+  }
+
+  /** Runs a write of record `id` with its cache entry dropped before it starts and after it ends. */
+  private async writing<T>(id: string, write: () => Promise<T>): Promise<T> {
+    this.cache?.invalidate(id);
+    try {
+      return await write();
+    } finally {
+      this.cache?.invalidate(id);
+    }
+  }
+
+  private publish(trx: Knex.Transaction, record: R, action: string, time: Date): Promise<void> {
+    const related = this.spec.related?.(record);
+    return this.outbox.add(trx, this.spec.topic, {
+      area: this.spec.area,
+      resource: this.spec.kind,
+      action,
+      subject: record.id,
+      time,
+      data: { account: record.accountId, resource: this.spec.snapshot(record), ...(related ? { related } : {}) },
+    });
+  }
+}

@@ -1,0 +1,99 @@
+import {
+  BodyTooLargeError,
+  ConflictError,
+  InvalidRequestError,
+  NotAcceptableError,
+  NotAllowedError,
+  NotFoundError,
+  type ProblemError,
+  RequestTooLargeError,
+  UnauthorizedError,
+  UnavailableError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  type FieldError,
+} from './errors.js';
+
+/** What the problem handler writes for a failure (RFC 9457 problem details plus `id` and `errors`). */
+export interface Problem {
+  status: number;
+  /** stable snake_case code, e.g. field_does_not_exist */
+  id: string;
+  message: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type ErrorClass<E extends ProblemError> = abstract new (...args: any[]) => E;
+
+interface Row<E extends ProblemError> {
+  type: ErrorClass<E>;
+  status: number;
+  id: (err: E) => string;
+  headers?: Record<string, string>;
+}
+
+const row = <E extends ProblemError>(type: ErrorClass<E>, status: number, id: string | ((err: E) => string), headers?: Record<string, string>): Row<E> => ({
+  type,
+  status,
+  id: typeof id === 'string' ? () => id : id,
+  ...(headers ? { headers } : {}),
+});
+
+/**
+ * Every error class a request can fail with, and its status and problem id (docs/architecture.md
+ * §3: 400 bad parameter, 401, 403, 404 also for another account's resource, 406, 409, 413, 415,
+ * 422 semantically invalid body or too much work, 503). The one place a status is chosen.
+ */
+export const ERROR_TABLE: readonly Row<ProblemError>[] = [
+  row(InvalidRequestError, 400, (e) => e.code),
+  // RFC 9110 section 11.6.1: a 401 names the scheme it wants.
+  row(UnauthorizedError, 401, 'unauthorized', { 'WWW-Authenticate': 'Basic realm="fieldcast", charset="UTF-8"' }),
+  row(NotAllowedError, 403, (e) => e.code),
+  row(NotFoundError, 404, (e) => `${e.kind}_does_not_exist`),
+  row(NotAcceptableError, 406, 'not_acceptable'),
+  row(ConflictError, 409, (e) => e.code),
+  row(BodyTooLargeError, 413, 'body_too_large'),
+  row(UnsupportedMediaTypeError, 415, (e) => e.code),
+  row(ValidationError, 422, (e) => e.code),
+  row(RequestTooLargeError, 422, 'request_too_large'),
+  row(UnavailableError, 503, (e) => e.code),
+] as Row<ProblemError>[];
+
+/**
+ * Failures of body-parser and raw-body, recognised by their `type`, as the errors the table knows.
+ * Anything else unknown is a 500 that says nothing of its cause.
+ */
+const BODY_PARSER_ERRORS: Record<string, (err: { limit?: number }) => ProblemError> = {
+  'entity.parse.failed': () => new InvalidRequestError('malformed_json', 'The request body is not valid JSON'),
+  'entity.too.large': (err) => new BodyTooLargeError(`The request body is larger than the limit of ${err.limit} bytes`),
+  'encoding.unsupported': () => new UnsupportedMediaTypeError('unsupported_encoding', 'The request body encoding is not supported'),
+  'charset.unsupported': () => new UnsupportedMediaTypeError('unsupported_charset', 'The request body charset is not supported'),
+  'request.aborted': () => new InvalidRequestError('request_aborted', 'The request was aborted'),
+};
+
+export const INTERNAL_PROBLEM: Problem = { status: 500, id: 'internal_error', message: 'The server failed to handle the request' };
+
+function tableRowOf(err: unknown): Row<ProblemError> | undefined {
+  return ERROR_TABLE.find((r) => err instanceof r.type);
+}
+
+/** The problem a thrown value is answered with. */
+export function problemOf(thrown: unknown): Problem {
+  let err = thrown;
+  const parserType = (thrown as { type?: unknown } | null)?.type;
+  if (!tableRowOf(err) && typeof parserType === 'string' && BODY_PARSER_ERRORS[parserType]) {
+    err = BODY_PARSER_ERRORS[parserType]!(thrown as { limit?: number });
+  }
+  const found = tableRowOf(err);
+  if (!found) return INTERNAL_PROBLEM;
+  const problem = err as ProblemError;
+  return {
+    status: found.status,
+    id: found.id(problem),
+    message: problem.message,
+    ...(problem.errors ? { errors: problem.errors } : {}),
+    ...(found.headers ? { headers: found.headers } : {}),
+  };
+}

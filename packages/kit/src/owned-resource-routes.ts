@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { IdParams } from '@fieldcast/schemas';
+import { z } from 'zod';
+import { type Api, BodyFault, type BodyFaults } from './api.js';
+import { NotFoundError } from './errors.js';
+
+/** What every owned resource's record has: its id and the account that owns it. */
+export interface OwnedRecord {
+  id: string;
+  accountId: string;
+}
+
+/**
+ * The store the routes work through (packages/db OwnedResourceStore): each method sees only the
+ * given account's records, and null is an unknown id and another account's alike.
+ */
+export interface OwnedRecords<R extends OwnedRecord> {
+  list(accountId: string): Promise<R[]>;
+  get(accountId: string, id: string): Promise<R | null>;
+  create(record: R): Promise<R>;
+  replace(record: R): Promise<R | null>;
+  remove(accountId: string, id: string): Promise<R | null>;
+}
+
+type OperationName = 'list' | 'read' | 'create' | 'replace' | 'remove';
+
+/** What the HTTP side of an owned resource needs: its path, its schemas and how records are made and shown. */
+export interface OwnedResourceRoutes<R extends OwnedRecord, In extends z.ZodType, V extends z.ZodType> {
+  /** singular snake_case kind, as in the problem id `<kind>_does_not_exist` */
+  kind: string;
+  /** the collection, e.g. `/fields`; each record at `<path>/{id}` */
+  path: string;
+  tag: string;
+  /** nouns for the summaries: `field`, `fields` */
+  noun: { one: string; many: string };
+  /** the body of create and replace */
+  input: In;
+  bodyFaults: BodyFaults<In>;
+  /** the resource as it is served */
+  view: V;
+  /** the record a body makes, under a new id (create) or the id it replaces */
+  build(id: string, accountId: string, input: z.output<In>): R;
+  present(record: R): z.output<V>;
+  /** summaries and response descriptions where the generic ones say too little */
+  docs?: Partial<Record<OperationName, { summary?: string; response?: string; description?: string }>>;
+}
+
+function hasSemanticFaults(faults: BodyFaults<z.ZodType>): boolean {
+  if (faults instanceof BodyFault) return faults.status === 422;
+  return Object.values(faults as Record<string, BodyFault>).some((f) => f.status === 422);
+}
+
+/**
+ * List, read, create, replace and delete of an owned resource: each account sees and changes
+ * only its own records; another account's id gets the same 404 as an unknown one
+ * (docs/interface.md, ownership); create is 201 with the record, replace and delete 200 with it
+ * (after the change, and as it was).
+ */
+export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType, V extends z.ZodType>(
+  api: Api,
+  store: OwnedRecords<R>,
+  spec: OwnedResourceRoutes<R, In, V>,
+): Api {
+  const { one, many } = spec.noun;
+  const found = (id: string, record: R | null): R => {
+    if (!record) throw new NotFoundError(spec.kind, id);
+    return record;
+  };
+  const item = `${spec.path}/{id}`;
+  const docs = (name: OperationName, summary: string, response: string) => ({
+    summary: spec.docs?.[name]?.summary ?? summary,
+    ...(spec.docs?.[name]?.description ? { description: spec.docs[name]!.description } : {}),
+    response: spec.docs?.[name]?.response ?? response,
+  });
+  const semantic = hasSemanticFaults(spec.bodyFaults as BodyFaults<z.ZodType>);
+  const tags = [spec.tag];
+  const list = docs('list', `List the calling account’s ${many}`, `The ${many}, oldest first`);
+  const read = docs('read', `Read a ${one}`, `The ${one}`);
+  const create = docs('create', `Create a ${one}`, `The created ${one}`);
+  const replace = docs('replace', `Replace a ${one}`, `The updated ${one}`);
+  const remove = docs('remove', `Delete a ${one}`, `The removed ${one}`);
+  return api
+    .op({
+      method: 'get',
+      path: spec.path,
+      summary: list.summary,
+      ...(list.description ? { description: list.description } : {}),
+      tags,
+      response: { status: 200, description: list.response, schema: z.array(spec.view) },
+      handle: async ({ account }) => (await store.list(account.id)).map((r) => spec.present(r)),
+    })
+    .op({
+      method: 'get',
+      path: item,
+      summary: read.summary,
+      ...(read.description ? { description: read.description } : {}),
+      tags,
+      params: IdParams,
+      response: { status: 200, description: read.response, schema: spec.view },
+      errors: [404],
+      handle: async ({ account, params }) => spec.present(found(params.id, await store.get(account.id, params.id))),
+    })
+    .op({
+      method: 'post',
+      path: spec.path,
+      summary: create.summary,
+      ...(create.description ? { description: create.description } : {}),
+      tags,
+      body: spec.input,
+      bodyFaults: spec.bodyFaults,
+      response: { status: 201, description: create.response, schema: spec.view },
+      errors: semantic ? [422] : [],
+      handle: async ({ account, body }) => spec.present(await store.create(spec.build(randomUUID(), account.id, body))),
+    })
+    .op({
+      method: 'put',
+      path: item,
+      summary: replace.summary,
+      ...(replace.description ? { description: replace.description } : {}),
+      tags,
+      params: IdParams,
+      body: spec.input,
+      bodyFaults: spec.bodyFaults,
+      response: { status: 200, description: replace.response, schema: spec.view },
+      errors: semantic ? [404, 422] : [404],
+      handle: async ({ account, params, body }) => spec.present(found(params.id, await store.replace(spec.build(params.id, account.id, body)))),
+    })
+    .op({
+      method: 'delete',
+      path: item,
+      summary: remove.summary,
+      ...(remove.description ? { description: remove.description } : {}),
+      tags,
+      params: IdParams,
+      response: { status: 200, description: remove.response, schema: spec.view },
+      errors: [404],
+      handle: async ({ account, params }) => spec.present(found(params.id, await store.remove(account.id, params.id))),
+    });
+}

@@ -1,0 +1,61 @@
+import * as errors from '../src/errors.js';
+import {
+  BodyTooLargeError,
+  ConflictError,
+  ERROR_TABLE,
+  InvalidRequestError,
+  NotAcceptableError,
+  NotAllowedError,
+  NotFoundError,
+  problemOf,
+  ProblemError,
+  RequestTooLargeError,
+  UnauthorizedError,
+  UnavailableError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../src/index.js';
+
+describe('the error table', () => {
+  it('has a row for every error class errors.ts exports', () => {
+    const classes = Object.values(errors).filter((v): v is typeof ProblemError => typeof v === 'function' && v.prototype instanceof ProblemError);
+    expect(classes.length).toBeGreaterThan(10);
+    for (const type of classes) expect(ERROR_TABLE.filter((row) => row.type === type)).toHaveLength(1);
+  });
+
+  it.each([
+    [new InvalidRequestError('unknown_cursor', 'm', [{ path: 'after', message: 'unknown event id' }]), 400, 'unknown_cursor'],
+    [new UnauthorizedError('m'), 401, 'unauthorized'],
+    [new NotAllowedError('app_not_allowed', 'm'), 403, 'app_not_allowed'],
+    [new NotFoundError('field', 'x'), 404, 'field_does_not_exist'],
+    [new NotAcceptableError('m'), 406, 'not_acceptable'],
+    [new ConflictError('style_name_taken', 'm'), 409, 'style_name_taken'],
+    [new BodyTooLargeError('m'), 413, 'body_too_large'],
+    [new UnsupportedMediaTypeError('unsupported_media_type', 'm'), 415, 'unsupported_media_type'],
+    [new ValidationError('invalid_geometry', 'm', []), 422, 'invalid_geometry'],
+    [new RequestTooLargeError('m'), 422, 'request_too_large'],
+    [new UnavailableError('weather_data_missing', 'm'), 503, 'weather_data_missing'],
+  ])('%s: %i %s', (err, status, id) => {
+    expect(problemOf(err)).toMatchObject({ status, id, message: err.message });
+  });
+
+  it('a missing resource says which, and the field errors travel with the problem', () => {
+    expect(problemOf(new NotFoundError('field', 'abc')).message).toBe('Field abc does not exist');
+    expect(problemOf(new NotFoundError('app', 'abc', 'Application abc does not exist')).message).toBe('Application abc does not exist');
+    expect(problemOf(new ValidationError('x', 'm', [{ path: 'a.0', message: 'bad' }])).errors).toEqual([{ path: 'a.0', message: 'bad' }]);
+    expect(problemOf(new NotFoundError('field', 'abc'))).not.toHaveProperty('errors');
+  });
+
+  it('a 401 names the scheme it wants (RFC 9110 section 11.6.1)', () => {
+    expect(problemOf(new UnauthorizedError('m')).headers).toEqual({ 'WWW-Authenticate': 'Basic realm="fieldcast", charset="UTF-8"' });
+  });
+
+  it('body-parser failures keep their ids; anything else is a 500 that tells nothing', () => {
+    expect(problemOf({ type: 'entity.parse.failed', status: 400 })).toMatchObject({ status: 400, id: 'malformed_json' });
+    expect(problemOf({ type: 'entity.too.large', status: 413, limit: 1024 })).toMatchObject({ status: 413, id: 'body_too_large', message: 'The request body is larger than the limit of 1024 bytes' });
+    expect(problemOf({ type: 'charset.unsupported' })).toMatchObject({ status: 415, id: 'unsupported_charset' });
+    expect(problemOf(new Error('secret detail'))).toEqual({ status: 500, id: 'internal_error', message: 'The server failed to handle the request' });
+    expect(problemOf(undefined).status).toBe(500);
+    expect(problemOf({ type: 'something.else', status: 400 }).status).toBe(500);
+  });
+});
