@@ -1,7 +1,7 @@
 /**
- * Zarr point-series reads against a raw fs.read of the same float32 bytes, and the synthetic
- * source against Zarr (issue 4, "Performance"). Every figure is a ratio to a baseline measured
- * in this run; absolute times are printed only to show what the ratios are made of.
+ * Zarr point-series reads against a raw fs.read of the same float32 bytes. Every figure is a
+ * ratio to a baseline measured in this run; absolute times are printed only to show what the
+ * ratios are made of.
  *
  *   cd /work/main && npx -y pnpm@10 exec tsx bench/zarr.bench.ts
  *
@@ -127,12 +127,6 @@ async function main(): Promise<void> {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'fieldcast-zarr-bench-'));
   const chunkSide = process.env.ZARR_BENCH_CHUNK ? Number(process.env.ZARR_BENCH_CHUNK) : undefined;
   const iterations = Number(process.env.ZARR_BENCH_ITERATIONS ?? 200);
-  let synthetic: GridSource | null = null;
-  // SyntheticSource is built alongside; time it when the package index exports it.
-  const weather = (await import('../packages/weather/src/index.js')) as Record<string, unknown>;
-  const Synthetic = weather.SyntheticSource as (new () => GridSource) | undefined;
-  if (Synthetic) synthetic = new Synthetic();
-
   console.log(`Zarr point-series reads (${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}), ${iterations} reads each, median over interleaved batches of 10 of the mean per read`);
   try {
     for (const c of CASES) {
@@ -192,14 +186,6 @@ async function main(): Promise<void> {
         },
         zCold: { batch: 10, read: (k) => readAll(cold, point(k)) },
         zWarm: { batch: 10, read: (k) => readAll(warm, point(k)) },
-        // Batches of 10 like the Zarr readers (the synthetic reads were once too slow for that):
-        // a median over single reads and one over batch means are not the same statistic.
-        ...(synthetic ? { syn: { batch: 10, read: (k: number) => readAll(synthetic!, point(k)) } } : {}),
-        // Daily pair with each variable computed on its own: a fresh source per variable, so the
-        // second extreme is not handed over from the first call's pass (synthetic-source.ts).
-        ...(synthetic && Synthetic && c.stepMs === DAY
-          ? { synAlone: { batch: 10, read: (k: number) => Promise.all(c.variables.map((v) => new Synthetic().pointSeries(v, point(k)[0], point(k)[1], c.range))) } }
-          : {}),
       };
       const m = await timeInterleaved(Math.max(5, Math.round(iterations / 10)), readers);
       const { raw1, zNode, raw4, zCold, zWarm } = m as Record<'raw1' | 'zNode' | 'raw4' | 'zCold' | 'zWarm', number>;
@@ -216,14 +202,6 @@ async function main(): Promise<void> {
       console.log(`  bilinear: raw fs.read, 4 series/variable    ${raw4.toFixed(3)} ms  1.00`);
       console.log(`  bilinear: Zarr, chunk cache off (cold)      ${zCold.toFixed(3)} ms  ${(zCold / raw4).toFixed(2)}   Zarr / raw, same bytes`);
       console.log(`  bilinear: Zarr, chunk cache on (warm)       ${zWarm.toFixed(3)} ms  ${(zWarm / raw4).toFixed(2)}   Zarr / raw, same bytes`);
-      const syn = m.syn;
-      if (syn !== undefined) {
-        console.log(`  bilinear: SyntheticSource                   ${syn.toFixed(3)} ms  ${(syn / raw4).toFixed(2)}   synthetic / Zarr cold ${(syn / zCold).toFixed(2)}, / warm ${(syn / zWarm).toFixed(2)}`);
-        const alone = m.synAlone;
-        if (alone !== undefined) console.log(`  bilinear: SyntheticSource, no hand-over     ${alone.toFixed(3)} ms  ${(alone / raw4).toFixed(2)}   synthetic / Zarr cold ${(alone / zCold).toFixed(2)}, / warm ${(alone / zWarm).toFixed(2)} (each extreme its own pass)`);
-      } else {
-        console.log('  SyntheticSource                   not exported from @fieldcast/weather yet: synthetic/Zarr not measured');
-      }
     }
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });

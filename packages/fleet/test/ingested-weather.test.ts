@@ -43,7 +43,8 @@ function grid(centre: number[], other: number): number[] {
 
 /** Degree days of the synthetic world at a point, average method, base 10 degC, rounded as the API does. */
 function syntheticDegreeDays(lon: number, lat: number, days: TimeRange): number {
-  const { tmax, tmin } = new SyntheticSource().dailyExtremesSync(lon, lat, days);
+  const source = new SyntheticSource();
+  const tmax = source.pointSeriesSync('air_temperature_daily_max', lon, lat, days), tmin = source.pointSeriesSync('air_temperature_daily_min', lon, lat, days);
   let total = 0;
   for (let d = 0; d < tmax.values.length; d++) total += Math.max(0, (tmax.values[d]! + tmin.values[d]!) / 2 - 10);
   return Math.round(total * 10) / 10;

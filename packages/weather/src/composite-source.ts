@@ -1,14 +1,15 @@
 /**
  * CompositeSource: one GridSource over an ordered list of sources, ingested Zarr stores first
- * and the synthetic world last (DESIGN.md sections 2 and 6: weather data is "synthetic, or Zarr
+ * and the synthetic world last (docs/architecture.md §2 and §6: weather data is "synthetic, or Zarr
  * stores"). Each request is answered whole by the first source that covers it: the variable,
  * every time step of the range and the point or bbox. Nothing is stitched: a request that no
  * single store covers goes to the next source, and in the end to the last one, which answers or
- * refuses it with its own GridRequestError (docs/decisions.md "Weather: serving ingested
- * stores"). Results are the chosen source's own, so `productOf` names the store's product for
+ * refuses it with its own GridRequestError (docs/decisions/0018-serving-ingested-stores.md).
+ * Results are the chosen source's own, so `productOf` names the store's product for
  * stored values and the synthetic products otherwise (the spec's `products` arrays).
  */
-import type { BBox, GridSource, GridSpec, GridWindow, PointSeries, TimeRange, VariableId, VariableInfo } from './grid-source.js';
+import { dailyExtremesAtBySingleReads, dailyExtremesInBySingleReads, etInputsAtBySingleReads, etInputsInBySingleReads } from './batched-reads.js';
+import { type BBox, type DailyExtremes, ET_INPUT_VARIABLES, type EtInputs, type GridSource, type GridSpec, type GridWindow, type PointSeries, type TimeRange, type VariableId, type VariableInfo } from './grid-source.js';
 import { ZarrSource } from './zarr/zarr-source.js';
 
 /** Where a request reads: a point, or the cells whose centres lie in a bbox. */
@@ -101,6 +102,9 @@ function timeCovers(source: GridSource, variable: VariableId, when: When): boole
   return 'atMs' in when ? c.startMs <= when.atMs && when.atMs <= c.endMs : c.startMs <= when.startMs && when.endMs <= c.endMs;
 }
 
+const DAILY_EXTREMES: readonly VariableId[] = ['air_temperature_daily_max', 'air_temperature_daily_min'];
+const ET_INPUTS: readonly VariableId[] = Object.values(ET_INPUT_VARIABLES);
+
 export interface CompositeSourceOptions {
   /** default: the sources' ids joined with "+" */
   id?: string;
@@ -169,6 +173,36 @@ export class CompositeSource implements RoutingSource {
 
   slice(variable: VariableId, bbox: BBox, timeMs: number): Promise<GridWindow> {
     return this.sourceFor(variable, { bbox }, { atMs: timeMs }).slice(variable, bbox, timeMs);
+  }
+
+  /**
+   * A batched read goes whole to one source when every variable it reads routes there (so that
+   * source's own batched read applies); otherwise each variable is read from its own source.
+   */
+  dailyExtremesAt(lon: number, lat: number, range: TimeRange): Promise<DailyExtremes<PointSeries>> {
+    const one = this.soleSource(DAILY_EXTREMES, { lon, lat }, range);
+    return one ? one.dailyExtremesAt(lon, lat, range) : dailyExtremesAtBySingleReads(this, lon, lat, range);
+  }
+
+  dailyExtremesIn(bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>> {
+    const one = this.soleSource(DAILY_EXTREMES, { bbox }, range);
+    return one ? one.dailyExtremesIn(bbox, range) : dailyExtremesInBySingleReads(this, bbox, range);
+  }
+
+  etInputsAt(lon: number, lat: number, range: TimeRange): Promise<EtInputs<PointSeries>> {
+    const one = this.soleSource(ET_INPUTS, { lon, lat }, range);
+    return one ? one.etInputsAt(lon, lat, range) : etInputsAtBySingleReads(this, lon, lat, range);
+  }
+
+  etInputsIn(bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
+    const one = this.soleSource(ET_INPUTS, { bbox }, range);
+    return one ? one.etInputsIn(bbox, range) : etInputsInBySingleReads(this, bbox, range);
+  }
+
+  /** The source that answers every one of the variables here, or null when they route apart. */
+  private soleSource(variables: readonly VariableId[], place: Place, when: When): GridSource | null {
+    const first = this.sourceFor(variables[0]!, place, when);
+    return variables.every((v) => this.sourceFor(v, place, when) === first) ? first : null;
   }
 
   /** Closes every source that holds files or cached chunks (ZarrSource). */

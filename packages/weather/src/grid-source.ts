@@ -1,5 +1,5 @@
 /**
- * The contract between gridded weather data and every area that reads it (DESIGN.md section 6).
+ * The contract between gridded weather data and every area that reads it (docs/architecture.md §6).
  *
  * A GridSource is a regular latitude/longitude grid with a time axis per variable. Values are
  * float32 in the variable's units; NaN marks a missing value. Coordinates are WGS84 degrees,
@@ -115,9 +115,54 @@ export interface GridSource {
   window(variable: VariableId, bbox: BBox, range: TimeRange): Promise<GridWindow>;
   /** one time step (the one at or before timeMs) for the cells whose centres lie in bbox */
   slice(variable: VariableId, bbox: BBox, timeMs: number): Promise<GridWindow>;
+  /**
+   * Both daily temperature extremes at a point: the two pointSeries reads of
+   * air_temperature_daily_max and air_temperature_daily_min, in one call so a source that derives
+   * both from the same computation (the synthetic world) does it once.
+   */
+  dailyExtremesAt(lon: number, lat: number, range: TimeRange): Promise<DailyExtremes<PointSeries>>;
+  /** Both daily temperature extremes over a bbox: the two window reads, in one call. */
+  dailyExtremesIn(bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>>;
+  /** The five hourly inputs of reference evapotranspiration at a point: five pointSeries reads in one call. */
+  etInputsAt(lon: number, lat: number, range: TimeRange): Promise<EtInputs<PointSeries>>;
+  /** The five hourly inputs of reference evapotranspiration over a bbox: five window reads in one call. */
+  etInputsIn(bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>>;
 }
 
-// --- Additions (synthetic source and catalog work, issue 4). Nothing above was changed. ---
+/** Daily maximum and minimum 2 m air temperature over the same days and place. */
+export interface DailyExtremes<T> {
+  /** air_temperature_daily_max */
+  tmax: T;
+  /** air_temperature_daily_min */
+  tmin: T;
+}
+
+/**
+ * The hourly weather inputs of the ASCE-EWRI 2005 standardized reference evapotranspiration
+ * (air temperature, humidity as dewpoint, shortwave radiation, 2 m wind, pressure), over the
+ * same hours and place.
+ */
+export interface EtInputs<T> {
+  /** air_temperature */
+  airTemperature: T;
+  /** dew_point_temperature */
+  dewpoint: T;
+  /** surface_downwelling_shortwave_flux_in_air */
+  shortwave: T;
+  /** wind_speed */
+  windSpeed: T;
+  /** surface_air_pressure */
+  pressure: T;
+}
+
+/** The variable each EtInputs member reads. */
+export const ET_INPUT_VARIABLES: Readonly<Record<keyof EtInputs<unknown>, VariableId>> = {
+  airTemperature: 'air_temperature',
+  dewpoint: 'dew_point_temperature',
+  shortwave: 'surface_downwelling_shortwave_flux_in_air',
+  windSpeed: 'wind_speed',
+  pressure: 'surface_air_pressure',
+};
 
 /** Why a GridSource refused a request; every code is a caller error (HTTP 400 in the areas). */
 export type GridRequestErrorCode =

@@ -1,4 +1,5 @@
 export * from "./grid-source.js";
+export * from './batched-reads.js';
 export * from './stores.js';
 export * from "./synthetic/index.js";
 export * from "./catalog/index.js";

@@ -1,4 +1,19 @@
-import { GridRequestError, type BBox, type GridSource, type GridWindow, type PointSeries, type TimeRange, type VariableId, type VariableInfo } from '@fieldcast/weather';
+import {
+  dailyExtremesAtBySingleReads,
+  dailyExtremesInBySingleReads,
+  etInputsAtBySingleReads,
+  etInputsInBySingleReads,
+  GridRequestError,
+  type BBox,
+  type DailyExtremes,
+  type EtInputs,
+  type GridSource,
+  type GridWindow,
+  type PointSeries,
+  type TimeRange,
+  type VariableId,
+  type VariableInfo,
+} from '@fieldcast/weather';
 
 const DAY_MS = 86_400_000;
 
@@ -97,5 +112,22 @@ export class TableSource implements GridSource {
   async slice(variable: VariableId, bbox: BBox, timeMs: number): Promise<GridWindow> {
     const day = Math.floor(timeMs / DAY_MS) * DAY_MS;
     return this.window(variable, bbox, { startMs: day, endMs: day });
+  }
+
+  // The batched reads are the single reads, so `calls` shows every variable a service reads.
+  dailyExtremesAt(lon: number, lat: number, range: TimeRange): Promise<DailyExtremes<PointSeries>> {
+    return dailyExtremesAtBySingleReads(this, lon, lat, range);
+  }
+
+  dailyExtremesIn(bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>> {
+    return dailyExtremesInBySingleReads(this, bbox, range);
+  }
+
+  etInputsAt(lon: number, lat: number, range: TimeRange): Promise<EtInputs<PointSeries>> {
+    return etInputsAtBySingleReads(this, lon, lat, range);
+  }
+
+  etInputsIn(bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
+    return etInputsInBySingleReads(this, bbox, range);
   }
 }

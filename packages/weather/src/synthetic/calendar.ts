@@ -31,36 +31,3 @@ export function yearOfDay(days: number): number {
 export function dayOfYearOf(days: number): number {
   return days - daysFromCivil(yearOfDay(days), 1, 1) + 1;
 }
-
-/** Span of the per-process day-of-year table: the season table's (season.ts), 2013-10-22 .. 2058. */
-const DOY_D0 = 16000;
-const DOY_N = 16384;
-let doyTable: Uint16Array | null = null;
-
-/**
- * Day of the year J for days d0 .. d0+n-1 as `table[offset + i]`: a per-process table of a static
- * input (the calendar) over 2013-2058 (`shared`), or outside it a fresh array with offset 0. Day loops read
- * it instead of carrying J and calling the calendar at each new year (model v4, bench/README.md).
- */
-export function dayOfYearTable(d0: number, n: number): { table: Uint16Array; offset: number; shared: boolean } {
-  const i = d0 - DOY_D0;
-  if (i >= 0 && i + n <= DOY_N) {
-    if (doyTable === null) doyTable = fillDayOfYear(DOY_D0, DOY_N);
-    return { table: doyTable, offset: i, shared: true };
-  }
-  return { table: fillDayOfYear(d0, n), offset: 0, shared: false };
-}
-
-function fillDayOfYear(d0: number, n: number): Uint16Array {
-  const out = new Uint16Array(n);
-  let j = dayOfYearOf(d0);
-  let yearDays = daysFromCivil(yearOfDay(d0) + 1, 1, 1) - daysFromCivil(yearOfDay(d0), 1, 1);
-  for (let i = 0; i < n; i++) {
-    out[i] = j;
-    if (++j > yearDays) {
-      j = 1;
-      yearDays = daysFromCivil(yearOfDay(d0 + i + 1) + 1, 1, 1) - (d0 + i + 1);
-    }
-  }
-  return out;
-}

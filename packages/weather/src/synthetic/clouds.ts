@@ -28,12 +28,9 @@ export function cloudBias(latDeg: number): number {
 
 /**
  * Cloud fraction in [0, 1] from the raw noise value: the smoothstep of noise + bias over [-1, 1],
- * 0.5 + 0.75 x - 0.25 x^3 for x = noise + bias, 0 below -1 and 1 above (model v4). It keeps the
- * central slope of the former curves (3/4 per unit of noise, as the logistic 1 / (1 + exp(-3 x))
- * of v1 and the algebraic z / sqrt(1 + z^2) of v2-v3 had) and is C1 where it meets 0 and 1, but
- * reaches them: a clear sky where noise + bias <= -1 (subtropical highs), overcast where it is
- * >= 1 (ITCZ, storm tracks). It runs per cell and hour (shortwave) and per cell and day
- * (temperature range): v2-v3's sqrt and division dominated those loops (bench/README.md "Zarr reads").
+ * 0.5 + 0.75 x - 0.25 x^3 for x = noise + bias, 0 below -1 and 1 above. Its central slope is 3/4
+ * per unit of noise, it is C1 where it meets 0 and 1, and it reaches them: a clear sky where
+ * noise + bias <= -1 (subtropical highs), overcast where it is >= 1 (ITCZ, storm tracks).
  */
 export function cloudFraction(noise: number, bias: number): number {
   const x = noise + bias;

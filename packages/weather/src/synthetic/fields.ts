@@ -1,55 +1,71 @@
 /**
- * Computes one variable over a block of cells and a run of time steps: the single entry point
- * the source uses for windows, slices and point series. Output is row-major [t][cell].
+ * Computes variables over a block of cells and a run of time steps: the entry points the source
+ * uses for windows, slices and point series. Output is row-major [t][cell].
  * Time index `i0` is hours since 1970 for hourly variables, days since 1970 for daily ones, and
  * ignored for the static altitude. Long runs are computed in chunks of time so scratch memory
  * (anchors, cloud, temperature) stays a bounded multiple of one chunk, not of the whole request.
  */
-import type { VariableId } from '../grid-source.js';
+import type { DailyExtremes, EtInputs, VariableId } from '../grid-source.js';
 import type { Block } from './block.js';
 import { fillHourlyPrecipitation } from './precipitation.js';
 import { fillHourlyPressure } from './pressure.js';
 import { fillHourlyCloud, fillShortwave } from './radiation.js';
-import { anchorDaysForDays, anchorDaysForHours, fillDailyExtremes, fillHourlyTemperature, temperatureAnchors } from './temperature.js';
+import { anchorDaysForHours, fillDailyExtremes, fillHourlyTemperature, temperatureAnchors } from './temperature.js';
 import { fillHourlyWind } from './wind.js';
 
-/** Time steps per chunk: ~4 M cell-steps, at least one step. */
+/** Time steps per chunk: ~4 M cell-steps, a whole number of `quantum` steps, at least one quantum. */
 function chunkSteps(block: Block, quantum: number): number {
   const steps = Math.max(1, Math.floor(4_000_000 / Math.max(1, block.nCells)));
   return Math.max(quantum, Math.floor(steps / quantum) * quantum);
 }
 
+/** Calls `fill` for each chunk of the n steps from i0: its first step, its step count, and its values' span [from, to) in the output. */
+function inChunks(block: Block, i0: number, n: number, quantum: number, fill: (start: number, count: number, from: number, to: number) => void): void {
+  const chunk = chunkSteps(block, quantum);
+  for (let s = 0; s < n; s += chunk) {
+    const m = Math.min(chunk, n - s);
+    fill(i0 + s, m, s * block.nCells, (s + m) * block.nCells);
+  }
+}
+
+/** One variable for steps i0 .. i0+n-1. */
 export function computeField(variable: VariableId, block: Block, i0: number, n: number): Float32Array {
-  const nCells = block.nCells;
-  const out = new Float32Array(nCells * n);
+  const out = new Float32Array(block.nCells * n);
   if (variable === 'surface_altitude') {
-    for (let t = 0; t < n; t++) out.set(block.altitude, t * nCells);
+    for (let t = 0; t < n; t++) out.set(block.altitude, t * block.nCells);
     return out;
   }
   const daily = variable === 'air_temperature_daily_max' || variable === 'air_temperature_daily_min';
-  const chunk = chunkSteps(block, daily ? 1 : 24);
-  for (let s = 0; s < n; s += chunk) {
-    const m = Math.min(chunk, n - s);
-    fillChunk(variable, block, i0 + s, m, out.subarray(s * nCells, (s + m) * nCells));
-  }
+  inChunks(block, i0, n, daily ? 1 : 24, (start, count, from, to) => fillChunk(variable, block, start, count, out.subarray(from, to)));
   return out;
 }
 
+/** Daily maximum and minimum ([day][cell] each) for days i0 .. i0+n-1 from one set of anchors per chunk. */
+export function computeDailyExtremes(block: Block, i0: number, n: number): DailyExtremes<Float32Array> {
+  const tmax = new Float32Array(block.nCells * n), tmin = new Float32Array(block.nCells * n);
+  inChunks(block, i0, n, 1, (start, count, from, to) => {
+    const anchors = temperatureAnchors(block, start, count, false, false);
+    fillDailyExtremes(block, anchors, start, count, tmax.subarray(from, to), tmin.subarray(from, to));
+  });
+  return { tmax, tmin };
+}
+
 /**
- * Daily maximum and minimum ([day][cell] each) for days i0 .. i0+n-1 from one set of anchors per
- * chunk: the values computeField gives for each variable alone.
+ * The five hourly ET inputs ([t][cell] each) for hours i0 .. i0+n-1: air temperature and
+ * dewpoint from one set of anchors, then shortwave, wind and pressure, chunk by chunk.
  */
-export function computeDailyExtremes(block: Block, i0: number, n: number): [Float32Array, Float32Array] {
-  const nCells = block.nCells;
-  const max = new Float32Array(nCells * n), min = new Float32Array(nCells * n);
-  const chunk = chunkSteps(block, 1);
-  for (let s = 0; s < n; s += chunk) {
-    const m = Math.min(chunk, n - s);
-    const span = anchorDaysForDays(i0 + s, m);
-    const anchors = temperatureAnchors(block, span.d0, span.nDays, false, false);
-    fillDailyExtremes(block, anchors, i0 + s, m, max.subarray(s * nCells, (s + m) * nCells), min.subarray(s * nCells, (s + m) * nCells));
-  }
-  return [max, min];
+export function computeEtInputs(block: Block, i0: number, n: number): EtInputs<Float32Array> {
+  const size = block.nCells * n;
+  const out = { airTemperature: new Float32Array(size), dewpoint: new Float32Array(size), shortwave: new Float32Array(size), windSpeed: new Float32Array(size), pressure: new Float32Array(size) };
+  inChunks(block, i0, n, 24, (start, count, from, to) => {
+    const span = anchorDaysForHours(start, count);
+    const anchors = temperatureAnchors(block, span.d0, span.nDays, true);
+    fillHourlyTemperature(block, anchors, start, count, out.airTemperature.subarray(from, to), out.dewpoint.subarray(from, to));
+    fillShortwave(block, start, count, null, out.shortwave.subarray(from, to));
+    fillHourlyWind(block, start, count, out.windSpeed.subarray(from, to));
+    fillHourlyPressure(block, start, count, out.pressure.subarray(from, to));
+  });
+  return out;
 }
 
 function fillChunk(variable: VariableId, block: Block, i0: number, n: number, out: Float32Array): void {
@@ -64,8 +80,7 @@ function fillChunk(variable: VariableId, block: Block, i0: number, n: number, ou
     }
     case 'air_temperature_daily_max':
     case 'air_temperature_daily_min': {
-      const span = anchorDaysForDays(i0, n);
-      const anchors = temperatureAnchors(block, span.d0, span.nDays, false, false);
+      const anchors = temperatureAnchors(block, i0, n, false, false);
       const max = variable === 'air_temperature_daily_max';
       fillDailyExtremes(block, anchors, i0, n, max ? out : null, max ? null : out);
       return;

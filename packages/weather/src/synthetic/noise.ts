@@ -46,10 +46,8 @@ export function smoothstep(s: number): number {
 
 /**
  * Position of time t between time nodes k = floor(t / p) and k + 1, in [0, 1). Computed as
- * (t - k p) / p rather than t / p - k (model v3): for whole-hour t and p the numerator is an
- * exact integer j, so the fraction is exactly rounded j / p and repeats with the period, which
- * lets point series take their time weights from a per-period table (quad-noise.ts,
- * `octaveCycle`) with the same bits as here. t - k p is exact for any double t (|t - k p| < p).
+ * (t - k p) / p rather than t / p - k: t - k p is exact for any double t (|t - k p| < p), so the
+ * weight of a whole hour repeats exactly from one period to the next.
  */
 export function timeFraction(t: number, k: number, p: number): number {
   return (t - k * p) / p;
@@ -284,8 +282,7 @@ export class BlockNoise {
           for (let c = 0; c < nCols; c++) {
             const tc = times[tt * nCols + c] as number;
             const k = Math.floor(tc / p);
-            const s = (tc - k * p) / p;
-            const w = s * s * (3 - 2 * s);
+            const w = smoothstep(timeFraction(tc, k, p));
             const na = (k - kMin) * nCells, nb = na + nCells;
             for (let r = 0, i = c; r < nRows; r++, i += nCols) {
               const a = nodes[na + i] as number;
@@ -294,35 +291,6 @@ export class BlockNoise {
           }
         }
         t = t1;
-      }
-    }
-    return out;
-  }
-
-  /** Like `at`, but each column c is sampled at its own time tHoursByCol[c]. */
-  atColumnTimes(tHoursByCol: Float64Array, out: Float32Array, scale = 1): Float32Array {
-    out.fill(0);
-    const nCols = this.nCols;
-    const nRows = this.nCells / nCols;
-    for (const o of this.octaves) {
-      const p = o.octave.periodHours;
-      const amp = o.octave.amplitude * scale;
-      for (let c = 0; c < nCols; c++) {
-        let va: Float32Array, vb: Float32Array, w: number;
-        if (p <= 0) {
-          va = vb = o.node(0);
-          w = 0;
-        } else {
-          const tc = tHoursByCol[c] as number;
-          const k = Math.floor(tc / p);
-          w = smoothstep(timeFraction(tc, k, p));
-          va = o.node(k);
-          vb = o.node(k + 1);
-        }
-        for (let r = 0, i = c; r < nRows; r++, i += nCols) {
-          const a = va[i] as number;
-          out[i] = (out[i] as number) + amp * (a + ((vb[i] as number) - a) * w);
-        }
       }
     }
     return out;

@@ -1,12 +1,16 @@
 /**
- * SyntheticSource: the embedded default GridSource (DESIGN.md section 6). A procedural,
+ * SyntheticSource: the embedded default GridSource (docs/architecture.md §6). A procedural,
  * deterministic, global world on a 0.01 degree grid, from 2015-01-01T00:00Z to 16 days after the
  * current hour, with no storage. Values at a grid point are a function of (lat, lon, time) only,
- * so every process and every request shape gives the same numbers.
+ * so every process and every request shape gives the same numbers; nothing is kept between
+ * requests.
  */
 import { SYNTHETIC_ANALYSIS_PRODUCT, SYNTHETIC_FORECAST_PRODUCT, SYNTHETIC_SOURCE_ID } from '../catalog/sources.js';
 import {
   type BBox,
+  type DailyExtremes,
+  ET_INPUT_VARIABLES,
+  type EtInputs,
   forecastBoundaryMs,
   type GridSource,
   type GridSpec,
@@ -17,12 +21,9 @@ import {
   type VariableId,
   type VariableInfo,
 } from '../grid-source.js';
-import { type Block, makeBlock } from './block.js';
+import { makeBlock } from './block.js';
 import { DAY_MS, HOUR_MS } from './calendar.js';
-import { computeDailyExtremes, computeField } from './fields.js';
-import { quadDailyExtremes } from './quad-extremes.js';
-import { isQuadHourly, quadHourlySeries, quadTemperaturePair } from './quad-hourly.js';
-import { anchorDaysForDays } from './temperature.js';
+import { computeDailyExtremes, computeEtInputs, computeField } from './fields.js';
 import { type SevereEvent, type SevereKind, severeEvents } from './severe.js';
 import { SYNTHETIC_VARIABLES, syntheticVariable } from './variables.js';
 
@@ -82,14 +83,6 @@ export class SyntheticSource implements GridSource {
   private readonly maxValues: number;
   private readonly analysis: string;
   private readonly forecast: string;
-  /**
-   * The series computed alongside the last one asked for (pointSeriesSync for Tmax also yields
-   * Tmin at the same point, and hourly air temperature also yields dewpoint, and the reverse): a
-   * caller reading both through the GridSource interface pays for one pass. Values only (no
-   * product labels, which depend on the clock), one entry.
-   */
-  private pending: { variable: VariableId; lon: number; lat: number; i0: number; n: number; values: Float32Array } | null = null;
-
   constructor(options: SyntheticSourceOptions = {}) {
     this.now = options.now ?? Date.now;
     this.maxValues = options.maxValues ?? 50_000_000;
@@ -122,6 +115,41 @@ export class SyntheticSource implements GridSource {
     return this.sliceSync(variable, bbox, timeMs);
   }
 
+  async dailyExtremesAt(lon: number, lat: number, range: TimeRange): Promise<DailyExtremes<PointSeries>> {
+    const p = this.pointCells(lon, lat);
+    const axis = this.timeAxis(this.info(TMAX), range);
+    this.checkSize(2 * 4 * axis.n);
+    const { tmax, tmin } = computeDailyExtremes(makeBlock(p.lats, p.lons), axis.i0, axis.n);
+    return { tmax: this.series(this.info(TMAX), axis, mixPoint(tmax, p, axis.n), lon), tmin: this.series(this.info(TMIN), axis, mixPoint(tmin, p, axis.n), lon) };
+  }
+
+  async dailyExtremesIn(bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>> {
+    const cells = cellsIn(bbox);
+    const axis = this.timeAxis(this.info(TMAX), range);
+    const nCells = cells.lats.length * cells.lons.length;
+    this.checkSize(2 * nCells * axis.n);
+    const empty = nCells === 0 || axis.n === 0;
+    const { tmax, tmin } = empty ? { tmax: new Float32Array(0), tmin: new Float32Array(0) } : computeDailyExtremes(makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
+    return { tmax: this.windowOf(this.info(TMAX), cells, axis, tmax), tmin: this.windowOf(this.info(TMIN), cells, axis, tmin) };
+  }
+
+  async etInputsAt(lon: number, lat: number, range: TimeRange): Promise<EtInputs<PointSeries>> {
+    const p = this.pointCells(lon, lat);
+    const axis = this.timeAxis(this.info('air_temperature'), range);
+    this.checkSize(ET_KEYS.length * 4 * axis.n);
+    const fields = computeEtInputs(makeBlock(p.lats, p.lons), axis.i0, axis.n);
+    return mapEtInputs((k) => this.series(this.info(ET_INPUT_VARIABLES[k]), axis, mixPoint(fields[k], p, axis.n), lon));
+  }
+
+  async etInputsIn(bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
+    const cells = cellsIn(bbox);
+    const axis = this.timeAxis(this.info('air_temperature'), range);
+    const nCells = cells.lats.length * cells.lons.length;
+    this.checkSize(ET_KEYS.length * nCells * axis.n);
+    const fields = nCells === 0 || axis.n === 0 ? null : computeEtInputs(makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
+    return mapEtInputs((k) => this.windowOf(this.info(ET_INPUT_VARIABLES[k]), cells, axis, fields ? fields[k] : new Float32Array(0)));
+  }
+
   /** Severe-weather events of one kind inside bbox and the time range (see severe.ts). */
   severeEvents<K extends SevereKind>(kind: K, bbox: BBox, range: TimeRange): SevereEvent<K>[] {
     checkBBox(bbox);
@@ -129,14 +157,32 @@ export class SyntheticSource implements GridSource {
     return severeEvents(kind, bbox, range);
   }
 
-  /** Synchronous pointSeries, for callers in hot loops. */
+  /** pointSeries without the promise, for tests and benches that read many series. */
   pointSeriesSync(variable: VariableId, lon: number, lat: number, range: TimeRange): PointSeries {
     const info = this.info(variable);
+    const p = this.pointCells(lon, lat);
+    const axis = this.timeAxis(info, range);
+    this.checkSize(4 * axis.n);
+    const field = computeField(variable, makeBlock(p.lats, p.lons), axis.i0, axis.n);
+    if (variable === 'precipitation_type') {
+      // A category cannot be interpolated: take the nearest grid point.
+      const k = (p.fy < 0.5 ? 0 : 2) + (p.fx < 0.5 ? 0 : 1);
+      const values = new Float32Array(axis.n);
+      for (let t = 0; t < axis.n; t++) values[t] = field[4 * t + k]!;
+      return this.series(info, axis, values, lon);
+    }
+    return this.series(info, axis, mixPoint(field, p, axis.n), lon);
+  }
+
+  private series(info: VariableInfo, axis: TimeAxis, values: Float32Array, lon: number): PointSeries {
+    return { variable: info.id, units: info.units, startMs: axis.startMs, stepMs: axis.stepMs, values, productOf: this.productRule(info, axis, lon) };
+  }
+
+  /** The 2 x 2 grid points around (lon, lat) with the point's bilinear weights (grid-source.ts). */
+  private pointCells(lon: number, lat: number): PointCells {
     if (!Number.isFinite(lat) || !Number.isFinite(lon) || lat < -90 || lat > 90 || lon < -180 || lon > 180) {
       throw new GridRequestError('invalid_location', `point (${lon}, ${lat}) must have longitude in -180..180 and latitude in -90..90`);
     }
-    const axis = this.timeAxis(info, range);
-    this.checkSize(4 * axis.n);
     const y = (lat + 90) * PER_DEG;
     let i0 = Math.floor(y);
     let fy = y - i0;
@@ -147,110 +193,13 @@ export class SyntheticSource implements GridSource {
     const x = (lon + 180) * PER_DEG;
     const j = Math.floor(x);
     const fx = x - j;
+    // Columns wrap: lon 180 is lon -180.
     const nLon = SYNTHETIC_GRID.nLon;
-    const j0 = j % nLon, j1 = (j + 1) % nLon;
-    const w00 = (1 - fy) * (1 - fx), w01 = (1 - fy) * fx, w10 = fy * (1 - fx), w11 = fy * fx;
-    const daily = variable === TMAX || variable === TMIN;
-    const hourlyPair = variable === 'air_temperature' || variable === 'dew_point_temperature';
-    const pending = daily || hourlyPair ? this.takePending(variable, lon, lat, axis) : null;
-    if (pending) return this.series(info, axis, pending, lon);
-    const block = this.quadBlock(i0, j0, j1);
-    if (daily) {
-      // Both extremes come from one pass; the other is kept for a caller that asks for it next.
-      return this.series(info, axis, this.quadExtremes(variable, block, axis, [w00, w01, w10, w11], lon, lat), lon);
-    }
-    if (hourlyPair) {
-      // Air temperature and dewpoint share their anchors and curve: one pass gives both, and the
-      // other is kept for a caller that asks for it next (the ET inputs ask for both).
-      const pair = quadTemperaturePair(block, axis.i0, axis.n, [w00, w01, w10, w11]);
-      const dew = variable === 'dew_point_temperature';
-      this.pending = { variable: dew ? 'air_temperature' : 'dew_point_temperature', lon, lat, i0: axis.i0, n: axis.n, values: dew ? pair.air : pair.dew };
-      return this.series(info, axis, dew ? pair.dew : pair.air, lon);
-    }
-    if (isQuadHourly(variable)) {
-      // The ET inputs: one fused 2 x 2 pass per variable, mixed as it goes (quad-hourly.ts).
-      return this.series(info, axis, quadHourlySeries(variable, block, axis.i0, axis.n, [w00, w01, w10, w11]), lon);
-    }
-    const field = computeField(variable, block, axis.i0, axis.n);
-    const values = new Float32Array(axis.n);
-    if (variable === 'precipitation_type') {
-      // A category cannot be interpolated: take the nearest grid point.
-      const k = (fy < 0.5 ? 0 : 2) + (fx < 0.5 ? 0 : 1);
-      for (let t = 0; t < axis.n; t++) values[t] = field[4 * t + k] as number;
-    } else {
-      for (let t = 0, o = 0; t < axis.n; t++, o += 4) {
-        values[t] = w00 * (field[o] as number) + w01 * (field[o + 1] as number) + w10 * (field[o + 2] as number) + w11 * (field[o + 3] as number);
-      }
-    }
-    return this.series(info, axis, values, lon);
+    const lats = Float64Array.of(latAt(i0), latAt(i0 + 1)), lons = Float64Array.of(lonAt(j % nLon), lonAt((j + 1) % nLon));
+    return { lats, lons, fx, fy, weights: [(1 - fy) * (1 - fx), (1 - fy) * fx, fy * (1 - fx), fy * fx] };
   }
 
-  /**
-   * Daily maximum and minimum temperature at a point (bilinear between the four grid points, as
-   * pointSeriesSync) from one shared pass: the same values as two pointSeriesSync calls for
-   * air_temperature_daily_max and air_temperature_daily_min, at about the cost of one.
-   */
-  dailyExtremesSync(lon: number, lat: number, range: TimeRange): { tmax: PointSeries; tmin: PointSeries } {
-    const tmax = this.pointSeriesSync(TMAX, lon, lat, range);
-    return { tmax, tmin: this.pointSeriesSync(TMIN, lon, lat, range) };
-  }
-
-  /**
-   * Window reads of daily maximum and minimum over the same cells and days from one set of
-   * anchors: the same values as windowSync for each, at a little more than the cost of one.
-   */
-  windowExtremesSync(bbox: BBox, range: TimeRange): { tmax: GridWindow; tmin: GridWindow } {
-    const maxInfo = this.info(TMAX), minInfo = this.info(TMIN);
-    const cells = cellsIn(bbox);
-    const axis = this.timeAxis(maxInfo, range);
-    const nCells = cells.lats.length * cells.lons.length;
-    this.checkSize(2 * nCells * axis.n);
-    const [max, min] = nCells === 0 || axis.n === 0 ? [new Float32Array(0), new Float32Array(0)] : computeDailyExtremes(makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
-    return { tmax: this.windowOf(maxInfo, cells, axis, max), tmin: this.windowOf(minInfo, cells, axis, min) };
-  }
-
-  private series(info: VariableInfo, axis: TimeAxis, values: Float32Array, lon: number): PointSeries {
-    return { variable: info.id, units: info.units, startMs: axis.startMs, stepMs: axis.stepMs, values, productOf: this.productRule(info, axis, lon) };
-  }
-
-  /** The 2 x 2 block of the last point series (see quadBlock). */
-  private lastBlock: { i0: number; j0: number; j1: number; block: Block } | null = null;
-
-  /**
-   * The 2 x 2 block of grid rows i0, i0 + 1 and columns j0, j1, kept for the next request: the ET
-   * inputs are five series at one point, and a block's terrain is six noise octaves per cell.
-   * Blocks are never written after they are made, so keeping one never changes a result.
-   */
-  private quadBlock(i0: number, j0: number, j1: number): Block {
-    const last = this.lastBlock;
-    if (last && last.i0 === i0 && last.j0 === j0 && last.j1 === j1) return last.block;
-    const block = makeBlock(Float64Array.of(latAt(i0), latAt(i0 + 1)), Float64Array.of(lonAt(j0), lonAt(j1)));
-    this.lastBlock = { i0, j0, j1, block };
-    return block;
-  }
-
-  /** Both daily extremes at a point; returns the requested one and keeps the other pending. */
-  private quadExtremes(variable: VariableId, block: Block, axis: TimeAxis, weights: readonly [number, number, number, number], lon: number, lat: number): Float32Array {
-    const span = anchorDaysForDays(axis.i0, axis.n);
-    const max = new Float32Array(axis.n), min = new Float32Array(axis.n);
-    quadDailyExtremes(block, span.d0, span.nDays, weights, max, min);
-    const other: VariableId = variable === TMAX ? TMIN : TMAX;
-    this.pending = { variable: other, lon, lat, i0: axis.i0, n: axis.n, values: variable === TMAX ? min : max };
-    return variable === TMAX ? max : min;
-  }
-
-  /**
-   * The pending other series, if it is exactly this request (same variable, point and time
-   * steps); handed over once, so no array is shared between two results.
-   */
-  private takePending(variable: VariableId, lon: number, lat: number, axis: TimeAxis): Float32Array | null {
-    const p = this.pending;
-    if (!p || p.variable !== variable || p.lon !== lon || p.lat !== lat || p.i0 !== axis.i0 || p.n !== axis.n) return null;
-    this.pending = null;
-    return p.values;
-  }
-
-  /** Synchronous window. */
+  /** window without the promise. */
   windowSync(variable: VariableId, bbox: BBox, range: TimeRange): GridWindow {
     const info = this.info(variable);
     const cells = cellsIn(bbox);
@@ -258,7 +207,7 @@ export class SyntheticSource implements GridSource {
     return this.compute(info, cells, axis);
   }
 
-  /** Synchronous slice: the step at or before timeMs. */
+  /** slice without the promise: the step at or before timeMs. */
   sliceSync(variable: VariableId, bbox: BBox, timeMs: number): GridWindow {
     const info = this.info(variable);
     const cells = cellsIn(bbox);
@@ -381,4 +330,28 @@ function checkBBox(bbox: BBox): void {
   if (!ok) {
     throw new GridRequestError('invalid_bbox', `bbox [${String(bbox)}] must be [west, south, east, north] with -180 <= west <= east <= 180 and -90 <= south <= north <= 90`);
   }
+}
+
+interface PointCells {
+  /** rows lat(i0), lat(i0 + 1) and columns lon(j0), lon(j0 + 1) */
+  lats: Float64Array;
+  lons: Float64Array;
+  fx: number;
+  fy: number;
+  /** bilinear weights of the block's four cells, row-major */
+  weights: [number, number, number, number];
+}
+
+/** The point's series from a [t][4] field of its 2 x 2 grid points: bilinear in space. */
+function mixPoint(field: Float32Array, p: PointCells, n: number): Float32Array {
+  const [w00, w01, w10, w11] = p.weights;
+  const values = new Float32Array(n);
+  for (let t = 0, o = 0; t < n; t++, o += 4) values[t] = w00 * field[o]! + w01 * field[o + 1]! + w10 * field[o + 2]! + w11 * field[o + 3]!;
+  return values;
+}
+
+const ET_KEYS = Object.keys(ET_INPUT_VARIABLES) as (keyof EtInputs<unknown>)[];
+
+function mapEtInputs<T>(read: (key: keyof EtInputs<unknown>) => T): EtInputs<T> {
+  return Object.fromEntries(ET_KEYS.map((k) => [k, read(k)])) as unknown as EtInputs<T>;
 }

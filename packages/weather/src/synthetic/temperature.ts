@@ -32,12 +32,11 @@
  * physical day at 180W see the same weather (no seam at the antimeridian).
  */
 import type { Block } from './block.js';
-import { anomalyScale, diurnalRange, LAPSE_RATE_K_PER_M, seaLevelMeanTemperature, seasonalAmplitude, TEMPERATURE_ANOMALY, TMAX_LOCAL_HOUR } from './climate.js';
+import { dayOfYearOf } from './calendar.js';
+import { anomalyScale, diurnalRange, LAPSE_RATE_K_PER_M, seaLevelMeanTemperature, seasonalAmplitude, seasonalPhase, TEMPERATURE_ANOMALY, TMAX_LOCAL_HOUR } from './climate.js';
 import { DAILY_CLOUD_NOISE, cloudBias, cloudFraction, DRYNESS_NOISE, aridDepression, dawnDewpointDepression } from './clouds.js';
-import { daysFromCivil, yearOfDay } from './calendar.js';
-import { dayLength, dayLengthRow, minimumHour } from './daylight.js';
 import { BlockNoise } from './noise.js';
-import { seasonAtNoon, seasonColumn } from './season.js';
+import { dayLengthHours, solarDeclination } from './solar.js';
 
 /** Half-width of the plateaus held at the daily minimum and maximum, hours. */
 export const PLATEAU_HALF_HOURS = 0.5;
@@ -54,23 +53,32 @@ export interface TemperatureAnchors {
   tmax: Float32Array;
   /** [day][cell] daily minimum, degC */
   tmin: Float32Array;
-  /** [day][cell] temperature at the local midnight starting the day, days d0 .. d0+nDays (empty for daily extremes only) */
+  /** [day][cell] temperature at the local midnight starting the day, days d0 .. d0+nDays (empty without the hourly curve) */
   mid: Float32Array;
   /** [day][cell] dewpoint ceiling at local midnight starting the day, days d0 .. d0+nDays (empty without dew) */
   tdew: Float32Array;
-  /** [day][row] local mean solar hour of the minimum (sunrise, minimumHour) */
+  /** [day][row] local mean solar hour of the minimum (`minimumHour`) */
   sunrise: Float64Array;
 }
 
 /** Raw days computed around the requested ones: two before (M(d0) needs Tmax(d0-1), which needs d0-2) and two after. */
-export const RAW_MARGIN = 2;
+const RAW_MARGIN = 2;
+
+/**
+ * Local mean solar hour of the temperature minimum: sunrise, 12 - N/2 for N daylight hours, but
+ * not before 01:00 so the hour-wide minimum plateau stays inside the local day (polar day).
+ */
+export function minimumHour(dayLengthHours: number): number {
+  const sr = 12 - dayLengthHours / 2;
+  return sr > 1 ? sr : 1;
+}
 
 /**
  * The final anchors from raw daily pairs: rawMax/rawMin are [e][cell] for days d0-2 .. d0+nDays+1
  * (e = D - d0 + 2). Writes tmax/tmin for d0 .. d0+nDays-1, mid for d0 .. d0+nDays, and fills
- * `lowExt` with Tmin for d0 .. d0+nDays (for dewpoint). Shared by the block and 2 x 2 paths.
+ * `lowExt` with Tmin for d0 .. d0+nDays (for dewpoint).
  */
-export function finishAnchors(rawMax: Float64Array, rawMin: Float64Array, nCells: number, nDays: number, tmax: Float32Array, tmin: Float32Array, mid: Float32Array | null, lowExt: Float32Array | null): void {
+function finishAnchors(rawMax: Float64Array, rawMin: Float64Array, nCells: number, nDays: number, tmax: Float32Array, tmin: Float32Array, mid: Float32Array | null, lowExt: Float32Array | null): void {
   // Final Tmax/Tmin for days d0-1 .. d0+nDays (f = 0 .. nDays+1, raw index e = f + 1), float32
   // as stored; only days d0 .. d0+nDays-1 unless the midnight values or dew anchors need more.
   const extra = mid !== null || lowExt !== null;
@@ -109,7 +117,7 @@ export function finishAnchors(rawMax: Float64Array, rawMin: Float64Array, nCells
  * M(D), the value at the midnight starting day D, from the final extremes of days D - 1 and D:
  * 30 % of the way from Tmin(D) back to Tmax(D - 1), clamped into both days' ranges (module comment).
  */
-export function midnightValue(prevMax: number, prevMin: number, curMax: number, curMin: number): number {
+function midnightValue(prevMax: number, prevMin: number, curMax: number, curMin: number): number {
   const floor = prevMin > curMin ? prevMin : curMin;
   const ceil = prevMax < curMax ? prevMax : curMax;
   let m = Math.fround(curMin + MIDNIGHT_SHARE * (prevMax - curMin));
@@ -121,58 +129,39 @@ export function midnightValue(prevMax: number, prevMin: number, curMax: number, 
 /**
  * Anchors for local days d0 .. d0+nDays-1 of every cell of the block. Dewpoint anchors (one more
  * noise field) are computed only when `withDew` is set, midnight values (for the hourly curve)
- * only when `withHourly` is. Work is vectorised over days: per-day,
- * per-row and per-column terms first, then one pass over [day][cell].
+ * only when `withHourly` is: daily extremes need neither. Per-day, per-row and per-column terms
+ * come first, then one pass over [day][cell].
  */
 export function temperatureAnchors(block: Block, d0: number, nDays: number, withDew = true, withHourly = true): TemperatureAnchors {
   const { lats, lons, nRows, nCols, nCells, altitude, offsetHours } = block;
   const nExt = nDays + 2 * RAW_MARGIN;
   const e0 = d0 - RAW_MARGIN;
-  const sunrise = new Float64Array(nDays * nRows);
   const dayLen = new Float64Array(nExt * nRows);
   const tNoon = new Float64Array(nExt * nCols);
   const season = new Float64Array(nExt * nCols);
+  for (let e = 0; e < nExt; e++) {
+    const day = e0 + e;
+    const decl = solarDeclination(dayOfYearOf(day));
+    for (let r = 0; r < nRows; r++) dayLen[e * nRows + r] = dayLengthHours(lats[r]!, decl);
+    for (let c = 0; c < nCols; c++) {
+      // Anchors describe local noon of the day, at its UTC instant.
+      const t = 24 * day + 12 - offsetHours[c]!;
+      tNoon[e * nCols + c] = t;
+      season[e * nCols + c] = seasonalPhase(t);
+    }
+  }
+  const sunrise = new Float64Array(nDays * nRows);
+  for (let i = 0; i < nDays * nRows; i++) sunrise[i] = minimumHour(dayLen[RAW_MARGIN * nRows + i]!);
 
-  const rowAmp = new Float64Array(nRows);
-  const rowScale = new Float64Array(nRows);
-  const rowBias = new Float64Array(nRows);
-  const rowDay: Float64Array[] = [];
+  const rowAmp = new Float64Array(nRows), rowScale = new Float64Array(nRows), rowBias = new Float64Array(nRows);
   const base = new Float64Array(nCells);
   for (let r = 0; r < nRows; r++) {
-    const lat = lats[r] as number;
+    const lat = lats[r]!;
     rowAmp[r] = seasonalAmplitude(lat);
     rowScale[r] = anomalyScale(lat);
     rowBias[r] = cloudBias(lat);
-    rowDay.push(dayLengthRow(lat));
     const sl = seaLevelMeanTemperature(lat);
-    for (let c = 0; c < nCols; c++) base[r * nCols + c] = sl - LAPSE_RATE_K_PER_M * (altitude[r * nCols + c] as number);
-  }
-  const colCos = new Float64Array(nCols), colSin = new Float64Array(nCols);
-  for (let c = 0; c < nCols; c++) {
-    const s = seasonColumn(lons[c] as number);
-    colCos[c] = s.cos;
-    colSin[c] = s.sin;
-  }
-  let yearStart = daysFromCivil(yearOfDay(e0), 1, 1);
-  let nextYear = daysFromCivil(yearOfDay(e0) + 1, 1, 1);
-  for (let e = 0; e < nExt; e++) {
-    const day = e0 + e;
-    if (day >= nextYear) {
-      yearStart = nextYear;
-      nextYear = daysFromCivil(yearOfDay(day) + 1, 1, 1);
-    }
-    const j = day - yearStart + 1;
-    for (let r = 0; r < nRows; r++) {
-      const n = dayLength(rowDay[r]!, lats[r] as number, j);
-      dayLen[e * nRows + r] = n;
-      const i = e - RAW_MARGIN;
-      if (i >= 0 && i < nDays) sunrise[i * nRows + r] = minimumHour(n);
-    }
-    for (let c = 0; c < nCols; c++) {
-      // Anchors describe local noon of the day, at its UTC instant.
-      tNoon[e * nCols + c] = 24 * day + 12 - (offsetHours[c] as number);
-      season[e * nCols + c] = seasonAtNoon(day, colCos[c]!, colSin[c]!);
-    }
+    for (let c = 0; c < nCols; c++) base[r * nCols + c] = sl - LAPSE_RATE_K_PER_M * altitude[r * nCols + c]!;
   }
   const size = nExt * nCells;
   const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons).seriesAtColumnTimes(tNoon, nExt, new Float32Array(size));
@@ -240,13 +229,9 @@ export function curve(sr: number, m0: number, lo: number, hi: number, m1: number
   return blend(c, 24, hi, m1, lh);
 }
 
-/**
- * Smoothstep blend from va at local hour a to vb at b, at local hour lh. The position is
- * (lh - a) times the reciprocal of the segment's length (model v3; was a division), so a loop
- * over the hours of one segment (quad-hourly.ts) can hoist the reciprocal and get the same bits.
- */
+/** Smoothstep blend from va at local hour a to vb at b, at local hour lh. */
 function blend(a: number, b: number, va: number, vb: number, lh: number): number {
-  const s = (lh - a) * (1 / (b - a));
+  const s = (lh - a) / (b - a);
   return va + (vb - va) * s * s * (3 - 2 * s);
 }
 
@@ -255,11 +240,6 @@ export function anchorDaysForHours(h0: number, nt: number): { d0: number; nDays:
   const d0 = Math.floor((h0 - 12) / 24) - 1;
   const d1 = Math.floor((h0 + nt - 1 + 12) / 24) + 1;
   return { d0, nDays: d1 - d0 + 1 };
-}
-
-/** Anchor days needed for daily values of days dStart .. dStart+n-1: the same days (margins are internal). */
-export function anchorDaysForDays(dStart: number, n: number): { d0: number; nDays: number } {
-  return { d0: dStart, nDays: n };
 }
 
 /**

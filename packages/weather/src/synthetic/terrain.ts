@@ -1,5 +1,6 @@
 /**
- * Procedural terrain: the static `surface_altitude` field (m above sea level).
+ * Procedural terrain: the static `surface_altitude` field (m above sea level), the synthetic
+ * world's geography (block.ts `Geography`).
  *
  * Two static noise fields: a large-scale relief (continents, plateaus and ranges at 2,000 to
  * 120 km) and a fine relief (hills and valleys at 30 to 2 km). The fine relief is what gives a
@@ -7,8 +8,7 @@
  * height, so mountains are rougher than plains. Negative heights are clipped to 0 (coastal plains
  * at sea level; the synthetic world has no oceans).
  */
-import { BlockNoise, type NoiseField, noiseField } from './noise.js';
-import { quadNodes } from './quad-noise.js';
+import { BlockNoise, noiseField } from './noise.js';
 
 /** Continental relief, lattice spacings dividing 360 degrees. */
 export const LARGE_RELIEF = noiseField([
@@ -31,39 +31,11 @@ export function altitudeFromRelief(large: number, fine: number): number {
 }
 
 /** Altitude (m) at every cell of a block (row-major lats x lons). */
-export function blockAltitude(lats: ArrayLike<number>, lons: ArrayLike<number>): Float32Array {
-  if (lats.length === 2 && lons.length === 2) return quadAltitude(lats, lons);
-  return generalAltitude(lats, lons);
-}
-
-/** blockAltitude through BlockNoise, for any block. */
-export function generalAltitude(lats: ArrayLike<number>, lons: ArrayLike<number>): Float32Array {
+export function terrainAltitude(lats: ArrayLike<number>, lons: ArrayLike<number>): Float32Array {
   const n = lats.length * lons.length;
   const large = new BlockNoise(LARGE_RELIEF, lats, lons).at(0, new Float32Array(n));
   const fine = new BlockNoise(FINE_RELIEF, lats, lons).at(0, new Float32Array(n));
   const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = altitudeFromRelief(large[i] as number, fine[i] as number);
+  for (let i = 0; i < n; i++) out[i] = altitudeFromRelief(large[i]!, fine[i]!);
   return out;
-}
-
-/**
- * blockAltitude for a 2 x 2 block (a point series' four grid points): each static octave's
- * lattice corners hashed once for the four cells (quad-noise.ts), summed in float32 as
- * BlockNoise.at sums them, so the bits are generalAltitude's (test/synthetic-quad-hourly.test.ts).
- * Every point series builds one such block; BlockNoise's set-up cost more than the six octaves.
- */
-export function quadAltitude(lats: ArrayLike<number>, lons: ArrayLike<number>): Float32Array {
-  const large = quadStatic(LARGE_RELIEF, lats, lons), fine = quadStatic(FINE_RELIEF, lats, lons);
-  const out = new Float32Array(4);
-  for (let i = 0; i < 4; i++) out[i] = altitudeFromRelief(large[i]!, fine[i]!);
-  return out;
-}
-
-function quadStatic(field: NoiseField, lats: ArrayLike<number>, lons: ArrayLike<number>): Float32Array {
-  const acc = new Float32Array(4);
-  for (const o of field.octaves) {
-    const v = quadNodes(o, { lats, lons }, 0, 1);
-    for (let i = 0; i < 4; i++) acc[i] = acc[i]! + o.amplitude * v[i]!;
-  }
-  return acc;
 }

@@ -5,8 +5,7 @@
  * exposure (higher ground is windier).
  */
 import type { Block } from './block.js';
-import { BlockNoise, fieldBound, noiseField } from './noise.js';
-import { longitudeRotation } from './solar.js';
+import { BlockNoise, noiseField } from './noise.js';
 
 /** Wind systems of ~550 km over ~1 day with ~140 km gustiness over ~6 h. */
 export const WIND_NOISE = noiseField([
@@ -25,41 +24,25 @@ export const MIN_WIND_SPEED = 0.5;
 
 /**
  * The diurnal factor 1 + 0.25 cos(2 pi (local hour - 14) / 24) for the 24 UTC hours of a day at
- * one longitude (local mean solar hour = UTC + lon / 15). Model v3: the cosine comes from the
- * angle-sum identity on a 24-entry hour table and the longitude's rotation (solar.ts), one table
- * per column per request instead of a Math.cos per column and hour.
+ * one longitude (local mean solar hour = UTC + lon / 15): strongest in the early afternoon.
  */
 export function diurnalWindFactors(lonDeg: number): Float64Array {
-  const rot = longitudeRotation(lonDeg);
   const out = new Float64Array(24);
-  for (let i = 0; i < 24; i++) {
-    const a = (Math.PI / 12) * (i - 14);
-    out[i] = 1 + 0.25 * (Math.cos(a) * rot.cos - Math.sin(a) * rot.sin);
-  }
+  for (let i = 0; i < 24; i++) out[i] = 1 + 0.25 * Math.cos((Math.PI / 12) * (i + lonDeg / 15 - 14));
   return out;
 }
 
-/**
- * How strongly the synoptic noise modulates the speed: factor 1 + gain x noise, noise in
- * [-1, 1]. Model v3: 0.55 (was 0.65, factor 0.35-1.65), so the slowest possible wind, the lowest
- * zonal speed (1.6 m s-1, on flat ground) x (1 - 0.55) x the diurnal minimum 0.75 = 0.54 m s-1,
- * stays above the 0.5 m s-1 floor: the floor never binds and the speed is linear in the noise,
- * which the 2 x 2 point path uses (quad-hourly.ts).
- */
+/** How strongly the synoptic noise (in [-1, 1]) modulates the speed: factor 1 + gain x noise. */
 export const WIND_NOISE_GAIN = 0.55;
 
-/** Lowest speed the field can take over the floor, m s-1 (checked at load; the floor then never binds). */
-export const WIND_FLOOR_MARGIN = 1.6 * (1 - WIND_NOISE_GAIN * fieldBound(WIND_NOISE)) * 0.75 - MIN_WIND_SPEED;
-if (!(WIND_FLOOR_MARGIN > 0)) throw new Error('wind.ts: the noise gain lets the speed reach the floor; quad-hourly.ts assumes it never does');
-
-/** Wind speed of a cell from its base speed (zonal x exposure), noise (float32) and diurnal factor. */
+/** Wind speed of a cell from its base speed (zonal x exposure), noise and diurnal factor, floored. */
 export function windOf(cellBase: number, noise: number, diurnal: number): number {
   const v = cellBase * (1 + WIND_NOISE_GAIN * noise) * diurnal;
   return v > MIN_WIND_SPEED ? v : MIN_WIND_SPEED;
 }
 
 /** Zonal speed times exposure (higher ground is windier) per cell. */
-export function windBase(lats: ArrayLike<number>, nCols: number, altitude: Float32Array): Float64Array {
+function windBase(lats: ArrayLike<number>, nCols: number, altitude: Float32Array): Float64Array {
   const cellBase = new Float64Array(lats.length * nCols);
   for (let r = 0; r < lats.length; r++) {
     const z = zonalWindSpeed(lats[r] as number);
@@ -68,6 +51,7 @@ export function windBase(lats: ArrayLike<number>, nCols: number, altitude: Float
   return cellBase;
 }
 
+/** Wind speed for hours h0 .. h0+nt-1 into a [t][cell] array. */
 export function fillHourlyWind(block: Block, h0: number, nt: number, out: Float32Array): void {
   const { lats, lons, nRows, nCols, nCells, altitude } = block;
   const noise = new BlockNoise(WIND_NOISE, lats, lons);

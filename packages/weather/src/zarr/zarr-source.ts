@@ -12,6 +12,8 @@ import * as zarr from 'zarrita';
 import {
   GridRequestError,
   type BBox,
+  type DailyExtremes,
+  type EtInputs,
   type GridSource,
   type GridSpec,
   type GridWindow,
@@ -20,6 +22,7 @@ import {
   type VariableId,
   type VariableInfo,
 } from '../grid-source.js';
+import { dailyExtremesAtBySingleReads, dailyExtremesInBySingleReads, etInputsAtBySingleReads, etInputsInBySingleReads } from '../batched-reads.js';
 import { decodeCfTimes, parseCfTimeUnits, regularAxis } from './cf-time.js';
 import { CANONICAL_UNITS, CF_IDENTITY, identifyVariable, unitConversion } from './cf-variables.js';
 import { ChunkCache, type DecodedChunk } from './chunk-cache.js';
@@ -442,6 +445,23 @@ export class ZarrSource implements GridSource {
       }
     }
     return this.windowAt(r, bbox, t, t);
+  }
+
+  /** Each variable is its own array: the batched reads are the single reads, concurrently. */
+  dailyExtremesAt(lon: number, lat: number, range: TimeRange): Promise<DailyExtremes<PointSeries>> {
+    return dailyExtremesAtBySingleReads(this, lon, lat, range);
+  }
+
+  dailyExtremesIn(bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>> {
+    return dailyExtremesInBySingleReads(this, bbox, range);
+  }
+
+  etInputsAt(lon: number, lat: number, range: TimeRange): Promise<EtInputs<PointSeries>> {
+    return etInputsAtBySingleReads(this, lon, lat, range);
+  }
+
+  etInputsIn(bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
+    return etInputsInBySingleReads(this, bbox, range);
   }
 
   private async windowAt(r: ArrayReader, bbox: BBox, t0: number, t1: number): Promise<GridWindow> {

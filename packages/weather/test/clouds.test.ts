@@ -1,18 +1,8 @@
-import { makeBlock } from '../src/synthetic/block.js';
-import { dayOfYearOf, dayOfYearTable } from '../src/synthetic/calendar.js';
-import { cloudBias, cloudFraction, CLOUD_NOISE, DAILY_CLOUD_NOISE } from '../src/synthetic/clouds.js';
-import { TEMPERATURE_ANOMALY } from '../src/synthetic/climate.js';
+import { cloudBias, cloudFraction } from '../src/synthetic/clouds.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
 import { smoothstep } from '../src/synthetic/noise.js';
-import { quadNodes } from '../src/synthetic/quad-noise.js';
-import { kernelMemory } from '../src/synthetic/kernels/kernel-memory.js';
-import { scaledNodesInto } from '../src/synthetic/quad-extremes.js';
 
-/**
- * Synthetic model v4 (docs/decisions.md "Weather: synthetic world and catalog"): the cloud curve,
- * and the building blocks of the faster point-series passes.
- */
-describe('synthetic model v4: cloud fraction', () => {
+describe('synthetic clouds', () => {
   it('is the smoothstep of noise + bias over [-1, 1]: 0 and 1 beyond, central slope 3/4, monotone', () => {
     for (let x = -1.5; x <= 1.5; x += 1 / 64) {
       const c = cloudFraction(x, 0);
@@ -25,7 +15,7 @@ describe('synthetic model v4: cloud fraction', () => {
     expect(cloudFraction(-1, 0)).toBe(0);
     expect(cloudFraction(1, 0)).toBe(1);
     expect(cloudFraction(0, 0)).toBe(0.5);
-    // the logistic's and v2-v3's central slope, 3/4 per unit of noise
+    // central slope, 3/4 per unit of noise
     expect((cloudFraction(1e-6, 0) - cloudFraction(-1e-6, 0)) / 2e-6).toBeCloseTo(0.75, 6);
   });
 
@@ -63,47 +53,5 @@ describe('synthetic model v4: cloud fraction', () => {
     // the zonal bias the curve squashes: lowest in the subtropics
     expect(cloudBias(25)).toBeLessThan(cloudBias(0));
     expect(cloudBias(25)).toBeLessThan(cloudBias(55));
-  });
-});
-
-describe('synthetic model v4: fused building blocks', () => {
-  const blocks: [number, number, number, number][] = [
-    [42.03, 42.04, -93.64, -93.63],
-    [-33.4, -33.39, 179.99, -180],
-    // straddling the 2.5 and 1.25 degree lattice lines
-    [-2.5, -2.49, 12.49, 12.5],
-    [40, 40.01, 20, 20.01],
-  ];
-
-  it('row-scaled double node values (the scaledNodes kernel, or the straddling fallback) are quadNodes times the row factor, with their differences', () => {
-    const mem = kernelMemory;
-    for (const [a, b, c, d] of blocks) {
-      const block = makeBlock(Float64Array.of(a, b), Float64Array.of(c, d));
-      for (const o of [...TEMPERATURE_ANOMALY.octaves, ...DAILY_CLOUD_NOISE.octaves, ...CLOUD_NOISE.octaves]) {
-        const kMin = 4800, nK = 40;
-        const ref = quadNodes(o, block, kMin, nK);
-        mem.reset();
-        const at = mem.scratch(64 * nK);
-        scaledNodesInto(o, block, kMin, nK, 1.7, -0.4, at);
-        const rec = mem.f64(at, 8 * nK);
-        for (let k = 0; k < nK; k++) {
-          for (let cell = 0; cell < 4; cell++) {
-            // records are [value, difference][column][row]; quadNodes is [cell], cells row-major
-            const row = cell >> 1, col = cell & 1, i = 8 * k + 2 * col + row;
-            const s = row === 0 ? 1.7 : -0.4;
-            // quadNodes rounds to float32, the scaled nodes stay in double
-            expect(Math.abs(rec[i]! - s * ref[4 * k + cell]!)).toBeLessThanOrEqual(2 ** -23);
-            if (k < nK - 1) expect(rec[i + 4]).toBe(rec[i + 8]! - rec[i]!);
-          }
-        }
-      }
-    }
-  });
-
-  it('the day-of-year table is the calendar, inside and outside its span', () => {
-    for (const [d0, n] of [[16436, 3653], [15999, 10], [32380, 10], [0, 800], [19000, 1]] as const) {
-      const { table, offset } = dayOfYearTable(d0, n);
-      for (let i = 0; i < n; i++) expect(table[offset + i]).toBe(dayOfYearOf(d0 + i));
-    }
   });
 });
