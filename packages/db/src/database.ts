@@ -44,7 +44,7 @@ async function withConnection<C, T>(knex: Knex, use: (connection: C) => Promise<
 // PostgreSQL returns bigint (int8) as a string by default; our counts and sequences fit a double.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-/** One knex per process: PostgreSQL through pg, or one embedded PGlite (DESIGN.md section 2). */
+/** One knex per process: PostgreSQL through pg, or one embedded PGlite (docs/architecture.md §2). */
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if ('url' in config) return openPostgres(config.url);
   return openPglite(config.dataDir);
@@ -53,7 +53,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
 function openPostgres(url: string): Database {
   const knex = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 10 } });
   // Prepared statements (short indexed reads) go over a few pipelined connections of their own:
-  // statement-pipeline.ts, docs/decisions.md "Events performance".
+  // statement-pipeline.ts, docs/decisions/0029-feed-reads-at-scale.md.
   const statements = new StatementPipeline(url);
   return {
     kind: 'postgres',

@@ -24,7 +24,7 @@ interface Lane {
  * instead of a round trip each. Each is a named query config (`{ name, text, values }`, pg's
  * public API): pg parses a name once per connection, then only binds and executes it, and
  * refuses a name given a second text. On the bench a feed read then costs Node about as much as a
- * request that never touches the database (docs/decisions.md, "Events performance"). A slow
+ * request that never touches the database (docs/decisions/0029-feed-reads-at-scale.md). A slow
  * statement delays the ones behind it on its lane, which is why these are for short indexed
  * reads, spread over lanes by fewest statements in flight.
  *

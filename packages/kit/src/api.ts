@@ -78,7 +78,7 @@ export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z
   response: OperationResponse;
   /** documented failure statuses besides the ones every operation has */
   errors?: number[];
-  /** false for operations outside HTTP Basic (none in issue 2) */
+  /** false for operations outside HTTP Basic */
   auth?: boolean;
   handle(ctx: OperationContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<unknown> | unknown;
 }
@@ -148,7 +148,7 @@ export class Api {
    * One Express route per operation, whose single handler runs the pipeline steps itself:
    * negotiation, then body parsing (operations with a body only), then authentication, then
    * validation and the handler. One router layer per request instead of one per step saves the
-   * router's per-layer dispatch on every call (docs/decisions.md, "Events performance").
+   * router's per-layer dispatch on every call (docs/decisions/0038-one-route-per-operation.md).
    */
   mount(router: Router, pipeline: Pipeline): void {
     for (const op of this.operations) {

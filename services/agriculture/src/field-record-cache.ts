@@ -4,10 +4,10 @@ import type { FieldRecord } from './domain/fields.js';
 
 /**
  * Field records by id, for a database only this process can write: the embedded PGlite, which
- * runs inside the process and whose data dir a pid file locks to one process (docs/decisions.md
- * "Embedded runtime"). Every write to the fields table goes through FieldStore in this process,
- * which drops the entry, so a cached record is never stale. With PostgreSQL (several replicas)
- * there is no cache: another replica's PUT would not reach it (docs/decisions.md "Performance").
+ * runs inside the process and whose data dir a pid file locks to one process
+ * (docs/decisions/0008-embedded-runtime.md). Every write to the fields table goes through
+ * FieldStore in this process, which drops the entry, so a cached record is never stale. With PostgreSQL (several replicas)
+ * there is no cache: another replica's PUT would not reach it (docs/decisions/0036-caches.md).
  *
  * A read that raced a write must not put the pre-write row back: `generation` counts writes, and
  * a record read from the database is cached only if no write began or ended while it was read.

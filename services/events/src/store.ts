@@ -114,12 +114,12 @@ function rangeLimit(limit: number): number {
  * The statement of one feed page. Visibility (public or the viewer's own) is a union of two
  * ranges of one index, (scope key, audience, occurrence_time desc, seq desc), each cut at the
  * cursor by a row comparison and stopped by the limit, so the first page and a page a million
- * events deep cost the same (issue 3, "Scale"). The cursor must itself be visible to the viewer;
+ * events deep cost the same (docs/decisions/0028-feed-order-and-cursors.md). The cursor must itself be visible to the viewer;
  * an invisible or unknown one yields no bound and so no rows, and `cursor_visible` false.
  *
  * The database also joins the page's JSON from each event's stored entry (written by `insert`):
  * Node forwards one text value instead of parsing ten rows of timestamps and jsonb and
- * serialising them again (docs/decisions.md, "Events performance"). Parameters: $1 viewer,
+ * serialising them again (docs/decisions/0029-feed-reads-at-scale.md). Parameters: $1 viewer,
  * $2 limit, then the scope key and the cursor when the shape has them; the text depends only on
  * the shape and the range limit, which name the statement.
  */

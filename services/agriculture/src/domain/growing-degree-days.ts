@@ -18,7 +18,7 @@ function settingsOf(query: DegreeDayQuery) {
   };
 }
 
-/** startDate..endDate inclusive: the daily steps stamped 00:00Z of each date (DESIGN.md section 6). */
+/** startDate..endDate inclusive: the daily steps stamped 00:00Z of each date (docs/architecture.md §6). */
 function daysOf(query: DegreeDayQuery): TimeRange {
   return { startMs: dateMs(query.start), endMs: dateMs(query.end) };
 }
@@ -27,7 +27,7 @@ const fieldPath = (id: string) => `/fields/${id}`;
 
 /**
  * The contours link carries start and end (always, resolved, so the link names the same days
- * tomorrow) and every other parameter the caller gave (spec 2.6; issue 5).
+ * tomorrow) and every other parameter the caller gave (spec 2.6; docs/decisions/0031-degree-day-query.md).
  */
 function contoursPath(id: string, query: DegreeDayQuery): string {
   const params = new URLSearchParams({ start: query.start, end: query.end });
@@ -64,7 +64,7 @@ export function coveredCellStatistics(totals: Float64Array, weights: Float64Arra
 }
 
 /**
- * Field result (spec 2.6, DESIGN.md section 7): the centroid value as the location result would
+ * Field result (spec 2.6, docs/architecture.md §7): the centroid value as the location result would
  * give it, and the area-weighted mean, minimum and maximum over the grid cells the field covers
  * (weights: area of cell ∩ field). One window read per variable over the cells touching the
  * field's bbox (centres within half a cell of it); a field at the antimeridian is one area
@@ -96,7 +96,7 @@ export async function fieldDegreeDays(source: GridSource, field: FieldRecord, qu
  * store's edge the edge cells are extended, fieldGrid), clipped to the field and flattened to
  * Polygon features. A field at the antimeridian is contoured as one area and every piece is cut
  * at ±180 again (RFC 7946 section 3.1.9). Band edges are round numbers chosen from the grid's
- * range; properties.degreeDays is the band's lower edge (docs/decisions.md).
+ * range; properties.degreeDays is the band's lower edge (docs/decisions/0032-field-degree-days-and-contours.md).
  */
 export async function fieldContours(source: GridSource, field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayContourResult> {
   const days = daysOf(query);

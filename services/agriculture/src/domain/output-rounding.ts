@@ -1,7 +1,7 @@
 /**
- * The one rounding of every number the degree-day endpoints compute (issue 5: full precision
- * inside, one decimal out, the same everywhere; public record "Agronomy defaults": examples show
- * one decimal). Halves round away from zero, on the binary value; -0 is reported as 0.
+ * The one rounding of every number the degree-day endpoints compute: full precision inside, one
+ * decimal out, the same everywhere (docs/decisions/0031-degree-day-query.md; the public record's
+ * examples show one decimal). Halves round away from zero, on the binary value; -0 is reported as 0.
  */
 export function roundOutput(value: number): number {
   const rounded = Math.sign(value) * Math.round(Math.abs(value) * 10) / 10;

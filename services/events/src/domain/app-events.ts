@@ -22,7 +22,7 @@ export function isOwnApp(app: string, account: Account): boolean {
 /**
  * An event POSTed by an application (spec 4.10). The application is the calling account, so the
  * event is visible to that account only; it may tag any resource it names, since tagging reveals
- * nothing to anyone else (docs/decisions.md, "Events").
+ * nothing to anyone else (docs/decisions/0027-event-visibility.md).
  */
 export function appEvent(input: EventInput, account: Account, id: string, now: Date): NewEvent {
   if (!isOwnApp(input.app, account)) {

@@ -3,7 +3,7 @@ export interface ResourceRef {
   id: string;
 }
 
-/** Every event records something that happened; none carries an ongoing state yet (docs/decisions.md, "Events"). */
+/** Every event records something that happened; none carries an ongoing state yet (docs/decisions/0026-applications-status-and-expiration.md). */
 export const EVENT_STATUS = 'inactive';
 
 /** An event ready to store (spec 2.10), plus the account it belongs to (null = public). */

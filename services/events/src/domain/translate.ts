@@ -9,7 +9,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const VERBS: Record<string, string> = { created: 'was created', updated: 'was updated', deleted: 'was deleted', published: 'was published' };
 
 /**
- * Turns a resource topic's CloudEvent into an Event (DESIGN.md section 5): app = the emitting
+ * Turns a resource topic's CloudEvent into an Event (docs/architecture.md §5): app = the emitting
  * area, origin = the resource, namespace `<area>/<resource>/<action>`, a message with one `{}`
  * slot per tagged resource, tagged = the resource and its related resources.
  */
