@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { InProcessTransport } from '../packages/bus/src/index.js';
 import { openDatabase, type Database } from '../packages/db/src/index.js';
-import { createLogger, IdentityStore, startServices } from '../packages/kit/src/index.js';
-import { basicAuthHeader } from '../packages/kit/src/testing.js';
-import { SyntheticSource } from '../packages/weather/src/index.js';
+import { createLogger } from '../packages/kit/src/index.js';
+import { IdentityStore, startServices } from '../packages/runtime/src/index.js';
+import { basicAuthHeader } from '../packages/runtime/src/testing.js';
 import { PUBLIC_AUDIENCE } from '../packages/ids/src/index.js';
 import { FEED_ENTRY_SQL } from '../services/events/migrations/003_feed_entries.js';
 import { areaAppId } from '../services/events/src/domain/apps.js';
@@ -158,17 +158,17 @@ async function rate(url: string, auth?: string, seconds = DURATION_S): Promise<n
 
 async function main(): Promise<void> {
   await ensureDatabase();
+  const db = await openDatabase({ url: URL });
   const fleet = await startServices([{ definition: eventsService, port: 0 }], {
-    db: await openDatabase({ url: URL }),
+    db,
     transport: new InProcessTransport(),
     logger: createLogger({ level: 'silent' }),
-    weather: new SyntheticSource(),
     vendor: 'fieldcast',
     bodyLimit: '1mb',
     host: '127.0.0.1',
     shutdownTimeoutMs: 2000,
   });
-  const client = sqlOf(fleet.services[0]!.deps.db.knex);
+  const client = sqlOf(db.knex);
   try {
     const base = fleet.services[0]!.url;
     // The bench account lives with the data it owns, so a rerun reuses both.
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
     let account = (await client.query('select id, key from public.bench_account')).rows[0] as { id: string; key: string } | undefined;
     const loaded = Number((await client.query('select count(*) as n from events.events')).rows[0].n);
     if (!account || loaded !== N || process.env.BENCH_RELOAD) {
-      const created = await new IdentityStore(fleet.services[0]!.deps.db.knex).createAccount({ name: 'bench', handle: `bench-${Date.now().toString(36)}` });
+      const created = await new IdentityStore(db.knex).createAccount({ name: 'bench', handle: `bench-${Date.now().toString(36)}` });
       account = { id: created.account.id, key: created.applicationKey };
       await client.query('truncate public.bench_account');
       await client.query('insert into public.bench_account values ($1, $2)', [account.id, account.key]);
@@ -204,7 +204,7 @@ async function main(): Promise<void> {
     }
     console.log(`feeds: main ${(publicCount + N / 100).toLocaleString('en')} visible, platform app ${publicCount.toLocaleString('en')}, product ${productCount.toLocaleString('en')}; deep = 90% down`);
     const verdicts = [];
-    for (const c of cases) verdicts.push(...(await checkPlan(fleet.services[0]!.deps.db.knex, c.label, c.scope, me, { limit: 10, after: c.after })));
+    for (const c of cases) verdicts.push(...(await checkPlan(db.knex, c.label, c.scope, me, { limit: 10, after: c.after })));
 
     for (const c of cases) await rate(`${base}${c.path}`, auth, 1); // warm-up, also primes the auth cache
     await rate(`${base}/healthz`, undefined, 1);

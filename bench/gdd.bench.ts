@@ -18,7 +18,7 @@ import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startTestFleet } from '../packages/kit/src/testing.js';
+import { startTestFleet } from '../packages/runtime/src/testing.js';
 import { SyntheticSource } from '../packages/weather/src/index.js';
 import { agricultureService } from '../services/agriculture/src/definition.js';
 

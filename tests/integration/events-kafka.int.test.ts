@@ -4,7 +4,7 @@ import { agricultureService } from '@fieldcast/agriculture';
 import { resourceEvent } from '@fieldcast/bus';
 import { openDatabase, type Database } from '@fieldcast/db';
 import { eventsService } from '@fieldcast/events';
-import { eventually } from '@fieldcast/kit/testing';
+import { eventually } from '@fieldcast/runtime/testing';
 import { deploy, fieldBody, newAccount, requireEnv } from './helpers.js';
 
 /**

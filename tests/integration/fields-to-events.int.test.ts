@@ -1,6 +1,6 @@
 import { agricultureService } from '@fieldcast/agriculture';
 import { eventsService } from '@fieldcast/events';
-import { eventually } from '@fieldcast/kit/testing';
+import { eventually } from '@fieldcast/runtime/testing';
 import { broker, deploy, fieldBody, newAccount } from './helpers.js';
 
 /**
@@ -52,7 +52,7 @@ it('with the broker down, field writes still succeed; once it is back each event
   try {
     ids = [];
     for (let i = 0; i < 3; i++) ids.push(await createField(owner.auth, `during outage ${i}`));
-    const pending = await agriculture.services[0]!.deps.outbox.pending();
+    const pending = await agriculture.services[0]!.deps.outbox!.pending();
     expect(pending).toBeGreaterThanOrEqual(3);
   } finally {
     broker('start');
@@ -65,5 +65,5 @@ it('with the broker down, field writes still succeed; once it is back each event
   await new Promise((r) => setTimeout(r, 3000));
   const list = await feed(owner.auth);
   for (const id of ids) expect(list.filter((e) => e.origin.id === id)).toHaveLength(1);
-  expect(await agriculture.services[0]!.deps.outbox.pending()).toBe(0);
+  expect(await agriculture.services[0]!.deps.outbox!.pending()).toBe(0);
 });

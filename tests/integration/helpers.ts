@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { KafkaTransport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
-import { createLogger, IdentityStore, migrateIdentity, startServices, type RunningFleet, type ServiceDefinition } from '@fieldcast/kit';
-import { basicAuthHeader } from '@fieldcast/kit/testing';
+import { createLogger } from '@fieldcast/kit';
+import { IdentityStore, migrateIdentity, startServices, type RunningFleet, type Service } from '@fieldcast/runtime';
+import { basicAuthHeader } from '@fieldcast/runtime/testing';
 import { SyntheticSource } from '@fieldcast/weather';
 
 export function requireEnv(): { url: string; brokers: string[] } {
@@ -14,7 +15,7 @@ export function requireEnv(): { url: string; brokers: string[] } {
 }
 
 /** One service as its own distributed deployment: own pool, own Kafka client, port chosen by the OS. */
-export async function deploy(definition: ServiceDefinition): Promise<RunningFleet & { url: string }> {
+export async function deploy(definition: Service): Promise<RunningFleet & { url: string }> {
   const { url, brokers } = requireEnv();
   const fleet = await startServices([{ definition, port: 0 }], {
     db: await openDatabase({ url }),

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { eventually } from '@fieldcast/kit/testing';
+import { eventually } from '@fieldcast/runtime/testing';
 import { fieldBody, newAccount, requireEnv } from './helpers.js';
 
 /** `fieldcast serve agriculture` as an operator runs it: a process configured only by its environment. */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { FleetEnv, IdentityError, IdentityStore, migrateIdentity } from '@fieldcast/kit';
+import { FleetEnv, IdentityError, IdentityStore, migrateIdentity } from '@fieldcast/runtime';
 import { openCliDatabase } from './data-dir.js';
 import { UsageError } from './services.js';
 

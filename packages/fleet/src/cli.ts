@@ -1,4 +1,4 @@
-import { ConfigError, FleetEnv, parseEnv, serveDistributed } from '@fieldcast/kit';
+import { ConfigError, FleetEnv, parseEnv, serveDistributed } from '@fieldcast/runtime';
 import { accountsCommand, keysCommand } from './accounts.js';
 import { ingestCommand } from './ingest.js';
 import { migrateCommand } from './migrate.js';

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { IdentityStore } from '@fieldcast/kit';
+import type { IdentityStore } from '@fieldcast/runtime';
 
 export interface Credentials {
   applicationId: string;

@@ -1,5 +1,4 @@
-import { migrateSchema, outboxMigration } from '@fieldcast/db';
-import { FleetEnv, migrateIdentity } from '@fieldcast/kit';
+import { FleetEnv, migrateIdentity, migrateService } from '@fieldcast/runtime';
 import { openCliDatabase } from './data-dir.js';
 import { SERVICES, serviceNamed } from './services.js';
 
@@ -11,7 +10,7 @@ export async function migrateCommand(areas: string[], env: FleetEnv, print: (lin
     await migrateIdentity(db);
     print('identity: up to date');
     for (const d of definitions) {
-      await migrateSchema(db.knex, d.area, [outboxMigration(), ...d.migrations]);
+      await migrateService(db, d);
       print(`${d.area}: up to date`);
     }
   } finally {

@@ -1,7 +1,7 @@
-import { InProcessTransport, KafkaTransport } from '@fieldcast/bus';
+import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
-import { describeWeatherSource, loadWeatherSource, WeatherStoreError, type GridSource } from '@fieldcast/weather';
-import { ConfigError, createLogger, FleetEnv, IdentityStore, migrateIdentity, portOf, startServices, stopOnSignals, type RunningFleet } from '@fieldcast/kit';
+import { createLogger } from '@fieldcast/kit';
+import { FleetEnv, IdentityStore, migrateIdentity, needsTransport, openWeather, portOf, startServices, stopOnSignals, type OpenedWeather, type RunningFleet } from '@fieldcast/runtime';
 import { DataDir } from './data-dir.js';
 import { ingestDefaults } from './ingest.js';
 import { ensureDemoAccount, type Credentials } from './demo-account.js';
@@ -13,19 +13,23 @@ export interface StartedFleet {
 }
 
 /**
- * The weather the fleet serves (DESIGN.md section 2): the stores of FIELDCAST_WEATHER_STORES,
- * then those `fieldcast ingest` registered in <data dir>/stores.yaml, before the synthetic world.
+ * The weather the fleet serves (docs/architecture.md §2), when one of its services needs weather:
+ * the stores of FIELDCAST_WEATHER_STORES, then those `fieldcast ingest` registered in
+ * <data dir>/stores.yaml, before the synthetic world.
  */
-async function loadWeather(env: FleetEnv): Promise<GridSource> {
-  try {
-    return await loadWeatherSource({ storeUrls: env.FIELDCAST_WEATHER_STORES ?? [], storesCatalogPath: ingestDefaults(env.FIELDCAST_DATA_DIR).catalogPath });
-  } catch (err) {
-    throw err instanceof WeatherStoreError ? new ConfigError(err.message) : err;
-  }
+async function loadWeather(env: FleetEnv): Promise<OpenedWeather | null> {
+  if (!SERVICES.some((s) => s.needs.weather)) return null;
+  return openWeather({ storeUrls: env.FIELDCAST_WEATHER_STORES ?? [], storesCatalogPath: ingestDefaults(env.FIELDCAST_DATA_DIR).catalogPath });
+}
+
+/** The in-process bus, or Kafka when KAFKA_BROKERS is set; none when no service publishes or consumes. */
+function openTransport(env: FleetEnv): Transport | undefined {
+  if (!SERVICES.some(needsTransport)) return undefined;
+  return env.KAFKA_BROKERS ? new KafkaTransport({ brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID }) : new InProcessTransport();
 }
 
 /**
- * `fieldcast start`: every service in one process (DESIGN.md section 2). Embedded defaults are
+ * `fieldcast start`: every service in one process (docs/architecture.md §2). Embedded defaults are
  * PGlite under the data dir and the in-process bus; DATABASE_URL or KAFKA_BROKERS, when set,
  * swap in PostgreSQL or Kafka for the same process.
  */
@@ -35,12 +39,12 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
   const dir = new DataDir(env.FIELDCAST_DATA_DIR);
   const embedded = !env.DATABASE_URL;
   if (embedded) dir.claim();
-  let weather: GridSource | null = null;
-  const closeWeather = async () => (weather as { close?: () => Promise<void> } | null)?.close?.();
+  let weather: OpenedWeather | null = null;
+  const closeWeather = async () => weather?.close();
   try {
     weather = await loadWeather(env);
     const db = embedded ? await dir.open() : await openDatabase({ url: env.DATABASE_URL! });
-    const transport = env.KAFKA_BROKERS ? new KafkaTransport({ brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID }) : new InProcessTransport();
+    const transport = openTransport(env);
     await migrateIdentity(db);
     let demo: Credentials | null = null;
     if (embedded) {
@@ -49,7 +53,7 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
     }
     const fleet = await startServices(
       SERVICES.map((definition) => ({ definition, port: portOf(definition.area, env.PORT_BASE) })),
-      { db, transport, logger, weather, vendor: env.FIELDCAST_VENDOR, bodyLimit: env.BODY_LIMIT, host: env.HOST, shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS },
+      { db, transport, logger, weather: weather?.source, vendor: env.FIELDCAST_VENDOR, bodyLimit: env.BODY_LIMIT, host: env.HOST, shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS },
     );
     const stop = fleet.stop;
     fleet.stop = async () => {
@@ -59,9 +63,11 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
     };
     print('Fieldcast is running:');
     for (const s of fleet.services) print(`  ${s.area.padEnd(13)} ${s.url}`);
-    print('');
-    print('Weather:');
-    for (const line of describeWeatherSource(weather)) print(`  ${line}`);
+    if (weather) {
+      print('');
+      print('Weather:');
+      for (const line of weather.description) print(`  ${line}`);
+    }
     if (demo) {
       print('');
       print(`Demo account (saved in ${dir.demoAccountFile}):`);

@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, FleetEnv, parseEnv } from '@fieldcast/kit';
+import { ConfigError, FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { SyntheticSource, type TimeRange } from '@fieldcast/weather';
 import { writeNetcdf4 } from '../../weather/test/ingest-fixtures.js';
 import { ingestCommand } from '../src/ingest.js';
 import { startFleet, type StartedFleet } from '../src/start.js';
 
 /*
- * Ingested data reaches a user (DESIGN.md section 2): a NetCDF-4 file of daily Tmax/Tmin is
+ * Ingested data reaches a user (docs/architecture.md §2): a NetCDF-4 file of daily Tmax/Tmin is
  * ingested into the data dir, `fieldcast start` serves it, and degree days come from it.
  *
  * Grid: lat 40, 40.5, 41 and lon -90, -89.5, -89 (0.5 degree cells), days 2024-05-01..04, degC.

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { startTestFleet, type TestFleet } from '@fieldcast/kit/testing';
+import { startTestFleet, type TestFleet } from '@fieldcast/runtime/testing';
 import { SERVICES } from '../src/services.js';
 
 // Every service's /openapi.json must be a valid OpenAPI 3.1 document (users load it into

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FleetEnv, parseEnv } from '@fieldcast/kit';
+import { FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { startFleet } from '../src/start.js';
 
 let dataDir: string;

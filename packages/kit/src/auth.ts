@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
 import { unauthorized } from './errors.js';
-import type { Account, IdentityStore } from './identity.js';
+import type { Account, Identity } from './identity.js';
 
 /** HTTP Basic: application id as user name, application key as password (public record). */
-export function basicAuth(identity: IdentityStore): RequestHandler {
+export function basicAuth(identity: Identity): RequestHandler {
   return (req, res, next) => {
     const header = req.headers.authorization ?? '';
     const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);

@@ -1,12 +1,9 @@
 import compression from 'compression';
 import cors from 'cors';
 import express, { type Express } from 'express';
-import type { Database, Migration, Outbox } from '@fieldcast/db';
-import type { Transport } from '@fieldcast/bus';
-import type { GridSource } from '@fieldcast/weather';
 import type { Api } from './api.js';
 import { basicAuth } from './auth.js';
-import type { IdentityStore } from './identity.js';
+import type { Identity } from './identity.js';
 import type { Logger } from './logger.js';
 import { requestLogging } from './logger.js';
 import { createMetrics } from './metrics.js';
@@ -14,36 +11,38 @@ import { negotiate, vendorMediaType } from './negotiate.js';
 import { openApiDocument } from './openapi.js';
 import { problemHandler, unknownRoute } from './problem-handler.js';
 
-/** What every service is built from; tests build the same with PGlite and the in-process bus. */
-export interface ServiceDeps {
-  db: Database;
-  identity: IdentityStore;
-  transport: Transport;
-  /** the outbox of this service's schema */
-  outbox: Outbox;
+/** What the HTTP layer of every service is given, whatever else the service declared it needs. */
+export interface HttpDeps {
+  /** accounts and keys: HTTP Basic, and lookups by id or handle */
+  identity: Identity;
+  /** this service's logger */
   logger: Logger;
-  /** gridded weather behind every value an area computes (DESIGN.md section 6) */
-  weather: GridSource;
+  /** the media type vendor token (FIELDCAST_VENDOR) */
   vendor: string;
   bodyLimit: string;
   now: () => Date;
+  /** reachability of each dependency the service was given (database, transport), for /readyz */
+  ready(): Promise<Record<string, boolean>>;
 }
 
-/** A service as the runtime sees it: its schema, migrations, topics, routes and background work. */
-export interface ServiceDefinition {
+/**
+ * A service: its area, its operations, and what it needs. The kit reads only the HTTP part; the
+ * vocabulary of `needs` (database, outbox, weather) and message consumers belong to the runtime that starts
+ * services (packages/runtime), which hands each one the dependencies it declared and no others,
+ * typed as `Deps`. So the kit stays free of databases, transports and weather.
+ */
+export interface ServiceDefinition<Needs = unknown, Deps extends HttpDeps = HttpDeps> {
+  /** the area's name: its base address, its schema, its port (docs/architecture.md §2) */
   area: string;
   title: string;
   description: string;
-  migrations: Migration[];
-  /** topics this service publishes to, created up front */
-  topics: string[];
-  api(deps: ServiceDeps): Api;
-  /** background work such as consumers; resolves to a function that stops it */
-  background?(deps: ServiceDeps): Promise<() => Promise<void>>;
+  needs: Needs;
+  /** the service's operations, built from its dependencies; no I/O here */
+  api(deps: Deps): Api;
 }
 
-/** Builds the Express app of one service: no I/O here (DESIGN.md section 1). */
-export function createServiceApp(definition: ServiceDefinition, deps: ServiceDeps): Express {
+/** Builds the Express app of one service: no I/O here (docs/architecture.md §1). */
+export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefinition<unknown, Deps>, deps: Deps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -58,8 +57,9 @@ export function createServiceApp(definition: ServiceDefinition, deps: ServiceDep
   });
   app.get('/readyz', async (_req, res) => {
     res.locals.route = '/readyz';
-    const [database, transport] = await Promise.all([deps.db.ping(), deps.transport.ready()]);
-    res.status(database && transport ? 200 : 503).json({ status: database && transport ? 'ready' : 'unavailable', checks: { database, transport } });
+    const checks = await deps.ready();
+    const ready = Object.values(checks).every(Boolean);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks });
   });
   app.get('/metrics', async (_req, res) => {
     res.locals.route = '/metrics';

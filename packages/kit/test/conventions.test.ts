@@ -1,9 +1,6 @@
 import request from 'supertest';
 import { z } from 'zod';
-import { InProcessTransport } from '@fieldcast/bus';
-import { ConfigError, FleetEnv, parseAccept, parseEnv } from '../src/index.js';
-import { Api, type ServiceDefinition } from '../src/index.js';
-import { startTestFleet, type TestFleet } from '../src/testing.js';
+import { Api, createLogger, createServiceApp, parseAccept, type Account, type HttpDeps, type Identity, type ServiceDefinition } from '../src/index.js';
 
 describe('Accept parsing', () => {
   it('reads media ranges with parameters and q', () => {
@@ -14,27 +11,21 @@ describe('Accept parsing', () => {
   });
 });
 
-describe('environment', () => {
-  it('defaults to the embedded set-up', () => {
-    const env = parseEnv(FleetEnv, {});
-    expect(env).toMatchObject({ PORT_BASE: 8080, FIELDCAST_VENDOR: 'fieldcast', FIELDCAST_DATA_DIR: '.data' });
-    expect(env.DATABASE_URL).toBeUndefined();
-  });
-
-  it('a bad variable stops start-up with a message naming it', () => {
-    expect(() => parseEnv(FleetEnv, { PORT_BASE: 'eighty' })).toThrow(ConfigError);
-    expect(() => parseEnv(FleetEnv, { PORT_BASE: 'eighty' })).toThrow(/PORT_BASE/);
-    expect(() => parseEnv(FleetEnv, { DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
-    expect(parseEnv(FleetEnv, { KAFKA_BROKERS: 'a:9092, b:9092' }).KAFKA_BROKERS).toEqual(['a:9092', 'b:9092']);
-  });
-});
+/** One account with one key, in memory: the kit needs only the Identity interface, no database. */
+const ACCOUNT: Account = { id: '3b0f8c1e-2d4a-4c6b-8e9f-0a1b2c3d4e5f', name: 'Probe', handle: 'probe' };
+const KEY = 'probe-key';
+const identity: Identity = {
+  cachedAccount: () => undefined,
+  authenticate: async (id, key) => (id === ACCOUNT.id && key === KEY ? ACCOUNT : null),
+  findAccount: async (ref) => (ref === ACCOUNT.id || ref === ACCOUNT.handle ? ACCOUNT : null),
+};
+const account = { auth: `Basic ${Buffer.from(`${ACCOUNT.id}:${KEY}`).toString('base64')}` };
 
 const probe: ServiceDefinition = {
   area: 'probe',
   title: 'Probe',
   description: 'a service for testing the kit',
-  migrations: [],
-  topics: [],
+  needs: {},
   api: () =>
     new Api().op({
       method: 'get',
@@ -50,15 +41,19 @@ const probe: ServiceDefinition = {
     }),
 };
 
-let fleet: TestFleet;
-beforeAll(async () => {
-  fleet = await startTestFleet([probe]);
-});
-afterAll(() => fleet.close());
+let checks: Record<string, boolean> = { database: true, transport: true };
+const deps: HttpDeps = {
+  identity,
+  logger: createLogger({ level: 'silent' }),
+  vendor: 'fieldcast',
+  bodyLimit: '1mb',
+  now: () => new Date(),
+  ready: async () => checks,
+};
+const app = createServiceApp(probe, deps);
 
 describe('operational endpoints and the error handler', () => {
   it('healthz, readyz and metrics answer without credentials', async () => {
-    const app = fleet.app('probe');
     expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok' });
     expect((await request(app).get('/readyz')).body).toEqual({ status: 'ready', checks: { database: true, transport: true } });
     const metrics = await request(app).get('/metrics');
@@ -66,21 +61,19 @@ describe('operational endpoints and the error handler', () => {
     expect(metrics.text).toMatch(/http_requests_total\{method="GET",route="\/readyz",status="200",service="probe"\} 1/);
   });
 
-  it('readyz is 503 while the transport is down', async () => {
-    const transport = fleet.transport as InProcessTransport;
-    transport.down = true;
+  it('readyz is 503 while a dependency is down, naming it', async () => {
+    checks = { database: true, transport: false };
     try {
-      const res = await request(fleet.app('probe')).get('/readyz');
+      const res = await request(app).get('/readyz');
       expect(res.status).toBe(503);
-      expect(res.body.checks).toEqual({ database: true, transport: false });
+      expect(res.body).toEqual({ status: 'unavailable', checks: { database: true, transport: false } });
     } finally {
-      transport.down = false;
+      checks = { database: true, transport: true };
     }
   });
 
   it('a server fault is a 500 problem without the internal message or a stack', async () => {
-    const account = await fleet.account();
-    const res = await request(fleet.app('probe')).get('/things/00000000-0000-4000-8000-000000000000').set('Authorization', account.auth);
+    const res = await request(app).get('/things/00000000-0000-4000-8000-000000000000').set('Authorization', account.auth);
     expect(res.status).toBe(500);
     expect(res.body).toEqual({
       type: 'urn:fieldcast:problem:internal_error',
@@ -94,17 +87,16 @@ describe('operational endpoints and the error handler', () => {
   });
 
   it('query parameters are validated and coerced; the error names the parameter', async () => {
-    const account = await fleet.account();
     const id = '6f1c2a7e-8b9d-4e6f-a1b2-c3d4e5f60718';
-    expect((await request(fleet.app('probe')).get(`/things/${id}?n=3`).set('Authorization', account.auth)).body).toEqual({ id, n: 3 });
-    const bad = await request(fleet.app('probe')).get(`/things/${id}?n=0`).set('Authorization', account.auth);
+    expect((await request(app).get(`/things/${id}?n=3`).set('Authorization', account.auth)).body).toEqual({ id, n: 3 });
+    const bad = await request(app).get(`/things/${id}?n=0`).set('Authorization', account.auth);
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('Invalid query parameter: n');
     expect(bad.body.errors[0].path).toBe('n');
   });
 
   it('serves an OpenAPI 3.1 document generated from the operations’ schemas', async () => {
-    const doc = (await request(fleet.app('probe')).get('/openapi.json')).body;
+    const doc = (await request(app).get('/openapi.json')).body;
     expect(doc.openapi).toBe('3.1.0');
     const op = doc.paths['/things/{id}'].get;
     expect(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['path:id', 'query:n']);

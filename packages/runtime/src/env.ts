@@ -24,7 +24,7 @@ function isStoreLocation(s: string): boolean {
   return !/^[a-z][a-z0-9+.-]*:\/\//i.test(s);
 }
 
-/** Zarr stores to serve weather from (DESIGN.md section 2), comma-separated; opened at start, not here. */
+/** Zarr stores to serve weather from (docs/architecture.md §2), comma-separated; opened at start, not here. */
 const storeList = optionalString
   .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined))
   .refine((list) => !list || list.every(isStoreLocation), { message: 'must be comma-separated Zarr store paths or http(s) URLs' });

@@ -1,19 +1,12 @@
-/** Port offsets from PORT_BASE (DESIGN.md section 2): console 8080, agriculture 8081, ... archive 8089. */
-export const AREA_PORT_OFFSETS: Record<string, number> = {
-  console: 0,
-  agriculture: 1,
-  tiles: 2,
-  insight: 3,
-  platform: 4,
-  model: 5,
-  observations: 6,
-  transfer: 7,
-  events: 8,
-  archive: 9,
-};
+import { AREAS, type Area } from '@fieldcast/ids';
 
+/**
+ * The port of an area (docs/architecture.md §2): the console on PORT_BASE, then the areas in
+ * their order, agriculture on PORT_BASE + 1 ... archive on PORT_BASE + 9.
+ */
 export function portOf(area: string, base: number): number {
-  const offset = AREA_PORT_OFFSETS[area];
-  if (offset === undefined) throw new Error(`unknown area ${area}`);
-  return base + offset;
+  if (area === 'console') return base;
+  const index = AREAS.indexOf(area as Area);
+  if (index < 0) throw new Error(`unknown area ${area}`);
+  return base + 1 + index;
 }

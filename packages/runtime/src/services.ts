@@ -1,55 +1,94 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
 import type { Transport } from '@fieldcast/bus';
+import { migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
+import { createServiceApp, type HttpDeps, type Logger } from '@fieldcast/kit';
 import type { GridSource } from '@fieldcast/weather';
-import { IDENTITY_SCHEMA, identityMigrations, IdentityStore } from './identity.js';
-import type { Logger } from './logger.js';
-import { createServiceApp, type ServiceDefinition, type ServiceDeps } from './service.js';
+import { IdentityStore, migrateIdentity } from './identity.js';
+import { needsTransport, topicsOf, type AnyDeps, type Service } from './needs.js';
 
+/** What the services of one process share; each service is handed only the parts it declared. */
 export interface SharedDeps {
   db: Database;
-  transport: Transport;
+  /** required when a service publishes (outbox) or consumes */
+  transport?: Transport;
   logger: Logger;
-  weather: GridSource;
+  /** required when a service declares weather */
+  weather?: GridSource;
   vendor: string;
   bodyLimit: string;
   now?: () => Date;
 }
 
-export async function migrateIdentity(db: Database): Promise<void> {
-  await migrateSchema(db.knex, IDENTITY_SCHEMA, identityMigrations);
+/**
+ * Migrates a service's schema. Every service schema carries the outbox table from its first
+ * migration on: knex refuses a schema whose recorded migrations are missing from the list, so
+ * `000_outbox` stays in the list whether or not the service relays.
+ */
+export async function migrateService(db: Database, service: Service): Promise<void> {
+  const { database, outbox } = service.needs;
+  if (!database && !outbox) return;
+  await migrateSchema(db.knex, service.area, [outboxMigration(), ...(database?.migrations ?? [])]);
 }
 
-/** Migrates a service's schema and identity, creates its topics, starts its relay and background work. */
-export async function prepareService(definition: ServiceDefinition, shared: SharedDeps, identity?: IdentityStore) {
-  await migrateIdentity(shared.db);
-  await migrateSchema(shared.db.knex, definition.area, [outboxMigration(), ...definition.migrations]);
-  await shared.transport.ensureTopics(definition.topics);
-  const logger = shared.logger.child({ service: definition.area });
-  const outbox = new Outbox({ db: shared.db, schema: definition.area, transport: shared.transport, logger });
-  const deps: ServiceDeps = {
-    db: shared.db,
-    identity: identity ?? new IdentityStore(shared.db.knex),
-    transport: shared.transport,
-    outbox,
+function required<T>(value: T | undefined, what: string, service: Service): T {
+  if (value === undefined) throw new Error(`service ${service.area} needs ${what}, and none was given`);
+  return value;
+}
+
+export interface PreparedService {
+  deps: AnyDeps;
+  app: Express;
+  /** stops its consumers and its outbox relay */
+  stop(): Promise<void>;
+}
+
+/**
+ * Migrates a service's schema, creates its topics, starts its relay and consumers, and builds its
+ * app from the dependencies it declared. Identity is migrated by the caller, once per process.
+ */
+export async function prepareService(service: Service, shared: SharedDeps, identity: IdentityStore): Promise<PreparedService> {
+  const { db } = shared;
+  const { needs } = service;
+  await migrateService(db, service);
+  const logger = shared.logger.child({ service: service.area });
+  const transport = needsTransport(service) ? required(shared.transport, 'a transport', service) : undefined;
+  const outbox = needs.outbox ? new Outbox({ db, schema: service.area, transport: transport!, logger }) : undefined;
+  if (transport) await transport.ensureTopics([...topicsOf(service)]);
+  const http: HttpDeps = {
+    identity,
     logger,
-    weather: shared.weather,
     vendor: shared.vendor,
     bodyLimit: shared.bodyLimit,
     now: shared.now ?? (() => new Date()),
-  };
-  await outbox.start();
-  const stopBackground = definition.background ? await definition.background(deps) : async () => undefined;
-  return {
-    deps,
-    app: createServiceApp(definition, deps),
-    async stop() {
-      await stopBackground();
-      await outbox.stop();
+    // Auth reads schema identity, so every service checks the database; the transport only when it has one.
+    ready: async (): Promise<Record<string, boolean>> => {
+      const [database, broker] = await Promise.all([db.ping(), transport?.ready()]);
+      return broker === undefined ? { database } : { database, transport: broker };
     },
   };
+  const deps: AnyDeps = {
+    ...http,
+    ...(needs.database ? { db } : {}),
+    ...(outbox ? { outbox } : {}),
+    ...(needs.weather ? { weather: required(shared.weather, 'weather', service) } : {}),
+  };
+  await outbox?.start();
+  const subscriptions: { stop(): Promise<void> }[] = [];
+  const stop = async () => {
+    for (const s of subscriptions.splice(0).reverse()) await s.stop();
+    await outbox?.stop();
+  };
+  try {
+    for (const consumer of service.consumers?.(deps) ?? []) {
+      subscriptions.push(await transport!.subscribe(consumer.group, consumer.topics, (message) => consumer.handle(message)));
+    }
+    return { deps, app: createServiceApp(service, deps), stop };
+  } catch (err) {
+    await stop().catch(() => undefined);
+    throw err;
+  }
 }
 
 export interface RunningService {
@@ -57,7 +96,7 @@ export interface RunningService {
   url: string;
   app: Express;
   server: Server;
-  deps: ServiceDeps;
+  deps: AnyDeps;
 }
 
 export interface RunningFleet {
@@ -86,21 +125,22 @@ function closeServer(server: Server, timeoutMs: number): Promise<void> {
   });
 }
 
-/** Starts services that share one database and transport (all nine embedded, or one distributed). */
+/** Starts services that share one database and transport (all of them embedded, or one distributed). */
 export async function startServices(
-  definitions: { definition: ServiceDefinition; port: number }[],
+  definitions: { definition: Service; port: number }[],
   shared: SharedDeps & { host: string; shutdownTimeoutMs: number },
 ): Promise<RunningFleet> {
   const identity = new IdentityStore(shared.db.knex);
-  const prepared: { area: string; port: number; prep: Awaited<ReturnType<typeof prepareService>> }[] = [];
+  const prepared: { area: string; port: number; prep: PreparedService }[] = [];
   const running: RunningService[] = [];
   const stopAll = async () => {
     await Promise.all(running.map((s) => closeServer(s.server, shared.shutdownTimeoutMs)));
     for (const p of prepared.reverse()) await p.prep.stop().catch((err) => shared.logger.error({ err }, 'stop failed'));
-    await shared.transport.close();
+    await shared.transport?.close();
     await shared.db.close();
   };
   try {
+    await migrateIdentity(shared.db);
     for (const { definition, port } of definitions) {
       prepared.push({ area: definition.area, port, prep: await prepareService(definition, shared, identity) });
     }

@@ -1,14 +1,14 @@
 import type { Express } from 'express';
 import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/bus';
 import { openDatabase, type Database } from '@fieldcast/db';
-import { SyntheticSource, type GridSource } from '@fieldcast/weather';
-import { IdentityStore } from './identity.js';
-import { createLogger } from './logger.js';
-import { prepareService } from './runtime.js';
-import type { ServiceDefinition, ServiceDeps } from './service.js';
+import { createLogger } from '@fieldcast/kit';
+import type { GridSource } from '@fieldcast/weather';
+import { IdentityStore, migrateIdentity } from './identity.js';
+import type { AnyDeps, Service } from './needs.js';
+import { prepareService, type PreparedService } from './services.js';
 
 /**
- * Test harness for service tests (DESIGN.md section 8): PGlite and the in-process bus by
+ * Test harness for service tests (docs/architecture.md §8): PGlite and the in-process bus by
  * default; real PostgreSQL and Kafka when DATABASE_URL and KAFKA_BROKERS are set, in which case
  * an unreachable one fails the suite rather than skipping it.
  */
@@ -17,7 +17,7 @@ export interface TestFleet {
   transport: Transport;
   identity: IdentityStore;
   app(area: string): Express;
-  deps(area: string): ServiceDeps;
+  deps(area: string): AnyDeps;
   /** a fresh account with one key, and its Basic credentials */
   account(name?: string): Promise<TestAccount>;
   /** empties every table of the services' schemas and identity (between tests) */
@@ -55,14 +55,30 @@ export async function openTestTransport(): Promise<Transport> {
 
 let accountCounter = 0;
 
-export async function startTestFleet(definitions: ServiceDefinition[], options: { now?: () => Date; weather?: GridSource } = {}): Promise<TestFleet> {
+export interface TestFleetOptions {
+  now?: () => Date;
+  /** the weather of services that declare it; the synthetic world by default */
+  weather?: GridSource;
+}
+
+/** The weather a test fleet hands out: none unless one of its services declares weather. */
+async function testWeather(definitions: Service[], options: TestFleetOptions): Promise<GridSource | undefined> {
+  if (options.weather || !definitions.some((d) => d.needs.weather)) return options.weather;
+  const { SyntheticSource } = await import('@fieldcast/weather');
+  return new SyntheticSource();
+}
+
+/** Starts services as the runtime does, without listening: each gets only what it declared. */
+export async function startTestFleet(definitions: Service[], options: TestFleetOptions = {}): Promise<TestFleet> {
   const db = await openTestDatabase();
   const transport = await openTestTransport();
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const identity = new IdentityStore(db.knex);
-  const prepared = new Map<string, Awaited<ReturnType<typeof prepareService>>>();
+  const weather = await testWeather(definitions, options);
+  await migrateIdentity(db);
+  const prepared = new Map<string, PreparedService>();
   for (const definition of definitions) {
-    prepared.set(definition.area, await prepareService(definition, { db, transport, logger, weather: options.weather ?? new SyntheticSource(), vendor: 'fieldcast', bodyLimit: '1mb', now: options.now }, identity));
+    prepared.set(definition.area, await prepareService(definition, { db, transport, logger, weather, vendor: 'fieldcast', bodyLimit: '1mb', now: options.now }, identity));
   }
   const schemas = ['identity', ...definitions.map((d) => d.area)];
   const get = (area: string) => {
@@ -136,7 +152,7 @@ export interface TestContext {
  * The usual lifecycle of a service test file: one fleet for the file, emptied before each test,
  * with two fresh accounts. Call at the top level of a test file; read the context inside tests.
  */
-export function useTestFleet(definitions: ServiceDefinition[], options: { now?: () => Date; weather?: GridSource } = {}): TestContext {
+export function useTestFleet(definitions: Service[], options: TestFleetOptions = {}): TestContext {
   const context = {} as TestContext;
   beforeAll(async () => {
     context.fleet = await startTestFleet(definitions, options);

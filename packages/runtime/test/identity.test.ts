@@ -1,5 +1,5 @@
 import { openDatabase, type Database } from '@fieldcast/db';
-import { IdentityError, IdentityStore, MAX_LIVE_KEYS, migrateIdentity } from '../src/index.js';
+import { IdentityError, IdentityStore, MAX_LIVE_KEYS, migrateIdentity } from '../src/identity.js';
 
 let db: Database;
 let identity: IdentityStore;

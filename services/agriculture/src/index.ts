@@ -1,2 +1,1 @@
 export { agricultureService } from './definition.js';
-export { createApp } from './app.js';

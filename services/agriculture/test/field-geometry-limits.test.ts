@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { type TestAccount, useTestFleet } from '@fieldcast/kit/testing';
+import { type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
 import { MAX_FIELD_POSITIONS } from '@fieldcast/schemas';
 import { comb, surveyedField } from '../../../packages/geo/test/adversarial-rings.js';
 import { agricultureService } from '../src/definition.js';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { useTestFleet } from '@fieldcast/kit/testing';
+import { useTestFleet } from '@fieldcast/runtime/testing';
 import { agricultureService } from '../src/definition.js';
 import type { FieldRecord } from '../src/domain/fields.js';
 import { FieldRecordCache } from '../src/field-record-cache.js';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { type TestAccount, useTestFleet } from '@fieldcast/kit/testing';
+import { type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
 import { agricultureService } from '../src/definition.js';
 
 const square = (lon: number, lat: number, size = 0.01) => [

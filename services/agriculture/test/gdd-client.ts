@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { areaOf, intersectionOf } from '@fieldcast/geo';
 import type { GridSource } from '@fieldcast/weather';
-import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/kit/testing';
+import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/runtime/testing';
 import { agricultureService } from '../src/definition.js';
 
 /** The media type the degree-day endpoints answer with (DESIGN.md section 3). */

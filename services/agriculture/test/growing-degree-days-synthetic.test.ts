@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { areaOf as areaOfPolygons, containsPoint, intersectionOf } from '@fieldcast/geo';
-import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/kit/testing';
+import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/runtime/testing';
 import { degreeDays, celsiusToFahrenheit } from '@fieldcast/science';
 import { SyntheticSource } from '@fieldcast/weather';
 import { agricultureService } from '../src/definition.js';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { bboxRing, areaOf, containsPoint } from '@fieldcast/geo';
-import { type TestAccount, useTestFleet } from '@fieldcast/kit/testing';
+import { type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
 import { agricultureService } from '../src/definition.js';
 import { TableSource } from './table-source.js';
 

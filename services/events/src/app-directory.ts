@@ -1,4 +1,4 @@
-import type { IdentityStore } from '@fieldcast/kit';
+import type { Identity } from '@fieldcast/kit';
 import { areaAppId, PLATFORM_APP_IDS, PLATFORM_APPS } from './domain/apps.js';
 import type { EventStore } from './store.js';
 
@@ -18,7 +18,7 @@ export class AppDirectory {
   private readonly cache = new Map<string, { appId: string; expires: number }>();
 
   constructor(
-    private readonly identity: IdentityStore,
+    private readonly identity: Identity,
     private readonly store: EventStore,
   ) {}
 

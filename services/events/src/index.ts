@@ -1,2 +1,1 @@
 export { eventsService } from './definition.js';
-export { createApp } from './app.js';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { eventually, useTestFleet } from '@fieldcast/kit/testing';
+import { eventually, useTestFleet } from '@fieldcast/runtime/testing';
 import { eventsService } from '../src/definition.js';
 import { client } from './helpers.js';
 

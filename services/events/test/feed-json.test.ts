@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { useTestFleet } from '@fieldcast/kit/testing';
+import { useTestFleet } from '@fieldcast/runtime/testing';
 import { FEED_ENTRY_SQL } from '../migrations/003_feed_entries.js';
 import { EVENT_STATUS, type NewEvent } from '../src/domain/event.js';
 import { eventsService } from '../src/definition.js';

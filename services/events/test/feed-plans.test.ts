@@ -1,4 +1,4 @@
-import { startTestFleet, type TestFleet } from '@fieldcast/kit/testing';
+import { startTestFleet, type TestFleet } from '@fieldcast/runtime/testing';
 import { appEvent } from '../src/domain/app-events.js';
 import { eventsService } from '../src/definition.js';
 import { EventStore, feedQuery, type FeedScope } from '../src/store.js';

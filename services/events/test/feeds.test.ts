@@ -1,5 +1,5 @@
 import { resourceEvent } from '@fieldcast/bus';
-import { eventually, useTestFleet } from '@fieldcast/kit/testing';
+import { eventually, useTestFleet } from '@fieldcast/runtime/testing';
 import { areaAppId } from '../src/domain/apps.js';
 import { eventsService } from '../src/definition.js';
 import { client, type Entry } from './helpers.js';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { TestAccount, TestFleet } from '@fieldcast/kit/testing';
+import type { TestAccount, TestFleet } from '@fieldcast/runtime/testing';
 
 export const fieldBody = (description = 'f') => ({
   description,

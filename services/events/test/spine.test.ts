@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { resourceEvent } from '@fieldcast/bus';
-import { eventually, type TestAccount, useTestFleet } from '@fieldcast/kit/testing';
+import { eventually, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
 import { agricultureService } from '@fieldcast/agriculture';
 import { eventsService } from '../src/definition.js';
 

@@ -1,5 +1,5 @@
 import { resourceEvent } from '@fieldcast/bus';
-import { eventually, startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/kit/testing';
+import { eventually, startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/runtime/testing';
 import { agricultureService } from '@fieldcast/agriculture';
 import { eventsService } from '../src/definition.js';
 import { client, storedIds } from './helpers.js';

@@ -1,0 +1,63 @@
+import type { IncomingMessage } from '@fieldcast/bus';
+import type { Database, Migration, Outbox } from '@fieldcast/db';
+import type { HttpDeps, ServiceDefinition } from '@fieldcast/kit';
+import type { GridSource } from '@fieldcast/weather';
+
+/**
+ * What a service may ask the runtime for (docs/architecture.md §1). The runtime hands a service
+ * the dependency of each need it declares and no other, so the events service, which declares
+ * no weather, never opens a weather store, and a service without an outbox or consumers runs
+ * without a message broker.
+ */
+export interface Needs {
+  /** its own schema, named after the area, migrated at start with these migrations: gives `db` */
+  database?: { migrations: readonly Migration[] };
+  /**
+   * an outbox in its schema whose relay publishes to these topics, created at start
+   * (docs/architecture.md §5): gives `outbox`
+   */
+  outbox?: { topics: readonly string[] };
+  /** gridded weather (docs/architecture.md §6): gives `weather` */
+  weather?: true;
+}
+
+/** The dependencies of a service that declared `N`: the HTTP ones, plus one per declared need. */
+export type DepsOf<N extends Needs> = HttpDeps &
+  (N extends { database: object } ? { db: Database } : unknown) &
+  (N extends { outbox: object } ? { outbox: Outbox } : unknown) &
+  (N extends { weather: true } ? { weather: GridSource } : unknown);
+
+/** Whatever a service may have been given; what one service actually has is `DepsOf` its needs. */
+export type AnyDeps = HttpDeps & { db?: Database; outbox?: Outbox; weather?: GridSource };
+
+/** Consumes the topics matching `topics` in consumer group `group`; a throw redelivers the message. */
+export interface Consumer {
+  group: string;
+  topics: RegExp;
+  handle(message: IncomingMessage): Promise<void>;
+}
+
+/** A service as the runtime starts it: the kit's definition with the runtime's needs. */
+export interface Service<N extends Needs = Needs> extends ServiceDefinition<N, DepsOf<N>> {
+  /**
+   * Its message consumers, built from its dependencies. Declaring any is the need for a
+   * transport's subscriptions; the runtime subscribes them after the service's schema is
+   * migrated and stops them before it closes the database.
+   */
+  consumers?(deps: DepsOf<N>): Consumer[];
+}
+
+/** Types a service's dependencies from its declared needs: reading one it did not declare fails to compile. */
+export function defineService<const N extends Needs>(service: Service<N>): Service<N> {
+  return service;
+}
+
+/** A service publishes (outbox) or consumes, so it needs the transport. */
+export function needsTransport(service: Service): boolean {
+  return service.needs.outbox !== undefined || service.consumers !== undefined;
+}
+
+/** The topics a service publishes to, created up front. */
+export function topicsOf(service: Service): readonly string[] {
+  return service.needs.outbox?.topics ?? [];
+}

@@ -1,0 +1,29 @@
+import type { GridSource, LoadWeatherSourceOptions } from '@fieldcast/weather';
+import { ConfigError } from './env.js';
+
+export interface OpenedWeather {
+  source: GridSource;
+  /** one line per store served, for the start-up banner or log */
+  description: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the weather a process serves (docs/architecture.md §6). The weather package is imported
+ * here, when a service declares it needs weather, so a process whose services need none (the
+ * events service on its own) never loads it. A store that cannot be opened stops start-up.
+ */
+export async function openWeather(options: LoadWeatherSourceOptions): Promise<OpenedWeather> {
+  const weather = await import('@fieldcast/weather');
+  let source: GridSource;
+  try {
+    source = await weather.loadWeatherSource(options);
+  } catch (err) {
+    throw err instanceof weather.WeatherStoreError ? new ConfigError(err.message) : err;
+  }
+  return {
+    source,
+    description: weather.describeWeatherSource(source),
+    close: async () => (source as { close?: () => Promise<void> }).close?.(),
+  };
+}

@@ -1,0 +1,27 @@
+import { ConfigError, FleetEnv, parseEnv } from '../src/env.js';
+import { portOf } from '../src/ports.js';
+
+describe('environment', () => {
+  it('defaults to the embedded set-up', () => {
+    const env = parseEnv(FleetEnv, {});
+    expect(env).toMatchObject({ PORT_BASE: 8080, FIELDCAST_VENDOR: 'fieldcast', FIELDCAST_DATA_DIR: '.data' });
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it('a bad variable stops start-up with a message naming it', () => {
+    expect(() => parseEnv(FleetEnv, { PORT_BASE: 'eighty' })).toThrow(ConfigError);
+    expect(() => parseEnv(FleetEnv, { PORT_BASE: 'eighty' })).toThrow(/PORT_BASE/);
+    expect(() => parseEnv(FleetEnv, { DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
+    expect(parseEnv(FleetEnv, { KAFKA_BROKERS: 'a:9092, b:9092' }).KAFKA_BROKERS).toEqual(['a:9092', 'b:9092']);
+  });
+});
+
+describe('ports', () => {
+  it('puts the console on PORT_BASE and the areas after it in their order', () => {
+    expect(portOf('console', 8080)).toBe(8080);
+    expect(portOf('agriculture', 8080)).toBe(8081);
+    expect(portOf('events', 8080)).toBe(8088);
+    expect(portOf('archive', 9000)).toBe(9009);
+    expect(() => portOf('orchards', 8080)).toThrow(/unknown area/);
+  });
+});

@@ -1,0 +1,119 @@
+import request from 'supertest';
+import { z } from 'zod';
+import { resourceEvent, type IncomingMessage, type InProcessTransport } from '@fieldcast/bus';
+import { Api } from '@fieldcast/kit';
+import type { GridSource } from '@fieldcast/weather';
+import { defineService } from '../src/needs.js';
+import { eventually, startTestFleet, type TestFleet } from '../src/testing.js';
+
+/** Each probe answers GET /deps with the names of the dependencies it was handed. */
+const depsRoute = (deps: object) =>
+  new Api().op({
+    method: 'get',
+    path: '/deps',
+    summary: 'the dependencies this service was handed',
+    auth: false,
+    response: { status: 200, description: 'their names', schema: z.array(z.string()) },
+    handle: () => Object.keys(deps).sort(),
+  });
+
+const received: IncomingMessage[] = [];
+
+const bare = defineService({
+  area: 'bare',
+  title: 'Bare',
+  description: 'declares nothing',
+  needs: {},
+  api: (deps) => depsRoute(deps),
+});
+
+const publisher = defineService({
+  area: 'publisher',
+  title: 'Publisher',
+  description: 'a schema, an outbox and weather',
+  needs: { database: { migrations: [] }, outbox: { topics: ['fieldcast.publisher.things'] }, weather: true },
+  api: (deps) => depsRoute(deps),
+});
+
+const listener = defineService({
+  area: 'listener',
+  title: 'Listener',
+  description: 'a schema and a consumer',
+  needs: { database: { migrations: [] } },
+  api(deps) {
+    // @ts-expect-error a service that did not declare weather cannot read it
+    void deps.weather;
+    // @ts-expect-error nor an outbox
+    void deps.outbox;
+    return depsRoute(deps);
+  },
+  consumers: () => [
+    {
+      group: 'listener',
+      topics: /^fieldcast\.publisher\./,
+      handle: async (message) => {
+        received.push(message);
+      },
+    },
+  ],
+});
+
+/** Stands in for a weather source: these services only report what they were handed. */
+const weather = { label: 'given' } as unknown as GridSource;
+
+const HTTP = ['bodyLimit', 'identity', 'logger', 'now', 'ready', 'vendor'];
+
+describe('a test fleet of services that declare different needs', () => {
+  let fleet: TestFleet;
+  beforeAll(async () => {
+    fleet = await startTestFleet([bare, publisher, listener], { weather });
+  });
+  afterAll(() => fleet.close());
+
+  it('hands each service only the dependencies it declared', async () => {
+    expect((await request(fleet.app('bare')).get('/deps')).body).toEqual(HTTP);
+    expect((await request(fleet.app('publisher')).get('/deps')).body).toEqual([...HTTP, 'db', 'outbox', 'weather'].sort());
+    expect((await request(fleet.app('listener')).get('/deps')).body).toEqual([...HTTP, 'db'].sort());
+  });
+
+  it('migrates a schema only for a service that declared a database or an outbox', async () => {
+    const schemas: { nspname: string }[] = (await fleet.db.knex.raw(`select nspname from pg_namespace where nspname in ('bare', 'publisher', 'listener')`)).rows;
+    expect(schemas.map((s) => s.nspname).sort()).toEqual(['listener', 'publisher']);
+  });
+
+  it('checks the transport in /readyz only for a service that publishes or consumes', async () => {
+    expect((await request(fleet.app('bare')).get('/readyz')).body).toEqual({ status: 'ready', checks: { database: true } });
+    const transport = fleet.transport as InProcessTransport;
+    transport.down = true;
+    try {
+      const res = await request(fleet.app('publisher')).get('/readyz');
+      expect(res.status).toBe(503);
+      expect(res.body.checks).toEqual({ database: true, transport: false });
+      expect((await request(fleet.app('bare')).get('/readyz')).status).toBe(200);
+    } finally {
+      transport.down = false;
+    }
+  });
+
+  it('subscribes the consumers a service declared', async () => {
+    const subject = '6f1c2a7e-8b9d-4e6f-a1b2-c3d4e5f60718';
+    const event = resourceEvent({ area: 'publisher', resource: 'thing', action: 'created', subject, data: { account: null, resource: {} } });
+    await fleet.transport.publish([{ topic: 'fieldcast.publisher.things', key: subject, event }]);
+    await eventually(() => expect(received.map((m) => m.topic)).toContain('fieldcast.publisher.things'));
+  });
+});
+
+it('a fleet whose services declare no weather makes none; a given source goes to those that do', async () => {
+  const fleet = await startTestFleet([bare]);
+  try {
+    expect(fleet.deps('bare').weather).toBeUndefined();
+  } finally {
+    await fleet.close();
+  }
+  const given = await startTestFleet([publisher], { weather });
+  try {
+    expect(given.deps('publisher').weather).toBe(weather);
+  } finally {
+    await given.close();
+  }
+});
