@@ -2,7 +2,7 @@ import { CompositeSource } from '../src/composite-source.js';
 import { ET_INPUT_VARIABLES, type EtInputs, type GridWindow, type PointSeries, type TimeRange } from '../src/grid-source.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
 
-/** The batched reads of GridSource on the synthetic world: the single reads' values, from one pass, with nothing kept between calls. */
+/** The batched reads of GridSource on the synthetic world: the single reads' values, from one pass. */
 const NOW = Date.UTC(2024, 6, 1, 12);
 const src = new SyntheticSource({ now: () => NOW });
 const DAYS: TimeRange = { startMs: Date.UTC(2024, 5, 20), endMs: Date.UTC(2024, 6, 10) };
@@ -54,7 +54,7 @@ describe('SyntheticSource: batched reads', () => {
     at.dewpoint.values.forEach((td, i) => expect(td).toBeLessThanOrEqual(at.airTemperature.values[i]!));
   });
 
-  it('keeps nothing between requests: the same request gives the same values whatever came before, in arrays of its own', async () => {
+  it('gives a request the same values whatever came before, in arrays of its own', async () => {
     const first = await src.dailyExtremesAt(7.31, 45.12, DAYS);
     const copy = Array.from(first.tmin.values);
     first.tmin.values.fill(Number.NaN);

@@ -2,8 +2,9 @@
  * SyntheticSource: the embedded default GridSource (docs/architecture.md §6). A procedural,
  * deterministic, global world on a 0.01 degree grid, from 2015-01-01T00:00Z to 16 days after the
  * current hour, with no storage. Values at a grid point are a function of (lat, lon, time) only,
- * so every process and every request shape gives the same numbers; nothing is kept between
- * requests.
+ * so every process and every request shape gives the same numbers. The one thing kept between
+ * requests is an explicit, bounded cache of computed daily-extreme chunks for point reads
+ * (extremes-cache.ts), which holds values any request would compute alike.
  */
 import { SYNTHETIC_ANALYSIS_PRODUCT, SYNTHETIC_FORECAST_PRODUCT, SYNTHETIC_SOURCE_ID } from '../catalog/sources.js';
 import {
@@ -21,8 +22,9 @@ import {
   type VariableId,
   type VariableInfo,
 } from '../grid-source.js';
-import { makeBlock } from './block.js';
+import { type Block, makeBlock } from './block.js';
 import { DAY_MS, HOUR_MS } from './calendar.js';
+import { PointExtremesCache } from './extremes-cache.js';
 import { computeDailyExtremes, computeEtInputs, computeField } from './fields.js';
 import { type SevereEvent, type SevereKind, severeEvents } from './severe.js';
 import { SYNTHETIC_VARIABLES, syntheticVariable } from './variables.js';
@@ -51,6 +53,11 @@ export interface SyntheticSourceOptions {
   now?: () => number;
   /** most values one request may produce (default 50 million, 200 MB of float32) */
   maxValues?: number;
+  /**
+   * Chunks of daily extremes kept for point reads (extremes-cache.ts; 2 KB each, default 4096:
+   * 8 MB, a year at about 600 points); 0 keeps none.
+   */
+  pointCacheChunks?: number;
   /** product names for the spec's `products` arrays */
   analysisProduct?: string;
   forecastProduct?: string;
@@ -81,11 +88,13 @@ export class SyntheticSource implements GridSource {
   readonly grid = SYNTHETIC_GRID;
   private readonly now: () => number;
   private readonly maxValues: number;
+  private readonly pointExtremes: PointExtremesCache;
   private readonly analysis: string;
   private readonly forecast: string;
   constructor(options: SyntheticSourceOptions = {}) {
     this.now = options.now ?? Date.now;
     this.maxValues = options.maxValues ?? 50_000_000;
+    this.pointExtremes = new PointExtremesCache(options.pointCacheChunks ?? 4096);
     this.analysis = options.analysisProduct ?? SYNTHETIC_ANALYSIS_PRODUCT;
     this.forecast = options.forecastProduct ?? SYNTHETIC_FORECAST_PRODUCT;
   }
@@ -119,7 +128,7 @@ export class SyntheticSource implements GridSource {
     const p = this.pointCells(lon, lat);
     const axis = this.timeAxis(this.info(TMAX), range);
     this.checkSize(2 * 4 * axis.n);
-    const { tmax, tmin } = computeDailyExtremes(makeBlock(p.lats, p.lons), axis.i0, axis.n);
+    const { tmax, tmin } = this.pointDailyExtremes(p, axis);
     return { tmax: this.series(this.info(TMAX), axis, mixPoint(tmax, p, axis.n), lon), tmin: this.series(this.info(TMIN), axis, mixPoint(tmin, p, axis.n), lon) };
   }
 
@@ -163,7 +172,7 @@ export class SyntheticSource implements GridSource {
     const p = this.pointCells(lon, lat);
     const axis = this.timeAxis(info, range);
     this.checkSize(4 * axis.n);
-    const field = computeField(variable, makeBlock(p.lats, p.lons), axis.i0, axis.n);
+    const field = variable === TMAX || variable === TMIN ? this.pointDailyExtremes(p, axis)[variable === TMAX ? 'tmax' : 'tmin'] : computeField(variable, makeBlock(p.lats, p.lons), axis.i0, axis.n);
     if (variable === 'precipitation_type') {
       // A category cannot be interpolated: take the nearest grid point.
       const k = (p.fy < 0.5 ? 0 : 2) + (p.fx < 0.5 ? 0 : 1);
@@ -172,6 +181,12 @@ export class SyntheticSource implements GridSource {
       return this.series(info, axis, values, lon);
     }
     return this.series(info, axis, mixPoint(field, p, axis.n), lon);
+  }
+
+  /** [day][4] daily extremes of the point's grid points, through the chunk cache. */
+  private pointDailyExtremes(p: PointCells, axis: TimeAxis): DailyExtremes<Float32Array> {
+    let block: Block | null = null;
+    return this.pointExtremes.read(p.i, p.j0, p.j1, axis.i0, axis.n, (firstDay, days) => computeDailyExtremes((block ??= makeBlock(p.lats, p.lons)), firstDay, days));
   }
 
   private series(info: VariableInfo, axis: TimeAxis, values: Float32Array, lon: number): PointSeries {
@@ -195,8 +210,8 @@ export class SyntheticSource implements GridSource {
     const fx = x - j;
     // Columns wrap: lon 180 is lon -180.
     const nLon = SYNTHETIC_GRID.nLon;
-    const lats = Float64Array.of(latAt(i0), latAt(i0 + 1)), lons = Float64Array.of(lonAt(j % nLon), lonAt((j + 1) % nLon));
-    return { lats, lons, fx, fy, weights: [(1 - fy) * (1 - fx), (1 - fy) * fx, fy * (1 - fx), fy * fx] };
+    const j0 = j % nLon, j1 = (j + 1) % nLon;
+    return { i: i0, j0, j1, lats: Float64Array.of(latAt(i0), latAt(i0 + 1)), lons: Float64Array.of(lonAt(j0), lonAt(j1)), fx, fy, weights: [(1 - fy) * (1 - fx), (1 - fy) * fx, fy * (1 - fx), fy * fx] };
   }
 
   /** window without the promise. */
@@ -333,7 +348,11 @@ function checkBBox(bbox: BBox): void {
 }
 
 interface PointCells {
-  /** rows lat(i0), lat(i0 + 1) and columns lon(j0), lon(j0 + 1) */
+  /** grid rows i, i + 1 and columns j0, j1 */
+  i: number;
+  j0: number;
+  j1: number;
+  /** their latitudes and longitudes */
   lats: Float64Array;
   lons: Float64Array;
   fx: number;
