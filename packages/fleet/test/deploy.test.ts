@@ -1,9 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { portOf } from '@fieldcast/kit';
+import { DEPLOYED_AREAS, portOf } from '../../../scripts/deploy/areas.js';
 import { HAND_WRITTEN_BASE, renderDeployFiles } from '../../../scripts/deploy/render.js';
-import { SERVICES } from '../src/services.js';
 
 // No container engine runs here, so these tests keep the deployment files in step with the
 // services the CLI knows: every service deployed, probed, limited, scalable and locked down.
@@ -12,7 +11,7 @@ const root = process.cwd();
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 
 describe('generated deployment files', () => {
-  const files = renderDeployFiles(SERVICES, portOf);
+  const files = renderDeployFiles(DEPLOYED_AREAS, portOf);
   it.each([...files.keys()])('%s is what `pnpm generate` writes from the registry of areas', (path) => {
     expect(read(path)).toBe(files.get(path));
   });
@@ -24,14 +23,14 @@ describe('generated deployment files', () => {
 
   it('pre-creates every topic an area publishes to', () => {
     const topics = read('scripts/kafka/topics.txt').split('\n').filter((line) => line && !line.startsWith('#'));
-    expect(topics.sort()).toEqual([...new Set(SERVICES.flatMap((s) => s.topics))].sort());
+    expect(topics.sort()).toEqual([...new Set(DEPLOYED_AREAS.flatMap((a) => a.topics))].sort());
   });
 });
 
 describe('docker-compose.yml', () => {
   // merge: true resolves the `<<: *service` keys the way Compose does
   const compose = parse(read('docker-compose.yml'), { merge: true });
-  it.each(SERVICES.map((s) => s.area))('runs %s from the one image, read-only, on its fleet port', (area) => {
+  it.each(DEPLOYED_AREAS.map((a) => a.area))('runs %s from the one image, read-only, on its fleet port', (area) => {
     const service = compose.services[area];
     expect(service.command).toEqual(['serve', area]);
     expect(service.read_only).toBe(true);
@@ -43,7 +42,7 @@ describe('docker-compose.yml', () => {
 
 describe('k8s base', () => {
   const kustomization = parse(read('k8s/base/kustomization.yaml'));
-  it.each(SERVICES.map((s) => s.area))('%s: Deployment with probes and limits, Service, HPA and PDB', (area) => {
+  it.each(DEPLOYED_AREAS.map((a) => a.area))('%s: Deployment with probes and limits, Service, HPA and PDB', (area) => {
     expect(kustomization.resources).toContain(`${area}.yaml`);
     const docs = parseAllDocuments(read(`k8s/base/${area}.yaml`)).map((d) => d.toJS());
     const kinds = docs.map((d) => d.kind);
