@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +37,13 @@ beforeAll(() => {
 afterAll(() => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
   rmSync(out, { recursive: true, force: true });
+});
+
+it('holds the bundle and only packages that cannot be bundled: no transpiler', () => {
+  const manifest = JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')) as { type: string; dependencies: Record<string, string> };
+  expect(manifest.type).toBe('module');
+  expect(Object.keys(manifest.dependencies)).toContain('@electric-sql/pglite');
+  for (const transpiler of ['tsx', 'esbuild', 'typescript', '@swc/core']) expect(manifest.dependencies).not.toHaveProperty([transpiler]);
 });
 
 it('prints its help from the bundle', () => {
