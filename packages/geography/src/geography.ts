@@ -7,7 +7,7 @@
 // last rows' values up to the poles. Everything is a pure function of the file, so every
 // machine returns the same numbers.
 import { readFileSync } from 'node:fs';
-import { decodeGridFile, storedToValue, type DecodedLayer, type GridShape } from './grid-file.js';
+import { decodeGridFile, type DecodedLayer, type GridShape } from './grid-file.js';
 import { LAYERS } from './layers.js';
 
 export interface GeographySample {
@@ -40,23 +40,33 @@ const COAST = 2;
 const INLAND = 3;
 const PER_CELL = 4;
 
-// One loop per array type, so each stays monomorphic: decoding the Earth grid is
-// 2.3 million cells a layer.
-function spreadInt16(cells: Float32Array, slot: number, v: Int16Array, layer: DecodedLayer): void {
-  if (layer.curve !== 'linear') throw new Error(`layer ${layer.name}: int16 layers must be linear`);
-  const { scale, offset } = layer;
-  for (let k = 0, at = slot; k < v.length; k++, at += PER_CELL) cells[at] = v[k]! * scale + offset;
+/**
+ * A layer's values as exact integers times a unit: the stored integer for a linear curve,
+ * sign(s) * s^2 for a square one (whose values are s^2 * scale^2). Both fit an int16 for
+ * the kinds the file uses (at most 128^2 = 16384).
+ */
+function unitOf(layer: DecodedLayer): number {
+  return layer.curve === 'square' ? layer.scale * layer.scale : layer.scale;
 }
 
-function spreadBytes(cells: Float32Array, slot: number, bytes: Uint8Array, layer: DecodedLayer): void {
-  // The value of every byte, read as the layer's kind (int8 bytes are two's complement).
-  const table = new Float32Array(256);
-  for (let b = 0; b < 256; b++) table[b] = storedToValue(layer, layer.kind === 'int8' ? (b << 24) >> 24 : b);
+// One loop per array type, so each stays monomorphic: the Earth grid has 2.3 million cells.
+function spreadInt16(cells: Int16Array, slot: number, v: Int16Array, layer: DecodedLayer): void {
+  if (layer.curve !== 'linear') throw new Error(`layer ${layer.name}: int16 layers must be linear`);
+  for (let k = 0, at = slot; k < v.length; k++, at += PER_CELL) cells[at] = v[k]!;
+}
+
+function spreadBytes(cells: Int16Array, slot: number, bytes: Uint8Array, layer: DecodedLayer): void {
+  // Every byte's integer, read as the layer's kind (int8 bytes are two's complement).
+  const table = new Int16Array(256);
+  for (let b = 0; b < 256; b++) {
+    const s = layer.kind === 'int8' ? (b << 24) >> 24 : b;
+    table[b] = layer.curve === 'square' ? Math.sign(s) * s * s : s;
+  }
   for (let k = 0, at = slot; k < bytes.length; k++, at += PER_CELL) cells[at] = table[bytes[k]!]!;
 }
 
 /** Bilinear blend of one slot of the four cells around a point (lerp along x, then y). */
-function bilinear(cells: Float32Array, at: number, below: number, east: number, fx: number, fy: number): number {
+function bilinear(cells: Int16Array, at: number, below: number, east: number, fx: number, fy: number): number {
   const top = cells[at]! + fx * (cells[at + east]! - cells[at]!);
   const bottom = cells[below]! + fx * (cells[below + east]! - cells[below]!);
   return top + fy * (bottom - top);
@@ -74,10 +84,11 @@ function requireLayer(layers: Map<string, DecodedLayer>, def: (typeof LAYERS)[ke
 /**
  * Builds lookups over a grid file's bytes (the committed file or a test fixture).
  *
- * The layers are decoded into one Float32Array with a cell's four values side by side, so a
+ * The layers are decoded into one Int16Array with a cell's four integers side by side, so a
  * lookup reads two short runs of memory (the two rows around the point) whatever it asks
- * for, and every read is of one array type, which V8 keeps monomorphic. That costs 16 bytes
- * a cell (37 MB for the Earth grid) against about 5 for the stored integers.
+ * for, and every read is of one array type, which V8 keeps monomorphic: 8 bytes a cell,
+ * 19 MB for the Earth grid. A value is its slot's unit times the interpolated integers, plus
+ * the layer's offset.
  */
 export function createGeography(bytes: Uint8Array): Geography {
   const { shape, layers } = decodeGridFile(bytes);
@@ -85,7 +96,9 @@ export function createGeography(bytes: Uint8Array): Geography {
   const sources = [LAYERS.elevation, LAYERS.land, LAYERS.coast, LAYERS.continentality].map((def) =>
     requireLayer(layers, def),
   );
-  const cells = new Float32Array(PER_CELL * nlon * nlat);
+  const cells = new Int16Array(PER_CELL * nlon * nlat);
+  const unit = sources.map(unitOf);
+  const offset = sources.map((layer) => layer.offset);
   sources.forEach((layer, slot) => {
     const v = layer.values;
     if (v instanceof Int16Array) spreadInt16(cells, slot, v, layer);
@@ -116,8 +129,10 @@ export function createGeography(bytes: Uint8Array): Geography {
   const where = new Float64Array(3);
   function interpolate(slot: number, lat: number, lon: number): number {
     const at = corner(lat, lon, where) + slot;
-    return bilinear(cells, at, at + rowStride, where[2]!, where[0]!, where[1]!);
+    return unit[slot]! * bilinear(cells, at, at + rowStride, where[2]!, where[0]!, where[1]!) + offset[slot]!;
   }
+  const [unitElevation, unitLand, unitCoast, unitInland] = unit as [number, number, number, number];
+  const [offsetElevation, offsetLand, offsetCoast, offsetInland] = offset as [number, number, number, number];
 
   return {
     shape,
@@ -133,10 +148,10 @@ export function createGeography(bytes: Uint8Array): Geography {
       const fx = where[0]!;
       const fy = where[1]!;
       return {
-        elevation: bilinear(cells, at + ELEVATION, below + ELEVATION, east, fx, fy),
-        landFraction: bilinear(cells, at + LAND, below + LAND, east, fx, fy),
-        coastDistanceKm: bilinear(cells, at + COAST, below + COAST, east, fx, fy),
-        continentality: bilinear(cells, at + INLAND, below + INLAND, east, fx, fy),
+        elevation: unitElevation * bilinear(cells, at + ELEVATION, below + ELEVATION, east, fx, fy) + offsetElevation,
+        landFraction: unitLand * bilinear(cells, at + LAND, below + LAND, east, fx, fy) + offsetLand,
+        coastDistanceKm: unitCoast * bilinear(cells, at + COAST, below + COAST, east, fx, fy) + offsetCoast,
+        continentality: unitInland * bilinear(cells, at + INLAND, below + INLAND, east, fx, fy) + offsetInland,
       };
     },
   };
