@@ -42,8 +42,8 @@ const PER_CELL = 4;
 
 /**
  * A layer's values as exact integers times a unit: the stored integer for a linear curve,
- * sign(s) * s^2 for a square one (whose values are s^2 * scale^2). Both fit an int16 for
- * the kinds the file uses (at most 128^2 = 16384).
+ * sign(s) * s^2 for a square one (whose values are s^2 * scale^2). Both fit an int16: square
+ * curves are only accepted on int8 codes (at most 128^2 = 16384).
  */
 function unitOf(layer: DecodedLayer): number {
   return layer.curve === 'square' ? layer.scale * layer.scale : layer.scale;
@@ -56,6 +56,9 @@ function spreadInt16(cells: Int16Array, slot: number, v: Int16Array, layer: Deco
 }
 
 function spreadBytes(cells: Int16Array, slot: number, bytes: Uint8Array, layer: DecodedLayer): void {
+  if (layer.curve === 'square' && layer.kind !== 'int8') {
+    throw new Error(`layer ${layer.name}: square curves need int8 codes to fit an int16`);
+  }
   // Every byte's integer, read as the layer's kind (int8 bytes are two's complement).
   const table = new Int16Array(256);
   for (let b = 0; b < 256; b++) {
