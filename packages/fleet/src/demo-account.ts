@@ -8,7 +8,7 @@ export interface Credentials {
 
 /**
  * The first embedded start creates a demo account and writes its credentials; later starts reuse
- * them (DESIGN.md section 2). If the file outlived its database, a new account replaces it.
+ * them (docs/architecture.md §2). If the file outlived its database, a new account replaces it.
  */
 export async function ensureDemoAccount(identity: IdentityStore, file: string): Promise<{ credentials: Credentials; created: boolean }> {
   if (existsSync(file)) {

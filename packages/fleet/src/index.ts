@@ -1,4 +1,2 @@
-export { startFleet } from './start.js';
-export { SERVICES, serviceNamed } from './services.js';
-export { ensureDemoAccount } from './demo-account.js';
-export { DataDir } from './data-dir.js';
+/** The registry of areas, read by the scripts that generate the deployment files. */
+export { SERVICES } from './services.js';

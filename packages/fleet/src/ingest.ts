@@ -1,8 +1,7 @@
 /**
  * `fieldcast ingest <file>`: a CF NetCDF (classic or NetCDF-4) or GeoTIFF file becomes a Zarr
- * store under the data dir and an entry in its catalog of stores (DESIGN.md section 6;
- * @fieldcast/weather's ingestFile does the work, docs/decisions.md "Weather: Zarr stores and
- * ingest" has the rules).
+ * store under the data dir and an entry in its catalog of stores (docs/architecture.md §6;
+ * @fieldcast/weather's ingestFile does the work; docs/decisions/0016-ingest.md has the rules).
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';

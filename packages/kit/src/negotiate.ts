@@ -31,8 +31,8 @@ export function parseAccept(header: string): MediaRange[] {
 }
 
 /**
- * Accept negotiation for the JSON areas (DESIGN.md section 3, spec 9): the vendor type with
- * version 1 (or no version: decisions.md), application/json, application/* and * / * are all
+ * Accept negotiation for the JSON areas (docs/architecture.md §3, spec 9): the vendor type with
+ * version 1 (or no version: docs/decisions/0004-media-type-negotiation.md), application/json, application/* and * / * are all
  * served as version 1; anything else gets 406 naming what is served.
  */
 export function negotiate(vendor: string): RequestHandler {

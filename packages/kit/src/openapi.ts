@@ -6,7 +6,7 @@ import type { AnyOperation } from './api.js';
 type JsonSchema = Record<string, unknown>;
 
 /**
- * OpenAPI 3.1 from the operations' zod schemas (DESIGN.md section 1: the schemas are the single
+ * OpenAPI 3.1 from the operations' zod schemas (docs/architecture.md §1: the schemas are the single
  * source of truth). Named schemas (`.meta({ id })`) become components.
  */
 export function openApiDocument(input: { title: string; version: string; description: string; mediaType: string; operations: AnyOperation[] }) {

@@ -208,7 +208,7 @@ describe('fields: bad geometry gets 422 invalid_geometry with the path, and chan
   });
 });
 
-describe('fields: HTTP conventions (DESIGN.md section 3)', () => {
+describe('fields: HTTP conventions (docs/architecture.md §3)', () => {
   it('no credentials: 401 with WWW-Authenticate and a problem body', async () => {
     const res = await request(app()).get('/fields');
     expect(res.status).toBe(401);
@@ -260,7 +260,7 @@ describe('fields: HTTP conventions (DESIGN.md section 3)', () => {
   });
 });
 
-describe('fields: outbox (DESIGN.md section 5)', () => {
+describe('fields: outbox (docs/architecture.md §5)', () => {
   it('each change writes its event in the same transaction, in order', async () => {
     const created = (await create(t.alice)).body;
     await request(app()).put(`/fields/${created.id}`).set('Authorization', t.alice.auth).send(fieldBody([square(1, 1)]));

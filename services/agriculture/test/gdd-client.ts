@@ -4,7 +4,7 @@ import type { GridSource } from '@fieldcast/weather';
 import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/runtime/testing';
 import { agricultureService } from '../src/definition.js';
 
-/** The media type the degree-day endpoints answer with (DESIGN.md section 3). */
+/** The media type the degree-day endpoints answer with (docs/architecture.md §3). */
 export const JSON_V1 = 'application/vnd.fieldcast+json; version=1';
 
 export type Polygon = number[][][];

@@ -3,7 +3,7 @@ import { type ContourFeature, expectCoverage, useGddClient } from './gdd-client.
 import { TableSource } from './table-source.js';
 
 /*
- * Fields at the edges of the world, hand-computed (issue 5 follow-up): cut at the antimeridian
+ * Fields at the edges of the world, hand-computed: cut at the antimeridian
  * (RFC 7946 section 3.1.9), touching the poles, smaller than a cell. 1 degree cells centred on
  * x.5; days 2024-05-01..03, average method, base 10.
  *

@@ -6,8 +6,8 @@ import { SyntheticSource } from '@fieldcast/weather';
 import { agricultureService } from '../src/definition.js';
 
 /*
- * The field and contour results against a brute-force computation on the synthetic world
- * (issue 5 "Done when"): cell weights by a true polygon intersection (polygon-clipping) instead
+ * The field and contour results against a brute-force computation on the synthetic world:
+ * cell weights by a true polygon intersection (polygon-clipping) instead
  * of bbox-clip, cell values from a point series at each cell centre, degree days summed day by
  * day with the scalar science function.
  */

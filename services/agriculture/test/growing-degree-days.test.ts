@@ -5,7 +5,7 @@ import { agricultureService } from '../src/definition.js';
 import { TableSource } from './table-source.js';
 
 /*
- * Hand-computable degree days (issue 5 "Done when"): a TableSource with temperatures chosen here
+ * Hand-computable degree days: a TableSource with temperatures chosen here
  * feeds the real code path. Cells are 1 degree, centred on x.5. Days 2024-05-01..03; the clock
  * reads 2024-05-10T12:00Z, so dates run 2015-01-01..2024-05-17.
  *

@@ -1,6 +1,6 @@
 import type { Migration } from '@fieldcast/db';
 
-/** JavaScript's Date#toISOString form; stored times have millisecond precision (decisions.md, "Events"). */
+/** JavaScript's Date#toISOString form; stored times have millisecond precision (docs/decisions/0025-event-creation.md). */
 const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
@@ -21,9 +21,9 @@ export const FEED_ENTRY_SQL = `(select row_to_json(f)::text from (select e.id, e
 
 /**
  * Each event keeps its feed entry as JSON text, written once when it is stored
- * (events never change: docs/decisions.md, "Events"), so a feed page is index ranges plus one
+ * (events never change: docs/decisions/0026-applications-status-and-expiration.md), so a feed page is index ranges plus one
  * string_agg. Building the entries per request cost PostgreSQL about 0.07 ms a page on the
- * cores Node also needs (docs/decisions.md, "Events performance").
+ * cores Node also needs (docs/decisions/0029-feed-reads-at-scale.md).
  */
 export const feedEntriesMigration: Migration = {
   name: '003_feed_entries',

@@ -4,7 +4,7 @@ import { eventsService } from '../src/definition.js';
 import { EventStore, feedQuery, type FeedScope } from '../src/store.js';
 
 /**
- * Issue 3, "Scale": every feed query is a keyset range scan of an index that yields the feed
+ * Every feed query is a keyset range scan of an index that yields the feed
  * order, on PGlite here and on PostgreSQL in the integration suite, with the plan for the values
  * given and with the generic plan a prepared statement may settle on. The tables are tiny, so
  * sequential and bitmap scans (which PostgreSQL prefers for a handful of rows, depending on the

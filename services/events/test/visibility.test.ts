@@ -5,7 +5,7 @@ import { eventsService } from '../src/definition.js';
 import { client, storedIds } from './helpers.js';
 
 /**
- * Visibility (issue 3, DESIGN.md section 5): an account sees public events, its own application's
+ * Visibility (docs/architecture.md §5): an account sees public events, its own application's
  * events and events about its own resources, never another account's. Each test here tries to
  * cross that line through one door: every feed, with and without cursors, and GET by id.
  */
