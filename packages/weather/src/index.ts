@@ -3,6 +3,6 @@ export * from './batched-reads.js';
 export * from './stores.js';
 export * from "./synthetic/index.js";
 export * from "./catalog/index.js";
-/** What a fleet serves: ingested stores in front of the synthetic world (DESIGN.md section 2). */
+/** What a fleet serves: ingested stores in front of the synthetic world (docs/architecture.md §2). */
 export * from './composite-source.js';
 export * from './load-weather-source.js';

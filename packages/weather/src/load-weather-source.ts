@@ -1,5 +1,5 @@
 /**
- * The weather source a fleet serves (DESIGN.md section 2: "synthetic, or Zarr stores (local
+ * The weather source a fleet serves (docs/architecture.md §2: "synthetic, or Zarr stores (local
  * path or HTTP)"): the Zarr stores named by a list of paths/URLs and by the catalog of ingested
  * stores (`<data dir>/stores.yaml`, written by `fieldcast ingest`), in front of the synthetic
  * world, which answers everything they do not cover (composite-source.ts).

@@ -1,5 +1,5 @@
 /**
- * Ingest in slabs (docs/decisions.md, "Weather: Zarr stores and ingest", "Ingest in slabs"):
+ * Ingest in slabs (docs/decisions/0016-ingest.md):
  * the slab planner, the source-run mapping behind reoriented reads, and ingests of files many
  * slabs large that must read back exactly and byte for byte as a one-slab ingest.
  */

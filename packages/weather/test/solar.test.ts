@@ -3,7 +3,7 @@ import { dayOfYear, extraterrestrialRadiationPeriod, hourAngle } from '../src/sy
 
 const DEG = Math.PI / 180;
 
-describe('synthetic solar geometry: the fused hot-path forms agree with @fieldcast/science', () => {
+describe('synthetic solar geometry: the forms on per-day terms agree with @fieldcast/science', () => {
   it('hour angle equals science hourlySolarGeometry hour angle (normalised to [-pi, pi))', () => {
     for (const lon of [-179.99, -100.37, 0, 12.5, 150, 179.99]) {
       for (const day of [19000, 19100, 19250]) {
@@ -31,7 +31,7 @@ describe('synthetic solar geometry: the fused hot-path forms agree with @fieldca
             const ra = extraterrestrialRadiationPeriod(Math.sin(lat * DEG), Math.cos(lat * DEG), Math.sin(decl), Math.cos(decl), inverseRelativeDistance(j), w - Math.PI / 24, w + Math.PI / 24, ws);
             const ref = extraterrestrialRadiationHourly(lat, lon, j, h);
             // Polar day included: both count the whole hour around local midnight, which
-            // straddles w = +-pi (the sun is up all hour; docs/decisions.md, "Science").
+            // straddles w = +-pi (the sun is up all hour; docs/decisions/0012-hourly-cloudiness-and-polar-hours.md).
             expect(ra).toBeCloseTo(ref, 9);
           }
         }

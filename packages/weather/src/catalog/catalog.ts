@@ -1,5 +1,5 @@
 /**
- * The catalog the areas share (DESIGN.md sections 4 and 6): products, models and data-transfer
+ * The catalog the areas share (docs/architecture.md §4 and §6): products, models and data-transfer
  * products, code-defined defaults plus an optional YAML override, validated with zod at load.
  * Also the deterministic rules derived from them: product time ranges and frame times, model
  * run times and forecast ids, default styles with their ids.
@@ -274,7 +274,7 @@ export function frameTimes(p: ProductDef, nowMs: number, startMs: number, endMs:
   return out;
 }
 
-/** Frame id: UUID v5 of (product name, valid time), the same in every service (DESIGN.md section 3). */
+/** Frame id: UUID v5 of (product name, valid time), the same in every service (docs/architecture.md §3). */
 export function frameId(p: Pick<ProductDef, 'name'>, validMs: number): string {
   return fieldcastId('frame', p.name, iso(validMs));
 }

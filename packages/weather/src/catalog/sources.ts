@@ -4,7 +4,7 @@
  * one from its forecast product.
  */
 
-/** Id and label of the embedded procedural world (DESIGN.md section 6: labelled "synthetic"). */
+/** Id and label of the embedded procedural world (docs/architecture.md §6: labelled "synthetic"). */
 export const SYNTHETIC_SOURCE_ID = 'synthetic';
 
 export const SYNTHETIC_ANALYSIS_PRODUCT = 'synthetic-analysis';

@@ -10,7 +10,7 @@
  * Memory: every variable is copied in slabs of whole Zarr chunks of at most `slabBytes`
  * (slab-plan.ts), each read from the source as one block (or a few, where the grid is
  * reoriented), so peak memory is a small multiple of a slab whatever the size of the file
- * (docs/decisions.md, "Weather: Zarr stores and ingest", "Ingest in slabs").
+ * (docs/decisions/0016-ingest.md).
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';

@@ -1,8 +1,7 @@
 /**
  * How ingest cuts an array into slabs: blocks of whole Zarr chunks, each at most `budget`
  * values (never less than one chunk), so a slab is read from the source, reoriented and handed
- * to the writer without ever holding the whole variable (docs/decisions.md, "Weather: Zarr
- * stores and ingest", "Ingest in slabs").
+ * to the writer without ever holding the whole variable (docs/decisions/0016-ingest.md).
  *
  * Whole chunks: the writer then fills every chunk it touches in one go and never reads a chunk
  * back to merge a partial write (zarr-specs v2, chunks are stored whole).

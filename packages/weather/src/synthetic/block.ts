@@ -19,7 +19,7 @@ export interface CellGeography {
 export type Geography = (lats: Float64Array, lons: Float64Array) => CellGeography;
 
 /** The synthetic world's procedural surface (terrain.ts). */
-export const proceduralGeography: Geography = (lats, lons) => ({ altitude: terrainAltitude(lats, lons) });
+const proceduralGeography: Geography = (lats, lons) => ({ altitude: terrainAltitude(lats, lons) });
 
 export interface Block extends CellGeography {
   lats: Float64Array;

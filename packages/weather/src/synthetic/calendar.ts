@@ -7,7 +7,7 @@ export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 
 /** Days since 1970-01-01 of the civil date y-m-d (m 1..12). */
-export function daysFromCivil(y: number, m: number, d: number): number {
+function daysFromCivil(y: number, m: number, d: number): number {
   y -= m <= 2 ? 1 : 0;
   const era = Math.floor(y / 400);
   const yoe = y - era * 400;
@@ -17,7 +17,7 @@ export function daysFromCivil(y: number, m: number, d: number): number {
 }
 
 /** Civil year of the day `days` after 1970-01-01. */
-export function yearOfDay(days: number): number {
+function yearOfDay(days: number): number {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;

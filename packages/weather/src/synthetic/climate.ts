@@ -11,10 +11,10 @@ import { noiseField } from './noise.js';
 export const LAPSE_RATE_K_PER_M = 0.0065;
 
 /** Day of year of the warmest day in the northern hemisphere: ~4 weeks after the solstice. */
-export const WARMEST_DAY_OF_YEAR = 200;
+const WARMEST_DAY_OF_YEAR = 200;
 
 /** Mean tropical year, days. */
-export const TROPICAL_YEAR_DAYS = 365.2422;
+const TROPICAL_YEAR_DAYS = 365.2422;
 
 /** Days from 1970-01-01 to 2000-01-01, so the seasonal phase is anchored to a fixed calendar. */
 const DAYS_1970_TO_2000 = 10957;

@@ -13,7 +13,7 @@
  */
 
 /** Bias-reduced 32-bit integer finaliser ("lowbias32", C. Wellons, hash-prospector 2020). */
-export function mix32(x: number): number {
+function mix32(x: number): number {
   x ^= x >>> 16;
   x = Math.imul(x, 0x7feb352d);
   x ^= x >>> 15;
@@ -28,7 +28,7 @@ export function mix32(x: number): number {
  * Detection of Deformable Objects") followed by a full-avalanche finaliser, so neighbouring nodes
  * get unrelated values at the cost of one mixing pass.
  */
-export function hash3(x: number, y: number, z: number, seed: number): number {
+function hash3(x: number, y: number, z: number, seed: number): number {
   const h = mix32(Math.imul(x, 73856093) ^ Math.imul(y, 19349663) ^ Math.imul(z, 83492791) ^ seed);
   return h / 2147483648 - 1;
 }
@@ -49,7 +49,7 @@ export function smoothstep(s: number): number {
  * (t - k p) / p rather than t / p - k: t - k p is exact for any double t (|t - k p| < p), so the
  * weight of a whole hour repeats exactly from one period to the next.
  */
-export function timeFraction(t: number, k: number, p: number): number {
+function timeFraction(t: number, k: number, p: number): number {
   return (t - k * p) / p;
 }
 
@@ -89,14 +89,14 @@ export function fieldBound(field: NoiseField): number {
  * surrounding nodes (as indices into `nodes`, the distinct lattice indices used) and the
  * smoothstep weight of the upper node.
  */
-export interface LatticeAxis {
+interface LatticeAxis {
   a: Int32Array;
   b: Int32Array;
   w: Float64Array;
   nodes: Int32Array;
 }
 
-export function latticeAxis(coords: ArrayLike<number>, origin: number, spacing: number, wrap: number): LatticeAxis {
+function latticeAxis(coords: ArrayLike<number>, origin: number, spacing: number, wrap: number): LatticeAxis {
   const n = coords.length;
   const a = new Int32Array(n);
   const b = new Int32Array(n);

@@ -16,13 +16,13 @@ import { BlockNoise, noiseField } from './noise.js';
 export const PRECIPITATION_TYPE = { none: 0, rain: 1, snow: 2, freezingRain: 3, icePellets: 4 } as const;
 
 /** Precipitation cells of ~140 km over ~12 h with ~55 km showers over ~4 h. */
-export const PRECIPITATION_NOISE = noiseField([
+const PRECIPITATION_NOISE = noiseField([
   { spacingDeg: 1.25, periodHours: 12, amplitude: 0.6, seed: 0x5101 },
   { spacingDeg: 0.5, periodHours: 4, amplitude: 0.4, seed: 0x5102 },
 ]);
 
 /** Warm-layer strength aloft, ~330 km over ~1 day, in [-1, 1]. */
-export const WARM_LAYER_NOISE = noiseField([{ spacingDeg: 3, periodHours: 24, amplitude: 1, seed: 0x5201 }]);
+const WARM_LAYER_NOISE = noiseField([{ spacingDeg: 3, periodHours: 24, amplitude: 1, seed: 0x5201 }]);
 
 /** Precipitation rate, mm h-1, from cloud fraction, precipitation noise and air temperature. */
 export function precipitationRate(cloud: number, noise: number, tempC: number): number {
@@ -35,7 +35,7 @@ export function precipitationRate(cloud: number, noise: number, tempC: number): 
 }
 
 /** Precipitation type code (0 none, 1 rain, 2 snow, 3 freezing rain, 4 ice pellets). */
-export function precipitationType(rate: number, tempC: number, warmLayer: number): number {
+function precipitationType(rate: number, tempC: number, warmLayer: number): number {
   if (!(rate > 0)) return PRECIPITATION_TYPE.none;
   if (tempC > 2) return PRECIPITATION_TYPE.rain;
   if (tempC > 0) return warmLayer < -0.3 ? PRECIPITATION_TYPE.snow : PRECIPITATION_TYPE.rain;

@@ -6,13 +6,13 @@
 import type { Block } from './block.js';
 import { BlockNoise, noiseField } from './noise.js';
 
-export const PRESSURE_NOISE = noiseField([
+const PRESSURE_NOISE = noiseField([
   { spacingDeg: 10, periodHours: 72, amplitude: 1.1, seed: 0x9101 },
   { spacingDeg: 3, periodHours: 24, amplitude: 0.4, seed: 0x9102 },
 ]);
 
 /** Standard-atmosphere surface pressure at elevation z m, kPa. */
-export function pressureAtElevation(z: number): number {
+function pressureAtElevation(z: number): number {
   return 101.3 * Math.pow((293 - 0.0065 * z) / 293, 5.26);
 }
 

@@ -16,7 +16,7 @@ import { clearSkyRadiation, extraterrestrialRadiationPeriod, HALF_HOUR_ANGLE, ho
 const DEG = Math.PI / 180;
 
 /** Rs / Rso for a cloud fraction (Angstrom-Prescott with n/N = 1 - cloud): (0.25 + 0.5 (1 - cloud)) / 0.75. */
-export function cloudTransmission(cloud: number): number {
+function cloudTransmission(cloud: number): number {
   return (0.25 + 0.5 * (1 - cloud)) / 0.75;
 }
 

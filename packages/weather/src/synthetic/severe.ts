@@ -77,7 +77,7 @@ export type AnySevereEvent = HailEvent | TornadoEvent | GustEvent | LightningEve
 export type SevereEvent<K extends SevereKind = SevereKind> = Extract<AnySevereEvent, { kind: K }>;
 
 /** Convective triggering: ~330 km, ~1 day, so storm days cluster in space and time. */
-export const CONVECTION_NOISE = noiseField([{ spacingDeg: 3, periodHours: 24, amplitude: 1, seed: 0xe501 }]);
+const CONVECTION_NOISE = noiseField([{ spacingDeg: 3, periodHours: 24, amplitude: 1, seed: 0xe501 }]);
 
 const HOUR = 3_600_000;
 const KM_PER_DEG = 111.2;
@@ -110,7 +110,7 @@ function afternoonWarmth(lat: number, lon: number, tHours: number): number {
 }
 
 /** Storms of tile (ti: 0..179 from -90, tj: 0..359 from -180) on event day e (days since 1970). */
-export function stormsOf(ti: number, tj: number, e: number): Storm[] {
+function stormsOf(ti: number, tj: number, e: number): Storm[] {
   const lat = -90 + ti + 0.5;
   const lon = -180 + tj + 0.5;
   // Local 15:00 of the event day, the peak of convection.

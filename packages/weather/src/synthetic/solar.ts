@@ -14,7 +14,7 @@ export { clearSkyRadiation, inverseRelativeDistance, seasonalCorrection, solarDe
 export const MJ_PER_HOUR_TO_W = 1e6 / 3600;
 
 /** (12/pi) Gsc of eq. 48: multiplied by dr, the period's Ra in MJ m-2 h-1. */
-export const RA_PERIOD_FACTOR = (12 / Math.PI) * SOLAR_CONSTANT_MJ_PER_HOUR;
+const RA_PERIOD_FACTOR = (12 / Math.PI) * SOLAR_CONSTANT_MJ_PER_HOUR;
 
 /**
  * Day of the year J (1 = 1 January) of the UTC date `dayIndex` days after 1970-01-01: science's

@@ -39,7 +39,7 @@ import { BlockNoise } from './noise.js';
 import { dayLengthHours, solarDeclination } from './solar.js';
 
 /** Half-width of the plateaus held at the daily minimum and maximum, hours. */
-export const PLATEAU_HALF_HOURS = 0.5;
+const PLATEAU_HALF_HOURS = 0.5;
 /** Share of the fall from the previous maximum to the next minimum that is left at midnight. */
 const MIDNIGHT_SHARE = 0.3;
 
@@ -68,7 +68,7 @@ const RAW_MARGIN = 2;
  * Local mean solar hour of the temperature minimum: sunrise, 12 - N/2 for N daylight hours, but
  * not before 01:00 so the hour-wide minimum plateau stays inside the local day (polar day).
  */
-export function minimumHour(dayLengthHours: number): number {
+function minimumHour(dayLengthHours: number): number {
   const sr = 12 - dayLengthHours / 2;
   return sr > 1 ? sr : 1;
 }
@@ -212,7 +212,7 @@ export function temperatureAnchors(block: Block, d0: number, nDays: number, with
  * Temperature of `cell` (row r) at local hour lh in [0, 24) of anchor day index di (d0-relative):
  * the single definition of the hourly curve (module comment).
  */
-export function temperatureAt(A: TemperatureAnchors, di: number, r: number, cell: number, lh: number): number {
+function temperatureAt(A: TemperatureAnchors, di: number, r: number, cell: number, lh: number): number {
   const q = di * A.nCells + cell;
   return curve(A.sunrise[di * A.nRows + r] as number, A.mid[q] as number, A.tmin[q] as number, A.tmax[q] as number, A.mid[q + A.nCells] as number, lh);
 }

@@ -11,21 +11,21 @@
 import { BlockNoise, noiseField } from './noise.js';
 
 /** Continental relief, lattice spacings dividing 360 degrees. */
-export const LARGE_RELIEF = noiseField([
+const LARGE_RELIEF = noiseField([
   { spacingDeg: 18, periodHours: 0, amplitude: 1, seed: 0x7e11a1 },
   { spacingDeg: 4.5, periodHours: 0, amplitude: 0.5, seed: 0x7e11a2 },
   { spacingDeg: 1.125, periodHours: 0, amplitude: 0.3, seed: 0x7e11a3 },
 ]);
 
 /** Hills and valleys: ~30 km, ~8 km and ~2 km. */
-export const FINE_RELIEF = noiseField([
+const FINE_RELIEF = noiseField([
   { spacingDeg: 0.28125, periodHours: 0, amplitude: 1, seed: 0x7e11b1 },
   { spacingDeg: 0.0703125, periodHours: 0, amplitude: 0.6, seed: 0x7e11b2 },
   { spacingDeg: 0.017578125, periodHours: 0, amplitude: 0.35, seed: 0x7e11b3 },
 ]);
 
 /** Altitude from the two relief values (each roughly in [-1.8, 1.8]). */
-export function altitudeFromRelief(large: number, fine: number): number {
+function altitudeFromRelief(large: number, fine: number): number {
   const z = 250 + 1100 * large + (90 + 220 * Math.max(0, large)) * fine;
   return z > 0 ? z : 0;
 }

@@ -8,35 +8,35 @@ import type { Block } from './block.js';
 import { BlockNoise, noiseField } from './noise.js';
 
 /** Wind systems of ~550 km over ~1 day with ~140 km gustiness over ~6 h. */
-export const WIND_NOISE = noiseField([
+const WIND_NOISE = noiseField([
   { spacingDeg: 5, periodHours: 24, amplitude: 0.75, seed: 0x3101 },
   { spacingDeg: 1.25, periodHours: 6, amplitude: 0.25, seed: 0x3102 },
 ]);
 
 /** Zonal-mean 2 m wind speed, m s-1. */
-export function zonalWindSpeed(latDeg: number): number {
+function zonalWindSpeed(latDeg: number): number {
   const a = Math.abs(latDeg);
   return 1.6 + 2.2 * Math.exp(-(((a - 50) / 15) ** 2)) + 1.2 * Math.exp(-(((a - 15) / 8) ** 2));
 }
 
 /** Minimum 2 m wind speed, m s-1: ASCE-EWRI 2005 recommends not using speeds below 0.5 m s-1. */
-export const MIN_WIND_SPEED = 0.5;
+const MIN_WIND_SPEED = 0.5;
 
 /**
  * The diurnal factor 1 + 0.25 cos(2 pi (local hour - 14) / 24) for the 24 UTC hours of a day at
  * one longitude (local mean solar hour = UTC + lon / 15): strongest in the early afternoon.
  */
-export function diurnalWindFactors(lonDeg: number): Float64Array {
+function diurnalWindFactors(lonDeg: number): Float64Array {
   const out = new Float64Array(24);
   for (let i = 0; i < 24; i++) out[i] = 1 + 0.25 * Math.cos((Math.PI / 12) * (i + lonDeg / 15 - 14));
   return out;
 }
 
 /** How strongly the synoptic noise (in [-1, 1]) modulates the speed: factor 1 + gain x noise. */
-export const WIND_NOISE_GAIN = 0.55;
+const WIND_NOISE_GAIN = 0.55;
 
 /** Wind speed of a cell from its base speed (zonal x exposure), noise and diurnal factor, floored. */
-export function windOf(cellBase: number, noise: number, diurnal: number): number {
+function windOf(cellBase: number, noise: number, diurnal: number): number {
   const v = cellBase * (1 + WIND_NOISE_GAIN * noise) * diurnal;
   return v > MIN_WIND_SPEED ? v : MIN_WIND_SPEED;
 }

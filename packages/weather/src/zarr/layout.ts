@@ -1,6 +1,6 @@
 /**
- * How Fieldcast lays out a gridded store (docs/decisions.md, "Weather: Zarr stores and
- * ingest"). Zarr v2 (spec: zarr-specs v2, "Metadata") with xarray's conventions: each
+ * How Fieldcast lays out a gridded store (docs/decisions/0014-zarr-v2-point-series-layout.md).
+ * Zarr v2 (spec: zarr-specs v2, "Metadata") with xarray's conventions: each
  * array's dimension names in the `_ARRAY_DIMENSIONS` attribute, CF attributes beside them,
  * coordinate arrays `time`, `lat`, `lon`, consolidated metadata in `.zmetadata`.
  */
@@ -20,7 +20,7 @@ export const STEP_ATTR = 'step_ms';
 export const DAY_MS = 86_400_000;
 export const HOUR_MS = 3_600_000;
 
-/** Cells per chunk side in latitude and longitude. See decisions.md for the bench behind it. */
+/** Cells per chunk side in latitude and longitude (docs/decisions/0014-zarr-v2-point-series-layout.md). */
 export const SPATIAL_CHUNK = 8;
 
 /**

@@ -1,8 +1,8 @@
 /**
  * Float32 buffers reused between reads whose values live only until they are mixed into a
  * result (ZarrSource.pointSeries). A bilinear hourly read of a year fetches about 70 KB per
- * column pair and variable; allocating those per call was a tenth of the read's time in
- * garbage collection and zero-filling (bench/README.md "Zarr reads").
+ * column pair and variable; allocating them per call spends a tenth of the read's time in
+ * garbage collection and zero-filling.
  */
 export class ScratchPool {
   private readonly free: Float32Array[] = [];

@@ -6,7 +6,7 @@
  * `.zmetadata` (zarr-python consolidated format 1) so an HTTP reader needs one request for
  * all metadata. Data arrays are float32 with fill value NaN. [time, lat, lon] arrays are in
  * Fortran order and uncompressed by default, so ZarrSource reads a point series as byte
- * ranges of the chunk files (layout.ts, decisions.md); other arrays are in C order. zstd and
+ * ranges of the chunk files (layout.ts, docs/decisions/0014-zarr-v2-point-series-layout.md); other arrays are in C order. zstd and
  * gzip remain options, encoded through zarrita's codec registry (numcodecs.js, WebAssembly),
  * so writer and reader share one implementation.
  */
@@ -27,7 +27,7 @@ export interface GridStoreOptions {
   attributes?: Record<string, unknown>;
   /**
    * default "none": float32 fields compress by only ~15 % with zstd, and a compressed chunk
-   * must be decoded whole, which costs a point read ~100x (bench/README.md, "Zarr reads")
+   * must be decoded whole, which costs a point read ~100x (bench/zarr.bench.ts)
    */
   compressor?: ZarrCompressor;
   /** compression level (zstd 1..22, gzip 1..9) */

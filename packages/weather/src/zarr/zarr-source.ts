@@ -1,5 +1,5 @@
 /**
- * ZarrSource: a GridSource over a Zarr store on local disk or HTTP (DESIGN.md section 6).
+ * ZarrSource: a GridSource over a Zarr store on local disk or HTTP (docs/architecture.md §6).
  *
  * Reads what Fieldcast's writer produces (Zarr v2, xarray conventions) and, as far as the
  * contract allows, stores written by xarray: v2 or v3 (zarrita reads both), dimension names
