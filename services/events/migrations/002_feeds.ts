@@ -13,7 +13,7 @@ export const feedsMigration: Migration = {
   name: '002_feeds',
   async up(knex, schema) {
     await knex.schema.withSchema(schema).alterTable('events', (t) => {
-      /** the emitting application: the account id of a POSTing app, UUID v5 of `app:<area>` otherwise (src/domain/apps.ts) */
+      /** the emitting application: the account id of a POSTing app, UUID v5 of `app:<area>` otherwise */
       t.uuid('app_id');
     });
     // Rows so far were all consumed from resource topics, so `app` is an area name.
