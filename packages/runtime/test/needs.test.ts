@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { resourceEvent, type IncomingMessage, type InProcessTransport } from '@fieldcast/bus';
 import { Api } from '@fieldcast/kit';
 import type { GridSource } from '@fieldcast/weather';
+import { serveDistributed } from '../src/distributed.js';
 import { defineService } from '../src/needs.js';
 import { eventually, startTestFleet, type TestFleet } from '../src/testing.js';
 
@@ -116,4 +117,10 @@ it('a fleet whose services declare no weather makes none; a given source goes to
   } finally {
     await given.close();
   }
+});
+
+it('distributed mode asks for Kafka only when the service publishes or consumes', async () => {
+  await expect(serveDistributed(bare, {})).rejects.toThrow(/^Distributed mode needs DATABASE_URL \(/);
+  await expect(serveDistributed(publisher, {})).rejects.toThrow(/^Distributed mode needs DATABASE_URL and KAFKA_BROKERS/);
+  await expect(serveDistributed(listener, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' })).rejects.toThrow(/^Distributed mode needs KAFKA_BROKERS/);
 });
