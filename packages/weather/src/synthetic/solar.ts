@@ -5,7 +5,7 @@
  * hours computes those once per day and row instead of per call as science's
  * `hourlySolarGeometry` does. test/solar.test.ts checks both against science's functions.
  */
-import { SOLAR_CONSTANT_MJ_PER_HOUR, sunsetHourAngle } from '@fieldcast/science';
+import { SOLAR_CONSTANT_MJ_PER_HOUR } from '@fieldcast/science';
 import { dayOfYearOf } from './calendar.js';
 
 export { clearSkyRadiation, inverseRelativeDistance, seasonalCorrection, solarDeclination, sunsetHourAngle } from '@fieldcast/science';
@@ -22,11 +22,6 @@ const RA_PERIOD_FACTOR = (12 / Math.PI) * SOLAR_CONSTANT_MJ_PER_HOUR;
  */
 export function dayOfYear(dayIndex: number): number {
   return dayOfYearOf(dayIndex);
-}
-
-/** Daylight hours N = 24 ws / pi (FAO-56 eq. 34) from latitude (degrees) and declination. */
-export function dayLengthHours(latDeg: number, declRad: number): number {
-  return (24 / Math.PI) * sunsetHourAngle(latDeg, declRad);
 }
 
 /**

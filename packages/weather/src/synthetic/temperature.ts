@@ -36,7 +36,7 @@ import { dayOfYearOf } from './calendar.js';
 import { anomalyScale, diurnalRange, LAPSE_RATE_K_PER_M, seaLevelMeanTemperature, seasonalAmplitude, seasonalPhase, TEMPERATURE_ANOMALY, TMAX_LOCAL_HOUR } from './climate.js';
 import { DAILY_CLOUD_NOISE, cloudBias, cloudFraction, DRYNESS_NOISE, aridDepression, dawnDewpointDepression } from './clouds.js';
 import { BlockNoise } from './noise.js';
-import { dayLengthHours, solarDeclination } from './solar.js';
+import { solarDeclination } from './solar.js';
 
 /** Half-width of the plateaus held at the daily minimum and maximum, hours. */
 const PLATEAU_HALF_HOURS = 0.5;
@@ -59,6 +59,17 @@ export interface TemperatureAnchors {
   tdew: Float32Array;
   /** [day][row] local mean solar hour of the minimum (`minimumHour`) */
   sunrise: Float64Array;
+}
+
+const DEG = Math.PI / 180;
+
+/** tan of the solar declination (ASCE-EWRI 2005 eq. 24) by day of year J = 1..366. */
+const TAN_DECLINATION = Float64Array.from({ length: 367 }, (_, j) => Math.tan(solarDeclination(j)));
+
+/** Daylight hours N = 24 ws / pi (FAO-56 eqs. 25, 34) from tan(latitude) and tan(declination); 24 in polar day, 0 in polar night. */
+function daylightHours(tanLat: number, tanDecl: number): number {
+  const x = -tanLat * tanDecl;
+  return (24 / Math.PI) * Math.acos(x < -1 ? -1 : x > 1 ? 1 : x);
 }
 
 /** Raw days computed around the requested ones: two before (M(d0) needs Tmax(d0-1), which needs d0-2) and two after. */
@@ -139,10 +150,18 @@ export function temperatureAnchors(block: Block, d0: number, nDays: number, with
   const dayLen = new Float64Array(nExt * nRows);
   const tNoon = new Float64Array(nExt * nCols);
   const season = new Float64Array(nExt * nCols);
+  // Day length depends on (row, day of year) only: each row's is computed once per J.
+  const tanLat = Float64Array.from(lats, (lat) => Math.tan(lat * DEG));
+  const dayLenByJ = new Float64Array(367 * nRows).fill(Number.NaN);
+  let j = dayOfYearOf(e0) - 1;
   for (let e = 0; e < nExt; e++) {
     const day = e0 + e;
-    const decl = solarDeclination(dayOfYearOf(day));
-    for (let r = 0; r < nRows; r++) dayLen[e * nRows + r] = dayLengthHours(lats[r]!, decl);
+    j = j < 365 ? j + 1 : dayOfYearOf(day);
+    for (let r = 0; r < nRows; r++) {
+      let n = dayLenByJ[367 * r + j]!;
+      if (Number.isNaN(n)) n = dayLenByJ[367 * r + j] = daylightHours(tanLat[r]!, TAN_DECLINATION[j]!);
+      dayLen[e * nRows + r] = n;
+    }
     for (let c = 0; c < nCols; c++) {
       // Anchors describe local noon of the day, at its UTC instant.
       const t = 24 * day + 12 - offsetHours[c]!;
