@@ -242,51 +242,53 @@ export class BlockNoise {
 
   /**
    * out[t][cell] = scale * field(cell, times[t][col]) for a series of per-column times that grow
-   * with t: the form daily anchors need (few cells, many days). Time nodes are computed once, in
-   * chunks, so each step costs one blend per cell and octave and no cache look-ups.
+   * with t: the form daily anchors need (few cells, many days). The time nodes a run of steps
+   * spans are computed once, so each step costs one blend per cell and octave; runs are cut so
+   * their nodes stay within about 4 MB.
    */
   seriesAtColumnTimes(times: Float64Array, nT: number, out: Float32Array, scale = 1): Float32Array {
-    const nCols = this.nCols;
-    const nCells = this.nCells;
+    const { nCols, nCells } = this;
     const nRows = nCells / nCols;
     out.fill(0, 0, nT * nCells);
     const maxNodes = Math.max(4, Math.floor((1 << 20) / Math.max(1, nCells)));
+    // Times grow with t, so the nodes of steps t .. t1-1 lie between the earliest column time of
+    // step t and the latest of step t1-1.
+    const earliest = (t: number): number => {
+      let m = Infinity;
+      for (let c = 0; c < nCols; c++) m = Math.min(m, times[t * nCols + c]!);
+      return m;
+    };
+    const latest = (t: number): number => {
+      let m = -Infinity;
+      for (let c = 0; c < nCols; c++) m = Math.max(m, times[t * nCols + c]!);
+      return m;
+    };
     for (const o of this.octaves) {
       const p = o.octave.periodHours;
       const amp = o.octave.amplitude * scale;
       if (p <= 0) {
         const v = o.node(0);
-        for (let t = 0; t < nT; t++) for (let i = 0; i < nCells; i++) out[t * nCells + i] = (out[t * nCells + i] as number) + amp * (v[i] as number);
+        for (let t = 0; t < nT; t++) for (let i = 0; i < nCells; i++) out[t * nCells + i] = out[t * nCells + i]! + amp * v[i]!;
         continue;
       }
       let nodes = new Float32Array(0);
-      let t = 0;
-      while (t < nT) {
-        let lo = Infinity;
-        for (let c = 0; c < nCols; c++) lo = Math.min(lo, times[t * nCols + c] as number);
-        const kMin = Math.floor(lo / p);
-        let t1 = t, kMax = kMin;
-        while (t1 < nT) {
-          let hi = -Infinity;
-          for (let c = 0; c < nCols; c++) hi = Math.max(hi, times[t1 * nCols + c] as number);
-          const k = Math.floor(hi / p) + 1;
-          if (k - kMin + 1 > maxNodes && t1 > t) break;
-          kMax = k;
-          t1++;
-        }
-        const nK = kMax - kMin + 1;
+      for (let t = 0; t < nT; ) {
+        const kMin = Math.floor(earliest(t) / p);
+        let t1 = nT;
+        while (t1 - t > 1 && Math.floor(latest(t1 - 1) / p) + 1 - kMin + 1 > maxNodes) t1 = t + Math.ceil((t1 - t) / 2);
+        const nK = Math.floor(latest(t1 - 1) / p) + 1 - kMin + 1;
         if (nodes.length < nK * nCells) nodes = new Float32Array(nK * nCells);
         for (let k = 0; k < nK; k++) o.fill(kMin + k, nodes, k * nCells);
         for (let tt = t; tt < t1; tt++) {
           const ob = tt * nCells;
           for (let c = 0; c < nCols; c++) {
-            const tc = times[tt * nCols + c] as number;
+            const tc = times[tt * nCols + c]!;
             const k = Math.floor(tc / p);
             const w = smoothstep(timeFraction(tc, k, p));
             const na = (k - kMin) * nCells, nb = na + nCells;
             for (let r = 0, i = c; r < nRows; r++, i += nCols) {
-              const a = nodes[na + i] as number;
-              out[ob + i] = (out[ob + i] as number) + amp * (a + ((nodes[nb + i] as number) - a) * w);
+              const a = nodes[na + i]!;
+              out[ob + i] = out[ob + i]! + amp * (a + (nodes[nb + i]! - a) * w);
             }
           }
         }
