@@ -53,7 +53,7 @@ describe('fieldcast accounts and keys (embedded data dir, fleet stopped)', () =>
     const serve = await fieldcast('serve', 'agriculture');
     expect(serve.code).toBe(2);
     expect(serve.stderr).toContain('Distributed mode needs DATABASE_URL and KAFKA_BROKERS');
-  });
+  }, 60_000);
 
   it('migrate reports every schema', async () => {
     const res = await fieldcast('migrate');
@@ -72,5 +72,5 @@ describe('fieldcast accounts and keys (embedded data dir, fleet stopped)', () =>
     } finally {
       rmSync(pidFile, { force: true });
     }
-  });
+  }, 60_000);
 });

@@ -76,7 +76,7 @@ beforeAll(async () => {
   started = await startFleet(env, { print: (l) => lines.push(l) });
   agriculture = started.fleet.services.find((s) => s.area === 'agriculture')!.url;
   auth = `Basic ${Buffer.from(`${started.demo!.applicationId}:${started.demo!.applicationKey}`).toString('base64')}`;
-});
+}, 120_000);
 afterAll(async () => {
   await started?.fleet.stop();
   rmSync(dataDir, { recursive: true, force: true });
@@ -153,5 +153,5 @@ describe('FIELDCAST_WEATHER_STORES', () => {
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });

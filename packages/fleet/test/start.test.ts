@@ -37,5 +37,5 @@ describe('fieldcast start (embedded)', () => {
     } finally {
       await second.fleet.stop();
     }
-  });
+  }, 120_000);
 });
