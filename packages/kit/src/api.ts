@@ -83,6 +83,9 @@ export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z
   handle(ctx: OperationContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<unknown> | unknown;
 }
 
+/** An operation with a body must state its body faults: the compiler asks, and `Api.op` checks again at run time. */
+type BodyFaultsStated<B extends z.ZodType> = [B] extends [z.ZodUnknown] ? unknown : { bodyFaults: BodyFaults<B> };
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyOperation = Operation<any, any, any>;
 
@@ -138,7 +141,7 @@ export interface Pipeline {
 export class Api {
   readonly operations: AnyOperation[] = [];
 
-  op<P extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType = z.ZodUnknown>(operation: Operation<P, Q, B>): this {
+  op<P extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType = z.ZodUnknown>(operation: Operation<P, Q, B> & BodyFaultsStated<B>): this {
     if (operation.body && !operation.bodyFaults) throw new Error(`${operation.method.toUpperCase()} ${operation.path} takes a body, so it must state its bodyFaults`);
     this.operations.push(operation);
     return this;

@@ -67,11 +67,11 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
     return record;
   };
   const item = `${spec.path}/{id}`;
-  const docs = (name: OperationName, summary: string, response: string) => ({
-    summary: spec.docs?.[name]?.summary ?? summary,
-    ...(spec.docs?.[name]?.description ? { description: spec.docs[name]!.description } : {}),
-    response: spec.docs?.[name]?.response ?? response,
-  });
+  /** An operation's summary and description, and its response's description: the spec's, or generic ones. */
+  const docs = (name: OperationName, summary: string, response: string) => {
+    const given = spec.docs?.[name] ?? {};
+    return { head: { summary: given.summary ?? summary, ...(given.description ? { description: given.description } : {}) }, response: given.response ?? response };
+  };
   const semantic = hasSemanticFaults(spec.bodyFaults as BodyFaults<z.ZodType>);
   const tags = [spec.tag];
   const list = docs('list', `List the calling account’s ${many}`, `The ${many}, oldest first`);
@@ -83,8 +83,7 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
     .op({
       method: 'get',
       path: spec.path,
-      summary: list.summary,
-      ...(list.description ? { description: list.description } : {}),
+      ...list.head,
       tags,
       response: { status: 200, description: list.response, schema: z.array(spec.view) },
       handle: async ({ account }) => (await store.list(account.id)).map((r) => spec.present(r)),
@@ -92,8 +91,7 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
     .op({
       method: 'get',
       path: item,
-      summary: read.summary,
-      ...(read.description ? { description: read.description } : {}),
+      ...read.head,
       tags,
       params: IdParams,
       response: { status: 200, description: read.response, schema: spec.view },
@@ -103,8 +101,7 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
     .op({
       method: 'post',
       path: spec.path,
-      summary: create.summary,
-      ...(create.description ? { description: create.description } : {}),
+      ...create.head,
       tags,
       body: spec.input,
       bodyFaults: spec.bodyFaults,
@@ -115,8 +112,7 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
     .op({
       method: 'put',
       path: item,
-      summary: replace.summary,
-      ...(replace.description ? { description: replace.description } : {}),
+      ...replace.head,
       tags,
       params: IdParams,
       body: spec.input,
@@ -128,8 +124,7 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
     .op({
       method: 'delete',
       path: item,
-      summary: remove.summary,
-      ...(remove.description ? { description: remove.description } : {}),
+      ...remove.head,
       tags,
       params: IdParams,
       response: { status: 200, description: remove.response, schema: spec.view },
