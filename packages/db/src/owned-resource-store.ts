@@ -32,7 +32,7 @@ export interface OwnedResourceTable<R extends OwnedRecord> {
 }
 
 /** Event actions of an owned resource's changes (CloudEvent type `fieldcast.<kind>.<action>`). */
-export const OWNED_RESOURCE_ACTIONS = { create: 'created', replace: 'updated', remove: 'deleted' } as const;
+const OWNED_RESOURCE_ACTIONS = { create: 'created', replace: 'updated', remove: 'deleted' } as const;
 
 /**
  * Records by id, kept by a process that is the database's only writer. Every write through the

@@ -15,7 +15,7 @@ import {
 } from './errors.js';
 
 /** What the problem handler writes for a failure (RFC 9457 problem details plus `id` and `errors`). */
-export interface Problem {
+export interface ProblemDetails {
   status: number;
   /** stable snake_case code, e.g. field_does_not_exist */
   id: string;
@@ -73,14 +73,14 @@ const BODY_PARSER_ERRORS: Record<string, (err: { limit?: number }) => ProblemErr
   'request.aborted': () => new InvalidRequestError('request_aborted', 'The request was aborted'),
 };
 
-export const INTERNAL_PROBLEM: Problem = { status: 500, id: 'internal_error', message: 'The server failed to handle the request' };
+const INTERNAL_PROBLEM: ProblemDetails = { status: 500, id: 'internal_error', message: 'The server failed to handle the request' };
 
 function tableRowOf(err: unknown): Row<ProblemError> | undefined {
   return ERROR_TABLE.find((r) => err instanceof r.type);
 }
 
 /** The problem a thrown value is answered with. */
-export function problemOf(thrown: unknown): Problem {
+export function problemOf(thrown: unknown): ProblemDetails {
   let err = thrown;
   const parserType = (thrown as { type?: unknown } | null)?.type;
   if (!tableRowOf(err) && typeof parserType === 'string' && BODY_PARSER_ERRORS[parserType]) {

@@ -24,7 +24,7 @@ interface FieldRow {
  * slowly (about 1 ms of a 1.9 ms lookup; the degree-day endpoints read a field on every request,
  * bench/README.md).
  */
-export const FIELDS: OwnedResourceTable<FieldRecord> = {
+const FIELDS: OwnedResourceTable<FieldRecord> = {
   area: AREA,
   table: 'fields',
   kind: 'field',
