@@ -7,8 +7,6 @@
  * - `_Unsigned = "true"` marks integer data to be read as unsigned (NetCDF Users Guide,
  *   "Attribute Conventions"), the classic format having no unsigned types.
  */
-export type AttrValue = string | number | number[] | bigint;
-
 function numbers(v: unknown): number[] {
   if (v === undefined || v === null || typeof v === 'string') return [];
   if (typeof v === 'number' || typeof v === 'bigint') return [Number(v)];

@@ -7,8 +7,6 @@
 
 export const LAT = 'lat';
 export const LON = 'lon';
-/** The first time axis; further ones (a store holding daily and hourly data) are `time_<n>`. */
-export const TIME = 'time';
 /** xarray's attribute for dimension names in Zarr v2 (xarray docs, "Zarr encoding specification"). */
 export const ARRAY_DIMENSIONS = '_ARRAY_DIMENSIONS';
 /**
@@ -18,7 +16,6 @@ export const ARRAY_DIMENSIONS = '_ARRAY_DIMENSIONS';
 export const STEP_ATTR = 'step_ms';
 
 export const DAY_MS = 86_400_000;
-export const HOUR_MS = 3_600_000;
 
 /** Cells per chunk side in latitude and longitude (docs/decisions/0014-zarr-v2-point-series-layout.md). */
 export const SPATIAL_CHUNK = 8;
