@@ -1,4 +1,4 @@
-// The integration suite (DESIGN.md section 8): the same service tests, now against the real
+// The integration suite (docs/architecture.md §8): the same service tests, now against the real
 // PostgreSQL and Kafka named by DATABASE_URL and KAFKA_BROKERS, plus the cross-process tests in
 // tests/integration. Run by `.ci/run` after the unit suite; it fails, never skips, without them.
 import base from './jest.config.js';

@@ -1,5 +1,5 @@
 /**
- * Events feed reads at scale (issue 3, "Scale"). Run:
+ * Events feed reads at scale (docs/decisions/0029-feed-reads-at-scale.md). Run:
  *   npx -y pnpm@10 exec tsx bench/events.bench.ts
  * Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/fieldcast_bench;
  * the database is created if missing and is never the integration suite's, whose setup drops

@@ -1,5 +1,5 @@
 /**
- * Growing degree days (issue 5, "Performance"). Run:
+ * Growing degree days (targets in bench/README.md). Run:
  *   npx -y pnpm@10 exec tsx bench/gdd.bench.ts
  * Starts the agriculture app in this process (PGlite, in-process bus, the SyntheticSource) on an
  * ephemeral port, creates square fields of several sizes at 42 N, and measures each request with

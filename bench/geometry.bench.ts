@@ -1,6 +1,5 @@
 /**
- * Field geometry checks against rings built to defeat them (docs/decisions.md, "Agriculture:
- * growing degree days", fields). Run:
+ * Field geometry checks against rings built to defeat them (docs/decisions/0034-geometry-checks-bounded.md). Run:
  *   npx -y pnpm@10 exec tsx bench/geometry.bench.ts
  * For each shape at 1k, 4k and 16k positions: the time of polygonFaults (and of
  * polygonOverlapFaults for the field of many polygons) as a ratio to @turf/area of the same

@@ -1,9 +1,9 @@
 /**
- * Peak memory of `fieldcast ingest` against the size of the file (issue 4, "Ingest memory";
- * docs/decisions.md, "Ingest in slabs"). Figures are ratios: the ingest's peak resident set
+ * Peak memory of `fieldcast ingest` against the size of the file
+ * (docs/decisions/0016-ingest.md). Figures are ratios: the ingest's peak resident set
  * above a baseline process that ingests a tiny file of the same kind (same modules, h5wasm's
  * WebAssembly heap, zarrita), divided by the file's size. With slabs the ratio should fall as files grow (memory is a few
- * slabs); a single slab per variable (the old whole-variable ingest) stays at a multiple of 1.
+ * slabs); a single slab per variable (a whole-variable ingest) stays at a multiple of 1.
  *
  *   cd /work/main && npx -y pnpm@10 exec tsx bench/ingest.bench.ts
  *

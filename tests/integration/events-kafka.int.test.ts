@@ -8,7 +8,7 @@ import { eventually } from '@fieldcast/runtime/testing';
 import { deploy, fieldBody, newAccount, requireEnv } from './helpers.js';
 
 /**
- * Issue 3 against real PostgreSQL and Kafka, with agriculture and events as separate deployments:
+ * Feed reads at scale (docs/decisions/0029-feed-reads-at-scale.md) against real PostgreSQL and Kafka, with agriculture and events as separate deployments:
  * the endpoints under distributed serving, a topic created after the consumer started,
  * duplicate delivery, and a poisoned message among good ones.
  */

@@ -6,7 +6,7 @@ import { broker, deploy, fieldBody, newAccount } from './helpers.js';
 /**
  * Agriculture and events as two separate deployments that share nothing but PostgreSQL (each
  * its own schema) and Kafka: a field created over HTTP must reach the events feed through the
- * broker (issue 2, CI).
+ * broker (docs/architecture.md §8).
  */
 let agriculture: Awaited<ReturnType<typeof deploy>>;
 let events: Awaited<ReturnType<typeof deploy>>;

@@ -1,5 +1,5 @@
 /**
- * Issue 4: "Metadata and coordinate arrays are ones xarray understands". Stores written by
+ * Metadata and coordinate arrays must be ones xarray understands (docs/decisions/0017-xarray-compatibility-tested.md). Stores written by
  * GridStoreWriter and by `fieldcast ingest` are opened with xarray (open_zarr and
  * open_dataset(engine="zarr"), with and without the consolidated metadata) and checked for
  * dims, coordinate values, CF time decoding, units/standard_name and exact data values; an

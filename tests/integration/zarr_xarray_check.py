@@ -8,7 +8,7 @@ consolidated metadata, open_dataset(engine="zarr") with it, and without it) and 
 coordinates (CF-decoded times as ISO strings), attributes, encodings and every value.
 `compare` opens the source NetCDF with xarray too, puts it in the store's orientation (latitude
 ascending, longitude in -180..180) and reports whether each data variable is equal in float32.
-Issue 4: "Metadata and coordinate arrays are ones xarray understands".
+Metadata and coordinate arrays must be ones xarray understands (docs/decisions/0017-xarray-compatibility-tested.md).
 """
 import json
 import math
@@ -71,7 +71,7 @@ def cmd_compare(source, store):
     dst = xr.open_zarr(store)
     lat = next(n for n in src.coords if src[n].attrs.get("standard_name") == "latitude")
     lon = next(n for n in src.coords if src[n].attrs.get("standard_name") == "longitude")
-    # The store's orientation (docs/decisions.md, "Ingest normalisation"): longitudes above 180
+    # The store's orientation (docs/decisions/0016-ingest.md): longitudes above 180
     # moved down a turn, then both axes ascending.
     src = src.assign_coords({lon: src[lon].where(src[lon] <= 180, src[lon] - 360)}).sortby(lat).sortby(lon)
     out = {"times_equal": bool(np.array_equal(src["time"].values, dst["time"].values)), "vars": {}}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 /**
- * CloudEvents 1.0 structured-mode JSON envelope (DESIGN.md section 5).
+ * CloudEvents 1.0 structured-mode JSON envelope (docs/architecture.md §5).
  * `data` always carries the owning account (null for public resources) and a snapshot of the
  * resource after the change (before it, for a deletion).
  */

@@ -12,7 +12,7 @@ export interface KafkaTransportOptions {
 
 /**
  * Kafka through kafkajs. The producer is idempotent with one request in flight, so a retried
- * send never reorders a partition; the message key is the resource id (DESIGN.md section 5).
+ * send never reorders a partition; the message key is the resource id (docs/architecture.md §5).
  */
 export class KafkaTransport implements Transport {
   readonly kind = 'kafka' as const;

@@ -1,4 +1,4 @@
-/** Topic of one resource kind of one area: `fieldcast.<area>.<resource>` (DESIGN.md section 5). */
+/** Topic of one resource kind of one area: `fieldcast.<area>.<resource>` (docs/architecture.md §5). */
 export function topicFor(area: string, resourcePlural: string): string {
   return `fieldcast.${area}.${resourcePlural}`;
 }

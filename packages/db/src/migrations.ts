@@ -8,7 +8,7 @@ export interface Migration {
 
 /**
  * Runs a schema's migrations through knex's migrator, with the migration table inside the
- * schema itself so services never touch each other's bookkeeping (DESIGN.md section 4).
+ * schema itself so services never touch each other's bookkeeping (docs/architecture.md §4).
  * knex's lock table makes concurrent replicas wait for one another.
  */
 export async function migrateSchema(knex: Knex, schema: string, migrations: Migration[]): Promise<void> {

@@ -31,7 +31,7 @@ export interface OutboxOptions {
 /** Rows looked at per pruning statement: the oldest by seq, so each statement is a short index range. */
 const PRUNE_BATCH = 5000;
 
-/** The outbox table of one service schema (DESIGN.md section 5). */
+/** The outbox table of one service schema (docs/architecture.md §5). */
 export function outboxMigration(): Migration {
   return {
     name: '000_outbox',

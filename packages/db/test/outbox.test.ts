@@ -49,7 +49,7 @@ async function until(check: () => boolean, ms = 5000) {
   }
 }
 
-describe('outbox relay (DESIGN.md section 5)', () => {
+describe('outbox relay (docs/architecture.md §5)', () => {
   it('publishes committed rows in commit order and marks them sent', async () => {
     const { outbox, received, consume } = setup();
     await consume;

@@ -57,7 +57,7 @@ export interface GridValues extends CellGrid {
 }
 
 /**
- * Filled contours of gridded values, clipped to a set of polygons (DESIGN.md section 1: isobands
+ * Filled contours of gridded values, clipped to a set of polygons (docs/architecture.md §1: isobands
  * clipped to a polygon). The bands are @turf/isobands over the grid's cell centres (marching
  * squares, linear along cell edges), each intersected with the polygons by polygon-clipping and
  * returned as separate Polygons. Marching squares gives a partition of the grid's hull (the band

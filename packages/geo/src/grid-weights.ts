@@ -9,7 +9,7 @@ export type PolygonCoordinates = Polygon['coordinates'];
 const SLIVER = 1e-9;
 
 /**
- * A regular grid of cells by their centres (the GridSource convention, DESIGN.md section 6):
+ * A regular grid of cells by their centres (the GridSource convention, docs/architecture.md §6):
  * cell (i, j) is centred on (lats[i], lons[j]) and spans dLat x dLon around it. Values laid out
  * on it are row-major [lat][lon].
  */
@@ -64,7 +64,7 @@ function touching(centres: ArrayLike<number>, half: number, lo: number, hi: numb
  * Polygons, holes included), row-major [lat][lon]; 0 for cells the polygons do not reach.
  *
  * Each polygon is clipped to each cell's bbox with @turf/bbox-clip and measured with @turf/area
- * (issue 5: not a per-cell polygon intersection). bbox-clip is Sutherland-Hodgman per ring, so a
+ * (not a per-cell polygon intersection). bbox-clip is Sutherland-Hodgman per ring, so a
  * concave polygon can come back with degenerate edges along the cell border; they enclose no area,
  * and @turf/area subtracts the clipped holes, so the area is the exact intersection's. Only
  * cells whose bbox touches a polygon's bbox are clipped. Polygons of one field are assumed not to

@@ -7,7 +7,7 @@ import type { Ring } from '../src/index.js';
 
 /**
  * A comb whose teeth are long edges running east, all open at once to a sweep in longitude: the
- * case that made the all-pairs sweep quadratic (docs/decisions.md, fields). `cross` bends one
+ * case that made the all-pairs sweep quadratic (docs/decisions/0034-geometry-checks-bounded.md). `cross` bends one
  * tooth in the middle across the next.
  */
 export function comb(positions: number, cross = false): Ring[] {

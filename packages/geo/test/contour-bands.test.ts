@@ -14,7 +14,7 @@ function grid(lat0: number, lon0: number, d: number, nLat: number, nLon: number,
 
 const areaOfPolygon = (p: PolygonCoordinates) => turfArea({ type: 'Polygon', coordinates: p });
 
-/** Coverage and non-overlap of a set of contour pieces over the field (issue 5). */
+/** Coverage and non-overlap of a set of contour pieces over the field. */
 function expectPartition(field: PolygonCoordinates[], pieces: PolygonCoordinates[]) {
   const fieldArea = areaOf(field);
   const total = pieces.reduce((sum, p) => sum + areaOfPolygon(p), 0);

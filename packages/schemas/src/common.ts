@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
-/** Resource ids: UUIDs (v4 for created resources, v5 for derived records; DESIGN.md section 3). */
+/** Resource ids: UUIDs (v4 for created resources, v5 for derived records; docs/architecture.md §3). */
 export const Uuid = z.uuid({ error: 'must be a UUID' });
 
 export const IdParams = z.object({ id: Uuid });
 
-/** ISO 8601 UTC timestamp with `Z` (DESIGN.md section 3). */
+/** ISO 8601 UTC timestamp with `Z` (docs/architecture.md §3). */
 export const Timestamp = z.iso.datetime({ error: 'must be an ISO 8601 UTC timestamp such as 2026-05-01T12:00:00Z' });
 
 export const LatLon = z.object({ latitude: z.number(), longitude: z.number() });

@@ -11,9 +11,9 @@ export const DEGREE_DAY_FIRST_DATE = '2015-01-01';
 export const DEGREE_DAY_FORECAST_DAYS = 7;
 export const DEGREE_DAY_SCALES = ['celsius', 'fahrenheit'] as const;
 export type DegreeDayScale = (typeof DEGREE_DAY_SCALES)[number];
-/** Default base per scale: 10 °C (spec 4.1) and its Fahrenheit equivalent 50 °F (docs/decisions.md). */
+/** Default base per scale: 10 °C (spec 4.1) and its Fahrenheit equivalent 50 °F (docs/decisions/0010-degree-day-methods-and-scales.md). */
 export const DEFAULT_DEGREE_DAY_BASE: Record<DegreeDayScale, number> = { celsius: 10, fahrenheit: 50 };
-/** Same spellings as @fieldcast/science DegreeDayMethod (beyond the spec, issue 5). */
+/** Same spellings as @fieldcast/science DegreeDayMethod (beyond the spec). */
 export const DEGREE_DAY_METHOD_NAMES = ['average', 'modified-average', 'single-sine', 'single-triangle'] as const;
 export type DegreeDayMethodName = (typeof DEGREE_DAY_METHOD_NAMES)[number];
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Error body of every area (DESIGN.md section 3): RFC 9457 problem details plus the public
+ * Error body of every area (docs/architecture.md §3): RFC 9457 problem details plus the public
  * record's stable snake_case `id` and human `message`.
  */
 export const Problem = z

@@ -79,7 +79,7 @@ export const NIGHT_CLOUDINESS_HOURS_BEFORE_SUNSET: readonly [number, number] = [
  * Cloudiness function used at night when the caller has no value to carry forward (the first
  * hours of a series that starts at night). ASCE gives no default; FAO-56 (text to eq. 39)
  * suggests Rs/Rso of 0.4-0.6 in humid and 0.7-0.8 in arid climates at night. Rs/Rso = 0.7, the
- * boundary of those ranges, gives fcd = 1.35 x 0.7 - 0.35 = 0.595. Recorded in docs/decisions.md.
+ * boundary of those ranges, gives fcd = 1.35 x 0.7 - 0.35 = 0.595. Recorded in docs/decisions/0012-hourly-cloudiness-and-polar-hours.md.
  */
 export const FALLBACK_CLOUDINESS = 0.595;
 

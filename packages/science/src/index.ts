@@ -1,5 +1,5 @@
 // @fieldcast/science: pure, dependency-free functions behind the agriculture, insight and
-// model areas (DESIGN.md section 1). Each module cites its published source.
+// model areas (docs/architecture.md §1). Each module cites its published source.
 export * from './units.js';
 export * from './degree-days.js';
 export * from './humidity.js';

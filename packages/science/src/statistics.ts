@@ -5,7 +5,7 @@
  * Missing values (null, undefined, NaN) are skipped, as the spec asks. An empty series, or one
  * with nothing but missing values, has no statistics: every field is null.
  *
- * Mode of continuous data (recorded in docs/decisions.md): the most frequent value after
+ * Mode of continuous data (recorded in docs/decisions/0009-statistics-mode.md): the most frequent value after
  * rounding each value to the variable's display precision (`precision` decimal places, default
  * 1; halves round up, toward +∞, as Math.round does); ties go to the smallest such value.
  */

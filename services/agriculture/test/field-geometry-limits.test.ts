@@ -4,7 +4,7 @@ import { MAX_FIELD_POSITIONS } from '@fieldcast/schemas';
 import { comb, surveyedField } from '../../../packages/geo/test/adversarial-rings.js';
 import { agricultureService } from '../src/definition.js';
 
-/** Field geometry limits and rings built against the checks (docs/decisions.md, fields). */
+/** Field geometry limits and rings built against the checks (docs/decisions/0034-geometry-checks-bounded.md). */
 const t = useTestFleet([agricultureService]);
 const app = () => t.fleet.app('agriculture');
 const fieldOf = (polygons: unknown[][][]) => ({ description: 'limits', type: 'GeometryCollection', geometries: polygons.map((coordinates) => ({ type: 'Polygon', coordinates })) });
