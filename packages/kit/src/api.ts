@@ -80,6 +80,11 @@ export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z
   errors?: number[];
   /** false for operations outside HTTP Basic */
   auth?: boolean;
+  /**
+   * true for an operation whose work is large (grids over many days): an account may have only
+   * a few in flight at once (docs/architecture.md §3, limits)
+   */
+  heavy?: boolean;
   handle(ctx: OperationContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<unknown> | unknown;
 }
 
@@ -131,10 +136,12 @@ export function expressPath(path: string): string {
 export interface Pipeline {
   /** Accept negotiation (406) */
   negotiate: express.RequestHandler;
-  /** the JSON body parser, for operations that take a body */
-  parseBody: express.RequestHandler;
   /** HTTP Basic (401), for operations with `auth` not false */
   authenticate: express.RequestHandler;
+  /** the JSON body parser, for operations that take a body: after authentication, so no body is read for a caller without credentials */
+  parseBody: express.RequestHandler;
+  /** the cap on an account's heavy requests in flight (429), for operations declared `heavy` */
+  limitHeavy?: express.RequestHandler;
 }
 
 /** Declares operations: each becomes an Express route with validation and an OpenAPI entry. */
@@ -149,15 +156,16 @@ export class Api {
 
   /**
    * One Express route per operation, whose single handler runs the pipeline steps itself:
-   * negotiation, then body parsing (operations with a body only), then authentication, then
+   * negotiation, then authentication, then body parsing (operations with a body only), then
    * validation and the handler. One router layer per request instead of one per step saves the
    * router's per-layer dispatch on every call (docs/decisions/0038-one-route-per-operation.md).
    */
   mount(router: Router, pipeline: Pipeline): void {
     for (const op of this.operations) {
       const steps: express.RequestHandler[] = [pipeline.negotiate];
-      if (op.body) steps.push(pipeline.parseBody);
       if (op.auth !== false) steps.push(pipeline.authenticate);
+      if (op.body) steps.push(pipeline.parseBody);
+      if (op.heavy && pipeline.limitHeavy) steps.push(pipeline.limitHeavy);
       const run = async (req: Request, res: Response, next: express.NextFunction): Promise<void> => {
         try {
           if (op.body && req.body === undefined && hasBody(req)) {

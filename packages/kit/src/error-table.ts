@@ -1,5 +1,7 @@
+import { STATUS_CODES } from 'node:http';
 import {
   BodyTooLargeError,
+  ClientStatusError,
   ConflictError,
   InvalidRequestError,
   NotAcceptableError,
@@ -7,6 +9,7 @@ import {
   NotFoundError,
   type ProblemError,
   RequestTooLargeError,
+  TooManyRequestsError,
   UnauthorizedError,
   UnavailableError,
   UnsupportedMediaTypeError,
@@ -29,12 +32,13 @@ type ErrorClass<E extends ProblemError> = abstract new (...args: any[]) => E;
 
 interface Row<E extends ProblemError> {
   type: ErrorClass<E>;
-  status: number;
+  /** fixed for a class, or read from the error for the one class whose status a lower layer chose */
+  status: number | ((err: E) => number);
   id: (err: E) => string;
   headers?: Record<string, string>;
 }
 
-const row = <E extends ProblemError>(type: ErrorClass<E>, status: number, id: string | ((err: E) => string), headers?: Record<string, string>): Row<E> => ({
+const row = <E extends ProblemError>(type: ErrorClass<E>, status: number | ((err: E) => number), id: string | ((err: E) => string), headers?: Record<string, string>): Row<E> => ({
   type,
   status,
   id: typeof id === 'string' ? () => id : id,
@@ -44,7 +48,7 @@ const row = <E extends ProblemError>(type: ErrorClass<E>, status: number, id: st
 /**
  * Every error class a request can fail with, and its status and problem id (docs/architecture.md
  * §3: 400 bad parameter, 401, 403, 404 also for another account's resource, 406, 409, 413, 415,
- * 422 semantically invalid body or too much work, 503). The one place a status is chosen.
+ * 422 semantically invalid body or too much work, 429, 503). The one place a status is chosen.
  */
 export const ERROR_TABLE: readonly Row<ProblemError>[] = [
   row(InvalidRequestError, 400, (e) => e.code),
@@ -58,7 +62,10 @@ export const ERROR_TABLE: readonly Row<ProblemError>[] = [
   row(UnsupportedMediaTypeError, 415, (e) => e.code),
   row(ValidationError, 422, (e) => e.code),
   row(RequestTooLargeError, 422, 'request_too_large'),
+  // Retry-After and the RateLimit fields are set by the limiter that refused (request-limits.ts).
+  row(TooManyRequestsError, 429, (e) => e.code),
   row(UnavailableError, 503, (e) => e.code),
+  row(ClientStatusError, (e) => e.status, (e) => e.code),
 ] as Row<ProblemError>[];
 
 /**
@@ -73,6 +80,26 @@ const BODY_PARSER_ERRORS: Record<string, (err: { limit?: number }) => ProblemErr
   'request.aborted': () => new InvalidRequestError('request_aborted', 'The request was aborted'),
 };
 
+/** `Bad Request` -> `bad_request`: the problem id of a client error known only by its status. */
+const statusId = (status: number) => (STATUS_CODES[status] ?? 'client_error').toLowerCase().replace(/[^a-z0-9]+/g, '_');
+
+/**
+ * Any other thrown value that carries a 4xx `status` or `statusCode` (http-errors, Node's HTTP
+ * parser, zlib under the body reader) is the request's fault, whatever raised it: it keeps its
+ * status (RFC 9110 section 15.5). A path segment whose percent-encoding is not UTF-8 (RFC 3986
+ * section 2.1), and a body that does not decode in its Content-Encoding, get ids of their own.
+ */
+function clientErrorOf(thrown: unknown): ProblemError | undefined {
+  if (thrown === null || typeof thrown !== 'object') return undefined;
+  const { status, statusCode } = thrown as { status?: unknown; statusCode?: unknown };
+  const code = typeof status === 'number' ? status : statusCode;
+  if (typeof code !== 'number' || !Number.isInteger(code) || code < 400 || code > 499) return undefined;
+  if (thrown instanceof URIError) return new InvalidRequestError('malformed_path', 'A path segment is not valid percent-encoded UTF-8 (RFC 3986 section 2.1)');
+  const cause = (thrown as { code?: unknown }).code;
+  if (typeof cause === 'string' && cause.startsWith('Z_')) return new InvalidRequestError('malformed_body_encoding', 'The request body does not decode in its Content-Encoding');
+  return new ClientStatusError(code, statusId(code), STATUS_CODES[code] ?? 'The request cannot be handled');
+}
+
 const INTERNAL_PROBLEM: ProblemDetails = { status: 500, id: 'internal_error', message: 'The server failed to handle the request' };
 
 function tableRowOf(err: unknown): Row<ProblemError> | undefined {
@@ -86,11 +113,12 @@ export function problemOf(thrown: unknown): ProblemDetails {
   if (!tableRowOf(err) && typeof parserType === 'string' && BODY_PARSER_ERRORS[parserType]) {
     err = BODY_PARSER_ERRORS[parserType]!(thrown as { limit?: number });
   }
+  if (!tableRowOf(err)) err = clientErrorOf(thrown) ?? err;
   const found = tableRowOf(err);
   if (!found) return INTERNAL_PROBLEM;
   const problem = err as ProblemError;
   return {
-    status: found.status,
+    status: typeof found.status === 'number' ? found.status : found.status(problem),
     id: found.id(problem),
     message: problem.message,
     ...(problem.errors ? { errors: problem.errors } : {}),

@@ -69,6 +69,17 @@ export class ValidationError extends ProblemError {
 /** A request for more work than the endpoint states it will do, refused before any of it is done (docs/architecture.md §3, limits). */
 export class RequestTooLargeError extends ProblemError {}
 
+/** A caller over one of its limits of rate or concurrency (docs/architecture.md §3, limits; RFC 6585 section 4). */
+export class TooManyRequestsError extends ProblemError {
+  constructor(
+    /** stable snake_case problem id, e.g. `too_many_requests` */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** A change that clashes with what exists, e.g. a duplicate name. */
 export class ConflictError extends ProblemError {
   constructor(
@@ -119,5 +130,22 @@ export class UnsupportedMediaTypeError extends ProblemError {
 
 /** A request body over the byte limit of the JSON parser. */
 export class BodyTooLargeError extends ProblemError {}
+
+/**
+ * A client error that a lower layer (Node's HTTP parser, the router, the body reader) raised with
+ * its own 4xx status and no class of ours: the request stays a client error (RFC 9110 section
+ * 15.5), never a 500.
+ */
+export class ClientStatusError extends ProblemError {
+  constructor(
+    /** the 4xx status the lower layer chose */
+    readonly status: number,
+    /** stable snake_case problem id, e.g. `request_header_fields_too_large` */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 export const unauthorized = (message = 'Credentials are missing or invalid') => new UnauthorizedError(message);

@@ -1,7 +1,9 @@
 export * from './api.js';
 export * from './auth.js';
+export * from './client-error.js';
 export * from './errors.js';
 export * from './identity.js';
+export { DEFAULT_LIMITS, type Limits } from './limits.js';
 export * from './logger.js';
 export * from './negotiate.js';
 export * from './openapi.js';

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { STATUS_CODES } from 'node:http';
-import { problemOf } from './error-table.js';
+import { problemOf, type ProblemDetails } from './error-table.js';
 import { NotFoundError } from './errors.js';
 import type { Logger } from './logger.js';
 
@@ -20,18 +20,21 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
     }
     for (const [k, v] of Object.entries(problem.headers ?? {})) res.setHeader(k, v);
     res.status(problem.status).type(PROBLEM_MEDIA_TYPE);
-    res.send(
-      JSON.stringify({
-        type: `urn:fieldcast:problem:${problem.id}`,
-        title: STATUS_CODES[problem.status] ?? 'Error',
-        status: problem.status,
-        detail: problem.message,
-        id: problem.id,
-        message: problem.message,
-        ...(problem.errors ? { errors: problem.errors } : {}),
-      }),
-    );
+    res.send(problemJson(problem));
   };
+}
+
+/** The problem+json body of a problem (RFC 9457 members plus `id`, `message` and `errors`). */
+export function problemJson(problem: ProblemDetails): string {
+  return JSON.stringify({
+    type: `urn:fieldcast:problem:${problem.id}`,
+    title: STATUS_CODES[problem.status] ?? 'Error',
+    status: problem.status,
+    detail: problem.message,
+    id: problem.id,
+    message: problem.message,
+    ...(problem.errors ? { errors: problem.errors } : {}),
+  });
 }
 
 export const unknownRoute: RequestHandler = (req, _res, next) => {

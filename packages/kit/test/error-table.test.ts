@@ -1,6 +1,7 @@
 import * as errors from '../src/errors.js';
 import {
   BodyTooLargeError,
+  ClientStatusError,
   ConflictError,
   ERROR_TABLE,
   InvalidRequestError,
@@ -35,6 +36,7 @@ describe('the error table', () => {
     [new ValidationError('invalid_geometry', 'm', []), 422, 'invalid_geometry'],
     [new RequestTooLargeError('m'), 422, 'request_too_large'],
     [new UnavailableError('weather_data_missing', 'm'), 503, 'weather_data_missing'],
+    [new ClientStatusError(431, 'request_header_fields_too_large', 'm'), 431, 'request_header_fields_too_large'],
   ])('%s: %i %s', (err, status, id) => {
     expect(problemOf(err)).toMatchObject({ status, id, message: err.message });
   });
@@ -50,12 +52,18 @@ describe('the error table', () => {
     expect(problemOf(new UnauthorizedError('m')).headers).toEqual({ 'WWW-Authenticate': 'Basic realm="fieldcast", charset="UTF-8"' });
   });
 
-  it('body-parser failures keep their ids; anything else is a 500 that tells nothing', () => {
+  it('body-parser failures keep their ids; a client error known only by its status keeps it; anything else is a 500 that tells nothing', () => {
     expect(problemOf({ type: 'entity.parse.failed', status: 400 })).toMatchObject({ status: 400, id: 'malformed_json' });
     expect(problemOf({ type: 'entity.too.large', status: 413, limit: 1024 })).toMatchObject({ status: 413, id: 'body_too_large', message: 'The request body is larger than the limit of 1024 bytes' });
     expect(problemOf({ type: 'charset.unsupported' })).toMatchObject({ status: 415, id: 'unsupported_charset' });
     expect(problemOf(new Error('secret detail'))).toEqual({ status: 500, id: 'internal_error', message: 'The server failed to handle the request' });
     expect(problemOf(undefined).status).toBe(500);
-    expect(problemOf({ type: 'something.else', status: 400 }).status).toBe(500);
+    expect(problemOf({ type: 'something.else', status: 400 })).toEqual({ status: 400, id: 'bad_request', message: 'Bad Request' });
+    expect(problemOf(Object.assign(new Error('x'), { statusCode: 408 }))).toMatchObject({ status: 408, id: 'request_timeout' });
+    expect(problemOf(Object.assign(new URIError('URI malformed'), { status: 400 }))).toMatchObject({ status: 400, id: 'malformed_path' });
+    expect(problemOf(Object.assign(new Error('incorrect header check'), { status: 400, code: 'Z_DATA_ERROR' }))).toMatchObject({ status: 400, id: 'malformed_body_encoding' });
+    // A status a lower layer gives a server fault stays a 500 that tells nothing.
+    expect(problemOf(Object.assign(new Error('secret'), { status: 503 }))).toMatchObject({ status: 500, id: 'internal_error' });
+    expect(problemOf(Object.assign(new Error('secret'), { status: '400' })).status).toBe(500);
   });
 });

@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import type { Express } from 'express';
 import type { Transport } from '@fieldcast/bus';
 import { migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
-import { createServiceApp, type HttpDeps, type Logger } from '@fieldcast/kit';
+import { answerClientError, createServiceApp, type HttpDeps, type Limits, type Logger } from '@fieldcast/kit';
 import type { GridSource } from '@fieldcast/weather';
 import { IdentityStore, migrateIdentity } from './identity.js';
 import { needsTransport, topicsOf, type AnyDeps, type Service } from './needs.js';
@@ -18,7 +19,11 @@ export interface SharedDeps {
   weather?: GridSource;
   vendor: string;
   bodyLimit: string;
+  /** limits per account (limitsFromEnv); the kit's defaults where not given */
+  limits?: Partial<Limits>;
   now?: () => Date;
+  /** worker threads of each service that declares weather; default every core but one, at least one */
+  computeThreads?: number;
 }
 
 /**
@@ -61,6 +66,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     logger,
     vendor: shared.vendor,
     bodyLimit: shared.bodyLimit,
+    ...(shared.limits ? { limits: shared.limits } : {}),
     now: shared.now ?? (() => new Date()),
     // Auth reads schema identity, so every service checks the database; the transport only when it has one.
     ready: async (): Promise<Record<string, boolean>> => {
@@ -72,13 +78,14 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     ...http,
     ...(needs.database ? { db } : {}),
     ...(outbox ? { outbox } : {}),
-    ...(needs.weather ? { weather: required(shared.weather, 'weather', service) } : {}),
+    ...(needs.weather ? { weather: required(shared.weather, 'weather', service), computeThreads: shared.computeThreads ?? Math.max(1, availableParallelism() - 1) } : {}),
   };
   await outbox?.start();
   const subscriptions: { stop(): Promise<void> }[] = [];
   const stop = async () => {
     for (const s of subscriptions.splice(0).reverse()) await s.stop();
     await outbox?.stop();
+    await service.stop?.(deps as never);
   };
   try {
     for (const consumer of service.consumers?.(deps) ?? []) {
@@ -105,9 +112,14 @@ export interface RunningFleet {
   stop(): Promise<void>;
 }
 
-function listen(app: Express, port: number, host: string): Promise<Server> {
+/**
+ * Serves an app on a port. A request Node's HTTP parser refuses before the app sees it (headers
+ * over 16 KB, RFC 6585 section 5) is answered with problem+json like every other failure.
+ */
+export function listen(app: Express, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    server.on('clientError', answerClientError);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { Timestamp, Uuid } from './common.js';
+import { text } from './text.js';
 
 /**
  * A path-like identifier (spec 2.10 "namespace"): segments of letters, digits, `_`, `.` and `-`,
  * each starting with a letter or digit, joined by `/`, e.g. `agriculture/fields/created`.
  */
 export const EVENT_NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9_.-]*(\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$/;
-export const Namespace = z
-  .string({ error: 'must be a string' })
+export const Namespace = text({ error: 'must be a string' })
   .max(200, { error: 'is at most 200 characters' })
   .regex(EVENT_NAMESPACE, { error: 'must be a path-like identifier such as agriculture/fields/created' });
 
@@ -53,15 +53,14 @@ const setByService = z.undefined({ error: 'is set by the service' }).optional();
 
 /**
  * Body of POST /events (spec 4.10). Required: app, namespace, message. origin defaults to the
- * application itself, occurrenceTime to the time of the request, tagged to none (docs/decisions.md,
- * "Events"). Unknown keys are refused so a misspelt optional field is not silently defaulted.
+ * application itself, occurrenceTime to the time of the request, tagged to none (docs/decisions/0025-event-creation.md). Unknown keys are refused so a misspelt optional field is not silently defaulted.
  */
 export const EventInput = z
   .strictObject({
-    app: z.string({ error: 'is required: the calling application’s handle or id' }).min(1).max(63),
+    app: text({ error: 'is required: the calling application’s handle or id' }).min(1).max(63),
     origin: ResourceRef.optional(),
     namespace: Namespace,
-    message: z.string({ error: 'is required' }).min(1, { error: 'must not be empty' }).max(EVENT_MESSAGE_MAX, { error: `is at most ${EVENT_MESSAGE_MAX} characters` }),
+    message: text({ error: 'is required' }).min(1, { error: 'must not be empty' }).max(EVENT_MESSAGE_MAX, { error: `is at most ${EVENT_MESSAGE_MAX} characters` }),
     occurrenceTime: Timestamp.optional(),
     tagged: z.array(ResourceRef).max(EVENT_TAGGED_MAX, { error: `holds at most ${EVENT_TAGGED_MAX} resources` }).default([]),
     id: setByService,

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { polygonOverlapFaults } from '@fieldcast/geo';
 import { LatLon, Uuid } from './common.js';
 import { MultiPolygon, PolygonInput } from './geojson.js';
+import { text } from './text.js';
 
 /**
  * Most positions in one field, over all its polygons and rings (closing positions included). The
  * spec sets no limit (interface.md section 8 is silent on fields); surveyed field boundaries have
  * hundreds to a few thousand positions, so this is never reached by a real field, and it bounds
  * the time of the geometry checks (about n log n, bench/geometry.bench.ts) for any body.
- * docs/decisions.md, fields.
+ * docs/decisions/0033-field-geometry-rules.md.
  */
 export const MAX_FIELD_POSITIONS = 20_000;
 
@@ -25,7 +26,7 @@ function positionCount(geometries: unknown): number {
 
 /**
  * The geometries, counted before any polygon is checked: a body over MAX_FIELD_POSITIONS gets
- * one fault at `geometries` (422 invalid_geometry, DESIGN.md section 3: a semantically invalid
+ * one fault at `geometries` (422 invalid_geometry, docs/architecture.md §3: a semantically invalid
  * body, like an area over the limit; 413 stays for bodies over the byte limit) and no check runs.
  * A preprocess step stops the pipe on its issue (zod 4) and keeps the OpenAPI schema of the array.
  */
@@ -47,7 +48,7 @@ const Geometries = z.preprocess(
 /** Body of POST /fields and PUT /fields/{id} (spec 2.1, 4.2). */
 export const FieldInput = z
   .object({
-    description: z.string().max(10_000).default(''),
+    description: text().max(10_000).default(''),
     type: z.literal('GeometryCollection', { error: 'type must be GeometryCollection' }),
     geometries: Geometries,
   })

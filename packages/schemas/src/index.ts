@@ -1,4 +1,5 @@
 export * from './common.js';
+export * from './text.js';
 export * from './problem.js';
 export * from './geojson.js';
 export * from './fields.js';
