@@ -17,7 +17,10 @@ export interface Needs {
    * (docs/architecture.md §5): gives `outbox`
    */
   outbox?: { topics: readonly string[] };
-  /** gridded weather (docs/architecture.md §6): gives `weather` */
+  /**
+   * gridded weather (docs/architecture.md §6): gives `weather`, and `computeThreads`, the worker
+   * threads the service may run its heavy computation on (docs/decisions/0051-heavy-work-in-worker-threads.md)
+   */
   weather?: true;
 }
 
@@ -25,10 +28,10 @@ export interface Needs {
 export type DepsOf<N extends Needs> = HttpDeps &
   (N extends { database: object } ? { db: Database } : unknown) &
   (N extends { outbox: object } ? { outbox: Outbox } : unknown) &
-  (N extends { weather: true } ? { weather: GridSource } : unknown);
+  (N extends { weather: true } ? { weather: GridSource; computeThreads: number } : unknown);
 
 /** Whatever a service may have been given; what one service actually has is `DepsOf` its needs. */
-export type AnyDeps = HttpDeps & { db?: Database; outbox?: Outbox; weather?: GridSource };
+export type AnyDeps = HttpDeps & { db?: Database; outbox?: Outbox; weather?: GridSource; computeThreads?: number };
 
 /** Consumes the topics matching `topics` in consumer group `group`; a throw redelivers the message. */
 export interface Consumer {
@@ -45,6 +48,8 @@ export interface Service<N extends Needs = Needs> extends ServiceDefinition<N, D
    * migrated and stops them before it closes the database.
    */
   consumers?(deps: DepsOf<N>): Consumer[];
+  /** releases what `api` started (worker threads); called when the service stops, after its server closes */
+  stop?(deps: DepsOf<N>): Promise<void>;
 }
 
 /** Types a service's dependencies from its declared needs: reading one it did not declare fails to compile. */

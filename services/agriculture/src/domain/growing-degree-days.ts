@@ -1,12 +1,13 @@
 import { cellWeights, contourBands, cutAtAntimeridian, roundBandEdges } from '@fieldcast/geo';
 import { UnavailableError } from '@fieldcast/kit';
-import { dateMs, type DegreeDayContourResult, type DegreeDayFieldResult, type DegreeDayLocationResult, type DegreeDayQuery } from '@fieldcast/schemas';
-import type { GridSource, TimeRange } from '@fieldcast/weather';
+import { type DegreeDayContourResult, type DegreeDayFieldResult, type DegreeDayLocationResult, type DegreeDayQuery } from '@fieldcast/schemas';
+import type { GridSource } from '@fieldcast/weather';
 import { dailyExtremesAt } from './daily-temperatures.js';
 import { degreeDayRule, pointTotal } from './degree-day-totals.js';
 import { fieldGrid } from './field-grid.js';
 import type { FieldRecord } from './fields.js';
 import { roundOutput } from './output-rounding.js';
+import { checkWork, daysOf, degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from './work-limits.js';
 
 /** The request settings every result repeats (spec 2.6), scale capitalised. */
 function settingsOf(query: DegreeDayQuery) {
@@ -16,11 +17,6 @@ function settingsOf(query: DegreeDayQuery) {
     baseTemperature: query.base,
     scale: query.scale === 'celsius' ? ('Celsius' as const) : ('Fahrenheit' as const),
   };
-}
-
-/** startDate..endDate inclusive: the daily steps stamped 00:00Z of each date (docs/architecture.md §6). */
-function daysOf(query: DegreeDayQuery): TimeRange {
-  return { startMs: dateMs(query.start), endMs: dateMs(query.end) };
 }
 
 const fieldPath = (id: string) => `/fields/${id}`;
@@ -41,7 +37,8 @@ function contoursPath(id: string, query: DegreeDayQuery): string {
 const noData = () => new UnavailableError('weather_data_missing', 'The weather source has no temperatures for some of these days at this place');
 
 /** Location result (spec 2.6): degree days at a point, temperatures bilinear between grid points. */
-export async function locationDegreeDays(source: GridSource, query: DegreeDayQuery, latitude: number, longitude: number): Promise<DegreeDayLocationResult> {
+export async function locationDegreeDays(source: GridSource, query: DegreeDayQuery, latitude: number, longitude: number, limit = MAX_DEGREE_DAY_CELL_DAYS): Promise<DegreeDayLocationResult> {
+  checkWork(degreeDayWork.location(query), limit);
   const { tmax, tmin } = await dailyExtremesAt(source, longitude, latitude, daysOf(query));
   const total = pointTotal(tmax, tmin, degreeDayRule(query, tmax.units));
   if (!Number.isFinite(total)) throw noData();
@@ -70,7 +67,8 @@ export function coveredCellStatistics(totals: Float64Array, weights: Float64Arra
  * field's bbox (centres within half a cell of it); a field at the antimeridian is one area
  * across it (fieldGrid), so a cell that straddles ±180 is weighted by both sides.
  */
-export async function fieldDegreeDays(source: GridSource, field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayFieldResult> {
+export async function fieldDegreeDays(source: GridSource, field: FieldRecord, query: DegreeDayQuery, limit = MAX_DEGREE_DAY_CELL_DAYS): Promise<DegreeDayFieldResult> {
+  checkWork(degreeDayWork.field(source, field, query), limit);
   const days = daysOf(query);
   const [atCentroid, around] = await Promise.all([
     dailyExtremesAt(source, field.centroid.longitude, field.centroid.latitude, days),
@@ -98,7 +96,8 @@ export async function fieldDegreeDays(source: GridSource, field: FieldRecord, qu
  * at ±180 again (RFC 7946 section 3.1.9). Band edges are round numbers chosen from the grid's
  * range; properties.degreeDays is the band's lower edge (docs/decisions/0032-field-degree-days-and-contours.md).
  */
-export async function fieldContours(source: GridSource, field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayContourResult> {
+export async function fieldContours(source: GridSource, field: FieldRecord, query: DegreeDayQuery, limit = MAX_DEGREE_DAY_CELL_DAYS): Promise<DegreeDayContourResult> {
+  checkWork(degreeDayWork.contours(source, field, query), limit);
   const days = daysOf(query);
   const { polygons, grid } = await fieldGrid(source, field, query, days, 1, true);
   const values = grid.values;

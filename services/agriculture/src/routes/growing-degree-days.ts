@@ -8,16 +8,28 @@ import {
   IdParams,
 } from '@fieldcast/schemas';
 import type { GridSource } from '@fieldcast/weather';
-import { fieldContours, fieldDegreeDays, locationDegreeDays } from '../domain/growing-degree-days.js';
+import type { DegreeDayComputer } from '../degree-day-compute.js';
+import { locationDegreeDays } from '../domain/growing-degree-days.js';
+import { MAX_DEGREE_DAY_CELL_DAYS } from '../domain/work-limits.js';
 import type { FieldStore } from '../store.js';
 
 export interface DegreeDayRouteDeps {
   fields: FieldStore;
   weather: GridSource;
   now: () => Date;
+  /** field results and contours, off the event loop */
+  computer: DegreeDayComputer;
 }
 
 const PARAMETERS = 'Query: base, scale, start, end (spec 4.1) and method, cap; unknown parameters are ignored.';
+
+/** The work limit as each operation states it (README "Limits"; docs/decisions/0050-degree-day-work-limit.md). */
+const LIMIT = `At most ${MAX_DEGREE_DAY_CELL_DAYS.toLocaleString('en')} cell-days (weather grid cells x days)`;
+const WORK = {
+  contours: `${LIMIT}: the cells within one cell of the field's bounding box, times the days; a request over it gets 422 request_too_large, naming the limit and its size, before anything is computed.`,
+  field: `${LIMIT}: the cells within half a cell of the field's bounding box plus the centroid's 4, times the days; a request over it gets 422 request_too_large, naming the limit and its size, before anything is computed.`,
+  location: `${LIMIT}; a location is 4 cells, so every accepted date range is within it.`,
+};
 
 /**
  * Growing degree days (spec 2.6, 4.1). Declared most specific first: Express tries routes in
@@ -37,31 +49,35 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
       method: 'get',
       path: '/growing-degree-days/{id}/contours',
       summary: 'Degree-day contours clipped to a field',
-      description: `Isobands of the accumulated degree days on the weather grid, clipped to the field, one Polygon per feature; together they cover the field once. Band edges are round numbers (widths 1, 2, 2.5 or 5 x 10^n, at most 10 bands over the values around the field); properties.degreeDays is the band's lower edge. ${PARAMETERS}`,
+      description: `Isobands of the accumulated degree days on the weather grid, clipped to the field, one Polygon per feature; together they cover the field once. Band edges are round numbers (widths 1, 2, 2.5 or 5 x 10^n, at most 10 bands over the values around the field); properties.degreeDays is the band's lower edge. ${PARAMETERS} ${WORK.contours}`,
       tags: ['growing degree days'],
       params: IdParams,
       query,
       response: { status: 200, description: 'The contour result (spec 2.6)', schema: DegreeDayContourResult },
-      errors: [404],
-      handle: async ({ account, params, query: q }) => fieldContours(deps.weather, await loadField(account.id, params.id), q),
+      errors: [404, 422],
+      // Grids over many days (docs/architecture.md §3, limits): an account has only a few in flight.
+      heavy: true,
+      handle: async ({ account, params, query: q }) => deps.computer.contours(await loadField(account.id, params.id), q),
     })
     .op({
       method: 'get',
       path: '/growing-degree-days/{id}',
       summary: 'Degree days for a field',
-      description: `Value at the centroid, and the area-weighted mean, maximum and minimum over the grid cells the field covers. ${PARAMETERS}`,
+      description: `Value at the centroid, and the area-weighted mean, maximum and minimum over the grid cells the field covers. ${PARAMETERS} ${WORK.field}`,
       tags: ['growing degree days'],
       params: IdParams,
       query,
       response: { status: 200, description: 'The field result (spec 2.6)', schema: DegreeDayFieldResult },
-      errors: [404],
-      handle: async ({ account, params, query: q }) => fieldDegreeDays(deps.weather, await loadField(account.id, params.id), q),
+      errors: [404, 422],
+      // Grids over many days (docs/architecture.md §3, limits): an account has only a few in flight.
+      heavy: true,
+      handle: async ({ account, params, query: q }) => deps.computer.field(await loadField(account.id, params.id), q),
     })
     .op({
       method: 'get',
       path: '/growing-degree-days/{latitude}/{longitude}',
       summary: 'Degree days at a location',
-      description: `Degree days accumulated from start to end inclusive, from daily temperatures interpolated bilinearly between grid points. ${PARAMETERS}`,
+      description: `Degree days accumulated from start to end inclusive, from daily temperatures interpolated bilinearly between grid points. ${PARAMETERS} ${WORK.location}`,
       tags: ['growing degree days'],
       params: DegreeDayLocationParams,
       query,

@@ -1,0 +1,90 @@
+import type { DegreeDayContourResult, DegreeDayFieldResult, DegreeDayQuery } from '@fieldcast/schemas';
+import type { WorkerOptions } from 'node:worker_threads';
+import { CompositeSource, type GridSource, SyntheticSource, ZarrSource } from '@fieldcast/weather';
+import { fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
+import type { FieldRecord } from './domain/fields.js';
+import { checkWork, degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from './domain/work-limits.js';
+import { reviveError } from './worker-errors.js';
+import { WorkerPool } from './worker-pool.js';
+
+/** One field computation as sent to a compute thread (structured-cloneable). */
+export interface DegreeDayTask {
+  kind: 'field' | 'contours';
+  /** the Zarr stores in front of the synthetic world, as the process opened them */
+  stores: string[];
+  field: FieldRecord;
+  query: DegreeDayQuery;
+  limit: number;
+}
+
+/**
+ * The stores a thread opens to answer as `source` does: the synthetic world alone, or Zarr stores
+ * in front of it (what the runtime opens, docs/architecture.md §6). Any other source (a test's
+ * hand-made grid) cannot be opened again in another thread: undefined, and its work stays inline.
+ */
+export function storesOf(source: GridSource): string[] | undefined {
+  if (source instanceof SyntheticSource) return [];
+  if (!(source instanceof CompositeSource)) return undefined;
+  const parts = source.sources;
+  const stores = parts.slice(0, -1);
+  if (!(parts[parts.length - 1] instanceof SyntheticSource) || !stores.every((s) => s instanceof ZarrSource)) return undefined;
+  return stores.map((s) => (s as ZarrSource).location);
+}
+
+/**
+ * The thread's module. In the bundle, the worker bundle written beside cli.js (scripts/build.ts).
+ * From the TypeScript sources (tsx, Jest) the module beside this one, behind a line that first
+ * registers tsx's loader in the new thread: on Node 20 a thread gets no loader hooks from its
+ * parent, and `--import` in a thread's execArgv does not add them.
+ */
+function workerEntry(): { filename: URL | string; options?: WorkerOptions } {
+  if (!import.meta.url.endsWith('.ts')) return { filename: new URL('./agriculture-degree-day-worker.js', import.meta.url) };
+  const module = JSON.stringify(new URL('./degree-day-worker.ts', import.meta.url).href);
+  return { filename: `import('tsx/esm/api').then(({ register }) => { register(); return import(${module}); });`, options: { eval: true } };
+}
+
+export interface DegreeDayComputer {
+  field(field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayFieldResult>;
+  contours(field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayContourResult>;
+  /** ends the compute threads, if any were started */
+  close(): Promise<void>;
+}
+
+export interface DegreeDayComputerOptions {
+  /** compute threads; 0 computes on the event loop */
+  threads: number;
+  /** most cell-days one request may ask for */
+  limit?: number;
+}
+
+/**
+ * Field results and contours off the event loop (docs/decisions/0051-heavy-work-in-worker-threads.md):
+ * the work is checked against the limit here, before anything is read, then the weather read,
+ * degree days and isobands run in a compute thread. The threads start on the first request.
+ */
+export function degreeDayComputer(source: GridSource, options: DegreeDayComputerOptions): DegreeDayComputer {
+  const limit = options.limit ?? MAX_DEGREE_DAY_CELL_DAYS;
+  const stores = options.threads > 0 ? storesOf(source) : undefined;
+  let pool: WorkerPool<DegreeDayTask, unknown> | undefined;
+  const run = <R>(task: Omit<DegreeDayTask, 'stores' | 'limit'>): Promise<R> => {
+    if (!pool) {
+      pool = new WorkerPool<DegreeDayTask, unknown>(workerEntry(), options.threads, reviveError);
+    }
+    return pool.run({ ...task, stores: stores!, limit }) as Promise<R>;
+  };
+  return {
+    async field(field, query) {
+      checkWork(degreeDayWork.field(source, field, query), limit);
+      return stores ? run({ kind: 'field', field, query }) : fieldDegreeDays(source, field, query, limit);
+    },
+    async contours(field, query) {
+      checkWork(degreeDayWork.contours(source, field, query), limit);
+      return stores ? run({ kind: 'contours', field, query }) : fieldContours(source, field, query, limit);
+    },
+    async close() {
+      const closing = pool;
+      pool = undefined;
+      await closing?.close();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { parentPort } from 'node:worker_threads';
+import { type GridSource, loadWeatherSource } from '@fieldcast/weather';
+import { fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
+import type { DegreeDayTask } from './degree-day-compute.js';
+import { errorData } from './worker-errors.js';
+import type { WorkerReply } from './worker-pool.js';
+
+/**
+ * A compute thread (docs/decisions/0051-heavy-work-in-worker-threads.md): opens the same weather
+ * as the process (the synthetic world behind the same Zarr stores) once per set of stores, and
+ * runs the field computations it is sent, one at a time.
+ */
+const sources = new Map<string, Promise<GridSource>>();
+
+function weatherOf(stores: string[]): Promise<GridSource> {
+  const key = JSON.stringify(stores);
+  let source = sources.get(key);
+  if (!source) sources.set(key, (source = loadWeatherSource({ storeUrls: stores })));
+  return source;
+}
+
+async function compute(task: DegreeDayTask) {
+  const source = await weatherOf(task.stores);
+  return task.kind === 'contours' ? fieldContours(source, task.field, task.query, task.limit) : fieldDegreeDays(source, task.field, task.query, task.limit);
+}
+
+parentPort?.on('message', (task: DegreeDayTask) => {
+  compute(task).then(
+    (result) => parentPort?.postMessage({ ok: true, result } satisfies WorkerReply<unknown>),
+    (err: unknown) => parentPort?.postMessage({ ok: false, error: errorData(err) } satisfies WorkerReply<unknown>),
+  );
+});

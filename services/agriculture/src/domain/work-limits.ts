@@ -1,0 +1,67 @@
+import { polygonsBBox, unwrapLongitudes } from '@fieldcast/geo';
+import { RequestTooLargeError } from '@fieldcast/kit';
+import { dateMs, type DegreeDayQuery } from '@fieldcast/schemas';
+import type { GridSource, TimeRange } from '@fieldcast/weather';
+import { dailyGrid } from './daily-temperatures.js';
+import type { FieldRecord } from './fields.js';
+
+/**
+ * Most work one degree-day request may ask for, in grid cells x days: the daily extremes of each
+ * cell are read and summed once per day, so time and memory (8 bytes per cell-day) grow with it.
+ * 25 million is what the synthetic world reads in one window (50 million values), and it lets
+ * through a point over every accepted day, a 65,000 km² field (the spec's largest asset) at 42°
+ * over about 345 days, and a 0.7° x 0.7° field over 2015 to today + 7 days
+ * (docs/decisions/0050-degree-day-work-limit.md).
+ */
+export const MAX_DEGREE_DAY_CELL_DAYS = 25_000_000;
+
+/** A point is bilinear between the four grid points around it (docs/architecture.md §6). */
+export const POINT_CELLS = 4;
+
+const DAY_MS = 86_400_000;
+
+/** startDate..endDate inclusive: the daily steps stamped 00:00Z of each date (docs/architecture.md §6). */
+export function daysOf(query: DegreeDayQuery): TimeRange {
+  return { startMs: dateMs(query.start), endMs: dateMs(query.end) };
+}
+
+/** Days from start to end, both included. */
+export function dayCount(query: DegreeDayQuery): number {
+  const { startMs, endMs } = daysOf(query);
+  return Math.round((endMs - startMs) / DAY_MS) + 1;
+}
+
+/** Cell centres origin + k d within lo..hi, as a window read selects them (centres inside the bbox). */
+const centres = (lo: number, hi: number, origin: number, d: number) => Math.max(0, Math.floor((hi - origin) / d + 1e-9) - Math.ceil((lo - origin) / d - 1e-9) + 1);
+
+/**
+ * Cells of the window a field result (margin 0.5 cell) or its contours (margin 1 cell) read: the
+ * field's bbox in one continuous longitude frame, grown by the margin, on the grid its daily
+ * temperatures come on. Counted from the geometry and the grid alone, before anything is read.
+ */
+export function fieldWindowCells(source: GridSource, field: FieldRecord, days: TimeRange, margin: number): number {
+  const { polygons } = unwrapLongitudes(field.polygons);
+  const [w, s, e, n] = polygonsBBox(polygons);
+  const spec = dailyGrid(source, [Math.max(-180, w), s, Math.min(180, e), n], days);
+  const south = Math.max(-90, s - spec.dLat * margin), north = Math.min(90, n + spec.dLat * margin);
+  return centres(w - spec.dLon * margin, e + spec.dLon * margin, spec.lon0, spec.dLon) * centres(south, north, spec.lat0, spec.dLat);
+}
+
+/** The work of each degree-day request, in cell-days. */
+export const degreeDayWork = {
+  location: (query: DegreeDayQuery) => POINT_CELLS * dayCount(query),
+  /** the centroid's four cells and the cells within half a cell of the field */
+  field: (source: GridSource, field: FieldRecord, query: DegreeDayQuery) => (POINT_CELLS + fieldWindowCells(source, field, daysOf(query), 0.5)) * dayCount(query),
+  /** the cells within one cell of the field */
+  contours: (source: GridSource, field: FieldRecord, query: DegreeDayQuery) => fieldWindowCells(source, field, daysOf(query), 1) * dayCount(query),
+};
+
+const thousands = (n: number) => n.toLocaleString('en');
+
+/** Refuses, before anything is computed, a request whose work is over the limit. */
+export function checkWork(cellDays: number, limit = MAX_DEGREE_DAY_CELL_DAYS): void {
+  if (cellDays <= limit) return;
+  throw new RequestTooLargeError(
+    `This request needs ${thousands(cellDays)} cell-days (grid cells x days); the limit is ${thousands(limit)}. Ask for fewer days or a smaller field.`,
+  );
+}

@@ -1,0 +1,71 @@
+import { InvalidRequestError, NotFoundError, RequestTooLargeError, UnavailableError, ValidationError } from '@fieldcast/kit';
+import type { DegreeDayQuery } from '@fieldcast/schemas';
+import { SyntheticSource } from '@fieldcast/weather';
+import { degreeDayComputer, storesOf } from '../src/degree-day-compute.js';
+import { fieldContours, fieldDegreeDays } from '../src/domain/growing-degree-days.js';
+import type { FieldRecord } from '../src/domain/fields.js';
+import { errorData, reviveError } from '../src/worker-errors.js';
+
+/* Field results and contours computed in a worker thread are those computed inline, errors included. */
+const source = new SyntheticSource();
+const field: FieldRecord = {
+  id: '0b7c9a52-4f5e-4d0a-9a53-3f1d7f7a2c11',
+  accountId: 'a',
+  description: '',
+  polygons: [
+    [
+      [
+        [-93.52, 41.99],
+        [-93.47, 42.0],
+        [-93.48, 42.04],
+        [-93.52, 41.99],
+      ],
+    ],
+  ],
+  centroid: { latitude: 42.01, longitude: -93.49 },
+  areaM2: 1,
+};
+const query: DegreeDayQuery = { base: 10, scale: 'celsius', start: '2024-04-01', end: '2024-09-30', method: 'single-sine', cap: 30, given: { method: 'single-sine', cap: '30' } };
+const computer = degreeDayComputer(source, { threads: 1 });
+afterAll(() => computer.close());
+
+describe('degree days in worker threads', () => {
+  it('the synthetic world is opened again in the thread; a hand-made source is not', () => {
+    expect(storesOf(source)).toEqual([]);
+    expect(storesOf({ ...source } as never)).toBeUndefined();
+  });
+
+  it('field result and contours equal the inline ones', async () => {
+    const [field1, contours1] = await Promise.all([computer.field(field, query), computer.contours(field, query)]);
+    expect(field1).toEqual(await fieldDegreeDays(source, field, query));
+    expect(contours1).toEqual(await fieldContours(source, field, query));
+  });
+
+  it('an error thrown in the thread is the error thrown inline, so it maps to the same problem', async () => {
+    // Within the work limit, so it is sent to the thread, whose weather read refuses days past
+    // the synthetic world's coverage (a GridRequestError, 400 out_of_coverage).
+    const beyond = { ...query, end: '2099-01-01' };
+    const inline = await fieldContours(source, field, beyond).catch((err: unknown) => err);
+    const threaded = await computer.contours(field, beyond).catch((err: unknown) => err);
+    expect(threaded).toBeInstanceOf((inline as Error).constructor);
+    expect(threaded).toEqual(inline);
+    expect(threaded).toMatchObject({ name: 'InvalidRequestError', code: 'out_of_coverage' });
+  });
+
+  it('domain errors cross the thread boundary with their class and fields', () => {
+    for (const err of [
+      new InvalidRequestError('out_of_coverage', 'm', [{ path: 'end', message: 'x' }]),
+      new ValidationError('invalid_geometry', 'm'),
+      new RequestTooLargeError('m'),
+      new UnavailableError('weather_data_missing', 'm'),
+      new NotFoundError('field', 'abc'),
+    ]) {
+      const back = reviveError(structuredClone(errorData(err)));
+      expect(back).toBeInstanceOf(err.constructor);
+      expect(back).toEqual(err);
+    }
+    const unknown = reviveError(structuredClone(errorData(new TypeError('boom'))));
+    expect(unknown.constructor).toBe(Error);
+    expect(unknown.message).toBe('boom');
+  });
+});
