@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, Uuid } from './common.js';
+import { Timestamp, Uuid, UuidInput } from './common.js';
 import { text } from './text.js';
 
 /**
@@ -12,6 +12,8 @@ export const Namespace = text({ error: 'must be a string' })
   .regex(EVENT_NAMESPACE, { error: 'must be a path-like identifier such as agriculture/fields/created' });
 
 const ResourceRef = z.object({ namespace: Namespace, id: Uuid });
+/** A resource named in a request: its id in canonical lower case. */
+const ResourceRefInput = z.object({ namespace: Namespace, id: UuidInput });
 
 /** An event as stored and read back by id (spec 2.10). */
 export const Event = z
@@ -42,8 +44,8 @@ export const EVENT_TAGGED_MAX = 50;
 /** Feed query parameters (spec 4.10): keyset cursors given as event ids, never offsets. */
 export const FeedQuery = z
   .object({
-    after: Uuid.optional(),
-    before: Uuid.optional(),
+    after: UuidInput.optional(),
+    before: UuidInput.optional(),
     limit: z.coerce.number().int().min(1).max(FEED_LIMIT_MAX, { error: `limit is at most ${FEED_LIMIT_MAX}` }).default(FEED_LIMIT_DEFAULT),
   })
   .refine((q) => !(q.after && q.before), { error: 'after and before cannot be used in the same call', path: ['before'] });
@@ -58,11 +60,11 @@ const setByService = z.undefined({ error: 'is set by the service' }).optional();
 export const EventInput = z
   .strictObject({
     app: text({ error: 'is required: the calling application’s handle or id' }).min(1).max(63),
-    origin: ResourceRef.optional(),
+    origin: ResourceRefInput.optional(),
     namespace: Namespace,
     message: text({ error: 'is required' }).min(1, { error: 'must not be empty' }).max(EVENT_MESSAGE_MAX, { error: `is at most ${EVENT_MESSAGE_MAX} characters` }),
     occurrenceTime: Timestamp.optional(),
-    tagged: z.array(ResourceRef).max(EVENT_TAGGED_MAX, { error: `holds at most ${EVENT_TAGGED_MAX} resources` }).default([]),
+    tagged: z.array(ResourceRefInput).max(EVENT_TAGGED_MAX, { error: `holds at most ${EVENT_TAGGED_MAX} resources` }).default([]),
     id: setByService,
     status: setByService,
     creationTime: setByService,
@@ -73,7 +75,7 @@ export type EventInput = z.infer<typeof EventInput>;
 
 /** `/apps/{app}`: an application's UUID, or its handle (accounts) or area name (platform apps). */
 export const AppParams = z.object({
-  app: z.union([Uuid, z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/)], { error: 'must be an application UUID or handle' }),
+  app: z.union([UuidInput, z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/)], { error: 'must be an application UUID or handle' }),
 });
 
-export const ResourceParams = z.object({ id: Uuid });
+export const ResourceParams = z.object({ id: UuidInput });

@@ -11,6 +11,9 @@ import type { FieldRecord } from './domain/fields.js';
  *
  * A read that raced a write must not put the pre-write row back: `generation` counts writes, and
  * a record read from the database is cached only if no write began or ended while it was read.
+ *
+ * Keys are ids in canonical lower case (RFC 9562 section 4): PostgreSQL's uuid type matches an
+ * id in any case, so a write under one spelling must drop the entry read under another.
  */
 export class FieldRecordCache implements RecordCache<FieldRecord> {
   private readonly records = new Map<string, FieldRecord>();
@@ -20,11 +23,12 @@ export class FieldRecordCache implements RecordCache<FieldRecord> {
 
   /** The cached record, or undefined; the caller checks ownership. */
   get(id: string): FieldRecord | undefined {
-    const record = this.records.get(id);
+    const key = canonical(id);
+    const record = this.records.get(key);
     if (record) {
       // Most recently used last, so eviction drops the least recently used.
-      this.records.delete(id);
-      this.records.set(id, record);
+      this.records.delete(key);
+      this.records.set(key, record);
     }
     return record;
   }
@@ -37,17 +41,20 @@ export class FieldRecordCache implements RecordCache<FieldRecord> {
   /** Caches a record read from the database, unless a write happened since `token`. */
   fill(token: number, record: FieldRecord): void {
     if (token !== this.generation) return;
-    this.records.delete(record.id);
-    this.records.set(record.id, record);
+    const key = canonical(record.id);
+    this.records.delete(key);
+    this.records.set(key, record);
     if (this.records.size > this.capacity) this.records.delete(this.records.keys().next().value as string);
   }
 
   /** Called before and after every write of the field: drops it and invalidates reads in flight. */
   invalidate(id: string): void {
     this.generation++;
-    this.records.delete(id);
+    this.records.delete(canonical(id));
   }
 }
+
+const canonical = (id: string) => id.toLowerCase();
 
 /** One cache per embedded database, shared by every FieldStore on it. */
 const caches = new WeakMap<Knex, FieldRecordCache>();

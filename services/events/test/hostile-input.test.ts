@@ -92,3 +92,22 @@ describe('no 5xx from input: events', () => {
     }
   });
 });
+
+describe('ids in upper case name the same event or resource, answered in lower case (RFC 9562 section 4)', () => {
+  it('reads an event and a resource feed by an upper-case id', async () => {
+    const posted = await post().send(eventJson(t.alice.handle, 'hello'));
+    expect(posted.status).toBe(200);
+    const id = posted.body.id as string;
+    for (const path of [`/events/${id.toUpperCase()}`, `/event/${id.toUpperCase()}`]) {
+      const res = await request(app()).get(path).set('Authorization', t.alice.auth);
+      expect(res.status).toBe(200);
+      expect(res.body.id).toBe(id);
+    }
+    const feed = await request(app())
+      .get(`/resources/${t.alice.id.toUpperCase()}/events?after=${id.toUpperCase()}`)
+      .set('Authorization', t.alice.auth);
+    expect(feed.status).toBe(200);
+    const appFeed = await request(app()).get(`/apps/${t.alice.id.toUpperCase()}/events`).set('Authorization', t.alice.auth);
+    expect(appFeed.body.map((e: { id: string }) => e.id)).toEqual([id]);
+  });
+});

@@ -47,6 +47,6 @@ export function feedRoutes(api: Api, store: EventStore, apps: AppDirectory): Api
       params: ResourceParams,
       query: FeedQuery,
       response,
-      handle: ({ account, params, query }) => page({ kind: 'resource', resourceId: params.id.toLowerCase() }, account.id, query),
+      handle: ({ account, params, query }) => page({ kind: 'resource', resourceId: params.id }, account.id, query),
     });
 }
