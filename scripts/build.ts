@@ -2,6 +2,9 @@
 // bundle, so a container runs `node cli.js` with no transpiler and nothing written at start
 // (docs/architecture.md §9). `pnpm build [--out DIR]` writes DIR (default dist/):
 //   cli.js         the bundle (ES module)
+//   agriculture-degree-day-worker.js
+//                  the module of agriculture's compute threads, found beside cli.js
+//                  (docs/decisions/0051-heavy-work-in-worker-threads.md)
 //   package.json   marks cli.js as an ES module and lists the packages installed beside it
 //   node_modules/  the packages that cannot be bundled, copied from this install with their
 //                  dependencies, at the versions the lockfile pins
@@ -67,8 +70,11 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 const result = await build({
-  entryPoints: [join(root, 'packages/fleet/src/cli.ts')],
-  outfile: join(out, 'cli.js'),
+  entryPoints: {
+    cli: join(root, 'packages/fleet/src/cli.ts'),
+    'agriculture-degree-day-worker': join(root, 'services/agriculture/src/degree-day-worker.ts'),
+  },
+  outdir: out,
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -96,9 +102,9 @@ const result = await build({
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 const neverLoaded = (specifier: string) => NEVER_LOADED.some((p) => p === specifier || (p.endsWith('/*') && specifier.startsWith(p.slice(0, -1))));
-const output = Object.values(result.metafile.outputs)[0]!;
+const outputs = Object.values(result.metafile.outputs);
 const importers = new Map<string, string>();
-for (const { path } of output.imports) {
+for (const { path } of outputs.flatMap((o) => o.imports)) {
   if (builtins.has(path) || neverLoaded(path)) continue;
   const name = packageOf(path);
   if (!INSTALLED_BESIDE.includes(name)) throw new Error(`the bundle imports ${path}, which is neither bundled nor installed beside it`);
@@ -112,5 +118,5 @@ for (const [name, importer] of importers) copyPackage(name, importer, join(out, 
 const dependencies = Object.fromEntries([...copied].sort(([a], [b]) => a.localeCompare(b)));
 writeFileSync(join(out, 'package.json'), `${JSON.stringify({ name: 'fieldcast', private: true, type: 'module', dependencies }, null, 2)}\n`);
 
-const size = (output.bytes / 1e6).toFixed(1);
-process.stdout.write(`built ${join(out, 'cli.js')} (${size} MB); installed beside it: ${Object.entries(dependencies).map(([n, v]) => `${n}@${v}`).join(', ') || 'none'}\n`);
+const size = (outputs.reduce((sum, o) => sum + o.bytes, 0) / 1e6).toFixed(1);
+process.stdout.write(`built ${join(out, 'cli.js')} and its worker (${size} MB); installed beside it: ${Object.entries(dependencies).map(([n, v]) => `${n}@${v}`).join(', ') || 'none'}\n`);
