@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { InProcessTransport } from '../packages/bus/src/index.js';
 import { openDatabase, type Database } from '../packages/db/src/index.js';
 import { createLogger } from '../packages/kit/src/index.js';
-import { IdentityStore, startServices } from '../packages/runtime/src/index.js';
+import { FleetEnv, IdentityStore, limitsFromEnv, parseEnv, startServices } from '../packages/runtime/src/index.js';
 import { basicAuthHeader } from '../packages/runtime/src/testing.js';
 import { PUBLIC_AUDIENCE } from '../packages/ids/src/index.js';
 import { FEED_ENTRY_SQL } from '../services/events/migrations/003_feed_entries.js';
@@ -165,6 +165,9 @@ async function main(): Promise<void> {
     logger: createLogger({ level: 'silent' }),
     vendor: 'fieldcast',
     bodyLimit: '1mb',
+    // Throughput is measured here, not the limiter: one account's request rate is unlimited
+    // unless RATE_LIMIT_PER_SECOND says otherwise (README "Limits").
+    limits: limitsFromEnv(parseEnv(FleetEnv, { RATE_LIMIT_PER_SECOND: '0', ...process.env })),
     host: '127.0.0.1',
     shutdownTimeoutMs: 2000,
   });

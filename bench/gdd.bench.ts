@@ -18,6 +18,7 @@ import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
 import { startTestFleet } from '../packages/runtime/src/testing.js';
 import { SyntheticSource } from '../packages/weather/src/index.js';
 import { agricultureService } from '../services/agriculture/src/definition.js';
@@ -58,7 +59,10 @@ const season = (days: number) => {
 };
 
 async function main(): Promise<void> {
-  const fleet = await startTestFleet([agricultureService], { weather: new SyntheticSource() });
+  // Throughput is measured here, not the limiter: one account's request rate is unlimited unless
+  // RATE_LIMIT_PER_SECOND says otherwise (README "Limits"); ten connections stay under the heavy cap.
+  const limits = limitsFromEnv(parseEnv(FleetEnv, { RATE_LIMIT_PER_SECOND: '0', ...process.env }));
+  const fleet = await startTestFleet([agricultureService], { weather: new SyntheticSource(), limits });
   const server = fleet.app('agriculture').listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,7 +1,7 @@
 import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
-import { FleetEnv, IdentityStore, migrateIdentity, needsTransport, openWeather, portOf, startServices, stopOnSignals, type OpenedWeather, type RunningFleet } from '@fieldcast/runtime';
+import { FleetEnv, IdentityStore, limitsFromEnv, listenHost, migrateIdentity, needsTransport, openWeather, portOf, startServices, stopOnSignals, type OpenedWeather, type RunningFleet } from '@fieldcast/runtime';
 import { DataDir } from './data-dir.js';
 import { ingestDefaults } from './ingest.js';
 import { ensureDemoAccount, type Credentials } from './demo-account.js';
@@ -53,7 +53,7 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
     }
     const fleet = await startServices(
       SERVICES.map((definition) => ({ definition, port: portOf(definition.area, env.PORT_BASE) })),
-      { db, transport, logger, weather: weather?.source, vendor: env.FIELDCAST_VENDOR, bodyLimit: env.BODY_LIMIT, host: env.HOST, shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS },
+      { db, transport, logger, weather: weather?.source, vendor: env.FIELDCAST_VENDOR, bodyLimit: env.BODY_LIMIT, computeThreads: env.FIELDCAST_COMPUTE_THREADS, limits: limitsFromEnv(env), host: listenHost('embedded', env.HOST), shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS },
     );
     const stop = fleet.stop;
     fleet.stop = async () => {

@@ -51,7 +51,7 @@ export function openApiDocument(input: { title: string; version: string; descrip
         content: { [op.response.mediaType ?? input.mediaType]: op.response.schema ? { schema: toSchema(op.response.schema, 'output') } : {} },
       },
     };
-    const failures = new Set([...(op.auth === false ? [] : [401]), 406, ...(op.params || op.query ? [400] : []), ...(op.body ? [400, 413, 415] : []), ...(op.errors ?? [])]);
+    const failures = new Set([...(op.auth === false ? [] : [401, 429]), 406, ...(op.params || op.query ? [400] : []), ...(op.body ? [400, 413, 415] : []), ...(op.errors ?? [])]);
     for (const status of [...failures].sort()) {
       responses[status] = { description: STATUS_CODES[status] ?? 'Error', content: { 'application/problem+json': { schema: problemRef } } };
     }

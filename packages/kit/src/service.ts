@@ -4,12 +4,14 @@ import express, { type Express } from 'express';
 import type { Api } from './api.js';
 import { basicAuth } from './auth.js';
 import type { Identity } from './identity.js';
+import { resolveLimits, type Limits } from './limits.js';
 import type { Logger } from './logger.js';
 import { requestLogging } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { negotiate, vendorMediaType } from './negotiate.js';
 import { openApiDocument } from './openapi.js';
 import { problemHandler, unknownRoute } from './problem-handler.js';
+import { requestLimiters } from './request-limits.js';
 
 /** What the HTTP layer of every service is given, whatever else the service declared it needs. */
 export interface HttpDeps {
@@ -20,6 +22,8 @@ export interface HttpDeps {
   /** the media type vendor token (FIELDCAST_VENDOR) */
   vendor: string;
   bodyLimit: string;
+  /** rates, concurrency and sizes per account (README "Limits"); the defaults where not given */
+  limits?: Partial<Limits>;
   now: () => Date;
   /** reachability of each dependency the service was given (database, transport), for /readyz */
   ready(): Promise<Record<string, boolean>>;
@@ -41,6 +45,12 @@ export interface ServiceDefinition<Needs = unknown, Deps extends HttpDeps = Http
   api(deps: Deps): Api;
 }
 
+/** Every answer is what its Content-Type says: no browser may guess another type from the bytes (WHATWG Fetch, X-Content-Type-Options). */
+const noSniff: express.RequestHandler = (_req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  next();
+};
+
 /** Builds the Express app of one service: no I/O here (docs/architecture.md §1). */
 export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefinition<unknown, Deps>, deps: Deps): Express {
   const app = express();
@@ -48,7 +58,7 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   app.set('etag', false);
   app.set('query parser', 'simple');
   const metrics = createMetrics(definition.area);
-  app.use(requestLogging(deps.logger), metrics.middleware, compression(), cors({ exposedHeaders: ['X-Request-Id'] }));
+  app.use(requestLogging(deps.logger), metrics.middleware, compression(), cors({ exposedHeaders: ['X-Request-Id'] }), noSniff);
 
   // Operational endpoints: no credentials, no vendor negotiation (probes and scrapers send neither).
   app.get('/healthz', (_req, res) => {
@@ -80,10 +90,15 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
 
   const router = express.Router();
   const negotiation = negotiate(deps.vendor);
+  const limits = resolveLimits(deps.limits);
+  // Handlers that need a limit (list pages, resources per account) read it through limitsOf(req).
+  app.locals.limits = limits;
+  const limiters = requestLimiters(limits, basicAuth(deps.identity));
   api.mount(router, {
     negotiate: negotiation,
     parseBody: express.json({ limit: deps.bodyLimit, strict: true, type: ['application/json', 'application/*+json'] }),
-    authenticate: basicAuth(deps.identity),
+    authenticate: limiters.authenticate,
+    limitHeavy: limiters.heavy,
   });
   app.use(router);
   // An unknown path is negotiated too: a client asking for another version hears 406 first.

@@ -2,6 +2,8 @@ import { KafkaTransport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
 import { ConfigError, FleetEnv, parseEnv } from './env.js';
+import { listenHost } from './hosts.js';
+import { limitsFromEnv } from './limits.js';
 import { needsTransport, type Service } from './needs.js';
 import { portOf } from './ports.js';
 import { startServices, stopOnSignals, type RunningFleet } from './services.js';
@@ -33,7 +35,9 @@ export async function serveDistributed(service: Service, env: NodeJS.ProcessEnv 
     weather: weather?.source,
     vendor: config.FIELDCAST_VENDOR,
     bodyLimit: config.BODY_LIMIT,
-    host: config.HOST,
+    computeThreads: config.FIELDCAST_COMPUTE_THREADS,
+    limits: limitsFromEnv(config),
+    host: listenHost('distributed', config.HOST),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   });
   for (const s of fleet.services) logger.info({ url: s.url }, `${s.area} listening`);

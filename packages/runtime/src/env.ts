@@ -33,7 +33,8 @@ const storeList = optionalString
 export const FleetEnv = z.object({
   PORT_BASE: z.coerce.number().int().min(1).max(65000).default(8080),
   PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  HOST: z.string().default('0.0.0.0'),
+  // Unset: the mode decides (hosts.ts): 127.0.0.1 for the embedded fleet, 0.0.0.0 for serve.
+  HOST: optionalString,
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional()),
   KAFKA_BROKERS: optionalString.transform((v) => (v ? v.split(',').map((b) => b.trim()).filter(Boolean) : undefined)),
   KAFKA_CLIENT_ID: z.string().default('fieldcast'),
@@ -41,7 +42,16 @@ export const FleetEnv = z.object({
   FIELDCAST_DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT: z.string().default('1mb'),
+  // Limits per account (README "Limits", docs/decisions/0060-limits-per-account.md); 0 turns a rate or a cap off.
+  RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(100),
+  RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(1_000),
+  HEAVY_REQUESTS_PER_ACCOUNT: z.coerce.number().int().min(0).default(16),
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().min(0).default(60),
+  AUTH_FAILURE_BURST: z.coerce.number().int().min(1).default(100),
+  MAX_RESOURCES_PER_KIND: z.coerce.number().int().min(1).default(10_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   FIELDCAST_WEATHER_STORES: storeList,
+  /** worker threads for heavy computation per service (README "Limits"); 0 computes on the event loop */
+  FIELDCAST_COMPUTE_THREADS: z.coerce.number().int().min(0).max(256).optional(),
 });
 export type FleetEnv = z.infer<typeof FleetEnv>;

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/bus';
 import { openDatabase, type Database } from '@fieldcast/db';
-import { createLogger } from '@fieldcast/kit';
+import { createLogger, type Limits } from '@fieldcast/kit';
 import type { GridSource } from '@fieldcast/weather';
 import { IdentityStore, migrateIdentity } from './identity.js';
 import type { AnyDeps, Service } from './needs.js';
@@ -59,6 +59,8 @@ export interface TestFleetOptions {
   now?: () => Date;
   /** the weather of services that declare it; the synthetic world by default */
   weather?: GridSource;
+  /** limits per account; the kit's defaults where not given */
+  limits?: Partial<Limits>;
 }
 
 /** The weather a test fleet hands out: none unless one of its services declares weather. */
@@ -78,7 +80,7 @@ export async function startTestFleet(definitions: Service[], options: TestFleetO
   await migrateIdentity(db);
   const prepared = new Map<string, PreparedService>();
   for (const definition of definitions) {
-    prepared.set(definition.area, await prepareService(definition, { db, transport, logger, weather, vendor: 'fieldcast', bodyLimit: '1mb', now: options.now }, identity));
+    prepared.set(definition.area, await prepareService(definition, { db, transport, logger, weather, vendor: 'fieldcast', bodyLimit: '1mb', now: options.now, limits: options.limits }, identity));
   }
   const schemas = ['identity', ...definitions.map((d) => d.area)];
   const get = (area: string) => {

@@ -1,0 +1,121 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { TooManyRequestsError, UnauthorizedError } from './errors.js';
+import type { Limits } from './limits.js';
+import { ConcurrencyCounter, TokenBuckets, type BucketPolicy } from './token-buckets.js';
+import type { Account } from './identity.js';
+
+/** Buckets one service process keeps at most, per kind of limit (docs/decisions/0060-limits-per-account.md). */
+const MAX_TRACKED_KEYS = 100_000;
+
+/** The application id of HTTP Basic credentials (the user-id before the first colon), if the header has one. */
+function applicationIdOf(req: Request): string | undefined {
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers.authorization ?? '');
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : decoded.slice(0, colon);
+}
+
+/** The address a failed login is counted against: the peer of the connection (no proxy is trusted). */
+function clientAddressOf(req: Request): string {
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+function refuse(res: Response, retryAfterSeconds: number, code: string, message: string): TooManyRequestsError {
+  // RFC 6585 section 4: a 429 may say when to try again; RFC 9110 section 10.2.3: Retry-After in seconds.
+  res.setHeader('Retry-After', String(retryAfterSeconds));
+  return new TooManyRequestsError(code, message);
+}
+
+/**
+ * draft-ietf-httpapi-ratelimit-headers: the policy (quota `q` over window `w` seconds, the time a
+ * spent bucket takes to refill) and the current state (remaining `r`, seconds to reset `t`) as the
+ * two structured fields RateLimit-Policy and RateLimit (docs/decisions/0060-limits-per-account.md).
+ */
+function rateLimitFields(res: Response, policy: BucketPolicy, remaining: number, resetSeconds: number): void {
+  res.setHeader('RateLimit-Policy', `"account";q=${policy.burst};w=${Math.max(1, Math.ceil(policy.burst / policy.perSecond))}`);
+  res.setHeader('RateLimit', `"account";r=${remaining};t=${resetSeconds}`);
+}
+
+export interface RequestLimiters {
+  /**
+   * Authentication within its limits: a client address or application id over its failed
+   * authentications is refused with 429 before its credentials are checked; a rejected credential
+   * counts against both; an authenticated account spends a token of its bucket or is refused.
+   */
+  authenticate: RequestHandler;
+  /** Holds one of the account's heavy slots until the response ends, or refuses with 429. */
+  heavy: RequestHandler;
+}
+
+/** The request limits of one service app, in memory (docs/architecture.md §3, limits). */
+export function requestLimiters(limits: Limits, authenticate: RequestHandler): RequestLimiters {
+  const failures = limits.failedAuth.perSecond > 0 ? new TokenBuckets(limits.failedAuth, limits.clock, MAX_TRACKED_KEYS) : null;
+  const requests = limits.requests.perSecond > 0 ? new TokenBuckets(limits.requests, limits.clock, MAX_TRACKED_KEYS) : null;
+  const heavy = limits.heavyPerAccount > 0 ? new ConcurrencyCounter(limits.heavyPerAccount) : null;
+
+  const afterAuthentication = (req: Request, res: Response, next: (err?: unknown) => void) => (err?: unknown) => {
+    if (err) {
+      if (failures && err instanceof UnauthorizedError && req.headers.authorization !== undefined) {
+        failures.take(`address ${clientAddressOf(req)}`);
+        const appId = applicationIdOf(req);
+        if (appId !== undefined) failures.take(`app ${appId}`);
+      }
+      return next(err);
+    }
+    if (!requests) return next();
+    const account = res.locals.account as Account;
+    const verdict = requests.take(account.id);
+    rateLimitFields(res, limits.requests, verdict.remaining, verdict.resetSeconds);
+    if (verdict.allowed) return next();
+    next(
+      refuse(
+        res,
+        verdict.retryAfterSeconds,
+        'too_many_requests',
+        `This account sent more than ${limits.requests.burst} requests at once or ${limits.requests.perSecond} a second; try again in ${verdict.retryAfterSeconds} s`,
+      ),
+    );
+  };
+
+  return {
+    authenticate: (req, res, next) => {
+      if (failures && req.headers.authorization !== undefined) {
+        const appId = applicationIdOf(req);
+        const keys = [`address ${clientAddressOf(req)}`, ...(appId === undefined ? [] : [`app ${appId}`])];
+        const lowest = Math.min(...keys.map((key) => failures.level(key)));
+        if (lowest < 1) {
+          const wait = Math.max(1, Math.ceil((1 - lowest) / limits.failedAuth.perSecond));
+          return next(
+            refuse(
+              res,
+              wait,
+              'too_many_failed_authentications',
+              `Too many failed authentications from this address or for this application id; try again in ${wait} s`,
+            ),
+          );
+        }
+      }
+      authenticate(req, res, afterAuthentication(req, res, next));
+    },
+    heavy: (_req, res, next) => {
+      if (!heavy) return next();
+      const account = res.locals.account as Account | undefined;
+      if (!account) return next();
+      const release = heavy.acquire(account.id);
+      if (!release) {
+        return next(
+          refuse(
+            res,
+            1,
+            'too_many_heavy_requests',
+            `This account already has ${limits.heavyPerAccount} heavy requests in progress; try again when one has finished`,
+          ),
+        );
+      }
+      // 'close' ends every response, finished or aborted, so a slot is never kept.
+      res.once('close', release);
+      next();
+    },
+  };
+}
