@@ -1,0 +1,153 @@
+import fc from 'fast-check';
+import { basicAuthHeader, startTestFleet, type TestAccount } from '@fieldcast/runtime/testing';
+import { SERVICES } from '../src/services.js';
+import { operationsOf, requestsFor, toWire, type Credentials, type FuzzOperation, type FuzzRequest } from './fuzz/request-arbitraries.js';
+import { resolverOf } from './fuzz/schema-arbitraries.js';
+import { settledState, storedState } from './fuzz/stored-state.js';
+import { faultOf } from './fuzz/answer-faults.js';
+import { listenOnLoopback, reproducer, send, type WireResponse } from './fuzz/wire.js';
+
+/*
+ * Every operation of every registered service, fuzzed from its own /openapi.json
+ * (docs/decisions/0070-fuzz-suite-from-openapi.md): valid and invalid requests, with and without
+ * credentials. Each must be answered below 500; every 4xx must be problem+json (RFC 9457) with
+ * type, title, status, id and message; a refused write must leave every table of every service
+ * as it was. FUZZ_RUNS sets the requests per operation, FUZZ_SEED the seed.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+const SEED = Number(process.env.FUZZ_SEED ?? 20_141_114);
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const fleet = await startTestFleet(SERVICES);
+const schemas = SERVICES.map((s) => s.area);
+const servers = new Map(await Promise.all(SERVICES.map(async (s) => [s.area, await listenOnLoopback(fleet.app(s.area))] as const)));
+const documents = new Map(
+  await Promise.all(
+    SERVICES.map(async (s) => {
+      const res = await send(servers.get(s.area)!.port, { method: 'GET', path: '/openapi.json', headers: {} });
+      return [s.area, JSON.parse(res.text) as Parameters<typeof operationsOf>[1]] as const;
+    }),
+  ),
+);
+const operations = SERVICES.flatMap((s) => operationsOf(s.area, documents.get(s.area)!));
+
+let owner: TestAccount;
+let other: TestAccount;
+let credentials: Credentials;
+/** ids and handles the fleet has handed out, for path parameters that name something that exists */
+const known: string[] = [];
+/** set by a successful write: its relay and consumers may still be writing */
+let unsettled = true;
+let before: Record<string, string> = {};
+let listsBefore: string[] = [];
+
+beforeAll(async () => {
+  owner = await fleet.account('fuzz-owner');
+  other = await fleet.account('fuzz-other');
+  credentials = {
+    owner: owner.auth,
+    other: other.auth,
+    wrongKey: basicAuthHeader(owner.id, `${owner.key.slice(0, -1)}${owner.key.endsWith('x') ? 'y' : 'x'}`),
+    unknownId: basicAuthHeader('00000000-0000-4000-8000-000000000000', owner.key),
+  };
+  known.push(owner.id, owner.handle, other.id, other.handle);
+});
+
+afterAll(async () => {
+  for (const server of servers.values()) await server.close();
+  await fleet.close();
+});
+
+/** Lists the owner can read without naming anything (its resources, its feed), as the API answers them. */
+async function ownersLists(): Promise<string[]> {
+  const lists = operations.filter((op) => op.method === 'GET' && op.auth && !op.params.some((p) => p.in === 'path' || p.required));
+  return Promise.all(
+    lists.map(async (op) => {
+      const res = await send(servers.get(op.area)!.port, { method: 'GET', path: op.path, headers: { authorization: owner.auth } });
+      return `${op.area} GET ${op.path} -> ${res.status} ${res.text}`;
+    }),
+  );
+}
+
+function remember(res: WireResponse): void {
+  if (res.status >= 300 || !res.text.startsWith('{') || known.length > 200) return;
+  const id = (JSON.parse(res.text) as { id?: unknown }).id;
+  if (typeof id === 'string' && !known.includes(id)) known.push(id);
+}
+
+async function check(op: FuzzOperation, generated: FuzzRequest): Promise<void> {
+  const write = WRITES.has(op.method);
+  if (write && unsettled) {
+    before = await settledState(fleet.db, schemas);
+    listsBefore = await ownersLists();
+    unsettled = false;
+  }
+  const req = toWire(op, generated, credentials, known);
+  const res = await send(servers.get(op.area)!.port, req);
+  const fault = faultOf(res);
+  if (fault) throw new Error(reproducer(req, res, `${op.area}: ${fault} (caller: ${generated.caller})`));
+  remember(res);
+  if (!write) return;
+  if (res.status < 400) {
+    unsettled = true;
+    return;
+  }
+  const after = await storedState(fleet.db, schemas);
+  const changed = Object.keys({ ...before, ...after }).filter((t) => before[t] !== after[t]);
+  if (changed.length > 0) {
+    unsettled = true;
+    throw new Error(
+      reproducer(req, res, `${op.area}: refused with ${res.status} but changed ${changed.join(', ')} (caller: ${generated.caller})`),
+    );
+  }
+  const listsAfter = await ownersLists();
+  if (listsAfter.join('\n') !== listsBefore.join('\n')) {
+    unsettled = true;
+    throw new Error(
+      reproducer(req, res, `${op.area}: refused with ${res.status} but the owner's lists changed (caller: ${generated.caller})`),
+    );
+  }
+}
+
+describe(`fuzz from /openapi.json (seed ${SEED}, ${RUNS} requests per operation; FUZZ_SEED and FUZZ_RUNS override)`, () => {
+  it('covers every operation of every registered service', () => {
+    expect(new Set(operations.map((op) => op.area))).toEqual(new Set(schemas));
+    for (const area of schemas) expect(Object.keys(documents.get(area)!.paths).length).toBeGreaterThan(0);
+  });
+
+  it('the checks catch a 5xx, a 4xx that is no problem+json or lacks a member, and a stored row (control)', async () => {
+    const problem = { type: 'urn:fieldcast:problem:x', title: 'Not Found', status: 404, detail: 'd', id: 'x', message: 'd' };
+    const answer = (status: number, type: string, body: unknown) => ({
+      status,
+      headers: { 'content-type': type },
+      text: JSON.stringify(body),
+    });
+    expect(faultOf(answer(404, 'application/problem+json', problem))).toBeNull();
+    expect(faultOf(answer(500, 'application/problem+json', { ...problem, status: 500 }))).toMatch(/500/);
+    expect(faultOf(answer(404, 'text/html', problem))).toMatch(/not application\/problem\+json/);
+    expect(faultOf(answer(404, 'application/problem+json', { ...problem, id: undefined }))).toMatch(/without id/);
+    expect(faultOf(answer(400, 'application/problem+json', problem))).toMatch(/status member is 404/);
+    const table = SERVICES.find((s) => s.needs.outbox)!.area;
+    const before = await storedState(fleet.db, schemas);
+    await fleet.db.knex
+      .withSchema(table)
+      .table('outbox')
+      .insert({ id: '00000000-0000-4000-8000-000000000001', topic: 't', key: 'k', event: {}, sent_at: new Date() });
+    const after = await storedState(fleet.db, schemas);
+    await fleet.db.knex.withSchema(table).table('outbox').where({ id: '00000000-0000-4000-8000-000000000001' }).delete();
+    expect(Object.keys(after).filter((t) => before[t] !== after[t])).toEqual([`${table}.outbox`]);
+    unsettled = true;
+  });
+
+  it.each(operations.map((op) => [`${op.area} ${op.method} ${op.path}`, op] as const))(
+    '%s',
+    async (_name, op) => {
+      const resolve = resolverOf(documents.get(op.area)! as Parameters<typeof resolverOf>[0]);
+      await fc.assert(
+        fc.asyncProperty(requestsFor(op, resolve), (generated) => check(op, generated)),
+        { seed: SEED, numRuns: RUNS },
+      );
+    },
+    600_000,
+  );
+});
