@@ -1,5 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { startFleet } from '../src/start.js';
@@ -10,7 +11,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const env = () => parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, PORT_BASE: String(20000 + (process.pid % 20000)), HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+const env = () => parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, PORT_BASE: String(20000 + (process.pid % 20000)), LOG_LEVEL: 'silent' });
 
 describe('fieldcast start (embedded)', () => {
   it('first start creates the demo account and serves every area; a later start reuses the account', async () => {
@@ -22,6 +23,8 @@ describe('fieldcast start (embedded)', () => {
       expect(lines.join('\n')).toContain(saved.applicationKey);
       const auth = `Basic ${Buffer.from(`${saved.applicationId}:${saved.applicationKey}`).toString('base64')}`;
       for (const s of first.fleet.services) {
+        // No HOST: the embedded fleet is reachable from this machine only.
+        expect((s.server.address() as AddressInfo).address).toBe('127.0.0.1');
         expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
       }
       const agriculture = first.fleet.services.find((s) => s.area === 'agriculture')!;

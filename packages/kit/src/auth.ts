@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { unauthorized } from './errors.js';
 import type { Account, Identity } from './identity.js';
 
@@ -21,7 +21,7 @@ export function basicAuth(identity: Identity): RequestHandler {
     const key = decoded.slice(colon + 1);
     const known = identity.cachedAccount(id, key);
     if (known) {
-      res.locals.account = known;
+      authenticated(res, known);
       next();
       return;
     }
@@ -29,11 +29,20 @@ export function basicAuth(identity: Identity): RequestHandler {
       .authenticate(id, key)
       .then((account) => {
         if (!account) return next(unauthorized());
-        res.locals.account = account;
+        authenticated(res, account);
         next();
       })
       .catch(next);
   };
+}
+
+/**
+ * The request is the account's: an answer to it is for that account only, so no cache on the
+ * way may keep it (RFC 9111 section 5.2.2.5), whatever the status.
+ */
+function authenticated(res: Response, account: Account): void {
+  res.locals.account = account;
+  res.setHeader('Cache-Control', 'no-store');
 }
 
 export function accountOf(locals: Record<string, unknown>): Account {
