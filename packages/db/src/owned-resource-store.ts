@@ -31,6 +31,12 @@ export interface OwnedResourceTable<R extends OwnedRecord> {
   related?(record: R): { namespace: string; id: string }[];
 }
 
+/** A page of a list: at most `limit` records, after the record of id `after` when given. */
+interface ListPage {
+  limit: number;
+  after?: string;
+}
+
 /** Event actions of an owned resource's changes (CloudEvent type `fieldcast.<kind>.<action>`). */
 const OWNED_RESOURCE_ACTIONS = { create: 'created', replace: 'updated', remove: 'deleted' } as const;
 
@@ -66,13 +72,29 @@ export class OwnedResourceStore<R extends OwnedRecord> {
     return db.withSchema(this.spec.area).table(this.spec.table);
   }
 
-  /** The account's records, oldest first (ties by id, so the order is stable). */
-  async list(accountId: string): Promise<R[]> {
-    const rows: Record<string, unknown>[] = await this.rows()
+  /**
+   * One page of the account's records, oldest first (ties by id, so the order is stable): at most
+   * `limit`, after the record `after` when given (a keyset cursor, docs/decisions/0061-bounded-lists.md),
+   * and whether more remain. Null when `after` is no record of the account's.
+   */
+  async list(accountId: string, page: ListPage): Promise<{ records: R[]; more: boolean } | null> {
+    const query = this.rows()
       .select([...this.spec.columns])
       .where({ account_id: accountId })
-      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
-    return rows.map((row) => this.spec.fromRow(row));
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .limit(page.limit + 1);
+    if (page.after !== undefined) {
+      // Compared in SQL, row against row, so the cursor's timestamp keeps its full precision.
+      const cursor = this.rows().select('created_at', 'id').where({ id: page.after, account_id: accountId });
+      query.whereRaw('(created_at, id) > ?', [cursor]);
+    }
+    const rows: Record<string, unknown>[] = await query;
+    if (rows.length === 0 && page.after !== undefined && !(await this.owns(accountId, page.after))) return null;
+    return { records: rows.slice(0, page.limit).map((row) => this.spec.fromRow(row)), more: rows.length > page.limit };
+  }
+
+  private async owns(accountId: string, id: string): Promise<boolean> {
+    return (await this.rows().select('id').where({ id, account_id: accountId }).first()) !== undefined;
   }
 
   /** The account's record; null for an unknown id and for another account's alike. */
@@ -90,15 +112,29 @@ export class OwnedResourceStore<R extends OwnedRecord> {
     return record;
   }
 
-  async create(record: R): Promise<R> {
+  /**
+   * Creates the record; null, and nothing written, when its account already owns `maxPerAccount`
+   * records of this kind (docs/decisions/0061-bounded-lists.md).
+   */
+  async create(record: R, maxPerAccount = Infinity): Promise<R | null> {
     const now = this.now();
-    await this.writing(record.id, () =>
+    return this.writing(record.id, () =>
       this.knex.transaction(async (trx) => {
+        if (Number.isFinite(maxPerAccount)) {
+          // One account's creates of one kind take turns, so two at once cannot both pass the cap.
+          await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${this.spec.area}.${this.spec.table} ${record.accountId}`]);
+          const atCap = await this.rows(trx)
+            .select('id')
+            .where({ account_id: record.accountId })
+            .offset(Math.max(0, maxPerAccount - 1))
+            .first();
+          if (atCap) return null;
+        }
         await this.rows(trx).insert({ ...this.spec.toRow(record), created_at: now, updated_at: now });
         await this.publish(trx, record, OWNED_RESOURCE_ACTIONS.create, now);
+        return record;
       }),
     );
-    return record;
   }
 
   /** Replaces the account's record of `record.id`; null when it has none (no upsert). */

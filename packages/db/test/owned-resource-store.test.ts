@@ -66,8 +66,41 @@ describe('OwnedResourceStore', () => {
     await s.create(note(3));
     await s.create(note(1, BOB));
     await s.create(note(2));
-    expect((await s.list(ALICE)).map((n) => n.id)).toEqual([id(3), id(2)]);
-    expect(await s.list(BOB)).toEqual([note(1, BOB)]);
+    expect((await s.list(ALICE, { limit: 10 }))!.records.map((n) => n.id)).toEqual([id(3), id(2)]);
+    expect(await s.list(BOB, { limit: 10 })).toEqual({ records: [note(1, BOB)], more: false });
+  });
+
+  it('lists a page at a time after a keyset cursor, ties of creation time in id order', async () => {
+    // A clock that stands still: every record has the same created_at, so the id orders them.
+    const still = new OwnedResourceStore(db.knex, outbox, () => new Date('2026-02-01T00:00:00Z'), NOTES);
+    for (const n of [5, 3, 4, 1, 2]) await still.create(note(n));
+    await still.create(note(6, BOB));
+    const pages: string[][] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = (await still.list(ALICE, { limit: 2, ...(after ? { after } : {}) }))!;
+      pages.push(page.records.map((r) => r.id));
+      if (!page.more) break;
+      after = page.records[page.records.length - 1]!.id;
+    }
+    expect(pages).toEqual([[id(1), id(2)], [id(3), id(4)], [id(5)]]);
+    // The last record as the cursor: an empty page; no record of the account's: null.
+    expect(await still.list(ALICE, { limit: 2, after: id(5) })).toEqual({ records: [], more: false });
+    expect(await still.list(ALICE, { limit: 2, after: id(9) })).toBeNull();
+    expect(await still.list(ALICE, { limit: 2, after: id(6) })).toBeNull();
+  });
+
+  it('creates nothing, and publishes nothing, once the account owns the most records of the kind', async () => {
+    const s = store();
+    expect(await s.create(note(1), 2)).toEqual(note(1));
+    expect(await s.create(note(2), 2)).toEqual(note(2));
+    expect(await s.create(note(3), 2)).toBeNull();
+    expect(await s.get(ALICE, id(3))).toBeNull();
+    expect((await events()).map((e) => e.subject)).toEqual([id(1), id(2)]);
+    // Other accounts count apart; concurrent creates cannot pass the cap together.
+    const racing = await Promise.all([4, 5, 6, 7].map((n) => s.create(note(n, BOB), 2)));
+    expect(racing.filter(Boolean)).toHaveLength(2);
+    expect((await s.list(BOB, { limit: 10 }))!.records).toHaveLength(2);
   });
 
   it('reads, replaces and removes the owner’s record; another account’s reads as missing and stays as it was', async () => {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { IdParams } from '@fieldcast/schemas';
+import { IdParams, Uuid } from '@fieldcast/schemas';
 import { z } from 'zod';
 import { type Api, BodyFault, type BodyFaults } from './api.js';
-import { NotFoundError } from './errors.js';
+import { InvalidRequestError, NotFoundError, ValidationError } from './errors.js';
+import { limitsOf, MAX_PAGE } from './limits.js';
 
 /** What every owned resource's record has: its id and the account that owns it. */
 export interface OwnedRecord {
@@ -15,9 +16,11 @@ export interface OwnedRecord {
  * given account's records, and null is an unknown id and another account's alike.
  */
 export interface OwnedRecords<R extends OwnedRecord> {
-  list(accountId: string): Promise<R[]>;
+  /** a page, oldest first, after the record `after`; null when `after` is no record of the account's */
+  list(accountId: string, page: { limit: number; after?: string }): Promise<{ records: R[]; more: boolean } | null>;
   get(accountId: string, id: string): Promise<R | null>;
-  create(record: R): Promise<R>;
+  /** null, and nothing written, when the account already owns `maxPerAccount` records of the kind */
+  create(record: R, maxPerAccount: number): Promise<R | null>;
   replace(record: R): Promise<R | null>;
   remove(accountId: string, id: string): Promise<R | null>;
 }
@@ -44,6 +47,23 @@ export interface OwnedResourceRoutes<R extends OwnedRecord, In extends z.ZodType
   /** summaries and response descriptions where the generic ones say too little */
   docs?: Partial<Record<OperationName, { summary?: string; response?: string; description?: string }>>;
 }
+
+/**
+ * The page a list asks for (docs/decisions/0061-bounded-lists.md): `limit` items, 1 to MAX_PAGE
+ * (default MAX_PAGE), after the item whose id is `after`, the last one of the page before.
+ */
+const ListQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,7}$/, { error: `must be a whole number from 1 to ${MAX_PAGE}` })
+    .transform(Number)
+    .pipe(z.number().int().min(1, { error: `must be a whole number from 1 to ${MAX_PAGE}` }).max(MAX_PAGE, { error: `must be a whole number from 1 to ${MAX_PAGE}` }))
+    .optional()
+    .meta({ description: `most items in the answer, 1 to ${MAX_PAGE} (default ${MAX_PAGE})` }),
+  after: Uuid.transform((id) => id.toLowerCase())
+    .optional()
+    .meta({ description: 'the id of the last item of the previous page (the Link header rel="next" gives it)' }),
+});
 
 function hasSemanticFaults(faults: BodyFaults<z.ZodType>): boolean {
   if (faults instanceof BodyFault) return faults.status === 422;
@@ -85,8 +105,24 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       path: spec.path,
       ...list.head,
       tags,
+      query: ListQuery,
       response: { status: 200, description: list.response, schema: z.array(spec.view) },
-      handle: async ({ account }) => (await store.list(account.id)).map((r) => spec.present(r)),
+      handle: async ({ account, query, req, res }) => {
+        const limit = query.limit ?? MAX_PAGE;
+        const page = await store.list(account.id, { limit, ...(query.after ? { after: query.after } : {}) });
+        if (!page) {
+          throw new InvalidRequestError('unknown_cursor', `after: no ${one} ${query.after} of this account to continue from`, [
+            { path: 'after', message: `must be the id of one of the account's ${many}` },
+          ]);
+        }
+        const last = page.records[page.records.length - 1];
+        if (page.more && last) {
+          // RFC 8288: the next page, a reference relative to this request's own path.
+          const next = new URLSearchParams({ limit: String(limit), after: last.id });
+          res.setHeader('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
+        }
+        return page.records.map((r) => spec.present(r));
+      },
     })
     .op({
       method: 'get',
@@ -106,8 +142,13 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       body: spec.input,
       bodyFaults: spec.bodyFaults,
       response: { status: 201, description: create.response, schema: spec.view },
-      errors: semantic ? [422] : [],
-      handle: async ({ account, body }) => spec.present(await store.create(spec.build(randomUUID(), account.id, body))),
+      errors: [422],
+      handle: async ({ account, body, req }) => {
+        const { ownedPerKind } = limitsOf(req);
+        const created = await store.create(spec.build(randomUUID(), account.id, body), ownedPerKind);
+        if (!created) throw new ValidationError('too_many_resources', `This account already has ${ownedPerKind.toLocaleString('en')} ${many}, the most it may have; delete some to create more`);
+        return spec.present(created);
+      },
     })
     .op({
       method: 'put',

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { z } from 'zod';
-import { Api, BodyFault, createLogger, createServiceApp, ownedResourceRoutes, type Account, type BodyFaults, type Identity, type OwnedRecords } from '../src/index.js';
+import { Api, BodyFault, createLogger, createServiceApp, ownedResourceRoutes, type Account, type BodyFaults, type Identity, type Limits, type OwnedRecords } from '../src/index.js';
 
 /** A tiny owned resource: a note with a line of text and a colour. */
 interface Note {
@@ -15,13 +15,17 @@ const NoteView = z.object({ id: z.string(), text: z.string(), colour: z.string()
 /** The store's contract, in memory: each account its own records, oldest first, null for another's. */
 class MemoryNotes implements OwnedRecords<Note> {
   readonly records: Note[] = [];
-  async list(accountId: string) {
-    return this.records.filter((n) => n.accountId === accountId);
+  async list(accountId: string, page: { limit: number; after?: string }) {
+    const mine = this.records.filter((n) => n.accountId === accountId);
+    const start = page.after === undefined ? 0 : mine.findIndex((n) => n.id === page.after) + 1;
+    if (start === 0 && page.after !== undefined) return null;
+    return { records: mine.slice(start, start + page.limit), more: mine.length > start + page.limit };
   }
   async get(accountId: string, id: string) {
     return this.records.find((n) => n.id === id && n.accountId === accountId) ?? null;
   }
-  async create(note: Note) {
+  async create(note: Note, maxPerAccount: number) {
+    if (this.records.filter((n) => n.accountId === note.accountId).length >= maxPerAccount) return null;
     this.records.push(note);
     return note;
   }
@@ -47,7 +51,7 @@ const identity: Identity = {
   findAccount: async () => null,
 };
 
-function notesApp(bodyFaults: BodyFaults<typeof NoteInput> = BodyFault.malformed) {
+function notesApp(bodyFaults: BodyFaults<typeof NoteInput> = BodyFault.malformed, limits: Partial<Limits> = {}) {
   const store = new MemoryNotes();
   const app = createServiceApp(
     {
@@ -68,7 +72,7 @@ function notesApp(bodyFaults: BodyFaults<typeof NoteInput> = BodyFault.malformed
           present: (note) => ({ id: note.id, text: note.text, colour: note.colour }),
         }),
     },
-    { identity, logger: createLogger({ level: 'silent' }), vendor: 'fieldcast', bodyLimit: '1kb', now: () => new Date(), ready: async () => ({}) },
+    { identity, logger: createLogger({ level: 'silent' }), vendor: 'fieldcast', bodyLimit: '1kb', now: () => new Date(), ready: async () => ({}), limits },
   );
   return { app, store };
 }
@@ -136,14 +140,108 @@ describe('owned-resource routes', () => {
     expect(store.records).toEqual([]);
   });
 
-  it('documents 404 on the item operations and 422 only where a body fault can be one', async () => {
+  it('documents 404 on the item operations, 422 on create (the cap) and on replace only where a body fault can be one', async () => {
     const { app } = notesApp({ text: BodyFault.malformed, colour: BodyFault.semantic('invalid_colour', 'no') });
     const doc = (await request(app).get('/openapi.json')).body;
     expect(Object.keys(doc.paths['/notes/{id}'].get.responses)).toContain('404');
     expect(Object.keys(doc.paths['/notes'].post.responses)).toContain('422');
     const plain = (await request(notesApp().app).get('/openapi.json')).body;
-    expect(Object.keys(plain.paths['/notes'].post.responses)).not.toContain('422');
+    expect(Object.keys(plain.paths['/notes'].post.responses)).toContain('422');
+    expect(Object.keys(plain.paths['/notes/{id}'].put.responses)).not.toContain('422');
     expect(Object.keys(plain.paths['/notes/{id}'].put.responses)).toEqual(expect.arrayContaining(['400', '404']));
+  });
+});
+
+describe('owned-resource lists are bounded (RFC 8288 Link rel="next")', () => {
+  const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  /** A notes app whose store already holds `n` of alice's notes and one of bob's. */
+  function filled(n: number, limits: Partial<Limits> = {}) {
+    const made = notesApp(BodyFault.malformed, limits);
+    for (let i = 1; i <= n; i++) made.store.records.push({ id: uuid(i), accountId: accounts.alice!.id, text: `n${i}`, colour: 'red' });
+    made.store.records.push({ id: uuid(9_999), accountId: accounts.bob!.id, text: 'bob', colour: 'blue' });
+    return made;
+  }
+
+  it('answers at most 1,000 by default, with a Link to the rest; none when nothing remains', async () => {
+    const { app } = filled(1_001);
+    const first = await request(app).get('/notes').set(as('alice'));
+    expect(first.status).toBe(200);
+    expect(first.body).toHaveLength(1_000);
+    expect(first.body[999].id).toBe(uuid(1_000));
+    expect(first.headers.link).toBe(`</notes?limit=1000&after=${uuid(1_000)}>; rel="next"`);
+    const rest = await request(app).get(`/notes?limit=1000&after=${uuid(1_000)}`).set(as('alice'));
+    expect(rest.body.map((n: { id: string }) => n.id)).toEqual([uuid(1_001)]);
+    expect(rest.headers.link).toBeUndefined();
+    const exactly = await request(filled(1_000).app).get('/notes').set(as('alice'));
+    expect(exactly.body).toHaveLength(1_000);
+    expect(exactly.headers.link).toBeUndefined();
+  });
+
+  it('walks the list page by page following the Link header, in creation order, the body the plain array', async () => {
+    const { app } = filled(5);
+    const seen: string[] = [];
+    let next: string | undefined = '/notes?limit=2';
+    let pages = 0;
+    while (next) {
+      const res: request.Response = await request(app).get(next).set(as('alice'));
+      expect(res.status).toBe(200);
+      expect(Array.isArray(res.body)).toBe(true);
+      seen.push(...res.body.map((n: { id: string }) => n.id));
+      next = /^<([^>]+)>; rel="next"$/.exec(res.headers.link ?? '')?.[1];
+      pages += 1;
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual([1, 2, 3, 4, 5].map(uuid));
+    // The cursor's id in upper case names the same note.
+    expect((await request(app).get(`/notes?limit=1&after=${uuid(4).toUpperCase()}`).set(as('alice'))).body[0].id).toBe(uuid(5));
+  });
+
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=1001', 'limit'],
+    ['limit=-1', 'limit'],
+    ['limit=2.5', 'limit'],
+    ['limit=ten', 'limit'],
+    ['limit=', 'limit'],
+    ['limit=1&limit=2', 'limit'],
+    ['after=not-a-uuid', 'after'],
+    ['after=', 'after'],
+  ])('a bad page (%s) is 400 invalid_parameter naming the parameter', async (query, name) => {
+    const res = await request(filled(2).app).get(`/notes?${query}`).set(as('alice'));
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ id: 'invalid_parameter', errors: [expect.objectContaining({ path: name })] });
+  });
+
+  it('a cursor that is no note of the account (unknown, or another account’s) is 400 unknown_cursor', async () => {
+    const { app } = filled(2);
+    for (const after of [uuid(77), uuid(9_999)]) {
+      const res = await request(app).get(`/notes?after=${after}`).set(as('alice'));
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ id: 'unknown_cursor', errors: [{ path: 'after' }] });
+    }
+    // The last note is a cursor with nothing after it: an empty page, not an error.
+    const end = await request(app).get(`/notes?after=${uuid(2)}`).set(as('alice'));
+    expect(end.status).toBe(200);
+    expect(end.body).toEqual([]);
+  });
+
+  it('an account may own at most the configured number of a kind: one more is 422 too_many_resources and stores nothing', async () => {
+    const { app, store } = filled(3, { ownedPerKind: 3 });
+    const res = await request(app).post('/notes').set(as('alice')).send({ text: 'four', colour: 'red' });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ id: 'too_many_resources', message: expect.stringContaining('3 notes') });
+    expect(store.records).toHaveLength(4);
+    // Another account is under its own cap; a deletion makes room.
+    expect((await request(app).post('/notes').set(as('bob')).send({ text: 'two', colour: 'red' })).status).toBe(201);
+    expect((await request(app).delete(`/notes/${uuid(1)}`).set(as('alice'))).status).toBe(200);
+    expect((await request(app).post('/notes').set(as('alice')).send({ text: 'four', colour: 'red' })).status).toBe(201);
+  });
+
+  it('the cap is 10,000 by default', async () => {
+    const { app, store } = filled(10_000);
+    expect((await request(app).post('/notes').set(as('alice')).send({ text: 'one more', colour: 'red' })).status).toBe(422);
+    expect(store.records).toHaveLength(10_001);
   });
 });
 
