@@ -76,11 +76,20 @@ describe('keyset paging in every feed', () => {
 });
 
 describe('application and resource feeds', () => {
-  it('an unknown application is 404, a malformed reference 400, a malformed resource id 400', async () => {
-    const unknown = await api.get(t.alice, '/apps/nobody-here/events');
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.id).toBe('app_does_not_exist');
-    expect((await api.get(t.alice, `/apps/${RESOURCE}/events`)).status).toBe(404);
+  it('an unknown application reads like a known one with nothing visible (200 []), so handles cannot be enumerated; a malformed reference is 400, a malformed resource id 400', async () => {
+    expect((await api.post(t.bob, { app: t.bob.handle, namespace: 'notes/private', message: 'bob only' })).status).toBe(200);
+    const quiet = await api.get(t.alice, `/apps/${t.bob.handle}/events`);
+    expect(quiet.status).toBe(200);
+    expect(quiet.body).toEqual([]);
+    for (const path of ['/apps/nobody-here/events', `/apps/${RESOURCE}/events`, '/apps/nobody-here/events?limit=5']) {
+      const unknown = await api.get(t.alice, path);
+      expect({ status: unknown.status, type: unknown.headers['content-type'], body: unknown.body }).toEqual({ status: quiet.status, type: quiet.headers['content-type'], body: quiet.body });
+    }
+    // A cursor is judged the same way for both: one the caller cannot see is unknown_cursor.
+    const known = await api.get(t.alice, `/apps/${t.bob.handle}/events?after=${RESOURCE}`);
+    const unknown = await api.get(t.alice, `/apps/nobody-here/events?after=${RESOURCE}`);
+    expect(known.status).toBe(400);
+    expect(unknown.body).toEqual(known.body);
     const bad = await api.get(t.alice, '/apps/no%20such/events');
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].path).toBe('app');

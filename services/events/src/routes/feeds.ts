@@ -1,4 +1,4 @@
-import { type Api, JsonText, NotFoundError } from '@fieldcast/kit';
+import { type Api, JsonText } from '@fieldcast/kit';
 import { AppParams, FeedEntry, FeedQuery, ResourceParams } from '@fieldcast/schemas';
 import { z } from 'zod';
 import type { AppDirectory } from '../app-directory.js';
@@ -7,6 +7,12 @@ import type { EventStore, FeedScope } from '../store.js';
 const PAGING =
   'Newest first (occurrenceTime, then arrival). after=X continues past X (older events, the next page); before=X gives the events newer than X. Both at once is a 400; an event the caller cannot see is an unknown_cursor.';
 const response = { status: 200, description: 'Events, newest first', schema: z.array(FeedEntry) };
+/**
+ * The feed of an application that does not exist: no event has this app id (the nil UUID, RFC
+ * 9562 section 5.9), so it reads exactly like a known application with nothing the caller may
+ * see, cursors included (docs/decisions/0041-unknown-application-feeds.md).
+ */
+const NO_APPLICATION = '00000000-0000-0000-0000-000000000000';
 
 /** Feeds (spec 4.10): occurrenceTime descending, keyset cursors by event id. */
 export function feedRoutes(api: Api, store: EventStore, apps: AppDirectory): Api {
@@ -26,15 +32,14 @@ export function feedRoutes(api: Api, store: EventStore, apps: AppDirectory): Api
       method: 'get',
       path: '/apps/{app}/events',
       summary: 'Latest events of one application',
-      description: `app is the application's UUID or handle (a platform application's is its area name). ${PAGING}`,
+      description: `app is the application's UUID or handle (a platform application's is its area name). An unknown application has no events the caller may see, like one that has none. ${PAGING}`,
       tags: ['feeds'],
       params: AppParams,
       query: FeedQuery,
       response,
-      errors: [404],
       handle: async ({ account, params, query }) => {
-        const appId = await apps.resolve(params.app);
-        if (!appId) throw new NotFoundError('app', params.app, `Application ${params.app} does not exist`);
+        // A 404 here would tell any account which handles exist.
+        const appId = (await apps.resolve(params.app)) ?? NO_APPLICATION;
         return page({ kind: 'app', appId }, account.id, query);
       },
     })
