@@ -218,6 +218,16 @@ describe('concurrent heavy requests per account', () => {
     probe.finishHeavy();
     expect((await again).status).toBe(200);
   });
+  it('a heavy request whose client goes away frees its slot, though its work has not finished', async () => {
+    const probe = probeApp({ heavyPerAccount: 1 });
+    await expect(request(probe.app).get('/heavy').set('Authorization', alice).timeout(200)).rejects.toThrow(/Timeout/);
+    expect(probe.inFlight()).toBe(1);
+    const next = request(probe.app).get('/heavy').set('Authorization', alice).then((r) => r);
+    await until(() => probe.inFlight() === 2);
+    expect(probe.inFlight()).toBe(2);
+    probe.finishHeavy();
+    expect((await next).status).toBe(200);
+  });
 });
 
 describe('failed authentications per client address and per application id', () => {
