@@ -45,6 +45,12 @@ export interface ServiceDefinition<Needs = unknown, Deps extends HttpDeps = Http
   api(deps: Deps): Api;
 }
 
+/**
+ * Response fields a browser script on another origin may read (Fetch standard, CORS): besides the
+ * request id, the limits' fields and the next page of a list, none of which is safelisted.
+ */
+const EXPOSED_HEADERS = ['X-Request-Id', 'Link', 'Retry-After', 'RateLimit', 'RateLimit-Policy'];
+
 /** Every answer is what its Content-Type says: no browser may guess another type from the bytes (WHATWG Fetch, X-Content-Type-Options). */
 const noSniff: express.RequestHandler = (_req, res, next) => {
   res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -58,7 +64,7 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   app.set('etag', false);
   app.set('query parser', 'simple');
   const metrics = createMetrics(definition.area);
-  app.use(requestLogging(deps.logger), metrics.middleware, compression(), cors({ exposedHeaders: ['X-Request-Id'] }), noSniff);
+  app.use(requestLogging(deps.logger), metrics.middleware, compression(), cors({ exposedHeaders: EXPOSED_HEADERS }), noSniff);
 
   // Operational endpoints: no credentials, no vendor negotiation (probes and scrapers send neither).
   app.get('/healthz', (_req, res) => {

@@ -158,6 +158,9 @@ describe('requests per account: a token bucket (RFC 6585 section 4, draft-ietf-h
     expect(refused.headers['retry-after']).toBe('2');
     expect(refused.headers.ratelimit).toBe('"account";r=0;t=6');
     expect(refused.body).toMatchObject({ status: 429, id: 'too_many_requests' });
+    // A script on another origin may read them (CORS).
+    const cors = await request(app).get('/light').set('Authorization', alice).set('Origin', 'https://example.org');
+    expect(cors.headers['access-control-expose-headers']?.split(',')).toEqual(expect.arrayContaining(['Link', 'Retry-After', 'RateLimit', 'RateLimit-Policy']));
     // Another account has its own bucket.
     expect((await request(app).get('/light').set('Authorization', bob)).status).toBe(200);
     time.advance(2_000);
