@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { type GridSource, loadWeatherSource } from '@fieldcast/weather';
 import { fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
@@ -11,6 +12,12 @@ import type { WorkerReply } from './worker-pool.js';
  * runs the field computations it is sent, one at a time.
  */
 const sources = new Map<string, Promise<GridSource>>();
+
+// On Linux a nice value belongs to a thread (setpriority(2), "bugs": PRIO_PROCESS with pid 0 is
+// the calling thread under NPTL), so this thread yields the CPU to the event loop's when both want
+// it: health checks and light requests keep their share while a heavy request computes. Elsewhere
+// it would lower the whole process, so it is left alone.
+if (process.platform === 'linux') setPriority(10);
 
 function weatherOf(stores: string[]): Promise<GridSource> {
   const key = JSON.stringify(stores);
