@@ -12,13 +12,10 @@ export function basicAuth(identity: Identity): RequestHandler {
       return;
     }
     const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+    // No colon: an id without a key, checked like any other bad credential (same time, identity.ts).
     const colon = decoded.indexOf(':');
-    if (colon < 0) {
-      next(unauthorized());
-      return;
-    }
-    const id = decoded.slice(0, colon);
-    const key = decoded.slice(colon + 1);
+    const id = colon < 0 ? decoded : decoded.slice(0, colon);
+    const key = colon < 0 ? '' : decoded.slice(colon + 1);
     const known = identity.cachedAccount(id, key);
     if (known) {
       authenticated(res, known);

@@ -61,13 +61,24 @@ async function hashSecret(secret: string): Promise<string> {
   return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), hash.toString('base64')].join('$');
 }
 
-async function verifySecret(secret: string, stored: string): Promise<boolean> {
+/** Checks a secret against a stored hash: one scrypt of the stored hash's parameters. */
+export type VerifySecret = (secret: string, stored: string) => Promise<boolean>;
+
+export async function verifySecret(secret: string, stored: string): Promise<boolean> {
   const [alg, n, r, p, salt, hash] = stored.split('$');
   if (alg !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
   const actual = await scrypt(secret, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p), keylen: expected.length });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+/**
+ * A hash no secret matches (its digest is all zeros), of the same parameters as every stored
+ * key: a credential whose application or key id is unknown is checked against it, so it costs
+ * the same scrypt as a wrong secret for a real key and its time tells nothing (OWASP
+ * Authentication Cheat Sheet, "Authentication Responses").
+ */
+const NO_KEY_HASH = ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, Buffer.alloc(16, 1).toString('base64'), Buffer.alloc(SCRYPT.keylen).toString('base64')].join('$');
 
 /**
  * Application keys read `fc1.<key id>.<secret>`: the key id lets a check hash one candidate
@@ -100,7 +111,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class IdentityStore implements Identity {
   private readonly cache = new Map<string, { account: Account; expires: number }>();
 
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly verify: VerifySecret = verifySecret,
+  ) {}
 
   private get accounts() {
     return this.knex.withSchema(IDENTITY_SCHEMA).table('accounts');
@@ -194,17 +208,22 @@ export class IdentityStore implements Identity {
     const hit = this.cached(digest, now);
     if (hit) return hit;
     const parsed = parseKey(applicationKey);
-    if (!parsed || !UUID.test(applicationId)) return null;
-    const row = await this.knex
-      .from(`${IDENTITY_SCHEMA}.keys as k`)
-      .join(`${IDENTITY_SCHEMA}.accounts as a`, 'a.id', 'k.account_id')
-      .where({ 'k.id': parsed.keyId, 'k.account_id': applicationId })
-      .whereNull('k.revoked_at')
-      .first('a.id', 'a.name', 'a.handle', 'k.hash');
-    if (!row || !(await verifySecret(parsed.secret, row.hash))) return null;
+    const row = parsed && UUID.test(applicationId) ? await this.storedKey(applicationId, parsed.keyId) : undefined;
+    // Every bad credential runs one scrypt, found or not, so none answers faster than another.
+    const valid = await this.verify(parsed?.secret ?? applicationKey, row?.hash ?? NO_KEY_HASH);
+    if (!row || !valid) return null;
     const account: Account = { id: row.id, name: row.name, handle: row.handle };
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(digest, { account, expires: now + CACHE_TTL_MS });
     return account;
+  }
+
+  private async storedKey(applicationId: string, keyId: string): Promise<{ id: string; name: string; handle: string; hash: string } | undefined> {
+    return this.knex
+      .from(`${IDENTITY_SCHEMA}.keys as k`)
+      .join(`${IDENTITY_SCHEMA}.accounts as a`, 'a.id', 'k.account_id')
+      .where({ 'k.id': keyId, 'k.account_id': applicationId })
+      .whereNull('k.revoked_at')
+      .first('a.id', 'a.name', 'a.handle', 'k.hash');
   }
 }
