@@ -113,8 +113,10 @@ export function requestLimiters(limits: Limits, authenticate: RequestHandler): R
           ),
         );
       }
-      // 'close' ends every response, finished or aborted, so a slot is never kept.
+      // 'close' ends every response, finished or aborted, so a slot is never kept; a client that
+      // left while its request waited for authentication has had its 'close' already.
       res.once('close', release);
+      if (res.closed) return release();
       next();
     },
   };

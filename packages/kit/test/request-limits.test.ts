@@ -81,12 +81,13 @@ const basic = (id: string, key: string) => `Basic ${Buffer.from(`${id}:${key}`).
 const alice = basic(ALICE.id, 'alice-key');
 const bob = basic(BOB.id, 'bob-key');
 
-function probeApp(limits: Partial<Limits>) {
+function probeApp(limits: Partial<Limits>, authDelayMs = 0) {
   const checked: string[] = [];
   const identity: Identity = {
     cachedAccount: () => undefined,
     authenticate: async (id, key) => {
       checked.push(id);
+      if (authDelayMs > 0) await new Promise((r) => setTimeout(r, authDelayMs));
       const known = KEYS.get(id);
       return known && known.key === key ? known.account : null;
     },
@@ -221,6 +222,17 @@ describe('concurrent heavy requests per account', () => {
     probe.finishHeavy();
     expect((await again).status).toBe(200);
   });
+  it('a heavy request whose client left while it was being authenticated takes no slot', async () => {
+    const probe = probeApp({ heavyPerAccount: 1 }, 300);
+    await expect(request(probe.app).get('/heavy').set('Authorization', alice).timeout(100)).rejects.toThrow(/Timeout/);
+    await new Promise((r) => setTimeout(r, 400)); // its authentication ends after the client has gone
+    expect(probe.inFlight()).toBe(0);
+    const next = request(probe.app).get('/heavy').set('Authorization', alice).then((r) => r);
+    await until(() => probe.inFlight() === 1);
+    probe.finishHeavy();
+    expect((await next).status).toBe(200);
+  });
+
   it('a heavy request whose client goes away frees its slot, though its work has not finished', async () => {
     const probe = probeApp({ heavyPerAccount: 1 });
     await expect(request(probe.app).get('/heavy').set('Authorization', alice).timeout(200)).rejects.toThrow(/Timeout/);
