@@ -161,7 +161,9 @@ describe('requests per account: a token bucket (RFC 6585 section 4, draft-ietf-h
     expect(refused.body).toMatchObject({ status: 429, id: 'too_many_requests' });
     // A script on another origin may read them (CORS).
     const cors = await request(app).get('/light').set('Authorization', alice).set('Origin', 'https://example.org');
-    expect(cors.headers['access-control-expose-headers']?.split(',')).toEqual(expect.arrayContaining(['Link', 'Retry-After', 'RateLimit', 'RateLimit-Policy']));
+    expect(cors.headers['access-control-expose-headers']?.split(',')).toEqual(
+      expect.arrayContaining(['Link', 'Retry-After', 'RateLimit', 'RateLimit-Policy']),
+    );
     // Another account has its own bucket.
     expect((await request(app).get('/light').set('Authorization', bob)).status).toBe(200);
     time.advance(2_000);
@@ -227,7 +229,10 @@ describe('concurrent heavy requests per account', () => {
     await expect(request(probe.app).get('/heavy').set('Authorization', alice).timeout(100)).rejects.toThrow(/Timeout/);
     await new Promise((r) => setTimeout(r, 400)); // its authentication ends after the client has gone
     expect(probe.inFlight()).toBe(0);
-    const next = request(probe.app).get('/heavy').set('Authorization', alice).then((r) => r);
+    const next = request(probe.app)
+      .get('/heavy')
+      .set('Authorization', alice)
+      .then((r) => r);
     await until(() => probe.inFlight() === 1);
     probe.finishHeavy();
     expect((await next).status).toBe(200);
@@ -237,7 +242,10 @@ describe('concurrent heavy requests per account', () => {
     const probe = probeApp({ heavyPerAccount: 1 });
     await expect(request(probe.app).get('/heavy').set('Authorization', alice).timeout(200)).rejects.toThrow(/Timeout/);
     expect(probe.inFlight()).toBe(1);
-    const next = request(probe.app).get('/heavy').set('Authorization', alice).then((r) => r);
+    const next = request(probe.app)
+      .get('/heavy')
+      .set('Authorization', alice)
+      .then((r) => r);
     await until(() => probe.inFlight() === 2);
     expect(probe.inFlight()).toBe(2);
     probe.finishHeavy();
