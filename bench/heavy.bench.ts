@@ -7,8 +7,8 @@
  * (docs/decisions/0050-degree-day-work-limit.md). Measures /healthz throughput with autocannon (a
  * separate process) while idle, then while a second autocannon keeps four of those contour
  * requests in flight for the whole window, and prints the ratio. Target >= 0.50.
- * BENCH_SECONDS sets each /healthz window (default 5); FIELDCAST_COMPUTE_THREADS the threads
- * (default: every core but one).
+ * BENCH_SECONDS sets each /healthz window (default 5); the service has the runtime's default
+ * threads (every core but one, at least one).
  */
 import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
