@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { BAD_STRINGS, invalidValue, validValue, type JsonSchema, type Resolve } from './schema-arbitraries.js';
+import { BAD_STRINGS, invalidValue, KNOWN_TOKEN, validValue, type JsonSchema, type Resolve } from './schema-arbitraries.js';
 
 /** One operation of an OpenAPI document, as the fuzzer needs it. */
 export interface FuzzOperation {
@@ -40,9 +40,9 @@ export function operationsOf(area: string, document: { paths: Record<string, Rec
  * A text as it goes on the wire in a URL: `value` is percent-encoded as UTF-8 (an unpaired
  * surrogate as its generalised UTF-8 bytes, which no UTF-8 decoder accepts); `raw` is sent as
  * written (bad percent-encodings, overlong forms); `known` is an id or handle the fleet has
- * handed out, picked at send time.
+ * handed out, picked at send time, as given or in upper case (ids are case-insensitive).
  */
-export type UrlText = { value: string } | { raw: string } | { known: number };
+export type UrlText = { value: string } | { raw: string } | { known: number; upper: boolean };
 
 /** Who the request claims to be. */
 export type Caller = 'owner' | 'other' | 'anonymous' | 'wrong-key' | 'unknown-id' | 'malformed';
@@ -101,8 +101,8 @@ const BAD_URL_TEXT = [
 function urlText(schema: JsonSchema, resolve: Resolve, knownWeight: number): fc.Arbitrary<UrlText> {
   const asText = (v: unknown) => ({ value: typeof v === 'string' ? v : JSON.stringify(v) });
   return fc.oneof(
-    { arbitrary: validValue(schema, resolve).map(asText), weight: 6 },
-    { arbitrary: fc.nat(50).map((known) => ({ known })), weight: knownWeight },
+    { arbitrary: validValue(schema, resolve).map(asText), weight: 10 },
+    { arbitrary: fc.record({ known: fc.nat(50), upper: fc.boolean() }), weight: knownWeight },
     { arbitrary: invalidValue(schema, resolve).map(asText), weight: 3 },
     { arbitrary: fc.constantFrom(...BAD_STRINGS).map((value) => ({ value })), weight: 2 },
     { arbitrary: fc.constantFrom(...BAD_URL_TEXT).map((raw) => ({ raw })), weight: 2 },
@@ -232,9 +232,13 @@ export interface Credentials {
   unknownId: string;
 }
 
+function knownText(text: string, upper: boolean): string {
+  return upper ? text.toUpperCase() : text;
+}
+
 export function toWire(op: FuzzOperation, req: FuzzRequest, credentials: Credentials, known: readonly string[]): WireRequest {
   const encode = (t: UrlText): string =>
-    'raw' in t ? t.raw : 'known' in t ? percentEncode(known[t.known % known.length]!) : percentEncode(t.value);
+    'raw' in t ? t.raw : 'known' in t ? percentEncode(knownText(known[t.known % known.length]!, t.upper)) : percentEncode(t.value);
   let i = 0;
   const path = op.path.replace(/\{[^}]+\}/g, () => encode(req.path[i++]!));
   const query = req.query.map(([k, v]) => `${percentEncode(k)}=${encode(v)}`).join('&');
@@ -253,7 +257,7 @@ export function toWire(op: FuzzOperation, req: FuzzRequest, credentials: Credent
   if (req.body) {
     body =
       'json' in req.body
-        ? Buffer.from(JSON.stringify(req.body.json) ?? 'null')
+        ? Buffer.from((JSON.stringify(req.body.json) ?? 'null').replace(KNOWN_TOKEN, (_, n: string) => known[Number(n) % known.length]!))
         : 'text' in req.body
           ? Buffer.from(req.body.text)
           : Buffer.from(req.body.base64, 'base64');

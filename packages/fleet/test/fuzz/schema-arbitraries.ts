@@ -58,6 +58,16 @@ export const HUGE_NUMBERS: readonly number[] = [
   -(2 ** 31) - 1,
 ];
 
+/**
+ * Stands for the n-th id or handle the fleet has handed out, replaced when the request is sent
+ * (generation happens before the fleet has answered anything).
+ */
+export function knownToken(n: number): string {
+  return `\u0001known:${n}\u0001`;
+}
+
+export const KNOWN_TOKEN = /\\u0001known:(\d+)\\u0001/g;
+
 const WRONG_TYPES: readonly unknown[] = [null, true, false, 0, -1, 1.5, '', 'x', [], {}, [null], { '': null }];
 
 const depthLimit = 6;
@@ -76,7 +86,7 @@ export function validValue(schema: JsonSchema, resolve: Resolve, depth = 0): fc.
   const stated: unknown[] = [...(Array.isArray(s.examples) ? s.examples : []), ...('default' in s ? [s.default] : [])];
   const generated = generatedValid(s, resolve, depth);
   return stated.length > 0
-    ? fc.oneof({ arbitrary: fc.constantFrom(...stated), weight: 1 }, { arbitrary: generated, weight: 3 })
+    ? fc.oneof({ arbitrary: fc.constantFrom(...stated), weight: 2 }, { arbitrary: generated, weight: 3 })
     : generated;
 }
 
@@ -144,6 +154,8 @@ function validString(s: JsonSchema): fc.Arbitrary<string> {
   return fc.oneof(
     { arbitrary: fc.string({ minLength, maxLength: Math.min(maxLength ?? 40, minLength + 40), unit: 'grapheme' }), weight: 4 },
     { arbitrary: fc.constantFrom(...boundaries), weight: 1 },
+    // a free-text member may have to name something that exists (an application, a resource)
+    { arbitrary: fc.nat(50).map(knownToken), weight: 2 },
   );
 }
 
