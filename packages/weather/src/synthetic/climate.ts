@@ -1,17 +1,12 @@
 /**
- * Temperature climatology of the synthetic world: zonal mean, seasonal cycle, lapse rate and the
- * smooth day-to-day anomaly. Curves are smooth fits chosen to land near familiar zonal means
- * (about 27-29 degC at the equator, 13 degC at 45 degrees, -17 degC at the poles; January-July
- * differences of ~2 K in the tropics, ~20 K at 45 degrees, ~40 K near the poles, cf. Peixoto and
- * Oort 1992, "Physics of Climate", ch. 7); they are a plausible demo world, not a reanalysis.
+ * Temperature climatology of the synthetic world shared by every cell: the lapse rate, the phase
+ * of the year, the day-to-day anomaly and the diurnal range. The annual mean and cycle of each
+ * place come from its geography (geoclimate.ts, docs/architecture.md §6).
  */
 import { noiseField } from './noise.js';
 
 /** Environmental lapse rate of the ICAO standard atmosphere (ICAO Doc 7488), K per m. */
 export const LAPSE_RATE_K_PER_M = 0.0065;
-
-/** Day of year of the warmest day in the northern hemisphere: ~4 weeks after the solstice. */
-const WARMEST_DAY_OF_YEAR = 200;
 
 /** Mean tropical year, days. */
 const TROPICAL_YEAR_DAYS = 365.2422;
@@ -19,24 +14,12 @@ const TROPICAL_YEAR_DAYS = 365.2422;
 /** Days from 1970-01-01 to 2000-01-01, so the seasonal phase is anchored to a fixed calendar. */
 const DAYS_1970_TO_2000 = 10957;
 
-/** Annual mean temperature at sea level, degC. */
-export function seaLevelMeanTemperature(latDeg: number): number {
-  return 29 - 46 * Math.pow(Math.abs(latDeg) / 90, 1.7);
-}
-
 /**
- * Signed half-range of the seasonal cycle, K: positive in the north so the cycle peaks in July
- * there and in January in the south; zero at the equator so the field stays continuous.
+ * Angle of the year at time t (hours since 1970), radians: 2 pi x days since 2000-01-01 / year.
+ * A cell's seasonal term is cos(angle) x seasonCos + sin(angle) x seasonSin (geoclimate.ts).
  */
-export function seasonalAmplitude(latDeg: number): number {
-  const a = 21 * Math.pow(Math.abs(latDeg) / 90, 1.2);
-  return latDeg < 0 ? -a : a;
-}
-
-/** Seasonal phase term in [-1, 1] at time t (hours since 1970), +1 on the NH warmest day. */
-export function seasonalPhase(tHours: number): number {
-  const doy = tHours / 24 - DAYS_1970_TO_2000;
-  return Math.cos((2 * Math.PI * (doy - WARMEST_DAY_OF_YEAR)) / TROPICAL_YEAR_DAYS);
+export function yearAngle(tHours: number): number {
+  return (2 * Math.PI * (tHours / 24 - DAYS_1970_TO_2000)) / TROPICAL_YEAR_DAYS;
 }
 
 /** Day-to-day variability grows toward the poles (storm tracks, polar air outbreaks). */
@@ -58,9 +41,19 @@ export const TMAX_LOCAL_HOUR = 15;
 
 /**
  * Diurnal temperature range, K: large under clear skies, small under cloud (cloud traps
- * longwave at night and cuts shortwave by day), damped when days are short.
+ * longwave at night and cuts shortwave by day), damped when days are short and near the sea
+ * (`maritime`, from maritimeDamping).
  */
-export function diurnalRange(cloud: number, dayLengthHours: number): number {
+export function diurnalRange(cloud: number, dayLengthHours: number, maritime: number): number {
   const light = Math.min(1, dayLengthHours / 12);
-  return (3 + 11 * (1 - cloud)) * (0.35 + 0.65 * light);
+  return (3 + 11 * (1 - cloud)) * (0.35 + 0.65 * light) * maritime;
+}
+
+/**
+ * Maritime damping of the diurnal range, 0.25 (open sea: water stores the day's heat) to 1
+ * (inland), halfway within ~35 km of the coast.
+ */
+export function maritimeDamping(land: number, coastKm: number): number {
+  const inland = coastKm > 0 ? 1 - 0.5 * Math.exp(-coastKm / 50) : 0.5;
+  return 0.25 + 0.75 * land * inland;
 }

@@ -16,7 +16,8 @@
  */
 import type { BBox, TimeRange } from '../grid-source.js';
 import { fieldcastId } from '@fieldcast/ids';
-import { anomalyScale, seaLevelMeanTemperature, seasonalAmplitude, seasonalPhase, TEMPERATURE_ANOMALY } from './climate.js';
+import { anomalyScale, TEMPERATURE_ANOMALY } from './climate.js';
+import { climatologyAt } from './geoclimate.js';
 import { DRYNESS_NOISE } from './clouds.js';
 import { fieldBound, hashUnit, noiseAt, noiseField } from './noise.js';
 
@@ -103,7 +104,7 @@ interface Storm {
 
 /** Afternoon temperature estimate of a tile on an event day, degC, or -Infinity if surely cold. */
 function afternoonWarmth(lat: number, lon: number, tHours: number): number {
-  const clim = seaLevelMeanTemperature(lat) + seasonalAmplitude(lat) * seasonalPhase(tHours) + 5;
+  const clim = climatologyAt(lat, lon, tHours) + 5;
   const scale = anomalyScale(lat);
   if (clim + scale * MAX_ANOMALY < 20) return -Infinity;
   return clim + scale * noiseAt(TEMPERATURE_ANOMALY, lat, lon, tHours);

@@ -14,8 +14,8 @@
  * so one always falls in each closed hour-wide plateau. Hence the maximum and minimum of the
  * day's hourly values are exactly Tmax(D) and Tmin(D): daily extremes need no sampling at all.
  *
- * Anchors: a raw pair mean +- half the diurnal range per day, where mean = sea-level climatology
- * - lapse rate x altitude + seasonal cycle + anomaly noise. A strong front can carry a day's raw
+ * Anchors: a raw pair mean +- half the diurnal range per day, where mean = the place's sea-level
+ * annual mean - lapse rate x altitude + its annual cycle (geoclimate.ts) + anomaly noise. A strong front can carry a day's raw
  * minimum above the neighbouring day's raw maximum; the day then keeps warming (or cooling)
  * through its own extremes: Tmax(D) = max(rawMax(D), rawMin(D-1), rawMin(D+1)) and Tmin(D) =
  * min(rawMin(D), rawMax(D-1), rawMax(D+1)). That makes Tmin(D) <= Tmax(D +- 1), so the interval
@@ -33,7 +33,7 @@
  */
 import type { Block } from './block.js';
 import { dayOfYearOf } from './calendar.js';
-import { anomalyScale, diurnalRange, LAPSE_RATE_K_PER_M, seaLevelMeanTemperature, seasonalAmplitude, seasonalPhase, TEMPERATURE_ANOMALY, TMAX_LOCAL_HOUR } from './climate.js';
+import { anomalyScale, diurnalRange, LAPSE_RATE_K_PER_M, maritimeDamping, TEMPERATURE_ANOMALY, TMAX_LOCAL_HOUR, yearAngle } from './climate.js';
 import { DAILY_CLOUD_NOISE, cloudBias, cloudFraction, DRYNESS_NOISE, aridDepression, dawnDewpointDepression } from './clouds.js';
 import { BlockNoise } from './noise.js';
 import { solarDeclination } from './solar.js';
@@ -144,12 +144,12 @@ function midnightValue(prevMax: number, prevMin: number, curMax: number, curMin:
  * come first, then one pass over [day][cell].
  */
 export function temperatureAnchors(block: Block, d0: number, nDays: number, withDew = true, withHourly = true): TemperatureAnchors {
-  const { lats, lons, nRows, nCols, nCells, altitude, offsetHours } = block;
+  const { lats, lons, nRows, nCols, nCells, altitude, offsetHours, climateMean, seasonCos, seasonSin, land, coastKm } = block;
   const nExt = nDays + 2 * RAW_MARGIN;
   const e0 = d0 - RAW_MARGIN;
   const dayLen = new Float64Array(nExt * nRows);
   const tNoon = new Float64Array(nExt * nCols);
-  const season = new Float64Array(nExt * nCols);
+  const yearCos = new Float64Array(nExt * nCols), yearSin = new Float64Array(nExt * nCols);
   // Day length depends on (row, day of year) only: each row's is computed once per J.
   const tanLat = Float64Array.from(lats, (lat) => Math.tan(lat * DEG));
   const dayLenByJ = new Float64Array(367 * nRows).fill(Number.NaN);
@@ -166,21 +166,24 @@ export function temperatureAnchors(block: Block, d0: number, nDays: number, with
       // Anchors describe local noon of the day, at its UTC instant.
       const t = 24 * day + 12 - offsetHours[c]!;
       tNoon[e * nCols + c] = t;
-      season[e * nCols + c] = seasonalPhase(t);
+      const angle = yearAngle(t);
+      yearCos[e * nCols + c] = Math.cos(angle);
+      yearSin[e * nCols + c] = Math.sin(angle);
     }
   }
   const sunrise = new Float64Array(nDays * nRows);
   for (let i = 0; i < nDays * nRows; i++) sunrise[i] = minimumHour(dayLen[RAW_MARGIN * nRows + i]!);
 
-  const rowAmp = new Float64Array(nRows), rowScale = new Float64Array(nRows), rowBias = new Float64Array(nRows);
-  const base = new Float64Array(nCells);
+  const rowScale = new Float64Array(nRows), rowBias = new Float64Array(nRows);
+  const base = new Float64Array(nCells), maritime = new Float64Array(nCells);
   for (let r = 0; r < nRows; r++) {
     const lat = lats[r]!;
-    rowAmp[r] = seasonalAmplitude(lat);
     rowScale[r] = anomalyScale(lat);
     rowBias[r] = cloudBias(lat);
-    const sl = seaLevelMeanTemperature(lat);
-    for (let c = 0; c < nCols; c++) base[r * nCols + c] = sl - LAPSE_RATE_K_PER_M * altitude[r * nCols + c]!;
+  }
+  for (let k = 0; k < nCells; k++) {
+    base[k] = climateMean[k]! - LAPSE_RATE_K_PER_M * altitude[k]!;
+    maritime[k] = maritimeDamping(land[k]!, coastKm[k]!);
   }
   const size = nExt * nCells;
   const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons).seriesAtColumnTimes(tNoon, nExt, new Float32Array(size));
@@ -190,14 +193,15 @@ export function temperatureAnchors(block: Block, d0: number, nDays: number, with
   for (let e = 0; e < nExt; e++) {
     const o = e * nCells;
     for (let r = 0; r < nRows; r++) {
-      const amp = rowAmp[r] as number, sc = rowScale[r] as number, bias = rowBias[r] as number;
+      const sc = rowScale[r] as number, bias = rowBias[r] as number;
       const n = dayLen[e * nRows + r] as number;
       for (let c = 0; c < nCols; c++) {
         const cell = r * nCols + c;
         const q = o + cell;
-        const mean = (base[cell] as number) + amp * (season[e * nCols + c] as number) + sc * (anomaly[q] as number);
+        const yc = e * nCols + c;
+        const mean = (base[cell] as number) + (seasonCos[cell] as number) * (yearCos[yc] as number) + (seasonSin[cell] as number) * (yearSin[yc] as number) + sc * (anomaly[q] as number);
         const cloud = cloudFraction(clouds[q] as number, bias);
-        const half = diurnalRange(cloud, n) / 2;
+        const half = diurnalRange(cloud, n, maritime[cell] as number) / 2;
         rawMax[q] = mean + half;
         rawMin[q] = mean - half;
         if (cloudOf) cloudOf[q] = cloud;

@@ -1,41 +1,48 @@
 /**
- * Procedural terrain: the static `surface_altitude` field (m above sea level), the synthetic
- * world's geography (block.ts `Geography`).
- *
- * Two static noise fields: a large-scale relief (continents, plateaus and ranges at 2,000 to
- * 120 km) and a fine relief (hills and valleys at 30 to 2 km). The fine relief is what gives a
- * 1 km grid real variation across a farm-sized field; its amplitude grows with the large-scale
- * height, so mountains are rougher than plains. Negative heights are clipped to 0 (coastal plains
- * at sea level; the synthetic world has no oceans).
+ * The synthetic world's surface (block.ts `Geography`): Earth's elevation, land share and
+ * distance to the coast from `@fieldcast/geography` (a 10 arc-minute grid, docs/data-sources.md),
+ * with a small deterministic sub-grid relief on land so a farm-sized field on a 0.01 degree grid
+ * still varies a little. The relief is scaled by the land share: none at sea.
  */
+import { earthGeography } from '@fieldcast/geography';
 import { BlockNoise, noiseField } from './noise.js';
 
-/** Continental relief, lattice spacings dividing 360 degrees. */
-const LARGE_RELIEF = noiseField([
-  { spacingDeg: 18, periodHours: 0, amplitude: 1, seed: 0x7e11a1 },
-  { spacingDeg: 4.5, periodHours: 0, amplitude: 0.5, seed: 0x7e11a2 },
-  { spacingDeg: 1.125, periodHours: 0, amplitude: 0.3, seed: 0x7e11a3 },
-]);
-
-/** Hills and valleys: ~30 km, ~8 km and ~2 km. */
+/** Hills and valleys below the geography grid's resolution: ~30 km, ~8 km and ~2 km. */
 const FINE_RELIEF = noiseField([
   { spacingDeg: 0.28125, periodHours: 0, amplitude: 1, seed: 0x7e11b1 },
   { spacingDeg: 0.0703125, periodHours: 0, amplitude: 0.6, seed: 0x7e11b2 },
   { spacingDeg: 0.017578125, periodHours: 0, amplitude: 0.35, seed: 0x7e11b3 },
 ]);
 
-/** Altitude from the two relief values (each roughly in [-1.8, 1.8]). */
-function altitudeFromRelief(large: number, fine: number): number {
-  const z = 250 + 1100 * large + (90 + 220 * Math.max(0, large)) * fine;
-  return z > 0 ? z : 0;
+/** Relief amplitude, m: a few tens of metres on plains, more in mountains (rougher ground). */
+function reliefAmplitude(elevation: number): number {
+  return 25 + 0.06 * elevation;
 }
 
-/** Altitude (m) at every cell of a block (row-major lats x lons). */
-export function terrainAltitude(lats: ArrayLike<number>, lons: ArrayLike<number>): Float32Array {
+interface Surface {
+  /** surface altitude, m */
+  altitude: Float32Array;
+  /** land share, 0..1 */
+  land: Float32Array;
+  /** signed distance to the coast, km (positive on land) */
+  coastKm: Float32Array;
+}
+
+/** The surface at every cell of a block (row-major lats x lons). */
+export function earthSurface(lats: ArrayLike<number>, lons: ArrayLike<number>): Surface {
+  const geo = earthGeography();
   const n = lats.length * lons.length;
-  const large = new BlockNoise(LARGE_RELIEF, lats, lons).at(0, new Float32Array(n));
   const fine = new BlockNoise(FINE_RELIEF, lats, lons).at(0, new Float32Array(n));
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = altitudeFromRelief(large[i]!, fine[i]!);
-  return out;
+  const altitude = new Float32Array(n), land = new Float32Array(n), coastKm = new Float32Array(n);
+  for (let r = 0, k = 0; r < lats.length; r++) {
+    for (let c = 0; c < lons.length; c++, k++) {
+      const s = geo.sampleAt(lats[r]!, lons[c]!);
+      const l = s.landFraction > 1 ? 1 : s.landFraction < 0 ? 0 : s.landFraction;
+      const z = s.elevation + l * reliefAmplitude(s.elevation) * fine[k]!;
+      altitude[k] = z > 0 ? z : 0;
+      land[k] = l;
+      coastKm[k] = s.coastDistanceKm;
+    }
+  }
+  return { altitude, land, coastKm };
 }

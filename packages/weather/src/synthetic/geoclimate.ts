@@ -1,0 +1,253 @@
+/**
+ * The temperature climate of the synthetic world from Earth's geography (docs/architecture.md §6,
+ * docs/decisions/0080-geographic-temperature-climate.md): for every place, the annual mean at sea
+ * level, the half-range of the annual cycle and its lag behind the solstice, from latitude and
+ * the land, sea, coast and upwind land around it. One set of global parameters; no place has a
+ * correction of its own.
+ *
+ * The terms are evaluated at the nodes of a fixed 0.25 degree lattice (so a value never depends
+ * on the shape of the request) and interpolated bilinearly to the cells; the lapse rate is then
+ * applied to each cell's own altitude (temperature.ts).
+ */
+import { earthGeography, type Geography } from '@fieldcast/geography';
+import { LAPSE_RATE_K_PER_M, yearAngle } from './climate.js';
+
+/** Lattice spacing of the climate terms, degrees (about 28 km: finer than the terms vary). */
+const NODE_DEG = 0.25;
+const DEG = Math.PI / 180;
+
+/** Share of the year the surface wind blows from the west (westerlies 35-60 degrees), as the geography's continentality assumes. */
+function westerlyWeight(lat: number): number {
+  const a = Math.abs(lat);
+  return Math.min(Math.min(1, Math.max(0, (a - 25) / 10)), Math.min(1, Math.max(0, (70 - a) / 10)));
+}
+
+/** The geography around a place that sets its climate. */
+export interface ClimateInputs {
+  lat: number;
+  /** land share of the cell, 0..1 */
+  land: number;
+  /** signed distance to the coast, km (positive on land) */
+  coastKm: number;
+  /** upwind land share over ~1,500 km (packages/geography continentality) */
+  continentality: number;
+  /** mean ground height within +-1.5 degrees, m (the mountain mass around the place) */
+  plateau: number;
+  /** highest ground within 4 degrees upwind, m */
+  shelter: number;
+  /** ground height of the place, m */
+  elevation: number;
+  /** land share along the latitude circle to the west and to the east, e-folding 3,000 km */
+  landWest: number;
+  landEast: number;
+  /** land share poleward within ~30 degrees (where winter air masses form) */
+  landPoleward: number;
+}
+
+/** Climate terms of a place: annual mean at sea level (degC), signed half-range (K; > 0 peaks in July), lag (days after the solstice). */
+export interface ClimateTerms {
+  mean: number;
+  amplitude: number;
+  lagDays: number;
+}
+
+/**
+ * Coefficients of the coldest-month and warmest-month mean temperatures at sea level, degC, on
+ * the geographic terms of `climateTerms` (docs/architecture.md §6). Fitted once, by least squares,
+ * to published 1991-2020 normals of 22 stations (packages/geography/test/data/climate-normals.json
+ * and the further places of packages/weather/test/climate-normals-data.ts); the same numbers
+ * serve every place on Earth.
+ */
+const COLDEST = { base: 25.953, sinLat: 7.956, sin2Lat: -48.862, exposure: -23.862, poleward: 2.289, warmDrift: 22.448, coldCurrent: -18.378, subtropicalLand: 13.232, plateau: 3.228, inland: -11.647, shelter: -11.535, foehn: 9.741 };
+const WARMEST = { base: 27.814, sinLat: 17.841, sin2Lat: -45.23, exposure: -1.676, poleward: 13.617, warmDrift: 8.366, coldCurrent: -18.144, subtropicalLand: 4.42, plateau: 3.02, inland: -3.766, shelter: -1.293, foehn: 1.209 };
+
+type Coefficients = typeof COLDEST;
+
+/** Winter cooling over fully ice-covered sea, K (Arctic Ocean winters near -30 degC against about -10 over open polar water). */
+const SEA_ICE_WINTER_K = 20;
+
+function smoothstep(x: number): number {
+  const t = x < 0 ? 0 : x > 1 ? 1 : x;
+  return t * t * (3 - 2 * t);
+}
+
+/** Mean of cos over a month centred on its peak: sin(x)/x, x = pi x 30.44 / 365.24 days. */
+const MONTH_OF_PEAK = 0.9887;
+
+/**
+ * The climate terms of a place. With s = sin|lat| and the terms
+ *   U = w_W landWest + (1 - w_W) landEast            large-scale upwind land (w_W westerly share)
+ *   X = land (0.3 continentality + 0.7 U)            continental exposure
+ *   P = land landPoleward                            source of cold air masses
+ *   D = exp(-((|lat| - 58) / 10)^2) (1 - landWest) landEast        warm poleward drift
+ *   Q = exp(-((|lat| - 20) / 12)^2) (1 - landWest) landEast e^(-inland/300 km)  cold upwelling
+ *   S = land continentality exp(-((|lat| - 25) / 10)^2)            subtropical land heating
+ *   Z = plateau / 1 km,  I = land (1 - e^(-inland/300 km)),
+ *   L = land min(1, (shelter - z) / 1 km)          lee of higher ground upwind
+ *   H = L (1 - continentality)                      sheltered from the sea
+ *   F = w_W L continentality                        downslope (foehn, chinook) winds
+ * each of the coldest and the warmest monthly means at sea level is
+ *   T = a0 + a1 s + a2 s^2 + a3 X s + a4 P s + a5 D + a6 Q + a7 S + a8 Z + a9 I s + a10 H + a11 F,
+ * the annual mean is their midpoint and the cycle's half-range half their difference (scaled from
+ * the month to the peak day), tapered to zero over the 8 degrees next to the equator where the
+ * cycle is weak and changes hemisphere.
+ */
+function climateTerms(g: ClimateInputs): ClimateTerms {
+  const a = Math.abs(g.lat);
+  const s = Math.sin(a * DEG);
+  const land = g.land;
+  const inlandKm = g.coastKm > 0 ? g.coastKm : 0;
+  const ww = westerlyWeight(g.lat);
+  const upwind = ww * g.landWest + (1 - ww) * g.landEast;
+  const exposure = land * (0.3 * g.continentality + 0.7 * upwind);
+  const westCoast = (1 - g.landWest) * g.landEast;
+  const inland = land * (1 - Math.exp(-inlandKm / 300));
+  const lee = land * Math.min(1, Math.max(0, g.shelter - g.elevation) / 1000);
+  const terms: Coefficients = {
+    base: 1,
+    sinLat: s,
+    sin2Lat: s * s,
+    exposure: exposure * s,
+    poleward: land * g.landPoleward * s,
+    warmDrift: Math.exp(-(((a - 58) / 10) ** 2)) * westCoast,
+    coldCurrent: Math.exp(-(((a - 20) / 12) ** 2)) * westCoast * Math.exp(-inlandKm / 300),
+    subtropicalLand: land * g.continentality * Math.exp(-(((a - 25) / 10) ** 2)),
+    plateau: Math.max(0, g.plateau) / 1000,
+    inland: inland * s,
+    shelter: lee * (1 - g.continentality),
+    foehn: ww * lee * g.continentality,
+  };
+  const fit = (c: Coefficients): number => {
+    let t = 0;
+    for (const k of Object.keys(c) as (keyof Coefficients)[]) t += c[k] * terms[k];
+    return t;
+  };
+  // Winter sea ice, not among the fitted stations: over frozen polar seas the winter air loses
+  // the ocean's heat (ice insulates it), except where a warm drift keeps the sea open.
+  const seaIce = (1 - land) * smoothstep((a - 60) / 20) * (1 - westCoast);
+  const coldest = fit(COLDEST) - SEA_ICE_WINTER_K * seaIce, warmest = fit(WARMEST);
+  const halfRange = (Math.max(0, warmest - coldest) / 2 / MONTH_OF_PEAK) * Math.min(1, a / 8);
+  // The surface answers the sun about a month late over land, nearer two over open sea.
+  const lagDays = 25 + 25 * (1 - Math.min(1, exposure + inland));
+  return { mean: (coldest + warmest) / 2, amplitude: g.lat >= 0 ? halfRange : -halfRange, lagDays };
+}
+
+/** The inputs of climateTerms at one place, from the geography lookups. */
+function climateInputsAt(geo: Geography, lat: number, lon: number): ClimateInputs {
+  const s = geo.sampleAt(lat, lon);
+  const clampLat = (x: number) => (x > 89.9 ? 89.9 : x < -89.9 ? -89.9 : x);
+  let plateau = 0;
+  for (let dy = -1.5; dy <= 1.5; dy += 0.75) for (let dx = -1.5; dx <= 1.5; dx += 0.75) plateau += geo.elevationAt(clampLat(lat + dy), lon + dx);
+  plateau /= 25;
+  const ww = westerlyWeight(lat);
+  let shelter = 0;
+  for (let d = 0.5; d <= 4; d += 0.5) {
+    const e = geo.elevationAt(lat, lon + (ww >= 0.5 ? -d : d));
+    if (e > shelter) shelter = e;
+  }
+  const kmPerDeg = 111.2 * Math.cos(lat * DEG);
+  let wSum = 0, west = 0, east = 0;
+  for (let d = 1; d <= 90; d += 2) {
+    const k = Math.exp(-(d * kmPerDeg) / 3000);
+    wSum += k;
+    west += k * geo.landFractionAt(lat, lon - d);
+    east += k * geo.landFractionAt(lat, lon + d);
+  }
+  let pSum = 0, pole = 0;
+  for (let d = 2; d <= 30; d += 2) {
+    const la = lat + (lat >= 0 ? d : -d);
+    if (Math.abs(la) > 89.9) continue;
+    const k = Math.exp(-d / 12);
+    for (let dx = -6; dx <= 6; dx += 3) {
+      pSum += k;
+      pole += k * geo.landFractionAt(la, lon + dx);
+    }
+  }
+  return {
+    lat,
+    land: s.landFraction,
+    coastKm: s.coastDistanceKm,
+    continentality: s.continentality,
+    plateau,
+    shelter,
+    elevation: s.elevation,
+    landWest: west / wSum,
+    landEast: east / wSum,
+    landPoleward: pSum > 0 ? pole / pSum : 0,
+  };
+}
+
+/** Climate terms at a lattice node (row index from the equator, column from 0 E). */
+function nodeTerms(geo: Geography, i: number, j: number): ClimateTerms {
+  return climateTerms(climateInputsAt(geo, Math.max(-90, Math.min(90, i * NODE_DEG)), j * NODE_DEG));
+}
+
+/** Bounded memo of lattice nodes: a node is a pure function of the committed geography file. */
+const NODE_CACHE_LIMIT = 200_000;
+const nodeCache = new Map<number, ClimateTerms>();
+
+function cachedNode(geo: Geography, i: number, j: number): ClimateTerms {
+  const nLon = Math.round(360 / NODE_DEG);
+  const jw = ((j % nLon) + nLon) % nLon;
+  const key = (i + 400) * nLon + jw;
+  let t = nodeCache.get(key);
+  if (!t) {
+    t = nodeTerms(geo, i, jw);
+    if (nodeCache.size >= NODE_CACHE_LIMIT) nodeCache.delete(nodeCache.keys().next().value!);
+    nodeCache.set(key, t);
+  }
+  return t;
+}
+
+/** Per-cell climate terms of a block (row-major lats x lons), interpolated from the lattice. */
+export interface CellClimate {
+  /** annual mean at sea level, degC */
+  mean: Float32Array;
+  /** cos and sin parts of the annual cycle: amplitude x cos/sin(2 pi peakDay / year) */
+  seasonCos: Float32Array;
+  seasonSin: Float32Array;
+}
+
+/** Day of year of the June solstice. */
+const SOLSTICE_DAY = 172;
+const TROPICAL_YEAR_DAYS = 365.2422;
+
+export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, geo: Geography = earthGeography()): CellClimate {
+  const nR = lats.length, nC = lons.length, n = nR * nC;
+  const mean = new Float32Array(n), seasonCos = new Float32Array(n), seasonSin = new Float32Array(n);
+  const colJ = new Int32Array(nC), colF = new Float64Array(nC);
+  for (let c = 0; c < nC; c++) {
+    const x = lons[c]! / NODE_DEG;
+    colJ[c] = Math.floor(x);
+    colF[c] = x - colJ[c]!;
+  }
+  const w = (2 * Math.PI) / TROPICAL_YEAR_DAYS;
+  for (let r = 0; r < nR; r++) {
+    const y = lats[r]! / NODE_DEG;
+    const i0 = Math.floor(y), fy = y - i0;
+    for (let c = 0; c < nC; c++) {
+      const j0 = colJ[c]!, fx = colF[c]!;
+      const t00 = cachedNode(geo, i0, j0), t01 = cachedNode(geo, i0, j0 + 1), t10 = cachedNode(geo, i0 + 1, j0), t11 = cachedNode(geo, i0 + 1, j0 + 1);
+      const k = r * nC + c;
+      const w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
+      mean[k] = w00 * t00.mean + w01 * t01.mean + w10 * t10.mean + w11 * t11.mean;
+      // The cycle's cos/sin parts interpolate smoothly across the equator, where the amplitude changes sign.
+      let sc = 0, ss = 0;
+      for (const [wt, t] of [[w00, t00], [w01, t01], [w10, t10], [w11, t11]] as const) {
+        const phase = w * (SOLSTICE_DAY + t.lagDays);
+        sc += wt * t.amplitude * Math.cos(phase);
+        ss += wt * t.amplitude * Math.sin(phase);
+      }
+      seasonCos[k] = sc;
+      seasonSin[k] = ss;
+    }
+  }
+  return { mean, seasonCos, seasonSin };
+}
+
+/** The climatological mean temperature at a point and time (hours since 1970), degC, at its ground height. */
+export function climatologyAt(lat: number, lon: number, tHours: number, geo: Geography = earthGeography()): number {
+  const c = cellClimate([lat], [lon], geo);
+  const angle = yearAngle(tHours);
+  return c.mean[0]! - LAPSE_RATE_K_PER_M * Math.max(0, geo.elevationAt(lat, lon)) + c.seasonCos[0]! * Math.cos(angle) + c.seasonSin[0]! * Math.sin(angle);
+}
