@@ -1,0 +1,46 @@
+// The synthetic world's climate against published 1991-2020 station normals: the mean of the
+// coldest month, the warmest month and the year over 2016-2024, from the daily extremes the
+// endpoints read. The model's coefficients are global (src/synthetic/geoclimate.ts); nothing
+// here or there is specific to a place.
+import { SyntheticSource } from '../src/index.js';
+import { climateOf, EXTRA_PLACES, NORMALS, type NormalsPlace } from './climate-normals-data.js';
+
+const source = new SyntheticSource({ now: () => Date.UTC(2025, 0, 1) });
+
+/** Loose published normals of places outside the file: the guard against fitting the file. */
+const EXTRA_TOLERANCE_K = 4;
+/**
+ * Extra places the model misses by more than that: high-latitude coasts whose winters hang on
+ * the local ocean (Reykjavik is too cold, Anchorage too warm). Marked as expected failures so a
+ * model change that fixes them shows.
+ */
+const KNOWN_MISSES = new Set(['Reykjavik', 'Anchorage']);
+
+async function errors(p: NormalsPlace) {
+  const c = await climateOf(source, p.lat, p.lon);
+  return { coldest: Math.abs(c.coldest - p.coldest), warmest: Math.abs(c.warmest - p.warmest), annual: Math.abs(c.annual - p.annual) };
+}
+
+describe('synthetic climate against the normals file', () => {
+  it('checks every place of the file', () => {
+    expect(NORMALS.places.length).toBeGreaterThanOrEqual(14);
+  });
+
+  it.each(NORMALS.places.map((p) => [p.name, p] as const))('%s: coldest month, warmest month and year within the tolerances', async (_name, p) => {
+    const e = await errors(p);
+    expect(e.coldest).toBeLessThanOrEqual(NORMALS.tolerance.coldest);
+    expect(e.warmest).toBeLessThanOrEqual(NORMALS.tolerance.warmest);
+    expect(e.annual).toBeLessThanOrEqual(NORMALS.tolerance.annual);
+  });
+});
+
+describe('synthetic climate at places outside the file', () => {
+  const within = async (p: NormalsPlace) => {
+    const e = await errors(p);
+    expect(Math.max(e.coldest, e.warmest, e.annual)).toBeLessThanOrEqual(EXTRA_TOLERANCE_K);
+  };
+  for (const p of EXTRA_PLACES) {
+    if (KNOWN_MISSES.has(p.name)) it.failing(`${p.name}: within ${EXTRA_TOLERANCE_K} K (known miss)`, () => within(p));
+    else it(`${p.name}: within ${EXTRA_TOLERANCE_K} K`, () => within(p));
+  }
+});
