@@ -53,7 +53,7 @@ describe('heavy requests per account', () => {
         .get(path)
         .set('Authorization', t.alice.auth)
         .then((r) => r);
-      for (let i = 0; i < 400 && waiting === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      for (let i = 0; i < 2_000 && waiting === 0; i++) await new Promise((r) => setTimeout(r, 5));
       expect(waiting).toBeGreaterThan(0);
       const second = await request(t.fleet.app('agriculture')).get(path).set('Authorization', t.alice.auth);
       expect(second.status).toBe(429);
