@@ -65,4 +65,10 @@ describe('GET /fields pages and the cap of fields per account', () => {
     expect(outbox).toBe(3);
     expect((await create(t.bob.auth, 1)).status).toBe(201);
   });
+
+  it('creates at once cannot pass the cap together (on PostgreSQL too)', async () => {
+    const statuses = (await Promise.all([1, 2, 3, 4, 5, 6].map((n) => create(t.alice.auth, n)))).map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 201, 201, 422, 422, 422]);
+    expect(await countFields()).toBe(3);
+  });
 });
