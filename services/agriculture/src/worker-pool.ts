@@ -40,8 +40,10 @@ export class WorkerPool<Task, Result> {
   /** Ends every thread; tasks still waiting or running fail. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new Error('the worker pool closed'));
+    const running = [...this.busy.values()];
     const all = [...this.idle.splice(0), ...this.busy.keys()];
+    this.busy.clear();
+    for (const job of [...this.queue.splice(0), ...running]) job.reject(new Error('the worker pool closed'));
     await Promise.all(all.map((w) => w.terminate()));
   }
 

@@ -3,7 +3,10 @@ import type { DegreeDayQuery } from '@fieldcast/schemas';
 import type { BBox, DailyExtremes, GridSource, GridWindow, PointSeries, TimeRange, VariableInfo } from '@fieldcast/weather';
 import { locationDegreeDays } from '../src/domain/growing-degree-days.js';
 import { MAX_DEGREE_DAY_CELL_DAYS } from '../src/domain/work-limits.js';
-import { useGddClient } from './gdd-client.js';
+import request from 'supertest';
+import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/runtime/testing';
+import { agricultureService } from '../src/definition.js';
+import { JSON_V1 } from './gdd-client.js';
 
 /*
  * Each degree-day endpoint refuses more than MAX_DEGREE_DAY_CELL_DAYS (grid cells x days) with
@@ -80,7 +83,23 @@ class FlatSource implements GridSource {
 }
 
 const source = new FlatSource();
-const client = useGddClient(source, () => NOW);
+// Timeouts that hold on a loaded two-core machine: a request at the limit fills 200 MB of values.
+const SLOW = 120_000;
+let fleet: TestFleet, alice: TestAccount;
+beforeAll(async () => {
+  fleet = await startTestFleet([agricultureService], { weather: source, now: () => NOW });
+  alice = await fleet.account('alice');
+}, SLOW);
+afterAll(() => fleet?.close());
+const client = {
+  get: (path: string) => request(fleet.app('agriculture')).get(path).set('Authorization', alice.auth).set('Accept', JSON_V1),
+  createField: async (polygons: number[][][][]) => {
+    const body = { description: 'limits', type: 'GeometryCollection', geometries: polygons.map((coordinates) => ({ type: 'Polygon', coordinates })) };
+    const res = await request(fleet.app('agriculture')).post('/fields').set('Authorization', alice.auth).send(body);
+    expect(res.status).toBe(201);
+    return res.body as { id: string };
+  },
+};
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** start=2015-01-01 and an end `days` days on, inclusive */
 const span = (days: number) => `start=2015-01-01&end=${isoDay(Date.UTC(2015, 0, 1) + (days - 1) * DAY_MS)}`;
@@ -99,7 +118,7 @@ describe('degree-day work limit: grid cells x days', () => {
   let fieldId: string;
   beforeAll(async () => {
     fieldId = (await client.createField([square])).id;
-  });
+  }, SLOW);
   beforeEach(() => {
     source.reads = 0;
   });
@@ -119,7 +138,7 @@ describe('degree-day work limit: grid cells x days', () => {
     const res = await client.get(`/growing-degree-days/${fieldId}/contours?${span(days)}`);
     expect(res.status).toBe(200);
     expect(res.body.features.length).toBeGreaterThan(0);
-  });
+  }, SLOW);
 
   it('field: one day over the limit is refused before any weather is read; the day before it is answered', async () => {
     const days = Math.floor(MAX_DEGREE_DAY_CELL_DAYS / FIELD_CELLS);
@@ -127,7 +146,7 @@ describe('degree-day work limit: grid cells x days', () => {
     const res = await client.get(`/growing-degree-days/${fieldId}?${span(days)}`);
     expect(res.status).toBe(200);
     expect(res.body.fieldMean).toBe(10 * days);
-  });
+  }, SLOW);
 
   it('location: every accepted range is within the limit (4 cells), from 2015-01-01 to today + 7 days', async () => {
     const res = await client.get(`/growing-degree-days/42/-93?start=2015-01-01&end=${isoDay(NOW.getTime() + 7 * DAY_MS)}`);

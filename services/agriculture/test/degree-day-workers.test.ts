@@ -39,7 +39,8 @@ describe('degree days in worker threads', () => {
     const [field1, contours1] = await Promise.all([computer.field(field, query), computer.contours(field, query)]);
     expect(field1).toEqual(await fieldDegreeDays(source, field, query));
     expect(contours1).toEqual(await fieldContours(source, field, query));
-  });
+    // the thread's first start transpiles its modules from the sources: seconds on a loaded machine
+  }, 120_000);
 
   it('an error thrown in the thread is the error thrown inline, so it maps to the same problem', async () => {
     // Within the work limit, so it is sent to the thread, whose weather read refuses days past

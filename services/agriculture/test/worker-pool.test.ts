@@ -1,0 +1,50 @@
+import { WorkerPool } from '../src/worker-pool.js';
+
+/*
+ * The pool on threads that evaluate a few lines of JavaScript: each task is { wait, value } or
+ * { fail } or { die }; the reply echoes the value and the thread that computed it.
+ */
+const CODE = `
+const { parentPort, threadId } = require('node:worker_threads');
+parentPort.on('message', (task) => {
+  if (task.die) process.exit(3);
+  setTimeout(() => {
+    if (task.fail) parentPort.postMessage({ ok: false, error: { name: 'Failure', message: task.fail } });
+    else parentPort.postMessage({ ok: true, result: { value: task.value, thread: threadId } });
+  }, task.wait ?? 0);
+});`;
+type Task = { wait?: number; value?: number; fail?: string; die?: boolean };
+type Result = { value: number; thread: number };
+const pool = (size: number) => new WorkerPool<Task, Result>({ filename: CODE, options: { eval: true } }, size, (e) => new Error(`revived ${String(e.message)}`));
+
+describe('WorkerPool', () => {
+  it('runs tasks on at most `size` threads, in order, and answers each its own result', async () => {
+    const p = pool(2);
+    const results = await Promise.all([1, 2, 3, 4, 5].map((value) => p.run({ wait: 20, value })));
+    expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4, 5]);
+    expect(new Set(results.map((r) => r.thread)).size).toBe(2);
+    await p.close();
+  });
+
+  it('a failure posted by a thread is revived; a thread that dies fails its task and is replaced', async () => {
+    const p = pool(1);
+    await expect(p.run({ fail: 'no data' })).rejects.toThrow('revived no data');
+    const before = (await p.run({ value: 1 })).thread;
+    await expect(p.run({ die: true })).rejects.toThrow('a compute worker exited with code 3');
+    const after = await p.run({ value: 2 });
+    expect(after.value).toBe(2);
+    expect(after.thread).not.toBe(before);
+    await p.close();
+  });
+
+  it('close ends the threads and fails what waits; later tasks are refused', async () => {
+    const p = pool(1);
+    const running = p.run({ wait: 5_000, value: 1 });
+    const waiting = p.run({ value: 2 });
+    const refused = [expect(running).rejects.toThrow('the worker pool closed'), expect(waiting).rejects.toThrow('the worker pool closed')];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await p.close();
+    await Promise.all(refused);
+    await expect(p.run({ value: 3 })).rejects.toThrow('the worker pool is closed');
+  });
+});
