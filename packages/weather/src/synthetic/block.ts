@@ -22,6 +22,10 @@ export interface CellGeography {
   /** the annual cycle as amplitude x cos and sin of its peak phase, K (geoclimate.ts) */
   seasonCos: Float32Array;
   seasonSin: Float32Array;
+  /** the cloud field's geographic bias: a static shift and a monsoon cycle (geoclimate.ts `cloudShiftAt`) */
+  cloudShift: Float32Array;
+  monsoonCos: Float32Array;
+  monsoonSin: Float32Array;
 }
 
 /** The static surface at the cells of rows `lats` x columns `lons`. */
@@ -29,8 +33,8 @@ export type Geography = (lats: Float64Array, lons: Float64Array) => CellGeograph
 
 /** Earth's surface and the climate it sets (terrain.ts, geoclimate.ts). */
 const earthGeography: Geography = (lats, lons) => {
-  const { mean, seasonCos, seasonSin } = cellClimate(lats, lons);
-  return { ...earthSurface(lats, lons), climateMean: mean, seasonCos, seasonSin };
+  const { mean, ...cycles } = cellClimate(lats, lons);
+  return { ...earthSurface(lats, lons), climateMean: mean, ...cycles };
 };
 
 export interface Block extends CellGeography {

@@ -42,6 +42,8 @@ export interface ClimateInputs {
   landEast: number;
   /** land share poleward within ~30 degrees (where winter air masses form) */
   landPoleward: number;
+  /** land share equatorward within 2-12 degrees (a sea there feeds a summer monsoon) */
+  landEquatorward: number;
 }
 
 /** Climate terms of a place: annual mean at sea level (degC), signed half-range (K; > 0 peaks in July), lag (days after the solstice). */
@@ -49,6 +51,10 @@ export interface ClimateTerms {
   mean: number;
   amplitude: number;
   lagDays: number;
+  /** subtropical dryness, 0..1: subsidence with land upwind, or a cold current offshore (deserts) */
+  dryness: number;
+  /** summer monsoon strength, 0..1: tropical and subtropical land drawing moist air in its summer */
+  monsoon: number;
 }
 
 /**
@@ -129,7 +135,15 @@ function climateTerms(g: ClimateInputs): ClimateTerms {
   const halfRange = (Math.max(0, warmest - coldest) / 2 / MONTH_OF_PEAK) * Math.min(1, a / 8);
   // The surface answers the sun about a month late over land, nearer two over open sea.
   const lagDays = 25 + 25 * (1 - Math.min(1, exposure + inland));
-  return { mean: (coldest + warmest) / 2, amplitude: g.lat >= 0 ? halfRange : -halfRange, lagDays };
+  // Deserts: the subtropical highs' subsiding air is dry where it has crossed land (Sahara,
+  // Arabia, inner Australia) or a cold upwelling sea (Atacama, Namib).
+  const subtropicalHigh = Math.exp(-(((a - 24) / 9) ** 2));
+  const dryness = Math.min(1, land * subtropicalHigh * (upwind + 2 * terms.coldCurrent));
+  // Monsoons: in its summer, tropical and subtropical land heats and draws moist air inland
+  // from a sea on its equator side (South Asia, the Sahel, northern Australia); they also end
+  // the dry season there, so they take back part of the desert's dryness.
+  const monsoon = land * Math.exp(-(((a - 17) / 10) ** 2)) * Math.min(1, 2 * (1 - g.landEquatorward));
+  return { mean: (coldest + warmest) / 2, amplitude: g.lat >= 0 ? halfRange : -halfRange, lagDays, dryness: dryness * (1 - monsoon), monsoon: g.lat >= 0 ? monsoon : -monsoon };
 }
 
 /** The inputs of climateTerms at one place, from the geography lookups. */
@@ -163,6 +177,14 @@ function climateInputsAt(geo: Geography, lat: number, lon: number): ClimateInput
       pole += k * geo.landFractionAt(la, lon + dx);
     }
   }
+  let qSum = 0, equator = 0;
+  for (let d = 2; d <= 12; d += 2) {
+    const la = lat >= 0 ? lat - d : lat + d;
+    for (let dx = -4; dx <= 4; dx += 2) {
+      qSum++;
+      equator += geo.landFractionAt(la, lon + dx);
+    }
+  }
   return {
     lat,
     land: s.landFraction,
@@ -174,6 +196,7 @@ function climateInputsAt(geo: Geography, lat: number, lon: number): ClimateInput
     landWest: west / wSum,
     landEast: east / wSum,
     landPoleward: pSum > 0 ? pole / pSum : 0,
+    landEquatorward: equator / qSum,
   };
 }
 
@@ -206,22 +229,36 @@ export interface CellClimate {
   /** cos and sin parts of the annual cycle: amplitude x cos/sin(2 pi peakDay / year) */
   seasonCos: Float32Array;
   seasonSin: Float32Array;
+  /** static shift of the cloud field's bias (negative over deserts) */
+  cloudShift: Float32Array;
+  /** cos and sin parts of the monsoon's seasonal shift of the cloud bias, peaking in late July (north) or January (south) */
+  monsoonCos: Float32Array;
+  monsoonSin: Float32Array;
 }
+
+/** Cloud-bias shift of a full desert and half-swing of a full monsoon (cloudFraction's units). */
+const DESERT_CLOUD_SHIFT = -0.5;
+const MONSOON_CLOUD_SWING = 1.2;
+/** Day of year of the monsoon's peak in the north (late July). */
+const MONSOON_PEAK_DAY = 205;
 
 /** Day of year of the June solstice. */
 const SOLSTICE_DAY = 172;
 const TROPICAL_YEAR_DAYS = 365.2422;
+const w0 = (2 * Math.PI) / TROPICAL_YEAR_DAYS;
 
 export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, geo: Geography = earthGeography()): CellClimate {
   const nR = lats.length, nC = lons.length, n = nR * nC;
   const mean = new Float32Array(n), seasonCos = new Float32Array(n), seasonSin = new Float32Array(n);
+  const cloudShift = new Float32Array(n), monsoonCos = new Float32Array(n), monsoonSin = new Float32Array(n);
+  const monsoonPhase = w0 * MONSOON_PEAK_DAY;
   const colJ = new Int32Array(nC), colF = new Float64Array(nC);
   for (let c = 0; c < nC; c++) {
     const x = lons[c]! / NODE_DEG;
     colJ[c] = Math.floor(x);
     colF[c] = x - colJ[c]!;
   }
-  const w = (2 * Math.PI) / TROPICAL_YEAR_DAYS;
+  const w = w0;
   for (let r = 0; r < nR; r++) {
     const y = lats[r]! / NODE_DEG;
     const i0 = Math.floor(y), fy = y - i0;
@@ -240,9 +277,23 @@ export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, ge
       }
       seasonCos[k] = sc;
       seasonSin[k] = ss;
+      cloudShift[k] = DESERT_CLOUD_SHIFT * (w00 * t00.dryness + w01 * t01.dryness + w10 * t10.dryness + w11 * t11.dryness);
+      const m = MONSOON_CLOUD_SWING * (w00 * t00.monsoon + w01 * t01.monsoon + w10 * t10.monsoon + w11 * t11.monsoon);
+      monsoonCos[k] = m * Math.cos(monsoonPhase);
+      monsoonSin[k] = m * Math.sin(monsoonPhase);
     }
   }
-  return { mean, seasonCos, seasonSin };
+  return { mean, seasonCos, seasonSin, cloudShift, monsoonCos, monsoonSin };
+}
+
+/** The cloud field's geographic bias shift at a point and time (deserts, monsoons), added to cloudBias(lat). */
+export function cloudShiftAt(c: Pick<CellClimate, 'cloudShift' | 'monsoonCos' | 'monsoonSin'>, k: number, cosAngle: number, sinAngle: number): number {
+  return c.cloudShift[k]! + c.monsoonCos[k]! * cosAngle + c.monsoonSin[k]! * sinAngle;
+}
+
+/** Desert dryness at a point, 0..1 (the static part of the cloud shift, in units of a full desert). */
+export function drynessAt(lat: number, lon: number): number {
+  return cellClimate([lat], [lon]).cloudShift[0]! / DESERT_CLOUD_SHIFT;
 }
 
 /** The climatological mean temperature at a point and time (hours since 1970), degC, at its ground height. */

@@ -31,7 +31,7 @@ export function precipitationRate(cloud: number, noise: number, tempC: number): 
   let moisture = Math.exp(0.06 * (tempC - 15));
   if (moisture < 0.1) moisture = 0.1;
   else if (moisture > 2) moisture = 2;
-  return 80 * q * Math.sqrt(q) * moisture;
+  return 8 * q * Math.sqrt(q) * moisture;
 }
 
 /** Precipitation type code (0 none, 1 rain, 2 snow, 3 freezing rain, 4 ice pellets). */

@@ -10,6 +10,8 @@
 import type { Block } from './block.js';
 import { dayOfYearOf } from './calendar.js';
 import { CLOUD_NOISE, cloudBias, cloudFraction } from './clouds.js';
+import { yearAngle } from './climate.js';
+import { cloudShiftAt } from './geoclimate.js';
 import { BlockNoise } from './noise.js';
 import { clearSkyRadiation, extraterrestrialRadiationPeriod, HALF_HOUR_ANGLE, hourAngle, inverseRelativeDistance, isLit, MJ_PER_HOUR_TO_W, seasonalCorrection, solarDeclination, sunsetHourAngle } from './solar.js';
 
@@ -20,7 +22,7 @@ function cloudTransmission(cloud: number): number {
   return (0.25 + 0.5 * (1 - cloud)) / 0.75;
 }
 
-/** Hourly cloud fraction for hours h0 .. h0+nt-1 into a [t][cell] array. */
+/** Hourly cloud fraction for hours h0 .. h0+nt-1 into a [t][cell] array: the zonal bias plus the place's deserts and monsoon. */
 export function fillHourlyCloud(block: Block, h0: number, nt: number, out: Float32Array): void {
   const { lats, lons, nRows, nCols, nCells } = block;
   const noise = new BlockNoise(CLOUD_NOISE, lats, lons);
@@ -30,9 +32,10 @@ export function fillHourlyCloud(block: Block, h0: number, nt: number, out: Float
   for (let t = 0; t < nt; t++) {
     noise.at(h0 + t, buf);
     const o = t * nCells;
+    const angle = yearAngle(h0 + t), ca = Math.cos(angle), sa = Math.sin(angle);
     for (let r = 0; r < nRows; r++) {
       const b = bias[r] as number;
-      for (let c = r * nCols, e = c + nCols; c < e; c++) out[o + c] = cloudFraction(buf[c] as number, b);
+      for (let c = r * nCols, e = c + nCols; c < e; c++) out[o + c] = cloudFraction(buf[c] as number, b + cloudShiftAt(block, c, ca, sa));
     }
   }
 }
@@ -83,12 +86,13 @@ export function fillShortwave(block: Block, h0: number, nt: number, rsoOut: Floa
       continue;
     }
     cloudNoise?.at(h, noise);
+    const angle = yearAngle(h), ca = Math.cos(angle), sa = Math.sin(angle);
     for (let r = 0; r < nRows; r++) {
       for (let c = 0; c < nCols; c++) {
         const cell = r * nCols + c;
         const rso = factor[cell]! * extraterrestrialRadiationPeriod(sinLat[r]!, cosLat[r]!, sinD, cosD, dr, w1[c]!, w2[c]!, ws[r]!);
         if (rsoOut) rsoOut[o + cell] = rso;
-        if (rsOut) rsOut[o + cell] = rso === 0 ? 0 : rso * cloudTransmission(cloudFraction(noise[cell]!, bias[r]!));
+        if (rsOut) rsOut[o + cell] = rso === 0 ? 0 : rso * cloudTransmission(cloudFraction(noise[cell]!, bias[r]! + cloudShiftAt(block, cell, ca, sa)));
       }
     }
   }

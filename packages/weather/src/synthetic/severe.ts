@@ -17,7 +17,8 @@
 import type { BBox, TimeRange } from '../grid-source.js';
 import { fieldcastId } from '@fieldcast/ids';
 import { anomalyScale, TEMPERATURE_ANOMALY } from './climate.js';
-import { climatologyAt } from './geoclimate.js';
+import { isLandAt, landFractionAt } from '@fieldcast/geography';
+import { climatologyAt, drynessAt } from './geoclimate.js';
 import { DRYNESS_NOISE } from './clouds.js';
 import { fieldBound, hashUnit, noiseAt, noiseField } from './noise.js';
 
@@ -100,11 +101,17 @@ interface Storm {
   dLat: number;
   dLon: number;
   intensity: number;
+  /** whether the storm forms over land (sea storms bring lightning only) */
+  overLand: boolean;
 }
 
+/** Sea surface warm enough for deep convection over the ocean, degC (warm pools, ~26-27 degC). */
+const WARM_SEA_C = 26;
+
 /** Afternoon temperature estimate of a tile on an event day, degC, or -Infinity if surely cold. */
-function afternoonWarmth(lat: number, lon: number, tHours: number): number {
-  const clim = climatologyAt(lat, lon, tHours) + 5;
+function afternoonWarmth(lat: number, lon: number, tHours: number, land: number): number {
+  // Afternoon heating: ~5 K above the daily mean over land, ~1 K over the sea.
+  const clim = climatologyAt(lat, lon, tHours) + 1 + 4 * land;
   const scale = anomalyScale(lat);
   if (clim + scale * MAX_ANOMALY < 20) return -Infinity;
   return clim + scale * noiseAt(TEMPERATURE_ANOMALY, lat, lon, tHours);
@@ -116,12 +123,18 @@ function stormsOf(ti: number, tj: number, e: number): Storm[] {
   const lon = -180 + tj + 0.5;
   // Local 15:00 of the event day, the peak of convection.
   const peakH = e * 24 + 15 - lon / 15 + (lon / 15 > 9 ? 24 : 0);
-  const warmth = afternoonWarmth(lat, lon, peakH);
+  const land = landFractionAt(lat, lon);
+  const warmth = afternoonWarmth(lat, lon, peakH, land);
   if (warmth < 20) return [];
-  const humid = 0.5 - 0.5 * noiseAt(DRYNESS_NOISE, lat, lon, peakH);
+  const overLand = land >= 0.5;
+  // Over the sea only warm pools convect (and afternoon heating is small there).
+  if (!overLand && warmth < WARM_SEA_C) return [];
+  // Deserts (geoclimate.ts) lack the moisture.
+  const dryness = drynessAt(lat, lon);
+  const humid = (0.5 - 0.5 * noiseAt(DRYNESS_NOISE, lat, lon, peakH)) * (1 - dryness);
   const trigger = noiseAt(CONVECTION_NOISE, lat, lon, peakH);
   const potential = Math.min(1, ((warmth - 20) / 12) * humid) + 0.6 * trigger - 0.45;
-  if (potential <= 0 || hashUnit(ti, tj, e, 1) > potential) return [];
+  if (potential <= 0 || hashUnit(ti, tj, e, 1) > potential * (1 - dryness)) return [];
   const n = 1 + Math.floor(hashUnit(ti, tj, e, 2) * 4 * potential);
   const storms: Storm[] = [];
   const hemi = lat < 0 ? -1 : 1;
@@ -140,6 +153,7 @@ function stormsOf(ti: number, tj: number, e: number): Storm[] {
       dLat: (hemi * speedKmH * Math.cos(heading)) / KM_PER_DEG,
       dLon: (speedKmH * Math.sin(heading)) / (KM_PER_DEG * cosLat),
       intensity: Math.pow(u(6), 1 / (1 + 2 * potential)),
+      overLand,
     });
   }
   return storms;
@@ -179,6 +193,9 @@ function eventsOfStorm(storm: Storm, kind: SevereKind): AnySevereEvent[] {
     }
     return out;
   }
+  // Hail, gusts, tornadoes and storm reports come from storms over land (reports are of what
+  // people on the ground saw); a sea storm leaves lightning only.
+  if (!storm.overLand) return out;
   const hail: HailEvent[] = [];
   if (I > 0.4) {
     const n = 1 + Math.floor(6 * (I - 0.4) * u(0, 2) * 2);
@@ -279,6 +296,8 @@ export function severeEvents<K extends SevereKind>(kind: K, bbox: BBox, range: T
               if (ev.timeMs < range.startMs || ev.timeMs > range.endMs) continue;
               if (!inside(ev.lon, ev.lat, bbox)) continue;
             }
+            // A storm drifting off the coast keeps its lightning; what falls or is reported lies on land.
+            if (ev.kind !== 'lightning' && !isLandAt(ev.lat, ev.lon)) continue;
             ev.id = fieldcastId('severe', ev.id);
             out.push(ev);
           }

@@ -33,6 +33,7 @@
  */
 import type { Block } from './block.js';
 import { dayOfYearOf } from './calendar.js';
+import { cloudShiftAt } from './geoclimate.js';
 import { anomalyScale, diurnalRange, LAPSE_RATE_K_PER_M, maritimeDamping, TEMPERATURE_ANOMALY, TMAX_LOCAL_HOUR, yearAngle } from './climate.js';
 import { DAILY_CLOUD_NOISE, cloudBias, cloudFraction, DRYNESS_NOISE, aridDepression, dawnDewpointDepression } from './clouds.js';
 import { BlockNoise } from './noise.js';
@@ -200,7 +201,7 @@ export function temperatureAnchors(block: Block, d0: number, nDays: number, with
         const q = o + cell;
         const yc = e * nCols + c;
         const mean = (base[cell] as number) + (seasonCos[cell] as number) * (yearCos[yc] as number) + (seasonSin[cell] as number) * (yearSin[yc] as number) + sc * (anomaly[q] as number);
-        const cloud = cloudFraction(clouds[q] as number, bias);
+        const cloud = cloudFraction(clouds[q] as number, bias + cloudShiftAt(block, cell, yearCos[yc] as number, yearSin[yc] as number));
         const half = diurnalRange(cloud, n, maritime[cell] as number) / 2;
         rawMax[q] = mean + half;
         rawMin[q] = mean - half;
