@@ -5,6 +5,7 @@
 //   agriculture-degree-day-worker.js
 //                  the module of agriculture's compute threads, found beside cli.js
 //                  (docs/decisions/0051-heavy-work-in-worker-threads.md)
+//   data/          the geography grid the synthetic world reads
 //   package.json   marks cli.js as an ES module and lists the packages installed beside it
 //   node_modules/  the packages that cannot be bundled, copied from this install with their
 //                  dependencies, at the versions the lockfile pins
@@ -116,6 +117,10 @@ for (const { path } of outputs.flatMap((o) => o.imports)) {
 const copied = new Map<string, string>();
 for (const [name, importer] of importers) copyPackage(name, importer, join(out, 'node_modules'), copied);
 const dependencies = Object.fromEntries([...copied].sort(([a], [b]) => a.localeCompare(b)));
+// The geography grid is read at run time beside the bundle (packages/geography/src/geography.ts).
+mkdirSync(join(out, 'data'), { recursive: true });
+cpSync(join(root, 'packages/geography/data/earth-geography.bin'), join(out, 'data/earth-geography.bin'));
+
 writeFileSync(join(out, 'package.json'), `${JSON.stringify({ name: 'fieldcast', private: true, type: 'module', dependencies }, null, 2)}\n`);
 
 const size = (outputs.reduce((sum, o) => sum + o.bytes, 0) / 1e6).toFixed(1);

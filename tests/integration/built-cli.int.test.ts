@@ -66,6 +66,31 @@ it('serves an area from the bundle against PostgreSQL and Kafka, with no transpi
   expect(health.status).toBe(200);
   expect((await waitFor(`http://127.0.0.1:${port}/readyz`, 30_000)).status).toBe(200);
 
+  // The synthetic world's data files (the geography grid) and the compute threads' module come
+  // with the bundle: a point answer is computed inline, a field's in a compute thread.
+  const created = execFileSync(process.execPath, [join(out, 'cli.js'), 'accounts', 'create', '--name', 'bundle', '--json'], {
+    cwd: out,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, DATABASE_URL },
+  });
+  const { applicationId, applicationKey } = JSON.parse(created) as { applicationId: string; applicationKey: string };
+  const headers = { Authorization: `Basic ${Buffer.from(`${applicationId}:${applicationKey}`).toString('base64')}`, 'Content-Type': 'application/json' };
+  const base = `http://127.0.0.1:${port}`;
+  const point = await fetch(`${base}/growing-degree-days/42.03/-93.62?start=2024-05-01&end=2024-05-31`, { headers });
+  expect(point.status).toBe(200);
+  expect(((await point.json()) as { degreeDays: number }).degreeDays).toBeGreaterThan(0);
+  const ring = [[-93.64, 42.02], [-93.62, 42.02], [-93.62, 42.04], [-93.64, 42.04], [-93.64, 42.02]];
+  const field = await fetch(`${base}/fields`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ description: 'bundle', type: 'GeometryCollection', geometries: [{ type: 'Polygon', coordinates: [ring] }] }),
+  });
+  expect(field.status).toBe(201);
+  const { id } = (await field.json()) as { id: string };
+  const result = await fetch(`${base}/growing-degree-days/${id}?start=2024-05-01&end=2024-05-31`, { headers });
+  expect(result.status).toBe(200);
+  expect(((await result.json()) as { fieldMean: number }).fieldMean).toBeGreaterThan(0);
+
   const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
   expect(await exited).toBe(0);

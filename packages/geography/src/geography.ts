@@ -6,7 +6,7 @@
 // bilinearly between the four surrounding centres, wrap in longitude and hold the first and
 // last rows' values up to the poles. Everything is a pure function of the file, so every
 // machine returns the same numbers.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { decodeGridFile, type DecodedLayer, type GridShape } from './grid-file.js';
 import { LAYERS } from './layers.js';
 
@@ -160,8 +160,12 @@ export function createGeography(bytes: Uint8Array): Geography {
   };
 }
 
-/** Where the committed grid lives, beside this package's sources. */
-export const GEOGRAPHY_FILE = new URL('../data/earth-geography.bin', import.meta.url);
+/**
+ * Where the committed grid lives: beside this package's sources when run from them, or beside the
+ * compiled bundle, where scripts/build.ts copies it (<out>/data, next to cli.js).
+ */
+const GEOGRAPHY_CANDIDATES = [new URL('../data/earth-geography.bin', import.meta.url), new URL('./data/earth-geography.bin', import.meta.url)];
+export const GEOGRAPHY_FILE = GEOGRAPHY_CANDIDATES.find((file) => existsSync(file)) ?? GEOGRAPHY_CANDIDATES[0]!;
 
 let earth: Geography | undefined;
 
