@@ -31,7 +31,8 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const CONNECTIONS = 10;
 /** A v4-shaped UUID from an md5 digest: the API's UUID schema checks version and variant bits. */
-const v4 = (text: string) => `(substr(md5(${text}), 1, 12) || '4' || substr(md5(${text}), 14, 3) || '8' || substr(md5(${text}), 18, 15))::uuid`;
+const v4 = (text: string) =>
+  `(substr(md5(${text}), 1, 12) || '4' || substr(md5(${text}), 14, 3) || '8' || substr(md5(${text}), 18, 15))::uuid`;
 const PRODUCT = v4("'product0'");
 
 async function ensureDatabase(): Promise<void> {
@@ -51,7 +52,9 @@ async function ensureDatabase(): Promise<void> {
 async function load(client: Sql, me: string): Promise<void> {
   const t0 = Date.now();
   const indexes: { indexdef: string; indexname: string }[] = (
-    await client.query(`select indexname, indexdef from pg_indexes where schemaname = 'events' and indexname in ('events_feed', 'events_app_feed', 'event_resources_feed')`)
+    await client.query(
+      `select indexname, indexdef from pg_indexes where schemaname = 'events' and indexname in ('events_feed', 'events_app_feed', 'event_resources_feed')`,
+    )
   ).rows;
   await client.query('truncate events.event_resources, events.events');
   for (const ix of indexes) await client.query(`drop index events."${ix.indexname}"`);
@@ -107,7 +110,13 @@ const literal = (value: unknown) => (typeof value === 'number' ? String(value) :
  * settings, for the plan of these values and for the generic plan that the service's named
  * prepared statement may settle on after five runs.
  */
-async function checkPlan(knex: Database['knex'], label: string, scope: FeedScope, me: string, page: { limit: number; after?: string }): Promise<string[]> {
+async function checkPlan(
+  knex: Database['knex'],
+  label: string,
+  scope: FeedScope,
+  me: string,
+  page: { limit: number; after?: string },
+): Promise<string[]> {
   const { text, values } = feedQuery(scope, me, page);
   const verdicts: string[] = [];
   for (const kind of ['custom', 'generic']) {
@@ -124,9 +133,14 @@ async function checkPlan(knex: Database['knex'], label: string, scope: FeedScope
     const problems = [
       ...all.filter((x) => x['Node Type'] === 'Seq Scan' || x['Node Type'].startsWith('Bitmap')).map((x) => x['Node Type']),
       ...all.filter((x) => x['Node Type'].startsWith('Index') && !x['Index Cond']).map((x) => `unbounded ${x['Index Name']}`),
-      ...all.filter((x) => x['Node Type'] === 'Sort').flatMap((s) => unlimited(s, index)).map(() => 'sorted range'),
+      ...all
+        .filter((x) => x['Node Type'] === 'Sort')
+        .flatMap((s) => unlimited(s, index))
+        .map(() => 'sorted range'),
       ...(ranges.length === 2 ? [] : [`${ranges.length} ranges of ${index}`]),
-      ...(page.after && !ranges.every((r) => /ROW\(occurrence_time, seq\) < ROW/.test(r['Index Cond'] ?? '')) ? ['cursor not in the index condition'] : []),
+      ...(page.after && !ranges.every((r) => /ROW\(occurrence_time, seq\) < ROW/.test(r['Index Cond'] ?? ''))
+        ? ['cursor not in the index condition']
+        : []),
     ];
     const verdict = problems.length === 0 ? `2 x ${ranges[0]!['Node Type']} on ${index}` : `PROBLEM: ${problems.join(', ')}`;
     console.log(`plan ${label} (${kind}): ${verdict}`);
@@ -190,13 +204,32 @@ async function main(): Promise<void> {
     const product = (await client.query(`select ${PRODUCT} as id`)).rows[0].id as string;
     // Deep cursors: an event about 90% of the way down each feed, found once by offset (slow, untimed).
     const deep = async (where: string, params: unknown[], depth: number, table = 'events.events', idCol = 'id') =>
-      (await client.query(`select ${idCol} as id from ${table} where ${where} order by occurrence_time desc, seq desc offset ${depth} limit 1`, params)).rows[0].id as string;
-    const publicCount = Number((await client.query(`select count(*) as n from events.events where audience = $1`, [PUBLIC_AUDIENCE])).rows[0].n);
-    const productCount = Number((await client.query(`select count(*) as n from events.event_resources where resource_id = $1`, [product])).rows[0].n);
+      (
+        await client.query(
+          `select ${idCol} as id from ${table} where ${where} order by occurrence_time desc, seq desc offset ${depth} limit 1`,
+          params,
+        )
+      ).rows[0].id as string;
+    const publicCount = Number(
+      (await client.query(`select count(*) as n from events.events where audience = $1`, [PUBLIC_AUDIENCE])).rows[0].n,
+    );
+    const productCount = Number(
+      (await client.query(`select count(*) as n from events.event_resources where resource_id = $1`, [product])).rows[0].n,
+    );
     const cases: { label: string; scope: FeedScope; path: string; after?: string }[] = [];
     const mainDeep = await deep('audience in ($1, $2)', [PUBLIC_AUDIENCE, me], Math.floor(publicCount * 0.9));
-    const appDeep = await deep('app_id = $1 and audience in ($2, $3)', [areaAppId('platform'), PUBLIC_AUDIENCE, me], Math.floor(publicCount * 0.9));
-    const resourceDeep = await deep('resource_id = $1 and audience in ($2, $3)', [product, PUBLIC_AUDIENCE, me], Math.floor(productCount * 0.9), 'events.event_resources', 'event_id');
+    const appDeep = await deep(
+      'app_id = $1 and audience in ($2, $3)',
+      [areaAppId('platform'), PUBLIC_AUDIENCE, me],
+      Math.floor(publicCount * 0.9),
+    );
+    const resourceDeep = await deep(
+      'resource_id = $1 and audience in ($2, $3)',
+      [product, PUBLIC_AUDIENCE, me],
+      Math.floor(productCount * 0.9),
+      'events.event_resources',
+      'event_id',
+    );
     for (const [name, scope, path, after] of [
       ['main', { kind: 'main' }, '/events', mainDeep],
       ['app (platform)', { kind: 'app', appId: areaAppId('platform') }, '/apps/platform/events', appDeep],
@@ -205,7 +238,9 @@ async function main(): Promise<void> {
       cases.push({ label: `${name}, first page`, scope, path });
       cases.push({ label: `${name}, deep page`, scope, path: `${path}?after=${after}`, after });
     }
-    console.log(`feeds: main ${(publicCount + N / 100).toLocaleString('en')} visible, platform app ${publicCount.toLocaleString('en')}, product ${productCount.toLocaleString('en')}; deep = 90% down`);
+    console.log(
+      `feeds: main ${(publicCount + N / 100).toLocaleString('en')} visible, platform app ${publicCount.toLocaleString('en')}, product ${productCount.toLocaleString('en')}; deep = 90% down`,
+    );
     const verdicts = [];
     for (const c of cases) verdicts.push(...(await checkPlan(db.knex, c.label, c.scope, me, { limit: 10, after: c.after })));
 
@@ -218,7 +253,8 @@ async function main(): Promise<void> {
     const rows: { label: string; ratios: number[]; deepVsFirst?: number[] }[] = [];
     const healthz: number[] = [];
     for (let i = 0; i < cases.length; i += 2) {
-      const first = cases[i]!, deepCase = cases[i + 1]!;
+      const first = cases[i]!,
+        deepCase = cases[i + 1]!;
       const firstRow = { label: first.label, ratios: [] as number[] };
       const deepRow = { label: deepCase.label, ratios: [] as number[], deepVsFirst: [] as number[] };
       for (let round = 0; round < ROUNDS; round++) {
@@ -240,13 +276,17 @@ async function main(): Promise<void> {
       }
       rows.push(firstRow, deepRow);
     }
-    console.log(`\n/healthz: ${Math.min(...healthz).toFixed(0)}-${Math.max(...healthz).toFixed(0)} req/s over the rounds; ${ROUNDS} rounds, ${CONNECTIONS} connections, ${DURATION_S} s per measurement`);
+    console.log(
+      `\n/healthz: ${Math.min(...healthz).toFixed(0)}-${Math.max(...healthz).toFixed(0)} req/s over the rounds; ${ROUNDS} rounds, ${CONNECTIONS} connections, ${DURATION_S} s per measurement`,
+    );
     console.log('| feed read (limit 10) | ratio to /healthz, median | rounds | >= 0.5 | deep/first, median |');
     console.log('|---|---|---|---|---|');
     for (const r of rows) {
       const ratio = median(r.ratios);
       const deepVsFirst = r.deepVsFirst ? median(r.deepVsFirst).toFixed(2) : '';
-      console.log(`| ${r.label} | ${ratio.toFixed(2)} | ${r.ratios.map((x) => x.toFixed(2)).join(' ')} | ${ratio >= 0.5 ? 'PASS' : '**FAIL**'} | ${deepVsFirst} |`);
+      console.log(
+        `| ${r.label} | ${ratio.toFixed(2)} | ${r.ratios.map((x) => x.toFixed(2)).join(' ')} | ${ratio >= 0.5 ? 'PASS' : '**FAIL**'} | ${deepVsFirst} |`,
+      );
     }
     if (verdicts.some((v) => v.startsWith('PROBLEM'))) process.exitCode = 1;
   } finally {

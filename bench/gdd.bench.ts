@@ -25,7 +25,8 @@ import { agricultureService } from '../services/agriculture/src/definition.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
-const LAT = 42.0308, LON = -93.6319;
+const LAT = 42.0308,
+  LON = -93.6319;
 const KM_PER_DEG_LAT = 111.2;
 const KM_PER_DEG_LON = KM_PER_DEG_LAT * Math.cos((LAT * Math.PI) / 180);
 const CELL = 0.01; // the synthetic grid
@@ -43,11 +44,29 @@ async function rate(url: string, auth?: string, seconds = DURATION_S, connection
 /** A square field of `km2` centred at the bench point, with its grid-cell count (cells touching it). */
 function squareField(km2: number) {
   const side = Math.sqrt(km2);
-  const dLat = side / KM_PER_DEG_LAT / 2, dLon = side / KM_PER_DEG_LON / 2;
+  const dLat = side / KM_PER_DEG_LAT / 2,
+    dLon = side / KM_PER_DEG_LON / 2;
   const [w, s, e, n] = [LON - dLon, LAT - dLat, LON + dLon, LAT + dLat];
   const count = (lo: number, hi: number) => Math.floor((hi + CELL / 2) / CELL + 1e-9) - Math.ceil((lo - CELL / 2) / CELL - 1e-9) + 1;
   return {
-    body: { description: `${km2} km²`, type: 'GeometryCollection', geometries: [{ type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] }] },
+    body: {
+      description: `${km2} km²`,
+      type: 'GeometryCollection',
+      geometries: [
+        {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [w, s],
+              [e, s],
+              [e, n],
+              [w, n],
+              [w, s],
+            ],
+          ],
+        },
+      ],
+    },
     cells: count(w, e) * count(s, n),
   };
 }
@@ -69,7 +88,11 @@ async function main(): Promise<void> {
   const account = await fleet.account('bench');
   const create = async (km2: number) => {
     const { body, cells } = squareField(km2);
-    const res = await fetch(`${base}/fields`, { method: 'POST', headers: { Authorization: account.auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}/fields`, {
+      method: 'POST',
+      headers: { Authorization: account.auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 201) throw new Error(`field of ${km2} km²: ${res.status} ${await res.text()}`);
     return { id: ((await res.json()) as { id: string }).id, cells, km2 };
   };
@@ -84,24 +107,49 @@ async function main(): Promise<void> {
     const rows: { label: string; rps: number; health: number; target?: number; cellDays?: number }[] = [];
     const measure = async (label: string, path: string, options: { target?: number; cellDays?: number; connections?: number } = {}) => {
       const health = await rate(`${base}/healthz`);
-      const rps = await rate(`${base}${path}`, account.auth, options.connections === 1 ? Math.max(2 * DURATION_S, 10) : DURATION_S, options.connections);
-      rows.push({ label, rps, health, ...(options.target === undefined ? {} : { target: options.target }), ...(options.cellDays === undefined ? {} : { cellDays: options.cellDays }) });
+      const rps = await rate(
+        `${base}${path}`,
+        account.auth,
+        options.connections === 1 ? Math.max(2 * DURATION_S, 10) : DURATION_S,
+        options.connections,
+      );
+      rows.push({
+        label,
+        rps,
+        health,
+        ...(options.target === undefined ? {} : { target: options.target }),
+        ...(options.cellDays === undefined ? {} : { cellDays: options.cellDays }),
+      });
       console.log(`${label}: ${rps.toFixed(1)} req/s (/healthz ${health.toFixed(0)} req/s)`);
     };
     await measure('location, a full year (2024)', `/growing-degree-days/${LAT}/${LON}?start=2024-01-01&end=2024-12-31`, { target: 0.5 });
-    await measure('100 ha field, 200-day season', `/growing-degree-days/${ha100.id}?${season(200)}`, { target: 0.25, cellDays: ha100.cells * 200 });
+    await measure('100 ha field, 200-day season', `/growing-degree-days/${ha100.id}?${season(200)}`, {
+      target: 0.25,
+      cellDays: ha100.cells * 200,
+    });
     await measure('100 ha field contours, 200-day season', `/growing-degree-days/${ha100.id}/contours?${season(200)}`, { target: 0.1 });
-    for (const f of [km25, km100]) await measure(`${f.km2} km² field, 200-day season`, `/growing-degree-days/${f.id}?${season(200)}`, { cellDays: f.cells * 200 });
-    for (const days of [50, 100]) await measure(`100 km² field, ${days}-day season`, `/growing-degree-days/${km100.id}?${season(days)}`, { cellDays: km100.cells * days });
+    for (const f of [km25, km100])
+      await measure(`${f.km2} km² field, 200-day season`, `/growing-degree-days/${f.id}?${season(200)}`, { cellDays: f.cells * 200 });
+    for (const days of [50, 100])
+      await measure(`100 km² field, ${days}-day season`, `/growing-degree-days/${km100.id}?${season(days)}`, {
+        cellDays: km100.cells * days,
+      });
     await measure('100 km² field contours, 200-day season', `/growing-degree-days/${km100.id}/contours?${season(200)}`);
     // One connection: a request takes about a second, so ten would queue past autocannon's timeout.
-    await measure('5,000 km² field, 200-day season', `/growing-degree-days/${km5000.id}?${season(200)}`, { cellDays: km5000.cells * 200, connections: 1 });
-    await measure('5,000 km² field contours, 200-day season', `/growing-degree-days/${km5000.id}/contours?${season(200)}`, { connections: 1 });
+    await measure('5,000 km² field, 200-day season', `/growing-degree-days/${km5000.id}?${season(200)}`, {
+      cellDays: km5000.cells * 200,
+      connections: 1,
+    });
+    await measure('5,000 km² field contours, 200-day season', `/growing-degree-days/${km5000.id}/contours?${season(200)}`, {
+      connections: 1,
+    });
 
     // Cost model over the field results up to 100 km²: ms per request = a + b x cell-days (least squares).
     const fit = rows.filter((r) => r.cellDays !== undefined && r.cellDays < 500_000);
-    const xs = fit.map((r) => r.cellDays!), ys = fit.map((r) => 1000 / r.rps);
-    const mx = xs.reduce((a, b) => a + b, 0) / xs.length, my = ys.reduce((a, b) => a + b, 0) / ys.length;
+    const xs = fit.map((r) => r.cellDays!),
+      ys = fit.map((r) => 1000 / r.rps);
+    const mx = xs.reduce((a, b) => a + b, 0) / xs.length,
+      my = ys.reduce((a, b) => a + b, 0) / ys.length;
     const slope = xs.reduce((s, x, k) => s + (x - mx) * (ys[k]! - my), 0) / xs.reduce((s, x) => s + (x - mx) ** 2, 0);
     const intercept = my - slope * mx;
 
@@ -112,7 +160,9 @@ async function main(): Promise<void> {
       const ratio = r.rps / r.health;
       const verdict = r.target === undefined ? 'reported' : `${r.target} ${ratio >= r.target ? 'PASS' : '**FAIL**'}`;
       const model = r.cellDays ? (intercept + slope * r.cellDays).toFixed(2) : '';
-      console.log(`| ${r.label} | ${r.cellDays?.toLocaleString('en') ?? ''} | ${(1000 / r.rps).toFixed(2)} | ${model} | ${r.health.toFixed(0)} | ${ratio.toFixed(3)} | ${verdict} |`);
+      console.log(
+        `| ${r.label} | ${r.cellDays?.toLocaleString('en') ?? ''} | ${(1000 / r.rps).toFixed(2)} | ${model} | ${r.health.toFixed(0)} | ${ratio.toFixed(3)} | ${verdict} |`,
+      );
     }
   } finally {
     await new Promise((resolve) => server.close(resolve));

@@ -38,8 +38,28 @@ function triangles(positions: number): Ring[][] {
   const out: Ring[][] = [];
   for (let k = 0; out.length < count; k++) {
     // Neighbours' shared corners are the same numbers (k / side, not x + 1 / side), as in a real tiling.
-    const x = (k % side) / side, y = Math.floor(k / side) / side, e = ((k % side) + 1) / side, n = (Math.floor(k / side) + 1) / side;
-    out.push([[[x, y], [e, y], [e, n], [x, y]]], [[[x, y], [e, n], [x, n], [x, y]]]);
+    const x = (k % side) / side,
+      y = Math.floor(k / side) / side,
+      e = ((k % side) + 1) / side,
+      n = (Math.floor(k / side) + 1) / side;
+    out.push(
+      [
+        [
+          [x, y],
+          [e, y],
+          [e, n],
+          [x, y],
+        ],
+      ],
+      [
+        [
+          [x, y],
+          [e, n],
+          [x, n],
+          [x, y],
+        ],
+      ],
+    );
   }
   return out.slice(0, count);
 }
@@ -47,8 +67,11 @@ function triangles(positions: number): Ring[][] {
 /** A field of one polygon with many holes and an island in each (at most 1,000 polygons per field). */
 function islands(positions: number): Ring[][] {
   const count = Math.min(999, Math.floor(positions / 10));
-  const side = Math.ceil(Math.sqrt(count)), d = 1 / side;
-  const holes = Array.from({ length: count }, (_, k) => bboxRing((k % side) * d + d * 0.1, Math.floor(k / side) * d + d * 0.1, (k % side) * d + d * 0.9, Math.floor(k / side) * d + d * 0.9));
+  const side = Math.ceil(Math.sqrt(count)),
+    d = 1 / side;
+  const holes = Array.from({ length: count }, (_, k) =>
+    bboxRing((k % side) * d + d * 0.1, Math.floor(k / side) * d + d * 0.1, (k % side) * d + d * 0.9, Math.floor(k / side) * d + d * 0.9),
+  );
   const inside = holes.map((h) => [bboxRing(h[0]![0]! + d * 0.2, h[0]![1]! + d * 0.2, h[0]![0]! + d * 0.6, h[0]![1]! + d * 0.6)]);
   return [[bboxRing(0, 0, 1, 1), ...holes], ...inside];
 }
@@ -78,16 +101,20 @@ function main(): void {
       const positions = polygons.reduce((sum, rings) => sum + rings.reduce((s, r) => s + r.length, 0), 0);
       const check = shape.field ? () => polygonOverlapFaults(polygons) : () => polygonFaults(polygons[0]!);
       const faults = check();
-      if ((faults.length === 0) !== shape.valid) throw new Error(`${shape.name} at ${n}: expected ${shape.valid ? 'valid' : 'faults'}, got ${JSON.stringify(faults.slice(0, 3))}`);
+      if ((faults.length === 0) !== shape.valid)
+        throw new Error(`${shape.name} at ${n}: expected ${shape.valid ? 'valid' : 'faults'}, got ${JSON.stringify(faults.slice(0, 3))}`);
       const checkMs = time(check);
       const areaMs = time(() => areaOf(polygons as number[][][][]));
       const growth = previous === undefined ? '' : (checkMs / previous).toFixed(1);
-      console.log(`| ${shape.name} | ${positions} | ${checkMs.toFixed(2)} | ${areaMs.toFixed(3)} | ${(checkMs / areaMs).toFixed(0)} | ${growth} |`);
+      console.log(
+        `| ${shape.name} | ${positions} | ${checkMs.toFixed(2)} | ${areaMs.toFixed(3)} | ${(checkMs / areaMs).toFixed(0)} | ${growth} |`,
+      );
       previous = checkMs;
     }
   }
   const field = surveyedField(2000);
-  const checkMs = time(() => polygonFaults(field)), areaMs = time(() => areaOf([field] as number[][][][]));
+  const checkMs = time(() => polygonFaults(field)),
+    areaMs = time(() => areaOf([field] as number[][][][]));
   console.log(`| surveyed field (realistic) | 2000 | ${checkMs.toFixed(2)} | ${areaMs.toFixed(3)} | ${(checkMs / areaMs).toFixed(0)} | |`);
 }
 

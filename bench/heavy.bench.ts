@@ -21,7 +21,8 @@ import { degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from '../services/agriculture
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const HEAVY = 4;
-const LAT = 42.0308, LON = -93.6319;
+const LAT = 42.0308,
+  LON = -93.6319;
 const DAY_MS = 86_400_000;
 
 const run = promisify(execFile);
@@ -43,7 +44,15 @@ async function healthRate(url: string): Promise<number> {
 }
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const square = (half: number) => [[[LON - half, LAT - half], [LON + half, LAT - half], [LON + half, LAT + half], [LON - half, LAT + half], [LON - half, LAT - half]]];
+const square = (half: number) => [
+  [
+    [LON - half, LAT - half],
+    [LON + half, LAT - half],
+    [LON + half, LAT + half],
+    [LON - half, LAT + half],
+    [LON - half, LAT - half],
+  ],
+];
 
 async function main(): Promise<void> {
   const weather = new SyntheticSource();
@@ -55,19 +64,37 @@ async function main(): Promise<void> {
   try {
     // The largest square (in steps of 0.005 degrees) whose contours over every accepted day fit the limit.
     const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
-    const query = { base: 10, scale: 'celsius' as const, start: '2015-01-01', end: isoDay(today + 7 * DAY_MS), method: 'average' as const, given: {} };
+    const query = {
+      base: 10,
+      scale: 'celsius' as const,
+      start: '2015-01-01',
+      end: isoDay(today + 7 * DAY_MS),
+      method: 'average' as const,
+      given: {},
+    };
     let half = 0.4;
-    const work = (h: number) => degreeDayWork.contours(weather, { id: '', accountId: '', description: '', polygons: [square(h)], centroid: { latitude: LAT, longitude: LON }, areaM2: 0 }, query);
+    const work = (h: number) =>
+      degreeDayWork.contours(
+        weather,
+        { id: '', accountId: '', description: '', polygons: [square(h)], centroid: { latitude: LAT, longitude: LON }, areaM2: 0 },
+        query,
+      );
     while (work(half) > MAX_DEGREE_DAY_CELL_DAYS) half -= 0.0025;
     const res = await fetch(`${base}/fields`, {
       method: 'POST',
       headers: { Authorization: account.auth, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ description: 'heavy', type: 'GeometryCollection', geometries: [{ type: 'Polygon', coordinates: square(half) }] }),
+      body: JSON.stringify({
+        description: 'heavy',
+        type: 'GeometryCollection',
+        geometries: [{ type: 'Polygon', coordinates: square(half) }],
+      }),
     });
     if (res.status !== 201) throw new Error(`field: ${res.status} ${await res.text()}`);
     const id = ((await res.json()) as { id: string }).id;
     const contours = `${base}/growing-degree-days/${id}/contours?start=${query.start}&end=${query.end}`;
-    console.log(`field ${(2 * half).toFixed(3)}° square at ${LAT} N; contours ${query.start}..${query.end}: ${work(half).toLocaleString('en')} cell-days (limit ${MAX_DEGREE_DAY_CELL_DAYS.toLocaleString('en')})`);
+    console.log(
+      `field ${(2 * half).toFixed(3)}° square at ${LAT} N; contours ${query.start}..${query.end}: ${work(half).toLocaleString('en')} cell-days (limit ${MAX_DEGREE_DAY_CELL_DAYS.toLocaleString('en')})`,
+    );
 
     // Warm: the compute threads start on the first heavy request (and, from the sources, transpile their modules).
     let t0 = performance.now();
@@ -89,7 +116,8 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const busy = await healthRate(`${base}/healthz`);
     const heavy = await load;
-    if (heavy.non2xx || heavy.errors) throw new Error(`contours under load: ${heavy.non2xx} non-2xx, ${heavy.errors} errors, ${heavy.timeouts} timeouts`);
+    if (heavy.non2xx || heavy.errors)
+      throw new Error(`contours under load: ${heavy.non2xx} non-2xx, ${heavy.errors} errors, ${heavy.timeouts} timeouts`);
     const ratio = busy / idle;
     console.log(`contour requests completed under load: ${heavy.requests.total} in ${heavy.duration} s (${HEAVY} in flight)`);
     console.log(`/healthz idle: ${idle.toFixed(0)} req/s; during ${HEAVY} contour requests: ${busy.toFixed(0)} req/s`);

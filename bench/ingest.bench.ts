@@ -33,7 +33,11 @@ async function writeFile(file: string, nt: number): Promise<void> {
       times: Array.from({ length: nt }, (_, t) => t),
       timeUnits: 'hours since 2020-01-01 00:00:00',
     },
-    { name: 'tas', attrs: { units: 'K', standard_name: 'air_temperature' }, step: (t) => Float32Array.from({ length: NY * NX }, (_, k) => 270 + ((t * 7 + k) % 400) * 0.125) },
+    {
+      name: 'tas',
+      attrs: { units: 'K', standard_name: 'air_temperature' },
+      step: (t) => Float32Array.from({ length: NY * NX }, (_, k) => 270 + ((t * 7 + k) % 400) * 0.125),
+    },
   );
 }
 
@@ -46,7 +50,10 @@ async function child(file: string, outDir: string, slabBytes: number): Promise<v
 }
 
 function measure(file: string, outDir: string, slabBytes: number): { maxRssBytes: number; slabs: number } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', here, 'child', file, outDir, String(slabBytes)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', here, 'child', file, outDir, String(slabBytes)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   if (r.status !== 0) throw new Error(`child failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as { maxRssBytes: number; slabs: number };
 }
@@ -73,7 +80,9 @@ async function main(): Promise<void> {
       const size = (await fs.stat(file)).size;
       for (const [label, slabBytes] of modes) {
         const m = measure(file, tmp, slabBytes);
-        console.log(`| ${d * 24} h x ${NY} x ${NX} float32 (${(size / MiB).toFixed(0)} MiB) | ${label} | ${m.slabs} | ${((m.maxRssBytes - baseline) / size).toFixed(2)} |`);
+        console.log(
+          `| ${d * 24} h x ${NY} x ${NX} float32 (${(size / MiB).toFixed(0)} MiB) | ${label} | ${m.slabs} | ${((m.maxRssBytes - baseline) / size).toFixed(2)} |`,
+        );
       }
       await fs.rm(file);
     }

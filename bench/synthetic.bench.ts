@@ -53,7 +53,10 @@ let k = 0;
 const dailyPoint = (variable: VariableId) => (): number => {
   // a new location each call, so nothing is reused between calls
   k = (k + 1) % 1000;
-  const s = src.pointSeriesSync(variable, -100 + k * 0.0137, 38 + k * 0.0071, { startMs: Date.UTC(2015, 0, 1), endMs: Date.UTC(2024, 11, 31) });
+  const s = src.pointSeriesSync(variable, -100 + k * 0.0137, 38 + k * 0.0071, {
+    startMs: Date.UTC(2015, 0, 1),
+    endMs: Date.UTC(2024, 11, 31),
+  });
   sink += s.values[0] as number;
   return s.values.length;
 };
@@ -66,7 +69,8 @@ const dailyPair = async (): Promise<number> => {
 // A 100 ha field (1 km2 at 42N, 0.012 x 0.009 degrees) grown by a cell: 3 x 3 cells.
 const fieldPair = async (): Promise<number> => {
   k = (k + 1) % 1000;
-  const w = -93.64 + k * 0.0137, s = 42.02 + k * 0.0071;
+  const w = -93.64 + k * 0.0137,
+    s = 42.02 + k * 0.0071;
   const r = await src.dailyExtremesIn([w, s, w + 0.022, s + 0.019], { startMs: Date.UTC(2024, 3, 1), endMs: Date.UTC(2024, 9, 17) });
   sink += r.tmax.values[0] as number;
   return r.tmax.values.length + r.tmin.values.length;
@@ -79,7 +83,10 @@ const etPoint = async (): Promise<number> => {
 };
 const hourlyPoint = (variable: VariableId) => (): number => {
   k = (k + 1) % 1000;
-  const s = src.pointSeriesSync(variable, 5 + k * 0.0137, 50 + k * 0.0071, { startMs: Date.UTC(2023, 0, 1), endMs: Date.UTC(2023, 11, 31, 23) });
+  const s = src.pointSeriesSync(variable, 5 + k * 0.0137, 50 + k * 0.0071, {
+    startMs: Date.UTC(2023, 0, 1),
+    endMs: Date.UTC(2023, 11, 31, 23),
+  });
   sink += s.values[0] as number;
   return s.values.length;
 };
@@ -106,6 +113,8 @@ console.log('Synthetic weather generation, one core (values counted as output fl
 console.log(`baseline  Float32Array fill with Math.sin(i): ${fmt(base)}`);
 for (const [name, fn] of cases) {
   const v = await measure(fn);
-  console.log(`${v >= TARGET ? 'PASS' : 'FAIL'}  ${name}: ${fmt(v)}, ratio to baseline ${(v / base).toFixed(3)} (target ${TARGET / 1e6} M values/s)`);
+  console.log(
+    `${v >= TARGET ? 'PASS' : 'FAIL'}  ${name}: ${fmt(v)}, ratio to baseline ${(v / base).toFixed(3)} (target ${TARGET / 1e6} M values/s)`,
+  );
 }
 if (sink === 42) console.log('');

@@ -44,7 +44,13 @@ const CASES: Case[] = [
   },
   {
     name: '1-year hourly ET inputs (5)',
-    variables: ['air_temperature', 'dew_point_temperature', 'surface_downwelling_shortwave_flux_in_air', 'wind_speed', 'surface_air_pressure'],
+    variables: [
+      'air_temperature',
+      'dew_point_temperature',
+      'surface_downwelling_shortwave_flux_in_air',
+      'wind_speed',
+      'surface_air_pressure',
+    ],
     range: { startMs: Date.UTC(2023, 0, 1), endMs: Date.UTC(2023, 11, 31, 23) },
     stepMs: HOUR,
   },
@@ -69,7 +75,8 @@ function fill(nt: number, stepMs: number, startMs: number, v: number): Float32Ar
 async function writeRaw(file: string, series: Float32Array[], nt: number): Promise<void> {
   const out = new Float32Array(series.length * CELLS * CELLS * nt);
   series.forEach((data, v) => {
-    for (let c = 0; c < CELLS * CELLS; c++) for (let t = 0; t < nt; t++) out[(v * CELLS * CELLS + c) * nt + t] = data[t * CELLS * CELLS + c]!;
+    for (let c = 0; c < CELLS * CELLS; c++)
+      for (let t = 0; t < nt; t++) out[(v * CELLS * CELLS + c) * nt + t] = data[t * CELLS * CELLS + c]!;
   });
   await fs.writeFile(file, out);
 }
@@ -127,7 +134,9 @@ async function main(): Promise<void> {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'fieldcast-zarr-bench-'));
   const chunkSide = process.env.ZARR_BENCH_CHUNK ? Number(process.env.ZARR_BENCH_CHUNK) : undefined;
   const iterations = Number(process.env.ZARR_BENCH_ITERATIONS ?? 200);
-  console.log(`Zarr point-series reads (${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}), ${iterations} reads each, median over interleaved batches of 10 of the mean per read`);
+  console.log(
+    `Zarr point-series reads (${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}), ${iterations} reads each, median over interleaved batches of 10 of the mean per read`,
+  );
   try {
     for (const c of CASES) {
       const nt = Math.round((c.range.endMs - c.range.startMs) / c.stepMs) + 1;
@@ -153,7 +162,7 @@ async function main(): Promise<void> {
       const bytes = nt * 4;
       const buf = Buffer.alloc(bytes * c.variables.length);
       const buf4 = Buffer.alloc(bytes * 4 * c.variables.length);
-      const cellOffset = (v: number, i: number, j: number) => ((v * CELLS * CELLS + i * CELLS + j) * nt) * 4;
+      const cellOffset = (v: number, i: number, j: number) => (v * CELLS * CELLS + i * CELLS + j) * nt * 4;
 
       const cold = await ZarrSource.open(dir, { cacheBytes: 0 });
       const warm = await ZarrSource.open(dir);
@@ -179,7 +188,14 @@ async function main(): Promise<void> {
             const j = Math.floor((lon - LON0) / D);
             await Promise.all(
               c.variables.map((_, v) =>
-                Promise.all([[0, 0], [0, 1], [1, 0], [1, 1]].map(([di, dj], n) => fh.read(buf4, (v * 4 + n) * bytes, bytes, cellOffset(v, i + di!, j + dj!)))),
+                Promise.all(
+                  [
+                    [0, 0],
+                    [0, 1],
+                    [1, 0],
+                    [1, 1],
+                  ].map(([di, dj], n) => fh.read(buf4, (v * 4 + n) * bytes, bytes, cellOffset(v, i + di!, j + dj!))),
+                ),
               ),
             );
           },
@@ -192,16 +208,30 @@ async function main(): Promise<void> {
       await fh.close();
       await Promise.all([cold.close(), warm.close()]);
       const zarrFiles = (await fs.readdir(path.join(dir, c.variables[0]!))).filter((f) => /^\d/.test(f));
-      const zarrBytes = (await Promise.all(zarrFiles.map((f) => fs.stat(path.join(dir, c.variables[0]!, f)).then((s) => s.size)))).reduce((a, b) => a + b, 0);
-      const meta = JSON.parse(await fs.readFile(path.join(dir, c.variables[0]!, '.zarray'), 'utf8')) as { order: string; compressor: { id: string } | null };
+      const zarrBytes = (await Promise.all(zarrFiles.map((f) => fs.stat(path.join(dir, c.variables[0]!, f)).then((s) => s.size)))).reduce(
+        (a, b) => a + b,
+        0,
+      );
+      const meta = JSON.parse(await fs.readFile(path.join(dir, c.variables[0]!, '.zarray'), 'utf8')) as {
+        order: string;
+        compressor: { id: string } | null;
+      };
 
-      console.log(`\n${c.name}: ${c.variables.length} x ${nt} float32 = ${((c.variables.length * bytes) / 1024).toFixed(0)} KiB per series read; chunks [${chunks.join(', ')}] order ${meta.order}, ${meta.compressor?.id ?? 'uncompressed'}, ${(zarrBytes / (nt * CELLS * CELLS * 4)).toFixed(2)} stored/raw`);
+      console.log(
+        `\n${c.name}: ${c.variables.length} x ${nt} float32 = ${((c.variables.length * bytes) / 1024).toFixed(0)} KiB per series read; chunks [${chunks.join(', ')}] order ${meta.order}, ${meta.compressor?.id ?? 'uncompressed'}, ${(zarrBytes / (nt * CELLS * CELLS * 4)).toFixed(2)} stored/raw`,
+      );
       console.log('                                              time      ratio');
       console.log(`  grid node: raw fs.read, 1 series/variable   ${raw1.toFixed(3)} ms  1.00`);
-      console.log(`  grid node: Zarr (1 series/variable)         ${zNode.toFixed(3)} ms  ${(zNode / raw1).toFixed(2)}   Zarr / raw, same bytes`);
+      console.log(
+        `  grid node: Zarr (1 series/variable)         ${zNode.toFixed(3)} ms  ${(zNode / raw1).toFixed(2)}   Zarr / raw, same bytes`,
+      );
       console.log(`  bilinear: raw fs.read, 4 series/variable    ${raw4.toFixed(3)} ms  1.00`);
-      console.log(`  bilinear: Zarr, chunk cache off (cold)      ${zCold.toFixed(3)} ms  ${(zCold / raw4).toFixed(2)}   Zarr / raw, same bytes`);
-      console.log(`  bilinear: Zarr, chunk cache on (warm)       ${zWarm.toFixed(3)} ms  ${(zWarm / raw4).toFixed(2)}   Zarr / raw, same bytes`);
+      console.log(
+        `  bilinear: Zarr, chunk cache off (cold)      ${zCold.toFixed(3)} ms  ${(zCold / raw4).toFixed(2)}   Zarr / raw, same bytes`,
+      );
+      console.log(
+        `  bilinear: Zarr, chunk cache on (warm)       ${zWarm.toFixed(3)} ms  ${(zWarm / raw4).toFixed(2)}   Zarr / raw, same bytes`,
+      );
     }
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });

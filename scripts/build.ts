@@ -24,7 +24,18 @@ const INSTALLED_BESIDE = ['@electric-sql/pglite'];
  * Drivers that knex and pg require only when configured for them; this project never is (it
  * runs on PostgreSQL through pg, or PGlite), so they stay unresolved and are never loaded.
  */
-const NEVER_LOADED = ['pg-native', 'pg-query-stream', 'better-sqlite3', 'sqlite3', 'mysql', 'mysql2', 'mariadb', 'mariadb/*', 'tedious', 'oracledb'];
+const NEVER_LOADED = [
+  'pg-native',
+  'pg-query-stream',
+  'better-sqlite3',
+  'sqlite3',
+  'mysql',
+  'mysql2',
+  'mariadb',
+  'mariadb/*',
+  'tedious',
+  'oracledb',
+];
 
 interface Manifest {
   name: string;
@@ -101,8 +112,13 @@ const result = await build({
 // Every package the bundle still imports must be one this script installs or one that is never
 // loaded. The output's imports are the ones left after type-only imports are erased.
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
-const neverLoaded = (specifier: string) => NEVER_LOADED.some((p) => p === specifier || (p.endsWith('/*') && specifier.startsWith(p.slice(0, -1))));
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+const neverLoaded = (specifier: string) =>
+  NEVER_LOADED.some((p) => p === specifier || (p.endsWith('/*') && specifier.startsWith(p.slice(0, -1))));
 const outputs = Object.values(result.metafile.outputs);
 const importers = new Map<string, string>();
 for (const { path } of outputs.flatMap((o) => o.imports)) {
@@ -110,7 +126,9 @@ for (const { path } of outputs.flatMap((o) => o.imports)) {
   const name = packageOf(path);
   if (!INSTALLED_BESIDE.includes(name)) throw new Error(`the bundle imports ${path}, which is neither bundled nor installed beside it`);
   // look the package up from the workspace package that depends on it, as Node would
-  const importer = Object.entries(result.metafile.inputs).find(([file, input]) => !file.includes('node_modules') && input.imports.some((i) => packageOf(i.path) === name));
+  const importer = Object.entries(result.metafile.inputs).find(
+    ([file, input]) => !file.includes('node_modules') && input.imports.some((i) => packageOf(i.path) === name),
+  );
   importers.set(name, dirname(join(root, importer?.[0] ?? 'package.json')));
 }
 
@@ -121,7 +139,16 @@ const dependencies = Object.fromEntries([...copied].sort(([a], [b]) => a.localeC
 mkdirSync(join(out, 'data'), { recursive: true });
 cpSync(join(root, 'packages/geography/data/earth-geography.bin'), join(out, 'data/earth-geography.bin'));
 
-writeFileSync(join(out, 'package.json'), `${JSON.stringify({ name: 'fieldcast', private: true, type: 'module', dependencies }, null, 2)}\n`);
+writeFileSync(
+  join(out, 'package.json'),
+  `${JSON.stringify({ name: 'fieldcast', private: true, type: 'module', dependencies }, null, 2)}\n`,
+);
 
 const size = (outputs.reduce((sum, o) => sum + o.bytes, 0) / 1e6).toFixed(1);
-process.stdout.write(`built ${join(out, 'cli.js')} and its worker (${size} MB); installed beside it: ${Object.entries(dependencies).map(([n, v]) => `${n}@${v}`).join(', ') || 'none'}\n`);
+process.stdout.write(
+  `built ${join(out, 'cli.js')} and its worker (${size} MB); installed beside it: ${
+    Object.entries(dependencies)
+      .map(([n, v]) => `${n}@${v}`)
+      .join(', ') || 'none'
+  }\n`,
+);

@@ -16,8 +16,11 @@ const stale = readdirSync(join(root, 'k8s/base'))
   .map((name) => `k8s/base/${name}`)
   .filter((path) => path.endsWith('.yaml') && !files.has(path) && !HAND_WRITTEN_BASE.includes(path));
 
-const changed = [...files].filter(([path, text]) => !existsSync(join(root, path)) || readFileSync(join(root, path), 'utf8') !== text).map(([path]) => path);
-for (const path of [...changed, ...stale]) process.stdout.write(`${check ? 'differs' : stale.includes(path) ? 'removes' : 'writes'}: ${path}\n`);
+const changed = [...files]
+  .filter(([path, text]) => !existsSync(join(root, path)) || readFileSync(join(root, path), 'utf8') !== text)
+  .map(([path]) => path);
+for (const path of [...changed, ...stale])
+  process.stdout.write(`${check ? 'differs' : stale.includes(path) ? 'removes' : 'writes'}: ${path}\n`);
 if (check && changed.length + stale.length > 0) {
   process.stderr.write('deployment files differ from the registry of areas: run `pnpm generate`\n');
   process.exit(1);

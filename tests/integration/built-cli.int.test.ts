@@ -31,7 +31,11 @@ async function waitFor(url: string, timeoutMs: number): Promise<Response> {
 }
 
 beforeAll(() => {
-  execFileSync(join(root, 'node_modules/.bin/tsx'), ['scripts/build.ts', '--out', out], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } });
+  execFileSync(join(root, 'node_modules/.bin/tsx'), ['scripts/build.ts', '--out', out], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
 });
 
 afterAll(() => {
@@ -47,7 +51,11 @@ it('holds the bundle and only packages that cannot be bundled: no transpiler', (
 });
 
 it('prints its help from the bundle', () => {
-  const help = execFileSync(process.execPath, [join(out, 'cli.js'), 'help'], { cwd: out, encoding: 'utf8', env: { PATH: process.env.PATH } });
+  const help = execFileSync(process.execPath, [join(out, 'cli.js'), 'help'], {
+    cwd: out,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH },
+  });
   expect(help).toMatch(/^fieldcast <command>/);
   expect(help).toMatch(/serve <area>/);
 });
@@ -74,12 +82,21 @@ it('serves an area from the bundle against PostgreSQL and Kafka, with no transpi
     env: { PATH: process.env.PATH, DATABASE_URL },
   });
   const { applicationId, applicationKey } = JSON.parse(created) as { applicationId: string; applicationKey: string };
-  const headers = { Authorization: `Basic ${Buffer.from(`${applicationId}:${applicationKey}`).toString('base64')}`, 'Content-Type': 'application/json' };
+  const headers = {
+    Authorization: `Basic ${Buffer.from(`${applicationId}:${applicationKey}`).toString('base64')}`,
+    'Content-Type': 'application/json',
+  };
   const base = `http://127.0.0.1:${port}`;
   const point = await fetch(`${base}/growing-degree-days/42.03/-93.62?start=2024-05-01&end=2024-05-31`, { headers });
   expect(point.status).toBe(200);
   expect(((await point.json()) as { degreeDays: number }).degreeDays).toBeGreaterThan(0);
-  const ring = [[-93.64, 42.02], [-93.62, 42.02], [-93.62, 42.04], [-93.64, 42.04], [-93.64, 42.02]];
+  const ring = [
+    [-93.64, 42.02],
+    [-93.62, 42.02],
+    [-93.62, 42.04],
+    [-93.64, 42.04],
+    [-93.64, 42.02],
+  ];
   const field = await fetch(`${base}/fields`, {
     method: 'POST',
     headers,

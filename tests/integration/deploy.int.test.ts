@@ -26,9 +26,10 @@ describe.each(['dev', 'prod'])('k8s/overlays/%s', (overlay) => {
 });
 
 describe('the schema check', () => {
-  const deployment = () => render('dev').find((o) => o.kind === 'Deployment') as KubernetesObject & {
-    spec: { template: { spec: { containers: ({ ports: { containerPort: unknown }[] } & Record<string, unknown>)[] } } };
-  };
+  const deployment = () =>
+    render('dev').find((o) => o.kind === 'Deployment') as KubernetesObject & {
+      spec: { template: { spec: { containers: ({ ports: { containerPort: unknown }[] } & Record<string, unknown>)[] } } };
+    };
 
   it('refuses a port given as a word', async () => {
     const broken = deployment();
@@ -51,7 +52,9 @@ describe('docker-compose.yml', () => {
   const engine = spawnSync('docker', ['info'], { stdio: 'ignore' });
   const hasEngine = engine.status === 0;
   if (!hasEngine) {
-    process.stdout.write(`docker compose config: skipped, no Docker engine answers \`docker info\` (${engine.error ? engine.error.message : `exit ${engine.status}`})\n`);
+    process.stdout.write(
+      `docker compose config: skipped, no Docker engine answers \`docker info\` (${engine.error ? engine.error.message : `exit ${engine.status}`})\n`,
+    );
   }
   (hasEngine ? it : it.skip)('is a valid Compose file', () => {
     const services = execFileSync('docker', ['compose', 'config', '--services'], { cwd: root, encoding: 'utf8' });

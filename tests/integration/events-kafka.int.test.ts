@@ -43,7 +43,11 @@ const ids = async (auth: string, path: string): Promise<string[]> => {
   return (res.body as { id: string }[]).map((e) => e.id);
 };
 async function createField(auth: string): Promise<string> {
-  const res = await fetch(`${agriculture.url}/fields`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify(fieldBody('it')) });
+  const res = await fetch(`${agriculture.url}/fields`, {
+    method: 'POST',
+    headers: { Authorization: auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify(fieldBody('it')),
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: string }).id;
 }
@@ -54,7 +58,12 @@ it('POST /events and every read path answer with the spec’s shapes under distr
   const res = await fetch(`${events.url}/events`, {
     method: 'POST',
     headers: { Authorization: me.auth, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ app: me.id, namespace: 'sensors/reported', message: 'Sensor {} reported', tagged: [{ namespace: 'sensors', id: tagged }] }),
+    body: JSON.stringify({
+      app: me.id,
+      namespace: 'sensors/reported',
+      message: 'Sensor {} reported',
+      tagged: [{ namespace: 'sensors', id: tagged }],
+    }),
   });
   expect(res.status).toBe(200);
   const event = (await res.json()) as { id: string; namespace: string; status: string; expirationTime: null };
@@ -79,28 +88,55 @@ it('a topic of the same form created after the consumer started is picked up', a
     await admin.disconnect();
   }
   const subject = randomUUID();
-  const event = resourceEvent({ area: topic.split('.')[1]!, resource: 'thing', action: 'created', subject, data: { account: owner.id, resource: {} } });
+  const event = resourceEvent({
+    area: topic.split('.')[1]!,
+    resource: 'thing',
+    action: 'created',
+    subject,
+    data: { account: owner.id, resource: {} },
+  });
   await producer.send({ topic, messages: [{ key: subject, value: JSON.stringify(event) }] });
-  const feed = await eventually(async () => {
-    const res = await get(owner.auth, `/resources/${subject}/events`);
-    expect(res.body).toHaveLength(1);
-    return res.body;
-  }, 60_000, 500);
+  const feed = await eventually(
+    async () => {
+      const res = await get(owner.auth, `/resources/${subject}/events`);
+      expect(res.body).toHaveLength(1);
+      return res.body;
+    },
+    60_000,
+    500,
+  );
   expect(feed[0]).toMatchObject({ app: topic.split('.')[1], message: 'Thing {} was created', origin: { id: subject } });
 });
 
 it('a duplicate delivery is stored once; a poisoned message is dead-lettered while later messages still arrive', async () => {
   const owner = await newAccount('dup');
   const subject = randomUUID();
-  const duplicate = resourceEvent({ area: 'agriculture', resource: 'field', action: 'updated', subject, data: { account: owner.id, resource: {} } });
+  const duplicate = resourceEvent({
+    area: 'agriculture',
+    resource: 'field',
+    action: 'updated',
+    subject,
+    data: { account: owner.id, resource: {} },
+  });
   const marker = `poison-${randomUUID()}`;
-  await producer.send({ topic: 'fieldcast.agriculture.fields', messages: [{ key: subject, value: JSON.stringify(duplicate) }, { key: subject, value: `{"${marker}": ` }, { key: subject, value: JSON.stringify(duplicate) }] });
+  await producer.send({
+    topic: 'fieldcast.agriculture.fields',
+    messages: [
+      { key: subject, value: JSON.stringify(duplicate) },
+      { key: subject, value: `{"${marker}": ` },
+      { key: subject, value: JSON.stringify(duplicate) },
+    ],
+  });
   const later = await createField(owner.auth);
-  await eventually(async () => {
-    const feed = (await get(owner.auth, '/events?limit=100')).body as { origin: { id: string } }[];
-    expect(feed.filter((e) => e.origin.id === later)).toHaveLength(1);
-    expect(feed.filter((e) => e.origin.id === subject)).toHaveLength(1);
-  }, 60_000, 500);
+  await eventually(
+    async () => {
+      const feed = (await get(owner.auth, '/events?limit=100')).body as { origin: { id: string } }[];
+      expect(feed.filter((e) => e.origin.id === later)).toHaveLength(1);
+      expect(feed.filter((e) => e.origin.id === subject)).toHaveLength(1);
+    },
+    60_000,
+    500,
+  );
   const dead = await db.knex.withSchema('events').table('dead_letters').where('value', 'like', `%${marker}%`);
   expect(dead).toHaveLength(1);
   expect(dead[0]).toMatchObject({ topic: 'fieldcast.agriculture.fields', reason: 'value is not JSON' });

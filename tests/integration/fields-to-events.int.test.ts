@@ -21,7 +21,11 @@ afterAll(async () => {
 });
 
 async function createField(auth: string, description: string): Promise<string> {
-  const res = await fetch(`${agriculture.url}/fields`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify(fieldBody(description)) });
+  const res = await fetch(`${agriculture.url}/fields`, {
+    method: 'POST',
+    headers: { Authorization: auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify(fieldBody(description)),
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: string }).id;
 }
@@ -36,11 +40,15 @@ it('a field created on the agriculture app reaches the events app’s feed throu
   const owner = await newAccount('owner');
   const stranger = await newAccount('stranger');
   const fieldId = await createField(owner.auth, 'e2e');
-  const entries = await eventually(async () => {
-    const list = await feed(owner.auth);
-    expect(list.some((e) => e.origin.id === fieldId)).toBe(true);
-    return list;
-  }, 30_000, 200);
+  const entries = await eventually(
+    async () => {
+      const list = await feed(owner.auth);
+      expect(list.some((e) => e.origin.id === fieldId)).toBe(true);
+      return list;
+    },
+    30_000,
+    200,
+  );
   expect(entries.filter((e) => e.origin.id === fieldId).map((e) => e.message)).toEqual(['Field {} was created']);
   expect((await feed(stranger.auth)).some((e) => e.origin.id === fieldId)).toBe(false);
 });
@@ -57,10 +65,14 @@ it('with the broker down, field writes still succeed; once it is back each event
   } finally {
     broker('start');
   }
-  await eventually(async () => {
-    const list = await feed(owner.auth);
-    for (const id of ids) expect(list.filter((e) => e.origin.id === id)).toHaveLength(1);
-  }, 90_000, 500);
+  await eventually(
+    async () => {
+      const list = await feed(owner.auth);
+      for (const id of ids) expect(list.filter((e) => e.origin.id === id)).toHaveLength(1);
+    },
+    90_000,
+    500,
+  );
   // Give any duplicate delivery time to show, then check again: still exactly one each.
   await new Promise((r) => setTimeout(r, 3000));
   const list = await feed(owner.auth);

@@ -18,7 +18,13 @@ export default async function globalSetup() {
   // A test database: start every run from empty schemas so a changed migration never meets stale tables.
   for (const schema of SCHEMAS) await client.query(`drop schema if exists "${schema}" cascade`);
   await client.end();
-  const admin = new Kafka({ clientId: 'fieldcast-it', brokers: KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING, connectionTimeout: 5000, retry: { retries: 2 } }).admin();
+  const admin = new Kafka({
+    clientId: 'fieldcast-it',
+    brokers: KAFKA_BROKERS.split(','),
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 5000,
+    retry: { retries: 2 },
+  }).admin();
   try {
     await admin.connect();
     await admin.describeCluster();

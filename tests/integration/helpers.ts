@@ -50,5 +50,18 @@ export function broker(action: 'start' | 'stop'): void {
 export const fieldBody = (description: string) => ({
   description,
   type: 'GeometryCollection',
-  geometries: [{ type: 'Polygon', coordinates: [[[8, 47], [8.01, 47], [8.01, 47.01], [8, 47.01], [8, 47]]] }],
+  geometries: [
+    {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [8, 47],
+          [8.01, 47],
+          [8.01, 47.01],
+          [8, 47.01],
+          [8, 47],
+        ],
+      ],
+    },
+  ],
 });

@@ -15,7 +15,8 @@ type ModelClass = new (data: KubernetesObject) => Model;
 /** Throws with the schema's complaint when `object` is not a valid instance of its kind. */
 export async function validateKubernetesObject(object: KubernetesObject): Promise<void> {
   // core kinds are `v1`; the others `group/version`, the package's module paths exactly
-  const group = (await import(`kubernetes-models/${object.apiVersion}`).catch(() => undefined)) as Record<string, ModelClass | undefined> | undefined;
+  const group = (await import(`kubernetes-models/${object.apiVersion}`).catch(() => undefined)) as
+    Record<string, ModelClass | undefined> | undefined;
   const Model = group?.[object.kind];
   if (!Model) throw new Error(`no schema for ${object.apiVersion} ${object.kind}`);
   try {

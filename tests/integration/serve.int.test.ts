@@ -22,7 +22,15 @@ beforeAll(async () => {
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   child = spawn(join(process.cwd(), 'node_modules/.bin/tsx'), ['packages/fleet/src/cli.ts', 'serve', 'agriculture'], {
-    env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, KAFKA_BROKERS: brokers.join(','), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      DATABASE_URL: databaseUrl,
+      KAFKA_BROKERS: brokers.join(','),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await eventually(async () => expect((await fetch(`${url}/readyz`)).status).toBe(200), 60_000, 250);
@@ -34,13 +42,20 @@ afterAll(() => {
 
 it('serves the fields API on PostgreSQL and Kafka and stops cleanly on SIGTERM', async () => {
   const account = await newAccount('serve');
-  const created = await fetch(`${url}/fields`, { method: 'POST', headers: { Authorization: account.auth, 'Content-Type': 'application/json' }, body: JSON.stringify(fieldBody('served')) });
+  const created = await fetch(`${url}/fields`, {
+    method: 'POST',
+    headers: { Authorization: account.auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify(fieldBody('served')),
+  });
   expect(created.status).toBe(201);
   const field = (await created.json()) as { id: string; geometries: { type: string }[] };
   expect(field.geometries[0]!.type).toBe('MultiPolygon');
   const list = await fetch(`${url}/fields`, { headers: { Authorization: account.auth } });
   expect(((await list.json()) as { id: string }[]).map((f) => f.id)).toEqual([field.id]);
-  expect((await fetch(`${url}/fields`, { headers: { Authorization: account.auth, Accept: 'application/vnd.fieldcast+json; version=2' } })).status).toBe(406);
+  expect(
+    (await fetch(`${url}/fields`, { headers: { Authorization: account.auth, Accept: 'application/vnd.fieldcast+json; version=2' } }))
+      .status,
+  ).toBe(406);
 
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');

@@ -29,7 +29,12 @@ function findPython(): { python?: string; tried: string[] } {
       execFileSync(candidate, ['-c', 'import xarray, zarr, numpy'], { stdio: 'pipe' });
       return { python: candidate, tried };
     } catch (err) {
-      tried.push(`${candidate}: ${String((err as { stderr?: Buffer }).stderr ?? (err as Error).message).trim().split('\n').pop()}`);
+      tried.push(
+        `${candidate}: ${String((err as { stderr?: Buffer }).stderr ?? (err as Error).message)
+          .trim()
+          .split('\n')
+          .pop()}`,
+      );
     }
   }
   return { tried };
@@ -89,17 +94,31 @@ afterAll(async () => {
 
 /** A store as the writer makes them: daily [time, lat, lon] (F order), a one-step axis, a static field. */
 async function writerStore(dir: string, compressor: 'none' | 'zstd'): Promise<{ tmax: Float32Array; elevation: Float32Array }> {
-  const w = await GridStoreWriter.create(dir, { lats: LATS, lons: LONS, compressor, attributes: { title: 'xarray check', product: 'analysis-x' } });
+  const w = await GridStoreWriter.create(dir, {
+    lats: LATS,
+    lons: LONS,
+    compressor,
+    attributes: { title: 'xarray check', product: 'analysis-x' },
+  });
   await w.addTimeAxis({ name: 'time', startMs: T0, stepMs: DAY, length: NT });
   await w.addTimeAxis({ name: 'time_1', startMs: T0 + 6 * HOUR, stepMs: HOUR, length: 1 });
-  await w.addVariable({ name: 'air_temperature_daily_max', time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC', cell_methods: 'time: maximum', long_name: 'daily maximum temperature' } });
+  await w.addVariable({
+    name: 'air_temperature_daily_max',
+    time: 'time',
+    attributes: { standard_name: 'air_temperature', units: 'degC', cell_methods: 'time: maximum', long_name: 'daily maximum temperature' },
+  });
   await w.addVariable({ name: 'relative_humidity', time: 'time_1', attributes: { standard_name: 'relative_humidity', units: '%' } });
   await w.addVariable({ name: 'elevation', attributes: { standard_name: 'surface_altitude', units: 'm' } });
   const data = new Float32Array(NT * LATS.length * LONS.length);
-  for (let t = 0; t < NT; t++) for (let i = 0; i < LATS.length; i++) for (let j = 0; j < LONS.length; j++) data[(t * LATS.length + i) * LONS.length + j] = tmax(t, i, j);
+  for (let t = 0; t < NT; t++)
+    for (let i = 0; i < LATS.length; i++)
+      for (let j = 0; j < LONS.length; j++) data[(t * LATS.length + i) * LONS.length + j] = tmax(t, i, j);
   data[(2 * LATS.length + 1) * LONS.length + 3] = NaN; // a missing value: the array's fill value
   await w.write('air_temperature_daily_max', data);
-  await w.write('relative_humidity', Float32Array.from({ length: LATS.length * LONS.length }, (_, k) => 50 + k));
+  await w.write(
+    'relative_humidity',
+    Float32Array.from({ length: LATS.length * LONS.length }, (_, k) => 50 + k),
+  );
   const elevation = Float32Array.from({ length: LATS.length * LONS.length }, (_, k) => 1000 + k * 12.5);
   await w.write('elevation', elevation);
   await w.close();
@@ -128,8 +147,18 @@ describeIf('Zarr stores as xarray reads them', () => {
     expect(ds.attrs).toMatchObject({ Conventions: 'CF-1.11', title: 'xarray check', product: 'analysis-x' });
 
     // Coordinates: exact values, CF attributes (CF 4.1, 4.2), float64.
-    expect(ds.coords.lat).toMatchObject({ dims: ['lat'], dtype: 'float64', values: LATS, attrs: { standard_name: 'latitude', units: 'degrees_north', axis: 'Y' } });
-    expect(ds.coords.lon).toMatchObject({ dims: ['lon'], dtype: 'float64', values: LONS, attrs: { standard_name: 'longitude', units: 'degrees_east', axis: 'X' } });
+    expect(ds.coords.lat).toMatchObject({
+      dims: ['lat'],
+      dtype: 'float64',
+      values: LATS,
+      attrs: { standard_name: 'latitude', units: 'degrees_north', axis: 'Y' },
+    });
+    expect(ds.coords.lon).toMatchObject({
+      dims: ['lon'],
+      dtype: 'float64',
+      values: LONS,
+      attrs: { standard_name: 'longitude', units: 'degrees_east', axis: 'X' },
+    });
     // CF time (CF 4.4): decoded to datetimes; units and calendar move to the encoding.
     const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '');
     expect(ds.coords.time!.dtype).toBe('datetime64[ns]');
@@ -143,12 +172,24 @@ describeIf('Zarr stores as xarray reads them', () => {
     const t = ds.vars.air_temperature_daily_max!;
     expect(t.dims).toEqual(['time', 'lat', 'lon']);
     expect(t.dtype).toBe('float32');
-    expect(t.attrs).toEqual({ standard_name: 'air_temperature', units: 'degC', cell_methods: 'time: maximum', long_name: 'daily maximum temperature' });
+    expect(t.attrs).toEqual({
+      standard_name: 'air_temperature',
+      units: 'degC',
+      cell_methods: 'time: maximum',
+      long_name: 'daily maximum temperature',
+    });
     expect(t.encoding).toMatchObject({ _FillValue: 'NaN', dtype: 'float32' });
     expect(t.values).toEqual(asJson(written.tmax));
-    expect(ds.vars.relative_humidity).toMatchObject({ dims: ['time_1', 'lat', 'lon'], attrs: { standard_name: 'relative_humidity', units: '%' } });
+    expect(ds.vars.relative_humidity).toMatchObject({
+      dims: ['time_1', 'lat', 'lon'],
+      attrs: { standard_name: 'relative_humidity', units: '%' },
+    });
     expect(ds.vars.relative_humidity!.values).toEqual(Array.from({ length: 12 }, (_, k) => 50 + k));
-    expect(ds.vars.elevation).toMatchObject({ dims: ['lat', 'lon'], dtype: 'float32', attrs: { standard_name: 'surface_altitude', units: 'm' } });
+    expect(ds.vars.elevation).toMatchObject({
+      dims: ['lat', 'lon'],
+      dtype: 'float32',
+      attrs: { standard_name: 'surface_altitude', units: 'm' },
+    });
     expect(ds.vars.elevation!.values).toEqual(asJson(written.elevation));
   });
 
@@ -170,15 +211,61 @@ describeIf('Zarr stores as xarray reads them', () => {
       }
     }
     return {
-      dims: [{ name: 'time', size: 3, record }, { name: 'lat', size: 4 }, { name: 'lon', size: 6 }, { name: 'height', size: 1 }],
+      dims: [
+        { name: 'time', size: 3, record },
+        { name: 'lat', size: 4 },
+        { name: 'lon', size: 6 },
+        { name: 'height', size: 1 },
+      ],
       attrs: { title: 'CF source', Conventions: 'CF-1.8' },
       vars: [
-        { name: 'time', dims: ['time'], type: 'double', attrs: { units: 'days since 2001-03-01 12:00:00', calendar: 'standard', standard_name: 'time' }, data: [0, 1, 2] },
-        { name: 'lat', dims: ['lat'], type: 'float', attrs: { units: 'degrees_north', standard_name: 'latitude' }, data: [31.5, 31, 30.5, 30] },
-        { name: 'lon', dims: ['lon'], type: 'float', attrs: { units: 'degrees_east', standard_name: 'longitude' }, data: [0, 60, 120, 180, 240, 300] },
+        {
+          name: 'time',
+          dims: ['time'],
+          type: 'double',
+          attrs: { units: 'days since 2001-03-01 12:00:00', calendar: 'standard', standard_name: 'time' },
+          data: [0, 1, 2],
+        },
+        {
+          name: 'lat',
+          dims: ['lat'],
+          type: 'float',
+          attrs: { units: 'degrees_north', standard_name: 'latitude' },
+          data: [31.5, 31, 30.5, 30],
+        },
+        {
+          name: 'lon',
+          dims: ['lon'],
+          type: 'float',
+          attrs: { units: 'degrees_east', standard_name: 'longitude' },
+          data: [0, 60, 120, 180, 240, 300],
+        },
         { name: 'height', dims: ['height'], type: 'double', attrs: { units: 'm', standard_name: 'height' }, data: [2] },
-        { name: 'tasmax', dims: ['time', 'height', 'lat', 'lon'], type: 'float', attrs: { units: 'K', standard_name: 'air_temperature', cell_methods: 'time: maximum', _FillValue: { type: 'float', values: [-999] } }, data: tas },
-        { name: 'pr', dims: ['time', 'lat', 'lon'], type: 'short', attrs: { units: 'kg m-2 s-1', standard_name: 'precipitation_flux', scale_factor: 0.5, add_offset: 1, _FillValue: { type: 'short', values: [-32767] } }, data: pr },
+        {
+          name: 'tasmax',
+          dims: ['time', 'height', 'lat', 'lon'],
+          type: 'float',
+          attrs: {
+            units: 'K',
+            standard_name: 'air_temperature',
+            cell_methods: 'time: maximum',
+            _FillValue: { type: 'float', values: [-999] },
+          },
+          data: tas,
+        },
+        {
+          name: 'pr',
+          dims: ['time', 'lat', 'lon'],
+          type: 'short',
+          attrs: {
+            units: 'kg m-2 s-1',
+            standard_name: 'precipitation_flux',
+            scale_factor: 0.5,
+            add_offset: 1,
+            _FillValue: { type: 'short', values: [-32767] },
+          },
+          data: pr,
+        },
       ],
     };
   }
@@ -198,13 +285,27 @@ describeIf('Zarr stores as xarray reads them', () => {
     expect(ds.coords.lat!.values).toEqual([30, 30.5, 31, 31.5]);
     expect(ds.coords.lon!.values).toEqual([-120, -60, 0, 60, 120, 180]);
     expect(ds.coords.time!.values).toEqual(['2001-03-01T12:00:00.000', '2001-03-02T12:00:00.000', '2001-03-03T12:00:00.000']);
-    expect(ds.vars.air_temperature_daily_max!.attrs).toMatchObject({ standard_name: 'air_temperature', units: 'K', cell_methods: 'time: maximum', original_name: 'tasmax' });
-    expect(ds.vars.precipitation_rate!.attrs).toMatchObject({ standard_name: 'precipitation_flux', units: 'kg m-2 s-1', original_name: 'pr' });
+    expect(ds.vars.air_temperature_daily_max!.attrs).toMatchObject({
+      standard_name: 'air_temperature',
+      units: 'K',
+      cell_methods: 'time: maximum',
+      original_name: 'tasmax',
+    });
+    expect(ds.vars.precipitation_rate!.attrs).toMatchObject({
+      standard_name: 'precipitation_flux',
+      units: 'kg m-2 s-1',
+      original_name: 'pr',
+    });
     // Unpacked on ingest: no CF packing attributes left for xarray to apply twice.
     expect(ds.vars.precipitation_rate!.attrs.scale_factor).toBeUndefined();
     expect(ds.vars.precipitation_rate!.encoding.dtype).toBe('float32');
 
-    const cmp = runCheck<{ times_equal: boolean; lat_equal: boolean; lon_equal: boolean; vars: Record<string, { equal: boolean; nan: number; original: string }> }>('compare', file, res.storePath);
+    const cmp = runCheck<{
+      times_equal: boolean;
+      lat_equal: boolean;
+      lon_equal: boolean;
+      vars: Record<string, { equal: boolean; nan: number; original: string }>;
+    }>('compare', file, res.storePath);
     expect(cmp).toMatchObject({ times_equal: true, lat_equal: true, lon_equal: true });
     expect(cmp.vars).toEqual({
       air_temperature_daily_max: expect.objectContaining({ original: 'tasmax', equal: true }),

@@ -64,7 +64,14 @@ export class KafkaTransport implements Transport {
   }
 
   async subscribe(group: string, pattern: RegExp, handler: MessageHandler): Promise<Subscription> {
-    const sub = new KafkaSubscription(this.kafka, group, pattern, handler, () => this.connectedAdmin(), this.options.topicRefreshMs ?? 10_000);
+    const sub = new KafkaSubscription(
+      this.kafka,
+      group,
+      pattern,
+      handler,
+      () => this.connectedAdmin(),
+      this.options.topicRefreshMs ?? 10_000,
+    );
     this.subscriptions.add(sub);
     await sub.start();
     return {
@@ -98,7 +105,9 @@ export class KafkaTransport implements Transport {
 
   private async connectedProducer(): Promise<Producer> {
     if (!this.producer) {
-      this.producer = await connectOrDispose(this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false }));
+      this.producer = await connectOrDispose(
+        this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false }),
+      );
     }
     return this.producer;
   }

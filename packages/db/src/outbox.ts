@@ -95,12 +95,15 @@ export class Outbox {
   async add<T>(trx: Knex.Transaction, topic: string, input: ResourceEventInput<T>): Promise<void> {
     const event = resourceEvent(input);
     await trx.raw('select pg_advisory_xact_lock(?)', [lockKey(this.options.schema, 'write')]);
-    await trx.withSchema(this.options.schema).table('outbox').insert({
-      id: event.id,
-      topic,
-      key: event.subject,
-      event: JSON.stringify(event),
-    });
+    await trx
+      .withSchema(this.options.schema)
+      .table('outbox')
+      .insert({
+        id: event.id,
+        topic,
+        key: event.subject,
+        event: JSON.stringify(event),
+      });
     if (this.options.db.kind === 'postgres') await trx.raw('select pg_notify(?, ?)', [this.channel, '']);
     trx.executionPromise.then(
       () => this.wake(),
@@ -189,7 +192,9 @@ export class Outbox {
         `delete from ??.outbox where seq in (select seq from ??.outbox order by seq limit ${PRUNE_BATCH}) and sent_at is not null and sent_at < ?`,
         [this.options.schema, this.options.schema, cutoff],
       );
-      const count = Number((result as { rowCount?: number; affectedRows?: number }).rowCount ?? (result as { affectedRows?: number }).affectedRows ?? 0);
+      const count = Number(
+        (result as { rowCount?: number; affectedRows?: number }).rowCount ?? (result as { affectedRows?: number }).affectedRows ?? 0,
+      );
       deleted += count;
       if (count < PRUNE_BATCH) return deleted;
     }
@@ -216,7 +221,10 @@ export class Outbox {
       await trx
         .withSchema(schema)
         .table('outbox')
-        .whereIn('seq', rows.map((r) => r.seq))
+        .whereIn(
+          'seq',
+          rows.map((r) => r.seq),
+        )
         .update({ sent_at: trx.fn.now() });
       return rows.length === this.batchSize;
     });

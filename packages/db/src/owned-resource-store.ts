@@ -143,7 +143,9 @@ export class OwnedResourceStore<R extends OwnedRecord> {
     return this.writing(record.id, () =>
       this.knex.transaction(async (trx) => {
         const { id: _id, account_id: _account, ...changes } = this.spec.toRow(record);
-        const n: number = await this.rows(trx).where({ id: record.id, account_id: record.accountId }).update({ ...changes, updated_at: now });
+        const n: number = await this.rows(trx)
+          .where({ id: record.id, account_id: record.accountId })
+          .update({ ...changes, updated_at: now });
         if (n === 0) return null;
         await this.publish(trx, record, OWNED_RESOURCE_ACTIONS.replace, now);
         return record;

@@ -36,8 +36,17 @@ function setup(options: { safetyPollMs?: number; maxBackoffMs?: number; retainSe
 
 async function write(outbox: Outbox, subject: string, action: string) {
   await db.knex.transaction(async (trx) => {
-    await trx.withSchema(SCHEMA).table('things').insert({ id: `${subject}-${action}` });
-    await outbox.add(trx, 't.things', { area: 'test', resource: 'thing', action, subject, data: { account: null, resource: { subject, action } } });
+    await trx
+      .withSchema(SCHEMA)
+      .table('things')
+      .insert({ id: `${subject}-${action}` });
+    await outbox.add(trx, 't.things', {
+      area: 'test',
+      resource: 'thing',
+      action,
+      subject,
+      data: { account: null, resource: { subject, action } },
+    });
   });
 }
 
@@ -76,7 +85,13 @@ describe('outbox relay (docs/architecture.md §5)', () => {
     await outbox.start();
     await expect(
       db.knex.transaction(async (trx) => {
-        await outbox.add(trx, 't.things', { area: 'test', resource: 'thing', action: 'created', subject: 'y', data: { account: null, resource: {} } });
+        await outbox.add(trx, 't.things', {
+          area: 'test',
+          resource: 'thing',
+          action: 'created',
+          subject: 'y',
+          data: { account: null, resource: {} },
+        });
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
@@ -111,7 +126,8 @@ describe('outbox relay (docs/architecture.md §5)', () => {
     expect(received).toHaveLength(1);
   });
 
-  const rowsLeft = async () => (await db.knex.withSchema(SCHEMA).table('outbox').orderBy('seq').select('key', 'sent_at')) as { key: string; sent_at: Date | null }[];
+  const rowsLeft = async () =>
+    (await db.knex.withSchema(SCHEMA).table('outbox').orderBy('seq').select('key', 'sent_at')) as { key: string; sent_at: Date | null }[];
 
   it('prunes sent rows past the retention and never an unsent one', async () => {
     const { outbox, received, consume } = setup({ retainSentMs: 0, pruneIntervalMs: 3_600_000 });

@@ -1,5 +1,14 @@
 import { InProcessTransport } from '@fieldcast/bus';
-import { migrateSchema, openDatabase, Outbox, outboxMigration, OwnedResourceStore, type Database, type OwnedResourceTable, type RecordCache } from '../src/index.js';
+import {
+  migrateSchema,
+  openDatabase,
+  Outbox,
+  outboxMigration,
+  OwnedResourceStore,
+  type Database,
+  type OwnedResourceTable,
+  type RecordCache,
+} from '../src/index.js';
 
 /** A tiny owned resource: a note with one line of text. */
 interface Note {
@@ -46,7 +55,12 @@ beforeAll(async () => {
         }),
     },
   ]);
-  outbox = new Outbox({ db, schema: SCHEMA, transport: new InProcessTransport(), logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+  outbox = new Outbox({
+    db,
+    schema: SCHEMA,
+    transport: new InProcessTransport(),
+    logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+  });
 });
 afterAll(() => db.close());
 beforeEach(() => db.knex.raw(`truncate ${SCHEMA}.outbox, ${SCHEMA}.notes`));
@@ -128,14 +142,30 @@ describe('OwnedResourceStore', () => {
     await s.remove(BOB, id(1));
     await s.remove(ALICE, id(1));
     expect(await events()).toEqual([
-      expect.objectContaining({ type: 'fieldcast.note.created', source: `/${SCHEMA}`, subject: id(1), data: { account: ALICE, resource: { id: id(1), text: 'note 1' } } }),
-      expect.objectContaining({ type: 'fieldcast.note.updated', subject: id(1), data: { account: ALICE, resource: { id: id(1), text: 'changed' } } }),
-      expect.objectContaining({ type: 'fieldcast.note.deleted', subject: id(1), data: { account: ALICE, resource: { id: id(1), text: 'changed' } } }),
+      expect.objectContaining({
+        type: 'fieldcast.note.created',
+        source: `/${SCHEMA}`,
+        subject: id(1),
+        data: { account: ALICE, resource: { id: id(1), text: 'note 1' } },
+      }),
+      expect.objectContaining({
+        type: 'fieldcast.note.updated',
+        subject: id(1),
+        data: { account: ALICE, resource: { id: id(1), text: 'changed' } },
+      }),
+      expect.objectContaining({
+        type: 'fieldcast.note.deleted',
+        subject: id(1),
+        data: { account: ALICE, resource: { id: id(1), text: 'changed' } },
+      }),
     ]);
   });
 
   it('adds related resources to the event when the table names them', async () => {
-    const s = new OwnedResourceStore(db.knex, outbox, now, { ...NOTES, related: (n: Note) => [{ namespace: 'ownedtest/notes', id: n.id }] });
+    const s = new OwnedResourceStore(db.knex, outbox, now, {
+      ...NOTES,
+      related: (n: Note) => [{ namespace: 'ownedtest/notes', id: n.id }],
+    });
     await s.create(note(1));
     expect((await events())[0]!.data.related).toEqual([{ namespace: 'ownedtest/notes', id: id(1) }]);
   });

@@ -22,9 +22,14 @@ async function withIdentity<T>(env: FleetEnv, fn: (identity: IdentityStore) => P
 export async function accountsCommand(args: string[], env: FleetEnv, print: Print): Promise<void> {
   const [sub, ...rest] = args;
   if (sub !== 'create') throw new UsageError('usage: fieldcast accounts create --name NAME [--handle HANDLE] [--json]');
-  const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, handle: { type: 'string' }, json: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    args: rest,
+    options: { name: { type: 'string' }, handle: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
   if (!values.name) throw new UsageError('accounts create needs --name');
-  const created = await withIdentity(env, (identity) => identity.createAccount({ name: values.name!, ...(values.handle ? { handle: values.handle } : {}) }));
+  const created = await withIdentity(env, (identity) =>
+    identity.createAccount({ name: values.name!, ...(values.handle ? { handle: values.handle } : {}) }),
+  );
   if (values.json) {
     print(JSON.stringify({ applicationId: created.account.id, applicationKey: created.applicationKey }));
     return;
@@ -39,7 +44,10 @@ export async function accountsCommand(args: string[], env: FleetEnv, print: Prin
 /** `fieldcast keys add|revoke|list --account ID`: up to five live keys per account, for rotation. */
 export async function keysCommand(args: string[], env: FleetEnv, print: Print): Promise<void> {
   const [sub, ...rest] = args;
-  const { values } = parseArgs({ args: rest, options: { account: { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    args: rest,
+    options: { account: { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
   const usage = 'usage: fieldcast keys add --account ID [--json] | keys revoke --account ID --key KEY_ID | keys list --account ID';
   if (!values.account) throw new UsageError(usage);
   const accountId = values.account;
@@ -48,14 +56,22 @@ export async function keysCommand(args: string[], env: FleetEnv, print: Print): 
     if (!account) throw new UsageError(`no account ${accountId}`);
     if (sub === 'add') {
       const { keyId, applicationKey } = await identity.addKey(account.id);
-      print(values.json ? JSON.stringify({ applicationId: account.id, applicationKey, keyId }) : `applicationKey ${applicationKey}\nkeyId          ${keyId}`);
+      print(
+        values.json
+          ? JSON.stringify({ applicationId: account.id, applicationKey, keyId })
+          : `applicationKey ${applicationKey}\nkeyId          ${keyId}`,
+      );
     } else if (sub === 'revoke') {
       if (!values.key) throw new UsageError(usage);
       await identity.revokeKey(account.id, values.key);
       print(`revoked ${values.key}`);
     } else if (sub === 'list') {
       const keys = await identity.listKeys(account.id);
-      print(values.json ? JSON.stringify(keys) : keys.map((k) => `${k.id}  created ${k.createdAt}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'live'}`).join('\n'));
+      print(
+        values.json
+          ? JSON.stringify(keys)
+          : keys.map((k) => `${k.id}  created ${k.createdAt}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'live'}`).join('\n'),
+      );
     } else {
       throw new UsageError(usage);
     }

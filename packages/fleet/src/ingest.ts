@@ -81,8 +81,11 @@ export async function ingestCommand(args: string[], env: { FIELDCAST_DATA_DIR: s
   print(`Ingested ${result.format} ${entry.source}`);
   print(`  store    ${result.storePath} (id ${result.id})`);
   print(`  catalog  ${options.catalogPath}`);
-  print(`  grid     ${entry.grid.nLat} x ${entry.grid.nLon}, lat ${entry.grid.lat0} step ${entry.grid.dLat}, lon ${entry.grid.lon0} step ${entry.grid.dLon}`);
+  print(
+    `  grid     ${entry.grid.nLat} x ${entry.grid.nLon}, lat ${entry.grid.lat0} step ${entry.grid.dLat}, lon ${entry.grid.lon0} step ${entry.grid.dLon}`,
+  );
   if (entry.time) print(`  time     ${entry.time.start} .. ${entry.time.end}, step ${entry.time.stepMs / 3_600_000} h`);
-  for (const v of entry.variables) print(`  variable ${v.name}${v.variable && v.variable !== v.name ? ` (${v.variable})` : ''} [${v.units}]`);
+  for (const v of entry.variables)
+    print(`  variable ${v.name}${v.variable && v.variable !== v.name ? ` (${v.variable})` : ''} [${v.units}]`);
   for (const s of result.skipped) print(`  skipped  ${s.name}: ${s.reason}`);
 }

@@ -1,7 +1,20 @@
 import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
-import { FleetEnv, IdentityStore, limitsFromEnv, listenHost, migrateIdentity, needsTransport, openWeather, portOf, startServices, stopOnSignals, type OpenedWeather, type RunningFleet } from '@fieldcast/runtime';
+import {
+  FleetEnv,
+  IdentityStore,
+  limitsFromEnv,
+  listenHost,
+  migrateIdentity,
+  needsTransport,
+  openWeather,
+  portOf,
+  startServices,
+  stopOnSignals,
+  type OpenedWeather,
+  type RunningFleet,
+} from '@fieldcast/runtime';
 import { DataDir } from './data-dir.js';
 import { ingestDefaults } from './ingest.js';
 import { ensureDemoAccount, type Credentials } from './demo-account.js';
@@ -19,7 +32,10 @@ export interface StartedFleet {
  */
 async function loadWeather(env: FleetEnv): Promise<OpenedWeather | null> {
   if (!SERVICES.some((s) => s.needs.weather)) return null;
-  return openWeather({ storeUrls: env.FIELDCAST_WEATHER_STORES ?? [], storesCatalogPath: ingestDefaults(env.FIELDCAST_DATA_DIR).catalogPath });
+  return openWeather({
+    storeUrls: env.FIELDCAST_WEATHER_STORES ?? [],
+    storesCatalogPath: ingestDefaults(env.FIELDCAST_DATA_DIR).catalogPath,
+  });
 }
 
 /** The in-process bus, or Kafka when KAFKA_BROKERS is set; none when no service publishes or consumes. */
@@ -53,7 +69,18 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
     }
     const fleet = await startServices(
       SERVICES.map((definition) => ({ definition, port: portOf(definition.area, env.PORT_BASE) })),
-      { db, transport, logger, weather: weather?.source, vendor: env.FIELDCAST_VENDOR, bodyLimit: env.BODY_LIMIT, computeThreads: env.FIELDCAST_COMPUTE_THREADS, limits: limitsFromEnv(env), host: listenHost('embedded', env.HOST), shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS },
+      {
+        db,
+        transport,
+        logger,
+        weather: weather?.source,
+        vendor: env.FIELDCAST_VENDOR,
+        bodyLimit: env.BODY_LIMIT,
+        computeThreads: env.FIELDCAST_COMPUTE_THREADS,
+        limits: limitsFromEnv(env),
+        host: listenHost('embedded', env.HOST),
+        shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+      },
     );
     const stop = fleet.stop;
     fleet.stop = async () => {

@@ -22,7 +22,9 @@ describe('generated deployment files', () => {
   });
 
   it('pre-creates every topic an area publishes to', () => {
-    const topics = read('scripts/kafka/topics.txt').split('\n').filter((line) => line && !line.startsWith('#'));
+    const topics = read('scripts/kafka/topics.txt')
+      .split('\n')
+      .filter((line) => line && !line.startsWith('#'));
     expect(topics.sort()).toEqual([...new Set(DEPLOYED_AREAS.flatMap((a) => a.topics))].sort());
   });
 });

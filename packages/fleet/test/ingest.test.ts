@@ -25,14 +25,33 @@ describe('fieldcast ingest', () => {
     const dataDir = path.join(tmp, 'data');
     const lines: string[] = [];
     await ingestCommand(
-      [file, '--id', 'tmax', '--start', '2024-05-01T00:00:00Z', '--step-hours', '24', '--variable', 'tmax', '--units', 'degC', '--standard-name', 'air_temperature'],
+      [
+        file,
+        '--id',
+        'tmax',
+        '--start',
+        '2024-05-01T00:00:00Z',
+        '--step-hours',
+        '24',
+        '--variable',
+        'tmax',
+        '--units',
+        'degC',
+        '--standard-name',
+        'air_temperature',
+      ],
       { FIELDCAST_DATA_DIR: dataDir },
       (l) => lines.push(l),
     );
     const storePath = path.join(dataDir, 'stores', 'tmax.zarr');
     expect(lines.join('\n')).toContain(storePath);
     const [entry] = await readIngestedStores(path.join(dataDir, 'stores.yaml'));
-    expect(entry).toMatchObject({ id: 'tmax', path: storePath, format: 'geotiff', time: { start: '2024-05-01T00:00:00.000Z', stepMs: 24 * HOUR } });
+    expect(entry).toMatchObject({
+      id: 'tmax',
+      path: storePath,
+      format: 'geotiff',
+      time: { start: '2024-05-01T00:00:00.000Z', stepMs: 24 * HOUR },
+    });
     // standard_name air_temperature in degC: a contract variable, renamed to its id.
     expect(entry?.variables.map((v) => [v.name, v.variable, v.units])).toEqual([['air_temperature', 'air_temperature', 'degC']]);
 
@@ -55,13 +74,35 @@ describe('fieldcast ingest', () => {
     const file = path.join(tmp, 'small.nc');
     const tmax = [280.5, 281.25, 282, 283.5, 284.75, 285, 286.125, 287, 288.5, 289, 290.25, 291.5];
     await writeNetcdf4(file, {
-      dims: [{ name: 'time', size: 2 }, { name: 'lat', size: 2 }, { name: 'lon', size: 3 }],
+      dims: [
+        { name: 'time', size: 2 },
+        { name: 'lat', size: 2 },
+        { name: 'lon', size: 3 },
+      ],
       attrs: { Conventions: 'CF-1.8' },
       vars: [
-        { name: 'time', dims: ['time'], type: 'double', attrs: { units: 'days since 2020-01-01', calendar: 'standard', standard_name: 'time' }, data: [0, 1] },
+        {
+          name: 'time',
+          dims: ['time'],
+          type: 'double',
+          attrs: { units: 'days since 2020-01-01', calendar: 'standard', standard_name: 'time' },
+          data: [0, 1],
+        },
         { name: 'lat', dims: ['lat'], type: 'double', attrs: { units: 'degrees_north', standard_name: 'latitude' }, data: [40, 41] },
-        { name: 'lon', dims: ['lon'], type: 'double', attrs: { units: 'degrees_east', standard_name: 'longitude' }, data: [-100, -99, -98] },
-        { name: 'tasmax', dims: ['time', 'lat', 'lon'], type: 'float', attrs: { units: 'K', standard_name: 'air_temperature', cell_methods: 'time: maximum' }, data: tmax },
+        {
+          name: 'lon',
+          dims: ['lon'],
+          type: 'double',
+          attrs: { units: 'degrees_east', standard_name: 'longitude' },
+          data: [-100, -99, -98],
+        },
+        {
+          name: 'tasmax',
+          dims: ['time', 'lat', 'lon'],
+          type: 'float',
+          attrs: { units: 'K', standard_name: 'air_temperature', cell_methods: 'time: maximum' },
+          data: tmax,
+        },
       ],
     });
     const out = path.join(tmp, 'elsewhere');

@@ -44,7 +44,8 @@ function grid(centre: number[], other: number): number[] {
 /** Degree days of the synthetic world at a point, average method, base 10 degC, rounded as the API does. */
 function syntheticDegreeDays(lon: number, lat: number, days: TimeRange): number {
   const source = new SyntheticSource();
-  const tmax = source.pointSeriesSync('air_temperature_daily_max', lon, lat, days), tmin = source.pointSeriesSync('air_temperature_daily_min', lon, lat, days);
+  const tmax = source.pointSeriesSync('air_temperature_daily_max', lon, lat, days),
+    tmin = source.pointSeriesSync('air_temperature_daily_min', lon, lat, days);
   let total = 0;
   for (let d = 0; d < tmax.values.length; d++) total += Math.max(0, (tmax.values[d]! + tmin.values[d]!) / 2 - 10);
   return Math.round(total * 10) / 10;
@@ -61,14 +62,36 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-ingested-'));
   const file = join(dataDir, 'corn-belt.nc');
   await writeNetcdf4(file, {
-    dims: [{ name: 'time', size: 4 }, { name: 'lat', size: 3 }, { name: 'lon', size: 3 }],
+    dims: [
+      { name: 'time', size: 4 },
+      { name: 'lat', size: 3 },
+      { name: 'lon', size: 3 },
+    ],
     attrs: { Conventions: 'CF-1.8', title: 'hand-made corn belt' },
     vars: [
-      { name: 'time', dims: ['time'], type: 'double', attrs: { units: 'days since 2024-05-01', calendar: 'standard', standard_name: 'time' }, data: [0, 1, 2, 3] },
+      {
+        name: 'time',
+        dims: ['time'],
+        type: 'double',
+        attrs: { units: 'days since 2024-05-01', calendar: 'standard', standard_name: 'time' },
+        data: [0, 1, 2, 3],
+      },
       { name: 'lat', dims: ['lat'], type: 'double', attrs: { units: 'degrees_north', standard_name: 'latitude' }, data: [40, 40.5, 41] },
       { name: 'lon', dims: ['lon'], type: 'double', attrs: { units: 'degrees_east', standard_name: 'longitude' }, data: [-90, -89.5, -89] },
-      { name: 'tmax', dims: ['time', 'lat', 'lon'], type: 'float', attrs: { units: 'degC', standard_name: 'air_temperature', cell_methods: 'time: maximum' }, data: grid(C_TMAX, 30) },
-      { name: 'tmin', dims: ['time', 'lat', 'lon'], type: 'float', attrs: { units: 'degC', standard_name: 'air_temperature', cell_methods: 'time: minimum' }, data: grid(C_TMIN, 20) },
+      {
+        name: 'tmax',
+        dims: ['time', 'lat', 'lon'],
+        type: 'float',
+        attrs: { units: 'degC', standard_name: 'air_temperature', cell_methods: 'time: maximum' },
+        data: grid(C_TMAX, 30),
+      },
+      {
+        name: 'tmin',
+        dims: ['time', 'lat', 'lon'],
+        type: 'float',
+        attrs: { units: 'degC', standard_name: 'air_temperature', cell_methods: 'time: minimum' },
+        data: grid(C_TMIN, 20),
+      },
     ],
   });
   await ingestCommand([file, '--id', 'corn-belt', '--product', 'corn-belt-analysis'], { FIELDCAST_DATA_DIR: dataDir }, () => undefined);
@@ -90,24 +113,44 @@ const get = async (path: string) => {
 describe('fieldcast start serves ingested stores', () => {
   it('prints the store it serves', () => {
     const out = lines.join('\n');
-    expect(out).toContain(`corn-belt  ${join(dataDir, 'stores', 'corn-belt.zarr')}  [air_temperature_daily_max, air_temperature_daily_min]  2024-05-01T00:00Z..2024-05-04T00:00Z`);
+    expect(out).toContain(
+      `corn-belt  ${join(dataDir, 'stores', 'corn-belt.zarr')}  [air_temperature_daily_max, air_temperature_daily_min]  2024-05-01T00:00Z..2024-05-04T00:00Z`,
+    );
     expect(out).toContain('synthetic world wherever no store covers a request');
   });
 
   it('degree days at a location inside the store come from the ingested values', async () => {
     expect(await get(`/growing-degree-days/40.5/-89.5?${DAYS}`)).toEqual({
       status: 200,
-      body: { latitude: 40.5, longitude: -89.5, startDate: '2024-05-01', endDate: '2024-05-04', baseTemperature: 10, scale: 'Celsius', degreeDays: 25 },
+      body: {
+        latitude: 40.5,
+        longitude: -89.5,
+        startDate: '2024-05-01',
+        endDate: '2024-05-04',
+        baseTemperature: 10,
+        scale: 'Celsius',
+        degreeDays: 25,
+      },
     });
     expect((await get(`/growing-degree-days/40.75/-89.5?${DAYS}`)).body.degreeDays).toBe(40);
   });
 
   it('a field inside the store: centroid and cell statistics on the store grid', async () => {
-    const ring = [[-89.45, 40.55], [-89.35, 40.55], [-89.35, 40.65], [-89.45, 40.65], [-89.45, 40.55]];
+    const ring = [
+      [-89.45, 40.55],
+      [-89.35, 40.55],
+      [-89.35, 40.65],
+      [-89.45, 40.65],
+      [-89.45, 40.55],
+    ];
     const created = await fetch(`${agriculture}/fields`, {
       method: 'POST',
       headers: { Authorization: auth, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ description: 'inside the store', type: 'GeometryCollection', geometries: [{ type: 'Polygon', coordinates: [ring] }] }),
+      body: JSON.stringify({
+        description: 'inside the store',
+        type: 'GeometryCollection',
+        geometries: [{ type: 'Polygon', coordinates: [ring] }],
+      }),
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
@@ -129,7 +172,9 @@ describe('fieldcast start serves ingested stores', () => {
 
 describe('FIELDCAST_WEATHER_STORES', () => {
   it('is a validated comma-separated list of store paths and http(s) URLs', () => {
-    expect(parseEnv(FleetEnv, { FIELDCAST_WEATHER_STORES: ' /mnt/a.zarr , https://data.example/b.zarr ' }).FIELDCAST_WEATHER_STORES).toEqual(['/mnt/a.zarr', 'https://data.example/b.zarr']);
+    expect(
+      parseEnv(FleetEnv, { FIELDCAST_WEATHER_STORES: ' /mnt/a.zarr , https://data.example/b.zarr ' }).FIELDCAST_WEATHER_STORES,
+    ).toEqual(['/mnt/a.zarr', 'https://data.example/b.zarr']);
     expect(parseEnv(FleetEnv, { FIELDCAST_WEATHER_STORES: '' }).FIELDCAST_WEATHER_STORES).toBeUndefined();
     expect(() => parseEnv(FleetEnv, { FIELDCAST_WEATHER_STORES: 's3://bucket/a.zarr' })).toThrow(/FIELDCAST_WEATHER_STORES: must be/);
   });
@@ -138,13 +183,21 @@ describe('FIELDCAST_WEATHER_STORES', () => {
     const other = mkdtempSync(join(tmpdir(), 'fieldcast-stores-env-'));
     try {
       const env = (stores: string) =>
-        parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: other, FIELDCAST_WEATHER_STORES: stores, PORT_BASE: String(PORT_BASE + 20), HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+        parseEnv(FleetEnv, {
+          FIELDCAST_DATA_DIR: other,
+          FIELDCAST_WEATHER_STORES: stores,
+          PORT_BASE: String(PORT_BASE + 20),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'silent',
+        });
       await expect(startFleet(env(join(other, 'missing.zarr')), { print: () => undefined })).rejects.toThrow(ConfigError);
       const second = await startFleet(env(join(dataDir, 'stores', 'corn-belt.zarr')), { print: () => undefined });
       try {
         const url = second.fleet.services.find((s) => s.area === 'agriculture')!.url;
         const res = await fetch(`${url}/growing-degree-days/40.5/-89.5?${DAYS}`, {
-          headers: { Authorization: `Basic ${Buffer.from(`${second.demo!.applicationId}:${second.demo!.applicationKey}`).toString('base64')}` },
+          headers: {
+            Authorization: `Basic ${Buffer.from(`${second.demo!.applicationId}:${second.demo!.applicationKey}`).toString('base64')}`,
+          },
         });
         expect(((await res.json()) as { degreeDays: number }).degreeDays).toBe(25);
       } finally {

@@ -11,7 +11,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const env = () => parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, PORT_BASE: String(20000 + (process.pid % 20000)), LOG_LEVEL: 'silent' });
+const env = () =>
+  parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, PORT_BASE: String(20000 + (process.pid % 20000)), LOG_LEVEL: 'silent' });
 
 describe('fieldcast start (embedded)', () => {
   it('first start creates the demo account and serves every area; a later start reuses the account', async () => {

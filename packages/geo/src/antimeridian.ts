@@ -28,7 +28,9 @@ export function unwrapLongitudes(polygons: PolygonCoordinates[]): UnwrappedPolyg
   if (polygons.length < 2) return { polygons, shifts };
   const spans = polygons.map((p) => polygonBBox(p)).map(([w, , e]) => ({ w, e }));
   const sorted = [...spans].sort((a, b) => a.w - b.w);
-  let reach = sorted[0]!.e, widest = 0, cut = Infinity;
+  let reach = sorted[0]!.e,
+    widest = 0,
+    cut = Infinity;
   for (const s of sorted.slice(1)) {
     if (s.w - reach > widest) {
       widest = s.w - reach;

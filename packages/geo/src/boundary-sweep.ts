@@ -45,17 +45,33 @@ export function ringSegments(rings: Ring[], group: number, counts: (ring: number
     const ccw = ringTurn(ring) >= 0;
     const sign = counts(r);
     for (let i = 0; i + 1 < ring.length; i++) {
-      const ax = ring[i]![0] as number, ay = ring[i]![1] as number, bx = ring[i + 1]![0] as number, by = ring[i + 1]![1] as number;
+      const ax = ring[i]![0] as number,
+        ay = ring[i]![1] as number,
+        bx = ring[i + 1]![0] as number,
+        by = ring[i + 1]![1] as number;
       if (ax === bx && ay === by) continue;
       const forward = ax < bx || (ax === bx && ay < by);
       // Left of the ring's direction is its interior when the ring is counter-clockwise.
       const interiorAbove = forward === ccw;
       out.push({
-        ax, ay, bx, by,
-        lx: forward ? ax : bx, ly: forward ? ay : by, rx: forward ? bx : ax, ry: forward ? by : ay,
-        minX: Math.min(ax, bx), maxX: Math.max(ax, bx), minY: Math.min(ay, by), maxY: Math.max(ay, by),
-        group, ring: r, seq: out.length - start, ringLength: 0,
-        delta: interiorAbove ? sign : -sign, id: firstId + out.length,
+        ax,
+        ay,
+        bx,
+        by,
+        lx: forward ? ax : bx,
+        ly: forward ? ay : by,
+        rx: forward ? bx : ax,
+        ry: forward ? by : ay,
+        minX: Math.min(ax, bx),
+        maxX: Math.max(ax, bx),
+        minY: Math.min(ay, by),
+        maxY: Math.max(ay, by),
+        group,
+        ring: r,
+        seq: out.length - start,
+        ringLength: 0,
+        delta: interiorAbove ? sign : -sign,
+        id: firstId + out.length,
       });
     }
     for (let k = start; k < out.length; k++) out[k]!.ringLength = out.length - start;
@@ -74,17 +90,20 @@ function ringTurn(ring: Ring): number {
   if (n < 3) return 0;
   let m = 0;
   for (let i = 1; i < n; i++) {
-    const p = ring[i]!, q = ring[m]!;
+    const p = ring[i]!,
+      q = ring[m]!;
     if ((p[0] as number) < (q[0] as number) || (p[0] === q[0] && (p[1] as number) < (q[1] as number))) m = i;
   }
   const v = ring[m]!;
   const same = (p: Position) => p[0] === v[0] && p[1] === v[1];
-  let i = (m + n - 1) % n, k = 0;
+  let i = (m + n - 1) % n,
+    k = 0;
   while (same(ring[i]!) && k++ < n) i = (i + n - 1) % n;
   let j = (m + 1) % n;
   k = 0;
   while (same(ring[j]!) && k++ < n) j = (j + 1) % n;
-  const p = ring[i]!, q = ring[j]!;
+  const p = ring[i]!,
+    q = ring[j]!;
   return orient(p[0] as number, p[1] as number, v[0] as number, v[1] as number, q[0] as number, q[1] as number);
 }
 
@@ -94,7 +113,8 @@ export interface Meeting {
   at: [number, number];
 }
 
-export const orient = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) => (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+export const orient = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) =>
+  (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
 const within = (s: Segment, x: number, y: number) => x >= s.minX && x <= s.maxX && y >= s.minY && y <= s.maxY;
 
 /** How two edges meet, or null when they do not. */
@@ -137,7 +157,12 @@ export function adjacent(a: Segment, b: Segment): boolean {
  * the budget ran out before every pair was seen. Used only to list the faults of geometry that
  * boundarySweep already found invalid, or to measure overlaps it cannot; never to accept one.
  */
-export function sweepSegments(segments: Segment[], budget: { left: number }, done: () => boolean, visit: (a: Segment, b: Segment, meeting: Meeting) => void): boolean {
+export function sweepSegments(
+  segments: Segment[],
+  budget: { left: number },
+  done: () => boolean,
+  visit: (a: Segment, b: Segment, meeting: Meeting) => void,
+): boolean {
   const sorted = [...segments].sort((a, b) => a.minX - b.minX);
   const active: Segment[] = [];
   for (const s of sorted) {
@@ -227,10 +252,12 @@ export function boundarySweep(segments: Segment[], rules: SweepRules): SweepStop
   // Where v lies against an edge in the status: > 0 above it, 0 on it, < 0 below it.
   const side = (t: Segment, x: number, y: number) => orient(t.lx, t.ly, t.rx, t.ry, x, y);
   // The order of a new edge s starting at (x, y) against an edge t: by where each leaves (x, y).
-  const compare = (s: Segment, t: Segment, x: number, y: number) => side(t, x, y) || side(t, s.rx, s.ry) || rules.collinear(s, t) || s.id - t.id;
+  const compare = (s: Segment, t: Segment, x: number, y: number) =>
+    side(t, x, y) || side(t, s.rx, s.ry) || rules.collinear(s, t) || s.id - t.id;
 
-  for (let e = 0; e < events.length; ) {
-    const x = events[e]!.x, y = events[e]!.y;
+  for (let e = 0; e < events.length;) {
+    const x = events[e]!.x,
+      y = events[e]!.y;
     const starting: Segment[] = [];
     const ending: Segment[] = [];
     for (; e < events.length && events[e]!.x === x && events[e]!.y === y; e++) (events[e]!.start ? starting : ending).push(events[e]!.s);
@@ -267,7 +294,11 @@ export function boundarySweep(segments: Segment[], rules: SweepRules): SweepStop
       nodes.delete(s);
     }
     starting.sort((a, b) => compare(a, b, x, y));
-    for (const s of starting) nodes.set(s, status.insert({ s, above: OUTSIDE }, (t) => compare(s, t.s, x, y)));
+    for (const s of starting)
+      nodes.set(
+        s,
+        status.insert({ s, above: OUTSIDE }, (t) => compare(s, t.s, x, y)),
+      );
 
     // The block after the position: edges passing through v and edges starting there, south to north.
     const after: SetNode<Status>[] = [];
@@ -278,7 +309,8 @@ export function boundarySweep(segments: Segment[], rules: SweepRules): SweepStop
     for (let k = 0; k <= after.length; k++) {
       const upper = k < after.length ? after[k]! : at;
       if (lower && upper) {
-        const a = lower.item.s, b = upper.item.s;
+        const a = lower.item.s,
+          b = upper.item.s;
         const m = meet(a, b);
         if (m && rules.fault(a, b, m)) return { a, b, meeting: m };
       }

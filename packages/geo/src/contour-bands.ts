@@ -26,7 +26,8 @@ export interface BandOptions {
 export function roundBandEdges(min: number, max: number, options: BandOptions = {}): number[] {
   const maxBands = options.maxBands ?? 10;
   const minStep = options.minStep ?? 1;
-  if (!Number.isFinite(min) || !Number.isFinite(max) || min > max) throw new RangeError(`band range [${min}, ${max}] is not a finite range`);
+  if (!Number.isFinite(min) || !Number.isFinite(max) || min > max)
+    throw new RangeError(`band range [${min}, ${max}] is not a finite range`);
   if (!(maxBands >= 1)) throw new RangeError(`maxBands must be at least 1, got ${maxBands}`);
   for (let power = Math.floor(Math.log10(minStep)); ; power++) {
     for (const m of ROUND_MANTISSAS) {
@@ -68,7 +69,8 @@ export interface GridValues extends CellGrid {
  * must be finite and inside [edges[0], edges[last]).
  */
 export function contourBands(polygons: PolygonCoordinates[], grid: GridValues, edges: number[]): ContourBand[] {
-  const nLat = grid.lats.length, nLon = grid.lons.length;
+  const nLat = grid.lats.length,
+    nLon = grid.lons.length;
   if (edges.length < 2) throw new RangeError('contour bands need at least two edges');
   const [w, s, e, n] = polygonsBBox(polygons);
   const hull = [grid.lons[0] as number, grid.lats[0] as number, grid.lons[nLon - 1] as number, grid.lats[nLat - 1] as number];
@@ -76,7 +78,8 @@ export function contourBands(polygons: PolygonCoordinates[], grid: GridValues, e
     throw new RangeError(`the grid [${hull.join(', ')}] does not cover the polygons [${[w, s, e, n].join(', ')}]`);
   }
   // One band covers everything: the band is the polygons themselves, no clipping needed.
-  if (edges.length === 2) return [{ lower: edges[0]!, upper: edges[1]!, polygons: polygons.map((p) => p.map((ring) => ring.map((pos) => [...pos]))) }];
+  if (edges.length === 2)
+    return [{ lower: edges[0]!, upper: edges[1]!, polygons: polygons.map((p) => p.map((ring) => ring.map((pos) => [...pos]))) }];
 
   // A frame of cells below the lowest edge around the grid, so that every band's region is
   // bounded by closed contours inside the frame. @turf/isobands otherwise loses the outer ring
@@ -85,7 +88,8 @@ export function contourBands(polygons: PolygonCoordinates[], grid: GridValues, e
   // four corners, so values inside the original hull, and so inside the polygons, are unchanged.
   const below = edges[0]! - (edges[1]! - edges[0]!);
   const points: Feature<Point>[] = [];
-  const lat0 = grid.lats[0] as number, lon0 = grid.lons[0] as number;
+  const lat0 = grid.lats[0] as number,
+    lon0 = grid.lons[0] as number;
   for (let i = -1; i <= nLat; i++) {
     const lat = i < 0 ? lat0 - grid.dLat : i === nLat ? (grid.lats[nLat - 1] as number) + grid.dLat : (grid.lats[i] as number);
     for (let j = -1; j <= nLon; j++) {

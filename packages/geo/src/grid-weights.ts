@@ -22,9 +22,13 @@ export interface CellGrid {
 
 /** [west, south, east, north] of one polygon's outer ring (holes lie inside it). */
 export function polygonBBox(polygon: PolygonCoordinates): [number, number, number, number] {
-  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  let w = Infinity,
+    s = Infinity,
+    e = -Infinity,
+    n = -Infinity;
   for (const p of polygon[0] ?? []) {
-    const x = p[0] as number, y = p[1] as number;
+    const x = p[0] as number,
+      y = p[1] as number;
     if (x < w) w = x;
     if (x > e) e = x;
     if (y < s) s = y;
@@ -48,7 +52,8 @@ export function polygonsBBox(polygons: PolygonCoordinates[]): [number, number, n
 
 /** Indexes k with centres[k] ± half touching [lo, hi] (edges included), as [first, last]. */
 function touching(centres: ArrayLike<number>, half: number, lo: number, hi: number): [number, number] {
-  let first = -1, last = -2;
+  let first = -1,
+    last = -2;
   for (let k = 0; k < centres.length; k++) {
     const c = centres[k] as number;
     if (c + half >= lo && c - half <= hi) {
@@ -76,9 +81,11 @@ function touching(centres: ArrayLike<number>, half: number, lo: number, hi: numb
  * covered in the minimum and maximum.
  */
 export function cellWeights(polygons: PolygonCoordinates[], grid: CellGrid): Float64Array {
-  const nLat = grid.lats.length, nLon = grid.lons.length;
+  const nLat = grid.lats.length,
+    nLon = grid.lons.length;
   const weights = new Float64Array(nLat * nLon);
-  const halfLat = grid.dLat / 2, halfLon = grid.dLon / 2;
+  const halfLat = grid.dLat / 2,
+    halfLon = grid.dLon / 2;
   for (const polygon of polygons) {
     const [w, s, e, n] = polygonBBox(polygon);
     const [i0, i1] = touching(grid.lats, halfLat, s, n);

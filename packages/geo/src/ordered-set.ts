@@ -30,10 +30,16 @@ export class OrderedSet<T> {
     let at = this.root;
     for (;;) {
       if (side(at.item) < 0) {
-        if (!at.left) { at.left = node; break; }
+        if (!at.left) {
+          at.left = node;
+          break;
+        }
         at = at.left;
       } else {
-        if (!at.right) { at.right = node; break; }
+        if (!at.right) {
+          at.right = node;
+          break;
+        }
         at = at.right;
       }
     }
@@ -81,7 +87,8 @@ export class OrderedSet<T> {
 
   /** The last node for which `before` holds, when it holds for a prefix of the order (binary search). */
   lastWhere(before: (item: T) => boolean): SetNode<T> | null {
-    let at = this.root, found: SetNode<T> | null = null;
+    let at = this.root,
+      found: SetNode<T> | null = null;
     while (at) {
       if (before(at.item)) {
         found = at;

@@ -1,4 +1,13 @@
-import { adjacent, boundarySweep, type Cover, type Meeting, ringSegments, type Ring, type Segment, sweepSegments } from './boundary-sweep.js';
+import {
+  adjacent,
+  boundarySweep,
+  type Cover,
+  type Meeting,
+  ringSegments,
+  type Ring,
+  type Segment,
+  sweepSegments,
+} from './boundary-sweep.js';
 import { polygonBBox } from './grid-weights.js';
 import { clipToBBox, containsPoint, intersectionOf } from './overlay.js';
 import { areaOf } from './measures.js';
@@ -21,7 +30,8 @@ const OVERLAP_TOLERANCE = 1e-6;
 /** Most faults reported for one polygon: enough to locate the problems, in a body of bounded size. */
 const MAX_FAULTS = 20;
 
-const RFC7946_SPLIT = 'a polygon that crosses the antimeridian must be cut in two at longitude ±180 and sent as two Polygons (RFC 7946 section 3.1.9)';
+const RFC7946_SPLIT =
+  'a polygon that crosses the antimeridian must be cut in two at longitude ±180 and sent as two Polygons (RFC 7946 section 3.1.9)';
 
 /**
  * Faults of one GeoJSON Polygon's coordinates (RFC 7946 section 3.1.6; OGC Simple Features
@@ -63,16 +73,21 @@ export function polygonFaults(rings: Ring[]): GeometryFault[] {
   const nesting = new Map<string, GeometryFault>();
   const stop = boundarySweep(segments, {
     simpleRings: true,
-    fault: (a, b, meeting) => a.ring !== b.ring ? meeting.kind !== 'touch' : meeting.kind !== 'touch' || !adjacent(a, b),
+    fault: (a, b, meeting) => (a.ring !== b.ring ? meeting.kind !== 'touch' : meeting.kind !== 'touch' || !adjacent(a, b)),
     collinear: () => 0,
     face: (cover) => nestingFault(cover, nesting),
   });
   if (stop) {
     const budget = { left: pairBudget(segments.length) };
-    sweepSegments(segments, budget, () => faults.length >= MAX_FAULTS, (a, b, meeting) => {
-      const fault = meetingFault(a, b, meeting);
-      if (fault) faults.push(fault);
-    });
+    sweepSegments(
+      segments,
+      budget,
+      () => faults.length >= MAX_FAULTS,
+      (a, b, meeting) => {
+        const fault = meetingFault(a, b, meeting);
+        if (fault) faults.push(fault);
+      },
+    );
     // The budget ran out before the listing reached the meeting the sweep found: name that one.
     if (faults.length === 0) faults.push(meetingFault(stop.a, stop.b, stop.meeting)!);
     return dedupe(faults).slice(0, MAX_FAULTS);
@@ -84,7 +99,10 @@ export function polygonFaults(rings: Ring[]): GeometryFault[] {
   });
   if (faults.length > 0) return faults;
   return [...nesting.values()]
-    .sort((x, y) => Number(x.message.includes('overlaps')) - Number(y.message.includes('overlaps')) || (x.path[0] as number) - (y.path[0] as number))
+    .sort(
+      (x, y) =>
+        Number(x.message.includes('overlaps')) - Number(y.message.includes('overlaps')) || (x.path[0] as number) - (y.path[0] as number),
+    )
     .slice(0, MAX_FAULTS);
 }
 
@@ -94,11 +112,18 @@ function meetingFault(a: Segment, b: Segment, meeting: Meeting): GeometryFault |
     // Neighbouring edges share their common position; any other meeting makes the ring not simple.
     if (meeting.kind === 'overlap') return { path: [a.ring], message: `ring ${a.ring} runs along itself near [${meeting.at.join(', ')}]` };
     if (adjacent(a, b)) return null;
-    return { path: [a.ring], message: `ring ${a.ring} ${meeting.kind === 'cross' ? 'crosses' : 'touches'} itself at [${meeting.at.join(', ')}]` };
+    return {
+      path: [a.ring],
+      message: `ring ${a.ring} ${meeting.kind === 'cross' ? 'crosses' : 'touches'} itself at [${meeting.at.join(', ')}]`,
+    };
   }
   const [r1, r2] = a.ring < b.ring ? [a.ring, b.ring] : [b.ring, a.ring];
   if (meeting.kind === 'cross') return { path: [r2], message: `ring ${r2} crosses ring ${r1} at [${meeting.at.join(', ')}]` };
-  if (meeting.kind === 'overlap') return { path: [r2], message: `ring ${r2} shares an edge with ring ${r1} near [${meeting.at.join(', ')}]; rings may touch only at points` };
+  if (meeting.kind === 'overlap')
+    return {
+      path: [r2],
+      message: `ring ${r2} shares an edge with ring ${r1} near [${meeting.at.join(', ')}]; rings may touch only at points`,
+    };
   return null;
 }
 
@@ -117,8 +142,12 @@ function nestingFault(cover: Cover, into: Map<string, GeometryFault>): void {
     into.set(`out ${h}`, { path: [h], message: `hole ${h} is not inside the exterior ring (OGC Simple Features 6.1.11.1)` });
   }
   if (holes >= 2 && named.length >= 2) {
-    const h1 = Math.min(named[0]!, named[1]!), h2 = Math.max(named[0]!, named[1]!);
-    into.set(`${h1} ${h2}`, { path: [h2], message: `hole ${h2} overlaps hole ${h1}; holes may touch only at points (OGC Simple Features 6.1.11.1)` });
+    const h1 = Math.min(named[0]!, named[1]!),
+      h2 = Math.max(named[0]!, named[1]!);
+    into.set(`${h1} ${h2}`, {
+      path: [h2],
+      message: `hole ${h2} overlaps hole ${h1}; holes may touch only at points (OGC Simple Features 6.1.11.1)`,
+    });
   }
 }
 
@@ -180,16 +209,23 @@ export function polygonOverlapFaults(polygons: Ring[][]): GeometryFault[] {
     suspects.add(pairKey(stop.a.group, stop.b.group));
     const outer = segments.filter((s) => s.ring === 0);
     const meeting = new Set<string>();
-    sweepSegments(outer, budget, () => false, (a, b) => {
-      if (a.group !== b.group) meeting.add(pairKey(a.group, b.group));
-    });
+    sweepSegments(
+      outer,
+      budget,
+      () => false,
+      (a, b) => {
+        if (a.group !== b.group) meeting.add(pairKey(a.group, b.group));
+      },
+    );
     for (const key of candidates) {
       const [i, j] = key.split(',').map(Number) as [number, number];
-      const a = polygons[i]! as number[][][], b = polygons[j]! as number[][][];
+      const a = polygons[i]! as number[][][],
+        b = polygons[j]! as number[][][];
       if (meeting.has(key)) suspects.add(key);
       else if (budget.left > 0) {
         budget.left -= a[0]!.length + b[0]!.length;
-        if (containsPoint([[a[0]!]], b[0]![0] as [number, number]) || containsPoint([[b[0]!]], a[0]![0] as [number, number])) suspects.add(key);
+        if (containsPoint([[a[0]!]], b[0]![0] as [number, number]) || containsPoint([[b[0]!]], a[0]![0] as [number, number]))
+          suspects.add(key);
       }
     }
   }
@@ -200,7 +236,10 @@ export function polygonOverlapFaults(polygons: Ring[][]): GeometryFault[] {
   for (const [i, j] of pairs) {
     if (faults.length >= MAX_FAULTS) break;
     if (overlapIsSignificant(polygons[i]! as number[][][], polygons[j]! as number[][][], overlayBudget)) {
-      faults.push({ path: [j], message: `polygon ${j} overlaps polygon ${i}; the polygons of a field must not overlap, though they may touch (OGC Simple Features 6.1.14)` });
+      faults.push({
+        path: [j],
+        message: `polygon ${j} overlaps polygon ${i}; the polygons of a field must not overlap, though they may touch (OGC Simple Features 6.1.14)`,
+      });
     }
   }
   return faults;
@@ -216,7 +255,8 @@ const pairKey = (i: number, j: number) => (i < j ? `${i},${j}` : `${j},${i}`);
  * digitising noise, and only geometry built to exhaust the budget loses it.
  */
 function overlapIsSignificant(a: number[][][], b: number[][][], budget: { left: number }): boolean {
-  const [aw, as, ae, an] = polygonBBox(a), [bw, bs, be, bn] = polygonBBox(b);
+  const [aw, as, ae, an] = polygonBBox(a),
+    [bw, bs, be, bn] = polygonBBox(b);
   const common: [number, number, number, number] = [Math.max(aw, bw), Math.max(as, bs), Math.min(ae, be), Math.min(an, bn)];
   const size = (p: number[][][]) => p.reduce((sum, ring) => sum + ring.length, 0);
   budget.left -= size(a) + size(b);
@@ -256,7 +296,8 @@ function dedupe(faults: GeometryFault[]): GeometryFault[] {
 function planarRingArea(ring: Ring): number {
   let sum = 0;
   for (let i = 0; i + 1 < ring.length; i++) {
-    const p = ring[i]!, q = ring[i + 1]!;
+    const p = ring[i]!,
+      q = ring[i + 1]!;
     sum += (p[0] as number) * (q[1] as number) - (q[0] as number) * (p[1] as number);
   }
   return sum;

@@ -34,7 +34,12 @@ export function comb(positions: number, cross = false): Ring[] {
 export function spiral(positions: number): Ring[] {
   const arms = Math.max(4, Math.floor(positions / 2) - 1);
   const d = 1 / (arms / 2 + 2);
-  const dirs = [[1, 0], [0, 1], [-1, 0], [0, -1]] as const;
+  const dirs = [
+    [1, 0],
+    [0, 1],
+    [-1, 0],
+    [0, -1],
+  ] as const;
   const centre: number[][] = [[d, d]];
   for (let k = 0; k < arms; k++) {
     const length = k < 3 ? 1 - d : 1 - d - Math.floor((k - 1) / 2) * d;
@@ -43,12 +48,17 @@ export function spiral(positions: number): Ring[] {
     centre.push([x! + dx * length, y! + dy * length]);
   }
   // For axis-parallel edges turning left, the wall at offset o passes through C + o (n_in + n_out).
-  const wall = (o: number) => centre.map(([x, y], k) => {
-    const normal = (j: number) => { const [dx, dy] = dirs[Math.min(Math.max(j, 0), arms - 1) % 4]!; return [-dy, dx]; };
-    const [ax, ay] = normal(k - 1), [bx, by] = normal(k);
-    const n = k === 0 ? [bx!, by!] : k === arms ? [ax!, ay!] : [ax! + bx!, ay! + by!];
-    return [x! + o * n[0]!, y! + o * n[1]!];
-  });
+  const wall = (o: number) =>
+    centre.map(([x, y], k) => {
+      const normal = (j: number) => {
+        const [dx, dy] = dirs[Math.min(Math.max(j, 0), arms - 1) % 4]!;
+        return [-dy, dx];
+      };
+      const [ax, ay] = normal(k - 1),
+        [bx, by] = normal(k);
+      const n = k === 0 ? [bx!, by!] : k === arms ? [ax!, ay!] : [ax! + bx!, ay! + by!];
+      return [x! + o * n[0]!, y! + o * n[1]!];
+    });
   const ring: Ring = [...wall(d / 4), ...wall(-d / 4).reverse()];
   ring.push(ring[0]!);
   return [ring];
@@ -58,13 +68,35 @@ export function spiral(positions: number): Ring[] {
 export function stripHoles(positions: number, overlap = false): Ring[] {
   const holes = Math.max(1, Math.floor((positions - 5) / 5));
   const dy = 1 / (2 * holes + 1);
-  const rings: Ring[] = [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]];
+  const rings: Ring[] = [
+    [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+      [0, 0],
+    ],
+  ];
   for (let i = 0; i < holes; i++) {
     // Slanted so that every strip's bbox overlaps all the others'.
-    const y0 = (2 * i + 1) * dy, y1 = y0 + dy;
-    rings.push([[0.01, y0], [0.99, y0 + dy * 0.5], [0.99, y1 + dy * 0.5], [0.01, y1], [0.01, y0]]);
+    const y0 = (2 * i + 1) * dy,
+      y1 = y0 + dy;
+    rings.push([
+      [0.01, y0],
+      [0.99, y0 + dy * 0.5],
+      [0.99, y1 + dy * 0.5],
+      [0.01, y1],
+      [0.01, y0],
+    ]);
   }
-  if (overlap) rings.push([[0.4, 0.4], [0.6, 0.4], [0.6, 0.6], [0.4, 0.6], [0.4, 0.4]]);
+  if (overlap)
+    rings.push([
+      [0.4, 0.4],
+      [0.6, 0.4],
+      [0.6, 0.6],
+      [0.4, 0.6],
+      [0.4, 0.4],
+    ]);
   return rings;
 }
 
@@ -82,7 +114,21 @@ export function touchingHoles(positions: number, outside = false): Ring[] {
     const x = i * dx;
     const below = outside && i === Math.ceil(holes / 2);
     const y = below ? -0.5 : 0.5;
-    rings.push(below ? [[x, 0], [x - dx / 3, y], [x + dx / 3, y], [x, 0]] : [[x, 0], [x + dx / 3, y], [x - dx / 3, y], [x, 0]]);
+    rings.push(
+      below
+        ? [
+            [x, 0],
+            [x - dx / 3, y],
+            [x + dx / 3, y],
+            [x, 0],
+          ]
+        : [
+            [x, 0],
+            [x + dx / 3, y],
+            [x - dx / 3, y],
+            [x, 0],
+          ],
+    );
   }
   return rings;
 }

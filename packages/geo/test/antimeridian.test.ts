@@ -1,6 +1,16 @@
 import turfArea from '@turf/area';
 import polygonClipping, { type Geom } from 'polygon-clipping';
-import { areaOf, bboxRing, cellWeights, centroidOf, cutAtAntimeridian, normalLongitude, unwrapLongitudes, type CellGrid, type PolygonCoordinates } from '../src/index.js';
+import {
+  areaOf,
+  bboxRing,
+  cellWeights,
+  centroidOf,
+  cutAtAntimeridian,
+  normalLongitude,
+  unwrapLongitudes,
+  type CellGrid,
+  type PolygonCoordinates,
+} from '../src/index.js';
 
 const rect = bboxRing;
 
@@ -74,8 +84,24 @@ describe('cellWeights across the antimeridian (continuous frame) against brute f
     dLat: 0.25,
     dLon: 0.25,
   };
-  const east: PolygonCoordinates = [[[179.3, -17.2], [180, -17.3], [180, -16.3], [179.6, -16.4], [179.3, -17.2]]];
-  const west: PolygonCoordinates = [[[-180, -17.3], [-179.4, -17.1], [-179.5, -16.5], [-180, -16.3], [-180, -17.3]]];
+  const east: PolygonCoordinates = [
+    [
+      [179.3, -17.2],
+      [180, -17.3],
+      [180, -16.3],
+      [179.6, -16.4],
+      [179.3, -17.2],
+    ],
+  ];
+  const west: PolygonCoordinates = [
+    [
+      [-180, -17.3],
+      [-179.4, -17.1],
+      [-179.5, -16.5],
+      [-180, -16.3],
+      [-180, -17.3],
+    ],
+  ];
 
   it('each cell straddling 180 gets the area of both sides; weights add up to the field', () => {
     const { polygons } = unwrapLongitudes([east, west]);
@@ -83,7 +109,8 @@ describe('cellWeights across the antimeridian (continuous frame) against brute f
     // Brute force in the sent frame: each cell, and the same cell a turn away, against the parts.
     for (let i = 0; i < grid.lats.length; i++) {
       for (let j = 0; j < grid.lons.length; j++) {
-        const lat = grid.lats[i]!, lon = grid.lons[j]!;
+        const lat = grid.lats[i]!,
+          lon = grid.lons[j]!;
         let expected = 0;
         for (const shift of [0, -360]) {
           const cell = [rect(lon + shift - 0.125, lat - 0.125, lon + shift + 0.125, lat + 0.125)];

@@ -51,7 +51,12 @@ describe('roundBandEdges: round widths chosen from the range', () => {
   });
 
   it('first edge at or below min, last strictly above max, at most maxBands bands', () => {
-    for (const [min, max] of [[0.3, 1999.7], [17, 17], [99.5, 100.5], [2400, 3100.2]] as const) {
+    for (const [min, max] of [
+      [0.3, 1999.7],
+      [17, 17],
+      [99.5, 100.5],
+      [2400, 3100.2],
+    ] as const) {
       const edges = roundBandEdges(min, max, { maxBands: 6 });
       expect(edges[0]).toBeLessThanOrEqual(min);
       expect(edges[edges.length - 1]).toBeGreaterThan(max);
@@ -77,10 +82,18 @@ describe('contourBands: isobands clipped to the polygons', () => {
     ],
   ];
   const polygons = [field, second];
-  const values = grid(41.99, -93.51, 0.01, 10, 12, (lat, lon) => 300 + 4000 * (lat - 42) + 2500 * Math.sin((lon + 93.5) * 90) * Math.cos((lat - 42) * 120));
+  const values = grid(
+    41.99,
+    -93.51,
+    0.01,
+    10,
+    12,
+    (lat, lon) => 300 + 4000 * (lat - 42) + 2500 * Math.sin((lon + 93.5) * 90) * Math.cos((lat - 42) * 120),
+  );
 
   it('covers every part exactly once, with round edges', () => {
-    let min = Infinity, max = -Infinity;
+    let min = Infinity,
+      max = -Infinity;
     for (const v of Array.from(values.values)) {
       min = Math.min(min, v);
       max = Math.max(max, v);
@@ -92,7 +105,10 @@ describe('contourBands: isobands clipped to the polygons', () => {
       expect(edges).toContain(band.lower);
       expect(band.upper).toBeGreaterThan(band.lower);
     }
-    expectPartition(polygons, bands.flatMap((b) => b.polygons));
+    expectPartition(
+      polygons,
+      bands.flatMap((b) => b.polygons),
+    );
   });
 
   it('a linear field: the bands are the stripes between the edge longitudes', () => {
@@ -104,7 +120,10 @@ describe('contourBands: isobands clipped to the polygons', () => {
     const middle = bands.find((b) => b.lower === 20)!;
     const stripe = areaOfPolygon([rect(-93.49, 42.0, -93.48, 42.02)]);
     expect(middle.polygons.reduce((s, p) => s + areaOfPolygon(p), 0) / stripe).toBeCloseTo(1, 6);
-    expectPartition([square], bands.flatMap((b) => b.polygons));
+    expectPartition(
+      [square],
+      bands.flatMap((b) => b.polygons),
+    );
   });
 
   it('a flat grid gives one band that is the polygons themselves', () => {
@@ -128,7 +147,10 @@ describe('contourBands: closed contours away from the grid edge', () => {
     const edges = roundBandEdges(10, 75);
     expect(edges).toEqual([10, 20, 30, 40, 50, 60, 70, 80]);
     const bands = contourBands([field], basin, edges);
-    expectPartition([field], bands.flatMap((b) => b.polygons));
+    expectPartition(
+      [field],
+      bands.flatMap((b) => b.polygons),
+    );
     // The top band [70, 80) only reaches the field at its corners, far from the basin.
     const top = bands.find((b) => b.lower === 70)!;
     expect(top.polygons.reduce((s, p) => s + areaOfPolygon(p), 0) / areaOf([field])).toBeLessThan(0.05);

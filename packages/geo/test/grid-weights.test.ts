@@ -19,7 +19,8 @@ function bruteForce(polygons: PolygonCoordinates[], g: CellGrid): Float64Array {
   const out = new Float64Array(g.lats.length * g.lons.length);
   for (let i = 0; i < g.lats.length; i++) {
     for (let j = 0; j < g.lons.length; j++) {
-      const lat = g.lats[i]!, lon = g.lons[j]!;
+      const lat = g.lats[i]!,
+        lon = g.lons[j]!;
       const cell = [rect(lon - g.dLon / 2, lat - g.dLat / 2, lon + g.dLon / 2, lat + g.dLat / 2)];
       for (const p of polygons) {
         const parts = polygonClipping.intersection(p as unknown as Geom, cell as unknown as Geom);

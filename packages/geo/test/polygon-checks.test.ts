@@ -8,29 +8,150 @@ describe('polygonFaults: rings of one Polygon (RFC 7946 3.1.6, OGC Simple Featur
   it.each<[string, Ring[]]>([
     ['a rectangle', [rect(0, 0, 1, 1)]],
     ['a hole inside', [rect(0, 0, 10, 10), rect(2, 2, 4, 4)]],
-    ['a hole touching the shell at one point (a tangent)', [rect(0, 0, 10, 10), [[0, 5], [3, 4], [3, 6], [0, 5]]]],
+    [
+      'a hole touching the shell at one point (a tangent)',
+      [
+        rect(0, 0, 10, 10),
+        [
+          [0, 5],
+          [3, 4],
+          [3, 6],
+          [0, 5],
+        ],
+      ],
+    ],
     ['two holes touching at one point', [rect(0, 0, 10, 10), rect(2, 2, 4, 4), rect(4, 4, 6, 6)]],
-    ['a repeated position', [[[0, 0], [4, 0], [4, 0], [4, 4], [0, 4], [0, 0]]]],
-    ['clockwise rings (RFC 7946 says parsers must not reject them)', [[[0, 0], [0, 1], [1, 1], [1, 0], [0, 0]]]],
+    [
+      'a repeated position',
+      [
+        [
+          [0, 0],
+          [4, 0],
+          [4, 0],
+          [4, 4],
+          [0, 4],
+          [0, 0],
+        ],
+      ],
+    ],
+    [
+      'clockwise rings (RFC 7946 says parsers must not reject them)',
+      [
+        [
+          [0, 0],
+          [0, 1],
+          [1, 1],
+          [1, 0],
+          [0, 0],
+        ],
+      ],
+    ],
     ['edges on ±180 and the poles', [rect(179, 89, 180, 90)]],
   ])('valid: %s', (_name, rings) => {
     expect(polygonFaults(rings)).toEqual([]);
   });
 
   it.each<[string, Ring[], string, RegExp]>([
-    ['a bowtie', [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]], '0', /crosses itself at \[0.5, 0.5\]/],
-    ['a ring touching itself', [[[0, 0], [4, 0], [4, 4], [2, 0], [0, 4], [0, 0]]], '0', /touches itself at \[2, 0\]/],
-    ['a spike running back along an edge', [[[0, 0], [2, 0], [3, 0], [2, 0], [2, 2], [0, 2], [0, 0]]], '0', /itself/],
-    ['all positions on one line', [[[0, 0], [1, 0], [2, 0], [0, 0]]], '0', /runs along itself/],
+    [
+      'a bowtie',
+      [
+        [
+          [0, 0],
+          [1, 1],
+          [1, 0],
+          [0, 1],
+          [0, 0],
+        ],
+      ],
+      '0',
+      /crosses itself at \[0.5, 0.5\]/,
+    ],
+    [
+      'a ring touching itself',
+      [
+        [
+          [0, 0],
+          [4, 0],
+          [4, 4],
+          [2, 0],
+          [0, 4],
+          [0, 0],
+        ],
+      ],
+      '0',
+      /touches itself at \[2, 0\]/,
+    ],
+    [
+      'a spike running back along an edge',
+      [
+        [
+          [0, 0],
+          [2, 0],
+          [3, 0],
+          [2, 0],
+          [2, 2],
+          [0, 2],
+          [0, 0],
+        ],
+      ],
+      '0',
+      /itself/,
+    ],
+    [
+      'all positions on one line',
+      [
+        [
+          [0, 0],
+          [1, 0],
+          [2, 0],
+          [0, 0],
+        ],
+      ],
+      '0',
+      /runs along itself/,
+    ],
     ['a hole outside the shell', [rect(0, 0, 10, 10), rect(20, 2, 24, 4)], '1', /hole 1 is not inside the exterior ring/],
     ['a hole crossing the shell', [rect(0, 0, 10, 10), rect(8, 2, 12, 4)], '1', /ring 1 crosses ring 0/],
-    ['a hole leaving the shell through one of its positions', [[[0, 0], [10, 0], [10, 10], [5, 5], [0, 10], [0, 0]], [[5, 5], [8, 9], [2, 9], [5, 5]]], '1', /not inside the exterior ring/],
+    [
+      'a hole leaving the shell through one of its positions',
+      [
+        [
+          [0, 0],
+          [10, 0],
+          [10, 10],
+          [5, 5],
+          [0, 10],
+          [0, 0],
+        ],
+        [
+          [5, 5],
+          [8, 9],
+          [2, 9],
+          [5, 5],
+        ],
+      ],
+      '1',
+      /not inside the exterior ring/,
+    ],
     ['a hole sharing an edge with the shell', [rect(0, 0, 10, 10), rect(0, 2, 4, 4)], '1', /shares an edge with ring 0/],
     ['two holes crossing', [rect(0, 0, 10, 10), rect(2, 2, 5, 5), rect(4, 4, 6, 6)], '2', /ring 2 crosses ring 1/],
     ['a hole inside another hole', [rect(0, 0, 10, 10), rect(2, 2, 8, 8), rect(4, 4, 6, 6)], '2', /hole 2 overlaps hole 1/],
     ['the same hole twice', [rect(0, 0, 10, 10), rect(2, 2, 8, 8), rect(2, 2, 8, 8)], '2', /shares an edge with ring 1/],
     ['two holes sharing an edge', [rect(0, 0, 10, 10), rect(2, 2, 4, 4), rect(4, 2, 6, 4)], '2', /shares an edge/],
-    ['an edge across the antimeridian the long way', [[[170, 0], [-170, 0], [-170, 1], [170, 1], [170, 0]]], '0.1', /more than 180 degrees of longitude.*RFC 7946 section 3.1.9/],
+    [
+      'an edge across the antimeridian the long way',
+      [
+        [
+          [170, 0],
+          [-170, 0],
+          [-170, 1],
+          [170, 1],
+          [170, 0],
+        ],
+      ],
+      '0.1',
+      /more than 180 degrees of longitude.*RFC 7946 section 3.1.9/,
+    ],
     ['a longitude past 180', [rect(170, 0, 190, 1)], '0.1', /out of range.*cut in two at longitude ±180/],
   ])('fault: %s', (_name, rings, path, message) => {
     const faults = polygonFaults(rings);
@@ -40,7 +161,10 @@ describe('polygonFaults: rings of one Polygon (RFC 7946 3.1.6, OGC Simple Featur
 
   it('reports at most 20 faults for one polygon', () => {
     // The star polygon {101/50}: every edge crosses most of the others.
-    const star: Ring = Array.from({ length: 101 }, (_, k) => [Math.cos((2 * Math.PI * 50 * k) / 101), Math.sin((2 * Math.PI * 50 * k) / 101)]);
+    const star: Ring = Array.from({ length: 101 }, (_, k) => [
+      Math.cos((2 * Math.PI * 50 * k) / 101),
+      Math.sin((2 * Math.PI * 50 * k) / 101),
+    ]);
     star.push(star[0]!);
     expect(polygonFaults([star]).length).toBe(20);
   });
@@ -53,7 +177,11 @@ describe('polygonFaults: rings of one Polygon (RFC 7946 3.1.6, OGC Simple Featur
     // One position moved across the ring's far side makes it cross itself.
     const crossed = circle.map((p) => [...p]);
     crossed[100] = [-1.5, 0];
-    expect(polygonFaults([crossed]).map((f) => f.message).join(' ')).toMatch(/crosses itself/);
+    expect(
+      polygonFaults([crossed])
+        .map((f) => f.message)
+        .join(' '),
+    ).toMatch(/crosses itself/);
   });
 });
 
@@ -66,7 +194,10 @@ describe('polygonOverlapFaults: the polygons of one field (OGC Simple Features 6
     ['an island in the other one’s hole', [[rect(0, 0, 10, 10), rect(2, 2, 8, 8)], [rect(3, 3, 7, 7)]]],
     ['an island filling the other one’s hole', [[rect(0, 0, 10, 10), rect(2, 2, 8, 8)], [rect(2, 2, 8, 8)]]],
     ['cut at the antimeridian (RFC 7946 3.1.9)', [[rect(179, 0, 180, 1)], [rect(-180, 0, -179, 1)]]],
-    ['a thousand adjacent squares', Array.from({ length: 1000 }, (_, k) => [rect(k % 40, Math.floor(k / 40), (k % 40) + 1, Math.floor(k / 40) + 1)])],
+    [
+      'a thousand adjacent squares',
+      Array.from({ length: 1000 }, (_, k) => [rect(k % 40, Math.floor(k / 40), (k % 40) + 1, Math.floor(k / 40) + 1)]),
+    ],
   ])('valid: %s', (_name, polygons) => {
     expect(polygonOverlapFaults(polygons)).toEqual([]);
   });
@@ -100,7 +231,12 @@ describe('rings built against the checks: classified right by the O(n log n) swe
   it.each<[string, Ring[], string, RegExp]>([
     ['the comb with one tooth bent across the next', comb(8000, true), '0', /^ring 0 crosses itself at/],
     ['the strip holes and one more hole crossing them', stripHoles(8000, true), '1600', /^ring 1600 crosses ring \d+ at/],
-    ['the touching holes with one of them outside, touching from below', touchingHoles(8000, true), '800', /^hole 800 is not inside the exterior ring/],
+    [
+      'the touching holes with one of them outside, touching from below',
+      touchingHoles(8000, true),
+      '800',
+      /^hole 800 is not inside the exterior ring/,
+    ],
   ])('fault: %s', (_name, rings, path, message) => {
     const faults = polygonFaults(rings);
     expect(faults.length).toBeGreaterThan(0);
@@ -111,9 +247,59 @@ describe('rings built against the checks: classified right by the O(n log n) swe
 
   it.each<[string, Ring[], string, RegExp]>([
     // Without a pair of edges that cross: only the faces the rings bound tell.
-    ['a hole passing through two positions of the exterior ring and out between them', [rect(0, 0, 10, 10), [[0, 0], [5, -3], [10, 0], [5, 5], [0, 0]]], '1', /hole 1 is not inside/],
-    ['two holes passing through each other’s positions', [rect(0, 0, 10, 10), [[2, 2], [6, 2], [6, 6], [2, 6], [2, 2]], [[6, 2], [8, 4], [6, 6], [4, 4], [6, 2]]], '2', /hole 2 overlaps hole 1/],
-    ['a ring passing twice through one of its positions', [[[0, 0], [4, 0], [2, 2], [4, 4], [0, 4], [2, 2], [0, 0]]], '0', /ring 0 touches itself at \[2, 2\]/],
+    [
+      'a hole passing through two positions of the exterior ring and out between them',
+      [
+        rect(0, 0, 10, 10),
+        [
+          [0, 0],
+          [5, -3],
+          [10, 0],
+          [5, 5],
+          [0, 0],
+        ],
+      ],
+      '1',
+      /hole 1 is not inside/,
+    ],
+    [
+      'two holes passing through each other’s positions',
+      [
+        rect(0, 0, 10, 10),
+        [
+          [2, 2],
+          [6, 2],
+          [6, 6],
+          [2, 6],
+          [2, 2],
+        ],
+        [
+          [6, 2],
+          [8, 4],
+          [6, 6],
+          [4, 4],
+          [6, 2],
+        ],
+      ],
+      '2',
+      /hole 2 overlaps hole 1/,
+    ],
+    [
+      'a ring passing twice through one of its positions',
+      [
+        [
+          [0, 0],
+          [4, 0],
+          [2, 2],
+          [4, 4],
+          [0, 4],
+          [2, 2],
+          [0, 0],
+        ],
+      ],
+      '0',
+      /ring 0 touches itself at \[2, 2\]/,
+    ],
     ['a hole the size of the exterior ring, around it', [rect(2, 2, 4, 4), rect(0, 0, 10, 10)], '1', /hole 1 is not inside/],
   ])('fault: %s', (_name, rings, path, message) => {
     const faults = polygonFaults(rings);
@@ -122,7 +308,18 @@ describe('rings built against the checks: classified right by the O(n log n) swe
   });
 
   it('a hole touching the exterior ring at two points from inside is valid (OGC 6.1.11.1 allows tangents)', () => {
-    expect(polygonFaults([rect(0, 0, 10, 10), [[0, 5], [5, 2], [10, 5], [5, 8], [0, 5]]])).toEqual([]);
+    expect(
+      polygonFaults([
+        rect(0, 0, 10, 10),
+        [
+          [0, 5],
+          [5, 2],
+          [10, 5],
+          [5, 8],
+          [0, 5],
+        ],
+      ]),
+    ).toEqual([]);
   });
 });
 
@@ -130,14 +327,34 @@ describe('polygonOverlapFaults without overlay for every pair', () => {
   it('squares split along their diagonals (shared edges, every bbox shared by two polygons) are valid', () => {
     const polygons: Ring[][] = [];
     for (let k = 0; k < 400; k++) {
-      const x = k % 20, y = Math.floor(k / 20);
-      polygons.push([[[x, y], [x + 1, y], [x + 1, y + 1], [x, y]]], [[[x, y], [x + 1, y + 1], [x, y + 1], [x, y]]]);
+      const x = k % 20,
+        y = Math.floor(k / 20);
+      polygons.push(
+        [
+          [
+            [x, y],
+            [x + 1, y],
+            [x + 1, y + 1],
+            [x, y],
+          ],
+        ],
+        [
+          [
+            [x, y],
+            [x + 1, y + 1],
+            [x, y + 1],
+            [x, y],
+          ],
+        ],
+      );
     }
     expect(polygonOverlapFaults(polygons)).toEqual([]);
   });
 
   it('islands in the holes of one big polygon are valid; one island reaching out of its hole is not', () => {
-    const holes = Array.from({ length: 300 }, (_, k) => rect(1 + (k % 20) * 4, 1 + Math.floor(k / 20) * 4, 3 + (k % 20) * 4, 3 + Math.floor(k / 20) * 4));
+    const holes = Array.from({ length: 300 }, (_, k) =>
+      rect(1 + (k % 20) * 4, 1 + Math.floor(k / 20) * 4, 3 + (k % 20) * 4, 3 + Math.floor(k / 20) * 4),
+    );
     const islands = holes.map((h) => [rect(h[0]![0]! + 0.5, h[0]![1]! + 0.5, h[0]![0]! + 1.5, h[0]![1]! + 1.5)]);
     const big: Ring[] = [rect(0, 0, 81, 61), ...holes];
     expect(polygonOverlapFaults([big, ...islands])).toEqual([]);
@@ -147,6 +364,20 @@ describe('polygonOverlapFaults without overlay for every pair', () => {
 
   it('a sliver of digitising noise along a shared edge, with no edges crossing, is not an overlap', () => {
     // The second plot's west edge bends 1e-9 degrees into the first through one extra position.
-    expect(polygonOverlapFaults([[rect(0, 0, 1, 1)], [[[1, 0], [2, 0], [2, 1], [1, 1], [1 - 1e-9, 0.5], [1, 0]]]])).toEqual([]);
+    expect(
+      polygonOverlapFaults([
+        [rect(0, 0, 1, 1)],
+        [
+          [
+            [1, 0],
+            [2, 0],
+            [2, 1],
+            [1, 1],
+            [1 - 1e-9, 0.5],
+            [1, 0],
+          ],
+        ],
+      ]),
+    ).toEqual([]);
   });
 });

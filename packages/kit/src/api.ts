@@ -148,8 +148,11 @@ export interface Pipeline {
 export class Api {
   readonly operations: AnyOperation[] = [];
 
-  op<P extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType = z.ZodUnknown>(operation: Operation<P, Q, B> & BodyFaultsStated<B>): this {
-    if (operation.body && !operation.bodyFaults) throw new Error(`${operation.method.toUpperCase()} ${operation.path} takes a body, so it must state its bodyFaults`);
+  op<P extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType = z.ZodUnknown>(
+    operation: Operation<P, Q, B> & BodyFaultsStated<B>,
+  ): this {
+    if (operation.body && !operation.bodyFaults)
+      throw new Error(`${operation.method.toUpperCase()} ${operation.path} takes a body, so it must state its bodyFaults`);
     this.operations.push(operation);
     return this;
   }

@@ -38,7 +38,12 @@ interface Row<E extends ProblemError> {
   headers?: Record<string, string>;
 }
 
-const row = <E extends ProblemError>(type: ErrorClass<E>, status: number | ((err: E) => number), id: string | ((err: E) => string), headers?: Record<string, string>): Row<E> => ({
+const row = <E extends ProblemError>(
+  type: ErrorClass<E>,
+  status: number | ((err: E) => number),
+  id: string | ((err: E) => string),
+  headers?: Record<string, string>,
+): Row<E> => ({
   type,
   status,
   id: typeof id === 'string' ? () => id : id,
@@ -65,7 +70,11 @@ export const ERROR_TABLE: readonly Row<ProblemError>[] = [
   // Retry-After and the RateLimit fields are set by the limiter that refused (request-limits.ts).
   row(TooManyRequestsError, 429, (e) => e.code),
   row(UnavailableError, 503, (e) => e.code),
-  row(ClientStatusError, (e) => e.status, (e) => e.code),
+  row(
+    ClientStatusError,
+    (e) => e.status,
+    (e) => e.code,
+  ),
 ] as Row<ProblemError>[];
 
 /**
@@ -94,9 +103,11 @@ function clientErrorOf(thrown: unknown): ProblemError | undefined {
   const { status, statusCode } = thrown as { status?: unknown; statusCode?: unknown };
   const code = typeof status === 'number' ? status : statusCode;
   if (typeof code !== 'number' || !Number.isInteger(code) || code < 400 || code > 499) return undefined;
-  if (thrown instanceof URIError) return new InvalidRequestError('malformed_path', 'A path segment is not valid percent-encoded UTF-8 (RFC 3986 section 2.1)');
+  if (thrown instanceof URIError)
+    return new InvalidRequestError('malformed_path', 'A path segment is not valid percent-encoded UTF-8 (RFC 3986 section 2.1)');
   const cause = (thrown as { code?: unknown }).code;
-  if (typeof cause === 'string' && cause.startsWith('Z_')) return new InvalidRequestError('malformed_body_encoding', 'The request body does not decode in its Content-Encoding');
+  if (typeof cause === 'string' && cause.startsWith('Z_'))
+    return new InvalidRequestError('malformed_body_encoding', 'The request body does not decode in its Content-Encoding');
   return new ClientStatusError(code, statusId(code), STATUS_CODES[code] ?? 'The request cannot be handled');
 }
 

@@ -5,7 +5,12 @@ import { pino, type Logger as PinoLogger } from 'pino';
 export type Logger = PinoLogger;
 
 export function createLogger(options: { level: string; name?: string }): Logger {
-  return pino({ level: options.level, ...(options.name ? { name: options.name } : {}), base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+  return pino({
+    level: options.level,
+    ...(options.name ? { name: options.name } : {}),
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+  });
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -21,7 +26,10 @@ export function requestLogging(logger: Logger): RequestHandler {
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : 'info';
-      logger[level]({ requestId, method: req.method, path: req.path, route: res.locals.route, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      logger[level](
+        { requestId, method: req.method, path: req.path, route: res.locals.route, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        'request',
+      );
     });
     next();
   };

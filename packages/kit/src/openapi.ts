@@ -9,7 +9,13 @@ type JsonSchema = Record<string, unknown>;
  * OpenAPI 3.1 from the operations' zod schemas (docs/architecture.md §1: the schemas are the single
  * source of truth). Named schemas (`.meta({ id })`) become components.
  */
-export function openApiDocument(input: { title: string; version: string; description: string; mediaType: string; operations: AnyOperation[] }) {
+export function openApiDocument(input: {
+  title: string;
+  version: string;
+  description: string;
+  mediaType: string;
+  operations: AnyOperation[];
+}) {
   const components: Record<string, JsonSchema> = {};
 
   const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
@@ -48,10 +54,18 @@ export function openApiDocument(input: { title: string; version: string; descrip
     const responses: Record<string, unknown> = {
       [op.response.status]: {
         description: op.response.description,
-        content: { [op.response.mediaType ?? input.mediaType]: op.response.schema ? { schema: toSchema(op.response.schema, 'output') } : {} },
+        content: {
+          [op.response.mediaType ?? input.mediaType]: op.response.schema ? { schema: toSchema(op.response.schema, 'output') } : {},
+        },
       },
     };
-    const failures = new Set([...(op.auth === false ? [] : [401, 429]), 406, ...(op.params || op.query ? [400] : []), ...(op.body ? [400, 413, 415] : []), ...(op.errors ?? [])]);
+    const failures = new Set([
+      ...(op.auth === false ? [] : [401, 429]),
+      406,
+      ...(op.params || op.query ? [400] : []),
+      ...(op.body ? [400, 413, 415] : []),
+      ...(op.errors ?? []),
+    ]);
     for (const status of [...failures].sort()) {
       responses[status] = { description: STATUS_CODES[status] ?? 'Error', content: { 'application/problem+json': { schema: problemRef } } };
     }
@@ -70,6 +84,9 @@ export function openApiDocument(input: { title: string; version: string; descrip
     info: { title: input.title, version: input.version, description: input.description },
     security: [{ basic: [] }],
     paths,
-    components: { schemas: components, securitySchemes: { basic: { type: 'http', scheme: 'basic', description: 'application id : application key' } } },
+    components: {
+      schemas: components,
+      securitySchemes: { basic: { type: 'http', scheme: 'basic', description: 'application id : application key' } },
+    },
   };
 }

@@ -57,7 +57,13 @@ const ListQuery = z.object({
     .string()
     .regex(/^[0-9]{1,7}$/, { error: `must be a whole number from 1 to ${MAX_PAGE}` })
     .transform(Number)
-    .pipe(z.number().int().min(1, { error: `must be a whole number from 1 to ${MAX_PAGE}` }).max(MAX_PAGE, { error: `must be a whole number from 1 to ${MAX_PAGE}` }))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, { error: `must be a whole number from 1 to ${MAX_PAGE}` })
+        .max(MAX_PAGE, { error: `must be a whole number from 1 to ${MAX_PAGE}` }),
+    )
     .optional()
     .meta({ description: `most items in the answer, 1 to ${MAX_PAGE} (default ${MAX_PAGE})` }),
   after: Uuid.transform((id) => id.toLowerCase())
@@ -90,7 +96,10 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
   /** An operation's summary and description, and its response's description: the spec's, or generic ones. */
   const docs = (name: OperationName, summary: string, response: string) => {
     const given = spec.docs?.[name] ?? {};
-    return { head: { summary: given.summary ?? summary, ...(given.description ? { description: given.description } : {}) }, response: given.response ?? response };
+    return {
+      head: { summary: given.summary ?? summary, ...(given.description ? { description: given.description } : {}) },
+      response: given.response ?? response,
+    };
   };
   const semantic = hasSemanticFaults(spec.bodyFaults as BodyFaults<z.ZodType>);
   const tags = [spec.tag];
@@ -146,7 +155,11 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       handle: async ({ account, body, req }) => {
         const { ownedPerKind } = limitsOf(req);
         const created = await store.create(spec.build(randomUUID(), account.id, body), ownedPerKind);
-        if (!created) throw new ValidationError('too_many_resources', `This account already has ${ownedPerKind.toLocaleString('en')} ${many}, the most it may have; delete some to create more`);
+        if (!created)
+          throw new ValidationError(
+            'too_many_resources',
+            `This account already has ${ownedPerKind.toLocaleString('en')} ${many}, the most it may have; delete some to create more`,
+          );
         return spec.present(created);
       },
     })
@@ -160,7 +173,8 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       bodyFaults: spec.bodyFaults,
       response: { status: 200, description: replace.response, schema: spec.view },
       errors: semantic ? [404, 422] : [404],
-      handle: async ({ account, params, body }) => spec.present(found(params.id, await store.replace(spec.build(params.id, account.id, body)))),
+      handle: async ({ account, params, body }) =>
+        spec.present(found(params.id, await store.replace(spec.build(params.id, account.id, body)))),
     })
     .op({
       method: 'delete',

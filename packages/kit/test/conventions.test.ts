@@ -1,6 +1,15 @@
 import request from 'supertest';
 import { z } from 'zod';
-import { Api, createLogger, createServiceApp, parseAccept, type Account, type HttpDeps, type Identity, type ServiceDefinition } from '../src/index.js';
+import {
+  Api,
+  createLogger,
+  createServiceApp,
+  parseAccept,
+  type Account,
+  type HttpDeps,
+  type Identity,
+  type ServiceDefinition,
+} from '../src/index.js';
 
 describe('Accept parsing', () => {
   it('reads media ranges with parameters and q', () => {

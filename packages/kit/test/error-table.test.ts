@@ -19,7 +19,9 @@ import {
 
 describe('the error table', () => {
   it('has a row for every error class errors.ts exports', () => {
-    const classes = Object.values(errors).filter((v): v is typeof ProblemError => typeof v === 'function' && v.prototype instanceof ProblemError);
+    const classes = Object.values(errors).filter(
+      (v): v is typeof ProblemError => typeof v === 'function' && v.prototype instanceof ProblemError,
+    );
     expect(classes.length).toBeGreaterThan(10);
     for (const type of classes) expect(ERROR_TABLE.filter((row) => row.type === type)).toHaveLength(1);
   });
@@ -54,14 +56,25 @@ describe('the error table', () => {
 
   it('body-parser failures keep their ids; a client error known only by its status keeps it; anything else is a 500 that tells nothing', () => {
     expect(problemOf({ type: 'entity.parse.failed', status: 400 })).toMatchObject({ status: 400, id: 'malformed_json' });
-    expect(problemOf({ type: 'entity.too.large', status: 413, limit: 1024 })).toMatchObject({ status: 413, id: 'body_too_large', message: 'The request body is larger than the limit of 1024 bytes' });
+    expect(problemOf({ type: 'entity.too.large', status: 413, limit: 1024 })).toMatchObject({
+      status: 413,
+      id: 'body_too_large',
+      message: 'The request body is larger than the limit of 1024 bytes',
+    });
     expect(problemOf({ type: 'charset.unsupported' })).toMatchObject({ status: 415, id: 'unsupported_charset' });
-    expect(problemOf(new Error('secret detail'))).toEqual({ status: 500, id: 'internal_error', message: 'The server failed to handle the request' });
+    expect(problemOf(new Error('secret detail'))).toEqual({
+      status: 500,
+      id: 'internal_error',
+      message: 'The server failed to handle the request',
+    });
     expect(problemOf(undefined).status).toBe(500);
     expect(problemOf({ type: 'something.else', status: 400 })).toEqual({ status: 400, id: 'bad_request', message: 'Bad Request' });
     expect(problemOf(Object.assign(new Error('x'), { statusCode: 408 }))).toMatchObject({ status: 408, id: 'request_timeout' });
     expect(problemOf(Object.assign(new URIError('URI malformed'), { status: 400 }))).toMatchObject({ status: 400, id: 'malformed_path' });
-    expect(problemOf(Object.assign(new Error('incorrect header check'), { status: 400, code: 'Z_DATA_ERROR' }))).toMatchObject({ status: 400, id: 'malformed_body_encoding' });
+    expect(problemOf(Object.assign(new Error('incorrect header check'), { status: 400, code: 'Z_DATA_ERROR' }))).toMatchObject({
+      status: 400,
+      id: 'malformed_body_encoding',
+    });
     // A status a lower layer gives a server fault stays a 500 that tells nothing.
     expect(problemOf(Object.assign(new Error('secret'), { status: 503 }))).toMatchObject({ status: 500, id: 'internal_error' });
     expect(problemOf(Object.assign(new Error('secret'), { status: '400' })).status).toBe(500);

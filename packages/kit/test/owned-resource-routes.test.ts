@@ -1,6 +1,17 @@
 import request from 'supertest';
 import { z } from 'zod';
-import { Api, BodyFault, createLogger, createServiceApp, ownedResourceRoutes, type Account, type BodyFaults, type Identity, type Limits, type OwnedRecords } from '../src/index.js';
+import {
+  Api,
+  BodyFault,
+  createLogger,
+  createServiceApp,
+  ownedResourceRoutes,
+  type Account,
+  type BodyFaults,
+  type Identity,
+  type Limits,
+  type OwnedRecords,
+} from '../src/index.js';
 
 /** A tiny owned resource: a note with a line of text and a colour. */
 interface Note {
@@ -72,7 +83,15 @@ function notesApp(bodyFaults: BodyFaults<typeof NoteInput> = BodyFault.malformed
           present: (note) => ({ id: note.id, text: note.text, colour: note.colour }),
         }),
     },
-    { identity, logger: createLogger({ level: 'silent' }), vendor: 'fieldcast', bodyLimit: '1kb', now: () => new Date(), ready: async () => ({}), limits },
+    {
+      identity,
+      logger: createLogger({ level: 'silent' }),
+      vendor: 'fieldcast',
+      bodyLimit: '1kb',
+      now: () => new Date(),
+      ready: async () => ({}),
+      limits,
+    },
   );
   return { app, store };
 }
@@ -128,11 +147,21 @@ describe('owned-resource routes', () => {
   it('a body fault is what the operation declares: per member, a 422 member wins over a 400 one', async () => {
     const colour = BodyFault.semantic('invalid_colour', 'The colour is not one of ours');
     const { app, store } = notesApp({ text: BodyFault.malformed, colour });
-    const wrongColour = await request(app).post('/notes').set(as('alice')).send({ text: 'x'.repeat(30), colour: 'green' });
+    const wrongColour = await request(app)
+      .post('/notes')
+      .set(as('alice'))
+      .send({ text: 'x'.repeat(30), colour: 'green' });
     expect(wrongColour.status).toBe(422);
-    expect(wrongColour.body).toMatchObject({ id: 'invalid_colour', message: 'The colour is not one of ours', type: 'urn:fieldcast:problem:invalid_colour' });
+    expect(wrongColour.body).toMatchObject({
+      id: 'invalid_colour',
+      message: 'The colour is not one of ours',
+      type: 'urn:fieldcast:problem:invalid_colour',
+    });
     expect(wrongColour.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['colour', 'text']);
-    const longText = await request(app).post('/notes').set(as('alice')).send({ text: 'x'.repeat(30), colour: 'red' });
+    const longText = await request(app)
+      .post('/notes')
+      .set(as('alice'))
+      .send({ text: 'x'.repeat(30), colour: 'red' });
     expect(longText.status).toBe(400);
     expect(longText.body.id).toBe('invalid_body');
     const notAnObject = await request(app).post('/notes').set(as('alice')).send([1]);
@@ -169,7 +198,9 @@ describe('owned-resource lists are bounded (RFC 8288 Link rel="next")', () => {
     expect(first.body).toHaveLength(1_000);
     expect(first.body[999].id).toBe(uuid(1_000));
     expect(first.headers.link).toBe(`</notes?limit=1000&after=${uuid(1_000)}>; rel="next"`);
-    const rest = await request(app).get(`/notes?limit=1000&after=${uuid(1_000)}`).set(as('alice'));
+    const rest = await request(app)
+      .get(`/notes?limit=1000&after=${uuid(1_000)}`)
+      .set(as('alice'));
     expect(rest.body.map((n: { id: string }) => n.id)).toEqual([uuid(1_001)]);
     expect(rest.headers.link).toBeUndefined();
     const exactly = await request(filled(1_000).app).get('/notes').set(as('alice'));
@@ -193,7 +224,13 @@ describe('owned-resource lists are bounded (RFC 8288 Link rel="next")', () => {
     expect(pages).toBe(3);
     expect(seen).toEqual([1, 2, 3, 4, 5].map(uuid));
     // The cursor's id in upper case names the same note.
-    expect((await request(app).get(`/notes?limit=1&after=${uuid(4).toUpperCase()}`).set(as('alice'))).body[0].id).toBe(uuid(5));
+    expect(
+      (
+        await request(app)
+          .get(`/notes?limit=1&after=${uuid(4).toUpperCase()}`)
+          .set(as('alice'))
+      ).body[0].id,
+    ).toBe(uuid(5));
   });
 
   it.each([
@@ -221,7 +258,9 @@ describe('owned-resource lists are bounded (RFC 8288 Link rel="next")', () => {
       expect(res.body).toMatchObject({ id: 'unknown_cursor', errors: [{ path: 'after' }] });
     }
     // The last note is a cursor with nothing after it: an empty page, not an error.
-    const end = await request(app).get(`/notes?after=${uuid(2)}`).set(as('alice'));
+    const end = await request(app)
+      .get(`/notes?after=${uuid(2)}`)
+      .set(as('alice'));
     expect(end.status).toBe(200);
     expect(end.body).toEqual([]);
   });
@@ -234,7 +273,13 @@ describe('owned-resource lists are bounded (RFC 8288 Link rel="next")', () => {
     expect(store.records).toHaveLength(4);
     // Another account is under its own cap; a deletion makes room.
     expect((await request(app).post('/notes').set(as('bob')).send({ text: 'two', colour: 'red' })).status).toBe(201);
-    expect((await request(app).delete(`/notes/${uuid(1)}`).set(as('alice'))).status).toBe(200);
+    expect(
+      (
+        await request(app)
+          .delete(`/notes/${uuid(1)}`)
+          .set(as('alice'))
+      ).status,
+    ).toBe(200);
     expect((await request(app).post('/notes').set(as('alice')).send({ text: 'four', colour: 'red' })).status).toBe(201);
   });
 
@@ -249,7 +294,14 @@ describe('operations with a body', () => {
   it('must state their body faults', () => {
     expect(() =>
       // @ts-expect-error: the compiler asks for bodyFaults too
-      new Api().op({ method: 'post', path: '/things', summary: 'make a thing', body: z.object({ a: z.string() }), response: { status: 201, description: 'made' }, handle: () => ({}) }),
+      new Api().op({
+        method: 'post',
+        path: '/things',
+        summary: 'make a thing',
+        body: z.object({ a: z.string() }),
+        response: { status: 201, description: 'made' },
+        handle: () => ({}),
+      }),
     ).toThrow(/POST \/things takes a body, so it must state its bodyFaults/);
   });
 });

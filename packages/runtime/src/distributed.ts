@@ -20,14 +20,18 @@ export async function serveDistributed(service: Service, env: NodeJS.ProcessEnv 
   const withTransport = needsTransport(service);
   const missing = [!config.DATABASE_URL && 'DATABASE_URL', withTransport && !config.KAFKA_BROKERS && 'KAFKA_BROKERS'].filter(Boolean);
   if (missing.length > 0) {
-    throw new ConfigError(`Distributed mode needs ${missing.join(' and ')} (e.g. DATABASE_URL=postgres://user@host:5432/db KAFKA_BROKERS=host:9092)`);
+    throw new ConfigError(
+      `Distributed mode needs ${missing.join(' and ')} (e.g. DATABASE_URL=postgres://user@host:5432/db KAFKA_BROKERS=host:9092)`,
+    );
   }
   const logger = createLogger({ level: config.LOG_LEVEL, name: service.area });
   // Pods read stores over HTTP or from a mounted volume (FIELDCAST_WEATHER_STORES); no data dir catalog here.
   const weather = service.needs.weather ? await openWeather({ storeUrls: config.FIELDCAST_WEATHER_STORES ?? [] }) : undefined;
   for (const line of weather?.description ?? []) logger.info(`weather: ${line}`);
   const db = await openDatabase({ url: config.DATABASE_URL! });
-  const transport = withTransport ? new KafkaTransport({ brokers: config.KAFKA_BROKERS!, clientId: `${config.KAFKA_CLIENT_ID}-${service.area}` }) : undefined;
+  const transport = withTransport
+    ? new KafkaTransport({ brokers: config.KAFKA_BROKERS!, clientId: `${config.KAFKA_CLIENT_ID}-${service.area}` })
+    : undefined;
   const fleet = await startServices([{ definition: service, port: config.PORT ?? portOf(service.area, config.PORT_BASE) }], {
     db,
     transport,

@@ -26,7 +26,14 @@ function isStoreLocation(s: string): boolean {
 
 /** Zarr stores to serve weather from (docs/architecture.md §2), comma-separated; opened at start, not here. */
 const storeList = optionalString
-  .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined))
+  .transform((v) =>
+    v
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined,
+  )
   .refine((list) => !list || list.every(isStoreLocation), { message: 'must be comma-separated Zarr store paths or http(s) URLs' });
 
 /** Every variable the fleet reads (README "Environment"). */
@@ -36,9 +43,19 @@ export const FleetEnv = z.object({
   // Unset: the mode decides (hosts.ts): 127.0.0.1 for the embedded fleet, 0.0.0.0 for serve.
   HOST: optionalString,
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional()),
-  KAFKA_BROKERS: optionalString.transform((v) => (v ? v.split(',').map((b) => b.trim()).filter(Boolean) : undefined)),
+  KAFKA_BROKERS: optionalString.transform((v) =>
+    v
+      ? v
+          .split(',')
+          .map((b) => b.trim())
+          .filter(Boolean)
+      : undefined,
+  ),
   KAFKA_CLIENT_ID: z.string().default('fieldcast'),
-  FIELDCAST_VENDOR: z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, 'must be a media type vendor token such as fieldcast').default('fieldcast'),
+  FIELDCAST_VENDOR: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]*$/, 'must be a media type vendor token such as fieldcast')
+    .default('fieldcast'),
   FIELDCAST_DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT: z.string().default('1mb'),

@@ -78,7 +78,14 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
  * the same scrypt as a wrong secret for a real key and its time tells nothing (OWASP
  * Authentication Cheat Sheet, "Authentication Responses").
  */
-const NO_KEY_HASH = ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, Buffer.alloc(16, 1).toString('base64'), Buffer.alloc(SCRYPT.keylen).toString('base64')].join('$');
+const NO_KEY_HASH = [
+  'scrypt',
+  SCRYPT.N,
+  SCRYPT.r,
+  SCRYPT.p,
+  Buffer.alloc(16, 1).toString('base64'),
+  Buffer.alloc(SCRYPT.keylen).toString('base64'),
+].join('$');
 
 /**
  * Application keys read `fc1.<key id>.<secret>`: the key id lets a check hash one candidate
@@ -125,8 +132,18 @@ export class IdentityStore implements Identity {
   }
 
   async createAccount(input: { name: string; handle?: string }): Promise<{ account: Account; applicationKey: string; keyId: string }> {
-    const handle = (input.handle ?? input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')).slice(0, 63);
-    if (!HANDLE.test(handle)) throw new IdentityError('invalid_handle', `handle "${handle}" must be 2-63 characters of a-z, 0-9 and -, starting with a letter or digit`);
+    const handle = (
+      input.handle ??
+      input.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+    ).slice(0, 63);
+    if (!HANDLE.test(handle))
+      throw new IdentityError(
+        'invalid_handle',
+        `handle "${handle}" must be 2-63 characters of a-z, 0-9 and -, starting with a letter or digit`,
+      );
     const account: Account = { id: randomUUID(), name: input.name, handle };
     const keyId = randomUUID();
     const secret = randomBytes(32).toString('base64url');
@@ -137,7 +154,8 @@ export class IdentityStore implements Identity {
         await trx.withSchema(IDENTITY_SCHEMA).table('keys').insert({ id: keyId, account_id: account.id, hash });
       });
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw new IdentityError('handle_taken', `handle "${handle}" is taken; choose another with --handle`);
+      if ((err as { code?: string }).code === '23505')
+        throw new IdentityError('handle_taken', `handle "${handle}" is taken; choose another with --handle`);
       throw err;
     }
     return { account, applicationKey: formatKey(keyId, secret), keyId };
@@ -158,7 +176,13 @@ export class IdentityStore implements Identity {
       // Lock the account row so two concurrent adds cannot both pass the limit.
       const account = await trx.withSchema(IDENTITY_SCHEMA).table('accounts').where({ id: accountId }).forUpdate().first('id');
       if (!account) throw new IdentityError('account_does_not_exist', `no account ${accountId}`);
-      const live = await trx.withSchema(IDENTITY_SCHEMA).table('keys').where({ account_id: accountId }).whereNull('revoked_at').count({ n: '*' }).first();
+      const live = await trx
+        .withSchema(IDENTITY_SCHEMA)
+        .table('keys')
+        .where({ account_id: accountId })
+        .whereNull('revoked_at')
+        .count({ n: '*' })
+        .first();
       if (Number(live?.n ?? 0) >= MAX_LIVE_KEYS) {
         throw new IdentityError('too_many_keys', `account ${accountId} already has ${MAX_LIVE_KEYS} live keys; revoke one first`);
       }
@@ -170,7 +194,10 @@ export class IdentityStore implements Identity {
   async revokeKey(accountId: string, keyIdOrKey: string): Promise<void> {
     const keyId = parseKey(keyIdOrKey)?.keyId ?? keyIdOrKey;
     if (!UUID.test(keyId)) throw new IdentityError('key_does_not_exist', `no key ${keyIdOrKey}`);
-    const n = await this.keys.where({ id: keyId, account_id: accountId }).whereNull('revoked_at').update({ revoked_at: this.knex.fn.now() });
+    const n = await this.keys
+      .where({ id: keyId, account_id: accountId })
+      .whereNull('revoked_at')
+      .update({ revoked_at: this.knex.fn.now() });
     if (n === 0) throw new IdentityError('key_does_not_exist', `no live key ${keyId} on account ${accountId}`);
     this.cache.clear();
   }
@@ -218,7 +245,10 @@ export class IdentityStore implements Identity {
     return account;
   }
 
-  private async storedKey(applicationId: string, keyId: string): Promise<{ id: string; name: string; handle: string; hash: string } | undefined> {
+  private async storedKey(
+    applicationId: string,
+    keyId: string,
+  ): Promise<{ id: string; name: string; handle: string; hash: string } | undefined> {
     return this.knex
       .from(`${IDENTITY_SCHEMA}.keys as k`)
       .join(`${IDENTITY_SCHEMA}.accounts as a`, 'a.id', 'k.account_id')

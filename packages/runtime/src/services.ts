@@ -78,7 +78,12 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     ...http,
     ...(needs.database ? { db } : {}),
     ...(outbox ? { outbox } : {}),
-    ...(needs.weather ? { weather: required(shared.weather, 'weather', service), computeThreads: shared.computeThreads ?? Math.max(1, availableParallelism() - 1) } : {}),
+    ...(needs.weather
+      ? {
+          weather: required(shared.weather, 'weather', service),
+          computeThreads: shared.computeThreads ?? Math.max(1, availableParallelism() - 1),
+        }
+      : {}),
   };
   await outbox?.start();
   const subscriptions: { stop(): Promise<void> }[] = [];
@@ -159,7 +164,13 @@ export async function startServices(
     for (const { area, port, prep } of prepared) {
       const server = await listen(prep.app, port, shared.host);
       const { port: actual } = server.address() as AddressInfo;
-      running.push({ area, url: `http://${shared.host === '0.0.0.0' ? '127.0.0.1' : shared.host}:${actual}`, app: prep.app, server, deps: prep.deps });
+      running.push({
+        area,
+        url: `http://${shared.host === '0.0.0.0' ? '127.0.0.1' : shared.host}:${actual}`,
+        app: prep.app,
+        server,
+        deps: prep.deps,
+      });
     }
   } catch (err) {
     await stopAll().catch(() => undefined);

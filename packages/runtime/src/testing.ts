@@ -80,7 +80,14 @@ export async function startTestFleet(definitions: Service[], options: TestFleetO
   await migrateIdentity(db);
   const prepared = new Map<string, PreparedService>();
   for (const definition of definitions) {
-    prepared.set(definition.area, await prepareService(definition, { db, transport, logger, weather, vendor: 'fieldcast', bodyLimit: '1mb', now: options.now, limits: options.limits }, identity));
+    prepared.set(
+      definition.area,
+      await prepareService(
+        definition,
+        { db, transport, logger, weather, vendor: 'fieldcast', bodyLimit: '1mb', now: options.now, limits: options.limits },
+        identity,
+      ),
+    );
   }
   const schemas = ['identity', ...definitions.map((d) => d.area)];
   const get = (area: string) => {

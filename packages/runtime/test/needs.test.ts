@@ -74,12 +74,16 @@ describe('a test fleet of services that declare different needs', () => {
   it('hands each service only the dependencies it declared', async () => {
     expect((await request(fleet.app('bare')).get('/deps')).body).toEqual(HTTP);
     // weather comes with the threads its heavy computation may use (docs/decisions/0051-heavy-work-in-worker-threads.md)
-    expect((await request(fleet.app('publisher')).get('/deps')).body).toEqual([...HTTP, 'computeThreads', 'db', 'outbox', 'weather'].sort());
+    expect((await request(fleet.app('publisher')).get('/deps')).body).toEqual(
+      [...HTTP, 'computeThreads', 'db', 'outbox', 'weather'].sort(),
+    );
     expect((await request(fleet.app('listener')).get('/deps')).body).toEqual([...HTTP, 'db'].sort());
   });
 
   it('migrates a schema only for a service that declared a database or an outbox', async () => {
-    const schemas: { nspname: string }[] = (await fleet.db.knex.raw(`select nspname from pg_namespace where nspname in ('bare', 'publisher', 'listener')`)).rows;
+    const schemas: { nspname: string }[] = (
+      await fleet.db.knex.raw(`select nspname from pg_namespace where nspname in ('bare', 'publisher', 'listener')`)
+    ).rows;
     expect(schemas.map((s) => s.nspname).sort()).toEqual(['listener', 'publisher']);
   });
 
@@ -99,7 +103,13 @@ describe('a test fleet of services that declare different needs', () => {
 
   it('subscribes the consumers a service declared', async () => {
     const subject = '6f1c2a7e-8b9d-4e6f-a1b2-c3d4e5f60718';
-    const event = resourceEvent({ area: 'publisher', resource: 'thing', action: 'created', subject, data: { account: null, resource: {} } });
+    const event = resourceEvent({
+      area: 'publisher',
+      resource: 'thing',
+      action: 'created',
+      subject,
+      data: { account: null, resource: {} },
+    });
     await fleet.transport.publish([{ topic: 'fieldcast.publisher.things', key: subject, event }]);
     await eventually(() => expect(received.map((m) => m.topic)).toContain('fieldcast.publisher.things'));
   });
@@ -123,5 +133,7 @@ it('a fleet whose services declare no weather makes none; a given source goes to
 it('distributed mode asks for Kafka only when the service publishes or consumes', async () => {
   await expect(serveDistributed(bare, {})).rejects.toThrow(/^Distributed mode needs DATABASE_URL \(/);
   await expect(serveDistributed(publisher, {})).rejects.toThrow(/^Distributed mode needs DATABASE_URL and KAFKA_BROKERS/);
-  await expect(serveDistributed(listener, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' })).rejects.toThrow(/^Distributed mode needs KAFKA_BROKERS/);
+  await expect(serveDistributed(listener, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' })).rejects.toThrow(
+    /^Distributed mode needs KAFKA_BROKERS/,
+  );
 });

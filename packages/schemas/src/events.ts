@@ -46,7 +46,12 @@ export const FeedQuery = z
   .object({
     after: UuidInput.optional(),
     before: UuidInput.optional(),
-    limit: z.coerce.number().int().min(1).max(FEED_LIMIT_MAX, { error: `limit is at most ${FEED_LIMIT_MAX}` }).default(FEED_LIMIT_DEFAULT),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(FEED_LIMIT_MAX, { error: `limit is at most ${FEED_LIMIT_MAX}` })
+      .default(FEED_LIMIT_DEFAULT),
   })
   .refine((q) => !(q.after && q.before), { error: 'after and before cannot be used in the same call', path: ['before'] });
 export type FeedQuery = z.infer<typeof FeedQuery>;
@@ -62,9 +67,14 @@ export const EventInput = z
     app: text({ error: 'is required: the calling application’s handle or id' }).min(1).max(63),
     origin: ResourceRefInput.optional(),
     namespace: Namespace,
-    message: text({ error: 'is required' }).min(1, { error: 'must not be empty' }).max(EVENT_MESSAGE_MAX, { error: `is at most ${EVENT_MESSAGE_MAX} characters` }),
+    message: text({ error: 'is required' })
+      .min(1, { error: 'must not be empty' })
+      .max(EVENT_MESSAGE_MAX, { error: `is at most ${EVENT_MESSAGE_MAX} characters` }),
     occurrenceTime: Timestamp.optional(),
-    tagged: z.array(ResourceRefInput).max(EVENT_TAGGED_MAX, { error: `holds at most ${EVENT_TAGGED_MAX} resources` }).default([]),
+    tagged: z
+      .array(ResourceRefInput)
+      .max(EVENT_TAGGED_MAX, { error: `holds at most ${EVENT_TAGGED_MAX} resources` })
+      .default([]),
     id: setByService,
     status: setByService,
     creationTime: setByService,

@@ -34,7 +34,11 @@ const Geometries = z.preprocess(
   (geometries, ctx) => {
     const count = positionCount(geometries);
     if (count > MAX_FIELD_POSITIONS) {
-      ctx.addIssue({ code: 'custom', input: geometries, message: `a field has at most ${MAX_FIELD_POSITIONS.toLocaleString('en')} positions over all its polygons; got ${count.toLocaleString('en')}` });
+      ctx.addIssue({
+        code: 'custom',
+        input: geometries,
+        message: `a field has at most ${MAX_FIELD_POSITIONS.toLocaleString('en')} positions over all its polygons; got ${count.toLocaleString('en')}`,
+      });
     }
     return geometries;
   },
@@ -42,7 +46,9 @@ const Geometries = z.preprocess(
     .array(PolygonInput)
     .min(1, { error: 'geometries needs at least one Polygon' })
     .max(1000)
-    .meta({ description: `1 to 1,000 Polygons, at most ${MAX_FIELD_POSITIONS.toLocaleString('en')} positions over all of them; they may touch but not overlap` }),
+    .meta({
+      description: `1 to 1,000 Polygons, at most ${MAX_FIELD_POSITIONS.toLocaleString('en')} positions over all of them; they may touch but not overlap`,
+    }),
 );
 
 /** Body of POST /fields and PUT /fields/{id} (spec 2.1, 4.2). */

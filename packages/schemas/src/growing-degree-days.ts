@@ -68,19 +68,39 @@ export function degreeDayQuerySchema(now: () => Date) {
       .meta({ description, examples: ['2025-04-15'] });
   return z
     .object({
-      base: decimalParam('base', 'any number', 'Base temperature in the requested scale; any number. Default 10 (celsius) or 50 (fahrenheit).', '10').optional(),
+      base: decimalParam(
+        'base',
+        'any number',
+        'Base temperature in the requested scale; any number. Default 10 (celsius) or 50 (fahrenheit).',
+        '10',
+      ).optional(),
       scale: z
         .string({ error: 'scale must be given once: celsius or fahrenheit' })
         .regex(/^(celsius|fahrenheit)$/i, { error: 'scale must be celsius or fahrenheit (any case)' })
         .meta({ description: 'celsius (default) or fahrenheit, case-insensitive; returned capitalised', examples: ['celsius'] })
         .optional(),
-      start: dateParam('start', `First day, inclusive, from ${DEGREE_DAY_FIRST_DATE} to ${DEGREE_DAY_FORECAST_DAYS} days after today (UTC). Default today.`).optional(),
-      end: dateParam('end', `Last day, inclusive, same range, not before start. Default today. Days after the current hour use forecast values.`).optional(),
+      start: dateParam(
+        'start',
+        `First day, inclusive, from ${DEGREE_DAY_FIRST_DATE} to ${DEGREE_DAY_FORECAST_DAYS} days after today (UTC). Default today.`,
+      ).optional(),
+      end: dateParam(
+        'end',
+        `Last day, inclusive, same range, not before start. Default today. Days after the current hour use forecast values.`,
+      ).optional(),
       method: z
         .enum(DEGREE_DAY_METHOD_NAMES, { error: `method must be one of ${DEGREE_DAY_METHOD_NAMES.join(', ')}` })
-        .meta({ description: 'Degree-day method (beyond the spec): average (default, McMaster & Wilhelm 1997 method 1), modified-average, single-sine, single-triangle (Zalom et al. 1983)', examples: ['single-sine'] })
+        .meta({
+          description:
+            'Degree-day method (beyond the spec): average (default, McMaster & Wilhelm 1997 method 1), modified-average, single-sine, single-triangle (Zalom et al. 1983)',
+          examples: ['single-sine'],
+        })
         .optional(),
-      cap: decimalParam('cap', 'not below base', 'Upper threshold (horizontal cutoff) in the requested scale, not below base; with modified-average, single-sine or single-triangle (beyond the spec).', '30').optional(),
+      cap: decimalParam(
+        'cap',
+        'not below base',
+        'Upper threshold (horizontal cutoff) in the requested scale, not below base; with modified-average, single-sine or single-triangle (beyond the spec).',
+        '30',
+      ).optional(),
     })
     .transform((q, ctx): DegreeDayQuery => {
       const scale = (q.scale?.toLowerCase() ?? 'celsius') as DegreeDayScale;
@@ -103,7 +123,10 @@ export function degreeDayQuerySchema(now: () => Date) {
       if (startMs > endMs) {
         // Name what the caller gave; a defaulted side is "today".
         const which = q.end !== undefined ? 'end' : 'start';
-        fail(which, `start (${q.start ?? `today, ${isoDate(startMs)}`}) must be no later than end (${q.end ?? `today, ${isoDate(endMs)}`}); dates run ${range()}`);
+        fail(
+          which,
+          `start (${q.start ?? `today, ${isoDate(startMs)}`}) must be no later than end (${q.end ?? `today, ${isoDate(endMs)}`}); dates run ${range()}`,
+        );
       }
       const base = q.base === undefined ? DEFAULT_DEGREE_DAY_BASE[scale] : Number(q.base);
       if (!Number.isFinite(base)) fail('base', 'base must be a finite decimal number');
@@ -124,7 +147,15 @@ export function degreeDayQuerySchema(now: () => Date) {
       if (q.end !== undefined) given.end = q.end;
       if (q.method !== undefined) given.method = method;
       if (cap !== undefined) given.cap = String(cap);
-      return { base, scale, start: isoDate(startMs || today), end: isoDate(endMs || today), method, ...(cap === undefined ? {} : { cap }), given };
+      return {
+        base,
+        scale,
+        start: isoDate(startMs || today),
+        end: isoDate(endMs || today),
+        method,
+        ...(cap === undefined ? {} : { cap }),
+        given,
+      };
     });
 }
 
@@ -162,7 +193,17 @@ export const DegreeDayLocationResult = z
   .meta({
     id: 'GrowingDegreeDayLocation',
     description: 'Location result (spec 2.6)',
-    examples: [{ latitude: 42.0308, longitude: -93.6319, startDate: '2025-04-15', endDate: '2025-10-01', baseTemperature: 10, scale: 'Celsius', degreeDays: 1512.3 }],
+    examples: [
+      {
+        latitude: 42.0308,
+        longitude: -93.6319,
+        startDate: '2025-04-15',
+        endDate: '2025-10-01',
+        baseTemperature: 10,
+        scale: 'Celsius',
+        degreeDays: 1512.3,
+      },
+    ],
   });
 export type DegreeDayLocationResult = z.infer<typeof DegreeDayLocationResult>;
 
@@ -174,7 +215,9 @@ export const DegreeDayFieldResult = z
     fieldMean: degreeDays('area-weighted mean over the grid cells the field covers; weights are the areas of cell ∩ field'),
     fieldMaximum: degreeDays('largest cell value among the covered cells'),
     fieldMinimum: degreeDays('smallest cell value among the covered cells'),
-    contours: z.string().meta({ description: 'relative path of the contours, with start, end and every other given parameter carried over' }),
+    contours: z
+      .string()
+      .meta({ description: 'relative path of the contours, with start, end and every other given parameter carried over' }),
   })
   .meta({
     id: 'GrowingDegreeDayField',
@@ -202,7 +245,12 @@ export const DegreeDayContourFeature = z
     type: z.literal('Feature'),
     geometry: z.object({ type: z.literal('Polygon'), coordinates: z.array(Ring) }),
     properties: z.object({
-      degreeDays: z.number().meta({ description: 'lower edge of the band: the feature covers the part of the field where degree days are at least this and below the next band edge' }),
+      degreeDays: z
+        .number()
+        .meta({
+          description:
+            'lower edge of the band: the feature covers the part of the field where degree days are at least this and below the next band edge',
+        }),
     }),
   })
   .meta({ id: 'GrowingDegreeDayContour' });
@@ -229,7 +277,18 @@ export const DegreeDayContourResult = z
         features: [
           {
             type: 'Feature',
-            geometry: { type: 'Polygon', coordinates: [[[-93.5, 42.0], [-93.4935, 42.0], [-93.4921, 42.01], [-93.5, 42.01], [-93.5, 42.0]]] },
+            geometry: {
+              type: 'Polygon',
+              coordinates: [
+                [
+                  [-93.5, 42.0],
+                  [-93.4935, 42.0],
+                  [-93.4921, 42.01],
+                  [-93.5, 42.01],
+                  [-93.5, 42.0],
+                ],
+              ],
+            },
             properties: { degreeDays: 1510 },
           },
         ],

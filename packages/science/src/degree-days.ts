@@ -15,12 +15,7 @@
 
 export type DegreeDayMethod = 'average' | 'modified-average' | 'single-sine' | 'single-triangle';
 
-export const DEGREE_DAY_METHODS: readonly DegreeDayMethod[] = [
-  'average',
-  'modified-average',
-  'single-sine',
-  'single-triangle',
-];
+export const DEGREE_DAY_METHODS: readonly DegreeDayMethod[] = ['average', 'modified-average', 'single-sine', 'single-triangle'];
 
 export interface DegreeDayOptions {
   /** Defaults to 'average', the spec's method. */
@@ -54,12 +49,7 @@ export function averageDegreeDays(tmax: number, tmin: number, base: number): num
  * base 50 °F and cap 86 °F this is the corn "86/50" rule (NWS modified growing degree days).
  * The cap applies to Tmin as well, so a night above the cap cannot push the day past cap-base.
  */
-export function modifiedAverageDegreeDays(
-  tmax: number,
-  tmin: number,
-  base: number,
-  cap = Number.POSITIVE_INFINITY,
-): number {
+export function modifiedAverageDegreeDays(tmax: number, tmin: number, base: number, cap = Number.POSITIVE_INFINITY): number {
   if (Number.isNaN(tmax) || Number.isNaN(tmin)) return Number.NaN;
   let hi = tmax < cap ? tmax : cap;
   let lo = tmin < cap ? tmin : cap;
@@ -82,12 +72,7 @@ export function modifiedAverageDegreeDays(
  * (else π/2). With θ2 = π/2 it reduces to Zalom's "intercepted by the lower threshold only"
  * form (1/π)[(M-L)(π/2-θ1) + α cos θ1]; with θ1 = -π/2 to his "upper threshold only" form.
  */
-export function singleSineDegreeDays(
-  tmax: number,
-  tmin: number,
-  lower: number,
-  upper = Number.POSITIVE_INFINITY,
-): number {
+export function singleSineDegreeDays(tmax: number, tmin: number, lower: number, upper = Number.POSITIVE_INFINITY): number {
   if (Number.isNaN(tmax) || Number.isNaN(tmin)) return Number.NaN;
   // Tolerate swapped extremes from imperfect data: the method only needs the day's range.
   const hi = tmax >= tmin ? tmax : tmin;
@@ -100,10 +85,7 @@ export function singleSineDegreeDays(
   const theta1 = lo < lower ? Math.asin(clampUnit((lower - mean) / amp)) : -HALF_PI;
   const theta2 = hi > upper ? Math.asin(clampUnit((upper - mean) / amp)) : HALF_PI;
   const upperPart = theta2 < HALF_PI ? (upper - lower) * (HALF_PI - theta2) : 0;
-  return (
-    ((mean - lower) * (theta2 - theta1) + amp * (Math.cos(theta1) - Math.cos(theta2)) + upperPart) /
-    Math.PI
-  );
+  return ((mean - lower) * (theta2 - theta1) + amp * (Math.cos(theta1) - Math.cos(theta2)) + upperPart) / Math.PI;
 }
 
 /**
@@ -116,12 +98,7 @@ export function singleSineDegreeDays(
  *   L <= Tmin,  Tmax > U:  M - L - (Tmax - U)^2 / (2 (Tmax - Tmin))
  *   Tmin >= U: U - L;  Tmax <= L: 0
  */
-export function singleTriangleDegreeDays(
-  tmax: number,
-  tmin: number,
-  lower: number,
-  upper = Number.POSITIVE_INFINITY,
-): number {
+export function singleTriangleDegreeDays(tmax: number, tmin: number, lower: number, upper = Number.POSITIVE_INFINITY): number {
   if (Number.isNaN(tmax) || Number.isNaN(tmin)) return Number.NaN;
   const hi = tmax >= tmin ? tmax : tmin;
   const lo = tmax >= tmin ? tmin : tmax;

@@ -12,11 +12,7 @@
  * elevation m, results mm per period (mm/h or mm/d; `millimetresToInches` converts).
  */
 
-import {
-  clearSkyRadiation,
-  extraterrestrialRadiationDaily,
-  hourlySolarGeometry,
-} from './solar.js';
+import { clearSkyRadiation, extraterrestrialRadiationDaily, hourlySolarGeometry } from './solar.js';
 import { saturationVapourPressureTetens } from './humidity.js';
 
 export type ReferenceSurface = 'short' | 'tall';
@@ -244,13 +240,7 @@ export function hourlyReferenceEt(input: HourlyReferenceEtInput): HourlyReferenc
   const es = saturationVapourPressureTetens(t);
   const u2 = windSpeedAt2m(input.windSpeed, input.windHeight ?? 2);
 
-  const sun = hourlySolarGeometry(
-    input.latitude,
-    input.longitude,
-    input.dayOfYear,
-    input.midpointHour,
-    input.standardMeridian ?? 0,
-  );
+  const sun = hourlySolarGeometry(input.latitude, input.longitude, input.dayOfYear, input.midpointHour, input.standardMeridian ?? 0);
   const rso = clearSkyRadiation(sun.ra, input.elevation);
   // Any hour with sun computes fcd from its own Rs/Rso, clamped (eq. 45), as the Appendix C
   // example does also in the low-sun hours before sunset; only night hours carry a value.
@@ -263,7 +253,25 @@ export function hourlyReferenceEt(input: HourlyReferenceEtInput): HourlyReferenc
   const daytime = rn > 0;
   const g = rn * (daytime ? c.soilHeatRatioDay : c.soilHeatRatioNight);
   const et = penmanMonteith(delta, gamma, rn, g, t, u2, es, ea, c.cn, daytime ? c.cdDay : c.cdNight);
-  return { et, ra: sun.ra, rso, fcd, sunUp, hoursToSunset: hoursToSunset(sun), rns, rnl, rn, g, daytime, u2, pressure, gamma, delta, es, altitude: sun.altitude };
+  return {
+    et,
+    ra: sun.ra,
+    rso,
+    fcd,
+    sunUp,
+    hoursToSunset: hoursToSunset(sun),
+    rns,
+    rnl,
+    rn,
+    g,
+    daytime,
+    u2,
+    pressure,
+    gamma,
+    delta,
+    es,
+    altitude: sun.altitude,
+  };
 }
 
 /** Hours from the midpoint's hour angle to sunset, going forward in time (ωs - ω, wrapped). */

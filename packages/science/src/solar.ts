@@ -71,12 +71,7 @@ export function seasonalCorrection(doy: number): number {
  * period's midpoint (14.5 for 14:00-15:00) in the zone whose central meridian is
  * `standardMeridianDeg` (degrees east; 0 when t is UTC). ASCE writes 0.06667 for 1/15.
  */
-export function solarTimeAngle(
-  midpointHour: number,
-  longitudeDeg: number,
-  doy: number,
-  standardMeridianDeg = 0,
-): number {
+export function solarTimeAngle(midpointHour: number, longitudeDeg: number, doy: number, standardMeridianDeg = 0): number {
   return (Math.PI / 12) * (midpointHour + (longitudeDeg - standardMeridianDeg) / 15 + seasonalCorrection(doy) - 12);
 }
 
@@ -175,12 +170,6 @@ export function clearSkyRadiation(ra: number, elevationM: number): number {
  * Solar radiation from sunshine hours, Angström formula, FAO-56 eq. 35:
  * Rs = (as + bs n/N) Ra, with FAO-56's default as = 0.25, bs = 0.50 where not calibrated.
  */
-export function solarRadiationFromSunshine(
-  sunshineHours: number,
-  daylightHoursN: number,
-  ra: number,
-  as = 0.25,
-  bs = 0.5,
-): number {
+export function solarRadiationFromSunshine(sunshineHours: number, daylightHoursN: number, ra: number, as = 0.25, bs = 0.5): number {
   return (as + (bs * sunshineHours) / daylightHoursN) * ra;
 }

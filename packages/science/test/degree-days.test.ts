@@ -59,13 +59,14 @@ describe('single sine, horizontal cutoff (Baskerville & Emin 1969; Zalom et al. 
     [9, 0, 10, undefined, 0, 'entirely below L'],
     [30, 10, 20, undefined, 10 / Math.PI, 'L = M: θ1 = 0, (1/π)[0·(π/2) + α cos 0] = 10/π = 3.18310'],
     [
-      25, 5, 10, undefined, 10 / 3 + (10 * Math.cos(Math.PI / 6)) / Math.PI,
+      25,
+      5,
+      10,
+      undefined,
+      10 / 3 + (10 * Math.cos(Math.PI / 6)) / Math.PI,
       'M 15, α 10, θ1 = asin(-0.5) = -π/6: (1/π)[5(π/2+π/6) + 10 cos(π/6)] = 10/3 + 8.66025/π = 6.08998',
     ],
-    [
-      30, 10, 0, 20, 20 - 10 / Math.PI,
-      'L below Tmin, U = M, θ2 = 0: (1/π)[(20)(π/2) - 10 cos 0 + 20(π/2)] = 20 - 10/π = 16.81690',
-    ],
+    [30, 10, 0, 20, 20 - 10 / Math.PI, 'L below Tmin, U = M, θ2 = 0: (1/π)[(20)(π/2) - 10 cos 0 + 20(π/2)] = 20 - 10/π = 16.81690'],
     [30, 10, 15, 25, 5, 'θ1 = -π/6, θ2 = π/6: (1/π)[5(π/3) + 10·0 + 10(π/3)] = 5'],
     [40, 30, 10, 25, 15, 'entirely above U: U - L'],
   ])('Tmax %p Tmin %p L %p U %p -> %p  [%s]', (tmax, tmin, lower, upper, expected) => {

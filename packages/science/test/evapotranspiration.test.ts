@@ -83,8 +83,12 @@ describe('extraterrestrial radiation', () => {
     const phi = (lat * Math.PI) / 180;
     const dec = solarDeclination(doy);
     const [w1, w2] = [w - Math.PI / 24, w + Math.PI / 24];
-    return (12 / Math.PI) * 4.92 * inverseRelativeDistance(doy) *
-      ((w2 - w1) * Math.sin(phi) * Math.sin(dec) + Math.cos(phi) * Math.cos(dec) * (Math.sin(w2) - Math.sin(w1)));
+    return (
+      (12 / Math.PI) *
+      4.92 *
+      inverseRelativeDistance(doy) *
+      ((w2 - w1) * Math.sin(phi) * Math.sin(dec) + Math.cos(phi) * Math.cos(dec) * (Math.sin(w2) - Math.sin(w1)))
+    );
   };
 
   it.each([
@@ -125,7 +129,7 @@ describe('extraterrestrial radiation', () => {
   });
 });
 
-describe('FAO-56 Example 18: daily ETo, Brussels (50°48\'N, 100 m), 6 July (J 187)', () => {
+describe("FAO-56 Example 18: daily ETo, Brussels (50°48'N, 100 m), 6 July (J 187)", () => {
   // Data: Tmax 21.5, Tmin 12.3 °C; RHmax 84, RHmin 63 %; wind 10 km/h at 10 m; sunshine 9.25 h.
   // FAO-56 daily Penman-Monteith = ASCE short crop daily (Cn 900, Cd 0.34, G 0).
   const lat = DMS(50, 48);
@@ -164,7 +168,7 @@ describe('FAO-56 Example 18: daily ETo, Brussels (50°48\'N, 100 m), 6 July (J 1
   });
 });
 
-describe('FAO-56 Example 17: ETo from monthly means, Bangkok (13°44\'N, 2 m), April (J 105)', () => {
+describe("FAO-56 Example 17: ETo from monthly means, Bangkok (13°44'N, 2 m), April (J 105)", () => {
   // Data: Tmax 34.8, Tmin 25.6 °C; ea 2.85 kPa; u2 2 m/s; sunshine 8.5 h/day; T March 29.2 °C,
   // so G = 0.14 (T_April - T_March) = 0.14 (30.2 - 29.2) = 0.14 MJ m-2 d-1 (FAO-56 eq. 44).
   const lat = DMS(13, 44);
@@ -199,7 +203,7 @@ describe('FAO-56 Example 17: ETo from monthly means, Bangkok (13°44\'N, 2 m), A
   });
 });
 
-describe('FAO-56 Example 19: hourly ETo, N\'Djamena (12°8\'N, 15°E, UTC+1), 1 October (J 274)', () => {
+describe("FAO-56 Example 19: hourly ETo, N'Djamena (12°8'N, 15°E, UTC+1), 1 October (J 274)", () => {
   // FAO-56 eq. 53 is the standardized hourly form with Cd 0.34 day and night and G 0.1/0.5 Rn,
   // so the golden test runs with FAO56_HOURLY_COEFFICIENTS. Clock time is local (meridian 15°E).
   const site = { elevation: 8, latitude: DMS(12, 8), longitude: 15, standardMeridian: 15, dayOfYear: 274 };
@@ -281,12 +285,30 @@ describe('ASCE-EWRI 2005 Appendix C: hourly ETos and ETrs, Greeley, Colorado, 1-
   // are read from their transcription in pyet's test suite (pyet-org/pyet tests/testhourly.py,
   // "Appendix C page C-7"). Its wind column is the 2 m speed: as 3 m readings the daytime hours
   // miss the table by up to 0.02 mm/h. The table prints two decimals.
-  const T = [30.9, 31.2, 29.1, 28.3, 26, 22.9, 20.1, 19.9, 18.4, 16.5, 15.4, 15.5, 13.5, 13.2, 16.2, 20, 22.9, 26.4, 28.2, 29.8, 30.9, 31.8, 32.5, 32.9, 32.4, 30.2, 30.6, 28.3, 25.9, 23.9];
-  const EA = [1.09, 1.15, 1.21, 1.21, 1.13, 1.2, 1.35, 1.35, 1.32, 1.26, 1.34, 1.31, 1.26, 1.24, 1.31, 1.36, 1.39, 1.25, 1.17, 1.03, 1.02, 0.98, 0.87, 0.86, 0.93, 1.14, 1.27, 1.27, 1.17, 1.2];
-  const RS = [2.24, 1.65, 0.34, 0.32, 0.08, 0, 0, 0, 0, 0, 0, 0, 0, 0.03, 0.46, 1.09, 1.74, 2.34, 2.84, 3.25, 3.21, 3.34, 2.96, 2.25, 1.35, 0.88, 0.79, 0.27, 0.03, 0];
-  const U2 = [3.74, 3.3, 1.06, 2.8, 2.03, 0.96, 0.53, 0.87, 0.28, 0.46, 0.92, 0.63, 0.63, 0.27, 1.15, 1.18, 0.81, 0.67, 1.4, 1.81, 1.9, 2.54, 2.67, 2.85, 2.55, 3.14, 2.56, 2.72, 3.01, 2.64];
-  const ETOS = [0.61, 0.48, 0.14, 0.2, 0.06, 0.01, -0.01, 0, -0.02, -0.01, -0.01, -0.01, -0.01, -0.01, 0.06, 0.19, 0.32, 0.46, 0.6, 0.72, 0.73, 0.79, 0.74, 0.62, 0.44, 0.35, 0.29, 0.19, 0.1, 0.08];
-  const ETRS = [0.82, 0.66, 0.2, 0.33, 0.09, 0.02, -0.01, 0, -0.03, -0.02, -0.01, -0.02, -0.02, -0.02, 0.08, 0.23, 0.37, 0.52, 0.7, 0.86, 0.88, 0.97, 0.93, 0.81, 0.6, 0.52, 0.42, 0.31, 0.14, 0.11];
+  const T = [
+    30.9, 31.2, 29.1, 28.3, 26, 22.9, 20.1, 19.9, 18.4, 16.5, 15.4, 15.5, 13.5, 13.2, 16.2, 20, 22.9, 26.4, 28.2, 29.8, 30.9, 31.8, 32.5,
+    32.9, 32.4, 30.2, 30.6, 28.3, 25.9, 23.9,
+  ];
+  const EA = [
+    1.09, 1.15, 1.21, 1.21, 1.13, 1.2, 1.35, 1.35, 1.32, 1.26, 1.34, 1.31, 1.26, 1.24, 1.31, 1.36, 1.39, 1.25, 1.17, 1.03, 1.02, 0.98, 0.87,
+    0.86, 0.93, 1.14, 1.27, 1.27, 1.17, 1.2,
+  ];
+  const RS = [
+    2.24, 1.65, 0.34, 0.32, 0.08, 0, 0, 0, 0, 0, 0, 0, 0, 0.03, 0.46, 1.09, 1.74, 2.34, 2.84, 3.25, 3.21, 3.34, 2.96, 2.25, 1.35, 0.88,
+    0.79, 0.27, 0.03, 0,
+  ];
+  const U2 = [
+    3.74, 3.3, 1.06, 2.8, 2.03, 0.96, 0.53, 0.87, 0.28, 0.46, 0.92, 0.63, 0.63, 0.27, 1.15, 1.18, 0.81, 0.67, 1.4, 1.81, 1.9, 2.54, 2.67,
+    2.85, 2.55, 3.14, 2.56, 2.72, 3.01, 2.64,
+  ];
+  const ETOS = [
+    0.61, 0.48, 0.14, 0.2, 0.06, 0.01, -0.01, 0, -0.02, -0.01, -0.01, -0.01, -0.01, -0.01, 0.06, 0.19, 0.32, 0.46, 0.6, 0.72, 0.73, 0.79,
+    0.74, 0.62, 0.44, 0.35, 0.29, 0.19, 0.1, 0.08,
+  ];
+  const ETRS = [
+    0.82, 0.66, 0.2, 0.33, 0.09, 0.02, -0.01, 0, -0.03, -0.02, -0.01, -0.02, -0.02, -0.02, 0.08, 0.23, 0.37, 0.52, 0.7, 0.86, 0.88, 0.97,
+    0.93, 0.81, 0.6, 0.52, 0.42, 0.31, 0.14, 0.11,
+  ];
   const hours = (surface: 'short' | 'tall') =>
     T.map((temperature, i) => {
       const end = 16 + i; // hour-ending clock time, counted from midnight of 1 July
@@ -392,9 +414,14 @@ describe('hourly rules of ASCE-EWRI 2005 Table 1 and eq. 45', () => {
 
   it('polar day has no sunset and no night hour; polar night only carried values', () => {
     const arctic = { ...base, latitude: 80, longitude: 0, standardMeridian: 0 };
-    const summer = hourlyReferenceEtSeries([0.5, 6.5, 12.5].map((h) => ({ ...arctic, dayOfYear: 172, midpointHour: h, solarRadiation: 0.5 })));
+    const summer = hourlyReferenceEtSeries(
+      [0.5, 6.5, 12.5].map((h) => ({ ...arctic, dayOfYear: 172, midpointHour: h, solarRadiation: 0.5 })),
+    );
     expect(summer.every((r) => r.sunUp && r.hoursToSunset === Infinity)).toBe(true);
-    const winter = hourlyReferenceEtSeries([0.5, 12.5].map((h) => ({ ...arctic, dayOfYear: 355, midpointHour: h, solarRadiation: 0 })), 0.4);
+    const winter = hourlyReferenceEtSeries(
+      [0.5, 12.5].map((h) => ({ ...arctic, dayOfYear: 355, midpointHour: h, solarRadiation: 0 })),
+      0.4,
+    );
     expect(winter.every((r) => !r.sunUp && Number.isNaN(r.hoursToSunset) && r.fcd === 0.4)).toBe(true);
   });
 

@@ -29,11 +29,22 @@ describe('series statistics (spec 2.8)', () => {
 
   it('gives nulls for an empty or all-missing series', () => {
     const empty = {
-      count: 0, mean: null, median: null, mode: null,
-      minimum: null, minimumTime: null, maximum: null, maximumTime: null,
+      count: 0,
+      mean: null,
+      median: null,
+      mode: null,
+      minimum: null,
+      minimumTime: null,
+      maximum: null,
+      maximumTime: null,
     };
     expect(seriesStatistics([])).toEqual(empty);
-    expect(seriesStatistics([{ validTime: t(0), value: null }, { validTime: t(1), value: Number.NaN }])).toEqual(empty);
+    expect(
+      seriesStatistics([
+        { validTime: t(0), value: null },
+        { validTime: t(1), value: Number.NaN },
+      ]),
+    ).toEqual(empty);
   });
 
   it('median of an even count is the mean of the two middle values', () => {

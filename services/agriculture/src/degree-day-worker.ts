@@ -28,7 +28,9 @@ function weatherOf(stores: string[]): Promise<GridSource> {
 
 async function compute(task: DegreeDayTask) {
   const source = await weatherOf(task.stores);
-  return task.kind === 'contours' ? fieldContours(source, task.field, task.query, task.limit) : fieldDegreeDays(source, task.field, task.query, task.limit);
+  return task.kind === 'contours'
+    ? fieldContours(source, task.field, task.query, task.limit)
+    : fieldDegreeDays(source, task.field, task.query, task.limit);
 }
 
 parentPort?.on('message', (task: DegreeDayTask) => {

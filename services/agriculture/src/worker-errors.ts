@@ -1,4 +1,11 @@
-import { type FieldError, InvalidRequestError, NotFoundError, RequestTooLargeError, UnavailableError, ValidationError } from '@fieldcast/kit';
+import {
+  type FieldError,
+  InvalidRequestError,
+  NotFoundError,
+  RequestTooLargeError,
+  UnavailableError,
+  ValidationError,
+} from '@fieldcast/kit';
 
 /**
  * Errors cross a thread boundary as plain data (the structured clone keeps an Error's message,

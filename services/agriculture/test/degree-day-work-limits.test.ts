@@ -29,7 +29,14 @@ class FlatSource implements GridSource {
   }
 
   variables(): VariableInfo[] {
-    return (['air_temperature_daily_max', 'air_temperature_daily_min'] as const).map((id) => ({ id, standardName: 'air_temperature', cellMethods: '', units: 'degC', description: id, stepMs: DAY_MS }));
+    return (['air_temperature_daily_max', 'air_temperature_daily_min'] as const).map((id) => ({
+      id,
+      standardName: 'air_temperature',
+      cellMethods: '',
+      units: 'degC',
+      description: id,
+      stepMs: DAY_MS,
+    }));
   }
 
   private steps(range: TimeRange) {
@@ -39,15 +46,24 @@ class FlatSource implements GridSource {
   async dailyExtremesAt(_lon: number, _lat: number, range: TimeRange): Promise<DailyExtremes<PointSeries>> {
     this.reads++;
     const nt = this.steps(range);
-    const series = (variable: 'air_temperature_daily_max' | 'air_temperature_daily_min', v: number): PointSeries => ({ variable, units: 'degC', startMs: range.startMs, stepMs: DAY_MS, values: new Float32Array(nt).fill(v), productOf: () => 'flat' });
+    const series = (variable: 'air_temperature_daily_max' | 'air_temperature_daily_min', v: number): PointSeries => ({
+      variable,
+      units: 'degC',
+      startMs: range.startMs,
+      stepMs: DAY_MS,
+      values: new Float32Array(nt).fill(v),
+      productOf: () => 'flat',
+    });
     return { tmax: series('air_temperature_daily_max', 25), tmin: series('air_temperature_daily_min', 15) };
   }
 
   async dailyExtremesIn(bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>> {
     this.reads++;
     const [w, s, e, n] = bbox;
-    const centres = (lo: number, hi: number, origin: number) => Array.from({ length: 400 }, (_, k) => origin + k).filter((c) => c >= lo && c <= hi);
-    const lats = Float64Array.from(centres(s, n, this.grid.lat0)), lons = Float64Array.from(centres(w, e, this.grid.lon0));
+    const centres = (lo: number, hi: number, origin: number) =>
+      Array.from({ length: 400 }, (_, k) => origin + k).filter((c) => c >= lo && c <= hi);
+    const lats = Float64Array.from(centres(s, n, this.grid.lat0)),
+      lons = Float64Array.from(centres(w, e, this.grid.lon0));
     const nt = this.steps(range);
     const window = (variable: 'air_temperature_daily_max' | 'air_temperature_daily_min', v: number): GridWindow => ({
       variable,
@@ -94,7 +110,11 @@ afterAll(() => fleet?.close());
 const client = {
   get: (path: string) => request(fleet.app('agriculture')).get(path).set('Authorization', alice.auth).set('Accept', JSON_V1),
   createField: async (polygons: number[][][][]) => {
-    const body = { description: 'limits', type: 'GeometryCollection', geometries: polygons.map((coordinates) => ({ type: 'Polygon', coordinates })) };
+    const body = {
+      description: 'limits',
+      type: 'GeometryCollection',
+      geometries: polygons.map((coordinates) => ({ type: 'Polygon', coordinates })),
+    };
     const res = await request(fleet.app('agriculture')).post('/fields').set('Authorization', alice.auth).send(body);
     expect(res.status).toBe(201);
     return res.body as { id: string };
@@ -110,7 +130,15 @@ const thousands = (n: number) => n.toLocaleString('en');
  * a cell of it (the field result) are the 80 x 80 centres 0.5..79.5 and -39.5..39.5, and within
  * one cell of it (contours) 82 x 82.
  */
-const square = [[[0.2, -39.8], [79.8, -39.8], [79.8, 39.8], [0.2, 39.8], [0.2, -39.8]]];
+const square = [
+  [
+    [0.2, -39.8],
+    [79.8, -39.8],
+    [79.8, 39.8],
+    [0.2, 39.8],
+    [0.2, -39.8],
+  ],
+];
 const FIELD_CELLS = 80 * 80 + 4; // and the centroid's four
 const CONTOUR_CELLS = 82 * 82;
 
@@ -128,25 +156,35 @@ describe('degree-day work limit: grid cells x days', () => {
     expect(res.status).toBe(422);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ id: 'request_too_large', status: 422 });
-    expect(res.body.message).toBe(`This request needs ${thousands(cellDays)} cell-days (grid cells x days); the limit is ${thousands(MAX_DEGREE_DAY_CELL_DAYS)}. Ask for fewer days or a smaller field.`);
+    expect(res.body.message).toBe(
+      `This request needs ${thousands(cellDays)} cell-days (grid cells x days); the limit is ${thousands(MAX_DEGREE_DAY_CELL_DAYS)}. Ask for fewer days or a smaller field.`,
+    );
     expect(source.reads).toBe(0);
   };
 
-  it('contours: one day over the limit is refused before any weather is read; the day before it is answered', async () => {
-    const days = Math.floor(MAX_DEGREE_DAY_CELL_DAYS / CONTOUR_CELLS);
-    await refused(`/growing-degree-days/${fieldId}/contours?${span(days + 1)}`, CONTOUR_CELLS * (days + 1));
-    const res = await client.get(`/growing-degree-days/${fieldId}/contours?${span(days)}`);
-    expect(res.status).toBe(200);
-    expect(res.body.features.length).toBeGreaterThan(0);
-  }, SLOW);
+  it(
+    'contours: one day over the limit is refused before any weather is read; the day before it is answered',
+    async () => {
+      const days = Math.floor(MAX_DEGREE_DAY_CELL_DAYS / CONTOUR_CELLS);
+      await refused(`/growing-degree-days/${fieldId}/contours?${span(days + 1)}`, CONTOUR_CELLS * (days + 1));
+      const res = await client.get(`/growing-degree-days/${fieldId}/contours?${span(days)}`);
+      expect(res.status).toBe(200);
+      expect(res.body.features.length).toBeGreaterThan(0);
+    },
+    SLOW,
+  );
 
-  it('field: one day over the limit is refused before any weather is read; the day before it is answered', async () => {
-    const days = Math.floor(MAX_DEGREE_DAY_CELL_DAYS / FIELD_CELLS);
-    await refused(`/growing-degree-days/${fieldId}?${span(days + 1)}`, FIELD_CELLS * (days + 1));
-    const res = await client.get(`/growing-degree-days/${fieldId}?${span(days)}`);
-    expect(res.status).toBe(200);
-    expect(res.body.fieldMean).toBe(10 * days);
-  }, SLOW);
+  it(
+    'field: one day over the limit is refused before any weather is read; the day before it is answered',
+    async () => {
+      const days = Math.floor(MAX_DEGREE_DAY_CELL_DAYS / FIELD_CELLS);
+      await refused(`/growing-degree-days/${fieldId}?${span(days + 1)}`, FIELD_CELLS * (days + 1));
+      const res = await client.get(`/growing-degree-days/${fieldId}?${span(days)}`);
+      expect(res.status).toBe(200);
+      expect(res.body.fieldMean).toBe(10 * days);
+    },
+    SLOW,
+  );
 
   it('location: every accepted range is within the limit (4 cells), from 2015-01-01 to today + 7 days', async () => {
     const res = await client.get(`/growing-degree-days/42/-93?start=2015-01-01&end=${isoDay(NOW.getTime() + 7 * DAY_MS)}`);
@@ -155,7 +193,11 @@ describe('degree-day work limit: grid cells x days', () => {
 
   it('location: a limit below its 4 cells x days is refused before any weather is read', async () => {
     const query: DegreeDayQuery = { base: 10, scale: 'celsius', start: '2024-01-01', end: '2024-01-10', method: 'average', given: {} };
-    await expect(locationDegreeDays(source, query, 42, -93, 39)).rejects.toThrow(new RequestTooLargeError('This request needs 40 cell-days (grid cells x days); the limit is 39. Ask for fewer days or a smaller field.'));
+    await expect(locationDegreeDays(source, query, 42, -93, 39)).rejects.toThrow(
+      new RequestTooLargeError(
+        'This request needs 40 cell-days (grid cells x days); the limit is 39. Ask for fewer days or a smaller field.',
+      ),
+    );
     expect(source.reads).toBe(0);
     await expect(locationDegreeDays(source, query, 42, -93, 40)).resolves.toMatchObject({ degreeDays: 100 });
   });

@@ -25,7 +25,15 @@ const field: FieldRecord = {
   centroid: { latitude: 42.01, longitude: -93.49 },
   areaM2: 1,
 };
-const query: DegreeDayQuery = { base: 10, scale: 'celsius', start: '2024-04-01', end: '2024-09-30', method: 'single-sine', cap: 30, given: { method: 'single-sine', cap: '30' } };
+const query: DegreeDayQuery = {
+  base: 10,
+  scale: 'celsius',
+  start: '2024-04-01',
+  end: '2024-09-30',
+  method: 'single-sine',
+  cap: 30,
+  given: { method: 'single-sine', cap: '30' },
+};
 const computer = degreeDayComputer(source, { threads: 1 });
 afterAll(() => computer.close());
 

@@ -7,8 +7,16 @@ import { agricultureService } from '../src/definition.js';
 /** Field geometry limits and rings built against the checks (docs/decisions/0034-geometry-checks-bounded.md). */
 const t = useTestFleet([agricultureService]);
 const app = () => t.fleet.app('agriculture');
-const fieldOf = (polygons: unknown[][][]) => ({ description: 'limits', type: 'GeometryCollection', geometries: polygons.map((coordinates) => ({ type: 'Polygon', coordinates })) });
-const create = (account: TestAccount, body: unknown) => request(app()).post('/fields').set('Authorization', account.auth).send(body as object);
+const fieldOf = (polygons: unknown[][][]) => ({
+  description: 'limits',
+  type: 'GeometryCollection',
+  geometries: polygons.map((coordinates) => ({ type: 'Polygon', coordinates })),
+});
+const create = (account: TestAccount, body: unknown) =>
+  request(app())
+    .post('/fields')
+    .set('Authorization', account.auth)
+    .send(body as object);
 /** A closed ring of n positions round (lon, lat), kilometres across. */
 const loop = (n: number, lon: number, lat: number) => surveyedField(n)[0]!.map(([x, y]) => [x! + 93.63 + lon, y! - 42.03 + lat]);
 
@@ -22,12 +30,20 @@ describe('fields: at most MAX_FIELD_POSITIONS positions per field', () => {
   it('one position more gets 422 invalid_geometry at geometries, naming the limit, before any polygon is checked', async () => {
     const n = MAX_FIELD_POSITIONS / 4;
     // The last polygon also crosses itself: its fault is not reported, because the count stops the checks.
-    const bowtie = [[20, 50], [20.01, 50.01], [20.01, 50], [20, 50.01], [20, 50]];
+    const bowtie = [
+      [20, 50],
+      [20.01, 50.01],
+      [20.01, 50],
+      [20, 50.01],
+      [20, 50],
+    ];
     const polygons = [...[0, 1, 2, 3].map((k) => [loop(n - (k === 3 ? 4 : 0), 10 + k * 0.05, 50)]), [bowtie]];
     const res = await create(t.alice, fieldOf(polygons));
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ id: 'invalid_geometry', status: 422 });
-    expect(res.body.errors).toEqual([{ path: 'geometries', message: `a field has at most 20,000 positions over all its polygons; got 20,001` }]);
+    expect(res.body.errors).toEqual([
+      { path: 'geometries', message: `a field has at most 20,000 positions over all its polygons; got 20,001` },
+    ]);
   });
 
   it('a comb of long parallel edges (the sweep’s worst case) is accepted, and the same comb crossing itself refused', async () => {

@@ -48,9 +48,23 @@ describe('field lookups through the cache (embedded PGlite: this process is the 
   const polygon = (lon: number, lat: number) => ({
     description: 'cached',
     type: 'GeometryCollection',
-    geometries: [{ type: 'Polygon', coordinates: [[[lon, lat], [lon + 0.01, lat], [lon + 0.01, lat + 0.01], [lon, lat + 0.01], [lon, lat]]] }],
+    geometries: [
+      {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [lon, lat],
+            [lon + 0.01, lat],
+            [lon + 0.01, lat + 0.01],
+            [lon, lat + 0.01],
+            [lon, lat],
+          ],
+        ],
+      },
+    ],
   });
-  const gdd = (id: string, auth: string) => request(app()).get(`/growing-degree-days/${id}?start=2024-04-01&end=2024-06-30`).set('Authorization', auth);
+  const gdd = (id: string, auth: string) =>
+    request(app()).get(`/growing-degree-days/${id}?start=2024-04-01&end=2024-06-30`).set('Authorization', auth);
 
   it('serves the new geometry after a PUT, 404 after a DELETE, and never another account', async () => {
     const created = await request(app()).post('/fields').set('Authorization', t.alice.auth).send(polygon(-93.5, 42));

@@ -21,7 +21,11 @@ const app = () => t.fleet.app('agriculture');
 const t = useTestFleet([agricultureService]);
 
 async function create(account: TestAccount, body: unknown = fieldBody()) {
-  return request(app()).post('/fields').set('Authorization', account.auth).set('Accept', JSON_V1).send(body as object);
+  return request(app())
+    .post('/fields')
+    .set('Authorization', account.auth)
+    .set('Accept', JSON_V1)
+    .send(body as object);
 }
 
 async function countFields() {
@@ -45,7 +49,13 @@ describe('fields: the spec shapes (spec 2.1, 4.2)', () => {
   });
 
   it('centroid covers every geometry of the collection', async () => {
-    const body = { ...fieldBody(), geometries: [{ type: 'Polygon', coordinates: [square(10, 50)] }, { type: 'Polygon', coordinates: [square(12, 52)] }] };
+    const body = {
+      ...fieldBody(),
+      geometries: [
+        { type: 'Polygon', coordinates: [square(10, 50)] },
+        { type: 'Polygon', coordinates: [square(12, 52)] },
+      ],
+    };
     const res = await create(t.alice, body);
     expect(res.status).toBe(201);
     expect(res.body.geometries).toHaveLength(2);
@@ -81,7 +91,10 @@ describe('fields: the spec shapes (spec 2.1, 4.2)', () => {
     expect(got.status).toBe(200);
     expect(got.body).toEqual(created);
 
-    const replaced = await request(app()).put(`/fields/${created.id}`).set('Authorization', t.alice.auth).send(fieldBody([square(5, 5)], 'moved'));
+    const replaced = await request(app())
+      .put(`/fields/${created.id}`)
+      .set('Authorization', t.alice.auth)
+      .send(fieldBody([square(5, 5)], 'moved'));
     expect(replaced.status).toBe(200);
     expect(replaced.body).toEqual({
       id: created.id,
@@ -112,7 +125,9 @@ describe('fields: ownership', () => {
     const created = (await create(t.alice)).body;
     for (const req of [
       request(app()).get(`/fields/${created.id}`),
-      request(app()).put(`/fields/${created.id}`).send(fieldBody([square(1, 1)], 'stolen')),
+      request(app())
+        .put(`/fields/${created.id}`)
+        .send(fieldBody([square(1, 1)], 'stolen')),
       request(app()).delete(`/fields/${created.id}`),
     ]) {
       const res = await req.set('Authorization', t.bob.auth);
@@ -134,7 +149,9 @@ describe('fields: ownership', () => {
 });
 
 describe('fields: bad geometry gets 422 invalid_geometry with the path, and changes nothing', () => {
-  const open = square(0, 0).slice(0, 4).concat([[0.005, 0.005]]);
+  const open = square(0, 0)
+    .slice(0, 4)
+    .concat([[0.005, 0.005]]);
   const bowtie = [
     [0, 0],
     [1, 1],
@@ -145,17 +162,63 @@ describe('fields: bad geometry gets 422 invalid_geometry with the path, and chan
   const cases: [string, unknown, string][] = [
     ['type is not GeometryCollection', { ...fieldBody(), type: 'FeatureCollection' }, 'type'],
     ['geometries is empty', { ...fieldBody(), geometries: [] }, 'geometries'],
-    ['a ring has fewer than 4 positions', fieldBody([[[0, 0], [1, 0], [0, 0]]]), 'geometries.0.coordinates.0'],
+    [
+      'a ring has fewer than 4 positions',
+      fieldBody([
+        [
+          [0, 0],
+          [1, 0],
+          [0, 0],
+        ],
+      ]),
+      'geometries.0.coordinates.0',
+    ],
     ['a ring is not closed', fieldBody([open]), 'geometries.0.coordinates.0'],
     ['a longitude is out of range', fieldBody([square(180, 0)]), 'geometries.0.coordinates.0.1'],
     ['a latitude is out of range', fieldBody([square(0, 89.995)]), 'geometries.0.coordinates.0.2'],
     ['the ring intersects itself', fieldBody([bowtie]), 'geometries.0.coordinates.0'],
     ['a hole outside the exterior ring', fieldBody([square(0, 0), square(1, 1)]), 'geometries.0.coordinates.1'],
     ['two holes overlapping', fieldBody([square(0, 0, 1), square(0.2, 0.2, 0.3), square(0.3, 0.3, 0.3)]), 'geometries.0.coordinates.2'],
-    ['a hole inside another hole', fieldBody([square(0, 0, 1), square(0.2, 0.2, 0.5), square(0.3, 0.3, 0.1)]), 'geometries.0.coordinates.2'],
-    ['an edge across the antimeridian the long way (not cut, RFC 7946 3.1.9)', fieldBody([[[179.9, 0], [-179.9, 0], [-179.9, 0.1], [179.9, 0.1], [179.9, 0]]]), 'geometries.0.coordinates.0.1'],
-    ['two polygons overlapping', { ...fieldBody(), geometries: [{ type: 'Polygon', coordinates: [square(10, 50, 0.02)] }, { type: 'Polygon', coordinates: [square(10.01, 50.01, 0.02)] }] }, 'geometries.1'],
-    ['one polygon inside another', { ...fieldBody(), geometries: [{ type: 'Polygon', coordinates: [square(10, 50, 0.1)] }, { type: 'Polygon', coordinates: [square(10.03, 50.03)] }] }, 'geometries.1'],
+    [
+      'a hole inside another hole',
+      fieldBody([square(0, 0, 1), square(0.2, 0.2, 0.5), square(0.3, 0.3, 0.1)]),
+      'geometries.0.coordinates.2',
+    ],
+    [
+      'an edge across the antimeridian the long way (not cut, RFC 7946 3.1.9)',
+      fieldBody([
+        [
+          [179.9, 0],
+          [-179.9, 0],
+          [-179.9, 0.1],
+          [179.9, 0.1],
+          [179.9, 0],
+        ],
+      ]),
+      'geometries.0.coordinates.0.1',
+    ],
+    [
+      'two polygons overlapping',
+      {
+        ...fieldBody(),
+        geometries: [
+          { type: 'Polygon', coordinates: [square(10, 50, 0.02)] },
+          { type: 'Polygon', coordinates: [square(10.01, 50.01, 0.02)] },
+        ],
+      },
+      'geometries.1',
+    ],
+    [
+      'one polygon inside another',
+      {
+        ...fieldBody(),
+        geometries: [
+          { type: 'Polygon', coordinates: [square(10, 50, 0.1)] },
+          { type: 'Polygon', coordinates: [square(10.03, 50.03)] },
+        ],
+      },
+      'geometries.1',
+    ],
     ['an entry is not a Polygon', { ...fieldBody(), geometries: [{ type: 'Point', coordinates: [0, 0] }] }, 'geometries.0.type'],
   ];
   it.each(cases)('%s', async (_name, body, path) => {
@@ -168,10 +231,18 @@ describe('fields: bad geometry gets 422 invalid_geometry with the path, and chan
   });
 
   it('overlapping polygons: the error names both, and neither POST nor PUT stores or publishes anything', async () => {
-    const overlapping = { ...fieldBody(), geometries: [square(10, 50, 0.02), square(20, 50), square(10.01, 50.01, 0.02)].map((ring) => ({ type: 'Polygon', coordinates: [ring] })) };
+    const overlapping = {
+      ...fieldBody(),
+      geometries: [square(10, 50, 0.02), square(20, 50), square(10.01, 50.01, 0.02)].map((ring) => ({
+        type: 'Polygon',
+        coordinates: [ring],
+      })),
+    };
     const res = await create(t.alice, overlapping);
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual([{ path: 'geometries.2', message: expect.stringMatching(/polygon 2 overlaps polygon 0.*OGC Simple Features 6\.1\.14/) }]);
+    expect(res.body.errors).toEqual([
+      { path: 'geometries.2', message: expect.stringMatching(/polygon 2 overlaps polygon 0.*OGC Simple Features 6\.1\.14/) },
+    ]);
     expect(await countFields()).toBe(0);
 
     const created = (await create(t.alice)).body;
@@ -191,9 +262,24 @@ describe('fields: bad geometry gets 422 invalid_geometry with the path, and chan
   });
 
   it('a field cut at the antimeridian (RFC 7946 3.1.9) is accepted, its centroid at the antimeridian, not at longitude 0', async () => {
-    const east = [[179.98, -17], [180, -17], [180, -16.98], [179.98, -16.98], [179.98, -17]];
-    const west = [[-180, -17], [-179.98, -17], [-179.98, -16.98], [-180, -16.98], [-180, -17]];
-    const res = await create(t.alice, { ...fieldBody(), geometries: [east, west].map((ring) => ({ type: 'Polygon', coordinates: [ring] })) });
+    const east = [
+      [179.98, -17],
+      [180, -17],
+      [180, -16.98],
+      [179.98, -16.98],
+      [179.98, -17],
+    ];
+    const west = [
+      [-180, -17],
+      [-179.98, -17],
+      [-179.98, -16.98],
+      [-180, -16.98],
+      [-180, -17],
+    ];
+    const res = await create(t.alice, {
+      ...fieldBody(),
+      geometries: [east, west].map((ring) => ({ type: 'Polygon', coordinates: [ring] })),
+    });
     expect(res.status).toBe(201);
     expect(res.body.centroid.latitude).toBeCloseTo(-16.99, 9);
     expect(Math.abs(res.body.centroid.longitude)).toBeCloseTo(180, 9);
@@ -201,7 +287,10 @@ describe('fields: bad geometry gets 422 invalid_geometry with the path, and chan
 
   it('a bad replacement leaves the field as it was', async () => {
     const created = (await create(t.alice)).body;
-    const res = await request(app()).put(`/fields/${created.id}`).set('Authorization', t.alice.auth).send({ ...fieldBody(), geometries: [] });
+    const res = await request(app())
+      .put(`/fields/${created.id}`)
+      .set('Authorization', t.alice.auth)
+      .send({ ...fieldBody(), geometries: [] });
     expect(res.status).toBe(422);
     const still = await request(app()).get(`/fields/${created.id}`).set('Authorization', t.alice.auth);
     expect(still.body).toEqual(created);
@@ -217,7 +306,9 @@ describe('fields: HTTP conventions (docs/architecture.md §3)', () => {
   });
 
   it('a wrong key or a revoked key: 401', async () => {
-    const wrong = await request(app()).get('/fields').auth(t.alice.id, `${t.alice.key.slice(0, -4)}AAAA`);
+    const wrong = await request(app())
+      .get('/fields')
+      .auth(t.alice.id, `${t.alice.key.slice(0, -4)}AAAA`);
     expect(wrong.status).toBe(401);
     await t.fleet.identity.revokeKey(t.alice.id, t.alice.key);
     const revoked = await request(app()).get('/fields').set('Authorization', t.alice.auth);
@@ -237,7 +328,11 @@ describe('fields: HTTP conventions (docs/architecture.md §3)', () => {
   });
 
   it('malformed JSON: 400; wrong content type: 415; too large: 413; none of them stores anything', async () => {
-    const malformed = await request(app()).post('/fields').set('Authorization', t.alice.auth).set('Content-Type', 'application/json').send('{"type": ');
+    const malformed = await request(app())
+      .post('/fields')
+      .set('Authorization', t.alice.auth)
+      .set('Content-Type', 'application/json')
+      .send('{"type": ');
     expect(malformed.status).toBe(400);
     expect(malformed.body.id).toBe('malformed_json');
     const text = await request(app()).post('/fields').set('Authorization', t.alice.auth).set('Content-Type', 'text/plain').send('hello');
@@ -263,7 +358,10 @@ describe('fields: HTTP conventions (docs/architecture.md §3)', () => {
 describe('fields: outbox (docs/architecture.md §5)', () => {
   it('each change writes its event in the same transaction, in order', async () => {
     const created = (await create(t.alice)).body;
-    await request(app()).put(`/fields/${created.id}`).set('Authorization', t.alice.auth).send(fieldBody([square(1, 1)]));
+    await request(app())
+      .put(`/fields/${created.id}`)
+      .set('Authorization', t.alice.auth)
+      .send(fieldBody([square(1, 1)]));
     await request(app()).delete(`/fields/${created.id}`).set('Authorization', t.alice.auth);
     await create(t.alice, { ...fieldBody(), geometries: [] }); // rejected: no event
     const rows = await t.fleet.db.knex.withSchema('agriculture').table('outbox').orderBy('seq').select('topic', 'key', 'event');
@@ -274,6 +372,11 @@ describe('fields: outbox (docs/architecture.md §5)', () => {
     ]);
     expect(rows.every((r) => r.topic === 'fieldcast.agriculture.fields' && r.key === created.id)).toBe(true);
     const event = typeof rows[0]!.event === 'string' ? JSON.parse(rows[0]!.event) : rows[0]!.event;
-    expect(event).toMatchObject({ specversion: '1.0', source: '/agriculture', subject: created.id, data: { account: t.alice.id, resource: created } });
+    expect(event).toMatchObject({
+      specversion: '1.0',
+      source: '/agriculture',
+      subject: created.id,
+      data: { account: t.alice.id, resource: created },
+    });
   });
 });

@@ -37,7 +37,11 @@ export function useGddClient(weather: GridSource, now: () => Date): GddClient {
     const res = await request(app())
       .post('/fields')
       .set('Authorization', client.alice.auth)
-      .send({ description: 'test field', type: 'GeometryCollection', geometries: polygons.map((coordinates) => ({ type: 'Polygon', coordinates })) });
+      .send({
+        description: 'test field',
+        type: 'GeometryCollection',
+        geometries: polygons.map((coordinates) => ({ type: 'Polygon', coordinates })),
+      });
     expect(res.status).toBe(201);
     return res.body;
   };
@@ -48,7 +52,8 @@ export function useGddClient(weather: GridSource, now: () => Date): GddClient {
 export function expectCoverage(polygons: Polygon[], features: ContourFeature[]) {
   const pieces = features.map((f) => f.geometry.coordinates);
   for (const f of features) expect(f.geometry.type).toBe('Polygon');
-  for (const p of pieces) for (const ring of p) for (const [lon, lat] of ring) expect(Math.abs(lon!) <= 180 && Math.abs(lat!) <= 90).toBe(true);
+  for (const p of pieces)
+    for (const ring of p) for (const [lon, lat] of ring) expect(Math.abs(lon!) <= 180 && Math.abs(lat!) <= 90).toBe(true);
   const fieldArea = areaOf(polygons);
   const total = pieces.reduce((s, p) => s + areaOf([p]), 0);
   expect(Math.abs(total - fieldArea) / fieldArea).toBeLessThan(0.005);

@@ -19,7 +19,12 @@ const MAY_1 = Date.UTC(2024, 4, 1);
 const NOW = new Date(Date.UTC(2024, 4, 10, 12));
 const A = { tmax: [20, 25, 8], tmin: [10, 11, 2] };
 const B = { tmax: [14, 16, 30], tmin: [6, 4, 10] };
-const source = new TableSource(MAY_1, { '40.5,179.5': A, '40.5,-179.5': B, '89.5,10.5': A, '-89.5,10.5': A, '40.5,10.5': A }, { tmax: 40, tmin: 30 }, NOW.getTime() + 3 * DAY_MS);
+const source = new TableSource(
+  MAY_1,
+  { '40.5,179.5': A, '40.5,-179.5': B, '89.5,10.5': A, '-89.5,10.5': A, '40.5,10.5': A },
+  { tmax: 40, tmin: 30 },
+  NOW.getTime() + 3 * DAY_MS,
+);
 const DAYS = 'start=2024-05-01&end=2024-05-03';
 const { get, createField } = useGddClient(source, () => NOW);
 
@@ -50,7 +55,8 @@ describe('a field cut at the antimeridian (RFC 7946 section 3.1.9)', () => {
     const features = res.body.features as ContourFeature[];
     expectCoverage([east, west], features);
     // Range 10..75 -> edges 10, 20, ..., 80 (as for the hand-computed field in growing-degree-days.test.ts).
-    const bandAt = (lon: number, lat: number) => features.filter((f) => containsPoint([f.geometry.coordinates], [lon, lat])).map((f) => f.properties.degreeDays);
+    const bandAt = (lon: number, lat: number) =>
+      features.filter((f) => containsPoint([f.geometry.coordinates], [lon, lat])).map((f) => f.properties.degreeDays);
     expect(bandAt(179.5, 40.5)).toEqual([10]);
     expect(bandAt(-179.75, 40.5)).toEqual([10]);
   });
@@ -89,6 +95,10 @@ describe('a field smaller than one cell, and one exactly on cell edges', () => {
 
   it('exactly cell A: the neighbours (75) that only touch its edges take no part', async () => {
     const field = await createField([[bboxRing(10, 40, 11, 41)]]);
-    expect((await get(`/growing-degree-days/${field.id}?${DAYS}`)).body).toMatchObject({ fieldMean: 13, fieldMaximum: 13, fieldMinimum: 13 });
+    expect((await get(`/growing-degree-days/${field.id}?${DAYS}`)).body).toMatchObject({
+      fieldMean: 13,
+      fieldMaximum: 13,
+      fieldMinimum: 13,
+    });
   });
 });

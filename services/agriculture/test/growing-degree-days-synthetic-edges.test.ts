@@ -13,7 +13,8 @@ import { type ContourFeature, expectCoverage, type Polygon, useGddClient } from 
  */
 const NOW = Date.UTC(2024, 6, 1, 12);
 const source = new SyntheticSource({ now: () => NOW });
-const START = '2024-03-01', END = '2024-03-31';
+const START = '2024-03-01',
+  END = '2024-03-31';
 const SEASON = `start=${START}&end=${END}`;
 const { get, createField } = useGddClient(source, () => new Date(NOW));
 
@@ -34,9 +35,11 @@ function bruteForceCells(polygons: Polygon[], is: number[], js: number[]) {
   const cells: { area: number; total: number }[] = [];
   for (const i of is) {
     for (const j of js) {
-      const lat = i / 100, lon = j / 100;
+      const lat = i / 100,
+        lon = j / 100;
       let area = 0;
-      for (const shift of [-360, 0, 360]) area += commonArea(polygons, [[bboxRing(lon + shift - 0.005, lat - 0.005, lon + shift + 0.005, lat + 0.005)]]);
+      for (const shift of [-360, 0, 360])
+        area += commonArea(polygons, [[bboxRing(lon + shift - 0.005, lat - 0.005, lon + shift + 0.005, lat + 0.005)]]);
       if (area > 0) cells.push({ area, total: bruteForcePoint(lon, lat) });
     }
   }
@@ -56,8 +59,25 @@ const span = (from: number, to: number) => Array.from({ length: to - from + 1 },
 
 describe('a field cut at the antimeridian on the synthetic world', () => {
   // Fiji: a pentagon west of 180 and a quadrilateral east of it, sharing the stretch of 180 between 16.985 S and 16.962 S.
-  const east: Polygon = [[[179.9631, -16.9874], [180, -16.985], [180, -16.962], [179.9712, -16.9597], [179.9588, -16.9731], [179.9631, -16.9874]]];
-  const west: Polygon = [[[-180, -16.985], [-179.9702, -16.9822], [-179.9745, -16.9653], [-180, -16.962], [-180, -16.985]]];
+  const east: Polygon = [
+    [
+      [179.9631, -16.9874],
+      [180, -16.985],
+      [180, -16.962],
+      [179.9712, -16.9597],
+      [179.9588, -16.9731],
+      [179.9631, -16.9874],
+    ],
+  ];
+  const west: Polygon = [
+    [
+      [-180, -16.985],
+      [-179.9702, -16.9822],
+      [-179.9745, -16.9653],
+      [-180, -16.962],
+      [-180, -16.985],
+    ],
+  ];
   let fieldId: string;
   let centroid: { latitude: number; longitude: number };
   beforeAll(async () => {
@@ -102,7 +122,12 @@ describe('a field exactly on the cell edges of the synthetic grid', () => {
     const field = await createField([[ring]]);
     const res = await get(`/growing-degree-days/${field.id}?${SEASON}`);
     expect(res.status).toBe(200);
-    const cells = [-5301, -5300].flatMap((i) => [-4207, -4206, -4205].map((j) => ({ area: areaOf([[bboxRing(j / 100 - 0.005, i / 100 - 0.005, j / 100 + 0.005, i / 100 + 0.005)]]), total: bruteForcePoint(j / 100, i / 100) })));
+    const cells = [-5301, -5300].flatMap((i) =>
+      [-4207, -4206, -4205].map((j) => ({
+        area: areaOf([[bboxRing(j / 100 - 0.005, i / 100 - 0.005, j / 100 + 0.005, i / 100 + 0.005)]]),
+        total: bruteForcePoint(j / 100, i / 100),
+      })),
+    );
     const { mean, max, min } = statistics(cells);
     near(res.body.fieldMean, mean);
     near(res.body.fieldMaximum, max);
@@ -115,7 +140,11 @@ describe('a field exactly on the cell edges of the synthetic grid', () => {
 
 describe('a field of touching parts', () => {
   // Two squares sharing an edge, and a third touching the second at one corner.
-  const parts: Polygon[] = [[bboxRing(-93.5217, 42.0013, -93.5003, 42.0191)], [bboxRing(-93.5003, 42.0013, -93.4811, 42.0152)], [bboxRing(-93.4811, 42.0152, -93.4706, 42.0247)]];
+  const parts: Polygon[] = [
+    [bboxRing(-93.5217, 42.0013, -93.5003, 42.0191)],
+    [bboxRing(-93.5003, 42.0013, -93.4811, 42.0152)],
+    [bboxRing(-93.4811, 42.0152, -93.4706, 42.0247)],
+  ];
   let fieldId: string;
   beforeAll(async () => {
     ({ id: fieldId } = await createField(parts));
@@ -137,7 +166,11 @@ describe('a field of touching parts', () => {
     expect(new Set(features.map((f) => f.properties.degreeDays)).size).toBeGreaterThan(1);
     expectCoverage(parts, features);
     // The corner where parts 2 and 3 touch is in exactly one band's pieces' closure; a point just inside each part is in one piece.
-    for (const [lon, lat] of [[-93.51, 42.01], [-93.49, 42.01], [-93.475, 42.02]] as const) {
+    for (const [lon, lat] of [
+      [-93.51, 42.01],
+      [-93.49, 42.01],
+      [-93.475, 42.02],
+    ] as const) {
       expect(features.filter((f) => containsPoint([f.geometry.coordinates], [lon, lat]))).toHaveLength(1);
     }
   });

@@ -57,7 +57,11 @@ beforeAll(async () => {
   const res = await request(app())
     .post('/fields')
     .set('Authorization', alice.auth)
-    .send({ description: 'brute force', type: 'GeometryCollection', geometries: POLYGONS.map((coordinates) => ({ type: 'Polygon', coordinates })) });
+    .send({
+      description: 'brute force',
+      type: 'GeometryCollection',
+      geometries: POLYGONS.map((coordinates) => ({ type: 'Polygon', coordinates })),
+    });
   expect(res.status).toBe(201);
   fieldId = res.body.id;
 });
@@ -73,7 +77,9 @@ function bruteForcePoint(lon: number, lat: number, start: string, end: string, f
   const tmin = source.pointSeriesSync('air_temperature_daily_min', lon, lat, days(start, end)).values;
   let total = 0;
   for (let i = 0; i < tmax.length; i++) {
-    total += fahrenheit ? degreeDays(celsiusToFahrenheit(tmax[i]!), celsiusToFahrenheit(tmin[i]!), { base: 50 }) : degreeDays(tmax[i]!, tmin[i]!, { base: 10 });
+    total += fahrenheit
+      ? degreeDays(celsiusToFahrenheit(tmax[i]!), celsiusToFahrenheit(tmin[i]!), { base: 50 })
+      : degreeDays(tmax[i]!, tmin[i]!, { base: 10 });
   }
   return total;
 }
@@ -86,8 +92,17 @@ function bruteForceCells(fahrenheit = false) {
   const cells: { area: number; total: number }[] = [];
   for (let i = Math.floor(41.99 * 100); i <= Math.ceil(42.04 * 100); i++) {
     for (let j = Math.floor(-93.53 * 100); j <= Math.ceil(-93.45 * 100); j++) {
-      const lat = i / 100, lon = j / 100;
-      const cell = [[[lon - 0.005, lat - 0.005], [lon + 0.005, lat - 0.005], [lon + 0.005, lat + 0.005], [lon - 0.005, lat + 0.005], [lon - 0.005, lat - 0.005]]];
+      const lat = i / 100,
+        lon = j / 100;
+      const cell = [
+        [
+          [lon - 0.005, lat - 0.005],
+          [lon + 0.005, lat - 0.005],
+          [lon + 0.005, lat + 0.005],
+          [lon - 0.005, lat + 0.005],
+          [lon - 0.005, lat - 0.005],
+        ],
+      ];
       const area = commonArea(POLYGONS, [cell]);
       if (area > 0) cells.push({ area, total: bruteForcePoint(lon, lat, '2024-04-01', '2024-06-30', fahrenheit) });
     }
@@ -172,13 +187,17 @@ describe('contours on the synthetic world', () => {
   });
 
   it('each grid centre inside the field lies in the band of its own value', async () => {
-    const features = (await get(`/growing-degree-days/${fieldId}/contours?${SEASON}`)).body.features as { geometry: { coordinates: Polygon }; properties: { degreeDays: number } }[];
+    const features = (await get(`/growing-degree-days/${fieldId}/contours?${SEASON}`)).body.features as {
+      geometry: { coordinates: Polygon };
+      properties: { degreeDays: number };
+    }[];
     const levels = [...new Set(features.map((f) => f.properties.degreeDays))].sort((a, b) => a - b);
     const step = Math.min(...levels.slice(1).map((l, k) => l - levels[k]!));
     let checked = 0;
     for (let i = 4199; i <= 4204; i++) {
       for (let j = -9352; j <= -9345; j++) {
-        const lat = i / 100, lon = j / 100;
+        const lat = i / 100,
+          lon = j / 100;
         if (!containsPoint(POLYGONS, [lon, lat])) continue;
         const value = bruteForcePoint(lon, lat, '2024-04-01', '2024-06-30');
         const holding = features.filter((f) => containsPoint([f.geometry.coordinates], [lon, lat]));

@@ -34,11 +34,16 @@ const JSON_V1 = 'application/vnd.fieldcast+json; version=1';
 const rect = bboxRing;
 /* The field: all of cell A and the western half of cell B (lon 10..11.5, lat 40..41). */
 const FIELD_RING = rect(10, 40, 11.5, 41);
-const fieldBody = (rings: number[][][] = [FIELD_RING]) => ({ description: 'hand', type: 'GeometryCollection', geometries: [{ type: 'Polygon', coordinates: rings }] });
+const fieldBody = (rings: number[][][] = [FIELD_RING]) => ({
+  description: 'hand',
+  type: 'GeometryCollection',
+  geometries: [{ type: 'Polygon', coordinates: rings }],
+});
 
 let fieldId: string;
 const app = () => t.fleet.app('agriculture');
-const get = (path: string, account: TestAccount = t.alice) => request(app()).get(path).set('Authorization', account.auth).set('Accept', JSON_V1);
+const get = (path: string, account: TestAccount = t.alice) =>
+  request(app()).get(path).set('Authorization', account.auth).set('Accept', JSON_V1);
 
 const t = useTestFleet([agricultureService], { weather: source, now: () => NOW });
 beforeEach(async () => {
@@ -52,7 +57,15 @@ describe('growing degree days: hand-computed through the real path (spec 2.6, 4.
     const res = await get(`/growing-degree-days/40.5/10.5?${DAYS}`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.fieldcast+json; version=1; charset=utf-8');
-    expect(res.body).toEqual({ latitude: 40.5, longitude: 10.5, startDate: '2024-05-01', endDate: '2024-05-03', baseTemperature: 10, scale: 'Celsius', degreeDays: 13 });
+    expect(res.body).toEqual({
+      latitude: 40.5,
+      longitude: 10.5,
+      startDate: '2024-05-01',
+      endDate: '2024-05-03',
+      baseTemperature: 10,
+      scale: 'Celsius',
+      degreeDays: 13,
+    });
   });
 
   it('fahrenheit: base defaults to 50 °F; A in °F is 68/50, 77/51.8, 46.4/35.6 -> 9 + 14.4 + 0 = 23.4', async () => {
@@ -106,7 +119,9 @@ describe('growing degree days: hand-computed through the real path (spec 2.6, 4.
   it('the contours link carries every given parameter over, normalised; unknown ones are dropped', async () => {
     const res = await get(`/growing-degree-days/${fieldId}?${DAYS}&scale=Fahrenheit&base=41&method=single-sine&cap=86&colour=red`);
     expect(res.status).toBe(200);
-    expect(res.body.contours).toBe(`/growing-degree-days/${fieldId}/contours?start=2024-05-01&end=2024-05-03&base=41&scale=fahrenheit&method=single-sine&cap=86`);
+    expect(res.body.contours).toBe(
+      `/growing-degree-days/${fieldId}/contours?start=2024-05-01&end=2024-05-03&base=41&scale=fahrenheit&method=single-sine&cap=86`,
+    );
     const followed = await get(res.body.contours);
     expect(followed.status).toBe(200);
     expect(followed.body).toMatchObject({ baseTemperature: 41, scale: 'Fahrenheit', startDate: '2024-05-01' });
@@ -118,8 +133,19 @@ describe('growing degree days: hand-computed through the real path (spec 2.6, 4.
     // edges 10, 20, ..., 80.
     const res = await get(`/growing-degree-days/${fieldId}/contours?${DAYS}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ field: `/fields/${fieldId}`, startDate: '2024-05-01', endDate: '2024-05-03', baseTemperature: 10, scale: 'Celsius', type: 'FeatureCollection' });
-    const features = res.body.features as { type: string; geometry: { type: string; coordinates: number[][][] }; properties: { degreeDays: number } }[];
+    expect(res.body).toMatchObject({
+      field: `/fields/${fieldId}`,
+      startDate: '2024-05-01',
+      endDate: '2024-05-03',
+      baseTemperature: 10,
+      scale: 'Celsius',
+      type: 'FeatureCollection',
+    });
+    const features = res.body.features as {
+      type: string;
+      geometry: { type: string; coordinates: number[][][] };
+      properties: { degreeDays: number };
+    }[];
     expect(features.length).toBeGreaterThan(1);
     for (const f of features) {
       expect(f.type).toBe('Feature');
@@ -186,21 +212,30 @@ describe('growing degree days: parameters (spec 4.1)', () => {
     const res = await get(`/growing-degree-days/${location}`);
     expect(res.status).toBe(400);
     expect(res.body.id).toBe('invalid_parameter');
-    expect(res.body.errors).toEqual([{ path, message: expect.stringMatching(path === 'latitude' ? /from -90 to 90/ : /from -180 to 180/) }]);
+    expect(res.body.errors).toEqual([
+      { path, message: expect.stringMatching(path === 'latitude' ? /from -90 to 90/ : /from -180 to 180/) },
+    ]);
   });
 
   it('edges are accepted: 2015-01-01 and today + 7 days, latitude ±90, longitude ±180', async () => {
     for (const q of ['start=2015-01-01&end=2015-01-02', 'start=2024-05-10&end=2024-05-13']) {
       expect((await get(`/growing-degree-days/30.5/30.5?${q}`)).status).toBe(200);
     }
-    for (const location of ['90/180', '-90/-180', '+0.5/-0']) expect((await get(`/growing-degree-days/${location}?${DAYS}`)).status).toBe(200);
+    for (const location of ['90/180', '-90/-180', '+0.5/-0'])
+      expect((await get(`/growing-degree-days/${location}?${DAYS}`)).status).toBe(200);
   });
 
   it('defaults: today for both dates, base 10, Celsius; unknown parameters are ignored', async () => {
     // (30.5 N, 30.5 E) is an "every other" cell: 25 a day.
     const res = await get('/growing-degree-days/30.5/30.5?units=kelvin&foo=bar');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ startDate: '2024-05-10', endDate: '2024-05-10', baseTemperature: 10, scale: 'Celsius', degreeDays: 25 });
+    expect(res.body).toMatchObject({
+      startDate: '2024-05-10',
+      endDate: '2024-05-10',
+      baseTemperature: 10,
+      scale: 'Celsius',
+      degreeDays: 25,
+    });
   });
 
   it('a field id that is not a UUID: 400 naming id', async () => {

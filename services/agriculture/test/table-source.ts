@@ -48,7 +48,14 @@ export class TableSource implements GridSource {
   }
 
   variables(): VariableInfo[] {
-    return (['air_temperature_daily_max', 'air_temperature_daily_min'] as const).map((id) => ({ id, standardName: 'air_temperature', cellMethods: '', units: 'degC', description: id, stepMs: DAY_MS }));
+    return (['air_temperature_daily_max', 'air_temperature_daily_min'] as const).map((id) => ({
+      id,
+      standardName: 'air_temperature',
+      cellMethods: '',
+      units: 'degC',
+      description: id,
+      stepMs: DAY_MS,
+    }));
   }
 
   private value(variable: VariableId, i: number, j: number, dayMs: number): number {
@@ -75,11 +82,19 @@ export class TableSource implements GridSource {
   async pointSeries(variable: VariableId, lon: number, lat: number, range: TimeRange): Promise<PointSeries> {
     this.calls.push(`pointSeries ${variable}`);
     const days = this.days(range);
-    const y = lat - this.grid.lat0, x = lon - this.grid.lon0;
-    const i = Math.floor(y), j = Math.floor(x);
-    const fy = y - i, fx = x - j;
-    const values = Float32Array.from(days, (d) =>
-      (1 - fy) * (1 - fx) * this.value(variable, i, j, d) + (1 - fy) * fx * this.value(variable, i, j + 1, d) + fy * (1 - fx) * this.value(variable, i + 1, j, d) + fy * fx * this.value(variable, i + 1, j + 1, d),
+    const y = lat - this.grid.lat0,
+      x = lon - this.grid.lon0;
+    const i = Math.floor(y),
+      j = Math.floor(x);
+    const fy = y - i,
+      fx = x - j;
+    const values = Float32Array.from(
+      days,
+      (d) =>
+        (1 - fy) * (1 - fx) * this.value(variable, i, j, d) +
+        (1 - fy) * fx * this.value(variable, i, j + 1, d) +
+        fy * (1 - fx) * this.value(variable, i + 1, j, d) +
+        fy * fx * this.value(variable, i + 1, j + 1, d),
     );
     return { variable, units: 'degC', startMs: days[0] ?? range.startMs, stepMs: DAY_MS, values, productOf: () => 'table' };
   }
@@ -88,7 +103,8 @@ export class TableSource implements GridSource {
     this.calls.push(`window ${variable}`);
     const days = this.days(range);
     const [w, s, e, n] = bbox;
-    const is: number[] = [], js: number[] = [];
+    const is: number[] = [],
+      js: number[] = [];
     for (let i = 0; i < this.grid.nLat; i++) if (this.grid.lat0 + i >= s && this.grid.lat0 + i <= n) is.push(i);
     for (let j = 0; j < this.grid.nLon; j++) if (this.grid.lon0 + j >= w && this.grid.lon0 + j <= e) js.push(j);
     const values = new Float32Array(days.length * is.length * js.length);

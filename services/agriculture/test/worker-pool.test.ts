@@ -15,7 +15,8 @@ parentPort.on('message', (task) => {
 });`;
 type Task = { wait?: number; value?: number; fail?: string; die?: boolean };
 type Result = { value: number; thread: number };
-const pool = (size: number) => new WorkerPool<Task, Result>({ filename: CODE, options: { eval: true } }, size, (e) => new Error(`revived ${String(e.message)}`));
+const pool = (size: number) =>
+  new WorkerPool<Task, Result>({ filename: CODE, options: { eval: true } }, size, (e) => new Error(`revived ${String(e.message)}`));
 
 describe('WorkerPool', () => {
   it('runs tasks on at most `size` threads, in order, and answers each its own result', async () => {

@@ -18,9 +18,17 @@ export const feedsMigration: Migration = {
     });
     // Rows so far were all consumed from resource topics, so `app` is an area name.
     const apps: { app: string }[] = await knex.withSchema(schema).table('events').distinct('app');
-    for (const { app } of apps) await knex.withSchema(schema).table('events').where({ app }).update({ app_id: fieldcastId('app', app) });
+    for (const { app } of apps)
+      await knex
+        .withSchema(schema)
+        .table('events')
+        .where({ app })
+        .update({ app_id: fieldcastId('app', app) });
     await knex.raw('alter table ??.events alter column app_id set not null', [schema]);
-    await knex.raw(`alter table ??.events add column audience uuid generated always as (coalesce(owner_account, '${PUBLIC_AUDIENCE}'::uuid)) stored`, [schema]);
+    await knex.raw(
+      `alter table ??.events add column audience uuid generated always as (coalesce(owner_account, '${PUBLIC_AUDIENCE}'::uuid)) stored`,
+      [schema],
+    );
     await knex.raw('drop index if exists ??.events_feed', [schema]);
     await knex.raw('drop index if exists ??.events_owner_feed', [schema]);
     await knex.raw('create index events_feed on ??.events (audience, occurrence_time desc, seq desc)', [schema]);

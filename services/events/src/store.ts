@@ -35,7 +35,10 @@ function toEvent(row: EventRow): Event {
     occurrenceTime: new Date(row.occurrence_time).toISOString(),
     expirationTime: row.expiration_time ? new Date(row.expiration_time).toISOString() : null,
     // jsonb does not keep key order; write refs back in the spec's order (namespace, id).
-    tagged: (typeof row.tagged === 'string' ? (JSON.parse(row.tagged) as ResourceRef[]) : row.tagged).map((r) => ({ namespace: r.namespace, id: r.id })),
+    tagged: (typeof row.tagged === 'string' ? (JSON.parse(row.tagged) as ResourceRef[]) : row.tagged).map((r) => ({
+      namespace: r.namespace,
+      id: r.id,
+    })),
   };
 }
 
@@ -106,7 +109,8 @@ const PAGE_COLUMNS = 'id, entry, occurrence_time, seq';
 const RANGE_LIMITS = [FEED_LIMIT_DEFAULT, 25, 50, FEED_LIMIT_MAX];
 function rangeLimit(limit: number): number {
   const size = RANGE_LIMITS.find((n) => n >= limit);
-  if (size === undefined || !Number.isInteger(limit) || limit < 1) throw new RangeError(`feed limit ${limit} is not 1 to ${FEED_LIMIT_MAX}`);
+  if (size === undefined || !Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`feed limit ${limit} is not 1 to ${FEED_LIMIT_MAX}`);
   return size;
 }
 
@@ -132,12 +136,20 @@ export function feedQuery(scope: FeedScope, viewer: string, page: FeedPage): Fee
   const dir = newer ? 'asc' : 'desc';
   const order = `order by occurrence_time ${dir}, seq ${dir}`;
   const table = scope.kind === 'resource' ? `${AREA}.event_resources` : `${AREA}.events`;
-  const key = scope.kind === 'resource' ? `resource_id = ${param(scope.resourceId)} and ` : scope.kind === 'app' ? `app_id = ${param(scope.appId)} and ` : '';
+  const key =
+    scope.kind === 'resource'
+      ? `resource_id = ${param(scope.resourceId)} and `
+      : scope.kind === 'app'
+        ? `app_id = ${param(scope.appId)} and `
+        : '';
   const select = scope.kind === 'resource' ? 'event_id, occurrence_time, seq' : PAGE_COLUMNS;
-  const anchor = cursorId ? `anchor as (select occurrence_time, seq from ${AREA}.events where id = ${param(cursorId)} and audience in ('${PUBLIC_AUDIENCE}', $1)), ` : '';
+  const anchor = cursorId
+    ? `anchor as (select occurrence_time, seq from ${AREA}.events where id = ${param(cursorId)} and audience in ('${PUBLIC_AUDIENCE}', $1)), `
+    : '';
   const bound = cursorId ? ` and (occurrence_time, seq) ${cmp} (select occurrence_time, seq from anchor)` : '';
   const batch = rangeLimit(page.limit);
-  const branch = (audience: string) => `(select ${select} from ${table} where ${key}audience = ${audience}${bound} ${order} limit ${batch})`;
+  const branch = (audience: string) =>
+    `(select ${select} from ${table} where ${key}audience = ${audience}${bound} ${order} limit ${batch})`;
   const union = `${branch(`'${PUBLIC_AUDIENCE}'`)} union all ${branch('$1')}`;
   // A resource page's ids as an array parameter: a lookup by primary key whatever the planner thinks of
   // the table sizes (a join could pick a hash join over all events on a small table).
@@ -212,16 +224,20 @@ export class EventStore {
     });
   }
 
-  async deadLetter(entry: { topic: string; partition: number; offset: string; key: string | null; value: string; reason: string }): Promise<void> {
+  async deadLetter(entry: {
+    topic: string;
+    partition: number;
+    offset: string;
+    key: string | null;
+    value: string;
+    reason: string;
+  }): Promise<void> {
     await this.knex.withSchema(AREA).table('dead_letters').insert(entry).onConflict(['topic', 'partition', 'offset']).ignore();
   }
 
   /** An event the viewer may see (public or its own), or null. */
   async get(viewer: string, id: string): Promise<Event | null> {
-    const row = await this.events
-      .where({ id })
-      .whereIn('audience', [PUBLIC_AUDIENCE, viewer])
-      .first(COLUMNS.split(', '));
+    const row = await this.events.where({ id }).whereIn('audience', [PUBLIC_AUDIENCE, viewer]).first(COLUMNS.split(', '));
     return row ? toEvent(row) : null;
   }
 

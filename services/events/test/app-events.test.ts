@@ -84,7 +84,11 @@ describe('POST /events (spec 4.10)', () => {
     ['occurrenceTime not ISO 8601', (b: Record<string, unknown>) => (b.occurrenceTime = '01/05/2026 11:59'), 'occurrenceTime'],
     ['occurrenceTime without a zone', (b: Record<string, unknown>) => (b.occurrenceTime = '2026-05-01T11:59:00'), 'occurrenceTime'],
     ['origin id not a UUID', (b: Record<string, unknown>) => (b.origin = { namespace: 'tiles/jobs', id: '42' }), 'origin.id'],
-    ['tagged namespace not path-like', (b: { tagged: { namespace: string }[] }) => (b.tagged[1]!.namespace = 'platform products'), 'tagged.1.namespace'],
+    [
+      'tagged namespace not path-like',
+      (b: { tagged: { namespace: string }[] }) => (b.tagged[1]!.namespace = 'platform products'),
+      'tagged.1.namespace',
+    ],
     ['tagged id not a UUID', (b: { tagged: { id: string }[] }) => (b.tagged[2]!.id = 'frame'), 'tagged.2.id'],
     ['status set by the client', (b: Record<string, unknown>) => (b.status = 'active'), 'status'],
     ['expirationTime set by the client', (b: Record<string, unknown>) => (b.expirationTime = null), 'expirationTime'],
@@ -154,7 +158,14 @@ describe('GET /events/{id} and /event/{id} (spec 4.10)', () => {
   it('the posted event reaches the app’s, the origin’s and every tagged resource’s feed', async () => {
     const created = (await api.post(t.alice, frameBuilt(t.alice.handle))).body;
     await eventually(async () => {
-      for (const path of ['/events', `/apps/${t.alice.handle}/events`, `/apps/${t.alice.id}/events`, `/resources/${JOB}/events`, `/resources/${PRODUCT}/events`, `/resources/${FRAME}/events`]) {
+      for (const path of [
+        '/events',
+        `/apps/${t.alice.handle}/events`,
+        `/apps/${t.alice.id}/events`,
+        `/resources/${JOB}/events`,
+        `/resources/${PRODUCT}/events`,
+        `/resources/${FRAME}/events`,
+      ]) {
         expect(await api.ids(t.alice, path)).toEqual([created.id]);
       }
     });

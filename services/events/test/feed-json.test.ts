@@ -48,7 +48,13 @@ function trickyEvents(alice: string, bob: string): NewEvent[] {
     ...[5, 6, 7].map((i) => event(i, null)),
     event(8, alice, { expirationTime: new Date(Date.UTC(2027, 5, 30, 12, 0, 0, 250)) }),
     event(9, alice, { tagged: [], origin: { namespace: 'sensors/units', id: RESOURCE } }),
-    event(10, null, { tagged: [{ namespace: 'a/b', id: RESOURCE.toUpperCase() }, { namespace: 'c', id: crypto.randomUUID() }, { namespace: 'a/b', id: RESOURCE }] }),
+    event(10, null, {
+      tagged: [
+        { namespace: 'a/b', id: RESOURCE.toUpperCase() },
+        { namespace: 'c', id: crypto.randomUUID() },
+        { namespace: 'a/b', id: RESOURCE },
+      ],
+    }),
     event(11, alice, { origin: { namespace: 'sensors/units', id: RESOURCE.toUpperCase() } }),
     event(12, bob), // another account's: in no page of alice's
   ];
@@ -63,7 +69,13 @@ describe('feed pages written by the database', () => {
     const appId = events[0]!.appId;
     const scopes: FeedScope[] = [{ kind: 'main' }, { kind: 'app', appId }, { kind: 'resource', resourceId: RESOURCE }];
     const cursor = events[4]!.id;
-    const pages: FeedPage[] = [{ limit: 100 }, { limit: 3 }, { limit: 4, after: cursor }, { limit: 2, before: cursor }, { limit: 100, after: cursor }];
+    const pages: FeedPage[] = [
+      { limit: 100 },
+      { limit: 3 },
+      { limit: 4, after: cursor },
+      { limit: 2, before: cursor },
+      { limit: 100, after: cursor },
+    ];
     let checked = 0;
     for (const scope of scopes) {
       for (const page of pages) {
@@ -82,7 +94,9 @@ describe('feed pages written by the database', () => {
     const events = trickyEvents(t.alice.id, t.bob.id);
     for (const e of events) await store.insert(e);
     const rows: { entry: string; rebuilt: string }[] = (
-      await t.fleet.db.knex.raw(`select e.entry, ${FEED_ENTRY_SQL} as rebuilt from events.events e where e.id = any(?)`, [events.map((e) => e.id)])
+      await t.fleet.db.knex.raw(`select e.entry, ${FEED_ENTRY_SQL} as rebuilt from events.events e where e.id = any(?)`, [
+        events.map((e) => e.id),
+      ])
     ).rows;
     expect(rows).toHaveLength(events.length);
     for (const row of rows) expect(row.rebuilt).toBe(row.entry);

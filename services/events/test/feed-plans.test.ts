@@ -26,7 +26,9 @@ function nodes(plan: PlanNode): PlanNode[] {
 
 /** Scans of `index` under `node` reached without passing a Limit. */
 function unlimitedRanges(node: PlanNode, index: string): PlanNode[] {
-  return (node.Plans ?? []).flatMap((child) => (child['Node Type'] === 'Limit' ? [] : child['Index Name'] === index ? [child] : unlimitedRanges(child, index)));
+  return (node.Plans ?? []).flatMap((child) =>
+    child['Node Type'] === 'Limit' ? [] : child['Index Name'] === index ? [child] : unlimitedRanges(child, index),
+  );
 }
 
 const literal = (value: unknown) => (typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`);
@@ -36,7 +38,13 @@ const literal = (value: unknown) => (typeof value === 'number' ? String(value) :
  * plan (for the values given) or the generic one PostgreSQL may switch to after five runs of a
  * named statement (packages/db, `prepared`).
  */
-async function feedPlan(fleet: TestFleet, scope: FeedScope, viewer: string, page: { limit: number; after?: string; before?: string }, kind: 'custom' | 'generic'): Promise<PlanNode[]> {
+async function feedPlan(
+  fleet: TestFleet,
+  scope: FeedScope,
+  viewer: string,
+  page: { limit: number; after?: string; before?: string },
+  kind: 'custom' | 'generic',
+): Promise<PlanNode[]> {
   const { text, values } = feedQuery(scope, viewer, page);
   return fleet.db.knex.transaction(async (trx) => {
     await trx.raw('set local enable_seqscan = off');
@@ -66,7 +74,12 @@ beforeAll(async () => {
   const store = new EventStore(fleet.db);
   const me = { id: account.id, handle: account.handle, name: 'planner' };
   for (let i = 0; i < 20; i++) {
-    const e = appEvent({ app: me.handle, namespace: 'a/b', message: '{}', tagged: [{ namespace: 'r', id: resource }] }, me, crypto.randomUUID(), new Date(Date.UTC(2026, 0, 1, 0, i)));
+    const e = appEvent(
+      { app: me.handle, namespace: 'a/b', message: '{}', tagged: [{ namespace: 'r', id: resource }] },
+      me,
+      crypto.randomUUID(),
+      new Date(Date.UTC(2026, 0, 1, 0, i)),
+    );
     await store.insert(e);
     anchor = e.id;
   }
@@ -77,7 +90,12 @@ beforeAll(async () => {
   // own events, as it is in any real deployment.
   const area = { id: crypto.randomUUID(), handle: 'agriculture', name: 'agriculture' };
   for (let i = 0; i < 400; i++) {
-    const e = appEvent({ app: area.handle, namespace: 'a/b', message: '{}', tagged: [{ namespace: 'r', id: resource }] }, area, crypto.randomUUID(), new Date(Date.UTC(2026, 0, 2, 0, i)));
+    const e = appEvent(
+      { app: area.handle, namespace: 'a/b', message: '{}', tagged: [{ namespace: 'r', id: resource }] },
+      area,
+      crypto.randomUUID(),
+      new Date(Date.UTC(2026, 0, 2, 0, i)),
+    );
     await store.insert({ ...e, ownerAccount: i % 2 === 0 ? viewer : null });
   }
   await fleet.db.knex.raw('analyze events.events');
@@ -101,22 +119,28 @@ describe.each(SCOPES)('the %s feed', (_name, scope, index, key) => {
     ['first page', 'generic', {}],
     ['after a cursor', 'generic', { after: 'x' }],
     ['before a cursor', 'generic', { before: 'x' }],
-  ] as const)('%s, %s plan: two range scans of the feed index, cut at the cursor, never sorted or scanned whole', async (_label, kind, cursor) => {
-    const page: { limit: number; after?: string; before?: string } = { limit: 10, ...Object.fromEntries(Object.entries(cursor).map(([k]) => [k, anchor])) };
-    const plan = await feedPlan(fleet, scope(), viewer, page, kind);
-    const types = plan.map((n) => n['Node Type']);
-    expect(types).not.toContain('Seq Scan');
-    expect(types.filter((t) => t.startsWith('Bitmap'))).toEqual([]);
-    // Every index scan is bounded (no full index walks), and a sort, if any, orders rows that a
-    // Limit already cut (at most 2 x limit), never a range itself.
-    for (const n of plan.filter((n) => n['Node Type'].startsWith('Index'))) expect(n['Index Cond']).toBeDefined();
-    for (const sort of plan.filter((n) => n['Node Type'] === 'Sort')) expect(unlimitedRanges(sort, index)).toEqual([]);
-    const ranges = plan.filter((n) => n['Index Name'] === index);
-    expect(ranges).toHaveLength(2);
-    for (const range of ranges) {
-      expect(range['Index Cond']).toContain(key);
-      expect(range['Index Cond']).toContain('audience =');
-      if (page.after || page.before) expect(range['Index Cond']).toMatch(/ROW\(occurrence_time, seq\) [<>] ROW/);
-    }
-  });
+  ] as const)(
+    '%s, %s plan: two range scans of the feed index, cut at the cursor, never sorted or scanned whole',
+    async (_label, kind, cursor) => {
+      const page: { limit: number; after?: string; before?: string } = {
+        limit: 10,
+        ...Object.fromEntries(Object.entries(cursor).map(([k]) => [k, anchor])),
+      };
+      const plan = await feedPlan(fleet, scope(), viewer, page, kind);
+      const types = plan.map((n) => n['Node Type']);
+      expect(types).not.toContain('Seq Scan');
+      expect(types.filter((t) => t.startsWith('Bitmap'))).toEqual([]);
+      // Every index scan is bounded (no full index walks), and a sort, if any, orders rows that a
+      // Limit already cut (at most 2 x limit), never a range itself.
+      for (const n of plan.filter((n) => n['Node Type'].startsWith('Index'))) expect(n['Index Cond']).toBeDefined();
+      for (const sort of plan.filter((n) => n['Node Type'] === 'Sort')) expect(unlimitedRanges(sort, index)).toEqual([]);
+      const ranges = plan.filter((n) => n['Index Name'] === index);
+      expect(ranges).toHaveLength(2);
+      for (const range of ranges) {
+        expect(range['Index Cond']).toContain(key);
+        expect(range['Index Cond']).toContain('audience =');
+        if (page.after || page.before) expect(range['Index Cond']).toMatch(/ROW\(occurrence_time, seq\) [<>] ROW/);
+      }
+    },
+  );
 });

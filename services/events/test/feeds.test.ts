@@ -83,7 +83,11 @@ describe('application and resource feeds', () => {
     expect(quiet.body).toEqual([]);
     for (const path of ['/apps/nobody-here/events', `/apps/${RESOURCE}/events`, '/apps/nobody-here/events?limit=5']) {
       const unknown = await api.get(t.alice, path);
-      expect({ status: unknown.status, type: unknown.headers['content-type'], body: unknown.body }).toEqual({ status: quiet.status, type: quiet.headers['content-type'], body: quiet.body });
+      expect({ status: unknown.status, type: unknown.headers['content-type'], body: unknown.body }).toEqual({
+        status: quiet.status,
+        type: quiet.headers['content-type'],
+        body: quiet.body,
+      });
     }
     // A cursor is judged the same way for both: one the caller cannot see is unknown_cursor.
     const known = await api.get(t.alice, `/apps/${t.bob.handle}/events?after=${RESOURCE}`);
@@ -101,7 +105,14 @@ describe('application and resource feeds', () => {
   it('a resource feed holds events whose origin or tagged list names it, and only those', async () => {
     const other = '9b0e7c2d-4a1f-4e36-b8d5-0f3a2c6e9d81';
     const tagged = await post('2026-01-01T00:00:00Z');
-    const origin = (await api.post(t.alice, { app: t.alice.handle, origin: { namespace: 'sensors', id: RESOURCE }, namespace: 'sensors/online', message: 'online' })).body.id;
+    const origin = (
+      await api.post(t.alice, {
+        app: t.alice.handle,
+        origin: { namespace: 'sensors', id: RESOURCE },
+        namespace: 'sensors/online',
+        message: 'online',
+      })
+    ).body.id;
     const unrelated = await post('2026-01-01T00:00:00Z', 'Sensor {} reported', [{ namespace: 'sensors', id: other }]);
     expect(await api.ids(t.alice, `/resources/${RESOURCE}/events`)).toEqual([origin, tagged]);
     expect(await api.ids(t.alice, `/resources/${other}/events`)).toEqual([unrelated]);
@@ -112,7 +123,13 @@ describe('consumption: any fieldcast.<area>.<resource> topic, including ones cre
   it('a platform topic first used after start is consumed; its public events reach every account and feed', async () => {
     const bob = await t.fleet.account('bob');
     const frame = '7c1e2f3a-9b8d-4c6e-a5f4-3d2c1b0a9e8f';
-    const event = resourceEvent({ area: 'platform', resource: 'frame', action: 'published', subject: frame, data: { account: null, resource: {}, related: [{ namespace: 'platform/products', id: PRODUCT }] } });
+    const event = resourceEvent({
+      area: 'platform',
+      resource: 'frame',
+      action: 'published',
+      subject: frame,
+      data: { account: null, resource: {}, related: [{ namespace: 'platform/products', id: PRODUCT }] },
+    });
     // Under Kafka (the integration suite) the owning area creates its topics; here that is us.
     await t.fleet.transport.ensureTopics(['fieldcast.platform.frames']);
     await t.fleet.transport.publish([{ topic: 'fieldcast.platform.frames', key: frame, event }]);
@@ -122,9 +139,24 @@ describe('consumption: any fieldcast.<area>.<resource> topic, including ones cre
       return ids[0]!;
     }, 60_000);
     const entry = (await api.get(t.alice, `/events/${id}`)).body;
-    expect(entry).toMatchObject({ app: 'platform', origin: { namespace: 'platform/frames', id: frame }, namespace: 'platform/frames/published', message: 'Frame {} was published (with {})', tagged: [{ namespace: 'platform/frames', id: frame }, { namespace: 'platform/products', id: PRODUCT }] });
+    expect(entry).toMatchObject({
+      app: 'platform',
+      origin: { namespace: 'platform/frames', id: frame },
+      namespace: 'platform/frames/published',
+      message: 'Frame {} was published (with {})',
+      tagged: [
+        { namespace: 'platform/frames', id: frame },
+        { namespace: 'platform/products', id: PRODUCT },
+      ],
+    });
     for (const account of [t.alice, bob]) {
-      for (const path of ['/events', '/apps/platform/events', `/apps/${areaAppId('platform')}/events`, `/resources/${frame}/events`, `/resources/${PRODUCT}/events`]) {
+      for (const path of [
+        '/events',
+        '/apps/platform/events',
+        `/apps/${areaAppId('platform')}/events`,
+        `/resources/${frame}/events`,
+        `/resources/${PRODUCT}/events`,
+      ]) {
         expect(await api.ids(account, path)).toEqual([id]);
       }
     }
@@ -132,7 +164,13 @@ describe('consumption: any fieldcast.<area>.<resource> topic, including ones cre
 
   it('a topic of an area unknown to this release is consumed too, and its app feed found by name', async () => {
     const subject = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
-    const event = resourceEvent({ area: 'orchards', resource: 'tree', action: 'created', subject, data: { account: t.alice.id, resource: {} } });
+    const event = resourceEvent({
+      area: 'orchards',
+      resource: 'tree',
+      action: 'created',
+      subject,
+      data: { account: t.alice.id, resource: {} },
+    });
     await t.fleet.transport.ensureTopics(['fieldcast.orchards.trees']);
     await t.fleet.transport.publish([{ topic: 'fieldcast.orchards.trees', key: subject, event }]);
     const entries: Entry[] = await eventually(async () => {

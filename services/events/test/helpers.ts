@@ -4,7 +4,20 @@ import type { TestAccount, TestFleet } from '@fieldcast/runtime/testing';
 export const fieldBody = (description = 'f') => ({
   description,
   type: 'GeometryCollection',
-  geometries: [{ type: 'Polygon', coordinates: [[[0, 0], [0, 0.01], [0.01, 0.01], [0.01, 0], [0, 0]]] }],
+  geometries: [
+    {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [0, 0.01],
+          [0.01, 0.01],
+          [0.01, 0],
+          [0, 0],
+        ],
+      ],
+    },
+  ],
 });
 
 export interface Entry {
@@ -36,6 +49,11 @@ export function client(fleet: TestFleet) {
 
 /** The stored event ids of an account's consumed events about one resource (to know consumption is done). */
 export async function storedIds(fleet: TestFleet, originId: string): Promise<string[]> {
-  const rows: { id: string }[] = await fleet.db.knex.withSchema('events').table('events').where({ origin_id: originId }).orderBy('seq').select('id');
+  const rows: { id: string }[] = await fleet.db.knex
+    .withSchema('events')
+    .table('events')
+    .where({ origin_id: originId })
+    .orderBy('seq')
+    .select('id');
   return rows.map((r) => r.id);
 }

@@ -5,7 +5,9 @@ const SRC = join(import.meta.dirname, '..', 'src');
 
 /** The files below the routes: the domain and the store (docs/architecture.md §1, §3). */
 function belowRoutes(): string[] {
-  const domain = readdirSync(join(SRC, 'domain'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => join(SRC, 'domain', f));
+  const domain = readdirSync(join(SRC, 'domain'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(SRC, 'domain', f));
   return [...domain, join(SRC, 'store.ts')];
 }
 
@@ -13,7 +15,13 @@ function belowRoutes(): string[] {
 function importedNames(text: string, from: string): string[] {
   const names: string[] = [];
   for (const m of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'([^']+)'/g)) {
-    if (m[2] === from) names.push(...m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '')).filter(Boolean));
+    if (m[2] === from)
+      names.push(
+        ...m[1]!
+          .split(',')
+          .map((n) => n.trim().replace(/^type\s+/, ''))
+          .filter(Boolean),
+      );
   }
   return names;
 }

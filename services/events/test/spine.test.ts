@@ -7,9 +7,21 @@ import { eventsService } from '../src/definition.js';
 const fieldBody = (description = 'f') => ({
   description,
   type: 'GeometryCollection',
-  geometries: [{ type: 'Polygon', coordinates: [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0.01], [0, 0]]] }],
+  geometries: [
+    {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [0.01, 0],
+          [0.01, 0.01],
+          [0, 0.01],
+          [0, 0],
+        ],
+      ],
+    },
+  ],
 });
-
 
 const t = useTestFleet([agricultureService, eventsService]);
 
@@ -50,7 +62,13 @@ describe('events spine: fields reach their owner’s feed', () => {
   });
 
   it('a redelivered CloudEvent is stored once', async () => {
-    const event = resourceEvent({ area: 'agriculture', resource: 'field', action: 'created', subject: '0b5b8a4e-1f0a-4c55-9d7e-2f9a3c1d4e5f', data: { account: t.alice.id, resource: {} } });
+    const event = resourceEvent({
+      area: 'agriculture',
+      resource: 'field',
+      action: 'created',
+      subject: '0b5b8a4e-1f0a-4c55-9d7e-2f9a3c1d4e5f',
+      data: { account: t.alice.id, resource: {} },
+    });
     const message = { topic: 'fieldcast.agriculture.fields', key: event.subject, event };
     await t.fleet.transport.publish([message]);
     await t.fleet.transport.publish([message]);

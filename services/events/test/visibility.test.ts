@@ -38,7 +38,13 @@ beforeAll(async () => {
   bob = await fleet.account('bob');
   const aliceField = await api.createField(alice);
   const bobField = await api.createField(bob);
-  const frameEvent = resourceEvent({ area: 'platform', resource: 'frame', action: 'published', subject: FRAME, data: { account: null, resource: {}, related: [{ namespace: 'platform/products', id: PRODUCT }] } });
+  const frameEvent = resourceEvent({
+    area: 'platform',
+    resource: 'frame',
+    action: 'published',
+    subject: FRAME,
+    data: { account: null, resource: {}, related: [{ namespace: 'platform/products', id: PRODUCT }] },
+  });
   await fleet.transport.ensureTopics(['fieldcast.platform.frames']);
   await fleet.transport.publish([{ topic: 'fieldcast.platform.frames', key: FRAME, event: frameEvent }]);
   const [aliceFieldEvent, bobFieldEvent, publicEvent] = await eventually(async () => {
@@ -47,7 +53,12 @@ beforeAll(async () => {
     return ids as string[];
   }, 60_000);
   const appEvent = async (account: TestAccount, field: string, message: string) => {
-    const res = await api.post(account, { app: account.handle, namespace: 'irrigation/started', message, tagged: [{ namespace: 'agriculture/fields', id: field }] });
+    const res = await api.post(account, {
+      app: account.handle,
+      namespace: 'irrigation/started',
+      message,
+      tagged: [{ namespace: 'agriculture/fields', id: field }],
+    });
     expect(res.status).toBe(200);
     return res.body.id as string;
   };
@@ -121,7 +132,11 @@ describe('crossing the line', () => {
       for (const path of [`/events/${id}`, `/event/${id}`]) {
         const res = await api.get(alice, path);
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ ...(await api.get(alice, path.replace(id, FRAME.replace('9b0e', '0000')))).body, detail: expect.any(String), message: expect.any(String) });
+        expect(res.body).toEqual({
+          ...(await api.get(alice, path.replace(id, FRAME.replace('9b0e', '0000')))).body,
+          detail: expect.any(String),
+          message: expect.any(String),
+        });
       }
     }
     for (const path of [`/events/${w.aliceAboutBob}`, `/event/${w.aliceFieldEvent}`]) expect((await api.get(bob, path)).status).toBe(404);

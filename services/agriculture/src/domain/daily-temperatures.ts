@@ -1,5 +1,15 @@
 import { InvalidRequestError } from '@fieldcast/kit';
-import { answeringSource, GridRequestError, type BBox, type DailyExtremes, type GridSource, type GridSpec, type GridWindow, type PointSeries, type TimeRange } from '@fieldcast/weather';
+import {
+  answeringSource,
+  GridRequestError,
+  type BBox,
+  type DailyExtremes,
+  type GridSource,
+  type GridSpec,
+  type GridWindow,
+  type PointSeries,
+  type TimeRange,
+} from '@fieldcast/weather';
 
 /** The grid daily extremes over this bbox come on (a routing source's chosen source's grid). */
 export function dailyGrid(source: GridSource, bbox: BBox, days: TimeRange): GridSpec {

@@ -1,4 +1,11 @@
-import { accumulateDegreeDays, celsiusToFahrenheit, dailyDegreeDays, fahrenheitToCelsius, type DegreeDayMethod, type DegreeDayOptions } from '@fieldcast/science';
+import {
+  accumulateDegreeDays,
+  celsiusToFahrenheit,
+  dailyDegreeDays,
+  fahrenheitToCelsius,
+  type DegreeDayMethod,
+  type DegreeDayOptions,
+} from '@fieldcast/science';
 import type { DegreeDayQuery } from '@fieldcast/schemas';
 import type { GridWindow, PointSeries } from '@fieldcast/weather';
 

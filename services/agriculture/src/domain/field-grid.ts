@@ -23,11 +23,19 @@ export interface FieldGrid {
 /** Degree-day totals of the cells whose centres lie in bbox (one window read per variable). */
 async function totalsIn(source: GridSource, bbox: BBox, days: TimeRange, query: DegreeDayQuery): Promise<TotalsGrid> {
   const { tmax, tmin } = await dailyExtremesIn(source, bbox, days);
-  return { lats: tmax.lats, lons: tmax.lons, dLat: tmax.dLat, dLon: tmax.dLon, values: cellTotals(tmax, tmin, degreeDayRule(query, tmax.units)) };
+  return {
+    lats: tmax.lats,
+    lons: tmax.lons,
+    dLat: tmax.dLat,
+    dLon: tmax.dLon,
+    values: cellTotals(tmax, tmin, degreeDayRule(query, tmax.units)),
+  };
 }
 
 const sameRows = (a: TotalsGrid, b: TotalsGrid) =>
-  a.lats.length === b.lats.length && a.dLon === b.dLon && Array.from(a.lats).every((lat, i) => Math.abs(lat - (b.lats[i] as number)) <= 1e-9 * Math.max(1, Math.abs(lat)));
+  a.lats.length === b.lats.length &&
+  a.dLon === b.dLon &&
+  Array.from(a.lats).every((lat, i) => Math.abs(lat - (b.lats[i] as number)) <= 1e-9 * Math.max(1, Math.abs(lat)));
 
 /**
  * Columns of `extra` (read a turn away, moved by `shift` degrees) put beside `main`, when they
@@ -36,7 +44,9 @@ const sameRows = (a: TotalsGrid, b: TotalsGrid) =>
  */
 function besides(main: TotalsGrid, extra: TotalsGrid, shift: number): TotalsGrid {
   if (extra.lons.length === 0 || !sameRows(main, extra)) return main;
-  const first = main.lons[0] as number, last = main.lons[main.lons.length - 1] as number, half = main.dLon / 2;
+  const first = main.lons[0] as number,
+    last = main.lons[main.lons.length - 1] as number,
+    half = main.dLon / 2;
   const keep: number[] = [];
   Array.from(extra.lons).forEach((lon, j) => {
     if (shift > 0 ? lon + shift > last + half : lon + shift < first - half) keep.push(j);
@@ -46,10 +56,15 @@ function besides(main: TotalsGrid, extra: TotalsGrid, shift: number): TotalsGrid
   for (let j = 1; j < lons.length; j++) {
     if (Math.abs(lons[j]! - lons[j - 1]! - main.dLon) > 1e-6 * main.dLon) return main;
   }
-  const nLat = main.lats.length, nMain = main.lons.length, nExtra = extra.lons.length, n = lons.length;
+  const nLat = main.lats.length,
+    nMain = main.lons.length,
+    nExtra = extra.lons.length,
+    n = lons.length;
   const values = new Float64Array(nLat * n);
   for (let i = 0; i < nLat; i++) {
-    const row = i * n, mainAt = shift > 0 ? row : row + keep.length, extraAt = shift > 0 ? row + nMain : row;
+    const row = i * n,
+      mainAt = shift > 0 ? row : row + keep.length,
+      extraAt = shift > 0 ? row + nMain : row;
     for (let j = 0; j < nMain; j++) values[mainAt + j] = main.values[i * nMain + j] as number;
     keep.forEach((jx, k) => (values[extraAt + k] = extra.values[i * nExtra + jx] as number));
   }
@@ -66,14 +81,21 @@ function besides(main: TotalsGrid, extra: TotalsGrid, shift: number): TotalsGrid
  */
 function extendedTo(grid: TotalsGrid, bbox: BBox): TotalsGrid {
   const [w, s, e, n] = bbox;
-  const lats = Array.from(grid.lats), lons = Array.from(grid.lons);
-  let south = 0, north = 0, west = 0, east = 0;
+  const lats = Array.from(grid.lats),
+    lons = Array.from(grid.lons);
+  let south = 0,
+    north = 0,
+    west = 0,
+    east = 0;
   while (lats[0]! - south * grid.dLat > s) south++;
   while (lats[lats.length - 1]! + north * grid.dLat < n) north++;
   while (lons[0]! - west * grid.dLon > w) west++;
   while (lons[lons.length - 1]! + east * grid.dLon < e) east++;
   if (south + north + west + east === 0) return grid;
-  const nLat = lats.length, nLon = lons.length, outLon = nLon + west + east, outLat = nLat + south + north;
+  const nLat = lats.length,
+    nLon = lons.length,
+    outLon = nLon + west + east,
+    outLat = nLat + south + north;
   const values = new Float64Array(outLat * outLon);
   for (let i = 0; i < outLat; i++) {
     const si = Math.min(nLat - 1, Math.max(0, i - south));
@@ -97,12 +119,21 @@ function extendedTo(grid: TotalsGrid, bbox: BBox): TotalsGrid {
  * two only where the field meets the antimeridian. Latitudes stay within -90..90; with `cover`
  * the grid is extended by copies of its edge cells until it contains the field (extendedTo).
  */
-export async function fieldGrid(source: GridSource, field: FieldRecord, query: DegreeDayQuery, days: TimeRange, cells: number, cover = false): Promise<FieldGrid> {
+export async function fieldGrid(
+  source: GridSource,
+  field: FieldRecord,
+  query: DegreeDayQuery,
+  days: TimeRange,
+  cells: number,
+  cover = false,
+): Promise<FieldGrid> {
   const { polygons, shifts } = unwrapLongitudes(field.polygons);
   const [w, s, e, n] = polygonsBBox(polygons);
   const spec = dailyGrid(source, [Math.max(-180, w), s, Math.min(180, e), n], days);
-  const west = w - spec.dLon * cells, east = e + spec.dLon * cells;
-  const south = Math.max(-90, s - spec.dLat * cells), north = Math.min(90, n + spec.dLat * cells);
+  const west = w - spec.dLon * cells,
+    east = e + spec.dLon * cells;
+  const south = Math.max(-90, s - spec.dLat * cells),
+    north = Math.min(90, n + spec.dLat * cells);
   let grid = await totalsIn(source, [Math.max(-180, west), south, Math.min(180, east), north], days, query);
   if (east > 180) grid = besides(grid, await totalsIn(source, [-180, south, Math.min(180, east - 360), north], days, query), 360);
   if (west < -180) grid = besides(grid, await totalsIn(source, [Math.max(-180, west + 360), south, 180, north], days, query), -360);

@@ -1,6 +1,11 @@
 import { cellWeights, contourBands, cutAtAntimeridian, roundBandEdges } from '@fieldcast/geo';
 import { UnavailableError } from '@fieldcast/kit';
-import { type DegreeDayContourResult, type DegreeDayFieldResult, type DegreeDayLocationResult, type DegreeDayQuery } from '@fieldcast/schemas';
+import {
+  type DegreeDayContourResult,
+  type DegreeDayFieldResult,
+  type DegreeDayLocationResult,
+  type DegreeDayQuery,
+} from '@fieldcast/schemas';
 import type { GridSource } from '@fieldcast/weather';
 import { dailyExtremesAt } from './daily-temperatures.js';
 import { degreeDayRule, pointTotal } from './degree-day-totals.js';
@@ -34,10 +39,17 @@ function contoursPath(id: string, query: DegreeDayQuery): string {
   return `/growing-degree-days/${id}/contours?${params.toString()}`;
 }
 
-const noData = () => new UnavailableError('weather_data_missing', 'The weather source has no temperatures for some of these days at this place');
+const noData = () =>
+  new UnavailableError('weather_data_missing', 'The weather source has no temperatures for some of these days at this place');
 
 /** Location result (spec 2.6): degree days at a point, temperatures bilinear between grid points. */
-export async function locationDegreeDays(source: GridSource, query: DegreeDayQuery, latitude: number, longitude: number, limit = MAX_DEGREE_DAY_CELL_DAYS): Promise<DegreeDayLocationResult> {
+export async function locationDegreeDays(
+  source: GridSource,
+  query: DegreeDayQuery,
+  latitude: number,
+  longitude: number,
+  limit = MAX_DEGREE_DAY_CELL_DAYS,
+): Promise<DegreeDayLocationResult> {
   checkWork(degreeDayWork.location(query), limit);
   const { tmax, tmin } = await dailyExtremesAt(source, longitude, latitude, daysOf(query));
   const total = pointTotal(tmax, tmin, degreeDayRule(query, tmax.units));
@@ -47,7 +59,10 @@ export async function locationDegreeDays(source: GridSource, query: DegreeDayQue
 
 /** Area-weighted mean, minimum and maximum over the cells with a share of the field. */
 export function coveredCellStatistics(totals: Float64Array, weights: Float64Array): { mean: number; min: number; max: number } {
-  let sumW = 0, sumWV = 0, min = Infinity, max = -Infinity;
+  let sumW = 0,
+    sumWV = 0,
+    min = Infinity,
+    max = -Infinity;
   for (let c = 0; c < totals.length; c++) {
     const w = weights[c]!;
     const v = totals[c]!;
@@ -67,7 +82,12 @@ export function coveredCellStatistics(totals: Float64Array, weights: Float64Arra
  * field's bbox (centres within half a cell of it); a field at the antimeridian is one area
  * across it (fieldGrid), so a cell that straddles ±180 is weighted by both sides.
  */
-export async function fieldDegreeDays(source: GridSource, field: FieldRecord, query: DegreeDayQuery, limit = MAX_DEGREE_DAY_CELL_DAYS): Promise<DegreeDayFieldResult> {
+export async function fieldDegreeDays(
+  source: GridSource,
+  field: FieldRecord,
+  query: DegreeDayQuery,
+  limit = MAX_DEGREE_DAY_CELL_DAYS,
+): Promise<DegreeDayFieldResult> {
   checkWork(degreeDayWork.field(source, field, query), limit);
   const days = daysOf(query);
   const [atCentroid, around] = await Promise.all([
@@ -96,12 +116,18 @@ export async function fieldDegreeDays(source: GridSource, field: FieldRecord, qu
  * at ±180 again (RFC 7946 section 3.1.9). Band edges are round numbers chosen from the grid's
  * range; properties.degreeDays is the band's lower edge (docs/decisions/0032-field-degree-days-and-contours.md).
  */
-export async function fieldContours(source: GridSource, field: FieldRecord, query: DegreeDayQuery, limit = MAX_DEGREE_DAY_CELL_DAYS): Promise<DegreeDayContourResult> {
+export async function fieldContours(
+  source: GridSource,
+  field: FieldRecord,
+  query: DegreeDayQuery,
+  limit = MAX_DEGREE_DAY_CELL_DAYS,
+): Promise<DegreeDayContourResult> {
   checkWork(degreeDayWork.contours(source, field, query), limit);
   const days = daysOf(query);
   const { polygons, grid } = await fieldGrid(source, field, query, days, 1, true);
   const values = grid.values;
-  let min = Infinity, max = -Infinity;
+  let min = Infinity,
+    max = -Infinity;
   for (const v of values) {
     if (v < min) min = v;
     if (v > max) max = v;

@@ -4,6 +4,6 @@
  * examples show one decimal). Halves round away from zero, on the binary value; -0 is reported as 0.
  */
 export function roundOutput(value: number): number {
-  const rounded = Math.sign(value) * Math.round(Math.abs(value) * 10) / 10;
+  const rounded = (Math.sign(value) * Math.round(Math.abs(value) * 10)) / 10;
   return rounded === 0 ? 0 : rounded;
 }

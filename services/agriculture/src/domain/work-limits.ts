@@ -32,7 +32,8 @@ export function dayCount(query: DegreeDayQuery): number {
 }
 
 /** Cell centres origin + k d within lo..hi, as a window read selects them (centres inside the bbox). */
-const centres = (lo: number, hi: number, origin: number, d: number) => Math.max(0, Math.floor((hi - origin) / d + 1e-9) - Math.ceil((lo - origin) / d - 1e-9) + 1);
+const centres = (lo: number, hi: number, origin: number, d: number) =>
+  Math.max(0, Math.floor((hi - origin) / d + 1e-9) - Math.ceil((lo - origin) / d - 1e-9) + 1);
 
 /**
  * Cells of the window a field result (margin 0.5 cell) or its contours (margin 1 cell) read: the
@@ -43,7 +44,8 @@ export function fieldWindowCells(source: GridSource, field: FieldRecord, days: T
   const { polygons } = unwrapLongitudes(field.polygons);
   const [w, s, e, n] = polygonsBBox(polygons);
   const spec = dailyGrid(source, [Math.max(-180, w), s, Math.min(180, e), n], days);
-  const south = Math.max(-90, s - spec.dLat * margin), north = Math.min(90, n + spec.dLat * margin);
+  const south = Math.max(-90, s - spec.dLat * margin),
+    north = Math.min(90, n + spec.dLat * margin);
   return centres(w - spec.dLon * margin, e + spec.dLon * margin, spec.lon0, spec.dLon) * centres(south, north, spec.lat0, spec.dLat);
 }
 
@@ -51,9 +53,11 @@ export function fieldWindowCells(source: GridSource, field: FieldRecord, days: T
 export const degreeDayWork = {
   location: (query: DegreeDayQuery) => POINT_CELLS * dayCount(query),
   /** the centroid's four cells and the cells within half a cell of the field */
-  field: (source: GridSource, field: FieldRecord, query: DegreeDayQuery) => (POINT_CELLS + fieldWindowCells(source, field, daysOf(query), 0.5)) * dayCount(query),
+  field: (source: GridSource, field: FieldRecord, query: DegreeDayQuery) =>
+    (POINT_CELLS + fieldWindowCells(source, field, daysOf(query), 0.5)) * dayCount(query),
   /** the cells within one cell of the field */
-  contours: (source: GridSource, field: FieldRecord, query: DegreeDayQuery) => fieldWindowCells(source, field, daysOf(query), 1) * dayCount(query),
+  contours: (source: GridSource, field: FieldRecord, query: DegreeDayQuery) =>
+    fieldWindowCells(source, field, daysOf(query), 1) * dayCount(query),
 };
 
 const thousands = (n: number) => n.toLocaleString('en');

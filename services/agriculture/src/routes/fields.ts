@@ -20,7 +20,10 @@ export function fieldRoutes(api: Api, fields: FieldStore): Api {
     build: fieldRecord,
     present: fieldView,
     docs: {
-      create: { summary: 'Create a field from Polygon geometries', response: 'The created field, geometries as MultiPolygons, with its centroid' },
+      create: {
+        summary: 'Create a field from Polygon geometries',
+        response: 'The created field, geometries as MultiPolygons, with its centroid',
+      },
     },
   });
 }

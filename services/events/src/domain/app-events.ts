@@ -26,18 +26,27 @@ export function isOwnApp(app: string, account: Account): boolean {
  */
 export function appEvent(input: EventInput, account: Account, id: string, now: Date): NewEvent {
   if (!isOwnApp(input.app, account)) {
-    throw new NotAllowedError('app_not_allowed', `Events can only be emitted as the calling application (${account.handle} or ${account.id}), not ${input.app}`);
+    throw new NotAllowedError(
+      'app_not_allowed',
+      `Events can only be emitted as the calling application (${account.handle} or ${account.id}), not ${input.app}`,
+    );
   }
   const slots = slotCount(input.message);
   if (slots !== input.tagged.length) {
     throw new ValidationError('message_slots_mismatch', 'The message must have one {} slot per tagged resource', [
-      { path: 'message', message: `has ${slots} {} slot${slots === 1 ? '' : 's'} but tagged lists ${input.tagged.length} resource${input.tagged.length === 1 ? '' : 's'}` },
+      {
+        path: 'message',
+        message: `has ${slots} {} slot${slots === 1 ? '' : 's'} but tagged lists ${input.tagged.length} resource${input.tagged.length === 1 ? '' : 's'}`,
+      },
     ]);
   }
   const occurrenceTime = input.occurrenceTime ? new Date(input.occurrenceTime) : now;
   if (occurrenceTime.getTime() > now.getTime() + FUTURE_SKEW_MS) {
     throw new ValidationError('occurrence_in_future', 'occurrenceTime lies in the future', [
-      { path: 'occurrenceTime', message: `is later than the service clock (${now.toISOString()}) by more than ${FUTURE_SKEW_MS / 60_000} minutes` },
+      {
+        path: 'occurrenceTime',
+        message: `is later than the service clock (${now.toISOString()}) by more than ${FUTURE_SKEW_MS / 60_000} minutes`,
+      },
     ]);
   }
   return {

@@ -6,7 +6,12 @@ export class PoisonMessage extends Error {}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const VERBS: Record<string, string> = { created: 'was created', updated: 'was updated', deleted: 'was deleted', published: 'was published' };
+const VERBS: Record<string, string> = {
+  created: 'was created',
+  updated: 'was updated',
+  deleted: 'was deleted',
+  published: 'was published',
+};
 
 /**
  * Turns a resource topic's CloudEvent into an Event (docs/architecture.md §5): app = the emitting
@@ -27,10 +32,13 @@ export function eventFromCloudEvent(topic: string, raw: string, newId: string, n
   const ce = value as CloudEvent<unknown>;
   if (!UUID.test(ce.subject)) throw new PoisonMessage('subject is not a resource UUID');
   const account = ce.data.account;
-  if (account !== null && (typeof account !== 'string' || !UUID.test(account))) throw new PoisonMessage('data.account is neither null nor a UUID');
+  if (account !== null && (typeof account !== 'string' || !UUID.test(account)))
+    throw new PoisonMessage('data.account is neither null nor a UUID');
   const action = ce.type.split('.')[2]!;
   const origin = { namespace: `${where.area}/${where.resource}`, id: ce.subject };
-  const related = Array.isArray(ce.data.related) ? ce.data.related.filter((r) => r && typeof r.namespace === 'string' && UUID.test(String(r.id))) : [];
+  const related = Array.isArray(ce.data.related)
+    ? ce.data.related.filter((r) => r && typeof r.namespace === 'string' && UUID.test(String(r.id)))
+    : [];
   const tagged = [origin, ...related.filter((r) => r.id !== origin.id || r.namespace !== origin.namespace)];
   const noun = ce.type.split('.')[1]!;
   const subject = noun.charAt(0).toUpperCase() + noun.slice(1);
@@ -51,4 +59,3 @@ export function eventFromCloudEvent(topic: string, raw: string, newId: string, n
     ownerAccount: account,
   };
 }
-
