@@ -40,10 +40,16 @@ export const EXTRA_PLACES: NormalsPlace[] = [
 const YEARS = [2016, 2024] as const;
 
 /** Monthly and annual means of the daily mean temperature at a point over 2016-2024. */
-export async function climateOf(source: GridSource, lat: number, lon: number): Promise<{ coldest: number; warmest: number; annual: number }> {
-  const startMs = Date.UTC(YEARS[0], 0, 1), endMs = Date.UTC(YEARS[1], 11, 31);
+export async function climateOf(
+  source: GridSource,
+  lat: number,
+  lon: number,
+): Promise<{ coldest: number; warmest: number; annual: number }> {
+  const startMs = Date.UTC(YEARS[0], 0, 1),
+    endMs = Date.UTC(YEARS[1], 11, 31);
   const { tmax, tmin } = await source.dailyExtremesAt(lon, lat, { startMs, endMs });
-  const sum = new Float64Array(12), count = new Float64Array(12);
+  const sum = new Float64Array(12),
+    count = new Float64Array(12);
   for (let i = 0; i < tmax.values.length; i++) {
     const month = new Date(tmax.startMs + i * tmax.stepMs).getUTCMonth();
     sum[month]! += (tmax.values[i]! + tmin.values[i]!) / 2;

@@ -26,12 +26,15 @@ describe('synthetic climate against the normals file', () => {
     expect(NORMALS.places.length).toBeGreaterThanOrEqual(14);
   });
 
-  it.each(NORMALS.places.map((p) => [p.name, p] as const))('%s: coldest month, warmest month and year within the tolerances', async (_name, p) => {
-    const e = await errors(p);
-    expect(e.coldest).toBeLessThanOrEqual(NORMALS.tolerance.coldest);
-    expect(e.warmest).toBeLessThanOrEqual(NORMALS.tolerance.warmest);
-    expect(e.annual).toBeLessThanOrEqual(NORMALS.tolerance.annual);
-  });
+  it.each(NORMALS.places.map((p) => [p.name, p] as const))(
+    '%s: coldest month, warmest month and year within the tolerances',
+    async (_name, p) => {
+      const e = await errors(p);
+      expect(e.coldest).toBeLessThanOrEqual(NORMALS.tolerance.coldest);
+      expect(e.warmest).toBeLessThanOrEqual(NORMALS.tolerance.warmest);
+      expect(e.annual).toBeLessThanOrEqual(NORMALS.tolerance.annual);
+    },
+  );
 });
 
 describe('synthetic climate at places outside the file', () => {

@@ -8,7 +8,8 @@ const source = new SyntheticSource({ now: () => Date.UTC(2025, 0, 1) });
 
 /** Monthly mean of (Tmax + Tmin) / 2 at a point, 2023. */
 async function monthMean(lat: number, lon: number, month: number): Promise<number> {
-  const startMs = Date.UTC(2023, month, 1), endMs = Date.UTC(2023, month + 1, 0);
+  const startMs = Date.UTC(2023, month, 1),
+    endMs = Date.UTC(2023, month + 1, 0);
   const { tmax, tmin } = await source.dailyExtremesAt(lon, lat, { startMs, endMs });
   let s = 0;
   for (let i = 0; i < tmax.values.length; i++) s += (tmax.values[i]! + tmin.values[i]!) / 2;

@@ -9,7 +9,10 @@ const src = new SyntheticSource({ now: () => Date.UTC(2025, 0, 1) });
 
 /** Precipitation of one month of 2023 at a point, mm. */
 function monthTotal(lat: number, lon: number, month: number): number {
-  const s = src.pointSeriesSync('precipitation_rate', lon, lat, { startMs: Date.UTC(2023, month, 1), endMs: Date.UTC(2023, month + 1, 0, 23) });
+  const s = src.pointSeriesSync('precipitation_rate', lon, lat, {
+    startMs: Date.UTC(2023, month, 1),
+    endMs: Date.UTC(2023, month + 1, 0, 23),
+  });
   let t = 0;
   for (const v of s.values) t += v;
   return t;

@@ -64,8 +64,34 @@ export interface ClimateTerms {
  * and the further places of packages/weather/test/climate-normals-data.ts); the same numbers
  * serve every place on Earth.
  */
-const COLDEST = { base: 25.953, sinLat: 7.956, sin2Lat: -48.862, exposure: -23.862, poleward: 2.289, warmDrift: 22.448, coldCurrent: -18.378, subtropicalLand: 13.232, plateau: 3.228, inland: -11.647, shelter: -11.535, foehn: 9.741 };
-const WARMEST = { base: 27.814, sinLat: 17.841, sin2Lat: -45.23, exposure: -1.676, poleward: 13.617, warmDrift: 8.366, coldCurrent: -18.144, subtropicalLand: 4.42, plateau: 3.02, inland: -3.766, shelter: -1.293, foehn: 1.209 };
+const COLDEST = {
+  base: 25.953,
+  sinLat: 7.956,
+  sin2Lat: -48.862,
+  exposure: -23.862,
+  poleward: 2.289,
+  warmDrift: 22.448,
+  coldCurrent: -18.378,
+  subtropicalLand: 13.232,
+  plateau: 3.228,
+  inland: -11.647,
+  shelter: -11.535,
+  foehn: 9.741,
+};
+const WARMEST = {
+  base: 27.814,
+  sinLat: 17.841,
+  sin2Lat: -45.23,
+  exposure: -1.676,
+  poleward: 13.617,
+  warmDrift: 8.366,
+  coldCurrent: -18.144,
+  subtropicalLand: 4.42,
+  plateau: 3.02,
+  inland: -3.766,
+  shelter: -1.293,
+  foehn: 1.209,
+};
 
 type Coefficients = typeof COLDEST;
 
@@ -131,7 +157,8 @@ function climateTerms(g: ClimateInputs): ClimateTerms {
   // Winter sea ice, not among the fitted stations: over frozen polar seas the winter air loses
   // the ocean's heat (ice insulates it), except where a warm drift keeps the sea open.
   const seaIce = (1 - land) * smoothstep((a - 60) / 20) * (1 - westCoast);
-  const coldest = fit(COLDEST) - SEA_ICE_WINTER_K * seaIce, warmest = fit(WARMEST);
+  const coldest = fit(COLDEST) - SEA_ICE_WINTER_K * seaIce,
+    warmest = fit(WARMEST);
   const halfRange = (Math.max(0, warmest - coldest) / 2 / MONTH_OF_PEAK) * Math.min(1, a / 8);
   // The surface answers the sun about a month late over land, nearer two over open sea.
   const lagDays = 25 + 25 * (1 - Math.min(1, exposure + inland));
@@ -143,7 +170,13 @@ function climateTerms(g: ClimateInputs): ClimateTerms {
   // from a sea on its equator side (South Asia, the Sahel, northern Australia); they also end
   // the dry season there, so they take back part of the desert's dryness.
   const monsoon = land * Math.exp(-(((a - 17) / 10) ** 2)) * Math.min(1, 2 * (1 - g.landEquatorward));
-  return { mean: (coldest + warmest) / 2, amplitude: g.lat >= 0 ? halfRange : -halfRange, lagDays, dryness: dryness * (1 - monsoon), monsoon: g.lat >= 0 ? monsoon : -monsoon };
+  return {
+    mean: (coldest + warmest) / 2,
+    amplitude: g.lat >= 0 ? halfRange : -halfRange,
+    lagDays,
+    dryness: dryness * (1 - monsoon),
+    monsoon: g.lat >= 0 ? monsoon : -monsoon,
+  };
 }
 
 /** The inputs of climateTerms at one place, from the geography lookups. */
@@ -151,7 +184,8 @@ function climateInputsAt(geo: Geography, lat: number, lon: number): ClimateInput
   const s = geo.sampleAt(lat, lon);
   const clampLat = (x: number) => (x > 89.9 ? 89.9 : x < -89.9 ? -89.9 : x);
   let plateau = 0;
-  for (let dy = -1.5; dy <= 1.5; dy += 0.75) for (let dx = -1.5; dx <= 1.5; dx += 0.75) plateau += geo.elevationAt(clampLat(lat + dy), lon + dx);
+  for (let dy = -1.5; dy <= 1.5; dy += 0.75)
+    for (let dx = -1.5; dx <= 1.5; dx += 0.75) plateau += geo.elevationAt(clampLat(lat + dy), lon + dx);
   plateau /= 25;
   const ww = westerlyWeight(lat);
   let shelter = 0;
@@ -160,14 +194,17 @@ function climateInputsAt(geo: Geography, lat: number, lon: number): ClimateInput
     if (e > shelter) shelter = e;
   }
   const kmPerDeg = 111.2 * Math.cos(lat * DEG);
-  let wSum = 0, west = 0, east = 0;
+  let wSum = 0,
+    west = 0,
+    east = 0;
   for (let d = 1; d <= 90; d += 2) {
     const k = Math.exp(-(d * kmPerDeg) / 3000);
     wSum += k;
     west += k * geo.landFractionAt(lat, lon - d);
     east += k * geo.landFractionAt(lat, lon + d);
   }
-  let pSum = 0, pole = 0;
+  let pSum = 0,
+    pole = 0;
   for (let d = 2; d <= 30; d += 2) {
     const la = lat + (lat >= 0 ? d : -d);
     if (Math.abs(la) > 89.9) continue;
@@ -177,7 +214,8 @@ function climateInputsAt(geo: Geography, lat: number, lon: number): ClimateInput
       pole += k * geo.landFractionAt(la, lon + dx);
     }
   }
-  let qSum = 0, equator = 0;
+  let qSum = 0,
+    equator = 0;
   for (let d = 2; d <= 12; d += 2) {
     const la = lat >= 0 ? lat - d : lat + d;
     for (let dx = -4; dx <= 4; dx += 2) {
@@ -248,11 +286,18 @@ const TROPICAL_YEAR_DAYS = 365.2422;
 const w0 = (2 * Math.PI) / TROPICAL_YEAR_DAYS;
 
 export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, geo: Geography = earthGeography()): CellClimate {
-  const nR = lats.length, nC = lons.length, n = nR * nC;
-  const mean = new Float32Array(n), seasonCos = new Float32Array(n), seasonSin = new Float32Array(n);
-  const cloudShift = new Float32Array(n), monsoonCos = new Float32Array(n), monsoonSin = new Float32Array(n);
+  const nR = lats.length,
+    nC = lons.length,
+    n = nR * nC;
+  const mean = new Float32Array(n),
+    seasonCos = new Float32Array(n),
+    seasonSin = new Float32Array(n);
+  const cloudShift = new Float32Array(n),
+    monsoonCos = new Float32Array(n),
+    monsoonSin = new Float32Array(n);
   const monsoonPhase = w0 * MONSOON_PEAK_DAY;
-  const colJ = new Int32Array(nC), colF = new Float64Array(nC);
+  const colJ = new Int32Array(nC),
+    colF = new Float64Array(nC);
   for (let c = 0; c < nC; c++) {
     const x = lons[c]! / NODE_DEG;
     colJ[c] = Math.floor(x);
@@ -261,16 +306,30 @@ export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, ge
   const w = w0;
   for (let r = 0; r < nR; r++) {
     const y = lats[r]! / NODE_DEG;
-    const i0 = Math.floor(y), fy = y - i0;
+    const i0 = Math.floor(y),
+      fy = y - i0;
     for (let c = 0; c < nC; c++) {
-      const j0 = colJ[c]!, fx = colF[c]!;
-      const t00 = cachedNode(geo, i0, j0), t01 = cachedNode(geo, i0, j0 + 1), t10 = cachedNode(geo, i0 + 1, j0), t11 = cachedNode(geo, i0 + 1, j0 + 1);
+      const j0 = colJ[c]!,
+        fx = colF[c]!;
+      const t00 = cachedNode(geo, i0, j0),
+        t01 = cachedNode(geo, i0, j0 + 1),
+        t10 = cachedNode(geo, i0 + 1, j0),
+        t11 = cachedNode(geo, i0 + 1, j0 + 1);
       const k = r * nC + c;
-      const w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
+      const w00 = (1 - fx) * (1 - fy),
+        w01 = fx * (1 - fy),
+        w10 = (1 - fx) * fy,
+        w11 = fx * fy;
       mean[k] = w00 * t00.mean + w01 * t01.mean + w10 * t10.mean + w11 * t11.mean;
       // The cycle's cos/sin parts interpolate smoothly across the equator, where the amplitude changes sign.
-      let sc = 0, ss = 0;
-      for (const [wt, t] of [[w00, t00], [w01, t01], [w10, t10], [w11, t11]] as const) {
+      let sc = 0,
+        ss = 0;
+      for (const [wt, t] of [
+        [w00, t00],
+        [w01, t01],
+        [w10, t10],
+        [w11, t11],
+      ] as const) {
         const phase = w * (SOLSTICE_DAY + t.lagDays);
         sc += wt * t.amplitude * Math.cos(phase);
         ss += wt * t.amplitude * Math.sin(phase);
@@ -287,7 +346,12 @@ export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, ge
 }
 
 /** The cloud field's geographic bias shift at a point and time (deserts, monsoons), added to cloudBias(lat). */
-export function cloudShiftAt(c: Pick<CellClimate, 'cloudShift' | 'monsoonCos' | 'monsoonSin'>, k: number, cosAngle: number, sinAngle: number): number {
+export function cloudShiftAt(
+  c: Pick<CellClimate, 'cloudShift' | 'monsoonCos' | 'monsoonSin'>,
+  k: number,
+  cosAngle: number,
+  sinAngle: number,
+): number {
   return c.cloudShift[k]! + c.monsoonCos[k]! * cosAngle + c.monsoonSin[k]! * sinAngle;
 }
 
@@ -300,5 +364,10 @@ export function drynessAt(lat: number, lon: number): number {
 export function climatologyAt(lat: number, lon: number, tHours: number, geo: Geography = earthGeography()): number {
   const c = cellClimate([lat], [lon], geo);
   const angle = yearAngle(tHours);
-  return c.mean[0]! - LAPSE_RATE_K_PER_M * Math.max(0, geo.elevationAt(lat, lon)) + c.seasonCos[0]! * Math.cos(angle) + c.seasonSin[0]! * Math.sin(angle);
+  return (
+    c.mean[0]! -
+    LAPSE_RATE_K_PER_M * Math.max(0, geo.elevationAt(lat, lon)) +
+    c.seasonCos[0]! * Math.cos(angle) +
+    c.seasonSin[0]! * Math.sin(angle)
+  );
 }

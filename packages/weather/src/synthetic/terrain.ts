@@ -33,7 +33,9 @@ export function earthSurface(lats: ArrayLike<number>, lons: ArrayLike<number>): 
   const geo = earthGeography();
   const n = lats.length * lons.length;
   const fine = new BlockNoise(FINE_RELIEF, lats, lons).at(0, new Float32Array(n));
-  const altitude = new Float32Array(n), land = new Float32Array(n), coastKm = new Float32Array(n);
+  const altitude = new Float32Array(n),
+    land = new Float32Array(n),
+    coastKm = new Float32Array(n);
   for (let r = 0, k = 0; r < lats.length; r++) {
     for (let c = 0; c < lons.length; c++, k++) {
       const s = geo.sampleAt(lats[r]!, lons[c]!);
