@@ -3,23 +3,48 @@
  * reads: the implementation for a source that computes each variable on its own (a Zarr store
  * reads each variable's own arrays), so batching gains nothing there. The reads run concurrently.
  */
-import { type BBox, type DailyExtremes, ET_INPUT_VARIABLES, type EtInputs, type GridSource, type GridWindow, type PointSeries, type TimeRange } from './grid-source.js';
+import {
+  type BBox,
+  type DailyExtremes,
+  ET_INPUT_VARIABLES,
+  type EtInputs,
+  type GridSource,
+  type GridWindow,
+  type PointSeries,
+  type TimeRange,
+} from './grid-source.js';
 
 type SingleReads = Pick<GridSource, 'pointSeries' | 'window'>;
 
 const ET_KEYS = Object.keys(ET_INPUT_VARIABLES) as (keyof EtInputs<unknown>)[];
 
-export async function dailyExtremesAtBySingleReads(source: SingleReads, lon: number, lat: number, range: TimeRange): Promise<DailyExtremes<PointSeries>> {
-  const [tmax, tmin] = await Promise.all([source.pointSeries('air_temperature_daily_max', lon, lat, range), source.pointSeries('air_temperature_daily_min', lon, lat, range)]);
+export async function dailyExtremesAtBySingleReads(
+  source: SingleReads,
+  lon: number,
+  lat: number,
+  range: TimeRange,
+): Promise<DailyExtremes<PointSeries>> {
+  const [tmax, tmin] = await Promise.all([
+    source.pointSeries('air_temperature_daily_max', lon, lat, range),
+    source.pointSeries('air_temperature_daily_min', lon, lat, range),
+  ]);
   return { tmax, tmin };
 }
 
 export async function dailyExtremesInBySingleReads(source: SingleReads, bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>> {
-  const [tmax, tmin] = await Promise.all([source.window('air_temperature_daily_max', bbox, range), source.window('air_temperature_daily_min', bbox, range)]);
+  const [tmax, tmin] = await Promise.all([
+    source.window('air_temperature_daily_max', bbox, range),
+    source.window('air_temperature_daily_min', bbox, range),
+  ]);
   return { tmax, tmin };
 }
 
-export async function etInputsAtBySingleReads(source: SingleReads, lon: number, lat: number, range: TimeRange): Promise<EtInputs<PointSeries>> {
+export async function etInputsAtBySingleReads(
+  source: SingleReads,
+  lon: number,
+  lat: number,
+  range: TimeRange,
+): Promise<EtInputs<PointSeries>> {
   const series = await Promise.all(ET_KEYS.map((k) => source.pointSeries(ET_INPUT_VARIABLES[k], lon, lat, range)));
   return etInputsOf(series);
 }

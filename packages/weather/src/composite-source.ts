@@ -8,8 +8,25 @@
  * Results are the chosen source's own, so `productOf` names the store's product for
  * stored values and the synthetic products otherwise (the spec's `products` arrays).
  */
-import { dailyExtremesAtBySingleReads, dailyExtremesInBySingleReads, etInputsAtBySingleReads, etInputsInBySingleReads } from './batched-reads.js';
-import { type BBox, type DailyExtremes, ET_INPUT_VARIABLES, type EtInputs, type GridSource, type GridSpec, type GridWindow, type PointSeries, type TimeRange, type VariableId, type VariableInfo } from './grid-source.js';
+import {
+  dailyExtremesAtBySingleReads,
+  dailyExtremesInBySingleReads,
+  etInputsAtBySingleReads,
+  etInputsInBySingleReads,
+} from './batched-reads.js';
+import {
+  type BBox,
+  type DailyExtremes,
+  ET_INPUT_VARIABLES,
+  type EtInputs,
+  type GridSource,
+  type GridSpec,
+  type GridWindow,
+  type PointSeries,
+  type TimeRange,
+  type VariableId,
+  type VariableInfo,
+} from './grid-source.js';
 import { ZarrSource } from './zarr/zarr-source.js';
 
 /** Where a request reads: a point, or the cells whose centres lie in a bbox. */

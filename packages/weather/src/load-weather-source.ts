@@ -82,7 +82,11 @@ export function describeWeatherSource(source: GridSource): string[] {
   const lines = stores.map((s) => {
     const c = s.coverage();
     const g = s.grid;
-    const vars = s.variables().map((v) => v.id).join(', ') || 'no contract variables';
+    const vars =
+      s
+        .variables()
+        .map((v) => v.id)
+        .join(', ') || 'no contract variables';
     const time = c.startMs <= -8.64e15 ? 'static' : `${iso(c.startMs)}..${iso(c.endMs)}`;
     const deg = (x: number) => Number(x.toFixed(6));
     const box = `lat ${deg(g.lat0)}..${deg(g.lat0 + (g.nLat - 1) * g.dLat)}, lon ${deg(g.lon0)}..${deg(g.lon0 + (g.nLon - 1) * g.dLon)}`;

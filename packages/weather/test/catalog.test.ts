@@ -56,7 +56,15 @@ describe('default catalog', () => {
     expect(cat.model('00000000-0000-5000-8000-000000000000')).toBeUndefined();
     expect(cat.transferProduct('surface-altitude-geotiff')?.format).toBe('GeoTIFF');
     const names = cat.products().map((p) => p.name);
-    for (const n of ['air-temperature', 'precipitation-rate', 'growing-degree-days', 'relative-humidity', 'evapotranspiration-short-crop', 'surface-altitude']) expect(names).toContain(n);
+    for (const n of [
+      'air-temperature',
+      'precipitation-rate',
+      'growing-degree-days',
+      'relative-humidity',
+      'evapotranspiration-short-crop',
+      'surface-altitude',
+    ])
+      expect(names).toContain(n);
     expect(new Set(cat.products().map((p) => p.id)).size).toBe(cat.products().length);
   });
 
@@ -140,7 +148,11 @@ describe('default catalog', () => {
 
   it('describes transfer products per spec 2.5', () => {
     const recs = cat.transferProducts().map(transferProductRecord);
-    expect(recs.find((r) => r.name === 'air-temperature-hourly-netcdf')).toEqual({ name: 'air-temperature-hourly-netcdf', datasets: '/products/air-temperature-hourly-netcdf/datasets', format: 'NetCDF' });
+    expect(recs.find((r) => r.name === 'air-temperature-hourly-netcdf')).toEqual({
+      name: 'air-temperature-hourly-netcdf',
+      datasets: '/products/air-temperature-hourly-netcdf/datasets',
+      format: 'NetCDF',
+    });
     for (const r of recs) expect(['GeoTIFF', 'NetCDF']).toContain(r.format);
   });
 });
@@ -189,7 +201,9 @@ remove:
   });
 
   it('rejects invalid overrides with the path of the problem', () => {
-    expect(() => catalogFromYaml('products:\n  - name: air-temperature\n    aggregationPeriodInMinutes: -5\n')).toThrow(/product air-temperature\.aggregationPeriodInMinutes/);
+    expect(() => catalogFromYaml('products:\n  - name: air-temperature\n    aggregationPeriodInMinutes: -5\n')).toThrow(
+      /product air-temperature\.aggregationPeriodInMinutes/,
+    );
     expect(() => catalogFromYaml('products:\n  - name: brand-new\n')).toThrow(CatalogError);
     expect(() => catalogFromYaml('colours: []\n')).toThrow(CatalogError);
     expect(() => catalogFromYaml('remove:\n  products: [nope]\n')).toThrow(/unknown product nope/);

@@ -26,7 +26,10 @@ describe('synthetic clouds', () => {
     const cloudAt = (lon: number, lat: number): { mean: number; clear: number; overcast: number } => {
       const rs = src.windowSync('surface_downwelling_shortwave_flux_in_air', [lon, lat, lon, lat], year).values;
       const rso = src.windowSync('surface_downwelling_shortwave_flux_in_air_assuming_clear_sky', [lon, lat, lon, lat], year).values;
-      let sum = 0, n = 0, clear = 0, overcast = 0;
+      let sum = 0,
+        n = 0,
+        clear = 0,
+        overcast = 0;
       for (let t = 0; t < rs.length; t++) {
         if (!(rso[t]! > 1)) continue;
         const c = 1.5 * (1 - rs[t]! / rso[t]!);
@@ -38,7 +41,10 @@ describe('synthetic clouds', () => {
       return { mean: sum / n, clear: clear / n, overcast: overcast / n };
     };
     for (const lon of [-60, 20, 110]) {
-      const itcz = cloudAt(lon, 0), subtropics = cloudAt(lon, 25), storms = cloudAt(lon, 55), south = cloudAt(lon, -25);
+      const itcz = cloudAt(lon, 0),
+        subtropics = cloudAt(lon, 25),
+        storms = cloudAt(lon, 55),
+        south = cloudAt(lon, -25);
       expect(itcz.mean).toBeGreaterThan(subtropics.mean + 0.2);
       expect(storms.mean).toBeGreaterThan(subtropics.mean + 0.2);
       expect(south.mean).toBeLessThan(itcz.mean - 0.2);

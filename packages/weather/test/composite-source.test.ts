@@ -21,14 +21,27 @@ let tmp: string;
 const value = (offset: number, t: number, i: number, j: number) => offset + t + i * 0.25 + j * 0.125;
 
 /** A daily store with the given variables (Tmax offset 20, Tmin offset 5) on a regular grid. */
-async function dailyStore(dir: string, o: { lats: number[]; lons: number[]; startMs: number; nt: number; product: string; variables: VariableId[] }) {
-  const w = await GridStoreWriter.create(dir, { lats: o.lats, lons: o.lons, attributes: { title: path.basename(dir, '.zarr'), product: o.product } });
+async function dailyStore(
+  dir: string,
+  o: { lats: number[]; lons: number[]; startMs: number; nt: number; product: string; variables: VariableId[] },
+) {
+  const w = await GridStoreWriter.create(dir, {
+    lats: o.lats,
+    lons: o.lons,
+    attributes: { title: path.basename(dir, '.zarr'), product: o.product },
+  });
   await w.addTimeAxis({ name: 'time', startMs: o.startMs, stepMs: DAY, length: o.nt });
   for (const v of o.variables) {
     const offset = v === TMAX ? 20 : 5;
-    await w.addVariable({ name: v, time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC', cell_methods: v === TMAX ? 'time: maximum' : 'time: minimum' } });
+    await w.addVariable({
+      name: v,
+      time: 'time',
+      attributes: { standard_name: 'air_temperature', units: 'degC', cell_methods: v === TMAX ? 'time: maximum' : 'time: minimum' },
+    });
     const data = new Float32Array(o.nt * o.lats.length * o.lons.length);
-    for (let t = 0; t < o.nt; t++) for (let i = 0; i < o.lats.length; i++) for (let j = 0; j < o.lons.length; j++) data[(t * o.lats.length + i) * o.lons.length + j] = value(offset, t, i, j);
+    for (let t = 0; t < o.nt; t++)
+      for (let i = 0; i < o.lats.length; i++)
+        for (let j = 0; j < o.lons.length; j++) data[(t * o.lats.length + i) * o.lons.length + j] = value(offset, t, i, j);
     await w.write(v, data);
   }
   await w.close();
@@ -52,7 +65,14 @@ beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'fieldcast-composite-'));
   cornDir = path.join(tmp, 'corn.zarr');
   wideDir = path.join(tmp, 'wide.zarr');
-  await dailyStore(cornDir, { lats: [40, 40.5, 41], lons: [-90, -89.5, -89], startMs: MAY_1, nt: 4, product: 'corn-analysis', variables: [TMAX, TMIN] });
+  await dailyStore(cornDir, {
+    lats: [40, 40.5, 41],
+    lons: [-90, -89.5, -89],
+    startMs: MAY_1,
+    nt: 4,
+    product: 'corn-analysis',
+    variables: [TMAX, TMIN],
+  });
   const lats = Array.from({ length: 21 }, (_, k) => 30 + k);
   const lons = Array.from({ length: 21 }, (_, k) => -100 + k);
   await dailyStore(wideDir, { lats, lons, startMs: Date.UTC(2024, 3, 1), nt: 90, product: 'wide-reanalysis', variables: [TMAX] });
@@ -91,7 +111,10 @@ describe('CompositeSource routing', () => {
     expect(tmax.values.length).toBe(4);
     // wide: lat 40.5 is halfway between rows 10 and 11, lon -89.5 between columns 10 and 11;
     // days from 2024-04-01, so 2024-05-03 is t = 32.
-    expect(tmax.values[0]).toBeCloseTo((value(20, 32, 10, 10) + value(20, 32, 10, 11) + value(20, 32, 11, 10) + value(20, 32, 11, 11)) / 4, 5);
+    expect(tmax.values[0]).toBeCloseTo(
+      (value(20, 32, 10, 10) + value(20, 32, 10, 11) + value(20, 32, 11, 10) + value(20, 32, 11, 11)) / 4,
+      5,
+    );
     expect(tmax.productOf(3)).toBe('wide-reanalysis');
     const tmin = await composite.pointSeries(TMIN, -89.5, 40.5, days(2, 5));
     expect(Array.from(tmin.values)).toEqual(Array.from((await synthetic.pointSeries(TMIN, -89.5, 40.5, days(2, 5))).values));
@@ -135,14 +158,26 @@ describe('CompositeSource routing', () => {
   it('requests no source covers are refused by the last one, with its GridRequestError', async () => {
     await expect(composite.pointSeries(TMAX, -89.5, 95, days(0, 0))).rejects.toMatchObject({ code: 'invalid_location' });
     await expect(composite.window(TMAX, [-89, 40, -90, 41], days(0, 0))).rejects.toBeInstanceOf(GridRequestError);
-    await expect(composite.pointSeries(TMAX, 10, 48, { startMs: Date.UTC(2010, 0, 1), endMs: Date.UTC(2010, 0, 2) })).rejects.toMatchObject({ code: 'out_of_coverage' });
+    await expect(composite.pointSeries(TMAX, 10, 48, { startMs: Date.UTC(2010, 0, 1), endMs: Date.UTC(2010, 0, 2) })).rejects.toMatchObject(
+      { code: 'out_of_coverage' },
+    );
   });
 
   it('describes itself: labels of all sources, the fallback grid, every variable, the union of coverage', () => {
     expect(composite.label).toBe('corn + wide + synthetic');
     expect(composite.id).toBe('corn+wide+synthetic');
     expect(composite.grid).toEqual(synthetic.grid);
-    expect(composite.variables().map((v) => v.id).sort()).toEqual(synthetic.variables().map((v) => v.id).sort());
+    expect(
+      composite
+        .variables()
+        .map((v) => v.id)
+        .sort(),
+    ).toEqual(
+      synthetic
+        .variables()
+        .map((v) => v.id)
+        .sort(),
+    );
     expect(composite.variables().find((v) => v.id === TMAX)?.description).toBe(corn.variables().find((v) => v.id === TMAX)?.description);
     // From the synthetic start (2015) to wide's last day (2024-06-29, after the synthetic horizon of 06-17).
     expect(composite.coverage()).toEqual({ startMs: synthetic.coverage().startMs, endMs: Date.UTC(2024, 5, 29) });
@@ -166,7 +201,14 @@ describe('loadWeatherSource', () => {
   it('store URLs first, then the catalog in file order, each once, synthetic last', async () => {
     const catalog = path.join(tmp, 'stores.yaml');
     const entry = (id: string, dir: string) => ({
-      id, path: dir, source: `${id}.nc`, format: 'netcdf4' as const, ingestedAt: new Date(NOW).toISOString(), variables: [], grid: { lat0: 0, lon0: 0, dLat: 1, dLon: 1, nLat: 1, nLon: 1 }, time: null,
+      id,
+      path: dir,
+      source: `${id}.nc`,
+      format: 'netcdf4' as const,
+      ingestedAt: new Date(NOW).toISOString(),
+      variables: [],
+      grid: { lat0: 0, lon0: 0, dLat: 1, dLon: 1, nLat: 1, nLon: 1 },
+      time: null,
     });
     await registerIngestedStore(catalog, entry('corn', cornDir));
     await registerIngestedStore(catalog, entry('wide', wideDir));
@@ -177,7 +219,9 @@ describe('loadWeatherSource', () => {
       expect(sources.map((x) => x.id)).toEqual(['wide', 'corn', 'synthetic']);
       expect(sources[2]!.coverage().endMs).toBe(synthetic.coverage().endMs);
       const lines = describeWeatherSource(s);
-      expect(lines[0]).toBe(`wide  ${wideDir}  [air_temperature_daily_max]  2024-04-01T00:00Z..2024-06-29T00:00Z  lat 30..50, lon -100..-80`);
+      expect(lines[0]).toBe(
+        `wide  ${wideDir}  [air_temperature_daily_max]  2024-04-01T00:00Z..2024-06-29T00:00Z  lat 30..50, lon -100..-80`,
+      );
       expect(lines[1]).toContain('[air_temperature_daily_max, air_temperature_daily_min]');
     } finally {
       await (s as CompositeSource).close();

@@ -3,14 +3,19 @@ import { CHUNK_DAYS, PointExtremesCache } from '../src/synthetic/extremes-cache.
 import { SyntheticSource } from '../src/synthetic/index.js';
 
 /** A stand-in computation: day d of cell c is d + c / 10 (max) and -(d + c / 10) (min). */
-function counting(): { calls: [number, number][]; compute: (firstDay: number, days: number) => { tmax: Float32Array; tmin: Float32Array } } {
+function counting(): {
+  calls: [number, number][];
+  compute: (firstDay: number, days: number) => { tmax: Float32Array; tmin: Float32Array };
+} {
   const calls: [number, number][] = [];
   return {
     calls,
     compute: (firstDay, days) => {
       calls.push([firstDay, days]);
-      const tmax = new Float32Array(4 * days), tmin = new Float32Array(4 * days);
-      for (let d = 0; d < days; d++) for (let c = 0; c < 4; c++) [tmax[4 * d + c], tmin[4 * d + c]] = [firstDay + d + c / 10, -(firstDay + d + c / 10)];
+      const tmax = new Float32Array(4 * days),
+        tmin = new Float32Array(4 * days);
+      for (let d = 0; d < days; d++)
+        for (let c = 0; c < 4; c++) [tmax[4 * d + c], tmin[4 * d + c]] = [firstDay + d + c / 10, -(firstDay + d + c / 10)];
       return { tmax, tmin };
     },
   };
@@ -20,13 +25,19 @@ describe('PointExtremesCache', () => {
   it('returns the days asked for, computing each run of missing chunks once', () => {
     const cache = new PointExtremesCache(100);
     const { calls, compute } = counting();
-    const d0 = 3 * CHUNK_DAYS + 10, n = 2 * CHUNK_DAYS;
+    const d0 = 3 * CHUNK_DAYS + 10,
+      n = 2 * CHUNK_DAYS;
     const got = cache.read(1, 2, 3, d0, n, compute);
     expect(calls).toEqual([[3 * CHUNK_DAYS, 3 * CHUNK_DAYS]]);
-    for (let d = 0; d < n; d++) for (let c = 0; c < 4; c++) expect([got.tmax[4 * d + c], got.tmin[4 * d + c]]).toEqual([Math.fround(d0 + d + c / 10), Math.fround(-(d0 + d + c / 10))]);
+    for (let d = 0; d < n; d++)
+      for (let c = 0; c < 4; c++)
+        expect([got.tmax[4 * d + c], got.tmin[4 * d + c]]).toEqual([Math.fround(d0 + d + c / 10), Math.fround(-(d0 + d + c / 10))]);
     // a wider read computes only what is missing, and a repeated one nothing
     cache.read(1, 2, 3, 2 * CHUNK_DAYS, 5 * CHUNK_DAYS, compute);
-    expect(calls.slice(1)).toEqual([[2 * CHUNK_DAYS, CHUNK_DAYS], [6 * CHUNK_DAYS, CHUNK_DAYS]]);
+    expect(calls.slice(1)).toEqual([
+      [2 * CHUNK_DAYS, CHUNK_DAYS],
+      [6 * CHUNK_DAYS, CHUNK_DAYS],
+    ]);
     cache.read(1, 2, 3, d0, n, compute);
     expect(calls).toHaveLength(3);
     // another block is another key
@@ -67,7 +78,8 @@ describe('PointExtremesCache', () => {
 describe('SyntheticSource: point daily extremes through the chunk cache', () => {
   it('equal the values computed without a cache, for ranges on and across chunk edges', async () => {
     const now = () => Date.UTC(2025, 0, 1);
-    const cached = new SyntheticSource({ now, pointCacheChunks: 8 }), plain = new SyntheticSource({ now, pointCacheChunks: 0 });
+    const cached = new SyntheticSource({ now, pointCacheChunks: 8 }),
+      plain = new SyntheticSource({ now, pointCacheChunks: 0 });
     const day = (d: number) => d * 86_400_000;
     const ranges: TimeRange[] = [
       { startMs: Date.UTC(2024, 0, 1), endMs: Date.UTC(2024, 11, 31) },
@@ -75,12 +87,18 @@ describe('SyntheticSource: point daily extremes through the chunk cache', () => 
       { startMs: Date.UTC(2024, 5, 1), endMs: Date.UTC(2024, 5, 1) },
       { startMs: Date.UTC(2023, 11, 1), endMs: Date.UTC(2024, 2, 1) },
     ];
-    for (const [lon, lat] of [[-93.6319, 42.0308], [179.999, 10.5]]) {
+    for (const [lon, lat] of [
+      [-93.6319, 42.0308],
+      [179.999, 10.5],
+    ]) {
       for (const r of [...ranges, ...ranges]) {
-        const a = await cached.dailyExtremesAt(lon!, lat!, r), b = await plain.dailyExtremesAt(lon!, lat!, r);
+        const a = await cached.dailyExtremesAt(lon!, lat!, r),
+          b = await plain.dailyExtremesAt(lon!, lat!, r);
         expect(Array.from(a.tmax.values)).toEqual(Array.from(b.tmax.values));
         expect(Array.from(a.tmin.values)).toEqual(Array.from(b.tmin.values));
-        expect(Array.from((await cached.pointSeries('air_temperature_daily_min', lon!, lat!, r)).values)).toEqual(Array.from(b.tmin.values));
+        expect(Array.from((await cached.pointSeries('air_temperature_daily_min', lon!, lat!, r)).values)).toEqual(
+          Array.from(b.tmin.values),
+        );
       }
     }
   });

@@ -19,7 +19,8 @@ function workspaceEntries(): Map<string, string> {
       if (!existsSync(manifest)) continue;
       const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; exports?: Record<string, string> | string };
       const exports = typeof pkg.exports === 'string' ? { '.': pkg.exports } : (pkg.exports ?? {});
-      for (const [sub, target] of Object.entries(exports)) entries.set(sub === '.' ? pkg.name : `${pkg.name}/${sub.replace(/^\.\//, '')}`, join(ROOT, group, dir, target));
+      for (const [sub, target] of Object.entries(exports))
+        entries.set(sub === '.' ? pkg.name : `${pkg.name}/${sub.replace(/^\.\//, '')}`, join(ROOT, group, dir, target));
     }
   }
   return entries;
@@ -46,7 +47,11 @@ function sourceFiles(): string[] {
 /** Module specifiers of static imports, re-exports and dynamic imports with a literal. */
 function specifiers(code: string): string[] {
   const found: string[] = [];
-  const patterns = [/\b(?:import|export)\s[^'";]*?\sfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g];
+  const patterns = [
+    /\b(?:import|export)\s[^'";]*?\sfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
   for (const re of patterns) for (const m of code.matchAll(re)) found.push(m[1]!);
   return found;
 }
@@ -76,7 +81,9 @@ function importGraph(): Map<string, string[]> {
 /** One cycle per strongly connected component with more than one file (or a file importing itself), as a path. */
 function findCycles(graph: Map<string, string[]>): string[][] {
   // Tarjan's strongly connected components (Tarjan 1972), iterative.
-  const index = new Map<string, number>(), low = new Map<string, number>(), onStack = new Set<string>();
+  const index = new Map<string, number>(),
+    low = new Map<string, number>(),
+    onStack = new Set<string>();
   const stack: string[] = [];
   const components: string[][] = [];
   let counter = 0;

@@ -260,9 +260,23 @@ export async function writeNetcdf4ByStep(
     scale('time', Float64Array.from(grid.times), { units: grid.timeUnits, standard_name: 'time' });
     scale('lat', Float32Array.from(grid.lats), { units: 'degrees_north', standard_name: 'latitude' });
     scale('lon', Float32Array.from(grid.lons), { units: 'degrees_east', standard_name: 'longitude' });
-    const ds = f.create_dataset({ name: variable.name, data: variable.step(0), shape: [1, ny, nx], maxshape: [null, ny, nx], chunks: [1, ny, nx] });
+    const ds = f.create_dataset({
+      name: variable.name,
+      data: variable.step(0),
+      shape: [1, ny, nx],
+      maxshape: [null, ny, nx],
+      chunks: [1, ny, nx],
+    });
     ds.resize([nt, ny, nx]);
-    for (let t = 1; t < nt; t++) ds.write_slice([[t, t + 1], [0, ny], [0, nx]], variable.step(t));
+    for (let t = 1; t < nt; t++)
+      ds.write_slice(
+        [
+          [t, t + 1],
+          [0, ny],
+          [0, nx],
+        ],
+        variable.step(t),
+      );
     for (const [k, v] of Object.entries(variable.attrs)) ds.create_attribute(k, v);
     ['time', 'lat', 'lon'].forEach((d, k) => ds.attach_scale(k, `/${d}`));
   } finally {

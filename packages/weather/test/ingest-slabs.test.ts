@@ -120,13 +120,41 @@ function bigSpec(record: boolean): NcSpec {
     }
   }
   return {
-    dims: [{ name: 'time', size: NT, record }, { name: 'lat', size: NY }, { name: 'lon', size: NX }],
+    dims: [
+      { name: 'time', size: NT, record },
+      { name: 'lat', size: NY },
+      { name: 'lon', size: NX },
+    ],
     vars: [
-      { name: 'time', dims: ['time'], type: 'double', attrs: { units: 'hours since 2021-06-01 00:00:00', standard_name: 'time' }, data: Array.from({ length: NT }, (_, t) => t) },
+      {
+        name: 'time',
+        dims: ['time'],
+        type: 'double',
+        attrs: { units: 'hours since 2021-06-01 00:00:00', standard_name: 'time' },
+        data: Array.from({ length: NT }, (_, t) => t),
+      },
       { name: 'lat', dims: ['lat'], type: 'float', attrs: { units: 'degrees_north', standard_name: 'latitude' }, data: LATS },
       { name: 'lon', dims: ['lon'], type: 'float', attrs: { units: 'degrees_east', standard_name: 'longitude' }, data: LONS },
-      { name: 'tas', dims: ['time', 'lat', 'lon'], type: 'float', attrs: { units: 'K', standard_name: 'air_temperature', _FillValue: { type: 'float', values: [-999] } }, data: tas },
-      { name: 'pr', dims: ['time', 'lat', 'lon'], type: 'short', attrs: { units: 'kg m-2 s-1', standard_name: 'precipitation_flux', scale_factor: 0.25, add_offset: 1000, _FillValue: { type: 'short', values: [-32767] } }, data: pr },
+      {
+        name: 'tas',
+        dims: ['time', 'lat', 'lon'],
+        type: 'float',
+        attrs: { units: 'K', standard_name: 'air_temperature', _FillValue: { type: 'float', values: [-999] } },
+        data: tas,
+      },
+      {
+        name: 'pr',
+        dims: ['time', 'lat', 'lon'],
+        type: 'short',
+        attrs: {
+          units: 'kg m-2 s-1',
+          standard_name: 'precipitation_flux',
+          scale_factor: 0.25,
+          add_offset: 1000,
+          _FillValue: { type: 'short', values: [-32767] },
+        },
+        data: pr,
+      },
     ],
   };
 }
@@ -189,7 +217,11 @@ describe('ingest in slabs', () => {
     for (const name of ['air_temperature', 'precipitation_rate', 'lat', 'lon', 'time']) {
       expect(await chunkBytes(small.storePath, name)).toEqual(await chunkBytes(whole.storePath, name));
     }
-    expect(small.entry.time).toEqual({ start: '2021-06-01T00:00:00.000Z', end: new Date(Date.UTC(2021, 5, 1) + (NT - 1) * HOUR).toISOString(), stepMs: HOUR });
+    expect(small.entry.time).toEqual({
+      start: '2021-06-01T00:00:00.000Z',
+      end: new Date(Date.UTC(2021, 5, 1) + (NT - 1) * HOUR).toISOString(),
+      stepMs: HOUR,
+    });
   });
 
   it('GeoTIFF: a window of bands at a time, exact', async () => {
@@ -197,12 +229,17 @@ describe('ingest in slabs', () => {
     const bands = Array.from({ length: nb }, (_, b) => Array.from({ length: w * h }, (_, k) => b * 100 + k * 0.5));
     const file = path.join(tmp, 'big.tif');
     await writeGeotiffFile(file, { width: w, height: h, bands, west: 10, north: 50, dx: 0.25, dy: 0.25 });
-    const res = await ingestFile(file, { outDir: path.join(tmp, 'tif-small'), slabBytes: 1, geotiff: { startMs: Date.UTC(2022, 0, 1), stepMs: 86_400_000, variable: 'index' } });
+    const res = await ingestFile(file, {
+      outDir: path.join(tmp, 'tif-small'),
+      slabBytes: 1,
+      geotiff: { startMs: Date.UTC(2022, 0, 1), stepMs: 86_400_000, variable: 'index' },
+    });
     // chunks [9, 8, 8]: 2 rows x 3 columns of chunks
     expect(res.slabs).toEqual({ count: 6, largestValues: nb * 8 * 8 });
     const expected = new Float32Array(nb * h * w);
     // store row i (south first) is raster row h - 1 - i
-    for (let b = 0; b < nb; b++) for (let i = 0; i < h; i++) for (let j = 0; j < w; j++) expected[(b * h + i) * w + j] = bands[b]![(h - 1 - i) * w + j]!;
+    for (let b = 0; b < nb; b++)
+      for (let i = 0; i < h; i++) for (let j = 0; j < w; j++) expected[(b * h + i) * w + j] = bands[b]![(h - 1 - i) * w + j]!;
     expect(await readArray(res.storePath, 'index')).toEqual(expected);
   });
 });

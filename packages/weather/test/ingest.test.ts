@@ -26,33 +26,56 @@ async function readJson(file: string): Promise<Record<string, unknown>> {
  */
 const tasmax = [
   // t = 0: rows lat 11, 10.5, 10; columns lon 0, 120, 240
-  281.25, 282.5, 283.75,
-  284.125, -999, 286.5,
-  287.0625, 288.5, 289.75,
+  281.25, 282.5, 283.75, 284.125, -999, 286.5, 287.0625, 288.5, 289.75,
   // t = 1
-  290.25, 291.5, 292.75,
-  293.125, 294.5, 295.5,
-  296.0625, 297.5, 298.75,
+  290.25, 291.5, 292.75, 293.125, 294.5, 295.5, 296.0625, 297.5, 298.75,
 ];
 const prPacked = [1, 2, 3, 4, 5, -32767, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18];
 
 function cfSpec(withRecord: boolean): NcSpec {
   return {
-    dims: [{ name: 'time', size: 2, record: withRecord }, { name: 'lat', size: 3 }, { name: 'lon', size: 3 }, { name: 'height', size: 1 }],
+    dims: [
+      { name: 'time', size: 2, record: withRecord },
+      { name: 'lat', size: 3 },
+      { name: 'lon', size: 3 },
+      { name: 'height', size: 1 },
+    ],
     attrs: { title: 'CF test file', Conventions: 'CF-1.8', history: 'made by the test' },
     vars: [
-      { name: 'time', dims: ['time'], type: 'double', attrs: { units: 'days since 2000-01-01 00:00:00', calendar: 'standard', standard_name: 'time' }, data: [10, 11] },
+      {
+        name: 'time',
+        dims: ['time'],
+        type: 'double',
+        attrs: { units: 'days since 2000-01-01 00:00:00', calendar: 'standard', standard_name: 'time' },
+        data: [10, 11],
+      },
       { name: 'lat', dims: ['lat'], type: 'float', attrs: { units: 'degrees_north', standard_name: 'latitude' }, data: [11, 10.5, 10] },
       { name: 'lon', dims: ['lon'], type: 'float', attrs: { units: 'degrees_east', standard_name: 'longitude' }, data: [0, 120, 240] },
       { name: 'height', dims: ['height'], type: 'double', attrs: { units: 'm', standard_name: 'height' }, data: [2] },
       {
-        name: 'tasmax', dims: ['time', 'height', 'lat', 'lon'], type: 'float',
-        attrs: { units: 'K', standard_name: 'air_temperature', cell_methods: 'time: maximum', long_name: 'Daily Maximum Near-Surface Air Temperature', _FillValue: { type: 'float', values: [-999] } },
+        name: 'tasmax',
+        dims: ['time', 'height', 'lat', 'lon'],
+        type: 'float',
+        attrs: {
+          units: 'K',
+          standard_name: 'air_temperature',
+          cell_methods: 'time: maximum',
+          long_name: 'Daily Maximum Near-Surface Air Temperature',
+          _FillValue: { type: 'float', values: [-999] },
+        },
         data: tasmax,
       },
       {
-        name: 'pr', dims: ['time', 'lat', 'lon'], type: 'short',
-        attrs: { units: 'kg m-2 s-1', standard_name: 'precipitation_flux', scale_factor: 0.5, add_offset: 1, _FillValue: { type: 'short', values: [-32767] } },
+        name: 'pr',
+        dims: ['time', 'lat', 'lon'],
+        type: 'short',
+        attrs: {
+          units: 'kg m-2 s-1',
+          standard_name: 'precipitation_flux',
+          scale_factor: 0.5,
+          add_offset: 1,
+          _FillValue: { type: 'short', values: [-32767] },
+        },
         data: prPacked,
       },
       { name: 'crs', dims: [], type: 'int', attrs: { grid_mapping_name: 'latitude_longitude' }, data: [0] },
@@ -146,7 +169,10 @@ describe('ingestFile', () => {
     const res = await ingestFile(file, { outDir: path.join(tmp, 'out') });
     const zs = await ZarrSource.open(res.storePath);
     // lat 10.25 is halfway between rows 0 and 1; lon 60 halfway between 0 and 120.
-    const s = await zs.pointSeries('air_temperature_daily_max', 60, 10.25, { startMs: Date.UTC(2000, 0, 12), endMs: Date.UTC(2000, 0, 12) });
+    const s = await zs.pointSeries('air_temperature_daily_max', 60, 10.25, {
+      startMs: Date.UTC(2000, 0, 12),
+      endMs: Date.UTC(2000, 0, 12),
+    });
     const corners = [src(1, 2, 0), src(1, 2, 1), src(1, 1, 0), src(1, 1, 1)].map((k) => Math.fround(k) - 273.15);
     expect(s.values.length).toBe(1);
     expect(s.startMs).toBe(Date.UTC(2000, 0, 12));
@@ -176,7 +202,10 @@ describe('ingestFile', () => {
     const zs = await ZarrSource.open(res.storePath);
     // PixelIsArea: centres half a pixel in from the tiepoint corner; rows flipped to ascending.
     expect(zs.grid).toEqual({ lat0: 49.625, lon0: 10.25, dLat: 0.25, dLon: 0.5, nLat: 2, nLon: 3 });
-    const w = await zs.window('air_temperature_daily_max', [10, 49, 12, 50], { startMs: Date.UTC(2021, 5, 1), endMs: Date.UTC(2021, 5, 2) });
+    const w = await zs.window('air_temperature_daily_max', [10, 49, 12, 50], {
+      startMs: Date.UTC(2021, 5, 1),
+      endMs: Date.UTC(2021, 5, 2),
+    });
     expect(Array.from(w.lats)).toEqual([49.625, 49.875]);
     expect(Array.from(w.lons)).toEqual([10.25, 10.75, 11.25]);
     const expected = [b1, b2].flatMap((b) => [...b.slice(3, 6), ...b.slice(0, 3)]).map((v) => (v === -9999 ? NaN : v));
@@ -195,13 +224,28 @@ describe('ingestFile', () => {
       format: 'geotiff',
       grid: { lat0: 49.625, lon0: 10.25, dLat: 0.25, dLon: 0.5, nLat: 2, nLon: 3 },
       time: { start: '2021-06-01T00:00:00.000Z', end: '2021-06-02T00:00:00.000Z', stepMs: DAY },
-      variables: [{ name: 'air_temperature_daily_max', variable: 'air_temperature_daily_max', units: 'degC', standardName: 'air_temperature', cellMethods: 'time: maximum' }],
+      variables: [
+        {
+          name: 'air_temperature_daily_max',
+          variable: 'air_temperature_daily_max',
+          units: 'degC',
+          standardName: 'air_temperature',
+          cellMethods: 'time: maximum',
+        },
+      ],
     });
     expect(await fs.readFile(catalogPath, 'utf8')).toMatch(/^# products stay untouched/);
 
     // Re-ingesting the same id needs overwrite and replaces the catalog entry.
-    await expect(ingestFile(file, { outDir: path.join(tmp, 'out'), catalogPath, geotiff: { startMs: 0, stepMs: DAY } })).rejects.toThrow(/exists/);
-    await ingestFile(file, { outDir: path.join(tmp, 'out'), catalogPath, overwrite: true, geotiff: { startMs: Date.UTC(2022, 0, 1), stepMs: DAY } });
+    await expect(ingestFile(file, { outDir: path.join(tmp, 'out'), catalogPath, geotiff: { startMs: 0, stepMs: DAY } })).rejects.toThrow(
+      /exists/,
+    );
+    await ingestFile(file, {
+      outDir: path.join(tmp, 'out'),
+      catalogPath,
+      overwrite: true,
+      geotiff: { startMs: Date.UTC(2022, 0, 1), stepMs: DAY },
+    });
     const again = await readIngestedStores(catalogPath);
     expect(again).toHaveLength(1);
     expect(again[0]!.time!.start).toBe('2022-01-01T00:00:00.000Z');
@@ -211,15 +255,34 @@ describe('ingestFile', () => {
   it('refuses a projected GeoTIFF with a clear message', async () => {
     const file = path.join(tmp, 'utm.tif');
     await writeGeotiffFile(file, {
-      width: 2, height: 2, bands: [[1, 2, 3, 4]], west: 500000, north: 4000000, dx: 1000, dy: 1000,
+      width: 2,
+      height: 2,
+      bands: [[1, 2, 3, 4]],
+      west: 500000,
+      north: 4000000,
+      dx: 1000,
+      dy: 1000,
       geoKeys: { GTModelTypeGeoKey: 1, ProjectedCSTypeGeoKey: 32633 },
     });
-    await expect(ingestFile(file, { outDir: path.join(tmp, 'out'), geotiff: { startMs: 0 } })).rejects.toThrow(/projected coordinate system \(EPSG 32633\).*EPSG:4326/);
+    await expect(ingestFile(file, { outDir: path.join(tmp, 'out'), geotiff: { startMs: 0 } })).rejects.toThrow(
+      /projected coordinate system \(EPSG 32633\).*EPSG:4326/,
+    );
   });
 
   it('asks for a time when a multiband GeoTIFF has none', async () => {
     const file = path.join(tmp, 'notime.tif');
-    await writeGeotiffFile(file, { width: 2, height: 1, bands: [[1, 2], [3, 4]], west: 0, north: 1, dx: 1, dy: 1 });
+    await writeGeotiffFile(file, {
+      width: 2,
+      height: 1,
+      bands: [
+        [1, 2],
+        [3, 4],
+      ],
+      west: 0,
+      north: 1,
+      dx: 1,
+      dy: 1,
+    });
     await expect(ingestFile(file, { outDir: path.join(tmp, 'out') })).rejects.toThrow(/2 bands are time steps.*pass the time/);
   });
 

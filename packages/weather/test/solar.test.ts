@@ -1,4 +1,12 @@
-import { extraterrestrialRadiationDaily, extraterrestrialRadiationHourly, hourlySolarGeometry, seasonalCorrection, solarDeclination, inverseRelativeDistance, sunsetHourAngle } from '@fieldcast/science';
+import {
+  extraterrestrialRadiationDaily,
+  extraterrestrialRadiationHourly,
+  hourlySolarGeometry,
+  seasonalCorrection,
+  solarDeclination,
+  inverseRelativeDistance,
+  sunsetHourAngle,
+} from '@fieldcast/science';
 import { dayOfYear, extraterrestrialRadiationPeriod, hourAngle } from '../src/synthetic/solar.js';
 
 const DEG = Math.PI / 180;
@@ -28,7 +36,16 @@ describe('synthetic solar geometry: the forms on per-day terms agree with @field
         for (const lon of [-75.5, 0, 100]) {
           for (let h = 0; h < 24; h++) {
             const w = hourAngle(24 * day + h, lon, seasonalCorrection(j));
-            const ra = extraterrestrialRadiationPeriod(Math.sin(lat * DEG), Math.cos(lat * DEG), Math.sin(decl), Math.cos(decl), inverseRelativeDistance(j), w - Math.PI / 24, w + Math.PI / 24, ws);
+            const ra = extraterrestrialRadiationPeriod(
+              Math.sin(lat * DEG),
+              Math.cos(lat * DEG),
+              Math.sin(decl),
+              Math.cos(decl),
+              inverseRelativeDistance(j),
+              w - Math.PI / 24,
+              w + Math.PI / 24,
+              ws,
+            );
             const ref = extraterrestrialRadiationHourly(lat, lon, j, h);
             // Polar day included: both count the whole hour around local midnight, which
             // straddles w = +-pi (the sun is up all hour; docs/decisions/0012-hourly-cloudiness-and-polar-hours.md).
@@ -41,10 +58,24 @@ describe('synthetic solar geometry: the forms on per-day terms agree with @field
 
   it('a night shorter than the hour: the hour holding sunset and sunrise counts both sunlit ends, and the day sums to eq. 21', () => {
     // 66.45 N at the June solstice (Rovaniemi is at 66.5 N): ws ~ 176 degrees, a night of ~0.8 h.
-    const lat = 66.45, day = 19165, j = dayOfYear(day), decl = solarDeclination(j), ws = sunsetHourAngle(lat, decl);
+    const lat = 66.45,
+      day = 19165,
+      j = dayOfYear(day),
+      decl = solarDeclination(j),
+      ws = sunsetHourAngle(lat, decl);
     expect(24 - (24 * ws) / Math.PI).toBeGreaterThan(0.5);
     expect(24 - (24 * ws) / Math.PI).toBeLessThan(1);
-    const ra = (w1: number, w2: number) => extraterrestrialRadiationPeriod(Math.sin(lat * DEG), Math.cos(lat * DEG), Math.sin(decl), Math.cos(decl), inverseRelativeDistance(j), w1, w2, ws);
+    const ra = (w1: number, w2: number) =>
+      extraterrestrialRadiationPeriod(
+        Math.sin(lat * DEG),
+        Math.cos(lat * DEG),
+        Math.sin(decl),
+        Math.cos(decl),
+        inverseRelativeDistance(j),
+        w1,
+        w2,
+        ws,
+      );
     // The hour centred on local midnight (w = pi) holds the whole night: its sunlit parts are
     // the two ends of [pi - pi/24, pi + pi/24] outside (ws, 2 pi - ws), equal by symmetry.
     const midnight = ra(Math.PI - Math.PI / 24, Math.PI + Math.PI / 24);

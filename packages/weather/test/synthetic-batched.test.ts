@@ -28,7 +28,12 @@ function expectSameWindow(a: GridWindow, b: GridWindow): void {
 
 describe('SyntheticSource: batched reads', () => {
   it('dailyExtremesAt gives the two pointSeries reads, with product labels (forecast days included)', async () => {
-    for (const [lon, lat] of [[7.31, 45.12], [-93.6319, 42.0308], [179.995, -33.4], [0, 89.999]]) {
+    for (const [lon, lat] of [
+      [7.31, 45.12],
+      [-93.6319, 42.0308],
+      [179.995, -33.4],
+      [0, 89.999],
+    ]) {
       const both = await src.dailyExtremesAt(lon!, lat!, DAYS);
       expectSameSeries(both.tmax, await src.pointSeries('air_temperature_daily_max', lon!, lat!, DAYS));
       expectSameSeries(both.tmin, await src.pointSeries('air_temperature_daily_min', lon!, lat!, DAYS));
@@ -69,8 +74,12 @@ describe('SyntheticSource: batched reads', () => {
   it('refuses what the single reads refuse', async () => {
     await expect(src.dailyExtremesAt(0, 91, DAYS)).rejects.toMatchObject({ code: 'invalid_location' });
     await expect(src.etInputsIn([1, 0, 0, 1], HOURS)).rejects.toMatchObject({ code: 'invalid_bbox' });
-    await expect(src.etInputsAt(0, 0, { startMs: Date.UTC(2014, 0, 1), endMs: Date.UTC(2015, 0, 2) })).rejects.toMatchObject({ code: 'out_of_coverage' });
-    await expect(new SyntheticSource({ now: () => NOW, maxValues: 1000 }).dailyExtremesIn([0, 0, 1, 1], DAYS)).rejects.toMatchObject({ code: 'too_large' });
+    await expect(src.etInputsAt(0, 0, { startMs: Date.UTC(2014, 0, 1), endMs: Date.UTC(2015, 0, 2) })).rejects.toMatchObject({
+      code: 'out_of_coverage',
+    });
+    await expect(new SyntheticSource({ now: () => NOW, maxValues: 1000 }).dailyExtremesIn([0, 0, 1, 1], DAYS)).rejects.toMatchObject({
+      code: 'too_large',
+    });
   });
 
   it('a CompositeSource passes a batched read whole to the source every variable routes to', async () => {
@@ -85,7 +94,13 @@ describe('SyntheticSource: batched reads', () => {
 describe('SyntheticSource: point reads', () => {
   it("read the grid point's own values at a grid node", () => {
     const r = { startMs: Date.UTC(2023, 6, 1), endMs: Date.UTC(2023, 6, 8) };
-    for (const variable of ['air_temperature', 'dew_point_temperature', 'surface_downwelling_shortwave_flux_in_air', 'wind_speed', 'surface_air_pressure'] as const) {
+    for (const variable of [
+      'air_temperature',
+      'dew_point_temperature',
+      'surface_downwelling_shortwave_flux_in_air',
+      'wind_speed',
+      'surface_air_pressure',
+    ] as const) {
       const win = src.windowSync(variable, [7.31, 45.12, 7.31, 45.12], r).values;
       const p = src.pointSeriesSync(variable, 7.31, 45.12, r).values;
       for (let t = 0; t < win.length; t++) expect(Math.abs(p[t]! - win[t]!)).toBeLessThanOrEqual(4 * 2 ** -23 * Math.abs(win[t]!) + 1e-4);

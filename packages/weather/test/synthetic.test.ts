@@ -18,10 +18,14 @@ function mean(a: ArrayLike<number>): number {
   return s / a.length;
 }
 function corr(a: number[], b: number[]): number {
-  const ma = mean(a), mb = mean(b);
-  let sab = 0, saa = 0, sbb = 0;
+  const ma = mean(a),
+    mb = mean(b);
+  let sab = 0,
+    saa = 0,
+    sbb = 0;
   for (let i = 0; i < a.length; i++) {
-    const x = (a[i] as number) - ma, y = (b[i] as number) - mb;
+    const x = (a[i] as number) - ma,
+      y = (b[i] as number) - mb;
     sab += x * y;
     saa += x * x;
     sbb += y * y;
@@ -59,7 +63,10 @@ describe('SyntheticSource: climate plausibility', () => {
       const jul = mean(LONS.map((lon) => mean(src.pointSeriesSync('air_temperature', lon, lat, month(2023, 6)).values)));
       return jul - jan;
     };
-    const n45 = swing(45), s45 = swing(-45), n70 = swing(70), eq = swing(0);
+    const n45 = swing(45),
+      s45 = swing(-45),
+      n70 = swing(70),
+      eq = swing(0);
     expect(n45).toBeGreaterThan(10);
     // 45 S is nearly all ocean: a swing of a few K, January the warmer month.
     expect(s45).toBeLessThan(-2);
@@ -72,7 +79,8 @@ describe('SyntheticSource: climate plausibility', () => {
       const m = mean(LONS.map((lon) => mean(src.pointSeriesSync('air_temperature_daily_max', lon, lat, year(2023)).values)));
       expect(m).toBeLessThan(-5);
     }
-    const at = (lat: number): number => mean(LONS.map((lon) => mean(src.pointSeriesSync('air_temperature_daily_min', lon, lat, year(2022)).values)));
+    const at = (lat: number): number =>
+      mean(LONS.map((lon) => mean(src.pointSeriesSync('air_temperature_daily_min', lon, lat, year(2022)).values)));
     expect(at(0)).toBeGreaterThan(at(30));
     expect(at(30)).toBeGreaterThan(at(60));
     expect(at(60)).toBeGreaterThan(at(85));
@@ -124,9 +132,13 @@ describe('SyntheticSource: physical consistency', () => {
       const r = month(2023, 5);
       const rs = src.windowSync('surface_downwelling_shortwave_flux_in_air', b, r).values;
       const rso = src.windowSync('surface_downwelling_shortwave_flux_in_air_assuming_clear_sky', b, r).values;
-      let night = 0, day = 0, cloudy = 0, bad = 0;
+      let night = 0,
+        day = 0,
+        cloudy = 0,
+        bad = 0;
       for (let i = 0; i < rs.length; i++) {
-        const a = rs[i] as number, c = rso[i] as number;
+        const a = rs[i] as number,
+          c = rso[i] as number;
         if (a < 0 || a > c + 1e-3) bad++;
         if (c === 0) {
           if (a !== 0) bad++;
@@ -155,8 +167,10 @@ describe('SyntheticSource: physical consistency', () => {
     const t = src.sliceSync('air_temperature', b, Date.UTC(2023, 6, 1, 12)).values;
     expect(max(t) - min(t)).toBeGreaterThan(0.2);
     // regression of T on z across the field recovers the lapse rate (anomalies are smooth at this scale)
-    const mz = mean(z), mt = mean(t);
-    let szt = 0, szz = 0;
+    const mz = mean(z),
+      mt = mean(t);
+    let szt = 0,
+      szz = 0;
     for (let i = 0; i < z.length; i++) {
       szt += ((z[i] as number) - mz) * ((t[i] as number) - mt);
       szz += ((z[i] as number) - mz) ** 2;
@@ -169,7 +183,8 @@ describe('SyntheticSource: physical consistency', () => {
     const b: [number, number, number, number] = [10, 45, 10.9, 45.65];
     const z = src.sliceSync('surface_altitude', b, 0).values;
     const p = src.sliceSync('surface_air_pressure', b, Date.UTC(2023, 6, 1, 12)).values;
-    let lo = 0, hi = 0;
+    let lo = 0,
+      hi = 0;
     for (let i = 0; i < z.length; i++) if ((z[i] as number) < (z[lo] as number)) lo = i;
     for (let i = 0; i < z.length; i++) if ((z[i] as number) > (z[hi] as number)) hi = i;
     expect(p[hi] as number).toBeLessThan(p[lo] as number);
@@ -192,7 +207,9 @@ describe('SyntheticSource: physical consistency', () => {
       const t = src.windowSync('air_temperature', [...b], r).values;
       const bad: string[] = [];
       for (let i = 0; i < rate.length; i++) {
-        const k = type[i] as number, tc = t[i] as number, q = rate[i] as number;
+        const k = type[i] as number,
+          tc = t[i] as number,
+          q = rate[i] as number;
         seen.add(k);
         if (q < 0) bad.push(`rate ${q}`);
         if ((k === PRECIPITATION_TYPE.none) !== (q === 0)) bad.push(`type ${k} with rate ${q}`);
@@ -220,7 +237,9 @@ describe('SyntheticSource: daily extremes agree with the hourly curve', () => {
         const hourly = src.pointSeriesSync('air_temperature', lon, lat, { startMs: d0 - D, endMs: d0 + (days + 1) * D });
         for (let k = 0; k < days; k++) {
           const day = d0 / D + k;
-          let hi = -Infinity, lo = Infinity, n = 0;
+          let hi = -Infinity,
+            lo = Infinity,
+            n = 0;
           for (let i = 0; i < hourly.values.length; i++) {
             const t = (hourly.startMs + i * H) / H;
             if (Math.floor((t + lon / 15) / 24) !== day) continue;
@@ -254,7 +273,8 @@ describe('SyntheticSource: daily extremes agree with the hourly curve', () => {
           const cell = r * tmax.lons.length + c;
           for (let k = 0; k < days; k++) {
             const day = d0 / D + k;
-            let hi = -Infinity, lo = Infinity;
+            let hi = -Infinity,
+              lo = Infinity;
             for (let i = 0; i < hourly.nt; i++) {
               const t = (hourly.startMs + i * H) / H;
               if (Math.floor((t + off) / 24) !== day) continue;
@@ -270,7 +290,10 @@ describe('SyntheticSource: daily extremes agree with the hourly curve', () => {
   });
 
   it('stamps daily values at 00:00Z of the date', () => {
-    const s = src.pointSeriesSync('air_temperature_daily_max', 10, 45, { startMs: Date.UTC(2023, 0, 1, 5), endMs: Date.UTC(2023, 0, 4, 23) });
+    const s = src.pointSeriesSync('air_temperature_daily_max', 10, 45, {
+      startMs: Date.UTC(2023, 0, 1, 5),
+      endMs: Date.UTC(2023, 0, 4, 23),
+    });
     expect(s.startMs).toBe(Date.UTC(2023, 0, 2));
     expect(s.stepMs).toBe(D);
     expect(s.values.length).toBe(3);
@@ -282,7 +305,12 @@ describe('SyntheticSource: determinism and spatial structure', () => {
     const other = new SyntheticSource({ now: () => NOW });
     const b: [number, number, number, number] = [5, 50, 5.05, 50.03];
     const r = { startMs: Date.UTC(2020, 1, 28), endMs: Date.UTC(2020, 2, 2) };
-    for (const v of ['air_temperature', 'precipitation_rate', 'surface_downwelling_shortwave_flux_in_air', 'air_temperature_daily_max'] as const) {
+    for (const v of [
+      'air_temperature',
+      'precipitation_rate',
+      'surface_downwelling_shortwave_flux_in_air',
+      'air_temperature_daily_max',
+    ] as const) {
       const a = src.windowSync(v, b, r);
       const c = other.windowSync(v, b, r);
       expect(Array.from(c.values)).toEqual(Array.from(a.values));
@@ -316,7 +344,8 @@ describe('SyntheticSource: determinism and spatial structure', () => {
     const w = src.windowSync('air_temperature', [12.3, 41.2, 12.31, 41.21], r);
     expect(w.lats.length).toBe(2);
     expect(w.lons.length).toBe(2);
-    const fx = 0.25, fy = 0.6;
+    const fx = 0.25,
+      fy = 0.6;
     const p = src.pointSeriesSync('air_temperature', 12.3 + 0.01 * fx, 41.2 + 0.01 * fy, r);
     for (let t = 0; t < w.nt; t++) {
       const [v00, v01, v10, v11] = Array.from(w.values.subarray(4 * t, 4 * t + 4));
@@ -366,29 +395,50 @@ describe('SyntheticSource: windows, slices and coverage', () => {
       }
       throw new Error('expected a GridRequestError');
     };
-    expectCode(() => src.pointSeriesSync('air_temperature', 0, 0, { startMs: Date.UTC(2014, 11, 31), endMs: Date.UTC(2015, 0, 2) }), 'out_of_coverage');
+    expectCode(
+      () => src.pointSeriesSync('air_temperature', 0, 0, { startMs: Date.UTC(2014, 11, 31), endMs: Date.UTC(2015, 0, 2) }),
+      'out_of_coverage',
+    );
     expectCode(() => src.pointSeriesSync('air_temperature', 0, 0, { startMs: NOW, endMs: cov.endMs + H }), 'out_of_coverage');
     expectCode(() => src.sliceSync('air_temperature', [0, 0, 1, 1], cov.endMs + H), 'out_of_coverage');
     expectCode(() => src.windowSync('air_temperature', [1, 0, 0, 1], month(2023, 0)), 'invalid_bbox');
     expectCode(() => src.pointSeriesSync('air_temperature', 0, 91, month(2023, 0)), 'invalid_location');
     expectCode(() => src.pointSeriesSync('nope' as never, 0, 0, month(2023, 0)), 'unknown_variable');
-    expectCode(() => new SyntheticSource({ now: () => NOW, maxValues: 1000 }).windowSync('air_temperature', [0, 0, 1, 1], month(2023, 0)), 'too_large');
+    expectCode(
+      () => new SyntheticSource({ now: () => NOW, maxValues: 1000 }).windowSync('air_temperature', [0, 0, 1, 1], month(2023, 0)),
+      'too_large',
+    );
     // the async contract rejects the same way
     return expect(src.pointSeries('air_temperature', 0, 0, { startMs: 0, endMs: 1 })).rejects.toBeInstanceOf(GridRequestError);
   });
 
   it('names the analysis product up to the current hour and the forecast product after it', () => {
     const s = src.pointSeriesSync('air_temperature', 0, 0, { startMs: Date.UTC(2025, 5, 15, 8), endMs: Date.UTC(2025, 5, 15, 12) });
-    expect([0, 1, 2, 3, 4].map((i) => s.productOf(i))).toEqual(['synthetic-analysis', 'synthetic-analysis', 'synthetic-analysis', 'synthetic-forecast', 'synthetic-forecast']);
+    expect([0, 1, 2, 3, 4].map((i) => s.productOf(i))).toEqual([
+      'synthetic-analysis',
+      'synthetic-analysis',
+      'synthetic-analysis',
+      'synthetic-forecast',
+      'synthetic-forecast',
+    ]);
     const d = src.pointSeriesSync('air_temperature_daily_max', 0, 0, { startMs: Date.UTC(2025, 5, 13), endMs: Date.UTC(2025, 5, 16) });
-    expect([0, 1, 2, 3].map((i) => d.productOf(i))).toEqual(['synthetic-analysis', 'synthetic-analysis', 'synthetic-forecast', 'synthetic-forecast']);
+    expect([0, 1, 2, 3].map((i) => d.productOf(i))).toEqual([
+      'synthetic-analysis',
+      'synthetic-analysis',
+      'synthetic-forecast',
+      'synthetic-forecast',
+    ]);
     expect(src.id).toBe('synthetic');
     expect(src.label).toBe('synthetic');
   });
 
   it('lists its variables with CF standard names', () => {
     const vars = src.variables();
-    expect(vars.find((v) => v.id === 'air_temperature_daily_max')).toMatchObject({ standardName: 'air_temperature', cellMethods: 'time: maximum', stepMs: D });
+    expect(vars.find((v) => v.id === 'air_temperature_daily_max')).toMatchObject({
+      standardName: 'air_temperature',
+      cellMethods: 'time: maximum',
+      stepMs: D,
+    });
     expect(vars.find((v) => v.id === 'surface_altitude')?.stepMs).toBe(0);
   });
 });
@@ -404,7 +454,15 @@ describe('SyntheticSource: severe weather', () => {
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
     expect(a.length).toBeGreaterThan(0);
     expect(src.severeEvents('lightning', plains, january).length).toBeLessThan(a.length / 5);
-    const outside = a.filter((e) => e.timeMs < july.startMs || e.timeMs > july.endMs || e.lon < plains[0] || e.lon > plains[2] || e.lat < plains[1] || e.lat > plains[3]);
+    const outside = a.filter(
+      (e) =>
+        e.timeMs < july.startMs ||
+        e.timeMs > july.endMs ||
+        e.lon < plains[0] ||
+        e.lon > plains[2] ||
+        e.lat < plains[1] ||
+        e.lat > plains[3],
+    );
     expect(outside).toEqual([]);
     expect(new Set(a.map((e) => e.strokeType))).toEqual(new Set(['cloud', 'ground']));
     expect(new Set(a.map((e) => e.id)).size).toBe(a.length);

@@ -18,11 +18,21 @@ async function dailyStore(dir: string, opts: { nt?: number; attributes?: Record<
   const nt = opts.nt ?? 20;
   const lats = [40, 40.5, 41, 41.5, 42, 42.5, 43, 43.5, 44, 44.5]; // 10 rows: two chunks of 8
   const lons = [-100, -99.5, -99, -98.5, -98, -97.5, -97, -96.5, -96]; // 9 columns
-  const w = await GridStoreWriter.create(dir, { lats, lons, attributes: opts.attributes ?? { title: 'test store', product: 'analysis-a' } });
+  const w = await GridStoreWriter.create(dir, {
+    lats,
+    lons,
+    attributes: opts.attributes ?? { title: 'test store', product: 'analysis-a' },
+  });
   await w.addTimeAxis({ name: 'time', startMs: T0, stepMs: DAY, length: nt });
-  await w.addVariable({ name: 'air_temperature_daily_max', time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC', cell_methods: 'time: maximum' } });
+  await w.addVariable({
+    name: 'air_temperature_daily_max',
+    time: 'time',
+    attributes: { standard_name: 'air_temperature', units: 'degC', cell_methods: 'time: maximum' },
+  });
   const data = new Float32Array(nt * lats.length * lons.length);
-  for (let t = 0; t < nt; t++) for (let i = 0; i < lats.length; i++) for (let j = 0; j < lons.length; j++) data[(t * lats.length + i) * lons.length + j] = value(t, i, j);
+  for (let t = 0; t < nt; t++)
+    for (let i = 0; i < lats.length; i++)
+      for (let j = 0; j < lons.length; j++) data[(t * lats.length + i) * lons.length + j] = value(t, i, j);
   if (opts.nan) data[(opts.nan[0] * lats.length + opts.nan[1]) * lons.length + opts.nan[2]] = NaN;
   await w.write('air_temperature_daily_max', data);
   await w.close();
@@ -37,12 +47,21 @@ async function twinStores(name: string): Promise<[string, string]> {
   const lats = [40, 40.5, 41, 41.5, 42, 42.5, 43, 43.5, 44, 44.5];
   const lons = [-100, -99.5, -99, -98.5, -98, -97.5, -97, -96.5, -96];
   const data = new Float32Array(nt * lats.length * lons.length);
-  for (let t = 0; t < nt; t++) for (let i = 0; i < lats.length; i++) for (let j = 0; j < lons.length; j++) data[(t * lats.length + i) * lons.length + j] = value(t, i, j);
+  for (let t = 0; t < nt; t++)
+    for (let i = 0; i < lats.length; i++)
+      for (let j = 0; j < lons.length; j++) data[(t * lats.length + i) * lons.length + j] = value(t, i, j);
   const dirs: [string, string] = [path.join(tmp, `${name}-plain.zarr`), path.join(tmp, `${name}-zstd.zarr`)];
-  for (const [dir, compressor] of [[dirs[0], 'none'], [dirs[1], 'zstd']] as const) {
+  for (const [dir, compressor] of [
+    [dirs[0], 'none'],
+    [dirs[1], 'zstd'],
+  ] as const) {
     const w = await GridStoreWriter.create(dir, { lats, lons, compressor });
     await w.addTimeAxis({ name: 'time', startMs: T0, stepMs: DAY, length: nt });
-    await w.addVariable({ name: 'air_temperature_daily_max', time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC', cell_methods: 'time: maximum' } });
+    await w.addVariable({
+      name: 'air_temperature_daily_max',
+      time: 'time',
+      attributes: { standard_name: 'air_temperature', units: 'degC', cell_methods: 'time: maximum' },
+    });
     await w.write('air_temperature_daily_max', data);
     await w.close();
   }
@@ -61,14 +80,31 @@ describe('GridStoreWriter', () => {
     const dir = path.join(tmp, 'meta.zarr');
     await dailyStore(dir, { nt: 4000 });
     const zarray = JSON.parse(await fs.readFile(path.join(dir, 'air_temperature_daily_max/.zarray'), 'utf8'));
-    expect(zarray).toMatchObject({ zarr_format: 2, shape: [4000, 10, 9], chunks: [3650, 8, 8], dtype: '<f4', fill_value: 'NaN', compressor: null, order: 'F' });
+    expect(zarray).toMatchObject({
+      zarr_format: 2,
+      shape: [4000, 10, 9],
+      chunks: [3650, 8, 8],
+      dtype: '<f4',
+      fill_value: 'NaN',
+      compressor: null,
+      order: 'F',
+    });
     const time = JSON.parse(await fs.readFile(path.join(dir, 'time/.zattrs'), 'utf8'));
-    expect(time).toEqual({ _ARRAY_DIMENSIONS: ['time'], standard_name: 'time', long_name: 'time', axis: 'T', units: 'hours since 1970-01-01 00:00:00', calendar: 'proleptic_gregorian' });
+    expect(time).toEqual({
+      _ARRAY_DIMENSIONS: ['time'],
+      standard_name: 'time',
+      long_name: 'time',
+      axis: 'T',
+      units: 'hours since 1970-01-01 00:00:00',
+      calendar: 'proleptic_gregorian',
+    });
     const lat = JSON.parse(await fs.readFile(path.join(dir, 'lat/.zattrs'), 'utf8'));
     expect(lat).toMatchObject({ _ARRAY_DIMENSIONS: ['lat'], standard_name: 'latitude', units: 'degrees_north' });
     const consolidated = JSON.parse(await fs.readFile(path.join(dir, '.zmetadata'), 'utf8'));
     expect(consolidated.zarr_consolidated_format).toBe(1);
-    expect(Object.keys(consolidated.metadata)).toEqual(expect.arrayContaining(['.zgroup', '.zattrs', 'time/.zarray', 'lat/.zattrs', 'air_temperature_daily_max/.zattrs']));
+    expect(Object.keys(consolidated.metadata)).toEqual(
+      expect.arrayContaining(['.zgroup', '.zattrs', 'time/.zarray', 'lat/.zattrs', 'air_temperature_daily_max/.zattrs']),
+    );
     // zarrita reads the time coordinate back as hours since 1970.
     const t = await zarr.open.v2(zarr.root(new FileStore(dir)).resolve('time'), { kind: 'array' });
     const hours = (await zarr.get(t, [zarr.slice(0, 2)])).data as Float64Array;
@@ -101,7 +137,14 @@ describe('ZarrSource', () => {
     expect(s.grid).toEqual({ lat0: 40, lon0: -100, dLat: 0.5, dLon: 0.5, nLat: 10, nLon: 9 });
     expect(s.coverage()).toEqual({ startMs: T0, endMs: T0 + 19 * DAY });
     expect(s.variables()).toEqual([
-      { id: 'air_temperature_daily_max', standardName: 'air_temperature', cellMethods: 'time: maximum', units: 'degC', description: 'daily maximum 2 m air temperature', stepMs: DAY },
+      {
+        id: 'air_temperature_daily_max',
+        standardName: 'air_temperature',
+        cellMethods: 'time: maximum',
+        units: 'degC',
+        description: 'daily maximum 2 m air temperature',
+        stepMs: DAY,
+      },
     ]);
   });
 
@@ -122,7 +165,8 @@ describe('ZarrSource', () => {
     const wi = (43.6 - 43.5) / 0.5;
     const wj = (-96.3 - -96.5) / 0.5;
     for (let t = 0; t < 2; t++) {
-      const expected = (1 - wi) * (1 - wj) * value(t, 7, 7) + (1 - wi) * wj * value(t, 7, 8) + wi * (1 - wj) * value(t, 8, 7) + wi * wj * value(t, 8, 8);
+      const expected =
+        (1 - wi) * (1 - wj) * value(t, 7, 7) + (1 - wi) * wj * value(t, 7, 8) + wi * (1 - wj) * value(t, 8, 7) + wi * wj * value(t, 8, 8);
       expect(p.values[t]).toBeCloseTo(expected, 5);
     }
   });
@@ -135,7 +179,9 @@ describe('ZarrSource', () => {
     // Steps before and after the missing one keep all four neighbours.
     const around = await s.pointSeries('air_temperature_daily_max', -98.75, 41.25, { startMs: T0 + DAY, endMs: T0 + 6 * DAY });
     const all4 = (t: number) => (value(t, 2, 2) + value(t, 2, 3) + value(t, 3, 2) + value(t, 3, 3)) / 4;
-    expect(Array.from(around.values).map((v) => Math.round(v * 1e4) / 1e4)).toEqual([1, 2, 3, 4, 5, 6].map((t) => Math.round((t === 3 ? (value(3, 2, 3) + value(3, 3, 2) + value(3, 3, 3)) / 3 : all4(t)) * 1e4) / 1e4));
+    expect(Array.from(around.values).map((v) => Math.round(v * 1e4) / 1e4)).toEqual(
+      [1, 2, 3, 4, 5, 6].map((t) => Math.round((t === 3 ? (value(3, 2, 3) + value(3, 3, 2) + value(3, 3, 3)) / 3 : all4(t)) * 1e4) / 1e4),
+    );
   });
 
   it('reads a window and a slice of the cells whose centres lie in the bbox', async () => {
@@ -160,7 +206,9 @@ describe('ZarrSource', () => {
     const p = await s.pointSeries('air_temperature_daily_max', -100, 40, { startMs: T0 - 10 * DAY, endMs: T0 + 1.5 * DAY });
     expect(p.startMs).toBe(T0);
     expect(Array.from(p.values)).toEqual([value(0, 0, 0), value(1, 0, 0)]);
-    await expect(s.pointSeries('air_temperature_daily_max', -100, 40, { startMs: T0 + 30 * DAY, endMs: T0 + 40 * DAY })).rejects.toMatchObject({ name: 'GridCoverageError', code: 'out_of_coverage' });
+    await expect(
+      s.pointSeries('air_temperature_daily_max', -100, 40, { startMs: T0 + 30 * DAY, endMs: T0 + 40 * DAY }),
+    ).rejects.toMatchObject({ name: 'GridCoverageError', code: 'out_of_coverage' });
     await expect(s.pointSeries('air_temperature_daily_max', -120, 40, { startMs: T0, endMs: T0 })).rejects.toThrow(/outside the grid/);
     await expect(s.pointSeries('air_temperature', -100, 40, { startMs: T0, endMs: T0 })).rejects.toThrow(/no variable air_temperature/);
     await expect(s.window('air_temperature_daily_max', [10, 0, 0, 1], { startMs: T0, endMs: T0 })).rejects.toBeInstanceOf(GridRequestError);
@@ -171,7 +219,9 @@ describe('ZarrSource', () => {
 
   it('names the forecast product after the forecast start', async () => {
     const fdir = path.join(tmp, 'forecast.zarr');
-    await dailyStore(fdir, { attributes: { product: 'analysis-a', forecast_product: 'forecast-b', forecast_start: new Date(T0 + 10 * DAY).toISOString() } });
+    await dailyStore(fdir, {
+      attributes: { product: 'analysis-a', forecast_product: 'forecast-b', forecast_start: new Date(T0 + 10 * DAY).toISOString() },
+    });
     const s = await ZarrSource.open(fdir);
     const p = await s.pointSeries('air_temperature_daily_max', -100, 40, { startMs: T0 + 8 * DAY, endMs: T0 + 11 * DAY });
     expect([0, 1, 2, 3].map((k) => p.productOf(k))).toEqual(['analysis-a', 'analysis-a', 'forecast-b', 'forecast-b']);
@@ -198,13 +248,19 @@ describe('ZarrSource', () => {
     const plain = await ZarrSource.open(plainDir, { cacheBytes: 0 });
     const zstd = await ZarrSource.open(zstdDir, { cacheBytes: 0 });
     const range = { startMs: T0 + 3600 * DAY, endMs: T0 + 3700 * DAY };
-    for (const [lon, lat] of [[-98, 42], [-97.8, 43.6], [-96.3, 40.2]] as const) {
+    for (const [lon, lat] of [
+      [-98, 42],
+      [-97.8, 43.6],
+      [-96.3, 40.2],
+    ] as const) {
       const a = await plain.pointSeries('air_temperature_daily_max', lon, lat, range);
       const b = await zstd.pointSeries('air_temperature_daily_max', lon, lat, range);
       expect(a.values.length).toBe(101);
       expect(Array.from(a.values)).toEqual(Array.from(b.values));
     }
-    expect(Array.from((await plain.pointSeries('air_temperature_daily_max', -98, 42, range)).values.subarray(0, 3))).toEqual([3600, 3601, 3602].map((t) => value(t, 4, 4)));
+    expect(Array.from((await plain.pointSeries('air_temperature_daily_max', -98, 42, range)).values.subarray(0, 3))).toEqual(
+      [3600, 3601, 3602].map((t) => value(t, 4, 4)),
+    );
     await fs.rm(path.join(plainDir, 'air_temperature_daily_max', '1.0.0'));
     plain.clearCache();
     const gap = await plain.pointSeries('air_temperature_daily_max', -98, 42, range);
@@ -230,10 +286,12 @@ describe('ZarrSource', () => {
     try {
       const p = await plain.pointSeries('air_temperature_daily_max', -96.3, 40.2, range);
       expect(reads).toBe(2); // rows 0-1 of columns 7 and 8: one read each
-      const wi = 0.2 / 0.5, wj = 0.2 / 0.5;
+      const wi = 0.2 / 0.5,
+        wj = 0.2 / 0.5;
       for (const t of [0, 150, 300]) {
         const d = 100 + t;
-        const expected = (1 - wi) * (1 - wj) * value(d, 0, 7) + (1 - wi) * wj * value(d, 0, 8) + wi * (1 - wj) * value(d, 1, 7) + wi * wj * value(d, 1, 8);
+        const expected =
+          (1 - wi) * (1 - wj) * value(d, 0, 7) + (1 - wi) * wj * value(d, 0, 8) + wi * (1 - wj) * value(d, 1, 7) + wi * wj * value(d, 1, 8);
         expect(p.values[t]).toBeCloseTo(expected, 4);
       }
       // Rows 7 and 8 straddle a chunk border: four reads.
@@ -260,16 +318,45 @@ describe('ZarrSource', () => {
     const root = zarr.root(store);
     await zarr.create(root, { attributes: { title: 'v3' } });
     const lons = [0, 90, 180, 270];
-    const mk = async (name: string, data: Float64Array | Int16Array, dtype: 'float64' | 'int16', dims: string[], attributes: Record<string, unknown>, fillValue?: number) => {
-      const arr = await zarr.create(root.resolve(name), { shape: dims.map((d) => ({ time: 2, lat: 2, lon: 4 })[d]!), chunkShape: dims.map((d) => ({ time: 2, lat: 2, lon: 4 })[d]!), dtype, dimensionNames: dims, attributes, ...(fillValue !== undefined ? { fillValue } : {}) });
-      await zarr.set(arr as never, null, { data, shape: arr.shape, stride: arr.shape.map((_, k) => arr.shape.slice(k + 1).reduce((a, b) => a * b, 1)) } as never);
+    const mk = async (
+      name: string,
+      data: Float64Array | Int16Array,
+      dtype: 'float64' | 'int16',
+      dims: string[],
+      attributes: Record<string, unknown>,
+      fillValue?: number,
+    ) => {
+      const arr = await zarr.create(root.resolve(name), {
+        shape: dims.map((d) => ({ time: 2, lat: 2, lon: 4 })[d]!),
+        chunkShape: dims.map((d) => ({ time: 2, lat: 2, lon: 4 })[d]!),
+        dtype,
+        dimensionNames: dims,
+        attributes,
+        ...(fillValue !== undefined ? { fillValue } : {}),
+      });
+      await zarr.set(arr as never, null, {
+        data,
+        shape: arr.shape,
+        stride: arr.shape.map((_, k) => arr.shape.slice(k + 1).reduce((a, b) => a * b, 1)),
+      } as never);
     };
-    await mk('time', Float64Array.of(0, 6), 'float64', ['time'], { units: 'hours since 2021-07-01', calendar: 'gregorian', standard_name: 'time' });
+    await mk('time', Float64Array.of(0, 6), 'float64', ['time'], {
+      units: 'hours since 2021-07-01',
+      calendar: 'gregorian',
+      standard_name: 'time',
+    });
     await mk('lat', Float64Array.of(-10, 10), 'float64', ['lat'], { units: 'degrees_north' });
     await mk('lon', Float64Array.from(lons), 'float64', ['lon'], { units: 'degrees_east' });
     const packed = Int16Array.from({ length: 16 }, (_, k) => k * 10);
     packed[9] = -32768; // t=1, lat -10, lon 90
-    await mk('t2m', packed, 'int16', ['time', 'lat', 'lon'], { standard_name: 'air_temperature', units: 'K', scale_factor: 0.01, add_offset: 280 }, -32768);
+    await mk(
+      't2m',
+      packed,
+      'int16',
+      ['time', 'lat', 'lon'],
+      { standard_name: 'air_temperature', units: 'K', scale_factor: 0.01, add_offset: 280 },
+      -32768,
+    );
     const s = await ZarrSource.open(vdir);
     expect(s.variables().map((v) => [v.id, v.units, v.stepMs])).toEqual([['air_temperature', 'degC', 6 * HOUR]]);
     expect(s.coverage().startMs).toBe(Date.UTC(2021, 6, 1));

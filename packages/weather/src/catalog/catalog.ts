@@ -129,7 +129,8 @@ export class Catalog {
       this.index(this.productsByKey, p.name, p, 'product name');
       const layers = new Set(p.styleableLayers.map((l) => l.name));
       for (const s of p.defaultStyles) {
-        if (!layers.has(s.layerName)) throw new CatalogError(`product ${p.name}: default style ${s.name} names unknown layer ${s.layerName}`);
+        if (!layers.has(s.layerName))
+          throw new CatalogError(`product ${p.name}: default style ${s.name} names unknown layer ${s.layerName}`);
         for (const c of s.colorizers) {
           if (!c.mask) continue;
           const layer = p.styleableLayers.find((l) => l.name === c.mask?.layerName);
@@ -196,7 +197,14 @@ export function createCatalog(override?: unknown): Catalog {
   }
   const products = merge(DEFAULT_PRODUCTS, o.products, o.remove?.products, productDefSchema, 'product', productId);
   const models = merge(DEFAULT_MODELS, o.models, o.remove?.models, modelDefSchema, 'model', modelId);
-  const transfer = merge(DEFAULT_TRANSFER_PRODUCTS, o.transferProducts, o.remove?.transferProducts, transferProductDefSchema, 'transfer product', null);
+  const transfer = merge(
+    DEFAULT_TRANSFER_PRODUCTS,
+    o.transferProducts,
+    o.remove?.transferProducts,
+    transferProductDefSchema,
+    'transfer product',
+    null,
+  );
   return new Catalog(products, models, transfer);
 }
 
@@ -335,7 +343,13 @@ export function latestForecast(m: ModelDef, nowMs: number): ForecastRun {
  * Published, unexpired runs at nowMs with init time in [startMs, endMs], newest first, at most
  * `limit`. Runs follow the schedule 00Z + k * runEveryHours, so the list is the same everywhere.
  */
-export function forecastRuns(m: ModelDef, nowMs: number, startMs = Number.NEGATIVE_INFINITY, endMs = Number.POSITIVE_INFINITY, limit = 100): ForecastRun[] {
+export function forecastRuns(
+  m: ModelDef,
+  nowMs: number,
+  startMs = Number.NEGATIVE_INFINITY,
+  endMs = Number.POSITIVE_INFINITY,
+  limit = 100,
+): ForecastRun[] {
   const every = m.runEveryHours * HOUR_MS;
   const latest = latestForecast(m, nowMs).initMs;
   const oldest = nowMs - m.retentionHours * HOUR_MS;
@@ -348,7 +362,9 @@ export function forecastRuns(m: ModelDef, nowMs: number, startMs = Number.NEGATI
 
 /** The run with this id, if it is a run of m that has been published by nowMs. */
 export function findForecast(m: ModelDef, id: string, nowMs: number): ForecastRun | undefined {
-  return forecastRuns(m, nowMs, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY).find((r) => r.id === id.toLowerCase());
+  return forecastRuns(m, nowMs, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY).find(
+    (r) => r.id === id.toLowerCase(),
+  );
 }
 
 /** Status of a run at nowMs. */

@@ -55,7 +55,8 @@ function discrete(stops: [number, string][], defaultColor = 'rgba(0, 0, 0, 0)'):
   return { defaultColor, defaultMode: 'discrete', stops: stops.map(([value, color]) => ({ value, color })) };
 }
 
-type ProductInput = Omit<ProductDef, 'id' | 'coverage' | 'source' | 'startTime'> & Partial<Pick<ProductDef, 'coverage' | 'source' | 'startTime'>>;
+type ProductInput = Omit<ProductDef, 'id' | 'coverage' | 'source' | 'startTime'> &
+  Partial<Pick<ProductDef, 'coverage' | 'source' | 'startTime'>>;
 
 function product(p: ProductInput): ProductDef {
   return {
@@ -89,7 +90,14 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     hasFrames: true,
     hasForecasts: true,
     styleableLayers: [{ name: 'air_temperature', type: 'raster', unit: { description: 'degrees Celsius', label: '°C' }, attributes: [] }],
-    defaultStyles: [{ name: 'air-temperature-default', description: 'Blue to red, linear from -40 to 45 °C', layerName: 'air_temperature', colorizers: [linear(TEMPERATURE_STOPS)] }],
+    defaultStyles: [
+      {
+        name: 'air-temperature-default',
+        description: 'Blue to red, linear from -40 to 45 °C',
+        layerName: 'air_temperature',
+        colorizers: [linear(TEMPERATURE_STOPS)],
+      },
+    ],
   }),
   product({
     name: 'air-temperature-daily-max',
@@ -101,8 +109,17 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     horizonHours: AGRONOMY_HORIZON_HOURS,
     hasFrames: true,
     hasForecasts: false,
-    styleableLayers: [{ name: 'air_temperature_daily_max', type: 'raster', unit: { description: 'degrees Celsius', label: '°C' }, attributes: [] }],
-    defaultStyles: [{ name: 'air-temperature-daily-max-default', description: 'Blue to red, linear from -40 to 45 °C', layerName: 'air_temperature_daily_max', colorizers: [linear(TEMPERATURE_STOPS)] }],
+    styleableLayers: [
+      { name: 'air_temperature_daily_max', type: 'raster', unit: { description: 'degrees Celsius', label: '°C' }, attributes: [] },
+    ],
+    defaultStyles: [
+      {
+        name: 'air-temperature-daily-max-default',
+        description: 'Blue to red, linear from -40 to 45 °C',
+        layerName: 'air_temperature_daily_max',
+        colorizers: [linear(TEMPERATURE_STOPS)],
+      },
+    ],
   }),
   product({
     name: 'air-temperature-daily-min',
@@ -114,8 +131,17 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     horizonHours: AGRONOMY_HORIZON_HOURS,
     hasFrames: true,
     hasForecasts: false,
-    styleableLayers: [{ name: 'air_temperature_daily_min', type: 'raster', unit: { description: 'degrees Celsius', label: '°C' }, attributes: [] }],
-    defaultStyles: [{ name: 'air-temperature-daily-min-default', description: 'Blue to red, linear from -40 to 45 °C', layerName: 'air_temperature_daily_min', colorizers: [linear(TEMPERATURE_STOPS)] }],
+    styleableLayers: [
+      { name: 'air_temperature_daily_min', type: 'raster', unit: { description: 'degrees Celsius', label: '°C' }, attributes: [] },
+    ],
+    defaultStyles: [
+      {
+        name: 'air-temperature-daily-min-default',
+        description: 'Blue to red, linear from -40 to 45 °C',
+        layerName: 'air_temperature_daily_min',
+        colorizers: [linear(TEMPERATURE_STOPS)],
+      },
+    ],
   }),
   product({
     name: 'precipitation-rate',
@@ -137,10 +163,41 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
         description: 'Rain in greens, snow in blues, freezing rain in pinks, sleet in purples',
         layerName: 'precipitation_rate',
         colorizers: [
-          { mask: { layerName: PRECIPITATION_TYPE_LAYER, attributes: ['rain'] }, ...discrete([[0.1, '#a1d99b'], [1, '#41ab5d'], [4, '#006d2c'], [16, '#fdae61'], [50, '#d7191c']]) },
-          { mask: { layerName: PRECIPITATION_TYPE_LAYER, attributes: ['snow'] }, ...discrete([[0.1, '#c6dbef'], [1, '#6baed6'], [4, '#2171b5'], [10, '#08306b']]) },
-          { mask: { layerName: PRECIPITATION_TYPE_LAYER, attributes: ['freezing_rain'] }, ...discrete([[0.1, '#fcc5c0'], [1, '#f768a1'], [4, '#ae017e']]) },
-          { mask: { layerName: PRECIPITATION_TYPE_LAYER, attributes: ['sleet'] }, ...discrete([[0.1, '#dadaeb'], [1, '#9e9ac8'], [4, '#54278f']]) },
+          {
+            mask: { layerName: PRECIPITATION_TYPE_LAYER, attributes: ['rain'] },
+            ...discrete([
+              [0.1, '#a1d99b'],
+              [1, '#41ab5d'],
+              [4, '#006d2c'],
+              [16, '#fdae61'],
+              [50, '#d7191c'],
+            ]),
+          },
+          {
+            mask: { layerName: PRECIPITATION_TYPE_LAYER, attributes: ['snow'] },
+            ...discrete([
+              [0.1, '#c6dbef'],
+              [1, '#6baed6'],
+              [4, '#2171b5'],
+              [10, '#08306b'],
+            ]),
+          },
+          {
+            mask: { layerName: PRECIPITATION_TYPE_LAYER, attributes: ['freezing_rain'] },
+            ...discrete([
+              [0.1, '#fcc5c0'],
+              [1, '#f768a1'],
+              [4, '#ae017e'],
+            ]),
+          },
+          {
+            mask: { layerName: PRECIPITATION_TYPE_LAYER, attributes: ['sleet'] },
+            ...discrete([
+              [0.1, '#dadaeb'],
+              [1, '#9e9ac8'],
+              [4, '#54278f'],
+            ]),
+          },
         ],
       },
     ],
@@ -155,13 +212,29 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     horizonHours: AGRONOMY_HORIZON_HOURS,
     hasFrames: true,
     hasForecasts: false,
-    styleableLayers: [{ name: 'growing_degree_days', type: 'raster', unit: { description: 'growing degree days, base 10 degrees Celsius', label: 'GDD' }, attributes: [] }],
+    styleableLayers: [
+      {
+        name: 'growing_degree_days',
+        type: 'raster',
+        unit: { description: 'growing degree days, base 10 degrees Celsius', label: 'GDD' },
+        attributes: [],
+      },
+    ],
     defaultStyles: [
       {
         name: 'growing-degree-days-default',
         description: 'Discrete classes of daily degree days',
         layerName: 'growing_degree_days',
-        colorizers: [discrete([[0, 'rgba(255, 255, 255, 0)'], [1, '#ffffcc'], [5, '#c2e699'], [10, '#78c679'], [15, '#31a354'], [20, '#006837']])],
+        colorizers: [
+          discrete([
+            [0, 'rgba(255, 255, 255, 0)'],
+            [1, '#ffffcc'],
+            [5, '#c2e699'],
+            [10, '#78c679'],
+            [15, '#31a354'],
+            [20, '#006837'],
+          ]),
+        ],
       },
     ],
   }),
@@ -176,7 +249,21 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     hasFrames: true,
     hasForecasts: true,
     styleableLayers: [{ name: 'relative_humidity', type: 'raster', unit: { description: 'percent', label: '%' }, attributes: [] }],
-    defaultStyles: [{ name: 'relative-humidity-default', description: 'Brown (dry) to blue (humid), linear', layerName: 'relative_humidity', colorizers: [linear([[0, '#8c510a'], [30, '#dfc27d'], [60, '#c7eae5'], [100, '#01665e']])] }],
+    defaultStyles: [
+      {
+        name: 'relative-humidity-default',
+        description: 'Brown (dry) to blue (humid), linear',
+        layerName: 'relative_humidity',
+        colorizers: [
+          linear([
+            [0, '#8c510a'],
+            [30, '#dfc27d'],
+            [60, '#c7eae5'],
+            [100, '#01665e'],
+          ]),
+        ],
+      },
+    ],
   }),
   product({
     name: 'evapotranspiration-short-crop',
@@ -188,8 +275,24 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     horizonHours: FORECAST_HORIZON_HOURS,
     hasFrames: true,
     hasForecasts: true,
-    styleableLayers: [{ name: 'evapotranspiration', type: 'raster', unit: { description: 'millimeters per hour', label: 'mm/hr' }, attributes: [] }],
-    defaultStyles: [{ name: 'evapotranspiration-short-crop-default', description: 'Yellow to green, linear from 0 to 1 mm/hr', layerName: 'evapotranspiration', colorizers: [linear([[0, '#ffffe5'], [0.25, '#d9f0a3'], [0.5, '#78c679'], [1, '#004529']])] }],
+    styleableLayers: [
+      { name: 'evapotranspiration', type: 'raster', unit: { description: 'millimeters per hour', label: 'mm/hr' }, attributes: [] },
+    ],
+    defaultStyles: [
+      {
+        name: 'evapotranspiration-short-crop-default',
+        description: 'Yellow to green, linear from 0 to 1 mm/hr',
+        layerName: 'evapotranspiration',
+        colorizers: [
+          linear([
+            [0, '#ffffe5'],
+            [0.25, '#d9f0a3'],
+            [0.5, '#78c679'],
+            [1, '#004529'],
+          ]),
+        ],
+      },
+    ],
   }),
   product({
     name: 'shortwave-radiation',
@@ -201,8 +304,29 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     horizonHours: FORECAST_HORIZON_HOURS,
     hasFrames: true,
     hasForecasts: true,
-    styleableLayers: [{ name: 'surface_downwelling_shortwave_flux_in_air', type: 'raster', unit: { description: 'watts per square meter', label: 'W/m²' }, attributes: [] }],
-    defaultStyles: [{ name: 'shortwave-radiation-default', description: 'Dark to yellow, linear from 0 to 1000 W/m²', layerName: 'surface_downwelling_shortwave_flux_in_air', colorizers: [linear([[0, '#000004'], [300, '#781c6d'], [700, '#ed6925'], [1000, '#fcffa4']])] }],
+    styleableLayers: [
+      {
+        name: 'surface_downwelling_shortwave_flux_in_air',
+        type: 'raster',
+        unit: { description: 'watts per square meter', label: 'W/m²' },
+        attributes: [],
+      },
+    ],
+    defaultStyles: [
+      {
+        name: 'shortwave-radiation-default',
+        description: 'Dark to yellow, linear from 0 to 1000 W/m²',
+        layerName: 'surface_downwelling_shortwave_flux_in_air',
+        colorizers: [
+          linear([
+            [0, '#000004'],
+            [300, '#781c6d'],
+            [700, '#ed6925'],
+            [1000, '#fcffa4'],
+          ]),
+        ],
+      },
+    ],
   }),
   product({
     name: 'surface-altitude',
@@ -214,8 +338,24 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     horizonHours: 0,
     hasFrames: false,
     hasForecasts: false,
-    styleableLayers: [{ name: 'surface_altitude', type: 'raster', unit: { description: 'meters above sea level', label: 'm' }, attributes: [] }],
-    defaultStyles: [{ name: 'surface-altitude-default', description: 'Hypsometric tints, linear from 0 to 3000 m', layerName: 'surface_altitude', colorizers: [linear([[0, '#1a9850'], [500, '#d9ef8b'], [1500, '#a6611a'], [3000, '#ffffff']])] }],
+    styleableLayers: [
+      { name: 'surface_altitude', type: 'raster', unit: { description: 'meters above sea level', label: 'm' }, attributes: [] },
+    ],
+    defaultStyles: [
+      {
+        name: 'surface-altitude-default',
+        description: 'Hypsometric tints, linear from 0 to 3000 m',
+        layerName: 'surface_altitude',
+        colorizers: [
+          linear([
+            [0, '#1a9850'],
+            [500, '#d9ef8b'],
+            [1500, '#a6611a'],
+            [3000, '#ffffff'],
+          ]),
+        ],
+      },
+    ],
   }),
 ];
 
@@ -235,10 +375,30 @@ export const DEFAULT_MODELS: readonly ModelDef[] = [
     variables: [
       { name: 'temperature', description: 'Air temperature at 2 m', unit: C, variable: 'air_temperature' },
       { name: 'dewPoint', description: 'Dewpoint temperature at 2 m', unit: C, variable: 'dew_point_temperature' },
-      { name: 'windSpeed', description: 'Wind speed at 2 m', unit: { description: 'meters per second', label: 'm/s' }, variable: 'wind_speed' },
-      { name: 'surfacePressure', description: 'Air pressure at the surface', unit: { description: 'kilopascals', label: 'kPa' }, variable: 'surface_air_pressure' },
-      { name: 'precipitationRate', description: 'Precipitation rate, liquid water equivalent', unit: { description: 'millimeters per hour', label: 'mm/h' }, variable: 'precipitation_rate' },
-      { name: 'shortwaveRadiation', description: 'Incoming shortwave radiation at the surface', unit: { description: 'watts per square meter', label: 'W/m²' }, variable: 'surface_downwelling_shortwave_flux_in_air' },
+      {
+        name: 'windSpeed',
+        description: 'Wind speed at 2 m',
+        unit: { description: 'meters per second', label: 'm/s' },
+        variable: 'wind_speed',
+      },
+      {
+        name: 'surfacePressure',
+        description: 'Air pressure at the surface',
+        unit: { description: 'kilopascals', label: 'kPa' },
+        variable: 'surface_air_pressure',
+      },
+      {
+        name: 'precipitationRate',
+        description: 'Precipitation rate, liquid water equivalent',
+        unit: { description: 'millimeters per hour', label: 'mm/h' },
+        variable: 'precipitation_rate',
+      },
+      {
+        name: 'shortwaveRadiation',
+        description: 'Incoming shortwave radiation at the surface',
+        unit: { description: 'watts per square meter', label: 'W/m²' },
+        variable: 'surface_downwelling_shortwave_flux_in_air',
+      },
     ],
   },
   {
@@ -254,17 +414,63 @@ export const DEFAULT_MODELS: readonly ModelDef[] = [
     variables: [
       { name: 'temperature', description: 'Air temperature at 2 m', unit: C, variable: 'air_temperature' },
       { name: 'dewPoint', description: 'Dewpoint temperature at 2 m', unit: C, variable: 'dew_point_temperature' },
-      { name: 'windSpeed', description: 'Wind speed at 2 m', unit: { description: 'meters per second', label: 'm/s' }, variable: 'wind_speed' },
-      { name: 'precipitationRate', description: 'Precipitation rate, liquid water equivalent', unit: { description: 'millimeters per hour', label: 'mm/h' }, variable: 'precipitation_rate' },
+      {
+        name: 'windSpeed',
+        description: 'Wind speed at 2 m',
+        unit: { description: 'meters per second', label: 'm/s' },
+        variable: 'wind_speed',
+      },
+      {
+        name: 'precipitationRate',
+        description: 'Precipitation rate, liquid water equivalent',
+        unit: { description: 'millimeters per hour', label: 'mm/h' },
+        variable: 'precipitation_rate',
+      },
     ],
   },
 ];
 
 export const DEFAULT_TRANSFER_PRODUCTS: readonly TransferProductDef[] = [
-  { name: 'air-temperature-daily-max-geotiff', description: 'Daily maximum 2 m air temperature, one GeoTIFF per day', format: 'GeoTIFF', variable: 'air_temperature_daily_max', cadenceMinutes: 1440 },
-  { name: 'air-temperature-daily-min-geotiff', description: 'Daily minimum 2 m air temperature, one GeoTIFF per day', format: 'GeoTIFF', variable: 'air_temperature_daily_min', cadenceMinutes: 1440 },
-  { name: 'air-temperature-hourly-netcdf', description: 'Hourly 2 m air temperature, one NetCDF file per day (24 steps)', format: 'NetCDF', variable: 'air_temperature', cadenceMinutes: 1440 },
-  { name: 'precipitation-rate-hourly-netcdf', description: 'Hourly precipitation rate, one NetCDF file per day (24 steps)', format: 'NetCDF', variable: 'precipitation_rate', cadenceMinutes: 1440 },
-  { name: 'shortwave-radiation-hourly-netcdf', description: 'Hourly mean shortwave radiation, one NetCDF file per day (24 steps)', format: 'NetCDF', variable: 'surface_downwelling_shortwave_flux_in_air', cadenceMinutes: 1440 },
-  { name: 'surface-altitude-geotiff', description: 'Terrain height, a single static GeoTIFF', format: 'GeoTIFF', variable: 'surface_altitude', cadenceMinutes: 0 },
+  {
+    name: 'air-temperature-daily-max-geotiff',
+    description: 'Daily maximum 2 m air temperature, one GeoTIFF per day',
+    format: 'GeoTIFF',
+    variable: 'air_temperature_daily_max',
+    cadenceMinutes: 1440,
+  },
+  {
+    name: 'air-temperature-daily-min-geotiff',
+    description: 'Daily minimum 2 m air temperature, one GeoTIFF per day',
+    format: 'GeoTIFF',
+    variable: 'air_temperature_daily_min',
+    cadenceMinutes: 1440,
+  },
+  {
+    name: 'air-temperature-hourly-netcdf',
+    description: 'Hourly 2 m air temperature, one NetCDF file per day (24 steps)',
+    format: 'NetCDF',
+    variable: 'air_temperature',
+    cadenceMinutes: 1440,
+  },
+  {
+    name: 'precipitation-rate-hourly-netcdf',
+    description: 'Hourly precipitation rate, one NetCDF file per day (24 steps)',
+    format: 'NetCDF',
+    variable: 'precipitation_rate',
+    cadenceMinutes: 1440,
+  },
+  {
+    name: 'shortwave-radiation-hourly-netcdf',
+    description: 'Hourly mean shortwave radiation, one NetCDF file per day (24 steps)',
+    format: 'NetCDF',
+    variable: 'surface_downwelling_shortwave_flux_in_air',
+    cadenceMinutes: 1440,
+  },
+  {
+    name: 'surface-altitude-geotiff',
+    description: 'Terrain height, a single static GeoTIFF',
+    format: 'GeoTIFF',
+    variable: 'surface_altitude',
+    cadenceMinutes: 0,
+  },
 ];

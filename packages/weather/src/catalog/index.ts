@@ -1,5 +1,13 @@
 export * from './sources.js';
 export * from './schema.js';
 export * from './precipitation-types.js';
-export { DEFAULT_PRODUCTS, DEFAULT_MODELS, DEFAULT_TRANSFER_PRODUCTS, CATALOG_START, productId, modelId, globalCoverage } from './defaults.js';
+export {
+  DEFAULT_PRODUCTS,
+  DEFAULT_MODELS,
+  DEFAULT_TRANSFER_PRODUCTS,
+  CATALOG_START,
+  productId,
+  modelId,
+  globalCoverage,
+} from './defaults.js';
 export * from './catalog.js';

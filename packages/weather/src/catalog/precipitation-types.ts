@@ -26,7 +26,10 @@ export function maskAttributeName(recordName: string): string {
  * The product-record attribute a style-mask name refers to, or undefined if the layer has none.
  * Accepts either spelling ("freezing_rain" or "freezing rain").
  */
-export function recordAttribute(layer: Pick<StyleableLayer, 'attributes'>, maskName: string): StyleableLayer['attributes'][number] | undefined {
+export function recordAttribute(
+  layer: Pick<StyleableLayer, 'attributes'>,
+  maskName: string,
+): StyleableLayer['attributes'][number] | undefined {
   const key = maskAttributeName(maskName);
   return layer.attributes.find((a) => maskAttributeName(a.name) === key);
 }

@@ -14,12 +14,17 @@ export const variableIdSchema = z.enum(VARIABLE_IDS);
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
 /** Names are used in URL paths in place of ids (spec 4.3, 4.6, 4.9). */
 const name = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" and "-" only');
-const isoInstant = z.string().refine((s) => /Z$/.test(s) && Number.isFinite(Date.parse(s)), 'must be an ISO 8601 UTC timestamp ending in Z');
+const isoInstant = z
+  .string()
+  .refine((s) => /Z$/.test(s) && Number.isFinite(Date.parse(s)), 'must be an ISO 8601 UTC timestamp ending in Z');
 
 /** spec 2.3: rgba(<r>, <g>, <b>, <a>) or #rrggbb. */
 export const colorSchema = z
   .string()
-  .regex(/^(#[0-9a-fA-F]{6}|rgba\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*(0|1|0?\.\d+|1\.0+)\s*\))$/, 'colour must be #rrggbb or rgba(r, g, b, a)');
+  .regex(
+    /^(#[0-9a-fA-F]{6}|rgba\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*(0|1|0?\.\d+|1\.0+)\s*\))$/,
+    'colour must be #rrggbb or rgba(r, g, b, a)',
+  );
 
 export const colorizerSchema = z.object({
   mask: z.object({ layerName: z.string().min(1), attributes: z.array(z.string().min(1)).min(1) }).optional(),

@@ -65,12 +65,12 @@ export interface DecodedGrid {
 
 function isLat(v: NcVariable): boolean {
   const u = String(v.attrs.units ?? '');
-  return v.attrs.standard_name === 'latitude' || /^degrees?_?n(orth)?$/i.test(u) || v.attrs.axis === 'Y' && /^lat/i.test(v.name);
+  return v.attrs.standard_name === 'latitude' || /^degrees?_?n(orth)?$/i.test(u) || (v.attrs.axis === 'Y' && /^lat/i.test(v.name));
 }
 
 function isLon(v: NcVariable): boolean {
   const u = String(v.attrs.units ?? '');
-  return v.attrs.standard_name === 'longitude' || /^degrees?_?e(ast)?$/i.test(u) || v.attrs.axis === 'X' && /^lon/i.test(v.name);
+  return v.attrs.standard_name === 'longitude' || /^degrees?_?e(ast)?$/i.test(u) || (v.attrs.axis === 'X' && /^lon/i.test(v.name));
 }
 
 function isTime(v: NcVariable): boolean {
@@ -83,7 +83,9 @@ function coordinate(file: NcFile, test: (v: NcVariable) => boolean, what: string
   if (!found) {
     const aux = file.variables.find((v) => test(v) && v.dims.length === 2);
     if (aux) {
-      throw new IngestError(`${what} is two-dimensional (${aux.name}): curvilinear grids are not supported, regrid to a regular latitude/longitude grid first`);
+      throw new IngestError(
+        `${what} is two-dimensional (${aux.name}): curvilinear grids are not supported, regrid to a regular latitude/longitude grid first`,
+      );
     }
     throw new IngestError(`no ${what} coordinate variable (CF 4.1/4.2): only regular latitude/longitude grids can be ingested`);
   }
@@ -98,7 +100,10 @@ export async function cfToGrid(file: NcFile): Promise<DecodedGrid> {
   const lons = Array.from(await lonVar.read(), Number);
   let times: number[] | null = null;
   if (timeVar) {
-    const enc = parseCfTimeUnits(String(timeVar.attrs.units ?? ''), timeVar.attrs.calendar === undefined ? undefined : String(timeVar.attrs.calendar));
+    const enc = parseCfTimeUnits(
+      String(timeVar.attrs.units ?? ''),
+      timeVar.attrs.calendar === undefined ? undefined : String(timeVar.attrs.calendar),
+    );
     times = decodeCfTimes(Array.from(await timeVar.read(), Number), enc);
   }
   const coordNames = new Set([latVar.name, lonVar.name, timeVar?.name]);
@@ -119,9 +124,10 @@ export async function cfToGrid(file: NcFile): Promise<DecodedGrid> {
     const hasTime = timeVar !== undefined && dims.length === 3 && dims[0] === timeVar.name;
     const spatial = dims[dims.length - 2] === latVar.name && dims[dims.length - 1] === lonVar.name;
     if (!spatial || !(dims.length === 2 || hasTime)) {
-      const why = dims.includes(latVar.name) && dims.includes(lonVar.name)
-        ? `dimensions (${v.dims.join(', ')}) are not (time, lat, lon) or (lat, lon)`
-        : 'not on the latitude/longitude grid';
+      const why =
+        dims.includes(latVar.name) && dims.includes(lonVar.name)
+          ? `dimensions (${v.dims.join(', ')}) are not (time, lat, lon) or (lat, lon)`
+          : 'not on the latitude/longitude grid';
       skipped.push({ name: v.name, reason: why });
       continue;
     }

@@ -20,7 +20,14 @@ function first(v: unknown): number | undefined {
 
 /** Attributes that describe the stored encoding and no longer apply after unpacking. */
 export const ENCODING_ATTRS = new Set([
-  '_FillValue', 'missing_value', 'valid_min', 'valid_max', 'valid_range', 'scale_factor', 'add_offset', '_Unsigned',
+  '_FillValue',
+  'missing_value',
+  'valid_min',
+  'valid_max',
+  'valid_range',
+  'scale_factor',
+  'add_offset',
+  '_Unsigned',
 ]);
 
 export function unpack(raw: ArrayLike<number | bigint>, attrs: Record<string, unknown>, integerBits = 0): Float32Array {

@@ -21,7 +21,8 @@ export async function detectFormat(file: string): Promise<SourceFormat> {
     if (head.subarray(0, 3).toString('latin1') === 'CDF') {
       const v = head[3];
       if (v === 1 || v === 2) return 'netcdf-classic';
-      if (v === 5) throw new IngestError(`${file}: NetCDF CDF-5 (64-bit data) is not supported; convert it with "nccopy -k nc4 <in> <out>"`);
+      if (v === 5)
+        throw new IngestError(`${file}: NetCDF CDF-5 (64-bit data) is not supported; convert it with "nccopy -k nc4 <in> <out>"`);
       throw new IngestError(`${file}: unknown NetCDF classic version byte ${v}`);
     }
     const le = head[0] === 0x49 && head[1] === 0x49 && head[3] === 0;
@@ -34,9 +35,7 @@ export async function detectFormat(file: string): Promise<SourceFormat> {
       await fh.read(sig, 0, 8, offset);
       if (sig.equals(HDF5_SIGNATURE)) return 'netcdf4';
     }
-    throw new IngestError(
-      `${file}: not a NetCDF (classic or NetCDF-4/HDF5) or GeoTIFF file (first bytes ${head.toString('hex')})`,
-    );
+    throw new IngestError(`${file}: not a NetCDF (classic or NetCDF-4/HDF5) or GeoTIFF file (first bytes ${head.toString('hex')})`);
   } finally {
     await fh.close();
   }

@@ -60,7 +60,9 @@ async function readOpen(tiff: GeoTIFF, file: string, name: string, options: Geot
 
   const model = keys.GTModelTypeGeoKey as number | undefined;
   if (model === PROJECTED || keys.ProjectedCSTypeGeoKey !== undefined) {
-    throw new IngestError(`${file}: projected coordinate system (EPSG ${keys.ProjectedCSTypeGeoKey ?? 'user-defined'}); only geographic WGS 84 (EPSG:4326) GeoTIFFs are supported, reproject with "gdalwarp -t_srs EPSG:4326"`);
+    throw new IngestError(
+      `${file}: projected coordinate system (EPSG ${keys.ProjectedCSTypeGeoKey ?? 'user-defined'}); only geographic WGS 84 (EPSG:4326) GeoTIFFs are supported, reproject with "gdalwarp -t_srs EPSG:4326"`,
+    );
   }
   if (model !== undefined && model !== GEOGRAPHIC) {
     throw new IngestError(`${file}: GTModelTypeGeoKey ${model} is not geographic; only WGS 84 (EPSG:4326) is supported`);
@@ -69,7 +71,9 @@ async function readOpen(tiff: GeoTIFF, file: string, name: string, options: Geot
   const datum = keys.GeogGeodeticDatumGeoKey as number | undefined;
   const wgs84 = gcs === WGS84 || ((gcs === undefined || gcs === USER_DEFINED) && datum === WGS84_DATUM);
   if (!wgs84) {
-    throw new IngestError(`${file}: geographic system ${gcs ?? 'unspecified'}${datum ? ` on datum ${datum}` : ''} is not WGS 84 (EPSG:4326)`);
+    throw new IngestError(
+      `${file}: geographic system ${gcs ?? 'unspecified'}${datum ? ` on datum ${datum}` : ''} is not WGS 84 (EPSG:4326)`,
+    );
   }
 
   const tie = dir.getValue('ModelTiepoint') as number[] | undefined;

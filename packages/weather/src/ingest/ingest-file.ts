@@ -68,7 +68,12 @@ export interface IngestResult {
 
 function storeId(file: string): string {
   const base = path.basename(file).replace(/\.(nc4?|cdf|netcdf|h5|hdf5?|tiff?|gtiff)$/i, '');
-  return base.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'store';
+  return (
+    base
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'store'
+  );
 }
 
 /** A Zarr array name: NetCDF names may hold characters that are awkward in paths and URLs. */
@@ -147,7 +152,11 @@ export async function ingestFile(file: string, options: IngestOptions): Promise<
     format,
     ingestedAt: new Date().toISOString(),
     variables: zs.arrays().map((a) => ({
-      name: a.name, variable: a.variable, standardName: a.standardName, units: a.units, cellMethods: a.cellMethods,
+      name: a.name,
+      variable: a.variable,
+      standardName: a.standardName,
+      units: a.units,
+      cellMethods: a.cellMethods,
     })),
     grid: { ...zs.grid },
     time: grid.times ? { start: new Date(cov.startMs).toISOString(), end: new Date(cov.endMs).toISOString(), stepMs: grid.stepMs } : null,
@@ -178,7 +187,10 @@ async function writeStore(
       product: options.product ?? id,
       source_file: path.basename(source),
       // CF 2.6.2: history gets a line per program that modified the data.
-      history: [typeof grid.attrs.history === 'string' ? grid.attrs.history : '', `${new Date().toISOString()} fieldcast ingest ${path.basename(source)}`]
+      history: [
+        typeof grid.attrs.history === 'string' ? grid.attrs.history : '',
+        `${new Date().toISOString()} fieldcast ingest ${path.basename(source)}`,
+      ]
         .filter(Boolean)
         .join('\n'),
     },

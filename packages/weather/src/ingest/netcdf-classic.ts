@@ -72,7 +72,7 @@ async function readOpen(fh: fs.FileHandle, size: number): Promise<NcFile> {
     const strides = shape.map((_, a) => elSize * shape.slice(a + 1).reduce((x, y) => x * y, 1));
     if (v.record && strides.length > 0) {
       const single = recordVars.length === 1 && elSize < 4;
-      strides[0] = single ? strides[0]! : reader.recordDimension.recordStep ?? strides[0]!;
+      strides[0] = single ? strides[0]! : (reader.recordDimension.recordStep ?? strides[0]!);
     }
     const readBlock = async (start: readonly number[], count: readonly number[]): Promise<ArrayLike<number>> => {
       if (!open) throw new Error('NetCDF file is closed');
@@ -117,7 +117,11 @@ async function readOpen(fh: fs.FileHandle, size: number): Promise<NcFile> {
       attrs: attributes(v.attributes as Array<{ name: string; value: unknown }>),
       kind: k.kind,
       bits: k.bits,
-      read: () => readBlock(shape.map(() => 0), shape),
+      read: () =>
+        readBlock(
+          shape.map(() => 0),
+          shape,
+        ),
       readBlock,
     };
   });

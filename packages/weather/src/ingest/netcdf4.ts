@@ -9,7 +9,16 @@ import type { NcFile, NcVariable } from './cf-dataset.js';
 import { IngestError } from './errors.js';
 
 /** HDF5 and netCDF-4 bookkeeping attributes, not CF metadata. */
-const INTERNAL_ATTRS = new Set(['DIMENSION_LIST', 'REFERENCE_LIST', 'CLASS', 'NAME', '_Netcdf4Dimid', '_Netcdf4Coordinates', '_NCProperties', '_nc3_strict']);
+const INTERNAL_ATTRS = new Set([
+  'DIMENSION_LIST',
+  'REFERENCE_LIST',
+  'CLASS',
+  'NAME',
+  '_Netcdf4Dimid',
+  '_Netcdf4Coordinates',
+  '_NCProperties',
+  '_nc3_strict',
+]);
 
 type H5Attrs = Record<string, { value: unknown }>;
 
@@ -85,7 +94,7 @@ function readOpen(f: InstanceType<typeof h5wasm.File>): NcFile {
       const scales = node.get_attached_scales(k);
       // A dimension scale is its own dimension; a variable's axes point at scales.
       const own = shape.length === 1 && scales.length === 0 && node.attrs['CLASS'] !== undefined ? name : undefined;
-      dims.push((scales[0]?.replace(/^\//, '') ?? own ?? `phony_dim_${k}`));
+      dims.push(scales[0]?.replace(/^\//, '') ?? own ?? `phony_dim_${k}`);
     }
     const { kind, bits } = kindOf(node.metadata);
     const ds = node;

@@ -29,12 +29,14 @@ export const IngestedStoreSchema = z.object({
     }),
   ),
   grid: z.object({
-    lat0: z.number(), lon0: z.number(), dLat: z.number(), dLon: z.number(),
-    nLat: z.number().int(), nLon: z.number().int(),
+    lat0: z.number(),
+    lon0: z.number(),
+    dLat: z.number(),
+    dLon: z.number(),
+    nLat: z.number().int(),
+    nLon: z.number().int(),
   }),
-  time: z
-    .object({ start: z.string(), end: z.string(), stepMs: z.number() })
-    .nullable(),
+  time: z.object({ start: z.string(), end: z.string(), stepMs: z.number() }).nullable(),
 });
 export type IngestedStore = z.infer<typeof IngestedStoreSchema>;
 

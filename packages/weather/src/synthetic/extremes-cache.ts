@@ -30,7 +30,8 @@ export class PointExtremesCache {
    * from cached chunks; each run of missing chunks is computed by one `compute(firstDay, days)`.
    */
   read(i: number, j0: number, j1: number, d0: number, n: number, compute: (firstDay: number, days: number) => Chunk): Chunk {
-    const k0 = Math.floor(d0 / CHUNK_DAYS), k1 = Math.floor((d0 + n - 1) / CHUNK_DAYS);
+    const k0 = Math.floor(d0 / CHUNK_DAYS),
+      k1 = Math.floor((d0 + n - 1) / CHUNK_DAYS);
     const key = (k: number): string => `${i}:${j0}:${j1}:${k}`;
     const found: Chunk[] = [];
     for (let k = k0; k <= k1; k++) {
@@ -46,18 +47,22 @@ export class PointExtremesCache {
       while (end < k1 && !this.chunks.has(key(end + 1))) end++;
       const run = compute(k * CHUNK_DAYS, (end - k + 1) * CHUNK_DAYS);
       for (let m = k; m <= end; m++) {
-        const from = 4 * (m - k) * CHUNK_DAYS, to = from + 4 * CHUNK_DAYS;
+        const from = 4 * (m - k) * CHUNK_DAYS,
+          to = from + 4 * CHUNK_DAYS;
         const chunk = { tmax: run.tmax.slice(from, to), tmin: run.tmin.slice(from, to) };
         this.keep(key(m), chunk);
         found.push(chunk);
       }
       k = end;
     }
-    const tmax = new Float32Array(4 * n), tmin = new Float32Array(4 * n);
+    const tmax = new Float32Array(4 * n),
+      tmin = new Float32Array(4 * n);
     found.forEach((chunk, idx) => {
       const k = k0 + idx;
-      const from = Math.max(d0, k * CHUNK_DAYS), to = Math.min(d0 + n, (k + 1) * CHUNK_DAYS);
-      const src = 4 * (from - k * CHUNK_DAYS), dst = 4 * (from - d0);
+      const from = Math.max(d0, k * CHUNK_DAYS),
+        to = Math.min(d0 + n, (k + 1) * CHUNK_DAYS);
+      const src = 4 * (from - k * CHUNK_DAYS),
+        dst = 4 * (from - d0);
       tmax.set(chunk.tmax.subarray(src, src + 4 * (to - from)), dst);
       tmin.set(chunk.tmin.subarray(src, src + 4 * (to - from)), dst);
     });

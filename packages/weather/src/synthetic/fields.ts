@@ -20,7 +20,13 @@ function chunkSteps(block: Block, quantum: number): number {
 }
 
 /** Calls `fill` for each chunk of the n steps from i0: its first step, its step count, and its values' span [from, to) in the output. */
-function inChunks(block: Block, i0: number, n: number, quantum: number, fill: (start: number, count: number, from: number, to: number) => void): void {
+function inChunks(
+  block: Block,
+  i0: number,
+  n: number,
+  quantum: number,
+  fill: (start: number, count: number, from: number, to: number) => void,
+): void {
   const chunk = chunkSteps(block, quantum);
   for (let s = 0; s < n; s += chunk) {
     const m = Math.min(chunk, n - s);
@@ -42,7 +48,8 @@ export function computeField(variable: VariableId, block: Block, i0: number, n: 
 
 /** Daily maximum and minimum ([day][cell] each) for days i0 .. i0+n-1 from one set of anchors per chunk. */
 export function computeDailyExtremes(block: Block, i0: number, n: number): DailyExtremes<Float32Array> {
-  const tmax = new Float32Array(block.nCells * n), tmin = new Float32Array(block.nCells * n);
+  const tmax = new Float32Array(block.nCells * n),
+    tmin = new Float32Array(block.nCells * n);
   inChunks(block, i0, n, 1, (start, count, from, to) => {
     const anchors = temperatureAnchors(block, start, count, false, false);
     fillDailyExtremes(block, anchors, start, count, tmax.subarray(from, to), tmin.subarray(from, to));
@@ -56,7 +63,13 @@ export function computeDailyExtremes(block: Block, i0: number, n: number): Daily
  */
 export function computeEtInputs(block: Block, i0: number, n: number): EtInputs<Float32Array> {
   const size = block.nCells * n;
-  const out = { airTemperature: new Float32Array(size), dewpoint: new Float32Array(size), shortwave: new Float32Array(size), windSpeed: new Float32Array(size), pressure: new Float32Array(size) };
+  const out = {
+    airTemperature: new Float32Array(size),
+    dewpoint: new Float32Array(size),
+    shortwave: new Float32Array(size),
+    windSpeed: new Float32Array(size),
+    pressure: new Float32Array(size),
+  };
   inChunks(block, i0, n, 24, (start, count, from, to) => {
     const span = anchorDaysForHours(start, count);
     const anchors = temperatureAnchors(block, span.d0, span.nDays, true);

@@ -1,4 +1,10 @@
-export { SyntheticSource, SYNTHETIC_GRID, SYNTHETIC_HORIZON_DAYS, SYNTHETIC_START_MS, type SyntheticSourceOptions } from './synthetic-source.js';
+export {
+  SyntheticSource,
+  SYNTHETIC_GRID,
+  SYNTHETIC_HORIZON_DAYS,
+  SYNTHETIC_START_MS,
+  type SyntheticSourceOptions,
+} from './synthetic-source.js';
 export { SYNTHETIC_VARIABLES, syntheticVariable, isVariableId } from './variables.js';
 export {
   severeEvents,

@@ -183,14 +183,18 @@ class OctaveOverBlock {
     }
     const nCols = cols.a.length;
     const nRows = rows.a.length;
-    const ca = cols.a, cb = cols.b, cw = cols.w;
+    const ca = cols.a,
+      cb = cols.b,
+      cw = cols.w;
     for (let r = 0; r < nRows; r++) {
       const ra = (rows.a[r] as number) * nx;
       const rb = (rows.b[r] as number) * nx;
       const wy = rows.w[r] as number;
       const base = offset + r * nCols;
       for (let c = 0; c < nCols; c++) {
-        const xa = ca[c] as number, xb = cb[c] as number, wx = cw[c] as number;
+        const xa = ca[c] as number,
+          xb = cb[c] as number,
+          wx = cw[c] as number;
         const v0 = (lattice[ra + xa] as number) + ((lattice[ra + xb] as number) - (lattice[ra + xa] as number)) * wx;
         const v1 = (lattice[rb + xa] as number) + ((lattice[rb + xb] as number) - (lattice[rb + xa] as number)) * wx;
         out[base + c] = v0 + (v1 - v0) * wy;
@@ -272,7 +276,7 @@ export class BlockNoise {
         continue;
       }
       let nodes = new Float32Array(0);
-      for (let t = 0; t < nT; ) {
+      for (let t = 0; t < nT;) {
         const kMin = Math.floor(earliest(t) / p);
         let t1 = nT;
         while (t1 - t > 1 && Math.floor(latest(t1 - 1) / p) + 1 - kMin + 1 > maxNodes) t1 = t + Math.ceil((t1 - t) / 2);
@@ -285,7 +289,8 @@ export class BlockNoise {
             const tc = times[tt * nCols + c]!;
             const k = Math.floor(tc / p);
             const w = smoothstep(timeFraction(tc, k, p));
-            const na = (k - kMin) * nCells, nb = na + nCells;
+            const na = (k - kMin) * nCells,
+              nb = na + nCells;
             for (let r = 0, i = c; r < nRows; r++, i += nCols) {
               const a = nodes[na + i]!;
               out[ob + i] = out[ob + i]! + amp * (a + (nodes[nb + i]! - a) * w);
@@ -300,9 +305,12 @@ export class BlockNoise {
 }
 
 function planeAt(x0: number, x1: number, iy: number, k: number, seed: number, wx: number, wy: number): number {
-  const a = hash3(x0, iy, k, seed), b = hash3(x1, iy, k, seed);
-  const c = hash3(x0, iy + 1, k, seed), d = hash3(x1, iy + 1, k, seed);
-  const v0 = a + (b - a) * wx, v1 = c + (d - c) * wx;
+  const a = hash3(x0, iy, k, seed),
+    b = hash3(x1, iy, k, seed);
+  const c = hash3(x0, iy + 1, k, seed),
+    d = hash3(x1, iy + 1, k, seed);
+  const v0 = a + (b - a) * wx,
+    v1 = c + (d - c) * wx;
   return v0 + (v1 - v0) * wy;
 }
 
@@ -313,15 +321,19 @@ export function noiseAt(field: NoiseField, lat: number, lon: number, tHours: num
     const wrap = Math.round(360 / o.spacingDeg);
     const x = (lon + 180) / o.spacingDeg;
     const y = (lat + 90) / o.spacingDeg;
-    const ix = Math.floor(x), iy = Math.floor(y);
-    const wx = smoothstep(x - ix), wy = smoothstep(y - iy);
-    const x0 = ((ix % wrap) + wrap) % wrap, x1 = (((ix + 1) % wrap) + wrap) % wrap;
+    const ix = Math.floor(x),
+      iy = Math.floor(y);
+    const wx = smoothstep(x - ix),
+      wy = smoothstep(y - iy);
+    const x0 = ((ix % wrap) + wrap) % wrap,
+      x1 = (((ix + 1) % wrap) + wrap) % wrap;
     if (o.periodHours <= 0) {
       sum += o.amplitude * planeAt(x0, x1, iy, 0, o.seed, wx, wy);
     } else {
       const k = Math.floor(tHours / o.periodHours);
       const wt = smoothstep(timeFraction(tHours, k, o.periodHours));
-      const p0 = planeAt(x0, x1, iy, k, o.seed, wx, wy), p1 = planeAt(x0, x1, iy, k + 1, o.seed, wx, wy);
+      const p0 = planeAt(x0, x1, iy, k, o.seed, wx, wy),
+        p1 = planeAt(x0, x1, iy, k + 1, o.seed, wx, wy);
       sum += o.amplitude * (p0 + (p1 - p0) * wt);
     }
   }

@@ -48,7 +48,15 @@ function precipitationType(rate: number, tempC: number, warmLayer: number): numb
  * Rate and/or type for hours h0 .. h0+nt-1, given the hourly air temperature and cloud fraction
  * of the same cells and hours ([t][cell]).
  */
-export function fillHourlyPrecipitation(block: Block, h0: number, nt: number, temp: Float32Array, cloud: Float32Array, rateOut: Float32Array | null, typeOut: Float32Array | null): void {
+export function fillHourlyPrecipitation(
+  block: Block,
+  h0: number,
+  nt: number,
+  temp: Float32Array,
+  cloud: Float32Array,
+  rateOut: Float32Array | null,
+  typeOut: Float32Array | null,
+): void {
   const { lats, lons, nCells } = block;
   const pNoise = new BlockNoise(PRECIPITATION_NOISE, lats, lons);
   const wNoise = typeOut ? new BlockNoise(WARM_LAYER_NOISE, lats, lons) : null;

@@ -13,7 +13,18 @@ import { CLOUD_NOISE, cloudBias, cloudFraction } from './clouds.js';
 import { yearAngle } from './climate.js';
 import { cloudShiftAt } from './geoclimate.js';
 import { BlockNoise } from './noise.js';
-import { clearSkyRadiation, extraterrestrialRadiationPeriod, HALF_HOUR_ANGLE, hourAngle, inverseRelativeDistance, isLit, MJ_PER_HOUR_TO_W, seasonalCorrection, solarDeclination, sunsetHourAngle } from './solar.js';
+import {
+  clearSkyRadiation,
+  extraterrestrialRadiationPeriod,
+  HALF_HOUR_ANGLE,
+  hourAngle,
+  inverseRelativeDistance,
+  isLit,
+  MJ_PER_HOUR_TO_W,
+  seasonalCorrection,
+  solarDeclination,
+  sunsetHourAngle,
+} from './solar.js';
 
 const DEG = Math.PI / 180;
 
@@ -32,7 +43,9 @@ export function fillHourlyCloud(block: Block, h0: number, nt: number, out: Float
   for (let t = 0; t < nt; t++) {
     noise.at(h0 + t, buf);
     const o = t * nCells;
-    const angle = yearAngle(h0 + t), ca = Math.cos(angle), sa = Math.sin(angle);
+    const angle = yearAngle(h0 + t),
+      ca = Math.cos(angle),
+      sa = Math.sin(angle);
     for (let r = 0; r < nRows; r++) {
       const b = bias[r] as number;
       for (let c = r * nCols, e = c + nCols; c < e; c++) out[o + c] = cloudFraction(buf[c] as number, b + cloudShiftAt(block, c, ca, sa));
@@ -55,8 +68,14 @@ export function fillShortwave(block: Block, h0: number, nt: number, rsoOut: Floa
   const factor = Float64Array.from(altitude, (z) => clearSkyRadiation(MJ_PER_HOUR_TO_W, z));
   const cloudNoise = rsOut ? new BlockNoise(CLOUD_NOISE, lats, lons) : null;
   const noise = new Float32Array(nCells);
-  const ws = new Float64Array(nRows), w1 = new Float64Array(nCols), w2 = new Float64Array(nCols);
-  let day = Number.NaN, sinD = 0, cosD = 0, dr = 0, sc = 0;
+  const ws = new Float64Array(nRows),
+    w1 = new Float64Array(nCols),
+    w2 = new Float64Array(nCols);
+  let day = Number.NaN,
+    sinD = 0,
+    cosD = 0,
+    dr = 0,
+    sc = 0;
   for (let t = 0; t < nt; t++) {
     const h = h0 + t;
     const d = Math.floor(h / 24);
@@ -86,13 +105,17 @@ export function fillShortwave(block: Block, h0: number, nt: number, rsoOut: Floa
       continue;
     }
     cloudNoise?.at(h, noise);
-    const angle = yearAngle(h), ca = Math.cos(angle), sa = Math.sin(angle);
+    const angle = yearAngle(h),
+      ca = Math.cos(angle),
+      sa = Math.sin(angle);
     for (let r = 0; r < nRows; r++) {
       for (let c = 0; c < nCols; c++) {
         const cell = r * nCols + c;
         const rso = factor[cell]! * extraterrestrialRadiationPeriod(sinLat[r]!, cosLat[r]!, sinD, cosD, dr, w1[c]!, w2[c]!, ws[r]!);
         if (rsoOut) rsoOut[o + cell] = rso;
-        if (rsOut) rsOut[o + cell] = rso === 0 ? 0 : rso * cloudTransmission(cloudFraction(noise[cell]!, bias[r]! + cloudShiftAt(block, cell, ca, sa)));
+        if (rsOut)
+          rsOut[o + cell] =
+            rso === 0 ? 0 : rso * cloudTransmission(cloudFraction(noise[cell]!, bias[r]! + cloudShiftAt(block, cell, ca, sa)));
       }
     }
   }

@@ -189,7 +189,16 @@ function eventsOfStorm(storm: Storm, kind: SevereKind): AnySevereEvent[] {
     for (let i = 0; i < n; i++) {
       const p = at(u(1000 + i, 1), 0.1, 1000 + i);
       const ground = u(1000 + i, 2) < 0.25;
-      out.push({ kind: 'lightning', id: `lightning/${storm.key}/${i}`, timeMs: p.t, lat: p.lat, lon: p.lon, magnitude: Math.round(5 + 75 * Math.pow(u(1000 + i, 3), 2)), unit: 'kA', strokeType: ground ? 'ground' : 'cloud' });
+      out.push({
+        kind: 'lightning',
+        id: `lightning/${storm.key}/${i}`,
+        timeMs: p.t,
+        lat: p.lat,
+        lon: p.lon,
+        magnitude: Math.round(5 + 75 * Math.pow(u(1000 + i, 3), 2)),
+        unit: 'kA',
+        strokeType: ground ? 'ground' : 'cloud',
+      });
     }
     return out;
   }
@@ -202,7 +211,16 @@ function eventsOfStorm(storm: Storm, kind: SevereKind): AnySevereEvent[] {
     for (let i = 0; i < n; i++) {
       const p = at((i + u(2000 + i, 1)) / n, 0.05, 2000 + i);
       const size = Math.round(6 + 70 * I * I * u(2000 + i, 2));
-      hail.push({ kind: 'hail', id: `hail/${storm.key}/${i}`, timeMs: p.t, lat: p.lat, lon: p.lon, magnitude: size, unit: 'mm', probability: Math.round(100 * Math.min(1, size / 40)) / 100 });
+      hail.push({
+        kind: 'hail',
+        id: `hail/${storm.key}/${i}`,
+        timeMs: p.t,
+        lat: p.lat,
+        lon: p.lon,
+        magnitude: size,
+        unit: 'mm',
+        probability: Math.round(100 * Math.min(1, size / 40)) / 100,
+      });
     }
   }
   const gusts: GustEvent[] = [];
@@ -211,13 +229,22 @@ function eventsOfStorm(storm: Storm, kind: SevereKind): AnySevereEvent[] {
     for (let i = 0; i < n; i++) {
       const p = at((i + u(3000 + i, 1)) / n, 0.05, 3000 + i);
       const speed = Math.round(10 * (15 + 25 * I * u(3000 + i, 2))) / 10;
-      gusts.push({ kind: 'gust', id: `gust/${storm.key}/${i}`, timeMs: p.t, lat: p.lat, lon: p.lon, magnitude: speed, unit: 'm s-1', durationMinutes: Math.round(2 + 28 * u(3000 + i, 3)) });
+      gusts.push({
+        kind: 'gust',
+        id: `gust/${storm.key}/${i}`,
+        timeMs: p.t,
+        lat: p.lat,
+        lon: p.lon,
+        magnitude: speed,
+        unit: 'm s-1',
+        durationMinutes: Math.round(2 + 28 * u(3000 + i, 3)),
+      });
     }
   }
   const tornadoes: TornadoEvent[] = [];
   if (I > 0.85 && u(0, 4) < 0.5) {
     const ef = Math.min(5, Math.floor(6 * Math.pow(u(4000, 1), 3) * I));
-    const lengthKm = Math.round(10 * (1 + 40 * u(4000, 2) * I * (1 + ef) / 3)) / 10;
+    const lengthKm = Math.round(10 * (1 + (40 * u(4000, 2) * I * (1 + ef)) / 3)) / 10;
     const touch = at(0.3 + 0.4 * u(4000, 3), 0, 4000);
     const speedKmH = Math.hypot(storm.dLat * KM_PER_DEG, storm.dLon * KM_PER_DEG * Math.cos((storm.lat * Math.PI) / 180));
     const lifeH = lengthKm / Math.max(10, speedKmH);
@@ -247,16 +274,46 @@ function eventsOfStorm(storm: Storm, kind: SevereKind): AnySevereEvent[] {
   if (kind === 'tornado') return tornadoes;
   for (const h of hail) {
     if (h.magnitude >= SEVERE_HAIL_MM) {
-      out.push({ kind: 'storm_report', reportType: 'hail', id: `report/${h.id}`, timeMs: h.timeMs, lat: h.lat, lon: h.lon, magnitude: h.magnitude, unit: 'mm', remarks: `Hail ${(h.magnitude / 25.4).toFixed(2)} in reported (synthetic)` });
+      out.push({
+        kind: 'storm_report',
+        reportType: 'hail',
+        id: `report/${h.id}`,
+        timeMs: h.timeMs,
+        lat: h.lat,
+        lon: h.lon,
+        magnitude: h.magnitude,
+        unit: 'mm',
+        remarks: `Hail ${(h.magnitude / 25.4).toFixed(2)} in reported (synthetic)`,
+      });
     }
   }
   for (const g of gusts) {
     if (g.magnitude >= SEVERE_GUST_MS) {
-      out.push({ kind: 'storm_report', reportType: 'wind', id: `report/${g.id}`, timeMs: g.timeMs, lat: g.lat, lon: g.lon, magnitude: g.magnitude, unit: 'm s-1', remarks: `Thunderstorm wind gust ${Math.round(g.magnitude * 1.94384)} kt (synthetic)` });
+      out.push({
+        kind: 'storm_report',
+        reportType: 'wind',
+        id: `report/${g.id}`,
+        timeMs: g.timeMs,
+        lat: g.lat,
+        lon: g.lon,
+        magnitude: g.magnitude,
+        unit: 'm s-1',
+        remarks: `Thunderstorm wind gust ${Math.round(g.magnitude * 1.94384)} kt (synthetic)`,
+      });
     }
   }
   for (const t of tornadoes) {
-    out.push({ kind: 'storm_report', reportType: 'tornado', id: `report/${t.id}`, timeMs: t.timeMs, lat: t.lat, lon: t.lon, magnitude: t.magnitude, unit: 'EF', remarks: `EF${t.magnitude} tornado, path ${t.lengthKm} km (synthetic)` });
+    out.push({
+      kind: 'storm_report',
+      reportType: 'tornado',
+      id: `report/${t.id}`,
+      timeMs: t.timeMs,
+      lat: t.lat,
+      lon: t.lon,
+      magnitude: t.magnitude,
+      unit: 'EF',
+      remarks: `EF${t.magnitude} tornado, path ${t.lengthKm} km (synthetic)`,
+    });
   }
   return out;
 }

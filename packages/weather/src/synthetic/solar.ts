@@ -54,11 +54,14 @@ export function extraterrestrialRadiationPeriod(
   w2: number,
   ws: number,
 ): number {
-  const a = sinLat * sinDecl, b = cosLat * cosDecl;
+  const a = sinLat * sinDecl,
+    b = cosLat * cosDecl;
   const sum =
     ws >= Math.PI
       ? daylitPart(w1, w2, a, b)
-      : daylitPart(Math.max(w1, -ws), Math.min(w2, ws), a, b) + daylitPart(Math.max(w1, 2 * Math.PI - ws), w2, a, b) + daylitPart(w1, Math.min(w2, ws - 2 * Math.PI), a, b);
+      : daylitPart(Math.max(w1, -ws), Math.min(w2, ws), a, b) +
+        daylitPart(Math.max(w1, 2 * Math.PI - ws), w2, a, b) +
+        daylitPart(w1, Math.min(w2, ws - 2 * Math.PI), a, b);
   const ra = RA_PERIOD_FACTOR * dr * sum;
   return ra > 0 ? ra : 0;
 }

@@ -129,7 +129,10 @@ export class SyntheticSource implements GridSource {
     const axis = this.timeAxis(this.info(TMAX), range);
     this.checkSize(2 * 4 * axis.n);
     const { tmax, tmin } = this.pointDailyExtremes(p, axis);
-    return { tmax: this.series(this.info(TMAX), axis, mixPoint(tmax, p, axis.n), lon), tmin: this.series(this.info(TMIN), axis, mixPoint(tmin, p, axis.n), lon) };
+    return {
+      tmax: this.series(this.info(TMAX), axis, mixPoint(tmax, p, axis.n), lon),
+      tmin: this.series(this.info(TMIN), axis, mixPoint(tmin, p, axis.n), lon),
+    };
   }
 
   async dailyExtremesIn(bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>> {
@@ -138,7 +141,9 @@ export class SyntheticSource implements GridSource {
     const nCells = cells.lats.length * cells.lons.length;
     this.checkSize(2 * nCells * axis.n);
     const empty = nCells === 0 || axis.n === 0;
-    const { tmax, tmin } = empty ? { tmax: new Float32Array(0), tmin: new Float32Array(0) } : computeDailyExtremes(makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
+    const { tmax, tmin } = empty
+      ? { tmax: new Float32Array(0), tmin: new Float32Array(0) }
+      : computeDailyExtremes(makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
     return { tmax: this.windowOf(this.info(TMAX), cells, axis, tmax), tmin: this.windowOf(this.info(TMIN), cells, axis, tmin) };
   }
 
@@ -172,7 +177,10 @@ export class SyntheticSource implements GridSource {
     const p = this.pointCells(lon, lat);
     const axis = this.timeAxis(info, range);
     this.checkSize(4 * axis.n);
-    const field = variable === TMAX || variable === TMIN ? this.pointDailyExtremes(p, axis)[variable === TMAX ? 'tmax' : 'tmin'] : computeField(variable, makeBlock(p.lats, p.lons), axis.i0, axis.n);
+    const field =
+      variable === TMAX || variable === TMIN
+        ? this.pointDailyExtremes(p, axis)[variable === TMAX ? 'tmax' : 'tmin']
+        : computeField(variable, makeBlock(p.lats, p.lons), axis.i0, axis.n);
     if (variable === 'precipitation_type') {
       // A category cannot be interpolated: take the nearest grid point.
       const k = (p.fy < 0.5 ? 0 : 2) + (p.fx < 0.5 ? 0 : 1);
@@ -186,11 +194,20 @@ export class SyntheticSource implements GridSource {
   /** [day][4] daily extremes of the point's grid points, through the chunk cache. */
   private pointDailyExtremes(p: PointCells, axis: TimeAxis): DailyExtremes<Float32Array> {
     let block: Block | null = null;
-    return this.pointExtremes.read(p.i, p.j0, p.j1, axis.i0, axis.n, (firstDay, days) => computeDailyExtremes((block ??= makeBlock(p.lats, p.lons)), firstDay, days));
+    return this.pointExtremes.read(p.i, p.j0, p.j1, axis.i0, axis.n, (firstDay, days) =>
+      computeDailyExtremes((block ??= makeBlock(p.lats, p.lons)), firstDay, days),
+    );
   }
 
   private series(info: VariableInfo, axis: TimeAxis, values: Float32Array, lon: number): PointSeries {
-    return { variable: info.id, units: info.units, startMs: axis.startMs, stepMs: axis.stepMs, values, productOf: this.productRule(info, axis, lon) };
+    return {
+      variable: info.id,
+      units: info.units,
+      startMs: axis.startMs,
+      stepMs: axis.stepMs,
+      values,
+      productOf: this.productRule(info, axis, lon),
+    };
   }
 
   /** The 2 x 2 grid points around (lon, lat) with the point's bilinear weights (grid-source.ts). */
@@ -210,8 +227,18 @@ export class SyntheticSource implements GridSource {
     const fx = x - j;
     // Columns wrap: lon 180 is lon -180.
     const nLon = SYNTHETIC_GRID.nLon;
-    const j0 = j % nLon, j1 = (j + 1) % nLon;
-    return { i: i0, j0, j1, lats: Float64Array.of(latAt(i0), latAt(i0 + 1)), lons: Float64Array.of(lonAt(j0), lonAt(j1)), fx, fy, weights: [(1 - fy) * (1 - fx), (1 - fy) * fx, fy * (1 - fx), fy * fx] };
+    const j0 = j % nLon,
+      j1 = (j + 1) % nLon;
+    return {
+      i: i0,
+      j0,
+      j1,
+      lats: Float64Array.of(latAt(i0), latAt(i0 + 1)),
+      lons: Float64Array.of(lonAt(j0), lonAt(j1)),
+      fx,
+      fy,
+      weights: [(1 - fy) * (1 - fx), (1 - fy) * fx, fy * (1 - fx), fy * fx],
+    };
   }
 
   /** window without the promise. */
@@ -245,11 +272,17 @@ export class SyntheticSource implements GridSource {
   private compute(info: VariableInfo, cells: { lats: Float64Array; lons: Float64Array }, axis: TimeAxis): GridWindow {
     const nCells = cells.lats.length * cells.lons.length;
     this.checkSize(nCells * axis.n);
-    const values = nCells === 0 || axis.n === 0 ? new Float32Array(0) : computeField(info.id, makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
+    const values =
+      nCells === 0 || axis.n === 0 ? new Float32Array(0) : computeField(info.id, makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
     return this.windowOf(info, cells, axis, values);
   }
 
-  private windowOf(info: VariableInfo, cells: { lats: Float64Array; lons: Float64Array }, axis: TimeAxis, values: Float32Array): GridWindow {
+  private windowOf(
+    info: VariableInfo,
+    cells: { lats: Float64Array; lons: Float64Array },
+    axis: TimeAxis,
+    values: Float32Array,
+  ): GridWindow {
     return {
       variable: info.id,
       units: info.units,
@@ -289,7 +322,10 @@ export class SyntheticSource implements GridSource {
       throw new GridRequestError('out_of_coverage', `time range ${iso(startMs)}..${iso(endMs)} is not a valid range`);
     }
     if (startMs < cov.startMs || endMs > cov.endMs) {
-      throw new GridRequestError('out_of_coverage', `time range ${iso(startMs)}..${iso(endMs)} is outside the synthetic coverage ${iso(cov.startMs)}..${iso(cov.endMs)}`);
+      throw new GridRequestError(
+        'out_of_coverage',
+        `time range ${iso(startMs)}..${iso(endMs)} is outside the synthetic coverage ${iso(cov.startMs)}..${iso(cov.endMs)}`,
+      );
     }
   }
 
@@ -343,7 +379,10 @@ function checkBBox(bbox: BBox): void {
     bbox[3] <= 90 &&
     bbox[1] <= bbox[3];
   if (!ok) {
-    throw new GridRequestError('invalid_bbox', `bbox [${String(bbox)}] must be [west, south, east, north] with -180 <= west <= east <= 180 and -90 <= south <= north <= 90`);
+    throw new GridRequestError(
+      'invalid_bbox',
+      `bbox [${String(bbox)}] must be [west, south, east, north] with -180 <= west <= east <= 180 and -90 <= south <= north <= 90`,
+    );
   }
 }
 

@@ -34,7 +34,15 @@
 import type { Block } from './block.js';
 import { dayOfYearOf } from './calendar.js';
 import { cloudShiftAt } from './geoclimate.js';
-import { anomalyScale, diurnalRange, LAPSE_RATE_K_PER_M, maritimeDamping, TEMPERATURE_ANOMALY, TMAX_LOCAL_HOUR, yearAngle } from './climate.js';
+import {
+  anomalyScale,
+  diurnalRange,
+  LAPSE_RATE_K_PER_M,
+  maritimeDamping,
+  TEMPERATURE_ANOMALY,
+  TMAX_LOCAL_HOUR,
+  yearAngle,
+} from './climate.js';
 import { DAILY_CLOUD_NOISE, cloudBias, cloudFraction, DRYNESS_NOISE, aridDepression, dawnDewpointDepression } from './clouds.js';
 import { BlockNoise } from './noise.js';
 import { solarDeclination } from './solar.js';
@@ -90,19 +98,36 @@ function minimumHour(dayLengthHours: number): number {
  * (e = D - d0 + 2). Writes tmax/tmin for d0 .. d0+nDays-1, mid for d0 .. d0+nDays, and fills
  * `lowExt` with Tmin for d0 .. d0+nDays (for dewpoint).
  */
-function finishAnchors(rawMax: Float64Array, rawMin: Float64Array, nCells: number, nDays: number, tmax: Float32Array, tmin: Float32Array, mid: Float32Array | null, lowExt: Float32Array | null): void {
+function finishAnchors(
+  rawMax: Float64Array,
+  rawMin: Float64Array,
+  nCells: number,
+  nDays: number,
+  tmax: Float32Array,
+  tmin: Float32Array,
+  mid: Float32Array | null,
+  lowExt: Float32Array | null,
+): void {
   // Final Tmax/Tmin for days d0-1 .. d0+nDays (f = 0 .. nDays+1, raw index e = f + 1), float32
   // as stored; only days d0 .. d0+nDays-1 unless the midnight values or dew anchors need more.
   const extra = mid !== null || lowExt !== null;
   const nF = nDays + 2;
-  const hi = extra ? new Float32Array(nF * nCells) : tmax, lo = extra ? new Float32Array(nF * nCells) : tmin;
-  const fFirst = extra ? 0 : 1, fEnd = extra ? nF : nDays + 1, shift = extra ? 0 : nCells;
+  const hi = extra ? new Float32Array(nF * nCells) : tmax,
+    lo = extra ? new Float32Array(nF * nCells) : tmin;
+  const fFirst = extra ? 0 : 1,
+    fEnd = extra ? nF : nDays + 1,
+    shift = extra ? 0 : nCells;
   for (let f = fFirst; f < fEnd; f++) {
     const e = f + 1;
     for (let k = 0, p = (e - 1) * nCells, o = f * nCells - shift; k < nCells; k++, p++, o++) {
-      const q = p + nCells, n = q + nCells;
-      let x = rawMax[q]!, y = rawMin[q]!;
-      const pn = rawMin[p]!, nn = rawMin[n]!, px = rawMax[p]!, nx = rawMax[n]!;
+      const q = p + nCells,
+        n = q + nCells;
+      let x = rawMax[q]!,
+        y = rawMin[q]!;
+      const pn = rawMin[p]!,
+        nn = rawMin[n]!,
+        px = rawMax[p]!,
+        nx = rawMax[n]!;
       if (pn > x) x = pn;
       if (nn > x) x = nn;
       if (px < y) y = px;
@@ -119,7 +144,8 @@ function finishAnchors(rawMax: Float64Array, rawMin: Float64Array, nCells: numbe
   // M(D) for D = d0 .. d0+nDays: between day D-1 (f = i) and day D (f = i + 1).
   for (let i = 0; i <= nDays; i++) {
     for (let k = 0; k < nCells; k++) {
-      const a = i * nCells + k, b = a + nCells;
+      const a = i * nCells + k,
+        b = a + nCells;
       mid[a] = midnightValue(hi[a]!, lo[a]!, hi[b]!, lo[b]!);
     }
   }
@@ -150,7 +176,8 @@ export function temperatureAnchors(block: Block, d0: number, nDays: number, with
   const e0 = d0 - RAW_MARGIN;
   const dayLen = new Float64Array(nExt * nRows);
   const tNoon = new Float64Array(nExt * nCols);
-  const yearCos = new Float64Array(nExt * nCols), yearSin = new Float64Array(nExt * nCols);
+  const yearCos = new Float64Array(nExt * nCols),
+    yearSin = new Float64Array(nExt * nCols);
   // Day length depends on (row, day of year) only: each row's is computed once per J.
   const tanLat = Float64Array.from(lats, (lat) => Math.tan(lat * DEG));
   const dayLenByJ = new Float64Array(367 * nRows).fill(Number.NaN);
@@ -175,8 +202,10 @@ export function temperatureAnchors(block: Block, d0: number, nDays: number, with
   const sunrise = new Float64Array(nDays * nRows);
   for (let i = 0; i < nDays * nRows; i++) sunrise[i] = minimumHour(dayLen[RAW_MARGIN * nRows + i]!);
 
-  const rowScale = new Float64Array(nRows), rowBias = new Float64Array(nRows);
-  const base = new Float64Array(nCells), maritime = new Float64Array(nCells);
+  const rowScale = new Float64Array(nRows),
+    rowBias = new Float64Array(nRows);
+  const base = new Float64Array(nCells),
+    maritime = new Float64Array(nCells);
   for (let r = 0; r < nRows; r++) {
     const lat = lats[r]!;
     rowScale[r] = anomalyScale(lat);
@@ -189,18 +218,24 @@ export function temperatureAnchors(block: Block, d0: number, nDays: number, with
   const size = nExt * nCells;
   const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons).seriesAtColumnTimes(tNoon, nExt, new Float32Array(size));
   const clouds = new BlockNoise(DAILY_CLOUD_NOISE, lats, lons).seriesAtColumnTimes(tNoon, nExt, new Float32Array(size));
-  const rawMax = new Float64Array(size), rawMin = new Float64Array(size);
+  const rawMax = new Float64Array(size),
+    rawMin = new Float64Array(size);
   const cloudOf = withDew ? new Float64Array(size) : null;
   for (let e = 0; e < nExt; e++) {
     const o = e * nCells;
     for (let r = 0; r < nRows; r++) {
-      const sc = rowScale[r] as number, bias = rowBias[r] as number;
+      const sc = rowScale[r] as number,
+        bias = rowBias[r] as number;
       const n = dayLen[e * nRows + r] as number;
       for (let c = 0; c < nCols; c++) {
         const cell = r * nCols + c;
         const q = o + cell;
         const yc = e * nCols + c;
-        const mean = (base[cell] as number) + (seasonCos[cell] as number) * (yearCos[yc] as number) + (seasonSin[cell] as number) * (yearSin[yc] as number) + sc * (anomaly[q] as number);
+        const mean =
+          (base[cell] as number) +
+          (seasonCos[cell] as number) * (yearCos[yc] as number) +
+          (seasonSin[cell] as number) * (yearSin[yc] as number) +
+          sc * (anomaly[q] as number);
         const cloud = cloudFraction(clouds[q] as number, bias + cloudShiftAt(block, cell, yearCos[yc] as number, yearSin[yc] as number));
         const half = diurnalRange(cloud, n, maritime[cell] as number) / 2;
         rawMax[q] = mean + half;
@@ -209,7 +244,9 @@ export function temperatureAnchors(block: Block, d0: number, nDays: number, with
       }
     }
   }
-  const tmax = new Float32Array(nDays * nCells), tmin = new Float32Array(nDays * nCells), mid = new Float32Array(withHourly ? (nDays + 1) * nCells : 0);
+  const tmax = new Float32Array(nDays * nCells),
+    tmin = new Float32Array(nDays * nCells),
+    mid = new Float32Array(withHourly ? (nDays + 1) * nCells : 0);
   const low = withDew ? new Float32Array((nDays + 1) * nCells) : null;
   finishAnchors(rawMax, rawMin, nCells, nDays, tmax, tmin, withHourly ? mid : null, low);
   const tdew = new Float32Array(withDew ? (nDays + 1) * nCells : 0);
@@ -238,7 +275,14 @@ export function temperatureAnchors(block: Block, d0: number, nDays: number, with
  */
 function temperatureAt(A: TemperatureAnchors, di: number, r: number, cell: number, lh: number): number {
   const q = di * A.nCells + cell;
-  return curve(A.sunrise[di * A.nRows + r] as number, A.mid[q] as number, A.tmin[q] as number, A.tmax[q] as number, A.mid[q + A.nCells] as number, lh);
+  return curve(
+    A.sunrise[di * A.nRows + r] as number,
+    A.mid[q] as number,
+    A.tmin[q] as number,
+    A.tmax[q] as number,
+    A.mid[q + A.nCells] as number,
+    lh,
+  );
 }
 
 /** The hourly curve of one local day from its anchors (sr = hour of the minimum). */
@@ -271,7 +315,14 @@ export function anchorDaysForHours(h0: number, nt: number): { d0: number; nDays:
  * Dewpoint follows a line between the day's dewpoint anchors and is capped at the air
  * temperature, so Td <= T holds by construction (saturation caps the dewpoint).
  */
-export function fillHourlyTemperature(block: Block, A: TemperatureAnchors, h0: number, nt: number, tOut: Float32Array | null, dOut: Float32Array | null): void {
+export function fillHourlyTemperature(
+  block: Block,
+  A: TemperatureAnchors,
+  h0: number,
+  nt: number,
+  tOut: Float32Array | null,
+  dOut: Float32Array | null,
+): void {
   const { nRows, nCols, nCells, offsetHours } = block;
   const dIdx = new Int32Array(nCols);
   const lhs = new Float64Array(nCols);
@@ -308,9 +359,17 @@ export function fillHourlyTemperature(block: Block, A: TemperatureAnchors, h0: n
  * Daily maximum and/or minimum of the hourly curve over each local solar day dStart .. dStart+n-1
  * into [day][cell] arrays: exactly the day's anchors (module comment).
  */
-export function fillDailyExtremes(block: Block, A: TemperatureAnchors, dStart: number, n: number, maxOut: Float32Array | null, minOut: Float32Array | null): void {
+export function fillDailyExtremes(
+  block: Block,
+  A: TemperatureAnchors,
+  dStart: number,
+  n: number,
+  maxOut: Float32Array | null,
+  minOut: Float32Array | null,
+): void {
   const nCells = block.nCells;
-  const from = (dStart - A.d0) * nCells, to = from + n * nCells;
+  const from = (dStart - A.d0) * nCells,
+    to = from + n * nCells;
   if (maxOut) maxOut.set(A.tmax.subarray(from, to));
   if (minOut) minOut.set(A.tmin.subarray(from, to));
 }

@@ -8,8 +8,22 @@ const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
 export const SYNTHETIC_VARIABLES: readonly VariableInfo[] = [
-  { id: 'air_temperature', standardName: 'air_temperature', cellMethods: '', units: 'degC', description: 'Air temperature at 2 m', stepMs: HOUR },
-  { id: 'dew_point_temperature', standardName: 'dew_point_temperature', cellMethods: '', units: 'degC', description: 'Dewpoint temperature at 2 m', stepMs: HOUR },
+  {
+    id: 'air_temperature',
+    standardName: 'air_temperature',
+    cellMethods: '',
+    units: 'degC',
+    description: 'Air temperature at 2 m',
+    stepMs: HOUR,
+  },
+  {
+    id: 'dew_point_temperature',
+    standardName: 'dew_point_temperature',
+    cellMethods: '',
+    units: 'degC',
+    description: 'Dewpoint temperature at 2 m',
+    stepMs: HOUR,
+  },
   {
     id: 'surface_downwelling_shortwave_flux_in_air',
     standardName: 'surface_downwelling_shortwave_flux_in_air',
@@ -27,8 +41,22 @@ export const SYNTHETIC_VARIABLES: readonly VariableInfo[] = [
     stepMs: HOUR,
   },
   { id: 'wind_speed', standardName: 'wind_speed', cellMethods: '', units: 'm s-1', description: 'Wind speed at 2 m', stepMs: HOUR },
-  { id: 'surface_air_pressure', standardName: 'surface_air_pressure', cellMethods: '', units: 'kPa', description: 'Air pressure at the surface', stepMs: HOUR },
-  { id: 'precipitation_rate', standardName: 'lwe_precipitation_rate', cellMethods: '', units: 'mm h-1', description: 'Precipitation rate, liquid water equivalent', stepMs: HOUR },
+  {
+    id: 'surface_air_pressure',
+    standardName: 'surface_air_pressure',
+    cellMethods: '',
+    units: 'kPa',
+    description: 'Air pressure at the surface',
+    stepMs: HOUR,
+  },
+  {
+    id: 'precipitation_rate',
+    standardName: 'lwe_precipitation_rate',
+    cellMethods: '',
+    units: 'mm h-1',
+    description: 'Precipitation rate, liquid water equivalent',
+    stepMs: HOUR,
+  },
   {
     id: 'precipitation_type',
     // CF has no standard name for precipitation type; the code list is in the description.
@@ -54,7 +82,14 @@ export const SYNTHETIC_VARIABLES: readonly VariableInfo[] = [
     description: 'Minimum of the hourly 2 m air temperature over the local solar day, stamped 00:00Z of the date',
     stepMs: DAY,
   },
-  { id: 'surface_altitude', standardName: 'surface_altitude', cellMethods: '', units: 'm', description: 'Terrain height above sea level', stepMs: 0 },
+  {
+    id: 'surface_altitude',
+    standardName: 'surface_altitude',
+    cellMethods: '',
+    units: 'm',
+    description: 'Terrain height above sea level',
+    stepMs: 0,
+  },
 ];
 
 const BY_ID = new Map<string, VariableInfo>(SYNTHETIC_VARIABLES.map((v) => [v.id, v]));

@@ -10,10 +10,23 @@ export const STORE_TIME_UNITS = 'hours since 1970-01-01 00:00:00';
 export const STORE_TIME_CALENDAR = 'proleptic_gregorian';
 
 const UNIT_MS: Record<string, number> = {
-  second: 1000, seconds: 1000, sec: 1000, secs: 1000, s: 1000,
-  minute: 60_000, minutes: 60_000, min: 60_000, mins: 60_000,
-  hour: 3_600_000, hours: 3_600_000, hr: 3_600_000, hrs: 3_600_000, h: 3_600_000,
-  day: 86_400_000, days: 86_400_000, d: 86_400_000,
+  second: 1000,
+  seconds: 1000,
+  sec: 1000,
+  secs: 1000,
+  s: 1000,
+  minute: 60_000,
+  minutes: 60_000,
+  min: 60_000,
+  mins: 60_000,
+  hour: 3_600_000,
+  hours: 3_600_000,
+  hr: 3_600_000,
+  hrs: 3_600_000,
+  h: 3_600_000,
+  day: 86_400_000,
+  days: 86_400_000,
+  d: 86_400_000,
 };
 
 /**
@@ -38,9 +51,7 @@ export class CfTimeError extends Error {
 export function parseCfTimeUnits(units: string, calendar?: string): CfTimeEncoding {
   const cal = (calendar ?? 'standard').trim().toLowerCase();
   if (!REAL_CALENDARS.has(cal)) {
-    throw new CfTimeError(
-      `time calendar "${calendar}" is not supported: only standard/gregorian/proleptic_gregorian dates can be served`,
-    );
+    throw new CfTimeError(`time calendar "${calendar}" is not supported: only standard/gregorian/proleptic_gregorian dates can be served`);
   }
   const m = /^\s*(\w+)\s+since\s+(.+?)\s*$/i.exec(units);
   if (!m) throw new CfTimeError(`time units "${units}" are not of the CF form "<unit> since <date>"`);

@@ -28,18 +28,34 @@ export const CF_IDENTITY: Record<VariableId, { standardName: string; cellMethods
   air_temperature: { standardName: 'air_temperature', cellMethods: '', longName: '2 m air temperature' },
   dew_point_temperature: { standardName: 'dew_point_temperature', cellMethods: '', longName: '2 m dewpoint temperature' },
   surface_downwelling_shortwave_flux_in_air: {
-    standardName: 'surface_downwelling_shortwave_flux_in_air', cellMethods: 'time: mean', longName: 'incoming shortwave radiation',
+    standardName: 'surface_downwelling_shortwave_flux_in_air',
+    cellMethods: 'time: mean',
+    longName: 'incoming shortwave radiation',
   },
   surface_downwelling_shortwave_flux_in_air_assuming_clear_sky: {
-    standardName: 'surface_downwelling_shortwave_flux_in_air_assuming_clear_sky', cellMethods: 'time: mean', longName: 'clear-sky shortwave radiation',
+    standardName: 'surface_downwelling_shortwave_flux_in_air_assuming_clear_sky',
+    cellMethods: 'time: mean',
+    longName: 'clear-sky shortwave radiation',
   },
   wind_speed: { standardName: 'wind_speed', cellMethods: '', longName: '2 m wind speed' },
   surface_air_pressure: { standardName: 'surface_air_pressure', cellMethods: '', longName: 'surface air pressure' },
   precipitation_rate: { standardName: 'lwe_precipitation_rate', cellMethods: 'time: mean', longName: 'precipitation rate' },
   // No CF standard name exists for a precipitation type code; recognised by name only.
-  precipitation_type: { standardName: '', cellMethods: '', longName: 'precipitation type (0 none, 1 rain, 2 snow, 3 freezing rain, 4 ice pellets)' },
-  air_temperature_daily_max: { standardName: 'air_temperature', cellMethods: 'time: maximum', longName: 'daily maximum 2 m air temperature' },
-  air_temperature_daily_min: { standardName: 'air_temperature', cellMethods: 'time: minimum', longName: 'daily minimum 2 m air temperature' },
+  precipitation_type: {
+    standardName: '',
+    cellMethods: '',
+    longName: 'precipitation type (0 none, 1 rain, 2 snow, 3 freezing rain, 4 ice pellets)',
+  },
+  air_temperature_daily_max: {
+    standardName: 'air_temperature',
+    cellMethods: 'time: maximum',
+    longName: 'daily maximum 2 m air temperature',
+  },
+  air_temperature_daily_min: {
+    standardName: 'air_temperature',
+    cellMethods: 'time: minimum',
+    longName: 'daily minimum 2 m air temperature',
+  },
   surface_altitude: { standardName: 'surface_altitude', cellMethods: '', longName: 'surface altitude' },
 };
 
@@ -53,7 +69,11 @@ const IDENTITY: UnitConversion = { scale: 1, offset: 0 };
 
 /** UDUNITS spellings normalised: lower case, single spaces, "m**-2"/"m^-2" folded to "m-2". */
 function normaliseUnits(units: string): string {
-  return units.trim().replace(/\*\*|\^/g, '').replace(/\s+/g, ' ').toLowerCase();
+  return units
+    .trim()
+    .replace(/\*\*|\^/g, '')
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
 }
 
 type Quantity = 'temperature' | 'pressure' | 'precip' | 'speed' | 'flux' | 'length' | 'code';
@@ -74,21 +94,48 @@ const QUANTITY: Record<VariableId, Quantity> = {
 
 const CONVERSIONS: Record<Quantity, Record<string, UnitConversion>> = {
   temperature: {
-    degc: IDENTITY, celsius: IDENTITY, deg_c: IDENTITY, 'degree_c': IDENTITY, 'degrees_c': IDENTITY, '°c': IDENTITY, c: IDENTITY,
-    k: { scale: 1, offset: -273.15 }, kelvin: { scale: 1, offset: -273.15 }, degk: { scale: 1, offset: -273.15 },
-    degf: { scale: 5 / 9, offset: -32 * 5 / 9 }, fahrenheit: { scale: 5 / 9, offset: -32 * 5 / 9 }, '°f': { scale: 5 / 9, offset: -32 * 5 / 9 },
+    degc: IDENTITY,
+    celsius: IDENTITY,
+    deg_c: IDENTITY,
+    degree_c: IDENTITY,
+    degrees_c: IDENTITY,
+    '°c': IDENTITY,
+    c: IDENTITY,
+    k: { scale: 1, offset: -273.15 },
+    kelvin: { scale: 1, offset: -273.15 },
+    degk: { scale: 1, offset: -273.15 },
+    degf: { scale: 5 / 9, offset: (-32 * 5) / 9 },
+    fahrenheit: { scale: 5 / 9, offset: (-32 * 5) / 9 },
+    '°f': { scale: 5 / 9, offset: (-32 * 5) / 9 },
   },
   pressure: {
-    kpa: IDENTITY, pa: { scale: 1e-3, offset: 0 }, hpa: { scale: 0.1, offset: 0 }, mbar: { scale: 0.1, offset: 0 }, mb: { scale: 0.1, offset: 0 },
+    kpa: IDENTITY,
+    pa: { scale: 1e-3, offset: 0 },
+    hpa: { scale: 0.1, offset: 0 },
+    mbar: { scale: 0.1, offset: 0 },
+    mb: { scale: 0.1, offset: 0 },
   },
   // Liquid water: 1 kg m-2 of water is 1 mm deep.
   precip: {
-    'mm h-1': IDENTITY, 'mm hr-1': IDENTITY, 'mm hour-1': IDENTITY, 'mm/h': IDENTITY, 'mm/hr': IDENTITY,
+    'mm h-1': IDENTITY,
+    'mm hr-1': IDENTITY,
+    'mm hour-1': IDENTITY,
+    'mm/h': IDENTITY,
+    'mm/hr': IDENTITY,
     'kg/m2/s': { scale: 3600, offset: 0 },
-    'kg m-2 s-1': { scale: 3600, offset: 0 }, 'mm s-1': { scale: 3600, offset: 0 }, 'm s-1': { scale: 3.6e6, offset: 0 },
+    'kg m-2 s-1': { scale: 3600, offset: 0 },
+    'mm s-1': { scale: 3600, offset: 0 },
+    'm s-1': { scale: 3.6e6, offset: 0 },
     'kg m-2 h-1': IDENTITY,
   },
-  speed: { 'm s-1': IDENTITY, 'm/s': IDENTITY, 'km/h': { scale: 1 / 3.6, offset: 0 }, 'km h-1': { scale: 1 / 3.6, offset: 0 }, 'kt': { scale: 1852 / 3600, offset: 0 }, knots: { scale: 1852 / 3600, offset: 0 } },
+  speed: {
+    'm s-1': IDENTITY,
+    'm/s': IDENTITY,
+    'km/h': { scale: 1 / 3.6, offset: 0 },
+    'km h-1': { scale: 1 / 3.6, offset: 0 },
+    kt: { scale: 1852 / 3600, offset: 0 },
+    knots: { scale: 1852 / 3600, offset: 0 },
+  },
   flux: { 'w m-2': IDENTITY, 'w/m2': IDENTITY },
   length: { m: IDENTITY, meters: IDENTITY, metres: IDENTITY, km: { scale: 1000, offset: 0 } },
   code: { '1': IDENTITY, '': IDENTITY },
@@ -109,7 +156,10 @@ function hasTimeMethod(cellMethods: string, method: string): boolean {
  * VariableId (Fieldcast stores); otherwise standard_name, with cell_methods telling daily
  * extremes from instantaneous temperature (CF 7.3). Units must be convertible, else null.
  */
-export function identifyVariable(name: string, attrs: { standard_name?: unknown; cell_methods?: unknown; units?: unknown }): VariableId | null {
+export function identifyVariable(
+  name: string,
+  attrs: { standard_name?: unknown; cell_methods?: unknown; units?: unknown },
+): VariableId | null {
   const units = typeof attrs.units === 'string' ? attrs.units : undefined;
   const check = (id: VariableId): VariableId | null => (unitConversion(id, units) ? id : null);
   if ((VARIABLE_IDS as string[]).includes(name)) return check(name as VariableId);

@@ -159,7 +159,10 @@ export class FileStore implements AsyncMutable {
     for (const e of entries) {
       if (!e.isDirectory()) continue;
       const dir = path.join(this.root, e.name);
-      const v2 = await fs.access(path.join(dir, '.zarray')).then(() => true, () => false);
+      const v2 = await fs.access(path.join(dir, '.zarray')).then(
+        () => true,
+        () => false,
+      );
       if (v2) {
         names.push(e.name);
         continue;

@@ -82,7 +82,14 @@ export function seriesLayout(name: string, zarray: Record<string, unknown>): Ser
  * Raw values of cell (i, j) for time steps [t0, t1): one ranged read per time chunk the range
  * touches. A missing chunk file holds the fill value everywhere (Zarr v2 "Storage").
  */
-export async function readSeries(store: RangeReadable, layout: SeriesLayout, t0: number, t1: number, i: number, j: number): Promise<Float32Array> {
+export async function readSeries(
+  store: RangeReadable,
+  layout: SeriesLayout,
+  t0: number,
+  t1: number,
+  i: number,
+  j: number,
+): Promise<Float32Array> {
   const out = new Float32Array(t1 - t0);
   const [ct, ci, cj] = layout.chunks;
   const ki = Math.floor(i / ci);
@@ -94,7 +101,8 @@ export async function readSeries(store: RangeReadable, layout: SeriesLayout, t0:
     await readPart(store, layout, out, t0, kt0, ki, kj, cell, t0, t1);
   } else {
     const reads: Array<Promise<void>> = [];
-    for (let kt = kt0; kt <= kt1; kt++) reads.push(readPart(store, layout, out, t0, kt, ki, kj, cell, Math.max(t0, kt * ct), Math.min(t1, (kt + 1) * ct)));
+    for (let kt = kt0; kt <= kt1; kt++)
+      reads.push(readPart(store, layout, out, t0, kt, ki, kj, cell, Math.max(t0, kt * ct), Math.min(t1, (kt + 1) * ct)));
     await Promise.all(reads);
   }
   return out;
@@ -108,7 +116,15 @@ export async function readSeries(store: RangeReadable, layout: SeriesLayout, t0:
  * remainder of that is allowed (canReadPair), so the pair costs about one read instead of two.
  * A bilinear point read asks for two such pairs (ZarrSource.pointSeries).
  */
-export async function readSeriesPair(store: RangeReadable, layout: SeriesLayout, t0: number, t1: number, i: number, j: number, scratch?: Float32Array): Promise<[Float32Array, Float32Array]> {
+export async function readSeriesPair(
+  store: RangeReadable,
+  layout: SeriesLayout,
+  t0: number,
+  t1: number,
+  i: number,
+  j: number,
+  scratch?: Float32Array,
+): Promise<[Float32Array, Float32Array]> {
   if (!canReadPair(layout, t0, t1, i)) throw new Error(`cells (${i}, ${j}) and (${i + 1}, ${j}) for steps [${t0}, ${t1}) are not one read`);
   const [ct, ci, cj] = layout.chunks;
   const ki = Math.floor(i / ci);
@@ -148,7 +164,18 @@ export function canReadPair(layout: SeriesLayout, t0: number, t1: number, i: num
 }
 
 /** Steps [ta, tb) of the series, all inside time chunk kt, into out (which starts at step t0). */
-async function readPart(store: RangeReadable, layout: SeriesLayout, out: Float32Array, t0: number, kt: number, ki: number, kj: number, cell: number, ta: number, tb: number): Promise<void> {
+async function readPart(
+  store: RangeReadable,
+  layout: SeriesLayout,
+  out: Float32Array,
+  t0: number,
+  kt: number,
+  ki: number,
+  kj: number,
+  cell: number,
+  ta: number,
+  tb: number,
+): Promise<void> {
   const [ct, ci, cj] = layout.chunks;
   const sep = layout.separator;
   const key = `${layout.prefix}${kt}${sep}${ki}${sep}${kj}` as AbsolutePath;

@@ -90,22 +90,37 @@ export class GridStoreWriter {
   ) {}
 
   static async create(dir: string, options: GridStoreOptions): Promise<GridStoreWriter> {
-    const exists = await fs.readdir(dir).then((e) => e.length > 0, () => false);
+    const exists = await fs.readdir(dir).then(
+      (e) => e.length > 0,
+      () => false,
+    );
     if (exists) {
       if (!options.overwrite) throw new Error(`${dir} exists and is not empty (pass overwrite to replace it)`);
       await fs.rm(dir, { recursive: true, force: true });
     }
     await fs.mkdir(dir, { recursive: true });
     const store = new FileStore(dir);
-    const w = new GridStoreWriter(dir, store, options.lats.length, options.lons.length, compressorMeta(options.compressor ?? 'none', options.level));
+    const w = new GridStoreWriter(
+      dir,
+      store,
+      options.lats.length,
+      options.lons.length,
+      compressorMeta(options.compressor ?? 'none', options.level),
+    );
     await w.putMeta('.zgroup', { zarr_format: 2 });
     await w.putMeta('.zattrs', { Conventions: 'CF-1.11', ...(options.attributes ?? {}) });
     // CF 4.1 and 4.2: latitude and longitude coordinates, identified by units and standard_name.
     await w.coordinate(LAT, Float64Array.from(options.lats), {
-      standard_name: 'latitude', long_name: 'latitude', units: 'degrees_north', axis: 'Y',
+      standard_name: 'latitude',
+      long_name: 'latitude',
+      units: 'degrees_north',
+      axis: 'Y',
     });
     await w.coordinate(LON, Float64Array.from(options.lons), {
-      standard_name: 'longitude', long_name: 'longitude', units: 'degrees_east', axis: 'X',
+      standard_name: 'longitude',
+      long_name: 'longitude',
+      units: 'degrees_east',
+      axis: 'X',
     });
     return w;
   }
@@ -118,8 +133,15 @@ export class GridStoreWriter {
   private async coordinate(name: string, values: Float64Array, attrs: Json): Promise<void> {
     const n = Math.max(values.length, 1);
     await this.putMeta(`${name}/.zarray`, {
-      zarr_format: 2, shape: [values.length], chunks: [n], dtype: '<f8', compressor: this.compressor,
-      fill_value: null, order: 'C', filters: null, dimension_separator: '.',
+      zarr_format: 2,
+      shape: [values.length],
+      chunks: [n],
+      dtype: '<f8',
+      compressor: this.compressor,
+      fill_value: null,
+      order: 'C',
+      filters: null,
+      dimension_separator: '.',
     });
     await this.putMeta(`${name}/.zattrs`, { [ARRAY_DIMENSIONS]: [name], ...attrs });
     this.shapes.set(name, [values.length]);
@@ -131,7 +153,11 @@ export class GridStoreWriter {
     if (this.timeAxes.has(axis.name)) throw new Error(`time axis ${axis.name} already added`);
     this.timeAxes.set(axis.name, axis);
     await this.coordinate(axis.name, encodeStoreTimes(axis.startMs, axis.stepMs, axis.length), {
-      standard_name: 'time', long_name: 'time', axis: 'T', units: STORE_TIME_UNITS, calendar: STORE_TIME_CALENDAR,
+      standard_name: 'time',
+      long_name: 'time',
+      axis: 'T',
+      units: STORE_TIME_UNITS,
+      calendar: STORE_TIME_CALENDAR,
       ...(axis.length === 1 ? { [STEP_ATTR]: axis.stepMs } : {}),
     });
   }
@@ -158,8 +184,15 @@ export class GridStoreWriter {
     // Missing values are NaN and declared as the array's fill value, which xarray exposes as
     // _FillValue (CF 2.5.1); a separate _FillValue attribute would be overridden by it.
     await this.putMeta(`${spec.name}/.zarray`, {
-      zarr_format: 2, shape, chunks, dtype: '<f4', compressor: this.compressor,
-      fill_value: 'NaN', order: spec.order ?? order, filters: null, dimension_separator: '.',
+      zarr_format: 2,
+      shape,
+      chunks,
+      dtype: '<f4',
+      compressor: this.compressor,
+      fill_value: 'NaN',
+      order: spec.order ?? order,
+      filters: null,
+      dimension_separator: '.',
     });
     await this.putMeta(`${spec.name}/.zattrs`, { [ARRAY_DIMENSIONS]: dims, ...(spec.attributes ?? {}) });
     this.shapes.set(spec.name, shape);

@@ -22,14 +22,28 @@ import {
   type VariableId,
   type VariableInfo,
 } from '../grid-source.js';
-import { dailyExtremesAtBySingleReads, dailyExtremesInBySingleReads, etInputsAtBySingleReads, etInputsInBySingleReads } from '../batched-reads.js';
+import {
+  dailyExtremesAtBySingleReads,
+  dailyExtremesInBySingleReads,
+  etInputsAtBySingleReads,
+  etInputsInBySingleReads,
+} from '../batched-reads.js';
 import { decodeCfTimes, parseCfTimeUnits, regularAxis } from './cf-time.js';
 import { CANONICAL_UNITS, CF_IDENTITY, identifyVariable, unitConversion } from './cf-variables.js';
 import { ChunkCache, type DecodedChunk } from './chunk-cache.js';
 import { FileStore } from './file-store.js';
 import { STEP_ATTR } from './layout.js';
 import { ScratchPool } from './scratch-pool.js';
-import { canReadPair, isRangeReadable, pairLength, type RangeReadable, readSeries, readSeriesPair, type SeriesLayout, seriesLayout } from './series-ranges.js';
+import {
+  canReadPair,
+  isRangeReadable,
+  pairLength,
+  type RangeReadable,
+  readSeries,
+  readSeriesPair,
+  type SeriesLayout,
+  seriesLayout,
+} from './series-ranges.js';
 
 type AnyArray = zarr.Array<zarr.DataType, zarr.Readable>;
 type Attrs = Record<string, unknown>;
@@ -224,7 +238,10 @@ export class ZarrSource implements GridSource {
       const reader = makeReader(name, array, time, rootAttrs);
       if (time && isRangeReadable(raw)) {
         // The v2 metadata as written (consolidated or not); zarrita's Array keeps only its v3 form.
-        const zarray = await store.get(`/${name}/.zarray`).then((b) => (b ? (JSON.parse(new TextDecoder().decode(b)) as Attrs) : null), () => null);
+        const zarray = await store.get(`/${name}/.zarray`).then(
+          (b) => (b ? (JSON.parse(new TextDecoder().decode(b)) as Attrs) : null),
+          () => null,
+        );
         reader.series = zarray ? seriesLayout(name, zarray) : null;
       }
       readers.push(reader);
@@ -235,13 +252,30 @@ export class ZarrSource implements GridSource {
     const base = path.basename((location instanceof URL ? location.pathname : location).replace(/\/+$/, '')).replace(/\.zarr$/i, '');
     const id = options.id ?? (str(rootAttrs.id) || base);
     const label = options.label ?? (str(rootAttrs.title) || id);
-    return new ZarrSource(id, label, grid, rootAttrs, lats, lons, readers, options.cacheBytes ?? DEFAULT_CACHE_BYTES, isRangeReadable(raw) ? raw : null, where);
+    return new ZarrSource(
+      id,
+      label,
+      grid,
+      rootAttrs,
+      lats,
+      lons,
+      readers,
+      options.cacheBytes ?? DEFAULT_CACHE_BYTES,
+      isRangeReadable(raw) ? raw : null,
+      where,
+    );
   }
 
   /** Every data array, including those that are not contract variables. */
   arrays(): ZarrArrayInfo[] {
     return this.readers.map(({ name, variable, units, standardName, cellMethods, longName, time }) => ({
-      name, variable, units, standardName, cellMethods, longName, time: time && { ...time },
+      name,
+      variable,
+      units,
+      standardName,
+      cellMethods,
+      longName,
+      time: time && { ...time },
     }));
   }
 
@@ -251,7 +285,17 @@ export class ZarrSource implements GridSource {
    */
   arrayFor(variable: VariableId): ZarrArrayInfo | null {
     const r = this.readers.find((x) => x.variable === variable) ?? this.readers.find((x) => x.name === variable);
-    return r ? { name: r.name, variable: r.variable, units: r.units, standardName: r.standardName, cellMethods: r.cellMethods, longName: r.longName, time: r.time && { ...r.time } } : null;
+    return r
+      ? {
+          name: r.name,
+          variable: r.variable,
+          units: r.units,
+          standardName: r.standardName,
+          cellMethods: r.cellMethods,
+          longName: r.longName,
+          time: r.time && { ...r.time },
+        }
+      : null;
   }
 
   coverage(): TimeRange {
@@ -315,7 +359,10 @@ export class ZarrSource implements GridSource {
     const t1 = Math.min(length - 1, Math.floor((range.endMs - startMs) / stepMs));
     if (t1 < t0) {
       const end = startMs + (length - 1) * stepMs;
-      throw new GridCoverageError('out_of_coverage', `${r.name}: ${iso(range.startMs)}..${iso(range.endMs)} is outside ${iso(startMs)}..${iso(end)}`);
+      throw new GridCoverageError(
+        'out_of_coverage',
+        `${r.name}: ${iso(range.startMs)}..${iso(range.endMs)} is outside ${iso(startMs)}..${iso(end)}`,
+      );
     }
     return [t0, t1];
   }
@@ -382,7 +429,11 @@ export class ZarrSource implements GridSource {
       if (used.length === 1) {
         values.set(series[0]!);
       } else {
-        interpolate(series, used.map(([, , w]) => w), values);
+        interpolate(
+          series,
+          used.map(([, , w]) => w),
+          values,
+        );
       }
     } finally {
       for (const buffer of taken) this.scratch.give(buffer);
@@ -500,15 +551,25 @@ export class ZarrSource implements GridSource {
    * (series-ranges.ts `readSeriesPair`): two reads per variable instead of four, into buffers
    * from the scratch pool, listed in `taken` for the caller to give back once it has mixed them.
    */
-  private async readStencil(r: ArrayReader, t0: number, t1: number, used: Array<[number, number, number]>, taken: Float32Array[]): Promise<Float32Array[]> {
+  private async readStencil(
+    r: ArrayReader,
+    t0: number,
+    t1: number,
+    used: Array<[number, number, number]>,
+    taken: Float32Array[],
+  ): Promise<Float32Array[]> {
     const [a, b, c] = used;
     const ranges = this.ranges;
     const layout = r.series;
     if (used.length === 4 && ranges && layout && a && b && c && c[0] === a[0] + 1 && canReadPair(layout, t0, t1, a[0])) {
       const length = pairLength(layout, t0, t1);
-      const l = this.scratch.take(length), rt = this.scratch.take(length);
+      const l = this.scratch.take(length),
+        rt = this.scratch.take(length);
       taken.push(l, rt);
-      const [left, right] = await Promise.all([readSeriesPair(ranges, layout, t0, t1, a[0], a[1], l), readSeriesPair(ranges, layout, t0, t1, b[0], b[1], rt)]);
+      const [left, right] = await Promise.all([
+        readSeriesPair(ranges, layout, t0, t1, a[0], a[1], l),
+        readSeriesPair(ranges, layout, t0, t1, b[0], b[1], rt),
+      ]);
       return [left[0], right[0], left[1], right[1]].map((raw) => converted(r, raw));
     }
     return Promise.all(used.map(([i, j]) => this.readSeries(r, t0, t1, i, j)));
@@ -543,14 +604,24 @@ export class ZarrSource implements GridSource {
           const coords = is3d ? [kt, ki, kj] : [ki, kj];
           jobs.push(
             this.chunk(r, coords).then((c) => {
-              const ta = Math.max(t0, kt * ct), tb = Math.min(t1, (kt + 1) * ct);
-              const ia = Math.max(i0, ki * ci), ib = Math.min(i1, (ki + 1) * ci);
-              const ja = Math.max(j0, kj * cj), jb = Math.min(j1, (kj + 1) * cj);
+              const ta = Math.max(t0, kt * ct),
+                tb = Math.min(t1, (kt + 1) * ct);
+              const ia = Math.max(i0, ki * ci),
+                ib = Math.min(i1, (ki + 1) * ci);
+              const ja = Math.max(j0, kj * cj),
+                jb = Math.min(j1, (kj + 1) * cj);
               const [st, si, sj] = is3d ? [c.stride[0]!, c.stride[1]!, c.stride[2]!] : [0, c.stride[0]!, c.stride[1]!];
               copyConverted(r, c.data, out, {
-                nt: tb - ta, ni: ib - ia, nj: jb - ja,
-                src: (ta - kt * ct) * st + (ia - ki * ci) * si + (ja - kj * cj) * sj, st, si, sj,
-                dst: ((ta - t0) * ni + (ia - i0)) * nj + (ja - j0), dt: ni * nj, di: nj,
+                nt: tb - ta,
+                ni: ib - ia,
+                nj: jb - ja,
+                src: (ta - kt * ct) * st + (ia - ki * ci) * si + (ja - kj * cj) * sj,
+                st,
+                si,
+                sj,
+                dst: ((ta - t0) * ni + (ia - i0)) * nj + (ja - j0),
+                dt: ni * nj,
+                di: nj,
               });
             }),
           );
@@ -572,8 +643,14 @@ function interpolate(series: Float32Array[], w: number[], values: Float32Array):
   const n = series.length;
   let wTotal = 0;
   for (let k = 0; k < n; k++) wTotal += w[k]!;
-  const a = series[0]!, b = series[1]!, c = series[2] ?? a, d = series[3] ?? a;
-  const wa = w[0]! / wTotal, wb = w[1]! / wTotal, wc = n > 2 ? w[2]! / wTotal : 0, wd = n > 3 ? w[3]! / wTotal : 0;
+  const a = series[0]!,
+    b = series[1]!,
+    c = series[2] ?? a,
+    d = series[3] ?? a;
+  const wa = w[0]! / wTotal,
+    wb = w[1]! / wTotal,
+    wc = n > 2 ? w[2]! / wTotal : 0,
+    wd = n > 3 ? w[3]! / wTotal : 0;
   const nt = values.length;
   let t = 0;
   for (; t < nt; t++) {
@@ -595,9 +672,16 @@ function interpolate(series: Float32Array[], w: number[], values: Float32Array):
 }
 
 interface CopyPlan {
-  nt: number; ni: number; nj: number;
-  src: number; st: number; si: number; sj: number;
-  dst: number; dt: number; di: number;
+  nt: number;
+  ni: number;
+  nj: number;
+  src: number;
+  st: number;
+  si: number;
+  sj: number;
+  dst: number;
+  dt: number;
+  di: number;
 }
 
 /** A raw series in contract units: itself when the array is plain, else a converted copy. */
