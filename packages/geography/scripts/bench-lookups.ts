@@ -15,7 +15,7 @@ const n = 1 << 20;
 const lats = new Float64Array(n);
 const lons = new Float64Array(n);
 let seed = 12345;
-const next = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 for (let i = 0; i < n; i++) {
   lats[i] = Math.asin(2 * next() - 1) * (180 / Math.PI);
   lons[i] = 360 * next() - 180;

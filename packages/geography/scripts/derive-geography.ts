@@ -45,10 +45,7 @@ done();
 const calibration = calibrateGrey(grey, srtm2);
 console.error('grey -> metres (measured medians, pixels):');
 console.error(calibration.measured.map((m) => `${m.grey}:${m.metres}(${m.pixels})`).join(' '));
-console.error(
-  'ramp:',
-  [100, 120, 140, 160, 180, 200, 220, 240, 255].map((g) => `${g}=${Math.round(calibration.metres[g]!)}`).join(' '),
-);
+console.error('ramp:', [100, 120, 140, 160, 180, 200, 220, 240, 255].map((g) => `${g}=${Math.round(calibration.metres[g]!)}`).join(' '));
 
 done = time('land fraction');
 const land = landFraction(loadNaturalEarthLand(), shape, landSamples);

@@ -140,8 +140,7 @@ export function calibrateGrey(grey: Raster<Uint8Array>, srtm2: Raster<Int16Array
   const first = measured[0]!.grey;
   const last = measured[measured.length - 1]!.grey;
   const top = Math.max(0, measured.length - 10);
-  const slope =
-    (monotone[measured.length - 1]! - monotone[top]!) / (measured[measured.length - 1]!.grey - measured[top]!.grey);
+  const slope = (monotone[measured.length - 1]! - monotone[top]!) / (measured[measured.length - 1]!.grey - measured[top]!.grey);
   for (let g = 0; g < 256; g++) {
     if (g < first) metres[g] = 0;
     else if (g > last) metres[g] = monotone[measured.length - 1]! + slope * (g - last);
@@ -158,12 +157,7 @@ export function calibrateGrey(grey: Raster<Uint8Array>, srtm2: Raster<Int16Array
 }
 
 /** Mean height of each grid cell's pixels (metres, sea pixels counting as 0). */
-export function cellElevation(
-  grey: Raster<Uint8Array>,
-  metres: Float64Array,
-  nlon: number,
-  nlat: number,
-): Float32Array {
+export function cellElevation(grey: Raster<Uint8Array>, metres: Float64Array, nlon: number, nlat: number): Float32Array {
   const px = grey.width / nlon;
   const py = grey.height / nlat;
   if (!Number.isInteger(px) || !Number.isInteger(py)) throw new Error('grid must divide the 2 arc-minute mosaic');

@@ -96,9 +96,7 @@ function requireLayer(layers: Map<string, DecodedLayer>, def: (typeof LAYERS)[ke
 export function createGeography(bytes: Uint8Array): Geography {
   const { shape, layers } = decodeGridFile(bytes);
   const { nlon, nlat, west, north, step } = shape;
-  const sources = [LAYERS.elevation, LAYERS.land, LAYERS.coast, LAYERS.continentality].map((def) =>
-    requireLayer(layers, def),
-  );
+  const sources = [LAYERS.elevation, LAYERS.land, LAYERS.coast, LAYERS.continentality].map((def) => requireLayer(layers, def));
   const cells = new Int16Array(PER_CELL * nlon * nlat);
   const unit = sources.map(unitOf);
   const offset = sources.map((layer) => layer.offset);
@@ -164,7 +162,10 @@ export function createGeography(bytes: Uint8Array): Geography {
  * Where the committed grid lives: beside this package's sources when run from them, or beside the
  * compiled bundle, where scripts/build.ts copies it (<out>/data, next to cli.js).
  */
-const GEOGRAPHY_CANDIDATES = [new URL('../data/earth-geography.bin', import.meta.url), new URL('./data/earth-geography.bin', import.meta.url)];
+const GEOGRAPHY_CANDIDATES = [
+  new URL('../data/earth-geography.bin', import.meta.url),
+  new URL('./data/earth-geography.bin', import.meta.url),
+];
 export const GEOGRAPHY_FILE = GEOGRAPHY_CANDIDATES.find((file) => existsSync(file)) ?? GEOGRAPHY_CANDIDATES[0]!;
 
 let earth: Geography | undefined;

@@ -11,7 +11,13 @@ const cell = (shape: GridShape, lat: number, lon: number) =>
 
 describe('land raster', () => {
   it('fills a square exactly and splits a cell it half covers', () => {
-    const square: Ring = [[10, 10], [20, 10], [20, 20.5], [10, 20.5], [10, 10]];
+    const square: Ring = [
+      [10, 10],
+      [20, 10],
+      [20, 20.5],
+      [10, 20.5],
+      [10, 10],
+    ];
     const f = landFraction([square], oneDegree, 4);
     expect(f[cell(oneDegree, 15.5, 15.5)]).toBe(1);
     expect(f[cell(oneDegree, 20.5, 15.5)]).toBe(0.5);
@@ -20,15 +26,33 @@ describe('land raster', () => {
   });
 
   it('cuts holes by the even-odd rule', () => {
-    const outer: Ring = [[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]];
-    const hole: Ring = [[4, 4], [6, 4], [6, 6], [4, 6], [4, 4]];
+    const outer: Ring = [
+      [0, 0],
+      [10, 0],
+      [10, 10],
+      [0, 10],
+      [0, 0],
+    ];
+    const hole: Ring = [
+      [4, 4],
+      [6, 4],
+      [6, 6],
+      [4, 6],
+      [4, 4],
+    ];
     const f = landFraction([outer, hole], oneDegree, 2);
     expect(f[cell(oneDegree, 5.5, 5.5)]).toBe(0);
     expect(f.reduce((a, b) => a + b, 0)).toBeCloseTo(100 - 4, 6);
   });
 
   it('draws a ring that crosses the antimeridian on both sides', () => {
-    const island: Ring = [[178, -18], [-178, -18], [-178, -16], [178, -16], [178, -18]];
+    const island: Ring = [
+      [178, -18],
+      [-178, -18],
+      [-178, -16],
+      [178, -16],
+      [178, -18],
+    ];
     expect(planarRings(island)).toHaveLength(2);
     const f = landFraction([island], oneDegree, 2);
     expect(f[cell(oneDegree, -16.5, 179.5)]).toBe(1);

@@ -86,7 +86,13 @@ describe('Earth geography file', () => {
   });
 
   it('has Greenland and Antarctica as land', () => {
-    for (const [lat, lon] of [[72, -40], [78, -45], [-80, 0], [-75, 120], [-89.9, 45]] as const) {
+    for (const [lat, lon] of [
+      [72, -40],
+      [78, -45],
+      [-80, 0],
+      [-75, 120],
+      [-89.9, 45],
+    ] as const) {
       expect(g.landFractionAt(lat, lon)).toBe(1);
     }
   });

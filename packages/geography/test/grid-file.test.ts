@@ -4,9 +4,30 @@ const shape: GridShape = { nlon: 4, nlat: 3, west: -180, north: 90, step: 60 };
 
 function fixtureLayers() {
   return [
-    { name: 'heights', kind: 'int16', curve: 'linear', scale: 1, offset: 0, values: Int16Array.from([0, 1, -1, 32767, -32768, 100, 200, 300, 5, 4, 3, 2]) },
-    { name: 'share', kind: 'uint8', curve: 'linear', scale: 1 / 250, offset: 0, values: Uint8Array.from([0, 250, 255, 1, 0, 0, 0, 0, 9, 8, 7, 6]) },
-    { name: 'distance', kind: 'int8', curve: 'square', scale: 0.5, offset: 0, values: Int8Array.from([-128, 127, 0, -1, 1, 2, -2, 3, 4, 5, 6, 7]) },
+    {
+      name: 'heights',
+      kind: 'int16',
+      curve: 'linear',
+      scale: 1,
+      offset: 0,
+      values: Int16Array.from([0, 1, -1, 32767, -32768, 100, 200, 300, 5, 4, 3, 2]),
+    },
+    {
+      name: 'share',
+      kind: 'uint8',
+      curve: 'linear',
+      scale: 1 / 250,
+      offset: 0,
+      values: Uint8Array.from([0, 250, 255, 1, 0, 0, 0, 0, 9, 8, 7, 6]),
+    },
+    {
+      name: 'distance',
+      kind: 'int8',
+      curve: 'square',
+      scale: 0.5,
+      offset: 0,
+      values: Int8Array.from([-128, 127, 0, -1, 1, 2, -2, 3, 4, 5, 6, 7]),
+    },
   ] as const;
 }
 

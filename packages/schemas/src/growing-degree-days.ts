@@ -245,12 +245,10 @@ export const DegreeDayContourFeature = z
     type: z.literal('Feature'),
     geometry: z.object({ type: z.literal('Polygon'), coordinates: z.array(Ring) }),
     properties: z.object({
-      degreeDays: z
-        .number()
-        .meta({
-          description:
-            'lower edge of the band: the feature covers the part of the field where degree days are at least this and below the next band edge',
-        }),
+      degreeDays: z.number().meta({
+        description:
+          'lower edge of the band: the feature covers the part of the field where degree days are at least this and below the next band edge',
+      }),
     }),
   })
   .meta({ id: 'GrowingDegreeDayContour' });
