@@ -15,7 +15,10 @@ const NOW = Date.UTC(2024, 6, 1, 12);
 const source = new SyntheticSource({ now: () => NOW });
 const START = '2024-03-01',
   END = '2024-03-31';
-const SEASON = `start=${START}&end=${END}`;
+// Base 0: the fields lie in Iowa in early spring and on the South Atlantic, where base 10 would
+// leave every cell at 0 and the comparisons without contrast.
+const BASE = 0;
+const SEASON = `start=${START}&end=${END}&base=${BASE}`;
 const { get, createField } = useGddClient(source, () => new Date(NOW));
 
 const range = { startMs: Date.parse(`${START}T00:00:00Z`), endMs: Date.parse(`${END}T00:00:00Z`) };
@@ -24,7 +27,7 @@ function bruteForcePoint(lon: number, lat: number): number {
   const tmax = source.pointSeriesSync('air_temperature_daily_max', lon, lat, range).values;
   const tmin = source.pointSeriesSync('air_temperature_daily_min', lon, lat, range).values;
   let total = 0;
-  for (let i = 0; i < tmax.length; i++) total += degreeDays(tmax[i]!, tmin[i]!, { base: 10 });
+  for (let i = 0; i < tmax.length; i++) total += degreeDays(tmax[i]!, tmin[i]!, { base: BASE });
   return total;
 }
 
