@@ -10,12 +10,47 @@ const areas = readdirSync(join(root, 'services'));
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 const importsOf = (text: string) => [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1]!);
 
+/** The files below an area's routes: its domain and its store (docs/architecture.md §1, §3). */
+function belowRoutes(area: string): string[] {
+  const domain = `services/${area}/src/domain`;
+  const files = existsSync(join(root, domain))
+    ? readdirSync(join(root, domain), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => `${domain}/${f}`)
+    : [];
+  return existsSync(join(root, `services/${area}/src/store.ts`)) ? [...files, `services/${area}/src/store.ts`] : files;
+}
+
+/** What a module imports from a package, by name (type-only imports included). */
+function importedNames(text: string, from: string): string[] {
+  const names: string[] = [];
+  for (const m of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'([^']+)'/g)) {
+    if (m[2] !== from) continue;
+    names.push(
+      ...m[1]!
+        .split(',')
+        .map((n) => n.trim().replace(/^type\s+/, ''))
+        .filter(Boolean),
+    );
+  }
+  return names;
+}
+
 describe.each(areas)('services/%s', (area) => {
   it('is in the registry of areas, and its package exports only its definition', () => {
     expect(SERVICES.map((s) => s.area)).toContain(area);
     expect(read(`services/${area}/src/index.ts`)).toMatch(/^export \{ \w+Service \} from '\.\/definition\.js';\n$/);
     expect(existsSync(join(root, `services/${area}/src/main.ts`))).toBe(false);
     expect(existsSync(join(root, `services/${area}/src/app.ts`))).toBe(false);
+  });
+
+  it('keeps HTTP above its routes: domain and store throw domain errors and import nothing of HTTP', () => {
+    for (const file of belowRoutes(area)) {
+      const text = read(file);
+      expect(text).not.toMatch(/from 'express'/);
+      // From the kit only the error classes (error-table.ts gives them their statuses) and the calling account.
+      for (const name of importedNames(text, '@fieldcast/kit')) expect(`${file}: ${name}`).toMatch(/: (\w+Error|Account)$/);
+    }
   });
 
   it('has migrations that import nothing from src/ (a migration must not change when the code does)', () => {
