@@ -1,0 +1,2 @@
+// zod schemas of the model area's requests and records (docs/interface.md).
+export {};

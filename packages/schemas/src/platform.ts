@@ -1,0 +1,2 @@
+// zod schemas of the platform area's requests and records (docs/interface.md).
+export {};

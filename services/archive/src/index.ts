@@ -1,0 +1,1 @@
+export { archiveService } from './definition.js';

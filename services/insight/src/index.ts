@@ -1,0 +1,1 @@
+export { insightService } from './definition.js';

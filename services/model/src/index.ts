@@ -1,0 +1,1 @@
+export { modelService } from './definition.js';

@@ -1,0 +1,1 @@
+export { observationsService } from './definition.js';

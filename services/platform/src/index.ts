@@ -1,0 +1,1 @@
+export { platformService } from './definition.js';

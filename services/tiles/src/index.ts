@@ -1,0 +1,1 @@
+export { tilesService } from './definition.js';

@@ -1,0 +1,1 @@
+export { transferService } from './definition.js';
