@@ -78,6 +78,7 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
         bodyLimit: env.BODY_LIMIT,
         computeThreads: env.FIELDCAST_COMPUTE_THREADS,
         limits: limitsFromEnv(env),
+        trustedProxies: env.FIELDCAST_TRUSTED_PROXIES,
         host: listenHost('embedded', env.HOST),
         shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
       },

@@ -25,6 +25,11 @@ export interface HttpDeps {
   /** rates, concurrency and sizes per account (README "Limits"); the defaults where not given */
   limits?: Partial<Limits>;
   now: () => Date;
+  /**
+   * addresses and CIDR ranges of the reverse proxies whose X-Forwarded-For a service may believe
+   * (FIELDCAST_TRUSTED_PROXIES); none when not given, so the client address is the socket's
+   */
+  trustedProxies?: readonly string[];
   /** reachability of each dependency the service was given (database, transport), for /readyz */
   ready(): Promise<Record<string, boolean>>;
 }

@@ -41,6 +41,7 @@ export async function serveDistributed(service: Service, env: NodeJS.ProcessEnv 
     bodyLimit: config.BODY_LIMIT,
     computeThreads: config.FIELDCAST_COMPUTE_THREADS,
     limits: limitsFromEnv(config),
+    trustedProxies: config.FIELDCAST_TRUSTED_PROXIES,
     host: listenHost('distributed', config.HOST),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   });

@@ -68,6 +68,15 @@ export const FleetEnv = z.object({
   MAX_RESOURCES_PER_KIND: z.coerce.number().int().min(1).default(10_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   FIELDCAST_WEATHER_STORES: storeList,
+  /** addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed (README "Environment"), comma-separated */
+  FIELDCAST_TRUSTED_PROXIES: optionalString.transform((v) =>
+    v
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined,
+  ),
   /** worker threads for heavy computation per service (README "Limits"); 0 computes on the event loop */
   FIELDCAST_COMPUTE_THREADS: z.coerce.number().int().min(0).max(256).optional(),
 });

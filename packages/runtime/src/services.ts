@@ -24,6 +24,8 @@ export interface SharedDeps {
   now?: () => Date;
   /** worker threads of each service that declares weather; default every core but one, at least one */
   computeThreads?: number;
+  /** reverse proxies whose X-Forwarded-For is believed (FIELDCAST_TRUSTED_PROXIES) */
+  trustedProxies?: readonly string[];
 }
 
 /**
@@ -67,6 +69,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     vendor: shared.vendor,
     bodyLimit: shared.bodyLimit,
     ...(shared.limits ? { limits: shared.limits } : {}),
+    ...(shared.trustedProxies ? { trustedProxies: shared.trustedProxies } : {}),
     now: shared.now ?? (() => new Date()),
     // Auth reads schema identity, so every service checks the database; the transport only when it has one.
     ready: async (): Promise<Record<string, boolean>> => {

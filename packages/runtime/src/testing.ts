@@ -61,6 +61,8 @@ export interface TestFleetOptions {
   weather?: GridSource;
   /** limits per account; the kit's defaults where not given */
   limits?: Partial<Limits>;
+  /** reverse proxies whose X-Forwarded-For is believed; none by default */
+  trustedProxies?: readonly string[];
 }
 
 /** The weather a test fleet hands out: none unless one of its services declares weather. */
@@ -84,7 +86,17 @@ export async function startTestFleet(definitions: Service[], options: TestFleetO
       definition.area,
       await prepareService(
         definition,
-        { db, transport, logger, weather, vendor: 'fieldcast', bodyLimit: '1mb', now: options.now, limits: options.limits },
+        {
+          db,
+          transport,
+          logger,
+          weather,
+          vendor: 'fieldcast',
+          bodyLimit: '1mb',
+          now: options.now,
+          limits: options.limits,
+          trustedProxies: options.trustedProxies,
+        },
         identity,
       ),
     );
