@@ -11,3 +11,4 @@ export {
   globalCoverage,
 } from './defaults.js';
 export * from './catalog.js';
+export * from './frame-tiles.js';
