@@ -59,11 +59,23 @@ export const STEFAN_BOLTZMANN_HOURLY = 2.042e-10;
 export const STEFAN_BOLTZMANN_DAILY = 4.901e-9;
 
 /**
- * Solar altitude, 0.3 rad (about 17°), above which Rs/Rso is a reliable measure of cloudiness
- * (ASCE-EWRI 2005, text to eq. 45). Used for the night value only when a series has no hour
- * 2-3 h before sunset to take it from (`hourlyReferenceEtSeries`).
+ * Solar altitude, 0.3 rad (about 17°), below which Rs/Rso is no measure of cloudiness (ASCE-EWRI
+ * 2005, text to eq. 45): near the horizon the simple Rso of eq. 47 overstates what a clear sky
+ * lets through, so a clear hour's ratio drops towards the 0.3 floor and reads as overcast. Hours
+ * whose midpoint sun is lower take a carried fcd (`LowSunRule`).
  */
 export const LOW_SUN_ALTITUDE = 0.3;
+
+/**
+ * How an hour with the sun above the horizon but below `LOW_SUN_ALTITUDE` gets its fcd:
+ * - `carry` (default): the carried value, as a night hour does. This is the reading of the text to
+ *   ASCE-EWRI 2005 eq. 45 that Allen's Ref-ET program applies: Rs/Rso counts only while the sun is
+ *   at least 0.3 rad high, dawn and dusk alike.
+ * - `own-ratio`: its own Rs/Rso, clamped. The report's Appendix C hourly table was computed this
+ *   way in its 18-19 h row (docs/decisions/0110-low-sun-cloudiness.md); kept so that table can be
+ *   checked as printed.
+ */
+export type LowSunRule = 'carry' | 'own-ratio';
 
 /**
  * Where the hour whose fcd is carried into the night lies: its midpoint 2 to 3 hours before
@@ -197,6 +209,8 @@ export interface HourlyReferenceEtInput {
    * by the caller (`hourlyReferenceEtSeries` does it). `FALLBACK_CLOUDINESS` when absent.
    */
   carriedCloudiness?: number;
+  /** Hours with sun below 0.3 rad: carried fcd (default) or their own Rs/Rso (`LowSunRule`). */
+  lowSun?: LowSunRule;
   /** Default 'short' (ETos, spec 2.7). */
   surface?: ReferenceSurface;
   /** Overrides of Table 1 (e.g. `FAO56_HOURLY_COEFFICIENTS`). */
@@ -208,8 +222,10 @@ export interface HourlyReferenceEtResult {
   et: number;
   ra: number;
   rso: number;
-  /** Cloudiness function used: from this hour's Rs/Rso when `sunUp`, else the carried value. */
+  /** Cloudiness function used: from this hour's Rs/Rso when `ownCloudiness`, else the carried value. */
   fcd: number;
+  /** True when fcd comes from this hour's own Rs/Rso: the sun at least 0.3 rad high (or above the horizon, `own-ratio`). */
+  ownCloudiness: boolean;
   /** True when the sun is above the horizon for part of the hour (Rso > 0). */
   sunUp: boolean;
   /** Hours from the hour's midpoint to the next sunset; Infinity in polar day, NaN in polar night. */
@@ -242,10 +258,11 @@ export function hourlyReferenceEt(input: HourlyReferenceEtInput): HourlyReferenc
 
   const sun = hourlySolarGeometry(input.latitude, input.longitude, input.dayOfYear, input.midpointHour, input.standardMeridian ?? 0);
   const rso = clearSkyRadiation(sun.ra, input.elevation);
-  // Any hour with sun computes fcd from its own Rs/Rso, clamped (eq. 45), as the Appendix C
-  // example does also in the low-sun hours before sunset; only night hours carry a value.
+  // Rs/Rso measures cloudiness only with the sun at least 0.3 rad high (text to eq. 45); lower
+  // hours, dawn and dusk as well as night, take the carried value (LowSunRule).
   const sunUp = rso > 0;
-  const fcd = sunUp ? cloudinessFunction(rs, rso) : (input.carriedCloudiness ?? FALLBACK_CLOUDINESS);
+  const own = sunUp && ((input.lowSun ?? 'carry') === 'own-ratio' || sun.altitude >= LOW_SUN_ALTITUDE);
+  const fcd = own ? cloudinessFunction(rs, rso) : (input.carriedCloudiness ?? FALLBACK_CLOUDINESS);
 
   const rns = netShortwaveRadiation(rs);
   const rnl = netLongwaveRadiationHourly(t, ea, fcd);
@@ -258,6 +275,7 @@ export function hourlyReferenceEt(input: HourlyReferenceEtInput): HourlyReferenc
     ra: sun.ra,
     rso,
     fcd,
+    ownCloudiness: own,
     sunUp,
     hoursToSunset: hoursToSunset(sun),
     rns,
@@ -285,32 +303,54 @@ function hoursToSunset(sun: { hourAngle: number; sunsetHourAngle: number }): num
 }
 
 /**
- * Hourly ET over consecutive hours with the night rule of ASCE-EWRI 2005 (text to eq. 45): a
- * night hour takes the fcd of the hour 2-3 h before that evening's sunset, when the sun is still
- * high enough for Rs/Rso to mean cloudiness. Appendix C's hourly example (Greeley, 1-2 July 2000)
- * does exactly this (test/evapotranspiration.test.ts). A night whose evening is not in the series
- * (it starts later, or the day is too short) takes the last hour with the sun above 0.3 rad
- * instead, else `initialCloudiness`, else `FALLBACK_CLOUDINESS`.
+ * The fcd an hour without its own (night, or sun below 0.3 rad) takes, following a series hour
+ * by hour (ASCE-EWRI 2005, text to eq. 45): the fcd of the hour whose midpoint lies 2-3 h before
+ * that evening's sunset, when the sun there was high enough to give its own; else the last hour
+ * that gave its own; else the caller's initial value; else `FALLBACK_CLOUDINESS`. The morning's
+ * low-sun hours keep the previous evening's value until the first hour that gives its own.
+ */
+export class CarriedCloudiness {
+  private evening: number | undefined;
+  private highSun: number | undefined;
+  /** a night has passed since the last hour with its own fcd: the next such hour starts a new day */
+  private newDay = true;
+
+  constructor(private readonly initial?: number) {}
+
+  /** The value for the next hour. */
+  get value(): number | undefined {
+    return this.evening ?? this.highSun ?? this.initial;
+  }
+
+  /** Takes in one hour's result, in time order. */
+  observe(r: Pick<HourlyReferenceEtResult, 'fcd' | 'ownCloudiness' | 'sunUp' | 'hoursToSunset'>): void {
+    const [near, far] = NIGHT_CLOUDINESS_HOURS_BEFORE_SUNSET;
+    if (r.ownCloudiness) {
+      // A new day's evening replaces the last one's.
+      if (this.newDay) this.evening = undefined;
+      this.newDay = false;
+      this.highSun = r.fcd;
+      if (r.hoursToSunset >= near && r.hoursToSunset < far) this.evening = r.fcd;
+    }
+    if (!r.sunUp) this.newDay = true;
+  }
+}
+
+/**
+ * Hourly ET over consecutive hours with the night and low-sun rules of ASCE-EWRI 2005 (text to
+ * eq. 45, `CarriedCloudiness`). Appendix C's hourly example (Greeley, 1-2 July 2000) carries the
+ * 16-17 h fcd into the night (test/evapotranspiration.test.ts).
  */
 export function hourlyReferenceEtSeries(
   hours: Iterable<Omit<HourlyReferenceEtInput, 'carriedCloudiness'>>,
   initialCloudiness?: number,
 ): HourlyReferenceEtResult[] {
-  const [near, far] = NIGHT_CLOUDINESS_HOURS_BEFORE_SUNSET;
+  const carried = new CarriedCloudiness(initialCloudiness);
   const out: HourlyReferenceEtResult[] = [];
-  let evening: number | undefined;
-  let highSun: number | undefined;
-  let dark = true;
   for (const hour of hours) {
-    const carried = evening ?? highSun ?? initialCloudiness;
-    const r = hourlyReferenceEt(carried === undefined ? hour : { ...hour, carriedCloudiness: carried });
-    if (r.sunUp) {
-      // A new day's evening replaces the last one's.
-      if (dark) evening = undefined;
-      if (r.hoursToSunset >= near && r.hoursToSunset < far) evening = r.fcd;
-      if (r.altitude >= LOW_SUN_ALTITUDE) highSun = r.fcd;
-    }
-    dark = !r.sunUp;
+    const value = carried.value;
+    const r = hourlyReferenceEt(value === undefined ? hour : { ...hour, carriedCloudiness: value });
+    carried.observe(r);
     out.push(r);
   }
   return out;

@@ -1,4 +1,5 @@
 import {
+  type LowSunRule,
   actualVapourPressureFromRhExtremes,
   atmosphericPressure,
   clearSkyRadiation,
@@ -309,7 +310,7 @@ describe('ASCE-EWRI 2005 Appendix C: hourly ETos and ETrs, Greeley, Colorado, 1-
     0.82, 0.66, 0.2, 0.33, 0.09, 0.02, -0.01, 0, -0.03, -0.02, -0.01, -0.02, -0.02, -0.02, 0.08, 0.23, 0.37, 0.52, 0.7, 0.86, 0.88, 0.97,
     0.93, 0.81, 0.6, 0.52, 0.42, 0.31, 0.14, 0.11,
   ];
-  const hours = (surface: 'short' | 'tall') =>
+  const hours = (surface: 'short' | 'tall', lowSun: LowSunRule = 'own-ratio') =>
     T.map((temperature, i) => {
       const end = 16 + i; // hour-ending clock time, counted from midnight of 1 July
       const nextDay = end > 24 ? 1 : 0;
@@ -325,9 +326,13 @@ describe('ASCE-EWRI 2005 Appendix C: hourly ETos and ETrs, Greeley, Colorado, 1-
         dayOfYear: 183 + nextDay,
         midpointHour: end - 24 * nextDay - 0.5,
         surface,
+        lowSun,
       };
     });
 
+  // The table as printed computes its 18-19 h and 19-20 h rows from their own Rs/Rso although
+  // the sun is below 0.3 rad (docs/decisions/0110-low-sun-cloudiness.md), so the table is checked
+  // with LowSunRule 'own-ratio'; the served rule ('carry') is checked on its dawn and dusk rows below.
   // The table prints 0.01 mm/h and its inputs are rounded too (T 0.1 °C, ea and Rs 0.01), so an
   // hour may miss by a little more than half a unit: every hour within one unit of the last
   // place, and with no bias: the mean signed difference under 0.001 (rounding errors cancel; a
@@ -343,7 +348,7 @@ describe('ASCE-EWRI 2005 Appendix C: hourly ETos and ETrs, Greeley, Colorado, 1-
     expect(Math.abs(bias)).toBeLessThan(0.001);
   });
 
-  it('night hours take fcd from the hour 2-3 h before sunset (16-17 h), low-sun hours their own Rs/Rso', () => {
+  it("as printed ('own-ratio'): night hours take fcd from the hour 2-3 h before sunset (16-17 h), low-sun hours their own Rs/Rso", () => {
     const out = hourlyReferenceEtSeries(hours('short'));
     const at = (i: number) => out[i]!;
     expect(at(1).hoursToSunset).toBeGreaterThanOrEqual(2);
@@ -362,6 +367,92 @@ describe('ASCE-EWRI 2005 Appendix C: hourly ETos and ETrs, Greeley, Colorado, 1-
     expect(at(29).sunUp).toBe(false);
     expect(at(29).fcd).toBe(at(25).fcd);
     expect(at(25).fcd).not.toBeCloseTo(at(1).fcd, 2);
+  });
+
+  // The served rule ('carry', Ref-ET's reading of the text to eq. 45) on the same 30 hours: every
+  // hour whose midpoint sun is below 0.3 rad takes the evening's fcd (16-17 h, 2-3 h before
+  // sunset), the dusk rows as well as the dawn rows of 2 July before 07-08 h.
+  describe("the low-sun rule ('carry') on the example's dawn and dusk rows", () => {
+    const carry = hourlyReferenceEtSeries(hours('short', 'carry'));
+    const asPrinted = hourlyReferenceEtSeries(hours('short'));
+    const at = (i: number) => carry[i]!;
+    const lowSunRows = carry
+      .map((r, i) => ({ r, i }))
+      .filter(({ r }) => r.sunUp && r.altitude < 0.3)
+      .map(({ i }) => i);
+
+    it('the low-sun rows are 18-19, 19-20 h (1 July), 05-06, 06-07 h (2 July) and 18-19, 19-20 h (2 July)', () => {
+      expect(lowSunRows).toEqual([3, 4, 13, 14, 27, 28]);
+    });
+
+    it('dusk and dawn rows take the evening’s fcd; rows with the sun at or above 0.3 rad their own', () => {
+      for (const i of [3, 4, 13, 14]) expect(at(i).fcd).toBe(at(1).fcd); // 1 July's 16-17 h value
+      for (const i of [27, 28]) expect(at(i).fcd).toBe(at(25).fcd); // 2 July's 16-17 h value
+      for (const [i, r] of carry.entries()) {
+        if (r.altitude >= 0.3) expect(r.fcd).toBeCloseTo(cloudinessFunction(RS[i]!, r.rso), 12);
+        expect(r.ownCloudiness).toBe(r.altitude >= 0.3);
+      }
+      // 17-18 h (sun at 0.36 rad) is its own, though a cloud makes its ratio 0.26: not carried.
+      expect(at(2).fcd).toBeCloseTo(0.055, 12);
+    });
+
+    it('dawn rows and 19-20 h stay within 0.01 mm/h of the table; 18-19 h is where the two readings part', () => {
+      for (const i of [4, 13, 14, 27, 28]) expect(Math.abs(at(i).et - ETOS[i]!)).toBeLessThan(0.01);
+      // 18-19 h: Rs 0.32 of Rso 0.63 reads as fcd 0.33 under its own ratio, the table's 0.20 mm/h;
+      // carried (0.786), Rnl is larger and ETos 0.12 mm/h.
+      expect(asPrinted[3]!.et).toBeCloseTo(0.198, 3);
+      expect(at(3).et).toBeCloseTo(0.119, 3);
+      // Every other row is unchanged by the rule.
+      for (const [i, r] of carry.entries()) if (!lowSunRows.includes(i)) expect(r.et).toBe(asPrinted[i]!.et);
+    });
+  });
+});
+
+describe('a clear day: the dawn hours agree with the clear hours’ fcd', () => {
+  // A clear sky whose transmittance falls near the horizon as air mass grows (Rs/Rso drops from
+  // 0.95 at 0.3 rad of sun to 0 at sunrise), which the simple Rso of eq. 47 does not know. With
+  // their own ratio, floored at 0.3, the dawn hours would read fcd 0.055, an overcast sky.
+  const site = { latitude: 40, longitude: -105, standardMeridian: -105, elevation: 1000, windSpeed: 2 };
+  const hours = Array.from({ length: 48 }, (_, k) => {
+    const h = k % 24;
+    const dayOfYear = 181 + Math.floor(k / 24);
+    const probe = hourlyReferenceEt({
+      ...site,
+      temperature: 20,
+      actualVapourPressure: 1,
+      solarRadiation: 0,
+      dayOfYear,
+      midpointHour: h + 0.5,
+    });
+    const transmittance = 0.95 * Math.min(1, Math.max(0, probe.altitude / 0.3) ** 2);
+    return {
+      ...site,
+      temperature: 20,
+      actualVapourPressure: 1,
+      dayOfYear,
+      midpointHour: h + 0.5,
+      solarRadiation: transmittance * probe.rso,
+    };
+  });
+  const clear = 1.35 * 0.95 - 0.35;
+
+  it('every hour of the second day, dawn and dusk included, has the clear fcd', () => {
+    const out = hourlyReferenceEtSeries(hours).slice(24);
+    const dawn = out.filter((r) => r.sunUp && r.altitude < 0.3 && r.hoursToSunset > 6);
+    expect(dawn.length).toBeGreaterThanOrEqual(2);
+    for (const r of out) expect(r.fcd).toBeCloseTo(clear, 12);
+  });
+
+  it('with their own ratio the same dawn hours would be called overcast', () => {
+    const out = hourlyReferenceEtSeries(hours.map((h) => ({ ...h, lowSun: 'own-ratio' as const }))).slice(24);
+    const first = out.find((r) => r.sunUp)!;
+    expect(first.altitude).toBeLessThan(0.3);
+    expect(first.fcd).toBeLessThan(0.2);
+    const carried = hourlyReferenceEtSeries(hours)
+      .slice(24)
+      .find((r) => r.sunUp)!;
+    // Net longwave all but vanishes under the overcast reading, and dawn ETos comes out high.
+    expect(first.et - carried.et).toBeGreaterThan(0.01);
   });
 });
 
@@ -408,8 +499,12 @@ describe('hourly rules of ASCE-EWRI 2005 Table 1 and eq. 45', () => {
     const dark = hours.slice(3);
     expect(hourlyReferenceEtSeries(dark, 0.7).every((r) => r.fcd === 0.7)).toBe(true);
     expect(hourlyReferenceEtSeries(dark).every((r) => r.fcd === FALLBACK_CLOUDINESS)).toBe(true);
-    // Every hour with sun computes its own fcd from Rs/Rso (eq. 45).
-    for (const [i, r] of out.entries()) if (r.sunUp) expect(r.fcd).toBeCloseTo(cloudinessFunction(hours[i]!.solarRadiation, r.rso), 12);
+    // Every hour with the sun at least 0.3 rad high computes its own fcd from Rs/Rso (eq. 45);
+    // lower ones, above the horizon or not, carry the last such hour's.
+    for (const [i, r] of out.entries()) {
+      if (r.altitude >= 0.3) expect(r.fcd).toBeCloseTo(cloudinessFunction(hours[i]!.solarRadiation, r.rso), 12);
+      else expect(r.fcd).toBe(out[0]!.fcd);
+    }
   });
 
   it('polar day has no sunset and no night hour; polar night only carried values', () => {
