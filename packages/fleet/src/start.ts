@@ -3,6 +3,7 @@ import { openDatabase } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
 import {
   FleetEnv,
+  filesFromEnv,
   IdentityStore,
   limitsFromEnv,
   listenHost,
@@ -77,6 +78,7 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
         vendor: env.FIELDCAST_VENDOR,
         bodyLimit: env.BODY_LIMIT,
         computeThreads: env.FIELDCAST_COMPUTE_THREADS,
+        files: filesFromEnv(env),
         limits: limitsFromEnv(env),
         trustedProxies: env.FIELDCAST_TRUSTED_PROXIES,
         host: listenHost('embedded', env.HOST),

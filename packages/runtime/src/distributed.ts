@@ -1,7 +1,7 @@
 import { KafkaTransport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
-import { ConfigError, FleetEnv, parseEnv } from './env.js';
+import { ConfigError, filesFromEnv, FleetEnv, parseEnv } from './env.js';
 import { listenHost } from './hosts.js';
 import { limitsFromEnv } from './limits.js';
 import { needsTransport, type Service } from './needs.js';
@@ -40,6 +40,7 @@ export async function serveDistributed(service: Service, env: NodeJS.ProcessEnv 
     vendor: config.FIELDCAST_VENDOR,
     bodyLimit: config.BODY_LIMIT,
     computeThreads: config.FIELDCAST_COMPUTE_THREADS,
+    files: filesFromEnv(config),
     limits: limitsFromEnv(config),
     trustedProxies: config.FIELDCAST_TRUSTED_PROXIES,
     host: listenHost('distributed', config.HOST),

@@ -77,7 +77,20 @@ export const FleetEnv = z.object({
           .filter(Boolean)
       : undefined,
   ),
+  /** the key download links are signed with; unset: a random key kept in the data dir (runtime files.ts) */
+  FIELDCAST_SIGNING_KEY: optionalString.refine((v) => v === undefined || v.length >= 32, { message: 'must be at least 32 characters' }),
+  /** the most a service keeps in its file cache under the data dir, MiB */
+  FIELDCAST_FILE_CACHE_MB: z.coerce.number().int().min(1).default(2048),
   /** worker threads for heavy computation per service (README "Limits"); 0 computes on the event loop */
   FIELDCAST_COMPUTE_THREADS: z.coerce.number().int().min(0).max(256).optional(),
 });
 export type FleetEnv = z.infer<typeof FleetEnv>;
+
+/** Where services keep their files (runtime files.ts), as the environment sets it. */
+export function filesFromEnv(env: FleetEnv): { dataDir: string; cacheBytes: number; signingKey?: string } {
+  return {
+    dataDir: env.FIELDCAST_DATA_DIR,
+    cacheBytes: env.FIELDCAST_FILE_CACHE_MB * 1024 * 1024,
+    ...(env.FIELDCAST_SIGNING_KEY ? { signingKey: env.FIELDCAST_SIGNING_KEY } : {}),
+  };
+}

@@ -1,5 +1,6 @@
 export * from './distributed.js';
 export * from './env.js';
+export * from './files.js';
 export * from './hosts.js';
 export * from './identity.js';
 export * from './limits.js';

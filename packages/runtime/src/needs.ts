@@ -2,6 +2,7 @@ import type { IncomingMessage } from '@fieldcast/bus';
 import type { Database, Migration, Outbox } from '@fieldcast/db';
 import type { HttpDeps, ServiceDefinition } from '@fieldcast/kit';
 import type { GridSource } from '@fieldcast/weather';
+import type { ServiceFiles } from './files.js';
 
 /**
  * What a service may ask the runtime for (docs/architecture.md §1). The runtime hands a service
@@ -22,16 +23,22 @@ export interface Needs {
    * threads the service may run its heavy computation on (docs/decisions/0051-heavy-work-in-worker-threads.md)
    */
   weather?: true;
+  /**
+   * files of its own (caches of what it produces) in a directory under the data dir, at most
+   * FIELDCAST_FILE_CACHE_MB of them, and the key it signs URLs with: gives `files`
+   */
+  files?: true;
 }
 
 /** The dependencies of a service that declared `N`: the HTTP ones, plus one per declared need. */
 export type DepsOf<N extends Needs> = HttpDeps &
   (N extends { database: object } ? { db: Database } : unknown) &
   (N extends { outbox: object } ? { outbox: Outbox } : unknown) &
-  (N extends { weather: true } ? { weather: GridSource; computeThreads: number } : unknown);
+  (N extends { weather: true } ? { weather: GridSource; computeThreads: number } : unknown) &
+  (N extends { files: true } ? { files: ServiceFiles } : unknown);
 
 /** Whatever a service may have been given; what one service actually has is `DepsOf` its needs. */
-export type AnyDeps = HttpDeps & { db?: Database; outbox?: Outbox; weather?: GridSource; computeThreads?: number };
+export type AnyDeps = HttpDeps & { db?: Database; outbox?: Outbox; weather?: GridSource; computeThreads?: number; files?: ServiceFiles };
 
 /** Consumes the topics matching `topics` in consumer group `group`; a throw redelivers the message. */
 export interface Consumer {

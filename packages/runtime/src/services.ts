@@ -6,6 +6,7 @@ import type { Transport } from '@fieldcast/bus';
 import { migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
 import { answerClientError, createServiceApp, type HttpDeps, type Limits, type Logger } from '@fieldcast/kit';
 import type { GridSource } from '@fieldcast/weather';
+import { type FilesConfig, serviceFiles } from './files.js';
 import { IdentityStore, migrateIdentity } from './identity.js';
 import { needsTransport, topicsOf, type AnyDeps, type Service } from './needs.js';
 
@@ -26,6 +27,8 @@ export interface SharedDeps {
   computeThreads?: number;
   /** reverse proxies whose X-Forwarded-For is believed (FIELDCAST_TRUSTED_PROXIES) */
   trustedProxies?: readonly string[];
+  /** required when a service declares files: the data dir, the cache cap and the signing key */
+  files?: FilesConfig;
 }
 
 /**
@@ -87,6 +90,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
           computeThreads: shared.computeThreads ?? Math.max(1, availableParallelism() - 1),
         }
       : {}),
+    ...(needs.files ? { files: serviceFiles(required(shared.files, 'a data dir for its files', service), service.area) } : {}),
   };
   await outbox?.start();
   const subscriptions: { stop(): Promise<void> }[] = [];

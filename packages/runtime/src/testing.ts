@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Express } from 'express';
 import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/bus';
 import { openDatabase, type Database } from '@fieldcast/db';
@@ -63,6 +66,8 @@ export interface TestFleetOptions {
   limits?: Partial<Limits>;
   /** reverse proxies whose X-Forwarded-For is believed; none by default */
   trustedProxies?: readonly string[];
+  /** the file cache cap and signing key of services that declare files; a fresh temporary data dir holds their files */
+  files?: { cacheBytes?: number; signingKey?: string };
 }
 
 /** The weather a test fleet hands out: none unless one of its services declares weather. */
@@ -80,6 +85,8 @@ export async function startTestFleet(definitions: Service[], options: TestFleetO
   const identity = new IdentityStore(db.knex);
   const weather = await testWeather(definitions, options);
   await migrateIdentity(db);
+  // Services that keep files get a data dir of their own, removed with the fleet.
+  const dataDir = definitions.some((d) => d.needs.files) ? mkdtempSync(join(tmpdir(), 'fieldcast-test-')) : undefined;
   const prepared = new Map<string, PreparedService>();
   for (const definition of definitions) {
     prepared.set(
@@ -96,6 +103,7 @@ export async function startTestFleet(definitions: Service[], options: TestFleetO
           now: options.now,
           limits: options.limits,
           trustedProxies: options.trustedProxies,
+          files: dataDir ? { dataDir, ...options.files } : undefined,
         },
         identity,
       ),
@@ -144,6 +152,7 @@ export async function startTestFleet(definitions: Service[], options: TestFleetO
       for (const p of [...prepared.values()].reverse()) await p.stop();
       await transport.close();
       await db.close();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
