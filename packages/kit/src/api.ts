@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { accountOf } from './auth.js';
 import { InvalidRequestError, UnsupportedMediaTypeError, ValidationError, type FieldError } from './errors.js';
 import type { Account } from './identity.js';
+import { parseAccept } from './negotiate.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
@@ -81,6 +82,18 @@ export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z
   /** false for operations outside HTTP Basic */
   auth?: boolean;
   /**
+   * Another proof of the account than HTTP Basic, such as a signed URL: an account lets the
+   * request through without credentials, a throw refuses it (a 403 for a bad signature), and
+   * undefined asks for HTTP Basic as usual. Requests it lets through skip the rate limit of
+   * HTTP Basic requests, which is spent when the URL is handed out.
+   */
+  credential?: (req: Request) => Promise<Account | undefined> | Account | undefined;
+  /**
+   * Media types of a file the operation answers with besides its JSON errors (image/tiff): an
+   * Accept naming one of them is served too, not only the JSON types every operation takes.
+   */
+  produces?: readonly string[];
+  /**
    * true for an operation whose work is large (grids over many days): an account may have only
    * a few in flight at once (docs/architecture.md §3, limits)
    */
@@ -132,6 +145,32 @@ export function expressPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1');
 }
 
+/** An Accept that names one of the file's media types (or its major type with *) is served; anything else is negotiated as JSON. */
+function negotiateFile(produces: readonly string[], negotiate: express.RequestHandler): express.RequestHandler {
+  const types = produces.map((t) => t.toLowerCase());
+  return (req, res, next) => {
+    const header = req.headers.accept;
+    const named =
+      header !== undefined &&
+      parseAccept(header).some((r) => r.q > 0 && types.some((t) => r.type === t || r.type === `${t.split('/')[0]}/*`));
+    if (named) next();
+    else negotiate(req, res, next);
+  };
+}
+
+/** The operation's own credential when the request carries one, else HTTP Basic. */
+function authenticateEither(credential: NonNullable<AnyOperation['credential']>, basic: express.RequestHandler): express.RequestHandler {
+  return (req, res, next) => {
+    Promise.resolve()
+      .then(() => credential(req))
+      .then((account) => {
+        if (!account) return basic(req, res, next);
+        res.locals.account = account;
+        next();
+      }, next);
+  };
+}
+
 /** What runs before an operation's validation and handler, in this order. */
 export interface Pipeline {
   /** Accept negotiation (406) */
@@ -165,8 +204,8 @@ export class Api {
    */
   mount(router: Router, pipeline: Pipeline): void {
     for (const op of this.operations) {
-      const steps: express.RequestHandler[] = [pipeline.negotiate];
-      if (op.auth !== false) steps.push(pipeline.authenticate);
+      const steps: express.RequestHandler[] = [op.produces ? negotiateFile(op.produces, pipeline.negotiate) : pipeline.negotiate];
+      if (op.auth !== false) steps.push(op.credential ? authenticateEither(op.credential, pipeline.authenticate) : pipeline.authenticate);
       if (op.body) steps.push(pipeline.parseBody);
       if (op.heavy && pipeline.limitHeavy) steps.push(pipeline.limitHeavy);
       const run = async (req: Request, res: Response, next: express.NextFunction): Promise<void> => {

@@ -54,9 +54,9 @@ export function openApiDocument(input: {
     const responses: Record<string, unknown> = {
       [op.response.status]: {
         description: op.response.description,
-        content: {
-          [op.response.mediaType ?? input.mediaType]: op.response.schema ? { schema: toSchema(op.response.schema, 'output') } : {},
-        },
+        content: op.produces
+          ? Object.fromEntries(op.produces.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]))
+          : { [op.response.mediaType ?? input.mediaType]: op.response.schema ? { schema: toSchema(op.response.schema, 'output') } : {} },
       },
     };
     const failures = new Set([
@@ -74,6 +74,8 @@ export function openApiDocument(input: {
       ...(op.description ? { description: op.description } : {}),
       ...(op.tags ? { tags: op.tags } : {}),
       ...(op.auth === false ? { security: [] } : {}),
+      // A signed URL (Operation.credential) stands in for HTTP Basic: either one will do.
+      ...(op.auth !== false && op.credential ? { security: [{ basic: [] }, {}] } : {}),
       parameters: [...parametersOf(op.params, 'path'), ...parametersOf(op.query, 'query')],
       ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(op.body, 'input') } } } } : {}),
       responses,
