@@ -467,6 +467,22 @@ export const DEFAULT_TRANSFER_PRODUCTS: readonly TransferProductDef[] = [
     cadenceMinutes: 1440,
   },
   {
+    name: 'air-temperature-daily-extremes-geotiff',
+    description: 'Daily maximum and minimum 2 m air temperature, one two-band GeoTIFF per day',
+    format: 'GeoTIFF',
+    variable: 'air_temperature_daily_max',
+    additionalVariables: ['air_temperature_daily_min'],
+    cadenceMinutes: 1440,
+  },
+  {
+    name: 'air-temperature-daily-extremes-netcdf',
+    description: 'Daily maximum and minimum 2 m air temperature, one NetCDF file per day',
+    format: 'NetCDF',
+    variable: 'air_temperature_daily_max',
+    additionalVariables: ['air_temperature_daily_min'],
+    cadenceMinutes: 1440,
+  },
+  {
     name: 'surface-altitude-geotiff',
     description: 'Terrain height, a single static GeoTIFF',
     format: 'GeoTIFF',

@@ -113,6 +113,14 @@ export const transferProductDefSchema = z.object({
   variable: variableIdSchema,
   /** one dataset per this many minutes (1440: one per day; 0: a single static dataset) */
   cadenceMinutes: z.number().int().nonnegative(),
+  /** variables each dataset carries after `variable` (GeoTIFF bands, NetCDF data variables); none by default */
+  additionalVariables: z.array(variableIdSchema).optional(),
+  /** [west, south, east, north] of the first and last cell centres, degrees; the globe by default */
+  bbox: z
+    .tuple([z.number().min(-180).max(180), z.number().min(-90).max(90), z.number().min(-180).max(180), z.number().min(-90).max(90)])
+    .optional(),
+  /** the distance between cell centres, degrees; 0.25 by default */
+  resolution: z.number().positive().max(10).optional(),
 });
 
 export type Colorizer = z.infer<typeof colorizerSchema>;
