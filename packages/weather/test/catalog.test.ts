@@ -74,7 +74,8 @@ describe('default catalog', () => {
       name: 'air-temperature',
       source: 'synthetic',
       startTime: '2015-01-01T00:00:00Z',
-      endTime: new Date(Date.UTC(2025, 5, 15, 10) + 384 * H).toISOString().replace('.000Z', 'Z'),
+      // the latest run published by 10:20 is 06Z's (published 09:30); its frames reach 384 h on
+      endTime: new Date(Date.UTC(2025, 5, 15, 6) + 384 * H).toISOString().replace('.000Z', 'Z'),
       aggregationPeriodInMinutes: 0,
       frames: `/products/${air.id}/frames`,
       forecasts: `/products/${air.id}/forecasts`,

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { forecastBoundaryMs } from '../grid-source.js';
+import { forecastRunSchedule, latestProductRun } from './product-runs.js';
 import { DEFAULT_MODELS, DEFAULT_PRODUCTS, DEFAULT_TRANSFER_PRODUCTS, modelId, productId } from './defaults.js';
 import {
   catalogOverrideSchema,
@@ -234,15 +235,24 @@ export async function loadCatalog(options: LoadCatalogOptions = {}): Promise<Cat
 // ---- Rules derived from the definitions ----
 
 /**
- * Time range of a product's frames at wall-clock nowMs: from its startTime to the forecast
- * boundary plus its horizon, floored to its cadence (aligned on startTime). A static product
- * (cadence 0) reports startTime for both.
+ * Time range of a product's frames at wall-clock nowMs: from its startTime to, for a product with
+ * forecasts, the last valid time of its latest published run (its init time plus its horizon, and
+ * never before the forecast boundary), else the forecast boundary plus its horizon; floored to its
+ * cadence (aligned on startTime). A static product (cadence 0) reports startTime for both
+ * (docs/decisions/0120-product-frames-and-forecast-runs.md).
  */
 export function productTimeRange(p: ProductDef, nowMs: number): { startMs: number; endMs: number } {
   const startMs = Date.parse(p.startTime);
   if (p.cadenceMinutes === 0) return { startMs, endMs: startMs };
   const step = p.cadenceMinutes * MINUTE_MS;
-  const last = forecastBoundaryMs(nowMs) + p.horizonHours * HOUR_MS;
+  const boundary = forecastBoundaryMs(nowMs);
+  let last: number;
+  if (forecastRunSchedule(p)) {
+    const latest = latestProductRun(p, nowMs);
+    last = latest ? Math.max(boundary, latest.initMs + p.horizonHours * HOUR_MS) : boundary;
+  } else {
+    last = boundary + p.horizonHours * HOUR_MS;
+  }
   return { startMs, endMs: startMs + Math.floor((last - startMs) / step) * step };
 }
 

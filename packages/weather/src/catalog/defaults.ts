@@ -4,7 +4,7 @@
  * the same in every process and every release (renaming an entry changes its id).
  */
 import { PRECIPITATION_TYPE_ATTRIBUTES, PRECIPITATION_TYPE_LAYER } from './precipitation-types.js';
-import type { Colorizer, ModelDef, ProductDef, TransferProductDef } from './schema.js';
+import type { Colorizer, ForecastRunSchedule, ModelDef, ProductDef, TransferProductDef } from './schema.js';
 import { SYNTHETIC_SOURCE_ID } from './sources.js';
 import { fieldcastId } from '@fieldcast/ids';
 
@@ -16,6 +16,35 @@ const FORECAST_HORIZON_HOURS = 16 * 24;
 
 /** Spec 4.1: degree days up to 7 days in the future. */
 const AGRONOMY_HORIZON_HOURS = 7 * 24;
+
+/**
+ * The run schedule of every default forecast product: that of the synthetic-global model below,
+ * four runs a day published 3.5 h after their init time and kept 7 days
+ * (docs/decisions/0120-product-frames-and-forecast-runs.md).
+ */
+export const DEFAULT_FORECAST_RUNS: ForecastRunSchedule = { everyHours: 6, publishDelayMinutes: 210, retentionHours: 7 * 24 };
+
+/** North America, west of the Aleutians' east end to the Atlantic coast of Newfoundland, 10 to 75 degrees north. */
+function northAmericaCoverage(): ProductDef['coverage'] {
+  return {
+    type: 'Feature',
+    properties: { region: 'North America' },
+    geometry: {
+      type: 'MultiPolygon',
+      coordinates: [
+        [
+          [
+            [-170, 10],
+            [-50, 10],
+            [-50, 75],
+            [-170, 75],
+            [-170, 10],
+          ],
+        ],
+      ],
+    },
+  };
+}
 
 export function productId(name: string): string {
   return fieldcastId('product', name);
@@ -64,6 +93,7 @@ function product(p: ProductInput): ProductDef {
     source: SYNTHETIC_SOURCE_ID,
     startTime: CATALOG_START,
     coverage: globalCoverage(),
+    ...(p.hasForecasts ? { forecastRuns: DEFAULT_FORECAST_RUNS } : {}),
     ...p,
   };
 }
@@ -108,7 +138,7 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     cadenceMinutes: 1440,
     horizonHours: AGRONOMY_HORIZON_HOURS,
     hasFrames: true,
-    hasForecasts: false,
+    hasForecasts: true,
     styleableLayers: [
       { name: 'air_temperature_daily_max', type: 'raster', unit: { description: 'degrees Celsius', label: '°C' }, attributes: [] },
     ],
@@ -130,7 +160,7 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     cadenceMinutes: 1440,
     horizonHours: AGRONOMY_HORIZON_HOURS,
     hasFrames: true,
-    hasForecasts: false,
+    hasForecasts: true,
     styleableLayers: [
       { name: 'air_temperature_daily_min', type: 'raster', unit: { description: 'degrees Celsius', label: '°C' }, attributes: [] },
     ],
@@ -211,7 +241,7 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     cadenceMinutes: 1440,
     horizonHours: AGRONOMY_HORIZON_HOURS,
     hasFrames: true,
-    hasForecasts: false,
+    hasForecasts: true,
     styleableLayers: [
       {
         name: 'growing_degree_days',
@@ -325,6 +355,61 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
             [1000, '#fcffa4'],
           ]),
         ],
+      },
+    ],
+  }),
+  product({
+    name: 'precipitation-rate-north-america',
+    description: 'Hourly precipitation rate mosaic over North America, observed only (synthetic world)',
+    contentType: 'precipitation',
+    variable: 'precipitation_rate',
+    aggregationPeriodInMinutes: 0,
+    cadenceMinutes: 60,
+    startTime: '2020-01-01T00:00:00Z',
+    horizonHours: 0,
+    coverage: northAmericaCoverage(),
+    hasFrames: true,
+    hasForecasts: false,
+    styleableLayers: [
+      { name: 'precipitation_rate', type: 'raster', unit: { description: 'millimeters per hour', label: 'mm/h' }, attributes: [] },
+    ],
+    defaultStyles: [
+      {
+        name: 'precipitation-rate-north-america-default',
+        description: 'Greens to reds, discrete from 0.1 to 50 mm/h',
+        layerName: 'precipitation_rate',
+        colorizers: [
+          discrete([
+            [0.1, '#a1d99b'],
+            [1, '#41ab5d'],
+            [4, '#006d2c'],
+            [16, '#fdae61'],
+            [50, '#d7191c'],
+          ]),
+        ],
+      },
+    ],
+  }),
+  product({
+    name: 'dew-point-temperature',
+    description: 'Hourly 2 m dewpoint temperature (synthetic world); restricted: granted per account',
+    contentType: 'humidity',
+    variable: 'dew_point_temperature',
+    aggregationPeriodInMinutes: 0,
+    cadenceMinutes: 60,
+    horizonHours: FORECAST_HORIZON_HOURS,
+    hasFrames: true,
+    hasForecasts: true,
+    access: 'restricted',
+    styleableLayers: [
+      { name: 'dew_point_temperature', type: 'raster', unit: { description: 'degrees Celsius', label: '°C' }, attributes: [] },
+    ],
+    defaultStyles: [
+      {
+        name: 'dew-point-temperature-default',
+        description: 'Blue to red, linear from -40 to 45 °C',
+        layerName: 'dew_point_temperature',
+        colorizers: [linear(TEMPERATURE_STOPS)],
       },
     ],
   }),

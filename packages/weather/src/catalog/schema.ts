@@ -50,6 +50,16 @@ export const styleDefSchema = z.object({
   colorizers: z.array(colorizerSchema).min(1),
 });
 
+/** When a product's forecast runs start, are published and expire (docs/decisions/0120-product-frames-and-forecast-runs.md). */
+export const forecastRunScheduleSchema = z.object({
+  /** hours between runs; runs start at 00Z plus multiples of this */
+  everyHours: z.number().int().positive(),
+  /** a run's frames are all published (the run completed) this long after its init time */
+  publishDelayMinutes: z.number().int().nonnegative(),
+  /** a run and its frames expire this long after its init time */
+  retentionHours: z.number().int().positive(),
+});
+
 export const productDefSchema = z.object({
   id: uuid,
   name: name,
@@ -77,6 +87,17 @@ export const productDefSchema = z.object({
   hasFrames: z.boolean(),
   /** whether the record links a forecast list (false gives forecasts: null) */
   hasForecasts: z.boolean(),
+  /**
+   * the schedule of the product's forecast runs (docs/decisions/0120-product-frames-and-forecast-runs.md);
+   * absent: DEFAULT_FORECAST_RUNS. Read only when hasForecasts.
+   */
+  forecastRuns: forecastRunScheduleSchema.optional(),
+  /**
+   * who sees the product (spec 5: "the product list contains only products the account is
+   * authorized for"): every account (public, the default) or only accounts granted it
+   * (docs/decisions/0121-product-access.md)
+   */
+  access: z.enum(['public', 'restricted']).optional(),
   styleableLayers: z.array(styleableLayerSchema).min(1),
   defaultStyles: z.array(styleDefSchema).min(1),
 });
@@ -127,6 +148,7 @@ export type Colorizer = z.infer<typeof colorizerSchema>;
 export type StyleableLayer = z.infer<typeof styleableLayerSchema>;
 export type StyleDef = z.infer<typeof styleDefSchema>;
 export type ProductDef = z.infer<typeof productDefSchema>;
+export type ForecastRunSchedule = z.infer<typeof forecastRunScheduleSchema>;
 export type ModelVariable = z.infer<typeof modelVariableSchema>;
 export type ModelDef = z.infer<typeof modelDefSchema>;
 export type TransferProductDef = z.infer<typeof transferProductDefSchema>;

@@ -1,0 +1,146 @@
+/**
+ * A product's frames and forecast runs, derived from its cadence, its start, its run schedule and
+ * the clock, never stored one by one (docs/architecture.md §6, docs/decisions/0120-product-frames-and-forecast-runs.md).
+ *
+ * - Valid times lie on the product's cadence from its startTime.
+ * - A forecast product runs every `forecastRuns.everyHours` from 00Z; a run initialised at I holds
+ *   the valid times in [I, I + horizonHours], is published (complete) at I + publishDelay and
+ *   expires at I + retention. Its frames are "forecast frames" (forecast link, runTime I).
+ * - The product's own frame list holds one frame per valid time: an analysis frame (runTime =
+ *   validTime, no forecast) up to the forecast boundary (the current UTC hour), and the latest
+ *   published run's forecast frame after it, up to the end of that run.
+ * - Ids: UUID v5 of the natural key (docs/decisions/0022-derived-ids-uuid-v5.md): an analysis
+ *   frame `frame:<product>:<valid>` (`frameId`), a forecast frame
+ *   `frame:<product>:<run init>:<valid>`, a run `product-forecast:<product>:<init>`.
+ */
+import { fieldcastId } from '@fieldcast/ids';
+import { forecastBoundaryMs } from '../grid-source.js';
+import type { ForecastRunSchedule, ProductDef } from './schema.js';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+/** What a product without its own schedule runs on: four runs a day, published after 3.5 h, kept 7 days. */
+const FALLBACK_RUNS: ForecastRunSchedule = { everyHours: 6, publishDelayMinutes: 210, retentionHours: 7 * 24 };
+
+/** ISO 8601 as ids and records write it: to the second when whole, else to the millisecond. */
+export function isoInstant(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
+/** The run schedule of a product with forecasts, else null. */
+export function forecastRunSchedule(p: ProductDef): ForecastRunSchedule | null {
+  if (!p.hasForecasts || !p.hasFrames || p.cadenceMinutes === 0) return null;
+  return p.forecastRuns ?? FALLBACK_RUNS;
+}
+
+/** A forecast run of a product (the platform forecast record of the public record). */
+export interface ProductRun {
+  id: string;
+  initMs: number;
+  /** when every frame of the run is published */
+  creationMs: number;
+  expirationMs: number;
+}
+
+/** Id of a product's forecast run: UUID v5 of `product-forecast:<product>:<init>`. */
+export function productRunId(p: Pick<ProductDef, 'name'>, initMs: number): string {
+  return fieldcastId('product-forecast', p.name, isoInstant(initMs));
+}
+
+/** Id of a forecast frame: UUID v5 of `frame:<product>:<run init>:<valid>`. */
+export function forecastFrameId(p: Pick<ProductDef, 'name'>, initMs: number, validMs: number): string {
+  return fieldcastId('frame', p.name, isoInstant(initMs), isoInstant(validMs));
+}
+
+export function productRun(p: ProductDef, initMs: number): ProductRun {
+  const s = forecastRunSchedule(p) ?? FALLBACK_RUNS;
+  return {
+    id: productRunId(p, initMs),
+    initMs,
+    creationMs: initMs + s.publishDelayMinutes * MINUTE_MS,
+    expirationMs: initMs + s.retentionHours * HOUR_MS,
+  };
+}
+
+/** The newest run published by nowMs (init + publish delay <= now), or null for a product without forecasts. */
+export function latestProductRun(p: ProductDef, nowMs: number): ProductRun | null {
+  const s = forecastRunSchedule(p);
+  if (!s) return null;
+  const every = s.everyHours * HOUR_MS;
+  const initMs = Math.floor((nowMs - s.publishDelayMinutes * MINUTE_MS) / every) * every;
+  if (initMs < Date.parse(p.startTime)) return null;
+  return productRun(p, initMs);
+}
+
+export type SortOrder = 'asc' | 'desc';
+
+/**
+ * The published, unexpired runs at nowMs whose init time lies in [startMs, endMs], in `order`
+ * of init time, at most `limit`: the runs of `GET /products/{id}/forecasts`.
+ */
+export function productRuns(
+  p: ProductDef,
+  nowMs: number,
+  startMs = Number.NEGATIVE_INFINITY,
+  endMs = Number.POSITIVE_INFINITY,
+  limit = 100,
+  order: SortOrder = 'desc',
+): ProductRun[] {
+  const s = forecastRunSchedule(p);
+  const latest = latestProductRun(p, nowMs);
+  if (!s || !latest) return [];
+  const every = s.everyHours * HOUR_MS;
+  // unexpired: init + retention > now; and not before the product's start
+  const oldest = Math.max(
+    Math.floor((nowMs - s.retentionHours * HOUR_MS) / every + 1) * every,
+    Math.ceil(Date.parse(p.startTime) / every) * every,
+  );
+  const lo = Math.max(oldest, Math.ceil(startMs / every) * every);
+  const hi = Math.min(latest.initMs, Math.floor(endMs / every) * every);
+  const out: ProductRun[] = [];
+  if (lo > hi) return out;
+  if (order === 'desc') for (let t = hi; t >= lo && out.length < limit; t -= every) out.push(productRun(p, t));
+  else for (let t = lo; t <= hi && out.length < limit; t += every) out.push(productRun(p, t));
+  return out;
+}
+
+/** A run of the product by id, if published and unexpired at nowMs. */
+export function findProductRun(p: ProductDef, id: string, nowMs: number): ProductRun | undefined {
+  const key = id.toLowerCase();
+  return productRuns(p, nowMs, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY).find((r) => r.id === key);
+}
+
+/** The first and last valid time of a run (on the product's cadence within [init, init + horizon]), or null. */
+export function runValidRange(p: ProductDef, run: Pick<ProductRun, 'initMs'>): { startMs: number; endMs: number } | null {
+  const step = p.cadenceMinutes * MINUTE_MS;
+  if (step === 0) return null;
+  const origin = Date.parse(p.startTime);
+  const first = origin + Math.ceil((run.initMs - origin) / step) * step;
+  const last = origin + Math.floor((run.initMs + p.horizonHours * HOUR_MS - origin) / step) * step;
+  return first <= last ? { startMs: first, endMs: last } : null;
+}
+
+/**
+ * Where a product's analysis frames end at nowMs: the forecast boundary for a forecast product,
+ * its whole range otherwise; floored to the cadence. Null when it has none yet.
+ */
+export function analysisEndMs(p: ProductDef, nowMs: number, rangeEndMs: number): number | null {
+  const startMs = Date.parse(p.startTime);
+  const step = p.cadenceMinutes * MINUTE_MS;
+  if (!p.hasFrames || step === 0) return null;
+  const limit = forecastRunSchedule(p) ? Math.min(forecastBoundaryMs(nowMs), rangeEndMs) : rangeEndMs;
+  if (limit < startMs) return null;
+  return startMs + Math.floor((limit - startMs) / step) * step;
+}
+
+/** Valid times on a cadence grid (origin + k step) within [lo, hi], in `order`, at most `limit`. */
+export function cadenceTimes(originMs: number, stepMs: number, lo: number, hi: number, limit: number, order: SortOrder): number[] {
+  const out: number[] = [];
+  if (stepMs <= 0 || lo > hi || limit <= 0) return out;
+  const first = originMs + Math.ceil((lo - originMs) / stepMs) * stepMs;
+  const last = originMs + Math.floor((hi - originMs) / stepMs) * stepMs;
+  if (order === 'asc') for (let t = first; t <= last && out.length < limit; t += stepMs) out.push(t);
+  else for (let t = last; t >= first && out.length < limit; t -= stepMs) out.push(t);
+  return out;
+}

@@ -1,0 +1,125 @@
+import {
+  createCatalog,
+  FrameIndex,
+  frameId,
+  frameRecord,
+  frameZoomLevels,
+  forecastFrameId,
+  latestProductRun,
+  productFrames,
+  productRuns,
+  productTimeRange,
+  runFrames,
+  findProductRun,
+  type ProductDef,
+} from '../src/index.js';
+
+const H = 3_600_000;
+const D = 24 * H;
+const NOW = Date.UTC(2025, 5, 15, 10, 20);
+const cat = createCatalog();
+const air = cat.product('air-temperature')!;
+const gdd = cat.product('growing-degree-days')!;
+const radar = cat.product('precipitation-rate-north-america')!;
+
+describe('product frames (docs/decisions/0120-product-frames-and-forecast-runs.md)', () => {
+  it('lists analysis frames on the cadence across a year boundary, newest first by default', () => {
+    const frames = productFrames(air, NOW, Date.UTC(2019, 11, 31, 22), Date.UTC(2020, 0, 1, 1), 100);
+    expect(frames.map((f) => f.validMs)).toEqual([
+      Date.UTC(2020, 0, 1, 1),
+      Date.UTC(2020, 0, 1, 0),
+      Date.UTC(2019, 11, 31, 23),
+      Date.UTC(2019, 11, 31, 22),
+    ]);
+    expect(frames.every((f) => f.run === null && f.id === frameId(air, f.validMs))).toBe(true);
+  });
+
+  it('steps daily frames over the end of February in a leap year and of a month', () => {
+    const asc = productFrames(gdd, NOW, Date.UTC(2020, 1, 27, 12), Date.UTC(2020, 2, 2), 10, 'asc');
+    expect(asc.map((f) => new Date(f.validMs).toISOString().slice(0, 10))).toEqual([
+      '2020-02-28',
+      '2020-02-29',
+      '2020-03-01',
+      '2020-03-02',
+    ]);
+  });
+
+  it('gives the frames after the forecast boundary to the latest published run, up to its end', () => {
+    const run = latestProductRun(air, NOW)!;
+    expect(run.initMs).toBe(Date.UTC(2025, 5, 15, 6));
+    const range = productTimeRange(air, NOW);
+    expect(range.endMs).toBe(run.initMs + 384 * H);
+    const around = productFrames(air, NOW, Date.UTC(2025, 5, 15, 9), Date.UTC(2025, 5, 15, 12), 10, 'asc');
+    expect(around.map((f) => [new Date(f.validMs).getUTCHours(), f.run?.id ?? null])).toEqual([
+      [9, null],
+      [10, null],
+      [11, run.id],
+      [12, run.id],
+    ]);
+    expect(around[2]!.id).toBe(forecastFrameId(air, run.initMs, Date.UTC(2025, 5, 15, 11)));
+    const last = productFrames(air, NOW, 0, Number.POSITIVE_INFINITY, 1);
+    expect(last[0]!.validMs).toBe(range.endMs);
+  });
+
+  it('ends an observed product at the current hour', () => {
+    expect(productTimeRange(radar, NOW).endMs).toBe(Date.UTC(2025, 5, 15, 10));
+    expect(productRuns(radar, NOW)).toEqual([]);
+  });
+
+  it('lists published, unexpired runs and each run’s frames', () => {
+    const runs = productRuns(air, NOW, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, 1000);
+    // every 6 h, published 3.5 h after init, kept 7 days: 06Z back to 12Z seven days earlier
+    expect(runs.length).toBe(28);
+    expect(runs[0]!.initMs).toBe(Date.UTC(2025, 5, 15, 6));
+    expect(runs.at(-1)!.initMs).toBe(Date.UTC(2025, 5, 8, 12));
+    expect(findProductRun(air, runs[3]!.id.toUpperCase(), NOW)?.initMs).toBe(runs[3]!.initMs);
+    expect(findProductRun(air, runs[3]!.id, runs[3]!.expirationMs)).toBeUndefined();
+    const frames = runFrames(air, runs[0]!, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, 1000, 'asc');
+    expect(frames.length).toBe(385);
+    expect(frames[0]!.validMs).toBe(runs[0]!.initMs);
+    const rec = frameRecord(frames[0]!, frameZoomLevels(0.01));
+    expect(rec).toMatchObject({
+      runTime: '2025-06-15T06:00:00Z',
+      validTime: '2025-06-15T06:00:00Z',
+      creationTime: '2025-06-15T09:30:00Z',
+      expirationTime: '2025-06-22T06:00:00Z',
+      tileSize: 256,
+      forecast: `/forecasts/${runs[0]!.id}`,
+      product: `/products/${air.id}`,
+    });
+  });
+});
+
+describe('FrameIndex', () => {
+  const small: ProductDef[] = [
+    { ...air, startTime: '2024-01-01T00:00:00Z' },
+    { ...radar, startTime: '2025-06-01T00:00:00Z' },
+  ];
+
+  it('finds analysis and forecast frames by id, and nothing for other ids', async () => {
+    const index = new FrameIndex(small);
+    const [p, r] = small as [ProductDef, ProductDef];
+    const old = await index.find(frameId(p, Date.UTC(2024, 2, 1, 7)), NOW);
+    expect(old?.validMs).toBe(Date.UTC(2024, 2, 1, 7));
+    expect(old?.product.name).toBe('air-temperature');
+    expect((await index.find(frameId(r, Date.UTC(2025, 5, 15, 10)).toUpperCase(), NOW))?.product.name).toBe(radar.name);
+    const run = latestProductRun(p, NOW)!;
+    const f = await index.find(forecastFrameId(p, run.initMs, Date.UTC(2025, 5, 20)), NOW);
+    expect(f?.run?.id).toBe(run.id);
+    // a frame after the current hour is not an analysis frame yet
+    expect(await index.find(frameId(r, Date.UTC(2025, 5, 15, 11)), NOW)).toBeUndefined();
+    expect(await index.find(frameId(r, Date.UTC(2025, 5, 15, 11)), NOW + H)).toBeDefined();
+    expect(await index.find('00000000-0000-5000-8000-000000000000', NOW)).toBeUndefined();
+    expect(await index.find('not-a-uuid', NOW)).toBeUndefined();
+    // up to 11Z (the last lookup's hour): every hour of each product, and no more
+    const hours = (from: number) => (Date.UTC(2025, 5, 15, 11) - from) / H + 1;
+    expect(index.count).toBe(hours(Date.UTC(2024, 0, 1)) + hours(Date.UTC(2025, 5, 1)));
+  });
+
+  it('answers concurrent lookups while it grows', async () => {
+    const index = new FrameIndex(small);
+    const ids = [0, 1, 2, 3].map((k) => frameId(small[0]!, Date.UTC(2024, 0, 1) + k * D));
+    const found = await Promise.all(ids.map((id) => index.find(id, NOW)));
+    expect(found.map((f) => f?.id)).toEqual(ids);
+  });
+});
