@@ -1,11 +1,31 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
+import { createCatalog } from '@fieldcast/weather';
+import { stylesMigration } from '../migrations/001_styles.js';
+import { FrameIndex } from './domain/frames.js';
+import { SampleCache } from './domain/sample-cache.js';
+import { TileRenderer } from './domain/tiles.js';
+import { styleRoutes } from './routes/styles.js';
+import { tileRoutes } from './routes/tiles.js';
+import { AREA, STYLES_TOPIC, StyleStore } from './store.js';
+
+/**
+ * Bytes of sampled grid values kept between tile requests (docs/decisions/0036-caches.md): 256
+ * tiles' worth of one variable (256 KB each).
+ */
+export const SAMPLE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** The tiles service: what `fieldcast serve tiles` and the embedded fleet run. */
 export const tilesService = defineService({
-  area: 'tiles',
+  area: AREA,
   title: 'Tiles',
-  description: 'Tiles (docs/interface.md).',
-  needs: {},
-  api: () => new Api(),
+  description: 'Contributed styles and PNG tiles of product frames (spec 2.3, 4.3; docs/interface.md §4).',
+  needs: { database: { migrations: [stylesMigration] }, outbox: { topics: [STYLES_TOPIC] }, weather: true },
+  api(deps) {
+    const catalog = createCatalog();
+    const styles = new StyleStore(deps.db.knex, deps.outbox, deps.now);
+    const frames = new FrameIndex(catalog, deps.now);
+    const renderer = new TileRenderer(catalog, deps.weather, frames, styles, new SampleCache(SAMPLE_CACHE_BYTES), deps.now);
+    return tileRoutes(styleRoutes(new Api(), { catalog, styles }), { catalog, renderer, now: deps.now });
+  },
 });

@@ -1,0 +1,61 @@
+/**
+ * The grid behind each styleable layer a tile can show: a variable of the weather source, or a
+ * value derived pixel by pixel from variables sampled at the same pixel centres
+ * (docs/decisions/0132-tile-rendering.md).
+ */
+import type { GridSource, ProductDef, VariableId } from '@fieldcast/weather';
+import { NO_DATA } from './colorize.js';
+
+export interface LayerGrid {
+  /** the variables read, sampled alike */
+  inputs: VariableId[];
+  /** the layer's value from the inputs' values at one pixel */
+  combine: ((values: number[]) => number) | null;
+}
+
+/** Saturation vapour pressure over water, hPa (Bolton 1980, eq. 10). */
+function saturationVapourPressure(tC: number): number {
+  return 6.112 * Math.exp((17.67 * tC) / (tC + 243.5));
+}
+
+/** Layers computed from others: relative humidity from temperature and dewpoint; daily degree days, average method, base 10 °C. */
+const DERIVED: Record<string, LayerGrid> = {
+  relative_humidity: {
+    inputs: ['air_temperature', 'dew_point_temperature'],
+    combine: ([t, td]) => Math.max(0, Math.min(100, (100 * saturationVapourPressure(td!)) / saturationVapourPressure(t!))),
+  },
+  growing_degree_days: {
+    inputs: ['air_temperature_daily_max', 'air_temperature_daily_min'],
+    combine: ([tmax, tmin]) => Math.max(0, (tmax! + tmin!) / 2 - 10),
+  },
+};
+
+/** How a product's layer is read from the source; undefined when this area cannot draw it. */
+export function layerGrid(source: GridSource, product: ProductDef, layerName: string): LayerGrid | undefined {
+  const variables = new Set(source.variables().map((v) => v.id as string));
+  if (variables.has(layerName)) return { inputs: [layerName as VariableId], combine: null };
+  const derived = DERIVED[layerName];
+  if (derived && derived.inputs.every((v) => variables.has(v))) return derived;
+  // A product's only layer is its variable, whatever the layer is called.
+  if (product.variable && product.styleableLayers.length === 1 && product.styleableLayers[0]!.name === layerName) {
+    return { inputs: [product.variable], combine: null };
+  }
+  return undefined;
+}
+
+/** The layer's values from its inputs' samples; NO_DATA where any input has none. */
+export function combineLayer(layer: LayerGrid, samples: Float32Array[]): Float32Array {
+  if (!layer.combine) return samples[0]!;
+  const out = new Float32Array(samples[0]!.length);
+  const values: number[] = new Array<number>(samples.length);
+  for (let i = 0; i < out.length; i++) {
+    let missing = false;
+    for (let k = 0; k < samples.length; k++) {
+      const v = samples[k]![i]!;
+      if (v === NO_DATA) missing = true;
+      values[k] = v;
+    }
+    out[i] = missing ? NO_DATA : layer.combine(values);
+  }
+  return out;
+}

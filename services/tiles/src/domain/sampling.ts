@@ -1,0 +1,156 @@
+/**
+ * A frame's grid sampled at the centres of a tile's pixels (docs/decisions/0132-tile-rendering.md):
+ * bilinear between the four surrounding grid points (`linear`) or the nearest grid point
+ * (`discrete`, and mask layers), through the GridSource interface only
+ * (docs/architecture.md §6).
+ *
+ * The tile is read in bands of pixel rows. A band whose grid window is small (the cells under it
+ * at most WINDOW_CELLS_PER_PIXEL times its pixels: zooms near and beyond the native one) is one
+ * window read; a band over more of the grid than that (low zooms, where a pixel spans many cells)
+ * is read point by point at the pixel centres. Either way a tile holds at most one band's window
+ * besides its own 256 x 256 values, never anything proportional to the grid, and the event loop
+ * is given back between bands.
+ */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { type BBox, type GridSource, type GridWindow, pixelCentre, TILE_SIZE, type VariableId } from '@fieldcast/weather';
+import { NO_DATA } from './colorize.js';
+
+export type SampleMode = 'linear' | 'discrete';
+
+/** Pixel rows read together. */
+const BAND_ROWS = 16;
+/** A band is one window read while its window holds at most this many cells per pixel. */
+const WINDOW_CELLS_PER_PIXEL = 32;
+
+export interface TileAddress {
+  z: number;
+  x: number;
+  y: number;
+}
+
+/** Pixel-centre longitudes of a tile's columns and latitudes of its rows. */
+export function pixelCentres(tile: TileAddress): { lons: Float64Array; lats: Float64Array } {
+  const lons = new Float64Array(TILE_SIZE);
+  const lats = new Float64Array(TILE_SIZE);
+  for (let i = 0; i < TILE_SIZE; i++) {
+    const c = pixelCentre(tile.z, tile.x, tile.y, i, i);
+    lons[i] = c.lon;
+    lats[i] = c.lat;
+  }
+  return { lons, lats };
+}
+
+/** The index range of grid points a band of coordinates needs along one axis. */
+function axisRange(coords: Float64Array, from: number, to: number, origin: number, step: number, count: number, mode: SampleMode) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let k = from; k < to; k++) {
+    const g = (coords[k]! - origin) / step;
+    const a = mode === 'linear' ? Math.floor(g) : Math.round(g);
+    const b = mode === 'linear' ? a + 1 : a;
+    lo = Math.min(lo, a);
+    hi = Math.max(hi, b);
+  }
+  return { lo: Math.max(0, lo), hi: Math.min(count - 1, hi) };
+}
+
+/** The value at a fractional position of a window's single time step, or NO_DATA outside it. */
+function fromWindow(w: GridWindow, lon: number, lat: number, mode: SampleMode): number {
+  const nLat = w.lats.length;
+  const nLon = w.lons.length;
+  if (nLat === 0 || nLon === 0) return NO_DATA;
+  const gy = (lat - w.lats[0]!) / w.dLat;
+  const gx = (lon - w.lons[0]!) / w.dLon;
+  if (mode === 'discrete') {
+    const i = Math.round(gy);
+    const j = Math.round(gx);
+    if (i < 0 || j < 0 || i >= nLat || j >= nLon) return NO_DATA;
+    return w.values[i * nLon + j]!;
+  }
+  // Within half a cell beyond the outermost points the edge value stands (no point to blend with).
+  const clampAxis = (g: number, n: number): [number, number] | null => {
+    if (g < -0.5 || g > n - 0.5) return null;
+    if (n === 1) return [0, 0];
+    const i0 = Math.min(n - 2, Math.max(0, Math.floor(g)));
+    return [i0, Math.min(1, Math.max(0, g - i0))];
+  };
+  const ry = clampAxis(gy, nLat);
+  const rx = clampAxis(gx, nLon);
+  if (!ry || !rx) return NO_DATA;
+  const [i0, fy] = ry;
+  const [j0, fx] = rx;
+  const i1 = nLat === 1 ? i0 : i0 + 1;
+  const j1 = nLon === 1 ? j0 : j0 + 1;
+  const v00 = w.values[i0 * nLon + j0]!;
+  const v01 = w.values[i0 * nLon + j1]!;
+  const v10 = w.values[i1 * nLon + j0]!;
+  const v11 = w.values[i1 * nLon + j1]!;
+  return (1 - fy) * ((1 - fx) * v00 + fx * v01) + fy * ((1 - fx) * v10 + fx * v11);
+}
+
+/**
+ * The variable at every pixel centre of the tile at one instant, row-major from the top-left,
+ * NO_DATA where the source has no grid point to give.
+ */
+export async function sampleTile(
+  source: GridSource,
+  variable: VariableId,
+  timeMs: number,
+  tile: TileAddress,
+  mode: SampleMode,
+): Promise<Float32Array> {
+  const grid = source.grid;
+  const { lons, lats } = pixelCentres(tile);
+  const out = new Float32Array(TILE_SIZE * TILE_SIZE);
+  const cols = axisRange(lons, 0, TILE_SIZE, grid.lon0, grid.dLon, grid.nLon, mode);
+  for (let r0 = 0; r0 < TILE_SIZE; r0 += BAND_ROWS) {
+    const r1 = Math.min(TILE_SIZE, r0 + BAND_ROWS);
+    // Rows run north to south; the band's grid rows are those around its latitudes.
+    const rows = axisRange(lats, r0, r1, grid.lat0, grid.dLat, grid.nLat, mode);
+    const cells = (rows.hi - rows.lo + 1) * (cols.hi - cols.lo + 1);
+    if (rows.hi < rows.lo || cols.hi < cols.lo) {
+      out.fill(NO_DATA, r0 * TILE_SIZE, r1 * TILE_SIZE);
+    } else if (cells <= WINDOW_CELLS_PER_PIXEL * (r1 - r0) * TILE_SIZE) {
+      const bbox: BBox = [
+        Math.max(-180, grid.lon0 + cols.lo * grid.dLon),
+        Math.max(-90, grid.lat0 + rows.lo * grid.dLat),
+        Math.min(180, grid.lon0 + cols.hi * grid.dLon),
+        Math.min(90, grid.lat0 + rows.hi * grid.dLat),
+      ];
+      const w = await source.slice(variable, bbox, timeMs);
+      for (let r = r0; r < r1; r++) {
+        for (let c = 0; c < TILE_SIZE; c++) out[r * TILE_SIZE + c] = fromWindow(w, lons[c]!, lats[r]!, mode);
+      }
+    } else {
+      await samplePoints(source, variable, timeMs, lons, lats, r0, r1, mode, out);
+    }
+    if (r1 < TILE_SIZE) await nextTurn();
+  }
+  return out;
+}
+
+/** Point reads at the pixel centres of rows r0..r1 (bilinear by the source), or at their nearest grid points. */
+async function samplePoints(
+  source: GridSource,
+  variable: VariableId,
+  timeMs: number,
+  lons: Float64Array,
+  lats: Float64Array,
+  r0: number,
+  r1: number,
+  mode: SampleMode,
+  out: Float32Array,
+): Promise<void> {
+  const grid = source.grid;
+  const range = { startMs: timeMs, endMs: timeMs };
+  const snap = (v: number, origin: number, step: number, n: number) =>
+    origin + Math.min(n - 1, Math.max(0, Math.round((v - origin) / step))) * step;
+  for (let r = r0; r < r1; r++) {
+    const lat = mode === 'discrete' ? snap(lats[r]!, grid.lat0, grid.dLat, grid.nLat) : lats[r]!;
+    for (let c = 0; c < TILE_SIZE; c++) {
+      const lon = mode === 'discrete' ? snap(lons[c]!, grid.lon0, grid.dLon, grid.nLon) : lons[c]!;
+      const series = await source.pointSeries(variable, Math.max(-180, Math.min(180, lon)), Math.max(-90, Math.min(90, lat)), range);
+      out[r * TILE_SIZE + c] = series.values.length > 0 ? series.values[0]! : NO_DATA;
+    }
+  }
+}

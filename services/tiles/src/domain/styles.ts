@@ -1,0 +1,109 @@
+/**
+ * Styles (spec 2.3, 4.3; docs/interface.md §4): a product's default styles from the catalog and
+ * the styles accounts contribute. The rules a style's content must follow against its product
+ * live here; the store keeps names unique.
+ */
+import { ConflictError, type FieldError, ValidationError } from '@fieldcast/kit';
+import type { Style, StyleInput } from '@fieldcast/schemas';
+import { type Catalog, defaultStyles, type DefaultStyle, type ProductDef, recordAttribute } from '@fieldcast/weather';
+
+/** A contributed style as the store holds it. */
+export interface StyleRecord {
+  id: string;
+  accountId: string;
+  productId: string;
+  name: string;
+  description: string;
+  layerName: string;
+  colorizers: StyleInput['colorizers'];
+}
+
+/** Names compare case-insensitively (spec 4.3): this is the form they are compared in. */
+export function nameKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+export function styleRecord(id: string, accountId: string, productId: string, input: StyleInput): StyleRecord {
+  return {
+    id,
+    accountId,
+    productId,
+    name: input.name,
+    description: input.description,
+    layerName: input.layerName,
+    colorizers: input.colorizers,
+  };
+}
+
+export function styleView(record: StyleRecord): Style {
+  return {
+    id: record.id,
+    name: record.name,
+    description: record.description,
+    layerName: record.layerName,
+    colorizers: record.colorizers,
+    isDefault: false,
+    productId: record.productId,
+  };
+}
+
+export function defaultStyleView(style: DefaultStyle): Style {
+  return { ...style, colorizers: structuredClone(style.colorizers) };
+}
+
+/** Mask layers of a product: its styleable layers with named attributes (spec 2.4). */
+function maskLayer(product: ProductDef, name: string) {
+  return product.styleableLayers.find((l) => l.name === name && l.attributes.length > 0);
+}
+
+/**
+ * The faults of a style's content against its product (spec 4.3): its layer must be one of the
+ * product's styleable layers, each mask must name a mask layer of the product and attributes of
+ * that layer (with a space, as the product record writes them, or an underscore, as style masks
+ * do). Each fault 422 `invalid_style` with its path; nothing is stored.
+ */
+export function checkStyleAgainstProduct(product: ProductDef, input: StyleInput): void {
+  const errors: FieldError[] = [];
+  const layers = product.styleableLayers.map((l) => l.name);
+  if (!layers.includes(input.layerName)) {
+    errors.push({ path: 'layerName', message: `must be a styleable layer of ${product.name}: ${layers.join(', ')}` });
+  }
+  const masks = product.styleableLayers.filter((l) => l.attributes.length > 0).map((l) => l.name);
+  input.colorizers.forEach((c, i) => {
+    if (!c.mask) return;
+    const layer = maskLayer(product, c.mask.layerName);
+    if (!layer) {
+      errors.push({
+        path: `colorizers.${i}.mask.layerName`,
+        message: masks.length
+          ? `must be a mask layer of ${product.name}: ${masks.join(', ')}`
+          : `${product.name} has no mask layer, so its styles cannot have masks`,
+      });
+      return;
+    }
+    c.mask.attributes.forEach((a, k) => {
+      if (!recordAttribute(layer, a)) {
+        errors.push({
+          path: `colorizers.${i}.mask.attributes.${k}`,
+          message: `must be an attribute of ${layer.name}: ${layer.attributes.map((x) => x.name).join(', ')} (a space may be written as "_")`,
+        });
+      }
+    });
+  });
+  if (errors.length) throw new ValidationError('invalid_style', 'The style does not fit its product', errors);
+}
+
+/** Refusal of a taken name; never says whose style holds it (spec 4.3). */
+export function nameTaken(name: string): ConflictError {
+  return new ConflictError(
+    'style_name_taken',
+    `The style name "${name}" is taken (names are unique among all styles, in any case); choose another`,
+  );
+}
+
+/** The default styles of every product, by name key: their names are taken for everyone. */
+export function defaultStyleNames(catalog: Catalog): Map<string, DefaultStyle> {
+  const names = new Map<string, DefaultStyle>();
+  for (const p of catalog.products()) for (const s of defaultStyles(p)) names.set(nameKey(s.name), s);
+  return names;
+}

@@ -1,0 +1,199 @@
+/**
+ * Tiles of frames (docs/interface.md §4; docs/decisions/0132-tile-rendering.md): which frame and
+ * style a request names, whether its z/x/y exist, its validators and lifetime, and the PNG.
+ */
+import { createHash } from 'node:crypto';
+import { InvalidRequestError, NotFoundError, UnavailableError } from '@fieldcast/kit';
+import type { Style } from '@fieldcast/schemas';
+import {
+  type Catalog,
+  defaultStyles,
+  forecastBoundaryMs,
+  type GridSource,
+  maskAttributeValue,
+  TILE_SIZE,
+  type ZoomLevels,
+} from '@fieldcast/weather';
+import { paint, painterOf } from './colorize.js';
+import { type FrameIndex, type FrameRef, isForecastFrame, zoomLevelsOf } from './frames.js';
+import { combineLayer, layerGrid } from './layers.js';
+import { encodePng } from './png.js';
+import type { SampleCache } from './sample-cache.js';
+import { type SampleMode, sampleTile, type TileAddress } from './sampling.js';
+import { defaultStyleView, nameKey, type StyleRecord, styleView } from './styles.js';
+
+/** Bumped when the same frame, style and tile would be drawn differently: part of every ETag. */
+const RENDERING_VERSION = '1';
+
+const HOUR_MS = 3_600_000;
+/** A frame of the past with a default style never changes (RFC 8246 immutable). */
+const PAST_DEFAULT_STYLE = 'private, max-age=31536000, immutable';
+/** A contributed style may be replaced: its tiles are kept five minutes, then revalidated by ETag. */
+const PAST_CONTRIBUTED_STYLE = 'private, max-age=300';
+
+/** Whether an account may see a product: restricted products are granted in the platform area (docs/interface.md §6). */
+export function productVisible(product: object): boolean {
+  return (product as { access?: unknown }).access !== 'restricted';
+}
+
+export interface StyleLookup {
+  get(accountId: string, id: string): Promise<StyleRecord | null>;
+  byName(accountId: string, name: string): Promise<StyleRecord | null>;
+}
+
+export interface TileRequest {
+  accountId: string;
+  frameId: string;
+  tile: TileAddress;
+  /** a style id or name; the product's default style when absent */
+  style?: string | undefined;
+}
+
+/** What a tile request resolves to before anything is drawn. */
+export interface ResolvedTile {
+  frame: FrameRef;
+  style: Style;
+  tile: TileAddress;
+  etag: string;
+  cacheControl: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class TileRenderer {
+  readonly zoomLevels: ZoomLevels;
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly weather: GridSource,
+    private readonly frames: FrameIndex,
+    private readonly styles: StyleLookup,
+    private readonly cache: SampleCache,
+    private readonly now: () => Date,
+  ) {
+    this.zoomLevels = zoomLevelsOf(Math.max(weather.grid.dLat, weather.grid.dLon));
+  }
+
+  /** The frame, style and tile a request names, with the answer's ETag and lifetime; throws the request's fault. */
+  async resolve(request: TileRequest): Promise<ResolvedTile> {
+    const frame = this.frames.find(request.frameId);
+    if (!frame || !productVisible(frame.product)) throw new NotFoundError('frame', request.frameId);
+    const { z, x, y } = request.tile;
+    const { minimum, maximum } = this.zoomLevels;
+    if (z < minimum || z > maximum) {
+      throw new InvalidRequestError('invalid_parameter', `Invalid path parameter: z`, [
+        { path: 'z', message: `must be a zoom level of the frame, ${minimum} to ${maximum}` },
+      ]);
+    }
+    const last = 2 ** z - 1;
+    const outside = [x > last ? 'x' : null, y > last ? 'y' : null].filter((p): p is string => p !== null);
+    if (outside.length) {
+      throw new InvalidRequestError(
+        'invalid_parameter',
+        `Invalid path parameter${outside.length > 1 ? 's' : ''}: ${outside.join(', ')}`,
+        outside.map((p) => ({ path: p, message: `must be a whole number from 0 to ${last} at zoom ${z}` })),
+      );
+    }
+    const style = await this.style(request.accountId, frame, request.style);
+    const nowMs = this.now().getTime();
+    const forecast = isForecastFrame(frame, nowMs);
+    const boundary = forecastBoundaryMs(nowMs);
+    const etag = this.etag(frame, style, request.tile, forecast ? boundary : null);
+    let cacheControl: string;
+    if (forecast) {
+      // A forecast frame is redrawn by the next hour's run: keep it until then.
+      cacheControl = `private, max-age=${Math.max(1, Math.ceil((boundary + HOUR_MS - nowMs) / 1000))}`;
+    } else {
+      cacheControl = style.isDefault ? PAST_DEFAULT_STYLE : PAST_CONTRIBUTED_STYLE;
+    }
+    return { frame, style, tile: request.tile, etag, cacheControl };
+  }
+
+  /** The PNG of a resolved tile. */
+  async render(resolved: ResolvedTile): Promise<Buffer> {
+    const { frame, style, tile } = resolved;
+    const product = frame.product;
+    const layer = layerGrid(this.weather, product, style.layerName);
+    if (!layer) {
+      throw new UnavailableError(
+        'layer_not_drawable',
+        `Layer ${style.layerName} of ${product.name} cannot be drawn as tiles by this server`,
+      );
+    }
+    const painters = style.colorizers.map((c) =>
+      painterOf(c, (name) => {
+        const maskLayer = product.styleableLayers.find((l) => l.name === c.mask?.layerName);
+        return maskLayer ? maskAttributeValue(maskLayer, name) : undefined;
+      }),
+    );
+    const modes = [...new Set(style.colorizers.map((c) => c.defaultMode))];
+    const byMode = new Map<SampleMode, Float32Array>();
+    for (const mode of modes) {
+      const samples = await Promise.all(layer.inputs.map((v) => this.sample(v, frame.validMs, tile, mode)));
+      byMode.set(mode, combineLayer(layer, samples));
+    }
+    // One mask layer per style in practice; each colorizer's mask is read from its own layer.
+    const maskNames = [...new Set(style.colorizers.flatMap((c) => (c.mask ? [c.mask.layerName] : [])))];
+    let mask: Float32Array | null = null;
+    if (maskNames.length > 1) {
+      throw new UnavailableError(
+        'layer_not_drawable',
+        'A style whose colorizers mask with different layers cannot be drawn by this server',
+      );
+    }
+    if (maskNames.length === 1) {
+      const maskLayer = layerGrid(this.weather, product, maskNames[0]!);
+      if (!maskLayer) throw new UnavailableError('layer_not_drawable', `Mask layer ${maskNames[0]} of ${product.name} cannot be read`);
+      const samples = await Promise.all(maskLayer.inputs.map((v) => this.sample(v, frame.validMs, tile, 'discrete')));
+      mask = combineLayer(maskLayer, samples);
+    }
+    const rgba = paint(painters, TILE_SIZE * TILE_SIZE, (mode) => byMode.get(mode)!, mask);
+    return encodePng(rgba, TILE_SIZE, TILE_SIZE);
+  }
+
+  private sample(variable: string, timeMs: number, tile: TileAddress, mode: SampleMode): Promise<Float32Array> {
+    const key = `${this.weather.id}|${variable}|${timeMs}|${tile.z}/${tile.x}/${tile.y}|${mode}`;
+    return this.cache.get(key, () => sampleTile(this.weather, variable as never, timeMs, tile, mode));
+  }
+
+  /** The style a request names (id or name, any case), among the product's defaults and the caller's own; 404 otherwise. */
+  private async style(accountId: string, frame: FrameRef, ref: string | undefined): Promise<Style> {
+    const product = frame.product;
+    const defaults = defaultStyles(product);
+    if (ref === undefined) return defaultStyleView(defaults[0]!);
+    const byId = UUID.test(ref);
+    const own = defaults.find((s) => (byId ? s.id === ref.toLowerCase() : nameKey(s.name) === nameKey(ref)));
+    if (own) return defaultStyleView(own);
+    const record = byId ? await this.styles.get(accountId, ref.toLowerCase()) : await this.styles.byName(accountId, ref);
+    const otherDefault =
+      !record &&
+      this.catalog.products().some((p) => defaultStyles(p).some((s) => s.id === ref.toLowerCase() || nameKey(s.name) === nameKey(ref)));
+    if (record && record.productId === product.id) return styleView(record);
+    if (record || otherDefault) {
+      throw new InvalidRequestError('style_not_for_product', `Style ${ref} is a style of another product than ${product.name}`, [
+        { path: 'style', message: `must be a style of ${product.name}` },
+      ]);
+    }
+    throw new NotFoundError('style', ref);
+  }
+
+  private etag(frame: FrameRef, style: Style, tile: TileAddress, run: number | null): string {
+    const hash = createHash('sha256')
+      .update(
+        JSON.stringify([
+          RENDERING_VERSION,
+          this.weather.id,
+          frame.id,
+          run,
+          style.id,
+          style.layerName,
+          style.colorizers,
+          tile.z,
+          tile.x,
+          tile.y,
+        ]),
+      )
+      .digest('base64url');
+    return `"${hash.slice(0, 32)}"`;
+  }
+}

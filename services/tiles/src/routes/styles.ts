@@ -1,0 +1,166 @@
+import { type Api, BodyFault, type Limits, InvalidRequestError, NotAllowedError, NotFoundError, ValidationError } from '@fieldcast/kit';
+import { ProductParams, Style, StyleInput, StyleListQuery, StyleParams } from '@fieldcast/schemas';
+import { type Catalog, defaultStyles, type ProductDef } from '@fieldcast/weather';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import {
+  checkStyleAgainstProduct,
+  defaultStyleNames,
+  defaultStyleView,
+  nameKey,
+  nameTaken,
+  styleRecord,
+  styleView,
+} from '../domain/styles.js';
+import { productVisible } from '../domain/tiles.js';
+import type { StyleStore } from '../store.js';
+
+export interface StyleRouteDeps {
+  catalog: Catalog;
+  styles: StyleStore;
+}
+
+const styleFault = BodyFault.semantic('invalid_style', 'The style is not valid');
+
+/** Name and content faults are 422 with their path (spec 4.3); a description that is no string is a malformed body. */
+const BODY_FAULTS = { name: styleFault, description: BodyFault.malformed, layerName: styleFault, colorizers: styleFault };
+
+const RULES =
+  'Rules (each fault 422 with its path, nothing stored): name unique among all styles, default styles included, compared case-insensitively (409 style_name_taken); layerName a styleable layer of the product; at least one colorizer, defaultMode linear or discrete, at least one stop, stop values strictly ascending; colours #rrggbb or rgba(r, g, b, a); a mask names a mask layer of the product and attributes of it, with a space or an underscore.';
+
+/** Styles (spec 2.3, 4.3; docs/interface.md §4). */
+export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
+  const { catalog, styles } = deps;
+  const defaultsById = new Map(catalog.products().flatMap((p) => defaultStyles(p).map((s) => [s.id, s] as const)));
+  const takenByDefault = defaultStyleNames(catalog);
+  const product = (ref: string): ProductDef => {
+    const p = catalog.product(ref);
+    if (!p || !productVisible(p)) throw new NotFoundError('product', ref);
+    return p;
+  };
+  const checkName = (name: string) => {
+    if (takenByDefault.has(nameKey(name))) throw nameTaken(name);
+  };
+  const refuseDefault = (id: string) => {
+    if (defaultsById.has(id))
+      throw new NotAllowedError(
+        'style_is_default',
+        `Style ${id} is a default style of its product: it can be read but not changed or removed`,
+      );
+  };
+  return api
+    .op({
+      method: 'get',
+      path: '/v2/products/{product}/styles.json',
+      summary: 'List a product’s styles',
+      description:
+        'The product’s default styles (isDefault true), then the calling account’s contributed styles for it, oldest first; never another account’s. `limit` and `after` page through the contributed styles (Link rel="next" while more remain).',
+      tags: ['styles'],
+      params: ProductParams,
+      query: StyleListQuery,
+      response: { status: 200, description: 'The styles', schema: z.array(Style) },
+      errors: [404],
+      handle: async ({ account, params, query, req, res }) => {
+        const p = product(params.product);
+        const limit = query.limit ?? 1000;
+        const page = await styles.listForProduct(account.id, p.id, { limit, ...(query.after ? { after: query.after } : {}) });
+        if (!page) {
+          throw new InvalidRequestError('unknown_cursor', `after: no style ${query.after} of this account for ${p.name} to continue from`, [
+            { path: 'after', message: 'must be the id of one of the account’s styles of this product' },
+          ]);
+        }
+        const last = page.records[page.records.length - 1];
+        if (page.more && last) {
+          const next = new URLSearchParams({ limit: String(limit), after: last.id });
+          res.setHeader('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
+        }
+        const own = page.records.map(styleView);
+        return query.after ? own : [...defaultStyles(p).map(defaultStyleView), ...own];
+      },
+    })
+    .op({
+      method: 'post',
+      path: '/v2/products/{product}/styles',
+      summary: 'Contribute a style for a product',
+      description: RULES,
+      tags: ['styles'],
+      params: ProductParams,
+      body: StyleInput,
+      bodyFaults: BODY_FAULTS,
+      response: { status: 201, description: 'The created style (isDefault false)', schema: Style },
+      errors: [404, 409, 422],
+      handle: async ({ account, params, body, req }) => {
+        const p = product(params.product);
+        checkStyleAgainstProduct(p, body);
+        checkName(body.name);
+        // The cap on resources of one kind per account (docs/decisions/0061-bounded-lists.md), as the kit resolved it.
+        const max = (req.app.locals.limits as Limits).ownedPerKind;
+        const created = await styles.create(styleRecord(randomUUID(), account.id, p.id, body), max);
+        if (!created) {
+          throw new ValidationError(
+            'too_many_resources',
+            `This account already has ${max.toLocaleString('en')} styles, the most it may have; delete some to create more`,
+          );
+        }
+        return styleView(created);
+      },
+    })
+    .op({
+      method: 'get',
+      path: '/v2/styles/{id}.json',
+      summary: 'Read a style',
+      description:
+        'A default style (any account may read it) or one of the caller’s contributed styles; another account’s style is 404 like a missing one.',
+      tags: ['styles'],
+      params: StyleParams,
+      response: { status: 200, description: 'The style', schema: Style },
+      errors: [404],
+      handle: async ({ account, params }) => {
+        const builtIn = defaultsById.get(params.id);
+        if (builtIn && productVisible(catalog.product(builtIn.productId) ?? {})) return defaultStyleView(builtIn);
+        const record = await styles.get(account.id, params.id);
+        if (!record) throw new NotFoundError('style', params.id);
+        return styleView(record);
+      },
+    })
+    .op({
+      method: 'put',
+      path: '/v2/styles/{id}.json',
+      summary: 'Replace a style',
+      description: `Replaces the caller’s style whole (same body as creation; its product stays). A default style is 403 style_is_default. ${RULES}`,
+      tags: ['styles'],
+      params: StyleParams,
+      body: StyleInput,
+      bodyFaults: BODY_FAULTS,
+      response: { status: 200, description: 'The style after replacement', schema: Style },
+      errors: [403, 404, 409, 422],
+      handle: async ({ account, params, body }) => {
+        refuseDefault(params.id);
+        const current = await styles.get(account.id, params.id);
+        if (!current) throw new NotFoundError('style', params.id);
+        const p = catalog.product(current.productId);
+        if (!p) throw new NotFoundError('style', params.id);
+        checkStyleAgainstProduct(p, body);
+        checkName(body.name);
+        const replaced = await styles.replace(styleRecord(params.id, account.id, p.id, body));
+        if (!replaced) throw new NotFoundError('style', params.id);
+        return styleView(replaced);
+      },
+    })
+    .op({
+      method: 'delete',
+      path: '/v2/styles/{id}.json',
+      summary: 'Delete a style',
+      description: 'Removes the caller’s style and returns it as it was. A default style is 403 style_is_default.',
+      tags: ['styles'],
+      params: StyleParams,
+      response: { status: 200, description: 'The removed style', schema: Style },
+      errors: [403, 404],
+      handle: async ({ account, params }) => {
+        refuseDefault(params.id);
+        const removed = await styles.remove(account.id, params.id);
+        if (!removed) throw new NotFoundError('style', params.id);
+        return styleView(removed);
+      },
+    });
+}

@@ -1,0 +1,94 @@
+import { type Api, NotFoundError, parseAccept } from '@fieldcast/kit';
+import { FramesQuery, ProductParams, TileFrame, TileParams, TileQuery } from '@fieldcast/schemas';
+import type { Catalog } from '@fieldcast/weather';
+import { z } from 'zod';
+import { frameRecord, recentFrames } from '../domain/frames.js';
+import { productVisible, type TileRenderer } from '../domain/tiles.js';
+
+export interface TileRouteDeps {
+  catalog: Catalog;
+  renderer: TileRenderer;
+  now: () => Date;
+}
+
+/**
+ * The style named among the parameters of the PNG media type in Accept (public record:
+ * `Accept: image/png; style=<id or name>`), from the most preferred range that names one.
+ */
+export function styleFromAccept(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const named = parseAccept(header)
+    .filter((r) => r.q > 0 && r.params.style !== undefined && ['image/png', 'image/*', '*/*'].includes(r.type))
+    .sort((a, b) => b.q - a.q);
+  const style = named[0]?.params.style?.trim();
+  return style ? style : undefined;
+}
+
+/**
+ * RFC 9110 section 13.1.2: If-None-Match matches when any listed entity tag equals the current
+ * one by weak comparison (a W/ prefix ignored), or is `*`.
+ */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
+/** PNG tiles of frames and a product's recent frames (docs/interface.md §4; public record, tiles). */
+export function tileRoutes(api: Api, deps: TileRouteDeps): Api {
+  const { renderer } = deps;
+  return api
+    .op({
+      method: 'get',
+      path: '/v2/frames/{frame}/tile/{z}/{x}/{y}.png',
+      summary: 'A tile of a frame as a PNG',
+      description: `A ${256} x 256 PNG (8-bit RGBA) of the frame in web mercator (EPSG:3857, XYZ tiling), drawn with the style named by \`style\` (id or name) in the query or as a \`style=\` parameter of the image/png media type in Accept, else the product’s default style. The grid is sampled at each pixel centre (bilinear for linear colorizers, the nearest grid point for discrete ones and for masks); transparent where there is no data or no colorizer applies. Zoom levels ${renderer.zoomLevels.minimum} to ${renderer.zoomLevels.maximum} (native ${renderer.zoomLevels.native}); x and y 0 to 2^z - 1, else 400. A strong ETag; If-None-Match is answered 304. Frames of the past are cacheable for a year with a default style (immutable), five minutes with a contributed one; forecast frames until the next hour. Unknown frame or style 404.`,
+      tags: ['tiles'],
+      params: TileParams,
+      query: TileQuery,
+      produces: ['image/png'],
+      response: { status: 200, description: 'The tile', mediaType: 'image/png' },
+      errors: [404],
+      // Reading the grid under a tile is large work at low zooms: an account has only a few in flight.
+      heavy: true,
+      handle: async ({ account, params, query, req, res }) => {
+        const style = query.style ?? styleFromAccept(req.headers.accept);
+        const resolved = await renderer.resolve({
+          accountId: account.id,
+          frameId: params.frame,
+          tile: { z: params.z, x: params.x, y: params.y },
+          style,
+        });
+        res.setHeader('ETag', resolved.etag);
+        res.setHeader('Cache-Control', resolved.cacheControl);
+        // The answer differs by credentials and by the Accept's style parameter.
+        res.setHeader('Vary', 'Accept, Authorization');
+        if (ifNoneMatchHits(req.headers['if-none-match'], resolved.etag)) {
+          res.removeHeader('Content-Type');
+          res.status(304).end();
+          return;
+        }
+        const png = await renderer.render(resolved);
+        res.status(200).type('image/png').send(png);
+      },
+    })
+    .op({
+      method: 'get',
+      path: '/v2/products/{product}/frames.json',
+      summary: 'A product’s recent frames',
+      description:
+        'The product’s newest frames first, the same records as the platform area’s frames (id, validTime, runTime, creationTime, expirationTime, zoomLevels, mediaTypes, tileSize, forecast, product), so a map client needs only this base address. `limit` 1 to 1000, default 100.',
+      tags: ['tiles'],
+      params: ProductParams,
+      query: FramesQuery,
+      response: { status: 200, description: 'The frames, newest first', schema: z.array(TileFrame) },
+      errors: [404],
+      handle: ({ params, query }) => {
+        const p = deps.catalog.product(params.product);
+        if (!p || !productVisible(p)) throw new NotFoundError('product', params.product);
+        const nowMs = deps.now().getTime();
+        return recentFrames(p, nowMs, query.limit ?? 100).map((f) => frameRecord(f, nowMs, renderer.zoomLevels));
+      },
+    });
+}

@@ -1,0 +1,133 @@
+import type { Knex } from 'knex';
+import { OwnedResourceStore, type Outbox, type OwnedResourceTable } from '@fieldcast/db';
+import { topicFor } from '@fieldcast/bus';
+import { nameKey, nameTaken, type StyleRecord, styleView } from './domain/styles.js';
+
+export const AREA = 'tiles';
+export const STYLES_TOPIC = topicFor(AREA, 'styles');
+const STYLE_NAMESPACE = 'tiles/styles';
+const PRODUCT_NAMESPACE = 'platform/products';
+
+interface StyleRow {
+  id: string;
+  account_id: string;
+  product_id: string;
+  name: string;
+  description: string;
+  layer_name: string;
+  colorizers: StyleRecord['colorizers'] | string;
+}
+
+const COLUMNS = ['id', 'account_id', 'product_id', 'name', 'description', 'layer_name', 'colorizers'] as const;
+
+function fromRow(raw: Record<string, unknown>): StyleRecord {
+  const row = raw as unknown as StyleRow;
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    productId: row.product_id,
+    name: row.name,
+    description: row.description,
+    layerName: row.layer_name,
+    colorizers: typeof row.colorizers === 'string' ? JSON.parse(row.colorizers) : row.colorizers,
+  };
+}
+
+const STYLES: OwnedResourceTable<StyleRecord> = {
+  area: AREA,
+  table: 'styles',
+  kind: 'style',
+  topic: STYLES_TOPIC,
+  columns: COLUMNS,
+  fromRow,
+  toRow(record) {
+    return {
+      id: record.id,
+      account_id: record.accountId,
+      product_id: record.productId,
+      name: record.name,
+      name_key: nameKey(record.name),
+      description: record.description,
+      layer_name: record.layerName,
+      colorizers: JSON.stringify(record.colorizers),
+    };
+  },
+  snapshot: styleView,
+  related: (record) => [
+    { namespace: STYLE_NAMESPACE, id: record.id },
+    { namespace: PRODUCT_NAMESPACE, id: record.productId },
+  ],
+};
+
+/** PostgreSQL's unique_violation (Appendix A, SQLSTATE 23505), from node-postgres and PGlite alike. */
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
+}
+
+/**
+ * Contributed styles, owned by accounts (docs/interface.md §4). Names are unique among all
+ * accounts' styles, case-insensitively: the unique index on name_key decides, so two accounts
+ * creating one name at once cannot both win, and the loser hears 409 without learning whose it is.
+ */
+export class StyleStore extends OwnedResourceStore<StyleRecord> {
+  constructor(
+    private readonly db: Knex,
+    outbox: Outbox,
+    now: () => Date,
+  ) {
+    super(db, outbox, now, STYLES);
+  }
+
+  override async create(record: StyleRecord, maxPerAccount?: number): Promise<StyleRecord | null> {
+    try {
+      return await super.create(record, maxPerAccount);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw nameTaken(record.name);
+      throw err;
+    }
+  }
+
+  override async replace(record: StyleRecord): Promise<StyleRecord | null> {
+    try {
+      return await super.replace(record);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw nameTaken(record.name);
+      throw err;
+    }
+  }
+
+  /** The account's styles of one product, oldest first: a page after `after`; null when `after` is none of them. */
+  async listForProduct(
+    accountId: string,
+    productId: string,
+    page: { limit: number; after?: string },
+  ): Promise<{ records: StyleRecord[]; more: boolean } | null> {
+    const rows = () => this.db.withSchema(AREA).table('styles');
+    const query = rows()
+      .select([...COLUMNS])
+      .where({ account_id: accountId, product_id: productId })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .limit(page.limit + 1);
+    if (page.after !== undefined) {
+      const cursor = rows().select('created_at', 'id').where({ id: page.after, account_id: accountId, product_id: productId });
+      query.whereRaw('(created_at, id) > ?', [cursor]);
+    }
+    const found: Record<string, unknown>[] = await query;
+    if (found.length === 0 && page.after !== undefined) {
+      const known = await rows().select('id').where({ id: page.after, account_id: accountId, product_id: productId }).first();
+      if (!known) return null;
+    }
+    return { records: found.slice(0, page.limit).map(fromRow), more: found.length > page.limit };
+  }
+
+  /** The account's style of this name (any case); null when it has none. */
+  async byName(accountId: string, name: string): Promise<StyleRecord | null> {
+    const row: Record<string, unknown> | undefined = await this.db
+      .withSchema(AREA)
+      .table('styles')
+      .select([...COLUMNS])
+      .where({ name_key: nameKey(name), account_id: accountId })
+      .first();
+    return row ? fromRow(row) : null;
+  }
+}
