@@ -1,0 +1,126 @@
+/**
+ * Forecast runs and their life cycle (docs/interface.md §7;
+ * docs/decisions/0140-forecast-runs-and-their-life-cycle.md). Runs are derived from each model's
+ * cycle in the catalog, never stored: a run starts at 00Z plus k times the run interval
+ * (docs/decisions/0023-catalog-products-and-model-runs.md) and its id is the UUID v5 of the model
+ * and the init time (docs/decisions/0022-derived-ids-uuid-v5.md).
+ *
+ * Life cycle of a run initialised at `init`, with the model's publication delay `d` and
+ * retention `r`:
+ *
+ *   [init, init + d/4)     INITIALIZING  the analysis is being assimilated; no valid time yet
+ *   [init + d/4, init + d) INCOMPLETE    valid times appear in order, evenly over the interval
+ *   [init + d, init + r)   COMPLETE      every valid time is there (the catalog's creation time)
+ *   [init + r, init + 2r)  EXPIRED       superseded, still readable
+ *
+ * Before `init` a run does not exist, and from `init + 2r` on it is gone (404).
+ */
+import { CATALOG_START, forecastId, forecastValidTimes, type ForecastRun, type ModelDef } from '@fieldcast/weather';
+import type { ModelForecastStatus } from '@fieldcast/schemas';
+
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+const FIRST_INIT_MS = Date.parse(CATALOG_START);
+
+/** A run of one model with its life-cycle instants. */
+export interface Run extends ForecastRun {
+  model: ModelDef;
+  /** INCOMPLETE from here: the first valid time is produced */
+  producingMs: number;
+  /** gone (404) from here */
+  goneMs: number;
+}
+
+/** Life-cycle statuses in order, each with the instant of a run it starts at. */
+export const TRANSITIONS: readonly { status: ModelForecastStatus; at: (r: Run) => number }[] = [
+  { status: 'INITIALIZING', at: (r) => r.initMs },
+  { status: 'INCOMPLETE', at: (r) => r.producingMs },
+  { status: 'COMPLETE', at: (r) => r.creationMs },
+  { status: 'EXPIRED', at: (r) => r.expirationMs },
+];
+
+const everyMs = (m: ModelDef) => m.runEveryHours * HOUR_MS;
+
+/** The run of model m initialised at initMs (on the model's cycle). */
+export function runAt(m: ModelDef, initMs: number): Run {
+  const delayMs = m.publishDelayMinutes * MINUTE_MS;
+  const expirationMs = initMs + m.retentionHours * HOUR_MS;
+  return {
+    id: forecastId(m, initMs),
+    modelId: m.id,
+    initMs,
+    creationMs: initMs + delayMs,
+    expirationMs,
+    model: m,
+    producingMs: initMs + Math.floor(delayMs / 4),
+    goneMs: expirationMs + m.retentionHours * HOUR_MS,
+  };
+}
+
+/** Status of a run at nowMs; null when it does not exist (yet, or any more). */
+export function runStatus(r: Run, nowMs: number): ModelForecastStatus | null {
+  if (nowMs < r.initMs || nowMs >= r.goneMs) return null;
+  let status: ModelForecastStatus = 'INITIALIZING';
+  for (const t of TRANSITIONS) if (nowMs >= t.at(r)) status = t.status;
+  return status;
+}
+
+/**
+ * How many of the run's valid times exist at nowMs: none while INITIALIZING, then the k-th of
+ * n at producing + k/n of the production interval, all of them once COMPLETE.
+ */
+export function producedCount(r: Run, nowMs: number): number {
+  const n = Math.floor(r.model.horizonHours / r.model.stepHours) + 1;
+  if (nowMs >= r.creationMs) return n;
+  if (nowMs < r.producingMs) return 0;
+  const span = r.creationMs - r.producingMs;
+  return Math.min(n, Math.floor(((nowMs - r.producingMs) * n) / span) + 1);
+}
+
+/** The valid times of a run that exist at nowMs, ascending (epoch ms). */
+export function producedValidTimes(r: Run, nowMs: number): number[] {
+  return forecastValidTimes(r.model, r.initMs).slice(0, producedCount(r, nowMs));
+}
+
+/** Init time of the newest run of m that has started by nowMs (may be before the catalog start). */
+function newestInit(m: ModelDef, nowMs: number): number {
+  return Math.floor(nowMs / everyMs(m)) * everyMs(m);
+}
+
+/**
+ * The runs of m that exist at nowMs (INITIALIZING to EXPIRED), newest first. Runs start and
+ * leave on whole hours, so the set is the same for every instant of a UTC hour
+ * (docs/decisions/0140-forecast-runs-and-their-life-cycle.md).
+ */
+export function existingRuns(m: ModelDef, nowMs: number): Run[] {
+  const out: Run[] = [];
+  const oldestMs = nowMs - 2 * m.retentionHours * HOUR_MS;
+  for (let t = newestInit(m, nowMs); t > oldestMs && t >= FIRST_INIT_MS; t -= everyMs(m)) out.push(runAt(m, t));
+  return out;
+}
+
+/** The newest COMPLETE run of m at nowMs, or null when there is none. */
+export function latestCompleteRun(m: ModelDef, nowMs: number): Run | null {
+  const every = everyMs(m);
+  const delayMs = m.publishDelayMinutes * MINUTE_MS;
+  const initMs = Math.floor((nowMs - delayMs) / every) * every;
+  if (initMs < FIRST_INIT_MS) return null;
+  const r = runAt(m, initMs);
+  return runStatus(r, nowMs) === 'COMPLETE' ? r : null;
+}
+
+export interface RunQuery {
+  startMs?: number;
+  endMs?: number;
+  limit: number;
+  sort: 'asc' | 'desc';
+}
+
+/** Existing runs of m with initTime in [start, end], sorted by initTime, at most limit. */
+export function listRuns(m: ModelDef, nowMs: number, q: RunQuery): Run[] {
+  const runs = existingRuns(m, nowMs).filter(
+    (r) => (q.startMs === undefined || r.initMs >= q.startMs) && (q.endMs === undefined || r.initMs <= q.endMs),
+  );
+  if (q.sort === 'asc') runs.reverse();
+  return runs.slice(0, q.limit);
+}

@@ -1,0 +1,111 @@
+/**
+ * A run's point time series with statistics (spec 2.8, 4.7; docs/interface.md §7).
+ */
+import { InvalidRequestError } from '@fieldcast/kit';
+import type { ModelVariableTimeSeries } from '@fieldcast/schemas';
+import { seriesStatistics } from '@fieldcast/science';
+import { GridRequestError, type GridSource, type ModelVariable, type PointSeries, type VariableId } from '@fieldcast/weather';
+import { ERROR_RULES, forecastValues, type Truth } from './forecast-error.js';
+import { producedValidTimes, type Run } from './runs.js';
+
+/** Decimal places of served values, means and medians. */
+const VALUE_DECIMALS = 2;
+/** Decimal places of the mode (docs/decisions/0009-statistics-mode.md). */
+const MODE_PRECISION = 1;
+
+export interface SeriesWindow {
+  /** earliest validTime, inclusive */
+  startMs?: number;
+  /** latest validTime, inclusive */
+  endMs?: number;
+  /** at most this many values, the first ones */
+  limit?: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function round(v: number, decimals = VALUE_DECIMALS): number {
+  const scale = 10 ** decimals;
+  // + 0 turns -0 into 0 for a clean JSON number.
+  return Math.round(v * scale) / scale + 0;
+}
+
+/** The valid times of the run the window selects, among those produced at nowMs. */
+export function selectValidTimes(run: Run, nowMs: number, w: SeriesWindow): number[] {
+  const times = producedValidTimes(run, nowMs).filter(
+    (t) => (w.startMs === undefined || t >= w.startMs) && (w.endMs === undefined || t <= w.endMs),
+  );
+  return w.limit === undefined ? times : times.slice(0, w.limit);
+}
+
+/**
+ * Reads point series of the weather, each variable once per request (the dewpoint's error needs
+ * the temperature too). A request the weather refuses is the caller's (400 with its code,
+ * docs/decisions/0021-grid-requests-and-forecast-boundary.md).
+ */
+export class TruthReader {
+  private readonly reads = new Map<VariableId, Promise<PointSeries>>();
+
+  constructor(
+    private readonly weather: GridSource,
+    private readonly latitude: number,
+    private readonly longitude: number,
+    private readonly validMs: readonly number[],
+  ) {}
+
+  private read(variable: VariableId): Promise<PointSeries> {
+    let p = this.reads.get(variable);
+    if (!p) {
+      const range = { startMs: this.validMs[0] as number, endMs: this.validMs[this.validMs.length - 1] as number };
+      p = this.weather.pointSeries(variable, this.longitude, this.latitude, range).catch((err: unknown) => {
+        if (err instanceof GridRequestError) throw new InvalidRequestError(err.code, err.message);
+        throw err;
+      });
+      this.reads.set(variable, p);
+    }
+    return p;
+  }
+
+  /** The variable's values at the valid times; NaN where the weather has none. */
+  async values(variable: VariableId): Promise<Float64Array> {
+    const s = await this.read(variable);
+    const out = new Float64Array(this.validMs.length).fill(Number.NaN);
+    for (let n = 0; n < out.length; n++) {
+      const i = s.stepMs === 0 ? 0 : ((this.validMs[n] as number) - s.startMs) / s.stepMs;
+      if (Number.isInteger(i) && i >= 0 && i < s.values.length) out[n] = s.values[i] as number;
+    }
+    return out;
+  }
+}
+
+/** The spec 2.8 per-variable object of one variable of a run at a point, at the given valid times. */
+export async function variableTimeSeries(
+  run: Run,
+  variable: ModelVariable,
+  latitude: number,
+  longitude: number,
+  validMs: readonly number[],
+  truthReader: TruthReader,
+): Promise<ModelVariableTimeSeries> {
+  const unit = { description: variable.unit.description, label: variable.unit.label };
+  if (validMs.length === 0) return { series: [], mean: null, median: null, mode: null, minimum: null, maximum: null, unit };
+  const rule = ERROR_RULES[variable.variable];
+  const truth: Truth = { values: await truthReader.values(variable.variable) };
+  if (rule.kind === 'depression') truth.temperature = await truthReader.values('air_temperature');
+  const values = forecastValues(rule, { model: run.model.name, initMs: run.initMs }, latitude, longitude, validMs, truth);
+  const series = validMs.map((t, n) => {
+    const v = values[n] as number;
+    return { validTime: iso(t), value: Number.isFinite(v) ? round(v) : null };
+  });
+  // Statistics of the values as served, so a caller can recompute them from the series.
+  const s = seriesStatistics(series, { precision: MODE_PRECISION });
+  return {
+    series,
+    mean: s.mean === null ? null : round(s.mean),
+    median: s.median === null ? null : round(s.median),
+    mode: s.mode,
+    minimum: s.minimum === null ? null : { validTime: s.minimumTime as string, value: s.minimum },
+    maximum: s.maximum === null ? null : { validTime: s.maximumTime as string, value: s.maximum },
+    unit,
+  };
+}

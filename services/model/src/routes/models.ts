@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { type Api, NotFoundError } from '@fieldcast/kit';
+import {
+  MODEL_FORECAST_LIST_LIMIT_DEFAULT,
+  MODEL_FORECAST_LIST_LIMIT_MAX,
+  ModelForecastListQuery,
+  ModelForecastRecord,
+  ModelLatestForecastTimeSeries,
+  ModelLatestTimeSeriesParams,
+  ModelParams,
+  ModelRecord,
+  ModelTimeSeriesQuery,
+  ModelVariableRecord,
+} from '@fieldcast/schemas';
+import { forecastRecord, modelRecord, modelVariableRecord } from '../domain/records.js';
+import { latestCompleteRun, listRuns } from '../domain/runs.js';
+import { selectValidTimes, TruthReader, variableTimeSeries } from '../domain/time-series.js';
+import { type ModelRouteDeps, modelOf } from './deps.js';
+
+const TAGS = ['models'];
+const MODEL = 'The model is named by its id (UUID) or its name.';
+
+/** Models, their variables and runs (docs/interface.md §7; public record, model area). */
+export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
+  const nowMs = () => deps.now().getTime();
+  const latest = (idOrName: string) => {
+    const m = modelOf(deps, idOrName);
+    const run = latestCompleteRun(m, nowMs());
+    if (!run) throw new NotFoundError('forecast', `of model ${m.name}`, `Model ${m.name} has no complete forecast yet`);
+    return run;
+  };
+  return api
+    .op({
+      method: 'get',
+      path: '/models',
+      summary: 'List models',
+      tags: TAGS,
+      response: { status: 200, description: 'Every model, in catalog order', schema: z.array(ModelRecord) },
+      handle: () => deps.catalog.models().map(modelRecord),
+    })
+    .op({
+      method: 'get',
+      path: '/models/{id}',
+      summary: 'A model',
+      description: MODEL,
+      tags: TAGS,
+      params: ModelParams,
+      response: { status: 200, description: 'The model', schema: ModelRecord },
+      errors: [404],
+      handle: ({ params }) => modelRecord(modelOf(deps, params.id)),
+    })
+    .op({
+      method: 'get',
+      path: '/models/{id}/variables',
+      summary: 'The variables of a model',
+      description: `${MODEL} Every run of the model forecasts these variables.`,
+      tags: TAGS,
+      params: ModelParams,
+      response: { status: 200, description: 'The variables', schema: z.array(ModelVariableRecord) },
+      errors: [404],
+      handle: ({ params }) => modelOf(deps, params.id).variables.map(modelVariableRecord),
+    })
+    .op({
+      method: 'get',
+      path: '/models/{id}/forecasts',
+      summary: 'The runs of a model',
+      description: `${MODEL} Runs that exist now (INITIALIZING to EXPIRED; an expired run stays listed for one more retention period), filtered by initTime with start and end (inclusive), sorted by initTime (sort desc, the default, or asc), at most limit (default ${MODEL_FORECAST_LIST_LIMIT_DEFAULT}, at most ${MODEL_FORECAST_LIST_LIMIT_MAX}).`,
+      tags: TAGS,
+      params: ModelParams,
+      query: ModelForecastListQuery,
+      response: { status: 200, description: 'The runs', schema: z.array(ModelForecastRecord) },
+      errors: [404],
+      handle: ({ params, query }) => {
+        const m = modelOf(deps, params.id);
+        const now = nowMs();
+        const runs = listRuns(m, now, {
+          ...(query.start === undefined ? {} : { startMs: query.start }),
+          ...(query.end === undefined ? {} : { endMs: query.end }),
+          limit: query.limit ?? MODEL_FORECAST_LIST_LIMIT_DEFAULT,
+          sort: query.sort ?? 'desc',
+        });
+        return runs.map((r) => forecastRecord(r, now));
+      },
+    })
+    .op({
+      method: 'get',
+      path: '/models/{id}/latest-forecast',
+      summary: 'The latest complete run of a model',
+      description: `${MODEL} The newest run whose status is COMPLETE; 404 forecast_does_not_exist when the model has none.`,
+      tags: TAGS,
+      params: ModelParams,
+      response: { status: 200, description: 'The run', schema: ModelForecastRecord },
+      errors: [404],
+      handle: ({ params }) => forecastRecord(latest(params.id), nowMs()),
+    })
+    .op({
+      method: 'get',
+      path: '/models/{id}/latest-forecast/timeseries/{latitude}/{longitude}',
+      summary: 'Every variable of the latest complete run at a point',
+      description: `${MODEL} The latest complete run's series of each variable at the point, with statistics (spec 2.8, 4.7). start, end and limit select valid times as in the by-variable form (beyond the spec).`,
+      tags: TAGS,
+      params: ModelLatestTimeSeriesParams,
+      query: ModelTimeSeriesQuery,
+      response: { status: 200, description: 'The forecast link and each variable (spec 2.8)', schema: ModelLatestForecastTimeSeries },
+      errors: [404],
+      handle: async ({ params, query }) => {
+        const run = latest(params.id);
+        const validMs = selectValidTimes(run, nowMs(), { startMs: query.start, endMs: query.end, limit: query.limit });
+        const truth = new TruthReader(deps.weather, params.latitude, params.longitude, validMs);
+        const entries = await Promise.all(
+          run.model.variables.map(
+            async (v) => [v.name, await variableTimeSeries(run, v, params.latitude, params.longitude, validMs, truth)] as const,
+          ),
+        );
+        return { forecast: `/forecasts/${run.id}`, variables: Object.fromEntries(entries) };
+      },
+    });
+}
