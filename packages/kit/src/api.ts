@@ -32,6 +32,14 @@ export interface OperationResponse {
   schema?: z.ZodType;
   /** JSON by default; anything else (image/png, text/xml) is written by the handler itself */
   mediaType?: string;
+  /** further media types the same answer may take (chosen by Accept or a path suffix), with a schema where one applies */
+  alternatives?: MediaContent[];
+}
+
+/** One media type of a documented body, and its schema where one applies. */
+export interface MediaContent {
+  mediaType: string;
+  schema?: z.ZodType;
 }
 
 /**
@@ -79,6 +87,11 @@ export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z
   response: OperationResponse;
   /** documented failure statuses besides the ones every operation has */
   errors?: number[];
+  /**
+   * the bodies of failures, for an area that answers them in its own formats (the archive,
+   * docs/interface.md §11) rather than problem+json
+   */
+  failureBodies?: MediaContent[];
   /** false for operations outside HTTP Basic */
   auth?: boolean;
   /**

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { Problem } from '@fieldcast/schemas';
-import type { AnyOperation } from './api.js';
+import type { AnyOperation, MediaContent } from './api.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -50,15 +50,21 @@ export function openApiDocument(input: {
 
   const problemRef = toSchema(Problem, 'output');
   const paths: Record<string, Record<string, unknown>> = {};
+  const contentOf = (media: readonly MediaContent[]) =>
+    Object.fromEntries(media.map((m) => [m.mediaType, m.schema ? { schema: toSchema(m.schema, 'output') } : {}]));
   for (const op of input.operations) {
     const responses: Record<string, unknown> = {
       [op.response.status]: {
         description: op.response.description,
         content: op.produces
           ? Object.fromEntries(op.produces.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]))
-          : { [op.response.mediaType ?? input.mediaType]: op.response.schema ? { schema: toSchema(op.response.schema, 'output') } : {} },
+          : contentOf([
+              { mediaType: op.response.mediaType ?? input.mediaType, ...(op.response.schema ? { schema: op.response.schema } : {}) },
+              ...(op.response.alternatives ?? []),
+            ]),
       },
     };
+    const failureContent = op.failureBodies ? contentOf(op.failureBodies) : { 'application/problem+json': { schema: problemRef } };
     const failures = new Set([
       ...(op.auth === false ? [] : [401, 429]),
       406,
@@ -67,7 +73,7 @@ export function openApiDocument(input: {
       ...(op.errors ?? []),
     ]);
     for (const status of [...failures].sort()) {
-      responses[status] = { description: STATUS_CODES[status] ?? 'Error', content: { 'application/problem+json': { schema: problemRef } } };
+      responses[status] = { description: STATUS_CODES[status] ?? 'Error', content: failureContent };
     }
     (paths[op.path] ??= {})[op.method] = {
       summary: op.summary,
