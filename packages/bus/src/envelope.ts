@@ -26,6 +26,13 @@ export interface ResourceChange<T = unknown> {
   resource: T;
   /** ids of related resources the event should also be found through (spec 2.10 `tagged`) */
   related?: { namespace: string; id: string }[];
+  /**
+   * How the event reads, when the resource's own wording is not enough (spec 6: a frame created
+   * by a job of a tile-building application): the resource that emitted it (default the
+   * subject), the event's namespace (default `<area>/<resource>/<action>`) and its message, one
+   * `{}` per tagged resource in tagging order (docs/decisions/0123-events-described-by-their-emitter.md)
+   */
+  event?: { origin?: { namespace: string; id: string }; namespace?: string; message?: string };
 }
 
 export interface ResourceEventInput<T> {
