@@ -1,11 +1,34 @@
-import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
+import { usersMigration } from '../migrations/001_users.js';
+import { AddressRangeError, parseRange } from './domain/address-ranges.js';
+import { SevereEventBlocks } from './domain/event-blocks.js';
+import { archiveRoutes } from './routes/archive.js';
+import { AREA, ArchiveUserStore } from './store.js';
+
+/** The trusted proxies of FIELDCAST_TRUSTED_PROXIES; a bad entry stops start-up naming the variable. */
+function trustedProxies(list: readonly string[] | undefined) {
+  try {
+    return (list ?? []).map(parseRange);
+  } catch (err) {
+    if (err instanceof AddressRangeError) throw new Error(`FIELDCAST_TRUSTED_PROXIES: ${err.message}`);
+    throw err;
+  }
+}
 
 /** The archive service: what `fieldcast serve archive` and the embedded fleet run. */
 export const archiveService = defineService({
-  area: 'archive',
+  area: AREA,
   title: 'Archive',
-  description: 'Archive (docs/interface.md).',
-  needs: {},
-  api: () => new Api(),
+  description:
+    'Severe-weather history under /v2 (docs/interface.md §11): hailsize, hailprob, tornado, gustdur, lightning and stormreports; summary, latest and history at an ISO 6709 point or region; JSON (GeoJSON for places), XML and KML; access by u, t and a registered address. Events are the synthetic world’s.',
+  needs: { database: { migrations: [usersMigration] } },
+  api: (deps) =>
+    archiveRoutes({
+      users: new ArchiveUserStore(deps.db.knex, deps.now),
+      blocks: new SevereEventBlocks(),
+      trustedProxies: trustedProxies(deps.trustedProxies),
+      vendor: deps.vendor,
+      now: deps.now,
+      logger: deps.logger,
+    }),
 });

@@ -1,0 +1,167 @@
+import { InvalidRequestError, NotFoundError } from '@fieldcast/kit';
+import { DATE_FORM, DateError, DAY_MS, eventDayOf, parseEventDay, parseTime, type EventDay } from './dates.js';
+import { LocationError, parsePlace, type Place } from './iso6709.js';
+import { ARCHIVE_REQUESTS, isArchiveRequest, type ArchiveRequest, type ArchiveType } from './types.js';
+
+/**
+ * An archive request as the domain reads it (docs/interface.md §11), parsed from the path's
+ * segments and the query. Faults are 400 with the accepted form; an unknown request kind is 404;
+ * more work than the area does in one request is 422 before anything is computed.
+ */
+export interface ArchiveQuery {
+  type: ArchiveType;
+  request: ArchiveRequest;
+  place: Place;
+  /** points only: the search radius, in the caller's units and in km */
+  radius: { value: number; units: Units; km: number } | null;
+  /** distances in answers are in these units */
+  units: Units;
+  /** inclusive instants, epoch ms */
+  startMs: number;
+  endMs: number;
+  /** the event day of `/{date}`, when the path names one */
+  day: EventDay | null;
+  /** history: at most this many records, newest first (or nearest first) */
+  limit: number;
+  /** lightning: which strokes */
+  strokeTypes: ReadonlySet<'cloud' | 'ground'>;
+  /** lightning: order of history */
+  sort: 'time' | 'distance';
+}
+
+export type Units = 'miles' | 'km';
+
+export const KM_PER_MILE = 1.609344;
+/** The public record's cap: 20 statute miles, whatever the units the radius is given in. */
+export const MAX_RADIUS_MILES = 20;
+export const DEFAULT_RADIUS = 1;
+export const DEFAULT_SPAN_DAYS = 90;
+export const HISTORY_LIMIT = { default: 100, max: 1_000 };
+
+/** The query parameters each type takes; any other is refused so a misspelt one is not silently ignored. */
+const COMMON_PARAMETERS = ['u', 't', 'begin', 'end', 'radius', 'units', 'limit'];
+const LIGHTNING_PARAMETERS = ['types', 'sort'];
+
+export interface RawArchiveRequest {
+  type: ArchiveType;
+  request: string;
+  location: string;
+  date?: string;
+  query: Record<string, unknown>;
+  now: number;
+}
+
+function fault(parameter: string, message: string): InvalidRequestError {
+  return new InvalidRequestError('invalid_parameter', message, [{ path: parameter, message }]);
+}
+
+function single(query: Record<string, unknown>, name: string): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw fault(name, `${name} is given more than once or with brackets; give it once`);
+  return value;
+}
+
+function positiveNumber(text: string, name: string): number {
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(text)) throw fault(name, `${name} must be a positive decimal number`);
+  const value = Number(text);
+  if (!(value > 0)) throw fault(name, `${name} must be greater than 0`);
+  return value;
+}
+
+/** The parameters of a request kind that is known: the kind itself is checked first (404). */
+export function checkRequestKind(request: string): ArchiveRequest {
+  if (!isArchiveRequest(request))
+    throw new NotFoundError('route', request, `No request kind "${request}"; the archive serves ${ARCHIVE_REQUESTS.join(', ')}`);
+  return request;
+}
+
+export function parseArchiveQuery(raw: RawArchiveRequest): ArchiveQuery {
+  const request = checkRequestKind(raw.request);
+  const { query } = raw;
+  const allowed = [...COMMON_PARAMETERS, ...(raw.type === 'lightning' ? LIGHTNING_PARAMETERS : [])];
+  for (const name of Object.keys(query)) {
+    if (!allowed.includes(name)) {
+      const which = LIGHTNING_PARAMETERS.includes(name) ? `${name} applies to lightning only` : `unknown parameter ${name}`;
+      throw fault(name, `${which}; ${raw.type} takes ${allowed.join(', ')}`);
+    }
+  }
+
+  let place: Place;
+  try {
+    place = parsePlace(raw.location);
+  } catch (err) {
+    if (err instanceof LocationError) throw fault('location', err.message);
+    throw err;
+  }
+
+  const unitsText = single(query, 'units');
+  const radiusText = single(query, 'radius');
+  if (place.kind === 'region' && (unitsText !== undefined || radiusText !== undefined)) {
+    throw fault(radiusText !== undefined ? 'radius' : 'units', 'radius and units apply to a point, not to a region');
+  }
+  if (unitsText !== undefined && unitsText !== 'miles' && unitsText !== 'km') throw fault('units', 'units must be miles or km');
+  const units: Units = unitsText ?? 'miles';
+  let radius: ArchiveQuery['radius'] = null;
+  if (place.kind === 'point') {
+    const value = radiusText === undefined ? DEFAULT_RADIUS : positiveNumber(radiusText, 'radius');
+    const km = units === 'km' ? value : value * KM_PER_MILE;
+    if (km > MAX_RADIUS_MILES * KM_PER_MILE + 1e-9) {
+      throw fault('radius', `radius is at most ${MAX_RADIUS_MILES} miles (${(MAX_RADIUS_MILES * KM_PER_MILE).toFixed(3)} km)`);
+    }
+    radius = { value, units, km };
+  }
+
+  const { startMs, endMs, day } = timeRange(query, raw.date, raw.now);
+
+  const limitText = single(query, 'limit');
+  if (limitText !== undefined && request !== 'history') throw fault('limit', 'limit applies to history only');
+  let limit = HISTORY_LIMIT.default;
+  if (limitText !== undefined) {
+    if (!/^\d{1,7}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > HISTORY_LIMIT.max)
+      throw fault('limit', `limit must be a whole number from 1 to ${HISTORY_LIMIT.max}`);
+    limit = Number(limitText);
+  }
+
+  const strokeTypes = new Set<'cloud' | 'ground'>();
+  const typesText = single(query, 'types') ?? 'ground';
+  for (const part of typesText.split(',')) {
+    if (part !== 'cloud' && part !== 'ground') throw fault('types', 'types must be cloud, ground or cloud,ground');
+    strokeTypes.add(part);
+  }
+  const sortText = single(query, 'sort') ?? 'time';
+  if (sortText !== 'time' && sortText !== 'distance') throw fault('sort', 'sort must be time or distance');
+  if (sortText === 'distance' && place.kind === 'region') throw fault('sort', 'sort=distance needs a point, not a region');
+
+  const parsed: ArchiveQuery = { type: raw.type, request, place, radius, units, startMs, endMs, day, limit, strokeTypes, sort: sortText };
+  return parsed;
+}
+
+/** begin and end (RFC 3339 or POSIX seconds), or one event day from the path (docs/interface.md §11). */
+function timeRange(
+  query: Record<string, unknown>,
+  dateText: string | undefined,
+  now: number,
+): { startMs: number; endMs: number; day: EventDay | null } {
+  const beginText = single(query, 'begin');
+  const endText = single(query, 'end');
+  const parse = (text: string, name: string, at: (t: string, n: string) => number) => {
+    try {
+      return at(text, name);
+    } catch (err) {
+      if (err instanceof DateError) throw fault(name, err.message);
+      throw err;
+    }
+  };
+  if (dateText !== undefined) {
+    if (beginText !== undefined || endText !== undefined)
+      throw fault(beginText !== undefined ? 'begin' : 'end', 'a path that names an event day takes no begin or end');
+    const day = parse(dateText, 'date', (t) => parseEventDay(t).startMs);
+    const eventDay = eventDayOf(day);
+    return { startMs: eventDay.startMs, endMs: eventDay.endMs - 1, day: eventDay };
+  }
+  const endMs = endText === undefined ? now : parse(endText, 'end', parseTime);
+  const startMs = beginText === undefined ? endMs - DEFAULT_SPAN_DAYS * DAY_MS : parse(beginText, 'begin', parseTime);
+  if (startMs > endMs) throw fault('begin', `begin is after end (${DATE_FORM})`);
+  return { startMs: Math.max(0, startMs), endMs, day: null };
+}

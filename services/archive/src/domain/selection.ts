@@ -1,0 +1,145 @@
+import { RequestTooLargeError } from '@fieldcast/kit';
+import type { AnySevereEvent } from '@fieldcast/weather';
+import { distanceToTrackKm, haversineKm } from './distance.js';
+import { BLOCK_DAYS, BLOCK_DEG, eventDayNumber, type SevereEventBlocks } from './event-blocks.js';
+import type { ArchiveQuery } from './query.js';
+import { KM_PER_MILE } from './query.js';
+import { KIND_OF_TYPE } from './types.js';
+
+/** An event the query selects, with its distance from the query's point (km) when it has one. */
+export interface Selected {
+  event: AnySevereEvent;
+  distanceKm: number | undefined;
+}
+
+interface Box {
+  south: number;
+  north: number;
+  west: number;
+  east: number;
+}
+
+const KM_PER_DEGREE_LAT = 111.2;
+/**
+ * How far a tornado's track reaches from its touchdown, km: the synthetic world's longest track
+ * is about 81 km (docs/decisions/0024-severe-weather.md), so touchdowns this far outside the
+ * asked box are read and then tested by their whole track.
+ */
+const TORNADO_REACH_KM = 90;
+
+/** Degrees of longitude spanned by `km` along the box's most poleward parallel (180: all). */
+function lonSpan(km: number, south: number, north: number): number {
+  const cos = Math.cos((Math.max(Math.abs(south), Math.abs(north)) * Math.PI) / 180);
+  return cos < 1e-6 ? 180 : Math.min(180, km / (KM_PER_DEGREE_LAT * cos));
+}
+
+/** A box grown by `km` on every side, split at the antimeridian into boxes that do not wrap. */
+function grown(box: Box, km: number): Box[] {
+  const south = Math.max(-90, box.south - km / KM_PER_DEGREE_LAT);
+  const north = Math.min(90, box.north + km / KM_PER_DEGREE_LAT);
+  const dLon = lonSpan(km, south, north);
+  const west = box.west - dLon;
+  const east = box.east + dLon;
+  if (east - west >= 360) return [{ south, north, west: -180, east: 180 }];
+  if (west < -180)
+    return [
+      { south, north, west: -180, east },
+      { south, north, west: west + 360, east: 180 },
+    ];
+  if (east > 180)
+    return [
+      { south, north, west, east: 180 },
+      { south, north, west: -180, east: east - 360 },
+    ];
+  return [{ south, north, west, east }];
+}
+
+/** The boxes whose events may answer the query. */
+function searchBoxes(q: ArchiveQuery): Box[] {
+  const reach = q.type === 'tornado' ? TORNADO_REACH_KM : 0;
+  if (q.place.kind === 'region') {
+    const { northEast, southWest } = q.place;
+    return grown({ south: southWest.lat, north: northEast.lat, west: southWest.lon, east: northEast.lon }, reach);
+  }
+  const { lat, lon } = q.place.point;
+  return grown({ south: lat, north: lat, west: lon, east: lon }, q.radius!.km + reach);
+}
+
+function inRegion(lon: number, lat: number, q: ArchiveQuery & { place: { kind: 'region' } }): boolean {
+  const { northEast, southWest } = q.place;
+  return lon >= southWest.lon && lon <= northEast.lon && lat >= southWest.lat && lat <= northEast.lat;
+}
+
+/**
+ * The events of the query's type in its place and time, no later than `now` (the archive holds
+ * what has happened), with lightning limited to the asked stroke types; in time order. A tornado
+ * counts when any point of its track is in the place and its life overlaps the time.
+ */
+export function selectEvents(q: ArchiveQuery, now: number, blocks: SevereEventBlocks): Selected[] {
+  const kind = KIND_OF_TYPE[q.type];
+  const startMs = q.startMs;
+  const endMs = Math.min(q.endMs, now);
+  if (startMs > endMs) return [];
+  // A tornado that touched down the event day before may still be on the ground at the start.
+  const firstDay = eventDayNumber(startMs) - (kind === 'tornado' ? 1 : 0);
+  const lastDay = eventDayNumber(endMs);
+  const seen = new Set<string>();
+  const out: Selected[] = [];
+  for (const box of searchBoxes(q)) {
+    for (const event of blocks.read(kind, box, firstDay, lastDay)) {
+      if (event.kind === 'tornado') {
+        if (event.endTimeMs < startMs || event.timeMs > endMs) continue;
+      } else if (event.timeMs < startMs || event.timeMs > endMs) continue;
+      if (event.kind === 'lightning' && !q.strokeTypes.has(event.strokeType)) continue;
+      if (seen.has(event.id)) continue;
+      let distanceKm: number | undefined;
+      if (q.place.kind === 'point') {
+        const p = q.place.point;
+        distanceKm = event.kind === 'tornado' ? distanceToTrackKm(p, event.track) : haversineKm(p, event);
+        if (distanceKm > q.radius!.km) continue;
+      } else {
+        const region = q as ArchiveQuery & { place: { kind: 'region' } };
+        const inside =
+          event.kind === 'tornado' ? event.track.some(([x, y]) => inRegion(x, y, region)) : inRegion(event.lon, event.lat, region);
+        if (!inside) continue;
+      }
+      seen.add(event.id);
+      out.push({ event, distanceKm });
+    }
+  }
+  out.sort((a, b) => a.event.timeMs - b.event.timeMs || (a.event.id < b.event.id ? -1 : 1));
+  return out;
+}
+
+/**
+ * The most event blocks one request may read (docs/decisions/0171-archive-event-blocks.md): a
+ * block not yet cached costs about 6 ms to compute, so a request stays near a second at worst,
+ * e.g. a 20 x 20 degree region over 90 days, or a point over about seven years.
+ */
+export const MAX_BLOCKS = 160;
+
+function blockSpan(lo: number, hi: number, origin: number, size: number): number {
+  return Math.floor((hi - origin) / size) - Math.floor((lo - origin) / size) + 1;
+}
+
+/** Refuses a request that would read more than MAX_BLOCKS blocks, before reading any (docs/architecture.md §3, limits). */
+export function checkWork(q: ArchiveQuery): void {
+  const days = blockSpan(eventDayNumber(q.startMs) - 1, eventDayNumber(q.endMs), 0, BLOCK_DAYS);
+  let blocks = 0;
+  for (const b of searchBoxes(q)) {
+    blocks +=
+      blockSpan(b.south, Math.min(89.999999, b.north), -90, BLOCK_DEG) *
+      blockSpan(b.west, Math.min(179.999999, b.east), -180, BLOCK_DEG) *
+      days;
+  }
+  if (blocks > MAX_BLOCKS) {
+    throw new RequestTooLargeError(
+      `This request would read ${blocks} blocks of ${BLOCK_DEG} degrees by ${BLOCK_DAYS} event days; the archive reads at most ${MAX_BLOCKS} per request: narrow the region or the time range`,
+    );
+  }
+}
+
+/** A distance in km in the query's units. */
+export function inUnits(km: number, units: ArchiveQuery['units']): number {
+  return units === 'km' ? km : km / KM_PER_MILE;
+}

@@ -1,0 +1,110 @@
+import type { AnySevereEvent } from '@fieldcast/weather';
+import { eventDayOf, isoTime } from './dates.js';
+import type { ArchiveType } from './types.js';
+
+/**
+ * One event day of a summary (docs/interface.md §11): the day, how many records, the first and
+ * last times, and the type's maxima. Counts of a day are of the records a history of that day
+ * would list.
+ */
+export interface SummaryDay {
+  /** the date the event day starts on (06:00Z) */
+  date: string;
+  begin: string;
+  end: string;
+  count: number;
+  firstTime: string;
+  lastTime: string;
+  maxSizeMm?: number;
+  maxSizeIn?: number;
+  maxProbability?: number;
+  maxEfScale?: number;
+  maxRating?: string;
+  totalLengthKm?: number;
+  maxPeakGustMs?: number;
+  maxDurationMinutes?: number;
+  maxPeakCurrentKa?: number;
+  cloud?: number;
+  ground?: number;
+  hail?: number;
+  wind?: number;
+  tornado?: number;
+}
+
+const max = (a: number | undefined, b: number) => (a === undefined ? b : Math.max(a, b));
+
+/** Event days with at least one event, newest first. */
+export function summarize(type: ArchiveType, events: readonly AnySevereEvent[]): SummaryDay[] {
+  const days = new Map<number, SummaryDay & { first: number; last: number }>();
+  for (const e of events) {
+    const day = eventDayOf(e.timeMs);
+    let s = days.get(day.startMs);
+    if (!s) {
+      s = {
+        date: day.date,
+        begin: isoTime(day.startMs),
+        end: isoTime(day.endMs),
+        count: 0,
+        firstTime: '',
+        lastTime: '',
+        first: e.timeMs,
+        last: e.timeMs,
+        ...initial(type),
+      };
+      days.set(day.startMs, s);
+    }
+    s.count += 1;
+    s.first = Math.min(s.first, e.timeMs);
+    s.last = Math.max(s.last, e.kind === 'tornado' ? e.endTimeMs : e.timeMs);
+    add(type, s, e);
+  }
+  return [...days.entries()]
+    .sort(([a], [b]) => b - a)
+    .map(([, { first, last, ...day }]) => ({ ...day, firstTime: isoTime(first), lastTime: isoTime(last) }));
+}
+
+/** The type's members of a day, in the order the answers list them. */
+function initial(type: ArchiveType): Partial<SummaryDay> {
+  switch (type) {
+    case 'hailsize':
+      return { maxSizeMm: 0, maxSizeIn: 0 };
+    case 'hailprob':
+      return { maxProbability: 0 };
+    case 'tornado':
+      return { maxEfScale: 0, maxRating: 'EF0', totalLengthKm: 0 };
+    case 'gustdur':
+      return { maxPeakGustMs: 0, maxDurationMinutes: 0 };
+    case 'lightning':
+      return { maxPeakCurrentKa: 0, cloud: 0, ground: 0 };
+    case 'stormreports':
+      return { hail: 0, wind: 0, tornado: 0 };
+  }
+}
+
+function add(type: ArchiveType, s: SummaryDay, e: AnySevereEvent): void {
+  switch (e.kind) {
+    case 'hail':
+      if (type === 'hailprob') s.maxProbability = max(s.maxProbability, e.probability);
+      else {
+        s.maxSizeMm = max(s.maxSizeMm, e.magnitude);
+        s.maxSizeIn = Math.round((s.maxSizeMm / 25.4) * 100) / 100;
+      }
+      return;
+    case 'tornado':
+      s.maxEfScale = max(s.maxEfScale, e.magnitude);
+      s.maxRating = `EF${s.maxEfScale}`;
+      s.totalLengthKm = Math.round(((s.totalLengthKm ?? 0) + e.lengthKm) * 10) / 10;
+      return;
+    case 'gust':
+      s.maxPeakGustMs = max(s.maxPeakGustMs, e.magnitude);
+      s.maxDurationMinutes = max(s.maxDurationMinutes, e.durationMinutes);
+      return;
+    case 'lightning':
+      s.maxPeakCurrentKa = max(s.maxPeakCurrentKa, e.magnitude);
+      s[e.strokeType] = (s[e.strokeType] ?? 0) + 1;
+      return;
+    case 'storm_report':
+      s[e.reportType] = (s[e.reportType] ?? 0) + 1;
+      return;
+  }
+}

@@ -1,0 +1,87 @@
+import type { Knex } from 'knex';
+import { parseRange, type AddressRange } from './domain/address-ranges.js';
+import { newToken, tokenHash } from './domain/tokens.js';
+import { ARCHIVE_TYPES, isArchiveType, type ArchiveType } from './domain/types.js';
+
+export const AREA = 'archive';
+
+export interface ArchiveUser {
+  name: string;
+  tokenHash: string;
+  ranges: AddressRange[];
+  types: ReadonlySet<ArchiveType>;
+}
+
+/** User names: what fits a query parameter unescaped. */
+export const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
+
+export class ArchiveRegistrationError extends Error {}
+
+/** The archive's users (schema `archive`, docs/architecture.md §4); nothing else touches the table. */
+export class ArchiveUserStore {
+  constructor(
+    private readonly knex: Knex,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private get users() {
+    return this.knex.withSchema(AREA).table('users');
+  }
+
+  async find(name: string): Promise<ArchiveUser | undefined> {
+    if (!USER_NAME.test(name)) return undefined;
+    const row = (await this.users.where({ name }).first('name', 'token_hash', 'ranges', 'types')) as
+      { name: string; token_hash: string; ranges: string[]; types: string[] } | undefined;
+    if (!row) return undefined;
+    return {
+      name: row.name,
+      tokenHash: row.token_hash,
+      ranges: row.ranges.map(parseRange),
+      types: new Set(row.types.filter(isArchiveType)),
+    };
+  }
+
+  /**
+   * Registers a user, or registers one again: a new token (returned, shown once; only its hash is
+   * kept), and exactly these ranges and types, replacing what the user had
+   * (docs/decisions/0172-archive-access.md).
+   */
+  async register(input: {
+    name: string;
+    ranges: readonly string[];
+    types?: readonly string[];
+  }): Promise<{ name: string; token: string; ranges: string[]; types: ArchiveType[] }> {
+    if (!USER_NAME.test(input.name)) throw new ArchiveRegistrationError(`user name "${input.name}" must be 1 to 64 of A-Z a-z 0-9 . _ @ -`);
+    if (input.ranges.length === 0) throw new ArchiveRegistrationError('give at least one address or CIDR range');
+    const ranges = [
+      ...new Set(
+        input.ranges.map((r) => {
+          try {
+            return parseRange(r).text;
+          } catch (err) {
+            throw new ArchiveRegistrationError((err as Error).message);
+          }
+        }),
+      ),
+    ];
+    const types = input.types && input.types.length > 0 ? [...new Set(input.types)] : [...ARCHIVE_TYPES];
+    const unknown = types.filter((t) => !isArchiveType(t));
+    if (unknown.length > 0)
+      throw new ArchiveRegistrationError(`unknown type ${unknown.join(', ')}; the types are ${ARCHIVE_TYPES.join(', ')}`);
+    const token = newToken();
+    const row = {
+      name: input.name,
+      token_hash: tokenHash(token),
+      ranges: JSON.stringify(ranges),
+      types: JSON.stringify(types),
+      created_at: this.now(),
+    };
+    await this.users.insert(row).onConflict('name').merge();
+    return { name: input.name, token, ranges, types: types as ArchiveType[] };
+  }
+
+  /** Ends a user's access; false when there was no such user. */
+  async revoke(name: string): Promise<boolean> {
+    return (await this.users.where({ name }).delete()) > 0;
+  }
+}
