@@ -1,0 +1,94 @@
+import { useTestFleet } from '@fieldcast/runtime/testing';
+import { createCatalog, SyntheticSource, type PointSeries, type TimeRange, type VariableId } from '@fieldcast/weather';
+import { modelServiceWith } from '../src/definition.js';
+import { get, HOUR, TestClock } from './helpers.js';
+
+/*
+ * Statistics of a hand-computable series (spec 2.8; docs/decisions/0009-statistics-mode.md). The
+ * variable is clear-sky radiation, whose forecast has no error (docs/decisions/0141-forecast-error-model.md),
+ * so the series is the weather's values as they are, here a table.
+ */
+const INIT = Date.parse('2026-05-01T06:00:00Z');
+const TABLE = [1.04, 2.01, 1.96, 3, 10.26, Number.NaN, 10.26];
+const CLEAR_SKY: VariableId = 'surface_downwelling_shortwave_flux_in_air_assuming_clear_sky';
+
+/** The synthetic world, except clear-sky radiation: TABLE hour by hour from INIT. */
+class TableWorld extends SyntheticSource {
+  override async pointSeries(variable: VariableId, lon: number, lat: number, range: TimeRange): Promise<PointSeries> {
+    if (variable !== CLEAR_SKY) return super.pointSeries(variable, lon, lat, range);
+    const n = (range.endMs - range.startMs) / HOUR + 1;
+    const values = Float32Array.from({ length: n }, (_, i) => TABLE[(range.startMs - INIT) / HOUR + i] ?? Number.NaN);
+    return { variable, units: 'W m-2', startMs: range.startMs, stepMs: HOUR, values, productOf: () => 'table' };
+  }
+}
+
+const model = (name: string, stepHours: number) => ({
+  name,
+  description: `hand-computable, every ${stepHours} h`,
+  source: 'table',
+  runEveryHours: 6,
+  horizonHours: 6,
+  stepHours,
+  publishDelayMinutes: 60,
+  retentionHours: 24,
+  variables: [
+    {
+      name: 'clearSky',
+      description: 'clear-sky radiation',
+      unit: { description: 'watts per square meter', label: 'W/m²' },
+      variable: CLEAR_SKY,
+    },
+  ],
+});
+const catalog = createCatalog({ models: [model('hand', 1), model('hand-2h', 2)] });
+const clock = new TestClock(INIT + 2 * HOUR);
+const t = useTestFleet([modelServiceWith({ catalog, eventIntervalMs: 0 })], { now: clock.now, weather: new TableWorld() });
+const app = () => t.fleet.app('model');
+
+async function series(modelName: string, query = '') {
+  const runs = await get(app(), t.alice, `/models/${modelName}/forecasts?limit=1`);
+  expect(runs.body[0].initTime).toBe('2026-05-01T06:00:00.000Z');
+  return get(app(), t.alice, `/forecasts/${runs.body[0].id}/variables/clearSky/timeseries/40/-100${query}`);
+}
+
+describe('statistics of a hand-computable series', () => {
+  it('mean, median, mode at one decimal, and the extremes at their first validTime; a missing value is null and skipped', async () => {
+    const res = await series('hand');
+    expect(res.status).toBe(200);
+    // Float32 storage of the table, then two decimals: the table's values again.
+    expect(res.body.series.map((p: { value: number | null }) => p.value)).toEqual([1.04, 2.01, 1.96, 3, 10.26, null, 10.26]);
+    // Present: 1.04 + 2.01 + 1.96 + 3 + 10.26 + 10.26 = 28.53 over 6 = 4.755, 4.76 at two decimals
+    expect(res.body.mean).toBe(4.76);
+    // Sorted 1.04, 1.96, 2.01, 3, 10.26, 10.26: the mean of the middle two, (2.01 + 3) / 2 = 2.505, 2.51
+    expect(res.body.median).toBe(2.51);
+    // At one decimal: 1.0, 2.0, 2.0, 3.0, 10.3, 10.3: 2.0 and 10.3 twice each, the smaller wins
+    expect(res.body.mode).toBe(2);
+    expect(res.body.minimum).toEqual({ validTime: '2026-05-01T06:00:00.000Z', value: 1.04 });
+    // 10.26 first at lead 4 h (and again at 6 h)
+    expect(res.body.maximum).toEqual({ validTime: '2026-05-01T10:00:00.000Z', value: 10.26 });
+    expect(res.body.unit).toEqual({ description: 'watts per square meter', label: 'W/m²' });
+  });
+
+  it('an odd count: the middle value; limit takes the first values', async () => {
+    const res = await series('hand', '?limit=5');
+    // 1.04, 2.01, 1.96, 3, 10.26: sum 18.27, mean 3.654; sorted middle 2.01; mode 2.0 (1.96 and 2.01 round to it)
+    expect(res.body.mean).toBe(3.65);
+    expect(res.body.median).toBe(2.01);
+    expect(res.body.mode).toBe(2);
+    expect(res.body.maximum).toEqual({ validTime: '2026-05-01T10:00:00.000Z', value: 10.26 });
+  });
+
+  it('a model with a 2-hour step reads every other hour', async () => {
+    const res = await series('hand-2h');
+    expect(res.body.series).toEqual([
+      { validTime: '2026-05-01T06:00:00.000Z', value: 1.04 },
+      { validTime: '2026-05-01T08:00:00.000Z', value: 1.96 },
+      { validTime: '2026-05-01T10:00:00.000Z', value: 10.26 },
+      { validTime: '2026-05-01T12:00:00.000Z', value: 10.26 },
+    ]);
+    // 1.04, 1.96, 10.26, 10.26: mean 23.52 / 4 = 5.88; median (1.96 + 10.26) / 2 = 6.11; mode 10.3 (twice)
+    expect(res.body.mean).toBe(5.88);
+    expect(res.body.median).toBe(6.11);
+    expect(res.body.mode).toBe(10.3);
+  });
+});
