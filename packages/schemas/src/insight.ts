@@ -1,2 +1,257 @@
-// zod schemas of the insight area's requests and records (docs/interface.md).
-export {};
+import { z } from 'zod';
+import { LatLon, Uuid } from './common.js';
+import { MAX_FIELD_POSITIONS } from './fields.js';
+import { MultiPolygon, PolygonInput } from './geojson.js';
+import { DegreeDayLocationParams } from './growing-degree-days.js';
+import { text } from './text.js';
+
+/**
+ * The insight area (docs/interface.md §5): assets, one Polygon each with a tag map, and hourly
+ * relative humidity and short-crop evapotranspiration at a point or over an asset.
+ */
+
+/** Most tags of one asset, and most characters of a tag's key or value (spec 4.4). */
+export const MAX_ASSET_TAGS = 100;
+export const MAX_ASSET_TAG_LENGTH = 1000;
+/** Largest asset, km² of geodesic area, holes subtracted (spec 4.4). */
+export const MAX_ASSET_AREA_KM2 = 65_000;
+
+const tagText = (what: 'key' | 'value') =>
+  text({ error: `a tag ${what} must be a string` }).max(MAX_ASSET_TAG_LENGTH, {
+    error: `a tag ${what} has at most ${MAX_ASSET_TAG_LENGTH.toLocaleString('en')} characters`,
+  });
+
+/** The Feature's properties: a map of string to string; null or {} for no tags. */
+const Tags = z
+  .record(tagText('key'), tagText('value'))
+  .nullable()
+  .optional()
+  .superRefine((tags, ctx) => {
+    const n = tags ? Object.keys(tags).length : 0;
+    if (n > MAX_ASSET_TAGS) ctx.addIssue({ code: 'custom', input: tags, message: `an asset has at most ${MAX_ASSET_TAGS} tags; got ${n}` });
+  })
+  .transform((tags) => tags ?? {})
+  .meta({
+    description: `the asset's tags: string to string, at most ${MAX_ASSET_TAGS}, keys and values of at most ${MAX_ASSET_TAG_LENGTH} characters; null or {} for none`,
+  });
+
+/**
+ * The Polygon, its positions counted before any ring is checked, as a field's are (fields.ts,
+ * docs/decisions/0034-geometry-checks-bounded.md): the same checks and the same bound.
+ */
+const AssetPolygon = z.preprocess((geometry, ctx) => {
+  const rings = (geometry as { coordinates?: unknown } | null)?.coordinates;
+  let count = 0;
+  if (Array.isArray(rings)) for (const ring of rings) if (Array.isArray(ring)) count += ring.length;
+  if (count > MAX_FIELD_POSITIONS) {
+    ctx.addIssue({
+      code: 'custom',
+      input: geometry,
+      message: `an asset's polygon has at most ${MAX_FIELD_POSITIONS.toLocaleString('en')} positions; got ${count.toLocaleString('en')}`,
+    });
+  }
+  return geometry;
+}, PolygonInput);
+
+const AssetFeature = z.object({
+  type: z.literal('Feature', { error: 'each feature must be a GeoJSON Feature' }),
+  geometry: AssetPolygon,
+  properties: Tags,
+});
+
+/** Body of POST /assets and PUT /assets/{id} (spec 2.2, 4.4): a FeatureCollection of one Polygon Feature. */
+export const AssetInput = z
+  .object({
+    type: z.literal('FeatureCollection', { error: 'type must be FeatureCollection' }),
+    features: z
+      .array(AssetFeature)
+      .length(1, { error: 'an asset is a FeatureCollection of exactly one Feature' })
+      .meta({ description: 'exactly one Feature whose geometry is one Polygon; its properties are the tags' }),
+  })
+  .meta({ id: 'AssetInput' });
+export type AssetInput = z.infer<typeof AssetInput>;
+
+export const Asset = z
+  .object({
+    id: Uuid,
+    type: z.literal('GeometryCollection'),
+    geometries: z.array(MultiPolygon).meta({ description: 'the Polygon as a MultiPolygon holding it (its rings one level deeper)' }),
+    centroid: LatLon,
+    description: z.record(z.string(), z.string()).meta({ description: 'the tags of the Feature' }),
+  })
+  .meta({ id: 'Asset' });
+export type Asset = z.infer<typeof Asset>;
+
+/** Path of the hourly series at a point: the same plain decimals as the degree days' (spec 2.7). */
+export const HourlyLocationParams = DegreeDayLocationParams;
+
+const HOUR_MS = 3_600_000;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** ISO 8601 in UTC: a date and time with Z, seconds and milliseconds optional. */
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,3})?)?Z$/;
+const DAY_MS = 86_400_000;
+
+/** An hour's start, in the form every timestamp is served (docs/interface.md §1, values). */
+export const isoTime = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Epoch ms of a start or end given as a timestamp or a date (spec 4.5): a date is 00:00Z for the
+ * start and the day's last hour, 23:00Z, for the end. NaN for anything else (no real date or time).
+ */
+export function hourlyTimeMs(text: string, side: 'start' | 'end'): number {
+  if (DATE.test(text)) {
+    const ms = Date.parse(`${text}T00:00:00Z`);
+    if (!Number.isFinite(ms) || isoTime(ms).slice(0, 10) !== text) return Number.NaN;
+    return side === 'start' ? ms : ms + DAY_MS - HOUR_MS;
+  }
+  const m = TIMESTAMP.exec(text);
+  if (!m) return Number.NaN;
+  const ms = Date.parse(text);
+  // Date.parse rolls 2025-02-30 over to March and takes hour 24: both are not times.
+  if (!Number.isFinite(ms) || isoTime(ms).slice(0, 10) !== m[1] || Number(m[2]) > 23 || Number(m[3]) > 59) return Number.NaN;
+  return ms;
+}
+
+export const ET_UNITS = ['millimeters', 'inches'] as const;
+export type EtUnit = (typeof ET_UNITS)[number];
+
+/** The hours a series covers and how the caller wrote them. */
+export interface HourlyQuery {
+  /** validTime of the first and last hour, epoch ms, whole hours */
+  firstMs: number;
+  lastMs: number;
+  /** startTime and endTime as the caller wrote them, else the first and last hour's timestamps */
+  startTime: string;
+  endTime: string;
+  /** true when the caller gave no start and end (the next 24 hours, forecast) */
+  defaulted: boolean;
+  unit: EtUnit;
+}
+
+/** Hours of the default series: the next 24 (spec 4.5, public record "Agronomy defaults"). */
+export const DEFAULT_SERIES_HOURS = 24;
+
+/**
+ * Query of the hourly series (spec 4.5). start and end are both given or both left out; each is a
+ * UTC timestamp or a date, between one year before the current hour and the previous hour (the
+ * last hour that has ended), start no later than end; the series holds the hours whose validTime
+ * (their start, docs/decisions/0111-hourly-series.md) lies from start to end inclusive. Without
+ * them: the next 24 hours from the next whole hour. `withUnit` adds ET's `unit`. The accepted
+ * range moves with the clock, so the schema is built with it (`now`, the service's clock). No
+ * `.meta({ id })`: OpenAPI lists a query's properties as parameters.
+ */
+export function hourlyQuerySchema(now: () => Date, withUnit: boolean) {
+  const bounds = () => {
+    const current = Math.floor(now().getTime() / HOUR_MS) * HOUR_MS;
+    const yearAgo = new Date(current);
+    yearAgo.setUTCFullYear(yearAgo.getUTCFullYear() - 1);
+    return { current, minMs: yearAgo.getTime(), maxMs: current - HOUR_MS };
+  };
+  const range = () => {
+    const { minMs, maxMs } = bounds();
+    return `from ${isoTime(minMs)} (one year before the current hour) to ${isoTime(maxMs)} (the previous hour)`;
+  };
+  const timeParam = (name: 'start' | 'end', description: string) =>
+    z
+      .string({ error: () => `${name} must be given once, as a UTC timestamp or a date, ${range()}` })
+      .meta({ description, examples: [name === 'start' ? '2026-05-01T00:00:00Z' : '2026-05-01'] })
+      .optional();
+  const shape = {
+    start: timeParam(
+      'start',
+      'First hour: an ISO 8601 UTC timestamp (2026-05-01T06:00:00Z) or a date (its 00:00Z), from one year before the current hour to the previous hour. With end; without both, the next 24 hours.',
+    ),
+    end: timeParam(
+      'end',
+      'Last hour, inclusive: a UTC timestamp or a date (its last hour, 23:00Z), in the same range and not before start. With start.',
+    ),
+    ...(withUnit
+      ? {
+          unit: z
+            .string({ error: 'unit must be given once: millimeters or inches' })
+            .regex(/^(millimeters|inches)$/i, { error: 'unit must be millimeters or inches' })
+            .meta({ description: 'millimeters (default, mm/hr) or inches (in/hr), case-insensitive', examples: ['inches'] })
+            .optional(),
+        }
+      : {}),
+  };
+  return z.object(shape).transform((q, ctx): HourlyQuery => {
+    const fail = (path: string, message: string) => ctx.issues.push({ code: 'custom', path: [path], message, input: q });
+    const unit = ((q as { unit?: string }).unit?.toLowerCase() ?? 'millimeters') as EtUnit;
+    if (q.start === undefined && q.end === undefined) {
+      const first = bounds().current + HOUR_MS;
+      const last = first + (DEFAULT_SERIES_HOURS - 1) * HOUR_MS;
+      return { firstMs: first, lastMs: last, startTime: isoTime(first), endTime: isoTime(last), defaulted: true, unit };
+    }
+    if (q.start === undefined || q.end === undefined) {
+      const missing = q.start === undefined ? 'start' : 'end';
+      fail(missing, `start and end go together: give both (${range()}) or neither (the next 24 hours)`);
+      return z.NEVER;
+    }
+    const { minMs, maxMs } = bounds();
+    const at = (name: 'start' | 'end', text: string): number => {
+      const ms = hourlyTimeMs(text, name);
+      if (Number.isNaN(ms)) {
+        fail(name, `${name} must be a UTC timestamp such as 2026-05-01T06:00:00Z or a date such as 2026-05-01, ${range()}; got ${text}`);
+      } else if (ms < minMs || ms > maxMs) {
+        fail(name, `${name} must lie ${range()}; got ${text}`);
+        return Number.NaN;
+      }
+      return ms;
+    };
+    const startMs = at('start', q.start);
+    const endMs = at('end', q.end);
+    if (Number.isNaN(startMs) || Number.isNaN(endMs)) return z.NEVER;
+    if (startMs > endMs) {
+      fail('end', `start (${q.start}) must be no later than end (${q.end}); both lie ${range()}`);
+      return z.NEVER;
+    }
+    const first = Math.ceil(startMs / HOUR_MS) * HOUR_MS;
+    const last = Math.floor(endMs / HOUR_MS) * HOUR_MS;
+    if (first > last) {
+      fail(
+        'end',
+        `no whole hour starts from start (${q.start}) to end (${q.end}); the series holds the hours whose start lies between them`,
+      );
+      return z.NEVER;
+    }
+    return { firstMs: first, lastMs: last, startTime: q.start, endTime: q.end, defaulted: false, unit };
+  });
+}
+
+const SeriesEntry = z.object({
+  validTime: z.string().meta({ description: 'start of the hour the value covers, ISO 8601 UTC (docs/decisions/0111-hourly-series.md)' }),
+  value: z.number(),
+  products: z.array(z.string()).meta({ description: 'catalog products that supplied the inputs of this value' }),
+});
+
+const Unit = z.object({ description: z.string(), label: z.string() });
+
+/** Hourly series (spec 2.7): at a point, or over an asset with `asset` (its centroid as latitude/longitude). */
+export const HourlySeries = z
+  .object({
+    latitude: z.number(),
+    longitude: z.number(),
+    startTime: z.string().meta({ description: 'start as given, else the first hour' }),
+    endTime: z.string().meta({ description: 'end as given, else the last hour' }),
+    unit: Unit,
+    series: z.array(SeriesEntry).meta({ description: 'one entry per hour, in time order' }),
+    asset: z.string().meta({ description: 'relative path /assets/<uuid>, for a series over an asset' }).optional(),
+  })
+  .meta({
+    id: 'HourlySeries',
+    examples: [
+      {
+        latitude: 42.0308,
+        longitude: -93.6319,
+        startTime: '2026-05-01T06:00:00Z',
+        endTime: '2026-05-01T07:00:00Z',
+        unit: { description: 'millimeters per hour', label: 'mm/hr' },
+        series: [
+          { validTime: '2026-05-01T06:00:00.000Z', value: 0.012, products: ['synthetic-analysis'] },
+          { validTime: '2026-05-01T07:00:00.000Z', value: 0.046, products: ['synthetic-analysis'] },
+        ],
+      },
+    ],
+  });
+export type HourlySeries = z.infer<typeof HourlySeries>;

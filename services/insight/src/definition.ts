@@ -1,11 +1,18 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
+import { assetsMigration } from '../migrations/001_assets.js';
+import { assetRoutes } from './routes/assets.js';
+import { hourlyRoutes } from './routes/hourly.js';
+import { AREA, ASSETS_TOPIC, AssetStore } from './store.js';
 
 /** The insight service: what `fieldcast serve insight` and the embedded fleet run. */
 export const insightService = defineService({
-  area: 'insight',
+  area: AREA,
   title: 'Insight',
-  description: 'Insight (docs/interface.md).',
-  needs: {},
-  api: () => new Api(),
+  description: 'Assets, hourly relative humidity and hourly short-crop reference evapotranspiration (spec 4.4, 4.5).',
+  needs: { database: { migrations: [assetsMigration] }, outbox: { topics: [ASSETS_TOPIC] }, weather: true },
+  api(deps) {
+    const assets = new AssetStore(deps.db.knex, deps.outbox, deps.now);
+    return hourlyRoutes(assetRoutes(new Api(), assets), { assets, weather: deps.weather, now: deps.now });
+  },
 });

@@ -1,0 +1,51 @@
+import { areaOf, centroidOf, type PolygonCoordinates } from '@fieldcast/geo';
+import { ValidationError } from '@fieldcast/kit';
+import { type Asset, type AssetInput, MAX_ASSET_AREA_KM2 } from '@fieldcast/schemas';
+
+/** An asset as the store holds it. */
+export interface AssetRecord {
+  id: string;
+  accountId: string;
+  tags: Record<string, string>;
+  polygon: PolygonCoordinates;
+  centroid: { latitude: number; longitude: number };
+  areaM2: number;
+}
+
+const km2 = (m2: number) => m2 / 1e6;
+const oneDecimal = (x: number) => x.toLocaleString('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+
+/**
+ * Derives the record of a submitted asset (spec 2.2, 4.4): centroid and geodesic area as a field's
+ * (@turf/centroid, @turf/area with holes subtracted, packages/geo). An area over 65,000 km² is
+ * refused with the measured area and the limit (422 asset_too_large).
+ */
+export function assetRecord(id: string, accountId: string, input: AssetInput): AssetRecord {
+  const feature = input.features[0]!;
+  const polygon = feature.geometry.coordinates;
+  const areaM2 = areaOf([polygon]);
+  if (km2(areaM2) > MAX_ASSET_AREA_KM2) {
+    throw new ValidationError(
+      'asset_too_large',
+      `The asset's polygon covers ${oneDecimal(km2(areaM2))} km² (geodesic, holes subtracted); an asset covers at most ${MAX_ASSET_AREA_KM2.toLocaleString('en')} km²`,
+      [
+        {
+          path: 'features.0.geometry',
+          message: `area ${oneDecimal(km2(areaM2))} km² is over the limit of ${MAX_ASSET_AREA_KM2.toLocaleString('en')} km²`,
+        },
+      ],
+    );
+  }
+  return { id, accountId, tags: feature.properties, polygon, centroid: centroidOf([polygon]), areaM2 };
+}
+
+/** The Polygon is served as a MultiPolygon holding it, the tags as `description` (spec 2.2). */
+export function assetView(record: AssetRecord): Asset {
+  return {
+    id: record.id,
+    type: 'GeometryCollection',
+    geometries: [{ type: 'MultiPolygon', coordinates: [record.polygon] }],
+    centroid: record.centroid,
+    description: record.tags,
+  };
+}

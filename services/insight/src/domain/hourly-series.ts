@@ -1,0 +1,309 @@
+import { cellWeights, unwrapLongitudes, polygonsBBox } from '@fieldcast/geo';
+import { InvalidRequestError, RequestTooLargeError, UnavailableError } from '@fieldcast/kit';
+import { type HourlyQuery, type HourlySeries, isoTime } from '@fieldcast/schemas';
+import { millimetresToInches } from '@fieldcast/science';
+import {
+  answeringSource,
+  type BBox,
+  type GridSource,
+  GridRequestError,
+  type GridWindow,
+  type PointSeries,
+  type TimeRange,
+  type VariableId,
+} from '@fieldcast/weather';
+import type { AssetRecord } from './assets.js';
+import { elevationFromPressure } from './elevation.js';
+import { ET_LEAD_HOURS, type EtSite, evapotranspirationHours, HOUR_MS, type HourlyInputs, relativeHumidityHours } from './hourly-values.js';
+
+export type HourlyQuantity = 'relative-humidity' | 'evapotranspiration';
+
+/** Where a series is computed: a point (bilinear) or an asset (area-weighted cells). */
+export type SeriesPlace = { latitude: number; longitude: number } | { asset: AssetRecord };
+
+/**
+ * Most work of one series request, in grid cells x hours read (the hours asked, the 24 read
+ * before them for ET and the one after): the synthetic world refuses a read over 50 million
+ * values, and ET reads five variables (docs/decisions/0111-hourly-series.md).
+ */
+export const MAX_SERIES_CELL_HOURS = 10_000_000;
+
+/** A point is bilinear between the four grid points around it (docs/architecture.md §6). */
+const POINT_CELLS = 4;
+
+const UNITS = {
+  'relative-humidity': { description: 'percent', label: '%' },
+  millimeters: { description: 'millimeters per hour', label: 'mm/hr' },
+  inches: { description: 'inches per hour', label: 'in/hr' },
+} as const;
+
+/** Rounding of served values (docs/decisions/0111-hourly-series.md). */
+const round = (x: number, decimals: number) => {
+  const f = 10 ** decimals;
+  const r = Math.round(x * f) / f;
+  return r === 0 ? 0 : r;
+};
+
+/** A GridRequestError is the caller's fault: 400 with its code as the problem id (docs/interface.md §3). */
+function asRequestError(err: unknown): unknown {
+  return err instanceof GridRequestError ? new InvalidRequestError(err.code, err.message) : err;
+}
+
+const missing = () =>
+  new UnavailableError('weather_data_missing', 'The weather source has no values for some of these hours at this place; try again later');
+
+/** The hours read: the lead hours, the series' hours and the hour after the last (hourly-values.ts). */
+function inputRange(query: HourlyQuery, quantity: HourlyQuantity): { range: TimeRange; lead: number; hours: number } {
+  const lead = quantity === 'evapotranspiration' ? ET_LEAD_HOURS : 0;
+  const hours = Math.round((query.lastMs - query.firstMs) / HOUR_MS) + 1;
+  return { range: { startMs: query.firstMs - lead * HOUR_MS, endMs: query.lastMs + HOUR_MS }, lead, hours };
+}
+
+/** The height of the source's wind, from its variable's description ("Wind speed at 10 m"); 2 m when it names none. */
+export function windHeightOf(source: GridSource): number {
+  const info = source.variables().find((v) => v.id === 'wind_speed');
+  const m = /\bat (\d+(?:\.\d+)?) ?m\b/.exec(info?.description ?? '');
+  return m ? Number(m[1]) : 2;
+}
+
+function checkWork(cellHours: number): void {
+  if (cellHours <= MAX_SERIES_CELL_HOURS) return;
+  const n = (x: number) => x.toLocaleString('en');
+  throw new RequestTooLargeError(
+    `This series needs ${n(cellHours)} cell-hours (weather grid cells x hours read); the limit is ${n(MAX_SERIES_CELL_HOURS)}. Ask for fewer hours or a smaller asset.`,
+  );
+}
+
+/** The products that supplied the two stamps of each series hour, in order of first use. */
+function productsOf(productOf: (i: number) => string, lead: number, hours: number): string[][] {
+  const out: string[][] = [];
+  for (let h = 0; h < hours; h++) {
+    const a = productOf(lead + h),
+      b = productOf(lead + h + 1);
+    out.push(a === b ? [a] : [a, b]);
+  }
+  return out;
+}
+
+/** Index of the stamp at range.startMs in a series or window that may start later (it never does for these reads). */
+function firstIndex(startMs: number, stepMs: number, rangeStartMs: number): number {
+  return stepMs > 0 ? Math.round((rangeStartMs - startMs) / stepMs) : 0;
+}
+
+interface Computed {
+  values: Float64Array;
+  products: string[][];
+}
+
+async function pointValues(source: GridSource, quantity: HourlyQuantity, lon: number, lat: number, query: HourlyQuery): Promise<Computed> {
+  const { range, lead, hours } = inputRange(query, quantity);
+  checkWork(POINT_CELLS * (lead + hours + 1));
+  const values = new Float64Array(hours);
+  if (quantity === 'relative-humidity') {
+    const [t, td] = await Promise.all([
+      source.pointSeries('air_temperature', lon, lat, range),
+      source.pointSeries('dew_point_temperature', lon, lat, range),
+    ]).catch((err) => Promise.reject(asRequestError(err)));
+    const k0 = firstIndex(t.startMs, t.stepMs, range.startMs);
+    checkLength(t, k0 + hours + 1);
+    relativeHumidityHours({ offset: k0, stride: 1, temperature: t.values, dewpoint: td.values }, 0, hours, values);
+    return { values, products: productsOf((i) => t.productOf(k0 + i), 0, hours) };
+  }
+  const [inputs, elevation] = await Promise.all([source.etInputsAt(lon, lat, range), pointElevation(source, lon, lat, range)]).catch(
+    (err) => Promise.reject(asRequestError(err)),
+  );
+  const t = inputs.airTemperature;
+  const k0 = firstIndex(t.startMs, t.stepMs, range.startMs);
+  checkLength(t, k0 + lead + hours + 1);
+  const site: EtSite = {
+    latitude: lat,
+    longitude: lon,
+    elevation: elevation ?? elevationFromPressure(inputs.pressure.values),
+    windHeight: windHeightOf(source),
+  };
+  evapotranspirationHours(
+    {
+      offset: k0,
+      stride: 1,
+      temperature: t.values,
+      dewpoint: inputs.dewpoint.values,
+      shortwave: inputs.shortwave.values,
+      windSpeed: inputs.windSpeed.values,
+    },
+    site,
+    range.startMs,
+    lead,
+    hours,
+    values,
+  );
+  return { values, products: productsOf((i) => t.productOf(k0 + i), lead, hours) };
+}
+
+function checkLength(series: PointSeries, needed: number): void {
+  if (series.values.length < needed) throw missing();
+}
+
+/** The ground height at a point (surface_altitude); undefined where the source has none, and the pressure then stands in. */
+async function pointElevation(source: GridSource, lon: number, lat: number, range: TimeRange): Promise<number | undefined> {
+  if (!source.variables().some((v) => v.id === 'surface_altitude')) return undefined;
+  const s = await source.pointSeries('surface_altitude', lon, lat, { startMs: range.startMs, endMs: range.startMs });
+  const z = s.values[0];
+  return z !== undefined && Number.isFinite(z) ? Math.max(0, z) : undefined;
+}
+
+/** Cell centres origin + k d within lo..hi, as a window read selects them. */
+const centres = (lo: number, hi: number, origin: number, d: number) =>
+  Math.max(0, Math.floor((hi - origin) / d + 1e-9) - Math.ceil((lo - origin) / d - 1e-9) + 1);
+
+/** One window read of an asset: its bbox, and the longitude added to its cells to meet the asset's frame. */
+interface WindowPart {
+  bbox: BBox;
+  shift: number;
+}
+
+/**
+ * The windows that hold every cell the asset touches: the cells whose centres lie within half a
+ * cell of its bbox, taken in one continuous longitude frame (RFC 7946 section 3.1.9 sends a
+ * polygon at the antimeridian cut at ±180); the part past ±180 is read from the other end of the
+ * grid and moved a turn.
+ */
+function windowParts(polygons: number[][][][], dLat: number, dLon: number): WindowPart[] {
+  const [w, s, e, n] = polygonsBBox(polygons);
+  const south = Math.max(-90, s - dLat / 2),
+    north = Math.min(90, n + dLat / 2);
+  const west = w - dLon / 2,
+    east = e + dLon / 2;
+  const parts: WindowPart[] = [{ bbox: [Math.max(-180, west), south, Math.min(180, east), north], shift: 0 }];
+  if (east > 180) parts.push({ bbox: [-180, south, Math.min(180, east - 360), north], shift: 360 });
+  if (west < -180) parts.push({ bbox: [Math.max(-180, west + 360), south, 180, north], shift: -360 });
+  return parts;
+}
+
+async function assetValues(source: GridSource, quantity: HourlyQuantity, asset: AssetRecord, query: HourlyQuery): Promise<Computed> {
+  const { range, lead, hours } = inputRange(query, quantity);
+  const { polygons } = unwrapLongitudes([asset.polygon]);
+  const [w, s, e, n] = polygonsBBox(polygons);
+  const grid = answeringSource(source, 'air_temperature', { bbox: [Math.max(-180, w), s, Math.min(180, e), n] }, range).grid;
+  const parts = windowParts(polygons, grid.dLat, grid.dLon);
+  const cells = parts.reduce(
+    (sum, p) => sum + centres(p.bbox[0], p.bbox[2], grid.lon0, grid.dLon) * centres(p.bbox[1], p.bbox[3], grid.lat0, grid.dLat),
+    0,
+  );
+  checkWork(Math.max(1, cells) * (lead + hours + 1));
+  const sums = new Float64Array(hours);
+  let totalWeight = 0;
+  let products: string[][] | undefined;
+  const one = new Float64Array(hours);
+  const windHeight = windHeightOf(source);
+  for (const part of parts) {
+    const read = await readWindows(source, quantity, part.bbox, range).catch((err) => Promise.reject(asRequestError(err)));
+    const t = read.temperature;
+    if (t.lats.length === 0 || t.lons.length === 0) continue;
+    const lons = Float64Array.from(t.lons, (lon) => lon + part.shift);
+    const weights = cellWeights(polygons, { lats: t.lats, lons, dLat: t.dLat, dLon: t.dLon });
+    const nCells = t.lats.length * t.lons.length;
+    const k0 = firstIndex(t.startMs, t.stepMs, range.startMs);
+    if (t.nt < k0 + lead + hours + 1) throw missing();
+    products ??= productsOf((i) => t.productOf(k0 + i), lead, hours);
+    for (let c = 0; c < nCells; c++) {
+      const weight = weights[c] as number;
+      if (!(weight > 0)) continue;
+      const inputs: HourlyInputs = {
+        offset: k0 * nCells + c,
+        stride: nCells,
+        temperature: t.values,
+        dewpoint: read.dewpoint.values,
+        ...(read.shortwave ? { shortwave: read.shortwave.values } : {}),
+        ...(read.windSpeed ? { windSpeed: read.windSpeed.values } : {}),
+      };
+      if (quantity === 'relative-humidity') relativeHumidityHours(inputs, lead, hours, one);
+      else {
+        const i = Math.floor(c / t.lons.length),
+          j = c % t.lons.length;
+        const elevation = read.elevation?.[c] ?? elevationFromPressure(read.pressure!.values, c, nCells);
+        const site: EtSite = { latitude: t.lats[i] as number, longitude: t.lons[j] as number, elevation, windHeight };
+        evapotranspirationHours(inputs, site, range.startMs, lead, hours, one);
+      }
+      for (let h = 0; h < hours; h++) sums[h]! += weight * (one[h] as number);
+      totalWeight += weight;
+    }
+  }
+  if (!(totalWeight > 0) || !products) throw missing();
+  for (let h = 0; h < hours; h++) sums[h]! /= totalWeight;
+  return { values: sums, products };
+}
+
+interface AssetWindows {
+  temperature: GridWindow;
+  dewpoint: GridWindow;
+  shortwave?: GridWindow;
+  windSpeed?: GridWindow;
+  pressure?: GridWindow;
+  /** ground height per cell of the temperature window, when the source has it on the same cells */
+  elevation?: Float64Array;
+}
+
+async function readWindows(source: GridSource, quantity: HourlyQuantity, bbox: BBox, range: TimeRange): Promise<AssetWindows> {
+  if (quantity === 'relative-humidity') {
+    const [temperature, dewpoint] = await Promise.all([
+      source.window('air_temperature', bbox, range),
+      source.window('dew_point_temperature', bbox, range),
+    ]);
+    return { temperature, dewpoint };
+  }
+  const inputs = await source.etInputsIn(bbox, range);
+  const t = inputs.airTemperature;
+  let elevation: Float64Array | undefined;
+  if (source.variables().some((v) => v.id === ('surface_altitude' satisfies VariableId))) {
+    const z = await source.window('surface_altitude', bbox, { startMs: range.startMs, endMs: range.startMs });
+    if (z.lats.length === t.lats.length && z.lons.length === t.lons.length) {
+      elevation = Float64Array.from(z.values.subarray(0, z.lats.length * z.lons.length), (v) => (Number.isFinite(v) ? Math.max(0, v) : 0));
+    }
+  }
+  return {
+    temperature: t,
+    dewpoint: inputs.dewpoint,
+    shortwave: inputs.shortwave,
+    windSpeed: inputs.windSpeed,
+    pressure: inputs.pressure,
+    ...(elevation ? { elevation } : {}),
+  };
+}
+
+/**
+ * An hourly series of relative humidity or short-crop ET (spec 2.7, 4.5): at a point, bilinear
+ * between grid points; over an asset, the mean of the covered cells weighted by the area of each
+ * cell's intersection with the asset (packages/geo cellWeights, as a field's mean), with the
+ * asset's centroid as latitude and longitude.
+ */
+export async function hourlySeries(
+  source: GridSource,
+  quantity: HourlyQuantity,
+  place: SeriesPlace,
+  query: HourlyQuery,
+): Promise<HourlySeries> {
+  const at = 'asset' in place ? place.asset.centroid : place;
+  const computed =
+    'asset' in place
+      ? await assetValues(source, quantity, place.asset, query)
+      : await pointValues(source, quantity, place.longitude, place.latitude, query);
+  const inches = quantity === 'evapotranspiration' && query.unit === 'inches';
+  const decimals = quantity === 'relative-humidity' ? 1 : inches ? 4 : 3;
+  const series = Array.from(computed.values, (v, h) => {
+    if (!Number.isFinite(v)) throw missing();
+    return {
+      validTime: isoTime(query.firstMs + h * HOUR_MS),
+      value: round(inches ? millimetresToInches(v) : v, decimals),
+      products: computed.products[h]!,
+    };
+  });
+  return {
+    latitude: at.latitude,
+    longitude: at.longitude,
+    startTime: query.startTime,
+    endTime: query.endTime,
+    unit: UNITS[quantity === 'relative-humidity' ? 'relative-humidity' : query.unit],
+    series,
+    ...('asset' in place ? { asset: `/assets/${place.asset.id}` } : {}),
+  };
+}

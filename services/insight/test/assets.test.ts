@@ -1,0 +1,279 @@
+import request from 'supertest';
+import { type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
+import { insightService } from '../src/definition.js';
+
+const JSON_V1 = 'application/vnd.fieldcast+json; version=1';
+const square = (lon: number, lat: number, size = 0.01) => [
+  [lon, lat],
+  [lon + size, lat],
+  [lon + size, lat + size],
+  [lon, lat + size],
+  [lon, lat],
+];
+const polygon = (rings: number[][][] = [square(-93.5, 42.0)]) => ({ type: 'Polygon', coordinates: rings });
+const assetBody = (geometry: unknown = polygon(), properties: unknown = { crop: 'corn' }) => ({
+  type: 'FeatureCollection',
+  features: [{ type: 'Feature', geometry, properties }],
+});
+
+const t = useTestFleet([insightService]);
+const app = () => t.fleet.app('insight');
+
+const create = (account: TestAccount, body: unknown = assetBody()) =>
+  request(app())
+    .post('/assets')
+    .set('Authorization', account.auth)
+    .set('Accept', JSON_V1)
+    .send(body as object);
+const read = (account: TestAccount, path: string) => request(app()).get(path).set('Authorization', account.auth);
+
+async function countAssets() {
+  const row = await t.fleet.db.knex.withSchema('insight').table('assets').count({ n: '*' }).first();
+  return Number(row?.n);
+}
+
+/**
+ * A square of `km2` square kilometres from the equator north, s degrees a side. @turf/area
+ * measures on a sphere of radius 6,371.0088 km (@turf/helpers earthRadius), where a latitude-longitude rectangle from the
+ * equator has area R² Δλ sin φ; with Δλ = φ = s (radians), s sin s = km2 / R², solved by bisection.
+ */
+function equatorSquare(km2: number) {
+  const target = km2 / 6371.0088 ** 2;
+  let lo = 0,
+    hi = 0.2;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (mid * Math.sin(mid) < target) lo = mid;
+    else hi = mid;
+  }
+  return square(10, 0, (lo * 180) / Math.PI);
+}
+
+describe('assets: the spec shapes (spec 2.2, 4.4)', () => {
+  it('creates an asset: 201, Polygon in, MultiPolygon out, centroid and the tags as description', async () => {
+    const res = await create(t.alice);
+    expect(res.status).toBe(201);
+    expect(res.headers['content-type']).toBe('application/vnd.fieldcast+json; version=1; charset=utf-8');
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      type: 'GeometryCollection',
+      geometries: [{ type: 'MultiPolygon', coordinates: [[square(-93.5, 42.0)]] }],
+      centroid: { latitude: expect.closeTo(42.005, 10), longitude: expect.closeTo(-93.495, 10) },
+      description: { crop: 'corn' },
+    });
+  });
+
+  it.each([
+    ['null', null],
+    ['{}', {}],
+    ['absent', undefined],
+  ])('properties %s means no tags: description {}', async (_name, properties) => {
+    const body = assetBody();
+    if (properties === undefined) delete (body.features[0] as { properties?: unknown }).properties;
+    else body.features[0]!.properties = properties as never;
+    const res = await create(t.alice, body);
+    expect(res.status).toBe(201);
+    expect(res.body.description).toEqual({});
+  });
+
+  it('keeps a hole, nested one level deeper', async () => {
+    const hole = [
+      [-93.498, 42.002],
+      [-93.498, 42.004],
+      [-93.496, 42.004],
+      [-93.496, 42.002],
+      [-93.498, 42.002],
+    ];
+    const res = await create(t.alice, assetBody(polygon([square(-93.5, 42.0), hole])));
+    expect(res.status).toBe(201);
+    expect(res.body.geometries[0].coordinates).toEqual([[square(-93.5, 42.0), hole]]);
+  });
+
+  it('lists the caller’s assets oldest first; reads, replaces and deletes one', async () => {
+    const a = (await create(t.alice, assetBody(polygon(), { n: '1' }))).body;
+    const b = (await create(t.alice, assetBody(polygon([square(1, 1)]), { n: '2' }))).body;
+    await create(t.bob);
+    const list = await read(t.alice, '/assets');
+    expect(list.status).toBe(200);
+    expect(list.body.map((x: { id: string }) => x.id)).toEqual([a.id, b.id]);
+    expect((await read(t.alice, `/assets/${a.id}`)).body).toEqual(a);
+    const put = await request(app())
+      .put(`/assets/${a.id}`)
+      .set('Authorization', t.alice.auth)
+      .send(assetBody(polygon([square(5, 5)]), { n: 'one' }));
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({
+      id: a.id,
+      description: { n: 'one' },
+      geometries: [{ type: 'MultiPolygon', coordinates: [[square(5, 5)]] }],
+    });
+    expect(put.body.centroid.latitude).toBeCloseTo(5.005, 9);
+    expect((await read(t.alice, `/assets/${a.id}`)).body).toEqual(put.body);
+    const del = await request(app()).delete(`/assets/${a.id}`).set('Authorization', t.alice.auth);
+    expect(del.status).toBe(200);
+    expect(del.body).toEqual(put.body);
+    expect((await read(t.alice, `/assets/${a.id}`)).status).toBe(404);
+    expect((await read(t.alice, '/assets')).body.map((x: { id: string }) => x.id)).toEqual([b.id]);
+  });
+});
+
+describe('assets: ownership', () => {
+  it('another account’s asset is 404 on read, update and delete, exactly like a missing one, and stays unchanged', async () => {
+    const a = (await create(t.alice)).body;
+    const missing = await read(t.bob, '/assets/00000000-0000-4000-8000-000000000000');
+    const others = await read(t.bob, `/assets/${a.id}`);
+    expect(others.status).toBe(404);
+    expect(others.body.id).toBe('asset_does_not_exist');
+    expect(others.body.id).toBe(missing.body.id);
+    const put = await request(app())
+      .put(`/assets/${a.id}`)
+      .set('Authorization', t.bob.auth)
+      .send(assetBody(polygon([square(5, 5)])));
+    expect(put.status).toBe(404);
+    const del = await request(app()).delete(`/assets/${a.id}`).set('Authorization', t.bob.auth);
+    expect(del.status).toBe(404);
+    expect((await read(t.alice, `/assets/${a.id}`)).body).toEqual(a);
+    expect((await read(t.bob, '/assets')).body).toEqual([]);
+  });
+});
+
+describe('assets: bad input is refused with the path of each fault, and nothing is stored', () => {
+  const bowtie = [
+    [0, 0],
+    [1, 1],
+    [1, 0],
+    [0, 1],
+    [0, 0],
+  ];
+  const feature = assetBody().features[0]!;
+  it.each([
+    ['not a FeatureCollection', { ...assetBody(), type: 'GeometryCollection' }, 'type'],
+    ['a bare Feature', feature, 'type'],
+    ['zero features', { type: 'FeatureCollection', features: [] }, 'features'],
+    ['two features', { type: 'FeatureCollection', features: [feature, feature] }, 'features'],
+    ['a feature that is no Feature', { type: 'FeatureCollection', features: [{ ...feature, type: 'Polygon' }] }, 'features.0.type'],
+    ['a MultiPolygon', assetBody({ type: 'MultiPolygon', coordinates: [[square(0, 0)]] }), 'features.0.geometry.type'],
+    ['a Point', assetBody({ type: 'Point', coordinates: [0, 0] }), 'features.0.geometry.type'],
+    ['a tag value that is a number', assetBody(polygon(), { height: 3 }), 'features.0.properties.height'],
+    ['a tag value that is null', assetBody(polygon(), { height: null }), 'features.0.properties.height'],
+    ['properties that are an array', assetBody(polygon(), ['a']), 'features.0.properties'],
+    ['101 tags', assetBody(polygon(), Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v']))), 'features.0.properties'],
+    ['a tag key over 1,000 characters', assetBody(polygon(), { ['k'.repeat(1001)]: 'v' }), 'features.0.properties'],
+    ['a tag value over 1,000 characters', assetBody(polygon(), { k: 'v'.repeat(1001) }), 'features.0.properties.k'],
+    ['an unclosed ring', assetBody(polygon([square(0, 0).slice(0, 4)])), 'features.0.geometry.coordinates.0'],
+    ['a self-crossing ring', assetBody(polygon([bowtie])), 'features.0.geometry.coordinates.0'],
+    [
+      'a latitude out of range',
+      assetBody(
+        polygon([
+          [
+            [0, 0],
+            [1, 0],
+            [1, 91],
+            [0, 0],
+          ],
+        ]),
+      ),
+      'features.0.geometry.coordinates.0',
+    ],
+  ])('%s: 422 invalid_geometry', async (_name, body, path) => {
+    const res = await create(t.alice, body);
+    expect(res.status).toBe(422);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.id).toBe('invalid_geometry');
+    expect(res.body.errors.some((e: { path: string }) => e.path.startsWith(path))).toBe(true);
+    expect(await countAssets()).toBe(0);
+  });
+
+  it('100 tags and tags of 1,000 characters are accepted', async () => {
+    const tags = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`${i}`.padEnd(1000, 'k'), 'v'.repeat(1000)]));
+    const res = await create(t.alice, assetBody(polygon(), tags));
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body.description)).toHaveLength(100);
+  });
+
+  it.each([
+    ['an array', [assetBody()]],
+    ['an array of nothing', []],
+  ])('a body that is %s: 400 invalid_body', async (_name, body) => {
+    const res = await request(app())
+      .post('/assets')
+      .set('Authorization', t.alice.auth)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(body));
+    expect(res.status).toBe(400);
+    expect(res.body.id).toBe('invalid_body');
+    expect(await countAssets()).toBe(0);
+  });
+
+  it('a bad PUT changes nothing', async () => {
+    const a = (await create(t.alice)).body;
+    const res = await request(app())
+      .put(`/assets/${a.id}`)
+      .set('Authorization', t.alice.auth)
+      .send(assetBody(polygon([bowtie])));
+    expect(res.status).toBe(422);
+    expect((await read(t.alice, `/assets/${a.id}`)).body).toEqual(a);
+  });
+});
+
+describe('assets: the area limit of 65,000 km² (geodesic, holes subtracted)', () => {
+  it('a polygon just under the limit is accepted', async () => {
+    const res = await create(t.alice, assetBody(polygon([equatorSquare(64_990)])));
+    expect(res.status).toBe(201);
+  });
+
+  it('a polygon just over is 422 asset_too_large, naming its area and the limit; nothing stored', async () => {
+    const res = await create(t.alice, assetBody(polygon([equatorSquare(65_010)])));
+    expect(res.status).toBe(422);
+    expect(res.body.id).toBe('asset_too_large');
+    expect(res.body.message).toMatch(/65,01\d\.\d km²/);
+    expect(res.body.message).toContain('65,000 km²');
+    expect(await countAssets()).toBe(0);
+  });
+
+  it('holes are subtracted: a shell over the limit with a hole that brings it under is accepted', async () => {
+    const shell = equatorSquare(70_000);
+    const side = shell[1]![0]! - shell[0]![0]!;
+    const hole = square(10 + side / 4, side / 4, side / 2).reverse(); // a quarter of the shell's area
+    const res = await create(t.alice, assetBody(polygon([shell, hole])));
+    expect(res.status).toBe(201);
+  });
+
+  it('a PUT over the limit is refused and the asset stays as it was', async () => {
+    const a = (await create(t.alice)).body;
+    const res = await request(app())
+      .put(`/assets/${a.id}`)
+      .set('Authorization', t.alice.auth)
+      .send(assetBody(polygon([equatorSquare(66_000)])));
+    expect(res.status).toBe(422);
+    expect(res.body.id).toBe('asset_too_large');
+    expect((await read(t.alice, `/assets/${a.id}`)).body).toEqual(a);
+  });
+});
+
+describe('assets: events (docs/architecture.md §5)', () => {
+  it('create, update and delete each write one event to fieldcast.insight.assets, keyed by the asset, owned by the account', async () => {
+    const a = (await create(t.alice)).body;
+    await request(app())
+      .put(`/assets/${a.id}`)
+      .set('Authorization', t.alice.auth)
+      .send(assetBody(polygon(), { v: '2' }));
+    await request(app()).delete(`/assets/${a.id}`).set('Authorization', t.alice.auth);
+    const rows = await t.fleet.db.knex.withSchema('insight').table('outbox').orderBy('seq').select('topic', 'key', 'event');
+    const events = rows.map((r) => (typeof r.event === 'string' ? JSON.parse(r.event) : r.event));
+    expect(rows.every((r) => r.topic === 'fieldcast.insight.assets' && r.key === a.id)).toBe(true);
+    expect(events.map((e) => e.type)).toEqual(['fieldcast.asset.created', 'fieldcast.asset.updated', 'fieldcast.asset.deleted']);
+    expect(events.every((e) => e.subject === a.id && e.source === '/insight' && e.data.account === t.alice.id)).toBe(true);
+    expect(events[1].data.resource.description).toEqual({ v: '2' });
+    expect(events[2].data.resource.description).toEqual({ v: '2' });
+    expect(events[0].data.related).toEqual([{ namespace: 'insight/assets', id: a.id }]);
+  });
+
+  it('a refused change writes no event', async () => {
+    await create(t.alice, assetBody(polygon([equatorSquare(66_000)])));
+    await create(t.alice, { type: 'FeatureCollection', features: [] });
+    const row = await t.fleet.db.knex.withSchema('insight').table('outbox').count({ n: '*' }).first();
+    expect(Number(row?.n)).toBe(0);
+  });
+});
