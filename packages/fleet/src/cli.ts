@@ -1,7 +1,9 @@
 import { ConfigError, FleetEnv, parseEnv, serveDistributed } from '@fieldcast/runtime';
 import { accountsCommand, keysCommand } from './accounts.js';
+import { archiveCommand } from './archive.js';
 import { ingestCommand } from './ingest.js';
 import { migrateCommand } from './migrate.js';
+import { productsCommand } from './products.js';
 import { serviceNamed, SERVICES, UsageError } from './services.js';
 import { runStart } from './start.js';
 
@@ -12,6 +14,10 @@ const HELP = `fieldcast <command>
   migrate [area...]          migrate identity and the services' schemas
   accounts create --name N [--handle H] [--json]
   keys add --account ID [--json] | keys revoke --account ID --key KEY_ID | keys list --account ID
+  products grant|revoke --account ID --product NAME | products list --account ID [--json]
+                             restricted products an account sees (the platform area)
+  archive register --user NAME --cidr RANGE[,RANGE...] [--types TYPE[,TYPE...]] [--json] | archive revoke --user NAME
+                             archive users: a token (printed once) for addresses and types (the archive area)
   ingest <file> [--out DIR] [--catalog PATH] [--id ID] [--product NAME] [--overwrite]
                              CF NetCDF or GeoTIFF to a Zarr store (default out <FIELDCAST_DATA_DIR>/stores,
                              catalog <FIELDCAST_DATA_DIR>/stores.yaml); GeoTIFF also --start ISO --step-hours H
@@ -42,6 +48,10 @@ async function main(argv: string[]): Promise<void> {
       return accountsCommand(args, env, print);
     case 'keys':
       return keysCommand(args, env, print);
+    case 'products':
+      return productsCommand(args, env, print);
+    case 'archive':
+      return archiveCommand(args, env, print);
     case 'ingest':
       return ingestCommand(args, env, print);
     default:

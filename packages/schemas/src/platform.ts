@@ -1,2 +1,226 @@
-// zod schemas of the platform area's requests and records (docs/interface.md).
-export {};
+// zod schemas of the platform area's requests and records (docs/interface.md §6, spec 2.4, 4.6;
+// the frame and forecast records of the public record).
+import { z } from 'zod';
+import { polygonFaults, type PolygonCoordinates } from '@fieldcast/geo';
+import { Timestamp, Uuid, UuidInput } from './common.js';
+import { DegreeDayLocationParams } from './growing-degree-days.js';
+
+/** Frames and forecasts per page (public record: limit; docs/interface.md §6). */
+export const PLATFORM_LIMIT_DEFAULT = 100;
+export const PLATFORM_LIMIT_MAX = 1000;
+
+/** The query coverage as the domain reads it: a point, or polygons whose union must lie in the product's coverage. */
+export type CoverageQuery = { type: 'point'; position: [number, number] } | { type: 'polygons'; polygons: PolygonCoordinates[] };
+
+const COVERAGE_HELP =
+  'a URL-encoded WGS84 GeoJSON geometry (RFC 7946): a Point, Polygon or MultiPolygon, or a Feature holding one, e.g. {"type":"Point","coordinates":[-93.6,42.0]}';
+
+function positionFault(p: unknown): string | null {
+  if (!Array.isArray(p) || p.length < 2 || p.length > 3 || !p.every((n) => typeof n === 'number' && Number.isFinite(n)))
+    return 'a position is [longitude, latitude]';
+  const [lon, lat] = p as [number, number];
+  if (lon < -180 || lon > 180 || lat < -90 || lat > 90)
+    return `position [${lon}, ${lat}] is out of range: longitude -180..180, latitude -90..90`;
+  return null;
+}
+
+/** Reads the coverage parameter; every fault is an issue at `path` (400 naming it). */
+function readCoverage(text: string, ctx: z.RefinementCtx): CoverageQuery | typeof z.NEVER {
+  const fail = (message: string) => {
+    ctx.addIssue({ code: 'custom', message: `coverage must be ${COVERAGE_HELP}: ${message}` });
+    return z.NEVER;
+  };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return fail('it is not JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('it is not a GeoJSON object');
+  let g = value as { type?: unknown; coordinates?: unknown; geometry?: unknown };
+  if (g.type === 'Feature') {
+    if (typeof g.geometry !== 'object' || g.geometry === null) return fail('the Feature has no geometry');
+    g = g.geometry as typeof g;
+  }
+  const c = g.coordinates;
+  switch (g.type) {
+    case 'Point': {
+      const fault = positionFault(c);
+      if (fault) return fail(fault);
+      const [lon, lat] = c as [number, number];
+      return { type: 'point', position: [lon, lat] };
+    }
+    case 'Polygon':
+    case 'MultiPolygon': {
+      const polygons = (g.type === 'Polygon' ? [c] : c) as unknown;
+      if (!Array.isArray(polygons) || polygons.length === 0) return fail(`the ${g.type} has no coordinates`);
+      for (const [i, polygon] of polygons.entries()) {
+        if (!Array.isArray(polygon) || !polygon.every((ring) => Array.isArray(ring)))
+          return fail(`polygon ${i} is not an array of linear rings`);
+        for (const ring of polygon as unknown[][]) {
+          for (const p of ring) {
+            const fault = positionFault(p);
+            if (fault) return fail(fault);
+          }
+        }
+        const faults = polygonFaults(polygon as PolygonCoordinates);
+        if (faults.length > 0) return fail(`polygon ${i}: ${faults[0]!.message}`);
+      }
+      return { type: 'polygons', polygons: polygons as PolygonCoordinates[] };
+    }
+    default:
+      return fail(`type ${JSON.stringify(g.type)} is not Point, Polygon, MultiPolygon or Feature`);
+  }
+}
+
+/** An instant in ISO 8601 with a zone (`Z` or an offset), read as epoch milliseconds. */
+const instant = (name: string) =>
+  z
+    .string({ error: `${name} must be given once, as an ISO 8601 timestamp such as 2025-06-01T00:00:00Z` })
+    .refine((s) => z.iso.datetime({ offset: true }).safeParse(s).success && Number.isFinite(Date.parse(s)), {
+      error: `${name} must be an ISO 8601 timestamp with a zone, such as 2025-06-01T00:00:00Z`,
+      abort: true,
+    })
+    .transform((s) => Date.parse(s))
+    .meta({ description: `${name}: ISO 8601 timestamp with Z or an offset`, examples: ['2025-06-01T00:00:00Z'] });
+
+const startBeforeEnd = (q: { start?: number; end?: number }) => q.start === undefined || q.end === undefined || q.start <= q.end;
+
+/**
+ * Filters of GET /products (spec 4.6), all combined. Unknown parameters are ignored. No
+ * `.meta({ id })`: OpenAPI lists a query's properties as parameters.
+ */
+export const ProductsQuery = z
+  .object({
+    contentType: z
+      .string({ error: 'contentType must be given once' })
+      .meta({ description: 'exact match on contentType', examples: ['temperature'] })
+      .optional(),
+    source: z
+      .string({ error: 'source must be given once' })
+      .meta({ description: 'exact match on source', examples: ['synthetic'] })
+      .optional(),
+    aggregation: z
+      .string({ error: 'aggregation must be given once, as a nonnegative integer of minutes' })
+      .regex(/^\d{1,9}$/, { error: 'aggregation must be a nonnegative integer of minutes (a day is 1440)' })
+      .transform(Number)
+      .meta({ description: 'aggregation period in minutes, a nonnegative integer (a day is 1440, an hour 60)', examples: ['1440'] })
+      .optional(),
+    start: instant('start').optional(),
+    end: instant('end').optional(),
+    coverage: z
+      .string({ error: `coverage must be given once, as ${COVERAGE_HELP}` })
+      .transform(readCoverage)
+      .meta({
+        description: `products whose coverage contains this geometry: ${COVERAGE_HELP}`,
+        examples: ['{"type":"Point","coordinates":[-93.6,42.0]}'],
+      })
+      .optional(),
+  })
+  .refine((q) => (q.start === undefined) === (q.end === undefined), {
+    error: 'start and end go together: give both or neither',
+    path: ['end'],
+  })
+  .refine(startBeforeEnd, { error: 'start must not be after end', path: ['start'] });
+export type ProductsQuery = z.output<typeof ProductsQuery>;
+
+/** start, end, limit and sort of the frame and forecast lists (public record). */
+export const TimeListQuery = z
+  .object({
+    start: instant('start').optional(),
+    end: instant('end').optional(),
+    limit: z
+      .string({ error: 'limit must be given once' })
+      .regex(/^\d{1,4}$/, { error: `limit must be an integer from 1 to ${PLATFORM_LIMIT_MAX}` })
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= PLATFORM_LIMIT_MAX, { error: `limit must be an integer from 1 to ${PLATFORM_LIMIT_MAX}` })
+      .meta({ description: `items per list, 1 to ${PLATFORM_LIMIT_MAX}, default ${PLATFORM_LIMIT_DEFAULT}`, examples: ['100'] })
+      .optional(),
+    sort: z
+      .enum(['asc', 'desc'], { error: 'sort must be asc or desc' })
+      .meta({ description: 'by time: desc (newest first, the default) or asc' })
+      .optional(),
+  })
+  .refine(startBeforeEnd, { error: 'start must not be after end', path: ['start'] });
+export type TimeListQuery = z.output<typeof TimeListQuery>;
+
+/** A product named in a path by id or name (spec 2.4: the name is usable in place of the id). */
+export const ProductRefParams = z.object({
+  product: z
+    .string()
+    .min(1)
+    .max(200)
+    .meta({ description: 'the product id or name', examples: ['air-temperature'] }),
+});
+
+export const DatapointParams = DegreeDayLocationParams.extend({ id: UuidInput });
+
+const Unit = z.object({ description: z.string(), label: z.string() });
+
+/** Spec 2.4 product record. */
+export const Product = z
+  .object({
+    id: Uuid,
+    name: z.string(),
+    description: z.string(),
+    contentType: z.string(),
+    source: z.string(),
+    startTime: Timestamp,
+    endTime: Timestamp,
+    aggregationPeriodInMinutes: z.number().int().nonnegative(),
+    coverage: z.object({
+      type: z.literal('Feature'),
+      properties: z.record(z.string(), z.unknown()).nullable(),
+      geometry: z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(z.array(z.array(z.number())))) }),
+    }),
+    frames: z.string().nullable(),
+    forecasts: z.string().nullable(),
+    styles: z.string(),
+    styleableLayers: z.array(
+      z.object({
+        name: z.string(),
+        type: z.string(),
+        unit: Unit.nullable(),
+        attributes: z.array(z.object({ name: z.string(), value: z.number().int(), unit: z.null() })),
+      }),
+    ),
+  })
+  .meta({ id: 'Product' });
+
+/** Frame record (public record, platform area). */
+export const Frame = z
+  .object({
+    id: Uuid,
+    validTime: Timestamp,
+    runTime: Timestamp,
+    creationTime: Timestamp,
+    expirationTime: Timestamp.nullable(),
+    zoomLevels: z.object({ minimum: z.number().int(), native: z.number().int(), maximum: z.number().int() }),
+    mediaTypes: z.array(z.string()),
+    tileSize: z.number().int(),
+    forecast: z.string().nullable(),
+    product: z.string(),
+  })
+  .meta({ id: 'Frame' });
+
+/** Platform forecast record (public record, platform area). */
+export const PlatformForecast = z
+  .object({
+    id: Uuid,
+    initTime: Timestamp,
+    creationTime: Timestamp,
+    expirationTime: Timestamp,
+    frames: z.string(),
+    product: z.string(),
+  })
+  .meta({ id: 'PlatformForecast' });
+
+/** GET /frames/{id}/datapoint/{latitude}/{longitude}: the value and where the point falls in the frame's native-zoom tile. */
+export const Datapoint = z
+  .object({
+    value: z.number().nullable().meta({ description: 'the frame value at the point, null where the frame has no data' }),
+    unit: Unit.nullable(),
+    tile: z.object({ z: z.number().int(), x: z.number().int(), y: z.number().int() }),
+    pixel: z.object({ row: z.number().int(), column: z.number().int() }),
+  })
+  .meta({ id: 'Datapoint' });

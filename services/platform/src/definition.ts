@@ -1,11 +1,49 @@
-import { Api } from '@fieldcast/kit';
+import { Api, type Account } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
+import { createCatalog, FrameIndex, frameZoomLevels } from '@fieldcast/weather';
+import { platformMigration } from '../migrations/001_platform.js';
+import { Platform } from './domain/platform.js';
+import { FrameAnnouncer } from './frame-announcer.js';
+import { platformRoutes } from './routes/platform.js';
+import { AREA, Announcements, FORECASTS_TOPIC, FRAMES_TOPIC, ProductGrants } from './store.js';
+
+/** Each running instance's tile builder, so `stop` ends the passes its `api` started. */
+const announcers = new WeakMap<object, FrameAnnouncer>();
+
+/** The tile-building application of a running platform service (for tests, which drive its passes). */
+export function frameAnnouncerOf(deps: object): FrameAnnouncer | undefined {
+  return announcers.get(deps);
+}
+
+const NO_GRANTS: ReadonlySet<string> = new Set();
 
 /** The platform service: what `fieldcast serve platform` and the embedded fleet run. */
 export const platformService = defineService({
-  area: 'platform',
+  area: AREA,
   title: 'Platform',
-  description: 'Platform (docs/interface.md).',
-  needs: {},
-  api: () => new Api(),
+  description: 'Products with every filter, frames, forecasts, datapoints and per-account access (spec 2.4, 4.6, 5, 6).',
+  needs: {
+    database: { migrations: [platformMigration] },
+    outbox: { topics: [FRAMES_TOPIC, FORECASTS_TOPIC] },
+    weather: true,
+  },
+  api(deps) {
+    const catalog = createCatalog();
+    const zoom = frameZoomLevels(deps.weather.grid.dLon);
+    const platform = new Platform(catalog, new FrameIndex(catalog.products()), deps.weather, zoom);
+    const grants = new ProductGrants(deps.db.knex);
+    const restricted = catalog.products().some((p) => p.access === 'restricted');
+    const announcer = new FrameAnnouncer(catalog.products(), new Announcements(deps.db.knex), deps.outbox, deps.now, zoom, deps.logger);
+    announcers.set(deps, announcer);
+    announcer.start();
+    return platformRoutes(new Api(), {
+      platform,
+      // Without restricted products there is nothing to look up.
+      granted: (account: Account) => (restricted ? grants.granted(account.id) : Promise.resolve(NO_GRANTS)),
+      now: deps.now,
+    });
+  },
+  async stop(deps) {
+    await announcers.get(deps)?.stop();
+  },
 });

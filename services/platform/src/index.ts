@@ -1,1 +1,3 @@
-export { platformService } from './definition.js';
+export { platformService, frameAnnouncerOf } from './definition.js';
+export { ProductGrants } from './store.js';
+export { GrantCommandError, productGrantsCommand } from './grants.js';

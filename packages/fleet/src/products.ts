@@ -1,0 +1,22 @@
+import { GrantCommandError, platformService, productGrantsCommand } from '@fieldcast/platform';
+import { FleetEnv, IdentityStore, migrateIdentity, migrateService } from '@fieldcast/runtime';
+import { openCliDatabase } from './data-dir.js';
+import { UsageError } from './services.js';
+
+/**
+ * `fieldcast products grant|revoke|list --account ID [--product NAME]`: restricted products per
+ * account, on DATABASE_URL or the embedded data dir while the fleet is stopped (docs/interface.md §6).
+ */
+export async function productsCommand(args: string[], env: FleetEnv, print: (line: string) => void): Promise<void> {
+  const { db, done } = await openCliDatabase(env);
+  try {
+    await migrateIdentity(db);
+    await migrateService(db, platformService);
+    await productGrantsCommand(args, { knex: db.knex, identity: new IdentityStore(db.knex) }, print);
+  } catch (err) {
+    if (err instanceof GrantCommandError) throw new UsageError(err.message);
+    throw err;
+  } finally {
+    await done();
+  }
+}

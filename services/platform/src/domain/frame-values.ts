@@ -1,0 +1,84 @@
+/**
+ * The value of a frame at a point (docs/interface.md §6, datapoints): the product's first
+ * styleable layer at the frame's valid time, read from the weather (docs/architecture.md §6)
+ * bilinearly between the four surrounding grid points. A product whose layer is a gridded
+ * variable reads it; the derived products compute theirs from the same inputs and published
+ * forms as their areas (docs/decisions/0124-datapoints.md).
+ */
+import { InvalidRequestError } from '@fieldcast/kit';
+import { averageDegreeDays, dayOfYear, hourlyReferenceEt, relativeHumidity, vapourPressureFromDewpoint } from '@fieldcast/science';
+import { GridRequestError, type GridSource, type ProductDef, type StyleableLayer } from '@fieldcast/weather';
+
+/** spec 4.1 default base, and that of the growing-degree-days product's description (°C). */
+const GDD_BASE_C = 10;
+/** W m-2 over an hour to MJ m-2 h-1 (ASCE-EWRI 2005 units). */
+const W_TO_MJ_PER_HOUR = 0.0036;
+
+export interface FrameValue {
+  value: number | null;
+  unit: StyleableLayer['unit'];
+}
+
+type Reader = (weather: GridSource, lon: number, lat: number, validMs: number) => Promise<number>;
+
+async function at(
+  weather: GridSource,
+  variable: Parameters<GridSource['pointSeries']>[0],
+  lon: number,
+  lat: number,
+  ms: number,
+): Promise<number> {
+  const s = await weather.pointSeries(variable, lon, lat, { startMs: ms, endMs: ms });
+  return s.values[0] ?? Number.NaN;
+}
+
+/**
+ * Products without a gridded variable, by name: relative humidity from temperature and dewpoint
+ * (Bolton 1980), daily degree days by the average method base 10 °C (McMaster and Wilhelm 1997),
+ * hourly ASCE-EWRI 2005 standardized short-crop ET of the hour starting at the valid time (the
+ * night's cloudiness the standard's fallback, no earlier hours being read).
+ */
+const DERIVED: Readonly<Record<string, Reader>> = {
+  'relative-humidity': async (weather, lon, lat, ms) => {
+    const [t, td] = await Promise.all([at(weather, 'air_temperature', lon, lat, ms), at(weather, 'dew_point_temperature', lon, lat, ms)]);
+    return relativeHumidity(t, td);
+  },
+  'growing-degree-days': async (weather, lon, lat, ms) => {
+    const { tmax, tmin } = await weather.dailyExtremesAt(lon, lat, { startMs: ms, endMs: ms });
+    return averageDegreeDays(tmax.values[0] ?? Number.NaN, tmin.values[0] ?? Number.NaN, GDD_BASE_C);
+  },
+  'evapotranspiration-short-crop': async (weather, lon, lat, ms) => {
+    const [inputs, elevation] = await Promise.all([
+      weather.etInputsAt(lon, lat, { startMs: ms, endMs: ms }),
+      weather.pointSeries('surface_altitude', lon, lat, { startMs: weather.coverage().startMs, endMs: weather.coverage().startMs }),
+    ]);
+    const value = (s: { values: Float32Array }) => s.values[0] ?? Number.NaN;
+    const date = new Date(ms);
+    return hourlyReferenceEt({
+      temperature: value(inputs.airTemperature),
+      actualVapourPressure: vapourPressureFromDewpoint(value(inputs.dewpoint)),
+      solarRadiation: value(inputs.shortwave) * W_TO_MJ_PER_HOUR,
+      windSpeed: value(inputs.windSpeed),
+      elevation: Math.max(0, value(elevation)),
+      latitude: lat,
+      longitude: lon,
+      dayOfYear: dayOfYear(date),
+      midpointHour: date.getUTCHours() + date.getUTCMinutes() / 60 + 0.5,
+    }).et;
+  },
+};
+
+/** The frame's value at (lon, lat); null where the weather has none. */
+export async function frameValueAt(weather: GridSource, p: ProductDef, validMs: number, lon: number, lat: number): Promise<FrameValue> {
+  const unit = p.styleableLayers[0]?.unit ?? null;
+  const variable = p.variable;
+  const read: Reader | undefined = variable ? (w, x, y, t) => at(w, variable, x, y, t) : DERIVED[p.name];
+  if (!read) return { value: null, unit };
+  try {
+    const v = await read(weather, lon, lat, validMs);
+    return { value: Number.isFinite(v) ? Math.round(v * 1000) / 1000 : null, unit };
+  } catch (err) {
+    if (err instanceof GridRequestError) throw new InvalidRequestError(err.code, err.message);
+    throw err;
+  }
+}

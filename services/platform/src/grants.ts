@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util';
+import type { Knex } from 'knex';
+import { createCatalog } from '@fieldcast/weather';
+import { ProductGrants } from './store.js';
+
+/** A grant command that cannot be carried out: the CLI prints the message and exits 2. */
+export class GrantCommandError extends Error {
+  override name = 'GrantCommandError';
+}
+
+const USAGE =
+  'usage: fieldcast products grant --account ID_OR_HANDLE --product NAME_OR_ID | products revoke --account ID_OR_HANDLE --product NAME_OR_ID | products list --account ID_OR_HANDLE [--json]';
+
+/**
+ * `fieldcast products grant|revoke|list` (docs/decisions/0121-product-access.md): which
+ * accounts see which restricted products. The fleet opens the database (the embedded data dir
+ * while the fleet is stopped, like `accounts create`, or DATABASE_URL) and migrates the platform
+ * schema; this reads the arguments and changes the grants.
+ */
+export async function productGrantsCommand(
+  args: string[],
+  deps: { knex: Knex; identity: { findAccount(idOrHandle: string): Promise<{ id: string; handle: string } | null> } },
+  print: (line: string) => void,
+): Promise<void> {
+  const [sub, ...rest] = args;
+  let values: { account?: string; product?: string; json?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: { account: { type: 'string' }, product: { type: 'string' }, json: { type: 'boolean', default: false } },
+    }));
+  } catch (err) {
+    throw new GrantCommandError(`${(err as Error).message}\n${USAGE}`);
+  }
+  if (!values.account || !['grant', 'revoke', 'list'].includes(sub ?? '')) throw new GrantCommandError(USAGE);
+  const account = await deps.identity.findAccount(values.account);
+  if (!account) throw new GrantCommandError(`no account ${values.account}`);
+  const grants = new ProductGrants(deps.knex);
+  if (sub === 'list') {
+    const names = await grants.list(account.id);
+    print(values.json ? JSON.stringify(names) : names.length ? names.join('\n') : `account ${account.handle} has no restricted products`);
+    return;
+  }
+  if (!values.product) throw new GrantCommandError(USAGE);
+  const catalog = createCatalog();
+  const product = catalog.product(values.product);
+  if (!product) throw new GrantCommandError(`no product ${values.product}`);
+  if (product.access !== 'restricted') throw new GrantCommandError(`product ${product.name} is public: every account sees it`);
+  if (sub === 'grant') {
+    const added = await grants.grant(account.id, product);
+    print(added ? `granted ${product.name} to ${account.handle}` : `${account.handle} already had ${product.name}`);
+  } else {
+    const removed = await grants.revoke(account.id, product.id);
+    print(removed ? `revoked ${product.name} from ${account.handle}` : `${account.handle} did not have ${product.name}`);
+  }
+}

@@ -1,0 +1,105 @@
+import type { Knex } from 'knex';
+
+export const AREA = 'platform';
+/** Topics of the tile-building application's events (docs/architecture.md §5). */
+export const FRAMES_TOPIC = 'fieldcast.platform.frames';
+export const FORECASTS_TOPIC = 'fieldcast.platform.forecasts';
+
+/** How long an account's grants are remembered (docs/decisions/0036-caches.md: explicit, bounded, keyed). */
+const GRANTS_TTL_MS = 5_000;
+const GRANTS_CACHE_MAX = 10_000;
+
+/**
+ * Grants of restricted products to accounts (docs/decisions/0121-product-access.md), in the
+ * platform schema; nothing else touches the table. Written by `fieldcast products grant` and
+ * `revoke`, read on every request that names or lists products, so an account's set is kept for
+ * a few seconds.
+ */
+export class ProductGrants {
+  private readonly cache = new Map<string, { ids: ReadonlySet<string>; expires: number }>();
+
+  constructor(private readonly knex: Knex) {}
+
+  private get table() {
+    return this.knex.withSchema(AREA).table('product_grants');
+  }
+
+  /** Ids of the restricted products granted to the account. */
+  async granted(accountId: string): Promise<ReadonlySet<string>> {
+    const now = Date.now();
+    const hit = this.cache.get(accountId);
+    if (hit && hit.expires > now) return hit.ids;
+    const rows: { product_id: string }[] = await this.table.where({ account_id: accountId }).select('product_id');
+    const ids = new Set(rows.map((r) => r.product_id));
+    if (this.cache.size >= GRANTS_CACHE_MAX) this.cache.clear();
+    this.cache.set(accountId, { ids, expires: now + GRANTS_TTL_MS });
+    return ids;
+  }
+
+  /** Grants a product; true when it was not granted before. */
+  async grant(accountId: string, product: { id: string; name: string }): Promise<boolean> {
+    const rows = await this.table
+      .insert({ account_id: accountId, product_id: product.id, product_name: product.name })
+      .onConflict(['account_id', 'product_id'])
+      .ignore()
+      .returning('product_id');
+    this.cache.delete(accountId);
+    return rows.length > 0;
+  }
+
+  /** Revokes a grant; true when there was one. */
+  async revoke(accountId: string, productId: string): Promise<boolean> {
+    const n = await this.table.where({ account_id: accountId, product_id: productId }).delete();
+    this.cache.delete(accountId);
+    return n > 0;
+  }
+
+  /** Names of the products granted to the account, by name. */
+  async list(accountId: string): Promise<string[]> {
+    const rows: { product_name: string }[] = await this.table
+      .where({ account_id: accountId })
+      .orderBy('product_name')
+      .select('product_name');
+    return rows.map((r) => r.product_name);
+  }
+}
+
+export interface Announced {
+  framesThroughMs: number | null;
+  runsThroughMs: number | null;
+  checkedAtMs: number | null;
+}
+
+/** How far the tile-building application has announced each product (docs/decisions/0122-frame-and-run-events.md). */
+export class Announcements {
+  constructor(private readonly knex: Knex) {}
+
+  /** The product's row, locked until the transaction ends; created empty when missing. */
+  async lock(trx: Knex.Transaction, productId: string): Promise<Announced> {
+    await trx.withSchema(AREA).table('announcements').insert({ product_id: productId }).onConflict('product_id').ignore();
+    const row = await trx
+      .withSchema(AREA)
+      .table('announcements')
+      .where({ product_id: productId })
+      .forUpdate()
+      .first('frames_through', 'runs_through', 'checked_at');
+    const ms = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string).getTime());
+    return { framesThroughMs: ms(row?.frames_through), runsThroughMs: ms(row?.runs_through), checkedAtMs: ms(row?.checked_at) };
+  }
+
+  async save(trx: Knex.Transaction, productId: string, announced: Announced): Promise<void> {
+    await trx
+      .withSchema(AREA)
+      .table('announcements')
+      .where({ product_id: productId })
+      .update({
+        frames_through: announced.framesThroughMs === null ? null : new Date(announced.framesThroughMs),
+        runs_through: announced.runsThroughMs === null ? null : new Date(announced.runsThroughMs),
+        checked_at: announced.checkedAtMs === null ? null : new Date(announced.checkedAtMs),
+      });
+  }
+
+  transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.knex.transaction(fn);
+  }
+}

@@ -1,0 +1,269 @@
+import { useTestFleet } from '@fieldcast/runtime/testing';
+import { fieldcastId } from '@fieldcast/ids';
+import { platformService } from '../src/definition.js';
+import { clock, get, names, now, PUBLIC_PRODUCTS, START } from './helpers.js';
+
+const t = useTestFleet([platformService], { now });
+
+beforeEach(() => {
+  clock.ms = START;
+});
+
+const list = (query = '') => get(t, t.alice, `/products${query}`);
+const q = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
+const point = (lon: number, lat: number) => JSON.stringify({ type: 'Point', coordinates: [lon, lat] });
+const square = (w: number, s: number, e: number, n: number) =>
+  JSON.stringify({
+    type: 'Polygon',
+    coordinates: [
+      [
+        [w, s],
+        [e, s],
+        [e, n],
+        [w, n],
+        [w, s],
+      ],
+    ],
+  });
+
+describe('GET /products (spec 2.4, 4.6)', () => {
+  it('lists every public product with every field of spec 2.4', async () => {
+    const res = await list();
+    expect(res.status).toBe(200);
+    expect(names(res.body)).toEqual(PUBLIC_PRODUCTS);
+    const air = res.body[0];
+    const id = fieldcastId('product', 'air-temperature');
+    expect(air).toEqual({
+      id,
+      name: 'air-temperature',
+      description: expect.any(String),
+      contentType: 'temperature',
+      source: 'synthetic',
+      startTime: '2015-01-01T00:00:00Z',
+      // the 06Z run, published at 09:30, reaches 384 h
+      endTime: '2025-07-01T06:00:00Z',
+      aggregationPeriodInMinutes: 0,
+      coverage: { type: 'Feature', properties: {}, geometry: { type: 'MultiPolygon', coordinates: expect.any(Array) } },
+      frames: `/products/${id}/frames`,
+      forecasts: `/products/${id}/forecasts`,
+      styles: `/v2/products/${id}/styles.json`,
+      styleableLayers: [{ name: 'air_temperature', type: 'raster', unit: { description: 'degrees Celsius', label: '°C' }, attributes: [] }],
+    });
+    const radar = res.body.find((p: { name: string }) => p.name === 'precipitation-rate-north-america');
+    expect(radar).toMatchObject({ startTime: '2020-01-01T00:00:00Z', endTime: '2025-06-15T10:00:00Z', forecasts: null });
+    const terrain = res.body.find((p: { name: string }) => p.name === 'surface-altitude');
+    expect(terrain).toMatchObject({ frames: null, forecasts: null });
+  });
+
+  it('writes the precipitation-type mask attributes as the catalog does, "freezing rain" with a space', async () => {
+    const res = await get(t, t.alice, '/products/precipitation-rate');
+    expect(res.status).toBe(200);
+    const mask = res.body.styleableLayers.find((l: { name: string }) => l.name === 'precipitation_type');
+    expect(mask).toEqual({
+      name: 'precipitation_type',
+      type: 'raster',
+      unit: null,
+      attributes: [
+        { name: 'rain', value: 1, unit: null },
+        { name: 'snow', value: 2, unit: null },
+        { name: 'freezing rain', value: 3, unit: null },
+        { name: 'sleet', value: 4, unit: null },
+      ],
+    });
+  });
+
+  it('reads one product by id (any case) or name, and 404s an unknown one', async () => {
+    const id = fieldcastId('product', 'growing-degree-days');
+    expect((await get(t, t.alice, `/products/${id}`)).body.name).toBe('growing-degree-days');
+    expect((await get(t, t.alice, `/products/${id.toUpperCase()}`)).body.name).toBe('growing-degree-days');
+    expect((await get(t, t.alice, '/products/growing-degree-days')).body.id).toBe(id);
+    const missing = await get(t, t.alice, '/products/no-such-product');
+    expect(missing.status).toBe(404);
+    expect(missing.body.id).toBe('product_does_not_exist');
+    expect((await get(t, t.alice, `/products/${fieldcastId('product', 'nope')}`)).status).toBe(404);
+  });
+
+  it('moves endTime with the clock', async () => {
+    clock.ms = Date.UTC(2025, 5, 15, 13, 40); // the 12Z run is not published until 15:30
+    const res = await get(t, t.alice, '/products/air-temperature');
+    expect(res.body.endTime).toBe('2025-07-01T06:00:00Z');
+    clock.ms = Date.UTC(2025, 5, 15, 15, 30);
+    expect((await get(t, t.alice, '/products/air-temperature')).body.endTime).toBe('2025-07-01T12:00:00Z');
+    expect((await get(t, t.alice, '/products/precipitation-rate-north-america')).body.endTime).toBe('2025-06-15T15:00:00Z');
+  });
+});
+
+describe('filters, each alone', () => {
+  it('contentType and source match exactly', async () => {
+    expect(names((await list(q({ contentType: 'temperature' }))).body)).toEqual([
+      'air-temperature',
+      'air-temperature-daily-max',
+      'air-temperature-daily-min',
+    ]);
+    expect(names((await list(q({ contentType: 'Temperature' }))).body)).toEqual([]);
+    expect(names((await list(q({ source: 'synthetic' }))).body)).toEqual(PUBLIC_PRODUCTS);
+    expect(names((await list(q({ source: 'synth' }))).body)).toEqual([]);
+  });
+
+  it('aggregation matches the period in minutes', async () => {
+    expect(names((await list(q({ aggregation: '1440' }))).body)).toEqual([
+      'air-temperature-daily-max',
+      'air-temperature-daily-min',
+      'growing-degree-days',
+    ]);
+    expect(names((await list(q({ aggregation: '60' }))).body)).toEqual(['evapotranspiration-short-crop', 'shortwave-radiation']);
+    expect(names((await list(q({ aggregation: '0' }))).body)).toEqual([
+      'air-temperature',
+      'precipitation-rate',
+      'relative-humidity',
+      'precipitation-rate-north-america',
+      'surface-altitude',
+    ]);
+    expect(names((await list(q({ aggregation: '30' }))).body)).toEqual([]);
+  });
+
+  it('start and end leave out products with no frame in the range', async () => {
+    // 2016: before the North American mosaic began; the terrain has no frames at all
+    const early = await list(q({ start: '2016-03-01T00:00:00Z', end: '2016-03-01T00:30:00Z' }));
+    expect(early.status).toBe(200);
+    expect(names(early.body)).toEqual(PUBLIC_PRODUCTS.filter((n) => n !== 'precipitation-rate-north-america' && n !== 'surface-altitude'));
+    // within an hour but not on it: the hourly products have no frame, the daily ones neither
+    expect(names((await list(q({ start: '2016-03-01T00:10:00Z', end: '2016-03-01T00:50:00Z' }))).body)).toEqual([]);
+    // ten days ahead: only the products whose forecasts reach 16 days
+    expect(names((await list(q({ start: '2025-06-25T00:00:00Z', end: '2025-06-25T06:00:00Z' }))).body)).toEqual([
+      'air-temperature',
+      'precipitation-rate',
+      'relative-humidity',
+      'evapotranspiration-short-crop',
+      'shortwave-radiation',
+    ]);
+    // an offset is ISO 8601 too: 02:00+02:00 is midnight UTC, a daily frame
+    expect(
+      names((await list(q({ start: '2016-03-01T02:00:00+02:00', end: '2016-03-01T02:00:00+02:00', aggregation: '1440' }))).body),
+    ).toHaveLength(3);
+  });
+
+  it('coverage leaves out products whose coverage does not contain the geometry', async () => {
+    const all = PUBLIC_PRODUCTS;
+    const notNorthAmerica = all.filter((n) => n !== 'precipitation-rate-north-america');
+    expect(names((await list(q({ coverage: point(-93.6319, 42.0308) }))).body)).toEqual(all);
+    expect(names((await list(q({ coverage: point(2.35, 48.85) }))).body)).toEqual(notNorthAmerica);
+    expect(names((await list(q({ coverage: square(-94, 41, -93, 42) }))).body)).toEqual(all);
+    // a polygon reaching past the mosaic's eastern edge (50 W) is not contained in it
+    expect(names((await list(q({ coverage: square(-60, 40, -40, 45) }))).body)).toEqual(notNorthAmerica);
+    // on the edge counts as inside
+    expect(names((await list(q({ coverage: square(-60, 40, -50, 45) }))).body)).toEqual(all);
+    const feature = JSON.stringify({ type: 'Feature', properties: null, geometry: { type: 'Point', coordinates: [-100, 50] } });
+    expect(names((await list(q({ coverage: feature }))).body)).toEqual(all);
+    const multi = JSON.stringify({
+      type: 'MultiPolygon',
+      coordinates: [JSON.parse(square(-94, 41, -93, 42)).coordinates, JSON.parse(square(10, 45, 11, 46)).coordinates],
+    });
+    expect(names((await list(q({ coverage: multi }))).body)).toEqual(notNorthAmerica);
+  });
+});
+
+describe('filters, all combined', () => {
+  it('applies all six together', async () => {
+    const base = {
+      contentType: 'precipitation',
+      source: 'synthetic',
+      aggregation: '0',
+      start: '2021-01-01T00:00:00Z',
+      end: '2021-01-02T00:00:00Z',
+    };
+    expect(names((await list(q({ ...base, coverage: point(-93.6, 42) }))).body)).toEqual([
+      'precipitation-rate',
+      'precipitation-rate-north-america',
+    ]);
+    expect(names((await list(q({ ...base, coverage: point(2.35, 48.85) }))).body)).toEqual(['precipitation-rate']);
+    expect(
+      names((await list(q({ ...base, start: '2019-01-01T00:00:00Z', end: '2019-01-01T00:00:00Z', coverage: point(-93.6, 42) }))).body),
+    ).toEqual(['precipitation-rate']);
+    expect(names((await list(q({ ...base, aggregation: '60', coverage: point(-93.6, 42) }))).body)).toEqual([]);
+    expect(names((await list(q({ ...base, source: 'other', coverage: point(-93.6, 42) }))).body)).toEqual([]);
+  });
+});
+
+describe('bad filter values are 400 naming the parameter', () => {
+  it.each([
+    ['aggregation', { aggregation: '-1' }],
+    ['aggregation', { aggregation: '1.5' }],
+    ['aggregation', { aggregation: 'daily' }],
+    ['aggregation', { aggregation: '' }],
+    ['aggregation', { aggregation: '1e3' }],
+    ['start', { start: 'yesterday', end: '2025-01-01T00:00:00Z' }],
+    ['start', { start: '2025-01-01', end: '2025-01-02T00:00:00Z' }],
+    ['end', { start: '2025-01-01T00:00:00Z' }],
+    ['end', { end: '2025-01-01T00:00:00Z' }],
+    ['start', { start: '2025-01-02T00:00:00Z', end: '2025-01-01T00:00:00Z' }],
+    ['end', { start: '2025-01-01T00:00:00Z', end: '2025-02-30T00:00:00Z' }],
+    ['coverage', { coverage: 'not json' }],
+    ['coverage', { coverage: '[1,2]' }],
+    [
+      'coverage',
+      {
+        coverage: JSON.stringify({
+          type: 'LineString',
+          coordinates: [
+            [0, 0],
+            [1, 1],
+          ],
+        }),
+      },
+    ],
+    ['coverage', { coverage: JSON.stringify({ type: 'Point', coordinates: [200, 0] }) }],
+    ['coverage', { coverage: JSON.stringify({ type: 'Point', coordinates: ['1', 2] }) }],
+    [
+      'coverage',
+      {
+        coverage: JSON.stringify({
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 1],
+              [1, 0],
+              [0, 1],
+              [0, 0],
+            ],
+          ],
+        }),
+      },
+    ],
+    [
+      'coverage',
+      {
+        coverage: JSON.stringify({
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 0],
+              [1, 1],
+            ],
+          ],
+        }),
+      },
+    ],
+    ['coverage', { coverage: JSON.stringify({ type: 'MultiPolygon', coordinates: [] }) }],
+    ['coverage', { coverage: JSON.stringify({ type: 'Feature', geometry: null }) }],
+  ])('%s: %j', async (param, params) => {
+    const res = await list(q(params as Record<string, string>));
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body.id).toBe('invalid_parameter');
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(param);
+  });
+
+  it('refuses a parameter given twice', async () => {
+    const res = await list('?contentType=temperature&contentType=precipitation');
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].path).toBe('contentType');
+  });
+
+  it('asks for credentials', async () => {
+    const request = (await import('supertest')).default;
+    expect((await request(t.fleet.app('platform')).get('/products')).status).toBe(401);
+  });
+});
