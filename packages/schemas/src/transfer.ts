@@ -1,2 +1,75 @@
-// zod schemas of the transfer area's requests and records (docs/interface.md).
-export {};
+// zod schemas of the transfer area's requests and records (docs/interface.md §9; spec 2.5, 4.9).
+import { z } from 'zod';
+import { Timestamp } from './common.js';
+
+/** Spec 2.5: a data-transfer product. */
+export const TransferProduct = z
+  .object({
+    name: z.string(),
+    format: z.enum(['GeoTIFF', 'NetCDF']),
+    /** relative path of the product's dataset list */
+    datasets: z.string(),
+  })
+  .meta({ id: 'TransferProduct' });
+
+export const TransferProductList = z.array(TransferProduct);
+
+export const TransferDatasetVariable = z
+  .object({
+    /** the band description (GeoTIFF) or variable name (NetCDF) */
+    name: z.string(),
+    standardName: z.string().describe('CF standard name; empty when CF has none'),
+    units: z.string().describe('UDUNITS units'),
+    description: z.string(),
+    cellMethods: z.string().describe('CF cell_methods; empty for instantaneous values'),
+  })
+  .meta({ id: 'TransferDatasetVariable' });
+
+/** A dataset of a product (docs/interface.md §9: the specification does not show it). */
+export const TransferDataset = z
+  .object({
+    name: z.string().describe('the file name'),
+    product: z.string(),
+    format: z.enum(['GeoTIFF', 'NetCDF']),
+    validTime: Timestamp.nullable().optional().describe('the one valid time of a single-step dataset; null for a static field'),
+    validTimes: z.array(Timestamp).optional().describe('every valid time of a dataset with several steps'),
+    variables: z.array(TransferDatasetVariable),
+    bounds: z.tuple([z.number(), z.number(), z.number(), z.number()]).describe('[west, south, east, north], the outer edges of the cells'),
+    resolution: z.number().describe('distance between cell centres, degrees'),
+    width: z.number().int(),
+    height: z.number().int(),
+    size: z.number().int().optional().describe('bytes, once the file has been made'),
+    checksum: z.string().optional().describe('sha256:<hex> of the file, once it has been made; also its ETag'),
+    mediaType: z.string(),
+    downloadUrl: z.url().describe('works without credentials until downloadUrlExpires; the same path also takes HTTP Basic'),
+    downloadUrlExpires: Timestamp,
+  })
+  .meta({ id: 'TransferDataset' });
+
+export const TransferDatasetList = z.array(TransferDataset);
+
+/** Product names of the catalog (lowercase letters, digits, ".", "_" and "-"). */
+const productName = z.string().min(1).max(200);
+
+export const TransferProductParams = z.object({ name: productName });
+
+export const TransferDatasetParams = z.object({ name: productName, dataset: z.string().min(1).max(300) });
+
+export const TransferDatasetsQuery = z.object({
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+    .refine((d) => {
+      const ms = Date.parse(`${d}T00:00:00Z`);
+      return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(d);
+    }, 'must be a calendar date')
+    .optional()
+    .describe('YYYY-MM-DD, UTC; today by default; from 2015-01-01 to the end of the forecast'),
+});
+
+/** A signed link's parameters: all three or none (then HTTP Basic). */
+export const TransferDownloadQuery = z.object({
+  account: z.string().max(100).optional().describe("the signing account's id (signed links)"),
+  expires: z.string().max(20).optional().describe('epoch seconds after which the link no longer works (signed links)'),
+  signature: z.string().max(100).optional().describe('base64url HMAC-SHA256 of the link (signed links)'),
+});

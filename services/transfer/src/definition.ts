@@ -1,11 +1,45 @@
+import { join } from 'node:path';
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
+import { type Catalog, createCatalog } from '@fieldcast/weather';
+import { FileCache } from './domain/file-cache.js';
+import { ProductionQueue } from './domain/production-queue.js';
+import { UrlSigner } from './domain/signing.js';
+import { Transfer } from './domain/transfer.js';
+import { productRoutes } from './routes/products.js';
+
+export interface TransferServiceOptions {
+  /** the catalog's transfer products; the default catalog when not given */
+  catalog?: Catalog;
+  /** files made at once per process (production-queue.ts); 2 by default */
+  productions?: number;
+}
+
+/**
+ * The transfer service (docs/interface.md §9): data-transfer products, their datasets by date,
+ * and the files behind signed links. It keeps no table: reading a dataset records nothing of the
+ * caller's, and its files live in its directory under the data dir.
+ */
+export function createTransferService(options: TransferServiceOptions = {}) {
+  return defineService({
+    area: 'transfer',
+    title: 'Transfer',
+    description: 'Data-transfer products, datasets by date, and GeoTIFF and NetCDF downloads behind signed links (spec 2.5, 4.9).',
+    needs: { weather: true, files: true },
+    api(deps) {
+      const signer = new UrlSigner(deps.files.signingKey, deps.now);
+      const transfer = new Transfer({
+        catalog: options.catalog ?? createCatalog(),
+        weather: deps.weather,
+        cache: new FileCache(join(deps.files.dir, 'datasets'), deps.files.cacheBytes),
+        signer,
+        queue: new ProductionQueue(options.productions ?? 2),
+        now: deps.now,
+      });
+      return productRoutes(new Api(), { transfer, signer, identity: deps.identity });
+    },
+  });
+}
 
 /** The transfer service: what `fieldcast serve transfer` and the embedded fleet run. */
-export const transferService = defineService({
-  area: 'transfer',
-  title: 'Transfer',
-  description: 'Transfer (docs/interface.md).',
-  needs: {},
-  api: () => new Api(),
-});
+export const transferService = createTransferService();

@@ -1,1 +1,1 @@
-export { transferService } from './definition.js';
+export { createTransferService, transferService, type TransferServiceOptions } from './definition.js';

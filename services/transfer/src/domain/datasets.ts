@@ -1,0 +1,192 @@
+/**
+ * Data-transfer products and their datasets (spec 2.5, 4.9; docs/interface.md §9;
+ * docs/decisions/0162-dataset-grids-and-names.md): which products the weather can fill, the
+ * datasets of a day, their names and the file each one is.
+ */
+import { createHash } from 'node:crypto';
+import { InvalidRequestError, NotFoundError } from '@fieldcast/kit';
+import {
+  type BBox,
+  type Catalog,
+  forecastBoundaryMs,
+  type GridSource,
+  type TransferProductDef,
+  type VariableInfo,
+} from '@fieldcast/weather';
+import { datasetGrid, type DatasetGrid } from './grid-rows.js';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+/** Spec 4.1 and docs/interface.md §9: datasets from the first day of 2015. */
+export const FIRST_DATE = '2015-01-01';
+const GLOBE: BBox = [-180, -90, 180, 90];
+const DEFAULT_RESOLUTION = 0.25;
+
+export type Format = TransferProductDef['format'];
+
+/** The file name extension and media type of each format. */
+export const FORMATS: Record<Format, { extension: string; mediaType: string }> = {
+  GeoTIFF: { extension: 'tif', mediaType: 'image/tiff' },
+  // The registered type of NetCDF files (Unidata; RFC 6838 x- subtype in common use).
+  NetCDF: { extension: 'nc', mediaType: 'application/x-netcdf' },
+};
+
+/** A transfer product the weather can fill: its definition with its variables and grid resolved. */
+export interface TransferProduct {
+  def: TransferProductDef;
+  variables: VariableInfo[];
+  /** the variables' time step, ms; 0 for static fields */
+  stepMs: number;
+  /** ms between datasets; 0 for one static dataset */
+  cadenceMs: number;
+  grid: DatasetGrid;
+}
+
+/** One file of a product: its name and its valid times (none for a static field). */
+export interface Dataset {
+  product: TransferProduct;
+  name: string;
+  /** first valid time, epoch ms; null for a static field */
+  startMs: number | null;
+  times: number[];
+}
+
+/**
+ * The product, or why it cannot be served from this weather: its variables must all be the
+ * source's, share one time step, and a GeoTIFF (no time axis) must hold one step per file.
+ */
+function resolve(def: TransferProductDef, source: GridSource): TransferProduct | string {
+  const known = new Map(source.variables().map((v) => [v.id, v]));
+  const ids = [def.variable, ...(def.additionalVariables ?? [])];
+  const variables = ids.map((id) => known.get(id));
+  if (variables.some((v) => v === undefined)) return `the weather lacks one of ${ids.join(', ')}`;
+  const steps = new Set(variables.map((v) => v!.stepMs));
+  if (steps.size > 1) return 'its variables have different time steps';
+  const stepMs = variables[0]!.stepMs;
+  const cadenceMs = def.cadenceMinutes * MINUTE_MS;
+  if (stepMs > 0 && (cadenceMs === 0 || cadenceMs % stepMs !== 0)) return 'its cadence is not a whole number of time steps';
+  if (def.format === 'GeoTIFF' && cadenceMs !== stepMs) return 'a GeoTIFF holds one time step';
+  return {
+    def,
+    variables: variables as VariableInfo[],
+    stepMs,
+    cadenceMs,
+    grid: datasetGrid(def.bbox ?? GLOBE, def.resolution ?? DEFAULT_RESOLUTION),
+  };
+}
+
+/** The catalog's transfer products that this weather can fill, in catalog order. */
+export function servedProducts(catalog: Catalog, source: GridSource): TransferProduct[] {
+  return catalog.transferProducts().flatMap((def) => {
+    const product = resolve(def, source);
+    return typeof product === 'string' ? [] : [product];
+  });
+}
+
+export function findProduct(products: readonly TransferProduct[], name: string): TransferProduct {
+  const product = products.find((p) => p.def.name === name);
+  if (!product) throw new NotFoundError('product', name);
+  return product;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** 2024-06-01 at 00:00 -> 20240601; at another time of day -> 20240601T0600Z. */
+function stamp(ms: number, daily: boolean): string {
+  const d = new Date(ms);
+  const day = `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}`;
+  return daily ? day : `${day}T${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}Z`;
+}
+
+function datasetAt(product: TransferProduct, startMs: number | null): Dataset {
+  const { extension } = FORMATS[product.def.format];
+  if (startMs === null) return { product, name: `${product.def.name}.${extension}`, startMs: null, times: [] };
+  const times: number[] = [];
+  for (let t = startMs; t < startMs + product.cadenceMs; t += product.stepMs) times.push(t);
+  const daily = product.cadenceMs % DAY_MS === 0;
+  return { product, name: `${product.def.name}_${stamp(startMs, daily)}.${extension}`, startMs, times };
+}
+
+/** Whether every valid time of the dataset is within the weather's coverage. */
+function available(dataset: Dataset, source: GridSource): boolean {
+  if (dataset.startMs === null) return true;
+  const { startMs, endMs } = source.coverage();
+  return dataset.times[0]! >= startMs && dataset.times[dataset.times.length - 1]! <= endMs;
+}
+
+/** The epoch ms of 00:00Z of a YYYY-MM-DD date. */
+export function dayStart(date: string): number {
+  return Date.parse(`${date}T00:00:00Z`);
+}
+
+/**
+ * The dates a list may be asked for: from FIRST_DATE to the day the weather's forecast ends
+ * (docs/interface.md §9). A date outside them is the request's fault.
+ */
+export function checkDate(date: string, source: GridSource): number {
+  const start = dayStart(date);
+  const last = new Date(source.coverage().endMs).toISOString().slice(0, 10);
+  if (!Number.isFinite(start) || date < FIRST_DATE || date > last) {
+    throw new InvalidRequestError('date_out_of_range', `date must be from ${FIRST_DATE} to ${last}, the end of the forecast`, [
+      { path: 'date', message: `must be from ${FIRST_DATE} to ${last}` },
+    ]);
+  }
+  return start;
+}
+
+/** The datasets of a product whose first valid time falls on the day starting at dayMs, complete within the weather's coverage. */
+export function datasetsOfDay(product: TransferProduct, dayMs: number, source: GridSource): Dataset[] {
+  if (product.cadenceMs === 0) return [datasetAt(product, null)];
+  const out: Dataset[] = [];
+  for (let t = Math.ceil(dayMs / product.cadenceMs) * product.cadenceMs; t < dayMs + DAY_MS; t += product.cadenceMs) {
+    const dataset = datasetAt(product, t);
+    if (available(dataset, source)) out.push(dataset);
+  }
+  return out;
+}
+
+/** The dataset of a product by its file name, if it names one the weather covers. */
+export function findDataset(product: TransferProduct, name: string, source: GridSource): Dataset {
+  const missing = () => new NotFoundError('dataset', name);
+  if (product.cadenceMs === 0) {
+    const only = datasetAt(product, null);
+    if (only.name !== name) throw missing();
+    return only;
+  }
+  const prefix = `${product.def.name}_`;
+  const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})Z)?\.([a-z]+)$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : '');
+  if (!m) throw missing();
+  const startMs = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0));
+  if (!Number.isFinite(startMs) || startMs % product.cadenceMs !== 0) throw missing();
+  const dataset = datasetAt(product, startMs);
+  // The round trip refuses what parses but is not the canonical name (20240631, a T0000Z suffix on a daily product).
+  if (dataset.name !== name || !available(dataset, source)) throw missing();
+  return dataset;
+}
+
+/** A change of any writer's output changes this, so no file made by an older writer is served again. */
+export const WRITER_VERSION = 1;
+
+/**
+ * The cache key of a dataset's file: a hash of everything its bytes depend on. Files that hold a
+ * forecast (a valid time after the forecast boundary) carry the boundary too, so they are made
+ * again each hour from the newest forecast.
+ */
+export function cacheKey(dataset: Dataset, source: GridSource, nowMs: number): string {
+  const boundary = forecastBoundaryMs(nowMs);
+  const forecast = dataset.times.some((t) => t > boundary);
+  const { def, grid } = dataset.product;
+  const inputs = {
+    writer: WRITER_VERSION,
+    format: def.format,
+    name: dataset.name,
+    description: def.description,
+    variables: dataset.product.variables,
+    times: dataset.times,
+    bounds: grid.bounds,
+    resolution: grid.resolution,
+    source: { id: source.id, label: source.label, grid: source.grid },
+    ...(forecast ? { forecastFrom: boundary } : {}),
+  };
+  return createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
+}

@@ -1,0 +1,95 @@
+/**
+ * The rows of a dataset's grid, read from the weather (docs/architecture.md §6: through
+ * GridSource only). A dataset's grid is regular, cell centres `resolution` apart inside its
+ * bounds; each of its cells takes the value of the source's grid cell nearest to its centre, so
+ * the file holds the source's own values, never a blend (a category such as precipitation type
+ * stays a category). One window per row and variable, a strip one source row high: the most a
+ * read holds is one row of the source, whatever the dataset's size
+ * (docs/decisions/0162-dataset-grids-and-names.md).
+ */
+import type { BBox, GridSource, GridWindow, TimeRange, VariableId } from '@fieldcast/weather';
+import type { RasterRow } from '../formats/raster.js';
+
+export interface DatasetGrid {
+  /** cell-centre latitudes, north to south */
+  lats: Float64Array;
+  /** cell-centre longitudes, west to east */
+  lons: Float64Array;
+  resolution: number;
+  /** [west, south, east, north], the outer edges of the cells */
+  bounds: BBox;
+}
+
+/** Rounds away the binary noise of repeated decimal steps (0.1 + 0.2), to 1e-9 degrees. */
+const tidy = (v: number) => Math.round(v * 1e9) / 1e9;
+
+/** The grid of cells `resolution` apart that exactly fills `bounds` (whose sides are whole multiples of it). */
+export function datasetGrid(bounds: BBox, resolution: number): DatasetGrid {
+  const [west, south, east, north] = bounds;
+  const nLat = Math.max(1, Math.round((north - south) / resolution));
+  const nLon = Math.max(1, Math.round((east - west) / resolution));
+  const lats = new Float64Array(nLat);
+  const lons = new Float64Array(nLon);
+  for (let i = 0; i < nLat; i++) lats[i] = tidy(north - (i + 0.5) * resolution);
+  for (let j = 0; j < nLon; j++) lons[j] = tidy(west + (j + 0.5) * resolution);
+  return { lats, lons, resolution, bounds: [west, tidy(north - nLat * resolution), tidy(west + nLon * resolution), north] };
+}
+
+/** The two daily extremes are read in one call where a source computes both at once (grid-source.ts). */
+const EXTREMES: readonly VariableId[] = ['air_temperature_daily_max', 'air_temperature_daily_min'];
+
+async function strips(source: GridSource, variables: readonly VariableId[], bbox: BBox, range: TimeRange): Promise<GridWindow[]> {
+  if (variables.length === 2 && variables[0] === EXTREMES[0] && variables[1] === EXTREMES[1]) {
+    const { tmax, tmin } = await source.dailyExtremesIn(bbox, range);
+    return [tmax, tmin];
+  }
+  const out: GridWindow[] = [];
+  for (const v of variables) out.push(await source.window(v, bbox, range));
+  return out;
+}
+
+/** Index of the value nearest to `x` in an ascending, evenly spaced axis, clamped to it. */
+function nearest(axis: Float64Array, step: number, x: number): number {
+  if (axis.length === 0) return -1;
+  const i = Math.round((x - axis[0]!) / step);
+  return Math.min(axis.length - 1, Math.max(0, i));
+}
+
+/**
+ * The grid's rows, north to south: per variable, its values [time][lon] (NaN where the source has
+ * none). `steps` is the number of time steps each window is expected to hold. The event loop is
+ * given back between rows, so other requests are answered while a large file is made.
+ */
+export async function* gridRows(
+  source: GridSource,
+  variables: readonly VariableId[],
+  grid: DatasetGrid,
+  range: TimeRange,
+  steps: number,
+): AsyncGenerator<RasterRow> {
+  const { lat0, dLat, nLat, dLon } = source.grid;
+  const nLon = grid.lons.length;
+  const west = Math.max(-180, grid.lons[0]! - dLon);
+  const east = Math.min(180, grid.lons[nLon - 1]! + dLon);
+  for (const lat of grid.lats) {
+    const sourceRow = Math.min(nLat - 1, Math.max(0, Math.round((lat - lat0) / dLat)));
+    const rowLat = lat0 + sourceRow * dLat;
+    // A strip a quarter of a source row either side of the row's centre holds that row alone.
+    const bbox: BBox = [west, Math.max(-90, rowLat - dLat / 4), east, Math.min(90, rowLat + dLat / 4)];
+    const windows = await strips(source, variables, bbox, range);
+    yield windows.map((w) => {
+      const out = new Float32Array(steps * nLon).fill(Number.NaN);
+      const width = w.lons.length;
+      if (w.lats.length === 0 || width === 0) return out;
+      const columns = Array.from(grid.lons, (lon) => nearest(w.lons, w.dLon, lon));
+      // The strip's middle row is the one nearest the centre (one row, unless the source's rows are closer than dLat / 2).
+      const r = Math.floor(w.lats.length / 2);
+      for (let t = 0; t < Math.min(steps, w.nt); t++) {
+        const base = (t * w.lats.length + r) * width;
+        for (let x = 0; x < nLon; x++) out[t * nLon + x] = w.values[base + columns[x]!]!;
+      }
+      return out;
+    });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Makes a dataset's file from the weather: the layout the writers take, the rows they read, and
+ * the writer of the product's format. The bytes depend only on the dataset and the weather's
+ * values (no wall-clock time in them), so every replica makes the same file, with the same
+ * checksum and ETag.
+ */
+import type { GridSource } from '@fieldcast/weather';
+import { writeGeoTiff } from '../formats/geotiff.js';
+import { writeNetcdf } from '../formats/netcdf.js';
+import type { PositionalSink, RasterLayout } from '../formats/raster.js';
+import type { Dataset } from './datasets.js';
+import { gridRows } from './grid-rows.js';
+
+/** Title, source and history, the variables with their CF names, and the grid. */
+export function layoutOf(dataset: Dataset, source: GridSource): RasterLayout {
+  const { def, variables, grid } = dataset.product;
+  const when = dataset.startMs === null ? '' : ` valid ${new Date(dataset.startMs).toISOString().replace('.000Z', 'Z')}`;
+  const synthetic = source.label === 'synthetic' ? ' (a synthetic demo world, not observations)' : '';
+  return {
+    lats: grid.lats,
+    lons: grid.lons,
+    resolution: grid.resolution,
+    times: dataset.times,
+    variables: variables.map((v) => ({
+      name: v.id,
+      standardName: v.standardName,
+      units: v.units,
+      longName: v.description,
+      cellMethods: v.cellMethods,
+    })),
+    title: `${def.description}${when}`,
+    source: `Fieldcast weather source ${source.id}${synthetic}`,
+    history: `Written by the Fieldcast transfer area as ${dataset.name} from the weather source ${source.id}, each cell the value of the source's grid cell nearest its centre`,
+  };
+}
+
+/** Writes the dataset's file through the sink; returns its size in bytes. */
+export async function produceDataset(dataset: Dataset, source: GridSource, sink: PositionalSink): Promise<number> {
+  const layout = layoutOf(dataset, source);
+  const ids = dataset.product.variables.map((v) => v.id);
+  const startMs = dataset.startMs ?? 0;
+  const range = { startMs, endMs: dataset.times.length > 0 ? dataset.times[dataset.times.length - 1]! : startMs };
+  const rows = gridRows(source, ids, dataset.product.grid, range, Math.max(1, dataset.times.length));
+  return dataset.product.def.format === 'GeoTIFF' ? writeGeoTiff(layout, rows, sink) : writeNetcdf(layout, rows, sink);
+}

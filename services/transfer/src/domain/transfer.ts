@@ -1,0 +1,112 @@
+/**
+ * The transfer area's domain (docs/interface.md §9): the products this weather fills, the
+ * datasets of a day as records, and a dataset's file from the cache, made on first request.
+ * Nothing here knows HTTP; the routes give it the base address links are made from.
+ */
+import { type Catalog, type GridSource, transferProductRecord, type TransferProductRecord } from '@fieldcast/weather';
+import type { TransferDataset } from '@fieldcast/schemas';
+import type { z } from 'zod';
+import {
+  cacheKey,
+  checkDate,
+  type Dataset,
+  datasetsOfDay,
+  dayStart,
+  findDataset,
+  findProduct,
+  FORMATS,
+  servedProducts,
+  type TransferProduct,
+} from './datasets.js';
+import type { CachedFile, FileCache } from './file-cache.js';
+import { produceDataset } from './produce.js';
+import type { ProductionQueue } from './production-queue.js';
+import type { UrlSigner } from './signing.js';
+
+type DatasetRecord = z.infer<typeof TransferDataset>;
+
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** The path of a dataset's file on the transfer area, as links carry it and signatures cover it. */
+export function datasetPath(product: string, dataset: string): string {
+  return `/products/${encodeURIComponent(product)}/datasets/${encodeURIComponent(dataset)}`;
+}
+
+export interface TransferDeps {
+  catalog: Catalog;
+  weather: GridSource;
+  cache: FileCache;
+  signer: UrlSigner;
+  queue: ProductionQueue;
+  now: () => Date;
+}
+
+export class Transfer {
+  private readonly served: TransferProduct[];
+
+  constructor(private readonly deps: TransferDeps) {
+    this.served = servedProducts(deps.catalog, deps.weather);
+  }
+
+  /** Spec 2.5 records of every product, in catalog order (all are open to every account). */
+  products(): TransferProductRecord[] {
+    return this.served.map((p) => transferProductRecord(p.def));
+  }
+
+  /** The records of a product's datasets of one day (today, UTC, by default), with links signed for the account. */
+  async datasets(productName: string, date: string | undefined, account: string, base: string): Promise<DatasetRecord[]> {
+    const product = findProduct(this.served, productName);
+    const day = date === undefined ? dayStart(this.deps.now().toISOString().slice(0, 10)) : checkDate(date, this.deps.weather);
+    const records: DatasetRecord[] = [];
+    for (const dataset of datasetsOfDay(product, day, this.deps.weather)) {
+      const made = await this.deps.cache.peek(this.keyOf(dataset));
+      records.push(this.record(dataset, made, account, base));
+    }
+    return records;
+  }
+
+  private keyOf(dataset: Dataset): string {
+    return cacheKey(dataset, this.deps.weather, this.deps.now().getTime());
+  }
+
+  private record(dataset: Dataset, made: CachedFile | undefined, account: string, base: string): DatasetRecord {
+    const { def, variables, grid } = dataset.product;
+    const path = datasetPath(def.name, dataset.name);
+    const signed = this.deps.signer.sign(path, account);
+    const query = new URLSearchParams({ account, expires: String(signed.expires), signature: signed.signature });
+    return {
+      name: dataset.name,
+      product: def.name,
+      format: def.format,
+      ...(dataset.times.length > 1
+        ? { validTimes: dataset.times.map(iso) }
+        : { validTime: dataset.times.length === 1 ? iso(dataset.times[0]!) : null }),
+      variables: variables.map((v) => ({
+        name: v.id,
+        standardName: v.standardName,
+        units: v.units,
+        description: v.description,
+        cellMethods: v.cellMethods,
+      })),
+      bounds: grid.bounds,
+      resolution: grid.resolution,
+      width: grid.lons.length,
+      height: grid.lats.length,
+      ...(made ? { size: made.size, checksum: `sha256:${made.sha256}` } : {}),
+      mediaType: FORMATS[def.format].mediaType,
+      downloadUrl: `${base}${path}?${query.toString()}`,
+      downloadUrlExpires: iso(signed.expires * 1000),
+    };
+  }
+
+  /** The dataset's file, made from the weather on first request (one making for simultaneous requests). */
+  async file(productName: string, datasetName: string): Promise<{ dataset: Dataset; file: CachedFile; mediaType: string }> {
+    const product = findProduct(this.served, productName);
+    const dataset = findDataset(product, datasetName, this.deps.weather);
+    const { extension, mediaType } = FORMATS[product.def.format];
+    const file = await this.deps.cache.get(this.keyOf(dataset), extension, (sink) =>
+      this.deps.queue.run(() => produceDataset(dataset, this.deps.weather, sink)),
+    );
+    return { dataset, file, mediaType };
+  }
+}

@@ -1,0 +1,190 @@
+import { writeGeoTiff, floatingPointPredict, TILE } from '../src/formats/geotiff.js';
+import { TIME_UNITS, writeNetcdf } from '../src/formats/netcdf.js';
+import { NODATA, type RasterLayout, type RasterRow } from '../src/formats/raster.js';
+import { MemorySink } from './memory-sink.js';
+import { readNetcdf } from './netcdf-reader.js';
+import { geoKeys, readTiff } from './tiff-reader.js';
+
+/** A grid larger than one tile each way, so edge tiles are partly padding. */
+const WIDTH = TILE + 44;
+const HEIGHT = TILE + 4;
+const RES = 0.5;
+
+function layout(times: number[], names = ['air_temperature_daily_max', 'air_temperature_daily_min']): RasterLayout {
+  return {
+    lats: Float64Array.from({ length: HEIGHT }, (_, i) => 70 - (i + 0.5) * RES),
+    lons: Float64Array.from({ length: WIDTH }, (_, j) => -30 + (j + 0.5) * RES),
+    resolution: RES,
+    times,
+    variables: names.map((name, b) => ({
+      name,
+      standardName: 'air_temperature',
+      units: 'degC',
+      longName: `band ${b}`,
+      cellMethods: b === 0 ? 'time: maximum' : 'time: minimum',
+    })),
+    title: 'Test <grid> & "title"',
+    source: 'a test',
+    history: 'written by a test',
+  };
+}
+
+/** Value of band b, step t at row y, column x: every cell different, a few missing. */
+const valueAt = (b: number, t: number, y: number, x: number) => ((y * 7 + x * 13 + t * 101 + b * 1000) % 997) / 8 - 40;
+const missing = (y: number, x: number) => (y === 3 && x === 5) || (y === HEIGHT - 1 && x === WIDTH - 1);
+
+async function* rows(l: RasterLayout): AsyncGenerator<RasterRow> {
+  const nt = Math.max(1, l.times.length);
+  for (let y = 0; y < HEIGHT; y++) {
+    yield l.variables.map((_, b) => {
+      const row = new Float32Array(nt * WIDTH);
+      for (let t = 0; t < nt; t++) for (let x = 0; x < WIDTH; x++) row[t * WIDTH + x] = missing(y, x) ? Number.NaN : valueAt(b, t, y, x);
+      return row;
+    });
+  }
+}
+
+describe('GeoTIFF writer', () => {
+  const day = Date.UTC(2024, 5, 1);
+
+  it('writes a tiled, DEFLATE-compressed float32 GeoTIFF whose bands read back exactly, nodata where values are missing', async () => {
+    const l = layout([day]);
+    const sink = new MemorySink();
+    const size = await writeGeoTiff(l, rows(l), sink);
+    const bytes = sink.bytes();
+    expect(size).toBe(bytes.length);
+    const image = readTiff(bytes);
+    expect([image.width, image.height, image.bands]).toEqual([WIDTH, HEIGHT, 2]);
+    expect(image.tags.get(259)).toEqual([8]); // DEFLATE
+    expect(image.tags.get(317)).toEqual([3]); // floating-point predictor
+    expect(image.tags.get(339)).toEqual([3, 3]); // IEEE float
+    expect(image.tags.get(258)).toEqual([32, 32]);
+    expect(image.tags.get(284)).toEqual([2]); // one plane per band
+    expect(image.tags.get(322)).toEqual([TILE]);
+    for (let b = 0; b < 2; b++) {
+      const band = image.band(b);
+      const wrong: string[] = [];
+      for (let y = 0; y < HEIGHT; y++) {
+        for (let x = 0; x < WIDTH; x++) {
+          const expected = missing(y, x) ? NODATA : Math.fround(valueAt(b, 0, y, x));
+          if (band[y * WIDTH + x] !== expected) wrong.push(`band ${b} (${x}, ${y}): ${band[y * WIDTH + x]} for ${expected}`);
+        }
+      }
+      expect(wrong.slice(0, 5)).toEqual([]);
+    }
+    // Compression does something: the file is smaller than its raw samples.
+    expect(bytes.length).toBeLessThan(WIDTH * HEIGHT * 2 * 4);
+  });
+
+  it('georeferences in EPSG:4326 with pixel-is-area, the grid geotransform and GDAL nodata and band descriptions', async () => {
+    const l = layout([day]);
+    const sink = new MemorySink();
+    await writeGeoTiff(l, rows(l), sink);
+    const image = readTiff(sink.bytes());
+    const { version, keys } = geoKeys(image);
+    expect(version).toEqual([1, 1, 1]); // GeoTIFF 1.1
+    expect(keys.get(1024)).toBe(2); // geographic
+    expect(keys.get(1025)).toBe(1); // pixel is area
+    expect(keys.get(2048)).toBe(4326);
+    expect(image.tags.get(33550)).toEqual([RES, RES, 0]);
+    // The north-west corner of the first pixel: its centre is half a cell inside.
+    expect(image.tags.get(33922)).toEqual([0, 0, 0, -30, 70, 0]);
+    expect(image.tags.get(42113)).toBe('-9999');
+    const metadata = image.tags.get(42112) as string;
+    expect(metadata).toContain('<Item name="DESCRIPTION" sample="0" role="description">air_temperature_daily_max</Item>');
+    expect(metadata).toContain('<Item name="DESCRIPTION" sample="1" role="description">air_temperature_daily_min</Item>');
+    expect(metadata).toContain('<Item name="UNITTYPE" sample="1" role="unittype">degC</Item>');
+    expect(metadata).toContain('<Item name="TIME">2024-06-01T00:00:00.000Z</Item>');
+    expect(metadata).toContain('Test &lt;grid&gt; &amp; &quot;title&quot;');
+  });
+
+  it('puts the directory before the tiles (cloud-optimized order) and the tiles in the file', async () => {
+    const l = layout([day], ['surface_altitude']);
+    const sink = new MemorySink();
+    await writeGeoTiff(l, rows(l), sink);
+    const bytes = sink.bytes();
+    const image = readTiff(bytes);
+    const offsets = image.tags.get(324) as number[];
+    const counts = image.tags.get(325) as number[];
+    expect(image.tags.get(284)).toEqual([1]);
+    expect(offsets).toHaveLength(4);
+    expect(Math.min(...offsets)).toBeGreaterThan(bytes.readUInt32LE(4));
+    offsets.forEach((o, i) => expect(o + counts[i]!).toBeLessThanOrEqual(bytes.length));
+  });
+
+  it('refuses more than one time step', async () => {
+    const l = layout([day, day + 3_600_000]);
+    await expect(writeGeoTiff(l, rows(l), new MemorySink())).rejects.toThrow(/one time step/);
+  });
+
+  it('predicts floats as TIFF Technical Note 3 does: byte planes, most significant first, then differences', () => {
+    const out = new Uint8Array(8);
+    // 1.0 = 3f800000, 2.0 = 40000000: planes [3f 40][80 00][00 00][00 00], then each byte minus the previous.
+    floatingPointPredict(Float32Array.of(1, 2), out);
+    expect([...out]).toEqual([0x3f, 0x01, 0x40, 0x80, 0x00, 0x00, 0x00, 0x00]);
+  });
+});
+
+describe('NetCDF writer', () => {
+  const day = Date.UTC(2024, 5, 1);
+  const times = [day, day + 3_600_000, day + 2 * 3_600_000];
+
+  it('writes a 64-bit offset file with CF-1.8 coordinates and attributes', async () => {
+    const l = layout(times);
+    const sink = new MemorySink();
+    const size = await writeNetcdf(l, rows(l), sink);
+    const nc = readNetcdf(sink.bytes());
+    expect(size).toBe(sink.bytes().length);
+    expect(nc.version).toBe(2);
+    expect(nc.dims).toEqual([
+      { name: 'time', length: 3 },
+      { name: 'lat', length: HEIGHT },
+      { name: 'lon', length: WIDTH },
+    ]);
+    expect(nc.attributes).toMatchObject({ Conventions: 'CF-1.8', title: l.title, source: 'a test', history: 'written by a test' });
+    expect(nc.variables.time!.attributes).toMatchObject({ standard_name: 'time', units: TIME_UNITS, calendar: 'standard', axis: 'T' });
+    expect(nc.variables.lat!.attributes).toMatchObject({ standard_name: 'latitude', units: 'degrees_north', axis: 'Y' });
+    expect(nc.variables.lon!.attributes).toMatchObject({ standard_name: 'longitude', units: 'degrees_east', axis: 'X' });
+    const tmax = nc.variables.air_temperature_daily_max!;
+    expect(tmax.dims).toEqual(['time', 'lat', 'lon']);
+    expect(tmax.attributes).toEqual({
+      standard_name: 'air_temperature',
+      long_name: 'band 0',
+      units: 'degC',
+      cell_methods: 'time: maximum',
+      _FillValue: [NODATA],
+    });
+    expect([...nc.read('time')]).toEqual(times.map((t) => t / 3_600_000));
+    expect([...nc.read('lat')]).toEqual([...l.lats]);
+    expect([...nc.read('lon')]).toEqual([...l.lons]);
+  });
+
+  it('stores every variable [time][lat][lon] with the fill value where values are missing', async () => {
+    const l = layout(times);
+    const sink = new MemorySink();
+    await writeNetcdf(l, rows(l), sink);
+    const nc = readNetcdf(sink.bytes());
+    ['air_temperature_daily_max', 'air_temperature_daily_min'].forEach((name, b) => {
+      const values = nc.read(name);
+      const wrong: string[] = [];
+      for (let t = 0; t < times.length; t++)
+        for (let y = 0; y < HEIGHT; y++)
+          for (let x = 0; x < WIDTH; x++) {
+            const expected = missing(y, x) ? NODATA : Math.fround(valueAt(b, t, y, x));
+            if (values[(t * HEIGHT + y) * WIDTH + x] !== expected) wrong.push(`${name} (${t}, ${y}, ${x})`);
+          }
+      expect(wrong.slice(0, 5)).toEqual([]);
+      expect(values[(2 * HEIGHT + HEIGHT - 1) * WIDTH + WIDTH - 1]).toBe(NODATA);
+    });
+  });
+
+  it('writes a static field without a time dimension', async () => {
+    const l = layout([], ['surface_altitude']);
+    const sink = new MemorySink();
+    await writeNetcdf(l, rows(l), sink);
+    const nc = readNetcdf(sink.bytes());
+    expect(nc.dims.map((d) => d.name)).toEqual(['lat', 'lon']);
+    expect(nc.variables.surface_altitude!.dims).toEqual(['lat', 'lon']);
+    expect(nc.variables.time).toBeUndefined();
+  });
+});
