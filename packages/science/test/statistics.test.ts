@@ -73,3 +73,32 @@ describe('series statistics (spec 2.8)', () => {
     expect(s.minimumTime).toBe(t(1));
   });
 });
+
+describe('published worked examples', () => {
+  it('mean: 4, 36, 45, 50, 75 give 210 / 5 = 42 (Wikipedia, "Arithmetic mean", Definition)', () => {
+    expect(mean([4, 36, 45, 50, 75])).toBe(42);
+  });
+
+  it('median: {1, 3, 3, 6, 7, 8, 9} gives 6 and {1, 2, 3, 4, 5, 6, 8, 9} gives 4.5 (Wikipedia, "Median", Finite set of numbers)', () => {
+    expect(median([1, 3, 3, 6, 7, 8, 9])).toBe(6);
+    expect(median([1, 2, 3, 4, 5, 6, 8, 9])).toBe(4.5);
+    // Order does not matter.
+    expect(median([9, 8, 7, 6, 3, 3, 1])).toBe(6);
+  });
+
+  it('mode: [1, 3, 6, 6, 6, 6, 7, 7, 12, 12, 17] gives 6 (Wikipedia, "Mode (statistics)", lead example)', () => {
+    // Integers at any display precision are their own bins (docs/decisions/0009-statistics-mode.md).
+    expect(mode([1, 3, 6, 6, 6, 6, 7, 7, 12, 12, 17])).toBe(6);
+    expect(mode([1, 3, 6, 6, 6, 6, 7, 7, 12, 12, 17], 0)).toBe(6);
+  });
+
+  it('the same examples through seriesStatistics, with the extremes at their validTime', () => {
+    const values = [1, 3, 6, 6, 6, 6, 7, 7, 12, 12, 17];
+    const s = seriesStatistics(values.map((value, h) => ({ validTime: t(h), value })));
+    // 83 / 11; the middle of eleven sorted values is the sixth, 6
+    expect(s.mean).toBeCloseTo(83 / 11, 12);
+    expect(s.median).toBe(6);
+    expect(s.mode).toBe(6);
+    expect([s.minimum, s.minimumTime, s.maximum, s.maximumTime]).toEqual([1, t(0), 17, t(10)]);
+  });
+});
