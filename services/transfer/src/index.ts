@@ -1,1 +1,1 @@
-export { createTransferService, transferService, type TransferServiceOptions } from './definition.js';
+export { transferService } from './definition.js';

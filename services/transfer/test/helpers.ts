@@ -1,5 +1,5 @@
 import { createCatalog, SyntheticSource, type GridSource, type TransferProductDef } from '@fieldcast/weather';
-import { createTransferService } from '../src/index.js';
+import { createTransferService } from '../src/definition.js';
 
 /**
  * Small products over Iowa at 0.25 degrees (26 x 12 cells), so a test makes a file in well under
