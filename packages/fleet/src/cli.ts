@@ -1,5 +1,6 @@
 import { ConfigError, FleetEnv, parseEnv, serveDistributed } from '@fieldcast/runtime';
 import { accountsCommand, keysCommand } from './accounts.js';
+import { archiveCommand } from './archive.js';
 import { ingestCommand } from './ingest.js';
 import { migrateCommand } from './migrate.js';
 import { productsCommand } from './products.js';
@@ -15,6 +16,8 @@ const HELP = `fieldcast <command>
   keys add --account ID [--json] | keys revoke --account ID --key KEY_ID | keys list --account ID
   products grant|revoke --account ID --product NAME | products list --account ID [--json]
                              restricted products an account sees (the platform area)
+  archive register --user NAME --cidr RANGE[,RANGE...] [--types TYPE[,TYPE...]] [--json] | archive revoke --user NAME
+                             archive users: a token (printed once) for addresses and types (the archive area)
   ingest <file> [--out DIR] [--catalog PATH] [--id ID] [--product NAME] [--overwrite]
                              CF NetCDF or GeoTIFF to a Zarr store (default out <FIELDCAST_DATA_DIR>/stores,
                              catalog <FIELDCAST_DATA_DIR>/stores.yaml); GeoTIFF also --start ISO --step-hours H
@@ -47,6 +50,8 @@ async function main(argv: string[]): Promise<void> {
       return keysCommand(args, env, print);
     case 'products':
       return productsCommand(args, env, print);
+    case 'archive':
+      return archiveCommand(args, env, print);
     case 'ingest':
       return ingestCommand(args, env, print);
     default:

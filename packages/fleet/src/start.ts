@@ -16,6 +16,7 @@ import {
   type OpenedWeather,
   type RunningFleet,
 } from '@fieldcast/runtime';
+import { ensureDemoArchiveUser } from './archive.js';
 import { DataDir } from './data-dir.js';
 import { ingestDefaults } from './ingest.js';
 import { ensureDemoAccount, type Credentials } from './demo-account.js';
@@ -85,6 +86,8 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
         shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
       },
     );
+    // The archive's schema is migrated now: the demo account's archive user can be registered.
+    const archiveUser = embedded ? await ensureDemoArchiveUser(db, dir.path) : null;
     const stop = fleet.stop;
     fleet.stop = async () => {
       await stop();
@@ -105,6 +108,16 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
       print(`  applicationKey ${demo.applicationKey}`);
       const agriculture = fleet.services.find((s) => s.area === 'agriculture');
       if (agriculture) print(`  try: curl -u ${demo.applicationId}:${demo.applicationKey} ${agriculture.url}/fields`);
+    }
+    const archive = fleet.services.find((s) => s.area === 'archive');
+    if (archiveUser && archive) {
+      print('');
+      print(`Archive user for ${archiveUser.credentials.ranges.join(' and ')} (saved in ${archiveUser.file}):`);
+      print(`  u ${archiveUser.credentials.user}`);
+      print(`  t ${archiveUser.credentials.token}`);
+      print(
+        `  try: curl '${archive.url}/v2/hailsize/summary/+35.4676-097.5164?radius=20&u=${archiveUser.credentials.user}&t=${archiveUser.credentials.token}'`,
+      );
     }
     print('');
     print('Ctrl-C stops the fleet.');

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { parseRange, type AddressRange } from './domain/address-ranges.js';
-import { newToken, tokenHash } from './domain/tokens.js';
+import { newToken, tokenHash, tokenMatches } from './domain/tokens.js';
 import { ARCHIVE_TYPES, isArchiveType, type ArchiveType } from './domain/types.js';
 
 export const AREA = 'archive';
@@ -80,8 +80,16 @@ export class ArchiveUserStore {
     return { name: input.name, token, ranges, types: types as ArchiveType[] };
   }
 
+  /** Whether a user exists with this token (addresses aside): the demo user's saved token still works. */
+  async accepts(name: string, token: string): Promise<boolean> {
+    const user = await this.find(name);
+    return tokenMatches(token, user?.tokenHash);
+  }
+
   /** Ends a user's access; false when there was no such user. */
   async revoke(name: string): Promise<boolean> {
-    return (await this.users.where({ name }).delete()) > 0;
+    // The deleted rows, not a count: both drivers return those alike.
+    const deleted = (await this.users.where({ name }).delete().returning('name')) as unknown[];
+    return deleted.length > 0;
   }
 }
