@@ -3,7 +3,7 @@ import { defineService } from '@fieldcast/runtime';
 import { createCatalog } from '@fieldcast/weather';
 import { stylesMigration } from '../migrations/001_styles.js';
 import { FrameIndex } from './domain/frames.js';
-import { SampleCache } from './domain/sample-cache.js';
+import { PngCache, SampleCache } from './domain/sample-cache.js';
 import { TileRenderer } from './domain/tiles.js';
 import { styleRoutes } from './routes/styles.js';
 import { tileRoutes } from './routes/tiles.js';
@@ -15,6 +15,9 @@ import { AREA, STYLES_TOPIC, StyleStore } from './store.js';
  */
 export const SAMPLE_CACHE_BYTES = 64 * 1024 * 1024;
 
+/** Bytes of encoded tiles kept by their ETag: about 500 tiles of 60 KB. */
+export const PNG_CACHE_BYTES = 32 * 1024 * 1024;
+
 /** The tiles service: what `fieldcast serve tiles` and the embedded fleet run. */
 export const tilesService = defineService({
   area: AREA,
@@ -25,7 +28,15 @@ export const tilesService = defineService({
     const catalog = createCatalog();
     const styles = new StyleStore(deps.db.knex, deps.outbox, deps.now);
     const frames = new FrameIndex(catalog, deps.now);
-    const renderer = new TileRenderer(catalog, deps.weather, frames, styles, new SampleCache(SAMPLE_CACHE_BYTES), deps.now);
+    const renderer = new TileRenderer(
+      catalog,
+      deps.weather,
+      frames,
+      styles,
+      new SampleCache(SAMPLE_CACHE_BYTES),
+      deps.now,
+      new PngCache(PNG_CACHE_BYTES),
+    );
     return tileRoutes(styleRoutes(new Api(), { catalog, styles }), { catalog, renderer, now: deps.now });
   },
 });

@@ -3,10 +3,17 @@
  * the signature, IHDR (colour type 6, bit depth 8, no interlace), one IDAT of the filtered
  * scanlines deflated with zlib (RFC 1950/1951), and IEND, each chunk closed by its CRC-32.
  */
-import { deflate, deflateSync } from 'node:zlib';
+import { constants, deflate, deflateSync, type ZlibOptions } from 'node:zlib';
 import { promisify } from 'node:util';
 
 const deflateAsync = promisify(deflate);
+
+/**
+ * Run-length matches only (zlib Z_RLE, as pngjs does): after filtering, a tile's flat areas and
+ * smooth gradients are long runs of equal bytes, which RLE finds at a fraction of the default
+ * strategy's cost.
+ */
+const DEFLATE: ZlibOptions = { level: 9, strategy: constants.Z_RLE };
 
 /** PNG §5.2: the eight bytes every PNG file starts with. */
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -51,56 +58,64 @@ function paeth(a: number, b: number, c: number): number {
 
 const BYTES_PER_PIXEL = 4;
 
+/** The filtered byte of filter `type` (PNG §9.2) from the raw byte and its left, up and up-left neighbours. */
+function filtered(type: number, raw: number, left: number, up: number, upLeft: number): number {
+  switch (type) {
+    case 0:
+      return raw;
+    case 1:
+      return (raw - left) & 0xff;
+    case 2:
+      return (raw - up) & 0xff;
+    case 3:
+      return (raw - ((left + up) >> 1)) & 0xff;
+    default:
+      return (raw - paeth(left, up, upLeft)) & 0xff;
+  }
+}
+
+/** A filtered byte as the signed value whose magnitude the heuristic sums. */
+function magnitude(byte: number): number {
+  return byte < 128 ? byte : 256 - byte;
+}
+
 /**
  * PNG §9: each scanline prefixed by its filter type. The filter is chosen per line by the
  * heuristic PNG §12.8 recommends: the smallest sum of the filtered bytes taken as signed values.
+ * One pass sums all five filters, a second writes the chosen one.
  */
 function filterScanlines(rgba: Uint8Array, width: number, height: number): Buffer {
   const stride = width * BYTES_PER_PIXEL;
   const out = Buffer.alloc((stride + 1) * height);
-  const candidate = new Uint8Array(stride);
   for (let y = 0; y < height; y++) {
     const line = y * stride;
     const prior = line - stride;
-    let bestType = 0;
-    let bestSum = Infinity;
-    const target = y * (stride + 1) + 1;
-    for (let type = 0; type <= 4; type++) {
-      let sum = 0;
-      for (let i = 0; i < stride; i++) {
-        const raw = rgba[line + i]!;
-        const left = i >= BYTES_PER_PIXEL ? rgba[line + i - BYTES_PER_PIXEL]! : 0;
-        const up = y > 0 ? rgba[prior + i]! : 0;
-        const upLeft = y > 0 && i >= BYTES_PER_PIXEL ? rgba[prior + i - BYTES_PER_PIXEL]! : 0;
-        let value: number;
-        switch (type) {
-          case 0:
-            value = raw;
-            break;
-          case 1:
-            value = raw - left;
-            break;
-          case 2:
-            value = raw - up;
-            break;
-          case 3:
-            value = raw - ((left + up) >> 1);
-            break;
-          default:
-            value = raw - paeth(left, up, upLeft);
-        }
-        value &= 0xff;
-        candidate[i] = value;
-        sum += value < 128 ? value : 256 - value;
-        if (sum >= bestSum) break;
-      }
-      if (sum < bestSum) {
-        bestSum = sum;
-        bestType = type;
-        out.set(candidate, target);
-      }
+    let none = 0,
+      sub = 0,
+      up = 0,
+      average = 0,
+      paethSum = 0;
+    for (let i = 0; i < stride; i++) {
+      const raw = rgba[line + i]!;
+      const a = i >= BYTES_PER_PIXEL ? rgba[line + i - BYTES_PER_PIXEL]! : 0;
+      const b = y > 0 ? rgba[prior + i]! : 0;
+      const c = y > 0 && i >= BYTES_PER_PIXEL ? rgba[prior + i - BYTES_PER_PIXEL]! : 0;
+      none += magnitude(raw);
+      sub += magnitude((raw - a) & 0xff);
+      up += magnitude((raw - b) & 0xff);
+      average += magnitude((raw - ((a + b) >> 1)) & 0xff);
+      paethSum += magnitude((raw - paeth(a, b, c)) & 0xff);
     }
-    out[target - 1] = bestType;
+    const sums = [none, sub, up, average, paethSum];
+    const type = sums.indexOf(Math.min(...sums));
+    const target = y * (stride + 1);
+    out[target] = type;
+    for (let i = 0; i < stride; i++) {
+      const a = i >= BYTES_PER_PIXEL ? rgba[line + i - BYTES_PER_PIXEL]! : 0;
+      const b = y > 0 ? rgba[prior + i]! : 0;
+      const c = y > 0 && i >= BYTES_PER_PIXEL ? rgba[prior + i - BYTES_PER_PIXEL]! : 0;
+      out[target + 1 + i] = filtered(type, rgba[line + i]!, a, b, c);
+    }
   }
   return out;
 }
@@ -130,11 +145,11 @@ function assemble(width: number, height: number, compressed: Uint8Array): Buffer
 /** Encodes an RGBA image (row-major, 4 bytes a pixel, top row first); the deflate runs on libuv's thread pool. */
 export async function encodePng(rgba: Uint8Array, width: number, height: number): Promise<Buffer> {
   checkImage(rgba, width, height);
-  return assemble(width, height, await deflateAsync(filterScanlines(rgba, width, height)));
+  return assemble(width, height, await deflateAsync(filterScanlines(rgba, width, height), DEFLATE));
 }
 
 /** encodePng on the calling thread. */
 export function encodePngSync(rgba: Uint8Array, width: number, height: number): Buffer {
   checkImage(rgba, width, height);
-  return assemble(width, height, deflateSync(filterScanlines(rgba, width, height)));
+  return assemble(width, height, deflateSync(filterScanlines(rgba, width, height), DEFLATE));
 }

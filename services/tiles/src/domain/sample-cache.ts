@@ -1,13 +1,13 @@
 /**
- * The explicit, bounded cache of grid reads for tiles (docs/architecture.md §6,
- * docs/decisions/0036-caches.md): a tile's sampled values of one variable at one instant, keyed by
- * source, variable, instant, tile and sampling mode, least recently used first out once the
- * entries' bytes pass the bound. The values are a function of their key, so every request would
- * compute the same ones. Concurrent requests for one key share a single read.
+ * The explicit, bounded caches of the tiles area (docs/architecture.md §6,
+ * docs/decisions/0036-caches.md, docs/decisions/0133-tile-caches.md): entries keyed by everything
+ * that decides them, least recently used first out once the entries' bytes pass the bound. An
+ * entry is a function of its key, so every request would compute the same one. Concurrent
+ * requests for one key share a single computation.
  */
-export class SampleCache {
-  private readonly entries = new Map<string, Float32Array>();
-  private readonly pending = new Map<string, Promise<Float32Array>>();
+export class BoundedCache<T extends { byteLength: number }> {
+  private readonly entries = new Map<string, T>();
+  private readonly pending = new Map<string, Promise<T>>();
   private bytes = 0;
 
   constructor(readonly maxBytes: number) {}
@@ -20,7 +20,7 @@ export class SampleCache {
     return this.bytes;
   }
 
-  async get(key: string, read: () => Promise<Float32Array>): Promise<Float32Array> {
+  async get(key: string, read: () => Promise<T>): Promise<T> {
     const hit = this.entries.get(key);
     if (hit) {
       // Map order is insertion order: re-inserting marks the entry as the most recently used.
@@ -45,7 +45,7 @@ export class SampleCache {
     return reading;
   }
 
-  private store(key: string, values: Float32Array): void {
+  private store(key: string, values: T): void {
     if (values.byteLength > this.maxBytes) return;
     this.entries.set(key, values);
     this.bytes += values.byteLength;
@@ -56,3 +56,9 @@ export class SampleCache {
     }
   }
 }
+
+/** A tile's sampled values of one variable at one instant, keyed by source, variable, instant, tile and sampling mode. */
+export class SampleCache extends BoundedCache<Float32Array> {}
+
+/** Encoded tiles, keyed by their strong ETag (frame, run, style content, tile, renderer). */
+export class PngCache extends BoundedCache<Buffer> {}

@@ -18,7 +18,7 @@ import { paint, painterOf } from './colorize.js';
 import { type FrameIndex, type FrameRef, isForecastFrame, zoomLevelsOf } from './frames.js';
 import { combineLayer, layerGrid } from './layers.js';
 import { encodePng } from './png.js';
-import type { SampleCache } from './sample-cache.js';
+import type { PngCache, SampleCache } from './sample-cache.js';
 import { type SampleMode, sampleTile, type TileAddress } from './sampling.js';
 import { defaultStyleView, nameKey, type StyleRecord, styleView } from './styles.js';
 
@@ -70,6 +70,8 @@ export class TileRenderer {
     private readonly styles: StyleLookup,
     private readonly cache: SampleCache,
     private readonly now: () => Date,
+    /** encoded tiles by ETag; none keeps none */
+    private readonly pngs: PngCache | null = null,
   ) {
     this.zoomLevels = zoomLevelsOf(Math.max(weather.grid.dLat, weather.grid.dLon));
   }
@@ -109,8 +111,13 @@ export class TileRenderer {
     return { frame, style, tile: request.tile, etag, cacheControl };
   }
 
-  /** The PNG of a resolved tile. */
-  async render(resolved: ResolvedTile): Promise<Buffer> {
+  /** The PNG of a resolved tile: from the cache of encoded tiles by its ETag, else drawn. */
+  render(resolved: ResolvedTile): Promise<Buffer> {
+    return this.pngs ? this.pngs.get(resolved.etag, () => this.draw(resolved)) : this.draw(resolved);
+  }
+
+  /** Draws a resolved tile: samples its grid, paints it with the style, encodes the PNG. */
+  async draw(resolved: ResolvedTile): Promise<Buffer> {
     const { frame, style, tile } = resolved;
     const product = frame.product;
     const layer = layerGrid(this.weather, product, style.layerName);

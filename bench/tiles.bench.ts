@@ -1,0 +1,176 @@
+/**
+ * Tiles (targets in bench/README.md). Run:
+ *   NODE_OPTIONS=--expose-gc npx -y pnpm@10 exec tsx bench/tiles.bench.ts
+ * Starts the tiles app in this process (PGlite, in-process bus, the SyntheticSource) on an
+ * ephemeral port. In one run:
+ * 1. Rendering: one tile per zoom from 0 to the native zoom over North America, each drawn with the
+ *    product's default style from a warm cache of grid reads (what is timed is colouring and PNG
+ *    encoding), against pngjs encoding the same 256 x 256 RGBA pixels (the floor). Target <= 2.
+ * 2. HTTP throughput of a warm tile against /healthz measured just before. Target >= 0.25.
+ * 3. A product's style list with 100 contributed styles of the caller against /healthz. Target >= 0.50.
+ * 4. Memory: the heap after 200 concurrent requests for 200 different tiles, after garbage
+ *    collection, against the heap before and the bound of the grid-read cache.
+ * BENCH_SECONDS sets the duration of each HTTP measurement (default 5).
+ */
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
+import { startTestFleet } from '../packages/runtime/src/testing.js';
+import { createCatalog, forecastBoundaryMs, frameId, lonLatToTileXY, SyntheticSource } from '../packages/weather/src/index.js';
+import { FrameIndex } from '../services/tiles/src/domain/frames.js';
+import { SampleCache } from '../services/tiles/src/domain/sample-cache.js';
+import { TileRenderer } from '../services/tiles/src/domain/tiles.js';
+import { SAMPLE_CACHE_BYTES, tilesService } from '../services/tiles/src/definition.js';
+import { decodePng } from '../services/tiles/test/png-decode.js';
+
+// pngjs is a development tool of the geography package (docs/data-sources.md), used here only as the floor.
+const { PNG } = createRequire(join(process.cwd(), 'packages/geography/package.json'))('pngjs') as typeof import('pngjs');
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 10;
+const exec = promisify(execFile);
+
+async function rate(url: string, auth?: string): Promise<number> {
+  const args = [
+    '-c',
+    String(CONNECTIONS),
+    '-t',
+    '60',
+    '-d',
+    String(DURATION_S),
+    '-j',
+    ...(auth ? ['-H', `Authorization=${auth}`] : []),
+    url,
+  ];
+  const { stdout } = await exec(join(process.cwd(), 'node_modules/.bin/autocannon'), args, { maxBuffer: 1 << 24 });
+  const r = JSON.parse(stdout) as { requests: { total: number }; non2xx: number; errors: number; duration: number };
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r.requests.total / (r.duration || DURATION_S);
+}
+
+/** Median milliseconds of `fn` over `n` runs. */
+async function median(n: number, fn: () => unknown): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(n / 2)]!;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+async function main(): Promise<void> {
+  const weather = new SyntheticSource();
+  const catalog = createCatalog();
+  const product = catalog.product('air-temperature')!;
+  const validMs = forecastBoundaryMs(Date.now()) - 24 * 3_600_000;
+  const frame = frameId(product, validMs);
+  const now = () => new Date();
+  const none = { get: async () => null, byName: async () => null };
+  const renderer = new TileRenderer(catalog, weather, new FrameIndex(catalog, now), none, new SampleCache(SAMPLE_CACHE_BYTES), now);
+
+  console.log('## Rendering from a warm cache of grid reads, against pngjs encoding the same pixels\n');
+  console.log('| zoom | tile | render ms (median) | pngjs encode ms (median) | ratio | target |');
+  console.log('|---|---|---|---|---|---|');
+  for (let z = 0; z <= renderer.zoomLevels.native; z++) {
+    const { x, y } = lonLatToTileXY(-93.6, 42.0, z);
+    const tile = { z, x: Math.floor(x), y: Math.floor(y) };
+    const resolved = await renderer.resolve({ accountId: 'bench', frameId: frame, tile });
+    const png = await renderer.render(resolved); // warms the cache of grid reads
+    const rgba = Buffer.from(decodePng(png).rgba);
+    const image = new PNG({ width: 256, height: 256 });
+    rgba.copy(image.data);
+    const render = await median(25, async () => renderer.render(await renderer.resolve({ accountId: 'bench', frameId: frame, tile })));
+    const floor = await median(25, () => PNG.sync.write(image));
+    const ratio = render / floor;
+    console.log(
+      `| ${z} | ${tile.x}/${tile.y} | ${render.toFixed(2)} | ${floor.toFixed(2)} | ${ratio.toFixed(2)} | <= 2 ${ratio <= 2 ? 'PASS' : 'FAIL'} |`,
+    );
+  }
+
+  const limits = limitsFromEnv(parseEnv(FleetEnv, { RATE_LIMIT_PER_SECOND: '0', HEAVY_REQUESTS_PER_ACCOUNT: '0', ...process.env }));
+  const fleet = await startTestFleet([tilesService], { weather, limits });
+  const server = fleet.app('tiles').listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const account = await fleet.account('bench');
+  try {
+    console.log('\n## HTTP, ratios to /healthz measured just before\n');
+    const { x, y } = lonLatToTileXY(-93.6, 42.0, 6);
+    const tilePath = `/v2/frames/${frame}/tile/6/${Math.floor(x)}/${Math.floor(y)}.png`;
+    const warm = await fetch(`${base}${tilePath}`, { headers: { Authorization: account.auth } });
+    if (warm.status !== 200) throw new Error(`tile: ${warm.status} ${await warm.text()}`);
+    await warm.arrayBuffer();
+    for (let i = 0; i < 100; i++) {
+      const res = await fetch(`${base}/v2/products/air-temperature/styles`, {
+        method: 'POST',
+        headers: { Authorization: account.auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          name: `bench style ${i}`,
+          description: 'bench',
+          layerName: 'air_temperature',
+          colorizers: [
+            {
+              defaultColor: '#000000',
+              defaultMode: 'linear',
+              stops: [
+                { value: i, color: '#ff0000' },
+                { value: i + 10, color: '#0000ff' },
+              ],
+            },
+          ],
+        }),
+      });
+      if (res.status !== 201) throw new Error(`style ${i}: ${res.status} ${await res.text()}`);
+    }
+    console.log('| request | req/s | /healthz req/s | ratio | target |');
+    console.log('|---|---|---|---|---|');
+    for (const [label, path, target] of [
+      ['tile, zoom 6, warm cache of grid reads', tilePath, 0.25],
+      ['styles.json, 1 default + 100 contributed styles', '/v2/products/air-temperature/styles.json', 0.5],
+    ] as const) {
+      const health = await rate(`${base}/healthz`);
+      const rps = await rate(`${base}${path}`, account.auth);
+      const ratio = rps / health;
+      console.log(
+        `| ${label} | ${rps.toFixed(0)} | ${health.toFixed(0)} | ${ratio.toFixed(3)} | >= ${target} ${ratio >= target ? 'PASS' : 'FAIL'} |`,
+      );
+    }
+
+    console.log('\n## Memory: 200 concurrent requests for 200 different tiles (zoom 9)\n');
+    if (!gc) console.log('(run with NODE_OPTIONS=--expose-gc for heap figures after collection)');
+    gc?.();
+    const before = process.memoryUsage().heapUsed;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 20);
+    const origin = lonLatToTileXY(-93.6, 42.0, 9);
+    const started = performance.now();
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, async (_, k) => {
+        const path = `/v2/frames/${frame}/tile/9/${Math.floor(origin.x) + (k % 20)}/${Math.floor(origin.y) + Math.floor(k / 20)}.png`;
+        const res = await fetch(`${base}${path}`, { headers: { Authorization: account.auth } });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    clearInterval(sampler);
+    const seconds = (performance.now() - started) / 1000;
+    gc?.();
+    const after = process.memoryUsage().heapUsed;
+    const mb = (b: number) => (b / 1048576).toFixed(1);
+    console.log(`statuses: ${[...new Set(statuses)].join(', ')}; ${seconds.toFixed(1)} s`);
+    console.log(
+      `heap before ${mb(before)} MB, peak ${mb(peak)} MB, after ${mb(after)} MB: growth ${mb(after - before)} MB, peak growth ${mb(peak - before)} MB; cache bound ${mb(SAMPLE_CACHE_BYTES)} MB (200 tiles of one variable: ${mb(200 * 256 * 256 * 4)} MB)`,
+    );
+  } finally {
+    server.close();
+    await fleet.close();
+  }
+}
+
+await main();
