@@ -45,7 +45,7 @@ export class ForecastEventWriter {
         const throughMs = new Date(row.emitted_through).getTime();
         const steps = transitionsBetween([model], Math.max(throughMs, nowMs - EVENT_CATCH_UP_MS), nowMs);
         for (const step of steps) {
-          const { action } = FORECAST_EVENTS[step.status];
+          const { action, message } = FORECAST_EVENTS[step.status];
           await this.outbox.add(trx, FORECASTS_TOPIC, {
             // The same step gets the same id everywhere, so a consumer stores it once (docs/decisions/0022-derived-ids-uuid-v5.md).
             id: fieldcastId('forecast-event', step.forecast.id, step.status),
@@ -54,7 +54,13 @@ export class ForecastEventWriter {
             action,
             subject: step.forecast.id,
             time: new Date(step.atMs),
-            data: { account: null, resource: step.forecast, related: [{ namespace: MODEL_NAMESPACE, id: model.id }] },
+            data: {
+              account: null,
+              resource: step.forecast,
+              related: [{ namespace: MODEL_NAMESPACE, id: model.id }],
+              // The events area's namespace stays model/forecasts/<action>; the message names the run and the model.
+              event: { message },
+            },
           });
         }
         const last = steps[steps.length - 1];

@@ -21,7 +21,12 @@ interface Envelope {
   source: string;
   subject: string;
   time: string;
-  data: { account: null; resource: { id: string; status: string; initTime: string }; related: { namespace: string; id: string }[] };
+  data: {
+    account: null;
+    resource: { id: string; status: string; initTime: string };
+    related: { namespace: string; id: string }[];
+    event: { message: string };
+  };
 }
 
 const delivered: Envelope[] = [];
@@ -100,6 +105,7 @@ describe('forecast life-cycle events', () => {
           variables: `/forecasts/${completed.subject}/variables`,
         },
         related: [{ namespace: 'model/models', id: GLOBAL_ID }],
+        event: { message: 'Forecast {} of model {} is complete' },
       },
     });
     const rapid = events.filter((e) => e.data.related[0]!.id === RAPID_ID);
@@ -116,10 +122,15 @@ describe('forecast life-cycle events', () => {
     clock.set('2026-05-01T12:00:00Z');
     await writer.writeThrough(clock.ms);
     const statusOf = { initializing: 'INITIALIZING', incomplete: 'INCOMPLETE', completed: 'COMPLETE', expired: 'EXPIRED' };
+    const messages = new Set<string>();
     for (const e of await outboxEvents()) {
       expect(e.data.resource.status).toBe(statusOf[e.type.split('.')[2] as keyof typeof statusOf]);
+      messages.add(e.data.event.message);
+      // One {} for the run (the origin) and one for the model (the related resource).
+      expect(e.data.event.message.split('{}')).toHaveLength(3);
       expect(e.id).toBe(fieldcastId('forecast-event', e.subject, e.data.resource.status));
     }
+    expect(messages.size).toBe(4);
   });
 
   it('after a long pause writes only the last day of steps', async () => {

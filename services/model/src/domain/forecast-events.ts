@@ -13,12 +13,16 @@ import { runAt, TRANSITIONS } from './runs.js';
 const HOUR_MS = 3_600_000;
 const FIRST_INIT_MS = Date.parse(CATALOG_START);
 
-/** The CloudEvent action of each status, and the public record's name of its event. */
-export const FORECAST_EVENTS: Readonly<Record<ModelForecastStatus, { action: string; name: string }>> = {
-  INITIALIZING: { action: 'initializing', name: 'FORECAST_INITIALIZING' },
-  INCOMPLETE: { action: 'incomplete', name: 'FORECAST_INCOMPLETE' },
-  COMPLETE: { action: 'completed', name: 'FORECAST_COMPLETED' },
-  EXPIRED: { action: 'expired', name: 'FORECAST_EXPIRED' },
+/**
+ * The CloudEvent action of each status (FORECAST_INITIALIZING is `initializing`, and so on), and
+ * the message the events area shows, one `{}` for the run and one for its model
+ * (docs/decisions/0123-events-described-by-their-emitter.md).
+ */
+export const FORECAST_EVENTS: Readonly<Record<ModelForecastStatus, { action: string; message: string }>> = {
+  INITIALIZING: { action: 'initializing', message: 'Forecast {} of model {} is initializing' },
+  INCOMPLETE: { action: 'incomplete', message: 'Forecast {} of model {} is producing its valid times' },
+  COMPLETE: { action: 'completed', message: 'Forecast {} of model {} is complete' },
+  EXPIRED: { action: 'expired', message: 'Forecast {} of model {} expired' },
 };
 
 export interface ForecastTransition {
