@@ -89,6 +89,8 @@ export class FrameAnnouncer {
       if (!resumed && runsThroughMs !== null) made.push(...runAnnouncementsBetween(p, runsThroughMs, nowMs));
       runsThroughMs = Math.max(nowMs, runsThroughMs ?? nowMs);
     }
+    // In time order, so the feed's arrival order agrees with occurrence times.
+    made.sort((a, b) => a.timeMs - b.timeMs);
     return { after: { framesThroughMs, runsThroughMs, checkedAtMs: nowMs }, made };
   }
 }

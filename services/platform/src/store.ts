@@ -13,12 +13,19 @@ const GRANTS_CACHE_MAX = 10_000;
  * Grants of restricted products to accounts (docs/decisions/0121-product-access.md), in the
  * platform schema; nothing else touches the table. Written by `fieldcast products grant` and
  * `revoke`, read on every request that names or lists products, so an account's set is kept for
- * a few seconds.
+ * a few seconds: a change made by the CLI in another process is seen within GRANTS_TTL_MS.
  */
-export class ProductGrants {
-  private readonly cache = new Map<string, { ids: ReadonlySet<string>; expires: number }>();
+/** One cache per database, so a grant or revocation made in this process is seen at once by its services. */
+const caches = new WeakMap<Knex, Map<string, { ids: ReadonlySet<string>; expires: number }>>();
 
-  constructor(private readonly knex: Knex) {}
+export class ProductGrants {
+  private readonly cache: Map<string, { ids: ReadonlySet<string>; expires: number }>;
+
+  constructor(private readonly knex: Knex) {
+    let cache = caches.get(knex);
+    if (!cache) caches.set(knex, (cache = new Map()));
+    this.cache = cache;
+  }
 
   private get table() {
     return this.knex.withSchema(AREA).table('product_grants');
@@ -49,9 +56,9 @@ export class ProductGrants {
 
   /** Revokes a grant; true when there was one. */
   async revoke(accountId: string, productId: string): Promise<boolean> {
-    const n = await this.table.where({ account_id: accountId, product_id: productId }).delete();
+    const rows = await this.table.where({ account_id: accountId, product_id: productId }).delete().returning('product_id');
     this.cache.delete(accountId);
-    return n > 0;
+    return rows.length > 0;
   }
 
   /** Names of the products granted to the account, by name. */

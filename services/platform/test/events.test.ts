@@ -1,0 +1,152 @@
+import { eventsService } from '@fieldcast/events';
+import { fieldcastId } from '@fieldcast/ids';
+import { eventually, useTestFleet } from '@fieldcast/runtime/testing';
+import { createCatalog, frameZoomLevels, SYNTHETIC_GRID, type ZoomLevels } from '@fieldcast/weather';
+import type { Outbox } from '@fieldcast/db';
+import type { Logger } from '@fieldcast/kit';
+import request from 'supertest';
+import { frameAnnouncerOf, platformService } from '../src/definition.js';
+import { tileJobId } from '../src/domain/tile-builder.js';
+import { FrameAnnouncer } from '../src/frame-announcer.js';
+import { Announcements } from '../src/store.js';
+import { clock, H, now, START } from './helpers.js';
+
+const t = useTestFleet([platformService, eventsService], { now });
+
+// The passes are driven by the tests: the timer stops once the start-up pass's events have
+// arrived, before the first test empties the tables.
+beforeAll(async () => {
+  await announcer().stop();
+  await eventually(async () => {
+    const [{ n }] = await t.fleet.db.knex.withSchema('events').table('events').count({ n: '*' });
+    expect(Number(n)).toBe(ANNOUNCED.length);
+  });
+});
+
+beforeEach(() => {
+  clock.ms = START;
+});
+
+interface FeedEvent {
+  app: string;
+  origin: { namespace: string; id: string };
+  message: string;
+  occurrenceTime: string;
+  tagged: { namespace: string; id: string }[];
+}
+
+const feed = async (path: string, account = t.alice) => {
+  const res = await request(t.fleet.app('events')).get(path).set('Authorization', account.auth);
+  expect(res.status).toBe(200);
+  return res.body as FeedEvent[];
+};
+
+/** Public products with frames (the restricted one is never announced): 6 hourly, 3 daily. */
+const ANNOUNCED = [
+  'air-temperature',
+  'air-temperature-daily-max',
+  'air-temperature-daily-min',
+  'precipitation-rate',
+  'growing-degree-days',
+  'relative-humidity',
+  'evapotranspiration-short-crop',
+  'shortwave-radiation',
+  'precipitation-rate-north-america',
+];
+
+const announcer = () => frameAnnouncerOf(t.fleet.deps('platform'))!;
+const PRODUCT = (name: string) => fieldcastId('product', name);
+
+describe('the tile-building application’s events (spec 6; docs/decisions/0122-frame-and-run-events.md)', () => {
+  it('announces each product’s newest frame at first start, and no history', async () => {
+    expect(await announcer().pass()).toBe(ANNOUNCED.length);
+    const events = await eventually(async () => {
+      const e = await feed('/events?limit=100');
+      expect(e).toHaveLength(ANNOUNCED.length);
+      return e;
+    });
+    const air = events.find((e) => e.tagged[2]!.id === PRODUCT('air-temperature'))!;
+    const frame = fieldcastId('frame', 'air-temperature', '2025-06-15T10:00:00Z');
+    expect(air).toMatchObject({
+      app: 'platform',
+      origin: { namespace: 'platform/jobs', id: tileJobId({ name: 'air-temperature' }) },
+      message: 'Job {} built frame {} of product {}',
+      occurrenceTime: '2025-06-15T10:00:00.000Z',
+      tagged: [
+        { namespace: 'platform/jobs', id: tileJobId({ name: 'air-temperature' }) },
+        { namespace: 'platform/frames', id: frame },
+        { namespace: 'platform/products', id: PRODUCT('air-temperature') },
+      ],
+    });
+    const read = await request(t.fleet.app('events'))
+      .get(`/events/${(air as unknown as { id: string }).id}`)
+      .set('Authorization', t.alice.auth);
+    expect(read.body.namespace).toBe('platform/frames/created');
+    // public: another account sees them too, and so do the frame's, the product's, the job's and the application's feeds
+    expect(await feed('/events?limit=100', t.bob)).toHaveLength(ANNOUNCED.length);
+    expect(await feed(`/resources/${frame}/events`)).toHaveLength(1);
+    expect(await feed(`/resources/${PRODUCT('air-temperature')}/events`)).toHaveLength(1);
+    expect(await feed(`/resources/${tileJobId({ name: 'air-temperature' })}/events`)).toHaveLength(1);
+    expect(await feed('/apps/platform/events?limit=100')).toHaveLength(ANNOUNCED.length);
+    expect(await feed(`/resources/${PRODUCT('dew-point-temperature')}/events`)).toEqual([]);
+    // nothing new, nothing announced
+    expect(await announcer().pass()).toBe(0);
+  });
+
+  it('announces every frame that appears while it runs, and the forecast runs’ steps', async () => {
+    await announcer().pass();
+    clock.ms = START + 2 * H; // 12:20
+    // 6 hourly products x 2 new frames (11Z, 12Z); per forecast product (8), the 12Z run initializing
+    // and the run of 8 June 12Z expiring
+    expect(await announcer().pass()).toBe(12 + 16);
+    const product = PRODUCT('air-temperature');
+    const events = await eventually(async () => {
+      const e = await feed(`/resources/${product}/events?limit=100`);
+      expect(e).toHaveLength(5);
+      return e;
+    });
+    const run12 = fieldcastId('product-forecast', 'air-temperature', '2025-06-15T12:00:00Z');
+    const run8 = fieldcastId('product-forecast', 'air-temperature', '2025-06-08T12:00:00Z');
+    expect(events.map((e) => [e.occurrenceTime, e.message, e.tagged[1]!.id])).toEqual([
+      // newest first; at 12:00 three share the instant: the later announced first (frames, then runs by init)
+      ['2025-06-15T12:00:00.000Z', 'Job {} is initializing forecast {} of product {}', run12],
+      ['2025-06-15T12:00:00.000Z', 'Job {} expired forecast {} of product {}', run8],
+      ['2025-06-15T12:00:00.000Z', 'Job {} built frame {} of product {}', fieldcastId('frame', 'air-temperature', '2025-06-15T12:00:00Z')],
+      ['2025-06-15T11:00:00.000Z', 'Job {} built frame {} of product {}', fieldcastId('frame', 'air-temperature', '2025-06-15T11:00:00Z')],
+      ['2025-06-15T10:00:00.000Z', 'Job {} built frame {} of product {}', fieldcastId('frame', 'air-temperature', '2025-06-15T10:00:00Z')],
+    ]);
+    expect(await feed(`/resources/${run12}/events`)).toHaveLength(1);
+    clock.ms = Date.UTC(2025, 5, 15, 16); // the 12Z run: incomplete at 13:45, complete at 15:30
+    await announcer().pass();
+    const steps = await eventually(async () => {
+      const e = await feed(`/resources/${run12}/events`);
+      expect(e).toHaveLength(3);
+      return e;
+    });
+    expect(steps.map((e) => [e.occurrenceTime, e.message])).toEqual([
+      ['2025-06-15T15:30:00.000Z', 'Job {} completed forecast {} of product {}'],
+      ['2025-06-15T13:45:00.000Z', 'Job {} is building the frames of forecast {} of product {}'],
+      ['2025-06-15T12:00:00.000Z', 'Job {} is initializing forecast {} of product {}'],
+    ]);
+  });
+
+  it('after a restart announces only the newest frames, not what appeared while it was stopped', async () => {
+    await announcer().pass();
+    clock.ms = START + 24 * H;
+    const deps = t.fleet.deps('platform');
+    const zoom: ZoomLevels = frameZoomLevels(SYNTHETIC_GRID.dLon);
+    const restarted = new FrameAnnouncer(
+      createCatalog().products(),
+      new Announcements(deps.db!.knex),
+      deps.outbox as Outbox,
+      now,
+      zoom,
+      deps.logger as Logger,
+    );
+    // one frame per product (the daily ones have a new day too), no run steps of the day missed
+    expect(await restarted.pass()).toBe(ANNOUNCED.length);
+    clock.ms = START + 25 * H;
+    expect(await restarted.pass()).toBe(6);
+    await eventually(async () => expect(await feed('/apps/platform/events?limit=100')).toHaveLength(2 * ANNOUNCED.length + 6));
+  });
+});
