@@ -27,7 +27,10 @@ import { SAMPLE_CACHE_BYTES, tilesService } from '../services/tiles/src/definiti
 import { decodePng } from '../services/tiles/test/png-decode.js';
 
 // pngjs is a development tool of the geography package (docs/data-sources.md), used here only as the floor.
-const { PNG } = createRequire(join(process.cwd(), 'packages/geography/package.json'))('pngjs') as typeof import('pngjs');
+interface PngJs {
+  PNG: { new (options: { width: number; height: number }): { data: Buffer }; sync: { write(png: { data: Buffer }): Buffer } };
+}
+const { PNG } = createRequire(join(process.cwd(), 'packages/geography/package.json'))('pngjs') as PngJs;
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;

@@ -96,28 +96,46 @@ export class StyleStore extends OwnedResourceStore<StyleRecord> {
     }
   }
 
-  /** The account's styles of one product, oldest first: a page after `after`; null when `after` is none of them. */
+  /**
+   * The account's styles of one product, oldest first, as the JSON text of their records joined
+   * by commas (built by the database in one row: docs/decisions/0133-tile-caches.md), at most
+   * `limit` after the style `after`; whether more remain and the last one's id. Null when `after`
+   * is none of the account's styles of the product.
+   */
   async listForProduct(
     accountId: string,
     productId: string,
     page: { limit: number; after?: string },
-  ): Promise<{ records: StyleRecord[]; more: boolean } | null> {
-    const rows = () => this.db.withSchema(AREA).table('styles');
-    const query = rows()
-      .select([...COLUMNS])
-      .where({ account_id: accountId, product_id: productId })
-      .orderBy([{ column: 'created_at' }, { column: 'id' }])
-      .limit(page.limit + 1);
-    if (page.after !== undefined) {
-      const cursor = rows().select('created_at', 'id').where({ id: page.after, account_id: accountId, product_id: productId });
-      query.whereRaw('(created_at, id) > ?', [cursor]);
-    }
-    const found: Record<string, unknown>[] = await query;
-    if (found.length === 0 && page.after !== undefined) {
-      const known = await rows().select('id').where({ id: page.after, account_id: accountId, product_id: productId }).first();
+  ): Promise<{ json: string; count: number; more: boolean; last: string | null } | null> {
+    const cursor =
+      page.after === undefined ? '' : 'and (created_at, id) > (select created_at, id from tiles.styles where id = ? and account_id = ?)';
+    const result = await this.db.raw(
+      `with page as (
+         select id,
+                json_build_object('id', id, 'name', name, 'description', description, 'layerName', layer_name,
+                                  'colorizers', colorizers, 'isDefault', false, 'productId', product_id)::text as view,
+                row_number() over (order by created_at, id) as n
+         from tiles.styles
+         where account_id = ? and product_id = ? ${cursor}
+         order by created_at, id
+         limit ?)
+       select coalesce(string_agg(view, ',' order by n) filter (where n <= ?), '') as json,
+              count(*)::int as rows,
+              (array_agg(id::text order by n desc) filter (where n <= ?))[1] as last
+       from page`,
+      [accountId, productId, ...(page.after === undefined ? [] : [page.after, accountId]), page.limit + 1, page.limit, page.limit],
+    );
+    const row = (result.rows as { json: string; rows: number; last: string | null }[])[0]!;
+    if (row.rows === 0 && page.after !== undefined) {
+      const known = await this.db
+        .withSchema(AREA)
+        .table('styles')
+        .select('id')
+        .where({ id: page.after, account_id: accountId, product_id: productId })
+        .first();
       if (!known) return null;
     }
-    return { records: found.slice(0, page.limit).map(fromRow), more: found.length > page.limit };
+    return { json: row.json, count: Math.min(row.rows, page.limit), more: row.rows > page.limit, last: row.last };
   }
 
   /** The account's style of this name (any case); null when it has none. */

@@ -277,7 +277,7 @@ describe('styles', () => {
       'fieldcast.style.updated',
       'fieldcast.style.deleted',
     ]);
-    expect(events[0].event.data.account).toBe(t.alice.id);
-    expect(events[0].event.data.resource).toEqual(created);
+    expect(events[0]!.event.data.account).toBe(t.alice.id);
+    expect(events[0]!.event.data.resource).toEqual(created);
   });
 });

@@ -1,4 +1,13 @@
-import { type Api, BodyFault, type Limits, InvalidRequestError, NotAllowedError, NotFoundError, ValidationError } from '@fieldcast/kit';
+import {
+  type Api,
+  BodyFault,
+  JsonText,
+  type Limits,
+  InvalidRequestError,
+  NotAllowedError,
+  NotFoundError,
+  ValidationError,
+} from '@fieldcast/kit';
 import { ProductParams, Style, StyleInput, StyleListQuery, StyleParams } from '@fieldcast/schemas';
 import { type Catalog, defaultStyles, type ProductDef } from '@fieldcast/weather';
 import { randomUUID } from 'node:crypto';
@@ -69,13 +78,15 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
             { path: 'after', message: 'must be the id of one of the account’s styles of this product' },
           ]);
         }
-        const last = page.records[page.records.length - 1];
-        if (page.more && last) {
-          const next = new URLSearchParams({ limit: String(limit), after: last.id });
+        if (page.more && page.last) {
+          // RFC 8288: the next page, a reference relative to this request's own path.
+          const next = new URLSearchParams({ limit: String(limit), after: page.last });
           res.setHeader('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
         }
-        const own = page.records.map(styleView);
-        return query.after ? own : [...defaultStyles(p).map(defaultStyleView), ...own];
+        // The defaults lead the first page; the contributed records come as the database wrote them.
+        const parts = query.after ? [] : defaultStyles(p).map((s) => JSON.stringify(defaultStyleView(s)));
+        if (page.json) parts.push(page.json);
+        return new JsonText(`[${parts.join(',')}]`);
       },
     })
     .op({
