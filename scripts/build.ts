@@ -5,6 +5,8 @@
 //   agriculture-degree-day-worker.js
 //                  the module of agriculture's compute threads, found beside cli.js
 //                  (docs/decisions/0051-heavy-work-in-worker-threads.md)
+//   insight-series-worker.js
+//                  the module of insight's compute threads (asset series), found beside cli.js
 //   data/          the geography grid the synthetic world reads
 //   package.json   marks cli.js as an ES module and lists the packages installed beside it
 //   node_modules/  the packages that cannot be bundled, copied from this install with their
@@ -85,6 +87,7 @@ const result = await build({
   entryPoints: {
     cli: join(root, 'packages/fleet/src/cli.ts'),
     'agriculture-degree-day-worker': join(root, 'services/agriculture/src/degree-day-worker.ts'),
+    'insight-series-worker': join(root, 'services/insight/src/series-worker.ts'),
   },
   outdir: out,
   bundle: true,

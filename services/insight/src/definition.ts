@@ -3,7 +3,11 @@ import { defineService } from '@fieldcast/runtime';
 import { assetsMigration } from '../migrations/001_assets.js';
 import { assetRoutes } from './routes/assets.js';
 import { hourlyRoutes } from './routes/hourly.js';
+import { type SeriesComputer, seriesComputer } from './series-compute.js';
 import { AREA, ASSETS_TOPIC, AssetStore } from './store.js';
+
+/** Each running instance's computer, so `stop` ends the threads its `api` started. */
+const computers = new WeakMap<object, SeriesComputer>();
 
 /** The insight service: what `fieldcast serve insight` and the embedded fleet run. */
 export const insightService = defineService({
@@ -13,6 +17,11 @@ export const insightService = defineService({
   needs: { database: { migrations: [assetsMigration] }, outbox: { topics: [ASSETS_TOPIC] }, weather: true },
   api(deps) {
     const assets = new AssetStore(deps.db.knex, deps.outbox, deps.now);
-    return hourlyRoutes(assetRoutes(new Api(), assets), { assets, weather: deps.weather, now: deps.now });
+    const computer = seriesComputer(deps.weather, deps.computeThreads);
+    computers.set(deps, computer);
+    return hourlyRoutes(assetRoutes(new Api(), assets), { assets, weather: deps.weather, now: deps.now, computer });
+  },
+  async stop(deps) {
+    await computers.get(deps)?.close();
   },
 });

@@ -66,7 +66,8 @@ export function windHeightOf(source: GridSource): number {
   return m ? Number(m[1]) : 2;
 }
 
-function checkWork(cellHours: number): void {
+/** Refuses, before anything is read, a series whose work is over the limit. */
+export function checkWork(cellHours: number): void {
   if (cellHours <= MAX_SERIES_CELL_HOURS) return;
   const n = (x: number) => x.toLocaleString('en');
   throw new RequestTooLargeError(
@@ -179,8 +180,8 @@ function windowParts(polygons: number[][][][], dLat: number, dLon: number): Wind
   return parts;
 }
 
-async function assetValues(source: GridSource, quantity: HourlyQuantity, asset: AssetRecord, query: HourlyQuery): Promise<Computed> {
-  const { range, lead, hours } = inputRange(query, quantity);
+/** The asset in one longitude frame, the grid its weather comes on and the windows that hold its cells. */
+function assetWindows(source: GridSource, asset: AssetRecord, range: TimeRange) {
   const { polygons } = unwrapLongitudes([asset.polygon]);
   const [w, s, e, n] = polygonsBBox(polygons);
   const grid = answeringSource(source, 'air_temperature', { bbox: [Math.max(-180, w), s, Math.min(180, e), n] }, range).grid;
@@ -189,6 +190,18 @@ async function assetValues(source: GridSource, quantity: HourlyQuantity, asset: 
     (sum, p) => sum + centres(p.bbox[0], p.bbox[2], grid.lon0, grid.dLon) * centres(p.bbox[1], p.bbox[3], grid.lat0, grid.dLat),
     0,
   );
+  return { polygons, parts, cells };
+}
+
+/** The work of an asset series in cell-hours: the cells of its windows x the hours read. Counted from the geometry and the grid alone. */
+export function assetSeriesWork(source: GridSource, asset: AssetRecord, quantity: HourlyQuantity, query: HourlyQuery): number {
+  const { range, lead, hours } = inputRange(query, quantity);
+  return Math.max(1, assetWindows(source, asset, range).cells) * (lead + hours + 1);
+}
+
+async function assetValues(source: GridSource, quantity: HourlyQuantity, asset: AssetRecord, query: HourlyQuery): Promise<Computed> {
+  const { range, lead, hours } = inputRange(query, quantity);
+  const { polygons, parts, cells } = assetWindows(source, asset, range);
   checkWork(Math.max(1, cells) * (lead + hours + 1));
   const sums = new Float64Array(hours);
   let totalWeight = 0;

@@ -2,12 +2,15 @@ import { type Api, NotFoundError } from '@fieldcast/kit';
 import { HourlyLocationParams, HourlySeries, hourlyQuerySchema, IdParams } from '@fieldcast/schemas';
 import type { GridSource } from '@fieldcast/weather';
 import { type HourlyQuantity, hourlySeries, MAX_SERIES_CELL_HOURS } from '../domain/hourly-series.js';
+import type { SeriesComputer } from '../series-compute.js';
 import type { AssetStore } from '../store.js';
 
 export interface HourlyRouteDeps {
   assets: AssetStore;
   weather: GridSource;
   now: () => Date;
+  /** asset series, off the event loop */
+  computer: SeriesComputer;
 }
 
 const QUERY = `Query: start and end (both or neither): a UTC timestamp or a date (00:00Z for start, 23:00Z for end), from one year before the current hour to the previous hour, start no later than end; the series holds the hours whose start lies between them. Without them, the next 24 hours from the next whole hour (forecast values). Each entry's validTime is the start of the hour its value covers. Unknown parameters are ignored.`;
@@ -55,8 +58,7 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
         errors: [404, 422],
         // Grids over many hours (docs/architecture.md §3, limits): an account has only a few in flight.
         heavy: true,
-        handle: async ({ account, params, query: q }) =>
-          hourlySeries(deps.weather, quantity, { asset: await loadAsset(account.id, params.id) }, q),
+        handle: async ({ account, params, query: q }) => deps.computer.asset(await loadAsset(account.id, params.id), quantity, q),
       })
       .op({
         method: 'get',

@@ -1,0 +1,72 @@
+import type { WorkerOptions } from 'node:worker_threads';
+import type { HourlyQuery, HourlySeries } from '@fieldcast/schemas';
+import { CompositeSource, type GridSource, SyntheticSource, ZarrSource } from '@fieldcast/weather';
+import type { AssetRecord } from './domain/assets.js';
+import { assetSeriesWork, checkWork, type HourlyQuantity, hourlySeries } from './domain/hourly-series.js';
+import { reviveError } from './worker-errors.js';
+import { WorkerPool } from './worker-pool.js';
+
+/** One asset series as sent to a compute thread (structured-cloneable). */
+export interface SeriesTask {
+  /** the Zarr stores in front of the synthetic world, as the process opened them */
+  stores: string[];
+  quantity: HourlyQuantity;
+  asset: AssetRecord;
+  query: HourlyQuery;
+}
+
+/**
+ * The stores a thread opens to answer as `source` does: the synthetic world alone, or Zarr stores
+ * in front of it (what the runtime opens, docs/architecture.md §6). Any other source (a test's
+ * hand-made grid) cannot be opened again in another thread: undefined, and the work stays inline.
+ */
+export function storesOf(source: GridSource): string[] | undefined {
+  if (source instanceof SyntheticSource) return [];
+  if (!(source instanceof CompositeSource)) return undefined;
+  const parts = source.sources;
+  const stores = parts.slice(0, -1);
+  if (!(parts[parts.length - 1] instanceof SyntheticSource) || !stores.every((s) => s instanceof ZarrSource)) return undefined;
+  return stores.map((s) => (s as ZarrSource).location);
+}
+
+/**
+ * The thread's module: in the bundle, the worker bundle beside cli.js (scripts/build.ts); from the
+ * TypeScript sources (tsx, Jest), the module beside this one behind a line that registers tsx's
+ * loader in the new thread (Node 20 gives a thread no loader hooks of its parent).
+ */
+function workerEntry(): { filename: URL | string; options?: WorkerOptions } {
+  if (!import.meta.url.endsWith('.ts')) return { filename: new URL('./insight-series-worker.js', import.meta.url) };
+  const module = JSON.stringify(new URL('./series-worker.ts', import.meta.url).href);
+  return { filename: `import('tsx/esm/api').then(({ register }) => { register(); return import(${module}); });`, options: { eval: true } };
+}
+
+export interface SeriesComputer {
+  /** an asset's series: its work checked here, then computed in a compute thread */
+  asset(asset: AssetRecord, quantity: HourlyQuantity, query: HourlyQuery): Promise<HourlySeries>;
+  close(): Promise<void>;
+}
+
+/**
+ * Asset series off the event loop (docs/decisions/0051-heavy-work-in-worker-threads.md): a
+ * month over a 5,000 km² asset is seconds of computation (bench/README.md), which would stall
+ * every other request of the process. The work is checked against the limit before anything is
+ * sent; the threads start on the first asset series. With `threads` 0, or a source no thread can
+ * open, the series is computed inline.
+ */
+export function seriesComputer(source: GridSource, threads: number): SeriesComputer {
+  const stores = threads > 0 ? storesOf(source) : undefined;
+  let pool: WorkerPool<SeriesTask, HourlySeries> | undefined;
+  return {
+    async asset(asset, quantity, query) {
+      checkWork(assetSeriesWork(source, asset, quantity, query));
+      if (!stores) return hourlySeries(source, quantity, { asset }, query);
+      pool ??= new WorkerPool<SeriesTask, HourlySeries>(workerEntry(), threads, reviveError);
+      return pool.run({ stores, quantity, asset, query });
+    },
+    async close() {
+      const closing = pool;
+      pool = undefined;
+      await closing?.close();
+    },
+  };
+}

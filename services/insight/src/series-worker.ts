@@ -1,0 +1,34 @@
+import { setPriority } from 'node:os';
+import { parentPort } from 'node:worker_threads';
+import { type GridSource, loadWeatherSource } from '@fieldcast/weather';
+import { hourlySeries } from './domain/hourly-series.js';
+import type { SeriesTask } from './series-compute.js';
+import { errorData } from './worker-errors.js';
+import type { WorkerReply } from './worker-pool.js';
+
+/**
+ * A compute thread of the insight area (docs/decisions/0051-heavy-work-in-worker-threads.md, as
+ * the agriculture area's): opens the same weather as the process once per set of stores and runs
+ * the asset series it is sent, one at a time.
+ */
+const sources = new Map<string, Promise<GridSource>>();
+
+// A thread's nice value is its own on Linux (setpriority(2)): the event loop keeps the CPU it
+// needs for health checks and light requests while an asset series computes.
+if (process.platform === 'linux') setPriority(10);
+
+function weatherOf(stores: string[]): Promise<GridSource> {
+  const key = JSON.stringify(stores);
+  let source = sources.get(key);
+  if (!source) sources.set(key, (source = loadWeatherSource({ storeUrls: stores })));
+  return source;
+}
+
+parentPort?.on('message', (task: SeriesTask) => {
+  weatherOf(task.stores)
+    .then((source) => hourlySeries(source, task.quantity, { asset: task.asset }, task.query))
+    .then(
+      (result) => parentPort?.postMessage({ ok: true, result } satisfies WorkerReply<unknown>),
+      (err: unknown) => parentPort?.postMessage({ ok: false, error: errorData(err) } satisfies WorkerReply<unknown>),
+    );
+});

@@ -1,0 +1,89 @@
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+interface Job<Task, Result> {
+  task: Task;
+  resolve(result: Result): void;
+  reject(err: unknown): void;
+}
+
+/** What a worker posts back: a result, or an error as plain data (errors do not cross threads with their class). */
+export type WorkerReply<Result> = { ok: true; result: Result } | { ok: false; error: Record<string, unknown> };
+
+/**
+ * A fixed number of worker threads running one module, created on the first task, each running
+ * one task at a time; tasks wait in order for a free thread. Threads are unreferenced, so an idle
+ * pool never keeps the process alive, and `close` ends them. A thread that dies fails its task
+ * and is replaced on the next one.
+ */
+export class WorkerPool<Task, Result> {
+  private readonly idle: Worker[] = [];
+  private readonly busy = new Map<Worker, Job<Task, Result>>();
+  private readonly queue: Job<Task, Result>[] = [];
+  private closed = false;
+
+  constructor(
+    /** the thread's module, or code to evaluate with `{ eval: true }` */
+    private readonly entry: { filename: URL | string; options?: WorkerOptions },
+    readonly size: number,
+    /** turns an error posted by a worker back into the error it was */
+    private readonly revive: (error: Record<string, unknown>) => unknown,
+  ) {}
+
+  run(task: Task): Promise<Result> {
+    if (this.closed) return Promise.reject(new Error('the worker pool is closed'));
+    return new Promise<Result>((resolve, reject) => {
+      this.queue.push({ task, resolve, reject });
+      this.next();
+    });
+  }
+
+  /** Ends every thread; tasks still waiting or running fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const running = [...this.busy.values()];
+    const all = [...this.idle.splice(0), ...this.busy.keys()];
+    this.busy.clear();
+    for (const job of [...this.queue.splice(0), ...running]) job.reject(new Error('the worker pool closed'));
+    await Promise.all(all.map((w) => w.terminate()));
+  }
+
+  private next(): void {
+    while (this.queue.length > 0) {
+      const worker = this.idle.pop() ?? (this.busy.size < this.size ? this.spawn() : undefined);
+      if (!worker) return;
+      const job = this.queue.shift()!;
+      this.busy.set(worker, job);
+      worker.postMessage(job.task);
+    }
+  }
+
+  private spawn(): Worker {
+    // workerData is always an object: web-worker (a dependency of geotiff, loaded with the weather
+    // package) reads its own settings from any thread's workerData and fails on undefined.
+    const worker = new Worker(this.entry.filename, { workerData: {}, ...this.entry.options });
+    worker.unref();
+    worker.on('message', (reply: WorkerReply<Result>) => {
+      const job = this.busy.get(worker);
+      this.busy.delete(worker);
+      if (!this.closed) this.idle.push(worker);
+      if (job) {
+        if (reply.ok) job.resolve(reply.result);
+        else job.reject(this.revive(reply.error));
+      }
+      this.next();
+    });
+    const fail = (err: Error) => {
+      const job = this.busy.get(worker);
+      this.busy.delete(worker);
+      const at = this.idle.indexOf(worker);
+      if (at >= 0) this.idle.splice(at, 1);
+      job?.reject(err);
+      this.next();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => {
+      if (!this.closed) fail(new Error(`a compute worker exited with code ${code}`));
+    });
+    return worker;
+  }
+}

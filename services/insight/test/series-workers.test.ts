@@ -1,0 +1,63 @@
+import { type HourlyQuery } from '@fieldcast/schemas';
+import { SyntheticSource } from '@fieldcast/weather';
+import type { AssetRecord } from '../src/domain/assets.js';
+import { hourlySeries } from '../src/domain/hourly-series.js';
+import { seriesComputer, storesOf } from '../src/series-compute.js';
+
+/* Asset series computed in a compute thread are those computed inline, errors included. */
+const source = new SyntheticSource({ now: () => Date.UTC(2026, 5, 15, 12, 34) });
+const asset: AssetRecord = {
+  id: '0b7c9a52-4f5e-4d0a-9a53-3f1d7f7a2c11',
+  accountId: 'a',
+  tags: {},
+  polygon: [
+    [
+      [-93.52, 41.99],
+      [-93.47, 42.0],
+      [-93.48, 42.04],
+      [-93.52, 41.99],
+    ],
+  ],
+  centroid: { latitude: 42.01, longitude: -93.49 },
+  areaM2: 1,
+};
+const HOUR_MS = 3_600_000;
+const first = Date.UTC(2026, 5, 10);
+const query: HourlyQuery = {
+  firstMs: first,
+  lastMs: first + 47 * HOUR_MS,
+  startTime: '2026-06-10',
+  endTime: '2026-06-11',
+  defaulted: false,
+  unit: 'millimeters',
+};
+const computer = seriesComputer(source, 1);
+afterAll(() => computer.close());
+
+describe('asset series in compute threads', () => {
+  it('the synthetic world is opened again in the thread; a hand-made source is not', () => {
+    expect(storesOf(source)).toEqual([]);
+    expect(storesOf({ ...source } as never)).toBeUndefined();
+  });
+
+  it('RH and ET equal the inline series', async () => {
+    const [et, rh] = await Promise.all([
+      computer.asset(asset, 'evapotranspiration', query),
+      computer.asset(asset, 'relative-humidity', query),
+    ]);
+    expect(et).toEqual(await hourlySeries(source, 'evapotranspiration', { asset }, query));
+    expect(rh).toEqual(await hourlySeries(source, 'relative-humidity', { asset }, query));
+    expect(et.series).toHaveLength(48);
+    // the thread's first start transpiles its modules from the sources: seconds on a loaded machine
+  }, 120_000);
+
+  it('an error in the thread is the error inline: hours past the coverage are 400 out_of_coverage', async () => {
+    const beyond = { ...query, firstMs: Date.UTC(2027, 0, 1), lastMs: Date.UTC(2027, 0, 1) };
+    const inline = await hourlySeries(source, 'relative-humidity', { asset }, beyond).catch((err: unknown) => err);
+    const threaded = await computer.asset(asset, 'relative-humidity', beyond).catch((err: unknown) => err);
+    expect(threaded).toBeInstanceOf((inline as Error).constructor);
+    // (the thread's world runs on the wall clock, so the coverage end in the message differs)
+    expect((threaded as { code: string }).code).toBe((inline as { code: string }).code);
+    expect(threaded).toMatchObject({ name: 'InvalidRequestError', code: 'out_of_coverage' });
+  }, 60_000);
+});
