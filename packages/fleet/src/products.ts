@@ -1,4 +1,5 @@
-import { GrantCommandError, platformService, productGrantsCommand } from '@fieldcast/platform';
+import { platformService } from '@fieldcast/platform';
+import { GrantCommandError, productGrantsCommand } from '@fieldcast/platform/grants';
 import { FleetEnv, IdentityStore, migrateIdentity, migrateService } from '@fieldcast/runtime';
 import { openCliDatabase } from './data-dir.js';
 import { UsageError } from './services.js';

@@ -12,6 +12,7 @@ const USAGE =
   'usage: fieldcast products grant --account ID_OR_HANDLE --product NAME_OR_ID | products revoke --account ID_OR_HANDLE --product NAME_OR_ID | products list --account ID_OR_HANDLE [--json]';
 
 /**
+ * The package's second entry point, `@fieldcast/platform/grants`, for the fleet's CLI only.
  * `fieldcast products grant|revoke|list` (docs/decisions/0121-product-access.md): which
  * accounts see which restricted products. The fleet opens the database (the embedded data dir
  * while the fleet is stopped, like `accounts create`, or DATABASE_URL) and migrates the platform

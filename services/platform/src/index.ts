@@ -1,3 +1,1 @@
-export { platformService, frameAnnouncerOf } from './definition.js';
-export { ProductGrants } from './store.js';
-export { GrantCommandError, productGrantsCommand } from './grants.js';
+export { platformService } from './definition.js';
