@@ -1,11 +1,14 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
+import { observationSetsMigration } from '../migrations/001_observation_sets.js';
+import { observationSetRoutes } from './routes/observation-sets.js';
+import { AREA, ObservationSetStore, SETS_TOPIC } from './store.js';
 
 /** The observations service: what `fieldcast serve observations` and the embedded fleet run. */
 export const observationsService = defineService({
-  area: 'observations',
+  area: AREA,
   title: 'Observations',
-  description: 'Observations (docs/interface.md).',
-  needs: {},
-  api: () => new Api(),
+  description: 'Observation sets: publish, list by period, read back as submitted (spec 2.9, 4.8).',
+  needs: { database: { migrations: [observationSetsMigration] }, outbox: { topics: [SETS_TOPIC] } },
+  api: (deps) => observationSetRoutes(new Api(), new ObservationSetStore(deps.db.knex, deps.outbox), deps.now),
 });

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { type Api, BodyFault, InvalidRequestError, JsonText, NotFoundError } from '@fieldcast/kit';
+import {
+  IdParams,
+  OBSERVATION_SETS_DEFAULT_LIMIT,
+  OBSERVATION_SETS_MAX_LIMIT,
+  OBSERVATION_VARIABLES,
+  ObservationSet,
+  ObservationSetInput,
+  ObservationSetsQuery,
+  ObservationSetSummary,
+  ObservationVariable,
+} from '@fieldcast/schemas';
+import { z } from 'zod';
+import { newObservationSet } from '../domain/observation-sets.js';
+import { periodOf } from '../domain/period.js';
+import type { ObservationSetStore } from '../store.js';
+
+/**
+ * Every fault inside `sites` or `tags` is the content's (422, each with its path); a body that is
+ * no JSON object, or has members besides these two, has the wrong shape (400)
+ * (docs/decisions/0150-observation-sets-stored-as-sent.md).
+ */
+const contentFault = BodyFault.semantic('invalid_observation_set', 'The observation set is not valid');
+
+const LIST_DESCRIPTION = `The caller's sets holding at least one observation whose time lies in the period [start, end], both included (a date stands for its whole UTC day; either bound may be left out), newest created first. At most limit sets (default ${OBSERVATION_SETS_DEFAULT_LIMIT}, most ${OBSERVATION_SETS_MAX_LIMIT}); while older ones remain, the Link header rel="next" names the next page, before=<the last set's id>.`;
+
+/** The variables list, serialised once: it is fixed by the schema package. */
+const VARIABLES = new JsonText(JSON.stringify(OBSERVATION_VARIABLES));
+
+/** Observation sets (spec 2.9, 4.8; docs/interface.md §8). */
+export function observationSetRoutes(api: Api, store: ObservationSetStore, now: () => Date): Api {
+  const tags = ['observation sets'];
+  return api
+    .op({
+      method: 'post',
+      path: '/observation-sets',
+      summary: 'Publish an observation set',
+      description:
+        'At most 1 MB. Sites with unique ids, each with observations at ISO 8601 times with a zone, each with known variables (GET /observation-sets/variables); at most 20 tags. The set is kept exactly as sent.',
+      tags,
+      body: ObservationSetInput,
+      bodyFaults: { sites: contentFault, tags: contentFault },
+      response: { status: 201, description: 'The stored summary', schema: ObservationSetSummary },
+      errors: [422],
+      handle: async ({ account, body, req }) => {
+        const set = newObservationSet(randomUUID(), account.id, body, req.body, now());
+        await store.publish(set);
+        return set.summary;
+      },
+    })
+    .op({
+      method: 'get',
+      path: '/observation-sets',
+      summary: 'List the caller’s observation sets with observations in a period',
+      description: LIST_DESCRIPTION,
+      tags,
+      query: ObservationSetsQuery,
+      response: { status: 200, description: 'Stored summaries, newest first', schema: z.array(ObservationSetSummary) },
+      handle: async ({ account, query, req, res }) => {
+        const limit = query.limit ?? OBSERVATION_SETS_DEFAULT_LIMIT;
+        const page = await store.list(account.id, {
+          period: periodOf(query.start, query.end),
+          limit,
+          ...(query.before ? { before: query.before } : {}),
+        });
+        if (!page) {
+          throw new InvalidRequestError('unknown_cursor', `before: no observation set ${query.before} of this account to continue from`, [
+            { path: 'before', message: 'must be the id of one of the account’s observation sets' },
+          ]);
+        }
+        if (page.more && page.lastId) {
+          // RFC 8288: the next page, a reference relative to this request's own path.
+          const next = new URLSearchParams({
+            ...(query.start !== undefined ? { start: query.start } : {}),
+            ...(query.end !== undefined ? { end: query.end } : {}),
+            limit: String(limit),
+            before: page.lastId,
+          });
+          res.setHeader('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
+        }
+        return new JsonText(`[${page.summaries.join(',')}]`);
+      },
+    })
+    .op({
+      method: 'get',
+      path: '/observation-sets/variables',
+      summary: 'The variable names and units an observation may carry',
+      tags,
+      response: { status: 200, description: 'Known name and unit pairs', schema: z.array(ObservationVariable) },
+      handle: () => VARIABLES,
+    })
+    .op({
+      method: 'get',
+      path: '/observation-sets/{id}',
+      summary: 'Read back an observation set exactly as it was submitted',
+      tags,
+      params: IdParams,
+      response: { status: 200, description: 'The submitted shape (sites, tags), as sent', schema: ObservationSet },
+      errors: [404],
+      handle: async ({ account, params }) => {
+        const document = await store.document(account.id, params.id);
+        if (document === null) throw new NotFoundError('observation_set', params.id);
+        return new JsonText(document);
+      },
+    });
+}

@@ -1,0 +1,190 @@
+import request from 'supertest';
+import { useTestFleet } from '@fieldcast/runtime/testing';
+import { MAX_TAGS } from '@fieldcast/schemas';
+import { observationsService } from '../src/definition.js';
+import { publish, publishText, site } from './observation-sets-client.js';
+
+const t = useTestFleet([observationsService]);
+const app = () => t.fleet.app('observations');
+
+const valid = () => ({ sites: [site('a', ['2026-05-01T12:00:00Z'])], tags: { station: 'a' } });
+/** A valid set whose first site's first observation's first variable is `variable`. */
+const withVariable = (variable: Record<string, unknown>) => ({
+  sites: [{ ...site('a', []), observations: [{ time: '2026-05-01T12:00:00Z', variables: [variable] }] }],
+});
+const withTime = (time: unknown) => ({
+  sites: [{ ...site('a', []), observations: [{ time, variables: [{ name: 'temperature', unit: 'celsius', value: 1 }] }] }],
+});
+const withSite = (changes: Record<string, unknown>) => ({ sites: [{ ...site('a', ['2026-05-01T12:00:00Z']), ...changes }] });
+const temperature = { name: 'temperature', unit: 'celsius', value: 1 };
+
+async function storedCounts() {
+  const count = async (table: string) =>
+    Number((await t.fleet.db.knex.withSchema('observations').table(table).count({ n: '*' }).first())?.n);
+  return { sets: await count('observation_sets'), days: await count('observation_days'), outbox: await count('outbox') };
+}
+
+/** Each body, its 422 fault paths (docs/interface.md §8: faults are 422 with their path). */
+const FAULTS: [string, unknown, string[]][] = [
+  ['no sites member', { tags: {} }, ['sites']],
+  ['no site', { sites: [] }, ['sites']],
+  ['sites not an array', { sites: {} }, ['sites']],
+  ['a site that is no object', { sites: [5] }, ['sites.0']],
+  [
+    'a repeated site id',
+    { sites: [site('a', ['2026-05-01T00:00:00Z']), site('b', ['2026-05-01T00:00:00Z']), site('a', ['2026-05-01T00:00:00Z'])] },
+    ['sites.2.id'],
+  ],
+  ['an empty site id', withSite({ id: '' }), ['sites.0.id']],
+  ['a site id that is a number', withSite({ id: 7 }), ['sites.0.id']],
+  ['a site id with NUL', withSite({ id: 'a\u0000' }), ['sites.0.id']],
+  ['latitude above 90', withSite({ latitude: 90.000001 }), ['sites.0.latitude']],
+  ['latitude below -90', withSite({ latitude: -91 }), ['sites.0.latitude']],
+  ['longitude above 180', withSite({ longitude: 180.5 }), ['sites.0.longitude']],
+  ['longitude below -180', withSite({ longitude: -181 }), ['sites.0.longitude']],
+  ['latitude as a string', withSite({ latitude: '41.5' }), ['sites.0.latitude']],
+  ['no elevation', withSite({ elevation: undefined }), ['sites.0.elevation']],
+  ['elevation null', withSite({ elevation: null }), ['sites.0.elevation']],
+  ['a site member not in the spec', withSite({ name: 'Ames' }), ['sites.0']],
+  ['a site without observations', withSite({ observations: [] }), ['sites.0.observations']],
+  ['a time without a zone', withTime('2026-05-01T12:00:00'), ['sites.0.observations.0.time']],
+  ['a date for a time', withTime('2026-05-01'), ['sites.0.observations.0.time']],
+  ['a day that does not exist', withTime('2026-02-29T12:00:00Z'), ['sites.0.observations.0.time']],
+  ['hour 24', withTime('2026-05-01T24:00:00Z'), ['sites.0.observations.0.time']],
+  ['a leap second', withTime('2016-12-31T23:59:60Z'), ['sites.0.observations.0.time']],
+  ['an offset of 24 hours', withTime('2026-05-01T12:00:00+24:00'), ['sites.0.observations.0.time']],
+  ['a time in words', withTime('yesterday'), ['sites.0.observations.0.time']],
+  ['a time as epoch seconds', withTime(1777636800), ['sites.0.observations.0.time']],
+  [
+    'no variables',
+    { sites: [{ ...site('a', []), observations: [{ time: '2026-05-01T12:00:00Z', variables: [] }] }] },
+    ['sites.0.observations.0.variables'],
+  ],
+  ['no time', { sites: [{ ...site('a', []), observations: [{ variables: [temperature] }] }] }, ['sites.0.observations.0.time']],
+  ['an unknown variable', withVariable({ ...temperature, name: 'airTemperature' }), ['sites.0.observations.0.variables.0.name']],
+  ['a unit not of its variable', withVariable({ ...temperature, unit: 'fahrenheit' }), ['sites.0.observations.0.variables.0.unit']],
+  ['a known unit of another variable', withVariable({ ...temperature, unit: 'mm' }), ['sites.0.observations.0.variables.0.unit']],
+  ['a value as a string', withVariable({ ...temperature, value: '1' }), ['sites.0.observations.0.variables.0.value']],
+  ['a null value', withVariable({ ...temperature, value: null }), ['sites.0.observations.0.variables.0.value']],
+  ['no value', withVariable({ name: 'temperature', unit: 'celsius' }), ['sites.0.observations.0.variables.0.value']],
+  ['a method without an interval', withVariable({ ...temperature, method: 'sum' }), ['sites.0.observations.0.variables.0.interval']],
+  ['an interval without a method', withVariable({ ...temperature, interval: 60 }), ['sites.0.observations.0.variables.0.method']],
+  ['an unknown method', withVariable({ ...temperature, method: 'mean', interval: 60 }), ['sites.0.observations.0.variables.0.method']],
+  ['an interval of 0', withVariable({ ...temperature, method: 'sum', interval: 0 }), ['sites.0.observations.0.variables.0.interval']],
+  ['a negative interval', withVariable({ ...temperature, method: 'sum', interval: -60 }), ['sites.0.observations.0.variables.0.interval']],
+  [
+    'a fractional interval',
+    withVariable({ ...temperature, method: 'sum', interval: 1.5 }),
+    ['sites.0.observations.0.variables.0.interval'],
+  ],
+  [
+    'an interval as a string',
+    withVariable({ ...temperature, method: 'sum', interval: '60' }),
+    ['sites.0.observations.0.variables.0.interval'],
+  ],
+  ['a variable member not in the spec', withVariable({ ...temperature, quality: 'good' }), ['sites.0.observations.0.variables.0']],
+  ['tags not an object', { ...valid(), tags: ['a'] }, ['tags']],
+  ['a tag value that is a number', { ...valid(), tags: { a: 1 } }, ['tags.a']],
+  ['a tag value that is null', { ...valid(), tags: { a: null } }, ['tags.a']],
+  ['an empty tag name', { ...valid(), tags: { '': 'x' } }, ['tags.']],
+  ['a tag value over 256 characters', { ...valid(), tags: { a: 'x'.repeat(257) } }, ['tags.a']],
+  [
+    `${MAX_TAGS + 1} tags`,
+    { ...valid(), tags: Object.fromEntries(Array.from({ length: MAX_TAGS + 1 }, (_, i) => [`t${i}`, 'v'])) },
+    ['tags'],
+  ],
+];
+
+describe('observation sets: each fault is 422 with its path, nothing stored (docs/interface.md §8)', () => {
+  it.each(FAULTS)('%s', async (_name, body, paths) => {
+    const res = await publish(app(), t.alice, body);
+    expect(res.status).toBe(422);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ id: 'invalid_observation_set', status: 422 });
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(paths);
+    for (const e of res.body.errors) expect(e.message).toEqual(expect.any(String));
+    expect(await storedCounts()).toEqual({ sets: 0, days: 0, outbox: 0 });
+  });
+
+  it('names every fault of a body that has several', async () => {
+    const body = {
+      sites: [withSite({ latitude: 100 }).sites[0], { ...withSite({ longitude: 200 }).sites[0], id: 'b' }],
+      tags: { a: 5 },
+    };
+    const res = await publish(app(), t.alice, body);
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['sites.0.latitude', 'sites.1.longitude', 'tags.a']);
+  });
+
+  it('a value too large for a number (1e999) is no finite value', async () => {
+    const text = JSON.stringify(withVariable(temperature)).replace('"value":1', '"value":1e999');
+    const res = await publishText(app(), t.alice, text);
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ path: 'sites.0.observations.0.variables.0.value', message: expect.stringMatching(/finite/) }]);
+    expect((await storedCounts()).sets).toBe(0);
+  });
+
+  it('the messages say what is expected', async () => {
+    const res = await publish(app(), t.alice, withVariable({ ...temperature, unit: 'fahrenheit', method: 'sum' }));
+    expect(res.body.errors).toEqual([
+      { path: 'sites.0.observations.0.variables.0.unit', message: 'the unit of temperature is celsius' },
+      {
+        path: 'sites.0.observations.0.variables.0.interval',
+        message: 'an aggregated value carries both method and interval; interval is missing',
+      },
+    ]);
+  });
+
+  it('20 tags, the edge values and every known variable are accepted', async () => {
+    const variables = (await request(app()).get('/observation-sets/variables').set('Authorization', t.alice.auth)).body as {
+      name: string;
+      unit: string;
+    }[];
+    const body = {
+      sites: [
+        {
+          ...withSite({ latitude: 90, longitude: -180, elevation: -430.5 }).sites[0],
+          observations: [{ time: '2026-05-01T12:00Z', variables: variables.map((v) => ({ name: v.name, unit: v.unit, value: -1e-300 })) }],
+        },
+      ],
+      tags: Object.fromEntries(Array.from({ length: MAX_TAGS }, (_, i) => [`t${i}`, 'x'.repeat(256)])),
+    };
+    const res = await publish(app(), t.alice, body);
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body.tags)).toHaveLength(MAX_TAGS);
+  });
+});
+
+describe('observation sets: a body of the wrong shape is 400, nothing stored', () => {
+  it.each([
+    ['an array', [valid()], 'invalid_body'],
+    // The JSON parser is strict (objects and arrays only, RFC 8259's former JSON-text).
+    ['a string', 'sites', 'malformed_json'],
+    ['a member besides sites and tags', { ...valid(), id: '3f1c2a70-0000-4000-8000-000000000000' }, 'invalid_body'],
+    ['creationTime sent by the caller', { ...valid(), creationTime: '2026-05-01T00:00:00Z' }, 'invalid_body'],
+  ])('%s', async (_name, body, id) => {
+    const res = await publishText(app(), t.alice, JSON.stringify(body));
+    expect(res.status).toBe(400);
+    expect(res.body.id).toBe(id);
+    expect(await storedCounts()).toEqual({ sets: 0, days: 0, outbox: 0 });
+  });
+
+  it('text that is not JSON is 400 malformed_json; a body in another media type 415', async () => {
+    const res = await publishText(app(), t.alice, '{"sites": [');
+    expect(res.status).toBe(400);
+    expect(res.body.id).toBe('malformed_json');
+    const text = await request(app())
+      .post('/observation-sets')
+      .set('Authorization', t.alice.auth)
+      .set('Content-Type', 'text/plain')
+      .send('x');
+    expect(text.status).toBe(415);
+    expect(await storedCounts()).toEqual({ sets: 0, days: 0, outbox: 0 });
+  });
+
+  it('without credentials: 401 and nothing stored', async () => {
+    const res = await request(app()).post('/observation-sets').send(valid());
+    expect(res.status).toBe(401);
+    expect(await storedCounts()).toEqual({ sets: 0, days: 0, outbox: 0 });
+  });
+});
