@@ -1,38 +1,320 @@
+import request from 'supertest';
+import { archiveBody } from '@fieldcast/schemas';
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { archiveService } from '../src/definition.js';
+import { ARCHIVE_TYPES } from '../src/domain/types.js';
 import { get, NOW, register, STORM_DAY, STORM_POINT } from './archive-client.js';
 
 const t = useTestFleet([archiveService], { now: () => NOW });
+let alice: { name: string; token: string };
+beforeEach(async () => {
+  alice = await register(t, 'alice');
+});
 
-describe('archive requests (docs/interface.md §11)', () => {
-  it('summary at a point: one item per event day with events, newest first, counts and maxima', async () => {
-    const user = await register(t, 'alice');
-    const res = await get(t, `/v2/hailsize/summary/${STORM_POINT}`, user, { radius: '20' });
+const day = (type: string, request: string, query: Record<string, string> = {}) =>
+  get(t, `/v2/${type}/${request}/${STORM_POINT}/${STORM_DAY}`, alice, { radius: '20', ...query });
+
+describe('every type and request (docs/interface.md §11), checked against the documented schemas', () => {
+  it.each(ARCHIVE_TYPES.map((type) => [type]))('%s: summary, latest and history on a storm day', async (type) => {
+    const query: Record<string, string> = type === 'lightning' ? { types: 'cloud,ground' } : {};
+    const summary = await day(type, 'summary', query);
+    const history = await day(type, 'history', query);
+    const latest = await day(type, 'latest', query);
+    for (const res of [summary, history, latest]) {
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      archiveBody(type).parse(res.body);
+      expect(res.body.apiVersion).toMatch(/^2\.\d+\.\d+$/);
+    }
+    // summary: the one event day, its count that of the history, its first and last times the history's
+    const [item] = summary.body.data.items;
+    expect(summary.body.data.items).toHaveLength(1);
+    expect(item).toMatchObject({ date: STORM_DAY, begin: `${STORM_DAY}T06:00:00.000Z`, end: '2025-04-23T06:00:00.000Z' });
+    const features = history.body.data.features;
+    expect(features.length).toBeGreaterThan(0);
+    expect(item.count).toBe(history.body.data.totalItems);
+    const times = features.map((f: { properties: { time: string } }) => f.properties.time);
+    expect(times).toEqual([...times].sort().reverse()); // newest first
+    expect(item.firstTime).toBe(times.at(-1));
+    if (type !== 'tornado') expect(item.lastTime).toBe(times[0]);
+    // latest: the newest of the history
+    expect(latest.body.data.features).toEqual([features[0]]);
+    expect(latest.body.data.totalItems).toBe(history.body.data.totalItems);
+    // GeoJSON: the record in properties, geometry at the record's place (a tornado: its track from touchdown)
+    for (const f of features) {
+      expect(f.id).toBe(f.properties.id);
+      expect(f.properties.distance).toBeLessThanOrEqual(20);
+      if (type === 'tornado') expect(f.geometry.coordinates.length).toBeGreaterThan(1);
+      else expect(f.geometry.coordinates).toEqual([f.properties.longitude, f.properties.latitude]);
+    }
+  });
+
+  it('type maxima of a summary are the maxima of its history', async () => {
+    const summary = (await day('hailsize', 'summary')).body.data.items[0];
+    const sizes = (await day('hailsize', 'history')).body.data.features.map(
+      (f: { properties: { maxSizeMm: number } }) => f.properties.maxSizeMm,
+    );
+    expect(summary.maxSizeMm).toBe(Math.max(...sizes));
+    expect(summary.maxSizeIn).toBeCloseTo(summary.maxSizeMm / 25.4, 2);
+    const reports = (await day('stormreports', 'summary')).body.data.items[0];
+    const kinds = (await day('stormreports', 'history')).body.data.features.map(
+      (f: { properties: { reportType: string } }) => f.properties.reportType,
+    );
+    for (const k of ['hail', 'wind', 'tornado']) expect(reports[k]).toBe(kinds.filter((x: string) => x === k).length);
+  });
+
+  it('storm reports follow the US NWS severe criteria and carry their text', async () => {
+    const features = (await day('stormreports', 'history')).body.data.features;
+    for (const { properties: p } of features) {
+      expect(p.remarks).toMatch(/\(synthetic\)$/);
+      if (p.reportType === 'hail') expect(p.magnitude).toBeGreaterThanOrEqual(25.4);
+      if (p.reportType === 'wind') expect(p.magnitude).toBeGreaterThanOrEqual(25.7);
+    }
+  });
+
+  it('summary over the default range: 90 days before end, end now; empty days are left out, newest first', async () => {
+    const res = await get(t, `/v2/hailsize/summary/${STORM_POINT}`, alice, { radius: '20' });
     expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.body.apiVersion).toMatch(/^2\.\d+\.\d+$/);
-    const { query, items, totalItems } = res.body.data;
-    expect(query).toMatchObject({
+    const { query, items } = res.body.data;
+    expect(query).toEqual({
       type: 'hailsize',
       request: 'summary',
       location: STORM_POINT,
       radius: 20,
       units: 'miles',
+      begin: new Date(NOW.getTime() - 90 * 86_400_000).toISOString(),
       end: NOW.toISOString(),
     });
-    expect(query.begin).toBe(new Date(NOW.getTime() - 90 * 86_400_000).toISOString());
-    expect(totalItems).toBe(items.length);
     expect(items.length).toBeGreaterThan(0);
-    console.log(JSON.stringify(items.slice(0, 3)));
+    for (const item of items) expect(item.count).toBeGreaterThan(0);
+    const dates = items.map((i: { date: string }) => i.date);
+    expect(dates).toEqual([...dates].sort().reverse());
+    expect(dates).toContain(STORM_DAY);
   });
 
-  it('history: GeoJSON features', async () => {
-    const user = await register(t, 'alice');
-    const res = await get(t, `/v2/tornado/history/${STORM_POINT}/${STORM_DAY}`, user, { radius: '20' });
-    console.log(res.status, JSON.stringify(res.body).slice(0, 1500));
-    const k = await get(t, `/v2/tornado/history/${STORM_POINT}/${STORM_DAY}.kml`, user, { radius: '20' });
-    console.log(k.status, k.headers['content-type'], k.text.slice(0, 3000));
-    const x = await get(t, `/v2/stormreports/history/${STORM_POINT}/${STORM_DAY}.xml`, user, { radius: '20' });
-    console.log(x.status, x.headers['content-type'], x.text.slice(0, 2000));
+  it('latest of a place without events in the range is an empty FeatureCollection', async () => {
+    // mid-Atlantic: storm reports come only from land
+    const res = await get(t, '/v2/stormreports/latest/+35.0000-040.0000', alice, { radius: '20' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ type: 'FeatureCollection', totalItems: 0, features: [] });
+  });
+});
+
+describe('places', () => {
+  it('radius defaults to 1 mile; a larger radius finds more; distances are in the units asked', async () => {
+    const one = await get(t, `/v2/lightning/history/${STORM_POINT}/${STORM_DAY}`, alice, { types: 'cloud,ground' });
+    expect(one.body.data.query).toMatchObject({ radius: 1, units: 'miles' });
+    const wide = await day('lightning', 'history', { types: 'cloud,ground' });
+    expect(wide.body.data.totalItems).toBeGreaterThan(one.body.data.totalItems);
+    for (const f of one.body.data.features) expect(f.properties.distance).toBeLessThanOrEqual(1);
+    const km = await day('lightning', 'history', { types: 'cloud,ground', units: 'km', radius: String(20 * 1.609344) });
+    expect(km.body.data.totalItems).toBe(wide.body.data.totalItems);
+    const byId = new Map(
+      wide.body.data.features.map((f: { id: string; properties: { distance: number } }) => [f.id, f.properties.distance]),
+    );
+    for (const f of km.body.data.features) expect(f.properties.distance).toBeCloseTo((byId.get(f.id) as number) * 1.609344, 1);
+  });
+
+  it('radius is at most 20 statute miles (32.187 km)', async () => {
+    expect((await day('hailsize', 'summary', { radius: '20.01' })).status).toBe(400);
+    expect((await day('hailsize', 'summary', { radius: '32', units: 'km' })).status).toBe(200);
+    const over = await day('hailsize', 'summary', { radius: '32.2', units: 'km' });
+    expect(over.status).toBe(400);
+    expect(over.body.error.message).toMatch(/at most 20 miles/);
+    for (const radius of ['0', '-1', 'ten', '1e1', ' 5']) expect((await day('hailsize', 'summary', { radius })).status).toBe(400);
+    expect((await day('hailsize', 'summary', { units: 'furlongs' })).status).toBe(400);
+  });
+
+  it('a region in either form gives the same answer, every record inside it', async () => {
+    const adjacent = await get(t, `/v2/hailsize/history/+36.5000-098.0000+35.5000-099.0000/${STORM_DAY}`, alice);
+    const comma = await get(t, `/v2/hailsize/history/+36.5000-098.0000,+35.5000-099.0000/${STORM_DAY}`, alice);
+    expect(adjacent.status).toBe(200);
+    expect(comma.body).toEqual(adjacent.body);
+    expect(adjacent.body.data.query.region).toEqual({ northEast: '+36.5000-098.0000', southWest: '+35.5000-099.0000' });
+    expect(adjacent.body.data.features.length).toBeGreaterThan(0);
+    for (const { properties: p } of adjacent.body.data.features) {
+      expect(p.latitude).toBeGreaterThanOrEqual(35.5);
+      expect(p.latitude).toBeLessThanOrEqual(36.5);
+      expect(p.longitude).toBeGreaterThanOrEqual(-99);
+      expect(p.longitude).toBeLessThanOrEqual(-98);
+      expect(p.distance).toBeUndefined();
+    }
+  });
+
+  it.each([
+    ['a malformed location', '/v2/hailsize/summary/39.7392,-104.9903', /±DD\.ddd±DDD\.ddd/],
+    ['a latitude out of range', '/v2/hailsize/summary/+91.0000-104.9903', /outside -90\.\.\+90/],
+    ['a longitude out of range', '/v2/hailsize/summary/+39.0000-181.0000', /outside -180\.\.\+180/],
+    ['swapped corners', '/v2/hailsize/summary/+35.5-099.0+36.5-098.0', /north-east of its second/],
+  ])('%s is 400 saying the accepted form', async (_name, path, message) => {
+    const res = await get(t, path, alice);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      apiVersion: expect.stringMatching(/^2\./),
+      error: {
+        code: 400,
+        message: expect.stringMatching(message),
+        errors: [expect.objectContaining({ reason: 'invalid_parameter', location: 'location', locationType: 'path' })],
+      },
+    });
+  });
+
+  it('radius and units are for points', async () => {
+    const res = await get(t, '/v2/hailsize/summary/+36.5-098.0+35.5-099.0', alice, { radius: '5' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/apply to a point/);
+  });
+});
+
+describe('times', () => {
+  it('begin and end as RFC 3339 or as POSIX seconds give the same answer', async () => {
+    const rfc = await get(t, `/v2/stormreports/history/${STORM_POINT}`, alice, {
+      radius: '20',
+      begin: '2025-04-22T06:00:00Z',
+      end: '2025-04-23T06:00:00Z',
+    });
+    const posix = await get(t, `/v2/stormreports/history/${STORM_POINT}`, alice, {
+      radius: '20',
+      begin: String(Date.UTC(2025, 3, 22, 6) / 1000),
+      end: String(Date.UTC(2025, 3, 23, 6) / 1000),
+    });
+    expect(rfc.status).toBe(200);
+    expect(posix.body).toEqual(rfc.body);
+    expect(rfc.body.data.totalItems).toBe((await day('stormreports', 'history')).body.data.totalItems);
+  });
+
+  it('begin alone runs to now; end alone starts 90 days before it', async () => {
+    const res = await get(t, `/v2/hailsize/summary/${STORM_POINT}`, alice, { end: '2025-05-01T00:00:00Z' });
+    expect(res.body.data.query).toMatchObject({ begin: '2025-01-31T00:00:00.000Z', end: '2025-05-01T00:00:00.000Z' });
+    const begin = await get(t, `/v2/hailsize/summary/${STORM_POINT}`, alice, { begin: '2025-05-01T00:00:00Z' });
+    expect(begin.body.data.query).toMatchObject({ begin: '2025-05-01T00:00:00.000Z', end: NOW.toISOString() });
+  });
+
+  it('the archive holds no events after now', async () => {
+    const res = await get(t, `/v2/lightning/history/${STORM_POINT}`, alice, {
+      radius: '20',
+      begin: '2025-06-01T00:00:00Z',
+      end: '2025-12-31T00:00:00Z',
+      types: 'cloud,ground',
+      limit: '1000',
+    });
+    expect(res.status).toBe(200);
+    for (const f of res.body.data.features) expect(Date.parse(f.properties.time)).toBeLessThanOrEqual(NOW.getTime());
+  });
+
+  it.each([
+    [{ begin: '2025-05-02T00:00:00Z', end: '2025-05-01T00:00:00Z' }, 'begin', /after end/],
+    [{ begin: 'yesterday' }, 'begin', /RFC 3339/],
+    [{ end: '2025-04-31T00:00:00Z' }, 'end', /calendar/],
+  ])('%j is 400', async (query, location, message) => {
+    const res = await get(t, `/v2/hailsize/summary/${STORM_POINT}`, alice, query);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(message);
+    expect(res.body.error.errors[0]).toMatchObject({ location, locationType: 'parameter' });
+  });
+
+  it('a path date names one event day, as a date, an RFC 3339 time or POSIX seconds in it; then no begin or end', async () => {
+    const byDate = await day('hailsize', 'history');
+    const byTime = await get(t, `/v2/hailsize/history/${STORM_POINT}/2025-04-23T05:00:00Z`, alice, { radius: '20' });
+    const byPosix = await get(t, `/v2/hailsize/history/${STORM_POINT}/${Date.UTC(2025, 3, 22, 12) / 1000}`, alice, { radius: '20' });
+    expect(byTime.body).toEqual(byDate.body);
+    expect(byPosix.body).toEqual(byDate.body);
+    expect((await day('hailsize', 'history', { begin: '2025-04-01T00:00:00Z' })).status).toBe(400);
+    expect((await get(t, `/v2/hailsize/history/${STORM_POINT}/2025-04-32`, alice)).status).toBe(400);
+  });
+});
+
+describe('history, lightning and parameters', () => {
+  it('history lists at most limit records (default 100, at most 1000), totalItems counting all', async () => {
+    const all = await day('lightning', 'history', { types: 'cloud,ground', limit: '1000' });
+    expect(all.body.data.totalItems).toBeGreaterThan(3);
+    const two = await day('lightning', 'history', { types: 'cloud,ground', limit: '2' });
+    expect(two.body.data).toMatchObject({ totalItems: all.body.data.totalItems, itemsPerPage: 2 });
+    expect(two.body.data.features).toEqual(all.body.data.features.slice(0, 2));
+    expect((await day('lightning', 'history')).body.data.itemsPerPage).toBe(100);
+    for (const limit of ['0', '1001', 'x', '2.5']) expect((await day('lightning', 'history', { limit })).status).toBe(400);
+    expect((await day('lightning', 'summary', { limit: '5' })).status).toBe(400);
+  });
+
+  it('lightning: ground strokes by default, types=cloud or both; sort=distance nearest first', async () => {
+    const ground = (await day('lightning', 'history', { limit: '1000' })).body.data;
+    const cloud = (await day('lightning', 'history', { types: 'cloud', limit: '1000' })).body.data;
+    const both = (await day('lightning', 'history', { types: 'cloud,ground', limit: '1000' })).body.data;
+    expect(ground.query.types).toBe('ground');
+    expect(ground.features.every((f: { properties: { strokeType: string } }) => f.properties.strokeType === 'ground')).toBe(true);
+    expect(cloud.features.every((f: { properties: { strokeType: string } }) => f.properties.strokeType === 'cloud')).toBe(true);
+    expect(both.totalItems).toBe(ground.totalItems + cloud.totalItems);
+    expect(cloud.totalItems).toBeGreaterThan(0);
+    const summary = (await day('lightning', 'summary', { types: 'cloud,ground' })).body.data.items[0];
+    expect(summary).toMatchObject({ count: both.totalItems, cloud: cloud.totalItems, ground: ground.totalItems });
+    const near = (await day('lightning', 'history', { types: 'cloud,ground', sort: 'distance', limit: '1000' })).body.data;
+    const d = near.features.map((f: { properties: { distance: number } }) => f.properties.distance);
+    expect(d).toEqual([...d].sort((a, b) => a - b));
+    expect(near.totalItems).toBe(both.totalItems);
+    expect((await day('lightning', 'history', { types: 'air' })).status).toBe(400);
+    expect((await day('lightning', 'history', { sort: 'size' })).status).toBe(400);
+    expect((await get(t, '/v2/lightning/history/+36.5-098.0+35.5-099.0', alice, { sort: 'distance' })).status).toBe(400);
+  });
+
+  it('types and sort are lightning’s; an unknown or repeated parameter is 400, not ignored', async () => {
+    for (const query of [{ types: 'cloud' }, { sort: 'time' }, { raduis: '5' }] as Record<string, string>[]) {
+      const res = await day('hailsize', 'summary', query);
+      expect(res.status).toBe(400);
+      expect(res.body.error.errors[0].location).toBe(Object.keys(query)[0]);
+    }
+    const repeated = await request(t.fleet.app('archive')).get(
+      `/v2/hailsize/summary/${STORM_POINT}?u=${alice.name}&t=${alice.token}&radius=1&radius=2`,
+    );
+    expect(repeated.status).toBe(400);
+  });
+
+  it('more work than one request does is 422 before any is done', async () => {
+    const res = await get(t, '/v2/lightning/summary/+60.0+010.0+10.0-120.0', alice, { begin: '2024-01-01T00:00:00Z' });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 422, errors: [{ reason: 'request_too_large' }] });
+    expect(res.body.error.message).toMatch(/narrow the region or the time range/);
+  });
+});
+
+describe('versions and paths', () => {
+  it('another major version is 404 naming the served one', async () => {
+    for (const v of ['v1', 'v3']) {
+      const res = await get(t, `/${v}/hailsize/summary/${STORM_POINT}`, alice);
+      expect(res.status).toBe(404);
+      expect(res.body.error).toMatchObject({ code: 404, message: expect.stringMatching(/serves \/v2/) });
+    }
+  });
+
+  it('an unknown type or request kind is 404 naming what is served', async () => {
+    const type = await get(t, `/v2/snow/summary/${STORM_POINT}`, alice);
+    expect(type.status).toBe(404);
+    expect(type.body.error.message).toMatch(/hailsize, hailprob, tornado, gustdur, lightning, stormreports/);
+    const request = await get(t, `/v2/hailsize/forecast/${STORM_POINT}`, alice);
+    expect(request.status).toBe(404);
+    expect(request.body.error.message).toMatch(/summary, latest, history/);
+  });
+
+  it('is documented in /openapi.json: each type’s records, the three formats, the archive’s error body', async () => {
+    const doc = (await request(t.fleet.app('archive')).get('/openapi.json')).body;
+    for (const type of ARCHIVE_TYPES) {
+      const op = doc.paths[`/v2/${type}/{request}/{location}`].get;
+      expect(Object.keys(op.responses['200'].content)).toEqual(
+        expect.arrayContaining(['application/json', 'application/xml', 'application/vnd.google-earth.kml+xml']),
+      );
+      expect(op.responses['401'].content['application/json'].schema.$ref).toBe('#/components/schemas/ArchiveError');
+      expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(
+        expect.arrayContaining(['request', 'location', 'u', 't', 'begin', 'end', 'radius', 'units', 'limit']),
+      );
+      expect(doc.paths[`/v2/${type}/{request}/{location}/{date}`].get.parameters.map((p: { name: string }) => p.name)).toContain('date');
+    }
+    for (const record of [
+      'ArchiveHailSizeRecord',
+      'ArchiveHailProbRecord',
+      'ArchiveTornadoRecord',
+      'ArchiveGustDurationRecord',
+      'ArchiveLightningRecord',
+      'ArchiveStormReportRecord',
+    ])
+      expect(doc.components.schemas[record]).toBeDefined();
   });
 });

@@ -1,0 +1,217 @@
+import { execFileSync } from 'node:child_process';
+import request from 'supertest';
+import { useTestFleet } from '@fieldcast/runtime/testing';
+import { archiveService } from '../src/definition.js';
+import { get, NOW, register, STORM_DAY, STORM_POINT } from './archive-client.js';
+import { findAll, parseXml, type XmlNode } from './xml-parse.js';
+
+const t = useTestFleet([archiveService], { now: () => NOW });
+let alice: { name: string; token: string };
+beforeEach(async () => {
+  alice = await register(t, 'alice');
+});
+
+const KML = 'application/vnd.google-earth.kml+xml';
+const VENDOR_KML = 'application/vnd.fieldcast-earth.kml+xml';
+const path = (type: string, request: string, suffix = '') => `/v2/${type}/${request}/${STORM_POINT}/${STORM_DAY}${suffix}`;
+const ask = (p: string, accept?: string, query: Record<string, string> = {}) => {
+  const req = get(t, p, alice, { radius: '20', ...query })
+    .buffer(true)
+    .parse((res, done) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => done(null, text));
+    });
+  return accept ? req.set('Accept', accept) : req;
+};
+const text = async (p: string, accept?: string, query?: Record<string, string>) => {
+  const res = await ask(p, accept, query);
+  return { status: res.status, type: res.headers['content-type'] as string, body: res.body as string };
+};
+
+describe('formats chosen both ways (docs/interface.md §11)', () => {
+  it.each([
+    ['no Accept', undefined, '', 'application/json'],
+    ['Accept: application/json', 'application/json', '', 'application/json'],
+    ['.json', 'application/xml', '.json', 'application/json'],
+    ['Accept: application/xml', 'application/xml', '', 'application/xml'],
+    ['.xml', undefined, '.xml', 'application/xml'],
+    ['Accept: the registered KML type', KML, '', KML],
+    ['Accept: the vendor KML type', VENDOR_KML, '', VENDOR_KML],
+    ['.kml', undefined, '.kml', KML],
+    ['the better quality', `application/xml;q=0.5, ${KML}`, '', KML],
+    ['*/*', '*/*', '', 'application/json'],
+  ])('%s', async (_name, accept, suffix, type) => {
+    const res = await text(path('hailsize', 'history', suffix), accept);
+    expect(res.status).toBe(200);
+    expect(res.type).toBe(`${type}; charset=utf-8`);
+  });
+
+  it('an Accept the archive cannot serve is 406, in JSON', async () => {
+    const res = await text(path('hailsize', 'history'), 'text/html');
+    expect(res.status).toBe(406);
+    expect(JSON.parse(res.body).error).toMatchObject({ code: 406, errors: [{ reason: 'not_acceptable' }] });
+  });
+
+  it('XML carries the JSON answer: a record element per record, attributes as documented', async () => {
+    for (const type of ['hailsize', 'tornado', 'stormreports', 'lightning'] as const) {
+      const json = JSON.parse(
+        (await text(path(type, 'history'), undefined, { ...(type === 'lightning' ? { types: 'cloud,ground' } : {}) })).body,
+      ).data;
+      const xml = parseXml(
+        (await text(path(type, 'history', '.xml'), undefined, { ...(type === 'lightning' ? { types: 'cloud,ground' } : {}) })).body,
+      );
+      expect(xml.name).toBe('response');
+      expect(xml.attributes.apiVersion).toMatch(/^2\.\d+\.\d+$/);
+      const [data] = xml.children as [XmlNode];
+      const [query, features] = data.children as [XmlNode, XmlNode];
+      expect(query.attributes).toMatchObject({ type, request: 'history', location: STORM_POINT, radius: '20', units: 'miles' });
+      expect(features.attributes).toEqual({ totalItems: String(json.totalItems), itemsPerPage: String(json.itemsPerPage) });
+      expect(features.children).toHaveLength(json.features.length);
+      features.children.forEach((el, i) => {
+        const p = json.features[i].properties;
+        expect(el.name).toBe({ hailsize: 'hail', tornado: 'tornado', stormreports: 'report', lightning: 'stroke' }[type]);
+        for (const [k, v] of Object.entries(p)) {
+          if (k === 'remarks') expect(findAll(el, 'remarks')[0]!.text).toBe(v);
+          else expect(el.attributes[k]).toBe(String(v));
+        }
+        if (type === 'tornado')
+          expect(findAll(el, 'point').map((n) => [Number(n.attributes.longitude), Number(n.attributes.latitude)])).toEqual(
+            json.features[i].geometry.coordinates,
+          );
+      });
+    }
+  });
+
+  it('XML of a summary: day elements with the JSON members', async () => {
+    const json = JSON.parse((await text(path('stormreports', 'summary'))).body).data;
+    const xml = parseXml((await text(path('stormreports', 'summary'), 'application/xml')).body);
+    const days = findAll(xml, 'day');
+    expect(days).toHaveLength(json.items.length);
+    expect(days[0]!.attributes).toEqual(Object.fromEntries(Object.entries(json.items[0]).map(([k, v]) => [k, String(v)])));
+  });
+
+  it('KML 2.2: a Placemark per record with time, style and place; a tornado as its track', async () => {
+    const kml = parseXml((await text(path('tornado', 'history', '.kml'))).body);
+    expect(kml.name).toBe('kml');
+    expect(kml.attributes.xmlns).toBe('http://www.opengis.net/kml/2.2');
+    const [doc] = kml.children as [XmlNode];
+    expect(doc.name).toBe('Document');
+    expect(findAll(doc, 'Style').map((s) => s.attributes.id)).toEqual(['tornado']);
+    const json = JSON.parse((await text(path('tornado', 'history'))).body).data;
+    const placemarks = findAll(doc, 'Placemark');
+    expect(placemarks).toHaveLength(json.features.length);
+    const [pm] = placemarks as [XmlNode];
+    // KML 2.2 schema order within a Placemark
+    expect(pm.children.map((c) => c.name)).toEqual(['name', 'description', 'TimeSpan', 'styleUrl', 'ExtendedData', 'LineString']);
+    expect(findAll(pm, 'begin')[0]!.text).toBe(json.features[0].properties.time);
+    expect(findAll(pm, 'end')[0]!.text).toBe(json.features[0].properties.endTime);
+    const coords = findAll(pm, 'coordinates')[0]!
+      .text.split(' ')
+      .map((c) => c.split(',').map(Number));
+    expect(coords).toEqual(json.features[0].geometry.coordinates);
+
+    const hail = parseXml((await text(path('hailsize', 'history'), KML)).body);
+    const first = findAll(hail, 'Placemark')[0]!;
+    expect(first.children.map((c) => c.name)).toEqual(['name', 'description', 'TimeStamp', 'styleUrl', 'ExtendedData', 'Point']);
+    const data = Object.fromEntries(findAll(first, 'Data').map((d) => [d.attributes.name, d.children[0]!.text]));
+    const props = JSON.parse((await text(path('hailsize', 'history'))).body).data.features[0].properties;
+    expect(data).toEqual(Object.fromEntries(Object.entries(props).map(([k, v]) => [k, String(v)])));
+    expect(findAll(first, 'coordinates')[0]!.text).toBe(`${props.longitude},${props.latitude}`);
+  });
+
+  it('KML of a summary: a Placemark per event day at the point, or the region’s outline', async () => {
+    const point = parseXml((await text(path('hailsize', 'summary', '.kml'))).body);
+    expect(findAll(point, 'Placemark')).toHaveLength(1);
+    expect(findAll(point, 'Point')).toHaveLength(1);
+    const region = parseXml((await get(t, `/v2/hailsize/summary/+36.5-098.0+35.5-099.0/${STORM_DAY}.kml`, alice)).text);
+    expect(findAll(region, 'Placemark')).toHaveLength(1);
+    expect(findAll(region, 'LinearRing')[0]!.children[0]!.text).toBe('-99,35.5 -98,35.5 -98,36.5 -99,36.5 -99,35.5');
+  });
+});
+
+describe('errors in the format asked for', () => {
+  it.each([
+    ['.xml', '.xml', undefined],
+    ['Accept: application/xml', '', 'application/xml'],
+  ])('XML by %s', async (_name, suffix, accept) => {
+    const res = await text(`/v2/hailsize/summary/+99.0000-104.9903${suffix}`, accept);
+    expect(res.status).toBe(400);
+    expect(res.type).toBe('application/xml; charset=utf-8');
+    const xml = parseXml(res.body);
+    const [error] = xml.children as [XmlNode];
+    expect(error.name).toBe('error');
+    expect(error.attributes).toMatchObject({ code: '400', message: expect.stringMatching(/outside -90\.\.\+90/) });
+    expect(findAll(error, 'item')[0]!.attributes).toMatchObject({
+      reason: 'invalid_parameter',
+      location: 'location',
+      locationType: 'path',
+    });
+  });
+
+  it.each([
+    ['.kml', '.kml', undefined],
+    ['Accept: KML', '', KML],
+  ])('KML by %s', async (_name, suffix, accept) => {
+    const res = await text(`/v2/hailsize/summary/+99.0000-104.9903${suffix}`, accept);
+    expect(res.status).toBe(400);
+    const kml = parseXml(res.body);
+    expect(findAll(kml, 'name')[0]!.text).toBe('Error 400');
+    expect(findAll(kml, 'description')[0]!.text).toMatch(/outside -90\.\.\+90/);
+  });
+
+  it('a 404 of another version in XML', async () => {
+    const res = await text(`/v1/hailsize/summary/${STORM_POINT}.xml`);
+    expect(res.status).toBe(404);
+    expect(parseXml(res.body).children[0]!.attributes.message).toMatch(/serves \/v2/);
+  });
+
+  it('what a caller sends back in a message is escaped: any name stays well-formed XML', async () => {
+    const hostile = '<b a="1">&amp;\u0001\'"</b>]]>';
+    const res = await request(t.fleet.app('archive'))
+      .get(`/v2/hailsize/summary/${STORM_POINT}.xml`)
+      .query({ u: alice.name, t: alice.token, [hostile]: '1' })
+      .buffer(true)
+      .parse((r, done) => {
+        let s = '';
+        r.setEncoding('utf8');
+        r.on('data', (c: string) => (s += c));
+        r.on('end', () => done(null, s));
+      });
+    expect(res.status).toBe(400);
+    const item = findAll(parseXml(res.body as string), 'item')[0]!;
+    expect(item.attributes.location).toBe('<b a="1">&amp;\uFFFD\'"</b>]]>');
+    const kml = (
+      await request(t.fleet.app('archive'))
+        .get(`/v2/hailsize/summary/${STORM_POINT}.kml`)
+        .query({ [hostile]: '1' })
+    ).text;
+    expect(() => parseXml(kml)).not.toThrow();
+  });
+});
+
+/** xmllint (Debian's libxml2-utils) where installed: a second, independent parser of the same documents. */
+const xmllint = (() => {
+  try {
+    execFileSync('xmllint', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+(xmllint ? describe : describe.skip)('xmllint agrees the documents are well-formed', () => {
+  it('XML, KML and their errors', async () => {
+    const docs = [
+      (await text(path('stormreports', 'history', '.xml'))).body,
+      (await text(path('tornado', 'history', '.kml'))).body,
+      (await text(path('hailsize', 'summary', '.kml'))).body,
+      (await text('/v2/hailsize/summary/+99.0000-104.9903.kml')).body,
+      (await text('/v2/hailsize/summary/+99.0000-104.9903.xml')).body,
+    ];
+    for (const doc of docs)
+      expect(() => execFileSync('xmllint', ['--noout', '-'], { input: doc, stdio: ['pipe', 'pipe', 'pipe'] })).not.toThrow();
+    // the control: xmllint refuses a broken document
+    expect(() => execFileSync('xmllint', ['--noout', '-'], { input: '<a><b></a>', stdio: ['pipe', 'pipe', 'pipe'] })).toThrow();
+  });
+});
