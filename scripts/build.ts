@@ -7,6 +7,8 @@
 //                  (docs/decisions/0051-heavy-work-in-worker-threads.md)
 //   insight-series-worker.js
 //                  the module of insight's compute threads (asset series), found beside cli.js
+//   transfer-dataset-worker.js
+//                  the module of the transfer area's threads that make dataset files, found beside cli.js
 //   data/          the geography grid the synthetic world reads
 //   package.json   marks cli.js as an ES module and lists the packages installed beside it
 //   node_modules/  the packages that cannot be bundled, copied from this install with their
@@ -88,6 +90,7 @@ const result = await build({
     cli: join(root, 'packages/fleet/src/cli.ts'),
     'agriculture-degree-day-worker': join(root, 'services/agriculture/src/degree-day-worker.ts'),
     'insight-series-worker': join(root, 'services/insight/src/series-worker.ts'),
+    'transfer-dataset-worker': join(root, 'services/transfer/src/dataset-worker.ts'),
   },
   outdir: out,
   bundle: true,

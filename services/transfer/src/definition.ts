@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Api } from '@fieldcast/kit';
+import { type DatasetMaker, datasetMaker } from './dataset-maker.js';
 import { defineService } from '@fieldcast/runtime';
 import { type Catalog, createCatalog } from '@fieldcast/weather';
 import { FileCache } from './domain/file-cache.js';
@@ -13,7 +14,12 @@ export interface TransferServiceOptions {
   catalog?: Catalog;
   /** files made at once per process (production-queue.ts); 2 by default */
   productions?: number;
+  /** false makes files on the event loop even when the weather can be opened in a worker thread (tests that count reads) */
+  threads?: boolean;
 }
+
+/** Each running instance's maker, so `stop` ends the threads its `api` started. */
+const makers = new WeakMap<object, DatasetMaker>();
 
 /**
  * The transfer service (docs/interface.md §9): data-transfer products, their datasets by date,
@@ -28,15 +34,21 @@ export function createTransferService(options: TransferServiceOptions = {}) {
     needs: { weather: true, files: true },
     api(deps) {
       const signer = new UrlSigner(deps.files.signingKey, deps.now);
+      const maker = datasetMaker(deps.weather, { threads: (options.threads ?? true) && deps.computeThreads > 0 });
+      makers.set(deps, maker);
       const transfer = new Transfer({
         catalog: options.catalog ?? createCatalog(),
         weather: deps.weather,
         cache: new FileCache(join(deps.files.dir, 'datasets'), deps.files.cacheBytes),
         signer,
         queue: new ProductionQueue(options.productions ?? 2),
+        make: (dataset, path) => maker.make(dataset, path),
         now: deps.now,
       });
       return productRoutes(new Api(), { transfer, signer, identity: deps.identity });
+    },
+    async stop(deps) {
+      await makers.get(deps)?.close();
     },
   });
 }

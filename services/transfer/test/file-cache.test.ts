@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -15,11 +16,13 @@ const key = (s: string) => createHash('sha256').update(s).digest('hex');
 /** A maker of `size` bytes of `fill`, written in two positional writes (the second first), counting its calls. */
 function maker(size: number, fill: number) {
   const calls = { count: 0 };
-  const make: Maker = async (sink) => {
+  const make: Maker = async (path) => {
     calls.count++;
     const half = Math.floor(size / 2);
-    await sink.write(Buffer.alloc(size - half, fill), half);
-    await sink.write(Buffer.alloc(half, fill), 0);
+    const handle = await open(path, 'w');
+    await handle.write(Buffer.alloc(size - half, fill), 0, size - half, half);
+    await handle.write(Buffer.alloc(half, fill), 0, half, 0);
+    await handle.close();
     return size;
   };
   return { make, calls };

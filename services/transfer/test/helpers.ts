@@ -1,3 +1,4 @@
+import type { Response } from 'supertest';
 import { createCatalog, SyntheticSource, type GridSource, type TransferProductDef } from '@fieldcast/weather';
 import { createTransferService } from '../src/definition.js';
 
@@ -26,7 +27,8 @@ export const testCatalog = () =>
       .map((p) => regional(p.name)),
   });
 
-export const testTransferService = () => createTransferService({ catalog: testCatalog() });
+/** Files made on the event loop, so a test can count the reads that make them; `threads` for the worker path. */
+export const testTransferService = (threads = false) => createTransferService({ catalog: testCatalog(), threads });
 
 /** A wall clock tests move: the synthetic world's forecast horizon and the links' expiry follow it. */
 export class TestClock {
@@ -54,7 +56,7 @@ export function countingSource(clock: TestClock): { source: GridSource; reads: (
 }
 
 /** A download's body as bytes (supertest keeps binary bodies as Buffers only when told to). */
-export function binary(res: NodeJS.ReadableStream, done: (err: Error | null, body: Buffer) => void): void {
+export function binary(res: Response, done: (err: Error | null, body: Buffer) => void): void {
   const chunks: Buffer[] = [];
   res.on('data', (c: Buffer) => chunks.push(c));
   res.on('end', () => done(null, Buffer.concat(chunks)));

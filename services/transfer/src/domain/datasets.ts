@@ -55,7 +55,7 @@ export interface Dataset {
  * The product, or why it cannot be served from this weather: its variables must all be the
  * source's, share one time step, and a GeoTIFF (no time axis) must hold one step per file.
  */
-function resolve(def: TransferProductDef, source: GridSource): TransferProduct | string {
+export function resolveProduct(def: TransferProductDef, source: GridSource): TransferProduct | string {
   const known = new Map(source.variables().map((v) => [v.id, v]));
   const ids = [def.variable, ...(def.additionalVariables ?? [])];
   const variables = ids.map((id) => known.get(id));
@@ -78,7 +78,7 @@ function resolve(def: TransferProductDef, source: GridSource): TransferProduct |
 /** The catalog's transfer products that this weather can fill, in catalog order. */
 export function servedProducts(catalog: Catalog, source: GridSource): TransferProduct[] {
   return catalog.transferProducts().flatMap((def) => {
-    const product = resolve(def, source);
+    const product = resolveProduct(def, source);
     return typeof product === 'string' ? [] : [product];
   });
 }

@@ -7,9 +7,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PositionalSink } from '../formats/raster.js';
 
 export interface CachedFile {
   key: string;
@@ -21,8 +20,8 @@ export interface CachedFile {
   usedMs: number;
 }
 
-/** Makes a file through the sink and returns its size. */
-export type Maker = (sink: PositionalSink) => Promise<number>;
+/** Makes the file at `path` (a new, empty name in the cache's directory) and returns its size. */
+export type Maker = (path: string) => Promise<number>;
 
 const KEY = /^[0-9a-f]{64}$/;
 
@@ -106,15 +105,8 @@ export class FileCache {
   private async make(key: string, extension: string, make: Maker): Promise<CachedFile> {
     const name = `${key}.${extension}`;
     const temporary = join(this.dir, `${key}.${randomBytes(6).toString('hex')}.tmp`);
-    const handle = await open(temporary, 'w');
     try {
-      const size = await make({
-        write: async (bytes, position) => {
-          let done = 0;
-          while (done < bytes.length) done += (await handle.write(bytes, done, bytes.length - done, position + done)).bytesWritten;
-        },
-      });
-      await handle.close();
+      const size = await make(temporary);
       const sha256 = await sha256Of(temporary);
       const path = join(this.dir, name);
       await rename(temporary, path);
@@ -124,7 +116,6 @@ export class FileCache {
       await this.evict(key);
       return file;
     } catch (err) {
-      await handle.close().catch(() => undefined);
       await rm(temporary, { force: true });
       throw err;
     }

@@ -4,6 +4,7 @@
  * values (no wall-clock time in them), so every replica makes the same file, with the same
  * checksum and ETag.
  */
+import { open } from 'node:fs/promises';
 import type { GridSource } from '@fieldcast/weather';
 import { writeGeoTiff } from '../formats/geotiff.js';
 import { writeNetcdf } from '../formats/netcdf.js';
@@ -42,4 +43,19 @@ export async function produceDataset(dataset: Dataset, source: GridSource, sink:
   const range = { startMs, endMs: dataset.times.length > 0 ? dataset.times[dataset.times.length - 1]! : startMs };
   const rows = gridRows(source, ids, dataset.product.grid, range, Math.max(1, dataset.times.length));
   return dataset.product.def.format === 'GeoTIFF' ? writeGeoTiff(layout, rows, sink) : writeNetcdf(layout, rows, sink);
+}
+
+/** Writes the dataset's file at `path` (created or emptied); returns its size in bytes. */
+export async function produceDatasetFile(dataset: Dataset, source: GridSource, path: string): Promise<number> {
+  const handle = await open(path, 'w');
+  try {
+    return await produceDataset(dataset, source, {
+      write: async (bytes, position) => {
+        let done = 0;
+        while (done < bytes.length) done += (await handle.write(bytes, done, bytes.length - done, position + done)).bytesWritten;
+      },
+    });
+  } finally {
+    await handle.close();
+  }
 }

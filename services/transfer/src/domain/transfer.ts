@@ -19,7 +19,6 @@ import {
   type TransferProduct,
 } from './datasets.js';
 import type { CachedFile, FileCache } from './file-cache.js';
-import { produceDataset } from './produce.js';
 import type { ProductionQueue } from './production-queue.js';
 import type { UrlSigner } from './signing.js';
 
@@ -38,6 +37,8 @@ export interface TransferDeps {
   cache: FileCache;
   signer: UrlSigner;
   queue: ProductionQueue;
+  /** writes a dataset's file at a path (in a worker thread or inline: dataset-maker.ts) and returns its size */
+  make: (dataset: Dataset, path: string) => Promise<number>;
   now: () => Date;
 }
 
@@ -104,8 +105,8 @@ export class Transfer {
     const product = findProduct(this.served, productName);
     const dataset = findDataset(product, datasetName, this.deps.weather);
     const { extension, mediaType } = FORMATS[product.def.format];
-    const file = await this.deps.cache.get(this.keyOf(dataset), extension, (sink) =>
-      this.deps.queue.run(() => produceDataset(dataset, this.deps.weather, sink)),
+    const file = await this.deps.cache.get(this.keyOf(dataset), extension, (path) =>
+      this.deps.queue.run(() => this.deps.make(dataset, path)),
     );
     return { dataset, file, mediaType };
   }

@@ -1,0 +1,78 @@
+/**
+ * Where files are made (docs/architecture.md §3: heavy work runs off the event loop;
+ * docs/decisions/0051-heavy-work-in-worker-threads.md): in a worker thread that opens the same
+ * weather as the process (the synthetic world behind the same Zarr stores), or on the event loop,
+ * between rows, when the weather cannot be opened again in another thread (a test's hand-made
+ * source) or the service has no compute threads.
+ */
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { CompositeSource, type GridSource, SyntheticSource, ZarrSource } from '@fieldcast/weather';
+import type { Dataset } from './domain/datasets.js';
+import { produceDatasetFile } from './domain/produce.js';
+
+/** One file to make, as sent to a worker thread (structured-cloneable). */
+export interface DatasetTask {
+  /** the Zarr stores in front of the synthetic world, as the process opened them */
+  stores: string[];
+  product: Dataset['product']['def'];
+  dataset: string;
+  path: string;
+}
+
+export type DatasetReply = { ok: true; size: number } | { ok: false; message: string };
+
+/** The stores a thread opens to answer as `source` does, or undefined when it cannot (agriculture's rule, the same weather). */
+export function storesOf(source: GridSource): string[] | undefined {
+  if (source instanceof SyntheticSource) return [];
+  if (!(source instanceof CompositeSource)) return undefined;
+  const parts = source.sources;
+  const stores = parts.slice(0, -1);
+  if (!(parts[parts.length - 1] instanceof SyntheticSource) || !stores.every((s) => s instanceof ZarrSource)) return undefined;
+  return stores.map((s) => (s as ZarrSource).location);
+}
+
+/**
+ * The thread's module: in the bundle, the worker bundle beside cli.js (scripts/build.ts); from the
+ * TypeScript sources, the module beside this one behind a line that registers tsx's loader first
+ * (on Node 20 a thread gets no loader hooks from its parent).
+ */
+function workerEntry(): { filename: URL | string; options?: WorkerOptions } {
+  if (!import.meta.url.endsWith('.ts')) return { filename: new URL('./transfer-dataset-worker.js', import.meta.url) };
+  const module = JSON.stringify(new URL('./dataset-worker.ts', import.meta.url).href);
+  return { filename: `import('tsx/esm/api').then(({ register }) => { register(); return import(${module}); });`, options: { eval: true } };
+}
+
+export interface DatasetMaker {
+  /** writes the dataset's file at `path`; returns its size */
+  make(dataset: Dataset, path: string): Promise<number>;
+  /** ends the threads making files now; their files fail */
+  close(): Promise<void>;
+}
+
+/** A thread per file being made (files take seconds to minutes, a thread starts in milliseconds), ended when it is done. */
+export function datasetMaker(source: GridSource, options: { threads: boolean }): DatasetMaker {
+  const stores = options.threads ? storesOf(source) : undefined;
+  const running = new Set<Worker>();
+  return {
+    make(dataset, path) {
+      if (!stores) return produceDatasetFile(dataset, source, path);
+      const entry = workerEntry();
+      // workerData is an object: web-worker (loaded with the weather package) reads its settings from it.
+      const worker = new Worker(entry.filename, { workerData: {}, ...entry.options });
+      running.add(worker);
+      return new Promise<number>((resolve, reject) => {
+        worker.once('message', (reply: DatasetReply) => (reply.ok ? resolve(reply.size) : reject(new Error(reply.message))));
+        worker.once('error', reject);
+        worker.once('exit', (code) => reject(new Error(`the worker making ${dataset.name} exited with code ${code}`)));
+        const task: DatasetTask = { stores, product: dataset.product.def, dataset: dataset.name, path };
+        worker.postMessage(task);
+      }).finally(() => {
+        running.delete(worker);
+        void worker.terminate();
+      });
+    },
+    async close() {
+      await Promise.all([...running].map((w) => w.terminate()));
+    },
+  };
+}

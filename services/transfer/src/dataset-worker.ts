@@ -1,0 +1,31 @@
+import { setPriority } from 'node:os';
+import { parentPort } from 'node:worker_threads';
+import { loadWeatherSource } from '@fieldcast/weather';
+import type { DatasetReply, DatasetTask } from './dataset-maker.js';
+import { findDataset, resolveProduct } from './domain/datasets.js';
+import { produceDatasetFile } from './domain/produce.js';
+
+/**
+ * A thread that makes one dataset's file (dataset-maker.ts): it opens the process's weather,
+ * resolves the product and the dataset again from their definitions, and writes the file.
+ */
+
+// On Linux a nice value belongs to a thread (setpriority(2)): this one yields the CPU to the
+// event loop's, so other requests keep their share while a file is made. Elsewhere it would lower
+// the whole process, so it is left alone.
+if (process.platform === 'linux') setPriority(10);
+
+async function make(task: DatasetTask): Promise<number> {
+  const source = await loadWeatherSource({ storeUrls: task.stores });
+  const product = resolveProduct(task.product, source);
+  if (typeof product === 'string') throw new Error(`${task.product.name}: ${product}`);
+  return produceDatasetFile(findDataset(product, task.dataset, source), source, task.path);
+}
+
+parentPort?.once('message', (task: DatasetTask) => {
+  make(task).then(
+    (size) => parentPort?.postMessage({ ok: true, size } satisfies DatasetReply),
+    (err: unknown) =>
+      parentPort?.postMessage({ ok: false, message: err instanceof Error ? err.message : String(err) } satisfies DatasetReply),
+  );
+});
