@@ -136,7 +136,7 @@ export const transferProductDefSchema = z.object({
   cadenceMinutes: z.number().int().nonnegative(),
   /** variables each dataset carries after `variable` (GeoTIFF bands, NetCDF data variables); none by default */
   additionalVariables: z.array(variableIdSchema).optional(),
-  /** [west, south, east, north] of the first and last cell centres, degrees; the globe by default */
+  /** [west, south, east, north], the outer edges of the cells, degrees (whole multiples of the resolution apart); the globe by default */
   bbox: z
     .tuple([z.number().min(-180).max(180), z.number().min(-90).max(90), z.number().min(-180).max(180), z.number().min(-90).max(90)])
     .optional(),
