@@ -26,7 +26,7 @@ export const tilesService = defineService({
   needs: { database: { migrations: [stylesMigration] }, outbox: { topics: [STYLES_TOPIC] }, weather: true },
   api(deps) {
     const catalog = createCatalog();
-    const styles = new StyleStore(deps.db.knex, deps.outbox, deps.now);
+    const styles = new StyleStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
     const frames = new FrameIndex(catalog, deps.now);
     const renderer = new TileRenderer(
       catalog,

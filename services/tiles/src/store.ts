@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { OwnedResourceStore, type Outbox, type OwnedResourceTable } from '@fieldcast/db';
 import { topicFor } from '@fieldcast/bus';
 import { nameKey, nameTaken, type StyleRecord, styleView } from './domain/styles.js';
+import { StyleListCache, type StylePage } from './style-list-cache.js';
 
 export const AREA = 'tiles';
 export const STYLES_TOPIC = topicFor(AREA, 'styles');
@@ -70,30 +71,45 @@ function isUniqueViolation(err: unknown): boolean {
  * creating one name at once cannot both win, and the loser hears 409 without learning whose it is.
  */
 export class StyleStore extends OwnedResourceStore<StyleRecord> {
+  /** first pages of lists, only where this process is the database's one writer (embedded PGlite) */
+  private readonly lists: StyleListCache | null;
+
   constructor(
     private readonly db: Knex,
     outbox: Outbox,
     now: () => Date,
+    options: { soleWriter?: boolean } = {},
   ) {
     super(db, outbox, now, STYLES);
+    this.lists = options.soleWriter ? new StyleListCache() : null;
   }
 
-  override async create(record: StyleRecord, maxPerAccount?: number): Promise<StyleRecord | null> {
+  /**
+   * Runs a write of one of the account's styles with the account's cached lists dropped before it
+   * starts and after it ends; a clash on the unique name index is the name rule's 409.
+   */
+  private async writingStyle<T>(accountId: string, name: string | null, write: () => Promise<T>): Promise<T> {
+    this.lists?.invalidate(accountId);
     try {
-      return await super.create(record, maxPerAccount);
+      return await write();
     } catch (err) {
-      if (isUniqueViolation(err)) throw nameTaken(record.name);
+      if (name !== null && isUniqueViolation(err)) throw nameTaken(name);
       throw err;
+    } finally {
+      this.lists?.invalidate(accountId);
     }
   }
 
-  override async replace(record: StyleRecord): Promise<StyleRecord | null> {
-    try {
-      return await super.replace(record);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw nameTaken(record.name);
-      throw err;
-    }
+  override create(record: StyleRecord, maxPerAccount?: number): Promise<StyleRecord | null> {
+    return this.writingStyle(record.accountId, record.name, () => super.create(record, maxPerAccount));
+  }
+
+  override replace(record: StyleRecord): Promise<StyleRecord | null> {
+    return this.writingStyle(record.accountId, record.name, () => super.replace(record));
+  }
+
+  override remove(accountId: string, id: string): Promise<StyleRecord | null> {
+    return this.writingStyle(accountId, null, () => super.remove(accountId, id));
   }
 
   /**
@@ -102,11 +118,10 @@ export class StyleStore extends OwnedResourceStore<StyleRecord> {
    * `limit` after the style `after`; whether more remain and the last one's id. Null when `after`
    * is none of the account's styles of the product.
    */
-  async listForProduct(
-    accountId: string,
-    productId: string,
-    page: { limit: number; after?: string },
-  ): Promise<{ json: string; count: number; more: boolean; last: string | null } | null> {
+  async listForProduct(accountId: string, productId: string, page: { limit: number; after?: string }): Promise<StylePage | null> {
+    const cached = page.after === undefined ? this.lists?.get(accountId, productId, page.limit) : undefined;
+    if (cached) return cached;
+    const token = this.lists?.readStarted() ?? 0;
     const cursor =
       page.after === undefined ? '' : 'and (created_at, id) > (select created_at, id from tiles.styles where id = ? and account_id = ?)';
     const result = await this.db.raw(
@@ -135,7 +150,9 @@ export class StyleStore extends OwnedResourceStore<StyleRecord> {
         .first();
       if (!known) return null;
     }
-    return { json: row.json, count: Math.min(row.rows, page.limit), more: row.rows > page.limit, last: row.last };
+    const found = { json: row.json, count: Math.min(row.rows, page.limit), more: row.rows > page.limit, last: row.last };
+    if (page.after === undefined) this.lists?.fill(token, accountId, productId, page.limit, found);
+    return found;
   }
 
   /** The account's style of this name (any case); null when it has none. */

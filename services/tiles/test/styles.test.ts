@@ -96,6 +96,23 @@ describe('styles', () => {
     expect(next.headers.link).toBeUndefined();
   });
 
+  it('lists every change at once: a list read before a create, a rename and a delete is never served stale', async () => {
+    const names = async () =>
+      (await request(app()).get('/v2/products/precipitation-rate/styles.json').set('Authorization', t.alice.auth)).body
+        .filter((s: { isDefault: boolean }) => !s.isDefault)
+        .map((s: { name: string }) => s.name);
+    expect(await names()).toEqual([]);
+    const created = (await create(t.alice)).body;
+    expect(await names()).toEqual(['Rain and snow']);
+    await request(app())
+      .put(`/v2/styles/${created.id}.json`)
+      .set('Authorization', t.alice.auth)
+      .send(body({ name: 'Renamed' }));
+    expect(await names()).toEqual(['Renamed']);
+    await request(app()).delete(`/v2/styles/${created.id}.json`).set('Authorization', t.alice.auth);
+    expect(await names()).toEqual([]);
+  });
+
   it('replaces a style whole (PUT) and removes it (DELETE returns it as it was)', async () => {
     const created = (await create(t.alice)).body;
     const put = await request(app())
