@@ -283,6 +283,29 @@ async function readWindows(source: GridSource, quantity: HourlyQuantity, bbox: B
   };
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The validTime of each of `n` whole hours from firstMs, as `isoTime` writes them: the date part
+ * formatted once per day (Date's toISOString costs microseconds, and a year has 8,760 hours).
+ */
+function hourStamps(firstMs: number, n: number): string[] {
+  const out = new Array<string>(n);
+  let day = Number.NaN,
+    prefix = '';
+  for (let h = 0; h < n; h++) {
+    const t = firstMs + h * HOUR_MS;
+    const d = Math.floor(t / DAY_MS) * DAY_MS;
+    if (d !== day) {
+      day = d;
+      prefix = isoTime(d).slice(0, 11);
+    }
+    const hh = Math.round((t - d) / HOUR_MS);
+    out[h] = `${prefix}${hh < 10 ? '0' : ''}${hh}:00:00.000Z`;
+  }
+  return out;
+}
+
 /**
  * An hourly series of relative humidity or short-crop ET (spec 2.7, 4.5): at a point, bilinear
  * between grid points; over an asset, the mean of the covered cells weighted by the area of each
@@ -302,10 +325,11 @@ export async function hourlySeries(
       : await pointValues(source, quantity, place.longitude, place.latitude, query);
   const inches = quantity === 'evapotranspiration' && query.unit === 'inches';
   const decimals = quantity === 'relative-humidity' ? 1 : inches ? 4 : 3;
+  const stamps = hourStamps(query.firstMs, computed.values.length);
   const series = Array.from(computed.values, (v, h) => {
     if (!Number.isFinite(v)) throw missing();
     return {
-      validTime: isoTime(query.firstMs + h * HOUR_MS),
+      validTime: stamps[h]!,
       value: round(inches ? millimetresToInches(v) : v, decimals),
       products: computed.products[h]!,
     };
