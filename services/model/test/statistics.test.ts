@@ -14,8 +14,12 @@ const CLEAR_SKY: VariableId = 'surface_downwelling_shortwave_flux_in_air_assumin
 
 /** The synthetic world, except clear-sky radiation: TABLE hour by hour from INIT. */
 class TableWorld extends SyntheticSource {
+  /** clear-sky reads, for checking what the service reads */
+  reads = 0;
+
   override async pointSeries(variable: VariableId, lon: number, lat: number, range: TimeRange): Promise<PointSeries> {
     if (variable !== CLEAR_SKY) return super.pointSeries(variable, lon, lat, range);
+    this.reads++;
     const n = (range.endMs - range.startMs) / HOUR + 1;
     const values = Float32Array.from({ length: n }, (_, i) => TABLE[(range.startMs - INIT) / HOUR + i] ?? Number.NaN);
     return { variable, units: 'W m-2', startMs: range.startMs, stepMs: HOUR, values, productOf: () => 'table' };
@@ -42,13 +46,14 @@ const model = (name: string, stepHours: number) => ({
 });
 const catalog = createCatalog({ models: [model('hand', 1), model('hand-2h', 2)] });
 const clock = new TestClock(INIT + 2 * HOUR);
-const t = useTestFleet([modelServiceWith({ catalog, eventIntervalMs: 0 })], { now: clock.now, weather: new TableWorld() });
+const world = new TableWorld();
+const t = useTestFleet([modelServiceWith({ catalog, eventIntervalMs: 0 })], { now: clock.now, weather: world });
 const app = () => t.fleet.app('model');
 
-async function series(modelName: string, query = '') {
+async function series(modelName: string, query = '', point = '40/-100') {
   const runs = await get(app(), t.alice, `/models/${modelName}/forecasts?limit=1`);
   expect(runs.body[0].initTime).toBe('2026-05-01T06:00:00.000Z');
-  return get(app(), t.alice, `/forecasts/${runs.body[0].id}/variables/clearSky/timeseries/40/-100${query}`);
+  return get(app(), t.alice, `/forecasts/${runs.body[0].id}/variables/clearSky/timeseries/${point}${query}`);
 }
 
 describe('statistics of a hand-computable series', () => {
@@ -90,5 +95,22 @@ describe('statistics of a hand-computable series', () => {
     expect(res.body.mean).toBe(5.88);
     expect(res.body.median).toBe(6.11);
     expect(res.body.mode).toBe(10.3);
+  });
+});
+
+describe('computed series are kept (docs/decisions/0143-model-series-cache.md)', () => {
+  it('the same run, variable, point and valid times are computed once; anything else is computed', async () => {
+    const first = await series('hand', '', '41/-101');
+    const reads = world.reads;
+    expect(await series('hand', '', '41/-101')).toMatchObject({ status: 200, body: first.body });
+    expect(world.reads).toBe(reads);
+    await series('hand', '', '41/-101.5');
+    expect(world.reads).toBe(reads + 1);
+    await series('hand', '?limit=2', '41/-101');
+    expect(world.reads).toBe(reads + 2);
+    // The latest-forecast form shares the entries of the by-variable form.
+    const latest = await get(app(), t.alice, '/models/hand/latest-forecast/timeseries/41/-101');
+    expect(latest.body).toEqual({ forecast: expect.stringMatching(/^\/forecasts\//), variables: { clearSky: first.body } });
+    expect(world.reads).toBe(reads + 2);
   });
 });

@@ -16,19 +16,28 @@ export function modelVariableRecord(v: ModelVariable): ModelVariableRecord {
   return { name: v.name, description: v.description, unit: { description: v.unit.description, label: v.unit.label } };
 }
 
+type Fixed = Omit<ModelForecastRecord, 'status'>;
+/** The fields of a run's record that never change, per run object (runs live an hour in the run index). */
+const fixedParts = new WeakMap<Run, Fixed>();
+
 /** A run's record at nowMs; the run must exist then. */
 export function forecastRecord(r: Run, nowMs: number): ModelForecastRecord {
   const status = runStatus(r, nowMs);
   if (status === null) throw new Error(`forecast ${r.id} does not exist at ${iso(nowMs)}`);
-  return {
-    id: r.id,
-    initTime: iso(r.initMs),
-    creationTime: iso(r.creationMs),
-    expirationTime: iso(r.expirationMs),
-    status,
-    model: `/models/${r.modelId}`,
-    variables: `/forecasts/${r.id}/variables`,
-  };
+  let fixed = fixedParts.get(r);
+  if (!fixed) {
+    fixed = {
+      id: r.id,
+      initTime: iso(r.initMs),
+      creationTime: iso(r.creationMs),
+      expirationTime: iso(r.expirationMs),
+      model: `/models/${r.modelId}`,
+      variables: `/forecasts/${r.id}/variables`,
+    };
+    fixedParts.set(r, fixed);
+  }
+  const { id, initTime, creationTime, expirationTime, model, variables } = fixed;
+  return { id, initTime, creationTime, expirationTime, status, model, variables };
 }
 
 /** One variable of a run at nowMs, with the valid times produced by then. */

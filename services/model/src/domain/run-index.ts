@@ -13,6 +13,8 @@ interface Index {
   hour: number;
   runs: Map<string, Run>;
   variables: Map<string, RunVariable>;
+  /** each model's existing runs, newest first */
+  byModel: Map<string, Run[]>;
 }
 
 /**
@@ -29,8 +31,11 @@ export class RunIndex {
   private build(hour: number, nowMs: number): Index {
     const runs = new Map<string, Run>();
     const variables = new Map<string, RunVariable>();
+    const byModel = new Map<string, Run[]>();
     for (const m of this.catalog.models()) {
-      for (const run of existingRuns(m, nowMs)) {
+      const existing = existingRuns(m, nowMs);
+      byModel.set(m.id, existing);
+      for (const run of existing) {
         runs.set(run.id, run);
         for (const variable of m.variables) {
           const id = forecastVariableId(run.id, variable.name);
@@ -38,7 +43,7 @@ export class RunIndex {
         }
       }
     }
-    return { hour, runs, variables };
+    return { hour, runs, variables, byModel };
   }
 
   private index(nowMs: number): Index {
@@ -50,6 +55,11 @@ export class RunIndex {
   /** The existing run with this id at nowMs. */
   run(id: string, nowMs: number): Run | undefined {
     return this.index(nowMs).runs.get(id);
+  }
+
+  /** The runs of a catalog model that exist at nowMs, newest first (runs.ts existingRuns). */
+  runsOf(m: ModelDef, nowMs: number): readonly Run[] {
+    return this.index(nowMs).byModel.get(m.id) ?? existingRuns(m, nowMs);
   }
 
   /** The variable of an existing run with this id at nowMs. */

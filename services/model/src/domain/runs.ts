@@ -99,14 +99,9 @@ export function existingRuns(m: ModelDef, nowMs: number): Run[] {
   return out;
 }
 
-/** The newest COMPLETE run of m at nowMs, or null when there is none. */
-export function latestCompleteRun(m: ModelDef, nowMs: number): Run | null {
-  const every = everyMs(m);
-  const delayMs = m.publishDelayMinutes * MINUTE_MS;
-  const initMs = Math.floor((nowMs - delayMs) / every) * every;
-  if (initMs < FIRST_INIT_MS) return null;
-  const r = runAt(m, initMs);
-  return runStatus(r, nowMs) === 'COMPLETE' ? r : null;
+/** Of the existing runs (newest first), the newest COMPLETE one at nowMs, or null when there is none. */
+export function latestCompleteRun(existing: readonly Run[], nowMs: number): Run | null {
+  return existing.find((r) => runStatus(r, nowMs) === 'COMPLETE') ?? null;
 }
 
 export interface RunQuery {
@@ -116,11 +111,9 @@ export interface RunQuery {
   sort: 'asc' | 'desc';
 }
 
-/** Existing runs of m with initTime in [start, end], sorted by initTime, at most limit. */
-export function listRuns(m: ModelDef, nowMs: number, q: RunQuery): Run[] {
-  const runs = existingRuns(m, nowMs).filter(
-    (r) => (q.startMs === undefined || r.initMs >= q.startMs) && (q.endMs === undefined || r.initMs <= q.endMs),
-  );
+/** Of the existing runs (newest first), those with initTime in [start, end], sorted by initTime, at most limit. */
+export function listRuns(existing: readonly Run[], q: RunQuery): Run[] {
+  const runs = existing.filter((r) => (q.startMs === undefined || r.initMs >= q.startMs) && (q.endMs === undefined || r.initMs <= q.endMs));
   if (q.sort === 'asc') runs.reverse();
   return runs.slice(0, q.limit);
 }

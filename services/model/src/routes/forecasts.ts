@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Api, NotFoundError } from '@fieldcast/kit';
+import { type Api, JsonText, NotFoundError } from '@fieldcast/kit';
 import {
   ModelForecastParams,
   ModelForecastRecord,
@@ -11,8 +11,8 @@ import {
 } from '@fieldcast/schemas';
 import { forecastRecord, forecastVariableRecord } from '../domain/records.js';
 import { modelVariable } from '../domain/run-index.js';
-import { selectValidTimes, TruthReader, variableTimeSeries } from '../domain/time-series.js';
-import type { ModelRouteDeps } from './deps.js';
+import { selectValidTimes, TruthReader } from '../domain/time-series.js';
+import { type ModelRouteDeps, seriesJson } from './deps.js';
 
 const TAGS = ['forecasts'];
 const EXISTS =
@@ -89,7 +89,7 @@ export function forecastRoutes(api: Api, deps: ModelRouteDeps): Api {
         if (!variable) throw new NotFoundError('variable', params.variable, `Model ${run.model.name} has no variable ${params.variable}`);
         const validMs = selectValidTimes(run, now, { startMs: query.start, endMs: query.end, limit: query.limit });
         const truth = new TruthReader(deps.weather, params.latitude, params.longitude, validMs);
-        return variableTimeSeries(run, variable, params.latitude, params.longitude, validMs, truth);
+        return new JsonText(await seriesJson(deps, run, variable, params, validMs, truth));
       },
     });
 }

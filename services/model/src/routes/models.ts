@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Api, NotFoundError } from '@fieldcast/kit';
+import { type Api, JsonText, NotFoundError } from '@fieldcast/kit';
 import {
   MODEL_FORECAST_LIST_LIMIT_DEFAULT,
   MODEL_FORECAST_LIST_LIMIT_MAX,
@@ -14,8 +14,8 @@ import {
 } from '@fieldcast/schemas';
 import { forecastRecord, modelRecord, modelVariableRecord } from '../domain/records.js';
 import { latestCompleteRun, listRuns } from '../domain/runs.js';
-import { selectValidTimes, TruthReader, variableTimeSeries } from '../domain/time-series.js';
-import { type ModelRouteDeps, modelOf } from './deps.js';
+import { selectValidTimes, TruthReader } from '../domain/time-series.js';
+import { type ModelRouteDeps, modelOf, seriesJson } from './deps.js';
 
 const TAGS = ['models'];
 const MODEL = 'The model is named by its id (UUID) or its name.';
@@ -25,7 +25,8 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
   const nowMs = () => deps.now().getTime();
   const latest = (idOrName: string) => {
     const m = modelOf(deps, idOrName);
-    const run = latestCompleteRun(m, nowMs());
+    const now = nowMs();
+    const run = latestCompleteRun(deps.runs.runsOf(m, now), now);
     if (!run) throw new NotFoundError('forecast', `of model ${m.name}`, `Model ${m.name} has no complete forecast yet`);
     return run;
   };
@@ -73,7 +74,7 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
       handle: ({ params, query }) => {
         const m = modelOf(deps, params.id);
         const now = nowMs();
-        const runs = listRuns(m, now, {
+        const runs = listRuns(deps.runs.runsOf(m, now), {
           ...(query.start === undefined ? {} : { startMs: query.start }),
           ...(query.end === undefined ? {} : { endMs: query.end }),
           limit: query.limit ?? MODEL_FORECAST_LIST_LIMIT_DEFAULT,
@@ -107,12 +108,10 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
         const run = latest(params.id);
         const validMs = selectValidTimes(run, nowMs(), { startMs: query.start, endMs: query.end, limit: query.limit });
         const truth = new TruthReader(deps.weather, params.latitude, params.longitude, validMs);
-        const entries = await Promise.all(
-          run.model.variables.map(
-            async (v) => [v.name, await variableTimeSeries(run, v, params.latitude, params.longitude, validMs, truth)] as const,
-          ),
-        );
-        return { forecast: `/forecasts/${run.id}`, variables: Object.fromEntries(entries) };
+        const texts = await Promise.all(run.model.variables.map((v) => seriesJson(deps, run, v, params, validMs, truth)));
+        // Assembled from each variable's JSON text: the same text JSON.stringify gives of the object.
+        const variables = run.model.variables.map((v, i) => `${JSON.stringify(v.name)}:${texts[i]}`).join(',');
+        return new JsonText(`{"forecast":${JSON.stringify(`/forecasts/${run.id}`)},"variables":{${variables}}}`);
       },
     });
 }

@@ -1,0 +1,95 @@
+/**
+ * The model area (targets in bench/README.md). Run:
+ *   npx -y pnpm@10 exec tsx bench/model.bench.ts
+ * Starts the model service in this process (PGlite, in-process bus, the SyntheticSource, no
+ * background event writer) on an ephemeral port and measures each request with autocannon (a
+ * separate process) as a ratio to /healthz throughput measured just before it in the same run.
+ * Targets (share of /healthz): one variable's time series over a full run (385 hourly values of
+ * synthetic-global) at a point >= 0.40; the latest forecast's every variable at a point (6 x 385
+ * values) >= 0.25; GET /models/{id}/forecasts?limit=100 >= 0.50. Each request computes its
+ * values afresh: the weather values and the forecast error are not cached between requests.
+ * BENCH_SECONDS sets the duration of each measurement (default 5).
+ */
+import { execFile } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
+import { startTestFleet } from '../packages/runtime/src/testing.js';
+import { SyntheticSource } from '../packages/weather/src/index.js';
+import { modelServiceWith } from '../services/model/src/definition.js';
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 10;
+const LAT = 42.0308,
+  LON = -93.6319;
+
+const run = promisify(execFile);
+async function rate(url: string, auth?: string): Promise<number> {
+  const args = [
+    '-c',
+    String(CONNECTIONS),
+    '-t',
+    '60',
+    '-d',
+    String(DURATION_S),
+    '-j',
+    ...(auth ? ['-H', `Authorization=${auth}`] : []),
+    url,
+  ];
+  const { stdout } = await run(join(process.cwd(), 'node_modules/.bin/autocannon'), args, { maxBuffer: 1 << 24 });
+  const r = JSON.parse(stdout) as { requests: { total: number }; non2xx: number; errors: number; duration: number };
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r.requests.total / (r.duration || DURATION_S);
+}
+
+async function main(): Promise<void> {
+  const limits = limitsFromEnv(parseEnv(FleetEnv, { RATE_LIMIT_PER_SECOND: '0', ...process.env }));
+  const fleet = await startTestFleet([modelServiceWith({ eventIntervalMs: 0 })], { weather: new SyntheticSource(), limits });
+  const server = fleet.app('model').listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const account = await fleet.account('bench');
+  const getJson = async (path: string) => {
+    const res = await fetch(`${base}${path}`, { headers: { Authorization: account.auth } });
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<unknown>;
+  };
+  try {
+    const latest = (await getJson('/models/synthetic-global/latest-forecast')) as { id: string };
+    const series = `/forecasts/${latest.id}/variables/temperature/timeseries/${LAT}/${LON}`;
+    const values = ((await getJson(series)) as { series: unknown[] }).series.length;
+    const cases = [
+      { label: `one variable, full run (${values} values) at a point`, path: series, target: 0.4 },
+      {
+        label: 'latest forecast, every variable at a point',
+        path: `/models/synthetic-global/latest-forecast/timeseries/${LAT}/${LON}`,
+        target: 0.25,
+      },
+      { label: 'GET /models/{id}/forecasts?limit=100', path: '/models/synthetic-global/forecasts?limit=100', target: 0.5 },
+    ];
+    const rows: string[] = [];
+    for (const c of cases) {
+      await getJson(c.path);
+      const health = await rate(`${base}/healthz`);
+      const rps = await rate(`${base}${c.path}`, account.auth);
+      const ratio = rps / health;
+      // With every connection busy, each request takes about CONNECTIONS / rps.
+      const ms = (1000 * CONNECTIONS) / rps;
+      const figure = `${ratio.toFixed(3)} of /healthz (${rps.toFixed(0)} vs ${health.toFixed(0)} req/s, ${ms.toFixed(2)} ms)`;
+      rows.push(`| ${c.label} | ${figure} | >= ${c.target} | ${ratio >= c.target ? 'PASS' : 'FAIL'} |`);
+    }
+    const load = loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+    console.log(`model bench, ${DURATION_S} s per window, ${CONNECTIONS} connections, load average ${load}`);
+    console.log('| case | figure | target | result |\n|---|---|---|---|');
+    for (const r of rows) console.log(r);
+  } finally {
+    server.close();
+    await fleet.close();
+  }
+}
+
+await main();
