@@ -51,6 +51,15 @@ describe('series on the synthetic world (0.01 degree cells)', () => {
     expect(forecast.body.series.every((e: { products: string[] }) => e.products.join() === 'synthetic-forecast')).toBe(true);
   });
 
+  it('a series starting at night gives the same night and dawn values as one started the day before (the evening is read)', async () => {
+    // Iowa, 10 June: 05:00-12:00Z is local night to mid-morning (sunrise near 10:30Z).
+    const late = await get('/hourly-evapotranspiration-short-crop/41.6/-93.6?start=2026-06-10T05:00:00Z&end=2026-06-10T12:00:00Z');
+    const early = await get('/hourly-evapotranspiration-short-crop/41.6/-93.6?start=2026-06-09T00:00:00Z&end=2026-06-10T12:00:00Z');
+    expect(late.status).toBe(200);
+    expect(early.status).toBe(200);
+    expect(late.body.series).toEqual(early.body.series.slice(-8));
+  });
+
   it('a small asset’s series stays within 3 % RH of the series at its centre', async () => {
     const asset = await createAsset(rectangle(-93.62, 41.58, -93.58, 41.62));
     const res = await get(`/hourly-relative-humidity/${asset.id}?start=2026-06-10T00:00:00Z&end=2026-06-10T05:00:00Z`);
