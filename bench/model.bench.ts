@@ -80,6 +80,22 @@ async function main(): Promise<void> {
       const figure = `${ratio.toFixed(3)} of /healthz (${rps.toFixed(0)} vs ${health.toFixed(0)} req/s, ${ms.toFixed(2)} ms)`;
       rows.push(`| ${c.label} | ${figure} | >= ${c.target} | ${ratio >= c.target ? 'PASS' : 'FAIL'} |`);
     }
+    // Cache misses (docs/decisions/0143-model-series-cache.md): a new point each request, one at a
+    // time, against /healthz one at a time; reported, no target.
+    const sequential = async (paths: string[]) => {
+      const t0 = performance.now();
+      for (const p of paths) await getJson(p);
+      return (performance.now() - t0) / paths.length;
+    };
+    const N = 100;
+    const healthMs = await sequential(Array.from({ length: N }, () => '/healthz'));
+    const points = Array.from({ length: N }, (_, i) => `${(LAT + 0.013 * (i + 1)).toFixed(4)}/${(LON - 0.017 * (i + 1)).toFixed(4)}`);
+    const missMs = await sequential(points.map((p) => `/forecasts/${latest.id}/variables/temperature/timeseries/${p}`));
+    const missAllMs = await sequential(points.map((p) => `/models/synthetic-global/latest-forecast/timeseries/${p}?limit=385`));
+    rows.push(
+      `| one variable, full run, a new point each request (one at a time) | ${missMs.toFixed(2)} ms vs /healthz ${healthMs.toFixed(2)} ms | reported | |`,
+    );
+    rows.push(`| every variable, full run, a new point each request (one at a time) | ${missAllMs.toFixed(2)} ms | reported | |`);
     const load = loadavg()
       .map((l) => l.toFixed(1))
       .join(' ');
