@@ -187,6 +187,22 @@ describe('series over an asset (spec 2.7): the area-weighted mean of the covered
     for (const e of inches.body.series) expect(e.value).toBeCloseTo(overcastEtos() / 25.4, 4);
   });
 
+  it('an asset touching the antimeridian reads the cells across it too, and takes its own cells’ values', async () => {
+    const asset = await createAsset([
+      [179.2, 0.2],
+      [180, 0.2],
+      [180, 0.8],
+      [179.2, 0.8],
+      [179.2, 0.2],
+    ]);
+    source.calls.length = 0;
+    const res = await get(`/hourly-relative-humidity/${asset.id}?start=2026-06-15T00:00:00Z&end=2026-06-15T01:00:00Z`);
+    expect(res.status).toBe(200);
+    for (const e of res.body.series) expect(e.value).toBeCloseTo(RH_20_15, 1);
+    expect(source.calls.some((c) => c.startsWith('window air_temperature'))).toBe(true);
+    expect(source.calls.filter((c) => c.startsWith('window air_temperature'))).toHaveLength(2);
+  });
+
   it('another account’s asset is 404 on both series, like a missing one', async () => {
     const asset = await createAsset(half);
     for (const path of ['/hourly-relative-humidity', '/hourly-evapotranspiration-short-crop']) {
