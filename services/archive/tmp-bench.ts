@@ -1,0 +1,10 @@
+import { severeEvents } from '@fieldcast/weather';
+const t0 = performance.now();
+const r = severeEvents('hail', [-104, 30, -96, 38], { startMs: Date.UTC(2025, 5, 1, 6), endMs: Date.UTC(2025, 5, 17, 6) - 1 });
+console.log('block', r.length, performance.now() - t0);
+const t1 = performance.now();
+const r2 = severeEvents('hail', [-104, 30, -96, 38], { startMs: Date.UTC(2025, 6, 1, 6), endMs: Date.UTC(2025, 6, 17, 6) - 1 });
+console.log('block2', r2.length, performance.now() - t1);
+const t2 = performance.now();
+const r3 = severeEvents('hail', [-105, 30, -90, 45], { startMs: Date.UTC(2024, 6, 1), endMs: Date.UTC(2025, 6, 1) });
+console.log('big', r3.length, performance.now() - t2);
