@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { archiveService, ArchiveRegistrationError, ArchiveUserStore } from '@fieldcast/archive';
+import { archiveService } from '@fieldcast/archive';
+import { ArchiveRegistrationError, ArchiveUserStore } from '@fieldcast/archive/users';
 import type { Database } from '@fieldcast/db';
 import { FleetEnv, migrateService } from '@fieldcast/runtime';
 import { openCliDatabase } from './data-dir.js';
