@@ -19,6 +19,7 @@ import {
   type ZoomLevels,
 } from '@fieldcast/weather';
 import type { TileFrame } from '@fieldcast/schemas';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -37,12 +38,22 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** An index from frame id to product and valid time over the frames tiles are served for. */
+/** Ids hashed between two turns of the event loop while the index is built (about 30 ms of SHA-1). */
+const IDS_PER_TURN = 1024;
+
+/**
+ * An index from frame id to product and valid time over the frames tiles are served for. It is
+ * built in slices, giving the event loop back between them, newest frames first, so a request
+ * for a recent frame waits only for the slices before it; it is brought up to date once an hour
+ * and rebuilt once a day.
+ */
 export class FrameIndex {
   private byId = new Map<string, FrameRef>();
-  /** per product, the newest valid time indexed */
-  private newest = new Map<string, number>();
+  /** per product, the oldest and newest valid times indexed */
+  private covered = new Map<string, { oldest: number; newest: number }>();
   private builtDay = NaN;
+  private builtHour = NaN;
+  private building: Promise<void> | null = null;
 
   constructor(
     private readonly catalog: Catalog,
@@ -50,9 +61,12 @@ export class FrameIndex {
   ) {}
 
   /** The frame of this id, if it is a frame of a product with frames inside the served window. */
-  find(id: string): FrameRef | undefined {
-    this.refresh();
-    return this.byId.get(id.toLowerCase());
+  async find(id: string): Promise<FrameRef | undefined> {
+    const key = id.toLowerCase();
+    const hit = this.byId.get(key);
+    if (hit && this.current()) return hit;
+    await this.update();
+    return this.byId.get(key);
   }
 
   /** The oldest valid time served at the given instant. */
@@ -60,25 +74,48 @@ export class FrameIndex {
     return forecastBoundaryMs(nowMs) - TILE_HISTORY_DAYS * DAY_MS;
   }
 
-  private refresh(): void {
+  private current(): boolean {
+    return Math.floor(this.now().getTime() / HOUR_MS) === this.builtHour;
+  }
+
+  private update(): Promise<void> {
+    this.building ??= this.build().finally(() => (this.building = null));
+    return this.building;
+  }
+
+  private async build(): Promise<void> {
     const nowMs = this.now().getTime();
     const day = Math.floor(nowMs / DAY_MS);
     if (day !== this.builtDay) {
       this.byId = new Map();
-      this.newest = new Map();
+      this.covered = new Map();
       this.builtDay = day;
     }
     const oldest = this.oldestServedMs(nowMs);
+    let hashed = 0;
+    const add = async (p: ProductDef, times: number[]) => {
+      for (const t of times) {
+        const id = frameId(p, t);
+        this.byId.set(id, { id, product: p, validMs: t });
+        if (++hashed % IDS_PER_TURN === 0) await nextTurn();
+      }
+    };
+    // Newest first, product by product: the new hours (the last day at a fresh start) ...
     for (const p of this.catalog.products()) {
       if (!p.hasFrames || p.cadenceMinutes === 0) continue;
       const { endMs } = productTimeRange(p, nowMs);
-      const from = (this.newest.get(p.id) ?? oldest - 1) + 1;
-      if (from > endMs) continue;
-      for (const t of frameTimes(p, nowMs, from, endMs)) {
-        const id = frameId(p, t);
-        this.byId.set(id, { id, product: p, validMs: t });
-      }
-      this.newest.set(p.id, endMs);
+      const had = this.covered.get(p.id);
+      const from = had ? had.newest + 1 : Math.max(oldest, forecastBoundaryMs(nowMs) - DAY_MS);
+      await add(p, frameTimes(p, nowMs, from, endMs).reverse());
+      this.covered.set(p.id, { oldest: had?.oldest ?? from, newest: endMs });
+    }
+    // ... which requests for recent frames may use at once, while the history is indexed.
+    this.builtHour = Math.floor(nowMs / HOUR_MS);
+    for (const p of this.catalog.products()) {
+      const had = this.covered.get(p.id);
+      if (!had || had.oldest <= oldest) continue;
+      await add(p, frameTimes(p, nowMs, oldest, had.oldest - 1).reverse());
+      this.covered.set(p.id, { ...had, oldest });
     }
   }
 }

@@ -78,7 +78,7 @@ export class TileRenderer {
 
   /** The frame, style and tile a request names, with the answer's ETag and lifetime; throws the request's fault. */
   async resolve(request: TileRequest): Promise<ResolvedTile> {
-    const frame = this.frames.find(request.frameId);
+    const frame = await this.frames.find(request.frameId);
     if (!frame || !productVisible(frame.product)) throw new NotFoundError('frame', request.frameId);
     const { z, x, y } = request.tile;
     const { minimum, maximum } = this.zoomLevels;
