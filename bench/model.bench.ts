@@ -21,6 +21,8 @@ import { SyntheticSource } from '../packages/weather/src/index.js';
 import { modelServiceWith } from '../services/model/src/definition.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+/** rounds per case; the figure is the median of the rounds' ratios, so a burst of load from other jobs moves one round, not the figure */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 10;
 const LAT = 42.0308,
   LON = -93.6319;
@@ -72,13 +74,27 @@ async function main(): Promise<void> {
     const rows: string[] = [];
     for (const c of cases) {
       await getJson(c.path);
-      const health = await rate(`${base}/healthz`);
-      const rps = await rate(`${base}${c.path}`, account.auth);
-      const ratio = rps / health;
+      const rounds: { ratio: number; rps: number; health: number }[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        // Rounds alternate which is measured first, so a trend in the load favours neither.
+        let health: number;
+        let rps: number;
+        if (i % 2 === 0) {
+          health = await rate(`${base}/healthz`);
+          rps = await rate(`${base}${c.path}`, account.auth);
+        } else {
+          rps = await rate(`${base}${c.path}`, account.auth);
+          health = await rate(`${base}/healthz`);
+        }
+        rounds.push({ ratio: rps / health, rps, health });
+      }
+      rounds.sort((a, b) => a.ratio - b.ratio);
+      const mid = rounds[rounds.length >> 1]!;
       // With every connection busy, each request takes about CONNECTIONS / rps.
-      const ms = (1000 * CONNECTIONS) / rps;
-      const figure = `${ratio.toFixed(3)} of /healthz (${rps.toFixed(0)} vs ${health.toFixed(0)} req/s, ${ms.toFixed(2)} ms)`;
-      rows.push(`| ${c.label} | ${figure} | >= ${c.target} | ${ratio >= c.target ? 'PASS' : 'FAIL'} |`);
+      const ms = (1000 * CONNECTIONS) / mid.rps;
+      const all = rounds.map((r) => r.ratio.toFixed(2)).join(', ');
+      const figure = `${mid.ratio.toFixed(3)} of /healthz (median of ${all}; ${mid.rps.toFixed(0)} vs ${mid.health.toFixed(0)} req/s, ${ms.toFixed(2)} ms)`;
+      rows.push(`| ${c.label} | ${figure} | >= ${c.target} | ${mid.ratio >= c.target ? 'PASS' : 'FAIL'} |`);
     }
     // Cache misses (docs/decisions/0143-model-series-cache.md): a new point each request, one at a
     // time, against /healthz one at a time; reported, no target.
