@@ -45,6 +45,8 @@ export class HourlyTableSource implements GridSource {
     private readonly value: CellValue,
     private readonly boundaryMs: number,
     private readonly windDescription = 'Wind speed at 2 m',
+    /** false: a source without surface_altitude (the service then reads the height from pressure) */
+    private readonly withAltitude = true,
   ) {}
 
   coverage(): TimeRange {
@@ -52,14 +54,16 @@ export class HourlyTableSource implements GridSource {
   }
 
   variables(): VariableInfo[] {
-    return (Object.keys(UNITS) as VariableId[]).map((id) => ({
-      id,
-      standardName: id,
-      cellMethods: '',
-      units: UNITS[id]!,
-      description: id === 'wind_speed' ? this.windDescription : id,
-      stepMs: id === 'surface_altitude' ? 0 : HOUR_MS,
-    }));
+    return (Object.keys(UNITS) as VariableId[])
+      .filter((id) => this.withAltitude || id !== 'surface_altitude')
+      .map((id) => ({
+        id,
+        standardName: id,
+        cellMethods: '',
+        units: UNITS[id]!,
+        description: id === 'wind_speed' ? this.windDescription : id,
+        stepMs: id === 'surface_altitude' ? 0 : HOUR_MS,
+      }));
   }
 
   private hours(variable: VariableId, range: TimeRange): number[] {

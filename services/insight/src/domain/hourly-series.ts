@@ -86,9 +86,11 @@ function productsOf(productOf: (i: number) => string, lead: number, hours: numbe
   return out;
 }
 
-/** Index of the stamp at range.startMs in a series or window that may start later (it never does for these reads). */
+/** Index of the stamp at range.startMs in a series or window read for that range; a read that starts later lacks hours. */
 function firstIndex(startMs: number, stepMs: number, rangeStartMs: number): number {
-  return stepMs > 0 ? Math.round((rangeStartMs - startMs) / stepMs) : 0;
+  const k = stepMs > 0 ? Math.round((rangeStartMs - startMs) / stepMs) : 0;
+  if (k < 0) throw missing();
+  return k;
 }
 
 interface Computed {
@@ -149,7 +151,8 @@ async function pointElevation(source: GridSource, lon: number, lat: number, rang
   if (!source.variables().some((v) => v.id === 'surface_altitude')) return undefined;
   const s = await source.pointSeries('surface_altitude', lon, lat, { startMs: range.startMs, endMs: range.startMs });
   const z = s.values[0];
-  return z !== undefined && Number.isFinite(z) ? Math.max(0, z) : undefined;
+  // Below sea level (the Dead Sea shore) is a height too: eq. 3 holds there.
+  return z !== undefined && Number.isFinite(z) ? z : undefined;
 }
 
 /** Cell centres origin + k d within lo..hi, as a window read selects them. */
@@ -270,7 +273,7 @@ async function readWindows(source: GridSource, quantity: HourlyQuantity, bbox: B
   if (source.variables().some((v) => v.id === ('surface_altitude' satisfies VariableId))) {
     const z = await source.window('surface_altitude', bbox, { startMs: range.startMs, endMs: range.startMs });
     if (z.lats.length === t.lats.length && z.lons.length === t.lons.length) {
-      elevation = Float64Array.from(z.values.subarray(0, z.lats.length * z.lons.length), (v) => (Number.isFinite(v) ? Math.max(0, v) : 0));
+      elevation = Float64Array.from(z.values.subarray(0, z.lats.length * z.lons.length), (v) => (Number.isFinite(v) ? v : 0));
     }
   }
   return {
