@@ -110,8 +110,10 @@ describe('forecast life-cycle events', () => {
     });
     const rapid = events.filter((e) => e.data.related[0]!.id === RAPID_ID);
     expect(rapid.map((e) => e.type)).toEqual(['fieldcast.forecast.incomplete']);
-    // Relayed to the topic through the outbox.
-    await eventually(() => {
+    // Relayed to the topic through the outbox: marked sent, and received by a consumer of the topic.
+    await eventually(async () => {
+      const unsent = await t.fleet.db.knex.withSchema('model').table('outbox').whereNull('sent_at').count({ n: '*' }).first();
+      expect(Number(unsent?.n)).toBe(0);
       for (const e of events) expect(delivered.map((d) => d.id)).toContain(e.id);
     });
   });
