@@ -21,5 +21,3 @@ export class TestClock {
 export function get(app: App, account: TestAccount, path: string) {
   return request(app).get(path).set('Authorization', account.auth).set('Accept', JSON_V1);
 }
-
-export const iso = (ms: number) => new Date(ms).toISOString();
