@@ -1,5 +1,6 @@
 import {
   CarriedCloudiness,
+  type HourlyReferenceEtInput,
   dayOfYear,
   hourlyReferenceEt,
   relativeHumidity,
@@ -82,30 +83,36 @@ export function evapotranspirationHours(
   const { offset, stride, temperature, dewpoint, shortwave, windSpeed } = inputs;
   if (!shortwave || !windSpeed) throw new Error('evapotranspiration needs shortwave and wind');
   const carried = new CarriedCloudiness();
+  // One input object, its hour's members set in place: hourlyReferenceEt keeps nothing of it, and
+  // an asset series calls it millions of times.
+  const hour: HourlyReferenceEtInput = {
+    temperature: 0,
+    actualVapourPressure: 0,
+    solarRadiation: 0,
+    windSpeed: 0,
+    windHeight: site.windHeight,
+    elevation: site.elevation,
+    latitude: site.latitude,
+    longitude: site.longitude,
+    dayOfYear: 0,
+    midpointHour: 0,
+  };
   let doyDay = Number.NaN;
-  let doy = 0;
   for (let k = 0; k < first + n; k++) {
     const at = offset + k * stride;
     const mid = inputStartMs + k * HOUR_MS + HOUR_MS / 2;
     const day = Math.floor(mid / DAY_MS);
     if (day !== doyDay) {
       doyDay = day;
-      doy = dayOfYear(new Date(mid));
+      hour.dayOfYear = dayOfYear(new Date(mid));
     }
-    const cloudiness = carried.value;
-    const r = hourlyReferenceEt({
-      temperature: hourMean(temperature, at, stride),
-      actualVapourPressure: saturationVapourPressureTetens(hourMean(dewpoint, at, stride)),
-      solarRadiation: wattsPerSquareMetreToMegajoulesPerHour(Math.max(0, hourMean(shortwave, at, stride))),
-      windSpeed: Math.max(0, hourMean(windSpeed, at, stride)),
-      windHeight: site.windHeight,
-      elevation: site.elevation,
-      latitude: site.latitude,
-      longitude: site.longitude,
-      dayOfYear: doy,
-      midpointHour: (mid - day * DAY_MS) / HOUR_MS,
-      ...(cloudiness === undefined ? {} : { carriedCloudiness: cloudiness }),
-    });
+    hour.temperature = hourMean(temperature, at, stride);
+    hour.actualVapourPressure = saturationVapourPressureTetens(hourMean(dewpoint, at, stride));
+    hour.solarRadiation = wattsPerSquareMetreToMegajoulesPerHour(Math.max(0, hourMean(shortwave, at, stride)));
+    hour.windSpeed = Math.max(0, hourMean(windSpeed, at, stride));
+    hour.midpointHour = (mid - day * DAY_MS) / HOUR_MS;
+    hour.carriedCloudiness = carried.value;
+    const r = hourlyReferenceEt(hour);
     carried.observe(r);
     if (k >= first) out[k - first] = r.et;
   }
