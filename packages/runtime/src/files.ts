@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** What a service that declares `files` is given (needs.ts). */
+/** What a service that declares `files` is given (needs.ts; docs/decisions/0160-service-files-and-signing-key.md). */
 export interface ServiceFiles {
   /** a directory of its own, `<data dir>/<area>`, created at start: caches of what it produces */
   dir: string;
