@@ -18,7 +18,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import request from 'supertest';
 import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/runtime/testing';
 import { SyntheticSource } from '@fieldcast/weather';
 import { IOWA, PRODUCT, testTransferService } from '../../services/transfer/test/helpers.js';
@@ -94,9 +93,9 @@ afterAll(async () => {
 });
 
 async function linkOf(product: string): Promise<string> {
-  const res = await request(base).get(`/products/${product}/datasets?date=2024-06-01`).set('Authorization', account.auth);
+  const res = await fetch(`${base}/products/${product}/datasets?date=2024-06-01`, { headers: { Authorization: account.auth } });
   expect(res.status).toBe(200);
-  return res.body[0].downloadUrl as string;
+  return ((await res.json()) as { downloadUrl: string }[])[0]!.downloadUrl;
 }
 
 /** The weather's value at a cell centre of the Iowa test grid (column x, row y from the north-west). */

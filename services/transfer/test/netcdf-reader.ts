@@ -2,11 +2,6 @@
  * A structural reader of NetCDF classic and 64-bit offset files for the tests, written from the
  * NetCDF Classic Format Specification independently of the writer.
  */
-export interface NcAttribute {
-  name: string;
-  value: string | number[];
-}
-
 export interface NcVariable {
   name: string;
   dims: string[];
