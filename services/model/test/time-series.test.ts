@@ -163,6 +163,19 @@ describe('by-variable time series (spec 2.8)', () => {
     expect(none.body.series).toEqual([]);
   });
 
+  it('an EXPIRED run still answers, with the values it had; a gone run is 404', async () => {
+    const complete = await at(RUN_06, 'temperature', '?limit=48');
+    clock.set(Date.parse('2026-05-01T06:00:00Z') + 200 * HOUR);
+    expect((await get(app(), t.alice, `/forecasts/${RUN_06}`)).body.status).toBe('EXPIRED');
+    const expired = await at(RUN_06, 'temperature', '?limit=48');
+    expect(expired.status).toBe(200);
+    expect(expired.body).toEqual(complete.body);
+    clock.set(Date.parse('2026-05-01T06:00:00Z') + 336 * HOUR);
+    const gone = await at(RUN_06, 'temperature', '?limit=48');
+    expect(gone.status).toBe(404);
+    expect(gone.body.id).toBe('forecast_does_not_exist');
+  });
+
   it('404 forecast_does_not_exist and variable_does_not_exist', async () => {
     const unknownRun = await at('00000000-0000-4000-8000-000000000000', 'temperature');
     expect(unknownRun.status).toBe(404);

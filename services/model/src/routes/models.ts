@@ -23,9 +23,9 @@ const MODEL = 'The model is named by its id (UUID) or its name.';
 /** Models, their variables and runs (docs/interface.md §7; public record, model area). */
 export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
   const nowMs = () => deps.now().getTime();
-  const latest = (idOrName: string) => {
+  /** The model's latest complete run at `now` (one reading of the clock per request). */
+  const latest = (idOrName: string, now: number) => {
     const m = modelOf(deps, idOrName);
-    const now = nowMs();
     const run = latestCompleteRun(deps.runs.runsOf(m, now), now);
     if (!run) throw new NotFoundError('forecast', `of model ${m.name}`, `Model ${m.name} has no complete forecast yet`);
     return run;
@@ -92,7 +92,10 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
       params: ModelParams,
       response: { status: 200, description: 'The run', schema: ModelForecastRecord },
       errors: [404],
-      handle: ({ params }) => forecastRecord(latest(params.id), nowMs()),
+      handle: ({ params }) => {
+        const now = nowMs();
+        return forecastRecord(latest(params.id, now), now);
+      },
     })
     .op({
       method: 'get',
@@ -105,8 +108,9 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
       response: { status: 200, description: 'The forecast link and each variable (spec 2.8)', schema: ModelLatestForecastTimeSeries },
       errors: [404],
       handle: async ({ params, query }) => {
-        const run = latest(params.id);
-        const validMs = selectValidTimes(run, nowMs(), { startMs: query.start, endMs: query.end, limit: query.limit });
+        const now = nowMs();
+        const run = latest(params.id, now);
+        const validMs = selectValidTimes(run, now, { startMs: query.start, endMs: query.end, limit: query.limit });
         const truth = new TruthReader(deps.weather, params.latitude, params.longitude, validMs);
         const texts = await Promise.all(run.model.variables.map((v) => seriesJson(deps, run, v, params, validMs, truth)));
         // Assembled from each variable's JSON text: the same text JSON.stringify gives of the object.

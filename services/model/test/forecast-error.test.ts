@@ -1,0 +1,70 @@
+import { ERROR_RULES, errorGrowth, errorNoise, forecastValues } from '../src/domain/forecast-error.js';
+
+/* The forecast error model (docs/decisions/0141-forecast-error-model.md), as plain functions. */
+const INIT = Date.parse('2026-05-01T06:00:00Z');
+const HOUR = 3_600_000;
+const leads = Array.from({ length: 385 }, (_, h) => h);
+const key = { model: 'synthetic-global', initMs: INIT, stream: 'air_temperature' };
+
+describe('forecast error', () => {
+  it('grows as 1 - exp(-h / 120 h): 0 at lead 0, 0.181 at a day, 0.632 at five days, 0.959 at 16 days', () => {
+    expect(errorGrowth(0)).toBe(0);
+    expect(errorGrowth(24)).toBeCloseTo(1 - Math.exp(-0.2), 12);
+    expect(errorGrowth(24)).toBeCloseTo(0.181, 3);
+    expect(errorGrowth(120)).toBeCloseTo(0.632, 3);
+    expect(errorGrowth(384)).toBeCloseTo(0.959, 3);
+  });
+
+  it('noise is deterministic, differs between runs and streams, and is near unit variance over many places', () => {
+    expect(errorNoise(key, 42, -93, leads)).toEqual(errorNoise(key, 42, -93, leads));
+    expect(errorNoise(key, 42, -93, leads)).not.toEqual(errorNoise({ ...key, initMs: INIT + 6 * HOUR }, 42, -93, leads));
+    expect(errorNoise(key, 42, -93, leads)).not.toEqual(errorNoise({ ...key, stream: 'wind_speed' }, 42, -93, leads));
+    // Lattice nodes (whole multiples of 5 degrees and 12 h) carry the unit-variance values themselves.
+    let sum = 0;
+    let sumSq = 0;
+    let n = 0;
+    for (let lat = -85; lat <= 85; lat += 5)
+      for (let lon = -180; lon < 180; lon += 5) {
+        const v = errorNoise(key, lat, lon, [0, 120, 240]);
+        for (const x of v) {
+          sum += x;
+          sumSq += x * x;
+          n++;
+        }
+      }
+    const mean = sum / n;
+    expect(Math.abs(mean)).toBeLessThan(0.05);
+    expect(sumSq / n - mean * mean).toBeGreaterThan(0.9);
+    expect(sumSq / n - mean * mean).toBeLessThan(1.1);
+  });
+
+  it('is smooth: neighbouring hours and places differ far less than the noise itself', () => {
+    const a = errorNoise(key, 42, -93, leads);
+    let step = 0;
+    for (let h = 1; h < a.length; h++) step = Math.max(step, Math.abs((a[h] as number) - (a[h - 1] as number)));
+    expect(step).toBeLessThan(0.5);
+    const b = errorNoise(key, 42.01, -93.01, leads);
+    for (let h = 0; h < a.length; h++) expect(Math.abs((a[h] as number) - (b[h] as number))).toBeLessThan(0.05);
+    // Longitude wraps: -180 and 180 are one place.
+    expect(errorNoise(key, 10, -180, leads)).toEqual(errorNoise(key, 10, 180, leads));
+  });
+
+  it('applies each rule: additive, multiplicative, dewpoint below temperature, none', () => {
+    const valid = leads.map((h) => INIT + h * HOUR);
+    const run = { model: 'synthetic-global', initMs: INIT };
+    const flat = (v: number) => new Float64Array(valid.length).fill(v);
+    const t = forecastValues(ERROR_RULES.air_temperature, run, 42, -93, valid, { values: flat(10) });
+    expect(t[0]).toBe(10);
+    expect(Math.max(...t.map((v) => Math.abs(v - 10)))).toBeGreaterThan(0.5);
+    const rain = forecastValues(ERROR_RULES.precipitation_rate, run, 42, -93, valid, { values: flat(0) });
+    expect([...rain].every((v) => v === 0)).toBe(true);
+    const wind = forecastValues(ERROR_RULES.wind_speed, run, 42, -93, valid, { values: flat(4) });
+    expect([...wind].every((v) => v > 0)).toBe(true);
+    const dew = forecastValues(ERROR_RULES.dew_point_temperature, run, 42, -93, valid, { values: flat(5), temperature: flat(10) });
+    expect(dew[0]).toBeCloseTo(5, 12);
+    dew.forEach((d, i) => expect(d).toBeLessThan((t[i] as number) + 1e-9));
+    const clear = forecastValues(ERROR_RULES.precipitation_type, run, 42, -93, valid, { values: flat(2) });
+    expect([...clear].every((v) => v === 2)).toBe(true);
+    expect(() => forecastValues(ERROR_RULES.dew_point_temperature, run, 42, -93, valid, { values: flat(5) })).toThrow(/temperature/);
+  });
+});
