@@ -26,6 +26,10 @@ export interface CellGeography {
   cloudShift: Float32Array;
   monsoonCos: Float32Array;
   monsoonSin: Float32Array;
+  /** the monthly precipitation climate (geoclimate.ts `precipitationClimateAt`) */
+  precipLog: Float32Array;
+  precipCos: Float32Array;
+  precipSin: Float32Array;
 }
 
 /** The static surface at the cells of rows `lats` x columns `lons`. */

@@ -11,6 +11,13 @@
  */
 import { earthGeography, type Geography } from '@fieldcast/geography';
 import { LAPSE_RATE_K_PER_M, yearAngle } from './climate.js';
+import { COLDEST, type Coefficients, WARMEST } from './geoclimate-coefficients.js';
+import {
+  PRECIPITATION_MEAN,
+  PRECIPITATION_SEASON,
+  type PrecipitationMeanTerms,
+  type PrecipitationSeasonTerms,
+} from './precipitation-coefficients.js';
 
 /** Lattice spacing of the climate terms, degrees (about 28 km: finer than the terms vary). */
 const NODE_DEG = 0.25;
@@ -44,6 +51,13 @@ export interface ClimateInputs {
   landPoleward: number;
   /** land share equatorward within 2-12 degrees (a sea there feeds a summer monsoon) */
   landEquatorward: number;
+  /** sea share within ~400 km (a disk of 3.5 degrees of latitude): how much of the air around is maritime */
+  seaNear: number;
+  /**
+   * A windward slope, 0..1.5: high ground (km) within 2.5 degrees on one side with sea within 3
+   * degrees on the other, the larger of the two ways round (moist air forced up: orographic rain)
+   */
+  windward: number;
 }
 
 /** Climate terms of a place: annual mean at sea level (degC), signed half-range (K; > 0 peaks in July), lag (days after the solstice). */
@@ -55,45 +69,13 @@ export interface ClimateTerms {
   dryness: number;
   /** summer monsoon strength, 0..1: tropical and subtropical land drawing moist air in its summer */
   monsoon: number;
+  /**
+   * Monthly precipitation climate (precipitationClimate): ln(P + 3) with P in mm a month, its
+   * mean of mid-summer and mid-winter and half their difference (signed: > 0 peaks in July).
+   */
+  precipLog: number;
+  precipSeason: number;
 }
-
-/**
- * Coefficients of the coldest-month and warmest-month mean temperatures at sea level, degC, on
- * the geographic terms of `climateTerms` (docs/architecture.md §6). Fitted once, by least squares,
- * to published 1991-2020 normals of 22 stations (packages/geography/test/data/climate-normals.json
- * and the further places of packages/weather/test/climate-normals-data.ts); the same numbers
- * serve every place on Earth.
- */
-const COLDEST = {
-  base: 25.953,
-  sinLat: 7.956,
-  sin2Lat: -48.862,
-  exposure: -23.862,
-  poleward: 2.289,
-  warmDrift: 22.448,
-  coldCurrent: -18.378,
-  subtropicalLand: 13.232,
-  plateau: 3.228,
-  inland: -11.647,
-  shelter: -11.535,
-  foehn: 9.741,
-};
-const WARMEST = {
-  base: 27.814,
-  sinLat: 17.841,
-  sin2Lat: -45.23,
-  exposure: -1.676,
-  poleward: 13.617,
-  warmDrift: 8.366,
-  coldCurrent: -18.144,
-  subtropicalLand: 4.42,
-  plateau: 3.02,
-  inland: -3.766,
-  shelter: -1.293,
-  foehn: 1.209,
-};
-
-type Coefficients = typeof COLDEST;
 
 /** Winter cooling over fully ice-covered sea, K (Arctic Ocean winters near -30 degC against about -10 over open polar water). */
 const SEA_ICE_WINTER_K = 20;
@@ -124,7 +106,7 @@ const MONTH_OF_PEAK = 0.9887;
  * the month to the peak day), tapered to zero over the 8 degrees next to the equator where the
  * cycle is weak and changes hemisphere.
  */
-function climateTerms(g: ClimateInputs): ClimateTerms {
+export function regressionTerms(g: ClimateInputs): Coefficients {
   const a = Math.abs(g.lat);
   const s = Math.sin(a * DEG);
   const land = g.land;
@@ -148,20 +130,51 @@ function climateTerms(g: ClimateInputs): ClimateTerms {
     inland: inland * s,
     shelter: lee * (1 - g.continentality),
     foehn: ww * lee * g.continentality,
+    maritime: g.seaNear * s * s,
+    landSurface: land * s,
   };
-  const fit = (c: Coefficients): number => {
-    let t = 0;
-    for (const k of Object.keys(c) as (keyof Coefficients)[]) t += c[k] * terms[k];
-    return t;
-  };
+  return terms;
+}
+
+/** Days after the solstice of the annual cycle's peak: the surface answers the sun about a month late over land, nearer two over open sea. */
+export function lagDaysOf(g: ClimateInputs): number {
+  const ww = westerlyWeight(g.lat);
+  const exposure = g.land * (0.3 * g.continentality + 0.7 * (ww * g.landWest + (1 - ww) * g.landEast));
+  const inland = g.land * (1 - Math.exp(-Math.max(0, g.coastKm) / 300));
+  return 25 + 25 * (1 - Math.min(1, exposure + inland));
+}
+
+/** A fitted form (geoclimate-coefficients.ts, precipitation-coefficients.ts) evaluated on a place's terms. */
+function evaluate<T extends Record<string, number>>(c: T, terms: T): number {
+  let t = 0;
+  for (const k of Object.keys(c) as (keyof T)[]) t += c[k]! * terms[k]!;
+  return t;
+}
+
+/** The climate terms of a place (see regressionTerms for the fitted part). */
+function climateTerms(g: ClimateInputs): ClimateTerms {
+  return climateParts(g).terms;
+}
+
+/** The precipitation climate's terms at a point (for scripts/fit-precipitation.ts). */
+export function precipitationFeaturesAt(lat: number, lon: number, geo: Geography = earthGeography()) {
+  return climateParts(climateInputsAt(geo, lat, lon)).precipitation;
+}
+
+function climateParts(g: ClimateInputs): { terms: ClimateTerms; precipitation: ReturnType<typeof precipitationFeatures> } {
+  const a = Math.abs(g.lat);
+  const land = g.land;
+  const ww = westerlyWeight(g.lat);
+  const upwind = ww * g.landWest + (1 - ww) * g.landEast;
+  const westCoast = (1 - g.landWest) * g.landEast;
+  const terms = regressionTerms(g);
   // Winter sea ice, not among the fitted stations: over frozen polar seas the winter air loses
   // the ocean's heat (ice insulates it), except where a warm drift keeps the sea open.
   const seaIce = (1 - land) * smoothstep((a - 60) / 20) * (1 - westCoast);
-  const coldest = fit(COLDEST) - SEA_ICE_WINTER_K * seaIce,
-    warmest = fit(WARMEST);
+  const coldest = evaluate(COLDEST, terms) - SEA_ICE_WINTER_K * seaIce,
+    warmest = evaluate(WARMEST, terms);
   const halfRange = (Math.max(0, warmest - coldest) / 2 / MONTH_OF_PEAK) * Math.min(1, a / 8);
-  // The surface answers the sun about a month late over land, nearer two over open sea.
-  const lagDays = 25 + 25 * (1 - Math.min(1, exposure + inland));
+  const lagDays = lagDaysOf(g);
   // Deserts: the subtropical highs' subsiding air is dry where it has crossed land (Sahara,
   // Arabia, inner Australia) or a cold upwelling sea (Atacama, Namib).
   const subtropicalHigh = Math.exp(-(((a - 24) / 9) ** 2));
@@ -170,17 +183,94 @@ function climateTerms(g: ClimateInputs): ClimateTerms {
   // from a sea on its equator side (South Asia, the Sahel, northern Australia); they also end
   // the dry season there, so they take back part of the desert's dryness.
   const monsoon = land * Math.exp(-(((a - 17) / 10) ** 2)) * Math.min(1, 2 * (1 - g.landEquatorward));
-  return {
-    mean: (coldest + warmest) / 2,
+  const desert = dryness * (1 - monsoon);
+  const mean = (coldest + warmest) / 2;
+  const p = precipitationFeatures(g, { meanAtGround: mean - LAPSE_RATE_K_PER_M * Math.max(0, g.elevation), halfRange, desert, monsoon });
+  const precipSeason = evaluate(PRECIPITATION_SEASON, p.season);
+  const climate: ClimateTerms = {
+    mean,
     amplitude: g.lat >= 0 ? halfRange : -halfRange,
     lagDays,
-    dryness: dryness * (1 - monsoon),
+    dryness: desert,
     monsoon: g.lat >= 0 ? monsoon : -monsoon,
+    precipLog: evaluate(PRECIPITATION_MEAN, p.mean),
+    precipSeason: g.lat >= 0 ? precipSeason : -precipSeason,
+  };
+  return { terms: climate, precipitation: p };
+}
+
+/** What the temperature climate gives the precipitation climate at a place. */
+export interface PrecipitationDrivers {
+  /** annual mean temperature at the ground, degC */
+  meanAtGround: number;
+  /** half-range of the annual temperature cycle, K */
+  halfRange: number;
+  /** desert dryness and monsoon strength, 0..1 */
+  desert: number;
+  monsoon: number;
+}
+
+/**
+ * Terms of the monthly precipitation climate (docs/decisions/0083-precipitation-climate.md). With
+ * L = ln(P + 3), P the monthly total in mm, the mean of L over mid-summer and mid-winter and half
+ * their difference (summer minus winter) are each one linear form of these terms, fitted by
+ * scripts/fit-precipitation.ts to published normals:
+ *   mean:   moisture (the air's capacity: Clausius-Clapeyron, ~6 % a kelvin, from the annual
+ *           mean), desert (subsidence), ITCZ (|lat| < ~10), storm tracks (|lat| near 50 with the
+ *           sea upwind), subtropical east coasts (moist onshore flank of the subtropical highs),
+ *           continental interiors, monsoon;
+ *   season: monsoon, continental summer convection, west coasts' winter storms, Mediterranean
+ *           winters (west coasts near 35 degrees), the temperature cycle's range (summer air holds
+ *           more water), the tropical margins' summer rains;
+ *   both:   windward slopes (high ground with the sea on the other side: orographic rain), in the
+ *           season with the monsoon.
+ */
+export function precipitationFeatures(
+  g: ClimateInputs,
+  d: PrecipitationDrivers,
+): { mean: PrecipitationMeanTerms; season: PrecipitationSeasonTerms } {
+  const a = Math.abs(g.lat);
+  const land = g.land;
+  const ww = westerlyWeight(g.lat);
+  const upwindSea = 1 - (ww * g.landWest + (1 - ww) * g.landEast);
+  const westCoast = (1 - g.landWest) * g.landEast;
+  const eastCoast = (1 - g.landEast) * g.landWest;
+  const band = (centre: number, width: number) => Math.exp(-(((a - centre) / width) ** 2));
+  return {
+    mean: {
+      base: 1,
+      moisture: d.meanAtGround / 10,
+      desert: d.desert * (1 - d.monsoon),
+      itcz: band(0, 10),
+      stormTrack: band(50, 12) * upwindSea,
+      eastCoast: eastCoast * band(30, 10),
+      interior: land * g.continentality,
+      monsoon: d.monsoon,
+      windward: land * g.windward,
+    },
+    season: {
+      base: 1,
+      monsoon: d.monsoon,
+      convection: land * g.continentality * band(45, 20),
+      westCoastWinter: westCoast * band(48, 12),
+      mediterranean: westCoast * land * band(35, 7),
+      range: d.halfRange / 10,
+      tropicalMargin: band(12, 8),
+      windwardMonsoon: land * g.windward * d.monsoon,
+    },
   };
 }
 
+/** Rings of the sea-share disk: radius (degrees of latitude) and points on it. */
+const SEA_RINGS: readonly (readonly [number, number])[] = [
+  [0, 1],
+  [1.25, 8],
+  [2.5, 12],
+  [3.5, 16],
+];
+
 /** The inputs of climateTerms at one place, from the geography lookups. */
-function climateInputsAt(geo: Geography, lat: number, lon: number): ClimateInputs {
+export function climateInputsAt(geo: Geography, lat: number, lon: number): ClimateInputs {
   const s = geo.sampleAt(lat, lon);
   const clampLat = (x: number) => (x > 89.9 ? 89.9 : x < -89.9 ? -89.9 : x);
   let plateau = 0;
@@ -223,8 +313,35 @@ function climateInputsAt(geo: Geography, lat: number, lon: number): ClimateInput
       equator += geo.landFractionAt(la, lon + dx);
     }
   }
+  // Sea share in a disk of radius 3.5 degrees of latitude (~390 km), rings at 1.25, 2.5 and 3.5.
+  let nSum = 0,
+    sea = 0;
+  const cosLat = Math.max(0.2, Math.cos(lat * DEG));
+  for (const [rad, count] of SEA_RINGS) {
+    for (let q = 0; q < count; q++) {
+      const b = (2 * Math.PI * q) / count;
+      sea += 1 - geo.landFractionAt(clampLat(lat + rad * Math.cos(b)), lon + (rad * Math.sin(b)) / cosLat);
+      nSum++;
+    }
+  }
+  let ridgeEast = 0,
+    ridgeWest = 0,
+    seaEast = 0,
+    seaWest = 0;
+  const dLon = 1 / cosLat;
+  for (let d = 0.5; d <= 2.5; d += 0.5) {
+    ridgeEast = Math.max(ridgeEast, geo.elevationAt(lat, lon + d * dLon));
+    ridgeWest = Math.max(ridgeWest, geo.elevationAt(lat, lon - d * dLon));
+  }
+  for (let d = 0.5; d <= 3; d += 0.5) {
+    seaEast += (1 - geo.landFractionAt(lat, lon + d * dLon)) / 6;
+    seaWest += (1 - geo.landFractionAt(lat, lon - d * dLon)) / 6;
+  }
+  const windward = Math.min(1.5, Math.max(seaWest * ridgeEast, seaEast * ridgeWest) / 1000);
   return {
     lat,
+    windward,
+    seaNear: sea / nSum,
     land: s.landFraction,
     coastKm: s.coastDistanceKm,
     continentality: s.continentality,
@@ -246,6 +363,11 @@ function nodeTerms(geo: Geography, i: number, j: number): ClimateTerms {
 /** Bounded memo of lattice nodes: a node is a pure function of the committed geography file. */
 const NODE_CACHE_LIMIT = 200_000;
 const nodeCache = new Map<number, ClimateTerms>();
+
+/** Forgets the memo of lattice nodes: for the fit script, which changes the coefficients between rounds. */
+export function clearClimateNodes(): void {
+  nodeCache.clear();
+}
 
 function cachedNode(geo: Geography, i: number, j: number): ClimateTerms {
   const nLon = Math.round(360 / NODE_DEG);
@@ -272,6 +394,10 @@ export interface CellClimate {
   /** cos and sin parts of the monsoon's seasonal shift of the cloud bias, peaking in late July (north) or January (south) */
   monsoonCos: Float32Array;
   monsoonSin: Float32Array;
+  /** monthly precipitation climate: ln(P + 3), P in mm a month, = precipLog + precipCos cos(angle) + precipSin sin(angle) */
+  precipLog: Float32Array;
+  precipCos: Float32Array;
+  precipSin: Float32Array;
 }
 
 /** Cloud-bias shift of a full desert and half-swing of a full monsoon (cloudFraction's units). */
@@ -279,6 +405,9 @@ const DESERT_CLOUD_SHIFT = -0.5;
 const MONSOON_CLOUD_SWING = 1.2;
 /** Day of year of the monsoon's peak in the north (late July). */
 const MONSOON_PEAK_DAY = 205;
+
+/** Day of year of mid-July, where the precipitation climate's summer is read (the normals' July). */
+const PRECIPITATION_PEAK_DAY = 196.5;
 
 /** Day of year of the June solstice. */
 const SOLSTICE_DAY = 172;
@@ -296,6 +425,10 @@ export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, ge
     monsoonCos = new Float32Array(n),
     monsoonSin = new Float32Array(n);
   const monsoonPhase = w0 * MONSOON_PEAK_DAY;
+  const precipLog = new Float32Array(n),
+    precipCos = new Float32Array(n),
+    precipSin = new Float32Array(n);
+  const precipPhase = w0 * PRECIPITATION_PEAK_DAY;
   const colJ = new Int32Array(nC),
     colF = new Float64Array(nC);
   for (let c = 0; c < nC; c++) {
@@ -340,9 +473,13 @@ export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, ge
       const m = MONSOON_CLOUD_SWING * (w00 * t00.monsoon + w01 * t01.monsoon + w10 * t10.monsoon + w11 * t11.monsoon);
       monsoonCos[k] = m * Math.cos(monsoonPhase);
       monsoonSin[k] = m * Math.sin(monsoonPhase);
+      precipLog[k] = w00 * t00.precipLog + w01 * t01.precipLog + w10 * t10.precipLog + w11 * t11.precipLog;
+      const ps = w00 * t00.precipSeason + w01 * t01.precipSeason + w10 * t10.precipSeason + w11 * t11.precipSeason;
+      precipCos[k] = ps * Math.cos(precipPhase);
+      precipSin[k] = ps * Math.sin(precipPhase);
     }
   }
-  return { mean, seasonCos, seasonSin, cloudShift, monsoonCos, monsoonSin };
+  return { mean, seasonCos, seasonSin, cloudShift, monsoonCos, monsoonSin, precipLog, precipCos, precipSin };
 }
 
 /** The cloud field's geographic bias shift at a point and time (deserts, monsoons), added to cloudBias(lat). */
@@ -354,6 +491,22 @@ export function cloudShiftAt(
 ): number {
   return c.cloudShift[k]! + c.monsoonCos[k]! * cosAngle + c.monsoonSin[k]! * sinAngle;
 }
+
+/** Offset of the precipitation climate's logarithm, mm a month: L = ln(P + 3) keeps dry months finite. */
+export const PRECIPITATION_LOG_OFFSET_MM = 3;
+
+/** Mean precipitation, mm a day, of the climate at a cell and a time of year: (e^L - 3) / (days a month). */
+export function precipitationClimateAt(
+  c: Pick<CellClimate, 'precipLog' | 'precipCos' | 'precipSin'>,
+  k: number,
+  cosAngle: number,
+  sinAngle: number,
+): number {
+  const mm = Math.exp(c.precipLog[k]! + c.precipCos[k]! * cosAngle + c.precipSin[k]! * sinAngle) - PRECIPITATION_LOG_OFFSET_MM;
+  return mm > 0 ? mm / DAYS_PER_MONTH : 0;
+}
+
+const DAYS_PER_MONTH = TROPICAL_YEAR_DAYS / 12;
 
 /** Desert dryness at a point, 0..1 (the static part of the cloud shift, in units of a full desert). */
 export function drynessAt(lat: number, lon: number): number {
