@@ -2,8 +2,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AREAS, embeddedBaseUrls, FieldcastApiError, FieldcastClient, type ModelClient } from '@fieldcast/client';
 import { AREAS as FLEET_AREAS } from '@fieldcast/ids';
-import { listen, portOf } from '@fieldcast/runtime';
-import { type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
+import { createServer } from 'node:net';
+import { createLogger } from '@fieldcast/kit';
+import { IdentityStore, listen, portOf, startServices } from '@fieldcast/runtime';
+import { openTestDatabase, openTestTransport, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
+import { SyntheticSource } from '@fieldcast/weather';
 import { modelSchemas } from '@fieldcast/schemas';
 import { modelServiceWith } from '../src/definition.js';
 import { TestClock } from './helpers.js';
@@ -138,6 +141,43 @@ describe('typed helpers: bodies parsed with the shared schemas, problems thrown'
   it('throws when a body does not match its schema', async () => {
     const model = clientOf(t.alice).typed({ ...modelSchemas, model: modelSchemas.forecast });
     await expect(model.getModel('synthetic-global')).rejects.toThrow(/initTime/);
+  });
+});
+
+/** A free port p with p - 5 >= 1, so PORT_BASE = p - 5 puts the model area on it. */
+async function freeModelPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('against a fleet started as `fieldcast start` starts it', () => {
+  it('finds the model area through embeddedBaseUrls(PORT_BASE)', async () => {
+    const portBase = (await freeModelPort()) - 5;
+    const db = await openTestDatabase();
+    const fleet = await startServices([{ definition: modelServiceWith({ eventIntervalMs: 0 }), port: portOf('model', portBase) }], {
+      db,
+      transport: await openTestTransport(),
+      logger: createLogger({ level: 'silent' }),
+      weather: new SyntheticSource(),
+      vendor: 'fieldcast',
+      bodyLimit: '1mb',
+      host: '127.0.0.1',
+      shutdownTimeoutMs: 1000,
+    });
+    try {
+      const { account, applicationKey } = await new IdentityStore(db.knex).createAccount({
+        name: 'client',
+        handle: `client-${process.pid}-${Date.now()}`,
+      });
+      const client = new FieldcastClient({ applicationId: account.id, applicationKey, baseUrls: embeddedBaseUrls(portBase) });
+      const models = await client.model.typed(modelSchemas).listModels();
+      expect(models.map((m) => m.name)).toEqual(['synthetic-global', 'synthetic-rapid']);
+    } finally {
+      await fleet.stop();
+    }
   });
 });
 
