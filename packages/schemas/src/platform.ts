@@ -73,11 +73,13 @@ function readCoverage(text: string, ctx: z.RefinementCtx): CoverageQuery | typeo
   }
 }
 
+const ISO_INSTANT = z.iso.datetime({ offset: true });
+
 /** An instant in ISO 8601 with a zone (`Z` or an offset), read as epoch milliseconds. */
 const instant = (name: string) =>
   z
     .string({ error: `${name} must be given once, as an ISO 8601 timestamp such as 2025-06-01T00:00:00Z` })
-    .refine((s) => z.iso.datetime({ offset: true }).safeParse(s).success && Number.isFinite(Date.parse(s)), {
+    .refine((s) => ISO_INSTANT.safeParse(s).success && Number.isFinite(Date.parse(s)), {
       error: `${name} must be an ISO 8601 timestamp with a zone, such as 2025-06-01T00:00:00Z`,
       abort: true,
     })

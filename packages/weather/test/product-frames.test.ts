@@ -1,5 +1,7 @@
+import { fieldcastId } from '@fieldcast/ids';
 import {
   createCatalog,
+  derivedId,
   FrameIndex,
   frameId,
   frameRecord,
@@ -90,6 +92,12 @@ describe('product frames (docs/decisions/0120-product-frames-and-forecast-runs.m
   });
 });
 
+it('derives ids exactly as fieldcastId does', () => {
+  for (const key of [['frame', 'air-temperature', '2020-01-01T00:00:00Z'], ['product-forecast', 'x', 'y'], ['a']]) {
+    expect(derivedId(...key)).toBe(fieldcastId(...key));
+  }
+});
+
 describe('FrameIndex', () => {
   const small: ProductDef[] = [
     { ...air, startTime: '2024-01-01T00:00:00Z' },
@@ -114,6 +122,19 @@ describe('FrameIndex', () => {
     // up to 11Z (the last lookup's hour): every hour of each product, and no more
     const hours = (from: number) => (Date.UTC(2025, 5, 15, 11) - from) / H + 1;
     expect(index.count).toBe(hours(Date.UTC(2024, 0, 1)) + hours(Date.UTC(2025, 5, 1)));
+  });
+
+  it('hands lists the ids it holds, the same as computed ones', async () => {
+    const index = new FrameIndex(small);
+    const p = small[0]!;
+    await index.find(frameId(p, Date.UTC(2024, 0, 1)), NOW);
+    const computed = productFrames(p, NOW, Date.UTC(2025, 5, 15), Number.POSITIVE_INFINITY, 100, 'asc');
+    const read = productFrames(p, NOW, Date.UTC(2025, 5, 15), Number.POSITIVE_INFINITY, 100, 'asc', index);
+    expect(read.map((f) => f.id)).toEqual(computed.map((f) => f.id));
+    // both kinds: analysis frames up to 10Z, the latest run's after it
+    expect(new Set(read.map((f) => f.run === null))).toEqual(new Set([true, false]));
+    // a product the index does not know is computed
+    expect(index.analysis(gdd, Date.UTC(2020, 0, 1))).toBe(frameId(gdd, Date.UTC(2020, 0, 1)));
   });
 
   it('answers concurrent lookups while it grows', async () => {

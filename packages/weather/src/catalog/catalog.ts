@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { forecastBoundaryMs } from '../grid-source.js';
-import { forecastRunSchedule, latestProductRun } from './product-runs.js';
+import { derivedId, forecastRunSchedule, latestProductRun } from './product-runs.js';
 import { DEFAULT_MODELS, DEFAULT_PRODUCTS, DEFAULT_TRANSFER_PRODUCTS, modelId, productId } from './defaults.js';
 import {
   catalogOverrideSchema,
@@ -294,7 +294,7 @@ export function frameTimes(p: ProductDef, nowMs: number, startMs: number, endMs:
 
 /** Frame id: UUID v5 of (product name, valid time), the same in every service (docs/architecture.md §3). */
 export function frameId(p: Pick<ProductDef, 'name'>, validMs: number): string {
-  return fieldcastId('frame', p.name, iso(validMs));
+  return derivedId(`frame:${p.name}:${iso(validMs)}`);
 }
 
 /** The default styles of a product as spec 2.3 Style records. */

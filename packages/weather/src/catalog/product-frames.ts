@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { FIELDCAST_NAMESPACE } from '@fieldcast/ids';
+import { forecastBoundaryMs } from '../grid-source.js';
 import { frameId, productTimeRange } from './catalog.js';
 import { TILE_SIZE, type ZoomLevels } from './frame-tiles.js';
 import {
@@ -47,12 +48,23 @@ export interface FrameRecord {
   product: string;
 }
 
-export function analysisFrame(p: ProductDef, validMs: number): FrameRef {
-  return { id: frameId(p, validMs), product: p, validMs, run: null };
+/** How frame ids are had: computed (the default), or read from a FrameIndex that holds them. */
+export interface FrameIds {
+  analysis(p: ProductDef, validMs: number): string;
+  forecast(p: ProductDef, run: ProductRun, validMs: number): string;
 }
 
-export function forecastFrame(p: ProductDef, run: ProductRun, validMs: number): FrameRef {
-  return { id: forecastFrameId(p, run.initMs, validMs), product: p, validMs, run };
+export const COMPUTED_FRAME_IDS: FrameIds = {
+  analysis: (p, validMs) => frameId(p, validMs),
+  forecast: (p, run, validMs) => forecastFrameId(p, run.initMs, validMs),
+};
+
+export function analysisFrame(p: ProductDef, validMs: number, ids: FrameIds = COMPUTED_FRAME_IDS): FrameRef {
+  return { id: ids.analysis(p, validMs), product: p, validMs, run: null };
+}
+
+export function forecastFrame(p: ProductDef, run: ProductRun, validMs: number, ids: FrameIds = COMPUTED_FRAME_IDS): FrameRef {
+  return { id: ids.forecast(p, run, validMs), product: p, validMs, run };
 }
 
 /**
@@ -61,11 +73,12 @@ export function forecastFrame(p: ProductDef, run: ProductRun, validMs: number): 
  * expiration times and links the run.
  */
 export function frameRecord(f: FrameRef, zoomLevels: ZoomLevels): FrameRecord {
+  const validTime = isoInstant(f.validMs);
   return {
     id: f.id,
-    validTime: isoInstant(f.validMs),
-    runTime: isoInstant(f.run ? f.run.initMs : f.validMs),
-    creationTime: isoInstant(f.run ? f.run.creationMs : f.validMs),
+    validTime,
+    runTime: f.run ? isoInstant(f.run.initMs) : validTime,
+    creationTime: f.run ? isoInstant(f.run.creationMs) : validTime,
     expirationTime: f.run ? isoInstant(f.run.expirationMs) : null,
     zoomLevels: { ...zoomLevels },
     mediaTypes: [...FRAME_MEDIA_TYPES],
@@ -87,6 +100,7 @@ export function productFrames(
   endMs: number,
   limit: number,
   order: SortOrder = 'desc',
+  ids: FrameIds = COMPUTED_FRAME_IDS,
 ): FrameRef[] {
   if (!p.hasFrames || p.cadenceMinutes === 0) return [];
   const range = productTimeRange(p, nowMs);
@@ -96,13 +110,18 @@ export function productFrames(
   const analysisEnd = analysisEndMs(p, nowMs, range.endMs);
   const latest = latestProductRun(p, nowMs);
   return cadenceTimes(range.startMs, step, lo, hi, limit, order).map((t) =>
-    analysisEnd !== null && t <= analysisEnd ? analysisFrame(p, t) : forecastFrame(p, latest!, t),
+    analysisEnd !== null && t <= analysisEnd ? analysisFrame(p, t, ids) : forecastFrame(p, latest!, t, ids),
   );
 }
 
-/** Whether the product has at least one frame with valid time in [startMs, endMs] at nowMs. */
+/** Whether the product has at least one frame with valid time in [startMs, endMs] at nowMs (arithmetic only, no ids). */
 export function hasFrameIn(p: ProductDef, nowMs: number, startMs: number, endMs: number): boolean {
-  return productFrames(p, nowMs, startMs, endMs, 1, 'asc').length > 0;
+  if (!p.hasFrames || p.cadenceMinutes === 0) return false;
+  const range = productTimeRange(p, nowMs);
+  return (
+    cadenceTimes(range.startMs, p.cadenceMinutes * MINUTE_MS, Math.max(startMs, range.startMs), Math.min(endMs, range.endMs), 1, 'asc')
+      .length > 0
+  );
 }
 
 /** A run's frames with valid time in [startMs, endMs], in `order`, at most `limit`. */
@@ -113,62 +132,104 @@ export function runFrames(
   endMs: number,
   limit: number,
   order: SortOrder = 'desc',
+  ids: FrameIds = COMPUTED_FRAME_IDS,
 ): FrameRef[] {
   const range = runValidRange(p, run);
   if (!range) return [];
   const step = p.cadenceMinutes * MINUTE_MS;
   return cadenceTimes(range.startMs, step, Math.max(startMs, range.startMs), Math.min(endMs, range.endMs), limit, order).map((t) =>
-    forecastFrame(p, run, t),
+    forecastFrame(p, run, t, ids),
   );
 }
 
-/** Empty slot marker: product index 0 is stored as 1, so 0 means free. */
-const FREE = 0;
 /** Hashes computed between yields to the event loop while the index grows. */
 const CHUNK = 4096;
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The first 64 bits of a UUID (its first 16 hex digits) as two 32-bit halves. */
-function keyOfUuid(id: string): [number, number] | null {
+/** A UUID's 128 bits as four 32-bit words. */
+function wordsOfUuid(id: string): [number, number, number, number] | null {
+  if (!UUID.test(id)) return null;
   const hex = id.replace(/-/g, '');
-  if (!/^[0-9a-fA-F]{32}$/.test(hex)) return null;
-  return [Number.parseInt(hex.slice(0, 8), 16) >>> 0, Number.parseInt(hex.slice(8, 16), 16) >>> 0];
+  return [0, 8, 16, 24].map((i) => Number.parseInt(hex.slice(i, i + 8), 16) >>> 0) as [number, number, number, number];
 }
 
+/** The UUID written from four 32-bit words. */
+function uuidOfWords(w: Uint32Array, at: number): string {
+  let h = '';
+  for (let i = 0; i < 4; i++) {
+    const x = w[at + i]!;
+    h += HEX[x >>> 24]! + HEX[(x >>> 16) & 0xff]! + HEX[(x >>> 8) & 0xff]! + HEX[x & 0xff]!;
+  }
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** A slot of the table: (product index << 24 | frame number) + 1, 0 when free. */
+const MAX_FRAMES_PER_PRODUCT = 1 << 24;
+
 /**
- * Finds a frame by id. Ids are SHA-1 based (UUID v5), so they cannot be inverted: analysis frames
- * (about 100,000 per hourly product over ten years) are indexed by the first 64 bits of their id
- * in an open-addressed table of typed arrays (16 bytes a frame), grown as time adds frames; a hit
- * is confirmed by recomputing the full id. Forecast frames, a few thousand per live run, are
- * kept per run while the run lives. Built on the first lookup, yielding to the event loop between
- * chunks, so no request waits behind the whole build.
+ * The ids of the products' frames, held so a frame is found by id and a list's ids are read, not
+ * hashed (docs/decisions/0120-product-frames-and-forecast-runs.md). Ids are SHA-1 based (UUID v5)
+ * and cannot be inverted: every analysis frame's id (about 100,000 per hourly product over ten
+ * years) is kept as four 32-bit words by product and frame number (16 bytes a frame), with an
+ * open-addressed table from the id's first 64 bits to the frame, grown as hours add frames. The
+ * index is built in chunks that yield to the event loop: a lookup by id waits for it; a list asks
+ * for it to be built and computes the ids it does not hold yet. Forecast frames, a few hundred a
+ * run, are kept per run while the run lives.
  */
-export class FrameIndex {
-  private hi = new Uint32Array(0);
-  private lo = new Uint32Array(0);
-  private productSlot = new Uint8Array(0);
-  private frameNo = new Uint32Array(0);
-  private size = 0;
-  /** per product: valid times indexed so far, [0, covered) of its cadence */
+export class FrameIndex implements FrameIds {
+  /** per product: the ids of frames 0..covered-1, four words each */
+  private readonly words: Uint32Array[];
+  /** per product: frames indexed so far, [0, covered) of its cadence */
   private readonly covered: number[];
-  private readonly runs = new Map<string, Map<string, number>>();
+  private readonly origins: number[];
+  private readonly steps: number[];
+  private readonly slotOf = new Map<ProductDef, number>();
+  private table = new Uint32Array(1 << 16);
+  private size = 0;
+  private readonly runs = new Map<string, { ids: string[]; byId: Map<string, number>; firstMs: number }>();
   private growing: Promise<void> | null = null;
+  /** the forecast boundary up to which every product is indexed */
+  private coveredBoundary = Number.NaN;
   private readonly namespace = Buffer.from(FIELDCAST_NAMESPACE.replace(/-/g, ''), 'hex');
 
   constructor(private readonly products: readonly ProductDef[]) {
     if (products.length > 255) throw new RangeError('the frame index holds at most 255 products');
+    this.words = products.map(() => new Uint32Array(0));
     this.covered = products.map(() => 0);
-    this.resize(1 << 16);
+    this.origins = products.map((p) => Date.parse(p.startTime));
+    this.steps = products.map((p) => p.cadenceMinutes * MINUTE_MS);
+    products.forEach((p, i) => this.slotOf.set(p, i));
   }
 
   /** The frame with this id at nowMs, if it is one of a product's frames or of a live run's. */
   async find(id: string, nowMs: number): Promise<FrameRef | undefined> {
-    const key = keyOfUuid(id);
-    if (!key) return undefined;
-    const lower = id.toLowerCase();
+    const words = wordsOfUuid(id);
+    if (!words) return undefined;
     await this.grow(nowMs);
-    const hit = this.lookup(key, lower, nowMs);
-    if (hit) return hit;
-    return this.findForecastFrame(lower, nowMs);
+    return this.lookup(words, nowMs) ?? this.findForecastFrame(id.toLowerCase(), nowMs);
+  }
+
+  /** Starts indexing up to nowMs in the background, if it is not done: lists call it and go on. */
+  warm(nowMs: number): void {
+    if (forecastBoundaryMs(nowMs) !== this.coveredBoundary) this.grow(nowMs).catch(() => undefined);
+  }
+
+  /** An analysis frame's id: read when indexed, else computed. */
+  analysis(p: ProductDef, validMs: number): string {
+    const i = this.slotOf.get(p);
+    if (i !== undefined) {
+      const k = (validMs - this.origins[i]!) / this.steps[i]!;
+      if (Number.isInteger(k) && k >= 0 && k < this.covered[i]!) return uuidOfWords(this.words[i]!, 4 * k);
+    }
+    return frameId(p, validMs);
+  }
+
+  /** A forecast frame's id, from its run's ids (computed once a run). */
+  forecast(p: ProductDef, run: ProductRun, validMs: number): string {
+    const ids = this.runIds(p, run);
+    const k = (validMs - ids.firstMs) / (p.cadenceMinutes * MINUTE_MS);
+    return (Number.isInteger(k) ? ids.ids[k] : undefined) ?? forecastFrameId(p, run.initMs, validMs);
   }
 
   /** Frames indexed (analysis frames), for tests and benches. */
@@ -176,16 +237,32 @@ export class FrameIndex {
     return this.size;
   }
 
-  private lookup([a, b]: [number, number], id: string, nowMs: number): FrameRef | undefined {
-    const mask = this.hi.length - 1;
-    for (let i = (a ^ Math.imul(b, 0x9e3779b1)) & mask; this.productSlot[i] !== FREE; i = (i + 1) & mask) {
-      if (this.hi[i] !== a || this.lo[i] !== b) continue;
-      const p = this.products[this.productSlot[i]! - 1]!;
-      const validMs = Date.parse(p.startTime) + this.frameNo[i]! * p.cadenceMinutes * MINUTE_MS;
-      const range = productTimeRange(p, nowMs);
-      const end = analysisEndMs(p, nowMs, range.endMs);
-      if (end === null || validMs > end) continue;
-      if (frameId(p, validMs) === id) return analysisFrame(p, validMs);
+  private runIds(p: ProductDef, run: ProductRun) {
+    let entry = this.runs.get(run.id);
+    if (!entry) {
+      const frames = runFrames(p, run, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, 'asc');
+      entry = {
+        ids: frames.map((f) => f.id),
+        byId: new Map(frames.map((f) => [f.id, f.validMs])),
+        firstMs: frames[0]?.validMs ?? run.initMs,
+      };
+      this.runs.set(run.id, entry);
+    }
+    return entry;
+  }
+
+  private lookup([a, b, c, d]: [number, number, number, number], nowMs: number): FrameRef | undefined {
+    const mask = this.table.length - 1;
+    for (let i = (a ^ Math.imul(b, 0x9e3779b1)) & mask; this.table[i] !== 0; i = (i + 1) & mask) {
+      const ref = this.table[i]! - 1;
+      const slot = ref >>> 24;
+      const k = ref & (MAX_FRAMES_PER_PRODUCT - 1);
+      const w = this.words[slot]!;
+      if (w[4 * k] !== a || w[4 * k + 1] !== b || w[4 * k + 2] !== c || w[4 * k + 3] !== d) continue;
+      const p = this.products[slot]!;
+      const validMs = this.origins[slot]! + k * this.steps[slot]!;
+      const end = analysisEndMs(p, nowMs, productTimeRange(p, nowMs).endMs);
+      return end !== null && validMs <= end ? analysisFrame(p, validMs, this) : undefined;
     }
     return undefined;
   }
@@ -195,40 +272,37 @@ export class FrameIndex {
     for (const p of this.products) {
       for (const run of productRuns(p, nowMs, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY)) {
         live.add(run.id);
-        let ids = this.runs.get(run.id);
-        if (!ids) {
-          ids = new Map(
-            runFrames(p, run, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY).map((f) => [f.id, f.validMs]),
-          );
-          this.runs.set(run.id, ids);
-        }
-        const validMs = ids.get(id);
-        if (validMs !== undefined) return forecastFrame(p, run, validMs);
+        const validMs = this.runIds(p, run).byId.get(id);
+        if (validMs !== undefined) return forecastFrame(p, run, validMs, this);
       }
     }
     for (const runId of this.runs.keys()) if (!live.has(runId)) this.runs.delete(runId);
     return undefined;
   }
 
-  /** Indexes every analysis frame up to nowMs; one growth at a time, shared by concurrent lookups. */
+  /**
+   * Indexes every analysis frame up to nowMs; one growth at a time, shared by concurrent callers.
+   * Where analysis frames end moves only with the forecast boundary (the hour), so within an hour
+   * already covered there is nothing to check.
+   */
   private async grow(nowMs: number): Promise<void> {
+    const boundary = forecastBoundaryMs(nowMs);
+    if (boundary === this.coveredBoundary) return;
     while (this.growing) await this.growing;
-    if (!this.behind(nowMs)) return;
-    this.growing = this.growTo(nowMs).finally(() => {
-      this.growing = null;
-    });
-    await this.growing;
-  }
-
-  private behind(nowMs: number): boolean {
-    return this.products.some((p, i) => this.target(p, nowMs) > this.covered[i]!);
+    if (this.products.some((p, i) => this.target(p, nowMs) > this.covered[i]!)) {
+      this.growing = this.growTo(nowMs).finally(() => {
+        this.growing = null;
+      });
+      await this.growing;
+    }
+    this.coveredBoundary = boundary;
   }
 
   /** How many valid times of p are analysis frames at nowMs. */
   private target(p: ProductDef, nowMs: number): number {
     const end = analysisEndMs(p, nowMs, productTimeRange(p, nowMs).endMs);
     if (end === null) return 0;
-    return Math.floor((end - Date.parse(p.startTime)) / (p.cadenceMinutes * MINUTE_MS)) + 1;
+    return Math.min(MAX_FRAMES_PER_PRODUCT, Math.floor((end - Date.parse(p.startTime)) / (p.cadenceMinutes * MINUTE_MS)) + 1);
   }
 
   private async growTo(nowMs: number): Promise<void> {
@@ -236,44 +310,49 @@ export class FrameIndex {
     for (let i = 0; i < this.products.length; i++) {
       const p = this.products[i]!;
       const target = this.target(p, nowMs);
-      const origin = Date.parse(p.startTime);
-      const step = p.cadenceMinutes * MINUTE_MS;
+      if (target <= this.covered[i]!) continue;
+      if (this.words[i]!.length < 4 * target) {
+        const grown = new Uint32Array(4 * Math.max(target, Math.ceil(this.covered[i]! * 1.5)));
+        grown.set(this.words[i]!.subarray(0, 4 * this.covered[i]!));
+        this.words[i] = grown;
+      }
       const prefix = `frame:${p.name}:`;
       for (let k = this.covered[i]!; k < target; k++) {
-        if ((this.size + 1) * 2 > this.hi.length) this.resize(this.hi.length * 2);
+        if ((this.size + 1) * 2 > this.table.length) this.resize(this.table.length * 2);
         const digest = createHash('sha1')
           .update(this.namespace)
-          .update(prefix + isoInstant(origin + k * step), 'utf8')
+          .update(prefix + isoInstant(this.origins[i]! + k * this.steps[i]!), 'utf8')
           .digest();
-        // UUID v5 (RFC 9562 section 5.5): the version nibble replaces the high half of byte 6.
+        // UUID v5 (RFC 9562 section 5.5): version 5 in the high half of byte 6, variant 10 in byte 8.
         digest[6] = (digest[6]! & 0x0f) | 0x50;
-        this.insert(digest.readUInt32BE(0), digest.readUInt32BE(4), i + 1, k);
+        digest[8] = (digest[8]! & 0x3f) | 0x80;
+        const w = this.words[i]!;
+        for (let j = 0; j < 4; j++) w[4 * k + j] = digest.readUInt32BE(4 * j);
+        this.insert(w[4 * k]!, w[4 * k + 1]!, ((i << 24) | k) >>> 0);
         this.covered[i] = k + 1;
         if (++done % CHUNK === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }
   }
 
-  private insert(a: number, b: number, slot: number, k: number): void {
-    const mask = this.hi.length - 1;
+  private insert(a: number, b: number, ref: number): void {
+    const mask = this.table.length - 1;
     let i = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
-    while (this.productSlot[i] !== FREE) i = (i + 1) & mask;
-    this.hi[i] = a;
-    this.lo[i] = b;
-    this.productSlot[i] = slot;
-    this.frameNo[i] = k;
+    while (this.table[i] !== 0) i = (i + 1) & mask;
+    this.table[i] = ref + 1;
     this.size += 1;
   }
 
   private resize(capacity: number): void {
-    const { hi, lo, productSlot, frameNo } = this;
-    this.hi = new Uint32Array(capacity);
-    this.lo = new Uint32Array(capacity);
-    this.productSlot = new Uint8Array(capacity);
-    this.frameNo = new Uint32Array(capacity);
+    const old = this.table;
+    this.table = new Uint32Array(capacity);
     this.size = 0;
-    for (let i = 0; i < productSlot.length; i++) {
-      if (productSlot[i] !== FREE) this.insert(hi[i]!, lo[i]!, productSlot[i]!, frameNo[i]!);
+    for (const entry of old) {
+      if (entry === 0) continue;
+      const ref = entry - 1;
+      const w = this.words[ref >>> 24]!;
+      const k = ref & (MAX_FRAMES_PER_PRODUCT - 1);
+      this.insert(w[4 * k]!, w[4 * k + 1]!, ref);
     }
   }
 }

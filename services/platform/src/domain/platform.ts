@@ -10,12 +10,14 @@ import {
   type FrameIndex,
   type FrameRecord,
   frameRecord,
+  isoInstant,
   type FrameRef,
   type GridSource,
   type ProductDef,
   productFrames,
   type ProductRecord,
   productRecord,
+  productTimeRange,
   type ProductRun,
   productRuns,
   runFrames,
@@ -45,6 +47,7 @@ const hi = (w: TimeWindow) => w.end ?? Number.POSITIVE_INFINITY;
 
 export class Platform {
   private readonly shapes: ReadonlyMap<string, CoverageShape>;
+  private readonly templates = new Map<string, ProductRecord>();
 
   constructor(
     private readonly catalog: Catalog,
@@ -61,16 +64,29 @@ export class Platform {
     return this.catalog
       .products()
       .filter((p) => isVisible(p, granted) && matchesFilter(p, this.shapes.get(p.id)!, filter, nowMs))
-      .map((p) => productRecord(p, nowMs));
+      .map((p) => this.record(p, nowMs));
   }
 
   product(ref: string, granted: ReadonlySet<string>, nowMs: number): ProductRecord {
-    return productRecord(visibleProduct(this.catalog, ref, granted), nowMs);
+    return this.record(visibleProduct(this.catalog, ref, granted), nowMs);
+  }
+
+  /**
+   * The spec 2.4 record at nowMs: only the times move with the clock, so the rest (coverage and
+   * layers, cloned once from the catalog) is shared by every answer, which only serialises it.
+   */
+  private record(p: ProductDef, nowMs: number): ProductRecord {
+    let template = this.templates.get(p.id);
+    if (!template) this.templates.set(p.id, (template = productRecord(p, nowMs)));
+    const range = productTimeRange(p, nowMs);
+    return { ...template, startTime: isoInstant(range.startMs), endTime: isoInstant(range.endMs) };
   }
 
   productFrames(ref: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): FrameRecord[] {
     const p = visibleProduct(this.catalog, ref, granted);
-    return productFrames(p, nowMs, lo(w), hi(w), w.limit, w.sort).map((f) => frameRecord(f, this.zoomLevels));
+    // Ids are read from the frame index once it holds them (docs/decisions/0120-product-frames-and-forecast-runs.md).
+    this.frames.warm(nowMs);
+    return productFrames(p, nowMs, lo(w), hi(w), w.limit, w.sort, this.frames).map((f) => frameRecord(f, this.zoomLevels));
   }
 
   productForecasts(ref: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): ForecastRecord[] {
@@ -85,7 +101,7 @@ export class Platform {
 
   forecastFrames(id: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): FrameRecord[] {
     const { product, run } = this.findRun(id, granted, nowMs);
-    return runFrames(product, run, lo(w), hi(w), w.limit, w.sort).map((f) => frameRecord(f, this.zoomLevels));
+    return runFrames(product, run, lo(w), hi(w), w.limit, w.sort, this.frames).map((f) => frameRecord(f, this.zoomLevels));
   }
 
   async frame(id: string, granted: ReadonlySet<string>, nowMs: number): Promise<FrameRecord> {

@@ -35,18 +35,35 @@ export function visibleProduct(catalog: Catalog, ref: string, granted: ReadonlyS
   return p;
 }
 
-/** A product's coverage as polygons, with their bounding box for a quick refusal. */
+type BBox = [number, number, number, number];
+
+/** A product's coverage as polygons, with their bounding box for a quick refusal and the rectangles among them for a quick acceptance. */
 export interface CoverageShape {
   polygons: PolygonCoordinates[];
-  bbox: [number, number, number, number];
+  bbox: BBox;
+  rectangles: BBox[];
+}
+
+/** The bbox of a polygon that is exactly one axis-aligned rectangle (one ring of four corners), else null. */
+function rectangleOf(polygon: PolygonCoordinates): BBox | null {
+  const ring = polygon[0];
+  if (polygon.length !== 1 || !ring || ring.length !== 5) return null;
+  const xs = new Set(ring.map((p) => p[0]));
+  const ys = new Set(ring.map((p) => p[1]));
+  if (xs.size !== 2 || ys.size !== 2) return null;
+  // four distinct corners, each edge along one axis
+  for (let i = 0; i < 4; i++) if (ring[i]![0] !== ring[i + 1]![0] && ring[i]![1] !== ring[i + 1]![1]) return null;
+  return polygonsBBox([polygon]);
 }
 
 export function coverageShape(p: ProductDef): CoverageShape {
   const polygons = p.coverage.geometry.coordinates as PolygonCoordinates[];
-  return { polygons, bbox: polygonsBBox(polygons) };
+  return { polygons, bbox: polygonsBBox(polygons), rectangles: polygons.map(rectangleOf).filter((r): r is BBox => r !== null) };
 }
 
-function insideBBox([lon, lat]: number[], [w, s, e, n]: [number, number, number, number]): boolean {
+const within = ([w, s, e, n]: BBox, [W, S, E, N]: BBox) => w >= W && s >= S && e <= E && n <= N;
+
+function insideBBox([lon, lat]: number[], [w, s, e, n]: BBox): boolean {
   return lon! >= w && lon! <= e && lat! >= s && lat! <= n;
 }
 
@@ -54,6 +71,8 @@ function insideBBox([lon, lat]: number[], [w, s, e, n]: [number, number, number,
 export function coverageContains(shape: CoverageShape, query: CoverageQuery): boolean {
   if (query.type === 'point') return insideBBox(query.position, shape.bbox) && containsPoint(shape.polygons, query.position);
   for (const polygon of query.polygons) for (const position of polygon[0] ?? []) if (!insideBBox(position, shape.bbox)) return false;
+  // Each polygon inside one rectangle of the coverage: no overlay needed.
+  if (query.polygons.every((polygon) => shape.rectangles.some((r) => within(polygonsBBox([polygon]), r)))) return true;
   const outside = differenceOf(query.polygons, shape.polygons);
   if (outside.length === 0) return true;
   return areaOf(outside) <= OUTSIDE_TOLERANCE * areaOf(query.polygons);

@@ -1,4 +1,4 @@
-import type { Account, Api } from '@fieldcast/kit';
+import { type Account, type Api, JsonText } from '@fieldcast/kit';
 import {
   Datapoint,
   DatapointParams,
@@ -13,6 +13,7 @@ import {
 } from '@fieldcast/schemas';
 import { z } from 'zod';
 import type { Platform, TimeWindow } from '../domain/platform.js';
+import { framesJson } from './frame-json.js';
 
 export interface PlatformRouteDeps {
   platform: Platform;
@@ -69,7 +70,7 @@ export function platformRoutes(api: Api, deps: PlatformRouteDeps): Api {
       response: { status: 200, description: 'Frames, by valid time', schema: z.array(Frame) },
       errors: [404],
       handle: async ({ account, params, query }) =>
-        platform.productFrames(params.product, await deps.granted(account), windowOf(query), nowMs()),
+        new JsonText(framesJson(platform.productFrames(params.product, await deps.granted(account), windowOf(query), nowMs()))),
     })
     .op({
       method: 'get',
@@ -106,7 +107,7 @@ export function platformRoutes(api: Api, deps: PlatformRouteDeps): Api {
       response: { status: 200, description: 'Frames, by valid time', schema: z.array(Frame) },
       errors: [404],
       handle: async ({ account, params, query }) =>
-        platform.forecastFrames(params.id, await deps.granted(account), windowOf(query), nowMs()),
+        new JsonText(framesJson(platform.forecastFrames(params.id, await deps.granted(account), windowOf(query), nowMs()))),
     })
     .op({
       method: 'get',

@@ -1,0 +1,119 @@
+/**
+ * The platform area (targets in bench/README.md). Run:
+ *   npx -y pnpm@10 exec tsx bench/platform.bench.ts
+ * Starts the platform app in this process (PGlite, in-process bus, the SyntheticSource) on an
+ * ephemeral port and measures each request with autocannon (a separate process) as a ratio to
+ * /healthz throughput measured just before it in the same run.
+ * Targets (share of /healthz): GET /products with all six filters >= 0.50; a one-week page of
+ * 100 frames of a ten-year hourly product >= 0.50; a datapoint >= 0.30.
+ * The datapoint is measured warm: its first request builds the frame index
+ * (docs/decisions/0120-product-frames-and-forecast-runs.md), timed separately and reported.
+ * BENCH_SECONDS sets the duration of each measurement (default 3), BENCH_ROUNDS the rounds per
+ * case (default 3; the median of their ratios is reported).
+ */
+import { execFile } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { fieldcastId } from '../packages/ids/src/index.js';
+import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
+import { startTestFleet } from '../packages/runtime/src/testing.js';
+import { SyntheticSource } from '../packages/weather/src/index.js';
+import { platformService } from '../services/platform/src/definition.js';
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 10;
+
+const run = promisify(execFile);
+async function rate(url: string, auth?: string): Promise<number> {
+  const args = ['-c', String(CONNECTIONS), '-d', String(DURATION_S), '-j', ...(auth ? ['-H', `Authorization=${auth}`] : []), url];
+  const { stdout } = await run(join(process.cwd(), 'node_modules/.bin/autocannon'), args, { maxBuffer: 1 << 24 });
+  const r = JSON.parse(stdout) as { requests: { total: number }; non2xx: number; errors: number; duration: number };
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r.requests.total / (r.duration || DURATION_S);
+}
+
+const iowa = JSON.stringify({
+  type: 'Polygon',
+  coordinates: [
+    [
+      [-94, 41.5],
+      [-93, 41.5],
+      [-93, 42.5],
+      [-94, 42.5],
+      [-94, 41.5],
+    ],
+  ],
+});
+
+async function main(): Promise<void> {
+  const limits = limitsFromEnv(parseEnv(FleetEnv, { RATE_LIMIT_PER_SECOND: '0', ...process.env }));
+  const fleet = await startTestFleet([platformService], { weather: new SyntheticSource(), limits });
+  const server = fleet.app('platform').listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const account = await fleet.account('bench');
+  const get = async (path: string) => {
+    const res = await fetch(`${base}${path}`, { headers: { Authorization: account.auth } });
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  try {
+    const filters = new URLSearchParams({
+      contentType: 'precipitation',
+      source: 'synthetic',
+      aggregation: '0',
+      start: '2024-03-01T00:00:00Z',
+      end: '2024-03-08T00:00:00Z',
+      coverage: iowa,
+    });
+    const products = `/products?${filters}`;
+    const found = (await get(products)) as { name: string }[];
+    if (found.length !== 2) throw new Error(`expected 2 products, got ${found.map((p) => p.name).join(', ')}`);
+    const frames = '/products/air-temperature/frames?start=2024-03-01T00:00:00Z&end=2024-03-08T00:00:00Z&limit=100';
+    const frame = fieldcastId('frame', 'air-temperature', '2024-03-04T12:00:00Z');
+    const datapoint = `/frames/${frame}/datapoint/42.0308/-93.6319`;
+    const t0 = performance.now();
+    await get(datapoint);
+    const indexMs = performance.now() - t0;
+
+    // The machine is shared: each case is measured in ROUNDS rounds, each pairing it with /healthz
+    // (alternating which goes first), and the median of the rounds' ratios is reported.
+    const rows: { label: string; ratios: number[]; rps: number[]; health: number[]; target: number }[] = [];
+    for (const [label, path, target] of [
+      ['GET /products, all six filters', products, 0.5],
+      ['frames of a 10-year hourly product, one week, limit 100', frames, 0.5],
+      ['a datapoint (air temperature)', datapoint, 0.3],
+    ] as const) {
+      await get(path);
+      const row = { label, ratios: [] as number[], rps: [] as number[], health: [] as number[], target };
+      for (let round = 0; round < ROUNDS; round++) {
+        const first = round % 2 === 0;
+        const a = first ? await rate(`${base}/healthz`) : await rate(`${base}${path}`, account.auth);
+        const b = first ? await rate(`${base}${path}`, account.auth) : await rate(`${base}/healthz`);
+        const [health, rps] = first ? [a, b] : [b, a];
+        row.health.push(health);
+        row.rps.push(rps);
+        row.ratios.push(rps / health);
+      }
+      rows.push(row);
+    }
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+    console.log(`first datapoint (builds the frame index of about 700,000 frames): ${indexMs.toFixed(0)} ms`);
+    for (const r of rows) {
+      const ratio = median(r.ratios);
+      console.log(
+        `${r.label}: median ratio ${ratio.toFixed(3)} (rounds ${r.ratios.map((x) => x.toFixed(2)).join(', ')}; ${median(r.rps).toFixed(0)} req/s, /healthz ${median(r.health).toFixed(0)} req/s) target >= ${r.target} ${ratio >= r.target ? 'PASS' : 'FAIL'}`,
+      );
+    }
+  } finally {
+    server.close();
+    await fleet.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
