@@ -14,6 +14,8 @@ export interface TransferServiceOptions {
   catalog?: Catalog;
   /** files made at once per process (production-queue.ts); 2 by default */
   productions?: number;
+  /** seconds a download waits for its file to be made before answering 503 with Retry-After; 60 by default */
+  waitSeconds?: number;
   /** false makes files on the event loop even when the weather can be opened in a worker thread (tests that count reads) */
   threads?: boolean;
 }
@@ -43,6 +45,7 @@ export function createTransferService(options: TransferServiceOptions = {}) {
         signer,
         queue: new ProductionQueue(options.productions ?? 2),
         make: (dataset, path) => maker.make(dataset, path),
+        waitMs: (options.waitSeconds ?? 60) * 1000,
         now: deps.now,
       });
       return productRoutes(new Api(), { transfer, signer, identity: deps.identity });

@@ -4,6 +4,7 @@
  * Nothing here knows HTTP; the routes give it the base address links are made from.
  */
 import { type Catalog, type GridSource, transferProductRecord, type TransferProductRecord } from '@fieldcast/weather';
+import { UnavailableError } from '@fieldcast/kit';
 import type { TransferDataset } from '@fieldcast/schemas';
 import type { z } from 'zod';
 import {
@@ -37,6 +38,8 @@ export interface TransferDeps {
   cache: FileCache;
   signer: UrlSigner;
   queue: ProductionQueue;
+  /** how long a request waits for a file being made before it is answered 503 with Retry-After */
+  waitMs: number;
   /** writes a dataset's file at a path (in a worker thread or inline: dataset-maker.ts) and returns its size */
   make: (dataset: Dataset, path: string) => Promise<number>;
   now: () => Date;
@@ -105,9 +108,40 @@ export class Transfer {
     const product = findProduct(this.served, productName);
     const dataset = findDataset(product, datasetName, this.deps.weather);
     const { extension, mediaType } = FORMATS[product.def.format];
-    const file = await this.deps.cache.get(this.keyOf(dataset), extension, (path) =>
-      this.deps.queue.run(() => this.deps.make(dataset, path)),
-    );
+    const making = this.deps.cache.get(this.keyOf(dataset), extension, (path) => this.deps.queue.run(() => this.deps.make(dataset, path)));
+    const file = await this.within(making, dataset.name);
     return { dataset, file, mediaType };
+  }
+
+  /**
+   * The file, if it is ready within the wait; else FileNotReady while the making goes on, so the
+   * next request finds it (docs/decisions/0163-download-cache.md). A client or proxy waiting for
+   * headers for minutes would give up anyway.
+   */
+  private async within(making: Promise<CachedFile>, name: string): Promise<CachedFile> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new FileNotReady(name, RETRY_AFTER_SECONDS)), this.deps.waitMs);
+    });
+    // A making that fails after the wait is reported to the next request, not lost as an unhandled rejection.
+    making.catch(() => undefined);
+    try {
+      return await Promise.race([making, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** How long a client is told to wait before asking again for a file being made. */
+const RETRY_AFTER_SECONDS = 30;
+
+/** The file is being made and was not ready within the wait: 503, with the seconds to wait before asking again. */
+export class FileNotReady extends UnavailableError {
+  constructor(
+    name: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('dataset_being_made', `${name} is being made from the weather; ask again in ${retryAfterSeconds} s`);
   }
 }

@@ -12,7 +12,7 @@ import { byteRange, matchesEtag } from '../domain/byte-ranges.js';
 import { FORMATS } from '../domain/datasets.js';
 import type { CachedFile } from '../domain/file-cache.js';
 import { LINK_LIFETIME_SECONDS, type UrlSigner } from '../domain/signing.js';
-import { datasetPath, type Transfer } from '../domain/transfer.js';
+import { datasetPath, FileNotReady, type Transfer } from '../domain/transfer.js';
 
 type Request = OperationContext<unknown, unknown, unknown>['req'];
 type Response = OperationContext<unknown, unknown, unknown>['res'];
@@ -133,16 +133,20 @@ export function productRoutes(api: Api, deps: ProductRouteDeps): Api {
       path: '/products/{name}/datasets/{dataset}',
       summary: "A dataset's file",
       description:
-        "The GeoTIFF or NetCDF file, made from the weather on first request and then served from a cache. Takes the signed link's account, expires and signature, or HTTP Basic credentials. Answers HEAD, Range (one byte range: 206; past the end: 416) with If-Range, and If-None-Match (304) on its ETag, the SHA-256 of its bytes. A signature that is altered, expired or for another dataset is 403.",
+        "The GeoTIFF or NetCDF file, made from the weather on first request and then served from a cache. Takes the signed link's account, expires and signature, or HTTP Basic credentials. Answers HEAD, Range (one byte range: 206; past the end: 416) with If-Range, and If-None-Match (304) on its ETag, the SHA-256 of its bytes. A signature that is altered, expired or for another dataset is 403. A file not made within a minute of its first request is 503 dataset_being_made with Retry-After; it is still being made, and a later request gets it.",
       tags: ['data transfer'],
       params: TransferDatasetParams,
       query: TransferDownloadQuery,
       response: { status: 200, description: 'The file (206 for a range)', mediaType: MEDIA_TYPES[0] },
       produces: MEDIA_TYPES,
       credential: signedAccount(deps.signer, deps.identity),
-      errors: [403, 404, 416],
+      errors: [403, 404, 416, 503],
       handle: async ({ params, req, res }) => {
-        let { file, mediaType } = await deps.transfer.file(params.name, params.dataset);
+        let { file, mediaType } = await deps.transfer.file(params.name, params.dataset).catch((err: unknown) => {
+          // RFC 9110 section 10.2.3: when to ask again.
+          if (err instanceof FileNotReady) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+          throw err;
+        });
         try {
           await sendFile(req, res, file, params.dataset, mediaType);
         } catch (err) {
