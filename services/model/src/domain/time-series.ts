@@ -39,12 +39,14 @@ export function selectValidTimes(run: Run, nowMs: number, w: SeriesWindow): numb
 }
 
 /**
- * Reads point series of the weather, each variable once per request (the dewpoint's error needs
- * the temperature too). A request the weather refuses is the caller's (400 with its code,
+ * What one request reads at its point and valid times, each once however many variables need it:
+ * the weather's point series (the dewpoint's error needs the temperature too) and the valid
+ * times' ISO text. A request the weather refuses is the caller's (400 with its code,
  * docs/decisions/0021-grid-requests-and-forecast-boundary.md).
  */
 export class TruthReader {
   private readonly reads = new Map<VariableId, Promise<PointSeries>>();
+  private iso: string[] | null = null;
 
   constructor(
     private readonly weather: GridSource,
@@ -64,6 +66,11 @@ export class TruthReader {
       this.reads.set(variable, p);
     }
     return p;
+  }
+
+  /** The valid times as ISO 8601 text, formatted once for every variable of the request. */
+  validTimes(): string[] {
+    return (this.iso ??= this.validMs.map(iso));
   }
 
   /** The variable's values at the valid times; NaN where the weather has none. */
@@ -93,9 +100,10 @@ export async function variableTimeSeries(
   const truth: Truth = { values: await truthReader.values(variable.variable) };
   if (rule.kind === 'depression') truth.temperature = await truthReader.values('air_temperature');
   const values = forecastValues(rule, { model: run.model.name, initMs: run.initMs }, latitude, longitude, validMs, truth);
-  const series = validMs.map((t, n) => {
+  const times = truthReader.validTimes();
+  const series = times.map((validTime, n) => {
     const v = values[n] as number;
-    return { validTime: iso(t), value: Number.isFinite(v) ? round(v) : null };
+    return { validTime, value: Number.isFinite(v) ? round(v) : null };
   });
   // Statistics of the values as served, so a caller can recompute them from the series.
   const s = seriesStatistics(series, { precision: MODE_PRECISION });
