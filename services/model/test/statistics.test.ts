@@ -1,5 +1,5 @@
 import { useTestFleet } from '@fieldcast/runtime/testing';
-import { createCatalog, SyntheticSource, type PointSeries, type TimeRange, type VariableId } from '@fieldcast/weather';
+import { createCatalog, GridRequestError, SyntheticSource, type PointSeries, type TimeRange, type VariableId } from '@fieldcast/weather';
 import { modelServiceWith } from '../src/definition.js';
 import { get, HOUR, TestClock } from './helpers.js';
 
@@ -20,6 +20,7 @@ class TableWorld extends SyntheticSource {
   override async pointSeries(variable: VariableId, lon: number, lat: number, range: TimeRange): Promise<PointSeries> {
     if (variable !== CLEAR_SKY) return super.pointSeries(variable, lon, lat, range);
     this.reads++;
+    if (lat === -89) throw new GridRequestError('out_of_coverage', 'the table covers no place this far south');
     const n = (range.endMs - range.startMs) / HOUR + 1;
     const values = Float32Array.from({ length: n }, (_, i) => TABLE[(range.startMs - INIT) / HOUR + i] ?? Number.NaN);
     return { variable, units: 'W m-2', startMs: range.startMs, stepMs: HOUR, values, productOf: () => 'table' };
@@ -112,5 +113,16 @@ describe('computed series are kept (docs/decisions/0143-model-series-cache.md)',
     const latest = await get(app(), t.alice, '/models/hand/latest-forecast/timeseries/41/-101');
     expect(latest.body).toEqual({ forecast: expect.stringMatching(/^\/forecasts\//), variables: { clearSky: first.body } });
     expect(world.reads).toBe(reads + 2);
+  });
+});
+
+describe('weather that refuses the request', () => {
+  it('is the caller’s request: 400 with the weather’s code (docs/decisions/0021-grid-requests-and-forecast-boundary.md), and nothing kept', async () => {
+    const first = await series('hand', '', '-89/0');
+    expect(first.status).toBe(400);
+    expect(first.body).toMatchObject({ id: 'out_of_coverage', message: 'the table covers no place this far south' });
+    const reads = world.reads;
+    expect((await series('hand', '', '-89/0')).status).toBe(400);
+    expect(world.reads).toBe(reads + 1);
   });
 });
