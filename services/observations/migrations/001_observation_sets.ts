@@ -7,10 +7,11 @@ import type { Migration } from '@fieldcast/db';
 export const observationSetsMigration: Migration = {
   name: '001_observation_sets',
   async up(knex, schema) {
-    // `seq` orders an account's sets newest first and is the list's keyset; `document` is the
-    // body as sent, in `json` (not `jsonb`, which reorders keys and drops duplicates), so the
-    // read-back is the same text; `summary` is the stored summary's JSON, so a list page is a
-    // join of stored text.
+    // `seq` orders an account's sets newest first and is the list's keyset. `document_gz` is the
+    // JSON text of the body as sent, gzipped by the service: the read-back is the same text (not
+    // `jsonb`, which reorders keys), a gzip-accepting client gets the stored bytes as they are,
+    // and a 1 MB document is tens of kilobytes to read. `summary` is the stored summary's JSON,
+    // so a list page is a join of stored text.
     await knex.raw(`create table "${schema}".observation_sets (
       seq bigint generated always as identity primary key,
       id uuid not null unique,
@@ -19,8 +20,10 @@ export const observationSetsMigration: Migration = {
       earliest_us bigint not null,
       latest_us bigint not null,
       summary text not null,
-      document json not null
+      document_gz bytea not null
     )`);
+    // Already compressed: PostgreSQL need not try again (TOAST storage EXTERNAL).
+    await knex.raw(`alter table "${schema}".observation_sets alter column document_gz set storage external`);
     await knex.raw(`create index observation_sets_account_seq on "${schema}".observation_sets (account_id, seq)`);
     // One row per set and UTC day with observations: that day's distinct observation times
     // (microseconds since the epoch, ascending), its first and last. A period reads the rows of

@@ -10,5 +10,5 @@ export const observationsService = defineService({
   title: 'Observations',
   description: 'Observation sets: publish, list by period, read back as submitted (spec 2.9, 4.8).',
   needs: { database: { migrations: [observationSetsMigration] }, outbox: { topics: [SETS_TOPIC] } },
-  api: (deps) => observationSetRoutes(new Api(), new ObservationSetStore(deps.db.knex, deps.outbox), deps.now),
+  api: (deps) => observationSetRoutes(new Api(), new ObservationSetStore(deps.db, deps.outbox), deps.now),
 });

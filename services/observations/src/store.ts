@@ -1,6 +1,9 @@
+import { promisify } from 'node:util';
+import { constants, gunzip, gzip } from 'node:zlib';
 import type { Knex } from 'knex';
 import { topicFor } from '@fieldcast/bus';
-import type { Outbox } from '@fieldcast/db';
+import type { Database, Outbox, PreparedStatement } from '@fieldcast/db';
+import { DocumentCache } from './document-cache.js';
 import { dayOf, type NewObservationSet } from './domain/observation-sets.js';
 import type { Period } from './domain/period.js';
 
@@ -12,7 +15,8 @@ const SET_NAMESPACE = `${AREA}/sets`;
 
 /** A page of summaries, newest first, as stored JSON text; `more` when older sets remain. */
 export interface SummaryPage {
-  summaries: string[];
+  /** the summaries' JSON texts joined by commas, newest first */
+  page: string;
   /** the id of the page's last (oldest) set, the cursor of the next page */
   lastId: string | null;
   more: boolean;
@@ -25,6 +29,19 @@ export interface PageRequest {
   before?: string;
 }
 
+const gzipped = promisify(gzip);
+const gunzipped = promisify(gunzip);
+
+/** A stored document: gzip (RFC 1952) of its JSON text in UTF-8. */
+export class StoredDocument {
+  constructor(readonly gzip: Buffer) {}
+
+  /** The JSON text's bytes, decompressed off the event loop (libuv's pool). */
+  text(): Promise<Buffer> {
+    return gunzipped(this.gzip);
+  }
+}
+
 /** A PostgreSQL array literal of integers, sent as one text parameter (knex would spread a JS array). */
 const bigintArray = (values: readonly bigint[]) => `{${values.join(',')}}`;
 
@@ -33,17 +50,27 @@ const bigintArray = (values: readonly bigint[]) => `{${values.join(',')}}`;
  * only its own sets: another account's id reads as an unknown one (docs/interface.md §1,
  * ownership).
  */
+/** The gzipped documents one process keeps (docs/decisions/0153-observation-document-cache.md): about a thousand 1 MB sets. */
+export const DOCUMENT_CACHE_BYTES = 64 * 1_048_576;
+
 export class ObservationSetStore {
+  private readonly knex: Knex;
+
   constructor(
-    private readonly knex: Knex,
+    private readonly db: Database,
     private readonly outbox: Outbox,
-  ) {}
+    private readonly cache = new DocumentCache(DOCUMENT_CACHE_BYTES),
+  ) {
+    this.knex = db.knex;
+  }
 
   /**
    * Stores the set, the index of its observation days and its `published` event in one
    * transaction (docs/architecture.md §5).
    */
   async publish(set: NewObservationSet): Promise<void> {
+    // The fastest level: a publish pays it once, and sensor series compress well at any level.
+    const document = await gzipped(set.document, { level: constants.Z_BEST_SPEED });
     await this.knex.transaction(async (trx) => {
       const [row] = (await trx
         .withSchema(AREA)
@@ -55,7 +82,9 @@ export class ObservationSetStore {
           earliest_us: set.earliest.toString(),
           latest_us: set.latest.toString(),
           summary: JSON.stringify(set.summary),
-          document: set.document,
+          // As base64 text both ways: PGlite converts bytea to and from JavaScript in hex, about
+          // ten times slower for a gzipped megabyte (docs/decisions/0150-observation-sets-stored-as-sent.md).
+          document_gz: trx.raw(`decode(?, 'base64')`, [document.toString('base64')]),
         })
         .returning('seq')) as { seq: string | number }[];
       await trx
@@ -82,15 +111,24 @@ export class ObservationSetStore {
     });
   }
 
-  /** The document of the account's set as it was sent, JSON text; null for an unknown id and another account's alike. */
-  async document(accountId: string, id: string): Promise<string | null> {
-    const row: { document: string } | undefined = await this.knex
-      .withSchema(AREA)
-      .table('observation_sets')
-      .select(this.knex.raw('document::text as document'))
-      .where({ id, account_id: accountId })
-      .first();
-    return row?.document ?? null;
+  /**
+   * The document of the account's set as it was sent; null for an unknown id and another
+   * account's alike. Reads are prepared statements (Database.prepared): parsed once per
+   * connection on PostgreSQL, and past knex's query builder on PGlite.
+   */
+  async document(accountId: string, id: string): Promise<StoredDocument | null> {
+    const cached = this.cache.get(id);
+    if (cached) return cached.accountId === accountId ? new StoredDocument(cached.gzip) : null;
+    const [row] = await this.db.prepared<{ document: string }>({
+      name: 'observations_document',
+      text: `select encode(document_gz, 'base64') as document from ${AREA}.observation_sets where id = $1 and account_id = $2`,
+      values: [id, accountId],
+    });
+    if (!row) return null;
+    // Node's base64 decoder skips the line breaks PostgreSQL's encoder puts every 76 characters.
+    const gzip = Buffer.from(row.document, 'base64');
+    this.cache.set(id, accountId, gzip);
+    return new StoredDocument(gzip);
   }
 
   /**
@@ -102,44 +140,59 @@ export class ObservationSetStore {
   async list(accountId: string, page: PageRequest): Promise<SummaryPage | null> {
     let cursor: string | null = null;
     if (page.before !== undefined) {
-      const row: { seq: string | number } | undefined = await this.knex
-        .withSchema(AREA)
-        .table('observation_sets')
-        .select('seq')
-        .where({ id: page.before, account_id: accountId })
-        .first();
+      const [row] = await this.db.prepared<{ seq: number | bigint | string }>({
+        name: 'observations_cursor',
+        text: `select seq from ${AREA}.observation_sets where id = $1 and account_id = $2`,
+        values: [page.before, accountId],
+      });
       if (!row) return null;
       cursor = String(row.seq);
     }
-    const { start, end } = page.period;
-    const values: unknown[] = [accountId];
-    let sql: string;
-    if (start === null && end === null) {
-      sql = `select id, summary from ${AREA}.observation_sets where account_id = ?${cursor ? ' and seq < ?::bigint' : ''}
-        order by seq desc limit ?`;
-      if (cursor) values.push(cursor);
-    } else {
-      // The period's days bound the index range; a day row matches when its first or last time
-      // lies in the period, or, when it spans the whole period, one of its times does.
-      const from = start ?? -(2n ** 62n);
-      const to = end ?? 2n ** 62n;
-      const [s, e] = [from.toString(), to.toString()];
-      sql = `select s.id, s.summary from ${AREA}.observation_sets s
-        where s.seq in (
-          select distinct d.set_seq from ${AREA}.observation_days d
-          where d.account_id = ? and d.day between ? and ?
-            and d.first_us <= ?::bigint and d.last_us >= ?::bigint
-            and (d.first_us >= ?::bigint or d.last_us <= ?::bigint
-              or exists (select from unnest(d.times_us) t where t between ?::bigint and ?::bigint))
-            ${cursor ? 'and d.set_seq < ?::bigint' : ''}
-          order by d.set_seq desc limit ?)
-        order by s.seq desc`;
-      values.push(start === null ? -(2 ** 31) : dayOf(from), end === null ? 2 ** 31 - 1 : dayOf(to), e, s, s, e, s, e);
-      if (cursor) values.push(cursor);
-    }
-    values.push(page.limit + 1);
-    const rows: { id: string; summary: string }[] = (await this.knex.raw(sql, values as Knex.RawBinding[])).rows;
-    const shown = rows.slice(0, page.limit);
-    return { summaries: shown.map((r) => r.summary), lastId: shown[shown.length - 1]?.id ?? null, more: rows.length > page.limit };
+    const [row] = await this.db.prepared<{ page: string; rows: number; last_id: string | null }>(pageStatement(accountId, page, cursor));
+    return { page: row?.page ?? '', lastId: row?.last_id ?? null, more: (row?.rows ?? 0) > page.limit };
   }
+}
+
+/**
+ * The statement of one page: its rows are one more than the page, to know whether more remain,
+ * and the database joins the page's stored summaries into one text (as the events feeds do,
+ * docs/decisions/0029-feed-reads-at-scale.md), so Node forwards one value instead of a row per
+ * set. The text depends only on whether there is a period and a cursor, which name it.
+ */
+function pageStatement(accountId: string, page: PageRequest, cursor: string | null): PreparedStatement {
+  const values: unknown[] = [accountId, page.limit + 1];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const { start, end } = page.period;
+  let rows: string;
+  let name: string;
+  if (start === null && end === null) {
+    name = `observations_page_all_${cursor === null ? 'first' : 'before'}`;
+    rows = `select seq, id, summary from ${AREA}.observation_sets where account_id = $1${cursor === null ? '' : ` and seq < ${param(cursor)}`}
+      order by seq desc limit $2`;
+  } else {
+    // The period's days bound the index range; a day row matches when its first or last time
+    // lies in the period, or, when it spans the whole period, one of its times does.
+    const from = start ?? -(2n ** 62n);
+    const to = end ?? 2n ** 62n;
+    const firstDay = param(start === null ? -(2 ** 31) : dayOf(from));
+    const lastDay = param(end === null ? 2 ** 31 - 1 : dayOf(to));
+    const s = `${param(from.toString())}::bigint`;
+    const e = `${param(to.toString())}::bigint`;
+    name = `observations_page_period_${cursor === null ? 'first' : 'before'}`;
+    rows = `select s.seq, s.id, s.summary from ${AREA}.observation_sets s
+      where s.seq in (
+        select distinct d.set_seq from ${AREA}.observation_days d
+        where d.account_id = $1 and d.day between ${firstDay} and ${lastDay}
+          and d.first_us <= ${e} and d.last_us >= ${s}
+          and (d.first_us >= ${s} or d.last_us <= ${e} or exists (select from unnest(d.times_us) t where t between ${s} and ${e}))
+          ${cursor === null ? '' : `and d.set_seq < ${param(cursor)}`}
+        order by d.set_seq desc limit $2)`;
+  }
+  const text = `with page as (${rows}),
+    numbered as (select seq, id, summary, row_number() over (order by seq desc) as rn from page)
+    select coalesce(string_agg(summary, ',' order by seq desc) filter (where rn < $2), '') as page,
+      count(*)::int as rows,
+      (array_agg(id::text order by seq desc) filter (where rn < $2))[least(count(*), $2 - 1)] as last_id
+    from numbered`;
+  return { name, text, values };
 }

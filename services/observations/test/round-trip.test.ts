@@ -1,9 +1,39 @@
+import { gunzipSync } from 'node:zlib';
+import { get as httpGet } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { observationsService } from '../src/definition.js';
 import { JSON_V1, publish, publishText, readBack, site } from './observation-sets-client.js';
 
 const t = useTestFleet([observationsService]);
 const app = () => t.fleet.app('observations');
+
+/** GET by id with the bytes on the wire, undecoded (supertest would gunzip them). */
+function rawGet(id: string, acceptEncoding: string | undefined) {
+  return new Promise<{ status: number; headers: Record<string, string | undefined>; body: Buffer }>((resolve, reject) => {
+    const server = app().listen(0, '127.0.0.1', () => {
+      const headers: Record<string, string> = { Authorization: t.alice.auth };
+      if (acceptEncoding) headers['Accept-Encoding'] = acceptEncoding;
+      const req = httpGet(
+        { host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: `/observation-sets/${id}`, headers },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            server.close(() =>
+              resolve({
+                status: res.statusCode ?? 0,
+                headers: res.headers as Record<string, string | undefined>,
+                body: Buffer.concat(chunks),
+              }),
+            ),
+          );
+        },
+      );
+      req.on('error', reject);
+    });
+  });
+}
 
 /**
  * A set with every optional member: aggregated and instantaneous values, tags, times with
@@ -88,6 +118,8 @@ describe('observation sets: read back exactly as submitted (spec 2.9, 4.8)', () 
 
   it('another account’s set is 404, like an unknown one; an id that is no UUID is 400', async () => {
     const { id } = (await publish(app(), t.alice, everything)).body;
+    // Read by its owner first, so the document is in the process's cache when the other asks.
+    expect((await readBack(app(), t.alice, id)).status).toBe(200);
     const theirs = await readBack(app(), t.bob, id);
     expect(theirs.status).toBe(404);
     expect(theirs.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -97,14 +129,32 @@ describe('observation sets: read back exactly as submitted (spec 2.9, 4.8)', () 
     expect(unknown.body.message).toBe(theirs.body.message.replace(id, '3f1c2a70-0000-4000-8000-000000000000'));
     expect((await readBack(app(), t.alice, 'not-a-uuid')).status).toBe(400);
     expect((await readBack(app(), t.alice, id.toUpperCase())).status).toBe(200);
+    // And a set the other asks for before its owner ever read it.
+    const fresh = (await publish(app(), t.alice, everything)).body.id;
+    expect((await readBack(app(), t.bob, fresh)).status).toBe(404);
+    expect((await readBack(app(), t.alice, fresh)).status).toBe(200);
+    expect((await readBack(app(), t.bob, fresh)).status).toBe(404);
   });
 
-  it('stores the document as json, which keeps the text as sent, not jsonb, which reorders it', async () => {
+  it('stores the JSON text as sent, gzipped, and serves those bytes to a client that accepts gzip', async () => {
     const { id } = (await publish(app(), t.alice, everything)).body;
-    const row = await t.fleet.db.knex.raw(
-      `select pg_typeof(document)::text as type, document::text as text from observations.observation_sets where id = ?`,
-      [id],
-    );
-    expect(row.rows[0]).toEqual({ type: 'json', text: JSON.stringify(everything) });
+    const row = await t.fleet.db.knex.raw(`select document_gz from observations.observation_sets where id = ?`, [id]);
+    const stored = Buffer.from(row.rows[0].document_gz as Uint8Array);
+    expect(gunzipSync(stored).toString('utf8')).toBe(JSON.stringify(everything));
+
+    const zipped = await rawGet(id, 'gzip, deflate');
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(zipped.headers['content-type']).toBe(`${JSON_V1}; charset=utf-8`);
+    expect(zipped.body.equals(stored)).toBe(true);
+
+    const plain = await rawGet(id, 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify(everything))));
+    expect(plain.body.toString('utf8')).toBe(JSON.stringify(everything));
+    const none = await rawGet(id, undefined);
+    expect(none.headers['content-encoding']).toBeUndefined();
+    expect(none.body.toString('utf8')).toBe(JSON.stringify(everything));
   });
 });

@@ -48,15 +48,18 @@ export function newObservationSet(
   submitted: unknown,
   createdAt: Date,
 ): NewObservationSet {
-  const times = new Set<Microseconds>();
+  // Sites of one set mostly share their times: each distinct text is read once.
+  const read = new Map<string, Microseconds>();
   for (const site of input.sites) {
-    for (const observation of site.observations) {
-      const micros = zonedTimestampMicros(observation.time);
+    for (const { time } of site.observations) {
+      if (read.has(time)) continue;
+      const micros = zonedTimestampMicros(time);
       // The schema has refused every time this cannot read.
-      if (micros === null) throw new TypeError(`observation time ${observation.time} passed validation unreadable`);
-      times.add(micros);
+      if (micros === null) throw new TypeError(`observation time ${time} passed validation unreadable`);
+      read.set(time, micros);
     }
   }
+  const times = new Set(read.values());
   const sorted = [...times].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const earliest = sorted[0]!;
   const latest = sorted[sorted.length - 1]!;

@@ -79,7 +79,7 @@ export function observationSetRoutes(api: Api, store: ObservationSetStore, now: 
           });
           res.setHeader('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
         }
-        return new JsonText(`[${page.summaries.join(',')}]`);
+        return new JsonText(`[${page.page}]`);
       },
     })
     .op({
@@ -98,10 +98,17 @@ export function observationSetRoutes(api: Api, store: ObservationSetStore, now: 
       params: IdParams,
       response: { status: 200, description: 'The submitted shape (sites, tags), as sent', schema: ObservationSet },
       errors: [404],
-      handle: async ({ account, params }) => {
+      handle: async ({ account, params, req, res }) => {
         const document = await store.document(account.id, params.id);
         if (document === null) throw new NotFoundError('observation_set', params.id);
-        return new JsonText(document);
+        // The stored gzip goes out as it is to a client that accepts it (RFC 9110 section 8.4);
+        // the compression middleware leaves an encoded response alone.
+        res.vary('Accept-Encoding');
+        const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
+        const bytes = gzip ? document.gzip : await document.text();
+        if (gzip) res.setHeader('Content-Encoding', 'gzip');
+        res.setHeader('Content-Length', bytes.byteLength);
+        res.status(200).end(bytes);
       },
     });
 }

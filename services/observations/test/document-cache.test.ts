@@ -1,0 +1,26 @@
+import { DocumentCache } from '../src/document-cache.js';
+
+describe('the document cache (docs/decisions/0153-observation-document-cache.md)', () => {
+  const bytes = (n: number) => Buffer.alloc(n, 1);
+
+  it('keeps documents within its byte budget, least recently used out', () => {
+    const cache = new DocumentCache(100);
+    cache.set('a', 'acct', bytes(40));
+    cache.set('b', 'acct', bytes(40));
+    expect(cache.get('a')?.gzip.byteLength).toBe(40); // a is now the most recent
+    cache.set('c', 'acct', bytes(40));
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBeDefined();
+    expect(cache.get('c')).toBeDefined();
+    expect(cache.size).toBe(80);
+  });
+
+  it('keeps the owner with the bytes, and never a document larger than the budget', () => {
+    const cache = new DocumentCache(100);
+    cache.set('a', 'alice', bytes(10));
+    expect(cache.get('a')?.accountId).toBe('alice');
+    cache.set('big', 'alice', bytes(101));
+    expect(cache.get('big')).toBeUndefined();
+    expect(cache.size).toBe(10);
+  });
+});
