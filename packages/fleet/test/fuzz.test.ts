@@ -91,7 +91,7 @@ async function check(op: FuzzOperation, generated: FuzzRequest): Promise<void> {
   const req = toWire(op, generated, credentials, known);
   const res = await send(servers.get(op.area)!.port, req);
   answered.set(op, (answered.get(op) ?? new Set()).add(res.status));
-  const fault = faultOf(res);
+  const fault = faultOf(res, op.failureTypes);
   if (fault) throw new Error(reproducer(req, res, `${op.area}: ${fault} (caller: ${generated.caller})`));
   remember(res);
   if (!write) return;
@@ -134,6 +134,22 @@ describe(`fuzz from /openapi.json (seed ${SEED}, ${RUNS} requests per operation;
     expect(faultOf(answer(404, 'text/html', problem))).toMatch(/not application\/problem\+json/);
     expect(faultOf(answer(404, 'application/problem+json', { ...problem, id: undefined }))).toMatch(/without id/);
     expect(faultOf(answer(400, 'application/problem+json', problem))).toMatch(/status member is 404/);
+    // an area with its own documented failure bodies (the archive) is held to those
+    const own = ['application/json', 'application/xml'];
+    const error = { apiVersion: '2.0.0', error: { code: 400, message: 'm', errors: [{ reason: 'invalid_parameter', message: 'm' }] } };
+    expect(faultOf(answer(400, 'application/json; charset=utf-8', error), own)).toBeNull();
+    expect(faultOf(answer(404, 'application/json; charset=utf-8', error), own)).toMatch(/error code is 400/);
+    expect(faultOf(answer(400, 'application/problem+json', problem), own)).toMatch(/none of the documented/);
+    expect(
+      faultOf(
+        {
+          status: 401,
+          headers: { 'content-type': 'application/xml' },
+          text: '<?xml version="1.0"?><response><error code="401"/></response>',
+        },
+        own,
+      ),
+    ).toBeNull();
     const table = SERVICES.find((s) => s.needs.outbox)!.area;
     const before = await storedState(fleet.db, schemas);
     await fleet.db.knex

@@ -12,6 +12,8 @@ export interface FuzzOperation {
   body?: JsonSchema;
   /** the media type of its success response (the vendor type for JSON) */
   mediaType: string;
+  /** the media types its failures are documented in: problem+json, or an area's own (the archive's, docs/interface.md §11) */
+  failureTypes: string[];
   auth: boolean;
 }
 
@@ -21,6 +23,7 @@ export function operationsOf(area: string, document: { paths: Record<string, Rec
     for (const [method, op] of Object.entries(methods)) {
       const responses = op.responses as Record<string, { content?: Record<string, unknown> }>;
       const success = Object.entries(responses).find(([status]) => status.startsWith('2'))?.[1];
+      const failure = Object.entries(responses).find(([status]) => status.startsWith('4'))?.[1];
       const requestBody = op.requestBody as { content: Record<string, { schema: JsonSchema }> } | undefined;
       operations.push({
         area,
@@ -29,6 +32,7 @@ export function operationsOf(area: string, document: { paths: Record<string, Rec
         params: (op.parameters ?? []) as FuzzOperation['params'],
         ...(requestBody ? { body: Object.values(requestBody.content)[0]!.schema } : {}),
         mediaType: Object.keys(success?.content ?? {})[0] ?? 'application/json',
+        failureTypes: Object.keys(failure?.content ?? { 'application/problem+json': {} }),
         auth: !(Array.isArray(op.security) && op.security.length === 0),
       });
     }

@@ -64,7 +64,17 @@ class ArchiveApi extends Api {
           : `API version ${m[1]} is not served; this archive serves /${SERVED_MAJOR} (apiVersion 2.x.y)`;
       this.fail(res, format, failureOf(404, 'route_does_not_exist', message));
     });
+    router.use(this.pathFailure);
   }
+
+  /** A failure raised before a route's handler (a path segment that is not UTF-8 percent-encoding): under a version, told in the archive's formats. */
+  private readonly pathFailure = (err: unknown, req: Request, res: Response, next: (err?: unknown) => void): void => {
+    if (!/^\/v\d+(\/|$)/.test(req.path)) return next(err);
+    const problem = problemOf(err);
+    if (problem.status >= 500) this.deps.logger.error({ err, requestId: res.locals.requestId, path: req.path }, 'request failed');
+    const format = this.formatOf(req) ?? { format: 'json' as const, contentType: contentTypeOf('json') };
+    this.fail(res, format, failureOf(problem.status, problem.id, problem.message, problem.errors));
+  };
 
   /** The format of a request: its suffix, else its Accept (null: 406). */
   private formatOf(req: Request): Negotiated | null {
