@@ -97,3 +97,31 @@ describe('the height of the place and of the wind', () => {
     expect(out.series[0]!.value).toBeCloseTo(r.et, 3);
   });
 });
+
+describe('an asset too small for any grid cell to count', () => {
+  it('is its centroid', async () => {
+    const source = new HourlyTableSource(world(2), BOUNDARY);
+    const d = 1e-7; // a square of about 1e-4 m²: below cellWeights' sliver floor in every cell
+    const polygon = [
+      [
+        [0.5, 0.5],
+        [0.5 + d, 0.5],
+        [0.5 + d, 0.5 + d],
+        [0.5, 0.5 + d],
+        [0.5, 0.5],
+      ],
+    ];
+    const asset = {
+      id: '0b7c9a52-4f5e-4d0a-9a53-3f1d7f7a2c11',
+      accountId: 'a',
+      tags: {},
+      polygon,
+      centroid: { latitude: 0.5, longitude: 0.5 },
+      areaM2: 1e-4,
+    };
+    const byAsset = await hourlySeries(source, 'relative-humidity', { asset }, query);
+    const atPoint = await hourlySeries(source, 'relative-humidity', { latitude: 0.5, longitude: 0.5 }, query);
+    expect(byAsset.series).toEqual(atPoint.series);
+    expect(byAsset.asset).toBe(`/assets/${asset.id}`);
+  });
+});

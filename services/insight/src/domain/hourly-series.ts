@@ -244,7 +244,9 @@ async function assetValues(source: GridSource, quantity: HourlyQuantity, asset: 
       totalWeight += weight;
     }
   }
-  if (!(totalWeight > 0) || !products) throw missing();
+  // An asset too small for any cell to count it (under a billionth of a cell, packages/geo
+  // cellWeights) is its centroid.
+  if (!(totalWeight > 0) || !products) return pointValues(source, quantity, asset.centroid.longitude, asset.centroid.latitude, query);
   for (let h = 0; h < hours; h++) sums[h]! /= totalWeight;
   return { values: sums, products };
 }
