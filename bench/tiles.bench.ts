@@ -21,6 +21,7 @@ import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index
 import { startTestFleet } from '../packages/runtime/src/testing.js';
 import { createCatalog, forecastBoundaryMs, frameId, lonLatToTileXY, SyntheticSource } from '../packages/weather/src/index.js';
 import { FrameIndex } from '../services/tiles/src/domain/frames.js';
+import { DefaultStyles } from '../services/tiles/src/domain/styles.js';
 import { SampleCache } from '../services/tiles/src/domain/sample-cache.js';
 import { TileRenderer } from '../services/tiles/src/domain/tiles.js';
 import { SAMPLE_CACHE_BYTES, tilesService } from '../services/tiles/src/definition.js';
@@ -75,7 +76,14 @@ async function main(): Promise<void> {
   const frame = frameId(product, validMs);
   const now = () => new Date();
   const none = { get: async () => null, byName: async () => null };
-  const renderer = new TileRenderer(catalog, weather, new FrameIndex(catalog, now), none, new SampleCache(SAMPLE_CACHE_BYTES), now);
+  const renderer = new TileRenderer(
+    new DefaultStyles(catalog),
+    weather,
+    new FrameIndex(catalog, now),
+    none,
+    new SampleCache(SAMPLE_CACHE_BYTES),
+    now,
+  );
 
   console.log('## Rendering from a warm cache of grid reads, against pngjs encoding the same pixels\n');
   console.log('| zoom | tile | render ms (median) | pngjs encode ms (median) | ratio | target |');

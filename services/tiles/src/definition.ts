@@ -4,6 +4,7 @@ import { createCatalog } from '@fieldcast/weather';
 import { stylesMigration } from '../migrations/001_styles.js';
 import { FrameIndex } from './domain/frames.js';
 import { PngCache, SampleCache } from './domain/sample-cache.js';
+import { DefaultStyles } from './domain/styles.js';
 import { TileRenderer } from './domain/tiles.js';
 import { styleRoutes } from './routes/styles.js';
 import { tileRoutes } from './routes/tiles.js';
@@ -28,8 +29,9 @@ export const tilesService = defineService({
     const catalog = createCatalog();
     const styles = new StyleStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
     const frames = new FrameIndex(catalog, deps.now);
+    const defaults = new DefaultStyles(catalog);
     const renderer = new TileRenderer(
-      catalog,
+      defaults,
       deps.weather,
       frames,
       styles,
@@ -37,6 +39,6 @@ export const tilesService = defineService({
       deps.now,
       new PngCache(PNG_CACHE_BYTES),
     );
-    return tileRoutes(styleRoutes(new Api(), { catalog, styles }), { catalog, renderer, now: deps.now });
+    return tileRoutes(styleRoutes(new Api(), { catalog, styles, defaults }), { catalog, renderer, now: deps.now });
   },
 });

@@ -101,9 +101,30 @@ export function nameTaken(name: string): ConflictError {
   );
 }
 
-/** The default styles of every product, by name key: their names are taken for everyone. */
-export function defaultStyleNames(catalog: Catalog): Map<string, DefaultStyle> {
-  const names = new Map<string, DefaultStyle>();
-  for (const p of catalog.products()) for (const s of defaultStyles(p)) names.set(nameKey(s.name), s);
-  return names;
+/**
+ * The default styles of every product, derived once (their ids are UUID v5, a SHA-1 each): by
+ * product id, by style id, and by name key (names every account finds taken).
+ */
+export class DefaultStyles {
+  readonly byProduct = new Map<string, Style[]>();
+  readonly byId = new Map<string, Style>();
+  readonly byName = new Map<string, Style>();
+  /** each product's defaults as JSON text, as a list serves them */
+  readonly jsonByProduct = new Map<string, string>();
+
+  constructor(catalog: Catalog) {
+    for (const p of catalog.products()) {
+      const styles = defaultStyles(p).map(defaultStyleView);
+      this.byProduct.set(p.id, styles);
+      this.jsonByProduct.set(p.id, styles.map((s) => JSON.stringify(s)).join(','));
+      for (const s of styles) {
+        this.byId.set(s.id, s);
+        this.byName.set(nameKey(s.name), s);
+      }
+    }
+  }
+
+  of(product: ProductDef): Style[] {
+    return this.byProduct.get(product.id) ?? [];
+  }
 }

@@ -5,22 +5,14 @@
 import { createHash } from 'node:crypto';
 import { InvalidRequestError, NotFoundError, UnavailableError } from '@fieldcast/kit';
 import type { Style } from '@fieldcast/schemas';
-import {
-  type Catalog,
-  defaultStyles,
-  forecastBoundaryMs,
-  type GridSource,
-  maskAttributeValue,
-  TILE_SIZE,
-  type ZoomLevels,
-} from '@fieldcast/weather';
+import { forecastBoundaryMs, type GridSource, maskAttributeValue, TILE_SIZE, type ZoomLevels } from '@fieldcast/weather';
 import { paint, painterOf } from './colorize.js';
 import { type FrameIndex, type FrameRef, isForecastFrame, zoomLevelsOf } from './frames.js';
 import { combineLayer, layerGrid } from './layers.js';
 import { encodePng } from './png.js';
 import type { PngCache, SampleCache } from './sample-cache.js';
 import { type SampleMode, sampleTile, type TileAddress } from './sampling.js';
-import { defaultStyleView, nameKey, type StyleRecord, styleView } from './styles.js';
+import { type DefaultStyles, nameKey, type StyleRecord, styleView } from './styles.js';
 
 /** Bumped when the same frame, style and tile would be drawn differently: part of every ETag. */
 const RENDERING_VERSION = '1';
@@ -64,7 +56,7 @@ export class TileRenderer {
   readonly zoomLevels: ZoomLevels;
 
   constructor(
-    private readonly catalog: Catalog,
+    private readonly defaults: DefaultStyles,
     private readonly weather: GridSource,
     private readonly frames: FrameIndex,
     private readonly styles: StyleLookup,
@@ -166,15 +158,13 @@ export class TileRenderer {
   /** The style a request names (id or name, any case), among the product's defaults and the caller's own; 404 otherwise. */
   private async style(accountId: string, frame: FrameRef, ref: string | undefined): Promise<Style> {
     const product = frame.product;
-    const defaults = defaultStyles(product);
-    if (ref === undefined) return defaultStyleView(defaults[0]!);
+    const defaults = this.defaults.of(product);
+    if (ref === undefined) return defaults[0]!;
     const byId = UUID.test(ref);
-    const own = defaults.find((s) => (byId ? s.id === ref.toLowerCase() : nameKey(s.name) === nameKey(ref)));
-    if (own) return defaultStyleView(own);
-    const record = byId ? await this.styles.get(accountId, ref.toLowerCase()) : await this.styles.byName(accountId, ref);
-    const otherDefault =
-      !record &&
-      this.catalog.products().some((p) => defaultStyles(p).some((s) => s.id === ref.toLowerCase() || nameKey(s.name) === nameKey(ref)));
+    const builtIn = byId ? this.defaults.byId.get(ref.toLowerCase()) : this.defaults.byName.get(nameKey(ref));
+    if (builtIn?.productId === product.id) return builtIn;
+    const record = builtIn ? null : byId ? await this.styles.get(accountId, ref.toLowerCase()) : await this.styles.byName(accountId, ref);
+    const otherDefault = builtIn !== undefined;
     if (record && record.productId === product.id) return styleView(record);
     if (record || otherDefault) {
       throw new InvalidRequestError('style_not_for_product', `Style ${ref} is a style of another product than ${product.name}`, [

@@ -9,24 +9,17 @@ import {
   ValidationError,
 } from '@fieldcast/kit';
 import { ProductParams, Style, StyleInput, StyleListQuery, StyleParams } from '@fieldcast/schemas';
-import { type Catalog, defaultStyles, type ProductDef } from '@fieldcast/weather';
+import type { Catalog, ProductDef } from '@fieldcast/weather';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import {
-  checkStyleAgainstProduct,
-  defaultStyleNames,
-  defaultStyleView,
-  nameKey,
-  nameTaken,
-  styleRecord,
-  styleView,
-} from '../domain/styles.js';
+import { checkStyleAgainstProduct, type DefaultStyles, nameKey, nameTaken, styleRecord, styleView } from '../domain/styles.js';
 import { productVisible } from '../domain/tiles.js';
 import type { StyleStore } from '../store.js';
 
 export interface StyleRouteDeps {
   catalog: Catalog;
   styles: StyleStore;
+  defaults: DefaultStyles;
 }
 
 const styleFault = BodyFault.semantic('invalid_style', 'The style is not valid');
@@ -39,19 +32,17 @@ const RULES =
 
 /** Styles (spec 2.3, 4.3; docs/interface.md §4). */
 export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
-  const { catalog, styles } = deps;
-  const defaultsById = new Map(catalog.products().flatMap((p) => defaultStyles(p).map((s) => [s.id, s] as const)));
-  const takenByDefault = defaultStyleNames(catalog);
+  const { catalog, styles, defaults } = deps;
   const product = (ref: string): ProductDef => {
     const p = catalog.product(ref);
     if (!p || !productVisible(p)) throw new NotFoundError('product', ref);
     return p;
   };
   const checkName = (name: string) => {
-    if (takenByDefault.has(nameKey(name))) throw nameTaken(name);
+    if (defaults.byName.has(nameKey(name))) throw nameTaken(name);
   };
   const refuseDefault = (id: string) => {
-    if (defaultsById.has(id))
+    if (defaults.byId.has(id))
       throw new NotAllowedError(
         'style_is_default',
         `Style ${id} is a default style of its product: it can be read but not changed or removed`,
@@ -84,7 +75,7 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
           res.setHeader('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
         }
         // The defaults lead the first page; the contributed records come as the database wrote them.
-        const parts = query.after ? [] : defaultStyles(p).map((s) => JSON.stringify(defaultStyleView(s)));
+        const parts = query.after ? [] : [defaults.jsonByProduct.get(p.id)!];
         if (page.json) parts.push(page.json);
         return new JsonText(`[${parts.join(',')}]`);
       },
@@ -127,8 +118,8 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
       response: { status: 200, description: 'The style', schema: Style },
       errors: [404],
       handle: async ({ account, params }) => {
-        const builtIn = defaultsById.get(params.id);
-        if (builtIn && productVisible(catalog.product(builtIn.productId) ?? {})) return defaultStyleView(builtIn);
+        const builtIn = defaults.byId.get(params.id);
+        if (builtIn && productVisible(catalog.product(builtIn.productId) ?? {})) return builtIn;
         const record = await styles.get(account.id, params.id);
         if (!record) throw new NotFoundError('style', params.id);
         return styleView(record);
