@@ -154,21 +154,36 @@ export class ObservationSetStore {
 }
 
 /**
+ * How many rows a page's statement reads: the page's limit plus one, rounded up to one of a few
+ * sizes and written into the text rather than bound. PostgreSQL prices a bound LIMIT as a share
+ * of the table, so a named statement would be planned afresh on every run (about 0.9 ms here);
+ * with a few sizes the statements per connection stay few and their generic plans are used
+ * (docs/decisions/0029-feed-reads-at-scale.md). The page's own limit stays exact, bound as $2.
+ */
+const BATCHES = [11, 26, 51, 101, 251, 501, 1001];
+function batchOf(limit: number): number {
+  const batch = BATCHES.find((n) => n > limit);
+  if (batch === undefined || !Number.isInteger(limit) || limit < 1) throw new RangeError(`page limit ${limit} is not 1 to 1000`);
+  return batch;
+}
+
+/**
  * The statement of one page: its rows are one more than the page, to know whether more remain,
  * and the database joins the page's stored summaries into one text (as the events feeds do,
  * docs/decisions/0029-feed-reads-at-scale.md), so Node forwards one value instead of a row per
  * set. The text depends only on whether there is a period and a cursor, which name it.
  */
 function pageStatement(accountId: string, page: PageRequest, cursor: string | null): PreparedStatement {
-  const values: unknown[] = [accountId, page.limit + 1];
+  const values: unknown[] = [accountId, page.limit];
   const param = (value: unknown) => `$${values.push(value)}`;
   const { start, end } = page.period;
+  const batch = batchOf(page.limit);
   let rows: string;
   let name: string;
   if (start === null && end === null) {
-    name = `observations_page_all_${cursor === null ? 'first' : 'before'}`;
+    name = `observations_page_all_${cursor === null ? 'first' : 'before'}_${batch}`;
     rows = `select seq, id, summary from ${AREA}.observation_sets where account_id = $1${cursor === null ? '' : ` and seq < ${param(cursor)}`}
-      order by seq desc limit $2`;
+      order by seq desc limit ${batch}`;
   } else {
     // The period's days bound the index range; a day row matches when its first or last time
     // lies in the period, or, when it spans the whole period, one of its times does.
@@ -178,7 +193,7 @@ function pageStatement(accountId: string, page: PageRequest, cursor: string | nu
     const lastDay = param(end === null ? 2 ** 31 - 1 : dayOf(to));
     const s = `${param(from.toString())}::bigint`;
     const e = `${param(to.toString())}::bigint`;
-    name = `observations_page_period_${cursor === null ? 'first' : 'before'}`;
+    name = `observations_page_period_${cursor === null ? 'first' : 'before'}_${batch}`;
     rows = `select s.seq, s.id, s.summary from ${AREA}.observation_sets s
       where s.seq in (
         select distinct d.set_seq from ${AREA}.observation_days d
@@ -186,13 +201,13 @@ function pageStatement(accountId: string, page: PageRequest, cursor: string | nu
           and d.first_us <= ${e} and d.last_us >= ${s}
           and (d.first_us >= ${s} or d.last_us <= ${e} or exists (select from unnest(d.times_us) t where t between ${s} and ${e}))
           ${cursor === null ? '' : `and d.set_seq < ${param(cursor)}`}
-        order by d.set_seq desc limit $2)`;
+        order by d.set_seq desc limit ${batch})`;
   }
   const text = `with page as (${rows}),
     numbered as (select seq, id, summary, row_number() over (order by seq desc) as rn from page)
-    select coalesce(string_agg(summary, ',' order by seq desc) filter (where rn < $2), '') as page,
+    select coalesce(string_agg(summary, ',' order by seq desc) filter (where rn <= $2::int), '') as page,
       count(*)::int as rows,
-      (array_agg(id::text order by seq desc) filter (where rn < $2))[least(count(*), $2 - 1)] as last_id
+      (array_agg(id::text order by seq desc) filter (where rn <= $2::int))[least(count(*)::int, $2::int)] as last_id
     from numbered`;
   return { name, text, values };
 }
