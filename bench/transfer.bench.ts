@@ -45,7 +45,12 @@ const bytesPerSecond = (r: Autocannon) => r.throughput.total / (r.duration || DU
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 
 async function main(): Promise<void> {
-  const fleet = await startTestFleet([transferService], { weather: new SyntheticSource(), files: { cacheBytes: 4 * 1024 ** 3 } });
+  // No request rate per account: the bench measures the service, not the bucket (bench/rate-limit.bench.ts does).
+  const fleet = await startTestFleet([transferService], {
+    weather: new SyntheticSource(),
+    files: { cacheBytes: 4 * 1024 ** 3 },
+    limits: { requests: { perSecond: 0, burst: 0 } },
+  });
   const app = fleet.app('transfer');
   const cacheDir = join(fleet.deps('transfer').files!.dir, 'datasets');
   // The baseline: the same server streams a file of the cache with fs.createReadStream.

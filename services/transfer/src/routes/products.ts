@@ -94,9 +94,11 @@ async function sendFile(req: Request, res: Response, file: CachedFile, name: str
     res.end();
     return;
   }
-  const stream = handle.createReadStream({ start, end, autoClose: true });
-  // A client that leaves stops the read; a failed read ends the response (its headers are gone).
+  const stream = handle.createReadStream({ start, end, autoClose: false });
+  // The file is closed however the read ends: read whole, failed, or stopped by a client that left.
+  stream.once('close', () => void handle.close().catch(() => undefined));
   res.once('close', () => stream.destroy());
+  // A failed read ends the response: its headers are gone, so no problem body can follow.
   stream.once('error', () => res.destroy());
   stream.pipe(res);
 }
