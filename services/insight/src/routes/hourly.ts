@@ -20,12 +20,14 @@ const SERIES = {
   'relative-humidity': {
     path: '/hourly-relative-humidity',
     tag: 'relative humidity',
+    title: 'Hourly relative humidity',
     what: 'Hourly relative humidity (%, Bolton 1980) from the hour’s mean air temperature and dewpoint',
     withUnit: false,
   },
   evapotranspiration: {
     path: '/hourly-evapotranspiration-short-crop',
     tag: 'evapotranspiration',
+    title: 'Hourly short-crop reference evapotranspiration',
     what: 'Hourly ASCE-EWRI 2005 standardized short-crop reference evapotranspiration (ETos: Cn 37, Cd 0.24 day / 0.96 night, G 0.1 / 0.5 Rn); negative hours (dew) as computed. unit: millimeters (default, mm/hr) or inches (in/hr).',
     withUnit: true,
   },
@@ -49,7 +51,7 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
       .op({
         method: 'get',
         path: `${s.path}/{id}`,
-        summary: `${s.tag} over an asset`,
+        summary: `${s.title} over an asset`,
         description: `${s.what}, as the mean of the grid cells the asset covers weighted by the area of each cell inside it; latitude and longitude are the asset's centroid. ${QUERY} ${WORK}`,
         tags: [s.tag],
         params: IdParams,
@@ -63,7 +65,7 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
       .op({
         method: 'get',
         path: `${s.path}/{latitude}/{longitude}`,
-        summary: `${s.tag} at a location`,
+        summary: `${s.title} at a location`,
         description: `${s.what}, from hourly weather interpolated bilinearly between grid points. ${QUERY} ${WORK}`,
         tags: [s.tag],
         params: HourlyLocationParams,
