@@ -4,8 +4,7 @@ import { CompositeSource, type GridSource, SyntheticSource, ZarrSource } from '@
 import { fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
 import type { FieldRecord } from './domain/fields.js';
 import { checkWork, degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from './domain/work-limits.js';
-import { reviveError } from './worker-errors.js';
-import { WorkerPool } from './worker-pool.js';
+import { reviveError, WorkerPool } from '@fieldcast/runtime/workers';
 
 /** One field computation as sent to a compute thread (structured-cloneable). */
 export interface DegreeDayTask {

@@ -3,8 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import { type GridSource, loadWeatherSource } from '@fieldcast/weather';
 import { fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
 import type { DegreeDayTask } from './degree-day-compute.js';
-import { errorData } from './worker-errors.js';
-import type { WorkerReply } from './worker-pool.js';
+import { errorData, type WorkerReply } from '@fieldcast/runtime/workers';
 
 /**
  * A compute thread (docs/decisions/0051-heavy-work-in-worker-threads.md): opens the same weather

@@ -4,7 +4,7 @@ import { SyntheticSource } from '@fieldcast/weather';
 import { degreeDayComputer, storesOf } from '../src/degree-day-compute.js';
 import { fieldContours, fieldDegreeDays } from '../src/domain/growing-degree-days.js';
 import type { FieldRecord } from '../src/domain/fields.js';
-import { errorData, reviveError } from '../src/worker-errors.js';
+import { errorData, reviveError } from '@fieldcast/runtime/workers';
 
 /* Field results and contours computed in a worker thread are those computed inline, errors included. */
 const source = new SyntheticSource();

@@ -3,8 +3,7 @@ import type { HourlyQuery, HourlySeries } from '@fieldcast/schemas';
 import { CompositeSource, type GridSource, SyntheticSource, ZarrSource } from '@fieldcast/weather';
 import type { AssetRecord } from './domain/assets.js';
 import { assetSeriesWork, checkWork, type HourlyQuantity, hourlySeries } from './domain/hourly-series.js';
-import { reviveError } from './worker-errors.js';
-import { WorkerPool } from './worker-pool.js';
+import { reviveError, WorkerPool } from '@fieldcast/runtime/workers';
 
 /** One asset series as sent to a compute thread (structured-cloneable). */
 export interface SeriesTask {

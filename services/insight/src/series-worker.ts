@@ -3,8 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import { type GridSource, loadWeatherSource } from '@fieldcast/weather';
 import { hourlySeries } from './domain/hourly-series.js';
 import type { SeriesTask } from './series-compute.js';
-import { errorData } from './worker-errors.js';
-import type { WorkerReply } from './worker-pool.js';
+import { errorData, type WorkerReply } from '@fieldcast/runtime/workers';
 
 /**
  * A compute thread of the insight area (docs/decisions/0051-heavy-work-in-worker-threads.md, as

@@ -1,4 +1,4 @@
-import { WorkerPool } from '../src/worker-pool.js';
+import { WorkerPool } from '../src/workers/index.js';
 
 /*
  * The pool on threads that evaluate a few lines of JavaScript: each task is { wait, value } or
