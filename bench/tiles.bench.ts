@@ -19,8 +19,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
 import { startTestFleet } from '../packages/runtime/src/testing.js';
-import { createCatalog, forecastBoundaryMs, frameId, lonLatToTileXY, SyntheticSource } from '../packages/weather/src/index.js';
-import { FrameIndex } from '../services/tiles/src/domain/frames.js';
+import { createCatalog, forecastBoundaryMs, FrameIndex, frameId, lonLatToTileXY, SyntheticSource } from '../packages/weather/src/index.js';
 import { DefaultStyles } from '../services/tiles/src/domain/styles.js';
 import { SampleCache } from '../services/tiles/src/domain/sample-cache.js';
 import { TileRenderer } from '../services/tiles/src/domain/tiles.js';
@@ -79,7 +78,7 @@ async function main(): Promise<void> {
   const renderer = new TileRenderer(
     new DefaultStyles(catalog),
     weather,
-    new FrameIndex(catalog, now),
+    new FrameIndex(catalog.products()),
     none,
     new SampleCache(SAMPLE_CACHE_BYTES),
     now,

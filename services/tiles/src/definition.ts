@@ -1,8 +1,7 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
-import { createCatalog } from '@fieldcast/weather';
+import { createCatalog, FrameIndex } from '@fieldcast/weather';
 import { stylesMigration } from '../migrations/001_styles.js';
-import { FrameIndex } from './domain/frames.js';
 import { PngCache, SampleCache } from './domain/sample-cache.js';
 import { DefaultStyles } from './domain/styles.js';
 import { TileRenderer } from './domain/tiles.js';
@@ -28,7 +27,7 @@ export const tilesService = defineService({
   api(deps) {
     const catalog = createCatalog();
     const styles = new StyleStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
-    const frames = new FrameIndex(catalog, deps.now);
+    const frames = new FrameIndex(catalog.products());
     const defaults = new DefaultStyles(catalog);
     const renderer = new TileRenderer(
       defaults,
@@ -39,6 +38,6 @@ export const tilesService = defineService({
       deps.now,
       new PngCache(PNG_CACHE_BYTES),
     );
-    return tileRoutes(styleRoutes(new Api(), { catalog, styles, defaults }), { catalog, renderer, now: deps.now });
+    return tileRoutes(styleRoutes(new Api(), { catalog, styles, defaults }), { catalog, renderer, frames, now: deps.now });
   },
 });

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { useTestFleet } from '@fieldcast/runtime/testing';
-import { createCatalog, forecastBoundaryMs, frameId, tileYToLatitude } from '@fieldcast/weather';
+import { createCatalog, forecastBoundaryMs, frameId, productFrames, tileYToLatitude } from '@fieldcast/weather';
 import { tilesService } from '../src/definition.js';
 import { FunctionSource } from './function-source.js';
 import { decodePng, pixelAt } from './png-decode.js';
@@ -196,7 +196,8 @@ describe('tiles', () => {
   it('is cacheable long and immutable for a frame of the past with a default style, briefly for a forecast frame', async () => {
     const pastTile = await tile(t.alice.auth, temperatureFrame, 0, 0, 0);
     expect(pastTile.headers['cache-control']).toBe('private, max-age=31536000, immutable');
-    const forecast = frameId(temperature, forecastBoundaryMs(Date.now()) + 5 * HOUR);
+    const frames = await request(app()).get('/v2/products/air-temperature/frames.json?limit=5').set('Authorization', t.alice.auth);
+    const forecast = frames.body.find((f: { expirationTime: string | null }) => f.expirationTime !== null).id;
     const forecastTile = await tile(t.alice.auth, forecast, 0, 0, 0);
     expect(forecastTile.status).toBe(200);
     const maxAge = Number(/max-age=(\d+)/.exec(forecastTile.headers['cache-control'] as string)?.[1]);
@@ -248,8 +249,10 @@ describe('tiles', () => {
     expect(res.body).toHaveLength(3);
     const times = res.body.map((f: { validTime: string }) => Date.parse(f.validTime));
     expect(times[0] - times[1]).toBe(HOUR);
+    // The same frames and ids as the platform area lists (the catalog's productFrames).
+    const catalogFrames = productFrames(temperature, Date.now(), -Infinity, Infinity, 3);
+    expect(res.body.map((f: { id: string }) => f.id)).toEqual(catalogFrames.map((f) => f.id));
     expect(res.body[0]).toMatchObject({
-      id: frameId(temperature, times[0]),
       zoomLevels: { minimum: 0, native: 1, maximum: 5 },
       mediaTypes: ['image/png'],
       tileSize: 256,

@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import { InvalidRequestError, NotFoundError, UnavailableError } from '@fieldcast/kit';
 import type { Style } from '@fieldcast/schemas';
-import { forecastBoundaryMs, type GridSource, maskAttributeValue, TILE_SIZE, type ZoomLevels } from '@fieldcast/weather';
+import { type FrameIndex, forecastBoundaryMs, type GridSource, maskAttributeValue, TILE_SIZE, type ZoomLevels } from '@fieldcast/weather';
 import { paint, painterOf } from './colorize.js';
-import { type FrameIndex, type FrameRef, isForecastFrame, zoomLevelsOf } from './frames.js';
+import { type FrameRef, isForecastFrame, zoomLevelsOf } from './frames.js';
 import { combineLayer, layerGrid } from './layers.js';
 import { encodePng } from './png.js';
 import type { PngCache, SampleCache } from './sample-cache.js';
@@ -70,7 +70,7 @@ export class TileRenderer {
 
   /** The frame, style and tile a request names, with the answer's ETag and lifetime; throws the request's fault. */
   async resolve(request: TileRequest): Promise<ResolvedTile> {
-    const frame = await this.frames.find(request.frameId);
+    const frame = await this.frames.find(request.frameId, this.now().getTime());
     if (!frame || !productVisible(frame.product)) throw new NotFoundError('frame', request.frameId);
     const { z, x, y } = request.tile;
     const { minimum, maximum } = this.zoomLevels;
@@ -90,7 +90,7 @@ export class TileRenderer {
     }
     const style = await this.style(request.accountId, frame, request.style);
     const nowMs = this.now().getTime();
-    const forecast = isForecastFrame(frame, nowMs);
+    const forecast = isForecastFrame(frame);
     const boundary = forecastBoundaryMs(nowMs);
     const etag = this.etag(frame, style, request.tile, forecast ? boundary : null);
     let cacheControl: string;

@@ -1,13 +1,14 @@
 import { type Api, NotFoundError, parseAccept } from '@fieldcast/kit';
 import { FramesQuery, ProductParams, TileFrame, TileParams, TileQuery } from '@fieldcast/schemas';
-import type { Catalog } from '@fieldcast/weather';
+import type { Catalog, FrameIndex } from '@fieldcast/weather';
 import { z } from 'zod';
-import { frameRecord, recentFrames } from '../domain/frames.js';
+import { recentFrames, tileFrameRecord } from '../domain/frames.js';
 import { productVisible, type TileRenderer } from '../domain/tiles.js';
 
 export interface TileRouteDeps {
   catalog: Catalog;
   renderer: TileRenderer;
+  frames: FrameIndex;
   now: () => Date;
 }
 
@@ -88,7 +89,7 @@ export function tileRoutes(api: Api, deps: TileRouteDeps): Api {
         const p = deps.catalog.product(params.product);
         if (!p || !productVisible(p)) throw new NotFoundError('product', params.product);
         const nowMs = deps.now().getTime();
-        return recentFrames(p, nowMs, query.limit ?? 100).map((f) => frameRecord(f, nowMs, renderer.zoomLevels));
+        return recentFrames(p, nowMs, query.limit ?? 100, deps.frames).map((f) => tileFrameRecord(f, renderer.zoomLevels));
       },
     });
 }
