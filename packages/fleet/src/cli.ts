@@ -5,12 +5,14 @@ import { ingestCommand } from './ingest.js';
 import { migrateCommand } from './migrate.js';
 import { productsCommand } from './products.js';
 import { serviceNamed, SERVICES, UsageError } from './services.js';
+import { serveConsole } from './console.js';
 import { runStart } from './start.js';
 
 const HELP = `fieldcast <command>
 
   start                      run every service in one process (embedded: PGlite + in-process bus)
   serve <area>               run one service in distributed mode (needs DATABASE_URL and KAFKA_BROKERS)
+  serve console              run the web console alone, calling the areas at FIELDCAST_<AREA>_URL
   migrate [area...]          migrate identity and the services' schemas
   accounts create --name N [--handle H] [--json]
   keys add --account ID [--json] | keys revoke --account ID --key KEY_ID | keys list --account ID
@@ -39,6 +41,7 @@ async function main(argv: string[]): Promise<void> {
       return runStart(env);
     case 'serve': {
       if (!args[0]) throw new UsageError('usage: fieldcast serve <area>');
+      if (args[0] === 'console') return serveConsole(env);
       await serveDistributed(serviceNamed(args[0]));
       return;
     }

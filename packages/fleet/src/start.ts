@@ -1,3 +1,4 @@
+import { startConsole, type RunningConsole } from '@fieldcast/console';
 import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
@@ -25,6 +26,8 @@ import { SERVICES } from './services.js';
 export interface StartedFleet {
   fleet: RunningFleet;
   demo: Credentials | null;
+  /** the web console on PORT_BASE (docs/architecture.md §2) */
+  console: RunningConsole;
 }
 
 /**
@@ -89,12 +92,30 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
     // The archive's schema is migrated now: the demo account's archive user can be registered.
     const archiveUser = embedded ? await ensureDemoArchiveUser(db, dir.path) : null;
     const stop = fleet.stop;
+    let webConsole: RunningConsole;
+    try {
+      // The console on PORT_BASE, pointed at this process's areas (decision 0190).
+      webConsole = await startConsole({
+        port: portOf('console', env.PORT_BASE),
+        host: listenHost('embedded', env.HOST),
+        config: {
+          areas: Object.fromEntries(fleet.services.map((s) => [s.area, s.url])),
+          demo,
+          archive: archiveUser ? { user: archiveUser.credentials.user, token: archiveUser.credentials.token } : null,
+        },
+      });
+    } catch (err) {
+      await stop();
+      throw err;
+    }
     fleet.stop = async () => {
+      await webConsole.stop();
       await stop();
       await closeWeather();
       if (embedded) dir.release();
     };
     print('Fieldcast is running:');
+    print(`  ${'console'.padEnd(13)} ${webConsole.url}`);
     for (const s of fleet.services) print(`  ${s.area.padEnd(13)} ${s.url}`);
     if (weather) {
       print('');
@@ -121,7 +142,7 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
     }
     print('');
     print('Ctrl-C stops the fleet.');
-    return { fleet, demo };
+    return { fleet, demo, console: webConsole };
   } catch (err) {
     await closeWeather();
     if (embedded) dir.release();

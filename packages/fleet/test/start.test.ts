@@ -31,6 +31,12 @@ describe('fieldcast start (embedded)', () => {
       const agriculture = first.fleet.services.find((s) => s.area === 'agriculture')!;
       expect(agriculture.url).toBe(`http://127.0.0.1:${env().PORT_BASE + 1}`);
       expect((await fetch(`${agriculture.url}/fields`, { headers: { Authorization: auth } })).status).toBe(200);
+      // The console on PORT_BASE, told where the areas answer and prefilled with the demo account.
+      expect(first.console.url).toBe(`http://127.0.0.1:${env().PORT_BASE}`);
+      expect((await fetch(`${first.console.url}/`)).status).toBe(200);
+      const consoleConfig = await (await fetch(`${first.console.url}/config.json`)).json();
+      expect(consoleConfig.demo).toEqual(saved);
+      expect(consoleConfig.areas.agriculture).toBe(agriculture.url);
       await expect(startFleet(env(), { print: () => undefined })).rejects.toThrow(/is using/);
     } finally {
       await first.fleet.stop();

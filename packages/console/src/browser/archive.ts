@@ -1,0 +1,76 @@
+/// <reference lib="dom" />
+import L from 'leaflet';
+import type { Api } from './api.js';
+import { byId } from './fields.js';
+
+/** The severe-weather types whose history is shown near a point (docs/interface.md §11). */
+const TYPES = ['hailsize', 'tornado', 'stormreports'] as const;
+
+/** ISO 6709 `+DD.dddd-DDD.dddd`, as the archive names a point. */
+function iso6709(lat: number, lon: number): string {
+  const sign = (v: number) => (v < 0 ? '-' : '+');
+  const abs = (v: number, width: number) =>
+    Math.abs(v)
+      .toFixed(4)
+      .padStart(width + 5, '0');
+  return `${sign(lat)}${abs(lat, 2)}${sign(lon)}${abs(lon, 3)}`;
+}
+
+/**
+ * Severe-weather history within 20 miles of a point as markers. The archive authenticates with
+ * its own user and token in the query (docs/interface.md §11), which only the embedded fleet's
+ * demo archive user provides; without one the panel says so.
+ */
+export class ArchiveMarkers {
+  private readonly layer: L.LayerGroup;
+
+  constructor(
+    private readonly api: Api,
+    map: L.Map,
+  ) {
+    this.layer = L.layerGroup().addTo(map);
+  }
+
+  async near(lat: number, lon: number): Promise<void> {
+    this.layer.clearLayers();
+    const list = byId('archive');
+    list.replaceChildren();
+    const user = this.api.config.archive;
+    if (!user) {
+      list.append(item('Severe-weather history needs an archive user (fieldcast archive register).'));
+      return;
+    }
+    let count = 0;
+    for (const type of TYPES) {
+      const query = new URLSearchParams({ radius: '20', u: user.user, t: user.token });
+      try {
+        const body = await this.api.json<{ data?: unknown; error?: { message?: string } }>(
+          'archive',
+          `/v2/${type}/history/${iso6709(lat, lon)}?${query}`,
+          { anonymous: true },
+        );
+        for (const f of features(body.data)) {
+          const [flon = 0, flat = 0] = f.geometry.coordinates;
+          const when = String(f.properties?.time ?? f.properties?.date ?? f.properties?.eventTime ?? '');
+          L.circleMarker([flat, flon], { radius: 6, color: '#6a1b9a', fillOpacity: 0.7 }).bindTooltip(`${type} ${when}`).addTo(this.layer);
+          count += 1;
+        }
+      } catch (err) {
+        list.append(item(err instanceof Error ? err.message : String(err)));
+      }
+    }
+    list.prepend(item(`${count} severe-weather records within 20 miles in the last 90 days.`));
+  }
+}
+
+function features(data: unknown): GeoJSON.Feature<GeoJSON.Point, Record<string, unknown> | null>[] {
+  const collection = data as { features?: GeoJSON.Feature[] } | null;
+  const all = Array.isArray(collection?.features) ? collection.features : [];
+  return all.filter((f): f is GeoJSON.Feature<GeoJSON.Point, Record<string, unknown> | null> => f.geometry?.type === 'Point');
+}
+
+function item(text: string): HTMLLIElement {
+  const li = document.createElement('li');
+  li.textContent = text;
+  return li;
+}

@@ -1,0 +1,88 @@
+/// <reference lib="dom" />
+import uPlot from 'uplot';
+import type { Api } from './api.js';
+import { byId } from './fields.js';
+
+interface HourlySeries {
+  unit: { description: string; label: string };
+  series: { validTime: string; value: number | null }[];
+}
+
+interface LatestForecast {
+  forecast: string;
+  variables: Record<string, { series: { validTime: string; value: number | null }[]; unit: { label: string } }>;
+}
+
+/** The model whose latest run the forecast chart shows (docs/interface.md §7). */
+const MODEL = 'synthetic-global';
+
+/**
+ * A point's charts: hourly relative humidity and reference evapotranspiration (insight,
+ * docs/interface.md §5) and the latest forecast of a model (§7). Each chart that fails says why
+ * in its place; the others still draw.
+ */
+export async function drawPointCharts(api: Api, lat: number, lon: number): Promise<void> {
+  const box = byId('charts');
+  box.replaceChildren();
+  const point = `${lat.toFixed(4)}/${lon.toFixed(4)}`;
+  const jobs: [string, () => Promise<{ times: number[]; values: (number | null)[]; unit: string }>][] = [
+    ['Relative humidity, next 24 h', async () => hourly(await api.json<HourlySeries>('insight', `/hourly-relative-humidity/${point}`))],
+    [
+      'Evapotranspiration (short crop), next 24 h',
+      async () => hourly(await api.json<HourlySeries>('insight', `/hourly-evapotranspiration-short-crop/${point}`)),
+    ],
+    [
+      `Latest ${MODEL} forecast, temperature`,
+      async () => {
+        const latest = await api.json<LatestForecast>('model', `/models/${MODEL}/latest-forecast/timeseries/${point}?limit=72`);
+        const [name, variable] =
+          Object.entries(latest.variables).find(([n]) => /temperature/.test(n)) ?? Object.entries(latest.variables)[0] ?? [];
+        if (!variable) throw new Error('The forecast has no variables');
+        return {
+          times: variable.series.map((s) => Date.parse(s.validTime) / 1000),
+          values: variable.series.map((s) => s.value),
+          unit: `${name} ${variable.unit.label}`,
+        };
+      },
+    ],
+  ];
+  await Promise.all(
+    jobs.map(async ([title, load]) => {
+      const figure = document.createElement('figure');
+      const caption = document.createElement('figcaption');
+      caption.textContent = title;
+      figure.append(caption);
+      box.append(figure);
+      try {
+        const { times, values, unit } = await load();
+        const width = Math.min(320, box.clientWidth || 320);
+        new uPlot(
+          {
+            width,
+            height: 140,
+            series: [{}, { label: unit, stroke: '#20364d', width: 1.5 }],
+            axes: [{}, { size: 44 }],
+            legend: { show: true },
+          },
+          [times, values],
+          figure,
+        );
+        figure.dataset.state = 'loaded';
+      } catch (err) {
+        const p = document.createElement('p');
+        p.className = 'message';
+        p.textContent = err instanceof Error ? err.message : String(err);
+        figure.append(p);
+        figure.dataset.state = 'error';
+      }
+    }),
+  );
+}
+
+function hourly(body: HourlySeries) {
+  return {
+    times: body.series.map((s) => Date.parse(s.validTime) / 1000),
+    values: body.series.map((s) => s.value),
+    unit: body.unit.label,
+  };
+}

@@ -1,0 +1,87 @@
+/// <reference lib="dom" />
+import type { Api } from './api.js';
+import { byId } from './fields.js';
+import { showError } from './status.js';
+
+interface FeedEvent {
+  id: string;
+  app: string;
+  message: string;
+  occurrenceTime: string;
+  origin: { namespace: string; id: string };
+}
+
+/** How often the feed is polled: events offer no push delivery (docs/interface.md §10). */
+const POLL_MS = 5000;
+
+/** The event feed: main, the signed-in application's, or the selected field's; newest first. */
+export class FeedPanel {
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private resource: string | null = null;
+  private lastError = '';
+
+  constructor(private readonly api: Api) {
+    byId('feed-kind').addEventListener('change', () => void this.refresh());
+  }
+
+  start(): void {
+    this.stop();
+    void this.refresh();
+    this.timer = setInterval(() => void this.refresh(), POLL_MS);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** The resource whose feed "Selected field" shows. */
+  setResource(id: string | null): void {
+    this.resource = id;
+    if (byId<HTMLSelectElement>('feed-kind').value === 'resource') void this.refresh();
+  }
+
+  private path(): string | null {
+    const kind = byId<HTMLSelectElement>('feed-kind').value;
+    if (kind === 'app') return `/apps/${encodeURIComponent(this.api.signedIn?.applicationId ?? '')}/events?limit=20`;
+    if (kind === 'resource') return this.resource ? `/resources/${encodeURIComponent(this.resource)}/events?limit=20` : null;
+    return '/events?limit=20';
+  }
+
+  async refresh(): Promise<void> {
+    const list = byId('feed');
+    const path = this.path();
+    if (!path) {
+      list.replaceChildren(item('Select a field to see its events.'));
+      return;
+    }
+    try {
+      const events = await this.api.json<FeedEvent[]>('events', path);
+      this.lastError = '';
+      list.replaceChildren(
+        ...(events.length === 0
+          ? [item('No events yet.')]
+          : events.map((e) => {
+              const li = item(e.message);
+              li.dataset.id = e.id;
+              const time = document.createElement('time');
+              time.dateTime = e.occurrenceTime;
+              time.textContent = `${new Date(e.occurrenceTime).toUTCString()} · ${e.app}`;
+              li.prepend(time);
+              return li;
+            })),
+      );
+    } catch (err) {
+      // A failing poll is reported once, not every five seconds.
+      const text = err instanceof Error ? err.message : String(err);
+      if (text !== this.lastError) showError(err);
+      this.lastError = text;
+    }
+  }
+}
+
+function item(text: string): HTMLLIElement {
+  const li = document.createElement('li');
+  li.textContent = text;
+  return li;
+}

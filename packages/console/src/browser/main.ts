@@ -1,0 +1,87 @@
+/// <reference lib="dom" />
+import type L from 'leaflet';
+import { Api, type Config } from './api.js';
+import { ArchiveMarkers } from './archive.js';
+import { drawPointCharts } from './charts.js';
+import { DegreeDaysPanel } from './degree-days.js';
+import { FeedPanel } from './feed.js';
+import { byId, FieldsPanel } from './fields.js';
+import { createMap } from './map.js';
+import { showError, withProgress } from './status.js';
+import { TilesPanel } from './tiles.js';
+
+/** The console page: sign in, then the map and its panels (docs/architecture.md §2). */
+async function main(): Promise<void> {
+  const config = (await (await fetch('/config.json')).json()) as Config;
+  const api = new Api(config);
+  const form = byId<HTMLFormElement>('sign-in');
+  if (config.demo && !api.signedIn) {
+    byId<HTMLInputElement>('application-id').value = config.demo.applicationId;
+    byId<HTMLInputElement>('application-key').value = config.demo.applicationKey;
+    byId('demo-hint').hidden = false;
+  }
+  let opened: Promise<void> | null = null;
+  const open = () => (opened ??= openConsole(api));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const applicationId = byId<HTMLInputElement>('application-id').value.trim();
+    const applicationKey = byId<HTMLInputElement>('application-key').value.trim();
+    void signIn(api, { applicationId, applicationKey }).then(async (ok) => {
+      if (ok) await open();
+    });
+  });
+  byId('sign-out').addEventListener('click', () => {
+    api.signOut();
+    location.reload();
+  });
+  if (api.signedIn) await open();
+}
+
+/** Checks the credentials against the agriculture area before opening the console. */
+async function signIn(api: Api, credentials: { applicationId: string; applicationKey: string }): Promise<boolean> {
+  api.signIn(credentials);
+  try {
+    await api.json('agriculture', '/fields?limit=1');
+    return true;
+  } catch (err) {
+    api.signOut();
+    showError(err);
+    return false;
+  }
+}
+
+async function openConsole(api: Api): Promise<void> {
+  byId('sign-in').hidden = true;
+  byId('app').hidden = false;
+  byId('sign-out').hidden = false;
+  const map = await withProgress(() => createMap(byId('map')));
+  const degreeDays = new DegreeDaysPanel(api, map);
+  const feed = new FeedPanel(api);
+  const fields = new FieldsPanel(api, map, (field) => {
+    void degreeDays.showField(field);
+    feed.setResource(field?.id ?? null);
+  });
+  const tiles = new TilesPanel(api, map);
+  const archive = new ArchiveMarkers(api, map);
+  map.on('click', (e: L.LeafletMouseEvent) => {
+    if (fields.drawing) return;
+    void showPoint(api, degreeDays, archive, e.latlng.lat, e.latlng.lng);
+  });
+  void degreeDays.showField(null);
+  feed.start();
+  await Promise.all([fields.load(), tiles.load()]);
+  document.body.dataset.ready = 'true';
+}
+
+async function showPoint(api: Api, degreeDays: DegreeDaysPanel, archive: ArchiveMarkers, lat: number, lon: number): Promise<void> {
+  const out = byId('point');
+  out.textContent = `${lat.toFixed(4)}, ${lon.toFixed(4)}: …`;
+  const gdd = degreeDays.atPoint(lat, lon).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+  await Promise.all([
+    gdd.then((text) => (out.textContent = `${lat.toFixed(4)}, ${lon.toFixed(4)}: ${text}`)),
+    drawPointCharts(api, lat, lon),
+    archive.near(lat, lon),
+  ]);
+}
+
+main().catch(showError);

@@ -1,0 +1,139 @@
+/// <reference lib="dom" />
+import L from 'leaflet';
+import type { Api } from './api.js';
+import { byId } from './fields.js';
+import { drawLegend } from './legend.js';
+import { showError } from './status.js';
+
+interface Product {
+  id: string;
+  name: string;
+  frames: string | null;
+}
+
+interface Frame {
+  id: string;
+  validTime: string;
+  expirationTime: string | null;
+  zoomLevels?: number[] | { min?: number; max?: number } | null;
+}
+
+interface Style {
+  id: string;
+  name: string;
+  isDefault: boolean;
+  colorizers: { defaultColor?: string; stops: { value: number; color: string }[] }[];
+}
+
+/**
+ * A tile layer that fetches each tile with the account's credentials (an <img> cannot send HTTP
+ * Basic) and shows it from a blob URL (docs/interface.md §4).
+ */
+class AuthorizedTiles extends L.GridLayer {
+  constructor(
+    private readonly api: Api,
+    private readonly path: (coords: L.Coords) => string,
+    options: L.GridLayerOptions,
+  ) {
+    super(options);
+  }
+
+  protected override createTile(coords: L.Coords, done: L.DoneCallback): HTMLElement {
+    const img = document.createElement('img');
+    img.alt = '';
+    img.setAttribute('role', 'presentation');
+    this.api
+      .blob('tiles', this.path(coords))
+      .then((blob) => {
+        const url = URL.createObjectURL(blob);
+        img.onload = () => {
+          URL.revokeObjectURL(url);
+          done(undefined, img);
+        };
+        img.src = url;
+      })
+      .catch((err: unknown) => done(err instanceof Error ? err : new Error(String(err)), img));
+    return img;
+  }
+}
+
+/** The weather layer panel: product, style (defaults and the account's), a time slider over frames, a legend. */
+export class TilesPanel {
+  private layer: AuthorizedTiles | null = null;
+  private frames: Frame[] = [];
+  private styles: Style[] = [];
+  private tileErrorShown = false;
+
+  constructor(
+    private readonly api: Api,
+    private readonly map: L.Map,
+  ) {
+    map.createPane('weather').style.zIndex = '300';
+    byId('product').addEventListener('change', () => void this.loadProduct());
+    byId('style').addEventListener('change', () => this.show());
+    byId('frame').addEventListener('input', () => this.show());
+  }
+
+  async load(): Promise<void> {
+    const select = byId<HTMLSelectElement>('product');
+    try {
+      const products = (await this.api.json<Product[]>('platform', '/products')).filter((p) => p.frames);
+      select.replaceChildren(...products.map((p) => new Option(p.name, p.name)));
+      const preferred = products.find((p) => p.name === 'temperature') ?? products[0];
+      if (!preferred) throw new Error('No product with frames is available to this account');
+      select.value = preferred.name;
+      await this.loadProduct();
+    } catch (err) {
+      showError(err);
+    }
+  }
+
+  private async loadProduct(): Promise<void> {
+    const product = encodeURIComponent(byId<HTMLSelectElement>('product').value);
+    try {
+      const [styles, frames] = await Promise.all([
+        this.api.json<Style[]>('tiles', `/v2/products/${product}/styles.json`),
+        this.api.json<Frame[]>('tiles', `/v2/products/${product}/frames.json?limit=200`),
+      ]);
+      this.styles = styles;
+      // Frames of the past, oldest to newest, so the slider runs forward in time; the newest is shown.
+      this.frames = frames.filter((f) => f.expirationTime === null).sort((a, b) => a.validTime.localeCompare(b.validTime));
+      if (this.frames.length === 0) this.frames = [...frames].sort((a, b) => a.validTime.localeCompare(b.validTime));
+      const styleSelect = byId<HTMLSelectElement>('style');
+      styleSelect.replaceChildren(...styles.map((s) => new Option(`${s.name}${s.isDefault ? ' (default)' : ''}`, s.id)));
+      const slider = byId<HTMLInputElement>('frame');
+      slider.max = String(Math.max(0, this.frames.length - 1));
+      slider.value = slider.max;
+      this.show();
+    } catch (err) {
+      showError(err);
+    }
+  }
+
+  private show(): void {
+    const frame = this.frames[Number(byId<HTMLInputElement>('frame').value)];
+    const style = this.styles.find((s) => s.id === byId<HTMLSelectElement>('style').value);
+    byId('frame-time').textContent = frame ? new Date(frame.validTime).toUTCString() : 'no frames';
+    this.layer?.remove();
+    this.layer = null;
+    drawLegend(
+      byId('legend'),
+      (style?.colorizers ?? []).flatMap((c) => c.stops.map((s) => ({ color: s.color, label: String(s.value) }))),
+    );
+    if (!frame) return;
+    const query = style ? `?style=${encodeURIComponent(style.id)}` : '';
+    this.tileErrorShown = false;
+    this.layer = new AuthorizedTiles(this.api, (c) => `/v2/frames/${frame.id}/tile/${c.z}/${c.x}/${c.y}.png${query}`, {
+      pane: 'weather',
+      opacity: 0.7,
+      maxNativeZoom: 7,
+      maxZoom: 11,
+    });
+    this.layer.on('tileerror', (e: L.TileErrorEvent) => {
+      if (this.tileErrorShown) return;
+      this.tileErrorShown = true;
+      showError((e as unknown as { error?: Error }).error ?? new Error('A tile could not be loaded'));
+    });
+    this.layer.addTo(this.map);
+  }
+}

@@ -1,0 +1,59 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildAssets } from './bundle.js';
+import type { ConsoleConfig } from './config.js';
+
+export interface RunningConsole {
+  url: string;
+  server: Server;
+  stop(): Promise<void>;
+}
+
+/**
+ * The console's HTTP server: the built page, its vendor styles and atlas, and /config.json.
+ * Nothing else: the page calls the areas itself, cross-origin, with the signed-in account's
+ * HTTP Basic credentials (docs/interface.md §1, Credentials).
+ */
+export async function startConsole(options: { port: number; host: string; config: ConsoleConfig }): Promise<RunningConsole> {
+  const assets = await buildAssets();
+  assets.set('/config.json', { body: Buffer.from(JSON.stringify(options.config)), type: 'application/json' });
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://console').pathname;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('method not allowed\n');
+      return;
+    }
+    if (path === '/healthz') {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
+      return;
+    }
+    const asset = assets.get(path);
+    if (!asset) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    res.writeHead(200, {
+      'Content-Type': asset.type,
+      'Content-Length': asset.body.length,
+      // The page and its config change with each start; the demo key must not linger in caches.
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      // Scripts and styles from this origin only; the areas and (optionally) OpenStreetMap for data.
+      'Content-Security-Policy':
+        "default-src 'self'; img-src 'self' blob: data: https://tile.openstreetmap.org; connect-src *; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+      'Referrer-Policy': 'no-referrer',
+    });
+    res.end(req.method === 'HEAD' ? undefined : asset.body);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`,
+    server,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

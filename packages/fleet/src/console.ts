@@ -1,0 +1,24 @@
+import { areasFromEnv, startConsole } from '@fieldcast/console';
+import { createLogger } from '@fieldcast/kit';
+import { listenHost, portOf, stopOnSignals, type FleetEnv } from '@fieldcast/runtime';
+import { SERVICES } from './services.js';
+
+/**
+ * `fieldcast serve console`: the web console alone, in distributed mode (docs/architecture.md §2).
+ * It holds no data and needs no database: the page calls the areas at FIELDCAST_<AREA>_URL, or
+ * http://<area>:<port> as the generated deploy files name them (decision 0190).
+ */
+export async function serveConsole(env: FleetEnv, processEnv: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const areas = areasFromEnv(
+    SERVICES.map((s) => s.area),
+    processEnv,
+    (area) => portOf(area, env.PORT_BASE),
+  );
+  const running = await startConsole({
+    port: env.PORT ?? portOf('console', env.PORT_BASE),
+    host: listenHost('distributed', env.HOST),
+    config: { areas, demo: null, archive: null },
+  });
+  process.stdout.write(`Fieldcast console at ${running.url}\n`);
+  stopOnSignals({ services: [], stop: running.stop }, createLogger({ level: env.LOG_LEVEL }));
+}
