@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { finished } from 'node:stream';
 import { type Account, type Api, ClientStatusError, type Identity, NotAllowedError, type OperationContext } from '@fieldcast/kit';
 import {
   TransferDatasetList,
@@ -97,7 +98,8 @@ async function sendFile(req: Request, res: Response, file: CachedFile, name: str
   const stream = handle.createReadStream({ start, end, autoClose: false });
   // The file is closed however the read ends: read whole, failed, or stopped by a client that left.
   stream.once('close', () => void handle.close().catch(() => undefined));
-  res.once('close', () => stream.destroy());
+  // finished() also answers for a client that left while the file was being opened, whose 'close' has passed.
+  finished(res, () => stream.destroy());
   // A failed read ends the response: its headers are gone, so no problem body can follow.
   stream.once('error', () => res.destroy());
   stream.pipe(res);
