@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import request from 'supertest';
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { archiveService } from '../src/definition.js';
-import { get, NOW, register, STORM_DAY, STORM_POINT } from './archive-client.js';
+import { get, NOW, register, STORM_DAY, STORM_POINT, STORM_REGION } from './archive-client.js';
 import { findAll, parseXml, type XmlNode } from './xml-parse.js';
 
 const t = useTestFleet([archiveService], { now: () => NOW });
@@ -125,9 +125,14 @@ describe('formats chosen both ways (docs/interface.md §11)', () => {
     const point = parseXml((await text(path('hailsize', 'summary', '.kml'))).body);
     expect(findAll(point, 'Placemark')).toHaveLength(1);
     expect(findAll(point, 'Point')).toHaveLength(1);
-    const region = parseXml((await get(t, `/v2/hailsize/summary/+36.5-098.0+35.5-099.0/${STORM_DAY}.kml`, alice)).text);
+    const region = parseXml(
+      (await get(t, `/v2/hailsize/summary/${STORM_REGION.northEast}${STORM_REGION.southWest}/${STORM_DAY}.kml`, alice)).text,
+    );
     expect(findAll(region, 'Placemark')).toHaveLength(1);
-    expect(findAll(region, 'LinearRing')[0]!.children[0]!.text).toBe('-99,35.5 -98,35.5 -98,36.5 -99,36.5 -99,35.5');
+    const corner = (iso: string) => iso.match(/[+-][\d.]+/g)!.map(Number) as [number, number];
+    const [n, e] = corner(STORM_REGION.northEast);
+    const [south, w] = corner(STORM_REGION.southWest);
+    expect(findAll(region, 'LinearRing')[0]!.children[0]!.text).toBe(`${w},${south} ${e},${south} ${e},${n} ${w},${n} ${w},${south}`);
   });
 });
 

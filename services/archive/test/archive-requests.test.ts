@@ -3,7 +3,7 @@ import { archiveBody } from '@fieldcast/schemas';
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { archiveService } from '../src/definition.js';
 import { ARCHIVE_TYPES } from '../src/domain/types.js';
-import { get, NOW, register, STORM_DAY, STORM_POINT } from './archive-client.js';
+import { get, NOW, register, STORM_DAY, STORM_DAY_END, STORM_POINT, STORM_REGION, STORM_TIMES } from './archive-client.js';
 
 const t = useTestFleet([archiveService], { now: () => NOW });
 let alice: { name: string; token: string };
@@ -29,7 +29,7 @@ describe('every type and request (docs/interface.md §11), checked against the d
     // summary: the one event day, its count that of the history, its first and last times the history's
     const [item] = summary.body.data.items;
     expect(summary.body.data.items).toHaveLength(1);
-    expect(item).toMatchObject({ date: STORM_DAY, begin: `${STORM_DAY}T06:00:00.000Z`, end: '2025-04-23T06:00:00.000Z' });
+    expect(item).toMatchObject({ date: STORM_DAY, begin: `${STORM_DAY}T06:00:00.000Z`, end: STORM_DAY_END });
     const features = history.body.data.features;
     expect(features.length).toBeGreaterThan(0);
     expect(item.count).toBe(history.body.data.totalItems);
@@ -126,17 +126,17 @@ describe('places', () => {
   });
 
   it('a region in either form gives the same answer, every record inside it', async () => {
-    const adjacent = await get(t, `/v2/hailsize/history/+36.5000-098.0000+35.5000-099.0000/${STORM_DAY}`, alice);
-    const comma = await get(t, `/v2/hailsize/history/+36.5000-098.0000,+35.5000-099.0000/${STORM_DAY}`, alice);
+    const adjacent = await get(t, `/v2/hailsize/history/${STORM_REGION.northEast}${STORM_REGION.southWest}/${STORM_DAY}`, alice);
+    const comma = await get(t, `/v2/hailsize/history/${STORM_REGION.northEast},${STORM_REGION.southWest}/${STORM_DAY}`, alice);
     expect(adjacent.status).toBe(200);
     expect(comma.body).toEqual(adjacent.body);
-    expect(adjacent.body.data.query.region).toEqual({ northEast: '+36.5000-098.0000', southWest: '+35.5000-099.0000' });
+    expect(adjacent.body.data.query.region).toEqual({ northEast: STORM_REGION.northEast, southWest: STORM_REGION.southWest });
     expect(adjacent.body.data.features.length).toBeGreaterThan(0);
     for (const { properties: p } of adjacent.body.data.features) {
-      expect(p.latitude).toBeGreaterThanOrEqual(35.5);
-      expect(p.latitude).toBeLessThanOrEqual(36.5);
-      expect(p.longitude).toBeGreaterThanOrEqual(-99);
-      expect(p.longitude).toBeLessThanOrEqual(-98);
+      expect(p.latitude).toBeGreaterThanOrEqual(STORM_REGION.south);
+      expect(p.latitude).toBeLessThanOrEqual(STORM_REGION.north);
+      expect(p.longitude).toBeGreaterThanOrEqual(STORM_REGION.west);
+      expect(p.longitude).toBeLessThanOrEqual(STORM_REGION.east);
       expect(p.distance).toBeUndefined();
     }
   });
@@ -170,13 +170,13 @@ describe('times', () => {
   it('begin and end as RFC 3339 or as POSIX seconds give the same answer', async () => {
     const rfc = await get(t, `/v2/stormreports/history/${STORM_POINT}`, alice, {
       radius: '20',
-      begin: '2025-04-22T06:00:00Z',
-      end: '2025-04-23T06:00:00Z',
+      begin: STORM_TIMES.begin,
+      end: STORM_TIMES.end,
     });
     const posix = await get(t, `/v2/stormreports/history/${STORM_POINT}`, alice, {
       radius: '20',
-      begin: String(Date.UTC(2025, 3, 22, 6) / 1000),
-      end: String(Date.UTC(2025, 3, 23, 6) / 1000),
+      begin: STORM_TIMES.beginPosix,
+      end: STORM_TIMES.endPosix,
     });
     expect(rfc.status).toBe(200);
     expect(posix.body).toEqual(rfc.body);
@@ -215,8 +215,8 @@ describe('times', () => {
 
   it('a path date names one event day, as a date, an RFC 3339 time or POSIX seconds in it; then no begin or end', async () => {
     const byDate = await day('hailsize', 'history');
-    const byTime = await get(t, `/v2/hailsize/history/${STORM_POINT}/2025-04-23T05:00:00Z`, alice, { radius: '20' });
-    const byPosix = await get(t, `/v2/hailsize/history/${STORM_POINT}/${Date.UTC(2025, 3, 22, 12) / 1000}`, alice, { radius: '20' });
+    const byTime = await get(t, `/v2/hailsize/history/${STORM_POINT}/${STORM_TIMES.lateInDay}`, alice, { radius: '20' });
+    const byPosix = await get(t, `/v2/hailsize/history/${STORM_POINT}/${STORM_TIMES.noonPosix}`, alice, { radius: '20' });
     expect(byTime.body).toEqual(byDate.body);
     expect(byPosix.body).toEqual(byDate.body);
     expect((await day('hailsize', 'history', { begin: '2025-04-01T00:00:00Z' })).status).toBe(400);

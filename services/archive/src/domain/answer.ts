@@ -48,9 +48,9 @@ function echo(q: ArchiveQuery): QueryEcho {
 const newestFirst = (a: Selected, b: Selected) => b.event.timeMs - a.event.timeMs || (a.event.id < b.event.id ? -1 : 1);
 
 /** Answers a parsed archive request at `now` (docs/interface.md §11): deterministic for a given query and `now`. */
-export function answer(q: ArchiveQuery, now: number, blocks: SevereEventBlocks): ArchiveAnswer {
+export async function answer(q: ArchiveQuery, now: number, blocks: SevereEventBlocks): Promise<ArchiveAnswer> {
   checkWork(q);
-  const selected = selectEvents(q, now, blocks);
+  const selected = await selectEvents(q, now, blocks);
   const query = echo(q);
   if (q.request === 'summary')
     return {

@@ -50,12 +50,12 @@ export class SevereEventBlocks {
    * Events of `kind` whose position lies in [south, north] x [west, east] (degrees, west <= east,
    * no wrap) on event days firstDay..lastDay, block by block; the caller filters exactly.
    */
-  read(
+  async read(
     kind: SevereKind,
     box: { south: number; north: number; west: number; east: number },
     firstDay: number,
     lastDay: number,
-  ): AnySevereEvent[] {
+  ): Promise<AnySevereEvent[]> {
     const out: AnySevereEvent[] = [];
     const bi0 = Math.floor((Math.max(-90, box.south) + 90) / BLOCK_DEG);
     const bi1 = Math.floor((Math.min(89.999999, box.north) + 90) / BLOCK_DEG);
@@ -66,7 +66,10 @@ export class SevereEventBlocks {
     for (let bk = bk0; bk <= bk1; bk++) {
       for (let bi = bi0; bi <= bi1; bi++) {
         for (let bj = bj0; bj <= bj1; bj++) {
+          const cached = this.blocks.has(`${kind}:${bi}:${bj}:${bk}`);
           const block = this.block(kind, bi, bj, bk);
+          // A block drawn afresh takes tens to hundreds of milliseconds: other requests run between blocks.
+          if (!cached) await new Promise((resolve) => setImmediate(resolve));
           const d0 = Math.max(firstDay, bk * BLOCK_DAYS) - bk * BLOCK_DAYS;
           const d1 = Math.min(lastDay, bk * BLOCK_DAYS + BLOCK_DAYS - 1) - bk * BLOCK_DAYS;
           for (let d = d0; d <= d1; d++) for (const e of block.days[d]!) out.push(e);

@@ -75,7 +75,7 @@ function inRegion(lon: number, lat: number, q: ArchiveQuery & { place: { kind: '
  * what has happened), with lightning limited to the asked stroke types; in time order. A tornado
  * counts when any point of its track is in the place and its life overlaps the time.
  */
-export function selectEvents(q: ArchiveQuery, now: number, blocks: SevereEventBlocks): Selected[] {
+export async function selectEvents(q: ArchiveQuery, now: number, blocks: SevereEventBlocks): Promise<Selected[]> {
   const kind = KIND_OF_TYPE[q.type];
   const startMs = q.startMs;
   const endMs = Math.min(q.endMs, now);
@@ -86,7 +86,7 @@ export function selectEvents(q: ArchiveQuery, now: number, blocks: SevereEventBl
   const seen = new Set<string>();
   const out: Selected[] = [];
   for (const box of searchBoxes(q)) {
-    for (const event of blocks.read(kind, box, firstDay, lastDay)) {
+    for (const event of await blocks.read(kind, box, firstDay, lastDay)) {
       if (event.kind === 'tornado') {
         if (event.endTimeMs < startMs || event.timeMs > endMs) continue;
       } else if (event.timeMs < startMs || event.timeMs > endMs) continue;
@@ -113,10 +113,11 @@ export function selectEvents(q: ArchiveQuery, now: number, blocks: SevereEventBl
 
 /**
  * The most event blocks one request may read (docs/decisions/0171-archive-event-blocks.md): a
- * block not yet cached costs about 6 ms to compute, so a request stays near a second at worst,
- * e.g. a 20 x 20 degree region over 90 days, or a point over about seven years.
+ * block not yet cached costs tens of milliseconds to draw (a summer one over land up to a few
+ * hundred on a loaded machine), so a cold request stays within seconds: e.g. a 16 x 16 degree
+ * region over 90 days, or a point over about two years.
  */
-export const MAX_BLOCKS = 160;
+export const MAX_BLOCKS = 64;
 
 function blockSpan(lo: number, hi: number, origin: number, size: number): number {
   return Math.floor((hi - origin) / size) - Math.floor((lo - origin) / size) + 1;

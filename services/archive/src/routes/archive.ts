@@ -117,7 +117,7 @@ class ArchiveApi extends Api {
         now,
       });
       await this.authenticate(type, req);
-      const result = answer(query, now, this.deps.blocks);
+      const result = await answer(query, now, this.deps.blocks);
       res.status(200).setHeader('Content-Type', format.contentType);
       res.setHeader('Vary', 'Accept');
       res.setHeader('Cache-Control', 'private, no-store');
