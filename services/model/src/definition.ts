@@ -4,6 +4,7 @@ import { type Catalog, createCatalog } from '@fieldcast/weather';
 import { forecastEventClockMigration } from '../migrations/001_forecast_event_clock.js';
 import { RunIndex } from './domain/run-index.js';
 import { forecastRoutes } from './routes/forecasts.js';
+import { RunListCache } from './run-list-cache.js';
 import { SeriesCache } from './series-cache.js';
 import { modelRoutes } from './routes/models.js';
 import { AREA, FORECASTS_TOPIC, ForecastEventWriter } from './store.js';
@@ -60,7 +61,14 @@ export function modelServiceWith(options: ModelServiceOptions = {}) {
         setImmediate(pass);
       }
       running.set(deps, state);
-      const routeDeps = { catalog, runs: new RunIndex(catalog), weather: deps.weather, now: deps.now, series: new SeriesCache() };
+      const routeDeps = {
+        catalog,
+        runs: new RunIndex(catalog),
+        weather: deps.weather,
+        now: deps.now,
+        series: new SeriesCache(),
+        lists: new RunListCache(),
+      };
       return forecastRoutes(modelRoutes(new Api(), routeDeps), routeDeps);
     },
     async stop(deps) {

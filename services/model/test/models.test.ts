@@ -210,6 +210,23 @@ describe('GET /models/{id}/forecasts', () => {
     expect(producing.body.map((r: { status: string }) => r.status)).toEqual(['INCOMPLETE', 'COMPLETE']);
   });
 
+  it('a list answered again reads the same until a run in it changes status or the hour turns', async () => {
+    const statuses = async (ms: number) => {
+      clock.set(ms);
+      const res = await list('?limit=2', 'synthetic-rapid');
+      return res.body.map((r: { initTime: string; status: string }) => `${r.initTime.slice(11, 16)} ${r.status}`);
+    };
+    const init = Date.parse('2026-05-01T06:00:00Z');
+    expect(await statuses(init + 11.25 * MINUTE - 1)).toEqual(['06:00 INITIALIZING', '05:00 COMPLETE']);
+    expect(await statuses(init + 11.25 * MINUTE - 1)).toEqual(['06:00 INITIALIZING', '05:00 COMPLETE']);
+    expect(await statuses(init + 11.25 * MINUTE)).toEqual(['06:00 INCOMPLETE', '05:00 COMPLETE']);
+    expect(await statuses(init + 45 * MINUTE)).toEqual(['06:00 COMPLETE', '05:00 COMPLETE']);
+    expect(await statuses(init + HOUR - 1)).toEqual(['06:00 COMPLETE', '05:00 COMPLETE']);
+    expect(await statuses(init + HOUR)).toEqual(['07:00 INITIALIZING', '06:00 COMPLETE']);
+    // And back in time: answered for that instant, not from what was kept.
+    expect(await statuses(init + 11.25 * MINUTE - 1)).toEqual(['06:00 INITIALIZING', '05:00 COMPLETE']);
+  });
+
   it('filters by initTime with start and end (inclusive), sorts, limits', async () => {
     const res = await list('?start=2026-04-30T00:00:00Z&end=2026-04-30T18:00:00Z&sort=asc');
     expect(res.status).toBe(200);

@@ -117,3 +117,18 @@ export function listRuns(existing: readonly Run[], q: RunQuery): Run[] {
   if (q.sort === 'asc') runs.reverse();
   return runs.slice(0, q.limit);
 }
+
+/**
+ * The first instant after nowMs at which a list of these runs could read differently: the next
+ * status change of one of them, or the next whole UTC hour, when runs start and leave.
+ */
+export function nextListChangeMs(runs: readonly Run[], nowMs: number): number {
+  let next = (Math.floor(nowMs / HOUR_MS) + 1) * HOUR_MS;
+  for (const r of runs) {
+    for (const t of TRANSITIONS) {
+      const at = t.at(r);
+      if (at > nowMs && at < next) next = at;
+    }
+  }
+  return next;
+}

@@ -3,6 +3,7 @@ import type { Catalog, GridSource, ModelDef, ModelVariable } from '@fieldcast/we
 import type { RunIndex } from '../domain/run-index.js';
 import type { Run } from '../domain/runs.js';
 import { type TruthReader, variableTimeSeries } from '../domain/time-series.js';
+import type { RunListCache } from '../run-list-cache.js';
 import { SeriesCache } from '../series-cache.js';
 
 /** What the model area's operations read: the catalog's models, the runs derived from them, the weather, the clock. */
@@ -13,6 +14,8 @@ export interface ModelRouteDeps {
   now: () => Date;
   /** computed series by run, variable, point and valid times */
   series: SeriesCache;
+  /** run lists until they change */
+  lists: RunListCache;
 }
 
 /** A model by id or name, or 404 model_does_not_exist. */

@@ -13,7 +13,7 @@ import {
   ModelVariableRecord,
 } from '@fieldcast/schemas';
 import { forecastRecord, modelRecord, modelVariableRecord } from '../domain/records.js';
-import { latestCompleteRun, listRuns } from '../domain/runs.js';
+import { latestCompleteRun, listRuns, nextListChangeMs } from '../domain/runs.js';
 import { selectValidTimes, TruthReader } from '../domain/time-series.js';
 import { type ModelRouteDeps, modelOf, seriesJson } from './deps.js';
 
@@ -74,13 +74,19 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
       handle: ({ params, query }) => {
         const m = modelOf(deps, params.id);
         const now = nowMs();
-        const runs = listRuns(deps.runs.runsOf(m, now), {
-          ...(query.start === undefined ? {} : { startMs: query.start }),
-          ...(query.end === undefined ? {} : { endMs: query.end }),
-          limit: query.limit ?? MODEL_FORECAST_LIST_LIMIT_DEFAULT,
-          sort: query.sort ?? 'desc',
+        const limit = query.limit ?? MODEL_FORECAST_LIST_LIMIT_DEFAULT;
+        const sort = query.sort ?? 'desc';
+        const key = `${m.id}|${query.start ?? ''}|${query.end ?? ''}|${limit}|${sort}`;
+        const text = deps.lists.get(key, now, () => {
+          const runs = listRuns(deps.runs.runsOf(m, now), {
+            ...(query.start === undefined ? {} : { startMs: query.start }),
+            ...(query.end === undefined ? {} : { endMs: query.end }),
+            limit,
+            sort,
+          });
+          return { text: JSON.stringify(runs.map((r) => forecastRecord(r, now))), untilMs: nextListChangeMs(runs, now) };
         });
-        return runs.map((r) => forecastRecord(r, now));
+        return new JsonText(text);
       },
     })
     .op({
