@@ -6,8 +6,9 @@
  * Targets, each a coldest-month and a warmest-month mean brought to sea level with the lapse
  * rate over the height the model gives the place (the geography grid's elevation), so the fitted
  * form predicts what the model subtracts the lapse from:
- * - the stations: the normals file's places and the further places the tests check
- *   (test/climate-normals-data.ts; never HELD_OUT_PLACES, whose residuals are only reported);
+ * - the stations: the normals file's places, the further places the tests check and the fitted
+ *   half of the further stations (test/climate-normals-data.ts; never HELD_OUT_PLACES, whose
+ *   residuals are only reported);
  * - the land and the open sea of every 5 degree cell of the July and December climatology
  *   (TEMPERATURE_GRID), through the model's own annual cycle (cellTarget).
  * Each form is the weighted least-squares solution (least-squares.ts), refined by running the
@@ -24,12 +25,21 @@ import { COLDEST, type Coefficients, WARMEST } from '../src/synthetic/geoclimate
 import { clearClimateNodes, climateInputsAt, lagDaysOf, regressionTerms } from '../src/synthetic/geoclimate.js';
 import { SyntheticSource } from '../src/index.js';
 import { leastSquares } from './least-squares.js';
-import { climateOf, EXTRA_PLACES, HELD_OUT_PLACES, NORMALS, type NormalsPlace, TEMPERATURE_GRID } from '../test/climate-normals-data.js';
+import {
+  climateOf,
+  EXTRA_PLACES,
+  FURTHER_FIT_PLACES,
+  HELD_OUT_PLACES,
+  NORMALS,
+  type NormalsPlace,
+  TEMPERATURE_GRID,
+} from '../test/climate-normals-data.js';
 
 const geo = earthGeography();
 /**
- * A station weighs as much as STATION_WEIGHT grid cells at the equator: the stations' normals
- * are the tests' targets, the grid keeps the fit honest between them.
+ * A station weighs as much as STATION_WEIGHT grid cells at the equator (FURTHER_FIT_PLACES); the
+ * tests' places more (below): the stations' normals are the tests' targets, the grid keeps the
+ * fit honest between them.
  */
 const STATION_WEIGHT = 300;
 /**
@@ -38,7 +48,9 @@ const STATION_WEIGHT = 300;
  */
 const SEA_WEIGHT = 0.3;
 /** The normals file's places, held to 2-2.5 K by the tests, weigh FILE_FACTOR stations each. */
-const FILE_FACTOR = 3;
+const FILE_FACTOR = 20;
+/** The tests' further places, held to 4 K, weigh EXTRA_FACTOR stations each. */
+const EXTRA_FACTOR = 5;
 const keys = Object.keys(regressionTerms(climateInputsAt(geo, 0, 0))) as (keyof Coefficients)[];
 const termRow = (lat: number, lon: number) => {
   const t = regressionTerms(climateInputsAt(geo, lat, lon));
@@ -60,7 +72,7 @@ const stationTarget = (p: NormalsPlace): Target => ({
   row: termRow(p.lat, p.lon),
   coldest: seaLevel(p.lat, p.lon, p.coldest),
   warmest: seaLevel(p.lat, p.lon, p.warmest),
-  weight: STATION_WEIGHT * (NORMALS.places.includes(p) ? FILE_FACTOR : 1),
+  weight: STATION_WEIGHT * (NORMALS.places.includes(p) ? FILE_FACTOR : EXTRA_PLACES.includes(p) ? EXTRA_FACTOR : 1),
 });
 
 /** Day of year of mid-July and mid-December, and of the June solstice. */
@@ -110,7 +122,7 @@ function cellTarget(lat: number, lon: number, july: number, december: number, ov
   };
 }
 
-const stations: NormalsPlace[] = [...NORMALS.places, ...EXTRA_PLACES];
+const stations: NormalsPlace[] = [...NORMALS.places, ...EXTRA_PLACES, ...FURTHER_FIT_PLACES];
 const targets: Target[] = [
   ...stations.map(stationTarget),
   ...TEMPERATURE_GRID.cells.flatMap((c) => {

@@ -43,14 +43,14 @@ describe('synthetic climate at places outside the file', () => {
 /**
  * Stations the fit never sees (HELD_OUT_PLACES): the regression is rough away from its stations,
  * so these hold the root mean square error, K, at its measured level with a margin (measured
- * 7.6 coldest, 4.3 warmest, 5.0 year; docs/decisions/0081-climate-fit-reproducible-and-global.md):
+ * 6.9 coldest, 3.6 warmest, 4.3 year; docs/decisions/0081-climate-fit-reproducible-and-global.md):
  * a change that generalises worse shows, one that generalises better can lower the bounds.
  */
-const HELD_OUT_RMS_K = { coldest: 8.0, warmest: 4.8, annual: 5.5 };
+const HELD_OUT_RMS_K = { coldest: 7.5, warmest: 3.8, annual: 4.7 };
 
 describe('synthetic climate at stations the fit never sees', () => {
   it(`${HELD_OUT_PLACES.length} held-out stations: RMS error within ${HELD_OUT_RMS_K.coldest} / ${HELD_OUT_RMS_K.warmest} / ${HELD_OUT_RMS_K.annual} K`, async () => {
-    expect(HELD_OUT_PLACES.length).toBeGreaterThanOrEqual(20);
+    expect(HELD_OUT_PLACES.length).toBeGreaterThanOrEqual(12);
     const sq = { coldest: 0, warmest: 0, annual: 0 };
     for (const p of HELD_OUT_PLACES) {
       const c = await climateOf(source, p.lat, p.lon);

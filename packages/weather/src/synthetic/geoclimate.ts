@@ -132,6 +132,7 @@ export function regressionTerms(g: ClimateInputs): Coefficients {
     foehn: ww * lee * g.continentality,
     maritime: g.seaNear * s * s,
     landSurface: land * s,
+    iceSheet: land * smoothstep((a - 60) / 10) * Math.min(1, Math.max(0, g.plateau) / 2000),
   };
   return terms;
 }
@@ -511,6 +512,20 @@ const DAYS_PER_MONTH = TROPICAL_YEAR_DAYS / 12;
 /** Desert dryness at a point, 0..1 (the static part of the cloud shift, in units of a full desert). */
 export function drynessAt(lat: number, lon: number): number {
   return cellClimate([lat], [lon]).cloudShift[0]! / DESERT_CLOUD_SHIFT;
+}
+
+/** Monthly precipitation, mm, at which the land's thunderstorm season is in full swing (severe.ts). */
+const STORM_SEASON_MM = 60;
+
+/**
+ * How wet the month's climate is for convection at a point and time (hours since 1970), 0..1:
+ * the precipitation climate's monthly total over STORM_SEASON_MM, capped at 1.
+ */
+export function convectiveWetness(lat: number, lon: number, tHours: number): number {
+  const c = cellClimate([lat], [lon]);
+  const angle = yearAngle(tHours);
+  const mm = precipitationClimateAt(c, 0, Math.cos(angle), Math.sin(angle)) * DAYS_PER_MONTH;
+  return Math.min(1, mm / STORM_SEASON_MM);
 }
 
 /** The climatological mean temperature at a point and time (hours since 1970), degC, at its ground height. */

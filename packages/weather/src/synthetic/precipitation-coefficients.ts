@@ -6,26 +6,26 @@
  * on the published normals of 22 places (test/precipitation-normals-data.ts).
  */
 export const PRECIPITATION_MEAN = {
-  base: 4.813,
-  moisture: -0.787,
-  desert: -1.112,
-  itcz: 2.681,
-  stormTrack: 0.387,
-  eastCoast: 1.73,
-  interior: -0.48,
-  monsoon: 1.128,
-  windward: 0.812,
+  base: 4.917,
+  moisture: -0.883,
+  desert: -0.849,
+  itcz: 2.867,
+  stormTrack: 0.45,
+  eastCoast: 2.014,
+  interior: -0.567,
+  monsoon: 1.283,
+  windward: 0.669,
 };
 
 export const PRECIPITATION_SEASON = {
-  base: -0.147,
-  monsoon: 1.164,
-  convection: 2.579,
-  westCoastWinter: -0.416,
-  mediterranean: -0.165,
-  range: -0.594,
-  tropicalMargin: 1.326,
-  windwardMonsoon: 8.073,
+  base: -0.153,
+  monsoon: 1.215,
+  convection: 2.65,
+  westCoastWinter: -0.359,
+  mediterranean: -0.108,
+  range: -0.628,
+  tropicalMargin: 1.338,
+  windwardMonsoon: 7.905,
 };
 
 export type PrecipitationMeanTerms = typeof PRECIPITATION_MEAN;

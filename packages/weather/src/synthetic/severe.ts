@@ -18,7 +18,7 @@ import type { BBox, TimeRange } from '../grid-source.js';
 import { fieldcastId } from '@fieldcast/ids';
 import { anomalyScale, TEMPERATURE_ANOMALY } from './climate.js';
 import { isLandAt, landFractionAt } from '@fieldcast/geography';
-import { climatologyAt, drynessAt } from './geoclimate.js';
+import { climatologyAt, convectiveWetness, drynessAt } from './geoclimate.js';
 import { DRYNESS_NOISE } from './clouds.js';
 import { fieldBound, hashUnit, noiseAt, noiseField } from './noise.js';
 
@@ -105,6 +105,9 @@ interface Storm {
   overLand: boolean;
 }
 
+/** Latitude of the strongest deep-layer shear over warm-season land, degrees (the jet's). */
+const TORNADO_SHEAR_LAT = 38;
+
 /** Sea surface warm enough for deep convection over the ocean, degC (warm pools, ~26-27 degC). */
 const WARM_SEA_C = 26;
 
@@ -129,9 +132,11 @@ function stormsOf(ti: number, tj: number, e: number): Storm[] {
   const overLand = land >= 0.5;
   // Over the sea only warm pools convect (and afternoon heating is small there).
   if (!overLand && warmth < WARM_SEA_C) return [];
-  // Deserts (geoclimate.ts) lack the moisture.
+  // Deserts (geoclimate.ts) lack the moisture; over land, storms are as frequent as the month's
+  // climate is wet (a dry month's few showers are no thunderstorm season).
   const dryness = drynessAt(lat, lon);
-  const humid = (0.5 - 0.5 * noiseAt(DRYNESS_NOISE, lat, lon, peakH)) * (1 - dryness);
+  const wetness = overLand ? convectiveWetness(lat, lon, peakH) : 1;
+  const humid = (0.5 - 0.5 * noiseAt(DRYNESS_NOISE, lat, lon, peakH)) * (1 - dryness) * wetness;
   const trigger = noiseAt(CONVECTION_NOISE, lat, lon, peakH);
   const potential = Math.min(1, ((warmth - 20) / 12) * humid) + 0.6 * trigger - 0.45;
   if (potential <= 0 || hashUnit(ti, tj, e, 1) > potential * (1 - dryness)) return [];
@@ -242,7 +247,11 @@ function eventsOfStorm(storm: Storm, kind: SevereKind): AnySevereEvent[] {
     }
   }
   const tornadoes: TornadoEvent[] = [];
-  if (I > 0.85 && u(0, 4) < 0.5) {
+  // Tornadic supercells need deep wind shear as well as instability: the mid-latitude jet's,
+  // strongest near 38 degrees in the warm season (the Great Plains, the Pampas), weak in the
+  // tropics and the subtropical interiors.
+  const shear = Math.exp(-(((Math.abs(storm.lat) - TORNADO_SHEAR_LAT) / 12) ** 2));
+  if (I > 0.85 && u(0, 4) < 0.5 * shear) {
     const ef = Math.min(5, Math.floor(6 * Math.pow(u(4000, 1), 3) * I));
     const lengthKm = Math.round(10 * (1 + (40 * u(4000, 2) * I * (1 + ef)) / 3)) / 10;
     const touch = at(0.3 + 0.4 * u(4000, 3), 0, 4000);
