@@ -109,6 +109,17 @@ describe('observation sets: read back exactly as submitted (spec 2.9, 4.8)', () 
     ]);
   });
 
+  it('tag names that are also names of JavaScript object members are plain tags', async () => {
+    const text = JSON.stringify({ sites: [site('a', ['2026-01-01T00:00:00Z'])] }).replace(
+      /}$/,
+      ',"tags":{"__proto__":"p","constructor":"c","toString":"t"}}',
+    );
+    const created = await publishText(app(), t.alice, text);
+    expect(created.status).toBe(201);
+    expect(JSON.stringify(created.body.tags)).toBe('{"__proto__":"p","constructor":"c","toString":"t"}');
+    expect((await readBack(app(), t.alice, created.body.id)).text).toBe(text);
+  });
+
   it('keeps observations and sites in the order sent, not in time order', async () => {
     const body = { sites: [site('z', ['2026-03-03T00:00:00Z', '2026-01-01T00:00:00Z']), site('a', ['2026-02-02T00:00:00Z'])] };
     const { id } = (await publish(app(), t.alice, body)).body;
