@@ -17,6 +17,10 @@ export const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
 
 export class ArchiveRegistrationError extends Error {}
 
+/** How long a user read is believed, ms, and how many are kept. */
+export const USER_CACHE_MS = 5_000;
+const USER_CACHE_SIZE = 10_000;
+
 /** The archive's users (schema `archive`, docs/architecture.md §4); nothing else touches the table. */
 export class ArchiveUserStore {
   constructor(
@@ -28,8 +32,29 @@ export class ArchiveUserStore {
     return this.knex.withSchema(AREA).table('users');
   }
 
-  async find(name: string): Promise<ArchiveUser | undefined> {
+  /**
+   * Users as last read, for USER_CACHE_MS (docs/decisions/0172-archive-access.md): a lookup per
+   * request would cost more than the answer. Only users found are kept; a caller whose token
+   * differs from the kept one is read again (`fresh`), so a new registration works at once, while
+   * a revocation made by another process (the CLI on DATABASE_URL) takes effect within
+   * USER_CACHE_MS. Bounded; the oldest entries go first.
+   */
+  private readonly cache = new Map<string, { user: ArchiveUser; until: number }>();
+
+  async find(name: string, options: { fresh?: boolean } = {}): Promise<ArchiveUser | undefined> {
     if (!USER_NAME.test(name)) return undefined;
+    const now = performance.now();
+    const hit = this.cache.get(name);
+    if (hit && hit.until > now && !options.fresh) return hit.user;
+    const user = await this.read(name);
+    this.cache.delete(name);
+    if (!user) return undefined;
+    this.cache.set(name, { user, until: now + USER_CACHE_MS });
+    if (this.cache.size > USER_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    return user;
+  }
+
+  private async read(name: string): Promise<ArchiveUser | undefined> {
     const row = (await this.users.where({ name }).first('name', 'token_hash', 'ranges', 'types')) as
       { name: string; token_hash: string; ranges: string[]; types: string[] } | undefined;
     if (!row) return undefined;
@@ -77,6 +102,7 @@ export class ArchiveUserStore {
       created_at: this.now(),
     };
     await this.users.insert(row).onConflict('name').merge();
+    this.cache.delete(input.name);
     return { name: input.name, token, ranges, types: types as ArchiveType[] };
   }
 
@@ -90,6 +116,7 @@ export class ArchiveUserStore {
   async revoke(name: string): Promise<boolean> {
     // The deleted rows, not a count: both drivers return those alike.
     const deleted = (await this.users.where({ name }).delete().returning('name')) as unknown[];
+    this.cache.delete(name);
     return deleted.length > 0;
   }
 }

@@ -137,9 +137,14 @@ class ArchiveApi extends Api {
   private async authenticate(type: ArchiveType, req: Request): Promise<void> {
     const { u, t } = req.query as Record<string, unknown>;
     if (typeof u !== 'string' || typeof t !== 'string') throw REFUSED;
-    const user = await this.deps.users.find(u);
-    // The token is compared whether or not the user exists, so both cost the same.
-    const tokenOk = tokenMatches(t, user?.tokenHash);
+    let user = await this.deps.users.find(u);
+    // The token is compared whether or not the user exists, so both cost the same; a token that
+    // differs from the one kept is checked against the database's (a registration just made).
+    let tokenOk = tokenMatches(t, user?.tokenHash);
+    if (user && !tokenOk) {
+      user = await this.deps.users.find(u, { fresh: true });
+      tokenOk = tokenMatches(t, user?.tokenHash);
+    }
     const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], this.deps.trustedProxies);
     if (!user || !tokenOk || !user.types.has(type) || !address || !anyRangeHolds(user.ranges, address)) throw REFUSED;
   }

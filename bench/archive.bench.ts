@@ -1,0 +1,88 @@
+/**
+ * The archive area (targets in bench/README.md). Run:
+ *   npx -y pnpm@10 exec tsx bench/archive.bench.ts
+ * Starts the archive app in this process (PGlite) on an ephemeral port, registers a user for the
+ * loopback, and measures each request with autocannon (a separate process) as a ratio to /healthz
+ * throughput measured just before it in the same run. Targets (share of /healthz): hailsize
+ * summary at a point over 90 days within 10 miles >= 0.30; lightning history in a 1 degree region
+ * over one event day >= 0.20; the same as KML >= 0.15.
+ * Warm: one request first, so its event blocks are drawn and cached
+ * (docs/decisions/0171-archive-event-blocks.md); the first request's time is printed too.
+ * BENCH_SECONDS sets the duration of each measurement (default 5).
+ */
+import { execFile } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { startTestFleet } from '../packages/runtime/src/testing.js';
+import { archiveService } from '../services/archive/src/definition.js';
+import { ArchiveUserStore } from '../services/archive/src/store.js';
+import { severeEvents } from '../packages/weather/src/index.js';
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 10;
+const run = promisify(execFile);
+
+async function rate(url: string, accept?: string): Promise<number> {
+  const args = ['-c', String(CONNECTIONS), '-t', '60', '-d', String(DURATION_S), '-j', ...(accept ? ['-H', `Accept=${accept}`] : []), url];
+  const { stdout } = await run(join(process.cwd(), 'node_modules/.bin/autocannon'), args, { maxBuffer: 1 << 24 });
+  const r = JSON.parse(stdout) as { requests: { total: number }; non2xx: number; errors: number; duration: number };
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r.requests.total / (r.duration || DURATION_S);
+}
+
+async function main(): Promise<void> {
+  const fleet = await startTestFleet([archiveService]);
+  const server = fleet.app('archive').listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const user = await new ArchiveUserStore(fleet.db.knex).register({ name: 'bench', ranges: ['127.0.0.1/32', '::1/128'] });
+  const auth = `u=${user.name}&t=${user.token}`;
+  // Oklahoma City through the 2025 storm season; a 1 degree region over central Oklahoma on the
+  // summer 2025 event day with the most ground strokes there (found by reading the synthetic world).
+  let day = '2025-07-01';
+  let most = -1;
+  for (let d = 0; d < 62; d++) {
+    const startMs = Date.UTC(2025, 5, 1, 6) + d * 86_400_000;
+    const n = severeEvents('lightning', [-98, 35, -97, 36], { startMs, endMs: startMs + 86_400_000 - 1 }).filter(
+      (e) => e.strokeType === 'ground',
+    ).length;
+    if (n > most) [most, day] = [n, new Date(startMs).toISOString().slice(0, 10)];
+  }
+  process.stdout.write(`lightning day ${day}: ${most} ground strokes in the region\n`);
+  const cases = [
+    {
+      label: 'hailsize/summary, point, 90 days, radius 10 miles',
+      path: `/v2/hailsize/summary/+35.4676-097.5164?radius=10&end=2025-08-01T00:00:00Z&${auth}`,
+      target: 0.3,
+    },
+    {
+      label: 'lightning/history, 1 degree region, one event day',
+      path: `/v2/lightning/history/+36.0000-097.0000+35.0000-098.0000/${day}?${auth}`,
+      target: 0.2,
+    },
+    { label: 'the same as KML', path: `/v2/lightning/history/+36.0000-097.0000+35.0000-098.0000/${day}.kml?${auth}`, target: 0.15 },
+  ];
+  try {
+    const rows: string[] = [];
+    for (const c of cases) {
+      const t0 = performance.now();
+      const first = await fetch(`${base}${c.path}`);
+      const body = await first.text();
+      const coldMs = performance.now() - t0;
+      if (first.status !== 200) throw new Error(`${c.label}: ${first.status} ${body}`);
+      const health = await rate(`${base}/healthz`);
+      const rps = await rate(`${base}${c.path}`);
+      const ratio = rps / health;
+      rows.push(
+        `${c.label}: ${rps.toFixed(0)} req/s, /healthz ${health.toFixed(0)} req/s, ratio ${ratio.toFixed(3)} (target ${c.target}: ${ratio >= c.target ? 'PASS' : 'FAIL'}); first request ${coldMs.toFixed(0)} ms, ${body.length} bytes`,
+      );
+    }
+    for (const r of rows) process.stdout.write(`${r}\n`);
+  } finally {
+    server.close();
+    await fleet.close();
+  }
+}
+
+await main();
