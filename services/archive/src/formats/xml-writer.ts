@@ -11,12 +11,17 @@ export interface XmlElement {
 
 const NOT_XML_CHAR = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
+/** Text with nothing to escape or replace, the common case (numbers, times, names): written as it is. */
+const PLAIN = /^[A-Za-z0-9 .,:;+\-_/#()%=]*$/;
+
 export function escapeText(text: string): string {
+  if (PLAIN.test(text)) return text;
   return text.replace(NOT_XML_CHAR, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Attribute values keep their tabs and line breaks as character references (section 3.3.3: a parser normalises literal ones to spaces). */
 export function escapeAttribute(text: string): string {
+  if (PLAIN.test(text)) return text;
   return escapeText(text).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
 }
 
