@@ -29,27 +29,38 @@ export function element(name: string, attributes?: XmlElement['attributes'], chi
   return { name, ...(attributes ? { attributes } : {}), ...(children ? { children } : {}) };
 }
 
+const INDENT = Array.from({ length: 16 }, (_, d) => `\n${'  '.repeat(d)}`);
+
 function write(node: XmlElement | string, out: string[], depth: number): void {
   if (typeof node === 'string') {
     out.push(escapeText(node));
     return;
   }
-  const attrs = Object.entries(node.attributes ?? {})
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => ` ${k}="${escapeAttribute(String(v))}"`)
-    .join('');
+  let open = `<${node.name}`;
+  const attributes = node.attributes;
+  if (attributes) {
+    for (const key in attributes) {
+      const value = attributes[key];
+      if (value !== undefined) open += ` ${key}="${escapeAttribute(String(value))}"`;
+    }
+  }
   const children = node.children ?? [];
   if (children.length === 0) {
-    out.push(`<${node.name}${attrs}/>`);
+    out.push(`${open}/>`);
     return;
   }
-  const textOnly = children.every((c) => typeof c === 'string');
-  out.push(`<${node.name}${attrs}>`);
-  for (const child of children) {
-    if (!textOnly) out.push(`\n${'  '.repeat(depth + 1)}`);
-    write(child, out, depth + 1);
+  out.push(`${open}>`);
+  // An element holds text or elements, never both (the archive's documents have no mixed content).
+  if (typeof children[0] === 'string') {
+    for (const child of children) write(child, out, depth + 1);
+  } else {
+    const inner = INDENT[Math.min(depth + 1, 15)]!;
+    for (const child of children) {
+      out.push(inner);
+      write(child, out, depth + 1);
+    }
+    out.push(INDENT[Math.min(depth, 15)]!);
   }
-  if (!textOnly) out.push(`\n${'  '.repeat(depth)}`);
   out.push(`</${node.name}>`);
 }
 
