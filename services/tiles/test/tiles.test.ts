@@ -196,6 +196,9 @@ describe('tiles', () => {
   it('is cacheable long and immutable for a frame of the past with a default style, briefly for a forecast frame', async () => {
     const pastTile = await tile(t.alice.auth, temperatureFrame, 0, 0, 0);
     expect(pastTile.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    // A contributed style may be replaced: five minutes, then revalidation by ETag.
+    const style = await addStyle(t.alice.auth, 'air-temperature', linearStyle);
+    expect((await tile(t.alice.auth, temperatureFrame, 0, 0, 0, style)).headers['cache-control']).toBe('private, max-age=300');
     const frames = await request(app()).get('/v2/products/air-temperature/frames.json?limit=5').set('Authorization', t.alice.auth);
     const forecast = frames.body.find((f: { expirationTime: string | null }) => f.expirationTime !== null).id;
     const forecastTile = await tile(t.alice.auth, forecast, 0, 0, 0);
