@@ -17,7 +17,10 @@ ENV NODE_ENV=production \
     PORT=8080
 WORKDIR /app
 COPY --from=build --chown=root:root /out /app
-# Non-root, and nothing in /app is writable: runs with a read-only root filesystem.
+# Non-root, and nothing in /app is writable: runs with a read-only root filesystem. An area that
+# keeps files (the transfer area's downloads) writes them to a volume mounted on /var/lib/fieldcast,
+# owned by the service's user so a fresh named volume is too.
+RUN mkdir -p /var/lib/fieldcast && chown node:node /var/lib/fieldcast
 USER node
 EXPOSE 8080
 ENTRYPOINT ["node", "cli.js"]

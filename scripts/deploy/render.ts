@@ -8,6 +8,8 @@ export interface DeployedArea {
   area: string;
   /** topics the area publishes to (docs/architecture.md §5) */
   topics: readonly string[];
+  /** whether it keeps files (a cache it makes downloads in) and signs links to them: it needs a writable data dir and a shared key */
+  files: boolean;
 }
 
 /** An area's port in the embedded fleet for a base port (docs/architecture.md §2). */
@@ -22,11 +24,17 @@ const GENERATED =
 /** Port every container listens on; the published port is the area's fleet port. */
 const CONTAINER_PORT = 8080;
 
+/** The writable data dir of an area that keeps files, in its container. */
+const FILES_DIR = '/var/lib/fieldcast';
+
+/** The Secret holding the key every replica signs and checks download links with. */
+const SIGNING_SECRET = 'fieldcast-signing';
+
 export function renderDeployFiles(areas: readonly DeployedArea[], portOf: PortOf): DeployFiles {
   const files: DeployFiles = new Map();
   files.set('docker-compose.yml', renderCompose(areas, portOf));
   files.set('k8s/base/kustomization.yaml', renderKustomization(areas));
-  for (const { area } of areas) files.set(`k8s/base/${area}.yaml`, renderK8sArea(area));
+  for (const area of areas) files.set(`k8s/base/${area.area}.yaml`, renderK8sArea(area));
   files.set('scripts/kafka/topics.txt', renderTopics(areas));
   return files;
 }
@@ -37,11 +45,11 @@ export const HAND_WRITTEN_BASE = ['k8s/base/config.yaml'];
 function renderCompose(areas: readonly DeployedArea[], portOf: PortOf): string {
   const services = areas
     .map(
-      ({ area }) => `  ${area}:
+      ({ area, files }) => `  ${area}:
     <<: *service
     command: ["serve", "${area}"]
     ports: ["${portOf(area, CONTAINER_PORT)}:${CONTAINER_PORT}"]
-`,
+${files ? composeFiles(area) : ''}`,
     )
     .join('\n');
   return `# ${GENERATED}
@@ -56,7 +64,7 @@ x-service: &service
   read_only: true
   tmpfs: [/tmp]
   restart: unless-stopped
-  environment:
+  environment: &environment
     DATABASE_URL: postgres://fieldcast:fieldcast@postgres:5432/fieldcast
     KAFKA_BROKERS: kafka:9092
     PORT: "${CONTAINER_PORT}"
@@ -107,6 +115,21 @@ services:
 ${services}
 volumes:
   pgdata:
+${areas
+  .filter((a) => a.files)
+  .map((a) => `  ${a.area}-files:\n`)
+  .join('')}`;
+}
+
+/**
+ * An area that keeps files gets a volume for them; one replica here, so the signing key it keeps
+ * in that data dir signs and checks every link (runtime files.ts).
+ */
+function composeFiles(area: string): string {
+  return `    environment:
+      <<: *environment
+      FIELDCAST_DATA_DIR: ${FILES_DIR}
+    volumes: ["${area}-files:${FILES_DIR}"]
 `;
 }
 
@@ -116,7 +139,9 @@ function renderKustomization(areas: readonly DeployedArea[]): string {
 #
 # Kustomize base: one file per area (docs/architecture.md §9). Overlays set replicas, resources
 # and the image tag. The cluster provides PostgreSQL and Kafka; their addresses come from the
-# \`fieldcast\` ConfigMap (config.yaml) and the \`fieldcast-database\` Secret (key DATABASE_URL).
+# \`fieldcast\` ConfigMap (config.yaml) and the \`fieldcast-database\` Secret (key DATABASE_URL);
+# areas that sign download links read the \`${SIGNING_SECRET}\` Secret (key FIELDCAST_SIGNING_KEY,
+# at least 32 characters).
 apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 labels:
@@ -132,7 +157,7 @@ ${resources.map((r) => `  - ${r}\n`).join('')}`;
  * non-root on a read-only root filesystem with /tmp as the only writable path, per the
  * Kubernetes "restricted" Pod Security Standard.
  */
-function renderK8sArea(area: string): string {
+function renderK8sArea({ area, files }: DeployedArea): string {
   const name = `{ app.kubernetes.io/name: ${area} }`;
   return `# ${GENERATED}
 apiVersion: apps/v1
@@ -171,7 +196,7 @@ spec:
               valueFrom: { fieldRef: { fieldPath: metadata.name } }
             - name: DATABASE_URL
               valueFrom: { secretKeyRef: { name: fieldcast-database, key: DATABASE_URL } }
-          readinessProbe:
+${files ? k8sFilesEnv : ''}          readinessProbe:
             httpGet: { path: /readyz, port: http }
             periodSeconds: 5
             failureThreshold: 3
@@ -192,10 +217,10 @@ spec:
             capabilities: { drop: [ALL] }
           volumeMounts:
             - { name: tmp, mountPath: /tmp }
-      volumes:
+${files ? `            - { name: files, mountPath: ${FILES_DIR} }\n` : ''}      volumes:
         - name: tmp
           emptyDir: { sizeLimit: 256Mi }
----
+${files ? '        - name: files\n          emptyDir: { sizeLimit: 4Gi }\n' : ''}---
 apiVersion: v1
 kind: Service
 metadata:
@@ -228,6 +253,19 @@ spec:
     matchLabels: ${name}
 `;
 }
+
+/**
+ * Every replica of an area that signs links must check the others' signatures, so the key comes
+ * from one Secret rather than each pod's data dir; the files are a per-pod cache (an emptyDir a
+ * little over FIELDCAST_FILE_CACHE_MB), remade on another pod when missing.
+ */
+const k8sFilesEnv = `            - name: FIELDCAST_DATA_DIR
+              value: ${FILES_DIR}
+            - name: FIELDCAST_FILE_CACHE_MB
+              value: "3072"
+            - name: FIELDCAST_SIGNING_KEY
+              valueFrom: { secretKeyRef: { name: ${SIGNING_SECRET}, key: FIELDCAST_SIGNING_KEY } }
+`;
 
 function renderTopics(areas: readonly DeployedArea[]): string {
   const topics = [...new Set(areas.flatMap((a) => a.topics))];

@@ -40,6 +40,20 @@ describe('docker-compose.yml', () => {
     expect(service.environment.KAFKA_BROKERS).toBeTruthy();
     expect(service.ports).toEqual([`${portOf(area, 8080)}:8080`]);
   });
+
+  it('gives an area that keeps files a named volume for its data dir, and no other area one', () => {
+    for (const { area, files } of DEPLOYED_AREAS) {
+      const service = compose.services[area];
+      if (files) {
+        expect(service.environment.DATABASE_URL).toMatch(/^postgres:\/\//);
+        expect(service.volumes).toEqual([`${area}-files:${service.environment.FIELDCAST_DATA_DIR}`]);
+        expect(Object.keys(compose.volumes)).toContain(`${area}-files`);
+      } else {
+        expect(service.volumes).toBeUndefined();
+      }
+    }
+    expect(DEPLOYED_AREAS.some((a) => a.files)).toBe(true);
+  });
 });
 
 describe('k8s base', () => {
@@ -60,6 +74,18 @@ describe('k8s base', () => {
     expect(pod.securityContext.runAsNonRoot).toBe(true);
     expect(docs[2].spec.scaleTargetRef.name).toBe(area);
   });
+
+  // Replicas behind one Service check each other's signed links: one key for all, from a Secret.
+  it.each(DEPLOYED_AREAS.filter((a) => a.files).map((a) => a.area))(
+    '%s signs with the Secret key and writes files to its own volume',
+    (area) => {
+      const pod = parseAllDocuments(read(`k8s/base/${area}.yaml`))[0]!.toJS().spec.template.spec;
+      const env = Object.fromEntries(pod.containers[0].env.map((e: { name: string }) => [e.name, e]));
+      expect(env.FIELDCAST_SIGNING_KEY.valueFrom.secretKeyRef).toEqual({ name: 'fieldcast-signing', key: 'FIELDCAST_SIGNING_KEY' });
+      const mount = pod.containers[0].volumeMounts.find((m: { mountPath: string }) => m.mountPath === env.FIELDCAST_DATA_DIR.value);
+      expect(pod.volumes.find((v: { name: string }) => v.name === mount.name).emptyDir.sizeLimit).toBeDefined();
+    },
+  );
 
   it('has dev and prod overlays over the base', () => {
     for (const overlay of ['dev', 'prod']) {
