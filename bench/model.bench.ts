@@ -48,7 +48,7 @@ async function rate(url: string, auth?: string): Promise<number> {
 
 async function main(): Promise<void> {
   const limits = limitsFromEnv(parseEnv(FleetEnv, { RATE_LIMIT_PER_SECOND: '0', ...process.env }));
-  const fleet = await startTestFleet([modelServiceWith({ eventIntervalMs: 0 })], { weather: new SyntheticSource(), limits });
+  const fleet = await startTestFleet([modelServiceWith()], { weather: new SyntheticSource(), limits });
   const server = fleet.app('model').listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

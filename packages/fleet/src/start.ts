@@ -85,6 +85,7 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
         files: filesFromEnv(env),
         limits: limitsFromEnv(env),
         trustedProxies: env.FIELDCAST_TRUSTED_PROXIES,
+        background: env.FIELDCAST_BACKGROUND,
         host: listenHost('embedded', env.HOST),
         shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
       },

@@ -43,6 +43,7 @@ export async function serveDistributed(service: Service, env: NodeJS.ProcessEnv 
     files: filesFromEnv(config),
     limits: limitsFromEnv(config),
     trustedProxies: config.FIELDCAST_TRUSTED_PROXIES,
+    background: config.FIELDCAST_BACKGROUND,
     host: listenHost('distributed', config.HOST),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   });

@@ -83,6 +83,14 @@ export const FleetEnv = z.object({
   FIELDCAST_FILE_CACHE_MB: z.coerce.number().int().min(1).default(2048),
   /** worker threads for heavy computation per service (README "Limits"); 0 computes on the event loop */
   FIELDCAST_COMPUTE_THREADS: z.coerce.number().int().min(0).max(256).optional(),
+  /**
+   * whether services' clock-driven work (frame announcements, forecast events) runs in this
+   * process (docs/decisions/0180-background-tasks.md); off for a replica that only answers requests
+   */
+  FIELDCAST_BACKGROUND: z
+    .enum(['on', 'off'], { error: 'must be on or off' })
+    .default('on')
+    .transform((v) => v === 'on'),
 });
 export type FleetEnv = z.infer<typeof FleetEnv>;
 

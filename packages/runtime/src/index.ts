@@ -1,3 +1,4 @@
+export * from './background.js';
 export * from './distributed.js';
 export * from './env.js';
 export * from './files.js';

@@ -2,6 +2,7 @@ import type { IncomingMessage } from '@fieldcast/bus';
 import type { Database, Migration, Outbox } from '@fieldcast/db';
 import type { HttpDeps, ServiceDefinition } from '@fieldcast/kit';
 import type { GridSource } from '@fieldcast/weather';
+import type { BackgroundTask } from './background.js';
 import type { ServiceFiles } from './files.js';
 
 /**
@@ -55,6 +56,13 @@ export interface Service<N extends Needs = Needs> extends ServiceDefinition<N, D
    * migrated and stops them before it closes the database.
    */
   consumers?(deps: DepsOf<N>): Consumer[];
+  /**
+   * Its clock-driven work (docs/decisions/0180-background-tasks.md), built from its dependencies.
+   * The runtime starts the tasks after the service's schema is migrated and its outbox relay
+   * runs, and stops them (awaiting the pass under way) before the relay and the database; `api`
+   * only builds routes.
+   */
+  background?(deps: DepsOf<N>): BackgroundTask[];
   /** releases what `api` started (worker threads); called when the service stops, after its server closes */
   stop?(deps: DepsOf<N>): Promise<void>;
 }

@@ -6,6 +6,7 @@ import type { Transport } from '@fieldcast/bus';
 import { migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
 import { answerClientError, createServiceApp, type HttpDeps, type Limits, type Logger } from '@fieldcast/kit';
 import type { GridSource } from '@fieldcast/weather';
+import { BackgroundTasks } from './background.js';
 import { type FilesConfig, serviceFiles } from './files.js';
 import { IdentityStore, migrateIdentity } from './identity.js';
 import { needsTransport, topicsOf, type AnyDeps, type Service } from './needs.js';
@@ -29,6 +30,11 @@ export interface SharedDeps {
   trustedProxies?: readonly string[];
   /** required when a service declares files: the data dir, the cache cap and the signing key */
   files?: FilesConfig;
+  /**
+   * whether services' background tasks run on their clocks (FIELDCAST_BACKGROUND); default yes.
+   * Off, they are still built and can be run by hand (`PreparedService.background.runOnce`).
+   */
+  background?: boolean;
 }
 
 /**
@@ -50,7 +56,9 @@ function required<T>(value: T | undefined, what: string, service: Service): T {
 export interface PreparedService {
   deps: AnyDeps;
   app: Express;
-  /** stops its consumers and its outbox relay */
+  /** its background tasks (docs/decisions/0180-background-tasks.md) */
+  background: BackgroundTasks;
+  /** stops its background tasks, its consumers and its outbox relay */
   stop(): Promise<void>;
 }
 
@@ -94,7 +102,10 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
   };
   await outbox?.start();
   const subscriptions: { stop(): Promise<void> }[] = [];
+  let background: BackgroundTasks | undefined;
+  // Background passes end first: what the last one wrote to the outbox is then drained by the relay's stop.
   const stop = async () => {
+    await background?.stop();
     for (const s of subscriptions.splice(0).reverse()) await s.stop();
     await outbox?.stop();
     await service.stop?.(deps as never);
@@ -103,7 +114,10 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     for (const consumer of service.consumers?.(deps) ?? []) {
       subscriptions.push(await transport!.subscribe(consumer.group, consumer.topics, (message) => consumer.handle(message)));
     }
-    return { deps, app: createServiceApp(service, deps), stop };
+    const app = createServiceApp(service, deps);
+    background = new BackgroundTasks(service.background?.(deps as never) ?? [], http.now, logger);
+    if (shared.background ?? true) background.start();
+    return { deps, app, background, stop };
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;

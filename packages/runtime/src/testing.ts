@@ -21,6 +21,11 @@ export interface TestFleet {
   identity: IdentityStore;
   app(area: string): Express;
   deps(area: string): AnyDeps;
+  /**
+   * One pass of a service's background tasks (the named one, or each) at the fleet's clock,
+   * after any pass under way; a failing pass throws (docs/decisions/0180-background-tasks.md).
+   */
+  runBackground(area: string, task?: string): Promise<void>;
   /** a fresh account with one key, and its Basic credentials */
   account(name?: string): Promise<TestAccount>;
   /** empties every table of the services' schemas and identity (between tests) */
@@ -68,6 +73,11 @@ export interface TestFleetOptions {
   trustedProxies?: readonly string[];
   /** the file cache cap and signing key of services that declare files; a fresh temporary data dir holds their files */
   files?: { cacheBytes?: number; signingKey?: string };
+  /**
+   * whether services' background tasks run on their own clocks; off by default, so a test sees
+   * state change only when it calls `runBackground`
+   */
+  background?: boolean;
 }
 
 /** The weather a test fleet hands out: none unless one of its services declares weather. */
@@ -104,6 +114,7 @@ export async function startTestFleet(definitions: Service[], options: TestFleetO
           limits: options.limits,
           trustedProxies: options.trustedProxies,
           files: dataDir ? { dataDir, ...options.files } : undefined,
+          background: options.background ?? false,
         },
         identity,
       ),
@@ -121,6 +132,7 @@ export async function startTestFleet(definitions: Service[], options: TestFleetO
     identity,
     app: (area) => get(area).app,
     deps: (area) => get(area).deps,
+    runBackground: (area, task) => get(area).background.runOnce(task),
     async account(name) {
       accountCounter += 1;
       const handle = `${name ?? 'acct'}-${process.pid}-${accountCounter}-${Math.random().toString(36).slice(2, 8)}`.toLowerCase();

@@ -16,7 +16,7 @@ import { TestClock } from './helpers.js';
  * process: real HTTP, real fetch, no mocks.
  */
 const clock = new TestClock(Date.parse('2026-05-01T10:00:00Z'));
-const t = useTestFleet([modelServiceWith({ eventIntervalMs: 0 })], { now: clock.now });
+const t = useTestFleet([modelServiceWith()], { now: clock.now });
 let server: Server;
 let baseUrl: string;
 
@@ -157,7 +157,7 @@ describe('against a fleet started as `fieldcast start` starts it', () => {
   it('finds the model area through embeddedBaseUrls(PORT_BASE)', async () => {
     const portBase = (await freeModelPort()) - 5;
     const db = await openTestDatabase();
-    const fleet = await startServices([{ definition: modelServiceWith({ eventIntervalMs: 0 }), port: portOf('model', portBase) }], {
+    const fleet = await startServices([{ definition: modelServiceWith(), port: portOf('model', portBase) }], {
       db,
       transport: await openTestTransport(),
       logger: createLogger({ level: 'silent' }),
@@ -166,6 +166,7 @@ describe('against a fleet started as `fieldcast start` starts it', () => {
       bodyLimit: '1mb',
       host: '127.0.0.1',
       shutdownTimeoutMs: 1000,
+      background: false,
     });
     try {
       const { account, applicationKey } = await new IdentityStore(db.knex).createAccount({

@@ -1,7 +1,9 @@
 import { eventually, startTestFleet, useTestFleet } from '@fieldcast/runtime/testing';
 import { fieldcastId } from '@fieldcast/ids';
-import { forecastEventWriter, modelServiceWith } from '../src/definition.js';
-import type { ForecastEventWriter } from '../src/store.js';
+import type { Outbox } from '@fieldcast/db';
+import { createCatalog } from '@fieldcast/weather';
+import { FORECAST_EVENTS_TASK, modelServiceWith } from '../src/definition.js';
+import { ForecastEventWriter } from '../src/store.js';
 import { HOUR, MINUTE, TestClock } from './helpers.js';
 
 /*
@@ -10,7 +12,7 @@ import { HOUR, MINUTE, TestClock } from './helpers.js';
  * outbox and relayed to fieldcast.model.forecasts.
  */
 const clock = new TestClock(Date.parse('2026-05-01T05:00:00Z'));
-const t = useTestFleet([modelServiceWith({ eventIntervalMs: 0 })], { now: clock.now });
+const t = useTestFleet([modelServiceWith()], { now: clock.now });
 const GLOBAL_ID = fieldcastId('model', 'synthetic-global');
 const RAPID_ID = fieldcastId('model', 'synthetic-rapid');
 const runId = (model: string, initIso: string) => fieldcastId('forecast', model, new Date(initIso).toISOString().replace('.000Z', 'Z'));
@@ -33,7 +35,9 @@ const delivered: Envelope[] = [];
 let writer: ForecastEventWriter;
 
 beforeAll(async () => {
-  writer = forecastEventWriter(t.fleet.deps('model'))!;
+  // The writer itself, to read how many events each pass wrote; the service's background task runs the same.
+  const catalog = createCatalog();
+  writer = new ForecastEventWriter(t.fleet.db.knex, t.fleet.deps('model').outbox as Outbox, () => catalog.models());
   await t.fleet.transport.subscribe(`model-test-${process.pid}-${Date.now()}`, /^fieldcast\.model\.forecasts$/, async (m) => {
     delivered.push(JSON.parse(m.value) as Envelope);
   });
@@ -149,20 +153,36 @@ describe('forecast life-cycle events', () => {
   });
 });
 
-describe('the background writer', () => {
-  it('writes steps as the clock moves, and stops with the service', async () => {
+describe('the background task', () => {
+  it('writes steps as the clock moves, one pass each time the runtime runs it, and none after the service stops', async () => {
     const local = new TestClock(Date.parse('2026-05-01T05:59:00Z'));
-    const fleet = await startTestFleet([modelServiceWith({ eventIntervalMs: 20 })], { now: local.now });
+    const fleet = await startTestFleet([modelServiceWith()], { now: local.now });
+    const count = async () => Number((await fleet.db.knex.withSchema('model').table('outbox').count({ n: '*' }).first())?.n);
     try {
-      const count = async () => Number((await fleet.db.knex.withSchema('model').table('outbox').count({ n: '*' }).first())?.n);
+      // The test fleet runs no pass on its own.
+      expect(await fleet.db.knex.withSchema('model').table('forecast_event_clock').select('model_id')).toHaveLength(0);
       // The first pass starts each model's clock at now.
+      await fleet.runBackground('model', FORECAST_EVENTS_TASK);
+      expect(await fleet.db.knex.withSchema('model').table('forecast_event_clock').select('model_id')).toHaveLength(2);
+      expect(await count()).toBe(0);
+      local.set('2026-05-01T06:00:00Z');
+      await fleet.runBackground('model');
+      // 06Z: synthetic-global's run initialising and a run expiring; the same for synthetic-rapid.
+      expect(await count()).toBe(4);
+    } finally {
+      await fleet.close();
+    }
+    await expect(fleet.runBackground('model')).rejects.toThrow(/stopped/);
+  });
+
+  it('runs on its own clock when the fleet runs background work', async () => {
+    const local = new TestClock(Date.parse('2026-05-01T05:59:00Z'));
+    const fleet = await startTestFleet([modelServiceWith()], { now: local.now, background: true });
+    try {
+      // The first pass runs at start, without being asked.
       await eventually(async () =>
         expect(await fleet.db.knex.withSchema('model').table('forecast_event_clock').select('model_id')).toHaveLength(2),
       );
-      expect(await count()).toBe(0);
-      local.set('2026-05-01T06:00:00Z');
-      // 06Z: synthetic-global's run initialising and a run expiring; the same for synthetic-rapid.
-      await eventually(async () => expect(await count()).toBe(4));
     } finally {
       await fleet.close();
     }

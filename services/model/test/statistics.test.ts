@@ -48,7 +48,7 @@ const model = (name: string, stepHours: number) => ({
 const catalog = createCatalog({ models: [model('hand', 1), model('hand-2h', 2)] });
 const clock = new TestClock(INIT + 2 * HOUR);
 const world = new TableWorld();
-const t = useTestFleet([modelServiceWith({ catalog, eventIntervalMs: 0 })], { now: clock.now, weather: world });
+const t = useTestFleet([modelServiceWith({ catalog })], { now: clock.now, weather: world });
 const app = () => t.fleet.app('model');
 
 async function series(modelName: string, query = '', point = '40/-100') {

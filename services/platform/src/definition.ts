@@ -3,17 +3,12 @@ import { defineService } from '@fieldcast/runtime';
 import { createCatalog, FrameIndex, frameZoomLevels } from '@fieldcast/weather';
 import { platformMigration } from '../migrations/001_platform.js';
 import { Platform } from './domain/platform.js';
-import { FrameAnnouncer } from './frame-announcer.js';
+import { ANNOUNCE_EVERY_MS, FrameAnnouncer } from './frame-announcer.js';
 import { platformRoutes } from './routes/platform.js';
 import { AREA, Announcements, FORECASTS_TOPIC, FRAMES_TOPIC, ProductGrants } from './store.js';
 
-/** Each running instance's tile builder, so `stop` ends the passes its `api` started. */
-const announcers = new WeakMap<object, FrameAnnouncer>();
-
-/** The tile-building application of a running platform service (for tests, which drive its passes). */
-export function frameAnnouncerOf(deps: object): FrameAnnouncer | undefined {
-  return announcers.get(deps);
-}
+/** The name of the tile-building application's background task (tests run it with `runBackground`). */
+export const FRAME_ANNOUNCEMENTS_TASK = 'frame-announcements';
 
 const NO_GRANTS: ReadonlySet<string> = new Set();
 
@@ -33,9 +28,6 @@ export const platformService = defineService({
     const platform = new Platform(catalog, new FrameIndex(catalog.products()), deps.weather, zoom);
     const grants = new ProductGrants(deps.db.knex);
     const restricted = catalog.products().some((p) => p.access === 'restricted');
-    const announcer = new FrameAnnouncer(catalog.products(), new Announcements(deps.db.knex), deps.outbox, deps.now, zoom, deps.logger);
-    announcers.set(deps, announcer);
-    announcer.start();
     return platformRoutes(new Api(), {
       platform,
       // Without restricted products there is nothing to look up.
@@ -43,7 +35,17 @@ export const platformService = defineService({
       now: deps.now,
     });
   },
-  async stop(deps) {
-    await announcers.get(deps)?.stop();
+  background(deps) {
+    const zoom = frameZoomLevels(deps.weather.grid.dLon);
+    const announcer = new FrameAnnouncer(createCatalog().products(), new Announcements(deps.db.knex), deps.outbox, zoom);
+    return [
+      {
+        name: FRAME_ANNOUNCEMENTS_TASK,
+        everyMs: ANNOUNCE_EVERY_MS,
+        run: async (nowMs) => {
+          await announcer.pass(nowMs);
+        },
+      },
+    ];
   },
 });

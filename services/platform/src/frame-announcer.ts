@@ -1,10 +1,9 @@
 import type { Outbox } from '@fieldcast/db';
-import type { Logger } from '@fieldcast/kit';
 import { forecastRunSchedule, type ProductDef, type ZoomLevels } from '@fieldcast/weather';
 import { type Announcement, frameAnnouncement, framesToAnnounce, newestFrameMs, runAnnouncementsBetween } from './domain/tile-builder.js';
 import { AREA, type Announced, type Announcements, FORECASTS_TOPIC, FRAMES_TOPIC } from './store.js';
 
-/** How often the tile-building application looks for new frames and run steps. */
+/** How often the tile-building application looks for new frames and run steps (its background task's period). */
 export const ANNOUNCE_EVERY_MS = 10_000;
 /**
  * A product last looked at longer ago than this was not being watched (the service was stopped):
@@ -13,51 +12,24 @@ export const ANNOUNCE_EVERY_MS = 10_000;
 const WATCHED_WITHIN_MS = 2 * 60_000;
 
 /**
- * Runs the tile-building application (spec 6) while the service runs: each pass, per public
- * product, announces the frames that became available and the forecast-run steps reached since
- * the previous pass, in one transaction with the product's announcement row, so replicas never
- * announce the same thing twice.
+ * The tile-building application (spec 6), run as the service's background task
+ * (docs/decisions/0180-background-tasks.md): each pass, per public product, announces the frames
+ * that became available and the forecast-run steps reached since the previous pass, in one
+ * transaction with the product's announcement row, so replicas never announce the same thing
+ * twice. The runtime runs one pass at a time.
  */
 export class FrameAnnouncer {
-  private timer: NodeJS.Timeout | null = null;
   private firstPass = true;
-  private running: Promise<number> | null = null;
 
   constructor(
     private readonly products: readonly ProductDef[],
     private readonly announcements: Announcements,
     private readonly outbox: Outbox,
-    private readonly now: () => Date,
     private readonly zoom: ZoomLevels,
-    private readonly logger: Logger,
   ) {}
 
-  start(): void {
-    const run = () => {
-      this.pass().catch((err: unknown) => this.logger.warn({ err: String(err) }, 'frame announcements failed; will retry'));
-    };
-    run();
-    this.timer = setInterval(run, ANNOUNCE_EVERY_MS);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
-  }
-
-  /** One pass over every product; resolves to the number of announcements made. Passes never overlap. */
-  async pass(): Promise<number> {
-    while (this.running) await this.running.catch(() => undefined);
-    this.running = this.passOnce().finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  private async passOnce(): Promise<number> {
-    const nowMs = this.now().getTime();
+  /** One pass over every product at `nowMs`; resolves to the number of announcements made. */
+  async pass(nowMs: number): Promise<number> {
     let count = 0;
     // Restricted products are invisible to all but their grantees, and events are public or one account's: they are not announced.
     for (const p of this.products) {

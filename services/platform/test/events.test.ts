@@ -3,9 +3,8 @@ import { fieldcastId } from '@fieldcast/ids';
 import { eventually, useTestFleet } from '@fieldcast/runtime/testing';
 import { createCatalog, frameZoomLevels, SYNTHETIC_GRID, type ZoomLevels } from '@fieldcast/weather';
 import type { Outbox } from '@fieldcast/db';
-import type { Logger } from '@fieldcast/kit';
 import request from 'supertest';
-import { frameAnnouncerOf, platformService } from '../src/definition.js';
+import { FRAME_ANNOUNCEMENTS_TASK, platformService } from '../src/definition.js';
 import { tileJobId } from '../src/domain/tile-builder.js';
 import { FrameAnnouncer } from '../src/frame-announcer.js';
 import { Announcements } from '../src/store.js';
@@ -30,12 +29,9 @@ async function delivered(): Promise<void> {
   });
 }
 
-// The passes are driven by the tests: the timer stops before the first test, and each test's
-// events have arrived before the next empties the tables.
-beforeAll(async () => {
-  await announcer().stop();
-  await delivered();
-});
+// The passes are driven by the tests (the test fleet runs no background task on its own), and
+// each test's events have arrived before the next empties the tables.
+beforeAll(delivered);
 
 afterEach(delivered);
 
@@ -71,12 +67,19 @@ const ANNOUNCED = [
   'precipitation-rate-north-america',
 ];
 
-const announcer = () => frameAnnouncerOf(t.fleet.deps('platform'))!;
+const outboxRows = async () => Number((await t.fleet.db.knex.withSchema('platform').table('outbox').count({ n: '*' }).first())?.n);
+
+/** One pass of the service's background task, by hand at the test's clock; resolves to the number of announcements it made. */
+async function pass(): Promise<number> {
+  const before = await outboxRows();
+  await t.fleet.runBackground('platform', FRAME_ANNOUNCEMENTS_TASK);
+  return (await outboxRows()) - before;
+}
 const PRODUCT = (name: string) => fieldcastId('product', name);
 
 describe('the tile-building application’s events (spec 6; docs/decisions/0122-frame-and-run-events.md)', () => {
   it('announces each product’s newest frame at first start, and no history', async () => {
-    expect(await announcer().pass()).toBe(ANNOUNCED.length);
+    expect(await pass()).toBe(ANNOUNCED.length);
     const events = await eventually(async () => {
       const e = await feed('/events?limit=100');
       expect(e).toHaveLength(ANNOUNCED.length);
@@ -107,15 +110,15 @@ describe('the tile-building application’s events (spec 6; docs/decisions/0122-
     expect(await feed('/apps/platform/events?limit=100')).toHaveLength(ANNOUNCED.length);
     expect(await feed(`/resources/${PRODUCT('dew-point-temperature')}/events`)).toEqual([]);
     // nothing new, nothing announced
-    expect(await announcer().pass()).toBe(0);
+    expect(await pass()).toBe(0);
   });
 
   it('announces every frame that appears while it runs, and the forecast runs’ steps', async () => {
-    await announcer().pass();
+    await pass();
     clock.ms = START + 2 * H; // 12:20
     // 6 hourly products x 2 new frames (11Z, 12Z); per forecast product (8), the 12Z run initializing
     // and the run of 8 June 12Z expiring
-    expect(await announcer().pass()).toBe(12 + 16);
+    expect(await pass()).toBe(12 + 16);
     const product = PRODUCT('air-temperature');
     const events = await eventually(async () => {
       const e = await feed(`/resources/${product}/events?limit=100`);
@@ -134,7 +137,7 @@ describe('the tile-building application’s events (spec 6; docs/decisions/0122-
     ]);
     expect(await feed(`/resources/${run12}/events`)).toHaveLength(1);
     clock.ms = Date.UTC(2031, 5, 15, 16); // the 12Z run: incomplete at 13:45, complete at 15:30
-    await announcer().pass();
+    await pass();
     const steps = await eventually(async () => {
       const e = await feed(`/resources/${run12}/events`);
       expect(e).toHaveLength(3);
@@ -148,22 +151,15 @@ describe('the tile-building application’s events (spec 6; docs/decisions/0122-
   });
 
   it('after a restart announces only the newest frames, not what appeared while it was stopped', async () => {
-    await announcer().pass();
+    await pass();
     clock.ms = START + 24 * H;
     const deps = t.fleet.deps('platform');
     const zoom: ZoomLevels = frameZoomLevels(SYNTHETIC_GRID.dLon);
-    const restarted = new FrameAnnouncer(
-      createCatalog().products(),
-      new Announcements(deps.db!.knex),
-      deps.outbox as Outbox,
-      now,
-      zoom,
-      deps.logger as Logger,
-    );
+    const restarted = new FrameAnnouncer(createCatalog().products(), new Announcements(deps.db!.knex), deps.outbox as Outbox, zoom);
     // one frame per product (the daily ones have a new day too), no run steps of the day missed
-    expect(await restarted.pass()).toBe(ANNOUNCED.length);
+    expect(await restarted.pass(clock.ms)).toBe(ANNOUNCED.length);
     clock.ms = START + 25 * H;
-    expect(await restarted.pass()).toBe(6);
+    expect(await restarted.pass(clock.ms)).toBe(6);
     await eventually(async () => expect(await feed('/apps/platform/events?limit=100')).toHaveLength(2 * ANNOUNCED.length + 6));
   });
 });
