@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -37,6 +37,9 @@ export async function buildAssets(): Promise<Map<string, Asset>> {
     add('/', join(here, 'browser', 'index.html'), 'text/html; charset=utf-8');
     add('/console.css', join(here, 'browser', 'console.css'), 'text/css; charset=utf-8');
     add('/vendor/leaflet.css', require.resolve('leaflet/dist/leaflet.css'), 'text/css; charset=utf-8');
+    // Leaflet's stylesheet names its control images relative to itself (images/layers.png ...).
+    const leafletImages = join(dirname(require.resolve('leaflet/dist/leaflet.css')), 'images');
+    for (const image of readdirSync(leafletImages)) add(`/vendor/images/${image}`, join(leafletImages, image), 'image/png');
     add('/vendor/uplot.css', require.resolve('uplot/dist/uPlot.min.css'), 'text/css; charset=utf-8');
     // Natural Earth at 1:50m: land for the base map, countries for their borders.
     add('/atlas/land.json', require.resolve('world-atlas/land-50m.json'), 'application/json');

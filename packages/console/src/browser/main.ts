@@ -55,6 +55,8 @@ async function openConsole(api: Api): Promise<void> {
   byId('app').hidden = false;
   byId('sign-out').hidden = false;
   const map = await withProgress(() => createMap(byId('map')));
+  // The map, for the browser tests and anyone in the developer tools.
+  (window as unknown as { fieldcastMap: L.Map }).fieldcastMap = map;
   const degreeDays = new DegreeDaysPanel(api, map);
   const feed = new FeedPanel(api);
   const fields = new FieldsPanel(api, map, (field) => {

@@ -79,7 +79,7 @@ export class TilesPanel {
     try {
       const products = (await this.api.json<Product[]>('platform', '/products')).filter((p) => p.frames);
       select.replaceChildren(...products.map((p) => new Option(p.name, p.name)));
-      const preferred = products.find((p) => p.name === 'temperature') ?? products[0];
+      const preferred = products.find((p) => p.name === 'air-temperature') ?? products[0];
       if (!preferred) throw new Error('No product with frames is available to this account');
       select.value = preferred.name;
       await this.loadProduct();
@@ -93,17 +93,21 @@ export class TilesPanel {
     try {
       const [styles, frames] = await Promise.all([
         this.api.json<Style[]>('tiles', `/v2/products/${product}/styles.json`),
-        this.api.json<Frame[]>('tiles', `/v2/products/${product}/frames.json?limit=200`),
+        this.api.json<Frame[]>('tiles', `/v2/products/${product}/frames.json?limit=1000`),
       ]);
       this.styles = styles;
-      // Frames of the past, oldest to newest, so the slider runs forward in time; the newest is shown.
-      this.frames = frames.filter((f) => f.expirationTime === null).sort((a, b) => a.validTime.localeCompare(b.validTime));
-      if (this.frames.length === 0) this.frames = [...frames].sort((a, b) => a.validTime.localeCompare(b.validTime));
+      // The last two days and the next one, oldest to newest so the slider runs forward in time;
+      // the newest frame of the past is shown first.
+      const now = Date.now();
+      const byTime = [...frames].sort((a, b) => a.validTime.localeCompare(b.validTime));
+      const past = byTime.filter((f) => Date.parse(f.validTime) <= now).slice(-48);
+      const future = byTime.filter((f) => Date.parse(f.validTime) > now).slice(0, 24);
+      this.frames = [...past, ...future];
       const styleSelect = byId<HTMLSelectElement>('style');
       styleSelect.replaceChildren(...styles.map((s) => new Option(`${s.name}${s.isDefault ? ' (default)' : ''}`, s.id)));
       const slider = byId<HTMLInputElement>('frame');
       slider.max = String(Math.max(0, this.frames.length - 1));
-      slider.value = slider.max;
+      slider.value = String(Math.max(0, past.length - 1));
       this.show();
     } catch (err) {
       showError(err);

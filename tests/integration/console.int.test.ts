@@ -1,0 +1,241 @@
+// The console in a real browser (docs/decisions/0190-console-served-by-the-fleet.md): Debian's
+// chromium driven by playwright-core against an embedded fleet, as `pnpm start` runs it. Each
+// page state is screenshotted into test-output/console/; the README's screenshot is written to
+// docs/console.png. Any browser console error fails the test.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FleetEnv, parseEnv } from '@fieldcast/runtime';
+import { eventually } from '@fieldcast/runtime/testing';
+import {
+  launchChromium,
+  type Browser,
+  type BrowserContext,
+  type ConsoleMessage,
+  type Page,
+  type Response,
+} from '../../packages/console/src/testing.js';
+import { startFleet, type StartedFleet } from '../../packages/fleet/src/start.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const OUTPUT = join(ROOT, 'test-output', 'console');
+
+let dataDir: string;
+let started: StartedFleet;
+let browser: Browser;
+let auth: string;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  mkdirSync(OUTPUT, { recursive: true });
+  dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-console-'));
+  const env = parseEnv(FleetEnv, {
+    FIELDCAST_DATA_DIR: dataDir,
+    PORT_BASE: String(21000 + (process.pid % 4000) * 10),
+    LOG_LEVEL: 'silent',
+  });
+  started = await startFleet(env, { print: () => undefined });
+  const demo = started.demo!;
+  auth = `Basic ${Buffer.from(`${demo.applicationId}:${demo.applicationKey}`).toString('base64')}`;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await started?.fleet.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const areaUrl = (area: string) => started.fleet.services.find((s) => s.area === area)!.url;
+
+/** A page that records console errors and the tiles it received. */
+async function openPage(context: BrowserContext) {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const tiles: { url: string; bytes: number; type: string }[] = [];
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (err: Error) => errors.push(`uncaught: ${err.message}`));
+  page.on('response', async (response: Response) => {
+    if (!/\/tile\/\d+\/\d+\/\d+\.png/.test(response.url()) || response.status() !== 200) return;
+    const body = await response.body().catch(() => Buffer.alloc(0));
+    tiles.push({ url: response.url(), bytes: body.length, type: response.headers()['content-type'] ?? '' });
+  });
+  return { page, errors, tiles };
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(OUTPUT, `${name}.png`) });
+}
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(started.console.url);
+  // Embedded mode: the demo account is prefilled (decision 0191).
+  await expectValue(page, '#application-id', started.demo!.applicationId);
+  await page.click('#sign-in button[type=submit]');
+  await page.waitForSelector('body[data-ready=true]', { timeout: 60_000 });
+}
+
+async function expectValue(page: Page, selector: string, value: string): Promise<void> {
+  expect(await page.inputValue(selector)).toBe(value);
+}
+
+/** Clicks the map at fractions of its width and height. */
+async function clickMap(page: Page, points: [number, number][]): Promise<void> {
+  const box = (await page.locator('#map').boundingBox())!;
+  for (const [fx, fy] of points) await page.mouse.click(box.x + box.width * fx, box.y + box.height * fy);
+}
+
+describe('the console in Chromium', () => {
+  it('signs in, shows tiles, draws a field with degree days and contours, the event feed, styles, errors', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors, tiles } = await openPage(context);
+    try {
+      await page.goto(started.console.url);
+      await shot(page, '01-sign-in');
+      // A wrong key: the area's problem message, not a blank page.
+      await page.fill('#application-key', 'fc1.wrong');
+      await page.click('#sign-in button[type=submit]');
+      await page.waitForSelector('.message');
+      expect(await page.textContent('#messages')).toMatch(/agriculture: /);
+      await page.click('.message button');
+      errors.splice(0); // the 401 of this deliberate wrong key is logged by the browser
+      await page.fill('#application-key', started.demo!.applicationKey);
+      await page.click('#sign-in button[type=submit]');
+      await page.waitForSelector('body[data-ready=true]', { timeout: 60_000 });
+      // The base map (world-atlas land as vectors) and the weather tiles.
+      expect(await page.locator('.leaflet-basemap-pane path').count()).toBeGreaterThan(0);
+      await atLeastOne(() => tiles.length, 240_000);
+      for (const tile of tiles) {
+        expect(tile.type).toBe('image/png');
+        expect(tile.bytes).toBeGreaterThan(100);
+      }
+      expect(await page.locator('#legend span').count()).toBeGreaterThan(1);
+      await shot(page, '02-signed-in-tiles');
+
+      // Draw a field: zoom in over Kansas, click four corners, finish.
+      await page.click('#draw');
+      await zoomTo(page, 38.5, -98.5, 11);
+      await clickMap(page, [
+        [0.4, 0.4],
+        [0.6, 0.4],
+        [0.6, 0.6],
+        [0.4, 0.6],
+      ]);
+      await page.click('#finish');
+      await page.waitForSelector('#fields li[data-id]');
+      const fieldId = await page.getAttribute('#fields li[data-id]', 'data-id');
+      expect(fieldId).toMatch(/^[0-9a-f-]{36}$/);
+      const stored = await fetch(`${areaUrl('agriculture')}/fields/${fieldId}`, { headers: { Authorization: auth } });
+      expect(stored.status).toBe(200);
+      // Its degree days and contours, with a legend.
+      await page.waitForSelector('#gdd[data-state=loaded]', { timeout: 240_000 });
+      expect(await page.textContent('#gdd')).toMatch(/Field mean\s*-?\d/);
+      expect(await page.locator('#gdd-legend span').count()).toBeGreaterThan(0);
+      await shot(page, '03-field-degree-days');
+
+      // The creation event in the feed (polled).
+      await page.selectOption('#feed-kind', 'resource');
+      await atLeastOne(async () => page.locator('#feed li[data-id]').count(), 30_000);
+      await shot(page, '04-feed');
+
+      // A contributed style appears in the picker; choosing it requests tiles with it.
+      const style = await createStyle();
+      await page.selectOption('#product', 'precipitation-rate');
+      await page.selectOption('#product', 'air-temperature');
+      await page.waitForSelector(`#style option[value="${style.id}"]`);
+      await page.selectOption('#style', style.id);
+      await zoomTo(page, 38.5, -98.5, 4);
+      await atLeastOne(() => tiles.filter((t) => t.url.includes(style.id)).length, 240_000);
+      expect(await page.textContent('#legend')).toContain('15');
+      await shot(page, '05-contributed-style');
+
+      // A bow-tie ring is refused: the problem's message at the failing ring.
+      await page.click('#draw');
+      await zoomTo(page, 39.5, -99.5, 11);
+      await clickMap(page, [
+        [0.4, 0.4],
+        [0.6, 0.6],
+        [0.6, 0.4],
+        [0.4, 0.6],
+      ]);
+      await page.click('#finish');
+      await page.waitForSelector('.ring-error');
+      expect(await page.textContent('.ring-error')).toMatch(/\w/);
+      await shot(page, '06-invalid-geometry');
+      // The browser logs the deliberate 422; nothing else may be logged.
+      const unexpected = errors.filter((e) => !/status of 422/.test(e));
+      expect(unexpected).toEqual([]);
+      await page.screenshot({ path: join(ROOT, 'docs', 'console.png'), type: 'png' });
+    } finally {
+      await context.close();
+    }
+  }, 900_000);
+
+  it('works on a 390 px phone screen and from the keyboard', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const { page, errors } = await openPage(context);
+    try {
+      await signIn(page);
+      // Nothing wider than the screen: the panels stack under the map.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      const map = (await page.locator('#map').boundingBox())!;
+      const panels = (await page.locator('#panels').boundingBox())!;
+      expect(panels.y).toBeGreaterThanOrEqual(map.y + map.height - 1);
+      await shot(page, '07-phone');
+      // The draw button is reachable with Tab and works with Enter.
+      await page.focus('#product');
+      for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.id)) !== 'draw'; i++) await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('draw');
+      await page.keyboard.press('Enter');
+      expect(await page.isVisible('#cancel')).toBe(true);
+      await page.click('#cancel');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 200_000);
+});
+
+async function zoomTo(page: Page, lat: number, lon: number, zoom: number): Promise<void> {
+  await page.evaluate(
+    ([la, lo, z]: readonly [number, number, number]) =>
+      (window as unknown as { fieldcastMap: { setView(c: [number, number], z: number, o: object): void } }).fieldcastMap.setView(
+        [la, lo],
+        z,
+        { animate: false },
+      ),
+    [lat, lon, zoom] as const,
+  );
+}
+
+/** A contributed style for air temperature through the tiles area, as any client would. */
+async function createStyle(): Promise<{ id: string }> {
+  const response = await fetch(`${areaUrl('tiles')}/v2/products/air-temperature/styles`, {
+    method: 'POST',
+    headers: { Authorization: auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      name: `Warm only ${process.pid}`,
+      description: 'above 15 degrees in reds',
+      layerName: 'air_temperature',
+      colorizers: [
+        {
+          defaultColor: 'rgba(0, 0, 0, 0)',
+          defaultMode: 'discrete',
+          stops: [
+            { value: 15, color: '#fcae91' },
+            { value: 25, color: '#cb181d' },
+          ],
+        },
+      ],
+    }),
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as { id: string };
+}
+
+/** Waits until count() is above zero (tiles and feeds arrive asynchronously). */
+async function atLeastOne(count: () => number | Promise<number>, timeoutMs: number): Promise<void> {
+  await eventually(async () => expect(await count()).toBeGreaterThan(0), timeoutMs, 250);
+}
