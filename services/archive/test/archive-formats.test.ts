@@ -166,6 +166,15 @@ describe('errors in the format asked for', () => {
     expect(findAll(kml, 'description')[0]!.text).toMatch(/outside -90\.\.\+90/);
   });
 
+  it('a path segment that is not UTF-8 percent-encoding is 400 in the archive’s format', async () => {
+    const res = await request(t.fleet.app('archive')).get('/v2/hailsize/summary/%FF%FE.xml');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect(findAll(parseXml(res.text), 'item')[0]!.attributes.reason).toBe('malformed_path');
+    const json = await request(t.fleet.app('archive')).get('/v2/hailsize/summary/%FF');
+    expect(json.body.error).toMatchObject({ code: 400, errors: [{ reason: 'malformed_path' }] });
+  });
+
   it('a 404 of another version in XML', async () => {
     const res = await text(`/v1/hailsize/summary/${STORM_POINT}.xml`);
     expect(res.status).toBe(404);
