@@ -2,7 +2,8 @@ import { Api, createLogger, type Logger } from '@fieldcast/kit';
 import { BackgroundTasks, type BackgroundTask } from '../src/background.js';
 import { ConfigError, FleetEnv, parseEnv } from '../src/env.js';
 import { defineService } from '../src/needs.js';
-import { eventually, startTestFleet } from '../src/testing.js';
+import { startServices } from '../src/services.js';
+import { eventually, openTestDatabase, startTestFleet } from '../src/testing.js';
 
 /* Background tasks: clock-driven work the runtime runs for a service (docs/decisions/0180-background-tasks.md). */
 
@@ -19,7 +20,7 @@ function gate(): { promise: Promise<void>; open(): void } {
 }
 
 /** A service whose one task records each pass in a table of its schema. */
-function recorder(task: Partial<BackgroundTask> & { run?: BackgroundTask['run'] } = {}, seen: { nowMs: number }[] = []) {
+function recorder(task: Partial<BackgroundTask> & { run?: BackgroundTask['run'] } = {}, seen: { nowMs: number; migrated: boolean }[] = []) {
   return defineService({
     area: 'ticking',
     title: 'Ticking',
@@ -48,7 +49,7 @@ function recorder(task: Partial<BackgroundTask> & { run?: BackgroundTask['run'] 
           run:
             task.run ??
             (async (nowMs) => {
-              seen.push({ nowMs });
+              seen.push({ nowMs, migrated: await deps.db.knex.schema.withSchema('ticking').hasTable('passes') });
               await deps.db.knex.withSchema('ticking').table('passes').insert({ now_ms: nowMs });
             }),
         },
@@ -63,12 +64,13 @@ const passes = async (fleet: { db: { knex: import('knex').Knex } }) =>
 describe('in a fleet', () => {
   it('the first pass runs at start, after the schema is migrated, at the fleet clock, and passes repeat every everyMs', async () => {
     const clock = Date.parse('2030-01-01T00:00:00Z');
-    const seen: { nowMs: number }[] = [];
+    const seen: { nowMs: number; migrated: boolean }[] = [];
     const fleet = await startTestFleet([recorder({}, seen)], { background: true, now: () => new Date(clock) });
     try {
       // The pass inserts into the migrated table: it would throw (and count nothing) before migration.
       await eventually(async () => expect(await passes(fleet)).toBeGreaterThanOrEqual(3));
-      expect(seen[0]).toEqual({ nowMs: clock });
+      expect(seen[0]).toEqual({ nowMs: clock, migrated: true });
+      expect(seen.every((p) => p.migrated)).toBe(true);
     } finally {
       await fleet.close();
     }
@@ -77,6 +79,8 @@ describe('in a fleet', () => {
   it('off by default in tests: nothing runs until the test runs a pass by hand', async () => {
     const fleet = await startTestFleet([recorder({ everyMs: 5 })]);
     try {
+      // (PostgreSQL keeps the table between runs)
+      await fleet.reset();
       await sleep(60);
       expect(await passes(fleet)).toBe(0);
       await fleet.runBackground('ticking');
@@ -114,8 +118,8 @@ describe('in a fleet', () => {
     const fleet = await startTestFleet(
       [
         defineService({
-          area: 'ticking',
-          title: 'Ticking',
+          area: 'slow',
+          title: 'Slow',
           description: 'a slow pass',
           needs: { database: { migrations: [] } },
           api: () => new Api(),
@@ -150,6 +154,43 @@ describe('in a fleet', () => {
     expect(runs).toBe(1);
     await sleep(30);
     expect(runs).toBe(1);
+  });
+});
+
+describe('as `fieldcast start` and `fieldcast serve` start services', () => {
+  async function serve(background: boolean | undefined) {
+    const db = await openTestDatabase();
+    const fleet = await startServices([{ definition: recorder({ everyMs: 5 }), port: 0 }], {
+      db,
+      logger: silent,
+      vendor: 'fieldcast',
+      bodyLimit: '1mb',
+      host: '127.0.0.1',
+      shutdownTimeoutMs: 1000,
+      ...(background === undefined ? {} : { background }),
+    });
+    return { db, fleet };
+  }
+
+  it('tasks run on their clocks by default', async () => {
+    const { db, fleet } = await serve(undefined);
+    try {
+      await eventually(async () => expect(await passes({ db })).toBeGreaterThanOrEqual(2));
+    } finally {
+      await fleet.stop();
+    }
+  });
+
+  it('background: false (FIELDCAST_BACKGROUND=off) runs none', async () => {
+    const { db, fleet } = await serve(false);
+    try {
+      // (PostgreSQL keeps the table between runs)
+      await db.knex.withSchema('ticking').table('passes').delete();
+      await sleep(60);
+      expect(await passes({ db })).toBe(0);
+    } finally {
+      await fleet.stop();
+    }
   });
 });
 
