@@ -6,3 +6,4 @@ export * from './humidity.js';
 export * from './solar.js';
 export * from './evapotranspiration.js';
 export * from './statistics.js';
+export * from './hourly-et-of-weather.js';

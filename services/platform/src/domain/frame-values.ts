@@ -6,13 +6,11 @@
  * forms as their areas (docs/decisions/0124-datapoints.md).
  */
 import { InvalidRequestError } from '@fieldcast/kit';
-import { averageDegreeDays, dayOfYear, hourlyReferenceEt, relativeHumidity, vapourPressureFromDewpoint } from '@fieldcast/science';
+import { averageDegreeDays, relativeHumidity, shortCropEtOfHour } from '@fieldcast/science';
 import { GridRequestError, type GridSource, type ProductDef, type StyleableLayer } from '@fieldcast/weather';
 
 /** spec 4.1 default base, and that of the growing-degree-days product's description (°C). */
 const GDD_BASE_C = 10;
-/** W m-2 over an hour to MJ m-2 h-1 (ASCE-EWRI 2005 units). */
-const W_TO_MJ_PER_HOUR = 0.0036;
 
 export interface FrameValue {
   value: number | null;
@@ -35,8 +33,8 @@ async function at(
 /**
  * Products without a gridded variable, by name: relative humidity from temperature and dewpoint
  * (Bolton 1980), daily degree days by the average method base 10 °C (McMaster and Wilhelm 1997),
- * hourly ASCE-EWRI 2005 standardized short-crop ET of the hour starting at the valid time (the
- * night's cloudiness the standard's fallback, no earlier hours being read).
+ * hourly ASCE-EWRI 2005 standardized short-crop ET of the hour starting at the valid time
+ * (`shortCropEtOfHour`, the tiles area's too: the night's cloudiness the standard's fallback).
  */
 const DERIVED: Readonly<Record<string, Reader>> = {
   'relative-humidity': async (weather, lon, lat, ms) => {
@@ -53,18 +51,16 @@ const DERIVED: Readonly<Record<string, Reader>> = {
       weather.pointSeries('surface_altitude', lon, lat, { startMs: weather.coverage().startMs, endMs: weather.coverage().startMs }),
     ]);
     const value = (s: { values: Float32Array }) => s.values[0] ?? Number.NaN;
-    const date = new Date(ms);
-    return hourlyReferenceEt({
-      temperature: value(inputs.airTemperature),
-      actualVapourPressure: vapourPressureFromDewpoint(value(inputs.dewpoint)),
-      solarRadiation: value(inputs.shortwave) * W_TO_MJ_PER_HOUR,
+    return shortCropEtOfHour({
+      airTemperature: value(inputs.airTemperature),
+      dewpoint: value(inputs.dewpoint),
+      shortwave: value(inputs.shortwave),
       windSpeed: value(inputs.windSpeed),
-      elevation: Math.max(0, value(elevation)),
+      elevation: value(elevation),
       latitude: lat,
       longitude: lon,
-      dayOfYear: dayOfYear(date),
-      midpointHour: date.getUTCHours() + date.getUTCMinutes() / 60 + 0.5,
-    }).et;
+      hourStartMs: ms,
+    });
   },
 };
 

@@ -1,16 +1,20 @@
 /**
  * The grid behind each styleable layer a tile can show: a variable of the weather source, or a
- * value derived pixel by pixel from variables sampled at the same pixel centres
- * (docs/decisions/0132-tile-rendering.md).
+ * value derived pixel by pixel from variables sampled at the same pixel centres, or the reference
+ * evapotranspiration, computed from its inputs at each pixel centre (docs/decisions/0132-tile-rendering.md).
  */
 import type { GridSource, ProductDef, VariableId } from '@fieldcast/weather';
 import { NO_DATA } from './colorize.js';
+import { evapotranspirationReadable, evapotranspirationReader } from './evapotranspiration.js';
+import type { SampleMode, TileReader } from './sampling.js';
 
 export interface LayerGrid {
   /** the variables read, sampled alike */
   inputs: VariableId[];
   /** the layer's value from the inputs' values at one pixel */
   combine: ((values: number[]) => number) | null;
+  /** a layer read by a reader of its own instead (inputs then empty): evapotranspiration */
+  reader?: (source: GridSource, timeMs: number, mode: SampleMode) => TileReader;
 }
 
 /** Saturation vapour pressure over water, hPa (Bolton 1980, eq. 10). */
@@ -36,6 +40,9 @@ export function layerGrid(source: GridSource, product: ProductDef, layerName: st
   if (variables.has(layerName)) return { inputs: [layerName as VariableId], combine: null };
   const derived = DERIVED[layerName];
   if (derived && derived.inputs.every((v) => variables.has(v))) return derived;
+  if (layerName === 'evapotranspiration' && evapotranspirationReadable(source)) {
+    return { inputs: [], combine: null, reader: evapotranspirationReader };
+  }
   // A product's only layer is its variable, whatever the layer is called.
   if (product.variable && product.styleableLayers.length === 1 && product.styleableLayers[0]!.name === layerName) {
     return { inputs: [product.variable], combine: null };

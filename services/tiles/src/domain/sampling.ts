@@ -12,7 +12,7 @@
  * is given back between bands.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { type BBox, type GridSource, type GridWindow, pixelCentre, TILE_SIZE, type VariableId } from '@fieldcast/weather';
+import { type BBox, type GridSource, type GridSpec, type GridWindow, pixelCentre, TILE_SIZE, type VariableId } from '@fieldcast/weather';
 import { NO_DATA } from './colorize.js';
 
 export type SampleMode = 'linear' | 'discrete';
@@ -55,7 +55,7 @@ function axisRange(coords: Float64Array, from: number, to: number, origin: numbe
 }
 
 /** The value at a fractional position of a window's single time step, or NO_DATA outside it. */
-function fromWindow(w: GridWindow, lon: number, lat: number, mode: SampleMode): number {
+export function sampleWindow(w: GridWindow, lon: number, lat: number, mode: SampleMode): number {
   const nLat = w.lats.length;
   const nLon = w.lons.length;
   if (nLat === 0 || nLon === 0) return NO_DATA;
@@ -89,17 +89,47 @@ function fromWindow(w: GridWindow, lon: number, lat: number, mode: SampleMode): 
 }
 
 /**
+ * How a tile's values are read: a band's window at once, or one pixel centre at a time. The
+ * window reader answers with the band's values as a function of a pixel centre, read from what it
+ * fetched for the bbox (the grid points whose centres lie in it, a single time step).
+ */
+export interface TileReader {
+  window(bbox: BBox): Promise<(lon: number, lat: number) => number>;
+  /** the value at a point inside the globe (the nearest grid point in `discrete` mode) */
+  point(lon: number, lat: number): Promise<number>;
+}
+
+/** A variable at one instant: slice reads for windows, point series for pixels. */
+export function variableReader(source: GridSource, variable: VariableId, timeMs: number, mode: SampleMode): TileReader {
+  const range = { startMs: timeMs, endMs: timeMs };
+  return {
+    async window(bbox) {
+      const w = await source.slice(variable, bbox, timeMs);
+      return (lon, lat) => sampleWindow(w, lon, lat, mode);
+    },
+    async point(lon, lat) {
+      const series = await source.pointSeries(variable, lon, lat, range);
+      return series.values.length > 0 ? series.values[0]! : NO_DATA;
+    },
+  };
+}
+
+/**
  * The variable at every pixel centre of the tile at one instant, row-major from the top-left,
  * NO_DATA where the source has no grid point to give.
  */
-export async function sampleTile(
+export function sampleTile(
   source: GridSource,
   variable: VariableId,
   timeMs: number,
   tile: TileAddress,
   mode: SampleMode,
 ): Promise<Float32Array> {
-  const grid = source.grid;
+  return sampleTileWith(source.grid, tile, mode, variableReader(source, variable, timeMs, mode));
+}
+
+/** Every pixel centre of the tile read through `reader`, band by band, row-major from the top-left. */
+export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: SampleMode, reader: TileReader): Promise<Float32Array> {
   const { lons, lats } = pixelCentres(tile);
   const out = new Float32Array(TILE_SIZE * TILE_SIZE);
   const cols = axisRange(lons, 0, TILE_SIZE, grid.lon0, grid.dLon, grid.nLon, mode);
@@ -117,12 +147,12 @@ export async function sampleTile(
         Math.min(180, grid.lon0 + cols.hi * grid.dLon),
         Math.min(90, grid.lat0 + rows.hi * grid.dLat),
       ];
-      const w = await source.slice(variable, bbox, timeMs);
+      const valueAt = await reader.window(bbox);
       for (let r = r0; r < r1; r++) {
-        for (let c = 0; c < TILE_SIZE; c++) out[r * TILE_SIZE + c] = fromWindow(w, lons[c]!, lats[r]!, mode);
+        for (let c = 0; c < TILE_SIZE; c++) out[r * TILE_SIZE + c] = valueAt(lons[c]!, lats[r]!);
       }
     } else {
-      await samplePoints(source, variable, timeMs, lons, lats, r0, r1, mode, out);
+      await samplePoints(grid, reader, lons, lats, r0, r1, mode, out);
     }
     if (r1 < TILE_SIZE) await nextTurn();
   }
@@ -131,9 +161,8 @@ export async function sampleTile(
 
 /** Point reads at the pixel centres of rows r0..r1 (bilinear by the source), or at their nearest grid points. */
 async function samplePoints(
-  source: GridSource,
-  variable: VariableId,
-  timeMs: number,
+  grid: GridSpec,
+  reader: TileReader,
   lons: Float64Array,
   lats: Float64Array,
   r0: number,
@@ -141,16 +170,13 @@ async function samplePoints(
   mode: SampleMode,
   out: Float32Array,
 ): Promise<void> {
-  const grid = source.grid;
-  const range = { startMs: timeMs, endMs: timeMs };
   const snap = (v: number, origin: number, step: number, n: number) =>
     origin + Math.min(n - 1, Math.max(0, Math.round((v - origin) / step))) * step;
   for (let r = r0; r < r1; r++) {
     const lat = mode === 'discrete' ? snap(lats[r]!, grid.lat0, grid.dLat, grid.nLat) : lats[r]!;
     for (let c = 0; c < TILE_SIZE; c++) {
       const lon = mode === 'discrete' ? snap(lons[c]!, grid.lon0, grid.dLon, grid.nLon) : lons[c]!;
-      const series = await source.pointSeries(variable, Math.max(-180, Math.min(180, lon)), Math.max(-90, Math.min(90, lat)), range);
-      out[r * TILE_SIZE + c] = series.values.length > 0 ? series.values[0]! : NO_DATA;
+      out[r * TILE_SIZE + c] = await reader.point(Math.max(-180, Math.min(180, lon)), Math.max(-90, Math.min(90, lat)));
     }
   }
 }

@@ -11,7 +11,7 @@ import { type FrameRef, isForecastFrame, zoomLevelsOf } from './frames.js';
 import { combineLayer, layerGrid } from './layers.js';
 import { encodePng } from './png.js';
 import type { PngCache, SampleCache } from './sample-cache.js';
-import { type SampleMode, sampleTile, type TileAddress } from './sampling.js';
+import { type SampleMode, sampleTile, sampleTileWith, type TileAddress } from './sampling.js';
 import { type DefaultStyles, nameKey, type StyleRecord, styleView } from './styles.js';
 
 /** Bumped when the same frame, style and tile would be drawn differently: part of every ETag. */
@@ -128,6 +128,15 @@ export class TileRenderer {
     const modes = [...new Set(style.colorizers.map((c) => c.defaultMode))];
     const byMode = new Map<SampleMode, Float32Array>();
     for (const mode of modes) {
+      const reader = layer.reader;
+      if (reader) {
+        const key = `${this.weather.id}|layer:${style.layerName}|${frame.validMs}|${tile.z}/${tile.x}/${tile.y}|${mode}`;
+        byMode.set(
+          mode,
+          await this.cache.get(key, () => sampleTileWith(this.weather.grid, tile, mode, reader(this.weather, frame.validMs, mode))),
+        );
+        continue;
+      }
       const samples = await Promise.all(layer.inputs.map((v) => this.sample(v, frame.validMs, tile, mode)));
       byMode.set(mode, combineLayer(layer, samples));
     }
