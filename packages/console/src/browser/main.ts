@@ -2,6 +2,7 @@
 import type L from 'leaflet';
 import { Api, type Config } from './api.js';
 import { ArchiveMarkers } from './archive.js';
+import { drawAssets } from './assets.js';
 import { drawPointCharts } from './charts.js';
 import { DegreeDaysPanel } from './degree-days.js';
 import { FeedPanel } from './feed.js';
@@ -71,7 +72,7 @@ async function openConsole(api: Api): Promise<void> {
   });
   void degreeDays.showField(null);
   feed.start();
-  await Promise.all([fields.load(), tiles.load()]);
+  await Promise.all([fields.load(), tiles.load(), drawAssets(api, map)]);
   document.body.dataset.ready = 'true';
 }
 
