@@ -3,6 +3,7 @@
  * value derived pixel by pixel from variables sampled at the same pixel centres, or the reference
  * evapotranspiration, computed from its inputs at each pixel centre (docs/decisions/0132-tile-rendering.md).
  */
+import { averageDegreeDays, relativeHumidity } from '@fieldcast/science';
 import type { GridSource, ProductDef, VariableId } from '@fieldcast/weather';
 import { NO_DATA } from './colorize.js';
 import { evapotranspirationReadable, evapotranspirationReader } from './evapotranspiration.js';
@@ -17,20 +18,22 @@ export interface LayerGrid {
   reader?: (source: GridSource, timeMs: number, mode: SampleMode) => TileReader;
 }
 
-/** Saturation vapour pressure over water, hPa (Bolton 1980, eq. 10). */
-function saturationVapourPressure(tC: number): number {
-  return 6.112 * Math.exp((17.67 * tC) / (tC + 243.5));
-}
+/** The growing-degree-days product's base, °C (as its description in the catalog says). */
+const GDD_BASE_C = 10;
 
-/** Layers computed from others: relative humidity from temperature and dewpoint; daily degree days, average method, base 10 °C. */
+/**
+ * Layers computed from others with the science package's functions, as the platform area's
+ * datapoints compute them: relative humidity from temperature and dewpoint (Bolton 1980); daily
+ * degree days by the average method (McMaster and Wilhelm 1997).
+ */
 const DERIVED: Record<string, LayerGrid> = {
   relative_humidity: {
     inputs: ['air_temperature', 'dew_point_temperature'],
-    combine: ([t, td]) => Math.max(0, Math.min(100, (100 * saturationVapourPressure(td!)) / saturationVapourPressure(t!))),
+    combine: ([t, td]) => relativeHumidity(t!, td!),
   },
   growing_degree_days: {
     inputs: ['air_temperature_daily_max', 'air_temperature_daily_min'],
-    combine: ([tmax, tmin]) => Math.max(0, (tmax! + tmin!) / 2 - 10),
+    combine: ([tmax, tmin]) => averageDegreeDays(tmax!, tmin!, GDD_BASE_C),
   },
 };
 
