@@ -21,7 +21,7 @@ import { PRECIPITATION_MEAN, PRECIPITATION_SEASON } from '../src/synthetic/preci
 import { PRECIPITATION_NORMALS, precipitationOf } from '../test/precipitation-normals-data.js';
 import { leastSquares } from './least-squares.js';
 
-const FIT_ROUNDS = 3;
+const FIT_ROUNDS = 6;
 const MAX_STEP = 0.5;
 const DRY_MM = 1;
 const clamp = (x: number) => Math.max(-MAX_STEP, Math.min(MAX_STEP, x));
@@ -69,7 +69,10 @@ for (let round = 0; round < FIT_ROUNDS; round++) {
     const step = (measured: number, goalL: number) => (measured < DRY_MM ? 0 : clamp(goalL - L(measured)));
     const dS = step(mSummer, gSummer),
       dW = step(mWinter, gWinter);
-    targets[i]!.mean += (dS + dW) / 2;
+    // The annual total too (its wettest months need not be January or July: Tokyo's are June
+    // and September), in L of the mean month; half weight against the two months.
+    const dA = m.annual < 12 * DRY_MM ? 0 : clamp(L(p.annual / 12) - L(m.annual / 12));
+    targets[i]!.mean += (dS + dW + 2 * dA) / 4;
     targets[i]!.season += (dS - dW) / 2;
   });
   mean = fitForm(

@@ -51,6 +51,11 @@ export interface ClimateInputs {
   landPoleward: number;
   /** land share equatorward within 2-12 degrees (a sea there feeds a summer monsoon) */
   landEquatorward: number;
+  /**
+   * mean ground height 2-10 degrees poleward, +-6 degrees of longitude, m: an elevated heat
+   * source there (the Tibetan plateau) draws the summer monsoon far inland
+   */
+  highlandPoleward: number;
   /** sea share within ~400 km (a disk of 3.5 degrees of latitude): how much of the air around is maritime */
   seaNear: number;
   /**
@@ -58,6 +63,8 @@ export interface ClimateInputs {
    * degrees on the other, the larger of the two ways round (moist air forced up: orographic rain)
    */
   windward: number;
+  /** the westerlies' windward slope, 0..1.5: high ground within 2.5 degrees east with sea within 3 degrees west */
+  westerlyWindward: number;
 }
 
 /** Climate terms of a place: annual mean at sea level (degC), signed half-range (K; > 0 peaks in July), lag (days after the solstice). */
@@ -76,6 +83,10 @@ export interface ClimateTerms {
   precipLog: number;
   precipSeason: number;
 }
+
+/** Mean height poleward, m, above which a highland starts to draw the monsoon inland, and the span to its full effect. */
+const HIGHLAND_MONSOON_MIN_M = 1500;
+const HIGHLAND_MONSOON_SPAN_M = 1500;
 
 /** Winter cooling over fully ice-covered sea, K (Arctic Ocean winters near -30 degC against about -10 over open polar water). */
 const SEA_ICE_WINTER_K = 20;
@@ -183,7 +194,14 @@ function climateParts(g: ClimateInputs): { terms: ClimateTerms; precipitation: R
   // Monsoons: in its summer, tropical and subtropical land heats and draws moist air inland
   // from a sea on its equator side (South Asia, the Sahel, northern Australia); they also end
   // the dry season there, so they take back part of the desert's dryness.
-  const monsoon = land * Math.exp(-(((a - 17) / 10) ** 2)) * Math.min(1, 2 * (1 - g.landEquatorward));
+  // A high plateau a few degrees poleward heats the air above it in summer (an elevated heat
+  // source: Flohn 1957, Yanai et al. 1992 for Tibet) and pulls the monsoon's low and its rain far
+  // up the plains below it, beyond the reach of a sea equatorward (the Ganges plain, Punjab,
+  // Sichuan); a highland of under 1.5 km mean height (Iran, Arabia's rim) does not
+  // (docs/decisions/0084-monsoon-rain-shadows-itcz.md).
+  const elevatedHeating =
+    smoothstep((g.highlandPoleward - HIGHLAND_MONSOON_MIN_M) / HIGHLAND_MONSOON_SPAN_M) * Math.exp(-(((a - 25) / 10) ** 2));
+  const monsoon = land * Math.min(1, Math.exp(-(((a - 17) / 10) ** 2)) * Math.min(1, 2 * (1 - g.landEquatorward)) + elevatedHeating);
   const desert = dryness * (1 - monsoon);
   const mean = (coldest + warmest) / 2;
   const p = precipitationFeatures(g, { meanAtGround: mean - LAPSE_RATE_K_PER_M * Math.max(0, g.elevation), halfRange, desert, monsoon });
@@ -212,17 +230,22 @@ export interface PrecipitationDrivers {
 }
 
 /**
- * Terms of the monthly precipitation climate (docs/decisions/0083-precipitation-climate.md). With
+ * Terms of the monthly precipitation climate (docs/decisions/0083-precipitation-climate.md and
+ * 0084-monsoon-rain-shadows-itcz.md). With
  * L = ln(P + 3), P the monthly total in mm, the mean of L over mid-summer and mid-winter and half
  * their difference (summer minus winter) are each one linear form of these terms, fitted by
  * scripts/fit-precipitation.ts to published normals:
  *   mean:   moisture (the air's capacity: Clausius-Clapeyron, ~6 % a kelvin, from the annual
- *           mean), desert (subsidence), ITCZ (|lat| < ~10), storm tracks (|lat| near 50 with the
- *           sea upwind), subtropical east coasts (moist onshore flank of the subtropical highs),
- *           continental interiors, monsoon;
+ *           mean), desert (subsidence, and near 28 degrees the lee of high ground upwind),
+ *           ITCZ (|lat| < ~10), storm tracks (|lat| near 50 with the sea upwind), subtropical
+ *           east coasts (moist onshore flank of the subtropical highs), continental interiors
+ *           (outside the deep tropics, where the forest recycles its rain), monsoon, the
+ *           westerlies' windward slopes (sea to the west, mountains to the east: Norway, British
+ *           Columbia, southern Chile), rain shadows (the lee of high ground upwind);
  *   season: monsoon, continental summer convection, west coasts' winter storms, Mediterranean
  *           winters (west coasts near 35 degrees), the temperature cycle's range (summer air holds
- *           more water), the tropical margins' summer rains;
+ *           more water), the tropical margins' summer rains, the ITCZ's migration with the sun
+ *           (itczMigration);
  *   both:   windward slopes (high ground with the sea on the other side: orographic rain), in the
  *           season with the monsoon.
  */
@@ -237,17 +260,21 @@ export function precipitationFeatures(
   const westCoast = (1 - g.landWest) * g.landEast;
   const eastCoast = (1 - g.landEast) * g.landWest;
   const band = (centre: number, width: number) => Math.exp(-(((a - centre) / width) ** 2));
+  // The lee of higher ground upwind (a rain shadow): the air has dropped its water on the way up.
+  const lee = land * Math.min(1, Math.max(0, g.shelter - g.elevation) / 1000);
   return {
     mean: {
       base: 1,
       moisture: d.meanAtGround / 10,
-      desert: d.desert * (1 - d.monsoon),
+      desert: Math.min(1, d.desert + band(28, 10) * lee) * (1 - d.monsoon),
       itcz: band(0, 10),
       stormTrack: band(50, 12) * upwindSea,
       eastCoast: eastCoast * band(30, 10),
-      interior: land * g.continentality,
+      interior: land * g.continentality * (1 - band(0, 8)),
       monsoon: d.monsoon,
       windward: land * g.windward,
+      westerlyWindward: land * ww * g.westerlyWindward,
+      rainShadow: lee,
     },
     season: {
       base: 1,
@@ -257,10 +284,26 @@ export function precipitationFeatures(
       mediterranean: westCoast * land * band(35, 7),
       range: d.halfRange / 10,
       tropicalMargin: band(12, 8),
+      itczMigration: itczMigration(g.lat, land),
       windwardMonsoon: land * g.windward * d.monsoon,
     },
   };
 }
+
+/**
+ * The ITCZ's seasonal migration at a latitude, in the summer-minus-winter sense of the fitted
+ * season: half the difference between the rain band's weight in the hemisphere's summer and
+ * winter. The band (Gaussian, 8 degrees wide) centres near 4 N and follows the sun, further over
+ * land (the heated continents pull it: ~16 N / 8 S over South America and Africa) than over the
+ * sea (~10 N / 2 S): Waliser & Gautier (1993, J. Climate 6). Continuous across the equator.
+ */
+function itczMigration(lat: number, land: number): number {
+  const swing = 6 + 6 * land;
+  const b = (centre: number) => Math.exp(-(((lat - centre) / 8) ** 2));
+  const julyMinusJanuary = (b(ITCZ_MEAN_LAT + swing) - b(ITCZ_MEAN_LAT - swing)) / 2;
+  return lat >= 0 ? julyMinusJanuary : -julyMinusJanuary;
+}
+const ITCZ_MEAN_LAT = 4;
 
 /** Rings of the sea-share disk: radius (degrees of latitude) and points on it. */
 const SEA_RINGS: readonly (readonly [number, number])[] = [
@@ -314,6 +357,15 @@ export function climateInputsAt(geo: Geography, lat: number, lon: number): Clima
       equator += geo.landFractionAt(la, lon + dx);
     }
   }
+  let hSum = 0,
+    highland = 0;
+  for (let d = 2; d <= 10; d += 2) {
+    const la = clampLat(lat >= 0 ? lat + d : lat - d);
+    for (let dx = -6; dx <= 6; dx += 2) {
+      hSum++;
+      highland += Math.max(0, geo.elevationAt(la, lon + dx));
+    }
+  }
   // Sea share in a disk of radius 3.5 degrees of latitude (~390 km), rings at 1.25, 2.5 and 3.5.
   let nSum = 0,
     sea = 0;
@@ -342,6 +394,7 @@ export function climateInputsAt(geo: Geography, lat: number, lon: number): Clima
   return {
     lat,
     windward,
+    westerlyWindward: Math.min(1.5, (seaWest * ridgeEast) / 1000),
     seaNear: sea / nSum,
     land: s.landFraction,
     coastKm: s.coastDistanceKm,
@@ -353,6 +406,7 @@ export function climateInputsAt(geo: Geography, lat: number, lon: number): Clima
     landEast: east / wSum,
     landPoleward: pSum > 0 ? pole / pSum : 0,
     landEquatorward: equator / qSum,
+    highlandPoleward: highland / hSum,
   };
 }
 

@@ -6,26 +6,29 @@
  * on the published normals of 22 places (test/precipitation-normals-data.ts).
  */
 export const PRECIPITATION_MEAN = {
-  base: 4.917,
-  moisture: -0.883,
-  desert: -0.849,
-  itcz: 2.867,
-  stormTrack: 0.45,
-  eastCoast: 2.014,
-  interior: -0.567,
-  monsoon: 1.283,
-  windward: 0.669,
+  base: 6.209,
+  moisture: -0.886,
+  desert: -4.027,
+  itcz: 1.571,
+  stormTrack: -1.125,
+  eastCoast: 7.756,
+  interior: -1.226,
+  monsoon: 0.23,
+  windward: -0.168,
+  westerlyWindward: 1.472,
+  rainShadow: -1.07,
 };
 
 export const PRECIPITATION_SEASON = {
-  base: -0.153,
-  monsoon: 1.215,
-  convection: 2.65,
-  westCoastWinter: -0.359,
-  mediterranean: -0.108,
-  range: -0.628,
-  tropicalMargin: 1.338,
-  windwardMonsoon: 7.905,
+  base: -0.122,
+  monsoon: 0.358,
+  convection: 2.668,
+  westCoastWinter: -0.541,
+  mediterranean: 0.079,
+  range: -0.618,
+  tropicalMargin: 1.454,
+  itczMigration: 1.07,
+  windwardMonsoon: 8.042,
 };
 
 export type PrecipitationMeanTerms = typeof PRECIPITATION_MEAN;
