@@ -7,6 +7,8 @@
 //                  (docs/decisions/0051-heavy-work-in-worker-threads.md)
 //   insight-series-worker.js
 //                  the module of insight's compute threads (asset series), found beside cli.js
+//   tiles-sample-worker.js
+//                  the module of the tiles area's threads that sample cold low-zoom tiles, found beside cli.js
 //   transfer-dataset-worker.js
 //                  the module of the transfer area's threads that make dataset files, found beside cli.js
 //   data/          the geography grid the synthetic world reads
@@ -90,6 +92,7 @@ const result = await build({
     cli: join(root, 'packages/fleet/src/cli.ts'),
     'agriculture-degree-day-worker': join(root, 'services/agriculture/src/degree-day-worker.ts'),
     'insight-series-worker': join(root, 'services/insight/src/series-worker.ts'),
+    'tiles-sample-worker': join(root, 'services/tiles/src/sample-worker.ts'),
     'transfer-dataset-worker': join(root, 'services/transfer/src/dataset-worker.ts'),
   },
   outdir: out,

@@ -1,12 +1,14 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
 import { createCatalog, FrameIndex } from '@fieldcast/weather';
+import { zoomLevelsOf } from './domain/frames.js';
 import { stylesMigration } from '../migrations/001_styles.js';
 import { PngCache, SampleCache } from './domain/sample-cache.js';
 import { DefaultStyles } from './domain/styles.js';
 import { TileRenderer } from './domain/tiles.js';
 import { styleRoutes } from './routes/styles.js';
 import { tileRoutes } from './routes/tiles.js';
+import { type TileSampler, tileSampler } from './sample-compute.js';
 import { AREA, STYLES_TOPIC, StyleStore } from './store.js';
 
 /**
@@ -17,6 +19,9 @@ export const SAMPLE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** Bytes of encoded tiles kept by their ETag: about 500 tiles of 60 KB. */
 export const PNG_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** Each running instance's sampler, so `stop` ends the threads its `api` started. */
+const samplers = new WeakMap<object, TileSampler>();
 
 /** The tiles service: what `fieldcast serve tiles` and the embedded fleet run. */
 export const tilesService = defineService({
@@ -29,6 +34,10 @@ export const tilesService = defineService({
     const styles = new StyleStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
     const frames = new FrameIndex(catalog.products());
     const defaults = new DefaultStyles(catalog);
+    // Below the native zoom a cold tile is read pixel by pixel: those go to compute threads.
+    const grid = deps.weather.grid;
+    const sampler = tileSampler(deps.weather, deps.computeThreads, zoomLevelsOf(Math.max(grid.dLat, grid.dLon)).native);
+    samplers.set(deps, sampler);
     const renderer = new TileRenderer(
       defaults,
       deps.weather,
@@ -37,7 +46,11 @@ export const tilesService = defineService({
       new SampleCache(SAMPLE_CACHE_BYTES),
       deps.now,
       new PngCache(PNG_CACHE_BYTES),
+      sampler,
     );
     return tileRoutes(styleRoutes(new Api(), { catalog, styles, defaults }), { catalog, renderer, frames, now: deps.now });
+  },
+  async stop(deps) {
+    await samplers.get(deps)?.close();
   },
 });

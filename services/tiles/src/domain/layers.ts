@@ -7,15 +7,35 @@ import { averageDegreeDays, relativeHumidity } from '@fieldcast/science';
 import type { GridSource, ProductDef, VariableId } from '@fieldcast/weather';
 import { NO_DATA } from './colorize.js';
 import { evapotranspirationReadable, evapotranspirationReader } from './evapotranspiration.js';
-import type { SampleMode, TileReader } from './sampling.js';
+import { type SampleMode, sampleTile, sampleTileWith, type TileAddress } from './sampling.js';
 
 export interface LayerGrid {
   /** the variables read, sampled alike */
   inputs: VariableId[];
   /** the layer's value from the inputs' values at one pixel */
   combine: ((values: number[]) => number) | null;
-  /** a layer read by a reader of its own instead (inputs then empty): evapotranspiration */
-  reader?: (source: GridSource, timeMs: number, mode: SampleMode) => TileReader;
+  /** a layer sampled as a whole from inputs of its own instead (inputs then empty): evapotranspiration */
+  whole?: SampledLayer;
+}
+
+/** What a tile samples: one variable of the grid, or the evapotranspiration computed from its inputs. */
+export type SampledLayer = { variable: VariableId } | { evapotranspiration: true };
+
+/** Computes a layer's values at every pixel centre of a tile: inline, or in a compute thread (sample-compute.ts). */
+export interface LayerSampler {
+  sample(layer: SampledLayer, timeMs: number, tile: TileAddress, mode: SampleMode): Promise<Float32Array>;
+}
+
+/** The values of a layer at every pixel centre of a tile (sampling.ts), on the thread that calls it. */
+export function sampleLayer(
+  source: GridSource,
+  layer: SampledLayer,
+  timeMs: number,
+  tile: TileAddress,
+  mode: SampleMode,
+): Promise<Float32Array> {
+  if ('variable' in layer) return sampleTile(source, layer.variable, timeMs, tile, mode);
+  return sampleTileWith(source.grid, tile, mode, evapotranspirationReader(source, timeMs, mode));
 }
 
 /** The growing-degree-days product's base, °C (as its description in the catalog says). */
@@ -44,7 +64,7 @@ export function layerGrid(source: GridSource, product: ProductDef, layerName: st
   const derived = DERIVED[layerName];
   if (derived && derived.inputs.every((v) => variables.has(v))) return derived;
   if (layerName === 'evapotranspiration' && evapotranspirationReadable(source)) {
-    return { inputs: [], combine: null, reader: evapotranspirationReader };
+    return { inputs: [], combine: null, whole: { evapotranspiration: true } };
   }
   // A product's only layer is its variable, whatever the layer is called.
   if (product.variable && product.styleableLayers.length === 1 && product.styleableLayers[0]!.name === layerName) {

@@ -5,13 +5,21 @@
 import { createHash } from 'node:crypto';
 import { InvalidRequestError, NotFoundError, UnavailableError } from '@fieldcast/kit';
 import type { Style } from '@fieldcast/schemas';
-import { type FrameIndex, forecastBoundaryMs, type GridSource, maskAttributeValue, TILE_SIZE, type ZoomLevels } from '@fieldcast/weather';
+import {
+  type FrameIndex,
+  forecastBoundaryMs,
+  type GridSource,
+  maskAttributeValue,
+  TILE_SIZE,
+  type VariableId,
+  type ZoomLevels,
+} from '@fieldcast/weather';
 import { paint, painterOf } from './colorize.js';
 import { type FrameRef, isForecastFrame, zoomLevelsOf } from './frames.js';
-import { combineLayer, layerGrid } from './layers.js';
+import { combineLayer, type LayerSampler, layerGrid, sampleLayer } from './layers.js';
 import { encodePng } from './png.js';
 import type { PngCache, SampleCache } from './sample-cache.js';
-import { type SampleMode, sampleTile, sampleTileWith, type TileAddress } from './sampling.js';
+import type { SampleMode, TileAddress } from './sampling.js';
 import { type DefaultStyles, nameKey, type StyleRecord, styleView } from './styles.js';
 
 /** Bumped when the same frame, style and tile would be drawn differently: part of every ETag. */
@@ -64,6 +72,8 @@ export class TileRenderer {
     private readonly now: () => Date,
     /** encoded tiles by ETag; none keeps none */
     private readonly pngs: PngCache | null = null,
+    /** where a layer's values over a tile are computed: inline unless given (compute threads for cold low zooms) */
+    private readonly sampler: LayerSampler = { sample: (layer, t, tile, mode) => sampleLayer(weather, layer, t, tile, mode) },
   ) {
     this.zoomLevels = zoomLevelsOf(Math.max(weather.grid.dLat, weather.grid.dLon));
   }
@@ -128,13 +138,10 @@ export class TileRenderer {
     const modes = [...new Set(style.colorizers.map((c) => c.defaultMode))];
     const byMode = new Map<SampleMode, Float32Array>();
     for (const mode of modes) {
-      const reader = layer.reader;
-      if (reader) {
+      const whole = layer.whole;
+      if (whole) {
         const key = `${this.weather.id}|layer:${style.layerName}|${frame.validMs}|${tile.z}/${tile.x}/${tile.y}|${mode}`;
-        byMode.set(
-          mode,
-          await this.cache.get(key, () => sampleTileWith(this.weather.grid, tile, mode, reader(this.weather, frame.validMs, mode))),
-        );
+        byMode.set(mode, await this.cache.get(key, () => this.sampler.sample(whole, frame.validMs, tile, mode)));
         continue;
       }
       const samples = await Promise.all(layer.inputs.map((v) => this.sample(v, frame.validMs, tile, mode)));
@@ -161,7 +168,7 @@ export class TileRenderer {
 
   private sample(variable: string, timeMs: number, tile: TileAddress, mode: SampleMode): Promise<Float32Array> {
     const key = `${this.weather.id}|${variable}|${timeMs}|${tile.z}/${tile.x}/${tile.y}|${mode}`;
-    return this.cache.get(key, () => sampleTile(this.weather, variable as never, timeMs, tile, mode));
+    return this.cache.get(key, () => this.sampler.sample({ variable: variable as VariableId }, timeMs, tile, mode));
   }
 
   /** The style a request names (id or name, any case), among the product's defaults and the caller's own; 404 otherwise. */

@@ -1,0 +1,69 @@
+import type { WorkerOptions } from 'node:worker_threads';
+import { reviveError, WorkerPool } from '@fieldcast/runtime/workers';
+import { CompositeSource, type GridSource, SyntheticSource, ZarrSource } from '@fieldcast/weather';
+import { type LayerSampler, sampleLayer, type SampledLayer } from './domain/layers.js';
+import type { SampleMode, TileAddress } from './domain/sampling.js';
+
+/** One tile's sampling as sent to a compute thread (structured-cloneable). */
+export interface SampleTask {
+  /** the Zarr stores in front of the synthetic world, as the process opened them */
+  stores: string[];
+  layer: SampledLayer;
+  timeMs: number;
+  tile: TileAddress;
+  mode: SampleMode;
+}
+
+/**
+ * The stores a thread opens to answer as `source` does: the synthetic world alone, or Zarr stores
+ * in front of it (what the runtime opens, docs/architecture.md §6). Any other source (a test's
+ * hand-made grid) cannot be opened again in another thread: undefined, and sampling stays inline.
+ */
+export function storesOf(source: GridSource): string[] | undefined {
+  if (source instanceof SyntheticSource) return [];
+  if (!(source instanceof CompositeSource)) return undefined;
+  const parts = source.sources;
+  const stores = parts.slice(0, -1);
+  if (!(parts[parts.length - 1] instanceof SyntheticSource) || !stores.every((s) => s instanceof ZarrSource)) return undefined;
+  return stores.map((s) => (s as ZarrSource).location);
+}
+
+/**
+ * The thread's module: in the bundle, the worker bundle beside cli.js (scripts/build.ts); from the
+ * TypeScript sources (tsx, Jest), the module beside this one behind a line that registers tsx's
+ * loader in the new thread (Node 20 gives a thread no loader hooks of its parent).
+ */
+function workerEntry(): { filename: URL | string; options?: WorkerOptions } {
+  if (!import.meta.url.endsWith('.ts')) return { filename: new URL('./tiles-sample-worker.js', import.meta.url) };
+  const module = JSON.stringify(new URL('./sample-worker.ts', import.meta.url).href);
+  return { filename: `import('tsx/esm/api').then(({ register }) => { register(); return import(${module}); });`, options: { eval: true } };
+}
+
+export interface TileSampler extends LayerSampler {
+  close(): Promise<void>;
+}
+
+/**
+ * Cold tiles of low zooms off the event loop (docs/decisions/0051-heavy-work-in-worker-threads.md,
+ * docs/decisions/0132-tile-rendering.md): below the native zoom a tile's pixels each span several
+ * grid cells, and at the lowest zooms it is read pixel by pixel (65,536 point reads, seconds of the
+ * synthetic world), which would stall every other request of the process. Zooms from
+ * `threadedBelowZoom` up read a few small windows and stay inline. The threads start on the first
+ * such tile. With `threads` 0, or a source no thread can open, all is inline.
+ */
+export function tileSampler(source: GridSource, threads: number, threadedBelowZoom: number): TileSampler {
+  const stores = threads > 0 ? storesOf(source) : undefined;
+  let pool: WorkerPool<SampleTask, Float32Array> | undefined;
+  return {
+    async sample(layer, timeMs, tile, mode) {
+      if (!stores || tile.z >= threadedBelowZoom) return sampleLayer(source, layer, timeMs, tile, mode);
+      pool ??= new WorkerPool<SampleTask, Float32Array>(workerEntry(), threads, reviveError);
+      return pool.run({ stores, layer, timeMs, tile, mode });
+    },
+    async close() {
+      const closing = pool;
+      pool = undefined;
+      await closing?.close();
+    },
+  };
+}
