@@ -105,10 +105,14 @@ describe('plausible density', () => {
   // A known miss (docs/decisions/0084-monsoon-rain-shadows-itcz.md): the rain-shadow term dries the
   // High Plains in the lee of the Rockies, and storms over land scale with the month's rain, so the
   // synthetic plains have less summer hail than the Pacific Northwest. Marked so that a fix shows.
-  it.failing('summer hail is commoner over the plains than over northern California and Oregon (known miss)', async () => {
-    const summer = async (place: string) => sum((await monthly('hailsize', place)).slice(4, 8));
-    expect(await summer(PLAINS)).toBeGreaterThan(await summer('+45.9000-120.1000+38.1000-127.9000'));
-  }, 300_000);
+  it.failing(
+    'summer hail is commoner over the plains than over northern California and Oregon (known miss)',
+    async () => {
+      const summer = async (place: string) => sum((await monthly('hailsize', place)).slice(4, 8));
+      expect(await summer(PLAINS)).toBeGreaterThan(await summer('+45.9000-120.1000+38.1000-127.9000'));
+    },
+    300_000,
+  );
 
   it('summer hail is commoner over the plains than over the Sahara', async () => {
     const summer = async (place: string) => sum((await monthly('hailsize', place)).slice(4, 8));
