@@ -23,8 +23,8 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Packages that load files (WebAssembly, data bundles) relative to their own module at run time. */
-const INSTALLED_BESIDE = ['@electric-sql/pglite'];
+/** Packages that load files (WebAssembly, data bundles, a native binary: esbuild builds the console) relative to their own module at run time. */
+const INSTALLED_BESIDE = ['@electric-sql/pglite', 'esbuild'];
 
 /**
  * Drivers that knex and pg require only when configured for them; this project never is (it
@@ -67,6 +67,15 @@ function findPackage(name: string, fromDir: string): string {
 const readManifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
 
 /** Copies a package and, recursively, its dependencies into `modules`, flat as npm lays them out. */
+function isInstalled(name: string, fromDir: string): boolean {
+  try {
+    findPackage(name, fromDir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function copyPackage(name: string, fromDir: string, modules: string, copied: Map<string, string>): void {
   const dir = findPackage(name, fromDir);
   const manifest = readManifest(dir);
@@ -78,8 +87,10 @@ function copyPackage(name: string, fromDir: string, modules: string, copied: Map
   copied.set(name, manifest.version);
   cpSync(dir, join(modules, name), { recursive: true, dereference: true });
   // pnpm links a package's dependencies beside it; follow them from its real directory.
-  for (const dependency of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) {
-    copyPackage(dependency, dir, modules, copied);
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) copyPackage(dependency, dir, modules, copied);
+  // Optional ones are the native builds of other platforms (esbuild's): only this platform's is installed.
+  for (const dependency of Object.keys(manifest.optionalDependencies ?? {})) {
+    if (isInstalled(dependency, dir)) copyPackage(dependency, dir, modules, copied);
   }
 }
 
