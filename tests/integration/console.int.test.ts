@@ -156,7 +156,7 @@ describe('the console in Chromium', () => {
       const style = await createStyle();
       await page.selectOption('#product', 'precipitation-rate');
       await page.selectOption('#product', 'air-temperature');
-      await page.waitForSelector(`#style option[value="${style.id}"]`);
+      await page.waitForSelector(`#style option[value="${style.id}"]`, { state: 'attached' });
       await page.selectOption('#style', style.id);
       await zoomTo(page, 38.5, -98.5, 4);
       await atLeastOne(() => tiles.filter((t) => t.url.includes(style.id)).length, 240_000);

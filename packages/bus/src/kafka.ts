@@ -8,6 +8,12 @@ export interface KafkaTransportOptions {
   partitions?: number;
   /** how often a subscription looks for new topics that match its pattern */
   topicRefreshMs?: number;
+  /**
+   * a prefix on every topic and consumer group this transport uses, so fleets that share one
+   * broker never see each other's messages (each test fleet of the integration suite); the
+   * services still name topics without it
+   */
+  namespace?: string;
 }
 
 /**
@@ -21,7 +27,10 @@ export class KafkaTransport implements Transport {
   private admin: Admin | null = null;
   private readonly subscriptions = new Set<KafkaSubscription>();
 
+  private readonly prefix: string;
+
   constructor(private readonly options: KafkaTransportOptions) {
+    this.prefix = options.namespace ?? '';
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
@@ -38,8 +47,9 @@ export class KafkaTransport implements Transport {
     const producer = await this.connectedProducer();
     const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
     for (const m of messages) {
-      let list = byTopic.get(m.topic);
-      if (!list) byTopic.set(m.topic, (list = []));
+      const topic = this.prefix + m.topic;
+      let list = byTopic.get(topic);
+      if (!list) byTopic.set(topic, (list = []));
       list.push({ key: m.key, value: JSON.stringify(m.event), headers: { 'content-type': 'application/cloudevents+json; charset=UTF-8' } });
     }
     try {
@@ -55,7 +65,7 @@ export class KafkaTransport implements Transport {
   async ensureTopics(topics: string[]): Promise<void> {
     const admin = await this.connectedAdmin();
     const existing = new Set(await admin.listTopics());
-    const missing = topics.filter((t) => !existing.has(t));
+    const missing = topics.map((t) => this.prefix + t).filter((t) => !existing.has(t));
     if (missing.length === 0) return;
     await admin.createTopics({
       waitForLeaders: true,
@@ -66,7 +76,8 @@ export class KafkaTransport implements Transport {
   async subscribe(group: string, pattern: RegExp, handler: MessageHandler): Promise<Subscription> {
     const sub = new KafkaSubscription(
       this.kafka,
-      group,
+      this.prefix + group,
+      this.prefix,
       pattern,
       handler,
       () => this.connectedAdmin(),
@@ -147,6 +158,8 @@ class KafkaSubscription {
   constructor(
     private readonly kafka: Kafka,
     private readonly group: string,
+    /** the transport's namespace: topics outside it are not this subscription's, and handlers see names without it */
+    private readonly prefix: string,
     private readonly pattern: RegExp,
     private readonly handler: MessageHandler,
     private readonly admin: () => Promise<Admin>,
@@ -172,7 +185,7 @@ class KafkaSubscription {
   private async refresh(): Promise<void> {
     if (this.stopped) return;
     const all = await (await this.admin()).listTopics();
-    const topics = all.filter((t) => this.pattern.test(t)).sort();
+    const topics = all.filter((t) => t.startsWith(this.prefix) && this.pattern.test(t.slice(this.prefix.length))).sort();
     if (topics.length === 0 || (this.consumer && topics.join() === this.topics.join())) return;
     await this.consumer?.disconnect().catch(() => undefined);
     this.consumer = null;
@@ -203,7 +216,7 @@ class KafkaSubscription {
     return consumer.run({
       eachMessage: async ({ topic, partition, message }) => {
         await this.handler({
-          topic,
+          topic: topic.slice(this.prefix.length),
           partition,
           offset: message.offset,
           key: message.key ? message.key.toString('utf8') : null,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,7 +57,14 @@ export async function openTestDatabase(): Promise<Database> {
 export async function openTestTransport(): Promise<Transport> {
   const brokers = process.env.KAFKA_BROKERS;
   if (!brokers) return new InProcessTransport();
-  const transport = new KafkaTransport({ brokers: brokers.split(','), clientId: 'fieldcast-test', topicRefreshMs: 1000 });
+  // Each test fleet in its own namespace of the shared broker: messages an earlier test file left
+  // on a topic are not this fleet's to consume.
+  const transport = new KafkaTransport({
+    brokers: brokers.split(','),
+    clientId: 'fieldcast-test',
+    topicRefreshMs: 1000,
+    namespace: `test-${randomUUID().slice(0, 8)}.`,
+  });
   if (!(await transport.ready())) throw new Error(`KAFKA_BROKERS is set but Kafka at ${brokers} is unreachable`);
   return transport;
 }
