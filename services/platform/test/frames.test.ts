@@ -127,6 +127,7 @@ describe('frames by id', () => {
     expect((await get(t, t.alice, `/frames/${id}`)).body.validTime).toBe('2025-06-15T11:00:00Z');
   });
 
+  // starts a second fleet inside the test, which is slow on a loaded machine
   it('gives the same ids after a restart', async () => {
     const before = (await get(t, t.alice, '/products/air-temperature/frames?limit=5')).body.map((f: FrameBody) => f.id);
     const again = await startTestFleet([platformService], { now, weather });
@@ -139,7 +140,7 @@ describe('frames by id', () => {
     } finally {
       await again.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('forecasts (public record)', () => {
