@@ -129,6 +129,27 @@ export interface GridSource {
   etInputsIn(bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>>;
 }
 
+/**
+ * A source that reads a sub-grid of its own grid in one call: every time step of the range at the
+ * grid points of chosen rows crossed with chosen columns, which need not be adjacent (a coarser
+ * grid sampled from this one). Terms shared by a row or a column are computed once for the call,
+ * not once per point, so sampling a global grid costs what its points cost. Optional: a source
+ * without it is read by windows.
+ */
+export interface SubgridReads {
+  /**
+   * One window per variable, in order, at the grid points nearest to each of `lats` crossed with
+   * each of `lons` (both ascending; each is snapped to its nearest grid row or column, clamped to
+   * the grid). The windows' lats and lons are those grid points' coordinates and their values the
+   * same as a window read of each point gives.
+   */
+  subgrid(variables: readonly VariableId[], lats: Float64Array, lons: Float64Array, range: TimeRange): Promise<GridWindow[]>;
+}
+
+export function readsSubgrids(source: GridSource): source is GridSource & SubgridReads {
+  return typeof (source as Partial<SubgridReads>).subgrid === 'function';
+}
+
 /** Daily maximum and minimum 2 m air temperature over the same days and place. */
 export interface DailyExtremes<T> {
   /** air_temperature_daily_max */

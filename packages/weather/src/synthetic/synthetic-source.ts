@@ -18,6 +18,7 @@ import {
   GridRequestError,
   type GridWindow,
   type PointSeries,
+  type SubgridReads,
   type TimeRange,
   type VariableId,
   type VariableInfo,
@@ -82,7 +83,7 @@ function iso(ms: number): string {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms);
 }
 
-export class SyntheticSource implements GridSource {
+export class SyntheticSource implements GridSource, SubgridReads {
   readonly id = SYNTHETIC_SOURCE_ID;
   readonly label = SYNTHETIC_SOURCE_ID;
   readonly grid = SYNTHETIC_GRID;
@@ -162,6 +163,38 @@ export class SyntheticSource implements GridSource {
     this.checkSize(ET_KEYS.length * nCells * axis.n);
     const fields = nCells === 0 || axis.n === 0 ? null : computeEtInputs(makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
     return mapEtInputs((k) => this.windowOf(this.info(ET_INPUT_VARIABLES[k]), cells, axis, fields ? fields[k] : new Float32Array(0)));
+  }
+
+  /**
+   * One block of the chosen rows x columns serves every variable (grid-source.ts SubgridReads):
+   * its geography and per-row and per-column terms are computed once, and both daily extremes
+   * come from one set of anchors. A point's values depend only on its coordinates and the time
+   * (module comment), so they equal a window read of the point.
+   */
+  async subgrid(variables: readonly VariableId[], lats: Float64Array, lons: Float64Array, range: TimeRange): Promise<GridWindow[]> {
+    const infos = variables.map((v) => this.info(v));
+    const cells = {
+      lats: gridAxis(lats, 'latitude', 90, LAT_OFFSET, SYNTHETIC_GRID.nLat),
+      lons: gridAxis(lons, 'longitude', 180, LON_OFFSET, SYNTHETIC_GRID.nLon),
+    };
+    const axes = infos.map((info) => this.timeAxis(info, range));
+    const nCells = cells.lats.length * cells.lons.length;
+    this.checkSize(axes.reduce((sum, a) => sum + nCells * a.n, 0));
+    let block: Block | null = null;
+    const blockOf = () => (block ??= makeBlock(cells.lats, cells.lons));
+    // Both daily extremes (one time axis) come from one set of anchors.
+    const tmaxAt = variables.indexOf(TMAX);
+    const extremes =
+      tmaxAt >= 0 && variables.includes(TMIN) && nCells > 0 && axes[tmaxAt]!.n > 0
+        ? computeDailyExtremes(blockOf(), axes[tmaxAt]!.i0, axes[tmaxAt]!.n)
+        : null;
+    return infos.map((info, k) => {
+      const axis = axes[k]!;
+      if (nCells === 0 || axis.n === 0) return this.windowOf(info, cells, axis, new Float32Array(0));
+      if (extremes && (info.id === TMAX || info.id === TMIN))
+        return this.windowOf(info, cells, axis, info.id === TMAX ? extremes.tmax : extremes.tmin);
+      return this.windowOf(info, cells, axis, computeField(info.id, blockOf(), axis.i0, axis.n));
+    });
   }
 
   /** Severe-weather events of one kind inside bbox and the time range (see severe.ts). */
@@ -365,6 +398,22 @@ function cellsIn(bbox: BBox): { lats: Float64Array; lons: Float64Array } {
   for (let i = 0; i < lats.length; i++) lats[i] = latAt(i0 + i);
   for (let j = 0; j < lons.length; j++) lons[j] = lonAt(j0 + j);
   return { lats, lons };
+}
+
+/**
+ * The grid coordinates nearest to each of `coords` (ascending, inside -limit..limit), as exact
+ * decimals: (index - offset) / PER_DEG, clamped to the grid's `count` points.
+ */
+function gridAxis(coords: Float64Array, what: string, limit: number, offset: number, count: number): Float64Array {
+  const out = new Float64Array(coords.length);
+  for (let k = 0; k < coords.length; k++) {
+    const c = coords[k]!;
+    if (!Number.isFinite(c) || c < -limit || c > limit || (k > 0 && c < coords[k - 1]!)) {
+      throw new GridRequestError('invalid_location', `the ${what}s of a sub-grid must be ascending numbers in -${limit}..${limit}`);
+    }
+    out[k] = (Math.min(count - 1, Math.max(0, Math.round((c + limit) * PER_DEG))) - offset) / PER_DEG;
+  }
+  return out;
 }
 
 function checkBBox(bbox: BBox): void {

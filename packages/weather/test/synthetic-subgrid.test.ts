@@ -1,0 +1,66 @@
+import { GridRequestError, readsSubgrids, type TimeRange, type VariableId } from '../src/grid-source.js';
+import { SyntheticSource } from '../src/synthetic/index.js';
+
+/** Sub-grid reads of the synthetic world: at every sampled point, the value a window read of that point gives. */
+const NOW = Date.UTC(2024, 6, 1, 12);
+const src = new SyntheticSource({ now: () => NOW });
+const DAY: TimeRange = { startMs: Date.UTC(2024, 5, 20), endMs: Date.UTC(2024, 5, 21) };
+const HOURS: TimeRange = { startMs: Date.UTC(2024, 5, 28, 5), endMs: Date.UTC(2024, 5, 28, 16) };
+
+/** Rows and columns far apart, across the antimeridian's neighbourhood, the poles' and a coast (Iowa to the Gulf). */
+const LATS = Float64Array.of(-89.99, -33.4, 29.3, 42.03, 42.28, 89.99);
+const LONS = Float64Array.of(-180, -179.75, -93.63, -90.1, 7.31, 179.99);
+
+async function pointValues(variable: VariableId, lat: number, lon: number, range: TimeRange): Promise<number[]> {
+  const w = await src.window(variable, [lon, lat, lon, lat], range);
+  expect([w.lats.length, w.lons.length]).toEqual([1, 1]);
+  return Array.from(w.values);
+}
+
+describe('SyntheticSource: sub-grid reads', () => {
+  it('is a source that reads sub-grids', () => {
+    expect(readsSubgrids(src)).toBe(true);
+  });
+
+  it.each([
+    ['hourly temperature and precipitation type', ['air_temperature', 'precipitation_type'] as VariableId[], HOURS],
+    [
+      'hourly shortwave, wind and pressure',
+      ['surface_downwelling_shortwave_flux_in_air', 'wind_speed', 'surface_air_pressure'] as VariableId[],
+      HOURS,
+    ],
+    ['both daily extremes', ['air_temperature_daily_max', 'air_temperature_daily_min'] as VariableId[], DAY],
+    ['one daily extreme and the altitude', ['air_temperature_daily_min', 'surface_altitude'] as VariableId[], DAY],
+  ])('gives each point the value of a window read of it: %s', async (_what, variables, range) => {
+    const windows = await src.subgrid(variables, LATS, LONS, range);
+    expect(windows.map((w) => w.variable)).toEqual(variables);
+    for (const [k, w] of windows.entries()) {
+      expect(Array.from(w.lats)).toEqual(Array.from(LATS));
+      expect(Array.from(w.lons)).toEqual(Array.from(LONS));
+      const cells = LATS.length * LONS.length;
+      expect(w.values).toHaveLength(cells * w.nt);
+      for (const [r, lat] of LATS.entries())
+        for (const [c, lon] of LONS.entries()) {
+          const expected = await pointValues(variables[k]!, lat, lon, range);
+          expect(expected).toHaveLength(w.nt);
+          const got = Array.from({ length: w.nt }, (_, t) => w.values[t * cells + r * LONS.length + c]!);
+          expect(got).toEqual(expected);
+        }
+    }
+  });
+
+  it('snaps each coordinate to its nearest grid point, clamped to the grid', async () => {
+    const [w] = await src.subgrid(['surface_altitude'], Float64Array.of(42.0312, 90), Float64Array.of(-93.6349, 180), DAY);
+    expect(Array.from(w!.lats)).toEqual([42.03, 90]);
+    expect(Array.from(w!.lons)).toEqual([-93.63, 179.99]);
+  });
+
+  it('refuses coordinates out of order or off the globe, and requests over the size limit', async () => {
+    const refused = (p: Promise<unknown>, code: string) => expect(p).rejects.toMatchObject({ name: GridRequestError.name, code });
+    await refused(src.subgrid(['wind_speed'], Float64Array.of(10, 9), Float64Array.of(0), HOURS), 'invalid_location');
+    await refused(src.subgrid(['wind_speed'], Float64Array.of(10), Float64Array.of(0, 181), HOURS), 'invalid_location');
+    await refused(src.subgrid(['wind_speed'], Float64Array.of(Number.NaN), Float64Array.of(0), HOURS), 'invalid_location');
+    const small = new SyntheticSource({ now: () => NOW, maxValues: 100 });
+    await refused(small.subgrid(['wind_speed'], LATS, LONS, HOURS), 'too_large');
+  });
+});
