@@ -12,6 +12,8 @@
 //   transfer-dataset-worker.js
 //                  the module of the transfer area's threads that make dataset files, found beside cli.js
 //   data/          the geography grid the synthetic world reads
+//   console-page/  the web console's page, built here so the console needs no bundler at run
+//                  time (docs/decisions/0194-console-page-prebuilt-in-the-bundle.md)
 //   package.json   marks cli.js as an ES module and lists the packages installed beside it
 //   node_modules/  the packages that cannot be bundled, copied from this install with their
 //                  dependencies, at the versions the lockfile pins
@@ -20,11 +22,19 @@ import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildAssets } from '../packages/console/src/bundle.js';
+import { PREBUILT_DIR, writePrebuilt } from '../packages/console/src/prebuilt.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Packages that load files (WebAssembly, data bundles, a native binary: esbuild builds the console) relative to their own module at run time. */
-const INSTALLED_BESIDE = ['@electric-sql/pglite', 'esbuild'];
+/** Packages that load files (WebAssembly, data bundles) relative to their own module at run time. */
+const INSTALLED_BESIDE = ['@electric-sql/pglite'];
+
+/**
+ * Packages imported, dynamically, only on a path the bundle never takes: esbuild builds the
+ * console's page when run from the sources; the bundle serves the page built below.
+ */
+const SOURCES_ONLY = ['esbuild'];
 
 /**
  * Drivers that knex and pg require only when configured for them; this project never is (it
@@ -115,7 +125,7 @@ const result = await build({
   keepNames: true,
   metafile: true,
   logLevel: 'warning',
-  external: [...INSTALLED_BESIDE, ...NEVER_LOADED],
+  external: [...INSTALLED_BESIDE, ...SOURCES_ONLY, ...NEVER_LOADED],
   // CommonJS dependencies inside an ES module bundle still call require and read __dirname.
   banner: {
     js: [
@@ -141,9 +151,14 @@ const neverLoaded = (specifier: string) =>
   NEVER_LOADED.some((p) => p === specifier || (p.endsWith('/*') && specifier.startsWith(p.slice(0, -1))));
 const outputs = Object.values(result.metafile.outputs);
 const importers = new Map<string, string>();
-for (const { path } of outputs.flatMap((o) => o.imports)) {
+for (const { path, kind } of outputs.flatMap((o) => o.imports)) {
   if (builtins.has(path) || neverLoaded(path)) continue;
   const name = packageOf(path);
+  if (SOURCES_ONLY.includes(name)) {
+    // a static import would load it at start, where it is not installed
+    if (kind !== 'dynamic-import') throw new Error(`the bundle imports ${path} statically; it is left out as used from the sources only`);
+    continue;
+  }
   if (!INSTALLED_BESIDE.includes(name)) throw new Error(`the bundle imports ${path}, which is neither bundled nor installed beside it`);
   // look the package up from the workspace package that depends on it, as Node would
   const importer = Object.entries(result.metafile.inputs).find(
@@ -158,6 +173,8 @@ const dependencies = Object.fromEntries([...copied].sort(([a], [b]) => a.localeC
 // The geography grid is read at run time beside the bundle (packages/geography/src/geography.ts).
 mkdirSync(join(out, 'data'), { recursive: true });
 cpSync(join(root, 'packages/geography/data/earth-geography.bin'), join(out, 'data/earth-geography.bin'));
+// The console's page, served from here by the bundle (packages/console/src/server.ts).
+writePrebuilt(await buildAssets(), join(out, PREBUILT_DIR));
 
 writeFileSync(
   join(out, 'package.json'),

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,13 +48,29 @@ it('holds the bundle and only packages that cannot be bundled: no transpiler', (
   expect(manifest.type).toBe('module');
   expect(Object.keys(manifest.dependencies)).toContain('@electric-sql/pglite');
   for (const transpiler of ['tsx', 'typescript', '@swc/core']) expect(manifest.dependencies).not.toHaveProperty([transpiler]);
-  // esbuild is there only to build the console's browser page in memory at its start
-  // (packages/console); the server's own code is the bundle, loaded by plain node (next test).
-  expect(
-    Object.keys(manifest.dependencies)
-      .filter((name) => !name.startsWith('@esbuild/'))
-      .sort(),
-  ).toEqual(['@electric-sql/pglite', 'esbuild']);
+  // No bundler either: the console's page is built into console-page/ (decision 0194).
+  expect(Object.keys(manifest.dependencies).sort()).toEqual(['@electric-sql/pglite']);
+  expect(existsSync(join(out, 'node_modules', 'esbuild'))).toBe(false);
+});
+
+it('serves the console page prebuilt beside it, with no bundler at run time', async () => {
+  const port = await freePort();
+  child = spawn(process.execPath, [join(out, 'cli.js'), 'serve', 'console'], {
+    cwd: out,
+    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', FIELDCAST_AGRICULTURE_URL: 'http://127.0.0.1:9' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  expect((await waitFor(`${base}/readyz`, 30_000)).status).toBe(200);
+  const page = await fetch(`${base}/console.js`);
+  expect(page.headers.get('content-type')).toMatch(/^text\/javascript/);
+  expect(Buffer.from(await page.arrayBuffer()).equals(readFileSync(join(out, 'console-page', 'console.js')))).toBe(true);
+  expect(((await (await fetch(`${base}/config.json`)).json()) as { areas: Record<string, string> }).areas.agriculture).toBe(
+    'http://127.0.0.1:9',
+  );
+  const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
 });
 
 it('prints its help from the bundle', () => {

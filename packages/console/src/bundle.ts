@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -15,10 +14,13 @@ export interface Asset {
 }
 
 /**
- * The page's files, built once at start from the TypeScript sources in ./browser and the npm
- * packages the lockfile installed: no CDN, nothing fetched from the internet (decision 0190).
+ * The page's files, built from the TypeScript sources in ./browser and the npm packages the
+ * lockfile installed: no CDN, nothing fetched from the internet (decision 0190). Run at start
+ * from the sources, and by `pnpm build` for the bundle (decision 0194).
  */
 export async function buildAssets(): Promise<Map<string, Asset>> {
+  // Loaded only here: the bundle serves the page prebuilt and carries no esbuild (scripts/build.ts).
+  const { build } = await import('esbuild');
   const out = mkdtempSync(join(tmpdir(), 'fieldcast-console-'));
   try {
     await build({

@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildAssets } from './bundle.js';
+import { fileURLToPath } from 'node:url';
+import { buildAssets, type Asset } from './bundle.js';
 import type { ConsoleConfig } from './config.js';
+import { PREBUILT_DIR, readPrebuilt } from './prebuilt.js';
 
 export interface RunningConsole {
   url: string;
@@ -14,8 +16,17 @@ export interface RunningConsole {
  * Nothing else: the page calls the areas itself, cross-origin, with the signed-in account's
  * HTTP Basic credentials (docs/interface.md §1, Credentials).
  */
+/**
+ * The page's files: from the TypeScript sources (tsx, Jest) built now; in the bundle, the ones
+ * `pnpm build` wrote beside cli.js, so a container needs no bundler (decision 0194).
+ */
+function loadAssets(): Promise<Map<string, Asset>> {
+  if (import.meta.url.endsWith('.ts')) return buildAssets();
+  return Promise.resolve(readPrebuilt(fileURLToPath(new URL(`./${PREBUILT_DIR}/`, import.meta.url))));
+}
+
 export async function startConsole(options: { port: number; host: string; config: ConsoleConfig }): Promise<RunningConsole> {
-  const assets = await buildAssets();
+  const assets = await loadAssets();
   assets.set('/config.json', { body: Buffer.from(JSON.stringify(options.config)), type: 'application/json' });
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://console').pathname;
@@ -23,7 +34,8 @@ export async function startConsole(options: { port: number; host: string; config
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('method not allowed\n');
       return;
     }
-    if (path === '/healthz') {
+    // It depends on nothing, so ready as soon as it serves: one answer for both probes (docs/interface.md §1).
+    if (path === '/healthz' || path === '/readyz') {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
       return;
     }

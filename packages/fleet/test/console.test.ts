@@ -27,6 +27,8 @@ describe('the web console server', () => {
       expect(Object.keys(land.objects)).toContain('land');
       // The images Leaflet's stylesheet names relative to itself.
       expect((await fetch(`${running.url}/vendor/images/layers.png`)).headers.get('content-type')).toBe('image/png');
+      // It depends on nothing, so it is ready as soon as it answers (the deploy files probe /readyz).
+      for (const probe of ['/healthz', '/readyz']) expect((await fetch(`${running.url}${probe}`)).status).toBe(200);
       expect((await fetch(`${running.url}/nothing-here`)).status).toBe(404);
       expect((await fetch(`${running.url}/`, { method: 'POST' })).status).toBe(405);
       expect((await fetch(`${running.url}/`)).headers.get('cache-control')).toBe('no-store');
