@@ -56,6 +56,49 @@ describe('docker-compose.yml', () => {
   });
 });
 
+// The web console (decision 0195), checked in what the generator renders: no database or broker,
+// and each area's URL the address a browser reaches it at.
+describe('the console in the rendered deployment files', () => {
+  const files = renderDeployFiles(DEPLOYED_AREAS, portOf);
+  const variable = (area: string) => `FIELDCAST_${area.toUpperCase()}_URL`;
+
+  it('Compose runs it from the one image on PORT_BASE, pointed at the ports the areas are published on', () => {
+    const compose = parse(files.get('docker-compose.yml')!, { merge: true });
+    const service = compose.services.console;
+    expect(service.command).toEqual(['serve', 'console']);
+    expect(service.image).toBe(compose.services.agriculture.image);
+    expect(service.read_only).toBe(true);
+    expect(service.ports).toEqual(['8080:8080']);
+    expect(service.environment.DATABASE_URL).toBeUndefined();
+    expect(service.environment.KAFKA_BROKERS).toBeUndefined();
+    for (const { area } of DEPLOYED_AREAS) {
+      const published = compose.services[area].ports[0].split(':')[0];
+      expect(service.environment[variable(area)]).toBe(`http://localhost:${published}`);
+    }
+    expect(service.depends_on).toEqual(DEPLOYED_AREAS.map((a) => a.area));
+  });
+
+  it('the k8s base has its ConfigMap of area URLs, a locked-down Deployment, a Service and a PDB', () => {
+    expect(parse(files.get('k8s/base/kustomization.yaml')!).resources).toContain('console.yaml');
+    const docs = parseAllDocuments(files.get('k8s/base/console.yaml')!).map((d) => d.toJS());
+    expect(docs.map((d) => d.kind)).toEqual(['ConfigMap', 'Deployment', 'Service', 'PodDisruptionBudget']);
+    const [config, deployment] = docs;
+    expect(Object.keys(config.data).sort()).toEqual(DEPLOYED_AREAS.map((a) => variable(a.area)).sort());
+    for (const { area } of DEPLOYED_AREAS) expect(config.data[variable(area)]).toBe(`http://localhost:${portOf(area, 8080)}`);
+    const pod = deployment.spec.template.spec;
+    const container = pod.containers[0];
+    expect(container.args).toEqual(['serve', 'console']);
+    expect(container.envFrom).toContainEqual({ configMapRef: { name: config.metadata.name } });
+    expect(container.env).toBeUndefined(); // no database URL, no Kafka client id
+    expect(container.readinessProbe.httpGet.path).toBe('/readyz');
+    expect(container.livenessProbe.httpGet.path).toBe('/healthz');
+    expect(container.resources.limits.memory).toBeDefined();
+    expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(docs[2].spec.selector).toEqual(deployment.spec.selector.matchLabels);
+  });
+});
+
 describe('k8s base', () => {
   const kustomization = parse(read('k8s/base/kustomization.yaml'));
   it.each(DEPLOYED_AREAS.map((a) => a.area))('%s: Deployment with probes and limits, Service, HPA and PDB', (area) => {
