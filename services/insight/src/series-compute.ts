@@ -1,8 +1,8 @@
 import type { WorkerOptions } from 'node:worker_threads';
-import type { HourlyQuery, HourlySeries } from '@fieldcast/schemas';
+import type { HourlyQuery } from '@fieldcast/schemas';
 import { CompositeSource, type GridSource, SyntheticSource, ZarrSource } from '@fieldcast/weather';
 import type { AssetRecord } from './domain/assets.js';
-import { assetSeriesWork, checkWork, type HourlyQuantity, hourlySeries } from './domain/hourly-series.js';
+import { assetSeriesWork, checkWork, type HourlyQuantity, hourlySeriesJson } from './domain/hourly-series.js';
 import { reviveError, WorkerPool } from '@fieldcast/runtime/workers';
 
 /** One asset series as sent to a compute thread (structured-cloneable). */
@@ -40,8 +40,8 @@ function workerEntry(): { filename: URL | string; options?: WorkerOptions } {
 }
 
 export interface SeriesComputer {
-  /** an asset's series: its work checked here, then computed in a compute thread */
-  asset(asset: AssetRecord, quantity: HourlyQuantity, query: HourlyQuery): Promise<HourlySeries>;
+  /** an asset's series as its JSON text (hourlySeriesJson): its work checked here, then computed in a compute thread */
+  asset(asset: AssetRecord, quantity: HourlyQuantity, query: HourlyQuery): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -54,12 +54,12 @@ export interface SeriesComputer {
  */
 export function seriesComputer(source: GridSource, threads: number): SeriesComputer {
   const stores = threads > 0 ? storesOf(source) : undefined;
-  let pool: WorkerPool<SeriesTask, HourlySeries> | undefined;
+  let pool: WorkerPool<SeriesTask, string> | undefined;
   return {
     async asset(asset, quantity, query) {
       checkWork(assetSeriesWork(source, asset, quantity, query));
-      if (!stores) return hourlySeries(source, quantity, { asset }, query);
-      pool ??= new WorkerPool<SeriesTask, HourlySeries>(workerEntry(), threads, reviveError);
+      if (!stores) return hourlySeriesJson(source, quantity, { asset }, query);
+      pool ??= new WorkerPool<SeriesTask, string>(workerEntry(), threads, reviveError);
       return pool.run({ stores, quantity, asset, query });
     },
     async close() {

@@ -1,7 +1,7 @@
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { type GridSource, loadWeatherSource } from '@fieldcast/weather';
-import { hourlySeries } from './domain/hourly-series.js';
+import { hourlySeriesJson } from './domain/hourly-series.js';
 import type { SeriesTask } from './series-compute.js';
 import { errorData, type WorkerReply } from '@fieldcast/runtime/workers';
 
@@ -25,7 +25,7 @@ function weatherOf(stores: string[]): Promise<GridSource> {
 
 parentPort?.on('message', (task: SeriesTask) => {
   weatherOf(task.stores)
-    .then((source) => hourlySeries(source, task.quantity, { asset: task.asset }, task.query))
+    .then((source) => hourlySeriesJson(source, task.quantity, { asset: task.asset }, task.query))
     .then(
       (result) => parentPort?.postMessage({ ok: true, result } satisfies WorkerReply<unknown>),
       (err: unknown) => parentPort?.postMessage({ ok: false, error: errorData(err) } satisfies WorkerReply<unknown>),

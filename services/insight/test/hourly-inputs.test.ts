@@ -1,8 +1,8 @@
-import type { HourlyQuery } from '@fieldcast/schemas';
+import type { HourlyQuery, HourlySeries } from '@fieldcast/schemas';
 import { atmosphericPressure, hourlyReferenceEt, saturationVapourPressureTetens } from '@fieldcast/science';
 import type { VariableId } from '@fieldcast/weather';
 import { elevationFromPressure } from '../src/domain/elevation.js';
-import { hourlySeries, windHeightOf } from '../src/domain/hourly-series.js';
+import { hourlySeriesJson, windHeightOf } from '../src/domain/hourly-series.js';
 import { HourlyTableSource } from './hourly-table-source.js';
 
 const HOUR_MS = 3_600_000;
@@ -16,6 +16,7 @@ const query: HourlyQuery = {
   unit: 'millimeters',
 };
 const BOUNDARY = Date.UTC(2026, 5, 15, 12);
+const hourlySeries = async (...args: Parameters<typeof hourlySeriesJson>) => JSON.parse(await hourlySeriesJson(...args)) as HourlySeries;
 
 /** Fixed air over a 1,000 m plateau; `wind` is the source's wind reading at its own height. */
 const world =

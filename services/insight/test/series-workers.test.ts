@@ -1,7 +1,7 @@
-import { type HourlyQuery } from '@fieldcast/schemas';
+import type { HourlyQuery, HourlySeries } from '@fieldcast/schemas';
 import { SyntheticSource } from '@fieldcast/weather';
 import type { AssetRecord } from '../src/domain/assets.js';
-import { hourlySeries } from '../src/domain/hourly-series.js';
+import { hourlySeriesJson } from '../src/domain/hourly-series.js';
 import { seriesComputer, storesOf } from '../src/series-compute.js';
 
 /* Asset series computed in a compute thread are those computed inline, errors included. */
@@ -45,15 +45,15 @@ describe('asset series in compute threads', () => {
       computer.asset(asset, 'evapotranspiration', query),
       computer.asset(asset, 'relative-humidity', query),
     ]);
-    expect(et).toEqual(await hourlySeries(source, 'evapotranspiration', { asset }, query));
-    expect(rh).toEqual(await hourlySeries(source, 'relative-humidity', { asset }, query));
-    expect(et.series).toHaveLength(48);
+    expect(et).toBe(await hourlySeriesJson(source, 'evapotranspiration', { asset }, query));
+    expect(rh).toBe(await hourlySeriesJson(source, 'relative-humidity', { asset }, query));
+    expect((JSON.parse(et) as HourlySeries).series).toHaveLength(48);
     // the thread's first start transpiles its modules from the sources: seconds on a loaded machine
   }, 120_000);
 
   it('an error in the thread is the error inline: hours past the coverage are 400 out_of_coverage', async () => {
     const beyond = { ...query, firstMs: Date.UTC(2027, 0, 1), lastMs: Date.UTC(2027, 0, 1) };
-    const inline = await hourlySeries(source, 'relative-humidity', { asset }, beyond).catch((err: unknown) => err);
+    const inline = await hourlySeriesJson(source, 'relative-humidity', { asset }, beyond).catch((err: unknown) => err);
     const threaded = await computer.asset(asset, 'relative-humidity', beyond).catch((err: unknown) => err);
     expect(threaded).toBeInstanceOf((inline as Error).constructor);
     // (the thread's world runs on the wall clock, so the coverage end in the message differs)

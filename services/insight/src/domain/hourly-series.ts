@@ -1,6 +1,6 @@
 import { cellWeights, unwrapLongitudes, polygonsBBox } from '@fieldcast/geo';
 import { InvalidRequestError, RequestTooLargeError, UnavailableError } from '@fieldcast/kit';
-import { type HourlyQuery, type HourlySeries, isoTime } from '@fieldcast/schemas';
+import type { HourlyQuery } from '@fieldcast/schemas';
 import { millimetresToInches } from '@fieldcast/science';
 import {
   answeringSource,
@@ -15,6 +15,7 @@ import {
 import type { AssetRecord } from './assets.js';
 import { elevationFromPressure } from './elevation.js';
 import { ET_LEAD_HOURS, type EtSite, evapotranspirationHours, HOUR_MS, type HourlyInputs, relativeHumidityHours } from './hourly-values.js';
+import { productsJson, type SeriesHead, seriesJson } from './series-json.js';
 
 export type HourlyQuantity = 'relative-humidity' | 'evapotranspiration';
 
@@ -75,17 +76,6 @@ export function checkWork(cellHours: number): void {
   );
 }
 
-/** The products that supplied the two stamps of each series hour, in order of first use. */
-function productsOf(productOf: (i: number) => string, lead: number, hours: number): string[][] {
-  const out: string[][] = [];
-  for (let h = 0; h < hours; h++) {
-    const a = productOf(lead + h),
-      b = productOf(lead + h + 1);
-    out.push(a === b ? [a] : [a, b]);
-  }
-  return out;
-}
-
 /** Index of the stamp at range.startMs in a series or window read for that range; a read that starts later lacks hours. */
 function firstIndex(startMs: number, stepMs: number, rangeStartMs: number): number {
   const k = stepMs > 0 ? Math.round((rangeStartMs - startMs) / stepMs) : 0;
@@ -95,7 +85,8 @@ function firstIndex(startMs: number, stepMs: number, rangeStartMs: number): numb
 
 interface Computed {
   values: Float64Array;
-  products: string[][];
+  /** each hour's products as JSON (series-json.ts productsJson) */
+  products: string[];
 }
 
 async function pointValues(source: GridSource, quantity: HourlyQuantity, lon: number, lat: number, query: HourlyQuery): Promise<Computed> {
@@ -110,7 +101,7 @@ async function pointValues(source: GridSource, quantity: HourlyQuantity, lon: nu
     const k0 = firstIndex(t.startMs, t.stepMs, range.startMs);
     checkLength(t, k0 + hours + 1);
     relativeHumidityHours({ offset: k0, stride: 1, temperature: t.values, dewpoint: td.values }, 0, hours, values);
-    return { values, products: productsOf((i) => t.productOf(k0 + i), 0, hours) };
+    return { values, products: productsJson((i) => t.productOf(k0 + i), 0, hours) };
   }
   const [inputs, elevation] = await Promise.all([source.etInputsAt(lon, lat, range), pointElevation(source, lon, lat, range)]).catch(
     (err) => Promise.reject(asRequestError(err)),
@@ -139,7 +130,7 @@ async function pointValues(source: GridSource, quantity: HourlyQuantity, lon: nu
     hours,
     values,
   );
-  return { values, products: productsOf((i) => t.productOf(k0 + i), lead, hours) };
+  return { values, products: productsJson((i) => t.productOf(k0 + i), lead, hours) };
 }
 
 function checkLength(series: PointSeries, needed: number): void {
@@ -208,7 +199,7 @@ async function assetValues(source: GridSource, quantity: HourlyQuantity, asset: 
   checkWork(Math.max(1, cells) * (lead + hours + 1));
   const sums = new Float64Array(hours);
   let totalWeight = 0;
-  let products: string[][] | undefined;
+  let products: string[] | undefined;
   const one = new Float64Array(hours);
   const windHeight = windHeightOf(source);
   for (const part of parts) {
@@ -220,7 +211,7 @@ async function assetValues(source: GridSource, quantity: HourlyQuantity, asset: 
     const nCells = t.lats.length * t.lons.length;
     const k0 = firstIndex(t.startMs, t.stepMs, range.startMs);
     if (t.nt < k0 + lead + hours + 1) throw missing();
-    products ??= productsOf((i) => t.productOf(k0 + i), lead, hours);
+    products ??= productsJson((i) => t.productOf(k0 + i), lead, hours);
     for (let c = 0; c < nCells; c++) {
       const weight = weights[c] as number;
       if (!(weight > 0)) continue;
@@ -288,41 +279,18 @@ async function readWindows(source: GridSource, quantity: HourlyQuantity, bbox: B
   };
 }
 
-const DAY_MS = 86_400_000;
-
 /**
- * The validTime of each of `n` whole hours from firstMs, as `isoTime` writes them: the date part
- * formatted once per day (Date's toISOString costs microseconds, and a year has 8,760 hours).
+ * An hourly series of relative humidity or short-crop ET (spec 2.7, 4.5) as its JSON text (the
+ * HourlySeries schema): at a point, bilinear between grid points; over an asset, the mean of the
+ * covered cells weighted by the area of each cell's intersection with the asset (packages/geo
+ * cellWeights, as a field's mean), with the asset's centroid as latitude and longitude.
  */
-function hourStamps(firstMs: number, n: number): string[] {
-  const out = new Array<string>(n);
-  let day = Number.NaN,
-    prefix = '';
-  for (let h = 0; h < n; h++) {
-    const t = firstMs + h * HOUR_MS;
-    const d = Math.floor(t / DAY_MS) * DAY_MS;
-    if (d !== day) {
-      day = d;
-      prefix = isoTime(d).slice(0, 11);
-    }
-    const hh = Math.round((t - d) / HOUR_MS);
-    out[h] = `${prefix}${hh < 10 ? '0' : ''}${hh}:00:00.000Z`;
-  }
-  return out;
-}
-
-/**
- * An hourly series of relative humidity or short-crop ET (spec 2.7, 4.5): at a point, bilinear
- * between grid points; over an asset, the mean of the covered cells weighted by the area of each
- * cell's intersection with the asset (packages/geo cellWeights, as a field's mean), with the
- * asset's centroid as latitude and longitude.
- */
-export async function hourlySeries(
+export async function hourlySeriesJson(
   source: GridSource,
   quantity: HourlyQuantity,
   place: SeriesPlace,
   query: HourlyQuery,
-): Promise<HourlySeries> {
+): Promise<string> {
   const at = 'asset' in place ? place.asset.centroid : place;
   const computed =
     'asset' in place
@@ -330,22 +298,19 @@ export async function hourlySeries(
       : await pointValues(source, quantity, place.longitude, place.latitude, query);
   const inches = quantity === 'evapotranspiration' && query.unit === 'inches';
   const decimals = quantity === 'relative-humidity' ? 1 : inches ? 4 : 3;
-  const stamps = hourStamps(query.firstMs, computed.values.length);
-  const series = Array.from(computed.values, (v, h) => {
+  const served = computed.values;
+  for (let h = 0; h < served.length; h++) {
+    const v = served[h] as number;
     if (!Number.isFinite(v)) throw missing();
-    return {
-      validTime: stamps[h]!,
-      value: round(inches ? millimetresToInches(v) : v, decimals),
-      products: computed.products[h]!,
-    };
-  });
-  return {
+    served[h] = round(inches ? millimetresToInches(v) : v, decimals);
+  }
+  const head: SeriesHead = {
     latitude: at.latitude,
     longitude: at.longitude,
     startTime: query.startTime,
     endTime: query.endTime,
     unit: UNITS[quantity === 'relative-humidity' ? 'relative-humidity' : query.unit],
-    series,
     ...('asset' in place ? { asset: `/assets/${place.asset.id}` } : {}),
   };
+  return seriesJson(head, query.firstMs, served, computed.products);
 }

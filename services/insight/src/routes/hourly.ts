@@ -1,7 +1,7 @@
-import { type Api, NotFoundError } from '@fieldcast/kit';
+import { type Api, JsonText, NotFoundError } from '@fieldcast/kit';
 import { HourlyLocationParams, HourlySeries, hourlyQuerySchema, IdParams } from '@fieldcast/schemas';
 import type { GridSource } from '@fieldcast/weather';
-import { type HourlyQuantity, hourlySeries, MAX_SERIES_CELL_HOURS } from '../domain/hourly-series.js';
+import { type HourlyQuantity, hourlySeriesJson, MAX_SERIES_CELL_HOURS } from '../domain/hourly-series.js';
 import type { SeriesComputer } from '../series-compute.js';
 import type { AssetStore } from '../store.js';
 
@@ -60,7 +60,8 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
         errors: [404, 422],
         // Grids over many hours (docs/architecture.md §3, limits): an account has only a few in flight.
         heavy: true,
-        handle: async ({ account, params, query: q }) => deps.computer.asset(await loadAsset(account.id, params.id), quantity, q),
+        handle: async ({ account, params, query: q }) =>
+          new JsonText(await deps.computer.asset(await loadAsset(account.id, params.id), quantity, q)),
       })
       .op({
         method: 'get',
@@ -72,7 +73,7 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
         query,
         response: { status: 200, description: 'The series (spec 2.7)', schema: HourlySeries },
         errors: [422],
-        handle: ({ params, query: q }) => hourlySeries(deps.weather, quantity, params, q),
+        handle: async ({ params, query: q }) => new JsonText(await hourlySeriesJson(deps.weather, quantity, params, q)),
       });
   }
   return api;
