@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { forecastBoundaryMs } from '../grid-source.js';
-import { derivedId, forecastRunSchedule, latestProductRun } from './product-runs.js';
+import { derivedId, forecastRunSchedule, isoInstant, latestProductRun } from './product-runs.js';
 import { DEFAULT_MODELS, DEFAULT_PRODUCTS, DEFAULT_TRANSFER_PRODUCTS, modelId, productId } from './defaults.js';
 import {
   catalogOverrideSchema,
@@ -76,10 +76,6 @@ export interface LoadCatalogOptions {
 
 function isUuid(s: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
 function issues(error: z.ZodError, where: string): string {
@@ -265,8 +261,8 @@ export function productRecord(p: ProductDef, nowMs: number): ProductRecord {
     description: p.description,
     contentType: p.contentType,
     source: p.source,
-    startTime: iso(range.startMs),
-    endTime: iso(range.endMs),
+    startTime: isoInstant(range.startMs),
+    endTime: isoInstant(range.endMs),
     aggregationPeriodInMinutes: p.aggregationPeriodInMinutes,
     coverage: structuredClone(p.coverage),
     frames: p.hasFrames ? `/products/${p.id}/frames` : null,
@@ -294,7 +290,7 @@ export function frameTimes(p: ProductDef, nowMs: number, startMs: number, endMs:
 
 /** Frame id: UUID v5 of (product name, valid time), the same in every service (docs/architecture.md §3). */
 export function frameId(p: Pick<ProductDef, 'name'>, validMs: number): string {
-  return derivedId(`frame:${p.name}:${iso(validMs)}`);
+  return derivedId(`frame:${p.name}:${isoInstant(validMs)}`);
 }
 
 /** The default styles of a product as spec 2.3 Style records. */
@@ -329,7 +325,7 @@ export interface ForecastRun {
 
 /** Forecast id: UUID v5 of (model name, init time). */
 export function forecastId(m: Pick<ModelDef, 'name'>, initMs: number): string {
-  return fieldcastId('forecast', m.name, iso(initMs));
+  return fieldcastId('forecast', m.name, isoInstant(initMs));
 }
 
 function run(m: ModelDef, initMs: number): ForecastRun {

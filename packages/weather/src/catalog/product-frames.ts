@@ -154,14 +154,17 @@ function wordsOfUuid(id: string): [number, number, number, number] | null {
   return [0, 8, 16, 24].map((i) => Number.parseInt(hex.slice(i, i + 8), 16) >>> 0) as [number, number, number, number];
 }
 
-/** The UUID written from four 32-bit words. */
+/** The UUID written from four 32-bit words, byte by byte with its dashes (a list writes one per frame). */
 function uuidOfWords(w: Uint32Array, at: number): string {
-  let h = '';
-  for (let i = 0; i < 4; i++) {
-    const x = w[at + i]!;
-    h += HEX[x >>> 24]! + HEX[(x >>> 16) & 0xff]! + HEX[(x >>> 8) & 0xff]! + HEX[x & 0xff]!;
-  }
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  const a = w[at]!;
+  const b = w[at + 1]!;
+  const c = w[at + 2]!;
+  const d = w[at + 3]!;
+  return (
+    `${HEX[a >>> 24]}${HEX[(a >>> 16) & 0xff]}${HEX[(a >>> 8) & 0xff]}${HEX[a & 0xff]}-${HEX[b >>> 24]}${HEX[(b >>> 16) & 0xff]}-` +
+    `${HEX[(b >>> 8) & 0xff]}${HEX[b & 0xff]}-${HEX[c >>> 24]}${HEX[(c >>> 16) & 0xff]}-` +
+    `${HEX[(c >>> 8) & 0xff]}${HEX[c & 0xff]}${HEX[d >>> 24]}${HEX[(d >>> 16) & 0xff]}${HEX[(d >>> 8) & 0xff]}${HEX[d & 0xff]}`
+  );
 }
 
 /** A slot of the table: (product index << 24 | frame number) + 1, 0 when free. */

@@ -43,9 +43,32 @@ export function derivedId(...key: string[]): string {
   return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${version}${h(7)}-${variant}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
 }
 
-/** ISO 8601 as ids and records write it: to the second when whole, else to the millisecond. */
+const DAY_MS = 86_400_000;
+/** The first instant of year 10000: from there on toISOString writes six-digit years. */
+const YEAR_10000_MS = 253_402_300_800_000;
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+/** `YYYY-MM-DDT` by day number since the epoch; days in use are few (a page spans days), so the map is cleared when full. */
+const dayPrefixes = new Map<number, string>();
+const DAY_PREFIXES_MAX = 4096;
+
+/**
+ * ISO 8601 as ids and records write it: to the second when whole, else to the millisecond.
+ * Exactly what `toISOString` gives less a `.000`, written from a cached date and the time of
+ * day: frame lists write one or more per frame, and `toISOString` was most of a page's cost.
+ */
 export function isoInstant(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
+  if (!Number.isInteger(ms) || ms < 0 || ms >= YEAR_10000_MS) return new Date(ms).toISOString().replace('.000Z', 'Z');
+  const day = Math.floor(ms / DAY_MS);
+  let prefix = dayPrefixes.get(day);
+  if (prefix === undefined) {
+    if (dayPrefixes.size >= DAY_PREFIXES_MAX) dayPrefixes.clear();
+    dayPrefixes.set(day, (prefix = new Date(day * DAY_MS).toISOString().slice(0, 11)));
+  }
+  const inDay = ms - day * DAY_MS;
+  const millis = inDay % 1000;
+  const seconds = (inDay - millis) / 1000;
+  const time = `${TWO_DIGITS[Math.floor(seconds / 3600)]}:${TWO_DIGITS[Math.floor(seconds / 60) % 60]}:${TWO_DIGITS[seconds % 60]}`;
+  return millis === 0 ? `${prefix}${time}Z` : `${prefix}${time}.${String(millis).padStart(3, '0')}Z`;
 }
 
 /** The run schedule of a product with forecasts, else null. */
@@ -63,9 +86,21 @@ export interface ProductRun {
   expirationMs: number;
 }
 
+/** Run ids by product name and init time: every frame list and run lookup names the live runs. */
+const runIds = new Map<string, Map<number, string>>();
+/** Enough for every live run of an hourly schedule kept a month; a product's map is cleared when full. */
+const RUN_IDS_MAX = 1024;
+
 /** Id of a product's forecast run: UUID v5 of `product-forecast:<product>:<init>`. */
 export function productRunId(p: Pick<ProductDef, 'name'>, initMs: number): string {
-  return derivedId(`product-forecast:${p.name}:${isoInstant(initMs)}`);
+  let ids = runIds.get(p.name);
+  if (!ids) runIds.set(p.name, (ids = new Map()));
+  let id = ids.get(initMs);
+  if (id === undefined) {
+    if (ids.size >= RUN_IDS_MAX) ids.clear();
+    ids.set(initMs, (id = derivedId(`product-forecast:${p.name}:${isoInstant(initMs)}`)));
+  }
+  return id;
 }
 
 /** Id of a forecast frame: UUID v5 of `frame:<product>:<run init>:<valid>`. */
