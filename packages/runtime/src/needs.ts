@@ -25,6 +25,12 @@ export interface Needs {
    */
   weather?: true;
   /**
+   * worker threads for heavy computation that reads no gridded weather (the archive's severe
+   * weather is drawn from the synthetic world's own generator): gives `computeThreads` alone
+   * (docs/decisions/0051-heavy-work-in-worker-threads.md)
+   */
+  compute?: true;
+  /**
    * files of its own (caches of what it produces) in a directory under the data dir, at most
    * FIELDCAST_FILE_CACHE_MB of them, and the key it signs URLs with: gives `files`
    */
@@ -36,6 +42,7 @@ export type DepsOf<N extends Needs> = HttpDeps &
   (N extends { database: object } ? { db: Database } : unknown) &
   (N extends { outbox: object } ? { outbox: Outbox } : unknown) &
   (N extends { weather: true } ? { weather: GridSource; computeThreads: number } : unknown) &
+  (N extends { compute: true } ? { computeThreads: number } : unknown) &
   (N extends { files: true } ? { files: ServiceFiles } : unknown);
 
 /** Whatever a service may have been given; what one service actually has is `DepsOf` its needs. */

@@ -92,12 +92,8 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     ...http,
     ...(needs.database ? { db } : {}),
     ...(outbox ? { outbox } : {}),
-    ...(needs.weather
-      ? {
-          weather: required(shared.weather, 'weather', service),
-          computeThreads: shared.computeThreads ?? Math.max(1, availableParallelism() - 1),
-        }
-      : {}),
+    ...(needs.weather ? { weather: required(shared.weather, 'weather', service) } : {}),
+    ...(needs.weather || needs.compute ? { computeThreads: shared.computeThreads ?? Math.max(1, availableParallelism() - 1) } : {}),
     ...(needs.files ? { files: serviceFiles(required(shared.files, 'a data dir for its files', service), service.area) } : {}),
   };
   await outbox?.start();

@@ -59,6 +59,18 @@ const listener = defineService({
   ],
 });
 
+const computer = defineService({
+  area: 'computer',
+  title: 'Computer',
+  description: 'compute threads without weather',
+  needs: { compute: true },
+  api(deps) {
+    // @ts-expect-error threads come without weather
+    void deps.weather;
+    return depsRoute(deps);
+  },
+});
+
 /** Stands in for a weather source: these services only report what they were handed. */
 const weather = { label: 'given' } as unknown as GridSource;
 
@@ -67,7 +79,7 @@ const HTTP = ['bodyLimit', 'identity', 'logger', 'now', 'ready', 'vendor'];
 describe('a test fleet of services that declare different needs', () => {
   let fleet: TestFleet;
   beforeAll(async () => {
-    fleet = await startTestFleet([bare, publisher, listener], { weather });
+    fleet = await startTestFleet([bare, publisher, listener, computer], { weather });
   });
   afterAll(() => fleet.close());
 
@@ -78,6 +90,7 @@ describe('a test fleet of services that declare different needs', () => {
       [...HTTP, 'computeThreads', 'db', 'outbox', 'weather'].sort(),
     );
     expect((await request(fleet.app('listener')).get('/deps')).body).toEqual([...HTTP, 'db'].sort());
+    expect((await request(fleet.app('computer')).get('/deps')).body).toEqual([...HTTP, 'computeThreads'].sort());
   });
 
   it('migrates a schema only for a service that declared a database or an outbox', async () => {
