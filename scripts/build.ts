@@ -5,6 +5,8 @@
 //   agriculture-degree-day-worker.js
 //                  the module of agriculture's compute threads, found beside cli.js
 //                  (docs/decisions/0051-heavy-work-in-worker-threads.md)
+//   archive-blocks-worker.js
+//                  the module of the archive's threads that draw severe-weather event blocks, found beside cli.js
 //   insight-series-worker.js
 //                  the module of insight's compute threads (asset series), found beside cli.js
 //   tiles-sample-worker.js
@@ -112,6 +114,7 @@ const result = await build({
   entryPoints: {
     cli: join(root, 'packages/fleet/src/cli.ts'),
     'agriculture-degree-day-worker': join(root, 'services/agriculture/src/degree-day-worker.ts'),
+    'archive-blocks-worker': join(root, 'services/archive/src/blocks-worker.ts'),
     'insight-series-worker': join(root, 'services/insight/src/series-worker.ts'),
     'tiles-sample-worker': join(root, 'services/tiles/src/sample-worker.ts'),
     'transfer-dataset-worker': join(root, 'services/transfer/src/dataset-worker.ts'),

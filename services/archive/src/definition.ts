@@ -1,6 +1,7 @@
 import { defineService } from '@fieldcast/runtime';
 import { usersMigration } from '../migrations/001_users.js';
 import { AddressRangeError, parseRange } from './domain/address-ranges.js';
+import { blockDrawer, type BlockDrawer } from './blocks-compute.js';
 import { SevereEventBlocks } from './domain/event-blocks.js';
 import { archiveRoutes } from './routes/archive.js';
 import { AREA, ArchiveUserStore } from './store.js';
@@ -15,20 +16,29 @@ function trustedProxies(list: readonly string[] | undefined) {
   }
 }
 
+/** Each running instance's drawer, so `stop` ends the threads its `api` started. */
+const drawers = new WeakMap<object, BlockDrawer>();
+
 /** The archive service: what `fieldcast serve archive` and the embedded fleet run. */
 export const archiveService = defineService({
   area: AREA,
   title: 'Archive',
   description:
     'Severe-weather history under /v2 (docs/interface.md §11): hailsize, hailprob, tornado, gustdur, lightning and stormreports; summary, latest and history at an ISO 6709 point or region; JSON (GeoJSON for places), XML and KML; access by u, t and a registered address. Events are the synthetic world’s.',
-  needs: { database: { migrations: [usersMigration] } },
-  api: (deps) =>
-    archiveRoutes({
+  needs: { database: { migrations: [usersMigration] }, compute: true },
+  api(deps) {
+    const drawer = blockDrawer(deps.computeThreads);
+    drawers.set(deps, drawer);
+    return archiveRoutes({
       users: new ArchiveUserStore(deps.db.knex, deps.now),
-      blocks: new SevereEventBlocks(),
+      blocks: new SevereEventBlocks(undefined, drawer.draw),
       trustedProxies: trustedProxies(deps.trustedProxies),
       vendor: deps.vendor,
       now: deps.now,
       logger: deps.logger,
-    }),
+    });
+  },
+  async stop(deps) {
+    await drawers.get(deps)?.close();
+  },
 });

@@ -13,16 +13,31 @@ import { DAY_MS } from './dates.js';
  * request reads the same blocks whatever its own extent, so an answer never depends on which
  * requests came before: the same request gives the same answer on every machine and restart.
  * Events are immutable and never handed out for change (records are built from them).
+ *
+ * A block is drawn by a DrawBlock: in a compute thread (blocks-compute.ts) or on the event loop
+ * (inlineDrawer). Requests that need a block being drawn wait for that drawing instead of
+ * starting another.
  */
 export const BLOCK_DEG = 8;
 export const BLOCK_DAYS = 16;
 const HOUR_MS = 3_600_000;
 
-interface Block {
+/** Which block: a kind, the latitude and longitude band numbers from (-90, -180), and the 16-day period since 1970. */
+export interface BlockKey {
+  kind: SevereKind;
+  bi: number;
+  bj: number;
+  bk: number;
+}
+
+export interface Block {
   /** events of each event day of the block, in time order */
   days: AnySevereEvent[][];
   count: number;
 }
+
+/** Draws one block from the synthetic world (the same events wherever it runs). */
+export type DrawBlock = (key: BlockKey) => Promise<Block>;
 
 /** Event day number (days since 1970-01-01T06:00Z) of an instant. */
 export function eventDayNumber(ms: number): number {
@@ -36,11 +51,32 @@ export interface BlockCacheLimits {
   maxBlocks: number;
 }
 
+/**
+ * Blocks drawn on the event loop, one at a time, each after the loop has turned: a block takes
+ * tens to hundreds of milliseconds, and other requests run between blocks. For a process without
+ * compute threads (FIELDCAST_COMPUTE_THREADS=0).
+ */
+export function inlineDrawer(): DrawBlock {
+  let previous: Promise<unknown> = Promise.resolve();
+  return (key) => {
+    const drawn = previous.then(() => new Promise((resolve) => setImmediate(resolve))).then(() => computeBlock(key));
+    previous = drawn.catch(() => undefined);
+    return drawn;
+  };
+}
+
+const keyText = ({ kind, bi, bj, bk }: BlockKey) => `${kind}:${bi}:${bj}:${bk}`;
+
 export class SevereEventBlocks {
   private readonly blocks = new Map<string, Block>();
+  /** blocks being drawn, shared by every request that needs one */
+  private readonly drawing = new Map<string, Promise<Block>>();
   private events = 0;
 
-  constructor(private readonly limits: BlockCacheLimits = { maxEvents: 400_000, maxBlocks: 4_000 }) {}
+  constructor(
+    private readonly limits: BlockCacheLimits = { maxEvents: 400_000, maxBlocks: 4_000 },
+    private readonly draw: DrawBlock = inlineDrawer(),
+  ) {}
 
   get size(): { blocks: number; events: number } {
     return { blocks: this.blocks.size, events: this.events };
@@ -56,53 +92,68 @@ export class SevereEventBlocks {
     firstDay: number,
     lastDay: number,
   ): Promise<AnySevereEvent[]> {
-    const out: AnySevereEvent[] = [];
     const bi0 = Math.floor((Math.max(-90, box.south) + 90) / BLOCK_DEG);
     const bi1 = Math.floor((Math.min(89.999999, box.north) + 90) / BLOCK_DEG);
     const bj0 = Math.floor((Math.max(-180, box.west) + 180) / BLOCK_DEG);
     const bj1 = Math.floor((Math.min(179.999999, box.east) + 180) / BLOCK_DEG);
     const bk0 = Math.floor(firstDay / BLOCK_DAYS);
     const bk1 = Math.floor(lastDay / BLOCK_DAYS);
+    const keys: BlockKey[] = [];
     for (let bk = bk0; bk <= bk1; bk++) {
-      for (let bi = bi0; bi <= bi1; bi++) {
-        for (let bj = bj0; bj <= bj1; bj++) {
-          const cached = this.blocks.has(`${kind}:${bi}:${bj}:${bk}`);
-          const block = this.block(kind, bi, bj, bk);
-          // A block drawn afresh takes tens to hundreds of milliseconds: other requests run between blocks.
-          if (!cached) await new Promise((resolve) => setImmediate(resolve));
-          const d0 = Math.max(firstDay, bk * BLOCK_DAYS) - bk * BLOCK_DAYS;
-          const d1 = Math.min(lastDay, bk * BLOCK_DAYS + BLOCK_DAYS - 1) - bk * BLOCK_DAYS;
-          for (let d = d0; d <= d1; d++) for (const e of block.days[d]!) out.push(e);
-        }
-      }
+      for (let bi = bi0; bi <= bi1; bi++) for (let bj = bj0; bj <= bj1; bj++) keys.push({ kind, bi, bj, bk });
     }
+    // Every missing block is asked for at once, so compute threads draw them side by side.
+    const blocks = await Promise.all(keys.map((key) => this.block(key)));
+    const out: AnySevereEvent[] = [];
+    keys.forEach(({ bk }, i) => {
+      const d0 = Math.max(firstDay, bk * BLOCK_DAYS) - bk * BLOCK_DAYS;
+      const d1 = Math.min(lastDay, bk * BLOCK_DAYS + BLOCK_DAYS - 1) - bk * BLOCK_DAYS;
+      for (let d = d0; d <= d1; d++) for (const e of blocks[i]!.days[d]!) out.push(e);
+    });
     return out;
   }
 
-  private block(kind: SevereKind, bi: number, bj: number, bk: number): Block {
-    const key = `${kind}:${bi}:${bj}:${bk}`;
-    const hit = this.blocks.get(key);
+  private block(key: BlockKey): Block | Promise<Block> {
+    const id = keyText(key);
+    const hit = this.blocks.get(id);
     if (hit) {
       // Map order is insertion order: re-inserting marks the block most recently used.
-      this.blocks.delete(key);
-      this.blocks.set(key, hit);
+      this.blocks.delete(id);
+      this.blocks.set(id, hit);
       return hit;
     }
-    const block = computeBlock(kind, bi, bj, bk);
-    this.blocks.set(key, block);
+    let pending = this.drawing.get(id);
+    if (!pending) {
+      pending = this.draw(key).then(
+        (block) => {
+          this.drawing.delete(id);
+          this.keep(id, block);
+          return block;
+        },
+        (err: unknown) => {
+          this.drawing.delete(id);
+          throw err;
+        },
+      );
+      this.drawing.set(id, pending);
+    }
+    return pending;
+  }
+
+  private keep(id: string, block: Block): void {
+    this.blocks.set(id, block);
     this.events += block.count;
-    for (const [oldKey, old] of this.blocks) {
+    for (const [oldId, old] of this.blocks) {
       if (this.events <= this.limits.maxEvents && this.blocks.size <= this.limits.maxBlocks) break;
-      if (oldKey === key) break;
-      this.blocks.delete(oldKey);
+      if (oldId === id) break;
+      this.blocks.delete(oldId);
       this.events -= old.count;
     }
-    return block;
   }
 }
 
 /** One block, read from the synthetic world over exactly its box and days (docs/decisions/0024-severe-weather.md). */
-function computeBlock(kind: SevereKind, bi: number, bj: number, bk: number): Block {
+export function computeBlock({ kind, bi, bj, bk }: BlockKey): Block {
   const south = -90 + bi * BLOCK_DEG;
   const west = -180 + bj * BLOCK_DEG;
   const north = Math.min(90, south + BLOCK_DEG);
