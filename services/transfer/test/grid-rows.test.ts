@@ -1,29 +1,65 @@
-import { SyntheticSource, type VariableId } from '@fieldcast/weather';
+import { type GridSource, readsSubgrids, SyntheticSource, type VariableId } from '@fieldcast/weather';
 import { datasetGrid, gridRows } from '../src/domain/grid-rows.js';
 
 const source = new SyntheticSource({ now: () => Date.UTC(2026, 5, 10) });
 const DAY = Date.UTC(2024, 0, 15);
 
-async function collect(variables: VariableId[], steps: number, cellReads: boolean, endMs: number) {
-  const grid = datasetGrid([10.125, 44.125, 12.125, 45.125], 0.25);
+/** The same world without its sub-grid read, as a source that only reads windows is. */
+const windowsOnly = new Proxy(source, {
+  get: (target, key) => (key === 'subgrid' ? undefined : (Reflect.get(target, key, target) as unknown)),
+  has: (target, key) => key !== 'subgrid' && Reflect.has(target, key),
+}) as GridSource;
+
+async function collect(from: GridSource, variables: VariableId[], steps: number, endMs: number, options: Parameters<typeof gridRows>[5]) {
+  // Cell centres half way between two of the source's (10.125 on a 0.01 degree grid): the nearest cell is a tie to break alike.
+  const grid = datasetGrid([10, 44, 12, 45.5], 0.25);
   const rows: Float32Array[][] = [];
-  for await (const row of gridRows(source, variables, grid, { startMs: DAY, endMs }, steps, cellReads)) rows.push(row);
+  for await (const row of gridRows(from, variables, grid, { startMs: DAY, endMs }, steps, options)) rows.push(row);
   return { grid, rows };
 }
 
+const CASES = [
+  ['hourly, two variables', ['air_temperature', 'precipitation_rate'] as VariableId[], 24, DAY + 23 * 3_600_000],
+  ['both daily extremes', ['air_temperature_daily_max', 'air_temperature_daily_min'] as VariableId[], 1, DAY],
+] as const;
+
 describe('reading a dataset grid from the weather', () => {
-  it.each([
-    ['hourly, two variables', ['air_temperature', 'precipitation_rate'] as VariableId[], 24, DAY + 23 * 3_600_000],
-    ['both daily extremes', ['air_temperature_daily_max', 'air_temperature_daily_min'] as VariableId[], 1, DAY],
-  ])('gives the same values by strips and by cells: %s', async (_what, variables, steps, endMs) => {
-    const strips = await collect(variables, steps, false, endMs);
-    const cells = await collect(variables, steps, true, endMs);
-    expect(strips.rows).toHaveLength(4);
+  it.each(CASES)('gives the same values by strips and by cells: %s', async (_what, variables, steps, endMs) => {
+    const strips = await collect(windowsOnly, [...variables], steps, endMs, { cellReads: false });
+    const cells = await collect(windowsOnly, [...variables], steps, endMs, { cellReads: true });
+    expect(strips.rows).toHaveLength(6);
     expect(cells.rows).toEqual(strips.rows);
-    // Each value is the source's at the cell's centre, which lies on the source's grid here.
-    const [lon, lat] = [strips.grid.lons[3]!, strips.grid.lats[2]!];
-    const w = await source.window(variables[1]!, [lon, lat, lon, lat], { startMs: DAY, endMs });
-    for (let t = 0; t < steps; t++) expect(strips.rows[2]![1]![t * 8 + 3]).toBe(w.values[t]);
     expect(strips.rows.flat().every((r) => r.every((v) => Number.isFinite(v)))).toBe(true);
+  });
+
+  it.each(CASES)(
+    'gives the same values by sub-grid reads, in bands of rows, as by a window per cell: %s',
+    async (_what, variables, steps, endMs) => {
+      expect(readsSubgrids(windowsOnly)).toBe(false);
+      const cells = await collect(windowsOnly, [...variables], steps, endMs, { cellReads: true });
+      // Bands of 2 rows of 8 cells: three bands, each one sub-grid read.
+      const bands = await collect(source, [...variables], steps, endMs, { bandCells: 16 });
+      const whole = await collect(source, [...variables], steps, endMs, {});
+      // A window per kept cell is the per-point read: every cell of every band equals it.
+      expect(bands.rows).toHaveLength(6);
+      expect(bands.rows).toEqual(cells.rows);
+      expect(whole.rows).toEqual(cells.rows);
+    },
+  );
+
+  it('reads a source that reads sub-grids a band at a time, never by windows', async () => {
+    const calls = { subgrid: 0, window: 0 };
+    const counted = new Proxy(source, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (key === 'subgrid' || key === 'window' || key === 'dailyExtremesIn') calls[key === 'subgrid' ? 'subgrid' : 'window']++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    await collect(counted, ['air_temperature_daily_max'], 1, DAY, { bandCells: 16 });
+    expect(calls).toEqual({ subgrid: 3, window: 0 });
   });
 });

@@ -36,14 +36,14 @@ export class TestClock {
   now = () => new Date(this.ms);
 }
 
-/** The synthetic world behind a counter of the grid reads that make files (window and both-extremes reads). */
+/** The synthetic world behind a counter of the grid reads that make files (sub-grid, window and both-extremes reads). */
 export function countingSource(clock: TestClock): { source: GridSource; reads: () => number } {
   const inner = new SyntheticSource({ now: () => clock.ms });
   let reads = 0;
   const source = new Proxy(inner, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
-      if ((key === 'window' || key === 'dailyExtremesIn') && typeof value === 'function') {
+      if ((key === 'subgrid' || key === 'window' || key === 'dailyExtremesIn') && typeof value === 'function') {
         return (...args: unknown[]) => {
           reads++;
           return (value as (...a: unknown[]) => unknown).apply(target, args);

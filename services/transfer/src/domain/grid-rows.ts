@@ -3,11 +3,21 @@
  * GridSource only). A dataset's grid is regular, cell centres `resolution` apart inside its
  * bounds; each of its cells takes the value of the source's grid cell nearest to its centre, so
  * the file holds the source's own values, never a blend (a category such as precipitation type
- * stays a category). One window per row and variable, a strip one source row high: the most a
- * read holds is one row of the source, whatever the dataset's size
- * (docs/decisions/0162-dataset-grids-and-names.md).
+ * stays a category) (docs/decisions/0162-dataset-grids-and-names.md). A source that reads
+ * sub-grids is read a band of rows at a time, only the cells kept
+ * (docs/decisions/0165-dataset-rows-by-subgrid-reads.md); another by windows, a row at a time.
  */
-import type { BBox, GridSource, GridWindow, TimeRange, VariableId } from '@fieldcast/weather';
+import {
+  answeringSource,
+  type BBox,
+  type GridSource,
+  type GridSpec,
+  type GridWindow,
+  readsSubgrids,
+  type SubgridReads,
+  type TimeRange,
+  type VariableId,
+} from '@fieldcast/weather';
 import type { RasterRow } from '../formats/raster.js';
 
 export interface DatasetGrid {
@@ -86,13 +96,79 @@ function rowValues(windows: GridWindow[][], columns: (w: GridWindow) => number[]
   return out;
 }
 
+/** Cells one sub-grid read holds at most: 45 rows of a global 0.25 degree grid, a few MB of values and scratch. */
+export const SUBGRID_CELLS = 65_536;
+
+/** The source's grid row and column nearest each cell centre of the dataset, as the source's coordinates. */
+function nearestOnGrid(g: GridSpec, grid: DatasetGrid): { rowLats: Float64Array; cellLons: Float64Array } {
+  const index = (x: number, x0: number, d: number, n: number) => Math.min(n - 1, Math.max(0, Math.round((x - x0) / d)));
+  return {
+    rowLats: Float64Array.from(grid.lats, (lat) => g.lat0 + index(lat, g.lat0, g.dLat, g.nLat) * g.dLat),
+    cellLons: Float64Array.from(grid.lons, (lon) => g.lon0 + index(lon, g.lon0, g.dLon, g.nLon) * g.dLon),
+  };
+}
+
+/** The band's rows [time][lon] per variable, north to south, from one sub-grid read (whose rows ascend). */
+async function subgridRows(
+  reader: SubgridReads,
+  variables: readonly VariableId[],
+  rowLats: Float64Array,
+  cellLons: Float64Array,
+  range: TimeRange,
+  steps: number,
+): Promise<RasterRow[]> {
+  const windows = await reader.subgrid(variables, rowLats.slice().reverse(), cellLons, range);
+  const nRows = rowLats.length;
+  const nLon = cellLons.length;
+  return Array.from({ length: nRows }, (_, y) =>
+    windows.map((w) => {
+      const out = new Float32Array(steps * nLon).fill(Number.NaN);
+      const r = nRows - 1 - y;
+      for (let t = 0; t < Math.min(steps, w.nt); t++)
+        out.set(w.values.subarray((t * nRows + r) * nLon, (t * nRows + r + 1) * nLon), t * nLon);
+      return out;
+    }),
+  );
+}
+
 /**
  * The grid's rows, north to south: per variable, its values [time][lon] (NaN where the source has
- * none). `steps` is the number of time steps each window is expected to hold. The event loop is
- * given back between rows, so other requests are answered while a large file is made. `cellReads`
- * chooses one window per kept cell over one strip per row (by default above CELL_READS_ABOVE).
+ * none). `steps` is the number of time steps each window is expected to hold. Rows are read in
+ * bands of `bandCells` (SUBGRID_CELLS) where the source answering a band reads sub-grids, and
+ * otherwise one row at a time by windows; `cellReads` chooses one window per kept cell over one
+ * strip per row (by default above CELL_READS_ABOVE). The event loop is given back between rows,
+ * so other requests are answered while a large file is made.
  */
 export async function* gridRows(
+  source: GridSource,
+  variables: readonly VariableId[],
+  grid: DatasetGrid,
+  range: TimeRange,
+  steps: number,
+  options: { cellReads?: boolean; bandCells?: number } = {},
+): AsyncGenerator<RasterRow> {
+  const nLon = grid.lons.length;
+  const bandRows = Math.max(1, Math.floor((options.bandCells ?? SUBGRID_CELLS) / nLon));
+  const [west, , east] = grid.bounds;
+  for (let first = 0; first < grid.lats.length; first += bandRows) {
+    const lats = grid.lats.subarray(first, first + bandRows);
+    // The band as a request: the source that answers all of it for every variable (CompositeSource routes whole requests).
+    const place = { bbox: [west, grid.lats[first + lats.length - 1]!, east, lats[0]!] as BBox };
+    const reader = answeringSource(source, variables[0]!, place, range);
+    if (readsSubgrids(reader) && variables.every((v) => answeringSource(source, v, place, range) === reader)) {
+      const { rowLats, cellLons } = nearestOnGrid(reader.grid, { ...grid, lats });
+      for (const row of await subgridRows(reader, variables, rowLats, cellLons, range, steps)) {
+        yield row;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } else {
+      yield* windowRows(source, variables, { ...grid, lats }, range, steps, options.cellReads);
+    }
+  }
+}
+
+/** The rows by windows: a strip per row and variable, or a window per kept cell. */
+async function* windowRows(
   source: GridSource,
   variables: readonly VariableId[],
   grid: DatasetGrid,
