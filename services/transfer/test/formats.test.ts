@@ -1,8 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { writeGeoTiff, floatingPointPredict, TILE } from '../src/formats/geotiff.js';
-import { TIME_UNITS, writeNetcdf } from '../src/formats/netcdf.js';
+import { CHUNK_CELLS, TIME_UNITS, writeNetcdf } from '../src/formats/netcdf.js';
 import { NODATA, type RasterLayout, type RasterRow } from '../src/formats/raster.js';
 import { MemorySink } from './memory-sink.js';
-import { readNetcdf } from './netcdf-reader.js';
+import { readNetcdf4 } from './netcdf-reader.js';
 import { geoKeys, readTiff } from './tiff-reader.js';
 
 /** A grid larger than one tile each way, so edge tiles are partly padding. */
@@ -128,25 +131,49 @@ describe('GeoTIFF writer', () => {
 describe('NetCDF writer', () => {
   const day = Date.UTC(2024, 5, 1);
   const times = [day, day + 3_600_000, day + 2 * 3_600_000];
+  let dir: string;
+  beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'transfer-netcdf-'))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes a 64-bit offset file with CF-1.8 coordinates and attributes', async () => {
+  /** Writes the layout's file and reads it back with h5wasm. */
+  async function written(l: RasterLayout, name = 'file.nc') {
+    const path = join(dir, name);
+    const size = await writeNetcdf(l, rows(l), path);
+    const bytes = readFileSync(path);
+    return { size, bytes, nc: await readNetcdf4(bytes) };
+  }
+
+  it('writes a NetCDF-4 (HDF5) file with CF-1.8 coordinates as dimension scales and their attributes', async () => {
     const l = layout(times);
-    const sink = new MemorySink();
-    const size = await writeNetcdf(l, rows(l), sink);
-    const nc = readNetcdf(sink.bytes());
-    expect(size).toBe(sink.bytes().length);
-    expect(nc.version).toBe(2);
+    const { size, bytes, nc } = await written(l);
+    expect(size).toBe(bytes.length);
+    // The HDF5 signature (HDF5 File Format Specification, superblock): a NetCDF-4 file, not a classic one.
+    expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]));
     expect(nc.dims).toEqual([
       { name: 'time', length: 3 },
       { name: 'lat', length: HEIGHT },
       { name: 'lon', length: WIDTH },
     ]);
-    expect(nc.attributes).toMatchObject({ Conventions: 'CF-1.8', title: l.title, source: 'a test', history: 'written by a test' });
-    expect(nc.variables.time!.attributes).toMatchObject({ standard_name: 'time', units: TIME_UNITS, calendar: 'standard', axis: 'T' });
+    expect(nc.attributes).toEqual({
+      Conventions: 'CF-1.8',
+      title: l.title,
+      institution: 'Fieldcast',
+      source: 'a test',
+      history: 'written by a test',
+    });
+    expect(nc.variables.time!.attributes).toEqual({
+      standard_name: 'time',
+      long_name: 'time',
+      units: TIME_UNITS,
+      calendar: 'standard',
+      axis: 'T',
+    });
     expect(nc.variables.lat!.attributes).toMatchObject({ standard_name: 'latitude', units: 'degrees_north', axis: 'Y' });
     expect(nc.variables.lon!.attributes).toMatchObject({ standard_name: 'longitude', units: 'degrees_east', axis: 'X' });
+    for (const c of ['time', 'lat', 'lon']) expect(nc.variables[c]!.dtype).toBe('<d');
     const tmax = nc.variables.air_temperature_daily_max!;
     expect(tmax.dims).toEqual(['time', 'lat', 'lon']);
+    expect(tmax.dtype).toBe('<f');
     expect(tmax.attributes).toEqual({
       standard_name: 'air_temperature',
       long_name: 'band 0',
@@ -159,11 +186,19 @@ describe('NetCDF writer', () => {
     expect([...nc.read('lon')]).toEqual([...l.lons]);
   });
 
+  it('chunks each data variable by bands of rows of one time step, DEFLATE-compressed', async () => {
+    const { nc } = await written(layout(times));
+    const rowsPerChunk = Math.floor(CHUNK_CELLS / WIDTH);
+    expect(rowsPerChunk).toBeLessThan(HEIGHT); // so the last band is a partial one
+    for (const name of ['air_temperature_daily_max', 'air_temperature_daily_min']) {
+      expect(nc.variables[name]!.shape).toEqual([3, HEIGHT, WIDTH]);
+      expect(nc.variables[name]!.chunks).toEqual([1, rowsPerChunk, WIDTH]);
+      expect(nc.variables[name]!.filters).toEqual([1]); // H5Z_FILTER_DEFLATE
+    }
+  });
+
   it('stores every variable [time][lat][lon] with the fill value where values are missing', async () => {
-    const l = layout(times);
-    const sink = new MemorySink();
-    await writeNetcdf(l, rows(l), sink);
-    const nc = readNetcdf(sink.bytes());
+    const { nc } = await written(layout(times));
     ['air_temperature_daily_max', 'air_temperature_daily_min'].forEach((name, b) => {
       const values = nc.read(name);
       const wrong: string[] = [];
@@ -179,12 +214,23 @@ describe('NetCDF writer', () => {
   });
 
   it('writes a static field without a time dimension', async () => {
-    const l = layout([], ['surface_altitude']);
-    const sink = new MemorySink();
-    await writeNetcdf(l, rows(l), sink);
-    const nc = readNetcdf(sink.bytes());
+    const { nc } = await written(layout([], ['surface_altitude']));
     expect(nc.dims.map((d) => d.name)).toEqual(['lat', 'lon']);
     expect(nc.variables.surface_altitude!.dims).toEqual(['lat', 'lon']);
     expect(nc.variables.time).toBeUndefined();
+    expect(nc.read('surface_altitude')[3 * WIDTH + 4]).toBe(Math.fround(valueAt(0, 0, 3, 4)));
+  });
+
+  it('writes the same bytes whatever the clock says (HDF5 would stamp its objects with the time)', async () => {
+    const l = layout(times);
+    const first = await written(l, 'first.nc');
+    const now = Date.now;
+    Date.now = () => Date.UTC(2031, 0, 1);
+    try {
+      const second = await written(l, 'second.nc');
+      expect(second.bytes.equals(first.bytes)).toBe(true);
+    } finally {
+      Date.now = now;
+    }
   });
 });

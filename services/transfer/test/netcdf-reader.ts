@@ -1,113 +1,92 @@
 /**
- * A structural reader of NetCDF classic and 64-bit offset files for the tests, written from the
- * NetCDF Classic Format Specification independently of the writer.
+ * NetCDF-4 files read back for the tests with h5wasm, the HDF5 library itself: dimensions as the
+ * dimension scales netCDF-C takes them from (NetCDF Users Guide, "NetCDF-4 Format"), attributes
+ * as stored, and every variable's values.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import h5wasm, { type Dataset } from 'h5wasm/node';
+
+type Attributes = Record<string, string | number[]>;
+
 export interface NcVariable {
   name: string;
   dims: string[];
   shape: number[];
-  type: number;
-  attributes: Record<string, string | number[]>;
-  begin: number;
-  vsize: number;
+  /** h5wasm's dtype: '<f' float32, '<d' float64 */
+  dtype: string;
+  /** chunk shape, or null when stored contiguously */
+  chunks: number[] | null;
+  /** HDF5 filter ids (1: DEFLATE) */
+  filters: number[];
+  attributes: Attributes;
 }
 
 export interface NcFile {
-  version: number;
   dims: { name: string; length: number }[];
-  attributes: Record<string, string | number[]>;
+  attributes: Attributes;
   variables: Record<string, NcVariable>;
   /** a variable's values, all of them */
   read(name: string): Float64Array | Float32Array;
 }
 
-export function readNetcdf(buf: Buffer): NcFile {
-  if (buf.toString('latin1', 0, 3) !== 'CDF') throw new Error('not a NetCDF classic file');
-  const version = buf[3]!;
-  let p = 4;
-  const int = () => {
-    const v = buf.readInt32BE(p);
-    p += 4;
-    return v;
-  };
-  const pad = (n: number) => n + ((4 - (n % 4)) % 4);
-  const name = () => {
-    const n = int();
-    const s = buf.toString('utf8', p, p + n);
-    p += pad(n);
-    return s;
-  };
-  const attributes = (): Record<string, string | number[]> => {
-    const tag = int();
-    const n = int();
-    if (tag === 0 && n === 0) return {};
-    if (tag !== 0x0c) throw new Error(`attribute list tag ${tag}`);
-    const out: Record<string, string | number[]> = {};
-    for (let i = 0; i < n; i++) {
-      const key = name();
-      const type = int();
-      const count = int();
-      if (type === 2) {
-        out[key] = buf.toString('utf8', p, p + count);
-        p += pad(count);
-      } else {
-        const size = type === 5 ? 4 : type === 6 ? 8 : 0;
-        if (!size) throw new Error(`attribute type ${type}`);
-        const values: number[] = [];
-        for (let k = 0; k < count; k++) values.push(type === 5 ? buf.readFloatBE(p + 4 * k) : buf.readDoubleBE(p + 8 * k));
-        out[key] = values;
-        p += pad(size * count);
-      }
-    }
-    return out;
-  };
-  const numrecs = int();
-  if (numrecs !== 0) throw new Error('record variables are not expected');
-  const dimTag = int();
-  const nDims = int();
-  if (dimTag !== 0x0a) throw new Error('dimension list');
-  const dims: { name: string; length: number }[] = [];
-  for (let i = 0; i < nDims; i++) dims.push({ name: name(), length: int() });
-  const globals = attributes();
-  if (int() !== 0x0b) throw new Error('variable list');
-  const nVars = int();
-  const variables: Record<string, NcVariable> = {};
-  for (let i = 0; i < nVars; i++) {
-    const vname = name();
-    const n = int();
-    const ids: number[] = [];
-    for (let k = 0; k < n; k++) ids.push(int());
-    const attrs = attributes();
-    const type = int();
-    const vsize = int() >>> 0;
-    let begin: number;
-    if (version === 2) {
-      begin = Number(buf.readBigInt64BE(p));
-      p += 8;
-    } else begin = int();
-    variables[vname] = {
-      name: vname,
-      dims: ids.map((d) => dims[d]!.name),
-      shape: ids.map((d) => dims[d]!.length),
-      type,
-      attributes: attrs,
-      begin,
-      vsize,
-    };
+/** HDF5's and netCDF-4's bookkeeping attributes, not the file's metadata. */
+const BOOKKEEPING = new Set(['CLASS', 'NAME', 'DIMENSION_LIST', 'REFERENCE_LIST', '_Netcdf4Dimid', '_Netcdf4Coordinates', '_NCProperties']);
+
+function attributesOf(node: { attrs: Record<string, { value: unknown }> }): Attributes {
+  const out: Attributes = {};
+  for (const [name, a] of Object.entries(node.attrs)) {
+    if (BOOKKEEPING.has(name)) continue;
+    const v = a.value;
+    if (typeof v === 'string') out[name] = v;
+    else if (typeof v === 'number') out[name] = [v];
+    else if (ArrayBuffer.isView(v)) out[name] = Array.from(v as unknown as ArrayLike<number>, Number);
+    else throw new Error(`attribute ${name} is neither text nor numbers`);
   }
-  const headerEnd = p;
-  return {
-    version,
-    dims,
-    attributes: globals,
-    variables,
-    read(vname) {
-      const v = variables[vname]!;
-      if (v.begin < headerEnd) throw new Error('data overlaps the header');
-      const n = v.shape.reduce((a, b) => a * b, 1);
-      if (v.type === 6) return Float64Array.from({ length: n }, (_, k) => buf.readDoubleBE(v.begin + 8 * k));
-      if (v.type === 5) return Float32Array.from({ length: n }, (_, k) => buf.readFloatBE(v.begin + 4 * k));
-      throw new Error(`type ${v.type}`);
-    },
-  };
+  return out;
+}
+
+/** Reads a whole NetCDF-4 file from its bytes (h5wasm opens files by path, so they go through a temporary one). */
+export async function readNetcdf4(bytes: Uint8Array): Promise<NcFile> {
+  await h5wasm.ready;
+  const dir = mkdtempSync(join(tmpdir(), 'transfer-nc-'));
+  const path = join(dir, 'file.nc');
+  writeFileSync(path, bytes);
+  const file = new h5wasm.File(path, 'r');
+  try {
+    const dims: NcFile['dims'] = [];
+    const variables: Record<string, NcVariable> = {};
+    const values = new Map<string, Float64Array | Float32Array>();
+    for (const name of file.keys()) {
+      const ds = file.get(name);
+      if (!(ds instanceof h5wasm.Dataset)) continue;
+      const shape = ds.shape ?? [];
+      const scale = ds.get_scale_name();
+      if (scale) dims.push({ name: scale, length: shape[0]! });
+      variables[name] = {
+        name,
+        dims: scale ? [scale] : shape.map((_, k) => ds.get_attached_scales(k)[0]?.replace(/^\//, '') ?? `phony_dim_${k}`),
+        shape,
+        dtype: String(ds.dtype),
+        chunks: ds.metadata.chunks,
+        filters: ds.filters.map((f) => f.id),
+        attributes: attributesOf(ds as Dataset),
+      };
+      values.set(name, ds.value as Float64Array | Float32Array);
+    }
+    return {
+      dims,
+      attributes: attributesOf(file),
+      variables,
+      read: (name) => {
+        const v = values.get(name);
+        if (!v) throw new Error(`no variable ${name}`);
+        return v;
+      },
+    };
+  } finally {
+    file.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

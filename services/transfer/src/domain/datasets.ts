@@ -165,7 +165,7 @@ export function findDataset(product: TransferProduct, name: string, source: Grid
 }
 
 /** A change of any writer's output changes this, so no file made by an older writer is served again. */
-export const WRITER_VERSION = 1;
+export const WRITER_VERSION = 2;
 
 /**
  * The cache key of a dataset's file: a hash of everything its bytes depend on. Files that hold a

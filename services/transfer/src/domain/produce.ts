@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import type { GridSource } from '@fieldcast/weather';
 import { writeGeoTiff } from '../formats/geotiff.js';
 import { writeNetcdf } from '../formats/netcdf.js';
-import type { PositionalSink, RasterLayout } from '../formats/raster.js';
+import type { RasterLayout, RasterRows } from '../formats/raster.js';
 import type { Dataset } from './datasets.js';
 import { gridRows } from './grid-rows.js';
 
@@ -35,21 +35,22 @@ export function layoutOf(dataset: Dataset, source: GridSource): RasterLayout {
   };
 }
 
-/** Writes the dataset's file through the sink; returns its size in bytes. */
-export async function produceDataset(dataset: Dataset, source: GridSource, sink: PositionalSink): Promise<number> {
-  const layout = layoutOf(dataset, source);
+/** The rows of the dataset's grid from the weather, as its writer reads them. */
+function rowsOf(dataset: Dataset, source: GridSource): RasterRows {
   const ids = dataset.product.variables.map((v) => v.id);
   const startMs = dataset.startMs ?? 0;
   const range = { startMs, endMs: dataset.times.length > 0 ? dataset.times[dataset.times.length - 1]! : startMs };
-  const rows = gridRows(source, ids, dataset.product.grid, range, Math.max(1, dataset.times.length));
-  return dataset.product.def.format === 'GeoTIFF' ? writeGeoTiff(layout, rows, sink) : writeNetcdf(layout, rows, sink);
+  return gridRows(source, ids, dataset.product.grid, range, Math.max(1, dataset.times.length));
 }
 
 /** Writes the dataset's file at `path` (created or emptied); returns its size in bytes. */
 export async function produceDatasetFile(dataset: Dataset, source: GridSource, path: string): Promise<number> {
+  const layout = layoutOf(dataset, source);
+  // NetCDF-4 is written by the HDF5 library, which opens the file itself.
+  if (dataset.product.def.format === 'NetCDF') return writeNetcdf(layout, rowsOf(dataset, source), path);
   const handle = await open(path, 'w');
   try {
-    return await produceDataset(dataset, source, {
+    return await writeGeoTiff(layout, rowsOf(dataset, source), {
       write: async (bytes, position) => {
         let done = 0;
         while (done < bytes.length) done += (await handle.write(bytes, done, bytes.length - done, position + done)).bytesWritten;
