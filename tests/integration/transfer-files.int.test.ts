@@ -4,10 +4,11 @@
  * signed link through /vsicurl/ (no credentials) with the right size, geotransform, CRS, nodata and
  * band descriptions, GDAL's own validator calls it cloud-optimized, gdallocationinfo finds the
  * weather's values in it; curl downloads a NetCDF file by its link and ncdump -h shows its CF
- * coordinates and units; xarray opens it with decoded times and the same values.
+ * coordinates and units in a NetCDF-4 file, chunked and compressed; xarray opens it through
+ * netCDF-C (the netcdf4 engine) with decoded times and the same values.
  *
  * gdal-bin and netcdf-bin (and curl) are needed: `apt-get install -y gdal-bin netcdf-bin curl`;
- * xarray from python3-xarray with python3-scipy (Debian), or $FIELDCAST_PYTHON. Under CI (CI=true)
+ * xarray from python3-xarray with python3-netcdf4 (Debian), or $FIELDCAST_PYTHON. Under CI (CI=true)
  * or FIELDCAST_REQUIRE_GDAL=1 a missing tool fails the suite, naming it; elsewhere the tests that
  * need it are skipped with the reason printed.
  */
@@ -39,7 +40,7 @@ function runs(cmd: string, args: string[]): boolean {
 
 function findPython(): string | undefined {
   const explicit = process.env.FIELDCAST_PYTHON;
-  return (explicit ? [explicit] : ['python3', '/usr/bin/python3']).find((p) => runs(p, ['-c', 'import xarray, scipy']));
+  return (explicit ? [explicit] : ['python3', '/usr/bin/python3']).find((p) => runs(p, ['-c', 'import xarray, netCDF4']));
 }
 
 const tools = {
@@ -54,7 +55,7 @@ const why = {
   gdal: 'gdalinfo and gdallocationinfo are not installed (apt-get install -y gdal-bin)',
   netcdf: 'ncdump is not installed (apt-get install -y netcdf-bin)',
   curl: 'curl is not installed (apt-get install -y curl)',
-  xarray: 'xarray with scipy is not importable (apt-get install -y python3-xarray python3-scipy, or set FIELDCAST_PYTHON)',
+  xarray: 'xarray with netCDF4 is not importable (apt-get install -y python3-xarray python3-netcdf4, or set FIELDCAST_PYTHON)',
 };
 
 /** A test that needs a tool: run, or failed naming the tool under CI, or skipped saying why. */
@@ -176,9 +177,9 @@ describe('NetCDF', () => {
   };
 
   needing(tools.netcdf && tools.curl, `${why.netcdf}, or ${why.curl}`)(
-    'curl downloads it from its link and ncdump -h shows CF coordinates and units',
+    'curl downloads it from its link and ncdump -hs shows a NetCDF-4 file with CF coordinates and units, chunked and compressed',
     async () => {
-      const header = execFileSync('ncdump', ['-h', await download()], { encoding: 'utf8' });
+      const header = execFileSync('ncdump', ['-hs', await download()], { encoding: 'utf8' });
       expect(header).toMatch(/^netcdf hourly \{/);
       for (const line of [
         'time = 24 ;',
@@ -194,12 +195,16 @@ describe('NetCDF', () => {
         'air_temperature:units = "degC" ;',
         'air_temperature:_FillValue = -9999.f ;',
         ':Conventions = "CF-1.8" ;',
+        'air_temperature:_Storage = "chunked" ;',
+        'air_temperature:_ChunkSizes = 1, 12, 26 ;',
+        'air_temperature:_DeflateLevel = 4 ;',
+        ':_Format = "netCDF-4" ;',
       ])
         expect(header).toContain(line);
       expect(header).toMatch(/:title = ".+" ;/);
       expect(header).toMatch(/:source = ".+" ;/);
       expect(header).toMatch(/:history = ".+" ;/);
-      expect(execFileSync('ncdump', ['-k', file], { encoding: 'utf8' }).trim()).toBe('64-bit offset');
+      expect(execFileSync('ncdump', ['-k', file], { encoding: 'utf8' }).trim()).toBe('netCDF-4');
     },
   );
 
@@ -208,7 +213,7 @@ describe('NetCDF', () => {
     async () => {
       const script = [
         'import json, sys, xarray',
-        'ds = xarray.open_dataset(sys.argv[1])',
+        'ds = xarray.open_dataset(sys.argv[1], engine="netcdf4")',
         'v = ds["air_temperature"]',
         'print(json.dumps({',
         '  "dims": dict(ds.sizes), "time0": str(ds.time.values[0]), "time23": str(ds.time.values[23]),',
