@@ -2,9 +2,10 @@
  * SyntheticSource: the embedded default GridSource (docs/architecture.md §6). A procedural,
  * deterministic, global world on a 0.01 degree grid, from 2015-01-01T00:00Z to 16 days after the
  * current hour, with no storage. Values at a grid point are a function of (lat, lon, time) only,
- * so every process and every request shape gives the same numbers. The one thing kept between
- * requests is an explicit, bounded cache of computed daily-extreme chunks for point reads
- * (extremes-cache.ts), which holds values any request would compute alike.
+ * so every process and every request shape gives the same numbers. What is kept between requests
+ * is explicit, bounded and keyed, and holds values any request would compute alike: chunks of
+ * daily extremes and of the hourly ET inputs for point reads (point-chunk-cache.ts), and the
+ * static terms of the 2 x 2 grid points of recent point reads (block.ts).
  */
 import { SYNTHETIC_ANALYSIS_PRODUCT, SYNTHETIC_FORECAST_PRODUCT, SYNTHETIC_SOURCE_ID } from '../catalog/sources.js';
 import {
@@ -26,6 +27,7 @@ import {
 import { type Block, makeBlock } from './block.js';
 import { DAY_MS, HOUR_MS } from './calendar.js';
 import { PointExtremesCache } from './extremes-cache.js';
+import { PointChunkCache } from './point-chunk-cache.js';
 import { computeDailyExtremes, computeEtInputs, computeField } from './fields.js';
 import { type SevereEvent, type SevereKind, severeEvents } from './severe.js';
 import { SYNTHETIC_VARIABLES, syntheticVariable } from './variables.js';
@@ -46,6 +48,12 @@ const TMIN: VariableId = 'air_temperature_daily_min';
 const PER_DEG = 100;
 const LAT_OFFSET = 9000;
 const LON_OFFSET = 18000;
+/** Hours per chunk of point ET inputs: a day, so the 49 hours of a default ET series touch three. */
+const ET_CHUNK_HOURS = 24;
+
+/** Blocks of 2 x 2 grid points kept for point reads (about 2 KB each). */
+const POINT_BLOCKS = 1024;
+
 /** Tolerance when deciding whether a cell centre lies on a bbox edge, in cells. */
 const EDGE_EPS = 1e-7;
 
@@ -59,6 +67,11 @@ export interface SyntheticSourceOptions {
    * 8 MB, a year at about 600 points); 0 keeps none.
    */
   pointCacheChunks?: number;
+  /**
+   * Chunks of one day of the five hourly ET inputs kept for point reads (point-chunk-cache.ts;
+   * 1.9 KB each, default 8192: 16 MB, a year at 22 points); 0 keeps none.
+   */
+  pointEtChunks?: number;
   /** product names for the spec's `products` arrays */
   analysisProduct?: string;
   forecastProduct?: string;
@@ -90,12 +103,16 @@ export class SyntheticSource implements GridSource, SubgridReads {
   private readonly now: () => number;
   private readonly maxValues: number;
   private readonly pointExtremes: PointExtremesCache;
+  private readonly pointEt: PointChunkCache<keyof EtInputs<unknown>>;
+  /** static terms of point reads' grid points, by rows and columns; least recently used out */
+  private readonly pointBlocks = new Map<string, Block>();
   private readonly analysis: string;
   private readonly forecast: string;
   constructor(options: SyntheticSourceOptions = {}) {
     this.now = options.now ?? Date.now;
     this.maxValues = options.maxValues ?? 50_000_000;
     this.pointExtremes = new PointExtremesCache(options.pointCacheChunks ?? 4096);
+    this.pointEt = new PointChunkCache(ET_KEYS, ET_CHUNK_HOURS, options.pointEtChunks ?? 8192);
     this.analysis = options.analysisProduct ?? SYNTHETIC_ANALYSIS_PRODUCT;
     this.forecast = options.forecastProduct ?? SYNTHETIC_FORECAST_PRODUCT;
   }
@@ -152,7 +169,9 @@ export class SyntheticSource implements GridSource, SubgridReads {
     const p = this.pointCells(lon, lat);
     const axis = this.timeAxis(this.info('air_temperature'), range);
     this.checkSize(ET_KEYS.length * 4 * axis.n);
-    const fields = computeEtInputs(makeBlock(p.lats, p.lons), axis.i0, axis.n);
+    const fields = this.pointEt.read(p.i, p.j0, p.j1, axis.i0, axis.n, (firstHour, hours) =>
+      computeEtInputs(this.pointBlock(p), firstHour, hours),
+    );
     return mapEtInputs((k) => this.series(this.info(ET_INPUT_VARIABLES[k]), axis, mixPoint(fields[k], p, axis.n), lon));
   }
 
@@ -213,7 +232,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
     const field =
       variable === TMAX || variable === TMIN
         ? this.pointDailyExtremes(p, axis)[variable === TMAX ? 'tmax' : 'tmin']
-        : computeField(variable, makeBlock(p.lats, p.lons), axis.i0, axis.n);
+        : computeField(variable, this.pointBlock(p), axis.i0, axis.n);
     if (variable === 'precipitation_type') {
       // A category cannot be interpolated: take the nearest grid point.
       const k = (p.fy < 0.5 ? 0 : 2) + (p.fx < 0.5 ? 0 : 1);
@@ -226,10 +245,27 @@ export class SyntheticSource implements GridSource, SubgridReads {
 
   /** [day][4] daily extremes of the point's grid points, through the chunk cache. */
   private pointDailyExtremes(p: PointCells, axis: TimeAxis): DailyExtremes<Float32Array> {
-    let block: Block | null = null;
     return this.pointExtremes.read(p.i, p.j0, p.j1, axis.i0, axis.n, (firstDay, days) =>
-      computeDailyExtremes((block ??= makeBlock(p.lats, p.lons)), firstDay, days),
+      computeDailyExtremes(this.pointBlock(p), firstDay, days),
     );
+  }
+
+  /**
+   * The block of a point read's 2 x 2 grid points. Its terms are a function of the cells alone
+   * and no computation writes to a block, so one is shared by the reads of the same cells.
+   */
+  private pointBlock(p: PointCells): Block {
+    const key = `${p.i}:${p.j0}:${p.j1}`;
+    let block = this.pointBlocks.get(key);
+    if (block) {
+      // Map iteration follows insertion order: re-inserting marks the block most recently used.
+      this.pointBlocks.delete(key);
+    } else {
+      block = makeBlock(p.lats, p.lons);
+      if (this.pointBlocks.size >= POINT_BLOCKS) this.pointBlocks.delete(this.pointBlocks.keys().next().value!);
+    }
+    this.pointBlocks.set(key, block);
+    return block;
   }
 
   private series(info: VariableInfo, axis: TimeAxis, values: Float32Array, lon: number): PointSeries {
