@@ -57,6 +57,45 @@ function lockKey(schema: string, purpose: 'write' | 'relay'): number {
   return h | 0;
 }
 
+/** What a writer of a schema's data needs of its outbox: adding events to a transaction. */
+export interface OutboxWriter {
+  add<T>(trx: Knex.Transaction, topic: string, input: ResourceEventInput<T>): Promise<void>;
+}
+
+/** The PostgreSQL channel a schema's relay listens on, notified by every write. */
+function channelOf(schema: string): string {
+  return `fieldcast_outbox_${schema}`;
+}
+
+/**
+ * Adds a resource event to the transaction in the schema's outbox, in commit order (the write
+ * lock of `Outbox`), and notifies the schema's relay on PostgreSQL.
+ */
+async function addToOutbox<T>(
+  db: Database,
+  schema: string,
+  trx: Knex.Transaction,
+  topic: string,
+  input: ResourceEventInput<T>,
+): Promise<void> {
+  const event = resourceEvent(input);
+  await trx.raw('select pg_advisory_xact_lock(?)', [lockKey(schema, 'write')]);
+  await trx
+    .withSchema(schema)
+    .table('outbox')
+    .insert({ id: event.id, topic, key: event.subject, event: JSON.stringify(event) });
+  if (db.kind === 'postgres') await trx.raw('select pg_notify(?, ?)', [channelOf(schema), '']);
+}
+
+/**
+ * Writes events into a service schema's outbox from a process that does not relay them (the
+ * fleet's commands): the service's relay publishes them, woken by the notification on PostgreSQL,
+ * by its safety poll, or at its next start when the service is not running.
+ */
+export function outboxWriter(db: Database, schema: string): OutboxWriter {
+  return { add: (trx, topic, input) => addToOutbox(db, schema, trx, topic, input) };
+}
+
 /**
  * Writes events in the caller's transaction and relays them to the transport.
  *
@@ -66,7 +105,7 @@ function lockKey(schema: string, purpose: 'write' | 'relay'): number {
  * retried with backoff from the same row, so nothing is skipped or reordered. A crash between
  * publish and commit republishes: consumers are idempotent on the CloudEvent id.
  */
-export class Outbox {
+export class Outbox implements OutboxWriter {
   private readonly batchSize: number;
   private readonly safetyPollMs: number;
   private readonly maxBackoffMs: number;
@@ -86,25 +125,14 @@ export class Outbox {
     this.batchSize = options.batchSize ?? 200;
     this.safetyPollMs = options.safetyPollMs ?? 5000;
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
-    this.channel = `fieldcast_outbox_${options.schema}`;
+    this.channel = channelOf(options.schema);
     this.retainSentMs = options.retainSentMs ?? 7 * 86_400_000;
     this.pruneIntervalMs = options.pruneIntervalMs ?? 600_000;
   }
 
   /** Adds a resource event to the transaction; it is relayed once the transaction commits. */
   async add<T>(trx: Knex.Transaction, topic: string, input: ResourceEventInput<T>): Promise<void> {
-    const event = resourceEvent(input);
-    await trx.raw('select pg_advisory_xact_lock(?)', [lockKey(this.options.schema, 'write')]);
-    await trx
-      .withSchema(this.options.schema)
-      .table('outbox')
-      .insert({
-        id: event.id,
-        topic,
-        key: event.subject,
-        event: JSON.stringify(event),
-      });
-    if (this.options.db.kind === 'postgres') await trx.raw('select pg_notify(?, ?)', [this.channel, '']);
+    await addToOutbox(this.options.db, this.options.schema, trx, topic, input);
     trx.executionPromise.then(
       () => this.wake(),
       () => undefined,

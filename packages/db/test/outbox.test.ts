@@ -1,5 +1,5 @@
 import { InProcessTransport, type CloudEvent, type IncomingMessage } from '@fieldcast/bus';
-import { migrateSchema, openDatabase, Outbox, outboxMigration, type Database } from '../src/index.js';
+import { migrateSchema, openDatabase, Outbox, outboxMigration, outboxWriter, type Database, type OutboxWriter } from '../src/index.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const SCHEMA = 'relaytest';
@@ -34,7 +34,7 @@ function setup(options: { safetyPollMs?: number; maxBackoffMs?: number; retainSe
   return { transport, outbox, received, consume };
 }
 
-async function write(outbox: Outbox, subject: string, action: string) {
+async function write(outbox: OutboxWriter, subject: string, action: string) {
   await db.knex.transaction(async (trx) => {
     await trx
       .withSchema(SCHEMA)
@@ -114,6 +114,21 @@ describe('outbox relay (docs/architecture.md §5)', () => {
     await until(() => received.length === 5);
     expect(received.map((e) => e.type)).toEqual(['a0', 'a1', 'a2', 'a3', 'a4'].map((a) => `fieldcast.thing.${a}`));
     expect(await outbox.pending()).toBe(0);
+    await outbox.stop();
+  });
+
+  it('publishes what a writer without a relay (a command of the fleet) added, at start and, while running, by its poll', async () => {
+    const { outbox, received, consume } = setup({ safetyPollMs: 100 });
+    await consume;
+    const command = outboxWriter(db, SCHEMA);
+    await write(command, 'c', 'a0');
+    await write(outbox, 'c', 'a1');
+    expect(await outbox.pending()).toBe(2);
+    await outbox.start();
+    await until(() => received.length === 2);
+    await write(command, 'c', 'a2');
+    await until(() => received.length === 3);
+    expect(received.map((e) => e.type)).toEqual(['a0', 'a1', 'a2'].map((a) => `fieldcast.thing.${a}`));
     await outbox.stop();
   });
 
