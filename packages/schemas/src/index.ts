@@ -12,3 +12,4 @@ export * from './model.js';
 export * from './observations.js';
 export * from './transfer.js';
 export * from './archive.js';
+export * from './product-grants.js';
