@@ -1,3 +1,4 @@
+import { outboxWriter } from '@fieldcast/db';
 import { platformService } from '@fieldcast/platform';
 import { GrantCommandError, productGrantsCommand } from '@fieldcast/platform/grants';
 import { FleetEnv, IdentityStore, migrateIdentity, migrateService } from '@fieldcast/runtime';
@@ -13,7 +14,11 @@ export async function productsCommand(args: string[], env: FleetEnv, print: (lin
   try {
     await migrateIdentity(db);
     await migrateService(db, platformService);
-    await productGrantsCommand(args, { knex: db.knex, identity: new IdentityStore(db.knex) }, print);
+    await productGrantsCommand(
+      args,
+      { knex: db.knex, outbox: outboxWriter(db, platformService.area), identity: new IdentityStore(db.knex) },
+      print,
+    );
   } catch (err) {
     if (err instanceof GrantCommandError) throw new UsageError(err.message);
     throw err;

@@ -1,5 +1,6 @@
 import { Api, type Account } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
+import { PRODUCT_GRANTS_TOPIC } from '@fieldcast/schemas';
 import { createCatalog, FrameIndex, frameZoomLevels } from '@fieldcast/weather';
 import { platformMigration } from '../migrations/001_platform.js';
 import { Platform } from './domain/platform.js';
@@ -9,6 +10,13 @@ import { AREA, Announcements, FORECASTS_TOPIC, FRAMES_TOPIC, ProductGrants } fro
 
 /** The name of the tile-building application's background task (tests run it with `runBackground`). */
 export const FRAME_ANNOUNCEMENTS_TASK = 'frame-announcements';
+/** The name of the task that publishes every grant again (docs/decisions/0134-product-grants-published-to-the-tiles-area.md). */
+export const GRANT_REPUBLISHING_TASK = 'grant-republishing';
+/**
+ * A day: well inside the broker's retention of a topic (7 days by default), so a reader that
+ * starts from the oldest retained message finds every grant.
+ */
+const REPUBLISH_GRANTS_EVERY_MS = 86_400_000;
 
 const NO_GRANTS: ReadonlySet<string> = new Set();
 
@@ -19,14 +27,14 @@ export const platformService = defineService({
   description: 'Products with every filter, frames, forecasts, datapoints and per-account access (spec 2.4, 4.6, 5, 6).',
   needs: {
     database: { migrations: [platformMigration] },
-    outbox: { topics: [FRAMES_TOPIC, FORECASTS_TOPIC] },
+    outbox: { topics: [FRAMES_TOPIC, FORECASTS_TOPIC, PRODUCT_GRANTS_TOPIC] },
     weather: true,
   },
   api(deps) {
     const catalog = createCatalog();
     const zoom = frameZoomLevels(deps.weather.grid.dLon);
     const platform = new Platform(catalog, new FrameIndex(catalog.products()), deps.weather, zoom);
-    const grants = new ProductGrants(deps.db.knex);
+    const grants = new ProductGrants(deps.db.knex, deps.outbox);
     const restricted = catalog.products().some((p) => p.access === 'restricted');
     return platformRoutes(new Api(), {
       platform,
@@ -38,12 +46,21 @@ export const platformService = defineService({
   background(deps) {
     const zoom = frameZoomLevels(deps.weather.grid.dLon);
     const announcer = new FrameAnnouncer(createCatalog().products(), new Announcements(deps.db.knex), deps.outbox, zoom);
+    const grants = new ProductGrants(deps.db.knex, deps.outbox);
     return [
       {
         name: FRAME_ANNOUNCEMENTS_TASK,
         everyMs: ANNOUNCE_EVERY_MS,
         run: async (nowMs) => {
           await announcer.pass(nowMs);
+        },
+      },
+      // The first pass runs at start: grants made before a reader existed reach it.
+      {
+        name: GRANT_REPUBLISHING_TASK,
+        everyMs: REPUBLISH_GRANTS_EVERY_MS,
+        run: async () => {
+          await grants.republish();
         },
       },
     ];

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
+import type { OutboxWriter } from '@fieldcast/db';
 import { createCatalog } from '@fieldcast/weather';
 import { ProductGrants } from './store.js';
 
@@ -16,11 +17,16 @@ const USAGE =
  * `fieldcast products grant|revoke|list` (docs/decisions/0121-product-access.md): which
  * accounts see which restricted products. The fleet opens the database (the embedded data dir
  * while the fleet is stopped, like `accounts create`, or DATABASE_URL) and migrates the platform
- * schema; this reads the arguments and changes the grants.
+ * schema; this reads the arguments and changes the grants, each change with its message in the
+ * platform's outbox, which the platform service's relay publishes.
  */
 export async function productGrantsCommand(
   args: string[],
-  deps: { knex: Knex; identity: { findAccount(idOrHandle: string): Promise<{ id: string; handle: string } | null> } },
+  deps: {
+    knex: Knex;
+    outbox: OutboxWriter;
+    identity: { findAccount(idOrHandle: string): Promise<{ id: string; handle: string } | null> };
+  },
   print: (line: string) => void,
 ): Promise<void> {
   const [sub, ...rest] = args;
@@ -36,7 +42,7 @@ export async function productGrantsCommand(
   if (!values.account || !['grant', 'revoke', 'list'].includes(sub ?? '')) throw new GrantCommandError(USAGE);
   const account = await deps.identity.findAccount(values.account);
   if (!account) throw new GrantCommandError(`no account ${values.account}`);
-  const grants = new ProductGrants(deps.knex);
+  const grants = new ProductGrants(deps.knex, deps.outbox);
   if (sub === 'list') {
     const names = await grants.list(account.id);
     print(values.json ? JSON.stringify(names) : names.length ? names.join('\n') : `account ${account.handle} has no restricted products`);

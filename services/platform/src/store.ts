@@ -1,4 +1,7 @@
 import type { Knex } from 'knex';
+import type { OutboxWriter } from '@fieldcast/db';
+import { fieldcastId } from '@fieldcast/ids';
+import { PRODUCT_GRANTS_TOPIC, type ProductGrantState } from '@fieldcast/schemas';
 
 export const AREA = 'platform';
 /** Topics of the tile-building application's events (docs/architecture.md §5). */
@@ -9,19 +12,35 @@ export const FORECASTS_TOPIC = 'fieldcast.platform.forecasts';
 const GRANTS_TTL_MS = 5_000;
 const GRANTS_CACHE_MAX = 10_000;
 
+/** One cache per database, so a grant or revocation made in this process is seen at once by its services. */
+const caches = new WeakMap<Knex, Map<string, { ids: ReadonlySet<string>; expires: number }>>();
+
+/** The outbox event of a grant's state: keyed by the grant, so one pair's changes stay in order on one partition. */
+function grantEvent(state: ProductGrantState) {
+  return {
+    area: AREA,
+    resource: 'product-grant',
+    action: state.granted ? 'granted' : 'revoked',
+    subject: fieldcastId('product-grant', state.accountId, state.productId),
+    data: { account: state.accountId, resource: state },
+  };
+}
+
 /**
  * Grants of restricted products to accounts (docs/decisions/0121-product-access.md), in the
  * platform schema; nothing else touches the table. Written by `fieldcast products grant` and
  * `revoke`, read on every request that names or lists products, so an account's set is kept for
  * a few seconds: a change made by the CLI in another process is seen within GRANTS_TTL_MS.
+ * Every change publishes the grant's new state through the outbox, for the areas that serve
+ * products' data (docs/decisions/0134-product-grants-published-to-the-tiles-area.md).
  */
-/** One cache per database, so a grant or revocation made in this process is seen at once by its services. */
-const caches = new WeakMap<Knex, Map<string, { ids: ReadonlySet<string>; expires: number }>>();
-
 export class ProductGrants {
   private readonly cache: Map<string, { ids: ReadonlySet<string>; expires: number }>;
 
-  constructor(private readonly knex: Knex) {
+  constructor(
+    private readonly knex: Knex,
+    private readonly outbox: OutboxWriter,
+  ) {
     let cache = caches.get(knex);
     if (!cache) caches.set(knex, (cache = new Map()));
     this.cache = cache;
@@ -43,22 +62,65 @@ export class ProductGrants {
     return ids;
   }
 
-  /** Grants a product; true when it was not granted before. */
+  /** Grants a product; true when it was not granted before (only then is the change published). */
   async grant(accountId: string, product: { id: string; name: string }): Promise<boolean> {
-    const rows = await this.table
-      .insert({ account_id: accountId, product_id: product.id, product_name: product.name })
-      .onConflict(['account_id', 'product_id'])
-      .ignore()
-      .returning('product_id');
+    const added = await this.knex.transaction(async (trx) => {
+      const rows = await trx
+        .withSchema(AREA)
+        .table('product_grants')
+        .insert({ account_id: accountId, product_id: product.id, product_name: product.name })
+        .onConflict(['account_id', 'product_id'])
+        .ignore()
+        .returning('product_id');
+      if (rows.length > 0)
+        await this.outbox.add(trx, PRODUCT_GRANTS_TOPIC, grantEvent({ accountId, productId: product.id, granted: true }));
+      return rows.length > 0;
+    });
     this.cache.delete(accountId);
-    return rows.length > 0;
+    return added;
   }
 
-  /** Revokes a grant; true when there was one. */
+  /** Revokes a grant; true when there was one (only then is the change published). */
   async revoke(accountId: string, productId: string): Promise<boolean> {
-    const rows = await this.table.where({ account_id: accountId, product_id: productId }).delete().returning('product_id');
+    const removed = await this.knex.transaction(async (trx) => {
+      const rows = await trx
+        .withSchema(AREA)
+        .table('product_grants')
+        .where({ account_id: accountId, product_id: productId })
+        .delete()
+        .returning('product_id');
+      if (rows.length > 0) await this.outbox.add(trx, PRODUCT_GRANTS_TOPIC, grantEvent({ accountId, productId, granted: false }));
+      return rows.length > 0;
+    });
     this.cache.delete(accountId);
-    return rows.length > 0;
+    return removed;
+  }
+
+  /**
+   * Publishes every grant's state again, so a reader that starts late, or reads a topic whose
+   * older messages the broker has dropped, still learns every grant
+   * (docs/decisions/0134-product-grants-published-to-the-tiles-area.md). Returns how many.
+   */
+  async republish(): Promise<number> {
+    return this.knex.transaction(async (trx) => {
+      // SHARE conflicts with the row locks of grant and revoke: changes under way commit (and
+      // queue their messages) before this reads, and later ones wait until its messages are
+      // queued, so no message of this pass follows a newer state of its grant.
+      await trx.raw('lock table ??.product_grants in share mode', [AREA]);
+      const rows: { account_id: string; product_id: string }[] = await trx
+        .withSchema(AREA)
+        .table('product_grants')
+        .orderBy(['account_id', 'product_id'])
+        .select('account_id', 'product_id');
+      for (const row of rows) {
+        await this.outbox.add(
+          trx,
+          PRODUCT_GRANTS_TOPIC,
+          grantEvent({ accountId: row.account_id, productId: row.product_id, granted: true }),
+        );
+      }
+      return rows.length;
+    });
   }
 
   /** Names of the products granted to the account, by name. */

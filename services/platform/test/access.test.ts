@@ -1,6 +1,7 @@
 import { fieldcastId, FIELDCAST_NAMESPACE, uuidv5 } from '@fieldcast/ids';
 import { useTestFleet } from '@fieldcast/runtime/testing';
-import { platformService } from '../src/definition.js';
+import { PRODUCT_GRANTS_TOPIC } from '@fieldcast/schemas';
+import { GRANT_REPUBLISHING_TASK, platformService } from '../src/definition.js';
 import { GrantCommandError, productGrantsCommand } from '../src/grants.js';
 import { clock, get, names, now, PUBLIC_PRODUCTS, RESTRICTED, START } from './helpers.js';
 
@@ -10,9 +11,27 @@ beforeEach(() => {
   clock.ms = START;
 });
 
+/** The grant messages in the platform's outbox, oldest first: key, type and what the message says. */
+async function grantMessages(): Promise<{ key: string; type: string; account: string; resource: unknown }[]> {
+  const rows: { key: string; event: string | { type: string; data: { account: string; resource: unknown } } }[] = await t.fleet.db.knex
+    .withSchema('platform')
+    .table('outbox')
+    .where({ topic: PRODUCT_GRANTS_TOPIC })
+    .orderBy('seq')
+    .select('key', 'event');
+  return rows.map((r) => {
+    const event = typeof r.event === 'string' ? JSON.parse(r.event) : r.event;
+    return { key: r.key, type: event.type, account: event.data.account, resource: event.data.resource };
+  });
+}
+
 async function cli(...args: string[]): Promise<string[]> {
   const out: string[] = [];
-  await productGrantsCommand(args, { knex: t.fleet.db.knex, identity: t.fleet.identity }, (line) => out.push(line));
+  await productGrantsCommand(
+    args,
+    { knex: t.fleet.db.knex, outbox: t.fleet.deps('platform').outbox!, identity: t.fleet.identity },
+    (line) => out.push(line),
+  );
   return out;
 }
 
@@ -90,5 +109,37 @@ describe('restricted products (spec 5; docs/decisions/0121-product-access.md)', 
     await expect(cli(...filled)).rejects.toThrow(GrantCommandError);
     await expect(cli(...filled)).rejects.toThrow(message);
     expect(await cli('list', '--account', t.alice.id)).toEqual([`account ${t.alice.handle} has no restricted products`]);
+    expect(await grantMessages()).toEqual([]);
+  });
+});
+
+describe('grant changes are published (docs/decisions/0134-product-grants-published-to-the-tiles-area.md)', () => {
+  const state = (account: string, granted: boolean) => ({
+    key: fieldcastId('product-grant', account, productId),
+    type: `fieldcast.product-grant.${granted ? 'granted' : 'revoked'}`,
+    account,
+    resource: { accountId: account, productId, granted },
+  });
+
+  it('a grant and a revocation each put the grant’s new state in the outbox; a command that changes nothing puts none', async () => {
+    await cli('grant', '--account', t.alice.handle, '--product', RESTRICTED);
+    await cli('grant', '--account', t.alice.handle, '--product', RESTRICTED);
+    await cli('revoke', '--account', t.alice.handle, '--product', RESTRICTED);
+    await cli('revoke', '--account', t.alice.handle, '--product', RESTRICTED);
+    expect(await grantMessages()).toEqual([state(t.alice.id, true), state(t.alice.id, false)]);
+  });
+
+  it('the republishing task publishes every grant again, those made before grants were published too', async () => {
+    await cli('grant', '--account', t.alice.handle, '--product', RESTRICTED);
+    // a grant stored without its message, as every grant made before grants were published
+    await t.fleet.db.knex
+      .withSchema('platform')
+      .table('product_grants')
+      .insert({ account_id: t.bob.id, product_id: productId, product_name: RESTRICTED });
+    expect(await grantMessages()).toEqual([state(t.alice.id, true)]);
+    await t.fleet.runBackground('platform', GRANT_REPUBLISHING_TASK);
+    const again = (await grantMessages()).slice(1);
+    expect(again).toHaveLength(2);
+    expect(again).toEqual(expect.arrayContaining([state(t.alice.id, true), state(t.bob.id, true)]));
   });
 });
