@@ -69,14 +69,21 @@ export const StormReportRecord = z
   .object({
     ...RecordBase,
     reportType: z.enum(['hail', 'wind', 'tornado']),
-    magnitude: z.number().describe('hail: diameter (mm); wind: gust (m/s); tornado: EF rating'),
+    magnitude: z
+      .number()
+      .nullable()
+      .describe('hail: diameter (mm); wind: gust (m/s); tornado: EF rating; null where an ingested report gave none (UNK)'),
     unit: z.string().describe('mm, m s-1 or EF'),
+    place: z.string().optional().describe('ingested reports: where it was reported, "Location, County, State"'),
     remarks: z.string().describe('the report text'),
-    source: z.literal('synthetic'),
+    source: z
+      .enum(['synthetic', 'ingested'])
+      .describe('synthetic: the synthetic world’s; ingested: a row of a storm report file (fieldcast archive ingest-reports)'),
   })
   .meta({
     id: 'ArchiveStormReportRecord',
-    description: 'stormreports: a report of severe hail (>= 1 in), wind (>= 50 kt) or a tornado (US NWS criteria), with its text',
+    description:
+      'stormreports: a report of severe hail (>= 1 in), wind (>= 50 kt) or a tornado (US NWS criteria), with its text; the synthetic world’s and ingested ones',
   });
 
 export const ARCHIVE_RECORDS = {

@@ -1,8 +1,10 @@
 import { defineService } from '@fieldcast/runtime';
 import { usersMigration } from '../migrations/001_users.js';
+import { stormReportsMigration } from '../migrations/002_storm_reports.js';
 import { AddressRangeError, parseRange } from './domain/address-ranges.js';
 import { blockDrawer, type BlockDrawer } from './blocks-compute.js';
 import { SevereEventBlocks } from './domain/event-blocks.js';
+import { StormReportStore } from './report-store.js';
 import { archiveRoutes } from './routes/archive.js';
 import { AREA, ArchiveUserStore } from './store.js';
 
@@ -24,14 +26,15 @@ export const archiveService = defineService({
   area: AREA,
   title: 'Archive',
   description:
-    'Severe-weather history under /v2 (docs/interface.md §11): hailsize, hailprob, tornado, gustdur, lightning and stormreports; summary, latest and history at an ISO 6709 point or region; JSON (GeoJSON for places), XML and KML; access by u, t and a registered address. Events are the synthetic world’s.',
-  needs: { database: { migrations: [usersMigration] }, compute: true },
+    'Severe-weather history under /v2 (docs/interface.md §11): hailsize, hailprob, tornado, gustdur, lightning and stormreports; summary, latest and history at an ISO 6709 point or region; JSON (GeoJSON for places), XML and KML; access by u, t and a registered address. Events are the synthetic world’s, with storm reports ingested from report files (fieldcast archive ingest-reports).',
+  needs: { database: { migrations: [usersMigration, stormReportsMigration] }, compute: true },
   api(deps) {
     const drawer = blockDrawer(deps.computeThreads);
     drawers.set(deps, drawer);
     return archiveRoutes({
       users: new ArchiveUserStore(deps.db.knex, deps.now),
       blocks: new SevereEventBlocks(undefined, drawer.draw),
+      reports: new StormReportStore(deps.db.knex, deps.now),
       trustedProxies: trustedProxies(deps.trustedProxies),
       vendor: deps.vendor,
       now: deps.now,

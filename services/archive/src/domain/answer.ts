@@ -6,6 +6,7 @@ import { checkWork, inUnits, selectEvents, type Selected } from './selection.js'
 import { summarize, type SummaryDay } from './summary.js';
 import type { ArchiveRequest, ArchiveType } from './types.js';
 import type { SevereEventBlocks } from './event-blocks.js';
+import type { IngestedReportSource } from './ingested-reports.js';
 
 /** The request as the archive understood it, echoed in every answer so a caller sees the defaults applied. */
 export interface QueryEcho {
@@ -47,10 +48,18 @@ function echo(q: ArchiveQuery): QueryEcho {
 
 const newestFirst = (a: Selected, b: Selected) => b.event.timeMs - a.event.timeMs || (a.event.id < b.event.id ? -1 : 1);
 
-/** Answers a parsed archive request at `now` (docs/interface.md §11): deterministic for a given query and `now`. */
-export async function answer(q: ArchiveQuery, now: number, blocks: SevereEventBlocks): Promise<ArchiveAnswer> {
+/**
+ * Answers a parsed archive request at `now` (docs/interface.md §11): deterministic for a given
+ * query, `now` and the ingested reports kept.
+ */
+export async function answer(
+  q: ArchiveQuery,
+  now: number,
+  blocks: SevereEventBlocks,
+  reports?: IngestedReportSource,
+): Promise<ArchiveAnswer> {
   checkWork(q);
-  const selected = await selectEvents(q, now, blocks);
+  const selected = await selectEvents(q, now, blocks, reports);
   const query = echo(q);
   if (q.request === 'summary')
     return {

@@ -1,5 +1,5 @@
-import type { AnySevereEvent } from '@fieldcast/weather';
 import { isoTime } from './dates.js';
+import type { ArchiveEvent } from './ingested-reports.js';
 import type { ArchiveType } from './types.js';
 
 /**
@@ -46,10 +46,14 @@ export interface LightningRecord extends RecordBase {
 }
 export interface StormReportRecord extends RecordBase {
   reportType: 'hail' | 'wind' | 'tornado';
-  magnitude: number;
+  /** null where an ingested report gave none */
+  magnitude: number | null;
   unit: string;
+  /** an ingested report: where it was reported (Location, County, State) */
+  place?: string;
   remarks: string;
-  source: 'synthetic';
+  /** the synthetic world's, or ingested from a report file (docs/decisions/0174-ingested-storm-reports.md) */
+  source: 'synthetic' | 'ingested';
 }
 
 export type ArchiveRecord = HailSizeRecord | HailProbRecord | TornadoRecord | GustDurationRecord | LightningRecord | StormReportRecord;
@@ -61,7 +65,7 @@ const KT_PER_MS = 3600 / 1852;
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** One event as a record of a type (the event's kind is the type's, KIND_OF_TYPE). */
-export function recordOf(type: ArchiveType, event: AnySevereEvent, distance: number | undefined): ArchiveRecord {
+export function recordOf(type: ArchiveType, event: ArchiveEvent, distance: number | undefined): ArchiveRecord {
   const base: RecordBase = {
     id: event.id,
     time: isoTime(event.timeMs),
@@ -100,8 +104,9 @@ export function recordOf(type: ArchiveType, event: AnySevereEvent, distance: num
         reportType: event.reportType,
         magnitude: event.magnitude,
         unit: event.unit,
+        ...('source' in event ? { place: event.place } : {}),
         remarks: event.remarks,
-        source: 'synthetic',
+        source: 'source' in event ? event.source : 'synthetic',
       };
   }
 }

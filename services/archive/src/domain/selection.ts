@@ -1,14 +1,14 @@
 import { RequestTooLargeError } from '@fieldcast/kit';
-import type { AnySevereEvent } from '@fieldcast/weather';
 import { distanceToTrackKm, haversineKm } from './distance.js';
 import { BLOCK_DAYS, BLOCK_DEG, eventDayNumber, type SevereEventBlocks } from './event-blocks.js';
+import type { ArchiveEvent, IngestedReportSource } from './ingested-reports.js';
 import type { ArchiveQuery } from './query.js';
 import { KM_PER_MILE } from './query.js';
 import { KIND_OF_TYPE } from './types.js';
 
 /** An event the query selects, with its distance from the query's point (km) when it has one. */
 export interface Selected {
-  event: AnySevereEvent;
+  event: ArchiveEvent;
   distanceKm: number | undefined;
 }
 
@@ -73,9 +73,16 @@ function inRegion(lon: number, lat: number, q: ArchiveQuery & { place: { kind: '
 /**
  * The events of the query's type in its place and time, no later than `now` (the archive holds
  * what has happened), with lightning limited to the asked stroke types; in time order. A tornado
- * counts when any point of its track is in the place and its life overlaps the time.
+ * counts when any point of its track is in the place and its life overlaps the time. Storm
+ * reports are the synthetic world's and, where `reports` is given, the ingested ones
+ * (docs/decisions/0174-ingested-storm-reports.md); no other type reads ingested reports.
  */
-export async function selectEvents(q: ArchiveQuery, now: number, blocks: SevereEventBlocks): Promise<Selected[]> {
+export async function selectEvents(
+  q: ArchiveQuery,
+  now: number,
+  blocks: SevereEventBlocks,
+  reports?: IngestedReportSource,
+): Promise<Selected[]> {
   const kind = KIND_OF_TYPE[q.type];
   const startMs = q.startMs;
   const endMs = Math.min(q.endMs, now);
@@ -85,27 +92,29 @@ export async function selectEvents(q: ArchiveQuery, now: number, blocks: SevereE
   const lastDay = eventDayNumber(endMs);
   const seen = new Set<string>();
   const out: Selected[] = [];
-  for (const box of searchBoxes(q)) {
-    for (const event of await blocks.read(kind, box, firstDay, lastDay)) {
-      if (event.kind === 'tornado') {
-        if (event.endTimeMs < startMs || event.timeMs > endMs) continue;
-      } else if (event.timeMs < startMs || event.timeMs > endMs) continue;
-      if (event.kind === 'lightning' && !q.strokeTypes.has(event.strokeType)) continue;
-      if (seen.has(event.id)) continue;
-      let distanceKm: number | undefined;
-      if (q.place.kind === 'point') {
-        const p = q.place.point;
-        distanceKm = event.kind === 'tornado' ? distanceToTrackKm(p, event.track) : haversineKm(p, event);
-        if (distanceKm > q.radius!.km) continue;
-      } else {
-        const region = q as ArchiveQuery & { place: { kind: 'region' } };
-        const inside =
-          event.kind === 'tornado' ? event.track.some(([x, y]) => inRegion(x, y, region)) : inRegion(event.lon, event.lat, region);
-        if (!inside) continue;
-      }
-      seen.add(event.id);
-      out.push({ event, distanceKm });
+  const admit = (event: ArchiveEvent): void => {
+    if (event.kind === 'tornado') {
+      if (event.endTimeMs < startMs || event.timeMs > endMs) return;
+    } else if (event.timeMs < startMs || event.timeMs > endMs) return;
+    if (event.kind === 'lightning' && !q.strokeTypes.has(event.strokeType)) return;
+    if (seen.has(event.id)) return;
+    let distanceKm: number | undefined;
+    if (q.place.kind === 'point') {
+      const p = q.place.point;
+      distanceKm = event.kind === 'tornado' ? distanceToTrackKm(p, event.track) : haversineKm(p, event);
+      if (distanceKm > q.radius!.km) return;
+    } else {
+      const region = q as ArchiveQuery & { place: { kind: 'region' } };
+      const inside =
+        event.kind === 'tornado' ? event.track.some(([x, y]) => inRegion(x, y, region)) : inRegion(event.lon, event.lat, region);
+      if (!inside) return;
     }
+    seen.add(event.id);
+    out.push({ event, distanceKm });
+  };
+  for (const box of searchBoxes(q)) {
+    for (const event of await blocks.read(kind, box, firstDay, lastDay)) admit(event);
+    if (kind === 'storm_report' && reports) for (const event of await reports.read(box, startMs, endMs)) admit(event);
   }
   out.sort((a, b) => a.event.timeMs - b.event.timeMs || (a.event.id < b.event.id ? -1 : 1));
   return out;

@@ -1,5 +1,5 @@
-import type { AnySevereEvent } from '@fieldcast/weather';
 import { eventDayOf, isoTime } from './dates.js';
+import type { ArchiveEvent } from './ingested-reports.js';
 import type { ArchiveType } from './types.js';
 
 /**
@@ -34,7 +34,7 @@ export interface SummaryDay {
 const max = (a: number | undefined, b: number) => (a === undefined ? b : Math.max(a, b));
 
 /** Event days with at least one event, newest first. */
-export function summarize(type: ArchiveType, events: readonly AnySevereEvent[]): SummaryDay[] {
+export function summarize(type: ArchiveType, events: readonly ArchiveEvent[]): SummaryDay[] {
   const days = new Map<number, SummaryDay & { first: number; last: number }>();
   for (const e of events) {
     const day = eventDayOf(e.timeMs);
@@ -81,7 +81,7 @@ function initial(type: ArchiveType): Partial<SummaryDay> {
   }
 }
 
-function add(type: ArchiveType, s: SummaryDay, e: AnySevereEvent): void {
+function add(type: ArchiveType, s: SummaryDay, e: ArchiveEvent): void {
   switch (e.kind) {
     case 'hail':
       if (type === 'hailprob') s.maxProbability = max(s.maxProbability, e.probability);

@@ -42,7 +42,7 @@ function extendedData(values: Record<string, unknown>): XmlElement {
     'ExtendedData',
     undefined,
     Object.entries(values)
-      .filter(([k, v]) => v !== undefined && k !== 'track')
+      .filter(([k, v]) => v !== undefined && v !== null && k !== 'track')
       .map(([k, v]) => element('Data', { name: k }, [element('value', undefined, [String(v)])])),
   );
 }
@@ -64,15 +64,20 @@ function recordTitle(type: ArchiveType, r: ArchiveRecord): string {
     case 'lightning':
       return `Lightning ${v.strokeType} ${v.peakCurrentKa} kA`;
     case 'stormreports':
-      return `Storm report: ${v.reportType}`;
+      return `Storm report: ${v.reportType}${v.source === 'ingested' ? ' (ingested)' : ''}`;
   }
+}
+
+function description(r: ArchiveRecord): string {
+  if (!('remarks' in r)) return `${r.time} (synthetic)`;
+  return r.place === undefined ? `${r.remarks} at ${r.time}` : `${r.remarks} (${r.place}) at ${r.time}`;
 }
 
 function recordPlacemark(type: ArchiveType, r: ArchiveRecord): XmlElement {
   const tornado = 'track' in r ? (r as TornadoRecord) : null;
   return element('Placemark', undefined, [
     element('name', undefined, [recordTitle(type, r)]),
-    element('description', undefined, ['remarks' in r ? `${r.remarks} at ${r.time}` : `${r.time} (synthetic)`]),
+    element('description', undefined, [description(r)]),
     tornado
       ? element('TimeSpan', undefined, [element('begin', undefined, [tornado.time]), element('end', undefined, [tornado.endTime])])
       : element('TimeStamp', undefined, [element('when', undefined, [r.time])]),
@@ -129,7 +134,7 @@ export function answerKml(answer: ArchiveAnswer): string {
       element('Document', undefined, [
         element('name', undefined, [`Fieldcast archive: ${describe(q)}`]),
         element('description', undefined, [
-          `Synthetic severe weather, archive API ${ARCHIVE_API_VERSION}; ${answer.kind === 'summary' ? `${answer.days.length} event days` : `${answer.records.length} of ${answer.totalItems} records`}`,
+          `${q.type === 'stormreports' ? 'Synthetic and ingested' : 'Synthetic'} severe weather, archive API ${ARCHIVE_API_VERSION}; ${answer.kind === 'summary' ? `${answer.days.length} event days` : `${answer.records.length} of ${answer.totalItems} records`}`,
         ]),
         styleOf(q.type),
         extendedData({ ...q, region: undefined, regionNorthEast: q.region?.northEast, regionSouthWest: q.region?.southWest }),

@@ -7,8 +7,8 @@ import { element, xmlDocument, type XmlElement } from './xml-writer.js';
 /**
  * The same content as the JSON answers, as XML (docs/interface.md §11): a `response` root with
  * `apiVersion`, then `data` or `error`. Each record is one element named for its type (RECORD_ELEMENT)
- * with its members as attributes; a tornado's track is `track/point` children and a storm
- * report's remarks a `remarks` child. A summary is `summary/day` elements.
+ * with its members as attributes (a member that is null left out); a tornado's track is
+ * `track/point` children and a storm report's remarks a `remarks` child. A summary is `summary/day` elements.
  */
 export const RECORD_ELEMENT: Record<ArchiveType, string> = {
   hailsize: 'hail',
@@ -38,7 +38,8 @@ function recordElement(type: ArchiveType, record: ArchiveRecord): XmlElement {
         ),
       );
     } else if (key === 'remarks') children.push(element('remarks', undefined, [String(value)]));
-    else attributes[key] = value as string | number;
+    // an unknown magnitude (an ingested report's UNK) is left out, as in KML
+    else if (value !== null) attributes[key] = value as string | number;
   }
   return element(RECORD_ELEMENT[type], attributes, children);
 }

@@ -3,6 +3,7 @@ import { archiveBody, ArchiveError, ArchivePath, ArchivePathWithDate, archiveQue
 import { answer } from '../domain/answer.js';
 import { anyRangeHolds, clientAddress, type AddressRange } from '../domain/address-ranges.js';
 import type { SevereEventBlocks } from '../domain/event-blocks.js';
+import type { IngestedReportSource } from '../domain/ingested-reports.js';
 import { parseArchiveQuery } from '../domain/query.js';
 import { tokenMatches } from '../domain/tokens.js';
 import { ARCHIVE_TYPES, SERVED_MAJOR, type ArchiveType } from '../domain/types.js';
@@ -16,6 +17,7 @@ import type { ArchiveUserStore } from '../store.js';
 export interface ArchiveRouteDeps {
   users: ArchiveUserStore;
   blocks: SevereEventBlocks;
+  reports: IngestedReportSource;
   trustedProxies: readonly AddressRange[];
   vendor: string;
   now: () => Date;
@@ -117,7 +119,7 @@ class ArchiveApi extends Api {
         now,
       });
       await this.authenticate(type, req);
-      const result = await answer(query, now, this.deps.blocks);
+      const result = await answer(query, now, this.deps.blocks, this.deps.reports);
       res.status(200).setHeader('Content-Type', format.contentType);
       res.setHeader('Vary', 'Accept');
       res.setHeader('Cache-Control', 'private, no-store');

@@ -1,0 +1,158 @@
+import request from 'supertest';
+import { archiveBody } from '@fieldcast/schemas';
+import { useTestFleet } from '@fieldcast/runtime/testing';
+import { archiveService } from '../src/definition.js';
+import { ingestStormReports } from '../src/domain/ingested-reports.js';
+import { StormReportFileError } from '../src/domain/storm-report-csv.js';
+import { formatPoint } from '../src/domain/iso6709.js';
+import { StormReportStore } from '../src/report-store.js';
+import { get, NOW, register, STORM_DAY, STORM_POINT, STORM_REGION } from './archive-client.js';
+import { reportFile } from './storm-report-files.js';
+import { findAll, parseXml } from './xml-parse.js';
+
+const t = useTestFleet([archiveService], { now: () => NOW });
+let alice: { name: string; token: string };
+beforeEach(async () => {
+  alice = await register(t, 'alice');
+});
+
+/** The storm the tests read, and reports of its convective day near it (CST afternoon: inside the event day). */
+const lat = STORM_REGION.south + 0.5;
+const lon = STORM_REGION.west + 0.5;
+const near = (dLat: number) => ({ lat: (lat + dLat).toFixed(2), lon: lon.toFixed(2) });
+const FILES = {
+  hail: reportFile('hail', [{ time: '1500', magnitude: '175', ...near(0.02), comments: 'Golf ball hail & <wind>. (OUN)' }]),
+  wind: reportFile('wind', [
+    { time: '1510', magnitude: 'UNK', ...near(-0.05), comments: 'Trees down.' },
+    // two degrees north: outside any point query's 20 miles
+    { time: '1520', magnitude: '70', ...near(2) },
+  ]),
+  tornado: reportFile('tornado', [{ time: '1530', magnitude: '2', ...near(0.1), comments: 'Brief tornado over open country.' }]),
+};
+
+const store = () => new StormReportStore(t.fleet.db.knex);
+async function ingestAll() {
+  for (const type of ['hail', 'wind', 'tornado'] as const) await ingestStormReports(store(), { type, day: STORM_DAY, text: FILES[type] });
+}
+
+const day = (type: string, request: string, suffix = '') =>
+  get(t, `/v2/${type}/${request}/${STORM_POINT}/${STORM_DAY}${suffix}`, alice, { radius: '20' });
+const textOf = (res: request.Response) => res.text;
+
+interface Feature {
+  id: string;
+  properties: Record<string, unknown> & { source?: string; reportType?: string };
+}
+
+/** A cold fleet draws its first blocks in a compute thread that first loads the sources (tsx). */
+const COLD = 180_000;
+
+describe('ingested storm reports (docs/decisions/0174-ingested-storm-reports.md)', () => {
+  it(
+    'are served with the synthetic world’s, marked by source, the synthetic ones unchanged',
+    async () => {
+      const before = (await day('stormreports', 'history')).body.data.features as Feature[];
+      const summaryBefore = (await day('stormreports', 'summary')).body.data.items[0] ?? { count: 0, hail: 0, wind: 0, tornado: 0 };
+      await ingestAll();
+      const res = await day('stormreports', 'history');
+      archiveBody('stormreports').parse(res.body);
+      const after = res.body.data.features as Feature[];
+      const ingested = after.filter((f) => f.properties.source === 'ingested');
+      expect(after.filter((f) => f.properties.source === 'synthetic')).toEqual(before);
+      expect(ingested.map((f) => f.properties.reportType).sort()).toEqual(['hail', 'tornado', 'wind']);
+      const hail = ingested.find((f) => f.properties.reportType === 'hail')!;
+      expect(hail.properties).toMatchObject({
+        time: `${STORM_DAY}T21:00:00.000Z`,
+        magnitude: 44.5,
+        unit: 'mm',
+        place: '3 NW Norman, Cleveland, OK',
+        remarks: 'Golf ball hail & <wind>. (OUN)',
+        latitude: Number((lat + 0.02).toFixed(2)),
+      });
+      expect(hail.properties.distance).toBeLessThan(2);
+      expect(ingested.find((f) => f.properties.reportType === 'wind')!.properties.magnitude).toBeNull();
+      // the summary counts them with the synthetic ones
+      const summary = (await day('stormreports', 'summary')).body.data.items[0];
+      expect(summary.count).toBe(summaryBefore.count + 3);
+      for (const k of ['hail', 'wind', 'tornado']) expect(summary[k]).toBe(summaryBefore[k] + 1);
+      // a region holding the far wind report lists it too
+      const north = `${formatPoint({ lat: lat + 2.5, lon: lon + 0.5 })}${formatPoint({ lat: lat + 1.5, lon: lon - 0.5 })}`;
+      const region = await get(t, `/v2/stormreports/history/${north}/${STORM_DAY}`, alice);
+      expect(region.status).toBe(200);
+      expect((region.body.data.features as Feature[]).filter((f) => f.properties.source === 'ingested')).toHaveLength(1);
+    },
+    COLD,
+  );
+
+  it(
+    'are storm reports only: the hail, tornado and gust records stay the synthetic world’s',
+    async () => {
+      const before = await Promise.all(['hailsize', 'tornado', 'gustdur'].map((type) => day(type, 'history')));
+      await ingestAll();
+      const after = await Promise.all(['hailsize', 'tornado', 'gustdur'].map((type) => day(type, 'history')));
+      after.forEach((res, i) => expect(res.body).toEqual(before[i]!.body));
+    },
+    COLD,
+  );
+
+  it(
+    'are carried by XML and KML',
+    async () => {
+      await ingestAll();
+      const xml = parseXml(textOf(await day('stormreports', 'history', '.xml').buffer(true)));
+      const reports = findAll(xml, 'report').filter((r) => r.attributes.source === 'ingested');
+      expect(reports).toHaveLength(3);
+      const hail = reports.find((r) => r.attributes.reportType === 'hail')!;
+      expect(hail.attributes).toMatchObject({ magnitude: '44.5', unit: 'mm', place: '3 NW Norman, Cleveland, OK' });
+      expect(findAll(hail, 'remarks')[0]!.text).toBe('Golf ball hail & <wind>. (OUN)');
+      // an unknown magnitude is left out, not written "null"
+      expect(reports.find((r) => r.attributes.reportType === 'wind')!.attributes).not.toHaveProperty('magnitude');
+
+      const kml = parseXml(textOf(await day('stormreports', 'history', '.kml').buffer(true)));
+      const placemarks = findAll(kml, 'Placemark').filter((p) =>
+        findAll(p, 'Data').some((d) => d.attributes.name === 'source' && d.children[0]!.text === 'ingested'),
+      );
+      expect(placemarks).toHaveLength(3);
+      const tornado = placemarks.find((p) => findAll(p, 'name')[0]!.text === 'Storm report: tornado (ingested)')!;
+      expect(findAll(tornado, 'description')[0]!.text).toBe(
+        `Brief tornado over open country. (3 NW Norman, Cleveland, OK) at ${STORM_DAY}T21:30:00.000Z`,
+      );
+      const data = Object.fromEntries(findAll(tornado, 'Data').map((d) => [d.attributes.name, d.children[0]!.text]));
+      expect(data).toMatchObject({ reportType: 'tornado', magnitude: '2', unit: 'EF', source: 'ingested' });
+    },
+    COLD,
+  );
+
+  it(
+    'ingesting a file again changes nothing; a corrected file replaces its type and day',
+    async () => {
+      await ingestAll();
+      const once = (await day('stormreports', 'history')).body;
+      expect(await ingestStormReports(store(), { type: 'hail', day: STORM_DAY, text: FILES.hail })).toEqual({ stored: 1, replaced: 1 });
+      expect((await day('stormreports', 'history')).body).toEqual(once);
+      const corrected = reportFile('hail', [{ time: '1500', magnitude: '200', ...near(0.02) }]);
+      expect(await ingestStormReports(store(), { type: 'hail', day: STORM_DAY, text: corrected })).toEqual({ stored: 1, replaced: 1 });
+      const sizes = ((await day('stormreports', 'history')).body.data.features as Feature[])
+        .filter((f) => f.properties.source === 'ingested' && f.properties.reportType === 'hail')
+        .map((f) => f.properties.magnitude);
+      expect(sizes).toEqual([50.8]);
+      expect(await store().countDay('wind', STORM_DAY)).toBe(2);
+    },
+    COLD,
+  );
+
+  it(
+    'a file with a bad row stores nothing of it',
+    async () => {
+      await ingestAll();
+      const bad = reportFile('wind', [
+        { time: '1600', ...near(0) },
+        { time: '1610', lat: '135' },
+      ]);
+      await expect(ingestStormReports(store(), { type: 'wind', day: STORM_DAY, text: bad })).rejects.toThrow(StormReportFileError);
+      await expect(ingestStormReports(store(), { type: 'wind', day: STORM_DAY, text: bad })).rejects.toThrow(/line 3: Lat "135"/);
+      expect(await store().countDay('wind', STORM_DAY)).toBe(2);
+    },
+    COLD,
+  );
+});
