@@ -61,6 +61,8 @@ export class DegreeDaysPanel {
     this.contours?.remove();
     this.contours = null;
     const out = byId('gdd');
+    // 'loaded' only once this field's answer is drawn: a reshaped field's old figures do not count.
+    out.dataset.state = 'loading';
     drawLegend(byId('gdd-legend'), []);
     if (!field) {
       out.textContent = 'Select a field for its degree days.';

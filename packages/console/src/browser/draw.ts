@@ -74,6 +74,6 @@ export class PolygonDraw {
 }
 
 /** Six decimals, about 0.1 m: enough for a field, and short in the request. */
-function round(value: number): number {
+export function round(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }

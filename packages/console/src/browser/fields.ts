@@ -2,6 +2,7 @@
 import L from 'leaflet';
 import { ApiError, type Api } from './api.js';
 import { PolygonDraw } from './draw.js';
+import { ShapeEdit, type PolygonRings } from './shape-edit.js';
 import { showError, showMessage } from './status.js';
 
 /** A field as the agriculture area returns it (docs/interface.md §2). */
@@ -13,15 +14,16 @@ export interface Field {
   centroid: { latitude: number; longitude: number };
 }
 
-type Ring = [number, number][];
-
 /**
- * The fields panel: the account's fields on the map and in a list; draw, rename, delete. A
- * refused geometry shows the problem's message at the failing ring (docs/interface.md §2).
+ * The fields panel: the account's fields on the map and in a list; draw, rename, reshape, delete.
+ * A refused geometry shows the problem's message at the failing ring (docs/interface.md §2).
  */
 export class FieldsPanel {
   private readonly layer: L.FeatureGroup;
   private readonly draw: PolygonDraw;
+  private readonly shape: ShapeEdit;
+  /** the field whose shape is being edited */
+  private reshaping: Field | null = null;
   private fields: Field[] = [];
   private rejected: L.Layer[] = [];
   selected: Field | null = null;
@@ -52,6 +54,16 @@ export class FieldsPanel {
     });
     finish.addEventListener('click', () => this.draw.finish());
     cancel.addEventListener('click', () => this.draw.cancel());
+    this.shape = new ShapeEdit(map, (editing) => {
+      byId('shape-edit').hidden = !editing;
+      drawButton.disabled = editing;
+      if (!editing) this.reshaping = null;
+    });
+    byId('save-shape').addEventListener('click', () => void this.saveShape());
+    byId('cancel-shape').addEventListener('click', () => {
+      this.clearRejected();
+      this.shape.stop();
+    });
   }
 
   /** Whether a map click belongs to the draw tool rather than to the point panel. */
@@ -70,7 +82,7 @@ export class FieldsPanel {
   }
 
   /** Sends the drawn polygon; on 422 draws it in red with each fault at its ring. */
-  async create(rings: Ring[]): Promise<void> {
+  async create(rings: PolygonRings): Promise<void> {
     const description = byId<HTMLInputElement>('field-description').value;
     const body = { description, type: 'GeometryCollection', geometries: [{ type: 'Polygon', coordinates: rings }] };
     try {
@@ -80,7 +92,35 @@ export class FieldsPanel {
       this.render();
       this.select(field);
     } catch (err) {
-      this.showRejected(rings, err);
+      this.showRejected([rings], err);
+    }
+  }
+
+  /** Puts the field's polygons under the shape editor's handles. */
+  editShape(field: Field): void {
+    this.draw.cancel();
+    this.clearRejected();
+    if (this.selected?.id !== field.id) this.select(field);
+    this.shape.start(polygonsOf(field));
+    this.reshaping = field;
+  }
+
+  /**
+   * Replaces the field's geometry with the edited one (PUT, docs/interface.md §2); on 422 the
+   * editor stays open and each fault shows at its ring, as on creation.
+   */
+  async saveShape(): Promise<void> {
+    const field = this.reshaping;
+    if (!field) return;
+    const polygons = this.shape.result();
+    try {
+      const updated = await this.replace(field, field.description, polygons);
+      this.clearRejected();
+      this.shape.stop();
+      this.select(updated);
+      showMessage(`Shape of ${updated.description || updated.id} saved`, 'info');
+    } catch (err) {
+      this.showRejected(polygons, err);
     }
   }
 
@@ -89,6 +129,7 @@ export class FieldsPanel {
     try {
       await this.api.json<Field>('agriculture', `/fields/${field.id}`, { method: 'DELETE' });
       this.fields = this.fields.filter((f) => f.id !== field.id);
+      if (this.reshaping?.id === field.id) this.shape.stop();
       if (this.selected?.id === field.id) this.select(null);
       this.render();
     } catch (err) {
@@ -99,18 +140,23 @@ export class FieldsPanel {
   async rename(field: Field): Promise<void> {
     const description = prompt('Description', field.description);
     if (description === null) return;
-    const polygons = field.geometries.flatMap((g) => g.coordinates.map((coordinates) => ({ type: 'Polygon', coordinates })));
     try {
-      const updated = await this.api.json<Field>('agriculture', `/fields/${field.id}`, {
-        method: 'PUT',
-        body: { description, type: 'GeometryCollection', geometries: polygons },
-      });
-      this.fields = this.fields.map((f) => (f.id === field.id ? updated : f));
-      this.render();
+      const updated = await this.replace(field, description, polygonsOf(field));
       if (this.selected?.id === field.id) this.select(updated);
     } catch (err) {
       showError(err);
     }
+  }
+
+  /** PUT replaces the whole field (docs/interface.md §2): its description and every polygon. */
+  private async replace(field: Field, description: string, polygons: PolygonRings[]): Promise<Field> {
+    const updated = await this.api.json<Field>('agriculture', `/fields/${field.id}`, {
+      method: 'PUT',
+      body: { description, type: 'GeometryCollection', geometries: polygons.map((coordinates) => ({ type: 'Polygon', coordinates })) },
+    });
+    this.fields = this.fields.map((f) => (f.id === field.id ? updated : f));
+    this.render();
+    return updated;
   }
 
   select(field: Field | null): void {
@@ -132,7 +178,7 @@ export class FieldsPanel {
     list.replaceChildren();
     for (const field of this.fields) {
       const outline = this.outline(field).on('click', (e) => {
-        if (this.draw.drawing) return;
+        if (this.draw.drawing || this.shape.editing) return;
         L.DomEvent.stop(e);
         this.select(field);
       });
@@ -144,7 +190,9 @@ export class FieldsPanel {
       li.append(
         button(field.description || `Field ${field.id.slice(0, 8)}`, () => this.select(field)),
         ' ',
-        button('Edit', () => void this.rename(field), `Edit the description of ${field.description || field.id}`),
+        button('Rename', () => void this.rename(field), `Edit the description of ${field.description || field.id}`),
+        ' ',
+        button('Shape', () => this.editShape(field), `Edit the shape of ${field.description || field.id}`),
         ' ',
         button('Delete', () => void this.remove(field), `Delete ${field.description || field.id}`),
       );
@@ -153,21 +201,21 @@ export class FieldsPanel {
     if (this.fields.length === 0) list.append(Object.assign(document.createElement('li'), { textContent: 'No fields yet.' }));
   }
 
-  private showRejected(rings: Ring[], err: unknown): void {
+  private showRejected(polygons: PolygonRings[], err: unknown): void {
     this.clearRejected();
     const polygon = L.polygon(
-      rings.map((r) => r.map(([lon, lat]) => [lat, lon] as [number, number])),
-      { color: '#b3261e', dashArray: '4 3' },
+      polygons.map((rings) => rings.map((r) => r.map(([lon, lat]) => [lat, lon] as [number, number]))),
+      { color: '#b3261e', dashArray: '4 3', interactive: false },
     ).addTo(this.map);
     this.rejected.push(polygon);
     const faults = err instanceof ApiError ? err.faults : [];
     let placed = 0;
     for (const fault of faults) {
       // Paths are dotted (docs/interface.md §1): geometries.<polygon>.coordinates.<ring>[.<position>].
-      const m = /^geometries\.0\.coordinates\.(\d+)(?:\.(\d+))?/.exec(fault.path);
-      const ring = m ? rings[Number(m[1])] : undefined;
-      if (!ring) continue;
-      const [lon, lat] = ring[m && m[2] ? Math.min(Number(m[2]), ring.length - 1) : 0]!;
+      const m = /^geometries\.(\d+)\.coordinates\.(\d+)(?:\.(\d+))?/.exec(fault.path);
+      const ring = m ? polygons[Number(m[1])]?.[Number(m[2])] : undefined;
+      if (!m || !ring) continue;
+      const [lon, lat] = ring[m[3] ? Math.min(Number(m[3]), ring.length - 1) : 0]!;
       const tip = L.tooltip({ permanent: true, className: 'ring-error', direction: 'top' }).setLatLng([lat, lon]).setContent(fault.message);
       tip.addTo(this.map);
       this.rejected.push(tip);
@@ -183,6 +231,11 @@ export class FieldsPanel {
     for (const l of this.rejected) l.remove();
     this.rejected = [];
   }
+}
+
+/** A field's polygons as PUT takes them: each MultiPolygon it came back as holds one Polygon. */
+function polygonsOf(field: Field): PolygonRings[] {
+  return field.geometries.flatMap((g) => g.coordinates as PolygonRings[]);
 }
 
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {

@@ -89,12 +89,15 @@ export class TilesPanel {
   }
 
   private async loadProduct(): Promise<void> {
-    const product = encodeURIComponent(byId<HTMLSelectElement>('product').value);
+    const selected = byId<HTMLSelectElement>('product').value;
+    const product = encodeURIComponent(selected);
     try {
       const [styles, frames] = await Promise.all([
         this.api.json<Style[]>('tiles', `/v2/products/${product}/styles.json`),
         this.api.json<Frame[]>('tiles', `/v2/products/${product}/frames.json?limit=1000`),
       ]);
+      // A product chosen since may have answered first: only the one selected now is shown.
+      if (byId<HTMLSelectElement>('product').value !== selected) return;
       this.styles = styles;
       // The last two days and the next one, oldest to newest so the slider runs forward in time;
       // the newest frame of the past is shown first.
