@@ -2,6 +2,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { archiveService } from '@fieldcast/archive';
+import {
+  ingestStormReports,
+  isReportFileType,
+  REPORT_FILE_TYPES,
+  StormReportFileError,
+  StormReportStore,
+} from '@fieldcast/archive/reports';
 import { ArchiveRegistrationError, ArchiveUserStore } from '@fieldcast/archive/users';
 import type { Database } from '@fieldcast/db';
 import { FleetEnv, migrateService } from '@fieldcast/runtime';
@@ -10,14 +17,15 @@ import { UsageError } from './services.js';
 
 type Print = (line: string) => void;
 
-const USAGE =
-  'usage: fieldcast archive register --user NAME --cidr RANGE[,RANGE...] [--types TYPE[,TYPE...]] [--json] | archive revoke --user NAME';
+const INGEST_USAGE = `archive ingest-reports --type ${REPORT_FILE_TYPES.join('|')} --date YYYY-MM-DD [--json] FILE.csv`;
+const USAGE = `usage: fieldcast archive register --user NAME --cidr RANGE[,RANGE...] [--types TYPE[,TYPE...]] [--json] | archive revoke --user NAME | ${INGEST_USAGE}`;
 
-async function withUsers<T>(env: FleetEnv, fn: (users: ArchiveUserStore) => Promise<T>): Promise<T> {
+/** The archive's schema, migrated, on the CLI's database; a refused registration is a usage error (exit 2). */
+async function withArchive<T>(env: FleetEnv, fn: (db: Database) => Promise<T>): Promise<T> {
   const { db, done } = await openCliDatabase(env);
   try {
     await migrateService(db, archiveService);
-    return await fn(new ArchiveUserStore(db.knex));
+    return await fn(db);
   } catch (err) {
     if (err instanceof ArchiveRegistrationError) throw new UsageError(err.message);
     throw err;
@@ -25,6 +33,9 @@ async function withUsers<T>(env: FleetEnv, fn: (users: ArchiveUserStore) => Prom
     await done();
   }
 }
+
+const withUsers = <T>(env: FleetEnv, fn: (users: ArchiveUserStore) => Promise<T>) =>
+  withArchive(env, (db) => fn(new ArchiveUserStore(db.knex)));
 
 const list = (text: string | undefined) =>
   (text ?? '')
@@ -39,6 +50,7 @@ const list = (text: string | undefined) =>
  */
 export async function archiveCommand(args: string[], env: FleetEnv, print: Print): Promise<void> {
   const [sub, ...rest] = args;
+  if (sub === 'ingest-reports') return ingestReportsCommand(rest, env, print);
   const { values } = parseArgs({
     args: rest,
     options: { user: { type: 'string' }, cidr: { type: 'string' }, types: { type: 'string' }, json: { type: 'boolean', default: false } },
@@ -95,4 +107,46 @@ export async function ensureDemoArchiveUser(db: Database, dataDir: string): Prom
   const credentials = { user: created.name, token: created.token, ranges: created.ranges };
   writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   return { credentials, file };
+}
+
+/**
+ * `fieldcast archive ingest-reports --type hail|wind|tornado --date YYYY-MM-DD FILE.csv`: one SPC
+ * storm report file of a convective day into the archive's schema
+ * (docs/decisions/0174-ingested-storm-reports.md). Every row is checked first; a fault anywhere
+ * is told with its line and nothing of the file is stored. The file replaces the reports of its
+ * type and day, so ingesting it again changes nothing.
+ */
+async function ingestReportsCommand(args: string[], env: FleetEnv, print: Print): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { type: { type: 'string' }, date: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  const { type, date } = values;
+  if (!type || !isReportFileType(type))
+    throw new UsageError(`archive ingest-reports needs --type ${REPORT_FILE_TYPES.join('|')}\nusage: fieldcast ${INGEST_USAGE}`);
+  if (!date)
+    throw new UsageError(
+      `archive ingest-reports needs --date, the convective day (12Z to 12Z) of the file\nusage: fieldcast ${INGEST_USAGE}`,
+    );
+  if (positionals.length !== 1) throw new UsageError(`archive ingest-reports takes one file\nusage: fieldcast ${INGEST_USAGE}`);
+  const file = positionals[0]!;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  let result: { stored: number; replaced: number };
+  try {
+    result = await withArchive(env, (db) => ingestStormReports(new StormReportStore(db.knex), { type, day: date, text }));
+  } catch (err) {
+    if (err instanceof StormReportFileError) throw new UsageError(`${file}: ${err.message}`);
+    throw err;
+  }
+  if (values.json) {
+    print(JSON.stringify({ file, type, date, ...result }));
+    return;
+  }
+  print(`${file}: ${result.stored} ${type} reports of the convective day ${date} stored (${result.replaced} kept before were replaced)`);
 }

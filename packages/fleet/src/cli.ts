@@ -20,6 +20,9 @@ const HELP = `fieldcast <command>
                              restricted products an account sees (the platform area)
   archive register --user NAME --cidr RANGE[,RANGE...] [--types TYPE[,TYPE...]] [--json] | archive revoke --user NAME
                              archive users: a token (printed once) for addresses and types (the archive area)
+  archive ingest-reports --type hail|wind|tornado --date YYYY-MM-DD [--json] FILE.csv
+                             an SPC storm report file of one convective day into the archive (replaces
+                             that day's reports of the type; a bad row stores nothing)
   ingest <file> [--out DIR] [--catalog PATH] [--id ID] [--product NAME] [--overwrite]
                              CF NetCDF or GeoTIFF to a Zarr store (default out <FIELDCAST_DATA_DIR>/stores,
                              catalog <FIELDCAST_DATA_DIR>/stores.yaml); GeoTIFF also --start ISO --step-hours H

@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { StormReportStore } from '@fieldcast/archive/reports';
+import { openDatabase } from '@fieldcast/db';
+
+const run = promisify(execFile);
+const CLI = join(process.cwd(), 'packages/fleet/src/cli.ts');
+const TSX = join(process.cwd(), 'node_modules/.bin/tsx');
+
+let dataDir: string;
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-archive-cli-'));
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function fieldcast(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, FIELDCAST_DATA_DIR: dataDir, DATABASE_URL: '', NODE_OPTIONS: '' };
+  try {
+    const { stdout, stderr } = await run(TSX, [CLI, ...args], { env });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** A report file in the SPC's layout, written for the test (no data file is kept in the repository). */
+function file(name: string, lines: string[]): string {
+  const path = join(dataDir, name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+/** Reports kept in the data dir, read once the CLI has exited (PGlite is single-process). */
+async function kept(type: 'hail' | 'wind', day: string): Promise<number> {
+  const db = await openDatabase({ dataDir: join(dataDir, 'pglite') });
+  try {
+    return await new StormReportStore(db.knex).countDay(type, day);
+  } finally {
+    await db.close();
+  }
+}
+
+describe('fieldcast archive ingest-reports (embedded data dir, fleet stopped)', () => {
+  // Each call is a real process opening PGlite on disk (a few seconds).
+  it('stores a file’s reports once, however often it is ingested; a bad row stores nothing and names its line', async () => {
+    const hail = file('250519_rpts_hail.csv', [
+      'Time,Size,Location,County,State,Lat,Lon,Comments',
+      '1830,175,3 NW Norman,Cleveland,OK,35.25,-97.48,Golf ball hail. (OUN)',
+      '0115,100,Enid,Garfield,OK,36.40,-97.88,Quarter hail. (OUN)',
+    ]);
+    const first = await fieldcast('archive', 'ingest-reports', '--type', 'hail', '--date', '2025-05-19', '--json', hail);
+    expect(first.stderr).toBe('');
+    expect(JSON.parse(first.stdout)).toEqual({ file: hail, type: 'hail', date: '2025-05-19', stored: 2, replaced: 0 });
+    const again = await fieldcast('archive', 'ingest-reports', '--type', 'hail', '--date', '2025-05-19', hail);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('2 hail reports of the convective day 2025-05-19 stored (2 kept before were replaced)');
+
+    const wind = file('250519_rpts_wind.csv', [
+      'Time,Speed,Location,County,State,Lat,Lon,Comments',
+      '1900,UNK,Moore,Cleveland,OK,35.33,-97.49,Trees down.',
+      '1905,65,Moore,Cleveland,OK,135.33,-97.49,Measured gust.',
+    ]);
+    const bad = await fieldcast('archive', 'ingest-reports', '--type', 'wind', '--date', '2025-05-19', wind);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`${wind}: nothing was stored:`);
+    expect(bad.stderr).toContain('line 3: Lat "135.33" is not a latitude');
+
+    const wrongType = await fieldcast('archive', 'ingest-reports', '--type', 'tornado', '--date', '2025-05-19', hail);
+    expect(wrongType.code).toBe(2);
+    expect(wrongType.stderr).toContain('line 1: the header is that of a hail file; --type tornado needs "Time,F_Scale,');
+
+    expect(await kept('hail', '2025-05-19')).toBe(2);
+    expect(await kept('wind', '2025-05-19')).toBe(0);
+  }, 600_000);
+
+  it('usage faults exit 2 with the command’s form', async () => {
+    const noType = await fieldcast('archive', 'ingest-reports', '--date', '2025-05-19', 'x.csv');
+    expect(noType.code).toBe(2);
+    expect(noType.stderr).toContain('archive ingest-reports needs --type hail|wind|tornado');
+    const missing = await fieldcast('archive', 'ingest-reports', '--type', 'hail', '--date', '2025-05-19', join(dataDir, 'none.csv'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot read');
+  }, 300_000);
+});
