@@ -16,7 +16,8 @@ export class PointChunkCache<K extends string> {
 
   /**
    * fields: the names of the arrays a computation gives; chunkSteps: time steps per chunk;
-   * capacity: most chunks kept (each 16 x chunkSteps bytes per field).
+   * capacity: most chunks kept (each 16 x chunkSteps bytes per field); 0 keeps none, and every
+   * read is then computed for exactly its steps.
    */
   constructor(
     readonly fields: readonly K[],
@@ -40,6 +41,7 @@ export class PointChunkCache<K extends string> {
     n: number,
     compute: (firstStep: number, steps: number) => PointFields<K>,
   ): PointFields<K> {
+    if (this.capacity <= 0) return compute(t0, n);
     const size = this.chunkSteps;
     const k0 = Math.floor(t0 / size),
       k1 = Math.floor((t0 + n - 1) / size);
@@ -84,7 +86,6 @@ export class PointChunkCache<K extends string> {
   }
 
   private keep(key: string, chunk: PointFields<K>): void {
-    if (this.capacity <= 0) return;
     if (this.chunks.size >= this.capacity) this.chunks.delete(this.chunks.keys().next().value!);
     this.chunks.set(key, chunk);
   }

@@ -4,8 +4,9 @@
  * current hour, with no storage. Values at a grid point are a function of (lat, lon, time) only,
  * so every process and every request shape gives the same numbers. What is kept between requests
  * is explicit, bounded and keyed, and holds values any request would compute alike: chunks of
- * daily extremes and of the hourly ET inputs for point reads (point-chunk-cache.ts), and the
- * static terms of the 2 x 2 grid points of recent point reads (block.ts).
+ * daily extremes, of hourly variables and of the five hourly ET inputs for point reads
+ * (point-chunk-cache.ts), and the static terms of the 2 x 2 grid points of recent point reads
+ * (block.ts).
  */
 import { SYNTHETIC_ANALYSIS_PRODUCT, SYNTHETIC_FORECAST_PRODUCT, SYNTHETIC_SOURCE_ID } from '../catalog/sources.js';
 import {
@@ -48,8 +49,8 @@ const TMIN: VariableId = 'air_temperature_daily_min';
 const PER_DEG = 100;
 const LAT_OFFSET = 9000;
 const LON_OFFSET = 18000;
-/** Hours per chunk of point ET inputs: a day, so the 49 hours of a default ET series touch three. */
-const ET_CHUNK_HOURS = 24;
+/** Hours per chunk of hourly point reads: a day, so the 49 hours of a default ET series touch three. */
+const HOUR_CHUNK = 24;
 
 /** Blocks of 2 x 2 grid points kept for point reads (about 2 KB each). */
 const POINT_BLOCKS = 1024;
@@ -72,6 +73,11 @@ export interface SyntheticSourceOptions {
    * 1.9 KB each, default 8192: 16 MB, a year at 22 points); 0 keeps none.
    */
   pointEtChunks?: number;
+  /**
+   * Chunks of one day of an hourly variable kept for point reads, per variable
+   * (point-chunk-cache.ts; 384 bytes each, default 4096: 1.5 MB, a year at 11 points); 0 keeps none.
+   */
+  pointHourChunks?: number;
   /** product names for the spec's `products` arrays */
   analysisProduct?: string;
   forecastProduct?: string;
@@ -104,6 +110,8 @@ export class SyntheticSource implements GridSource, SubgridReads {
   private readonly maxValues: number;
   private readonly pointExtremes: PointExtremesCache;
   private readonly pointEt: PointChunkCache<keyof EtInputs<unknown>>;
+  private readonly pointHourly = new Map<VariableId, PointChunkCache<'values'>>();
+  private readonly pointHourChunks: number;
   /** static terms of point reads' grid points, by rows and columns; least recently used out */
   private readonly pointBlocks = new Map<string, Block>();
   private readonly analysis: string;
@@ -112,7 +120,8 @@ export class SyntheticSource implements GridSource, SubgridReads {
     this.now = options.now ?? Date.now;
     this.maxValues = options.maxValues ?? 50_000_000;
     this.pointExtremes = new PointExtremesCache(options.pointCacheChunks ?? 4096);
-    this.pointEt = new PointChunkCache(ET_KEYS, ET_CHUNK_HOURS, options.pointEtChunks ?? 8192);
+    this.pointEt = new PointChunkCache(ET_KEYS, HOUR_CHUNK, options.pointEtChunks ?? 8192);
+    this.pointHourChunks = options.pointHourChunks ?? 4096;
     this.analysis = options.analysisProduct ?? SYNTHETIC_ANALYSIS_PRODUCT;
     this.forecast = options.forecastProduct ?? SYNTHETIC_FORECAST_PRODUCT;
   }
@@ -232,7 +241,9 @@ export class SyntheticSource implements GridSource, SubgridReads {
     const field =
       variable === TMAX || variable === TMIN
         ? this.pointDailyExtremes(p, axis)[variable === TMAX ? 'tmax' : 'tmin']
-        : computeField(variable, this.pointBlock(p), axis.i0, axis.n);
+        : info.stepMs === HOUR_MS
+          ? this.pointHourlyField(info.id, p, axis)
+          : computeField(variable, this.pointBlock(p), axis.i0, axis.n);
     if (variable === 'precipitation_type') {
       // A category cannot be interpolated: take the nearest grid point.
       const k = (p.fy < 0.5 ? 0 : 2) + (p.fx < 0.5 ? 0 : 1);
@@ -248,6 +259,15 @@ export class SyntheticSource implements GridSource, SubgridReads {
     return this.pointExtremes.read(p.i, p.j0, p.j1, axis.i0, axis.n, (firstDay, days) =>
       computeDailyExtremes(this.pointBlock(p), firstDay, days),
     );
+  }
+
+  /** [hour][4] values of one hourly variable at the point's grid points, through its chunk cache. */
+  private pointHourlyField(variable: VariableId, p: PointCells, axis: TimeAxis): Float32Array {
+    let cache = this.pointHourly.get(variable);
+    if (!cache) this.pointHourly.set(variable, (cache = new PointChunkCache(['values'], HOUR_CHUNK, this.pointHourChunks)));
+    return cache.read(p.i, p.j0, p.j1, axis.i0, axis.n, (firstHour, hours) => ({
+      values: computeField(variable, this.pointBlock(p), firstHour, hours),
+    })).values;
   }
 
   /**

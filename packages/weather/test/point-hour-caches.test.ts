@@ -1,15 +1,15 @@
 import { ET_INPUT_VARIABLES, type EtInputs, type TimeRange } from '../src/grid-source.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
 
-/** Point reads of the five hourly ET inputs through the chunk cache of whole days (point-chunk-cache.ts). */
+/** Hourly point reads, of one variable and of the five ET inputs, through the chunk caches of whole days (point-chunk-cache.ts). */
 const NOW = Date.UTC(2026, 5, 15, 12, 34);
 const HOUR_MS = 3_600_000;
 const ET_KEYS = Object.keys(ET_INPUT_VARIABLES) as (keyof EtInputs<unknown>)[];
 
-describe('SyntheticSource: point ET inputs through the chunk cache', () => {
+describe('SyntheticSource: hourly point reads through the chunk caches', () => {
   // Eight chunks of a day: the year and the ranges after it push the first ranges' days out.
-  const cached = new SyntheticSource({ now: () => NOW, pointEtChunks: 8 });
-  const plain = new SyntheticSource({ now: () => NOW, pointEtChunks: 0 });
+  const cached = new SyntheticSource({ now: () => NOW, pointEtChunks: 8, pointHourChunks: 8 });
+  const plain = new SyntheticSource({ now: () => NOW, pointEtChunks: 0, pointHourChunks: 0 });
   const ranges: TimeRange[] = [
     // the 49 hours of a default series: from 24 hours before the next hour to 25 after it
     { startMs: Date.UTC(2026, 5, 14, 13), endMs: Date.UTC(2026, 5, 16, 13) },
@@ -21,7 +21,7 @@ describe('SyntheticSource: point ET inputs through the chunk cache', () => {
     { startMs: Date.UTC(2025, 5, 14, 11), endMs: Date.UTC(2026, 5, 15, 12) },
   ];
 
-  it('equal the single reads of each variable, for ranges on and across day edges, read again after eviction', async () => {
+  it('equal the reads computed for exactly their hours, for ranges on and across day edges, read again after eviction', async () => {
     for (const [lon, lat] of [
       [-93.6319, 42.0308],
       [179.999, -16.5],
@@ -30,10 +30,12 @@ describe('SyntheticSource: point ET inputs through the chunk cache', () => {
         const inputs = await cached.etInputsAt(lon!, lat!, r);
         for (const k of ET_KEYS) {
           const single = await plain.pointSeries(ET_INPUT_VARIABLES[k], lon!, lat!, r);
-          expect([inputs[k].startMs, inputs[k].stepMs, inputs[k].values.length]).toEqual([single.startMs, HOUR_MS, single.values.length]);
-          expect(Array.from(inputs[k].values)).toEqual(Array.from(single.values));
-          const n = single.values.length;
-          expect([0, n - 1].map((i) => inputs[k].productOf(i))).toEqual([0, n - 1].map((i) => single.productOf(i)));
+          for (const read of [inputs[k], await cached.pointSeries(ET_INPUT_VARIABLES[k], lon!, lat!, r)]) {
+            expect([read.startMs, read.stepMs, read.values.length]).toEqual([single.startMs, HOUR_MS, single.values.length]);
+            expect(Array.from(read.values)).toEqual(Array.from(single.values));
+            const n = single.values.length;
+            expect([0, n - 1].map((i) => read.productOf(i))).toEqual([0, n - 1].map((i) => single.productOf(i)));
+          }
         }
       }
     }
@@ -45,5 +47,9 @@ describe('SyntheticSource: point ET inputs through the chunk cache', () => {
     const copy = Array.from(first.shortwave.values);
     first.shortwave.values.fill(Number.NaN);
     expect(Array.from((await cached.etInputsAt(-93.6319, 42.0308, r)).shortwave.values)).toEqual(copy);
+    const single = await cached.pointSeries('air_temperature', -93.6319, 42.0308, r);
+    const temperature = Array.from(single.values);
+    single.values.fill(Number.NaN);
+    expect(Array.from((await cached.pointSeries('air_temperature', -93.6319, 42.0308, r)).values)).toEqual(temperature);
   });
 });
