@@ -75,11 +75,13 @@ async function main(): Promise<void> {
   const frame = frameId(product, validMs);
   const now = () => new Date();
   const none = { get: async () => null, byName: async () => null };
+  const noGrants = { isGranted: async () => false };
   const renderer = new TileRenderer(
     new DefaultStyles(catalog),
     weather,
     new FrameIndex(catalog.products()),
     none,
+    noGrants,
     new SampleCache(SAMPLE_CACHE_BYTES),
     now,
   );

@@ -3,6 +3,9 @@ import { defineService } from '@fieldcast/runtime';
 import { createCatalog, FrameIndex } from '@fieldcast/weather';
 import { zoomLevelsOf } from './domain/frames.js';
 import { stylesMigration } from '../migrations/001_styles.js';
+import { productGrantsMigration } from '../migrations/002_product_grants.js';
+import { productGrantsConsumer } from './grants-consumer.js';
+import { ProductGrantCopy } from './product-grants.js';
 import { PngCache, SampleCache } from './domain/sample-cache.js';
 import { DefaultStyles } from './domain/styles.js';
 import { TileRenderer } from './domain/tiles.js';
@@ -28,12 +31,17 @@ export const tilesService = defineService({
   area: AREA,
   title: 'Tiles',
   description: 'Contributed styles and PNG tiles of product frames (spec 2.3, 4.3; docs/interface.md §4).',
-  needs: { database: { migrations: [stylesMigration] }, outbox: { topics: [STYLES_TOPIC] }, weather: true },
+  needs: {
+    database: { migrations: [stylesMigration, productGrantsMigration] },
+    outbox: { topics: [STYLES_TOPIC] },
+    weather: true,
+  },
   api(deps) {
     const catalog = createCatalog();
     const styles = new StyleStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
     const frames = new FrameIndex(catalog.products());
     const defaults = new DefaultStyles(catalog);
+    const grants = new ProductGrantCopy(deps.db.knex);
     // Below the native zoom a cold tile is read pixel by pixel: those go to compute threads.
     const grid = deps.weather.grid;
     const sampler = tileSampler(deps.weather, deps.computeThreads, zoomLevelsOf(Math.max(grid.dLat, grid.dLon)).native);
@@ -43,12 +51,17 @@ export const tilesService = defineService({
       deps.weather,
       frames,
       styles,
+      grants,
       new SampleCache(SAMPLE_CACHE_BYTES),
       deps.now,
       new PngCache(PNG_CACHE_BYTES),
       sampler,
     );
-    return tileRoutes(styleRoutes(new Api(), { catalog, styles, defaults }), { catalog, renderer, frames, now: deps.now });
+    return tileRoutes(styleRoutes(new Api(), { catalog, styles, defaults, grants }), { catalog, renderer, frames, grants, now: deps.now });
+  },
+  // Restricted products are served to the accounts the platform area granted them (docs/decisions/0134-product-grants-published-to-the-tiles-area.md).
+  consumers(deps) {
+    return [productGrantsConsumer(new ProductGrantCopy(deps.db.knex), deps.logger)];
   },
   async stop(deps) {
     await samplers.get(deps)?.close();

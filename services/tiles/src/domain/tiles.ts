@@ -14,6 +14,7 @@ import {
   type VariableId,
   type ZoomLevels,
 } from '@fieldcast/weather';
+import { type GrantLookup, productVisible } from './access.js';
 import { paint, painterOf } from './colorize.js';
 import { type FrameRef, isForecastFrame, zoomLevelsOf } from './frames.js';
 import { combineLayer, type LayerSampler, layerGrid, sampleLayer } from './layers.js';
@@ -28,13 +29,11 @@ const RENDERING_VERSION = '1';
 const HOUR_MS = 3_600_000;
 /** A frame of the past with a default style never changes (RFC 8246 immutable). */
 const PAST_DEFAULT_STYLE = 'private, max-age=31536000, immutable';
-/** A contributed style may be replaced: its tiles are kept five minutes, then revalidated by ETag. */
-const PAST_CONTRIBUTED_STYLE = 'private, max-age=300';
-
-/** Whether an account may see a product: restricted products are granted in the platform area (docs/interface.md §6). */
-export function productVisible(product: object): boolean {
-  return (product as { access?: unknown }).access !== 'restricted';
-}
+/**
+ * A contributed style may be replaced, and a grant of a restricted product revoked: such tiles are
+ * kept five minutes, then revalidated by ETag (docs/decisions/0134-product-grants-published-to-the-tiles-area.md).
+ */
+const REVALIDATED = 'private, max-age=300';
 
 export interface StyleLookup {
   get(accountId: string, id: string): Promise<StyleRecord | null>;
@@ -68,6 +67,8 @@ export class TileRenderer {
     private readonly weather: GridSource,
     private readonly frames: FrameIndex,
     private readonly styles: StyleLookup,
+    /** the platform's grants of restricted products, as the tiles area keeps them */
+    private readonly grants: GrantLookup,
     private readonly cache: SampleCache,
     private readonly now: () => Date,
     /** encoded tiles by ETag; none keeps none */
@@ -81,7 +82,7 @@ export class TileRenderer {
   /** The frame, style and tile a request names, with the answer's ETag and lifetime; throws the request's fault. */
   async resolve(request: TileRequest): Promise<ResolvedTile> {
     const frame = await this.frames.find(request.frameId, this.now().getTime());
-    if (!frame || !productVisible(frame.product)) throw new NotFoundError('frame', request.frameId);
+    if (!frame || !(await productVisible(this.grants, request.accountId, frame.product))) throw new NotFoundError('frame', request.frameId);
     const { z, x, y } = request.tile;
     const { minimum, maximum } = this.zoomLevels;
     if (z < minimum || z > maximum) {
@@ -108,7 +109,7 @@ export class TileRenderer {
       // A forecast frame is redrawn by the next hour's run: keep it until then.
       cacheControl = `private, max-age=${Math.max(1, Math.ceil((boundary + HOUR_MS - nowMs) / 1000))}`;
     } else {
-      cacheControl = style.isDefault ? PAST_DEFAULT_STYLE : PAST_CONTRIBUTED_STYLE;
+      cacheControl = style.isDefault && frame.product.access !== 'restricted' ? PAST_DEFAULT_STYLE : REVALIDATED;
     }
     return { frame, style, tile: request.tile, etag, cacheControl };
   }

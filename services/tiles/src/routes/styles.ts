@@ -13,13 +13,14 @@ import type { Catalog, ProductDef } from '@fieldcast/weather';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { checkStyleAgainstProduct, type DefaultStyles, nameKey, nameTaken, styleRecord, styleView } from '../domain/styles.js';
-import { productVisible } from '../domain/tiles.js';
+import { type GrantLookup, productVisible } from '../domain/access.js';
 import type { StyleStore } from '../store.js';
 
 export interface StyleRouteDeps {
   catalog: Catalog;
   styles: StyleStore;
   defaults: DefaultStyles;
+  grants: GrantLookup;
 }
 
 const styleFault = BodyFault.semantic('invalid_style', 'The style is not valid');
@@ -32,21 +33,29 @@ const RULES =
 
 /** Styles (spec 2.3, 4.3; docs/interface.md §4). */
 export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
-  const { catalog, styles, defaults } = deps;
-  const product = (ref: string): ProductDef => {
+  const { catalog, styles, defaults, grants } = deps;
+  /** The product the account names and may see (a restricted one once granted); 404 otherwise. */
+  const product = async (accountId: string, ref: string): Promise<ProductDef> => {
     const p = catalog.product(ref);
-    if (!p || !productVisible(p)) throw new NotFoundError('product', ref);
+    if (!p || !(await productVisible(grants, accountId, p))) throw new NotFoundError('product', ref);
     return p;
+  };
+  /** Whether the account may not see a catalog product (restricted, not granted to it): its styles are 404 like missing ones. */
+  const hidden = async (accountId: string, productId: string): Promise<boolean> => {
+    const p = catalog.product(productId);
+    return p !== undefined && !(await productVisible(grants, accountId, p));
   };
   const checkName = (name: string) => {
     if (defaults.byName.has(nameKey(name))) throw nameTaken(name);
   };
-  const refuseDefault = (id: string) => {
-    if (defaults.byId.has(id))
-      throw new NotAllowedError(
-        'style_is_default',
-        `Style ${id} is a default style of its product: it can be read but not changed or removed`,
-      );
+  const refuseDefault = async (accountId: string, id: string) => {
+    const builtIn = defaults.byId.get(id);
+    if (!builtIn) return;
+    if (await hidden(accountId, builtIn.productId)) throw new NotFoundError('style', id);
+    throw new NotAllowedError(
+      'style_is_default',
+      `Style ${id} is a default style of its product: it can be read but not changed or removed`,
+    );
   };
   return api
     .op({
@@ -61,7 +70,7 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
       response: { status: 200, description: 'The styles', schema: z.array(Style) },
       errors: [404],
       handle: async ({ account, params, query, req, res }) => {
-        const p = product(params.product);
+        const p = await product(account.id, params.product);
         const limit = query.limit ?? 1000;
         const page = await styles.listForProduct(account.id, p.id, { limit, ...(query.after ? { after: query.after } : {}) });
         if (!page) {
@@ -92,7 +101,7 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
       response: { status: 201, description: 'The created style (isDefault false)', schema: Style },
       errors: [404, 409, 422],
       handle: async ({ account, params, body, req }) => {
-        const p = product(params.product);
+        const p = await product(account.id, params.product);
         checkStyleAgainstProduct(p, body);
         checkName(body.name);
         // The cap on resources of one kind per account (docs/decisions/0061-bounded-lists.md), as the kit resolved it.
@@ -119,9 +128,9 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
       errors: [404],
       handle: async ({ account, params }) => {
         const builtIn = defaults.byId.get(params.id);
-        if (builtIn && productVisible(catalog.product(builtIn.productId) ?? {})) return builtIn;
-        const record = await styles.get(account.id, params.id);
-        if (!record) throw new NotFoundError('style', params.id);
+        if (builtIn && !(await hidden(account.id, builtIn.productId))) return builtIn;
+        const record = builtIn ? null : await styles.get(account.id, params.id);
+        if (!record || (await hidden(account.id, record.productId))) throw new NotFoundError('style', params.id);
         return styleView(record);
       },
     })
@@ -137,11 +146,11 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
       response: { status: 200, description: 'The style after replacement', schema: Style },
       errors: [403, 404, 409, 422],
       handle: async ({ account, params, body }) => {
-        refuseDefault(params.id);
+        await refuseDefault(account.id, params.id);
         const current = await styles.get(account.id, params.id);
         if (!current) throw new NotFoundError('style', params.id);
         const p = catalog.product(current.productId);
-        if (!p) throw new NotFoundError('style', params.id);
+        if (!p || (await hidden(account.id, p.id))) throw new NotFoundError('style', params.id);
         checkStyleAgainstProduct(p, body);
         checkName(body.name);
         const replaced = await styles.replace(styleRecord(params.id, account.id, p.id, body));
@@ -159,7 +168,9 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
       response: { status: 200, description: 'The removed style', schema: Style },
       errors: [403, 404],
       handle: async ({ account, params }) => {
-        refuseDefault(params.id);
+        await refuseDefault(account.id, params.id);
+        const current = await styles.get(account.id, params.id);
+        if (!current || (await hidden(account.id, current.productId))) throw new NotFoundError('style', params.id);
         const removed = await styles.remove(account.id, params.id);
         if (!removed) throw new NotFoundError('style', params.id);
         return styleView(removed);

@@ -3,12 +3,14 @@ import { FramesQuery, ProductParams, TileFrame, TileParams, TileQuery } from '@f
 import type { Catalog, FrameIndex } from '@fieldcast/weather';
 import { z } from 'zod';
 import { recentFrames, tileFrameRecord } from '../domain/frames.js';
-import { productVisible, type TileRenderer } from '../domain/tiles.js';
+import { type GrantLookup, productVisible } from '../domain/access.js';
+import type { TileRenderer } from '../domain/tiles.js';
 
 export interface TileRouteDeps {
   catalog: Catalog;
   renderer: TileRenderer;
   frames: FrameIndex;
+  grants: GrantLookup;
   now: () => Date;
 }
 
@@ -85,9 +87,9 @@ export function tileRoutes(api: Api, deps: TileRouteDeps): Api {
       query: FramesQuery,
       response: { status: 200, description: 'The frames, newest first', schema: z.array(TileFrame) },
       errors: [404],
-      handle: ({ params, query }) => {
+      handle: async ({ account, params, query }) => {
         const p = deps.catalog.product(params.product);
-        if (!p || !productVisible(p)) throw new NotFoundError('product', params.product);
+        if (!p || !(await productVisible(deps.grants, account.id, p))) throw new NotFoundError('product', params.product);
         const nowMs = deps.now().getTime();
         return recentFrames(p, nowMs, query.limit ?? 100, deps.frames).map((f) => tileFrameRecord(f, renderer.zoomLevels));
       },
