@@ -24,7 +24,7 @@ const NODE_DEG = 0.25;
 const DEG = Math.PI / 180;
 
 /** Share of the year the surface wind blows from the west (westerlies 35-60 degrees), as the geography's continentality assumes. */
-function westerlyWeight(lat: number): number {
+export function westerlyWeight(lat: number): number {
   const a = Math.abs(lat);
   return Math.min(Math.min(1, Math.max(0, (a - 25) / 10)), Math.min(1, Math.max(0, (70 - a) / 10)));
 }
@@ -67,6 +67,11 @@ export interface ClimateInputs {
   westerlyWindward: number;
 }
 
+/** The lee of higher ground upwind, 0..1: (highest ground within 4 degrees upwind - ground here) / 1 km, on land. */
+export function leeOf(g: ClimateInputs): number {
+  return g.land * Math.min(1, Math.max(0, g.shelter - g.elevation) / 1000);
+}
+
 /** Climate terms of a place: annual mean at sea level (degC), signed half-range (K; > 0 peaks in July), lag (days after the solstice). */
 export interface ClimateTerms {
   mean: number;
@@ -104,6 +109,7 @@ const MONTH_OF_PEAK = 0.9887;
  *   U = w_W landWest + (1 - w_W) landEast            large-scale upwind land (w_W westerly share)
  *   X = land (0.3 continentality + 0.7 U)            continental exposure
  *   P = land landPoleward                            source of cold air masses
+ *   O = landPoleward                                 the same air over coasts and seas (cold-air outbreaks)
  *   D = exp(-((|lat| - 58) / 10)^2) (1 - landWest) landEast        warm poleward drift
  *   Q = exp(-((|lat| - 20) / 12)^2) (1 - landWest) landEast e^(-inland/300 km)  cold upwelling
  *   S = land continentality exp(-((|lat| - 25) / 10)^2)            subtropical land heating
@@ -112,7 +118,8 @@ const MONTH_OF_PEAK = 0.9887;
  *   H = L (1 - continentality)                      sheltered from the sea
  *   F = w_W L continentality                        downslope (foehn, chinook) winds
  * each of the coldest and the warmest monthly means at sea level is
- *   T = a0 + a1 s + a2 s^2 + a3 X s + a4 P s + a5 D + a6 Q + a7 S + a8 Z + a9 I s + a10 H + a11 F,
+ *   T = a0 + a1 s + a2 s^2 + a3 X s + a4 P s + a5 D + a6 Q + a7 S + a8 Z + a9 I s + a10 H + a11 F
+ *       + a12 M s^2 + a13 G s + a14 J + a15 O s  (M, G, J: maritime, landSurface, iceSheet),
  * the annual mean is their midpoint and the cycle's half-range half their difference (scaled from
  * the month to the peak day), tapered to zero over the 8 degrees next to the equator where the
  * cycle is weak and changes hemisphere.
@@ -127,7 +134,7 @@ export function regressionTerms(g: ClimateInputs): Coefficients {
   const exposure = land * (0.3 * g.continentality + 0.7 * upwind);
   const westCoast = (1 - g.landWest) * g.landEast;
   const inland = land * (1 - Math.exp(-inlandKm / 300));
-  const lee = land * Math.min(1, Math.max(0, g.shelter - g.elevation) / 1000);
+  const lee = leeOf(g);
   const terms: Coefficients = {
     base: 1,
     sinLat: s,
@@ -144,6 +151,10 @@ export function regressionTerms(g: ClimateInputs): Coefficients {
     maritime: g.seaNear * s * s,
     landSurface: land * s,
     iceSheet: land * smoothstep((a - 60) / 10) * Math.min(1, Math.max(0, g.plateau) / 2000),
+    // The cold air masses that form over land poleward reach the coasts and the seas beside it
+    // too (cold-air outbreaks over the Sea of Japan, the Labrador Sea, the Baltic), where the land
+    // term above is scaled down by the local sea.
+    coldAirOutbreak: g.landPoleward * s,
   };
   return terms;
 }
@@ -261,7 +272,7 @@ export function precipitationFeatures(
   const eastCoast = (1 - g.landEast) * g.landWest;
   const band = (centre: number, width: number) => Math.exp(-(((a - centre) / width) ** 2));
   // The lee of higher ground upwind (a rain shadow): the air has dropped its water on the way up.
-  const lee = land * Math.min(1, Math.max(0, g.shelter - g.elevation) / 1000);
+  const lee = leeOf(g);
   return {
     mean: {
       base: 1,
