@@ -1,5 +1,6 @@
 import { ET_INPUT_VARIABLES, type EtInputs, type TimeRange } from '../src/grid-source.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
+import { PointChunkCache } from '../src/synthetic/point-chunk-cache.js';
 
 /** Hourly point reads, of one variable and of the five ET inputs, through the chunk caches of whole days (point-chunk-cache.ts). */
 const NOW = Date.UTC(2026, 5, 15, 12, 34);
@@ -51,5 +52,28 @@ describe('SyntheticSource: hourly point reads through the chunk caches', () => {
     const temperature = Array.from(single.values);
     single.values.fill(Number.NaN);
     expect(Array.from((await cached.pointSeries('air_temperature', -93.6319, 42.0308, r)).values)).toEqual(temperature);
+  });
+});
+
+describe('PointChunkCache: reads shorter than minSteps', () => {
+  it('are computed for exactly their steps and keep nothing; longer reads keep whole chunks', () => {
+    const calls: [number, number][] = [];
+    const compute = (first: number, steps: number) => {
+      calls.push([first, steps]);
+      return { values: Float32Array.from({ length: 4 * steps }, (_, i) => first + Math.floor(i / 4)) };
+    };
+    const cache = new PointChunkCache(['values'], 24, 100, 24);
+    expect(Array.from(cache.read(0, 0, 1, 30, 1, compute).values)).toEqual([30, 30, 30, 30]);
+    cache.read(0, 0, 1, 30, 23, compute);
+    expect([calls, cache.size]).toEqual([
+      [
+        [30, 1],
+        [30, 23],
+      ],
+      0,
+    ]);
+    cache.read(0, 0, 1, 30, 24, compute);
+    expect(calls[2]).toEqual([24, 48]);
+    expect(cache.size).toBe(2);
   });
 });

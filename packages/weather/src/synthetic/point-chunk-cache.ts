@@ -17,12 +17,15 @@ export class PointChunkCache<K extends string> {
   /**
    * fields: the names of the arrays a computation gives; chunkSteps: time steps per chunk;
    * capacity: most chunks kept (each 16 x chunkSteps bytes per field); 0 keeps none, and every
-   * read is then computed for exactly its steps.
+   * read is then computed for exactly its steps. minSteps: reads of fewer steps are computed for
+   * exactly their steps and kept out, so reads of single instants at many places (a tile's
+   * pixels) neither compute whole chunks nor push kept ones out.
    */
   constructor(
     readonly fields: readonly K[],
     readonly chunkSteps: number,
     readonly capacity: number,
+    readonly minSteps = 0,
   ) {}
 
   get size(): number {
@@ -41,7 +44,7 @@ export class PointChunkCache<K extends string> {
     n: number,
     compute: (firstStep: number, steps: number) => PointFields<K>,
   ): PointFields<K> {
-    if (this.capacity <= 0) return compute(t0, n);
+    if (this.capacity <= 0 || n < this.minSteps) return compute(t0, n);
     const size = this.chunkSteps;
     const k0 = Math.floor(t0 / size),
       k1 = Math.floor((t0 + n - 1) / size);

@@ -49,7 +49,10 @@ const TMIN: VariableId = 'air_temperature_daily_min';
 const PER_DEG = 100;
 const LAT_OFFSET = 9000;
 const LON_OFFSET = 18000;
-/** Hours per chunk of hourly point reads: a day, so the 49 hours of a default ET series touch three. */
+/**
+ * Hours per chunk of hourly point reads: a day, so the 49 hours of a default ET series touch
+ * three. Shorter reads (a datapoint, a tile's pixel) are computed for their hours alone.
+ */
 const HOUR_CHUNK = 24;
 
 /** Blocks of 2 x 2 grid points kept for point reads (about 2 KB each). */
@@ -120,7 +123,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
     this.now = options.now ?? Date.now;
     this.maxValues = options.maxValues ?? 50_000_000;
     this.pointExtremes = new PointExtremesCache(options.pointCacheChunks ?? 4096);
-    this.pointEt = new PointChunkCache(ET_KEYS, HOUR_CHUNK, options.pointEtChunks ?? 8192);
+    this.pointEt = new PointChunkCache(ET_KEYS, HOUR_CHUNK, options.pointEtChunks ?? 8192, HOUR_CHUNK);
     this.pointHourChunks = options.pointHourChunks ?? 4096;
     this.analysis = options.analysisProduct ?? SYNTHETIC_ANALYSIS_PRODUCT;
     this.forecast = options.forecastProduct ?? SYNTHETIC_FORECAST_PRODUCT;
@@ -264,7 +267,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
   /** [hour][4] values of one hourly variable at the point's grid points, through its chunk cache. */
   private pointHourlyField(variable: VariableId, p: PointCells, axis: TimeAxis): Float32Array {
     let cache = this.pointHourly.get(variable);
-    if (!cache) this.pointHourly.set(variable, (cache = new PointChunkCache(['values'], HOUR_CHUNK, this.pointHourChunks)));
+    if (!cache) this.pointHourly.set(variable, (cache = new PointChunkCache(['values'], HOUR_CHUNK, this.pointHourChunks, HOUR_CHUNK)));
     return cache.read(p.i, p.j0, p.j1, axis.i0, axis.n, (firstHour, hours) => ({
       values: computeField(variable, this.pointBlock(p), firstHour, hours),
     })).values;
