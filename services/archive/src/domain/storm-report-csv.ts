@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { fieldcastId } from '@fieldcast/ids';
 
 /**
  * Storm reports as the NOAA Storm Prediction Center publishes them, one CSV file per type and
@@ -63,22 +63,6 @@ const MS_PER_MPH = 0.44704;
 /** The convective day starts at 12Z, 0600 CST. */
 const CST_OFFSET_MIN = 6 * 60;
 const DAY_MIN = 24 * 60;
-/** UUID v5 namespace of the project's derived ids (packages/ids, FIELDCAST_NAMESPACE). */
-const FIELDCAST_NAMESPACE = '2bab2662c84559a2bde2dcfd63dc9f25';
-
-/** UUID v5 (RFC 9562 section 5.5) of a report's natural key, as fieldcastId('storm-report', ...) gives it. */
-function reportId(key: string): string {
-  const b = createHash('sha1')
-    .update(Buffer.from(FIELDCAST_NAMESPACE, 'hex'))
-    .update(`storm-report:${key}`, 'utf8')
-    .digest()
-    .subarray(0, 16);
-  b[6] = (b[6]! & 0x0f) | 0x50;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
 /** 12Z of a convective day `YYYY-MM-DD`, epoch ms; a fault when it is no calendar date. */
 export function convectiveDayStart(date: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
@@ -203,7 +187,7 @@ export function parseStormReportCsv(text: string, type: ReportFileType, date: st
     const occurrence = seen.get(key) ?? 0;
     seen.set(key, occurrence + 1);
     reports.push({
-      id: reportId(`${key}:${occurrence}`),
+      id: fieldcastId('storm-report', `${key}:${occurrence}`),
       reportType: type,
       timeMs: dayStart + ((minutes - CST_OFFSET_MIN + DAY_MIN) % DAY_MIN) * MINUTE_MS,
       lat,
