@@ -8,7 +8,9 @@
  *   time at most 3 times the floor's;
  * - listing with a one-week period over 100,000 stored sets (an hourly station's sets of 12
  *   five-minute observations, eleven years of them), as a share of /healthz; target >= 0.50;
- * - reading back a 1 MB set, as a share of /healthz; target >= 0.10.
+ * - reading back a 1 MB set, as a share of /healthz; target >= 0.10;
+ * - listing weeks whose page the embedded process has not kept (each request a different week),
+ *   one at a time, in ms against /healthz one at a time (reported).
  * Throughput is autocannon's, in a separate process, so client work does not share the server's
  * event loop; each ratio is to a /healthz measurement taken just before it.
  * BENCH_SECONDS (default 5), BENCH_SETS (default 100,000), BENCH_PUBLISHES (default 30).
@@ -171,6 +173,25 @@ async function main(): Promise<void> {
     console.log(
       `list a week of ${SETS.toLocaleString('en')} sets: ${listed.toFixed(0)}/s, /healthz ${health2.toFixed(0)}/s, ratio ${(listed / health2).toFixed(3)} (target >= 0.50) ${listed / health2 >= 0.5 ? 'PASS' : 'FAIL'}`,
     );
+    // Pages the embedded process has not kept yet (docs/decisions/0154-observation-list-cache.md):
+    // a different week each request, one at a time, against /healthz one at a time.
+    const oneAtATime = async (paths: string[], auth?: string) => {
+      const t1 = performance.now();
+      for (const path of paths) {
+        const res = await fetch(`${base}${path}`, auth ? { headers: { Authorization: auth } } : {});
+        if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+        await res.arrayBuffer();
+      }
+      return (performance.now() - t1) / paths.length;
+    };
+    const weeks = Array.from({ length: 50 }, (_, i) => {
+      const from = new Date(Date.UTC(2016, 0, 4) + i * 7 * 86_400_000).toISOString().slice(0, 10);
+      const to = new Date(Date.UTC(2016, 0, 10) + i * 7 * 86_400_000).toISOString().slice(0, 10);
+      return `/observation-sets?start=${from}&end=${to}`;
+    });
+    const healthMs = await oneAtATime(Array.from({ length: 50 }, () => '/healthz'));
+    const missMs = await oneAtATime(weeks, reader.auth);
+    console.log(`list a week not yet kept, one at a time: ${missMs.toFixed(2)} ms (/healthz ${healthMs.toFixed(2)} ms one at a time)`);
   } finally {
     server.close();
     await fleet.close();

@@ -10,5 +10,7 @@ export const observationsService = defineService({
   title: 'Observations',
   description: 'Observation sets: publish, list by period, read back as submitted (spec 2.9, 4.8).',
   needs: { database: { migrations: [observationSetsMigration] }, outbox: { topics: [SETS_TOPIC] } },
-  api: (deps) => observationSetRoutes(new Api(), new ObservationSetStore(deps.db, deps.outbox), deps.now),
+  // The embedded PGlite has one writer, this process, so list pages are cached (docs/decisions/0154-observation-list-cache.md).
+  api: (deps) =>
+    observationSetRoutes(new Api(), new ObservationSetStore(deps.db, deps.outbox, { soleWriter: deps.db.kind === 'pglite' }), deps.now),
 });

@@ -6,6 +6,7 @@ import type { Database, Outbox, PreparedStatement } from '@fieldcast/db';
 import { DocumentCache } from './document-cache.js';
 import { dayOf, type NewObservationSet } from './domain/observation-sets.js';
 import type { Period } from './domain/period.js';
+import { SummaryPageCache } from './summary-page-cache.js';
 
 export const AREA = 'observations';
 export const SETS_TOPIC = topicFor(AREA, 'sets');
@@ -52,16 +53,26 @@ const bigintArray = (values: readonly bigint[]) => `{${values.join(',')}}`;
  */
 /** The gzipped documents one process keeps (docs/decisions/0153-observation-document-cache.md): about a thousand 1 MB sets. */
 export const DOCUMENT_CACHE_BYTES = 64 * 1_048_576;
+/** The list pages one embedded process keeps (docs/decisions/0154-observation-list-cache.md): about 700 pages of 100 summaries. */
+const PAGE_CACHE_CHARACTERS = 16 * 1_048_576;
+
+interface ObservationSetStoreOptions {
+  /** whether this process is the database's only writer (the embedded PGlite): list pages are then cached */
+  soleWriter?: boolean;
+}
 
 export class ObservationSetStore {
   private readonly knex: Knex;
+  private readonly cache = new DocumentCache(DOCUMENT_CACHE_BYTES);
+  private readonly pages: SummaryPageCache | null;
 
   constructor(
     private readonly db: Database,
     private readonly outbox: Outbox,
-    private readonly cache = new DocumentCache(DOCUMENT_CACHE_BYTES),
+    options: ObservationSetStoreOptions = {},
   ) {
     this.knex = db.knex;
+    this.pages = options.soleWriter ? new SummaryPageCache(PAGE_CACHE_CHARACTERS) : null;
   }
 
   /**
@@ -109,6 +120,7 @@ export class ObservationSetStore {
         data: { account: set.accountId, resource: set.summary, related: [{ namespace: SET_NAMESPACE, id: set.id }] },
       });
     });
+    this.pages?.invalidate(set.accountId);
   }
 
   /**
@@ -138,6 +150,18 @@ export class ObservationSetStore {
    * account's.
    */
   async list(accountId: string, page: PageRequest): Promise<SummaryPage | null> {
+    if (!this.pages) return this.read(accountId, page);
+    const key = pageKey(page);
+    const cached = this.pages.get(accountId, key);
+    if (cached) return cached;
+    const token = this.pages.readStarted();
+    const read = await this.read(accountId, page);
+    // An unknown cursor is not kept: it may name a set published later.
+    if (read) this.pages.fill(token, accountId, key, read);
+    return read;
+  }
+
+  private async read(accountId: string, page: PageRequest): Promise<SummaryPage | null> {
     let cursor: string | null = null;
     if (page.before !== undefined) {
       const [row] = await this.db.prepared<{ seq: number | bigint | string }>({
@@ -157,6 +181,10 @@ export class ObservationSetStore {
     };
   }
 }
+
+/** A page request as a cache key: the period's instants, the limit and the cursor in canonical lower case (RFC 9562 section 4). */
+const pageKey = ({ period, limit, before }: PageRequest) =>
+  `${period.start ?? ''}/${period.end ?? ''}/${limit}/${before?.toLowerCase() ?? ''}`;
 
 /**
  * How many rows a page's statement reads: the page's limit plus one, rounded up to one of a few
