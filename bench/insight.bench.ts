@@ -8,6 +8,10 @@
  * year at a point (8,760 values) >= 0.05, and its response time at most 3 times that of serving
  * 8,760 precomputed series entries as JSON from this same process (a plain node:http server that
  * serialises the same body on every request); ET over a 5,000 km² asset for one month is reported.
+ * Repeated point requests are answered from the kept texts of point series, and recomputed ones
+ * read the synthetic world's hourly values from its bounded caches of computed days
+ * (docs/decisions/0112-insight-point-series-speed.md); the same requests at a new point each
+ * time, computed in full, are timed one after another and reported.
  * BENCH_SECONDS sets the duration of each measurement (default 5).
  */
 import { execFile } from 'node:child_process';
@@ -130,6 +134,24 @@ async function main(): Promise<void> {
     const month = lastMonth();
     await measure('ET, 5,000 km² asset, one month', `/hourly-evapotranspiration-short-crop/${asset}?${month}`, { sequential: 2 });
     await measure('RH, 5,000 km² asset, one month', `/hourly-relative-humidity/${asset}?${month}`, { sequential: 2 });
+    // A new point each request: 0.05 degrees apart, so no two share a grid cell.
+    let missed = 0;
+    const misses = async (label: string, path: (lat: number) => string, count: number) => {
+      const health = await rate(`${base}/healthz`);
+      const t0 = performance.now();
+      for (let i = 0; i < count; i++) {
+        const res = await fetch(`${base}${path(LAT - 1 - (missed + i) * 0.05)}`, { headers: auth });
+        if (res.status !== 200) throw new Error(`${label}: ${res.status} ${await res.text()}`);
+        await res.arrayBuffer();
+      }
+      missed += count;
+      const rps = (1000 * count) / (performance.now() - t0);
+      rows.push({ label, rps, health });
+      console.log(`${label}: ${(1000 / rps).toFixed(1)} ms per request (/healthz ${health.toFixed(0)} req/s)`);
+    };
+    await misses('RH, default 24 hours, a new point each request', (lat) => `/hourly-relative-humidity/${lat}/${LON}`, 20);
+    await misses('ET, default 24 hours, a new point each request', (lat) => `/hourly-evapotranspiration-short-crop/${lat}/${LON}`, 20);
+    await misses('ET, one year, a new point each request', (lat) => `/hourly-evapotranspiration-short-crop/${lat}/${LON}?${lastYear()}`, 3);
 
     console.log('\n| request | ms per request | /healthz req/s | ratio to /healthz | target |');
     console.log('|---|---|---|---|---|');

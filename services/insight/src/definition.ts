@@ -3,6 +3,7 @@ import { defineService } from '@fieldcast/runtime';
 import { assetsMigration } from '../migrations/001_assets.js';
 import { assetRoutes } from './routes/assets.js';
 import { hourlyRoutes } from './routes/hourly.js';
+import { SeriesTextCache } from './series-cache.js';
 import { type SeriesComputer, seriesComputer } from './series-compute.js';
 import { AREA, ASSETS_TOPIC, AssetStore } from './store.js';
 
@@ -19,7 +20,13 @@ export const insightService = defineService({
     const assets = new AssetStore(deps.db.knex, deps.outbox, deps.now);
     const computer = seriesComputer(deps.weather, deps.computeThreads);
     computers.set(deps, computer);
-    return hourlyRoutes(assetRoutes(new Api(), assets), { assets, weather: deps.weather, now: deps.now, computer });
+    return hourlyRoutes(assetRoutes(new Api(), assets), {
+      assets,
+      weather: deps.weather,
+      now: deps.now,
+      computer,
+      pointTexts: new SeriesTextCache(),
+    });
   },
   async stop(deps) {
     await computers.get(deps)?.close();

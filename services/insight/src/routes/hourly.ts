@@ -2,6 +2,7 @@ import { type Api, JsonText, NotFoundError } from '@fieldcast/kit';
 import { HourlyLocationParams, HourlySeries, hourlyQuerySchema, IdParams } from '@fieldcast/schemas';
 import type { GridSource } from '@fieldcast/weather';
 import { type HourlyQuantity, hourlySeriesJson, MAX_SERIES_CELL_HOURS } from '../domain/hourly-series.js';
+import { SeriesTextCache } from '../series-cache.js';
 import type { SeriesComputer } from '../series-compute.js';
 import type { AssetStore } from '../store.js';
 
@@ -11,6 +12,8 @@ export interface HourlyRouteDeps {
   now: () => Date;
   /** asset series, off the event loop */
   computer: SeriesComputer;
+  /** point series already written (docs/decisions/0112-insight-point-series-speed.md) */
+  pointTexts: SeriesTextCache;
 }
 
 const QUERY = `Query: start and end (both or neither): a UTC timestamp or a date (00:00Z for start, 23:00Z for end), from one year before the current hour to the previous hour, start no later than end; the series holds the hours whose start lies between them. Without them, the next 24 hours from the next whole hour (forecast values). Each entry's validTime is the start of the hour its value covers. Unknown parameters are ignored.`;
@@ -73,7 +76,10 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
         query,
         response: { status: 200, description: 'The series (spec 2.7)', schema: HourlySeries },
         errors: [422],
-        handle: async ({ params, query: q }) => new JsonText(await hourlySeriesJson(deps.weather, quantity, params, q)),
+        handle: async ({ params, query: q }) => {
+          const key = SeriesTextCache.key(quantity, params.latitude, params.longitude, q, deps.now().getTime());
+          return new JsonText(await deps.pointTexts.get(key, () => hourlySeriesJson(deps.weather, quantity, params, q)));
+        },
       });
   }
   return api;
