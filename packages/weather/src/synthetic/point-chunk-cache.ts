@@ -9,7 +9,7 @@
  */
 
 /** One [step][4] array per field, the block's four grid points row-major. */
-export type PointFields<K extends string> = Record<K, Float32Array>;
+type PointFields<K extends string> = Record<K, Float32Array>;
 
 export class PointChunkCache<K extends string> {
   private readonly chunks = new Map<string, PointFields<K>>();
