@@ -27,23 +27,31 @@ interface Style {
 
 /**
  * A tile layer that fetches each tile with the account's credentials (an <img> cannot send HTTP
- * Basic) and shows it from a blob URL (docs/interface.md §4).
+ * Basic) and shows it from a blob URL (docs/interface.md §4). A tile taken off the map (panned or
+ * zoomed away, another frame, style or product) has its request aborted: the browser opens only
+ * a few connections to one area, and requests for tiles nobody sees would hold them while the
+ * panel's own calls (styles, frames) wait behind.
  */
 class AuthorizedTiles extends L.GridLayer {
+  private readonly requests = new WeakMap<HTMLElement, AbortController>();
+
   constructor(
     private readonly api: Api,
     private readonly path: (coords: L.Coords) => string,
     options: L.GridLayerOptions,
   ) {
     super(options);
+    this.on('tileunload', (e: L.TileEvent) => this.requests.get(e.tile)?.abort());
   }
 
   protected override createTile(coords: L.Coords, done: L.DoneCallback): HTMLElement {
     const img = document.createElement('img');
     img.alt = '';
     img.setAttribute('role', 'presentation');
+    const request = new AbortController();
+    this.requests.set(img, request);
     this.api
-      .blob('tiles', this.path(coords))
+      .blob('tiles', this.path(coords), request.signal)
       .then((blob) => {
         const url = URL.createObjectURL(blob);
         img.onload = () => {
@@ -52,7 +60,12 @@ class AuthorizedTiles extends L.GridLayer {
         };
         img.src = url;
       })
-      .catch((err: unknown) => done(err instanceof Error ? err : new Error(String(err)), img));
+      .catch((err: unknown) => {
+        // an aborted tile is off the map already: not an error to show
+        if (request.signal.aborted) return;
+        done(err instanceof Error ? err : new Error(String(err)), img);
+      })
+      .finally(() => this.requests.delete(img));
     return img;
   }
 }
@@ -91,6 +104,10 @@ export class TilesPanel {
   private async loadProduct(): Promise<void> {
     const selected = byId<HTMLSelectElement>('product').value;
     const product = encodeURIComponent(selected);
+    // The last product's tiles go now, their requests with them, so this product's styles and
+    // frames do not wait behind them for the browser's few connections to the area.
+    this.layer?.remove();
+    this.layer = null;
     try {
       const [styles, frames] = await Promise.all([
         this.api.json<Style[]>('tiles', `/v2/products/${product}/styles.json`),
