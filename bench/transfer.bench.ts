@@ -10,7 +10,8 @@
  *      same cached file (target >= 0.50 of its bytes per second);
  *   3. the dataset list of a day against /healthz (target >= 0.50 of its requests per second);
  *   4. the peak resident memory of this process while 20 clients download the global hourly
- *      temperature NetCDF file (about 100 MB) at once (reported: bounded, not proportional to 20 x 100 MB).
+ *      temperature NetCDF-4 file (about 86 MB, DEFLATE) at once (reported: bounded, not
+ *      proportional to 20 x the file).
  * BENCH_SECONDS sets each autocannon window (default 5); BENCH_DATE the date (default 2024-06-01).
  */
 import { execFile } from 'node:child_process';
