@@ -102,17 +102,23 @@ describe('plausible density', () => {
     }
   }, 300_000);
 
-  // A known miss (docs/decisions/0084-monsoon-rain-shadows-itcz.md): the rain-shadow term dries the
-  // High Plains in the lee of the Rockies, and storms over land scale with the month's rain, so the
-  // synthetic plains have less summer hail than the Pacific Northwest. Marked so that a fix shows.
-  it.failing(
-    'summer hail is commoner over the plains than over northern California and Oregon (known miss)',
-    async () => {
-      const summer = async (place: string) => sum((await monthly('hailsize', place)).slice(4, 8));
-      expect(await summer(PLAINS)).toBeGreaterThan(await summer('+45.9000-120.1000+38.1000-127.9000'));
-    },
-    300_000,
-  );
+  // The plains' storms draw their moisture from the Gulf of Mexico, under the steep lapse rates of
+  // the Rockies' lee; northern California and Oregon lie under the Pacific's marine inversion
+  // (docs/decisions/0085-severe-weather-ingredients.md).
+  it('summer hail and tornadoes are commoner over the plains than over northern California and Oregon', async () => {
+    const PACIFIC_NORTHWEST = '+45.9000-120.1000+38.1000-127.9000';
+    for (const type of ['hailsize', 'tornado'] as const) {
+      const summer = async (place: string) => sum((await monthly(type, place)).slice(4, 8));
+      expect(await summer(PLAINS)).toBeGreaterThan(2 * (await summer(PACIFIC_NORTHWEST)));
+    }
+  }, 300_000);
+
+  it('hail and tornadoes over the plains peak in late spring and early summer (May to July), not late summer', async () => {
+    for (const type of ['hailsize', 'tornado'] as const) {
+      const counts = await monthly(type, PLAINS);
+      expect(sum(counts.slice(4, 7))).toBeGreaterThan(2 * sum(counts.slice(7, 10)));
+    }
+  }, 300_000);
 
   it('summer hail is commoner over the plains than over the Sahara', async () => {
     const summer = async (place: string) => sum((await monthly('hailsize', place)).slice(4, 8));

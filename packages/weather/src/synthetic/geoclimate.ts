@@ -68,7 +68,7 @@ export interface ClimateInputs {
 }
 
 /** The lee of higher ground upwind, 0..1: (highest ground within 4 degrees upwind - ground here) / 1 km, on land. */
-export function leeOf(g: ClimateInputs): number {
+export function leeOf(g: Pick<ClimateInputs, 'land' | 'shelter' | 'elevation'>): number {
   return g.land * Math.min(1, Math.max(0, g.shelter - g.elevation) / 1000);
 }
 
@@ -324,6 +324,23 @@ const SEA_RINGS: readonly (readonly [number, number])[] = [
   [3.5, 16],
 ];
 
+/** Highest ground within 4 degrees upwind along the latitude (west in the westerlies, east in the trades), m. */
+function highestGroundUpwind(geo: Geography, lat: number, lon: number): number {
+  const ww = westerlyWeight(lat);
+  let shelter = 0;
+  for (let d = 0.5; d <= 4; d += 0.5) {
+    const e = geo.elevationAt(lat, lon + (ww >= 0.5 ? -d : d));
+    if (e > shelter) shelter = e;
+  }
+  return shelter;
+}
+
+/** The lee of higher ground upwind at a point (leeOf), from the few lookups it needs. */
+export function leeAt(lat: number, lon: number, geo: Geography = earthGeography()): number {
+  const s = geo.sampleAt(lat, lon);
+  return leeOf({ land: s.landFraction, shelter: highestGroundUpwind(geo, lat, lon), elevation: s.elevation });
+}
+
 /** The inputs of climateTerms at one place, from the geography lookups. */
 export function climateInputsAt(geo: Geography, lat: number, lon: number): ClimateInputs {
   const s = geo.sampleAt(lat, lon);
@@ -332,12 +349,7 @@ export function climateInputsAt(geo: Geography, lat: number, lon: number): Clima
   for (let dy = -1.5; dy <= 1.5; dy += 0.75)
     for (let dx = -1.5; dx <= 1.5; dx += 0.75) plateau += geo.elevationAt(clampLat(lat + dy), lon + dx);
   plateau /= 25;
-  const ww = westerlyWeight(lat);
-  let shelter = 0;
-  for (let d = 0.5; d <= 4; d += 0.5) {
-    const e = geo.elevationAt(lat, lon + (ww >= 0.5 ? -d : d));
-    if (e > shelter) shelter = e;
-  }
+  const shelter = highestGroundUpwind(geo, lat, lon);
   const kmPerDeg = 111.2 * Math.cos(lat * DEG);
   let wSum = 0,
     west = 0,

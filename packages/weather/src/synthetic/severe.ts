@@ -18,7 +18,8 @@ import type { BBox, TimeRange } from '../grid-source.js';
 import { fieldcastId } from '@fieldcast/ids';
 import { anomalyScale, TEMPERATURE_ANOMALY } from './climate.js';
 import { isLandAt, landFractionAt } from '@fieldcast/geography';
-import { climatologyAt, convectiveWetness, drynessAt } from './geoclimate.js';
+import { climatologyAt, drynessAt } from './geoclimate.js';
+import { deepShear, lowLevelMoisture, marineStability, steepLapseRates } from './convective-ingredients.js';
 import { DRYNESS_NOISE } from './clouds.js';
 import { fieldBound, hashUnit, noiseAt, noiseField } from './noise.js';
 
@@ -103,10 +104,16 @@ interface Storm {
   intensity: number;
   /** whether the storm forms over land (sea storms bring lightning only) */
   overLand: boolean;
+  /** deep-layer shear of its tile and day, 0..1 (convective-ingredients.ts deepShear) */
+  shear: number;
 }
 
-/** Latitude of the strongest deep-layer shear over warm-season land, degrees (the jet's). */
-const TORNADO_SHEAR_LAT = 38;
+/** How much steep lapse rates aloft (0..1) add to the buoyancy of the same warm, moist air. */
+const LAPSE_GAIN = 0.5;
+/** Share of a storm's intensity that makes severe hail and tornadoes without any deep shear. */
+const SHEAR_FLOOR = 0.3;
+/** Intensity from which a storm can spawn a tornado (with a chance of the deep shear). */
+const TORNADO_INTENSITY = 0.75;
 
 /** Sea surface warm enough for deep convection over the ocean, degC (warm pools, ~26-27 degC). */
 const WARM_SEA_C = 26;
@@ -132,13 +139,18 @@ function stormsOf(ti: number, tj: number, e: number): Storm[] {
   const overLand = land >= 0.5;
   // Over the sea only warm pools convect (and afternoon heating is small there).
   if (!overLand && warmth < WARM_SEA_C) return [];
-  // Deserts (geoclimate.ts) lack the moisture; over land, storms are as frequent as the month's
-  // climate is wet (a dry month's few showers are no thunderstorm season).
+  // Deserts (geoclimate.ts) lack the moisture; over land the low levels are as moist as a warm
+  // sea upwind or the month's rain climate makes them (convective-ingredients.ts), and steep
+  // lapse rates aloft (the lee of high ground) give the same warm, moist air more buoyancy.
   const dryness = drynessAt(lat, lon);
-  const wetness = overLand ? convectiveWetness(lat, lon, peakH) : 1;
-  const humid = (0.5 - 0.5 * noiseAt(DRYNESS_NOISE, lat, lon, peakH)) * (1 - dryness) * wetness;
+  const moisture = overLand ? lowLevelMoisture(lat, lon, peakH) : 1;
+  const humid = (0.5 - 0.5 * noiseAt(DRYNESS_NOISE, lat, lon, peakH)) * (1 - dryness) * moisture;
+  const lapse = overLand ? steepLapseRates(lat, lon) : 0;
+  const capped = overLand ? marineStability(lat, lon, peakH) : 0;
   const trigger = noiseAt(CONVECTION_NOISE, lat, lon, peakH);
-  const potential = Math.min(1, ((warmth - 20) / 12) * humid) + 0.6 * trigger - 0.45;
+  const buoyancy = ((warmth - 20) / 12) * humid * (1 + LAPSE_GAIN * lapse) * (1 - capped);
+  const potential = Math.min(1, buoyancy) + 0.6 * trigger - 0.45;
+  const shear = deepShear(lat, peakH);
   if (potential <= 0 || hashUnit(ti, tj, e, 1) > potential * (1 - dryness)) return [];
   const n = 1 + Math.floor(hashUnit(ti, tj, e, 2) * 4 * potential);
   const storms: Storm[] = [];
@@ -159,6 +171,7 @@ function stormsOf(ti: number, tj: number, e: number): Storm[] {
       dLon: (speedKmH * Math.sin(heading)) / (KM_PER_DEG * cosLat),
       intensity: Math.pow(u(6), 1 / (1 + 2 * potential)),
       overLand,
+      shear,
     });
   }
   return storms;
@@ -188,6 +201,10 @@ function eventsOfStorm(storm: Storm, kind: SevereKind): AnySevereEvent[] {
     };
   };
   const I = storm.intensity;
+  // Large hail and tornadoes come from updrafts that deep shear keeps upright and long-lived
+  // (supercells: Johns & Doswell 1992); without shear the same buoyancy gives ordinary
+  // thunderstorms, lightning and downburst gusts.
+  const S = I * (SHEAR_FLOOR + (1 - SHEAR_FLOOR) * storm.shear);
 
   if (kind === 'lightning') {
     const n = 10 + Math.floor(150 * I * u(0, 1));
@@ -211,11 +228,11 @@ function eventsOfStorm(storm: Storm, kind: SevereKind): AnySevereEvent[] {
   // people on the ground saw); a sea storm leaves lightning only.
   if (!storm.overLand) return out;
   const hail: HailEvent[] = [];
-  if (I > 0.4) {
-    const n = 1 + Math.floor(6 * (I - 0.4) * u(0, 2) * 2);
+  if (S > 0.4) {
+    const n = 1 + Math.floor(6 * (S - 0.4) * u(0, 2) * 2);
     for (let i = 0; i < n; i++) {
       const p = at((i + u(2000 + i, 1)) / n, 0.05, 2000 + i);
-      const size = Math.round(6 + 70 * I * I * u(2000 + i, 2));
+      const size = Math.round(6 + 70 * S * S * u(2000 + i, 2));
       hail.push({
         kind: 'hail',
         id: `hail/${storm.key}/${i}`,
@@ -248,12 +265,10 @@ function eventsOfStorm(storm: Storm, kind: SevereKind): AnySevereEvent[] {
   }
   const tornadoes: TornadoEvent[] = [];
   // Tornadic supercells need deep wind shear as well as instability: the mid-latitude jet's,
-  // strongest near 38 degrees in the warm season (the Great Plains, the Pampas), weak in the
-  // tropics and the subtropical interiors.
-  const shear = Math.exp(-(((Math.abs(storm.lat) - TORNADO_SHEAR_LAT) / 12) ** 2));
-  if (I > 0.85 && u(0, 4) < 0.5 * shear) {
-    const ef = Math.min(5, Math.floor(6 * Math.pow(u(4000, 1), 3) * I));
-    const lengthKm = Math.round(10 * (1 + (40 * u(4000, 2) * I * (1 + ef)) / 3)) / 10;
+  // which follows the season (convective-ingredients.ts deepShear); weak in the tropics.
+  if (I > TORNADO_INTENSITY && u(0, 4) < storm.shear) {
+    const ef = Math.min(5, Math.floor(6 * Math.pow(u(4000, 1), 3) * S));
+    const lengthKm = Math.round(10 * (1 + (40 * u(4000, 2) * S * (1 + ef)) / 3)) / 10;
     const touch = at(0.3 + 0.4 * u(4000, 3), 0, 4000);
     const speedKmH = Math.hypot(storm.dLat * KM_PER_DEG, storm.dLon * KM_PER_DEG * Math.cos((storm.lat * Math.PI) / 180));
     const lifeH = lengthKm / Math.max(10, speedKmH);
