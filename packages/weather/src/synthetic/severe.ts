@@ -5,8 +5,10 @@
  * Storms are generated per 1 x 1 degree tile and "event day" (the 24 h from 06Z, the convention
  * of the archive's public record). A tile-day can only be convective when its afternoon is warm
  * (>= 20 degC from the same climatology and anomaly field as the gridded temperature), moist
- * (the dryness field) and triggered by a ~330 km / 1 day convection field, so events are sparse,
- * warm-season, and clustered: neighbouring tiles share convective days. Each storm moves
+ * (the dryness field and convective-ingredients.ts: a warm sea in reach, the month's rain),
+ * uncapped (no marine inversion) and triggered by a ~330 km / 1 day convection field, so events
+ * are sparse, warm-season, and clustered: neighbouring tiles share convective days. Large hail
+ * and tornadoes also need the jet's deep shear (docs/decisions/0085-severe-weather-ingredients.md). Each storm moves
  * east-north-east (toward the pole-east in the south) for 1-4 h in the local afternoon and leaves
  * lightning along its path, hail and gusts when strong, and rarely a tornado. Storm reports follow
  * the US NWS severe criteria: hail >= 25.4 mm (1 in), gusts >= 25.7 m/s (50 kt), every tornado.
