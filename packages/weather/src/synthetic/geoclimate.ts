@@ -68,7 +68,7 @@ export interface ClimateInputs {
 }
 
 /** The lee of higher ground upwind, 0..1: (highest ground within 4 degrees upwind - ground here) / 1 km, on land. */
-export function leeOf(g: Pick<ClimateInputs, 'land' | 'shelter' | 'elevation'>): number {
+function leeOf(g: Pick<ClimateInputs, 'land' | 'shelter' | 'elevation'>): number {
   return g.land * Math.min(1, Math.max(0, g.shelter - g.elevation) / 1000);
 }
 
