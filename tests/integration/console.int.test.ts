@@ -152,16 +152,65 @@ describe('the console in Chromium', () => {
       await atLeastOne(async () => page.locator('#feed li[data-id]').count(), 30_000);
       await shot(page, '04-feed');
 
+      // Edit the field's shape. A vertex dragged across the far edge is refused: the problem's
+      // message at the failing ring, and nothing stored; Cancel leaves the field as it was.
+      const before = await storedRing(fieldId!);
+      await page.click(`#fields li[data-id="${fieldId}"] button[aria-label^="Edit the shape"]`);
+      await page.waitForSelector('#shape-edit:not([hidden])');
+      expect(await page.locator('.vertex-handle').count()).toBe(4);
+      // the corners by where they are on the screen, whichever way the area stored the ring
+      const corners = await handleCentres(page, '.vertex-handle');
+      const topLeft = extreme(corners, (p) => -(p.x + p.y));
+      const bottomRight = extreme(corners, (p) => p.x + p.y);
+      const across = { x: topLeft.x + (bottomRight.x - topLeft.x) * 1.3, y: topLeft.y + (bottomRight.y - topLeft.y) * 0.5 };
+      await drag(page, topLeft, across);
+      await page.click('#save-shape');
+      await page.waitForSelector('.ring-error');
+      expect(await page.textContent('.ring-error')).toMatch(/\w/);
+      await shot(page, '05-invalid-shape');
+      expect(await storedRing(fieldId!)).toEqual(before);
+      await page.click('#cancel-shape');
+      await page.click('.message:has-text("crosses itself") button');
+      // Leaflet fades a tooltip out before removing it
+      await page.waitForSelector('.ring-error', { state: 'detached' });
+      expect(await page.locator('.vertex-handle, .midpoint-handle').count()).toBe(0);
+
+      // Add a vertex in the bottom edge and pull it down, remove the top left one: saved with the
+      // agriculture area's PUT, then the field's degree days for its new shape.
+      await page.click(`#fields li[data-id="${fieldId}"] button[aria-label^="Edit the shape"]`);
+      const bottomMiddle = extreme(await handleCentres(page, '.midpoint-handle'), (p) => p.y);
+      await page.mouse.click(bottomMiddle.x, bottomMiddle.y);
+      expect(await page.locator('.vertex-handle').count()).toBe(5);
+      const added = extreme(await handleCentres(page, '.vertex-handle'), (p) => -Math.hypot(p.x - bottomMiddle.x, p.y - bottomMiddle.y));
+      await drag(page, added, { x: added.x, y: added.y + (bottomRight.y - topLeft.y) * 0.5 });
+      const first = extreme(await handleCentres(page, '.vertex-handle'), (p) => -(p.x + p.y));
+      await page.mouse.click(first.x, first.y);
+      expect(await page.locator('.vertex-handle').count()).toBe(4);
+      await shot(page, '06-editing-shape');
+      await page.click('#save-shape');
+      await page.waitForSelector('.message.info >> text=/Shape of .* saved/');
+      const after = await storedRing(fieldId!);
+      expect(after).toHaveLength(5);
+      // the top left corner (least longitude minus latitude) is gone
+      expect(after).not.toContainEqual(extreme(before, ([lon, lat]) => lat - lon));
+      // the pulled vertex lies south of the field's old bottom edge
+      expect(Math.min(...after.map(([, lat]) => lat))).toBeLessThan(Math.min(...before.map(([, lat]) => lat)));
+      await page.waitForSelector('#gdd[data-state=loaded]', { timeout: 240_000 });
+      expect(await page.textContent('#gdd')).toMatch(/Field mean\s*-?\d/);
+      expect(await page.locator('.vertex-handle').count()).toBe(0);
+      await shot(page, '07-field-reshaped');
+
       // A contributed style appears in the picker; choosing it requests tiles with it.
       const style = await createStyle();
       await page.selectOption('#product', 'precipitation-rate');
       await page.selectOption('#product', 'air-temperature');
-      await page.waitForSelector(`#style option[value="${style.id}"]`, { state: 'attached' });
+      // as long as the other waits: on a busy machine the areas answer slowly
+      await page.waitForSelector(`#style option[value="${style.id}"]`, { state: 'attached', timeout: 240_000 });
       await page.selectOption('#style', style.id);
       await zoomTo(page, 38.5, -98.5, 4);
       await atLeastOne(() => tiles.filter((t) => t.url.includes(style.id)).length, 240_000);
       expect(await page.textContent('#legend')).toContain('15');
-      await shot(page, '05-contributed-style');
+      await shot(page, '08-contributed-style');
 
       // A bow-tie ring is refused: the problem's message at the failing ring.
       await page.click('#draw');
@@ -175,7 +224,7 @@ describe('the console in Chromium', () => {
       await page.click('#finish');
       await page.waitForSelector('.ring-error');
       expect(await page.textContent('.ring-error')).toMatch(/\w/);
-      await shot(page, '06-invalid-geometry');
+      await shot(page, '09-invalid-geometry');
       // The browser logs the deliberate 422; nothing else may be logged.
       const unexpected = errors.filter((e) => !/status of 422/.test(e));
       expect(unexpected).toEqual([]);
@@ -195,7 +244,7 @@ describe('the console in Chromium', () => {
       const map = (await page.locator('#map').boundingBox())!;
       const panels = (await page.locator('#panels').boundingBox())!;
       expect(panels.y).toBeGreaterThanOrEqual(map.y + map.height - 1);
-      await shot(page, '07-phone');
+      await shot(page, '10-phone');
       // The draw button is reachable with Tab and works with Enter.
       await page.focus('#product');
       for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.id)) !== 'draw'; i++) await page.keyboard.press('Tab');
@@ -209,6 +258,40 @@ describe('the console in Chromium', () => {
     }
   }, 200_000);
 });
+
+type Point = { x: number; y: number };
+
+/** The centres of the shape editor's handles on the screen, in the order the page added them. */
+async function handleCentres(page: Page, selector: string): Promise<Point[]> {
+  const boxes = await page.locator(selector).evaluateAll((elements) =>
+    elements.map((e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    }),
+  );
+  return boxes;
+}
+
+/** The item scoring highest. */
+function extreme<T>(items: T[], score: (item: T) => number): T {
+  return items.reduce((best, item) => (score(item) > score(best) ? item : best));
+}
+
+/** Drags with the mouse in steps, as a person would, so Leaflet sees a drag and not a click. */
+async function drag(page: Page, from: Point, to: Point): Promise<void> {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(to.x, to.y, { steps: 8 });
+  await page.mouse.up();
+}
+
+/** The field's first ring as the agriculture area stored it. */
+async function storedRing(id: string): Promise<[number, number][]> {
+  const response = await fetch(`${areaUrl('agriculture')}/fields/${id}`, { headers: { Authorization: auth } });
+  expect(response.status).toBe(200);
+  const field = (await response.json()) as { geometries: { coordinates: [number, number][][][] }[] };
+  return field.geometries[0]!.coordinates[0]![0]!;
+}
 
 async function zoomTo(page: Page, lat: number, lon: number, zoom: number): Promise<void> {
   await page.evaluate(
