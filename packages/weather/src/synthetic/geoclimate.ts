@@ -109,7 +109,6 @@ const MONTH_OF_PEAK = 0.9887;
  *   U = w_W landWest + (1 - w_W) landEast            large-scale upwind land (w_W westerly share)
  *   X = land (0.3 continentality + 0.7 U)            continental exposure
  *   P = land landPoleward                            source of cold air masses
- *   O = landPoleward                                 the same air over coasts and seas (cold-air outbreaks)
  *   D = exp(-((|lat| - 58) / 10)^2) (1 - landWest) landEast        warm poleward drift
  *   Q = exp(-((|lat| - 20) / 12)^2) (1 - landWest) landEast e^(-inland/300 km)  cold upwelling
  *   S = land continentality exp(-((|lat| - 25) / 10)^2)            subtropical land heating
@@ -119,7 +118,7 @@ const MONTH_OF_PEAK = 0.9887;
  *   F = w_W L continentality                        downslope (foehn, chinook) winds
  * each of the coldest and the warmest monthly means at sea level is
  *   T = a0 + a1 s + a2 s^2 + a3 X s + a4 P s + a5 D + a6 Q + a7 S + a8 Z + a9 I s + a10 H + a11 F
- *       + a12 M s^2 + a13 G s + a14 J + a15 O s  (M, G, J: maritime, landSurface, iceSheet),
+ *       + a12 M s^2 + a13 G s + a14 J  (M, G, J: maritime, landSurface, iceSheet),
  * the annual mean is their midpoint and the cycle's half-range half their difference (scaled from
  * the month to the peak day), tapered to zero over the 8 degrees next to the equator where the
  * cycle is weak and changes hemisphere.
@@ -151,10 +150,6 @@ export function regressionTerms(g: ClimateInputs): Coefficients {
     maritime: g.seaNear * s * s,
     landSurface: land * s,
     iceSheet: land * smoothstep((a - 60) / 10) * Math.min(1, Math.max(0, g.plateau) / 2000),
-    // The cold air masses that form over land poleward reach the coasts and the seas beside it
-    // too (cold-air outbreaks over the Sea of Japan, the Labrador Sea, the Baltic), where the land
-    // term above is scaled down by the local sea.
-    coldAirOutbreak: g.landPoleward * s,
   };
   return terms;
 }
