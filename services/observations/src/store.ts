@@ -6,22 +6,15 @@ import type { Database, Outbox, PreparedStatement } from '@fieldcast/db';
 import { DocumentCache } from './document-cache.js';
 import { dayOf, type NewObservationSet } from './domain/observation-sets.js';
 import type { Period } from './domain/period.js';
-import { SummaryPageCache } from './summary-page-cache.js';
+import { SummaryPageCache, type SummaryPage } from './summary-page-cache.js';
+
+export type { SummaryPage } from './summary-page-cache.js';
 
 export const AREA = 'observations';
 export const SETS_TOPIC = topicFor(AREA, 'sets');
 /** The resource name of the events' type, `fieldcast.observation-set.published` (docs/architecture.md §5). */
 const KIND = 'observation-set';
 const SET_NAMESPACE = `${AREA}/sets`;
-
-/** A page of summaries, newest first, as stored JSON text; `more` when older sets remain. */
-export interface SummaryPage {
-  /** the summaries' JSON texts joined by commas, newest first */
-  page: string;
-  /** the id of the page's last (oldest) set, the cursor of the next page */
-  lastId: string | null;
-  more: boolean;
-}
 
 export interface PageRequest {
   period: Period;

@@ -1,4 +1,11 @@
-import type { SummaryPage } from './store.js';
+/** A page of summaries, newest first, as stored JSON text; `more` when older sets remain. */
+export interface SummaryPage {
+  /** the summaries' JSON texts joined by commas, newest first */
+  page: string;
+  /** the id of the page's last (oldest) set, the cursor of the next page */
+  lastId: string | null;
+  more: boolean;
+}
 
 /**
  * List pages by account and request, for a database only this process writes: the embedded
