@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { eventsService } from '@fieldcast/events';
-import { GRANT_REPUBLISHING_TASK, platformService } from '@fieldcast/platform';
+import { platformService } from '@fieldcast/platform';
 import { productGrantsCommand } from '@fieldcast/platform/grants';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { eventually, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
@@ -63,7 +63,8 @@ describe('restricted products in the tiles area, granted in the platform area', 
       .insert({ account_id: t.bob.id, product_id: restricted.id, product_name: restricted.name });
     await new Promise((r) => setTimeout(r, 500));
     expect((await tile(t.bob)).status).toBe(404);
-    await t.fleet.runBackground('platform', GRANT_REPUBLISHING_TASK);
+    // the platform's grant-republishing task (a service package exports only its definition)
+    await t.fleet.runBackground('platform', 'grant-republishing');
     await eventually(async () => expect((await tile(t.bob)).status).toBe(200), 20_000);
   }, 120_000);
 });
