@@ -20,10 +20,11 @@ export interface OperationContext<P, Q, B> {
 /**
  * A handler's result that is already JSON text (for instance built by the database), sent as it
  * is instead of being parsed and serialised again. The text must be what JSON.stringify of the
- * documented response would give.
+ * documented response would give; a kept page may hold it already encoded as UTF-8 bytes, which
+ * are sent without encoding them again.
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  constructor(readonly text: string | Buffer) {}
 }
 
 export interface OperationResponse {

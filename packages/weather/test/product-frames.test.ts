@@ -9,6 +9,7 @@ import {
   forecastFrameId,
   latestProductRun,
   productFrames,
+  productFramesVersion,
   productRuns,
   productTimeRange,
   runFrames,
@@ -142,5 +143,29 @@ describe('FrameIndex', () => {
     const ids = [0, 1, 2, 3].map((k) => frameId(small[0]!, Date.UTC(2024, 0, 1) + k * D));
     const found = await Promise.all(ids.map((id) => index.find(id, NOW)));
     expect(found.map((f) => f?.id)).toEqual(ids);
+  });
+});
+
+describe('productFramesVersion', () => {
+  // Every product with frames (a frame's id names its run), at 15-minute steps over two days: the hour turning, runs initialised
+  // every 6 hours and published 210 or 45 minutes later.
+  it('is the same at two instants only when every window gives the same frames', () => {
+    const products = cat.products().filter((p) => p.hasFrames && p.cadenceMinutes > 0);
+    expect(products.some((p) => latestProductRun(p, NOW) !== null)).toBe(true);
+    for (const p of products) {
+      const seen = new Map<string, string>();
+      for (let now = NOW; now < NOW + 2 * D; now += 15 * 60_000) {
+        const frames = productFrames(p, now, NOW - 6 * H, NOW + 12 * D, 1000, 'asc')
+          .map((f) => f.id)
+          .join();
+        const version = productFramesVersion(p, now);
+        const before = seen.get(version);
+        if (before !== undefined && before !== frames)
+          throw new Error(`${p.name}: frames changed at ${new Date(now).toISOString()} under version ${version}`);
+        seen.set(version, frames);
+      }
+      // it moves on: at least once an hour
+      expect(seen.size).toBeGreaterThanOrEqual(48);
+    }
   });
 });

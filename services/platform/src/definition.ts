@@ -5,6 +5,7 @@ import { createCatalog, FrameIndex, frameZoomLevels } from '@fieldcast/weather';
 import { platformMigration } from '../migrations/001_platform.js';
 import { Platform } from './domain/platform.js';
 import { ANNOUNCE_EVERY_MS, FrameAnnouncer } from './frame-announcer.js';
+import { FramePageCache } from './frame-page-cache.js';
 import { platformRoutes } from './routes/platform.js';
 import { AREA, Announcements, FORECASTS_TOPIC, FRAMES_TOPIC, ProductGrants } from './store.js';
 
@@ -38,6 +39,7 @@ export const platformService = defineService({
     const restricted = catalog.products().some((p) => p.access === 'restricted');
     return platformRoutes(new Api(), {
       platform,
+      framePages: new FramePageCache(),
       // Without restricted products there is nothing to look up.
       granted: (account: Account) => (restricted ? grants.granted(account.id) : Promise.resolve(NO_GRANTS)),
       now: deps.now,

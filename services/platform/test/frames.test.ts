@@ -1,6 +1,6 @@
 import { FIELDCAST_NAMESPACE, fieldcastId, uuidv5 } from '@fieldcast/ids';
 import { startTestFleet, useTestFleet } from '@fieldcast/runtime/testing';
-import { SyntheticSource } from '@fieldcast/weather';
+import { createCatalog, frameRecord, frameZoomLevels, productFrames, SyntheticSource } from '@fieldcast/weather';
 import request from 'supertest';
 import { platformService } from '../src/definition.js';
 import { clock, get, H, now, START } from './helpers.js';
@@ -81,6 +81,28 @@ describe('GET /products/{product}/frames (public record)', () => {
   it('lists a ten-year hourly product’s week by arithmetic, not by walking its 90,000 frames', async () => {
     const res = await get(t, t.alice, '/products/air-temperature/frames?start=2024-03-01T00:00:00Z&end=2024-03-08T00:00:00Z&limit=1000');
     expect(res.body).toHaveLength(7 * 24 + 1);
+  });
+
+  it('answers a repeated page as the clock moves across the hour and a run’s publication as it would a new one', async () => {
+    // The page is kept (docs/decisions/0120-product-frames-and-forecast-runs.md); the same URL
+    // each time, against the frames computed at that instant. The 12Z run is published at 15:30.
+    const cat = createCatalog();
+    const zoom = frameZoomLevels(weather.grid.dLon);
+    const path = '/products/air-temperature/frames?start=2025-06-15T09:00:00Z&end=2025-06-16T00:00:00Z&sort=asc';
+    const instants = ['10:20', '10:59', '11:00', '15:29', '15:30', '15:31', '16:00'];
+    for (const hm of instants) {
+      const [h, m] = hm.split(':').map(Number) as [number, number];
+      clock.ms = Date.UTC(2025, 5, 15, h, m);
+      const expected = productFrames(
+        cat.product('air-temperature')!,
+        clock.ms,
+        Date.parse('2025-06-15T09:00:00Z'),
+        Date.parse('2025-06-16T00:00:00Z'),
+        100,
+        'asc',
+      ).map((f) => frameRecord(f, zoom));
+      expect({ at: hm, body: (await get(t, t.alice, path)).body }).toEqual({ at: hm, body: expected });
+    }
   });
 
   it('answers [] for a product without frames and 404 for an unknown product', async () => {

@@ -114,6 +114,16 @@ export function productFrames(
   );
 }
 
+/**
+ * What productFrames' answer for the product depends on at nowMs, as text: the forecast boundary
+ * (the analysis frames' end and the product's range) and the latest published run (its frames
+ * past the boundary). Two instants with the same text give the same frames for every window, so
+ * a page kept under it is never stale (docs/decisions/0120-product-frames-and-forecast-runs.md).
+ */
+export function productFramesVersion(p: ProductDef, nowMs: number): string {
+  return `${forecastBoundaryMs(nowMs)}|${latestProductRun(p, nowMs)?.initMs ?? ''}`;
+}
+
 /** Whether the product has at least one frame with valid time in [startMs, endMs] at nowMs (arithmetic only, no ids). */
 export function hasFrameIn(p: ProductDef, nowMs: number, startMs: number, endMs: number): boolean {
   if (!p.hasFrames || p.cadenceMinutes === 0) return false;

@@ -15,6 +15,7 @@ import {
   type GridSource,
   type ProductDef,
   productFrames,
+  productFramesVersion,
   type ProductRecord,
   productRecord,
   productTimeRange,
@@ -87,6 +88,16 @@ export class Platform {
     // Ids are read from the frame index once it holds them (docs/decisions/0120-product-frames-and-forecast-runs.md).
     this.frames.warm(nowMs);
     return productFrames(p, nowMs, lo(w), hi(w), w.limit, w.sort, this.frames).map((f) => frameRecord(f, this.zoomLevels));
+  }
+
+  /**
+   * A key naming everything productFrames' answer depends on: the product, the window and the
+   * product's frames version at nowMs (a page kept under it is never stale). Unknown or
+   * invisible products are 404 here, before any page is looked up.
+   */
+  productFramesKey(ref: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): string {
+    const p = visibleProduct(this.catalog, ref, granted);
+    return `${p.id}|${lo(w)}|${hi(w)}|${w.limit}|${w.sort}|${productFramesVersion(p, nowMs)}`;
   }
 
   productForecasts(ref: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): ForecastRecord[] {

@@ -13,10 +13,13 @@ import {
 } from '@fieldcast/schemas';
 import { z } from 'zod';
 import type { Platform, TimeWindow } from '../domain/platform.js';
+import type { FramePageCache } from '../frame-page-cache.js';
 import { framesJson } from './frame-json.js';
 
 export interface PlatformRouteDeps {
   platform: Platform;
+  /** pages of product frames already written */
+  framePages: FramePageCache;
   /** ids of the restricted products granted to the account */
   granted(account: Account): Promise<ReadonlySet<string>>;
   now: () => Date;
@@ -69,8 +72,11 @@ export function platformRoutes(api: Api, deps: PlatformRouteDeps): Api {
       query: TimeListQuery,
       response: { status: 200, description: 'Frames, by valid time', schema: z.array(Frame) },
       errors: [404],
-      handle: async ({ account, params, query }) =>
-        new JsonText(framesJson(platform.productFrames(params.product, await deps.granted(account), windowOf(query), nowMs()))),
+      handle: async ({ account, params, query }) => {
+        const [granted, w, now] = [await deps.granted(account), windowOf(query), nowMs()];
+        const key = platform.productFramesKey(params.product, granted, w, now);
+        return new JsonText(deps.framePages.get(key, () => framesJson(platform.productFrames(params.product, granted, w, now))));
+      },
     })
     .op({
       method: 'get',
