@@ -32,4 +32,39 @@ describe.each(SERVICES.map((s) => s.area))('%s /openapi.json', (area) => {
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) expect(Object.keys(doc.components.schemas)).toContain(ref);
   });
+
+  it('documents the headers a client reads: Link on lists that page, RateLimit after authentication, Retry-After on 429', async () => {
+    const doc = (await request(fleet.app(area)).get('/openapi.json')).body as OpenApi;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        const [success, ...failures] = Object.entries(op.responses).sort(([a], [b]) => Number(a) - Number(b));
+        // A list that takes a cursor of the previous page names the next one in Link (RFC 8288).
+        const cursor = (op.parameters ?? []).some((p) => p.in === 'query' && /Link/.test(p.description ?? ''));
+        expect({ where, link: 'Link' in (success![1].headers ?? {}) }).toEqual({ where, link: cursor });
+        for (const [status, response] of [success!, ...failures]) {
+          const headers = Object.keys(response.headers ?? {});
+          expect({ where, status, headers }).toEqual({ where, status, headers: expect.arrayContaining(['X-Request-Id']) });
+          if (status === '429')
+            expect({ where, headers }).toEqual({ where, headers: expect.arrayContaining(['Retry-After', 'RateLimit']) });
+          if (op.security?.length === 0 || status === '401')
+            expect({ where, status, headers }).toEqual({ where, status, headers: expect.not.arrayContaining(['RateLimit']) });
+        }
+      }
+    }
+  });
 });
+
+interface OpenApi {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        security?: unknown[];
+        parameters?: { in: string; description?: string }[];
+        responses: Record<string, { headers?: Record<string, unknown> }>;
+      }
+    >
+  >;
+}

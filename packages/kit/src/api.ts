@@ -112,6 +112,8 @@ export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z
    * a few in flight at once (docs/architecture.md §3, limits)
    */
   heavy?: boolean;
+  /** true for a list whose answer names its next page in a Link header (RFC 8288, rel="next"): documented on its success response */
+  pages?: boolean;
   handle(ctx: OperationContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<unknown> | unknown;
 }
 

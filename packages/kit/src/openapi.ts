@@ -49,6 +49,26 @@ export function openApiDocument(input: {
   };
 
   const problemRef = toSchema(Problem, 'output');
+  // The response headers every client may read (service.ts exposes them to browsers too).
+  const text = (description: string) => ({ description, schema: { type: 'string' } });
+  const requestId = { 'X-Request-Id': text('The request’s id, as the service logged it (docs/architecture.md §3)') };
+  const rateLimit = {
+    RateLimit: text(
+      'The account’s remaining requests r and seconds to a full bucket t (draft-ietf-httpapi-ratelimit-headers), when limits are on',
+    ),
+    'RateLimit-Policy': text(
+      'The account’s bucket: burst q over window w seconds (draft-ietf-httpapi-ratelimit-headers), when limits are on',
+    ),
+  };
+  const retryAfter = { 'Retry-After': text('Seconds to wait before trying again (RFC 9110 section 10.2.3)') };
+  const link = { Link: text('The next page, rel="next" (RFC 8288), while more remain') };
+  const headersOf = (op: AnyOperation, status: number) => ({
+    ...requestId,
+    // The account's bucket is spent once it is known, so a 401 carries no RateLimit fields.
+    ...(op.auth !== false && status !== 401 ? rateLimit : {}),
+    ...(status === 429 ? retryAfter : {}),
+    ...(op.pages && status === op.response.status ? link : {}),
+  });
   const paths: Record<string, Record<string, unknown>> = {};
   const contentOf = (media: readonly MediaContent[]) =>
     Object.fromEntries(media.map((m) => [m.mediaType, m.schema ? { schema: toSchema(m.schema, 'output') } : {}]));
@@ -56,6 +76,7 @@ export function openApiDocument(input: {
     const responses: Record<string, unknown> = {
       [op.response.status]: {
         description: op.response.description,
+        headers: headersOf(op, op.response.status),
         content: op.produces
           ? Object.fromEntries(op.produces.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]))
           : contentOf([
@@ -73,7 +94,7 @@ export function openApiDocument(input: {
       ...(op.errors ?? []),
     ]);
     for (const status of [...failures].sort()) {
-      responses[status] = { description: STATUS_CODES[status] ?? 'Error', content: failureContent };
+      responses[status] = { description: STATUS_CODES[status] ?? 'Error', headers: headersOf(op, status), content: failureContent };
     }
     (paths[op.path] ??= {})[op.method] = {
       summary: op.summary,

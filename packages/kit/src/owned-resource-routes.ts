@@ -115,6 +115,7 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       ...list.head,
       tags,
       query: ListQuery,
+      pages: true,
       response: { status: 200, description: list.response, schema: z.array(spec.view) },
       handle: async ({ account, query, req, res }) => {
         const limit = query.limit ?? MAX_PAGE;

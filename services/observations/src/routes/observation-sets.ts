@@ -56,6 +56,7 @@ export function observationSetRoutes(api: Api, store: ObservationSetStore, now: 
       description: LIST_DESCRIPTION,
       tags,
       query: ObservationSetsQuery,
+      pages: true,
       response: { status: 200, description: 'Stored summaries, newest first', schema: z.array(ObservationSetSummary) },
       handle: async ({ account, query, req, res }) => {
         const limit = query.limit ?? OBSERVATION_SETS_DEFAULT_LIMIT;

@@ -67,6 +67,7 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
       tags: ['styles'],
       params: ProductParams,
       query: StyleListQuery,
+      pages: true,
       response: { status: 200, description: 'The styles', schema: z.array(Style) },
       errors: [404],
       handle: async ({ account, params, query, req, res }) => {
