@@ -8,3 +8,55 @@ export const GENERATED =
 
 /** Port every container listens on; the published port is the area's fleet port. */
 export const CONTAINER_PORT = 8080;
+
+/**
+ * Every pod of the fleet runs as non-root on a read-only root filesystem with /tmp as the only
+ * writable path, per the Kubernetes "restricted" Pod Security Standard: the pod's part.
+ */
+export const POD_SECURITY = `      securityContext:
+        runAsNonRoot: true
+        runAsUser: 1000
+        fsGroup: 1000
+        seccompProfile: { type: RuntimeDefault }
+`;
+
+/** The container's part of the "restricted" standard. */
+export const CONTAINER_SECURITY = `          securityContext:
+            allowPrivilegeEscalation: false
+            readOnlyRootFilesystem: true
+            capabilities: { drop: [ALL] }
+`;
+
+/** Ready once it answers /readyz, restarted when /healthz stops answering (docs/architecture.md §3). */
+export const HEALTH_PROBES = `          readinessProbe:
+            httpGet: { path: /readyz, port: http }
+            periodSeconds: 5
+            failureThreshold: 3
+          livenessProbe:
+            httpGet: { path: /healthz, port: http }
+            initialDelaySeconds: 10
+            periodSeconds: 10
+`;
+
+/** The Service in front of a Deployment's pods, on port 80. */
+export const k8sService = (name: string, labels: string) => `apiVersion: v1
+kind: Service
+metadata:
+  name: ${name}
+  labels: ${labels}
+spec:
+  selector: ${labels}
+  ports:
+    - { name: http, port: 80, targetPort: http }
+`;
+
+/** At least one pod of a Deployment stays up through voluntary disruptions (node drains). */
+export const k8sPodDisruptionBudget = (name: string, labels: string) => `apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: ${name}
+spec:
+  minAvailable: 1
+  selector:
+    matchLabels: ${labels}
+`;

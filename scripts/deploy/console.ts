@@ -3,7 +3,16 @@
 // no data and needs no database or broker; the page it serves calls every area from the browser,
 // so each area's URL is the address a browser reaches it at, not the container's name
 // (docs/decisions/0195-console-in-the-deploy-files.md).
-import { CONTAINER_PORT, GENERATED, type PortOf } from './common.js';
+import {
+  CONTAINER_PORT,
+  CONTAINER_SECURITY,
+  GENERATED,
+  HEALTH_PROBES,
+  k8sPodDisruptionBudget,
+  k8sService,
+  POD_SECURITY,
+  type PortOf,
+} from './common.js';
 
 /** The console's name as a Compose service, a Deployment and the CLI's `serve` argument. */
 export const CONSOLE = 'console';
@@ -76,12 +85,7 @@ spec:
       labels: ${name}
     spec:
       terminationGracePeriodSeconds: 30
-      securityContext:
-        runAsNonRoot: true
-        runAsUser: 1000
-        fsGroup: 1000
-        seccompProfile: { type: RuntimeDefault }
-      containers:
+${POD_SECURITY}      containers:
         - name: ${CONSOLE}
           image: fieldcast:latest
           args: ["serve", "${CONSOLE}"]
@@ -90,44 +94,15 @@ spec:
           envFrom:
             - configMapRef: { name: fieldcast }
             - configMapRef: { name: ${CONSOLE_CONFIG} }
-          readinessProbe:
-            httpGet: { path: /readyz, port: http }
-            periodSeconds: 5
-            failureThreshold: 3
-          livenessProbe:
-            httpGet: { path: /healthz, port: http }
-            initialDelaySeconds: 10
-            periodSeconds: 10
-          resources:
+${HEALTH_PROBES}          resources:
             requests: { cpu: 50m, memory: 96Mi }
             limits: { memory: 256Mi }
-          securityContext:
-            allowPrivilegeEscalation: false
-            readOnlyRootFilesystem: true
-            capabilities: { drop: [ALL] }
-          volumeMounts:
+${CONTAINER_SECURITY}          volumeMounts:
             - { name: tmp, mountPath: /tmp }
       volumes:
         - name: tmp
           emptyDir: { sizeLimit: 64Mi }
 ---
-apiVersion: v1
-kind: Service
-metadata:
-  name: ${CONSOLE}
-  labels: ${name}
-spec:
-  selector: ${name}
-  ports:
-    - { name: http, port: 80, targetPort: http }
----
-apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata:
-  name: ${CONSOLE}
-spec:
-  minAvailable: 1
-  selector:
-    matchLabels: ${name}
-`;
+${k8sService(CONSOLE, name)}---
+${k8sPodDisruptionBudget(CONSOLE, name)}`;
 }

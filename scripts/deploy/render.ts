@@ -3,7 +3,16 @@
 // creates before the services start. `pnpm generate` writes them; packages/fleet/test/deploy.test.ts
 // fails when the committed files differ. Why generated rather than kustomize components:
 // docs/decisions/0100-deploy-files-generated.md.
-import { CONTAINER_PORT, GENERATED, type PortOf } from './common.js';
+import {
+  CONTAINER_PORT,
+  CONTAINER_SECURITY,
+  GENERATED,
+  HEALTH_PROBES,
+  k8sPodDisruptionBudget,
+  k8sService,
+  POD_SECURITY,
+  type PortOf,
+} from './common.js';
 import { CONSOLE, renderComposeConsole, renderK8sConsole } from './console.js';
 
 /** What the deployment needs to know about an area, read from its service definition. */
@@ -155,9 +164,8 @@ ${resources.map((r) => `  - ${r}\n`).join('')}`;
 }
 
 /**
- * One area's Deployment, Service, HorizontalPodAutoscaler and PodDisruptionBudget. Pods run as
- * non-root on a read-only root filesystem with /tmp as the only writable path, per the
- * Kubernetes "restricted" Pod Security Standard.
+ * One area's Deployment, Service, HorizontalPodAutoscaler and PodDisruptionBudget, locked down
+ * as every pod of the fleet is (POD_SECURITY, CONTAINER_SECURITY).
  */
 function renderK8sArea({ area, files }: DeployedArea): string {
   const name = `{ app.kubernetes.io/name: ${area} }`;
@@ -180,12 +188,7 @@ spec:
         prometheus.io/path: /metrics
     spec:
       terminationGracePeriodSeconds: 30
-      securityContext:
-        runAsNonRoot: true
-        runAsUser: 1000
-        fsGroup: 1000
-        seccompProfile: { type: RuntimeDefault }
-      containers:
+${POD_SECURITY}      containers:
         - name: ${area}
           image: fieldcast:latest
           args: ["serve", "${area}"]
@@ -198,41 +201,20 @@ spec:
               valueFrom: { fieldRef: { fieldPath: metadata.name } }
             - name: DATABASE_URL
               valueFrom: { secretKeyRef: { name: fieldcast-database, key: DATABASE_URL } }
-${files ? k8sFilesEnv : ''}          readinessProbe:
-            httpGet: { path: /readyz, port: http }
-            periodSeconds: 5
-            failureThreshold: 3
-          livenessProbe:
-            httpGet: { path: /healthz, port: http }
-            initialDelaySeconds: 10
-            periodSeconds: 10
-          startupProbe:
+${files ? k8sFilesEnv : ''}${HEALTH_PROBES}          startupProbe:
             httpGet: { path: /healthz, port: http }
             periodSeconds: 2
             failureThreshold: 60
           resources:
             requests: { cpu: 100m, memory: 192Mi }
             limits: { memory: 512Mi }
-          securityContext:
-            allowPrivilegeEscalation: false
-            readOnlyRootFilesystem: true
-            capabilities: { drop: [ALL] }
-          volumeMounts:
+${CONTAINER_SECURITY}          volumeMounts:
             - { name: tmp, mountPath: /tmp }
 ${files ? `            - { name: files, mountPath: ${FILES_DIR} }\n` : ''}      volumes:
         - name: tmp
           emptyDir: { sizeLimit: 256Mi }
 ${files ? '        - name: files\n          emptyDir: { sizeLimit: 4Gi }\n' : ''}---
-apiVersion: v1
-kind: Service
-metadata:
-  name: ${area}
-  labels: ${name}
-spec:
-  selector: ${name}
-  ports:
-    - { name: http, port: 80, targetPort: http }
----
+${k8sService(area, name)}---
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata:
@@ -245,15 +227,7 @@ spec:
     - type: Resource
       resource: { name: cpu, target: { type: Utilization, averageUtilization: 70 } }
 ---
-apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata:
-  name: ${area}
-spec:
-  minAvailable: 1
-  selector:
-    matchLabels: ${name}
-`;
+${k8sPodDisruptionBudget(area, name)}`;
 }
 
 /**
