@@ -33,6 +33,32 @@ describe.each(SERVICES.map((s) => s.area))('%s /openapi.json', (area) => {
     for (const ref of refs) expect(Object.keys(doc.components.schemas)).toContain(ref);
   });
 
+  it('accepts every documented request body example as it stands', async () => {
+    const doc = (await request(fleet.app(area)).get('/openapi.json')).body as OpenApi & {
+      components: { schemas: Record<string, { examples?: unknown[] }> };
+    };
+    const account = await fleet.account('examples');
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      // operations on an existing resource need its id first; their bodies are the create bodies
+      if (path.includes('{')) continue;
+      for (const [method, op] of Object.entries(methods)) {
+        const ref = op.requestBody?.content['application/json']?.schema.$ref;
+        const examples = ref ? (doc.components.schemas[ref.replace('#/components/schemas/', '')]?.examples ?? []) : [];
+        for (const example of examples) {
+          const res = await request(fleet.app(area))
+            [method as 'post' | 'put'](path)
+            .set('Authorization', account.auth)
+            .send(example as object);
+          expect({ op: `${method.toUpperCase()} ${path}`, status: res.status, body: res.status < 300 ? null : res.body }).toEqual({
+            op: `${method.toUpperCase()} ${path}`,
+            status: expect.any(Number),
+            body: null,
+          });
+        }
+      }
+    }
+  });
+
   it('documents the headers a client reads: Link on lists that page, RateLimit after authentication, Retry-After on 429', async () => {
     const doc = (await request(fleet.app(area)).get('/openapi.json')).body as OpenApi;
     for (const [path, methods] of Object.entries(doc.paths)) {
@@ -63,6 +89,7 @@ interface OpenApi {
       {
         security?: unknown[];
         parameters?: { in: string; description?: string }[];
+        requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
         responses: Record<string, { headers?: Record<string, unknown> }>;
       }
     >

@@ -24,6 +24,11 @@ export function openApiDocument(input: {
     delete json.$defs;
     delete json.$schema;
     const rewrite = (s: JsonSchema): JsonSchema => JSON.parse(JSON.stringify(s).replaceAll('"#/$defs/', '"#/components/schemas/'));
+    // zod leaves a named schema's examples out of its input side when a member preprocesses
+    // (FieldInput's geometries); a request body's examples are inputs, so they are given back.
+    const meta = io === 'input' ? z.globalRegistry.get(schema) : undefined;
+    const named = meta?.id === undefined ? undefined : defs[meta.id];
+    if (named && Array.isArray(meta?.examples) && !('examples' in named)) named.examples = meta.examples;
     for (const [name, def] of Object.entries(defs)) components[name] = rewrite(def);
     const id = json.id as string | undefined;
     if (id) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { polygonOverlapFaults } from '@fieldcast/geo';
 import { LatLon, Uuid } from './common.js';
-import { MultiPolygon, PolygonInput } from './geojson.js';
+import { AMES_SQUARE, MultiPolygon, PolygonInput } from './geojson.js';
 import { text } from './text.js';
 
 /**
@@ -67,7 +67,10 @@ export const FieldInput = z
     // Overlap is only asked of polygons that are valid one by one (their faults are reported first).
     { when: (payload) => payload.issues.length === 0 },
   )
-  .meta({ id: 'FieldInput' });
+  .meta({
+    id: 'FieldInput',
+    examples: [{ description: 'North 40', type: 'GeometryCollection', geometries: [{ type: 'Polygon', coordinates: [AMES_SQUARE] }] }],
+  });
 export type FieldInput = z.infer<typeof FieldInput>;
 
 export const Field = z

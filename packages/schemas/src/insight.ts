@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LatLon, Uuid } from './common.js';
 import { MAX_FIELD_POSITIONS } from './fields.js';
-import { MultiPolygon, PolygonInput } from './geojson.js';
+import { AMES_SQUARE, MultiPolygon, PolygonInput } from './geojson.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
 import { text } from './text.js';
 
@@ -68,7 +68,17 @@ export const AssetInput = z
       .length(1, { error: 'an asset is a FeatureCollection of exactly one Feature' })
       .meta({ description: 'exactly one Feature whose geometry is one Polygon; its properties are the tags' }),
   })
-  .meta({ id: 'AssetInput' });
+  .meta({
+    id: 'AssetInput',
+    examples: [
+      {
+        type: 'FeatureCollection',
+        features: [
+          { type: 'Feature', geometry: { type: 'Polygon', coordinates: [AMES_SQUARE] }, properties: { farm: 'Ames North', crop: 'corn' } },
+        ],
+      },
+    ],
+  });
 export type AssetInput = z.infer<typeof AssetInput>;
 
 export const Asset = z
