@@ -1,42 +1,21 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { StormReportStore } from '@fieldcast/archive/reports';
 import { openDatabase } from '@fieldcast/db';
+import { useCliDataDir } from './cli-process.js';
 
-const run = promisify(execFile);
-const CLI = join(process.cwd(), 'packages/fleet/src/cli.ts');
-const TSX = join(process.cwd(), 'node_modules/.bin/tsx');
-
-let dataDir: string;
-beforeAll(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-archive-cli-'));
-});
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-async function fieldcast(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, FIELDCAST_DATA_DIR: dataDir, DATABASE_URL: '', NODE_OPTIONS: '' };
-  try {
-    const { stdout, stderr } = await run(TSX, [CLI, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const { dir, fieldcast } = useCliDataDir('fieldcast-archive-cli-');
 
 /** A report file in the SPC's layout, written for the test (no data file is kept in the repository). */
 function file(name: string, lines: string[]): string {
-  const path = join(dataDir, name);
+  const path = join(dir(), name);
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 }
 
 /** Reports kept in the data dir, read once the CLI has exited (PGlite is single-process). */
 async function kept(type: 'hail' | 'wind', day: string): Promise<number> {
-  const db = await openDatabase({ dataDir: join(dataDir, 'pglite') });
+  const db = await openDatabase({ dataDir: join(dir(), 'pglite') });
   try {
     return await new StormReportStore(db.knex).countDay(type, day);
   } finally {
@@ -81,7 +60,7 @@ describe('fieldcast archive ingest-reports (embedded data dir, fleet stopped)', 
     const noType = await fieldcast('archive', 'ingest-reports', '--date', '2025-05-19', 'x.csv');
     expect(noType.code).toBe(2);
     expect(noType.stderr).toContain('archive ingest-reports needs --type hail|wind|tornado');
-    const missing = await fieldcast('archive', 'ingest-reports', '--type', 'hail', '--date', '2025-05-19', join(dataDir, 'none.csv'));
+    const missing = await fieldcast('archive', 'ingest-reports', '--type', 'hail', '--date', '2025-05-19', join(dir(), 'none.csv'));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('cannot read');
   }, 300_000);

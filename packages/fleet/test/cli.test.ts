@@ -1,29 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { useCliDataDir } from './cli-process.js';
 
-const run = promisify(execFile);
-const CLI = join(process.cwd(), 'packages/fleet/src/cli.ts');
-const TSX = join(process.cwd(), 'node_modules/.bin/tsx');
-
-let dataDir: string;
-beforeAll(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-cli-'));
-});
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-async function fieldcast(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, FIELDCAST_DATA_DIR: dataDir, DATABASE_URL: '', NODE_OPTIONS: '' };
-  try {
-    const { stdout, stderr } = await run(TSX, [CLI, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const { dir, fieldcast } = useCliDataDir('fieldcast-cli-');
 
 describe('fieldcast accounts and keys (embedded data dir, fleet stopped)', () => {
   // Each call is a real process opening PGlite on disk (a few seconds); the five-key limit itself
@@ -63,7 +42,7 @@ describe('fieldcast accounts and keys (embedded data dir, fleet stopped)', () =>
   }, 60_000);
 
   it('the data dir stays closed to the CLI while a fleet holds it', async () => {
-    const pidFile = join(dataDir, 'fleet.pid');
+    const pidFile = join(dir(), 'fleet.pid');
     writeFileSync(pidFile, String(process.pid));
     try {
       const res = await fieldcast('accounts', 'create', '--name', 'blocked');

@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const CLI = join(process.cwd(), 'packages/fleet/src/cli.ts');
+const TSX = join(process.cwd(), 'node_modules/.bin/tsx');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The `fieldcast` CLI as a user runs it: a real process on an embedded data dir of the test file's
+ * own (a fresh temporary folder, removed after the file), never DATABASE_URL. Call at the top
+ * level of a test file; `dir()` is the data dir once the file's tests run.
+ */
+export function useCliDataDir(prefix: string): { dir(): string; fieldcast(...args: string[]): Promise<CliResult> } {
+  let dataDir: string | undefined;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterAll(() => rmSync(dataDir!, { recursive: true, force: true }));
+  const dir = () => dataDir!;
+  return {
+    dir,
+    async fieldcast(...args) {
+      const env = { ...process.env, FIELDCAST_DATA_DIR: dir(), DATABASE_URL: '', NODE_OPTIONS: '' };
+      try {
+        const { stdout, stderr } = await run(TSX, [CLI, ...args], { env });
+        return { code: 0, stdout, stderr };
+      } catch (err) {
+        const e = err as CliResult;
+        return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+      }
+    },
+  };
+}
