@@ -1,4 +1,5 @@
-import { WorkerPool } from '../src/workers/index.js';
+import { NotFoundError } from '@fieldcast/kit';
+import { computePool, WorkerPool } from '../src/workers/index.js';
 
 /*
  * The pool on threads that evaluate a few lines of JavaScript: each task is { wait, value } or
@@ -47,5 +48,23 @@ describe('WorkerPool', () => {
     await p.close();
     await Promise.all(refused);
     await expect(p.run({ value: 3 })).rejects.toThrow('the worker pool is closed');
+  });
+});
+
+describe('computePool', () => {
+  it('revives a posted domain error as its class; after close a task starts a new pool', async () => {
+    const threads = computePool<Task, Result>({ filename: CODE, options: { eval: true } }, 1);
+    const before = await threads.run({ value: 1 });
+    await threads.close();
+    const after = await threads.run({ value: 2 });
+    expect(after.value).toBe(2);
+    expect(after.thread).not.toBe(before.thread);
+    const notFound = { name: 'NotFoundError', message: 'no field f', kind: 'field', ref: 'f' };
+    const revived = computePool<Task, Result>(
+      { filename: CODE.replace("name: 'Failure'", '...' + JSON.stringify(notFound)), options: { eval: true } },
+      1,
+    );
+    await expect(revived.run({ fail: 'no field f' })).rejects.toBeInstanceOf(NotFoundError);
+    await Promise.all([threads.close(), revived.close()]);
   });
 });

@@ -1,10 +1,9 @@
 import type { DegreeDayContourResult, DegreeDayFieldResult, DegreeDayQuery } from '@fieldcast/schemas';
-import type { WorkerOptions } from 'node:worker_threads';
 import { CompositeSource, type GridSource, SyntheticSource, ZarrSource } from '@fieldcast/weather';
 import { fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
 import type { FieldRecord } from './domain/fields.js';
 import { checkWork, degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from './domain/work-limits.js';
-import { reviveError, WorkerPool } from '@fieldcast/runtime/workers';
+import { computePool, workerModule } from '@fieldcast/runtime/workers';
 
 /** One field computation as sent to a compute thread (structured-cloneable). */
 export interface DegreeDayTask {
@@ -30,18 +29,6 @@ export function storesOf(source: GridSource): string[] | undefined {
   return stores.map((s) => (s as ZarrSource).location);
 }
 
-/**
- * The thread's module. In the bundle, the worker bundle written beside cli.js (scripts/build.ts).
- * From the TypeScript sources (tsx, Jest) the module beside this one, behind a line that first
- * registers tsx's loader in the new thread: on Node 20 a thread gets no loader hooks from its
- * parent, and `--import` in a thread's execArgv does not add them.
- */
-function workerEntry(): { filename: URL | string; options?: WorkerOptions } {
-  if (!import.meta.url.endsWith('.ts')) return { filename: new URL('./agriculture-degree-day-worker.js', import.meta.url) };
-  const module = JSON.stringify(new URL('./degree-day-worker.ts', import.meta.url).href);
-  return { filename: `import('tsx/esm/api').then(({ register }) => { register(); return import(${module}); });`, options: { eval: true } };
-}
-
 export interface DegreeDayComputer {
   field(field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayFieldResult>;
   contours(field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayContourResult>;
@@ -64,13 +51,9 @@ export interface DegreeDayComputerOptions {
 export function degreeDayComputer(source: GridSource, options: DegreeDayComputerOptions): DegreeDayComputer {
   const limit = options.limit ?? MAX_DEGREE_DAY_CELL_DAYS;
   const stores = options.threads > 0 ? storesOf(source) : undefined;
-  let pool: WorkerPool<DegreeDayTask, unknown> | undefined;
-  const run = <R>(task: Omit<DegreeDayTask, 'stores' | 'limit'>): Promise<R> => {
-    if (!pool) {
-      pool = new WorkerPool<DegreeDayTask, unknown>(workerEntry(), options.threads, reviveError);
-    }
-    return pool.run({ ...task, stores: stores!, limit }) as Promise<R>;
-  };
+  const entry = workerModule(import.meta.url, { source: './degree-day-worker.ts', bundle: './agriculture-degree-day-worker.js' });
+  const pool = computePool<DegreeDayTask, unknown>(entry, options.threads);
+  const run = <R>(task: Omit<DegreeDayTask, 'stores' | 'limit'>) => pool.run({ ...task, stores: stores!, limit }) as Promise<R>;
   return {
     async field(field, query) {
       checkWork(degreeDayWork.field(source, field, query), limit);
@@ -80,10 +63,6 @@ export function degreeDayComputer(source: GridSource, options: DegreeDayComputer
       checkWork(degreeDayWork.contours(source, field, query), limit);
       return stores ? run({ kind: 'contours', field, query }) : fieldContours(source, field, query, limit);
     },
-    async close() {
-      const closing = pool;
-      pool = undefined;
-      await closing?.close();
-    },
+    close: pool.close,
   };
 }

@@ -1,9 +1,8 @@
-import type { WorkerOptions } from 'node:worker_threads';
 import type { HourlyQuery } from '@fieldcast/schemas';
 import { CompositeSource, type GridSource, SyntheticSource, ZarrSource } from '@fieldcast/weather';
 import type { AssetRecord } from './domain/assets.js';
 import { assetSeriesWork, checkWork, type HourlyQuantity, hourlySeriesJson } from './domain/hourly-series.js';
-import { reviveError, WorkerPool } from '@fieldcast/runtime/workers';
+import { computePool, workerModule } from '@fieldcast/runtime/workers';
 
 /** One asset series as sent to a compute thread (structured-cloneable). */
 export interface SeriesTask {
@@ -28,17 +27,6 @@ export function storesOf(source: GridSource): string[] | undefined {
   return stores.map((s) => (s as ZarrSource).location);
 }
 
-/**
- * The thread's module: in the bundle, the worker bundle beside cli.js (scripts/build.ts); from the
- * TypeScript sources (tsx, Jest), the module beside this one behind a line that registers tsx's
- * loader in the new thread (Node 20 gives a thread no loader hooks of its parent).
- */
-function workerEntry(): { filename: URL | string; options?: WorkerOptions } {
-  if (!import.meta.url.endsWith('.ts')) return { filename: new URL('./insight-series-worker.js', import.meta.url) };
-  const module = JSON.stringify(new URL('./series-worker.ts', import.meta.url).href);
-  return { filename: `import('tsx/esm/api').then(({ register }) => { register(); return import(${module}); });`, options: { eval: true } };
-}
-
 export interface SeriesComputer {
   /** an asset's series as its JSON text (hourlySeriesJson): its work checked here, then computed in a compute thread */
   asset(asset: AssetRecord, quantity: HourlyQuantity, query: HourlyQuery): Promise<string>;
@@ -54,18 +42,16 @@ export interface SeriesComputer {
  */
 export function seriesComputer(source: GridSource, threads: number): SeriesComputer {
   const stores = threads > 0 ? storesOf(source) : undefined;
-  let pool: WorkerPool<SeriesTask, string> | undefined;
+  const pool = computePool<SeriesTask, string>(
+    workerModule(import.meta.url, { source: './series-worker.ts', bundle: './insight-series-worker.js' }),
+    threads,
+  );
   return {
     async asset(asset, quantity, query) {
       checkWork(assetSeriesWork(source, asset, quantity, query));
       if (!stores) return hourlySeriesJson(source, quantity, { asset }, query);
-      pool ??= new WorkerPool<SeriesTask, string>(workerEntry(), threads, reviveError);
       return pool.run({ stores, quantity, asset, query });
     },
-    async close() {
-      const closing = pool;
-      pool = undefined;
-      await closing?.close();
-    },
+    close: pool.close,
   };
 }

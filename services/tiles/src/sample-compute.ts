@@ -1,5 +1,4 @@
-import type { WorkerOptions } from 'node:worker_threads';
-import { reviveError, WorkerPool } from '@fieldcast/runtime/workers';
+import { computePool, workerModule } from '@fieldcast/runtime/workers';
 import { CompositeSource, type GridSource, SyntheticSource, ZarrSource } from '@fieldcast/weather';
 import { type LayerSampler, sampleLayer, type SampledLayer } from './domain/layers.js';
 import type { SampleMode, TileAddress } from './domain/sampling.js';
@@ -28,17 +27,6 @@ export function storesOf(source: GridSource): string[] | undefined {
   return stores.map((s) => (s as ZarrSource).location);
 }
 
-/**
- * The thread's module: in the bundle, the worker bundle beside cli.js (scripts/build.ts); from the
- * TypeScript sources (tsx, Jest), the module beside this one behind a line that registers tsx's
- * loader in the new thread (Node 20 gives a thread no loader hooks of its parent).
- */
-function workerEntry(): { filename: URL | string; options?: WorkerOptions } {
-  if (!import.meta.url.endsWith('.ts')) return { filename: new URL('./tiles-sample-worker.js', import.meta.url) };
-  const module = JSON.stringify(new URL('./sample-worker.ts', import.meta.url).href);
-  return { filename: `import('tsx/esm/api').then(({ register }) => { register(); return import(${module}); });`, options: { eval: true } };
-}
-
 export interface TileSampler extends LayerSampler {
   close(): Promise<void>;
 }
@@ -53,17 +41,15 @@ export interface TileSampler extends LayerSampler {
  */
 export function tileSampler(source: GridSource, threads: number, threadedBelowZoom: number): TileSampler {
   const stores = threads > 0 ? storesOf(source) : undefined;
-  let pool: WorkerPool<SampleTask, Float32Array> | undefined;
+  const pool = computePool<SampleTask, Float32Array>(
+    workerModule(import.meta.url, { source: './sample-worker.ts', bundle: './tiles-sample-worker.js' }),
+    threads,
+  );
   return {
     async sample(layer, timeMs, tile, mode) {
       if (!stores || tile.z >= threadedBelowZoom) return sampleLayer(source, layer, timeMs, tile, mode);
-      pool ??= new WorkerPool<SampleTask, Float32Array>(workerEntry(), threads, reviveError);
       return pool.run({ stores, layer, timeMs, tile, mode });
     },
-    async close() {
-      const closing = pool;
-      pool = undefined;
-      await closing?.close();
-    },
+    close: pool.close,
   };
 }

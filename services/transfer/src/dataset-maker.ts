@@ -5,7 +5,8 @@
  * between rows, when the weather cannot be opened again in another thread (a test's hand-made
  * source) or the service has no compute threads.
  */
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
+import { workerModule } from '@fieldcast/runtime/workers';
 import { CompositeSource, type GridSource, SyntheticSource, ZarrSource } from '@fieldcast/weather';
 import type { Dataset } from './domain/datasets.js';
 import { produceDatasetFile } from './domain/produce.js';
@@ -31,17 +32,6 @@ export function storesOf(source: GridSource): string[] | undefined {
   return stores.map((s) => (s as ZarrSource).location);
 }
 
-/**
- * The thread's module: in the bundle, the worker bundle beside cli.js (scripts/build.ts); from the
- * TypeScript sources, the module beside this one behind a line that registers tsx's loader first
- * (on Node 20 a thread gets no loader hooks from its parent).
- */
-function workerEntry(): { filename: URL | string; options?: WorkerOptions } {
-  if (!import.meta.url.endsWith('.ts')) return { filename: new URL('./transfer-dataset-worker.js', import.meta.url) };
-  const module = JSON.stringify(new URL('./dataset-worker.ts', import.meta.url).href);
-  return { filename: `import('tsx/esm/api').then(({ register }) => { register(); return import(${module}); });`, options: { eval: true } };
-}
-
 export interface DatasetMaker {
   /** writes the dataset's file at `path`; returns its size */
   make(dataset: Dataset, path: string): Promise<number>;
@@ -56,7 +46,7 @@ export function datasetMaker(source: GridSource, options: { threads: boolean }):
   return {
     make(dataset, path) {
       if (!stores) return produceDatasetFile(dataset, source, path);
-      const entry = workerEntry();
+      const entry = workerModule(import.meta.url, { source: './dataset-worker.ts', bundle: './transfer-dataset-worker.js' });
       // workerData is an object: web-worker (loaded with the weather package) reads its settings from it.
       const worker = new Worker(entry.filename, { workerData: {}, ...entry.options });
       running.add(worker);

@@ -1,4 +1,6 @@
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
+import { reviveError } from './worker-errors.js';
+import type { WorkerEntry } from './worker-module.js';
 
 interface Job<Task, Result> {
   task: Task;
@@ -23,7 +25,7 @@ export class WorkerPool<Task, Result> {
 
   constructor(
     /** the thread's module, or code to evaluate with `{ eval: true }` */
-    private readonly entry: { filename: URL | string; options?: WorkerOptions },
+    private readonly entry: WorkerEntry,
     readonly size: number,
     /** turns an error posted by a worker back into the error it was */
     private readonly revive: (error: Record<string, unknown>) => unknown,
@@ -86,4 +88,23 @@ export class WorkerPool<Task, Result> {
     });
     return worker;
   }
+}
+
+/** A service's compute threads: a pool made on the first task, whose errors are revived as the domain errors they were. */
+export interface ComputePool<Task, Result> {
+  run: (task: Task) => Promise<Result>;
+  /** ends the threads, if any were started; a later task starts a new pool */
+  close: () => Promise<void>;
+}
+
+export function computePool<Task, Result>(entry: WorkerEntry, size: number): ComputePool<Task, Result> {
+  let pool: WorkerPool<Task, Result> | undefined;
+  return {
+    run: (task) => (pool ??= new WorkerPool<Task, Result>(entry, size, reviveError)).run(task),
+    async close() {
+      const closing = pool;
+      pool = undefined;
+      await closing?.close();
+    },
+  };
 }

@@ -1,0 +1,20 @@
+import type { WorkerOptions } from 'node:worker_threads';
+
+/** What a thread runs: a module file, or code to evaluate with `{ eval: true }`. */
+export interface WorkerEntry {
+  filename: URL | string;
+  options?: WorkerOptions;
+}
+
+/**
+ * A service's thread module (docs/decisions/0051-heavy-work-in-worker-threads.md), named from the
+ * module that starts it (`importMetaUrl`). In the bundle, the worker bundle written beside cli.js
+ * (scripts/build.ts). From the TypeScript sources (tsx, Jest), the `source` module beside the
+ * caller, behind a line that first registers tsx's loader in the new thread: on Node 20 a thread
+ * gets no loader hooks from its parent, and `--import` in a thread's execArgv does not add them.
+ */
+export function workerModule(importMetaUrl: string, paths: { source: string; bundle: string }): WorkerEntry {
+  if (!importMetaUrl.endsWith('.ts')) return { filename: new URL(paths.bundle, importMetaUrl) };
+  const module = JSON.stringify(new URL(paths.source, importMetaUrl).href);
+  return { filename: `import('tsx/esm/api').then(({ register }) => { register(); return import(${module}); });`, options: { eval: true } };
+}
