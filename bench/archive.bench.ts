@@ -11,26 +11,18 @@
  * slowest /healthz answered while it ran (the event loop's stall: blocks are drawn in threads).
  * BENCH_SECONDS sets the duration of each measurement (default 5).
  */
-import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { startTestFleet } from '../packages/runtime/src/testing.js';
 import { archiveService } from '../services/archive/src/definition.js';
 import { ArchiveUserStore } from '../services/archive/src/store.js';
 import { severeEvents } from '../packages/weather/src/index.js';
+import { requestsPerSecond } from './autocannon.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
-const run = promisify(execFile);
 
-async function rate(url: string, accept?: string): Promise<number> {
-  const args = ['-c', String(CONNECTIONS), '-t', '60', '-d', String(DURATION_S), '-j', ...(accept ? ['-H', `Accept=${accept}`] : []), url];
-  const { stdout } = await run(join(process.cwd(), 'node_modules/.bin/autocannon'), args, { maxBuffer: 1 << 24 });
-  const r = JSON.parse(stdout) as { requests: { total: number }; non2xx: number; errors: number; duration: number };
-  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return r.requests.total / (r.duration || DURATION_S);
-}
+const rate = (url: string, accept?: string) =>
+  requestsPerSecond(url, { seconds: DURATION_S, connections: CONNECTIONS, timeoutSeconds: 60, headers: { Accept: accept } });
 
 async function main(): Promise<void> {
   const fleet = await startTestFleet([archiveService]);

@@ -11,9 +11,6 @@
  * BENCH_SECONDS each, default 3), medians of the per-round ratios. Target: every ratio >= 0.5, and each deep page
  * no slower than its first.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { InProcessTransport } from '../packages/bus/src/index.js';
 import { openDatabase, type Database } from '../packages/db/src/index.js';
 import { createLogger } from '../packages/kit/src/index.js';
@@ -24,6 +21,7 @@ import { FEED_ENTRY_SQL } from '../services/events/migrations/003_feed_entries.j
 import { areaAppId } from '../services/events/src/domain/apps.js';
 import { eventsService } from '../services/events/src/definition.js';
 import { feedQuery, type FeedScope } from '../services/events/src/store.js';
+import { requestsPerSecond } from './autocannon.js';
 
 const N = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/fieldcast_bench';
@@ -161,14 +159,8 @@ function reorder(text: string, params: unknown[]): unknown[] {
   return [...text.matchAll(/\$(\d+)/g)].map((m) => params[Number(m[1]) - 1]);
 }
 
-const run = promisify(execFile);
-async function rate(url: string, auth?: string, seconds = DURATION_S): Promise<number> {
-  const args = ['-c', String(CONNECTIONS), '-d', String(seconds), '-j', ...(auth ? ['-H', `Authorization=${auth}`] : []), url];
-  const { stdout } = await run(join(process.cwd(), 'node_modules/.bin/autocannon'), args, { maxBuffer: 1 << 24 });
-  const r = JSON.parse(stdout) as { requests: { average: number }; non2xx: number; errors: number };
-  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return r.requests.average;
-}
+const rate = (url: string, auth?: string, seconds = DURATION_S) =>
+  requestsPerSecond(url, { seconds, connections: CONNECTIONS, headers: { Authorization: auth } });
 
 async function main(): Promise<void> {
   await ensureDatabase();

@@ -14,14 +14,12 @@
  * process being its one writer). Weather values are computed on every request; nothing else is
  * cached between requests.
  */
-import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
 import { startTestFleet } from '../packages/runtime/src/testing.js';
 import { SyntheticSource } from '../packages/weather/src/index.js';
 import { agricultureService } from '../services/agriculture/src/definition.js';
+import { requestsPerSecond } from './autocannon.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
@@ -31,15 +29,8 @@ const KM_PER_DEG_LAT = 111.2;
 const KM_PER_DEG_LON = KM_PER_DEG_LAT * Math.cos((LAT * Math.PI) / 180);
 const CELL = 0.01; // the synthetic grid
 
-const run = promisify(execFile);
-async function rate(url: string, auth?: string, seconds = DURATION_S, connections = CONNECTIONS): Promise<number> {
-  const args = ['-c', String(connections), '-t', '60', '-d', String(seconds), '-j', ...(auth ? ['-H', `Authorization=${auth}`] : []), url];
-  const { stdout } = await run(join(process.cwd(), 'node_modules/.bin/autocannon'), args, { maxBuffer: 1 << 24 });
-  const r = JSON.parse(stdout) as { requests: { average: number; total: number }; non2xx: number; errors: number; duration: number };
-  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  // Slow requests finish few times in the window: count them over the measured duration.
-  return r.requests.total / (r.duration || seconds);
-}
+const rate = (url: string, auth?: string, seconds = DURATION_S, connections = CONNECTIONS) =>
+  requestsPerSecond(url, { seconds, connections, timeoutSeconds: 60, headers: { Authorization: auth } });
 
 /** A square field of `km2` centred at the bench point, with its grid-cell count (cells touching it). */
 function squareField(km2: number) {

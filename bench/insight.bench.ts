@@ -14,15 +14,13 @@
  * time, computed in full, are timed one after another and reported.
  * BENCH_SECONDS sets the duration of each measurement (default 5).
  */
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
 import { startTestFleet } from '../packages/runtime/src/testing.js';
 import { SyntheticSource } from '../packages/weather/src/index.js';
 import { insightService } from '../services/insight/src/definition.js';
+import { requestsPerSecond } from './autocannon.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
@@ -31,14 +29,8 @@ const LAT = 42.0308,
 const KM_PER_DEG_LAT = 111.2;
 const KM_PER_DEG_LON = KM_PER_DEG_LAT * Math.cos((LAT * Math.PI) / 180);
 
-const run = promisify(execFile);
-async function rate(url: string, auth?: string, seconds = DURATION_S, connections = CONNECTIONS): Promise<number> {
-  const args = ['-c', String(connections), '-t', '120', '-d', String(seconds), '-j', ...(auth ? ['-H', `Authorization=${auth}`] : []), url];
-  const { stdout } = await run(join(process.cwd(), 'node_modules/.bin/autocannon'), args, { maxBuffer: 1 << 24 });
-  const r = JSON.parse(stdout) as { requests: { total: number }; non2xx: number; errors: number; duration: number };
-  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return r.requests.total / (r.duration || seconds);
-}
+const rate = (url: string, auth?: string, seconds = DURATION_S, connections = CONNECTIONS) =>
+  requestsPerSecond(url, { seconds, connections, timeoutSeconds: 120, headers: { Authorization: auth } });
 
 /** An asset of `km2` square kilometres, square, centred at the bench point. */
 function squareAsset(km2: number) {

@@ -10,15 +10,13 @@
  * values afresh: the weather values and the forecast error are not cached between requests.
  * BENCH_SECONDS sets the duration of each measurement (default 5).
  */
-import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
 import { startTestFleet } from '../packages/runtime/src/testing.js';
 import { SyntheticSource } from '../packages/weather/src/index.js';
 import { modelServiceWith } from '../services/model/src/definition.js';
+import { requestsPerSecond } from './autocannon.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 /** rounds per case; the figure is the median of the rounds' ratios, so a burst of load from other jobs moves one round, not the figure */
@@ -27,24 +25,8 @@ const CONNECTIONS = 10;
 const LAT = 42.0308,
   LON = -93.6319;
 
-const run = promisify(execFile);
-async function rate(url: string, auth?: string): Promise<number> {
-  const args = [
-    '-c',
-    String(CONNECTIONS),
-    '-t',
-    '60',
-    '-d',
-    String(DURATION_S),
-    '-j',
-    ...(auth ? ['-H', `Authorization=${auth}`] : []),
-    url,
-  ];
-  const { stdout } = await run(join(process.cwd(), 'node_modules/.bin/autocannon'), args, { maxBuffer: 1 << 24 });
-  const r = JSON.parse(stdout) as { requests: { total: number }; non2xx: number; errors: number; duration: number };
-  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return r.requests.total / (r.duration || DURATION_S);
-}
+const rate = (url: string, auth?: string) =>
+  requestsPerSecond(url, { seconds: DURATION_S, connections: CONNECTIONS, timeoutSeconds: 60, headers: { Authorization: auth } });
 
 async function main(): Promise<void> {
   const limits = limitsFromEnv(parseEnv(FleetEnv, { RATE_LIMIT_PER_SECOND: '0', ...process.env }));

@@ -15,17 +15,15 @@
  * event loop; each ratio is to a /healthz measurement taken just before it.
  * BENCH_SECONDS (default 5), BENCH_SETS (default 100,000), BENCH_PUBLISHES (default 30).
  */
-import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Database } from '../packages/db/src/index.js';
 import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
 import { startTestFleet } from '../packages/runtime/src/testing.js';
 import { ObservationSetInput } from '../packages/schemas/src/index.js';
 import { observationsService } from '../services/observations/src/definition.js';
+import { requestsPerSecond } from './autocannon.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const SETS = Number(process.env.BENCH_SETS ?? 100_000);
@@ -33,23 +31,12 @@ const PUBLISHES = Number(process.env.BENCH_PUBLISHES ?? 30);
 const CONNECTIONS = 10;
 const MB = 1_048_576;
 
-const run = promisify(execFile);
-async function rate(url: string, auth?: string, gzip = false): Promise<number> {
-  const args = [
-    '-c',
-    String(CONNECTIONS),
-    '-d',
-    String(DURATION_S),
-    '-j',
-    ...(auth ? ['-H', `Authorization=${auth}`] : []),
-    ...(gzip ? ['-H', 'Accept-Encoding=gzip'] : []),
-    url,
-  ];
-  const { stdout } = await run(join(process.cwd(), 'node_modules/.bin/autocannon'), args, { maxBuffer: 1 << 24 });
-  const r = JSON.parse(stdout) as { requests: { total: number }; non2xx: number; errors: number; duration: number };
-  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return r.requests.total / (r.duration || DURATION_S);
-}
+const rate = (url: string, auth?: string, gzip = false) =>
+  requestsPerSecond(url, {
+    seconds: DURATION_S,
+    connections: CONNECTIONS,
+    headers: { Authorization: auth, 'Accept-Encoding': gzip ? 'gzip' : undefined },
+  });
 
 /** A set of 100 stations x 100 five-minute observations of one value: about 1 MB of JSON. */
 function megabyteSet(): string {

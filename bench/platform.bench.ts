@@ -11,28 +11,20 @@
  * BENCH_SECONDS sets the duration of each measurement (default 3), BENCH_ROUNDS the rounds per
  * case (default 3; the median of their ratios is reported).
  */
-import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { fieldcastId } from '../packages/ids/src/index.js';
 import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
 import { startTestFleet } from '../packages/runtime/src/testing.js';
 import { SyntheticSource } from '../packages/weather/src/index.js';
 import { platformService } from '../services/platform/src/definition.js';
+import { requestsPerSecond } from './autocannon.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 10;
 
-const run = promisify(execFile);
-async function rate(url: string, auth?: string): Promise<number> {
-  const args = ['-c', String(CONNECTIONS), '-d', String(DURATION_S), '-j', ...(auth ? ['-H', `Authorization=${auth}`] : []), url];
-  const { stdout } = await run(join(process.cwd(), 'node_modules/.bin/autocannon'), args, { maxBuffer: 1 << 24 });
-  const r = JSON.parse(stdout) as { requests: { total: number }; non2xx: number; errors: number; duration: number };
-  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return r.requests.total / (r.duration || DURATION_S);
-}
+const rate = (url: string, auth?: string) =>
+  requestsPerSecond(url, { seconds: DURATION_S, connections: CONNECTIONS, headers: { Authorization: auth } });
 
 const iowa = JSON.stringify({
   type: 'Polygon',

@@ -12,11 +12,9 @@
  *    collection, against the heap before and the bound of the grid-read cache.
  * BENCH_SECONDS sets the duration of each HTTP measurement (default 5).
  */
-import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
 import { startTestFleet } from '../packages/runtime/src/testing.js';
 import { createCatalog, forecastBoundaryMs, FrameIndex, frameId, lonLatToTileXY, SyntheticSource } from '../packages/weather/src/index.js';
@@ -25,6 +23,7 @@ import { SampleCache } from '../services/tiles/src/domain/sample-cache.js';
 import { TileRenderer } from '../services/tiles/src/domain/tiles.js';
 import { SAMPLE_CACHE_BYTES, tilesService } from '../services/tiles/src/definition.js';
 import { decodePng } from '../services/tiles/test/png-decode.js';
+import { requestsPerSecond } from './autocannon.js';
 
 // pngjs is a development tool of the geography package (docs/data-sources.md), used here only as the floor.
 interface PngJs {
@@ -34,25 +33,9 @@ const { PNG } = createRequire(join(process.cwd(), 'packages/geography/package.js
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
-const exec = promisify(execFile);
 
-async function rate(url: string, auth?: string): Promise<number> {
-  const args = [
-    '-c',
-    String(CONNECTIONS),
-    '-t',
-    '60',
-    '-d',
-    String(DURATION_S),
-    '-j',
-    ...(auth ? ['-H', `Authorization=${auth}`] : []),
-    url,
-  ];
-  const { stdout } = await exec(join(process.cwd(), 'node_modules/.bin/autocannon'), args, { maxBuffer: 1 << 24 });
-  const r = JSON.parse(stdout) as { requests: { total: number }; non2xx: number; errors: number; duration: number };
-  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return r.requests.total / (r.duration || DURATION_S);
-}
+const rate = (url: string, auth?: string) =>
+  requestsPerSecond(url, { seconds: DURATION_S, connections: CONNECTIONS, timeoutSeconds: 60, headers: { Authorization: auth } });
 
 /** Median milliseconds of `fn` over `n` runs. */
 async function median(n: number, fn: () => unknown): Promise<number> {
