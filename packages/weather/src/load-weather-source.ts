@@ -94,3 +94,28 @@ export function describeWeatherSource(source: GridSource): string[] {
   });
   return [...lines, 'synthetic world wherever no store covers a request'];
 }
+
+/**
+ * The Zarr stores another thread opens to serve what `source` serves
+ * (docs/decisions/0051-heavy-work-in-worker-threads.md): the synthetic world alone, or Zarr stores
+ * in front of it, as loadWeatherSource makes them. Any other source (a test's hand-made grid)
+ * cannot be opened again: undefined, and its work stays on the event loop.
+ */
+export function storesOf(source: GridSource): string[] | undefined {
+  if (source instanceof SyntheticSource) return [];
+  if (!(source instanceof CompositeSource)) return undefined;
+  const parts = source.sources;
+  const stores = parts.slice(0, -1);
+  if (!(parts[parts.length - 1] instanceof SyntheticSource) || !stores.every((s) => s instanceof ZarrSource)) return undefined;
+  return stores.map((s) => (s as ZarrSource).location);
+}
+
+const reopened = new Map<string, Promise<GridSource>>();
+
+/** The weather of storesOf's answer, opened once per set of stores in this thread (a compute thread serves many tasks). */
+export function openStores(stores: string[]): Promise<GridSource> {
+  const key = JSON.stringify(stores);
+  let source = reopened.get(key);
+  if (!source) reopened.set(key, (source = loadWeatherSource({ storeUrls: stores })));
+  return source;
+}

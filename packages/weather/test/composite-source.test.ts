@@ -5,7 +5,7 @@ import { SYNTHETIC_ANALYSIS_PRODUCT } from '../src/catalog/sources.js';
 import { answeringSource, CompositeSource } from '../src/composite-source.js';
 import { GridRequestError, type GridSource, type VariableId } from '../src/grid-source.js';
 import { registerIngestedStore } from '../src/ingest/store-catalog.js';
-import { describeWeatherSource, loadWeatherSource, WeatherStoreError } from '../src/load-weather-source.js';
+import { describeWeatherSource, loadWeatherSource, openStores, storesOf, WeatherStoreError } from '../src/load-weather-source.js';
 import { SyntheticSource } from '../src/synthetic/synthetic-source.js';
 import { GridStoreWriter, ZarrSource } from '../src/stores.js';
 import { serveDirectory } from './serve-directory.js';
@@ -238,6 +238,22 @@ describe('loadWeatherSource', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('a thread opens the same weather again from storesOf, once per set of stores; other sources it cannot', async () => {
+    expect(storesOf(synthetic)).toEqual([]);
+    expect(storesOf(composite)).toEqual([cornDir, wideDir]);
+    const again = openStores([cornDir, wideDir]);
+    expect(openStores([cornDir, wideDir])).toBe(again);
+    expect(storesOf(await again)).toEqual([cornDir, wideDir]);
+    expect((await (await again).pointSeries(TMIN, -89, 40, days(1, 2))).values).toEqual(
+      (await composite.pointSeries(TMIN, -89, 40, days(1, 2))).values,
+    );
+    await ((await again) as CompositeSource).close();
+    // a hand-made source, stores without the synthetic world behind them, a composite in front of it
+    expect(storesOf({ ...synthetic } as GridSource)).toBeUndefined();
+    expect(storesOf(new CompositeSource([corn, wide]))).toBeUndefined();
+    expect(storesOf(new CompositeSource([composite, synthetic]))).toBeUndefined();
   });
 
   it('a store that cannot be opened stops the load, naming it', async () => {

@@ -1,5 +1,5 @@
 import type { DegreeDayContourResult, DegreeDayFieldResult, DegreeDayQuery } from '@fieldcast/schemas';
-import { CompositeSource, type GridSource, SyntheticSource, ZarrSource } from '@fieldcast/weather';
+import { type GridSource, storesOf } from '@fieldcast/weather';
 import { fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
 import type { FieldRecord } from './domain/fields.js';
 import { checkWork, degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from './domain/work-limits.js';
@@ -13,20 +13,6 @@ export interface DegreeDayTask {
   field: FieldRecord;
   query: DegreeDayQuery;
   limit: number;
-}
-
-/**
- * The stores a thread opens to answer as `source` does: the synthetic world alone, or Zarr stores
- * in front of it (what the runtime opens, docs/architecture.md §6). Any other source (a test's
- * hand-made grid) cannot be opened again in another thread: undefined, and its work stays inline.
- */
-export function storesOf(source: GridSource): string[] | undefined {
-  if (source instanceof SyntheticSource) return [];
-  if (!(source instanceof CompositeSource)) return undefined;
-  const parts = source.sources;
-  const stores = parts.slice(0, -1);
-  if (!(parts[parts.length - 1] instanceof SyntheticSource) || !stores.every((s) => s instanceof ZarrSource)) return undefined;
-  return stores.map((s) => (s as ZarrSource).location);
 }
 
 export interface DegreeDayComputer {

@@ -1,6 +1,6 @@
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { type GridSource, loadWeatherSource } from '@fieldcast/weather';
+import { openStores } from '@fieldcast/weather';
 import { fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
 import type { DegreeDayTask } from './degree-day-compute.js';
 import { errorData, type WorkerReply } from '@fieldcast/runtime/workers';
@@ -10,23 +10,14 @@ import { errorData, type WorkerReply } from '@fieldcast/runtime/workers';
  * as the process (the synthetic world behind the same Zarr stores) once per set of stores, and
  * runs the field computations it is sent, one at a time.
  */
-const sources = new Map<string, Promise<GridSource>>();
-
 // On Linux a nice value belongs to a thread (setpriority(2), "bugs": PRIO_PROCESS with pid 0 is
 // the calling thread under NPTL), so this thread yields the CPU to the event loop's when both want
 // it: health checks and light requests keep their share while a heavy request computes. Elsewhere
 // it would lower the whole process, so it is left alone.
 if (process.platform === 'linux') setPriority(10);
 
-function weatherOf(stores: string[]): Promise<GridSource> {
-  const key = JSON.stringify(stores);
-  let source = sources.get(key);
-  if (!source) sources.set(key, (source = loadWeatherSource({ storeUrls: stores })));
-  return source;
-}
-
 async function compute(task: DegreeDayTask) {
-  const source = await weatherOf(task.stores);
+  const source = await openStores(task.stores);
   return task.kind === 'contours'
     ? fieldContours(source, task.field, task.query, task.limit)
     : fieldDegreeDays(source, task.field, task.query, task.limit);

@@ -1,6 +1,6 @@
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { type GridSource, loadWeatherSource } from '@fieldcast/weather';
+import { openStores } from '@fieldcast/weather';
 import { hourlySeriesJson } from './domain/hourly-series.js';
 import type { SeriesTask } from './series-compute.js';
 import { errorData, type WorkerReply } from '@fieldcast/runtime/workers';
@@ -10,21 +10,12 @@ import { errorData, type WorkerReply } from '@fieldcast/runtime/workers';
  * the agriculture area's): opens the same weather as the process once per set of stores and runs
  * the asset series it is sent, one at a time.
  */
-const sources = new Map<string, Promise<GridSource>>();
-
 // A thread's nice value is its own on Linux (setpriority(2)): the event loop keeps the CPU it
 // needs for health checks and light requests while an asset series computes.
 if (process.platform === 'linux') setPriority(10);
 
-function weatherOf(stores: string[]): Promise<GridSource> {
-  const key = JSON.stringify(stores);
-  let source = sources.get(key);
-  if (!source) sources.set(key, (source = loadWeatherSource({ storeUrls: stores })));
-  return source;
-}
-
 parentPort?.on('message', (task: SeriesTask) => {
-  weatherOf(task.stores)
+  openStores(task.stores)
     .then((source) => hourlySeriesJson(source, task.quantity, { asset: task.asset }, task.query))
     .then(
       (result) => parentPort?.postMessage({ ok: true, result } satisfies WorkerReply<unknown>),

@@ -2,7 +2,7 @@ import type { HourlyQuery, HourlySeries } from '@fieldcast/schemas';
 import { SyntheticSource } from '@fieldcast/weather';
 import type { AssetRecord } from '../src/domain/assets.js';
 import { hourlySeriesJson } from '../src/domain/hourly-series.js';
-import { seriesComputer, storesOf } from '../src/series-compute.js';
+import { seriesComputer } from '../src/series-compute.js';
 
 /* Asset series computed in a compute thread are those computed inline, errors included. */
 const source = new SyntheticSource({ now: () => Date.UTC(2026, 5, 15, 12, 34) });
@@ -35,11 +35,6 @@ const computer = seriesComputer(source, 1);
 afterAll(() => computer.close());
 
 describe('asset series in compute threads', () => {
-  it('the synthetic world is opened again in the thread; a hand-made source is not', () => {
-    expect(storesOf(source)).toEqual([]);
-    expect(storesOf({ ...source } as never)).toBeUndefined();
-  });
-
   it('RH and ET equal the inline series', async () => {
     const [et, rh] = await Promise.all([
       computer.asset(asset, 'evapotranspiration', query),

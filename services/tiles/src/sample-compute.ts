@@ -1,5 +1,5 @@
 import { computePool, workerModule } from '@fieldcast/runtime/workers';
-import { CompositeSource, type GridSource, SyntheticSource, ZarrSource } from '@fieldcast/weather';
+import { type GridSource, storesOf } from '@fieldcast/weather';
 import { type LayerSampler, sampleLayer, type SampledLayer } from './domain/layers.js';
 import type { SampleMode, TileAddress } from './domain/sampling.js';
 
@@ -11,20 +11,6 @@ export interface SampleTask {
   timeMs: number;
   tile: TileAddress;
   mode: SampleMode;
-}
-
-/**
- * The stores a thread opens to answer as `source` does: the synthetic world alone, or Zarr stores
- * in front of it (what the runtime opens, docs/architecture.md §6). Any other source (a test's
- * hand-made grid) cannot be opened again in another thread: undefined, and sampling stays inline.
- */
-export function storesOf(source: GridSource): string[] | undefined {
-  if (source instanceof SyntheticSource) return [];
-  if (!(source instanceof CompositeSource)) return undefined;
-  const parts = source.sources;
-  const stores = parts.slice(0, -1);
-  if (!(parts[parts.length - 1] instanceof SyntheticSource) || !stores.every((s) => s instanceof ZarrSource)) return undefined;
-  return stores.map((s) => (s as ZarrSource).location);
 }
 
 export interface TileSampler extends LayerSampler {

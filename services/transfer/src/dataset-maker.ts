@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { workerModule } from '@fieldcast/runtime/workers';
-import { CompositeSource, type GridSource, SyntheticSource, ZarrSource } from '@fieldcast/weather';
+import { type GridSource, storesOf } from '@fieldcast/weather';
 import type { Dataset } from './domain/datasets.js';
 import { produceDatasetFile } from './domain/produce.js';
 
@@ -21,16 +21,6 @@ export interface DatasetTask {
 }
 
 export type DatasetReply = { ok: true; size: number } | { ok: false; message: string };
-
-/** The stores a thread opens to answer as `source` does, or undefined when it cannot (agriculture's rule, the same weather). */
-export function storesOf(source: GridSource): string[] | undefined {
-  if (source instanceof SyntheticSource) return [];
-  if (!(source instanceof CompositeSource)) return undefined;
-  const parts = source.sources;
-  const stores = parts.slice(0, -1);
-  if (!(parts[parts.length - 1] instanceof SyntheticSource) || !stores.every((s) => s instanceof ZarrSource)) return undefined;
-  return stores.map((s) => (s as ZarrSource).location);
-}
 
 export interface DatasetMaker {
   /** writes the dataset's file at `path`; returns its size */
