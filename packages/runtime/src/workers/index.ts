@@ -2,4 +2,5 @@
 // subpath of its own so a worker thread loads these few modules, not the whole runtime.
 export { computePool, type ComputePool, WorkerPool, type WorkerReply } from './worker-pool.js';
 export { type WorkerEntry, workerModule } from './worker-module.js';
+export { serveTasks } from './compute-thread.js';
 export { errorData, reviveError } from './worker-errors.js';
