@@ -5,6 +5,7 @@
 // scripts/fit-precipitation.ts, docs/decisions/0083-precipitation-climate.md) to the fitted
 // places; the held-out places, which no fit reads, check the climate between them.
 import { SyntheticSource } from '../src/index.js';
+import { cellClimate, precipitationClimateAt, WETTEST_MONTH_MM } from '../src/synthetic/geoclimate.js';
 import { PRECIPITATION_NORMALS, type PrecipitationNormal, precipitationOf } from './precipitation-normals-data.js';
 
 const source = new SyntheticSource({ now: () => Date.UTC(2025, 0, 1) });
@@ -143,4 +144,26 @@ describe('synthetic precipitation between the fitted places (held out of the fit
     const name = `${p.name} (held out): ${wetMonthOf(p)} is the wet season`;
     (HELD_OUT_SEASON_MISSES.has(p.name) ? it.failing : it)(name, () => wetSeasonHolds(p));
   }
+});
+
+describe('no climate wetter than the Earth knows', () => {
+  // Mawsynram's annual normal, about 11,870 mm, is the wettest on record (WMO World Weather and
+  // Climate Extremes Archive); a month of the climate is capped at WETTEST_MONTH_MM.
+  it('gives no month over the cap anywhere, on a 4-degree lattice every second month', () => {
+    let wettest = 0;
+    for (let lat = -60; lat <= 70; lat += 4)
+      for (let lon = -180; lon < 180; lon += 4) {
+        const c = cellClimate([lat], [lon]);
+        for (let i = 0; i < 6; i++) {
+          const a = (2 * Math.PI * i) / 6;
+          wettest = Math.max(wettest, precipitationClimateAt(c, 0, Math.cos(a), Math.sin(a)) * (365.24219 / 12));
+        }
+      }
+    expect(wettest).toBeLessThanOrEqual(WETTEST_MONTH_MM + 1e-9);
+  });
+
+  it('keeps Shanghai, where the fitted form extrapolates furthest, under the wettest year on record', () => {
+    const shanghai = HELD_OUT.find((p) => p.name === 'Shanghai')!;
+    expect(of(shanghai).annual).toBeLessThan(11_870);
+  });
 });

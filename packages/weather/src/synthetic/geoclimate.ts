@@ -568,7 +568,17 @@ export function cloudShiftAt(
 /** Offset of the precipitation climate's logarithm, mm a month: L = ln(P + 3) keeps dry months finite. */
 export const PRECIPITATION_LOG_OFFSET_MM = 3;
 
-/** Mean precipitation, mm a day, of the climate at a cell and a time of year: (e^L - 3) / (days a month). */
+/**
+ * The wettest month the climate gives anywhere, mm: the wettest annual normal on record
+ * (Mawsynram, about 11,870 mm) spread over its months, and above every monthly normal of the
+ * fitted places (Mumbai's July, 840 mm). Between its places the fitted form can extrapolate far
+ * past any climate on Earth (tens of metres a month on some subtropical east coasts); the cap
+ * keeps a month, and so an hour's rate, within what the Earth knows
+ * (docs/decisions/0083-precipitation-climate.md).
+ */
+export const WETTEST_MONTH_MM = 1000;
+
+/** Mean precipitation, mm a day, of the climate at a cell and a time of year: (e^L - 3) / (days a month), at most WETTEST_MONTH_MM a month. */
 export function precipitationClimateAt(
   c: Pick<CellClimate, 'precipLog' | 'precipCos' | 'precipSin'>,
   k: number,
@@ -576,7 +586,7 @@ export function precipitationClimateAt(
   sinAngle: number,
 ): number {
   const mm = Math.exp(c.precipLog[k]! + c.precipCos[k]! * cosAngle + c.precipSin[k]! * sinAngle) - PRECIPITATION_LOG_OFFSET_MM;
-  return mm > 0 ? mm / DAYS_PER_MONTH : 0;
+  return mm > 0 ? Math.min(mm, WETTEST_MONTH_MM) / DAYS_PER_MONTH : 0;
 }
 
 const DAYS_PER_MONTH = TROPICAL_YEAR_DAYS / 12;
