@@ -44,7 +44,11 @@ const tile = (z: number, x: number, y: number) =>
       res.on('end', () => done(null, Buffer.concat(chunks)));
     });
 
-/** The platform area's datapoint of the frame at a point: ET of the point reads, rounded to 3 decimals as it answers. */
+/**
+ * The platform area's datapoint of the frame at a point: ET of the point reads, unrounded (the
+ * datapoint answers it to 3 decimals, but the tile colours the value itself: at night a value
+ * just below the first stop, 0, is transparent in the tile and reads 0.000 as a datapoint).
+ */
 async function datapointValue(lon: number, lat: number): Promise<number | null> {
   const range = { startMs: validMs, endMs: validMs };
   const groundMs = weather.coverage().startMs;
@@ -62,7 +66,7 @@ async function datapointValue(lon: number, lat: number): Promise<number | null> 
     longitude: lon,
     hourStartMs: validMs,
   });
-  return Number.isFinite(v) ? Math.round(v * 1000) / 1000 : null;
+  return Number.isFinite(v) ? v : null;
 }
 
 type Stop = { value: number; color: string };
