@@ -1,106 +1,150 @@
 /**
  * Fits the monthly precipitation climate of the synthetic world (src/synthetic/geoclimate.ts
- * `precipitationFeatures`) to published normals and writes src/synthetic/precipitation-coefficients.ts:
- * docs/decisions/0083-precipitation-climate.md.
+ * `precipitationFeatures`) to a global climatology and writes
+ * src/synthetic/precipitation-coefficients.ts:
+ * docs/decisions/0087-precipitation-fitted-to-a-global-climatology.md.
  *
- * With L = ln(P + 3) of a monthly total P in mm, each place of test/precipitation-normals-data.ts
- * gives two targets: the mean of L over its July and January normals, and half their difference
- * summer minus winter (July in the north, January in the south). Each is one least-squares fit
- * of the place's terms (least-squares.ts). Then FIT_ROUNDS rounds run the model (2016-2024, as
- * the test measures) and correct each place's targets by what the hourly rain field makes of the
- * climate (the noise's months, the capped boost): each month's L moves by goal - measured, at
- * most MAX_STEP a round, and not at all for a month the model leaves dry.
+ * The climatology is the July and December precipitation over the land and over the sea of 2.5
+ * degree cells (test/precipitation-normals-data.ts `PRECIPITATION_GRID`, Legates & Willmott 1989).
+ * With L = ln(P + 3), P a monthly total in mm, the climate is L = m + s cos(angle from mid-July),
+ * m and s linear forms of a place's terms; each part of a cell (its land, its sea) gives two rows,
+ * July (m + s) and December (m + s cos(153 days)), on the terms averaged over the part's points,
+ * weighted by the part's area, the sea's by SEA_WEIGHT: its values are ocean estimates, not
+ * gauges, and it is there so that coasts, which the climate reaches from nodes over the sea too,
+ * are not left to the extrapolation of a land-only fit. One ridge-regularised least-squares fit (RIDGE) of both forms together: the bands'
+ * terms overlap, and the ridge keeps the fit from trading them off where no cell tells them apart.
+ * No station normal is read: test/precipitation-normals.test.ts checks the result against them.
  * Deterministic: the same geography and data give the same numbers.
  *
  * Run: npx -y pnpm@10 exec tsx packages/weather/scripts/fit-precipitation.ts [--write]
  */
 import { writeFileSync } from 'node:fs';
-import { SyntheticSource } from '../src/index.js';
-import { clearClimateNodes, PRECIPITATION_LOG_OFFSET_MM, precipitationFeaturesAt } from '../src/synthetic/geoclimate.js';
-import { PRECIPITATION_MEAN, PRECIPITATION_SEASON } from '../src/synthetic/precipitation-coefficients.js';
-import { PRECIPITATION_NORMALS, precipitationOf } from '../test/precipitation-normals-data.js';
+import { earthGeography } from '@fieldcast/geography';
+import { PRECIPITATION_LOG_OFFSET_MM, type PrecipitationFeatures, precipitationFeaturesAt } from '../src/synthetic/geoclimate.js';
+import { PRECIPITATION_GRID } from '../test/precipitation-normals-data.js';
 import { leastSquares } from './least-squares.js';
 
-const FIT_ROUNDS = 6;
-const MAX_STEP = 0.5;
-const DRY_MM = 1;
-const clamp = (x: number) => Math.max(-MAX_STEP, Math.min(MAX_STEP, x));
+const RIDGE = 1;
+const SEA_WEIGHT = 0.25;
 const L = (mm: number) => Math.log(Math.max(0, mm) + PRECIPITATION_LOG_OFFSET_MM);
+const YEAR_DAYS = 365.2422;
+/** cos of the angle from mid-July (day 196.5) to mid-December (day 349.5). */
+const DECEMBER = Math.cos((2 * Math.PI * (349.5 - 196.5)) / YEAR_DAYS);
 
-// Only the fitted places: the held-out ones check the climate between them.
-const places = PRECIPITATION_NORMALS.filter((p) => !p.heldOut);
-const summerOf = (p: (typeof places)[number], jan: number, jul: number): [number, number] => (p.lat >= 0 ? [jul, jan] : [jan, jul]);
-const targets = places.map((p) => {
-  const [summer, winter] = summerOf(p, L(p.january), L(p.july));
-  return { mean: (summer + winter) / 2, season: (summer - winter) / 2 };
-});
+const geo = earthGeography();
+const row = (f: PrecipitationFeatures, terms: object): number[] => [
+  ...f.bands.flatMap((w) => f.fetch.map((x) => w * x)),
+  ...Object.values(terms as Record<string, number>),
+];
 
-const round3 = (x: number) => Math.round(x * 1000) / 1000;
-function fitForm<T extends Record<string, number>>(pick: (f: ReturnType<typeof precipitationFeaturesAt>) => T, b: number[]): T {
-  const feats = places.map((p) => pick(precipitationFeaturesAt(p.lat, p.lon)));
-  const keys = Object.keys(feats[0]!) as (keyof T)[];
-  const x = leastSquares(
-    feats.map((f) => keys.map((k) => f[k]!)),
-    b,
-    places.map(() => 1),
-  );
-  return Object.fromEntries(keys.map((k, i) => [k, round3(x[i]!)])) as T;
+// The points of a cell's land or sea: a quarter of a cell from its centre, those of the part.
+const q = PRECIPITATION_GRID.cellDeg / 4;
+interface Part {
+  lat: number;
+  overLand: boolean;
+  mean: number[];
+  season: number[];
+  july: number;
+  december: number;
+  weight: number;
+}
+const parts: Part[] = [];
+let meanKeys: string[] = [],
+  seasonKeys: string[] = [],
+  bandCount = 0,
+  fetchCount = 0;
+const average = (rows: number[][]) => rows[0]!.map((_, k) => rows.reduce((s, r) => s + r[k]!, 0) / rows.length);
+for (const c of PRECIPITATION_GRID.cells) {
+  for (const [overLand, july, december, share] of [
+    [true, c.julyLand, c.decemberLand, c.land],
+    [false, c.julySea, c.decemberSea, 1 - c.land],
+  ] as const) {
+    if (july === null || december === null) continue;
+    const points: PrecipitationFeatures[] = [];
+    for (const dy of [-q, q])
+      for (const dx of [-q, q])
+        if (geo.landFractionAt(c.lat + dy, c.lon + dx) >= 0.5 === overLand) points.push(precipitationFeaturesAt(c.lat + dy, c.lon + dx));
+    if (points.length === 0) continue;
+    ({
+      bands: { length: bandCount },
+      fetch: { length: fetchCount },
+    } = points[0]!);
+    meanKeys = Object.keys(points[0]!.mean);
+    seasonKeys = Object.keys(points[0]!.season);
+    parts.push({
+      lat: c.lat,
+      overLand,
+      mean: average(points.map((f) => row(f, f.mean))),
+      season: average(points.map((f) => row(f, f.season))),
+      july: L(july),
+      december: L(december),
+      weight: Math.cos((c.lat * Math.PI) / 180) * share * (overLand ? 1 : SEA_WEIGHT),
+    });
+  }
+}
+const landCells = PRECIPITATION_GRID.cells.filter((c) => c.julyLand !== null).length;
+
+const rows: number[][] = [],
+  targets: number[] = [],
+  weights: number[] = [];
+for (const c of parts) {
+  rows.push([...c.mean, ...c.season]);
+  targets.push(c.july);
+  rows.push([...c.mean, ...c.season.map((v) => v * DECEMBER)]);
+  targets.push(c.december);
+  weights.push(c.weight, c.weight);
+}
+const x = leastSquares(rows, targets, weights, RIDGE).map((v) => Math.round(v * 1000) / 1000);
+
+// The fit's skill over the land of its cells: area-weighted bias and RMSE of L by latitude band.
+const nMean = parts[0]!.mean.length;
+const dot = (a: number[], from: number) => a.reduce((s, v, k) => s + v * x[from + k]!, 0);
+for (const [south, north] of [
+  [-90, -60],
+  [-60, -30],
+  [-30, 0],
+  [0, 30],
+  [30, 60],
+  [60, 90],
+]) {
+  let w = 0,
+    bias = 0,
+    sq = 0;
+  for (const c of parts.filter((c) => c.overLand && c.lat >= south! && c.lat < north!)) {
+    const m = dot(c.mean, 0),
+      s = dot(c.season, nMean);
+    for (const d of [m + s - c.july, m + DECEMBER * s - c.december]) {
+      w += c.weight;
+      bias += c.weight * d;
+      sq += c.weight * d * d;
+    }
+  }
+  console.log(`${south}..${north}: bias ${(bias / w).toFixed(2)}, RMSE ${Math.sqrt(sq / w).toFixed(2)} (ln(P + 3), July and December)`);
 }
 
-let mean = fitForm(
-  (f) => f.mean,
-  targets.map((t) => t.mean),
-);
-let season = fitForm(
-  (f) => f.season,
-  targets.map((t) => t.season),
-);
-for (let round = 0; round < FIT_ROUNDS; round++) {
-  Object.assign(PRECIPITATION_MEAN, mean);
-  Object.assign(PRECIPITATION_SEASON, season);
-  clearClimateNodes();
-  const source = new SyntheticSource({ now: () => Date.UTC(2025, 0, 1) });
-  places.forEach((p, i) => {
-    const m = precipitationOf(source, p.lat, p.lon);
-    // Each month's correction, in L, capped (MAX_STEP a round); none for a month the model
-    // leaves dry (under DRY_MM): there the cloud is too rarely thick for any climate to rain
-    // (the boost's cap), and chasing the goal would only inflate the coefficients.
-    const [mSummer, mWinter] = summerOf(p, m.months[0]!, m.months[6]!);
-    const [gSummer, gWinter] = summerOf(p, L(p.january), L(p.july));
-    const step = (measured: number, goalL: number) => (measured < DRY_MM ? 0 : clamp(goalL - L(measured)));
-    const dS = step(mSummer, gSummer),
-      dW = step(mWinter, gWinter);
-    // The annual total too (its wettest months need not be January or July: Tokyo's are June
-    // and September), in L of the mean month; half weight against the two months.
-    const dA = m.annual < 12 * DRY_MM ? 0 : clamp(L(p.annual / 12) - L(m.annual / 12));
-    targets[i]!.mean += (dS + dW + 2 * dA) / 4;
-    targets[i]!.season += (dS - dW) / 2;
-  });
-  mean = fitForm(
-    (f) => f.mean,
-    targets.map((t) => t.mean),
-  );
-  season = fitForm(
-    (f) => f.season,
-    targets.map((t) => t.season),
-  );
-}
-
-const block = (name: string, c: Record<string, number>) =>
-  `export const ${name} = {\n${Object.entries(c)
-    .map(([k, v]) => `  ${k}: ${v},`)
-    .join('\n')}\n};\n`;
+const form = (from: number, keys: string[]) => {
+  const bands = Array.from({ length: bandCount }, (_, b) => x.slice(from + b * fetchCount, from + (b + 1) * fetchCount));
+  const terms = Object.fromEntries(keys.map((k, i) => [k, x[from + bandCount * fetchCount + i]!]));
+  return `{\n  bands: [\n${bands.map((b) => `    [${b.join(', ')}],`).join('\n')}\n  ],\n  terms: {\n${Object.entries(terms)
+    .map(([k, v]) => `    ${k}: ${v},`)
+    .join('\n')}\n  },\n}`;
+};
 const source = `/**
  * Coefficients of the monthly precipitation climate on the terms of geoclimate.ts
- * \`precipitationFeatures\` (docs/decisions/0083-precipitation-climate.md).
+ * \`precipitationFeatures\` (docs/decisions/0087-precipitation-fitted-to-a-global-climatology.md):
+ * per latitude band and for the monsoon (a row each), the coefficients of 1 and of the sea upwind
+ * in eight directions at three reaches (geoclimate.ts \`seaFetch\`); then those of the other terms.
  *
- * Written by packages/weather/scripts/fit-precipitation.ts (do not edit by hand): least squares
- * on the published normals of ${places.length} places (test/precipitation-normals-data.ts).
+ * Written by packages/weather/scripts/fit-precipitation.ts (do not edit by hand): a ridge-regularised
+ * least-squares fit to the July and December precipitation over the land of ${landCells} cells of
+ * ${PRECIPITATION_GRID.cellDeg} degrees and, lightly, over the sea (Legates & Willmott 1989); no station normal is fitted.
  */
-${block('PRECIPITATION_MEAN', mean)}
-${block('PRECIPITATION_SEASON', season)}
-export type PrecipitationMeanTerms = typeof PRECIPITATION_MEAN;
-export type PrecipitationSeasonTerms = typeof PRECIPITATION_SEASON;
+export const PRECIPITATION_MEAN = ${form(0, meanKeys)};
+
+export const PRECIPITATION_SEASON = ${form(nMean, seasonKeys)};
+
+export type PrecipitationMeanTerms = typeof PRECIPITATION_MEAN.terms;
+export type PrecipitationSeasonTerms = typeof PRECIPITATION_SEASON.terms;
 `;
 if (process.argv.includes('--write')) {
   writeFileSync(new URL('../src/synthetic/precipitation-coefficients.ts', import.meta.url), source);

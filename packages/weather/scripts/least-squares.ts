@@ -3,8 +3,11 @@
 /** Ridge added to the diagonal so a term no row varies cannot make the system singular. */
 const RIDGE = 1e-6;
 
-/** Least squares: the x minimising |A x - b|^2 (+ ridge |x|^2), by the normal equations. */
-export function leastSquares(rows: number[][], b: number[], weights: number[]): number[] {
+/**
+ * Least squares: the x minimising sum w (A x - b)^2 + ridge |x|^2, by the normal equations. A
+ * larger ridge shrinks terms the rows barely tell apart (many overlapping terms) toward zero.
+ */
+export function leastSquares(rows: number[][], b: number[], weights: number[], ridge = RIDGE): number[] {
   const m = rows[0]!.length;
   const M = Array.from({ length: m }, () => new Array<number>(m + 1).fill(0));
   rows.forEach((r, i) => {
@@ -13,7 +16,7 @@ export function leastSquares(rows: number[][], b: number[], weights: number[]): 
       M[p]![m]! += weights[i]! * r[p]! * b[i]!;
     }
   });
-  for (let p = 0; p < m; p++) M[p]![p]! += RIDGE;
+  for (let p = 0; p < m; p++) M[p]![p]! += ridge;
   for (let c = 0; c < m; c++) {
     let piv = c;
     for (let r = c + 1; r < m; r++) if (Math.abs(M[r]![c]!) > Math.abs(M[piv]![c]!)) piv = r;

@@ -13,6 +13,6 @@ for (const p of PRECIPITATION_NORMALS) {
   const c = precipitationOf(source, p.lat, p.lon);
   const r = (x: number) => Math.round(x);
   console.log(
-    `| ${p.name} | ${p.kind}${p.heldOut ? ' (held out)' : ''} | ${r(c.annual)} (${p.annual}) | ${r(c.months[0]!)} (${p.january}) | ${r(c.months[6]!)} (${p.july}) |`,
+    `| ${p.name} | ${p.kind} | ${r(c.annual)} (${p.annual}) | ${r(c.months[0]!)} (${p.january}) | ${r(c.months[6]!)} (${p.july}) |`,
   );
 }

@@ -1,8 +1,10 @@
 /**
- * Precipitation normals the synthetic world is checked against, and how its precipitation at a
- * place is measured: monthly totals of the hourly precipitation_rate the endpoints serve,
- * averaged over 2016-2024.
+ * Precipitation normals the synthetic world is checked against, the global July and December
+ * climatology it is fitted to, and how its precipitation at a place is measured: monthly totals
+ * of the hourly precipitation_rate the endpoints serve, averaged over 2016-2024.
  */
+import { readFileSync } from 'node:fs';
+import { inflateSync } from 'node:zlib';
 import type { SyntheticSource } from '../src/index.js';
 
 export interface PrecipitationNormal {
@@ -16,20 +18,16 @@ export interface PrecipitationNormal {
   /** mean totals of January and July, mm */
   january: number;
   july: number;
-  /**
-   * Held out of the fit (scripts/fit-precipitation.ts does not read it): a check of the climate
-   * between the fitted places, not a calibration.
-   */
-  heldOut?: true;
-  /** whose normal it is (the held-out places; the header names the fitted places' sources) */
+  /** whose normal it is (where the header's list does not name it) */
   source?: string;
 }
 
 /**
  * Published 1991-2020 station normals (national met services' values as quoted in public climate
  * tables: NOAA NCEI for the United States, the Met Office, DWD, Roshydromet, IMD, the Bureau of
- * Meteorology, INMET, JMA, the Meteorological Service Singapore, MET Norway), rounded to about
- * 5 %.
+ * Meteorology, INMET, JMA, the Meteorological Service Singapore, MET Norway, and the services named
+ * per place), rounded to about 5-10 %. No fit reads them (scripts/fit-precipitation.ts fits a
+ * gridded climatology): they check the climate at places it never saw.
  */
 export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
   { name: 'Singapore', lat: 1.35, lon: 103.98, kind: 'wet tropics', annual: 2530, january: 220, july: 160 },
@@ -54,11 +52,8 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
   { name: 'Berlin', lat: 52.47, lon: 13.4, kind: 'maritime', annual: 570, january: 45, july: 55 },
   { name: 'Sydney', lat: -33.86, lon: 151.2, kind: 'maritime', annual: 1150, january: 90, july: 70 },
   { name: 'Tokyo', lat: 35.69, lon: 139.75, kind: 'maritime', annual: 1600, january: 60, july: 155 },
-  // Held out (docs/decisions/0083, 0084 fitted the climate to the 22 above; no fit reads these):
-  // places between them, to check the climate there. The US plains and Southeast (NOAA NCEI
-  // 1991-2020), the Mediterranean climates of five continents, the Pampas and southeastern South
-  // America, Africa, Asia and Europe (the national met services' 1991-2020 normals, named per
-  // place), rounded to about 5-10 %.
+  // The US plains and Southeast, the Mediterranean climates of five continents, the Pampas and
+  // southeastern South America, Africa, Asia and Europe.
   {
     name: 'Amarillo',
     lat: 35.23,
@@ -67,7 +62,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 510,
     january: 18,
     july: 70,
-    heldOut: true,
     source: 'NOAA NCEI',
   },
   {
@@ -78,7 +72,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 1040,
     january: 30,
     july: 110,
-    heldOut: true,
     source: 'NOAA NCEI',
   },
   {
@@ -89,10 +82,9 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 460,
     january: 95,
     july: 0,
-    heldOut: true,
     source: 'NOAA NCEI',
   },
-  { name: 'Madrid', lat: 40.41, lon: -3.68, kind: 'mediterranean', annual: 420, january: 33, july: 12, heldOut: true, source: 'AEMET' },
+  { name: 'Madrid', lat: 40.41, lon: -3.68, kind: 'mediterranean', annual: 420, january: 33, july: 12, source: 'AEMET' },
   {
     name: 'Perth',
     lat: -31.93,
@@ -101,7 +93,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 720,
     january: 15,
     july: 145,
-    heldOut: true,
     source: 'Bureau of Meteorology',
   },
   {
@@ -112,7 +103,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 280,
     january: 1,
     july: 65,
-    heldOut: true,
     source: 'Dirección Meteorológica de Chile',
   },
   {
@@ -123,7 +113,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 800,
     january: 120,
     july: 10,
-    heldOut: true,
     source: 'SMN Argentina',
   },
   {
@@ -134,7 +123,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 1650,
     january: 290,
     july: 50,
-    heldOut: true,
     source: 'INMET',
   },
   {
@@ -145,10 +133,9 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 700,
     january: 125,
     july: 5,
-    heldOut: true,
     source: 'South African Weather Service',
   },
-  { name: 'Lagos', lat: 6.58, lon: 3.32, kind: 'wet tropics', annual: 1500, january: 12, july: 220, heldOut: true, source: 'NiMet' },
+  { name: 'Lagos', lat: 6.58, lon: 3.32, kind: 'wet tropics', annual: 1500, january: 12, july: 220, source: 'NiMet' },
   {
     name: 'Dhaka',
     lat: 23.78,
@@ -157,11 +144,10 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 2100,
     january: 7,
     july: 380,
-    heldOut: true,
     source: 'Bangladesh Meteorological Department',
   },
-  { name: 'Tehran', lat: 35.68, lon: 51.32, kind: 'desert', annual: 230, january: 35, july: 3, heldOut: true, source: 'IRIMO' },
-  { name: 'Paris', lat: 48.82, lon: 2.34, kind: 'maritime', annual: 640, january: 50, july: 60, heldOut: true, source: 'Météo-France' },
+  { name: 'Tehran', lat: 35.68, lon: 51.32, kind: 'desert', annual: 230, january: 35, july: 3, source: 'IRIMO' },
+  { name: 'Paris', lat: 48.82, lon: 2.34, kind: 'maritime', annual: 640, january: 50, july: 60, source: 'Météo-France' },
   {
     name: 'Shanghai',
     lat: 31.4,
@@ -170,7 +156,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 1250,
     january: 75,
     july: 170,
-    heldOut: true,
     source: 'CMA',
   },
   {
@@ -181,7 +166,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 1265,
     january: 90,
     july: 95,
-    heldOut: true,
     source: 'NOAA NCEI',
   },
   {
@@ -192,7 +176,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 920,
     january: 33,
     july: 75,
-    heldOut: true,
     source: 'NOAA NCEI',
   },
   {
@@ -203,10 +186,9 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 955,
     january: 58,
     july: 53,
-    heldOut: true,
     source: 'NOAA NCEI',
   },
-  { name: 'Denver', lat: 39.85, lon: -104.66, kind: 'continental', annual: 370, january: 10, july: 55, heldOut: true, source: 'NOAA NCEI' },
+  { name: 'Denver', lat: 39.85, lon: -104.66, kind: 'continental', annual: 370, january: 10, july: 55, source: 'NOAA NCEI' },
   {
     name: 'Atlanta',
     lat: 33.64,
@@ -215,7 +197,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 1280,
     january: 107,
     july: 120,
-    heldOut: true,
     source: 'NOAA NCEI',
   },
   {
@@ -226,7 +207,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 1570,
     january: 45,
     july: 165,
-    heldOut: true,
     source: 'NOAA NCEI',
   },
   {
@@ -237,7 +217,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 320,
     january: 65,
     july: 0,
-    heldOut: true,
     source: 'NOAA NCEI',
   },
   {
@@ -248,10 +227,9 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 790,
     january: 70,
     july: 15,
-    heldOut: true,
     source: 'Aeronautica Militare',
   },
-  { name: 'Athens', lat: 37.9, lon: 23.73, kind: 'mediterranean', annual: 390, january: 55, july: 6, heldOut: true, source: 'HNMS' },
+  { name: 'Athens', lat: 37.9, lon: 23.73, kind: 'mediterranean', annual: 390, january: 55, july: 6, source: 'HNMS' },
   {
     name: 'Cape Town',
     lat: -33.97,
@@ -260,7 +238,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 515,
     january: 15,
     july: 90,
-    heldOut: true,
     source: 'South African Weather Service',
   },
   {
@@ -271,7 +248,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 1240,
     january: 140,
     july: 70,
-    heldOut: true,
     source: 'SMN Argentina',
   },
   {
@@ -282,7 +258,6 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 900,
     january: 55,
     july: 15,
-    heldOut: true,
     source: 'Kenya Meteorological Department',
   },
   {
@@ -293,10 +268,9 @@ export const PRECIPITATION_NORMALS: PrecipitationNormal[] = [
     annual: 190,
     january: 5,
     july: 65,
-    heldOut: true,
     source: 'Pakistan Meteorological Department',
   },
-  { name: 'Warsaw', lat: 52.16, lon: 20.96, kind: 'continental', annual: 550, january: 35, july: 80, heldOut: true, source: 'IMGW' },
+  { name: 'Warsaw', lat: 52.16, lon: 20.96, kind: 'continental', annual: 550, january: 35, july: 80, source: 'IMGW' },
 ];
 
 const YEARS = [2016, 2024] as const;
@@ -312,3 +286,53 @@ export function precipitationOf(source: SyntheticSource, lat: number, lon: numbe
   const months = Array.from(sum, (v) => v / n);
   return { months, annual: months.reduce((a, b) => a + b, 0) };
 }
+
+/** A cell of the July and December precipitation climatology: its centre, land share and the means (mm) over its land and its sea (null where none). */
+export interface PrecipitationCell {
+  lat: number;
+  lon: number;
+  land: number;
+  julyLand: number | null;
+  decemberLand: number | null;
+  julySea: number | null;
+  decemberSea: number | null;
+}
+
+/**
+ * July and December precipitation over the land and the sea of 2.5 degree cells (Legates &
+ * Willmott 1989 via Debian marble-qt-data, CC BY-SA 3.0; derived by
+ * packages/geography/scripts/derive-precipitation-check.ts, whose comment gives the layout).
+ * `stationCheck` is how the maps read at stations (ln of map over normal).
+ */
+export const PRECIPITATION_GRID = ((): {
+  cellDeg: number;
+  stationCheck: { meanLnRatio: number; rmsLnRatio: number };
+  cells: PrecipitationCell[];
+} => {
+  type Layer = 'landPercent' | 'julyLand' | 'decemberLand' | 'julySea' | 'decemberSea';
+  const file = JSON.parse(readFileSync(new URL('../../geography/test/data/precipitation-july-december.json', import.meta.url), 'utf8')) as {
+    cellDeg: number;
+    stationCheck: { meanLnRatio: number; rmsLnRatio: number };
+    layers: Record<Layer, string>;
+  };
+  const bytes = (name: Layer) => inflateSync(Buffer.from(file.layers[name], 'base64'));
+  const millimetres = (name: Exclude<Layer, 'landPercent'>) => {
+    const b = bytes(name);
+    return Array.from({ length: b.length / 2 }, (_, k) => {
+      const v = b.readUInt16LE(2 * k);
+      return v === 0xffff ? null : v;
+    });
+  };
+  const [julyLand, decemberLand, julySea, decemberSea] = (['julyLand', 'decemberLand', 'julySea', 'decemberSea'] as const).map(millimetres);
+  const nLon = 360 / file.cellDeg;
+  const cells = Array.from(bytes('landPercent'), (l, k) => ({
+    lat: -90 + (Math.floor(k / nLon) + 0.5) * file.cellDeg,
+    lon: -180 + ((k % nLon) + 0.5) * file.cellDeg,
+    land: l / 100,
+    julyLand: julyLand![k]!,
+    decemberLand: decemberLand![k]!,
+    julySea: julySea![k]!,
+    decemberSea: decemberSea![k]!,
+  }));
+  return { cellDeg: file.cellDeg, stationCheck: file.stationCheck, cells };
+})();

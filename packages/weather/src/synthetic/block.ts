@@ -22,7 +22,7 @@ export interface CellGeography {
   /** the annual cycle as amplitude x cos and sin of its peak phase, K (geoclimate.ts) */
   seasonCos: Float32Array;
   seasonSin: Float32Array;
-  /** the cloud field's geographic bias: a static shift and a monsoon cycle (geoclimate.ts `cloudShiftAt`) */
+  /** the cloud field's geographic bias: a static shift and a monsoon cycle (geoclimate.ts `cloudBiasAt`) */
   cloudShift: Float32Array;
   monsoonCos: Float32Array;
   monsoonSin: Float32Array;

@@ -4,18 +4,24 @@
  */
 import { type NoiseOctave, noiseField } from './noise.js';
 
-/** Cloud systems of ~450 km over ~2 days with ~140 km features over ~18 h. */
-export const CLOUD_NOISE = noiseField([
-  { spacingDeg: 4, periodHours: 48, amplitude: 0.7, seed: 0xc101 },
-  { spacingDeg: 1.25, periodHours: 18, amplitude: 0.45, seed: 0xc102 },
-]);
+/**
+ * Cloud systems of ~450 km over ~2 days with ~140 km features over ~18 h, of the same spread
+ * everywhere (noise.ts `spreadFactor`: cloud is read through thresholds, for rain).
+ */
+export const CLOUD_NOISE = noiseField(
+  [
+    { spacingDeg: 4, periodHours: 48, amplitude: 0.7, seed: 0xc101 },
+    { spacingDeg: 1.25, periodHours: 18, amplitude: 0.45, seed: 0xc102 },
+  ],
+  { evenSpread: true },
+);
 
 /**
  * The synoptic part of the cloud field alone: the daily temperature range responds to the day's
  * overall cloudiness, not to passing 18 h features, and one octave halves the per-day cost of the
  * daily anchors.
  */
-export const DAILY_CLOUD_NOISE = noiseField([CLOUD_NOISE.octaves[0] as NoiseOctave]);
+export const DAILY_CLOUD_NOISE = noiseField([CLOUD_NOISE.octaves[0] as NoiseOctave], { evenSpread: true });
 
 /**
  * Zonal cloud climatology: cloudy ITCZ, clear subtropical highs near 25 degrees, cloudy storm

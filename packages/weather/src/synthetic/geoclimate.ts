@@ -65,7 +65,18 @@ export interface ClimateInputs {
   windward: number;
   /** the westerlies' windward slope, 0..1.5: high ground within 2.5 degrees east with sea within 3 degrees west */
   westerlyWindward: number;
+  /**
+   * Sea share upwind of the place in each direction, 0..1: west, east, poleward, equatorward,
+   * within a near reach and then a far one (SEA_FETCH_REACH_KM), each a mean along a straight line
+   * out to 3,000 km weighted by exp(-distance / reach). Where moist air can come from.
+   */
+  seaFetch: number[];
 }
+
+/** The e-folding reaches of the sea fetch, km: the sea next door and the sea a weather system away. */
+const SEA_FETCH_REACH_KM = [400, 1500, 5000] as const;
+const SEA_FETCH_STEP_KM = 150;
+const SEA_FETCH_MAX_KM = 3000;
 
 /** The lee of higher ground upwind, 0..1: (highest ground within 4 degrees upwind - ground here) / 1 km, on land. */
 function leeOf(g: Pick<ClimateInputs, 'land' | 'shelter' | 'elevation'>): number {
@@ -82,8 +93,8 @@ export interface ClimateTerms {
   /** summer monsoon strength, 0..1: tropical and subtropical land drawing moist air in its summer */
   monsoon: number;
   /**
-   * Monthly precipitation climate (precipitationClimate): ln(P + 3) with P in mm a month, its
-   * mean of mid-summer and mid-winter and half their difference (signed: > 0 peaks in July).
+   * Monthly precipitation climate (precipitationClimateAt): ln(P + 3) with P in mm a month is
+   * precipLog + precipSeason cos(angle from mid-July) (precipSeason > 0: July is the wetter).
    */
   precipLog: number;
   precipSeason: number;
@@ -179,7 +190,7 @@ export function precipitationFeaturesAt(lat: number, lon: number, geo: Geography
   return climateParts(climateInputsAt(geo, lat, lon)).precipitation;
 }
 
-function climateParts(g: ClimateInputs): { terms: ClimateTerms; precipitation: ReturnType<typeof precipitationFeatures> } {
+function climateParts(g: ClimateInputs): { terms: ClimateTerms; precipitation: PrecipitationFeatures } {
   const a = Math.abs(g.lat);
   const land = g.land;
   const ww = westerlyWeight(g.lat);
@@ -211,15 +222,14 @@ function climateParts(g: ClimateInputs): { terms: ClimateTerms; precipitation: R
   const desert = dryness * (1 - monsoon);
   const mean = (coldest + warmest) / 2;
   const p = precipitationFeatures(g, { meanAtGround: mean - LAPSE_RATE_K_PER_M * Math.max(0, g.elevation), halfRange, desert, monsoon });
-  const precipSeason = evaluate(PRECIPITATION_SEASON, p.season);
   const climate: ClimateTerms = {
     mean,
     amplitude: g.lat >= 0 ? halfRange : -halfRange,
     lagDays,
     dryness: desert,
     monsoon: g.lat >= 0 ? monsoon : -monsoon,
-    precipLog: evaluate(PRECIPITATION_MEAN, p.mean),
-    precipSeason: g.lat >= 0 ? precipSeason : -precipSeason,
+    precipLog: evaluatePrecipitation(PRECIPITATION_MEAN, p, p.mean),
+    precipSeason: evaluatePrecipitation(PRECIPITATION_SEASON, p, p.season),
   };
   return { terms: climate, precipitation: p };
 }
@@ -235,81 +245,103 @@ export interface PrecipitationDrivers {
   monsoon: number;
 }
 
+/** Centres of the precipitation climate's latitude bands, degrees (signed: the hemispheres' rain belts differ), and their e-folding half-width. */
+const PRECIPITATION_BAND_CENTRES = [-75, -60, -45, -30, -15, 0, 15, 30, 45, 60, 75] as const;
+const PRECIPITATION_BAND_WIDTH_DEG = 9;
+
 /**
- * Terms of the monthly precipitation climate (docs/decisions/0083-precipitation-climate.md and
- * 0084-monsoon-rain-shadows-itcz.md). With
- * L = ln(P + 3), P the monthly total in mm, the mean of L over mid-summer and mid-winter and half
- * their difference (summer minus winter) are each one linear form of these terms, fitted by
- * scripts/fit-precipitation.ts to published normals:
- *   mean:   moisture (the air's capacity: Clausius-Clapeyron, ~6 % a kelvin, from the annual
- *           mean), desert (subsidence, and near 28 degrees the lee of high ground upwind),
- *           ITCZ (|lat| < ~10), storm tracks (|lat| near 50 with the sea upwind), subtropical
- *           east coasts (moist onshore flank of the subtropical highs), continental interiors
- *           (outside the deep tropics, where the forest recycles its rain), monsoon, the
- *           westerlies' windward slopes (sea to the west, mountains to the east: Norway, British
- *           Columbia, southern Chile), rain shadows (the lee of high ground upwind);
- *   season: monsoon, continental summer convection, west coasts' winter storms, Mediterranean
- *           winters (west coasts near 35 degrees), the temperature cycle's range (summer air holds
- *           more water), the tropical margins' summer rains, the ITCZ's migration with the sun
- *           (itczMigration);
- *   both:   windward slopes (high ground with the sea on the other side: orographic rain), in the
- *           season with the monsoon.
+ * One linear form of the precipitation climate (precipitation-coefficients.ts): per latitude band
+ * (PRECIPITATION_BAND_CENTRES) and for the monsoon, the coefficients of 1 and of the sea upwind
+ * (ClimateInputs `seaFetch`), and the coefficients of the other terms.
  */
-export function precipitationFeatures(
-  g: ClimateInputs,
-  d: PrecipitationDrivers,
-): { mean: PrecipitationMeanTerms; season: PrecipitationSeasonTerms } {
-  const a = Math.abs(g.lat);
-  const land = g.land;
-  const ww = westerlyWeight(g.lat);
-  const upwindSea = 1 - (ww * g.landWest + (1 - ww) * g.landEast);
-  const westCoast = (1 - g.landWest) * g.landEast;
-  const eastCoast = (1 - g.landEast) * g.landWest;
-  const band = (centre: number, width: number) => Math.exp(-(((a - centre) / width) ** 2));
-  // The lee of higher ground upwind (a rain shadow): the air has dropped its water on the way up.
-  const lee = leeOf(g);
-  return {
-    mean: {
-      base: 1,
-      moisture: d.meanAtGround / 10,
-      desert: Math.min(1, d.desert + band(28, 10) * lee) * (1 - d.monsoon),
-      itcz: band(0, 10),
-      stormTrack: band(50, 12) * upwindSea,
-      eastCoast: eastCoast * band(30, 10),
-      interior: land * g.continentality * (1 - band(0, 8)),
-      monsoon: d.monsoon,
-      windward: land * g.windward,
-      westerlyWindward: land * ww * g.westerlyWindward,
-      rainShadow: lee,
-    },
-    season: {
-      base: 1,
-      monsoon: d.monsoon,
-      convection: land * g.continentality * band(45, 20),
-      westCoastWinter: westCoast * band(48, 12),
-      mediterranean: westCoast * land * band(35, 7),
-      range: d.halfRange / 10,
-      tropicalMargin: band(12, 8),
-      itczMigration: itczMigration(g.lat, land),
-      windwardMonsoon: land * g.windward * d.monsoon,
-    },
-  };
+export interface PrecipitationForm<T> {
+  bands: readonly (readonly number[])[];
+  terms: T;
+}
+
+/** A place's terms of the precipitation climate: what precipitationFeatures gives, what the fit reads. */
+export interface PrecipitationFeatures {
+  /** the weight of each latitude band at the place (PRECIPITATION_BAND_CENTRES), then the monsoon's strength */
+  bands: number[];
+  /** 1, then the sea upwind (seaFetch): what each band's coefficients multiply */
+  fetch: number[];
+  mean: PrecipitationMeanTerms;
+  /** signed: > 0 makes July the wetter */
+  season: PrecipitationSeasonTerms;
 }
 
 /**
- * The ITCZ's seasonal migration at a latitude, in the summer-minus-winter sense of the fitted
- * season: half the difference between the rain band's weight in the hemisphere's summer and
- * winter. The band (Gaussian, 8 degrees wide) centres near 4 N and follows the sun, further over
- * land (the heated continents pull it: ~16 N / 8 S over South America and Africa) than over the
- * sea (~10 N / 2 S): Waliser & Gautier (1993, J. Climate 6). Continuous across the equator.
+ * Terms of the monthly precipitation climate (docs/decisions/0087-precipitation-fitted-to-a-global-climatology.md).
+ * With L = ln(P + 3), P the monthly total in mm, L over the year is m + s cos(angle from mid-July),
+ * and m and s are each one linear form (PrecipitationForm) of these terms, fitted by
+ * scripts/fit-precipitation.ts to the July and December precipitation of a global climatology:
+ *   bands:  the general circulation's rain belts by latitude (the ITCZ and its migration with the
+ *           sun, the subtropical highs, the storm tracks) and the monsoon, each modulated by the
+ *           sea upwind in each direction, near and far: how much moist air can reach the place,
+ *           which way the wind blows there being what the fit finds per band (trades, westerlies,
+ *           the monsoons' inflow);
+ *   terms:  windward slopes (high ground with the sea on the other side: orographic rain) and the
+ *           westerlies' (Norway, British Columbia, southern Chile), rain shadows (the lee of high
+ *           ground upwind), height (thin, dry air over high plateaus), moisture (the air's
+ *           capacity: Clausius-Clapeyron, ~6 % a kelvin, from the annual mean at the ground),
+ *           deserts (subsidence, and near 28 degrees the lee of high ground upwind), monsoons;
+ *           in the season also continental summer convection, west coasts' winter storms,
+ *           Mediterranean winters (west coasts near 35 degrees), the temperature cycle's range
+ *           (summer air holds more water) and windward slopes in the monsoon.
+ * Every seasonal term but the bands is signed by hemisphere (the summer is July in the north).
  */
-function itczMigration(lat: number, land: number): number {
-  const swing = 6 + 6 * land;
-  const b = (centre: number) => Math.exp(-(((lat - centre) / 8) ** 2));
-  const julyMinusJanuary = (b(ITCZ_MEAN_LAT + swing) - b(ITCZ_MEAN_LAT - swing)) / 2;
-  return lat >= 0 ? julyMinusJanuary : -julyMinusJanuary;
+export function precipitationFeatures(g: ClimateInputs, d: PrecipitationDrivers): PrecipitationFeatures {
+  const a = Math.abs(g.lat);
+  const land = g.land;
+  const ww = westerlyWeight(g.lat);
+  const westCoast = (1 - g.landWest) * g.landEast;
+  const band = (centre: number, width: number) => Math.exp(-(((a - centre) / width) ** 2));
+  // The lee of higher ground upwind (a rain shadow): the air has dropped its water on the way up.
+  const lee = leeOf(g);
+  const mean: PrecipitationMeanTerms = {
+    windward: land * g.windward,
+    westerlyWindward: land * ww * g.westerlyWindward,
+    rainShadow: lee,
+    elevation: Math.max(0, g.elevation) / 1000,
+    moisture: d.meanAtGround / 10,
+    desert: Math.min(1, d.desert + band(28, 10) * lee) * (1 - d.monsoon),
+    monsoon: d.monsoon,
+  };
+  const h = g.lat >= 0 ? 1 : -1;
+  const season: PrecipitationSeasonTerms = {
+    windward: h * mean.windward,
+    westerlyWindward: h * mean.westerlyWindward,
+    rainShadow: h * mean.rainShadow,
+    elevation: h * mean.elevation,
+    moisture: h * mean.moisture,
+    desert: h * mean.desert,
+    monsoon: h * mean.monsoon,
+    convection: h * land * g.continentality * band(45, 20),
+    westCoastWinter: h * westCoast * band(48, 12),
+    mediterranean: h * westCoast * land * band(35, 7),
+    range: (h * d.halfRange) / 10,
+    windwardMonsoon: h * land * g.windward * d.monsoon,
+  };
+  return {
+    bands: [...PRECIPITATION_BAND_CENTRES.map((c) => Math.exp(-(((g.lat - c) / PRECIPITATION_BAND_WIDTH_DEG) ** 2))), d.monsoon],
+    fetch: [1, ...g.seaFetch],
+    mean,
+    season,
+  };
 }
-const ITCZ_MEAN_LAT = 4;
+
+/** A form of the precipitation climate evaluated on a place's terms. */
+function evaluatePrecipitation<T extends object>(form: PrecipitationForm<T>, f: PrecipitationFeatures, terms: T): number {
+  let v = 0;
+  f.bands.forEach((w, b) => {
+    if (w === 0) return;
+    const c = form.bands[b]!;
+    let s = 0;
+    for (let k = 0; k < f.fetch.length; k++) s += c[k]! * f.fetch[k]!;
+    v += w * s;
+  });
+  return v + evaluate(form.terms as Record<string, number>, terms as Record<string, number>);
+}
 
 /** Rings of the sea-share disk: radius (degrees of latitude) and points on it. */
 const SEA_RINGS: readonly (readonly [number, number])[] = [
@@ -410,6 +442,7 @@ export function climateInputsAt(geo: Geography, lat: number, lon: number): Clima
   }
   const windward = Math.min(1.5, Math.max(seaWest * ridgeEast, seaEast * ridgeWest) / 1000);
   return {
+    seaFetch: seaFetchAt(geo, lat, lon),
     lat,
     windward,
     westerlyWindward: Math.min(1.5, (seaWest * ridgeEast) / 1000),
@@ -427,6 +460,45 @@ export function climateInputsAt(geo: Geography, lat: number, lon: number): Clima
     highlandPoleward: highland / hSum,
   };
 }
+
+/** ClimateInputs `seaFetch` at a place: the directions of SEA_FETCH_DIRECTIONS at each reach in turn. */
+function seaFetchAt(geo: Geography, lat: number, lon: number): number[] {
+  const nDir = SEA_FETCH_DIRECTIONS.length;
+  const kmPerDegLon = 111.2 * Math.max(0.2, Math.cos(lat * DEG));
+  const poleward = lat >= 0 ? 1 : -1;
+  const out = new Array<number>(nDir * SEA_FETCH_REACH_KM.length).fill(0);
+  for (let s = 0; s < SEA_FETCH_STEPS; s++) {
+    const r = (s + 1) * SEA_FETCH_STEP_KM;
+    for (let d = 0; d < nDir; d++) {
+      const [north, east] = SEA_FETCH_DIRECTIONS[d]!;
+      const la = lat + (poleward * north * r) / 111.2;
+      const sea = 1 - geo.landFractionAt(la > 89.9 ? 89.9 : la < -89.9 ? -89.9 : la, lon + (east * r) / kmPerDegLon);
+      for (let i = 0; i < SEA_FETCH_REACH_KM.length; i++) out[i * nDir + d]! += SEA_FETCH_WEIGHTS[i * SEA_FETCH_STEPS + s]! * sea;
+    }
+  }
+  return out;
+}
+
+/** Directions of the sea fetch as [poleward, east] unit steps: west, east, poleward, equatorward, and the four diagonals. */
+const SEA_FETCH_DIRECTIONS: readonly (readonly [number, number])[] = [
+  [0, -1],
+  [0, 1],
+  [1, 0],
+  [-1, 0],
+  [Math.SQRT1_2, -Math.SQRT1_2],
+  [Math.SQRT1_2, Math.SQRT1_2],
+  [-Math.SQRT1_2, -Math.SQRT1_2],
+  [-Math.SQRT1_2, Math.SQRT1_2],
+];
+const SEA_FETCH_STEPS = SEA_FETCH_MAX_KM / SEA_FETCH_STEP_KM;
+/** Weight of each step at each reach (reach-major), exp(-distance / reach) normalised to sum 1 per reach. */
+const SEA_FETCH_WEIGHTS = Float64Array.from(
+  SEA_FETCH_REACH_KM.flatMap((reach) => {
+    const w = Array.from({ length: SEA_FETCH_STEPS }, (_, s) => Math.exp(-((s + 1) * SEA_FETCH_STEP_KM) / reach));
+    const sum = w.reduce((a, b) => a + b, 0);
+    return w.map((x) => x / sum);
+  }),
+);
 
 /** Climate terms at a lattice node (row index from the equator, column from 0 E). */
 function nodeTerms(geo: Geography, i: number, j: number): ClimateTerms {
@@ -555,26 +627,48 @@ export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, ge
   return { mean, seasonCos, seasonSin, cloudShift, monsoonCos, monsoonSin, precipLog, precipCos, precipSin };
 }
 
-/** The cloud field's geographic bias shift at a point and time (deserts, monsoons), added to cloudBias(lat). */
-export function cloudShiftAt(
-  c: Pick<CellClimate, 'cloudShift' | 'monsoonCos' | 'monsoonSin'>,
+/**
+ * The cloud field's bias at a point and time (clouds.ts `cloudFraction`): the latitude's zonal
+ * bias (clouds.ts `cloudBias`, passed in: it is per row) shifted by the place's deserts and
+ * monsoon, and at least the bias a month of the place's precipitation climate needs
+ * (wetCloudBias): rain falls only from thick cloud (precipitation.ts), so a wet month is a cloudy
+ * one wherever it is, under the subtropical highs' latitudes too (the humid subtropical east
+ * coasts: Florida, southern China, southern Brazil).
+ */
+export function cloudBiasAt(
+  c: Pick<CellClimate, 'cloudShift' | 'monsoonCos' | 'monsoonSin' | 'precipLog' | 'precipCos' | 'precipSin'>,
   k: number,
+  zonalBias: number,
   cosAngle: number,
   sinAngle: number,
 ): number {
-  return c.cloudShift[k]! + c.monsoonCos[k]! * cosAngle + c.monsoonSin[k]! * sinAngle;
+  const geographic = zonalBias + c.cloudShift[k]! + c.monsoonCos[k]! * cosAngle + c.monsoonSin[k]! * sinAngle;
+  const wet = wetCloudBias(c.precipLog[k]! + c.precipCos[k]! * cosAngle + c.precipSin[k]! * sinAngle);
+  return geographic > wet ? geographic : wet;
 }
+
+/**
+ * The least cloud bias of a month of ln(P + 3) = logMm, P in mm: -0.6 at 15 mm (cloud thick
+ * enough to rain a few hours a month: precipitation.ts MAX_BOOST), rising linearly in the
+ * logarithm to 0 (half the sky covered on average) at 200 mm and no further.
+ */
+function wetCloudBias(logMm: number): number {
+  const b = WET_CLOUD_BIAS_AT_LOW + WET_CLOUD_SLOPE * (logMm - WET_CLOUD_LOW_LOG);
+  return b < 0 ? b : 0;
+}
+const WET_CLOUD_BIAS_AT_LOW = -0.6;
+const WET_CLOUD_LOW_LOG = Math.log(15 + 3);
+const WET_CLOUD_SLOPE = -WET_CLOUD_BIAS_AT_LOW / (Math.log(200 + 3) - WET_CLOUD_LOW_LOG);
 
 /** Offset of the precipitation climate's logarithm, mm a month: L = ln(P + 3) keeps dry months finite. */
 export const PRECIPITATION_LOG_OFFSET_MM = 3;
 
 /**
  * The wettest month the climate gives anywhere, mm: the wettest annual normal on record
- * (Mawsynram, about 11,870 mm) spread over its months, and above every monthly normal of the
- * fitted places (Mumbai's July, 840 mm). Between its places the fitted form can extrapolate far
- * past any climate on Earth (tens of metres a month on some subtropical east coasts); the cap
- * keeps a month, and so an hour's rate, within what the Earth knows
- * (docs/decisions/0083-precipitation-climate.md).
+ * (Mawsynram, about 11,870 mm) spread over its months, and near the climatology's saturation
+ * (1,024 mm, docs/data-sources.md). A fitted form can extrapolate past any climate on Earth where
+ * no cell constrained it; the cap keeps a month, and so an hour's rate, within what the Earth
+ * knows (docs/decisions/0083-precipitation-climate.md).
  */
 export const WETTEST_MONTH_MM = 1000;
 

@@ -66,15 +66,52 @@ export interface NoiseOctave {
 
 export interface NoiseField {
   octaves: readonly NoiseOctave[];
+  /** every place gets the field's mean spread (spreadFactor) */
+  evenSpread?: boolean;
 }
 
 /** Defines a field after checking that every octave wraps cleanly in longitude. */
-export function noiseField(octaves: NoiseOctave[]): NoiseField {
+export function noiseField(octaves: NoiseOctave[], options: { evenSpread?: boolean } = {}): NoiseField {
   for (const o of octaves) {
     const n = 360 / o.spacingDeg;
     if (Math.abs(n - Math.round(n)) > 1e-9) throw new Error(`noise spacing ${o.spacingDeg} does not divide 360`);
   }
-  return { octaves };
+  return options.evenSpread ? { octaves, evenSpread: true } : { octaves };
+}
+
+/**
+ * Variance of a blend of two independent node values with weights 1 - w and w, relative to a
+ * node value's: (1 - w)^2 + w^2 for the smoothstep weight w of the position s in [0, 1) between
+ * two nodes: 1 at a node, 1/2 mid-way.
+ */
+function blendVariance(s: number): number {
+  const w = smoothstep(s);
+  return 1 - 2 * w + 2 * w * w;
+}
+/** blendVariance averaged over positions: 1 - 2 E[w] + 2 E[w^2] = 2 x 13/35, E[w] = 1/2 and E[w^2] = 13/35 for the smoothstep. */
+const MEAN_BLEND_VARIANCE = 26 / 35;
+
+/**
+ * The factor that gives a field at a place its mean spread over places. Value noise blends node
+ * values, so its variance is largest at the lattice nodes and falls to a quarter mid-way between
+ * them in latitude and longitude: left as it is, a place's weather would depend on where it sits
+ * on the lattice. That matters for fields read through a threshold (cloud thick enough to rain:
+ * precipitation.ts), where it made the rain of neighbouring places differ by factors of several.
+ * The factor is sqrt(mean variance / variance here) over the octaves, the time axis taken at its
+ * mean (a place's statistics are over many time nodes).
+ */
+function spreadFactor(field: NoiseField, lat: number, lon: number): number {
+  let here = 0,
+    mean = 0;
+  for (const o of field.octaves) {
+    const a2 = o.amplitude * o.amplitude;
+    const y = (lat + 90) / o.spacingDeg,
+      x = (lon + 180) / o.spacingDeg;
+    const t = o.periodHours > 0 ? MEAN_BLEND_VARIANCE : 1;
+    here += a2 * t * blendVariance(y - Math.floor(y)) * blendVariance(x - Math.floor(x));
+    mean += a2 * t * MEAN_BLEND_VARIANCE * MEAN_BLEND_VARIANCE;
+  }
+  return Math.sqrt(mean / here);
 }
 
 /** The largest absolute value a field can take (sum of amplitudes). */
@@ -211,6 +248,8 @@ class OctaveOverBlock {
  */
 export class BlockNoise {
   private readonly octaves: OctaveOverBlock[];
+  /** per cell, the field's spreadFactor (evenSpread fields), else null */
+  private readonly spread: Float32Array | null;
   readonly nCells: number;
   readonly nCols: number;
 
@@ -218,6 +257,19 @@ export class BlockNoise {
     this.octaves = field.octaves.map((o) => new OctaveOverBlock(o, lats, lons));
     this.nCells = lats.length * lons.length;
     this.nCols = lons.length;
+    this.spread = field.evenSpread
+      ? Float32Array.from({ length: this.nCells }, (_, i) =>
+          spreadFactor(field, lats[Math.floor(i / lons.length)]!, lons[i % lons.length]!),
+        )
+      : null;
+  }
+
+  /** Scales the first `steps` time steps of a [t][cell] array by the cells' spread factors (evenSpread fields). */
+  private evenOut(out: Float32Array, steps: number): void {
+    const f = this.spread;
+    if (!f) return;
+    const n = this.nCells;
+    for (let t = 0; t < steps; t++) for (let i = 0, o = t * n; i < n; i++) out[o + i] = out[o + i]! * f[i]!;
   }
 
   /** out[cell] = scale * field(cell, tHours) (time ignored by static octaves). */
@@ -241,6 +293,7 @@ export class BlockNoise {
         out[i] = (out[i] as number) + amp * (a + ((vb[i] as number) - a) * w);
       }
     }
+    this.evenOut(out, 1);
     return out;
   }
 
@@ -300,6 +353,7 @@ export class BlockNoise {
         t = t1;
       }
     }
+    this.evenOut(out, nT);
     return out;
   }
 }
@@ -337,5 +391,5 @@ export function noiseAt(field: NoiseField, lat: number, lon: number, tHours: num
       sum += o.amplitude * (p0 + (p1 - p0) * wt);
     }
   }
-  return sum;
+  return field.evenSpread ? sum * spreadFactor(field, lat, lon) : sum;
 }

@@ -3,8 +3,9 @@
  *
  * Rain falls where the cloud field is thick and a finer convective/frontal noise field is
  * positive; the amounts follow the place's monthly precipitation climate (geoclimate.ts,
- * docs/decisions/0083-precipitation-climate.md), whose moisture term carries the air's capacity
- * (Clausius-Clapeyron), so cold climates get light precipitation. The type follows the surface temperature and the strength of a
+ * docs/decisions/0083-precipitation-climate.md, 0087-precipitation-fitted-to-a-global-climatology.md),
+ * fitted to a global climatology, so cold climates get light precipitation and deserts little.
+ * The type follows the surface temperature and the strength of a
  * warm layer aloft, the partial-melting reasoning of Bourgouin (2000, Wea. Forecasting 15):
  *   T > 2 degC: rain.  0 < T <= 2: rain, or snow when the column is cold aloft.
  *   T <= 0: snow without a warm layer; ice pellets when a moderate warm layer melts flakes
@@ -14,16 +15,19 @@
 import type { Block } from './block.js';
 import { yearAngle } from './climate.js';
 import { CLOUD_NOISE, cloudBias, cloudFraction } from './clouds.js';
-import { cloudShiftAt, precipitationClimateAt } from './geoclimate.js';
+import { cloudBiasAt, precipitationClimateAt } from './geoclimate.js';
 import { BlockNoise, noiseField } from './noise.js';
 
 export const PRECIPITATION_TYPE = { none: 0, rain: 1, snow: 2, freezingRain: 3, icePellets: 4 } as const;
 
-/** Precipitation cells of ~140 km over ~12 h with ~55 km showers over ~4 h. */
-const PRECIPITATION_NOISE = noiseField([
-  { spacingDeg: 1.25, periodHours: 12, amplitude: 0.6, seed: 0x5101 },
-  { spacingDeg: 0.5, periodHours: 4, amplitude: 0.4, seed: 0x5102 },
-]);
+/** Precipitation cells of ~140 km over ~12 h with ~55 km showers over ~4 h, of the same spread everywhere (as the cloud's). */
+const PRECIPITATION_NOISE = noiseField(
+  [
+    { spacingDeg: 1.25, periodHours: 12, amplitude: 0.6, seed: 0x5101 },
+    { spacingDeg: 0.5, periodHours: 4, amplitude: 0.4, seed: 0x5102 },
+  ],
+  { evenSpread: true },
+);
 
 /** Warm-layer strength aloft, ~330 km over ~1 day, in [-1, 1]. */
 const WARM_LAYER_NOISE = noiseField([{ spacingDeg: 3, periodHours: 24, amplitude: 1, seed: 0x5201 }]);
@@ -149,7 +153,7 @@ export function fillHourlyPrecipitation(
       for (let r = 0; r < nRows; r++) {
         for (let c = r * nCols, e = c + nCols; c < e; c++) {
           climate[c] = precipitationClimateAt(block, c, ca, sa);
-          boost[c] = meanRainIndex(rowBias[r]! + cloudShiftAt(block, c, ca, sa));
+          boost[c] = meanRainIndex(cloudBiasAt(block, c, rowBias[r]!, ca, sa));
         }
       }
     }

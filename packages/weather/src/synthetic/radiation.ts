@@ -11,7 +11,7 @@ import type { Block } from './block.js';
 import { dayOfYearOf } from './calendar.js';
 import { CLOUD_NOISE, cloudBias, cloudFraction } from './clouds.js';
 import { yearAngle } from './climate.js';
-import { cloudShiftAt } from './geoclimate.js';
+import { cloudBiasAt } from './geoclimate.js';
 import { BlockNoise } from './noise.js';
 import {
   clearSkyRadiation,
@@ -48,7 +48,7 @@ export function fillHourlyCloud(block: Block, h0: number, nt: number, out: Float
       sa = Math.sin(angle);
     for (let r = 0; r < nRows; r++) {
       const b = bias[r] as number;
-      for (let c = r * nCols, e = c + nCols; c < e; c++) out[o + c] = cloudFraction(buf[c] as number, b + cloudShiftAt(block, c, ca, sa));
+      for (let c = r * nCols, e = c + nCols; c < e; c++) out[o + c] = cloudFraction(buf[c] as number, cloudBiasAt(block, c, b, ca, sa));
     }
   }
 }
@@ -115,7 +115,7 @@ export function fillShortwave(block: Block, h0: number, nt: number, rsoOut: Floa
         if (rsoOut) rsoOut[o + cell] = rso;
         if (rsOut)
           rsOut[o + cell] =
-            rso === 0 ? 0 : rso * cloudTransmission(cloudFraction(noise[cell]!, bias[r]! + cloudShiftAt(block, cell, ca, sa)));
+            rso === 0 ? 0 : rso * cloudTransmission(cloudFraction(noise[cell]!, cloudBiasAt(block, cell, bias[r]!, ca, sa)));
       }
     }
   }

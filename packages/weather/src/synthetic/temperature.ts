@@ -33,7 +33,7 @@
  */
 import type { Block } from './block.js';
 import { dayOfYearOf } from './calendar.js';
-import { cloudShiftAt } from './geoclimate.js';
+import { cloudBiasAt } from './geoclimate.js';
 import {
   anomalyScale,
   diurnalRange,
@@ -236,7 +236,7 @@ export function temperatureAnchors(block: Block, d0: number, nDays: number, with
           (seasonCos[cell] as number) * (yearCos[yc] as number) +
           (seasonSin[cell] as number) * (yearSin[yc] as number) +
           sc * (anomaly[q] as number);
-        const cloud = cloudFraction(clouds[q] as number, bias + cloudShiftAt(block, cell, yearCos[yc] as number, yearSin[yc] as number));
+        const cloud = cloudFraction(clouds[q] as number, cloudBiasAt(block, cell, bias, yearCos[yc] as number, yearSin[yc] as number));
         const half = diurnalRange(cloud, n, maritime[cell] as number) / 2;
         rawMax[q] = mean + half;
         rawMin[q] = mean - half;
