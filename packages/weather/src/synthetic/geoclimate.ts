@@ -11,6 +11,7 @@
  */
 import { earthGeography, type Geography } from '@fieldcast/geography';
 import { LAPSE_RATE_K_PER_M, yearAngle } from './climate.js';
+import { cloudBias } from './clouds.js';
 import { COLDEST, type Coefficients, WARMEST } from './geoclimate-coefficients.js';
 import {
   PRECIPITATION_MEAN,
@@ -645,6 +646,28 @@ export function cloudBiasAt(
   const geographic = zonalBias + c.cloudShift[k]! + c.monsoonCos[k]! * cosAngle + c.monsoonSin[k]! * sinAngle;
   const wet = wetCloudBias(c.precipLog[k]! + c.precipCos[k]! * cosAngle + c.precipSin[k]! * sinAngle);
   return geographic > wet ? geographic : wet;
+}
+
+/**
+ * cloudBiasAt for every cell of a block on a UTC day (at its noon), into out: the annual cycles
+ * move the bias by a few hundredths a day, so hourly fields take it once a day.
+ */
+export function cloudBiasOfDay(
+  block: Pick<CellClimate, 'cloudShift' | 'monsoonCos' | 'monsoonSin' | 'precipLog' | 'precipCos' | 'precipSin'> & {
+    lats: ArrayLike<number>;
+    nCols: number;
+  },
+  day: number,
+  out: Float64Array,
+): Float64Array {
+  const angle = yearAngle(24 * day + 12),
+    ca = Math.cos(angle),
+    sa = Math.sin(angle);
+  for (let r = 0; r < block.lats.length; r++) {
+    const zonal = cloudBias(block.lats[r]!);
+    for (let c = r * block.nCols, e = c + block.nCols; c < e; c++) out[c] = cloudBiasAt(block, c, zonal, ca, sa);
+  }
+  return out;
 }
 
 /**

@@ -14,8 +14,8 @@
  */
 import type { Block } from './block.js';
 import { yearAngle } from './climate.js';
-import { CLOUD_NOISE, cloudBias, cloudFraction } from './clouds.js';
-import { cloudBiasAt, precipitationClimateAt } from './geoclimate.js';
+import { CLOUD_NOISE, cloudFraction } from './clouds.js';
+import { cloudBiasOfDay, precipitationClimateAt } from './geoclimate.js';
 import { BlockNoise, noiseField } from './noise.js';
 
 export const PRECIPITATION_TYPE = { none: 0, rain: 1, snow: 2, freezingRain: 3, icePellets: 4 } as const;
@@ -132,14 +132,14 @@ export function fillHourlyPrecipitation(
   rateOut: Float32Array | null,
   typeOut: Float32Array | null,
 ): void {
-  const { lats, lons, nRows, nCols, nCells } = block;
+  const { lats, lons, nCells } = block;
   const pNoise = new BlockNoise(PRECIPITATION_NOISE, lats, lons);
   const wNoise = typeOut ? new BlockNoise(WARM_LAYER_NOISE, lats, lons) : null;
   const pBuf = new Float32Array(nCells);
   const wBuf = new Float32Array(nCells);
-  const rowBias = Float64Array.from(lats, cloudBias);
   // The climate's daily amount and the mean rain index change with the season only: once a day.
   const climate = new Float64Array(nCells),
+    bias = new Float64Array(nCells),
     boost = new Float64Array(nCells);
   let day = Number.NaN;
   for (let t = 0; t < nt; t++) {
@@ -150,11 +150,10 @@ export function fillHourlyPrecipitation(
       const angle = yearAngle(24 * d + 12),
         ca = Math.cos(angle),
         sa = Math.sin(angle);
-      for (let r = 0; r < nRows; r++) {
-        for (let c = r * nCols, e = c + nCols; c < e; c++) {
-          climate[c] = precipitationClimateAt(block, c, ca, sa);
-          boost[c] = meanRainIndex(cloudBiasAt(block, c, rowBias[r]!, ca, sa));
-        }
+      cloudBiasOfDay(block, d, bias);
+      for (let c = 0; c < nCells; c++) {
+        climate[c] = precipitationClimateAt(block, c, ca, sa);
+        boost[c] = meanRainIndex(bias[c]!);
       }
     }
     pNoise.at(h, pBuf);

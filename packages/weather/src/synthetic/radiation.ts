@@ -9,9 +9,8 @@
  */
 import type { Block } from './block.js';
 import { dayOfYearOf } from './calendar.js';
-import { CLOUD_NOISE, cloudBias, cloudFraction } from './clouds.js';
-import { yearAngle } from './climate.js';
-import { cloudBiasAt } from './geoclimate.js';
+import { CLOUD_NOISE, cloudFraction } from './clouds.js';
+import { cloudBiasOfDay } from './geoclimate.js';
 import { BlockNoise } from './noise.js';
 import {
   clearSkyRadiation,
@@ -33,23 +32,19 @@ function cloudTransmission(cloud: number): number {
   return (0.25 + 0.5 * (1 - cloud)) / 0.75;
 }
 
-/** Hourly cloud fraction for hours h0 .. h0+nt-1 into a [t][cell] array: the zonal bias plus the place's deserts and monsoon. */
+/** Hourly cloud fraction for hours h0 .. h0+nt-1 into a [t][cell] array: the noise over the day's cloud bias (geoclimate.ts cloudBiasOfDay). */
 export function fillHourlyCloud(block: Block, h0: number, nt: number, out: Float32Array): void {
-  const { lats, lons, nRows, nCols, nCells } = block;
+  const { lats, lons, nCells } = block;
   const noise = new BlockNoise(CLOUD_NOISE, lats, lons);
   const buf = new Float32Array(nCells);
-  const bias = new Float64Array(nRows);
-  for (let r = 0; r < nRows; r++) bias[r] = cloudBias(lats[r] as number);
+  const bias = new Float64Array(nCells);
+  let day = Number.NaN;
   for (let t = 0; t < nt; t++) {
+    const d = Math.floor((h0 + t) / 24);
+    if (d !== day) cloudBiasOfDay(block, (day = d), bias);
     noise.at(h0 + t, buf);
     const o = t * nCells;
-    const angle = yearAngle(h0 + t),
-      ca = Math.cos(angle),
-      sa = Math.sin(angle);
-    for (let r = 0; r < nRows; r++) {
-      const b = bias[r] as number;
-      for (let c = r * nCols, e = c + nCols; c < e; c++) out[o + c] = cloudFraction(buf[c] as number, cloudBiasAt(block, c, b, ca, sa));
-    }
+    for (let c = 0; c < nCells; c++) out[o + c] = cloudFraction(buf[c] as number, bias[c]!);
   }
 }
 
@@ -63,7 +58,7 @@ export function fillShortwave(block: Block, h0: number, nt: number, rsoOut: Floa
   const { lats, lons, nRows, nCols, nCells, altitude } = block;
   const sinLat = Float64Array.from(lats, (lat) => Math.sin(lat * DEG));
   const cosLat = Float64Array.from(lats, (lat) => Math.cos(lat * DEG));
-  const bias = Float64Array.from(lats, cloudBias);
+  const bias = new Float64Array(nCells);
   // Rso / Ra per cell, W m-2 per MJ m-2 h-1: (0.75 + 2e-5 z) (ASCE-EWRI 2005 eq. 47) times the unit change.
   const factor = Float64Array.from(altitude, (z) => clearSkyRadiation(MJ_PER_HOUR_TO_W, z));
   const cloudNoise = rsOut ? new BlockNoise(CLOUD_NOISE, lats, lons) : null;
@@ -88,6 +83,7 @@ export function fillShortwave(block: Block, h0: number, nt: number, rsoOut: Floa
       dr = inverseRelativeDistance(j);
       sc = seasonalCorrection(j);
       for (let r = 0; r < nRows; r++) ws[r] = sunsetHourAngle(lats[r]!, decl);
+      if (rsOut) cloudBiasOfDay(block, d, bias);
     }
     let lit = false;
     for (let c = 0; c < nCols; c++) {
@@ -105,17 +101,12 @@ export function fillShortwave(block: Block, h0: number, nt: number, rsoOut: Floa
       continue;
     }
     cloudNoise?.at(h, noise);
-    const angle = yearAngle(h),
-      ca = Math.cos(angle),
-      sa = Math.sin(angle);
     for (let r = 0; r < nRows; r++) {
       for (let c = 0; c < nCols; c++) {
         const cell = r * nCols + c;
         const rso = factor[cell]! * extraterrestrialRadiationPeriod(sinLat[r]!, cosLat[r]!, sinD, cosD, dr, w1[c]!, w2[c]!, ws[r]!);
         if (rsoOut) rsoOut[o + cell] = rso;
-        if (rsOut)
-          rsOut[o + cell] =
-            rso === 0 ? 0 : rso * cloudTransmission(cloudFraction(noise[cell]!, cloudBiasAt(block, cell, bias[r]!, ca, sa)));
+        if (rsOut) rsOut[o + cell] = rso === 0 ? 0 : rso * cloudTransmission(cloudFraction(noise[cell]!, bias[cell]!));
       }
     }
   }
