@@ -24,8 +24,27 @@ function positionFault(p: unknown): string | null {
   return null;
 }
 
-/** Reads the coverage parameter; every fault is an issue at `path` (400 naming it). */
+/**
+ * Coverages read lately, by their text: a map client asks again and again with the area it shows,
+ * and checking a polygon (polygonFaults) is most of the cost of a products request. At most
+ * COVERAGE_MEMO_SIZE, the oldest out; only valid ones (a fault is re-read, to name it).
+ */
+const COVERAGE_MEMO_SIZE = 256;
+const coverageMemo = new Map<string, CoverageQuery>();
+
+/** Reads the coverage parameter (coverageMemo first); every fault is an issue at `path` (400 naming it). */
 function readCoverage(text: string, ctx: z.RefinementCtx): CoverageQuery | typeof z.NEVER {
+  const known = coverageMemo.get(text);
+  if (known) return known;
+  const read = readNewCoverage(text, ctx);
+  if (read !== z.NEVER) {
+    if (coverageMemo.size >= COVERAGE_MEMO_SIZE) coverageMemo.delete(coverageMemo.keys().next().value!);
+    coverageMemo.set(text, read);
+  }
+  return read;
+}
+
+function readNewCoverage(text: string, ctx: z.RefinementCtx): CoverageQuery | typeof z.NEVER {
   const fail = (message: string) => {
     ctx.addIssue({ code: 'custom', message: `coverage must be ${COVERAGE_HELP}: ${message}` });
     return z.NEVER;
