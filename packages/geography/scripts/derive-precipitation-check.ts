@@ -28,32 +28,15 @@
 // Run: npx -y pnpm@10 exec tsx packages/geography/scripts/derive-precipitation-check.ts [marble data dir]
 // (default /usr/share/marble/data, from `apt-get install marble-qt-data`); writes
 // test/data/precipitation-july-december.json.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
-import jpeg from 'jpeg-js';
 import { earthGeography } from '../src/geography.js';
+import { readAround, readClimatologyMap } from './climatology-map.js';
 
 const root = process.argv[2] ?? '/usr/share/marble/data';
 const CELL_DEG = 2.5;
 const MIN_SHARE = 0.25;
 const NONE = 0xffff;
-
-interface Grey {
-  width: number;
-  height: number;
-  data: Uint8Array;
-}
-
-function readGrey(theme: string): Grey {
-  const image = jpeg.decode(readFileSync(join(root, 'maps', 'earth', theme, `${theme}.jpg`)), { useTArray: true, formatAsRGBA: false });
-  const channels = image.data.length / (image.width * image.height);
-  const data = new Uint8Array(image.width * image.height);
-  for (let i = 0; i < data.length; i++) data[i] = image.data[i * channels]!;
-  if (image.width !== 2160 || image.height !== 1080)
-    throw new Error(`${theme}: expected 2160 x 1080 pixels, got ${image.width} x ${image.height}`);
-  return { width: image.width, height: image.height, data };
-}
 
 /** The stops of precipcolors.leg and the legend's labels: [grey fraction, mm]. */
 const STOPS: readonly (readonly [number, number])[] = [
@@ -80,17 +63,8 @@ function millimetres(grey: number): number {
 }
 const MM = Float64Array.from({ length: 256 }, (_, g) => millimetres(g));
 
-/** The mean reading of the 3 x 3 pixels around a point, mm. */
-function readAt(g: Grey, lat: number, lon: number): number {
-  const x = Math.floor(((lon + 180) / 360) * g.width),
-    y = Math.floor(((90 - lat) / 180) * g.height);
-  let s = 0;
-  for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) s += MM[g.data[(y + dy) * g.width + ((x + dx + g.width) % g.width)]!]!;
-  return s / 9;
-}
-
-const july = readGrey('precip-july'),
-  december = readGrey('precip-dec');
+const july = readClimatologyMap(root, 'precip-july'),
+  december = readClimatologyMap(root, 'precip-dec');
 
 // Published 1991-2020 July totals, mm (national met services' station normals as quoted in public
 // climate tables), rounded: the check of the grey ramp, from dry to monsoon months.
@@ -124,7 +98,7 @@ const STATIONS: [string, number, number, number][] = [
 let sum = 0,
   sq = 0;
 for (const [name, lat, lon, normal] of STATIONS) {
-  const map = readAt(july, lat, lon);
+  const map = readAround(july, lat, lon, (g) => MM[g]!);
   const d = Math.log((map + 3) / (normal + 3));
   console.log(`${name}: July map ${map.toFixed(0)} mm, normal ${normal} mm, ln ratio ${d.toFixed(2)}`);
   sum += d;

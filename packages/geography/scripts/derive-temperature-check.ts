@@ -20,47 +20,20 @@
 // Run: npx -y pnpm@10 exec tsx packages/geography/scripts/derive-temperature-check.ts [marble data dir]
 // (default /usr/share/marble/data, from `apt-get install marble-qt-data`); writes
 // test/data/temperature-july-december-5deg.json.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
-import jpeg from 'jpeg-js';
 import { earthGeography } from '../src/geography.js';
+import { readAround, readClimatologyMap } from './climatology-map.js';
 
 const root = process.argv[2] ?? '/usr/share/marble/data';
 const CELL_DEG = 5;
 const MIN_SHARE = 0.25;
 
-interface Grey {
-  width: number;
-  height: number;
-  data: Uint8Array;
-}
-
-function readGrey(theme: string): Grey {
-  const image = jpeg.decode(readFileSync(join(root, 'maps', 'earth', theme, `${theme}.jpg`)), { useTArray: true, formatAsRGBA: false });
-  const channels = image.data.length / (image.width * image.height);
-  const data = new Uint8Array(image.width * image.height);
-  for (let i = 0; i < data.length; i++) data[i] = image.data[i * channels]!;
-  if (image.width !== 2160 || image.height !== 1080)
-    throw new Error(`${theme}: expected 2160 x 1080 pixels, got ${image.width} x ${image.height}`);
-  return { width: image.width, height: image.height, data };
-}
-
 /** The palette's reading of a grey value, degC. */
 const celsius = (grey: number): number => -69 + (111 * grey) / 255;
 
-/** Pixel (row, column) of a point, and the mean reading of the 3 x 3 pixels around it. */
-function readAt(g: Grey, lat: number, lon: number): number {
-  const x = Math.floor(((lon + 180) / 360) * g.width),
-    y = Math.floor(((90 - lat) / 180) * g.height);
-  let s = 0;
-  for (let dy = -1; dy <= 1; dy++)
-    for (let dx = -1; dx <= 1; dx++) s += celsius(g.data[(y + dy) * g.width + ((x + dx + g.width) % g.width)]!);
-  return s / 9;
-}
-
-const july = readGrey('temp-july'),
-  december = readGrey('temp-dec');
+const july = readClimatologyMap(root, 'temp-july'),
+  december = readClimatologyMap(root, 'temp-dec');
 
 // Published 1991-2020 July and December station means (national met services' normals as quoted
 // in public climate tables), rounded: the check of the grey ramp.
@@ -86,8 +59,8 @@ let sum = 0,
   sq = 0,
   n = 0;
 for (const [name, lat, lon, tj, td] of STATIONS) {
-  const dj = readAt(july, lat, lon) - tj,
-    dd = readAt(december, lat, lon) - td;
+  const dj = readAround(july, lat, lon, celsius) - tj,
+    dd = readAround(december, lat, lon, celsius) - td;
   console.log(`${name}: July ${dj.toFixed(1)} K, December ${dd.toFixed(1)} K (map minus station)`);
   sum += dj + dd;
   sq += dj * dj + dd * dd;

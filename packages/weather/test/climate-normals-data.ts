@@ -82,7 +82,7 @@ export const HELD_OUT_PLACES: NormalsPlace[] = [
   { name: 'Phoenix', lat: 33.43, lon: -112.01, coldest: 12.8, warmest: 35.1, annual: 24.5 },
 ];
 
-/** A 5 degree cell of the July and December climatology: its centre, land share and means (degC, null where none). */
+/** A cell of a July and December climatology: its centre, land share and the means over its land and its sea (degC or mm; null where none). */
 export interface ClimatologyCell {
   lat: number;
   lon: number;

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import type { SyntheticSource } from '../src/index.js';
+import type { ClimatologyCell } from './climate-normals-data.js';
 
 export interface PrecipitationNormal {
   name: string;
@@ -287,17 +288,6 @@ export function precipitationOf(source: SyntheticSource, lat: number, lon: numbe
   return { months, annual: months.reduce((a, b) => a + b, 0) };
 }
 
-/** A cell of the July and December precipitation climatology: its centre, land share and the means (mm) over its land and its sea (null where none). */
-export interface PrecipitationCell {
-  lat: number;
-  lon: number;
-  land: number;
-  julyLand: number | null;
-  decemberLand: number | null;
-  julySea: number | null;
-  decemberSea: number | null;
-}
-
 /**
  * July and December precipitation over the land and the sea of 2.5 degree cells (Legates &
  * Willmott 1989 via Debian marble-qt-data, CC BY-SA 3.0; derived by
@@ -307,7 +297,7 @@ export interface PrecipitationCell {
 export const PRECIPITATION_GRID = ((): {
   cellDeg: number;
   stationCheck: { meanLnRatio: number; rmsLnRatio: number };
-  cells: PrecipitationCell[];
+  cells: ClimatologyCell[];
 } => {
   type Layer = 'landPercent' | 'julyLand' | 'decemberLand' | 'julySea' | 'decemberSea';
   const file = JSON.parse(readFileSync(new URL('../../geography/test/data/precipitation-july-december.json', import.meta.url), 'utf8')) as {
