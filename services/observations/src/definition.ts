@@ -1,6 +1,7 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
 import { observationSetsMigration } from '../migrations/001_observation_sets.js';
+import { accountVersionsMigration } from '../migrations/002_account_versions.js';
 import { observationSetRoutes } from './routes/observation-sets.js';
 import { AREA, ObservationSetStore, SETS_TOPIC } from './store.js';
 
@@ -9,8 +10,8 @@ export const observationsService = defineService({
   area: AREA,
   title: 'Observations',
   description: 'Observation sets: publish, list by period, read back as submitted (spec 2.9, 4.8).',
-  needs: { database: { migrations: [observationSetsMigration] }, outbox: { topics: [SETS_TOPIC] } },
-  // The embedded PGlite has one writer, this process, so list pages are cached (docs/decisions/0154-observation-list-cache.md).
+  needs: { database: { migrations: [observationSetsMigration, accountVersionsMigration] }, outbox: { topics: [SETS_TOPIC] } },
+  // The embedded PGlite has one writer, this process: its kept list pages need no version read (docs/decisions/0154-observation-list-cache.md).
   api: (deps) =>
     observationSetRoutes(new Api(), new ObservationSetStore(deps.db, deps.outbox, { soleWriter: deps.db.kind === 'pglite' }), deps.now),
 });

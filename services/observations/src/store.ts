@@ -28,11 +28,20 @@ const gunzipped = promisify(gunzip);
 
 /** A stored document: gzip (RFC 1952) of its JSON text in UTF-8. */
 export class StoredDocument {
-  constructor(readonly gzip: Buffer) {}
+  constructor(
+    readonly gzip: Buffer,
+    private readonly id: string,
+    private readonly accountId: string,
+    private readonly texts: DocumentCache,
+  ) {}
 
-  /** The JSON text's bytes, decompressed off the event loop (libuv's pool). */
-  text(): Promise<Buffer> {
-    return gunzipped(this.gzip);
+  /** The JSON text's bytes: kept from an earlier read, or decompressed off the event loop (libuv's pool). */
+  async text(): Promise<Buffer> {
+    const kept = this.texts.get(this.id);
+    if (kept) return kept.bytes;
+    const text = await gunzipped(this.gzip);
+    this.texts.set(this.id, this.accountId, text);
+    return text;
   }
 }
 
@@ -46,18 +55,27 @@ const bigintArray = (values: readonly bigint[]) => `{${values.join(',')}}`;
  */
 /** The gzipped documents one process keeps (docs/decisions/0153-observation-document-cache.md): about a thousand 1 MB sets. */
 export const DOCUMENT_CACHE_BYTES = 64 * 1_048_576;
-/** The list pages one embedded process keeps (docs/decisions/0154-observation-list-cache.md): about 700 pages of 100 summaries. */
+/** The texts of documents read by clients that take no gzip, which one process keeps: about thirty 1 MB sets. */
+export const TEXT_CACHE_BYTES = 32 * 1_048_576;
+/** The list pages one process keeps (docs/decisions/0154-observation-list-cache.md): about 700 pages of 100 summaries. */
 const PAGE_CACHE_CHARACTERS = 16 * 1_048_576;
 
 interface ObservationSetStoreOptions {
-  /** whether this process is the database's only writer (the embedded PGlite): list pages are then cached */
+  /**
+   * whether this process is the database's only writer (the embedded PGlite): a kept list page is
+   * then current until this process publishes; otherwise each list reads the account's version
+   */
   soleWriter?: boolean;
 }
 
 export class ObservationSetStore {
   private readonly knex: Knex;
   private readonly cache = new DocumentCache(DOCUMENT_CACHE_BYTES);
-  private readonly pages: SummaryPageCache | null;
+  private readonly texts = new DocumentCache(TEXT_CACHE_BYTES);
+  private readonly pages = new SummaryPageCache(PAGE_CACHE_CHARACTERS);
+  private readonly soleWriter: boolean;
+  /** version reads waiting for the end of this turn of the event loop, by account */
+  private readonly versionReads = new Map<string, Promise<string>>();
 
   constructor(
     private readonly db: Database,
@@ -65,7 +83,7 @@ export class ObservationSetStore {
     options: ObservationSetStoreOptions = {},
   ) {
     this.knex = db.knex;
-    this.pages = options.soleWriter ? new SummaryPageCache(PAGE_CACHE_CHARACTERS) : null;
+    this.soleWriter = options.soleWriter ?? false;
   }
 
   /**
@@ -104,6 +122,12 @@ export class ObservationSetStore {
             times_us: bigintArray(d.times),
           })),
         );
+      // Every replica's kept pages of the account are out of date from this commit on.
+      await trx.raw(
+        `insert into ${AREA}.account_versions (account_id, version) values (?, 1)
+         on conflict (account_id) do update set version = account_versions.version + 1`,
+        [set.accountId],
+      );
       await this.outbox.add(trx, SETS_TOPIC, {
         area: AREA,
         resource: KIND,
@@ -113,7 +137,7 @@ export class ObservationSetStore {
         data: { account: set.accountId, resource: set.summary, related: [{ namespace: SET_NAMESPACE, id: set.id }] },
       });
     });
-    this.pages?.invalidate(set.accountId);
+    this.pages.invalidate(set.accountId);
   }
 
   /**
@@ -123,7 +147,7 @@ export class ObservationSetStore {
    */
   async document(accountId: string, id: string): Promise<StoredDocument | null> {
     const cached = this.cache.get(id);
-    if (cached) return cached.accountId === accountId ? new StoredDocument(cached.gzip) : null;
+    if (cached) return cached.accountId === accountId ? new StoredDocument(cached.bytes, id, accountId, this.texts) : null;
     const [row] = await this.db.prepared<{ document: string }>({
       name: 'observations_document',
       text: `select encode(document_gz, 'base64') as document from ${AREA}.observation_sets where id = $1 and account_id = $2`,
@@ -133,7 +157,7 @@ export class ObservationSetStore {
     // Node's base64 decoder skips the line breaks PostgreSQL's encoder puts every 76 characters.
     const gzip = Buffer.from(row.document, 'base64');
     this.cache.set(id, accountId, gzip);
-    return new StoredDocument(gzip);
+    return new StoredDocument(gzip, id, accountId, this.texts);
   }
 
   /**
@@ -143,8 +167,9 @@ export class ObservationSetStore {
    * account's.
    */
   async list(accountId: string, page: PageRequest): Promise<SummaryPage | null> {
-    if (!this.pages) return this.read(accountId, page);
-    const key = pageKey(page);
+    // A shared database: the page is kept under the account's version, read first, so a publish
+    // by any replica that committed before this list started sends it to the database.
+    const key = this.soleWriter ? pageKey(page) : `${await this.version(accountId)}|${pageKey(page)}`;
     const cached = this.pages.get(accountId, key);
     if (cached) return cached;
     const token = this.pages.readStarted();
@@ -152,6 +177,32 @@ export class ObservationSetStore {
     // An unknown cursor is not kept: it may name a set published later.
     if (read) this.pages.fill(token, accountId, key, read);
     return read;
+  }
+
+  /**
+   * The account's version (account_versions; 0 before its first publish). Lists of one account
+   * that arrive within one turn of the event loop share one read, sent once they have all
+   * arrived: each sees every publish that committed before it came.
+   */
+  private version(accountId: string): Promise<string> {
+    let read = this.versionReads.get(accountId);
+    if (!read) {
+      read = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        this.versionReads.delete(accountId);
+        return this.readVersion(accountId);
+      });
+      this.versionReads.set(accountId, read);
+    }
+    return read;
+  }
+
+  private async readVersion(accountId: string): Promise<string> {
+    const [row] = await this.db.prepared<{ version: string | number | bigint }>({
+      name: 'observations_account_version',
+      text: `select version from ${AREA}.account_versions where account_id = $1`,
+      values: [accountId],
+    });
+    return row ? String(row.version) : '0';
   }
 
   private async read(accountId: string, page: PageRequest): Promise<SummaryPage | null> {

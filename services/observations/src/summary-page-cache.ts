@@ -8,11 +8,11 @@ export interface SummaryPage {
 }
 
 /**
- * List pages by account and request, for a database only this process writes: the embedded
- * PGlite, which runs inside the process and whose data dir is locked to it
- * (docs/decisions/0154-observation-list-cache.md, after 0036-caches.md). Every publish goes through
- * ObservationSetStore in this process and drops the account's pages, and sets never change or go
- * away, so a cached page is never stale. With PostgreSQL (several replicas) there is no cache.
+ * List pages by account and request (docs/decisions/0154-observation-list-cache.md, after
+ * 0036-caches.md). For a database only this process writes (the embedded PGlite, whose data dir
+ * is locked to it) every publish goes through ObservationSetStore in this process and drops the
+ * account's pages, and sets never change or go away, so a kept page is never stale. With
+ * PostgreSQL (several replicas) the store puts the account's version into the request's key.
  *
  * A list that raced a publish must not put the pre-publish page back: `generation` counts
  * publishes, and a page read from the database is kept only if none ended while it was read.

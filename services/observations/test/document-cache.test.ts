@@ -1,4 +1,6 @@
+import { gzipSync } from 'node:zlib';
 import { DocumentCache } from '../src/document-cache.js';
+import { StoredDocument } from '../src/store.js';
 
 describe('the document cache (docs/decisions/0153-observation-document-cache.md)', () => {
   const bytes = (n: number) => Buffer.alloc(n, 1);
@@ -7,7 +9,7 @@ describe('the document cache (docs/decisions/0153-observation-document-cache.md)
     const cache = new DocumentCache(100);
     cache.set('a', 'acct', bytes(40));
     cache.set('b', 'acct', bytes(40));
-    expect(cache.get('a')?.gzip.byteLength).toBe(40); // a is now the most recent
+    expect(cache.get('a')?.bytes.byteLength).toBe(40); // a is now the most recent
     cache.set('c', 'acct', bytes(40));
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('a')).toBeDefined();
@@ -22,5 +24,15 @@ describe('the document cache (docs/decisions/0153-observation-document-cache.md)
     cache.set('big', 'alice', bytes(101));
     expect(cache.get('big')).toBeUndefined();
     expect(cache.size).toBe(10);
+  });
+
+  it('keeps the text of a document decompressed for a client that takes no gzip: a second read decompresses nothing', async () => {
+    const text = Buffer.from('{"sites":[]}');
+    const texts = new DocumentCache(100);
+    const document = new StoredDocument(gzipSync(text), 'a', 'alice', texts);
+    const first = await document.text();
+    expect(first.equals(text)).toBe(true);
+    expect(texts.size).toBe(text.byteLength);
+    expect(await new StoredDocument(gzipSync(text), 'a', 'alice', texts).text()).toBe(first);
   });
 });

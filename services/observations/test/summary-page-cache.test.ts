@@ -93,12 +93,48 @@ describe('the store with the list page cache', () => {
     expect(JSON.parse(`[${listed!.page}]`).map((s: { id: string }) => s.id)).toEqual([second.id, first.id]);
   });
 
-  it('with other writers (PostgreSQL replicas): every list reads the database', async () => {
+  it('with other writers (PostgreSQL replicas): a repeated list reads only the account version, and another replica’s publish is listed at once', async () => {
     const { db, statements } = counted();
-    const store = new ObservationSetStore(db, outbox);
-    await store.publish(setOn(t.alice.id, '2026-05-02T12:00:00Z'));
-    await store.list(t.alice.id, week);
-    await store.list(t.alice.id, week);
-    expect(statements).toHaveLength(2);
+    const replica = new ObservationSetStore(db, outbox),
+      other = new ObservationSetStore(t.fleet.db, outbox);
+    const first = setOn(t.alice.id, '2026-05-02T12:00:00Z');
+    await other.publish(first);
+    expect((await replica.list(t.alice.id, week))?.lastId).toBe(first.id);
+    expect((await replica.list(t.alice.id, week))?.lastId).toBe(first.id);
+    expect(statements).toEqual([
+      'observations_account_version',
+      expect.stringMatching(/^observations_page_period/),
+      'observations_account_version',
+    ]);
+    // Another account's publish on the other replica leaves alice's page as it was.
+    await other.publish(setOn(t.bob.id, '2026-05-02T12:00:00Z'));
+    await replica.list(t.alice.id, week);
+    expect(statements).toHaveLength(4);
+    const second = setOn(t.alice.id, '2026-05-03T12:00:00Z');
+    await other.publish(second);
+    const listed = await replica.list(t.alice.id, week);
+    expect(statements).toHaveLength(6);
+    expect(JSON.parse(`[${listed!.page}]`).map((s: { id: string }) => s.id)).toEqual([second.id, first.id]);
+  });
+
+  it('lists of one account arriving together share one version read', async () => {
+    const { db, statements } = counted();
+    const replica = new ObservationSetStore(db, outbox);
+    const first = setOn(t.alice.id, '2026-05-02T12:00:00Z');
+    await replica.publish(first);
+    const [a, b, c] = await Promise.all([replica.list(t.alice.id, week), replica.list(t.alice.id, week), replica.list(t.bob.id, week)]);
+    expect(statements.filter((n) => n === 'observations_account_version')).toHaveLength(2); // alice's and bob's
+    for (const p of [a, b]) expect(p?.lastId).toBe(first.id);
+    expect(c?.page).toBe('');
+    // the next turn reads again: a publish committed in between is seen
+    const second = setOn(t.alice.id, '2026-05-03T12:00:00Z');
+    await new ObservationSetStore(t.fleet.db, outbox).publish(second);
+    const listed = await replica.list(t.alice.id, week);
+    expect(JSON.parse(`[${listed!.page}]`).map((s: { id: string }) => s.id)).toEqual([second.id, first.id]);
+  });
+
+  it('reads version 0 for an account that has published nothing, and lists nothing', async () => {
+    const store = new ObservationSetStore(t.fleet.db, outbox);
+    expect(await store.list(t.alice.id, week)).toEqual({ page: '', lastId: null, more: false });
   });
 });
