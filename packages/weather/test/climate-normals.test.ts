@@ -41,12 +41,12 @@ describe('synthetic climate at places outside the file', () => {
 });
 
 /**
- * Stations the fit never sees (HELD_OUT_PLACES): the regression is rough away from its stations,
- * so these hold the root mean square error, K, at its measured level with a margin (measured
- * 6.9 coldest, 3.6 warmest, 4.3 year; docs/decisions/0081-climate-fit-reproducible-and-global.md):
+ * Stations the fit never sees (HELD_OUT_PLACES): these hold the root mean square error, K, at its
+ * measured level with a margin (measured 2.7 coldest, 1.8 warmest, 1.9 year with the sea upwind
+ * in the fit, docs/decisions/0088-temperature-with-the-sea-upwind.md; 6.9, 3.6 and 4.3 before):
  * a change that generalises worse shows, one that generalises better can lower the bounds.
  */
-const HELD_OUT_RMS_K = { coldest: 7.5, warmest: 3.8, annual: 4.7 };
+const HELD_OUT_RMS_K = { coldest: 3.3, warmest: 2.2, annual: 2.5 };
 
 describe('synthetic climate at stations the fit never sees', () => {
   it(`${HELD_OUT_PLACES.length} held-out stations: RMS error within ${HELD_OUT_RMS_K.coldest} / ${HELD_OUT_RMS_K.warmest} / ${HELD_OUT_RMS_K.annual} K`, async () => {

@@ -46,11 +46,11 @@ describe('determinism (docs/decisions/0171-archive-event-blocks.md)', () => {
     const region = query({
       type: 'hailsize',
       request: 'history',
-      location: '+43.0000-093.0000+41.0000-096.0000',
+      location: '+44.0000-093.0000+40.0000-098.0000',
       query: { begin: '2025-04-01T00:00:00Z', end: '2025-08-01T00:00:00Z' },
     });
     const ids = (await selectEvents(region, NOW, new SevereEventBlocks())).map((s) => s.event.id);
-    const direct = severeEvents('hail', [-96, 41, -93, 43], { startMs: Date.UTC(2025, 3, 1), endMs: Date.UTC(2025, 7, 1) }).map(
+    const direct = severeEvents('hail', [-98, 40, -93, 44], { startMs: Date.UTC(2025, 3, 1), endMs: Date.UTC(2025, 7, 1) }).map(
       (e) => e.id,
     );
     expect(ids.length).toBeGreaterThan(10);

@@ -31,6 +31,8 @@ const INFLOW_REACH_KM = 2000;
  * southerly flow); while the land is the colder, the flow is off the land (the Harmattan).
  */
 const THERMAL_LOW_K = 3;
+/** How far above its annual mean the land must be for its thermal low to draw fully, K. */
+const WARM_SEASON_K = 2;
 /** Ground that the moist layer (1-1.5 km deep) cannot cross, m: a sea beyond it feeds nothing. */
 const INFLOW_BARRIER_M = 1500;
 /**
@@ -151,11 +153,14 @@ export function lowLevelMoisture(lat: number, lon: number, tHours: number): numb
   // at sea level: high ground heats the air above it as a lowland would (the plateau's thermal low)
   const land = valueOf(t.here, ca, sa);
   const wet = convectiveWetness(lat, lon, tHours);
+  // The heated continent's low forms in its warm season: in its cool season an afternoon warmer
+  // than the sea draws nothing (the Harmattan blows off the Sahel in January).
+  const warmSeason = ramp(land - t.here.mean, 0, WARM_SEASON_K);
   let inflow = 0;
   for (const s of t.seas) {
     const sea = valueOf(s, ca, sa);
     // a wet month shows the sea's air arriving whatever drives it (the cyclones of spring)
-    const drawn = Math.max(wet, ramp(land - sea, 0, THERMAL_LOW_K));
+    const drawn = Math.max(wet, warmSeason * ramp(land - sea, 0, THERMAL_LOW_K));
     inflow = Math.max(inflow, drawn * ramp(sea, WARM_SEA_FROM_C, WARM_SEA_FULL_C) * s.reach);
   }
   return 1 - (1 - inflow) * (1 - LOCAL_RAIN_SHARE * wet);

@@ -12,7 +12,7 @@
 import { earthGeography, type Geography } from '@fieldcast/geography';
 import { LAPSE_RATE_K_PER_M, yearAngle } from './climate.js';
 import { cloudBias } from './clouds.js';
-import { COLDEST, type Coefficients, WARMEST } from './geoclimate-coefficients.js';
+import { COLDEST, type TemperatureTerms, WARMEST } from './geoclimate-coefficients.js';
 import {
   PRECIPITATION_MEAN,
   PRECIPITATION_SEASON,
@@ -130,12 +130,15 @@ const MONTH_OF_PEAK = 0.9887;
  *   F = w_W L continentality                        downslope (foehn, chinook) winds
  * each of the coldest and the warmest monthly means at sea level is
  *   T = a0 + a1 s + a2 s^2 + a3 X s + a4 P s + a5 D + a6 Q + a7 S + a8 Z + a9 I s + a10 H + a11 F
- *       + a12 M s^2 + a13 G s + a14 J  (M, G, J: maritime, landSurface, iceSheet),
- * the annual mean is their midpoint and the cycle's half-range half their difference (scaled from
+ *       + a12 M s^2 + a13 G s + a14 J  (M, G, J: maritime, landSurface, iceSheet)
+ * plus, per latitude band, a form on 1 and the sea upwind in each direction (ClimateForm,
+ * docs/decisions/0088-temperature-with-the-sea-upwind.md): the air a place gets from the sea or
+ * across land, which the named terms give only along the latitude circle. The annual mean is
+ * their midpoint and the cycle's half-range half their difference (scaled from
  * the month to the peak day), tapered to zero over the 8 degrees next to the equator where the
  * cycle is weak and changes hemisphere.
  */
-export function regressionTerms(g: ClimateInputs): Coefficients {
+export function regressionTerms(g: ClimateInputs): TemperatureTerms {
   const a = Math.abs(g.lat);
   const s = Math.sin(a * DEG);
   const land = g.land;
@@ -146,7 +149,7 @@ export function regressionTerms(g: ClimateInputs): Coefficients {
   const westCoast = (1 - g.landWest) * g.landEast;
   const inland = land * (1 - Math.exp(-inlandKm / 300));
   const lee = leeOf(g);
-  const terms: Coefficients = {
+  const terms: TemperatureTerms = {
     base: 1,
     sinLat: s,
     sin2Lat: s * s,
@@ -174,11 +177,40 @@ export function lagDaysOf(g: ClimateInputs): number {
   return 25 + 25 * (1 - Math.min(1, exposure + inland));
 }
 
-/** A fitted form (geoclimate-coefficients.ts, precipitation-coefficients.ts) evaluated on a place's terms. */
-function evaluate<T extends Record<string, number>>(c: T, terms: T): number {
-  let t = 0;
-  for (const k of Object.keys(c) as (keyof T)[]) t += c[k]! * terms[k]!;
-  return t;
+/** Centres of the climate's latitude bands, degrees (signed: the hemispheres differ), and their e-folding half-width. */
+const LATITUDE_BAND_CENTRES = [-75, -60, -45, -30, -15, 0, 15, 30, 45, 60, 75] as const;
+const LATITUDE_BAND_WIDTH_DEG = 9;
+
+/** The weight of each latitude band (LATITUDE_BAND_CENTRES) at a latitude. */
+export function latitudeBands(lat: number): number[] {
+  return LATITUDE_BAND_CENTRES.map((c) => Math.exp(-(((lat - c) / LATITUDE_BAND_WIDTH_DEG) ** 2)));
+}
+
+/**
+ * One fitted form of the climate (geoclimate-coefficients.ts, precipitation-coefficients.ts): per
+ * band (the latitude bands, and for the rain the monsoon), the coefficients of 1 and of the sea
+ * upwind (ClimateInputs `seaFetch`), which say what the air arriving from each side brings; and
+ * the coefficients of the named terms.
+ */
+export interface ClimateForm<T> {
+  bands: readonly (readonly number[])[];
+  terms: T;
+}
+
+/** A form evaluated on a place's band weights, what they multiply (1 and the sea fetch) and its named terms. */
+function evaluateForm<T extends object>(form: ClimateForm<T>, bands: readonly number[], fetch: readonly number[], terms: T): number {
+  let v = 0;
+  bands.forEach((w, b) => {
+    if (w === 0) return;
+    const c = form.bands[b]!;
+    let s = 0;
+    for (let k = 0; k < fetch.length; k++) s += c[k]! * fetch[k]!;
+    v += w * s;
+  });
+  const named = form.terms as Record<string, number>,
+    values = terms as Record<string, number>;
+  for (const k of Object.keys(named)) v += named[k]! * values[k]!;
+  return v;
 }
 
 /** The climate terms of a place (see regressionTerms for the fitted part). */
@@ -198,11 +230,13 @@ function climateParts(g: ClimateInputs): { terms: ClimateTerms; precipitation: P
   const upwind = ww * g.landWest + (1 - ww) * g.landEast;
   const westCoast = (1 - g.landWest) * g.landEast;
   const terms = regressionTerms(g);
+  const bands = latitudeBands(g.lat),
+    fetch = [1, ...g.seaFetch];
   // Winter sea ice, not among the fitted stations: over frozen polar seas the winter air loses
   // the ocean's heat (ice insulates it), except where a warm drift keeps the sea open.
   const seaIce = (1 - land) * smoothstep((a - 60) / 20) * (1 - westCoast);
-  const coldest = evaluate(COLDEST, terms) - SEA_ICE_WINTER_K * seaIce,
-    warmest = evaluate(WARMEST, terms);
+  const coldest = evaluateForm(COLDEST, bands, fetch, terms) - SEA_ICE_WINTER_K * seaIce,
+    warmest = evaluateForm(WARMEST, bands, fetch, terms);
   const halfRange = (Math.max(0, warmest - coldest) / 2 / MONTH_OF_PEAK) * Math.min(1, a / 8);
   const lagDays = lagDaysOf(g);
   // Deserts: the subtropical highs' subsiding air is dry where it has crossed land (Sahara,
@@ -222,15 +256,22 @@ function climateParts(g: ClimateInputs): { terms: ClimateTerms; precipitation: P
   const monsoon = land * Math.min(1, Math.exp(-(((a - 17) / 10) ** 2)) * Math.min(1, 2 * (1 - g.landEquatorward)) + elevatedHeating);
   const desert = dryness * (1 - monsoon);
   const mean = (coldest + warmest) / 2;
-  const p = precipitationFeatures(g, { meanAtGround: mean - LAPSE_RATE_K_PER_M * Math.max(0, g.elevation), halfRange, desert, monsoon });
+  const p = precipitationFeatures(g, {
+    meanAtGround: mean - LAPSE_RATE_K_PER_M * Math.max(0, g.elevation),
+    halfRange,
+    desert,
+    monsoon,
+    bands,
+    fetch,
+  });
   const climate: ClimateTerms = {
     mean,
     amplitude: g.lat >= 0 ? halfRange : -halfRange,
     lagDays,
     dryness: desert,
     monsoon: g.lat >= 0 ? monsoon : -monsoon,
-    precipLog: evaluatePrecipitation(PRECIPITATION_MEAN, p, p.mean),
-    precipSeason: evaluatePrecipitation(PRECIPITATION_SEASON, p, p.season),
+    precipLog: evaluateForm(PRECIPITATION_MEAN, p.bands, p.fetch, p.mean),
+    precipSeason: evaluateForm(PRECIPITATION_SEASON, p.bands, p.fetch, p.season),
   };
   return { terms: climate, precipitation: p };
 }
@@ -244,25 +285,14 @@ export interface PrecipitationDrivers {
   /** desert dryness and monsoon strength, 0..1 */
   desert: number;
   monsoon: number;
-}
-
-/** Centres of the precipitation climate's latitude bands, degrees (signed: the hemispheres' rain belts differ), and their e-folding half-width. */
-const PRECIPITATION_BAND_CENTRES = [-75, -60, -45, -30, -15, 0, 15, 30, 45, 60, 75] as const;
-const PRECIPITATION_BAND_WIDTH_DEG = 9;
-
-/**
- * One linear form of the precipitation climate (precipitation-coefficients.ts): per latitude band
- * (PRECIPITATION_BAND_CENTRES) and for the monsoon, the coefficients of 1 and of the sea upwind
- * (ClimateInputs `seaFetch`), and the coefficients of the other terms.
- */
-export interface PrecipitationForm<T> {
-  bands: readonly (readonly number[])[];
-  terms: T;
+  /** the place's latitude bands (latitudeBands) and 1 and its sea fetch, as the temperature forms read them */
+  bands: number[];
+  fetch: number[];
 }
 
 /** A place's terms of the precipitation climate: what precipitationFeatures gives, what the fit reads. */
 export interface PrecipitationFeatures {
-  /** the weight of each latitude band at the place (PRECIPITATION_BAND_CENTRES), then the monsoon's strength */
+  /** the weight of each latitude band at the place (latitudeBands), then the monsoon's strength */
   bands: number[];
   /** 1, then the sea upwind (seaFetch): what each band's coefficients multiply */
   fetch: number[];
@@ -274,7 +304,7 @@ export interface PrecipitationFeatures {
 /**
  * Terms of the monthly precipitation climate (docs/decisions/0087-precipitation-fitted-to-a-global-climatology.md).
  * With L = ln(P + 3), P the monthly total in mm, L over the year is m + s cos(angle from mid-July),
- * and m and s are each one linear form (PrecipitationForm) of these terms, fitted by
+ * and m and s are each one linear form (ClimateForm) of these terms, fitted by
  * scripts/fit-precipitation.ts to the July and December precipitation of a global climatology:
  *   bands:  the general circulation's rain belts by latitude (the ITCZ and its migration with the
  *           sun, the subtropical highs, the storm tracks) and the monsoon, each modulated by the
@@ -324,24 +354,11 @@ export function precipitationFeatures(g: ClimateInputs, d: PrecipitationDrivers)
     windwardMonsoon: h * land * g.windward * d.monsoon,
   };
   return {
-    bands: [...PRECIPITATION_BAND_CENTRES.map((c) => Math.exp(-(((g.lat - c) / PRECIPITATION_BAND_WIDTH_DEG) ** 2))), d.monsoon],
-    fetch: [1, ...g.seaFetch],
+    bands: [...d.bands, d.monsoon],
+    fetch: d.fetch,
     mean,
     season,
   };
-}
-
-/** A form of the precipitation climate evaluated on a place's terms. */
-function evaluatePrecipitation<T extends object>(form: PrecipitationForm<T>, f: PrecipitationFeatures, terms: T): number {
-  let v = 0;
-  f.bands.forEach((w, b) => {
-    if (w === 0) return;
-    const c = form.bands[b]!;
-    let s = 0;
-    for (let k = 0; k < f.fetch.length; k++) s += c[k]! * f.fetch[k]!;
-    v += w * s;
-  });
-  return v + evaluate(form.terms as Record<string, number>, terms as Record<string, number>);
 }
 
 /** Rings of the sea-share disk: radius (degrees of latitude) and points on it. */
