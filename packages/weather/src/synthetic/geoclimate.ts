@@ -67,9 +67,10 @@ export interface ClimateInputs {
   /** the westerlies' windward slope, 0..1.5: high ground within 2.5 degrees east with sea within 3 degrees west */
   westerlyWindward: number;
   /**
-   * Sea share upwind of the place in each direction, 0..1: west, east, poleward, equatorward,
-   * within a near reach and then a far one (SEA_FETCH_REACH_KM), each a mean along a straight line
-   * out to 3,000 km weighted by exp(-distance / reach). Where moist air can come from.
+   * Sea share of the place's surroundings in each direction, 0..1 (SEA_FETCH_DIRECTIONS: west,
+   * east, poleward, equatorward and the diagonals) at each reach in turn (SEA_FETCH_REACH_KM),
+   * each a mean along a straight line out to 3,000 km weighted by exp(-distance / reach): what
+   * the air arriving from that side has crossed, sea or land.
    */
   seaFetch: number[];
 }
