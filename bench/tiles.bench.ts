@@ -19,7 +19,7 @@ import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index
 import { startTestFleet } from '../packages/runtime/src/testing.js';
 import { createCatalog, forecastBoundaryMs, FrameIndex, frameId, lonLatToTileXY, SyntheticSource } from '../packages/weather/src/index.js';
 import { DefaultStyles } from '../services/tiles/src/domain/styles.js';
-import { SampleCache } from '../services/tiles/src/domain/sample-cache.js';
+import { tileCache } from '../services/tiles/src/domain/sample-cache.js';
 import { TileRenderer } from '../services/tiles/src/domain/tiles.js';
 import { SAMPLE_CACHE_BYTES, tilesService } from '../services/tiles/src/definition.js';
 import { decodePng } from '../services/tiles/test/png-decode.js';
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     new FrameIndex(catalog.products()),
     none,
     noGrants,
-    new SampleCache(SAMPLE_CACHE_BYTES),
+    tileCache<Float32Array>(SAMPLE_CACHE_BYTES),
     now,
   );
 

@@ -1,6 +1,7 @@
 // zod schemas of the platform area's requests and records (docs/interface.md §6, spec 2.4, 4.6;
 // the frame and forecast records of the public record).
 import { z } from 'zod';
+import { LruCache } from '@fieldcast/caches';
 import { polygonFaults, type PolygonCoordinates } from '@fieldcast/geo';
 import { Timestamp, Uuid, UuidInput } from './common.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
@@ -27,20 +28,17 @@ function positionFault(p: unknown): string | null {
 /**
  * Coverages read lately, by their text: a map client asks again and again with the area it shows,
  * and checking a polygon (polygonFaults) is most of the cost of a products request. At most
- * COVERAGE_MEMO_SIZE, the oldest out; only valid ones (a fault is re-read, to name it).
+ * COVERAGE_MEMO_SIZE, the least recently used out; only valid ones (a fault is re-read, to name it).
  */
 const COVERAGE_MEMO_SIZE = 256;
-const coverageMemo = new Map<string, CoverageQuery>();
+const coverageMemo = new LruCache<CoverageQuery>(COVERAGE_MEMO_SIZE);
 
 /** Reads the coverage parameter (coverageMemo first); every fault is an issue at `path` (400 naming it). */
 function readCoverage(text: string, ctx: z.RefinementCtx): CoverageQuery | typeof z.NEVER {
   const known = coverageMemo.get(text);
   if (known) return known;
   const read = readNewCoverage(text, ctx);
-  if (read !== z.NEVER) {
-    if (coverageMemo.size >= COVERAGE_MEMO_SIZE) coverageMemo.delete(coverageMemo.keys().next().value!);
-    coverageMemo.set(text, read);
-  }
+  if (read !== z.NEVER) coverageMemo.set(text, read);
   return read;
 }
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { LruCache } from '@fieldcast/caches';
 import type { RecordCache } from '@fieldcast/db';
 import type { FieldRecord } from './domain/fields.js';
 
@@ -16,21 +17,16 @@ import type { FieldRecord } from './domain/fields.js';
  * id in any case, so a write under one spelling must drop the entry read under another.
  */
 export class FieldRecordCache implements RecordCache<FieldRecord> {
-  private readonly records = new Map<string, FieldRecord>();
+  private readonly records: LruCache<FieldRecord>;
   private generation = 0;
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(capacity = 10_000) {
+    this.records = new LruCache(capacity);
+  }
 
   /** The cached record, or undefined; the caller checks ownership. */
   get(id: string): FieldRecord | undefined {
-    const key = canonical(id);
-    const record = this.records.get(key);
-    if (record) {
-      // Most recently used last, so eviction drops the least recently used.
-      this.records.delete(key);
-      this.records.set(key, record);
-    }
-    return record;
+    return this.records.get(canonical(id));
   }
 
   /** A token to pass to `fill` after reading the database. */
@@ -41,10 +37,7 @@ export class FieldRecordCache implements RecordCache<FieldRecord> {
   /** Caches a record read from the database, unless a write happened since `token`. */
   fill(token: number, record: FieldRecord): void {
     if (token !== this.generation) return;
-    const key = canonical(record.id);
-    this.records.delete(key);
-    this.records.set(key, record);
-    if (this.records.size > this.capacity) this.records.delete(this.records.keys().next().value as string);
+    this.records.set(canonical(record.id), record);
   }
 
   /** Called before and after every write of the field: drops it and invalidates reads in flight. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { LruCache } from '@fieldcast/caches';
 import { parseRange, type AddressRange } from './domain/address-ranges.js';
 import { newToken, tokenHash, tokenMatches } from './domain/tokens.js';
 import { ARCHIVE_TYPES, isArchiveType, type ArchiveType } from './domain/types.js';
@@ -37,9 +38,9 @@ export class ArchiveUserStore {
    * request would cost more than the answer. Only users found are kept; a caller whose token
    * differs from the kept one is read again (`fresh`), so a new registration works at once, while
    * a revocation made by another process (the CLI on DATABASE_URL) takes effect within
-   * USER_CACHE_MS. Bounded; the oldest entries go first.
+   * USER_CACHE_MS. Bounded; the least recently used go first.
    */
-  private readonly cache = new Map<string, { user: ArchiveUser; until: number }>();
+  private readonly cache = new LruCache<{ user: ArchiveUser; until: number }>(USER_CACHE_SIZE);
 
   async find(name: string, options: { fresh?: boolean } = {}): Promise<ArchiveUser | undefined> {
     if (!USER_NAME.test(name)) return undefined;
@@ -50,7 +51,6 @@ export class ArchiveUserStore {
     this.cache.delete(name);
     if (!user) return undefined;
     this.cache.set(name, { user, until: now + USER_CACHE_MS });
-    if (this.cache.size > USER_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     return user;
   }
 

@@ -3,7 +3,7 @@ import { defineService } from '@fieldcast/runtime';
 import { assetsMigration } from '../migrations/001_assets.js';
 import { assetRoutes } from './routes/assets.js';
 import { hourlyRoutes } from './routes/hourly.js';
-import { SeriesTextCache } from './series-cache.js';
+import { seriesTextCache } from './series-cache.js';
 import { type SeriesComputer, seriesComputer } from './series-compute.js';
 import { AREA, ASSETS_TOPIC, AssetStore } from './store.js';
 
@@ -25,7 +25,7 @@ export const insightService = defineService({
       weather: deps.weather,
       now: deps.now,
       computer,
-      pointTexts: new SeriesTextCache(),
+      pointTexts: seriesTextCache(),
     });
   },
   async stop(deps) {

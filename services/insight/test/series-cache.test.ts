@@ -2,15 +2,15 @@ import request from 'supertest';
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import type { VariableId } from '@fieldcast/weather';
 import { insightService } from '../src/definition.js';
-import { SeriesTextCache } from '../src/series-cache.js';
+import { seriesTextCache } from '../src/series-cache.js';
 import { HourlyTableSource } from './hourly-table-source.js';
 
 /* Point series already written are served again as their text, until the hour moves on. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('SeriesTextCache', () => {
+describe('the series text cache', () => {
   it('computes a key once, keeps no failure, and keeps at most maxChars characters, least recently used out', async () => {
-    const cache = new SeriesTextCache(10);
+    const cache = seriesTextCache(10);
     let computed = 0;
     const text = (t: string) => () => {
       computed++;
@@ -22,18 +22,18 @@ describe('SeriesTextCache', () => {
     await expect(cache.get('f', () => Promise.reject(new Error('no weather')))).rejects.toThrow('no weather');
     await settle();
     expect(await cache.get('f', text('ffff'))).toBe('ffff');
-    expect([cache.size, cache.keptChars]).toEqual([2, 8]);
+    expect([cache.size, cache.heldWeight]).toEqual([2, 8]);
     await cache.get('a', text('-')); // a is now the most recently used: b pushes f out
     await cache.get('b', text('bbbb'));
     await settle();
-    expect([cache.size, cache.keptChars]).toEqual([2, 8]);
+    expect([cache.size, cache.heldWeight]).toEqual([2, 8]);
     computed = 0;
     await cache.get('a', text('-'));
     await cache.get('b', text('-'));
     expect(computed).toBe(0);
     await cache.get('long', text('x'.repeat(11)));
     await settle();
-    expect([cache.size, cache.keptChars]).toEqual([2, 8]);
+    expect([cache.size, cache.heldWeight]).toEqual([2, 8]);
   });
 });
 

@@ -5,7 +5,7 @@ import { forecastEventClockMigration } from '../migrations/001_forecast_event_cl
 import { RunIndex } from './domain/run-index.js';
 import { forecastRoutes } from './routes/forecasts.js';
 import { RunListCache } from './run-list-cache.js';
-import { SeriesCache } from './series-cache.js';
+import { seriesCache } from './series-cache.js';
 import { modelRoutes } from './routes/models.js';
 import { AREA, FORECASTS_TOPIC, ForecastEventWriter } from './store.js';
 
@@ -34,7 +34,7 @@ export function modelServiceWith(options: ModelServiceOptions = {}) {
         runs: new RunIndex(catalog),
         weather: deps.weather,
         now: deps.now,
-        series: new SeriesCache(),
+        series: seriesCache(),
         lists: new RunListCache(),
       };
       return forecastRoutes(modelRoutes(new Api(), routeDeps), routeDeps);

@@ -3,7 +3,7 @@ import { constants, gunzip, gzip } from 'node:zlib';
 import type { Knex } from 'knex';
 import { topicFor } from '@fieldcast/bus';
 import type { Database, Outbox, PreparedStatement } from '@fieldcast/db';
-import { DocumentCache } from './document-cache.js';
+import { type DocumentCache, documentCache } from './document-cache.js';
 import { dayOf, type NewObservationSet } from './domain/observation-sets.js';
 import type { Period } from './domain/period.js';
 import { SummaryPageCache, type SummaryPage } from './summary-page-cache.js';
@@ -40,7 +40,7 @@ export class StoredDocument {
     const kept = this.texts.get(this.id);
     if (kept) return kept.bytes;
     const text = await gunzipped(this.gzip);
-    this.texts.set(this.id, this.accountId, text);
+    this.texts.set(this.id, { accountId: this.accountId, bytes: text });
     return text;
   }
 }
@@ -70,8 +70,8 @@ interface ObservationSetStoreOptions {
 
 export class ObservationSetStore {
   private readonly knex: Knex;
-  private readonly cache = new DocumentCache(DOCUMENT_CACHE_BYTES);
-  private readonly texts = new DocumentCache(TEXT_CACHE_BYTES);
+  private readonly cache = documentCache(DOCUMENT_CACHE_BYTES);
+  private readonly texts = documentCache(TEXT_CACHE_BYTES);
   private readonly pages = new SummaryPageCache(PAGE_CACHE_CHARACTERS);
   private readonly soleWriter: boolean;
   /** version reads waiting for the end of this turn of the event loop, by account */
@@ -156,7 +156,7 @@ export class ObservationSetStore {
     if (!row) return null;
     // Node's base64 decoder skips the line breaks PostgreSQL's encoder puts every 76 characters.
     const gzip = Buffer.from(row.document, 'base64');
-    this.cache.set(id, accountId, gzip);
+    this.cache.set(id, { accountId, bytes: gzip });
     return new StoredDocument(gzip, id, accountId, this.texts);
   }
 

@@ -6,7 +6,7 @@ import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
 import { productGrantsConsumer } from './grants-consumer.js';
 import { ProductGrantCopy } from './product-grants.js';
-import { PngCache, SampleCache } from './domain/sample-cache.js';
+import { tileCache } from './domain/sample-cache.js';
 import { DefaultStyles } from './domain/styles.js';
 import { TileRenderer } from './domain/tiles.js';
 import { styleRoutes } from './routes/styles.js';
@@ -52,9 +52,9 @@ export const tilesService = defineService({
       frames,
       styles,
       grants,
-      new SampleCache(SAMPLE_CACHE_BYTES),
+      tileCache<Float32Array>(SAMPLE_CACHE_BYTES),
       deps.now,
-      new PngCache(PNG_CACHE_BYTES),
+      tileCache<Buffer>(PNG_CACHE_BYTES),
       sampler,
     );
     return tileRoutes(styleRoutes(new Api(), { catalog, styles, defaults, grants }), { catalog, renderer, frames, grants, now: deps.now });

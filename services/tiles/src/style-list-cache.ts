@@ -1,3 +1,5 @@
+import { LruCache } from '@fieldcast/caches';
+
 /**
  * First pages of the style lists of (account, product), for a database only this process can
  * write: the embedded PGlite, whose data dir a pid file locks to one process
@@ -17,24 +19,19 @@ export interface StylePage {
 }
 
 export class StyleListCache {
-  private readonly pages = new Map<string, StylePage>();
+  private readonly pages: LruCache<StylePage>;
   private generation = 0;
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(capacity = 10_000) {
+    this.pages = new LruCache(capacity);
+  }
 
   private static key(accountId: string, productId: string, limit: number): string {
     return `${accountId}|${productId}|${limit}`;
   }
 
   get(accountId: string, productId: string, limit: number): StylePage | undefined {
-    const key = StyleListCache.key(accountId, productId, limit);
-    const page = this.pages.get(key);
-    if (page) {
-      // Most recently used last, so eviction drops the least recently used.
-      this.pages.delete(key);
-      this.pages.set(key, page);
-    }
-    return page;
+    return this.pages.get(StyleListCache.key(accountId, productId, limit));
   }
 
   readStarted(): number {
@@ -44,15 +41,11 @@ export class StyleListCache {
   fill(token: number, accountId: string, productId: string, limit: number, page: StylePage): void {
     if (token !== this.generation) return;
     this.pages.set(StyleListCache.key(accountId, productId, limit), page);
-    for (const oldest of this.pages.keys()) {
-      if (this.pages.size <= this.capacity) break;
-      this.pages.delete(oldest);
-    }
   }
 
   /** Drops every page of the account: called before and after each write of one of its styles. */
   invalidate(accountId: string): void {
     this.generation++;
-    for (const key of [...this.pages.keys()]) if (key.startsWith(`${accountId}|`)) this.pages.delete(key);
+    for (const key of this.pages.keys()) if (key.startsWith(`${accountId}|`)) this.pages.delete(key);
   }
 }

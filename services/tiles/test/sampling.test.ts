@@ -1,6 +1,6 @@
 import { pixelCentre } from '@fieldcast/weather';
 import { NO_DATA } from '../src/domain/colorize.js';
-import { SampleCache } from '../src/domain/sample-cache.js';
+import { tileCache } from '../src/domain/sample-cache.js';
 import { sampleTile } from '../src/domain/sampling.js';
 import { FunctionSource } from './function-source.js';
 
@@ -46,7 +46,7 @@ describe('sampling a tile', () => {
 
 describe('sample cache', () => {
   it('shares one read between concurrent requests and drops the least recently used past its bytes', async () => {
-    const cache = new SampleCache(2 * 4 * 10);
+    const cache = tileCache<Float32Array>(2 * 4 * 10);
     let reads = 0;
     const read = async () => {
       reads++;
@@ -58,7 +58,7 @@ describe('sample cache', () => {
     await cache.get('a', read);
     await cache.get('c', read);
     expect(cache.size).toBe(2);
-    expect(cache.heldBytes).toBe(80);
+    expect(cache.heldWeight).toBe(80);
     await cache.get('a', read);
     expect(reads).toBe(3);
     await cache.get('b', read);

@@ -9,6 +9,7 @@
  */
 import * as path from 'node:path';
 import * as zarr from 'zarrita';
+import type { LoadingCache } from '@fieldcast/caches';
 import {
   GridRequestError,
   type BBox,
@@ -30,7 +31,7 @@ import {
 } from '../batched-reads.js';
 import { decodeCfTimes, parseCfTimeUnits, regularAxis } from './cf-time.js';
 import { CANONICAL_UNITS, CF_IDENTITY, identifyVariable, unitConversion } from './cf-variables.js';
-import { ChunkCache, type DecodedChunk } from './chunk-cache.js';
+import { chunkCache, type DecodedChunk } from './chunk-cache.js';
 import { FileStore } from './file-store.js';
 import { STEP_ATTR } from './layout.js';
 import { ScratchPool } from './scratch-pool.js';
@@ -162,7 +163,7 @@ function storeFor(location: string | URL, fetchOptions?: RequestInit): zarr.Asyn
 }
 
 export class ZarrSource implements GridSource {
-  private readonly cache: ChunkCache;
+  private readonly cache: LoadingCache<DecodedChunk>;
   /** Buffers of paired series reads, reused once their values are mixed. */
   private readonly scratch = new ScratchPool();
 
@@ -180,7 +181,7 @@ export class ZarrSource implements GridSource {
     /** where the store was opened from: a directory path or an http(s) URL */
     readonly location: string,
   ) {
-    this.cache = new ChunkCache(cacheBytes);
+    this.cache = chunkCache(cacheBytes);
   }
 
   /** Opens a store: a directory path, a file: URL, or an http(s) URL. */

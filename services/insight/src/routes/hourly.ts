@@ -2,7 +2,7 @@ import { type Api, JsonText, NotFoundError } from '@fieldcast/kit';
 import { HourlyLocationParams, HourlySeries, hourlyQuerySchema, IdParams } from '@fieldcast/schemas';
 import type { GridSource } from '@fieldcast/weather';
 import { type HourlyQuantity, hourlySeriesJson, MAX_SERIES_CELL_HOURS } from '../domain/hourly-series.js';
-import { SeriesTextCache } from '../series-cache.js';
+import { type SeriesTextCache, seriesTextKey } from '../series-cache.js';
 import type { SeriesComputer } from '../series-compute.js';
 import type { AssetStore } from '../store.js';
 
@@ -77,7 +77,7 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
         response: { status: 200, description: 'The series (spec 2.7)', schema: HourlySeries },
         errors: [422],
         handle: async ({ params, query: q }) => {
-          const key = SeriesTextCache.key(quantity, params.latitude, params.longitude, q, deps.now().getTime());
+          const key = seriesTextKey(quantity, params.latitude, params.longitude, q, deps.now().getTime());
           return new JsonText(await deps.pointTexts.get(key, () => hourlySeriesJson(deps.weather, quantity, params, q)));
         },
       });

@@ -4,7 +4,7 @@ import type { RunIndex } from '../domain/run-index.js';
 import type { Run } from '../domain/runs.js';
 import { type TruthReader, variableTimeSeries } from '../domain/time-series.js';
 import type { RunListCache } from '../run-list-cache.js';
-import { SeriesCache } from '../series-cache.js';
+import { type SeriesCache, seriesKey } from '../series-cache.js';
 
 /** What the model area's operations read: the catalog's models, the runs derived from them, the weather, the clock. */
 export interface ModelRouteDeps {
@@ -34,7 +34,7 @@ export function seriesJson(
   validMs: readonly number[],
   truth: TruthReader,
 ): Promise<string> {
-  const key = SeriesCache.key(run.id, variable.name, point.latitude, point.longitude, validMs);
+  const key = seriesKey(run.id, variable.name, point.latitude, point.longitude, validMs);
   return deps.series.get(key, async () =>
     JSON.stringify(await variableTimeSeries(run, variable, point.latitude, point.longitude, validMs, truth)),
   );

@@ -1,0 +1,2 @@
+export { LruCache } from './lru-cache.js';
+export { LoadingCache } from './loading-cache.js';
