@@ -21,7 +21,13 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 // The request rate and the failed-authentication throttle are off: with them a long run would
 // mostly measure 429s, and the point is to reach each operation's validation and handler.
 // Their own tests cover them (docs/decisions/0060-limits-per-account.md).
-const fleet = await startTestFleet(SERVICES, { limits: { requests: { perSecond: 0, burst: 0 }, failedAuth: { perSecond: 0, burst: 0 } } });
+// The fleet's clock stands still: what the owner reads follows time (a product's endTime moves at
+// its cadence, spec 2.4), and a refused write must be the only thing that could change it.
+const startedMs = Date.now();
+const fleet = await startTestFleet(SERVICES, {
+  now: () => new Date(startedMs),
+  limits: { requests: { perSecond: 0, burst: 0 }, failedAuth: { perSecond: 0, burst: 0 } },
+});
 const schemas = SERVICES.map((s) => s.area);
 const servers = new Map(await Promise.all(SERVICES.map(async (s) => [s.area, await listenOnLoopback(fleet.app(s.area))] as const)));
 const documents = new Map(
@@ -72,6 +78,14 @@ async function ownersLists(): Promise<string[]> {
   );
 }
 
+/** Where two answers part: the list's request line and some context around the first differing character. */
+function firstDifference(before: string, after: string): string {
+  let i = 0;
+  while (i < before.length && before[i] === after[i]) i++;
+  const head = after.slice(0, after.indexOf(' -> ') + 8);
+  return `${head} before …${before.slice(Math.max(0, i - 80), i + 80)}… after …${after.slice(Math.max(0, i - 80), i + 80)}…`;
+}
+
 /** statuses answered per operation, to check that the requests get past authentication */
 const answered = new Map<FuzzOperation, Set<number>>();
 
@@ -108,10 +122,12 @@ async function check(op: FuzzOperation, generated: FuzzRequest): Promise<void> {
     );
   }
   const listsAfter = await ownersLists();
-  if (listsAfter.join('\n') !== listsBefore.join('\n')) {
+  const changedLists = listsAfter.flatMap((list, i) => (list === listsBefore[i] ? [] : [firstDifference(listsBefore[i] ?? '', list)]));
+  if (changedLists.length > 0) {
     unsettled = true;
+    const shown = changedLists.join('\n');
     throw new Error(
-      reproducer(req, res, `${op.area}: refused with ${res.status} but the owner's lists changed (caller: ${generated.caller})`),
+      reproducer(req, res, `${op.area}: refused with ${res.status} but the owner's lists changed (caller: ${generated.caller}):\n${shown}`),
     );
   }
 }
