@@ -1,5 +1,5 @@
 import type { HourlyQuery, HourlySeries } from '@fieldcast/schemas';
-import { SyntheticSource } from '@fieldcast/weather';
+import { SYNTHETIC_START_MS, SyntheticSource } from '@fieldcast/weather';
 import type { AssetRecord } from '../src/domain/assets.js';
 import { hourlySeriesJson } from '../src/domain/hourly-series.js';
 import { seriesComputer } from '../src/series-compute.js';
@@ -46,8 +46,10 @@ describe('asset series in compute threads', () => {
     // the thread's first start transpiles its modules from the sources: seconds on a loaded machine
   }, 120_000);
 
-  it('an error in the thread is the error inline: hours past the coverage are 400 out_of_coverage', async () => {
-    const beyond = { ...query, firstMs: Date.UTC(2027, 0, 1), lastMs: Date.UTC(2027, 0, 1) };
+  it('an error in the thread is the error inline: hours outside the coverage are 400 out_of_coverage', async () => {
+    // Before the world's first hour: the thread's world ends 16 days after the wall clock's hour,
+    // so an hour past this test's fixed clock would be inside it some day.
+    const beyond = { ...query, firstMs: SYNTHETIC_START_MS - HOUR_MS, lastMs: SYNTHETIC_START_MS - HOUR_MS };
     const inline = await hourlySeriesJson(source, 'relative-humidity', { asset }, beyond).catch((err: unknown) => err);
     const threaded = await computer.asset(asset, 'relative-humidity', beyond).catch((err: unknown) => err);
     expect(threaded).toBeInstanceOf((inline as Error).constructor);
