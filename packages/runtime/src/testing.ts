@@ -92,7 +92,9 @@ export interface TestFleetOptions {
 async function testWeather(definitions: Service[], options: TestFleetOptions): Promise<GridSource | undefined> {
   if (options.weather || !definitions.some((d) => d.needs.weather)) return options.weather;
   const { SyntheticSource } = await import('@fieldcast/weather');
-  return new SyntheticSource();
+  // on the fleet's clock, so its coverage (to 16 days after the hour) ends where the services' now says
+  const now = options.now;
+  return new SyntheticSource(now ? { now: () => now().getTime() } : {});
 }
 
 /** Starts services as the runtime does, without listening: each gets only what it declared. */

@@ -12,13 +12,15 @@ const weather = new FunctionSource({
   precipitation_rate: () => 5,
   precipitation_type: (lon, lat) => (lat > 0 ? 1 : lon < 0 ? 2 : 0),
 });
-const t = useTestFleet([tilesService], { weather });
+// One instant for the fleet and the expectations: the newest frames change with each forecast run.
+const NOW = Date.now();
+const t = useTestFleet([tilesService], { weather, now: () => new Date(NOW) });
 const app = () => t.fleet.app('tiles');
 const catalog = createCatalog();
 const temperature = catalog.product('air-temperature')!;
 const precipitation = catalog.product('precipitation-rate')!;
 const HOUR = 3_600_000;
-const past = forecastBoundaryMs(Date.now()) - 2 * HOUR;
+const past = forecastBoundaryMs(NOW) - 2 * HOUR;
 const temperatureFrame = frameId(temperature, past);
 const precipitationFrame = frameId(precipitation, past);
 
@@ -253,7 +255,7 @@ describe('tiles', () => {
     const times = res.body.map((f: { validTime: string }) => Date.parse(f.validTime));
     expect(times[0] - times[1]).toBe(HOUR);
     // The same frames and ids as the platform area lists (the catalog's productFrames).
-    const catalogFrames = productFrames(temperature, Date.now(), -Infinity, Infinity, 3);
+    const catalogFrames = productFrames(temperature, NOW, -Infinity, Infinity, 3);
     expect(res.body.map((f: { id: string }) => f.id)).toEqual(catalogFrames.map((f) => f.id));
     expect(res.body[0]).toMatchObject({
       zoomLevels: { minimum: 0, native: 1, maximum: 5 },
