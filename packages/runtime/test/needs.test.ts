@@ -143,6 +143,16 @@ it('a fleet whose services declare no weather makes none; a given source goes to
   }
 });
 
+it('a fleet given a clock makes its synthetic weather on that clock: coverage ends 16 days after its hour', async () => {
+  const nowMs = Date.UTC(2031, 5, 15, 12, 34);
+  const fleet = await startTestFleet([publisher], { now: () => new Date(nowMs) });
+  try {
+    expect(fleet.deps('publisher').weather!.coverage().endMs).toBe(Date.UTC(2031, 6, 1, 12));
+  } finally {
+    await fleet.close();
+  }
+});
+
 it('distributed mode asks for Kafka only when the service publishes or consumes', async () => {
   await expect(serveDistributed(bare, {})).rejects.toThrow(/^Distributed mode needs DATABASE_URL \(/);
   await expect(serveDistributed(publisher, {})).rejects.toThrow(/^Distributed mode needs DATABASE_URL and KAFKA_BROKERS/);
