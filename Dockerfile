@@ -10,11 +10,15 @@ WORKDIR /src
 COPY . .
 RUN npx -y pnpm@10 install --frozen-lockfile \
  && npx -y pnpm@10 run build --out /out
+# The synthetic world's climate lattice, computed once here (a minute of CPU) so no pod computes
+# it again (docs/decisions/0089-climate-lattice-file.md).
+RUN FIELDCAST_CACHE_DIR=/out/cache node /out/cli.js climate-lattice
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=8080
+    PORT=8080 \
+    FIELDCAST_CACHE_DIR=/app/cache
 WORKDIR /app
 COPY --from=build --chown=root:root /out /app
 # Non-root, and nothing in /app is writable: runs with a read-only root filesystem. An area that

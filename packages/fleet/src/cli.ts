@@ -2,7 +2,7 @@ import { ConfigError, FleetEnv, parseEnv, serveDistributed } from '@fieldcast/ru
 import { accountsCommand, keysCommand } from './accounts.js';
 import { archiveCommand } from './archive.js';
 import { ingestCommand } from './ingest.js';
-import { migrateCommand } from './migrate.js';
+import { climateLatticeCommand, migrateCommand } from './migrate.js';
 import { productsCommand } from './products.js';
 import { serviceNamed, SERVICES, UsageError } from './services.js';
 import { serveConsole } from './console.js';
@@ -14,6 +14,8 @@ const HELP = `fieldcast <command>
   serve <area>               run one service in distributed mode (needs DATABASE_URL and KAFKA_BROKERS)
   serve console              run the web console alone, calling the areas at FIELDCAST_<AREA>_URL
   migrate [area...]          migrate identity and the services' schemas
+  climate-lattice            write the synthetic world's climate lattice to FIELDCAST_CACHE_DIR (a minute of
+                             CPU, once), so every process and thread reads its climate instead of computing it
   accounts create --name N [--handle H] [--json]
   keys add --account ID [--json] | keys revoke --account ID --key KEY_ID | keys list --account ID
   products grant|revoke --account ID --product NAME | products list --account ID [--json]
@@ -50,6 +52,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'migrate':
       return migrateCommand(args, env, print);
+    case 'climate-lattice':
+      return climateLatticeCommand(print);
     case 'accounts':
       return accountsCommand(args, env, print);
     case 'keys':

@@ -1,4 +1,5 @@
 import { FleetEnv, migrateIdentity, migrateService } from '@fieldcast/runtime';
+import { writeClimateLatticeFile } from '@fieldcast/weather';
 import { openCliDatabase } from './data-dir.js';
 import { SERVICES, serviceNamed } from './services.js';
 
@@ -16,4 +17,9 @@ export async function migrateCommand(areas: string[], env: FleetEnv, print: (lin
   } finally {
     await done();
   }
+}
+
+/** `fieldcast climate-lattice`: the synthetic climate's static table, written once to the cache folder. */
+export function climateLatticeCommand(print: (line: string) => void): void {
+  print(writeClimateLatticeFile());
 }

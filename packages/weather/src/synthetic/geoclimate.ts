@@ -9,8 +9,10 @@
  * on the shape of the request) and interpolated bilinearly to the cells; the lapse rate is then
  * applied to each cell's own altitude (temperature.ts).
  */
-import { earthGeography, type Geography } from '@fieldcast/geography';
+import { readFileSync } from 'node:fs';
+import { earthGeography, GEOGRAPHY_FILE, type Geography } from '@fieldcast/geography';
 import { LAPSE_RATE_K_PER_M, yearAngle } from './climate.js';
+import { ClimateLattice, climateCacheDir, NODE_DEG, NODE_FIELDS, nodeOffset } from './climate-lattice.js';
 import { cloudBias } from './clouds.js';
 import { COLDEST, type TemperatureTerms, WARMEST } from './geoclimate-coefficients.js';
 import {
@@ -20,8 +22,6 @@ import {
   type PrecipitationSeasonTerms,
 } from './precipitation-coefficients.js';
 
-/** Lattice spacing of the climate terms, degrees (about 28 km: finer than the terms vary). */
-const NODE_DEG = 0.25;
 const DEG = Math.PI / 180;
 
 /** Share of the year the surface wind blows from the west (westerlies 35-60 degrees), as the geography's continentality assumes. */
@@ -519,31 +519,63 @@ const SEA_FETCH_WEIGHTS = Float64Array.from(
   }),
 );
 
-/** Climate terms at a lattice node (row index from the equator, column from 0 E). */
-function nodeTerms(geo: Geography, i: number, j: number): ClimateTerms {
-  return climateTerms(climateInputsAt(geo, Math.max(-90, Math.min(90, i * NODE_DEG)), j * NODE_DEG));
+/** The climate terms of lattice node (i, j) (row from the equator, column from 0 E) into `out` from `at`, in NODE_FIELDS order. */
+function nodeTermsInto(geo: Geography, i: number, j: number, out: Float64Array, at: number): void {
+  const t = climateTerms(climateInputsAt(geo, Math.max(-90, Math.min(90, i * NODE_DEG)), j * NODE_DEG));
+  out[at + MEAN] = t.mean;
+  out[at + AMPLITUDE] = t.amplitude;
+  out[at + LAG_DAYS] = t.lagDays;
+  out[at + DRYNESS] = t.dryness;
+  out[at + MONSOON] = t.monsoon;
+  out[at + PRECIP_LOG] = t.precipLog;
+  out[at + PRECIP_SEASON] = t.precipSeason;
 }
+const [MEAN, AMPLITUDE, LAG_DAYS, DRYNESS, MONSOON, PRECIP_LOG, PRECIP_SEASON] = NODE_FIELDS.map((_, k) => k) as [
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+];
 
-/** Bounded memo of lattice nodes: a node is a pure function of the committed geography file. */
-const NODE_CACHE_LIMIT = 200_000;
-const nodeCache = new Map<number, ClimateTerms>();
+/**
+ * The lattice of each geography: Earth's read from its file in the cache folder once one is
+ * written there (climate-lattice.ts), any other (a test's) computed in memory.
+ */
+const lattices = new WeakMap<Geography, ClimateLattice>();
 
-/** Forgets the memo of lattice nodes: for the fit script, which changes the coefficients between rounds. */
-export function clearClimateNodes(): void {
-  nodeCache.clear();
-}
-
-function cachedNode(geo: Geography, i: number, j: number): ClimateTerms {
-  const nLon = Math.round(360 / NODE_DEG);
-  const jw = ((j % nLon) + nLon) % nLon;
-  const key = (i + 400) * nLon + jw;
-  let t = nodeCache.get(key);
-  if (!t) {
-    t = nodeTerms(geo, i, jw);
-    if (nodeCache.size >= NODE_CACHE_LIMIT) nodeCache.delete(nodeCache.keys().next().value!);
-    nodeCache.set(key, t);
+function latticeOf(geo: Geography): ClimateLattice {
+  let lattice = lattices.get(geo);
+  if (!lattice) {
+    const earth = geo === earthGeography();
+    lattice = new ClimateLattice(
+      (i, j, out, at) => nodeTermsInto(geo, i, j, out, at),
+      earth ? climateCacheDir() : undefined,
+      earth ? [JSON.stringify([COLDEST, WARMEST, PRECIPITATION_MEAN, PRECIPITATION_SEASON]), readFileSync(GEOGRAPHY_FILE)] : [],
+    );
+    lattices.set(geo, lattice);
   }
-  return t;
+  return lattice;
+}
+
+/** Forgets the lattice's nodes: for the fit script, which changes the coefficients between rounds. */
+export function clearClimateNodes(): void {
+  lattices.delete(earthGeography());
+}
+
+/**
+ * Writes Earth's whole lattice to its file in the cache folder (FIELDCAST_CACHE_DIR), unless it
+ * is there, so every process and thread reads the climate instead of computing it; returns the file.
+ */
+export function writeClimateLatticeFile(): string {
+  return latticeOf(earthGeography()).writeFile();
+}
+
+/** The file Earth's lattice is read from once written (writeClimateLatticeFile). */
+export function climateLatticeFile(): string {
+  return latticeOf(earthGeography()).file()!;
 }
 
 /** Per-cell climate terms of a block (row-major lats x lons), interpolated from the lattice. */
@@ -600,7 +632,7 @@ export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, ge
     colJ[c] = Math.floor(x);
     colF[c] = x - colJ[c]!;
   }
-  const w = w0;
+  const lattice = latticeOf(geo);
   for (let r = 0; r < nR; r++) {
     const y = lats[r]! / NODE_DEG;
     const i0 = Math.floor(y),
@@ -608,37 +640,42 @@ export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, ge
     for (let c = 0; c < nC; c++) {
       const j0 = colJ[c]!,
         fx = colF[c]!;
-      const t00 = cachedNode(geo, i0, j0),
-        t01 = cachedNode(geo, i0, j0 + 1),
-        t10 = cachedNode(geo, i0 + 1, j0),
-        t11 = cachedNode(geo, i0 + 1, j0 + 1);
+      // the four nodes around the cell: rows i0 (south) and i0 + 1, columns j0 (west) and j0 + 1
+      const south = lattice.nodeRow(i0, j0),
+        southEast = lattice.nodeRow(i0, j0 + 1),
+        north = lattice.nodeRow(i0 + 1, j0),
+        northEast = lattice.nodeRow(i0 + 1, j0 + 1);
+      const a00 = nodeOffset(j0),
+        a01 = nodeOffset(j0 + 1);
       const k = r * nC + c;
       const w00 = (1 - fx) * (1 - fy),
         w01 = fx * (1 - fy),
         w10 = (1 - fx) * fy,
         w11 = fx * fy;
-      mean[k] = w00 * t00.mean + w01 * t01.mean + w10 * t10.mean + w11 * t11.mean;
+      const blend = (field: number) =>
+        w00 * south[a00 + field]! + w01 * southEast[a01 + field]! + w10 * north[a00 + field]! + w11 * northEast[a01 + field]!;
+      mean[k] = blend(MEAN);
       // The cycle's cos/sin parts interpolate smoothly across the equator, where the amplitude changes sign.
       let sc = 0,
         ss = 0;
-      for (const [wt, t] of [
-        [w00, t00],
-        [w01, t01],
-        [w10, t10],
-        [w11, t11],
+      for (const [wt, row, at] of [
+        [w00, south, a00],
+        [w01, southEast, a01],
+        [w10, north, a00],
+        [w11, northEast, a01],
       ] as const) {
-        const phase = w * (SOLSTICE_DAY + t.lagDays);
-        sc += wt * t.amplitude * Math.cos(phase);
-        ss += wt * t.amplitude * Math.sin(phase);
+        const phase = w0 * (SOLSTICE_DAY + row[at + LAG_DAYS]!);
+        sc += wt * row[at + AMPLITUDE]! * Math.cos(phase);
+        ss += wt * row[at + AMPLITUDE]! * Math.sin(phase);
       }
       seasonCos[k] = sc;
       seasonSin[k] = ss;
-      cloudShift[k] = DESERT_CLOUD_SHIFT * (w00 * t00.dryness + w01 * t01.dryness + w10 * t10.dryness + w11 * t11.dryness);
-      const m = MONSOON_CLOUD_SWING * (w00 * t00.monsoon + w01 * t01.monsoon + w10 * t10.monsoon + w11 * t11.monsoon);
+      cloudShift[k] = DESERT_CLOUD_SHIFT * blend(DRYNESS);
+      const m = MONSOON_CLOUD_SWING * blend(MONSOON);
       monsoonCos[k] = m * Math.cos(monsoonPhase);
       monsoonSin[k] = m * Math.sin(monsoonPhase);
-      precipLog[k] = w00 * t00.precipLog + w01 * t01.precipLog + w10 * t10.precipLog + w11 * t11.precipLog;
-      const ps = w00 * t00.precipSeason + w01 * t01.precipSeason + w10 * t10.precipSeason + w11 * t11.precipSeason;
+      precipLog[k] = blend(PRECIP_LOG);
+      const ps = blend(PRECIP_SEASON);
       precipCos[k] = ps * Math.cos(precipPhase);
       precipSin[k] = ps * Math.sin(precipPhase);
     }
@@ -726,9 +763,67 @@ export function precipitationClimateAt(
 
 const DAYS_PER_MONTH = TROPICAL_YEAR_DAYS / 12;
 
+/**
+ * The climate of the centres of the 1 degree tiles severe weather is drawn on (severe.ts,
+ * convective-ingredients.ts), each computed once (cellClimate of the point alone) and kept in a
+ * static table: the storms of every day read the same tile centres again. 9 x 64,800 float32
+ * values, as cellClimate stores them, so a point's values are the same from the table or not.
+ */
+const TILE_ROWS = 180,
+  TILE_COLS = 360;
+let tileTable: { climate: CellClimate; filled: Uint8Array } | undefined;
+
+/** The climate of one point: the table of tile centres and the point's index in it, or the point's own 1 x 1 block. */
+function climateOfPoint(lat: number, lon: number, geo: Geography): { c: CellClimate; k: number } {
+  const row = lat + 89.5,
+    col = lon + 179.5;
+  if (
+    geo !== earthGeography() ||
+    !Number.isInteger(row) ||
+    !Number.isInteger(col) ||
+    row < 0 ||
+    row >= TILE_ROWS ||
+    col < 0 ||
+    col >= TILE_COLS
+  ) {
+    return { c: cellClimate([lat], [lon], geo), k: 0 };
+  }
+  if (!tileTable) {
+    const plane = () => new Float32Array(TILE_ROWS * TILE_COLS);
+    tileTable = {
+      climate: {
+        mean: plane(),
+        seasonCos: plane(),
+        seasonSin: plane(),
+        cloudShift: plane(),
+        monsoonCos: plane(),
+        monsoonSin: plane(),
+        precipLog: plane(),
+        precipCos: plane(),
+        precipSin: plane(),
+      },
+      filled: new Uint8Array(TILE_ROWS * TILE_COLS),
+    };
+  }
+  const k = row * TILE_COLS + col;
+  if (tileTable.filled[k] === 0) {
+    const point = cellClimate([lat], [lon], geo);
+    for (const field of Object.keys(point) as (keyof CellClimate)[]) tileTable.climate[field][k] = point[field][0]!;
+    tileTable.filled[k] = 1;
+  }
+  return { c: tileTable.climate, k };
+}
+
+/** The climate terms of a point (the mean and the annual cycle's parts), as cellClimate gives them. */
+export function pointClimate(lat: number, lon: number): { mean: number; seasonCos: number; seasonSin: number } {
+  const { c, k } = climateOfPoint(lat, lon, earthGeography());
+  return { mean: c.mean[k]!, seasonCos: c.seasonCos[k]!, seasonSin: c.seasonSin[k]! };
+}
+
 /** Desert dryness at a point, 0..1 (the static part of the cloud shift, in units of a full desert). */
 export function drynessAt(lat: number, lon: number): number {
-  return cellClimate([lat], [lon]).cloudShift[0]! / DESERT_CLOUD_SHIFT;
+  const { c, k } = climateOfPoint(lat, lon, earthGeography());
+  return c.cloudShift[k]! / DESERT_CLOUD_SHIFT;
 }
 
 /** Monthly precipitation, mm, at which the land's thunderstorm season is in full swing (severe.ts). */
@@ -739,20 +834,20 @@ const STORM_SEASON_MM = 60;
  * the precipitation climate's monthly total over STORM_SEASON_MM, capped at 1.
  */
 export function convectiveWetness(lat: number, lon: number, tHours: number): number {
-  const c = cellClimate([lat], [lon]);
+  const { c, k } = climateOfPoint(lat, lon, earthGeography());
   const angle = yearAngle(tHours);
-  const mm = precipitationClimateAt(c, 0, Math.cos(angle), Math.sin(angle)) * DAYS_PER_MONTH;
+  const mm = precipitationClimateAt(c, k, Math.cos(angle), Math.sin(angle)) * DAYS_PER_MONTH;
   return Math.min(1, mm / STORM_SEASON_MM);
 }
 
 /** The climatological mean temperature at a point and time (hours since 1970), degC, at its ground height. */
 export function climatologyAt(lat: number, lon: number, tHours: number, geo: Geography = earthGeography()): number {
-  const c = cellClimate([lat], [lon], geo);
+  const { c, k } = climateOfPoint(lat, lon, geo);
   const angle = yearAngle(tHours);
   return (
-    c.mean[0]! -
+    c.mean[k]! -
     LAPSE_RATE_K_PER_M * Math.max(0, geo.elevationAt(lat, lon)) +
-    c.seasonCos[0]! * Math.cos(angle) +
-    c.seasonSin[0]! * Math.sin(angle)
+    c.seasonCos[k]! * Math.cos(angle) +
+    c.seasonSin[k]! * Math.sin(angle)
   );
 }
