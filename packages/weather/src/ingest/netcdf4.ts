@@ -4,7 +4,7 @@
  * Specification), attached to each variable's axes; attributes are HDF5 attributes. Only the
  * root group is read: CF grids live there.
  */
-import h5wasm from 'h5wasm/node';
+import type { Dataset, File as H5File } from 'h5wasm/node';
 import type { NcFile, NcVariable } from './cf-dataset.js';
 import { IngestError } from './errors.js';
 
@@ -58,28 +58,42 @@ function kindOf(meta: { type: number; size: number; vlen: boolean }): { kind: Nc
 }
 
 /**
+ * h5wasm, loaded and ready on the first NetCDF-4 file read or written: importing it compiles
+ * HDF5's WebAssembly (seconds), which every process and thread that imports this package would
+ * otherwise pay at start.
+ */
+let h5wasmModule: Promise<typeof import('h5wasm/node').default> | undefined;
+export function loadH5wasm(): Promise<typeof import('h5wasm/node').default> {
+  h5wasmModule ??= import('h5wasm/node').then(async ({ default: h5wasm }) => {
+    await h5wasm.ready;
+    return h5wasm;
+  });
+  return h5wasmModule;
+}
+
+/**
  * Opens a NetCDF-4 file and reads its metadata; data are read later as hyperslabs (HDF5
  * H5Dread with a selection, h5wasm `Dataset.slice`), so only the requested block is in memory.
  * h5wasm's Node build reads the file from disk (Emscripten NODERAWFS) rather than loading it.
  * The caller closes the file.
  */
 export async function readNetcdf4(file: string): Promise<NcFile> {
-  await h5wasm.ready;
-  let f: InstanceType<typeof h5wasm.File>;
+  const h5wasm = await loadH5wasm();
+  let f: H5File;
   try {
     f = new h5wasm.File(file, 'r');
   } catch (err) {
     throw new IngestError(`${file}: HDF5 file could not be opened (${(err as Error).message})`);
   }
   try {
-    return readOpen(f);
+    return readOpen(f, h5wasm.Dataset);
   } catch (err) {
     f.close();
     throw err;
   }
 }
 
-function readOpen(f: InstanceType<typeof h5wasm.File>): NcFile {
+function readOpen(f: H5File, DatasetClass: typeof Dataset): NcFile {
   let open = true;
   const check = () => {
     if (!open) throw new Error('NetCDF-4 file is closed');
@@ -87,7 +101,7 @@ function readOpen(f: InstanceType<typeof h5wasm.File>): NcFile {
   const variables: NcVariable[] = [];
   for (const name of f.keys()) {
     const node = f.get(name);
-    if (!(node instanceof h5wasm.Dataset)) continue;
+    if (!(node instanceof DatasetClass)) continue;
     const shape = node.shape ?? [];
     const dims: string[] = [];
     for (let k = 0; k < shape.length; k++) {

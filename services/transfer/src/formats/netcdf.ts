@@ -11,7 +11,8 @@
  * (docs/decisions/0166-netcdf4-through-h5wasm.md).
  */
 import { stat } from 'node:fs/promises';
-import h5wasm, { type Dataset, type Group } from 'h5wasm/node';
+import type { Dataset, Group } from 'h5wasm/node';
+import { loadH5wasm } from '@fieldcast/weather';
 import { NODATA, type RasterLayout, type RasterRows } from './raster.js';
 
 /** CF 1.8 section 4.4: time as a count of hours since an epoch, in the standard calendar. */
@@ -115,7 +116,7 @@ function define(file: Group, layout: RasterLayout, bandRows: number): Dataset[] 
  * variable. Returns the file's size.
  */
 export async function writeNetcdf(layout: RasterLayout, rows: RasterRows, path: string): Promise<number> {
-  await h5wasm.ready;
+  const h5wasm = await loadH5wasm();
   const nLat = layout.lats.length;
   const nLon = layout.lons.length;
   const timed = layout.times.length > 0;
