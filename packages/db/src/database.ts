@@ -1,13 +1,16 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 import { StatementPipeline, type PreparedStatement } from './statement-pipeline.js';
 
 export type { PreparedStatement } from './statement-pipeline.js';
 
-export type DatabaseConfig = { url: string } | { dataDir: string | null };
+/**
+ * PostgreSQL at a URL, or PGlite in a data dir (in memory for null), optionally started from a
+ * data dir dumped by `dumpDatabase` (tests copy one migrated database instead of migrating each).
+ */
+export type DatabaseConfig = { url: string } | { dataDir: string | null; from?: Blob };
 
 export interface Database {
   readonly kind: 'postgres' | 'pglite';
@@ -47,7 +50,13 @@ pg.types.setTypeParser(20, (v) => Number(v));
 /** One knex per process: PostgreSQL through pg, or one embedded PGlite (docs/architecture.md §2). */
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if ('url' in config) return openPostgres(config.url);
-  return openPglite(config.dataDir);
+  return openPglite(config.dataDir, config.from);
+}
+
+/** A PGlite database's data dir as an uncompressed tarball, for `openDatabase({ dataDir, from })`. */
+export async function dumpDatabase(db: Database): Promise<Blob> {
+  if (db.kind !== 'pglite') throw new Error('only an embedded (PGlite) database can be dumped');
+  return withConnection(db.knex, (connection: PGlite) => connection.dumpDataDir('none'));
 }
 
 function openPostgres(url: string): Database {
@@ -78,9 +87,11 @@ function openPostgres(url: string): Database {
   };
 }
 
-async function openPglite(dataDir: string | null): Promise<Database> {
+async function openPglite(dataDir: string | null, from: Blob | undefined): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir ?? undefined);
+  // Loaded here, not at import: a process on PostgreSQL never needs PGlite's WebAssembly.
+  const [{ PGlite }, { default: ClientPgLite }] = await Promise.all([import('@electric-sql/pglite'), import('knex-pglite')]);
+  const pglite = await PGlite.create({ dataDir: dataDir ?? undefined, loadDataDir: from });
   const knex = knexFactory({
     client: ClientPgLite as unknown as typeof Knex.Client,
     dialect: 'postgres',
