@@ -7,7 +7,15 @@ export const IDENTITY_SCHEMA = 'identity';
 /** Live keys an account may hold at once, for rotation (public record: credentials). */
 export const MAX_LIVE_KEYS = 5;
 const CACHE_TTL_MS = 30_000;
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
+/** scrypt's cost and output length for a key's hash; each hash carries its own, so a check reads them from it. */
+export interface KeyHashing {
+  N: number;
+  r: number;
+  p: number;
+  keylen: number;
+}
+/** The parameters of every key hashed in production: OWASP's scrypt minimum (Password Storage Cheat Sheet). */
+export const KEY_HASHING: KeyHashing = { N: 16384, r: 8, p: 1, keylen: 32 };
 
 export interface KeyInfo {
   id: string;
@@ -50,15 +58,19 @@ export async function migrateIdentity(db: Database): Promise<void> {
   await migrateSchema(db.knex, IDENTITY_SCHEMA, identityMigrations);
 }
 
-function scrypt(secret: string, salt: Buffer, p: typeof SCRYPT): Promise<Buffer> {
+function scrypt(secret: string, salt: Buffer, p: KeyHashing): Promise<Buffer> {
   const opts: ScryptOptions = { N: p.N, r: p.r, p: p.p, maxmem: 64 * 1024 * 1024 };
   return new Promise((resolve, reject) => scryptCb(secret, salt, p.keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
 }
 
-async function hashSecret(secret: string): Promise<string> {
+/** A key's stored form: `scrypt$N$r$p$salt$hash`, the salt and hash in base64. */
+function storedHash(hashing: KeyHashing, salt: Buffer, hash: Buffer): string {
+  return ['scrypt', hashing.N, hashing.r, hashing.p, salt.toString('base64'), hash.toString('base64')].join('$');
+}
+
+async function hashSecret(secret: string, hashing: KeyHashing): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scrypt(secret, salt, SCRYPT);
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), hash.toString('base64')].join('$');
+  return storedHash(hashing, salt, await scrypt(secret, salt, hashing));
 }
 
 /** Checks a secret against a stored hash: one scrypt of the stored hash's parameters. */
@@ -78,14 +90,9 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
  * the same scrypt as a wrong secret for a real key and its time tells nothing (OWASP
  * Authentication Cheat Sheet, "Authentication Responses").
  */
-const NO_KEY_HASH = [
-  'scrypt',
-  SCRYPT.N,
-  SCRYPT.r,
-  SCRYPT.p,
-  Buffer.alloc(16, 1).toString('base64'),
-  Buffer.alloc(SCRYPT.keylen).toString('base64'),
-].join('$');
+function noKeyHash(hashing: KeyHashing): string {
+  return storedHash(hashing, Buffer.alloc(16, 1), Buffer.alloc(hashing.keylen));
+}
 
 /**
  * Application keys read `fc1.<key id>.<secret>`: the key id lets a check hash one candidate
@@ -118,10 +125,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class IdentityStore implements Identity {
   private readonly cache = new Map<string, { account: Account; expires: number }>();
 
+  private readonly noKeyHash: string;
+
   constructor(
     private readonly knex: Knex,
     private readonly verify: VerifySecret = verifySecret,
-  ) {}
+    /** the parameters new keys are hashed with (a test fleet's are cheaper) */
+    private readonly hashing: KeyHashing = KEY_HASHING,
+  ) {
+    this.noKeyHash = noKeyHash(hashing);
+  }
 
   private get accounts() {
     return this.knex.withSchema(IDENTITY_SCHEMA).table('accounts');
@@ -147,7 +160,7 @@ export class IdentityStore implements Identity {
     const account: Account = { id: randomUUID(), name: input.name, handle };
     const keyId = randomUUID();
     const secret = randomBytes(32).toString('base64url');
-    const hash = await hashSecret(secret);
+    const hash = await hashSecret(secret, this.hashing);
     try {
       await this.knex.transaction(async (trx) => {
         await trx.withSchema(IDENTITY_SCHEMA).table('accounts').insert(account);
@@ -171,7 +184,7 @@ export class IdentityStore implements Identity {
   async addKey(accountId: string): Promise<{ keyId: string; applicationKey: string }> {
     const keyId = randomUUID();
     const secret = randomBytes(32).toString('base64url');
-    const hash = await hashSecret(secret);
+    const hash = await hashSecret(secret, this.hashing);
     await this.knex.transaction(async (trx) => {
       // Lock the account row so two concurrent adds cannot both pass the limit.
       const account = await trx.withSchema(IDENTITY_SCHEMA).table('accounts').where({ id: accountId }).forUpdate().first('id');
@@ -237,7 +250,7 @@ export class IdentityStore implements Identity {
     const parsed = parseKey(applicationKey);
     const row = parsed && UUID.test(applicationId) ? await this.storedKey(applicationId, parsed.keyId) : undefined;
     // Every bad credential runs one scrypt, found or not, so none answers faster than another.
-    const valid = await this.verify(parsed?.secret ?? applicationKey, row?.hash ?? NO_KEY_HASH);
+    const valid = await this.verify(parsed?.secret ?? applicationKey, row?.hash ?? this.noKeyHash);
     if (!row || !valid) return null;
     const account: Account = { id: row.id, name: row.name, handle: row.handle };
     if (this.cache.size > 10_000) this.cache.clear();
