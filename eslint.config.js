@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.kafka/**', 'coverage/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.kafka/**', 'coverage/**', 'test-output/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -9,6 +9,8 @@ const swc = [
   },
 ];
 
+import { availableParallelism } from 'node:os';
+
 /** @type {import('jest').Config} */
 export default {
   testEnvironment: 'node',
@@ -18,4 +20,10 @@ export default {
   testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$'],
   testTimeout: 30000,
+  // Jest's default leaves a core to itself (cores - 1), which on a two-core machine runs every
+  // file in band; a test file spends much of its time waiting (a fleet's start, its compute
+  // threads, its database), so two workers keep both cores busy.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
+  globalSetup: '<rootDir>/scripts/test-global-setup.mjs',
+  reporters: ['default', ['<rootDir>/scripts/test-times-reporter.mjs', { name: 'test-times' }]],
 };

@@ -1,10 +1,14 @@
-// Checks that the integration suite has its real dependencies, then gives it a clean database.
+// Checks that the integration suite has its real dependencies, then gives it clean databases: the
+// machine's DATABASE_URL with every area's schema dropped, and one empty database per Jest worker
+// (use-worker-database.mjs). Then computes the fixtures the tests share (scripts/test-global-setup.mjs).
 import pg from 'pg';
 import { Kafka, logLevel } from 'kafkajs';
+import { prepareTestFixtures } from '../../scripts/test-global-setup.mjs';
+import { workerDatabaseUrl } from './worker-databases.mjs';
 
 const SCHEMAS = ['identity', 'agriculture', 'tiles', 'insight', 'platform', 'model', 'observations', 'transfer', 'events', 'archive'];
 
-export default async function globalSetup() {
+export default async function globalSetup(globalConfig) {
   const { DATABASE_URL, KAFKA_BROKERS } = process.env;
   if (!DATABASE_URL || !KAFKA_BROKERS) {
     throw new Error('The integration suite needs DATABASE_URL and KAFKA_BROKERS (see README "Integration tests").');
@@ -17,6 +21,11 @@ export default async function globalSetup() {
   }
   // A test database: start every run from empty schemas so a changed migration never meets stale tables.
   for (const schema of SCHEMAS) await client.query(`drop schema if exists "${schema}" cascade`);
+  for (let worker = 1; worker <= globalConfig.maxWorkers; worker++) {
+    const name = new URL(workerDatabaseUrl(DATABASE_URL, worker)).pathname.slice(1);
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.query(`create database "${name}"`);
+  }
   await client.end();
   const admin = new Kafka({
     clientId: 'fieldcast-it',
@@ -33,4 +42,6 @@ export default async function globalSetup() {
   } finally {
     await admin.disconnect().catch(() => undefined);
   }
+  // The climate lattice; the service tests run on PostgreSQL here, so no PGlite template.
+  prepareTestFixtures({ databaseTemplate: false });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, openAsBlob, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
@@ -7,7 +7,7 @@ import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/b
 import { openDatabase, type Database } from '@fieldcast/db';
 import { createLogger, type Limits } from '@fieldcast/kit';
 import type { GridSource } from '@fieldcast/weather';
-import { IdentityStore, migrateIdentity } from './identity.js';
+import { IdentityStore, KEY_HASHING, type KeyHashing, migrateIdentity, verifySecret } from './identity.js';
 import type { AnyDeps, Service } from './needs.js';
 import { prepareService, type PreparedService } from './services.js';
 
@@ -46,9 +46,22 @@ export function basicAuthHeader(id: string, key: string): string {
   return `Basic ${Buffer.from(`${id}:${key}`).toString('base64')}`;
 }
 
+/**
+ * The migrated database the suite's global setup dumped (FIELDCAST_TEST_DATABASE,
+ * scripts/test-fixtures.ts): starting PGlite from it skips initdb and every migration, most of a
+ * fleet's start.
+ */
+let template: Promise<Blob> | undefined;
+function databaseTemplate(): Promise<Blob> | undefined {
+  const file = process.env.FIELDCAST_TEST_DATABASE;
+  // a Blob backed by the file: PGlite reads it without a copy in memory
+  if (file) template ??= openAsBlob(file);
+  return template;
+}
+
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env.DATABASE_URL;
-  if (!url) return openDatabase({ dataDir: null });
+  if (!url) return openDatabase({ dataDir: null, from: await databaseTemplate() });
   const db = await openDatabase({ url });
   if (!(await db.ping())) throw new Error(`DATABASE_URL is set but PostgreSQL at ${url} is unreachable`);
   return db;
@@ -70,6 +83,13 @@ export async function openTestTransport(): Promise<Transport> {
 }
 
 let accountCounter = 0;
+
+/**
+ * A test fleet hashes its accounts' keys with scrypt at N = 1,024 (2 ms a hash, not 45): its
+ * tests make two accounts each and check each key once. Each hash carries its parameters, so the
+ * services check keys as they do in production; identity.test.ts holds the production ones.
+ */
+const TEST_KEY_HASHING: KeyHashing = { ...KEY_HASHING, N: 1024 };
 
 export interface TestFleetOptions {
   now?: () => Date;
@@ -102,7 +122,7 @@ export async function startTestFleet(definitions: Service[], options: TestFleetO
   const db = await openTestDatabase();
   const transport = await openTestTransport();
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const identity = new IdentityStore(db.knex);
+  const identity = new IdentityStore(db.knex, verifySecret, TEST_KEY_HASHING);
   const weather = await testWeather(definitions, options);
   await migrateIdentity(db);
   // Services that keep files get a data dir of their own, removed with the fleet.

@@ -1,0 +1,29 @@
+// What a whole test run computes once, before any test file (scripts/test-global-setup.mjs):
+//   - the synthetic world's climate lattice, written to the cache folder, which every process and
+//     compute thread then reads instead of computing the places it touches
+//     (packages/weather/src/synthetic/climate-lattice.ts);
+//   - when a file is named on the command line, an embedded database with identity and every
+//     area's schema migrated, dumped to it: each test fleet then starts PGlite from it
+//     (openTestDatabase) instead of running initdb and every migration again.
+// Prints one line per fixture.
+import { writeFileSync } from 'node:fs';
+import { dumpDatabase, openDatabase } from '@fieldcast/db';
+import { SERVICES } from '@fieldcast/fleet';
+import { migrateIdentity, migrateService } from '@fieldcast/runtime';
+import { writeClimateLatticeFile } from '@fieldcast/weather';
+
+const templateFile = process.argv[2];
+
+let started = Date.now();
+const lattice = writeClimateLatticeFile();
+process.stdout.write(`climate lattice: ${lattice} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+
+if (templateFile) {
+  started = Date.now();
+  const db = await openDatabase({ dataDir: null });
+  await migrateIdentity(db);
+  for (const service of SERVICES) await migrateService(db, service);
+  writeFileSync(templateFile, new Uint8Array(await (await dumpDatabase(db)).arrayBuffer()));
+  await db.close();
+  process.stdout.write(`database template: ${templateFile} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+}
