@@ -10,7 +10,7 @@
  */
 import { earthGeography } from '@fieldcast/geography';
 import { yearAngle } from './climate.js';
-import { cellClimate, convectiveWetness, leeAt, westerlyWeight } from './geoclimate.js';
+import { convectiveWetness, leeAt, pointClimate, westerlyWeight } from './geoclimate.js';
 
 const DEG = Math.PI / 180;
 const KM_PER_DEG = 111.2;
@@ -106,11 +106,6 @@ function tileIngredients(lat: number, lon: number): TileIngredients {
     upwindSeaShare: upwindSea.length / UPWIND_SEA_DEG,
     lee: leeAt(lat, lon, geo),
   };
-}
-
-function pointClimate(lat: number, lon: number): PointClimate {
-  const c = cellClimate([lat], [lon]);
-  return { mean: c.mean[0]!, seasonCos: c.seasonCos[0]!, seasonSin: c.seasonSin[0]! };
 }
 
 function valueOf(c: PointClimate, ca: number, sa: number): number {
