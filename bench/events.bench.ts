@@ -172,7 +172,7 @@ async function main(): Promise<void> {
     vendor: 'fieldcast',
     bodyLimit: '1mb',
     // Throughput is measured here, not the limiter: one account's request rate is unlimited
-    // unless RATE_LIMIT_PER_SECOND says otherwise (README "Limits").
+    // unless RATE_LIMIT_PER_SECOND says otherwise (docs/operations.md "Limits").
     limits: limitsFromEnv(parseEnv(FleetEnv, { RATE_LIMIT_PER_SECOND: '0', ...process.env })),
     host: '127.0.0.1',
     shutdownTimeoutMs: 2000,

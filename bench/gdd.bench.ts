@@ -70,7 +70,7 @@ const season = (days: number) => {
 
 async function main(): Promise<void> {
   // Throughput is measured here, not the limiter: one account's request rate is unlimited unless
-  // RATE_LIMIT_PER_SECOND says otherwise (README "Limits"); ten connections stay under the heavy cap.
+  // RATE_LIMIT_PER_SECOND says otherwise (docs/operations.md "Limits"); ten connections stay under the heavy cap.
   const limits = limitsFromEnv(parseEnv(FleetEnv, { RATE_LIMIT_PER_SECOND: '0', ...process.env }));
   const fleet = await startTestFleet([agricultureService], { weather: new SyntheticSource(), limits });
   const server = fleet.app('agriculture').listen(0, '127.0.0.1');

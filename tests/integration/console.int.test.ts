@@ -1,6 +1,6 @@
 // The console in a real browser (docs/decisions/0190-console-served-by-the-fleet.md): Debian's
 // chromium driven by playwright-core against an embedded fleet, as `pnpm start` runs it. Each
-// page state is screenshotted into test-output/console/; the README's screenshot is written to
+// page state is screenshotted into test-output/console/; the screenshot in docs/areas.md is written to
 // docs/console.png. Any browser console error fails the test.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -11,7 +11,7 @@ const SCHEMAS = ['identity', 'agriculture', 'tiles', 'insight', 'platform', 'mod
 export default async function globalSetup(globalConfig) {
   const { DATABASE_URL, KAFKA_BROKERS } = process.env;
   if (!DATABASE_URL || !KAFKA_BROKERS) {
-    throw new Error('The integration suite needs DATABASE_URL and KAFKA_BROKERS (see README "Integration tests").');
+    throw new Error('The integration suite needs DATABASE_URL and KAFKA_BROKERS (see README "Tests").');
   }
   const client = new pg.Client({ connectionString: DATABASE_URL });
   try {

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 
 /**
- * The limits of one service process (README "Limits"; docs/decisions/0060-limits-per-account.md,
+ * The limits of one service process (docs/operations.md "Limits"; docs/decisions/0060-limits-per-account.md,
  * docs/decisions/0061-bounded-lists.md). A rate of 0 or a maximum of 0 turns that limit off.
  */
 export interface Limits {

@@ -22,7 +22,7 @@ export interface HttpDeps {
   /** the media type vendor token (FIELDCAST_VENDOR) */
   vendor: string;
   bodyLimit: string;
-  /** rates, concurrency and sizes per account (README "Limits"); the defaults where not given */
+  /** rates, concurrency and sizes per account (docs/operations.md "Limits"); the defaults where not given */
   limits?: Partial<Limits>;
   now: () => Date;
   /**

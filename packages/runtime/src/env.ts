@@ -36,7 +36,7 @@ const storeList = optionalString
   )
   .refine((list) => !list || list.every(isStoreLocation), { message: 'must be comma-separated Zarr store paths or http(s) URLs' });
 
-/** Every variable the fleet reads (README "Environment"). */
+/** Every variable the fleet reads (docs/operations.md "Environment"). */
 export const FleetEnv = z.object({
   PORT_BASE: z.coerce.number().int().min(1).max(65000).default(8080),
   PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -59,7 +59,7 @@ export const FleetEnv = z.object({
   FIELDCAST_DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT: z.string().default('1mb'),
-  // Limits per account (README "Limits", docs/decisions/0060-limits-per-account.md); 0 turns a rate or a cap off.
+  // Limits per account (docs/operations.md "Limits", docs/decisions/0060-limits-per-account.md); 0 turns a rate or a cap off.
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(100),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(1_000),
   HEAVY_REQUESTS_PER_ACCOUNT: z.coerce.number().int().min(0).default(16),
@@ -68,7 +68,7 @@ export const FleetEnv = z.object({
   MAX_RESOURCES_PER_KIND: z.coerce.number().int().min(1).default(10_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   FIELDCAST_WEATHER_STORES: storeList,
-  /** addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed (README "Environment"), comma-separated */
+  /** addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed (docs/operations.md "Environment"), comma-separated */
   FIELDCAST_TRUSTED_PROXIES: optionalString.transform((v) =>
     v
       ? v
@@ -81,7 +81,7 @@ export const FleetEnv = z.object({
   FIELDCAST_SIGNING_KEY: optionalString.refine((v) => v === undefined || v.length >= 32, { message: 'must be at least 32 characters' }),
   /** the most a service keeps in its file cache under the data dir, MiB */
   FIELDCAST_FILE_CACHE_MB: z.coerce.number().int().min(1).default(2048),
-  /** worker threads for heavy computation per service (README "Limits"); 0 computes on the event loop */
+  /** worker threads for heavy computation per service (docs/operations.md "Limits"); 0 computes on the event loop */
   FIELDCAST_COMPUTE_THREADS: z.coerce.number().int().min(0).max(256).optional(),
   /**
    * whether services' clock-driven work (frame announcements, forecast events) runs in this

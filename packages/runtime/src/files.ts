@@ -15,7 +15,7 @@ export interface ServiceFiles {
   signingKey: Buffer;
 }
 
-/** Where the files of a process live, as the environment sets them (README "Environment"). */
+/** Where the files of a process live, as the environment sets them (docs/operations.md "Environment"). */
 export interface FilesConfig {
   dataDir: string;
   /** default 2 GiB */

@@ -1,7 +1,7 @@
 import type { Limits } from '@fieldcast/kit';
 import type { FleetEnv } from './env.js';
 
-/** The limits per account the environment sets (README "Limits"); the kit's defaults match the variables' defaults. */
+/** The limits per account the environment sets (docs/operations.md "Limits"); the kit's defaults match the variables' defaults. */
 export function limitsFromEnv(env: FleetEnv): Partial<Limits> {
   return {
     requests: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },

@@ -2,7 +2,7 @@ import { DEFAULT_LIMITS } from '@fieldcast/kit';
 import { ConfigError, FleetEnv, parseEnv } from '../src/env.js';
 import { limitsFromEnv } from '../src/limits.js';
 
-describe('limits from the environment (README "Limits")', () => {
+describe('limits from the environment (docs/operations.md "Limits")', () => {
   it('without variables, the kit defaults: the limits are on', () => {
     const { clock: _clock, ...defaults } = DEFAULT_LIMITS;
     expect(limitsFromEnv(parseEnv(FleetEnv, {}))).toEqual(defaults);

@@ -23,7 +23,7 @@ export interface DegreeDayRouteDeps {
 
 const PARAMETERS = 'Query: base, scale, start, end (spec 4.1) and method, cap; unknown parameters are ignored.';
 
-/** The work limit as each operation states it (README "Limits"; docs/decisions/0050-degree-day-work-limit.md). */
+/** The work limit as each operation states it (docs/operations.md "Limits"; docs/decisions/0050-degree-day-work-limit.md). */
 const LIMIT = `At most ${MAX_DEGREE_DAY_CELL_DAYS.toLocaleString('en')} cell-days (weather grid cells x days)`;
 const WORK = {
   contours: `${LIMIT}: the cells within one cell of the field's bounding box, times the days; a request over it gets 422 request_too_large, naming the limit and its size, before anything is computed.`,
