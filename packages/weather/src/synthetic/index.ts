@@ -21,5 +21,5 @@ export {
 } from './severe.js';
 export { PRECIPITATION_TYPE } from './precipitation.js';
 export { LAPSE_RATE_K_PER_M } from './climate.js';
-export { writeClimateLatticeFile } from './geoclimate.js';
+export { climateLatticeFile, writeClimateLatticeFile } from './geoclimate.js';
 export { climateCacheDir } from './climate-lattice.js';
