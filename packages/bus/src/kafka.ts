@@ -84,7 +84,14 @@ export class KafkaTransport implements Transport {
       this.options.topicRefreshMs ?? 10_000,
     );
     this.subscriptions.add(sub);
-    await sub.start();
+    try {
+      await sub.start();
+    } catch (err) {
+      // the broker is unreachable: nothing of this subscription is kept, the caller retries
+      this.subscriptions.delete(sub);
+      await sub.stop();
+      throw err;
+    }
     return {
       stop: async () => {
         this.subscriptions.delete(sub);

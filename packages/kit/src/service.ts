@@ -30,8 +30,13 @@ export interface HttpDeps {
    * (FIELDCAST_TRUSTED_PROXIES); none when not given, so the client address is the socket's
    */
   trustedProxies?: readonly string[];
-  /** reachability of each dependency the service was given (database, transport), for /readyz */
+  /** reachability of each dependency the service cannot answer requests without (the database), for /readyz */
   ready(): Promise<Record<string, boolean>>;
+  /**
+   * reachability of dependencies its requests do not wait for (the broker: changes wait in the
+   * outbox), reported in /readyz's body and never failing it
+   */
+  reports?(): Promise<Record<string, boolean>>;
 }
 
 /**
@@ -78,9 +83,9 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   });
   app.get('/readyz', async (_req, res) => {
     res.locals.route = '/readyz';
-    const checks = await deps.ready();
+    const [checks, reports] = await Promise.all([deps.ready(), deps.reports?.()]);
     const ready = Object.values(checks).every(Boolean);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks });
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks, ...(reports ? { reports } : {}) });
   });
   app.get('/metrics', async (_req, res) => {
     res.locals.route = '/metrics';
