@@ -1,4 +1,4 @@
-import type { IncomingMessage, MessageHandler, OutgoingMessage, Subscription, Transport } from './transport.js';
+import type { ConsumerLag, IncomingMessage, MessageHandler, OutgoingMessage, Subscription, Transport } from './transport.js';
 
 interface GroupState {
   pattern: RegExp;
@@ -49,6 +49,15 @@ export class InProcessTransport implements Transport {
         await state.idle;
       },
     };
+  }
+
+  /** One partition per topic; a group that is not subscribed has consumed nothing. */
+  async lag(group: string, pattern: RegExp): Promise<ConsumerLag[]> {
+    if (this.down) throw new Error('in-process transport is down');
+    const offsets = this.groups.get(group)?.offsets;
+    return [...this.logs]
+      .filter(([topic]) => pattern.test(topic))
+      .map(([topic, log]) => ({ topic, partition: 0, messages: log.length - (offsets?.get(topic) ?? 0) }));
   }
 
   async ready(): Promise<boolean> {

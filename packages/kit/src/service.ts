@@ -7,7 +7,7 @@ import type { Identity } from './identity.js';
 import { resolveLimits, type Limits } from './limits.js';
 import type { Logger } from './logger.js';
 import { requestLogging } from './logger.js';
-import { createMetrics } from './metrics.js';
+import { createMetrics, type MetricSource } from './metrics.js';
 import { negotiate, vendorMediaType } from './negotiate.js';
 import { openApiDocument } from './openapi.js';
 import { problemHandler, unknownRoute } from './problem-handler.js';
@@ -37,6 +37,8 @@ export interface HttpDeps {
    * outbox), reported in /readyz's body and never failing it
    */
   reports?(): Promise<Record<string, boolean>>;
+  /** figures of this service besides HTTP's, in /metrics */
+  metrics?: readonly MetricSource[];
 }
 
 /**
@@ -73,7 +75,7 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  const metrics = createMetrics(definition.area);
+  const metrics = createMetrics(definition.area, deps.metrics);
   app.use(requestLogging(deps.logger), metrics.middleware, compression(), cors({ exposedHeaders: EXPOSED_HEADERS }), noSniff);
 
   // Operational endpoints: no credentials, no vendor negotiation (probes and scrapers send neither).

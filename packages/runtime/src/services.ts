@@ -8,6 +8,7 @@ import { answerClientError, createServiceApp, type HttpDeps, type Limits, type L
 import type { GridSource } from '@fieldcast/weather';
 import { BackgroundTasks } from './background.js';
 import { untilDone } from './broker-retry.js';
+import { type ConsumedTopics, pipelineMetrics } from './pipeline-metrics.js';
 import { type FilesConfig, serviceFiles } from './files.js';
 import { IdentityStore, migrateIdentity } from './identity.js';
 import { needsTransport, topicsOf, type AnyDeps, type Service } from './needs.js';
@@ -92,6 +93,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     // never a reason to take a replica out of service (docs/architecture.md §5).
     ready: async () => ({ database: await db.ping() }),
     ...(transport ? { reports: async () => ({ transport: await transport.ready() }) } : {}),
+    metrics: pipelineMetrics(outbox, transport, () => consumed),
   };
   const deps: AnyDeps = {
     ...http,
@@ -103,6 +105,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
   };
   await outbox?.start();
   const subscriptions: { stop(): Promise<void> }[] = [];
+  const consumed: ConsumedTopics[] = [];
   let background: BackgroundTasks | undefined;
   // Background passes end first: what the last one wrote to the outbox is then drained by the relay's stop.
   const stop = async () => {
@@ -114,6 +117,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
   };
   try {
     for (const consumer of service.consumers?.(deps) ?? []) {
+      consumed.push({ group: consumer.group, topics: consumer.topics });
       const subscribe = () => transport!.subscribe(consumer.group, consumer.topics, (message) => consumer.handle(message));
       subscriptions.push(await untilDone(`consumer group ${consumer.group}`, subscribe, logger));
     }

@@ -68,4 +68,61 @@ describe('a service started while the broker is down', () => {
       await transport.close();
     }
   }, 30_000);
+
+  it('reports the pipeline in /metrics: the outbox backlog while the broker is away, the broker, failures, consumer lag', async () => {
+    const db = await openTestDatabase();
+    const transport = new InProcessTransport();
+    transport.down = true;
+    await migrateIdentity(db);
+    const logger = createLogger({ level: 'silent' });
+    const service = await prepareService(
+      relay,
+      { db, transport, logger, vendor: 'fieldcast', bodyLimit: '1mb', background: false },
+      new IdentityStore(db.knex, verifySecret),
+    );
+    const figure = async (name: string) => {
+      const text = (await request(service.app).get('/metrics')).text;
+      return text
+        .split('\n')
+        .filter((l) => l.startsWith(name))
+        .map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]);
+    };
+    try {
+      const subject = '1c7b2e4f-3a5d-4b6c-9d8e-0f1a2b3c4d5e';
+      await db.knex.transaction((trx) =>
+        service.deps.outbox!.add(trx, TOPIC, {
+          area: 'relay',
+          resource: 'thing',
+          action: 'created',
+          subject,
+          data: { account: null, resource: {} },
+        }),
+      );
+      expect(await figure('fieldcast_outbox_unsent_rows')).toEqual([['fieldcast_outbox_unsent_rows{service="relay"}', 1]]);
+      expect(await figure('fieldcast_broker_connected')).toEqual([['fieldcast_broker_connected{service="relay"}', 0]]);
+      const [[, waited]] = (await figure('fieldcast_outbox_oldest_unsent_seconds')) as [[string, number]];
+      expect(waited).toBeGreaterThanOrEqual(0);
+      await eventually(
+        async () => expect((await figure('fieldcast_outbox_publish_failures_total'))[0]![1]).toBeGreaterThan(0),
+        10_000,
+        100,
+      );
+
+      transport.down = false;
+      await eventually(
+        async () => {
+          expect(await figure('fieldcast_outbox_unsent_rows')).toEqual([['fieldcast_outbox_unsent_rows{service="relay"}', 0]]);
+          expect(await figure('fieldcast_broker_connected')).toEqual([['fieldcast_broker_connected{service="relay"}', 1]]);
+          expect(await figure('fieldcast_consumer_lag_messages')).toEqual([
+            [`fieldcast_consumer_lag_messages{group="relay",topic="${TOPIC}",partition="0",service="relay"}`, 0],
+          ]);
+        },
+        15_000,
+        250,
+      );
+    } finally {
+      await service.stop();
+      await transport.close();
+    }
+  }, 30_000);
 });

@@ -74,7 +74,7 @@ const computer = defineService({
 /** Stands in for a weather source: these services only report what they were handed. */
 const weather = { label: 'given' } as unknown as GridSource;
 
-const HTTP = ['bodyLimit', 'identity', 'logger', 'now', 'ready', 'vendor'];
+const HTTP = ['bodyLimit', 'identity', 'logger', 'metrics', 'now', 'ready', 'vendor'];
 
 describe('a test fleet of services that declare different needs', () => {
   let fleet: TestFleet;
