@@ -4,37 +4,10 @@
  * sign-and-magnitude, the high bit the sign, regulation 92.1.5).
  */
 
-/** The bytes plus a few zeros, so that a reader may load a whole 32-bit window at the end. */
-export function padded(bytes: Uint8Array): Uint8Array {
-  const out = new Uint8Array(bytes.length + 8);
-  out.set(bytes);
-  return out;
-}
-
-export class BitReader {
-  /** Position in bits from the start of `bytes`. */
-  pos: number;
-  constructor(
-    private readonly bytes: Uint8Array,
-    startBit = 0,
-  ) {
-    this.pos = startBit;
-  }
-
-  /** An unsigned integer of `n` bits (0-32). */
-  read(n: number): number {
-    const value = readBits(this.bytes, this.pos, n);
-    this.pos += n;
-    return value;
-  }
-
-  /** Moves on to the next octet boundary (the packed arrays of templates 7.2/7.3 each start on one). */
-  align(): void {
-    this.pos = (this.pos + 7) & ~7;
-  }
-}
-
-/** An unsigned integer of `n` bits (0-32) at `bit` of a buffer with 4 bytes of slack at its end. */
+/**
+ * An unsigned integer of `n` bits (0-32) at `bit`. Reads past the end of `b` give undefined, which
+ * the bit operators take as 0: the last value of a section needs no slack after it.
+ */
 export function readBits(b: Uint8Array, bit: number, n: number): number {
   if (n === 0) return 0;
   if (n > 25) {
@@ -46,38 +19,77 @@ export function readBits(b: Uint8Array, bit: number, n: number): number {
   return ((window << (bit & 7)) >>> 0) >>> (32 - n);
 }
 
+/** `count` unsigned integers of `n` bits packed back to back from `bit` (group references, widths, lengths). */
+export function unpackUints(bytes: Uint8Array, bit: number, n: number, count: number): Uint32Array {
+  const out = new Uint32Array(count);
+  if (n > 0) for (let i = 0; i < count; i++, bit += n) out[i] = readBits(bytes, bit, n);
+  return out;
+}
+
+/** A DataView of the bytes: V8 reads big-endian words through one far faster than byte by byte. */
+export function viewOf(bytes: Uint8Array): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** `readBits` through a DataView, zeros past its end. */
+function readBitsAt(view: DataView, bit: number, n: number): number {
+  let value = 0;
+  const last = view.byteLength;
+  for (let k = 0; k < n;) {
+    const p = (bit + k) >>> 3;
+    const offset = (bit + k) & 7;
+    const take = Math.min(8 - offset, n - k);
+    const byte = p < last ? view.getUint8(p) : 0;
+    value = value * 2 ** take + ((byte >>> (8 - offset - take)) & ((1 << take) - 1));
+    k += take;
+  }
+  return value;
+}
+
 /**
- * `count` unsigned integers of `n` bits each, packed back to back from `bit`, written to
- * `out[at..]`. `bytes` needs 4 bytes of slack after the last value (see `padded`).
+ * `count` unsigned integers X of `n` bits packed back to back from `bit`, written to `out[at..]`
+ * as offset + X * factor (the scaling of regulation 92.9.4 done in the same pass). Each case has
+ * a loop of its own, so that the JIT's feedback for one (a field's million values) is not the
+ * other's (complex packing's many short groups).
  */
-export function unpackInto(
-  bytes: Uint8Array,
+export function unpackInto(view: DataView, bit: number, n: number, count: number, out: Float32Array, at = 0, offset = 0, factor = 1): void {
+  if (n === 0) out.fill(offset, at, at + count);
+  else if ((bit & 7) === 0 && n === 8) unpackOctets(view, bit >>> 3, out, at, at + count, offset, factor);
+  else if ((bit & 7) === 0 && n === 16) unpackPairs(view, bit >>> 3, out, at, at + count, offset, factor);
+  else {
+    const done = n <= 25 ? unpackWindows(view, bit, n, out, at, at + count, offset, factor) : at;
+    for (let i = done, b = bit + (done - at) * n; i < at + count; i++, b += n) out[i] = offset + readBitsAt(view, b, n) * factor;
+  }
+}
+
+function unpackOctets(view: DataView, p: number, out: Float32Array, from: number, to: number, offset: number, factor: number): void {
+  for (let i = from; i < to; i++, p++) out[i] = offset + view.getUint8(p) * factor;
+}
+
+function unpackPairs(view: DataView, p: number, out: Float32Array, from: number, to: number, offset: number, factor: number): void {
+  for (let i = from; i < to; i++, p += 2) out[i] = offset + view.getUint16(p) * factor;
+}
+
+/** Values of up to 25 bits through a 32-bit window, whatever their first bit's place in its octet; returns where it stopped (the last 4 octets are left to `readBitsAt`). */
+function unpackWindows(
+  view: DataView,
   bit: number,
   n: number,
-  count: number,
-  out: Float64Array | Float32Array | Uint32Array,
-  at = 0,
-): void {
-  if (n === 0) {
-    out.fill(0, at, at + count);
-    return;
-  }
-  if ((bit & 7) === 0 && (n === 8 || n === 16)) {
-    let p = bit >>> 3;
-    if (n === 8) for (let i = 0; i < count; i++) out[at + i] = bytes[p++]!;
-    else for (let i = 0; i < count; i++, p += 2) out[at + i] = (bytes[p]! << 8) | bytes[p + 1]!;
-    return;
-  }
-  if (n > 25) {
-    for (let i = 0; i < count; i++, bit += n) out[at + i] = readBits(bytes, bit, n);
-    return;
-  }
+  out: Float32Array,
+  from: number,
+  to: number,
+  offset: number,
+  factor: number,
+): number {
   const drop = 32 - n;
-  for (let i = 0; i < count; i++, bit += n) {
+  const lastWindow = view.byteLength - 4;
+  let i = from;
+  for (; i < to; i++, bit += n) {
     const p = bit >>> 3;
-    const window = ((bytes[p]! << 24) | (bytes[p + 1]! << 16) | (bytes[p + 2]! << 8) | bytes[p + 3]!) >>> 0;
-    out[at + i] = ((window << (bit & 7)) >>> 0) >>> drop;
+    if (p > lastWindow) break;
+    out[i] = offset + (((view.getUint32(p) << (bit & 7)) >>> 0) >>> drop) * factor;
   }
+  return i;
 }
 
 /** Sign-and-magnitude integers of 1, 2 and 4 octets (regulation 92.1.5). */

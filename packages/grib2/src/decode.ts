@@ -9,8 +9,8 @@ import type { GribField } from './message.js';
 import { decodeAec } from './packing/aec.js';
 import { decodeComplex } from './packing/complex.js';
 import { decodeJpeg2000Samples } from './packing/jpeg2000.js';
-import { decodePngSamples } from './packing/png.js';
-import { decodeSimple, scaleInPlace } from './packing/simple.js';
+import { decodePngValues } from './packing/png.js';
+import { decodeSimple, scaleInPlace, scaling } from './packing/simple.js';
 
 /** The field's values on its grid: rows north to south, west to east within a row (see LatLonGrid). */
 export async function decodeField(field: GribField): Promise<Float32Array> {
@@ -36,11 +36,14 @@ async function unpack(field: GribField): Promise<Float32Array> {
     case 40:
       return scaleInPlace(await decodeJpeg2000Samples(field.data, n), r);
     case 41:
-      return scaleInPlace(decodePngSamples(field.data, n), r);
+      return decodePngValues(field.data, n, scaling(r).offset, scaling(r).factor);
     case 42: {
       const { flags, blockSize, referenceSampleInterval } = r.ccsds!;
       const samples = decodeAec(field.data, n, { bitsPerSample: r.bitsPerValue, blockSize, rsi: referenceSampleInterval, flags });
-      return scaleInPlace(Float32Array.from(samples), r);
+      const values = new Float32Array(n);
+      const { offset, factor } = scaling(r);
+      for (let i = 0; i < n; i++) values[i] = offset + samples[i]! * factor;
+      return values;
     }
   }
 }

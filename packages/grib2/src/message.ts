@@ -40,7 +40,9 @@ interface Section {
 }
 
 /** Every field of every GRIB2 message in `bytes`, in order; anything between messages is skipped. */
-export function readFields(bytes: Uint8Array): GribField[] {
+export function readFields(input: Uint8Array): GribField[] {
+  // A plain view (not a node Buffer) keeps every reader's byte access of one kind.
+  const bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   const fields: GribField[] = [];
   let p = 0;
   for (;;) {

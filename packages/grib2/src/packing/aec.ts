@@ -33,8 +33,39 @@ export interface AecParameters {
   flags: number;
 }
 
+/** The stream as big-endian 32-bit words, with two zero words after it for the readers' look-ahead. */
+function toWords(input: Uint8Array): Uint32Array {
+  const words = new Uint32Array((input.length >>> 2) + 3);
+  const whole = input.length >>> 2;
+  const view = new DataView(input.buffer, input.byteOffset, input.byteLength);
+  for (let i = 0; i < whole; i++) words[i] = view.getUint32(4 * i);
+  for (let p = whole * 4, shift = 24; p < input.length; p++, shift -= 8) words[whole] = (words[whole]! | (input[p]! << shift)) >>> 0;
+  return words;
+}
+
+/** `n` bits (1-32) at `bit`. */
+function peek(words: Uint32Array, bit: number, n: number): number {
+  const i = bit >>> 5;
+  const s = bit & 31;
+  const w = s === 0 ? words[i]! : ((words[i]! << s) | (words[i + 1]! >>> (32 - s))) >>> 0;
+  return n === 32 ? w : w >>> (32 - n);
+}
+
+/** The number of zero bits from `bit` to the next one bit (a fundamental sequence, 121.0-B-3 §5.1.2). */
+function zeros(words: Uint32Array, bit: number, lastWord: number): number {
+  let i = bit >>> 5;
+  const w = (words[i]! << (bit & 31)) >>> 0;
+  if (w !== 0) return Math.clz32(w);
+  let count = 32 - (bit & 31);
+  for (i++; words[i] === 0; i++) {
+    if (i >= lastWord) throw new GribError('CCSDS stream ends inside a block');
+    count += 32;
+  }
+  return count + Math.clz32(words[i]!);
+}
+
 /** The first `count` samples of an AEC stream, as unsigned integers. */
-export function decodeAec(input: Uint8Array, count: number, p: AecParameters): Float64Array {
+export function decodeAec(input: Uint8Array, count: number, p: AecParameters): Uint32Array {
   const { bitsPerSample: n, blockSize, rsi, flags } = p;
   if (flags & AEC_DATA_SIGNED) throw new GribError('CCSDS signed samples are not used by GRIB2 and not supported');
   if (n < 1 || n > 32 || blockSize < 1 || blockSize & 1 || rsi < 1)
@@ -45,40 +76,12 @@ export function decodeAec(input: Uint8Array, count: number, p: AecParameters): F
   const preprocess = (flags & AEC_DATA_PREPROCESS) !== 0;
   const xmax = 2 ** n - 1;
   const rsiSamples = rsi * blockSize;
-  const bytes = new Uint8Array(input.length + 8);
-  bytes.set(input);
+  const words = toWords(input);
   const endBit = input.length * 8;
+  const lastWord = words.length - 1;
   // Room for a whole last interval: the coder fills it out, and only `count` are returned.
-  const out = new Float64Array(Math.ceil(count / rsiSamples) * rsiSamples);
+  const out = new Uint32Array(Math.ceil(count / rsiSamples) * rsiSamples);
   let bit = 0;
-
-  const read = (k: number): number => {
-    if (k === 0) return 0;
-    if (k > 25) return read(k - 16) * 65536 + read(16);
-    const q = bit >>> 3;
-    const w = ((bytes[q]! << 24) | (bytes[q + 1]! << 16) | (bytes[q + 2]! << 8) | bytes[q + 3]!) >>> 0;
-    const v = ((w << (bit & 7)) >>> 0) >>> (32 - k);
-    bit += k;
-    return v;
-  };
-  /** A fundamental sequence: the number of zero bits before the next one bit. */
-  const readFs = (): number => {
-    let fs = 0;
-    for (;;) {
-      if (bit >= endBit) throw new GribError('CCSDS stream ends inside a block');
-      const q = bit >>> 3;
-      const s = bit & 7;
-      const w = (((bytes[q]! << 24) | (bytes[q + 1]! << 16) | (bytes[q + 2]! << 8) | bytes[q + 3]!) << s) >>> 0;
-      const z = Math.clz32(w);
-      if (z < 32 - s) {
-        bit += z + 1;
-        return fs + z;
-      }
-      fs += 32 - s;
-      bit += 32 - s;
-    }
-  };
-
   let pos = 0;
   while (pos < count) {
     const start = pos;
@@ -86,23 +89,52 @@ export function decodeAec(input: Uint8Array, count: number, p: AecParameters): F
     while (block < rsi && pos < count) {
       if (bit >= endBit) throw new GribError(`CCSDS stream ends after ${pos} of ${count} samples`);
       const ref = preprocess && block === 0 ? 1 : 0;
-      const id = read(idLen);
-      if (id === 0) {
-        const secondExtension = read(1);
-        if (ref) out[pos++] = read(n);
+      const id = peek(words, bit, idLen);
+      bit += idLen;
+      if (id > 0 && id < idMax) {
+        // Split sample: every sample's high part as a fundamental sequence, then its k low bits.
+        const k = id - 1;
+        if (ref) {
+          out[pos++] = peek(words, bit, n);
+          bit += n;
+        }
+        const from = pos;
+        const to = pos + blockSize - ref;
+        for (; pos < to; pos++) {
+          const z = zeros(words, bit, lastWord);
+          bit += z + 1;
+          out[pos] = z;
+        }
+        if (k > 0) {
+          for (let i = from; i < to; i++) {
+            out[i] = out[i]! * 2 ** k + peek(words, bit, k);
+            bit += k;
+          }
+        }
+      } else if (id === idMax) {
+        for (let i = 0; i < blockSize; i++, bit += n) out[pos++] = peek(words, bit, n);
+      } else {
+        const secondExtension = peek(words, bit, 1);
+        bit += 1;
+        if (ref) {
+          out[pos++] = peek(words, bit, n);
+          bit += n;
+        }
         if (secondExtension === 0) {
-          let zeroBlocks = readFs() + 1;
+          let zeroBlocks = zeros(words, bit, lastWord) + 1;
+          bit += zeroBlocks;
           if (zeroBlocks === ROS) zeroBlocks = Math.min(rsi - block, SEGMENT - (block % SEGMENT));
           else if (zeroBlocks > ROS) zeroBlocks--;
           if (block + zeroBlocks > rsi) throw new GribError('CCSDS zero-block run past its reference sample interval');
-          const zeros = zeroBlocks * blockSize - ref;
-          out.fill(0, pos, pos + zeros);
-          pos += zeros;
+          const zeroSamples = zeroBlocks * blockSize - ref;
+          out.fill(0, pos, pos + zeroSamples);
+          pos += zeroSamples;
           block += zeroBlocks;
           continue;
         }
         for (let i = ref; i < blockSize;) {
-          const m = readFs();
+          const m = zeros(words, bit, lastWord);
+          bit += m + 1;
           const sum = SE_SUM[m];
           if (sum === undefined) throw new GribError(`CCSDS second-extension code ${m} out of range`);
           const second = m - SE_START[m]!;
@@ -113,15 +145,6 @@ export function decodeAec(input: Uint8Array, count: number, p: AecParameters): F
           out[pos++] = second;
           i++;
         }
-      } else if (id === idMax) {
-        for (let i = 0; i < blockSize; i++) out[pos++] = read(n);
-      } else {
-        const k = id - 1;
-        if (ref) out[pos++] = read(n);
-        const from = pos;
-        const m = blockSize - ref;
-        for (let i = 0; i < m; i++) out[pos++] = readFs() * 2 ** k;
-        if (k > 0) for (let i = from; i < pos; i++) out[i] = out[i]! + read(k);
       }
       block++;
     }
@@ -136,7 +159,7 @@ export function decodeAec(input: Uint8Array, count: number, p: AecParameters): F
  * samples): with theta the room between the prediction and the nearer bound, a mapped value up to
  * 2 theta is an error of +d/2 (even) or -(d+1)/2 (odd); a larger one is measured from that bound.
  */
-function unmap(out: Float64Array, start: number, end: number, xmax: number): void {
+function unmap(out: Uint32Array, start: number, end: number, xmax: number): void {
   let x = out[start]!;
   for (let i = start + 1; i < end; i++) {
     const d = out[i]!;

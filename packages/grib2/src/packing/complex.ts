@@ -10,15 +10,15 @@
  * of all ones in its group's width is the primary missing value and all ones less one the secondary;
  * in a group of width zero, a reference of all ones (less one) marks the whole group.
  */
-import { padded, readBits, signMagnitude, unpackInto } from '../bits.js';
+import { readBits, signMagnitude, unpackInto, unpackUints, viewOf } from '../bits.js';
 import { GribError } from '../errors.js';
 import type { ComplexPacking, Scaling } from '../representation.js';
-import { scaleInPlace } from './simple.js';
+import { scaleInPlace, scaling } from './simple.js';
 
 export function decodeComplex(data: Uint8Array, s: Scaling, c: ComplexPacking, count: number): Float32Array {
   const values = new Float32Array(count);
   if (c.groups === 0) return scaleInPlace(values, s);
-  const bytes = padded(data);
+  const bytes = data;
   let bit = 0;
 
   let first = 0;
@@ -39,14 +39,11 @@ export function decodeComplex(data: Uint8Array, s: Scaling, c: ComplexPacking, c
 
   const ng = c.groups;
   const align = (b: number) => (b + 7) & ~7;
-  const references = new Uint32Array(ng);
-  unpackInto(bytes, bit, s.bitsPerValue, ng, references);
+  const references = unpackUints(bytes, bit, s.bitsPerValue, ng);
   bit = align(bit + s.bitsPerValue * ng);
-  const widths = new Uint32Array(ng);
-  unpackInto(bytes, bit, c.groupWidthBits, ng, widths);
+  const widths = unpackUints(bytes, bit, c.groupWidthBits, ng);
   bit = align(bit + c.groupWidthBits * ng);
-  const lengths = new Uint32Array(ng);
-  unpackInto(bytes, bit, c.groupLengthBits, ng, lengths);
+  const lengths = unpackUints(bytes, bit, c.groupLengthBits, ng);
   bit = align(bit + c.groupLengthBits * ng);
 
   let total = 0;
@@ -63,6 +60,7 @@ export function decodeComplex(data: Uint8Array, s: Scaling, c: ComplexPacking, c
 
   const missing = c.missingManagement;
   const allOnesRef = 2 ** s.bitsPerValue - 1;
+  const view = viewOf(data);
   let hasMissing = false;
   let at = 0;
   for (let g = 0; g < ng; g++) {
@@ -73,50 +71,76 @@ export function decodeComplex(data: Uint8Array, s: Scaling, c: ComplexPacking, c
       const isMissing = missing > 0 && (ref === allOnesRef || (missing === 2 && ref === allOnesRef - 1));
       values.fill(isMissing ? NaN : ref, at, at + len);
       hasMissing ||= isMissing;
-    } else {
-      unpackInto(bytes, bit, w, len, values, at);
+    } else if (missing === 0) {
+      unpackInto(view, bit, w, len, values, at, ref);
       bit += w * len;
-      if (missing > 0) {
-        const primary = 2 ** w - 1;
-        const secondary = missing === 2 ? primary - 1 : -1;
-        for (let i = at; i < at + len; i++) {
-          const x = values[i]!;
-          if (x === primary || x === secondary) {
-            values[i] = NaN;
-            hasMissing = true;
-          } else values[i] = x + ref;
-        }
-      } else if (ref !== 0) for (let i = at; i < at + len; i++) values[i] = values[i]! + ref;
+    } else {
+      unpackInto(view, bit, w, len, values, at);
+      bit += w * len;
+      const primary = 2 ** w - 1;
+      const secondary = missing === 2 ? primary - 1 : -1;
+      for (let i = at; i < at + len; i++) {
+        const x = values[i]!;
+        if (x === primary || x === secondary) {
+          values[i] = NaN;
+          hasMissing = true;
+        } else values[i] = x + ref;
+      }
     }
     at += len;
   }
 
-  if (c.spatialOrder > 0) undoDifferences(values, c.spatialOrder, first, second, minimum, hasMissing);
-  return scaleInPlace(values, s);
+  if (c.spatialOrder > 0) undoDifferences(values, s, c.spatialOrder, first, second, minimum, hasMissing);
+  else scaleInPlace(values, s);
+  return values;
 }
 
 /**
  * Template 7.3 note: the packed values are differences of order 1 (f[i] - f[i-1]) or 2
  * (f[i] - 2 f[i-1] + f[i-2]) less their minimum, taken over the values that are not missing;
  * the first one or two places hold no difference and take the original values from the descriptors.
- * The running sums are kept in float64 and each value is stored once, so a float32 store rounds
- * it at most once.
+ * The running sums are kept in float64 and each value is scaled and stored once.
  */
-function undoDifferences(values: Float32Array, order: number, first: number, second: number, minimum: number, hasMissing: boolean): void {
-  let k = 0;
-  let previous = 0;
+function undoDifferences(
+  values: Float32Array,
+  s: Scaling,
+  order: number,
+  first: number,
+  second: number,
+  minimum: number,
+  hasMissing: boolean,
+): void {
+  const { offset, factor } = scaling(s);
+  let i = 0;
+  const next = (): number => {
+    while (hasMissing && i < values.length && values[i] !== values[i]) i++;
+    return i;
+  };
+  // The first one or two values that are not missing come from the descriptors.
+  let previous = first;
   let beforePrevious = 0;
-  for (let i = 0; i < values.length; i++) {
-    const d = values[i]!;
-    if (hasMissing && d !== d) continue;
-    let v: number;
-    if (k === 0) v = first;
-    else if (k === 1 && order === 2) v = second;
-    else if (order === 1) v = d + minimum + previous;
-    else v = d + minimum + 2 * previous - beforePrevious;
-    beforePrevious = previous;
-    previous = v;
-    values[i] = v;
-    k++;
+  if (next() < values.length) values[i++] = offset + first * factor;
+  if (order === 2 && next() < values.length) {
+    values[i++] = offset + second * factor;
+    beforePrevious = first;
+    previous = second;
+  }
+  const n = values.length;
+  if (order === 1) {
+    for (; i < n; i++) {
+      const d = values[i]!;
+      if (hasMissing && d !== d) continue;
+      previous += d + minimum;
+      values[i] = offset + previous * factor;
+    }
+  } else {
+    for (; i < n; i++) {
+      const d = values[i]!;
+      if (hasMissing && d !== d) continue;
+      const v = d + minimum + 2 * previous - beforePrevious;
+      beforePrevious = previous;
+      previous = v;
+      values[i] = offset + v * factor;
+    }
   }
 }

@@ -13,7 +13,8 @@ const SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 /** Samples per pixel by PNG colour type (§6.1): grey, RGB, indexed, grey+alpha, RGBA. */
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
-export function decodePngSamples(png: Uint8Array, count: number): Float32Array {
+/** The image's first `count` samples X as offset + X * factor. */
+export function decodePngValues(png: Uint8Array, count: number, offset: number, factor: number): Float32Array {
   if (SIGNATURE.some((b, i) => png[i] !== b)) throw new GribError('section 7 of a PNG-packed field is not a PNG image');
   let width = 0;
   let height = 0;
@@ -45,13 +46,15 @@ export function decodePngSamples(png: Uint8Array, count: number): Float32Array {
 
   const out = new Float32Array(count);
   if (bitsPerPixel >= 8) {
+    // Rows of whole octets have no padding: value i starts at octet i * octets.
     const octets = bitsPerPixel >> 3;
-    for (let i = 0; i < count; i++) {
-      const row = Math.floor(i / width);
-      let p = row * rowBytes + (i - row * width) * octets;
-      let v = 0;
-      for (let k = 0; k < octets; k++) v = v * 256 + pixels[p++]!;
-      out[i] = v;
+    if (octets === 1) for (let i = 0; i < count; i++) out[i] = offset + pixels[i]! * factor;
+    else {
+      const view = new DataView(pixels.buffer, pixels.byteOffset, pixels.byteLength);
+      if (octets === 2) for (let i = 0; i < count; i++) out[i] = offset + view.getUint16(2 * i) * factor;
+      else if (octets === 3)
+        for (let i = 0, p = 0; i < count; i++, p += 3) out[i] = offset + (view.getUint16(p) * 256 + view.getUint8(p + 2)) * factor;
+      else for (let i = 0; i < count; i++) out[i] = offset + view.getUint32(4 * i) * factor;
     }
   } else {
     const mask = (1 << bitsPerPixel) - 1;
@@ -59,7 +62,7 @@ export function decodePngSamples(png: Uint8Array, count: number): Float32Array {
       const row = Math.floor(i / width);
       const bit = (i - row * width) * bitsPerPixel;
       const byte = pixels[row * rowBytes + (bit >> 3)]!;
-      out[i] = (byte >> (8 - bitsPerPixel - (bit & 7))) & mask;
+      out[i] = offset + ((byte >> (8 - bitsPerPixel - (bit & 7))) & mask) * factor;
     }
   }
   return out;
@@ -68,38 +71,41 @@ export function decodePngSamples(png: Uint8Array, count: number): Float32Array {
 /** PNG §9.2: each row starts with its filter type; returns the rows without it, unfiltered. */
 function unfilter(raw: Uint8Array, rowBytes: number, height: number, bpp: number): Uint8Array {
   const out = new Uint8Array(rowBytes * height);
+  // The row above the first is all zeros (§9.2).
+  const zeroRow = new Uint8Array(rowBytes);
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (rowBytes + 1)]!;
     const src = y * (rowBytes + 1) + 1;
     const at = y * rowBytes;
-    const up = at - rowBytes;
+    const above = y > 0 ? out.subarray(at - rowBytes, at) : zeroRow;
+    const row = out.subarray(at, at + rowBytes);
+    const line = raw.subarray(src, src + rowBytes);
     switch (filter) {
       case 0:
-        out.set(raw.subarray(src, src + rowBytes), at);
+        row.set(line);
         break;
       case 1:
-        for (let x = 0; x < rowBytes; x++) out[at + x] = raw[src + x]! + (x >= bpp ? out[at + x - bpp]! : 0);
+        for (let x = 0; x < bpp; x++) row[x] = line[x]!;
+        for (let x = bpp; x < rowBytes; x++) row[x] = line[x]! + row[x - bpp]!;
         break;
       case 2:
-        for (let x = 0; x < rowBytes; x++) out[at + x] = raw[src + x]! + (y > 0 ? out[up + x]! : 0);
+        for (let x = 0; x < rowBytes; x++) row[x] = line[x]! + above[x]!;
         break;
       case 3:
-        for (let x = 0; x < rowBytes; x++) {
-          const left = x >= bpp ? out[at + x - bpp]! : 0;
-          const above = y > 0 ? out[up + x]! : 0;
-          out[at + x] = raw[src + x]! + ((left + above) >> 1);
-        }
+        for (let x = 0; x < bpp; x++) row[x] = line[x]! + (above[x]! >> 1);
+        for (let x = bpp; x < rowBytes; x++) row[x] = line[x]! + ((row[x - bpp]! + above[x]!) >> 1);
         break;
       case 4:
-        for (let x = 0; x < rowBytes; x++) {
-          const a = x >= bpp ? out[at + x - bpp]! : 0;
-          const b = y > 0 ? out[up + x]! : 0;
-          const c = x >= bpp && y > 0 ? out[up + x - bpp]! : 0;
-          const p = a + b - c;
-          const pa = Math.abs(p - a);
-          const pb = Math.abs(p - b);
-          const pc = Math.abs(p - c);
-          out[at + x] = raw[src + x]! + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+        // Paeth with a = c = 0 for the first pixel picks b, the byte above.
+        for (let x = 0; x < bpp; x++) row[x] = line[x]! + above[x]!;
+        for (let x = bpp; x < rowBytes; x++) {
+          const a = row[x - bpp]!;
+          const b = above[x]!;
+          const c = above[x - bpp]!;
+          const pa = Math.abs(b - c);
+          const pb = Math.abs(a - c);
+          const pc = Math.abs(a + b - 2 * c);
+          row[x] = line[x]! + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
         }
         break;
       default:
