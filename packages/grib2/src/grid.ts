@@ -72,14 +72,14 @@ export function readGrid(t: Uint8Array): LatLonGrid {
   };
 }
 
-/**
- * Values in the message's scanning order, put in the grid's order (rows north to south, west to
- * east within a row). The scanning mode GFS and ECMWF use (0: +i, -j, i consecutive) is already it.
- */
-export function toGridOrder(values: Float32Array, grid: LatLonGrid): Float32Array {
+/** Whether the message's scanning order is already the grid's (the mode GFS and ECMWF use, 0: +i, -j, i consecutive). */
+export function isGridOrder(grid: LatLonGrid): boolean {
+  return (grid.scanningMode & (MINUS_I | PLUS_J | J_CONSECUTIVE)) === 0;
+}
+
+/** Values in the message's scanning order, put in the grid's order (rows north to south, west to east within a row). */
+export function toGridOrder(values: Float32Array, grid: LatLonGrid, out: Float32Array = new Float32Array(grid.ni * grid.nj)): Float32Array {
   const { ni, nj, scanningMode } = grid;
-  if ((scanningMode & (MINUS_I | PLUS_J | J_CONSECUTIVE)) === 0) return values;
-  const out = new Float32Array(ni * nj);
   const flipI = (scanningMode & MINUS_I) !== 0;
   const flipJ = (scanningMode & PLUS_J) !== 0;
   if (scanningMode & J_CONSECUTIVE) {

@@ -165,8 +165,39 @@ describe('data representations', () => {
   it('complex packing whose groups do not add up to the values fails naming it', async () => {
     const bytes = encodeMessage(valuesFor(GRID), { grid: GRID, packing: { template: 3, decimal: 2, order: 2 } });
     const [field] = readFields(bytes);
-    field!.representation.numberOfValues += 1;
-    await expect(decodeField(field!)).rejects.toThrow(/complex packing groups hold 312 values, section 5 says 313/);
+    field!.representation.complex!.lastGroupLength += 1;
+    await expect(decodeField(field!)).rejects.toThrow(new GribError('complex packing groups hold 313 values, section 5 says 312'));
+  });
+  it('a count of values that does not fill the grid, with no bitmap, fails naming it', async () => {
+    const [field] = readFields(encodeMessage(valuesFor(GRID), { grid: GRID, packing: { template: 0, decimal: 2 } }));
+    field!.representation.numberOfValues -= 1;
+    await expect(decodeField(field!)).rejects.toThrow(new GribError('311 values packed for a grid of 312 points and no bitmap'));
+  });
+});
+
+describe("decoding into a caller's array", () => {
+  it.each([
+    ['scanning mode 0', { grid: GRID, packing: { template: 3, decimal: 2 } } as MessageSpec],
+    [
+      'scanning mode 0x40, a bitmap',
+      { grid: { ...GRID, lat1: 0, scanningMode: 0x40 }, packing: { template: 0, decimal: 2 }, bitmap: true } as MessageSpec,
+    ],
+  ])('%s: the same values, in the array given', async (_name, spec) => {
+    const [field] = readFields(
+      encodeMessage(
+        valuesFor(spec.grid, (lat) => lat === 30),
+        spec,
+      ),
+    );
+    const into = new Float32Array(GRID.ni * GRID.nj).fill(-1);
+    const out = await decodeField(field!, into);
+    expect(out).toBe(into);
+    expect(Array.from(out)).toEqual(Array.from(await decodeField(field!)));
+  });
+
+  it('refuses an array of another size', async () => {
+    const [field] = readFields(encodeMessage(valuesFor(GRID), { grid: GRID, packing: { template: 0, decimal: 2 } }));
+    await expect(decodeField(field!, new Float32Array(10))).rejects.toThrow(new GribError('an array of 10 values for a grid of 24 x 13'));
   });
 });
 

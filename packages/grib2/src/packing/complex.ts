@@ -15,9 +15,14 @@ import { GribError } from '../errors.js';
 import type { ComplexPacking, Scaling } from '../representation.js';
 import { scaleInPlace, scaling } from './simple.js';
 
-export function decodeComplex(data: Uint8Array, s: Scaling, c: ComplexPacking, count: number): Float32Array {
-  const values = new Float32Array(count);
-  if (c.groups === 0) return scaleInPlace(values, s);
+export function decodeComplex(
+  data: Uint8Array,
+  s: Scaling,
+  c: ComplexPacking,
+  count: number,
+  values: Float32Array = new Float32Array(count),
+): Float32Array {
+  if (c.groups === 0) return scaleInPlace(values.fill(0), s);
   const bytes = data;
   let bit = 0;
 

@@ -38,7 +38,11 @@ function loadOpenJpeg(): Promise<OpenJpegModule> {
   return openjpeg;
 }
 
-export async function decodeJpeg2000Samples(codestream: Uint8Array, count: number): Promise<Float32Array> {
+export async function decodeJpeg2000Samples(
+  codestream: Uint8Array,
+  count: number,
+  out: Float32Array = new Float32Array(count),
+): Promise<Float32Array> {
   const module = await loadOpenJpeg();
   const decoder = new module.J2KDecoder();
   try {
@@ -53,7 +57,6 @@ export async function decodeJpeg2000Samples(codestream: Uint8Array, count: numbe
     if (info.bitsPerSample > 16) throw new GribError(`JPEG 2000 samples of ${info.bitsPerSample} bits (at most 16 are decoded)`);
     if (info.width * info.height < count) throw new GribError(`JPEG 2000 image of ${info.width} x ${info.height} for ${count} values`);
     const decoded = decoder.getDecodedBuffer();
-    const out = new Float32Array(count);
     if (info.bitsPerSample > 8) {
       const view = new DataView(decoded.buffer, decoded.byteOffset, decoded.byteLength);
       for (let i = 0; i < count; i++) out[i] = view.getUint16(2 * i, true);

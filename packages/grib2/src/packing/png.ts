@@ -14,7 +14,13 @@ const SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
 /** The image's first `count` samples X as offset + X * factor. */
-export function decodePngValues(png: Uint8Array, count: number, offset: number, factor: number): Float32Array {
+export function decodePngValues(
+  png: Uint8Array,
+  count: number,
+  offset: number,
+  factor: number,
+  out: Float32Array = new Float32Array(count),
+): Float32Array {
   if (SIGNATURE.some((b, i) => png[i] !== b)) throw new GribError('section 7 of a PNG-packed field is not a PNG image');
   let width = 0;
   let height = 0;
@@ -44,7 +50,6 @@ export function decodePngValues(png: Uint8Array, count: number, offset: number, 
   if (raw.length < height * (rowBytes + 1)) throw new GribError('PNG image data is truncated');
   const pixels = unfilter(raw, rowBytes, height, Math.max(1, bitsPerPixel >> 3));
 
-  const out = new Float32Array(count);
   if (bitsPerPixel >= 8) {
     // Rows of whole octets have no padding: value i starts at octet i * octets.
     const octets = bitsPerPixel >> 3;

@@ -15,8 +15,7 @@ export function scaling(s: Scaling): { offset: number; factor: number } {
   return { offset: s.reference * decimal, factor: 2 ** s.binaryScale * decimal };
 }
 
-export function decodeSimple(data: Uint8Array, s: Scaling, count: number): Float32Array {
-  const values = new Float32Array(count);
+export function decodeSimple(data: Uint8Array, s: Scaling, count: number, values: Float32Array = new Float32Array(count)): Float32Array {
   const { offset, factor } = scaling(s);
   // With no bits every value is the reference value (92.9.4 note: a constant field).
   unpackInto(viewOf(data), 0, s.bitsPerValue, count, values, 0, offset, factor);
