@@ -21,24 +21,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type GribField, decodeField, readFields } from '../../packages/grib2/src/index.js';
 import { type GridSpec, type MessageSpec, encodeMessage, pointsInScanningOrder } from '../../packages/grib2/test/encode.js';
+import { findPython } from './python.js';
 
 const SCRIPT = join(import.meta.dirname, 'grib2_eccodes.py');
 
-function findPython(): string {
-  const tried: string[] = [];
-  for (const candidate of process.env.FIELDCAST_PYTHON ? [process.env.FIELDCAST_PYTHON] : ['/usr/bin/python3', 'python3']) {
-    try {
-      execFileSync(candidate, ['-c', 'import eccodes, numpy'], { stdio: 'pipe' });
-      return candidate;
-    } catch (err) {
-      tried.push(
-        `${candidate}: ${String((err as { stderr?: Buffer }).stderr ?? (err as Error).message)
-          .trim()
-          .split('\n')
-          .pop()}`,
-      );
-    }
-  }
+function requirePython(): string {
+  const { python, tried } = findPython('eccodes, numpy', ['/usr/bin/python3', 'python3']);
+  if (python) return python;
   throw new Error(
     `ecCodes is missing: no python with eccodes and numpy (${tried.join('; ')}); install it with "apt-get install -y libeccodes-tools python3-eccodes" (Debian) or set FIELDCAST_PYTHON`,
   );
@@ -62,7 +51,7 @@ interface EccodesMessage {
 let python: string;
 let dir: string;
 beforeAll(() => {
-  python = findPython();
+  python = requirePython();
   requireGdal();
   dir = mkdtempSync(join(tmpdir(), 'grib2-eccodes-'));
 });

@@ -104,53 +104,50 @@ def make_message(spec):
     return message
 
 
-def read(path):
-    out = []
+def messages(path):
+    """Each message's ecCodes handle, released after use."""
     with open(path, "rb") as f:
         while True:
             h = ec.codes_grib_new_from_file(f)
             if h is None:
-                break
-            ec.codes_set_double(h, "missingValue", MISSING)
-            keys = {}
-            for key in [
-                "packingType", "dataRepresentationTemplateNumber", "productDefinitionTemplateNumber", "bitsPerValue",
-                "discipline", "parameterCategory", "parameterNumber", "typeOfFirstFixedSurface", "level",
-                "forecastTime", "indicatorOfUnitOfTimeRange", "scanningMode", "Ni", "Nj", "dataDate", "dataTime",
-                "decimalScaleFactor", "binaryScaleFactor", "bitmapPresent",
-            ]:
-                keys[key] = ec.codes_get_string(h, key) if key == "packingType" else ec.codes_get_long(h, key)
-            if keys["dataRepresentationTemplateNumber"] == 3:
-                keys["orderOfSpatialDifferencing"] = ec.codes_get_long(h, "orderOfSpatialDifferencing")
-            if keys["productDefinitionTemplateNumber"] == 8:
-                for key in ["typeOfStatisticalProcessing", "lengthOfTimeRange", "indicatorOfUnitForTimeRange"]:
-                    keys[key] = ec.codes_get_long(h, key)
-            values = ec.codes_get_values(h)
-            out.append({
-                "keys": keys,
-                "values": [None if v == MISSING else float(v) for v in values],
-                "latitudes": ec.codes_get_array(h, "latitudes").tolist(),
-                "longitudes": ec.codes_get_array(h, "longitudes").tolist(),
-            })
-            ec.codes_release(h)
-    json.dump(out, sys.stdout)
+                return
+            try:
+                yield h
+            finally:
+                ec.codes_release(h)
 
 
-def timing(path, n):
-    out = []
-    with open(path, "rb") as f:
-        while True:
-            h = ec.codes_grib_new_from_file(f)
-            if h is None:
-                break
-            runs = []
-            for _ in range(n):
-                t = time.perf_counter()
-                ec.codes_get_values(h)
-                runs.append(time.perf_counter() - t)
-            out.append({"packingType": ec.codes_get(h, "packingType"), "seconds": statistics.median(runs)})
-            ec.codes_release(h)
-    json.dump(out, sys.stdout)
+KEYS = [
+    "packingType", "dataRepresentationTemplateNumber", "productDefinitionTemplateNumber", "bitsPerValue",
+    "discipline", "parameterCategory", "parameterNumber", "typeOfFirstFixedSurface", "level",
+    "forecastTime", "indicatorOfUnitOfTimeRange", "scanningMode", "Ni", "Nj", "dataDate", "dataTime",
+    "decimalScaleFactor", "binaryScaleFactor", "bitmapPresent",
+]
+
+
+def describe(h):
+    ec.codes_set_double(h, "missingValue", MISSING)
+    keys = {key: ec.codes_get_string(h, key) if key == "packingType" else ec.codes_get_long(h, key) for key in KEYS}
+    if keys["dataRepresentationTemplateNumber"] == 3:
+        keys["orderOfSpatialDifferencing"] = ec.codes_get_long(h, "orderOfSpatialDifferencing")
+    if keys["productDefinitionTemplateNumber"] == 8:
+        for key in ["typeOfStatisticalProcessing", "lengthOfTimeRange", "indicatorOfUnitForTimeRange"]:
+            keys[key] = ec.codes_get_long(h, key)
+    return {
+        "keys": keys,
+        "values": [None if v == MISSING else float(v) for v in ec.codes_get_values(h)],
+        "latitudes": ec.codes_get_array(h, "latitudes").tolist(),
+        "longitudes": ec.codes_get_array(h, "longitudes").tolist(),
+    }
+
+
+def median_seconds(h, n):
+    runs = []
+    for _ in range(n):
+        t = time.perf_counter()
+        ec.codes_get_values(h)
+        runs.append(time.perf_counter() - t)
+    return {"packingType": ec.codes_get_string(h, "packingType"), "seconds": statistics.median(runs)}
 
 
 if __name__ == "__main__":
@@ -160,8 +157,8 @@ if __name__ == "__main__":
             for spec in json.loads(sys.argv[3]):
                 f.write(make_message(spec))
     elif command == "read":
-        read(sys.argv[2])
+        json.dump([describe(h) for h in messages(sys.argv[2])], sys.stdout)
     elif command == "time":
-        timing(sys.argv[2], int(sys.argv[3]))
+        json.dump([median_seconds(h, int(sys.argv[3])) for h in messages(sys.argv[2])], sys.stdout)
     else:
         raise SystemExit(f"unknown command {command}")

@@ -77,20 +77,19 @@ describe('grid definition template 3.0', () => {
 });
 
 describe('product definition templates 4.0 and 4.8', () => {
+  const fieldOf = (spec: Omit<MessageSpec, 'grid' | 'packing'>) =>
+    readFields(encodeMessage(valuesFor(GRID), { grid: GRID, packing: { template: 0, decimal: 1 }, ...spec }))[0]!;
+
   it('4.0: parameter, level and forecast time', () => {
     const t0 = Date.UTC(2024, 6, 1, 12);
-    const [field] = readFields(
-      encodeMessage(valuesFor(GRID), {
-        grid: GRID,
-        packing: { template: 0, decimal: 1 },
-        discipline: 0,
-        category: 2,
-        number: 2,
-        surface: { type: 103, value: 10 },
-        referenceTimeMs: t0,
-        forecastHours: 18,
-      }),
-    );
+    const field = fieldOf({
+      discipline: 0,
+      category: 2,
+      number: 2,
+      surface: { type: 103, value: 10 },
+      referenceTimeMs: t0,
+      forecastHours: 18,
+    });
     expect(field!.discipline).toBe(0);
     expect(field!.referenceTimeMs).toBe(t0);
     expect(field!.product).toEqual({
@@ -107,19 +106,14 @@ describe('product definition templates 4.0 and 4.8', () => {
 
   it('4.8: the statistical process, its interval and the interval end', () => {
     const t0 = Date.UTC(2024, 6, 1, 0);
-    const [field] = readFields(
-      encodeMessage(valuesFor(GRID), {
-        grid: GRID,
-        packing: { template: 0, decimal: 1 },
-        discipline: 0,
-        category: 1,
-        number: 8,
-        surface: { type: 1, value: 0 },
-        referenceTimeMs: t0,
-        forecastHours: 12,
-        statistic: { process: 1, rangeHours: 6 },
-      }),
-    );
+    const field = fieldOf({
+      category: 1,
+      number: 8,
+      surface: { type: 1, value: 0 },
+      referenceTimeMs: t0,
+      forecastHours: 12,
+      statistic: { process: 1, rangeHours: 6 },
+    });
     expect(field!.product.template).toBe(8);
     expect(field!.product.forecastTime).toBe(6); // the interval starts at 6 h and ends at 12 h
     expect(field!.product.intervalEndMs).toBe(t0 + 12 * 3_600_000);

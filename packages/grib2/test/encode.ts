@@ -71,6 +71,16 @@ function section(number: number, body: BitWriter): Uint8Array {
   return out;
 }
 
+/** Year (16 bits), month, day, hour, minute, second (8 bits each), as sections 1 and 4 hold a time. */
+const timeFields = (t: Date): Array<readonly [number, number]> => [
+  [t.getUTCFullYear(), 16],
+  [t.getUTCMonth() + 1, 8],
+  [t.getUTCDate(), 8],
+  [t.getUTCHours(), 8],
+  [t.getUTCMinutes(), 8],
+  [t.getUTCSeconds(), 8],
+];
+
 /** Latitude and longitude of every point, in the message's scanning order (flag table 3.4). */
 export function pointsInScanningOrder(g: GridSpec): { lat: Float64Array; lon: Float64Array } {
   const mode = g.scanningMode ?? 0;
@@ -94,22 +104,7 @@ export function encodeMessage(values: ArrayLike<number>, spec: MessageSpec): Uin
   const t = new Date(spec.referenceTimeMs ?? Date.UTC(2024, 2, 15, 6));
 
   const s1 = new BitWriter();
-  for (const [v, bits] of [
-    [7, 16],
-    [0, 16],
-    [2, 8],
-    [1, 8],
-    [1, 8],
-    [t.getUTCFullYear(), 16],
-    [t.getUTCMonth() + 1, 8],
-    [t.getUTCDate(), 8],
-    [t.getUTCHours(), 8],
-    [t.getUTCMinutes(), 8],
-    [t.getUTCSeconds(), 8],
-    [0, 8],
-    [1, 8],
-  ] as const)
-    s1.write(v, bits);
+  for (const [v, bits] of [[7, 16], [0, 16], [2, 8], [1, 8], [1, 8], ...timeFields(t), [0, 8], [1, 8]] as const) s1.write(v, bits);
 
   const micro = (deg: number) => Math.round(deg * 1e6);
   const lat2 = grid.lat1 + (mode & 0x40 ? 1 : -1) * (grid.nj - 1) * grid.dLat;
@@ -159,12 +154,7 @@ export function encodeMessage(values: ArrayLike<number>, spec: MessageSpec): Uin
   if (stat) {
     const end = new Date(t.getTime() + hours * 3_600_000);
     for (const [v, bits] of [
-      [end.getUTCFullYear(), 16],
-      [end.getUTCMonth() + 1, 8],
-      [end.getUTCDate(), 8],
-      [end.getUTCHours(), 8],
-      [end.getUTCMinutes(), 8],
-      [end.getUTCSeconds(), 8],
+      ...timeFields(end),
       [1, 8],
       [0, 32],
       [stat.process, 8],
