@@ -5,7 +5,7 @@
  * message, and the faults a reader must name. The packings ecCodes writes (JPEG 2000, PNG, CCSDS)
  * and the comparison with ecCodes and GDAL are in tests/integration/grib2-eccodes.int.test.ts.
  */
-import { GribError, decodeField, readFields } from '../src/index.js';
+import { GribError, decodeField, readFields, timeUnitSeconds } from '../src/index.js';
 import { type GridSpec, type MessageSpec, encodeMessage, pointsInScanningOrder } from './encode.js';
 
 /** An analytic temperature (K) over the globe. */
@@ -66,6 +66,13 @@ describe('grid definition template 3.0', () => {
     },
   );
 
+  it('takes the increments from the corners when flag table 3.3 says they are not given', () => {
+    const bytes = encodeMessage(valuesFor(GRID), { grid: GRID, packing: { template: 0, decimal: 2 } });
+    bytes[16 + 21 + 54] = 0; // octet 55 of section 3: resolution and component flags
+    const [field] = readFields(bytes);
+    expect([field!.grid.dLat, field!.grid.dLon]).toEqual([5, 2.5]);
+  });
+
   it('names a grid template it does not read', () => {
     const bytes = encodeMessage(valuesFor(GRID), { grid: GRID, packing: { template: 0, decimal: 2 } });
     // Section 3 starts after section 0 (16) and section 1 (21); its template number is at octets 13-14.
@@ -121,6 +128,21 @@ describe('product definition templates 4.0 and 4.8', () => {
       { process: 1, incrementType: 2, rangeUnit: 1, rangeLength: 6, incrementUnit: 1, increment: 0 },
     ]);
   });
+});
+
+describe('timeUnitSeconds (code table 4.4)', () => {
+  it.each([
+    [0, 60],
+    [1, 3600],
+    [2, 86400],
+    [10, 10800],
+    [11, 21600],
+    [12, 43200],
+    [13, 1],
+  ])('unit %i is %i s', (unit, seconds) => expect(timeUnitSeconds(unit)).toBe(seconds));
+  it('counts units', () => expect(timeUnitSeconds(1, 6)).toBe(21600));
+  it('refuses months, years and decades', () =>
+    expect(() => timeUnitSeconds(3)).toThrow(new GribError('time unit 3 (code table 4.4) has no fixed length')));
 });
 
 describe('data representations', () => {
@@ -208,37 +230,76 @@ describe('messages and fields', () => {
     ]);
   });
 
-  it('reads several fields in one message (sections 4-7 repeated)', async () => {
-    // Message b's sections 4-7 appended to message a's before section 8 (regulation 92.1.3).
-    const sectionsOf = (m: Uint8Array) => {
-      const out: Array<[number, Uint8Array]> = [];
-      for (let p = 16; p < m.length - 4;) {
-        const len = new DataView(m.buffer, m.byteOffset + p).getUint32(0);
-        out.push([m[p + 4]!, m.subarray(p, p + len)]);
-        p += len;
-      }
-      return out;
-    };
-    const extra = sectionsOf(b)
-      .filter(([n]) => n >= 4)
-      .map(([, s]) => s);
-    const length = a.length + extra.reduce((s, x) => s + x.length, 0);
+  /** Sections of a message after section 0, with their numbers. */
+  const sectionsOf = (m: Uint8Array) => {
+    const out: Array<[number, Uint8Array]> = [];
+    for (let p = 16; p < m.length - 4;) {
+      const len = new DataView(m.buffer, m.byteOffset + p).getUint32(0);
+      out.push([m[p + 4]!, m.subarray(p, p + len)]);
+      p += len;
+    }
+    return out;
+  };
+  /** Message `first` with the sections 4-7 of each of `more` appended before its section 8 (regulation 92.1.3). */
+  const join = (first: Uint8Array, ...more: Uint8Array[][]) => {
+    const extra = more.flat();
+    const length = first.length + extra.reduce((s, x) => s + x.length, 0);
     const joined = new Uint8Array(length);
-    joined.set(a.subarray(0, a.length - 4));
-    let at = a.length - 4;
+    joined.set(first.subarray(0, first.length - 4));
+    let at = first.length - 4;
     for (const s of extra) {
       joined.set(s, at);
       at += s.length;
     }
     joined.set([0x37, 0x37, 0x37, 0x37], at);
     new DataView(joined.buffer).setBigUint64(8, BigInt(length));
-    const fields = readFields(joined);
+    return joined;
+  };
+  const fieldSections = (m: Uint8Array) =>
+    sectionsOf(m)
+      .filter(([n]) => n >= 4)
+      .map(([, s]) => s);
+
+  it('reads several fields in one message (sections 4-7 repeated)', async () => {
+    const fields = readFields(join(a, fieldSections(b)));
     expect(fields.map((f) => [f.fieldIndex, f.product.forecastTime, f.representation.template])).toEqual([
       [0, 1, 0],
       [1, 2, 3],
     ]);
     const [first, second] = await Promise.all(fields.map((f) => decodeField(f)));
     for (let k = 0; k < first!.length; k++) expect(Math.abs(first![k]! - second![k]!)).toBeLessThanOrEqual(0.011);
+  });
+
+  it('applies the bitmap defined earlier in the message where section 6 says 254', async () => {
+    const gaps = (lat: number) => lat === 30;
+    const spec: MessageSpec = { grid: GRID, packing: { template: 0, decimal: 2 }, bitmap: true };
+    const withBitmap = encodeMessage(valuesFor(GRID, gaps), spec);
+    const again = fieldSections(encodeMessage(valuesFor(GRID, gaps), { ...spec, forecastHours: 3 })).map((s) =>
+      s[4] === 6 ? Uint8Array.from([0, 0, 0, 6, 6, 254]) : s,
+    );
+    const fields = readFields(join(withBitmap, again));
+    expect(fields[1]!.bitmap).toBe(fields[0]!.bitmap);
+    const [first, second] = await Promise.all(fields.map((f) => decodeField(f)));
+    expect(Array.from(second!)).toEqual(Array.from(first!));
+    expect(first!.filter(Number.isNaN)).toHaveLength(GRID.ni);
+  });
+
+  it('names a bitmap indicator 254 with no bitmap before it, and a predefined bitmap', () => {
+    const sections = sectionsOf(a);
+    const replaceBitmap = (indicator: number) =>
+      join(
+        Uint8Array.from([
+          ...a.subarray(0, 16),
+          ...sections.filter(([n]) => n < 4).flatMap(([, s]) => Array.from(s)),
+          0x37,
+          0x37,
+          0x37,
+          0x37,
+        ]),
+        sections.filter(([n]) => n >= 4).map(([, s]) => (s[4] === 6 ? Uint8Array.from([0, 0, 0, 6, 6, indicator]) : s)),
+      );
+    expect(() => readFields(replaceBitmap(254))).toThrow(new GribError('message at byte 0: bitmap indicator 254 with no earlier bitmap'));
+    expect(() => readFields(replaceBitmap(7))).toThrow(new GribError('predefined bitmap 7 (code table 6.0) is not supported'));
   });
 
   it('names a truncated message', () => {
