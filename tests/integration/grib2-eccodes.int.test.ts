@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type GribField, decodeField, readFields } from '../../packages/grib2/src/index.js';
+import { GribError, type GribField, decodeField, readFields } from '../../packages/grib2/src/index.js';
 import { type GridSpec, type MessageSpec, encodeMessage, pointsInScanningOrder } from '../../packages/grib2/test/encode.js';
 import { findPython } from './python.js';
 
@@ -69,7 +69,11 @@ function at(values: Float32Array, field: GribField, lat: number, lon: number): n
   return values[row * ni + col]!;
 }
 
-/** Compares point by point; returns the number of missing points. */
+/**
+ * Compares point by point within `tolerance` plus float32's rounding of the value (our values are
+ * float32: finer packings, such as 24 bits of a 40 K range, are rounded to it); returns the number
+ * of missing points.
+ */
 function expectSameValues(values: Float32Array, field: GribField, reference: EccodesMessage, tolerance: number): number {
   expect(values).toHaveLength(reference.values.length);
   let missing = 0;
@@ -78,7 +82,7 @@ function expectSameValues(values: Float32Array, field: GribField, reference: Ecc
     const [lat, lon] = [reference.latitudes[k]!, reference.longitudes[k]!];
     const ours = at(values, field, lat, lon);
     if (expected === null) missing++;
-    if (expected === null ? !Number.isNaN(ours) : !(Math.abs(ours - expected) <= tolerance))
+    if (expected === null ? !Number.isNaN(ours) : !(Math.abs(ours - expected) <= tolerance + Math.abs(expected) * 2 ** -24))
       wrong.push({ lat, lon, eccodes: expected, ours });
   });
   expect(wrong.slice(0, 5)).toEqual([]);
@@ -117,7 +121,13 @@ describe('messages ecCodes writes, each packing', () => {
     },
   ];
   const packings = ['grid_simple', 'grid_complex', 'grid_complex_spatial_differencing', 'grid_jpeg', 'grid_png', 'grid_ccsds'];
-  const specs = packings.flatMap((packing) => variants.map((v) => ({ ...GRID, ...v, packing })));
+  // 24 bits: simple packing's 32-bit window, PNG's RGB samples, CCSDS's 5-bit option ids. The
+  // JPEG 2000 decoder returns at most 16 bits per sample: that message must be refused, below.
+  const wide = { name: '24 bits', scanningMode: 0, bits: 24 };
+  const specs = [
+    ...packings.flatMap((packing) => variants.map((v) => ({ ...GRID, ...v, packing }))),
+    ...packings.filter((p) => p !== 'grid_jpeg').map((packing) => ({ ...GRID, ...wide, packing })),
+  ];
   let fields: GribField[];
   let reference: EccodesMessage[];
   beforeAll(() => {
@@ -168,6 +178,19 @@ describe('messages ecCodes writes, each packing', () => {
     const missing = expectSameValues(await decodeField(field), field, ref, step / 2);
     expect(missing > 0).toBe(keys.bitmapPresent === 1);
   });
+});
+
+it('refuses a JPEG 2000 message of more than 16 bits per value, naming the limit', async () => {
+  const file = join(dir, 'jpeg24.grib2');
+  execFileSync(python, [
+    SCRIPT,
+    'make',
+    file,
+    JSON.stringify([{ ni: 36, nj: 19, lat1: 90, lon1: 0, dlat: 10, dlon: 10, bits: 24, packing: 'grid_jpeg' }]),
+  ]);
+  const [field] = readFields(readFileSync(file));
+  expect(field!.representation.template).toBe(40);
+  await expect(decodeField(field!)).rejects.toThrow(new GribError('JPEG 2000 samples of 24 bits (at most 16 are decoded)'));
 });
 
 describe('complex packing with spatial differencing of order 1 and 2, packed by the tests', () => {
