@@ -218,6 +218,11 @@ describe('complex packing with spatial differencing of order 1 and 2, packed by 
       spec: { grid: GLOBAL, packing: { template: 2, decimal: 2, missingManagement: 1 } },
       missing: true,
     },
+    {
+      name: '5.3 order 2 with a bitmap (section 6), as GFS masks a field',
+      spec: { grid: GLOBAL, packing: { template: 3, decimal: 2, order: 2 }, bitmap: true },
+      missing: true,
+    },
   ];
   const inputs = cases.map(({ spec, missing }) => {
     const { lat, lon } = pointsInScanningOrder(spec.grid);

@@ -159,6 +159,8 @@ describe('data representations', () => {
       { grid: GRID, packing: { template: 0, decimal: 2 }, bitmap: true },
       (lat, _lon, k) => (lat > 20 && lat < 35) || k % 7 === 3,
     ));
+  it('5.3 order 2 with a bitmap (section 6)', () =>
+    expectField({ grid: GRID, packing: { template: 3, decimal: 2, order: 2 }, bitmap: true }, (lat, _lon, k) => lat === 45 || k % 9 === 2));
   it('5.2 complex packing', () => expectField({ grid: GRID, packing: { template: 2, decimal: 2 } }));
   it('5.3 spatial differencing of order 1', () => expectField({ grid: GRID, packing: { template: 3, decimal: 2, order: 1 } }));
   it('5.3 spatial differencing of order 2 (as GFS writes it)', () =>

@@ -33,7 +33,7 @@ export interface MessageSpec {
   forecastHours?: number;
   /** Template 4.8: code table 4.10 process over the `rangeHours` ending at `forecastHours`. */
   statistic?: { process: number; rangeHours: number };
-  /** Template 5.0 only: NaN values left out and marked in a bitmap (section 6). Complex packing codes NaN in its groups instead. */
+  /** NaN values left out and marked in a bitmap (section 6), as GFS does for masked fields; without it complex packing codes NaN in its groups (missing value management). */
   bitmap?: boolean;
 }
 
@@ -168,7 +168,7 @@ export function encodeMessage(values: ArrayLike<number>, spec: MessageSpec): Uin
   }
 
   const present = Array.from(values, (v) => !Number.isNaN(v));
-  const useBitmap = spec.bitmap === true && spec.packing.template === 0;
+  const useBitmap = spec.bitmap === true;
   const packed = useBitmap ? Array.from(values).filter((_, k) => present[k]) : Array.from(values);
   const [s5, s7] = spec.packing.template === 0 ? packSimple(packed, spec.packing) : packComplex(packed, spec.packing);
 
