@@ -6,7 +6,12 @@ import type { Account, Identity } from '@fieldcast/kit';
 export const IDENTITY_SCHEMA = 'identity';
 /** Live keys an account may hold at once, for rotation (public record: credentials). */
 export const MAX_LIVE_KEYS = 5;
-const CACHE_TTL_MS = 30_000;
+/**
+ * How long a checked key is believed before its row is read again (one indexed read, no scrypt:
+ * the secret was verified against that very hash), so a revocation made in any process reaches
+ * every replica within it.
+ */
+const RECHECK_MS = 1_000;
 /** scrypt's cost and output length for a key's hash; each hash carries its own, so a check reads them from it. */
 export interface KeyHashing {
   N: number;
@@ -123,7 +128,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * accounts and keys through this store; services see it only as the kit's `Identity`.
  */
 export class IdentityStore implements Identity {
-  private readonly cache = new Map<string, { account: Account; expires: number }>();
+  private readonly cache = new Map<string, { account: Account; hash: string; checked: number }>();
 
   private readonly noKeyHash: string;
 
@@ -225,36 +230,39 @@ export class IdentityStore implements Identity {
   }
 
   /**
-   * The account of a key checked within CACHE_TTL_MS, without waiting: the cache in front of
+   * The account of a key checked within RECHECK_MS, without waiting: the cache in front of
    * `authenticate`, so a request with a known key goes on in the same tick.
    */
   cachedAccount(applicationId: string, applicationKey: string): Account | undefined {
-    return this.cached(credentialDigest(applicationId, applicationKey), Date.now());
-  }
-
-  private cached(digest: string, now: number): Account | undefined {
-    const hit = this.cache.get(digest);
-    return hit && hit.expires > now ? hit.account : undefined;
+    const hit = this.cache.get(credentialDigest(applicationId, applicationKey));
+    return hit && Date.now() - hit.checked < RECHECK_MS ? hit.account : undefined;
   }
 
   /**
-   * The account whose live key this is, or null. Successful checks are cached briefly (keyed by
-   * a digest, never the key) because scrypt is deliberately slow; a revocation in another
-   * process takes effect within CACHE_TTL_MS.
+   * The account whose live key this is, or null. A key that passed scrypt is kept (keyed by a
+   * digest, never the key) with the hash it matched, because scrypt is deliberately slow; after
+   * RECHECK_MS its row is read again and the key believed while that row is live with the same
+   * hash, so a revocation in another process takes effect within RECHECK_MS.
    */
   async authenticate(applicationId: string, applicationKey: string): Promise<Account | null> {
     const digest = credentialDigest(applicationId, applicationKey);
     const now = Date.now();
-    const hit = this.cached(digest, now);
-    if (hit) return hit;
+    const hit = this.cache.get(digest);
+    if (hit && now - hit.checked < RECHECK_MS) return hit.account;
     const parsed = parseKey(applicationKey);
     const row = parsed && UUID.test(applicationId) ? await this.storedKey(applicationId, parsed.keyId) : undefined;
+    if (hit && row && row.hash === hit.hash) {
+      hit.checked = now;
+      hit.account = { id: row.id, name: row.name, handle: row.handle };
+      return hit.account;
+    }
+    this.cache.delete(digest);
     // Every bad credential runs one scrypt, found or not, so none answers faster than another.
     const valid = await this.verify(parsed?.secret ?? applicationKey, row?.hash ?? this.noKeyHash);
     if (!row || !valid) return null;
     const account: Account = { id: row.id, name: row.name, handle: row.handle };
     if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(digest, { account, expires: now + CACHE_TTL_MS });
+    this.cache.set(digest, { account, hash: row.hash, checked: now });
     return account;
   }
 

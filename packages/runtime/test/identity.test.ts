@@ -1,5 +1,5 @@
 import { openDatabase, type Database } from '@fieldcast/db';
-import { IdentityError, IdentityStore, MAX_LIVE_KEYS, migrateIdentity } from '../src/identity.js';
+import { IdentityError, IdentityStore, MAX_LIVE_KEYS, migrateIdentity, verifySecret } from '../src/identity.js';
 
 let db: Database;
 let identity: IdentityStore;
@@ -37,6 +37,29 @@ describe('identity: accounts and keys', () => {
     expect(identity.cachedAccount(account.id, `${applicationKey}x`)).toBeUndefined();
     await identity.revokeKey(account.id, keyId);
     expect(identity.cachedAccount(account.id, applicationKey)).toBeUndefined();
+  });
+
+  it('a key revoked in another process stops working here within a second or so, without a scrypt per request', async () => {
+    let scrypts = 0;
+    const counting = new IdentityStore(db.knex, (secret, hash) => {
+      scrypts += 1;
+      return verifySecret(secret, hash);
+    });
+    const elsewhere = new IdentityStore(db.knex);
+    const { account, applicationKey, keyId } = await counting.createAccount({ name: 'replicas', handle: 'replicas' });
+    expect(await counting.authenticate(account.id, applicationKey)).toEqual(account);
+    // believed again after the row is read, with no second scrypt
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(counting.cachedAccount(account.id, applicationKey)).toBeUndefined();
+    expect(await counting.authenticate(account.id, applicationKey)).toEqual(account);
+    expect(counting.cachedAccount(account.id, applicationKey)).toEqual(account);
+    expect(scrypts).toBe(1);
+    await elsewhere.revokeKey(account.id, keyId);
+    const revoked = Date.now();
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(counting.cachedAccount(account.id, applicationKey)).toBeUndefined();
+    expect(await counting.authenticate(account.id, applicationKey)).toBeNull();
+    expect(Date.now() - revoked).toBeLessThan(2_000);
   });
 
   it('holds at most five live keys; a revoked key stops working and frees a place', async () => {

@@ -18,8 +18,8 @@ export const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
 
 export class ArchiveRegistrationError extends Error {}
 
-/** How long a user read is believed, ms, and how many are kept. */
-export const USER_CACHE_MS = 5_000;
+/** How long a user read is believed, ms (a revocation reaches every replica within it), and how many are kept. */
+export const USER_CACHE_MS = 1_500;
 const USER_CACHE_SIZE = 10_000;
 
 /** The archive's users (schema `archive`, docs/architecture.md §4); nothing else touches the table. */
