@@ -11,9 +11,7 @@
 // (timers, Date under fake timers, process, console) are never bound.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-
-const swcJest = createRequire(import.meta.url)('@swc/jest');
+import swcJest from '@swc/jest';
 
 const BUILT_INS = [
   'Math',

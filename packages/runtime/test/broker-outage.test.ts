@@ -32,18 +32,21 @@ const relay = defineService({
   consumers: () => [{ group: 'relay', topics: /^fieldcast\.relay\./, handle: async (m) => void received.push(m) }],
 });
 
+/** The relay service prepared on the test database with an in-process broker that is down. */
+async function startWithBrokerDown() {
+  const db = await openTestDatabase();
+  const transport = new InProcessTransport();
+  transport.down = true;
+  await migrateIdentity(db);
+  const logger = createLogger({ level: 'silent' });
+  const shared = { db, transport, logger, vendor: 'fieldcast', bodyLimit: '1mb', background: false };
+  const service = await prepareService(relay, shared, new IdentityStore(db.knex, verifySecret));
+  return { db, transport, service };
+}
+
 describe('a service started while the broker is down', () => {
   it('serves at once, and makes its topics and joins its consumer group when the broker comes', async () => {
-    const db = await openTestDatabase();
-    const transport = new InProcessTransport();
-    transport.down = true;
-    await migrateIdentity(db);
-    const logger = createLogger({ level: 'silent' });
-    const service = await prepareService(
-      relay,
-      { db, transport, logger, vendor: 'fieldcast', bodyLimit: '1mb', background: false },
-      new IdentityStore(db.knex, verifySecret),
-    );
+    const { transport, service } = await startWithBrokerDown();
     try {
       expect((await request(service.app).get('/ping')).text).toBe('"pong"');
       expect((await request(service.app).get('/readyz')).body).toEqual({
@@ -70,16 +73,7 @@ describe('a service started while the broker is down', () => {
   }, 30_000);
 
   it('reports the pipeline in /metrics: the outbox backlog while the broker is away, the broker, failures, consumer lag', async () => {
-    const db = await openTestDatabase();
-    const transport = new InProcessTransport();
-    transport.down = true;
-    await migrateIdentity(db);
-    const logger = createLogger({ level: 'silent' });
-    const service = await prepareService(
-      relay,
-      { db, transport, logger, vendor: 'fieldcast', bodyLimit: '1mb', background: false },
-      new IdentityStore(db.knex, verifySecret),
-    );
+    const { db, transport, service } = await startWithBrokerDown();
     const figure = async (name: string) => {
       const text = (await request(service.app).get('/metrics')).text;
       return text
