@@ -40,7 +40,9 @@ export function statisticInterval(field: GribField): { startMs: number; endMs: n
   // template 4.8 ties them, and a message where they disagree cannot be placed in time.
   const lengthMs = p.statistics.reduce((sum, s) => sum + timeUnitSeconds(s.rangeUnit, s.rangeLength) * 1000, 0);
   if (p.statistics.length === 1 && startMs + lengthMs !== p.intervalEndMs)
-    throw new StepDataError(`message at byte ${field.messageOffset}: interval from ${new Date(startMs).toISOString()} of ${lengthMs / 3.6e6} h does not end at ${new Date(p.intervalEndMs).toISOString()}`);
+    throw new StepDataError(
+      `message at byte ${field.messageOffset}: interval from ${new Date(startMs).toISOString()} of ${lengthMs / 3.6e6} h does not end at ${new Date(p.intervalEndMs).toISOString()}`,
+    );
   return { startMs, endMs: p.intervalEndMs };
 }
 
@@ -77,11 +79,15 @@ export class IntervalRates {
   rate(key: string, field: GribField, values: Float32Array, options: { nonNegative: boolean }): IntervalRate | null {
     const { startMs, endMs } = statisticInterval(field);
     const process = field.product.statistics![0]!.process;
-    if (process !== 0 && process !== 1) throw new StepDataError(`${key}: statistical process ${process} (code table 4.10) is neither an average nor an accumulation`);
+    if (process !== 0 && process !== 1)
+      throw new StepDataError(`${key}: statistical process ${process} (code table 4.10) is neither an average nor an accumulation`);
     const seconds = (endMs - startMs) / 1000;
     const integral = process === 1 ? values : values.map((v) => v * seconds);
     const previous = this.last.get(key);
-    if (previous && endMs <= previous.endMs) throw new StepDataError(`${key}: interval ending ${new Date(endMs).toISOString()} after one ending ${new Date(previous.endMs).toISOString()}`);
+    if (previous && endMs <= previous.endMs)
+      throw new StepDataError(
+        `${key}: interval ending ${new Date(endMs).toISOString()} after one ending ${new Date(previous.endMs).toISOString()}`,
+      );
     this.last.set(key, { startMs, endMs, values: integral });
     if (seconds === 0) return null;
     const chained = previous !== undefined && previous.startMs === startMs && previous.endMs > startMs;

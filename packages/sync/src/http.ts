@@ -105,11 +105,17 @@ export class SourceHttp {
       const end = last.length === null ? '' : String(last.offset + last.length - 1);
       const bytes = await this.request(url, `bytes=${first}-${end}`, (response) => {
         if (response.status === 416)
-          throw new MessageRangeError(url, first, last.length === null ? null : last.offset + last.length - first, 'beyond the end of the file (HTTP 416)');
+          throw new MessageRangeError(
+            url,
+            first,
+            last.length === null ? null : last.offset + last.length - first,
+            'beyond the end of the file (HTTP 416)',
+          );
         if (response.status === 200) return 'the server ignored the Range header (HTTP 200)';
         if (response.status !== 206) return `HTTP ${response.status}`;
         const start = /^bytes (\d+)-/.exec(response.headers.get('content-range') ?? '')?.[1];
-        if (start !== undefined && Number(start) !== first) return `Content-Range ${response.headers.get('content-range')} for bytes=${first}-${end}`;
+        if (start !== undefined && Number(start) !== first)
+          return `Content-Range ${response.headers.get('content-range')} for bytes=${first}-${end}`;
         return null;
       });
       for (const r of group) {
@@ -178,7 +184,11 @@ export class SourceHttp {
 
 /** What went wrong with an attempt. Read by shape: fetch's errors come from Node's realm, which a test runner's `Error` may not be. */
 function describe(error: unknown, timeoutMs: number): string {
-  const { name, message, cause } = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; message?: unknown; cause?: { message?: unknown } };
+  const { name, message, cause } = (typeof error === 'object' && error !== null ? error : {}) as {
+    name?: unknown;
+    message?: unknown;
+    cause?: { message?: unknown };
+  };
   if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeoutMs} ms`;
   const because = typeof cause?.message === 'string' ? `: ${cause.message}` : '';
   return `${typeof message === 'string' ? message : String(error)}${because}`;

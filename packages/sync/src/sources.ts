@@ -116,7 +116,13 @@ export function sourceBaseUrl(name: SourceName, env: Readonly<Record<string, str
 /** The run starting at `runMs`, checked against the source's run hours. */
 export function checkRun(source: SourceFacts, runMs: number): void {
   const t = new Date(runMs);
-  if (!Number.isFinite(runMs) || t.getUTCMinutes() || t.getUTCSeconds() || t.getUTCMilliseconds() || !source.runHours.includes(t.getUTCHours()))
+  if (
+    !Number.isFinite(runMs) ||
+    t.getUTCMinutes() ||
+    t.getUTCSeconds() ||
+    t.getUTCMilliseconds() ||
+    !source.runHours.includes(t.getUTCHours())
+  )
     throw new SyncConfigError(`${source.name} has no run at ${Number.isFinite(runMs) ? t.toISOString() : runMs}`);
 }
 

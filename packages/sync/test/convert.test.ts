@@ -13,7 +13,13 @@ const RUN = Date.UTC(2026, 11, 3, 0);
 /** A one-point message of a statistic (code table 4.10 `process`) over [end - range, end] hours. */
 async function stat(value: number, process: number, endHours: number, rangeHours: number, decimal = 6) {
   const [field] = readFields(
-    encodeMessage([value], { grid: GRID, packing: { template: 0, decimal }, referenceTimeMs: RUN, forecastHours: endHours, statistic: { process, rangeHours } }),
+    encodeMessage([value], {
+      grid: GRID,
+      packing: { template: 0, decimal },
+      referenceTimeMs: RUN,
+      forecastHours: endHours,
+      statistic: { process, rangeHours },
+    }),
   );
   return { field: field!, values: await decodeField(field!) };
 }
@@ -45,7 +51,7 @@ describe('units', () => {
     expect(toCanonical('precipitation_rate', 'm s-1', Float32Array.of(0.001 / 3600))[0]).toBeCloseTo(1, 6);
   });
 
-  it('refuses units that are not the variable\'s quantity', () => {
+  it("refuses units that are not the variable's quantity", () => {
     expect(() => toCanonical('air_temperature', 'Pa', Float32Array.of(1))).toThrow(StepDataError);
   });
 });
@@ -127,6 +133,8 @@ describe('rates from statistics over intervals', () => {
     rates.rate('p', later.field, later.values, { nonNegative: true });
     expect(() => rates.rate('p', earlier.field, earlier.values, { nonNegative: true })).toThrow(/after one ending/);
     const max = await stat(1, 2, 6, 6);
-    expect(() => new IntervalRates().rate('p', max.field, max.values, { nonNegative: true })).toThrow(/neither an average nor an accumulation/);
+    expect(() => new IntervalRates().rate('p', max.field, max.values, { nonNegative: true })).toThrow(
+      /neither an average nor an accumulation/,
+    );
   });
 });

@@ -12,7 +12,12 @@ import { encodeMessage } from '../../grib2/test/encode.js';
 import { type ArchiveServer, serveArchive } from './archive-server.js';
 
 const GRID = { ni: 4, nj: 3, lat1: 10, lon1: 0, dLat: 1, dLon: 1 };
-const messages = [1, 2, 3, 4].map((k) => encodeMessage(Array.from({ length: 12 }, (_, i) => k * 100 + i), { grid: GRID, packing: { template: 0, decimal: 0 } }));
+const messages = [1, 2, 3, 4].map((k) =>
+  encodeMessage(
+    Array.from({ length: 12 }, (_, i) => k * 100 + i),
+    { grid: GRID, packing: { template: 0, decimal: 0 } },
+  ),
+);
 const offsets = messages.map((_, k) => messages.slice(0, k).reduce((s, m) => s + m.length, 0));
 const range = (k: number) => ({ offset: offsets[k]!, length: messages[k]!.length });
 
@@ -42,15 +47,28 @@ beforeEach(() => {
 it('merges ranges that follow each other, and only those', () => {
   const r = [range(3), range(0), range(1), range(0)];
   expect(mergeAdjacent(r)).toEqual([[range(0), range(1)], [range(3)]]);
-  expect(mergeAdjacent([{ offset: 0, length: 10 }, { offset: 11, length: 5 }])).toHaveLength(2);
-  expect(mergeAdjacent([{ offset: 0, length: 10 }, { offset: 10, length: null }])).toHaveLength(1);
+  expect(
+    mergeAdjacent([
+      { offset: 0, length: 10 },
+      { offset: 11, length: 5 },
+    ]),
+  ).toHaveLength(2);
+  expect(
+    mergeAdjacent([
+      { offset: 0, length: 10 },
+      { offset: 10, length: null },
+    ]),
+  ).toHaveLength(1);
 });
 
 it('fetches the messages asked for in as many requests as there are runs of adjacent ones, and no other bytes', async () => {
   const http = new SourceHttp({ baseUrl: server.baseUrl, ...fast });
   const got = await http.messages(`${server.baseUrl}/file.grib2`, [range(3), range(0), range(1)]);
   expect(got).toEqual([messages[3], messages[0], messages[1]]);
-  expect(server.log.map((r) => r.range)).toEqual([`bytes=0-${offsets[2]! - 1}`, `bytes=${offsets[3]}-${offsets[3]! + messages[3]!.length - 1}`]);
+  expect(server.log.map((r) => r.range)).toEqual([
+    `bytes=0-${offsets[2]! - 1}`,
+    `bytes=${offsets[3]}-${offsets[3]! + messages[3]!.length - 1}`,
+  ]);
   const wanted = messages[0]!.length + messages[1]!.length + messages[3]!.length;
   expect(server.log.reduce((s, r) => s + r.bytes, 0)).toBe(wanted);
   expect(http.stats).toEqual({ requests: 2, bytes: wanted });
@@ -116,7 +134,9 @@ it('refuses a truncated file: the range reaches past its end', async () => {
   const error = await http.messages(url, [range(2), range(3)]).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(MessageRangeError);
   expect(error).toMatchObject({ url, offset: offsets[3], length: messages[3]!.length });
-  expect((error as Error).message).toBe(`${url} bytes ${offsets[3]}-${offsets[3]! + messages[3]!.length - 1}: truncated: 50 of ${messages[3]!.length} bytes received`);
+  expect((error as Error).message).toBe(
+    `${url} bytes ${offsets[3]}-${offsets[3]! + messages[3]!.length - 1}: truncated: 50 of ${messages[3]!.length} bytes received`,
+  );
   // A range starting past the end: the server's 416.
   await expect(http.messages(url, [{ offset: offsets[3]! + 1000, length: 10 }])).rejects.toThrow(/beyond the end of the file \(HTTP 416\)/);
 });
@@ -124,10 +144,16 @@ it('refuses a truncated file: the range reaches past its end', async () => {
 it('refuses an inventory that does not match its file: a range not starting at a message, or of another length', async () => {
   const http = new SourceHttp({ baseUrl: server.baseUrl, ...fast });
   const url = `${server.baseUrl}/file.grib2`;
-  await expect(http.messages(url, [{ offset: offsets[1]! + 1, length: messages[1]!.length }])).rejects.toThrow(/does not begin with "GRIB"/);
-  const error = await http.messages(url, [{ offset: offsets[1]!, length: messages[1]!.length + messages[2]!.length }]).catch((e: unknown) => e);
+  await expect(http.messages(url, [{ offset: offsets[1]! + 1, length: messages[1]!.length }])).rejects.toThrow(
+    /does not begin with "GRIB"/,
+  );
+  const error = await http
+    .messages(url, [{ offset: offsets[1]!, length: messages[1]!.length + messages[2]!.length }])
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(MessageRangeError);
-  expect((error as Error).message).toMatch(`section 0 gives the message ${messages[1]!.length} bytes, the inventory ${messages[1]!.length + messages[2]!.length}`);
+  expect((error as Error).message).toMatch(
+    `section 0 gives the message ${messages[1]!.length} bytes, the inventory ${messages[1]!.length + messages[2]!.length}`,
+  );
 });
 
 it('contacts nothing but the configured base URL: other paths, hosts and redirects are refused', async () => {

@@ -25,12 +25,18 @@ describe('source layouts', () => {
   // runs are stream scda; from it, oper.
   it('uses stream scda for 06 and 18 UTC ECMWF runs before 2026-05-12, oper from then on', () => {
     const ecmwf = SOURCES['ecmwf-ifs-0p25'];
-    expect(stepUrls(ecmwf, 'http://h', Date.UTC(2026, 4, 11, 18), 3).file).toBe('http://h/20260511/18z/ifs/0p25/scda/20260511180000-3h-scda-fc.grib2');
-    expect(stepUrls(ecmwf, 'http://h', Date.UTC(2026, 4, 11, 12), 3).file).toBe('http://h/20260511/12z/ifs/0p25/oper/20260511120000-3h-oper-fc.grib2');
-    expect(stepUrls(ecmwf, 'http://h', Date.UTC(2026, 4, 12, 6), 3).file).toBe('http://h/20260512/06z/ifs/0p25/oper/20260512060000-3h-oper-fc.grib2');
+    expect(stepUrls(ecmwf, 'http://h', Date.UTC(2026, 4, 11, 18), 3).file).toBe(
+      'http://h/20260511/18z/ifs/0p25/scda/20260511180000-3h-scda-fc.grib2',
+    );
+    expect(stepUrls(ecmwf, 'http://h', Date.UTC(2026, 4, 11, 12), 3).file).toBe(
+      'http://h/20260511/12z/ifs/0p25/oper/20260511120000-3h-oper-fc.grib2',
+    );
+    expect(stepUrls(ecmwf, 'http://h', Date.UTC(2026, 4, 12, 6), 3).file).toBe(
+      'http://h/20260512/06z/ifs/0p25/oper/20260512060000-3h-oper-fc.grib2',
+    );
   });
 
-  it('knows each run\'s steps: GFS hourly to 120 h then 3-hourly to 384 h; ECMWF 3-hourly to 144 h then 6-hourly to 240 h at 00/12, to 90 h at 06/18', () => {
+  it("knows each run's steps: GFS hourly to 120 h then 3-hourly to 384 h; ECMWF 3-hourly to 144 h then 6-hourly to 240 h at 00/12, to 90 h at 06/18", () => {
     const gfs = SOURCES['gfs-0p25'].steps(18);
     expect([gfs.length, gfs.slice(118, 123), gfs.at(-1)]).toEqual([121 + 88, [118, 119, 120, 123, 126], 384]);
     const long = SOURCES['ecmwf-ifs-0p25'].steps(0);
@@ -57,12 +63,16 @@ describe('base URLs', () => {
   it('defaults to the public archives and takes the variable when set, without a trailing slash', () => {
     expect(sourceBaseUrl('gfs-0p25', {})).toBe('https://noaa-gfs-bdp-pds.s3.amazonaws.com');
     expect(sourceBaseUrl('ecmwf-ifs-0p25', {})).toBe('https://data.ecmwf.int/forecasts');
-    expect(sourceBaseUrl('ecmwf-ifs-0p25', { FIELDCAST_SOURCE_ECMWF_IFS_0P25_URL: 'http://127.0.0.1:9000/mirror/' })).toBe('http://127.0.0.1:9000/mirror');
+    expect(sourceBaseUrl('ecmwf-ifs-0p25', { FIELDCAST_SOURCE_ECMWF_IFS_0P25_URL: 'http://127.0.0.1:9000/mirror/' })).toBe(
+      'http://127.0.0.1:9000/mirror',
+    );
     expect(sourceBaseUrl('gfs-0p25', { FIELDCAST_SOURCE_GFS_0P25_URL: '  ' })).toBe('https://noaa-gfs-bdp-pds.s3.amazonaws.com');
   });
 
   it('refuses a base URL that is not http(s) or carries a query, naming the variable', () => {
-    expect(() => sourceBaseUrl('gfs-0p25', { FIELDCAST_SOURCE_GFS_0P25_URL: 'ftp://x/y' })).toThrow(/FIELDCAST_SOURCE_GFS_0P25_URL is not an http\(s\) URL/);
+    expect(() => sourceBaseUrl('gfs-0p25', { FIELDCAST_SOURCE_GFS_0P25_URL: 'ftp://x/y' })).toThrow(
+      /FIELDCAST_SOURCE_GFS_0P25_URL is not an http\(s\) URL/,
+    );
     expect(() => sourceBaseUrl('gfs-0p25', { FIELDCAST_SOURCE_GFS_0P25_URL: 'not a url' })).toThrow(SyncConfigError);
     expect(() => sourceBaseUrl('gfs-0p25', { FIELDCAST_SOURCE_GFS_0P25_URL: 'http://x/?a=1' })).toThrow(/query/);
   });
