@@ -28,7 +28,10 @@ export interface Parameter {
   statistic: Statistic;
   /** Discipline, category and number (code tables 0.0, 4.1, 4.2) the message must carry, where the source follows WMO's tables. */
   wmo?: readonly [number, number, number];
-  /** Absent from some files (a source that does not write it, or step 0 of a statistic); a step without it is still whole. */
+  /**
+   * Written by the source only in some runs or steps ("where present"); a step without it is still
+   * whole. Statistics over intervals are not required at step 0 either, whose interval is empty.
+   */
   optional?: boolean;
 }
 
@@ -46,7 +49,6 @@ const GFS: readonly Parameter[] = [
     units: 'W m-2',
     statistic: 'average',
     wmo: [0, 4, 7],
-    optional: true,
   },
   {
     quantity: 'precipitation',
@@ -54,7 +56,6 @@ const GFS: readonly Parameter[] = [
     units: 'kg m-2',
     statistic: 'accumulation',
     wmo: [0, 1, 8],
-    optional: true,
   },
   {
     quantity: 'temperature_max',
@@ -85,8 +86,8 @@ const ECMWF: readonly Parameter[] = [
   // IFS "Form of Output": "Precipitation forecasts are provided as values accumulated from the
   // start of the forecast integration", https://confluence.ecmwf.int/x/qCnlEw). Both are written at
   // step 0 over an empty interval.
-  { quantity: 'shortwave', match: { param: /^ssrd$/ }, units: 'J m-2', statistic: 'accumulation', wmo: [0, 4, 7], optional: true },
-  { quantity: 'precipitation', match: { param: /^tp$/ }, units: 'm', statistic: 'accumulation', optional: true },
+  { quantity: 'shortwave', match: { param: /^ssrd$/ }, units: 'J m-2', statistic: 'accumulation', wmo: [0, 4, 7] },
+  { quantity: 'precipitation', match: { param: /^tp$/ }, units: 'm', statistic: 'accumulation' },
   // Extremes over the period its name gives (mx2t3: the last 3 hours, mx2t6: 6), where written.
   { quantity: 'temperature_max', match: { param: /^mx2t\d*$/ }, units: 'K', statistic: 'maximum', optional: true },
   { quantity: 'temperature_min', match: { param: /^mn2t\d*$/ }, units: 'K', statistic: 'minimum', optional: true },
@@ -143,3 +144,6 @@ export function pickFromEcmwfIndex(entries: readonly EcmwfIndexEntry[], paramete
   }
   return picks;
 }
+
+/** Whether a step's inventory must list the parameter. */
+export const requiredAt = (parameter: Parameter, step: number) => !parameter.optional && (step > 0 || parameter.statistic === 'instant');

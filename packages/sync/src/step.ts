@@ -9,7 +9,16 @@ import type { VariableId } from '@fieldcast/weather';
 import { IntervalRates, statisticInterval, toCanonical, windSpeedAt2mFromComponents } from './convert.js';
 import { MessageRangeError, StepDataError } from './errors.js';
 import type { SourceHttp } from './http.js';
-import { PARAMETERS, type Parameter, type Pick, type Quantity, STATISTIC_PROCESS, pickFromEcmwfIndex, pickFromIdx } from './parameters.js';
+import {
+  PARAMETERS,
+  type Parameter,
+  type Pick,
+  type Quantity,
+  STATISTIC_PROCESS,
+  pickFromEcmwfIndex,
+  pickFromIdx,
+  requiredAt,
+} from './parameters.js';
 import { type SourceFacts, stepUrls } from './sources.js';
 
 const HOUR_MS = 3_600_000;
@@ -62,7 +71,7 @@ export async function readStep(http: SourceHttp, source: SourceFacts, baseUrl: s
   const parameters = PARAMETERS[source.name];
   const picks: Pick[] =
     source.inventory === 'idx' ? pickFromIdx(parseIdx(text), parameters) : pickFromEcmwfIndex(parseEcmwfIndex(text), parameters);
-  const missing = parameters.filter((p) => !p.optional && !picks.some((k) => k.parameter === p));
+  const missing = parameters.filter((p) => requiredAt(p, step) && !picks.some((k) => k.parameter === p));
   if (missing.length) throw new StepDataError(`${urls.inventory} lists no ${missing.map((p) => p.quantity).join(', ')}`);
 
   const messages = await http.messages(urls.file, picks);
