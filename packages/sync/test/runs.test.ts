@@ -52,6 +52,14 @@ function expectField(
 }
 
 const byVariable = (fields: ConvertedField[]) => new Map(fields.map((f) => [f.variable, f]));
+
+/** The instantaneous variables of a step: temperature and dewpoint in °C, pressure in kPa, 2 m wind from 10 m (FAO-56 eq. 47). */
+function expectInstants(out: Map<string, ConvertedField>, grid: typeof GFS_GRID, step: number) {
+  expectField(out.get('air_temperature'), grid, 0.006, (la, lo) => analytic.temperatureK(la, lo, step) - 273.15);
+  expectField(out.get('dew_point_temperature'), grid, 0.006, (la, lo) => analytic.dewpointK(la, lo, step) - 273.15);
+  expectField(out.get('surface_air_pressure'), grid, 0.0006, (la, lo) => analytic.pressurePa(la, lo, step) / 1000);
+  expectField(out.get('wind_speed'), grid, 0.001, (la, lo) => Math.hypot(analytic.u10(la, lo, step), analytic.v10(la, lo)) * U2_OVER_U10);
+}
 const hours = (ms: number, run: number) => (ms - run) / 3_600_000;
 
 describe('a GFS run', () => {
@@ -83,15 +91,7 @@ describe('a GFS run', () => {
       const out = byVariable(converter.convert(decoded));
       const t = out.get('air_temperature')!;
       expect([hours(t.startMs, GFS_RUN), hours(t.endMs, GFS_RUN)]).toEqual([step, step]);
-      expectField(t, GFS_GRID, 0.006, (la, lo) => analytic.temperatureK(la, lo, step) - 273.15);
-      expectField(out.get('dew_point_temperature'), GFS_GRID, 0.006, (la, lo) => analytic.dewpointK(la, lo, step) - 273.15);
-      expectField(out.get('surface_air_pressure'), GFS_GRID, 0.0006, (la, lo) => analytic.pressurePa(la, lo, step) / 1000);
-      expectField(
-        out.get('wind_speed'),
-        GFS_GRID,
-        0.001,
-        (la, lo) => Math.hypot(analytic.u10(la, lo, step), analytic.v10(la, lo)) * U2_OVER_U10,
-      );
+      expectInstants(out, GFS_GRID, step);
       if (step === 0) {
         expect([...out.keys()].sort()).toEqual(['air_temperature', 'dew_point_temperature', 'surface_air_pressure', 'wind_speed']);
         continue;
@@ -127,15 +127,7 @@ describe('an ECMWF run', () => {
       const decoded = await readStep(http, SOURCES['ecmwf-ifs-0p25'], server.baseUrl, ECMWF_RUN, step);
       expect(decoded.grid).toMatchObject({ lat0: 46, lon0: -5 });
       const out = byVariable(converter.convert(decoded));
-      expectField(out.get('air_temperature'), ECMWF_GRID, 0.006, (la, lo) => analytic.temperatureK(la, lo, step) - 273.15);
-      expectField(out.get('dew_point_temperature'), ECMWF_GRID, 0.006, (la, lo) => analytic.dewpointK(la, lo, step) - 273.15);
-      expectField(out.get('surface_air_pressure'), ECMWF_GRID, 0.0006, (la, lo) => analytic.pressurePa(la, lo, step) / 1000);
-      expectField(
-        out.get('wind_speed'),
-        ECMWF_GRID,
-        0.001,
-        (la, lo) => Math.hypot(analytic.u10(la, lo, step), analytic.v10(la, lo)) * U2_OVER_U10,
-      );
+      expectInstants(out, ECMWF_GRID, step);
       if (step === 0) {
         expect(out.has('precipitation_rate') || out.has('surface_downwelling_shortwave_flux_in_air')).toBe(false);
         continue;
