@@ -5,3 +5,4 @@ export { type SourceName, type SourceFacts, SOURCES, isSourceName, sourceUrlVari
 export { type HttpOptions, type HttpStats, SourceHttp } from './http.js';
 export { type Quantity, type Parameter, PARAMETERS } from './parameters.js';
 export { type ConvertedField, type DecodedStep, RunConverter, readStep } from './step.js';
+export { type ConvertedStep, parseRun, readRun, runSteps, runsBefore } from './run.js';
