@@ -1,0 +1,149 @@
+/**
+ * Which GRIB parameters of each source a sync fetches, what they are in Fieldcast's terms, and
+ * how they are found in the source's inventory (issue 32 item 3).
+ *
+ * GFS names are wgrib2's (NCEP's GRIB2 tables, as its `.idx` prints them); ECMWF names are the
+ * MARS short names of its `.index`. The statistical processing a message carries (product
+ * template 4.8) is checked against `statistic` when it is decoded (step.ts); the interval itself is
+ * always read from the message, never assumed.
+ */
+import type { EcmwfIndexEntry, IdxEntry } from '@fieldcast/grib2';
+import type { SourceName } from './sources.js';
+
+/** What one fetched field holds. */
+export type Quantity =
+  'temperature' | 'dewpoint' | 'wind_u' | 'wind_v' | 'shortwave' | 'pressure' | 'precipitation' | 'temperature_max' | 'temperature_min';
+
+/** Code table 4.10 process of a statistically processed field, or 'instant' for product template 4.0. */
+export type Statistic = 'instant' | 'average' | 'accumulation' | 'maximum' | 'minimum';
+
+export const STATISTIC_PROCESS: Record<Exclude<Statistic, 'instant'>, number> = { average: 0, accumulation: 1, maximum: 2, minimum: 3 };
+
+export interface Parameter {
+  quantity: Quantity;
+  /** GFS `.idx` variable and level, or ECMWF `.index` param (a pattern for the ones whose name carries their period). */
+  match: { variable: string; level: string } | { param: RegExp };
+  /** Units of the message's values (UDUNITS spelling). */
+  units: string;
+  statistic: Statistic;
+  /** Discipline, category and number (code tables 0.0, 4.1, 4.2) the message must carry, where the source follows WMO's tables. */
+  wmo?: readonly [number, number, number];
+  /**
+   * Written by the source only in some runs or steps ("where present"); a step without it is still
+   * whole. Statistics over intervals are not required at step 0 either, whose interval is empty.
+   */
+  optional?: boolean;
+}
+
+const GFS: readonly Parameter[] = [
+  { quantity: 'temperature', match: { variable: 'TMP', level: '2 m above ground' }, units: 'K', statistic: 'instant', wmo: [0, 0, 0] },
+  { quantity: 'dewpoint', match: { variable: 'DPT', level: '2 m above ground' }, units: 'K', statistic: 'instant', wmo: [0, 0, 6] },
+  { quantity: 'wind_u', match: { variable: 'UGRD', level: '10 m above ground' }, units: 'm s-1', statistic: 'instant', wmo: [0, 2, 2] },
+  { quantity: 'wind_v', match: { variable: 'VGRD', level: '10 m above ground' }, units: 'm s-1', statistic: 'instant', wmo: [0, 2, 3] },
+  { quantity: 'pressure', match: { variable: 'PRES', level: 'surface' }, units: 'Pa', statistic: 'instant', wmo: [0, 3, 0] },
+  // GFS averages fluxes and accumulates precipitation over intervals restarted every 6 hours
+  // (0-1, 0-2, ... 0-6, 6-7, ...; 3-hourly steps 120-123, 120-126, ...).
+  {
+    quantity: 'shortwave',
+    match: { variable: 'DSWRF', level: 'surface' },
+    units: 'W m-2',
+    statistic: 'average',
+    wmo: [0, 4, 7],
+  },
+  {
+    quantity: 'precipitation',
+    match: { variable: 'APCP', level: 'surface' },
+    units: 'kg m-2',
+    statistic: 'accumulation',
+    wmo: [0, 1, 8],
+  },
+  {
+    quantity: 'temperature_max',
+    match: { variable: 'TMAX', level: '2 m above ground' },
+    units: 'K',
+    statistic: 'maximum',
+    wmo: [0, 0, 4],
+    optional: true,
+  },
+  {
+    quantity: 'temperature_min',
+    match: { variable: 'TMIN', level: '2 m above ground' },
+    units: 'K',
+    statistic: 'minimum',
+    wmo: [0, 0, 5],
+    optional: true,
+  },
+];
+
+const ECMWF: readonly Parameter[] = [
+  { quantity: 'temperature', match: { param: /^2t$/ }, units: 'K', statistic: 'instant', wmo: [0, 0, 0] },
+  { quantity: 'dewpoint', match: { param: /^2d$/ }, units: 'K', statistic: 'instant', wmo: [0, 0, 6] },
+  { quantity: 'wind_u', match: { param: /^10u$/ }, units: 'm s-1', statistic: 'instant', wmo: [0, 2, 2] },
+  { quantity: 'wind_v', match: { param: /^10v$/ }, units: 'm s-1', statistic: 'instant', wmo: [0, 2, 3] },
+  { quantity: 'pressure', match: { param: /^sp$/ }, units: 'Pa', statistic: 'instant', wmo: [0, 3, 0] },
+  // Accumulated from the start of the forecast (ECMWF parameter database, ssrd paramId 169:
+  // "accumulated (from the beginning of the forecast)", J m-2, https://confluence.ecmwf.int/x/2hAVAw;
+  // IFS "Form of Output": "Precipitation forecasts are provided as values accumulated from the
+  // start of the forecast integration", https://confluence.ecmwf.int/x/qCnlEw). Both are written at
+  // step 0 over an empty interval.
+  { quantity: 'shortwave', match: { param: /^ssrd$/ }, units: 'J m-2', statistic: 'accumulation', wmo: [0, 4, 7] },
+  { quantity: 'precipitation', match: { param: /^tp$/ }, units: 'm', statistic: 'accumulation' },
+  // Extremes over the period its name gives (mx2t3: the last 3 hours, mx2t6: 6), where written.
+  { quantity: 'temperature_max', match: { param: /^mx2t\d*$/ }, units: 'K', statistic: 'maximum', optional: true },
+  { quantity: 'temperature_min', match: { param: /^mn2t\d*$/ }, units: 'K', statistic: 'minimum', optional: true },
+];
+
+export const PARAMETERS: Readonly<Record<SourceName, readonly Parameter[]>> = { 'gfs-0p25': GFS, 'ecmwf-ifs-0p25': ECMWF };
+
+/** A parameter found in an inventory: where its message lies and which field of the message it is. */
+export interface Pick {
+  parameter: Parameter;
+  offset: number;
+  length: number | null;
+  /** Index of the field within its message (wgrib2's `n.k` is field k - 1); 0 for a message of one field. */
+  fieldIndex: number;
+}
+
+/** Start hour of a wgrib2 interval such as `5-6 hour acc fcst` or `0-1 day ave fcst`; null for an instant. */
+function intervalStartHours(forecast: string): number | null {
+  const m = /^(\d+)-\d+ (hour|day)/.exec(forecast);
+  if (!m) return null;
+  return Number(m[1]) * (m[2] === 'day' ? 24 : 1);
+}
+
+/**
+ * The GFS `.idx` entries of `parameters`. When a file holds a statistic over several intervals
+ * ending at the step, the one starting last is taken: the shortest, needing no earlier step.
+ */
+export function pickFromIdx(entries: readonly IdxEntry[], parameters: readonly Parameter[]): Pick[] {
+  const picks: Pick[] = [];
+  for (const parameter of parameters) {
+    const { match } = parameter;
+    if (!('variable' in match)) continue;
+    const candidates = entries.filter((e) => e.variable === match.variable && e.level === match.level);
+    if (candidates.length === 0) continue;
+    const best = candidates.reduce((a, b) => ((intervalStartHours(b.forecast) ?? -1) > (intervalStartHours(a.forecast) ?? -1) ? b : a));
+    picks.push({ parameter, offset: best.offset, length: best.length, fieldIndex: best.field === null ? 0 : best.field - 1 });
+  }
+  return picks;
+}
+
+/** Hours in an ECMWF name's period suffix (mx2t3 -> 3); a plain name sorts last. */
+const periodOf = (param: string) => Number(/(\d+)$/.exec(param)?.[1] ?? Infinity);
+
+/** The ECMWF `.index` entries of `parameters` (single-level fields); of extremes over several periods, the shortest. */
+export function pickFromEcmwfIndex(entries: readonly EcmwfIndexEntry[], parameters: readonly Parameter[]): Pick[] {
+  const picks: Pick[] = [];
+  for (const parameter of parameters) {
+    const { match } = parameter;
+    if (!('param' in match)) continue;
+    const candidates = entries.filter((e) => e.levtype === 'sfc' && match.param.test(e.param));
+    if (candidates.length === 0) continue;
+    const best = candidates.reduce((a, b) => (periodOf(b.param) < periodOf(a.param) ? b : a));
+    picks.push({ parameter, offset: best.offset, length: best.length, fieldIndex: 0 });
+  }
+  return picks;
+}
+
+/** Whether a step's inventory must list the parameter. */
+export const requiredAt = (parameter: Parameter, step: number) => !parameter.optional && (step > 0 || parameter.statistic === 'instant');
