@@ -61,7 +61,7 @@ async function series(modelName: string, query = '', point = '40/-100') {
 }
 
 describe('statistics of a hand-computable series', () => {
-  it('mean, median, mode at the series\' two decimals, and the extremes at their first validTime; a missing value is null and skipped', async () => {
+  it("mean, median, mode at the series' two decimals, and the extremes at their first validTime; a missing value is null and skipped", async () => {
     const res = await series('hand');
     expect(res.status).toBe(200);
     // Float32 storage of the table, then two decimals: the table's values again.
