@@ -77,11 +77,12 @@ const MARK = '@@docs-session-step';
 
 /**
  * One bash script of the steps: it stops at the first command that fails, an HTTP error included
- * (curl runs with --fail-with-body), and marks where each step's output begins.
+ * (curl runs with --fail-with-body), or at a variable used before it is set (`set -u`), and marks
+ * where each step's output begins.
  */
 export function sessionScript(steps: readonly Step[]): string {
   return [
-    'set -eo pipefail',
+    'set -euo pipefail',
     'curl() { command curl --fail-with-body "$@"; }',
     ...steps.flatMap((s, k) => [`printf '\\n${MARK} %d@@\\n' ${k}`, ...s.code]),
   ].join('\n');
