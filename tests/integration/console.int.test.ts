@@ -1,7 +1,8 @@
 // The console in a real browser (docs/decisions/0190-console-served-by-the-fleet.md): Debian's
 // chromium driven by playwright-core against an embedded fleet, as `pnpm start` runs it. Each
-// page state is screenshotted into test-output/console/; the screenshot in docs/areas.md is written to
-// docs/console.png. Any browser console error fails the test.
+// page state is screenshotted into test-output/console/; the screenshot in docs/areas.md (a field
+// with its degree days, contours and events over the weather) is written to docs/console.png. Any
+// browser console error fails the test.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,6 +152,18 @@ describe('the console in Chromium', () => {
       await page.selectOption('#feed-kind', 'resource');
       await atLeastOne(async () => page.locator('#feed li[data-id]').count(), 30_000);
       await shot(page, '04-feed');
+      // The docs' picture: the field over the weather tiles, with last summer's degree days, their
+      // contours and legend, and the field's events. Notices fade by themselves.
+      const summer = new Date().getUTCFullYear() - 1;
+      await page.fill('#gdd-start', `${summer}-05-01`);
+      await page.fill('#gdd-end', `${summer}-08-31`);
+      await page.dispatchEvent('#gdd-end', 'change');
+      await page.waitForSelector('#gdd[data-state=loaded]', { timeout: 240_000 });
+      await page
+        .locator('.message')
+        .waitFor({ state: 'detached', timeout: 30_000 })
+        .catch(() => undefined);
+      await page.screenshot({ path: join(ROOT, 'docs', 'console.png'), type: 'png' });
 
       // Edit the field's shape. A vertex dragged across the far edge is refused: the problem's
       // message at the failing ring, and nothing stored; Cancel leaves the field as it was.
@@ -228,7 +241,6 @@ describe('the console in Chromium', () => {
       // The browser logs the deliberate 422; nothing else may be logged.
       const unexpected = errors.filter((e) => !/status of 422/.test(e));
       expect(unexpected).toEqual([]);
-      await page.screenshot({ path: join(ROOT, 'docs', 'console.png'), type: 'png' });
     } finally {
       await context.close();
     }

@@ -139,8 +139,9 @@ export async function startFleet(
       print(`Demo account (saved in ${dir.demoAccountFile}):`);
       print(`  applicationId  ${demo.applicationId}`);
       print(`  applicationKey ${demo.applicationKey}`);
-      const agriculture = fleet.services.find((s) => s.area === 'agriculture');
-      if (agriculture) print(`  try: curl -u ${demo.applicationId}:${demo.applicationKey} ${agriculture.url}/fields`);
+      // A list that has items from the first start: the products (a new account has no fields yet).
+      const platform = fleet.services.find((s) => s.area === 'platform');
+      if (platform) print(`  try: curl -u ${demo.applicationId}:${demo.applicationKey} ${platform.url}/products`);
     }
     const archive = fleet.services.find((s) => s.area === 'archive');
     if (archiveUser && archive) {
@@ -149,7 +150,8 @@ export async function startFleet(
       print(`  u ${archiveUser.credentials.user}`);
       print(`  t ${archiveUser.credentials.token}`);
       print(
-        `  try: curl '${archive.url}/v2/hailsize/summary/+35.4676-097.5164?radius=20&u=${archiveUser.credentials.user}&t=${archiveUser.credentials.token}'`,
+        // A past spring and summer with hail near Oklahoma City in the synthetic world (the default, the last 90 days, may have none).
+        `  try: curl '${archive.url}/v2/hailsize/summary/+35.4676-097.5164?radius=20&begin=2025-04-01T00:00:00Z&end=2025-08-01T00:00:00Z&u=${archiveUser.credentials.user}&t=${archiveUser.credentials.token}'`,
       );
     }
     print('');

@@ -1,3 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { startTestFleet, type TestFleet } from '@fieldcast/runtime/testing';
@@ -16,6 +21,36 @@ it('the validator rejects a broken document (control)', async () => {
   const broken = { ...doc, paths: { '/fields': { get: { responses: { 200: { content: 'not an object' } } } } } };
   expect((await new Validator().validate(broken)).valid).toBe(false);
 });
+
+/** The repository's root: where the Redocly CLI is installed and its config (redocly.yaml) lies. */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+it('Redocly’s recommended rules (redocly.yaml) find no error or warning in any area’s document', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fieldcast-openapi-'));
+  try {
+    const files: string[] = [];
+    for (const { area } of SERVICES) {
+      const file = join(dir, `${area}.json`);
+      writeFileSync(file, JSON.stringify((await request(fleet.app(area)).get('/openapi.json')).body));
+      files.push(file);
+    }
+    const lint = spawnSync(
+      join(ROOT, 'node_modules/.bin/redocly'),
+      ['lint', '--config', join(ROOT, 'redocly.yaml'), '--format', 'stylish', '--max-problems', '10000', ...files],
+      {
+        encoding: 'utf8',
+        cwd: ROOT,
+      },
+    );
+    const problems = `${lint.stdout}\n${lint.stderr}`
+      .split('\n')
+      .filter((line) => /\b(error|warning)\b/.test(line) && !/Node\.js/.test(line));
+    expect(problems).toEqual([]);
+    expect(lint.status).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
 
 describe.each(SERVICES.map((s) => s.area))('%s /openapi.json', (area) => {
   it('validates against the OpenAPI 3.1 schema', async () => {

@@ -37,6 +37,18 @@ export function polygonBBox(polygon: PolygonCoordinates): [number, number, numbe
   return [w, s, e, n];
 }
 
+/** The bbox [west, south, east, north] of a polygon that is exactly one axis-aligned rectangle (one ring of four corners), else null. */
+export function rectangleOf(polygon: PolygonCoordinates): [number, number, number, number] | null {
+  const ring = polygon[0];
+  if (polygon.length !== 1 || !ring || ring.length !== 5) return null;
+  const xs = new Set(ring.map((p) => p[0]));
+  const ys = new Set(ring.map((p) => p[1]));
+  if (xs.size !== 2 || ys.size !== 2) return null;
+  // four distinct corners, each edge along one axis
+  for (let i = 0; i < 4; i++) if (ring[i]![0] !== ring[i + 1]![0] && ring[i]![1] !== ring[i + 1]![1]) return null;
+  return polygonBBox(polygon);
+}
+
 /** [west, south, east, north] of a set of polygons. */
 export function polygonsBBox(polygons: PolygonCoordinates[]): [number, number, number, number] {
   const out: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];

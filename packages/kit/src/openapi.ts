@@ -6,6 +6,29 @@ import type { AnyOperation, MediaContent } from './api.js';
 type JsonSchema = Record<string, unknown>;
 
 /**
+ * The licence every document states (OpenAPI 3.1 `info.license`,
+ * docs/decisions/0213-openapi-documents-for-generators.md). The project grants none (it is private
+ * and carries no licence file), so the documents name no public licence: an SPDX `LicenseRef-`
+ * identifier (SPDX 2.3 annex D) stands for its own terms.
+ */
+const LICENSE = { name: 'Proprietary, all rights reserved', identifier: 'LicenseRef-Fieldcast-Proprietary' };
+
+/**
+ * An operation's `operationId`, derived from its method and path, so it is stable while the route
+ * is and needs no name written beside each of them: the method, then each path segment in
+ * camel case, a `{parameter}` as `By<Parameter>`; only letters and digits, as code generators
+ * take them for method names. GET /fields/{id}/degree-days is `getFieldsByIdDegreeDays`.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const words: string[] = [];
+  for (const [, parameter, word] of path.matchAll(/\{([^}]+)\}|([A-Za-z0-9]+)/g)) {
+    if (parameter !== undefined) words.push('by', ...(parameter.match(/[A-Za-z0-9]+/g) ?? []));
+    else words.push(word!);
+  }
+  return [method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join('');
+}
+
+/**
  * OpenAPI 3.1 from the operations' zod schemas (docs/architecture.md §1: the schemas are the single
  * source of truth). Named schemas (`.meta({ id })`) become components.
  */
@@ -16,6 +39,7 @@ export function openApiDocument(input: {
   mediaType: string;
   operations: AnyOperation[];
 }) {
+  const operationIds = new Map<string, string>();
   const components: Record<string, JsonSchema> = {};
 
   const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
@@ -53,7 +77,9 @@ export function openApiDocument(input: {
     }));
   };
 
-  const problemRef = toSchema(Problem, 'output');
+  // The problem body is a component only where an operation answers with it (the archive has its own).
+  let problemSchema: JsonSchema | undefined;
+  const problemRef = () => (problemSchema ??= toSchema(Problem, 'output'));
   // The response headers every client may read (service.ts exposes them to browsers too).
   const text = (description: string) => ({ description, schema: { type: 'string' } });
   const requestId = { 'X-Request-Id': text('The request’s id, as the service logged it (docs/architecture.md §3)') };
@@ -90,7 +116,7 @@ export function openApiDocument(input: {
             ]),
       },
     };
-    const failureContent = op.failureBodies ? contentOf(op.failureBodies) : { 'application/problem+json': { schema: problemRef } };
+    const failureContent = op.failureBodies ? contentOf(op.failureBodies) : { 'application/problem+json': { schema: problemRef() } };
     const failures = new Set([
       ...(op.auth === false ? [] : [401, 429]),
       406,
@@ -101,7 +127,12 @@ export function openApiDocument(input: {
     for (const status of [...failures].sort()) {
       responses[status] = { description: STATUS_CODES[status] ?? 'Error', headers: headersOf(op, status), content: failureContent };
     }
+    const operationId = operationIdOf(op.method, op.path);
+    const taken = operationIds.get(operationId);
+    if (taken) throw new Error(`${op.method.toUpperCase()} ${op.path} and ${taken} would share the operationId ${operationId}`);
+    operationIds.set(operationId, `${op.method.toUpperCase()} ${op.path}`);
     (paths[op.path] ??= {})[op.method] = {
+      operationId,
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       ...(op.tags ? { tags: op.tags } : {}),
@@ -115,7 +146,9 @@ export function openApiDocument(input: {
   }
   return {
     openapi: '3.1.0',
-    info: { title: input.title, version: input.version, description: input.description },
+    info: { title: input.title, version: input.version, description: input.description, license: LICENSE },
+    // Relative: the area's own address, wherever it is served from (OpenAPI 3.1 section 4.8.5).
+    servers: [{ url: '/', description: 'This area: the address this document is served from' }],
     security: [{ basic: [] }],
     paths,
     components: {

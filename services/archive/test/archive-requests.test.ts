@@ -2,6 +2,7 @@ import request from 'supertest';
 import { archiveBody } from '@fieldcast/schemas';
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { archiveService } from '../src/definition.js';
+import { blockRows } from '../src/domain/event-blocks.js';
 import { ARCHIVE_TYPES } from '../src/domain/types.js';
 import { get, NOW, register, STORM_DAY, STORM_DAY_END, STORM_POINT, STORM_REGION, STORM_TIMES } from './archive-client.js';
 
@@ -273,6 +274,29 @@ describe('history, lightning and parameters', () => {
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: 422, errors: [{ reason: 'request_too_large' }] });
     expect(res.body.error.message).toMatch(/narrow the region or the time range/);
+  });
+});
+
+describe('points near a pole (docs/decisions/0211-archive-polar-cap-blocks.md)', () => {
+  it.each([
+    ['-89.9999-179.9999', 'lightning'],
+    ['+89.9999+179.9999', 'stormreports'],
+    ['-89.9000+000.0000', 'tornado'],
+  ])('a small circle around %s reads the polar cap’s blocks only, and answers (%s)', async (point, type) => {
+    for (const radius of ['1', '20']) {
+      const res = await get(t, `/v2/${type}/summary/${point}`, alice, { radius });
+      expect(res.status).toBe(200);
+      expect(res.body.data.items).toEqual([]);
+    }
+  });
+
+  it('a polar row is one block wide; other rows are 8 degrees of longitude', () => {
+    expect(blockRows({ south: -90, north: -89.98, west: -180, east: 180 })).toEqual([{ bi: 0, bj0: 0, bj1: 0 }]);
+    expect(blockRows({ south: 87, north: 90, west: 10, east: 20 })).toEqual([{ bi: 22, bj0: 0, bj1: 0 }]);
+    expect(blockRows({ south: -83, north: -81, west: 10, east: 20 })).toEqual([
+      { bi: 0, bj0: 0, bj1: 0 },
+      { bi: 1, bj0: 23, bj1: 25 },
+    ]);
   });
 });
 

@@ -10,6 +10,8 @@ import { get, HOUR, TestClock } from './helpers.js';
  */
 const INIT = Date.parse('2026-05-01T06:00:00Z');
 const TABLE = [1.04, 2.01, 1.96, 3, 10.26, Number.NaN, 10.26];
+/** At 30° N: values that round to distinct tenths, the smallest tenth (-4.6) below the minimum. */
+const COLD_TABLE = [-4.56, -4.55, 0.96, -4.04, 0.5, -1.23, 0.07];
 const CLEAR_SKY: VariableId = 'surface_downwelling_shortwave_flux_in_air_assuming_clear_sky';
 
 /** The synthetic world, except clear-sky radiation: TABLE hour by hour from INIT. */
@@ -22,7 +24,8 @@ class TableWorld extends SyntheticSource {
     this.reads++;
     if (lat === -89) throw new GridRequestError('out_of_coverage', 'the table covers no place this far south');
     const n = (range.endMs - range.startMs) / HOUR + 1;
-    const values = Float32Array.from({ length: n }, (_, i) => TABLE[(range.startMs - INIT) / HOUR + i] ?? Number.NaN);
+    const table = lat === 30 ? COLD_TABLE : TABLE;
+    const values = Float32Array.from({ length: n }, (_, i) => table[(range.startMs - INIT) / HOUR + i] ?? Number.NaN);
     return { variable, units: 'W m-2', startMs: range.startMs, stepMs: HOUR, values, productOf: () => 'table' };
   }
 }
@@ -58,7 +61,7 @@ async function series(modelName: string, query = '', point = '40/-100') {
 }
 
 describe('statistics of a hand-computable series', () => {
-  it('mean, median, mode at one decimal, and the extremes at their first validTime; a missing value is null and skipped', async () => {
+  it("mean, median, mode at the series' two decimals, and the extremes at their first validTime; a missing value is null and skipped", async () => {
     const res = await series('hand');
     expect(res.status).toBe(200);
     // Float32 storage of the table, then two decimals: the table's values again.
@@ -67,8 +70,8 @@ describe('statistics of a hand-computable series', () => {
     expect(res.body.mean).toBe(4.76);
     // Sorted 1.04, 1.96, 2.01, 3, 10.26, 10.26: the mean of the middle two, (2.01 + 3) / 2 = 2.505, 2.51
     expect(res.body.median).toBe(2.51);
-    // At one decimal: 1.0, 2.0, 2.0, 3.0, 10.3, 10.3: 2.0 and 10.3 twice each, the smaller wins
-    expect(res.body.mode).toBe(2);
+    // At the series' two decimals: 10.26 twice, every other value once
+    expect(res.body.mode).toBe(10.26);
     expect(res.body.minimum).toEqual({ validTime: '2026-05-01T06:00:00.000Z', value: 1.04 });
     // 10.26 first at lead 4 h (and again at 6 h)
     expect(res.body.maximum).toEqual({ validTime: '2026-05-01T10:00:00.000Z', value: 10.26 });
@@ -77,10 +80,10 @@ describe('statistics of a hand-computable series', () => {
 
   it('an odd count: the middle value; limit takes the first values', async () => {
     const res = await series('hand', '?limit=5');
-    // 1.04, 2.01, 1.96, 3, 10.26: sum 18.27, mean 3.654; sorted middle 2.01; mode 2.0 (1.96 and 2.01 round to it)
+    // 1.04, 2.01, 1.96, 3, 10.26: sum 18.27, mean 3.654; sorted middle 2.01; mode 1.04 (each once, the smallest wins)
     expect(res.body.mean).toBe(3.65);
     expect(res.body.median).toBe(2.01);
-    expect(res.body.mode).toBe(2);
+    expect(res.body.mode).toBe(1.04);
     expect(res.body.maximum).toEqual({ validTime: '2026-05-01T10:00:00.000Z', value: 10.26 });
   });
 
@@ -92,10 +95,20 @@ describe('statistics of a hand-computable series', () => {
       { validTime: '2026-05-01T10:00:00.000Z', value: 10.26 },
       { validTime: '2026-05-01T12:00:00.000Z', value: 10.26 },
     ]);
-    // 1.04, 1.96, 10.26, 10.26: mean 23.52 / 4 = 5.88; median (1.96 + 10.26) / 2 = 6.11; mode 10.3 (twice)
+    // 1.04, 1.96, 10.26, 10.26: mean 23.52 / 4 = 5.88; median (1.96 + 10.26) / 2 = 6.11; mode 10.26 (twice)
     expect(res.body.mean).toBe(5.88);
     expect(res.body.median).toBe(6.11);
-    expect(res.body.mode).toBe(10.3);
+    expect(res.body.mode).toBe(10.26);
+  });
+
+  it('the mode is a value of the series, never a rounding of one outside its range', async () => {
+    const res = await series('hand', '', '30/-100');
+    const values = res.body.series.map((p: { value: number | null }) => p.value);
+    expect(values).toEqual(COLD_TABLE);
+    // Each value once: the smallest, -4.56, which is also the minimum (at tenths it would be -4.6).
+    expect(res.body.mode).toBe(-4.56);
+    expect(values).toContain(res.body.mode);
+    expect(res.body.mode).toBeGreaterThanOrEqual(res.body.minimum.value);
   });
 });
 

@@ -13,5 +13,8 @@ export const observationsService = defineService({
   needs: { database: { migrations: [observationSetsMigration, accountVersionsMigration] }, outbox: { topics: [SETS_TOPIC] } },
   // The embedded PGlite has one writer, this process: its kept list pages need no version read (docs/decisions/0154-observation-list-cache.md).
   api: (deps) =>
-    observationSetRoutes(new Api(), new ObservationSetStore(deps.db, deps.outbox, { soleWriter: deps.db.kind === 'pglite' }), deps.now),
+    observationSetRoutes(
+      new Api(),
+      new ObservationSetStore(deps.db, deps.outbox, { soleWriter: deps.db.kind === 'pglite', now: deps.now }),
+    ),
 });

@@ -4,7 +4,8 @@ import type { Knex } from 'knex';
 import { topicFor } from '@fieldcast/bus';
 import type { Database, Outbox, PreparedStatement } from '@fieldcast/db';
 import { type DocumentCache, documentCache } from './document-cache.js';
-import { dayOf, type NewObservationSet } from './domain/observation-sets.js';
+import type { ObservationSetSummary } from '@fieldcast/schemas';
+import { dayOf, type NewObservationSet, summaryAt } from './domain/observation-sets.js';
 import type { Period } from './domain/period.js';
 import { SummaryPageCache, type SummaryPage } from './summary-page-cache.js';
 
@@ -66,6 +67,8 @@ interface ObservationSetStoreOptions {
    * then current until this process publishes; otherwise each list reads the account's version
    */
   soleWriter?: boolean;
+  /** the clock that stamps each set's creationTime; the system's by default */
+  now?: () => Date;
 }
 
 export class ObservationSetStore {
@@ -74,6 +77,7 @@ export class ObservationSetStore {
   private readonly texts = documentCache(TEXT_CACHE_BYTES);
   private readonly pages = new SummaryPageCache(PAGE_CACHE_CHARACTERS);
   private readonly soleWriter: boolean;
+  private readonly now: () => Date;
   /** version reads waiting for the end of this turn of the event loop, by account */
   private readonly versionReads = new Map<string, Promise<string>>();
 
@@ -84,26 +88,40 @@ export class ObservationSetStore {
   ) {
     this.knex = db.knex;
     this.soleWriter = options.soleWriter ?? false;
+    this.now = options.now ?? (() => new Date());
   }
 
   /**
    * Stores the set, the index of its observation days and its `published` event in one
-   * transaction (docs/architecture.md §5).
+   * transaction (docs/architecture.md §5), and returns its summary.
+   *
+   * Lists are newest created first by insertion order (seq), so the creation time is read only
+   * once the transaction holds the account's version row, which every publish of the account
+   * updates: publishes of one account take their time and their seq in the same order, however
+   * long each took to compress its document (spec 4.8, docs/decisions/0210-observation-set-creation-order.md).
    */
-  async publish(set: NewObservationSet): Promise<void> {
+  async publish(set: NewObservationSet): Promise<ObservationSetSummary> {
     // The fastest level: a publish pays it once, and sensor series compress well at any level.
     const document = await gzipped(set.document, { level: constants.Z_BEST_SPEED });
-    await this.knex.transaction(async (trx) => {
+    const summary = await this.knex.transaction(async (trx) => {
+      // Every replica's kept pages of the account are out of date from this commit on.
+      await trx.raw(
+        `insert into ${AREA}.account_versions (account_id, version) values (?, 1)
+         on conflict (account_id) do update set version = account_versions.version + 1`,
+        [set.accountId],
+      );
+      const createdAt = this.now();
+      const summary = summaryAt(set, createdAt);
       const [row] = (await trx
         .withSchema(AREA)
         .table('observation_sets')
         .insert({
           id: set.id,
           account_id: set.accountId,
-          created_at: set.createdAt,
+          created_at: createdAt,
           earliest_us: set.earliest.toString(),
           latest_us: set.latest.toString(),
-          summary: JSON.stringify(set.summary),
+          summary: JSON.stringify(summary),
           // As base64 text both ways: PGlite converts bytea to and from JavaScript in hex, about
           // ten times slower for a gzipped megabyte (docs/decisions/0150-observation-sets-stored-as-sent.md).
           document_gz: trx.raw(`decode(?, 'base64')`, [document.toString('base64')]),
@@ -122,22 +140,18 @@ export class ObservationSetStore {
             times_us: bigintArray(d.times),
           })),
         );
-      // Every replica's kept pages of the account are out of date from this commit on.
-      await trx.raw(
-        `insert into ${AREA}.account_versions (account_id, version) values (?, 1)
-         on conflict (account_id) do update set version = account_versions.version + 1`,
-        [set.accountId],
-      );
       await this.outbox.add(trx, SETS_TOPIC, {
         area: AREA,
         resource: KIND,
         action: 'published',
         subject: set.id,
-        time: set.createdAt,
-        data: { account: set.accountId, resource: set.summary, related: [{ namespace: SET_NAMESPACE, id: set.id }] },
+        time: createdAt,
+        data: { account: set.accountId, resource: summary, related: [{ namespace: SET_NAMESPACE, id: set.id }] },
       });
+      return summary;
     });
     this.pages.invalidate(set.accountId);
+    return summary;
   }
 
   /**

@@ -2,7 +2,9 @@ import { useTestFleet } from '@fieldcast/runtime/testing';
 import { observationsService } from '../src/definition.js';
 import { list, publish, site } from './observation-sets-client.js';
 
-const t = useTestFleet([observationsService]);
+/** A clock a millisecond further on at each reading, so sets published one after another never share a creationTime. */
+let tick = Date.parse('2026-06-01T00:00:00Z');
+const t = useTestFleet([observationsService], { now: () => new Date(tick++) });
 const app = () => t.fleet.app('observations');
 
 /** Publishes a set with one site observed at `times`; returns its summary. */
@@ -89,6 +91,28 @@ describe('observation sets: the period (spec 4.8)', () => {
     expect(res.status).toBe(400);
     expect(res.body.id).toBe('invalid_parameter');
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual([path]);
+  });
+
+  it('sets published concurrently are listed in creationTime order, newest first', async () => {
+    // A large document takes longer to compress and store than a small one: a small set published
+    // once the large one has read the clock must still be listed before it.
+    const times = (n: number) => Array.from({ length: n }, (_, i) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString());
+    const large = { sites: [site('s', times(6_000))] };
+    const small = { sites: [site('s', times(1))] };
+    const inFlight = [];
+    for (let n = 0; n < 3; n++) {
+      const read = tick;
+      const first = publish(app(), t.alice, large).then((r) => r);
+      while (tick === read) await new Promise((resolve) => setImmediate(resolve));
+      inFlight.push(
+        first,
+        publish(app(), t.alice, small).then((r) => r),
+      );
+    }
+    expect((await Promise.all(inFlight)).map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
+    const created = (await list(app(), t.alice)).body.map((s: { creationTime: string }) => s.creationTime);
+    expect(created).toHaveLength(6);
+    expect(created).toEqual([...created].sort().reverse());
   });
 
   it('another account’s sets are never listed', async () => {

@@ -71,7 +71,7 @@ describe('the store with the list page cache', () => {
 
   const setOn = (accountId: string, time: string) => {
     const input = { sites: [site('s', [time])], tags: {} } as unknown as ObservationSetInput;
-    return newObservationSet(randomUUID(), accountId, input, input, new Date());
+    return newObservationSet(randomUUID(), accountId, input, input);
   };
 
   it('as the only writer: a repeated list reads the database once, and a publish is listed at once', async () => {

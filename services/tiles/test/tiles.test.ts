@@ -23,6 +23,8 @@ const HOUR = 3_600_000;
 const past = forecastBoundaryMs(NOW) - 2 * HOUR;
 const temperatureFrame = frameId(temperature, past);
 const precipitationFrame = frameId(precipitation, past);
+const northAmerica = catalog.product('precipitation-rate-north-america')!;
+const northAmericaFrame = frameId(northAmerica, past);
 
 const linearStyle = {
   name: 'lin',
@@ -145,6 +147,30 @@ describe('tiles', () => {
     expect(pixelAt(north, 128, 128)).toEqual([0, 255, 0, 255]);
     expect(pixelAt(southWest, 128, 128)).toEqual([0, 0, 255, 255]);
     expect(pixelAt(southEast, 128, 128)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('leaves pixels outside a regional product’s coverage transparent, whatever the defaultColor (spec 2.3: defaultColor is for values)', async () => {
+    // Coverage -170..-50 E, 10..75 N; precipitation is 5 mm/h everywhere, below the only stop: defaultColor white inside.
+    const style = await addStyle(t.alice.auth, 'precipitation-rate-north-america', {
+      ...maskStyle,
+      name: 'white',
+      colorizers: [{ defaultColor: '#ffffff', defaultMode: 'discrete', stops: [{ value: 10, color: '#ff0000' }] }],
+    });
+    const west = decodePng((await tile(t.alice.auth, northAmericaFrame, 1, 0, 0, style)).body as Buffer);
+    // Row 128 (about 66.5 N), column 128 (lon -89.6): inside.
+    expect(tileYToLatitude(128.5 / 256, 1)).toBeCloseTo(66.5, 0);
+    expect(pixelAt(west, 128, 128)).toEqual([255, 255, 255, 255]);
+    // Column 250 (lon -3.9), row 5 (about 84.6 N), column 5 (lon -176.1): outside.
+    for (const [row, column] of [
+      [128, 250],
+      [5, 128],
+      [128, 5],
+    ]) {
+      expect(pixelAt(west, row!, column!)).toEqual([0, 0, 0, 0]);
+    }
+    // The eastern hemisphere is wholly outside.
+    const east = decodePng((await tile(t.alice.auth, northAmericaFrame, 1, 1, 0, style)).body as Buffer);
+    for (let row = 0; row < 256; row += 15) for (let column = 0; column < 256; column += 15) expect(pixelAt(east, row, column)[3]).toBe(0);
   });
 
   it('takes the style from a style= parameter of the PNG media type in Accept, the default style when none is named', async () => {

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import type { Api } from './api.js';
+import { ResourceLabels, type Tagged } from './event-slots.js';
 import { byId } from './fields.js';
 import { showError } from './status.js';
 
@@ -9,6 +10,7 @@ interface FeedEvent {
   message: string;
   occurrenceTime: string;
   origin: { namespace: string; id: string };
+  tagged?: Tagged[];
 }
 
 /** How often the feed is polled: events offer no push delivery (docs/interface.md §10). */
@@ -19,8 +21,11 @@ export class FeedPanel {
   private timer: ReturnType<typeof setInterval> | null = null;
   private resource: string | null = null;
   private lastError = '';
+  /** names of the resources events are tagged with, kept while the console is open */
+  private readonly labels: ResourceLabels;
 
   constructor(private readonly api: Api) {
+    this.labels = new ResourceLabels((area, path) => api.json(area, path));
     byId('feed-kind').addEventListener('change', () => void this.refresh());
   }
 
@@ -57,12 +62,14 @@ export class FeedPanel {
     }
     try {
       const events = await this.api.json<FeedEvent[]>('events', path);
+      // Spec 2.10: the braces are slots for the tagged resources, shown by name.
+      const messages = await Promise.all(events.map((e) => this.labels.message(e)));
       this.lastError = '';
       list.replaceChildren(
         ...(events.length === 0
           ? [item('No events yet.')]
-          : events.map((e) => {
-              const li = item(e.message);
+          : events.map((e, i) => {
+              const li = item(messages[i]!);
               li.dataset.id = e.id;
               const time = document.createElement('time');
               time.dateTime = e.occurrenceTime;

@@ -109,6 +109,23 @@ const HIGHLAND_MONSOON_SPAN_M = 1500;
 /** Winter cooling over fully ice-covered sea, K (Arctic Ocean winters near -30 degC against about -10 over open polar water). */
 const SEA_ICE_WINTER_K = 20;
 
+/**
+ * The lowest coldest-month and warmest-month means of the air over any sea (open, frozen, or an
+ * ice shelf) in the July and December climatology the fit reads (0082): -39 degC (the Ross Ice
+ * Shelf in July) and -13 degC (Antarctic seas in December), each less the maps' 1.3 K offset
+ * and rounded down. The fit takes sea targets only equatorward of 60 degrees
+ * (scripts/fit-geoclimate.ts), so over the polar seas its latitude bands extrapolate, as far as
+ * -108 degC for the coldest month near 70 S 133 W; a place's sea share takes no month colder
+ * than these (docs/decisions/0212-polar-sea-climate-floor.md).
+ */
+const SEA_COLDEST_MONTH_FLOOR_C = -41;
+const SEA_WARMEST_MONTH_FLOOR_C = -15;
+
+/** A fitted monthly mean raised toward a floor by the place's sea share (0..1) where it lies below it. */
+function seaFloored(value: number, floor: number, seaShare: number): number {
+  return value < floor ? value + seaShare * (floor - value) : value;
+}
+
 function smoothstep(x: number): number {
   const t = x < 0 ? 0 : x > 1 ? 1 : x;
   return t * t * (3 - 2 * t);
@@ -236,8 +253,8 @@ function climateParts(g: ClimateInputs): { terms: ClimateTerms; precipitation: P
   // Winter sea ice, not among the fitted stations: over frozen polar seas the winter air loses
   // the ocean's heat (ice insulates it), except where a warm drift keeps the sea open.
   const seaIce = (1 - land) * smoothstep((a - 60) / 20) * (1 - westCoast);
-  const coldest = evaluateForm(COLDEST, bands, fetch, terms) - SEA_ICE_WINTER_K * seaIce,
-    warmest = evaluateForm(WARMEST, bands, fetch, terms);
+  const coldest = seaFloored(evaluateForm(COLDEST, bands, fetch, terms) - SEA_ICE_WINTER_K * seaIce, SEA_COLDEST_MONTH_FLOOR_C, 1 - land),
+    warmest = seaFloored(evaluateForm(WARMEST, bands, fetch, terms), SEA_WARMEST_MONTH_FLOOR_C, 1 - land);
   const halfRange = (Math.max(0, warmest - coldest) / 2 / MONTH_OF_PEAK) * Math.min(1, a / 8);
   const lagDays = lagDaysOf(g);
   // Deserts: the subtropical highs' subsiding air is dry where it has crossed land (Sahara,
@@ -553,7 +570,19 @@ function latticeOf(geo: Geography): ClimateLattice {
     lattice = new ClimateLattice(
       (i, j, out, at) => nodeTermsInto(geo, i, j, out, at),
       earth ? climateCacheDir() : undefined,
-      earth ? [JSON.stringify([COLDEST, WARMEST, PRECIPITATION_MEAN, PRECIPITATION_SEASON]), readFileSync(GEOGRAPHY_FILE)] : [],
+      earth
+        ? [
+            JSON.stringify([
+              COLDEST,
+              WARMEST,
+              PRECIPITATION_MEAN,
+              PRECIPITATION_SEASON,
+              SEA_COLDEST_MONTH_FLOOR_C,
+              SEA_WARMEST_MONTH_FLOOR_C,
+            ]),
+            readFileSync(GEOGRAPHY_FILE),
+          ]
+        : [],
     );
     lattices.set(geo, lattice);
   }

@@ -7,7 +7,10 @@ import { DAY_MS } from './dates.js';
  * endpoint's target needs one; docs/decisions/0171-archive-event-blocks.md).
  *
  * A block is BLOCK_DEG x BLOCK_DEG degrees aligned on multiples of BLOCK_DEG from (-90, -180),
- * times BLOCK_DAYS event days aligned on multiples of BLOCK_DAYS since 1970. It holds the events
+ * times BLOCK_DAYS event days aligned on multiples of BLOCK_DAYS since 1970, except in the two
+ * polar rows, where one block spans every longitude: a small circle around a pole touches every
+ * meridian, and its true extent is the polar cap, one block per period, not one per 8 degrees of
+ * longitude (docs/decisions/0211-archive-polar-cap-blocks.md). It holds the events
  * whose position (a tornado's touchdown) lies in its box and whose time (touchdown) lies in its
  * days, computed by one read of the synthetic world over exactly that box and those days. Every
  * request reads the same blocks whatever its own extent, so an answer never depends on which
@@ -21,6 +24,32 @@ import { DAY_MS } from './dates.js';
 export const BLOCK_DEG = 8;
 export const BLOCK_DAYS = 16;
 const HOUR_MS = 3_600_000;
+/** The latitude band numbers of the polar caps, -90 to -82 and 86 to 90: one block spans every longitude there. */
+const POLAR_ROWS = new Set([0, Math.floor((90 - 1e-6 + 90) / BLOCK_DEG)]);
+
+/** A box in degrees, west <= east, no wrap. */
+interface BlockBox {
+  south: number;
+  north: number;
+  west: number;
+  east: number;
+}
+
+/** Each latitude band a box touches, with the range of longitude band numbers it touches in it. */
+export function blockRows(box: BlockBox): { bi: number; bj0: number; bj1: number }[] {
+  const bi0 = Math.floor((Math.max(-90, box.south) + 90) / BLOCK_DEG);
+  const bi1 = Math.floor((Math.min(89.999999, box.north) + 90) / BLOCK_DEG);
+  const bj0 = Math.floor((Math.max(-180, box.west) + 180) / BLOCK_DEG);
+  const bj1 = Math.floor((Math.min(179.999999, box.east) + 180) / BLOCK_DEG);
+  const rows: { bi: number; bj0: number; bj1: number }[] = [];
+  for (let bi = bi0; bi <= bi1; bi++) rows.push(POLAR_ROWS.has(bi) ? { bi, bj0: 0, bj1: 0 } : { bi, bj0, bj1 });
+  return rows;
+}
+
+/** The 16-day period numbers of event days firstDay..lastDay. */
+export function blockPeriods(firstDay: number, lastDay: number): { bk0: number; bk1: number } {
+  return { bk0: Math.floor(firstDay / BLOCK_DAYS), bk1: Math.floor(lastDay / BLOCK_DAYS) };
+}
 
 /** Which block: a kind, the latitude and longitude band numbers from (-90, -180), and the 16-day period since 1970. */
 export interface BlockKey {
@@ -86,21 +115,12 @@ export class SevereEventBlocks {
    * Events of `kind` whose position lies in [south, north] x [west, east] (degrees, west <= east,
    * no wrap) on event days firstDay..lastDay, block by block; the caller filters exactly.
    */
-  async read(
-    kind: SevereKind,
-    box: { south: number; north: number; west: number; east: number },
-    firstDay: number,
-    lastDay: number,
-  ): Promise<AnySevereEvent[]> {
-    const bi0 = Math.floor((Math.max(-90, box.south) + 90) / BLOCK_DEG);
-    const bi1 = Math.floor((Math.min(89.999999, box.north) + 90) / BLOCK_DEG);
-    const bj0 = Math.floor((Math.max(-180, box.west) + 180) / BLOCK_DEG);
-    const bj1 = Math.floor((Math.min(179.999999, box.east) + 180) / BLOCK_DEG);
-    const bk0 = Math.floor(firstDay / BLOCK_DAYS);
-    const bk1 = Math.floor(lastDay / BLOCK_DAYS);
+  async read(kind: SevereKind, box: BlockBox, firstDay: number, lastDay: number): Promise<AnySevereEvent[]> {
+    const { bk0, bk1 } = blockPeriods(firstDay, lastDay);
+    const rows = blockRows(box);
     const keys: BlockKey[] = [];
     for (let bk = bk0; bk <= bk1; bk++) {
-      for (let bi = bi0; bi <= bi1; bi++) for (let bj = bj0; bj <= bj1; bj++) keys.push({ kind, bi, bj, bk });
+      for (const { bi, bj0, bj1 } of rows) for (let bj = bj0; bj <= bj1; bj++) keys.push({ kind, bi, bj, bk });
     }
     // Every missing block is asked for at once, so compute threads draw them side by side.
     const blocks = await Promise.all(keys.map((key) => this.block(key)));
@@ -155,9 +175,10 @@ export class SevereEventBlocks {
 /** One block, read from the synthetic world over exactly its box and days (docs/decisions/0024-severe-weather.md). */
 export function computeBlock({ kind, bi, bj, bk }: BlockKey): Block {
   const south = -90 + bi * BLOCK_DEG;
-  const west = -180 + bj * BLOCK_DEG;
+  const polar = POLAR_ROWS.has(bi);
+  const west = polar ? -180 : -180 + bj * BLOCK_DEG;
   const north = Math.min(90, south + BLOCK_DEG);
-  const east = west + BLOCK_DEG;
+  const east = polar ? 180 : west + BLOCK_DEG;
   const firstDay = bk * BLOCK_DAYS;
   const startMs = firstDay * DAY_MS + 6 * HOUR_MS;
   const days: AnySevereEvent[][] = Array.from({ length: BLOCK_DAYS }, () => []);
@@ -165,7 +186,7 @@ export function computeBlock({ kind, bi, bj, bk }: BlockKey): Block {
   for (const e of severeEvents(kind, [west, south, east, north], { startMs, endMs: startMs + BLOCK_DAYS * DAY_MS - 1 })) {
     // The read includes events on the box's far edges and tornadoes that only cross it: each
     // event belongs to the one block holding its position and time.
-    if (e.lat < south || e.lon < west || (e.lat >= north && north < 90) || e.lon >= east) continue;
+    if (e.lat < south || e.lon < west || (e.lat >= north && north < 90) || (e.lon >= east && east < 180)) continue;
     const d = eventDayNumber(e.timeMs) - firstDay;
     if (d < 0 || d >= BLOCK_DAYS) continue;
     days[d]!.push(e);

@@ -1,6 +1,6 @@
 import { RequestTooLargeError } from '@fieldcast/kit';
 import { distanceToTrackKm, haversineKm } from './distance.js';
-import { BLOCK_DAYS, BLOCK_DEG, eventDayNumber, type SevereEventBlocks } from './event-blocks.js';
+import { BLOCK_DAYS, BLOCK_DEG, blockPeriods, blockRows, eventDayNumber, type SevereEventBlocks } from './event-blocks.js';
 import type { ArchiveEvent, IngestedReportSource } from './ingested-reports.js';
 import type { ArchiveQuery } from './query.js';
 import { KM_PER_MILE } from './query.js';
@@ -128,19 +128,12 @@ export async function selectEvents(
  */
 export const MAX_BLOCKS = 64;
 
-function blockSpan(lo: number, hi: number, origin: number, size: number): number {
-  return Math.floor((hi - origin) / size) - Math.floor((lo - origin) / size) + 1;
-}
-
 /** Refuses a request that would read more than MAX_BLOCKS blocks, before reading any (docs/architecture.md §3, limits). */
 export function checkWork(q: ArchiveQuery): void {
-  const days = blockSpan(eventDayNumber(q.startMs) - 1, eventDayNumber(q.endMs), 0, BLOCK_DAYS);
+  const { bk0, bk1 } = blockPeriods(eventDayNumber(q.startMs) - 1, eventDayNumber(q.endMs));
   let blocks = 0;
   for (const b of searchBoxes(q)) {
-    blocks +=
-      blockSpan(b.south, Math.min(89.999999, b.north), -90, BLOCK_DEG) *
-      blockSpan(b.west, Math.min(179.999999, b.east), -180, BLOCK_DEG) *
-      days;
+    for (const { bj0, bj1 } of blockRows(b)) blocks += (bj1 - bj0 + 1) * (bk1 - bk0 + 1);
   }
   if (blocks > MAX_BLOCKS) {
     throw new RequestTooLargeError(

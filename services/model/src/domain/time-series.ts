@@ -8,10 +8,8 @@ import { GridRequestError, type GridSource, type ModelVariable, type PointSeries
 import { ERROR_RULES, forecastValues, type Truth } from './forecast-error.js';
 import { producedValidTimes, type Run } from './runs.js';
 
-/** Decimal places of served values, means and medians. */
+/** Decimal places of served values, means, medians and modes. */
 const VALUE_DECIMALS = 2;
-/** Decimal places of the mode (docs/decisions/0009-statistics-mode.md). */
-const MODE_PRECISION = 1;
 
 export interface SeriesWindow {
   /** earliest validTime, inclusive */
@@ -105,8 +103,11 @@ export async function variableTimeSeries(
     const v = values[n] as number;
     return { validTime, value: Number.isFinite(v) ? round(v) : null };
   });
-  // Statistics of the values as served, so a caller can recompute them from the series.
-  const s = seriesStatistics(series, { precision: MODE_PRECISION });
+  // Statistics of the values as served, so a caller can recompute them from the series. The mode
+  // (spec 2.8: a number over the series) bins at the series' own precision, so it is always one
+  // of the served values and never a coarser rounding outside their range
+  // (docs/decisions/0009-statistics-mode.md).
+  const s = seriesStatistics(series, { precision: VALUE_DECIMALS });
   return {
     series,
     mean: s.mean === null ? null : round(s.mean),

@@ -15,14 +15,16 @@ export interface ObservationDay {
   times: Microseconds[];
 }
 
-/** A set ready to store: the summary, the document as sent and the index of its times. */
+/**
+ * A set ready to store: the summary, the document as sent and the index of its times. Its
+ * creation time is the store's to read, when it stores the set (ObservationSetStore.publish).
+ */
 export interface NewObservationSet {
   id: string;
   accountId: string;
-  createdAt: Date;
   earliest: Microseconds;
   latest: Microseconds;
-  summary: ObservationSetSummary;
+  summary: Omit<ObservationSetSummary, 'creationTime'>;
   /** the body exactly as it was parsed from the request, serialised again (keys in the order sent) */
   document: string;
   days: ObservationDay[];
@@ -41,13 +43,7 @@ export function dayOf(micros: Microseconds): number {
  * nothing else because the schema refuses unknown members
  * (docs/decisions/0150-observation-sets-stored-as-sent.md).
  */
-export function newObservationSet(
-  id: string,
-  accountId: string,
-  input: ObservationSetInput,
-  submitted: unknown,
-  createdAt: Date,
-): NewObservationSet {
+export function newObservationSet(id: string, accountId: string, input: ObservationSetInput, submitted: unknown): NewObservationSet {
   // Sites of one set mostly share their times: each distinct text is read once.
   const read = new Map<string, Microseconds>();
   for (const site of input.sites) {
@@ -70,12 +66,17 @@ export function newObservationSet(
     if (last && last.day === day) last.times.push(t);
     else days.push({ day, times: [t] });
   }
-  const summary: ObservationSetSummary = {
+  const summary = {
     id,
-    creationTime: createdAt.toISOString(),
     earliestObservationTime: microsToIso(earliest),
     latestObservationTime: microsToIso(latest),
     tags: input.tags ? { ...(submitted as { tags: Record<string, string> }).tags } : {},
   };
-  return { id, accountId, createdAt, earliest, latest, summary, document: JSON.stringify(submitted), days };
+  return { id, accountId, earliest, latest, summary, document: JSON.stringify(submitted), days };
+}
+
+/** The set's summary as stored and served, created at `createdAt` (spec 4.8). */
+export function summaryAt(set: NewObservationSet, createdAt: Date): ObservationSetSummary {
+  const { id, ...rest } = set.summary;
+  return { id, creationTime: createdAt.toISOString(), ...rest };
 }

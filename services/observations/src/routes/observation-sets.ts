@@ -29,7 +29,7 @@ const LIST_DESCRIPTION = `The caller's sets holding at least one observation who
 const VARIABLES = new JsonText(JSON.stringify(OBSERVATION_VARIABLES));
 
 /** Observation sets (spec 2.9, 4.8; docs/interface.md §8). */
-export function observationSetRoutes(api: Api, store: ObservationSetStore, now: () => Date): Api {
+export function observationSetRoutes(api: Api, store: ObservationSetStore): Api {
   const tags = ['observation sets'];
   return api
     .op({
@@ -44,9 +44,7 @@ export function observationSetRoutes(api: Api, store: ObservationSetStore, now: 
       response: { status: 201, description: 'The stored summary', schema: ObservationSetSummary },
       errors: [422],
       handle: async ({ account, body, req }) => {
-        const set = newObservationSet(randomUUID(), account.id, body, req.body, now());
-        await store.publish(set);
-        return set.summary;
+        return store.publish(newObservationSet(randomUUID(), account.id, body, req.body));
       },
     })
     .op({

@@ -3,7 +3,7 @@
  * the filters of GET /products, all combined (docs/interface.md §6).
  */
 import { NotFoundError } from '@fieldcast/kit';
-import { areaOf, containsPoint, differenceOf, polygonsBBox, type PolygonCoordinates } from '@fieldcast/geo';
+import { areaOf, containsPoint, differenceOf, polygonsBBox, type PolygonCoordinates, rectangleOf } from '@fieldcast/geo';
 import type { CoverageQuery } from '@fieldcast/schemas';
 import { type Catalog, hasFrameIn, type ProductDef } from '@fieldcast/weather';
 
@@ -42,18 +42,6 @@ export interface CoverageShape {
   polygons: PolygonCoordinates[];
   bbox: BBox;
   rectangles: BBox[];
-}
-
-/** The bbox of a polygon that is exactly one axis-aligned rectangle (one ring of four corners), else null. */
-function rectangleOf(polygon: PolygonCoordinates): BBox | null {
-  const ring = polygon[0];
-  if (polygon.length !== 1 || !ring || ring.length !== 5) return null;
-  const xs = new Set(ring.map((p) => p[0]));
-  const ys = new Set(ring.map((p) => p[1]));
-  if (xs.size !== 2 || ys.size !== 2) return null;
-  // four distinct corners, each edge along one axis
-  for (let i = 0; i < 4; i++) if (ring[i]![0] !== ring[i + 1]![0] && ring[i]![1] !== ring[i + 1]![1]) return null;
-  return polygonsBBox([polygon]);
 }
 
 export function coverageShape(p: ProductDef): CoverageShape {

@@ -9,7 +9,8 @@
  * - `discrete`: the colour of the highest stop at or below the value (the classes are open
  *   above); a value below the first stop takes `defaultColor`.
  * - A missing value (NaN) under a matching colorizer takes its `defaultColor`.
- * - Where no colorizer matches, or there is no data at all, the pixel stays transparent.
+ * - Where no colorizer matches, or there is no data at all (outside the source's grid or the
+ *   product's coverage), the pixel stays transparent.
  */
 import { parseColor, type Rgba } from './colors.js';
 
@@ -90,17 +91,19 @@ export function paintValue(p: Painter, value: number, out: Uint8Array, o: number
 /**
  * The RGBA image of sampled values: `values` per painter's mode (the same sampling serves all
  * painters of one mode), `mask` the mask layer's values (NaN where unknown) when any painter has
- * a mask, and `hasData` false where the frame has no data at that pixel.
+ * a mask, and `covered` 0 at pixels outside the product's coverage (null when all are inside).
  */
 export function paint(
   painters: readonly Painter[],
   pixels: number,
   valuesFor: (mode: 'linear' | 'discrete') => Float32Array,
   mask: Float32Array | null,
+  covered: Uint8Array | null = null,
 ): Uint8Array {
   const out = new Uint8Array(pixels * 4);
   const sampled = painters.map((p) => valuesFor(p.mode));
   for (let i = 0; i < pixels; i++) {
+    if (covered && covered[i] === 0) continue;
     for (let k = 0; k < painters.length; k++) {
       const p = painters[k]!;
       if (p.maskValues) {

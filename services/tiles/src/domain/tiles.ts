@@ -16,6 +16,7 @@ import {
 } from '@fieldcast/weather';
 import { type GrantLookup, productVisible } from './access.js';
 import { paint, painterOf } from './colorize.js';
+import { coverageMask } from './coverage.js';
 import { type FrameRef, isForecastFrame, zoomLevelsOf } from './frames.js';
 import { combineLayer, type LayerSampler, layerGrid, sampleLayer } from './layers.js';
 import { encodePng } from './png.js';
@@ -24,7 +25,7 @@ import type { SampleMode, TileAddress } from './sampling.js';
 import { type DefaultStyles, nameKey, type StyleRecord, styleView } from './styles.js';
 
 /** Bumped when the same frame, style and tile would be drawn differently: part of every ETag. */
-const RENDERING_VERSION = '1';
+const RENDERING_VERSION = '2';
 
 const HOUR_MS = 3_600_000;
 /** A frame of the past with a default style never changes (RFC 8246 immutable). */
@@ -163,7 +164,7 @@ export class TileRenderer {
       const samples = await Promise.all(maskLayer.inputs.map((v) => this.sample(v, frame.validMs, tile, 'discrete')));
       mask = combineLayer(maskLayer, samples);
     }
-    const rgba = paint(painters, TILE_SIZE * TILE_SIZE, (mode) => byMode.get(mode)!, mask);
+    const rgba = paint(painters, TILE_SIZE * TILE_SIZE, (mode) => byMode.get(mode)!, mask, coverageMask(product, tile));
     return encodePng(rgba, TILE_SIZE, TILE_SIZE);
   }
 

@@ -1,0 +1,76 @@
+/**
+ * Event messages as a person reads them. Spec 2.10: a message's empty braces are slots for the
+ * identifiers of the tagged resources, one per resource in tagging order; the console fills each
+ * with what names the resource (a product's name, a frame's or a run's time), read from its area,
+ * and with the start of its id where it has no better name.
+ */
+
+/** A tagged resource of an event (spec 2.10). */
+export interface Tagged {
+  namespace: string;
+  id: string;
+}
+
+/** Reads a JSON record from an area (Api.json). */
+type ReadJson = (area: string, path: string) => Promise<unknown>;
+
+/** Fills the message's `{}` slots with the labels in order; slots beyond the labels stay as they are. */
+export function fillSlots(message: string, labels: readonly string[]): string {
+  let i = 0;
+  return message.replace(/\{\}/g, (slot) => labels[i++] ?? slot);
+}
+
+/** An instant as "YYYY-MM-DD HH:MM UTC". */
+const utcText = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+/** Where each kind of resource is read and what of it names it. */
+const NAMERS: Record<string, { area: string; path: (id: string) => string; label: (record: Record<string, unknown>) => unknown }> = {
+  'platform/products': { area: 'platform', path: (id) => `/products/${id}`, label: (r) => r.name },
+  'platform/frames': {
+    area: 'platform',
+    path: (id) => `/frames/${id}`,
+    label: (r) => typeof r.validTime === 'string' && utcText(r.validTime),
+  },
+  'platform/forecasts': {
+    area: 'platform',
+    path: (id) => `/forecasts/${id}`,
+    label: (r) => typeof r.initTime === 'string' && utcText(r.initTime),
+  },
+};
+
+/** The first group of a UUID: enough to tell resources apart in a list. */
+const shortId = (id: string) => id.split('-')[0] ?? id;
+
+/** Labels of tagged resources, each read once; a read that fails is tried again on the next message. */
+export class ResourceLabels {
+  private readonly known = new Map<string, Promise<string>>();
+
+  constructor(private readonly readJson: ReadJson) {}
+
+  /** The event's message with its slots filled. */
+  async message(event: { message: string; tagged?: readonly Tagged[] }): Promise<string> {
+    const labels = await Promise.all((event.tagged ?? []).map((t) => this.label(t)));
+    return fillSlots(event.message, labels);
+  }
+
+  private label(t: Tagged): Promise<string> {
+    const namer = NAMERS[t.namespace];
+    if (!namer) return Promise.resolve(shortId(t.id));
+    const key = `${t.namespace}/${t.id}`;
+    let label = this.known.get(key);
+    if (!label) {
+      label = this.readJson(namer.area, namer.path(encodeURIComponent(t.id))).then(
+        (record) => {
+          const text = namer.label((record ?? {}) as Record<string, unknown>);
+          return typeof text === 'string' && text !== '' ? text : shortId(t.id);
+        },
+        () => {
+          this.known.delete(key);
+          return shortId(t.id);
+        },
+      );
+      this.known.set(key, label);
+    }
+    return label;
+  }
+}

@@ -1,0 +1,55 @@
+import { fillSlots, ResourceLabels } from '../src/browser/event-slots.js';
+
+/*
+ * Spec 2.10: an event's message has one `{}` per tagged resource, in tagging order; the console
+ * shows a person the resources there, not the braces (docs/decisions/0123-events-described-by-their-emitter.md).
+ */
+const JOB = { namespace: 'platform/jobs', id: '9b2e61d4-5a0c-5d7e-8f3a-1c2d3e4f5a6b' };
+const FRAME = { namespace: 'platform/frames', id: '3f1c2a70-1111-5000-8000-000000000001' };
+const PRODUCT = { namespace: 'platform/products', id: '3f1c2a70-2222-5000-8000-000000000002' };
+const RUN = { namespace: 'platform/forecasts', id: '3f1c2a70-3333-5000-8000-000000000003' };
+
+function fakeAreas() {
+  const reads: string[] = [];
+  const records: Record<string, unknown> = {
+    [`platform /products/${PRODUCT.id}`]: { id: PRODUCT.id, name: 'air-temperature' },
+    [`platform /frames/${FRAME.id}`]: { id: FRAME.id, validTime: '2026-12-04T20:00:00.000Z' },
+    [`platform /forecasts/${RUN.id}`]: { id: RUN.id, initTime: '2026-12-04T12:00:00.000Z' },
+  };
+  const json = async (area: string, path: string) => {
+    reads.push(`${area} ${path}`);
+    const record = records[`${area} ${path}`];
+    if (!record) throw new Error('404');
+    return record;
+  };
+  return { reads, json };
+}
+
+describe('event messages with their slots filled', () => {
+  it('fills each {} with the label of the tagged resource in the same place', () => {
+    expect(fillSlots('Job {} built frame {} of product {}', ['a', 'b', 'c'])).toBe('Job a built frame b of product c');
+    // Too few labels leave the rest of the slots as they are; braces with text inside are no slots.
+    expect(fillSlots('Resource {} was {created}', [])).toBe('Resource {} was {created}');
+  });
+
+  it('names the product and the frame’s time; a resource it cannot name by a short id', async () => {
+    const areas = fakeAreas();
+    const labels = new ResourceLabels(areas.json);
+    const message = await labels.message({ message: 'Job {} built frame {} of product {}', tagged: [JOB, FRAME, PRODUCT] });
+    expect(message).toBe('Job 9b2e61d4 built frame 2026-12-04 20:00 UTC of product air-temperature');
+    expect(await labels.message({ message: 'Job {} completed forecast {} of product {}', tagged: [JOB, RUN, PRODUCT] })).toBe(
+      'Job 9b2e61d4 completed forecast 2026-12-04 12:00 UTC of product air-temperature',
+    );
+    // Each resource is read once, however many events name it.
+    expect(areas.reads.filter((r) => r.includes(PRODUCT.id))).toHaveLength(1);
+  });
+
+  it('shows a resource whose read fails by its short id, and reads it again next time', async () => {
+    const areas = fakeAreas();
+    const labels = new ResourceLabels(areas.json);
+    const unknown = { namespace: 'platform/frames', id: 'aaaaaaaa-0000-5000-8000-000000000000' };
+    expect(await labels.message({ message: 'frame {}', tagged: [unknown] })).toBe('frame aaaaaaaa');
+    await labels.message({ message: 'frame {}', tagged: [unknown] });
+    expect(areas.reads).toHaveLength(2);
+  });
+});
