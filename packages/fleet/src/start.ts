@@ -3,6 +3,7 @@ import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/b
 import { openDatabase } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
 import {
+  CONSOLE,
   FleetEnv,
   filesFromEnv,
   IdentityStore,
@@ -73,7 +74,7 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
       demo = result.credentials;
     }
     const fleet = await startServices(
-      SERVICES.map((definition) => ({ definition, port: portOf(definition.area, env.PORT_BASE) })),
+      SERVICES.map((definition) => ({ definition, port: portOf(definition, env.PORT_BASE) })),
       {
         db,
         transport,
@@ -97,7 +98,7 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
     try {
       // The console on PORT_BASE, pointed at this process's areas (decision 0190).
       webConsole = await startConsole({
-        port: portOf('console', env.PORT_BASE),
+        port: portOf(CONSOLE, env.PORT_BASE),
         host: listenHost('embedded', env.HOST),
         config: {
           areas: Object.fromEntries(fleet.services.map((s) => [s.area, s.url])),

@@ -32,7 +32,7 @@ export async function serveDistributed(service: Service, env: NodeJS.ProcessEnv 
   const transport = withTransport
     ? new KafkaTransport({ brokers: config.KAFKA_BROKERS!, clientId: `${config.KAFKA_CLIENT_ID}-${service.area}` })
     : undefined;
-  const fleet = await startServices([{ definition: service, port: config.PORT ?? portOf(service.area, config.PORT_BASE) }], {
+  const fleet = await startServices([{ definition: service, port: config.PORT ?? portOf(service, config.PORT_BASE) }], {
     db,
     transport,
     logger,

@@ -4,6 +4,7 @@ import type { HttpDeps, ServiceDefinition } from '@fieldcast/kit';
 import type { GridSource } from '@fieldcast/weather';
 import type { BackgroundTask } from './background.js';
 import type { ServiceFiles } from './files.js';
+import type { AreaWorker } from './workers/worker-module.js';
 
 /**
  * What a service may ask the runtime for (docs/architecture.md §1). The runtime hands a service
@@ -57,6 +58,17 @@ export interface Consumer {
 
 /** A service as the runtime starts it: the kit's definition with the runtime's needs. */
 export interface Service<N extends Needs = Needs> extends ServiceDefinition<N, DepsOf<N>> {
+  /**
+   * Its port as an offset from PORT_BASE (docs/architecture.md §2; the console has 0): the
+   * embedded fleet, `fieldcast serve`, the deployment files and the client's base URLs all read
+   * it here. The registry (packages/fleet/src/services.ts) keeps offsets distinct.
+   */
+  port: number;
+  /**
+   * Its thread modules, `src/<name>.ts` in its folder, that scripts/build.ts bundles beside
+   * cli.js (workers/worker-module.ts, docs/decisions/0051-heavy-work-in-worker-threads.md).
+   */
+  workers?: readonly AreaWorker[];
   /**
    * Its message consumers, built from its dependencies. Declaring any is the need for a
    * transport's subscriptions; the runtime subscribes them after the service's schema is

@@ -109,7 +109,7 @@ export interface TestFleetOptions {
 }
 
 /** The weather a test fleet hands out: none unless one of its services declares weather. */
-async function testWeather(definitions: Service[], options: TestFleetOptions): Promise<GridSource | undefined> {
+async function testWeather(definitions: readonly Service[], options: TestFleetOptions): Promise<GridSource | undefined> {
   if (options.weather || !definitions.some((d) => d.needs.weather)) return options.weather;
   const { SyntheticSource } = await import('@fieldcast/weather');
   // on the fleet's clock, so its coverage (to 16 days after the hour) ends where the services' now says
@@ -118,7 +118,7 @@ async function testWeather(definitions: Service[], options: TestFleetOptions): P
 }
 
 /** Starts services as the runtime does, without listening: each gets only what it declared. */
-export async function startTestFleet(definitions: Service[], options: TestFleetOptions = {}): Promise<TestFleet> {
+export async function startTestFleet(definitions: readonly Service[], options: TestFleetOptions = {}): Promise<TestFleet> {
   const db = await openTestDatabase();
   const transport = await openTestTransport();
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });

@@ -22,6 +22,7 @@ const received: IncomingMessage[] = [];
 
 const bare = defineService({
   area: 'bare',
+  port: 1,
   title: 'Bare',
   description: 'declares nothing',
   needs: {},
@@ -30,6 +31,7 @@ const bare = defineService({
 
 const publisher = defineService({
   area: 'publisher',
+  port: 1,
   title: 'Publisher',
   description: 'a schema, an outbox and weather',
   needs: { database: { migrations: [] }, outbox: { topics: ['fieldcast.publisher.things'] }, weather: true },
@@ -38,6 +40,7 @@ const publisher = defineService({
 
 const listener = defineService({
   area: 'listener',
+  port: 1,
   title: 'Listener',
   description: 'a schema and a consumer',
   needs: { database: { migrations: [] } },
@@ -61,6 +64,7 @@ const listener = defineService({
 
 const computer = defineService({
   area: 'computer',
+  port: 1,
   title: 'Computer',
   description: 'compute threads without weather',
   needs: { compute: true },

@@ -13,6 +13,7 @@ it('a service that declares weather is given every core but one as compute threa
   let given: number | undefined;
   const computing = defineService({
     area: 'computing',
+    port: 1,
     title: 'Computing',
     description: 'weather and a stop',
     needs: { weather: true },

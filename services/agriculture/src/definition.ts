@@ -1,7 +1,7 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
 import { fieldsMigration } from '../migrations/001_fields.js';
-import { type DegreeDayComputer, degreeDayComputer } from './degree-day-compute.js';
+import { type DegreeDayComputer, degreeDayComputer, DEGREE_DAY_WORKER } from './degree-day-compute.js';
 import { fieldRoutes } from './routes/fields.js';
 import { growingDegreeDayRoutes } from './routes/growing-degree-days.js';
 import { AREA, FIELDS_TOPIC, FieldStore } from './store.js';
@@ -12,6 +12,8 @@ const computers = new WeakMap<object, DegreeDayComputer>();
 /** The agriculture service: what `fieldcast serve agriculture` and the embedded fleet run. */
 export const agricultureService = defineService({
   area: AREA,
+  port: 1,
+  workers: [DEGREE_DAY_WORKER],
   title: 'Agriculture',
   description: 'Fields and growing degree days (spec 4.1, 4.2).',
   needs: { database: { migrations: [fieldsMigration] }, outbox: { topics: [FIELDS_TOPIC] }, weather: true },

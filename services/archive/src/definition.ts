@@ -2,7 +2,7 @@ import { defineService } from '@fieldcast/runtime';
 import { usersMigration } from '../migrations/001_users.js';
 import { stormReportsMigration } from '../migrations/002_storm_reports.js';
 import { AddressRangeError, parseRange } from './domain/address-ranges.js';
-import { blockDrawer, type BlockDrawer } from './blocks-compute.js';
+import { blockDrawer, type BlockDrawer, BLOCKS_WORKER } from './blocks-compute.js';
 import { SevereEventBlocks } from './domain/event-blocks.js';
 import { StormReportStore } from './report-store.js';
 import { archiveRoutes } from './routes/archive.js';
@@ -24,6 +24,8 @@ const drawers = new WeakMap<object, BlockDrawer>();
 /** The archive service: what `fieldcast serve archive` and the embedded fleet run. */
 export const archiveService = defineService({
   area: AREA,
+  port: 9,
+  workers: [BLOCKS_WORKER],
   title: 'Archive',
   description:
     'Severe-weather history under /v2 (docs/interface.md §11): hailsize, hailprob, tornado, gustdur, lightning and stormreports; summary, latest and history at an ISO 6709 point or region; JSON (GeoJSON for places), XML and KML; access by u, t and a registered address. Events are the synthetic world’s, with storm reports ingested from report files (fieldcast archive ingest-reports).',

@@ -25,6 +25,7 @@ export function modelServiceWith(options: ModelServiceOptions = {}) {
   const catalog = options.catalog ?? createCatalog();
   return defineService({
     area: AREA,
+    port: 5,
     title: 'Model',
     description: 'Models, forecast runs and their variables, point time series with statistics (spec 2.8, 4.7).',
     needs: { database: { migrations: [forecastEventClockMigration] }, outbox: { topics: [FORECASTS_TOPIC] }, weather: true },

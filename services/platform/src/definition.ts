@@ -24,6 +24,7 @@ const NO_GRANTS: ReadonlySet<string> = new Set();
 /** The platform service: what `fieldcast serve platform` and the embedded fleet run. */
 export const platformService = defineService({
   area: AREA,
+  port: 4,
   title: 'Platform',
   description: 'Products with every filter, frames, forecasts, datapoints and per-account access (spec 2.4, 4.6, 5, 6).',
   needs: {

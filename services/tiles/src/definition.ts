@@ -11,7 +11,7 @@ import { DefaultStyles } from './domain/styles.js';
 import { TileRenderer } from './domain/tiles.js';
 import { styleRoutes } from './routes/styles.js';
 import { tileRoutes } from './routes/tiles.js';
-import { type TileSampler, tileSampler } from './sample-compute.js';
+import { type TileSampler, tileSampler, SAMPLE_WORKER } from './sample-compute.js';
 import { AREA, STYLES_TOPIC, StyleStore } from './store.js';
 
 /**
@@ -29,6 +29,8 @@ const samplers = new WeakMap<object, TileSampler>();
 /** The tiles service: what `fieldcast serve tiles` and the embedded fleet run. */
 export const tilesService = defineService({
   area: AREA,
+  port: 2,
+  workers: [SAMPLE_WORKER],
   title: 'Tiles',
   description: 'Contributed styles and PNG tiles of product frames (spec 2.3, 4.3; docs/interface.md §4).',
   needs: {

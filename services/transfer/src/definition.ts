@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Api } from '@fieldcast/kit';
-import { type DatasetMaker, datasetMaker } from './dataset-maker.js';
+import { type DatasetMaker, datasetMaker, DATASET_WORKER } from './dataset-maker.js';
 import { defineService } from '@fieldcast/runtime';
 import { type Catalog, createCatalog } from '@fieldcast/weather';
 import { FileCache } from './domain/file-cache.js';
@@ -31,6 +31,8 @@ const makers = new WeakMap<object, DatasetMaker>();
 export function createTransferService(options: TransferServiceOptions = {}) {
   return defineService({
     area: 'transfer',
+    port: 7,
+    workers: [DATASET_WORKER],
     title: 'Transfer',
     description: 'Data-transfer products, datasets by date, and GeoTIFF and NetCDF downloads behind signed links (spec 2.5, 4.9).',
     needs: { weather: true, files: true },
