@@ -11,6 +11,7 @@ import {
   listenHost,
   migrateIdentity,
   needsTransport,
+  openCatalog,
   openWeather,
   portOf,
   startServices,
@@ -65,6 +66,8 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
   const closeWeather = async () => weather?.close();
   try {
     weather = await loadWeather(env);
+    // One catalog for every area that declares it, with its YAML override (docs/architecture.md §6).
+    const catalog = SERVICES.some((s) => s.needs.catalog) ? await openCatalog(env.FIELDCAST_CATALOG) : undefined;
     const db = embedded ? await dir.open() : await openDatabase({ url: env.DATABASE_URL! });
     const transport = openTransport(env);
     await migrateIdentity(db);
@@ -80,6 +83,7 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
         transport,
         logger,
         weather: weather?.source,
+        catalog,
         vendor: env.FIELDCAST_VENDOR,
         bodyLimit: env.BODY_LIMIT,
         computeThreads: env.FIELDCAST_COMPUTE_THREADS,

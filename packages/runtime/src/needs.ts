@@ -1,7 +1,7 @@
 import type { IncomingMessage } from '@fieldcast/bus';
 import type { Database, Migration, Outbox } from '@fieldcast/db';
 import type { HttpDeps, ServiceDefinition } from '@fieldcast/kit';
-import type { GridSource } from '@fieldcast/weather';
+import type { Catalog, GridSource } from '@fieldcast/weather';
 import type { BackgroundTask } from './background.js';
 import type { ServiceFiles } from './files.js';
 import type { AreaWorker } from './workers/worker-module.js';
@@ -26,6 +26,11 @@ export interface Needs {
    */
   weather?: true;
   /**
+   * the catalog of products, models and transfer products (docs/architecture.md §6), loaded
+   * once per process with its YAML override (FIELDCAST_CATALOG): gives `catalog`
+   */
+  catalog?: true;
+  /**
    * worker threads for heavy computation that reads no gridded weather (the archive's severe
    * weather is drawn from the synthetic world's own generator): gives `computeThreads` alone
    * (docs/decisions/0051-heavy-work-in-worker-threads.md)
@@ -43,11 +48,19 @@ export type DepsOf<N extends Needs> = HttpDeps &
   (N extends { database: object } ? { db: Database } : unknown) &
   (N extends { outbox: object } ? { outbox: Outbox } : unknown) &
   (N extends { weather: true } ? { weather: GridSource; computeThreads: number } : unknown) &
+  (N extends { catalog: true } ? { catalog: Catalog } : unknown) &
   (N extends { compute: true } ? { computeThreads: number } : unknown) &
   (N extends { files: true } ? { files: ServiceFiles } : unknown);
 
 /** Whatever a service may have been given; what one service actually has is `DepsOf` its needs. */
-export type AnyDeps = HttpDeps & { db?: Database; outbox?: Outbox; weather?: GridSource; computeThreads?: number; files?: ServiceFiles };
+export type AnyDeps = HttpDeps & {
+  db?: Database;
+  outbox?: Outbox;
+  weather?: GridSource;
+  catalog?: Catalog;
+  computeThreads?: number;
+  files?: ServiceFiles;
+};
 
 /** Consumes the topics matching `topics` in consumer group `group`; a throw redelivers the message. */
 export interface Consumer {

@@ -5,7 +5,7 @@ import type { Express } from 'express';
 import type { Transport } from '@fieldcast/bus';
 import { migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
 import { answerClientError, createServiceApp, type HttpDeps, type Limits, type Logger } from '@fieldcast/kit';
-import type { GridSource } from '@fieldcast/weather';
+import type { Catalog, GridSource } from '@fieldcast/weather';
 import { BackgroundTasks } from './background.js';
 import { type FilesConfig, serviceFiles } from './files.js';
 import { IdentityStore, migrateIdentity } from './identity.js';
@@ -19,6 +19,8 @@ export interface SharedDeps {
   logger: Logger;
   /** required when a service declares weather */
   weather?: GridSource;
+  /** required when a service declares the catalog: loaded once per process (openCatalog) */
+  catalog?: Catalog;
   vendor: string;
   bodyLimit: string;
   /** limits per account (limitsFromEnv); the kit's defaults where not given */
@@ -93,6 +95,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     ...(needs.database ? { db } : {}),
     ...(outbox ? { outbox } : {}),
     ...(needs.weather ? { weather: required(shared.weather, 'weather', service) } : {}),
+    ...(needs.catalog ? { catalog: required(shared.catalog, 'the catalog', service) } : {}),
     ...(needs.weather || needs.compute ? { computeThreads: shared.computeThreads ?? Math.max(1, availableParallelism() - 1) } : {}),
     ...(needs.files ? { files: serviceFiles(required(shared.files, 'a data dir for its files', service), service.area) } : {}),
   };

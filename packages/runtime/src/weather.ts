@@ -1,4 +1,4 @@
-import type { GridSource, LoadWeatherSourceOptions } from '@fieldcast/weather';
+import type { Catalog, GridSource, LoadWeatherSourceOptions } from '@fieldcast/weather';
 import { ConfigError } from './env.js';
 
 export interface OpenedWeather {
@@ -26,4 +26,18 @@ export async function openWeather(options: LoadWeatherSourceOptions): Promise<Op
     description: weather.describeWeatherSource(source),
     close: async () => (source as { close?: () => Promise<void> }).close?.(),
   };
+}
+
+/**
+ * The catalog a process serves (docs/architecture.md §6): the code's defaults with the YAML
+ * override at `overridePath` (FIELDCAST_CATALOG) when given, loaded once and handed to every
+ * service that declares it. A file that cannot be read or fails validation stops start-up.
+ */
+export async function openCatalog(overridePath: string | undefined): Promise<Catalog> {
+  const weather = await import('@fieldcast/weather');
+  try {
+    return await weather.loadCatalog(overridePath ? { overridePath } : {});
+  } catch (err) {
+    throw err instanceof weather.CatalogError ? new ConfigError(`FIELDCAST_CATALOG: ${err.message}`) : err;
+  }
 }

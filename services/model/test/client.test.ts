@@ -5,9 +5,9 @@ import { createServer } from 'node:net';
 import { createLogger } from '@fieldcast/kit';
 import { IdentityStore, listen, portOf, startServices } from '@fieldcast/runtime';
 import { openTestDatabase, openTestTransport, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
-import { SyntheticSource } from '@fieldcast/weather';
+import { createCatalog, SyntheticSource } from '@fieldcast/weather';
 import { modelSchemas } from '@fieldcast/schemas';
-import { modelServiceWith } from '../src/definition.js';
+import { modelService } from '../src/definition.js';
 import { TestClock } from './helpers.js';
 
 /*
@@ -15,7 +15,7 @@ import { TestClock } from './helpers.js';
  * process: real HTTP, real fetch, no mocks.
  */
 const clock = new TestClock(Date.parse('2026-05-01T10:00:00Z'));
-const t = useTestFleet([modelServiceWith()], { now: clock.now });
+const t = useTestFleet([modelService], { now: clock.now });
 let server: Server;
 let baseUrl: string;
 
@@ -154,7 +154,7 @@ async function freeModelPort(): Promise<number> {
 
 describe('against a fleet started as `fieldcast start` starts it', () => {
   it('finds the model area through embeddedBaseUrls(PORT_BASE)', async () => {
-    const definition = modelServiceWith();
+    const definition = modelService;
     const portBase = (await freeModelPort()) - definition.port;
     const db = await openTestDatabase();
     const fleet = await startServices([{ definition, port: portOf(definition, portBase) }], {
@@ -162,6 +162,7 @@ describe('against a fleet started as `fieldcast start` starts it', () => {
       transport: await openTestTransport(),
       logger: createLogger({ level: 'silent' }),
       weather: new SyntheticSource(),
+      catalog: createCatalog(),
       vendor: 'fieldcast',
       bodyLimit: '1mb',
       host: '127.0.0.1',
@@ -185,7 +186,7 @@ describe('against a fleet started as `fieldcast start` starts it', () => {
 describe('base URLs', () => {
   it('embeddedBaseUrls gives the model area its port of the embedded fleet', () => {
     // every area's port against the registry: packages/fleet/test/layout.test.ts
-    expect(embeddedBaseUrls(9000).model).toBe(`http://127.0.0.1:${portOf(modelServiceWith(), 9000)}`);
+    expect(embeddedBaseUrls(9000).model).toBe(`http://127.0.0.1:${portOf(modelService, 9000)}`);
     expect(embeddedBaseUrls().model).toBe('http://127.0.0.1:8085');
     expect(() => embeddedBaseUrls(70_000)).toThrow(RangeError);
   });

@@ -1,6 +1,6 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
-import { createCatalog, FrameIndex } from '@fieldcast/weather';
+import { FrameIndex } from '@fieldcast/weather';
 import { zoomLevelsOf } from './domain/frames.js';
 import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
@@ -37,9 +37,10 @@ export const tilesService = defineService({
     database: { migrations: [stylesMigration, productGrantsMigration] },
     outbox: { topics: [STYLES_TOPIC] },
     weather: true,
+    catalog: true,
   },
   api(deps) {
-    const catalog = createCatalog();
+    const { catalog } = deps;
     const styles = new StyleStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
     const frames = new FrameIndex(catalog.products());
     const defaults = new DefaultStyles(catalog);

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { Api } from '@fieldcast/kit';
 import { type DatasetMaker, datasetMaker, DATASET_WORKER } from './dataset-maker.js';
 import { defineService } from '@fieldcast/runtime';
-import { type Catalog, createCatalog } from '@fieldcast/weather';
 import { FileCache } from './domain/file-cache.js';
 import { ProductionQueue } from './domain/production-queue.js';
 import { UrlSigner } from './domain/signing.js';
@@ -10,8 +9,6 @@ import { Transfer } from './domain/transfer.js';
 import { productRoutes } from './routes/products.js';
 
 export interface TransferServiceOptions {
-  /** the catalog's transfer products; the default catalog when not given */
-  catalog?: Catalog;
   /** files made at once per process (production-queue.ts); 2 by default */
   productions?: number;
   /** seconds a download waits for its file to be made before answering 503 with Retry-After; 60 by default */
@@ -35,13 +32,13 @@ export function createTransferService(options: TransferServiceOptions = {}) {
     workers: [DATASET_WORKER],
     title: 'Transfer',
     description: 'Data-transfer products, datasets by date, and GeoTIFF and NetCDF downloads behind signed links (spec 2.5, 4.9).',
-    needs: { weather: true, files: true },
+    needs: { weather: true, files: true, catalog: true },
     api(deps) {
       const signer = new UrlSigner(deps.files.signingKey, deps.now);
       const maker = datasetMaker(deps.weather, { threads: (options.threads ?? true) && deps.computeThreads > 0 });
       makers.set(deps, maker);
       const transfer = new Transfer({
-        catalog: options.catalog ?? createCatalog(),
+        catalog: deps.catalog,
         weather: deps.weather,
         cache: new FileCache(join(deps.files.dir, 'datasets'), deps.files.cacheBytes),
         signer,

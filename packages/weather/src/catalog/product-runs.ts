@@ -16,13 +16,12 @@
 import { createHash } from 'node:crypto';
 import { FIELDCAST_NAMESPACE } from '@fieldcast/ids';
 import { forecastBoundaryMs } from '../grid-source.js';
+import { DEFAULT_FORECAST_RUNS } from './defaults.js';
+import { type RunLifeCycle, runLifeCycle } from './run-life-cycle.js';
 import type { ForecastRunSchedule, ProductDef } from './schema.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
-
-/** What a product without its own schedule runs on: four runs a day, published after 3.5 h, kept 7 days. */
-const FALLBACK_RUNS: ForecastRunSchedule = { everyHours: 6, publishDelayMinutes: 210, retentionHours: 7 * 24 };
 
 const NAMESPACE_BYTES = Buffer.from(FIELDCAST_NAMESPACE.replace(/-/g, ''), 'hex');
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
@@ -74,16 +73,12 @@ export function isoInstant(ms: number): string {
 /** The run schedule of a product with forecasts, else null. */
 export function forecastRunSchedule(p: ProductDef): ForecastRunSchedule | null {
   if (!p.hasForecasts || !p.hasFrames || p.cadenceMinutes === 0) return null;
-  return p.forecastRuns ?? FALLBACK_RUNS;
+  return p.forecastRuns ?? DEFAULT_FORECAST_RUNS;
 }
 
-/** A forecast run of a product (the platform forecast record of the public record). */
-export interface ProductRun {
+/** A forecast run of a product (the platform forecast record of the public record), with its life cycle. */
+export interface ProductRun extends RunLifeCycle {
   id: string;
-  initMs: number;
-  /** when every frame of the run is published */
-  creationMs: number;
-  expirationMs: number;
 }
 
 /** Run ids by product name and init time: every frame list and run lookup names the live runs. */
@@ -109,13 +104,7 @@ export function forecastFrameId(p: Pick<ProductDef, 'name'>, initMs: number, val
 }
 
 export function productRun(p: ProductDef, initMs: number): ProductRun {
-  const s = forecastRunSchedule(p) ?? FALLBACK_RUNS;
-  return {
-    id: productRunId(p, initMs),
-    initMs,
-    creationMs: initMs + s.publishDelayMinutes * MINUTE_MS,
-    expirationMs: initMs + s.retentionHours * HOUR_MS,
-  };
+  return { id: productRunId(p, initMs), ...runLifeCycle(initMs, forecastRunSchedule(p) ?? DEFAULT_FORECAST_RUNS) };
 }
 
 /** The newest run published by nowMs (init + publish delay <= now), or null for a product without forecasts. */

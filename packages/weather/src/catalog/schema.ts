@@ -146,7 +146,6 @@ export const transferProductDefSchema = z.object({
 
 export type Colorizer = z.infer<typeof colorizerSchema>;
 export type StyleableLayer = z.infer<typeof styleableLayerSchema>;
-export type StyleDef = z.infer<typeof styleDefSchema>;
 export type ProductDef = z.infer<typeof productDefSchema>;
 export type ForecastRunSchedule = z.infer<typeof forecastRunScheduleSchema>;
 export type ModelVariable = z.infer<typeof modelVariableSchema>;

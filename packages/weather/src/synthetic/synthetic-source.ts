@@ -8,7 +8,12 @@
  * (point-chunk-cache.ts), and the static terms of the 2 x 2 grid points of recent point reads
  * (block.ts).
  */
-import { SYNTHETIC_ANALYSIS_PRODUCT, SYNTHETIC_FORECAST_PRODUCT, SYNTHETIC_SOURCE_ID } from '../catalog/sources.js';
+import {
+  SYNTHETIC_ANALYSIS_PRODUCT,
+  SYNTHETIC_FORECAST_PRODUCT,
+  SYNTHETIC_HORIZON_HOURS,
+  SYNTHETIC_SOURCE_ID,
+} from '../catalog/sources.js';
 import {
   type BBox,
   type DailyExtremes,
@@ -26,7 +31,7 @@ import {
   type VariableInfo,
 } from '../grid-source.js';
 import { type Block, makeBlock } from './block.js';
-import { DAY_MS, HOUR_MS } from './calendar.js';
+import { HOUR_MS } from './calendar.js';
 import { PointExtremesCache } from './extremes-cache.js';
 import { PointChunkCache } from './point-chunk-cache.js';
 import { computeDailyExtremes, computeEtInputs, computeField } from './fields.js';
@@ -35,9 +40,6 @@ import { SYNTHETIC_VARIABLES, syntheticVariable } from './variables.js';
 
 /** First instant the synthetic world covers (spec 4.1: degree days from the start of 2015). */
 export const SYNTHETIC_START_MS = Date.UTC(2015, 0, 1);
-
-/** How far past the current hour the synthetic forecast reaches, days. */
-export const SYNTHETIC_HORIZON_DAYS = 16;
 
 /** The native grid: 0.01 degree cell centres from -90/-180 (lon 180 is the same as -180). */
 export const SYNTHETIC_GRID: GridSpec = { lat0: -90, lon0: -180, dLat: 0.01, dLon: 0.01, nLat: 18001, nLon: 36000 };
@@ -130,7 +132,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
   }
 
   coverage(): TimeRange {
-    return { startMs: SYNTHETIC_START_MS, endMs: forecastBoundaryMs(this.now()) + SYNTHETIC_HORIZON_DAYS * DAY_MS };
+    return { startMs: SYNTHETIC_START_MS, endMs: forecastBoundaryMs(this.now()) + SYNTHETIC_HORIZON_HOURS * HOUR_MS };
   }
 
   variables(): VariableInfo[] {
