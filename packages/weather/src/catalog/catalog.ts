@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { forecastBoundaryMs } from '../grid-source.js';
-import { derivedId, forecastRunSchedule, isoInstant, latestProductRun } from './product-runs.js';
+import { forecastRunSchedule, isoInstant, latestProductRun } from './product-runs.js';
 import { DEFAULT_MODELS, DEFAULT_PRODUCTS, DEFAULT_TRANSFER_PRODUCTS, modelId, productId } from './defaults.js';
 import {
   catalogOverrideSchema,
@@ -24,7 +24,7 @@ import {
   type TransferProductDef,
   transferProductDefSchema,
 } from './schema.js';
-import { fieldcastId } from '@fieldcast/ids';
+import { fieldcastId, isUuid } from '@fieldcast/ids';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
@@ -72,10 +72,6 @@ export interface TransferProductRecord {
 export interface LoadCatalogOptions {
   /** path of a YAML override file (see catalogOverrideSchema); none means the defaults alone */
   overridePath?: string;
-}
-
-function isUuid(s: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 }
 
 function issues(error: z.ZodError, where: string): string {
@@ -275,7 +271,7 @@ export function productRecord(p: ProductDef, nowMs: number): ProductRecord {
 
 /** Frame id: UUID v5 of (product name, valid time), the same in every service (docs/architecture.md §3). */
 export function frameId(p: Pick<ProductDef, 'name'>, validMs: number): string {
-  return derivedId(`frame:${p.name}:${isoInstant(validMs)}`);
+  return fieldcastId(`frame:${p.name}:${isoInstant(validMs)}`);
 }
 
 /** The default styles of a product as spec 2.3 Style records. */

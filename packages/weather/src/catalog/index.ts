@@ -33,7 +33,6 @@ export {
 } from './frame-tiles.js';
 export {
   analysisEndMs,
-  derivedId,
   findProductRun,
   forecastFrameId,
   forecastRunSchedule,

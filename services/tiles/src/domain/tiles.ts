@@ -2,6 +2,7 @@
  * Tiles of frames (docs/interface.md §4; docs/decisions/0132-tile-rendering.md): which frame and
  * style a request names, whether its z/x/y exist, its validators and lifetime, and the PNG.
  */
+import { isUuid } from '@fieldcast/ids';
 import { createHash } from 'node:crypto';
 import { InvalidRequestError, NotFoundError, UnavailableError } from '@fieldcast/kit';
 import type { Style } from '@fieldcast/schemas';
@@ -56,8 +57,6 @@ export interface ResolvedTile {
   etag: string;
   cacheControl: string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class TileRenderer {
   readonly zoomLevels: ZoomLevels;
@@ -177,7 +176,7 @@ export class TileRenderer {
     const product = frame.product;
     const defaults = this.defaults.of(product);
     if (ref === undefined) return defaults[0]!;
-    const byId = UUID.test(ref);
+    const byId = isUuid(ref);
     const builtIn = byId ? this.defaults.byId.get(ref.toLowerCase()) : this.defaults.byName.get(nameKey(ref));
     if (builtIn?.productId === product.id) return builtIn;
     const record = builtIn ? null : byId ? await this.styles.get(accountId, ref.toLowerCase()) : await this.styles.byName(accountId, ref);
