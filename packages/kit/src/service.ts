@@ -10,6 +10,7 @@ import { requestLogging } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { negotiate, vendorMediaType } from './negotiate.js';
 import { openApiDocument } from './openapi.js';
+import type { ErrorTranslation } from './error-table.js';
 import { problemHandler, unknownRoute } from './problem-handler.js';
 import { requestLimiters } from './request-limits.js';
 
@@ -32,6 +33,8 @@ export interface HttpDeps {
   trustedProxies?: readonly string[];
   /** reachability of each dependency the service was given (database, transport), for /readyz */
   ready(): Promise<Record<string, boolean>>;
+  /** errors of the dependencies it was given that are the request's fault, as the table's classes (error-table.ts) */
+  errorTranslations?: readonly ErrorTranslation[];
 }
 
 /**
@@ -114,6 +117,6 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   app.use(router);
   // An unknown path is negotiated too: a client asking for another version hears 406 first.
   app.use(negotiation, unknownRoute);
-  app.use(problemHandler(deps.logger));
+  app.use(problemHandler(deps.logger, deps.errorTranslations));
   return app;
 }

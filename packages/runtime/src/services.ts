@@ -10,6 +10,7 @@ import { BackgroundTasks } from './background.js';
 import { type FilesConfig, serviceFiles } from './files.js';
 import { IdentityStore, migrateIdentity } from './identity.js';
 import { needsTransport, topicsOf, type AnyDeps, type Service } from './needs.js';
+import { gridRequestErrors } from './weather.js';
 
 /** What the services of one process share; each service is handed only the parts it declared. */
 export interface SharedDeps {
@@ -84,6 +85,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     ...(shared.limits ? { limits: shared.limits } : {}),
     ...(shared.trustedProxies ? { trustedProxies: shared.trustedProxies } : {}),
     now: shared.now ?? (() => new Date()),
+    ...(needs.weather ? { errorTranslations: [gridRequestErrors] } : {}),
     // Auth reads schema identity, so every service checks the database; the transport only when it has one.
     ready: async (): Promise<Record<string, boolean>> => {
       const [database, broker] = await Promise.all([db.ping(), transport?.ready()]);

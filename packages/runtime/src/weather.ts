@@ -1,4 +1,5 @@
 import type { Catalog, GridSource, LoadWeatherSourceOptions } from '@fieldcast/weather';
+import { type ErrorTranslation, InvalidRequestError } from '@fieldcast/kit';
 import { ConfigError } from './env.js';
 
 export interface OpenedWeather {
@@ -41,3 +42,13 @@ export async function openCatalog(overridePath: string | undefined): Promise<Cat
     throw err instanceof weather.CatalogError ? new ConfigError(`FIELDCAST_CATALOG: ${err.message}`) : err;
   }
 }
+
+/**
+ * A GridRequestError of the weather package (out of coverage, a variable the source lacks, too
+ * large a read) is the request's fault: 400 with its code as the problem id (docs/interface.md
+ * §3). Known by its name, so one thrown in a compute thread and revived here maps the same.
+ */
+export const gridRequestErrors: ErrorTranslation = (thrown) => {
+  if (!(thrown instanceof Error) || thrown.name !== 'GridRequestError') return undefined;
+  return new InvalidRequestError(String((thrown as { code?: unknown }).code), thrown.message);
+};

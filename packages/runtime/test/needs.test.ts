@@ -91,7 +91,8 @@ describe('a test fleet of services that declare different needs', () => {
     expect((await request(fleet.app('bare')).get('/deps')).body).toEqual(HTTP);
     // weather comes with the threads its heavy computation may use (docs/decisions/0051-heavy-work-in-worker-threads.md)
     expect((await request(fleet.app('publisher')).get('/deps')).body).toEqual(
-      [...HTTP, 'computeThreads', 'db', 'outbox', 'weather'].sort(),
+      // and the translation of the weather's GridRequestError for the error table (weather.ts)
+      [...HTTP, 'computeThreads', 'db', 'errorTranslations', 'outbox', 'weather'].sort(),
     );
     expect((await request(fleet.app('listener')).get('/deps')).body).toEqual([...HTTP, 'db'].sort());
     expect((await request(fleet.app('computer')).get('/deps')).body).toEqual([...HTTP, 'computeThreads'].sort());

@@ -1,12 +1,11 @@
 import { cellWeights, unwrapLongitudes, polygonsBBox } from '@fieldcast/geo';
-import { InvalidRequestError, RequestTooLargeError, UnavailableError } from '@fieldcast/kit';
+import { RequestTooLargeError, UnavailableError } from '@fieldcast/kit';
 import type { HourlyQuery } from '@fieldcast/schemas';
 import { millimetresToInches } from '@fieldcast/science';
 import {
   answeringSource,
   type BBox,
   type GridSource,
-  GridRequestError,
   type GridWindow,
   type PointSeries,
   type TimeRange,
@@ -44,11 +43,6 @@ const round = (x: number, decimals: number) => {
   const r = Math.round(x * f) / f;
   return r === 0 ? 0 : r;
 };
-
-/** A GridRequestError is the caller's fault: 400 with its code as the problem id (docs/interface.md §3). */
-function asRequestError(err: unknown): unknown {
-  return err instanceof GridRequestError ? new InvalidRequestError(err.code, err.message) : err;
-}
 
 const missing = () =>
   new UnavailableError('weather_data_missing', 'The weather source has no values for some of these hours at this place; try again later');
@@ -97,15 +91,13 @@ async function pointValues(source: GridSource, quantity: HourlyQuantity, lon: nu
     const [t, td] = await Promise.all([
       source.pointSeries('air_temperature', lon, lat, range),
       source.pointSeries('dew_point_temperature', lon, lat, range),
-    ]).catch((err) => Promise.reject(asRequestError(err)));
+    ]);
     const k0 = firstIndex(t.startMs, t.stepMs, range.startMs);
     checkLength(t, k0 + hours + 1);
     relativeHumidityHours({ offset: k0, stride: 1, temperature: t.values, dewpoint: td.values }, 0, hours, values);
     return { values, products: productsJson((i) => t.productOf(k0 + i), 0, hours) };
   }
-  const [inputs, elevation] = await Promise.all([source.etInputsAt(lon, lat, range), pointElevation(source, lon, lat, range)]).catch(
-    (err) => Promise.reject(asRequestError(err)),
-  );
+  const [inputs, elevation] = await Promise.all([source.etInputsAt(lon, lat, range), pointElevation(source, lon, lat, range)]);
   const t = inputs.airTemperature;
   const k0 = firstIndex(t.startMs, t.stepMs, range.startMs);
   checkLength(t, k0 + lead + hours + 1);
@@ -203,7 +195,7 @@ async function assetValues(source: GridSource, quantity: HourlyQuantity, asset: 
   const one = new Float64Array(hours);
   const windHeight = windHeightOf(source);
   for (const part of parts) {
-    const read = await readWindows(source, quantity, part.bbox, range).catch((err) => Promise.reject(asRequestError(err)));
+    const read = await readWindows(source, quantity, part.bbox, range);
     const t = read.temperature;
     if (t.lats.length === 0 || t.lons.length === 0) continue;
     const lons = Float64Array.from(t.lons, (lon) => lon + part.shift);
