@@ -59,15 +59,15 @@ async function main(): Promise<void> {
   const now = () => new Date();
   const none = { get: async () => null, byName: async () => null };
   const noGrants = { isGranted: async () => false };
-  const renderer = new TileRenderer(
-    new DefaultStyles(catalog),
+  const renderer = new TileRenderer({
+    defaults: new DefaultStyles(catalog),
     weather,
-    new FrameIndex(catalog.products()),
-    none,
-    noGrants,
-    tileCache<Float32Array>(SAMPLE_CACHE_BYTES),
+    frames: new FrameIndex(catalog.products()),
+    styles: none,
+    grants: noGrants,
+    cache: tileCache<Float32Array>(SAMPLE_CACHE_BYTES),
     now,
-  );
+  });
 
   console.log('## Rendering from a warm cache of grid reads, against pngjs encoding the same pixels\n');
   console.log('| zoom | tile | render ms (median) | pngjs encode ms (median) | ratio | target |');

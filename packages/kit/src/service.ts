@@ -1,7 +1,7 @@
 import compression from 'compression';
 import cors from 'cors';
 import express, { type Express } from 'express';
-import type { Api } from './api.js';
+import { Api } from './api.js';
 import { basicAuth } from './auth.js';
 import type { Identity } from './identity.js';
 import { resolveLimits, type Limits } from './limits.js';
@@ -49,8 +49,23 @@ export interface ServiceDefinition<Needs = unknown, Deps extends HttpDeps = Http
   title: string;
   description: string;
   needs: Needs;
-  /** the service's operations, built from its dependencies; no I/O here */
-  api(deps: Deps): Api;
+  /**
+   * The service's operations, built from its dependencies; no I/O here. A service that starts
+   * something with them (worker threads) returns it with how to close it (StartedApi): whoever
+   * runs the service closes it when the service stops.
+   */
+  api(deps: Deps): Api | StartedApi;
+}
+
+/** Operations and what building them started, with how to close that. */
+export interface StartedApi {
+  api: Api;
+  close(): Promise<void>;
+}
+
+/** Any `api` result as a StartedApi: operations that started nothing have nothing to close. */
+export function startedApi(built: Api | StartedApi): StartedApi {
+  return built instanceof Api ? { api: built, close: async () => undefined } : built;
 }
 
 /**
@@ -89,7 +104,7 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
     res.locals.route = '/metrics';
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
-  const api = definition.api(deps);
+  const { api } = startedApi(definition.api(deps));
   const document = openApiDocument({
     title: `Fieldcast ${definition.title}`,
     version: '1',

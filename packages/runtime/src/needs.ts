@@ -95,8 +95,6 @@ export interface Service<N extends Needs = Needs> extends ServiceDefinition<N, D
    * only builds routes.
    */
   background?(deps: DepsOf<N>): BackgroundTask[];
-  /** releases what `api` started (worker threads); called when the service stops, after its server closes */
-  stop?(deps: DepsOf<N>): Promise<void>;
 }
 
 /** Types a service's dependencies from its declared needs: reading one it did not declare fails to compile. */

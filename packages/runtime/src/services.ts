@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import type { Express } from 'express';
 import type { Transport } from '@fieldcast/bus';
 import { migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
-import { answerClientError, createServiceApp, type HttpDeps, type Limits, type Logger } from '@fieldcast/kit';
+import { answerClientError, createServiceApp, type HttpDeps, type Limits, type Logger, startedApi, type StartedApi } from '@fieldcast/kit';
 import type { Catalog, GridSource } from '@fieldcast/weather';
 import { BackgroundTasks } from './background.js';
 import { type FilesConfig, serviceFiles } from './files.js';
@@ -104,18 +104,22 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
   await outbox?.start();
   const subscriptions: { stop(): Promise<void> }[] = [];
   let background: BackgroundTasks | undefined;
+  let started: StartedApi | undefined;
   // Background passes end first: what the last one wrote to the outbox is then drained by the relay's stop.
   const stop = async () => {
     await background?.stop();
     for (const s of subscriptions.splice(0).reverse()) await s.stop();
     await outbox?.stop();
-    await service.stop?.(deps as never);
+    await started?.close();
   };
   try {
     for (const consumer of service.consumers?.(deps) ?? []) {
       subscriptions.push(await transport!.subscribe(consumer.group, consumer.topics, (message) => consumer.handle(message)));
     }
-    const app = createServiceApp(service, deps);
+    // What building its operations started (worker threads) is closed last, by `stop`.
+    started = startedApi(service.api(deps as never));
+    const api = started.api;
+    const app = createServiceApp({ ...service, api: () => api }, deps);
     background = new BackgroundTasks(service.background?.(deps as never) ?? [], http.now, logger);
     if (shared.background ?? true) background.start();
     return { deps, app, background, stop };

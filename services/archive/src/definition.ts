@@ -2,7 +2,7 @@ import { defineService } from '@fieldcast/runtime';
 import { usersMigration } from '../migrations/001_users.js';
 import { stormReportsMigration } from '../migrations/002_storm_reports.js';
 import { AddressRangeError, parseRange } from './domain/address-ranges.js';
-import { blockDrawer, type BlockDrawer, BLOCKS_WORKER } from './blocks-compute.js';
+import { blockDrawer, BLOCKS_WORKER } from './blocks-compute.js';
 import { SevereEventBlocks } from './domain/event-blocks.js';
 import { StormReportStore } from './report-store.js';
 import { archiveRoutes } from './routes/archive.js';
@@ -18,9 +18,6 @@ function trustedProxies(list: readonly string[] | undefined) {
   }
 }
 
-/** Each running instance's drawer, so `stop` ends the threads its `api` started. */
-const drawers = new WeakMap<object, BlockDrawer>();
-
 /** The archive service: what `fieldcast serve archive` and the embedded fleet run. */
 export const archiveService = defineService({
   area: AREA,
@@ -32,8 +29,7 @@ export const archiveService = defineService({
   needs: { database: { migrations: [usersMigration, stormReportsMigration] }, compute: true },
   api(deps) {
     const drawer = blockDrawer(deps.computeThreads);
-    drawers.set(deps, drawer);
-    return archiveRoutes({
+    const api = archiveRoutes({
       users: new ArchiveUserStore(deps.db.knex, deps.now),
       blocks: new SevereEventBlocks(undefined, drawer.draw),
       reports: new StormReportStore(deps.db.knex, deps.now),
@@ -42,8 +38,7 @@ export const archiveService = defineService({
       now: deps.now,
       logger: deps.logger,
     });
-  },
-  async stop(deps) {
-    await drawers.get(deps)?.close();
+    // its compute threads, started on the first block drawn
+    return { api, close: () => drawer.close() };
   },
 });

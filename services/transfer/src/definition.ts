@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Api } from '@fieldcast/kit';
-import { type DatasetMaker, datasetMaker, DATASET_WORKER } from './dataset-maker.js';
+import { datasetMaker, DATASET_WORKER } from './dataset-maker.js';
 import { defineService } from '@fieldcast/runtime';
 import { FileCache } from './domain/file-cache.js';
 import { ProductionQueue } from './domain/production-queue.js';
@@ -16,9 +16,6 @@ export interface TransferServiceOptions {
   /** false makes files on the event loop even when the weather can be opened in a worker thread (tests that count reads) */
   threads?: boolean;
 }
-
-/** Each running instance's maker, so `stop` ends the threads its `api` started. */
-const makers = new WeakMap<object, DatasetMaker>();
 
 /**
  * The transfer service (docs/interface.md §9): data-transfer products, their datasets by date,
@@ -36,7 +33,6 @@ export function createTransferService(options: TransferServiceOptions = {}) {
     api(deps) {
       const signer = new UrlSigner(deps.files.signingKey, deps.now);
       const maker = datasetMaker(deps.weather, { threads: (options.threads ?? true) && deps.computeThreads > 0 });
-      makers.set(deps, maker);
       const transfer = new Transfer({
         catalog: deps.catalog,
         weather: deps.weather,
@@ -47,10 +43,8 @@ export function createTransferService(options: TransferServiceOptions = {}) {
         waitMs: (options.waitSeconds ?? 60) * 1000,
         now: deps.now,
       });
-      return productRoutes(new Api(), { transfer, signer, identity: deps.identity });
-    },
-    async stop(deps) {
-      await makers.get(deps)?.close();
+      // its worker threads, started on the first file made
+      return { api: productRoutes(new Api(), { transfer, signer, identity: deps.identity }), close: () => maker.close() };
     },
   });
 }

@@ -58,23 +58,46 @@ export interface ResolvedTile {
   cacheControl: string;
 }
 
+/** What a TileRenderer draws from. */
+export interface TileRendererOptions {
+  defaults: DefaultStyles;
+  weather: GridSource;
+  frames: FrameIndex;
+  styles: StyleLookup;
+  /** the platform's grants of restricted products, as the tiles area keeps them */
+  grants: GrantLookup;
+  /** sampled grid values between requests */
+  cache: SampleCache;
+  now: () => Date;
+  /** encoded tiles by ETag; none keeps none */
+  pngs?: PngCache | null;
+  /** where a layer's values over a tile are computed: inline unless given (compute threads for cold low zooms) */
+  sampler?: LayerSampler;
+}
+
 export class TileRenderer {
   readonly zoomLevels: ZoomLevels;
+  private readonly defaults: DefaultStyles;
+  private readonly weather: GridSource;
+  private readonly frames: FrameIndex;
+  private readonly styles: StyleLookup;
+  private readonly grants: GrantLookup;
+  private readonly cache: SampleCache;
+  private readonly now: () => Date;
+  private readonly pngs: PngCache | null;
+  private readonly sampler: LayerSampler;
 
-  constructor(
-    private readonly defaults: DefaultStyles,
-    private readonly weather: GridSource,
-    private readonly frames: FrameIndex,
-    private readonly styles: StyleLookup,
-    /** the platform's grants of restricted products, as the tiles area keeps them */
-    private readonly grants: GrantLookup,
-    private readonly cache: SampleCache,
-    private readonly now: () => Date,
-    /** encoded tiles by ETag; none keeps none */
-    private readonly pngs: PngCache | null = null,
-    /** where a layer's values over a tile are computed: inline unless given (compute threads for cold low zooms) */
-    private readonly sampler: LayerSampler = { sample: (layer, t, tile, mode) => sampleLayer(weather, layer, t, tile, mode) },
-  ) {
+  constructor(options: TileRendererOptions) {
+    const weather = options.weather;
+    this.defaults = options.defaults;
+    this.weather = weather;
+    this.frames = options.frames;
+    this.styles = options.styles;
+    this.grants = options.grants;
+    this.cache = options.cache;
+    this.now = options.now;
+    this.pngs = options.pngs ?? null;
+    this.sampler = options.sampler ?? { sample: (layer, t, tile, mode) => sampleLayer(weather, layer, t, tile, mode) };
     this.zoomLevels = zoomLevelsOf(Math.max(weather.grid.dLat, weather.grid.dLon));
   }
 
