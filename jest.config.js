@@ -1,8 +1,10 @@
-// Unit and service tests. Sources are ESM TypeScript; @swc/jest transpiles them and Jest runs
-// them as native ES modules (NODE_OPTIONS=--experimental-vm-modules, set by the test scripts)
-// because some dependencies (zarrita) ship ESM only.
+// Unit and service tests. Sources are ESM TypeScript; @swc/jest transpiles them (through
+// scripts/jest-transform.mjs, which binds the built-in globals in module scope: read through a vm
+// context's global they are an order of magnitude slower) and Jest runs them as native ES modules
+// (NODE_OPTIONS=--experimental-vm-modules, set by the test scripts) because some dependencies
+// (zarrita) ship ESM only.
 const swc = [
-  '@swc/jest',
+  '<rootDir>/scripts/jest-transform.mjs',
   {
     jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
     module: { type: 'es6' },
@@ -25,5 +27,6 @@ export default {
   // threads, its database), so two workers keep both cores busy.
   maxWorkers: Math.max(2, availableParallelism() - 1),
   globalSetup: '<rootDir>/scripts/test-global-setup.mjs',
+  setupFilesAfterEnv: ['<rootDir>/scripts/test-cpu-setup.mjs'],
   reporters: ['default', ['<rootDir>/scripts/test-times-reporter.mjs', { name: 'test-times' }]],
 };

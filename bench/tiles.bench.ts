@@ -3,6 +3,8 @@
  *   NODE_OPTIONS=--expose-gc npx -y pnpm@10 exec tsx bench/tiles.bench.ts
  * Starts the tiles app in this process (PGlite, in-process bus, the SyntheticSource) on an
  * ephemeral port. In one run:
+ * 0. Cold tiles: zooms 0, 2, 5 and native, each of a frame never drawn before, rendered first in
+ *    this fresh process, against deflate (node:zlib, level 6) of the tile's RGBA pixels. Target <= 30.
  * 1. Rendering: one tile per zoom from 0 to the native zoom over North America, each drawn with the
  *    product's default style from a warm cache of grid reads (what is timed is colouring and PNG
  *    encoding), against pngjs encoding the same 256 x 256 RGBA pixels (the floor). Target <= 2.
@@ -15,6 +17,7 @@
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
 import { startTestFleet } from '../packages/runtime/src/testing.js';
 import { createCatalog, forecastBoundaryMs, FrameIndex, frameId, lonLatToTileXY, SyntheticSource } from '../packages/weather/src/index.js';
@@ -69,7 +72,27 @@ async function main(): Promise<void> {
     now,
   });
 
-  console.log('## Rendering from a warm cache of grid reads, against pngjs encoding the same pixels\n');
+  // First, in this fresh process: tiles of frames never drawn before (nothing warm but the
+  // climate lattice's file, written once per machine: docs/decisions/0089-climate-lattice-file.md).
+  console.log('## Cold tiles: a frame never drawn before, default style, against deflate of the same RGBA pixels\n');
+  console.log('| zoom | tile | cold render ms | deflate ms (median) | ratio | target |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [k, z] of [0, 2, 5, renderer.zoomLevels.native].entries()) {
+    const { x, y } = lonLatToTileXY(-93.6, 42.0, z);
+    const tile = { z, x: Math.floor(x), y: Math.floor(y) };
+    const coldFrame = frameId(product, validMs - (k + 1) * 3_600_000);
+    const t0 = performance.now();
+    const png = await renderer.render(await renderer.resolve({ accountId: 'bench', frameId: coldFrame, tile }));
+    const cold = performance.now() - t0;
+    const rgba = Buffer.from(decodePng(png).rgba);
+    const floor = await median(25, () => deflateSync(rgba, { level: 6 }));
+    const ratio = cold / floor;
+    console.log(
+      `| ${z} | ${tile.x}/${tile.y} | ${cold.toFixed(0)} | ${floor.toFixed(2)} | ${ratio.toFixed(1)} | <= 30 ${ratio <= 30 ? 'PASS' : 'FAIL'} |`,
+    );
+  }
+
+  console.log('\n## Rendering from a warm cache of grid reads, against pngjs encoding the same pixels\n');
   console.log('| zoom | tile | render ms (median) | pngjs encode ms (median) | ratio | target |');
   console.log('|---|---|---|---|---|---|');
   for (let z = 0; z <= renderer.zoomLevels.native; z++) {

@@ -142,3 +142,29 @@ it('a duplicate delivery is stored once; a poisoned message is dead-lettered whi
   expect(dead[0]).toMatchObject({ topic: 'fieldcast.agriculture.fields', reason: 'value is not JSON' });
   expect(await db.knex.withSchema('events').table('events').where({ source_event_id: duplicate.id })).toHaveLength(1);
 });
+
+it('/metrics reports the pipeline against the broker: connected, outbox drained, the events group caught up', async () => {
+  const owner = await newAccount('metrics');
+  await createField(owner.auth);
+  const figures = async (url: string, name: string) =>
+    (await (await fetch(`${url}/metrics`)).text())
+      .split('\n')
+      .filter((l) => l.startsWith(name))
+      .map((l) => ({ series: l.slice(0, l.lastIndexOf(' ')), value: Number(l.slice(l.lastIndexOf(' ') + 1)) }));
+  await eventually(
+    async () => {
+      expect(await figures(agriculture.url, 'fieldcast_broker_connected')).toEqual([
+        { series: 'fieldcast_broker_connected{service="agriculture"}', value: 1 },
+      ]);
+      expect(await figures(agriculture.url, 'fieldcast_outbox_unsent_rows')).toEqual([
+        { series: 'fieldcast_outbox_unsent_rows{service="agriculture"}', value: 0 },
+      ]);
+      const lag = await figures(events.url, 'fieldcast_consumer_lag_messages{group="events",topic="fieldcast.agriculture.fields"');
+      // the fields topic's partitions, each read to its end by the events group
+      expect(lag.length).toBeGreaterThan(0);
+      expect(lag.every((l) => l.value === 0)).toBe(true);
+    },
+    60_000,
+    500,
+  );
+});

@@ -17,28 +17,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { GridStoreWriter, ingestFile } from '@fieldcast/weather';
 import { type NcSpec, writeCdf1, writeNetcdf4 } from '../../packages/weather/test/ingest-fixtures.js';
+import { findPython } from './python.js';
 
 const CHECK = path.join(process.cwd(), 'tests/integration/zarr_xarray_check.py');
 const REQUIRED = process.env.CI === 'true' || process.env.FIELDCAST_REQUIRE_XARRAY === '1';
-
-function findPython(): { python?: string; tried: string[] } {
-  const tried: string[] = [];
-  const explicit = process.env.FIELDCAST_PYTHON;
-  for (const candidate of explicit ? [explicit] : ['python3', '/usr/bin/python3']) {
-    try {
-      execFileSync(candidate, ['-c', 'import xarray, zarr, numpy'], { stdio: 'pipe' });
-      return { python: candidate, tried };
-    } catch (err) {
-      tried.push(
-        `${candidate}: ${String((err as { stderr?: Buffer }).stderr ?? (err as Error).message)
-          .trim()
-          .split('\n')
-          .pop()}`,
-      );
-    }
-  }
-  return { tried };
-}
 
 function hasCommand(cmd: string): boolean {
   try {
@@ -49,7 +31,7 @@ function hasCommand(cmd: string): boolean {
   }
 }
 
-const { python, tried } = findPython();
+const { python, tried } = findPython('xarray, zarr, numpy', ['python3', '/usr/bin/python3']);
 const missing = `xarray and zarr are not importable (${tried.join('; ')}); install them with "apt-get install -y python3-xarray python3-zarr" (Debian) or set FIELDCAST_PYTHON`;
 if (!python && !REQUIRED) console.warn(`zarr-xarray.int.test.ts skipped: ${missing}`);
 

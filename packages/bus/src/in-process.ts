@@ -1,4 +1,4 @@
-import type { IncomingMessage, MessageHandler, OutgoingMessage, Subscription, Transport } from './transport.js';
+import type { ConsumerLag, IncomingMessage, MessageHandler, OutgoingMessage, Subscription, Transport } from './transport.js';
 
 interface GroupState {
   pattern: RegExp;
@@ -19,7 +19,7 @@ export class InProcessTransport implements Transport {
   private readonly logs = new Map<string, string[]>();
   private readonly keys = new Map<string, string[]>();
   private readonly groups = new Map<string, GroupState>();
-  /** simulated outage, for tests of the relay's retry */
+  /** simulated outage, for tests of what retries while the broker is away */
   down = false;
 
   async publish(messages: OutgoingMessage[]): Promise<void> {
@@ -32,10 +32,12 @@ export class InProcessTransport implements Transport {
   }
 
   async ensureTopics(topics: string[]): Promise<void> {
+    if (this.down) throw new Error('in-process transport is down');
     for (const t of topics) this.logOf(t);
   }
 
   async subscribe(group: string, pattern: RegExp, handler: MessageHandler): Promise<Subscription> {
+    if (this.down) throw new Error('in-process transport is down');
     if (this.groups.has(group)) throw new Error(`consumer group ${group} is already subscribed`);
     const state: GroupState = { pattern, handler, offsets: new Map(), running: false, stopped: false, idle: Promise.resolve() };
     this.groups.set(group, state);
@@ -47,6 +49,15 @@ export class InProcessTransport implements Transport {
         await state.idle;
       },
     };
+  }
+
+  /** One partition per topic; a group that is not subscribed has consumed nothing. */
+  async lag(group: string, pattern: RegExp): Promise<ConsumerLag[]> {
+    if (this.down) throw new Error('in-process transport is down');
+    const offsets = this.groups.get(group)?.offsets;
+    return [...this.logs]
+      .filter(([topic]) => pattern.test(topic))
+      .map(([topic, log]) => ({ topic, partition: 0, messages: log.length - (offsets?.get(topic) ?? 0) }));
   }
 
   async ready(): Promise<boolean> {

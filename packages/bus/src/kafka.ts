@@ -1,5 +1,5 @@
 import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
-import type { MessageHandler, OutgoingMessage, Subscription, Transport } from './transport.js';
+import type { ConsumerLag, MessageHandler, OutgoingMessage, Subscription, Transport } from './transport.js';
 
 export interface KafkaTransportOptions {
   brokers: string[];
@@ -84,13 +84,38 @@ export class KafkaTransport implements Transport {
       this.options.topicRefreshMs ?? 10_000,
     );
     this.subscriptions.add(sub);
-    await sub.start();
+    try {
+      await sub.start();
+    } catch (err) {
+      // the broker is unreachable: nothing of this subscription is kept, the caller retries
+      this.subscriptions.delete(sub);
+      await sub.stop();
+      throw err;
+    }
     return {
       stop: async () => {
         this.subscriptions.delete(sub);
         await sub.stop();
       },
     };
+  }
+
+  async lag(group: string, pattern: RegExp): Promise<ConsumerLag[]> {
+    const admin = await this.connectedAdmin();
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(this.prefix) && pattern.test(t.slice(this.prefix.length))).sort();
+    if (topics.length === 0) return [];
+    const committed = await admin.fetchOffsets({ groupId: this.prefix + group, topics });
+    const out: ConsumerLag[] = [];
+    for (const { topic, partitions } of committed) {
+      const ends = new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, Number(p.high)]));
+      for (const p of partitions) {
+        const end = ends.get(p.partition) ?? 0;
+        // -1: the group has committed nothing there yet, so everything from the log's start waits
+        const at = Number(p.offset) < 0 ? 0 : Number(p.offset);
+        out.push({ topic: topic.slice(this.prefix.length), partition: p.partition, messages: Math.max(0, end - at) });
+      }
+    }
+    return out;
   }
 
   async ready(): Promise<boolean> {

@@ -16,6 +16,12 @@ export interface IncomingMessage {
   offset: string;
 }
 
+export interface ConsumerLag {
+  topic: string;
+  partition: number;
+  messages: number;
+}
+
 export type MessageHandler = (message: IncomingMessage) => Promise<void>;
 
 export interface Subscription {
@@ -37,6 +43,12 @@ export interface Transport {
    * The handler is awaited per message; a throw is retried (the message is not committed).
    */
   subscribe(group: string, pattern: RegExp, handler: MessageHandler): Promise<Subscription>;
+  /**
+   * Messages of each partition a consumer group has not yet consumed (the log's end offset less
+   * the group's committed one), for the topics matching the pattern; rejects while the broker is
+   * unreachable.
+   */
+  lag(group: string, pattern: RegExp): Promise<ConsumerLag[]>;
   /** true when the broker is reachable */
   ready(): Promise<boolean>;
   close(): Promise<void>;

@@ -116,6 +116,7 @@ export class Outbox implements OutboxWriter {
   private running: Promise<void> | null = null;
   private again = false;
   private failures = 0;
+  private failedPublishes = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
@@ -177,8 +178,21 @@ export class Outbox implements OutboxWriter {
 
   /** Rows not yet acknowledged by the transport. */
   async pending(): Promise<number> {
-    const row = await this.options.db.knex.withSchema(this.options.schema).table('outbox').whereNull('sent_at').count({ n: '*' }).first();
-    return Number(row?.n ?? 0);
+    return (await this.backlog()).rows;
+  }
+
+  /** Rows not yet acknowledged by the transport, and how long the oldest has waited (0 when none), seconds. */
+  async backlog(): Promise<{ rows: number; oldestSeconds: number }> {
+    const { rows } = await this.options.db.knex.raw(
+      'select count(*) as n, coalesce(extract(epoch from now() - min(created_at)), 0) as age from ??.outbox where sent_at is null',
+      [this.options.schema],
+    );
+    return { rows: Number(rows[0]?.n ?? 0), oldestSeconds: Math.max(0, Number(rows[0]?.age ?? 0)) };
+  }
+
+  /** Publishes that failed since the relay was made (each is retried). */
+  get publishFailures(): number {
+    return this.failedPublishes;
   }
 
   private async drain(): Promise<void> {
@@ -193,6 +207,7 @@ export class Outbox implements OutboxWriter {
       }
     } catch (err) {
       this.failures += 1;
+      this.failedPublishes += 1;
       const delay = Math.min(100 * 2 ** this.failures, this.maxBackoffMs);
       this.options.logger.warn({ err: String(err), schema: this.options.schema, retryInMs: delay }, 'outbox publish failed; will retry');
       if (!this.stopped) {

@@ -22,6 +22,7 @@ import {
 import { ensureDemoArchiveUser } from './archive.js';
 import { DataDir } from './data-dir.js';
 import { ingestDefaults } from './ingest.js';
+import { writeLatticeInBackground } from './lattice-writer.js';
 import { ensureDemoAccount, type Credentials } from './demo-account.js';
 import { SERVICES } from './services.js';
 
@@ -56,7 +57,14 @@ function openTransport(env: FleetEnv): Transport | undefined {
  * PGlite under the data dir and the in-process bus; DATABASE_URL or KAFKA_BROKERS, when set,
  * swap in PostgreSQL or Kafka for the same process.
  */
-export async function startFleet(env: FleetEnv, options: { print?: (line: string) => void } = {}): Promise<StartedFleet> {
+export async function startFleet(
+  env: FleetEnv,
+  options: {
+    print?: (line: string) => void;
+    /** the node arguments that run the fieldcast CLI, to write the climate lattice in the background when it is missing */
+    latticeCommand?: readonly string[];
+  } = {},
+): Promise<StartedFleet> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const logger = createLogger({ level: env.LOG_LEVEL });
   const dir = new DataDir(env.FIELDCAST_DATA_DIR);
@@ -114,7 +122,9 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
       await stop();
       throw err;
     }
+    const lattice = weather && options.latticeCommand ? writeLatticeInBackground(options.latticeCommand, print) : null;
     fleet.stop = async () => {
+      await lattice?.stop();
       await webConsole.stop();
       await stop();
       await closeWeather();
@@ -127,6 +137,7 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
       print('');
       print('Weather:');
       for (const line of weather.description) print(`  ${line}`);
+      if (lattice) print(`  writing the synthetic climate's lattice (once per machine, about a minute): ${lattice.file}`);
     }
     if (demo) {
       print('');
@@ -157,6 +168,7 @@ export async function startFleet(env: FleetEnv, options: { print?: (line: string
 }
 
 export async function runStart(env: FleetEnv): Promise<void> {
-  const { fleet } = await startFleet(env);
+  // This process runs the CLI: the same node arguments and script run `fieldcast climate-lattice`.
+  const { fleet } = await startFleet(env, { latticeCommand: [...process.execArgv, process.argv[1]!] });
   stopOnSignals(fleet, createLogger({ level: env.LOG_LEVEL }));
 }

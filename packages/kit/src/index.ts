@@ -5,6 +5,7 @@ export * from './conditional.js';
 export * from './errors.js';
 export * from './identity.js';
 export { DEFAULT_LIMITS, type Limits } from './limits.js';
+export type { MetricSource } from './metrics.js';
 export * from './logger.js';
 export * from './negotiate.js';
 export * from './openapi.js';

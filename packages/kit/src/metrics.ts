@@ -1,11 +1,43 @@
 import type { RequestHandler } from 'express';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * A figure a service reports besides HTTP's (the runtime's pipeline: outbox, broker, consumers),
+ * read at each scrape. A counter's value is its total so far.
+ */
+export interface MetricSource {
+  name: string;
+  help: string;
+  type: 'gauge' | 'counter';
+  labelNames?: readonly string[];
+  read(): Promise<readonly { labels?: Record<string, string | number>; value: number }[]>;
+}
 
 /** Per-app registry: nine apps share one process in the embedded fleet without clashing. */
-export function createMetrics(area: string) {
+export function createMetrics(area: string, sources: readonly MetricSource[] = []) {
   const registry = new Registry();
   registry.setDefaultLabels({ service: area });
   collectDefaultMetrics({ register: registry });
+  for (const source of sources) {
+    const options = { name: source.name, help: source.help, labelNames: [...(source.labelNames ?? [])], registers: [registry] };
+    if (source.type === 'gauge') {
+      new Gauge({
+        ...options,
+        async collect() {
+          this.reset();
+          for (const { labels, value } of await source.read()) this.set(labels ?? {}, value);
+        },
+      });
+    } else {
+      new Counter({
+        ...options,
+        async collect() {
+          this.reset();
+          for (const { labels, value } of await source.read()) this.inc(labels ?? {}, value);
+        },
+      });
+    }
+  }
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests by route template and status',

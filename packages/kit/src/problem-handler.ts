@@ -13,7 +13,11 @@ export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 export function problemHandler(logger: Logger, translations: readonly ErrorTranslation[] = []): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const problem = problemOf(err, translations);
-    if (problem.status >= 500) logger.error({ err, requestId: res.locals.requestId, path: req.path }, 'request failed');
+    // A fault is logged with its stack; a 503 that says when to come back is expected, and the
+    // request's own line (requestLogging, a warning) tells it.
+    if (problem.status >= 500 && !(problem.status === 503 && res.hasHeader('Retry-After'))) {
+      logger.error({ err, requestId: res.locals.requestId, path: req.path }, 'request failed');
+    }
     if (res.headersSent) {
       res.end();
       return;

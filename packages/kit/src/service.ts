@@ -7,7 +7,7 @@ import type { Identity } from './identity.js';
 import { resolveLimits, type Limits } from './limits.js';
 import type { Logger } from './logger.js';
 import { requestLogging } from './logger.js';
-import { createMetrics } from './metrics.js';
+import { createMetrics, type MetricSource } from './metrics.js';
 import { negotiate, vendorMediaType } from './negotiate.js';
 import { openApiDocument } from './openapi.js';
 import type { ErrorTranslation } from './error-table.js';
@@ -31,8 +31,15 @@ export interface HttpDeps {
    * (FIELDCAST_TRUSTED_PROXIES); none when not given, so the client address is the socket's
    */
   trustedProxies?: readonly string[];
-  /** reachability of each dependency the service was given (database, transport), for /readyz */
+  /** reachability of each dependency the service cannot answer requests without (the database), for /readyz */
   ready(): Promise<Record<string, boolean>>;
+  /**
+   * reachability of dependencies its requests do not wait for (the broker: changes wait in the
+   * outbox), reported in /readyz's body and never failing it
+   */
+  reports?(): Promise<Record<string, boolean>>;
+  /** figures of this service besides HTTP's, in /metrics */
+  metrics?: readonly MetricSource[];
   /** errors of the dependencies it was given that are the request's fault, as the table's classes (error-table.ts) */
   errorTranslations?: readonly ErrorTranslation[];
 }
@@ -86,7 +93,7 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  const metrics = createMetrics(definition.area);
+  const metrics = createMetrics(definition.area, deps.metrics);
   app.use(requestLogging(deps.logger), metrics.middleware, compression(), cors({ exposedHeaders: EXPOSED_HEADERS }), noSniff);
 
   // Operational endpoints: no credentials, no vendor negotiation (probes and scrapers send neither).
@@ -96,9 +103,9 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   });
   app.get('/readyz', async (_req, res) => {
     res.locals.route = '/readyz';
-    const checks = await deps.ready();
+    const [checks, reports] = await Promise.all([deps.ready(), deps.reports?.()]);
     const ready = Object.values(checks).every(Boolean);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks });
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks, ...(reports ? { reports } : {}) });
   });
   app.get('/metrics', async (_req, res) => {
     res.locals.route = '/metrics';

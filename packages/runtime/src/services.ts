@@ -7,6 +7,8 @@ import { migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcas
 import { answerClientError, createServiceApp, type HttpDeps, type Limits, type Logger, startedApi, type StartedApi } from '@fieldcast/kit';
 import type { Catalog, GridSource } from '@fieldcast/weather';
 import { BackgroundTasks } from './background.js';
+import { untilDone } from './broker-retry.js';
+import { type ConsumedTopics, pipelineMetrics } from './pipeline-metrics.js';
 import { type FilesConfig, serviceFiles } from './files.js';
 import { IdentityStore, migrateIdentity } from './identity.js';
 import { needsTransport, topicsOf, type AnyDeps, type Service } from './needs.js';
@@ -76,7 +78,11 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
   const logger = shared.logger.child({ service: service.area });
   const transport = needsTransport(service) ? required(shared.transport, 'a transport', service) : undefined;
   const outbox = needs.outbox ? new Outbox({ db, schema: service.area, transport: transport!, logger }) : undefined;
-  if (transport) await transport.ensureTopics([...topicsOf(service)]);
+  // Without the broker a service still starts and serves: its topics are made and its consumers
+  // join when the broker answers.
+  const topics = transport
+    ? await untilDone(`topics of ${service.area}`, () => transport.ensureTopics([...topicsOf(service)]), logger)
+    : undefined;
   const http: HttpDeps = {
     identity,
     logger,
@@ -86,11 +92,12 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     ...(shared.trustedProxies ? { trustedProxies: shared.trustedProxies } : {}),
     now: shared.now ?? (() => new Date()),
     ...(needs.weather ? { errorTranslations: [gridRequestErrors] } : {}),
-    // Auth reads schema identity, so every service checks the database; the transport only when it has one.
-    ready: async (): Promise<Record<string, boolean>> => {
-      const [database, broker] = await Promise.all([db.ping(), transport?.ready()]);
-      return broker === undefined ? { database } : { database, transport: broker };
-    },
+    // Auth reads schema identity, so every service needs the database. No request waits for the
+    // broker (changes wait in the outbox, consumers catch up), so a broker outage is reported,
+    // never a reason to take a replica out of service (docs/architecture.md §5).
+    ready: async () => ({ database: await db.ping() }),
+    ...(transport ? { reports: async () => ({ transport: await transport.ready() }) } : {}),
+    metrics: pipelineMetrics(outbox, transport, () => consumed),
   };
   const deps: AnyDeps = {
     ...http,
@@ -103,18 +110,22 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
   };
   await outbox?.start();
   const subscriptions: { stop(): Promise<void> }[] = [];
+  const consumed: ConsumedTopics[] = [];
   let background: BackgroundTasks | undefined;
   let started: StartedApi | undefined;
   // Background passes end first: what the last one wrote to the outbox is then drained by the relay's stop.
   const stop = async () => {
     await background?.stop();
+    await topics?.stop();
     for (const s of subscriptions.splice(0).reverse()) await s.stop();
     await outbox?.stop();
     await started?.close();
   };
   try {
     for (const consumer of service.consumers?.(deps) ?? []) {
-      subscriptions.push(await transport!.subscribe(consumer.group, consumer.topics, (message) => consumer.handle(message)));
+      consumed.push({ group: consumer.group, topics: consumer.topics });
+      const subscribe = () => transport!.subscribe(consumer.group, consumer.topics, (message) => consumer.handle(message));
+      subscriptions.push(await untilDone(`consumer group ${consumer.group}`, subscribe, logger));
     }
     // What building its operations started (worker threads) is closed last, by `stop`.
     started = startedApi(service.api(deps as never));

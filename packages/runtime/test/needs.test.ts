@@ -78,7 +78,7 @@ const computer = defineService({
 /** Stands in for a weather source: these services only report what they were handed. */
 const weather = { label: 'given' } as unknown as GridSource;
 
-const HTTP = ['bodyLimit', 'identity', 'logger', 'now', 'ready', 'vendor'];
+const HTTP = ['bodyLimit', 'identity', 'logger', 'metrics', 'now', 'ready', 'vendor'];
 
 describe('a test fleet of services that declare different needs', () => {
   let fleet: TestFleet;
@@ -92,9 +92,9 @@ describe('a test fleet of services that declare different needs', () => {
     // weather comes with the threads its heavy computation may use (docs/decisions/0051-heavy-work-in-worker-threads.md)
     expect((await request(fleet.app('publisher')).get('/deps')).body).toEqual(
       // and the translation of the weather's GridRequestError for the error table (weather.ts)
-      [...HTTP, 'computeThreads', 'db', 'errorTranslations', 'outbox', 'weather'].sort(),
+      [...HTTP, 'computeThreads', 'db', 'errorTranslations', 'outbox', 'reports', 'weather'].sort(),
     );
-    expect((await request(fleet.app('listener')).get('/deps')).body).toEqual([...HTTP, 'db'].sort());
+    expect((await request(fleet.app('listener')).get('/deps')).body).toEqual([...HTTP, 'db', 'reports'].sort());
     expect((await request(fleet.app('computer')).get('/deps')).body).toEqual([...HTTP, 'computeThreads'].sort());
   });
 
@@ -105,15 +105,24 @@ describe('a test fleet of services that declare different needs', () => {
     expect(schemas.map((s) => s.nspname).sort()).toEqual(['listener', 'publisher']);
   });
 
-  it('checks the transport in /readyz only for a service that publishes or consumes', async () => {
+  it('is ready while the database answers; a service that publishes or consumes reports the broker, never fails on it', async () => {
     expect((await request(fleet.app('bare')).get('/readyz')).body).toEqual({ status: 'ready', checks: { database: true } });
+    expect((await request(fleet.app('publisher')).get('/readyz')).body).toEqual({
+      status: 'ready',
+      checks: { database: true },
+      reports: { transport: true },
+    });
     const transport = fleet.transport as InProcessTransport;
     transport.down = true;
     try {
-      const res = await request(fleet.app('publisher')).get('/readyz');
-      expect(res.status).toBe(503);
-      expect(res.body.checks).toEqual({ database: true, transport: false });
-      expect((await request(fleet.app('bare')).get('/readyz')).status).toBe(200);
+      for (const area of ['publisher', 'listener']) {
+        const res = await request(fleet.app(area)).get('/readyz');
+        expect([area, res.status, res.body]).toEqual([
+          area,
+          200,
+          { status: 'ready', checks: { database: true }, reports: { transport: false } },
+        ]);
+      }
     } finally {
       transport.down = false;
     }

@@ -23,6 +23,8 @@ import {
   type GridSpec,
   type GridWindow,
   type PointSeries,
+  readsSubgrids,
+  type SubgridReads,
   type TimeRange,
   type VariableId,
   type VariableInfo,
@@ -38,6 +40,8 @@ export type When = TimeRange | { atMs: number };
 /** A source that answers each request from one of several; callers may ask which (e.g. to use its fast paths). */
 export interface RoutingSource extends GridSource {
   sourceFor(variable: VariableId, place: Place, when: When): GridSource;
+  /** The source that answers the point reads at every point of bbox, or null when they route apart. */
+  sourceForPointsIn(variable: VariableId, bbox: BBox, when: When): GridSource | null;
 }
 
 export function isRoutingSource(source: GridSource): source is RoutingSource {
@@ -47,6 +51,23 @@ export function isRoutingSource(source: GridSource): source is RoutingSource {
 /** The source that would answer this request: the routed one for a RoutingSource, else the source itself. */
 export function answeringSource(source: GridSource, variable: VariableId, place: Place, when: When): GridSource {
   return isRoutingSource(source) ? source.sourceFor(variable, place, when) : source;
+}
+
+/**
+ * The source that reads, as one point grid (SubgridReads.pointGrid), what point reads of each of
+ * the variables at every point of bbox at the instant would give: the one source every such
+ * point read goes to, when it reads point grids; null when the points route apart or it reads
+ * point by point.
+ */
+export function pointGridSource(
+  source: GridSource,
+  variables: readonly VariableId[],
+  bbox: BBox,
+  atMs: number,
+): (GridSource & SubgridReads) | null {
+  const each = variables.map((v) => (isRoutingSource(source) ? source.sourceForPointsIn(v, bbox, { startMs: atMs, endMs: atMs }) : source));
+  const one = each[0];
+  return one && each.every((s) => s === one) && readsSubgrids(one) ? one : null;
 }
 
 /** A time axis start + k*step, k = 0..length-1 (stepMs 0: one step of unknown length). */
@@ -105,6 +126,20 @@ function gridCovers(g: GridSpec, place: Place): boolean {
   return [0, 360, -360].some((shift) => lon + shift >= e.west && lon + shift <= e.east);
 }
 
+/**
+ * Where the points of bbox lie against the grid's outer cell edges (gridCovers' rule for a
+ * point): every one inside, some inside, or none.
+ */
+function pointsInGrid(g: GridSpec, [w, s, east, n]: BBox): 'all' | 'some' | 'none' {
+  const e = edges(g);
+  if (n < e.south || s > e.north) return 'none';
+  const latsInside = s >= e.south && n <= e.north;
+  if (e.globalLon) return latsInside ? 'all' : 'some';
+  const shifts = [0, 360, -360];
+  if (latsInside && shifts.some((shift) => w + shift >= e.west && east + shift <= e.east)) return 'all';
+  return shifts.some((shift) => east + shift >= e.west && w + shift <= e.east) ? 'some' : 'none';
+}
+
 /** Does this source hold the variable at every time the request reads? */
 function timeCovers(source: GridSource, variable: VariableId, when: When): boolean {
   if (source instanceof ZarrSource) {
@@ -157,6 +192,22 @@ export class CompositeSource implements RoutingSource {
     for (let k = 0; k < n - 1; k++) {
       const s = this.sources[k]!;
       if (timeCovers(s, variable, when) && gridCovers(s.grid, place)) return s;
+    }
+    return this.sources[n - 1]!;
+  }
+
+  /**
+   * A point goes to the first source that holds it (sourceFor): every point of bbox goes to one
+   * source when that source holds them all and no source before it holds any.
+   */
+  sourceForPointsIn(variable: VariableId, bbox: BBox, when: When): GridSource | null {
+    const n = this.sources.length;
+    for (let k = 0; k < n - 1; k++) {
+      const s = this.sources[k]!;
+      if (!timeCovers(s, variable, when)) continue;
+      const inside = pointsInGrid(s.grid, bbox);
+      if (inside === 'all') return s;
+      if (inside === 'some') return null;
     }
     return this.sources[n - 1]!;
   }

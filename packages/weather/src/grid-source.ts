@@ -144,6 +144,14 @@ export interface SubgridReads {
    * same as a window read of each point gives.
    */
   subgrid(variables: readonly VariableId[], lats: Float64Array, lons: Float64Array, range: TimeRange): Promise<GridWindow[]>;
+  /**
+   * One array per variable, in order, of the values pointSeries gives at the instant timeMs (a
+   * range of that one instant) at each of `lats` crossed with each of `lons` (any order; row-major,
+   * a row per latitude): read as one sub-grid of the grid points around them, for reads of many
+   * points at one time such as a map tile's pixels below the grid's resolution. An array is empty
+   * where the variable has no step at that instant (pointSeries' empty series).
+   */
+  pointGrid(variables: readonly VariableId[], lats: Float64Array, lons: Float64Array, timeMs: number): Promise<Float32Array[]>;
 }
 
 export function readsSubgrids(source: GridSource): source is GridSource & SubgridReads {

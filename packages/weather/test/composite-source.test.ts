@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SYNTHETIC_ANALYSIS_PRODUCT } from '../src/catalog/sources.js';
-import { answeringSource, CompositeSource } from '../src/composite-source.js';
+import { answeringSource, CompositeSource, pointGridSource } from '../src/composite-source.js';
 import { GridRequestError, type GridSource, type VariableId } from '../src/grid-source.js';
 import { registerIngestedStore } from '../src/ingest/store-catalog.js';
 import { describeWeatherSource, loadWeatherSource, openStores, storesOf, WeatherStoreError } from '../src/load-weather-source.js';
@@ -187,6 +187,28 @@ describe('CompositeSource routing', () => {
   it('answeringSource: the routed source for a composite, the source itself otherwise', () => {
     expect(answeringSource(composite, TMIN, { lon: -89, lat: 41 }, days(0, 3))).toBe(corn);
     expect(answeringSource(synthetic as GridSource, TMIN, { lon: -89, lat: 41 }, days(0, 3))).toBe(synthetic);
+  });
+});
+
+describe('pointGridSource: many points at one instant read as one point grid', () => {
+  const at = MAY_1 + 2 * DAY;
+  it('is the source every point of the bbox goes to, when it reads point grids', () => {
+    // far from both stores: the synthetic world, which reads point grids
+    expect(pointGridSource(composite, [TMAX, TMIN], [10, 10, 11, 11], at)).toBe(synthetic);
+    expect(pointGridSource(synthetic, [TMAX], [10, 10, 11, 11], at)).toBe(synthetic);
+    // Tmin over "wide" (no Tmin there) goes on to the synthetic world as every point read would
+    expect(pointGridSource(composite, [TMIN], [-85, 45, -84, 46], at)).toBe(synthetic);
+  });
+
+  it('is null where the points route apart, or to a store that reads point by point', () => {
+    // half over "wide" (Tmax, cell edges -100.5..-79.5): some points go to the store, some on
+    expect(composite.sourceForPointsIn(TMAX, [-81, 45, -78, 46], { startMs: at, endMs: at })).toBeNull();
+    expect(pointGridSource(composite, [TMAX], [-81, 45, -78, 46], at)).toBeNull();
+    // every point inside "wide": the store answers them all, by its own point reads
+    expect(composite.sourceForPointsIn(TMAX, [-85, 45, -84, 46], { startMs: at, endMs: at })).toBe(wide);
+    expect(pointGridSource(composite, [TMAX], [-85, 45, -84, 46], at)).toBeNull();
+    // Tmax from "wide", Tmin from the synthetic world: not one source
+    expect(pointGridSource(composite, [TMAX, TMIN], [-85, 45, -84, 46], at)).toBeNull();
   });
 });
 

@@ -1,4 +1,4 @@
-import { GridRequestError, readsSubgrids, type TimeRange, type VariableId } from '../src/grid-source.js';
+import { ET_INPUT_VARIABLES, GridRequestError, readsSubgrids, type TimeRange, type VariableId } from '../src/grid-source.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
 
 /** Sub-grid reads of the synthetic world: at every sampled point, the value a window read of that point gives. */
@@ -62,5 +62,73 @@ describe('SyntheticSource: sub-grid reads', () => {
     await refused(src.subgrid(['wind_speed'], Float64Array.of(Number.NaN), Float64Array.of(0), HOURS), 'invalid_location');
     const small = new SyntheticSource({ now: () => NOW, maxValues: 100 });
     await refused(small.subgrid(['wind_speed'], LATS, LONS, HOURS), 'too_large');
+  });
+});
+
+/**
+ * Point grids: many points at one instant (a map tile's pixel centres) read as one sub-grid of
+ * the grid points around them, each value exactly the point read's.
+ */
+describe('SyntheticSource: point grids', () => {
+  /** Between grid points, on them (a weight of zero), at the poles and both ends of the antimeridian, in no order. */
+  const PLATS = Float64Array.of(42.0312, -89.99, 90, -90, 41.999, 42.03, 0.005, 71.234567);
+  const PLONS = Float64Array.of(-93.6349, 180, -180, 179.995, -0.004, 7.31, 12.3456789, -93.63);
+  const HOUR = Date.UTC(2024, 5, 28, 14);
+
+  it.each([
+    [
+      'every hourly variable',
+      [
+        'air_temperature',
+        'dew_point_temperature',
+        'surface_downwelling_shortwave_flux_in_air',
+        'wind_speed',
+        'surface_air_pressure',
+        'precipitation_type',
+      ] as VariableId[],
+      HOUR,
+    ],
+    [
+      'the daily extremes and the altitude',
+      ['air_temperature_daily_max', 'air_temperature_daily_min', 'surface_altitude'] as VariableId[],
+      DAY.startMs,
+    ],
+  ])('gives each point what its point read gives: %s', async (_what, variables, timeMs) => {
+    const grids = await src.pointGrid(variables, PLATS, PLONS, timeMs);
+    expect(grids).toHaveLength(variables.length);
+    for (const [k, values] of grids.entries()) {
+      expect(values).toHaveLength(PLATS.length * PLONS.length);
+      for (const [r, lat] of PLATS.entries())
+        for (const [c, lon] of PLONS.entries()) {
+          const series = await src.pointSeries(variables[k]!, lon, lat, { startMs: timeMs, endMs: timeMs });
+          expect([variables[k], lat, lon, values[r * PLONS.length + c]]).toEqual([variables[k], lat, lon, series.values[0]]);
+        }
+    }
+  });
+
+  it('gives the evapotranspiration inputs their batched point read', async () => {
+    const variables = Object.values(ET_INPUT_VARIABLES);
+    const grids = await src.pointGrid(variables, PLATS, PLONS, HOUR);
+    for (const [r, lat] of PLATS.entries())
+      for (const [c, lon] of PLONS.entries()) {
+        const inputs = await src.etInputsAt(lon, lat, { startMs: HOUR, endMs: HOUR });
+        const read = Object.values(inputs).map((s) => s.values[0]);
+        expect(grids.map((g) => g[r * PLONS.length + c])).toEqual(read);
+      }
+  });
+
+  it('is empty where the instant has no step, and refuses points off the globe', async () => {
+    const [values] = await src.pointGrid(['air_temperature_daily_max'], PLATS, PLONS, DAY.startMs + 3_600_000);
+    const series = await src.pointSeries('air_temperature_daily_max', 0, 0, {
+      startMs: DAY.startMs + 3_600_000,
+      endMs: DAY.startMs + 3_600_000,
+    });
+    expect([values!.length, series.values.length]).toEqual([0, 0]);
+    await expect(src.pointGrid(['wind_speed'], Float64Array.of(91), Float64Array.of(0), HOUR)).rejects.toMatchObject({
+      code: 'invalid_location',
+    });
+    await expect(src.pointGrid(['wind_speed'], Float64Array.of(0), Float64Array.of(Number.NaN), HOUR)).rejects.toMatchObject({
+      code: 'invalid_location',
+    });
   });
 });

@@ -103,6 +103,26 @@ function lonAt(j: number): number {
   return (j - LON_OFFSET) / PER_DEG;
 }
 
+/** The grid row at or below a latitude in -90..90 and the latitude's fraction of the way to the next. */
+function rowCell(lat: number): { i0: number; fy: number } {
+  const y = (lat + 90) * PER_DEG;
+  const i0 = Math.floor(y);
+  // The north pole row has no row above it: blend from the one below.
+  return i0 >= SYNTHETIC_GRID.nLat - 1 ? { i0: SYNTHETIC_GRID.nLat - 2, fy: 1 } : { i0, fy: y - i0 };
+}
+
+/** The grid columns around a longitude in -180..180 (they wrap: lon 180 is lon -180) and its fraction between them. */
+function columnCells(lon: number): { j0: number; j1: number; fx: number } {
+  const x = (lon + 180) * PER_DEG;
+  const j = Math.floor(x);
+  return { j0: j % SYNTHETIC_GRID.nLon, j1: (j + 1) % SYNTHETIC_GRID.nLon, fx: x - j };
+}
+
+/** Bilinear weights of the 2 x 2 grid points (row-major: (i, j0), (i, j1), (i + 1, j0), (i + 1, j1)). */
+function bilinearWeights(fx: number, fy: number): [number, number, number, number] {
+  return [(1 - fy) * (1 - fx), (1 - fy) * fx, fy * (1 - fx), fy * fx];
+}
+
 function iso(ms: number): string {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms);
 }
@@ -230,6 +250,50 @@ export class SyntheticSource implements GridSource, SubgridReads {
     });
   }
 
+  /**
+   * Each point's 2 x 2 grid points and weights as pointSeries takes them, the grid rows and
+   * columns they name read as one sub-grid, and blended as mixPoint blends, so every value equals
+   * the point's own read. A grid point whose weight is zero for every point that names it is not
+   * read: its term is zero either way.
+   */
+  async pointGrid(variables: readonly VariableId[], lats: Float64Array, lons: Float64Array, timeMs: number): Promise<Float32Array[]> {
+    for (const lat of lats) checkPoint(lons[0] ?? 0, lat);
+    for (const lon of lons) checkPoint(lon, lats[0] ?? 0);
+    const rows = Array.from(lats, rowCell);
+    const cols = Array.from(lons, columnCells);
+    const rowAt = gridIndexes(rows.flatMap(({ i0, fy }) => (fy > 0 ? [i0, i0 + 1] : [i0])));
+    const colAt = gridIndexes(cols.flatMap(({ j0, j1, fx }) => (fx > 0 ? [j0, j1] : [j0])));
+    const windows = await this.subgrid(variables, Float64Array.from(rowAt.keys(), latAt), Float64Array.from(colAt.keys(), lonAt), {
+      startMs: timeMs,
+      endMs: timeMs,
+    });
+    const nCols = colAt.size;
+    return windows.map((w, k) => {
+      if (w.nt === 0) return new Float32Array(0);
+      const nearest = variables[k] === 'precipitation_type';
+      const out = new Float32Array(lats.length * lons.length);
+      const at = (r: number | undefined, c: number | undefined) => (r === undefined || c === undefined ? 0 : w.values[r * nCols + c]!);
+      for (let r = 0, o = 0; r < rows.length; r++) {
+        const { i0, fy } = rows[r]!;
+        const below = rowAt.get(i0);
+        const above = fy > 0 ? rowAt.get(i0 + 1) : undefined;
+        for (let c = 0; c < cols.length; c++, o++) {
+          const { j0, j1, fx } = cols[c]!;
+          const west = colAt.get(j0);
+          const east = fx > 0 ? colAt.get(j1) : undefined;
+          if (nearest) {
+            // A category cannot be interpolated: the nearest grid point, as pointSeries takes it.
+            out[o] = at(fy < 0.5 ? below : above, fx < 0.5 ? west : east);
+          } else {
+            const [w00, w01, w10, w11] = bilinearWeights(fx, fy);
+            out[o] = w00 * at(below, west) + w01 * at(below, east) + w10 * at(above, west) + w11 * at(above, east);
+          }
+        }
+      }
+      return out;
+    });
+  }
+
   /** Severe-weather events of one kind inside bbox and the time range (see severe.ts). */
   severeEvents<K extends SevereKind>(kind: K, bbox: BBox, range: TimeRange): SevereEvent<K>[] {
     checkBBox(bbox);
@@ -306,23 +370,9 @@ export class SyntheticSource implements GridSource, SubgridReads {
 
   /** The 2 x 2 grid points around (lon, lat) with the point's bilinear weights (grid-source.ts). */
   private pointCells(lon: number, lat: number): PointCells {
-    if (!Number.isFinite(lat) || !Number.isFinite(lon) || lat < -90 || lat > 90 || lon < -180 || lon > 180) {
-      throw new GridRequestError('invalid_location', `point (${lon}, ${lat}) must have longitude in -180..180 and latitude in -90..90`);
-    }
-    const y = (lat + 90) * PER_DEG;
-    let i0 = Math.floor(y);
-    let fy = y - i0;
-    if (i0 >= SYNTHETIC_GRID.nLat - 1) {
-      i0 = SYNTHETIC_GRID.nLat - 2;
-      fy = 1;
-    }
-    const x = (lon + 180) * PER_DEG;
-    const j = Math.floor(x);
-    const fx = x - j;
-    // Columns wrap: lon 180 is lon -180.
-    const nLon = SYNTHETIC_GRID.nLon;
-    const j0 = j % nLon,
-      j1 = (j + 1) % nLon;
+    checkPoint(lon, lat);
+    const { i0, fy } = rowCell(lat);
+    const { j0, j1, fx } = columnCells(lon);
     return {
       i: i0,
       j0,
@@ -331,7 +381,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
       lons: Float64Array.of(lonAt(j0), lonAt(j1)),
       fx,
       fy,
-      weights: [(1 - fy) * (1 - fx), (1 - fy) * fx, fy * (1 - fx), fy * fx],
+      weights: bilinearWeights(fx, fy),
     };
   }
 
@@ -475,6 +525,18 @@ function gridAxis(coords: Float64Array, what: string, limit: number, offset: num
     out[k] = (Math.min(count - 1, Math.max(0, Math.round((c + limit) * PER_DEG))) - offset) / PER_DEG;
   }
   return out;
+}
+
+function checkPoint(lon: number, lat: number): void {
+  if (!Number.isFinite(lat) || !Number.isFinite(lon) || lat < -90 || lat > 90 || lon < -180 || lon > 180) {
+    throw new GridRequestError('invalid_location', `point (${lon}, ${lat}) must have longitude in -180..180 and latitude in -90..90`);
+  }
+}
+
+/** The distinct grid indexes, ascending, each mapped to its position among them. */
+function gridIndexes(indexes: number[]): Map<number, number> {
+  const sorted = [...new Set(indexes)].sort((a, b) => a - b);
+  return new Map(sorted.map((index, position) => [index, position]));
 }
 
 function checkBBox(bbox: BBox): void {

@@ -3,12 +3,13 @@
  * science package's `shortCropEtOfHour`, the computation the platform area's datapoint of the
  * same frame uses) at each pixel centre, from the five hourly inputs and the ground height
  * sampled there (docs/decisions/0132-tile-rendering.md). Bands are read with the source's
- * `etInputsIn` (one call for the inputs of a window), pixels of low zooms with `etInputsAt`.
+ * `etInputsIn` (one call for the inputs of a window), pixels of low zooms as point grids where
+ * the source reads them (sampling.ts), else with `etInputsAt`.
  */
 import { shortCropEtOfHour } from '@fieldcast/science';
-import { ET_INPUT_VARIABLES, type GridSource, type GridWindow, type PointSeries } from '@fieldcast/weather';
+import { ET_INPUT_VARIABLES, type GridSource, type GridWindow, type PointSeries, pointGridSource } from '@fieldcast/weather';
 import { NO_DATA } from './colorize.js';
-import { type SampleMode, sampleWindow, type TileReader } from './sampling.js';
+import { bboxOfPoints, type SampleMode, sampleWindow, type TileReader } from './sampling.js';
 
 /** The ground height: a field of the grid that does not change with time, read at the start of coverage. */
 const ALTITUDE = 'surface_altitude';
@@ -69,8 +70,29 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
         first(ground),
       );
     },
+    async points(lats, lons) {
+      const bbox = bboxOfPoints(lats, lons);
+      const reader = pointGridSource(source, INPUTS, bbox, timeMs);
+      const groundReader = pointGridSource(source, [ALTITUDE], bbox, groundMs);
+      if (!reader || !groundReader) return null;
+      const [[t, td, rs, u], [z]] = await Promise.all([
+        reader.pointGrid(INPUTS, lats, lons, timeMs),
+        groundReader.pointGrid([ALTITUDE], lats, lons, groundMs),
+      ]);
+      const out = new Float32Array(lats.length * lons.length);
+      const at = (values: Float32Array, o: number) => (values.length > 0 ? values[o]! : NO_DATA);
+      for (let r = 0, o = 0; r < lats.length; r++) {
+        for (let c = 0; c < lons.length; c++, o++) {
+          out[o] = etAt(lons[c]!, lats[r]!, at(t!, o), at(td!, o), at(rs!, o), at(u!, o), at(z!, o));
+        }
+      }
+      return out;
+    },
   };
 }
+
+/** The hourly inputs the layer reads, in the order of etAt's arguments. */
+const INPUTS = [ET_INPUT_VARIABLES.airTemperature, ET_INPUT_VARIABLES.dewpoint, ET_INPUT_VARIABLES.shortwave, ET_INPUT_VARIABLES.windSpeed];
 
 /** The grid point of a window nearest (lon, lat): where a `discrete` pixel takes its value, and so its place. */
 function nearestPoint(w: GridWindow, lon: number, lat: number): { lon: number; lat: number } {

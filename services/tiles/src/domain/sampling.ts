@@ -4,22 +4,38 @@
  * (`discrete`, and mask layers), through the GridSource interface only
  * (docs/architecture.md §6).
  *
- * The tile is read in bands of pixel rows. A band whose grid window is small (the cells under it
- * at most WINDOW_CELLS_PER_PIXEL times its pixels: zooms near and beyond the native one) is one
- * window read; a band over more of the grid than that (low zooms, where a pixel spans many cells)
- * is read point by point at the pixel centres. Either way a tile holds at most one band's window
- * besides its own 256 x 256 values, never anything proportional to the grid, and the event loop
- * is given back between bands.
+ * The tile is read in bands of pixel rows. Where one source answers every pixel of a band and
+ * reads point grids (the synthetic world: the grid points around the pixels in one sub-grid
+ * read), a band over more than the 2 x 2 grid points per pixel such a read takes (zooms below the
+ * native one) is read as one point grid. Otherwise a band whose grid window is small (the cells
+ * under it at most WINDOW_CELLS_PER_PIXEL times its pixels: zooms near and beyond the native one)
+ * is one window read, and a band over more of the grid is read point by point. Either way a tile
+ * holds at most one band's reads besides its own 256 x 256 values, never anything proportional
+ * to the grid, and the event loop is given back between bands.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { type BBox, type GridSource, type GridSpec, type GridWindow, pixelCentre, TILE_SIZE, type VariableId } from '@fieldcast/weather';
+import {
+  type BBox,
+  type GridSource,
+  type GridSpec,
+  type GridWindow,
+  pixelCentre,
+  pointGridSource,
+  TILE_SIZE,
+  type VariableId,
+} from '@fieldcast/weather';
 import { NO_DATA } from './colorize.js';
 
 export type SampleMode = 'linear' | 'discrete';
 
 /** Pixel rows read together. */
 const BAND_ROWS = 16;
-/** A band is one window read while its window holds at most this many cells per pixel. */
+/**
+ * A point grid reads at most the 2 x 2 grid points around each pixel: a band whose window holds
+ * more cells per pixel than that is read as a point grid where the source can.
+ */
+const POINT_GRID_CELLS_PER_PIXEL = 4;
+/** Else a band is one window read while its window holds at most this many cells per pixel. */
 const WINDOW_CELLS_PER_PIXEL = 32;
 
 export interface TileAddress {
@@ -97,6 +113,16 @@ export interface TileReader {
   window(bbox: BBox): Promise<(lon: number, lat: number) => number>;
   /** the value at a point inside the globe (the nearest grid point in `discrete` mode) */
   point(lon: number, lat: number): Promise<number>;
+  /**
+   * What `point` gives at each of lats crossed with each of lons (row-major), in one read of the
+   * grid points around them; null when the source reads these points one by one.
+   */
+  points(lats: Float64Array, lons: Float64Array): Promise<Float32Array | null>;
+}
+
+/** The bbox of the points lats x lons. */
+export function bboxOfPoints(lats: Float64Array, lons: Float64Array): BBox {
+  return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
 }
 
 /** A variable at one instant: slice reads for windows, point series for pixels. */
@@ -110,6 +136,12 @@ export function variableReader(source: GridSource, variable: VariableId, timeMs:
     async point(lon, lat) {
       const series = await source.pointSeries(variable, lon, lat, range);
       return series.values.length > 0 ? series.values[0]! : NO_DATA;
+    },
+    async points(lats, lons) {
+      const reader = pointGridSource(source, [variable], bboxOfPoints(lats, lons), timeMs);
+      if (!reader) return null;
+      const [values] = await reader.pointGrid([variable], lats, lons, timeMs);
+      return values!.length > 0 ? values! : new Float32Array(lats.length * lons.length).fill(NO_DATA);
     },
   };
 }
@@ -133,14 +165,20 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
   const { lons, lats } = pixelCentres(tile);
   const out = new Float32Array(TILE_SIZE * TILE_SIZE);
   const cols = axisRange(lons, 0, TILE_SIZE, grid.lon0, grid.dLon, grid.nLon, mode);
+  const bandLons = lons.map((lon) => pointOf(lon, grid.lon0, grid.dLon, grid.nLon, 180, mode));
   for (let r0 = 0; r0 < TILE_SIZE; r0 += BAND_ROWS) {
     const r1 = Math.min(TILE_SIZE, r0 + BAND_ROWS);
     // Rows run north to south; the band's grid rows are those around its latitudes.
     const rows = axisRange(lats, r0, r1, grid.lat0, grid.dLat, grid.nLat, mode);
     const cells = (rows.hi - rows.lo + 1) * (cols.hi - cols.lo + 1);
+    const pixels = (r1 - r0) * TILE_SIZE;
+    const bandLats = lats.slice(r0, r1).map((lat) => pointOf(lat, grid.lat0, grid.dLat, grid.nLat, 90, mode));
+    let values: Float32Array | null = null;
     if (rows.hi < rows.lo || cols.hi < cols.lo) {
       out.fill(NO_DATA, r0 * TILE_SIZE, r1 * TILE_SIZE);
-    } else if (cells <= WINDOW_CELLS_PER_PIXEL * (r1 - r0) * TILE_SIZE) {
+    } else if (cells > POINT_GRID_CELLS_PER_PIXEL * pixels && (values = await reader.points(bandLats, bandLons))) {
+      out.set(values, r0 * TILE_SIZE);
+    } else if (cells <= WINDOW_CELLS_PER_PIXEL * pixels) {
       const bbox: BBox = [
         Math.max(-180, grid.lon0 + cols.lo * grid.dLon),
         Math.max(-90, grid.lat0 + rows.lo * grid.dLat),
@@ -152,31 +190,20 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
         for (let c = 0; c < TILE_SIZE; c++) out[r * TILE_SIZE + c] = valueAt(lons[c]!, lats[r]!);
       }
     } else {
-      await samplePoints(grid, reader, lons, lats, r0, r1, mode, out);
+      for (let r = r0; r < r1; r++) {
+        for (let c = 0; c < TILE_SIZE; c++) out[r * TILE_SIZE + c] = await reader.point(bandLons[c]!, bandLats[r - r0]!);
+      }
     }
     if (r1 < TILE_SIZE) await nextTurn();
   }
   return out;
 }
 
-/** Point reads at the pixel centres of rows r0..r1 (bilinear by the source), or at their nearest grid points. */
-async function samplePoints(
-  grid: GridSpec,
-  reader: TileReader,
-  lons: Float64Array,
-  lats: Float64Array,
-  r0: number,
-  r1: number,
-  mode: SampleMode,
-  out: Float32Array,
-): Promise<void> {
-  const snap = (v: number, origin: number, step: number, n: number) =>
-    origin + Math.min(n - 1, Math.max(0, Math.round((v - origin) / step))) * step;
-  for (let r = r0; r < r1; r++) {
-    const lat = mode === 'discrete' ? snap(lats[r]!, grid.lat0, grid.dLat, grid.nLat) : lats[r]!;
-    for (let c = 0; c < TILE_SIZE; c++) {
-      const lon = mode === 'discrete' ? snap(lons[c]!, grid.lon0, grid.dLon, grid.nLon) : lons[c]!;
-      out[r * TILE_SIZE + c] = await reader.point(Math.max(-180, Math.min(180, lon)), Math.max(-90, Math.min(90, lat)));
-    }
-  }
+/**
+ * Where a pixel centre is read point-wise: itself (bilinear by the source), or in `discrete` mode
+ * its nearest grid point; inside the globe either way.
+ */
+function pointOf(v: number, origin: number, step: number, n: number, limit: number, mode: SampleMode): number {
+  const at = mode === 'discrete' ? origin + Math.min(n - 1, Math.max(0, Math.round((v - origin) / step))) * step : v;
+  return Math.max(-limit, Math.min(limit, at));
 }

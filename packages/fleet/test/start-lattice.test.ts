@@ -1,0 +1,68 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FleetEnv, parseEnv } from '@fieldcast/runtime';
+import { startFleet } from '../src/start.js';
+
+/**
+ * `fieldcast start` on a machine without the climate lattice's file writes it in the background
+ * (docs/decisions/0089-climate-lattice-file.md), and a stopped fleet leaves no writer and nothing
+ * half-written behind.
+ */
+let dataDir: string;
+let cacheDir: string;
+const cacheBefore = process.env.FIELDCAST_CACHE_DIR;
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-start-lattice-'));
+  cacheDir = mkdtempSync(join(tmpdir(), 'fieldcast-cache-'));
+  // read when the lattice is first asked for its file, in this file's fresh module registry
+  process.env.FIELDCAST_CACHE_DIR = cacheDir;
+});
+afterAll(() => {
+  process.env.FIELDCAST_CACHE_DIR = cacheBefore;
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(cacheDir, { recursive: true, force: true });
+});
+
+const env = () =>
+  parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, PORT_BASE: String(20000 + ((process.pid + 7000) % 20000)), LOG_LEVEL: 'silent' });
+/** what the start banner says while the writer runs */
+const WRITING = "writing the synthetic climate's lattice";
+/** node running the CLI from its TypeScript sources, as `pnpm start` does */
+const LATTICE_COMMAND = ['--import', 'tsx', join(process.cwd(), 'packages/fleet/src/cli.ts')];
+
+async function waitFor(what: string, ok: () => boolean, ms = 60_000): Promise<void> {
+  for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 100))) {
+    if (Date.now() > end) throw new Error(`no ${what} within ${ms} ms`);
+  }
+}
+
+describe('fieldcast start and the climate lattice file', () => {
+  it('writes the missing file in the background, and on stop ends the writer and removes its temporary file', async () => {
+    const lines: string[] = [];
+    const started = await startFleet(env(), { print: (l) => lines.push(l), latticeCommand: LATTICE_COMMAND });
+    let stopped = false;
+    try {
+      const announced = lines.find((l) => l.includes(WRITING));
+      expect(announced).toBeDefined();
+      const file = announced!.slice(announced!.lastIndexOf(': ') + 2);
+      expect(file.startsWith(join(cacheDir, 'climate-lattice-'))).toBe(true);
+      // the writer has computed its fingerprint and started on the rows
+      await waitFor('temporary lattice file', () => readdirSync(cacheDir).some((n) => n.endsWith('.tmp')));
+      await started.fleet.stop();
+      stopped = true;
+      expect(readdirSync(cacheDir)).toEqual([]);
+      expect(existsSync(file)).toBe(false);
+
+      // once the file is there (a stand-in here: nothing reads weather), a start writes nothing
+      writeFileSync(file, '');
+      const again: string[] = [];
+      const second = await startFleet(env(), { print: (l) => again.push(l), latticeCommand: LATTICE_COMMAND });
+      await second.fleet.stop();
+      expect(again.filter((l) => l.includes(WRITING))).toEqual([]);
+      expect(readdirSync(cacheDir)).toEqual([file.slice(cacheDir.length + 1)]);
+    } finally {
+      if (!stopped) await started.fleet.stop();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,72 @@
+/**
+ * A field's values: section 7 unpacked by its data representation, scaled (regulation 92.9.4),
+ * spread over the grid by the bitmap of section 6 (NaN where the bitmap has no value, and where
+ * complex packing marks a value missing), and put in the grid's order (grid.ts).
+ */
+import { GribError } from './errors.js';
+import { isGridOrder, toGridOrder } from './grid.js';
+import type { GribField } from './message.js';
+import { decodeAec } from './packing/aec.js';
+import { decodeComplex } from './packing/complex.js';
+import { decodeJpeg2000Samples } from './packing/jpeg2000.js';
+import { decodePngValues } from './packing/png.js';
+import { decodeSimple, scaleInPlace, scaling } from './packing/simple.js';
+
+/**
+ * The field's values on its grid: rows north to south, west to east within a row (see LatLonGrid).
+ * With `into` (ni x nj values) they are written there, so that a caller decoding message after
+ * message of one grid reuses one array instead of leaving one per message to the collector.
+ */
+export async function decodeField(field: GribField, into?: Float32Array): Promise<Float32Array> {
+  const { ni, nj } = field.grid;
+  const points = ni * nj;
+  if (field.gridPoints !== points) throw new GribError(`section 3 has ${field.gridPoints} points for a grid of ${ni} x ${nj}`);
+  if (into && into.length !== points) throw new GribError(`an array of ${into.length} values for a grid of ${ni} x ${nj}`);
+  const n = field.representation.numberOfValues;
+  if (!field.bitmap && n !== points) throw new GribError(`${n} values packed for a grid of ${points} points and no bitmap`);
+  // Unpacked straight into the result when nothing moves the values afterwards.
+  const direct = !field.bitmap && isGridOrder(field.grid);
+  const packed = await unpack(field, direct ? into : undefined);
+  if (direct) return packed;
+  if (!field.bitmap) return toGridOrder(packed, field.grid, into);
+  if (isGridOrder(field.grid)) return applyBitmap(packed, field.bitmap, points, into);
+  return toGridOrder(applyBitmap(packed, field.bitmap, points), field.grid, into);
+}
+
+async function unpack(field: GribField, out?: Float32Array): Promise<Float32Array> {
+  const r = field.representation;
+  const n = r.numberOfValues;
+  const values = out ?? new Float32Array(n);
+  // Any packing with no bits per value holds a constant field, the reference value (92.9.4).
+  if (r.bitsPerValue === 0 && r.template !== 2 && r.template !== 3) return scaleInPlace(values.fill(0), r);
+  switch (r.template) {
+    case 0:
+      return decodeSimple(field.data, r, n, values);
+    case 2:
+    case 3:
+      return decodeComplex(field.data, r, r.complex!, n, values);
+    case 40:
+      return scaleInPlace(await decodeJpeg2000Samples(field.data, n, values), r);
+    case 41:
+      return decodePngValues(field.data, n, scaling(r).offset, scaling(r).factor, values);
+    case 42: {
+      const { flags, blockSize, referenceSampleInterval } = r.ccsds!;
+      const samples = decodeAec(field.data, n, { bitsPerSample: r.bitsPerValue, blockSize, rsi: referenceSampleInterval, flags });
+      const { offset, factor } = scaling(r);
+      for (let i = 0; i < n; i++) values[i] = offset + samples[i]! * factor;
+      return values;
+    }
+  }
+}
+
+function applyBitmap(packed: Float32Array, bitmap: Uint8Array, points: number, out: Float32Array = new Float32Array(points)): Float32Array {
+  let k = 0;
+  for (let i = 0; i < points; i++) {
+    if ((bitmap[i >>> 3]! >> (7 - (i & 7))) & 1) {
+      if (k >= packed.length) throw new GribError(`bitmap sets more points than the ${packed.length} values packed`);
+      out[i] = packed[k++]!;
+    } else out[i] = NaN;
+  }
+  if (k !== packed.length) throw new GribError(`bitmap sets ${k} points for ${packed.length} values packed`);
+  return out;
+}

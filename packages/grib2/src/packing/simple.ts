@@ -1,0 +1,23 @@
+/** Data representation 5.0 / data template 7.0: simple packing (WMO FM 92 GRIB2, regulation 92.9.4). */
+import { unpackInto, viewOf } from '../bits.js';
+import type { Scaling } from '../representation.js';
+
+/** Y = (R + X * 2^E) / 10^D, computed in place over the packed integers X (NaN stays NaN). */
+export function scaleInPlace(values: Float32Array, s: Scaling): Float32Array {
+  const { offset, factor } = scaling(s);
+  for (let i = 0; i < values.length; i++) values[i] = offset + values[i]! * factor;
+  return values;
+}
+
+/** The offset and factor of Y = offset + X * factor. */
+export function scaling(s: Scaling): { offset: number; factor: number } {
+  const decimal = 10 ** -s.decimalScale;
+  return { offset: s.reference * decimal, factor: 2 ** s.binaryScale * decimal };
+}
+
+export function decodeSimple(data: Uint8Array, s: Scaling, count: number, values: Float32Array = new Float32Array(count)): Float32Array {
+  const { offset, factor } = scaling(s);
+  // With no bits every value is the reference value (92.9.4 note: a constant field).
+  unpackInto(viewOf(data), 0, s.bitsPerValue, count, values, 0, offset, factor);
+  return values;
+}
