@@ -1,6 +1,4 @@
-export * from './grid-source.js';
-export * from './batched-reads.js';
-export { centresWithin, windowParts } from './grid-windows.js';
+export * from './grid/index.js';
 export * from './stores.js';
 export * from './synthetic/index.js';
 export * from './catalog/index.js';

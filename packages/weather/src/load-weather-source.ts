@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompositeSource } from './composite-source.js';
-import type { GridSource } from './grid-source.js';
+import type { GridSource } from './grid/grid-source.js';
 import { readIngestedStores } from './ingest/store-catalog.js';
 import { SyntheticSource } from './synthetic/synthetic-source.js';
 import { ZarrSource } from './zarr/zarr-source.js';

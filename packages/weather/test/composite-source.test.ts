@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SYNTHETIC_ANALYSIS_PRODUCT } from '../src/catalog/sources.js';
 import { answeringSource, CompositeSource, pointGridSource } from '../src/composite-source.js';
-import { GridRequestError, type GridSource, type VariableId } from '../src/grid-source.js';
+import { GridRequestError, type GridSource, type VariableId } from '../src/grid/grid-source.js';
 import { registerIngestedStore } from '../src/ingest/store-catalog.js';
 import { describeWeatherSource, loadWeatherSource, openStores, storesOf, WeatherStoreError } from '../src/load-weather-source.js';
 import { SyntheticSource } from '../src/synthetic/synthetic-source.js';

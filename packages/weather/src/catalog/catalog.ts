@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { forecastBoundaryMs } from '../grid-source.js';
+import { forecastBoundaryMs } from '../grid/grid-source.js';
 import { forecastRunSchedule, isoInstant, latestProductRun } from './product-runs.js';
 import { DEFAULT_MODELS, DEFAULT_PRODUCTS, DEFAULT_TRANSFER_PRODUCTS, modelId, productId } from './defaults.js';
 import {

@@ -5,7 +5,7 @@
  * (docs/decisions/0120-product-frames-and-forecast-runs.md).
  */
 import { fieldcastIdBytes, isUuid } from '@fieldcast/ids';
-import { forecastBoundaryMs } from '../grid-source.js';
+import { forecastBoundaryMs } from '../grid/grid-source.js';
 import { frameId, productTimeRange } from './catalog.js';
 import { TILE_SIZE, type ZoomLevels } from './frame-tiles.js';
 import {

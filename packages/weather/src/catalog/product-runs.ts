@@ -14,7 +14,7 @@
  *   `frame:<product>:<run init>:<valid>`, a run `product-forecast:<product>:<init>`.
  */
 import { fieldcastId } from '@fieldcast/ids';
-import { forecastBoundaryMs } from '../grid-source.js';
+import { forecastBoundaryMs } from '../grid/grid-source.js';
 import { DEFAULT_FORECAST_RUNS } from './defaults.js';
 import { type RunLifeCycle, runLifeCycle } from './run-life-cycle.js';
 import type { ForecastRunSchedule, ProductDef } from './schema.js';

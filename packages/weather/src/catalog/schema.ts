@@ -6,7 +6,7 @@
  */
 import { UUID_PATTERN } from '@fieldcast/ids';
 import { z } from 'zod';
-import type { VariableId } from '../grid-source.js';
+import type { VariableId } from '../grid/grid-source.js';
 import { SYNTHETIC_VARIABLES } from '../synthetic/variables.js';
 
 const VARIABLE_IDS = SYNTHETIC_VARIABLES.map((v) => v.id) as [VariableId, ...VariableId[]];

@@ -29,12 +29,12 @@ import {
   type TimeRange,
   type VariableId,
   type VariableInfo,
-} from '../grid-source.js';
+} from '../grid/grid-source.js';
 import { type Block, makeBlock } from './block.js';
 import { HOUR_MS } from './calendar.js';
 import { PointExtremesCache } from './extremes-cache.js';
 import { PointChunkCache } from './point-chunk-cache.js';
-import { computeDailyExtremes, computeEtInputs, computeField } from './fields.js';
+import { computeDailyExtremes, computeEtInputs, computeVariable } from './block-variables.js';
 import { type SevereEvent, type SevereKind, severeEvents } from './severe.js';
 import { SYNTHETIC_VARIABLES, syntheticVariable } from './variables.js';
 
@@ -246,7 +246,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
       if (nCells === 0 || axis.n === 0) return this.windowOf(info, cells, axis, new Float32Array(0));
       if (extremes && (info.id === TMAX || info.id === TMIN))
         return this.windowOf(info, cells, axis, info.id === TMAX ? extremes.tmax : extremes.tmin);
-      return this.windowOf(info, cells, axis, computeField(info.id, blockOf(), axis.i0, axis.n));
+      return this.windowOf(info, cells, axis, computeVariable(info.id, blockOf(), axis.i0, axis.n));
     });
   }
 
@@ -312,7 +312,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
         ? this.pointDailyExtremes(p, axis)[variable === TMAX ? 'tmax' : 'tmin']
         : info.stepMs === HOUR_MS
           ? this.pointHourlyField(info.id, p, axis)
-          : computeField(variable, this.pointBlock(p), axis.i0, axis.n);
+          : computeVariable(variable, this.pointBlock(p), axis.i0, axis.n);
     if (variable === 'precipitation_type') {
       // A category cannot be interpolated: take the nearest grid point.
       const k = (p.fy < 0.5 ? 0 : 2) + (p.fx < 0.5 ? 0 : 1);
@@ -335,7 +335,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
     let cache = this.pointHourly.get(variable);
     if (!cache) this.pointHourly.set(variable, (cache = new PointChunkCache(['values'], HOUR_CHUNK, this.pointHourChunks, HOUR_CHUNK)));
     return cache.read(p.i, p.j0, p.j1, axis.i0, axis.n, (firstHour, hours) => ({
-      values: computeField(variable, this.pointBlock(p), firstHour, hours),
+      values: computeVariable(variable, this.pointBlock(p), firstHour, hours),
     })).values;
   }
 
@@ -417,7 +417,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
     const nCells = cells.lats.length * cells.lons.length;
     this.checkSize(nCells * axis.n);
     const values =
-      nCells === 0 || axis.n === 0 ? new Float32Array(0) : computeField(info.id, makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
+      nCells === 0 || axis.n === 0 ? new Float32Array(0) : computeVariable(info.id, makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
     return this.windowOf(info, cells, axis, values);
   }
 

@@ -2,7 +2,7 @@
  * The variables of the synthetic source with their CF standard names (CF Standard Name Table)
  * and UDUNITS units.
  */
-import type { VariableInfo } from '../grid-source.js';
+import type { VariableInfo } from '../grid/grid-source.js';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
