@@ -1,4 +1,4 @@
-import { CompositeSource } from '../src/composite-source.js';
+import { CompositeSource } from '../src/sources/composite-source.js';
 import { ET_INPUT_VARIABLES, type EtInputs, type GridWindow, type PointSeries, type TimeRange } from '../src/grid/grid-source.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
 
