@@ -28,4 +28,3 @@ export function byteRange(header: string | undefined, size: number): RangeAnswer
   if (parsed.length > 1) return { kind: 'whole' };
   return { kind: 'part', ...parsed[0]! };
 }
-
