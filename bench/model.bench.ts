@@ -15,7 +15,7 @@ import { loadavg } from 'node:os';
 import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
 import { startTestFleet } from '../packages/runtime/src/testing.js';
 import { SyntheticSource } from '../packages/weather/src/index.js';
-import { modelServiceWith } from '../services/model/src/definition.js';
+import { modelService } from '../services/model/src/definition.js';
 import { requestsPerSecond } from './autocannon.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -30,7 +30,7 @@ const rate = (url: string, auth?: string) =>
 
 async function main(): Promise<void> {
   const limits = limitsFromEnv(parseEnv(FleetEnv, { RATE_LIMIT_PER_SECOND: '0', ...process.env }));
-  const fleet = await startTestFleet([modelServiceWith()], { weather: new SyntheticSource(), limits });
+  const fleet = await startTestFleet([modelService], { weather: new SyntheticSource(), limits });
   const server = fleet.app('model').listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

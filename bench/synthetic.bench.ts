@@ -9,7 +9,7 @@
  * calls for at least ~1 s; the best of 3 rounds is reported (least disturbed by other load).
  */
 import { SyntheticSource } from '../packages/weather/src/synthetic/index.js';
-import type { BBox, TimeRange, VariableId } from '../packages/weather/src/grid-source.js';
+import type { BBox, TimeRange, VariableId } from '../packages/weather/src/grid/grid-source.js';
 
 const TARGET = 5_000_000;
 const DAY = 86_400_000;

@@ -62,15 +62,15 @@ async function main(): Promise<void> {
   const now = () => new Date();
   const none = { get: async () => null, byName: async () => null };
   const noGrants = { isGranted: async () => false };
-  const renderer = new TileRenderer(
-    new DefaultStyles(catalog),
+  const renderer = new TileRenderer({
+    defaults: new DefaultStyles(catalog),
     weather,
-    new FrameIndex(catalog.products()),
-    none,
-    noGrants,
-    tileCache<Float32Array>(SAMPLE_CACHE_BYTES),
+    frames: new FrameIndex(catalog.products()),
+    styles: none,
+    grants: noGrants,
+    cache: tileCache<Float32Array>(SAMPLE_CACHE_BYTES),
     now,
-  );
+  });
 
   // First, in this fresh process: tiles of frames never drawn before (nothing warm but the
   // climate lattice's file, written once per machine: docs/decisions/0089-climate-lattice-file.md).

@@ -18,7 +18,7 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { GridSource, TimeRange, VariableId } from '../packages/weather/src/grid-source.js';
+import type { GridSource, TimeRange, VariableId } from '../packages/weather/src/grid/grid-source.js';
 import { GridStoreWriter, ZarrSource, defaultChunks } from '../packages/weather/src/stores.js';
 
 const DAY = 86_400_000;

@@ -2,17 +2,10 @@
 // bundle, so a container runs `node cli.js` with no transpiler and nothing written at start
 // (docs/architecture.md §9). `pnpm build [--out DIR]` writes DIR (default dist/):
 //   cli.js         the bundle (ES module)
-//   agriculture-degree-day-worker.js
-//                  the module of agriculture's compute threads, found beside cli.js
+//   <area>-<name>.js
+//                  each thread module an area's definition declares in `workers`
+//                  (src/<name>.ts in its folder), found beside cli.js by workerModule
 //                  (docs/decisions/0051-heavy-work-in-worker-threads.md)
-//   archive-blocks-worker.js
-//                  the module of the archive's threads that draw severe-weather event blocks, found beside cli.js
-//   insight-series-worker.js
-//                  the module of insight's compute threads (asset series), found beside cli.js
-//   tiles-sample-worker.js
-//                  the module of the tiles area's threads that sample cold low-zoom tiles, found beside cli.js
-//   transfer-dataset-worker.js
-//                  the module of the transfer area's threads that make dataset files, found beside cli.js
 //   data/          the geography grid the synthetic world reads
 //   console-page/  the web console's page, built here so the console needs no bundler at run
 //                  time (docs/decisions/0194-console-page-prebuilt-in-the-bundle.md)
@@ -24,6 +17,8 @@ import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { SERVICES } from '@fieldcast/fleet';
+import { workerBundleName } from '@fieldcast/runtime/workers';
 import { buildAssets } from '../packages/console/src/bundle.js';
 import { PREBUILT_DIR, writePrebuilt } from '../packages/console/src/prebuilt.js';
 
@@ -106,19 +101,23 @@ function copyPackage(name: string, fromDir: string, modules: string, copied: Map
   }
 }
 
+/** The thread modules the registry's areas declare, each bundled under the name workerModule looks for. */
+function workerEntries(): Record<string, string> {
+  const entries: Record<string, string> = {};
+  for (const worker of SERVICES.flatMap((s) => s.workers ?? [])) {
+    const source = join(root, 'services', worker.area, 'src', `${worker.name}.ts`);
+    if (!existsSync(source)) throw new Error(`area ${worker.area} declares worker ${worker.name}, but ${source} does not exist`);
+    entries[workerBundleName(worker)] = source;
+  }
+  return entries;
+}
+
 const out = resolve(root, argValue('--out') ?? 'dist');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 const result = await build({
-  entryPoints: {
-    cli: join(root, 'packages/fleet/src/cli.ts'),
-    'agriculture-degree-day-worker': join(root, 'services/agriculture/src/degree-day-worker.ts'),
-    'archive-blocks-worker': join(root, 'services/archive/src/blocks-worker.ts'),
-    'insight-series-worker': join(root, 'services/insight/src/series-worker.ts'),
-    'tiles-sample-worker': join(root, 'services/tiles/src/sample-worker.ts'),
-    'transfer-dataset-worker': join(root, 'services/transfer/src/dataset-worker.ts'),
-  },
+  entryPoints: { cli: join(root, 'packages/fleet/src/cli.ts'), ...workerEntries() },
   outdir: out,
   bundle: true,
   platform: 'node',
@@ -186,7 +185,7 @@ writeFileSync(
 
 const size = (outputs.reduce((sum, o) => sum + o.bytes, 0) / 1e6).toFixed(1);
 process.stdout.write(
-  `built ${join(out, 'cli.js')} and its worker (${size} MB); installed beside it: ${
+  `built ${join(out, 'cli.js')} and its workers (${size} MB); installed beside it: ${
     Object.entries(dependencies)
       .map(([n, v]) => `${n}@${v}`)
       .join(', ') || 'none'

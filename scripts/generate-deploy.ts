@@ -1,5 +1,5 @@
-// Writes docker-compose.yml, k8s/base and scripts/kafka/topics.txt from the registry of areas
-// (packages/fleet/src/services.ts). `pnpm generate` writes them; `pnpm generate --check` only
+// Writes docker-compose.yml, k8s/base, scripts/kafka/topics.txt and packages/ids/src/areas.ts
+// from the registry of areas (packages/fleet/src/services.ts). `pnpm generate` writes them; `pnpm generate --check` only
 // lists the files that differ and exits 1 if any do.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -22,7 +22,7 @@ const changed = [...files]
 for (const path of [...changed, ...stale])
   process.stdout.write(`${check ? 'differs' : stale.includes(path) ? 'removes' : 'writes'}: ${path}\n`);
 if (check && changed.length + stale.length > 0) {
-  process.stderr.write('deployment files differ from the registry of areas: run `pnpm generate`\n');
+  process.stderr.write('generated files differ from the registry of areas: run `pnpm generate`\n');
   process.exit(1);
 }
 for (const path of check ? [] : changed) {
@@ -30,4 +30,4 @@ for (const path of check ? [] : changed) {
   writeFileSync(join(root, path), files.get(path)!);
 }
 if (!check) for (const path of stale) rmSync(join(root, path));
-process.stdout.write(`deployment files match the ${DEPLOYED_AREAS.length} areas: ${DEPLOYED_AREAS.map((a) => a.area).join(', ')}\n`);
+process.stdout.write(`generated files match the ${DEPLOYED_AREAS.length} areas: ${DEPLOYED_AREAS.map((a) => a.area).join(', ')}\n`);

@@ -1,6 +1,6 @@
 // The deployment files, rendered from the registry of areas (packages/fleet/src/services.ts): one
-// Compose service and one kustomize file per area and for the web console, and the topics CI
-// creates before the services start. `pnpm generate` writes them; packages/fleet/test/deploy.test.ts
+// Compose service and one kustomize file per area and for the web console, the topics CI
+// creates before the services start, and the list of areas the packages below the fleet read. `pnpm generate` writes them; packages/fleet/test/deploy.test.ts
 // fails when the committed files differ. Why generated rather than kustomize components:
 // docs/decisions/0100-deploy-files-generated.md.
 import {
@@ -13,11 +13,14 @@ import {
   POD_SECURITY,
   type PortOf,
 } from './common.js';
+import { AREAS_MODULE, renderAreasModule } from './areas-module.js';
 import { CONSOLE, renderComposeConsole, renderK8sConsole } from './console.js';
 
 /** What the deployment needs to know about an area, read from its service definition. */
 export interface DeployedArea {
   area: string;
+  /** its port as an offset from PORT_BASE (the service definition's `port`) */
+  port: number;
   /** topics the area publishes to (docs/architecture.md §5) */
   topics: readonly string[];
   /** whether it keeps files (a cache it makes downloads in) and signs links to them: it needs a writable data dir and a shared key */
@@ -40,6 +43,7 @@ export function renderDeployFiles(areas: readonly DeployedArea[], portOf: PortOf
   for (const area of areas) files.set(`k8s/base/${area.area}.yaml`, renderK8sArea(area));
   files.set(`k8s/base/${CONSOLE}.yaml`, renderK8sConsole(areas, portOf));
   files.set('scripts/kafka/topics.txt', renderTopics(areas));
+  files.set(AREAS_MODULE, renderAreasModule(areas));
   return files;
 }
 

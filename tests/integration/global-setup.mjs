@@ -6,7 +6,17 @@ import { Kafka, logLevel } from 'kafkajs';
 import { prepareTestFixtures } from '../../scripts/test-global-setup.mjs';
 import { workerDatabaseUrl } from './worker-databases.mjs';
 
-const SCHEMAS = ['identity', 'agriculture', 'tiles', 'insight', 'platform', 'model', 'observations', 'transfer', 'events', 'archive'];
+/**
+ * The schemas Fieldcast migrated: identity's and each area's (packages/db migrateSchema), each
+ * with its knex_migrations table. Read from the database, so an area added to the registry, or
+ * removed from it, needs no list here.
+ */
+async function migratedSchemas(client) {
+  const { rows } = await client.query(
+    `select table_schema from information_schema.tables where table_name = 'knex_migrations' and table_schema <> 'public'`,
+  );
+  return rows.map((row) => row.table_schema);
+}
 
 export default async function globalSetup(globalConfig) {
   const { DATABASE_URL, KAFKA_BROKERS } = process.env;
@@ -20,7 +30,7 @@ export default async function globalSetup(globalConfig) {
     throw new Error(`DATABASE_URL is set but PostgreSQL is unreachable: ${err.message}`);
   }
   // A test database: start every run from empty schemas so a changed migration never meets stale tables.
-  for (const schema of SCHEMAS) await client.query(`drop schema if exists "${schema}" cascade`);
+  for (const schema of await migratedSchemas(client)) await client.query(`drop schema if exists "${schema}" cascade`);
   for (let worker = 1; worker <= globalConfig.maxWorkers; worker++) {
     const name = new URL(workerDatabaseUrl(DATABASE_URL, worker)).pathname.slice(1);
     await client.query(`drop database if exists "${name}" with (force)`);

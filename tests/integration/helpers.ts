@@ -5,7 +5,7 @@ import { openDatabase } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
 import { IdentityStore, migrateIdentity, startServices, type RunningFleet, type Service } from '@fieldcast/runtime';
 import { basicAuthHeader } from '@fieldcast/runtime/testing';
-import { SyntheticSource } from '@fieldcast/weather';
+import { createCatalog, SyntheticSource } from '@fieldcast/weather';
 
 export function requireEnv(): { url: string; brokers: string[] } {
   const url = process.env.DATABASE_URL;
@@ -22,6 +22,7 @@ export async function deploy(definition: Service): Promise<RunningFleet & { url:
     transport: new KafkaTransport({ brokers, clientId: `it-${definition.area}`, topicRefreshMs: 1000 }),
     logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     weather: new SyntheticSource(),
+    catalog: createCatalog(),
     vendor: 'fieldcast',
     bodyLimit: '1mb',
     host: '127.0.0.1',

@@ -1,7 +1,7 @@
 import { areasFromEnv, startConsole } from '@fieldcast/console';
 import { createLogger } from '@fieldcast/kit';
-import { listenHost, portOf, stopOnSignals, type FleetEnv } from '@fieldcast/runtime';
-import { SERVICES } from './services.js';
+import { CONSOLE, listenHost, portOf, stopOnSignals, type FleetEnv } from '@fieldcast/runtime';
+import { serviceNamed, SERVICES } from './services.js';
 
 /**
  * `fieldcast serve console`: the web console alone, in distributed mode (docs/architecture.md §2).
@@ -12,10 +12,10 @@ export async function serveConsole(env: FleetEnv, processEnv: NodeJS.ProcessEnv 
   const areas = areasFromEnv(
     SERVICES.map((s) => s.area),
     processEnv,
-    (area) => portOf(area, env.PORT_BASE),
+    (area) => portOf(serviceNamed(area), env.PORT_BASE),
   );
   const running = await startConsole({
-    port: env.PORT ?? portOf('console', env.PORT_BASE),
+    port: env.PORT ?? portOf(CONSOLE, env.PORT_BASE),
     host: listenHost('distributed', env.HOST),
     config: { areas, demo: null, archive: null },
   });

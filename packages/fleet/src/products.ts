@@ -1,7 +1,7 @@
 import { outboxWriter } from '@fieldcast/db';
 import { platformService } from '@fieldcast/platform';
 import { GrantCommandError, productGrantsCommand } from '@fieldcast/platform/grants';
-import { FleetEnv, IdentityStore, migrateIdentity, migrateService } from '@fieldcast/runtime';
+import { FleetEnv, IdentityStore, migrateIdentity, migrateService, openCatalog } from '@fieldcast/runtime';
 import { openCliDatabase } from './data-dir.js';
 import { UsageError } from './services.js';
 
@@ -10,13 +10,14 @@ import { UsageError } from './services.js';
  * account, on DATABASE_URL or the embedded data dir while the fleet is stopped (docs/interface.md §6).
  */
 export async function productsCommand(args: string[], env: FleetEnv, print: (line: string) => void): Promise<void> {
+  const catalog = await openCatalog(env.FIELDCAST_CATALOG);
   const { db, done } = await openCliDatabase(env);
   try {
     await migrateIdentity(db);
     await migrateService(db, platformService);
     await productGrantsCommand(
       args,
-      { knex: db.knex, outbox: outboxWriter(db, platformService.area), identity: new IdentityStore(db.knex) },
+      { knex: db.knex, catalog, outbox: outboxWriter(db, platformService.area), identity: new IdentityStore(db.knex) },
       print,
     );
   } catch (err) {

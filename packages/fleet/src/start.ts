@@ -3,6 +3,7 @@ import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/b
 import { openDatabase } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
 import {
+  CONSOLE,
   FleetEnv,
   filesFromEnv,
   IdentityStore,
@@ -10,6 +11,7 @@ import {
   listenHost,
   migrateIdentity,
   needsTransport,
+  openCatalog,
   openWeather,
   portOf,
   startServices,
@@ -72,6 +74,8 @@ export async function startFleet(
   const closeWeather = async () => weather?.close();
   try {
     weather = await loadWeather(env);
+    // One catalog for every area that declares it, with its YAML override (docs/architecture.md §6).
+    const catalog = SERVICES.some((s) => s.needs.catalog) ? await openCatalog(env.FIELDCAST_CATALOG) : undefined;
     const db = embedded ? await dir.open() : await openDatabase({ url: env.DATABASE_URL! });
     const transport = openTransport(env);
     await migrateIdentity(db);
@@ -81,12 +85,13 @@ export async function startFleet(
       demo = result.credentials;
     }
     const fleet = await startServices(
-      SERVICES.map((definition) => ({ definition, port: portOf(definition.area, env.PORT_BASE) })),
+      SERVICES.map((definition) => ({ definition, port: portOf(definition, env.PORT_BASE) })),
       {
         db,
         transport,
         logger,
         weather: weather?.source,
+        catalog,
         vendor: env.FIELDCAST_VENDOR,
         bodyLimit: env.BODY_LIMIT,
         computeThreads: env.FIELDCAST_COMPUTE_THREADS,
@@ -105,7 +110,7 @@ export async function startFleet(
     try {
       // The console on PORT_BASE, pointed at this process's areas (decision 0190).
       webConsole = await startConsole({
-        port: portOf('console', env.PORT_BASE),
+        port: portOf(CONSOLE, env.PORT_BASE),
         host: listenHost('embedded', env.HOST),
         config: {
           areas: Object.fromEntries(fleet.services.map((s) => [s.area, s.url])),

@@ -1,6 +1,6 @@
 import { areasFromEnv, startConsole } from '@fieldcast/console';
 import { portOf } from '@fieldcast/runtime';
-import { SERVICES } from '../src/services.js';
+import { serviceNamed, SERVICES } from '../src/services.js';
 
 describe('the web console server', () => {
   it('serves the page, its bundle, vendor styles, atlas and config; nothing else', async () => {
@@ -39,7 +39,7 @@ describe('the web console server', () => {
 
   it('distributed mode: each area at FIELDCAST_<AREA>_URL, else at its container name and port', () => {
     const names = SERVICES.map((s) => s.area);
-    const areas = areasFromEnv(names, { FIELDCAST_TILES_URL: 'https://tiles.example.com/' }, (area) => portOf(area, 8080));
+    const areas = areasFromEnv(names, { FIELDCAST_TILES_URL: 'https://tiles.example.com/' }, (area) => portOf(serviceNamed(area), 8080));
     expect(areas.tiles).toBe('https://tiles.example.com');
     expect(areas.agriculture).toBe('http://agriculture:8081');
     expect(Object.keys(areas).sort()).toEqual([...names].sort());

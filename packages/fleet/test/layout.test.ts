@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVICES } from '../src/services.js';
+import { embeddedBaseUrls } from '@fieldcast/client';
+import { portOf, type Service } from '@fieldcast/runtime';
+import { checkedRegistry, SERVICES } from '../src/services.js';
 
 // The shape every area keeps (docs/adding-an-area.md): one entry point, its definition, used by
 // the container (`fieldcast serve <area>`) and the embedded fleet alike; migrations that stand
@@ -44,6 +46,12 @@ describe.each(areas)('services/%s', (area) => {
     expect(existsSync(join(root, `services/${area}/src/app.ts`))).toBe(false);
   });
 
+  it('declares every thread module in its folder, so the bundle builds it (scripts/build.ts)', () => {
+    const declared = SERVICES.find((s) => s.area === area)?.workers?.map((w) => w.name) ?? [];
+    const files = readdirSync(join(root, `services/${area}/src`)).filter((f) => f.endsWith('-worker.ts'));
+    expect(files.map((f) => f.replace(/\.ts$/, '')).sort()).toEqual([...declared].sort());
+  });
+
   it('keeps HTTP above its routes: domain and store throw domain errors and import nothing of HTTP', () => {
     for (const file of belowRoutes(area)) {
       const text = read(file);
@@ -65,4 +73,24 @@ it('the kit depends on no database, transport, weather or test library at run ti
   const manifest = JSON.parse(read('packages/kit/package.json')) as { dependencies: Record<string, string> };
   const forbidden = ['@fieldcast/db', '@fieldcast/bus', '@fieldcast/weather', '@fieldcast/runtime', 'knex', 'supertest'];
   expect(Object.keys(manifest.dependencies).filter((name) => forbidden.includes(name))).toEqual([]);
+});
+
+describe('the registry of areas', () => {
+  const area = (name: string, port: number) => ({ ...SERVICES[0]!, area: name, port, workers: [] }) as Service;
+
+  it('refuses two areas on one port, one name twice, a port out of order or a worker of another area', () => {
+    expect(() => checkedRegistry([area('a', 1), area('b', 1)])).toThrow(/share a name or the port offset 1/);
+    expect(() => checkedRegistry([area('a', 1), area('a', 2)])).toThrow(/share a name/);
+    expect(() => checkedRegistry([area('a', 2), area('b', 1)])).toThrow(/port order/);
+    expect(() => checkedRegistry([area('a', 0)])).toThrow(/positive integer/);
+    expect(() => checkedRegistry([area('Bad-Name', 1)])).toThrow(/lower-case letters and digits/);
+    expect(() => checkedRegistry([{ ...area('a', 1), workers: [{ area: 'b', name: 'x-worker' }] }])).toThrow(/declared for b/);
+    expect(checkedRegistry([area('a', 1), area('b', 3)]).map((s) => s.area)).toEqual(['a', 'b']);
+  });
+
+  it('is what the client knows: each area at PORT_BASE plus its offset (packages/ids/src/areas.ts, generated)', () => {
+    const urls: Record<string, string> = embeddedBaseUrls(9000);
+    expect(Object.keys(urls)).toEqual(SERVICES.map((s) => s.area));
+    for (const service of SERVICES) expect(urls[service.area]).toBe(`http://127.0.0.1:${portOf(service, 9000)}`);
+  });
 });

@@ -28,7 +28,11 @@ const tile = (account: TestAccount) => request(t.fleet.app('tiles')).get(tilePat
 
 async function products(...args: string[]): Promise<void> {
   const outbox = t.fleet.deps('platform').outbox!;
-  await productGrantsCommand(args, { knex: t.fleet.db.knex, outbox, identity: t.fleet.identity }, () => undefined);
+  await productGrantsCommand(
+    args,
+    { knex: t.fleet.db.knex, catalog: t.fleet.deps('platform').catalog!, outbox, identity: t.fleet.identity },
+    () => undefined,
+  );
 }
 
 describe('restricted products in the tiles area, granted in the platform area', () => {

@@ -1,4 +1,4 @@
-import { FIELDCAST_NAMESPACE, fieldcastId, NAMESPACE_DNS, NAMESPACE_URL, uuidv5 } from '../src/index.js';
+import { FIELDCAST_NAMESPACE, fieldcastId, fieldcastIdBytes, isUuid, NAMESPACE_DNS, NAMESPACE_URL, uuidv5 } from '../src/index.js';
 
 describe('uuidv5 (RFC 9562 section 5.5)', () => {
   it('matches reference values of other implementations', () => {
@@ -15,5 +15,17 @@ describe('uuidv5 (RFC 9562 section 5.5)', () => {
   it('derives Fieldcast ids from a fixed namespace and the natural key joined by colons', () => {
     expect(FIELDCAST_NAMESPACE).toBe(uuidv5('https://fieldcast.dev/ids', NAMESPACE_URL));
     expect(fieldcastId('product', 'air-temperature')).toBe(uuidv5('product:air-temperature', FIELDCAST_NAMESPACE));
+    // one key is the name as given; its bytes are the id's
+    expect(fieldcastId('frame:air-temperature:2020-01-01T00:00:00Z')).toBe(fieldcastId('frame', 'air-temperature', '2020-01-01T00:00:00Z'));
+    expect(fieldcastIdBytes('a', 'b').toString('hex')).toBe(fieldcastId('a:b').replace(/-/g, ''));
+  });
+});
+
+describe('the UUID pattern (RFC 9562 section 4)', () => {
+  it('takes the 8-4-4-4-12 hex form in any case, and nothing else', () => {
+    expect(isUuid('2ED6657D-e927-568b-95e1-2665a8aea6a2')).toBe(true);
+    expect(isUuid('2ed6657de927568b95e12665a8aea6a2')).toBe(false);
+    expect(isUuid(' 2ed6657d-e927-568b-95e1-2665a8aea6a2')).toBe(false);
+    expect(isUuid('2ed6657d-e927-568b-95e1-2665a8aea6ag')).toBe(false);
   });
 });

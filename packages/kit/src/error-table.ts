@@ -117,9 +117,17 @@ function tableRowOf(err: unknown): Row<ProblemError> | undefined {
   return ERROR_TABLE.find((r) => err instanceof r.type);
 }
 
-/** The problem a thrown value is answered with. */
-export function problemOf(thrown: unknown): ProblemDetails {
+/**
+ * Turns an error of a lower layer the kit does not know (the weather's GridRequestError) into one
+ * of the table's classes, or says undefined. The runtime hands each service the translations of
+ * what it declared (HttpDeps.errorTranslations), so such an error is mapped in one place.
+ */
+export type ErrorTranslation = (thrown: unknown) => ProblemError | undefined;
+
+/** The problem a thrown value is answered with, after the translations given. */
+export function problemOf(thrown: unknown, translations: readonly ErrorTranslation[] = []): ProblemDetails {
   let err = thrown;
+  for (const translate of translations) err = tableRowOf(err) ? err : (translate(err) ?? err);
   const parserType = (thrown as { type?: unknown } | null)?.type;
   if (!tableRowOf(err) && typeof parserType === 'string' && BODY_PARSER_ERRORS[parserType]) {
     err = BODY_PARSER_ERRORS[parserType]!(thrown as { limit?: number });

@@ -67,7 +67,20 @@ export class ValidationError extends ProblemError {
 }
 
 /** A request for more work than the endpoint states it will do, refused before any of it is done (docs/architecture.md §3, limits). */
-export class RequestTooLargeError extends ProblemError {}
+export class RequestTooLargeError extends ProblemError {
+  /**
+   * The one work check: refuses `work` over `spec.limit` before any of it is done, saying what
+   * the work is counted in and how to ask for less, e.g. "This request needs 30,000,000 cell-days
+   * (grid cells x days); the limit is 25,000,000. Ask for fewer days or a smaller field."
+   */
+  static refuseOver(work: number, spec: { limit: number; subject: string; unit: string; meaning: string; advice: string }): void {
+    if (work <= spec.limit) return;
+    const n = (x: number) => x.toLocaleString('en');
+    throw new RequestTooLargeError(
+      `This ${spec.subject} needs ${n(work)} ${spec.unit} (${spec.meaning}); the limit is ${n(spec.limit)}. ${spec.advice}`,
+    );
+  }
+}
 
 /** A caller over one of its limits of rate or concurrency (docs/architecture.md §3, limits; RFC 6585 section 4). */
 export class TooManyRequestsError extends ProblemError {

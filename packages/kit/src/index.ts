@@ -1,6 +1,7 @@
 export * from './api.js';
 export * from './auth.js';
 export * from './client-error.js';
+export * from './conditional.js';
 export * from './errors.js';
 export * from './identity.js';
 export { DEFAULT_LIMITS, type Limits } from './limits.js';

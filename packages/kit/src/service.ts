@@ -1,7 +1,7 @@
 import compression from 'compression';
 import cors from 'cors';
 import express, { type Express } from 'express';
-import type { Api } from './api.js';
+import { Api } from './api.js';
 import { basicAuth } from './auth.js';
 import type { Identity } from './identity.js';
 import { resolveLimits, type Limits } from './limits.js';
@@ -10,6 +10,7 @@ import { requestLogging } from './logger.js';
 import { createMetrics, type MetricSource } from './metrics.js';
 import { negotiate, vendorMediaType } from './negotiate.js';
 import { openApiDocument } from './openapi.js';
+import type { ErrorTranslation } from './error-table.js';
 import { problemHandler, unknownRoute } from './problem-handler.js';
 import { requestLimiters } from './request-limits.js';
 
@@ -39,6 +40,8 @@ export interface HttpDeps {
   reports?(): Promise<Record<string, boolean>>;
   /** figures of this service besides HTTP's, in /metrics */
   metrics?: readonly MetricSource[];
+  /** errors of the dependencies it was given that are the request's fault, as the table's classes (error-table.ts) */
+  errorTranslations?: readonly ErrorTranslation[];
 }
 
 /**
@@ -53,8 +56,23 @@ export interface ServiceDefinition<Needs = unknown, Deps extends HttpDeps = Http
   title: string;
   description: string;
   needs: Needs;
-  /** the service's operations, built from its dependencies; no I/O here */
-  api(deps: Deps): Api;
+  /**
+   * The service's operations, built from its dependencies; no I/O here. A service that starts
+   * something with them (worker threads) returns it with how to close it (StartedApi): whoever
+   * runs the service closes it when the service stops.
+   */
+  api(deps: Deps): Api | StartedApi;
+}
+
+/** Operations and what building them started, with how to close that. */
+export interface StartedApi {
+  api: Api;
+  close(): Promise<void>;
+}
+
+/** Any `api` result as a StartedApi: operations that started nothing have nothing to close. */
+export function startedApi(built: Api | StartedApi): StartedApi {
+  return built instanceof Api ? { api: built, close: async () => undefined } : built;
 }
 
 /**
@@ -93,7 +111,7 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
     res.locals.route = '/metrics';
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
-  const api = definition.api(deps);
+  const { api } = startedApi(definition.api(deps));
   const document = openApiDocument({
     title: `Fieldcast ${definition.title}`,
     version: '1',
@@ -121,6 +139,6 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   app.use(router);
   // An unknown path is negotiated too: a client asking for another version hears 406 first.
   app.use(negotiation, unknownRoute);
-  app.use(problemHandler(deps.logger));
+  app.use(problemHandler(deps.logger, deps.errorTranslations));
   return app;
 }

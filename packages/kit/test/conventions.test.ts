@@ -4,6 +4,7 @@ import {
   Api,
   createLogger,
   createServiceApp,
+  ifNoneMatchHits,
   parseAccept,
   type Account,
   type HttpDeps,
@@ -112,5 +113,17 @@ describe('operational endpoints and the error handler', () => {
     expect(op.responses['200'].content['application/vnd.fieldcast+json; version=1'].schema).toEqual({ $ref: '#/components/schemas/Thing' });
     expect(op.responses['400'].content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
     expect(doc.components.schemas.Thing.required).toEqual(['id', 'n']);
+  });
+});
+
+describe('conditional requests (RFC 9110 section 13.1.2)', () => {
+  it('If-None-Match names the current entity tag by weak comparison, or is *', () => {
+    expect(ifNoneMatchHits('"a", "b"', '"b"')).toBe(true);
+    expect(ifNoneMatchHits('W/"b"', '"b"')).toBe(true);
+    expect(ifNoneMatchHits('"b"', 'W/"b"')).toBe(true);
+    expect(ifNoneMatchHits(' * ', '"b"')).toBe(true);
+    expect(ifNoneMatchHits('"c"', '"b"')).toBe(false);
+    expect(ifNoneMatchHits('"bb"', '"b"')).toBe(false);
+    expect(ifNoneMatchHits(undefined, '"b"')).toBe(false);
   });
 });

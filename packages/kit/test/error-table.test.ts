@@ -80,3 +80,26 @@ describe('the error table', () => {
     expect(problemOf(Object.assign(new Error('secret'), { status: '400' })).status).toBe(500);
   });
 });
+
+describe('translations of errors the kit does not know', () => {
+  class LowerLayerError extends RangeError {
+    constructor(readonly code: string) {
+      super('from below');
+    }
+  }
+  const translate = (err: unknown) => (err instanceof LowerLayerError ? new InvalidRequestError(err.code, err.message) : undefined);
+
+  it('map a lower layer’s error once, through a class of the table', () => {
+    expect(problemOf(new LowerLayerError('out_of_coverage'))).toMatchObject({ status: 500, id: 'internal_error' });
+    expect(problemOf(new LowerLayerError('out_of_coverage'), [translate])).toMatchObject({
+      status: 400,
+      id: 'out_of_coverage',
+      message: 'from below',
+    });
+  });
+
+  it('leave the table’s own errors and unknown ones as they are', () => {
+    expect(problemOf(new NotFoundError('field', 'x'), [translate])).toMatchObject({ status: 404 });
+    expect(problemOf(new Error('boom'), [translate])).toMatchObject({ status: 500 });
+  });
+});

@@ -7,7 +7,7 @@ import { limitsFromEnv } from './limits.js';
 import { needsTransport, type Service } from './needs.js';
 import { portOf } from './ports.js';
 import { startServices, stopOnSignals, type RunningFleet } from './services.js';
-import { openWeather } from './weather.js';
+import { openCatalog, openWeather } from './weather.js';
 
 /**
  * One service in distributed mode (docs/architecture.md §2), the entry point of its container:
@@ -28,15 +28,17 @@ export async function serveDistributed(service: Service, env: NodeJS.ProcessEnv 
   // Pods read stores over HTTP or from a mounted volume (FIELDCAST_WEATHER_STORES); no data dir catalog here.
   const weather = service.needs.weather ? await openWeather({ storeUrls: config.FIELDCAST_WEATHER_STORES ?? [] }) : undefined;
   for (const line of weather?.description ?? []) logger.info(`weather: ${line}`);
+  const catalog = service.needs.catalog ? await openCatalog(config.FIELDCAST_CATALOG) : undefined;
   const db = await openDatabase({ url: config.DATABASE_URL! });
   const transport = withTransport
     ? new KafkaTransport({ brokers: config.KAFKA_BROKERS!, clientId: `${config.KAFKA_CLIENT_ID}-${service.area}` })
     : undefined;
-  const fleet = await startServices([{ definition: service, port: config.PORT ?? portOf(service.area, config.PORT_BASE) }], {
+  const fleet = await startServices([{ definition: service, port: config.PORT ?? portOf(service, config.PORT_BASE) }], {
     db,
     transport,
     logger,
     weather: weather?.source,
+    catalog,
     vendor: config.FIELDCAST_VENDOR,
     bodyLimit: config.BODY_LIMIT,
     computeThreads: config.FIELDCAST_COMPUTE_THREADS,

@@ -68,6 +68,8 @@ export const FleetEnv = z.object({
   MAX_RESOURCES_PER_KIND: z.coerce.number().int().min(1).default(10_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   FIELDCAST_WEATHER_STORES: storeList,
+  /** a YAML file that patches, adds or removes catalog entries (docs/operations.md "Environment"); unset: the code's catalog */
+  FIELDCAST_CATALOG: optionalString,
   /** addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed (docs/operations.md "Environment"), comma-separated */
   FIELDCAST_TRUSTED_PROXIES: optionalString.transform((v) =>
     v

@@ -1,3 +1,4 @@
+import { isUuid } from '@fieldcast/ids';
 import { createHash, randomBytes, randomUUID, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { Knex } from 'knex';
 import { migrateSchema, type Database, type Migration } from '@fieldcast/db';
@@ -120,7 +121,6 @@ function credentialDigest(applicationId: string, applicationKey: string): string
 }
 
 const HANDLE = /^[a-z0-9][a-z0-9-]{1,62}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Accounts and their keys in schema `identity`, read by every service (docs/architecture.md §4).
@@ -181,7 +181,7 @@ export class IdentityStore implements Identity {
 
   async findAccount(idOrHandle: string): Promise<Account | null> {
     const row = await this.accounts
-      .where(UUID.test(idOrHandle) ? { id: idOrHandle } : { handle: idOrHandle.toLowerCase() })
+      .where(isUuid(idOrHandle) ? { id: idOrHandle } : { handle: idOrHandle.toLowerCase() })
       .first('id', 'name', 'handle');
     return row ?? null;
   }
@@ -211,7 +211,7 @@ export class IdentityStore implements Identity {
 
   async revokeKey(accountId: string, keyIdOrKey: string): Promise<void> {
     const keyId = parseKey(keyIdOrKey)?.keyId ?? keyIdOrKey;
-    if (!UUID.test(keyId)) throw new IdentityError('key_does_not_exist', `no key ${keyIdOrKey}`);
+    if (!isUuid(keyId)) throw new IdentityError('key_does_not_exist', `no key ${keyIdOrKey}`);
     const n = await this.keys
       .where({ id: keyId, account_id: accountId })
       .whereNull('revoked_at')
@@ -250,7 +250,7 @@ export class IdentityStore implements Identity {
     const hit = this.cache.get(digest);
     if (hit && now - hit.checked < RECHECK_MS) return hit.account;
     const parsed = parseKey(applicationKey);
-    const row = parsed && UUID.test(applicationId) ? await this.storedKey(applicationId, parsed.keyId) : undefined;
+    const row = parsed && isUuid(applicationId) ? await this.storedKey(applicationId, parsed.keyId) : undefined;
     if (hit && row && row.hash === hit.hash) {
       hit.checked = now;
       hit.account = { id: row.id, name: row.name, handle: row.handle };

@@ -1,9 +1,10 @@
 import type { IncomingMessage } from '@fieldcast/bus';
 import type { Database, Migration, Outbox } from '@fieldcast/db';
 import type { HttpDeps, ServiceDefinition } from '@fieldcast/kit';
-import type { GridSource } from '@fieldcast/weather';
+import type { Catalog, GridSource } from '@fieldcast/weather';
 import type { BackgroundTask } from './background.js';
 import type { ServiceFiles } from './files.js';
+import type { AreaWorker } from './workers/worker-module.js';
 
 /**
  * What a service may ask the runtime for (docs/architecture.md §1). The runtime hands a service
@@ -25,6 +26,11 @@ export interface Needs {
    */
   weather?: true;
   /**
+   * the catalog of products, models and transfer products (docs/architecture.md §6), loaded
+   * once per process with its YAML override (FIELDCAST_CATALOG): gives `catalog`
+   */
+  catalog?: true;
+  /**
    * worker threads for heavy computation that reads no gridded weather (the archive's severe
    * weather is drawn from the synthetic world's own generator): gives `computeThreads` alone
    * (docs/decisions/0051-heavy-work-in-worker-threads.md)
@@ -42,11 +48,19 @@ export type DepsOf<N extends Needs> = HttpDeps &
   (N extends { database: object } ? { db: Database } : unknown) &
   (N extends { outbox: object } ? { outbox: Outbox } : unknown) &
   (N extends { weather: true } ? { weather: GridSource; computeThreads: number } : unknown) &
+  (N extends { catalog: true } ? { catalog: Catalog } : unknown) &
   (N extends { compute: true } ? { computeThreads: number } : unknown) &
   (N extends { files: true } ? { files: ServiceFiles } : unknown);
 
 /** Whatever a service may have been given; what one service actually has is `DepsOf` its needs. */
-export type AnyDeps = HttpDeps & { db?: Database; outbox?: Outbox; weather?: GridSource; computeThreads?: number; files?: ServiceFiles };
+export type AnyDeps = HttpDeps & {
+  db?: Database;
+  outbox?: Outbox;
+  weather?: GridSource;
+  catalog?: Catalog;
+  computeThreads?: number;
+  files?: ServiceFiles;
+};
 
 /** Consumes the topics matching `topics` in consumer group `group`; a throw redelivers the message. */
 export interface Consumer {
@@ -57,6 +71,17 @@ export interface Consumer {
 
 /** A service as the runtime starts it: the kit's definition with the runtime's needs. */
 export interface Service<N extends Needs = Needs> extends ServiceDefinition<N, DepsOf<N>> {
+  /**
+   * Its port as an offset from PORT_BASE (docs/architecture.md §2; the console has 0): the
+   * embedded fleet, `fieldcast serve`, the deployment files and the client's base URLs all read
+   * it here. The registry (packages/fleet/src/services.ts) keeps offsets distinct.
+   */
+  port: number;
+  /**
+   * Its thread modules, `src/<name>.ts` in its folder, that scripts/build.ts bundles beside
+   * cli.js (workers/worker-module.ts, docs/decisions/0051-heavy-work-in-worker-threads.md).
+   */
+  workers?: readonly AreaWorker[];
   /**
    * Its message consumers, built from its dependencies. Declaring any is the need for a
    * transport's subscriptions; the runtime subscribes them after the service's schema is
@@ -70,8 +95,6 @@ export interface Service<N extends Needs = Needs> extends ServiceDefinition<N, D
    * only builds routes.
    */
   background?(deps: DepsOf<N>): BackgroundTask[];
-  /** releases what `api` started (worker threads); called when the service stops, after its server closes */
-  stop?(deps: DepsOf<N>): Promise<void>;
 }
 
 /** Types a service's dependencies from its declared needs: reading one it did not declare fails to compile. */

@@ -1,12 +1,10 @@
-import { AREAS, type Area } from '@fieldcast/ids';
-
 /**
- * The port of an area (docs/architecture.md §2): the console on PORT_BASE, then the areas in
- * their order, agriculture on PORT_BASE + 1 ... archive on PORT_BASE + 9.
+ * The console's place in the port table (docs/architecture.md §2): it listens on PORT_BASE itself,
+ * each area on PORT_BASE plus the `port` offset its service definition declares.
  */
-export function portOf(area: string, base: number): number {
-  if (area === 'console') return base;
-  const index = AREAS.indexOf(area as Area);
-  if (index < 0) throw new Error(`unknown area ${area}`);
-  return base + 1 + index;
+export const CONSOLE = { area: 'console', port: 0 } as const;
+
+/** The port of the console or of an area (its definition's `port` offset) on a fleet based at `base`. */
+export function portOf(service: { port: number }, base: number): number {
+  return base + service.port;
 }

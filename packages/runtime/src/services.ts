@@ -4,14 +4,15 @@ import { availableParallelism } from 'node:os';
 import type { Express } from 'express';
 import type { Transport } from '@fieldcast/bus';
 import { migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
-import { answerClientError, createServiceApp, type HttpDeps, type Limits, type Logger } from '@fieldcast/kit';
-import type { GridSource } from '@fieldcast/weather';
+import { answerClientError, createServiceApp, type HttpDeps, type Limits, type Logger, startedApi, type StartedApi } from '@fieldcast/kit';
+import type { Catalog, GridSource } from '@fieldcast/weather';
 import { BackgroundTasks } from './background.js';
 import { untilDone } from './broker-retry.js';
 import { type ConsumedTopics, pipelineMetrics } from './pipeline-metrics.js';
 import { type FilesConfig, serviceFiles } from './files.js';
 import { IdentityStore, migrateIdentity } from './identity.js';
 import { needsTransport, topicsOf, type AnyDeps, type Service } from './needs.js';
+import { gridRequestErrors } from './weather.js';
 
 /** What the services of one process share; each service is handed only the parts it declared. */
 export interface SharedDeps {
@@ -21,6 +22,8 @@ export interface SharedDeps {
   logger: Logger;
   /** required when a service declares weather */
   weather?: GridSource;
+  /** required when a service declares the catalog: loaded once per process (openCatalog) */
+  catalog?: Catalog;
   vendor: string;
   bodyLimit: string;
   /** limits per account (limitsFromEnv); the kit's defaults where not given */
@@ -88,6 +91,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     ...(shared.limits ? { limits: shared.limits } : {}),
     ...(shared.trustedProxies ? { trustedProxies: shared.trustedProxies } : {}),
     now: shared.now ?? (() => new Date()),
+    ...(needs.weather ? { errorTranslations: [gridRequestErrors] } : {}),
     // Auth reads schema identity, so every service needs the database. No request waits for the
     // broker (changes wait in the outbox, consumers catch up), so a broker outage is reported,
     // never a reason to take a replica out of service (docs/architecture.md §5).
@@ -100,6 +104,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     ...(needs.database ? { db } : {}),
     ...(outbox ? { outbox } : {}),
     ...(needs.weather ? { weather: required(shared.weather, 'weather', service) } : {}),
+    ...(needs.catalog ? { catalog: required(shared.catalog, 'the catalog', service) } : {}),
     ...(needs.weather || needs.compute ? { computeThreads: shared.computeThreads ?? Math.max(1, availableParallelism() - 1) } : {}),
     ...(needs.files ? { files: serviceFiles(required(shared.files, 'a data dir for its files', service), service.area) } : {}),
   };
@@ -107,13 +112,14 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
   const subscriptions: { stop(): Promise<void> }[] = [];
   const consumed: ConsumedTopics[] = [];
   let background: BackgroundTasks | undefined;
+  let started: StartedApi | undefined;
   // Background passes end first: what the last one wrote to the outbox is then drained by the relay's stop.
   const stop = async () => {
     await background?.stop();
     await topics?.stop();
     for (const s of subscriptions.splice(0).reverse()) await s.stop();
     await outbox?.stop();
-    await service.stop?.(deps as never);
+    await started?.close();
   };
   try {
     for (const consumer of service.consumers?.(deps) ?? []) {
@@ -121,7 +127,10 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
       const subscribe = () => transport!.subscribe(consumer.group, consumer.topics, (message) => consumer.handle(message));
       subscriptions.push(await untilDone(`consumer group ${consumer.group}`, subscribe, logger));
     }
-    const app = createServiceApp(service, deps);
+    // What building its operations started (worker threads) is closed last, by `stop`.
+    started = startedApi(service.api(deps as never));
+    const api = started.api;
+    const app = createServiceApp({ ...service, api: () => api }, deps);
     background = new BackgroundTasks(service.background?.(deps as never) ?? [], http.now, logger);
     if (shared.background ?? true) background.start();
     return { deps, app, background, stop };

@@ -6,7 +6,7 @@ import type { Express } from 'express';
 import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/bus';
 import { openDatabase, type Database } from '@fieldcast/db';
 import { createLogger, type Limits } from '@fieldcast/kit';
-import type { GridSource } from '@fieldcast/weather';
+import type { Catalog, GridSource } from '@fieldcast/weather';
 import { IdentityStore, KEY_HASHING, type KeyHashing, migrateIdentity, verifySecret } from './identity.js';
 import type { AnyDeps, Service } from './needs.js';
 import { prepareService, type PreparedService } from './services.js';
@@ -95,6 +95,8 @@ export interface TestFleetOptions {
   now?: () => Date;
   /** the weather of services that declare it; the synthetic world by default */
   weather?: GridSource;
+  /** the catalog of services that declare it; the code's defaults by default */
+  catalog?: Catalog;
   /** limits per account; the kit's defaults where not given */
   limits?: Partial<Limits>;
   /** reverse proxies whose X-Forwarded-For is believed; none by default */
@@ -109,7 +111,7 @@ export interface TestFleetOptions {
 }
 
 /** The weather a test fleet hands out: none unless one of its services declares weather. */
-async function testWeather(definitions: Service[], options: TestFleetOptions): Promise<GridSource | undefined> {
+async function testWeather(definitions: readonly Service[], options: TestFleetOptions): Promise<GridSource | undefined> {
   if (options.weather || !definitions.some((d) => d.needs.weather)) return options.weather;
   const { SyntheticSource } = await import('@fieldcast/weather');
   // on the fleet's clock, so its coverage (to 16 days after the hour) ends where the services' now says
@@ -117,13 +119,21 @@ async function testWeather(definitions: Service[], options: TestFleetOptions): P
   return new SyntheticSource(now ? { now: () => now().getTime() } : {});
 }
 
+/** The catalog a test fleet hands out: none unless one of its services declares it. */
+async function testCatalog(definitions: readonly Service[], options: TestFleetOptions): Promise<Catalog | undefined> {
+  if (options.catalog || !definitions.some((d) => d.needs.catalog)) return options.catalog;
+  const { createCatalog } = await import('@fieldcast/weather');
+  return createCatalog();
+}
+
 /** Starts services as the runtime does, without listening: each gets only what it declared. */
-export async function startTestFleet(definitions: Service[], options: TestFleetOptions = {}): Promise<TestFleet> {
+export async function startTestFleet(definitions: readonly Service[], options: TestFleetOptions = {}): Promise<TestFleet> {
   const db = await openTestDatabase();
   const transport = await openTestTransport();
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const identity = new IdentityStore(db.knex, verifySecret, TEST_KEY_HASHING);
   const weather = await testWeather(definitions, options);
+  const catalog = await testCatalog(definitions, options);
   await migrateIdentity(db);
   // Services that keep files get a data dir of their own, removed with the fleet.
   const dataDir = definitions.some((d) => d.needs.files) ? mkdtempSync(join(tmpdir(), 'fieldcast-test-')) : undefined;
@@ -138,6 +148,7 @@ export async function startTestFleet(definitions: Service[], options: TestFleetO
           transport,
           logger,
           weather,
+          catalog,
           vendor: 'fieldcast',
           bodyLimit: '1mb',
           now: options.now,
@@ -224,7 +235,7 @@ export interface TestContext {
  * The usual lifecycle of a service test file: one fleet for the file, emptied before each test,
  * with two fresh accounts. Call at the top level of a test file; read the context inside tests.
  */
-export function useTestFleet(definitions: Service[], options: TestFleetOptions = {}): TestContext {
+export function useTestFleet(definitions: readonly Service[], options: TestFleetOptions = {}): TestContext {
   const context = {} as TestContext;
   beforeAll(async () => {
     context.fleet = await startTestFleet(definitions, options);

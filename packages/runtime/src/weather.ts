@@ -1,4 +1,5 @@
-import type { GridSource, LoadWeatherSourceOptions } from '@fieldcast/weather';
+import type { Catalog, GridSource, LoadWeatherSourceOptions } from '@fieldcast/weather';
+import { type ErrorTranslation, InvalidRequestError } from '@fieldcast/kit';
 import { ConfigError } from './env.js';
 
 export interface OpenedWeather {
@@ -27,3 +28,27 @@ export async function openWeather(options: LoadWeatherSourceOptions): Promise<Op
     close: async () => (source as { close?: () => Promise<void> }).close?.(),
   };
 }
+
+/**
+ * The catalog a process serves (docs/architecture.md §6): the code's defaults with the YAML
+ * override at `overridePath` (FIELDCAST_CATALOG) when given, loaded once and handed to every
+ * service that declares it. A file that cannot be read or fails validation stops start-up.
+ */
+export async function openCatalog(overridePath: string | undefined): Promise<Catalog> {
+  const weather = await import('@fieldcast/weather');
+  try {
+    return await weather.loadCatalog(overridePath ? { overridePath } : {});
+  } catch (err) {
+    throw err instanceof weather.CatalogError ? new ConfigError(`FIELDCAST_CATALOG: ${err.message}`) : err;
+  }
+}
+
+/**
+ * A GridRequestError of the weather package (out of coverage, a variable the source lacks, too
+ * large a read) is the request's fault: 400 with its code as the problem id (docs/interface.md
+ * §3). Known by its name, so one thrown in a compute thread and revived here maps the same.
+ */
+export const gridRequestErrors: ErrorTranslation = (thrown) => {
+  if (!(thrown instanceof Error) || thrown.name !== 'GridRequestError') return undefined;
+  return new InvalidRequestError(String((thrown as { code?: unknown }).code), thrown.message);
+};

@@ -23,6 +23,7 @@ function gate(): { promise: Promise<void>; open(): void } {
 function recorder(task: Partial<BackgroundTask> & { run?: BackgroundTask['run'] } = {}, seen: { nowMs: number; migrated: boolean }[] = []) {
   return defineService({
     area: 'ticking',
+    port: 1,
     title: 'Ticking',
     description: 'a background task that writes to its own schema',
     needs: {
@@ -119,6 +120,7 @@ describe('in a fleet', () => {
       [
         defineService({
           area: 'slow',
+          port: 1,
           title: 'Slow',
           description: 'a slow pass',
           needs: { database: { migrations: [] } },

@@ -17,6 +17,7 @@ const TOPIC = 'fieldcast.relay.things';
 
 const relay = defineService({
   area: 'relay',
+  port: 1,
   title: 'Relay',
   description: 'publishes and consumes',
   needs: { database: { migrations: [] }, outbox: { topics: [TOPIC] } },

@@ -1,5 +1,5 @@
 import { ConfigError, FleetEnv, parseEnv } from '../src/env.js';
-import { portOf } from '../src/ports.js';
+import { CONSOLE, portOf } from '../src/ports.js';
 
 describe('environment', () => {
   it('defaults to the embedded set-up', () => {
@@ -17,11 +17,9 @@ describe('environment', () => {
 });
 
 describe('ports', () => {
-  it('puts the console on PORT_BASE and the areas after it in their order', () => {
-    expect(portOf('console', 8080)).toBe(8080);
-    expect(portOf('agriculture', 8080)).toBe(8081);
-    expect(portOf('events', 8080)).toBe(8088);
-    expect(portOf('archive', 9000)).toBe(9009);
-    expect(() => portOf('orchards', 8080)).toThrow(/unknown area/);
+  it('puts the console on PORT_BASE and each area at its definition’s offset from it', () => {
+    expect(portOf(CONSOLE, 8080)).toBe(8080);
+    expect(portOf({ port: 1 }, 8080)).toBe(8081);
+    expect(portOf({ port: 9 }, 9000)).toBe(9009);
   });
 });

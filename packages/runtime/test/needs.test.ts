@@ -22,6 +22,7 @@ const received: IncomingMessage[] = [];
 
 const bare = defineService({
   area: 'bare',
+  port: 1,
   title: 'Bare',
   description: 'declares nothing',
   needs: {},
@@ -30,6 +31,7 @@ const bare = defineService({
 
 const publisher = defineService({
   area: 'publisher',
+  port: 1,
   title: 'Publisher',
   description: 'a schema, an outbox and weather',
   needs: { database: { migrations: [] }, outbox: { topics: ['fieldcast.publisher.things'] }, weather: true },
@@ -38,6 +40,7 @@ const publisher = defineService({
 
 const listener = defineService({
   area: 'listener',
+  port: 1,
   title: 'Listener',
   description: 'a schema and a consumer',
   needs: { database: { migrations: [] } },
@@ -61,6 +64,7 @@ const listener = defineService({
 
 const computer = defineService({
   area: 'computer',
+  port: 1,
   title: 'Computer',
   description: 'compute threads without weather',
   needs: { compute: true },
@@ -87,7 +91,8 @@ describe('a test fleet of services that declare different needs', () => {
     expect((await request(fleet.app('bare')).get('/deps')).body).toEqual(HTTP);
     // weather comes with the threads its heavy computation may use (docs/decisions/0051-heavy-work-in-worker-threads.md)
     expect((await request(fleet.app('publisher')).get('/deps')).body).toEqual(
-      [...HTTP, 'computeThreads', 'db', 'outbox', 'reports', 'weather'].sort(),
+      // and the translation of the weather's GridRequestError for the error table (weather.ts)
+      [...HTTP, 'computeThreads', 'db', 'errorTranslations', 'outbox', 'reports', 'weather'].sort(),
     );
     expect((await request(fleet.app('listener')).get('/deps')).body).toEqual([...HTTP, 'db', 'reports'].sort());
     expect((await request(fleet.app('computer')).get('/deps')).body).toEqual([...HTTP, 'computeThreads'].sort());

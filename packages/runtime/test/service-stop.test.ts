@@ -8,28 +8,31 @@ import { startTestFleet } from '../src/testing.js';
 /* Worker threads for heavy computation: their number, and their release when a service stops (docs/decisions/0051-heavy-work-in-worker-threads.md). */
 const weather = { label: 'given' } as unknown as GridSource;
 
-it('a service that declares weather is given every core but one as compute threads, at least one; its stop runs when the fleet closes', async () => {
-  const stopped: unknown[] = [];
+it('a service that declares weather is given every core but one as compute threads, at least one; what its api started closes with the fleet', async () => {
+  const closed: number[] = [];
   let given: number | undefined;
+  let started = 0;
   const computing = defineService({
     area: 'computing',
+    port: 1,
     title: 'Computing',
-    description: 'weather and a stop',
+    description: 'weather and threads to close',
     needs: { weather: true },
     api(deps) {
       given = deps.computeThreads;
-      return new Api();
-    },
-    async stop(deps) {
-      stopped.push(deps);
+      // each instance closes what it started, with no map from instances to their threads
+      const instance = ++started;
+      return { api: new Api(), close: async () => void closed.push(instance) };
     },
   });
-  const fleet = await startTestFleet([computing], { weather });
+  const first = await startTestFleet([computing], { weather });
+  const second = await startTestFleet([computing], { weather });
   expect(given).toBe(Math.max(1, availableParallelism() - 1));
-  expect(stopped).toEqual([]);
-  const deps = fleet.deps('computing');
-  await fleet.close();
-  expect(stopped).toEqual([deps]);
+  expect(closed).toEqual([]);
+  await second.close();
+  expect(closed).toEqual([2]);
+  await first.close();
+  expect(closed).toEqual([2, 1]);
 });
 
 it('FIELDCAST_COMPUTE_THREADS: a whole number from 0 (inline), else start-up stops naming it', () => {

@@ -16,3 +16,40 @@ export const IdParams = z.object({ id: UuidInput });
 export const Timestamp = z.iso.datetime({ error: 'must be an ISO 8601 UTC timestamp such as 2026-05-01T12:00:00Z' });
 
 export const LatLon = z.object({ latitude: z.number(), longitude: z.number() });
+
+/** A decimal number as a path or query parameter writes it: digits with an optional sign and point, no exponent or space. */
+export const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/** A latitude or longitude in a path, decimal degrees (WGS84) from -limit to limit. */
+export function coordinateParam(name: 'latitude' | 'longitude', limit: number, example: string) {
+  const message = `${name} must be a decimal number from -${limit} to ${limit}, such as ${example}`;
+  return z
+    .string()
+    .regex(DECIMAL, { error: message })
+    .transform(Number)
+    .refine((v) => v >= -limit && v <= limit, { error: message })
+    .meta({ description: `${name}, decimal degrees (WGS84), -${limit}..${limit}`, examples: [example] });
+}
+
+/**
+ * A count in a query string (`limit`): decimal digits only, at most `digits` of them when given,
+ * then a whole number from 1 to `max`. Each area words its refusal: `message` for anything else,
+ * `overMax` for a number over max when that differs, `repeated` for a parameter given twice.
+ */
+export function countParam(o: {
+  max?: number;
+  digits?: number;
+  message: string;
+  overMax?: string;
+  repeated?: string;
+  description: string;
+  examples?: string[];
+}) {
+  return z
+    .string(o.repeated === undefined ? undefined : { error: o.repeated })
+    .regex(o.digits === undefined ? /^[0-9]+$/ : new RegExp(`^[0-9]{1,${o.digits}}$`), { error: o.message })
+    .transform(Number)
+    .refine((n) => n >= 1, { error: o.message })
+    .refine((n) => o.max === undefined || n <= o.max, { error: o.overMax ?? o.message })
+    .meta({ description: o.description, ...(o.examples ? { examples: o.examples } : {}) });
+}

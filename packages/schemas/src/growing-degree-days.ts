@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { coordinateParam, DECIMAL } from './common.js';
 
 /**
  * Growing degree days (spec 2.6, 4.1; public record "Agronomy defaults"): the query every GDD
@@ -18,7 +19,6 @@ export const DEGREE_DAY_METHOD_NAMES = ['average', 'modified-average', 'single-s
 export type DegreeDayMethodName = (typeof DEGREE_DAY_METHOD_NAMES)[number];
 
 /** A plain decimal number: no exponent, no hex, no Infinity, nothing after it. */
-const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 
@@ -157,16 +157,6 @@ export function degreeDayQuerySchema(now: () => Date) {
         given,
       };
     });
-}
-
-function coordinateParam(name: 'latitude' | 'longitude', limit: number, example: string) {
-  const message = `${name} must be a decimal number from -${limit} to ${limit}, such as ${example}`;
-  return z
-    .string()
-    .regex(DECIMAL, { error: message })
-    .transform(Number)
-    .refine((v) => v >= -limit && v <= limit, { error: message })
-    .meta({ description: `${name}, decimal degrees (WGS84), -${limit}..${limit}`, examples: [example] });
 }
 
 /** Path of GET /growing-degree-days/{latitude}/{longitude}: a UUID is not a latitude. */

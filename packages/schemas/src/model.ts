@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, Uuid, UuidInput } from './common.js';
+import { coordinateParam, countParam, Timestamp, Uuid, UuidInput } from './common.js';
 
 /**
  * The model area (docs/interface.md §7; spec 2.8, 4.7): models, forecast runs, their variables
@@ -8,7 +8,6 @@ import { Timestamp, Uuid, UuidInput } from './common.js';
  */
 
 /** A plain decimal number: no exponent, no hex, no Infinity, nothing after it. */
-const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /** Forecast run statuses in life-cycle order (public record, model area). */
 export const MODEL_FORECAST_STATUSES = ['INITIALIZING', 'INCOMPLETE', 'COMPLETE', 'EXPIRED'] as const;
@@ -122,16 +121,6 @@ export const ModelParams = z.object({ id: modelRef });
 export const ModelForecastParams = z.object({ id: UuidInput });
 export const ModelForecastVariableParams = z.object({ id: UuidInput });
 
-function coordinate(name: 'latitude' | 'longitude', limit: number, example: string) {
-  const message = `${name} must be a decimal number from -${limit} to ${limit}, such as ${example}`;
-  return z
-    .string()
-    .regex(DECIMAL, { error: message })
-    .transform(Number)
-    .refine((v) => v >= -limit && v <= limit, { error: message })
-    .meta({ description: `${name}, decimal degrees (WGS84), -${limit}..${limit}`, examples: [example] });
-}
-
 const variableName = z
   .string()
   .min(1)
@@ -141,14 +130,14 @@ const variableName = z
 export const ModelTimeSeriesParams = z.object({
   id: UuidInput,
   variable: variableName,
-  latitude: coordinate('latitude', 90, '42.0308'),
-  longitude: coordinate('longitude', 180, '-93.6319'),
+  latitude: coordinateParam('latitude', 90, '42.0308'),
+  longitude: coordinateParam('longitude', 180, '-93.6319'),
 });
 
 export const ModelLatestTimeSeriesParams = z.object({
   id: modelRef,
-  latitude: coordinate('latitude', 90, '42.0308'),
-  longitude: coordinate('longitude', 180, '-93.6319'),
+  latitude: coordinateParam('latitude', 90, '42.0308'),
+  longitude: coordinateParam('longitude', 180, '-93.6319'),
 });
 
 const instant = (name: string, description: string) =>
@@ -158,13 +147,13 @@ const instant = (name: string, description: string) =>
     .meta({ description, examples: ['2026-05-01T12:00:00Z'] });
 
 const positiveInteger = (name: string, description: string, max?: number) =>
-  z
-    .string({ error: `${name} must be given once, as a positive integer` })
-    .regex(/^\d+$/, { error: `${name} must be a positive integer such as 24` })
-    .transform(Number)
-    .refine((n) => n >= 1, { error: `${name} must be a positive integer such as 24` })
-    .refine((n) => max === undefined || n <= max, { error: `${name} is at most ${max}` })
-    .meta({ description, examples: ['24'] });
+  countParam({
+    ...(max === undefined ? {} : { max, overMax: `${name} is at most ${max}` }),
+    message: `${name} must be a positive integer such as 24`,
+    repeated: `${name} must be given once, as a positive integer`,
+    description,
+    examples: ['24'],
+  });
 
 /** start and end, when both are given, in order. */
 const ordered = <T extends { start?: number; end?: number }>(q: T) => q.start === undefined || q.end === undefined || q.start <= q.end;

@@ -1,6 +1,6 @@
 // zod schemas of the observations area's requests and records (docs/interface.md §8).
 import { z } from 'zod';
-import { Timestamp, Uuid, UuidInput } from './common.js';
+import { countParam, Timestamp, Uuid, UuidInput } from './common.js';
 import { text } from './text.js';
 
 /**
@@ -248,13 +248,12 @@ const PeriodBound = (description: string) =>
 export const ObservationSetsQuery = z.object({
   start: PeriodBound('the period’s first instant: a timestamp with a zone, or a date (from its first instant, UTC)'),
   end: PeriodBound('the period’s last instant: a timestamp with a zone, or a date (to its last instant, UTC)'),
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,7}$/, { error: LIMIT_MESSAGE })
-    .transform(Number)
-    .pipe(z.number().int().min(1, { error: LIMIT_MESSAGE }).max(OBSERVATION_SETS_MAX_LIMIT, { error: LIMIT_MESSAGE }))
-    .optional()
-    .meta({ description: `most sets in the answer, 1 to ${OBSERVATION_SETS_MAX_LIMIT} (default ${OBSERVATION_SETS_DEFAULT_LIMIT})` }),
+  limit: countParam({
+    digits: 7,
+    max: OBSERVATION_SETS_MAX_LIMIT,
+    message: LIMIT_MESSAGE,
+    description: `most sets in the answer, 1 to ${OBSERVATION_SETS_MAX_LIMIT} (default ${OBSERVATION_SETS_DEFAULT_LIMIT})`,
+  }).optional(),
   before: UuidInput.optional().meta({
     description:
       'the id of the last set of the previous page: continues with the sets created before it (the Link header rel="next" gives it)',

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { LruCache } from '@fieldcast/caches';
 import { polygonFaults, type PolygonCoordinates } from '@fieldcast/geo';
-import { Timestamp, Uuid, UuidInput } from './common.js';
+import { countParam, Timestamp, Uuid, UuidInput } from './common.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
 
 /** Frames and forecasts per page (public record: limit; docs/interface.md §6). */
@@ -148,13 +148,14 @@ export const TimeListQuery = z
   .object({
     start: instant('start').optional(),
     end: instant('end').optional(),
-    limit: z
-      .string({ error: 'limit must be given once' })
-      .regex(/^\d{1,4}$/, { error: `limit must be an integer from 1 to ${PLATFORM_LIMIT_MAX}` })
-      .transform(Number)
-      .refine((n) => n >= 1 && n <= PLATFORM_LIMIT_MAX, { error: `limit must be an integer from 1 to ${PLATFORM_LIMIT_MAX}` })
-      .meta({ description: `items per list, 1 to ${PLATFORM_LIMIT_MAX}, default ${PLATFORM_LIMIT_DEFAULT}`, examples: ['100'] })
-      .optional(),
+    limit: countParam({
+      digits: 4,
+      max: PLATFORM_LIMIT_MAX,
+      message: `limit must be an integer from 1 to ${PLATFORM_LIMIT_MAX}`,
+      repeated: 'limit must be given once',
+      description: `items per list, 1 to ${PLATFORM_LIMIT_MAX}, default ${PLATFORM_LIMIT_DEFAULT}`,
+      examples: ['100'],
+    }).optional(),
     sort: z
       .enum(['asc', 'desc'], { error: 'sort must be asc or desc' })
       .meta({ description: 'by time: desc (newest first, the default) or asc' })

@@ -1,6 +1,6 @@
 // zod schemas of the tiles area's requests and records (docs/interface.md §4).
 import { z } from 'zod';
-import { Timestamp, Uuid, UuidInput } from './common.js';
+import { countParam, Timestamp, Uuid, UuidInput } from './common.js';
 import { text } from './text.js';
 
 /** The colour forms a style accepts (spec 2.3), named in every refusal. */
@@ -117,38 +117,22 @@ export const TileQuery = z.object({
 
 /** `limit` of a product's recent frames. */
 export const FramesQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,4}$/, { error: 'must be a whole number from 1 to 1000' })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(1, { error: 'must be a whole number from 1 to 1000' })
-        .max(1000, { error: 'must be a whole number from 1 to 1000' }),
-    )
-    .optional()
-    .meta({ description: 'most frames, newest first, 1 to 1000 (default 100)' }),
+  limit: countParam({
+    digits: 4,
+    max: 1000,
+    message: 'must be a whole number from 1 to 1000',
+    description: 'most frames, newest first, 1 to 1000 (default 100)',
+  }).optional(),
 });
 
 /** The page of a product's style list (docs/decisions/0061-bounded-lists.md). */
 export const StyleListQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,4}$/, { error: 'must be a whole number from 1 to 1000' })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(1, { error: 'must be a whole number from 1 to 1000' })
-        .max(1000, { error: 'must be a whole number from 1 to 1000' }),
-    )
-    .optional()
-    .meta({
-      description: 'most contributed styles in the answer, 1 to 1000 (default 1000); the default styles come first, on the first page',
-    }),
+  limit: countParam({
+    digits: 4,
+    max: 1000,
+    message: 'must be a whole number from 1 to 1000',
+    description: 'most contributed styles in the answer, 1 to 1000 (default 1000); the default styles come first, on the first page',
+  }).optional(),
   after: UuidInput.optional().meta({ description: 'the id of the last contributed style of the previous page (Link rel="next")' }),
 });
 

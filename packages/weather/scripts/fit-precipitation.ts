@@ -20,7 +20,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { earthGeography } from '@fieldcast/geography';
-import { PRECIPITATION_LOG_OFFSET_MM, type PrecipitationFeatures, precipitationFeaturesAt } from '../src/synthetic/geoclimate.js';
+import { type PrecipitationFeatures, precipitationFeaturesAt } from '../src/synthetic/geoclimate.js';
+import { PRECIPITATION_LOG_OFFSET_MM } from '../src/synthetic/precipitation-climate.js';
 import { PRECIPITATION_GRID } from '../test/precipitation-normals-data.js';
 import { leastSquares } from './least-squares.js';
 

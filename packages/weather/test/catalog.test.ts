@@ -7,18 +7,19 @@ import {
   catalogFromYaml,
   createCatalog,
   defaultStyles,
+  DEFAULT_FORECAST_RUNS,
   forecastId,
-  forecastRuns,
-  forecastStatus,
   forecastValidTimes,
   frameId,
-  frameTimes,
-  latestForecast,
   loadCatalog,
   maskAttributeName,
   maskAttributeValue,
   productRecord,
+  productRun,
   recordAttributeName,
+  runLifeCycle,
+  runStatusAt,
+  SYNTHETIC_HORIZON_HOURS,
   transferProductRecord,
 } from '../src/catalog/index.js';
 
@@ -121,31 +122,55 @@ describe('default catalog', () => {
     }
   });
 
-  it('enumerates frames on the cadence', () => {
+  it('names frames by product and valid time', () => {
     const p = cat.product('air-temperature')!;
-    const t = frameTimes(p, NOW, Date.UTC(2025, 0, 1, 0, 30), Date.UTC(2025, 0, 1, 5), 3);
-    expect(t).toEqual([Date.UTC(2025, 0, 1, 1), Date.UTC(2025, 0, 1, 2), Date.UTC(2025, 0, 1, 3)]);
-    expect(frameTimes(cat.product('surface-altitude')!, NOW, 0, NOW)).toEqual([]);
-    expect(frameTimes(p, NOW, Date.UTC(2014, 0, 1), Date.UTC(2014, 11, 31))).toEqual([]);
-    expect(frameId(p, t[0]!)).toBe(frameId(p, Date.UTC(2025, 0, 1, 1)));
-    expect(frameId(p, t[0]!)).not.toBe(frameId(p, t[1]!));
+    expect(frameId(p, Date.UTC(2025, 0, 1, 1))).toBe(frameId(p, Date.UTC(2025, 0, 1, 1)));
+    expect(frameId(p, Date.UTC(2025, 0, 1, 1))).not.toBe(frameId(p, Date.UTC(2025, 0, 1, 2)));
   });
 
-  it('enumerates model runs deterministically', () => {
+  it('runs the default model and forecast products on one schedule, to the synthetic horizon', () => {
     const m = cat.model('synthetic-global')!;
-    const latest = latestForecast(m, NOW);
-    // 10:20 minus the 3.5 h publish delay is 06:50: the 06Z run is the newest published
-    expect(latest.initMs).toBe(Date.UTC(2025, 5, 15, 6));
-    expect(latest.id).toBe(forecastId(m, latest.initMs));
-    const runs = forecastRuns(m, NOW, Date.UTC(2025, 5, 14), Date.UTC(2025, 5, 15, 23));
-    expect(runs.map((r) => r.initMs)).toEqual([6, 0, -6, -12, -18, -24].map((h) => Date.UTC(2025, 5, 15) + h * H));
-    expect(forecastStatus(latest, NOW)).toBe('COMPLETE');
-    expect(forecastStatus(latest, latest.initMs + 8 * 24 * H)).toBe('EXPIRED');
-    const valid = forecastValidTimes(m, latest.initMs);
+    const p = cat.product('air-temperature')!;
+    expect(DEFAULT_FORECAST_RUNS).toEqual({ everyHours: 6, publishDelayMinutes: 210, retentionHours: 168 });
+    expect(m).toMatchObject({ runEveryHours: 6, publishDelayMinutes: 210, retentionHours: 168, horizonHours: SYNTHETIC_HORIZON_HOURS });
+    expect(p.forecastRuns).toEqual(DEFAULT_FORECAST_RUNS);
+    expect(p.horizonHours).toBe(384);
+    const init = Date.UTC(2025, 5, 15, 6);
+    expect(forecastId(m, init)).toBe(forecastId(m, Date.UTC(2025, 5, 15, 6)));
+    const valid = forecastValidTimes(m, init);
     expect(valid.length).toBe(385);
-    expect(valid[384]).toBe(latest.initMs + 384 * H);
+    expect(valid[384]).toBe(init + 384 * H);
     expect(m.variables.find((v) => v.name === 'temperature')).toMatchObject({ variable: 'air_temperature', unit: { label: '°C' } });
+    // the product's run and the model's run of one init time live the same life
+    const { id: _id, ...productLife } = productRun(p, init);
+    expect(productLife).toEqual(runLifeCycle(init, m));
   });
+});
+
+describe('run life cycle (decision 0202)', () => {
+  const init = Date.UTC(2025, 5, 15, 6);
+  const life = runLifeCycle(init, { publishDelayMinutes: 210, retentionHours: 168 });
+
+  it('is INCOMPLETE from a quarter of the publication delay, COMPLETE at publication, EXPIRED after retention', () => {
+    expect(life).toEqual({
+      initMs: init,
+      producingMs: init + 52.5 * 60_000,
+      creationMs: init + 210 * 60_000,
+      expirationMs: init + 168 * H,
+    });
+    expect(runStatusAt(life, init - 1)).toBeNull();
+    expect(runStatusAt(life, init)).toBe('INITIALIZING');
+    // the model area's rule: no valid time yet at the start of the delay
+    expect(runStatusAt(life, init + 52 * 60_000)).toBe('INITIALIZING');
+    expect(runStatusAt(life, init + 52.5 * 60_000)).toBe('INCOMPLETE');
+    expect(runStatusAt(life, init + 210 * 60_000 - 1)).toBe('INCOMPLETE');
+    expect(runStatusAt(life, init + 210 * 60_000)).toBe('COMPLETE');
+    expect(runStatusAt(life, init + 168 * H)).toBe('EXPIRED');
+  });
+});
+
+describe('default catalog, transfer products', () => {
+  const cat = createCatalog();
 
   it('describes transfer products per spec 2.5', () => {
     const recs = cat.transferProducts().map(transferProductRecord);

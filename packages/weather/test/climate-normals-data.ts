@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
-import type { GridSource } from '../src/grid-source.js';
+import type { GridSource } from '../src/grid/grid-source.js';
 
 export interface NormalsPlace {
   name: string;

@@ -1,4 +1,4 @@
-import type { TimeRange } from '../src/grid-source.js';
+import type { TimeRange } from '../src/grid/grid-source.js';
 import { CHUNK_DAYS, PointExtremesCache } from '../src/synthetic/extremes-cache.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
 

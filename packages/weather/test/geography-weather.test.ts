@@ -2,7 +2,7 @@
 // deserts, wet tropics, a South Asian monsoon; hail and tornadoes over land in the warm season,
 // most in central North America; lightning over land and warm seas; nothing reported at sea.
 import { isLandAt } from '@fieldcast/geography';
-import type { BBox } from '../src/grid-source.js';
+import type { BBox } from '../src/grid/grid-source.js';
 import { SyntheticSource } from '../src/index.js';
 
 const src = new SyntheticSource({ now: () => Date.UTC(2025, 0, 1) });

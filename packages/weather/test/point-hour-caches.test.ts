@@ -1,4 +1,4 @@
-import { ET_INPUT_VARIABLES, type EtInputs, type TimeRange } from '../src/grid-source.js';
+import { ET_INPUT_VARIABLES, type EtInputs, type TimeRange } from '../src/grid/grid-source.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
 import { PointChunkCache } from '../src/synthetic/point-chunk-cache.js';
 

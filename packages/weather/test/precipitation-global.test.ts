@@ -8,7 +8,8 @@
 // here at places drawn at random.
 import { earthGeography } from '@fieldcast/geography';
 import { SyntheticSource } from '../src/index.js';
-import { cellClimate, PRECIPITATION_LOG_OFFSET_MM, precipitationClimateAt } from '../src/synthetic/geoclimate.js';
+import { cellClimate } from '../src/synthetic/geoclimate.js';
+import { PRECIPITATION_LOG_OFFSET_MM, precipitationClimateAt } from '../src/synthetic/precipitation-climate.js';
 import { PRECIPITATION_GRID } from './precipitation-normals-data.js';
 
 const geo = earthGeography();

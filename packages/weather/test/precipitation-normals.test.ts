@@ -6,7 +6,8 @@
 // climatology (docs/decisions/0087-precipitation-fitted-to-a-global-climatology.md); no fit reads
 // these places, so each is a check of the climate where it never looked.
 import { SyntheticSource } from '../src/index.js';
-import { cellClimate, precipitationClimateAt, WETTEST_MONTH_MM } from '../src/synthetic/geoclimate.js';
+import { cellClimate } from '../src/synthetic/geoclimate.js';
+import { precipitationClimateAt, WETTEST_MONTH_MM } from '../src/synthetic/precipitation-climate.js';
 import { PRECIPITATION_NORMALS, type PrecipitationNormal, precipitationOf } from './precipitation-normals-data.js';
 
 const source = new SyntheticSource({ now: () => Date.UTC(2025, 0, 1) });

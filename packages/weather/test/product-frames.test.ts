@@ -1,7 +1,5 @@
-import { fieldcastId } from '@fieldcast/ids';
 import {
   createCatalog,
-  derivedId,
   FrameIndex,
   frameId,
   frameRecord,
@@ -91,12 +89,6 @@ describe('product frames (docs/decisions/0120-product-frames-and-forecast-runs.m
       product: `/products/${air.id}`,
     });
   });
-});
-
-it('derives ids exactly as fieldcastId does', () => {
-  for (const key of [['frame', 'air-temperature', '2020-01-01T00:00:00Z'], ['product-forecast', 'x', 'y'], ['a']]) {
-    expect(derivedId(...key)).toBe(fieldcastId(...key));
-  }
 });
 
 describe('FrameIndex', () => {

@@ -1,5 +1,5 @@
-import { CompositeSource } from '../src/composite-source.js';
-import { ET_INPUT_VARIABLES, type EtInputs, type GridWindow, type PointSeries, type TimeRange } from '../src/grid-source.js';
+import { CompositeSource } from '../src/sources/composite-source.js';
+import { ET_INPUT_VARIABLES, type EtInputs, type GridWindow, type PointSeries, type TimeRange } from '../src/grid/grid-source.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
 
 /** The batched reads of GridSource on the synthetic world: the single reads' values, from one pass. */

@@ -1,4 +1,4 @@
-import { ET_INPUT_VARIABLES, GridRequestError, readsSubgrids, type TimeRange, type VariableId } from '../src/grid-source.js';
+import { ET_INPUT_VARIABLES, GridRequestError, readsSubgrids, type TimeRange, type VariableId } from '../src/grid/grid-source.js';
 import { SyntheticSource } from '../src/synthetic/index.js';
 
 /** Sub-grid reads of the synthetic world: at every sampled point, the value a window read of that point gives. */

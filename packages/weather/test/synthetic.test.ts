@@ -1,4 +1,4 @@
-import { GridRequestError, type TimeRange } from '../src/grid-source.js';
+import { GridRequestError, type TimeRange } from '../src/grid/grid-source.js';
 import { LAPSE_RATE_K_PER_M, PRECIPITATION_TYPE, SyntheticSource } from '../src/synthetic/index.js';
 
 const H = 3_600_000;

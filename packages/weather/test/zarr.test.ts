@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zarr from 'zarrita';
-import { GridRequestError } from '../src/grid-source.js';
+import { GridRequestError } from '../src/grid/grid-source.js';
 import { FileStore, GridStoreWriter, ZarrSource } from '../src/stores.js';
 import { serveDirectory } from './serve-directory.js';
 

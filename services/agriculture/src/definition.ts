@@ -1,27 +1,26 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
 import { fieldsMigration } from '../migrations/001_fields.js';
-import { type DegreeDayComputer, degreeDayComputer } from './degree-day-compute.js';
+import { degreeDayComputer, DEGREE_DAY_WORKER } from './degree-day-compute.js';
 import { fieldRoutes } from './routes/fields.js';
 import { growingDegreeDayRoutes } from './routes/growing-degree-days.js';
 import { AREA, FIELDS_TOPIC, FieldStore } from './store.js';
 
-/** Each running instance's computer, so `stop` ends the threads its `api` started. */
-const computers = new WeakMap<object, DegreeDayComputer>();
-
 /** The agriculture service: what `fieldcast serve agriculture` and the embedded fleet run. */
 export const agricultureService = defineService({
   area: AREA,
+  port: 1,
+  workers: [DEGREE_DAY_WORKER],
   title: 'Agriculture',
   description: 'Fields and growing degree days (spec 4.1, 4.2).',
   needs: { database: { migrations: [fieldsMigration] }, outbox: { topics: [FIELDS_TOPIC] }, weather: true },
   api(deps) {
     const fields = new FieldStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
     const computer = degreeDayComputer(deps.weather, { threads: deps.computeThreads });
-    computers.set(deps, computer);
-    return growingDegreeDayRoutes(fieldRoutes(new Api(), fields), { fields, weather: deps.weather, now: deps.now, computer });
-  },
-  async stop(deps) {
-    await computers.get(deps)?.close();
+    return {
+      api: growingDegreeDayRoutes(fieldRoutes(new Api(), fields), { fields, weather: deps.weather, now: deps.now, computer }),
+      // its compute threads, started on the first request
+      close: () => computer.close(),
+    };
   },
 });

@@ -3,7 +3,10 @@ import { type GridSource, storesOf } from '@fieldcast/weather';
 import { fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
 import type { FieldRecord } from './domain/fields.js';
 import { checkWork, degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from './domain/work-limits.js';
-import { computePool, workerModule } from '@fieldcast/runtime/workers';
+import { type AreaWorker, computePool, workerModule } from '@fieldcast/runtime/workers';
+import { AREA } from './store.js';
+/** Its thread module, `src/degree-day-worker.ts`, declared in the service definition's `workers`. */
+export const DEGREE_DAY_WORKER: AreaWorker = { area: AREA, name: 'degree-day-worker' };
 
 /** One field computation as sent to a compute thread (structured-cloneable). */
 export interface DegreeDayTask {
@@ -37,7 +40,7 @@ export interface DegreeDayComputerOptions {
 export function degreeDayComputer(source: GridSource, options: DegreeDayComputerOptions): DegreeDayComputer {
   const limit = options.limit ?? MAX_DEGREE_DAY_CELL_DAYS;
   const stores = options.threads > 0 ? storesOf(source) : undefined;
-  const entry = workerModule(import.meta.url, { source: './degree-day-worker.ts', bundle: './agriculture-degree-day-worker.js' });
+  const entry = workerModule(import.meta.url, DEGREE_DAY_WORKER);
   const pool = computePool<DegreeDayTask, unknown>(entry, options.threads);
   const run = <R>(task: Omit<DegreeDayTask, 'stores' | 'limit'>) => pool.run({ ...task, stores: stores!, limit }) as Promise<R>;
   return {

@@ -1,5 +1,8 @@
-import { computePool, workerModule } from '@fieldcast/runtime/workers';
+import { type AreaWorker, computePool, workerModule } from '@fieldcast/runtime/workers';
 import { inlineDrawer, type Block, type BlockKey, type DrawBlock } from './domain/event-blocks.js';
+import { AREA } from './store.js';
+/** Its thread module, `src/blocks-worker.ts`, declared in the service definition's `workers`. */
+export const BLOCKS_WORKER: AreaWorker = { area: AREA, name: 'blocks-worker' };
 
 export interface BlockDrawer {
   draw: DrawBlock;
@@ -15,9 +18,6 @@ export interface BlockDrawer {
  */
 export function blockDrawer(threads: number): BlockDrawer {
   if (threads <= 0) return { draw: inlineDrawer(), close: async () => undefined };
-  const pool = computePool<BlockKey, Block>(
-    workerModule(import.meta.url, { source: './blocks-worker.ts', bundle: './archive-blocks-worker.js' }),
-    threads,
-  );
+  const pool = computePool<BlockKey, Block>(workerModule(import.meta.url, BLOCKS_WORKER), threads);
   return { draw: pool.run, close: pool.close };
 }

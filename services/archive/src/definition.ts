@@ -2,7 +2,7 @@ import { defineService } from '@fieldcast/runtime';
 import { usersMigration } from '../migrations/001_users.js';
 import { stormReportsMigration } from '../migrations/002_storm_reports.js';
 import { AddressRangeError, parseRange } from './domain/address-ranges.js';
-import { blockDrawer, type BlockDrawer } from './blocks-compute.js';
+import { blockDrawer, BLOCKS_WORKER } from './blocks-compute.js';
 import { SevereEventBlocks } from './domain/event-blocks.js';
 import { StormReportStore } from './report-store.js';
 import { archiveRoutes } from './routes/archive.js';
@@ -18,20 +18,18 @@ function trustedProxies(list: readonly string[] | undefined) {
   }
 }
 
-/** Each running instance's drawer, so `stop` ends the threads its `api` started. */
-const drawers = new WeakMap<object, BlockDrawer>();
-
 /** The archive service: what `fieldcast serve archive` and the embedded fleet run. */
 export const archiveService = defineService({
   area: AREA,
+  port: 9,
+  workers: [BLOCKS_WORKER],
   title: 'Archive',
   description:
     'Severe-weather history under /v2 (docs/interface.md §11): hailsize, hailprob, tornado, gustdur, lightning and stormreports; summary, latest and history at an ISO 6709 point or region; JSON (GeoJSON for places), XML and KML; access by u, t and a registered address. Events are the synthetic world’s, with storm reports ingested from report files (fieldcast archive ingest-reports).',
   needs: { database: { migrations: [usersMigration, stormReportsMigration] }, compute: true },
   api(deps) {
     const drawer = blockDrawer(deps.computeThreads);
-    drawers.set(deps, drawer);
-    return archiveRoutes({
+    const api = archiveRoutes({
       users: new ArchiveUserStore(deps.db.knex, deps.now),
       blocks: new SevereEventBlocks(undefined, drawer.draw),
       reports: new StormReportStore(deps.db.knex, deps.now),
@@ -40,8 +38,7 @@ export const archiveService = defineService({
       now: deps.now,
       logger: deps.logger,
     });
-  },
-  async stop(deps) {
-    await drawers.get(deps)?.close();
+    // its compute threads, started on the first block drawn
+    return { api, close: () => drawer.close() };
   },
 });

@@ -1,8 +1,8 @@
+import { isUuid } from '@fieldcast/ids';
 import type { Identity } from '@fieldcast/kit';
 import { areaAppId, PLATFORM_APP_IDS, PLATFORM_APPS } from './domain/apps.js';
 import type { EventStore } from './store.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Applications never disappear or change id, so a found one can be remembered; like the auth cache, for a while only. */
 const CACHE_TTL_MS = 30_000;
 const CACHE_MAX = 10_000;
@@ -39,7 +39,7 @@ export class AppDirectory {
   }
 
   private async fromEvents(name: string): Promise<string | null> {
-    const appId = UUID.test(name) ? name : areaAppId(name);
+    const appId = isUuid(name) ? name : areaAppId(name);
     return (await this.store.hasApp(appId)) ? appId : null;
   }
 }

@@ -12,6 +12,7 @@ import { AREA, EventStore } from './store.js';
 /** The events service: what `fieldcast serve events` and the embedded fleet run. It needs no weather. */
 export const eventsService = defineService({
   area: AREA,
+  port: 8,
   title: 'Events',
   description: 'Application and resource events and their feeds (spec 4.10, 6).',
   needs: { database: { migrations: [eventsMigration, feedsMigration, feedEntriesMigration] } },

@@ -4,31 +4,28 @@ import { assetsMigration } from '../migrations/001_assets.js';
 import { assetRoutes } from './routes/assets.js';
 import { hourlyRoutes } from './routes/hourly.js';
 import { seriesTextCache } from './series-cache.js';
-import { type SeriesComputer, seriesComputer } from './series-compute.js';
+import { seriesComputer, SERIES_WORKER } from './series-compute.js';
 import { AREA, ASSETS_TOPIC, AssetStore } from './store.js';
-
-/** Each running instance's computer, so `stop` ends the threads its `api` started. */
-const computers = new WeakMap<object, SeriesComputer>();
 
 /** The insight service: what `fieldcast serve insight` and the embedded fleet run. */
 export const insightService = defineService({
   area: AREA,
+  port: 3,
+  workers: [SERIES_WORKER],
   title: 'Insight',
   description: 'Assets, hourly relative humidity and hourly short-crop reference evapotranspiration (spec 4.4, 4.5).',
   needs: { database: { migrations: [assetsMigration] }, outbox: { topics: [ASSETS_TOPIC] }, weather: true },
   api(deps) {
     const assets = new AssetStore(deps.db.knex, deps.outbox, deps.now);
     const computer = seriesComputer(deps.weather, deps.computeThreads);
-    computers.set(deps, computer);
-    return hourlyRoutes(assetRoutes(new Api(), assets), {
+    const api = hourlyRoutes(assetRoutes(new Api(), assets), {
       assets,
       weather: deps.weather,
       now: deps.now,
       computer,
       pointTexts: seriesTextCache(),
     });
-  },
-  async stop(deps) {
-    await computers.get(deps)?.close();
+    // its compute threads, started on the first request
+    return { api, close: () => computer.close() };
   },
 });

@@ -2,7 +2,10 @@ import type { HourlyQuery } from '@fieldcast/schemas';
 import { type GridSource, storesOf } from '@fieldcast/weather';
 import type { AssetRecord } from './domain/assets.js';
 import { assetSeriesWork, checkWork, type HourlyQuantity, hourlySeriesJson } from './domain/hourly-series.js';
-import { computePool, workerModule } from '@fieldcast/runtime/workers';
+import { type AreaWorker, computePool, workerModule } from '@fieldcast/runtime/workers';
+import { AREA } from './store.js';
+/** Its thread module, `src/series-worker.ts`, declared in the service definition's `workers`. */
+export const SERIES_WORKER: AreaWorker = { area: AREA, name: 'series-worker' };
 
 /** One asset series as sent to a compute thread (structured-cloneable). */
 export interface SeriesTask {
@@ -28,10 +31,7 @@ export interface SeriesComputer {
  */
 export function seriesComputer(source: GridSource, threads: number): SeriesComputer {
   const stores = threads > 0 ? storesOf(source) : undefined;
-  const pool = computePool<SeriesTask, string>(
-    workerModule(import.meta.url, { source: './series-worker.ts', bundle: './insight-series-worker.js' }),
-    threads,
-  );
+  const pool = computePool<SeriesTask, string>(workerModule(import.meta.url, SERIES_WORKER), threads);
   return {
     async asset(asset, quantity, query) {
       checkWork(assetSeriesWork(source, asset, quantity, query));

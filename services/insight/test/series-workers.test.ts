@@ -1,3 +1,5 @@
+import { problemOf } from '@fieldcast/kit';
+import { gridRequestErrors } from '@fieldcast/runtime';
 import type { HourlyQuery, HourlySeries } from '@fieldcast/schemas';
 import { SYNTHETIC_START_MS, SyntheticSource } from '@fieldcast/weather';
 import type { AssetRecord } from '../src/domain/assets.js';
@@ -46,15 +48,16 @@ describe('asset series in compute threads', () => {
     // the thread's first start transpiles its modules from the sources: seconds on a loaded machine
   }, 120_000);
 
-  it('an error in the thread is the error inline: hours outside the coverage are 400 out_of_coverage', async () => {
+  it('an error in the thread maps as the error inline: hours outside the coverage are 400 out_of_coverage', async () => {
     // Before the world's first hour: the thread's world ends 16 days after the wall clock's hour,
     // so an hour past this test's fixed clock would be inside it some day.
     const beyond = { ...query, firstMs: SYNTHETIC_START_MS - HOUR_MS, lastMs: SYNTHETIC_START_MS - HOUR_MS };
     const inline = await hourlySeriesJson(source, 'relative-humidity', { asset }, beyond).catch((err: unknown) => err);
     const threaded = await computer.asset(asset, 'relative-humidity', beyond).catch((err: unknown) => err);
-    expect(threaded).toBeInstanceOf((inline as Error).constructor);
     // (the thread's world runs on the wall clock, so the coverage end in the message differs)
-    expect((threaded as { code: string }).code).toBe((inline as { code: string }).code);
-    expect(threaded).toMatchObject({ name: 'InvalidRequestError', code: 'out_of_coverage' });
+    const { message: _m1, ...fromThread } = problemOf(threaded, [gridRequestErrors]);
+    const { message: _m2, ...fromInline } = problemOf(inline, [gridRequestErrors]);
+    expect(fromThread).toEqual(fromInline);
+    expect(fromInline).toMatchObject({ status: 400, id: 'out_of_coverage' });
   }, 60_000);
 });

@@ -1,6 +1,5 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
-import { type Catalog, createCatalog } from '@fieldcast/weather';
 import { forecastEventClockMigration } from '../migrations/001_forecast_event_clock.js';
 import { RunIndex } from './domain/run-index.js';
 import { forecastRoutes } from './routes/forecasts.js';
@@ -9,51 +8,42 @@ import { seriesCache } from './series-cache.js';
 import { modelRoutes } from './routes/models.js';
 import { AREA, FORECASTS_TOPIC, ForecastEventWriter } from './store.js';
 
-export interface ModelServiceOptions {
-  /** the catalog's models; its defaults when not given */
-  catalog?: Catalog;
-}
-
 /** How often the life-cycle events of forecast runs are written (docs/decisions/0142-forecast-events-from-the-clock.md). */
 export const FORECAST_EVENTS_EVERY_MS = 10_000;
 
 /** The name of the forecast events' background task (tests run it with `runBackground`). */
 export const FORECAST_EVENTS_TASK = 'forecast-events';
 
-/** The model service with a given catalog. */
-export function modelServiceWith(options: ModelServiceOptions = {}) {
-  const catalog = options.catalog ?? createCatalog();
-  return defineService({
-    area: AREA,
-    title: 'Model',
-    description: 'Models, forecast runs and their variables, point time series with statistics (spec 2.8, 4.7).',
-    needs: { database: { migrations: [forecastEventClockMigration] }, outbox: { topics: [FORECASTS_TOPIC] }, weather: true },
-    api(deps) {
-      const routeDeps = {
-        catalog,
-        runs: new RunIndex(catalog),
-        weather: deps.weather,
-        now: deps.now,
-        series: seriesCache(),
-        lists: new RunListCache(),
-      };
-      return forecastRoutes(modelRoutes(new Api(), routeDeps), routeDeps);
-    },
-    background(deps) {
-      // A failed pass writes nothing (one transaction); the next tries again from the same point.
-      const writer = new ForecastEventWriter(deps.db.knex, deps.outbox, () => catalog.models());
-      return [
-        {
-          name: FORECAST_EVENTS_TASK,
-          everyMs: FORECAST_EVENTS_EVERY_MS,
-          run: async (nowMs) => {
-            await writer.writeThrough(nowMs);
-          },
-        },
-      ];
-    },
-  });
-}
-
 /** The model service: what `fieldcast serve model` and the embedded fleet run. */
-export const modelService = modelServiceWith();
+export const modelService = defineService({
+  area: AREA,
+  port: 5,
+  title: 'Model',
+  description: 'Models, forecast runs and their variables, point time series with statistics (spec 2.8, 4.7).',
+  needs: { database: { migrations: [forecastEventClockMigration] }, outbox: { topics: [FORECASTS_TOPIC] }, weather: true, catalog: true },
+  api(deps) {
+    const { catalog } = deps;
+    const routeDeps = {
+      catalog,
+      runs: new RunIndex(catalog),
+      weather: deps.weather,
+      now: deps.now,
+      series: seriesCache(),
+      lists: new RunListCache(),
+    };
+    return forecastRoutes(modelRoutes(new Api(), routeDeps), routeDeps);
+  },
+  background(deps) {
+    // A failed pass writes nothing (one transaction); the next tries again from the same point.
+    const writer = new ForecastEventWriter(deps.db.knex, deps.outbox, () => deps.catalog.models());
+    return [
+      {
+        name: FORECAST_EVENTS_TASK,
+        everyMs: FORECAST_EVENTS_EVERY_MS,
+        run: async (nowMs) => {
+          await writer.writeThrough(nowMs);
+        },
+      },
+    ];
+  },
+});

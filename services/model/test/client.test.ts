@@ -1,14 +1,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AREAS, embeddedBaseUrls, FieldcastApiError, FieldcastClient, type ModelClient } from '@fieldcast/client';
-import { AREAS as FLEET_AREAS } from '@fieldcast/ids';
+import { embeddedBaseUrls, FieldcastApiError, FieldcastClient, type ModelClient } from '@fieldcast/client';
 import { createServer } from 'node:net';
 import { createLogger } from '@fieldcast/kit';
 import { IdentityStore, listen, portOf, startServices } from '@fieldcast/runtime';
 import { openTestDatabase, openTestTransport, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
-import { SyntheticSource } from '@fieldcast/weather';
+import { createCatalog, SyntheticSource } from '@fieldcast/weather';
 import { modelSchemas } from '@fieldcast/schemas';
-import { modelServiceWith } from '../src/definition.js';
+import { modelService } from '../src/definition.js';
 import { TestClock } from './helpers.js';
 
 /*
@@ -16,7 +15,7 @@ import { TestClock } from './helpers.js';
  * process: real HTTP, real fetch, no mocks.
  */
 const clock = new TestClock(Date.parse('2026-05-01T10:00:00Z'));
-const t = useTestFleet([modelServiceWith()], { now: clock.now });
+const t = useTestFleet([modelService], { now: clock.now });
 let server: Server;
 let baseUrl: string;
 
@@ -155,13 +154,15 @@ async function freeModelPort(): Promise<number> {
 
 describe('against a fleet started as `fieldcast start` starts it', () => {
   it('finds the model area through embeddedBaseUrls(PORT_BASE)', async () => {
-    const portBase = (await freeModelPort()) - 5;
+    const definition = modelService;
+    const portBase = (await freeModelPort()) - definition.port;
     const db = await openTestDatabase();
-    const fleet = await startServices([{ definition: modelServiceWith(), port: portOf('model', portBase) }], {
+    const fleet = await startServices([{ definition, port: portOf(definition, portBase) }], {
       db,
       transport: await openTestTransport(),
       logger: createLogger({ level: 'silent' }),
       weather: new SyntheticSource(),
+      catalog: createCatalog(),
       vendor: 'fieldcast',
       bodyLimit: '1mb',
       host: '127.0.0.1',
@@ -183,10 +184,9 @@ describe('against a fleet started as `fieldcast start` starts it', () => {
 });
 
 describe('base URLs', () => {
-  it('embeddedBaseUrls gives each area its port of the embedded fleet', () => {
-    expect([...AREAS]).toEqual([...FLEET_AREAS]);
-    const urls = embeddedBaseUrls(9000);
-    for (const area of FLEET_AREAS) expect(urls[area]).toBe(`http://127.0.0.1:${portOf(area, 9000)}`);
+  it('embeddedBaseUrls gives the model area its port of the embedded fleet', () => {
+    // every area's port against the registry: packages/fleet/test/layout.test.ts
+    expect(embeddedBaseUrls(9000).model).toBe(`http://127.0.0.1:${portOf(modelService, 9000)}`);
     expect(embeddedBaseUrls().model).toBe('http://127.0.0.1:8085');
     expect(() => embeddedBaseUrls(70_000)).toThrow(RangeError);
   });

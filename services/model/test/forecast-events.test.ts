@@ -2,7 +2,7 @@ import { eventually, startTestFleet, useTestFleet } from '@fieldcast/runtime/tes
 import { fieldcastId } from '@fieldcast/ids';
 import type { Outbox } from '@fieldcast/db';
 import { createCatalog } from '@fieldcast/weather';
-import { FORECAST_EVENTS_TASK, modelServiceWith } from '../src/definition.js';
+import { FORECAST_EVENTS_TASK, modelService } from '../src/definition.js';
 import { ForecastEventWriter } from '../src/store.js';
 import { HOUR, MINUTE, TestClock } from './helpers.js';
 
@@ -12,7 +12,7 @@ import { HOUR, MINUTE, TestClock } from './helpers.js';
  * outbox and relayed to fieldcast.model.forecasts.
  */
 const clock = new TestClock(Date.parse('2026-05-01T05:00:00Z'));
-const t = useTestFleet([modelServiceWith()], { now: clock.now });
+const t = useTestFleet([modelService], { now: clock.now });
 const GLOBAL_ID = fieldcastId('model', 'synthetic-global');
 const RAPID_ID = fieldcastId('model', 'synthetic-rapid');
 const runId = (model: string, initIso: string) => fieldcastId('forecast', model, new Date(initIso).toISOString().replace('.000Z', 'Z'));
@@ -156,7 +156,7 @@ describe('forecast life-cycle events', () => {
 describe('the background task', () => {
   it('writes steps as the clock moves, one pass each time the runtime runs it, and none after the service stops', async () => {
     const local = new TestClock(Date.parse('2026-05-01T05:59:00Z'));
-    const fleet = await startTestFleet([modelServiceWith()], { now: local.now });
+    const fleet = await startTestFleet([modelService], { now: local.now });
     const count = async () => Number((await fleet.db.knex.withSchema('model').table('outbox').count({ n: '*' }).first())?.n);
     try {
       // The test fleet runs no pass on its own.
@@ -177,7 +177,7 @@ describe('the background task', () => {
 
   it('runs on its own clock when the fleet runs background work', async () => {
     const local = new TestClock(Date.parse('2026-05-01T05:59:00Z'));
-    const fleet = await startTestFleet([modelServiceWith()], { now: local.now, background: true });
+    const fleet = await startTestFleet([modelService], { now: local.now, background: true });
     try {
       // The first pass runs at start, without being asked.
       await eventually(async () =>

@@ -1,6 +1,6 @@
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { fieldcastId } from '@fieldcast/ids';
-import { modelServiceWith } from '../src/definition.js';
+import { modelService } from '../src/definition.js';
 import { get, HOUR, MINUTE, TestClock } from './helpers.js';
 
 /*
@@ -9,7 +9,7 @@ import { get, HOUR, MINUTE, TestClock } from './helpers.js';
  * 210 min, kept 168 h; synthetic-rapid every hour to 48 h, published after 45 min, kept 24 h.
  */
 const clock = new TestClock(Date.parse('2026-05-01T10:00:00Z'));
-const t = useTestFleet([modelServiceWith()], { now: clock.now });
+const t = useTestFleet([modelService], { now: clock.now });
 const app = () => t.fleet.app('model');
 const GLOBAL_ID = fieldcastId('model', 'synthetic-global');
 const RAPID_ID = fieldcastId('model', 'synthetic-rapid');

@@ -1,6 +1,6 @@
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { createCatalog, GridRequestError, SyntheticSource, type PointSeries, type TimeRange, type VariableId } from '@fieldcast/weather';
-import { modelServiceWith } from '../src/definition.js';
+import { modelService } from '../src/definition.js';
 import { get, HOUR, TestClock } from './helpers.js';
 
 /*
@@ -51,7 +51,7 @@ const model = (name: string, stepHours: number) => ({
 const catalog = createCatalog({ models: [model('hand', 1), model('hand-2h', 2)] });
 const clock = new TestClock(INIT + 2 * HOUR);
 const world = new TableWorld();
-const t = useTestFleet([modelServiceWith({ catalog })], { now: clock.now, weather: world });
+const t = useTestFleet([modelService], { now: clock.now, weather: world, catalog });
 const app = () => t.fleet.app('model');
 
 async function series(modelName: string, query = '', point = '40/-100') {

@@ -1,7 +1,7 @@
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { fieldcastId } from '@fieldcast/ids';
 import { SyntheticSource } from '@fieldcast/weather';
-import { modelServiceWith } from '../src/definition.js';
+import { modelService } from '../src/definition.js';
 import { get, HOUR, MINUTE, TestClock } from './helpers.js';
 
 /*
@@ -9,7 +9,7 @@ import { get, HOUR, MINUTE, TestClock } from './helpers.js';
  * on the synthetic world, the service's default weather.
  */
 const clock = new TestClock(Date.parse('2026-05-01T10:00:00Z'));
-const t = useTestFleet([modelServiceWith()], { now: clock.now });
+const t = useTestFleet([modelService], { now: clock.now });
 const app = () => t.fleet.app('model');
 const world = new SyntheticSource();
 const runId = (model: string, initIso: string) => fieldcastId('forecast', model, new Date(initIso).toISOString().replace('.000Z', 'Z'));

@@ -8,6 +8,7 @@ import { AREA, ObservationSetStore, SETS_TOPIC } from './store.js';
 /** The observations service: what `fieldcast serve observations` and the embedded fleet run. */
 export const observationsService = defineService({
   area: AREA,
+  port: 6,
   title: 'Observations',
   description: 'Observation sets: publish, list by period, read back as submitted (spec 2.9, 4.8).',
   needs: { database: { migrations: [observationSetsMigration, accountVersionsMigration] }, outbox: { topics: [SETS_TOPIC] } },

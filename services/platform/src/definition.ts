@@ -1,7 +1,7 @@
 import { Api, type Account } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
 import { PRODUCT_GRANTS_TOPIC } from '@fieldcast/schemas';
-import { createCatalog, FrameIndex, frameZoomLevels } from '@fieldcast/weather';
+import { FrameIndex, frameZoomLevels } from '@fieldcast/weather';
 import { platformMigration } from '../migrations/001_platform.js';
 import { Platform } from './domain/platform.js';
 import { ANNOUNCE_EVERY_MS, FrameAnnouncer } from './frame-announcer.js';
@@ -24,15 +24,17 @@ const NO_GRANTS: ReadonlySet<string> = new Set();
 /** The platform service: what `fieldcast serve platform` and the embedded fleet run. */
 export const platformService = defineService({
   area: AREA,
+  port: 4,
   title: 'Platform',
   description: 'Products with every filter, frames, forecasts, datapoints and per-account access (spec 2.4, 4.6, 5, 6).',
   needs: {
     database: { migrations: [platformMigration] },
     outbox: { topics: [FRAMES_TOPIC, FORECASTS_TOPIC, PRODUCT_GRANTS_TOPIC] },
     weather: true,
+    catalog: true,
   },
   api(deps) {
-    const catalog = createCatalog();
+    const { catalog } = deps;
     const zoom = frameZoomLevels(deps.weather.grid.dLon);
     const platform = new Platform(catalog, new FrameIndex(catalog.products()), deps.weather, zoom);
     const grants = new ProductGrants(deps.db.knex, deps.outbox);
@@ -47,7 +49,7 @@ export const platformService = defineService({
   },
   background(deps) {
     const zoom = frameZoomLevels(deps.weather.grid.dLon);
-    const announcer = new FrameAnnouncer(createCatalog().products(), new Announcements(deps.db.knex), deps.outbox, zoom);
+    const announcer = new FrameAnnouncer(deps.catalog.products(), new Announcements(deps.db.knex), deps.outbox, zoom);
     const grants = new ProductGrants(deps.db.knex, deps.outbox);
     return [
       {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
 import type { OutboxWriter } from '@fieldcast/db';
-import { createCatalog } from '@fieldcast/weather';
+import type { Catalog } from '@fieldcast/weather';
 import { ProductGrants } from './store.js';
 
 /** A grant command that cannot be carried out: the CLI prints the message and exits 2. */
@@ -24,6 +24,8 @@ export async function productGrantsCommand(
   args: string[],
   deps: {
     knex: Knex;
+    /** the fleet's catalog, with its override, as the platform service is given it */
+    catalog: Catalog;
     outbox: OutboxWriter;
     identity: { findAccount(idOrHandle: string): Promise<{ id: string; handle: string } | null> };
   },
@@ -49,8 +51,7 @@ export async function productGrantsCommand(
     return;
   }
   if (!values.product) throw new GrantCommandError(USAGE);
-  const catalog = createCatalog();
-  const product = catalog.product(values.product);
+  const product = deps.catalog.product(values.product);
   if (!product) throw new GrantCommandError(`no product ${values.product}`);
   if (product.access !== 'restricted') throw new GrantCommandError(`product ${product.name} is public: every account sees it`);
   if (sub === 'grant') {

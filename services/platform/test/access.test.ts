@@ -29,7 +29,12 @@ async function cli(...args: string[]): Promise<string[]> {
   const out: string[] = [];
   await productGrantsCommand(
     args,
-    { knex: t.fleet.db.knex, outbox: t.fleet.deps('platform').outbox!, identity: t.fleet.identity },
+    {
+      knex: t.fleet.db.knex,
+      catalog: t.fleet.deps('platform').catalog!,
+      outbox: t.fleet.deps('platform').outbox!,
+      identity: t.fleet.identity,
+    },
     (line) => out.push(line),
   );
   return out;

@@ -153,7 +153,7 @@ describe('the tile-building application’s events (spec 6; docs/decisions/0122-
       ['2031-06-15T10:00:00.000Z', 'Job {} built frame {} of product {}', fieldcastId('frame', 'air-temperature', '2031-06-15T10:00:00Z')],
     ]);
     expect(await feed(`/resources/${run12}/events`)).toHaveLength(1);
-    clock.ms = Date.UTC(2031, 5, 15, 16); // the 12Z run: incomplete at 13:45, complete at 15:30
+    clock.ms = Date.UTC(2031, 5, 15, 16); // the 12Z run: incomplete at 12:52:30 (a quarter of its 3.5 h delay), complete at 15:30
     await pass();
     const steps = await eventually(async () => {
       const e = await feed(`/resources/${run12}/events`);
@@ -162,7 +162,7 @@ describe('the tile-building application’s events (spec 6; docs/decisions/0122-
     });
     expect(steps.map((e) => [e.occurrenceTime, e.message])).toEqual([
       ['2031-06-15T15:30:00.000Z', 'Job {} completed forecast {} of product {}'],
-      ['2031-06-15T13:45:00.000Z', 'Job {} is building the frames of forecast {} of product {}'],
+      ['2031-06-15T12:52:30.000Z', 'Job {} is building the frames of forecast {} of product {}'],
       ['2031-06-15T12:00:00.000Z', 'Job {} is initializing forecast {} of product {}'],
     ]);
   });

@@ -1,6 +1,6 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
-import { createCatalog, FrameIndex } from '@fieldcast/weather';
+import { FrameIndex } from '@fieldcast/weather';
 import { zoomLevelsOf } from './domain/frames.js';
 import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
@@ -11,7 +11,7 @@ import { DefaultStyles } from './domain/styles.js';
 import { TileRenderer } from './domain/tiles.js';
 import { styleRoutes } from './routes/styles.js';
 import { tileRoutes } from './routes/tiles.js';
-import { type TileSampler, tileSampler } from './sample-compute.js';
+import { tileSampler, SAMPLE_WORKER } from './sample-compute.js';
 import { AREA, STYLES_TOPIC, StyleStore } from './store.js';
 
 /**
@@ -23,21 +23,21 @@ export const SAMPLE_CACHE_BYTES = 64 * 1024 * 1024;
 /** Bytes of encoded tiles kept by their ETag: about 500 tiles of 60 KB. */
 export const PNG_CACHE_BYTES = 32 * 1024 * 1024;
 
-/** Each running instance's sampler, so `stop` ends the threads its `api` started. */
-const samplers = new WeakMap<object, TileSampler>();
-
 /** The tiles service: what `fieldcast serve tiles` and the embedded fleet run. */
 export const tilesService = defineService({
   area: AREA,
+  port: 2,
+  workers: [SAMPLE_WORKER],
   title: 'Tiles',
   description: 'Contributed styles and PNG tiles of product frames (spec 2.3, 4.3; docs/interface.md §4).',
   needs: {
     database: { migrations: [stylesMigration, productGrantsMigration] },
     outbox: { topics: [STYLES_TOPIC] },
     weather: true,
+    catalog: true,
   },
   api(deps) {
-    const catalog = createCatalog();
+    const { catalog } = deps;
     const styles = new StyleStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
     const frames = new FrameIndex(catalog.products());
     const defaults = new DefaultStyles(catalog);
@@ -45,25 +45,29 @@ export const tilesService = defineService({
     // Below the native zoom a cold tile is read pixel by pixel: those go to compute threads.
     const grid = deps.weather.grid;
     const sampler = tileSampler(deps.weather, deps.computeThreads, zoomLevelsOf(Math.max(grid.dLat, grid.dLon)).native);
-    samplers.set(deps, sampler);
-    const renderer = new TileRenderer(
+    const renderer = new TileRenderer({
       defaults,
-      deps.weather,
+      weather: deps.weather,
       frames,
       styles,
       grants,
-      tileCache<Float32Array>(SAMPLE_CACHE_BYTES),
-      deps.now,
-      tileCache<Buffer>(PNG_CACHE_BYTES),
+      cache: tileCache<Float32Array>(SAMPLE_CACHE_BYTES),
+      now: deps.now,
+      pngs: tileCache<Buffer>(PNG_CACHE_BYTES),
       sampler,
-    );
-    return tileRoutes(styleRoutes(new Api(), { catalog, styles, defaults, grants }), { catalog, renderer, frames, grants, now: deps.now });
+    });
+    const api = tileRoutes(styleRoutes(new Api(), { catalog, styles, defaults, grants }), {
+      catalog,
+      renderer,
+      frames,
+      grants,
+      now: deps.now,
+    });
+    // its compute threads, started on the first cold low-zoom tile
+    return { api, close: () => sampler.close() };
   },
   // Restricted products are served to the accounts the platform area granted them (docs/decisions/0134-product-grants-published-to-the-tiles-area.md).
   consumers(deps) {
     return [productGrantsConsumer(new ProductGrantCopy(deps.db.knex), deps.logger)];
-  },
-  async stop(deps) {
-    await samplers.get(deps)?.close();
   },
 });

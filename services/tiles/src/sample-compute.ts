@@ -1,7 +1,10 @@
-import { computePool, workerModule } from '@fieldcast/runtime/workers';
+import { type AreaWorker, computePool, workerModule } from '@fieldcast/runtime/workers';
 import { type GridSource, storesOf } from '@fieldcast/weather';
 import { type LayerSampler, sampleLayer, type SampledLayer } from './domain/layers.js';
 import type { SampleMode, TileAddress } from './domain/sampling.js';
+import { AREA } from './store.js';
+/** Its thread module, `src/sample-worker.ts`, declared in the service definition's `workers`. */
+export const SAMPLE_WORKER: AreaWorker = { area: AREA, name: 'sample-worker' };
 
 /** One tile's sampling as sent to a compute thread (structured-cloneable). */
 export interface SampleTask {
@@ -27,10 +30,7 @@ export interface TileSampler extends LayerSampler {
  */
 export function tileSampler(source: GridSource, threads: number, threadedBelowZoom: number): TileSampler {
   const stores = threads > 0 ? storesOf(source) : undefined;
-  const pool = computePool<SampleTask, Float32Array>(
-    workerModule(import.meta.url, { source: './sample-worker.ts', bundle: './tiles-sample-worker.js' }),
-    threads,
-  );
+  const pool = computePool<SampleTask, Float32Array>(workerModule(import.meta.url, SAMPLE_WORKER), threads);
   return {
     async sample(layer, timeMs, tile, mode) {
       if (!stores || tile.z >= threadedBelowZoom) return sampleLayer(source, layer, timeMs, tile, mode);

@@ -6,10 +6,13 @@
  * source) or the service has no compute threads.
  */
 import { Worker } from 'node:worker_threads';
-import { workerModule } from '@fieldcast/runtime/workers';
+import { type AreaWorker, workerModule } from '@fieldcast/runtime/workers';
 import { type GridSource, storesOf } from '@fieldcast/weather';
 import type { Dataset } from './domain/datasets.js';
 import { produceDatasetFile } from './domain/produce.js';
+
+/** Its thread module, `src/dataset-worker.ts`, declared in the service definition's `workers`. */
+export const DATASET_WORKER: AreaWorker = { area: 'transfer', name: 'dataset-worker' };
 
 /** One file to make, as sent to a worker thread (structured-cloneable). */
 export interface DatasetTask {
@@ -36,7 +39,7 @@ export function datasetMaker(source: GridSource, options: { threads: boolean }):
   return {
     make(dataset, path) {
       if (!stores) return produceDatasetFile(dataset, source, path);
-      const entry = workerModule(import.meta.url, { source: './dataset-worker.ts', bundle: './transfer-dataset-worker.js' });
+      const entry = workerModule(import.meta.url, DATASET_WORKER);
       // workerData is an object: web-worker (loaded with the weather package) reads its settings from it.
       const worker = new Worker(entry.filename, { workerData: {}, ...entry.options });
       running.add(worker);

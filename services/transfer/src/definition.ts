@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { Api } from '@fieldcast/kit';
-import { type DatasetMaker, datasetMaker } from './dataset-maker.js';
+import { datasetMaker, DATASET_WORKER } from './dataset-maker.js';
 import { defineService } from '@fieldcast/runtime';
-import { type Catalog, createCatalog } from '@fieldcast/weather';
 import { FileCache } from './domain/file-cache.js';
 import { ProductionQueue } from './domain/production-queue.js';
 import { UrlSigner } from './domain/signing.js';
@@ -10,8 +9,6 @@ import { Transfer } from './domain/transfer.js';
 import { productRoutes } from './routes/products.js';
 
 export interface TransferServiceOptions {
-  /** the catalog's transfer products; the default catalog when not given */
-  catalog?: Catalog;
   /** files made at once per process (production-queue.ts); 2 by default */
   productions?: number;
   /** seconds a download waits for its file to be made before answering 503 with Retry-After; 60 by default */
@@ -19,9 +16,6 @@ export interface TransferServiceOptions {
   /** false makes files on the event loop even when the weather can be opened in a worker thread (tests that count reads) */
   threads?: boolean;
 }
-
-/** Each running instance's maker, so `stop` ends the threads its `api` started. */
-const makers = new WeakMap<object, DatasetMaker>();
 
 /**
  * The transfer service (docs/interface.md §9): data-transfer products, their datasets by date,
@@ -31,15 +25,16 @@ const makers = new WeakMap<object, DatasetMaker>();
 export function createTransferService(options: TransferServiceOptions = {}) {
   return defineService({
     area: 'transfer',
+    port: 7,
+    workers: [DATASET_WORKER],
     title: 'Transfer',
     description: 'Data-transfer products, datasets by date, and GeoTIFF and NetCDF downloads behind signed links (spec 2.5, 4.9).',
-    needs: { weather: true, files: true },
+    needs: { weather: true, files: true, catalog: true },
     api(deps) {
       const signer = new UrlSigner(deps.files.signingKey, deps.now);
       const maker = datasetMaker(deps.weather, { threads: (options.threads ?? true) && deps.computeThreads > 0 });
-      makers.set(deps, maker);
       const transfer = new Transfer({
-        catalog: options.catalog ?? createCatalog(),
+        catalog: deps.catalog,
         weather: deps.weather,
         cache: new FileCache(join(deps.files.dir, 'datasets'), deps.files.cacheBytes),
         signer,
@@ -48,10 +43,8 @@ export function createTransferService(options: TransferServiceOptions = {}) {
         waitMs: (options.waitSeconds ?? 60) * 1000,
         now: deps.now,
       });
-      return productRoutes(new Api(), { transfer, signer, identity: deps.identity });
-    },
-    async stop(deps) {
-      await makers.get(deps)?.close();
+      // its worker threads, started on the first file made
+      return { api: productRoutes(new Api(), { transfer, signer, identity: deps.identity }), close: () => maker.close() };
     },
   });
 }

@@ -4,11 +4,11 @@ import { useTestFleet } from '@fieldcast/runtime/testing';
 import type { GridSource, VariableId } from '@fieldcast/weather';
 import { readNetcdf4 } from './netcdf-reader.js';
 import { geoKeys, readTiff } from './tiff-reader.js';
-import { binary, countingSource, IOWA, pathOf, PRODUCT, TestClock, testTransferService } from './helpers.js';
+import { binary, countingSource, IOWA, pathOf, PRODUCT, TestClock, testCatalog, testTransferService } from './helpers.js';
 
 const clock = new TestClock();
 const { source, reads } = countingSource(clock);
-const ctx = useTestFleet([testTransferService()], { weather: source, now: clock.now });
+const ctx = useTestFleet([testTransferService()], { weather: source, now: clock.now, catalog: testCatalog() });
 const app = () => ctx.fleet.app('transfer');
 
 beforeEach(() => {

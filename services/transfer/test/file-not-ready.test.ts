@@ -6,8 +6,9 @@ import { binary, countingSource, pathOf, PRODUCT, TestClock, testCatalog } from 
 // A file not made within the wait is 503 with Retry-After, and is still made for the next request.
 const clock = new TestClock();
 const { source } = countingSource(clock);
-const ctx = useTestFleet([createTransferService({ catalog: testCatalog(), threads: false, waitSeconds: 0 })], {
+const ctx = useTestFleet([createTransferService({ threads: false, waitSeconds: 0 })], {
   weather: source,
+  catalog: testCatalog(),
   now: clock.now,
 });
 

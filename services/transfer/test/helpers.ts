@@ -28,7 +28,7 @@ export const testCatalog = () =>
   });
 
 /** Files made on the event loop, so a test can count the reads that make them; `threads` for the worker path. */
-export const testTransferService = (threads = false) => createTransferService({ catalog: testCatalog(), threads });
+export const testTransferService = (threads = false) => createTransferService({ threads });
 
 /** A wall clock tests move: the synthetic world's forecast horizon and the links' expiry follow it. */
 export class TestClock {

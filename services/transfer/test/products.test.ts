@@ -1,10 +1,10 @@
 import request from 'supertest';
 import { useTestFleet } from '@fieldcast/runtime/testing';
-import { countingSource, IOWA, PRODUCT, TestClock, testTransferService } from './helpers.js';
+import { countingSource, IOWA, PRODUCT, TestClock, testCatalog, testTransferService } from './helpers.js';
 
 const clock = new TestClock();
 const { source } = countingSource(clock);
-const ctx = useTestFleet([testTransferService()], { weather: source, now: clock.now });
+const ctx = useTestFleet([testTransferService()], { weather: source, now: clock.now, catalog: testCatalog() });
 const app = () => ctx.fleet.app('transfer');
 const list = (name: string, date?: string) =>
   request(app())

@@ -12,7 +12,7 @@ import { binary, countingSource, pathOf, PRODUCT, TestClock, testCatalog, testTr
 // thread opens the same weather, so its file is byte for byte the one made inline.
 const clock = new TestClock(Date.now());
 const { source, reads } = countingSource(clock);
-const ctx = useTestFleet([testTransferService(true)], { weather: source });
+const ctx = useTestFleet([testTransferService(true)], { weather: source, catalog: testCatalog() });
 
 let dir: string;
 beforeAll(() => {

@@ -1,6 +1,6 @@
 // Heavy computation off the event loop (docs/decisions/0051-heavy-work-in-worker-threads.md): a
 // subpath of its own so a worker thread loads these few modules, not the whole runtime.
 export { computePool, type ComputePool, WorkerPool, type WorkerReply } from './worker-pool.js';
-export { type WorkerEntry, workerModule } from './worker-module.js';
+export { type AreaWorker, type WorkerEntry, workerBundleName, workerModule } from './worker-module.js';
 export { serveTasks } from './compute-thread.js';
 export { errorData, reviveError } from './worker-errors.js';

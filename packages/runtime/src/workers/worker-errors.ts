@@ -36,7 +36,9 @@ export function reviveError(data: Record<string, unknown>): Error {
     case 'NotFoundError':
       return new NotFoundError(String(data.kind), String(data.ref), message);
     default: {
-      const err = new Error(message);
+      // Its name and code kept: an error the runtime translates by name (weather.ts) maps as if thrown here.
+      const err = Object.assign(new Error(message), typeof data.code === 'string' ? { code: data.code } : {});
+      err.name = String(data.name);
       if (typeof data.stack === 'string') err.stack = data.stack;
       return err;
     }

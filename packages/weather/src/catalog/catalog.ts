@@ -1,16 +1,16 @@
 /**
  * The catalog the areas share (docs/architecture.md §4 and §6): products, models and data-transfer
  * products, code-defined defaults plus an optional YAML override, validated with zod at load.
- * Also the deterministic rules derived from them: product time ranges and frame times, model
- * run times and forecast ids, default styles with their ids.
+ * Also the deterministic rules derived from them: product time ranges and records, frame and
+ * forecast ids, default styles with their ids.
  *
  * This package never reads process.env: the caller passes the override path (from its env.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { forecastBoundaryMs } from '../grid-source.js';
-import { derivedId, forecastRunSchedule, isoInstant, latestProductRun } from './product-runs.js';
+import { forecastBoundaryMs } from '../grid/grid-source.js';
+import { forecastRunSchedule, isoInstant, latestProductRun } from './product-runs.js';
 import { DEFAULT_MODELS, DEFAULT_PRODUCTS, DEFAULT_TRANSFER_PRODUCTS, modelId, productId } from './defaults.js';
 import {
   catalogOverrideSchema,
@@ -24,7 +24,7 @@ import {
   type TransferProductDef,
   transferProductDefSchema,
 } from './schema.js';
-import { fieldcastId } from '@fieldcast/ids';
+import { fieldcastId, isUuid } from '@fieldcast/ids';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
@@ -72,10 +72,6 @@ export interface TransferProductRecord {
 export interface LoadCatalogOptions {
   /** path of a YAML override file (see catalogOverrideSchema); none means the defaults alone */
   overridePath?: string;
-}
-
-function isUuid(s: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 }
 
 function issues(error: z.ZodError, where: string): string {
@@ -273,24 +269,9 @@ export function productRecord(p: ProductDef, nowMs: number): ProductRecord {
   };
 }
 
-/**
- * Valid times of a product's frames inside [startMs, endMs] (inclusive), ascending, at most
- * `limit` of them; none for a product without frames.
- */
-export function frameTimes(p: ProductDef, nowMs: number, startMs: number, endMs: number, limit = Number.POSITIVE_INFINITY): number[] {
-  if (!p.hasFrames || p.cadenceMinutes === 0) return [];
-  const range = productTimeRange(p, nowMs);
-  const step = p.cadenceMinutes * MINUTE_MS;
-  const lo = Math.max(startMs, range.startMs);
-  const hi = Math.min(endMs, range.endMs);
-  const out: number[] = [];
-  for (let t = range.startMs + Math.ceil((lo - range.startMs) / step) * step; t <= hi && out.length < limit; t += step) out.push(t);
-  return out;
-}
-
 /** Frame id: UUID v5 of (product name, valid time), the same in every service (docs/architecture.md §3). */
 export function frameId(p: Pick<ProductDef, 'name'>, validMs: number): string {
-  return derivedId(`frame:${p.name}:${isoInstant(validMs)}`);
+  return fieldcastId(`frame:${p.name}:${isoInstant(validMs)}`);
 }
 
 /** The default styles of a product as spec 2.3 Style records. */
@@ -311,73 +292,9 @@ export function transferProductRecord(t: TransferProductDef): TransferProductRec
   return { name: t.name, datasets: `/products/${encodeURIComponent(t.name)}/datasets`, format: t.format };
 }
 
-/** Forecast status (public record, model area). */
-export type ForecastStatus = 'INITIALIZING' | 'INCOMPLETE' | 'COMPLETE' | 'EXPIRED';
-
-export interface ForecastRun {
-  id: string;
-  modelId: string;
-  initMs: number;
-  /** when the run was published */
-  creationMs: number;
-  expirationMs: number;
-}
-
 /** Forecast id: UUID v5 of (model name, init time). */
 export function forecastId(m: Pick<ModelDef, 'name'>, initMs: number): string {
   return fieldcastId('forecast', m.name, isoInstant(initMs));
-}
-
-function run(m: ModelDef, initMs: number): ForecastRun {
-  return {
-    id: forecastId(m, initMs),
-    modelId: m.id,
-    initMs,
-    creationMs: initMs + m.publishDelayMinutes * MINUTE_MS,
-    expirationMs: initMs + m.retentionHours * HOUR_MS,
-  };
-}
-
-/** The newest run published at nowMs (init + publish delay <= now). */
-export function latestForecast(m: ModelDef, nowMs: number): ForecastRun {
-  const every = m.runEveryHours * HOUR_MS;
-  const initMs = Math.floor((nowMs - m.publishDelayMinutes * MINUTE_MS) / every) * every;
-  return run(m, initMs);
-}
-
-/**
- * Published, unexpired runs at nowMs with init time in [startMs, endMs], newest first, at most
- * `limit`. Runs follow the schedule 00Z + k * runEveryHours, so the list is the same everywhere.
- */
-export function forecastRuns(
-  m: ModelDef,
-  nowMs: number,
-  startMs = Number.NEGATIVE_INFINITY,
-  endMs = Number.POSITIVE_INFINITY,
-  limit = 100,
-): ForecastRun[] {
-  const every = m.runEveryHours * HOUR_MS;
-  const latest = latestForecast(m, nowMs).initMs;
-  const oldest = nowMs - m.retentionHours * HOUR_MS;
-  const out: ForecastRun[] = [];
-  for (let t = Math.min(latest, Math.floor(endMs / every) * every); t >= startMs && t > oldest && out.length < limit; t -= every) {
-    out.push(run(m, t));
-  }
-  return out;
-}
-
-/** The run with this id, if it is a run of m that has been published by nowMs. */
-export function findForecast(m: ModelDef, id: string, nowMs: number): ForecastRun | undefined {
-  return forecastRuns(m, nowMs, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY).find(
-    (r) => r.id === id.toLowerCase(),
-  );
-}
-
-/** Status of a run at nowMs. */
-export function forecastStatus(r: ForecastRun, nowMs: number): ForecastStatus {
-  if (nowMs >= r.expirationMs) return 'EXPIRED';
-  if (nowMs < r.creationMs) return nowMs < r.initMs ? 'INITIALIZING' : 'INCOMPLETE';
-  return 'COMPLETE';
 }
 
 /** Valid times of a run: init + k * stepHours up to the horizon. */

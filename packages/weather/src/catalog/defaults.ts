@@ -5,14 +5,11 @@
  */
 import { PRECIPITATION_TYPE_ATTRIBUTES, PRECIPITATION_TYPE_LAYER } from './precipitation-types.js';
 import type { Colorizer, ForecastRunSchedule, ModelDef, ProductDef, TransferProductDef } from './schema.js';
-import { SYNTHETIC_SOURCE_ID } from './sources.js';
+import { SYNTHETIC_HORIZON_HOURS, SYNTHETIC_SOURCE_ID } from './sources.js';
 import { fieldcastId } from '@fieldcast/ids';
 
 /** Start of every synthetic product's frames (spec 4.1: data from the start of 2015). */
 export const CATALOG_START = '2015-01-01T00:00:00Z';
-
-/** Frames reach 16 days past the current hour, the synthetic forecast horizon. */
-const FORECAST_HORIZON_HOURS = 16 * 24;
 
 /** Spec 4.1: degree days up to 7 days in the future. */
 const AGRONOMY_HORIZON_HOURS = 7 * 24;
@@ -116,7 +113,7 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     variable: 'air_temperature',
     aggregationPeriodInMinutes: 0,
     cadenceMinutes: 60,
-    horizonHours: FORECAST_HORIZON_HOURS,
+    horizonHours: SYNTHETIC_HORIZON_HOURS,
     hasFrames: true,
     hasForecasts: true,
     styleableLayers: [{ name: 'air_temperature', type: 'raster', unit: { description: 'degrees Celsius', label: '°C' }, attributes: [] }],
@@ -180,7 +177,7 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     variable: 'precipitation_rate',
     aggregationPeriodInMinutes: 0,
     cadenceMinutes: 60,
-    horizonHours: FORECAST_HORIZON_HOURS,
+    horizonHours: SYNTHETIC_HORIZON_HOURS,
     hasFrames: true,
     hasForecasts: true,
     styleableLayers: [
@@ -275,7 +272,7 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     variable: null,
     aggregationPeriodInMinutes: 0,
     cadenceMinutes: 60,
-    horizonHours: FORECAST_HORIZON_HOURS,
+    horizonHours: SYNTHETIC_HORIZON_HOURS,
     hasFrames: true,
     hasForecasts: true,
     styleableLayers: [{ name: 'relative_humidity', type: 'raster', unit: { description: 'percent', label: '%' }, attributes: [] }],
@@ -302,7 +299,7 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     variable: null,
     aggregationPeriodInMinutes: 60,
     cadenceMinutes: 60,
-    horizonHours: FORECAST_HORIZON_HOURS,
+    horizonHours: SYNTHETIC_HORIZON_HOURS,
     hasFrames: true,
     hasForecasts: true,
     styleableLayers: [
@@ -331,7 +328,7 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     variable: 'surface_downwelling_shortwave_flux_in_air',
     aggregationPeriodInMinutes: 60,
     cadenceMinutes: 60,
-    horizonHours: FORECAST_HORIZON_HOURS,
+    horizonHours: SYNTHETIC_HORIZON_HOURS,
     hasFrames: true,
     hasForecasts: true,
     styleableLayers: [
@@ -397,7 +394,7 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
     variable: 'dew_point_temperature',
     aggregationPeriodInMinutes: 0,
     cadenceMinutes: 60,
-    horizonHours: FORECAST_HORIZON_HOURS,
+    horizonHours: SYNTHETIC_HORIZON_HOURS,
     hasFrames: true,
     hasForecasts: true,
     access: 'restricted',
@@ -452,11 +449,12 @@ export const DEFAULT_MODELS: readonly ModelDef[] = [
     name: 'synthetic-global',
     description: 'Global synthetic forecast model: 4 runs a day, hourly to 16 days',
     source: SYNTHETIC_SOURCE_ID,
-    runEveryHours: 6,
-    horizonHours: 384,
+    // the schedule of the default forecast products: one run of the synthetic world, one timetable
+    runEveryHours: DEFAULT_FORECAST_RUNS.everyHours,
+    horizonHours: SYNTHETIC_HORIZON_HOURS,
     stepHours: 1,
-    publishDelayMinutes: 210,
-    retentionHours: 7 * 24,
+    publishDelayMinutes: DEFAULT_FORECAST_RUNS.publishDelayMinutes,
+    retentionHours: DEFAULT_FORECAST_RUNS.retentionHours,
     variables: [
       { name: 'temperature', description: 'Air temperature at 2 m', unit: C, variable: 'air_temperature' },
       { name: 'dewPoint', description: 'Dewpoint temperature at 2 m', unit: C, variable: 'dew_point_temperature' },

@@ -1,17 +1,57 @@
-export * from './sources.js';
-export * from './schema.js';
-export * from './precipitation-types.js';
+// The catalog's public names, listed so knip sees which of them are used (an `export *` would
+// make every export of these modules public API).
+export { SYNTHETIC_HORIZON_HOURS } from './sources.js';
+export { type ModelDef, type ModelVariable, type ProductDef, type StyleableLayer, type TransferProductDef } from './schema.js';
+export { maskAttributeName, maskAttributeValue, recordAttribute, recordAttributeName } from './precipitation-types.js';
+export { CATALOG_START, DEFAULT_FORECAST_RUNS, productId } from './defaults.js';
 export {
-  DEFAULT_PRODUCTS,
-  DEFAULT_MODELS,
-  DEFAULT_TRANSFER_PRODUCTS,
-  CATALOG_START,
-  DEFAULT_FORECAST_RUNS,
-  productId,
-  modelId,
-  globalCoverage,
-} from './defaults.js';
-export * from './catalog.js';
-export * from './frame-tiles.js';
-export * from './product-runs.js';
-export * from './product-frames.js';
+  Catalog,
+  catalogFromYaml,
+  CatalogError,
+  createCatalog,
+  type DefaultStyle,
+  defaultStyles,
+  forecastId,
+  forecastValidTimes,
+  forecastVariableId,
+  frameId,
+  loadCatalog,
+  type ProductRecord,
+  productRecord,
+  productTimeRange,
+  type TransferProductRecord,
+  transferProductRecord,
+} from './catalog.js';
+export {
+  frameZoomLevels,
+  lonLatToTileXY,
+  pixelCentre,
+  tileAndPixelOf,
+  TILE_SIZE,
+  tileYToLatitude,
+  type ZoomLevels,
+} from './frame-tiles.js';
+export {
+  analysisEndMs,
+  findProductRun,
+  forecastFrameId,
+  forecastRunSchedule,
+  isoInstant,
+  latestProductRun,
+  type ProductRun,
+  productRun,
+  productRuns,
+  type SortOrder,
+} from './product-runs.js';
+export {
+  analysisFrame,
+  FrameIndex,
+  type FrameRecord,
+  type FrameRef,
+  frameRecord,
+  hasFrameIn,
+  productFrames,
+  productFramesVersion,
+  runFrames,
+} from './product-frames.js';
+export { RUN_TRANSITIONS, type RunLifeCycle, runLifeCycle, runStatusAt } from './run-life-cycle.js';

@@ -4,9 +4,8 @@
  * and found by id through an index of their name-based ids
  * (docs/decisions/0120-product-frames-and-forecast-runs.md).
  */
-import { createHash } from 'node:crypto';
-import { FIELDCAST_NAMESPACE } from '@fieldcast/ids';
-import { forecastBoundaryMs } from '../grid-source.js';
+import { fieldcastIdBytes, isUuid } from '@fieldcast/ids';
+import { forecastBoundaryMs } from '../grid/grid-source.js';
 import { frameId, productTimeRange } from './catalog.js';
 import { TILE_SIZE, type ZoomLevels } from './frame-tiles.js';
 import {
@@ -155,11 +154,10 @@ export function runFrames(
 /** Hashes computed between yields to the event loop while the index grows. */
 const CHUNK = 4096;
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A UUID's 128 bits as four 32-bit words. */
 function wordsOfUuid(id: string): [number, number, number, number] | null {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   const hex = id.replace(/-/g, '');
   return [0, 8, 16, 24].map((i) => Number.parseInt(hex.slice(i, i + 8), 16) >>> 0) as [number, number, number, number];
 }
@@ -204,7 +202,6 @@ export class FrameIndex implements FrameIds {
   private growing: Promise<void> | null = null;
   /** the forecast boundary up to which every product is indexed */
   private coveredBoundary = Number.NaN;
-  private readonly namespace = Buffer.from(FIELDCAST_NAMESPACE.replace(/-/g, ''), 'hex');
 
   constructor(private readonly products: readonly ProductDef[]) {
     if (products.length > 255) throw new RangeError('the frame index holds at most 255 products');
@@ -332,13 +329,7 @@ export class FrameIndex implements FrameIds {
       const prefix = `frame:${p.name}:`;
       for (let k = this.covered[i]!; k < target; k++) {
         if ((this.size + 1) * 2 > this.table.length) this.resize(this.table.length * 2);
-        const digest = createHash('sha1')
-          .update(this.namespace)
-          .update(prefix + isoInstant(this.origins[i]! + k * this.steps[i]!), 'utf8')
-          .digest();
-        // UUID v5 (RFC 9562 section 5.5): version 5 in the high half of byte 6, variant 10 in byte 8.
-        digest[6] = (digest[6]! & 0x0f) | 0x50;
-        digest[8] = (digest[8]! & 0x3f) | 0x80;
+        const digest = fieldcastIdBytes(prefix + isoInstant(this.origins[i]! + k * this.steps[i]!));
         const w = this.words[i]!;
         for (let j = 0; j < 4; j++) w[4 * k + j] = digest.readUInt32BE(4 * j);
         this.insert(w[4 * k]!, w[4 * k + 1]!, ((i << 24) | k) >>> 0);

@@ -13,35 +13,14 @@
  *   frame `frame:<product>:<valid>` (`frameId`), a forecast frame
  *   `frame:<product>:<run init>:<valid>`, a run `product-forecast:<product>:<init>`.
  */
-import { createHash } from 'node:crypto';
-import { FIELDCAST_NAMESPACE } from '@fieldcast/ids';
-import { forecastBoundaryMs } from '../grid-source.js';
+import { fieldcastId } from '@fieldcast/ids';
+import { forecastBoundaryMs } from '../grid/grid-source.js';
+import { DEFAULT_FORECAST_RUNS } from './defaults.js';
+import { type RunLifeCycle, runLifeCycle } from './run-life-cycle.js';
 import type { ForecastRunSchedule, ProductDef } from './schema.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
-
-/** What a product without its own schedule runs on: four runs a day, published after 3.5 h, kept 7 days. */
-const FALLBACK_RUNS: ForecastRunSchedule = { everyHours: 6, publishDelayMinutes: 210, retentionHours: 7 * 24 };
-
-const NAMESPACE_BYTES = Buffer.from(FIELDCAST_NAMESPACE.replace(/-/g, ''), 'hex');
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-/**
- * `fieldcastId` of @fieldcast/ids (UUID v5, RFC 9562 section 5.5, of the key joined with `:` in
- * the Fieldcast namespace), with the namespace's bytes parsed once and the digest written out
- * byte by byte: frame lists compute one id per frame, a hundred a page.
- */
-export function derivedId(...key: string[]): string {
-  const b = createHash('sha1')
-    .update(NAMESPACE_BYTES)
-    .update(key.length === 1 ? key[0]! : key.join(':'), 'utf8')
-    .digest();
-  const h = (i: number) => HEX[b[i]!]!;
-  const version = HEX[(b[6]! & 0x0f) | 0x50]!;
-  const variant = HEX[(b[8]! & 0x3f) | 0x80]!;
-  return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${version}${h(7)}-${variant}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
-}
 
 const DAY_MS = 86_400_000;
 /** The first instant of year 10000: from there on toISOString writes six-digit years. */
@@ -74,16 +53,12 @@ export function isoInstant(ms: number): string {
 /** The run schedule of a product with forecasts, else null. */
 export function forecastRunSchedule(p: ProductDef): ForecastRunSchedule | null {
   if (!p.hasForecasts || !p.hasFrames || p.cadenceMinutes === 0) return null;
-  return p.forecastRuns ?? FALLBACK_RUNS;
+  return p.forecastRuns ?? DEFAULT_FORECAST_RUNS;
 }
 
-/** A forecast run of a product (the platform forecast record of the public record). */
-export interface ProductRun {
+/** A forecast run of a product (the platform forecast record of the public record), with its life cycle. */
+export interface ProductRun extends RunLifeCycle {
   id: string;
-  initMs: number;
-  /** when every frame of the run is published */
-  creationMs: number;
-  expirationMs: number;
 }
 
 /** Run ids by product name and init time: every frame list and run lookup names the live runs. */
@@ -98,24 +73,18 @@ export function productRunId(p: Pick<ProductDef, 'name'>, initMs: number): strin
   let id = ids.get(initMs);
   if (id === undefined) {
     if (ids.size >= RUN_IDS_MAX) ids.clear();
-    ids.set(initMs, (id = derivedId(`product-forecast:${p.name}:${isoInstant(initMs)}`)));
+    ids.set(initMs, (id = fieldcastId(`product-forecast:${p.name}:${isoInstant(initMs)}`)));
   }
   return id;
 }
 
 /** Id of a forecast frame: UUID v5 of `frame:<product>:<run init>:<valid>`. */
 export function forecastFrameId(p: Pick<ProductDef, 'name'>, initMs: number, validMs: number): string {
-  return derivedId(`frame:${p.name}:${isoInstant(initMs)}:${isoInstant(validMs)}`);
+  return fieldcastId(`frame:${p.name}:${isoInstant(initMs)}:${isoInstant(validMs)}`);
 }
 
 export function productRun(p: ProductDef, initMs: number): ProductRun {
-  const s = forecastRunSchedule(p) ?? FALLBACK_RUNS;
-  return {
-    id: productRunId(p, initMs),
-    initMs,
-    creationMs: initMs + s.publishDelayMinutes * MINUTE_MS,
-    expirationMs: initMs + s.retentionHours * HOUR_MS,
-  };
+  return { id: productRunId(p, initMs), ...runLifeCycle(initMs, forecastRunSchedule(p) ?? DEFAULT_FORECAST_RUNS) };
 }
 
 /** The newest run published by nowMs (init + publish delay <= now), or null for a product without forecasts. */

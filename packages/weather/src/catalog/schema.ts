@@ -4,14 +4,15 @@
  * data-transfer products (spec 2.5). The code-defined defaults and a YAML override are both
  * validated with these at load, so a bad override fails at start-up, not at the first request.
  */
+import { UUID_PATTERN } from '@fieldcast/ids';
 import { z } from 'zod';
-import type { VariableId } from '../grid-source.js';
+import type { VariableId } from '../grid/grid-source.js';
 import { SYNTHETIC_VARIABLES } from '../synthetic/variables.js';
 
 const VARIABLE_IDS = SYNTHETIC_VARIABLES.map((v) => v.id) as [VariableId, ...VariableId[]];
 export const variableIdSchema = z.enum(VARIABLE_IDS);
 
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
+const uuid = z.string().regex(UUID_PATTERN, 'must be a UUID');
 /** Names are used in URL paths in place of ids (spec 4.3, 4.6, 4.9). */
 const name = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" and "-" only');
 const isoInstant = z
@@ -146,7 +147,6 @@ export const transferProductDefSchema = z.object({
 
 export type Colorizer = z.infer<typeof colorizerSchema>;
 export type StyleableLayer = z.infer<typeof styleableLayerSchema>;
-export type StyleDef = z.infer<typeof styleDefSchema>;
 export type ProductDef = z.infer<typeof productDefSchema>;
 export type ForecastRunSchedule = z.infer<typeof forecastRunScheduleSchema>;
 export type ModelVariable = z.infer<typeof modelVariableSchema>;

@@ -9,3 +9,6 @@ export const SYNTHETIC_SOURCE_ID = 'synthetic';
 
 export const SYNTHETIC_ANALYSIS_PRODUCT = 'synthetic-analysis';
 export const SYNTHETIC_FORECAST_PRODUCT = 'synthetic-forecast';
+
+/** How far past the current hour the synthetic forecast reaches: 16 days, the horizon of its default products and model. */
+export const SYNTHETIC_HORIZON_HOURS = 16 * 24;

@@ -4,7 +4,6 @@
  */
 
 export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
 
 /** Days since 1970-01-01 of the civil date y-m-d (m 1..12). */
 function daysFromCivil(y: number, m: number, d: number): number {

@@ -9,7 +9,7 @@ import { noiseField } from './noise.js';
 export const LAPSE_RATE_K_PER_M = 0.0065;
 
 /** Mean tropical year, days. */
-const TROPICAL_YEAR_DAYS = 365.2422;
+export const TROPICAL_YEAR_DAYS = 365.2422;
 
 /** Days from 1970-01-01 to 2000-01-01, so the seasonal phase is anchored to a fixed calendar. */
 const DAYS_1970_TO_2000 = 10957;

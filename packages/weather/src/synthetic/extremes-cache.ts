@@ -3,7 +3,7 @@
  * (point-chunk-cache.ts): the degree days of a location over a year (docs/architecture.md §6)
  * read the same days again and again.
  */
-import type { DailyExtremes } from '../grid-source.js';
+import type { DailyExtremes } from '../grid/grid-source.js';
 import { PointChunkCache } from './point-chunk-cache.js';
 
 /** Days per chunk: a year's request touches six or seven. */

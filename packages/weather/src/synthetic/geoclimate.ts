@@ -1,9 +1,10 @@
 /**
- * The temperature climate of the synthetic world from Earth's geography (docs/architecture.md §6,
- * docs/decisions/0080-geographic-temperature-climate.md): for every place, the annual mean at sea
- * level, the half-range of the annual cycle and its lag behind the solstice, from latitude and
- * the land, sea, coast and upwind land around it. One set of global parameters; no place has a
- * correction of its own.
+ * The climate of the synthetic world from Earth's geography (docs/architecture.md §6,
+ * docs/decisions/0080-geographic-temperature-climate.md, 0083-precipitation-climate.md): for
+ * every place, the annual mean temperature at sea level, the half-range of its annual cycle and
+ * its lag behind the solstice, and the terms of its cloud and precipitation climate (read by
+ * cloud-climate.ts and precipitation-climate.ts), from latitude and the land, sea, coast and
+ * upwind land around it. One set of global parameters; no place has a correction of its own.
  *
  * The terms are evaluated at the nodes of a fixed 0.25 degree lattice (so a value never depends
  * on the shape of the request) and interpolated bilinearly to the cells; the lapse rate is then
@@ -11,10 +12,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { earthGeography, GEOGRAPHY_FILE, type Geography } from '@fieldcast/geography';
-import { LAPSE_RATE_K_PER_M, yearAngle } from './climate.js';
+import { LAPSE_RATE_K_PER_M, TROPICAL_YEAR_DAYS, yearAngle } from './climate.js';
 import { ClimateLattice, climateCacheDir, NODE_DEG, NODE_FIELDS, nodeOffset } from './climate-lattice.js';
-import { cloudBias } from './clouds.js';
 import { COLDEST, type TemperatureTerms, WARMEST } from './geoclimate-coefficients.js';
+import { DAYS_PER_MONTH, precipitationClimateAt } from './precipitation-climate.js';
 import {
   PRECIPITATION_MEAN,
   PRECIPITATION_SEASON,
@@ -636,7 +637,6 @@ const PRECIPITATION_PEAK_DAY = 196.5;
 
 /** Day of year of the June solstice. */
 const SOLSTICE_DAY = 172;
-const TROPICAL_YEAR_DAYS = 365.2422;
 const w0 = (2 * Math.PI) / TROPICAL_YEAR_DAYS;
 
 export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, geo: Geography = earthGeography()): CellClimate {
@@ -711,86 +711,6 @@ export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, ge
   }
   return { mean, seasonCos, seasonSin, cloudShift, monsoonCos, monsoonSin, precipLog, precipCos, precipSin };
 }
-
-/**
- * The cloud field's bias at a point and time (clouds.ts `cloudFraction`): the latitude's zonal
- * bias (clouds.ts `cloudBias`, passed in: it is per row) shifted by the place's deserts and
- * monsoon, and at least the bias a month of the place's precipitation climate needs
- * (wetCloudBias): rain falls only from thick cloud (precipitation.ts), so a wet month is a cloudy
- * one wherever it is, under the subtropical highs' latitudes too (the humid subtropical east
- * coasts: Florida, southern China, southern Brazil).
- */
-export function cloudBiasAt(
-  c: Pick<CellClimate, 'cloudShift' | 'monsoonCos' | 'monsoonSin' | 'precipLog' | 'precipCos' | 'precipSin'>,
-  k: number,
-  zonalBias: number,
-  cosAngle: number,
-  sinAngle: number,
-): number {
-  const geographic = zonalBias + c.cloudShift[k]! + c.monsoonCos[k]! * cosAngle + c.monsoonSin[k]! * sinAngle;
-  const wet = wetCloudBias(c.precipLog[k]! + c.precipCos[k]! * cosAngle + c.precipSin[k]! * sinAngle);
-  return geographic > wet ? geographic : wet;
-}
-
-/**
- * cloudBiasAt for every cell of a block on a UTC day (at its noon), into out: the annual cycles
- * move the bias by a few hundredths a day, so hourly fields take it once a day.
- */
-export function cloudBiasOfDay(
-  block: Pick<CellClimate, 'cloudShift' | 'monsoonCos' | 'monsoonSin' | 'precipLog' | 'precipCos' | 'precipSin'> & {
-    lats: ArrayLike<number>;
-    nCols: number;
-  },
-  day: number,
-  out: Float64Array,
-): Float64Array {
-  const angle = yearAngle(24 * day + 12),
-    ca = Math.cos(angle),
-    sa = Math.sin(angle);
-  for (let r = 0; r < block.lats.length; r++) {
-    const zonal = cloudBias(block.lats[r]!);
-    for (let c = r * block.nCols, e = c + block.nCols; c < e; c++) out[c] = cloudBiasAt(block, c, zonal, ca, sa);
-  }
-  return out;
-}
-
-/**
- * The least cloud bias of a month of ln(P + 3) = logMm, P in mm: -0.6 at 15 mm (cloud thick
- * enough to rain a few hours a month: precipitation.ts MAX_BOOST), rising linearly in the
- * logarithm to 0 (half the sky covered on average) at 200 mm and no further.
- */
-function wetCloudBias(logMm: number): number {
-  const b = WET_CLOUD_BIAS_AT_LOW + WET_CLOUD_SLOPE * (logMm - WET_CLOUD_LOW_LOG);
-  return b < 0 ? b : 0;
-}
-const WET_CLOUD_BIAS_AT_LOW = -0.6;
-const WET_CLOUD_LOW_LOG = Math.log(15 + 3);
-const WET_CLOUD_SLOPE = -WET_CLOUD_BIAS_AT_LOW / (Math.log(200 + 3) - WET_CLOUD_LOW_LOG);
-
-/** Offset of the precipitation climate's logarithm, mm a month: L = ln(P + 3) keeps dry months finite. */
-export const PRECIPITATION_LOG_OFFSET_MM = 3;
-
-/**
- * The wettest month the climate gives anywhere, mm: the wettest annual normal on record
- * (Mawsynram, about 11,870 mm) spread over its months, and near the climatology's saturation
- * (1,024 mm, docs/data-sources.md). A fitted form can extrapolate past any climate on Earth where
- * no cell constrained it; the cap keeps a month, and so an hour's rate, within what the Earth
- * knows (docs/decisions/0083-precipitation-climate.md).
- */
-export const WETTEST_MONTH_MM = 1000;
-
-/** Mean precipitation, mm a day, of the climate at a cell and a time of year: (e^L - 3) / (days a month), at most WETTEST_MONTH_MM a month. */
-export function precipitationClimateAt(
-  c: Pick<CellClimate, 'precipLog' | 'precipCos' | 'precipSin'>,
-  k: number,
-  cosAngle: number,
-  sinAngle: number,
-): number {
-  const mm = Math.exp(c.precipLog[k]! + c.precipCos[k]! * cosAngle + c.precipSin[k]! * sinAngle) - PRECIPITATION_LOG_OFFSET_MM;
-  return mm > 0 ? Math.min(mm, WETTEST_MONTH_MM) / DAYS_PER_MONTH : 0;
-}
-
-const DAYS_PER_MONTH = TROPICAL_YEAR_DAYS / 12;
 
 /**
  * The climate of the centres of the 1 degree tiles severe weather is drawn on (severe.ts,

@@ -15,7 +15,8 @@
 import type { Block } from './block.js';
 import { yearAngle } from './climate.js';
 import { CLOUD_NOISE, cloudFraction } from './clouds.js';
-import { cloudBiasOfDay, precipitationClimateAt } from './geoclimate.js';
+import { cloudBiasOfDay } from './cloud-climate.js';
+import { precipitationClimateAt } from './precipitation-climate.js';
 import { BlockNoise, noiseField } from './noise.js';
 
 export const PRECIPITATION_TYPE = { none: 0, rain: 1, snow: 2, freezingRain: 3, icePellets: 4 } as const;

@@ -10,7 +10,7 @@
 import type { Block } from './block.js';
 import { dayOfYearOf } from './calendar.js';
 import { CLOUD_NOISE, cloudFraction } from './clouds.js';
-import { cloudBiasOfDay } from './geoclimate.js';
+import { cloudBiasOfDay } from './cloud-climate.js';
 import { BlockNoise } from './noise.js';
 import {
   clearSkyRadiation,

@@ -16,7 +16,7 @@
  * Everything is drawn from integer hashes of (tile, day, storm, item), so the same query gives the
  * same events in every process, and an event's id is the UUID v5 of that key.
  */
-import type { BBox, TimeRange } from '../grid-source.js';
+import type { BBox, TimeRange } from '../grid/grid-source.js';
 import { fieldcastId } from '@fieldcast/ids';
 import { anomalyScale, TEMPERATURE_ANOMALY } from './climate.js';
 import { isLandAt, landFractionAt } from '@fieldcast/geography';

@@ -8,7 +8,12 @@
  * (point-chunk-cache.ts), and the static terms of the 2 x 2 grid points of recent point reads
  * (block.ts).
  */
-import { SYNTHETIC_ANALYSIS_PRODUCT, SYNTHETIC_FORECAST_PRODUCT, SYNTHETIC_SOURCE_ID } from '../catalog/sources.js';
+import {
+  SYNTHETIC_ANALYSIS_PRODUCT,
+  SYNTHETIC_FORECAST_PRODUCT,
+  SYNTHETIC_HORIZON_HOURS,
+  SYNTHETIC_SOURCE_ID,
+} from '../catalog/sources.js';
 import {
   type BBox,
   type DailyExtremes,
@@ -24,20 +29,17 @@ import {
   type TimeRange,
   type VariableId,
   type VariableInfo,
-} from '../grid-source.js';
+} from '../grid/grid-source.js';
 import { type Block, makeBlock } from './block.js';
-import { DAY_MS, HOUR_MS } from './calendar.js';
+import { HOUR_MS } from './calendar.js';
 import { PointExtremesCache } from './extremes-cache.js';
 import { PointChunkCache } from './point-chunk-cache.js';
-import { computeDailyExtremes, computeEtInputs, computeField } from './fields.js';
+import { computeDailyExtremes, computeEtInputs, computeVariable } from './block-variables.js';
 import { type SevereEvent, type SevereKind, severeEvents } from './severe.js';
 import { SYNTHETIC_VARIABLES, syntheticVariable } from './variables.js';
 
 /** First instant the synthetic world covers (spec 4.1: degree days from the start of 2015). */
 export const SYNTHETIC_START_MS = Date.UTC(2015, 0, 1);
-
-/** How far past the current hour the synthetic forecast reaches, days. */
-export const SYNTHETIC_HORIZON_DAYS = 16;
 
 /** The native grid: 0.01 degree cell centres from -90/-180 (lon 180 is the same as -180). */
 export const SYNTHETIC_GRID: GridSpec = { lat0: -90, lon0: -180, dLat: 0.01, dLon: 0.01, nLat: 18001, nLon: 36000 };
@@ -150,7 +152,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
   }
 
   coverage(): TimeRange {
-    return { startMs: SYNTHETIC_START_MS, endMs: forecastBoundaryMs(this.now()) + SYNTHETIC_HORIZON_DAYS * DAY_MS };
+    return { startMs: SYNTHETIC_START_MS, endMs: forecastBoundaryMs(this.now()) + SYNTHETIC_HORIZON_HOURS * HOUR_MS };
   }
 
   variables(): VariableInfo[] {
@@ -244,7 +246,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
       if (nCells === 0 || axis.n === 0) return this.windowOf(info, cells, axis, new Float32Array(0));
       if (extremes && (info.id === TMAX || info.id === TMIN))
         return this.windowOf(info, cells, axis, info.id === TMAX ? extremes.tmax : extremes.tmin);
-      return this.windowOf(info, cells, axis, computeField(info.id, blockOf(), axis.i0, axis.n));
+      return this.windowOf(info, cells, axis, computeVariable(info.id, blockOf(), axis.i0, axis.n));
     });
   }
 
@@ -310,7 +312,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
         ? this.pointDailyExtremes(p, axis)[variable === TMAX ? 'tmax' : 'tmin']
         : info.stepMs === HOUR_MS
           ? this.pointHourlyField(info.id, p, axis)
-          : computeField(variable, this.pointBlock(p), axis.i0, axis.n);
+          : computeVariable(variable, this.pointBlock(p), axis.i0, axis.n);
     if (variable === 'precipitation_type') {
       // A category cannot be interpolated: take the nearest grid point.
       const k = (p.fy < 0.5 ? 0 : 2) + (p.fx < 0.5 ? 0 : 1);
@@ -333,7 +335,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
     let cache = this.pointHourly.get(variable);
     if (!cache) this.pointHourly.set(variable, (cache = new PointChunkCache(['values'], HOUR_CHUNK, this.pointHourChunks, HOUR_CHUNK)));
     return cache.read(p.i, p.j0, p.j1, axis.i0, axis.n, (firstHour, hours) => ({
-      values: computeField(variable, this.pointBlock(p), firstHour, hours),
+      values: computeVariable(variable, this.pointBlock(p), firstHour, hours),
     })).values;
   }
 
@@ -415,7 +417,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
     const nCells = cells.lats.length * cells.lons.length;
     this.checkSize(nCells * axis.n);
     const values =
-      nCells === 0 || axis.n === 0 ? new Float32Array(0) : computeField(info.id, makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
+      nCells === 0 || axis.n === 0 ? new Float32Array(0) : computeVariable(info.id, makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
     return this.windowOf(info, cells, axis, values);
   }
 

@@ -33,7 +33,7 @@
  */
 import type { Block } from './block.js';
 import { dayOfYearOf } from './calendar.js';
-import { cloudBiasAt } from './geoclimate.js';
+import { cloudBiasAt } from './cloud-climate.js';
 import {
   anomalyScale,
   diurnalRange,

@@ -2,7 +2,7 @@
  * The variables of the synthetic source with their CF standard names (CF Standard Name Table)
  * and UDUNITS units.
  */
-import type { VariableId, VariableInfo } from '../grid-source.js';
+import type { VariableInfo } from '../grid/grid-source.js';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -96,8 +96,4 @@ const BY_ID = new Map<string, VariableInfo>(SYNTHETIC_VARIABLES.map((v) => [v.id
 
 export function syntheticVariable(id: string): VariableInfo | undefined {
   return BY_ID.get(id);
-}
-
-export function isVariableId(id: string): id is VariableId {
-  return BY_ID.has(id);
 }

@@ -4,7 +4,7 @@
  * the GridSource contract promises (grid-source.ts). Stores keep the data in the units they
  * arrived in; conversion happens on read, so an ingested store stays a lossless copy.
  */
-import type { VariableId } from '../grid-source.js';
+import type { VariableId } from '../grid/grid-source.js';
 
 /** Canonical units per VariableId, as documented in grid-source.ts. */
 export const CANONICAL_UNITS: Record<VariableId, string> = {

@@ -22,13 +22,13 @@ import {
   type TimeRange,
   type VariableId,
   type VariableInfo,
-} from '../grid-source.js';
+} from '../grid/grid-source.js';
 import {
   dailyExtremesAtBySingleReads,
   dailyExtremesInBySingleReads,
   etInputsAtBySingleReads,
   etInputsInBySingleReads,
-} from '../batched-reads.js';
+} from '../grid/batched-reads.js';
 import { decodeCfTimes, parseCfTimeUnits, regularAxis } from './cf-time.js';
 import { CANONICAL_UNITS, CF_IDENTITY, identifyVariable, unitConversion } from './cf-variables.js';
 import { chunkCache, type DecodedChunk } from './chunk-cache.js';

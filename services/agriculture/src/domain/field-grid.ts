@@ -1,6 +1,6 @@
 import { polygonsBBox, unwrapLongitudes, type CellGrid, type PolygonCoordinates } from '@fieldcast/geo';
 import type { DegreeDayQuery } from '@fieldcast/schemas';
-import type { BBox, GridSource, TimeRange } from '@fieldcast/weather';
+import { type BBox, type GridSource, type TimeRange, windowParts } from '@fieldcast/weather';
 import { dailyExtremesIn, dailyGrid } from './daily-temperatures.js';
 import { cellTotals, degreeDayRule } from './degree-day-totals.js';
 import type { FieldRecord } from './fields.js';
@@ -130,12 +130,8 @@ export async function fieldGrid(
   const { polygons, shifts } = unwrapLongitudes(field.polygons);
   const [w, s, e, n] = polygonsBBox(polygons);
   const spec = dailyGrid(source, [Math.max(-180, w), s, Math.min(180, e), n], days);
-  const west = w - spec.dLon * cells,
-    east = e + spec.dLon * cells;
-  const south = Math.max(-90, s - spec.dLat * cells),
-    north = Math.min(90, n + spec.dLat * cells);
-  let grid = await totalsIn(source, [Math.max(-180, west), south, Math.min(180, east), north], days, query);
-  if (east > 180) grid = besides(grid, await totalsIn(source, [-180, south, Math.min(180, east - 360), north], days, query), 360);
-  if (west < -180) grid = besides(grid, await totalsIn(source, [Math.max(-180, west + 360), south, 180, north], days, query), -360);
+  const [main, ...beyond] = windowParts([w, s, e, n], spec, cells);
+  let grid = await totalsIn(source, main!.bbox, days, query);
+  for (const part of beyond) grid = besides(grid, await totalsIn(source, part.bbox, days, query), part.shift);
   return { polygons, shifts, grid: cover ? extendedTo(grid, [w, s, e, n]) : grid };
 }

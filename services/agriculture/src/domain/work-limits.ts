@@ -1,7 +1,7 @@
 import { polygonsBBox, unwrapLongitudes } from '@fieldcast/geo';
 import { RequestTooLargeError } from '@fieldcast/kit';
 import { dateMs, type DegreeDayQuery } from '@fieldcast/schemas';
-import type { GridSource, TimeRange } from '@fieldcast/weather';
+import { centresWithin, type GridSource, type TimeRange } from '@fieldcast/weather';
 import { dailyGrid } from './daily-temperatures.js';
 import type { FieldRecord } from './fields.js';
 
@@ -31,10 +31,6 @@ export function dayCount(query: DegreeDayQuery): number {
   return Math.round((endMs - startMs) / DAY_MS) + 1;
 }
 
-/** Cell centres origin + k d within lo..hi, as a window read selects them (centres inside the bbox). */
-const centres = (lo: number, hi: number, origin: number, d: number) =>
-  Math.max(0, Math.floor((hi - origin) / d + 1e-9) - Math.ceil((lo - origin) / d - 1e-9) + 1);
-
 /**
  * Cells of the window a field result (margin 0.5 cell) or its contours (margin 1 cell) read: the
  * field's bbox in one continuous longitude frame, grown by the margin, on the grid its daily
@@ -46,7 +42,9 @@ export function fieldWindowCells(source: GridSource, field: FieldRecord, days: T
   const spec = dailyGrid(source, [Math.max(-180, w), s, Math.min(180, e), n], days);
   const south = Math.max(-90, s - spec.dLat * margin),
     north = Math.min(90, n + spec.dLat * margin);
-  return centres(w - spec.dLon * margin, e + spec.dLon * margin, spec.lon0, spec.dLon) * centres(south, north, spec.lat0, spec.dLat);
+  return (
+    centresWithin(w - spec.dLon * margin, e + spec.dLon * margin, spec.lon0, spec.dLon) * centresWithin(south, north, spec.lat0, spec.dLat)
+  );
 }
 
 /** The work of each degree-day request, in cell-days. */
@@ -60,12 +58,13 @@ export const degreeDayWork = {
     fieldWindowCells(source, field, daysOf(query), 1) * dayCount(query),
 };
 
-const thousands = (n: number) => n.toLocaleString('en');
-
 /** Refuses, before anything is computed, a request whose work is over the limit. */
 export function checkWork(cellDays: number, limit = MAX_DEGREE_DAY_CELL_DAYS): void {
-  if (cellDays <= limit) return;
-  throw new RequestTooLargeError(
-    `This request needs ${thousands(cellDays)} cell-days (grid cells x days); the limit is ${thousands(limit)}. Ask for fewer days or a smaller field.`,
-  );
+  RequestTooLargeError.refuseOver(cellDays, {
+    limit,
+    subject: 'request',
+    unit: 'cell-days',
+    meaning: 'grid cells x days',
+    advice: 'Ask for fewer days or a smaller field.',
+  });
 }

@@ -1,10 +1,9 @@
+import { isUuid } from '@fieldcast/ids';
 import { cloudEventProblem, parseTopic, type CloudEvent } from '@fieldcast/bus';
 import { areaAppId } from './apps.js';
 import { EVENT_STATUS, type NewEvent } from './event.js';
 
 export class PoisonMessage extends Error {}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const VERBS: Record<string, string> = {
   created: 'was created',
@@ -34,7 +33,7 @@ function describedEvent(
   const out: { origin?: { namespace: string; id: string }; namespace?: string; message?: string } = {};
   if (origin !== undefined) {
     const o = origin as Record<string, unknown> | null;
-    if (!o || !ownNamespace(o.namespace) || typeof o.id !== 'string' || !UUID.test(o.id))
+    if (!o || !ownNamespace(o.namespace) || typeof o.id !== 'string' || !isUuid(o.id))
       throw new PoisonMessage(`data.event.origin is not a resource of ${area}`);
     out.origin = { namespace: o.namespace, id: o.id.toLowerCase() };
   }
@@ -67,15 +66,15 @@ export function eventFromCloudEvent(topic: string, raw: string, newId: string, n
   const problem = cloudEventProblem(value);
   if (problem) throw new PoisonMessage(`not a CloudEvent: ${problem}`);
   const ce = value as CloudEvent<unknown>;
-  if (!UUID.test(ce.subject)) throw new PoisonMessage('subject is not a resource UUID');
+  if (!isUuid(ce.subject)) throw new PoisonMessage('subject is not a resource UUID');
   const account = ce.data.account;
-  if (account !== null && (typeof account !== 'string' || !UUID.test(account)))
+  if (account !== null && (typeof account !== 'string' || !isUuid(account)))
     throw new PoisonMessage('data.account is neither null nor a UUID');
   const action = ce.type.split('.')[2]!;
   const described = describedEvent(ce.data.event, where.area);
   const origin = described.origin ?? { namespace: `${where.area}/${where.resource}`, id: ce.subject };
   const related = Array.isArray(ce.data.related)
-    ? ce.data.related.filter((r) => r && typeof r.namespace === 'string' && UUID.test(String(r.id)))
+    ? ce.data.related.filter((r) => r && typeof r.namespace === 'string' && isUuid(String(r.id)))
     : [];
   const tagged = [origin, ...related.filter((r) => r.id !== origin.id || r.namespace !== origin.namespace)];
   const noun = ce.type.split('.')[1]!;

@@ -1,16 +1,17 @@
 import { cellWeights, unwrapLongitudes, polygonsBBox } from '@fieldcast/geo';
-import { InvalidRequestError, RequestTooLargeError, UnavailableError } from '@fieldcast/kit';
+import { RequestTooLargeError, UnavailableError } from '@fieldcast/kit';
 import type { HourlyQuery } from '@fieldcast/schemas';
 import { millimetresToInches } from '@fieldcast/science';
 import {
   answeringSource,
   type BBox,
+  centresWithin,
   type GridSource,
-  GridRequestError,
   type GridWindow,
   type PointSeries,
   type TimeRange,
   type VariableId,
+  windowParts,
 } from '@fieldcast/weather';
 import type { AssetRecord } from './assets.js';
 import { elevationFromPressure } from './elevation.js';
@@ -45,11 +46,6 @@ const round = (x: number, decimals: number) => {
   return r === 0 ? 0 : r;
 };
 
-/** A GridRequestError is the caller's fault: 400 with its code as the problem id (docs/interface.md §3). */
-function asRequestError(err: unknown): unknown {
-  return err instanceof GridRequestError ? new InvalidRequestError(err.code, err.message) : err;
-}
-
 const missing = () =>
   new UnavailableError('weather_data_missing', 'The weather source has no values for some of these hours at this place; try again later');
 
@@ -69,11 +65,13 @@ export function windHeightOf(source: GridSource): number {
 
 /** Refuses, before anything is read, a series whose work is over the limit. */
 export function checkWork(cellHours: number): void {
-  if (cellHours <= MAX_SERIES_CELL_HOURS) return;
-  const n = (x: number) => x.toLocaleString('en');
-  throw new RequestTooLargeError(
-    `This series needs ${n(cellHours)} cell-hours (weather grid cells x hours read); the limit is ${n(MAX_SERIES_CELL_HOURS)}. Ask for fewer hours or a smaller asset.`,
-  );
+  RequestTooLargeError.refuseOver(cellHours, {
+    limit: MAX_SERIES_CELL_HOURS,
+    subject: 'series',
+    unit: 'cell-hours',
+    meaning: 'weather grid cells x hours read',
+    advice: 'Ask for fewer hours or a smaller asset.',
+  });
 }
 
 /** Index of the stamp at range.startMs in a series or window read for that range; a read that starts later lacks hours. */
@@ -97,15 +95,13 @@ async function pointValues(source: GridSource, quantity: HourlyQuantity, lon: nu
     const [t, td] = await Promise.all([
       source.pointSeries('air_temperature', lon, lat, range),
       source.pointSeries('dew_point_temperature', lon, lat, range),
-    ]).catch((err) => Promise.reject(asRequestError(err)));
+    ]);
     const k0 = firstIndex(t.startMs, t.stepMs, range.startMs);
     checkLength(t, k0 + hours + 1);
     relativeHumidityHours({ offset: k0, stride: 1, temperature: t.values, dewpoint: td.values }, 0, hours, values);
     return { values, products: productsJson((i) => t.productOf(k0 + i), 0, hours) };
   }
-  const [inputs, elevation] = await Promise.all([source.etInputsAt(lon, lat, range), pointElevation(source, lon, lat, range)]).catch(
-    (err) => Promise.reject(asRequestError(err)),
-  );
+  const [inputs, elevation] = await Promise.all([source.etInputsAt(lon, lat, range), pointElevation(source, lon, lat, range)]);
   const t = inputs.airTemperature;
   const k0 = firstIndex(t.startMs, t.stepMs, range.startMs);
   checkLength(t, k0 + lead + hours + 1);
@@ -146,42 +142,15 @@ async function pointElevation(source: GridSource, lon: number, lat: number, rang
   return z !== undefined && Number.isFinite(z) ? z : undefined;
 }
 
-/** Cell centres origin + k d within lo..hi, as a window read selects them. */
-const centres = (lo: number, hi: number, origin: number, d: number) =>
-  Math.max(0, Math.floor((hi - origin) / d + 1e-9) - Math.ceil((lo - origin) / d - 1e-9) + 1);
-
-/** One window read of an asset: its bbox, and the longitude added to its cells to meet the asset's frame. */
-interface WindowPart {
-  bbox: BBox;
-  shift: number;
-}
-
-/**
- * The windows that hold every cell the asset touches: the cells whose centres lie within half a
- * cell of its bbox, taken in one continuous longitude frame (RFC 7946 section 3.1.9 sends a
- * polygon at the antimeridian cut at ±180); the part past ±180 is read from the other end of the
- * grid and moved a turn.
- */
-function windowParts(polygons: number[][][][], dLat: number, dLon: number): WindowPart[] {
-  const [w, s, e, n] = polygonsBBox(polygons);
-  const south = Math.max(-90, s - dLat / 2),
-    north = Math.min(90, n + dLat / 2);
-  const west = w - dLon / 2,
-    east = e + dLon / 2;
-  const parts: WindowPart[] = [{ bbox: [Math.max(-180, west), south, Math.min(180, east), north], shift: 0 }];
-  if (east > 180) parts.push({ bbox: [-180, south, Math.min(180, east - 360), north], shift: 360 });
-  if (west < -180) parts.push({ bbox: [Math.max(-180, west + 360), south, 180, north], shift: -360 });
-  return parts;
-}
-
 /** The asset in one longitude frame, the grid its weather comes on and the windows that hold its cells. */
 function assetWindows(source: GridSource, asset: AssetRecord, range: TimeRange) {
   const { polygons } = unwrapLongitudes([asset.polygon]);
   const [w, s, e, n] = polygonsBBox(polygons);
   const grid = answeringSource(source, 'air_temperature', { bbox: [Math.max(-180, w), s, Math.min(180, e), n] }, range).grid;
-  const parts = windowParts(polygons, grid.dLat, grid.dLon);
+  // the cells whose centres lie within half a cell of the asset's bbox
+  const parts = windowParts(polygonsBBox(polygons), grid, 0.5);
   const cells = parts.reduce(
-    (sum, p) => sum + centres(p.bbox[0], p.bbox[2], grid.lon0, grid.dLon) * centres(p.bbox[1], p.bbox[3], grid.lat0, grid.dLat),
+    (sum, p) => sum + centresWithin(p.bbox[0], p.bbox[2], grid.lon0, grid.dLon) * centresWithin(p.bbox[1], p.bbox[3], grid.lat0, grid.dLat),
     0,
   );
   return { polygons, parts, cells };
@@ -203,7 +172,7 @@ async function assetValues(source: GridSource, quantity: HourlyQuantity, asset: 
   const one = new Float64Array(hours);
   const windHeight = windHeightOf(source);
   for (const part of parts) {
-    const read = await readWindows(source, quantity, part.bbox, range).catch((err) => Promise.reject(asRequestError(err)));
+    const read = await readWindows(source, quantity, part.bbox, range);
     const t = read.temperature;
     if (t.lats.length === 0 || t.lons.length === 0) continue;
     const lons = Float64Array.from(t.lons, (lon) => lon + part.shift);

@@ -6,9 +6,9 @@
  * (docs/decisions/0142-forecast-events-from-the-clock.md).
  */
 import type { ModelForecastRecord, ModelForecastStatus } from '@fieldcast/schemas';
-import { CATALOG_START, type ModelDef } from '@fieldcast/weather';
+import { CATALOG_START, type ModelDef, RUN_TRANSITIONS } from '@fieldcast/weather';
 import { forecastRecord } from './records.js';
-import { runAt, TRANSITIONS } from './runs.js';
+import { runAt } from './runs.js';
 
 const HOUR_MS = 3_600_000;
 const FIRST_INIT_MS = Date.parse(CATALOG_START);
@@ -47,12 +47,12 @@ export function transitionsBetween(models: readonly ModelDef[], fromMs: number, 
     const oldestInit = fromMs - m.retentionHours * HOUR_MS;
     for (let t = Math.floor(toMs / every) * every; t > oldestInit - every && t >= FIRST_INIT_MS; t -= every) {
       const run = runAt(m, t);
-      for (const { status, at } of TRANSITIONS) {
+      for (const { status, at } of RUN_TRANSITIONS) {
         const atMs = at(run);
         if (atMs > fromMs && atMs <= toMs) out.push({ atMs, status, model: m, forecast: { ...forecastRecord(run, atMs), status } });
       }
     }
   }
-  const order = (s: ModelForecastStatus) => TRANSITIONS.findIndex((x) => x.status === s);
+  const order = (s: ModelForecastStatus) => RUN_TRANSITIONS.findIndex((x) => x.status === s);
   return out.sort((a, b) => a.atMs - b.atMs || order(a.status) - order(b.status) || a.forecast.id.localeCompare(b.forecast.id));
 }

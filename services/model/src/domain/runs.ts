@@ -1,68 +1,50 @@
 /**
- * Forecast runs and their life cycle (docs/interface.md §7;
+ * Forecast runs of the model area (docs/interface.md §7;
  * docs/decisions/0140-forecast-runs-and-their-life-cycle.md). Runs are derived from each model's
  * cycle in the catalog, never stored: a run starts at 00Z plus k times the run interval
  * (docs/decisions/0023-catalog-products-and-model-runs.md) and its id is the UUID v5 of the model
  * and the init time (docs/decisions/0022-derived-ids-uuid-v5.md).
  *
- * Life cycle of a run initialised at `init`, with the model's publication delay `d` and
- * retention `r`:
- *
- *   [init, init + d/4)     INITIALIZING  the analysis is being assimilated; no valid time yet
- *   [init + d/4, init + d) INCOMPLETE    valid times appear in order, evenly over the interval
- *   [init + d, init + r)   COMPLETE      every valid time is there (the catalog's creation time)
- *   [init + r, init + 2r)  EXPIRED       superseded, still readable
- *
- * Before `init` a run does not exist, and from `init + 2r` on it is gone (404).
+ * Its statuses follow the life cycle the platform's product runs share (the weather package's
+ * runLifeCycle: INITIALIZING, INCOMPLETE from a quarter of the publication delay, COMPLETE,
+ * EXPIRED). The model area keeps an expired run readable for one more retention period: from
+ * `init + 2r` on it is gone (404).
  */
-import { CATALOG_START, forecastId, forecastValidTimes, type ForecastRun, type ModelDef } from '@fieldcast/weather';
+import {
+  CATALOG_START,
+  forecastId,
+  forecastValidTimes,
+  type ModelDef,
+  RUN_TRANSITIONS,
+  type RunLifeCycle,
+  runLifeCycle,
+  runStatusAt,
+} from '@fieldcast/weather';
 import type { ModelForecastStatus } from '@fieldcast/schemas';
 
 const HOUR_MS = 3_600_000;
-const MINUTE_MS = 60_000;
 const FIRST_INIT_MS = Date.parse(CATALOG_START);
 
 /** A run of one model with its life-cycle instants. */
-export interface Run extends ForecastRun {
+export interface Run extends RunLifeCycle {
+  id: string;
+  modelId: string;
   model: ModelDef;
-  /** INCOMPLETE from here: the first valid time is produced */
-  producingMs: number;
   /** gone (404) from here */
   goneMs: number;
 }
-
-/** Life-cycle statuses in order, each with the instant of a run it starts at. */
-export const TRANSITIONS: readonly { status: ModelForecastStatus; at: (r: Run) => number }[] = [
-  { status: 'INITIALIZING', at: (r) => r.initMs },
-  { status: 'INCOMPLETE', at: (r) => r.producingMs },
-  { status: 'COMPLETE', at: (r) => r.creationMs },
-  { status: 'EXPIRED', at: (r) => r.expirationMs },
-];
 
 const everyMs = (m: ModelDef) => m.runEveryHours * HOUR_MS;
 
 /** The run of model m initialised at initMs (on the model's cycle). */
 export function runAt(m: ModelDef, initMs: number): Run {
-  const delayMs = m.publishDelayMinutes * MINUTE_MS;
-  const expirationMs = initMs + m.retentionHours * HOUR_MS;
-  return {
-    id: forecastId(m, initMs),
-    modelId: m.id,
-    initMs,
-    creationMs: initMs + delayMs,
-    expirationMs,
-    model: m,
-    producingMs: initMs + Math.floor(delayMs / 4),
-    goneMs: expirationMs + m.retentionHours * HOUR_MS,
-  };
+  const life = runLifeCycle(initMs, m);
+  return { ...life, id: forecastId(m, initMs), modelId: m.id, model: m, goneMs: life.expirationMs + m.retentionHours * HOUR_MS };
 }
 
 /** Status of a run at nowMs; null when it does not exist (yet, or any more). */
 export function runStatus(r: Run, nowMs: number): ModelForecastStatus | null {
-  if (nowMs < r.initMs || nowMs >= r.goneMs) return null;
-  let status: ModelForecastStatus = 'INITIALIZING';
-  for (const t of TRANSITIONS) if (nowMs >= t.at(r)) status = t.status;
-  return status;
+  return nowMs >= r.goneMs ? null : runStatusAt(r, nowMs);
 }
 
 /**
@@ -125,7 +107,7 @@ export function listRuns(existing: readonly Run[], q: RunQuery): Run[] {
 export function nextListChangeMs(runs: readonly Run[], nowMs: number): number {
   let next = (Math.floor(nowMs / HOUR_MS) + 1) * HOUR_MS;
   for (const r of runs) {
-    for (const t of TRANSITIONS) {
+    for (const t of RUN_TRANSITIONS) {
       const at = t.at(r);
       if (at > nowMs && at < next) next = at;
     }

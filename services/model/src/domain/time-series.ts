@@ -1,10 +1,9 @@
 /**
  * A run's point time series with statistics (spec 2.8, 4.7; docs/interface.md §7).
  */
-import { InvalidRequestError } from '@fieldcast/kit';
 import type { ModelVariableTimeSeries } from '@fieldcast/schemas';
 import { seriesStatistics } from '@fieldcast/science';
-import { GridRequestError, type GridSource, type ModelVariable, type PointSeries, type VariableId } from '@fieldcast/weather';
+import { type GridSource, type ModelVariable, type PointSeries, type VariableId } from '@fieldcast/weather';
 import { ERROR_RULES, forecastValues, type Truth } from './forecast-error.js';
 import { producedValidTimes, type Run } from './runs.js';
 
@@ -57,10 +56,7 @@ export class TruthReader {
     let p = this.reads.get(variable);
     if (!p) {
       const range = { startMs: this.validMs[0] as number, endMs: this.validMs[this.validMs.length - 1] as number };
-      p = this.weather.pointSeries(variable, this.longitude, this.latitude, range).catch((err: unknown) => {
-        if (err instanceof GridRequestError) throw new InvalidRequestError(err.code, err.message);
-        throw err;
-      });
+      p = this.weather.pointSeries(variable, this.longitude, this.latitude, range);
       this.reads.set(variable, p);
     }
     return p;

@@ -5,9 +5,8 @@
  * variable reads it; the derived products compute theirs from the same inputs and published
  * forms as their areas (docs/decisions/0124-datapoints.md).
  */
-import { InvalidRequestError } from '@fieldcast/kit';
 import { averageDegreeDays, relativeHumidity, shortCropEtOfHour } from '@fieldcast/science';
-import { GridRequestError, type GridSource, type ProductDef, type StyleableLayer } from '@fieldcast/weather';
+import { type GridSource, type ProductDef, type StyleableLayer } from '@fieldcast/weather';
 
 /** spec 4.1 default base, and that of the growing-degree-days product's description (°C). */
 const GDD_BASE_C = 10;
@@ -70,11 +69,6 @@ export async function frameValueAt(weather: GridSource, p: ProductDef, validMs: 
   const variable = p.variable;
   const read: Reader | undefined = variable ? (w, x, y, t) => at(w, variable, x, y, t) : DERIVED[p.name];
   if (!read) return { value: null, unit };
-  try {
-    const v = await read(weather, lon, lat, validMs);
-    return { value: Number.isFinite(v) ? Math.round(v * 1000) / 1000 : null, unit };
-  } catch (err) {
-    if (err instanceof GridRequestError) throw new InvalidRequestError(err.code, err.message);
-    throw err;
-  }
+  const v = await read(weather, lon, lat, validMs);
+  return { value: Number.isFinite(v) ? Math.round(v * 1000) / 1000 : null, unit };
 }

@@ -78,14 +78,9 @@ const STAGE_MESSAGES: Record<RunStage, string> = {
   expired: 'Job {} expired forecast {} of product {}',
 };
 
-/** When each stage of a run is reached: init, halfway to publication, publication, expiration. */
+/** When each stage of a run is reached: the statuses of its life cycle (the weather package's runLifeCycle). */
 export function runStageTimes(run: ProductRun): Record<RunStage, number> {
-  return {
-    initializing: run.initMs,
-    incomplete: run.initMs + Math.floor((run.creationMs - run.initMs) / 2),
-    completed: run.creationMs,
-    expired: run.expirationMs,
-  };
+  return { initializing: run.initMs, incomplete: run.producingMs, completed: run.creationMs, expired: run.expirationMs };
 }
 
 export function runAnnouncement(p: ProductDef, run: ProductRun, stage: RunStage): Announcement {

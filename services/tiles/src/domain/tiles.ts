@@ -2,6 +2,7 @@
  * Tiles of frames (docs/interface.md §4; docs/decisions/0132-tile-rendering.md): which frame and
  * style a request names, whether its z/x/y exist, its validators and lifetime, and the PNG.
  */
+import { isUuid } from '@fieldcast/ids';
 import { createHash } from 'node:crypto';
 import { InvalidRequestError, NotFoundError, UnavailableError } from '@fieldcast/kit';
 import type { Style } from '@fieldcast/schemas';
@@ -58,25 +59,46 @@ export interface ResolvedTile {
   cacheControl: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** What a TileRenderer draws from. */
+export interface TileRendererOptions {
+  defaults: DefaultStyles;
+  weather: GridSource;
+  frames: FrameIndex;
+  styles: StyleLookup;
+  /** the platform's grants of restricted products, as the tiles area keeps them */
+  grants: GrantLookup;
+  /** sampled grid values between requests */
+  cache: SampleCache;
+  now: () => Date;
+  /** encoded tiles by ETag; none keeps none */
+  pngs?: PngCache | null;
+  /** where a layer's values over a tile are computed: inline unless given (compute threads for cold low zooms) */
+  sampler?: LayerSampler;
+}
 
 export class TileRenderer {
   readonly zoomLevels: ZoomLevels;
+  private readonly defaults: DefaultStyles;
+  private readonly weather: GridSource;
+  private readonly frames: FrameIndex;
+  private readonly styles: StyleLookup;
+  private readonly grants: GrantLookup;
+  private readonly cache: SampleCache;
+  private readonly now: () => Date;
+  private readonly pngs: PngCache | null;
+  private readonly sampler: LayerSampler;
 
-  constructor(
-    private readonly defaults: DefaultStyles,
-    private readonly weather: GridSource,
-    private readonly frames: FrameIndex,
-    private readonly styles: StyleLookup,
-    /** the platform's grants of restricted products, as the tiles area keeps them */
-    private readonly grants: GrantLookup,
-    private readonly cache: SampleCache,
-    private readonly now: () => Date,
-    /** encoded tiles by ETag; none keeps none */
-    private readonly pngs: PngCache | null = null,
-    /** where a layer's values over a tile are computed: inline unless given (compute threads for cold low zooms) */
-    private readonly sampler: LayerSampler = { sample: (layer, t, tile, mode) => sampleLayer(weather, layer, t, tile, mode) },
-  ) {
+  constructor(options: TileRendererOptions) {
+    const weather = options.weather;
+    this.defaults = options.defaults;
+    this.weather = weather;
+    this.frames = options.frames;
+    this.styles = options.styles;
+    this.grants = options.grants;
+    this.cache = options.cache;
+    this.now = options.now;
+    this.pngs = options.pngs ?? null;
+    this.sampler = options.sampler ?? { sample: (layer, t, tile, mode) => sampleLayer(weather, layer, t, tile, mode) };
     this.zoomLevels = zoomLevelsOf(Math.max(weather.grid.dLat, weather.grid.dLon));
   }
 
@@ -178,7 +200,7 @@ export class TileRenderer {
     const product = frame.product;
     const defaults = this.defaults.of(product);
     if (ref === undefined) return defaults[0]!;
-    const byId = UUID.test(ref);
+    const byId = isUuid(ref);
     const builtIn = byId ? this.defaults.byId.get(ref.toLowerCase()) : this.defaults.byName.get(nameKey(ref));
     if (builtIn?.productId === product.id) return builtIn;
     const record = builtIn ? null : byId ? await this.styles.get(accountId, ref.toLowerCase()) : await this.styles.byName(accountId, ref);

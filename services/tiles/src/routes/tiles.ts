@@ -1,4 +1,4 @@
-import { type Api, NotFoundError, parseAccept } from '@fieldcast/kit';
+import { answeredNotModified, type Api, NotFoundError, parseAccept } from '@fieldcast/kit';
 import { FramesQuery, ProductParams, TileFrame, TileParams, TileQuery } from '@fieldcast/schemas';
 import type { Catalog, FrameIndex } from '@fieldcast/weather';
 import { z } from 'zod';
@@ -25,17 +25,6 @@ export function styleFromAccept(header: string | undefined): string | undefined 
     .sort((a, b) => b.q - a.q);
   const style = named[0]?.params.style?.trim();
   return style ? style : undefined;
-}
-
-/**
- * RFC 9110 section 13.1.2: If-None-Match matches when any listed entity tag equals the current
- * one by weak comparison (a W/ prefix ignored), or is `*`.
- */
-export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
 /** PNG tiles of frames and a product's recent frames (docs/interface.md §4; public record, tiles). */
@@ -67,11 +56,7 @@ export function tileRoutes(api: Api, deps: TileRouteDeps): Api {
         res.setHeader('Cache-Control', resolved.cacheControl);
         // The answer differs by credentials and by the Accept's style parameter.
         res.setHeader('Vary', 'Accept, Authorization');
-        if (ifNoneMatchHits(req.headers['if-none-match'], resolved.etag)) {
-          res.removeHeader('Content-Type');
-          res.status(304).end();
-          return;
-        }
+        if (answeredNotModified(req, res, resolved.etag)) return;
         const png = await renderer.render(resolved);
         res.status(200).type('image/png').send(png);
       },

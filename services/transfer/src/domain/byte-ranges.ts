@@ -28,12 +28,3 @@ export function byteRange(header: string | undefined, size: number): RangeAnswer
   if (parsed.length > 1) return { kind: 'whole' };
   return { kind: 'part', ...parsed[0]! };
 }
-
-/** Whether an If-None-Match (or If-Range) list names this strong entity tag (RFC 9110 section 13.1.2). */
-export function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((t) => {
-    const tag = t.trim();
-    return tag === '*' || tag === etag || tag === `W/${etag}`;
-  });
-}

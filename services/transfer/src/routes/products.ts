@@ -1,6 +1,14 @@
 import { open } from 'node:fs/promises';
 import { finished } from 'node:stream';
-import { type Account, type Api, ClientStatusError, type Identity, NotAllowedError, type OperationContext } from '@fieldcast/kit';
+import {
+  type Account,
+  answeredNotModified,
+  type Api,
+  ClientStatusError,
+  type Identity,
+  NotAllowedError,
+  type OperationContext,
+} from '@fieldcast/kit';
 import {
   TransferDatasetList,
   TransferDatasetParams,
@@ -9,7 +17,7 @@ import {
   TransferProductList,
   TransferProductParams,
 } from '@fieldcast/schemas';
-import { byteRange, matchesEtag } from '../domain/byte-ranges.js';
+import { byteRange } from '../domain/byte-ranges.js';
 import { FORMATS } from '../domain/datasets.js';
 import type { CachedFile } from '../domain/file-cache.js';
 import { LINK_LIFETIME_SECONDS, type UrlSigner } from '../domain/signing.js';
@@ -72,10 +80,7 @@ async function sendFile(req: Request, res: Response, file: CachedFile, name: str
   res.setHeader('Accept-Ranges', 'bytes');
   // Private: the answer is the account's; no-transform keeps compression off a byte-ranged file (RFC 9111 section 5.2.2.6).
   res.setHeader('Cache-Control', 'private, no-cache, no-transform');
-  if (matchesEtag(req.headers['if-none-match'], etag)) {
-    res.status(304).end();
-    return;
-  }
+  if (answeredNotModified(req, res, etag)) return;
   const ifRange = req.headers['if-range'];
   const range = ifRange === undefined || ifRange === etag ? byteRange(req.headers.range, file.size) : { kind: 'whole' as const };
   if (range.kind === 'unsatisfiable') {

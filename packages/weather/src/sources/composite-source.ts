@@ -13,7 +13,7 @@ import {
   dailyExtremesInBySingleReads,
   etInputsAtBySingleReads,
   etInputsInBySingleReads,
-} from './batched-reads.js';
+} from '../grid/batched-reads.js';
 import {
   type BBox,
   type DailyExtremes,
@@ -28,8 +28,8 @@ import {
   type TimeRange,
   type VariableId,
   type VariableInfo,
-} from './grid-source.js';
-import { ZarrSource } from './zarr/zarr-source.js';
+} from '../grid/grid-source.js';
+import { ZarrSource } from '../zarr/zarr-source.js';
 
 /** Where a request reads: a point, or the cells whose centres lie in a bbox. */
 export type Place = { lon: number; lat: number } | { bbox: BBox };

@@ -5,7 +5,7 @@
  * ignored for the static altitude. Long runs are computed in chunks of time so scratch memory
  * (anchors, cloud, temperature) stays a bounded multiple of one chunk, not of the whole request.
  */
-import type { DailyExtremes, EtInputs, VariableId } from '../grid-source.js';
+import type { DailyExtremes, EtInputs, VariableId } from '../grid/grid-source.js';
 import type { Block } from './block.js';
 import { fillHourlyPrecipitation } from './precipitation.js';
 import { fillHourlyPressure } from './pressure.js';
@@ -35,7 +35,7 @@ function inChunks(
 }
 
 /** One variable for steps i0 .. i0+n-1. */
-export function computeField(variable: VariableId, block: Block, i0: number, n: number): Float32Array {
+export function computeVariable(variable: VariableId, block: Block, i0: number, n: number): Float32Array {
   const out = new Float32Array(block.nCells * n);
   if (variable === 'surface_altitude') {
     for (let t = 0; t < n; t++) out.set(block.altitude, t * block.nCells);

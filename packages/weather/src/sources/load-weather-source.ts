@@ -7,10 +7,10 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompositeSource } from './composite-source.js';
-import type { GridSource } from './grid-source.js';
-import { readIngestedStores } from './ingest/store-catalog.js';
-import { SyntheticSource } from './synthetic/synthetic-source.js';
-import { ZarrSource } from './zarr/zarr-source.js';
+import type { GridSource } from '../grid/grid-source.js';
+import { readIngestedStores } from '../ingest/store-catalog.js';
+import { SyntheticSource } from '../synthetic/synthetic-source.js';
+import { ZarrSource } from '../zarr/zarr-source.js';
 
 /** A configured store that cannot be read: a configuration fault, reported at start-up. */
 export class WeatherStoreError extends Error {

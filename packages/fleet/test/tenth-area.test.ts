@@ -1,0 +1,199 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
+
+// docs/adding-an-area.md, followed in a copy of the repository: a tenth area is its folder and
+// one entry in the registry (packages/fleet/src/services.ts and the registry's manifest). After
+// `pnpm install` and `pnpm generate` it is deployed and served, and every other file that knows
+// the areas (the lower packages' list, the deployment files, the topics) was written by the tools.
+const run = promisify(execFile);
+const root = process.cwd();
+const PORT_BASE = 40000 + (process.pid % 20000);
+
+/** The files of the new area, as the guide lays them out. */
+const AREA_FILES: Record<string, string> = {
+  'services/alerts/package.json': `${JSON.stringify(
+    {
+      name: '@fieldcast/alerts',
+      version: '0.1.0',
+      private: true,
+      type: 'module',
+      exports: { '.': './src/index.ts' },
+      dependencies: {
+        '@fieldcast/db': 'workspace:*',
+        '@fieldcast/kit': 'workspace:*',
+        '@fieldcast/runtime': 'workspace:*',
+      },
+    },
+    null,
+    2,
+  )}\n`,
+  'services/alerts/migrations/001_alerts.ts': `import type { Migration } from '@fieldcast/db';
+
+export const alertsMigration: Migration = {
+  name: '001_alerts',
+  async up(knex) {
+    await knex.schema.withSchema('alerts').createTable('alerts', (t) => {
+      t.uuid('id').primary();
+    });
+  },
+};
+`,
+  'services/alerts/src/index.ts': `export { alertsService } from './definition.js';\n`,
+  'services/alerts/src/definition.ts': `import { Api } from '@fieldcast/kit';
+import { defineService } from '@fieldcast/runtime';
+import { alertsMigration } from '../migrations/001_alerts.js';
+
+export const alertsService = defineService({
+  area: 'alerts',
+  port: 10,
+  title: 'Alerts',
+  description: 'Weather alerts.',
+  needs: { database: { migrations: [alertsMigration] } },
+  api: (deps) =>
+    new Api().op({
+      method: 'get',
+      path: '/alerts',
+      summary: 'List alerts',
+      tags: ['alerts'],
+      response: { status: 200, description: 'The alerts' },
+      handle: async () => deps.db.knex.withSchema('alerts').table('alerts').select('id'),
+    }),
+});
+`,
+};
+
+/**
+ * A copy of the working tree with its own node_modules links; the installed packages' store
+ * (node_modules/.pnpm) is shared entry by entry, so an install in the copy writes only there.
+ */
+function copyRepository(): string {
+  const copy = mkdtempSync(join(tmpdir(), 'fieldcast-tenth-area-'));
+  const store = join(root, 'node_modules', '.pnpm');
+  const skipped = new Set([join(root, '.git'), join(root, 'dist'), join(root, '.data'), store]);
+  cpSync(root, copy, { recursive: true, verbatimSymlinks: true, filter: (src) => !skipped.has(src) });
+  mkdirSync(join(copy, 'node_modules', '.pnpm'));
+  for (const entry of readdirSync(store)) {
+    if (entry === 'node_modules' || entry === 'lock.yaml')
+      cpSync(join(store, entry), join(copy, 'node_modules/.pnpm', entry), { recursive: true, verbatimSymlinks: true });
+    else symlinkSync(join(store, entry), join(copy, 'node_modules/.pnpm', entry));
+  }
+  return copy;
+}
+
+/** Every file outside node_modules, by path relative to `dir`. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .filter((path) => !path.split('/').includes('node_modules'));
+}
+
+/** Starts `fieldcast start` in `dir`; resolves with its printed banner once it serves. */
+function startFleet(dir: string, dataDir: string): { child: ChildProcess; banner: Promise<string> } {
+  const child = spawn(join(dir, 'node_modules/.bin/tsx'), [join(dir, 'packages/fleet/src/cli.ts'), 'start'], {
+    cwd: dir,
+    env: {
+      ...process.env,
+      PORT_BASE: String(PORT_BASE),
+      FIELDCAST_DATA_DIR: dataDir,
+      FIELDCAST_BACKGROUND: 'off',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      KAFKA_BROKERS: '',
+      NODE_OPTIONS: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const banner = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Ctrl-C stops the fleet.')) resolve(out);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`fieldcast start exited with ${code}:\n${out}`)));
+  });
+  return { child, banner };
+}
+
+let copy: string;
+beforeAll(() => {
+  copy = copyRepository();
+});
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+it('joins by its folder and the registry: generated, deployed and served on PORT_BASE + its port', async () => {
+  const before = new Map(filesUnder(copy).map((path) => [path, readFileSync(join(copy, path), 'utf8')]));
+
+  // The guide's steps 1 and 2: the folder, then the registry and its manifest.
+  for (const [path, text] of Object.entries(AREA_FILES)) {
+    mkdirSync(join(copy, path, '..'), { recursive: true });
+    writeFileSync(join(copy, path), text);
+  }
+  const registry = join(copy, 'packages/fleet/src/services.ts');
+  writeFileSync(
+    registry,
+    readFileSync(registry, 'utf8')
+      .replace(
+        "import type { Service } from '@fieldcast/runtime';",
+        "import { alertsService } from '@fieldcast/alerts';\nimport type { Service } from '@fieldcast/runtime';",
+      )
+      .replace('  archiveService,\n]', '  archiveService,\n  alertsService,\n]'),
+  );
+  const manifest = join(copy, 'packages/fleet/package.json');
+  const fleetPackage = JSON.parse(readFileSync(manifest, 'utf8')) as { dependencies: Record<string, string> };
+  fleetPackage.dependencies['@fieldcast/alerts'] = 'workspace:*';
+  writeFileSync(manifest, `${JSON.stringify(fleetPackage, null, 2)}\n`);
+
+  // Step 3 and 4: link it, then generate.
+  await run('npx', ['-y', 'pnpm@10', 'install', '--offline'], { cwd: copy }).catch((err: { stdout: string }) => {
+    throw new Error(`pnpm install failed:\n${err.stdout}`);
+  });
+  const generated = await run(join(copy, 'node_modules/.bin/tsx'), ['scripts/generate-deploy.ts'], { cwd: copy });
+  expect(generated.stdout).toContain('generated files match the 10 areas');
+
+  // Besides what was written by hand, only files the tools write changed.
+  const changed = filesUnder(copy).filter((path) => before.get(path) !== readFileSync(join(copy, path), 'utf8'));
+  expect(changed.sort()).toEqual(
+    [
+      ...Object.keys(AREA_FILES),
+      'packages/fleet/src/services.ts',
+      'packages/fleet/package.json',
+      'pnpm-lock.yaml',
+      'packages/ids/src/areas.ts',
+      'docker-compose.yml',
+      'k8s/base/alerts.yaml',
+      'k8s/base/console.yaml',
+      'k8s/base/kustomization.yaml',
+    ].sort(),
+  );
+  expect(readFileSync(join(copy, 'packages/ids/src/areas.ts'), 'utf8')).toContain('  alerts: 10,\n');
+  const compose = parse(readFileSync(join(copy, 'docker-compose.yml'), 'utf8'), { merge: true });
+  expect(compose.services.alerts.command).toEqual(['serve', 'alerts']);
+  expect(compose.services.alerts.ports).toEqual(['8090:8080']);
+
+  // The embedded fleet serves it, its schema migrated, at PORT_BASE + 10.
+  const dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-tenth-data-'));
+  const { child, banner } = startFleet(copy, dataDir);
+  try {
+    const printed = await banner;
+    const url = `http://127.0.0.1:${PORT_BASE + 10}`;
+    expect(printed).toContain(`alerts        ${url}`);
+    const demo = JSON.parse(readFileSync(join(dataDir, 'demo-account.json'), 'utf8')) as { applicationId: string; applicationKey: string };
+    const auth = `Basic ${Buffer.from(`${demo.applicationId}:${demo.applicationKey}`).toString('base64')}`;
+    const alerts = await fetch(`${url}/alerts`, { headers: { authorization: auth } });
+    expect(alerts.status).toBe(200);
+    expect(await alerts.json()).toEqual([]);
+    const openapi = (await (await fetch(`${url}/openapi.json`)).json()) as { info: { title: string } };
+    expect(openapi.info.title).toContain('Alerts');
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 60_000);

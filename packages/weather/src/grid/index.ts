@@ -1,0 +1,6 @@
+// The grid contract (docs/architecture.md §6): what a source of gridded weather answers
+// (GridSource, its windows, series and errors), reads batched from single reads, and the
+// windows an area reads around a place.
+export * from './grid-source.js';
+export * from './batched-reads.js';
+export { centresWithin, windowParts } from './grid-windows.js';

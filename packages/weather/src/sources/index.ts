@@ -1,0 +1,4 @@
+// What a fleet serves (docs/architecture.md §2): ingested stores in front of the synthetic world,
+// and how the runtime opens them.
+export * from './composite-source.js';
+export * from './load-weather-source.js';
