@@ -17,7 +17,7 @@ export function dailyGrid(source: GridSource, bbox: BBox, days: TimeRange): Grid
 }
 
 /** A GridRequestError is the caller's fault: 400 with its code as the problem id (docs/interface.md). */
-function asRequestError(err: unknown): unknown {
+export function asRequestError(err: unknown): unknown {
   return err instanceof GridRequestError ? new InvalidRequestError(err.code, err.message) : err;
 }
 

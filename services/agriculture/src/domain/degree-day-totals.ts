@@ -25,6 +25,13 @@ const UNITS: Record<string, TemperatureUnit> = {
 };
 const SCALE_UNIT = { celsius: 'degC', fahrenheit: 'degF' } as const;
 
+/** Source temperatures in degrees Celsius (the chill models are defined in °C), as a new array. */
+export function inCelsius(series: PointSeries): Float64Array {
+  const unit = UNITS[series.units];
+  if (!unit) throw new Error(`temperature units ${series.units} are not supported`);
+  return Float64Array.from(series.values, unit.toCelsius);
+}
+
 /** How one request's thresholds apply to temperatures in the source's units. */
 export interface DegreeDayRule {
   /** base and cap expressed in the source's units */
