@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateMs, DEGREE_DAY_FIRST_DATE, DEGREE_DAY_FORECAST_DAYS } from './growing-degree-days.js';
+import { acceptedDates, dateMs, DEGREE_DAY_FIRST_DATE, DEGREE_DAY_FORECAST_DAYS, isoDate } from './growing-degree-days.js';
 
 /**
  * Winter chill at a point (beyond the spec; docs/decisions/0241-chill-endpoint.md): the query of
@@ -16,9 +16,7 @@ export const CHILL_UNITS: Record<ChillModelName, string> = {
   dynamic: 'chill portions',
 };
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The query as the domain sees it; start stays open when not given, since its default depends on the hemisphere. */
 export interface ChillQuery {
@@ -43,15 +41,7 @@ export function chillSeasonStart(end: string, latitude: number): string {
 
 /** Query of GET /chill/{latitude}/{longitude}; dates as the degree-day endpoints accept them (spec 4.1). */
 export function chillQuerySchema(now: () => Date) {
-  const todayMs = () => Math.floor(now().getTime() / DAY_MS) * DAY_MS;
-  const range = () =>
-    `from ${DEGREE_DAY_FIRST_DATE} to ${isoDate(todayMs() + DEGREE_DAY_FORECAST_DAYS * DAY_MS)} (today + ${DEGREE_DAY_FORECAST_DAYS} days, UTC)`;
-  const dateParam = (name: 'start' | 'end', description: string) =>
-    z
-      .string({ error: () => `${name} must be given once, as a date YYYY-MM-DD ${range()}` })
-      .regex(DATE, { error: () => `${name} must be a date YYYY-MM-DD ${range()}` })
-      .meta({ description, examples: ['2024-09-01'] })
-      .optional();
+  const { todayMs, range, dateParam } = acceptedDates(now);
   return z
     .object({
       model: z
@@ -65,8 +55,13 @@ export function chillQuerySchema(now: () => Date) {
       start: dateParam(
         'start',
         'First day, inclusive. Default: the last 1 September (northern hemisphere) or 1 March (southern) on or before end.',
-      ),
-      end: dateParam('end', 'Last day, inclusive. Default today (UTC). Days after the current hour use forecast values.'),
+        '2024-09-01',
+      ).optional(),
+      end: dateParam(
+        'end',
+        'Last day, inclusive. Default today (UTC). Days after the current hour use forecast values.',
+        '2025-02-28',
+      ).optional(),
     })
     .transform((q, ctx): ChillQuery => {
       const fail = (path: string, message: string) => ctx.issues.push({ code: 'custom', path: [path], message, input: q });

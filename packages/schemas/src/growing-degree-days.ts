@@ -34,7 +34,7 @@ const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+export const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Epoch ms of a real calendar date YYYY-MM-DD, or NaN (2025-02-30 is not one). */
 export function dateMs(text: string): number {
@@ -66,20 +66,29 @@ export interface DegreeDayQuery {
 }
 
 /**
+ * The dates the degree-day and chill endpoints accept (spec 4.1, 8): today by the service's
+ * clock, the range's words for messages, and the start/end parameter.
+ */
+export function acceptedDates(now: () => Date) {
+  const todayMs = () => Math.floor(now().getTime() / DAY_MS) * DAY_MS;
+  const range = () =>
+    `from ${DEGREE_DAY_FIRST_DATE} to ${isoDate(todayMs() + DEGREE_DAY_FORECAST_DAYS * DAY_MS)} (today + ${DEGREE_DAY_FORECAST_DAYS} days, UTC)`;
+  const dateParam = (name: 'start' | 'end', description: string, example = '2025-04-15') =>
+    z
+      .string({ error: () => `${name} must be given once, as a date YYYY-MM-DD ${range()}` })
+      .regex(DATE, { error: () => `${name} must be a date YYYY-MM-DD ${range()}` })
+      .meta({ description, examples: [example] });
+  return { todayMs, range, dateParam };
+}
+
+/**
  * Query of the three GDD endpoints (spec 4.1). The accepted dates move with the clock, so the
  * schema is built with it: `now` is the service's clock (deps.now). Unknown parameters are
  * stripped, i.e. ignored. No `.meta({ id })` on purpose: OpenAPI lists a query's properties as
  * parameters, which a $ref to a component would hide.
  */
 export function degreeDayQuerySchema(now: () => Date) {
-  const todayMs = () => Math.floor(now().getTime() / DAY_MS) * DAY_MS;
-  const range = () =>
-    `from ${DEGREE_DAY_FIRST_DATE} to ${isoDate(todayMs() + DEGREE_DAY_FORECAST_DAYS * DAY_MS)} (today + ${DEGREE_DAY_FORECAST_DAYS} days, UTC)`;
-  const dateParam = (name: 'start' | 'end', description: string) =>
-    z
-      .string({ error: () => `${name} must be given once, as a date YYYY-MM-DD ${range()}` })
-      .regex(DATE, { error: () => `${name} must be a date YYYY-MM-DD ${range()}` })
-      .meta({ description, examples: ['2025-04-15'] });
+  const { todayMs, range, dateParam } = acceptedDates(now);
   return z
     .object({
       base: decimalParam(

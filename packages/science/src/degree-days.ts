@@ -166,60 +166,49 @@ function curveDegreeDays(
   }
 }
 
+/** One day of a curve method: the thresholds in the temperatures' scale, the upper one applied by `cutoff`. */
+export type CurveDegreeDays = (tmax: number, tmin: number, lower: number, upper?: number, cutoff?: DegreeDayCutoff) => number;
+/** One day of a double method, which also reads the next day's minimum. */
+export type DoubleCurveDegreeDays = (
+  tmax: number,
+  tmin: number,
+  nextTmin: number,
+  lower: number,
+  upper?: number,
+  cutoff?: DegreeDayCutoff,
+) => number;
+
+const curveMethod =
+  (excess: typeof sineExcess, shareAbove: typeof sineShareAbove): CurveDegreeDays =>
+  (tmax, tmin, lower, upper = Number.POSITIVE_INFINITY, cutoff = 'horizontal') =>
+    curveDegreeDays(excess, shareAbove, tmax, tmin, lower, upper, cutoff);
+
+/**
+ * The double form of a single method (Zalom et al. 1983; UC IPM "Degree-days: double sine
+ * method"): the day's rise from Tmin to Tmax is one half curve and the fall to the next day's
+ * minimum another, each counted for half a day. A single-method day is symmetric about its
+ * maximum, so each half is half of the single method on its own pair of extremes.
+ */
+const doubleMethod =
+  (single: CurveDegreeDays): DoubleCurveDegreeDays =>
+  (tmax, tmin, nextTmin, lower, upper, cutoff) =>
+    (single(tmax, tmin, lower, upper, cutoff) + single(tmax, nextTmin, lower, upper, cutoff)) / 2;
+
 /**
  * Single sine method (Baskerville & Emin 1969) in the closed forms of Zalom et al. (1983) as
  * UC IPM publishes them ("Degree-days: single sine method"), with the upper threshold applied
  * by the cutoff (default horizontal).
  */
-export function singleSineDegreeDays(
-  tmax: number,
-  tmin: number,
-  lower: number,
-  upper = Number.POSITIVE_INFINITY,
-  cutoff: DegreeDayCutoff = 'horizontal',
-): number {
-  return curveDegreeDays(sineExcess, sineShareAbove, tmax, tmin, lower, upper, cutoff);
-}
+export const singleSineDegreeDays = curveMethod(sineExcess, sineShareAbove);
 
 /** Single triangle method (Zalom et al. 1983; UC IPM "Degree-days: single triangle method"). */
-export function singleTriangleDegreeDays(
-  tmax: number,
-  tmin: number,
-  lower: number,
-  upper = Number.POSITIVE_INFINITY,
-  cutoff: DegreeDayCutoff = 'horizontal',
-): number {
-  return curveDegreeDays(triangleExcess, triangleShareAbove, tmax, tmin, lower, upper, cutoff);
-}
+export const singleTriangleDegreeDays = curveMethod(triangleExcess, triangleShareAbove);
 
-/**
- * Double sine method (Allen 1976; Zalom et al. 1983; UC IPM "Degree-days: double sine method"):
- * the day's rise from Tmin to Tmax is one half sine and the fall to the next day's minimum
- * another, each counted for half a day. A single-sine day is symmetric, so each half is half of
- * the single sine of its own pair of extremes.
- */
-export function doubleSineDegreeDays(
-  tmax: number,
-  tmin: number,
-  nextTmin: number,
-  lower: number,
-  upper = Number.POSITIVE_INFINITY,
-  cutoff: DegreeDayCutoff = 'horizontal',
-): number {
-  return (singleSineDegreeDays(tmax, tmin, lower, upper, cutoff) + singleSineDegreeDays(tmax, nextTmin, lower, upper, cutoff)) / 2;
-}
+/** Double sine method (Allen 1976, Environ. Entomol. 5:388-396; Zalom et al. 1983; UC IPM). */
+export const doubleSineDegreeDays = doubleMethod(singleSineDegreeDays);
 
-/** Double triangle method (Sevacherian et al. 1977; Zalom et al. 1983; UC IPM), halves as double sine. */
-export function doubleTriangleDegreeDays(
-  tmax: number,
-  tmin: number,
-  nextTmin: number,
-  lower: number,
-  upper = Number.POSITIVE_INFINITY,
-  cutoff: DegreeDayCutoff = 'horizontal',
-): number {
-  return (singleTriangleDegreeDays(tmax, tmin, lower, upper, cutoff) + singleTriangleDegreeDays(tmax, nextTmin, lower, upper, cutoff)) / 2;
-}
+/** Double triangle method (Sevacherian et al. 1977; Zalom et al. 1983; UC IPM). */
+export const doubleTriangleDegreeDays = doubleMethod(singleTriangleDegreeDays);
 
 function clampUnit(x: number): number {
   return x < -1 ? -1 : x > 1 ? 1 : x;
