@@ -15,14 +15,26 @@ export type DegreeDayScale = (typeof DEGREE_DAY_SCALES)[number];
 /** Default base per scale: 10 °C (spec 4.1) and its Fahrenheit equivalent 50 °F (docs/decisions/0010-degree-day-methods-and-scales.md). */
 export const DEFAULT_DEGREE_DAY_BASE: Record<DegreeDayScale, number> = { celsius: 10, fahrenheit: 50 };
 /** Same spellings as @fieldcast/science DegreeDayMethod (beyond the spec). */
-export const DEGREE_DAY_METHOD_NAMES = ['average', 'modified-average', 'single-sine', 'single-triangle'] as const;
+export const DEGREE_DAY_METHOD_NAMES = [
+  'average',
+  'modified-average',
+  'single-sine',
+  'single-triangle',
+  'double-sine',
+  'double-triangle',
+] as const;
 export type DegreeDayMethodName = (typeof DEGREE_DAY_METHOD_NAMES)[number];
+/** Same spellings as @fieldcast/science DegreeDayCutoff (docs/decisions/0240-degree-day-cutoffs.md). */
+export const DEGREE_DAY_CUTOFF_NAMES = ['horizontal', 'vertical', 'intermediate'] as const;
+export type DegreeDayCutoffName = (typeof DEGREE_DAY_CUTOFF_NAMES)[number];
+const CURVE_METHODS: readonly DegreeDayMethodName[] = ['single-sine', 'single-triangle', 'double-sine', 'double-triangle'];
+const NEXT_DAY_METHODS: readonly DegreeDayMethodName[] = ['double-sine', 'double-triangle'];
 
 /** A plain decimal number: no exponent, no hex, no Infinity, nothing after it. */
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+export const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Epoch ms of a real calendar date YYYY-MM-DD, or NaN (2025-02-30 is not one). */
 export function dateMs(text: string): number {
@@ -47,8 +59,26 @@ export interface DegreeDayQuery {
   end: string;
   method: DegreeDayMethodName;
   cap?: number;
+  /** how cap applies (default horizontal); vertical and intermediate only with cap and a curve method */
+  cutoff?: DegreeDayCutoffName;
   /** the parameters the caller gave, normalised, for links that carry them over (spec 2.6 contours) */
-  given: Partial<Record<'base' | 'scale' | 'start' | 'end' | 'method' | 'cap', string>>;
+  given: Partial<Record<'base' | 'scale' | 'start' | 'end' | 'method' | 'cap' | 'cutoff', string>>;
+}
+
+/**
+ * The dates the degree-day and chill endpoints accept (spec 4.1, 8): today by the service's
+ * clock, the range's words for messages, and the start/end parameter.
+ */
+export function acceptedDates(now: () => Date) {
+  const todayMs = () => Math.floor(now().getTime() / DAY_MS) * DAY_MS;
+  const range = () =>
+    `from ${DEGREE_DAY_FIRST_DATE} to ${isoDate(todayMs() + DEGREE_DAY_FORECAST_DAYS * DAY_MS)} (today + ${DEGREE_DAY_FORECAST_DAYS} days, UTC)`;
+  const dateParam = (name: 'start' | 'end', description: string, example = '2025-04-15') =>
+    z
+      .string({ error: () => `${name} must be given once, as a date YYYY-MM-DD ${range()}` })
+      .regex(DATE, { error: () => `${name} must be a date YYYY-MM-DD ${range()}` })
+      .meta({ description, examples: [example] });
+  return { todayMs, range, dateParam };
 }
 
 /**
@@ -58,14 +88,7 @@ export interface DegreeDayQuery {
  * parameters, which a $ref to a component would hide.
  */
 export function degreeDayQuerySchema(now: () => Date) {
-  const todayMs = () => Math.floor(now().getTime() / DAY_MS) * DAY_MS;
-  const range = () =>
-    `from ${DEGREE_DAY_FIRST_DATE} to ${isoDate(todayMs() + DEGREE_DAY_FORECAST_DAYS * DAY_MS)} (today + ${DEGREE_DAY_FORECAST_DAYS} days, UTC)`;
-  const dateParam = (name: 'start' | 'end', description: string) =>
-    z
-      .string({ error: () => `${name} must be given once, as a date YYYY-MM-DD ${range()}` })
-      .regex(DATE, { error: () => `${name} must be a date YYYY-MM-DD ${range()}` })
-      .meta({ description, examples: ['2025-04-15'] });
+  const { todayMs, range, dateParam } = acceptedDates(now);
   return z
     .object({
       base: decimalParam(
@@ -91,16 +114,24 @@ export function degreeDayQuerySchema(now: () => Date) {
         .enum(DEGREE_DAY_METHOD_NAMES, { error: `method must be one of ${DEGREE_DAY_METHOD_NAMES.join(', ')}` })
         .meta({
           description:
-            'Degree-day method (beyond the spec): average (default, McMaster & Wilhelm 1997 method 1), modified-average, single-sine, single-triangle (Zalom et al. 1983)',
+            "Degree-day method (beyond the spec): average (default, McMaster & Wilhelm 1997 method 1), modified-average, single-sine, single-triangle, double-sine, double-triangle (Zalom et al. 1983; UC IPM). The double methods use the next day's minimum, so end is at most 6 days after today.",
           examples: ['single-sine'],
         })
         .optional(),
       cap: decimalParam(
         'cap',
         'not below base',
-        'Upper threshold (horizontal cutoff) in the requested scale, not below base; with modified-average, single-sine or single-triangle (beyond the spec).',
+        'Upper threshold in the requested scale, not below base; with any method but average (beyond the spec). Applied as a horizontal cutoff unless cutoff says otherwise.',
         '30',
       ).optional(),
+      cutoff: z
+        .enum(DEGREE_DAY_CUTOFF_NAMES, { error: `cutoff must be one of ${DEGREE_DAY_CUTOFF_NAMES.join(', ')}` })
+        .meta({
+          description:
+            'How development responds above cap (UC IPM; Zalom et al. 1983): horizontal (default, constant rate), vertical (stops) or intermediate (slows by the excess). vertical and intermediate need cap and a sine or triangle method.',
+          examples: ['vertical'],
+        })
+        .optional(),
     })
     .transform((q, ctx): DegreeDayQuery => {
       const scale = (q.scale?.toLowerCase() ?? 'celsius') as DegreeDayScale;
@@ -135,10 +166,24 @@ export function degreeDayQuerySchema(now: () => Date) {
       if (q.cap !== undefined) {
         cap = Number(q.cap);
         if (method === 'average') {
-          fail('cap', 'cap needs method modified-average, single-sine or single-triangle: the average method has no upper threshold');
+          fail('cap', 'cap needs a method other than average: the average method has no upper threshold');
         } else if (!Number.isFinite(cap) || cap < base) {
           fail('cap', `cap must be a number not below base (${base})`);
         }
+      }
+      const cutoff = q.cutoff ?? 'horizontal';
+      if (cutoff !== 'horizontal') {
+        if (!CURVE_METHODS.includes(method)) {
+          fail('cutoff', `cutoff ${cutoff} needs method ${CURVE_METHODS.join(', ')}`);
+        } else if (q.cap === undefined) {
+          fail('cutoff', `cutoff ${cutoff} needs cap, the upper threshold it applies at`);
+        }
+      }
+      if (NEXT_DAY_METHODS.includes(method) && endMs === lastMs) {
+        fail(
+          q.end !== undefined ? 'end' : 'method',
+          `method ${method} uses the next day's minimum, so end must be at most ${isoDate(lastMs - DAY_MS)} (today + ${DEGREE_DAY_FORECAST_DAYS - 1} days, UTC)`,
+        );
       }
       const given: DegreeDayQuery['given'] = {};
       if (q.base !== undefined) given.base = String(base);
@@ -147,6 +192,7 @@ export function degreeDayQuerySchema(now: () => Date) {
       if (q.end !== undefined) given.end = q.end;
       if (q.method !== undefined) given.method = method;
       if (cap !== undefined) given.cap = String(cap);
+      if (q.cutoff !== undefined) given.cutoff = cutoff;
       return {
         base,
         scale,
@@ -154,6 +200,7 @@ export function degreeDayQuerySchema(now: () => Date) {
         end: isoDate(endMs || today),
         method,
         ...(cap === undefined ? {} : { cap }),
+        ...(q.cutoff === undefined ? {} : { cutoff }),
         given,
       };
     });

@@ -5,6 +5,7 @@ export * from './geojson.js';
 export * from './fields.js';
 export * from './events.js';
 export * from './growing-degree-days.js';
+export * from './chill.js';
 export * from './tiles.js';
 export * from './insight.js';
 export * from './platform.js';

@@ -13,9 +13,33 @@
  * once and then loops over the days with plain arithmetic.
  */
 
-export type DegreeDayMethod = 'average' | 'modified-average' | 'single-sine' | 'single-triangle';
+export type DegreeDayMethod = 'average' | 'modified-average' | 'single-sine' | 'single-triangle' | 'double-sine' | 'double-triangle';
 
-export const DEGREE_DAY_METHODS: readonly DegreeDayMethod[] = ['average', 'modified-average', 'single-sine', 'single-triangle'];
+export const DEGREE_DAY_METHODS: readonly DegreeDayMethod[] = [
+  'average',
+  'modified-average',
+  'single-sine',
+  'single-triangle',
+  'double-sine',
+  'double-triangle',
+];
+
+/**
+ * What development does above the upper threshold (UC IPM, "About degree-days", glossary;
+ * USPEST.org "Degree-day calculation methods"): horizontal, it goes on at the rate of the
+ * threshold; vertical, it stops; intermediate, it slows by as much as the temperature exceeds
+ * the threshold (rate U - L - (T - U)).
+ */
+export type DegreeDayCutoff = 'horizontal' | 'vertical' | 'intermediate';
+export const DEGREE_DAY_CUTOFFS: readonly DegreeDayCutoff[] = ['horizontal', 'vertical', 'intermediate'];
+
+/** The methods that model the day's curve (Zalom et al. 1983) and so take every cutoff. */
+export const CURVE_DEGREE_DAY_METHODS: readonly DegreeDayMethod[] = ['single-sine', 'single-triangle', 'double-sine', 'double-triangle'];
+
+/** Double methods read the next day's minimum (UC IPM, "Degree-days: double sine method"). */
+export function usesNextMinimum(method: DegreeDayMethod): boolean {
+  return method === 'double-sine' || method === 'double-triangle';
+}
 
 export interface DegreeDayOptions {
   /** Defaults to 'average', the spec's method. */
@@ -23,10 +47,12 @@ export interface DegreeDayOptions {
   /** Lower developmental threshold, in the scale of the temperatures. */
   base: number;
   /**
-   * Upper threshold (horizontal cutoff), in the same scale. Not part of the simple average
-   * method (McMaster & Wilhelm method 1 has none), so it is rejected there.
+   * Upper threshold, in the same scale. Not part of the simple average method (McMaster &
+   * Wilhelm method 1 has none), so it is rejected there.
    */
   cap?: number;
+  /** How the upper threshold applies; default horizontal. Only the curve methods take another. */
+  cutoff?: DegreeDayCutoff;
 }
 
 /** Daily temperatures as plain arrays or typed arrays (the grid sources hand out Float32Array). */
@@ -59,73 +85,146 @@ export function modifiedAverageDegreeDays(tmax: number, tmin: number, base: numb
 }
 
 /**
- * Single sine method (Baskerville & Emin 1969, Ecology 50:514-517) with a horizontal upper
- * cutoff, in the closed forms of Zalom et al. (1983, UC DANR Leaflet 21373) as published by
- * UC IPM (ipm.ucanr.edu, "Degree-days: single sine method"). The day's temperature is taken as
- * T(θ) = M + α sin θ with M = (Tmax+Tmin)/2 and α = (Tmax-Tmin)/2; degree days are the mean
- * over the cycle of min(max(T - lower, 0), upper - lower). By the symmetry of the sine this is
- * (1/π) ∫ from -π/2 to π/2, which gives one formula for all of Zalom's cases:
- *
- *   DD = (1/π) [ (M - L)(θ2 - θ1) + α (cos θ1 - cos θ2) + (U - L)(π/2 - θ2) ]
- *
- * with θ1 = asin((L - M)/α) when Tmin < L (else -π/2) and θ2 = asin((U - M)/α) when Tmax > U
- * (else π/2). With θ2 = π/2 it reduces to Zalom's "intercepted by the lower threshold only"
- * form (1/π)[(M-L)(π/2-θ1) + α cos θ1]; with θ1 = -π/2 to his "upper threshold only" form.
+ * Mean over the day's sine curve of max(T - t, 0): degree days above threshold t with no upper
+ * cutoff (Baskerville & Emin 1969, Ecology 50:514-517; Zalom et al. 1983, UC DANR Leaflet
+ * 21373, "intercepted by the lower threshold" case, as UC IPM publishes it: "Degree-days: single
+ * sine method"). T(θ) = M + α sin θ, M = (Tmax+Tmin)/2, α = (Tmax-Tmin)/2, θ1 = asin((t-M)/α):
+ *   (1/π) [ (M - t)(π/2 - θ1) + α cos θ1 ]
  */
-export function singleSineDegreeDays(tmax: number, tmin: number, lower: number, upper = Number.POSITIVE_INFINITY): number {
-  if (Number.isNaN(tmax) || Number.isNaN(tmin)) return Number.NaN;
-  // Tolerate swapped extremes from imperfect data: the method only needs the day's range.
-  const hi = tmax >= tmin ? tmax : tmin;
-  const lo = tmax >= tmin ? tmin : tmax;
-  if (hi <= lower) return 0;
-  if (lo >= upper) return upper - lower;
+function sineExcess(hi: number, lo: number, t: number): number {
+  if (hi <= t) return 0;
   const mean = (hi + lo) / 2;
-  if (lo >= lower && hi <= upper) return mean - lower;
-  const amp = (hi - lo) / 2; // > 0 here: a flat day lies entirely in one of the cases above
-  const theta1 = lo < lower ? Math.asin(clampUnit((lower - mean) / amp)) : -HALF_PI;
-  const theta2 = hi > upper ? Math.asin(clampUnit((upper - mean) / amp)) : HALF_PI;
-  const upperPart = theta2 < HALF_PI ? (upper - lower) * (HALF_PI - theta2) : 0;
-  return ((mean - lower) * (theta2 - theta1) + amp * (Math.cos(theta1) - Math.cos(theta2)) + upperPart) / Math.PI;
+  if (lo >= t) return mean - t;
+  const amp = (hi - lo) / 2; // > 0: hi > t > lo
+  const theta = Math.asin(clampUnit((t - mean) / amp));
+  return ((mean - t) * (HALF_PI - theta) + amp * Math.cos(theta)) / Math.PI;
+}
+
+/** Share of the day's sine curve above t: (π/2 - θ)/π, θ = asin((t - M)/α). */
+function sineShareAbove(hi: number, lo: number, t: number): number {
+  if (hi <= t) return 0;
+  if (lo >= t) return 1;
+  const theta = Math.asin(clampUnit((t - (hi + lo) / 2) / ((hi - lo) / 2)));
+  return (HALF_PI - theta) / Math.PI;
 }
 
 /**
- * Single triangle method (Zalom et al. 1983; UC IPM "Degree-days: single triangle method"):
- * the day is a symmetric triangle rising from Tmin to Tmax and back, so the time spent at each
- * temperature is uniform over [Tmin, Tmax]. Zalom's closed forms, horizontal cutoff:
- *   Tmin >= L, Tmax <= U:  M - L
- *   Tmin <  L < Tmax <= U: (Tmax - L)^2 / (2 (Tmax - Tmin))
- *   Tmin <  L, Tmax >  U:  [(Tmax - L)^2 - (Tmax - U)^2] / (2 (Tmax - Tmin))
- *   L <= Tmin,  Tmax > U:  M - L - (Tmax - U)^2 / (2 (Tmax - Tmin))
- *   Tmin >= U: U - L;  Tmax <= L: 0
+ * Mean over the day's triangle of max(T - t, 0) (Zalom et al. 1983; UC IPM "Degree-days:
+ * single triangle method"): the triangle spends equal time at every temperature between the
+ * extremes, so it is (Tmax - t)^2 / (2 (Tmax - Tmin)) when the threshold cuts it.
  */
-export function singleTriangleDegreeDays(tmax: number, tmin: number, lower: number, upper = Number.POSITIVE_INFINITY): number {
+function triangleExcess(hi: number, lo: number, t: number): number {
+  if (hi <= t) return 0;
+  if (lo >= t) return (hi + lo) / 2 - t;
+  const above = hi - t;
+  return (above * above) / (2 * (hi - lo));
+}
+
+/** Share of the day's triangle above t: (Tmax - t) / (Tmax - Tmin). */
+function triangleShareAbove(hi: number, lo: number, t: number): number {
+  if (hi <= t) return 0;
+  if (lo >= t) return 1;
+  return (hi - t) / (hi - lo);
+}
+
+/**
+ * One curve (sine or triangle) between the lower and upper thresholds with a cutoff, from the
+ * excess E(t) over a threshold and the share P(t) of the day above it. The rate function is
+ * T - L between the thresholds; above U it is U - L (horizontal), 0 (vertical) or
+ * U - L - (T - U) (intermediate), which integrate to Zalom et al.'s (1983) cases:
+ *   horizontal:   E(L) - E(U)
+ *   vertical:     E(L) - E(U) - (U - L) P(U)
+ *   intermediate: E(L) - 2 E(U), not below 0 (docs/decisions/0240-degree-day-cutoffs.md: a day
+ *                 hot enough for the rate to go negative accrues nothing rather than undoing
+ *                 earlier development)
+ */
+function curveDegreeDays(
+  excess: (hi: number, lo: number, t: number) => number,
+  shareAbove: (hi: number, lo: number, t: number) => number,
+  tmax: number,
+  tmin: number,
+  lower: number,
+  upper: number,
+  cutoff: DegreeDayCutoff,
+): number {
   if (Number.isNaN(tmax) || Number.isNaN(tmin)) return Number.NaN;
+  // Tolerate swapped extremes from imperfect data: the methods only need the day's range.
   const hi = tmax >= tmin ? tmax : tmin;
   const lo = tmax >= tmin ? tmin : tmax;
-  if (hi <= lower) return 0;
-  if (lo >= upper) return upper - lower;
-  const range2 = 2 * (hi - lo); // > 0 here, as in the sine method
-  let dd: number;
-  if (lo >= lower) {
-    dd = (hi + lo) / 2 - lower;
-  } else {
-    const above = hi - lower;
-    dd = (above * above) / range2;
+  const aboveLower = excess(hi, lo, lower);
+  if (upper === Number.POSITIVE_INFINITY) return aboveLower;
+  const aboveUpper = excess(hi, lo, upper);
+  switch (cutoff) {
+    case 'horizontal':
+      return aboveLower - aboveUpper;
+    case 'vertical':
+      return aboveLower - aboveUpper - (upper - lower) * shareAbove(hi, lo, upper);
+    case 'intermediate': {
+      const dd = aboveLower - 2 * aboveUpper;
+      return dd > 0 ? dd : 0;
+    }
   }
-  if (hi > upper) {
-    const over = hi - upper;
-    dd -= (over * over) / range2;
-  }
-  return dd;
 }
+
+/** One day of a curve method: the thresholds in the temperatures' scale, the upper one applied by `cutoff`. */
+export type CurveDegreeDays = (tmax: number, tmin: number, lower: number, upper?: number, cutoff?: DegreeDayCutoff) => number;
+/** One day of a double method, which also reads the next day's minimum. */
+export type DoubleCurveDegreeDays = (
+  tmax: number,
+  tmin: number,
+  nextTmin: number,
+  lower: number,
+  upper?: number,
+  cutoff?: DegreeDayCutoff,
+) => number;
+
+const curveMethod =
+  (excess: typeof sineExcess, shareAbove: typeof sineShareAbove): CurveDegreeDays =>
+  (tmax, tmin, lower, upper = Number.POSITIVE_INFINITY, cutoff = 'horizontal') =>
+    curveDegreeDays(excess, shareAbove, tmax, tmin, lower, upper, cutoff);
+
+/**
+ * The double form of a single method (Zalom et al. 1983; UC IPM "Degree-days: double sine
+ * method"): the day's rise from Tmin to Tmax is one half curve and the fall to the next day's
+ * minimum another, each counted for half a day. A single-method day is symmetric about its
+ * maximum, so each half is half of the single method on its own pair of extremes.
+ */
+const doubleMethod =
+  (single: CurveDegreeDays): DoubleCurveDegreeDays =>
+  (tmax, tmin, nextTmin, lower, upper, cutoff) =>
+    (single(tmax, tmin, lower, upper, cutoff) + single(tmax, nextTmin, lower, upper, cutoff)) / 2;
+
+/**
+ * Single sine method (Baskerville & Emin 1969) in the closed forms of Zalom et al. (1983) as
+ * UC IPM publishes them ("Degree-days: single sine method"), with the upper threshold applied
+ * by the cutoff (default horizontal).
+ */
+export const singleSineDegreeDays = curveMethod(sineExcess, sineShareAbove);
+
+/** Single triangle method (Zalom et al. 1983; UC IPM "Degree-days: single triangle method"). */
+export const singleTriangleDegreeDays = curveMethod(triangleExcess, triangleShareAbove);
+
+/** Double sine method (Allen 1976, Environ. Entomol. 5:388-396; Zalom et al. 1983; UC IPM). */
+export const doubleSineDegreeDays = doubleMethod(singleSineDegreeDays);
+
+/** Double triangle method (Sevacherian et al. 1977; Zalom et al. 1983; UC IPM). */
+export const doubleTriangleDegreeDays = doubleMethod(singleTriangleDegreeDays);
 
 function clampUnit(x: number): number {
   return x < -1 ? -1 : x > 1 ? 1 : x;
 }
 
 /** Method code resolved once per call of the accumulator, so the day loop is a plain switch. */
-type Kind = 0 | 1 | 2 | 3;
-const Kind = { Average: 0, ModifiedAverage: 1, Sine: 2, Triangle: 3 } as const;
+type Kind = 0 | 1 | 2 | 3 | 4 | 5;
+const Kind = { Average: 0, ModifiedAverage: 1, Sine: 2, Triangle: 3, DoubleSine: 4, DoubleTriangle: 5 } as const;
+const KINDS: Record<DegreeDayMethod, Kind> = {
+  average: Kind.Average,
+  'modified-average': Kind.ModifiedAverage,
+  'single-sine': Kind.Sine,
+  'single-triangle': Kind.Triangle,
+  'double-sine': Kind.DoubleSine,
+  'double-triangle': Kind.DoubleTriangle,
+};
 
 /** Validates the options and returns the method code; allocates nothing. */
 function resolve(opts: DegreeDayOptions): Kind {
@@ -140,44 +239,50 @@ function resolve(opts: DegreeDayOptions): Kind {
       throw new RangeError(`degree-day cap must be a finite number not below the base, got ${opts.cap}`);
     }
   }
-  switch (method) {
-    case 'average':
-      return Kind.Average;
-    case 'modified-average':
-      return Kind.ModifiedAverage;
-    case 'single-sine':
-      return Kind.Sine;
-    case 'single-triangle':
-      return Kind.Triangle;
-    default:
-      throw new RangeError(`unknown degree-day method: ${String(method)}`);
+  const cutoff = opts.cutoff ?? 'horizontal';
+  if (!DEGREE_DAY_CUTOFFS.includes(cutoff)) throw new RangeError(`unknown degree-day cutoff: ${String(cutoff)}`);
+  if (cutoff !== 'horizontal') {
+    if (opts.cap === undefined) throw new RangeError(`the ${cutoff} cutoff needs an upper threshold (cap)`);
+    if (!CURVE_DEGREE_DAY_METHODS.includes(method)) {
+      throw new RangeError(`the ${cutoff} cutoff applies to the sine and triangle methods, not '${method}'`);
+    }
   }
+  const kind = Object.hasOwn(KINDS, method) ? KINDS[method] : undefined;
+  if (kind === undefined) throw new RangeError(`unknown degree-day method: ${String(method)}`);
+  return kind;
 }
 
-function oneDay(kind: Kind, tmax: number, tmin: number, base: number, cap: number): number {
+function oneDay(kind: Kind, tmax: number, tmin: number, nextTmin: number, base: number, cap: number, cutoff: DegreeDayCutoff): number {
   switch (kind) {
     case Kind.Average:
       return averageDegreeDays(tmax, tmin, base);
     case Kind.ModifiedAverage:
       return modifiedAverageDegreeDays(tmax, tmin, base, cap);
     case Kind.Sine:
-      return singleSineDegreeDays(tmax, tmin, base, cap);
+      return singleSineDegreeDays(tmax, tmin, base, cap, cutoff);
     case Kind.Triangle:
-      return singleTriangleDegreeDays(tmax, tmin, base, cap);
+      return singleTriangleDegreeDays(tmax, tmin, base, cap, cutoff);
+    case Kind.DoubleSine:
+      return doubleSineDegreeDays(tmax, tmin, nextTmin, base, cap, cutoff);
+    case Kind.DoubleTriangle:
+      return doubleTriangleDegreeDays(tmax, tmin, nextTmin, base, cap, cutoff);
   }
 }
 
 /**
- * Degree days of one day. A NaN temperature gives NaN (an unknown day stays unknown).
+ * Degree days of one day. A NaN temperature gives NaN (an unknown day stays unknown); the
+ * double methods need the next day's minimum and give NaN without it.
  * Allocates nothing, so it can run per grid cell; validation is a few comparisons.
  */
-export function degreeDays(tmax: number, tmin: number, opts: DegreeDayOptions): number {
-  return oneDay(resolve(opts), tmax, tmin, opts.base, opts.cap ?? Number.POSITIVE_INFINITY);
+export function degreeDays(tmax: number, tmin: number, opts: DegreeDayOptions, nextTmin = Number.NaN): number {
+  return oneDay(resolve(opts), tmax, tmin, nextTmin, opts.base, opts.cap ?? Number.POSITIVE_INFINITY, opts.cutoff ?? 'horizontal');
 }
 
 /**
  * Degree days summed over days [start, end) of two parallel daily series (default: all days).
- * A NaN day makes the total NaN rather than silently shortening the season.
+ * A NaN day makes the total NaN rather than silently shortening the season. The double methods
+ * read day i + 1's minimum, so their last day must lie before the end of the series: read one
+ * day more than the range (the day after `end` has no minimum here and comes out NaN).
  */
 export function accumulateDegreeDays(
   tmax: TemperatureSeries,
@@ -195,32 +300,42 @@ export function accumulateDegreeDays(
   const kind = resolve(opts);
   const { base } = opts;
   const cap = opts.cap ?? Number.POSITIVE_INFINITY;
+  const cutoff = opts.cutoff ?? 'horizontal';
+  const last = tmin.length - 1;
   let total = 0;
   for (let i = start; i < end; i++) {
     // Index is in range by the check above; `as number` only satisfies noUncheckedIndexedAccess.
-    total += oneDay(kind, tmax[i] as number, tmin[i] as number, base, cap);
+    const next = i < last ? (tmin[i + 1] as number) : Number.NaN;
+    total += oneDay(kind, tmax[i] as number, tmin[i] as number, next, base, cap, cutoff);
   }
   return total;
 }
 
 /**
  * Degree days of each day written into `out` (allocated when not given), for callers that need
- * the daily values as well as the total, e.g. to map or chart accumulation.
+ * the daily values as well as the total, e.g. to map or chart accumulation. `stride` is how far
+ * the next day's value lies in the arrays: 1 for a series, the cell count for a window laid out
+ * [t][lat][lon]; where it lies past the end a double method gives NaN.
  */
 export function dailyDegreeDays(
   tmax: TemperatureSeries,
   tmin: TemperatureSeries,
   opts: DegreeDayOptions,
   out: Float64Array | Float32Array = new Float64Array(tmax.length),
+  stride = 1,
 ): Float64Array | Float32Array {
   if (tmax.length !== tmin.length || out.length < tmax.length) {
     throw new RangeError('tmax, tmin and out must cover the same days');
   }
+  if (!(Number.isInteger(stride) && stride >= 1)) throw new RangeError(`stride must be a positive integer, got ${stride}`);
   const kind = resolve(opts);
   const { base } = opts;
   const cap = opts.cap ?? Number.POSITIVE_INFINITY;
-  for (let i = 0; i < tmax.length; i++) {
-    out[i] = oneDay(kind, tmax[i] as number, tmin[i] as number, base, cap);
+  const cutoff = opts.cutoff ?? 'horizontal';
+  const n = tmax.length;
+  for (let i = 0; i < n; i++) {
+    const next = i + stride < n ? (tmin[i + stride] as number) : Number.NaN;
+    out[i] = oneDay(kind, tmax[i] as number, tmin[i] as number, next, base, cap, cutoff);
   }
   return out;
 }

@@ -7,3 +7,4 @@ export * from './solar.js';
 export * from './evapotranspiration.js';
 export * from './statistics.js';
 export * from './hourly-et-of-weather.js';
+export * from './chill.js';

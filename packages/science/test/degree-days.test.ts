@@ -5,8 +5,12 @@ import {
   celsiusToFahrenheit,
   dailyDegreeDays,
   degreeDays,
+  DEGREE_DAY_CUTOFFS,
   DEGREE_DAY_METHODS,
+  doubleSineDegreeDays,
+  doubleTriangleDegreeDays,
   fahrenheitDegreeDaysToCelsius,
+  type DegreeDayCutoff,
   modifiedAverageDegreeDays,
   singleSineDegreeDays,
   singleTriangleDegreeDays,
@@ -102,15 +106,27 @@ describe('accumulation over a range of days', () => {
     expect(accumulateDegreeDays([20, 25, 30, 9], [5, 5, 10, 0], { method: 'modified-average', base: 10 })).toBeCloseTo(22.5, 12);
   });
 
-  it('agrees with the one-day function for every method', () => {
+  it('agrees with the one-day function for every method (the double ones reading the next minimum)', () => {
+    const days = tmax.length - 1; // the last day has no next minimum in the series
     for (const method of DEGREE_DAY_METHODS) {
       const opts = method === 'average' ? { method, base: 8 } : { method, base: 8, cap: 27 };
       const daily = dailyDegreeDays(tmax, tmin, opts);
       let sum = 0;
-      for (let i = 0; i < tmax.length; i++) sum += degreeDays(tmax[i] as number, tmin[i] as number, opts);
-      expect(accumulateDegreeDays(tmax, tmin, opts)).toBeCloseTo(sum, 10);
-      expect(Array.from(daily).reduce((a, b) => a + b, 0)).toBeCloseTo(sum, 10);
+      for (let i = 0; i < days; i++) sum += degreeDays(tmax[i] as number, tmin[i] as number, opts, tmin[i + 1] as number);
+      expect(accumulateDegreeDays(tmax, tmin, opts, 0, days)).toBeCloseTo(sum, 10);
+      expect(Array.from(daily.subarray(0, days)).reduce((a, b) => a + b, 0)).toBeCloseTo(sum, 10);
     }
+  });
+
+  it('leaves a double-method day unknown without the next minimum, and reads it a stride on in a window', () => {
+    expect(accumulateDegreeDays(tmax, tmin, { method: 'double-sine', base: 8 })).toBeNaN();
+    expect(degreeDays(25, 5, { method: 'double-triangle', base: 8 })).toBeNaN();
+    // two cells, two days, laid out [t][cell]: cell 0 is (25, 5) then min 10; cell 1 (30, 10) then min 0
+    const out = dailyDegreeDays([25, 30, 30, 9], [5, 10, 10, 0], { method: 'double-triangle', base: 10 }, undefined, 2);
+    expect(out[0]).toBeCloseTo(doubleTriangleDegreeDays(25, 5, 10, 10), 12);
+    expect(out[1]).toBeCloseTo(doubleTriangleDegreeDays(30, 10, 0, 10), 12);
+    expect(out[2]).toBeNaN();
+    expect(() => dailyDegreeDays([1], [1], { base: 0 }, undefined, 0)).toThrow(RangeError);
   });
 
   it('keeps an unknown day unknown', () => {
@@ -123,6 +139,12 @@ describe('accumulation over a range of days', () => {
     expect(() => accumulateDegreeDays([1, 2], [1, 2], { base: 0 }, 0, 3)).toThrow(RangeError);
     expect(() => degreeDays(20, 10, { base: 10, cap: 30 })).toThrow(/average/);
     expect(() => degreeDays(20, 10, { method: 'single-sine', base: 10, cap: 5 })).toThrow(RangeError);
+    expect(() => degreeDays(20, 10, { method: 'single-sine', base: 10, cutoff: 'vertical' })).toThrow(/upper threshold/);
+    expect(() => degreeDays(20, 10, { method: 'modified-average', base: 10, cap: 30, cutoff: 'intermediate' })).toThrow(
+      /sine and triangle/,
+    );
+    expect(() => degreeDays(20, 10, { method: 'single-sine', base: 10, cap: 30, cutoff: 'diagonal' as DegreeDayCutoff })).toThrow(/cutoff/);
+    expect(() => degreeDays(20, 10, { method: 'toString' as 'average', base: 10 })).toThrow(/unknown degree-day method/);
   });
 });
 
@@ -134,12 +156,18 @@ describe('Celsius and Fahrenheit', () => {
     const tminF = tminC.map(celsiusToFahrenheit);
     for (const method of DEGREE_DAY_METHODS) {
       const cap = method === 'average' ? undefined : 30;
-      const c = accumulateDegreeDays(tmaxC, tminC, { method, base: 10, cap });
-      const f = accumulateDegreeDays(tmaxF, tminF, {
-        method,
-        base: 50, // 10 °C
-        cap: cap === undefined ? undefined : 86, // 30 °C
-      });
+      const c = accumulateDegreeDays(tmaxC, tminC, { method, base: 10, cap }, 0, 3);
+      const f = accumulateDegreeDays(
+        tmaxF,
+        tminF,
+        {
+          method,
+          base: 50, // 10 °C
+          cap: cap === undefined ? undefined : 86, // 30 °C
+        },
+        0,
+        3,
+      );
       expect(f).toBeCloseTo(celsiusDegreeDaysToFahrenheit(c), 9);
       expect(fahrenheitDegreeDaysToCelsius(f)).toBeCloseTo(c, 9);
     }
@@ -152,4 +180,111 @@ describe('Celsius and Fahrenheit', () => {
     expect(f).toBeCloseTo(58, 12);
     expect(f).not.toBeCloseTo(celsiusDegreeDaysToFahrenheit(c), 3);
   });
+});
+
+/**
+ * Independent check: the mean of the rate function over the modelled day by fine midpoint
+ * quadrature, not by the closed forms. The rate function is that of UC IPM's glossary and
+ * USPEST.org's "Degree-day calculation methods": 0 below L, T - L up to U, and above U the
+ * cutoff's U - L (horizontal), 0 (vertical) or U - L - (T - U) (intermediate).
+ */
+function rate(t: number, lower: number, upper: number, cutoff: DegreeDayCutoff): number {
+  if (t <= lower) return 0;
+  if (t <= upper) return t - lower;
+  return cutoff === 'horizontal' ? upper - lower : cutoff === 'vertical' ? 0 : upper - lower - (t - upper);
+}
+const STEPS = 200_000;
+/** half a day rising from lo to hi along a sine (θ from -π/2 to π/2) or a straight line */
+function halfDay(shape: 'sine' | 'triangle', hi: number, lo: number, lower: number, upper: number, cutoff: DegreeDayCutoff): number {
+  let sum = 0;
+  for (let k = 0; k < STEPS; k++) {
+    const u = (k + 0.5) / STEPS;
+    const t = shape === 'sine' ? (hi + lo) / 2 + ((hi - lo) / 2) * Math.sin(-Math.PI / 2 + Math.PI * u) : lo + (hi - lo) * u;
+    sum += rate(t, lower, upper, cutoff);
+  }
+  return sum / STEPS;
+}
+/**
+ * A day by quadrature: rise from tmin, fall to the next minimum (= tmin for the single methods).
+ * The intermediate cutoff never gives a half day below zero (docs/decisions/0240-degree-day-cutoffs.md).
+ */
+function quadratureDay(
+  shape: 'sine' | 'triangle',
+  tmax: number,
+  tmin: number,
+  nextTmin: number,
+  lower: number,
+  upper: number,
+  cutoff: DegreeDayCutoff,
+) {
+  const half = (lo: number) => {
+    const dd = halfDay(shape, tmax, lo, lower, upper, cutoff);
+    return cutoff === 'intermediate' && dd < 0 ? 0 : dd;
+  };
+  return (half(tmin) + half(nextTmin)) / 2;
+}
+
+describe('cutoffs by hand (Zalom et al. 1983 cases; rate functions of UC IPM / USPEST.org)', () => {
+  // [method, tmax, tmin, L, U, cutoff, expected, arithmetic]
+  it.each<['single-sine' | 'single-triangle', number, number, number, number, DegreeDayCutoff, number, string]>([
+    ['single-sine', 30, 10, 15, 25, 'vertical', 5 / 3, 'horizontal 5 less (U-L)(π/2-θ2)/π = 10·(π/3)/π: 5 - 10/3'],
+    [
+      'single-sine',
+      30,
+      10,
+      15,
+      25,
+      'intermediate',
+      20 / 3 - (5 * Math.sqrt(3)) / Math.PI,
+      'horizontal 5 less the excess over U, (1/π)[-5(π/3) + 10 cos(π/6)] = -5/3 + 5√3/π: 20/3 - 5√3/π = 3.91002',
+    ],
+    ['single-triangle', 30, 10, 15, 25, 'vertical', 2.5, 'horizontal (225-25)/40 = 5 less (U-L)(Tmax-U)/(Tmax-Tmin) = 10·5/20'],
+    ['single-triangle', 30, 10, 15, 25, 'intermediate', 4.375, '225/40 - 2·25/40 = 5.625 - 1.25'],
+    ['single-triangle', 50, 40, 10, 20, 'intermediate', 0, 'rate U-L-(T-U) < 0 all day: 35 - 2·25 < 0 -> 0'],
+    ['single-sine', 50, 40, 10, 20, 'vertical', 0, 'entirely above U: development stops'],
+    ['single-sine', 24, 16, 10, 25, 'vertical', 10, 'entirely between the thresholds: M - L whatever the cutoff'],
+  ])('%s Tmax %p Tmin %p L %p U %p %s -> %p  [%s]', (method, tmax, tmin, lower, upper, cutoff, expected) => {
+    const one = method === 'single-sine' ? singleSineDegreeDays : singleTriangleDegreeDays;
+    expect(one(tmax, tmin, lower, upper, cutoff)).toBeCloseTo(expected, 10);
+    expect(degreeDays(tmax, tmin, { method, base: lower, cap: upper, cutoff })).toBeCloseTo(expected, 10);
+  });
+
+  it('double sine: half a single sine on each side of the maximum (UC IPM double sine method)', () => {
+    // rise 10 -> 30 with L 15: 10/3 + 5√3/π = 6.08998 (the single-sine case above); fall to 20: M - L = 10
+    const expected = (10 / 3 + (5 * Math.sqrt(3)) / Math.PI + 10) / 2;
+    expect(doubleSineDegreeDays(30, 10, 20, 15)).toBeCloseTo(expected, 10);
+    expect(degreeDays(30, 10, { method: 'double-sine', base: 15 }, 20)).toBeCloseTo(expected, 10);
+    // rise 5 -> 25 with L 10: 15^2/40 = 5.625; fall to 15: M - L = 10
+    expect(doubleTriangleDegreeDays(25, 5, 15, 10)).toBeCloseTo((5.625 + 10) / 2, 12);
+  });
+});
+
+describe('every curve method and cutoff against quadrature of the modelled day', () => {
+  // Days chosen to reach every case of Zalom et al.'s tables: below L, cut by L only, by U only,
+  // by both, between, above U, and a next minimum on the other side of a threshold.
+  const days: [number, number, number][] = [
+    [30, 10, 20],
+    [25, 5, 2],
+    [38, 22, 12],
+    [34, 8, 26],
+    [9, 1, 3],
+    [45, 33, 31],
+    [24, 16, 18],
+    [31.5, 14.2, 9.9],
+  ];
+  const [lower, upper] = [12, 29];
+  for (const cutoff of DEGREE_DAY_CUTOFFS) {
+    for (const shape of ['sine', 'triangle'] as const) {
+      it(`${shape}, ${cutoff} cutoff, single and double`, () => {
+        for (const [tmax, tmin, next] of days) {
+          const single = degreeDays(tmax, tmin, { method: `single-${shape}`, base: lower, cap: upper, cutoff });
+          const double = degreeDays(tmax, tmin, { method: `double-${shape}`, base: lower, cap: upper, cutoff }, next);
+          // The vertical cutoff's rate jumps at U, so the midpoint rule is good to O(1/STEPS) there.
+          const digits = cutoff === 'vertical' ? 4 : 6;
+          expect(single).toBeCloseTo(quadratureDay(shape, tmax, tmin, tmin, lower, upper, cutoff), digits);
+          expect(double).toBeCloseTo(quadratureDay(shape, tmax, tmin, next, lower, upper, cutoff), digits);
+        }
+      });
+    }
+  }
 });

@@ -2,6 +2,7 @@ import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
 import { fieldsMigration } from '../migrations/001_fields.js';
 import { degreeDayComputer, DEGREE_DAY_WORKER } from './degree-day-compute.js';
+import { chillRoutes } from './routes/chill.js';
 import { fieldRoutes } from './routes/fields.js';
 import { growingDegreeDayRoutes } from './routes/growing-degree-days.js';
 import { AREA, FIELDS_TOPIC, FieldStore } from './store.js';
@@ -12,13 +13,14 @@ export const agricultureService = defineService({
   port: 1,
   workers: [DEGREE_DAY_WORKER],
   title: 'Agriculture',
-  description: 'Fields and growing degree days (spec 4.1, 4.2).',
+  description: 'Fields, growing degree days (spec 4.1, 4.2) and winter chill.',
   needs: { database: { migrations: [fieldsMigration] }, outbox: { topics: [FIELDS_TOPIC] }, weather: true },
   api(deps) {
     const fields = new FieldStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
     const computer = degreeDayComputer(deps.weather, { threads: deps.computeThreads });
+    const degreeDays = growingDegreeDayRoutes(fieldRoutes(new Api(), fields), { fields, weather: deps.weather, now: deps.now, computer });
     return {
-      api: growingDegreeDayRoutes(fieldRoutes(new Api(), fields), { fields, weather: deps.weather, now: deps.now, computer }),
+      api: chillRoutes(degreeDays, { weather: deps.weather, now: deps.now }),
       // its compute threads, started on the first request
       close: () => computer.close(),
     };

@@ -83,6 +83,36 @@ describe('growing degree days: hand-computed through the real path (spec 2.6, 4.
     expect((await get(`/growing-degree-days/40.5/10.5?${DAYS}&method=single-triangle`)).body.degreeDays).toBe(13);
   });
 
+  it('the double methods read the minimum of the day after end (UC IPM double triangle)', async () => {
+    // 05-01..05-02 at A, base 10. Day 1: rise 10 -> 20 gives M - L = 5, fall to 11 gives 15.5 - 10 = 5.5: 5.25.
+    // Day 2: rise 11 -> 25 gives 8, fall to 05-03's 2 gives (25-10)^2 / (2 x 23) = 4.8913: 6.4457.
+    // Total 11.6957 -> 11.7 (single-triangle: 5 + 8 = 13).
+    const res = await get(`/growing-degree-days/40.5/10.5?start=2024-05-01&end=2024-05-02&method=double-triangle`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ startDate: '2024-05-01', endDate: '2024-05-02', degreeDays: 11.7 });
+    // the field's window reads the day after as well: its cells A and B agree with the points
+    const field = await get(`/growing-degree-days/${fieldId}?start=2024-05-01&end=2024-05-02&method=double-triangle`);
+    expect(field.status).toBe(200);
+    expect(field.body.fieldMaximum).toBe(11.7);
+  });
+
+  it.each([
+    // Single triangle at A, base 10, cap 22. Day 1 (20, 10) lies below the cap: 5. Day 3 (8, 2): 0.
+    // Day 2 (25, 11): E(10) = 8, E(22) = 3^2 / 28 = 0.32143, share above 22 = 3/14.
+    ['horizontal', 12.7, '5 + 8 - 0.32143 = 12.679'],
+    ['vertical', 10.1, '5 + 8 - 0.32143 - 12 x 3/14 = 10.107'],
+    ['intermediate', 12.4, '5 + 8 - 2 x 0.32143 = 12.357'],
+  ])('cutoff %s with cap 22: %p  [%s]', async (cutoff, expected) => {
+    const res = await get(`/growing-degree-days/40.5/10.5?${DAYS}&method=single-triangle&cap=22&cutoff=${cutoff}`);
+    expect(res.status).toBe(200);
+    expect(res.body.degreeDays).toBe(expected);
+  });
+
+  it('cap alone is the horizontal cutoff, as before', async () => {
+    const res = await get(`/growing-degree-days/40.5/10.5?${DAYS}&method=single-triangle&cap=22`);
+    expect(res.body.degreeDays).toBe(12.7);
+  });
+
   it('field: centroid 9.8, mean 12, max 13, min 10', async () => {
     // Centroid (vertex mean) = (10.75 E, 40.5 N): a quarter of the way from A to B, on their row,
     // so each temperature is 0.75 A + 0.25 B:
@@ -117,10 +147,12 @@ describe('growing degree days: hand-computed through the real path (spec 2.6, 4.
   });
 
   it('the contours link carries every given parameter over, normalised; unknown ones are dropped', async () => {
-    const res = await get(`/growing-degree-days/${fieldId}?${DAYS}&scale=Fahrenheit&base=41&method=single-sine&cap=86&colour=red`);
+    const res = await get(
+      `/growing-degree-days/${fieldId}?${DAYS}&scale=Fahrenheit&base=41&method=single-sine&cap=86&cutoff=vertical&colour=red`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.contours).toBe(
-      `/growing-degree-days/${fieldId}/contours?start=2024-05-01&end=2024-05-03&base=41&scale=fahrenheit&method=single-sine&cap=86`,
+      `/growing-degree-days/${fieldId}/contours?start=2024-05-01&end=2024-05-03&base=41&scale=fahrenheit&method=single-sine&cap=86&cutoff=vertical`,
     );
     const followed = await get(res.body.contours);
     expect(followed.status).toBe(200);
@@ -182,8 +214,17 @@ describe('growing degree days: parameters (spec 4.1)', () => {
     ['start after end', 'start=2024-05-03&end=2024-05-01', 'end', /no later than end \(2024-05-01\)/],
     ['start after the default end (today)', 'start=2024-05-12', 'start', /no later than end \(today, 2024-05-10\)/],
     ['end before the default start (today)', 'end=2024-05-01', 'end', /start \(today, 2024-05-10\) must be no later/],
-    ['method unknown', 'method=double-sine', 'method', /average, modified-average, single-sine, single-triangle/],
-    ['cap with the average method', 'cap=30', 'cap', /modified-average, single-sine or single-triangle/],
+    [
+      'method unknown',
+      'method=quad-sine',
+      'method',
+      /average, modified-average, single-sine, single-triangle, double-sine, double-triangle/,
+    ],
+    ['cap with the average method', 'cap=30', 'cap', /other than average/],
+    ['cutoff unknown', 'method=single-sine&cap=30&cutoff=diagonal', 'cutoff', /horizontal, vertical, intermediate/],
+    ['cutoff without cap', 'method=single-sine&cutoff=vertical', 'cutoff', /needs cap/],
+    ['cutoff with a method that has no curve', 'method=modified-average&cap=30&cutoff=intermediate', 'cutoff', /needs method single-sine/],
+    ['a double method up to the last accepted day', 'method=double-sine&end=2024-05-17', 'end', /at most 2024-05-16/],
     ['cap below base', 'method=single-sine&cap=5', 'cap', /not below base \(10\)/],
     ['cap not a number', 'method=single-sine&cap=hot', 'cap', /decimal number/],
   ];
@@ -281,6 +322,7 @@ describe('growing degree days: ownership and routing', () => {
       'query:end',
       'query:method',
       'query:cap',
+      'query:cutoff',
     ]);
     expect(doc.paths['/growing-degree-days/{id}'].get.responses['404']).toBeDefined();
     expect(doc.paths['/growing-degree-days/{id}/contours'].get.description).toMatch(/lower edge/);

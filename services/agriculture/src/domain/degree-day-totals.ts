@@ -3,6 +3,7 @@ import {
   celsiusToFahrenheit,
   dailyDegreeDays,
   fahrenheitToCelsius,
+  usesNextMinimum,
   type DegreeDayMethod,
   type DegreeDayOptions,
 } from '@fieldcast/science';
@@ -24,6 +25,13 @@ const UNITS: Record<string, TemperatureUnit> = {
 };
 const SCALE_UNIT = { celsius: 'degC', fahrenheit: 'degF' } as const;
 
+/** Source temperatures in degrees Celsius (the chill models are defined in °C), as a new array. */
+export function inCelsius(series: PointSeries): Float64Array {
+  const unit = UNITS[series.units];
+  if (!unit) throw new Error(`temperature units ${series.units} are not supported`);
+  return Float64Array.from(series.values, unit.toCelsius);
+}
+
 /** How one request's thresholds apply to temperatures in the source's units. */
 export interface DegreeDayRule {
   /** base and cap expressed in the source's units */
@@ -40,21 +48,33 @@ export interface DegreeDayRule {
  * McMaster & Wilhelm 1997 define the methods on differences from the base), so degree days in
  * the requested scale are the source-unit degree days times the ratio of degree sizes.
  */
-export function degreeDayRule(query: Pick<DegreeDayQuery, 'base' | 'cap' | 'method' | 'scale'>, sourceUnits: string): DegreeDayRule {
+export function degreeDayRule(
+  query: Pick<DegreeDayQuery, 'base' | 'cap' | 'cutoff' | 'method' | 'scale'>,
+  sourceUnits: string,
+): DegreeDayRule {
   const source = UNITS[sourceUnits];
   if (!source) throw new Error(`temperature units ${sourceUnits} are not supported`);
   const requested = UNITS[SCALE_UNIT[query.scale]]!;
   const move = (t: number) => source.fromCelsius(requested.toCelsius(t));
   const method: DegreeDayMethod = query.method;
   return {
-    options: { method, base: move(query.base), ...(query.cap === undefined ? {} : { cap: move(query.cap) }) },
+    options: {
+      method,
+      base: move(query.base),
+      ...(query.cutoff === undefined ? {} : { cutoff: query.cutoff }),
+      ...(query.cap === undefined ? {} : { cap: move(query.cap) }),
+    },
     factor: requested.perCelsiusDegree / source.perCelsiusDegree,
   };
 }
 
+/** Days of a series read for the rule that are not counted: the day after end of a double method (daysOf). */
+const daysAfter = (rule: DegreeDayRule) => (usesNextMinimum(rule.options.method ?? 'average') ? 1 : 0);
+
 /** Degree days accumulated over a point's daily series, in the requested scale. */
 export function pointTotal(tmax: PointSeries, tmin: PointSeries, rule: DegreeDayRule): number {
-  return accumulateDegreeDays(tmax.values, tmin.values, rule.options) * rule.factor;
+  const days = tmax.values.length - daysAfter(rule);
+  return accumulateDegreeDays(tmax.values, tmin.values, rule.options, 0, Math.max(0, days)) * rule.factor;
 }
 
 /**
@@ -65,9 +85,9 @@ export function pointTotal(tmax: PointSeries, tmin: PointSeries, rule: DegreeDay
 export function cellTotals(tmax: GridWindow, tmin: GridWindow, rule: DegreeDayRule): Float64Array {
   const nCells = tmax.lats.length * tmax.lons.length;
   if (tmin.lats.length * tmin.lons.length !== nCells || tmin.nt !== tmax.nt) throw new Error('tmax and tmin windows are not aligned');
-  const daily = dailyDegreeDays(tmax.values, tmin.values, rule.options);
+  const daily = dailyDegreeDays(tmax.values, tmin.values, rule.options, undefined, Math.max(1, nCells));
   const totals = new Float64Array(nCells);
-  for (let t = 0, o = 0; t < tmax.nt; t++, o += nCells) {
+  for (let t = 0, o = 0; t < tmax.nt - daysAfter(rule); t++, o += nCells) {
     for (let c = 0; c < nCells; c++) totals[c]! += daily[o + c]!;
   }
   for (let c = 0; c < nCells; c++) totals[c]! *= rule.factor;

@@ -32,7 +32,7 @@ const fieldPath = (id: string) => `/fields/${id}`;
  */
 function contoursPath(id: string, query: DegreeDayQuery): string {
   const params = new URLSearchParams({ start: query.start, end: query.end });
-  for (const name of ['base', 'scale', 'method', 'cap'] as const) {
+  for (const name of ['base', 'scale', 'method', 'cap', 'cutoff'] as const) {
     const value = query.given[name];
     if (value !== undefined) params.set(name, value);
   }

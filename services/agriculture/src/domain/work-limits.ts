@@ -1,5 +1,6 @@
 import { polygonsBBox, unwrapLongitudes } from '@fieldcast/geo';
 import { RequestTooLargeError } from '@fieldcast/kit';
+import { usesNextMinimum } from '@fieldcast/science';
 import { dateMs, type DegreeDayQuery } from '@fieldcast/schemas';
 import { centresWithin, type GridSource, type TimeRange } from '@fieldcast/weather';
 import { dailyGrid } from './daily-temperatures.js';
@@ -20,12 +21,17 @@ export const POINT_CELLS = 4;
 
 const DAY_MS = 86_400_000;
 
-/** startDate..endDate inclusive: the daily steps stamped 00:00Z of each date (docs/architecture.md §6). */
-export function daysOf(query: DegreeDayQuery): TimeRange {
-  return { startMs: dateMs(query.start), endMs: dateMs(query.end) };
+/**
+ * The days read: startDate..endDate inclusive, the daily steps stamped 00:00Z of each date
+ * (docs/architecture.md §6), and the day after for the double methods, which use its minimum
+ * (docs/decisions/0240-degree-day-cutoffs.md).
+ */
+export function daysOf(query: Pick<DegreeDayQuery, 'start' | 'end' | 'method'>): TimeRange {
+  const extra = usesNextMinimum(query.method) ? DAY_MS : 0;
+  return { startMs: dateMs(query.start), endMs: dateMs(query.end) + extra };
 }
 
-/** Days from start to end, both included. */
+/** Days read (daysOf), both ends included. */
 export function dayCount(query: DegreeDayQuery): number {
   const { startMs, endMs } = daysOf(query);
   return Math.round((endMs - startMs) / DAY_MS) + 1;

@@ -21,7 +21,7 @@ export interface DegreeDayRouteDeps {
   computer: DegreeDayComputer;
 }
 
-const PARAMETERS = 'Query: base, scale, start, end (spec 4.1) and method, cap; unknown parameters are ignored.';
+const PARAMETERS = 'Query: base, scale, start, end (spec 4.1) and method, cap, cutoff; unknown parameters are ignored.';
 
 /** The work limit as each operation states it (docs/operations.md "Limits"; docs/decisions/0050-degree-day-work-limit.md). */
 const LIMIT = `At most ${MAX_DEGREE_DAY_CELL_DAYS.toLocaleString('en')} cell-days (weather grid cells x days)`;

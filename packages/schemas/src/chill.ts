@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { acceptedDates, dateMs, DEGREE_DAY_FIRST_DATE, DEGREE_DAY_FORECAST_DAYS, isoDate } from './growing-degree-days.js';
+
+/**
+ * Winter chill at a point (beyond the spec; docs/decisions/0241-chill-endpoint.md): the query of
+ * GET /chill/{latitude}/{longitude} and its result, shaped as the degree-day location result.
+ */
+
+/** Same spellings as @fieldcast/science ChillModel. */
+export const CHILL_MODEL_NAMES = ['hours', 'utah', 'dynamic'] as const;
+export type ChillModelName = (typeof CHILL_MODEL_NAMES)[number];
+/** The unit of each model's total, as the result names it. */
+export const CHILL_UNITS: Record<ChillModelName, string> = {
+  hours: 'chill hours',
+  utah: 'Utah chill units',
+  dynamic: 'chill portions',
+};
+
+const DAY_MS = 86_400_000;
+
+/** The query as the domain sees it; start stays open when not given, since its default depends on the hemisphere. */
+export interface ChillQuery {
+  model: ChillModelName;
+  /** YYYY-MM-DD, inclusive; absent: the season's start before end (chillSeasonStart) */
+  start?: string;
+  end: string;
+}
+
+/**
+ * The first day of the chill season that holds `end`: the latest 1 September (northern
+ * hemisphere, latitude >= 0) or 1 March (southern) on or before it, the customary starts of
+ * dormancy-season chill accounting (Luedeling, chillR's tempResponse examples start in autumn).
+ */
+export function chillSeasonStart(end: string, latitude: number): string {
+  const month = latitude >= 0 ? 8 : 2; // 0-based: September, March
+  const endMs = dateMs(end);
+  const year = new Date(endMs).getUTCFullYear();
+  const thisYear = Date.UTC(year, month, 1);
+  return isoDate(thisYear <= endMs ? thisYear : Date.UTC(year - 1, month, 1));
+}
+
+/** Query of GET /chill/{latitude}/{longitude}; dates as the degree-day endpoints accept them (spec 4.1). */
+export function chillQuerySchema(now: () => Date) {
+  const { todayMs, range, dateParam } = acceptedDates(now);
+  return z
+    .object({
+      model: z
+        .enum(CHILL_MODEL_NAMES, { error: `model must be one of ${CHILL_MODEL_NAMES.join(', ')}` })
+        .meta({
+          description:
+            'hours (0-7.2 °C; Bennett 1949), utah (Richardson et al. 1974) or dynamic (default; chill portions, Fishman et al. 1987, as chillR computes them)',
+          examples: ['dynamic'],
+        })
+        .optional(),
+      start: dateParam(
+        'start',
+        'First day, inclusive. Default: the last 1 September (northern hemisphere) or 1 March (southern) on or before end.',
+        '2024-09-01',
+      ).optional(),
+      end: dateParam(
+        'end',
+        'Last day, inclusive. Default today (UTC). Days after the current hour use forecast values.',
+        '2025-02-28',
+      ).optional(),
+    })
+    .transform((q, ctx): ChillQuery => {
+      const fail = (path: string, message: string) => ctx.issues.push({ code: 'custom', path: [path], message, input: q });
+      const firstMs = dateMs(DEGREE_DAY_FIRST_DATE);
+      const lastMs = todayMs() + DEGREE_DAY_FORECAST_DAYS * DAY_MS;
+      const day = (name: 'start' | 'end'): number | undefined => {
+        const text = q[name];
+        if (text === undefined) return undefined;
+        const ms = dateMs(text);
+        if (!(ms >= firstMs && ms <= lastMs)) fail(name, `${name} must be a date ${range()}; got ${text}`);
+        return ms;
+      };
+      const startMs = day('start');
+      const endMs = day('end') ?? todayMs();
+      if (startMs !== undefined && startMs > endMs) fail('start', `start (${q.start}) must be no later than end (${isoDate(endMs)})`);
+      return {
+        model: q.model ?? 'dynamic',
+        ...(q.start === undefined ? {} : { start: q.start }),
+        end: isoDate(Number.isFinite(endMs) ? endMs : todayMs()),
+      };
+    });
+}
+
+export const ChillLocationResult = z
+  .object({
+    latitude: z.number(),
+    longitude: z.number(),
+    startDate: z.string().meta({ description: 'YYYY-MM-DD, inclusive, 00:00Z' }),
+    endDate: z.string().meta({ description: 'YYYY-MM-DD, inclusive, to 23:00Z' }),
+    model: z.enum(CHILL_MODEL_NAMES),
+    units: z.string().meta({ description: 'chill hours, Utah chill units or chill portions' }),
+    chill: z.number().meta({ description: 'chill accumulated over the hours from startDate to endDate; one decimal' }),
+  })
+  .meta({
+    id: 'ChillLocation',
+    description: 'Chill at a location, shaped as the degree-day location result',
+    examples: [
+      {
+        latitude: 38.5,
+        longitude: -121.8,
+        startDate: '2024-09-01',
+        endDate: '2025-02-28',
+        model: 'dynamic',
+        units: 'chill portions',
+        chill: 58.3,
+      },
+    ],
+  });
+export type ChillLocationResult = z.infer<typeof ChillLocationResult>;

@@ -1,0 +1,102 @@
+import request from 'supertest';
+import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/runtime/testing';
+import { accumulateChill, chillHour, utahChillUnit } from '@fieldcast/science';
+import { SyntheticSource } from '@fieldcast/weather';
+import { agricultureService } from '../src/definition.js';
+
+/*
+ * GET /chill/{latitude}/{longitude} over the synthetic world, against the chill summed here
+ * hour by hour from the source's own hourly air temperature at the point (the models themselves
+ * are checked against chillR in packages/science/test/chill.test.ts).
+ */
+const NOW = Date.UTC(2024, 11, 15, 12);
+const source = new SyntheticSource({ now: () => NOW });
+const JSON_V1 = 'application/vnd.fieldcast+json; version=1';
+const HOUR_MS = 3_600_000;
+
+let fleet: TestFleet;
+let alice: TestAccount;
+const get = (path: string) => request(fleet.app('agriculture')).get(path).set('Authorization', alice.auth).set('Accept', JSON_V1);
+
+beforeAll(async () => {
+  fleet = await startTestFleet([agricultureService], { weather: source, now: () => new Date(NOW) });
+  alice = await fleet.account('alice');
+});
+afterAll(async () => {
+  await fleet.close();
+});
+
+/** Hourly °C at a point from start 00:00Z to end 23:00Z, read here from the source. */
+async function hourlyCelsius(lat: number, lon: number, start: string, end: string): Promise<number[]> {
+  const startMs = Date.parse(`${start}T00:00:00Z`);
+  const endMs = Date.parse(`${end}T23:00:00Z`);
+  const s = await source.pointSeries('air_temperature', lon, lat, { startMs, endMs });
+  expect(s.startMs).toBe(startMs);
+  expect(s.values.length).toBe((endMs - startMs) / HOUR_MS + 1);
+  const offset = s.units === 'K' ? 273.15 : s.units === 'degC' ? 0 : Number.NaN;
+  return Array.from(s.values, (v) => v - offset);
+}
+const round1 = (v: number) => Math.round(v * 10) / 10;
+
+describe('chill at a location', () => {
+  it.each([
+    ['hours', (t: number[]) => t.reduce((a, v) => a + chillHour(v), 0), 'chill hours'],
+    ['utah', (t: number[]) => t.reduce((a, v) => a + utahChillUnit(v), 0), 'Utah chill units'],
+    ['dynamic', (t: number[]) => accumulateChill('dynamic', t), 'chill portions'],
+  ] as const)('model %s over a given range: the hourly sum, one decimal', async (model, sum, units) => {
+    const [lat, lon] = [44.27, 10.61];
+    const res = await get(`/chill/${lat}/${lon}?model=${model}&start=2023-11-01&end=2024-02-29`);
+    expect(res.status).toBe(200);
+    const expected = round1(sum(await hourlyCelsius(lat, lon, '2023-11-01', '2024-02-29')));
+    expect(res.body).toEqual({
+      latitude: lat,
+      longitude: lon,
+      startDate: '2023-11-01',
+      endDate: '2024-02-29',
+      model,
+      units,
+      chill: expected,
+    });
+    if (model === 'hours') expect(expected).toBeGreaterThan(100); // a winter that chills: the comparison is not of zeros
+  });
+
+  it('defaults: model dynamic, end today, start 1 September in the north and 1 March in the south', async () => {
+    const north = await get('/chill/44.27/10.61');
+    expect(north.status).toBe(200);
+    expect(north.body).toMatchObject({ startDate: '2024-09-01', endDate: '2024-12-15', model: 'dynamic', units: 'chill portions' });
+    expect(north.body.chill).toBe(round1(accumulateChill('dynamic', await hourlyCelsius(44.27, 10.61, '2024-09-01', '2024-12-15'))));
+    const south = await get('/chill/-36.9/174.8?model=hours&end=2024-08-31');
+    expect(south.body).toMatchObject({ startDate: '2024-03-01', endDate: '2024-08-31' });
+    const before = await get('/chill/44.27/10.61?model=hours&end=2024-08-31');
+    expect(before.body).toMatchObject({ startDate: '2023-09-01', endDate: '2024-08-31' });
+  });
+
+  it.each([
+    ['model unknown', 'model=chill-units', 'model', /hours, utah, dynamic/],
+    ['start before 2015', 'start=2014-12-31', 'start', /from 2015-01-01 to 2024-12-22/],
+    ['end past today + 7 days', 'end=2024-12-23', 'end', /from 2015-01-01 to 2024-12-22/],
+    ['end not a date', 'end=2024-02-30', 'end', /got 2024-02-30/],
+    ['start after end', 'start=2024-12-01&end=2024-11-01', 'start', /no later than end \(2024-11-01\)/],
+  ])('%s (%s): 400 naming the parameter', async (_name, q, path, message) => {
+    const res = await get(`/chill/44.27/10.61?${q}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ id: 'invalid_parameter', status: 400 });
+    expect(res.body.errors).toEqual([{ path, message: expect.stringMatching(message) }]);
+  });
+
+  it('coordinates as the degree-day location: a latitude past 90 is 400', async () => {
+    const res = await get('/chill/91/10');
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].path).toBe('latitude');
+  });
+
+  it('is in the OpenAPI document with its query', async () => {
+    const doc = (await request(fleet.app('agriculture')).get('/openapi.json')).body;
+    const op = doc.paths['/chill/{latitude}/{longitude}'].get;
+    expect(op.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name)).toEqual([
+      'model',
+      'start',
+      'end',
+    ]);
+  });
+});
