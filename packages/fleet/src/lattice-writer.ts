@@ -8,6 +8,8 @@ import { climateLatticeFile } from '@fieldcast/weather';
 export interface LatticeWriter {
   /** the lattice file being written */
   file: string;
+  /** the writer's process */
+  pid: number | undefined;
   /** ends the writer if it still runs and removes what it left half-written */
   stop(): Promise<void>;
 }
@@ -42,6 +44,7 @@ export function writeLatticeInBackground(command: readonly string[], print: (lin
   });
   return {
     file,
+    pid,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');

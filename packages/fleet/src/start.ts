@@ -22,7 +22,7 @@ import {
 import { ensureDemoArchiveUser } from './archive.js';
 import { DataDir } from './data-dir.js';
 import { ingestDefaults } from './ingest.js';
-import { writeLatticeInBackground } from './lattice-writer.js';
+import { type LatticeWriter, writeLatticeInBackground } from './lattice-writer.js';
 import { ensureDemoAccount, type Credentials } from './demo-account.js';
 import { SERVICES } from './services.js';
 
@@ -31,6 +31,8 @@ export interface StartedFleet {
   demo: Credentials | null;
   /** the web console on PORT_BASE (docs/architecture.md §2) */
   console: RunningConsole;
+  /** the climate lattice's writer, when the file was missing and a command to write it given */
+  lattice: LatticeWriter | null;
 }
 
 /**
@@ -161,7 +163,7 @@ export async function startFleet(
     }
     print('');
     print('Ctrl-C stops the fleet.');
-    return { fleet, demo, console: webConsole };
+    return { fleet, demo, console: webConsole, lattice };
   } catch (err) {
     await closeWeather();
     if (embedded) dir.release();

@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { startFleet } from '../src/start.js';
@@ -31,26 +31,20 @@ const WRITING = "writing the synthetic climate's lattice";
 /** node running the CLI from its TypeScript sources, as `pnpm start` does */
 const LATTICE_COMMAND = ['--import', 'tsx', join(process.cwd(), 'packages/fleet/src/cli.ts')];
 
-async function waitFor(what: string, ok: () => boolean, ms = 60_000): Promise<void> {
-  for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 100))) {
-    if (Date.now() > end) throw new Error(`no ${what} within ${ms} ms`);
-  }
-}
-
 describe('fieldcast start and the climate lattice file', () => {
-  it('writes the missing file in the background, and on stop ends the writer and removes its temporary file', async () => {
+  it('writes the missing file in a child at the lowest priority, and on stop ends it, leaving nothing half-written', async () => {
     const lines: string[] = [];
     const started = await startFleet(env(), { print: (l) => lines.push(l), latticeCommand: LATTICE_COMMAND });
     let stopped = false;
     try {
-      const announced = lines.find((l) => l.includes(WRITING));
-      expect(announced).toBeDefined();
-      const file = announced!.slice(announced!.lastIndexOf(': ') + 2);
+      expect(lines.some((l) => l.includes(WRITING) && l.includes(started.lattice!.file))).toBe(true);
+      const { file, pid } = started.lattice!;
       expect(file.startsWith(join(cacheDir, 'climate-lattice-'))).toBe(true);
-      // the writer has computed its fingerprint and started on the rows
-      await waitFor('temporary lattice file', () => readdirSync(cacheDir).some((n) => n.endsWith('.tmp')));
+      // a child at the lowest priority, so the fleet's own work comes first
+      expect(getPriority(pid!)).toBe(constants.priority.PRIORITY_LOW);
       await started.fleet.stop();
       stopped = true;
+      expect(() => process.kill(pid!, 0)).toThrow();
       expect(readdirSync(cacheDir)).toEqual([]);
       expect(existsSync(file)).toBe(false);
 
