@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/runtime/testing';
 import { SyntheticSource } from '@fieldcast/weather';
-import { IOWA, PRODUCT, testTransferService } from '../../services/transfer/test/helpers.js';
+import { IOWA, PRODUCT, testCatalog, testTransferService } from '../../services/transfer/test/helpers.js';
 
 /** The tools run beside the service in this process, so they run asynchronously: a synchronous run would stop the server answering them. */
 const run = async (cmd: string, args: string[], env?: NodeJS.ProcessEnv) =>
@@ -79,7 +79,7 @@ let account: TestAccount;
 let dir: string;
 
 beforeAll(async () => {
-  fleet = await startTestFleet([testTransferService()], { weather });
+  fleet = await startTestFleet([testTransferService()], { weather, catalog: testCatalog() });
   account = await fleet.account('tools');
   server = fleet.app('transfer').listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
