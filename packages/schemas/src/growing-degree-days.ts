@@ -1,3 +1,4 @@
+import { DEGREE_DAY_METHODS, type DegreeDayMethod } from '@fieldcast/science';
 import { z } from 'zod';
 import { coordinateParam, DECIMAL } from './common.js';
 
@@ -14,16 +15,9 @@ export const DEGREE_DAY_SCALES = ['celsius', 'fahrenheit'] as const;
 export type DegreeDayScale = (typeof DEGREE_DAY_SCALES)[number];
 /** Default base per scale: 10 °C (spec 4.1) and its Fahrenheit equivalent 50 °F (docs/decisions/0010-degree-day-methods-and-scales.md). */
 export const DEFAULT_DEGREE_DAY_BASE: Record<DegreeDayScale, number> = { celsius: 10, fahrenheit: 50 };
-/** Same spellings as @fieldcast/science DegreeDayMethod (beyond the spec). */
-export const DEGREE_DAY_METHOD_NAMES = [
-  'average',
-  'modified-average',
-  'single-sine',
-  'single-triangle',
-  'double-sine',
-  'double-triangle',
-] as const;
-export type DegreeDayMethodName = (typeof DEGREE_DAY_METHOD_NAMES)[number];
+/** The science package's methods (beyond the spec's average). */
+export const DEGREE_DAY_METHOD_NAMES = DEGREE_DAY_METHODS;
+export type DegreeDayMethodName = DegreeDayMethod;
 /** Same spellings as @fieldcast/science DegreeDayCutoff (docs/decisions/0240-degree-day-cutoffs.md). */
 export const DEGREE_DAY_CUTOFF_NAMES = ['horizontal', 'vertical', 'intermediate'] as const;
 export type DegreeDayCutoffName = (typeof DEGREE_DAY_CUTOFF_NAMES)[number];

@@ -13,16 +13,16 @@
  * once and then loops over the days with plain arithmetic.
  */
 
-export type DegreeDayMethod = 'average' | 'modified-average' | 'single-sine' | 'single-triangle' | 'double-sine' | 'double-triangle';
-
-export const DEGREE_DAY_METHODS: readonly DegreeDayMethod[] = [
+export const DEGREE_DAY_METHODS = [
   'average',
   'modified-average',
   'single-sine',
   'single-triangle',
   'double-sine',
   'double-triangle',
-];
+] as const;
+
+export type DegreeDayMethod = (typeof DEGREE_DAY_METHODS)[number];
 
 /**
  * What development does above the upper threshold (UC IPM, "About degree-days", glossary;
