@@ -1,5 +1,5 @@
 /**
- * GRIB2 decoding (issue 32 item 1; docs/decisions/0220-grib2-decoding.md). Run:
+ * GRIB2 decoding (docs/decisions/0220-grib2-decoding.md). Run:
  *   npx -y pnpm@10 exec tsx bench/grib2.bench.ts
  * One 0.25° global message (1440 x 721 = 1,038,240 values, a temperature-like analytic field,
  * 16 bits) per packing, written by ecCodes (tests/integration/grib2_eccodes.py; the spatial

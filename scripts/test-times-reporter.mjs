@@ -1,4 +1,4 @@
-// A Jest reporter that names the slow test files (issue: test time): after each run it writes
+// A Jest reporter that names the slow test files: after each run it writes
 // every file's wall time, its test and assertion counts, the run's total and the machine's load
 // to test-output/test-times.md (and .json), and prints the ten slowest. Both test configs use it,
 // with scripts/test-cpu-setup.mjs, which records each file's CPU time.

@@ -1,6 +1,6 @@
 /**
- * @fieldcast/grib2 against ecCodes, ECMWF's reference GRIB decoder (issue 32 item 1,
- * docs/decisions/0220-grib2-decoding.md).
+ * @fieldcast/grib2 against ecCodes, ECMWF's reference GRIB decoder
+ * (docs/decisions/0220-grib2-decoding.md).
  *
  * 1. ecCodes writes messages of analytic fields in each packing it has (grid_simple, grid_complex,
  *    grid_complex_spatial_differencing, grid_jpeg, grid_png, grid_ccsds), each with and without a

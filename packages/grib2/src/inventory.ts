@@ -1,5 +1,6 @@
 /**
- * The inventories that let a sync fetch only the messages it needs, by HTTP Range (issue 32 item 2).
+ * The inventories that let a sync fetch only the messages it needs, by HTTP Range: a run's file
+ * holds every parameter, and one step's wanted fields are a small share of its bytes.
  *
  * NOAA's `.idx` beside each GFS file is wgrib2's short inventory, one line per field:
  * `n:offset:d=YYYYMMDDHH:VAR:LEVEL:FORECAST:` (more colon-separated descriptions may follow, such

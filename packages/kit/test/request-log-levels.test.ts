@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Api, createServiceApp, UnavailableError, type HttpDeps, type Identity, type ServiceDefinition } from '../src/index.js';
 
 /**
- * What an operator reads (issue: logs an operator reads): probes and scrapes only at debug, an
+ * What an operator reads: probes and scrapes only at debug, an
  * expected 503 that says when to come back a warning without a stack, a fault one error line
  * with its stack and request id.
  */

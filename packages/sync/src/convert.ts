@@ -1,5 +1,5 @@
 /**
- * Turning decoded GRIB fields into Fieldcast's variables (issue 32 item 3): units to the ones the
+ * Turning decoded GRIB fields into Fieldcast's variables (docs/decisions/0230-sync-sources-and-variables.md): units to the ones the
  * GridSource contract promises (through the ingest's one conversion table), 10 m wind components
  * to the 2 m wind speed ET needs, and statistics over intervals (accumulations, averages) to mean
  * rates over the time between consecutive steps.

@@ -1,6 +1,7 @@
 /**
  * What can go wrong between an upstream archive and a decoded field, each naming what it concerns
- * so that `fieldcast sync` can report it (issue 32 item 7).
+ * so that `fieldcast sync` can report it and keep the last good run served rather than a
+ * half-written one.
  */
 export class SyncError extends Error {
   override name = 'SyncError';

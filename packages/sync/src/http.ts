@@ -1,6 +1,6 @@
 /**
  * Fetching an upstream archive's inventories and the byte ranges of the messages a sync needs
- * (issue 32 item 2), through Node's fetch: HTTP Range requests (RFC 9110 §14) with adjacent
+ * (docs/decisions/0230-sync-sources-and-variables.md), through Node's fetch: HTTP Range requests (RFC 9110 §14) with adjacent
  * ranges merged into one request, a timeout per request (AbortSignal.timeout), and retries with
  * exponential backoff on what may pass (network errors, timeouts, 408, 429 and 5xx). Only URLs
  * below the configured base URL are requested.

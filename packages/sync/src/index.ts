@@ -1,5 +1,5 @@
 // @fieldcast/sync: GRIB2 model runs fetched from their upstream archives and turned into
-// Fieldcast's variables (issue 32 items 2-3; decision 0230). `fieldcast sync` drives it.
+// Fieldcast's variables (docs/decisions/0230-sync-sources-and-variables.md). `fieldcast sync` drives it.
 export { SyncError, SyncConfigError, UpstreamError, MessageRangeError, StepDataError } from './errors.js';
 export { type SourceName, type SourceFacts, SOURCES, isSourceName, sourceUrlVariable, sourceBaseUrl, stepUrls } from './sources.js';
 export { type HttpOptions, type HttpStats, SourceHttp } from './http.js';

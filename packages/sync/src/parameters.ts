@@ -1,6 +1,6 @@
 /**
  * Which GRIB parameters of each source a sync fetches, what they are in Fieldcast's terms, and
- * how they are found in the source's inventory (issue 32 item 3).
+ * how they are found in the source's inventory (docs/decisions/0230-sync-sources-and-variables.md).
  *
  * GFS names are wgrib2's (NCEP's GRIB2 tables, as its `.idx` prints them); ECMWF names are the
  * MARS short names of its `.index`. The statistical processing a message carries (product

@@ -1,6 +1,6 @@
 /**
- * A run as `fieldcast sync <source> [--run YYYY-MM-DDTHHZ] [--steps A-B]` names it (issue 32
- * item 4), and its steps read and converted in order.
+ * A run as `fieldcast sync <source> [--run YYYY-MM-DDTHHZ] [--steps A-B]` names it, and its steps
+ * read and converted in order.
  */
 import { SyncConfigError } from './errors.js';
 import type { SourceHttp } from './http.js';

@@ -1,5 +1,5 @@
 /**
- * The model runs a sync reads (issue 32 item 2): where each source publishes a run's steps, when
+ * The model runs a sync reads: where each source publishes a run's steps, when
  * it runs and which steps it writes, in one table. Everything is derived from the configured base
  * URL; no other host is named anywhere a request is made from.
  */

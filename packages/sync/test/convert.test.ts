@@ -1,5 +1,5 @@
 /**
- * The conversions to Fieldcast's variables (issue 32 item 3), each against a published example
+ * The conversions to Fieldcast's variables, each against a published example
  * or the documented semantics of the source, cited beside the case.
  */
 import { decodeField, readFields } from '@fieldcast/grib2';

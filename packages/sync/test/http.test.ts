@@ -1,5 +1,5 @@
 /**
- * Range fetching against a local archive (issue 32 item 2): adjacent ranges merged, each message
+ * Range fetching against a local archive: adjacent ranges merged, each message
  * checked to be whole, retries with backoff on 5xx, timeouts and cut bodies, and nothing asked of
  * any URL but the configured base.
  */

@@ -1,5 +1,5 @@
 /**
- * Finding the wanted parameters in each source's inventory (issue 32 item 3).
+ * Finding the wanted parameters in each source's inventory.
  */
 import { parseEcmwfIndex, parseIdx } from '@fieldcast/grib2';
 import { PARAMETERS } from '../src/index.js';

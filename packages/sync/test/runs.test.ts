@@ -1,5 +1,5 @@
 /**
- * A GFS and an ECMWF run served from a local archive in each source's layout (issue 32 items 2-3):
+ * A GFS and an ECMWF run served from a local archive in each source's layout:
  * the steps are read through their inventories, only the wanted messages fetched, and the
  * converted values must equal the analytic fields they were written from (test/runs.ts), within
  * the packing's precision.

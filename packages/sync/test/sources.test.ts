@@ -1,5 +1,5 @@
 /**
- * The sources' layouts, steps and base URLs (issue 32 item 2). Expected paths are spelled out
+ * The sources' layouts, steps and base URLs. Expected paths are spelled out
  * from NOAA's and ECMWF's published naming, not computed by the code under test.
  */
 import { SOURCES, SyncConfigError, sourceBaseUrl, sourceUrlVariable, stepUrls } from '../src/index.js';
