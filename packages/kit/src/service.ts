@@ -68,6 +68,11 @@ export interface ServiceDefinition<Needs = unknown, Deps extends HttpDeps = Http
 export interface StartedApi {
   api: Api;
   close(): Promise<void>;
+  /**
+   * Prepares, in the background, what a first request would otherwise wait for (indexes, compute
+   * threads): called once the service serves, where its background tasks run (not in tests).
+   */
+  warm?(): void;
 }
 
 /** Any `api` result as a StartedApi: operations that started nothing have nothing to close. */

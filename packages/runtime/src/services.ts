@@ -63,6 +63,11 @@ export interface PreparedService {
   app: Express;
   /** its background tasks (docs/decisions/0180-background-tasks.md) */
   background: BackgroundTasks;
+  /**
+   * Prepares what its first requests would wait for (StartedApi.warm), where background tasks
+   * run: called once every service of the process listens, so start-up is not slowed by it.
+   */
+  warm(): void;
   /** stops its background tasks, its consumers and its outbox relay */
   stop(): Promise<void>;
 }
@@ -132,8 +137,10 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     const api = started.api;
     const app = createServiceApp({ ...service, api: () => api }, deps);
     background = new BackgroundTasks(service.background?.(deps as never) ?? [], http.now, logger);
-    if (shared.background ?? true) background.start();
-    return { deps, app, background, stop };
+    const runsBackground = shared.background ?? true;
+    if (runsBackground) background.start();
+    const { warm } = started;
+    return { deps, app, background, warm: () => (runsBackground ? warm?.() : undefined), stop };
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;
@@ -209,6 +216,7 @@ export async function startServices(
         deps: prep.deps,
       });
     }
+    for (const { prep } of prepared) prep.warm();
   } catch (err) {
     await stopAll().catch(() => undefined);
     throw err;

@@ -196,6 +196,38 @@ describe('as `fieldcast start` and `fieldcast serve` start services', () => {
   });
 });
 
+describe('warming up (StartedApi.warm)', () => {
+  it.each([
+    [undefined, 1],
+    [false, 0],
+  ])('background %s: warmed %i time(s), by the time the services listen', async (background, times) => {
+    let warmed = 0;
+    const service = defineService({
+      area: 'warming',
+      port: 1,
+      title: 'Warming',
+      description: 'counts its warm-ups',
+      needs: {},
+      api: () => ({ api: new Api(), close: async () => undefined, warm: () => void (warmed += 1) }),
+    });
+    const db = await openTestDatabase();
+    const fleet = await startServices([{ definition: service, port: 0 }], {
+      db,
+      logger: silent,
+      vendor: 'fieldcast',
+      bodyLimit: '1mb',
+      host: '127.0.0.1',
+      shutdownTimeoutMs: 1000,
+      ...(background === undefined ? {} : { background }),
+    });
+    try {
+      expect(warmed).toBe(times);
+    } finally {
+      await fleet.stop();
+    }
+  });
+});
+
 describe('BackgroundTasks', () => {
   function logged(): { logger: Logger; errors: unknown[] } {
     const errors: unknown[] = [];

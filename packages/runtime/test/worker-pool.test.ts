@@ -51,6 +51,28 @@ describe('WorkerPool', () => {
   });
 });
 
+describe('WorkerPool.prestart', () => {
+  it('starts every thread before the first task, and no more than `size`', async () => {
+    // Each thread counts itself in a shared counter as its module loads.
+    const loaded = new Int32Array(new SharedArrayBuffer(4));
+    const counting = `Atomics.add(new Int32Array(require('node:worker_threads').workerData.loaded), 0, 1);\n${CODE}`;
+    const p = new WorkerPool<Task, Result>(
+      { filename: counting, options: { eval: true, workerData: { loaded: loaded.buffer } } },
+      2,
+      (e) => new Error(String(e.message)),
+    );
+    p.prestart();
+    p.prestart();
+    for (let waited = 0; Atomics.load(loaded, 0) < 2 && waited < 10_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(Atomics.load(loaded, 0)).toBe(2);
+    const results = await Promise.all([1, 2, 3].map((value) => p.run({ wait: 20, value })));
+    expect(new Set(results.map((r) => r.thread)).size).toBe(2);
+    expect(Atomics.load(loaded, 0)).toBe(2);
+    await p.close();
+  });
+});
+
 describe('computePool', () => {
   it('revives a posted domain error as its class; after close a task starts a new pool', async () => {
     const threads = computePool<Task, Result>({ filename: CODE, options: { eval: true } }, 1);

@@ -1,6 +1,7 @@
 import {
   createCatalog,
   FrameIndex,
+  frameIndexOf,
   frameId,
   frameRecord,
   frameZoomLevels,
@@ -91,6 +92,12 @@ describe('product frames (docs/decisions/0120-product-frames-and-forecast-runs.m
   });
 });
 
+/** Frames an index holds after a lookup at NOW grew it. */
+async function countAfterFind(index: FrameIndex): Promise<number> {
+  await index.find('00000000-0000-5000-8000-000000000000', NOW);
+  return index.count;
+}
+
 describe('FrameIndex', () => {
   const small: ProductDef[] = [
     { ...air, startTime: '2024-01-01T00:00:00Z' },
@@ -128,6 +135,16 @@ describe('FrameIndex', () => {
     expect(new Set(read.map((f) => f.run === null))).toEqual(new Set([true, false]));
     // a product the index does not know is computed
     expect(index.analysis(gdd, Date.UTC(2020, 0, 1))).toBe(frameId(gdd, Date.UTC(2020, 0, 1)));
+  });
+
+  it('one index per list of products: the areas of a process share what warming one built', async () => {
+    const shared = frameIndexOf(small);
+    expect(frameIndexOf(small)).toBe(shared);
+    expect(frameIndexOf([...small])).not.toBe(shared);
+    shared.warm(NOW);
+    // warm grows it in the background: a lookup through the other handle finds what that built
+    expect((await frameIndexOf(small).find(frameId(small[1]!, Date.UTC(2025, 5, 2)), NOW))?.product.name).toBe(radar.name);
+    expect(shared.count).toBe(await countAfterFind(new FrameIndex(small)));
   });
 
   it('answers concurrent lookups while it grows', async () => {

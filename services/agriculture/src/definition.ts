@@ -21,8 +21,9 @@ export const agricultureService = defineService({
     const degreeDays = growingDegreeDayRoutes(fieldRoutes(new Api(), fields), { fields, weather: deps.weather, now: deps.now, computer });
     return {
       api: chillRoutes(degreeDays, { weather: deps.weather, now: deps.now }),
-      // its compute threads, started on the first request
       close: () => computer.close(),
+      // its compute threads, started with the service so the first request does not wait for them
+      warm: computer.prestart,
     };
   },
 });

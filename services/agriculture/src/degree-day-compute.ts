@@ -22,6 +22,8 @@ export interface DegreeDayComputer {
   field(field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayFieldResult>;
   contours(field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayContourResult>;
   /** ends the compute threads, if any were started */
+  /** starts the threads before the first request (the service's warm-up) */
+  prestart(): void;
   close(): Promise<void>;
 }
 
@@ -35,7 +37,8 @@ export interface DegreeDayComputerOptions {
 /**
  * Field results and contours off the event loop (docs/decisions/0051-heavy-work-in-worker-threads.md):
  * the work is checked against the limit here, before anything is read, then the weather read,
- * degree days and isobands run in a compute thread. The threads start on the first request.
+ * degree days and isobands run in a compute thread. The threads start with the service or on the
+ * first request.
  */
 export function degreeDayComputer(source: GridSource, options: DegreeDayComputerOptions): DegreeDayComputer {
   const limit = options.limit ?? MAX_DEGREE_DAY_CELL_DAYS;
@@ -51,6 +54,9 @@ export function degreeDayComputer(source: GridSource, options: DegreeDayComputer
     async contours(field, query) {
       checkWork(degreeDayWork.contours(source, field, query), limit);
       return stores ? run({ kind: 'contours', field, query }) : fieldContours(source, field, query, limit);
+    },
+    prestart: () => {
+      if (stores) pool.prestart();
     },
     close: pool.close,
   };

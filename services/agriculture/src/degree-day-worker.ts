@@ -1,4 +1,4 @@
-import { openStores } from '@fieldcast/weather';
+import { openStores, prepareSyntheticClimate } from '@fieldcast/weather';
 import { fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
 import type { DegreeDayTask } from './degree-day-compute.js';
 import { serveTasks } from '@fieldcast/runtime/workers';
@@ -8,6 +8,8 @@ import { serveTasks } from '@fieldcast/runtime/workers';
  * as the process (the synthetic world behind the same Zarr stores) once per set of stores, and
  * runs the field computations it is sent, one at a time.
  */
+// The synthetic world's climate, loaded as the thread starts rather than by its first task.
+prepareSyntheticClimate();
 serveTasks(async (task: DegreeDayTask): Promise<unknown> => {
   const source = await openStores(task.stores);
   return task.kind === 'contours'

@@ -38,7 +38,7 @@ export const archiveService = defineService({
       now: deps.now,
       logger: deps.logger,
     });
-    // its compute threads, started on the first block drawn
-    return { api, close: () => drawer.close() };
+    // its compute threads, started with the service so the first request does not wait for them
+    return { api, close: () => drawer.close(), warm: drawer.prestart };
   },
 });

@@ -25,7 +25,7 @@ export const insightService = defineService({
       computer,
       pointTexts: seriesTextCache(),
     });
-    // its compute threads, started on the first request
-    return { api, close: () => computer.close() };
+    // its compute threads, started with the service so the first request does not wait for them
+    return { api, close: () => computer.close(), warm: computer.prestart };
   },
 });

@@ -19,6 +19,8 @@ export interface SeriesTask {
 export interface SeriesComputer {
   /** an asset's series as its JSON text (hourlySeriesJson): its work checked here, then computed in a compute thread */
   asset(asset: AssetRecord, quantity: HourlyQuantity, query: HourlyQuery): Promise<string>;
+  /** starts the threads before the first request (the service's warm-up) */
+  prestart(): void;
   close(): Promise<void>;
 }
 
@@ -26,7 +28,7 @@ export interface SeriesComputer {
  * Asset series off the event loop (docs/decisions/0051-heavy-work-in-worker-threads.md): a
  * month over a 5,000 km² asset is seconds of computation (bench/README.md), which would stall
  * every other request of the process. The work is checked against the limit before anything is
- * sent; the threads start on the first asset series. With `threads` 0, or a source no thread can
+ * sent; the threads start with the service or on the first asset series. With `threads` 0, or a source no thread can
  * open, the series is computed inline.
  */
 export function seriesComputer(source: GridSource, threads: number): SeriesComputer {
@@ -37,6 +39,9 @@ export function seriesComputer(source: GridSource, threads: number): SeriesCompu
       checkWork(assetSeriesWork(source, asset, quantity, query));
       if (!stores) return hourlySeriesJson(source, quantity, { asset }, query);
       return pool.run({ stores, quantity, asset, query });
+    },
+    prestart: () => {
+      if (stores) pool.prestart();
     },
     close: pool.close,
   };

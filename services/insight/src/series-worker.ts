@@ -1,4 +1,4 @@
-import { openStores } from '@fieldcast/weather';
+import { openStores, prepareSyntheticClimate } from '@fieldcast/weather';
 import { hourlySeriesJson } from './domain/hourly-series.js';
 import type { SeriesTask } from './series-compute.js';
 import { serveTasks } from '@fieldcast/runtime/workers';
@@ -8,4 +8,6 @@ import { serveTasks } from '@fieldcast/runtime/workers';
  * the agriculture area's): opens the same weather as the process once per set of stores and runs
  * the asset series it is sent, one at a time.
  */
+// The synthetic world's climate, loaded as the thread starts rather than by its first task.
+prepareSyntheticClimate();
 serveTasks(async (task: SeriesTask) => hourlySeriesJson(await openStores(task.stores), task.quantity, { asset: task.asset }, task.query));

@@ -1,7 +1,7 @@
 import { Api, type Account } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
 import { PRODUCT_GRANTS_TOPIC } from '@fieldcast/schemas';
-import { FrameIndex, frameZoomLevels } from '@fieldcast/weather';
+import { frameIndexOf, frameZoomLevels } from '@fieldcast/weather';
 import { platformMigration } from '../migrations/001_platform.js';
 import { Platform } from './domain/platform.js';
 import { ANNOUNCE_EVERY_MS, FrameAnnouncer } from './frame-announcer.js';
@@ -36,16 +36,19 @@ export const platformService = defineService({
   api(deps) {
     const { catalog } = deps;
     const zoom = frameZoomLevels(deps.weather.grid.dLon);
-    const platform = new Platform(catalog, new FrameIndex(catalog.products()), deps.weather, zoom);
+    const frames = frameIndexOf(catalog.products());
+    const platform = new Platform(catalog, frames, deps.weather, zoom);
     const grants = new ProductGrants(deps.db.knex, deps.outbox);
     const restricted = catalog.products().some((p) => p.access === 'restricted');
-    return platformRoutes(new Api(), {
+    const api = platformRoutes(new Api(), {
       platform,
       framePages: new FramePageCache(),
       // Without restricted products there is nothing to look up.
       granted: (account: Account) => (restricted ? grants.granted(account.id) : Promise.resolve(NO_GRANTS)),
       now: deps.now,
     });
+    // The index of every frame id is built at start, not by the first frame looked up (0120).
+    return { api, close: async () => undefined, warm: () => frames.warm(deps.now().getTime()) };
   },
   background(deps) {
     const zoom = frameZoomLevels(deps.weather.grid.dLon);

@@ -1,6 +1,6 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
-import { FrameIndex } from '@fieldcast/weather';
+import { frameIndexOf, prepareSyntheticClimate } from '@fieldcast/weather';
 import { zoomLevelsOf } from './domain/frames.js';
 import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
@@ -39,7 +39,7 @@ export const tilesService = defineService({
   api(deps) {
     const { catalog } = deps;
     const styles = new StyleStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
-    const frames = new FrameIndex(catalog.products());
+    const frames = frameIndexOf(catalog.products());
     const defaults = new DefaultStyles(catalog);
     const grants = new ProductGrantCopy(deps.db.knex);
     // Below the native zoom a cold tile is read pixel by pixel: those go to compute threads.
@@ -63,8 +63,17 @@ export const tilesService = defineService({
       grants,
       now: deps.now,
     });
-    // its compute threads, started on the first cold low-zoom tile
-    return { api, close: () => sampler.close() };
+    return {
+      api,
+      close: () => sampler.close(),
+      // The frame index, the compute threads and the synthetic climate are made at start, not by
+      // the first tile (0120, 0132, 0089).
+      warm: () => {
+        frames.warm(deps.now().getTime());
+        sampler.prestart();
+        setImmediate(prepareSyntheticClimate);
+      },
+    };
   },
   // Restricted products are served to the accounts the platform area granted them (docs/decisions/0134-product-grants-published-to-the-tiles-area.md).
   consumers(deps) {

@@ -17,16 +17,19 @@ export interface SampleTask {
 }
 
 export interface TileSampler extends LayerSampler {
+  /** starts the threads before the first cold tile (the service's warm-up) */
+  prestart(): void;
   close(): Promise<void>;
 }
 
 /**
  * Cold tiles of low zooms off the event loop (docs/decisions/0051-heavy-work-in-worker-threads.md,
  * docs/decisions/0132-tile-rendering.md): below the native zoom a tile's pixels each span several
- * grid cells, and at the lowest zooms it is read pixel by pixel (65,536 point reads, seconds of the
- * synthetic world), which would stall every other request of the process. Zooms from
- * `threadedBelowZoom` up read a few small windows and stay inline. The threads start on the first
- * such tile. With `threads` 0, or a source no thread can open, all is inline.
+ * grid cells, and at the lowest zooms a sub-grid of up to 512 x 512 grid points is read (hundreds
+ * of milliseconds of the synthetic world), which would stall every other request of the process.
+ * Zooms from `threadedBelowZoom` up read a few small windows and stay inline. The threads start
+ * with the service (`prestart`) or on the first such tile. With `threads` 0, or a source no thread
+ * can open, all is inline.
  */
 export function tileSampler(source: GridSource, threads: number, threadedBelowZoom: number): TileSampler {
   const stores = threads > 0 ? storesOf(source) : undefined;
@@ -35,6 +38,9 @@ export function tileSampler(source: GridSource, threads: number, threadedBelowZo
     async sample(layer, timeMs, tile, mode) {
       if (!stores || tile.z >= threadedBelowZoom) return sampleLayer(source, layer, timeMs, tile, mode);
       return pool.run({ stores, layer, timeMs, tile, mode });
+    },
+    prestart: () => {
+      if (stores) pool.prestart();
     },
     close: pool.close,
   };

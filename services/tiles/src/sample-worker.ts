@@ -1,5 +1,5 @@
 import { serveTasks } from '@fieldcast/runtime/workers';
-import { openStores } from '@fieldcast/weather';
+import { openStores, prepareSyntheticClimate } from '@fieldcast/weather';
 import { sampleLayer } from './domain/layers.js';
 import type { SampleTask } from './sample-compute.js';
 
@@ -8,4 +8,6 @@ import type { SampleTask } from './sample-compute.js';
  * insight area's): opens the same weather as the process once per set of stores and samples the
  * tiles it is sent, one at a time.
  */
+// The synthetic world's climate, loaded as the thread starts rather than by its first tile.
+prepareSyntheticClimate();
 serveTasks(async (task: SampleTask) => sampleLayer(await openStores(task.stores), task.layer, task.timeMs, task.tile, task.mode));

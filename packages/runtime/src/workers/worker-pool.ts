@@ -39,6 +39,11 @@ export class WorkerPool<Task, Result> {
     });
   }
 
+  /** Starts every thread now, idle, so the first tasks do not wait for threads to load their modules. */
+  prestart(): void {
+    while (!this.closed && this.idle.length + this.busy.size < this.size) this.idle.push(this.spawn());
+  }
+
   /** Ends every thread; tasks still waiting or running fail. */
   async close(): Promise<void> {
     this.closed = true;
@@ -93,14 +98,18 @@ export class WorkerPool<Task, Result> {
 /** A service's compute threads: a pool made on the first task, whose errors are revived as the domain errors they were. */
 export interface ComputePool<Task, Result> {
   run: (task: Task) => Promise<Result>;
+  /** makes the pool and starts its threads before the first task (a service's warm-up) */
+  prestart: () => void;
   /** ends the threads, if any were started; a later task starts a new pool */
   close: () => Promise<void>;
 }
 
 export function computePool<Task, Result>(entry: WorkerEntry, size: number): ComputePool<Task, Result> {
   let pool: WorkerPool<Task, Result> | undefined;
+  const made = () => (pool ??= new WorkerPool<Task, Result>(entry, size, reviveError));
   return {
-    run: (task) => (pool ??= new WorkerPool<Task, Result>(entry, size, reviveError)).run(task),
+    run: (task) => made().run(task),
+    prestart: () => made().prestart(),
     async close() {
       const closing = pool;
       pool = undefined;

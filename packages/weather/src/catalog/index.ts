@@ -46,6 +46,7 @@ export {
 export {
   analysisFrame,
   FrameIndex,
+  frameIndexOf,
   type FrameRecord,
   type FrameRef,
   frameRecord,

@@ -175,6 +175,18 @@ function uuidOfWords(w: Uint32Array, at: number): string {
   );
 }
 
+const frameIndexes = new WeakMap<readonly ProductDef[], FrameIndex>();
+
+/**
+ * The frame index of a catalog's products, one per process: the platform and tiles areas of an
+ * embedded fleet find frames in the same one, built once.
+ */
+export function frameIndexOf(products: readonly ProductDef[]): FrameIndex {
+  let index = frameIndexes.get(products);
+  if (!index) frameIndexes.set(products, (index = new FrameIndex(products)));
+  return index;
+}
+
 /** A slot of the table: (product index << 24 | frame number) + 1, 0 when free. */
 const MAX_FRAMES_PER_PRODUCT = 1 << 24;
 
@@ -220,9 +232,12 @@ export class FrameIndex implements FrameIds {
     return this.lookup(words, nowMs) ?? this.findForecastFrame(id.toLowerCase(), nowMs);
   }
 
-  /** Starts indexing up to nowMs in the background, if it is not done: lists call it and go on. */
-  warm(nowMs: number): void {
-    if (forecastBoundaryMs(nowMs) !== this.coveredBoundary) this.grow(nowMs).catch(() => undefined);
+  /**
+   * Starts indexing up to nowMs in the background, if it is not done: lists call it and go on, a
+   * service calls it as it starts; the promise says when it is done.
+   */
+  warm(nowMs: number): Promise<void> {
+    return forecastBoundaryMs(nowMs) !== this.coveredBoundary ? this.grow(nowMs).catch(() => undefined) : Promise.resolve();
   }
 
   /** An analysis frame's id: read when indexed, else computed. */

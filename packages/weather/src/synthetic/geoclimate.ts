@@ -603,9 +603,35 @@ export function writeClimateLatticeFile(): string {
   return latticeOf(earthGeography()).writeFile();
 }
 
+/**
+ * Loads the geography and names Earth's lattice file (its fingerprint computes sample nodes): what a
+ * process's or thread's first read of the synthetic climate pays, about a quarter of a second,
+ * paid by services at start instead.
+ */
+export function prepareSyntheticClimate(): void {
+  latticeOf(earthGeography()).file();
+}
+
 /** The file Earth's lattice is read from once written (writeClimateLatticeFile). */
 export function climateLatticeFile(): string {
   return latticeOf(earthGeography()).file()!;
+}
+
+/** Bilinear blend of one term of the four nodes around a cell (weights as cellClimate gives them). */
+function blendNodes(
+  w00: number,
+  w01: number,
+  w10: number,
+  w11: number,
+  south: Float64Array,
+  southEast: Float64Array,
+  north: Float64Array,
+  northEast: Float64Array,
+  a00: number,
+  a01: number,
+  field: number,
+): number {
+  return w00 * south[a00 + field]! + w01 * southEast[a01 + field]! + w10 * north[a00 + field]! + w11 * northEast[a01 + field]!;
 }
 
 /** Per-cell climate terms of a block (row-major lats x lons), interpolated from the lattice. */
@@ -649,11 +675,13 @@ export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, ge
   const cloudShift = new Float32Array(n),
     monsoonCos = new Float32Array(n),
     monsoonSin = new Float32Array(n);
-  const monsoonPhase = w0 * MONSOON_PEAK_DAY;
+  const monsoonCosPhase = Math.cos(w0 * MONSOON_PEAK_DAY),
+    monsoonSinPhase = Math.sin(w0 * MONSOON_PEAK_DAY);
   const precipLog = new Float32Array(n),
     precipCos = new Float32Array(n),
     precipSin = new Float32Array(n);
-  const precipPhase = w0 * PRECIPITATION_PEAK_DAY;
+  const precipCosPhase = Math.cos(w0 * PRECIPITATION_PEAK_DAY),
+    precipSinPhase = Math.sin(w0 * PRECIPITATION_PEAK_DAY);
   const colJ = new Int32Array(nC),
     colF = new Float64Array(nC);
   for (let c = 0; c < nC; c++) {
@@ -681,32 +709,27 @@ export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, ge
         w01 = fx * (1 - fy),
         w10 = (1 - fx) * fy,
         w11 = fx * fy;
-      const blend = (field: number) =>
-        w00 * south[a00 + field]! + w01 * southEast[a01 + field]! + w10 * north[a00 + field]! + w11 * northEast[a01 + field]!;
-      mean[k] = blend(MEAN);
-      // The cycle's cos/sin parts interpolate smoothly across the equator, where the amplitude changes sign.
-      let sc = 0,
-        ss = 0;
-      for (const [wt, row, at] of [
-        [w00, south, a00],
-        [w01, southEast, a01],
-        [w10, north, a00],
-        [w11, northEast, a01],
-      ] as const) {
-        const phase = w0 * (SOLSTICE_DAY + row[at + LAG_DAYS]!);
-        sc += wt * row[at + AMPLITUDE]! * Math.cos(phase);
-        ss += wt * row[at + AMPLITUDE]! * Math.sin(phase);
-      }
-      seasonCos[k] = sc;
-      seasonSin[k] = ss;
-      cloudShift[k] = DESERT_CLOUD_SHIFT * blend(DRYNESS);
-      const m = MONSOON_CLOUD_SWING * blend(MONSOON);
-      monsoonCos[k] = m * Math.cos(monsoonPhase);
-      monsoonSin[k] = m * Math.sin(monsoonPhase);
-      precipLog[k] = blend(PRECIP_LOG);
-      const ps = blend(PRECIP_SEASON);
-      precipCos[k] = ps * Math.cos(precipPhase);
-      precipSin[k] = ps * Math.sin(precipPhase);
+      mean[k] = blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, MEAN);
+      // The cycle's cos/sin parts interpolate smoothly across the equator, where the amplitude changes
+      // sign; a sum from +0, so a zero amplitude gives +0 whatever the sign of its cosine.
+      const p00 = w0 * (SOLSTICE_DAY + south[a00 + LAG_DAYS]!),
+        p01 = w0 * (SOLSTICE_DAY + southEast[a01 + LAG_DAYS]!),
+        p10 = w0 * (SOLSTICE_DAY + north[a00 + LAG_DAYS]!),
+        p11 = w0 * (SOLSTICE_DAY + northEast[a01 + LAG_DAYS]!);
+      const A00 = south[a00 + AMPLITUDE]!,
+        A01 = southEast[a01 + AMPLITUDE]!,
+        A10 = north[a00 + AMPLITUDE]!,
+        A11 = northEast[a01 + AMPLITUDE]!;
+      seasonCos[k] = 0 + w00 * A00 * Math.cos(p00) + w01 * A01 * Math.cos(p01) + w10 * A10 * Math.cos(p10) + w11 * A11 * Math.cos(p11);
+      seasonSin[k] = 0 + w00 * A00 * Math.sin(p00) + w01 * A01 * Math.sin(p01) + w10 * A10 * Math.sin(p10) + w11 * A11 * Math.sin(p11);
+      cloudShift[k] = DESERT_CLOUD_SHIFT * blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, DRYNESS);
+      const m = MONSOON_CLOUD_SWING * blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, MONSOON);
+      monsoonCos[k] = m * monsoonCosPhase;
+      monsoonSin[k] = m * monsoonSinPhase;
+      precipLog[k] = blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, PRECIP_LOG);
+      const ps = blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, PRECIP_SEASON);
+      precipCos[k] = ps * precipCosPhase;
+      precipSin[k] = ps * precipSinPhase;
     }
   }
   return { mean, seasonCos, seasonSin, cloudShift, monsoonCos, monsoonSin, precipLog, precipCos, precipSin };

@@ -308,6 +308,8 @@ export class BlockNoise {
     const nRows = nCells / nCols;
     out.fill(0, 0, nT * nCells);
     const maxNodes = Math.max(4, Math.floor((1 << 20) / Math.max(1, nCells)));
+    const colWeight = new Float64Array(nCols),
+      colNode = new Int32Array(nCols);
     // Times grow with t, so the nodes of steps t .. t1-1 lie between the earliest column time of
     // step t and the latest of step t1-1.
     const earliest = (t: number): number => {
@@ -338,15 +340,18 @@ export class BlockNoise {
         for (let k = 0; k < nK; k++) o.fill(kMin + k, nodes, k * nCells);
         for (let tt = t; tt < t1; tt++) {
           const ob = tt * nCells;
+          // Each column's node pair and weight, then the cells row by row (in memory order).
           for (let c = 0; c < nCols; c++) {
             const tc = times[tt * nCols + c]!;
             const k = Math.floor(tc / p);
-            const w = smoothstep(timeFraction(tc, k, p));
-            const na = (k - kMin) * nCells,
-              nb = na + nCells;
-            for (let r = 0, i = c; r < nRows; r++, i += nCols) {
-              const a = nodes[na + i]!;
-              out[ob + i] = out[ob + i]! + amp * (a + (nodes[nb + i]! - a) * w);
+            colWeight[c] = smoothstep(timeFraction(tc, k, p));
+            colNode[c] = (k - kMin) * nCells;
+          }
+          for (let r = 0, i = 0; r < nRows; r++) {
+            for (let c = 0; c < nCols; c++, i++) {
+              const na = colNode[c]! + i;
+              const a = nodes[na]!;
+              out[ob + i] = out[ob + i]! + amp * (a + (nodes[na + nCells]! - a) * colWeight[c]!);
             }
           }
         }
