@@ -27,6 +27,11 @@ export interface TestFleet {
    * after any pass under way; a failing pass throws (docs/decisions/0180-background-tasks.md).
    */
   runBackground(area: string, task?: string): Promise<void>;
+  /**
+   * Asks each service to prepare what its first requests would wait for (StartedApi.warm), as
+   * `startServices` does once a fleet listens; only with `background: true` (benches of first requests).
+   */
+  warm(): void;
   /** a fresh account with one key, and its Basic credentials */
   account(name?: string): Promise<TestAccount>;
   /** empties every table of the services' schemas and identity (between tests) */
@@ -174,6 +179,9 @@ export async function startTestFleet(definitions: readonly Service[], options: T
     app: (area) => get(area).app,
     deps: (area) => get(area).deps,
     runBackground: (area, task) => get(area).background.runOnce(task),
+    warm: () => {
+      for (const p of prepared.values()) p.warm();
+    },
     async account(name) {
       accountCounter += 1;
       const handle = `${name ?? 'acct'}-${process.pid}-${accountCounter}-${Math.random().toString(36).slice(2, 8)}`.toLowerCase();
