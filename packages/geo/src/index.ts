@@ -5,3 +5,4 @@ export * from './contour-bands.js';
 export * from './overlay.js';
 export * from './rings.js';
 export * from './antimeridian.js';
+export * from './distance.js';

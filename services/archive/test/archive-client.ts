@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { TestContext } from '@fieldcast/runtime/testing';
 import { severeEvents } from '@fieldcast/weather';
 import { eventDayOf } from '../src/domain/dates.js';
-import { haversineKm } from '../src/domain/distance.js';
+import { haversineKm } from '@fieldcast/geo';
 import { formatPoint } from '../src/domain/iso6709.js';
 import { ArchiveUserStore } from '../src/store.js';
 

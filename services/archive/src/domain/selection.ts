@@ -1,5 +1,5 @@
 import { RequestTooLargeError } from '@fieldcast/kit';
-import { distanceToTrackKm, haversineKm } from './distance.js';
+import { distanceToTrackKm, haversineKm } from '@fieldcast/geo';
 import { BLOCK_DAYS, BLOCK_DEG, blockPeriods, blockRows, eventDayNumber, type SevereEventBlocks } from './event-blocks.js';
 import type { ArchiveEvent, IngestedReportSource } from './ingested-reports.js';
 import type { ArchiveQuery } from './query.js';

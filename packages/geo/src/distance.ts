@@ -1,4 +1,8 @@
-import type { Point } from './iso6709.js';
+/** A position in decimal degrees (WGS84). */
+export interface Point {
+  lat: number;
+  lon: number;
+}
 
 /** Mean Earth radius, km (IUGG R1, Moritz 2000). */
 const EARTH_RADIUS_KM = 6371.0088;
