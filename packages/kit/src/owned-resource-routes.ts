@@ -39,6 +39,11 @@ export interface OwnedResourceRoutes<R extends OwnedRecord, In extends z.ZodType
   /** the body of create and replace */
   input: In;
   bodyFaults: BodyFaults<In>;
+  /**
+   * true when `build` or the store refuses a well-formed body's content with a ValidationError
+   * (422, naming the path) beyond what the body's schema checks, so replace documents a 422 too
+   */
+  contentRules?: boolean;
   /** the resource as it is served */
   view: V;
   /** the record a body makes, under a new id (create) or the id it replaces */
@@ -101,7 +106,7 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       response: given.response ?? response,
     };
   };
-  const semantic = hasSemanticFaults(spec.bodyFaults as BodyFaults<z.ZodType>);
+  const semantic = spec.contentRules === true || hasSemanticFaults(spec.bodyFaults as BodyFaults<z.ZodType>);
   const tags = [spec.tag];
   const list = docs('list', `List the calling account’s ${many}`, `The ${many}, oldest first`);
   const read = docs('read', `Read a ${one}`, `The ${one}`);

@@ -25,7 +25,9 @@ import { deepShear, lowLevelMoisture, marineStability, steepLapseRates } from '.
 import { DRYNESS_NOISE } from './clouds.js';
 import { fieldBound, hashUnit, noiseAt, noiseField } from './noise.js';
 
-export type SevereKind = 'hail' | 'tornado' | 'gust' | 'lightning' | 'storm_report';
+/** The kinds of severe weather the synthetic world draws (docs/decisions/0024-severe-weather.md). */
+export const SEVERE_KINDS = ['hail', 'tornado', 'gust', 'lightning', 'storm_report'] as const;
+export type SevereKind = (typeof SEVERE_KINDS)[number];
 
 interface SevereBase {
   /** UUID v5 of the event's generation key */
