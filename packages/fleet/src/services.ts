@@ -1,4 +1,5 @@
 import { agricultureService } from '@fieldcast/agriculture';
+import { alertsService } from '@fieldcast/alerts';
 import { archiveService } from '@fieldcast/archive';
 import { eventsService } from '@fieldcast/events';
 import { insightService } from '@fieldcast/insight';
@@ -26,6 +27,7 @@ export const SERVICES: readonly Service[] = checkedRegistry([
   transferService,
   eventsService,
   archiveService,
+  alertsService,
 ]);
 
 /**

@@ -15,6 +15,7 @@ export const AREA_PORTS = {
   transfer: 7,
   events: 8,
   archive: 9,
+  alerts: 10,
 } as const;
 
 export type Area = keyof typeof AREA_PORTS;

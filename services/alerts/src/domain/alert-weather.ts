@@ -1,0 +1,108 @@
+import { distanceToTrackKm, haversineKm, type Point } from '@fieldcast/geo';
+import { shortCropEtOfHour } from '@fieldcast/science';
+import { type AnySevereEvent, type GridSource, severeEvents, type SevereKind } from '@fieldcast/weather';
+
+/** Hourly values from `startMs`, one per `stepMs`. */
+export interface HourlyValues {
+  startMs: number;
+  stepMs: number;
+  values: ArrayLike<number>;
+}
+
+/**
+ * The weather alert rules read, at one point (a field's or asset's centroid), in the units of
+ * docs/architecture.md §6. The service reads it from its GridSource and the synthetic world's
+ * severe weather (gridAlertWeather); tests give a scripted one. Ranges are inclusive, as a
+ * GridSource's.
+ */
+export interface AlertWeather {
+  /** daily maximum and minimum 2 m air temperature, °C, of the days from firstDayMs to lastDayMs (UTC midnights) */
+  dailyExtremes(p: Point, firstDayMs: number, lastDayMs: number): Promise<{ tmax: ArrayLike<number>; tmin: ArrayLike<number> }>;
+  /** hourly 2 m air temperature (°C) or precipitation rate (mm h-1) of the hours from firstMs to lastMs */
+  hourly(variable: 'air_temperature' | 'precipitation_rate', p: Point, firstMs: number, lastMs: number): Promise<HourlyValues>;
+  /** hourly short-crop reference ET, mm, of the hours starting from firstMs to lastMs */
+  referenceEt(p: Point, firstMs: number, lastMs: number): Promise<ArrayLike<number>>;
+  /** the severe-weather events of these kinds within radiusKm of p (a tornado: any point of its track) between the instants */
+  severe(kinds: readonly SevereKind[], p: Point, radiusKm: number, fromMs: number, toMs: number): Promise<AnySevereEvent[]>;
+}
+
+const KM_PER_DEG = 111.2;
+
+/**
+ * The alert weather of a GridSource: its point reads, the short-crop ET of each hour as the
+ * platform's datapoints and the tiles compute it (`shortCropEtOfHour`), and the synthetic world's
+ * severe weather, the events behind the archive's types.
+ */
+export function gridAlertWeather(source: GridSource): AlertWeather {
+  const hasAltitude = source.variables().some((v) => v.id === 'surface_altitude');
+  return {
+    async dailyExtremes(p, firstDayMs, lastDayMs) {
+      const { tmax, tmin } = await source.dailyExtremesAt(p.lon, p.lat, { startMs: firstDayMs, endMs: lastDayMs });
+      return { tmax: tmax.values, tmin: tmin.values };
+    },
+    async hourly(variable, p, firstMs, lastMs) {
+      const s = await source.pointSeries(variable, p.lon, p.lat, { startMs: firstMs, endMs: lastMs });
+      return { startMs: s.startMs, stepMs: s.stepMs, values: s.values };
+    },
+    async referenceEt(p, firstMs, lastMs) {
+      const [inputs, altitude] = await Promise.all([
+        source.etInputsAt(p.lon, p.lat, { startMs: firstMs, endMs: lastMs }),
+        hasAltitude ? source.pointSeries('surface_altitude', p.lon, p.lat, { startMs: source.coverage().startMs, endMs: source.coverage().startMs }) : null,
+      ]);
+      // Without a ground height the standard's pressure is sea level's (ASCE-EWRI 2005 eq. 3 at z = 0).
+      const elevation = altitude?.values[0] ?? 0;
+      const n = inputs.airTemperature.values.length;
+      const out = new Float64Array(n);
+      const step = inputs.airTemperature.stepMs;
+      for (let i = 0; i < n; i++) {
+        out[i] = shortCropEtOfHour({
+          airTemperature: inputs.airTemperature.values[i] as number,
+          dewpoint: inputs.dewpoint.values[i] as number,
+          shortwave: inputs.shortwave.values[i] as number,
+          windSpeed: inputs.windSpeed.values[i] as number,
+          elevation,
+          latitude: p.lat,
+          longitude: p.lon,
+          hourStartMs: inputs.airTemperature.startMs + i * step,
+        });
+      }
+      return out;
+    },
+    async severe(kinds, p, radiusKm, fromMs, toMs) {
+      const dLat = radiusKm / KM_PER_DEG;
+      const dLon = Math.min(180, radiusKm / (KM_PER_DEG * Math.max(0.01, Math.cos((p.lat * Math.PI) / 180))));
+      const bbox: [number, number, number, number] = [p.lon - dLon, Math.max(-90, p.lat - dLat), p.lon + dLon, Math.min(90, p.lat + dLat)];
+      return kinds.flatMap((kind) =>
+        severeEvents(kind, bbox, { startMs: fromMs, endMs: toMs }).filter((e: AnySevereEvent) => distanceKm(p, e) <= radiusKm),
+      );
+    },
+  };
+}
+
+/** How far an event passed from p, km: a tornado by its track, the others by their position. */
+function distanceKm(p: Point, e: AnySevereEvent): number {
+  return e.kind === 'tornado' ? distanceToTrackKm(p, e.track) : haversineKm(p, { lat: e.lat, lon: e.lon });
+}
+
+/**
+ * The weather of one evaluation batch: each distinct read is made once however many rules of the
+ * batch ask it (rules on one field share their reads). Dropped with the batch, so an evaluation's
+ * memory is bounded by its batch, not by the number of rules.
+ */
+export function sharedReads(weather: AlertWeather): AlertWeather {
+  const kept = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    let p = kept.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = read();
+      kept.set(key, p);
+    }
+    return p;
+  };
+  return {
+    dailyExtremes: (p, a, b) => once(`d ${p.lat} ${p.lon} ${a} ${b}`, () => weather.dailyExtremes(p, a, b)),
+    hourly: (v, p, a, b) => once(`h ${v} ${p.lat} ${p.lon} ${a} ${b}`, () => weather.hourly(v, p, a, b)),
+    referenceEt: (p, a, b) => once(`e ${p.lat} ${p.lon} ${a} ${b}`, () => weather.referenceEt(p, a, b)),
+    severe: (k, p, r, a, b) => once(`s ${k.join(',')} ${p.lat} ${p.lon} ${r} ${a} ${b}`, () => weather.severe(k, p, r, a, b)),
+  };
+}

@@ -1,0 +1,118 @@
+import { type FieldError, ValidationError } from '@fieldcast/kit';
+import { DEFAULT_DEGREE_DAY_BASE, dateMs, DEGREE_DAY_FIRST_DATE, isoDate } from '@fieldcast/schemas';
+import { CURVE_DEGREE_DAY_METHODS } from '@fieldcast/science';
+import { SEVERE_KINDS } from '@fieldcast/weather';
+import type { Condition } from '../schemas.js';
+
+export const DAY_MS = 86_400_000;
+export const HOUR_MS = 3_600_000;
+
+/**
+ * How far each kind looks (docs/decisions/0272-alert-rule-kinds.md): the synthetic world and the
+ * catalog's models forecast 10 days and more, and a season of degree days is at most a year, so
+ * an evaluation of one rule is a bounded read whatever the rule says.
+ */
+export const LIMITS = {
+  degreeDayDays: 366,
+  forecastHours: 240,
+  etDays: 31,
+  severeHours: 72,
+  severeRadiusKm: 200,
+} as const;
+
+/** The unit of each kind's value and threshold. */
+export function unitOf(condition: Condition): string {
+  switch (condition.kind) {
+    case 'degree-days':
+      return (condition.scale ?? 'celsius') === 'celsius' ? '°C·d' : '°F·d';
+    case 'frost':
+      return '°C';
+    case 'reference-et':
+    case 'precipitation':
+      return 'mm';
+    case 'severe-weather':
+      return 'events';
+  }
+}
+
+/** The threshold a value is compared with: for severe weather, one event. */
+export function thresholdOf(condition: Condition): number {
+  return condition.kind === 'severe-weather' ? 1 : condition.threshold;
+}
+
+/** Whether a measured value makes the condition hold. */
+export function holds(condition: Condition, value: number): boolean {
+  switch (condition.kind) {
+    case 'degree-days':
+      return value >= condition.threshold;
+    case 'frost':
+      return value < condition.threshold;
+    case 'reference-et':
+    case 'precipitation':
+      return value > condition.threshold;
+    case 'severe-weather':
+      return value >= 1;
+  }
+}
+
+const within = (x: number, lo: number, hi: number) => Number.isFinite(x) && x >= lo && x <= hi;
+
+/**
+ * What a well-formed condition may not hold (docs/interface.md, alerts), each fault by its path
+ * in the body; empty when it is acceptable. `todayMs` is the start of the current UTC day.
+ */
+export function conditionFaults(condition: Condition, todayMs: number): FieldError[] {
+  const faults: FieldError[] = [];
+  const fault = (member: string, message: string) => faults.push({ path: `condition.${member}`, message });
+  switch (condition.kind) {
+    case 'degree-days': {
+      const first = Math.max(dateMs(DEGREE_DAY_FIRST_DATE), todayMs - (LIMITS.degreeDayDays - 1) * DAY_MS);
+      const start = dateMs(condition.start);
+      if (!(start >= first && start <= todayMs))
+        fault('start', `start must be a date YYYY-MM-DD from ${isoDate(first)} to today, ${isoDate(todayMs)} (UTC)`);
+      if (!(Number.isFinite(condition.threshold) && condition.threshold > 0)) fault('threshold', 'threshold must be greater than 0');
+      const base = condition.base ?? DEFAULT_DEGREE_DAY_BASE[condition.scale ?? 'celsius'];
+      if (!within(base, -100, 200)) fault('base', 'base must be from -100 to 200 in the scale');
+      const method = condition.method ?? 'average';
+      if (condition.cap !== undefined) {
+        if (method === 'average') fault('cap', 'cap needs a method other than average: the average method has no upper threshold');
+        else if (!(Number.isFinite(condition.cap) && condition.cap >= base)) fault('cap', `cap must be a number not below base (${base})`);
+      }
+      const cutoff = condition.cutoff ?? 'horizontal';
+      if (cutoff !== 'horizontal') {
+        if (!CURVE_DEGREE_DAY_METHODS.includes(method)) fault('cutoff', `cutoff ${cutoff} needs method ${CURVE_DEGREE_DAY_METHODS.join(', ')}`);
+        else if (condition.cap === undefined) fault('cutoff', `cutoff ${cutoff} needs cap, the upper threshold it applies at`);
+      }
+      break;
+    }
+    case 'frost':
+      if (!within(condition.threshold, -60, 20)) fault('threshold', 'threshold must be from -60 to 20 °C');
+      if (!within(condition.hours, 1, LIMITS.forecastHours)) fault('hours', `hours must be from 1 to ${LIMITS.forecastHours}`);
+      break;
+    case 'reference-et':
+      if (!(Number.isFinite(condition.threshold) && condition.threshold > 0 && condition.threshold <= 1000))
+        fault('threshold', 'threshold must be greater than 0 and at most 1000 mm');
+      if (!within(condition.days, 1, LIMITS.etDays)) fault('days', `days must be from 1 to ${LIMITS.etDays}`);
+      break;
+    case 'precipitation':
+      if (!within(condition.threshold, 0, 10_000)) fault('threshold', 'threshold must be from 0 to 10000 mm');
+      if (!within(condition.hours, 1, LIMITS.forecastHours)) fault('hours', `hours must be from 1 to ${LIMITS.forecastHours}`);
+      break;
+    case 'severe-weather': {
+      if (!(Number.isFinite(condition.radiusKm) && condition.radiusKm > 0 && condition.radiusKm <= LIMITS.severeRadiusKm))
+        fault('radiusKm', `radiusKm must be greater than 0 and at most ${LIMITS.severeRadiusKm}`);
+      if (!within(condition.hours, 1, LIMITS.severeHours)) fault('hours', `hours must be from 1 to ${LIMITS.severeHours}`);
+      const types = condition.types;
+      if (types && types.length === 0) fault('types', `types must name at least one of ${SEVERE_KINDS.join(', ')}`);
+      if (types && new Set(types).size !== types.length) fault('types', 'types must name each kind once');
+      break;
+    }
+  }
+  return faults;
+}
+
+/** Throws the 422 of a condition with faults (docs/architecture.md §3: content, not shape). */
+export function checkCondition(condition: Condition, todayMs: number): void {
+  const faults = conditionFaults(condition, todayMs);
+  if (faults.length > 0) throw new ValidationError('invalid_condition', 'The alert condition is not acceptable', faults);
+}

@@ -1,0 +1,93 @@
+import type { Point } from '@fieldcast/geo';
+import { DEFAULT_DEGREE_DAY_BASE, dateMs } from '@fieldcast/schemas';
+import { accumulateDegreeDays, celsiusToFahrenheit, usesNextMinimum } from '@fieldcast/science';
+import { SEVERE_KINDS, type SevereKind } from '@fieldcast/weather';
+import type { Condition } from '../schemas.js';
+import type { AlertWeather } from './alert-weather.js';
+import { DAY_MS, HOUR_MS } from './conditions.js';
+
+/** What an evaluation found: the value compared with the threshold, and when it occurs where that says more. */
+export interface Measurement {
+  value: number;
+  /** the hour of the lowest temperature (frost) */
+  atMs?: number;
+  /** the kinds of the events counted (severe weather) */
+  kinds?: SevereKind[];
+}
+
+/** The N hours after now: from the next whole hour on (docs/decisions/0272-alert-rule-kinds.md). */
+function nextHours(nowMs: number, hours: number): [number, number] {
+  const first = Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS;
+  return [first, first + (hours - 1) * HOUR_MS];
+}
+
+/**
+ * Measures a condition at a point at `nowMs` (docs/interface.md, alerts):
+ * - degree-days: the total from start through today (UTC) by the agriculture area's methods
+ *   (`accumulateDegreeDays` of the science package), temperatures in the rule's scale;
+ * - frost: the lowest hourly air temperature of the next `hours` hours, and its hour;
+ * - reference-et: short-crop reference ET summed over the `days` x 24 hours before the current hour;
+ * - precipitation: the precipitation of the next `hours` hours;
+ * - severe-weather: how many events of the types passed within radiusKm in the last `hours` hours.
+ * NaN where the weather has no value.
+ */
+export async function measure(condition: Condition, p: Point, nowMs: number, weather: AlertWeather): Promise<Measurement> {
+  switch (condition.kind) {
+    case 'degree-days': {
+      const todayMs = Math.floor(nowMs / DAY_MS) * DAY_MS;
+      const startMs = dateMs(condition.start);
+      const days = Math.round((todayMs - startMs) / DAY_MS) + 1;
+      const method = condition.method ?? 'average';
+      // The double methods read the next day's minimum: one day more than the range.
+      const lastMs = todayMs + (usesNextMinimum(method) ? DAY_MS : 0);
+      const read = await weather.dailyExtremes(p, startMs, lastMs);
+      const scale = condition.scale ?? 'celsius';
+      const inScale = (values: ArrayLike<number>) => (scale === 'celsius' ? values : Array.from(values, celsiusToFahrenheit));
+      const base = condition.base ?? DEFAULT_DEGREE_DAY_BASE[scale];
+      const value = accumulateDegreeDays(
+        inScale(read.tmax),
+        inScale(read.tmin),
+        { method, base, ...(condition.cap === undefined ? {} : { cap: condition.cap }), ...(condition.cutoff ? { cutoff: condition.cutoff } : {}) },
+        0,
+        Math.min(days, read.tmax.length),
+      );
+      return { value: read.tmax.length < days ? Number.NaN : value };
+    }
+    case 'frost': {
+      const [first, last] = nextHours(nowMs, condition.hours);
+      const s = await weather.hourly('air_temperature', p, first, last);
+      let value = Number.NaN;
+      let atMs: number | undefined;
+      for (let i = 0; i < s.values.length; i++) {
+        const t = s.values[i] as number;
+        if (Number.isFinite(t) && !(t >= value)) {
+          value = t;
+          atMs = s.startMs + i * s.stepMs;
+        }
+      }
+      return atMs === undefined ? { value } : { value, atMs };
+    }
+    case 'precipitation': {
+      const [first, last] = nextHours(nowMs, condition.hours);
+      const s = await weather.hourly('precipitation_rate', p, first, last);
+      return { value: sum(s.values) * (s.stepMs / HOUR_MS) };
+    }
+    case 'reference-et': {
+      const currentHour = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
+      const et = await weather.referenceEt(p, currentHour - condition.days * DAY_MS, currentHour - HOUR_MS);
+      return { value: sum(et) };
+    }
+    case 'severe-weather': {
+      const types = condition.types ?? [...SEVERE_KINDS];
+      const events = await weather.severe(types, p, condition.radiusKm, nowMs - condition.hours * HOUR_MS, nowMs);
+      return { value: events.length, kinds: [...new Set(events.map((e) => e.kind))] };
+    }
+  }
+}
+
+/** The sum of the values; NaN when any is missing, so an unknown hour never reads as none. */
+function sum(values: ArrayLike<number>): number {
+  let total = 0;
+  for (let i = 0; i < values.length; i++) total += values[i] as number;
+  return values.length === 0 ? Number.NaN : total;
+}

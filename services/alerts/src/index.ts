@@ -1,0 +1,1 @@
+export { alertsService } from './definition.js';

@@ -1,0 +1,107 @@
+import { DEGREE_DAY_CUTOFF_NAMES, DEGREE_DAY_METHOD_NAMES, DEGREE_DAY_SCALES, Timestamp, text, Uuid, UuidInput } from '@fieldcast/schemas';
+import { SEVERE_KINDS } from '@fieldcast/weather';
+import { z } from 'zod';
+
+/**
+ * The bodies and resources of the alerts area (docs/interface.md, alerts). These schemas check
+ * the shape of a body (a 400 when it fails); what a well-formed condition may hold, its ranges
+ * and combinations, is checked by the domain (domain/conditions.ts, a 422 naming the path).
+ */
+
+export const TARGET_TYPES = ['field', 'asset'] as const;
+export type TargetType = (typeof TARGET_TYPES)[number];
+
+const threshold = (description: string) => z.number().meta({ description });
+const count = (description: string) => z.number().int({ error: 'must be a whole number' }).meta({ description });
+
+const DegreeDays = z.object({
+  kind: z.literal('degree-days'),
+  start: z.string().meta({ description: 'first day counted, YYYY-MM-DD (UTC), at most 366 days before today', examples: ['2026-04-15'] }),
+  threshold: threshold('degree days (in the scale) the total since start must reach, greater than 0'),
+  base: z.number().optional().meta({ description: 'base temperature in the scale; default 10 (celsius) or 50 (fahrenheit)' }),
+  scale: z.enum(DEGREE_DAY_SCALES).optional().meta({ description: 'celsius (default) or fahrenheit' }),
+  method: z.enum(DEGREE_DAY_METHOD_NAMES).optional().meta({ description: 'the degree-day method, as the agriculture area takes it (default average)' }),
+  cap: z.number().optional().meta({ description: 'upper threshold, not below base; not with the average method' }),
+  cutoff: z.enum(DEGREE_DAY_CUTOFF_NAMES).optional().meta({ description: 'how cap applies (default horizontal); others need cap and a sine or triangle method' }),
+});
+
+const Frost = z.object({
+  kind: z.literal('frost'),
+  threshold: threshold('°C, -60 to 20: the rule holds while the lowest forecast air temperature is below it'),
+  hours: count('the forecast hours looked at from now, 1 to 240'),
+});
+
+const ReferenceEt = z.object({
+  kind: z.literal('reference-et'),
+  threshold: threshold('mm, greater than 0: the rule holds while the summed short-crop reference ET is above it'),
+  days: count('the days summed, ending now, 1 to 31'),
+});
+
+const Precipitation = z.object({
+  kind: z.literal('precipitation'),
+  threshold: threshold('mm, 0 or more: the rule holds while the forecast total is above it'),
+  hours: count('the forecast hours summed from now, 1 to 240'),
+});
+
+const SevereWeather = z.object({
+  kind: z.literal('severe-weather'),
+  radiusKm: z.number().meta({ description: 'km around the centroid, greater than 0 and at most 200' }),
+  hours: count('the hours looked back from now, 1 to 72'),
+  types: z
+    .array(z.enum(SEVERE_KINDS))
+    .optional()
+    .meta({ description: `the kinds of severe weather that count (the archive's), at least one, each once; default all: ${SEVERE_KINDS.join(', ')}` }),
+});
+
+export const Condition = z
+  .discriminatedUnion('kind', [DegreeDays, Frost, ReferenceEt, Precipitation, SevereWeather], {
+    error: 'kind must be one of degree-days, frost, reference-et, precipitation, severe-weather',
+  })
+  .meta({ id: 'AlertCondition' });
+export type Condition = z.infer<typeof Condition>;
+export type ConditionKind = Condition['kind'];
+
+const Target = z.object({
+  type: z.enum(TARGET_TYPES, { error: 'type must be field or asset' }),
+  id: UuidInput.meta({ description: 'the id of one of the account’s fields (agriculture) or assets (insight)' }),
+});
+
+/** Body of POST /rules and PUT /rules/{id}. */
+export const RuleInput = z
+  .object({
+    description: text().max(1000).default(''),
+    target: Target,
+    condition: Condition,
+  })
+  .meta({
+    id: 'AlertRuleInput',
+    examples: [
+      {
+        description: 'Frost on North 40',
+        target: { type: 'field', id: '0b7f2c3e-5a8d-4c21-9f1e-2d6a7b8c9d01' },
+        condition: { kind: 'frost', threshold: 0, hours: 48 },
+      },
+    ],
+  });
+export type RuleInput = z.infer<typeof RuleInput>;
+
+export const Rule = z
+  .object({
+    id: Uuid,
+    description: z.string(),
+    target: z.object({ type: z.enum(TARGET_TYPES), id: Uuid }),
+    condition: Condition,
+  })
+  .meta({ id: 'AlertRule' });
+
+export const RuleStateView = z
+  .object({
+    rule: Uuid,
+    holding: z.boolean().nullable().meta({ description: 'whether the condition holds; null before the first evaluation' }),
+    value: z.number().nullable().meta({ description: 'the value last measured, in the unit of the threshold' }),
+    threshold: z.number(),
+    unit: z.string(),
+    evaluatedAt: Timestamp.nullable(),
+    changedAt: Timestamp.nullable().meta({ description: 'when it last triggered or cleared' }),
+  })
+  .meta({ id: 'AlertRuleState' });

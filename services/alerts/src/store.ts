@@ -1,0 +1,270 @@
+import type { Knex } from 'knex';
+import { topicFor } from '@fieldcast/bus';
+import { type OutboxWriter, type Outbox, OwnedResourceStore, type OwnedResourceTable } from '@fieldcast/db';
+import type { Point } from '@fieldcast/geo';
+import { ValidationError } from '@fieldcast/kit';
+import { type RuleRecord, ruleView, TARGET_NAMESPACES } from './domain/rules.js';
+import type { Condition, TargetType } from './schemas.js';
+
+export const AREA = 'alerts';
+export const RULES_TOPIC = topicFor(AREA, 'rules');
+/** The singular resource of the event types: `fieldcast.rule.created`, `fieldcast.rule.triggered` */
+export const RULE_KIND = 'rule';
+
+interface RuleRow {
+  id: string;
+  account_id: string;
+  description: string;
+  target_type: TargetType;
+  target_id: string;
+  condition: Condition | string;
+}
+
+const related = (r: RuleRecord) => [{ namespace: TARGET_NAMESPACES[r.target.type], id: r.target.id }];
+
+const RULES: OwnedResourceTable<RuleRecord> = {
+  area: AREA,
+  table: 'rules',
+  kind: RULE_KIND,
+  topic: RULES_TOPIC,
+  columns: ['id', 'account_id', 'description', 'target_type', 'target_id', 'condition'],
+  fromRow(raw) {
+    const row = raw as unknown as RuleRow;
+    return {
+      id: row.id,
+      accountId: row.account_id,
+      description: row.description,
+      target: { type: row.target_type, id: row.target_id },
+      condition: typeof row.condition === 'string' ? (JSON.parse(row.condition) as Condition) : row.condition,
+    };
+  },
+  toRow(r) {
+    return {
+      id: r.id,
+      account_id: r.accountId,
+      description: r.description,
+      target_type: r.target.type,
+      target_id: r.target.id,
+      condition: JSON.stringify(r.condition),
+    };
+  },
+  snapshot: ruleView,
+  related,
+};
+
+/** A field or asset as the alerts area keeps it (docs/decisions/0270-alerts-area.md). */
+export interface TargetCopy {
+  id: string;
+  type: TargetType;
+  accountId: string;
+  centroid: Point;
+}
+
+/**
+ * The alert rules, owned by accounts like fields (docs/interface.md, alerts). A rule may watch
+ * only a field or asset of its own account that the area's copy knows; anything else is a 422
+ * naming `target.id`, the same whether it is unknown or another account's.
+ */
+export class RuleStore extends OwnedResourceStore<RuleRecord> {
+  constructor(
+    private readonly db: Knex,
+    outbox: Outbox,
+    now: () => Date,
+  ) {
+    super(db, outbox, now, RULES);
+  }
+
+  override async create(record: RuleRecord, maxPerAccount?: number): Promise<RuleRecord | null> {
+    await this.checkTarget(record);
+    return super.create(record, maxPerAccount);
+  }
+
+  /** A replaced rule starts again undecided: what held under its old condition says nothing of the new one. */
+  override async replace(record: RuleRecord): Promise<RuleRecord | null> {
+    if (!(await this.get(record.accountId, record.id))) return null;
+    await this.checkTarget(record);
+    const replaced = await super.replace(record);
+    if (replaced) await this.db.withSchema(AREA).table('rule_states').where({ rule_id: record.id }).delete();
+    return replaced;
+  }
+
+  private async checkTarget(r: RuleRecord): Promise<void> {
+    const known = await this.db
+      .withSchema(AREA)
+      .table('targets')
+      .select('id')
+      .where({ id: r.target.id, type: r.target.type, account_id: r.accountId, deleted: false })
+      .first();
+    if (!known)
+      throw new ValidationError('target_does_not_exist', `The account has no ${r.target.type} ${r.target.id}`, [
+        { path: 'target.id', message: `must be the id of one of the account's ${r.target.type}s` },
+      ]);
+  }
+
+  /** The rule's state as last decided; null for no rule of the account's, undefined state before its first evaluation. */
+  async stateOf(accountId: string, id: string): Promise<{ rule: RuleRecord; state: StateRow | undefined } | null> {
+    const rule = await this.get(accountId, id);
+    if (!rule) return null;
+    const state = (await this.db.withSchema(AREA).table('rule_states').where({ rule_id: id }).first()) as StateRow | undefined;
+    return { rule, state };
+  }
+}
+
+export interface StateRow {
+  rule_id: string;
+  holding: boolean;
+  value: number | null;
+  transitions: number;
+  evaluated_at: Date | string;
+  changed_at: Date | string | null;
+}
+
+/** A change of a field or an asset, as its area's event tells it. */
+export interface TargetChange {
+  target: TargetCopy;
+  deleted: boolean;
+  timeMs: number;
+}
+
+/**
+ * Keeps the copy of fields and assets from their events (docs/decisions/0270-alerts-area.md): an
+ * event older than the one applied last changes nothing (a redelivery), and a deletion also
+ * deletes the rules watching it, each with its `deleted` event, in one transaction.
+ */
+export class TargetCopies {
+  constructor(
+    private readonly knex: Knex,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  async apply(change: TargetChange): Promise<void> {
+    const { target } = change;
+    const time = new Date(change.timeMs);
+    await this.knex.transaction(async (trx) => {
+      const row = {
+        id: target.id,
+        type: target.type,
+        account_id: target.accountId,
+        latitude: target.centroid.lat,
+        longitude: target.centroid.lon,
+        deleted: change.deleted,
+        event_time: time,
+      };
+      const applied = await trx
+        .withSchema(AREA)
+        .table('targets')
+        .insert(row)
+        .onConflict('id')
+        .merge()
+        .where('targets.event_time', '<=', time)
+        .returning('id');
+      if (applied.length === 0 || !change.deleted) return;
+      const gone: Record<string, unknown>[] = await trx
+        .withSchema(AREA)
+        .table('rules')
+        .where({ target_id: target.id })
+        .delete()
+        .returning([...RULES.columns]);
+      for (const raw of gone) {
+        const rule = RULES.fromRow(raw);
+        await this.outbox.add(trx, RULES_TOPIC, {
+          area: AREA,
+          resource: RULE_KIND,
+          action: 'deleted',
+          subject: rule.id,
+          time,
+          data: { account: rule.accountId, resource: ruleView(rule), related: related(rule) },
+        });
+      }
+    });
+  }
+}
+
+/** A rule with what it watches, as an evaluation reads it. */
+export interface WatchedRule {
+  rule: RuleRecord;
+  target: TargetCopy;
+}
+
+/** A rule's decision in one evaluation: whether it holds, and the event to write if that changed. */
+export interface Decision {
+  ruleId: string;
+  holding: boolean;
+  value: number;
+  /** the outbox event of a change, given its number (the rule's count of changes after it) */
+  event(transition: number): { action: 'triggered' | 'cleared'; input: Parameters<Outbox['add']>[2] };
+}
+
+/**
+ * The rules as an evaluation pass reads and decides them (docs/decisions/0271-alert-evaluation.md).
+ * A batch's decisions are written in one transaction that locks the batch's state rows first: of
+ * two replicas evaluating at once, the second waits, then finds the rows decided at its clock
+ * reading or later and writes nothing; a change's event goes to the outbox with the row.
+ */
+export class RuleStates {
+  constructor(
+    private readonly knex: Knex,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  /** Up to `limit` rules after `afterId` (by id) whose target the copy holds for their account. */
+  async page(afterId: string | null, limit: number): Promise<WatchedRule[]> {
+    const q = this.knex
+      .withSchema(AREA)
+      .table('rules as r')
+      .join(`${AREA}.targets as t`, function () {
+        this.on('t.id', 'r.target_id').andOn('t.account_id', 'r.account_id').andOn('t.type', 'r.target_type');
+      })
+      .where('t.deleted', false)
+      .select('r.id', 'r.account_id', 'r.description', 'r.target_type', 'r.target_id', 'r.condition', 't.latitude', 't.longitude')
+      .orderBy('r.id')
+      .limit(limit);
+    if (afterId) q.where('r.id', '>', afterId);
+    const rows: (RuleRow & { latitude: number; longitude: number })[] = await q;
+    return rows.map((row) => {
+      const rule = RULES.fromRow(row as unknown as Record<string, unknown>);
+      return {
+        rule,
+        target: { id: rule.target.id, type: rule.target.type, accountId: rule.accountId, centroid: { lat: row.latitude, lon: row.longitude } },
+      };
+    });
+  }
+
+  /** Writes a batch's decisions made at `nowMs`; resolves to the actions of the events written. */
+  async decide(decisions: readonly Decision[], nowMs: number): Promise<('triggered' | 'cleared')[]> {
+    if (decisions.length === 0) return [];
+    const now = new Date(nowMs);
+    const ids = decisions.map((d) => d.ruleId);
+    return this.knex.transaction(async (trx) => {
+      const states = () => trx.withSchema(AREA).table('rule_states');
+      // Every rule of the batch gets its row before any is locked, so a first evaluation is locked too.
+      // (Only rules that still exist: one deleted since the page was read has no row to decide.)
+      await trx.raw(
+        `insert into ??.rule_states (rule_id, holding, value, transitions, evaluated_at)
+         select id, false, null, 0, ? from ??.rules where id in (${ids.map(() => '?').join(', ')}) on conflict (rule_id) do nothing`,
+        [AREA, new Date(0), AREA, ...ids],
+      );
+      const rows: StateRow[] = await states().whereIn('rule_id', ids).orderBy('rule_id').forUpdate();
+      const byId = new Map(rows.map((r) => [r.rule_id, r]));
+      const written: ('triggered' | 'cleared')[] = [];
+      const updates: Record<string, unknown>[] = [];
+      for (const d of decisions) {
+        const row = byId.get(d.ruleId);
+        // a rule deleted since it was read, or decided at this clock reading or later by another pass
+        if (!row || new Date(row.evaluated_at).getTime() >= nowMs) continue;
+        let transitions = row.transitions;
+        let changedAt = row.changed_at;
+        if (d.holding !== row.holding) {
+          transitions += 1;
+          changedAt = now;
+          const event = d.event(transitions);
+          await this.outbox.add(trx, RULES_TOPIC, event.input);
+          written.push(event.action);
+        }
+        updates.push({ rule_id: d.ruleId, holding: d.holding, value: d.value, transitions, evaluated_at: now, changed_at: changedAt });
+      }
+      if (updates.length > 0) await states().insert(updates).onConflict('rule_id').merge();
+      return written;
+    });
+  }
+}

@@ -1,0 +1,149 @@
+import request from 'supertest';
+import { agricultureService } from '@fieldcast/agriculture';
+import { insightService } from '@fieldcast/insight';
+import { useTestFleet } from '@fieldcast/runtime/testing';
+import { alertsService } from '../src/definition.js';
+import { copied, countRules, createAsset, createField, rules } from './helpers.js';
+
+// A fixed clock, so the degree-day start dates accepted do not move.
+const NOW = new Date('2026-06-15T10:20:00Z');
+const t = useTestFleet([agricultureService, insightService, alertsService], { now: () => NOW });
+const api = () => rules(t.fleet);
+
+const frost = (target: { type: string; id: string }, condition: object = { kind: 'frost', threshold: 0, hours: 48 }) => ({
+  description: 'Frost on North 40',
+  target,
+  condition,
+});
+
+describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
+  it('creates, reads, lists, replaces and deletes a rule on a field and one on an asset', async () => {
+    const field = await createField(t.fleet, t.alice);
+    const asset = await createAsset(t.fleet, t.alice);
+    const created = await api().create(t.alice, frost({ type: 'field', id: field }));
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      description: 'Frost on North 40',
+      target: { type: 'field', id: field },
+      condition: { kind: 'frost', threshold: 0, hours: 48 },
+    });
+    const onAsset = await api().create(t.alice, { target: { type: 'asset', id: asset }, condition: { kind: 'reference-et', threshold: 30, days: 7 } });
+    expect(onAsset.status).toBe(201);
+    expect(onAsset.body.description).toBe('');
+
+    expect((await api().get(t.alice, `/rules/${created.body.id}`)).body).toEqual(created.body);
+    const page = await api().get(t.alice, '/rules?limit=1');
+    expect(page.body).toEqual([created.body]);
+    expect(page.headers.link).toBe(`</rules?limit=1&after=${created.body.id}>; rel="next"`);
+    expect((await api().get(t.alice, `/rules?limit=1&after=${created.body.id}`)).body).toEqual([onAsset.body]);
+
+    const replaced = await api().replace(t.alice, created.body.id, frost({ type: 'field', id: field }, { kind: 'precipitation', threshold: 25, hours: 24 }));
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.condition).toEqual({ kind: 'precipitation', threshold: 25, hours: 24 });
+    const state = await api().get(t.alice, `/rules/${created.body.id}/state`);
+    expect(state.body).toEqual({ rule: created.body.id, holding: null, value: null, threshold: 25, unit: 'mm', evaluatedAt: null, changedAt: null });
+
+    expect((await api().remove(t.alice, created.body.id)).status).toBe(200);
+    expect((await api().get(t.alice, `/rules/${created.body.id}`)).status).toBe(404);
+    expect(await countRules(t.fleet)).toBe(1);
+  });
+
+  it('takes every kind with its parameters', async () => {
+    const field = await createField(t.fleet, t.alice);
+    const target = { type: 'field', id: field };
+    const conditions = [
+      { kind: 'degree-days', start: '2026-04-15', threshold: 500, base: 50, scale: 'fahrenheit', method: 'single-sine', cap: 86, cutoff: 'vertical' },
+      { kind: 'frost', threshold: -2, hours: 240 },
+      { kind: 'reference-et', threshold: 0.5, days: 31 },
+      { kind: 'precipitation', threshold: 0, hours: 1 },
+      { kind: 'severe-weather', radiusKm: 200, hours: 72, types: ['hail', 'tornado'] },
+    ];
+    for (const condition of conditions) {
+      const res = await api().create(t.alice, { target, condition });
+      expect([res.status, res.body.condition]).toEqual([201, condition]);
+    }
+  });
+
+  it('refuses another account’s rules with 404 and its fields and assets as targets with 422, changing nothing', async () => {
+    const aliceField = await createField(t.fleet, t.alice);
+    const bobField = await createField(t.fleet, t.bob);
+    const bobAsset = await createAsset(t.fleet, t.bob);
+    const rule = (await api().create(t.alice, frost({ type: 'field', id: aliceField }))).body as { id: string };
+    expect((await api().get(t.bob, `/rules/${rule.id}`)).status).toBe(404);
+    expect((await api().get(t.bob, `/rules/${rule.id}/state`)).body.id).toBe('rule_does_not_exist');
+    expect((await api().replace(t.bob, rule.id, frost({ type: 'field', id: bobField }))).status).toBe(404);
+    expect((await api().remove(t.bob, rule.id)).status).toBe(404);
+    expect((await api().get(t.bob, '/rules')).body).toEqual([]);
+    for (const target of [
+      { type: 'field', id: bobField },
+      { type: 'asset', id: bobAsset },
+      // a field's id named as an asset's
+      { type: 'asset', id: aliceField },
+    ]) {
+      const res = await api().create(t.alice, frost(target));
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ id: 'target_does_not_exist', errors: [{ path: 'target.id' }] });
+    }
+    const moved = await api().replace(t.alice, rule.id, frost({ type: 'field', id: bobField }));
+    expect([moved.status, moved.body.id]).toEqual([422, 'target_does_not_exist']);
+    expect((await api().get(t.alice, `/rules/${rule.id}`)).body.target.id).toBe(aliceField);
+    expect(await countRules(t.fleet)).toBe(1);
+  });
+
+  it('answers a body of the wrong shape with 400 and a condition out of its ranges with 422, naming the path', async () => {
+    const field = await createField(t.fleet, t.alice);
+    const target = { type: 'field', id: field };
+    const shape: [object, string][] = [
+      [{ target, condition: { kind: 'frost', threshold: '0', hours: 48 } }, 'condition.threshold'],
+      [{ target, condition: { kind: 'hail', threshold: 0 } }, 'condition.kind'],
+      [{ target, condition: { kind: 'frost', threshold: 0, hours: 1.5 } }, 'condition.hours'],
+      [{ target: { type: 'farm', id: field }, condition: { kind: 'frost', threshold: 0, hours: 48 } }, 'target.type'],
+      [{ target: { type: 'field', id: 'north-40' }, condition: { kind: 'frost', threshold: 0, hours: 48 } }, 'target.id'],
+      [{ target, condition: { kind: 'severe-weather', radiusKm: 10, hours: 6, types: ['hail', 'frogs'] } }, 'condition.types.1'],
+      [{ target }, 'condition'],
+    ];
+    for (const [body, path] of shape) {
+      const res = await api().create(t.alice, body);
+      expect([res.status, res.body.id, res.headers['content-type']]).toEqual([400, 'invalid_body', 'application/problem+json; charset=utf-8']);
+      expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+    }
+    const content: [object, string][] = [
+      [{ kind: 'frost', threshold: 0, hours: 0 }, 'condition.hours'],
+      [{ kind: 'frost', threshold: -80, hours: 24 }, 'condition.threshold'],
+      [{ kind: 'precipitation', threshold: 10, hours: 241 }, 'condition.hours'],
+      [{ kind: 'reference-et', threshold: 0, days: 7 }, 'condition.threshold'],
+      [{ kind: 'reference-et', threshold: 10, days: 32 }, 'condition.days'],
+      [{ kind: 'severe-weather', radiusKm: 500, hours: 6 }, 'condition.radiusKm'],
+      [{ kind: 'severe-weather', radiusKm: 50, hours: 6, types: [] }, 'condition.types'],
+      [{ kind: 'severe-weather', radiusKm: 50, hours: 6, types: ['hail', 'hail'] }, 'condition.types'],
+      [{ kind: 'degree-days', start: '2025-06-14', threshold: 100 }, 'condition.start'],
+      [{ kind: 'degree-days', start: '2026-06-16', threshold: 100 }, 'condition.start'],
+      [{ kind: 'degree-days', start: '2026-02-30', threshold: 100 }, 'condition.start'],
+      [{ kind: 'degree-days', start: '2026-04-15', threshold: 100, cap: 30 }, 'condition.cap'],
+      [{ kind: 'degree-days', start: '2026-04-15', threshold: 100, method: 'single-sine', cap: 5 }, 'condition.cap'],
+      [{ kind: 'degree-days', start: '2026-04-15', threshold: 100, method: 'modified-average', cap: 30, cutoff: 'vertical' }, 'condition.cutoff'],
+      [{ kind: 'degree-days', start: '2026-04-15', threshold: 0 }, 'condition.threshold'],
+    ];
+    for (const [condition, path] of content) {
+      const res = await api().create(t.alice, { target, condition });
+      expect([res.status, res.body.id, path]).toEqual([422, 'invalid_condition', path]);
+      expect(res.body.errors).toEqual([{ path, message: expect.any(String) }]);
+    }
+    expect(await countRules(t.fleet)).toBe(0);
+  });
+
+  it('deletes the rules of a field when the field is deleted, and keeps them in step with its events', async () => {
+    const field = await createField(t.fleet, t.alice);
+    const rule = (await api().create(t.alice, frost({ type: 'field', id: field }))).body as { id: string };
+    const gone = await request(t.fleet.app('agriculture')).delete(`/fields/${field}`).set('Authorization', t.alice.auth);
+    expect(gone.status).toBe(200);
+    await copied(t.fleet, field, true);
+    expect((await api().get(t.alice, `/rules/${rule.id}`)).status).toBe(404);
+    const again = await api().create(t.alice, frost({ type: 'field', id: field }));
+    expect([again.status, again.body.id]).toEqual([422, 'target_does_not_exist']);
+    const outbox: { event: { type: string; subject: string } }[] = await t.fleet.db.knex.withSchema('alerts').table('outbox').select('event');
+    const deleted = outbox.map((r) => (typeof r.event === 'string' ? JSON.parse(r.event) : r.event)).filter((e) => e.subject === rule.id && e.type === 'fieldcast.rule.deleted');
+    expect(deleted).toHaveLength(1);
+  });
+});
