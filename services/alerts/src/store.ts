@@ -212,7 +212,7 @@ export class RuleStates {
     const q = this.knex
       .withSchema(AREA)
       .table('rules as r')
-      .join(`${AREA}.targets as t`, function () {
+      .join('targets as t', function () {
         this.on('t.id', 'r.target_id').andOn('t.account_id', 'r.account_id').andOn('t.type', 'r.target_type');
       })
       .where('t.deleted', false)
