@@ -15,9 +15,9 @@ const PORT_BASE = 40000 + (process.pid % 20000);
 
 /** The files of the new area, as the guide lays them out. */
 const AREA_FILES: Record<string, string> = {
-  'services/alerts/package.json': `${JSON.stringify(
+  'services/demo/package.json': `${JSON.stringify(
     {
-      name: '@fieldcast/alerts',
+      name: '@fieldcast/demo',
       version: '0.1.0',
       private: true,
       type: 'module',
@@ -31,36 +31,36 @@ const AREA_FILES: Record<string, string> = {
     null,
     2,
   )}\n`,
-  'services/alerts/migrations/001_alerts.ts': `import type { Migration } from '@fieldcast/db';
+  'services/demo/migrations/001_demo.ts': `import type { Migration } from '@fieldcast/db';
 
-export const alertsMigration: Migration = {
-  name: '001_alerts',
+export const demoMigration: Migration = {
+  name: '001_demo',
   async up(knex) {
-    await knex.schema.withSchema('alerts').createTable('alerts', (t) => {
+    await knex.schema.withSchema('demo').createTable('demo', (t) => {
       t.uuid('id').primary();
     });
   },
 };
 `,
-  'services/alerts/src/index.ts': `export { alertsService } from './definition.js';\n`,
-  'services/alerts/src/definition.ts': `import { Api } from '@fieldcast/kit';
+  'services/demo/src/index.ts': `export { demoService } from './definition.js';\n`,
+  'services/demo/src/definition.ts': `import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
-import { alertsMigration } from '../migrations/001_alerts.js';
+import { demoMigration } from '../migrations/001_demo.js';
 
-export const alertsService = defineService({
-  area: 'alerts',
-  port: 10,
-  title: 'Alerts',
-  description: 'Weather alerts.',
-  needs: { database: { migrations: [alertsMigration] } },
+export const demoService = defineService({
+  area: 'demo',
+  port: 11,
+  title: 'Demo',
+  description: 'A demo area.',
+  needs: { database: { migrations: [demoMigration] } },
   api: (deps) =>
     new Api().op({
       method: 'get',
-      path: '/alerts',
-      summary: 'List alerts',
-      tags: ['alerts'],
-      response: { status: 200, description: 'The alerts' },
-      handle: async () => deps.db.knex.withSchema('alerts').table('alerts').select('id'),
+      path: '/demo',
+      summary: 'List the demo rows',
+      tags: ['demo'],
+      response: { status: 200, description: 'The demo rows' },
+      handle: async () => deps.db.knex.withSchema('demo').table('demo').select('id'),
     }),
 });
 `,
@@ -140,13 +140,13 @@ it('joins by its folder and the registry: generated, deployed and served on PORT
     readFileSync(registry, 'utf8')
       .replace(
         "import type { Service } from '@fieldcast/runtime';",
-        "import { alertsService } from '@fieldcast/alerts';\nimport type { Service } from '@fieldcast/runtime';",
+        "import { demoService } from '@fieldcast/demo';\nimport type { Service } from '@fieldcast/runtime';",
       )
-      .replace('  archiveService,\n]', '  archiveService,\n  alertsService,\n]'),
+      .replace('  alertsService,\n]', '  alertsService,\n  demoService,\n]'),
   );
   const manifest = join(copy, 'packages/fleet/package.json');
   const fleetPackage = JSON.parse(readFileSync(manifest, 'utf8')) as { dependencies: Record<string, string> };
-  fleetPackage.dependencies['@fieldcast/alerts'] = 'workspace:*';
+  fleetPackage.dependencies['@fieldcast/demo'] = 'workspace:*';
   writeFileSync(manifest, `${JSON.stringify(fleetPackage, null, 2)}\n`);
 
   // Step 3 and 4: link it, then generate. A CI environment (CI=true) makes pnpm's lockfile frozen
@@ -156,7 +156,7 @@ it('joins by its folder and the registry: generated, deployed and served on PORT
     throw new Error(`pnpm install failed:\n${err.stdout}`);
   });
   const generated = await run(join(copy, 'node_modules/.bin/tsx'), ['scripts/generate-deploy.ts'], { cwd: copy });
-  expect(generated.stdout).toContain('generated files match the 10 areas');
+  expect(generated.stdout).toContain('generated files match the 11 areas');
 
   // Besides what was written by hand, only files the tools write changed.
   const changed = filesUnder(copy).filter((path) => before.get(path) !== readFileSync(join(copy, path), 'utf8'));
@@ -168,30 +168,30 @@ it('joins by its folder and the registry: generated, deployed and served on PORT
       'pnpm-lock.yaml',
       'packages/ids/src/areas.ts',
       'docker-compose.yml',
-      'k8s/base/alerts.yaml',
+      'k8s/base/demo.yaml',
       'k8s/base/console.yaml',
       'k8s/base/kustomization.yaml',
     ].sort(),
   );
-  expect(readFileSync(join(copy, 'packages/ids/src/areas.ts'), 'utf8')).toContain('  alerts: 10,\n');
+  expect(readFileSync(join(copy, 'packages/ids/src/areas.ts'), 'utf8')).toContain('  demo: 11,\n');
   const compose = parse(readFileSync(join(copy, 'docker-compose.yml'), 'utf8'), { merge: true });
-  expect(compose.services.alerts.command).toEqual(['serve', 'alerts']);
-  expect(compose.services.alerts.ports).toEqual(['8090:8080']);
+  expect(compose.services.demo.command).toEqual(['serve', 'demo']);
+  expect(compose.services.demo.ports).toEqual(['8091:8080']);
 
-  // The embedded fleet serves it, its schema migrated, at PORT_BASE + 10.
+  // The embedded fleet serves it, its schema migrated, at PORT_BASE + 11.
   const dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-tenth-data-'));
   const { child, banner } = startFleet(copy, dataDir);
   try {
     const printed = await banner;
-    const url = `http://127.0.0.1:${PORT_BASE + 10}`;
-    expect(printed).toContain(`alerts        ${url}`);
+    const url = `http://127.0.0.1:${PORT_BASE + 11}`;
+    expect(printed).toContain(`demo          ${url}`);
     const demo = JSON.parse(readFileSync(join(dataDir, 'demo-account.json'), 'utf8')) as { applicationId: string; applicationKey: string };
     const auth = `Basic ${Buffer.from(`${demo.applicationId}:${demo.applicationKey}`).toString('base64')}`;
-    const alerts = await fetch(`${url}/alerts`, { headers: { authorization: auth } });
-    expect(alerts.status).toBe(200);
-    expect(await alerts.json()).toEqual([]);
+    const listed = await fetch(`${url}/demo`, { headers: { authorization: auth } });
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toEqual([]);
     const openapi = (await (await fetch(`${url}/openapi.json`)).json()) as { info: { title: string } };
-    expect(openapi.info.title).toContain('Alerts');
+    expect(openapi.info.title).toContain('Demo');
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGINT');
