@@ -94,8 +94,16 @@ async function main(): Promise<void> {
     created_at: new Date(NOW),
     updated_at: new Date(NOW),
   }));
-  for (let i = 0; i < fields.length; i += 1000) await knex.withSchema('alerts').table('targets').insert(fields.slice(i, i + 1000));
-  for (let i = 0; i < rules.length; i += 1000) await knex.withSchema('alerts').table('rules').insert(rules.slice(i, i + 1000));
+  for (let i = 0; i < fields.length; i += 1000)
+    await knex
+      .withSchema('alerts')
+      .table('targets')
+      .insert(fields.slice(i, i + 1000));
+  for (let i = 0; i < rules.length; i += 1000)
+    await knex
+      .withSchema('alerts')
+      .table('rules')
+      .insert(rules.slice(i, i + 1000));
 
   const deps = fleet.deps('alerts');
   const states = new SampledStates(knex, deps.outbox!);

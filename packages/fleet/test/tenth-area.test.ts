@@ -152,9 +152,11 @@ it('joins by its folder and the registry: generated, deployed and served on PORT
   // Step 3 and 4: link it, then generate. A CI environment (CI=true) makes pnpm's lockfile frozen
   // by default, and adding a package is exactly the change that must update it; updating it needs
   // registry metadata a fresh clone's frozen install never cached, so the registry may be asked.
-  await run('npx', ['-y', 'pnpm@10', 'install', '--prefer-offline', '--no-frozen-lockfile'], { cwd: copy }).catch((err: { stdout: string }) => {
-    throw new Error(`pnpm install failed:\n${err.stdout}`);
-  });
+  await run('npx', ['-y', 'pnpm@10', 'install', '--prefer-offline', '--no-frozen-lockfile'], { cwd: copy }).catch(
+    (err: { stdout: string }) => {
+      throw new Error(`pnpm install failed:\n${err.stdout}`);
+    },
+  );
   const generated = await run(join(copy, 'node_modules/.bin/tsx'), ['scripts/generate-deploy.ts'], { cwd: copy });
   expect(generated.stdout).toContain('generated files match the 11 areas');
 

@@ -35,7 +35,8 @@ export function targetChangeOf(topic: string, value: string): TargetChange | str
   if (problem) return problem;
   const ce = event as CloudEvent;
   const [, resource, action] = ce.type.split('.');
-  if (resource !== watched.type || !['created', 'updated', 'deleted'].includes(action!)) return `type ${ce.type} is no change of a ${watched.type}`;
+  if (resource !== watched.type || !['created', 'updated', 'deleted'].includes(action!))
+    return `type ${ce.type} is no change of a ${watched.type}`;
   const account = ce.data.account;
   if (typeof account !== 'string' || !isUuid(account)) return 'data.account is not an account';
   const parsed = watched.schema.safeParse(ce.data.resource);
@@ -60,7 +61,10 @@ export function targetsConsumer(copies: TargetCopies, logger: Logger): Consumer 
     async handle(message: IncomingMessage) {
       const change = targetChangeOf(message.topic, message.value);
       if (typeof change === 'string') {
-        logger.warn({ topic: message.topic, offset: message.offset, reason: change }, 'passed over a message that is no field or asset change');
+        logger.warn(
+          { topic: message.topic, offset: message.offset, reason: change },
+          'passed over a message that is no field or asset change',
+        );
         return;
       }
       await copies.apply(change);
@@ -69,7 +73,9 @@ export function targetsConsumer(copies: TargetCopies, logger: Logger): Consumer 
 }
 
 /** The announcements of new weather: a forecast run complete (model and platform), a new analysis frame. */
-const WEATHER_TOPICS = new RegExp(`^(${[topicFor('model', 'forecasts'), topicFor('platform', 'forecasts'), topicFor('platform', 'frames')].map(escaped).join('|')})$`);
+const WEATHER_TOPICS = new RegExp(
+  `^(${[topicFor('model', 'forecasts'), topicFor('platform', 'forecasts'), topicFor('platform', 'frames')].map(escaped).join('|')})$`,
+);
 const NEW_WEATHER = new Set(['fieldcast.forecast.completed', 'fieldcast.frame.created']);
 
 /**

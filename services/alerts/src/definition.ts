@@ -43,5 +43,7 @@ export const alertsService = defineService({
     targetsConsumer(new TargetCopies(deps.db.knex, deps.outbox), deps.logger),
     weatherConsumer(evaluatorOf(deps), deps.now),
   ],
-  background: (deps) => [{ name: 'evaluate', everyMs: EVALUATE_EVERY_MS, run: async (nowMs) => void (await evaluatorOf(deps).request(nowMs)) }],
+  background: (deps) => [
+    { name: 'evaluate', everyMs: EVALUATE_EVERY_MS, run: async (nowMs) => void (await evaluatorOf(deps).request(nowMs)) },
+  ],
 });

@@ -20,9 +20,15 @@ const DegreeDays = z.object({
   threshold: threshold('degree days (in the scale) the total since start must reach, greater than 0'),
   base: z.number().optional().meta({ description: 'base temperature in the scale; default 10 (celsius) or 50 (fahrenheit)' }),
   scale: z.enum(DEGREE_DAY_SCALES).optional().meta({ description: 'celsius (default) or fahrenheit' }),
-  method: z.enum(DEGREE_DAY_METHOD_NAMES).optional().meta({ description: 'the degree-day method, as the agriculture area takes it (default average)' }),
+  method: z
+    .enum(DEGREE_DAY_METHOD_NAMES)
+    .optional()
+    .meta({ description: 'the degree-day method, as the agriculture area takes it (default average)' }),
   cap: z.number().optional().meta({ description: 'upper threshold, not below base; not with the average method' }),
-  cutoff: z.enum(DEGREE_DAY_CUTOFF_NAMES).optional().meta({ description: 'how cap applies (default horizontal); others need cap and a sine or triangle method' }),
+  cutoff: z
+    .enum(DEGREE_DAY_CUTOFF_NAMES)
+    .optional()
+    .meta({ description: 'how cap applies (default horizontal); others need cap and a sine or triangle method' }),
 });
 
 const Frost = z.object({
@@ -50,7 +56,9 @@ const SevereWeather = z.object({
   types: z
     .array(z.enum(SEVERE_KINDS))
     .optional()
-    .meta({ description: `the kinds of severe weather that count (the archive's), at least one, each once; default all: ${SEVERE_KINDS.join(', ')}` }),
+    .meta({
+      description: `the kinds of severe weather that count (the archive's), at least one, each once; default all: ${SEVERE_KINDS.join(', ')}`,
+    }),
 });
 
 export const Condition = z
@@ -59,7 +67,6 @@ export const Condition = z
   })
   .meta({ id: 'AlertCondition' });
 export type Condition = z.infer<typeof Condition>;
-export type ConditionKind = Condition['kind'];
 
 const Target = z.object({
   type: z.enum(TARGET_TYPES, { error: 'type must be field or asset' }),

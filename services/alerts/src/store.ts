@@ -225,7 +225,12 @@ export class RuleStates {
       const rule = RULES.fromRow(row as unknown as Record<string, unknown>);
       return {
         rule,
-        target: { id: rule.target.id, type: rule.target.type, accountId: rule.accountId, centroid: { lat: row.latitude, lon: row.longitude } },
+        target: {
+          id: rule.target.id,
+          type: rule.target.type,
+          accountId: rule.accountId,
+          centroid: { lat: row.latitude, lon: row.longitude },
+        },
       };
     });
   }

@@ -62,14 +62,24 @@ const KINDS: { condition: object; steps: ((w: ScriptedWeather) => void)[]; trigg
   },
   {
     condition: { kind: 'reference-et', threshold: 30, days: 7 },
-    steps: [(w) => (w.referenceEtPerHour = 0.1), (w) => (w.referenceEtPerHour = 0.2), (w) => (w.referenceEtPerHour = 0.25), (w) => (w.referenceEtPerHour = 0.1)],
+    steps: [
+      (w) => (w.referenceEtPerHour = 0.1),
+      (w) => (w.referenceEtPerHour = 0.2),
+      (w) => (w.referenceEtPerHour = 0.25),
+      (w) => (w.referenceEtPerHour = 0.1),
+    ],
     values: [16.8, 33.6, 42, 16.8],
     triggered: /^Rule \{\}: reference ET at \{\} was 33\.6 mm over the last 7 days, above 30\.0 mm$/,
     cleared: /^Rule \{\}: reference ET at \{\} is back to 16\.8 mm over the last 7 days, threshold 30\.0 mm$/,
   },
   {
     condition: { kind: 'precipitation', threshold: 25, hours: 24 },
-    steps: [(w) => (w.precipitationRate = 0), (w) => (w.precipitationRate = 2), (w) => (w.precipitationRate = 1.5), (w) => (w.precipitationRate = 0.5)],
+    steps: [
+      (w) => (w.precipitationRate = 0),
+      (w) => (w.precipitationRate = 2),
+      (w) => (w.precipitationRate = 1.5),
+      (w) => (w.precipitationRate = 0.5),
+    ],
     values: [0, 48, 36, 12],
     triggered: /^Rule \{\}: 48\.0 mm of precipitation forecast at \{\} in the next 24 hours, above 25\.0 mm$/,
     cleared: /^Rule \{\}: the precipitation forecast at \{\} is down to 12\.0 mm in the next 24 hours, threshold 25\.0 mm$/,

@@ -26,7 +26,10 @@ export async function createAsset(fleet: TestFleet, account: TestAccount, lon = 
   const res = await request(fleet.app('insight'))
     .post('/assets')
     .set('Authorization', account.auth)
-    .send({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [square(lon, lat)] }, properties: { name: 'Orchard' } }] });
+    .send({
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [square(lon, lat)] }, properties: { name: 'Orchard' } }],
+    });
   if (res.status !== 201) throw new Error(`asset: ${res.status} ${JSON.stringify(res.body)}`);
   const id = (res.body as { id: string }).id;
   await copied(fleet, id);

@@ -28,7 +28,10 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
       target: { type: 'field', id: field },
       condition: { kind: 'frost', threshold: 0, hours: 48 },
     });
-    const onAsset = await api().create(t.alice, { target: { type: 'asset', id: asset }, condition: { kind: 'reference-et', threshold: 30, days: 7 } });
+    const onAsset = await api().create(t.alice, {
+      target: { type: 'asset', id: asset },
+      condition: { kind: 'reference-et', threshold: 30, days: 7 },
+    });
     expect(onAsset.status).toBe(201);
     expect(onAsset.body.description).toBe('');
 
@@ -38,11 +41,23 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     expect(page.headers.link).toBe(`</rules?limit=1&after=${created.body.id}>; rel="next"`);
     expect((await api().get(t.alice, `/rules?limit=1&after=${created.body.id}`)).body).toEqual([onAsset.body]);
 
-    const replaced = await api().replace(t.alice, created.body.id, frost({ type: 'field', id: field }, { kind: 'precipitation', threshold: 25, hours: 24 }));
+    const replaced = await api().replace(
+      t.alice,
+      created.body.id,
+      frost({ type: 'field', id: field }, { kind: 'precipitation', threshold: 25, hours: 24 }),
+    );
     expect(replaced.status).toBe(200);
     expect(replaced.body.condition).toEqual({ kind: 'precipitation', threshold: 25, hours: 24 });
     const state = await api().get(t.alice, `/rules/${created.body.id}/state`);
-    expect(state.body).toEqual({ rule: created.body.id, holding: null, value: null, threshold: 25, unit: 'mm', evaluatedAt: null, changedAt: null });
+    expect(state.body).toEqual({
+      rule: created.body.id,
+      holding: null,
+      value: null,
+      threshold: 25,
+      unit: 'mm',
+      evaluatedAt: null,
+      changedAt: null,
+    });
 
     expect((await api().remove(t.alice, created.body.id)).status).toBe(200);
     expect((await api().get(t.alice, `/rules/${created.body.id}`)).status).toBe(404);
@@ -53,7 +68,16 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     const field = await createField(t.fleet, t.alice);
     const target = { type: 'field', id: field };
     const conditions = [
-      { kind: 'degree-days', start: '2026-04-15', threshold: 500, base: 50, scale: 'fahrenheit', method: 'single-sine', cap: 86, cutoff: 'vertical' },
+      {
+        kind: 'degree-days',
+        start: '2026-04-15',
+        threshold: 500,
+        base: 50,
+        scale: 'fahrenheit',
+        method: 'single-sine',
+        cap: 86,
+        cutoff: 'vertical',
+      },
       { kind: 'frost', threshold: -2, hours: 240 },
       { kind: 'reference-et', threshold: 0.5, days: 31 },
       { kind: 'precipitation', threshold: 0, hours: 1 },
@@ -105,7 +129,11 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     ];
     for (const [body, path] of shape) {
       const res = await api().create(t.alice, body);
-      expect([res.status, res.body.id, res.headers['content-type']]).toEqual([400, 'invalid_body', 'application/problem+json; charset=utf-8']);
+      expect([res.status, res.body.id, res.headers['content-type']]).toEqual([
+        400,
+        'invalid_body',
+        'application/problem+json; charset=utf-8',
+      ]);
       expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
     }
     const content: [object, string][] = [
@@ -122,7 +150,10 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
       [{ kind: 'degree-days', start: '2026-02-30', threshold: 100 }, 'condition.start'],
       [{ kind: 'degree-days', start: '2026-04-15', threshold: 100, cap: 30 }, 'condition.cap'],
       [{ kind: 'degree-days', start: '2026-04-15', threshold: 100, method: 'single-sine', cap: 5 }, 'condition.cap'],
-      [{ kind: 'degree-days', start: '2026-04-15', threshold: 100, method: 'modified-average', cap: 30, cutoff: 'vertical' }, 'condition.cutoff'],
+      [
+        { kind: 'degree-days', start: '2026-04-15', threshold: 100, method: 'modified-average', cap: 30, cutoff: 'vertical' },
+        'condition.cutoff',
+      ],
       [{ kind: 'degree-days', start: '2026-04-15', threshold: 0 }, 'condition.threshold'],
     ];
     for (const [condition, path] of content) {
@@ -142,8 +173,13 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     expect((await api().get(t.alice, `/rules/${rule.id}`)).status).toBe(404);
     const again = await api().create(t.alice, frost({ type: 'field', id: field }));
     expect([again.status, again.body.id]).toEqual([422, 'target_does_not_exist']);
-    const outbox: { event: { type: string; subject: string } }[] = await t.fleet.db.knex.withSchema('alerts').table('outbox').select('event');
-    const deleted = outbox.map((r) => (typeof r.event === 'string' ? JSON.parse(r.event) : r.event)).filter((e) => e.subject === rule.id && e.type === 'fieldcast.rule.deleted');
+    const outbox: { event: { type: string; subject: string } }[] = await t.fleet.db.knex
+      .withSchema('alerts')
+      .table('outbox')
+      .select('event');
+    const deleted = outbox
+      .map((r) => (typeof r.event === 'string' ? JSON.parse(r.event) : r.event))
+      .filter((e) => e.subject === rule.id && e.type === 'fieldcast.rule.deleted');
     expect(deleted).toHaveLength(1);
   });
 });

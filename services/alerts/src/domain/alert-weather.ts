@@ -47,7 +47,9 @@ export function gridAlertWeather(source: GridSource): AlertWeather {
     async referenceEt(p, firstMs, lastMs) {
       const [inputs, altitude] = await Promise.all([
         source.etInputsAt(p.lon, p.lat, { startMs: firstMs, endMs: lastMs }),
-        hasAltitude ? source.pointSeries('surface_altitude', p.lon, p.lat, { startMs: source.coverage().startMs, endMs: source.coverage().startMs }) : null,
+        hasAltitude
+          ? source.pointSeries('surface_altitude', p.lon, p.lat, { startMs: source.coverage().startMs, endMs: source.coverage().startMs })
+          : null,
       ]);
       // Without a ground height the standard's pressure is sea level's (ASCE-EWRI 2005 eq. 3 at z = 0).
       const elevation = altitude?.values[0] ?? 0;

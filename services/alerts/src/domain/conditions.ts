@@ -80,7 +80,8 @@ export function conditionFaults(condition: Condition, todayMs: number): FieldErr
       }
       const cutoff = condition.cutoff ?? 'horizontal';
       if (cutoff !== 'horizontal') {
-        if (!CURVE_DEGREE_DAY_METHODS.includes(method)) fault('cutoff', `cutoff ${cutoff} needs method ${CURVE_DEGREE_DAY_METHODS.join(', ')}`);
+        if (!CURVE_DEGREE_DAY_METHODS.includes(method))
+          fault('cutoff', `cutoff ${cutoff} needs method ${CURVE_DEGREE_DAY_METHODS.join(', ')}`);
         else if (condition.cap === undefined) fault('cutoff', `cutoff ${cutoff} needs cap, the upper threshold it applies at`);
       }
       break;

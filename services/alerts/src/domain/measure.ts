@@ -47,7 +47,12 @@ export async function measure(condition: Condition, p: Point, nowMs: number, wea
       const value = accumulateDegreeDays(
         inScale(read.tmax),
         inScale(read.tmin),
-        { method, base, ...(condition.cap === undefined ? {} : { cap: condition.cap }), ...(condition.cutoff ? { cutoff: condition.cutoff } : {}) },
+        {
+          method,
+          base,
+          ...(condition.cap === undefined ? {} : { cap: condition.cap }),
+          ...(condition.cutoff ? { cutoff: condition.cutoff } : {}),
+        },
         0,
         Math.min(days, read.tmax.length),
       );

@@ -13,7 +13,13 @@ export interface RuleRecord {
 /** The record a body makes, its condition's content checked at `nowMs` (422 invalid_condition). */
 export function ruleRecord(id: string, accountId: string, input: RuleInput, nowMs: number): RuleRecord {
   checkCondition(input.condition, Math.floor(nowMs / DAY_MS) * DAY_MS);
-  return { id, accountId, description: input.description, target: { type: input.target.type, id: input.target.id }, condition: input.condition };
+  return {
+    id,
+    accountId,
+    description: input.description,
+    target: { type: input.target.type, id: input.target.id },
+    condition: input.condition,
+  };
 }
 
 export function ruleView(r: RuleRecord) {
