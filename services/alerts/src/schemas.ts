@@ -104,6 +104,9 @@ export const Rule = z
 export const RuleStateView = z
   .object({
     rule: Uuid,
+    watching: z.boolean().meta({
+      description: 'whether the alerts area knows the target as one of the account’s fields or assets: the rule is evaluated only then',
+    }),
     holding: z.boolean().nullable().meta({ description: 'whether the condition holds; null before the first evaluation' }),
     value: z.number().nullable().meta({ description: 'the value last measured, in the unit of the threshold' }),
     threshold: z.number(),

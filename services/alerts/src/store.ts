@@ -61,9 +61,11 @@ export interface TargetCopy {
 }
 
 /**
- * The alert rules, owned by accounts like fields (docs/interface.md, alerts). A rule may watch
- * only a field or asset of its own account that the area's copy knows; anything else is a 422
- * naming `target.id`, the same whether it is unknown or another account's.
+ * The alert rules, owned by accounts like fields (docs/interface.md, alerts). A rule may name a
+ * field or asset the area's copy does not hold for its account (not arrived yet, or another
+ * account's: the two look the same to the caller); it is evaluated only while the copy holds it
+ * (docs/decisions/0270-alerts-area.md). Only what the caller's own copy says is refused: a
+ * target of theirs that was deleted, or named with the other type.
  */
 export class RuleStore extends OwnedResourceStore<RuleRecord> {
   constructor(
@@ -89,24 +91,35 @@ export class RuleStore extends OwnedResourceStore<RuleRecord> {
   }
 
   private async checkTarget(r: RuleRecord): Promise<void> {
-    const known = await this.db
-      .withSchema(AREA)
-      .table('targets')
-      .select('id')
-      .where({ id: r.target.id, type: r.target.type, account_id: r.accountId, deleted: false })
-      .first();
-    if (!known)
+    const own = (await this.targets().where({ id: r.target.id, account_id: r.accountId }).first()) as
+      { type: TargetType; deleted: boolean } | undefined;
+    if (own && (own.deleted || own.type !== r.target.type))
       throw new ValidationError('target_does_not_exist', `The account has no ${r.target.type} ${r.target.id}`, [
-        { path: 'target.id', message: `must be the id of one of the account's ${r.target.type}s` },
+        {
+          path: 'target.id',
+          message: own.deleted
+            ? `the ${own.type} was deleted`
+            : `is the id of one of the account's ${own.type}s, not of a ${r.target.type}`,
+        },
       ]);
   }
 
-  /** The rule's state as last decided; null for no rule of the account's, undefined state before its first evaluation. */
-  async stateOf(accountId: string, id: string): Promise<{ rule: RuleRecord; state: StateRow | undefined } | null> {
+  private targets() {
+    return this.db.withSchema(AREA).table('targets');
+  }
+
+  /**
+   * The rule's state as last decided (undefined before its first evaluation) and whether the
+   * copy holds its target for its account; null for no rule of the account's.
+   */
+  async stateOf(accountId: string, id: string): Promise<{ rule: RuleRecord; state: StateRow | undefined; watching: boolean } | null> {
     const rule = await this.get(accountId, id);
     if (!rule) return null;
     const state = (await this.db.withSchema(AREA).table('rule_states').where({ rule_id: id }).first()) as StateRow | undefined;
-    return { rule, state };
+    const target = await this.targets()
+      .where({ id: rule.target.id, account_id: accountId, type: rule.target.type, deleted: false })
+      .first();
+    return { rule, state, watching: target !== undefined };
   }
 }
 

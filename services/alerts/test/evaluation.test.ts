@@ -7,7 +7,7 @@ import { createLogger } from '@fieldcast/kit';
 import { eventually, useTestFleet } from '@fieldcast/runtime/testing';
 import { Evaluator } from '../src/evaluator.js';
 import { alertsService } from '../src/definition.js';
-import { RuleStates } from '../src/store.js';
+import { RuleStates, TargetCopies } from '../src/store.js';
 import { createAsset, createField, rules } from './helpers.js';
 import { ScriptedWeather } from './scripted-weather.js';
 
@@ -163,6 +163,29 @@ describe('alert evaluation (docs/decisions/0271-alert-evaluation.md)', () => {
     const [c, d] = await Promise.all([replica(weather).pass(NOW + 4 * HOUR_MS), replica(weather).pass(NOW + 4 * HOUR_MS)]);
     expect(c.cleared + d.cleared).toBe(1);
     expect((await alertEvents(rule)).map((e) => e.type)).toEqual(['fieldcast.rule.triggered', 'fieldcast.rule.cleared']);
+  });
+
+  it('evaluates a rule once its field arrives, and never one on another account’s field', async () => {
+    const bobField = await createField(t.fleet, t.bob);
+    const onBobs = await createRule({ type: 'field', id: bobField }, { kind: 'frost', threshold: 0, hours: 24 });
+    // a field of Alice's whose creation the alerts area has not heard of yet
+    const early = await createRule(
+      { type: 'field', id: '3f2e1d0c-9b8a-4765-a432-10fedcba9876' },
+      { kind: 'frost', threshold: 0, hours: 24 },
+    );
+    const weather = new ScriptedWeather();
+    weather.airTemperature = -5;
+    expect((await replica(weather).pass(NOW)).rules).toBe(0);
+    const deps = t.fleet.deps('alerts');
+    await new TargetCopies(deps.db!.knex, deps.outbox as Outbox).apply({
+      target: { id: '3f2e1d0c-9b8a-4765-a432-10fedcba9876', type: 'field', accountId: t.alice.id, centroid: { lat: 42, lon: -93.5 } },
+      deleted: false,
+      timeMs: NOW,
+    });
+    expect(await replica(weather).pass(NOW + HOUR_MS)).toMatchObject({ rules: 1, triggered: 1 });
+    expect((await alertEvents(early)).map((e) => e.type)).toEqual(['fieldcast.rule.triggered']);
+    expect(await alertEvents(onBobs)).toEqual([]);
+    expect((await rules(t.fleet).get(t.alice, `/rules/${onBobs}/state`)).body).toMatchObject({ watching: false, holding: null });
   });
 
   it('puts the events in the owner’s feeds, tagged with the rule and the field, and in no one else’s', async () => {

@@ -36,10 +36,12 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     expect(onAsset.body.description).toBe('');
 
     expect((await api().get(t.alice, `/rules/${created.body.id}`)).body).toEqual(created.body);
+    // Both made at the test's one clock reading: the list orders them by id.
+    const [first, second] = [created.body, onAsset.body].sort((a, b) => (a.id < b.id ? -1 : 1));
     const page = await api().get(t.alice, '/rules?limit=1');
-    expect(page.body).toEqual([created.body]);
-    expect(page.headers.link).toBe(`</rules?limit=1&after=${created.body.id}>; rel="next"`);
-    expect((await api().get(t.alice, `/rules?limit=1&after=${created.body.id}`)).body).toEqual([onAsset.body]);
+    expect(page.body).toEqual([first]);
+    expect(page.headers.link).toBe(`</rules?limit=1&after=${first.id}>; rel="next"`);
+    expect((await api().get(t.alice, `/rules?limit=1&after=${first.id}`)).body).toEqual([second]);
 
     const replaced = await api().replace(
       t.alice,
@@ -51,6 +53,7 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     const state = await api().get(t.alice, `/rules/${created.body.id}/state`);
     expect(state.body).toEqual({
       rule: created.body.id,
+      watching: true,
       holding: null,
       value: null,
       threshold: 25,
@@ -89,7 +92,7 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     }
   });
 
-  it('refuses another account’s rules with 404 and its fields and assets as targets with 422, changing nothing', async () => {
+  it('answers another account’s rules with 404, and watches another account’s field or asset never', async () => {
     const aliceField = await createField(t.fleet, t.alice);
     const bobField = await createField(t.fleet, t.bob);
     const bobAsset = await createAsset(t.fleet, t.bob);
@@ -99,19 +102,29 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     expect((await api().replace(t.bob, rule.id, frost({ type: 'field', id: bobField }))).status).toBe(404);
     expect((await api().remove(t.bob, rule.id)).status).toBe(404);
     expect((await api().get(t.bob, '/rules')).body).toEqual([]);
+    // Bob's field and asset read as an id nobody has: accepted, never watched (nothing tells Alice they exist).
+    const unknown = '7c1e0b7a-3d2f-4e5a-9b8c-6d5e4f3a2b1c';
     for (const target of [
       { type: 'field', id: bobField },
       { type: 'asset', id: bobAsset },
-      // a field's id named as an asset's
-      { type: 'asset', id: aliceField },
+      { type: 'field', id: unknown },
     ]) {
       const res = await api().create(t.alice, frost(target));
-      expect(res.status).toBe(422);
-      expect(res.body).toMatchObject({ id: 'target_does_not_exist', errors: [{ path: 'target.id' }] });
+      expect(res.status).toBe(201);
+      expect((await api().get(t.alice, `/rules/${res.body.id}/state`)).body).toMatchObject({ watching: false, holding: null });
     }
-    const moved = await api().replace(t.alice, rule.id, frost({ type: 'field', id: bobField }));
+    expect((await api().get(t.alice, `/rules/${rule.id}/state`)).body.watching).toBe(true);
+  });
+
+  it('refuses the account’s own field named as an asset, and its deleted field, with 422, changing nothing', async () => {
+    const field = await createField(t.fleet, t.alice);
+    const rule = (await api().create(t.alice, frost({ type: 'field', id: field }))).body as { id: string };
+    const asAsset = await api().create(t.alice, frost({ type: 'asset', id: field }));
+    expect(asAsset.status).toBe(422);
+    expect(asAsset.body).toMatchObject({ id: 'target_does_not_exist', errors: [{ path: 'target.id' }] });
+    const moved = await api().replace(t.alice, rule.id, frost({ type: 'asset', id: field }));
     expect([moved.status, moved.body.id]).toEqual([422, 'target_does_not_exist']);
-    expect((await api().get(t.alice, `/rules/${rule.id}`)).body.target.id).toBe(aliceField);
+    expect((await api().get(t.alice, `/rules/${rule.id}`)).body.target).toEqual({ type: 'field', id: field });
     expect(await countRules(t.fleet)).toBe(1);
   });
 
@@ -172,7 +185,11 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     await copied(t.fleet, field, true);
     expect((await api().get(t.alice, `/rules/${rule.id}`)).status).toBe(404);
     const again = await api().create(t.alice, frost({ type: 'field', id: field }));
-    expect([again.status, again.body.id]).toEqual([422, 'target_does_not_exist']);
+    expect([again.status, again.body.id, again.body.errors]).toEqual([
+      422,
+      'target_does_not_exist',
+      [{ path: 'target.id', message: 'the field was deleted' }],
+    ]);
     const outbox: { event: { type: string; subject: string } }[] = await t.fleet.db.knex
       .withSchema('alerts')
       .table('outbox')

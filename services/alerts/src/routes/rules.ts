@@ -5,7 +5,7 @@ import { ruleRecord, ruleView } from '../domain/rules.js';
 import { Rule, RuleInput, RuleStateView } from '../schemas.js';
 import type { RuleStore } from '../store.js';
 
-const RULES = `A rule watches one of the account's fields (agriculture) or assets (insight) for one condition: degree-days (the total since start reaching threshold), frost (the lowest forecast temperature of the next hours below threshold), reference-et (short-crop reference ET summed over the last days above threshold), precipitation (the forecast total of the next hours above threshold) or severe-weather (an event within radiusKm in the last hours). A body of the wrong shape is 400 invalid_body; a condition outside its ranges is 422 invalid_condition, and a target that is no field or asset of the account's is 422 target_does_not_exist, each naming the path.`;
+const RULES = `A rule watches one of the account's fields (agriculture) or assets (insight) for one condition: degree-days (the total since start reaching threshold), frost (the lowest forecast temperature of the next hours below threshold), reference-et (short-crop reference ET summed over the last days above threshold), precipitation (the forecast total of the next hours above threshold) or severe-weather (an event within radiusKm in the last hours). A body of the wrong shape is 400 invalid_body; a condition outside its ranges is 422 invalid_condition, each naming the path. A target the alerts area does not know as the account's (not arrived yet from its area, or not the account's) is accepted and watched once it is known; one of the account's own that was deleted, or named with the other type, is 422 target_does_not_exist.`;
 
 const iso = (t: Date | string | null | undefined) => (t ? new Date(t).toISOString().replace('.000Z', 'Z') : null);
 
@@ -39,9 +39,10 @@ export function ruleRoutes(api: Api, rules: RuleStore, now: () => Date): Api {
     handle: async ({ account, params }) => {
       const found = await rules.stateOf(account.id, params.id);
       if (!found) throw new NotFoundError('rule', params.id);
-      const { rule, state } = found;
+      const { rule, state, watching } = found;
       return {
         rule: rule.id,
+        watching,
         holding: state && iso(state.evaluated_at) !== iso(new Date(0)) ? state.holding : null,
         value: state?.value ?? null,
         threshold: thresholdOf(rule.condition),
