@@ -8,6 +8,9 @@ const JOB = { namespace: 'platform/jobs', id: '9b2e61d4-5a0c-5d7e-8f3a-1c2d3e4f5
 const FRAME = { namespace: 'platform/frames', id: '3f1c2a70-1111-5000-8000-000000000001' };
 const PRODUCT = { namespace: 'platform/products', id: '3f1c2a70-2222-5000-8000-000000000002' };
 const RUN = { namespace: 'platform/forecasts', id: '3f1c2a70-3333-5000-8000-000000000003' };
+const RULE = { namespace: 'alerts/rules', id: '3f1c2a70-4444-4000-8000-000000000004' };
+const UNNAMED_RULE = { namespace: 'alerts/rules', id: '3f1c2a70-5555-4000-8000-000000000005' };
+const FIELD = { namespace: 'agriculture/fields', id: '3f1c2a70-6666-4000-8000-000000000006' };
 
 function fakeAreas() {
   const reads: string[] = [];
@@ -15,6 +18,13 @@ function fakeAreas() {
     [`platform /products/${PRODUCT.id}`]: { id: PRODUCT.id, name: 'air-temperature' },
     [`platform /frames/${FRAME.id}`]: { id: FRAME.id, validTime: '2026-12-04T20:00:00.000Z' },
     [`platform /forecasts/${RUN.id}`]: { id: RUN.id, initTime: '2026-12-04T12:00:00.000Z' },
+    [`alerts /rules/${RULE.id}`]: { id: RULE.id, description: 'Frost on North 40', condition: { kind: 'frost', threshold: 0, hours: 48 } },
+    [`alerts /rules/${UNNAMED_RULE.id}`]: {
+      id: UNNAMED_RULE.id,
+      description: '',
+      condition: { kind: 'precipitation', threshold: 25, hours: 24 },
+    },
+    [`agriculture /fields/${FIELD.id}`]: { id: FIELD.id, description: 'North 40' },
   };
   const json = async (area: string, path: string) => {
     reads.push(`${area} ${path}`);
@@ -51,5 +61,16 @@ describe('event messages with their slots filled', () => {
     expect(await labels.message({ message: 'frame {}', tagged: [unknown] })).toBe('frame aaaaaaaa');
     await labels.message({ message: 'frame {}', tagged: [unknown] });
     expect(areas.reads).toHaveLength(2);
+  });
+
+  it('names an alert rule by its description or its condition, and the field by its description', async () => {
+    const labels = new ResourceLabels(fakeAreas().json);
+    const message = 'Rule {}: frost risk at {}: -1.8 °C forecast at 2026-12-05T05:00Z, below 0.0 °C';
+    expect(await labels.message({ message, tagged: [RULE, FIELD] })).toBe(
+      'Rule Frost on North 40: frost risk at North 40: -1.8 °C forecast at 2026-12-05T05:00Z, below 0.0 °C',
+    );
+    expect(await labels.message({ message: 'Rule {} at {}', tagged: [UNNAMED_RULE, FIELD] })).toBe(
+      'Rule Precipitation: above 25 mm in 24 h at North 40',
+    );
   });
 });

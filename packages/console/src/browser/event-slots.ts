@@ -5,6 +5,8 @@
  * and with the start of its id where it has no better name.
  */
 
+import { type AlertCondition, describeCondition } from './alert-rules.js';
+
 /** A tagged resource of an event (spec 2.10). */
 export interface Tagged {
   namespace: string;
@@ -35,6 +37,12 @@ const NAMERS: Record<string, { area: string; path: (id: string) => string; label
     area: 'platform',
     path: (id) => `/forecasts/${id}`,
     label: (r) => typeof r.initTime === 'string' && utcText(r.initTime),
+  },
+  'agriculture/fields': { area: 'agriculture', path: (id) => `/fields/${id}`, label: (r) => r.description },
+  'alerts/rules': {
+    area: 'alerts',
+    path: (id) => `/rules/${id}`,
+    label: (r) => r.description || (r.condition && describeCondition(r.condition as AlertCondition)),
   },
 };
 

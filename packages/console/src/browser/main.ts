@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import type L from 'leaflet';
+import { AlertsPanel } from './alerts.js';
 import { Api, type Config } from './api.js';
 import { ArchiveMarkers } from './archive.js';
 import { drawAssets } from './assets.js';
@@ -60,8 +61,10 @@ async function openConsole(api: Api): Promise<void> {
   (window as unknown as { fieldcastMap: L.Map }).fieldcastMap = map;
   const degreeDays = new DegreeDaysPanel(api, map);
   const feed = new FeedPanel(api);
+  const alerts = new AlertsPanel(api);
   const fields = new FieldsPanel(api, map, (field) => {
     void degreeDays.showField(field);
+    void alerts.showField(field);
     feed.setResource(field?.id ?? null);
   });
   const tiles = new TilesPanel(api, map);
@@ -71,6 +74,7 @@ async function openConsole(api: Api): Promise<void> {
     void showPoint(api, degreeDays, archive, e.latlng.lat, e.latlng.lng);
   });
   void degreeDays.showField(null);
+  void alerts.showField(null);
   feed.start();
   await Promise.all([fields.load(), tiles.load(), drawAssets(api, map)]);
   document.body.dataset.ready = 'true';

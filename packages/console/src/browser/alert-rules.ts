@@ -1,0 +1,61 @@
+/**
+ * Alert rules as a person reads them (docs/interface.md §12): the condition in a line, and the
+ * state the last evaluation left. No DOM here, so it is tested in Node.
+ */
+
+/** A rule's condition as the alerts area serves it. */
+export interface AlertCondition {
+  kind: string;
+  threshold?: number;
+  hours?: number;
+  days?: number;
+  start?: string;
+  scale?: string;
+  base?: number;
+  method?: string;
+  radiusKm?: number;
+  types?: string[];
+}
+
+export interface AlertRule {
+  id: string;
+  description: string;
+  target: { type: string; id: string };
+  condition: AlertCondition;
+}
+
+export interface AlertState {
+  watching: boolean;
+  holding: boolean | null;
+  value: number | null;
+  threshold: number;
+  unit: string;
+  evaluatedAt: string | null;
+}
+
+const n = (x: number | undefined) => (x === undefined ? '?' : x.toLocaleString('en', { maximumFractionDigits: 1 }));
+
+/** The condition in a line, e.g. "Frost: below 0 °C within 48 h". */
+export function describeCondition(c: AlertCondition): string {
+  switch (c.kind) {
+    case 'degree-days':
+      return `Degree days since ${c.start ?? '?'}: ${n(c.threshold)} ${c.scale === 'fahrenheit' ? '°F·d' : '°C·d'}${c.method ? ` (${c.method})` : ''}`;
+    case 'frost':
+      return `Frost: below ${n(c.threshold)} °C within ${n(c.hours)} h`;
+    case 'reference-et':
+      return `Reference ET: above ${n(c.threshold)} mm over ${n(c.days)} days`;
+    case 'precipitation':
+      return `Precipitation: above ${n(c.threshold)} mm in ${n(c.hours)} h`;
+    case 'severe-weather':
+      return `Severe weather (${(c.types ?? ['any']).join(', ')}) within ${n(c.radiusKm)} km in ${n(c.hours)} h`;
+    default:
+      return c.kind;
+  }
+}
+
+/** What the state says, e.g. "holding: -1.8 °C" or "not evaluated yet". */
+export function describeState(s: AlertState): string {
+  if (!s.watching) return 'waiting for its field';
+  if (s.holding === null) return 'not evaluated yet';
+  return `${s.holding ? 'holding' : 'clear'}: ${n(s.value ?? undefined)} ${s.unit}`;
+}
