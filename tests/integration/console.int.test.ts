@@ -152,6 +152,10 @@ describe('the console in Chromium', () => {
       await page.selectOption('#feed-kind', 'resource');
       await atLeastOne(async () => page.locator('#feed li[data-id]').count(), 30_000);
       await shot(page, '04-feed');
+      // An alert on the field: a frost rule in one click, listed with its state.
+      await page.click('#alert-add-frost');
+      await page.waitForSelector('#alerts li[data-id]', { timeout: 30_000 });
+      expect(await page.textContent('#alerts')).toMatch(/Frost on .* · (waiting for its field|not evaluated yet|holding: |clear: )/);
       // The docs' picture: the field over the weather tiles, with last summer's degree days, their
       // contours and legend, and the field's events. Notices fade by themselves.
       const summer = new Date().getUTCFullYear() - 1;
