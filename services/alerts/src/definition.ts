@@ -11,7 +11,7 @@ import { ruleRoutes } from './routes/rules.js';
 import { AREA, RULES_TOPIC, RuleStates, RuleStore, TargetCopies } from './store.js';
 
 /** The rules are evaluated at least this often, whatever the weather areas announce (docs/decisions/0271-alert-evaluation.md). */
-export const EVALUATE_EVERY_MS = 3_600_000;
+const EVALUATE_EVERY_MS = 3_600_000;
 
 interface EvaluatorDeps {
   db: { knex: Knex };
