@@ -3,6 +3,9 @@ import { agricultureService } from '@fieldcast/agriculture';
 import { insightService } from '@fieldcast/insight';
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { alertsService } from '../src/definition.js';
+import type { Outbox } from '@fieldcast/db';
+import { targetChangeOf } from '../src/consumers.js';
+import { TargetCopies } from '../src/store.js';
 import { copied, countRules, createAsset, createField, rules } from './helpers.js';
 
 // A fixed clock, so the degree-day start dates accepted do not move.
@@ -198,5 +201,70 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
       .map((r) => (typeof r.event === 'string' ? JSON.parse(r.event) : r.event))
       .filter((e) => e.subject === rule.id && e.type === 'fieldcast.rule.deleted');
     expect(deleted).toHaveLength(1);
+  });
+
+  it('keeps its copy from the events in order: a redelivered older event changes nothing', async () => {
+    const field = await createField(t.fleet, t.alice);
+    const deps = t.fleet.deps('alerts');
+    const copies = new TargetCopies(deps.db!.knex, deps.outbox as Outbox);
+    const row = () => t.fleet.db.knex.withSchema('alerts').table('targets').where({ id: field }).first();
+    const eventTime = new Date((await row()).event_time).getTime();
+    // an update of the field from before the one applied, delivered again: ignored
+    await copies.apply({
+      target: { id: field, type: 'field', accountId: t.alice.id, centroid: { lat: 10, lon: 10 } },
+      deleted: false,
+      timeMs: eventTime - 1000,
+    });
+    expect((await row()).latitude).toBeCloseTo(42.005, 6);
+    await copies.apply({
+      target: { id: field, type: 'field', accountId: t.alice.id, centroid: { lat: 10, lon: 10 } },
+      deleted: true,
+      timeMs: eventTime + 2000,
+    });
+    // its creation delivered again after the deletion does not bring it back
+    await copies.apply({
+      target: { id: field, type: 'field', accountId: t.alice.id, centroid: { lat: 10, lon: 10 } },
+      deleted: false,
+      timeMs: eventTime + 1000,
+    });
+    expect((await row()).deleted).toBe(true);
+  });
+
+  it('passes over messages that are no change of a field or asset', () => {
+    const event = (type: string, data: object, subject = '3f2e1d0c-9b8a-4765-a432-10fedcba9876') =>
+      JSON.stringify({
+        specversion: '1.0',
+        id: 'x',
+        source: '/agriculture',
+        type,
+        subject,
+        time: '2026-06-15T10:00:00Z',
+        datacontenttype: 'application/json',
+        data,
+      });
+    const field = {
+      id: '3f2e1d0c-9b8a-4765-a432-10fedcba9876',
+      description: 'North 40',
+      type: 'GeometryCollection',
+      geometries: [],
+      centroid: { latitude: 42, longitude: -93.5 },
+    };
+    const account = '0b7f2c3e-5a8d-4c21-9f1e-2d6a7b8c9d01';
+    const topic = 'fieldcast.agriculture.fields';
+    expect(targetChangeOf(topic, event('fieldcast.field.created', { account, resource: field }))).toEqual({
+      target: { id: field.id, type: 'field', accountId: account, centroid: { lat: 42, lon: -93.5 } },
+      deleted: false,
+      timeMs: Date.parse('2026-06-15T10:00:00Z'),
+    });
+    expect(targetChangeOf(topic, 'not json')).toBe('not JSON');
+    expect(targetChangeOf(topic, event('fieldcast.asset.created', { account, resource: field }))).toMatch(/no change of a field/);
+    expect(targetChangeOf(topic, event('fieldcast.field.created', { account: null, resource: field }))).toMatch(/account/);
+    expect(targetChangeOf(topic, event('fieldcast.field.created', { account, resource: { ...field, centroid: null } }))).toMatch(
+      /not a field/,
+    );
+    expect(
+      targetChangeOf(topic, event('fieldcast.field.created', { account, resource: field }, '00000000-0000-4000-8000-000000000000')),
+    ).toMatch(/not a field/);
+    expect(targetChangeOf('fieldcast.tiles.styles', event('fieldcast.style.created', { account, resource: {} }))).toMatch(/not watched/);
   });
 });
