@@ -95,16 +95,18 @@ const KINDS: { condition: object; steps: ((w: ScriptedWeather) => void)[]; trigg
 
 describe('alert evaluation (docs/decisions/0271-alert-evaluation.md)', () => {
   it.each(KINDS.map((k) => [(k.condition as { kind: string }).kind, k] as const))(
-    '%s: triggers once and clears once as the scripted weather changes',
+    '%s: triggers once and clears once as the scripted weather changes, across two replicas',
     async (kind, k) => {
       const field = await createField(t.fleet, t.alice);
       const rule = await createRule({ type: 'field', id: field }, k.condition);
       const weather = new ScriptedWeather();
-      const evaluator = replica(weather);
+      // two replicas, each evaluating every step at once
+      const replicas = [replica(weather), replica(weather)];
       const results = [];
       for (const [i, step] of k.steps.entries()) {
         step(weather);
-        results.push(await evaluator.pass(NOW + i * HOUR_MS));
+        const both = await Promise.all(replicas.map((r) => r.pass(NOW + i * HOUR_MS)));
+        results.push({ triggered: both[0]!.triggered + both[1]!.triggered, cleared: both[0]!.cleared + both[1]!.cleared });
         const state = await rules(t.fleet).get(t.alice, `/rules/${rule}/state`);
         expect(state.body.value).toBeCloseTo(k.values[i]!, 4);
         expect(state.body.holding).toBe(i === 1 || i === 2);
