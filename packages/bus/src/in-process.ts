@@ -57,7 +57,10 @@ export class InProcessTransport implements Transport {
     const offsets = this.groups.get(group)?.offsets;
     return [...this.logs]
       .filter(([topic]) => pattern.test(topic))
-      .map(([topic, log]) => ({ topic, partition: 0, messages: log.length - (offsets?.get(topic) ?? 0) }));
+      .map(([topic, log]) => {
+        const consumed = offsets?.get(topic) ?? 0;
+        return { topic, partition: 0, consumed, messages: log.length - consumed };
+      });
   }
 
   async ready(): Promise<boolean> {

@@ -112,7 +112,7 @@ export class KafkaTransport implements Transport {
         const end = ends.get(p.partition) ?? 0;
         // -1: the group has committed nothing there yet, so everything from the log's start waits
         const at = Number(p.offset) < 0 ? 0 : Number(p.offset);
-        out.push({ topic: topic.slice(this.prefix.length), partition: p.partition, messages: Math.max(0, end - at) });
+        out.push({ topic: topic.slice(this.prefix.length), partition: p.partition, consumed: at, messages: Math.max(0, end - at) });
       }
     }
     return out;
@@ -170,6 +170,21 @@ async function connectOrDispose<C extends { connect(): Promise<void>; disconnect
 }
 
 /**
+ * How a consumer group recovers (docs/decisions/0280-consumer-recovery-timing.md): a replica that
+ * vanished without leaving (kill -9, or stopped while the broker was down) holds its partitions
+ * for the session timeout, the broker's minimum; members heartbeat and end a fetch within a
+ * second so a rebalance completes quickly; and a consumer that lost the broker retries at most
+ * every 2 s, so it is back within seconds of the broker. kafkajs leaves the group on disconnect.
+ */
+const CONSUMER_TIMING = {
+  sessionTimeout: 6_000,
+  heartbeatInterval: 1_000,
+  rebalanceTimeout: 10_000,
+  maxWaitTimeInMs: 1_000,
+  retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 2_000 },
+} as const;
+
+/**
  * One consumer group member. kafkajs resolves a RegExp subscription once, so the subscription
  * polls the topic list and rebuilds the consumer when a new matching topic appears.
  */
@@ -217,9 +232,15 @@ class KafkaSubscription {
     const consumer = this.kafka.consumer({
       groupId: this.group,
       allowAutoTopicCreation: false,
+      ...CONSUMER_TIMING,
       // kafkajs restarts a crashed consumer by itself; never after this subscription was stopped,
       // or the restart reconnects a consumer nobody will disconnect.
-      retry: { retries: 10, restartOnFailure: async () => !this.stopped },
+      retry: { ...CONSUMER_TIMING.retry, restartOnFailure: async () => !this.stopped },
+    });
+    // A crash kafkajs does not restart from (an error it deems final) leaves the group for good:
+    // the next refresh builds a new consumer.
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart && this.consumer === consumer) this.consumer = null;
     });
     await connectOrDispose(consumer);
     try {

@@ -19,6 +19,8 @@ export interface IncomingMessage {
 export interface ConsumerLag {
   topic: string;
   partition: number;
+  /** the group's committed offset there: how many messages it has consumed */
+  consumed: number;
   messages: number;
 }
 

@@ -1,8 +1,12 @@
 import type { Logger } from '@fieldcast/kit';
 
-/** The first retry after a failed attempt, and the longest wait between two (doubling between). */
+/**
+ * The first retry after a failed attempt, and the longest wait between two (doubling between):
+ * short enough that a consumer group joins within seconds of the broker's return
+ * (docs/decisions/0280-consumer-recovery-timing.md); a refused connection costs the broker nothing.
+ */
 const FIRST_RETRY_MS = 1_000;
-const LONGEST_RETRY_MS = 30_000;
+const LONGEST_RETRY_MS = 4_000;
 
 /** Work against the broker that is retried until done, and how to end it. */
 export interface Retried {

@@ -2,17 +2,19 @@ import type { Transport } from '@fieldcast/bus';
 import type { Outbox } from '@fieldcast/db';
 import type { MetricSource } from '@fieldcast/kit';
 
-/** A consumer group of a service and the topics it reads. */
+/** A consumer group of a service, the topics it reads, and how many messages this process handled, by outcome. */
 export interface ConsumedTopics {
   group: string;
   topics: RegExp;
+  outcomes: ReadonlyMap<string, number>;
 }
 
 /**
  * The events pipeline's figures in a service's /metrics (docs/operations.md, "Metrics"): its
  * outbox's backlog and publish failures, whether the broker answers, and how far behind each of
  * its consumer groups is, per topic and partition. A figure the broker must give is left out of
- * a scrape while the broker is down: broker_connected says so.
+ * a scrape while the broker is down: broker_connected says so. Messages handled are counted per
+ * process and outcome (the events service's `stored`, `duplicate` and `dead_lettered`).
  */
 export function pipelineMetrics(
   outbox: Outbox | undefined,
@@ -63,6 +65,14 @@ export function pipelineMetrics(
           }
           return out;
         },
+      },
+      {
+        name: 'fieldcast_consumer_messages_total',
+        help: 'Messages this process consumed, per consumer group and outcome (stored, duplicate, dead_lettered, handled)',
+        type: 'counter',
+        labelNames: ['group', 'outcome'],
+        read: async () =>
+          consumers().flatMap(({ group, outcomes }) => [...outcomes].map(([outcome, value]) => ({ labels: { group, outcome }, value }))),
       },
     );
   }

@@ -2,12 +2,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { Express } from 'express';
-import type { Transport } from '@fieldcast/bus';
+import type { IncomingMessage, Transport } from '@fieldcast/bus';
 import { migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
 import { answerClientError, createServiceApp, type HttpDeps, type Limits, type Logger, startedApi, type StartedApi } from '@fieldcast/kit';
 import type { Catalog, GridSource } from '@fieldcast/weather';
 import { BackgroundTasks } from './background.js';
 import { untilDone } from './broker-retry.js';
+import { watchConsumerStalls } from './consumer-stalls.js';
 import { type ConsumedTopics, pipelineMetrics } from './pipeline-metrics.js';
 import { type FilesConfig, serviceFiles } from './files.js';
 import { IdentityStore, migrateIdentity } from './identity.js';
@@ -128,10 +129,16 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
   };
   try {
     for (const consumer of service.consumers?.(deps) ?? []) {
-      consumed.push({ group: consumer.group, topics: consumer.topics });
-      const subscribe = () => transport!.subscribe(consumer.group, consumer.topics, (message) => consumer.handle(message));
+      const outcomes = new Map<string, number>();
+      consumed.push({ group: consumer.group, topics: consumer.topics, outcomes });
+      const handle = async (message: IncomingMessage) => {
+        const outcome = (await consumer.handle(message)) ?? 'handled';
+        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+      };
+      const subscribe = () => transport!.subscribe(consumer.group, consumer.topics, handle);
       subscriptions.push(await untilDone(`consumer group ${consumer.group}`, subscribe, logger));
     }
+    if (consumed.length > 0) subscriptions.push(watchConsumerStalls(transport!, () => consumed, logger));
     // What building its operations started (worker threads) is closed last, by `stop`.
     started = startedApi(service.api(deps as never));
     const api = started.api;

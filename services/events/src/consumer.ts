@@ -16,14 +16,16 @@ export function resourceEventsConsumer(store: EventStore, deps: { logger: Logger
   return {
     group: CONSUMER_GROUP,
     topics: RESOURCE_TOPIC_PATTERN,
+    // the outcome is counted in /metrics (fieldcast_consumer_messages_total)
     async handle(message: IncomingMessage) {
       try {
         const event = eventFromCloudEvent(message.topic, message.value, randomUUID(), deps.now());
-        await store.insert(event);
+        return (await store.insert(event)) ? 'stored' : 'duplicate';
       } catch (err) {
         if (!(err instanceof PoisonMessage)) throw err;
         deps.logger.warn({ topic: message.topic, offset: message.offset, reason: err.message }, 'dead-lettered a message');
         await store.deadLetter({ ...message, reason: err.message });
+        return 'dead_lettered';
       }
     },
   };

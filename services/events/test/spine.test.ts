@@ -33,6 +33,13 @@ async function createField(account: TestAccount, description = 'f') {
   return res.body as { id: string };
 }
 
+/** How many consumed messages had this outcome so far, from the events app's /metrics. */
+async function consumed(outcome: string): Promise<number> {
+  const text = (await request(t.fleet.app('events')).get('/metrics')).text;
+  const line = text.split('\n').find((l) => l.startsWith(`fieldcast_consumer_messages_total{group="events",outcome="${outcome}"`));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+}
+
 describe('events spine: fields reach their owner’s feed', () => {
   it('a field’s life cycle appears newest first, in the owner’s feed only', async () => {
     const field = await createField(t.alice);
@@ -70,22 +77,26 @@ describe('events spine: fields reach their owner’s feed', () => {
       data: { account: t.alice.id, resource: {} },
     });
     const message = { topic: 'fieldcast.agriculture.fields', key: event.subject, event };
+    const [stored, duplicates] = [await consumed('stored'), await consumed('duplicate')];
     await t.fleet.transport.publish([message]);
     await t.fleet.transport.publish([message]);
     await createField(t.alice); // a later message, to know the duplicates were consumed
     await eventually(async () => expect((await feed(t.alice)).body).toHaveLength(2));
     const rows = await t.fleet.db.knex.withSchema('events').table('events').where({ source_event_id: event.id });
     expect(rows).toHaveLength(1);
+    expect([(await consumed('stored')) - stored, (await consumed('duplicate')) - duplicates]).toEqual([2, 1]);
   });
 
   it('a poisoned message is dead-lettered with its reason and later messages still arrive', async () => {
     const poison = { topic: 'fieldcast.agriculture.fields', key: 'k', event: { not: 'a cloud event' } as never };
+    const deadLettered = await consumed('dead_lettered');
     await t.fleet.transport.publish([poison]);
     await createField(t.alice);
     await eventually(async () => expect((await feed(t.alice)).body).toHaveLength(1));
     const dead = await t.fleet.db.knex.withSchema('events').table('dead_letters');
     expect(dead).toHaveLength(1);
     expect(dead[0].reason).toBe('not a CloudEvent: specversion is not 1.0');
+    expect((await consumed('dead_lettered')) - deadLettered).toBe(1);
   });
 });
 
