@@ -17,6 +17,7 @@ const root = dirname(fileURLToPath(import.meta.url));
 
 export const BROKER_TESTS = [
   '<rootDir>/tests/integration/built-cli.int.test.ts',
+  '<rootDir>/tests/integration/chaos.int.test.ts',
   '<rootDir>/tests/integration/events-kafka.int.test.ts',
   '<rootDir>/tests/integration/fields-to-events.int.test.ts',
   '<rootDir>/tests/integration/serve.int.test.ts',

@@ -1,23 +1,14 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './helpers.js';
 
 // The container's program: `pnpm build` output run by plain `node`, the way the Dockerfile's
 // runtime stage runs it. Built outside the repository so nothing resolves from its node_modules.
 const root = process.cwd();
 const out = mkdtempSync(join(tmpdir(), 'fieldcast-build-'));
 let child: ChildProcess | undefined;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(url: string, timeoutMs: number): Promise<Response> {
   const deadline = Date.now() + timeoutMs;

@@ -55,7 +55,7 @@ it('a field created on the agriculture app reaches the events app’s feed throu
 
 it('with the broker down, field writes still succeed; once it is back each event arrives exactly once', async () => {
   const owner = await newAccount('outage');
-  broker('stop');
+  await broker('stop');
   let ids: string[];
   try {
     ids = [];
@@ -63,7 +63,7 @@ it('with the broker down, field writes still succeed; once it is back each event
     const pending = await agriculture.services[0]!.deps.outbox!.pending();
     expect(pending).toBeGreaterThanOrEqual(3);
   } finally {
-    broker('start');
+    await broker('start');
   }
   await eventually(
     async () => {

@@ -1,10 +1,12 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { KafkaTransport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
 import { IdentityStore, migrateIdentity, startServices, type RunningFleet, type Service } from '@fieldcast/runtime';
-import { basicAuthHeader } from '@fieldcast/runtime/testing';
+import { basicAuthHeader, eventually } from '@fieldcast/runtime/testing';
 import { createCatalog, SyntheticSource } from '@fieldcast/weather';
 
 export function requireEnv(): { url: string; brokers: string[] } {
@@ -43,9 +45,57 @@ export async function newAccount(name: string): Promise<{ id: string; auth: stri
   }
 }
 
-/** Starts or stops the broker that .ci/run started (scripts/kafka.sh, same environment). */
-export function broker(action: 'start' | 'stop'): void {
-  execFileSync('bash', [join(process.cwd(), 'scripts/kafka.sh'), action], { stdio: 'inherit' });
+/**
+ * Starts or stops the broker that .ci/run started (scripts/kafka.sh, same environment), without
+ * blocking this process: requests and timers of the test go on meanwhile.
+ */
+export async function broker(action: 'start' | 'stop'): Promise<void> {
+  const { stdout } = await promisify(execFile)('bash', [join(process.cwd(), 'scripts/kafka.sh'), action]);
+  process.stdout.write(stdout);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** `fieldcast serve <area>` as an operator runs it: a process configured only by its environment. */
+export interface ServedArea {
+  child: ChildProcess;
+  url: string;
+  /** resolves with the exit code (null when killed by a signal) */
+  exited: Promise<number | null>;
+}
+
+/** Starts `fieldcast serve <area>` from the sources on the integration suite's database and broker; `ready` waits for /readyz 200. */
+export async function serveArea(area: string, options: { ready?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<ServedArea> {
+  const { url: databaseUrl, brokers } = requireEnv();
+  const port = await freePort();
+  // node itself with tsx's loader, not the tsx command: that is a parent process, and a kill -9
+  // of it would leave the server running.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/fleet/src/cli.ts', 'serve', area], {
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      DATABASE_URL: databaseUrl,
+      KAFKA_BROKERS: brokers.join(','),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const served = { child, url: `http://127.0.0.1:${port}`, exited };
+  if (options.ready ?? true) {
+    await eventually(async () => expect((await fetch(`${served.url}/readyz`)).status).toBe(200), 60_000, 250);
+  }
+  return served;
 }
 
 export const fieldBody = (description: string) => ({

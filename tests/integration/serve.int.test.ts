@@ -1,43 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { eventually } from '@fieldcast/runtime/testing';
-import { fieldBody, newAccount, requireEnv } from './helpers.js';
+import { fieldBody, newAccount, serveArea, type ServedArea } from './helpers.js';
 
 /** `fieldcast serve agriculture` as an operator runs it: a process configured only by its environment. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-let child: ChildProcess;
+let served: ServedArea;
 let url: string;
 
 beforeAll(async () => {
-  const { url: databaseUrl, brokers } = requireEnv();
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  child = spawn(join(process.cwd(), 'node_modules/.bin/tsx'), ['packages/fleet/src/cli.ts', 'serve', 'agriculture'], {
-    env: {
-      ...process.env,
-      NODE_OPTIONS: '',
-      DATABASE_URL: databaseUrl,
-      KAFKA_BROKERS: brokers.join(','),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await eventually(async () => expect((await fetch(`${url}/readyz`)).status).toBe(200), 60_000, 250);
+  served = await serveArea('agriculture');
+  url = served.url;
 });
 
 afterAll(() => {
-  if (child.exitCode === null) child.kill('SIGKILL');
+  if (served.child.exitCode === null) served.child.kill('SIGKILL');
 });
 
 it('serves the fields API on PostgreSQL and Kafka and stops cleanly on SIGTERM', async () => {
@@ -57,7 +30,6 @@ it('serves the fields API on PostgreSQL and Kafka and stops cleanly on SIGTERM',
       .status,
   ).toBe(406);
 
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  child.kill('SIGTERM');
-  expect(await exited).toBe(0);
+  served.child.kill('SIGTERM');
+  expect(await served.exited).toBe(0);
 });
