@@ -41,6 +41,11 @@ export interface SharedDeps {
    * Off, they are still built and can be run by hand (`PreparedService.background.runOnce`).
    */
   background?: boolean;
+  /**
+   * whether the process still takes requests: false once it is shutting down, which fails
+   * /readyz (`"serving": false`) while in-flight requests drain; always true when not given
+   */
+  serving?: () => boolean;
 }
 
 /**
@@ -101,7 +106,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     // Auth reads schema identity, so every service needs the database. No request waits for the
     // broker (changes wait in the outbox, consumers catch up), so a broker outage is reported,
     // never a reason to take a replica out of service (docs/architecture.md §5).
-    ready: async () => ({ database: await db.ping() }),
+    ready: async () => ({ database: await db.ping(), ...(shared.serving?.() === false ? { serving: false } : {}) }),
     ...(transport ? { reports: async () => ({ transport: await transport.ready() }) } : {}),
     metrics: pipelineMetrics(outbox, transport, () => consumed),
   };
@@ -201,7 +206,12 @@ export async function startServices(
   const identity = new IdentityStore(shared.db.knex);
   const prepared: { area: string; port: number; prep: PreparedService }[] = [];
   const running: RunningService[] = [];
+  // A shutdown first fails readiness, so a load balancer still polling stops sending requests,
+  // then drains: the listeners close once in-flight requests are answered, then consumers stop
+  // and outboxes drain (docs/architecture.md §2; the manifests' preStop delay comes before it).
+  let serving = true;
   const stopAll = async () => {
+    serving = false;
     await Promise.all(running.map((s) => closeServer(s.server, shared.shutdownTimeoutMs)));
     for (const p of prepared.reverse()) await p.prep.stop().catch((err) => shared.logger.error({ err }, 'stop failed'));
     await shared.transport?.close();
@@ -210,7 +220,11 @@ export async function startServices(
   try {
     await migrateIdentity(shared.db);
     for (const { definition, port } of definitions) {
-      prepared.push({ area: definition.area, port, prep: await prepareService(definition, shared, identity) });
+      prepared.push({
+        area: definition.area,
+        port,
+        prep: await prepareService(definition, { ...shared, serving: () => serving }, identity),
+      });
     }
     for (const { area, port, prep } of prepared) {
       const server = await listen(prep.app, port, shared.host);

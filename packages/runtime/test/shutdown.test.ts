@@ -1,0 +1,53 @@
+import request from 'supertest';
+import { Api, createLogger } from '@fieldcast/kit';
+import { z } from 'zod';
+import { defineService } from '../src/needs.js';
+import { startServices } from '../src/services.js';
+import { openTestDatabase } from '../src/testing.js';
+
+/**
+ * A shutdown first fails readiness, then drains (docs/architecture.md §2): a request under way
+ * when the process is told to stop is answered, and /readyz says 503 meanwhile.
+ */
+let release: () => void = () => undefined;
+const slow = defineService({
+  area: 'slow',
+  port: 1,
+  title: 'Slow',
+  description: 'one request that waits to be released',
+  needs: {},
+  api: () =>
+    new Api().op({
+      method: 'get',
+      path: '/slow',
+      summary: 'answers when released',
+      auth: false,
+      response: { status: 200, description: 'done', schema: z.literal('done') },
+      handle: () => new Promise<'done'>((resolve) => (release = () => resolve('done'))),
+    }),
+});
+
+it('fails /readyz at once, answers the request under way, then stops', async () => {
+  const fleet = await startServices([{ definition: slow, port: 0 }], {
+    db: await openTestDatabase(),
+    logger: createLogger({ level: 'silent' }),
+    vendor: 'fieldcast',
+    bodyLimit: '1mb',
+    host: '127.0.0.1',
+    shutdownTimeoutMs: 10_000,
+  });
+  const [service] = fleet.services;
+  expect((await request(service!.app).get('/readyz')).body).toEqual({ status: 'ready', checks: { database: true } });
+  const underWay = fetch(`${service!.url}/slow`);
+  await new Promise((r) => setTimeout(r, 100));
+  let stopped = false;
+  const stopping = fleet.stop().then(() => (stopped = true));
+  const readiness = await request(service!.app).get('/readyz');
+  expect([readiness.status, readiness.body.checks]).toEqual([503, { database: true, serving: false }]);
+  expect(stopped).toBe(false);
+  release();
+  const answer = await underWay;
+  expect([answer.status, await answer.text()]).toEqual([200, '"done"']);
+  await stopping;
+  expect(stopped).toBe(true);
+});
