@@ -38,6 +38,18 @@ export const HEALTH_PROBES = `          readinessProbe:
             periodSeconds: 10
 `;
 
+/**
+ * A pod told to stop keeps serving for 5 s before its process sees SIGTERM, so the endpoints
+ * controller and every kube-proxy have taken it out of its Service before its listener closes;
+ * then the process fails /readyz and drains (packages/runtime, startServices). Within the 30 s
+ * grace period with SHUTDOWN_TIMEOUT_MS (config.yaml). `sleep` of the image's Debian base, as the
+ * preStop sleep action needs Kubernetes 1.30.
+ */
+export const PRE_STOP = `          lifecycle:
+            preStop:
+              exec: { command: ["sleep", "5"] }
+`;
+
 /** The Service in front of a Deployment's pods, on port 80. */
 export const k8sService = (name: string, labels: string) => `apiVersion: v1
 kind: Service

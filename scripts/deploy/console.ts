@@ -11,8 +11,10 @@ import {
   k8sPodDisruptionBudget,
   k8sService,
   POD_SECURITY,
+  PRE_STOP,
   type PortOf,
 } from './common.js';
+import { podResources } from './resources.js';
 
 /** The console's name as a Compose service, a Deployment and the CLI's `serve` argument. */
 export const CONSOLE = 'console';
@@ -94,10 +96,7 @@ ${POD_SECURITY}      containers:
           envFrom:
             - configMapRef: { name: fieldcast }
             - configMapRef: { name: ${CONSOLE_CONFIG} }
-${HEALTH_PROBES}          resources:
-            requests: { cpu: 50m, memory: 96Mi }
-            limits: { memory: 256Mi }
-${CONTAINER_SECURITY}          volumeMounts:
+${HEALTH_PROBES}${PRE_STOP}${podResources(CONSOLE)}${CONTAINER_SECURITY}          volumeMounts:
             - { name: tmp, mountPath: /tmp }
       volumes:
         - name: tmp

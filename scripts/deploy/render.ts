@@ -11,8 +11,11 @@ import {
   k8sPodDisruptionBudget,
   k8sService,
   POD_SECURITY,
+  PRE_STOP,
   type PortOf,
 } from './common.js';
+import { TOPIC_PARTITIONS } from '@fieldcast/bus';
+import { COMPUTE_THREADS, podResources, SCALED_BY_CONSUMING } from './resources.js';
 import { AREAS_MODULE, renderAreasModule } from './areas-module.js';
 import { CONSOLE, renderComposeConsole, renderK8sConsole } from './console.js';
 
@@ -116,7 +119,9 @@ services:
       KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: 1
       KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: 0
       KAFKA_AUTO_CREATE_TOPICS_ENABLE: "false"
-      KAFKA_NUM_PARTITIONS: 3
+      KAFKA_NUM_PARTITIONS: ${TOPIC_PARTITIONS}
+      KAFKA_LOG_DIRS: /var/lib/kafka/data
+    volumes: [kafkadata:/var/lib/kafka/data]
     healthcheck:
       test: ["CMD-SHELL", "/opt/kafka/bin/kafka-topics.sh --bootstrap-server localhost:9092 --list"]
       interval: 5s
@@ -126,6 +131,7 @@ ${services}
 ${consoleService}
 volumes:
   pgdata:
+  kafkadata:
 ${areas
   .filter((a) => a.files)
   .map((a) => `  ${a.area}-files:\n`)
@@ -172,6 +178,7 @@ ${resources.map((r) => `  - ${r}\n`).join('')}`;
  * as every pod of the fleet is (POD_SECURITY, CONTAINER_SECURITY).
  */
 function renderK8sArea({ area, files }: DeployedArea): string {
+  const bound = SCALED_BY_CONSUMING.includes(area);
   const name = `{ app.kubernetes.io/name: ${area} }`;
   return `# ${GENERATED}
 apiVersion: apps/v1
@@ -205,14 +212,11 @@ ${POD_SECURITY}      containers:
               valueFrom: { fieldRef: { fieldPath: metadata.name } }
             - name: DATABASE_URL
               valueFrom: { secretKeyRef: { name: fieldcast-database, key: DATABASE_URL } }
-${files ? k8sFilesEnv : ''}${HEALTH_PROBES}          startupProbe:
+${files ? k8sFilesEnv : ''}${area in COMPUTE_THREADS ? computeThreadsEnv(area) : ''}${HEALTH_PROBES}          startupProbe:
             httpGet: { path: /healthz, port: http }
             periodSeconds: 2
             failureThreshold: 60
-          resources:
-            requests: { cpu: 100m, memory: 192Mi }
-            limits: { memory: 512Mi }
-${CONTAINER_SECURITY}          volumeMounts:
+${PRE_STOP}${podResources(area)}${CONTAINER_SECURITY}          volumeMounts:
             - { name: tmp, mountPath: /tmp }
 ${files ? `            - { name: files, mountPath: ${FILES_DIR} }\n` : ''}      volumes:
         - name: tmp
@@ -223,10 +227,11 @@ apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata:
   name: ${area}
+  labels: ${bound ? `{ app.kubernetes.io/name: ${area}, ${PARTITION_BOUND}: "true" }` : name}
 spec:
   scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: ${area} }
   minReplicas: 2
-  maxReplicas: 10
+  maxReplicas: ${bound ? TOPIC_PARTITIONS : 10}
   metrics:
     - type: Resource
       resource: { name: cpu, target: { type: Utilization, averageUtilization: 70 } }
@@ -246,6 +251,17 @@ const k8sFilesEnv = `            - name: FIELDCAST_DATA_DIR
             - name: FIELDCAST_SIGNING_KEY
               valueFrom: { secretKeyRef: { name: ${SIGNING_SECRET}, key: FIELDCAST_SIGNING_KEY } }
 `;
+
+/** Its compute threads, not one per core of the node (resources.ts). */
+const computeThreadsEnv = (area: string) => `            - name: FIELDCAST_COMPUTE_THREADS
+              value: "${COMPUTE_THREADS[area]}"
+`;
+
+/**
+ * The label of an autoscaler whose maximum is the partitions of a topic (a consumer's): overlays
+ * that raise maxReplicas leave these alone (k8s/overlays/prod).
+ */
+const PARTITION_BOUND = 'fieldcast.io/replicas-bound-by-partitions';
 
 function renderTopics(areas: readonly DeployedArea[]): string {
   const topics = [...new Set(areas.flatMap((a) => a.topics))];

@@ -1,5 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
+import { TOPIC_PARTITIONS } from '@fieldcast/bus';
 import { validateKubernetesObject, type KubernetesObject } from './k8s-schemas.js';
 
 // The deployment as a cluster and Compose would read it: both overlays rendered by kustomize
@@ -15,13 +17,92 @@ function render(overlay: string): KubernetesObject[] {
 describe.each(['dev', 'prod'])('k8s/overlays/%s', (overlay) => {
   const objects = render(overlay);
 
-  it('renders every kind the base declares', () => {
+  it('renders every kind the base declares, and the namespace it puts them in', () => {
     const kinds = new Set(objects.map((o) => o.kind));
-    expect([...kinds].sort()).toEqual(['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Service']);
+    expect([...kinds].sort()).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'HorizontalPodAutoscaler',
+      'Namespace',
+      'PodDisruptionBudget',
+      'Service',
+    ]);
+    const namespaces = objects.filter((o) => o.kind === 'Namespace').map((o) => o.metadata!.name);
+    expect(namespaces).toHaveLength(1);
+    const placed = new Set(objects.filter((o) => o.kind !== 'Namespace').map((o) => (o.metadata as { namespace?: string }).namespace));
+    expect([...placed]).toEqual(namespaces);
+  });
+
+  it('gives every container memory and CPU requests and limits and a preStop delay; the console its own', () => {
+    const deployments = objects.filter((o) => o.kind === 'Deployment') as Deployment[];
+    for (const d of deployments) {
+      const [container] = d.spec.template.spec.containers;
+      expect([d.metadata.name, Object.keys(container.resources.requests).sort(), Object.keys(container.resources.limits).sort()]).toEqual([
+        d.metadata.name,
+        ['cpu', 'memory'],
+        ['cpu', 'memory'],
+      ]);
+      expect(container.lifecycle.preStop.exec.command).toEqual(['sleep', '5']);
+    }
+    const memory = (name: string) =>
+      deployments.find((d) => d.metadata.name === name)!.spec.template.spec.containers[0].resources.requests.memory;
+    expect(memory('console')).not.toBe(memory('agriculture'));
+    if (overlay === 'prod') expect(deployments.find((d) => d.metadata.name === 'console')!.spec.replicas).toBeLessThan(3);
+  });
+
+  it('never scales the events consumer past the partitions of a topic', () => {
+    const events = objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata!.name === 'events') as KubernetesObject & {
+      spec: { maxReplicas: number };
+    };
+    expect(events.spec.maxReplicas).toBeLessThanOrEqual(TOPIC_PARTITIONS);
   });
 
   it('renders only objects valid against the Kubernetes schemas', async () => {
     for (const object of objects) await validateKubernetesObject(object);
+  });
+});
+
+/** The parts of a rendered Deployment the checks above read. */
+type Deployment = KubernetesObject & {
+  metadata: { name: string };
+  spec: {
+    replicas: number;
+    template: {
+      spec: {
+        containers: [
+          {
+            resources: { requests: Record<string, string>; limits: Record<string, string> };
+            lifecycle: { preStop: { exec: { command: string[] } } };
+          },
+        ];
+      };
+    };
+  };
+};
+
+describe('k8s/examples/fieldcast.example.yaml', () => {
+  const objects = parseAllDocuments(readFileSync(`${root}/k8s/examples/fieldcast.example.yaml`, 'utf8')).map(
+    (doc) => doc.toJS() as KubernetesObject & { stringData?: Record<string, string> },
+  );
+
+  it('holds every Secret the pods read, valid, with placeholders only', async () => {
+    for (const object of objects) await validateKubernetesObject(object);
+    const read = new Set<string>();
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value && typeof value === 'object') {
+        const ref = (value as { secretKeyRef?: { name: string; key: string } }).secretKeyRef;
+        if (ref) read.add(`${ref.name} ${ref.key}`);
+        Object.values(value).forEach(collect);
+      }
+    };
+    collect(render('prod'));
+    const given = objects
+      .filter((o) => o.kind === 'Secret')
+      .flatMap((o) => Object.keys(o.stringData!).map((key) => `${o.metadata!.name} ${key}`));
+    expect([...read].sort()).toEqual(given.sort());
+    for (const o of objects.filter((o) => o.kind === 'Secret'))
+      for (const value of Object.values(o.stringData!)) expect(value).toMatch(/<[^>]+>/);
   });
 });
 

@@ -1,10 +1,11 @@
 import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
+import { TOPIC_PARTITIONS } from './topics.js';
 import type { ConsumerLag, MessageHandler, OutgoingMessage, Subscription, Transport } from './transport.js';
 
 export interface KafkaTransportOptions {
   brokers: string[];
   clientId: string;
-  /** partitions of topics this transport creates */
+  /** partitions of topics this transport creates (TOPIC_PARTITIONS) */
   partitions?: number;
   /** how often a subscription looks for new topics that match its pattern */
   topicRefreshMs?: number;
@@ -69,7 +70,7 @@ export class KafkaTransport implements Transport {
     if (missing.length === 0) return;
     await admin.createTopics({
       waitForLeaders: true,
-      topics: missing.map((topic) => ({ topic, numPartitions: this.options.partitions ?? 3, replicationFactor: -1 })),
+      topics: missing.map((topic) => ({ topic, numPartitions: this.options.partitions ?? TOPIC_PARTITIONS, replicationFactor: -1 })),
     });
   }
 
