@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { DEPLOYED_AREAS, portOf } from '../../../scripts/deploy/areas.js';
 import { HAND_WRITTEN_BASE, renderDeployFiles } from '../../../scripts/deploy/render.js';
+import { COMPUTE_THREADS } from '../../../scripts/deploy/resources.js';
 
 // No container engine runs here, so these tests keep the deployment files in step with the
 // services the CLI knows: every service deployed, probed, limited, scalable and locked down.
@@ -130,10 +131,33 @@ describe('k8s base', () => {
     },
   );
 
-  it('has dev and prod overlays over the base', () => {
+  it('has dev and prod overlays over the base, each creating the namespace it puts the base in', () => {
     for (const overlay of ['dev', 'prod']) {
       expect(existsSync(join(root, `k8s/overlays/${overlay}/kustomization.yaml`))).toBe(true);
-      expect(parse(read(`k8s/overlays/${overlay}/kustomization.yaml`)).resources).toEqual(['../../base']);
+      const kustomization = parse(read(`k8s/overlays/${overlay}/kustomization.yaml`));
+      expect(kustomization.resources).toEqual(['namespace.yaml', '../../base']);
+      const namespace = parse(read(`k8s/overlays/${overlay}/namespace.yaml`));
+      expect([namespace.kind, namespace.metadata.name]).toEqual(['Namespace', kustomization.namespace]);
     }
+  });
+
+  // A pod sees its node's cores: without a number, an area would start a compute thread per node core.
+  it.each(Object.keys(COMPUTE_THREADS))('%s computes on the threads its resources were measured with', (area) => {
+    const container = parseAllDocuments(read(`k8s/base/${area}.yaml`))[0]!.toJS().spec.template.spec.containers[0];
+    const env = Object.fromEntries(container.env.map((e: { name: string; value?: string }) => [e.name, e.value]));
+    expect(env.FIELDCAST_COMPUTE_THREADS).toBe(String(COMPUTE_THREADS[area]));
+    expect(container.resources.limits.cpu).toBe(String(1 + COMPUTE_THREADS[area]!));
+  });
+
+  it('Compose keeps Kafka and PostgreSQL data on volumes', () => {
+    const compose = parse(read('docker-compose.yml'), { merge: true });
+    for (const [service, volume] of [
+      ['kafka', 'kafkadata'],
+      ['postgres', 'pgdata'],
+    ] as const) {
+      expect(compose.services[service].volumes[0].split(':')[0]).toBe(volume);
+      expect(Object.keys(compose.volumes)).toContain(volume);
+    }
+    expect(compose.services.kafka.volumes[0].split(':')[1]).toBe(compose.services.kafka.environment.KAFKA_LOG_DIRS);
   });
 });
