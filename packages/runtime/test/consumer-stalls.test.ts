@@ -29,7 +29,15 @@ it('logs a stall once with its group, not a broker outage, and its end', async (
     await new Promise((r) => setTimeout(r, 200));
     expect(lines).toHaveLength(1);
     failing = false;
-    await eventually(async () => expect(lines.map((l) => [l.level, l.fields.group])).toEqual([['warn', 'stuck'], ['info', 'stuck']]), 5_000, 20);
+    await eventually(
+      async () =>
+        expect(lines.map((l) => [l.level, l.fields.group])).toEqual([
+          ['warn', 'stuck'],
+          ['info', 'stuck'],
+        ]),
+      5_000,
+      20,
+    );
   } finally {
     await watch.stop();
     await subscription.stop();
