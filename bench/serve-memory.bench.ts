@@ -101,6 +101,15 @@ const LOADS: Record<string, (ctx: Ctx) => Promise<string[]>> = {
     ];
   },
   events: async () => ['/events?limit=100', '/events?limit=10'],
+  // Rules over HTTP; an evaluation pass adds little (its heap is bounded by a batch: bench/alerts.bench.ts).
+  alerts: async (ctx) => {
+    const rules = [];
+    for (let i = 0; i < 50; i++) {
+      const target = { type: 'field', id: `0b7f2c3e-5a8d-4c21-9f1e-2d6a7b8c${String(i).padStart(4, '0')}` };
+      rules.push(await ctx.post('/rules', { description: 'memory', target, condition: { kind: 'frost', threshold: 0, hours: 48 } }));
+    }
+    return ['/rules', ...rules.slice(0, 10).map((r) => `/rules/${r.id}/state`)];
+  },
   console: async () => ['/', '/healthz'],
 };
 

@@ -40,6 +40,7 @@ const MEASURED: Readonly<Record<string, { peakMiB: number; cores: number }>> = {
   transfer: { peakMiB: 473, cores: 0.21 },
   events: { peakMiB: 286, cores: 0.62 },
   archive: { peakMiB: 392, cores: 0.43 },
+  alerts: { peakMiB: 285, cores: 0.6 },
   console: { peakMiB: 173, cores: 0.23 },
 };
 
