@@ -3,3 +3,4 @@ export * from './areas.js';
 export * from './http.js';
 export * from './client.js';
 export * from './model.js';
+export * from './webhooks.js';

@@ -100,6 +100,7 @@ export async function startFleet(
         files: filesFromEnv(env),
         limits: limitsFromEnv(env),
         trustedProxies: env.FIELDCAST_TRUSTED_PROXIES,
+        webhooks: { allowPrivate: env.FIELDCAST_WEBHOOK_ALLOW_PRIVATE, allowPublic: true },
         background: env.FIELDCAST_BACKGROUND,
         host: listenHost('embedded', env.HOST),
         shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

@@ -4,7 +4,7 @@ export * from './client-error.js';
 export * from './conditional.js';
 export * from './errors.js';
 export * from './identity.js';
-export { DEFAULT_LIMITS, type Limits } from './limits.js';
+export { DEFAULT_LIMITS, MAX_PAGE, type Limits } from './limits.js';
 export type { MetricSource } from './metrics.js';
 export * from './logger.js';
 export * from './negotiate.js';

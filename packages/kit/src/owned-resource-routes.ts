@@ -49,6 +49,10 @@ export interface OwnedResourceRoutes<R extends OwnedRecord, In extends z.ZodType
   /** the record a body makes, under a new id (create) or the id it replaces */
   build(id: string, accountId: string, input: z.output<In>): R;
   present(record: R): z.output<V>;
+  /** the operations served; all five by default (a resource that is never replaced leaves out `replace`) */
+  operations?: readonly OperationName[];
+  /** the created record as the create answer shows it, when it shows more than a read (a secret shown once) */
+  created?: { view: z.ZodType; present(record: R): unknown };
   /** summaries and response descriptions where the generic ones say too little */
   docs?: Partial<Record<OperationName, { summary?: string; response?: string; description?: string }>>;
 }
@@ -57,7 +61,7 @@ export interface OwnedResourceRoutes<R extends OwnedRecord, In extends z.ZodType
  * The page a list asks for (docs/decisions/0061-bounded-lists.md): `limit` items, 1 to MAX_PAGE
  * (default MAX_PAGE), after the item whose id is `after`, the last one of the page before.
  */
-const ListQuery = z.object({
+export const ListQuery = z.object({
   limit: z
     .string()
     .regex(/^[0-9]{1,7}$/, { error: `must be a whole number from 1 to ${MAX_PAGE}` })
@@ -113,8 +117,10 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
   const create = docs('create', `Create a ${one}`, `The created ${one}`);
   const replace = docs('replace', `Replace a ${one}`, `The updated ${one}`);
   const remove = docs('remove', `Delete a ${one}`, `The removed ${one}`);
-  return api
-    .op({
+  const served = new Set<OperationName>(spec.operations ?? ['list', 'read', 'create', 'replace', 'remove']);
+  const serve = (name: OperationName, add: () => Api): Api => (served.has(name) ? add() : api);
+  serve('list', () =>
+    api.op({
       method: 'get',
       path: spec.path,
       ...list.head,
@@ -138,8 +144,10 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
         }
         return page.records.map((r) => spec.present(r));
       },
-    })
-    .op({
+    }),
+  );
+  serve('read', () =>
+    api.op({
       method: 'get',
       path: item,
       ...read.head,
@@ -148,15 +156,17 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       response: { status: 200, description: read.response, schema: spec.view },
       errors: [404],
       handle: async ({ account, params }) => spec.present(found(params.id, await store.get(account.id, params.id))),
-    })
-    .op({
+    }),
+  );
+  serve('create', () =>
+    api.op({
       method: 'post',
       path: spec.path,
       ...create.head,
       tags,
       body: spec.input,
       bodyFaults: spec.bodyFaults,
-      response: { status: 201, description: create.response, schema: spec.view },
+      response: { status: 201, description: create.response, schema: spec.created?.view ?? spec.view },
       errors: [422],
       handle: async ({ account, body, req }) => {
         const { ownedPerKind } = limitsOf(req);
@@ -166,10 +176,12 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
             'too_many_resources',
             `This account already has ${ownedPerKind.toLocaleString('en')} ${many}, the most it may have; delete some to create more`,
           );
-        return spec.present(created);
+        return spec.created ? spec.created.present(created) : spec.present(created);
       },
-    })
-    .op({
+    }),
+  );
+  serve('replace', () =>
+    api.op({
       method: 'put',
       path: item,
       ...replace.head,
@@ -181,8 +193,10 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       errors: semantic ? [404, 422] : [404],
       handle: async ({ account, params, body }) =>
         spec.present(found(params.id, await store.replace(spec.build(params.id, account.id, body)))),
-    })
-    .op({
+    }),
+  );
+  serve('remove', () =>
+    api.op({
       method: 'delete',
       path: item,
       ...remove.head,
@@ -191,5 +205,7 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       response: { status: 200, description: remove.response, schema: spec.view },
       errors: [404],
       handle: async ({ account, params }) => spec.present(found(params.id, await store.remove(account.id, params.id))),
-    });
+    }),
+  );
+  return api;
 }

@@ -45,6 +45,7 @@ export async function serveDistributed(service: Service, env: NodeJS.ProcessEnv 
     files: filesFromEnv(config),
     limits: limitsFromEnv(config),
     trustedProxies: config.FIELDCAST_TRUSTED_PROXIES,
+    webhooks: { allowPrivate: config.FIELDCAST_WEBHOOK_ALLOW_PRIVATE, allowPublic: true },
     background: config.FIELDCAST_BACKGROUND,
     host: listenHost('distributed', config.HOST),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -79,6 +80,24 @@ export const FleetEnv = z.object({
           .filter(Boolean)
       : undefined,
   ),
+  /**
+   * addresses or CIDR ranges in the private, loopback and link-local ranges that webhook
+   * deliveries may reach (docs/decisions/0261-webhook-address-guard.md), comma-separated; unset: none
+   */
+  FIELDCAST_WEBHOOK_ALLOW_PRIVATE: optionalString.transform((v, ctx) => {
+    const entries = (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    for (const entry of entries) {
+      const [address, prefix, extra] = entry.split('/');
+      const family = isIP(address ?? '');
+      const bits = family === 6 ? 128 : 32;
+      if (!family || extra !== undefined || (prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= bits)))
+        ctx.addIssue({ code: 'custom', message: `${entry} is no IP address or CIDR range` });
+    }
+    return entries;
+  }),
   /** the key download links are signed with; unset: a random key kept in the data dir (runtime files.ts) */
   FIELDCAST_SIGNING_KEY: optionalString.refine((v) => v === undefined || v.length >= 32, { message: 'must be at least 32 characters' }),
   /** the most a service keeps in its file cache under the data dir, MiB */

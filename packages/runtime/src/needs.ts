@@ -41,6 +41,19 @@ export interface Needs {
    * FIELDCAST_FILE_CACHE_MB of them, and the key it signs URLs with: gives `files`
    */
   files?: true;
+  /**
+   * outbound webhook requests (docs/decisions/0261-webhook-address-guard.md): gives `webhooks`,
+   * the addresses they may reach besides public ones
+   */
+  webhooks?: true;
+}
+
+/** Where webhook requests may go: public addresses, and of the private ranges only those named. */
+export interface WebhookPolicy {
+  /** addresses and CIDR ranges (FIELDCAST_WEBHOOK_ALLOW_PRIVATE) */
+  allowPrivate: readonly string[];
+  /** false in test fleets: a test reaches only what it names, never a real server */
+  allowPublic: boolean;
 }
 
 /** The dependencies of a service that declared `N`: the HTTP ones, plus one per declared need. */
@@ -50,7 +63,8 @@ export type DepsOf<N extends Needs> = HttpDeps &
   (N extends { weather: true } ? { weather: GridSource; computeThreads: number } : unknown) &
   (N extends { catalog: true } ? { catalog: Catalog } : unknown) &
   (N extends { compute: true } ? { computeThreads: number } : unknown) &
-  (N extends { files: true } ? { files: ServiceFiles } : unknown);
+  (N extends { files: true } ? { files: ServiceFiles } : unknown) &
+  (N extends { webhooks: true } ? { webhooks: WebhookPolicy } : unknown);
 
 /** Whatever a service may have been given; what one service actually has is `DepsOf` its needs. */
 export type AnyDeps = HttpDeps & {
@@ -60,6 +74,7 @@ export type AnyDeps = HttpDeps & {
   catalog?: Catalog;
   computeThreads?: number;
   files?: ServiceFiles;
+  webhooks?: WebhookPolicy;
 };
 
 /**
@@ -72,6 +87,8 @@ export interface Consumer {
   group: string;
   topics: RegExp;
   handle(message: IncomingMessage): Promise<void | string>;
+  /** ends work its handler started and did not await (a dispatcher's sends), after its subscription stops */
+  stop?(): Promise<void>;
 }
 
 /** A service as the runtime starts it: the kit's definition with the runtime's needs. */

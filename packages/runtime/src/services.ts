@@ -12,7 +12,7 @@ import { watchConsumerStalls } from './consumer-stalls.js';
 import { type ConsumedTopics, pipelineMetrics } from './pipeline-metrics.js';
 import { type FilesConfig, serviceFiles } from './files.js';
 import { IdentityStore, migrateIdentity } from './identity.js';
-import { needsTransport, topicsOf, type AnyDeps, type Service } from './needs.js';
+import { needsTransport, topicsOf, type AnyDeps, type Service, type WebhookPolicy } from './needs.js';
 import { gridRequestErrors } from './weather.js';
 
 /** What the services of one process share; each service is handed only the parts it declared. */
@@ -46,6 +46,8 @@ export interface SharedDeps {
    * /readyz (`"serving": false`) while in-flight requests drain; always true when not given
    */
   serving?: () => boolean;
+  /** where services' webhook requests may go (FIELDCAST_WEBHOOK_ALLOW_PRIVATE); public addresses and no private ones by default */
+  webhooks?: WebhookPolicy;
 }
 
 /**
@@ -118,6 +120,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     ...(needs.catalog ? { catalog: required(shared.catalog, 'the catalog', service) } : {}),
     ...(needs.weather || needs.compute ? { computeThreads: shared.computeThreads ?? Math.max(1, availableParallelism() - 1) } : {}),
     ...(needs.files ? { files: serviceFiles(required(shared.files, 'a data dir for its files', service), service.area) } : {}),
+    ...(needs.webhooks ? { webhooks: shared.webhooks ?? { allowPrivate: [], allowPublic: true } } : {}),
   };
   await outbox?.start();
   const subscriptions: { stop(): Promise<void> }[] = [];
@@ -141,7 +144,17 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
         outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
       };
       const subscribe = () => transport!.subscribe(consumer.group, consumer.topics, handle);
-      subscriptions.push(await untilDone(`consumer group ${consumer.group}`, subscribe, logger));
+      const subscription = await untilDone(`consumer group ${consumer.group}`, subscribe, logger);
+      subscriptions.push(
+        consumer.stop
+          ? {
+              stop: async () => {
+                await subscription.stop();
+                await consumer.stop!();
+              },
+            }
+          : subscription,
+      );
     }
     if (consumed.length > 0) subscriptions.push(watchConsumerStalls(transport!, () => consumed, logger));
     // What building its operations started (worker threads) is closed last, by `stop`.

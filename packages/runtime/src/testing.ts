@@ -113,6 +113,8 @@ export interface TestFleetOptions {
    * state change only when it calls `runBackground`
    */
   background?: boolean;
+  /** addresses and CIDR ranges webhooks may reach; nothing else, public or private, so no test reaches a real server */
+  webhookAllowPrivate?: readonly string[];
 }
 
 /** The weather a test fleet hands out: none unless one of its services declares weather. */
@@ -161,6 +163,7 @@ export async function startTestFleet(definitions: readonly Service[], options: T
           trustedProxies: options.trustedProxies,
           files: dataDir ? { dataDir, ...options.files } : undefined,
           background: options.background ?? false,
+          webhooks: { allowPrivate: options.webhookAllowPrivate ?? [], allowPublic: false },
         },
         identity,
       ),

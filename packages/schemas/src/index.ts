@@ -14,3 +14,4 @@ export * from './observations.js';
 export * from './transfer.js';
 export * from './archive.js';
 export * from './product-grants.js';
+export * from './webhooks.js';

@@ -1,27 +1,65 @@
 import { Api } from '@fieldcast/kit';
-import { defineService } from '@fieldcast/runtime';
+import { defineService, type DepsOf } from '@fieldcast/runtime';
 import { eventsMigration } from '../migrations/001_events.js';
 import { feedsMigration } from '../migrations/002_feeds.js';
 import { feedEntriesMigration } from '../migrations/003_feed_entries.js';
+import { webhooksMigration } from '../migrations/004_webhooks.js';
 import { AppDirectory } from './app-directory.js';
 import { resourceEventsConsumer } from './consumer.js';
+import { DELIVERY_TIMEOUT_MS } from './domain/webhook-delivery.js';
 import { eventRoutes } from './routes/events.js';
 import { feedRoutes } from './routes/feeds.js';
+import { subscriptionRoutes } from './routes/subscriptions.js';
 import { AREA, EventStore } from './store.js';
+import { AddressGuard } from './webhooks/address-guard.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { STORED_TOPIC, webhookFanOutConsumer } from './webhooks/fan-out.js';
+import { WebhookSender } from './webhooks/sender.js';
+import { DeliveryStore, SUBSCRIPTIONS_TOPIC, SubscriptionStore } from './webhook-store.js';
+
+const NEEDS = {
+  database: { migrations: [eventsMigration, feedsMigration, feedEntriesMigration, webhooksMigration] },
+  outbox: { topics: [SUBSCRIPTIONS_TOPIC, STORED_TOPIC] },
+  webhooks: true,
+} as const;
+type Deps = DepsOf<typeof NEEDS>;
+
+const guardOf = (deps: Deps) => new AddressGuard(deps.webhooks.allowPrivate, deps.webhooks.allowPublic);
+
+/** A dispatcher of this process's webhook sends; the consumer's and the background task's each have one. */
+function dispatcherOf(deps: Deps): WebhookDispatcher {
+  return new WebhookDispatcher({
+    store: new DeliveryStore(deps.db.knex),
+    sender: new WebhookSender(guardOf(deps), DELIVERY_TIMEOUT_MS),
+    now: deps.now,
+    logger: deps.logger,
+    origin: deps.vendor,
+  });
+}
 
 /** The events service: what `fieldcast serve events` and the embedded fleet run. It needs no weather. */
 export const eventsService = defineService({
   area: AREA,
   port: 8,
   title: 'Events',
-  description: 'Application and resource events and their feeds (spec 4.10, 6).',
-  needs: { database: { migrations: [eventsMigration, feedsMigration, feedEntriesMigration] } },
+  description: 'Application and resource events, their feeds (spec 4.10, 6) and webhook subscriptions.',
+  needs: NEEDS,
   api(deps) {
-    const store = new EventStore(deps.db);
+    const store = new EventStore(deps.db, deps.outbox);
     const api = eventRoutes(new Api(), store, deps.now);
-    return feedRoutes(api, store, new AppDirectory(deps.identity, store));
+    feedRoutes(api, store, new AppDirectory(deps.identity, store));
+    const subscriptions = new SubscriptionStore(deps.db.knex, deps.outbox, deps.now);
+    return subscriptionRoutes(api, subscriptions, new DeliveryStore(deps.db.knex), guardOf(deps), deps.now);
   },
   consumers(deps) {
-    return [resourceEventsConsumer(new EventStore(deps.db), deps)];
+    return [
+      resourceEventsConsumer(new EventStore(deps.db, deps.outbox), deps),
+      webhookFanOutConsumer(new DeliveryStore(deps.db.knex), dispatcherOf(deps), deps),
+    ];
+  },
+  background(deps) {
+    const dispatcher = dispatcherOf(deps);
+    // Retries whose time has come, and claims a replica that died left behind (their leases end).
+    return [{ name: 'webhook-deliveries', everyMs: 1000, run: async (nowMs) => void (await dispatcher.pass(new Date(nowMs))) }];
   },
 });

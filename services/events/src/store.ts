@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
-import type { Database } from '@fieldcast/db';
+import type { Database, OutboxWriter } from '@fieldcast/db';
 import { InvalidRequestError } from '@fieldcast/kit';
 import { PUBLIC_AUDIENCE } from '@fieldcast/ids';
 import { FEED_LIMIT_DEFAULT, FEED_LIMIT_MAX, type Event, type FeedEntry } from '@fieldcast/schemas';
 import { resourceIdsOf, type NewEvent, type ResourceRef } from './domain/event.js';
+import { STORED_TOPIC, type StoredEventResource } from './webhooks/fan-out.js';
 
 export const AREA = 'events';
 
@@ -168,7 +169,10 @@ from page e`;
 export class EventStore {
   private readonly knex: Knex;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly outbox: OutboxWriter,
+  ) {
     this.knex = db.knex;
   }
 
@@ -177,9 +181,9 @@ export class EventStore {
   }
 
   /**
-   * Stores an event and the resources it can be found through, in one transaction. A second
-   * delivery of the same CloudEvent is a no-op (the source_event_id constraint). Returns whether
-   * it was new.
+   * Stores an event and the resources it can be found through, and announces it on STORED_TOPIC
+   * for the webhooks' fan-out, in one transaction. A second delivery of the same CloudEvent is a
+   * no-op (the source_event_id constraint). Returns whether it was new.
    */
   async insert(event: NewEvent): Promise<boolean> {
     return this.knex.transaction(async (trx) => {
@@ -220,6 +224,16 @@ export class EventStore {
             seq,
           })),
         );
+      const resource: StoredEventResource = { event: eventOf(event), appId: event.appId };
+      await this.outbox.add(trx, STORED_TOPIC, {
+        area: AREA,
+        resource: 'event',
+        action: 'stored',
+        id: event.id,
+        subject: event.origin.id,
+        time: event.creationTime,
+        data: { account: event.ownerAccount, resource },
+      });
       return true;
     });
   }

@@ -62,7 +62,7 @@ function trickyEvents(alice: string, bob: string): NewEvent[] {
 
 describe('feed pages written by the database', () => {
   it('equal JSON.stringify of the same events read by id, in every feed and paging direction', async () => {
-    const store = new EventStore(t.fleet.db);
+    const store = new EventStore(t.fleet.db, t.fleet.deps('events').outbox!);
     const alice = t.alice.id;
     const events = trickyEvents(alice, t.bob.id);
     for (const e of events) await store.insert(e);
@@ -90,7 +90,7 @@ describe('feed pages written by the database', () => {
   });
 
   it('are what the migration writes in SQL for rows stored before it', async () => {
-    const store = new EventStore(t.fleet.db);
+    const store = new EventStore(t.fleet.db, t.fleet.deps('events').outbox!);
     const events = trickyEvents(t.alice.id, t.bob.id);
     for (const e of events) await store.insert(e);
     const rows: { entry: string; rebuilt: string }[] = (
@@ -103,7 +103,7 @@ describe('feed pages written by the database', () => {
   });
 
   it('is the response body as sent, with the vendor media type', async () => {
-    const store = new EventStore(t.fleet.db);
+    const store = new EventStore(t.fleet.db, t.fleet.deps('events').outbox!);
     await store.insert(event(1, t.alice.id));
     const res = await request(t.fleet.app('events')).get('/events').set('Authorization', t.alice.auth);
     expect(res.status).toBe(200);

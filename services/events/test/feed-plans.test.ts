@@ -71,7 +71,7 @@ beforeAll(async () => {
   await fleet.reset();
   const account = await fleet.account('planner');
   viewer = account.id;
-  const store = new EventStore(fleet.db);
+  const store = new EventStore(fleet.db, fleet.deps('events').outbox!);
   const me = { id: account.id, handle: account.handle, name: 'planner' };
   for (let i = 0; i < 20; i++) {
     const e = appEvent(

@@ -1,0 +1,30 @@
+import { verifyWebhook } from '../src/index.js';
+
+// The Standard Webhooks specification's published test vector (standard-webhooks/standard-webhooks,
+// the libraries' shared test case): secret, message id, timestamp, payload and the signature.
+const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const id = 'msg_p5jXN8AQM9LWM0D4loKWxJek';
+const timestamp = 1614265330;
+const body = '{"test": 2432232314}';
+const signature = 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=';
+
+const headers = (sig = signature, ts = String(timestamp)) => ({ 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': sig });
+
+describe('verifyWebhook', () => {
+  test('accepts the published vector, as Node headers and as Fetch Headers', async () => {
+    expect(await verifyWebhook(secret, body, headers(), { nowSeconds: timestamp })).toBe(true);
+    expect(await verifyWebhook(secret, body, new Headers(headers()), { nowSeconds: timestamp + 299 })).toBe(true);
+  });
+
+  test('accepts one good signature among several (a secret being rotated)', async () => {
+    expect(await verifyWebhook(secret, body, headers(`v1,AAAA ${signature}`), { nowSeconds: timestamp })).toBe(true);
+  });
+
+  test('refuses a changed body, another secret, an old timestamp or a missing header', async () => {
+    expect(await verifyWebhook(secret, '{"test": 2432232315}', headers(), { nowSeconds: timestamp })).toBe(false);
+    expect(await verifyWebhook('whsec_c2VjcmV0LW9mLWFub3RoZXItZW5kcG9pbnQ=', body, headers(), { nowSeconds: timestamp })).toBe(false);
+    expect(await verifyWebhook(secret, body, headers(), { nowSeconds: timestamp + 301 })).toBe(false);
+    expect(await verifyWebhook(secret, body, headers('v2,' + signature.slice(3)), { nowSeconds: timestamp })).toBe(false);
+    expect(await verifyWebhook(secret, body, { 'webhook-id': id }, { nowSeconds: timestamp })).toBe(false);
+  });
+});

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import type { CreatedSubscription, Subscription, SubscriptionFilter, SubscriptionInput } from '@fieldcast/schemas';
+import type { z } from 'zod';
+import { resourceIdsOf, type NewEvent } from './event.js';
+
+export type SubscriptionStatus = Subscription['status'];
+
+/** A subscription as stored; `secret` only on the record just built (the create answer shows it once). */
+export interface SubscriptionRecord {
+  id: string;
+  accountId: string;
+  url: string;
+  filter: SubscriptionFilter;
+  description: string;
+  status: SubscriptionStatus;
+  statusMessage: string | null;
+  createdTime: Date;
+  secret?: string;
+}
+
+/**
+ * A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64 (the scheme keys
+ * HMAC-SHA256 with the decoded bytes; 24 to 64 are allowed, 32 is the hash's own size).
+ */
+export function newSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** A new subscription: validating until its URL answers the handshake (docs/decisions/0260-webhook-delivery.md). */
+export function subscriptionRecord(id: string, accountId: string, input: SubscriptionInput, now: Date): SubscriptionRecord {
+  return {
+    id,
+    accountId,
+    url: input.url,
+    filter: input.filter,
+    description: input.description,
+    status: 'validating',
+    statusMessage: null,
+    createdTime: now,
+    secret: newSecret(),
+  };
+}
+
+export function subscriptionView(record: SubscriptionRecord): Subscription {
+  return {
+    id: record.id,
+    url: record.url,
+    filter: record.filter,
+    description: record.description,
+    status: record.status,
+    statusMessage: record.statusMessage,
+    createdTime: record.createdTime.toISOString(),
+  };
+}
+
+export function createdSubscriptionView(record: SubscriptionRecord): z.infer<typeof CreatedSubscription> {
+  if (record.secret === undefined) throw new Error('a created subscription carries its secret');
+  return { ...subscriptionView(record), secret: record.secret };
+}
+
+/** What a filter is matched against: the stored event and its application's UUID. */
+export type MatchedEvent = Pick<NewEvent, 'app' | 'appId' | 'namespace' | 'origin' | 'tagged'>;
+
+/**
+ * Whether a filter takes an event: each list given must have a member that matches (apps by
+ * handle, case-insensitively, or by UUID; resources by the event's origin or a tagged one;
+ * namespaces as prefixes). Visibility is checked before, by the subscription's account.
+ */
+export function filterMatches(filter: SubscriptionFilter, event: MatchedEvent): boolean {
+  if (filter.apps && !filter.apps.some((a) => a.toLowerCase() === event.app.toLowerCase() || a.toLowerCase() === event.appId)) return false;
+  if (filter.resources) {
+    const ids = new Set(resourceIdsOf(event));
+    if (!filter.resources.some((r) => ids.has(r))) return false;
+  }
+  if (filter.namespaces && !filter.namespaces.some((p) => event.namespace.startsWith(p))) return false;
+  return true;
+}

@@ -1,0 +1,59 @@
+import { createHmac } from 'node:crypto';
+import type { Event } from '@fieldcast/schemas';
+
+/** A 2xx within this long is a delivery (docs/decisions/0260-webhook-delivery.md). */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** A delivery still failing this long after its first attempt is dead-lettered. */
+export const DEAD_LETTER_AFTER_MS = 24 * 3600_000;
+/** Dead letters in a row, with no delivery between, after which a subscription is paused. */
+export const PAUSE_AFTER_DEAD_LETTERS = 3;
+/** The first retry's pause, doubled per attempt up to MAX_BACKOFF_MS. */
+export const FIRST_BACKOFF_MS = 10_000;
+export const MAX_BACKOFF_MS = 3600_000;
+/** Attempts kept in a delivery's log (the count goes on). */
+export const ATTEMPTS_KEPT = 50;
+
+/**
+ * The pause after failed attempt `attempt` (1 = the first): exponential from FIRST_BACKOFF_MS,
+ * capped at MAX_BACKOFF_MS, with "equal jitter" (half fixed, half random) so receivers that come
+ * back are not hit by every sender at the same instant. `random` is in [0, 1).
+ */
+export function backoffMs(attempt: number, random: number): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(attempt - 1, 30));
+  return Math.round(ceiling / 2 + (ceiling / 2) * random);
+}
+
+/** The CloudEvent type of a Fieldcast event: its namespace under `fieldcast.`, slashes as dots. */
+export function cloudEventType(namespace: string): string {
+  return `fieldcast.${namespace.replaceAll('/', '.')}`;
+}
+
+/**
+ * The CloudEvent 1.0 a subscriber receives, structured mode (CloudEvents HTTP binding 3.2,
+ * `application/cloudevents+json`): id = the event's id, the same on every attempt, so a receiver
+ * drops repeats; source = the emitting application's feed; subject = the resource it is about;
+ * time = when it happened; data = the Event (spec 2.10).
+ */
+export function cloudEventBody(event: Event, appId: string): string {
+  return JSON.stringify({
+    specversion: '1.0',
+    id: event.id,
+    source: `/apps/${appId}`,
+    type: cloudEventType(event.namespace),
+    subject: event.origin.id,
+    time: event.occurrenceTime,
+    datacontenttype: 'application/json',
+    data: event,
+  });
+}
+
+/**
+ * The Standard Webhooks signature headers of one request: `webhook-signature` is `v1,` and the
+ * base64 HMAC-SHA256 of `${id}.${timestamp}.${body}` keyed with the secret's base64-decoded bytes
+ * (after `whsec_`); the timestamp is seconds since the epoch, of this attempt.
+ */
+export function signatureHeaders(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
+  return { 'webhook-id': id, 'webhook-timestamp': String(timestampSeconds), 'webhook-signature': `v1,${mac}` };
+}

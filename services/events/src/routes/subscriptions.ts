@@ -1,0 +1,100 @@
+import { type Api, BodyFault, ListQuery, MAX_PAGE, ownedResourceRoutes, ValidationError } from '@fieldcast/kit';
+import { CreatedSubscription, Delivery, DELIVERY_STATUSES, DeliveryParams, IdParams, Subscription, SubscriptionInput } from '@fieldcast/schemas';
+import { z } from 'zod';
+import { createdSubscriptionView, subscriptionRecord, subscriptionView } from '../domain/subscriptions.js';
+import type { AddressGuard } from '../webhooks/address-guard.js';
+import type { DeliveryStore, SubscriptionStore } from '../webhook-store.js';
+
+const DeliveriesQuery = ListQuery.extend({
+  status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'only deliveries in this state; dead for the dead letters' }),
+});
+
+const SIGNATURE =
+  'Each delivery is one CloudEvent (structured mode, application/cloudevents+json) signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp (seconds), webhook-signature v1,<base64 HMAC-SHA256 of id.timestamp.body keyed with the base64-decoded secret>.';
+
+/**
+ * A URL whose host is a literal address no webhook may reach is refused at once; a host name is
+ * checked on every connection, by the sender (docs/decisions/0261-webhook-address-guard.md).
+ */
+function checkedUrl(input: SubscriptionInput, guard: AddressGuard): SubscriptionInput {
+  let url: URL;
+  try {
+    url = new URL(input.url);
+  } catch {
+    throw new ValidationError('invalid_webhook_url', 'url is not a URL', [{ path: 'url', message: 'must be an http or https URL' }]);
+  }
+  if (url.username || url.password)
+    throw new ValidationError('invalid_webhook_url', 'url must not carry credentials', [{ path: 'url', message: 'must not contain user:password@' }]);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const refusal = guard.refusalOfHost(host);
+  if (refusal) throw new ValidationError('webhook_url_not_allowed', `url: ${refusal}`, [{ path: 'url', message: refusal }]);
+  return input;
+}
+
+/** Webhook subscriptions and their deliveries (docs/interface.md, webhooks): owned like fields. */
+export function subscriptionRoutes(
+  api: Api,
+  subscriptions: SubscriptionStore,
+  deliveries: DeliveryStore,
+  guard: AddressGuard,
+  now: () => Date,
+): Api {
+  ownedResourceRoutes(api, subscriptions, {
+    kind: 'subscription',
+    path: '/subscriptions',
+    tag: 'webhooks',
+    noun: { one: 'subscription', many: 'subscriptions' },
+    input: SubscriptionInput,
+    bodyFaults: BodyFault.malformed,
+    view: Subscription,
+    operations: ['list', 'read', 'create', 'remove'],
+    created: { view: CreatedSubscription, present: createdSubscriptionView },
+    build: (id, accountId, input) => subscriptionRecord(id, accountId, checkedUrl(input, guard), now()),
+    present: subscriptionView,
+    docs: {
+      create: {
+        summary: 'Subscribe a URL to the events the account may see',
+        description: `The URL is validated with the CloudEvents webhook handshake (OPTIONS with WebHook-Request-Origin, answered with WebHook-Allowed-Origin) before the first delivery; one that fails is validation_failed and receives nothing. ${SIGNATURE} A 2xx within 10 s is a delivery; otherwise it is retried with exponential backoff for 24 hours, then dead-lettered. The answer holds the signing secret, shown only here.`,
+        response: 'The subscription, with its signing secret (shown once)',
+      },
+    },
+  });
+  return api
+    .op({
+      method: 'get',
+      path: '/subscriptions/{id}/deliveries',
+      summary: 'A subscription’s deliveries, newest first: attempts, status codes, next try, dead letters',
+      tags: ['webhooks'],
+      params: IdParams,
+      query: DeliveriesQuery,
+      pages: true,
+      response: { status: 200, description: 'Deliveries, newest first', schema: z.array(Delivery) },
+      errors: [404],
+      handle: async ({ account, params, query, req, res }) => {
+        const limit = query.limit ?? MAX_PAGE;
+        const page = await deliveries.deliveries(account.id, params.id, {
+          limit,
+          ...(query.after ? { after: query.after } : {}),
+          ...(query.status ? { status: query.status } : {}),
+        });
+        const last = page.deliveries[page.deliveries.length - 1];
+        if (page.more && last) {
+          const next = new URLSearchParams({ limit: String(limit), after: last.id, ...(query.status ? { status: query.status } : {}) });
+          res.setHeader('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
+        }
+        return page.deliveries;
+      },
+    })
+    .op({
+      method: 'post',
+      path: '/subscriptions/{id}/deliveries/{delivery}/retry',
+      summary: 'Send a dead letter again',
+      description:
+        'The delivery is pending again from now, with a fresh 24 hours of retries; a paused subscription resumes. Only a dead letter can be retried (409 otherwise).',
+      tags: ['webhooks'],
+      params: DeliveryParams,
+      response: { status: 202, description: 'The delivery, pending again', schema: Delivery },
+      errors: [404, 409],
+      handle: ({ account, params }) => deliveries.retry(account.id, params.id, params.delivery, now()),
+    });
+}

@@ -1,0 +1,339 @@
+import type { Knex } from 'knex';
+import { topicFor } from '@fieldcast/bus';
+import { OwnedResourceStore, type Outbox, type OwnedResourceTable } from '@fieldcast/db';
+import { ConflictError, InvalidRequestError, NotFoundError } from '@fieldcast/kit';
+import type { Delivery, Event, SubscriptionFilter } from '@fieldcast/schemas';
+import { filterMatches, subscriptionView, type SubscriptionRecord } from './domain/subscriptions.js';
+import {
+  ATTEMPTS_KEPT,
+  backoffMs,
+  cloudEventBody,
+  cloudEventType,
+  DEAD_LETTER_AFTER_MS,
+  PAUSE_AFTER_DEAD_LETTERS,
+} from './domain/webhook-delivery.js';
+import { AREA } from './store.js';
+
+export const SUBSCRIPTIONS_TOPIC = topicFor(AREA, 'subscriptions');
+
+const jsonOf = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
+
+const SUBSCRIPTIONS: OwnedResourceTable<SubscriptionRecord> = {
+  area: AREA,
+  table: 'subscriptions',
+  kind: 'subscription',
+  topic: SUBSCRIPTIONS_TOPIC,
+  // Never the secret: it is shown once, by the create answer, from the record just built.
+  columns: ['id', 'account_id', 'url', 'filter', 'description', 'status', 'status_message', 'created_at'],
+  fromRow(row) {
+    return {
+      id: row.id as string,
+      accountId: row.account_id as string,
+      url: row.url as string,
+      filter: jsonOf(row.filter as SubscriptionFilter),
+      description: row.description as string,
+      status: row.status as SubscriptionRecord['status'],
+      statusMessage: (row.status_message as string | null) ?? null,
+      createdTime: new Date(row.created_at as Date),
+    };
+  },
+  toRow(record) {
+    return {
+      id: record.id,
+      account_id: record.accountId,
+      url: record.url,
+      filter: JSON.stringify(record.filter),
+      description: record.description,
+      ...(record.secret !== undefined ? { secret: record.secret } : {}),
+      status: record.status,
+      status_message: record.statusMessage,
+    };
+  },
+  snapshot: subscriptionView,
+};
+
+/** Webhook subscriptions of accounts (docs/interface.md, webhooks): owner-only, like fields. */
+export class SubscriptionStore extends OwnedResourceStore<SubscriptionRecord> {
+  constructor(knex: Knex, outbox: Outbox, now: () => Date) {
+    super(knex, outbox, now, SUBSCRIPTIONS);
+  }
+}
+
+/** A stored event as the fan-out receives it (the events area's own topic, STORED_TOPIC). */
+export interface StoredEvent {
+  event: Event;
+  appId: string;
+  /** the account that may see it; null: every account */
+  owner: string | null;
+}
+
+/** A delivery claimed for one attempt, with where and how to send it. */
+export interface ClaimedDelivery {
+  id: string;
+  eventId: string;
+  body: string;
+  attemptCount: number;
+  firstAttemptAt: Date | null;
+  subscriptionId: string;
+  url: string;
+  secret: string;
+}
+
+/** One attempt's outcome, as the delivery's log keeps it. */
+export interface AttemptRecord {
+  time: string;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  type: string;
+  status: Delivery['status'];
+  attempts: AttemptRecord[] | string;
+  attempt_count: number;
+  next_attempt_at: Date | null;
+  created_at: Date;
+  delivered_at: Date | null;
+  dead_at: Date | null;
+}
+
+function deliveryView(row: DeliveryRow): Delivery {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    type: row.type,
+    status: row.status,
+    attempts: jsonOf(row.attempts),
+    attemptCount: row.attempt_count,
+    nextAttemptTime: row.status === 'pending' ? iso(row.next_attempt_at) : null,
+    createdTime: iso(row.created_at)!,
+    deliveredTime: iso(row.delivered_at),
+    deadTime: iso(row.dead_at),
+  };
+}
+
+const DELIVERY_COLUMNS = 'id, event_id, type, status, attempts, attempt_count, next_attempt_at, created_at, delivered_at, dead_at';
+/** The attempt log with one more entry, the oldest dropped past ATTEMPTS_KEPT. */
+const APPENDED = `case when jsonb_array_length(d.attempts) >= ${ATTEMPTS_KEPT} then d.attempts - 0 else d.attempts end`;
+
+/**
+ * The delivery state of every subscription (docs/decisions/0260-webhook-delivery.md): fan-out,
+ * claims with leases, outcomes, and what the owner reads. Every replica works from it, so none
+ * keeps a delivery to itself.
+ */
+export class DeliveryStore {
+  constructor(private readonly knex: Knex) {}
+
+  private t(table: 'subscriptions' | 'deliveries') {
+    return this.knex.withSchema(AREA).table(table);
+  }
+
+  /**
+   * Adds a pending delivery of the event to each subscription that may see it (its account's
+   * own events and public ones, docs/decisions/0027-event-visibility.md) and whose filter takes
+   * it; a repeat of the same event adds nothing. Subscriptions that failed validation or are
+   * paused get none. Returns how many were added.
+   */
+  async fanOut(stored: StoredEvent, now: Date): Promise<number> {
+    const query = this.t('subscriptions').select('id', 'filter').whereIn('status', ['validating', 'active']);
+    if (stored.owner !== null) query.where({ account_id: stored.owner });
+    const subscriptions: { id: string; filter: SubscriptionFilter | string }[] = await query;
+    const matched = {
+      app: stored.event.app,
+      appId: stored.appId,
+      namespace: stored.event.namespace,
+      origin: stored.event.origin,
+      tagged: stored.event.tagged,
+    };
+    const takers = subscriptions.filter((s) => filterMatches(jsonOf(s.filter), matched));
+    if (takers.length === 0) return 0;
+    const body = cloudEventBody(stored.event, stored.appId);
+    const type = cloudEventType(stored.event.namespace);
+    const rows: { id: string }[] = await this.t('deliveries')
+      .insert(
+        takers.map((s) => ({
+          id: crypto.randomUUID(),
+          subscription_id: s.id,
+          event_id: stored.event.id,
+          order_key: stored.event.origin.id,
+          type,
+          body,
+          status: 'pending',
+          next_attempt_at: now,
+          created_at: now,
+        })),
+      )
+      .onConflict(['subscription_id', 'event_id'])
+      .ignore()
+      .returning('id');
+    return rows.length;
+  }
+
+  /** Subscriptions still to validate, each leased to the caller until `leaseUntil`. */
+  async claimValidations(now: Date, leaseUntil: Date, limit: number): Promise<{ id: string; url: string }[]> {
+    const { rows } = await this.knex.raw(
+      `update ${AREA}.subscriptions s set lease_until = :leaseUntil
+       where s.id in (select id from ${AREA}.subscriptions where status = 'validating' and (lease_until is null or lease_until <= :now)
+                      order by created_at limit :limit for update skip locked)
+       returning s.id, s.url`,
+      { now, leaseUntil, limit },
+    );
+    return rows;
+  }
+
+  async recordValidation(id: string, outcome: { ok: true } | { ok: false; message: string }): Promise<void> {
+    await this.t('subscriptions')
+      .where({ id, status: 'validating' })
+      .update(
+        outcome.ok
+          ? { status: 'active', status_message: null, lease_until: null }
+          : { status: 'validation_failed', status_message: outcome.message, lease_until: null },
+      );
+  }
+
+  /**
+   * Due deliveries of active subscriptions, each leased to the caller until `leaseUntil`: only
+   * the first pending delivery of each (subscription, resource), so one resource's events reach a
+   * subscriber in order, and a delivery waiting for its retry holds back the ones after it.
+   */
+  async claimDeliveries(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+    const { rows } = await this.knex.raw(
+      `with due as (
+         select d.id from ${AREA}.deliveries d
+         join ${AREA}.subscriptions s on s.id = d.subscription_id and s.status = 'active'
+         where d.status = 'pending' and d.next_attempt_at <= :now and (d.lease_until is null or d.lease_until <= :now)
+           and not exists (select from ${AREA}.deliveries p
+                           where p.subscription_id = d.subscription_id and p.order_key = d.order_key and p.status = 'pending' and p.seq < d.seq)
+         order by d.next_attempt_at, d.seq
+         limit :limit
+         for update of d skip locked)
+       update ${AREA}.deliveries d set lease_until = :leaseUntil
+       from due, ${AREA}.subscriptions s
+       where d.id = due.id and s.id = d.subscription_id
+       returning d.id, d.event_id, d.body, d.attempt_count, d.first_attempt_at, d.subscription_id, s.url, s.secret`,
+      { now, leaseUntil, limit },
+    );
+    return (rows as Record<string, unknown>[]).map((r) => ({
+      id: r.id as string,
+      eventId: r.event_id as string,
+      body: r.body as string,
+      attemptCount: r.attempt_count as number,
+      firstAttemptAt: r.first_attempt_at ? new Date(r.first_attempt_at as Date) : null,
+      subscriptionId: r.subscription_id as string,
+      url: r.url as string,
+      secret: r.secret as string,
+    }));
+  }
+
+  /** Marks deliveries delivered, in one statement, and clears their subscriptions' runs of dead letters. */
+  async recordDelivered(delivered: { delivery: ClaimedDelivery; attempt: AttemptRecord }[], now: Date): Promise<void> {
+    if (delivered.length === 0) return;
+    const values = JSON.stringify(delivered.map((d) => ({ id: d.delivery.id, attempt: d.attempt })));
+    await this.knex.raw(
+      `update ${AREA}.deliveries d set status = 'delivered', delivered_at = :now, lease_until = null, next_attempt_at = null,
+         attempt_count = d.attempt_count + 1, first_attempt_at = coalesce(d.first_attempt_at, :now),
+         attempts = ${APPENDED} || jsonb_build_array(v.attempt)
+       from jsonb_to_recordset(:values::jsonb) as v(id uuid, attempt jsonb)
+       where d.id = v.id`,
+      { now, values },
+    );
+    const subscriptions = [...new Set(delivered.map((d) => d.delivery.subscriptionId))];
+    await this.t('subscriptions').whereIn('id', subscriptions).where('dead_in_a_row', '>', 0).update({ dead_in_a_row: 0 });
+  }
+
+  /**
+   * A failed attempt: retried after the backoff, or dead-lettered once the delivery has failed
+   * for DEAD_LETTER_AFTER_MS; the PAUSE_AFTER_DEAD_LETTERS-th dead letter in a row pauses the
+   * subscription. Returns the delivery's new status.
+   */
+  async recordFailed(delivery: ClaimedDelivery, attempt: AttemptRecord, now: Date, random: number): Promise<'pending' | 'dead'> {
+    const first = delivery.firstAttemptAt ?? now;
+    const dead = now.getTime() - first.getTime() >= DEAD_LETTER_AFTER_MS;
+    const next = dead ? null : new Date(now.getTime() + backoffMs(delivery.attemptCount + 1, random));
+    await this.knex.transaction(async (trx) => {
+      await trx.raw(
+        `update ${AREA}.deliveries d set status = :status, lease_until = null, next_attempt_at = :next, dead_at = :deadAt,
+           attempt_count = d.attempt_count + 1, first_attempt_at = coalesce(d.first_attempt_at, :now),
+           attempts = ${APPENDED} || jsonb_build_array(:attempt::jsonb)
+         where d.id = :id`,
+        { status: dead ? 'dead' : 'pending', next, deadAt: dead ? now : null, now, attempt: JSON.stringify(attempt), id: delivery.id },
+      );
+      if (!dead) return;
+      await trx.raw(
+        `update ${AREA}.subscriptions set dead_in_a_row = dead_in_a_row + 1,
+           status = case when dead_in_a_row + 1 >= :threshold and status = 'active' then 'paused' else status end,
+           status_message = case when dead_in_a_row + 1 >= :threshold and status = 'active' then :message else status_message end
+         where id = :id`,
+        {
+          threshold: PAUSE_AFTER_DEAD_LETTERS,
+          message: `paused after ${PAUSE_AFTER_DEAD_LETTERS} dead letters in a row; retry a dead letter to resume`,
+          id: delivery.subscriptionId,
+        },
+      );
+    });
+    return dead ? 'dead' : 'pending';
+  }
+
+  /** Whether the account owns the subscription (another account's reads as a missing one). */
+  private async owned(accountId: string, subscriptionId: string): Promise<void> {
+    const row = await this.t('subscriptions').select('id').where({ id: subscriptionId, account_id: accountId }).first();
+    if (!row) throw new NotFoundError('subscription', subscriptionId);
+  }
+
+  /** A page of a subscription's deliveries, newest first, after the delivery `after` (a keyset cursor). */
+  async deliveries(
+    accountId: string,
+    subscriptionId: string,
+    page: { limit: number; after?: string; status?: Delivery['status'] },
+  ): Promise<{ deliveries: Delivery[]; more: boolean }> {
+    await this.owned(accountId, subscriptionId);
+    const query = this.t('deliveries')
+      .select(DELIVERY_COLUMNS.split(', '))
+      .where({ subscription_id: subscriptionId })
+      .orderBy('seq', 'desc')
+      .limit(page.limit + 1);
+    if (page.status) query.where({ status: page.status });
+    if (page.after !== undefined) {
+      const cursor = await this.t('deliveries').select('seq').where({ id: page.after, subscription_id: subscriptionId }).first();
+      if (!cursor)
+        throw new InvalidRequestError('unknown_cursor', `after: no delivery ${page.after} of this subscription to continue from`, [
+          { path: 'after', message: 'must be the id of one of the subscription’s deliveries' },
+        ]);
+      query.where('seq', '<', cursor.seq);
+    }
+    const rows: DeliveryRow[] = await query;
+    return { deliveries: rows.slice(0, page.limit).map(deliveryView), more: rows.length > page.limit };
+  }
+
+  /**
+   * Sends a dead letter again, from now, with a fresh 24 hours; resumes its subscription if it
+   * was paused. Only a dead letter can be retried: a pending delivery is being tried already and
+   * a delivered one was answered.
+   */
+  async retry(accountId: string, subscriptionId: string, deliveryId: string, now: Date): Promise<Delivery> {
+    await this.owned(accountId, subscriptionId);
+    return this.knex.transaction(async (trx) => {
+      const [row]: DeliveryRow[] = await trx
+        .withSchema(AREA)
+        .table('deliveries')
+        .where({ id: deliveryId, subscription_id: subscriptionId, status: 'dead' })
+        .update({ status: 'pending', next_attempt_at: now, first_attempt_at: null, dead_at: null, lease_until: null })
+        .returning(DELIVERY_COLUMNS.split(', '));
+      if (!row) {
+        const exists = await trx.withSchema(AREA).table('deliveries').select('status').where({ id: deliveryId, subscription_id: subscriptionId }).first();
+        if (!exists) throw new NotFoundError('delivery', deliveryId);
+        throw new ConflictError('delivery_not_dead', `Delivery ${deliveryId} is ${exists.status}; only a dead letter can be retried`);
+      }
+      await trx
+        .withSchema(AREA)
+        .table('subscriptions')
+        .where({ id: subscriptionId, status: 'paused' })
+        .update({ status: 'active', status_message: null, dead_in_a_row: 0 });
+      return deliveryView(row);
+    });
+  }
+}

@@ -1,0 +1,61 @@
+import type { CloudEvent, IncomingMessage } from '@fieldcast/bus';
+import type { Logger } from '@fieldcast/kit';
+import type { Consumer } from '@fieldcast/runtime';
+import type { Event } from '@fieldcast/schemas';
+import type { DeliveryStore, StoredEvent } from '../webhook-store.js';
+import type { WebhookDispatcher } from './dispatcher.js';
+
+/**
+ * Every event the events area stores, published through its outbox in the same transaction (key:
+ * the resource it is about, so one resource's events stay in order). Outside the resource topic
+ * pattern: the events area's own consumer never reads it back (docs/architecture.md §5).
+ */
+export const STORED_TOPIC = 'fieldcast-state.events.stored';
+const STORED_PATTERN = /^fieldcast-state\.events\.stored$/;
+/** The consumer group that fans stored events out to subscriptions: replicas share its partitions. */
+export const WEBHOOKS_GROUP = 'webhooks';
+
+/** What a stored-event message carries in `data.resource`. */
+export interface StoredEventResource {
+  event: Event;
+  appId: string;
+}
+
+function storedEventOf(value: string): StoredEvent | null {
+  try {
+    const ce = JSON.parse(value) as CloudEvent<StoredEventResource>;
+    const resource = ce.data?.resource;
+    if (!resource?.event?.id || typeof resource.appId !== 'string') return null;
+    return { event: resource.event, appId: resource.appId, owner: ce.data.account };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Fans each stored event out to the subscriptions that may see it and want it, in the database
+ * (a redelivered message adds nothing), then wakes the dispatcher. A database failure throws, so
+ * the message comes again; the sends themselves are claimed from the database, so whichever
+ * replica is alive sends them (docs/decisions/0260-webhook-delivery.md).
+ */
+export function webhookFanOutConsumer(
+  store: DeliveryStore,
+  dispatcher: WebhookDispatcher,
+  deps: { logger: Logger; now: () => Date },
+): Consumer {
+  return {
+    group: WEBHOOKS_GROUP,
+    topics: STORED_PATTERN,
+    async handle(message: IncomingMessage) {
+      const stored = storedEventOf(message.value);
+      if (!stored) {
+        deps.logger.warn({ topic: message.topic, offset: message.offset }, 'skipped a stored-event message that is no event');
+        return;
+      }
+      await store.fanOut(stored, deps.now());
+      // Also when nothing was added: a subscription still validating is validated before it waits for a retry pass.
+      dispatcher.kick();
+    },
+    stop: () => dispatcher.stop(),
+  };
+}
