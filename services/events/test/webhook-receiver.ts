@@ -1,0 +1,74 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  method: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** what the receiver answered */
+  status: number | 'hung';
+}
+
+/** How the receiver answers the nth POST (1-based); the handshake by `handshake`. */
+export type Answer = (n: number, body: string) => number | 'hang';
+
+/**
+ * A subscriber's endpoint on the loopback: answers the CloudEvents handshake (or refuses it) and
+ * each POST as the test says, and records every request.
+ */
+export class WebhookReceiver {
+  readonly requests: Received[] = [];
+  handshake: 'allow' | 'no-header' | 'wildcard' = 'allow';
+  answer: Answer = () => 200;
+  private server: Server | null = null;
+  private posts = 0;
+  private readonly hung = new Set<() => void>();
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/hook`;
+  }
+
+  get deliveries(): Received[] {
+    return this.requests.filter((r) => r.method === 'POST');
+  }
+
+  /** Bodies of the POSTs answered 2xx, parsed. */
+  get delivered(): { id: string; type: string; subject: string; data: { id: string; namespace: string; origin: { id: string } } }[] {
+    return this.deliveries.filter((r) => typeof r.status === 'number' && r.status < 300).map((r) => JSON.parse(r.body));
+  }
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const record: Received = { method: req.method ?? '', headers: req.headers, body, status: 200 };
+        this.requests.push(record);
+        if (req.method === 'OPTIONS') {
+          const origin = req.headers['webhook-request-origin'];
+          if (this.handshake === 'allow' && typeof origin === 'string') res.setHeader('WebHook-Allowed-Origin', origin);
+          if (this.handshake === 'wildcard') res.setHeader('WebHook-Allowed-Origin', '*');
+          res.end();
+          return;
+        }
+        const answer = this.answer(++this.posts, body);
+        if (answer === 'hang') {
+          record.status = 'hung';
+          this.hung.add(() => res.destroy());
+          return;
+        }
+        record.status = answer;
+        res.statusCode = answer;
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+  }
+
+  async stop(): Promise<void> {
+    for (const release of this.hung) release();
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+}

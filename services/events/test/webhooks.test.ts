@@ -1,0 +1,253 @@
+import request from 'supertest';
+import { verifyWebhook } from '@fieldcast/client';
+import { agricultureService } from '@fieldcast/agriculture';
+import { eventually, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
+import { eventsService } from '../src/definition.js';
+import { fieldBody } from './helpers.js';
+import { WebhookReceiver } from './webhook-receiver.js';
+
+const START = Date.parse('2026-06-01T00:00:00Z');
+let nowMs = START;
+const t = useTestFleet([agricultureService, eventsService], { now: () => new Date(nowMs), webhookAllowPrivate: ['127.0.0.1'] });
+
+let receiver: WebhookReceiver;
+beforeEach(async () => {
+  nowMs = START;
+  receiver = new WebhookReceiver();
+  await receiver.start();
+});
+afterEach(() => receiver.stop());
+
+const events = () => request(t.fleet.app('events'));
+const FIELDS = { namespaces: ['agriculture/fields'] };
+
+async function subscribe(account: TestAccount, filter: object = FIELDS, url = receiver.url) {
+  const res = await events().post('/subscriptions').set('Authorization', account.auth).send({ url, filter });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; secret: string; status: string };
+}
+
+async function createField(account: TestAccount): Promise<string> {
+  const res = await request(t.fleet.app('agriculture')).post('/fields').set('Authorization', account.auth).send(fieldBody());
+  expect(res.status).toBe(201);
+  return (res.body as { id: string }).id;
+}
+
+interface DeliveryView {
+  id: string;
+  eventId: string;
+  type: string;
+  status: string;
+  attemptCount: number;
+  attempts: { statusCode: number | null; error: string | null }[];
+  nextAttemptTime: string | null;
+}
+
+async function deliveries(account: TestAccount, subscription: string, query = ''): Promise<DeliveryView[]> {
+  const res = await events().get(`/subscriptions/${subscription}/deliveries${query}`).set('Authorization', account.auth);
+  expect(res.status).toBe(200);
+  return res.body as DeliveryView[];
+}
+
+/** Moves the clock to the earliest next try still ahead among the subscription's pending deliveries and runs one retry pass. */
+async function retryPass(account: TestAccount, subscription: string): Promise<void> {
+  const ahead = (await deliveries(account, subscription, '?status=pending')).map((d) => Date.parse(d.nextAttemptTime!)).filter((ms) => ms > nowMs);
+  if (ahead.length > 0) nowMs = Math.min(...ahead);
+  await t.fleet.runBackground('events', 'webhook-deliveries');
+}
+
+describe('webhook subscriptions', () => {
+  test('the handshake comes first, then each event as a signed CloudEvent the client verifies', async () => {
+    const sub = await subscribe(t.alice);
+    expect(sub.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(sub.status).toBe('validating');
+    const field = await createField(t.alice);
+    const [delivered] = await eventually(() => {
+      expect(receiver.delivered).toHaveLength(1);
+      return receiver.deliveries;
+    });
+    expect(receiver.requests[0]!.method).toBe('OPTIONS');
+    expect(receiver.requests[0]!.headers['webhook-request-origin']).toBe('fieldcast');
+    expect(delivered!.headers['content-type']).toMatch(/^application\/cloudevents\+json/);
+    const ce = JSON.parse(delivered!.body);
+    expect(ce).toMatchObject({ specversion: '1.0', type: 'fieldcast.agriculture.fields.created', subject: field });
+    expect(ce.data).toMatchObject({ namespace: 'agriculture/fields/created', origin: { id: field } });
+    expect(delivered!.headers['webhook-id']).toBe(ce.id);
+    expect(delivered!.headers['webhook-timestamp']).toBe(String(START / 1000));
+    expect(await verifyWebhook(sub.secret, delivered!.body, delivered!.headers, { nowSeconds: START / 1000 })).toBe(true);
+    expect(await verifyWebhook(sub.secret, delivered!.body.replace(field, crypto.randomUUID()), delivered!.headers, { nowSeconds: START / 1000 })).toBe(
+      false,
+    );
+    // The event's id is the feed's: the receiver can read it back.
+    expect((await events().get(`/events/${ce.id}`).set('Authorization', t.alice.auth)).status).toBe(200);
+    // The secret is shown once.
+    const read = await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth);
+    expect(read.body).toMatchObject({ id: sub.id, status: 'active', statusMessage: null, filter: FIELDS });
+    expect(read.body.secret).toBeUndefined();
+    const list = await events().get('/subscriptions').set('Authorization', t.alice.auth);
+    expect(list.body.map((s: { id: string; secret?: string }) => [s.id, s.secret])).toEqual([[sub.id, undefined]]);
+    const [d] = await deliveries(t.alice, sub.id);
+    expect(d).toMatchObject({ eventId: ce.id, status: 'delivered', attemptCount: 1, attempts: [{ statusCode: 200, error: null }] });
+  });
+
+  test('a URL that fails the handshake is validation_failed and receives nothing', async () => {
+    receiver.handshake = 'no-header';
+    const sub = await subscribe(t.alice);
+    await createField(t.alice);
+    const failed = await eventually(async () => {
+      const res = await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth);
+      expect(res.body.status).toBe('validation_failed');
+      return res.body;
+    });
+    expect(failed.statusMessage).toMatch(/WebHook-Allowed-Origin/);
+    await createField(t.alice);
+    await t.fleet.runBackground('events', 'webhook-deliveries');
+    expect(receiver.deliveries).toHaveLength(0);
+    expect(await deliveries(t.alice, sub.id)).toHaveLength(0);
+  });
+
+  test('a wildcard WebHook-Allowed-Origin passes the handshake', async () => {
+    receiver.handshake = 'wildcard';
+    await subscribe(t.alice);
+    await createField(t.alice);
+    await eventually(() => expect(receiver.delivered).toHaveLength(1));
+  });
+
+  test('after 500s it retries with growing, jittered pauses, the same id and bytes each time', async () => {
+    receiver.answer = (n) => (n <= 2 ? 500 : 204);
+    const sub = await subscribe(t.alice);
+    await createField(t.alice);
+    const first = await eventually(async () => {
+      const [d] = await deliveries(t.alice, sub.id);
+      expect(d?.attemptCount).toBe(1);
+      return d!;
+    });
+    expect(first).toMatchObject({ status: 'pending', attempts: [{ statusCode: 500, error: null }] });
+    // attempt 1 failed: 10 s doubled per attempt, half of it jitter
+    const wait1 = Date.parse(first.nextAttemptTime!) - nowMs;
+    expect(wait1).toBeGreaterThanOrEqual(5_000);
+    expect(wait1).toBeLessThanOrEqual(10_000);
+    // not due yet: a pass a second early sends nothing
+    nowMs += wait1 - 1000;
+    await t.fleet.runBackground('events', 'webhook-deliveries');
+    expect(receiver.deliveries).toHaveLength(1);
+    await retryPass(t.alice, sub.id);
+    const [second] = await deliveries(t.alice, sub.id);
+    const wait2 = Date.parse(second!.nextAttemptTime!) - nowMs;
+    expect(second!.attemptCount).toBe(2);
+    expect(wait2).toBeGreaterThanOrEqual(10_000);
+    expect(wait2).toBeLessThanOrEqual(20_000);
+    await retryPass(t.alice, sub.id);
+    const [third] = await deliveries(t.alice, sub.id);
+    expect(third).toMatchObject({ status: 'delivered', attemptCount: 3, nextAttemptTime: null });
+    expect(third!.attempts.map((a) => a.statusCode)).toEqual([500, 500, 204]);
+    const sent = receiver.deliveries;
+    expect(new Set(sent.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect(new Set(sent.map((r) => r.body)).size).toBe(1);
+    // each attempt is signed at its own time
+    for (const r of sent) expect(await verifyWebhook(sub.secret, r.body, r.headers, { nowSeconds: Number(r.headers['webhook-timestamp']) })).toBe(true);
+  });
+
+  test('after 24 hours of failures a delivery is a dead letter; three in a row pause the subscription; a retry resumes it', async () => {
+    receiver.answer = () => 503;
+    const sub = await subscribe(t.alice);
+    for (let i = 0; i < 3; i++) await createField(t.alice);
+    await eventually(async () => expect((await deliveries(t.alice, sub.id)).map((d) => d.attemptCount)).toEqual([1, 1, 1]));
+    for (let pass = 0; pass < 200 && (await deliveries(t.alice, sub.id, '?status=pending')).length > 0; pass++) await retryPass(t.alice, sub.id);
+    const dead = await deliveries(t.alice, sub.id, '?status=dead');
+    expect(dead).toHaveLength(3);
+    for (const d of dead) {
+      expect(d.attemptCount).toBeGreaterThan(20);
+      expect(d.nextAttemptTime).toBeNull();
+    }
+    expect(nowMs - START).toBeGreaterThanOrEqual(24 * 3600_000);
+    const paused = (await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body;
+    expect(paused).toMatchObject({ status: 'paused' });
+    expect(paused.statusMessage).toMatch(/3 dead letters/);
+    // paused: new events are not queued
+    await createField(t.alice);
+    await eventually(async () => expect((await events().get('/events').set('Authorization', t.alice.auth)).body).toHaveLength(5));
+    expect(await deliveries(t.alice, sub.id)).toHaveLength(3);
+    // a retry of a dead letter resumes the subscription and sends it again
+    receiver.answer = () => 200;
+    const retried = await events().post(`/subscriptions/${sub.id}/deliveries/${dead[0]!.id}/retry`).set('Authorization', t.alice.auth);
+    expect(retried.status).toBe(202);
+    expect(retried.body).toMatchObject({ id: dead[0]!.id, status: 'pending' });
+    expect((await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body.status).toBe('active');
+    await t.fleet.runBackground('events', 'webhook-deliveries');
+    expect((await deliveries(t.alice, sub.id, '?status=delivered')).map((d) => d.id)).toEqual([dead[0]!.id]);
+    const again = await events().post(`/subscriptions/${sub.id}/deliveries/${dead[0]!.id}/retry`).set('Authorization', t.alice.auth);
+    expect(again.status).toBe(409);
+    expect(again.body.id).toBe('delivery_not_dead');
+  });
+
+  test('one resource’s events arrive in order: a failing one holds back the ones after it', async () => {
+    receiver.answer = (n) => (n === 1 ? 500 : 200);
+    const sub = await subscribe(t.alice);
+    const field = await createField(t.alice);
+    const agriculture = () => request(t.fleet.app('agriculture'));
+    for (const d of ['second', 'third'])
+      expect((await agriculture().put(`/fields/${field}`).set('Authorization', t.alice.auth).send(fieldBody(d))).status).toBe(200);
+    await eventually(async () => expect(await deliveries(t.alice, sub.id)).toHaveLength(3));
+    await t.fleet.runBackground('events', 'webhook-deliveries');
+    expect(receiver.deliveries).toHaveLength(1);
+    for (let pass = 0; pass < 5 && receiver.delivered.length < 3; pass++) await retryPass(t.alice, sub.id);
+    expect(receiver.delivered.map((e) => e.type)).toEqual([
+      'fieldcast.agriculture.fields.created',
+      'fieldcast.agriculture.fields.updated',
+      'fieldcast.agriculture.fields.updated',
+    ]);
+    // the held-back ones were never tried before the first was delivered
+    expect(receiver.deliveries.map((r) => r.status)).toEqual([500, 200, 200, 200]);
+  });
+
+  test('no delivery of another account’s events; another account’s subscription is 404', async () => {
+    const sub = await subscribe(t.alice, {});
+    await createField(t.bob);
+    const mine = await createField(t.alice);
+    await eventually(() => expect(receiver.delivered.some((e) => e.subject === mine)).toBe(true));
+    await t.fleet.runBackground('events', 'webhook-deliveries');
+    const bobsEvents = (await events().get('/events').set('Authorization', t.bob.auth)).body as { id: string }[];
+    const delivered = new Set(receiver.delivered.map((e) => e.id));
+    expect(bobsEvents.length).toBeGreaterThan(0);
+    for (const e of bobsEvents) expect(delivered.has(e.id)).toBe(false);
+    for (const path of [`/subscriptions/${sub.id}`, `/subscriptions/${sub.id}/deliveries`]) {
+      const res = await events().get(path).set('Authorization', t.bob.auth);
+      expect([res.status, res.body.id]).toEqual([404, 'subscription_does_not_exist']);
+    }
+    const [d] = await deliveries(t.alice, sub.id);
+    expect((await events().post(`/subscriptions/${sub.id}/deliveries/${d!.id}/retry`).set('Authorization', t.bob.auth)).status).toBe(404);
+    expect((await events().delete(`/subscriptions/${sub.id}`).set('Authorization', t.bob.auth)).status).toBe(404);
+    expect((await events().delete(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).status).toBe(200);
+  });
+
+  test('filters: apps, resources and namespace prefixes must all match', async () => {
+    const one = await createField(t.alice);
+    await eventually(async () => expect((await events().get('/events').set('Authorization', t.alice.auth)).body).toHaveLength(1));
+    await subscribe(t.alice, { apps: ['agriculture'], resources: [one], namespaces: ['agriculture/fields/up'] });
+    await createField(t.alice);
+    const agriculture = () => request(t.fleet.app('agriculture'));
+    expect((await agriculture().put(`/fields/${one}`).set('Authorization', t.alice.auth).send(fieldBody('x'))).status).toBe(200);
+    await eventually(() => expect(receiver.delivered).toHaveLength(1));
+    expect(receiver.delivered[0]).toMatchObject({ type: 'fieldcast.agriculture.fields.updated', subject: one });
+  });
+
+  test('bad input is a problem naming the path, and nothing is stored', async () => {
+    const post = (body: object) => events().post('/subscriptions').set('Authorization', t.alice.auth).send(body);
+    for (const [body, status, id, path] of [
+      [{ url: 'ftp://example.com/x' }, 400, 'invalid_body', 'url'],
+      [{ url: receiver.url, filter: { app: ['x'] } }, 400, 'invalid_body', 'filter'],
+      [{ url: receiver.url, filter: { resources: ['nope'] } }, 400, 'invalid_body', 'filter.resources.0'],
+      [{ url: 'http://10.1.2.3/hook' }, 422, 'webhook_url_not_allowed', 'url'],
+      [{ url: 'http://[::1]:8080/hook' }, 422, 'webhook_url_not_allowed', 'url'],
+      [{ url: 'http://user:pw@127.0.0.1/hook' }, 422, 'invalid_webhook_url', 'url'],
+    ] as const) {
+      const res = await post(body);
+      expect([res.status, res.body.id]).toEqual([status, id]);
+      expect(res.body.errors[0].path).toBe(path);
+    }
+    expect((await events().get('/subscriptions').set('Authorization', t.alice.auth)).body).toEqual([]);
+    const missing = await events().get(`/subscriptions/${crypto.randomUUID()}/deliveries`).set('Authorization', t.alice.auth);
+    expect([missing.status, missing.body.id]).toEqual([404, 'subscription_does_not_exist']);
+  });
+});
