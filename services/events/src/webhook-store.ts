@@ -185,14 +185,20 @@ export class DeliveryStore {
     return rows;
   }
 
+  /** The handshake's outcome; a subscription that failed it drops what was queued for it, which it will never receive. */
   async recordValidation(id: string, outcome: { ok: true } | { ok: false; message: string }): Promise<void> {
-    await this.t('subscriptions')
-      .where({ id, status: 'validating' })
-      .update(
-        outcome.ok
-          ? { status: 'active', status_message: null, lease_until: null }
-          : { status: 'validation_failed', status_message: outcome.message, lease_until: null },
-      );
+    await this.knex.transaction(async (trx) => {
+      const n = await trx
+        .withSchema(AREA)
+        .table('subscriptions')
+        .where({ id, status: 'validating' })
+        .update(
+          outcome.ok
+            ? { status: 'active', status_message: null, lease_until: null }
+            : { status: 'validation_failed', status_message: outcome.message, lease_until: null },
+        );
+      if (n > 0 && !outcome.ok) await trx.withSchema(AREA).table('deliveries').where({ subscription_id: id }).delete();
+    });
   }
 
   /**
@@ -234,15 +240,16 @@ export class DeliveryStore {
     if (delivered.length === 0) return;
     const values = JSON.stringify(delivered.map((d) => ({ id: d.delivery.id, attempt: d.attempt })));
     await this.knex.raw(
-      `update ${AREA}.deliveries d set status = 'delivered', delivered_at = :now, lease_until = null, next_attempt_at = null,
-         attempt_count = d.attempt_count + 1, first_attempt_at = coalesce(d.first_attempt_at, :now),
-         attempts = ${APPENDED} || jsonb_build_array(v.attempt)
-       from jsonb_to_recordset(:values::jsonb) as v(id uuid, attempt jsonb)
-       where d.id = v.id`,
+      `with done as (
+         update ${AREA}.deliveries d set status = 'delivered', delivered_at = :now, lease_until = null, next_attempt_at = null,
+           attempt_count = d.attempt_count + 1, first_attempt_at = coalesce(d.first_attempt_at, :now),
+           attempts = ${APPENDED} || jsonb_build_array(v.attempt)
+         from jsonb_to_recordset(:values::jsonb) as v(id uuid, attempt jsonb)
+         where d.id = v.id
+         returning d.subscription_id)
+       update ${AREA}.subscriptions set dead_in_a_row = 0 where id in (select subscription_id from done) and dead_in_a_row > 0`,
       { now, values },
     );
-    const subscriptions = [...new Set(delivered.map((d) => d.delivery.subscriptionId))];
-    await this.t('subscriptions').whereIn('id', subscriptions).where('dead_in_a_row', '>', 0).update({ dead_in_a_row: 0 });
   }
 
   /**

@@ -8,7 +8,7 @@ const BATCH = 100;
 /** Subscriptions validated per pass. */
 const VALIDATIONS = 20;
 /** A claim outlives the longest send (10 s) with room: a replica that dies holding one frees it after this. */
-const LEASE_MS = 60_000;
+const LEASE_MS = 30_000;
 
 export interface DispatcherOptions {
   store: DeliveryStore;

@@ -52,9 +52,8 @@ export function webhookFanOutConsumer(
         deps.logger.warn({ topic: message.topic, offset: message.offset }, 'skipped a stored-event message that is no event');
         return;
       }
-      await store.fanOut(stored, deps.now());
-      // Also when nothing was added: a subscription still validating is validated before it waits for a retry pass.
-      dispatcher.kick();
+      // Nothing added, nothing to send now: a subscription still validating is taken up by the next pass.
+      if ((await store.fanOut(stored, deps.now())) > 0) dispatcher.kick();
     },
     stop: () => dispatcher.stop(),
   };
