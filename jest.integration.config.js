@@ -21,6 +21,7 @@ export const BROKER_TESTS = [
   '<rootDir>/tests/integration/events-kafka.int.test.ts',
   '<rootDir>/tests/integration/fields-to-events.int.test.ts',
   '<rootDir>/tests/integration/serve.int.test.ts',
+  '<rootDir>/tests/integration/webhooks-kafka.int.test.ts',
 ];
 
 /**

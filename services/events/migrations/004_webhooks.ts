@@ -51,9 +51,7 @@ export const webhooksMigration: Migration = {
       t.unique(['subscription_id', 'event_id']);
     });
     await knex.raw("create index deliveries_due on ??.deliveries (next_attempt_at) where status = 'pending'", [schema]);
-    await knex.raw("create index deliveries_queue on ??.deliveries (subscription_id, order_key, seq) where status = 'pending'", [
-      schema,
-    ]);
+    await knex.raw("create index deliveries_queue on ??.deliveries (subscription_id, order_key, seq) where status = 'pending'", [schema]);
     await knex.raw('create index deliveries_list on ??.deliveries (subscription_id, seq desc)', [schema]);
   },
 };

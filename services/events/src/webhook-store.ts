@@ -331,7 +331,12 @@ export class DeliveryStore {
         .update({ status: 'pending', next_attempt_at: now, first_attempt_at: null, dead_at: null, lease_until: null })
         .returning(DELIVERY_COLUMNS.split(', '));
       if (!row) {
-        const exists = await trx.withSchema(AREA).table('deliveries').select('status').where({ id: deliveryId, subscription_id: subscriptionId }).first();
+        const exists = await trx
+          .withSchema(AREA)
+          .table('deliveries')
+          .select('status')
+          .where({ id: deliveryId, subscription_id: subscriptionId })
+          .first();
         if (!exists) throw new NotFoundError('delivery', deliveryId);
         throw new ConflictError('delivery_not_dead', `Delivery ${deliveryId} is ${exists.status}; only a dead letter can be retried`);
       }

@@ -3,7 +3,9 @@ import { backoffMs, DEAD_LETTER_AFTER_MS, MAX_BACKOFF_MS, signatureHeaders } fro
 describe('webhook signatures and backoff', () => {
   test('signs as the Standard Webhooks specification’s published test vector', () => {
     // standard-webhooks/standard-webhooks: the libraries' shared case
-    expect(signatureHeaders('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toEqual({
+    expect(
+      signatureHeaders('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'),
+    ).toEqual({
       'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
       'webhook-timestamp': '1614265330',
       'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',

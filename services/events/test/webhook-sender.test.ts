@@ -22,7 +22,19 @@ const port = () => new URL(receiver.url).port;
 describe('the address guard', () => {
   test('refuses private, loopback and link-local addresses, in both families, unless named', () => {
     const guard = new AddressGuard([]);
-    for (const a of ['127.0.0.1', '10.0.0.8', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::2', '::ffff:127.0.0.1'])
+    for (const a of [
+      '127.0.0.1',
+      '10.0.0.8',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fd00::2',
+      '::ffff:127.0.0.1',
+    ])
       expect([a, guard.refusal(a)]).toEqual([a, expect.stringMatching(/private, loopback or link-local/)]);
     for (const a of ['93.184.215.14', '2606:4700::1111']) expect(guard.refusal(a)).toBeNull();
     const allowing = new AddressGuard(['127.0.0.1', '10.1.0.0/16']);

@@ -51,7 +51,9 @@ async function deliveries(account: TestAccount, subscription: string, query = ''
 
 /** Moves the clock to the earliest next try still ahead among the subscription's pending deliveries and runs one retry pass. */
 async function retryPass(account: TestAccount, subscription: string): Promise<void> {
-  const ahead = (await deliveries(account, subscription, '?status=pending')).map((d) => Date.parse(d.nextAttemptTime!)).filter((ms) => ms > nowMs);
+  const ahead = (await deliveries(account, subscription, '?status=pending'))
+    .map((d) => Date.parse(d.nextAttemptTime!))
+    .filter((ms) => ms > nowMs);
   if (ahead.length > 0) nowMs = Math.min(...ahead);
   await t.fleet.runBackground('events', 'webhook-deliveries');
 }
@@ -75,9 +77,11 @@ describe('webhook subscriptions', () => {
     expect(delivered!.headers['webhook-id']).toBe(ce.id);
     expect(delivered!.headers['webhook-timestamp']).toBe(String(START / 1000));
     expect(await verifyWebhook(sub.secret, delivered!.body, delivered!.headers, { nowSeconds: START / 1000 })).toBe(true);
-    expect(await verifyWebhook(sub.secret, delivered!.body.replace(field, crypto.randomUUID()), delivered!.headers, { nowSeconds: START / 1000 })).toBe(
-      false,
-    );
+    expect(
+      await verifyWebhook(sub.secret, delivered!.body.replace(field, crypto.randomUUID()), delivered!.headers, {
+        nowSeconds: START / 1000,
+      }),
+    ).toBe(false);
     // The event's id is the feed's: the receiver can read it back.
     expect((await events().get(`/events/${ce.id}`).set('Authorization', t.alice.auth)).status).toBe(200);
     // The secret is shown once.
@@ -145,7 +149,8 @@ describe('webhook subscriptions', () => {
     expect(new Set(sent.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(new Set(sent.map((r) => r.body)).size).toBe(1);
     // each attempt is signed at its own time
-    for (const r of sent) expect(await verifyWebhook(sub.secret, r.body, r.headers, { nowSeconds: Number(r.headers['webhook-timestamp']) })).toBe(true);
+    for (const r of sent)
+      expect(await verifyWebhook(sub.secret, r.body, r.headers, { nowSeconds: Number(r.headers['webhook-timestamp']) })).toBe(true);
   });
 
   test('after 24 hours of failures a delivery is a dead letter; three in a row pause the subscription; a retry resumes it', async () => {
@@ -153,7 +158,8 @@ describe('webhook subscriptions', () => {
     const sub = await subscribe(t.alice);
     for (let i = 0; i < 3; i++) await createField(t.alice);
     await eventually(async () => expect((await deliveries(t.alice, sub.id)).map((d) => d.attemptCount)).toEqual([1, 1, 1]));
-    for (let pass = 0; pass < 200 && (await deliveries(t.alice, sub.id, '?status=pending')).length > 0; pass++) await retryPass(t.alice, sub.id);
+    for (let pass = 0; pass < 200 && (await deliveries(t.alice, sub.id, '?status=pending')).length > 0; pass++)
+      await retryPass(t.alice, sub.id);
     const dead = await deliveries(t.alice, sub.id, '?status=dead');
     expect(dead).toHaveLength(3);
     for (const d of dead) {

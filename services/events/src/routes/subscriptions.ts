@@ -1,5 +1,13 @@
 import { type Api, BodyFault, ListQuery, MAX_PAGE, ownedResourceRoutes, ValidationError } from '@fieldcast/kit';
-import { CreatedSubscription, Delivery, DELIVERY_STATUSES, DeliveryParams, IdParams, Subscription, SubscriptionInput } from '@fieldcast/schemas';
+import {
+  CreatedSubscription,
+  Delivery,
+  DELIVERY_STATUSES,
+  DeliveryParams,
+  IdParams,
+  Subscription,
+  SubscriptionInput,
+} from '@fieldcast/schemas';
 import { z } from 'zod';
 import { createdSubscriptionView, subscriptionRecord, subscriptionView } from '../domain/subscriptions.js';
 import type { AddressGuard } from '../webhooks/address-guard.js';
@@ -24,7 +32,9 @@ function checkedUrl(input: SubscriptionInput, guard: AddressGuard): Subscription
     throw new ValidationError('invalid_webhook_url', 'url is not a URL', [{ path: 'url', message: 'must be an http or https URL' }]);
   }
   if (url.username || url.password)
-    throw new ValidationError('invalid_webhook_url', 'url must not carry credentials', [{ path: 'url', message: 'must not contain user:password@' }]);
+    throw new ValidationError('invalid_webhook_url', 'url must not carry credentials', [
+      { path: 'url', message: 'must not contain user:password@' },
+    ]);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const refusal = guard.refusalOfHost(host);
   if (refusal) throw new ValidationError('webhook_url_not_allowed', `url: ${refusal}`, [{ path: 'url', message: refusal }]);

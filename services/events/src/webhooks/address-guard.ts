@@ -44,7 +44,10 @@ export class AddressGuard {
   private readonly special = new BlockList();
   private readonly allowed = new BlockList();
 
-  constructor(allowPrivate: readonly string[], private readonly publicAllowed = true) {
+  constructor(
+    allowPrivate: readonly string[],
+    private readonly publicAllowed = true,
+  ) {
     for (const [net, prefix, family] of SPECIAL_RANGES) this.special.addSubnet(net, prefix, family);
     for (const entry of allowPrivate) {
       const [net, prefix] = entry.split('/');

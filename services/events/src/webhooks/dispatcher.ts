@@ -80,7 +80,8 @@ export class WebhookDispatcher {
     for (const { delivery, result } of results) {
       if (is2xx(result)) continue;
       const status = await this.o.store.recordFailed(delivery, attemptOf(now, result), now, this.random());
-      if (status === 'dead') this.o.logger.warn({ delivery: delivery.id, subscription: delivery.subscriptionId }, 'dead-lettered a webhook delivery');
+      if (status === 'dead')
+        this.o.logger.warn({ delivery: delivery.id, subscription: delivery.subscriptionId }, 'dead-lettered a webhook delivery');
     }
     return claimed.length;
   }
