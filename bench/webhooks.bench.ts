@@ -6,14 +6,14 @@
  * measures in one run:
  * - the baseline: the same receiver POSTed the same CloudEvent bodies by a plain keep-alive
  *   http client in this process, 100 in flight (what the machine's loopback HTTP allows);
- * - the delivery path: BENCH_EVENTS pending deliveries (default 5,000, 500 resources) drained
+ * - the delivery path: BENCH_EVENTS pending deliveries (default 2,000, 500 resources) drained
  *   by the dispatcher's passes (claim with leases, send signed, record), events/s per process,
  *   target >= 500, and the ratio to the baseline;
  * - end to end, one embedded process doing it all: events stored by one writer as fast as it
  *   can (each commit also writes its outbox row), relayed, fanned out and delivered, events/s,
  *   against the same writer storing with no subscription (stored only) just before;
  * - the lag from each event's commit to its arrival at the receiver, p50 and p99, at a steady
- *   offered rate of BENCH_RATE events/s (default 100) for BENCH_SECONDS (default 5).
+ *   offered rate of BENCH_RATE events/s (default 50) for BENCH_SECONDS (default 5).
  */
 import { createServer } from 'node:http';
 import http from 'node:http';
@@ -24,8 +24,8 @@ import { eventsService } from '../services/events/src/definition.js';
 import type { NewEvent } from '../services/events/src/domain/event.js';
 import { EventStore } from '../services/events/src/store.js';
 
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 5_000);
-const RATE = Number(process.env.BENCH_RATE ?? 100);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 2_000);
+const RATE = Number(process.env.BENCH_RATE ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RESOURCES = 500;
 

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { verifyWebhook } from '@fieldcast/client';
 import { eventually } from '@fieldcast/runtime/testing';
 import { newAccount, requireEnv } from './helpers.js';
@@ -24,7 +23,8 @@ function freePort(): Promise<number> {
 async function serveEvents(): Promise<{ child: ChildProcess; url: string }> {
   const { url: databaseUrl, brokers } = requireEnv();
   const port = await freePort();
-  const child = spawn(join(process.cwd(), 'node_modules/.bin/tsx'), ['packages/fleet/src/cli.ts', 'serve', 'events'], {
+  // node itself with tsx's loader, not the tsx wrapper: SIGKILL must reach the process that sends.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/fleet/src/cli.ts', 'serve', 'events'], {
     env: {
       ...process.env,
       NODE_OPTIONS: '',
@@ -122,5 +122,8 @@ it('every event is delivered after the delivering replica is killed mid-send', a
   const list = await fetch(`${second.url}/subscriptions/${subscription.id}/deliveries?status=delivered`, {
     headers: { Authorization: account.auth },
   });
-  expect(((await list.json()) as { eventId: string }[]).map((d) => d.eventId).sort()).toEqual([...ids].sort());
+  const rows = (await list.json()) as { eventId: string; attempts: { statusCode: number | null }[] }[];
+  expect(rows.map((d) => d.eventId).sort()).toEqual([...ids].sort());
+  // The killed replica recorded nothing of the send it died in: each delivery's one attempt is the survivor's.
+  expect(rows.map((d) => d.attempts.map((a) => a.statusCode))).toEqual(ids.map(() => [204]));
 }, 180_000);
