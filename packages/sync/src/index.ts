@@ -6,3 +6,4 @@ export { type HttpOptions, type HttpStats, SourceHttp } from './http.js';
 export { type Quantity, type Parameter, PARAMETERS } from './parameters.js';
 export { type ConvertedField, type DecodedStep, RunConverter, readStep } from './step.js';
 export { type ConvertedStep, parseRun, readRun, runSteps, runsBefore } from './run.js';
+export { type SyncOptions, type SyncResult, runName, syncRun } from './sync.js';

@@ -5,6 +5,7 @@
 import { SyncConfigError } from './errors.js';
 import type { SourceHttp } from './http.js';
 import { type SourceFacts, checkRun } from './sources.js';
+import type { LatLonGrid } from '@fieldcast/grib2';
 import { type ConvertedField, RunConverter, readStep } from './step.js';
 
 const HOUR_MS = 3_600_000;
@@ -42,6 +43,8 @@ export function runsBefore(source: SourceFacts, nowMs: number, count: number): n
 export interface ConvertedStep {
   step: number;
   validMs: number;
+  /** The grid every field of the step is on (rows north to south). */
+  grid: LatLonGrid;
   fields: ConvertedField[];
 }
 
@@ -64,6 +67,6 @@ export async function* readRun(
   if (before !== undefined) converter.convert(await readStep(http, source, baseUrl, runMs, before));
   for (const step of steps) {
     const decoded = await readStep(http, source, baseUrl, runMs, step);
-    yield { step, validMs: runMs + step * HOUR_MS, fields: converter.convert(decoded) };
+    yield { step, validMs: runMs + step * HOUR_MS, grid: decoded.grid, fields: converter.convert(decoded) };
   }
 }

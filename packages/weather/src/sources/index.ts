@@ -2,3 +2,4 @@
 // and how the runtime opens them.
 export * from './composite-source.js';
 export * from './load-weather-source.js';
+export * from './synced-stores.js';

@@ -1,0 +1,251 @@
+/**
+ * A source's analysis store: each run's first hours, up to the next run, appended one run after
+ * another, so past hours are served from the runs' analyses
+ * (docs/decisions/0250-synced-runs-staged-then-published.md). Same layout as a run's store
+ * (docs/decisions/0014-zarr-v2-point-series-layout.md: float32, Fortran order, uncompressed, 8 x 8
+ * cells a chunk) with time chunks of 30 days, so that an append writes in place:
+ *
+ * - a cell's hours are one contiguous run in its chunk file, so a run's hours are copied from the
+ *   run's store cell by cell (one read of each run chunk, one write per cell);
+ * - chunk files are made whole, filled with NaN, so hours no run gave stay missing;
+ * - the new hours lie past the arrays' declared length until the metadata is replaced (each
+ *   `.zarray`, then `.zmetadata`, renamed into place): a reader sees the store before the append
+ *   or after it, never half of it.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { StepDataError } from './errors.js';
+import { HOURLY_AXES } from './run-store.js';
+
+const HOUR_MS = 3_600_000;
+/** Hours in a time chunk: 30 days. */
+export const ANALYSIS_TIME_CHUNK = 720;
+/** Time coordinate values per chunk: ten years of hours. */
+const COORD_CHUNK = 87_840;
+
+type Json = Record<string, unknown>;
+
+interface ArrayMeta {
+  zarray: Json & { shape: number[]; chunks: number[]; dtype: string; order: string };
+  zattrs: Json & { _ARRAY_DIMENSIONS: string[] };
+}
+
+async function readJson<T>(file: string): Promise<T> {
+  return JSON.parse(await fs.readFile(file, 'utf8')) as T;
+}
+
+async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(tmp, data);
+  await fs.rename(tmp, file);
+}
+
+/** The store's arrays with their metadata, read from `.zmetadata`. */
+async function readConsolidated(dir: string): Promise<Map<string, ArrayMeta> & { root: Json }> {
+  const { metadata } = await readJson<{ metadata: Record<string, Json> }>(path.join(dir, '.zmetadata'));
+  const arrays = new Map<string, ArrayMeta>() as Map<string, ArrayMeta> & { root: Json };
+  for (const [key, value] of Object.entries(metadata)) {
+    const m = /^(.+)\/\.zarray$/.exec(key);
+    if (m) arrays.set(m[1]!, { zarray: value as ArrayMeta['zarray'], zattrs: metadata[`${m[1]}/.zattrs`] as ArrayMeta['zattrs'] });
+  }
+  arrays.root = metadata['.zattrs'] ?? {};
+  return arrays;
+}
+
+/** Writes each array's `.zarray` and then `.zmetadata` (the commit for consolidated readers). */
+async function commit(dir: string, arrays: Map<string, ArrayMeta>, root: Json): Promise<void> {
+  const metadata: Record<string, Json> = { '.zgroup': { zarr_format: 2 }, '.zattrs': root };
+  for (const [name, { zarray, zattrs }] of arrays) {
+    metadata[`${name}/.zarray`] = zarray;
+    metadata[`${name}/.zattrs`] = zattrs;
+    await fs.mkdir(path.join(dir, name), { recursive: true });
+    await writeAtomically(path.join(dir, name, '.zarray'), JSON.stringify(zarray, null, 2));
+    await writeAtomically(path.join(dir, name, '.zattrs'), JSON.stringify(zattrs, null, 2));
+  }
+  await writeAtomically(path.join(dir, '.zgroup'), JSON.stringify({ zarr_format: 2 }));
+  await writeAtomically(path.join(dir, '.zattrs'), JSON.stringify(root, null, 2));
+  await writeAtomically(path.join(dir, '.zmetadata'), JSON.stringify({ metadata, zarr_consolidated_format: 1 }, null, 2));
+}
+
+/** A chunk file opened for writing in place, made whole (NaN) when new. */
+async function openChunk(file: string, values: number, dtype: string): Promise<fs.FileHandle> {
+  try {
+    return await fs.open(file, 'r+');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const fill = dtype === '<f8' ? new Float64Array(values).fill(NaN) : new Float32Array(values).fill(NaN);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await writeAtomically(file, new Uint8Array(fill.buffer));
+  return fs.open(file, 'r+');
+}
+
+/** Writes time coordinate values for indices [from, from + hours.length) in place. */
+async function writeTimes(dir: string, name: string, from: number, hoursSinceEpoch: Float64Array): Promise<void> {
+  for (let k = 0; k < hoursSinceEpoch.length;) {
+    const index = from + k;
+    const chunk = Math.floor(index / COORD_CHUNK);
+    const within = index - chunk * COORD_CHUNK;
+    const n = Math.min(hoursSinceEpoch.length - k, COORD_CHUNK - within);
+    const handle = await openChunk(path.join(dir, name, String(chunk)), COORD_CHUNK, '<f8');
+    try {
+      const part = hoursSinceEpoch.subarray(k, k + n);
+      await handle.write(new Uint8Array(part.buffer, part.byteOffset, part.byteLength), 0, part.byteLength, within * 8);
+    } finally {
+      await handle.close();
+    }
+    k += n;
+  }
+}
+
+export interface AnalysisAppend {
+  /** The run's store, written by writeRunStore. */
+  runStore: string;
+  /** Hours of each time axis of the run's store to take: from its start, this many. */
+  hours: number;
+  attributes: Record<string, unknown>;
+}
+
+interface RunAxis {
+  name: string;
+  startMs: number;
+  length: number;
+}
+
+/** The time axes of a store as its time coordinates give them (hourly or daily, regular by construction). */
+async function axesOf(dir: string, arrays: Map<string, ArrayMeta>): Promise<Map<string, RunAxis>> {
+  const out = new Map<string, RunAxis>();
+  for (const [name, meta] of arrays) {
+    if (meta.zattrs.axis !== 'T') continue;
+    const raw = await fs.readFile(path.join(dir, name, '0'));
+    const first = new Float64Array(raw.buffer, raw.byteOffset, 1)[0]!;
+    out.set(name, { name, startMs: first * HOUR_MS, length: meta.zarray.shape[0]! });
+  }
+  return out;
+}
+
+/**
+ * Appends the first `hours` of each hourly axis of a run's store to the analysis store at `dir`
+ * (made on the first append). Hours at or before the store's end are left as they are: a run
+ * older than the newest appended adds nothing. Returns the hours appended.
+ */
+export async function appendAnalysis(dir: string, append: AnalysisAppend): Promise<number> {
+  const run = await readConsolidated(append.runStore);
+  const runAxes = await axesOf(append.runStore, run);
+  const hourly = [...runAxes.values()].filter((a) => HOURLY_AXES.includes(a.name));
+  const exists = await fs.stat(path.join(dir, '.zmetadata')).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) await createAnalysis(dir, append.runStore, run, hourly);
+  const store = await readConsolidated(dir);
+  for (const coordinate of ['lat', 'lon'])
+    if (JSON.stringify(store.get(coordinate)?.zarray.shape) !== JSON.stringify(run.get(coordinate)?.zarray.shape))
+      throw new StepDataError(`${append.runStore} is not on the grid of the analysis store ${dir}`);
+  const storeAxes = await axesOf(dir, store);
+  let appended = 0;
+  for (const axis of hourly) {
+    const target = storeAxes.get(axis.name);
+    if (!target) continue;
+    const endMs = target.startMs + target.length * HOUR_MS;
+    // The run's hours after the store's end, up to the run's own first `hours`.
+    const skip = Math.max(0, (endMs - axis.startMs) / HOUR_MS);
+    const take = Math.min(append.hours, axis.length) - skip;
+    if (take <= 0) continue;
+    const firstMs = axis.startMs + skip * HOUR_MS;
+    const at = (firstMs - target.startMs) / HOUR_MS;
+    for (const [name, meta] of run) {
+      if (meta.zattrs._ARRAY_DIMENSIONS[0] !== axis.name || meta.zarray.shape.length !== 3 || !store.has(name)) continue;
+      await copyHours(append.runStore, dir, name, meta, store.get(name)!, skip, take, at);
+    }
+    const times = Float64Array.from(
+      { length: take + (at - target.length) },
+      (_, k) => (target.startMs + (target.length + k) * HOUR_MS) / HOUR_MS,
+    );
+    await writeTimes(dir, axis.name, target.length, times);
+    const length = at + take;
+    for (const meta of store.values()) if (meta.zattrs._ARRAY_DIMENSIONS[0] === axis.name) meta.zarray.shape[0] = length;
+    appended = Math.max(appended, take);
+  }
+  await commit(dir, store, { ...store.root, ...append.attributes });
+  return appended;
+}
+
+/** An empty analysis store with the run store's grid, variables and hourly axes (starting at the run's hours). */
+async function createAnalysis(
+  dir: string,
+  runStore: string,
+  run: Map<string, ArrayMeta> & { root: Json },
+  hourly: RunAxis[],
+): Promise<void> {
+  await fs.mkdir(dir, { recursive: true });
+  const arrays = new Map<string, ArrayMeta>();
+  for (const coordinate of ['lat', 'lon']) {
+    const meta = run.get(coordinate)!;
+    arrays.set(coordinate, meta);
+    await fs.mkdir(path.join(dir, coordinate), { recursive: true });
+    await fs.copyFile(path.join(runStore, coordinate, '0'), path.join(dir, coordinate, '0'));
+  }
+  for (const axis of hourly) {
+    const meta = run.get(axis.name)!;
+    arrays.set(axis.name, { zarray: { ...meta.zarray, shape: [0], chunks: [COORD_CHUNK] }, zattrs: { ...meta.zattrs } });
+    // The axis' first hour, so that its start survives an empty array (read back by axesOf).
+    await writeTimes(dir, axis.name, 0, Float64Array.of(axis.startMs / HOUR_MS));
+  }
+  for (const [name, meta] of run) {
+    const dims = meta.zattrs._ARRAY_DIMENSIONS;
+    if (meta.zarray.shape.length !== 3 || !hourly.some((a) => a.name === dims[0])) continue;
+    arrays.set(name, {
+      zarray: { ...meta.zarray, shape: [0, ...meta.zarray.shape.slice(1)], chunks: [ANALYSIS_TIME_CHUNK, ...meta.zarray.chunks.slice(1)] },
+      zattrs: { ...meta.zattrs },
+    });
+  }
+  await commit(dir, arrays, { ...run.root });
+}
+
+/**
+ * Copies hours [skip, skip + take) of array `name` of the run's store (one time chunk, Fortran
+ * order) to hours [at, at + take) of the analysis store's array, cell by cell.
+ */
+async function copyHours(
+  runDir: string,
+  dir: string,
+  name: string,
+  runMeta: ArrayMeta,
+  meta: ArrayMeta,
+  skip: number,
+  take: number,
+  at: number,
+): Promise<void> {
+  const [nt, nLat, nLon] = runMeta.zarray.shape as [number, number, number];
+  const [ct, cLat, cLon] = runMeta.zarray.chunks as [number, number, number];
+  const [at0, aLat, aLon] = meta.zarray.chunks as [number, number, number];
+  if (ct !== nt || runMeta.zarray.order !== 'F' || meta.zarray.order !== 'F' || aLat !== cLat || aLon !== cLon)
+    throw new StepDataError(`${name}: the run's store and the analysis are not both in the point-series layout`);
+  for (let ci = 0; ci < Math.ceil(nLat / cLat); ci++)
+    for (let cj = 0; cj < Math.ceil(nLon / cLon); cj++) {
+      const chunk = await fs.readFile(path.join(runDir, name, `0.${ci}.${cj}`));
+      const series = new Float32Array(chunk.buffer, chunk.byteOffset, chunk.byteLength / 4);
+      for (let k = 0; k < take;) {
+        const index = at + k;
+        const tc = Math.floor(index / at0);
+        const within = index - tc * at0;
+        const n = Math.min(take - k, at0 - within);
+        const handle = await openChunk(path.join(dir, name, `${tc}.${ci}.${cj}`), at0 * cLat * cLon, '<f4');
+        try {
+          for (let cell = 0; cell < cLat * cLon; cell++) {
+            const part = series.subarray(cell * ct + skip + k, cell * ct + skip + k + n);
+            await handle.write(
+              new Uint8Array(part.buffer, part.byteOffset, part.byteLength),
+              0,
+              part.byteLength,
+              (cell * at0 + within) * 4,
+            );
+          }
+        } finally {
+          await handle.close();
+        }
+        k += n;
+      }
+    }
+}

@@ -1,0 +1,144 @@
+/**
+ * A run's steps as they arrive, each in a file of its own under the run's staging directory
+ * (docs/decisions/0250-synced-runs-staged-then-published.md): the converted fields of one step,
+ * written beside and renamed into place, so after a kill a step is there whole or not at all and
+ * a resumed sync fetches only the steps that are not. The run's store is made from these files
+ * once every step is in (run-store.ts).
+ *
+ * A file: 4 bytes little-endian header length, the header (JSON: grid and fields), then each
+ * field's values as float32 little-endian, rows north to south as the GRIB grid holds them.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { LatLonGrid } from '@fieldcast/grib2';
+import type { VariableId } from '@fieldcast/weather';
+import { StepDataError } from './errors.js';
+import type { ConvertedStep } from './run.js';
+
+export interface StagedGrid {
+  ni: number;
+  nj: number;
+  lat0: number;
+  lon0: number;
+  dLat: number;
+  dLon: number;
+}
+
+export interface StagedField {
+  variable: VariableId;
+  startMs: number;
+  endMs: number;
+}
+
+export interface StagedStep {
+  step: number;
+  file: string;
+  grid: StagedGrid;
+  fields: StagedField[];
+  /** Byte offset of the first field's values. */
+  dataOffset: number;
+}
+
+const STEP_FILE = /^step-(\d{3,4})\.f32$/;
+
+const stepFile = (dir: string, step: number) => path.join(dir, `step-${String(step).padStart(3, '0')}.f32`);
+
+export function gridOf(g: LatLonGrid | StagedGrid): StagedGrid {
+  return { ni: g.ni, nj: g.nj, lat0: g.lat0, lon0: g.lon0, dLat: g.dLat, dLon: g.dLon };
+}
+
+export const sameGrid = (a: StagedGrid, b: StagedGrid) =>
+  a.ni === b.ni && a.nj === b.nj && a.lat0 === b.lat0 && a.lon0 === b.lon0 && a.dLat === b.dLat && a.dLon === b.dLon;
+
+const describeGrid = (g: StagedGrid) => `${g.ni} x ${g.nj} from ${g.lat0}, ${g.lon0} by ${g.dLat}, ${g.dLon}`;
+
+async function readHeader(file: string): Promise<Omit<StagedStep, 'step' | 'file'>> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const size = Buffer.alloc(4);
+    await handle.read(size, 0, 4, 0);
+    const length = size.readUInt32LE(0);
+    const text = Buffer.alloc(length);
+    await handle.read(text, 0, length, 4);
+    const header = JSON.parse(text.toString('utf8')) as { grid: StagedGrid; fields: StagedField[] };
+    return { grid: header.grid, fields: header.fields, dataOffset: 4 + length };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The steps staged in `dir`, in step order (none when the directory does not exist). */
+export async function stagedSteps(dir: string): Promise<StagedStep[]> {
+  const names = await fs.readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [] as string[];
+    throw error;
+  });
+  const steps: StagedStep[] = [];
+  for (const name of names) {
+    const m = STEP_FILE.exec(name);
+    if (!m) continue;
+    const file = path.join(dir, name);
+    steps.push({ step: Number(m[1]), file, ...(await readHeader(file)) });
+  }
+  return steps.sort((a, b) => a.step - b.step);
+}
+
+/**
+ * Writes one converted step whole (a temporary file, flushed, then renamed); refused when its grid
+ * is not the run's (the grid of the steps staged before it). Returns the bytes written.
+ */
+export async function stageStep(dir: string, step: ConvertedStep, runGrid: StagedGrid | null): Promise<number> {
+  const grid = gridOf(step.grid);
+  if (runGrid && !sameGrid(grid, runGrid))
+    throw new StepDataError(`step ${step.step} h is on a ${describeGrid(grid)} grid, the run's steps on ${describeGrid(runGrid)}`);
+  const n = grid.ni * grid.nj;
+  for (const f of step.fields)
+    if (f.values.length !== n) throw new StepDataError(`step ${step.step} h: ${f.variable} has ${f.values.length} values, the grid ${n}`);
+  const header = Buffer.from(
+    JSON.stringify({ grid, fields: step.fields.map(({ variable, startMs, endMs }) => ({ variable, startMs, endMs })) }),
+    'utf8',
+  );
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(header.length, 0);
+  await fs.mkdir(dir, { recursive: true });
+  const target = stepFile(dir, step.step);
+  const tmp = `${target}.${process.pid}.tmp`;
+  const handle = await fs.open(tmp, 'w');
+  let bytes = 4 + header.length;
+  try {
+    await handle.write(size);
+    await handle.write(header);
+    for (const f of step.fields) {
+      const data = Buffer.from(f.values.buffer, f.values.byteOffset, f.values.byteLength);
+      // Float32Array is the platform's byte order; stores and step files are little endian.
+      if (!LITTLE_ENDIAN) data.swap32();
+      await handle.write(data);
+      bytes += data.length;
+    }
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.rename(tmp, target);
+  return bytes;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Rows [row0, row1) (north to south) of field `index` of a staged step. */
+export async function readRows(
+  handle: fs.FileHandle,
+  staged: StagedStep,
+  index: number,
+  row0: number,
+  row1: number,
+): Promise<Float32Array> {
+  const { ni, nj } = staged.grid;
+  const out = new Float32Array((row1 - row0) * ni);
+  const bytes = Buffer.from(out.buffer);
+  const at = staged.dataOffset + (index * ni * nj + row0 * ni) * 4;
+  const { bytesRead } = await handle.read(bytes, 0, bytes.length, at);
+  if (bytesRead !== bytes.length) throw new StepDataError(`${staged.file} is shorter than its header says`);
+  if (!LITTLE_ENDIAN) bytes.swap32();
+  return out;
+}

@@ -1,0 +1,209 @@
+/**
+ * `fieldcast sync`: one run of one source fetched step by step into its staging directory, then
+ * published whole: the run's store, its first hours appended to the source's analysis, the
+ * registry replaced, old runs retired (docs/decisions/0250-synced-runs-staged-then-published.md).
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { readSourceRegistry, writeSourceRegistry, type SourceRegistry } from '@fieldcast/weather';
+import { appendAnalysis } from './analysis-store.js';
+import { SyncConfigError, SyncError, UpstreamError } from './errors.js';
+import { type HttpOptions, SourceHttp } from './http.js';
+import { readRun, runSteps, runsBefore } from './run.js';
+import { writeRunStore } from './run-store.js';
+import { type SourceFacts, type SourceName, SOURCES, stepUrls } from './sources.js';
+import { gridOf, stageStep, stagedSteps } from './staging.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** How long a retired store stays on disk after it left the registry: readers reload within a minute. */
+const RETIRED_GRACE_MS = 10 * 60_000;
+
+export interface SyncOptions {
+  source: SourceName;
+  baseUrl: string;
+  /** `<data dir>/sync`: one directory per source. */
+  syncDir: string;
+  /** A named run (--run); default the newest complete one. */
+  runMs?: number;
+  /** --steps A-B */
+  steps?: string;
+  now?: () => number;
+  /** FIELDCAST_SYNC_KEEP_RUNS */
+  keepRuns?: number;
+  /** FIELDCAST_SYNC_KEEP_DAYS */
+  keepDays?: number;
+  http?: Omit<HttpOptions, 'baseUrl'>;
+  /** Attempts at a run's remaining steps after the first fails (each resumes from what is staged); default 2. */
+  stepRetries?: number;
+  retryDelayMs?: number;
+  /** Accept a run whose steps are not all published yet: stage those that are and publish nothing (polling). */
+  partial?: boolean;
+  progress?: (line: string) => void;
+}
+
+export type SyncResult =
+  | { state: 'published'; runMs: number; steps: number; downloadBytes: number; storeBytes: number; seconds: number; store: string }
+  | { state: 'up-to-date'; runMs: number }
+  | { state: 'pending'; runMs: number; staged: number; of: number };
+
+/** `2026-12-03T06Z` */
+export const runName = (runMs: number) => `${new Date(runMs).toISOString().slice(0, 13)}Z`;
+const runStamp = (runMs: number) => new Date(runMs).toISOString().slice(0, 13).replace(/[-T]/g, '');
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Hours from a run to the source's next one: the run's hours its analysis holds. */
+export function hoursToNextRun(source: SourceFacts, runMs: number): number {
+  const [next] = runsBefore(source, runMs + 24 * HOUR_MS, 24 * 4)
+    .filter((t) => t > runMs)
+    .slice(-1);
+  return next === undefined ? 24 : (next - runMs) / HOUR_MS;
+}
+
+/** Is the step's inventory published? A 404 says not yet; any other failure is reported. */
+async function published(http: SourceHttp, source: SourceFacts, baseUrl: string, runMs: number, step: number): Promise<boolean> {
+  try {
+    await http.text(stepUrls(source, baseUrl, runMs, step).inventory);
+    return true;
+  } catch (error) {
+    if (error instanceof UpstreamError && error.status === 404) return false;
+    throw error;
+  }
+}
+
+/** The newest run of the last two days whose last step (of `range`) is published; for --once without --run. */
+async function newestRun(http: SourceHttp, options: SyncOptions, lastStep: (runMs: number) => number): Promise<number> {
+  const source = SOURCES[options.source];
+  const now = (options.now ?? Date.now)();
+  for (const runMs of runsBefore(source, now, 8)) {
+    if (await published(http, source, options.baseUrl, runMs, lastStep(runMs))) return runMs;
+    if (options.partial && (await published(http, source, options.baseUrl, runMs, runSteps(source, runMs, options.steps)[0]!)))
+      return runMs;
+  }
+  throw new SyncError(`${options.source}: no run of the last two days is published at ${options.baseUrl}`);
+}
+
+/** One sync: the named or newest run, resumed from its staged steps. */
+export async function syncRun(options: SyncOptions): Promise<SyncResult> {
+  const source = SOURCES[options.source];
+  const progress = options.progress ?? (() => {});
+  const http = new SourceHttp({ ...options.http, baseUrl: options.baseUrl });
+  const started = Date.now();
+  const runMs = options.runMs ?? (await newestRun(http, options, (r) => runSteps(source, r, options.steps).at(-1)!));
+  const steps = runSteps(source, runMs, options.steps);
+  const sourceDir = path.join(options.syncDir, source.name);
+  const registry = await readSourceRegistry(sourceDir, source.name);
+  const name = runName(runMs);
+  const done = registry.runs.find((r) => Date.parse(r.run) === runMs);
+  if (done && steps.every((s) => done.steps.includes(s))) {
+    progress(`${source.name} ${name}: already synced`);
+    return { state: 'up-to-date', runMs };
+  }
+  const staging = path.join(sourceDir, 'staging', runStamp(runMs));
+  const retries = options.stepRetries ?? 2;
+  for (let attempt = 0; ; attempt++) {
+    const staged = await stagedSteps(staging);
+    const have = new Set(staged.map((s) => s.step));
+    const firstMissing = steps.findIndex((s) => !have.has(s));
+    if (firstMissing < 0) break;
+    if (attempt === 0 && firstMissing > 0)
+      progress(`${source.name} ${name}: resuming at step ${steps[firstMissing]} h (${firstMissing} staged)`);
+    const remaining = steps.slice(firstMissing);
+    let runGrid = staged[0] ? gridOf(staged[0].grid) : null;
+    try {
+      if (options.partial && !(await published(http, source, options.baseUrl, runMs, remaining[0]!)))
+        return { state: 'pending', runMs, staged: firstMissing, of: steps.length };
+      for await (const step of readRun(http, source, options.baseUrl, runMs, remaining)) {
+        const before = Date.now();
+        const bytes = await stageStep(staging, step, runGrid);
+        runGrid ??= gridOf(step.grid);
+        const k = steps.indexOf(step.step) + 1;
+        const mb = http.stats.bytes / 1e6;
+        const rate = mb / Math.max(1e-3, (Date.now() - started) / 1000);
+        progress(
+          `${source.name} ${name} step ${step.step} h (${k}/${steps.length}): ${mb.toFixed(1)} MB fetched, ${rate.toFixed(1)} MB/s, ${(bytes / 1e6).toFixed(1)} MB staged in ${Date.now() - before} ms`,
+        );
+        if (options.partial && k < steps.length && !(await published(http, source, options.baseUrl, runMs, steps[k]!)))
+          return { state: 'pending', runMs, staged: k, of: steps.length };
+      }
+    } catch (error) {
+      if (!(error instanceof SyncError) || error instanceof SyncConfigError || attempt >= retries) throw error;
+      progress(`${source.name} ${name}: ${error.message}; retrying (${attempt + 1} of ${retries})`);
+      await sleep(options.retryDelayMs ?? 30_000);
+    }
+  }
+
+  const staged = (await stagedSteps(staging)).filter((s) => steps.includes(s.step));
+  const runsDir = path.join(sourceDir, 'runs');
+  await fs.mkdir(runsDir, { recursive: true });
+  const storePath = path.join(runsDir, `${runStamp(runMs)}.zarr`);
+  const attributes = {
+    product: source.name,
+    title: `${source.name} run ${name}`,
+    source: options.baseUrl,
+    run: new Date(runMs).toISOString(),
+  };
+  const summary = await writeRunStore(storePath, staged, { runMs, attributes: { ...attributes, id: `${source.name}-${runStamp(runMs)}` } });
+  const analysisPath = path.join(sourceDir, 'analysis.zarr');
+  await appendAnalysis(analysisPath, {
+    runStore: storePath,
+    hours: hoursToNextRun(source, runMs),
+    attributes: { product: source.name, title: `${source.name} analysis`, id: `${source.name}-analysis`, source: options.baseUrl },
+  });
+  await publish(
+    sourceDir,
+    registry,
+    {
+      run: new Date(runMs).toISOString(),
+      path: path.relative(sourceDir, storePath),
+      steps: [...steps],
+      syncedAt: new Date((options.now ?? Date.now)()).toISOString(),
+    },
+    options,
+  );
+  await fs.rm(staging, { recursive: true, force: true });
+  const seconds = (Date.now() - started) / 1000;
+  progress(
+    `${source.name} ${name}: ${steps.length} steps, ${(http.stats.bytes / 1e6).toFixed(1)} MB fetched in ${seconds.toFixed(1)} s, store ${(summary.bytes / 1e6).toFixed(1)} MB`,
+  );
+  return {
+    state: 'published',
+    runMs,
+    steps: steps.length,
+    downloadBytes: http.stats.bytes,
+    storeBytes: summary.bytes,
+    seconds,
+    store: storePath,
+  };
+}
+
+/**
+ * The registry with the new run in, runs past FIELDCAST_SYNC_KEEP_RUNS retired, and retired
+ * stores removed once readers have had time to let them go.
+ */
+async function publish(
+  sourceDir: string,
+  registry: SourceRegistry,
+  run: SourceRegistry['runs'][number],
+  options: SyncOptions,
+): Promise<void> {
+  const nowMs = (options.now ?? Date.now)();
+  const keep = options.keepRuns ?? 8;
+  const runs = [run, ...registry.runs.filter((r) => r.run !== run.run)].sort((a, b) => Date.parse(b.run) - Date.parse(a.run));
+  // A run older than the analysis keeps is not served either.
+  const oldest = nowMs - (options.keepDays ?? 400) * DAY_MS;
+  const kept = runs.filter((r, k) => k < keep && Date.parse(r.run) >= oldest);
+  const retired = [
+    ...registry.retired,
+    ...runs.filter((r) => !kept.includes(r)).map((r) => ({ path: r.path, at: new Date(nowMs).toISOString() })),
+  ];
+  const gone = retired.filter((r) => nowMs - Date.parse(r.at) >= RETIRED_GRACE_MS && !kept.some((k) => k.path === r.path));
+  await writeSourceRegistry(sourceDir, {
+    ...registry,
+    runs: kept,
+    analysis: 'analysis.zarr',
+    retired: retired.filter((r) => !gone.includes(r)),
+  });
+  for (const r of gone) await fs.rm(path.join(sourceDir, r.path), { recursive: true, force: true });
+}
