@@ -7,6 +7,7 @@ import { productsCommand } from './products.js';
 import { serviceNamed, SERVICES, UsageError } from './services.js';
 import { serveConsole } from './console.js';
 import { runStart } from './start.js';
+import { SyncFailed, syncCommand } from './sync.js';
 
 const HELP = `fieldcast <command>
 
@@ -29,6 +30,11 @@ const HELP = `fieldcast <command>
                              CF NetCDF or GeoTIFF to a Zarr store (default out <FIELDCAST_DATA_DIR>/stores,
                              catalog <FIELDCAST_DATA_DIR>/stores.yaml); GeoTIFF also --start ISO --step-hours H
                              --variable NAME --units U --standard-name S
+
+  sync <source> [--once] [--run YYYY-MM-DDTHHZ] [--steps A-B]
+                             model runs of gfs-0p25 or ecmwf-ifs-0p25 (from FIELDCAST_SOURCE_<NAME>_URL) into
+                             <FIELDCAST_DATA_DIR>/sync, served by a running fleet within FIELDCAST_SYNC_RELOAD_MS;
+                             --once syncs the newest complete run (or --run) and exits, 2 when it fails
 
 Areas: ${SERVICES.map((s) => s.area).join(', ')}
 Environment: see README.md ("Environment").`;
@@ -64,13 +70,15 @@ async function main(argv: string[]): Promise<void> {
       return archiveCommand(args, env, print);
     case 'ingest':
       return ingestCommand(args, env, print);
+    case 'sync':
+      return syncCommand(args, env, print);
     default:
       throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
   }
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError || err instanceof ConfigError) {
+  if (err instanceof UsageError || err instanceof ConfigError || err instanceof SyncFailed) {
     process.stderr.write(`fieldcast: ${err.message}\n`);
     process.exit(2);
   }

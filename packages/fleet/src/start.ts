@@ -1,7 +1,9 @@
 import { startConsole, type RunningConsole } from '@fieldcast/console';
 import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
-import { createLogger } from '@fieldcast/kit';
+import { createLogger, type Logger } from '@fieldcast/kit';
+import { isSourceName } from '@fieldcast/sync';
+import { storesOf } from '@fieldcast/weather';
 import {
   CONSOLE,
   FleetEnv,
@@ -25,6 +27,7 @@ import { ingestDefaults } from './ingest.js';
 import { type LatticeWriter, writeLatticeInBackground } from './lattice-writer.js';
 import { ensureDemoAccount, type Credentials } from './demo-account.js';
 import { SERVICES } from './services.js';
+import { pollSource, syncDirOf, syncOptions } from './sync.js';
 
 export interface StartedFleet {
   fleet: RunningFleet;
@@ -40,12 +43,31 @@ export interface StartedFleet {
  * the stores of FIELDCAST_WEATHER_STORES, then those `fieldcast ingest` registered in
  * <data dir>/stores.yaml, before the synthetic world.
  */
-async function loadWeather(env: FleetEnv): Promise<OpenedWeather | null> {
+async function loadWeather(env: FleetEnv, logger: Logger): Promise<OpenedWeather | null> {
   if (!SERVICES.some((s) => s.needs.weather)) return null;
   return openWeather({
     storeUrls: env.FIELDCAST_WEATHER_STORES ?? [],
     storesCatalogPath: ingestDefaults(env.FIELDCAST_DATA_DIR).catalogPath,
+    // Synced stores, served again within FIELDCAST_SYNC_RELOAD_MS of a change (docs/decisions/0251-synced-stores-registry.md).
+    syncDir: syncDirOf(env.FIELDCAST_DATA_DIR),
+    reloadMs: env.FIELDCAST_SYNC_RELOAD_MS,
+    onReload: (source) => logger.info({ stores: storesOf(source) }, 'weather: synced stores changed'),
+    onReloadError: (error) => logger.error({ err: error }, 'weather: synced stores could not be opened; serving the ones before'),
   });
+}
+
+/** Pollers of the sources in FIELDCAST_SYNC_SOURCES (unset: none), stopped with the fleet. */
+function startSyncPollers(env: FleetEnv, logger: Logger): () => Promise<void> {
+  const abort = new AbortController();
+  const running = env.FIELDCAST_SYNC_SOURCES.filter(isSourceName).map((source) =>
+    pollSource(syncOptions(source, env), env.FIELDCAST_SYNC_POLL_MS, (line) => logger.info(`sync: ${line}`), abort.signal).catch(
+      (error: unknown) => logger.error({ err: error }, `sync: ${source} poller stopped`),
+    ),
+  );
+  return async () => {
+    abort.abort();
+    await Promise.all(running);
+  };
 }
 
 /** The in-process bus, or Kafka when KAFKA_BROKERS is set; none when no service publishes or consumes. */
@@ -75,7 +97,7 @@ export async function startFleet(
   let weather: OpenedWeather | null = null;
   const closeWeather = async () => weather?.close();
   try {
-    weather = await loadWeather(env);
+    weather = await loadWeather(env, logger);
     // One catalog for every area that declares it, with its YAML override (docs/architecture.md §6).
     const catalog = SERVICES.some((s) => s.needs.catalog) ? await openCatalog(env.FIELDCAST_CATALOG) : undefined;
     const db = embedded ? await dir.open() : await openDatabase({ url: env.DATABASE_URL! });
@@ -126,7 +148,9 @@ export async function startFleet(
       throw err;
     }
     const lattice = weather && options.latticeCommand ? writeLatticeInBackground(options.latticeCommand, print) : null;
+    const stopSync = startSyncPollers(env, logger);
     fleet.stop = async () => {
+      await stopSync();
       await lattice?.stop();
       await webConsole.stop();
       await stop();

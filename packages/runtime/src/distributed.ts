@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { KafkaTransport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
@@ -25,8 +26,17 @@ export async function serveDistributed(service: Service, env: NodeJS.ProcessEnv 
     );
   }
   const logger = createLogger({ level: config.LOG_LEVEL, name: service.area });
-  // Pods read stores over HTTP or from a mounted volume (FIELDCAST_WEATHER_STORES); no data dir catalog here.
-  const weather = service.needs.weather ? await openWeather({ storeUrls: config.FIELDCAST_WEATHER_STORES ?? [] }) : undefined;
+  // Pods read stores over HTTP or from a mounted volume (FIELDCAST_WEATHER_STORES), and the synced
+  // stores on the data dir's volume (docs/decisions/0251-synced-stores-registry.md); no ingest catalog here.
+  const weather = service.needs.weather
+    ? await openWeather({
+        storeUrls: config.FIELDCAST_WEATHER_STORES ?? [],
+        syncDir: join(config.FIELDCAST_DATA_DIR, 'sync'),
+        reloadMs: config.FIELDCAST_SYNC_RELOAD_MS,
+        onReload: () => logger.info('weather: synced stores changed'),
+        onReloadError: (error) => logger.error({ err: error }, 'weather: synced stores could not be opened; serving the ones before'),
+      })
+    : undefined;
   for (const line of weather?.description ?? []) logger.info(`weather: ${line}`);
   const catalog = service.needs.catalog ? await openCatalog(config.FIELDCAST_CATALOG) : undefined;
   const db = await openDatabase({ url: config.DATABASE_URL! });

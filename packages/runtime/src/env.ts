@@ -108,6 +108,28 @@ export const FleetEnv = z.object({
    * whether services' clock-driven work (frame announcements, forecast events) runs in this
    * process (docs/decisions/0180-background-tasks.md); off for a replica that only answers requests
    */
+  /** base URLs of the upstream archives `fieldcast sync` reads (docs/decisions/0230-sync-sources-and-variables.md); unset: the public archive */
+  FIELDCAST_SOURCE_GFS_0P25_URL: optionalString,
+  FIELDCAST_SOURCE_ECMWF_IFS_0P25_URL: optionalString,
+  /** sources `fieldcast start` and `fieldcast serve sync` keep synced, comma-separated; unset: none, nothing is fetched */
+  FIELDCAST_SYNC_SOURCES: optionalString
+    .transform((v) =>
+      v
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [],
+    )
+    .refine((list) => list.every((s) => s === 'gfs-0p25' || s === 'ecmwf-ifs-0p25'), {
+      message: 'must be comma-separated source names: gfs-0p25, ecmwf-ifs-0p25',
+    }),
+  /** forecast runs kept per source, and days of analysis kept (docs/decisions/0250-synced-runs-staged-then-published.md) */
+  FIELDCAST_SYNC_KEEP_RUNS: z.coerce.number().int().min(1).default(8),
+  FIELDCAST_SYNC_KEEP_DAYS: z.coerce.number().int().min(1).default(400),
+  /** how often the sync poller looks for new steps, and serving processes for a changed registry, ms */
+  FIELDCAST_SYNC_POLL_MS: z.coerce.number().int().min(1000).default(300_000),
+  FIELDCAST_SYNC_RELOAD_MS: z.coerce.number().int().min(100).default(15_000),
   FIELDCAST_BACKGROUND: z
     .enum(['on', 'off'], { error: 'must be on or off' })
     .default('on')

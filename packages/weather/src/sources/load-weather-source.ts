@@ -7,6 +7,8 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompositeSource } from './composite-source.js';
+import { ReloadingSource } from './reloading-source.js';
+import { registriesStamp, syncedStorePaths } from './synced-stores.js';
 import type { GridSource } from '../grid/grid-source.js';
 import { readIngestedStores } from '../ingest/store-catalog.js';
 import { SyntheticSource } from '../synthetic/synthetic-source.js';
@@ -26,6 +28,16 @@ export interface LoadWeatherSourceOptions {
   now?: () => number;
   /** decoded-chunk cache per store, bytes (ZarrSource's default when omitted) */
   cacheBytes?: number;
+  /**
+   * the synced stores' directory (`<data dir>/sync`, docs/decisions/0251-synced-stores-registry.md):
+   * its registries' stores come after the others, and the source is made again when they change
+   */
+  syncDir?: string;
+  /** how often to look for a changed registry, ms (default 15 s) */
+  reloadMs?: number;
+  /** told when the synced stores served change, or a reload fails (the stores served stay) */
+  onReload?: (source: GridSource) => void;
+  onReloadError?: (error: unknown) => void;
 }
 
 /** A local path absolute, a file: URL as its path, an http(s) URL as written. */
@@ -44,7 +56,37 @@ function normaliseLocation(location: string): string {
  */
 export async function loadWeatherSource(options: LoadWeatherSourceOptions = {}): Promise<GridSource> {
   const synthetic = new SyntheticSource(options.now ? { now: options.now } : {});
-  const wanted: Array<{ location: string; from?: string }> = [];
+  if (!options.syncDir) return openComposite(await configuredStores(options), synthetic, new Map(), options);
+  const syncDir = options.syncDir;
+  const configured = await configuredStores(options);
+  const open = new Map<string, ZarrSource>();
+  const source = await ReloadingSource.open({
+    load: async () => {
+      const synced = (await syncedStorePaths(syncDir)).map((location) => ({ location, from: `${syncDir} (synced)` }));
+      return openComposite([...configured, ...synced], synthetic, open, options);
+    },
+    stamp: () => registriesStamp(syncDir),
+    dropped: (previous, next) => {
+      const kept = new Set(storesOf(next) ?? []);
+      const gone = (storesOf(previous) ?? []).filter((l) => !kept.has(l));
+      return gone.flatMap((l) => {
+        const s = open.get(l);
+        open.delete(l);
+        return s ? [s] : [];
+      });
+    },
+    ...(options.onReload ? { onReload: options.onReload } : {}),
+    ...(options.onReloadError ? { onError: options.onReloadError } : {}),
+  });
+  source.watch(options.reloadMs ?? 15_000);
+  return source;
+}
+
+type Wanted = Array<{ location: string; from?: string }>;
+
+/** FIELDCAST_WEATHER_STORES' stores, then those of the catalog of ingested stores. */
+async function configuredStores(options: LoadWeatherSourceOptions): Promise<Wanted> {
+  const wanted: Wanted = [];
   for (const url of options.storeUrls ?? []) wanted.push({ location: normaliseLocation(url) });
   if (options.storesCatalogPath) {
     let entries;
@@ -55,27 +97,47 @@ export async function loadWeatherSource(options: LoadWeatherSourceOptions = {}):
     }
     for (const e of entries) wanted.push({ location: normaliseLocation(e.path), from: `${options.storesCatalogPath} (store ${e.id})` });
   }
+  return wanted;
+}
+
+/** The stores in front of the synthetic world; `open` holds stores opened before, reused (and new ones added to it). */
+async function openComposite(
+  wanted: Wanted,
+  synthetic: SyntheticSource,
+  open: Map<string, ZarrSource>,
+  options: LoadWeatherSourceOptions,
+): Promise<GridSource> {
   const stores: ZarrSource[] = [];
   const opened = new Set<string>();
+  const fresh: ZarrSource[] = [];
   try {
     for (const { location, from } of wanted) {
       if (opened.has(location)) continue;
       opened.add(location);
+      const before = open.get(location);
+      if (before) {
+        stores.push(before);
+        continue;
+      }
       try {
-        stores.push(await ZarrSource.open(location, options.cacheBytes !== undefined ? { cacheBytes: options.cacheBytes } : {}));
+        const store = await ZarrSource.open(location, options.cacheBytes !== undefined ? { cacheBytes: options.cacheBytes } : {});
+        fresh.push(store);
+        stores.push(store);
       } catch (err) {
         throw new WeatherStoreError(`cannot open the Zarr store ${location}${from ? ` (from ${from})` : ''}: ${(err as Error).message}`);
       }
     }
   } catch (err) {
-    await Promise.all(stores.map((s) => s.close()));
+    await Promise.all(fresh.map((s) => s.close()));
     throw err;
   }
+  for (const s of fresh) open.set(s.location, s);
   return stores.length === 0 ? synthetic : new CompositeSource([...stores, synthetic]);
 }
 
 /** One line per store a source serves (id, location, variables, days), for start-up output. */
-export function describeWeatherSource(source: GridSource): string[] {
+export function describeWeatherSource(served: GridSource): string[] {
+  const source = served instanceof ReloadingSource ? served.source : served;
   const stores = source instanceof CompositeSource ? source.sources.filter((s): s is ZarrSource => s instanceof ZarrSource) : [];
   if (stores.length === 0) return [`synthetic world only (${source.label})`];
   const iso = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z');
@@ -101,7 +163,8 @@ export function describeWeatherSource(source: GridSource): string[] {
  * in front of it, as loadWeatherSource makes them. Any other source (a test's hand-made grid)
  * cannot be opened again: undefined, and its work stays on the event loop.
  */
-export function storesOf(source: GridSource): string[] | undefined {
+export function storesOf(served: GridSource): string[] | undefined {
+  const source = served instanceof ReloadingSource ? served.source : served;
   if (source instanceof SyntheticSource) return [];
   if (!(source instanceof CompositeSource)) return undefined;
   const parts = source.sources;

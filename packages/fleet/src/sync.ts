@@ -1,0 +1,117 @@
+/**
+ * `fieldcast sync <source> [--once] [--run YYYY-MM-DDTHHZ] [--steps A-B]`: upstream model runs into
+ * the data dir's synced stores (docs/architecture.md §6; @fieldcast/sync does the work,
+ * docs/decisions/0250-synced-runs-staged-then-published.md has the rules). With --once: one run,
+ * exit 0, or exit 2 naming what failed. Without: polls, staging each new run's steps as they
+ * appear and publishing it when whole. A serving process picks the registry's change up by itself
+ * (docs/decisions/0251-synced-stores-registry.md), so this never touches the database.
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { FleetEnv } from '@fieldcast/runtime';
+import {
+  type SourceName,
+  type SyncOptions,
+  SyncError,
+  isSourceName,
+  parseRun,
+  runName,
+  sourceBaseUrl,
+  syncRun,
+  SOURCES,
+} from '@fieldcast/sync';
+import { UsageError } from './services.js';
+
+type Print = (line: string) => void;
+
+export const SYNC_USAGE = `usage: fieldcast sync <source> [--once] [--run YYYY-MM-DDTHHZ] [--steps A-B]; sources: ${Object.keys(SOURCES).join(', ')}`;
+
+/** Where synced stores and their registries live. */
+export const syncDirOf = (dataDir: string) => join(dataDir, 'sync');
+
+type SyncEnv = Pick<
+  FleetEnv,
+  | 'FIELDCAST_DATA_DIR'
+  | 'FIELDCAST_SOURCE_GFS_0P25_URL'
+  | 'FIELDCAST_SOURCE_ECMWF_IFS_0P25_URL'
+  | 'FIELDCAST_SYNC_KEEP_RUNS'
+  | 'FIELDCAST_SYNC_KEEP_DAYS'
+  | 'FIELDCAST_SYNC_POLL_MS'
+>;
+
+/** The options of a sync of `source` from the environment (base URL, retention, where). */
+export function syncOptions(source: SourceName, env: SyncEnv): SyncOptions {
+  const urls = {
+    FIELDCAST_SOURCE_GFS_0P25_URL: env.FIELDCAST_SOURCE_GFS_0P25_URL,
+    FIELDCAST_SOURCE_ECMWF_IFS_0P25_URL: env.FIELDCAST_SOURCE_ECMWF_IFS_0P25_URL,
+  };
+  return {
+    source,
+    baseUrl: sourceBaseUrl(source, urls),
+    syncDir: syncDirOf(env.FIELDCAST_DATA_DIR),
+    keepRuns: env.FIELDCAST_SYNC_KEEP_RUNS,
+    keepDays: env.FIELDCAST_SYNC_KEEP_DAYS,
+  };
+}
+
+/** A sync that failed: exit 2 with this message (cli.ts). */
+export class SyncFailed extends Error {
+  override name = 'SyncFailed';
+}
+
+export async function syncCommand(args: string[], env: SyncEnv, print: Print, signal?: AbortSignal): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { once: { type: 'boolean', default: false }, run: { type: 'string' }, steps: { type: 'string' } },
+    });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n${SYNC_USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  const name = positionals[0];
+  if (positionals.length !== 1 || !name) throw new UsageError(SYNC_USAGE);
+  if (!isSourceName(name)) throw new UsageError(`unknown source "${name}"\n${SYNC_USAGE}`);
+  let options: SyncOptions;
+  try {
+    options = { ...syncOptions(name, env), progress: print };
+    if (values.run) options.runMs = parseRun(SOURCES[name], values.run);
+    if (values.steps) options.steps = values.steps;
+  } catch (err) {
+    if (err instanceof SyncError) throw new UsageError(err.message);
+    throw err;
+  }
+  if (values.once) {
+    try {
+      await syncRun(options);
+    } catch (err) {
+      if (err instanceof SyncError) throw new SyncFailed(`${name}${options.runMs ? ` ${runName(options.runMs)}` : ''}: ${err.message}`);
+      throw err;
+    }
+    return;
+  }
+  await pollSource(options, env.FIELDCAST_SYNC_POLL_MS, print, signal);
+}
+
+/**
+ * Syncs a source's newest run as its steps appear, every `everyMs`, until `signal` aborts: a
+ * failed pass is printed and the next runs on schedule (the staged steps stay).
+ */
+export async function pollSource(options: SyncOptions, everyMs: number, print: Print, signal?: AbortSignal): Promise<void> {
+  while (!signal?.aborted) {
+    try {
+      const result = await syncRun({ ...options, partial: true, stepRetries: 0 });
+      if (result.state === 'pending')
+        print(`${options.source} ${runName(result.runMs)}: ${result.staged} of ${result.of} steps in, waiting for the rest`);
+    } catch (err) {
+      if (!(err instanceof SyncError)) throw err;
+      print(`${options.source}: sync failed: ${err.message}`);
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, everyMs);
+      signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+  }
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FleetEnv, parseEnv } from '@fieldcast/runtime';
+import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
+import { analytic, writeGfsStep } from '../../sync/test/runs.js';
+import { startFleet, type StartedFleet } from '../src/start.js';
+import { syncCommand } from '../src/sync.js';
+
+/*
+ * A synced run reaches a user without a restart (docs/decisions/0251-synced-stores-registry.md):
+ * `fieldcast start` runs; `fieldcast sync gfs-0p25 --once` writes a run from a local archive into
+ * the same data dir; within the reload period the areas answer from it: degree days from the run's
+ * daily extremes, hourly relative humidity from its temperature and dewpoint, named by the
+ * synced product. Expected values are the analytic fields of test/runs.ts (linear in latitude,
+ * longitude and time, so bilinear and linear-in-time interpolation are exact).
+ */
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const DAY0 = Math.floor(Date.now() / DAY) * DAY - 2 * DAY;
+const RUN = DAY0 + 18 * HOUR;
+const DATE = new Date(DAY0 + DAY).toISOString().slice(0, 10);
+const PORT_BASE = 30000 + ((process.pid + 7919) % 20000);
+
+let archive: string;
+let dataDir: string;
+let server: ArchiveServer;
+let started: StartedFleet;
+let auth: string;
+const url = (area: string) => started.fleet.services.find((s) => s.area === area)!.url;
+const get = async (area: string, path: string) => {
+  const res = await fetch(`${url(area)}${path}`, { headers: { Authorization: auth } });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+
+beforeAll(async () => {
+  archive = mkdtempSync(join(tmpdir(), 'fieldcast-archive-'));
+  dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-synced-'));
+  for (let s = 0; s <= 30; s++) writeGfsStep(archive, RUN, s);
+  server = await serveArchive(archive);
+  const env = parseEnv(FleetEnv, {
+    FIELDCAST_DATA_DIR: dataDir,
+    PORT_BASE: String(PORT_BASE),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    FIELDCAST_SYNC_RELOAD_MS: '200',
+  });
+  started = await startFleet(env, { print: () => undefined });
+  auth = `Basic ${Buffer.from(`${started.demo!.applicationId}:${started.demo!.applicationKey}`).toString('base64')}`;
+}, 120_000);
+afterAll(async () => {
+  await started?.fleet.stop();
+  await server?.close();
+  rmSync(archive, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Bolton (1980) eq. 10, as the science package computes relative humidity. */
+const es = (t: number) => 6.112 * Math.exp((17.67 * t) / (t + 243.5));
+
+const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> => {
+  for (let k = 0; ; k++) {
+    const value = await read();
+    if (done(value) || k > 100) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+describe('a run synced while the fleet runs', () => {
+  it('is served within the reload period, without a restart', async () => {
+    const degreeDays = () => get('agriculture', `/growing-degree-days/46/10.5?start=${DATE}&end=${DATE}`);
+    const before = await degreeDays();
+    expect(before.status).toBe(200);
+
+    const lines: string[] = [];
+    const env = parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, FIELDCAST_SOURCE_GFS_0P25_URL: server.baseUrl });
+    const run = new Date(RUN).toISOString().slice(0, 13) + 'Z';
+    await syncCommand(['gfs-0p25', '--once', '--run', run, '--steps', '0-30'], env, (l) => lines.push(l));
+    expect(lines.at(-1)).toMatch(/31 steps/);
+
+    // The local solar day at 10.5 E starts 42 minutes before 00:00Z; the run warms 0.25 K an hour.
+    const ws = (DAY0 + DAY - (10.5 / 15) * HOUR - RUN) / HOUR;
+    const tmax = analytic.temperatureK(46, 10.5, ws + 24) - 273.15;
+    const tmin = analytic.temperatureK(46, 10.5, ws) - 273.15;
+    const expected = Math.round(Math.max(0, (tmax + tmin) / 2 - 10) * 10) / 10;
+    const after = await until(degreeDays, (r) => r.body.degreeDays === expected);
+    expect(after.body.degreeDays).toBe(expected);
+    expect(before.body.degreeDays).not.toBe(expected);
+
+    const start = new Date(RUN + 6 * HOUR).toISOString().slice(0, 19) + 'Z';
+    const end = new Date(RUN + 9 * HOUR).toISOString().slice(0, 19) + 'Z';
+    const rh = await get('insight', `/hourly-relative-humidity/45.6/10.3?start=${start}&end=${end}`);
+    expect(rh.status).toBe(200);
+    const series = rh.body.series as Array<{ value: number; products: string[] }>;
+    expect(series).toHaveLength(4);
+    series.forEach((entry, h) => {
+      // The hour's mean temperature and dewpoint: the analytic fields half an hour in.
+      const t = analytic.temperatureK(45.6, 10.3, 6 + h + 0.5) - 273.15;
+      const td = analytic.dewpointK(45.6, 10.3, 6 + h + 0.5) - 273.15;
+      expect(entry.value).toBeCloseTo((100 * es(td)) / es(t), 1);
+      expect(entry.products).toEqual(['gfs-0p25']);
+    });
+  }, 60_000);
+});
