@@ -71,7 +71,7 @@ export function gfsPath(runMs: number, step: number): string {
 }
 
 /** One GFS step: needed messages among unneeded ones, in NCEP's parameter numbers. */
-export function writeGfsStep(root: string, runMs: number, step: number): string {
+export function writeGfsStep(root: string, runMs: number, step: number, grid: GridSpec = GFS_GRID): string {
   const fcst = step === 0 ? 'anl' : `${step} hour fcst`;
   const t0 = gfsIntervalStart(step);
   const over = (kind: string) => `${t0}-${step} hour ${kind} fcst`;
@@ -135,7 +135,7 @@ export function writeGfsStep(root: string, runMs: number, step: number): string 
     );
   }
   const path = join(root, gfsPath(runMs, step));
-  const { offsets } = writeFile(path, GFS_GRID, runMs, step, messages);
+  const { offsets } = writeFile(path, grid, runMs, step, messages);
   const t = new Date(runMs);
   const d = `d=${ymd(t)}${pad(t.getUTCHours())}`;
   writeFileSync(`${path}.idx`, messages.map((m, k) => `${k + 1}:${offsets[k]}:${d}:${m.idx}:\n`).join(''));

@@ -1,0 +1,98 @@
+/**
+ * Bad upstream data (a truncated file, an inventory that does not match its file, a step on
+ * another grid, a missing step, HTTP errors): the step is retried, then the sync fails naming it;
+ * nothing of the bad run is published and the last good run stays served.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSourceRegistry, syncedStorePaths } from '@fieldcast/weather';
+import { MessageRangeError, StepDataError, UpstreamError, syncRun } from '../src/index.js';
+import { type ArchiveServer, serveArchive } from './archive-server.js';
+import { GFS_GRID, gfsPath, writeGfsStep } from './runs.js';
+
+const HOUR = 3_600_000;
+const GOOD = Date.UTC(2026, 11, 1, 0);
+const bad = (k: number) => GOOD + 6 * HOUR * (k + 1);
+
+let archive: string;
+let data: string;
+let server: ArchiveServer;
+
+beforeAll(async () => {
+  archive = mkdtempSync(join(tmpdir(), 'sync-faults-'));
+  data = mkdtempSync(join(tmpdir(), 'sync-faults-data-'));
+  for (const run of [GOOD, bad(0), bad(1), bad(2), bad(3), bad(4)]) for (let s = 0; s <= 3; s++) writeGfsStep(archive, run, s);
+  server = await serveArchive(archive);
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(archive, { recursive: true, force: true });
+  rmSync(data, { recursive: true, force: true });
+});
+
+const sync = (runMs: number, lines: string[] = []) =>
+  syncRun({
+    source: 'gfs-0p25',
+    baseUrl: server.baseUrl,
+    syncDir: join(data, 'sync'),
+    runMs,
+    steps: '0-3',
+    http: { retries: 1, backoffMs: 5, timeoutMs: 2000 },
+    stepRetries: 1,
+    retryDelayMs: 5,
+    progress: (l) => lines.push(l),
+  });
+
+/** The sync of `runMs` fails with `error`, after a retry, and leaves the good run served and nothing of its own. */
+async function expectFailure(runMs: number, error: unknown, message: RegExp) {
+  const lines: string[] = [];
+  const thrown = await sync(runMs, lines).catch((e: unknown) => e);
+  expect(thrown).toBeInstanceOf(error as never);
+  expect((thrown as Error).message).toMatch(message);
+  expect(lines.some((l) => /retrying \(1 of 1\)/.test(l))).toBe(true);
+  const registry = await readSourceRegistry(join(data, 'sync', 'gfs-0p25'), 'gfs-0p25');
+  expect(registry.runs.map((r) => Date.parse(r.run))).toEqual([GOOD]);
+  expect((await syncedStorePaths(join(data, 'sync')))[0]).toMatch(/2026120100\.zarr$/);
+  const stamp = new Date(runMs).toISOString().slice(0, 13).replace(/[-T]/g, '');
+  expect(existsSync(join(data, 'sync', 'gfs-0p25', 'runs', `${stamp}.zarr`))).toBe(false);
+}
+
+describe('bad upstream data', () => {
+  beforeAll(async () => {
+    expect(await sync(GOOD)).toMatchObject({ state: 'published' });
+  });
+
+  it('a truncated file', async () => {
+    const file = join(archive, gfsPath(bad(0), 2));
+    truncateSync(file, readFileSync(file).length - 200);
+    await expectFailure(bad(0), MessageRangeError, /f002 bytes \d+-: section 0 gives the message \d+ bytes, the inventory \d+/);
+  });
+
+  it('an inventory that does not match its file', async () => {
+    const idx = join(archive, `${gfsPath(bad(1), 2)}.idx`);
+    const lines = readFileSync(idx, 'utf8').split('\n');
+    // The second message starts 8 bytes later than the inventory says: the first one's range runs into it.
+    lines[1] = lines[1]!.replace(/^(\d+):(\d+):/, (_m, n: string, o: string) => `${n}:${Number(o) + 8}:`);
+    writeFileSync(idx, lines.join('\n'));
+    await expectFailure(bad(1), MessageRangeError, /f002 bytes 0-\d+: section 0 gives the message \d+ bytes, the inventory \d+/);
+  });
+
+  it("a step on a grid other than the run's", async () => {
+    writeGfsStep(archive, bad(2), 2, { ...GFS_GRID, ni: 9 });
+    await expectFailure(bad(2), StepDataError, /step 2 h is on a 9 x 5 from 46, 10 .* grid, the run's steps on 8 x 5/);
+  });
+
+  it('a missing step', async () => {
+    unlinkSync(join(archive, `${gfsPath(bad(3), 2)}.idx`));
+    await expectFailure(bad(3), UpstreamError, /f002\.idx: HTTP 404/);
+  });
+
+  it('HTTP errors: retried, then reported', async () => {
+    server.inject(`${gfsPath(bad(4), 1)}.idx`, { status: 500 }, 4);
+    await expectFailure(bad(4), UpstreamError, /f001\.idx: HTTP 500 \(2 attempts\)/);
+    // Fewer failures than attempts: the run syncs, resumed from the steps staged before.
+    server.inject(`${gfsPath(bad(4), 1)}.idx`, { status: 503 }, 1);
+    expect(await sync(bad(4))).toMatchObject({ state: 'published' });
+  });
+});
