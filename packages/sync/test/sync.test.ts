@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ZarrSource, readSourceRegistry, syncedStorePaths } from '@fieldcast/weather';
 import { syncRun } from '../src/index.js';
 import { type ArchiveServer, serveArchive } from './archive-server.js';
-import { analytic, gfsPath, writeGfsStep } from './runs.js';
+import { analytic, gfsPath, writeEcmwfStep, writeGfsStep } from './runs.js';
 
 const HOUR = 3_600_000;
 const RUN1 = Date.UTC(2026, 11, 2, 18);
@@ -31,6 +31,7 @@ beforeAll(async () => {
   for (let s = 0; s <= 30; s++) writeGfsStep(archive, RUN1, s);
   for (let s = 0; s <= 6; s++) writeGfsStep(archive, RUN2, s);
   for (const run of [RUN3, RUN4]) for (let s = 0; s <= 2; s++) writeGfsStep(archive, run, s);
+  for (const s of [0, 3, 6, 9, 12]) writeEcmwfStep(archive, RUN2, s);
   server = await serveArchive(archive);
 });
 afterAll(async () => {
@@ -132,5 +133,26 @@ describe('syncing a run', () => {
     expect((await readSourceRegistry(join(data, 'sync', 'gfs-0p25'), 'gfs-0p25')).retired.map((r) => r.path)).toEqual([
       'runs/2026120300.zarr',
     ]);
+  });
+
+  it('syncs an ECMWF run of 3-hourly steps onto hourly axes', async () => {
+    const result = await syncRun(options({ source: 'ecmwf-ifs-0p25', runMs: RUN2, steps: '0-12' }));
+    expect(result).toMatchObject({ state: 'published', steps: 5 });
+    const paths = await syncedStorePaths(join(data, 'sync'));
+    const store = await ZarrSource.open(paths.find((p) => p.includes('ecmwf-ifs-0p25/runs/'))!);
+    try {
+      const lat = 45.4;
+      const lon = -4.1;
+      const t = await store.pointSeries('air_temperature', lon, lat, { startMs: RUN2, endMs: RUN2 + 12 * HOUR });
+      // Linear in time between steps, so the analytic field at every hour.
+      t.values.forEach((v, h) => expect(v).toBeCloseTo(analytic.temperatureK(lat, lon, h) - 273.15, 2));
+      // tp accumulates from the start: each hour of (0, 3] gets the mean over those 3 hours.
+      const p = await store.pointSeries('precipitation_rate', lon, lat, { startMs: RUN2 + HOUR, endMs: RUN2 + 12 * HOUR });
+      const { c, d } = analytic.precipitation(lat);
+      p.values.forEach((v, k) => expect(v).toBeCloseTo(c + d * (3 * Math.floor(k / 3) + 1.5), 3));
+      expect(t.productOf(0)).toBe('ecmwf-ifs-0p25');
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -28,7 +28,7 @@ export const SourceRegistrySchema = z.object({
   /** Stores no longer served, removed from disk a while after (readers may still hold them). */
   retired: z.array(z.object({ path: z.string().min(1), at: z.string() })),
 });
-export type SyncedRun = z.infer<typeof SyncedRunSchema>;
+
 export type SourceRegistry = z.infer<typeof SourceRegistrySchema>;
 
 export const REGISTRY_FILE = 'registry.json';
