@@ -37,6 +37,7 @@ type SyncEnv = Pick<
   | 'FIELDCAST_SYNC_KEEP_RUNS'
   | 'FIELDCAST_SYNC_KEEP_DAYS'
   | 'FIELDCAST_SYNC_POLL_MS'
+  | 'FIELDCAST_SYNC_RETRY_MS'
 >;
 
 /** The options of a sync of `source` from the environment (base URL, retention, where). */
@@ -51,6 +52,7 @@ export function syncOptions(source: SourceName, env: SyncEnv): SyncOptions {
     syncDir: syncDirOf(env.FIELDCAST_DATA_DIR),
     keepRuns: env.FIELDCAST_SYNC_KEEP_RUNS,
     keepDays: env.FIELDCAST_SYNC_KEEP_DAYS,
+    retryDelayMs: env.FIELDCAST_SYNC_RETRY_MS,
   };
 }
 

@@ -130,6 +130,8 @@ export const FleetEnv = z.object({
   /** how often the sync poller looks for new steps, and serving processes for a changed registry, ms */
   FIELDCAST_SYNC_POLL_MS: z.coerce.number().int().min(1000).default(300_000),
   FIELDCAST_SYNC_RELOAD_MS: z.coerce.number().int().min(100).default(15_000),
+  /** wait before a failed step is tried again, ms */
+  FIELDCAST_SYNC_RETRY_MS: z.coerce.number().int().min(0).default(30_000),
   FIELDCAST_BACKGROUND: z
     .enum(['on', 'off'], { error: 'must be on or off' })
     .default('on')
