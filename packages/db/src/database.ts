@@ -121,3 +121,21 @@ async function ping(knex: Knex): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * Runs `use` holding the session advisory lock named `name` on one connection of its own, or
+ * gives null at once when another session holds it: two processes on one database never run
+ * `use` for the same name at the same time (PostgreSQL "Advisory Locks"; PGlite has one session).
+ */
+export async function withAdvisoryLock<T>(db: Database, name: string, use: () => Promise<T>): Promise<{ value: T } | null> {
+  type Queryable = { query(sql: string, params: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }> };
+  return withConnection(db.knex, async (connection: Queryable) => {
+    const { rows } = await connection.query('select pg_try_advisory_lock(hashtext($1)) as locked', [name]);
+    if (rows[0]?.locked !== true) return null;
+    try {
+      return { value: await use() };
+    } finally {
+      await connection.query('select pg_advisory_unlock(hashtext($1))', [name]);
+    }
+  });
+}

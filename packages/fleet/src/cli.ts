@@ -7,6 +7,7 @@ import { productsCommand } from './products.js';
 import { serviceNamed, SERVICES, UsageError } from './services.js';
 import { serveConsole } from './console.js';
 import { runStart } from './start.js';
+import { runServeSync } from './serve-sync.js';
 import { SyncFailed, syncCommand } from './sync.js';
 
 const HELP = `fieldcast <command>
@@ -14,6 +15,8 @@ const HELP = `fieldcast <command>
   start                      run every service in one process (embedded: PGlite + in-process bus)
   serve <area>               run one service in distributed mode (needs DATABASE_URL and KAFKA_BROKERS)
   serve console              run the web console alone, calling the areas at FIELDCAST_<AREA>_URL
+  serve sync                 keep FIELDCAST_SYNC_SOURCES synced into <FIELDCAST_DATA_DIR>/sync (needs DATABASE_URL: one
+                             replica at a time syncs a source, under a PostgreSQL advisory lock)
   migrate [area...]          migrate identity and the services' schemas
   climate-lattice            write the synthetic world's climate lattice to FIELDCAST_CACHE_DIR (a minute of
                              CPU, once), so every process and thread reads its climate instead of computing it
@@ -53,6 +56,7 @@ async function main(argv: string[]): Promise<void> {
     case 'serve': {
       if (!args[0]) throw new UsageError('usage: fieldcast serve <area>');
       if (args[0] === 'console') return serveConsole(env);
+      if (args[0] === 'sync') return runServeSync(env);
       await serveDistributed(serviceNamed(args[0]));
       return;
     }

@@ -1,0 +1,124 @@
+/**
+ * `fieldcast serve sync`: the sync poller as a process of its own (docs/decisions/0252-sync-as-a-process.md).
+ * Each pass of a source runs under a PostgreSQL advisory lock named after the source, so any
+ * number of replicas share the work and never sync one run twice at once; stores go to
+ * FIELDCAST_DATA_DIR's `sync` directory, the volume every area's replicas read
+ * (docs/decisions/0251-synced-stores-registry.md). It answers /healthz, /readyz (the database) and
+ * /metrics (passes per source and outcome) for the probes.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Database, openDatabase, withAdvisoryLock } from '@fieldcast/db';
+import { createLogger, type Logger } from '@fieldcast/kit';
+import { ConfigError, type FleetEnv } from '@fieldcast/runtime';
+import { type SourceName, type SyncResult, SyncError, isSourceName, runName, syncRun } from '@fieldcast/sync';
+import { syncOptions } from './sync.js';
+
+export interface RunningSync {
+  url: string;
+  /** one pass of every source now (each under its lock); what each did, or null when another process held its lock */
+  pass(): Promise<Array<{ source: SourceName; result: SyncResult | Error | null }>>;
+  /** passes every FIELDCAST_SYNC_POLL_MS from now on, the first at once */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+type Outcome = 'published' | 'pending' | 'up-to-date' | 'failed' | 'locked';
+
+export async function serveSync(env: FleetEnv, logger: Logger, options: { port?: number; database?: Database } = {}): Promise<RunningSync> {
+  const sources = env.FIELDCAST_SYNC_SOURCES.filter(isSourceName);
+  if (!env.DATABASE_URL && !options.database) throw new ConfigError('fieldcast serve sync needs DATABASE_URL (its lock lives there)');
+  if (sources.length === 0) throw new ConfigError('fieldcast serve sync needs FIELDCAST_SYNC_SOURCES (gfs-0p25, ecmwf-ifs-0p25)');
+  const db = options.database ?? (await openDatabase({ url: env.DATABASE_URL! }));
+  const counts = new Map<string, number>();
+  const count = (source: string, outcome: Outcome) => counts.set(`${source}\t${outcome}`, (counts.get(`${source}\t${outcome}`) ?? 0) + 1);
+
+  const passOne = async (source: SourceName): Promise<SyncResult | Error | null> => {
+    const held = await withAdvisoryLock(db, `fieldcast-sync:${source}`, async () => {
+      try {
+        return await syncRun({ ...syncOptions(source, env), partial: true, stepRetries: 0, progress: (l) => logger.info(`sync: ${l}`) });
+      } catch (error) {
+        if (!(error instanceof SyncError)) throw error;
+        logger.error({ source, err: error }, `sync: ${source} failed: ${error.message}`);
+        return error;
+      }
+    });
+    if (!held) {
+      count(source, 'locked');
+      return null;
+    }
+    const result = held.value;
+    count(source, result instanceof Error ? 'failed' : result.state);
+    if (!(result instanceof Error) && result.state === 'pending')
+      logger.info(`sync: ${source} ${runName(result.runMs)}: ${result.staged} of ${result.of} steps in`);
+    return result;
+  };
+  const pass = async () => Promise.all(sources.map(async (source) => ({ source, result: await passOne(source) })));
+
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    if (stopped) return;
+    running = pass()
+      .catch((error: unknown) => logger.error({ err: error }, 'sync: pass failed'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(schedule, env.FIELDCAST_SYNC_POLL_MS);
+      });
+  };
+
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/healthz') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    if (path === '/readyz') {
+      db.knex
+        .raw('select 1')
+        .then(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ready"}'))
+        .catch(() => res.writeHead(503, { 'content-type': 'application/json' }).end('{"status":"database unreachable"}'));
+      return;
+    }
+    if (path === '/metrics') {
+      const lines = ['# HELP fieldcast_sync_passes_total Sync passes by source and outcome', '# TYPE fieldcast_sync_passes_total counter'];
+      for (const [key, n] of counts) {
+        const [source, outcome] = key.split('\t');
+        lines.push(`fieldcast_sync_passes_total{source="${source}",outcome="${outcome}"} ${n}`);
+      }
+      return void res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(`${lines.join('\n')}\n`);
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? env.PORT ?? 8090, env.HOST ?? '0.0.0.0', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pass,
+    start: schedule,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!options.database) await db.close();
+    },
+  };
+}
+
+/** `fieldcast serve sync` until SIGTERM or SIGINT. */
+export async function runServeSync(env: FleetEnv): Promise<void> {
+  const logger = createLogger({ level: env.LOG_LEVEL, name: 'sync' });
+  const running = await serveSync(env, logger);
+  running.start();
+  logger.info(`sync: serving on ${running.url}, sources ${env.FIELDCAST_SYNC_SOURCES.join(', ')}`);
+  const stop = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}

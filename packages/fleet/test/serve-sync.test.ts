@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Database, openDatabase } from '@fieldcast/db';
+import { createLogger } from '@fieldcast/kit';
+import { FleetEnv, parseEnv } from '@fieldcast/runtime';
+import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
+import { writeGfsStep } from '../../sync/test/runs.js';
+import { type RunningSync, serveSync } from '../src/serve-sync.js';
+
+/*
+ * `fieldcast serve sync` (docs/decisions/0252-sync-as-a-process.md): a pass stages the steps of
+ * the newest run published so far and waits for the rest, counted in /metrics; probes answer.
+ * That two replicas on one PostgreSQL never pass a source at once is tests/integration/sync-lock.int.test.ts.
+ */
+const HOUR = 3_600_000;
+const RUN = Math.floor(Date.now() / (6 * HOUR)) * 6 * HOUR - 6 * HOUR;
+let archive: string;
+let dataDir: string;
+let server: ArchiveServer;
+let db: Database;
+let sync: RunningSync;
+
+beforeAll(async () => {
+  archive = mkdtempSync(join(tmpdir(), 'fieldcast-serve-sync-archive-'));
+  dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-serve-sync-'));
+  for (let s = 0; s <= 2; s++) writeGfsStep(archive, RUN, s);
+  server = await serveArchive(archive);
+  db = await openDatabase({ dataDir: null });
+  const env = parseEnv(FleetEnv, {
+    FIELDCAST_DATA_DIR: dataDir,
+    FIELDCAST_SYNC_SOURCES: 'gfs-0p25',
+    FIELDCAST_SOURCE_GFS_0P25_URL: server.baseUrl,
+    HOST: '127.0.0.1',
+  });
+  sync = await serveSync(env, createLogger({ level: 'silent' }), { port: 0, database: db });
+});
+afterAll(async () => {
+  await sync.stop();
+  await db.close();
+  await server.close();
+  rmSync(archive, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('fieldcast serve sync', () => {
+  it('stages the newest run as far as it is published, and says so in /metrics', async () => {
+    const [pass] = await sync.pass();
+    expect(pass).toMatchObject({ source: 'gfs-0p25', result: { state: 'pending', runMs: RUN, staged: 3, of: 209 } });
+    const metrics = await (await fetch(`${sync.url}/metrics`)).text();
+    expect(metrics).toContain('fieldcast_sync_passes_total{source="gfs-0p25",outcome="pending"} 1');
+  });
+
+  it('answers its probes', async () => {
+    expect((await fetch(`${sync.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${sync.url}/readyz`)).status).toBe(200);
+  });
+
+  it('refuses to start without the sources to sync', async () => {
+    const env = parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir });
+    await expect(serveSync(env, createLogger({ level: 'silent' }), { port: 0, database: db })).rejects.toThrow(
+      /needs FIELDCAST_SYNC_SOURCES/,
+    );
+  });
+});
