@@ -24,7 +24,8 @@ COPY --from=build --chown=root:root /out /app
 # Non-root, and nothing in /app is writable: runs with a read-only root filesystem. An area that
 # keeps files (the transfer area's downloads) writes them to a volume mounted on /var/lib/fieldcast,
 # owned by the service's user so a fresh named volume is too.
-RUN mkdir -p /var/lib/fieldcast && chown node:node /var/lib/fieldcast
+# The synced stores' volume (`serve sync` writes, weather areas read) is mounted on /var/lib/fieldcast-sync.
+RUN mkdir -p /var/lib/fieldcast /var/lib/fieldcast-sync && chown node:node /var/lib/fieldcast /var/lib/fieldcast-sync
 USER node
 EXPOSE 8080
 ENTRYPOINT ["node", "cli.js"]

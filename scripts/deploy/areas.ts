@@ -1,5 +1,5 @@
 // The registry of areas as the generated files see it: each area's name, port offset and the
-// topics it publishes to, whether it keeps files, in the registry's (port) order.
+// topics it publishes to, whether it keeps files and reads weather, in the registry's (port) order.
 import { SERVICES } from '@fieldcast/fleet';
 import { CONSOLE, portOf as portAt, topicsOf } from '@fieldcast/runtime';
 import type { DeployedArea } from './render.js';
@@ -9,6 +9,7 @@ export const DEPLOYED_AREAS: readonly DeployedArea[] = SERVICES.map((service) =>
   port: service.port,
   topics: topicsOf(service),
   files: service.needs.files === true,
+  weather: service.needs.weather === true,
 }));
 
 /** The port of the console or a registered area on a fleet based at `base`. */

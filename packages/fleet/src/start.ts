@@ -17,6 +17,7 @@ import {
   openWeather,
   portOf,
   startServices,
+  syncDirFromEnv,
   stopOnSignals,
   type OpenedWeather,
   type RunningFleet,
@@ -27,7 +28,7 @@ import { ingestDefaults } from './ingest.js';
 import { type LatticeWriter, writeLatticeInBackground } from './lattice-writer.js';
 import { ensureDemoAccount, type Credentials } from './demo-account.js';
 import { SERVICES } from './services.js';
-import { pollSource, syncDirOf, syncOptions } from './sync.js';
+import { pollSource, syncOptions } from './sync.js';
 
 export interface StartedFleet {
   fleet: RunningFleet;
@@ -49,7 +50,7 @@ async function loadWeather(env: FleetEnv, logger: Logger): Promise<OpenedWeather
     storeUrls: env.FIELDCAST_WEATHER_STORES ?? [],
     storesCatalogPath: ingestDefaults(env.FIELDCAST_DATA_DIR).catalogPath,
     // Synced stores, served again within FIELDCAST_SYNC_RELOAD_MS of a change (docs/decisions/0251-synced-stores-registry.md).
-    syncDir: syncDirOf(env.FIELDCAST_DATA_DIR),
+    syncDir: syncDirFromEnv(env),
     reloadMs: env.FIELDCAST_SYNC_RELOAD_MS,
     onReload: (source) => logger.info({ stores: storesOf(source) }, 'weather: synced stores changed'),
     onReloadError: (error) => logger.error({ err: error }, 'weather: synced stores could not be opened; serving the ones before'),

@@ -6,9 +6,8 @@
  * appear and publishing it when whole. A serving process picks the registry's change up by itself
  * (docs/decisions/0251-synced-stores-registry.md), so this never touches the database.
  */
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { FleetEnv } from '@fieldcast/runtime';
+import { type FleetEnv, syncDirFromEnv } from '@fieldcast/runtime';
 import {
   type SourceName,
   type SyncOptions,
@@ -26,12 +25,11 @@ type Print = (line: string) => void;
 
 export const SYNC_USAGE = `usage: fieldcast sync <source> [--once] [--run YYYY-MM-DDTHHZ] [--steps A-B]; sources: ${Object.keys(SOURCES).join(', ')}`;
 
-/** Where synced stores and their registries live. */
-export const syncDirOf = (dataDir: string) => join(dataDir, 'sync');
 
 type SyncEnv = Pick<
   FleetEnv,
   | 'FIELDCAST_DATA_DIR'
+  | 'FIELDCAST_SYNC_DIR'
   | 'FIELDCAST_SOURCE_GFS_0P25_URL'
   | 'FIELDCAST_SOURCE_ECMWF_IFS_0P25_URL'
   | 'FIELDCAST_SYNC_KEEP_RUNS'
@@ -49,7 +47,7 @@ export function syncOptions(source: SourceName, env: SyncEnv): SyncOptions {
   return {
     source,
     baseUrl: sourceBaseUrl(source, urls),
-    syncDir: syncDirOf(env.FIELDCAST_DATA_DIR),
+    syncDir: syncDirFromEnv(env),
     keepRuns: env.FIELDCAST_SYNC_KEEP_RUNS,
     keepDays: env.FIELDCAST_SYNC_KEEP_DAYS,
     retryDelayMs: env.FIELDCAST_SYNC_RETRY_MS,

@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { KafkaTransport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
-import { ConfigError, filesFromEnv, FleetEnv, parseEnv } from './env.js';
+import { ConfigError, filesFromEnv, FleetEnv, parseEnv, syncDirFromEnv } from './env.js';
 import { listenHost } from './hosts.js';
 import { limitsFromEnv } from './limits.js';
 import { needsTransport, type Service } from './needs.js';
@@ -31,7 +30,7 @@ export async function serveDistributed(service: Service, env: NodeJS.ProcessEnv 
   const weather = service.needs.weather
     ? await openWeather({
         storeUrls: config.FIELDCAST_WEATHER_STORES ?? [],
-        syncDir: join(config.FIELDCAST_DATA_DIR, 'sync'),
+        syncDir: syncDirFromEnv(config),
         reloadMs: config.FIELDCAST_SYNC_RELOAD_MS,
         onReload: () => logger.info('weather: synced stores changed'),
         onReloadError: (error) => logger.error({ err: error }, 'weather: synced stores could not be opened; serving the ones before'),

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -124,6 +125,8 @@ export const FleetEnv = z.object({
     .refine((list) => list.every((s) => s === 'gfs-0p25' || s === 'ecmwf-ifs-0p25'), {
       message: 'must be comma-separated source names: gfs-0p25, ecmwf-ifs-0p25',
     }),
+  /** where synced stores and their registries live (docs/decisions/0251-synced-stores-registry.md); unset: <FIELDCAST_DATA_DIR>/sync */
+  FIELDCAST_SYNC_DIR: optionalString,
   /** forecast runs kept per source, and days of analysis kept (docs/decisions/0250-synced-runs-staged-then-published.md) */
   FIELDCAST_SYNC_KEEP_RUNS: z.coerce.number().int().min(1).default(8),
   FIELDCAST_SYNC_KEEP_DAYS: z.coerce.number().int().min(1).default(400),
@@ -138,6 +141,11 @@ export const FleetEnv = z.object({
     .transform((v) => v === 'on'),
 });
 export type FleetEnv = z.infer<typeof FleetEnv>;
+
+/** Where synced stores live: FIELDCAST_SYNC_DIR, else the data dir's `sync` (docs/decisions/0251-synced-stores-registry.md). */
+export function syncDirFromEnv(env: Pick<FleetEnv, 'FIELDCAST_SYNC_DIR' | 'FIELDCAST_DATA_DIR'>): string {
+  return env.FIELDCAST_SYNC_DIR ?? join(env.FIELDCAST_DATA_DIR, 'sync');
+}
 
 /** Where services keep their files (runtime files.ts), as the environment sets it. */
 export function filesFromEnv(env: FleetEnv): { dataDir: string; cacheBytes: number; signingKey?: string } {
