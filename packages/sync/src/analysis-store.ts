@@ -67,17 +67,21 @@ async function commit(dir: string, arrays: Map<string, ArrayMeta>, root: Json): 
   await writeAtomically(path.join(dir, '.zmetadata'), JSON.stringify({ metadata, zarr_consolidated_format: 1 }, null, 2));
 }
 
-/** A chunk file opened for writing in place, made whole (NaN) when new. */
-async function openChunk(file: string, values: number, dtype: string): Promise<fs.FileHandle> {
+/**
+ * A chunk file opened for writing in place; a new one is made whole at once (a sparse file of the
+ * chunk's length, so nothing is written for hours to come). Whatever lies past the arrays'
+ * declared length is never read, and every hour up to it is written (gaps as NaN, appendAnalysis).
+ */
+async function openChunk(file: string, bytes: number): Promise<fs.FileHandle> {
   try {
     return await fs.open(file, 'r+');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const fill = dtype === '<f8' ? new Float64Array(values).fill(NaN) : new Float32Array(values).fill(NaN);
   await fs.mkdir(path.dirname(file), { recursive: true });
-  await writeAtomically(file, new Uint8Array(fill.buffer));
-  return fs.open(file, 'r+');
+  const handle = await fs.open(file, 'wx+');
+  await handle.truncate(bytes);
+  return handle;
 }
 
 /** Writes time coordinate values for indices [from, from + hours.length) in place. */
@@ -87,7 +91,7 @@ async function writeTimes(dir: string, name: string, from: number, hoursSinceEpo
     const chunk = Math.floor(index / COORD_CHUNK);
     const within = index - chunk * COORD_CHUNK;
     const n = Math.min(hoursSinceEpoch.length - k, COORD_CHUNK - within);
-    const handle = await openChunk(path.join(dir, name, String(chunk)), COORD_CHUNK, '<f8');
+    const handle = await openChunk(path.join(dir, name, String(chunk)), COORD_CHUNK * 8);
     try {
       const part = hoursSinceEpoch.subarray(k, k + n);
       await handle.write(new Uint8Array(part.buffer, part.byteOffset, part.byteLength), 0, part.byteLength, within * 8);
@@ -156,7 +160,7 @@ export async function appendAnalysis(dir: string, append: AnalysisAppend): Promi
     const at = (firstMs - target.startMs) / HOUR_MS;
     for (const [name, meta] of run) {
       if (meta.zattrs._ARRAY_DIMENSIONS[0] !== axis.name || meta.zarray.shape.length !== 3 || !store.has(name)) continue;
-      await copyHours(append.runStore, dir, name, meta, store.get(name)!, skip, take, at);
+      await copyHours(append.runStore, dir, name, meta, store.get(name)!, { skip, take, at, from: target.length });
     }
     const times = Float64Array.from(
       { length: take + (at - target.length) },
@@ -204,8 +208,9 @@ async function createAnalysis(
 }
 
 /**
- * Copies hours [skip, skip + take) of array `name` of the run's store (one time chunk, Fortran
- * order) to hours [at, at + take) of the analysis store's array, cell by cell.
+ * Writes hours [from, at + take) of array `name` of the analysis store: NaN before `at` (hours no
+ * run gave), then hours [skip, skip + take) of the run's store (one time chunk, Fortran order),
+ * cell by cell, one write per cell and analysis chunk.
  */
 async function copyHours(
   runDir: string,
@@ -213,39 +218,41 @@ async function copyHours(
   name: string,
   runMeta: ArrayMeta,
   meta: ArrayMeta,
-  skip: number,
-  take: number,
-  at: number,
+  hours: { skip: number; take: number; at: number; from: number },
 ): Promise<void> {
+  const { skip, take, at, from } = hours;
   const [nt, nLat, nLon] = runMeta.zarray.shape as [number, number, number];
   const [ct, cLat, cLon] = runMeta.zarray.chunks as [number, number, number];
   const [at0, aLat, aLon] = meta.zarray.chunks as [number, number, number];
   if (ct !== nt || runMeta.zarray.order !== 'F' || meta.zarray.order !== 'F' || aLat !== cLat || aLon !== cLon)
     throw new StepDataError(`${name}: the run's store and the analysis are not both in the point-series layout`);
+  const end = at + take;
   for (let ci = 0; ci < Math.ceil(nLat / cLat); ci++)
     for (let cj = 0; cj < Math.ceil(nLon / cLon); cj++) {
       const chunk = await fs.readFile(path.join(runDir, name, `0.${ci}.${cj}`));
       const series = new Float32Array(chunk.buffer, chunk.byteOffset, chunk.byteLength / 4);
-      for (let k = 0; k < take;) {
-        const index = at + k;
+      for (let index = from; index < end;) {
         const tc = Math.floor(index / at0);
         const within = index - tc * at0;
-        const n = Math.min(take - k, at0 - within);
-        const handle = await openChunk(path.join(dir, name, `${tc}.${ci}.${cj}`), at0 * cLat * cLon, '<f4');
+        const n = Math.min(end - index, at0 - within);
+        const handle = await openChunk(path.join(dir, name, `${tc}.${ci}.${cj}`), at0 * cLat * cLon * 4);
         try {
+          // One positioned write per cell; the chunk's cells side by side in the thread pool, and
+          // never blocking the event loop of a fleet that syncs while it serves.
+          const writes: Array<Promise<unknown>> = [];
           for (let cell = 0; cell < cLat * cLon; cell++) {
-            const part = series.subarray(cell * ct + skip + k, cell * ct + skip + k + n);
-            await handle.write(
-              new Uint8Array(part.buffer, part.byteOffset, part.byteLength),
-              0,
-              part.byteLength,
-              (cell * at0 + within) * 4,
-            );
+            const values = new Float32Array(n);
+            for (let k = 0; k < n; k++) {
+              const t = index + k - at;
+              values[k] = t < 0 ? NaN : series[cell * ct + skip + t]!;
+            }
+            writes.push(handle.write(new Uint8Array(values.buffer), 0, values.byteLength, (cell * at0 + within) * 4));
           }
+          await Promise.all(writes);
         } finally {
           await handle.close();
         }
-        k += n;
+        index += n;
       }
     }
 }

@@ -259,7 +259,7 @@ async function writeInstants(
     }
     previous = { input, band };
   }
-  await writer.write(variable, out.data, [0, b.r0, b.c0], [hours, b.r1 - b.r0, b.c1 - b.c0]);
+  await writeBlock(writer, variable, out.data, b, hours);
 }
 
 async function writeRates(
@@ -282,7 +282,7 @@ async function writeRates(
       for (let r = b.r0; r < b.r1; r++) for (let c = b.c0; c < b.c1; c++) out.put(t, r, c, at(band, ni, b.r1, r, columns.from[c]!));
     }
   }
-  await writer.write(variable, out.data, [0, b.r0, b.c0], [hours, b.r1 - b.r0, b.c1 - b.c0]);
+  await writeBlock(writer, variable, out.data, b, hours);
 }
 
 /** Local solar midnight (UTC ms) of the day starting at UTC midnight `dayMs`, at `lon`. */
@@ -356,7 +356,34 @@ async function writeExtremes(
     }
   }
   for (let k = 0; k < best.length; k++) out.data[k] = Number.isFinite(best[k]!) ? sign * best[k]! : NaN;
-  await writer.write(variable, out.data, [0, b.r0, b.c0], [days.length, nr, nc]);
+  await writeBlock(writer, variable, out.data, b, days.length);
+}
+
+/**
+ * Writes a C-ordered block [times, rows, columns] of whole chunks. When the array is one chunk in
+ * time (every run: an hourly axis of at most 8,760 steps), each chunk file is made here in the
+ * layout of 0014 (Fortran order: a cell's series contiguous, chunk edges padded with NaN) and
+ * written whole; otherwise through the writer.
+ */
+async function writeBlock(writer: GridStoreWriter, variable: VariableId, data: Float32Array, b: Block, times: number): Promise<void> {
+  const { shape, chunks } = writer.layoutOf(variable);
+  const [ct, cLat, cLon] = chunks as [number, number, number];
+  const nr = b.r1 - b.r0;
+  const nc = b.c1 - b.c0;
+  if (ct !== shape[0] || ct !== times || b.r0 % cLat !== 0 || b.c0 % cLon !== 0 || (nr !== cLat && b.r1 !== shape[1])) {
+    await writer.write(variable, data, [0, b.r0, b.c0], [times, nr, nc]);
+    return;
+  }
+  const ci = b.r0 / cLat;
+  for (let c0 = b.c0; c0 < b.c1; c0 += cLon) {
+    const chunk = new Float32Array(ct * cLat * cLon).fill(NaN);
+    for (let j = 0; j < cLon && c0 + j < b.c1; j++)
+      for (let i = 0; i < nr; i++) {
+        const cell = (i + cLat * j) * ct;
+        for (let t = 0; t < times; t++) chunk[cell + t] = data[(t * nr + i) * nc + (c0 - b.c0 + j)]!;
+      }
+    await fs.writeFile(path.join(writer.dir, variable, `0.${ci}.${c0 / cLon}`), new Uint8Array(chunk.buffer));
+  }
 }
 
 /** Bytes of the files below dir. */

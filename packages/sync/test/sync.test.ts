@@ -17,6 +17,7 @@ const RUN1 = Date.UTC(2026, 11, 2, 18);
 const RUN2 = Date.UTC(2026, 11, 3, 0);
 const RUN3 = RUN2 + 6 * HOUR;
 const RUN4 = RUN2 + 12 * HOUR;
+const RUN6 = RUN2 + 24 * HOUR;
 const LAT = 45.6;
 const LON = 10.3;
 const fast = { retries: 1, backoffMs: 5, timeoutMs: 2000 };
@@ -30,7 +31,7 @@ beforeAll(async () => {
   data = mkdtempSync(join(tmpdir(), 'sync-data-'));
   for (let s = 0; s <= 30; s++) writeGfsStep(archive, RUN1, s);
   for (let s = 0; s <= 6; s++) writeGfsStep(archive, RUN2, s);
-  for (const run of [RUN3, RUN4]) for (let s = 0; s <= 2; s++) writeGfsStep(archive, run, s);
+  for (const run of [RUN3, RUN4, RUN6]) for (let s = 0; s <= 2; s++) writeGfsStep(archive, run, s);
   for (const s of [0, 3, 6, 9, 12]) writeEcmwfStep(archive, RUN2, s);
   server = await serveArchive(archive);
 });
@@ -133,6 +134,20 @@ describe('syncing a run', () => {
     expect((await readSourceRegistry(join(data, 'sync', 'gfs-0p25'), 'gfs-0p25')).retired.map((r) => r.path)).toEqual([
       'runs/2026120300.zarr',
     ]);
+  });
+
+  it('leaves the hours no run gave missing in the analysis', async () => {
+    await syncRun(options({ runMs: RUN6, steps: '0-2', now: () => RUN6 + 5 * HOUR }));
+    const analysis = await ZarrSource.open(join(data, 'sync', 'gfs-0p25', 'analysis.zarr'));
+    try {
+      // RUN4 gave its 3 steps' hours; RUN4 + 18 h was never synced; RUN6 gave its 3.
+      const t = await analysis.pointSeries('air_temperature', LON, LAT, { startMs: RUN4, endMs: RUN6 + 2 * HOUR });
+      const expected = [0, 1, 2, ...Array(9).fill(NaN), 0, 1, 2].map((h: number) => analytic.temperatureK(LAT, LON, h) - 273.15);
+      expect(t.values).toHaveLength(15);
+      t.values.forEach((v, k) => (Number.isNaN(expected[k]) ? expect(v).toBeNaN() : expect(v).toBeCloseTo(expected[k]!, 2)));
+    } finally {
+      await analysis.close();
+    }
   });
 
   it('syncs an ECMWF run of 3-hourly steps onto hourly axes', async () => {
