@@ -25,7 +25,6 @@ type Print = (line: string) => void;
 
 export const SYNC_USAGE = `usage: fieldcast sync <source> [--once] [--run YYYY-MM-DDTHHZ] [--steps A-B]; sources: ${Object.keys(SOURCES).join(', ')}`;
 
-
 type SyncEnv = Pick<
   FleetEnv,
   | 'FIELDCAST_DATA_DIR'
