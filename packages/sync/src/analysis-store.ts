@@ -256,3 +256,55 @@ async function copyHours(
       }
     }
 }
+
+/**
+ * The analysis without the time chunks that end before `cutoffMs` (FIELDCAST_SYNC_KEEP_DAYS), as
+ * a new store `newDir` beside it: the kept chunk files hard-linked under their new keys (nothing
+ * copied), the coordinates and metadata rewritten. False when no whole chunk is old enough. The old
+ * store is left to be retired: later appends write past its declared length, so its readers never
+ * see them.
+ */
+export async function trimAnalysis(dir: string, newDir: string, cutoffMs: number): Promise<boolean> {
+  const store = await readConsolidated(dir);
+  const axes = await axesOf(dir, store);
+  const drop = new Map<string, number>();
+  for (const axis of axes.values()) {
+    const chunks = Math.min(
+      Math.floor((cutoffMs - axis.startMs) / (ANALYSIS_TIME_CHUNK * HOUR_MS)),
+      Math.floor(axis.length / ANALYSIS_TIME_CHUNK),
+    );
+    if (chunks > 0) drop.set(axis.name, chunks);
+  }
+  if (drop.size === 0) return false;
+  await fs.rm(newDir, { recursive: true, force: true });
+  await fs.mkdir(newDir, { recursive: true });
+  const arrays = new Map<string, ArrayMeta>();
+  for (const [name, meta] of store) {
+    const axis = meta.zattrs._ARRAY_DIMENSIONS[0]!;
+    const chunks = drop.get(axis) ?? 0;
+    const copy: ArrayMeta = { zarray: { ...meta.zarray, shape: [...meta.zarray.shape] }, zattrs: { ...meta.zattrs } };
+    arrays.set(name, copy);
+    await fs.mkdir(path.join(newDir, name), { recursive: true });
+    if (axes.has(name)) {
+      const axisInfo = axes.get(name)!;
+      const from = chunks * ANALYSIS_TIME_CHUNK;
+      copy.zarray.shape[0] = axisInfo.length - from;
+      const times = Float64Array.from({ length: Math.max(1, axisInfo.length - from) }, (_, k) => axisInfo.startMs / HOUR_MS + from + k);
+      await writeTimes(newDir, name, 0, times);
+      continue;
+    }
+    if (meta.zarray.shape.length !== 3) {
+      for (const file of await fs.readdir(path.join(dir, name)))
+        if (!file.startsWith('.')) await fs.copyFile(path.join(dir, name, file), path.join(newDir, name, file));
+      continue;
+    }
+    copy.zarray.shape[0] = meta.zarray.shape[0]! - chunks * ANALYSIS_TIME_CHUNK;
+    for (const file of await fs.readdir(path.join(dir, name))) {
+      const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(file);
+      if (!m || Number(m[1]) < chunks) continue;
+      await fs.link(path.join(dir, name, file), path.join(newDir, name, `${Number(m[1]) - chunks}.${m[2]}.${m[3]}`));
+    }
+  }
+  await commit(newDir, arrays, store.root);
+  return true;
+}

@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readSourceRegistry, writeSourceRegistry, type SourceRegistry } from '@fieldcast/weather';
-import { appendAnalysis } from './analysis-store.js';
+import { appendAnalysis, trimAnalysis } from './analysis-store.js';
 import { SyncConfigError, SyncError, UpstreamError } from './errors.js';
 import { type HttpOptions, SourceHttp } from './http.js';
 import { readRun, runSteps, runsBefore } from './run.js';
@@ -145,15 +145,20 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
     run: new Date(runMs).toISOString(),
   };
   const summary = await writeRunStore(storePath, staged, { runMs, attributes: { ...attributes, id: `${source.name}-${runStamp(runMs)}` } });
-  const analysisPath = path.join(sourceDir, 'analysis.zarr');
-  await appendAnalysis(analysisPath, {
+  const analysis = registry.analysis ?? 'analysis.zarr';
+  await appendAnalysis(path.join(sourceDir, analysis), {
     runStore: storePath,
     hours: hoursToNextRun(source, runMs),
     attributes: { product: source.name, title: `${source.name} analysis`, id: `${source.name}-analysis`, source: options.baseUrl },
   });
+  // FIELDCAST_SYNC_KEEP_DAYS: whole time chunks before the window leave the analysis (as a new store).
+  const cutoff = (options.now ?? Date.now)() - (options.keepDays ?? 400) * DAY_MS;
+  const trimmed = `analysis-${runStamp(runMs)}.zarr`;
+  const analysisNow = (await trimAnalysis(path.join(sourceDir, analysis), path.join(sourceDir, trimmed), cutoff)) ? trimmed : analysis;
   await publish(
     sourceDir,
     registry,
+    analysisNow,
     {
       run: new Date(runMs).toISOString(),
       path: path.relative(sourceDir, storePath),
@@ -185,6 +190,7 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
 async function publish(
   sourceDir: string,
   registry: SourceRegistry,
+  analysis: string,
   run: SourceRegistry['runs'][number],
   options: SyncOptions,
 ): Promise<void> {
@@ -194,15 +200,19 @@ async function publish(
   // A run older than the analysis keeps is not served either.
   const oldest = nowMs - (options.keepDays ?? 400) * DAY_MS;
   const kept = runs.filter((r, k) => k < keep && Date.parse(r.run) >= oldest);
+  const at = new Date(nowMs).toISOString();
   const retired = [
     ...registry.retired,
-    ...runs.filter((r) => !kept.includes(r)).map((r) => ({ path: r.path, at: new Date(nowMs).toISOString() })),
+    ...runs.filter((r) => !kept.includes(r)).map((r) => ({ path: r.path, at })),
+    ...(registry.analysis && registry.analysis !== analysis ? [{ path: registry.analysis, at }] : []),
   ];
-  const gone = retired.filter((r) => nowMs - Date.parse(r.at) >= RETIRED_GRACE_MS && !kept.some((k) => k.path === r.path));
+  const gone = retired.filter(
+    (r) => nowMs - Date.parse(r.at) >= RETIRED_GRACE_MS && !kept.some((k) => k.path === r.path) && r.path !== analysis,
+  );
   await writeSourceRegistry(sourceDir, {
     ...registry,
     runs: kept,
-    analysis: 'analysis.zarr',
+    analysis,
     retired: retired.filter((r) => !gone.includes(r)),
   });
   for (const r of gone) await fs.rm(path.join(sourceDir, r.path), { recursive: true, force: true });

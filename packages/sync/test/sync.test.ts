@@ -18,6 +18,7 @@ const RUN2 = Date.UTC(2026, 11, 3, 0);
 const RUN3 = RUN2 + 6 * HOUR;
 const RUN4 = RUN2 + 12 * HOUR;
 const RUN6 = RUN2 + 24 * HOUR;
+const RUN7 = RUN6 + 31 * 24 * HOUR;
 const LAT = 45.6;
 const LON = 10.3;
 const fast = { retries: 1, backoffMs: 5, timeoutMs: 2000 };
@@ -31,7 +32,7 @@ beforeAll(async () => {
   data = mkdtempSync(join(tmpdir(), 'sync-data-'));
   for (let s = 0; s <= 30; s++) writeGfsStep(archive, RUN1, s);
   for (let s = 0; s <= 6; s++) writeGfsStep(archive, RUN2, s);
-  for (const run of [RUN3, RUN4, RUN6]) for (let s = 0; s <= 2; s++) writeGfsStep(archive, run, s);
+  for (const run of [RUN3, RUN4, RUN6, RUN7]) for (let s = 0; s <= 2; s++) writeGfsStep(archive, run, s);
   for (const s of [0, 3, 6, 9, 12]) writeEcmwfStep(archive, RUN2, s);
   server = await serveArchive(archive);
 });
@@ -148,6 +149,28 @@ describe('syncing a run', () => {
     } finally {
       await analysis.close();
     }
+  });
+
+  it('drops whole 30-day chunks older than FIELDCAST_SYNC_KEEP_DAYS from the analysis, as a new store', async () => {
+    await syncRun(options({ runMs: RUN7, steps: '0-2', keepDays: 1, now: () => RUN7 + 5 * HOUR }));
+    const sourceDir = join(data, 'sync', 'gfs-0p25');
+    const registry = await readSourceRegistry(sourceDir, 'gfs-0p25');
+    expect(registry.analysis).toBe('analysis-2027010400.zarr');
+    expect(registry.retired.map((r) => r.path)).toContain('analysis.zarr');
+    const analysis = await ZarrSource.open(join(sourceDir, registry.analysis!));
+    try {
+      expect(analysis.arrayFor('air_temperature')!.time).toMatchObject({
+        startMs: RUN1 + 720 * HOUR,
+        length: (RUN7 - RUN1) / HOUR - 720 + 3,
+      });
+      const t = await analysis.pointSeries('air_temperature', LON, LAT, { startMs: RUN7, endMs: RUN7 + 2 * HOUR });
+      t.values.forEach((v, h) => expect(v).toBeCloseTo(analytic.temperatureK(LAT, LON, h) - 273.15, 2));
+    } finally {
+      await analysis.close();
+    }
+    expect((await syncedStorePaths(join(data, 'sync'))).filter((p) => p.includes('gfs-0p25'))).toContain(
+      join(sourceDir, registry.analysis!),
+    );
   });
 
   it('syncs an ECMWF run of 3-hourly steps onto hourly axes', async () => {
