@@ -11,8 +11,8 @@ import { syncCommand } from '../src/sync.js';
  * A synced run reaches a user without a restart (docs/decisions/0251-synced-stores-registry.md):
  * `fieldcast start` runs; `fieldcast sync gfs-0p25 --once` writes a run from a local archive into
  * the same data dir; within the reload period the areas answer from it: degree days from the run's
- * daily extremes, hourly relative humidity from its temperature and dewpoint, named by the
- * synced product. Expected values are the analytic fields of test/runs.ts (linear in latitude,
+ * daily extremes, hourly relative humidity from its temperature and dewpoint, and hourly ET from
+ * its inputs, each value named by the synced product. Expected values are the analytic fields of test/runs.ts (linear in latitude,
  * longitude and time, so bilinear and linear-in-time interpolation are exact).
  */
 const HOUR = 3_600_000;
@@ -100,5 +100,14 @@ describe('a run synced while the fleet runs', () => {
       expect(entry.value).toBeCloseTo((100 * es(td)) / es(t), 1);
       expect(entry.products).toEqual(['gfs-0p25']);
     });
+
+    // ET reads the 24 hours before its start too: from hour 25 on, every input is the run's.
+    const etStart = new Date(RUN + 25 * HOUR).toISOString().slice(0, 19) + 'Z';
+    const etEnd = new Date(RUN + 28 * HOUR).toISOString().slice(0, 19) + 'Z';
+    const et = await get('insight', `/hourly-evapotranspiration-short-crop/45.6/10.3?start=${etStart}&end=${etEnd}`);
+    expect(et.status).toBe(200);
+    const etSeries = et.body.series as Array<{ value: number; products: string[] }>;
+    expect(etSeries).toHaveLength(4);
+    for (const entry of etSeries) expect(entry.products).toEqual(['gfs-0p25']);
   }, 60_000);
 });
