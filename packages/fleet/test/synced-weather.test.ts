@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
-import { analytic, writeGfsStep } from '../../sync/test/runs.js';
+import { analytic, writeEcmwfStep, writeGfsStep } from '../../sync/test/runs.js';
 import { startFleet, type StartedFleet } from '../src/start.js';
 import { syncCommand } from '../src/sync.js';
 
@@ -20,6 +20,7 @@ const DAY = 86_400_000;
 const DAY0 = Math.floor(Date.now() / DAY) * DAY - 2 * DAY;
 const RUN = DAY0 + 18 * HOUR;
 const DATE = new Date(DAY0 + DAY).toISOString().slice(0, 10);
+const ECMWF_RUN = DAY0 + DAY + 12 * HOUR;
 const PORT_BASE = 30000 + ((process.pid + 7919) % 20000);
 
 let archive: string;
@@ -37,6 +38,8 @@ beforeAll(async () => {
   archive = mkdtempSync(join(tmpdir(), 'fieldcast-archive-'));
   dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-synced-'));
   for (let s = 0; s <= 30; s++) writeGfsStep(archive, RUN, s);
+  // An ECMWF run whose first steps only are published, for the fleet's own poller.
+  for (const s of [0, 3]) writeEcmwfStep(archive, ECMWF_RUN, s);
   server = await serveArchive(archive);
   const env = parseEnv(FleetEnv, {
     FIELDCAST_DATA_DIR: dataDir,
@@ -44,6 +47,8 @@ beforeAll(async () => {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     FIELDCAST_SYNC_RELOAD_MS: '200',
+    FIELDCAST_SYNC_SOURCES: 'ecmwf-ifs-0p25',
+    FIELDCAST_SOURCE_ECMWF_IFS_0P25_URL: server.baseUrl,
   });
   started = await startFleet(env, { print: () => undefined });
   auth = `Basic ${Buffer.from(`${started.demo!.applicationId}:${started.demo!.applicationKey}`).toString('base64')}`;
@@ -65,6 +70,23 @@ const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
     await new Promise((r) => setTimeout(r, 100));
   }
 };
+
+describe('fieldcast start with FIELDCAST_SYNC_SOURCES', () => {
+  it("polls the sources named, staging a run's steps as they are published, and no other source", async () => {
+    const staging = join(dataDir, 'sync', 'ecmwf-ifs-0p25', 'staging', new Date(ECMWF_RUN).toISOString().slice(0, 13).replace(/[-T]/g, ''));
+    await until(
+      // Whole steps only: one being written has a temporary name.
+      async () => (existsSync(staging) ? readdirSync(staging).filter((f) => f.endsWith('.f32')) : []),
+      (files) => files.length === 2,
+    );
+    expect(
+      readdirSync(staging)
+        .filter((f) => f.endsWith('.f32'))
+        .sort(),
+    ).toEqual(['step-000.f32', 'step-003.f32']);
+    expect(server.log.some((r) => r.path.includes('/gfs.'))).toBe(false);
+  }, 30_000);
+});
 
 describe('a run synced while the fleet runs', () => {
   it('is served within the reload period, without a restart', async () => {
