@@ -28,6 +28,8 @@ export interface DeployedArea {
   topics: readonly string[];
   /** whether it keeps files (a cache it makes downloads in) and signs links to them: it needs a writable data dir and a shared key */
   files: boolean;
+  /** whether it reads weather: it mounts the synced stores' volume (docs/decisions/0252-sync-as-a-process.md) */
+  weather: boolean;
 }
 
 /** Relative path to file content, in a stable order. */
@@ -35,6 +37,12 @@ type DeployFiles = Map<string, string>;
 
 /** The writable data dir of an area that keeps files, in its container. */
 const FILES_DIR = '/var/lib/fieldcast';
+
+/** Where the synced stores' volume is mounted: written by `serve sync`, read by every area that reads weather. */
+const SYNC_DIR = '/var/lib/fieldcast-sync';
+
+/** The claim the cluster provides for the synced stores (ReadWriteMany: every area's replicas read it). */
+const SYNC_CLAIM = 'fieldcast-synced';
 
 /** The Secret holding the key every replica signs and checks download links with. */
 const SIGNING_SECRET = 'fieldcast-signing';
@@ -45,6 +53,7 @@ export function renderDeployFiles(areas: readonly DeployedArea[], portOf: PortOf
   files.set('k8s/base/kustomization.yaml', renderKustomization(areas));
   for (const area of areas) files.set(`k8s/base/${area.area}.yaml`, renderK8sArea(area));
   files.set(`k8s/base/${CONSOLE}.yaml`, renderK8sConsole(areas, portOf));
+  files.set('k8s/base/sync.yaml', renderK8sSync());
   files.set('scripts/kafka/topics.txt', renderTopics(areas));
   files.set(AREAS_MODULE, renderAreasModule(areas));
   return files;
@@ -56,11 +65,11 @@ export const HAND_WRITTEN_BASE = ['k8s/base/config.yaml'];
 function renderCompose(areas: readonly DeployedArea[], portOf: PortOf): string {
   const services = areas
     .map(
-      ({ area, files }) => `  ${area}:
+      ({ area, files, weather }) => `  ${area}:
     <<: *service
     command: ["serve", "${area}"]
     ports: ["${portOf(area, CONTAINER_PORT)}:${CONTAINER_PORT}"]
-${files ? composeFiles(area) : ''}`,
+${composeVolumes(area, files, weather)}`,
     )
     .join('\n');
   const consoleService = renderComposeConsole(areas, portOf);
@@ -82,6 +91,7 @@ x-service: &service
     KAFKA_BROKERS: kafka:9092
     PORT: "${CONTAINER_PORT}"
     LOG_LEVEL: info
+    FIELDCAST_SYNC_DIR: ${SYNC_DIR}
   depends_on:
     postgres: { condition: service_healthy }
     kafka: { condition: service_healthy }
@@ -129,9 +139,21 @@ services:
 
 ${services}
 ${consoleService}
+  # Model runs synced from FIELDCAST_SOURCE_<NAME>_URL into the synced volume every weather area
+  # reads (README "Real data"); off unless asked for: \`docker compose --profile sync up\`.
+  sync:
+    <<: *service
+    command: ["serve", "sync"]
+    profiles: [sync]
+    environment:
+      <<: *environment
+      FIELDCAST_SYNC_SOURCES: \${FIELDCAST_SYNC_SOURCES:-gfs-0p25}
+    volumes: ["synced:${SYNC_DIR}"]
+
 volumes:
   pgdata:
   kafkadata:
+  synced:
 ${areas
   .filter((a) => a.files)
   .map((a) => `  ${a.area}-files:\n`)
@@ -142,12 +164,10 @@ ${areas
  * An area that keeps files gets a volume for them; one replica here, so the signing key it keeps
  * in that data dir signs and checks every link (runtime files.ts).
  */
-function composeFiles(area: string): string {
-  return `    environment:
-      <<: *environment
-      FIELDCAST_DATA_DIR: ${FILES_DIR}
-    volumes: ["${area}-files:${FILES_DIR}"]
-`;
+function composeVolumes(area: string, files: boolean, weather: boolean): string {
+  const volumes = [...(files ? [`"${area}-files:${FILES_DIR}"`] : []), ...(weather ? [`"synced:${SYNC_DIR}:ro"`] : [])];
+  const environment = files ? `    environment:\n      <<: *environment\n      FIELDCAST_DATA_DIR: ${FILES_DIR}\n` : '';
+  return `${environment}${volumes.length ? `    volumes: [${volumes.join(', ')}]\n` : ''}`;
 }
 
 function renderKustomization(areas: readonly DeployedArea[]): string {
@@ -155,6 +175,7 @@ function renderKustomization(areas: readonly DeployedArea[]): string {
     ...HAND_WRITTEN_BASE.map((path) => path.slice('k8s/base/'.length)),
     ...areas.map(({ area }) => `${area}.yaml`),
     `${CONSOLE}.yaml`,
+    'sync.yaml',
   ];
   return `# ${GENERATED}
 #
@@ -162,7 +183,8 @@ function renderKustomization(areas: readonly DeployedArea[]): string {
 # and the image tag. The cluster provides PostgreSQL and Kafka; their addresses come from the
 # \`fieldcast\` ConfigMap (config.yaml) and the \`fieldcast-database\` Secret (key DATABASE_URL);
 # areas that sign download links read the \`${SIGNING_SECRET}\` Secret (key FIELDCAST_SIGNING_KEY,
-# at least 32 characters).
+# at least 32 characters). Areas that read weather mount the \`${SYNC_CLAIM}\` PersistentVolumeClaim
+# (ReadWriteMany) read-only: the synced stores sync.yaml writes (docs/decisions/0252-sync-as-a-process.md).
 apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 labels:
@@ -177,7 +199,7 @@ ${resources.map((r) => `  - ${r}\n`).join('')}`;
  * One area's Deployment, Service, HorizontalPodAutoscaler and PodDisruptionBudget, locked down
  * as every pod of the fleet is (POD_SECURITY, CONTAINER_SECURITY).
  */
-function renderK8sArea({ area, files }: DeployedArea): string {
+function renderK8sArea({ area, files, weather }: DeployedArea): string {
   const bound = SCALED_BY_CONSUMING.includes(area);
   const name = `{ app.kubernetes.io/name: ${area} }`;
   return `# ${GENERATED}
@@ -212,16 +234,16 @@ ${POD_SECURITY}      containers:
               valueFrom: { fieldRef: { fieldPath: metadata.name } }
             - name: DATABASE_URL
               valueFrom: { secretKeyRef: { name: fieldcast-database, key: DATABASE_URL } }
-${files ? k8sFilesEnv : ''}${area in COMPUTE_THREADS ? computeThreadsEnv(area) : ''}${HEALTH_PROBES}          startupProbe:
+${files ? k8sFilesEnv : ''}${weather ? k8sSyncDirEnv : ''}${area in COMPUTE_THREADS ? computeThreadsEnv(area) : ''}${HEALTH_PROBES}          startupProbe:
             httpGet: { path: /healthz, port: http }
             periodSeconds: 2
             failureThreshold: 60
 ${PRE_STOP}${podResources(area)}${CONTAINER_SECURITY}          volumeMounts:
             - { name: tmp, mountPath: /tmp }
-${files ? `            - { name: files, mountPath: ${FILES_DIR} }\n` : ''}      volumes:
+${files ? `            - { name: files, mountPath: ${FILES_DIR} }\n` : ''}${weather ? `            - { name: synced, mountPath: ${SYNC_DIR}, readOnly: true }\n` : ''}      volumes:
         - name: tmp
           emptyDir: { sizeLimit: 256Mi }
-${files ? '        - name: files\n          emptyDir: { sizeLimit: 4Gi }\n' : ''}---
+${files ? '        - name: files\n          emptyDir: { sizeLimit: 4Gi }\n' : ''}${weather ? `        - name: synced\n          persistentVolumeClaim: { claimName: ${SYNC_CLAIM}, readOnly: true }\n` : ''}---
 ${k8sService(area, name)}---
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
@@ -262,6 +284,62 @@ const computeThreadsEnv = (area: string) => `            - name: FIELDCAST_COMPU
  * that raise maxReplicas leave these alone (k8s/overlays/prod).
  */
 const PARTITION_BOUND = 'fieldcast.io/replicas-bound-by-partitions';
+
+const k8sSyncDirEnv = `            - name: FIELDCAST_SYNC_DIR
+              value: ${SYNC_DIR}
+`;
+
+/**
+ * \`fieldcast serve sync\` writing the synced stores to the claim every weather area reads. No
+ * replicas in the base, so nothing is fetched unless asked for: an overlay sets
+ * FIELDCAST_SYNC_SOURCES (the ConfigMap or here) and replicas; any number share the work under
+ * PostgreSQL advisory locks (docs/decisions/0252-sync-as-a-process.md).
+ */
+function renderK8sSync(): string {
+  const name = '{ app.kubernetes.io/name: sync }';
+  return `# ${GENERATED}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: sync
+  labels: ${name}
+spec:
+  replicas: 0
+  selector:
+    matchLabels: ${name}
+  template:
+    metadata:
+      labels: ${name}
+      annotations:
+        prometheus.io/scrape: "true"
+        prometheus.io/port: "${CONTAINER_PORT}"
+        prometheus.io/path: /metrics
+    spec:
+      terminationGracePeriodSeconds: 60
+${POD_SECURITY}      containers:
+        - name: sync
+          image: fieldcast:latest
+          args: ["serve", "sync"]
+          ports:
+            - { name: http, containerPort: ${CONTAINER_PORT} }
+          envFrom:
+            - configMapRef: { name: fieldcast }
+          env:
+            - name: DATABASE_URL
+              valueFrom: { secretKeyRef: { name: fieldcast-database, key: DATABASE_URL } }
+${k8sSyncDirEnv}${HEALTH_PROBES}          resources:
+            requests: { cpu: 200m, memory: 256Mi }
+            limits: { memory: 1Gi }
+${CONTAINER_SECURITY}          volumeMounts:
+            - { name: tmp, mountPath: /tmp }
+            - { name: synced, mountPath: ${SYNC_DIR} }
+      volumes:
+        - name: tmp
+          emptyDir: { sizeLimit: 256Mi }
+        - name: synced
+          persistentVolumeClaim: { claimName: ${SYNC_CLAIM} }
+`;
+}
 
 function renderTopics(areas: readonly DeployedArea[]): string {
   const topics = [...new Set(areas.flatMap((a) => a.topics))];

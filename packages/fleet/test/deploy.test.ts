@@ -42,18 +42,27 @@ describe('docker-compose.yml', () => {
     expect(service.ports).toEqual([`${portOf(area, 8080)}:8080`]);
   });
 
-  it('gives an area that keeps files a named volume for its data dir, and no other area one', () => {
-    for (const { area, files } of DEPLOYED_AREAS) {
+  it('gives an area that keeps files a named volume for its data dir, one that reads weather the synced stores read-only, and no other area one', () => {
+    for (const { area, files, weather } of DEPLOYED_AREAS) {
       const service = compose.services[area];
+      const synced = `synced:${service.environment.FIELDCAST_SYNC_DIR}:ro`;
       if (files) {
         expect(service.environment.DATABASE_URL).toMatch(/^postgres:\/\//);
-        expect(service.volumes).toEqual([`${area}-files:${service.environment.FIELDCAST_DATA_DIR}`]);
         expect(Object.keys(compose.volumes)).toContain(`${area}-files`);
-      } else {
-        expect(service.volumes).toBeUndefined();
       }
+      const expected = [...(files ? [`${area}-files:${service.environment.FIELDCAST_DATA_DIR}`] : []), ...(weather ? [synced] : [])];
+      expect(service.volumes).toEqual(expected.length ? expected : undefined);
     }
     expect(DEPLOYED_AREAS.some((a) => a.files)).toBe(true);
+    expect(DEPLOYED_AREAS.some((a) => a.weather)).toBe(true);
+  });
+
+  it('syncs into the synced volume only when asked for (profile sync), as serve sync', () => {
+    const sync = compose.services.sync;
+    expect(sync.command).toEqual(['serve', 'sync']);
+    expect(sync.profiles).toEqual(['sync']);
+    expect(sync.volumes).toEqual([`synced:${sync.environment.FIELDCAST_SYNC_DIR}`]);
+    expect(sync.environment.DATABASE_URL).toMatch(/^postgres:\/\//);
   });
 });
 
@@ -130,6 +139,31 @@ describe('k8s base', () => {
       expect(pod.volumes.find((v: { name: string }) => v.name === mount.name).emptyDir.sizeLimit).toBeDefined();
     },
   );
+
+  it.each(DEPLOYED_AREAS.filter((a) => a.weather).map((a) => a.area))(
+    '%s reads the synced stores from the shared claim, read-only',
+    (area) => {
+      const pod = parseAllDocuments(read(`k8s/base/${area}.yaml`))[0]!.toJS().spec.template.spec;
+      const env = Object.fromEntries(pod.containers[0].env.map((e: { name: string; value?: string }) => [e.name, e.value]));
+      const mount = pod.containers[0].volumeMounts.find((m: { mountPath: string }) => m.mountPath === env.FIELDCAST_SYNC_DIR);
+      expect(mount.readOnly).toBe(true);
+      expect(pod.volumes.find((v: { name: string }) => v.name === mount.name).persistentVolumeClaim).toEqual({
+        claimName: 'fieldcast-synced',
+        readOnly: true,
+      });
+    },
+  );
+
+  it('runs serve sync on the same claim, writable, with no replicas until an overlay asks', () => {
+    expect(kustomization.resources).toContain('sync.yaml');
+    const [deployment] = parseAllDocuments(read('k8s/base/sync.yaml')).map((d) => d.toJS());
+    expect(deployment.spec.replicas).toBe(0);
+    const pod = deployment.spec.template.spec;
+    expect(pod.containers[0].args).toEqual(['serve', 'sync']);
+    const mount = pod.containers[0].volumeMounts.find((m: { name: string }) => m.name === 'synced');
+    expect(mount.readOnly).toBeUndefined();
+    expect(pod.volumes.find((v: { name: string }) => v.name === 'synced').persistentVolumeClaim).toEqual({ claimName: 'fieldcast-synced' });
+  });
 
   it('has dev and prod overlays over the base, each creating the namespace it puts the base in', () => {
     for (const overlay of ['dev', 'prod']) {
