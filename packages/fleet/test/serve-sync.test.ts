@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Database, openDatabase } from '@fieldcast/db';
+import type { Database } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
+import { openTestDatabase } from '@fieldcast/runtime/testing';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
 import { writeGfsStep } from '../../sync/test/runs.js';
 import { type RunningSync, serveSync } from '../src/serve-sync.js';
@@ -26,7 +27,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-serve-sync-'));
   for (let s = 0; s <= 2; s++) writeGfsStep(archive, RUN, s);
   server = await serveArchive(archive);
-  db = await openDatabase({ dataDir: null });
+  db = await openTestDatabase();
   const env = parseEnv(FleetEnv, {
     FIELDCAST_DATA_DIR: dataDir,
     FIELDCAST_SYNC_SOURCES: 'gfs-0p25',
