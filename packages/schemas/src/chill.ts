@@ -111,3 +111,36 @@ export const ChillLocationResult = z
     ],
   });
 export type ChillLocationResult = z.infer<typeof ChillLocationResult>;
+
+export const ChillFieldResult = z
+  .object({
+    field: z.string().meta({ description: 'relative path /fields/<uuid>' }),
+    startDate: z.string().meta({ description: "YYYY-MM-DD, inclusive, 00:00Z; by default the season's start at the centroid's latitude" }),
+    endDate: z.string().meta({ description: 'YYYY-MM-DD, inclusive, to 23:00Z' }),
+    model: z.enum(CHILL_MODEL_NAMES),
+    units: z.string().meta({ description: 'chill hours, Utah chill units or chill portions' }),
+    chill: z.number().meta({ description: 'value at the field centroid (bilinear, as the location result); one decimal' }),
+    fieldMean: z
+      .number()
+      .meta({ description: 'area-weighted mean over the grid cells the field covers; weights are the areas of cell ∩ field; one decimal' }),
+    fieldMaximum: z.number().meta({ description: 'largest cell value among the covered cells; one decimal' }),
+    fieldMinimum: z.number().meta({ description: 'smallest cell value among the covered cells; one decimal' }),
+  })
+  .meta({
+    id: 'ChillField',
+    description: 'Chill over a field, shaped as the degree-day field result',
+    examples: [
+      {
+        field: '/fields/0b7f2c3e-5a8d-4c21-9f1e-2d6a7b8c9d01',
+        startDate: '2024-09-01',
+        endDate: '2025-02-28',
+        model: 'dynamic',
+        units: 'chill portions',
+        chill: 58.3,
+        fieldMean: 58.1,
+        fieldMaximum: 58.9,
+        fieldMinimum: 57.6,
+      },
+    ],
+  });
+export type ChillFieldResult = z.infer<typeof ChillFieldResult>;

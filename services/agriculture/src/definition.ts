@@ -20,7 +20,7 @@ export const agricultureService = defineService({
     const computer = degreeDayComputer(deps.weather, { threads: deps.computeThreads });
     const degreeDays = growingDegreeDayRoutes(fieldRoutes(new Api(), fields), { fields, weather: deps.weather, now: deps.now, computer });
     return {
-      api: chillRoutes(degreeDays, { weather: deps.weather, now: deps.now }),
+      api: chillRoutes(degreeDays, { fields, weather: deps.weather, now: deps.now, computer }),
       close: () => computer.close(),
       // its compute threads, started with the service so the first request does not wait for them
       warm: computer.prestart,

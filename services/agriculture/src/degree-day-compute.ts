@@ -1,5 +1,6 @@
-import type { DegreeDayContourResult, DegreeDayFieldResult, DegreeDayQuery } from '@fieldcast/schemas';
+import type { ChillFieldResult, ChillQuery, DegreeDayContourResult, DegreeDayFieldResult, DegreeDayQuery } from '@fieldcast/schemas';
 import { type GridSource, storesOf } from '@fieldcast/weather';
+import { chillWork, fieldChill } from './domain/chill.js';
 import { fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
 import type { FieldRecord } from './domain/fields.js';
 import { checkWork, degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from './domain/work-limits.js';
@@ -9,18 +10,32 @@ import { AREA } from './store.js';
 export const DEGREE_DAY_WORKER: AreaWorker = { area: AREA, name: 'degree-day-worker' };
 
 /** One field computation as sent to a compute thread (structured-cloneable). */
-export interface DegreeDayTask {
-  kind: 'field' | 'contours';
+export type DegreeDayTask = {
   /** the Zarr stores in front of the synthetic world, as the process opened them */
   stores: string[];
   field: FieldRecord;
-  query: DegreeDayQuery;
   limit: number;
+} & ({ kind: 'field' | 'contours'; query: DegreeDayQuery } | { kind: 'chill'; query: ChillQuery });
+
+/** A task as the process hands it over, before the stores and the limit are added. */
+type TaskOf<T> = T extends DegreeDayTask ? Omit<T, 'stores' | 'limit'> : never;
+
+/** Runs a task on a source: in a compute thread, or on the event loop without threads. */
+export function runTask(source: GridSource, task: DegreeDayTask): Promise<unknown> {
+  switch (task.kind) {
+    case 'chill':
+      return fieldChill(source, task.field, task.query, task.limit);
+    case 'contours':
+      return fieldContours(source, task.field, task.query, task.limit);
+    case 'field':
+      return fieldDegreeDays(source, task.field, task.query, task.limit);
+  }
 }
 
 export interface DegreeDayComputer {
   field(field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayFieldResult>;
   contours(field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayContourResult>;
+  chill(field: FieldRecord, query: ChillQuery): Promise<ChillFieldResult>;
   /** ends the compute threads, if any were started */
   /** starts the threads before the first request (the service's warm-up) */
   prestart(): void;
@@ -35,7 +50,7 @@ export interface DegreeDayComputerOptions {
 }
 
 /**
- * Field results and contours off the event loop (docs/decisions/0051-heavy-work-in-worker-threads.md):
+ * Field results (degree days, chill) and contours off the event loop (docs/decisions/0051-heavy-work-in-worker-threads.md):
  * the work is checked against the limit here, before anything is read, then the weather read,
  * degree days and isobands run in a compute thread. The threads start with the service or on the
  * first request.
@@ -45,15 +60,22 @@ export function degreeDayComputer(source: GridSource, options: DegreeDayComputer
   const stores = options.threads > 0 ? storesOf(source) : undefined;
   const entry = workerModule(import.meta.url, DEGREE_DAY_WORKER);
   const pool = computePool<DegreeDayTask, unknown>(entry, options.threads);
-  const run = <R>(task: Omit<DegreeDayTask, 'stores' | 'limit'>) => pool.run({ ...task, stores: stores!, limit }) as Promise<R>;
+  const run = <R>(task: TaskOf<DegreeDayTask>) => {
+    const full = { ...task, stores: stores ?? [], limit } as DegreeDayTask;
+    return (stores ? pool.run(full) : runTask(source, full)) as Promise<R>;
+  };
   return {
     async field(field, query) {
       checkWork(degreeDayWork.field(source, field, query), limit);
-      return stores ? run({ kind: 'field', field, query }) : fieldDegreeDays(source, field, query, limit);
+      return run({ kind: 'field', field, query });
     },
     async contours(field, query) {
       checkWork(degreeDayWork.contours(source, field, query), limit);
-      return stores ? run({ kind: 'contours', field, query }) : fieldContours(source, field, query, limit);
+      return run({ kind: 'contours', field, query });
+    },
+    async chill(field, query) {
+      checkWork(chillWork.field(source, field, query), limit);
+      return run({ kind: 'chill', field, query });
     },
     prestart: () => {
       if (stores) pool.prestart();

@@ -1,6 +1,5 @@
 import { openStores, prepareSyntheticClimate } from '@fieldcast/weather';
-import { fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
-import type { DegreeDayTask } from './degree-day-compute.js';
+import { type DegreeDayTask, runTask } from './degree-day-compute.js';
 import { serveTasks } from '@fieldcast/runtime/workers';
 
 /**
@@ -12,7 +11,5 @@ import { serveTasks } from '@fieldcast/runtime/workers';
 prepareSyntheticClimate();
 serveTasks(async (task: DegreeDayTask): Promise<unknown> => {
   const source = await openStores(task.stores);
-  return task.kind === 'contours'
-    ? fieldContours(source, task.field, task.query, task.limit)
-    : fieldDegreeDays(source, task.field, task.query, task.limit);
+  return runTask(source, task);
 });

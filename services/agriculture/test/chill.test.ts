@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { areaOf, intersectionOf } from '@fieldcast/geo';
 import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/runtime/testing';
 import { accumulateChill, chillHour, utahChillUnit } from '@fieldcast/science';
 import { SyntheticSource } from '@fieldcast/weather';
@@ -98,5 +99,94 @@ describe('chill at a location', () => {
       'start',
       'end',
     ]);
+  });
+});
+
+describe('chill over a field', () => {
+  /* A quadrilateral of about 2.5 km² over several 0.01 degree cells, in a valley that chills. */
+  const ring = [
+    [10.6012, 44.2611],
+    [10.6188, 44.2633],
+    [10.6161, 44.2789],
+    [10.6034, 44.2752],
+    [10.6012, 44.2611],
+  ];
+  let fieldId: string;
+  beforeAll(async () => {
+    const res = await request(fleet.app('agriculture'))
+      .post('/fields')
+      .set('Authorization', alice.auth)
+      .send({ description: 'orchard', type: 'GeometryCollection', geometries: [{ type: 'Polygon', coordinates: [ring] }] });
+    expect(res.status).toBe(201);
+    fieldId = res.body.id;
+  });
+
+  /** Every 0.01 degree cell the field covers with its exact intersection area and its own chill, summed here hour by hour. */
+  async function bruteForceCells(model: 'hours' | 'dynamic', start: string, end: string) {
+    const cells: { area: number; total: number }[] = [];
+    for (let i = 4425; i <= 4429; i++) {
+      for (let j = 1059; j <= 1063; j++) {
+        const lat = i / 100,
+          lon = j / 100;
+        const cell = [
+          [
+            [lon - 0.005, lat - 0.005],
+            [lon + 0.005, lat - 0.005],
+            [lon + 0.005, lat + 0.005],
+            [lon - 0.005, lat + 0.005],
+            [lon - 0.005, lat - 0.005],
+          ],
+        ];
+        const area = intersectionOf([[ring]], [cell]).reduce((s, p) => s + areaOf([p]), 0);
+        if (area > 0) cells.push({ area, total: accumulateChill(model, await hourlyCelsius(lat, lon, start, end)) });
+      }
+    }
+    return cells;
+  }
+
+  it.each(['hours', 'dynamic'] as const)(
+    'model %s: centroid as the location result, area-weighted mean, max and min of the cells',
+    async (model) => {
+      const res = await get(`/chill/${fieldId}?model=${model}&start=2023-11-01&end=2024-01-31`);
+      expect(res.status).toBe(200);
+      const cells = await bruteForceCells(model, '2023-11-01', '2024-01-31');
+      expect(cells.length).toBeGreaterThanOrEqual(4);
+      const mean = cells.reduce((s, c) => s + c.area * c.total, 0) / cells.reduce((s, c) => s + c.area, 0);
+      const max = Math.max(...cells.map((c) => c.total));
+      const min = Math.min(...cells.map((c) => c.total));
+      const field = (await get(`/fields/${fieldId}`)).body;
+      const atCentroid = await get(
+        `/chill/${field.centroid.latitude}/${field.centroid.longitude}?model=${model}&start=2023-11-01&end=2024-01-31`,
+      );
+      const near = (actual: number, expected: number) => expect(Math.abs(actual - expected)).toBeLessThanOrEqual(0.05 + 1e-3);
+      expect(res.body).toMatchObject({
+        field: `/fields/${fieldId}`,
+        startDate: '2023-11-01',
+        endDate: '2024-01-31',
+        model,
+        units: model === 'hours' ? 'chill hours' : 'chill portions',
+        chill: atCentroid.body.chill,
+      });
+      near(res.body.fieldMean, mean);
+      near(res.body.fieldMaximum, max);
+      near(res.body.fieldMinimum, min);
+      expect(max - min).toBeGreaterThan(0.5); // the cells differ, so the statistics are not one number by accident
+    },
+  );
+
+  it("default start: the season's at the centroid", async () => {
+    const res = await get(`/chill/${fieldId}?end=2024-10-01`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ startDate: '2024-09-01', endDate: '2024-10-01', model: 'dynamic' });
+  });
+
+  it("another account's field and an unknown one are 404; a bad query is 400 naming the parameter", async () => {
+    const bob = await fleet.account('bob-chill');
+    const theirs = await request(fleet.app('agriculture')).get(`/chill/${fieldId}`).set('Authorization', bob.auth);
+    expect(theirs.status).toBe(404);
+    expect((await get('/chill/6f1c2e43-3c55-4c0f-9f00-000000000000')).status).toBe(404);
+    const bad = await get(`/chill/${fieldId}?model=portions`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([{ path: 'model', message: expect.stringMatching(/hours, utah, dynamic/) }]);
   });
 });

@@ -3,6 +3,7 @@ import { gridRequestErrors } from '@fieldcast/runtime';
 import type { DegreeDayQuery } from '@fieldcast/schemas';
 import { SyntheticSource } from '@fieldcast/weather';
 import { degreeDayComputer } from '../src/degree-day-compute.js';
+import { fieldChill } from '../src/domain/chill.js';
 import { fieldContours, fieldDegreeDays } from '../src/domain/growing-degree-days.js';
 import type { FieldRecord } from '../src/domain/fields.js';
 import { errorData, reviveError } from '@fieldcast/runtime/workers';
@@ -44,6 +45,11 @@ describe('degree days in worker threads', () => {
     expect(field1).toEqual(await fieldDegreeDays(source, field, query));
     expect(contours1).toEqual(await fieldContours(source, field, query));
     // the thread's first start transpiles its modules from the sources: seconds on a loaded machine
+  }, 120_000);
+
+  it('field chill equals the inline one', async () => {
+    const chill = { model: 'dynamic', start: '2023-11-01', end: '2024-01-15' } as const;
+    expect(await computer.chill(field, chill)).toEqual(await fieldChill(source, field, chill));
   }, 120_000);
 
   it('an error thrown in the thread maps to the problem the error thrown inline maps to', async () => {

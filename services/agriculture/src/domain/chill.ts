@@ -1,10 +1,21 @@
+import { cellWeights } from '@fieldcast/geo';
 import { UnavailableError } from '@fieldcast/kit';
 import { accumulateChill } from '@fieldcast/science';
-import { CHILL_UNITS, chillSeasonStart, type ChillLocationResult, type ChillQuery, dateMs } from '@fieldcast/schemas';
-import type { GridSource, TimeRange } from '@fieldcast/weather';
-import { inCelsius } from './degree-day-totals.js';
+import {
+  CHILL_UNITS,
+  chillSeasonStart,
+  type ChillFieldResult,
+  type ChillLocationResult,
+  type ChillQuery,
+  dateMs,
+} from '@fieldcast/schemas';
+import type { BBox, GridSource, TimeRange } from '@fieldcast/weather';
+import { celsiusOf, inCelsius } from './degree-day-totals.js';
+import { type CellTotalsReader, fieldGrid, type TotalsGrid } from './field-grid.js';
+import type { FieldRecord } from './fields.js';
+import { coveredCellStatistics, fieldPath } from './growing-degree-days.js';
 import { roundOutput } from './output-rounding.js';
-import { checkWork, MAX_DEGREE_DAY_CELL_DAYS, POINT_CELLS } from './work-limits.js';
+import { checkWork, fieldWindowCells, MAX_DEGREE_DAY_CELL_DAYS, POINT_CELLS } from './work-limits.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -12,6 +23,30 @@ const DAY_MS = 86_400_000;
 /** The hours of startDate 00:00Z to endDate 23:00Z, both included. */
 export function chillHours(start: string, end: string): TimeRange {
   return { startMs: dateMs(start), endMs: dateMs(end) + DAY_MS - HOUR_MS };
+}
+
+/** The first day counted: the caller's start, or the season's start at this latitude (docs/decisions/0241-chill-endpoint.md). */
+const startOf = (query: ChillQuery, latitude: number) => query.start ?? chillSeasonStart(query.end, latitude);
+
+const daysIn = (hours: TimeRange) => Math.round((hours.endMs + HOUR_MS - hours.startMs) / DAY_MS);
+
+const noData = () =>
+  new UnavailableError('weather_data_missing', 'The weather source has no temperatures for some of these hours at this place');
+
+/** The work of each chill request in cell-days, counted as the degree days count theirs, against the same limit. */
+export const chillWork = {
+  location: (query: ChillQuery, latitude: number) => POINT_CELLS * daysIn(chillHours(startOf(query, latitude), query.end)),
+  /** the centroid's four cells and the cells within half a cell of the field, on the hourly temperature's grid */
+  field: (source: GridSource, field: FieldRecord, query: ChillQuery) => {
+    const hours = chillHours(startOf(query, field.centroid.latitude), query.end);
+    return (POINT_CELLS + fieldWindowCells(source, field, hours, 0.5, 'air_temperature')) * daysIn(hours);
+  },
+};
+
+/** Chill at a point over the hours, in the query's model; NaN where an hour is missing. */
+async function pointChill(source: GridSource, model: ChillQuery['model'], lon: number, lat: number, hours: TimeRange): Promise<number> {
+  // a GridRequestError is the caller's: the error table answers it with a 400
+  return accumulateChill(model, inCelsius(await source.pointSeries('air_temperature', lon, lat, hours)));
 }
 
 /**
@@ -26,15 +61,10 @@ export async function locationChill(
   longitude: number,
   limit = MAX_DEGREE_DAY_CELL_DAYS,
 ): Promise<ChillLocationResult> {
-  const start = query.start ?? chillSeasonStart(query.end, latitude);
-  const hours = chillHours(start, query.end);
-  checkWork(POINT_CELLS * Math.round((hours.endMs + HOUR_MS - hours.startMs) / DAY_MS), limit);
-  // a GridRequestError is the caller's: the error table answers it with a 400
-  const temps = inCelsius(await source.pointSeries('air_temperature', longitude, latitude, hours));
-  const total = accumulateChill(query.model, temps);
-  if (!Number.isFinite(total)) {
-    throw new UnavailableError('weather_data_missing', 'The weather source has no temperatures for some of these hours at this place');
-  }
+  checkWork(chillWork.location(query, latitude), limit);
+  const start = startOf(query, latitude);
+  const total = await pointChill(source, query.model, longitude, latitude, chillHours(start, query.end));
+  if (!Number.isFinite(total)) throw noData();
   return {
     latitude,
     longitude,
@@ -43,5 +73,65 @@ export async function locationChill(
     model: query.model,
     units: CHILL_UNITS[query.model],
     chill: roundOutput(total),
+  };
+}
+
+/** Chill of each cell whose centre lies in a bbox: one hourly window read, the model run down each cell's hours. */
+function chillTotals(source: GridSource, model: ChillQuery['model'], hours: TimeRange): CellTotalsReader {
+  return {
+    variable: 'air_temperature',
+    range: hours,
+    async read(bbox: BBox): Promise<TotalsGrid> {
+      const w = await source.window('air_temperature', bbox, hours);
+      const toCelsius = celsiusOf(w.units);
+      const nCells = w.lats.length * w.lons.length;
+      const expected = daysIn(hours) * 24;
+      const temps = new Float64Array(expected);
+      const values = new Float64Array(nCells);
+      const k0 = w.stepMs > 0 ? Math.round((hours.startMs - w.startMs) / w.stepMs) : 0;
+      for (let c = 0; c < nCells; c++) {
+        if (k0 < 0 || w.nt < k0 + expected) {
+          values[c] = Number.NaN;
+          continue;
+        }
+        for (let t = 0; t < expected; t++) temps[t] = toCelsius(w.values[(k0 + t) * nCells + c]!);
+        values[c] = accumulateChill(model, temps);
+      }
+      return { lats: w.lats, lons: w.lons, dLat: w.dLat, dLon: w.dLon, values };
+    },
+  };
+}
+
+/**
+ * Chill over a field, shaped as the degree-day field result (spec 2.6; docs/decisions/0032):
+ * the centroid's value as the location result gives it, and the area-weighted mean, minimum and
+ * maximum over the cells the field covers (fieldGrid, the same cells and weights as degree days),
+ * from the hourly temperature of each cell. The default start is the season's at the centroid.
+ */
+export async function fieldChill(
+  source: GridSource,
+  field: FieldRecord,
+  query: ChillQuery,
+  limit = MAX_DEGREE_DAY_CELL_DAYS,
+): Promise<ChillFieldResult> {
+  checkWork(chillWork.field(source, field, query), limit);
+  const start = startOf(query, field.centroid.latitude);
+  const hours = chillHours(start, query.end);
+  const [centroid, around] = await Promise.all([
+    pointChill(source, query.model, field.centroid.longitude, field.centroid.latitude, hours),
+    fieldGrid(source, field, chillTotals(source, query.model, hours), 0.5),
+  ]);
+  const stats = coveredCellStatistics(around.grid.values, cellWeights(around.polygons, around.grid));
+  if (![centroid, stats.mean, stats.min, stats.max].every(Number.isFinite)) throw noData();
+  return {
+    field: fieldPath(field.id),
+    startDate: start,
+    endDate: query.end,
+    model: query.model,
+    units: CHILL_UNITS[query.model],
+    chill: roundOutput(centroid),
+    fieldMean: roundOutput(stats.mean),
+    fieldMaximum: roundOutput(stats.max),
+    fieldMinimum: roundOutput(stats.min),
   };
 }

@@ -1,18 +1,4 @@
-import {
-  answeringSource,
-  type BBox,
-  type DailyExtremes,
-  type GridSource,
-  type GridSpec,
-  type GridWindow,
-  type PointSeries,
-  type TimeRange,
-} from '@fieldcast/weather';
-
-/** The grid daily extremes over this bbox come on (a routing source's chosen source's grid). */
-export function dailyGrid(source: GridSource, bbox: BBox, days: TimeRange): GridSpec {
-  return answeringSource(source, 'air_temperature_daily_max', { bbox }, days).grid;
-}
+import { type BBox, type DailyExtremes, type GridSource, type GridWindow, type PointSeries, type TimeRange } from '@fieldcast/weather';
 
 /**
  * Daily maximum and minimum temperature at a point, bilinear in space (GridSource.dailyExtremesAt),

@@ -25,11 +25,16 @@ const UNITS: Record<string, TemperatureUnit> = {
 };
 const SCALE_UNIT = { celsius: 'degC', fahrenheit: 'degF' } as const;
 
+/** The conversion of a source's temperatures in `units` to degrees Celsius. */
+export function celsiusOf(units: string): (t: number) => number {
+  const unit = UNITS[units];
+  if (!unit) throw new Error(`temperature units ${units} are not supported`);
+  return unit.toCelsius;
+}
+
 /** Source temperatures in degrees Celsius (the chill models are defined in °C), as a new array. */
 export function inCelsius(series: PointSeries): Float64Array {
-  const unit = UNITS[series.units];
-  if (!unit) throw new Error(`temperature units ${series.units} are not supported`);
-  return Float64Array.from(series.values, unit.toCelsius);
+  return Float64Array.from(series.values, celsiusOf(series.units));
 }
 
 /** How one request's thresholds apply to temperatures in the source's units. */

@@ -1,7 +1,7 @@
 import { polygonsBBox, unwrapLongitudes, type CellGrid, type PolygonCoordinates } from '@fieldcast/geo';
 import type { DegreeDayQuery } from '@fieldcast/schemas';
-import { type BBox, type GridSource, type TimeRange, windowParts } from '@fieldcast/weather';
-import { dailyExtremesIn, dailyGrid } from './daily-temperatures.js';
+import { answeringSource, type BBox, type GridSource, type TimeRange, type VariableId, windowParts } from '@fieldcast/weather';
+import { dailyExtremesIn } from './daily-temperatures.js';
 import { cellTotals, degreeDayRule } from './degree-day-totals.js';
 import type { FieldRecord } from './fields.js';
 
@@ -20,15 +20,29 @@ export interface FieldGrid {
   grid: TotalsGrid;
 }
 
+/** What a field's grid holds: the totals of the cells whose centres lie in a bbox, read over `range` of `variable`'s grid. */
+export interface CellTotalsReader {
+  /** the variable whose grid the cells are on */
+  variable: VariableId;
+  range: TimeRange;
+  read(bbox: BBox): Promise<TotalsGrid>;
+}
+
 /** Degree-day totals of the cells whose centres lie in bbox (one window read per variable). */
-async function totalsIn(source: GridSource, bbox: BBox, days: TimeRange, query: DegreeDayQuery): Promise<TotalsGrid> {
-  const { tmax, tmin } = await dailyExtremesIn(source, bbox, days);
+export function degreeDayTotals(source: GridSource, days: TimeRange, query: DegreeDayQuery): CellTotalsReader {
   return {
-    lats: tmax.lats,
-    lons: tmax.lons,
-    dLat: tmax.dLat,
-    dLon: tmax.dLon,
-    values: cellTotals(tmax, tmin, degreeDayRule(query, tmax.units)),
+    variable: 'air_temperature_daily_max',
+    range: days,
+    async read(bbox) {
+      const { tmax, tmin } = await dailyExtremesIn(source, bbox, days);
+      return {
+        lats: tmax.lats,
+        lons: tmax.lons,
+        dLat: tmax.dLat,
+        dLon: tmax.dLon,
+        values: cellTotals(tmax, tmin, degreeDayRule(query, tmax.units)),
+      };
+    },
   };
 }
 
@@ -111,7 +125,7 @@ function extendedTo(grid: TotalsGrid, bbox: BBox): TotalsGrid {
 }
 
 /**
- * Degree-day totals on the cells within `cells` grid cells of the field, on the grid its
+ * Totals (degree days, chill) on the cells within `cells` grid cells of the field, on the grid its
  * temperatures come on (an ingested store's, when one covers the field). The field is taken in
  * one continuous longitude frame (RFC 7946 section 3.1.9 has a field at the antimeridian sent as
  * parts cut at ±180), and where that frame or the grown bbox passes ±180 the cells across it are
@@ -122,16 +136,15 @@ function extendedTo(grid: TotalsGrid, bbox: BBox): TotalsGrid {
 export async function fieldGrid(
   source: GridSource,
   field: FieldRecord,
-  query: DegreeDayQuery,
-  days: TimeRange,
+  totals: CellTotalsReader,
   cells: number,
   cover = false,
 ): Promise<FieldGrid> {
   const { polygons, shifts } = unwrapLongitudes(field.polygons);
   const [w, s, e, n] = polygonsBBox(polygons);
-  const spec = dailyGrid(source, [Math.max(-180, w), s, Math.min(180, e), n], days);
+  const spec = answeringSource(source, totals.variable, { bbox: [Math.max(-180, w), s, Math.min(180, e), n] }, totals.range).grid;
   const [main, ...beyond] = windowParts([w, s, e, n], spec, cells);
-  let grid = await totalsIn(source, main!.bbox, days, query);
-  for (const part of beyond) grid = besides(grid, await totalsIn(source, part.bbox, days, query), part.shift);
+  let grid = await totals.read(main!.bbox);
+  for (const part of beyond) grid = besides(grid, await totals.read(part.bbox), part.shift);
   return { polygons, shifts, grid: cover ? extendedTo(grid, [w, s, e, n]) : grid };
 }

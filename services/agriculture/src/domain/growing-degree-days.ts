@@ -9,7 +9,7 @@ import {
 import type { GridSource } from '@fieldcast/weather';
 import { dailyExtremesAt } from './daily-temperatures.js';
 import { degreeDayRule, pointTotal } from './degree-day-totals.js';
-import { fieldGrid } from './field-grid.js';
+import { degreeDayTotals, fieldGrid } from './field-grid.js';
 import type { FieldRecord } from './fields.js';
 import { roundOutput } from './output-rounding.js';
 import { checkWork, daysOf, degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from './work-limits.js';
@@ -24,7 +24,8 @@ function settingsOf(query: DegreeDayQuery) {
   };
 }
 
-const fieldPath = (id: string) => `/fields/${id}`;
+/** A field's path as results name it (spec 2.6). */
+export const fieldPath = (id: string) => `/fields/${id}`;
 
 /**
  * The contours link carries start and end (always, resolved, so the link names the same days
@@ -92,7 +93,7 @@ export async function fieldDegreeDays(
   const days = daysOf(query);
   const [atCentroid, around] = await Promise.all([
     dailyExtremesAt(source, field.centroid.longitude, field.centroid.latitude, days),
-    fieldGrid(source, field, query, days, 0.5),
+    fieldGrid(source, field, degreeDayTotals(source, days, query), 0.5),
   ]);
   const centroid = pointTotal(atCentroid.tmax, atCentroid.tmin, degreeDayRule(query, atCentroid.tmax.units));
   const stats = coveredCellStatistics(around.grid.values, cellWeights(around.polygons, around.grid));
@@ -124,7 +125,7 @@ export async function fieldContours(
 ): Promise<DegreeDayContourResult> {
   checkWork(degreeDayWork.contours(source, field, query), limit);
   const days = daysOf(query);
-  const { polygons, grid } = await fieldGrid(source, field, query, days, 1, true);
+  const { polygons, grid } = await fieldGrid(source, field, degreeDayTotals(source, days, query), 1, true);
   const values = grid.values;
   let min = Infinity,
     max = -Infinity;

@@ -2,8 +2,7 @@ import { polygonsBBox, unwrapLongitudes } from '@fieldcast/geo';
 import { RequestTooLargeError } from '@fieldcast/kit';
 import { usesNextMinimum } from '@fieldcast/science';
 import { dateMs, type DegreeDayQuery } from '@fieldcast/schemas';
-import { centresWithin, type GridSource, type TimeRange } from '@fieldcast/weather';
-import { dailyGrid } from './daily-temperatures.js';
+import { answeringSource, centresWithin, type GridSource, type TimeRange, type VariableId } from '@fieldcast/weather';
 import type { FieldRecord } from './fields.js';
 
 /**
@@ -39,13 +38,19 @@ export function dayCount(query: DegreeDayQuery): number {
 
 /**
  * Cells of the window a field result (margin 0.5 cell) or its contours (margin 1 cell) read: the
- * field's bbox in one continuous longitude frame, grown by the margin, on the grid its daily
- * temperatures come on. Counted from the geometry and the grid alone, before anything is read.
+ * field's bbox in one continuous longitude frame, grown by the margin, on the grid `variable`
+ * (daily maxima by default) comes on. Counted from the geometry and the grid alone, before anything is read.
  */
-export function fieldWindowCells(source: GridSource, field: FieldRecord, days: TimeRange, margin: number): number {
+export function fieldWindowCells(
+  source: GridSource,
+  field: FieldRecord,
+  range: TimeRange,
+  margin: number,
+  variable: VariableId = 'air_temperature_daily_max',
+): number {
   const { polygons } = unwrapLongitudes(field.polygons);
   const [w, s, e, n] = polygonsBBox(polygons);
-  const spec = dailyGrid(source, [Math.max(-180, w), s, Math.min(180, e), n], days);
+  const spec = answeringSource(source, variable, { bbox: [Math.max(-180, w), s, Math.min(180, e), n] }, range).grid;
   const south = Math.max(-90, s - spec.dLat * margin),
     north = Math.min(90, n + spec.dLat * margin);
   return (

@@ -1,4 +1,4 @@
-import { type Api, NotFoundError } from '@fieldcast/kit';
+import type { Api } from '@fieldcast/kit';
 import {
   DegreeDayContourResult,
   DegreeDayFieldResult,
@@ -12,6 +12,7 @@ import type { DegreeDayComputer } from '../degree-day-compute.js';
 import { locationDegreeDays } from '../domain/growing-degree-days.js';
 import { MAX_DEGREE_DAY_CELL_DAYS } from '../domain/work-limits.js';
 import type { FieldStore } from '../store.js';
+import { ownedField } from './owned-field.js';
 
 export interface DegreeDayRouteDeps {
   fields: FieldStore;
@@ -38,12 +39,7 @@ const WORK = {
  */
 export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api {
   const query = degreeDayQuerySchema(deps.now);
-  const loadField = async (accountId: string, id: string) => {
-    // Ownership as for fields (spec 4.2): another account's field is "does not exist".
-    const field = await deps.fields.get(accountId, id);
-    if (!field) throw new NotFoundError('field', id);
-    return field;
-  };
+  const loadField = (accountId: string, id: string) => ownedField(deps.fields, accountId, id);
   return api
     .op({
       method: 'get',
