@@ -1,6 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { accountOf } from './auth.js';
+import { type CsvForm, csvText, prefersCsv } from './csv.js';
 import { InvalidRequestError, UnsupportedMediaTypeError, ValidationError, type FieldError } from './errors.js';
 import type { Account } from './identity.js';
 import { parseAccept } from './negotiate.js';
@@ -114,6 +115,8 @@ export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z
   heavy?: boolean;
   /** true for a list whose answer names its next page in a Link header (RFC 8288, rel="next"): documented on its success response */
   pages?: boolean;
+  /** the result also as CSV, for an Accept that prefers text/csv (csv.ts); JSON stays the default */
+  csv?: CsvForm;
   handle(ctx: OperationContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<unknown> | unknown;
 }
 
@@ -174,6 +177,15 @@ function negotiateFile(produces: readonly string[], negotiate: express.RequestHa
   };
 }
 
+/** A request that prefers CSV is served as CSV (csv.ts prefersCsv); any other is negotiated as JSON. */
+function negotiateCsv(negotiate: express.RequestHandler): express.RequestHandler {
+  return (req, res, next) => {
+    if (!prefersCsv(req)) return negotiate(req, res, next);
+    res.locals.csv = true;
+    next();
+  };
+}
+
 /** The operation's own credential when the request carries one, else HTTP Basic. */
 function authenticateEither(credential: NonNullable<AnyOperation['credential']>, basic: express.RequestHandler): express.RequestHandler {
   return (req, res, next) => {
@@ -220,7 +232,9 @@ export class Api {
    */
   mount(router: Router, pipeline: Pipeline): void {
     for (const op of this.operations) {
-      const steps: express.RequestHandler[] = [op.produces ? negotiateFile(op.produces, pipeline.negotiate) : pipeline.negotiate];
+      const steps: express.RequestHandler[] = [
+        op.produces ? negotiateFile(op.produces, pipeline.negotiate) : op.csv ? negotiateCsv(pipeline.negotiate) : pipeline.negotiate,
+      ];
       if (op.auth !== false) steps.push(op.credential ? authenticateEither(op.credential, pipeline.authenticate) : pipeline.authenticate);
       if (op.body) steps.push(pipeline.parseBody);
       if (op.heavy && pipeline.limitHeavy) steps.push(pipeline.limitHeavy);
@@ -237,6 +251,14 @@ export class Api {
           const result = await op.handle({ params: res.locals.params, query: res.locals.query, body: res.locals.body, account, req, res });
           if (res.headersSent) return;
           if (op.response.mediaType && op.response.mediaType !== 'application/json') return;
+          if (op.csv && res.locals.csv === true) {
+            const value = result instanceof JsonText ? (JSON.parse(result.text.toString()) as unknown) : result;
+            res
+              .status(op.response.status)
+              .type('text/csv; charset=utf-8; header=present')
+              .send(csvText(op.csv.table(value)));
+            return;
+          }
           res.status(op.response.status).send(result instanceof JsonText ? result.text : JSON.stringify(result));
         } catch (err) {
           next(err);

@@ -113,6 +113,7 @@ export function openApiDocument(input: {
           : contentOf([
               { mediaType: op.response.mediaType ?? input.mediaType, ...(op.response.schema ? { schema: op.response.schema } : {}) },
               ...(op.response.alternatives ?? []),
+              ...(op.csv ? [{ mediaType: 'text/csv', schema: z.string().meta({ description: op.csv.description }) }] : []),
             ]),
       },
     };

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { acceptedDates, dateMs, DEGREE_DAY_FIRST_DATE, DEGREE_DAY_FORECAST_DAYS, isoDate } from './growing-degree-days.js';
+import {
+  acceptedDates,
+  dailyValues,
+  dateMs,
+  DEGREE_DAY_FIRST_DATE,
+  DEGREE_DAY_FORECAST_DAYS,
+  includeDailyParam,
+  isoDate,
+} from './growing-degree-days.js';
 
 /**
  * Winter chill at a point (beyond the spec; docs/decisions/0241-chill-endpoint.md): the query of
@@ -24,6 +32,8 @@ export interface ChillQuery {
   /** YYYY-MM-DD, inclusive; absent: the season's start before end (chillSeasonStart) */
   start?: string;
   end: string;
+  /** include=daily: each day's chill beside the total (docs/decisions/0244-daily-values.md) */
+  daily?: boolean;
 }
 
 /**
@@ -62,6 +72,7 @@ export function chillQuerySchema(now: () => Date) {
         'Last day, inclusive. Default today (UTC). Days after the current hour use forecast values.',
         '2025-02-28',
       ).optional(),
+      include: includeDailyParam('chill'),
     })
     .transform((q, ctx): ChillQuery => {
       const fail = (path: string, message: string) => ctx.issues.push({ code: 'custom', path: [path], message, input: q });
@@ -81,6 +92,7 @@ export function chillQuerySchema(now: () => Date) {
         model: q.model ?? 'dynamic',
         ...(q.start === undefined ? {} : { start: q.start }),
         end: isoDate(Number.isFinite(endMs) ? endMs : todayMs()),
+        daily: q.include === 'daily',
       };
     });
 }
@@ -94,6 +106,7 @@ export const ChillLocationResult = z
     model: z.enum(CHILL_MODEL_NAMES),
     units: z.string().meta({ description: 'chill hours, Utah chill units or chill portions' }),
     chill: z.number().meta({ description: 'chill accumulated over the hours from startDate to endDate; one decimal' }),
+    daily: dailyValues('chill', 'chill'),
   })
   .meta({
     id: 'ChillLocation',
@@ -125,6 +138,7 @@ export const ChillFieldResult = z
       .meta({ description: 'area-weighted mean over the grid cells the field covers; weights are the areas of cell ∩ field; one decimal' }),
     fieldMaximum: z.number().meta({ description: 'largest cell value among the covered cells; one decimal' }),
     fieldMinimum: z.number().meta({ description: 'smallest cell value among the covered cells; one decimal' }),
+    daily: dailyValues('chill', 'chill at the centroid'),
   })
   .meta({
     id: 'ChillField',

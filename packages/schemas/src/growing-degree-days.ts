@@ -55,9 +55,18 @@ export interface DegreeDayQuery {
   cap?: number;
   /** how cap applies (default horizontal); vertical and intermediate only with cap and a curve method */
   cutoff?: DegreeDayCutoffName;
+  /** include=daily: each day's degree days beside the total (docs/decisions/0244-daily-values.md) */
+  daily?: boolean;
   /** the parameters the caller gave, normalised, for links that carry them over (spec 2.6 contours) */
   given: Partial<Record<'base' | 'scale' | 'start' | 'end' | 'method' | 'cap' | 'cutoff', string>>;
 }
+
+/** include=daily, the daily values beside the total of degree days and chill (docs/decisions/0244-daily-values.md). */
+export const includeDailyParam = (what: string) =>
+  z
+    .enum(['daily'], { error: 'include must be daily' })
+    .meta({ description: `daily: also each day's ${what} and the running total, in date order`, examples: ['daily'] })
+    .optional();
 
 /**
  * The dates the degree-day and chill endpoints accept (spec 4.1, 8): today by the service's
@@ -126,6 +135,7 @@ export function degreeDayQuerySchema(now: () => Date) {
           examples: ['vertical'],
         })
         .optional(),
+      include: includeDailyParam('degree days'),
     })
     .transform((q, ctx): DegreeDayQuery => {
       const scale = (q.scale?.toLowerCase() ?? 'celsius') as DegreeDayScale;
@@ -195,6 +205,7 @@ export function degreeDayQuerySchema(now: () => Date) {
         method,
         ...(cap === undefined ? {} : { cap }),
         ...(q.cutoff === undefined ? {} : { cutoff }),
+        daily: q.include === 'daily',
         given,
       };
     });
@@ -214,12 +225,28 @@ const settings = {
 };
 const degreeDays = (description: string) => z.number().meta({ description: `${description}; one decimal` });
 
+/** The daily values beside a total (include=daily): each day's value and the total so far, in date order. */
+export function dailyValues<K extends string>(key: K, unit: string) {
+  return z
+    .array(
+      z.object({
+        date: z.string().meta({ description: 'YYYY-MM-DD' }),
+        ...({ [key]: z.number().meta({ description: `the day's ${unit}; one decimal` }) } as Record<K, z.ZodNumber>),
+        accumulated: z.number().meta({ description: `${unit} from the first day to this one, inclusive; one decimal` }),
+      }),
+    )
+    .meta({ description: 'with include=daily: every day from startDate to endDate' })
+    .optional();
+}
+const dailyDegreeDays = dailyValues('degreeDays', 'degree days');
+
 export const DegreeDayLocationResult = z
   .object({
     latitude: z.number(),
     longitude: z.number(),
     ...settings,
     degreeDays: degreeDays('degree days accumulated from startDate to endDate, inclusive'),
+    daily: dailyDegreeDays,
   })
   .meta({
     id: 'GrowingDegreeDayLocation',
@@ -249,6 +276,7 @@ export const DegreeDayFieldResult = z
     contours: z
       .string()
       .meta({ description: 'relative path of the contours, with start, end and every other given parameter carried over' }),
+    daily: dailyValues('degreeDays', 'degree days at the centroid'),
   })
   .meta({
     id: 'GrowingDegreeDayField',

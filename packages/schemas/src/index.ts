@@ -6,6 +6,7 @@ export * from './fields.js';
 export * from './events.js';
 export * from './growing-degree-days.js';
 export * from './chill.js';
+export * from './batch.js';
 export * from './tiles.js';
 export * from './insight.js';
 export * from './platform.js';

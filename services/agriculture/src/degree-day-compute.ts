@@ -1,9 +1,17 @@
-import type { ChillFieldResult, ChillQuery, DegreeDayContourResult, DegreeDayFieldResult, DegreeDayQuery } from '@fieldcast/schemas';
+import type {
+  ChillFieldResult,
+  ChillLocationResult,
+  ChillQuery,
+  DegreeDayContourResult,
+  DegreeDayFieldResult,
+  DegreeDayLocationResult,
+  DegreeDayQuery,
+} from '@fieldcast/schemas';
 import { type GridSource, storesOf } from '@fieldcast/weather';
-import { chillWork, fieldChill } from './domain/chill.js';
-import { fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
+import { chillPoints, chillWork, fieldChill } from './domain/chill.js';
+import { degreeDayPoints, fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
 import type { FieldRecord } from './domain/fields.js';
-import { checkWork, degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from './domain/work-limits.js';
+import { checkChillWork, checkWork, degreeDayWork, MAX_CHILL_CELL_HOURS, MAX_DEGREE_DAY_CELL_DAYS } from './domain/work-limits.js';
 import { type AreaWorker, computePool, workerModule } from '@fieldcast/runtime/workers';
 import { AREA } from './store.js';
 /** Its thread module, `src/degree-day-worker.ts`, declared in the service definition's `workers`. */
@@ -13,9 +21,16 @@ export const DEGREE_DAY_WORKER: AreaWorker = { area: AREA, name: 'degree-day-wor
 export type DegreeDayTask = {
   /** the Zarr stores in front of the synthetic world, as the process opened them */
   stores: string[];
-  field: FieldRecord;
+  /** the work limit of the task's kind: cell-days for degree days, cell-hours for chill */
   limit: number;
-} & ({ kind: 'field' | 'contours'; query: DegreeDayQuery } | { kind: 'chill'; query: ChillQuery });
+} & (
+  | { kind: 'field' | 'contours'; field: FieldRecord; query: DegreeDayQuery }
+  | { kind: 'chill'; field: FieldRecord; query: ChillQuery }
+  | { kind: 'degree-day-points'; points: Point[]; query: DegreeDayQuery }
+  | { kind: 'chill-points'; points: Point[]; query: ChillQuery }
+);
+
+type Point = { longitude: number; latitude: number };
 
 /** A task as the process hands it over, before the stores and the limit are added. */
 type TaskOf<T> = T extends DegreeDayTask ? Omit<T, 'stores' | 'limit'> : never;
@@ -29,6 +44,10 @@ export function runTask(source: GridSource, task: DegreeDayTask): Promise<unknow
       return fieldContours(source, task.field, task.query, task.limit);
     case 'field':
       return fieldDegreeDays(source, task.field, task.query, task.limit);
+    case 'degree-day-points':
+      return degreeDayPoints(source, task.points, task.query);
+    case 'chill-points':
+      return chillPoints(source, task.points, task.query);
   }
 }
 
@@ -36,17 +55,22 @@ export interface DegreeDayComputer {
   field(field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayFieldResult>;
   contours(field: FieldRecord, query: DegreeDayQuery): Promise<DegreeDayContourResult>;
   chill(field: FieldRecord, query: ChillQuery): Promise<ChillFieldResult>;
-  /** ends the compute threads, if any were started */
+  /** location results of many points (a batch, whose work its route has checked), in their order */
+  degreeDayPoints(points: Point[], query: DegreeDayQuery): Promise<DegreeDayLocationResult[]>;
+  chillPoints(points: Point[], query: ChillQuery): Promise<ChillLocationResult[]>;
   /** starts the threads before the first request (the service's warm-up) */
   prestart(): void;
+  /** ends the compute threads, if any were started */
   close(): Promise<void>;
 }
 
 export interface DegreeDayComputerOptions {
   /** compute threads; 0 computes on the event loop */
   threads: number;
-  /** most cell-days one request may ask for */
+  /** most cell-days one degree-day request may ask for */
   limit?: number;
+  /** most cell-hours one chill request may ask for */
+  chillLimit?: number;
 }
 
 /**
@@ -57,11 +81,12 @@ export interface DegreeDayComputerOptions {
  */
 export function degreeDayComputer(source: GridSource, options: DegreeDayComputerOptions): DegreeDayComputer {
   const limit = options.limit ?? MAX_DEGREE_DAY_CELL_DAYS;
+  const chillLimit = options.chillLimit ?? MAX_CHILL_CELL_HOURS;
   const stores = options.threads > 0 ? storesOf(source) : undefined;
   const entry = workerModule(import.meta.url, DEGREE_DAY_WORKER);
   const pool = computePool<DegreeDayTask, unknown>(entry, options.threads);
   const run = <R>(task: TaskOf<DegreeDayTask>) => {
-    const full = { ...task, stores: stores ?? [], limit } as DegreeDayTask;
+    const full = { ...task, stores: stores ?? [], limit: task.kind.startsWith('chill') ? chillLimit : limit } as DegreeDayTask;
     return (stores ? pool.run(full) : runTask(source, full)) as Promise<R>;
   };
   return {
@@ -74,9 +99,11 @@ export function degreeDayComputer(source: GridSource, options: DegreeDayComputer
       return run({ kind: 'contours', field, query });
     },
     async chill(field, query) {
-      checkWork(chillWork.field(source, field, query), limit);
+      checkChillWork(chillWork.field(source, field, query), chillLimit);
       return run({ kind: 'chill', field, query });
     },
+    degreeDayPoints: (points, query) => run({ kind: 'degree-day-points', points, query }),
+    chillPoints: (points, query) => run({ kind: 'chill-points', points, query }),
     prestart: () => {
       if (stores) pool.prestart();
     },

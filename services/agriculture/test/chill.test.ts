@@ -98,6 +98,7 @@ describe('chill at a location', () => {
       'model',
       'start',
       'end',
+      'include',
     ]);
   });
 });
@@ -178,6 +179,39 @@ describe('chill over a field', () => {
     const res = await get(`/chill/${fieldId}?end=2024-10-01`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ startDate: '2024-09-01', endDate: '2024-10-01', model: 'dynamic' });
+  });
+
+  it('work over 50,000,000 cell-hours is 422 before anything is read: a 1 degree field over a season', async () => {
+    const big = await request(fleet.app('agriculture'))
+      .post('/fields')
+      .set('Authorization', alice.auth)
+      .send({
+        description: 'large',
+        type: 'GeometryCollection',
+        geometries: [
+          {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [10, 44],
+                [11, 44],
+                [11, 45],
+                [10, 45],
+                [10, 44],
+              ],
+            ],
+          },
+        ],
+      });
+    // 101 x 101 cells and the centroid's 4 (10,205) over 205 days of 24 hours: 50,208,600 cell-hours
+    const within = await get(`/chill/${big.body.id}?model=hours&start=2024-09-01&end=2024-09-01`);
+    expect(within.status).toBe(200);
+    const res = await get(`/chill/${big.body.id}?model=hours&start=2024-02-10&end=2024-09-01`);
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({
+      id: 'request_too_large',
+      message: expect.stringMatching(/needs 50,208,600 cell-hours .*limit is 50,000,000/),
+    });
   });
 
   it("another account's field and an unknown one are 404; a bad query is 400 naming the parameter", async () => {

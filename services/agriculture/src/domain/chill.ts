@@ -1,6 +1,6 @@
 import { cellWeights } from '@fieldcast/geo';
 import { UnavailableError } from '@fieldcast/kit';
-import { accumulateChill } from '@fieldcast/science';
+import { accumulateChill, hourlyChill } from '@fieldcast/science';
 import {
   CHILL_UNITS,
   chillSeasonStart,
@@ -10,12 +10,13 @@ import {
   dateMs,
 } from '@fieldcast/schemas';
 import type { BBox, GridSource, TimeRange } from '@fieldcast/weather';
+import { dailyEntries } from './daily-values.js';
 import { celsiusOf, inCelsius } from './degree-day-totals.js';
 import { type CellTotalsReader, fieldGrid, type TotalsGrid } from './field-grid.js';
 import type { FieldRecord } from './fields.js';
 import { coveredCellStatistics, fieldPath } from './growing-degree-days.js';
 import { roundOutput } from './output-rounding.js';
-import { checkWork, fieldWindowCells, MAX_DEGREE_DAY_CELL_DAYS, POINT_CELLS } from './work-limits.js';
+import { checkChillWork, fieldWindowCells, MAX_CHILL_CELL_HOURS, POINT_CELLS } from './work-limits.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -29,42 +30,54 @@ export function chillHours(start: string, end: string): TimeRange {
 const startOf = (query: ChillQuery, latitude: number) => query.start ?? chillSeasonStart(query.end, latitude);
 
 const daysIn = (hours: TimeRange) => Math.round((hours.endMs + HOUR_MS - hours.startMs) / DAY_MS);
+const hoursIn = (hours: TimeRange) => Math.round((hours.endMs + HOUR_MS - hours.startMs) / HOUR_MS);
 
 const noData = () =>
   new UnavailableError('weather_data_missing', 'The weather source has no temperatures for some of these hours at this place');
 
-/** The work of each chill request in cell-days, counted as the degree days count theirs, against the same limit. */
+/** The work of each chill request in cell-hours (docs/decisions/0245-chill-work-in-cell-hours.md). */
 export const chillWork = {
-  location: (query: ChillQuery, latitude: number) => POINT_CELLS * daysIn(chillHours(startOf(query, latitude), query.end)),
+  location: (query: ChillQuery, latitude: number) => POINT_CELLS * hoursIn(chillHours(startOf(query, latitude), query.end)),
   /** the centroid's four cells and the cells within half a cell of the field, on the hourly temperature's grid */
   field: (source: GridSource, field: FieldRecord, query: ChillQuery) => {
     const hours = chillHours(startOf(query, field.centroid.latitude), query.end);
-    return (POINT_CELLS + fieldWindowCells(source, field, hours, 0.5, 'air_temperature')) * daysIn(hours);
+    return (POINT_CELLS + fieldWindowCells(source, field, hours, 0.5, 'air_temperature')) * hoursIn(hours);
   },
 };
 
-/** Chill at a point over the hours, in the query's model; NaN where an hour is missing. */
-async function pointChill(source: GridSource, model: ChillQuery['model'], lon: number, lat: number, hours: TimeRange): Promise<number> {
+/**
+ * Chill at a point over the hours in the query's model, and with include=daily each day's chill
+ * (the sum of its 24 hours; the Dynamic model's portion counts on the hour it completes, chillR's
+ * accounting). A missing hour is weather_data_missing.
+ */
+async function pointChill(source: GridSource, query: ChillQuery, lon: number, lat: number, start: string) {
   // a GridRequestError is the caller's: the error table answers it with a 400
-  return accumulateChill(model, inCelsius(await source.pointSeries('air_temperature', lon, lat, hours)));
+  const temps = inCelsius(await source.pointSeries('air_temperature', lon, lat, chillHours(start, query.end)));
+  const total = accumulateChill(query.model, temps);
+  if (!Number.isFinite(total)) throw noData();
+  if (!query.daily) return { total };
+  const hourly = hourlyChill(query.model, temps);
+  const days = new Float64Array(hourly.length / 24);
+  for (let h = 0; h < hourly.length; h++) days[Math.floor(h / 24)]! += hourly[h]!;
+  // the total as the running total sums it, so the last day's accumulated is the total
+  return { total: days.reduce((a, v) => a + v, 0), daily: dailyEntries('chill', start, days) };
 }
 
 /**
  * Chill at a point (docs/decisions/0241-chill-endpoint.md): hourly air temperature bilinear
  * between grid points (GridSource.pointSeries), in °C, through the science package's model. The
- * work counts as the degree days do, the 4 grid points times the days, so the one limit applies.
+ * work is the 4 grid points times the hours.
  */
 export async function locationChill(
   source: GridSource,
   query: ChillQuery,
   latitude: number,
   longitude: number,
-  limit = MAX_DEGREE_DAY_CELL_DAYS,
+  limit = MAX_CHILL_CELL_HOURS,
 ): Promise<ChillLocationResult> {
-  checkWork(chillWork.location(query, latitude), limit);
+  checkChillWork(chillWork.location(query, latitude), limit);
   const start = startOf(query, latitude);
-  const total = await pointChill(source, query.model, longitude, latitude, chillHours(start, query.end));
-  if (!Number.isFinite(total)) throw noData();
+  const { total, daily } = await pointChill(source, query, longitude, latitude, start);
   return {
     latitude,
     longitude,
@@ -73,7 +86,19 @@ export async function locationChill(
     model: query.model,
     units: CHILL_UNITS[query.model],
     chill: roundOutput(total),
+    ...(daily ? { daily } : {}),
   };
+}
+
+/** Location results of many points, in their order (a batch; docs/decisions/0242-batch-requests.md). */
+export async function chillPoints(
+  source: GridSource,
+  points: readonly { longitude: number; latitude: number }[],
+  query: ChillQuery,
+): Promise<ChillLocationResult[]> {
+  const out: ChillLocationResult[] = [];
+  for (const p of points) out.push(await locationChill(source, query, p.latitude, p.longitude));
+  return out;
 }
 
 /** Chill of each cell whose centre lies in a bbox: one hourly window read, the model run down each cell's hours. */
@@ -112,26 +137,27 @@ export async function fieldChill(
   source: GridSource,
   field: FieldRecord,
   query: ChillQuery,
-  limit = MAX_DEGREE_DAY_CELL_DAYS,
+  limit = MAX_CHILL_CELL_HOURS,
 ): Promise<ChillFieldResult> {
-  checkWork(chillWork.field(source, field, query), limit);
+  checkChillWork(chillWork.field(source, field, query), limit);
   const start = startOf(query, field.centroid.latitude);
   const hours = chillHours(start, query.end);
   const [centroid, around] = await Promise.all([
-    pointChill(source, query.model, field.centroid.longitude, field.centroid.latitude, hours),
+    pointChill(source, query, field.centroid.longitude, field.centroid.latitude, start),
     fieldGrid(source, field, chillTotals(source, query.model, hours), 0.5),
   ]);
   const stats = coveredCellStatistics(around.grid.values, cellWeights(around.polygons, around.grid));
-  if (![centroid, stats.mean, stats.min, stats.max].every(Number.isFinite)) throw noData();
+  if (![stats.mean, stats.min, stats.max].every(Number.isFinite)) throw noData();
   return {
     field: fieldPath(field.id),
     startDate: start,
     endDate: query.end,
     model: query.model,
     units: CHILL_UNITS[query.model],
-    chill: roundOutput(centroid),
+    chill: roundOutput(centroid.total),
     fieldMean: roundOutput(stats.mean),
     fieldMaximum: roundOutput(stats.max),
     fieldMinimum: roundOutput(stats.min),
+    ...(centroid.daily ? { daily: centroid.daily } : {}),
   };
 }

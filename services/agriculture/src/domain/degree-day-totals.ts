@@ -82,6 +82,13 @@ export function pointTotal(tmax: PointSeries, tmin: PointSeries, rule: DegreeDay
   return accumulateDegreeDays(tmax.values, tmin.values, rule.options, 0, Math.max(0, days)) * rule.factor;
 }
 
+/** Each counted day's degree days at a point in the source's degrees (times rule.factor for the requested scale): the days pointTotal sums. */
+export function pointDays(tmax: PointSeries, tmin: PointSeries, rule: DegreeDayRule): Float64Array {
+  const days = Math.max(0, tmax.values.length - daysAfter(rule));
+  const all = dailyDegreeDays(tmax.values, tmin.values, rule.options);
+  return Float64Array.from(all.subarray(0, days));
+}
+
 /**
  * Degree days accumulated per cell of two aligned windows ([t][lat][lon]), in the requested
  * scale, row-major [lat][lon]. One pass of the science method over the whole window (options

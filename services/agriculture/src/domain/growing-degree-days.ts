@@ -6,9 +6,10 @@ import {
   type DegreeDayLocationResult,
   type DegreeDayQuery,
 } from '@fieldcast/schemas';
-import type { GridSource } from '@fieldcast/weather';
+import type { DailyExtremes, GridSource, PointSeries } from '@fieldcast/weather';
 import { dailyExtremesAt } from './daily-temperatures.js';
-import { degreeDayRule, pointTotal } from './degree-day-totals.js';
+import { dailyEntries } from './daily-values.js';
+import { type DegreeDayRule, degreeDayRule, pointDays, pointTotal } from './degree-day-totals.js';
 import { degreeDayTotals, fieldGrid } from './field-grid.js';
 import type { FieldRecord } from './fields.js';
 import { roundOutput } from './output-rounding.js';
@@ -43,6 +44,16 @@ function contoursPath(id: string, query: DegreeDayQuery): string {
 const noData = () =>
   new UnavailableError('weather_data_missing', 'The weather source has no temperatures for some of these days at this place');
 
+/** The total at a point and, with include=daily, each day's value beside it. */
+function pointResult(extremes: DailyExtremes<PointSeries>, rule: DegreeDayRule, query: DegreeDayQuery) {
+  const total = pointTotal(extremes.tmax, extremes.tmin, rule);
+  if (!Number.isFinite(total)) throw noData();
+  return {
+    total,
+    ...(query.daily ? { daily: dailyEntries('degreeDays', query.start, pointDays(extremes.tmax, extremes.tmin, rule), rule.factor) } : {}),
+  };
+}
+
 /** Location result (spec 2.6): degree days at a point, temperatures bilinear between grid points. */
 export async function locationDegreeDays(
   source: GridSource,
@@ -52,10 +63,24 @@ export async function locationDegreeDays(
   limit = MAX_DEGREE_DAY_CELL_DAYS,
 ): Promise<DegreeDayLocationResult> {
   checkWork(degreeDayWork.location(query), limit);
-  const { tmax, tmin } = await dailyExtremesAt(source, longitude, latitude, daysOf(query));
-  const total = pointTotal(tmax, tmin, degreeDayRule(query, tmax.units));
-  if (!Number.isFinite(total)) throw noData();
-  return { latitude, longitude, ...settingsOf(query), degreeDays: roundOutput(total) };
+  const extremes = await dailyExtremesAt(source, longitude, latitude, daysOf(query));
+  const { total, daily } = pointResult(extremes, degreeDayRule(query, extremes.tmax.units), query);
+  return { latitude, longitude, ...settingsOf(query), degreeDays: roundOutput(total), ...(daily ? { daily } : {}) };
+}
+
+/**
+ * Location results of many points, in their order (a batch; docs/decisions/0242-batch-requests.md):
+ * read one after another on the point reads' chunk caches, so points that share grid points and
+ * days read them once.
+ */
+export async function degreeDayPoints(
+  source: GridSource,
+  points: readonly { longitude: number; latitude: number }[],
+  query: DegreeDayQuery,
+): Promise<DegreeDayLocationResult[]> {
+  const out: DegreeDayLocationResult[] = [];
+  for (const p of points) out.push(await locationDegreeDays(source, query, p.latitude, p.longitude));
+  return out;
 }
 
 /** Area-weighted mean, minimum and maximum over the cells with a share of the field. */
@@ -95,9 +120,9 @@ export async function fieldDegreeDays(
     dailyExtremesAt(source, field.centroid.longitude, field.centroid.latitude, days),
     fieldGrid(source, field, degreeDayTotals(source, days, query), 0.5),
   ]);
-  const centroid = pointTotal(atCentroid.tmax, atCentroid.tmin, degreeDayRule(query, atCentroid.tmax.units));
+  const { total: centroid, daily } = pointResult(atCentroid, degreeDayRule(query, atCentroid.tmax.units), query);
   const stats = coveredCellStatistics(around.grid.values, cellWeights(around.polygons, around.grid));
-  if (![centroid, stats.mean, stats.min, stats.max].every(Number.isFinite)) throw noData();
+  if (![stats.mean, stats.min, stats.max].every(Number.isFinite)) throw noData();
   return {
     field: fieldPath(field.id),
     ...settingsOf(query),
@@ -106,6 +131,7 @@ export async function fieldDegreeDays(
     fieldMaximum: roundOutput(stats.max),
     fieldMinimum: roundOutput(stats.min),
     contours: contoursPath(field.id, query),
+    ...(daily ? { daily } : {}),
   };
 }
 

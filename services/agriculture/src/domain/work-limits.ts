@@ -15,6 +15,13 @@ import type { FieldRecord } from './fields.js';
  */
 export const MAX_DEGREE_DAY_CELL_DAYS = 25_000_000;
 
+/**
+ * Most work one chill request may ask for, in grid cells x hours: chill reads hourly temperature,
+ * one value per cell-hour, and 50 million is what the synthetic world reads in one window, the
+ * degree-day limit's 50 million values (docs/decisions/0245-chill-work-in-cell-hours.md).
+ */
+export const MAX_CHILL_CELL_HOURS = 50_000_000;
+
 /** A point is bilinear between the four grid points around it (docs/architecture.md §6). */
 export const POINT_CELLS = 4;
 
@@ -68,6 +75,17 @@ export const degreeDayWork = {
   contours: (source: GridSource, field: FieldRecord, query: DegreeDayQuery) =>
     fieldWindowCells(source, field, daysOf(query), 1) * dayCount(query),
 };
+
+/** Refuses, before anything is computed, a chill request whose work is over the limit. */
+export function checkChillWork(cellHours: number, limit = MAX_CHILL_CELL_HOURS): void {
+  RequestTooLargeError.refuseOver(cellHours, {
+    limit,
+    subject: 'request',
+    unit: 'cell-hours',
+    meaning: 'grid cells x hours',
+    advice: 'Ask for fewer days or a smaller field.',
+  });
+}
 
 /** Refuses, before anything is computed, a request whose work is over the limit. */
 export function checkWork(cellDays: number, limit = MAX_DEGREE_DAY_CELL_DAYS): void {

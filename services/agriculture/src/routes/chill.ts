@@ -1,10 +1,20 @@
-import type { Api } from '@fieldcast/kit';
-import { ChillFieldResult, ChillLocationResult, chillQuerySchema, DegreeDayLocationParams, IdParams } from '@fieldcast/schemas';
+import { answerBatch, type Api, BodyFault } from '@fieldcast/kit';
+import {
+  batchBody,
+  batchResult,
+  ChillFieldResult,
+  ChillLocationResult,
+  chillQuerySchema,
+  DegreeDayLocationParams,
+  IdParams,
+} from '@fieldcast/schemas';
 import type { GridSource } from '@fieldcast/weather';
 import type { DegreeDayComputer } from '../degree-day-compute.js';
-import { locationChill } from '../domain/chill.js';
-import { MAX_DEGREE_DAY_CELL_DAYS } from '../domain/work-limits.js';
+import { chillWork, locationChill } from '../domain/chill.js';
+import { checkChillWork, MAX_CHILL_CELL_HOURS } from '../domain/work-limits.js';
+import type { FieldRecord } from '../domain/fields.js';
 import type { FieldStore } from '../store.js';
+import { chillCsv } from './csv-tables.js';
 import { ownedField } from './owned-field.js';
 
 export interface ChillRouteDeps {
@@ -18,23 +28,51 @@ export interface ChillRouteDeps {
 const MODELS =
   'chill hours (0-7.2 °C), Utah chill units (Richardson et al. 1974) or chill portions (Dynamic model, as chillR computes them)';
 const QUERY =
-  'Query: model, start, end; unknown parameters are ignored. Start defaults to the season start before end: 1 September (northern hemisphere) or 1 March (southern).';
-const LIMIT = `At most ${MAX_DEGREE_DAY_CELL_DAYS.toLocaleString('en')} cell-days (weather grid cells x days), the degree days' limit`;
+  'Query: model, start (a biofix such as the onset of dormancy), end, include=daily; unknown parameters are ignored. Start defaults to the season start before end: 1 September (northern hemisphere) or 1 March (southern). Accept: text/csv answers CSV.';
+const LIMIT = `At most ${MAX_CHILL_CELL_HOURS.toLocaleString('en')} cell-hours (weather grid cells x hours)`;
+
+const ChillBatchResult = batchResult(ChillLocationResult, ChillFieldResult, 'ChillBatch');
 
 /** Winter chill at a location and over a field (beyond the spec; docs/decisions/0241-chill-endpoint.md). */
 export function chillRoutes(api: Api, deps: ChillRouteDeps): Api {
   const query = chillQuerySchema(deps.now);
   return api
     .op({
+      method: 'post',
+      path: '/chill/batch',
+      summary: 'Winter chill at many places',
+      description: `The location result of each [longitude, latitude] and the field result of each field id of locations, in their order, all with the same query: ${MODELS}. ${QUERY} ${LIMIT} for the whole batch: 4 cells per point, a field as its own request counts it, times the hours; a batch over it, or of more than 1,000 entries, gets 422 request_too_large before anything is computed. An invalid entry is 400 naming its index (errors[].path locations.<index>); a field id that is not yours is 404.`,
+      tags: ['chill'],
+      query,
+      body: batchBody('field'),
+      bodyFaults: BodyFault.malformed,
+      response: { status: 200, description: 'One result per entry, in order', schema: ChillBatchResult },
+      errors: [404, 422],
+      csv: chillCsv,
+      // Many places over a season of hours (docs/architecture.md §3, limits): an account has only a few in flight.
+      heavy: true,
+      handle: async ({ account, body, query: q }) => ({
+        results: await answerBatch<FieldRecord, ChillLocationResult | ChillFieldResult>(body.locations, {
+          owned: (id) => ownedField(deps.fields, account.id, id),
+          work: (entry) =>
+            'point' in entry ? chillWork.location(q, entry.point.latitude) : chillWork.field(deps.weather, entry.resource, q),
+          checkWork: checkChillWork,
+          points: (points) => deps.computer.chillPoints(points, q),
+          resource: (field) => deps.computer.chill(field, q),
+        }),
+      }),
+    })
+    .op({
       method: 'get',
       path: '/chill/{id}',
       summary: 'Winter chill over a field',
-      description: `Chill at the centroid, and the area-weighted mean, maximum and minimum over the grid cells the field covers, each from hourly air temperature from start 00:00Z to end 23:00Z: ${MODELS}. ${QUERY} The default start is the season's at the centroid. ${LIMIT}: the cells within half a cell of the field's bounding box plus the centroid's 4, times the days; a request over it gets 422 request_too_large before anything is computed.`,
+      description: `Chill at the centroid, and the area-weighted mean, maximum and minimum over the grid cells the field covers, each from hourly air temperature from start 00:00Z to end 23:00Z: ${MODELS}. ${QUERY} The default start is the season's at the centroid. ${LIMIT}: the cells within half a cell of the field's bounding box plus the centroid's 4, times the hours; a request over it gets 422 request_too_large before anything is computed.`,
       tags: ['chill'],
       params: IdParams,
       query,
       response: { status: 200, description: 'The chill over the field', schema: ChillFieldResult },
       errors: [404, 422],
+      csv: chillCsv,
       // Hourly grids over a season (docs/architecture.md §3, limits): an account has only a few in flight.
       heavy: true,
       handle: async ({ account, params, query: q }) => deps.computer.chill(await ownedField(deps.fields, account.id, params.id), q),
@@ -48,6 +86,7 @@ export function chillRoutes(api: Api, deps: ChillRouteDeps): Api {
       params: DegreeDayLocationParams,
       query,
       response: { status: 200, description: 'The chill at the location', schema: ChillLocationResult },
+      csv: chillCsv,
       handle: ({ params, query: q }) => locationChill(deps.weather, q, params.latitude, params.longitude),
     });
 }

@@ -1,5 +1,7 @@
-import type { Api } from '@fieldcast/kit';
+import { answerBatch, type Api, BodyFault } from '@fieldcast/kit';
 import {
+  batchBody,
+  batchResult,
   DegreeDayContourResult,
   DegreeDayFieldResult,
   DegreeDayLocationParams,
@@ -10,8 +12,10 @@ import {
 import type { GridSource } from '@fieldcast/weather';
 import type { DegreeDayComputer } from '../degree-day-compute.js';
 import { locationDegreeDays } from '../domain/growing-degree-days.js';
-import { MAX_DEGREE_DAY_CELL_DAYS } from '../domain/work-limits.js';
+import { checkWork, degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from '../domain/work-limits.js';
+import type { FieldRecord } from '../domain/fields.js';
 import type { FieldStore } from '../store.js';
+import { degreeDayCsv } from './csv-tables.js';
 import { ownedField } from './owned-field.js';
 
 export interface DegreeDayRouteDeps {
@@ -22,7 +26,8 @@ export interface DegreeDayRouteDeps {
   computer: DegreeDayComputer;
 }
 
-const PARAMETERS = 'Query: base, scale, start, end (spec 4.1) and method, cap, cutoff; unknown parameters are ignored.';
+const PARAMETERS =
+  'Query: base, scale, start (the biofix, for a pest or crop model), end (spec 4.1) and method, cap, cutoff, include=daily; unknown parameters are ignored. Accept: text/csv answers CSV.';
 
 /** The work limit as each operation states it (docs/operations.md "Limits"; docs/decisions/0050-degree-day-work-limit.md). */
 const LIMIT = `At most ${MAX_DEGREE_DAY_CELL_DAYS.toLocaleString('en')} cell-days (weather grid cells x days)`;
@@ -30,7 +35,10 @@ const WORK = {
   contours: `${LIMIT}: the cells within one cell of the field's bounding box, times the days; a request over it gets 422 request_too_large, naming the limit and its size, before anything is computed.`,
   field: `${LIMIT}: the cells within half a cell of the field's bounding box plus the centroid's 4, times the days; a request over it gets 422 request_too_large, naming the limit and its size, before anything is computed.`,
   location: `${LIMIT}; a location is 4 cells, so every accepted date range is within it.`,
+  batch: `${LIMIT} for the whole batch: 4 cells per point, a field as its own request counts it, times the days; a batch over it, or of more than 1,000 entries, gets 422 request_too_large before anything is computed.`,
 };
+
+const DegreeDayBatchResult = batchResult(DegreeDayLocationResult, DegreeDayFieldResult, 'GrowingDegreeDayBatch');
 
 /**
  * Growing degree days (spec 2.6, 4.1). Declared most specific first: Express tries routes in
@@ -41,6 +49,30 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
   const query = degreeDayQuerySchema(deps.now);
   const loadField = (accountId: string, id: string) => ownedField(deps.fields, accountId, id);
   return api
+    .op({
+      method: 'post',
+      path: '/growing-degree-days/batch',
+      summary: 'Degree days at many places',
+      description: `The location result of each [longitude, latitude] and the field result of each field id of locations, in their order, all with the same query. ${PARAMETERS} ${WORK.batch} An invalid entry is 400 naming its index (errors[].path locations.<index>); a field id that is not yours is 404.`,
+      tags: ['growing degree days'],
+      query,
+      body: batchBody('field'),
+      bodyFaults: BodyFault.malformed,
+      response: { status: 200, description: 'One result per entry, in order', schema: DegreeDayBatchResult },
+      errors: [404, 422],
+      csv: degreeDayCsv,
+      // Many places over many days (docs/architecture.md §3, limits): an account has only a few in flight.
+      heavy: true,
+      handle: async ({ account, body, query: q }) => ({
+        results: await answerBatch<FieldRecord, DegreeDayLocationResult | DegreeDayFieldResult>(body.locations, {
+          owned: (id) => loadField(account.id, id),
+          work: (entry) => ('point' in entry ? degreeDayWork.location(q) : degreeDayWork.field(deps.weather, entry.resource, q)),
+          checkWork,
+          points: (points) => deps.computer.degreeDayPoints(points, q),
+          resource: (field) => deps.computer.field(field, q),
+        }),
+      }),
+    })
     .op({
       method: 'get',
       path: '/growing-degree-days/{id}/contours',
@@ -65,6 +97,7 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
       query,
       response: { status: 200, description: 'The field result (spec 2.6)', schema: DegreeDayFieldResult },
       errors: [404, 422],
+      csv: degreeDayCsv,
       // Grids over many days (docs/architecture.md §3, limits): an account has only a few in flight.
       heavy: true,
       handle: async ({ account, params, query: q }) => deps.computer.field(await loadField(account.id, params.id), q),
@@ -78,6 +111,7 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
       params: DegreeDayLocationParams,
       query,
       response: { status: 200, description: 'The location result (spec 2.6)', schema: DegreeDayLocationResult },
+      csv: degreeDayCsv,
       handle: ({ params, query: q }) => locationDegreeDays(deps.weather, q, params.latitude, params.longitude),
     });
 }

@@ -1,0 +1,67 @@
+import type { Request } from 'express';
+import { parseAccept } from './negotiate.js';
+
+/**
+ * CSV answers (RFC 4180; docs/decisions/0243-csv-answers.md): a header row, then one record per
+ * row, fields separated by commas and records by CRLF; a field holding a comma, a double quote,
+ * CR or LF is enclosed in double quotes, its quotes doubled. No metadata above the header.
+ */
+
+export const CSV_MEDIA_TYPE = 'text/csv';
+
+/** One field: a number as JSON writes it, a string as it is, empty for null and undefined. */
+export type CsvCell = string | number | null | undefined;
+
+export interface CsvTable {
+  /** the header row; a column with a unit names it in parentheses, "value (mm/hr)" */
+  columns: readonly string[];
+  rows: Iterable<readonly CsvCell[]>;
+}
+
+/** How an operation's result is written as CSV (Operation.csv): what its rows are, for the OpenAPI document, and the table. */
+export interface CsvForm {
+  description: string;
+  table(result: unknown): CsvTable;
+}
+
+/** A CSV form for results of type R (the operation's response schema). */
+export function csvForm<R>(description: string, table: (result: R) => CsvTable): CsvForm {
+  return { description, table: (result) => table(result as R) };
+}
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+function field(cell: CsvCell): string {
+  if (cell === null || cell === undefined) return '';
+  const text = typeof cell === 'number' ? JSON.stringify(cell) : cell;
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** The table as RFC 4180 text: header and every row, each record ended by CRLF. */
+export function csvText(table: CsvTable): string {
+  const width = table.columns.length;
+  let out = `${table.columns.map(field).join(',')}\r\n`;
+  for (const row of table.rows) {
+    if (row.length !== width) throw new Error(`a CSV row of ${row.length} fields under a header of ${width}`);
+    out += `${row.map(field).join(',')}\r\n`;
+  }
+  return out;
+}
+
+const JSON_TYPES = /^(\*\/\*|application\/\*|application\/json|application\/vnd\.[a-z0-9.-]+\+json)$/;
+
+/**
+ * Whether the request's Accept prefers CSV to JSON: text/csv (or text/*) with a higher q than
+ * any JSON type, or the same q and named first. No Accept, and * / *, are JSON, the default.
+ */
+export function prefersCsv(req: Request): boolean {
+  const header = req.headers.accept;
+  if (!header) return false;
+  let csv = { q: 0, at: Infinity },
+    json = { q: 0, at: Infinity };
+  parseAccept(header).forEach((r, at) => {
+    const best = r.type === CSV_MEDIA_TYPE || r.type === 'text/*' ? csv : JSON_TYPES.test(r.type) ? json : undefined;
+    if (best && r.q > best.q) Object.assign(best, { q: r.q, at });
+  });
+  return csv.q > 0 && (csv.q > json.q || (csv.q === json.q && csv.at < json.at));
+}

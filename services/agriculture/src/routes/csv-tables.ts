@@ -1,0 +1,75 @@
+import { type CsvCell, csvForm, type CsvTable } from '@fieldcast/kit';
+import type { ChillFieldResult, ChillLocationResult, DegreeDayFieldResult, DegreeDayLocationResult } from '@fieldcast/schemas';
+
+/**
+ * The CSV forms of the degree-day and chill results (docs/decisions/0243-csv-answers.md): one
+ * row per place, or with include=daily one row per place and day; a field's row names the field
+ * and leaves latitude and longitude empty, a point's leaves field empty. The unit is in each
+ * value column's header.
+ */
+
+type Located = { latitude: number; longitude: number } | { field: string };
+type WithDaily<K extends string> = { daily?: ({ date: string; accumulated: number } & Record<K, number>)[] };
+
+const batchOf = <R>(result: R | { results: R[] }): R[] =>
+  typeof result === 'object' && result !== null && 'results' in result ? result.results : [result];
+
+const place = (r: Located): CsvCell[] => ('field' in r ? ['', '', r.field] : [r.latitude, r.longitude, '']);
+
+/** A table of totals or daily rows of results that each hold `key` in `unit`; `extra` the totals' further columns. */
+function table<K extends 'degreeDays' | 'chill', R extends Located & WithDaily<K> & Record<K, number>>(
+  key: K,
+  results: R[],
+  unit: string,
+  settings: { names: string[]; of(r: R): CsvCell[] },
+): CsvTable {
+  const stats = (r: R): CsvCell[] => {
+    if (!('fieldMean' in r)) return ['', '', ''];
+    const f = r as unknown as { fieldMean: number; fieldMaximum: number; fieldMinimum: number };
+    return [f.fieldMean, f.fieldMaximum, f.fieldMinimum];
+  };
+  if (results.some((r) => r.daily !== undefined)) {
+    return {
+      columns: ['latitude', 'longitude', 'field', 'date', `${key} (${unit})`, `accumulated (${unit})`],
+      rows: results.flatMap((r) => (r.daily ?? []).map((d) => [...place(r), d.date, d[key], d.accumulated])),
+    };
+  }
+  return {
+    columns: [
+      'latitude',
+      'longitude',
+      'field',
+      ...settings.names,
+      `${key} (${unit})`,
+      `fieldMean (${unit})`,
+      `fieldMaximum (${unit})`,
+      `fieldMinimum (${unit})`,
+    ],
+    rows: results.map((r) => [...place(r), ...settings.of(r), r[key], ...stats(r)]),
+  };
+}
+
+type DegreeDays = DegreeDayLocationResult | DegreeDayFieldResult;
+export const degreeDayCsv = csvForm<DegreeDays | { results: DegreeDays[] }>(
+  'One row per place (latitude, longitude or field; startDate, endDate, baseTemperature, degreeDays and, for a field, fieldMean, fieldMaximum, fieldMinimum), or with include=daily one row per place and day (date, degreeDays, accumulated: the centroid for a field); units in the header',
+  (result) => {
+    const results = batchOf(result);
+    const scale = results[0]?.scale ?? 'Celsius';
+    return table('degreeDays', results, `${scale} degree days`, {
+      names: ['startDate', 'endDate', `baseTemperature (°${scale[0]})`],
+      of: (r) => [r.startDate, r.endDate, r.baseTemperature],
+    });
+  },
+);
+
+type Chill = ChillLocationResult | ChillFieldResult;
+export const chillCsv = csvForm<Chill | { results: Chill[] }>(
+  'One row per place (latitude, longitude or field; startDate, endDate, model, chill and, for a field, fieldMean, fieldMaximum, fieldMinimum), or with include=daily one row per place and day (date, chill, accumulated: the centroid for a field); units in the header',
+  (result) => {
+    const results = batchOf(result);
+    return table('chill', results, results[0]?.units ?? '', {
+      names: ['startDate', 'endDate', 'model'],
+      of: (r) => [r.startDate, r.endDate, r.model],
+    });
+  },
+);

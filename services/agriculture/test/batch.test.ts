@@ -1,0 +1,233 @@
+import request from 'supertest';
+import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/runtime/testing';
+import { SyntheticSource } from '@fieldcast/weather';
+import { agricultureService } from '../src/definition.js';
+
+/*
+ * Many places in one request (docs/decisions/0242-batch-requests.md), daily values beside the
+ * total (0244) and CSV answers (0243) of the degree-day and chill endpoints: each batch result is
+ * the single endpoint's answer for its entry, in the order of the entries.
+ */
+const NOW = Date.UTC(2024, 11, 15, 12);
+const source = new SyntheticSource({ now: () => NOW });
+const JSON_V1 = 'application/vnd.fieldcast+json; version=1';
+const SEASON = 'start=2024-04-01&end=2024-10-17';
+
+let fleet: TestFleet;
+let alice: TestAccount;
+let bob: TestAccount;
+let small: string;
+let large: string;
+let bobs: string;
+const app = () => fleet.app('agriculture');
+const get = (path: string, accept = JSON_V1) => request(app()).get(path).set('Authorization', alice.auth).set('Accept', accept);
+const post = (path: string, body: unknown, accept = JSON_V1) =>
+  request(app())
+    .post(path)
+    .set('Authorization', alice.auth)
+    .set('Accept', accept)
+    .send(body as object);
+
+const square = (lon: number, lat: number, size: number) => ({
+  description: `${size} degrees`,
+  type: 'GeometryCollection',
+  geometries: [
+    {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [lon, lat],
+          [lon + size, lat],
+          [lon + size, lat + size],
+          [lon, lat + size],
+          [lon, lat],
+        ],
+      ],
+    },
+  ],
+});
+const create = async (account: TestAccount, body: object) => {
+  const res = await request(app()).post('/fields').set('Authorization', account.auth).send(body);
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+};
+
+beforeAll(async () => {
+  fleet = await startTestFleet([agricultureService], { weather: source, now: () => new Date(NOW) });
+  alice = await fleet.account('alice-batch');
+  bob = await fleet.account('bob-batch');
+  small = await create(alice, square(-93.52, 41.99, 0.03));
+  large = await create(alice, square(-95, 40, 1));
+  bobs = await create(bob, square(-93.52, 41.99, 0.03));
+});
+afterAll(async () => {
+  await fleet.close();
+});
+
+const POINTS: [number, number][] = [
+  [-93.6319, 42.0308],
+  [-121.74, 38.54],
+  [10.61, 44.27],
+  [174.8, -36.9],
+];
+
+describe.each([
+  ['/growing-degree-days', `${SEASON}&method=single-sine&cap=30`],
+  ['/chill', 'model=utah&start=2023-11-01&end=2024-02-29'],
+])('POST %s/batch', (path, query) => {
+  it('answers every entry as its own request does, in the order of the entries', async () => {
+    const locations = [POINTS[0], small, POINTS[1], POINTS[2], small.toUpperCase(), POINTS[3]];
+    const res = await post(`${path}/batch?${query}`, { locations });
+    expect(res.status).toBe(200);
+    const singles = await Promise.all(
+      locations.map(async (l) => (await get(typeof l === 'string' ? `${path}/${l}?${query}` : `${path}/${l![1]}/${l![0]}?${query}`)).body),
+    );
+    expect(res.body).toEqual({ results: singles });
+    expect(new Set(singles.map((r) => JSON.stringify(r))).size).toBe(5); // the places differ, so order is checked
+  });
+
+  it('invalid entries are 400 naming each by its index', async () => {
+    const res = await post(`${path}/batch?${query}`, {
+      locations: [POINTS[0], [-93, 91], 'not-an-id', [1, 2, 3], ['1', 2], POINTS[1]],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.id).toBe('invalid_body');
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['locations.1', 'locations.2', 'locations.3', 'locations.4']);
+    expect(res.body.errors[0].message).toMatch(/\[longitude, latitude\].*or the id .* fields/);
+    for (const body of [{}, { locations: 'x' }, { locations: [] }]) {
+      const bad = await post(`${path}/batch?${query}`, body);
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors[0].path).toBe('locations');
+    }
+  });
+
+  it('a bad query is 400 naming the parameter, as for one place', async () => {
+    const res = await post(`${path}/batch?end=2014-01-01`, { locations: [POINTS[0]] });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].path).toBe('end');
+  });
+
+  it('more than 1,000 entries is 422 request_too_large', async () => {
+    const locations = Array.from({ length: 1001 }, (_, i) => [-100 + i / 100, 40]);
+    const res = await post(`${path}/batch?${query}`, { locations });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ id: 'request_too_large', message: expect.stringMatching(/1,001 locations.*limit is 1,000/) });
+    expect((await post(`${path}/batch?${query}`, { locations: locations.slice(1) })).status).toBe(200);
+  });
+
+  it("another account's field is 404, and nothing is computed", async () => {
+    const res = await post(`${path}/batch?${query}`, { locations: [POINTS[0], bobs] });
+    expect(res.status).toBe(404);
+    expect(res.body.message).toContain(bobs);
+  });
+
+  it('the work limit counts the whole batch: 422 over it, though each entry alone is within it', async () => {
+    // a 1 degree square field: 10,201 cells and the centroid's 4; seven of them over a year of
+    // days (25,000,000 cell-days) or 30 days of hours (50,000,000 cell-hours) are over the limit
+    const [range, limit] =
+      path === '/chill'
+        ? ['start=2024-01-01&end=2024-01-30', /limit is 50,000,000/]
+        : ['start=2023-09-01&end=2024-08-31', /limit is 25,000,000/];
+    expect((await get(`${path}/${large}?${range}`)).status).toBe(200);
+    const res = await post(`${path}/batch?${range}`, { locations: Array.from({ length: 7 }, () => large) });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ id: 'request_too_large', message: expect.stringMatching(limit) });
+  });
+});
+
+describe('include=daily', () => {
+  it.each([
+    ['/growing-degree-days', 'degreeDays', `${SEASON}&method=double-sine&include=daily`, 200],
+    ['/chill', 'chill', 'model=dynamic&start=2023-11-01&end=2024-02-29&include=daily', 121],
+  ] as const)('%s: every day with its value and the running total, whose last is the total', async (path, key, query, days) => {
+    for (const at of [`${POINTS[0]![1]}/${POINTS[0]![0]}`, small]) {
+      const res = await get(`${path}/${at}?${query}`);
+      expect(res.status).toBe(200);
+      const daily = res.body.daily as ({ date: string; accumulated: number } & Record<string, number>)[];
+      expect(daily).toHaveLength(days);
+      expect(daily[0]!.date).toBe(res.body.startDate);
+      expect(daily.at(-1)!.date).toBe(res.body.endDate);
+      expect(daily.at(-1)!.accumulated).toBe(res.body[key]);
+      let sum = 0;
+      for (const d of daily) {
+        sum += d[key]!;
+        expect(Math.abs(d.accumulated - sum)).toBeLessThanOrEqual(0.05 * daily.indexOf(d) + 0.051);
+      }
+      expect(daily.filter((d) => d[key]! > 0).length).toBeGreaterThan(10);
+      const without = await get(`${path}/${at}?${query.replace('&include=daily', '')}`);
+      expect(without.body.daily).toBeUndefined();
+      expect(without.body[key]).toBe(res.body[key]);
+    }
+  });
+
+  it('include takes only daily', async () => {
+    const res = await get(`/chill/42/-93?include=hourly`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toEqual({ path: 'include', message: 'include must be daily' });
+  });
+});
+
+describe('CSV', () => {
+  const lines = (text: string) => text.split('\r\n');
+
+  it('a batch: a header with units, then one row per place in order; JSON stays the default', async () => {
+    const res = await post(`/growing-degree-days/batch?${SEASON}`, { locations: [POINTS[1], small, POINTS[0]] }, 'text/csv');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8; header=present');
+    const json = (await post(`/growing-degree-days/batch?${SEASON}`, { locations: [POINTS[1], small, POINTS[0]] })).body.results;
+    const [a, f, b] = json;
+    expect(lines(res.text)).toEqual([
+      'latitude,longitude,field,startDate,endDate,baseTemperature (°C),degreeDays (Celsius degree days),fieldMean (Celsius degree days),fieldMaximum (Celsius degree days),fieldMinimum (Celsius degree days)',
+      `38.54,-121.74,,2024-04-01,2024-10-17,10,${a.degreeDays},,,`,
+      `,,/fields/${small},2024-04-01,2024-10-17,10,${f.degreeDays},${f.fieldMean},${f.fieldMaximum},${f.fieldMinimum}`,
+      `42.0308,-93.6319,,2024-04-01,2024-10-17,10,${b.degreeDays},,,`,
+      '',
+    ]);
+    const preferred = await post(`/growing-degree-days/batch?${SEASON}`, { locations: [POINTS[0]] }, 'application/json;q=0.5, text/csv');
+    expect(preferred.headers['content-type']).toMatch(/^text\/csv/);
+    const json2 = await post(`/growing-degree-days/batch?${SEASON}`, { locations: [POINTS[0]] }, 'text/csv;q=0.5, application/json');
+    expect(json2.headers['content-type']).toMatch(/json/);
+    const any = await post(`/growing-degree-days/batch?${SEASON}`, { locations: [POINTS[0]] }, '*/*');
+    expect(any.headers['content-type']).toMatch(/json/);
+  });
+
+  it('with include=daily: one row per place and day; chill units in the header', async () => {
+    const q = 'model=hours&start=2024-01-01&end=2024-01-03&include=daily';
+    const res = await post(`/chill/batch?${q}`, { locations: [POINTS[2], POINTS[0]] }, 'text/csv');
+    const json = (await post(`/chill/batch?${q}`, { locations: [POINTS[2], POINTS[0]] })).body.results;
+    const rows = json.flatMap((r: { latitude: number; longitude: number; daily: { date: string; chill: number; accumulated: number }[] }) =>
+      r.daily.map((d) => `${r.latitude},${r.longitude},,${d.date},${d.chill},${d.accumulated}`),
+    );
+    expect(lines(res.text)).toEqual(['latitude,longitude,field,date,chill (chill hours),accumulated (chill hours)', ...rows, '']);
+    expect(rows).toHaveLength(6);
+  });
+
+  it('a single place answers CSV too; errors stay problem+json', async () => {
+    const res = await get(`/chill/44.27/10.61?model=utah&start=2024-01-01&end=2024-01-31`, 'text/csv');
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(lines(res.text)[0]).toBe(
+      'latitude,longitude,field,startDate,endDate,model,chill (Utah chill units),fieldMean (Utah chill units),fieldMaximum (Utah chill units),fieldMinimum (Utah chill units)',
+    );
+    expect(lines(res.text)).toHaveLength(3);
+    const bad = await get('/chill/44.27/10.61?model=x', 'text/csv');
+    expect(bad.status).toBe(400);
+    expect(bad.headers['content-type']).toMatch(/problem\+json/);
+  });
+
+  it('the OpenAPI document names text/csv beside JSON, and the batch bodies', async () => {
+    const doc = (await request(app()).get('/openapi.json')).body;
+    for (const [path, method] of [
+      ['/growing-degree-days/batch', 'post'],
+      ['/growing-degree-days/{latitude}/{longitude}', 'get'],
+      ['/growing-degree-days/{id}', 'get'],
+      ['/chill/batch', 'post'],
+      ['/chill/{id}', 'get'],
+      ['/chill/{latitude}/{longitude}', 'get'],
+    ] as const) {
+      const content = doc.paths[path][method].responses['200'].content;
+      expect(Object.keys(content)).toEqual([expect.stringMatching(/json/), 'text/csv']);
+      expect(content['text/csv'].schema).toMatchObject({ type: 'string', description: expect.stringMatching(/row per place/) });
+    }
+    expect(doc.paths['/chill/batch'].post.requestBody.content['application/json'].schema.properties.locations.type).toBe('array');
+  });
+});
