@@ -57,7 +57,7 @@ const JSON_TYPES = /^(\*\/\*|application\/\*|application\/json|application\/vnd\
 export function prefersCsv(req: Request): boolean {
   const header = req.headers.accept;
   if (!header) return false;
-  let csv = { q: 0, at: Infinity },
+  const csv = { q: 0, at: Infinity },
     json = { q: 0, at: Infinity };
   parseAccept(header).forEach((r, at) => {
     const best = r.type === CSV_MEDIA_TYPE || r.type === 'text/*' ? csv : JSON_TYPES.test(r.type) ? json : undefined;
