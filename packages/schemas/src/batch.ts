@@ -60,6 +60,10 @@ export function batchBody(resource: 'field' | 'asset') {
 /** The answer of a batch: one result per entry (a point's or a resource's result), in the order of the request's locations. */
 export function batchResult<P extends z.ZodType, R extends z.ZodType>(point: P, resource: R, id: string) {
   return z
-    .object({ results: z.array(z.union([point, resource])).meta({ description: 'one result per entry of locations, in the same order' }) })
+    .object({
+      results: z
+        .array((resource as z.ZodType) === point ? point : z.union([point, resource]))
+        .meta({ description: 'one result per entry of locations, in the same order' }),
+    })
     .meta({ id });
 }

@@ -323,6 +323,7 @@ describe('growing degree days: ownership and routing', () => {
       'query:method',
       'query:cap',
       'query:cutoff',
+      'query:include',
     ]);
     expect(doc.paths['/growing-degree-days/{id}'].get.responses['404']).toBeDefined();
     expect(doc.paths['/growing-degree-days/{id}/contours'].get.description).toMatch(/lower edge/);

@@ -7,25 +7,36 @@ import { AREA } from './store.js';
 /** Its thread module, `src/series-worker.ts`, declared in the service definition's `workers`. */
 export const SERIES_WORKER: AreaWorker = { area: AREA, name: 'series-worker' };
 
-/** One asset series as sent to a compute thread (structured-cloneable). */
-export interface SeriesTask {
+/** An asset's series, or the series of many points (a batch), as sent to a compute thread (structured-cloneable). */
+export type SeriesTask = {
   /** the Zarr stores in front of the synthetic world, as the process opened them */
   stores: string[];
   quantity: HourlyQuantity;
-  asset: AssetRecord;
   query: HourlyQuery;
+} & ({ asset: AssetRecord } | { points: Point[] });
+
+type Point = { longitude: number; latitude: number };
+
+/** Runs a task on a source: in a compute thread, or on the event loop without threads. */
+export async function runSeriesTask(source: GridSource, task: SeriesTask): Promise<string | string[]> {
+  if ('asset' in task) return hourlySeriesJson(source, task.quantity, { asset: task.asset }, task.query);
+  const out: string[] = [];
+  for (const p of task.points) out.push(await hourlySeriesJson(source, task.quantity, p, task.query));
+  return out;
 }
 
 export interface SeriesComputer {
   /** an asset's series as its JSON text (hourlySeriesJson): its work checked here, then computed in a compute thread */
   asset(asset: AssetRecord, quantity: HourlyQuantity, query: HourlyQuery): Promise<string>;
+  /** the series of many points (a batch, whose work its route has checked) as their JSON texts, in their order */
+  points(points: Point[], quantity: HourlyQuantity, query: HourlyQuery): Promise<string[]>;
   /** starts the threads before the first request (the service's warm-up) */
   prestart(): void;
   close(): Promise<void>;
 }
 
 /**
- * Asset series off the event loop (docs/decisions/0051-heavy-work-in-worker-threads.md): a
+ * Asset series and batches of points off the event loop (docs/decisions/0051-heavy-work-in-worker-threads.md): a
  * month over a 5,000 km² asset is seconds of computation (bench/README.md), which would stall
  * every other request of the process. The work is checked against the limit before anything is
  * sent; the threads start with the service or on the first asset series. With `threads` 0, or a source no thread can
@@ -33,13 +44,14 @@ export interface SeriesComputer {
  */
 export function seriesComputer(source: GridSource, threads: number): SeriesComputer {
   const stores = threads > 0 ? storesOf(source) : undefined;
-  const pool = computePool<SeriesTask, string>(workerModule(import.meta.url, SERIES_WORKER), threads);
+  const pool = computePool<SeriesTask, string | string[]>(workerModule(import.meta.url, SERIES_WORKER), threads);
+  const run = (task: SeriesTask) => (stores ? pool.run(task) : runSeriesTask(source, task));
   return {
     async asset(asset, quantity, query) {
       checkWork(assetSeriesWork(source, asset, quantity, query));
-      if (!stores) return hourlySeriesJson(source, quantity, { asset }, query);
-      return pool.run({ stores, quantity, asset, query });
+      return run({ stores: stores ?? [], quantity, asset, query }) as Promise<string>;
     },
+    points: (points, quantity, query) => run({ stores: stores ?? [], quantity, points, query }) as Promise<string[]>,
     prestart: () => {
       if (stores) pool.prestart();
     },

@@ -1,13 +1,12 @@
 import { openStores, prepareSyntheticClimate } from '@fieldcast/weather';
-import { hourlySeriesJson } from './domain/hourly-series.js';
-import type { SeriesTask } from './series-compute.js';
+import { runSeriesTask, type SeriesTask } from './series-compute.js';
 import { serveTasks } from '@fieldcast/runtime/workers';
 
 /**
  * A compute thread of the insight area (docs/decisions/0051-heavy-work-in-worker-threads.md, as
  * the agriculture area's): opens the same weather as the process once per set of stores and runs
- * the asset series it is sent, one at a time.
+ * the asset series and batches it is sent, one at a time.
  */
 // The synthetic world's climate, loaded as the thread starts rather than by its first task.
 prepareSyntheticClimate();
-serveTasks(async (task: SeriesTask) => hourlySeriesJson(await openStores(task.stores), task.quantity, { asset: task.asset }, task.query));
+serveTasks(async (task: SeriesTask) => runSeriesTask(await openStores(task.stores), task));

@@ -87,9 +87,15 @@ interface Computed {
   products: string[];
 }
 
+/** The work of a point series in cell-hours: its four grid points x the hours read. */
+export function pointSeriesWork(quantity: HourlyQuantity, query: HourlyQuery): number {
+  const { lead, hours } = inputRange(query, quantity);
+  return POINT_CELLS * (lead + hours + 1);
+}
+
 async function pointValues(source: GridSource, quantity: HourlyQuantity, lon: number, lat: number, query: HourlyQuery): Promise<Computed> {
   const { range, lead, hours } = inputRange(query, quantity);
-  checkWork(POINT_CELLS * (lead + hours + 1));
+  checkWork(pointSeriesWork(quantity, query));
   const values = new Float64Array(hours);
   if (quantity === 'relative-humidity') {
     const [t, td] = await Promise.all([
