@@ -134,9 +134,9 @@ function triangleShareAbove(hi: number, lo: number, t: number): number {
  * U - L - (T - U) (intermediate), which integrate to Zalom et al.'s (1983) cases:
  *   horizontal:   E(L) - E(U)
  *   vertical:     E(L) - E(U) - (U - L) P(U)
- *   intermediate: E(L) - 2 E(U), not below 0 (docs/decisions/0240-degree-day-cutoffs.md: a day
- *                 hot enough for the rate to go negative accrues nothing rather than undoing
- *                 earlier development)
+ *   intermediate: E(L) - 2 E(U), which goes below 0 on a day hot enough for the rate to go
+ *                 negative; the day's value is floored at 0 by the methods below, once per day
+ *                 (docs/decisions/0240-degree-day-cutoffs.md)
  */
 function curveDegreeDays(
   excess: (hi: number, lo: number, t: number) => number,
@@ -159,12 +159,19 @@ function curveDegreeDays(
       return aboveLower - aboveUpper;
     case 'vertical':
       return aboveLower - aboveUpper - (upper - lower) * shareAbove(hi, lo, upper);
-    case 'intermediate': {
-      const dd = aboveLower - 2 * aboveUpper;
-      return dd > 0 ? dd : 0;
-    }
+    case 'intermediate':
+      return aboveLower - 2 * aboveUpper;
   }
 }
+
+/**
+ * A day never counts below zero: a day hot enough for the intermediate cutoff's rate to go
+ * negative accrues nothing rather than undoing earlier development. As UC ANR's degday package
+ * (written to match the UC IPM calculator) does with its default no_neg, the floor applies to
+ * the day's value, after a double method's two halves are added
+ * (docs/decisions/0240-degree-day-cutoffs.md).
+ */
+const notBelowZero = (dd: number) => (dd < 0 ? 0 : dd);
 
 /** One day of a curve method: the thresholds in the temperatures' scale, the upper one applied by `cutoff`. */
 export type CurveDegreeDays = (tmax: number, tmin: number, lower: number, upper?: number, cutoff?: DegreeDayCutoff) => number;
@@ -178,37 +185,47 @@ export type DoubleCurveDegreeDays = (
   cutoff?: DegreeDayCutoff,
 ) => number;
 
-const curveMethod =
+/** A curve method's day before the floor at zero, so a double method can add its halves first. */
+const rawCurveMethod =
   (excess: typeof sineExcess, shareAbove: typeof sineShareAbove): CurveDegreeDays =>
   (tmax, tmin, lower, upper = Number.POSITIVE_INFINITY, cutoff = 'horizontal') =>
     curveDegreeDays(excess, shareAbove, tmax, tmin, lower, upper, cutoff);
+
+const rawSine = rawCurveMethod(sineExcess, sineShareAbove);
+const rawTriangle = rawCurveMethod(triangleExcess, triangleShareAbove);
+
+const singleMethod =
+  (raw: CurveDegreeDays): CurveDegreeDays =>
+  (tmax, tmin, lower, upper, cutoff) =>
+    notBelowZero(raw(tmax, tmin, lower, upper, cutoff));
 
 /**
  * The double form of a single method (Zalom et al. 1983; UC IPM "Degree-days: double sine
  * method"): the day's rise from Tmin to Tmax is one half curve and the fall to the next day's
  * minimum another, each counted for half a day. A single-method day is symmetric about its
- * maximum, so each half is half of the single method on its own pair of extremes.
+ * maximum, so each half is half of the single method on its own pair of extremes; the day's sum
+ * is floored at zero (notBelowZero).
  */
 const doubleMethod =
-  (single: CurveDegreeDays): DoubleCurveDegreeDays =>
+  (raw: CurveDegreeDays): DoubleCurveDegreeDays =>
   (tmax, tmin, nextTmin, lower, upper, cutoff) =>
-    (single(tmax, tmin, lower, upper, cutoff) + single(tmax, nextTmin, lower, upper, cutoff)) / 2;
+    notBelowZero((raw(tmax, tmin, lower, upper, cutoff) + raw(tmax, nextTmin, lower, upper, cutoff)) / 2);
 
 /**
  * Single sine method (Baskerville & Emin 1969) in the closed forms of Zalom et al. (1983) as
  * UC IPM publishes them ("Degree-days: single sine method"), with the upper threshold applied
  * by the cutoff (default horizontal).
  */
-export const singleSineDegreeDays = curveMethod(sineExcess, sineShareAbove);
+export const singleSineDegreeDays = singleMethod(rawSine);
 
 /** Single triangle method (Zalom et al. 1983; UC IPM "Degree-days: single triangle method"). */
-export const singleTriangleDegreeDays = curveMethod(triangleExcess, triangleShareAbove);
+export const singleTriangleDegreeDays = singleMethod(rawTriangle);
 
 /** Double sine method (Allen 1976, Environ. Entomol. 5:388-396; Zalom et al. 1983; UC IPM). */
-export const doubleSineDegreeDays = doubleMethod(singleSineDegreeDays);
+export const doubleSineDegreeDays = doubleMethod(rawSine);
 
 /** Double triangle method (Sevacherian et al. 1977; Zalom et al. 1983; UC IPM). */
-export const doubleTriangleDegreeDays = doubleMethod(singleTriangleDegreeDays);
+export const doubleTriangleDegreeDays = doubleMethod(rawTriangle);
 
 function clampUnit(x: number): number {
   return x < -1 ? -1 : x > 1 ? 1 : x;

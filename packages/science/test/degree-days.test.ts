@@ -206,7 +206,7 @@ function halfDay(shape: 'sine' | 'triangle', hi: number, lo: number, lower: numb
 }
 /**
  * A day by quadrature: rise from tmin, fall to the next minimum (= tmin for the single methods).
- * The intermediate cutoff never gives a half day below zero (docs/decisions/0240-degree-day-cutoffs.md).
+ * A day never counts below zero, its two halves added first (docs/decisions/0240-degree-day-cutoffs.md).
  */
 function quadratureDay(
   shape: 'sine' | 'triangle',
@@ -217,11 +217,8 @@ function quadratureDay(
   upper: number,
   cutoff: DegreeDayCutoff,
 ) {
-  const half = (lo: number) => {
-    const dd = halfDay(shape, tmax, lo, lower, upper, cutoff);
-    return cutoff === 'intermediate' && dd < 0 ? 0 : dd;
-  };
-  return (half(tmin) + half(nextTmin)) / 2;
+  const day = (halfDay(shape, tmax, tmin, lower, upper, cutoff) + halfDay(shape, tmax, nextTmin, lower, upper, cutoff)) / 2;
+  return day < 0 ? 0 : day;
 }
 
 describe('cutoffs by hand (Zalom et al. 1983 cases; rate functions of UC IPM / USPEST.org)', () => {
@@ -256,6 +253,15 @@ describe('cutoffs by hand (Zalom et al. 1983 cases; rate functions of UC IPM / U
     expect(degreeDays(30, 10, { method: 'double-sine', base: 15 }, 20)).toBeCloseTo(expected, 10);
     // rise 5 -> 25 with L 10: 15^2/40 = 5.625; fall to 15: M - L = 10
     expect(doubleTriangleDegreeDays(25, 5, 15, 10)).toBeCloseTo((5.625 + 10) / 2, 12);
+  });
+
+  it('intermediate cutoff: the day is floored at zero after its halves are added (UC ANR degday dd_calc, no_neg = TRUE)', () => {
+    // L 10, U 20. Rise 32 -> 34, all above L: E(L) - 2 E(U) = 23 - 2·13 = -3. Fall 34 -> 12, above L:
+    // E(L) = 23 - 10 = 13, E(U) = 14²/44, 13 - 2·196/44 = 45/11. Day (-3 + 45/11) / 2 = 6/11,
+    // where flooring each half first would give 45/22.
+    expect(doubleTriangleDegreeDays(34, 32, 12, 10, 20, 'intermediate')).toBeCloseTo(6 / 11, 12);
+    // the same rise with a fall to 0: (-3 + (24² - 2·14²)/68) / 2 < 0, so the day is 0 (not 92/68 / 2)
+    expect(doubleTriangleDegreeDays(34, 32, 0, 10, 20, 'intermediate')).toBe(0);
   });
 });
 

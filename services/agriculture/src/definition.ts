@@ -1,4 +1,5 @@
 import { Api } from '@fieldcast/kit';
+import { chillPointCache } from './chill-cache.js';
 import { defineService } from '@fieldcast/runtime';
 import { fieldsMigration } from '../migrations/001_fields.js';
 import { degreeDayComputer, DEGREE_DAY_WORKER } from './degree-day-compute.js';
@@ -20,7 +21,7 @@ export const agricultureService = defineService({
     const computer = degreeDayComputer(deps.weather, { threads: deps.computeThreads });
     const degreeDays = growingDegreeDayRoutes(fieldRoutes(new Api(), fields), { fields, weather: deps.weather, now: deps.now, computer });
     return {
-      api: chillRoutes(degreeDays, { fields, weather: deps.weather, now: deps.now, computer }),
+      api: chillRoutes(degreeDays, { fields, weather: deps.weather, now: deps.now, computer, points: chillPointCache() }),
       close: () => computer.close(),
       // its compute threads, started with the service so the first request does not wait for them
       warm: computer.prestart,

@@ -73,7 +73,7 @@ describe.each(['/hourly-relative-humidity', '/hourly-evapotranspiration-short-cr
     );
     expect(lines).toHaveLength(1 + 4 * 6 + 1);
     // the single series answers CSV too
-    const one = await get(`${path}/${POINTS[0][1]}/${POINTS[0][0]}?${RANGE}`, 'text/csv');
+    const one = await get(`${path}/${POINTS[0]![1]}/${POINTS[0]![0]}?${RANGE}`, 'text/csv');
     expect(one.text.split('\r\n').slice(0, 2)).toEqual(lines.slice(0, 2));
   });
 

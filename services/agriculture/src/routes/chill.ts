@@ -9,6 +9,7 @@ import {
   IdParams,
 } from '@fieldcast/schemas';
 import type { GridSource } from '@fieldcast/weather';
+import { type ChillPointCache, chillPointKey } from '../chill-cache.js';
 import type { DegreeDayComputer } from '../degree-day-compute.js';
 import { chillWork, locationChill } from '../domain/chill.js';
 import { checkChillWork, MAX_CHILL_CELL_HOURS } from '../domain/work-limits.js';
@@ -23,6 +24,8 @@ export interface ChillRouteDeps {
   now: () => Date;
   /** field results, off the event loop */
   computer: DegreeDayComputer;
+  /** chill at points already computed */
+  points: ChillPointCache;
 }
 
 const MODELS =
@@ -87,6 +90,9 @@ export function chillRoutes(api: Api, deps: ChillRouteDeps): Api {
       query,
       response: { status: 200, description: 'The chill at the location', schema: ChillLocationResult },
       csv: chillCsv,
-      handle: ({ params, query: q }) => locationChill(deps.weather, q, params.latitude, params.longitude),
+      handle: ({ params, query: q }) =>
+        deps.points.get(chillPointKey(params.latitude, params.longitude, q, deps.now().getTime()), () =>
+          locationChill(deps.weather, q, params.latitude, params.longitude),
+        ),
     });
 }

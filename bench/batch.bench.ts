@@ -1,0 +1,125 @@
+/**
+ * Many places in one request (targets in bench/README.md; docs/decisions/0242-batch-requests.md). Run:
+ *   npx -y pnpm@10 exec tsx bench/batch.bench.ts
+ * Starts the agriculture app in this process (PGlite, in-process bus, the SyntheticSource, one
+ * compute thread) on an ephemeral port. A client in a process of its own (so its work does not
+ * share the service's event loop) measures, in each round:
+ * - 1,000 single GET /growing-degree-days/{lat}/{lon} over a 200-day season, ten keep-alive
+ *   connections, against one POST /growing-degree-days/batch of 1,000 other points with the same
+ *   query: points per second of each, first on new points (the weather computed for them) and then
+ *   the same points again (the point caches warm). Target: batch >= 20 x single, same run.
+ * - chill at one point over one season of hours (2023-09-01 to 2024-05-31, 6,552 hours), by
+ *   autocannon, against /healthz just before it. Target: >= 0.3.
+ * The points are spread at random over a 5 x 5 degree region of the US Midwest, so no two share a
+ * grid point of the 0.01 degree synthetic grid. BENCH_ROUNDS (3) rounds; the median of their ratios.
+ */
+import { execFile } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
+import { startTestFleet } from '../packages/runtime/src/testing.js';
+import { SyntheticSource } from '../packages/weather/src/index.js';
+import { agricultureService } from '../services/agriculture/src/definition.js';
+import { requestsPerSecond } from './autocannon.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const POINTS = 1000;
+const SEASON = 'start=2024-04-01&end=2024-10-17'; // 200 days
+const CONNECTIONS = 10;
+
+/** The client: single requests over keep-alive connections, then one batch; prints points/s of each as JSON. */
+const CLIENT = `
+const [base, auth, singles, batch] = JSON.parse(process.argv[1]);
+const headers = { Authorization: auth, Accept: 'application/json' };
+async function timed(fn) { const t = performance.now(); await fn(); return (performance.now() - t) / 1000; }
+async function single(points) {
+  let next = 0;
+  const worker = async () => {
+    while (next < points.length) {
+      const [lon, lat] = points[next++];
+      const res = await fetch(base + '/growing-degree-days/' + lat + '/' + lon + '?${SEASON}', { headers });
+      if (res.status !== 200) throw new Error('single: ' + res.status + ' ' + (await res.text()));
+      await res.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: ${CONNECTIONS} }, worker));
+}
+async function many(points) {
+  const res = await fetch(base + '/growing-degree-days/batch?${SEASON}', {
+    method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ locations: points }),
+  });
+  if (res.status !== 200) throw new Error('batch: ' + res.status + ' ' + (await res.text()));
+  const body = await res.json();
+  if (body.results.length !== points.length) throw new Error('batch: ' + body.results.length + ' results');
+}
+const out = {};
+out.singleNew = singles.length / (await timed(() => single(singles)));
+out.batchNew = batch.length / (await timed(() => many(batch)));
+out.singleWarm = singles.length / (await timed(() => single(singles)));
+out.batchWarm = batch.length / (await timed(() => many(batch)));
+console.log(JSON.stringify(out));
+`;
+
+/** A deterministic scatter of points (a linear congruential generator), [longitude, latitude]. */
+function scatter(seed: number, n: number): [number, number][] {
+  let s = seed >>> 0;
+  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return Array.from({ length: n }, () => [Number((-98 + 5 * next()).toFixed(4)), Number((39 + 5 * next()).toFixed(4))]);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  const limits = limitsFromEnv(parseEnv(FleetEnv, { RATE_LIMIT_PER_SECOND: '0', ...process.env }));
+  const fleet = await startTestFleet([agricultureService], { weather: new SyntheticSource(), limits });
+  const server = fleet.app('agriculture').listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const account = await fleet.account('bench');
+  try {
+    // the compute thread's first start (it transpiles the weather modules) is not measured
+    const warm = await fetch(`${base}/growing-degree-days/batch?${SEASON}`, {
+      method: 'POST',
+      headers: { Authorization: account.auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ locations: scatter(1, 10) }),
+    });
+    if (warm.status !== 200) throw new Error(`warm-up: ${warm.status} ${await warm.text()}`);
+    const rounds: { singleNew: number; batchNew: number; singleWarm: number; batchWarm: number }[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const args = JSON.stringify([base, account.auth, scatter(100 + 2 * r, POINTS), scatter(101 + 2 * r, POINTS)]);
+      const { stdout } = await promisify(execFile)(process.execPath, ['-e', CLIENT, args], { maxBuffer: 1 << 20 });
+      const round = JSON.parse(stdout) as (typeof rounds)[number];
+      rounds.push(round);
+      console.log(
+        `round ${r + 1}: new points single ${round.singleNew.toFixed(0)} /s, batch ${round.batchNew.toFixed(0)} /s (x ${(round.batchNew / round.singleNew).toFixed(1)}); ` +
+          `warm single ${round.singleWarm.toFixed(0)} /s, batch ${round.batchWarm.toFixed(0)} /s (x ${(round.batchWarm / round.singleWarm).toFixed(1)})`,
+      );
+    }
+    const chillPath = `/chill/42.0308/-93.6319?model=dynamic&start=2023-09-01&end=2024-05-31`;
+    const first = await fetch(`${base}${chillPath}`, { headers: { Authorization: account.auth } });
+    if (first.status !== 200) throw new Error(`chill: ${first.status} ${await first.text()}`);
+    const health = await requestsPerSecond(`${base}/healthz`, { seconds: SECONDS });
+    const chill = await requestsPerSecond(`${base}${chillPath}`, { seconds: SECONDS, headers: { Authorization: account.auth } });
+
+    const newRatio = median(rounds.map((r) => r.batchNew / r.singleNew));
+    const warmRatio = median(rounds.map((r) => r.batchWarm / r.singleWarm));
+    const verdict = (ratio: number, target: number) => `${target} ${ratio >= target ? 'PASS' : '**FAIL**'}`;
+    console.log('\n| case | figure | target |');
+    console.log('|---|---|---|');
+    console.log(
+      `| 1,000 points, 200-day degree days, new points: batch / single (points/s, median of ${ROUNDS}) | ${newRatio.toFixed(1)} (${median(rounds.map((r) => r.batchNew)).toFixed(0)} vs ${median(rounds.map((r) => r.singleNew)).toFixed(0)} points/s) | ${verdict(newRatio, 20)} |`,
+    );
+    console.log(
+      `| the same points again (point caches warm) | ${warmRatio.toFixed(1)} (${median(rounds.map((r) => r.batchWarm)).toFixed(0)} vs ${median(rounds.map((r) => r.singleWarm)).toFixed(0)} points/s) | ${verdict(warmRatio, 20)} |`,
+    );
+    console.log(
+      `| chill, one point, one season of hours / /healthz | ${(chill / health).toFixed(3)} (${chill.toFixed(0)} vs ${health.toFixed(0)} req/s) | ${verdict(chill / health, 0.3)} |`,
+    );
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+    await fleet.close();
+  }
+}
+
+await main();
