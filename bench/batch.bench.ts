@@ -1,7 +1,7 @@
 /**
  * Many places in one request (targets in bench/README.md; docs/decisions/0242-batch-requests.md). Run:
  *   npx -y pnpm@10 exec tsx bench/batch.bench.ts
- * Starts the agriculture app in this process (PGlite, in-process bus, the SyntheticSource, one
+ * Starts the agriculture app in this process (PGlite, in-process bus, the SyntheticSource, its
  * compute thread) on an ephemeral port. A client in a process of its own (so its work does not
  * share the service's event loop) measures, in each round:
  * - 1,000 single GET /growing-degree-days/{lat}/{lon} over a 200-day season, ten keep-alive
@@ -64,7 +64,7 @@ console.log(JSON.stringify(out));
 /** A deterministic scatter of points (a linear congruential generator), [longitude, latitude]. */
 function scatter(seed: number, n: number): [number, number][] {
   let s = seed >>> 0;
-  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   return Array.from({ length: n }, () => [Number((-98 + 5 * next()).toFixed(4)), Number((39 + 5 * next()).toFixed(4))]);
 }
 
