@@ -250,6 +250,38 @@ describe('the console in Chromium', () => {
     }
   }, 900_000);
 
+  it("a point's degree days by the method chosen, and its chill in the model chosen", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    try {
+      await signIn(page);
+      await zoomTo(page, 38.5, -98.5, 9);
+      const requests: string[] = [];
+      page.on('request', (request) => {
+        if (/\/(growing-degree-days|chill)\//.test(request.url())) requests.push(request.url());
+      });
+      await page.selectOption('#gdd-method', 'single-triangle');
+      await page.selectOption('#chill-model', 'utah');
+      await clickMap(page, [[0.5, 0.5]]);
+      await page.waitForFunction(
+        () => /Utah chill units since \d{4}-\d\d-\d\d/.test(document.querySelector('#point-chill')?.textContent ?? ''),
+        undefined,
+        {
+          timeout: 120_000,
+        },
+      );
+      await page.waitForFunction(() => /degree days \(base 10/.test(document.querySelector('#point')?.textContent ?? ''), undefined, {
+        timeout: 120_000,
+      });
+      expect(requests.some((u) => /growing-degree-days\/.*method=single-triangle/.test(u))).toBe(true);
+      expect(requests.some((u) => /\/chill\/.*model=utah/.test(u))).toBe(true);
+      await shot(page, '11-point-chill');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
+
   it('works on a 390 px phone screen and from the keyboard', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const { page, errors } = await openPage(context);

@@ -31,6 +31,13 @@ interface PointDegreeDays {
   degreeDays: number;
 }
 
+interface PointChill {
+  startDate: string;
+  endDate: string;
+  units: string;
+  chill: number;
+}
+
 /** The degree-days panel: a field's value, mean, minimum, maximum and contours (docs/interface.md §3). */
 export class DegreeDaysPanel {
   private contours: L.GeoJSON | null = null;
@@ -44,14 +51,17 @@ export class DegreeDaysPanel {
     const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - 30));
     byId<HTMLInputElement>('gdd-start').value = start.toISOString().slice(0, 10);
     byId<HTMLInputElement>('gdd-end').value = today.toISOString().slice(0, 10);
-    for (const id of ['gdd-start', 'gdd-end', 'gdd-base']) byId(id).addEventListener('change', () => void this.showField(this.field));
+    for (const id of ['gdd-start', 'gdd-end', 'gdd-base', 'gdd-method'])
+      byId(id).addEventListener('change', () => void this.showField(this.field));
   }
 
+  /** The panel's query: dates, base and method (docs/interface.md §3; every UC IPM method, decision 0240). */
   private query(): string {
     const q = new URLSearchParams({
       start: byId<HTMLInputElement>('gdd-start').value,
       end: byId<HTMLInputElement>('gdd-end').value,
       base: byId<HTMLInputElement>('gdd-base').value || '10',
+      method: byId<HTMLSelectElement>('gdd-method').value,
     });
     return `?${q}`;
   }
@@ -109,6 +119,13 @@ export class DegreeDaysPanel {
       `/growing-degree-days/${lat.toFixed(4)}/${lon.toFixed(4)}${this.query()}`,
     );
     return `${gdd.degreeDays} degree days (base ${gdd.baseTemperature}, ${gdd.startDate} to ${gdd.endDate})`;
+  }
+
+  /** A point's winter chill since the season's start, in the model chosen (decision 0241). */
+  async chillAtPoint(lat: number, lon: number): Promise<string> {
+    const model = byId<HTMLSelectElement>('chill-model').value;
+    const chill = await this.api.json<PointChill>('agriculture', `/chill/${lat.toFixed(4)}/${lon.toFixed(4)}?model=${model}`);
+    return `${chill.chill} ${chill.units} since ${chill.startDate}`;
   }
 }
 

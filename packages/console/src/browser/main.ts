@@ -83,9 +83,14 @@ async function openConsole(api: Api): Promise<void> {
 async function showPoint(api: Api, degreeDays: DegreeDaysPanel, archive: ArchiveMarkers, lat: number, lon: number): Promise<void> {
   const out = byId('point');
   out.textContent = `${lat.toFixed(4)}, ${lon.toFixed(4)}: …`;
-  const gdd = degreeDays.atPoint(lat, lon).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+  const chillOut = byId('point-chill');
+  chillOut.textContent = '';
+  const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+  const gdd = degreeDays.atPoint(lat, lon).catch(message);
+  const chill = degreeDays.chillAtPoint(lat, lon).catch(message);
   await Promise.all([
     gdd.then((text) => (out.textContent = `${lat.toFixed(4)}, ${lon.toFixed(4)}: ${text}`)),
+    chill.then((text) => (chillOut.textContent = `Chill: ${text}`)),
     drawPointCharts(api, lat, lon),
     archive.near(lat, lon),
   ]);
