@@ -90,54 +90,55 @@ export function acceptedDates(now: () => Date) {
  * stripped, i.e. ignored. No `.meta({ id })` on purpose: OpenAPI lists a query's properties as
  * parameters, which a $ref to a component would hide.
  */
-export function degreeDayQuerySchema(now: () => Date) {
+export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean } = {}) {
   const { todayMs, range, dateParam } = acceptedDates(now);
-  return z
-    .object({
-      base: decimalParam(
-        'base',
-        'any number',
-        'Base temperature in the requested scale; any number. Default 10 (celsius) or 50 (fahrenheit).',
-        '10',
-      ).optional(),
-      scale: z
-        .string({ error: 'scale must be given once: celsius or fahrenheit' })
-        .regex(/^(celsius|fahrenheit)$/i, { error: 'scale must be celsius or fahrenheit (any case)' })
-        .meta({ description: 'celsius (default) or fahrenheit, case-insensitive; returned capitalised', examples: ['celsius'] })
-        .optional(),
-      start: dateParam(
-        'start',
-        `First day, inclusive, from ${DEGREE_DAY_FIRST_DATE} to ${DEGREE_DAY_FORECAST_DAYS} days after today (UTC). Default today.`,
-      ).optional(),
-      end: dateParam(
-        'end',
-        `Last day, inclusive, same range, not before start. Default today. Days after the current hour use forecast values.`,
-      ).optional(),
-      method: z
-        .enum(DEGREE_DAY_METHOD_NAMES, { error: `method must be one of ${DEGREE_DAY_METHOD_NAMES.join(', ')}` })
-        .meta({
-          description:
-            "Degree-day method (beyond the spec): average (default, McMaster & Wilhelm 1997 method 1), modified-average, single-sine, single-triangle, double-sine, double-triangle (Zalom et al. 1983; UC IPM). The double methods use the next day's minimum, so end is at most 6 days after today.",
-          examples: ['single-sine'],
-        })
-        .optional(),
-      cap: decimalParam(
-        'cap',
-        'not below base',
-        'Upper threshold in the requested scale, not below base; with any method but average (beyond the spec). Applied as a horizontal cutoff unless cutoff says otherwise.',
-        '30',
-      ).optional(),
-      cutoff: z
-        .enum(DEGREE_DAY_CUTOFF_NAMES, { error: `cutoff must be one of ${DEGREE_DAY_CUTOFF_NAMES.join(', ')}` })
-        .meta({
-          description:
-            'How development responds above cap (UC IPM; Zalom et al. 1983): horizontal (default, constant rate), vertical (stops) or intermediate (slows by the excess). vertical and intermediate need cap and a sine or triangle method.',
-          examples: ['vertical'],
-        })
-        .optional(),
-      include: includeDailyParam('degree days'),
-    })
-    .transform((q, ctx): DegreeDayQuery => {
+  const params = z.object({
+    base: decimalParam(
+      'base',
+      'any number',
+      'Base temperature in the requested scale; any number. Default 10 (celsius) or 50 (fahrenheit).',
+      '10',
+    ).optional(),
+    scale: z
+      .string({ error: 'scale must be given once: celsius or fahrenheit' })
+      .regex(/^(celsius|fahrenheit)$/i, { error: 'scale must be celsius or fahrenheit (any case)' })
+      .meta({ description: 'celsius (default) or fahrenheit, case-insensitive; returned capitalised', examples: ['celsius'] })
+      .optional(),
+    start: dateParam(
+      'start',
+      `First day, inclusive, from ${DEGREE_DAY_FIRST_DATE} to ${DEGREE_DAY_FORECAST_DAYS} days after today (UTC). Default today.`,
+    ).optional(),
+    end: dateParam(
+      'end',
+      `Last day, inclusive, same range, not before start. Default today. Days after the current hour use forecast values.`,
+    ).optional(),
+    method: z
+      .enum(DEGREE_DAY_METHOD_NAMES, { error: `method must be one of ${DEGREE_DAY_METHOD_NAMES.join(', ')}` })
+      .meta({
+        description:
+          "Degree-day method (beyond the spec): average (default, McMaster & Wilhelm 1997 method 1), modified-average, single-sine, single-triangle, double-sine, double-triangle (Zalom et al. 1983; UC IPM). The double methods use the next day's minimum, so end is at most 6 days after today.",
+        examples: ['single-sine'],
+      })
+      .optional(),
+    cap: decimalParam(
+      'cap',
+      'not below base',
+      'Upper threshold in the requested scale, not below base; with any method but average (beyond the spec). Applied as a horizontal cutoff unless cutoff says otherwise.',
+      '30',
+    ).optional(),
+    cutoff: z
+      .enum(DEGREE_DAY_CUTOFF_NAMES, { error: `cutoff must be one of ${DEGREE_DAY_CUTOFF_NAMES.join(', ')}` })
+      .meta({
+        description:
+          'How development responds above cap (UC IPM; Zalom et al. 1983): horizontal (default, constant rate), vertical (stops) or intermediate (slows by the excess). vertical and intermediate need cap and a sine or triangle method.',
+        examples: ['vertical'],
+      })
+      .optional(),
+    include: includeDailyParam('degree days'),
+  });
+  // The contours take no include (they have no daily values): it is ignored there, as unknown parameters are.
+  return (options.daily === false ? params.omit({ include: true }) : params).transform(
+    (q: z.output<typeof params>, ctx): DegreeDayQuery => {
       const scale = (q.scale?.toLowerCase() ?? 'celsius') as DegreeDayScale;
       const today = todayMs();
       const firstMs = dateMs(DEGREE_DAY_FIRST_DATE);
@@ -208,7 +209,8 @@ export function degreeDayQuerySchema(now: () => Date) {
         daily: q.include === 'daily',
         given,
       };
-    });
+    },
+  );
 }
 
 /** Path of GET /growing-degree-days/{latitude}/{longitude}: a UUID is not a latitude. */

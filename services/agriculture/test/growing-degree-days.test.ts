@@ -326,6 +326,8 @@ describe('growing degree days: ownership and routing', () => {
       'query:include',
     ]);
     expect(doc.paths['/growing-degree-days/{id}'].get.responses['404']).toBeDefined();
+    // the contours have no daily values, so no include (docs/decisions/0244-daily-values.md)
+    expect(doc.paths['/growing-degree-days/{id}/contours'].get.parameters.map((p: { name: string }) => p.name)).not.toContain('include');
     expect(doc.paths['/growing-degree-days/{id}/contours'].get.description).toMatch(/lower edge/);
     for (const name of ['GrowingDegreeDayLocation', 'GrowingDegreeDayField', 'GrowingDegreeDayContours']) {
       expect(doc.components.schemas[name].examples).toHaveLength(1);

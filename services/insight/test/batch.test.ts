@@ -89,7 +89,11 @@ describe.each(['/hourly-relative-humidity', '/hourly-evapotranspiration-short-cr
     const year = 'start=2025-06-16&end=2026-06-14';
     const heavy = await post(`${path}/batch?${year}`, { locations: Array.from({ length: 300 }, () => POINTS[0]) });
     expect(heavy.status).toBe(422);
-    expect(heavy.body.message).toMatch(/limit is 10,000,000/);
+    // 300 points x 4 cells x (8,736 hours + the one after; ET also the 24 before)
+    const needs = path.includes('humidity') ? '10,484,400' : '10,513,200';
+    expect(heavy.body.message).toMatch(
+      new RegExp(`^This batch needs ${needs} cell-hours .*limit is 10,000,000. Ask for fewer hours or fewer places`),
+    );
     const theirs = await createAsset(t.bob.auth);
     const notYours = await post(`${path}/batch`, { locations: [POINTS[0], theirs] });
     expect(notYours.status).toBe(404);

@@ -26,6 +26,7 @@ export interface DegreeDayRouteDeps {
   computer: DegreeDayComputer;
 }
 
+const CONTOURS_PARAMETERS = 'Query: base, scale, start, end (spec 4.1) and method, cap, cutoff; unknown parameters are ignored.';
 const PARAMETERS =
   'Query: base, scale, start (the biofix, for a pest or crop model), end (spec 4.1) and method, cap, cutoff, include=daily; unknown parameters are ignored. Accept: text/csv answers CSV.';
 
@@ -47,6 +48,7 @@ const DegreeDayBatchResult = batchResult(DegreeDayLocationResult, DegreeDayField
  */
 export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api {
   const query = degreeDayQuerySchema(deps.now);
+  const contoursQuery = degreeDayQuerySchema(deps.now, { daily: false });
   const loadField = (accountId: string, id: string) => ownedField(deps.fields, accountId, id);
   return api
     .op({
@@ -77,10 +79,10 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
       method: 'get',
       path: '/growing-degree-days/{id}/contours',
       summary: 'Degree-day contours clipped to a field',
-      description: `Isobands of the accumulated degree days on the weather grid, clipped to the field, one Polygon per feature; together they cover the field once. Band edges are round numbers (widths 1, 2, 2.5 or 5 x 10^n, at most 10 bands over the values around the field); properties.degreeDays is the band's lower edge. ${PARAMETERS} ${WORK.contours}`,
+      description: `Isobands of the accumulated degree days on the weather grid, clipped to the field, one Polygon per feature; together they cover the field once. Band edges are round numbers (widths 1, 2, 2.5 or 5 x 10^n, at most 10 bands over the values around the field); properties.degreeDays is the band's lower edge. ${CONTOURS_PARAMETERS} ${WORK.contours}`,
       tags: ['growing degree days'],
       params: IdParams,
-      query,
+      query: contoursQuery,
       response: { status: 200, description: 'The contour result (spec 2.6)', schema: DegreeDayContourResult },
       errors: [404, 422],
       // Grids over many days (docs/architecture.md §3, limits): an account has only a few in flight.

@@ -63,14 +63,14 @@ export function windHeightOf(source: GridSource): number {
   return m ? Number(m[1]) : 2;
 }
 
-/** Refuses, before anything is read, a series whose work is over the limit. */
-export function checkWork(cellHours: number): void {
+/** Refuses, before anything is read, a series (or a batch of them) whose work is over the limit. */
+export function checkWork(cellHours: number, subject: 'series' | 'batch' = 'series'): void {
   RequestTooLargeError.refuseOver(cellHours, {
     limit: MAX_SERIES_CELL_HOURS,
-    subject: 'series',
+    subject,
     unit: 'cell-hours',
     meaning: 'weather grid cells x hours read',
-    advice: 'Ask for fewer hours or a smaller asset.',
+    advice: subject === 'batch' ? 'Ask for fewer hours or fewer places.' : 'Ask for fewer hours or a smaller asset.',
   });
 }
 

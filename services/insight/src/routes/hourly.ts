@@ -101,7 +101,7 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
           const texts = await answerBatch<AssetRecord, string>(body.locations, {
             owned: (id) => loadAsset(account.id, id),
             work: (entry) => ('point' in entry ? pointSeriesWork(quantity, q) : assetSeriesWork(deps.weather, entry.resource, quantity, q)),
-            checkWork,
+            checkWork: (total) => checkWork(total, 'batch'),
             points: (points) => deps.computer.points(points, quantity, q),
             resource: (asset) => deps.computer.asset(asset, quantity, q),
           });
