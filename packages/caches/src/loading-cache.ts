@@ -48,4 +48,35 @@ export class LoadingCache<V> {
     this.pending.set(key, loading);
     return loading;
   }
+
+  /**
+   * The values of many keys, in their order: those kept or under way as `get` gives them, and all
+   * the others loaded by one call of `loadMissing` with their indexes in `keys` (each missing key
+   * once, in order of first appearance), which answers their values in that order. For values
+   * computed more cheaply together than one by one (a batch of points in one compute task).
+   */
+  getMany(keys: readonly string[], loadMissing: (indexes: number[]) => Promise<V[]>): Promise<V[]> {
+    const missing: number[] = [];
+    const waiting: { resolve(value: V): void; reject(err: unknown): void }[] = [];
+    const values = keys.map((key, i) =>
+      this.get(
+        key,
+        () =>
+          new Promise<V>((resolve, reject) => {
+            missing.push(i);
+            waiting.push({ resolve, reject });
+          }),
+      ),
+    );
+    if (missing.length > 0) {
+      loadMissing(missing).then(
+        (loaded) =>
+          waiting.forEach((w, k) =>
+            k < loaded.length ? w.resolve(loaded[k]!) : w.reject(new Error('loadMissing answered too few values')),
+          ),
+        (err: unknown) => waiting.forEach((w) => w.reject(err)),
+      );
+    }
+    return Promise.all(values);
+  }
 }

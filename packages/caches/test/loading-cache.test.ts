@@ -30,4 +30,20 @@ describe('LoadingCache', () => {
     await cache.get('a', async () => ((reloaded = true), 'abc'));
     expect(reloaded).toBe(true); // a was the least recently used
   });
+
+  it('getMany: kept keys from the cache, every missing key in one load, in order; a failed load keeps nothing', async () => {
+    const cache = new LoadingCache<string>(100);
+    await cache.get('b', async () => 'B kept');
+    const asked: number[][] = [];
+    const values = await cache.getMany(['a', 'b', 'c', 'a'], async (indexes) => {
+      asked.push(indexes);
+      return indexes.map((i) => `loaded ${i}`);
+    });
+    expect(values).toEqual(['loaded 0', 'B kept', 'loaded 2', 'loaded 0']);
+    expect(asked).toEqual([[0, 2]]);
+    expect(await cache.getMany(['c', 'a'], async () => Promise.reject(new Error('not asked')))).toEqual(['loaded 2', 'loaded 0']);
+    await expect(cache.getMany(['x', 'y'], async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    await expect(cache.getMany(['x'], async () => [])).rejects.toThrow(/too few/);
+    expect(cache.size).toBe(3);
+  });
 });

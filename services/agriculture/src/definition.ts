@@ -1,10 +1,10 @@
 import { Api } from '@fieldcast/kit';
-import { chillPointCache } from './chill-cache.js';
 import { defineService } from '@fieldcast/runtime';
 import { fieldsMigration } from '../migrations/001_fields.js';
 import { degreeDayComputer, DEGREE_DAY_WORKER } from './degree-day-compute.js';
 import { chillRoutes } from './routes/chill.js';
 import { fieldRoutes } from './routes/fields.js';
+import { pointResults } from './point-results.js';
 import { growingDegreeDayRoutes } from './routes/growing-degree-days.js';
 import { AREA, FIELDS_TOPIC, FieldStore } from './store.js';
 
@@ -19,9 +19,15 @@ export const agricultureService = defineService({
   api(deps) {
     const fields = new FieldStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
     const computer = degreeDayComputer(deps.weather, { threads: deps.computeThreads });
-    const degreeDays = growingDegreeDayRoutes(fieldRoutes(new Api(), fields), { fields, weather: deps.weather, now: deps.now, computer });
+    const degreeDays = growingDegreeDayRoutes(fieldRoutes(new Api(), fields), {
+      fields,
+      weather: deps.weather,
+      now: deps.now,
+      computer,
+      points: pointResults(),
+    });
     return {
-      api: chillRoutes(degreeDays, { fields, weather: deps.weather, now: deps.now, computer, points: chillPointCache() }),
+      api: chillRoutes(degreeDays, { fields, weather: deps.weather, now: deps.now, computer, points: pointResults() }),
       close: () => computer.close(),
       // its compute threads, started with the service so the first request does not wait for them
       warm: computer.prestart,

@@ -9,11 +9,11 @@ import {
   IdParams,
 } from '@fieldcast/schemas';
 import type { GridSource } from '@fieldcast/weather';
-import { type ChillPointCache, chillPointKey } from '../chill-cache.js';
 import type { DegreeDayComputer } from '../degree-day-compute.js';
 import { chillWork, locationChill } from '../domain/chill.js';
 import { checkChillWork, MAX_CHILL_CELL_HOURS } from '../domain/work-limits.js';
 import type { FieldRecord } from '../domain/fields.js';
+import { type ChillPointResults, chillPointKey } from '../point-results.js';
 import type { FieldStore } from '../store.js';
 import { chillCsv } from './csv-tables.js';
 import { ownedField } from './owned-field.js';
@@ -25,7 +25,7 @@ export interface ChillRouteDeps {
   /** field results, off the event loop */
   computer: DegreeDayComputer;
   /** chill at points already computed */
-  points: ChillPointCache;
+  points: ChillPointResults;
 }
 
 const MODELS =
@@ -60,7 +60,16 @@ export function chillRoutes(api: Api, deps: ChillRouteDeps): Api {
           work: (entry) =>
             'point' in entry ? chillWork.location(q, entry.point.latitude) : chillWork.field(deps.weather, entry.resource, q),
           checkWork: checkChillWork,
-          points: (points) => deps.computer.chillPoints(points, q),
+          points: (points) => {
+            const now = deps.now().getTime();
+            const keys = points.map((p) => chillPointKey(p.latitude, p.longitude, q, now));
+            return deps.points.getMany(keys, (missing) =>
+              deps.computer.chillPoints(
+                missing.map((i) => points[i]!),
+                q,
+              ),
+            );
+          },
           resource: (field) => deps.computer.chill(field, q),
         }),
       }),

@@ -14,6 +14,7 @@ import type { DegreeDayComputer } from '../degree-day-compute.js';
 import { locationDegreeDays } from '../domain/growing-degree-days.js';
 import { checkWork, degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from '../domain/work-limits.js';
 import type { FieldRecord } from '../domain/fields.js';
+import { type DegreeDayPointResults, degreeDayPointKey } from '../point-results.js';
 import type { FieldStore } from '../store.js';
 import { degreeDayCsv } from './csv-tables.js';
 import { ownedField } from './owned-field.js';
@@ -24,6 +25,8 @@ export interface DegreeDayRouteDeps {
   now: () => Date;
   /** field results and contours, off the event loop */
   computer: DegreeDayComputer;
+  /** degree days at points already computed */
+  points: DegreeDayPointResults;
 }
 
 const CONTOURS_PARAMETERS = 'Query: base, scale, start, end (spec 4.1) and method, cap, cutoff; unknown parameters are ignored.';
@@ -70,7 +73,16 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
           owned: (id) => loadField(account.id, id),
           work: (entry) => ('point' in entry ? degreeDayWork.location(q) : degreeDayWork.field(deps.weather, entry.resource, q)),
           checkWork,
-          points: (points) => deps.computer.degreeDayPoints(points, q),
+          points: (points) => {
+            const now = deps.now().getTime();
+            const keys = points.map((p) => degreeDayPointKey(p.latitude, p.longitude, q, now));
+            return deps.points.getMany(keys, (missing) =>
+              deps.computer.degreeDayPoints(
+                missing.map((i) => points[i]!),
+                q,
+              ),
+            );
+          },
           resource: (field) => deps.computer.field(field, q),
         }),
       }),
@@ -114,6 +126,9 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
       query,
       response: { status: 200, description: 'The location result (spec 2.6)', schema: DegreeDayLocationResult },
       csv: degreeDayCsv,
-      handle: ({ params, query: q }) => locationDegreeDays(deps.weather, q, params.latitude, params.longitude),
+      handle: ({ params, query: q }) =>
+        deps.points.get(degreeDayPointKey(params.latitude, params.longitude, q, deps.now().getTime()), () =>
+          locationDegreeDays(deps.weather, q, params.latitude, params.longitude),
+        ),
     });
 }

@@ -1,0 +1,35 @@
+import { LoadingCache } from '@fieldcast/caches';
+import type { ChillLocationResult, ChillQuery, DegreeDayLocationResult, DegreeDayQuery } from '@fieldcast/schemas';
+import { forecastBoundaryMs } from '@fieldcast/weather';
+
+/**
+ * Results at points already computed, least recently used out
+ * (docs/decisions/0245-chill-work-in-cell-hours.md; as the insight area keeps its point series,
+ * docs/decisions/0112-insight-point-series-speed.md): growers poll the same orchards and fields,
+ * and a batch of them is mostly the places of the last one. Weighed by the days a result holds
+ * (1 for a total, plus its daily values), at most 500,000 per kind (about 50 MB); a failed
+ * computation is not kept.
+ */
+export type PointResults<R> = LoadingCache<R>;
+
+export function pointResults<R extends { daily?: unknown[] }>(maxWeight = 500_000): PointResults<R> {
+  return new LoadingCache<R>(maxWeight, (result) => 1 + (result.daily?.length ?? 0));
+}
+
+export type DegreeDayPointResults = PointResults<DegreeDayLocationResult>;
+export type ChillPointResults = PointResults<ChillLocationResult>;
+
+/*
+ * A key names everything its result depends on: the point as given, the resolved query, and the
+ * forecast boundary at `nowMs` (the current UTC hour), after which days come from the forecast,
+ * so every key moves on at the whole hour. The weather a process reads does not change while it
+ * runs (docs/decisions/0143-model-series-cache.md).
+ */
+
+export function degreeDayPointKey(latitude: number, longitude: number, q: DegreeDayQuery, nowMs: number): string {
+  return `${latitude}|${longitude}|${q.base}|${q.scale}|${q.start}|${q.end}|${q.method}|${q.cap ?? ''}|${q.cutoff ?? ''}|${q.daily === true}|${forecastBoundaryMs(nowMs)}`;
+}
+
+export function chillPointKey(latitude: number, longitude: number, q: ChillQuery, nowMs: number): string {
+  return `${latitude}|${longitude}|${q.model}|${q.start ?? ''}|${q.end}|${q.daily === true}|${forecastBoundaryMs(nowMs)}`;
+}
