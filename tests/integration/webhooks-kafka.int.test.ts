@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
-import { createServer } from 'node:net';
 import { verifyWebhook } from '@fieldcast/client';
 import { eventually } from '@fieldcast/runtime/testing';
-import { newAccount, requireEnv } from './helpers.js';
+import { newAccount, serveArea } from './helpers.js';
 
 /**
  * Webhook delivery survives the death of the process delivering it
@@ -11,35 +10,8 @@ import { newAccount, requireEnv } from './helpers.js';
  * and Kafka; the first is killed (SIGKILL) while its sends hang at the receiver; the second, in
  * the same consumer group, delivers every event once the dead replica's leases end.
  */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function serveEvents(): Promise<{ child: ChildProcess; url: string }> {
-  const { url: databaseUrl, brokers } = requireEnv();
-  const port = await freePort();
-  // node itself with tsx's loader, not the tsx wrapper: SIGKILL must reach the process that sends.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/fleet/src/cli.ts', 'serve', 'events'], {
-    env: {
-      ...process.env,
-      NODE_OPTIONS: '',
-      DATABASE_URL: databaseUrl,
-      KAFKA_BROKERS: brokers.join(','),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      FIELDCAST_WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await eventually(async () => expect((await fetch(`${url}/readyz`)).status).toBe(200), 60_000, 250);
-  return { child, url };
+  return serveArea('events', { env: { FIELDCAST_WEBHOOK_ALLOW_PRIVATE: '127.0.0.1' } });
 }
 
 const children: ChildProcess[] = [];

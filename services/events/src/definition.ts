@@ -13,7 +13,8 @@ import { subscriptionRoutes } from './routes/subscriptions.js';
 import { AREA, EventStore } from './store.js';
 import { AddressGuard } from './webhooks/address-guard.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
-import { STORED_TOPIC, webhookFanOutConsumer } from './webhooks/fan-out.js';
+import { STORED_TOPIC } from './domain/stored-events.js';
+import { webhookFanOutConsumer } from './webhooks/fan-out.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { DeliveryStore, SUBSCRIPTIONS_TOPIC, SubscriptionStore } from './webhook-store.js';
 

@@ -4,7 +4,7 @@ import { InvalidRequestError } from '@fieldcast/kit';
 import { PUBLIC_AUDIENCE } from '@fieldcast/ids';
 import { FEED_LIMIT_DEFAULT, FEED_LIMIT_MAX, type Event, type FeedEntry } from '@fieldcast/schemas';
 import { resourceIdsOf, type NewEvent, type ResourceRef } from './domain/event.js';
-import { STORED_TOPIC, type StoredEventResource } from './webhooks/fan-out.js';
+import { STORED_TOPIC, type StoredEventResource } from './domain/stored-events.js';
 
 export const AREA = 'events';
 

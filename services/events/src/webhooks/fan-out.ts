@@ -1,25 +1,13 @@
 import type { CloudEvent, IncomingMessage } from '@fieldcast/bus';
 import type { Logger } from '@fieldcast/kit';
 import type { Consumer } from '@fieldcast/runtime';
-import type { Event } from '@fieldcast/schemas';
+import type { StoredEventResource } from '../domain/stored-events.js';
 import type { DeliveryStore, StoredEvent } from '../webhook-store.js';
 import type { WebhookDispatcher } from './dispatcher.js';
 
-/**
- * Every event the events area stores, published through its outbox in the same transaction (key:
- * the resource it is about, so one resource's events stay in order). Outside the resource topic
- * pattern: the events area's own consumer never reads it back (docs/architecture.md §5).
- */
-export const STORED_TOPIC = 'fieldcast-state.events.stored';
 const STORED_PATTERN = /^fieldcast-state\.events\.stored$/;
 /** The consumer group that fans stored events out to subscriptions: replicas share its partitions. */
 export const WEBHOOKS_GROUP = 'webhooks';
-
-/** What a stored-event message carries in `data.resource`. */
-export interface StoredEventResource {
-  event: Event;
-  appId: string;
-}
 
 function storedEventOf(value: string): StoredEvent | null {
   try {
