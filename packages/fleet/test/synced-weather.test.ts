@@ -93,6 +93,12 @@ describe('a run synced while the fleet runs', () => {
     const degreeDays = () => get('agriculture', `/growing-degree-days/46/10.5?start=${DATE}&end=${DATE}`);
     const before = await degreeDays();
     expect(before.status).toBe(200);
+    const start = new Date(RUN + 6 * HOUR).toISOString().slice(0, 19) + 'Z';
+    const end = new Date(RUN + 9 * HOUR).toISOString().slice(0, 19) + 'Z';
+    const relativeHumidity = () => get('insight', `/hourly-relative-humidity/45.6/10.3?start=${start}&end=${end}`);
+    // asked before the sync too: what a process keeps of earlier answers must not outlive the weather they came from
+    const rhBefore = await relativeHumidity();
+    expect(rhBefore.status).toBe(200);
 
     const lines: string[] = [];
     const env = parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, FIELDCAST_SOURCE_GFS_0P25_URL: server.baseUrl });
@@ -109,9 +115,7 @@ describe('a run synced while the fleet runs', () => {
     expect(after.body.degreeDays).toBe(expected);
     expect(before.body.degreeDays).not.toBe(expected);
 
-    const start = new Date(RUN + 6 * HOUR).toISOString().slice(0, 19) + 'Z';
-    const end = new Date(RUN + 9 * HOUR).toISOString().slice(0, 19) + 'Z';
-    const rh = await get('insight', `/hourly-relative-humidity/45.6/10.3?start=${start}&end=${end}`);
+    const rh = await relativeHumidity();
     expect(rh.status).toBe(200);
     const series = rh.body.series as Array<{ value: number; products: string[] }>;
     expect(series).toHaveLength(4);

@@ -1,6 +1,6 @@
 import { LoadingCache } from '@fieldcast/caches';
 import type { ChillLocationResult, ChillQuery, DegreeDayLocationResult, DegreeDayQuery } from '@fieldcast/schemas';
-import { forecastBoundaryMs } from '@fieldcast/weather';
+import { forecastBoundaryMs, type GridSource } from '@fieldcast/weather';
 
 /**
  * Results at points already computed, least recently used out
@@ -20,16 +20,16 @@ export type DegreeDayPointResults = PointResults<DegreeDayLocationResult>;
 export type ChillPointResults = PointResults<ChillLocationResult>;
 
 /*
- * A key names everything its result depends on: the point as given, the resolved query, and the
- * forecast boundary at `nowMs` (the current UTC hour), after which days come from the forecast,
- * so every key moves on at the whole hour. The weather a process reads does not change while it
- * runs (docs/decisions/0143-model-series-cache.md).
+ * A key names everything its result depends on: the weather served (its id names its stores, and
+ * changes when a synced run is added: docs/decisions/0251-synced-stores-registry.md), the point
+ * as given, the resolved query, and the forecast boundary at `nowMs` (the current UTC hour),
+ * after which days come from the forecast, so every key moves on at the whole hour.
  */
 
-export function degreeDayPointKey(latitude: number, longitude: number, q: DegreeDayQuery, nowMs: number): string {
-  return `${latitude}|${longitude}|${q.base}|${q.scale}|${q.start}|${q.end}|${q.method}|${q.cap ?? ''}|${q.cutoff ?? ''}|${q.daily === true}|${forecastBoundaryMs(nowMs)}`;
+export function degreeDayPointKey(weather: GridSource, latitude: number, longitude: number, q: DegreeDayQuery, nowMs: number): string {
+  return `${weather.id}|${latitude}|${longitude}|${q.base}|${q.scale}|${q.start}|${q.end}|${q.method}|${q.cap ?? ''}|${q.cutoff ?? ''}|${q.daily === true}|${forecastBoundaryMs(nowMs)}`;
 }
 
-export function chillPointKey(latitude: number, longitude: number, q: ChillQuery, nowMs: number): string {
-  return `${latitude}|${longitude}|${q.model}|${q.start ?? ''}|${q.end}|${q.daily === true}|${forecastBoundaryMs(nowMs)}`;
+export function chillPointKey(weather: GridSource, latitude: number, longitude: number, q: ChillQuery, nowMs: number): string {
+  return `${weather.id}|${latitude}|${longitude}|${q.model}|${q.start ?? ''}|${q.end}|${q.daily === true}|${forecastBoundaryMs(nowMs)}`;
 }

@@ -62,7 +62,7 @@ export function chillRoutes(api: Api, deps: ChillRouteDeps): Api {
           checkWork: checkChillWork,
           points: (points) => {
             const now = deps.now().getTime();
-            const keys = points.map((p) => chillPointKey(p.latitude, p.longitude, q, now));
+            const keys = points.map((p) => chillPointKey(deps.weather, p.latitude, p.longitude, q, now));
             return deps.points.getMany(keys, (missing) =>
               deps.computer.chillPoints(
                 missing.map((i) => points[i]!),
@@ -100,7 +100,7 @@ export function chillRoutes(api: Api, deps: ChillRouteDeps): Api {
       response: { status: 200, description: 'The chill at the location', schema: ChillLocationResult },
       csv: chillCsv,
       handle: ({ params, query: q }) =>
-        deps.points.get(chillPointKey(params.latitude, params.longitude, q, deps.now().getTime()), () =>
+        deps.points.get(chillPointKey(deps.weather, params.latitude, params.longitude, q, deps.now().getTime()), () =>
           locationChill(deps.weather, q, params.latitude, params.longitude),
         ),
     });

@@ -75,7 +75,7 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
           checkWork,
           points: (points) => {
             const now = deps.now().getTime();
-            const keys = points.map((p) => degreeDayPointKey(p.latitude, p.longitude, q, now));
+            const keys = points.map((p) => degreeDayPointKey(deps.weather, p.latitude, p.longitude, q, now));
             return deps.points.getMany(keys, (missing) =>
               deps.computer.degreeDayPoints(
                 missing.map((i) => points[i]!),
@@ -127,7 +127,7 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
       response: { status: 200, description: 'The location result (spec 2.6)', schema: DegreeDayLocationResult },
       csv: degreeDayCsv,
       handle: ({ params, query: q }) =>
-        deps.points.get(degreeDayPointKey(params.latitude, params.longitude, q, deps.now().getTime()), () =>
+        deps.points.get(degreeDayPointKey(deps.weather, params.latitude, params.longitude, q, deps.now().getTime()), () =>
           locationDegreeDays(deps.weather, q, params.latitude, params.longitude),
         ),
     });

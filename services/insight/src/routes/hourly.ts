@@ -136,7 +136,7 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
         errors: [422],
         csv,
         handle: async ({ params, query: q }) => {
-          const key = seriesTextKey(quantity, params.latitude, params.longitude, q, deps.now().getTime());
+          const key = seriesTextKey(deps.weather, quantity, params.latitude, params.longitude, q, deps.now().getTime());
           return new JsonText(await deps.pointTexts.get(key, () => hourlySeriesJson(deps.weather, quantity, params, q)));
         },
       });
