@@ -47,7 +47,7 @@ export interface SyncedModel {
 /**
  * A variable's public name, description and unit: those the default models give it, so a synced
  * model's temperature reads as a synthetic model's does. Every variable a run store holds hourly
- * has one (else the model cannot be described: a start-up fault, never a silent gap).
+ * has one (else listing the model fails loudly rather than leave a variable out).
  */
 function modelVariable(variable: VariableId): ModelVariable {
   for (const m of DEFAULT_MODELS) {
