@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { insightService } from '@fieldcast/insight';
 import { modelService } from '@fieldcast/model';
-import { type TestFleetOptions, useTestFleet } from '@fieldcast/runtime/testing';
+import { type TestFleet, type TestFleetOptions, useTestFleet } from '@fieldcast/runtime/testing';
 import { syncRun } from '@fieldcast/sync';
-import { type GridSource, loadWeatherSource, readSourceRegistry } from '@fieldcast/weather';
+import { type GridSource, loadWeatherSource, modelId, readSourceRegistry } from '@fieldcast/weather';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
 import { analytic, writeGfsStep } from '../../sync/test/runs.js';
 
@@ -26,6 +26,8 @@ const LAT = 45.6;
 const LON = 10.3;
 const JSON_V1 = 'application/vnd.fieldcast+json; version=1';
 const iso = (ms: number) => new Date(ms).toISOString();
+/** The model area's background task that writes forecast life-cycle events. */
+const FORECAST_EVENTS = 'forecast-events';
 
 let archive: string;
 let data: string;
@@ -70,6 +72,16 @@ const sync = (runMs: number) =>
     stepRetries: 0,
   });
 
+/**
+ * The models whose forecast events the model area's pass walked: each gets a row of its clock on
+ * its first pass (services/model store.ts), which writes no event yet.
+ */
+async function eventClocks(fleet: TestFleet): Promise<string[]> {
+  const ids = (await fleet.db.knex.withSchema('model').table('forecast_event_clock').select('model_id')) as Array<{ model_id: string }>;
+  const names = new Map(['synthetic-global', 'synthetic-rapid'].map((n) => [modelId(n), n]));
+  return ids.map((r) => names.get(r.model_id) ?? r.model_id).sort();
+}
+
 const get = (app: Parameters<typeof request>[0], auth: string, path: string) =>
   request(app).get(path).set('Authorization', auth).set('Accept', JSON_V1);
 
@@ -90,6 +102,14 @@ describe('synced sources as models, the synthetic ones beside them', () => {
       unit: { description: 'degrees Celsius', label: '°C' },
     });
     expect((variables.body as unknown[]).length).toBe(6);
+    // By name, by id and by its id in upper case, as catalog models.
+    for (const ref of ['gfs-0p25', modelId('gfs-0p25'), modelId('gfs-0p25').toUpperCase()])
+      expect((await model(`/models/${ref}`)).body).toEqual({
+        id: modelId('gfs-0p25'),
+        name: 'gfs-0p25',
+        description: expect.stringContaining('gfs-0p25'),
+        forecasts: `/models/${modelId('gfs-0p25')}/forecasts`,
+      });
 
     const a = (await model('/models/gfs-0p25/forecasts')).body as Array<Record<string, string>>;
     expect(a).toHaveLength(1);
@@ -134,6 +154,11 @@ describe('synced sources as models, the synthetic ones beside them', () => {
     expect(gone.body.message).toContain('EXPIRED');
   });
 
+  it("keeps the synthetic models' life-cycle events", async () => {
+    await t.fleet.runBackground('model', FORECAST_EVENTS);
+    expect(await eventClocks(t.fleet)).toEqual(['synthetic-global', 'synthetic-rapid']);
+  });
+
   it("serves the latest complete run's series from its own store: the analytic field", async () => {
     const latest = await model('/models/gfs-0p25/latest-forecast');
     expect(latest.body).toMatchObject({ initTime: iso(RUN_B), status: 'COMPLETE' });
@@ -152,9 +177,11 @@ describe('FIELDCAST_SYNTHETIC=off', () => {
   const t = useTestFleet([modelService, insightService], withoutSynthetic);
   const area = (name: string, path: string) => get(t.fleet.app(name), t.alice.auth, path);
 
-  it('lists only the synced models; a synthetic one is 404', async () => {
+  it('lists only the synced models; a synthetic one is 404 and its runs make no events', async () => {
     expect(((await area('model', '/models')).body as Array<{ name: string }>).map((m) => m.name)).toEqual(['gfs-0p25']);
     expect((await area('model', '/models/synthetic-global')).status).toBe(404);
+    await t.fleet.runBackground('model', FORECAST_EVENTS);
+    expect(await eventClocks(t.fleet)).toEqual([]);
   });
 
   it('answers a point series inside the synced data, and a clear 404 outside it, never a synthetic value', async () => {

@@ -32,7 +32,8 @@ export class SyncedRuns {
 
   /** A synced model by id or name, with its runs. */
   async model(idOrName: string): Promise<SyncedModelRuns | undefined> {
-    return (await this.models()).find((m) => m.model.id === idOrName || m.model.name === idOrName);
+    const id = idOrName.toLowerCase();
+    return (await this.models()).find((m) => m.model.id === id || m.model.name === idOrName);
   }
 
   /** A run of a synced model by its id. */
