@@ -8,7 +8,7 @@ import { type TestFleet, type TestFleetOptions, useTestFleet } from '@fieldcast/
 import { syncRun } from '@fieldcast/sync';
 import { type GridSource, loadWeatherSource, modelId, readSourceRegistry } from '@fieldcast/weather';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
-import { analytic, writeGfsStep } from '../../sync/test/runs.js';
+import { analytic, writeEcmwfStep, writeGfsStep } from '../../sync/test/runs.js';
 
 /*
  * Synced sources as models (docs/decisions/0255-synced-runs-as-models.md) and
@@ -59,18 +59,18 @@ afterAll(async () => {
 });
 
 /** One pass of the poller over a run: stages the steps published so far, publishes it when all are in. */
-const sync = (runMs: number) =>
-  syncRun({
-    source: 'gfs-0p25',
-    baseUrl: server.baseUrl,
-    syncDir: join(data, 'sync'),
-    runMs,
-    steps: '0-2',
-    partial: true,
-    keepRuns: 1,
-    http: { retries: 1, backoffMs: 5, timeoutMs: 2000 },
-    stepRetries: 0,
-  });
+const syncOptions = (runMs: number) => ({
+  source: 'gfs-0p25' as const,
+  baseUrl: server.baseUrl,
+  syncDir: join(data, 'sync'),
+  runMs,
+  steps: '0-2',
+  partial: true,
+  keepRuns: 1,
+  http: { retries: 1, backoffMs: 5, timeoutMs: 2000 },
+  stepRetries: 0,
+});
+const sync = (runMs: number) => syncRun(syncOptions(runMs));
 
 /**
  * The models whose forecast events the model area's pass walked: each gets a row of its clock on
@@ -154,6 +154,21 @@ describe('synced sources as models, the synthetic ones beside them', () => {
     expect(gone.body.message).toContain('EXPIRED');
   });
 
+  it('lists a source from its first staged step, before any run of it is published', async () => {
+    writeEcmwfStep(archive, RUN_A, 0);
+    const pending = await syncRun({ ...syncOptions(RUN_A), source: 'ecmwf-ifs-0p25', steps: '0-6' });
+    expect(pending).toMatchObject({ state: 'pending', staged: 1 });
+    expect(((await model('/models')).body as Array<{ name: string }>).map((m) => m.name)).toEqual([
+      'synthetic-global',
+      'synthetic-rapid',
+      'ecmwf-ifs-0p25',
+      'gfs-0p25',
+    ]);
+    const runs = (await model('/models/ecmwf-ifs-0p25/forecasts')).body as Array<{ initTime: string; status: string }>;
+    expect(runs.map((r) => [r.initTime, r.status])).toEqual([[iso(RUN_A), 'INITIALIZING']]);
+    expect((await model('/models/ecmwf-ifs-0p25/latest-forecast')).status).toBe(404);
+  });
+
   it("keeps the synthetic models' life-cycle events", async () => {
     await t.fleet.runBackground('model', FORECAST_EVENTS);
     expect(await eventClocks(t.fleet)).toEqual(['synthetic-global', 'synthetic-rapid']);
@@ -178,7 +193,8 @@ describe('FIELDCAST_SYNTHETIC=off', () => {
   const area = (name: string, path: string) => get(t.fleet.app(name), t.alice.auth, path);
 
   it('lists only the synced models; a synthetic one is 404 and its runs make no events', async () => {
-    expect(((await area('model', '/models')).body as Array<{ name: string }>).map((m) => m.name)).toEqual(['gfs-0p25']);
+    expect(((await area('model', '/models')).body as Array<{ name: string }>).map((m) => m.name)).not.toContain('synthetic-global');
+    expect(((await area('model', '/models')).body as Array<{ name: string }>).map((m) => m.name)).toContain('gfs-0p25');
     expect((await area('model', '/models/synthetic-global')).status).toBe(404);
     await t.fleet.runBackground('model', FORECAST_EVENTS);
     expect(await eventClocks(t.fleet)).toEqual([]);

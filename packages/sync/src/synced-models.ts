@@ -1,6 +1,6 @@
 /**
  * The synced sources as forecast models (docs/decisions/0255-synced-runs-as-models.md): each
- * source with a registry in the sync dir is a model whose runs are those the sync staged,
+ * source the sync has written to (its registry, or a run's first steps) is a model whose runs are those the sync staged,
  * published and expired, read from the registry and the staging directories. The model area
  * describes them; this module is the one reader of those files for it.
  */
@@ -12,7 +12,6 @@ import {
   type ModelVariable,
   modelId,
   readSourceRegistry,
-  REGISTRY_FILE,
   type RunStatus,
   type VariableId,
 } from '@fieldcast/weather';
@@ -109,13 +108,14 @@ async function stagingRuns(sourceDir: string, published: ReadonlySet<number>, ke
   return out;
 }
 
-/** Each source with a registry in syncDir as a model with its runs (newest first), in source name order. */
+/** Each source with a directory in syncDir (a registry, or a run being staged) as a model with its runs (newest first), in source name order. */
 export async function readSyncedModels(syncDir: string): Promise<SyncedModel[]> {
   const out: SyncedModel[] = [];
   for (const name of (Object.keys(SOURCES) as SourceName[]).sort()) {
     const sourceDir = path.join(syncDir, name);
-    const exists = await fs.stat(path.join(sourceDir, REGISTRY_FILE)).catch(() => null);
-    if (!exists) continue;
+    // A source is a model from its first staged step on, before its first run is published.
+    const exists = await fs.stat(sourceDir).catch(() => null);
+    if (!exists?.isDirectory()) continue;
     const registry = await readSourceRegistry(sourceDir, name);
     const keepDays = registry.keepDays ?? DEFAULT_KEEP_DAYS;
     const expiry = (runMs: number) => runMs + keepDays * DAY_MS;

@@ -37,7 +37,7 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
       summary: 'List models',
       tags: TAGS,
       description:
-        "The catalog's synthetic models (unless FIELDCAST_SYNTHETIC=off), then each synced source with a registry, in source name order (docs/interface.md §7).",
+        "The catalog's synthetic models (unless FIELDCAST_SYNTHETIC=off), then each synced source (from its first staged step), in source name order (docs/interface.md §7).",
       response: { status: 200, description: 'Every model served', schema: z.array(ModelRecord) },
       handle: async () => (await servedModels(deps)).map(modelRecord),
     })
