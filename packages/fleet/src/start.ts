@@ -51,6 +51,7 @@ async function loadWeather(env: FleetEnv, logger: Logger): Promise<OpenedWeather
     storesCatalogPath: ingestDefaults(env.FIELDCAST_DATA_DIR).catalogPath,
     // Synced stores, served again within FIELDCAST_SYNC_RELOAD_MS of a change (docs/decisions/0251-synced-stores-registry.md).
     syncDir: syncDirFromEnv(env),
+    synthetic: env.FIELDCAST_SYNTHETIC,
     reloadMs: env.FIELDCAST_SYNC_RELOAD_MS,
     onReload: (source) => logger.info({ stores: storesOf(source) }, 'weather: synced stores changed'),
     onReloadError: (error) => logger.error({ err: error }, 'weather: synced stores could not be opened; serving the ones before'),

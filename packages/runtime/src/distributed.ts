@@ -31,6 +31,7 @@ export async function serveDistributed(service: Service, env: NodeJS.ProcessEnv 
     ? await openWeather({
         storeUrls: config.FIELDCAST_WEATHER_STORES ?? [],
         syncDir: syncDirFromEnv(config),
+        synthetic: config.FIELDCAST_SYNTHETIC,
         reloadMs: config.FIELDCAST_SYNC_RELOAD_MS,
         onReload: () => logger.info('weather: synced stores changed'),
         onReloadError: (error) => logger.error({ err: error }, 'weather: synced stores could not be opened; serving the ones before'),

@@ -135,6 +135,11 @@ export const FleetEnv = z.object({
   FIELDCAST_SYNC_RELOAD_MS: z.coerce.number().int().min(100).default(15_000),
   /** wait before a failed step is tried again, ms */
   FIELDCAST_SYNC_RETRY_MS: z.coerce.number().int().min(0).default(30_000),
+  /** off: only stored (synced, ingested) weather is served, the synthetic models are not listed (docs/decisions/0256-synthetic-off.md) */
+  FIELDCAST_SYNTHETIC: z
+    .enum(['on', 'off'], { error: 'must be on or off' })
+    .default('on')
+    .transform((v) => v === 'on'),
   FIELDCAST_BACKGROUND: z
     .enum(['on', 'off'], { error: 'must be on or off' })
     .default('on')

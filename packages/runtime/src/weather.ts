@@ -1,5 +1,5 @@
 import type { Catalog, GridSource, LoadWeatherSourceOptions } from '@fieldcast/weather';
-import { type ErrorTranslation, InvalidRequestError } from '@fieldcast/kit';
+import { type ErrorTranslation, InvalidRequestError, NotFoundError } from '@fieldcast/kit';
 import { ConfigError } from './env.js';
 
 export interface OpenedWeather {
@@ -46,9 +46,12 @@ export async function openCatalog(overridePath: string | undefined): Promise<Cat
 /**
  * A GridRequestError of the weather package (out of coverage, a variable the source lacks, too
  * large a read) is the request's fault: 400 with its code as the problem id (docs/interface.md
- * §3). Known by its name, so one thrown in a compute thread and revived here maps the same.
+ * §3); `not_synced` is 404 synced_weather_does_not_exist. Known by its name, so one thrown in a compute thread and revived here maps the same.
  */
 export const gridRequestErrors: ErrorTranslation = (thrown) => {
   if (!(thrown instanceof Error) || thrown.name !== 'GridRequestError') return undefined;
+  const code = String((thrown as { code?: unknown }).code);
+  // Nothing stored there and the synthetic world off (docs/decisions/0256-synthetic-off.md): the data does not exist.
+  if (code === 'not_synced') return new NotFoundError('synced_weather', '', thrown.message);
   return new InvalidRequestError(String((thrown as { code?: unknown }).code), thrown.message);
 };

@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { readSourceRegistry, writeSourceRegistry, type SourceRegistry } from '@fieldcast/weather';
+import { EXPIRED_REMEMBERED, readSourceRegistry, writeSourceRegistry, type SourceRegistry } from '@fieldcast/weather';
 import { appendAnalysis, trimAnalysis } from './analysis-store.js';
 import { SyncConfigError, SyncError, UpstreamError } from './errors.js';
 import { type HttpOptions, SourceHttp } from './http.js';
@@ -18,6 +18,8 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 /** How long a retired store stays on disk after it left the registry: readers reload within a minute. */
 const RETIRED_GRACE_MS = 10 * 60_000;
+/** FIELDCAST_SYNC_KEEP_DAYS when unset. */
+export const DEFAULT_KEEP_DAYS = 400;
 
 export interface SyncOptions {
   source: SourceName;
@@ -135,6 +137,8 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
   }
 
   const staged = (await stagedSteps(staging)).filter((s) => steps.includes(s.step));
+  // The run's creationTime in the model area: when its first step was stored.
+  const createdAt = (await fs.stat(staged[0]!.file)).mtime.toISOString();
   const runsDir = path.join(sourceDir, 'runs');
   await fs.mkdir(runsDir, { recursive: true });
   const storePath = path.join(runsDir, `${runStamp(runMs)}.zarr`);
@@ -152,7 +156,7 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
     attributes: { product: source.name, title: `${source.name} analysis`, id: `${source.name}-analysis`, source: options.baseUrl },
   });
   // FIELDCAST_SYNC_KEEP_DAYS: whole time chunks before the window leave the analysis (as a new store).
-  const cutoff = (options.now ?? Date.now)() - (options.keepDays ?? 400) * DAY_MS;
+  const cutoff = (options.now ?? Date.now)() - (options.keepDays ?? DEFAULT_KEEP_DAYS) * DAY_MS;
   const trimmed = `analysis-${runStamp(runMs)}.zarr`;
   const analysisNow = (await trimAnalysis(path.join(sourceDir, analysis), path.join(sourceDir, trimmed), cutoff)) ? trimmed : analysis;
   await publish(
@@ -164,6 +168,7 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
       path: path.relative(sourceDir, storePath),
       steps: [...steps],
       syncedAt: new Date((options.now ?? Date.now)()).toISOString(),
+      createdAt,
     },
     options,
   );
@@ -198,7 +203,8 @@ async function publish(
   const keep = options.keepRuns ?? 8;
   const runs = [run, ...registry.runs.filter((r) => r.run !== run.run)].sort((a, b) => Date.parse(b.run) - Date.parse(a.run));
   // A run older than the analysis keeps is not served either.
-  const oldest = nowMs - (options.keepDays ?? 400) * DAY_MS;
+  const keepDays = options.keepDays ?? DEFAULT_KEEP_DAYS;
+  const oldest = nowMs - keepDays * DAY_MS;
   const kept = runs.filter((r, k) => k < keep && Date.parse(r.run) >= oldest);
   const at = new Date(nowMs).toISOString();
   const retired = [
@@ -209,11 +215,20 @@ async function publish(
   const gone = retired.filter(
     (r) => nowMs - Date.parse(r.at) >= RETIRED_GRACE_MS && !kept.some((k) => k.path === r.path) && r.path !== analysis,
   );
+  // Runs leaving the registry are remembered as expired (docs/decisions/0255-synced-runs-as-models.md).
+  const expired = [
+    ...runs.filter((r) => !kept.includes(r)).map((r) => ({ run: r.run, steps: r.steps, createdAt: r.createdAt ?? r.syncedAt, at })),
+    ...registry.expired.filter((e) => !kept.some((k) => k.run === e.run)),
+  ]
+    .sort((a, b) => Date.parse(b.run) - Date.parse(a.run))
+    .slice(0, EXPIRED_REMEMBERED);
   await writeSourceRegistry(sourceDir, {
     ...registry,
     runs: kept,
     analysis,
     retired: retired.filter((r) => !gone.includes(r)),
+    expired,
+    keepDays,
   });
   for (const r of gone) await fs.rm(path.join(sourceDir, r.path), { recursive: true, force: true });
 }

@@ -1,10 +1,12 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
+import { servedWeatherOf } from '@fieldcast/weather';
 import { forecastEventClockMigration } from '../migrations/001_forecast_event_clock.js';
 import { RunIndex } from './domain/run-index.js';
 import { forecastRoutes } from './routes/forecasts.js';
 import { RunListCache } from './run-list-cache.js';
 import { seriesCache } from './series-cache.js';
+import { SyncedRuns } from './synced-runs.js';
 import { modelRoutes } from './routes/models.js';
 import { AREA, FORECASTS_TOPIC, ForecastEventWriter } from './store.js';
 
@@ -23,9 +25,12 @@ export const modelService = defineService({
   needs: { database: { migrations: [forecastEventClockMigration] }, outbox: { topics: [FORECASTS_TOPIC] }, weather: true, catalog: true },
   api(deps) {
     const { catalog } = deps;
+    const served = servedWeatherOf(deps.weather);
     const routeDeps = {
       catalog,
       runs: new RunIndex(catalog),
+      synced: new SyncedRuns(served.syncDir),
+      synthetic: served.synthetic,
       weather: deps.weather,
       now: deps.now,
       series: seriesCache(),
@@ -35,7 +40,9 @@ export const modelService = defineService({
   },
   background(deps) {
     // A failed pass writes nothing (one transaction); the next tries again from the same point.
-    const writer = new ForecastEventWriter(deps.db.knex, deps.outbox, () => deps.catalog.models());
+    // FIELDCAST_SYNTHETIC=off: the synthetic models are not served, so their runs make no events.
+    const synthetic = servedWeatherOf(deps.weather).synthetic;
+    const writer = new ForecastEventWriter(deps.db.knex, deps.outbox, () => (synthetic ? deps.catalog.models() : []));
     return [
       {
         name: FORECAST_EVENTS_TASK,

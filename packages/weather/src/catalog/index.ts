@@ -3,7 +3,7 @@
 export { SYNTHETIC_HORIZON_HOURS } from './sources.js';
 export { type ModelDef, type ModelVariable, type ProductDef, type StyleableLayer, type TransferProductDef } from './schema.js';
 export { maskAttributeName, maskAttributeValue, recordAttribute, recordAttributeName } from './precipitation-types.js';
-export { CATALOG_START, DEFAULT_FORECAST_RUNS, productId } from './defaults.js';
+export { CATALOG_START, DEFAULT_FORECAST_RUNS, DEFAULT_MODELS, modelId, productId } from './defaults.js';
 export {
   Catalog,
   catalogFromYaml,
@@ -55,4 +55,4 @@ export {
   productFramesVersion,
   runFrames,
 } from './product-frames.js';
-export { RUN_TRANSITIONS, type RunLifeCycle, runLifeCycle, runStatusAt } from './run-life-cycle.js';
+export { RUN_TRANSITIONS, type RunLifeCycle, runLifeCycle, type RunStatus, runStatusAt } from './run-life-cycle.js';

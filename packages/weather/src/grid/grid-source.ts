@@ -193,7 +193,7 @@ export const ET_INPUT_VARIABLES: Readonly<Record<keyof EtInputs<unknown>, Variab
   pressure: 'surface_air_pressure',
 };
 
-/** Why a GridSource refused a request; every code is a caller error (HTTP 400 in the areas). */
+/** Why a GridSource refused a request; every code is a caller error (HTTP 400 in the areas, not_synced 404). */
 export type GridRequestErrorCode =
   /** a time or time range outside coverage() */
   | 'out_of_coverage'
@@ -204,7 +204,12 @@ export type GridRequestErrorCode =
   /** a point outside -90..90 / -180..180 or not a finite number */
   | 'invalid_location'
   /** the request would produce more values than the source's limit */
-  | 'too_large';
+  | 'too_large'
+  /**
+   * no synced or ingested store holds it and the synthetic world is off (FIELDCAST_SYNTHETIC=off):
+   * 404 synced_weather_does_not_exist in the areas (docs/decisions/0256-synthetic-off.md)
+   */
+  | 'not_synced';
 
 /**
  * A request a GridSource cannot answer because of its arguments (not a fault of the source).

@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompositeSource } from './composite-source.js';
+import { NoSyntheticSource } from './no-synthetic-source.js';
 import { ReloadingSource } from './reloading-source.js';
 import { registriesStamp, syncedStorePaths } from './synced-stores.js';
 import type { GridSource } from '../grid/grid-source.js';
@@ -33,6 +34,11 @@ export interface LoadWeatherSourceOptions {
    * its registries' stores come after the others, and the source is made again when they change
    */
   syncDir?: string;
+  /**
+   * false (FIELDCAST_SYNTHETIC=off): no synthetic world behind the stores; a request they do not
+   * cover is refused (not_synced, docs/decisions/0256-synthetic-off.md). Default true.
+   */
+  synthetic?: boolean;
   /** how often to look for a changed registry, ms (default 15 s) */
   reloadMs?: number;
   /** told when the synced stores served change, or a reload fails (the stores served stay) */
@@ -55,7 +61,28 @@ function normaliseLocation(location: string): string {
  * operator configured real ones would be a silent lie.
  */
 export async function loadWeatherSource(options: LoadWeatherSourceOptions = {}): Promise<GridSource> {
-  const synthetic = new SyntheticSource(options.now ? { now: options.now } : {});
+  const synthetic = options.synthetic === false ? new NoSyntheticSource() : new SyntheticSource(options.now ? { now: options.now } : {});
+  const served = await loadServed(options, synthetic);
+  SERVED.set(served, { syncDir: options.syncDir, synthetic: options.synthetic !== false });
+  return served;
+}
+
+/** What a served weather source was opened with, for the areas that describe it (the model area's models). */
+export interface ServedWeather {
+  /** the synced stores' directory, when the source serves them */
+  syncDir: string | undefined;
+  /** whether the synthetic world answers what no store covers (FIELDCAST_SYNTHETIC) */
+  synthetic: boolean;
+}
+
+const SERVED = new WeakMap<GridSource, ServedWeather>();
+
+/** How loadWeatherSource opened `source`; a source made otherwise (a test's) serves the synthetic world and no synced stores. */
+export function servedWeatherOf(source: GridSource): ServedWeather {
+  return SERVED.get(source) ?? { syncDir: undefined, synthetic: true };
+}
+
+async function loadServed(options: LoadWeatherSourceOptions, synthetic: SyntheticSource | NoSyntheticSource): Promise<GridSource> {
   if (!options.syncDir) return openComposite(await configuredStores(options), synthetic, new Map(), options);
   const syncDir = options.syncDir;
   const configured = await configuredStores(options);
@@ -103,7 +130,7 @@ async function configuredStores(options: LoadWeatherSourceOptions): Promise<Want
 /** The stores in front of the synthetic world; `open` holds stores opened before, reused (and new ones added to it). */
 async function openComposite(
   wanted: Wanted,
-  synthetic: SyntheticSource,
+  synthetic: SyntheticSource | NoSyntheticSource,
   open: Map<string, ZarrSource>,
   options: LoadWeatherSourceOptions,
 ): Promise<GridSource> {
@@ -132,14 +159,19 @@ async function openComposite(
     throw err;
   }
   for (const s of fresh) open.set(s.location, s);
-  return stores.length === 0 ? synthetic : new CompositeSource([...stores, synthetic]);
+  // Without the synthetic world, NoSyntheticSource ends the chain, behind no store at all if need be.
+  return stores.length === 0 && synthetic instanceof SyntheticSource ? synthetic : new CompositeSource([...stores, synthetic]);
 }
 
 /** One line per store a source serves (id, location, variables, days), for start-up output. */
 export function describeWeatherSource(served: GridSource): string[] {
   const source = served instanceof ReloadingSource ? served.source : served;
   const stores = source instanceof CompositeSource ? source.sources.filter((s): s is ZarrSource => s instanceof ZarrSource) : [];
-  if (stores.length === 0) return [`synthetic world only (${source.label})`];
+  const off = source instanceof CompositeSource && source.sources.at(-1) instanceof NoSyntheticSource;
+  const last = off
+    ? 'nothing wherever no store covers a request (FIELDCAST_SYNTHETIC=off)'
+    : 'synthetic world wherever no store covers a request';
+  if (stores.length === 0) return [off ? last : `synthetic world only (${source.label})`];
   const iso = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z');
   const lines = stores.map((s) => {
     const c = s.coverage();
@@ -154,7 +186,7 @@ export function describeWeatherSource(served: GridSource): string[] {
     const box = `lat ${deg(g.lat0)}..${deg(g.lat0 + (g.nLat - 1) * g.dLat)}, lon ${deg(g.lon0)}..${deg(g.lon0 + (g.nLon - 1) * g.dLon)}`;
     return `${s.id}  ${s.location}  [${vars}]  ${time}  ${box}`;
   });
-  return [...lines, 'synthetic world wherever no store covers a request'];
+  return [...lines, last];
 }
 
 /**

@@ -17,6 +17,17 @@ export const SyncedRunSchema = z.object({
   path: z.string().min(1),
   steps: z.array(z.number().int().nonnegative()),
   syncedAt: z.string(),
+  /** When its first step was staged: the run's creationTime in the model area (absent in registries written before). */
+  createdAt: z.string().optional(),
+});
+
+/** A run retention removed, remembered so the model area lists it EXPIRED (docs/decisions/0255-synced-runs-as-models.md). */
+export const ExpiredRunSchema = z.object({
+  run: z.string(),
+  steps: z.array(z.number().int().nonnegative()),
+  createdAt: z.string(),
+  /** when retention removed it from the runs served */
+  at: z.string(),
 });
 
 export const SourceRegistrySchema = z.object({
@@ -27,7 +38,14 @@ export const SourceRegistrySchema = z.object({
   analysis: z.string().min(1).nullable(),
   /** Stores no longer served, removed from disk a while after (readers may still hold them). */
   retired: z.array(z.object({ path: z.string().min(1), at: z.string() })),
+  /** Runs retention removed, newest first, the last EXPIRED_REMEMBERED of them. */
+  expired: z.array(ExpiredRunSchema).default([]),
+  /** FIELDCAST_SYNC_KEEP_DAYS of the sync that wrote it: the latest a run served expires, days after its start. */
+  keepDays: z.number().positive().optional(),
 });
+
+/** How many expired runs a registry remembers. */
+export const EXPIRED_REMEMBERED = 32;
 
 export type SourceRegistry = z.infer<typeof SourceRegistrySchema>;
 
@@ -40,7 +58,7 @@ export async function readSourceRegistry(sourceDir: string, source: string): Pro
     if (error.code === 'ENOENT') return null;
     throw error;
   });
-  if (text === null) return { source, runs: [], analysis: null, retired: [] };
+  if (text === null) return { source, runs: [], analysis: null, retired: [], expired: [] };
   const parsed = SourceRegistrySchema.safeParse(JSON.parse(text));
   if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues[0]?.message}`);
   return parsed.data;

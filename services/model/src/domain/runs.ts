@@ -21,6 +21,7 @@ import {
   runStatusAt,
 } from '@fieldcast/weather';
 import type { ModelForecastStatus } from '@fieldcast/schemas';
+import { type SyncedRun, syncedValidTimes } from '@fieldcast/sync';
 
 const HOUR_MS = 3_600_000;
 const FIRST_INIT_MS = Date.parse(CATALOG_START);
@@ -32,6 +33,11 @@ export interface Run extends RunLifeCycle {
   model: ModelDef;
   /** gone (404) from here */
   goneMs: number;
+  /**
+   * A run of a synced source (docs/decisions/0255-synced-runs-as-models.md): its status, valid
+   * times and store are what the sync stored, not the clock's.
+   */
+  synced?: SyncedRun;
 }
 
 const everyMs = (m: ModelDef) => m.runEveryHours * HOUR_MS;
@@ -42,8 +48,28 @@ export function runAt(m: ModelDef, initMs: number): Run {
   return { ...life, id: forecastId(m, initMs), modelId: m.id, model: m, goneMs: life.expirationMs + m.retentionHours * HOUR_MS };
 }
 
+/**
+ * The run of a synced source's model: its record's creationTime is when its first step was
+ * stored, its expirationTime what retention gives (synced-models.ts in packages/sync).
+ */
+export function syncedRun(m: ModelDef, s: SyncedRun): Run {
+  return {
+    initMs: s.initMs,
+    producingMs: s.createdMs,
+    creationMs: s.createdMs,
+    expirationMs: s.expirationMs,
+    id: forecastId(m, s.initMs),
+    modelId: m.id,
+    model: m,
+    // Listed while the registry remembers it.
+    goneMs: Number.POSITIVE_INFINITY,
+    synced: s,
+  };
+}
+
 /** Status of a run at nowMs; null when it does not exist (yet, or any more). */
 export function runStatus(r: Run, nowMs: number): ModelForecastStatus | null {
+  if (r.synced) return r.synced.status;
   return nowMs >= r.goneMs ? null : runStatusAt(r, nowMs);
 }
 
@@ -61,6 +87,7 @@ export function producedCount(r: Run, nowMs: number): number {
 
 /** The valid times of a run that exist at nowMs, ascending (epoch ms). */
 export function producedValidTimes(r: Run, nowMs: number): number[] {
+  if (r.synced) return syncedValidTimes(r.synced);
   return forecastValidTimes(r.model, r.initMs).slice(0, producedCount(r, nowMs));
 }
 

@@ -90,8 +90,9 @@ export async function variableTimeSeries(
 ): Promise<ModelVariableTimeSeries> {
   const unit = { description: variable.unit.description, label: variable.unit.label };
   if (validMs.length === 0) return { series: [], mean: null, median: null, mode: null, minimum: null, maximum: null, unit };
-  const rule = ERROR_RULES[variable.variable];
   const truth: Truth = { values: await truthReader.values(variable.variable) };
+  // A synced run's values are its store's (docs/decisions/0255-synced-runs-as-models.md); a synthetic run's, the world's with its error.
+  const rule = run.synced ? ({ kind: 'none' } as const) : ERROR_RULES[variable.variable];
   if (rule.kind === 'depression') truth.temperature = await truthReader.values('air_temperature');
   const values = forecastValues(rule, { model: run.model.name, initMs: run.initMs }, latitude, longitude, validMs, truth);
   const times = truthReader.validTimes();

@@ -1,15 +1,20 @@
 import { NotFoundError } from '@fieldcast/kit';
 import type { Catalog, GridSource, ModelDef, ModelVariable } from '@fieldcast/weather';
-import type { RunIndex } from '../domain/run-index.js';
-import type { Run } from '../domain/runs.js';
-import { type TruthReader, variableTimeSeries } from '../domain/time-series.js';
+import type { RunIndex, RunVariable } from '../domain/run-index.js';
+import { type Run, runStatus } from '../domain/runs.js';
+import { TruthReader, variableTimeSeries } from '../domain/time-series.js';
 import type { RunListCache } from '../run-list-cache.js';
 import { type SeriesCache, seriesKey } from '../series-cache.js';
+import type { SyncedRuns } from '../synced-runs.js';
 
-/** What the model area's operations read: the catalog's models, the runs derived from them, the weather, the clock. */
+/** What the model area's operations read: the catalog's models, the runs derived from them, the synced sources, the weather, the clock. */
 export interface ModelRouteDeps {
   catalog: Catalog;
   runs: RunIndex;
+  /** the synced sources' models and runs (docs/decisions/0255-synced-runs-as-models.md) */
+  synced: SyncedRuns;
+  /** whether the catalog's synthetic models are served (FIELDCAST_SYNTHETIC, docs/decisions/0256-synthetic-off.md) */
+  synthetic: boolean;
   weather: GridSource;
   now: () => Date;
   /** computed series by run, variable, point and valid times */
@@ -18,11 +23,63 @@ export interface ModelRouteDeps {
   lists: RunListCache;
 }
 
-/** A model by id or name, or 404 model_does_not_exist. */
-export function modelOf(deps: ModelRouteDeps, idOrName: string): ModelDef {
-  const m = deps.catalog.model(idOrName);
-  if (!m) throw new NotFoundError('model', idOrName);
-  return m;
+/** A model and its runs at the instant asked, newest first. */
+export interface FoundModel {
+  model: ModelDef;
+  runs: readonly Run[];
+  /** a synced source's model, whose runs change with what is stored rather than with the clock */
+  synced: boolean;
+}
+
+/** Every model served: the catalog's (unless the synthetic world is off), then the synced sources'. */
+export async function servedModels(deps: ModelRouteDeps): Promise<ModelDef[]> {
+  const synced = (await deps.synced.models()).map((m) => m.model);
+  return [...(deps.synthetic ? deps.catalog.models() : []), ...synced];
+}
+
+/** A model by id or name with its runs at nowMs, or 404 model_does_not_exist. */
+export async function modelOf(deps: ModelRouteDeps, idOrName: string, nowMs: number): Promise<FoundModel> {
+  const m = deps.synthetic ? deps.catalog.model(idOrName) : undefined;
+  if (m) return { model: m, runs: deps.runs.runsOf(m, nowMs), synced: false };
+  const synced = await deps.synced.model(idOrName);
+  if (synced) return { ...synced, synced: true };
+  throw new NotFoundError('model', idOrName);
+}
+
+/** A run by id at nowMs, or 404 forecast_does_not_exist. */
+export async function runOf(deps: ModelRouteDeps, id: string, nowMs: number): Promise<Run> {
+  const run = (deps.synthetic ? deps.runs.run(id, nowMs) : undefined) ?? (await deps.synced.run(id));
+  if (!run) throw new NotFoundError('forecast', id);
+  return run;
+}
+
+/** A run's variable by id at nowMs, or 404 variable_does_not_exist. */
+export async function runVariableOf(deps: ModelRouteDeps, id: string, nowMs: number): Promise<RunVariable> {
+  const found = (deps.synthetic ? deps.runs.variable(id, nowMs) : undefined) ?? (await deps.synced.variable(id));
+  if (!found) throw new NotFoundError('variable', id);
+  return found;
+}
+
+/**
+ * What a run's series read at a point: the weather served (a synthetic run adds its error to it),
+ * or a synced run's own store, which exists while the run is COMPLETE; before (its steps are
+ * staged) and after (retention removed it) its values are not served: 404 forecast_values_does_not_exist.
+ */
+export async function truthFor(
+  deps: ModelRouteDeps,
+  run: Run,
+  point: { latitude: number; longitude: number },
+  validMs: readonly number[],
+  nowMs: number,
+): Promise<TruthReader> {
+  if (!run.synced) return new TruthReader(deps.weather, point.latitude, point.longitude, validMs);
+  if (!run.synced.store)
+    throw new NotFoundError(
+      'forecast_values',
+      run.id,
+      `Forecast ${run.id} of model ${run.model.name} is ${runStatus(run, nowMs)}: a synced run's values are served while it is COMPLETE`,
+    );
+  return new TruthReader(await deps.synced.store(run.synced.store), point.latitude, point.longitude, validMs);
 }
 
 /** The JSON text of one variable's per-variable object (spec 2.8), from the cache or computed. */

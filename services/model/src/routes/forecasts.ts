@@ -11,8 +11,8 @@ import {
 } from '@fieldcast/schemas';
 import { forecastRecord, forecastVariableRecord } from '../domain/records.js';
 import { modelVariable } from '../domain/run-index.js';
-import { selectValidTimes, TruthReader } from '../domain/time-series.js';
-import { type ModelRouteDeps, seriesJson } from './deps.js';
+import { selectValidTimes } from '../domain/time-series.js';
+import { type ModelRouteDeps, runOf, runVariableOf, seriesJson, truthFor } from './deps.js';
 
 const TAGS = ['forecasts'];
 const EXISTS =
@@ -21,11 +21,6 @@ const EXISTS =
 /** Forecast runs, their variables and time series (docs/interface.md §7; spec 2.8, 4.7). */
 export function forecastRoutes(api: Api, deps: ModelRouteDeps): Api {
   const nowMs = () => deps.now().getTime();
-  const runOf = (id: string, now: number) => {
-    const run = deps.runs.run(id, now);
-    if (!run) throw new NotFoundError('forecast', id);
-    return run;
-  };
   return api
     .op({
       method: 'get',
@@ -36,9 +31,9 @@ export function forecastRoutes(api: Api, deps: ModelRouteDeps): Api {
       params: ModelForecastParams,
       response: { status: 200, description: 'The run', schema: ModelForecastRecord },
       errors: [404],
-      handle: ({ params }) => {
+      handle: async ({ params }) => {
         const now = nowMs();
-        return forecastRecord(runOf(params.id, now), now);
+        return forecastRecord(await runOf(deps, params.id, now), now);
       },
     })
     .op({
@@ -50,9 +45,9 @@ export function forecastRoutes(api: Api, deps: ModelRouteDeps): Api {
       params: ModelForecastParams,
       response: { status: 200, description: 'The variables', schema: z.array(ModelForecastVariableRecord) },
       errors: [404],
-      handle: ({ params }) => {
+      handle: async ({ params }) => {
         const now = nowMs();
-        const run = runOf(params.id, now);
+        const run = await runOf(deps, params.id, now);
         return run.model.variables.map((v) => forecastVariableRecord(run, v, now));
       },
     })
@@ -65,10 +60,9 @@ export function forecastRoutes(api: Api, deps: ModelRouteDeps): Api {
       params: ModelForecastVariableParams,
       response: { status: 200, description: 'The variable', schema: ModelForecastVariableRecord },
       errors: [404],
-      handle: ({ params }) => {
+      handle: async ({ params }) => {
         const now = nowMs();
-        const found = deps.runs.variable(params.id, now);
-        if (!found) throw new NotFoundError('variable', params.id);
+        const found = await runVariableOf(deps, params.id, now);
         return forecastVariableRecord(found.run, found.variable, now);
       },
     })
@@ -84,11 +78,11 @@ export function forecastRoutes(api: Api, deps: ModelRouteDeps): Api {
       errors: [404],
       handle: async ({ params, query }) => {
         const now = nowMs();
-        const run = runOf(params.id, now);
+        const run = await runOf(deps, params.id, now);
         const variable = modelVariable(run.model, params.variable);
         if (!variable) throw new NotFoundError('variable', params.variable, `Model ${run.model.name} has no variable ${params.variable}`);
         const validMs = selectValidTimes(run, now, { startMs: query.start, endMs: query.end, limit: query.limit });
-        const truth = new TruthReader(deps.weather, params.latitude, params.longitude, validMs);
+        const truth = await truthFor(deps, run, params, validMs, now);
         return new JsonText(await seriesJson(deps, run, variable, params, validMs, truth));
       },
     });

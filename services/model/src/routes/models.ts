@@ -14,8 +14,8 @@ import {
 } from '@fieldcast/schemas';
 import { forecastRecord, modelRecord, modelVariableRecord } from '../domain/records.js';
 import { latestCompleteRun, listRuns, nextListChangeMs } from '../domain/runs.js';
-import { selectValidTimes, TruthReader } from '../domain/time-series.js';
-import { type ModelRouteDeps, modelOf, seriesJson } from './deps.js';
+import { selectValidTimes } from '../domain/time-series.js';
+import { type ModelRouteDeps, modelOf, servedModels, seriesJson, truthFor } from './deps.js';
 
 const TAGS = ['models'];
 const MODEL = 'The model is named by its id (UUID) or its name.';
@@ -24,9 +24,9 @@ const MODEL = 'The model is named by its id (UUID) or its name.';
 export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
   const nowMs = () => deps.now().getTime();
   /** The model's latest complete run at `now` (one reading of the clock per request). */
-  const latest = (idOrName: string, now: number) => {
-    const m = modelOf(deps, idOrName);
-    const run = latestCompleteRun(deps.runs.runsOf(m, now), now);
+  const latest = async (idOrName: string, now: number) => {
+    const { model: m, runs } = await modelOf(deps, idOrName, now);
+    const run = latestCompleteRun(runs, now);
     if (!run) throw new NotFoundError('forecast', `of model ${m.name}`, `Model ${m.name} has no complete forecast yet`);
     return run;
   };
@@ -36,8 +36,10 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
       path: '/models',
       summary: 'List models',
       tags: TAGS,
-      response: { status: 200, description: 'Every model, in catalog order', schema: z.array(ModelRecord) },
-      handle: () => deps.catalog.models().map(modelRecord),
+      description:
+        "The catalog's synthetic models (unless FIELDCAST_SYNTHETIC=off), then each synced source (from its first staged step), in source name order (docs/interface.md §7).",
+      response: { status: 200, description: 'Every model served', schema: z.array(ModelRecord) },
+      handle: async () => (await servedModels(deps)).map(modelRecord),
     })
     .op({
       method: 'get',
@@ -48,7 +50,7 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
       params: ModelParams,
       response: { status: 200, description: 'The model', schema: ModelRecord },
       errors: [404],
-      handle: ({ params }) => modelRecord(modelOf(deps, params.id)),
+      handle: async ({ params }) => modelRecord((await modelOf(deps, params.id, nowMs())).model),
     })
     .op({
       method: 'get',
@@ -59,7 +61,7 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
       params: ModelParams,
       response: { status: 200, description: 'The variables', schema: z.array(ModelVariableRecord) },
       errors: [404],
-      handle: ({ params }) => modelOf(deps, params.id).variables.map(modelVariableRecord),
+      handle: async ({ params }) => (await modelOf(deps, params.id, nowMs())).model.variables.map(modelVariableRecord),
     })
     .op({
       method: 'get',
@@ -71,22 +73,24 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
       query: ModelForecastListQuery,
       response: { status: 200, description: 'The runs', schema: z.array(ModelForecastRecord) },
       errors: [404],
-      handle: ({ params, query }) => {
-        const m = modelOf(deps, params.id);
+      handle: async ({ params, query }) => {
         const now = nowMs();
+        const found = await modelOf(deps, params.id, now);
         const limit = query.limit ?? MODEL_FORECAST_LIST_LIMIT_DEFAULT;
         const sort = query.sort ?? 'desc';
-        const key = `${m.id}|${query.start ?? ''}|${query.end ?? ''}|${limit}|${sort}`;
-        const text = deps.lists.get(key, now, () => {
-          const runs = listRuns(deps.runs.runsOf(m, now), {
+        const list = () => {
+          const runs = listRuns(found.runs, {
             ...(query.start === undefined ? {} : { startMs: query.start }),
             ...(query.end === undefined ? {} : { endMs: query.end }),
             limit,
             sort,
           });
           return { text: JSON.stringify(runs.map((r) => forecastRecord(r, now))), untilMs: nextListChangeMs(runs, now) };
-        });
-        return new JsonText(text);
+        };
+        // A synced model's runs were just read from its files; only the clock's runs keep until a known instant.
+        if (found.synced) return new JsonText(list().text);
+        const key = `${found.model.id}|${query.start ?? ''}|${query.end ?? ''}|${limit}|${sort}`;
+        return new JsonText(deps.lists.get(key, now, list));
       },
     })
     .op({
@@ -98,9 +102,9 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
       params: ModelParams,
       response: { status: 200, description: 'The run', schema: ModelForecastRecord },
       errors: [404],
-      handle: ({ params }) => {
+      handle: async ({ params }) => {
         const now = nowMs();
-        return forecastRecord(latest(params.id, now), now);
+        return forecastRecord(await latest(params.id, now), now);
       },
     })
     .op({
@@ -115,9 +119,9 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
       errors: [404],
       handle: async ({ params, query }) => {
         const now = nowMs();
-        const run = latest(params.id, now);
+        const run = await latest(params.id, now);
         const validMs = selectValidTimes(run, now, { startMs: query.start, endMs: query.end, limit: query.limit });
-        const truth = new TruthReader(deps.weather, params.latitude, params.longitude, validMs);
+        const truth = await truthFor(deps, run, params, validMs, now);
         const texts = await Promise.all(run.model.variables.map((v) => seriesJson(deps, run, v, params, validMs, truth)));
         // Assembled from each variable's JSON text: the same text JSON.stringify gives of the object.
         const variables = run.model.variables.map((v, i) => `${JSON.stringify(v.name)}:${texts[i]}`).join(',');

@@ -1,0 +1,148 @@
+/**
+ * The synced sources as forecast models (docs/decisions/0255-synced-runs-as-models.md): each
+ * source the sync has written to (its registry, or a run's first steps) is a model whose runs are those the sync staged,
+ * published and expired, read from the registry and the staging directories. The model area
+ * describes them; this module is the one reader of those files for it.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import {
+  DEFAULT_MODELS,
+  type ModelDef,
+  type ModelVariable,
+  modelId,
+  readSourceRegistry,
+  type RunStatus,
+  type VariableId,
+} from '@fieldcast/weather';
+import { INSTANT_VARIABLES, RATE_VARIABLES } from './run-store.js';
+import { type SourceName, SOURCES } from './sources.js';
+import { stagedSteps } from './staging.js';
+import { DEFAULT_KEEP_DAYS } from './sync.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** One run of a synced source as the model area lists it. */
+export interface SyncedRun {
+  initMs: number;
+  status: RunStatus;
+  /** when its first step was stored */
+  createdMs: number;
+  /** when retention removed it, or the latest it will be (its start plus FIELDCAST_SYNC_KEEP_DAYS) */
+  expirationMs: number;
+  /** its steps stored, hours after initMs, ascending */
+  steps: readonly number[];
+  /** its store (absolute) while it is served (COMPLETE), else null */
+  store: string | null;
+}
+
+export interface SyncedModel {
+  model: ModelDef;
+  /** newest first */
+  runs: SyncedRun[];
+}
+
+/**
+ * A variable's public name, description and unit: those the default models give it, so a synced
+ * model's temperature reads as a synthetic model's does. Every variable a run store holds hourly
+ * has one (else listing the model fails loudly rather than leave a variable out).
+ */
+function modelVariable(variable: VariableId): ModelVariable {
+  for (const m of DEFAULT_MODELS) {
+    const v = m.variables.find((x) => x.variable === variable);
+    if (v) return v;
+  }
+  throw new Error(`no default model names ${variable}`);
+}
+
+/** The model of a synced source: its hourly variables (run-store.ts) and its schedule (sources.ts). */
+export function syncedModelDef(name: SourceName): ModelDef {
+  const source = SOURCES[name];
+  const horizonHours = Math.max(...source.runHours.map((h) => source.steps(h).at(-1)!));
+  return {
+    id: modelId(name),
+    name,
+    description: `${name} runs synced from its upstream archive (${source.defaultBaseUrl} unless configured)`,
+    source: name,
+    runEveryHours: 24 / source.runHours.length,
+    horizonHours,
+    // Run stores hold every variable on an hourly axis (docs/decisions/0250-synced-runs-staged-then-published.md).
+    stepHours: 1,
+    // A run's statuses come from what is stored, not from a delay (synced-models.ts).
+    publishDelayMinutes: 0,
+    retentionHours: DEFAULT_KEEP_DAYS * 24,
+    variables: [...INSTANT_VARIABLES, ...RATE_VARIABLES].map(modelVariable),
+  };
+}
+
+/** `YYYYMMDDHH` of a staging directory, as epoch ms; NaN for another name. */
+function stagingRunMs(name: string): number {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})$/.exec(name);
+  return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4])) : Number.NaN;
+}
+
+/** A run being staged: INITIALIZING with its first step, INCOMPLETE from its second until it is published. */
+async function stagingRuns(sourceDir: string, published: ReadonlySet<number>, keepDays: number): Promise<SyncedRun[]> {
+  const names = await fs.readdir(path.join(sourceDir, 'staging')).catch(() => [] as string[]);
+  const out: SyncedRun[] = [];
+  for (const name of names) {
+    const initMs = stagingRunMs(name);
+    // Published, its staging directory not yet removed: the registry's entry describes it.
+    if (!Number.isFinite(initMs) || published.has(initMs)) continue;
+    const steps = await stagedSteps(path.join(sourceDir, 'staging', name));
+    const first = steps[0];
+    if (!first) continue;
+    const stat = await fs.stat(first.file).catch(() => null);
+    // Published and removed between the two reads.
+    if (!stat) continue;
+    out.push({
+      initMs,
+      status: steps.length === 1 ? 'INITIALIZING' : 'INCOMPLETE',
+      createdMs: stat.mtimeMs,
+      expirationMs: initMs + keepDays * DAY_MS,
+      steps: steps.map((s) => s.step),
+      store: null,
+    });
+  }
+  return out;
+}
+
+/** Each source with a directory in syncDir (a registry, or a run being staged) as a model with its runs (newest first), in source name order. */
+export async function readSyncedModels(syncDir: string): Promise<SyncedModel[]> {
+  const out: SyncedModel[] = [];
+  for (const name of (Object.keys(SOURCES) as SourceName[]).sort()) {
+    const sourceDir = path.join(syncDir, name);
+    // A source is a model from its first staged step on, before its first run is published.
+    const exists = await fs.stat(sourceDir).catch(() => null);
+    if (!exists?.isDirectory()) continue;
+    const registry = await readSourceRegistry(sourceDir, name);
+    const keepDays = registry.keepDays ?? DEFAULT_KEEP_DAYS;
+    const expiry = (runMs: number) => runMs + keepDays * DAY_MS;
+    const runs: SyncedRun[] = [
+      ...registry.runs.map((r) => ({
+        initMs: Date.parse(r.run),
+        status: 'COMPLETE' as const,
+        createdMs: Date.parse(r.createdAt ?? r.syncedAt),
+        expirationMs: expiry(Date.parse(r.run)),
+        steps: r.steps,
+        store: path.join(sourceDir, r.path),
+      })),
+      ...registry.expired.map((e) => ({
+        initMs: Date.parse(e.run),
+        status: 'EXPIRED' as const,
+        createdMs: Date.parse(e.createdAt),
+        expirationMs: Date.parse(e.at),
+        steps: e.steps,
+        store: null,
+      })),
+    ];
+    const known = new Set(runs.map((r) => r.initMs));
+    runs.push(...(await stagingRuns(sourceDir, known, keepDays)));
+    out.push({ model: syncedModelDef(name), runs: runs.sort((a, b) => b.initMs - a.initMs) });
+  }
+  return out;
+}
+
+/** A synced run's valid times: its init time plus each stored step. */
+export const syncedValidTimes = (r: SyncedRun): number[] => r.steps.map((h) => r.initMs + h * HOUR_MS);

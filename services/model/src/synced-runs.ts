@@ -1,0 +1,75 @@
+import { readSyncedModels } from '@fieldcast/sync';
+import { forecastVariableId, type ModelDef, ZarrSource } from '@fieldcast/weather';
+import type { RunVariable } from './domain/run-index.js';
+import { type Run, syncedRun } from './domain/runs.js';
+
+/** How long a store no longer served stays open for the reads begun on it (as the weather's ReloadingSource). */
+const CLOSE_AFTER_MS = 60_000;
+
+export interface SyncedModelRuns {
+  model: ModelDef;
+  /** newest first */
+  runs: Run[];
+}
+
+/**
+ * The models of the synced sources and their runs (docs/decisions/0255-synced-runs-as-models.md),
+ * read from the sync dir at each request: their statuses change whenever the sync stages or
+ * publishes a step, which no clock predicts, and the reads are a few small files. A served run's
+ * time series read its own store, opened once and closed once the run is no longer served.
+ */
+export class SyncedRuns {
+  private readonly stores = new Map<string, Promise<ZarrSource>>();
+
+  constructor(private readonly syncDir: string | undefined) {}
+
+  async models(): Promise<SyncedModelRuns[]> {
+    if (!this.syncDir) return [];
+    const models = (await readSyncedModels(this.syncDir)).map(({ model, runs }) => ({ model, runs: runs.map((r) => syncedRun(model, r)) }));
+    this.closeUnserved(new Set(models.flatMap((m) => m.runs.flatMap((r) => (r.synced?.store ? [r.synced.store] : [])))));
+    return models;
+  }
+
+  /** A synced model by id or name, with its runs. */
+  async model(idOrName: string): Promise<SyncedModelRuns | undefined> {
+    const id = idOrName.toLowerCase();
+    return (await this.models()).find((m) => m.model.id === id || m.model.name === idOrName);
+  }
+
+  /** A run of a synced model by its id. */
+  async run(id: string): Promise<Run | undefined> {
+    for (const m of await this.models()) {
+      const run = m.runs.find((r) => r.id === id);
+      if (run) return run;
+    }
+    return undefined;
+  }
+
+  /** A variable of a run of a synced model by its id. */
+  async variable(id: string): Promise<RunVariable | undefined> {
+    for (const m of await this.models())
+      for (const run of m.runs)
+        for (const variable of m.model.variables) if (forecastVariableId(run.id, variable.name) === id) return { id, run, variable };
+    return undefined;
+  }
+
+  /** The store of a served (COMPLETE) run. */
+  store(location: string): Promise<ZarrSource> {
+    let store = this.stores.get(location);
+    if (!store) {
+      store = ZarrSource.open(location);
+      this.stores.set(location, store);
+      // A store that failed to open is tried again by the next request.
+      store.catch(() => this.stores.delete(location));
+    }
+    return store;
+  }
+
+  private closeUnserved(served: ReadonlySet<string>): void {
+    for (const [location, store] of this.stores) {
+      if (served.has(location)) continue;
+      this.stores.delete(location);
+      setTimeout(() => void store.then((s) => s.close()).catch(() => undefined), CLOSE_AFTER_MS).unref();
+    }
+  }
+}
