@@ -327,10 +327,7 @@ ${POD_SECURITY}      containers:
           env:
             - name: DATABASE_URL
               valueFrom: { secretKeyRef: { name: fieldcast-database, key: DATABASE_URL } }
-${k8sSyncDirEnv}${HEALTH_PROBES}          resources:
-            requests: { cpu: 200m, memory: 256Mi }
-            limits: { memory: 1Gi }
-${CONTAINER_SECURITY}          volumeMounts:
+${k8sSyncDirEnv}${HEALTH_PROBES}${PRE_STOP}${podResources('sync')}${CONTAINER_SECURITY}          volumeMounts:
             - { name: tmp, mountPath: /tmp }
             - { name: synced, mountPath: ${SYNC_DIR} }
       volumes:
