@@ -196,6 +196,41 @@ ${resources.map((r) => `  - ${r}\n`).join('')}`;
 }
 
 /**
+ * A Deployment of `fieldcast serve <name>` up to its container's `env:` list: its labels, the
+ * scrape annotations, the locked-down pod and the one image, configured by the fleet's ConfigMap.
+ */
+function k8sDeploymentHead(serve: string, labels: string, replicas: number, gracePeriodSeconds: number): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${serve}
+  labels: ${labels}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels: ${labels}
+  template:
+    metadata:
+      labels: ${labels}
+      annotations:
+        prometheus.io/scrape: "true"
+        prometheus.io/port: "${CONTAINER_PORT}"
+        prometheus.io/path: /metrics
+    spec:
+      terminationGracePeriodSeconds: ${gracePeriodSeconds}
+${POD_SECURITY}      containers:
+        - name: ${serve}
+          image: fieldcast:latest
+          args: ["serve", "${serve}"]
+          ports:
+            - { name: http, containerPort: ${CONTAINER_PORT} }
+          envFrom:
+            - configMapRef: { name: fieldcast }
+          env:
+`;
+}
+
+/**
  * One area's Deployment, Service, HorizontalPodAutoscaler and PodDisruptionBudget, locked down
  * as every pod of the fleet is (POD_SECURITY, CONTAINER_SECURITY).
  */
@@ -203,34 +238,7 @@ function renderK8sArea({ area, files, weather }: DeployedArea): string {
   const bound = SCALED_BY_CONSUMING.includes(area);
   const name = `{ app.kubernetes.io/name: ${area} }`;
   return `# ${GENERATED}
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${area}
-  labels: ${name}
-spec:
-  replicas: 2
-  selector:
-    matchLabels: ${name}
-  template:
-    metadata:
-      labels: ${name}
-      annotations:
-        prometheus.io/scrape: "true"
-        prometheus.io/port: "${CONTAINER_PORT}"
-        prometheus.io/path: /metrics
-    spec:
-      terminationGracePeriodSeconds: 30
-${POD_SECURITY}      containers:
-        - name: ${area}
-          image: fieldcast:latest
-          args: ["serve", "${area}"]
-          ports:
-            - { name: http, containerPort: ${CONTAINER_PORT} }
-          envFrom:
-            - configMapRef: { name: fieldcast }
-          env:
-            - name: KAFKA_CLIENT_ID
+${k8sDeploymentHead(area, name, 2, 30)}            - name: KAFKA_CLIENT_ID
               valueFrom: { fieldRef: { fieldPath: metadata.name } }
             - name: DATABASE_URL
               valueFrom: { secretKeyRef: { name: fieldcast-database, key: DATABASE_URL } }
@@ -298,34 +306,7 @@ const k8sSyncDirEnv = `            - name: FIELDCAST_SYNC_DIR
 function renderK8sSync(): string {
   const name = '{ app.kubernetes.io/name: sync }';
   return `# ${GENERATED}
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: sync
-  labels: ${name}
-spec:
-  replicas: 0
-  selector:
-    matchLabels: ${name}
-  template:
-    metadata:
-      labels: ${name}
-      annotations:
-        prometheus.io/scrape: "true"
-        prometheus.io/port: "${CONTAINER_PORT}"
-        prometheus.io/path: /metrics
-    spec:
-      terminationGracePeriodSeconds: 60
-${POD_SECURITY}      containers:
-        - name: sync
-          image: fieldcast:latest
-          args: ["serve", "sync"]
-          ports:
-            - { name: http, containerPort: ${CONTAINER_PORT} }
-          envFrom:
-            - configMapRef: { name: fieldcast }
-          env:
-            - name: DATABASE_URL
+${k8sDeploymentHead('sync', name, 0, 60)}            - name: DATABASE_URL
               valueFrom: { secretKeyRef: { name: fieldcast-database, key: DATABASE_URL } }
 ${k8sSyncDirEnv}${HEALTH_PROBES}${PRE_STOP}${podResources('sync')}${CONTAINER_SECURITY}          volumeMounts:
             - { name: tmp, mountPath: /tmp }

@@ -1,7 +1,7 @@
 import { Api, createLogger, type Logger } from '@fieldcast/kit';
 import { BackgroundTasks, type BackgroundTask } from '../src/background.js';
 import { ConfigError, FleetEnv, parseEnv } from '../src/env.js';
-import { defineService } from '../src/needs.js';
+import { defineService, type Service } from '../src/needs.js';
 import { startServices } from '../src/services.js';
 import { eventually, openTestDatabase, startTestFleet } from '../src/testing.js';
 
@@ -160,9 +160,9 @@ describe('in a fleet', () => {
 });
 
 describe('as `fieldcast start` and `fieldcast serve` start services', () => {
-  async function serve(background: boolean | undefined) {
+  async function serve(background: boolean | undefined, definition: Service = recorder({ everyMs: 5 })) {
     const db = await openTestDatabase();
-    const fleet = await startServices([{ definition: recorder({ everyMs: 5 }), port: 0 }], {
+    const fleet = await startServices([{ definition, port: 0 }], {
       db,
       logger: silent,
       vendor: 'fieldcast',
@@ -194,13 +194,11 @@ describe('as `fieldcast start` and `fieldcast serve` start services', () => {
       await fleet.stop();
     }
   });
-});
 
-describe('warming up (StartedApi.warm)', () => {
   it.each([
     [undefined, 1],
     [false, 0],
-  ])('background %s: warmed %i time(s), by the time the services listen', async (background, times) => {
+  ])('background %s: warmed up (StartedApi.warm) %i time(s), by the time the services listen', async (background, times) => {
     let warmed = 0;
     const service = defineService({
       area: 'warming',
@@ -210,16 +208,7 @@ describe('warming up (StartedApi.warm)', () => {
       needs: {},
       api: () => ({ api: new Api(), close: async () => undefined, warm: () => void (warmed += 1) }),
     });
-    const db = await openTestDatabase();
-    const fleet = await startServices([{ definition: service, port: 0 }], {
-      db,
-      logger: silent,
-      vendor: 'fieldcast',
-      bodyLimit: '1mb',
-      host: '127.0.0.1',
-      shutdownTimeoutMs: 1000,
-      ...(background === undefined ? {} : { background }),
-    });
+    const { fleet } = await serve(background, service);
     try {
       expect(warmed).toBe(times);
     } finally {
