@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './helpers.js';
+import { reservePort } from '@fieldcast/runtime/testing';
 
 // The container's program: `pnpm build` output run by plain `node`, the way the Dockerfile's
 // runtime stage runs it. Built outside the repository so nothing resolves from its node_modules.
@@ -45,7 +45,7 @@ it('holds the bundle and only packages that cannot be bundled: no transpiler', (
 });
 
 it('serves the console page prebuilt beside it, with no bundler at run time', async () => {
-  const port = await freePort();
+  const port = reservePort();
   child = spawn(process.execPath, [join(out, 'cli.js'), 'serve', 'console'], {
     cwd: out,
     env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', FIELDCAST_AGRICULTURE_URL: 'http://127.0.0.1:9' },
@@ -77,7 +77,7 @@ it('prints its help from the bundle', () => {
 it('serves an area from the bundle against PostgreSQL and Kafka, with no transpiler loaded', async () => {
   const { DATABASE_URL, KAFKA_BROKERS } = process.env;
   if (!DATABASE_URL || !KAFKA_BROKERS) throw new Error('integration tests need DATABASE_URL and KAFKA_BROKERS');
-  const port = await freePort();
+  const port = reservePort();
   child = spawn(process.execPath, [join(out, 'cli.js'), 'serve', 'agriculture'], {
     cwd: out,
     // only what an operator sets: no NODE_OPTIONS, so no loader or transpiler can hook in

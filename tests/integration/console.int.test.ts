@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
-import { eventually } from '@fieldcast/runtime/testing';
+import { eventually, reservePortBase } from '@fieldcast/runtime/testing';
 import {
   launchChromium,
   type Browser,
@@ -33,7 +33,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-console-'));
   const env = parseEnv(FleetEnv, {
     FIELDCAST_DATA_DIR: dataDir,
-    PORT_BASE: String(21000 + (process.pid % 4000) * 10),
+    PORT_BASE: String(reservePortBase()),
     LOG_LEVEL: 'silent',
   });
   started = await startFleet(env, { print: () => undefined });

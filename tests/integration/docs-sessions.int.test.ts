@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
+import { reservePortBase } from '@fieldcast/runtime/testing';
 import { startFleet, type StartedFleet } from '../../packages/fleet/src/start.js';
 import { missingFromOutput, sessionScript, sessionSteps, stepOutputs, type Step } from './docs-sessions.js';
 
@@ -17,7 +18,7 @@ const AREAS = readFileSync(join(ROOT, 'docs/areas.md'), 'utf8');
 let work: string;
 let started: StartedFleet;
 const banner: string[] = [];
-const PORT_BASE = String(22000 + (process.pid % 4000) * 10);
+const PORT_BASE = String(reservePortBase());
 
 beforeAll(async () => {
   // The sessions run where a user runs them: a folder holding the fleet's data dir, `.data`.

@@ -1,12 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { KafkaTransport } from '@fieldcast/bus';
 import { openDatabase } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
 import { IdentityStore, migrateIdentity, startServices, type RunningFleet, type Service } from '@fieldcast/runtime';
-import { basicAuthHeader, eventually } from '@fieldcast/runtime/testing';
+import { basicAuthHeader, eventually, reservePort } from '@fieldcast/runtime/testing';
 import { createCatalog, SyntheticSource } from '@fieldcast/weather';
 
 export function requireEnv(): { url: string; brokers: string[] } {
@@ -54,15 +53,6 @@ export async function broker(action: 'start' | 'stop'): Promise<void> {
   process.stdout.write(stdout);
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** `fieldcast serve <area>` as an operator runs it: a process configured only by its environment. */
 export interface ServedArea {
   child: ChildProcess;
@@ -74,7 +64,7 @@ export interface ServedArea {
 /** Starts `fieldcast serve <area>` from the sources on the integration suite's database and broker; `ready` waits for /readyz 200. */
 export async function serveArea(area: string, options: { ready?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<ServedArea> {
   const { url: databaseUrl, brokers } = requireEnv();
-  const port = await freePort();
+  const port = reservePort();
   // node itself with tsx's loader, not the tsx command: that is a parent process, and a kill -9
   // of it would leave the server running.
   const child = spawn(process.execPath, ['--import', 'tsx', 'packages/fleet/src/cli.ts', 'serve', area], {

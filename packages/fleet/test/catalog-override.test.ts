@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { productId } from '@fieldcast/weather';
+import { reservePortBase } from '@fieldcast/runtime/testing';
 import { startFleet } from '../src/start.js';
+
+const PORT_BASE = reservePortBase();
 
 // The catalog's YAML override (docs/architecture.md §6, FIELDCAST_CATALOG) is loaded once by the
 // fleet and handed to every area that declares the catalog (decision 0202): what it removes or
@@ -31,7 +34,7 @@ const env = (catalog: string) =>
     FIELDCAST_DATA_DIR: join(dir, 'data'),
     FIELDCAST_CATALOG: join(dir, catalog),
     FIELDCAST_BACKGROUND: 'off',
-    PORT_BASE: String(23000 + (process.pid % 20000)),
+    PORT_BASE: String(PORT_BASE),
     LOG_LEVEL: 'silent',
   });
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { SyntheticSource, type TimeRange } from '@fieldcast/weather';
+import { reservePortBase } from '@fieldcast/runtime/testing';
 import { writeNetcdf4 } from '../../weather/test/ingest-fixtures.js';
 import { ingestCommand } from '../src/ingest.js';
 import { startFleet, type StartedFleet } from '../src/start.js';
@@ -51,7 +52,7 @@ function syntheticDegreeDays(lon: number, lat: number, days: TimeRange): number 
   return Math.round(total * 10) / 10;
 }
 
-const PORT_BASE = 30000 + (process.pid % 20000);
+const PORT_BASE = reservePortBase();
 let dataDir: string;
 let started: StartedFleet;
 let agriculture: string;

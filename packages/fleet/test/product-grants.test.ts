@@ -6,12 +6,14 @@ import { eventsService } from '@fieldcast/events';
 import { platformService } from '@fieldcast/platform';
 import { productGrantsCommand } from '@fieldcast/platform/grants';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
-import { eventually, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
+import { eventually, reservePortBase, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
 import { tilesService } from '@fieldcast/tiles';
 import { createCatalog, forecastBoundaryMs, frameId, lonLatToTileXY } from '@fieldcast/weather';
 import { accountsCommand } from '../src/accounts.js';
 import { productsCommand } from '../src/products.js';
 import { startFleet } from '../src/start.js';
+
+const PORT_BASE = reservePortBase();
 
 // The platform's grants of restricted products reach the tiles area through the platform's
 // outbox (docs/decisions/0134-product-grants-published-to-the-tiles-area.md).
@@ -83,7 +85,7 @@ describe('fieldcast products grant while the embedded fleet is stopped', () => {
   it('reaches the tiles area at the next start', async () => {
     const env = parseEnv(FleetEnv, {
       FIELDCAST_DATA_DIR: dataDir,
-      PORT_BASE: String(21000 + (process.pid % 20000)),
+      PORT_BASE: String(PORT_BASE),
       LOG_LEVEL: 'silent',
     });
     const printed: string[] = [];

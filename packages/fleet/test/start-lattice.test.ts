@@ -2,7 +2,10 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { constants, getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
+import { reservePortBase } from '@fieldcast/runtime/testing';
 import { startFleet } from '../src/start.js';
+
+const PORT_BASE = reservePortBase();
 
 /**
  * `fieldcast start` on a machine without the climate lattice's file writes it in the background
@@ -24,8 +27,7 @@ afterAll(() => {
   rmSync(cacheDir, { recursive: true, force: true });
 });
 
-const env = () =>
-  parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, PORT_BASE: String(20000 + ((process.pid + 7000) % 20000)), LOG_LEVEL: 'silent' });
+const env = () => parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, PORT_BASE: String(PORT_BASE), LOG_LEVEL: 'silent' });
 /** what the start banner says while the writer runs */
 const WRITING = "writing the synthetic climate's lattice";
 /** node running the CLI from its TypeScript sources, as `pnpm start` does */

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
+import { reservePortBase } from '@fieldcast/runtime/testing';
 import { startFleet } from '../src/start.js';
+
+const PORT_BASE = reservePortBase();
 
 let dataDir: string;
 beforeAll(() => {
@@ -11,8 +14,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const env = () =>
-  parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, PORT_BASE: String(20000 + (process.pid % 20000)), LOG_LEVEL: 'silent' });
+const env = () => parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, PORT_BASE: String(PORT_BASE), LOG_LEVEL: 'silent' });
 
 describe('fieldcast start (embedded)', () => {
   it('first start creates the demo account and serves every area; a later start reuses the account', async () => {

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
+import { reservePortBase } from '@fieldcast/runtime/testing';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
 import { analytic, writeEcmwfStep, writeGfsStep } from '../../sync/test/runs.js';
 import { startFleet, type StartedFleet } from '../src/start.js';
@@ -21,7 +22,7 @@ const DAY0 = Math.floor(Date.now() / DAY) * DAY - 2 * DAY;
 const RUN = DAY0 + 18 * HOUR;
 const DATE = new Date(DAY0 + DAY).toISOString().slice(0, 10);
 const ECMWF_RUN = DAY0 + DAY + 12 * HOUR;
-const PORT_BASE = 30000 + ((process.pid + 7919) % 20000);
+const PORT_BASE = reservePortBase();
 
 let archive: string;
 let dataDir: string;

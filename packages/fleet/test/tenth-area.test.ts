@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
+import { reservePortBase } from '@fieldcast/runtime/testing';
 
 // docs/adding-an-area.md, followed in a copy of the repository: a tenth area is its folder and
 // one entry in the registry (packages/fleet/src/services.ts and the registry's manifest). After
@@ -11,7 +12,7 @@ import { parse } from 'yaml';
 // the areas (the lower packages' list, the deployment files, the topics) was written by the tools.
 const run = promisify(execFile);
 const root = process.cwd();
-const PORT_BASE = 40000 + (process.pid % 20000);
+const PORT_BASE = reservePortBase();
 
 /** The files of the new area, as the guide lays them out. */
 const AREA_FILES: Record<string, string> = {

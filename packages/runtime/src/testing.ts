@@ -11,6 +11,8 @@ import { IdentityStore, KEY_HASHING, type KeyHashing, migrateIdentity, verifySec
 import type { AnyDeps, Service } from './needs.js';
 import { prepareService, type PreparedService } from './services.js';
 
+export { reservePort, reservePortBase } from './test-ports.js';
+
 /**
  * Test harness for service tests (docs/architecture.md §8): PGlite and the in-process bus by
  * default; real PostgreSQL and Kafka when DATABASE_URL and KAFKA_BROKERS are set, in which case
