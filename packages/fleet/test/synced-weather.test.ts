@@ -138,3 +138,39 @@ describe('a run synced while the fleet runs', () => {
     for (const entry of etSeries) expect(entry.products).toEqual(['gfs-0p25']);
   }, 60_000);
 });
+
+describe('a series from the analysis into the newest run (docs/decisions/0295-time-stitching-on-one-grid.md)', () => {
+  it('reads the hours before the run from the analysis and the rest from the run, every value synced', async () => {
+    // The next run, six hours later, keeping one run: the analysis then holds RUN's first six hours
+    // and NEXT's first, RUN's store is gone, and NEXT starts six hours after RUN.
+    const NEXT = RUN + 6 * HOUR;
+    for (let s = 0; s <= 30; s++) writeGfsStep(archive, NEXT, s);
+    const env = parseEnv(FleetEnv, {
+      FIELDCAST_DATA_DIR: dataDir,
+      FIELDCAST_SOURCE_GFS_0P25_URL: server.baseUrl,
+      FIELDCAST_SYNC_KEEP_RUNS: '1',
+    });
+    await syncCommand(['gfs-0p25', '--once', '--run', new Date(NEXT).toISOString().slice(0, 13) + 'Z', '--steps', '0-30'], env, () => {});
+
+    // RUN + 2 h to NEXT + 23 h (at most the previous hour, the last an hourly series reads): NEXT
+    // starts after its start, the analysis ends before its end.
+    const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19) + 'Z';
+    const path = `/hourly-relative-humidity/45.6/10.3?start=${iso(RUN + 2 * HOUR)}&end=${iso(NEXT + 23 * HOUR)}`;
+    const rhAt = (step: number) =>
+      (100 * es(analytic.dewpointK(45.6, 10.3, step) - 273.15)) / es(analytic.temperatureK(45.6, 10.3, step) - 273.15);
+    const lastHour = (r: { body: Record<string, unknown> }) => (r.body.series as Array<{ value: number }> | undefined)?.[27]?.value ?? NaN;
+    // Served once the fleet has reloaded: until then RUN's store, still there, answers it all.
+    const rh = await until(
+      () => get('insight', path),
+      (r) => Math.abs(lastHour(r) - rhAt(23.5)) < 0.05,
+    );
+    expect(rh.status).toBe(200);
+    const series = rh.body.series as Array<{ value: number; products: string[] }>;
+    expect(series).toHaveLength(28);
+    for (const entry of series) expect(entry.products).toEqual(['gfs-0p25']);
+    // Hours away from the seam at NEXT: RUN's analysis hours, then NEXT's forecast (the fields run on each run's own clock).
+    expect(series[0]!.value).toBeCloseTo(rhAt(2.5), 1);
+    expect(series[1]!.value).toBeCloseTo(rhAt(3.5), 1);
+    expect(series[27]!.value).toBeCloseTo(rhAt(23.5), 1);
+  }, 60_000);
+});

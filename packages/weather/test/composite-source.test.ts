@@ -20,10 +20,10 @@ let tmp: string;
 /** Exact in float32 and different in every (variable, t, i, j). */
 const value = (offset: number, t: number, i: number, j: number) => offset + t + i * 0.25 + j * 0.125;
 
-/** A daily store with the given variables (Tmax offset 20, Tmin offset 5) on a regular grid. */
+/** A daily store with the given variables (Tmax offset 20, Tmin offset 5, plus `shift`) on a regular grid. */
 async function dailyStore(
   dir: string,
-  o: { lats: number[]; lons: number[]; startMs: number; nt: number; product: string; variables: VariableId[] },
+  o: { lats: number[]; lons: number[]; startMs: number; nt: number; product: string; variables: VariableId[]; shift?: number },
 ) {
   const w = await GridStoreWriter.create(dir, {
     lats: o.lats,
@@ -32,7 +32,7 @@ async function dailyStore(
   });
   await w.addTimeAxis({ name: 'time', startMs: o.startMs, stepMs: DAY, length: o.nt });
   for (const v of o.variables) {
-    const offset = v === TMAX ? 20 : 5;
+    const offset = (v === TMAX ? 20 : 5) + (o.shift ?? 0);
     await w.addVariable({
       name: v,
       time: 'time',
@@ -187,6 +187,79 @@ describe('CompositeSource routing', () => {
   it('answeringSource: the routed source for a composite, the source itself otherwise', () => {
     expect(answeringSource(composite, TMIN, { lon: -89, lat: 41 }, days(0, 3))).toBe(corn);
     expect(answeringSource(synthetic as GridSource, TMIN, { lon: -89, lat: 41 }, days(0, 3))).toBe(synthetic);
+  });
+});
+
+describe('time stitching: stores on one grid answer together what none holds alone (0295)', () => {
+  // A source's analysis (days 0-3 from May 1) and its newer run (days 2-8, values 100 higher),
+  // the run preferred, as the synced stores are ordered; then the synthetic world.
+  const lats = [40, 40.5, 41];
+  const lons = [-90, -89.5, -89];
+  let analysis: ZarrSource;
+  let run: ZarrSource;
+  let gappy: ZarrSource;
+  let stitched: CompositeSource;
+  beforeAll(async () => {
+    const both = [TMAX, TMIN];
+    await dailyStore(path.join(tmp, 'analysis.zarr'), { lats, lons, startMs: MAY_1, nt: 4, product: 'src-analysis', variables: both });
+    await dailyStore(path.join(tmp, 'run.zarr'), {
+      lats,
+      lons,
+      startMs: MAY_1 + 2 * DAY,
+      nt: 7,
+      product: 'src-forecast',
+      variables: both,
+      shift: 100,
+    });
+    await dailyStore(path.join(tmp, 'gappy.zarr'), { lats, lons, startMs: MAY_1 + 5 * DAY, nt: 4, product: 'gappy', variables: both });
+    analysis = await ZarrSource.open(path.join(tmp, 'analysis.zarr'));
+    run = await ZarrSource.open(path.join(tmp, 'run.zarr'));
+    gappy = await ZarrSource.open(path.join(tmp, 'gappy.zarr'));
+    stitched = new CompositeSource([run, analysis, synthetic]);
+  });
+  afterAll(async () => {
+    await Promise.all([analysis.close(), run.close(), gappy.close()]);
+  });
+
+  it('a point series: each day from the first store that holds it, each value naming its product', async () => {
+    const s = await stitched.pointSeries(TMAX, -89.5, 40.5, days(0, 6));
+    expect(s.startMs).toBe(MAY_1);
+    expect(s.stepMs).toBe(DAY);
+    // Days 0-1 only the analysis holds; days 2-6 the run (t counted from its own start).
+    expect(Array.from(s.values)).toEqual([value(20, 0, 1, 1), value(20, 1, 1, 1), ...[0, 1, 2, 3, 4].map((t) => value(120, t, 1, 1))]);
+    expect([0, 1, 2, 6].map((i) => s.productOf(i))).toEqual(['src-analysis', 'src-analysis', 'src-forecast', 'src-forecast']);
+  });
+
+  it('windows come stitched on the one grid; both extremes route to one source and read alike', async () => {
+    const w = await stitched.window(TMIN, [-90.1, 39.9, -88.9, 41.1], days(1, 3));
+    expect(w.nt).toBe(3);
+    expect(Array.from(w.lats)).toEqual(lats);
+    expect(w.values[0]).toBe(value(5, 1, 0, 0));
+    expect(w.values[9 + 4]).toBe(value(105, 0, 1, 1));
+    expect(w.productOf(0)).toBe('src-analysis');
+    expect(w.productOf(2)).toBe('src-forecast');
+    const place = { lon: -89.5, lat: 40.5 };
+    expect(stitched.sourceFor(TMAX, place, days(0, 6))).toBe(stitched.sourceFor(TMIN, place, days(0, 6)));
+    const { tmax, tmin } = await stitched.dailyExtremesAt(-89.5, 40.5, days(0, 6));
+    expect(Array.from(tmax.values)).toEqual(Array.from((await stitched.pointSeries(TMAX, -89.5, 40.5, days(0, 6))).values));
+    expect(tmin.values[6]).toBe(value(105, 4, 1, 1));
+  });
+
+  it('what one store holds stays that store’s; an instant is always one store’s', () => {
+    const place = { lon: -89.5, lat: 40.5 };
+    expect(stitched.sourceFor(TMAX, place, days(2, 8))).toBe(run);
+    expect(stitched.sourceFor(TMAX, place, days(0, 1))).toBe(analysis);
+    expect(stitched.sourceFor(TMAX, place, { atMs: MAY_1 + DAY })).toBe(analysis);
+  });
+
+  it('a day no store holds, a point off the grid, or stores on another grid: not stitched', async () => {
+    const apart = new CompositeSource([gappy, analysis, synthetic]);
+    // gappy starts on day 5, the analysis ends on day 3: day 4 is held by neither.
+    expect(apart.sourceFor(TMAX, { lon: -89.5, lat: 40.5 }, days(0, 6))).toBe(synthetic);
+    expect(apart.sourceFor(TMAX, { lon: -89.5, lat: 40.5 }, days(5, 8))).toBe(gappy);
+    expect(stitched.sourceFor(TMAX, { lon: -80, lat: 40.5 }, days(0, 6))).toBe(synthetic);
+    // corn (0.5°) and wide (1°) hold 2024-05-01..04 and 04-01..06-29: never stitched across grids.
+    expect(composite.sourceFor(TMIN, { lon: -89.5, lat: 40.5 }, days(0, 6))).toBe(synthetic);
   });
 });
 

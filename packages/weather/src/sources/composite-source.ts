@@ -2,9 +2,10 @@
  * CompositeSource: one GridSource over an ordered list of sources, ingested Zarr stores first
  * and the synthetic world last (docs/architecture.md §2 and §6: weather data is "synthetic, or Zarr
  * stores"). Each request is answered whole by the first source that covers it: the variable,
- * every time step of the range and the point or bbox. Nothing is stitched: a request that no
- * single store covers goes to the next source, and in the end to the last one, which answers or
- * refuses it with its own GridRequestError (docs/decisions/0018-serving-ingested-stores.md).
+ * every time step of the range and the point or bbox, or by stores on one grid stitched in time
+ * (time-stitching.ts). A request that no store covers, alone or stitched, goes to the last
+ * source, which answers or refuses it with its own GridRequestError
+ * (docs/decisions/0018-serving-ingested-stores.md, 0295-time-stitching-on-one-grid.md).
  * Results are the chosen source's own, so `productOf` names the store's product for
  * stored values and the synthetic products otherwise (the spec's `products` arrays).
  */
@@ -30,6 +31,7 @@ import {
   type VariableInfo,
 } from '../grid/grid-source.js';
 import { ZarrSource } from '../zarr/zarr-source.js';
+import { planReads, sameGrid, StitchedSource } from './time-stitching.js';
 
 /** Where a request reads: a point, or the cells whose centres lie in a bbox. */
 export type Place = { lon: number; lat: number } | { bbox: BBox };
@@ -186,14 +188,37 @@ export class CompositeSource implements RoutingSource {
     this.label = options.label ?? sources.map((s) => s.label).join(' + ');
   }
 
-  /** The first source that covers the variable, every time the request reads and the place; else the last one. */
+  /**
+   * The first source that covers the variable, every time the request reads and the place, or
+   * that stitches the range with the stores after it on its grid (time-stitching.ts); else the
+   * last one.
+   */
   sourceFor(variable: VariableId, place: Place, when: When): GridSource {
     const n = this.sources.length;
     for (let k = 0; k < n - 1; k++) {
       const s = this.sources[k]!;
-      if (timeCovers(s, variable, when) && gridCovers(s.grid, place)) return s;
+      if (!gridCovers(s.grid, place)) continue;
+      if (timeCovers(s, variable, when)) return s;
+      if ('atMs' in when) continue; // one step is one store's
+      const stitched = this.stitchedFrom(k);
+      if (stitched && (planReads(stitched.stores, variable, when)?.length ?? 0) > 1) return stitched;
     }
     return this.sources[n - 1]!;
+  }
+
+  private readonly stitched = new Map<number, StitchedSource | undefined>();
+
+  /** The stores from the k-th on, before the fallback, on its grid (when it is a store): one per k, so reads routed alike are one source. */
+  private stitchedFrom(k: number): StitchedSource | undefined {
+    if (!this.stitched.has(k)) {
+      const first = this.sources[k];
+      const group =
+        first instanceof ZarrSource
+          ? this.sources.slice(k, -1).filter((s): s is ZarrSource => s instanceof ZarrSource && sameGrid(s.grid, first.grid))
+          : [];
+      this.stitched.set(k, group.length > 1 ? new StitchedSource(group) : undefined);
+    }
+    return this.stitched.get(k);
   }
 
   /**

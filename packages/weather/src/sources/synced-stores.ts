@@ -75,9 +75,9 @@ export async function writeSourceRegistry(sourceDir: string, registry: SourceReg
 
 /**
  * The synced stores to serve, in order of preference: per source (in name order), its newest
- * run, its analysis, then its older runs. A series is answered whole by one store
- * (docs/decisions/0018-serving-ingested-stores.md), so the newest run answers the hours it holds,
- * the analysis the past, and older runs what neither holds.
+ * run, its analysis, then its older runs: each hour of a series comes from the first of them
+ * that holds it (docs/decisions/0295-time-stitching-on-one-grid.md), so the newest run answers
+ * the hours it holds, the analysis the past, and older runs what neither holds.
  */
 export async function syncedStorePaths(syncDir: string): Promise<string[]> {
   const names = await fs.readdir(syncDir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
