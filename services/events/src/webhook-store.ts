@@ -116,6 +116,9 @@ function deliveryView(row: DeliveryRow): Delivery {
   };
 }
 
+/** Why a resumed subscription is validating again (docs/decisions/0260-webhook-delivery.md, pausing). */
+const RESUMED_MESSAGE = 'resumed: the URL is validated again (CloudEvents handshake) before deliveries are sent';
+
 const DELIVERY_COLUMNS = 'id, event_id, type, status, attempts, attempt_count, next_attempt_at, created_at, delivered_at, dead_at';
 /** The attempt log with one more entry, the oldest dropped past ATTEMPTS_KEPT. */
 const APPENDED = `case when jsonb_array_length(d.attempts) >= ${ATTEMPTS_KEPT} then d.attempts - 0 else d.attempts end`;
@@ -317,9 +320,11 @@ export class DeliveryStore {
   }
 
   /**
-   * Sends a dead letter again, from now, with a fresh 24 hours; resumes its subscription if it
-   * was paused. Only a dead letter can be retried: a pending delivery is being tried already and
-   * a delivered one was answered.
+   * Sends a dead letter again, from now, with a fresh 24 hours; a paused subscription resumes
+   * through validation: `validating` again, so the dispatcher repeats the CloudEvents handshake
+   * (HTTP 1.1 Web Hooks for Event Delivery §4) before any delivery is sent, since the URL that
+   * kept failing may now answer for someone else. Only a dead letter can be retried: a pending
+   * delivery is being tried already and a delivered one was answered.
    */
   async retry(accountId: string, subscriptionId: string, deliveryId: string, now: Date): Promise<Delivery> {
     await this.owned(accountId, subscriptionId);
@@ -344,7 +349,7 @@ export class DeliveryStore {
         .withSchema(AREA)
         .table('subscriptions')
         .where({ id: subscriptionId, status: 'paused' })
-        .update({ status: 'active', status_message: null, dead_in_a_row: 0 });
+        .update({ status: 'validating', status_message: RESUMED_MESSAGE, dead_in_a_row: 0, lease_until: null });
       return deliveryView(row);
     });
   }

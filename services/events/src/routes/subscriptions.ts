@@ -100,7 +100,7 @@ export function subscriptionRoutes(
       path: '/subscriptions/{id}/deliveries/{delivery}/retry',
       summary: 'Send a dead letter again',
       description:
-        'The delivery is pending again from now, with a fresh 24 hours of retries; a paused subscription resumes. Only a dead letter can be retried (409 otherwise).',
+        'The delivery is pending again from now, with a fresh 24 hours of retries; a paused subscription resumes once its URL passes the handshake again (it is validating until then). Only a dead letter can be retried (409 otherwise).',
       tags: ['webhooks'],
       params: DeliveryParams,
       response: { status: 202, description: 'The delivery, pending again', schema: Delivery },
