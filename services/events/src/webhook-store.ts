@@ -10,6 +10,7 @@ import {
   cloudEventBody,
   cloudEventType,
   DEAD_LETTER_AFTER_MS,
+  DELIVERY_RETENTION_MS,
   PAUSE_AFTER_DEAD_LETTERS,
 } from './domain/webhook-delivery.js';
 import { AREA } from './store.js';
@@ -115,6 +116,9 @@ function deliveryView(row: DeliveryRow): Delivery {
     deadTime: iso(row.dead_at),
   };
 }
+
+/** Ended deliveries deleted per statement, so a pass never holds a long lock or a large transaction. */
+const PRUNE_BATCH = 5000;
 
 /** Why a resumed subscription is validating again (docs/decisions/0260-webhook-delivery.md, pausing). */
 const RESUMED_MESSAGE = 'resumed: the URL is validated again (CloudEvents handshake) before deliveries are sent';
@@ -286,6 +290,28 @@ export class DeliveryStore {
       );
     });
     return dead ? 'dead' : 'pending';
+  }
+
+  /**
+   * Deletes the deliveries that ended (delivered, or dead letters) more than
+   * DELIVERY_RETENTION_MS before `now`, in batches; pending ones are never touched. Returns how
+   * many were deleted. Each statement stands alone, so a pass cut short resumes where it stopped.
+   */
+  async prune(now: Date): Promise<number> {
+    const cutoff = new Date(now.getTime() - DELIVERY_RETENTION_MS);
+    let deleted = 0;
+    for (;;) {
+      const result = await this.knex.raw(
+        `delete from ${AREA}.deliveries where id in (
+           select id from ${AREA}.deliveries
+           where status in ('delivered', 'dead') and coalesce(delivered_at, dead_at) < :cutoff
+           limit ${PRUNE_BATCH})`,
+        { cutoff },
+      );
+      const count = Number((result as { rowCount?: number }).rowCount ?? 0);
+      deleted += count;
+      if (count < PRUNE_BATCH) return deleted;
+    }
   }
 
   /** Whether the account owns the subscription (another account's reads as a missing one). */

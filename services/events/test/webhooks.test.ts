@@ -199,6 +199,44 @@ describe('webhook subscriptions', () => {
     expect(again.body.id).toBe('delivery_not_dead');
   });
 
+  test('deliveries that ended are deleted 30 days after they ended; pending ones are kept', async () => {
+    const DAY = 24 * 3600_000;
+    const DELIVERED = 'fieldcast.agriculture.fields.created';
+    receiver.answer = (_n, body) => (body.includes(DELIVERED) ? 200 : 500);
+    const sub = await subscribe(t.alice);
+    const field = await createField(t.alice);
+    const agriculture = () => request(t.fleet.app('agriculture'));
+    for (const d of ['second', 'third'])
+      expect((await agriculture().put(`/fields/${field}`).set('Authorization', t.alice.auth).send(fieldBody(d))).status).toBe(200);
+    // The creation delivered; the first update failed once; the second waits behind it.
+    await eventually(async () =>
+      expect((await deliveries(t.alice, sub.id)).map((d) => [d.status, d.attemptCount])).toEqual([
+        ['pending', 0],
+        ['pending', 1],
+        ['delivered', 1],
+      ]),
+    );
+    const [waiting, failing, delivered] = await deliveries(t.alice, sub.id);
+    // A day later the first update fails again: a dead letter, which no longer holds back the second.
+    nowMs = START + 25 * 3600_000;
+    await t.fleet.runBackground('events', 'webhook-deliveries');
+    expect((await deliveries(t.alice, sub.id, '?status=dead')).map((d) => d.id)).toEqual([failing!.id]);
+    const kept = async () => (await deliveries(t.alice, sub.id)).map((d) => d.id);
+    const prune = async (atMs: number) => {
+      nowMs = atMs;
+      await t.fleet.runBackground('events', 'webhook-retention');
+    };
+    await prune(START + 30 * DAY);
+    expect(await kept()).toEqual([waiting!.id, failing!.id, delivered!.id]);
+    await prune(START + 30 * DAY + 1000);
+    expect(await kept()).toEqual([waiting!.id, failing!.id]);
+    await prune(START + 25 * 3600_000 + 30 * DAY + 1000);
+    // The pending delivery, older than any of them, stays: it has not ended.
+    expect(await kept()).toEqual([waiting!.id]);
+    const retry = await events().post(`/subscriptions/${sub.id}/deliveries/${failing!.id}/retry`).set('Authorization', t.alice.auth);
+    expect([retry.status, retry.body.id]).toEqual([404, 'delivery_does_not_exist']);
+  });
+
   test('a resumed subscription whose URL no longer passes the handshake is validation_failed and receives nothing', async () => {
     const { sub, dead } = await pausedSubscription();
     expect((await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body.status).toBe('paused');
