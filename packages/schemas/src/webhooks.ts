@@ -59,7 +59,10 @@ export const Subscription = z
       description:
         'validating until the URL answers the handshake; validation_failed receives nothing; paused after repeated dead letters (a retry resumes it, validating the URL again first)',
     }),
-    statusMessage: z.string().nullable().meta({ description: 'why the subscription is validation_failed, paused, or validating again after a pause' }),
+    statusMessage: z
+      .string()
+      .nullable()
+      .meta({ description: 'why the subscription is validation_failed, paused, or validating again after a pause' }),
     createdTime: Timestamp,
   })
   .meta({ id: 'Subscription' });

@@ -244,9 +244,9 @@ describe('webhook subscriptions', () => {
     receiver.handshake = 'no-header';
     receiver.answer = () => 200;
     const posts = receiver.deliveries.length;
-    expect((await events().post(`/subscriptions/${sub.id}/deliveries/${dead[0]!.id}/retry`).set('Authorization', t.alice.auth)).status).toBe(
-      202,
-    );
+    expect(
+      (await events().post(`/subscriptions/${sub.id}/deliveries/${dead[0]!.id}/retry`).set('Authorization', t.alice.auth)).status,
+    ).toBe(202);
     await t.fleet.runBackground('events', 'webhook-deliveries');
     expect(receiver.requests[receiver.requests.length - 1]!.method).toBe('OPTIONS');
     expect(receiver.deliveries).toHaveLength(posts);
