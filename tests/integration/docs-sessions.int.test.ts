@@ -1,7 +1,7 @@
-// The shell sessions of docs/areas.md, pasted in order into one bash against an embedded fleet
-// as `pnpm start` runs it, and the start banner's "try" lines (docs-sessions.ts says what a
-// session is and what its shown output promises). A command that fails, an HTTP error, or an
-// output without the JSON members, status or link its comment shows fails the test.
+// The shell sessions of each page of PAGES, pasted in order into one bash per page against an
+// embedded fleet as `pnpm start` runs it, and the start banner's "try" lines (docs-sessions.ts
+// says what a session is and what its shown output promises). A command that fails, an HTTP
+// error, or an output without the JSON members, status or link its comment shows fails the test.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,15 @@ import { startFleet, type StartedFleet } from '../../packages/fleet/src/start.js
 import { missingFromOutput, sessionScript, sessionSteps, stepOutputs, type Step } from './docs-sessions.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const AREAS = readFileSync(join(ROOT, 'docs/areas.md'), 'utf8');
+/**
+ * The pages whose sessions run against the fleet, each in its own shell, with the fewest steps
+ * each must have (a page whose sessions were all marked `sh no-run` by mistake fails). Sessions
+ * that need more than a started fleet (PostgreSQL and Kafka, Kubernetes) are `sh no-run`.
+ */
+const PAGES: readonly [string, number][] = [
+  ['docs/areas.md', 20],
+  ['docs/operations.md', 1],
+];
 
 let work: string;
 let started: StartedFleet;
@@ -86,26 +94,30 @@ describe('what a session is and promises (docs-sessions.ts)', () => {
   });
 });
 
-describe('docs/areas.md against a started fleet', () => {
-  it('every session runs, in order, and prints what its comments show', async () => {
-    const steps = sessionSteps(AREAS);
-    expect(steps.length).toBeGreaterThan(20);
-    const run = await bash(sessionScript(steps), 540_000);
-    const outputs = stepOutputs(run.stdout);
-    const reached = Math.max(-1, ...outputs.keys());
-    const where = (k: number) => `docs/areas.md line ${steps[k]!.line}:\n${steps[k]!.code.join('\n')}`;
-    if (run.status !== 0) {
-      throw new Error(
-        `The session stopped (exit ${run.status}) in the step at ${where(reached)}\n${outputs.get(reached) ?? ''}\n${run.stderr}`,
-      );
-    }
-    expect(reached).toBe(steps.length - 1);
-    const broken = steps.flatMap((step, k) => {
-      const missing = missingFromOutput(step, outputs.get(k) ?? '');
-      return missing.length > 0 ? [`${where(k)}\nlacks ${missing.join(', ')}`] : [];
-    });
-    expect(broken).toEqual([]);
-  }, 600_000);
+describe('the docs pages against a started fleet', () => {
+  it.each(PAGES)(
+    'every session of %s runs, in order, and prints what its comments show',
+    async (page, fewest) => {
+      const steps = sessionSteps(readFileSync(join(ROOT, page), 'utf8'));
+      expect(steps.length).toBeGreaterThanOrEqual(fewest);
+      const run = await bash(sessionScript(steps), 540_000);
+      const outputs = stepOutputs(run.stdout);
+      const reached = Math.max(-1, ...outputs.keys());
+      const where = (k: number) => `${page} line ${steps[k]!.line}:\n${steps[k]!.code.join('\n')}`;
+      if (run.status !== 0) {
+        throw new Error(
+          `The session stopped (exit ${run.status}) in the step at ${where(reached)}\n${outputs.get(reached) ?? ''}\n${run.stderr}`,
+        );
+      }
+      expect(reached).toBe(steps.length - 1);
+      const broken = steps.flatMap((step, k) => {
+        const missing = missingFromOutput(step, outputs.get(k) ?? '');
+        return missing.length > 0 ? [`${where(k)}\nlacks ${missing.join(', ')}`] : [];
+      });
+      expect(broken).toEqual([]);
+    },
+    600_000,
+  );
 
   it('the start banner’s try lines answer with items', async () => {
     const tries = banner.flatMap((line) => /^\s*try: (curl .*)$/.exec(line)?.[1] ?? []);

@@ -1,6 +1,6 @@
 /**
- * The shell sessions of docs/areas.md as one script, and what their shown output promises
- * (tests/integration/docs-sessions.int.test.ts runs them against a started fleet).
+ * The shell sessions of a docs page as one script, and what their shown output promises
+ * (tests/integration/docs-sessions.int.test.ts runs those of its pages against a started fleet).
  *
  * A session is a fenced block whose info string is exactly `sh` (blocks marked `sh no-run` are
  * shown only). Its lines run in order, all blocks in one shell, so a variable set in one block is

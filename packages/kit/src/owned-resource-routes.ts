@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IdParams, Uuid } from '@fieldcast/schemas';
+import { countParam, IdParams, Uuid } from '@fieldcast/schemas';
 import { z } from 'zod';
 import { type Api, BodyFault, type BodyFaults } from './api.js';
 import { InvalidRequestError, NotFoundError, ValidationError } from './errors.js';
@@ -62,19 +62,12 @@ export interface OwnedResourceRoutes<R extends OwnedRecord, In extends z.ZodType
  * (default MAX_PAGE), after the item whose id is `after`, the last one of the page before.
  */
 export const ListQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,7}$/, { error: `must be a whole number from 1 to ${MAX_PAGE}` })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(1, { error: `must be a whole number from 1 to ${MAX_PAGE}` })
-        .max(MAX_PAGE, { error: `must be a whole number from 1 to ${MAX_PAGE}` }),
-    )
-    .optional()
-    .meta({ description: `most items in the answer, 1 to ${MAX_PAGE} (default ${MAX_PAGE})` }),
+  limit: countParam({
+    digits: 7,
+    max: MAX_PAGE,
+    message: `must be a whole number from 1 to ${MAX_PAGE}`,
+    description: `most items in the answer, 1 to ${MAX_PAGE} (default ${MAX_PAGE})`,
+  }).optional(),
   after: Uuid.transform((id) => id.toLowerCase())
     .optional()
     .meta({ description: 'the id of the last item of the previous page (the Link header rel="next" gives it)' }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, Uuid, UuidInput } from './common.js';
+import { countParam, Timestamp, Uuid, UuidInput } from './common.js';
 import { text } from './text.js';
 
 /**
@@ -46,12 +46,14 @@ export const FeedQuery = z
   .object({
     after: UuidInput.optional(),
     before: UuidInput.optional(),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(FEED_LIMIT_MAX, { error: `limit is at most ${FEED_LIMIT_MAX}` })
-      .default(FEED_LIMIT_DEFAULT),
+    limit: countParam({
+      max: FEED_LIMIT_MAX,
+      message: `limit must be a whole number from 1 to ${FEED_LIMIT_MAX}`,
+      overMax: `limit is at most ${FEED_LIMIT_MAX}`,
+      repeated: 'limit must be given once',
+      description: `most events in the page, 1 to ${FEED_LIMIT_MAX} (default ${FEED_LIMIT_DEFAULT})`,
+      examples: ['10'],
+    }).default(FEED_LIMIT_DEFAULT),
   })
   .refine((q) => !(q.after && q.before), { error: 'after and before cannot be used in the same call', path: ['before'] });
 export type FeedQuery = z.infer<typeof FeedQuery>;

@@ -57,9 +57,12 @@ export const Subscription = z
     description: z.string(),
     status: z.enum(SUBSCRIPTION_STATUSES).meta({
       description:
-        'validating until the URL answers the handshake; validation_failed receives nothing; paused after repeated dead letters (a retry resumes it)',
+        'validating until the URL answers the handshake; validation_failed receives nothing; paused after repeated dead letters (a retry resumes it, validating the URL again first)',
     }),
-    statusMessage: z.string().nullable().meta({ description: 'why the subscription is validation_failed or paused' }),
+    statusMessage: z
+      .string()
+      .nullable()
+      .meta({ description: 'why the subscription is validation_failed, paused, or validating again after a pause' }),
     createdTime: Timestamp,
   })
   .meta({ id: 'Subscription' });

@@ -16,7 +16,11 @@ const count = (description: string) => z.number().int({ error: 'must be a whole 
 
 const DegreeDays = z.object({
   kind: z.literal('degree-days'),
-  start: z.string().meta({ description: 'first day counted, YYYY-MM-DD (UTC), at most 366 days before today', examples: ['2026-04-15'] }),
+  start: z.string().meta({
+    description:
+      'first day counted, YYYY-MM-DD (UTC), at most 365 days before today: a season of at most 366 days, whose total stops growing once they have passed',
+    examples: ['2026-04-15'],
+  }),
   threshold: threshold('degree days (in the scale) the total since start must reach, greater than 0'),
   base: z.number().optional().meta({ description: 'base temperature in the scale; default 10 (celsius) or 50 (fahrenheit)' }),
   scale: z.enum(DEGREE_DAY_SCALES).optional().meta({ description: 'celsius (default) or fahrenheit' }),

@@ -177,6 +177,14 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
       expect([res.status, res.body.id, path]).toEqual([422, 'invalid_condition', path]);
       expect(res.body.errors).toEqual([{ path, message: expect.any(String) }]);
     }
+    // A start 366 days back would make a season of 367 days: the message says what is accepted.
+    const long = await api().create(t.alice, { target, condition: { kind: 'degree-days', start: '2025-06-14', threshold: 100 } });
+    expect(long.body.errors).toEqual([
+      {
+        path: 'condition.start',
+        message: 'start must be a date YYYY-MM-DD from 2025-06-15 to today, 2026-06-15 (UTC): a season of at most 366 days through today',
+      },
+    ]);
     expect(await countRules(t.fleet)).toBe(0);
   });
 

@@ -4,9 +4,10 @@ import { eventsMigration } from '../migrations/001_events.js';
 import { feedsMigration } from '../migrations/002_feeds.js';
 import { feedEntriesMigration } from '../migrations/003_feed_entries.js';
 import { webhooksMigration } from '../migrations/004_webhooks.js';
+import { deliveryRetentionMigration } from '../migrations/005_delivery_retention.js';
 import { AppDirectory } from './app-directory.js';
 import { resourceEventsConsumer } from './consumer.js';
-import { DELIVERY_TIMEOUT_MS } from './domain/webhook-delivery.js';
+import { DELIVERY_RETENTION_EVERY_MS, DELIVERY_TIMEOUT_MS } from './domain/webhook-delivery.js';
 import { eventRoutes } from './routes/events.js';
 import { feedRoutes } from './routes/feeds.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
@@ -19,7 +20,7 @@ import { WebhookSender } from './webhooks/sender.js';
 import { DeliveryStore, SUBSCRIPTIONS_TOPIC, SubscriptionStore } from './webhook-store.js';
 
 const NEEDS = {
-  database: { migrations: [eventsMigration, feedsMigration, feedEntriesMigration, webhooksMigration] },
+  database: { migrations: [eventsMigration, feedsMigration, feedEntriesMigration, webhooksMigration, deliveryRetentionMigration] },
   outbox: { topics: [SUBSCRIPTIONS_TOPIC, STORED_TOPIC] },
   webhooks: true,
 } as const;
@@ -60,7 +61,19 @@ export const eventsService = defineService({
   },
   background(deps) {
     const dispatcher = dispatcherOf(deps);
-    // Retries whose time has come, and claims a replica that died left behind (their leases end).
-    return [{ name: 'webhook-deliveries', everyMs: 1000, run: async (nowMs) => void (await dispatcher.pass(new Date(nowMs))) }];
+    const deliveries = new DeliveryStore(deps.db.knex);
+    return [
+      // Retries whose time has come, and claims a replica that died left behind (their leases end).
+      { name: 'webhook-deliveries', everyMs: 1000, run: async (nowMs) => void (await dispatcher.pass(new Date(nowMs))) },
+      // Deliveries that ended more than the retention ago (docs/decisions/0260-webhook-delivery.md, retention).
+      {
+        name: 'webhook-retention',
+        everyMs: DELIVERY_RETENTION_EVERY_MS,
+        run: async (nowMs) => {
+          const deleted = await deliveries.prune(new Date(nowMs));
+          if (deleted > 0) deps.logger.info({ deleted }, 'deleted webhook deliveries past their retention');
+        },
+      },
+    ];
   },
 });

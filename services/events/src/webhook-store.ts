@@ -10,6 +10,7 @@ import {
   cloudEventBody,
   cloudEventType,
   DEAD_LETTER_AFTER_MS,
+  DELIVERY_RETENTION_MS,
   PAUSE_AFTER_DEAD_LETTERS,
 } from './domain/webhook-delivery.js';
 import { AREA } from './store.js';
@@ -115,6 +116,12 @@ function deliveryView(row: DeliveryRow): Delivery {
     deadTime: iso(row.dead_at),
   };
 }
+
+/** Ended deliveries deleted per statement, so a pass never holds a long lock or a large transaction. */
+const PRUNE_BATCH = 5000;
+
+/** Why a resumed subscription is validating again (docs/decisions/0260-webhook-delivery.md, pausing). */
+const RESUMED_MESSAGE = 'resumed: the URL is validated again (CloudEvents handshake) before deliveries are sent';
 
 const DELIVERY_COLUMNS = 'id, event_id, type, status, attempts, attempt_count, next_attempt_at, created_at, delivered_at, dead_at';
 /** The attempt log with one more entry, the oldest dropped past ATTEMPTS_KEPT. */
@@ -285,6 +292,28 @@ export class DeliveryStore {
     return dead ? 'dead' : 'pending';
   }
 
+  /**
+   * Deletes the deliveries that ended (delivered, or dead letters) more than
+   * DELIVERY_RETENTION_MS before `now`, in batches; pending ones are never touched. Returns how
+   * many were deleted. Each statement stands alone, so a pass cut short resumes where it stopped.
+   */
+  async prune(now: Date): Promise<number> {
+    const cutoff = new Date(now.getTime() - DELIVERY_RETENTION_MS);
+    let deleted = 0;
+    for (;;) {
+      const result = await this.knex.raw(
+        `delete from ${AREA}.deliveries where id in (
+           select id from ${AREA}.deliveries
+           where status in ('delivered', 'dead') and coalesce(delivered_at, dead_at) < :cutoff
+           limit ${PRUNE_BATCH})`,
+        { cutoff },
+      );
+      const count = Number((result as { rowCount?: number }).rowCount ?? 0);
+      deleted += count;
+      if (count < PRUNE_BATCH) return deleted;
+    }
+  }
+
   /** Whether the account owns the subscription (another account's reads as a missing one). */
   private async owned(accountId: string, subscriptionId: string): Promise<void> {
     const row = await this.t('subscriptions').select('id').where({ id: subscriptionId, account_id: accountId }).first();
@@ -317,9 +346,11 @@ export class DeliveryStore {
   }
 
   /**
-   * Sends a dead letter again, from now, with a fresh 24 hours; resumes its subscription if it
-   * was paused. Only a dead letter can be retried: a pending delivery is being tried already and
-   * a delivered one was answered.
+   * Sends a dead letter again, from now, with a fresh 24 hours; a paused subscription resumes
+   * through validation: `validating` again, so the dispatcher repeats the CloudEvents handshake
+   * (HTTP 1.1 Web Hooks for Event Delivery §4) before any delivery is sent, since the URL that
+   * kept failing may now answer for someone else. Only a dead letter can be retried: a pending
+   * delivery is being tried already and a delivered one was answered.
    */
   async retry(accountId: string, subscriptionId: string, deliveryId: string, now: Date): Promise<Delivery> {
     await this.owned(accountId, subscriptionId);
@@ -344,7 +375,7 @@ export class DeliveryStore {
         .withSchema(AREA)
         .table('subscriptions')
         .where({ id: subscriptionId, status: 'paused' })
-        .update({ status: 'active', status_message: null, dead_in_a_row: 0 });
+        .update({ status: 'validating', status_message: RESUMED_MESSAGE, dead_in_a_row: 0, lease_until: null });
       return deliveryView(row);
     });
   }

@@ -66,11 +66,30 @@ describe('keyset paging in every feed', () => {
       const over = await api.get(t.alice, `${path}?limit=101`);
       expect(over.status).toBe(400);
       expect(over.body.errors[0].path).toBe('limit');
+      expect(over.body.errors[0].message).toBe('limit is at most 100');
       const both = await api.get(t.alice, `${path}?after=${RESOURCE}&before=${RESOURCE}`);
       expect(both.status).toBe(400);
       const unknown = await api.get(t.alice, `${path}?before=${RESOURCE}`);
       expect(unknown.status).toBe(400);
       expect(unknown.body).toMatchObject({ id: 'unknown_cursor', errors: [{ path: 'before' }] });
+    }
+  });
+});
+
+describe('limit, as every list of the API reads it (countParam in packages/schemas)', () => {
+  it.each([
+    ['0x10', 'limit must be a whole number from 1 to 100'],
+    ['1e1', 'limit must be a whole number from 1 to 100'],
+    ['5.0', 'limit must be a whole number from 1 to 100'],
+    ['%205', 'limit must be a whole number from 1 to 100'],
+    ['', 'limit must be a whole number from 1 to 100'],
+    ['0', 'limit must be a whole number from 1 to 100'],
+    ['3&limit=4', 'limit must be given once'],
+  ])('limit=%s is 400 invalid_parameter naming limit', async (limit, message) => {
+    await post('2026-01-01T00:00:00Z');
+    for (const path of FEEDS()) {
+      const res = await api.get(t.alice, `${path}?limit=${limit}`);
+      expect([res.status, res.body.id, res.body.errors]).toEqual([400, 'invalid_parameter', [{ path: 'limit', message }]]);
     }
   });
 });

@@ -153,14 +153,19 @@ describe('webhook subscriptions', () => {
       expect(await verifyWebhook(sub.secret, r.body, r.headers, { nowSeconds: Number(r.headers['webhook-timestamp']) })).toBe(true);
   });
 
-  test('after 24 hours of failures a delivery is a dead letter; three in a row pause the subscription; a retry resumes it', async () => {
+  /** A subscription of alice's whose three deliveries failed for 24 hours: three dead letters, paused. */
+  async function pausedSubscription(): Promise<{ sub: { id: string }; dead: DeliveryView[] }> {
     receiver.answer = () => 503;
     const sub = await subscribe(t.alice);
     for (let i = 0; i < 3; i++) await createField(t.alice);
     await eventually(async () => expect((await deliveries(t.alice, sub.id)).map((d) => d.attemptCount)).toEqual([1, 1, 1]));
     for (let pass = 0; pass < 200 && (await deliveries(t.alice, sub.id, '?status=pending')).length > 0; pass++)
       await retryPass(t.alice, sub.id);
-    const dead = await deliveries(t.alice, sub.id, '?status=dead');
+    return { sub, dead: await deliveries(t.alice, sub.id, '?status=dead') };
+  }
+
+  test('after 24 hours of failures a delivery is a dead letter; three in a row pause the subscription; a retry resumes it', async () => {
+    const { sub, dead } = await pausedSubscription();
     expect(dead).toHaveLength(3);
     for (const d of dead) {
       expect(d.attemptCount).toBeGreaterThan(20);
@@ -174,17 +179,79 @@ describe('webhook subscriptions', () => {
     await createField(t.alice);
     await eventually(async () => expect((await events().get('/events').set('Authorization', t.alice.auth)).body).toHaveLength(5));
     expect(await deliveries(t.alice, sub.id)).toHaveLength(3);
-    // a retry of a dead letter resumes the subscription and sends it again
+    // a retry of a dead letter resumes the subscription: the handshake again, then the delivery
     receiver.answer = () => 200;
     const retried = await events().post(`/subscriptions/${sub.id}/deliveries/${dead[0]!.id}/retry`).set('Authorization', t.alice.auth);
     expect(retried.status).toBe(202);
     expect(retried.body).toMatchObject({ id: dead[0]!.id, status: 'pending' });
-    expect((await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body.status).toBe('active');
+    const resumed = (await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body;
+    expect(resumed).toMatchObject({ status: 'validating', statusMessage: expect.stringMatching(/validated again/) });
+    const before = receiver.requests.length;
     await t.fleet.runBackground('events', 'webhook-deliveries');
+    expect(receiver.requests.slice(before).map((r) => r.method)).toEqual(['OPTIONS', 'POST']);
+    expect((await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body).toMatchObject({
+      status: 'active',
+      statusMessage: null,
+    });
     expect((await deliveries(t.alice, sub.id, '?status=delivered')).map((d) => d.id)).toEqual([dead[0]!.id]);
     const again = await events().post(`/subscriptions/${sub.id}/deliveries/${dead[0]!.id}/retry`).set('Authorization', t.alice.auth);
     expect(again.status).toBe(409);
     expect(again.body.id).toBe('delivery_not_dead');
+  });
+
+  test('deliveries that ended are deleted 30 days after they ended; pending ones are kept', async () => {
+    const DAY = 24 * 3600_000;
+    const DELIVERED = 'fieldcast.agriculture.fields.created';
+    receiver.answer = (_n, body) => (body.includes(DELIVERED) ? 200 : 500);
+    const sub = await subscribe(t.alice);
+    const field = await createField(t.alice);
+    const agriculture = () => request(t.fleet.app('agriculture'));
+    for (const d of ['second', 'third'])
+      expect((await agriculture().put(`/fields/${field}`).set('Authorization', t.alice.auth).send(fieldBody(d))).status).toBe(200);
+    // The creation delivered; the first update failed once; the second waits behind it.
+    await eventually(async () =>
+      expect((await deliveries(t.alice, sub.id)).map((d) => [d.status, d.attemptCount])).toEqual([
+        ['pending', 0],
+        ['pending', 1],
+        ['delivered', 1],
+      ]),
+    );
+    const [waiting, failing, delivered] = await deliveries(t.alice, sub.id);
+    // A day later the first update fails again: a dead letter, which no longer holds back the second.
+    nowMs = START + 25 * 3600_000;
+    await t.fleet.runBackground('events', 'webhook-deliveries');
+    expect((await deliveries(t.alice, sub.id, '?status=dead')).map((d) => d.id)).toEqual([failing!.id]);
+    const kept = async () => (await deliveries(t.alice, sub.id)).map((d) => d.id);
+    const prune = async (atMs: number) => {
+      nowMs = atMs;
+      await t.fleet.runBackground('events', 'webhook-retention');
+    };
+    await prune(START + 30 * DAY);
+    expect(await kept()).toEqual([waiting!.id, failing!.id, delivered!.id]);
+    await prune(START + 30 * DAY + 1000);
+    expect(await kept()).toEqual([waiting!.id, failing!.id]);
+    await prune(START + 25 * 3600_000 + 30 * DAY + 1000);
+    // The pending delivery, older than any of them, stays: it has not ended.
+    expect(await kept()).toEqual([waiting!.id]);
+    const retry = await events().post(`/subscriptions/${sub.id}/deliveries/${failing!.id}/retry`).set('Authorization', t.alice.auth);
+    expect([retry.status, retry.body.id]).toEqual([404, 'delivery_does_not_exist']);
+  });
+
+  test('a resumed subscription whose URL no longer passes the handshake is validation_failed and receives nothing', async () => {
+    const { sub, dead } = await pausedSubscription();
+    expect((await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body.status).toBe('paused');
+    // The address now answers for someone who never agreed to receive these events.
+    receiver.handshake = 'no-header';
+    receiver.answer = () => 200;
+    const posts = receiver.deliveries.length;
+    expect(
+      (await events().post(`/subscriptions/${sub.id}/deliveries/${dead[0]!.id}/retry`).set('Authorization', t.alice.auth)).status,
+    ).toBe(202);
+    await t.fleet.runBackground('events', 'webhook-deliveries');
+    expect(receiver.requests[receiver.requests.length - 1]!.method).toBe('OPTIONS');
+    expect(receiver.deliveries).toHaveLength(posts);
+    const failed = (await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body;
+    expect(failed).toMatchObject({ status: 'validation_failed', statusMessage: expect.stringMatching(/WebHook-Allowed-Origin/) });
   });
 
   test('one resource’s events arrive in order: a failing one holds back the ones after it', async () => {

@@ -9,8 +9,9 @@ export const HOUR_MS = 3_600_000;
 
 /**
  * How far each kind looks (docs/decisions/0272-alert-rule-kinds.md): the synthetic world and the
- * catalog's models forecast 10 days and more, and a season of degree days is at most a year, so
- * an evaluation of one rule is a bounded read whatever the rule says.
+ * catalog's models forecast 10 days and more, and a season of degree days is at most a year (a
+ * start more days back is refused, and an older rule's total stops at its season's end), so an
+ * evaluation of one rule is a bounded read whatever the rule says and however old it is.
  */
 export const LIMITS = {
   degreeDayDays: 366,
@@ -69,7 +70,10 @@ export function conditionFaults(condition: Condition, todayMs: number): FieldErr
       const first = Math.max(dateMs(DEGREE_DAY_FIRST_DATE), todayMs - (LIMITS.degreeDayDays - 1) * DAY_MS);
       const start = dateMs(condition.start);
       if (!(start >= first && start <= todayMs))
-        fault('start', `start must be a date YYYY-MM-DD from ${isoDate(first)} to today, ${isoDate(todayMs)} (UTC)`);
+        fault(
+          'start',
+          `start must be a date YYYY-MM-DD from ${isoDate(first)} to today, ${isoDate(todayMs)} (UTC): a season of at most ${LIMITS.degreeDayDays} days through today`,
+        );
       if (!(Number.isFinite(condition.threshold) && condition.threshold > 0)) fault('threshold', 'threshold must be greater than 0');
       const base = condition.base ?? DEFAULT_DEGREE_DAY_BASE[condition.scale ?? 'celsius'];
       if (!within(base, -100, 200)) fault('base', 'base must be from -100 to 200 in the scale');

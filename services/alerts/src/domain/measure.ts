@@ -4,7 +4,7 @@ import { accumulateDegreeDays, celsiusToFahrenheit, usesNextMinimum } from '@fie
 import { SEVERE_KINDS, type SevereKind } from '@fieldcast/weather';
 import type { Condition } from '../schemas.js';
 import type { AlertWeather } from './alert-weather.js';
-import { DAY_MS, HOUR_MS } from './conditions.js';
+import { DAY_MS, HOUR_MS, LIMITS } from './conditions.js';
 
 /** What an evaluation found: the value compared with the threshold, and when it occurs where that says more. */
 export interface Measurement {
@@ -24,7 +24,9 @@ function nextHours(nowMs: number, hours: number): [number, number] {
 /**
  * Measures a condition at a point at `nowMs` (docs/interface.md, alerts):
  * - degree-days: the total from start through today (UTC) by the agriculture area's methods
- *   (`accumulateDegreeDays` of the science package), temperatures in the rule's scale;
+ *   (`accumulateDegreeDays` of the science package), temperatures in the rule's scale; at most
+ *   LIMITS.degreeDayDays days from start (one season), so the total of a rule older than its
+ *   season is that season's and a pass reads no more however old the rule;
  * - frost: the lowest hourly air temperature of the next `hours` hours, and its hour;
  * - reference-et: short-crop reference ET summed over the `days` x 24 hours before the current hour;
  * - precipitation: the precipitation of the next `hours` hours;
@@ -34,12 +36,12 @@ function nextHours(nowMs: number, hours: number): [number, number] {
 export async function measure(condition: Condition, p: Point, nowMs: number, weather: AlertWeather): Promise<Measurement> {
   switch (condition.kind) {
     case 'degree-days': {
-      const todayMs = Math.floor(nowMs / DAY_MS) * DAY_MS;
       const startMs = dateMs(condition.start);
-      const days = Math.round((todayMs - startMs) / DAY_MS) + 1;
+      const lastDayMs = Math.min(Math.floor(nowMs / DAY_MS) * DAY_MS, startMs + (LIMITS.degreeDayDays - 1) * DAY_MS);
+      const days = Math.round((lastDayMs - startMs) / DAY_MS) + 1;
       const method = condition.method ?? 'average';
       // The double methods read the next day's minimum: one day more than the range.
-      const lastMs = todayMs + (usesNextMinimum(method) ? DAY_MS : 0);
+      const lastMs = lastDayMs + (usesNextMinimum(method) ? DAY_MS : 0);
       const read = await weather.dailyExtremes(p, startMs, lastMs);
       const scale = condition.scale ?? 'celsius';
       const inScale = (values: ArrayLike<number>) => (scale === 'celsius' ? values : Array.from(values, celsiusToFahrenheit));

@@ -12,6 +12,15 @@ export const FIRST_BACKOFF_MS = 10_000;
 export const MAX_BACKOFF_MS = 3600_000;
 /** Attempts kept in a delivery's log (the count goes on). */
 export const ATTEMPTS_KEPT = 50;
+/**
+ * How long a delivery that ended (delivered, or a dead letter) is kept after it ended: the owner's
+ * record of what was sent, and the time a dead letter can be retried. Well past the broker's
+ * retention of a topic (7 days by default), so a fan-out message replayed from the topic finds
+ * its row and adds no second delivery.
+ */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 3600_000;
+/** How often the retention task looks for deliveries past DELIVERY_RETENTION_MS. */
+export const DELIVERY_RETENTION_EVERY_MS = 3600_000;
 
 /**
  * The pause after failed attempt `attempt` (1 = the first): exponential from FIRST_BACKOFF_MS,

@@ -10,12 +10,15 @@ import {
 } from '@fieldcast/schemas';
 import { z } from 'zod';
 import { createdSubscriptionView, subscriptionRecord, subscriptionView } from '../domain/subscriptions.js';
+import { DELIVERY_RETENTION_MS } from '../domain/webhook-delivery.js';
 import type { AddressGuard } from '../webhooks/address-guard.js';
 import type { DeliveryStore, SubscriptionStore } from '../webhook-store.js';
 
 const DeliveriesQuery = ListQuery.extend({
   status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'only deliveries in this state; dead for the dead letters' }),
 });
+
+const DAY_MS = 24 * 3600_000;
 
 const SIGNATURE =
   'Each delivery is one CloudEvent (structured mode, application/cloudevents+json) signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp (seconds), webhook-signature v1,<base64 HMAC-SHA256 of id.timestamp.body keyed with the base64-decoded secret>.';
@@ -74,6 +77,7 @@ export function subscriptionRoutes(
       method: 'get',
       path: '/subscriptions/{id}/deliveries',
       summary: 'A subscription’s deliveries, newest first: attempts, status codes, next try, dead letters',
+      description: `Pending deliveries, and those that ended (delivered, or dead letters) for ${DELIVERY_RETENTION_MS / DAY_MS} days after they ended; then they are deleted.`,
       tags: ['webhooks'],
       params: IdParams,
       query: DeliveriesQuery,
@@ -100,7 +104,7 @@ export function subscriptionRoutes(
       path: '/subscriptions/{id}/deliveries/{delivery}/retry',
       summary: 'Send a dead letter again',
       description:
-        'The delivery is pending again from now, with a fresh 24 hours of retries; a paused subscription resumes. Only a dead letter can be retried (409 otherwise).',
+        'The delivery is pending again from now, with a fresh 24 hours of retries; a paused subscription resumes once its URL passes the handshake again (it is validating until then). Only a dead letter can be retried (409 otherwise).',
       tags: ['webhooks'],
       params: DeliveryParams,
       response: { status: 202, description: 'The delivery, pending again', schema: Delivery },

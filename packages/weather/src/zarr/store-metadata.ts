@@ -1,0 +1,151 @@
+/**
+ * What opening a store learns from its metadata (docs/decisions/0015-zarr-reading-rules.md):
+ * its arrays (listed from consolidated metadata or the directory), the latitude and longitude
+ * coordinates and the regular grid they make (CF 4.1, 4.2), its time axes (CF 4.4), and a reader
+ * for each data array on [time,] lat, lon.
+ */
+import * as zarr from 'zarrita';
+import type { GridSpec } from '../grid/grid-source.js';
+import { type AnyArray, type ArrayReader, makeReader, type TimeAxis } from './array-reader.js';
+import { type Attrs, num, str } from './attribute-values.js';
+import { decodeCfTimes, parseCfTimeUnits, regularAxis } from './cf-time.js';
+import { FileStore } from './file-store.js';
+import { STEP_ATTR } from './layout.js';
+import { isRangeReadable, type RangeReadable, seriesLayout } from './series-ranges.js';
+
+const LAT_NAMES = new Set(['lat', 'latitude', 'y', 'nav_lat']);
+const LON_NAMES = new Set(['lon', 'longitude', 'x', 'nav_lon']);
+
+function isLatitude(name: string, attrs: Attrs): boolean {
+  return attrs.standard_name === 'latitude' || attrs.units === 'degrees_north' || LAT_NAMES.has(name.toLowerCase());
+}
+
+function isLongitude(name: string, attrs: Attrs): boolean {
+  return attrs.standard_name === 'longitude' || attrs.units === 'degrees_east' || LON_NAMES.has(name.toLowerCase());
+}
+
+function isTime(name: string, attrs: Attrs): boolean {
+  return attrs.standard_name === 'time' || attrs.axis === 'T' || (name === 'time' && /\bsince\b/.test(str(attrs.units)));
+}
+
+async function readAll(arr: AnyArray): Promise<number[]> {
+  const { data } = await zarr.get(arr);
+  return Array.from(data as ArrayLike<number | bigint>, (v) => Number(v));
+}
+
+/** Regular spacing check for cell-centre coordinates; returns [first, step]. */
+function regularCoordinate(name: string, values: number[]): [number, number] {
+  const first = values[0];
+  if (first === undefined) throw new Error(`coordinate ${name} is empty`);
+  if (values.length === 1) return [first, 1];
+  const step = (values[values.length - 1]! - first) / (values.length - 1);
+  const tol = Math.abs(step) * 1e-4;
+  for (let i = 1; i < values.length; i++) {
+    if (Math.abs(values[i]! - (first + i * step)) > tol) {
+      throw new Error(`coordinate ${name} is not regularly spaced (GridSource needs a regular grid)`);
+    }
+  }
+  if (step <= 0) throw new Error(`coordinate ${name} must be ascending`);
+  return [first, step];
+}
+
+function storeFor(location: string | URL, fetchOptions?: RequestInit): zarr.AsyncReadable & { listArrays?: () => Promise<string[]> } {
+  const href = location instanceof URL ? location.href : location;
+  if (/^https?:\/\//i.test(href)) {
+    return new zarr.FetchStore(href, fetchOptions ? { overrides: fetchOptions } : {});
+  }
+  return new FileStore(location instanceof URL ? location.pathname : location);
+}
+
+async function listArrayNames(store: zarr.AsyncReadable, raw: { listArrays?: () => Promise<string[]> }): Promise<string[]> {
+  if ('contents' in store && typeof store.contents === 'function') {
+    const contents = (store as zarr.Listable<zarr.AsyncReadable>).contents();
+    return contents
+      .filter((c) => c.kind === 'array' && c.path.split('/').length === 2)
+      .map((c) => c.path.slice(1))
+      .sort();
+  }
+  if (raw.listArrays) return raw.listArrays();
+  throw new Error('the store has no consolidated metadata (.zmetadata) and cannot be listed; consolidate it (xarray: consolidated=True)');
+}
+
+/** A store's grid and readers, as ZarrSource.open finds them. */
+export interface StoreMetadata {
+  /** where the store was opened from: a directory path or an http(s) URL */
+  where: string;
+  rootAttrs: Attrs;
+  grid: GridSpec;
+  lats: Float64Array;
+  lons: Float64Array;
+  readers: ArrayReader[];
+  /** the raw store, when it serves byte ranges (point series of uncompressed stores) */
+  ranges: (RangeReadable & { close?: () => Promise<void> }) | null;
+}
+
+/** Reads a store's metadata: a directory path, a file: URL, or an http(s) URL. */
+export async function readStoreMetadata(location: string | URL, fetchOptions?: RequestInit): Promise<StoreMetadata> {
+  const raw = storeFor(location, fetchOptions);
+  const store = await zarr.withMaybeConsolidatedMetadata(raw);
+  const names = await listArrayNames(store, raw);
+  const root = zarr.root(store);
+  const rootAttrs: Attrs = await zarr
+    .open(root, { kind: 'group' })
+    .then((g) => g.attrs as Attrs)
+    .catch(() => ({}));
+  const arrays = new Map<string, AnyArray>();
+  for (const name of names) arrays.set(name, await zarr.open(root.resolve(name), { kind: 'array' }));
+
+  const dimsOf = (name: string, a: AnyArray): string[] =>
+    a.dimensionNames ?? ((a.attrs as Attrs)['_ARRAY_DIMENSIONS'] as string[] | undefined) ?? (a.shape.length === 1 ? [name] : []);
+  const oneD = [...arrays].filter(([n, a]) => a.shape.length === 1 && dimsOf(n, a)[0] === n);
+  const latEntry = oneD.find(([n, a]) => isLatitude(n, a.attrs as Attrs));
+  const lonEntry = oneD.find(([n, a]) => isLongitude(n, a.attrs as Attrs));
+  const where = location instanceof URL ? location.href : location;
+  if (!latEntry || !lonEntry) throw new Error(`${where}: no latitude/longitude coordinate arrays (CF 4.1, 4.2)`);
+  const [latName, latArr] = latEntry;
+  const [lonName, lonArr] = lonEntry;
+  const lats = Float64Array.from(await readAll(latArr));
+  const lons = Float64Array.from(await readAll(lonArr));
+  const [lat0, dLat] = regularCoordinate(latName, Array.from(lats));
+  const [lon0, dLon] = regularCoordinate(lonName, Array.from(lons));
+  const grid: GridSpec = { lat0, lon0, dLat, dLon, nLat: lats.length, nLon: lons.length };
+
+  const timeAxes = new Map<string, TimeAxis>();
+  for (const [n, a] of oneD) {
+    const attrs = a.attrs as Attrs;
+    if (n === latName || n === lonName || !isTime(n, attrs)) continue;
+    const enc = parseCfTimeUnits(str(attrs.units), str(attrs.calendar) || undefined);
+    const times = decodeCfTimes(await readAll(a), enc);
+    const reg = regularAxis(times);
+    if (!reg) throw new Error(`${where}: time axis ${n} is not regular (GridSource needs start + i*step)`);
+    const stepMs = times.length === 1 ? (num(attrs[STEP_ATTR]) ?? 0) : reg.stepMs;
+    timeAxes.set(n, { name: n, startMs: reg.startMs, stepMs, length: times.length });
+  }
+
+  const readers: ArrayReader[] = [];
+  for (const [name, array] of arrays) {
+    const dims = dimsOf(name, array);
+    const spatial = dims.length >= 2 && dims[dims.length - 2] === latName && dims[dims.length - 1] === lonName;
+    if (!spatial) continue;
+    let time: TimeAxis | null = null;
+    if (dims.length === 3) {
+      time = timeAxes.get(dims[0]!) ?? null;
+      if (!time) continue;
+    } else if (dims.length !== 2) {
+      continue;
+    }
+    const reader = makeReader(name, array, time, rootAttrs);
+    if (time && isRangeReadable(raw)) {
+      // The v2 metadata as written (consolidated or not); zarrita's Array keeps only its v3 form.
+      const zarray = await store.get(`/${name}/.zarray`).then(
+        (b) => (b ? (JSON.parse(new TextDecoder().decode(b)) as Attrs) : null),
+        () => null,
+      );
+      reader.series = zarray ? seriesLayout(name, zarray) : null;
+    }
+    readers.push(reader);
+  }
+  // Exact names first, so a store holding both `air_temperature` and `t2m` serves the former.
+  readers.sort((a, b) => Number(b.variable === b.name) - Number(a.variable === a.name) || a.name.localeCompare(b.name));
+  return { where, rootAttrs, grid, lats, lons, readers, ranges: isRangeReadable(raw) ? raw : null };
+}
