@@ -4,21 +4,21 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { type Database, openDatabase, outboxWriter } from '@fieldcast/db';
 import { eventsService } from '@fieldcast/events';
-import { modelService, SYNCED_REGISTRY_TASK } from '@fieldcast/model';
-import { SyncedRegistry, syncJobId } from '@fieldcast/model/synced-registry';
 import { eventually, type TestFleetOptions, useTestFleet } from '@fieldcast/runtime/testing';
 import { syncRun } from '@fieldcast/sync';
 import { forecastFrameId, forecastId, type GridSource, loadWeatherSource } from '@fieldcast/weather';
-import { type ArchiveServer, serveArchive } from '../../packages/sync/test/archive-server.js';
-import { writeGfsStep } from '../../packages/sync/test/runs.js';
-import { requireEnv } from './helpers.js';
+import { type ArchiveServer, serveArchive } from '../../../packages/sync/test/archive-server.js';
+import { writeGfsStep } from '../../../packages/sync/test/runs.js';
+import { modelService, SYNCED_REGISTRY_TASK } from '../src/definition.js';
+import { SyncedRegistry, syncJobId } from '../src/synced-registry.js';
 
 /*
- * The registry of synced runs on PostgreSQL with Kafka (docs/decisions/0310-synced-registry-in-the-database.md):
- * the model area's task and two other registrars on connections of their own (`fieldcast serve
- * sync` replicas) register the same files at the same moments, round after round, while a run is
- * staged, published and expired; each step is one frame event and each status one life-cycle
- * event in the outbox, and once each in the feeds, through Kafka.
+ * Replicas registering synced runs at once (docs/decisions/0310-synced-registry-in-the-database.md):
+ * the model area's task and two other registrars (`fieldcast serve sync` replicas; on PostgreSQL,
+ * each on connections of its own) register the same files at the same moments, round after round,
+ * while a run is staged, published and expired; each step is one frame event and each status one
+ * life-cycle event in the outbox, and once each in the feeds. The integration suite runs this file
+ * on PostgreSQL and Kafka. A sync killed mid-run is packages/fleet/test/synced-registry.test.ts.
  */
 const HOUR = 3_600_000;
 const RUN_A = Math.floor(Date.now() / (6 * HOUR)) * 6 * HOUR - 6 * HOUR;
@@ -31,7 +31,9 @@ let archive: string;
 let data: string;
 let server: ArchiveServer;
 let weather: GridSource;
+/** Registrars' databases: PostgreSQL connections of their own, or PGlite's one writer, the fleet's. */
 const replicas: Database[] = [];
+const own: Database[] = [];
 const options: TestFleetOptions = {};
 const syncDir = () => join(data, 'sync');
 
@@ -41,10 +43,11 @@ beforeAll(async () => {
   server = await serveArchive(archive);
   weather = await loadWeatherSource({ syncDir: syncDir(), reloadMs: 3_600_000 });
   options.weather = weather;
-  for (let k = 0; k < 2; k++) replicas.push(await openDatabase({ url: requireEnv().url }));
+  const url = process.env.DATABASE_URL;
+  if (url) for (let k = 0; k < 2; k++) own.push(await openDatabase({ url }));
 });
 afterAll(async () => {
-  for (const db of replicas) await db.close();
+  for (const db of own) await db.close();
   await (weather as { close?: () => Promise<void> } | undefined)?.close?.();
   await server?.close();
   rmSync(archive, { recursive: true, force: true });
@@ -52,6 +55,9 @@ afterAll(async () => {
 });
 
 const t = useTestFleet([modelService, eventsService], options);
+beforeAll(() => {
+  replicas.push(...(own.length ? own : [t.fleet.db, t.fleet.db]));
+});
 
 const sync = (runMs: number, steps: string) =>
   syncRun({
