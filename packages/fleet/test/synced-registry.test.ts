@@ -11,7 +11,7 @@ import { eventually, type TestFleetOptions, useTestFleet } from '@fieldcast/runt
 import { runName, syncedFrame, syncRun } from '@fieldcast/sync';
 import { forecastFrameId, forecastId, type GridSource, loadWeatherSource, modelId, productId, ReloadingSource } from '@fieldcast/weather';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
-import { writeGfsStep } from '../../sync/test/runs.js';
+import { writeEcmwfStep, writeGfsStep } from '../../sync/test/runs.js';
 
 /*
  * The registry of synced runs in the database and its events
@@ -26,7 +26,8 @@ const RUN_A = Math.floor(Date.now() / (6 * HOUR)) * 6 * HOUR - 6 * HOUR;
 const RUN_B = RUN_A + 6 * HOUR;
 const SOURCE = 'gfs-0p25';
 const LAT = 45.6;
-const LON = 10.3;
+/** Inside the ECMWF test grid (sync/test/runs.ts), outside the GFS one. */
+const ECMWF_LON = -4;
 const JSON_V1 = 'application/vnd.fieldcast+json; version=1';
 const CLI = join(process.cwd(), 'packages/fleet/src/cli.ts');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -56,8 +57,8 @@ afterAll(async () => {
 const t = useTestFleet([modelService, eventsService], options);
 
 /** One in-process sync of a run (a restart of the one killed), publishing it when its steps are in. */
-const sync = (runMs: number, steps: string) =>
-  syncRun({
+const syncOptions = (runMs: number, steps: string) =>
+  ({
     source: SOURCE,
     baseUrl: server.baseUrl,
     syncDir: syncDir(),
@@ -67,7 +68,8 @@ const sync = (runMs: number, steps: string) =>
     keepRuns: 1,
     http: { retries: 0, backoffMs: 5, timeoutMs: 2000 },
     stepRetries: 0,
-  });
+  }) as const;
+const sync = (runMs: number, steps: string) => syncRun(syncOptions(runMs, steps));
 
 const stagedFiles = (runMs: number) => {
   const dir = join(syncDir(), SOURCE, 'staging', new Date(runMs).toISOString().slice(0, 13).replace(/[-T]/g, ''));
@@ -220,12 +222,12 @@ describe('the registry of synced runs and its events', () => {
 
 describe("the model area's series cache", () => {
   it("keys a synthetic run's series by the weather served, so a sync that changes it is not answered from before", async () => {
-    // The synthetic rapid-refresh run started with RUN_A, read over its first hours, which the
-    // source's analysis store holds once reloaded.
+    // The synthetic rapid-refresh run started with RUN_A, read over its first hours at a point of
+    // the ECMWF test grid, which only this test syncs.
     const rapid = forecastId({ name: 'synthetic-rapid' }, RUN_A);
     const series = async () => {
       const res = await request(t.fleet.app('model'))
-        .get(`/forecasts/${rapid}/variables/temperature/timeseries/${LAT}/${LON}?start=${iso(RUN_A)}&end=${iso(RUN_A + HOUR)}`)
+        .get(`/forecasts/${rapid}/variables/temperature/timeseries/${LAT}/${ECMWF_LON}?start=${iso(RUN_A)}&end=${iso(RUN_A + HOUR)}`)
         .set('Authorization', t.alice.auth)
         .set('Accept', JSON_V1);
       expect(res.status).toBe(200);
@@ -235,6 +237,8 @@ describe("the model area's series cache", () => {
     // What the fleet opened at start, when nothing was synced: the synthetic world.
     expect(reloading.generation).toBe(0);
     const before = await series();
+    for (const s of [0, 3]) writeEcmwfStep(archive, RUN_A, s);
+    expect(await syncRun({ ...syncOptions(RUN_A, '0-3'), source: 'ecmwf-ifs-0p25' })).toMatchObject({ state: 'published' });
     expect(await reloading.reload()).toBe(true);
     const after = await series();
     expect(after).not.toEqual(before);
