@@ -3,16 +3,21 @@
  * Each pass of a source runs under a PostgreSQL advisory lock named after the source, so any
  * number of replicas share the work and never sync one run twice at once; stores go to
  * FIELDCAST_DATA_DIR's `sync` directory, the volume every area's replicas read
- * (docs/decisions/0251-synced-stores-registry.md). It answers /healthz, /readyz (the database) and
- * /metrics (passes per source and outcome) for the probes.
+ * (docs/decisions/0251-synced-stores-registry.md). After each pass it registers what it stored in
+ * the model area's registry tables with their events in that area's outbox, as the model area's
+ * own background task does (docs/decisions/0310-synced-registry-in-the-database.md). It answers
+ * /healthz, /readyz (the database) and /metrics (passes per source and outcome) for the probes.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Database, openDatabase, withAdvisoryLock } from '@fieldcast/db';
+import { type Database, openDatabase, outboxWriter, withAdvisoryLock } from '@fieldcast/db';
 import { createLogger, type Logger } from '@fieldcast/kit';
-import { ConfigError, type FleetEnv } from '@fieldcast/runtime';
+import { modelService } from '@fieldcast/model';
+import { SyncedRegistry } from '@fieldcast/model/synced-registry';
+import { ConfigError, type FleetEnv, migrateService, syncDirFromEnv } from '@fieldcast/runtime';
 import { type SourceName, type SyncResult, SyncError, isSourceName, runName, syncRun } from '@fieldcast/sync';
 import { syncOptions } from './sync.js';
+import { type SyncOutcome, SyncPasses } from './sync-passes.js';
 
 export interface RunningSync {
   url: string;
@@ -23,15 +28,17 @@ export interface RunningSync {
   stop(): Promise<void>;
 }
 
-type Outcome = 'published' | 'pending' | 'up-to-date' | 'failed' | 'locked';
-
 export async function serveSync(env: FleetEnv, logger: Logger, options: { port?: number; database?: Database } = {}): Promise<RunningSync> {
   const sources = env.FIELDCAST_SYNC_SOURCES.filter(isSourceName);
   if (!env.DATABASE_URL && !options.database) throw new ConfigError('fieldcast serve sync needs DATABASE_URL (its lock lives there)');
   if (sources.length === 0) throw new ConfigError('fieldcast serve sync needs FIELDCAST_SYNC_SOURCES (gfs-0p25, ecmwf-ifs-0p25)');
   const db = options.database ?? (await openDatabase({ url: env.DATABASE_URL! }));
-  const counts = new Map<string, number>();
-  const count = (source: string, outcome: Outcome) => counts.set(`${source}\t${outcome}`, (counts.get(`${source}\t${outcome}`) ?? 0) + 1);
+  // The registry's tables are the model area's: migrated as that area migrates them (replicas in turn).
+  await migrateService(db, modelService);
+  const registry = new SyncedRegistry(db.knex, outboxWriter(db, modelService.area));
+  const syncDir = syncDirFromEnv(env);
+  const passes = new SyncPasses();
+  const count = (source: SourceName, outcome: SyncOutcome) => passes.count(source, outcome);
 
   const passOne = async (source: SourceName): Promise<SyncResult | Error | null> => {
     const held = await withAdvisoryLock(db, `fieldcast-sync:${source}`, async () => {
@@ -53,7 +60,15 @@ export async function serveSync(env: FleetEnv, logger: Logger, options: { port?:
       logger.info(`sync: ${source} ${runName(result.runMs)}: ${result.staged} of ${result.of} steps in`);
     return result;
   };
-  const pass = async () => Promise.all(sources.map(async (source) => ({ source, result: await passOne(source) })));
+  const pass = async () => {
+    const results = await Promise.all(sources.map(async (source) => ({ source, result: await passOne(source) })));
+    // Insert-if-absent: what another replica or the model area registered already is left alone.
+    // A failure leaves the steps on disk for the next pass, or the model area's task, to register.
+    await registry.register(syncDir, Date.now()).catch((error: unknown) => {
+      logger.error({ err: error }, 'sync: registering the synced steps failed; the next pass tries again');
+    });
+    return results;
+  };
 
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
@@ -78,12 +93,7 @@ export async function serveSync(env: FleetEnv, logger: Logger, options: { port?:
       return;
     }
     if (path === '/metrics') {
-      const lines = ['# HELP fieldcast_sync_passes_total Sync passes by source and outcome', '# TYPE fieldcast_sync_passes_total counter'];
-      for (const [key, n] of counts) {
-        const [source, outcome] = key.split('\t');
-        lines.push(`fieldcast_sync_passes_total{source="${source}",outcome="${outcome}"} ${n}`);
-      }
-      return void res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(`${lines.join('\n')}\n`);
+      return void res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(passes.text());
     }
     res.writeHead(404).end();
   });

@@ -29,6 +29,7 @@ import { type LatticeWriter, writeLatticeInBackground } from './lattice-writer.j
 import { ensureDemoAccount, type Credentials } from './demo-account.js';
 import { SERVICES } from './services.js';
 import { pollSource, syncOptions } from './sync.js';
+import { SyncPasses } from './sync-passes.js';
 
 export interface StartedFleet {
   fleet: RunningFleet;
@@ -58,11 +59,18 @@ async function loadWeather(env: FleetEnv, logger: Logger): Promise<OpenedWeather
   });
 }
 
-/** Pollers of the sources in FIELDCAST_SYNC_SOURCES (unset: none), stopped with the fleet. */
-function startSyncPollers(env: FleetEnv, logger: Logger): () => Promise<void> {
+/**
+ * Pollers of the sources in FIELDCAST_SYNC_SOURCES (unset: none), stopped with the fleet. A failed
+ * pass is logged as an error and counted in `passes`, which every area's /metrics reports.
+ */
+function startSyncPollers(env: FleetEnv, logger: Logger, passes: SyncPasses): () => Promise<void> {
   const abort = new AbortController();
+  const reports = {
+    passes,
+    failed: (line: string, error: unknown) => logger.error({ err: error }, `sync: ${line}`),
+  };
   const running = env.FIELDCAST_SYNC_SOURCES.filter(isSourceName).map((source) =>
-    pollSource(syncOptions(source, env), env.FIELDCAST_SYNC_POLL_MS, (line) => logger.info(`sync: ${line}`), abort.signal).catch(
+    pollSource(syncOptions(source, env), env.FIELDCAST_SYNC_POLL_MS, (line) => logger.info(`sync: ${line}`), abort.signal, reports).catch(
       (error: unknown) => logger.error({ err: error }, `sync: ${source} poller stopped`),
     ),
   );
@@ -104,6 +112,8 @@ export async function startFleet(
     const catalog = SERVICES.some((s) => s.needs.catalog) ? await openCatalog(env.FIELDCAST_CATALOG) : undefined;
     const db = embedded ? await dir.open() : await openDatabase({ url: env.DATABASE_URL! });
     const transport = openTransport(env);
+    // The sync pollers run in this process: their passes are figures of every area's /metrics.
+    const syncPasses = new SyncPasses();
     await migrateIdentity(db);
     let demo: Credentials | null = null;
     if (embedded) {
@@ -128,6 +138,7 @@ export async function startFleet(
         background: env.FIELDCAST_BACKGROUND,
         host: listenHost('embedded', env.HOST),
         shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+        metrics: [syncPasses.metric()],
       },
     );
     // The archive's schema is migrated now: the demo account's archive user can be registered.
@@ -150,7 +161,7 @@ export async function startFleet(
       throw err;
     }
     const lattice = weather && options.latticeCommand ? writeLatticeInBackground(options.latticeCommand, print) : null;
-    const stopSync = startSyncPollers(env, logger);
+    const stopSync = startSyncPollers(env, logger, syncPasses);
     fleet.stop = async () => {
       await stopSync();
       await lattice?.stop();

@@ -20,6 +20,7 @@ import {
   SOURCES,
 } from '@fieldcast/sync';
 import { UsageError } from './services.js';
+import type { SyncPasses } from './sync-passes.js';
 
 type Print = (line: string) => void;
 
@@ -94,19 +95,36 @@ export async function syncCommand(args: string[], env: SyncEnv, print: Print, si
   await pollSource(options, env.FIELDCAST_SYNC_POLL_MS, print, signal);
 }
 
+/** What a poller reports besides its progress lines. */
+export interface PollReports {
+  /** a failed pass (default: printed as a progress line) */
+  failed?: (line: string, error: SyncError) => void;
+  /** how each pass ended, for /metrics */
+  passes?: SyncPasses;
+}
+
 /**
  * Syncs a source's newest run as its steps appear, every `everyMs`, until `signal` aborts: a
- * failed pass is printed and the next runs on schedule (the staged steps stay).
+ * failed pass is reported (`reports.failed`, counted in `reports.passes`) and the next runs on
+ * schedule (the staged steps stay).
  */
-export async function pollSource(options: SyncOptions, everyMs: number, print: Print, signal?: AbortSignal): Promise<void> {
+export async function pollSource(
+  options: SyncOptions,
+  everyMs: number,
+  print: Print,
+  signal?: AbortSignal,
+  reports: PollReports = {},
+): Promise<void> {
   while (!signal?.aborted) {
     try {
       const result = await syncRun({ ...options, partial: true, stepRetries: 0 });
+      reports.passes?.count(options.source, result.state);
       if (result.state === 'pending')
         print(`${options.source} ${runName(result.runMs)}: ${result.staged} of ${result.of} steps in, waiting for the rest`);
     } catch (err) {
       if (!(err instanceof SyncError)) throw err;
-      print(`${options.source}: sync failed: ${err.message}`);
+      reports.passes?.count(options.source, 'failed');
+      (reports.failed ?? print)(`${options.source}: sync failed: ${err.message}`, err);
     }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, everyMs);

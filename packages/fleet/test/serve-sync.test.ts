@@ -11,7 +11,8 @@ import { type RunningSync, serveSync } from '../src/serve-sync.js';
 
 /*
  * `fieldcast serve sync` (docs/decisions/0252-sync-as-a-process.md): a pass stages the steps of
- * the newest run published so far and waits for the rest, counted in /metrics; probes answer.
+ * the newest run published so far and waits for the rest, counted in /metrics, and registers the
+ * steps it staged in the database; probes answer.
  * That two replicas on one PostgreSQL never pass a source at once is tests/integration/sync-lock.int.test.ts.
  */
 const HOUR = 3_600_000;
@@ -50,6 +51,19 @@ describe('fieldcast serve sync', () => {
     expect(pass).toMatchObject({ source: 'gfs-0p25', result: { state: 'pending', runMs: RUN, staged: 3, of: 209 } });
     const metrics = await (await fetch(`${sync.url}/metrics`)).text();
     expect(metrics).toContain('fieldcast_sync_passes_total{source="gfs-0p25",outcome="pending"} 1');
+  });
+
+  it("registers what it staged in the model area's registry, with the events in that area's outbox (docs/decisions/0310-synced-registry-in-the-database.md)", async () => {
+    const steps = (await db.knex.withSchema('model').table('synced_steps').orderBy('step').select('step')) as Array<{ step: number }>;
+    expect(steps.map((r) => r.step)).toEqual([0, 1, 2]);
+    const topics = (await db.knex.withSchema('model').table('outbox').orderBy('seq').select('topic')) as Array<{ topic: string }>;
+    expect(topics.map((r) => r.topic).sort()).toEqual([
+      ...Array<string>(2).fill('fieldcast.model.forecasts'),
+      ...Array<string>(3).fill('fieldcast.model.frames'),
+    ]);
+    // Another pass finds nothing new: nothing is registered twice.
+    await sync.pass();
+    expect(await db.knex.withSchema('model').table('outbox').count({ n: '*' })).toEqual([{ n: 5 }]);
   });
 
   it('answers its probes', async () => {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { reservePortBase } from '@fieldcast/runtime/testing';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
+import { syncJobId } from '@fieldcast/model/synced-registry';
+import { forecastId } from '@fieldcast/weather';
 import { analytic, writeEcmwfStep, writeGfsStep } from '../../sync/test/runs.js';
 import { startFleet, type StartedFleet } from '../src/start.js';
 import { syncCommand } from '../src/sync.js';
@@ -27,6 +29,9 @@ const PORT_BASE = reservePortBase();
 let archive: string;
 let dataDir: string;
 let server: ArchiveServer;
+/** An archive with nothing published: the poller of a source pointed at it fails every pass. */
+let empty: ArchiveServer;
+let emptyDir: string;
 let started: StartedFleet;
 let auth: string;
 const url = (area: string) => started.fleet.services.find((s) => s.area === area)!.url;
@@ -42,14 +47,17 @@ beforeAll(async () => {
   // An ECMWF run whose first steps only are published, for the fleet's own poller.
   for (const s of [0, 3]) writeEcmwfStep(archive, ECMWF_RUN, s);
   server = await serveArchive(archive);
+  emptyDir = mkdtempSync(join(tmpdir(), 'fieldcast-empty-archive-'));
+  empty = await serveArchive(emptyDir);
   const env = parseEnv(FleetEnv, {
     FIELDCAST_DATA_DIR: dataDir,
     PORT_BASE: String(PORT_BASE),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     FIELDCAST_SYNC_RELOAD_MS: '200',
-    FIELDCAST_SYNC_SOURCES: 'ecmwf-ifs-0p25',
+    FIELDCAST_SYNC_SOURCES: 'ecmwf-ifs-0p25,gfs-0p25',
     FIELDCAST_SOURCE_ECMWF_IFS_0P25_URL: server.baseUrl,
+    FIELDCAST_SOURCE_GFS_0P25_URL: empty.baseUrl,
   });
   started = await startFleet(env, { print: () => undefined });
   auth = `Basic ${Buffer.from(`${started.demo!.applicationId}:${started.demo!.applicationKey}`).toString('base64')}`;
@@ -57,17 +65,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await started?.fleet.stop();
   await server?.close();
+  await empty?.close();
   rmSync(archive, { recursive: true, force: true });
+  rmSync(emptyDir, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Bolton (1980) eq. 10, as the science package computes relative humidity. */
 const es = (t: number) => 6.112 * Math.exp((17.67 * t) / (t + 243.5));
 
-const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> => {
+const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, tries = 100): Promise<T> => {
   for (let k = 0; ; k++) {
     const value = await read();
-    if (done(value) || k > 100) return value;
+    if (done(value) || k > tries) return value;
     await new Promise((r) => setTimeout(r, 100));
   }
 };
@@ -86,6 +96,23 @@ describe('fieldcast start with FIELDCAST_SYNC_SOURCES', () => {
         .sort(),
     ).toEqual(['step-000.f32', 'step-003.f32']);
     expect(server.log.some((r) => r.path.includes('/gfs.'))).toBe(false);
+  }, 30_000);
+
+  it("counts each poller's passes by outcome in every area's /metrics, failures included", async () => {
+    const passes = async () =>
+      (await (await fetch(`${url('model')}/metrics`)).text()).split('\n').filter((l) => l.startsWith('fieldcast_sync_passes_total{'));
+    const line = (lines: string[], source: string, outcome: string) =>
+      lines.find((l) => l.includes(`source="${source}"`) && l.includes(`outcome="${outcome}"`));
+    const lines = await until(
+      passes,
+      (l) => line(l, 'gfs-0p25', 'failed') !== undefined && line(l, 'ecmwf-ifs-0p25', 'pending') !== undefined,
+    );
+    // gfs-0p25's archive publishes nothing: its pass failed; ecmwf-ifs-0p25's waits for the rest of its run.
+    expect(line(lines, 'gfs-0p25', 'failed')).toMatch(/ 1$/);
+    expect(line(lines, 'ecmwf-ifs-0p25', 'pending')).toMatch(/ 1$/);
+    expect(line(lines, 'ecmwf-ifs-0p25', 'failed')).toBeUndefined();
+    expect((await fetch(`${url('agriculture')}/metrics`)).status).toBe(200);
+    expect(await (await fetch(`${url('agriculture')}/metrics`)).text()).toContain('fieldcast_sync_passes_total{');
   }, 30_000);
 });
 
@@ -136,6 +163,27 @@ describe('a run synced while the fleet runs', () => {
     const etSeries = et.body.series as Array<{ value: number; products: string[] }>;
     expect(etSeries).toHaveLength(4);
     for (const entry of etSeries) expect(entry.products).toEqual(['gfs-0p25']);
+
+    // The fleet registers what the sync process stored (docs/decisions/0310-synced-registry-in-the-database.md):
+    // a frame event per step from the sync job, and the run's life-cycle events, in the feeds.
+    const job = syncJobId('gfs-0p25');
+    const frames = await until(
+      () => get('events', `/resources/${job}/events?limit=100`),
+      (r) => Array.isArray(r.body) && r.body.length === 31,
+      // the model area's registration runs every 10 s
+      300,
+    );
+    expect(frames.body).toHaveLength(31);
+    const life = await until(
+      () => get('events', `/resources/${forecastId({ name: 'gfs-0p25' }, RUN)}/events`),
+      (r) => Array.isArray(r.body) && r.body.length === 3,
+      300,
+    );
+    expect((life.body as unknown as Array<{ message: string }>).map((e) => e.message)).toEqual([
+      'Forecast {} of model {} is complete',
+      'Forecast {} of model {} is producing its valid times',
+      'Forecast {} of model {} is initializing',
+    ]);
   }, 60_000);
 });
 

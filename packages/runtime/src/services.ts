@@ -4,7 +4,16 @@ import { availableParallelism } from 'node:os';
 import type { Express } from 'express';
 import type { IncomingMessage, Transport } from '@fieldcast/bus';
 import { migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
-import { answerClientError, createServiceApp, type HttpDeps, type Limits, type Logger, startedApi, type StartedApi } from '@fieldcast/kit';
+import {
+  answerClientError,
+  createServiceApp,
+  type HttpDeps,
+  type Limits,
+  type Logger,
+  type MetricSource,
+  startedApi,
+  type StartedApi,
+} from '@fieldcast/kit';
 import type { Catalog, GridSource } from '@fieldcast/weather';
 import { BackgroundTasks } from './background.js';
 import { untilDone } from './broker-retry.js';
@@ -48,6 +57,8 @@ export interface SharedDeps {
   serving?: () => boolean;
   /** where services' webhook requests may go (FIELDCAST_WEBHOOK_ALLOW_PRIVATE); public addresses and no private ones by default */
   webhooks?: WebhookPolicy;
+  /** figures of the process rather than of one service (the embedded fleet's sync pollers), in every service's /metrics */
+  metrics?: readonly MetricSource[];
 }
 
 /**
@@ -110,7 +121,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     // never a reason to take a replica out of service (docs/architecture.md §5).
     ready: async () => ({ database: await db.ping(), ...(shared.serving?.() === false ? { serving: false } : {}) }),
     ...(transport ? { reports: async () => ({ transport: await transport.ready() }) } : {}),
-    metrics: pipelineMetrics(outbox, transport, () => consumed),
+    metrics: [...pipelineMetrics(outbox, transport, () => consumed), ...(shared.metrics ?? [])],
   };
   const deps: AnyDeps = {
     ...http,

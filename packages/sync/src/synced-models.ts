@@ -8,9 +8,11 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import {
   DEFAULT_MODELS,
+  forecastFrameId,
   type ModelDef,
   type ModelVariable,
   modelId,
+  productId,
   readSourceRegistry,
   type RunStatus,
   type VariableId,
@@ -38,6 +40,7 @@ export interface SyncedRun {
 }
 
 export interface SyncedModel {
+  source: SourceName;
   model: ModelDef;
   /** newest first */
   runs: SyncedRun[];
@@ -139,10 +142,25 @@ export async function readSyncedModels(syncDir: string): Promise<SyncedModel[]> 
     ];
     const known = new Set(runs.map((r) => r.initMs));
     runs.push(...(await stagingRuns(sourceDir, known, keepDays)));
-    out.push({ model: syncedModelDef(name), runs: runs.sort((a, b) => b.initMs - a.initMs) });
+    out.push({ source: name, model: syncedModelDef(name), runs: runs.sort((a, b) => b.initMs - a.initMs) });
   }
   return out;
 }
 
 /** A synced run's valid times: its init time plus each stored step. */
 export const syncedValidTimes = (r: SyncedRun): number[] => r.steps.map((h) => r.initMs + h * HOUR_MS);
+
+/**
+ * A synced step as a frame of the platform's product of its source: one product per source, named
+ * after it, and the frame id the UUID v5 of its natural key (product, run, valid time) as for every
+ * forecast frame (docs/decisions/0310-synced-registry-in-the-database.md), so the events of the
+ * sync and the platform's frames name the same frame in every process.
+ */
+export function syncedFrame(
+  source: SourceName,
+  initMs: number,
+  step: number,
+): { product: string; productId: string; id: string; validMs: number } {
+  const validMs = initMs + step * HOUR_MS;
+  return { product: source, productId: productId(source), id: forecastFrameId({ name: source }, initMs, validMs), validMs };
+}

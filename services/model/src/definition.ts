@@ -2,10 +2,12 @@ import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
 import { servedWeatherOf } from '@fieldcast/weather';
 import { forecastEventClockMigration } from '../migrations/001_forecast_event_clock.js';
+import { syncedRegistryMigration } from '../migrations/002_synced_registry.js';
 import { RunIndex } from './domain/run-index.js';
 import { forecastRoutes } from './routes/forecasts.js';
 import { RunListCache } from './run-list-cache.js';
 import { seriesCache } from './series-cache.js';
+import { FRAMES_TOPIC, SyncedRegistry } from './synced-registry.js';
 import { SyncedRuns } from './synced-runs.js';
 import { modelRoutes } from './routes/models.js';
 import { AREA, FORECASTS_TOPIC, ForecastEventWriter } from './store.js';
@@ -16,13 +18,24 @@ export const FORECAST_EVENTS_EVERY_MS = 10_000;
 /** The name of the forecast events' background task (tests run it with `runBackground`). */
 export const FORECAST_EVENTS_TASK = 'forecast-events';
 
+/** How often the synced stores' files are registered in the database (docs/decisions/0310-synced-registry-in-the-database.md). */
+export const SYNCED_REGISTRY_EVERY_MS = 10_000;
+
+/** The name of that background task. */
+export const SYNCED_REGISTRY_TASK = 'synced-registry';
+
 /** The model service: what `fieldcast serve model` and the embedded fleet run. */
 export const modelService = defineService({
   area: AREA,
   port: 5,
   title: 'Model',
   description: 'Models, forecast runs and their variables, point time series with statistics (spec 2.8, 4.7).',
-  needs: { database: { migrations: [forecastEventClockMigration] }, outbox: { topics: [FORECASTS_TOPIC] }, weather: true, catalog: true },
+  needs: {
+    database: { migrations: [forecastEventClockMigration, syncedRegistryMigration] },
+    outbox: { topics: [FORECASTS_TOPIC, FRAMES_TOPIC] },
+    weather: true,
+    catalog: true,
+  },
   api(deps) {
     const { catalog } = deps;
     const served = servedWeatherOf(deps.weather);
@@ -41,16 +54,28 @@ export const modelService = defineService({
   background(deps) {
     // A failed pass writes nothing (one transaction); the next tries again from the same point.
     // FIELDCAST_SYNTHETIC=off: the synthetic models are not served, so their runs make no events.
-    const synthetic = servedWeatherOf(deps.weather).synthetic;
+    const { synthetic, syncDir } = servedWeatherOf(deps.weather);
     const writer = new ForecastEventWriter(deps.db.knex, deps.outbox, () => (synthetic ? deps.catalog.models() : []));
-    return [
+    const tasks = [
       {
         name: FORECAST_EVENTS_TASK,
         everyMs: FORECAST_EVENTS_EVERY_MS,
-        run: async (nowMs) => {
+        run: async (nowMs: number) => {
           await writer.writeThrough(nowMs);
         },
       },
     ];
+    // The serving fleet registers what any sync stored, embedded (one writer: this process) or distributed.
+    if (syncDir) {
+      const registry = new SyncedRegistry(deps.db.knex, deps.outbox);
+      tasks.push({
+        name: SYNCED_REGISTRY_TASK,
+        everyMs: SYNCED_REGISTRY_EVERY_MS,
+        run: async (nowMs: number) => {
+          await registry.register(syncDir, nowMs);
+        },
+      });
+    }
+    return tasks;
   },
 });

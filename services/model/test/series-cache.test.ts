@@ -1,11 +1,13 @@
 import { seriesKey } from '../src/series-cache.js';
 
 describe('the series cache key (docs/decisions/0143-model-series-cache.md)', () => {
-  it('keys on run, variable, point and the valid times selected', () => {
-    expect(seriesKey('r', 'temperature', 42, -93, [1000, 2000])).not.toBe(seriesKey('r', 'temperature', 42, -93, [1000]));
-    expect(seriesKey('r', 'temperature', 42, -93, [1000])).not.toBe(seriesKey('r', 'temperature', 42, -93, [2000]));
-    expect(seriesKey('r', 'temperature', 42, -93, [])).not.toBe(seriesKey('r', 'dewPoint', 42, -93, []));
-    expect(seriesKey('r', 'temperature', 42, -93, [])).not.toBe(seriesKey('r', 'temperature', 42, -93.1, []));
-    expect(seriesKey('r2', 'temperature', 42, -93, [])).not.toBe(seriesKey('r', 'temperature', 42, -93, []));
+  it('keys on the weather served, run, variable, point and the valid times selected', () => {
+    expect(seriesKey(0, 'r', 'temperature', 42, -93, [1000, 2000])).not.toBe(seriesKey(0, 'r', 'temperature', 42, -93, [1000]));
+    expect(seriesKey(0, 'r', 'temperature', 42, -93, [1000])).not.toBe(seriesKey(0, 'r', 'temperature', 42, -93, [2000]));
+    expect(seriesKey(0, 'r', 'temperature', 42, -93, [])).not.toBe(seriesKey(0, 'r', 'dewPoint', 42, -93, []));
+    expect(seriesKey(0, 'r', 'temperature', 42, -93, [])).not.toBe(seriesKey(0, 'r', 'temperature', 42, -93.1, []));
+    expect(seriesKey(0, 'r2', 'temperature', 42, -93, [])).not.toBe(seriesKey(0, 'r', 'temperature', 42, -93, []));
+    // A sync that changes the stores served changes the weather a synthetic run reads.
+    expect(seriesKey(1, 'r', 'temperature', 42, -93, [1000])).not.toBe(seriesKey(0, 'r', 'temperature', 42, -93, [1000]));
   });
 });

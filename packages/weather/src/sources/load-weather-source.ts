@@ -82,6 +82,15 @@ export function servedWeatherOf(source: GridSource): ServedWeather {
   return SERVED.get(source) ?? { syncDir: undefined, synthetic: true };
 }
 
+/**
+ * Which weather `source` serves now, as a number that changes whenever what it answers may
+ * change (the synced stores reloaded, docs/decisions/0251-synced-stores-registry.md): a cache of
+ * answers computed from the weather keys its entries by it. A source that never changes is 0.
+ */
+export function weatherGeneration(source: GridSource): number {
+  return source instanceof ReloadingSource ? source.generation : 0;
+}
+
 async function loadServed(options: LoadWeatherSourceOptions, synthetic: SyntheticSource | NoSyntheticSource): Promise<GridSource> {
   if (!options.syncDir) return openComposite(await configuredStores(options), synthetic, new Map(), options);
   const syncDir = options.syncDir;

@@ -39,6 +39,7 @@ export class ReloadingSource implements RoutingSource {
   private timer: NodeJS.Timeout | undefined;
   private reloading: Promise<boolean> | undefined;
   private readonly closing = new Map<NodeJS.Timeout, Array<{ close(): Promise<void> }>>();
+  private swaps = 0;
 
   private constructor(
     private current: GridSource,
@@ -54,6 +55,11 @@ export class ReloadingSource implements RoutingSource {
   /** The source served now. */
   get source(): GridSource {
     return this.current;
+  }
+
+  /** How many times another source was swapped in: what a process keeps of earlier answers is keyed by it. */
+  get generation(): number {
+    return this.swaps;
   }
 
   get id(): string {
@@ -82,6 +88,7 @@ export class ReloadingSource implements RoutingSource {
       const previous = this.current;
       this.current = next;
       this.stamped = stamp;
+      this.swaps += 1;
       const dropped = this.options.dropped(previous, next);
       if (dropped.length) {
         const t = setTimeout(() => {

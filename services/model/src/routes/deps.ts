@@ -1,5 +1,5 @@
 import { NotFoundError } from '@fieldcast/kit';
-import type { Catalog, GridSource, ModelDef, ModelVariable } from '@fieldcast/weather';
+import { type Catalog, type GridSource, type ModelDef, type ModelVariable, weatherGeneration } from '@fieldcast/weather';
 import type { RunIndex, RunVariable } from '../domain/run-index.js';
 import { type Run, runStatus } from '../domain/runs.js';
 import { TruthReader, variableTimeSeries } from '../domain/time-series.js';
@@ -91,7 +91,7 @@ export function seriesJson(
   validMs: readonly number[],
   truth: TruthReader,
 ): Promise<string> {
-  const key = seriesKey(run.id, variable.name, point.latitude, point.longitude, validMs);
+  const key = seriesKey(weatherGeneration(deps.weather), run.id, variable.name, point.latitude, point.longitude, validMs);
   return deps.series.get(key, async () =>
     JSON.stringify(await variableTimeSeries(run, variable, point.latitude, point.longitude, validMs, truth)),
   );
