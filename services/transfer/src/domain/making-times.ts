@@ -4,7 +4,7 @@
  * variables), never from a constant. A file's cost per value depends mostly on its product (daily
  * extremes cost more per value than hourly temperature, whose hours share their day's anchors),
  * so a product's own makings are used first, then any product's; a making under way counts from
- * its first rows written. Nothing measured yet: no estimate.
+ * its rows written since its first. Nothing measured yet: no estimate.
  */
 
 /** Makings a product's rate is taken from: the latest, so a machine's load changing shows soon. */
@@ -16,12 +16,17 @@ interface Measure {
   ms: number;
 }
 
-/** A making under way: when it started, the values it will write, the share of its rows written so far. */
+/**
+ * A making under way: when it started, the values it will write, the share of its rows written so
+ * far, and when its first row was written with the share then.
+ */
 interface Under {
   product: string;
   values: number;
   startMs: number;
   done: number;
+  firstMs: number;
+  firstDone: number;
 }
 
 /** Milliseconds per value over measures, or undefined when they hold none. */
@@ -45,13 +50,18 @@ export class MakingTimes {
 
   /** A making of `values` values of the product starts, under the file's key. */
   started(key: string, product: string, values: number): void {
-    this.under.set(key, { product, values, startMs: this.clock(), done: 0 });
+    this.under.set(key, { product, values, startMs: this.clock(), done: 0, firstMs: 0, firstDone: 0 });
   }
 
   /** The share of the file's rows written so far, 0 to 1. */
   progress(key: string, done: number): void {
     const m = this.under.get(key);
-    if (m) m.done = Math.min(1, Math.max(0, done));
+    if (!m) return;
+    m.done = Math.min(1, Math.max(0, done));
+    if (m.firstDone === 0) {
+      m.firstMs = this.clock();
+      m.firstDone = m.done;
+    }
   }
 
   /** The making ends: measured when it made the file, forgotten when it failed. */
@@ -75,10 +85,9 @@ export class MakingTimes {
   estimateMs(key: string, product: string, values: number): number | undefined {
     const now = this.clock();
     const m = this.under.get(key);
-    if (m && m.done > 0) {
-      const elapsed = now - m.startMs;
-      return (elapsed * (1 - m.done)) / m.done;
-    }
+    // Rows are timed from the first written: before it, a thread loads the weather and reads a first
+    // band with its caches cold, which says little about the rows after it.
+    if (m && m.done > m.firstDone) return ((now - m.firstMs) * (1 - m.done)) / (m.done - m.firstDone);
     const perValue = rate(this.byProduct.get(product) ?? []) ?? rate(this.all) ?? this.rateUnderWay(now);
     if (perValue === undefined) return undefined;
     const whole = perValue * values;
@@ -87,6 +96,10 @@ export class MakingTimes {
 
   /** Milliseconds per value of the makings under way, from the rows they have written. */
   private rateUnderWay(now: number): number | undefined {
-    return rate([...this.under.values()].filter((m) => m.done > 0).map((m) => ({ values: m.values * m.done, ms: now - m.startMs })));
+    return rate(
+      [...this.under.values()]
+        .filter((m) => m.done > m.firstDone)
+        .map((m) => ({ values: m.values * (m.done - m.firstDone), ms: now - m.firstMs })),
+    );
   }
 }
