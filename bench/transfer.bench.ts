@@ -11,7 +11,8 @@
  *      same cached file (target >= 0.50 of its bytes per second);
  *   3. the dataset list of a day against /healthz (target >= 0.50 of its requests per second);
  *   4. the global hourly temperature NetCDF-4 file (about 86 MB, DEFLATE), first request, against
- *      deflate of its 24 x 720 x 1440 float32 values (target <= 200), then the peak resident memory
+ *      deflate of its 24 x 720 x 1440 float32 values (target <= 200; a 503 on the way is reported
+ *      with the list's readyInSeconds before and during the making), then the peak resident memory
  *      of this process while 20 clients download it at once (reported: bounded, not
  *      proportional to 20 x the file).
  * BENCH_SECONDS sets each autocannon window (default 5); BENCH_DATE the date (default 2024-06-01).
@@ -96,17 +97,26 @@ async function main(): Promise<void> {
     });
     return times.sort((a, b) => a - b)[1]!;
   };
-  const verdict = (first: { seconds: number; refused: number }, floor: number) => {
+  // Issue 31: the daily file within 200 x its floor and without a 503; the hourly file within 200 x its floor, a 503 allowed
+  // where it takes longer than a download waits, if the list said how long it would take.
+  const verdict = (first: { seconds: number; refused: number }, floor: number, no503: boolean) => {
     const ratio = first.seconds / floor;
-    const pass = ratio <= 200 && first.refused === 0;
-    return `deflate floor ${(floor * 1000).toFixed(0)} ms; ratio ${ratio.toFixed(0)} (target <= 200, no 503: ${first.refused} seen): ${pass ? 'PASS' : '**FAIL**'}`;
+    const pass = ratio <= 200 && (!no503 || first.refused === 0);
+    return `deflate floor ${(floor * 1000).toFixed(0)} ms; ratio ${ratio.toFixed(0)} (target <= 200${no503 ? ', no 503' : ''}; ${first.refused} 503 seen): ${pass ? 'PASS' : '**FAIL**'}`;
+  };
+  // The list's estimate of a file not made yet (docs/decisions/0320-dataset-list-says-how-long-a-file-takes.md).
+  const readyIn = async (product: string) => {
+    const res = await fetch(list(product), { headers: { Authorization: account.auth } });
+    const n = ((await res.json()) as { readyInSeconds?: number }[])[0]!.readyInSeconds;
+    return n === undefined ? 'none' : `${n} s`;
   };
   try {
     // 1. First request of a global 0.25 degree daily file.
     const daily = await linkOf('air-temperature-daily-max-geotiff');
+    const dailyEstimate = await readyIn('air-temperature-daily-max-geotiff');
     const first = await firstRequest(daily);
     console.log(
-      `global 0.25° daily max temperature GeoTIFF (1440 x 720), first request: ${first.seconds.toFixed(1)} s, ${mb(first.size)} MB, ${(first.size / 1e6 / first.seconds).toFixed(3)} MB/s; ${verdict(first, deflateFloor(1440 * 720))}`,
+      `global 0.25° daily max temperature GeoTIFF (1440 x 720), first request: ${first.seconds.toFixed(1)} s, ${mb(first.size)} MB, ${(first.size / 1e6 / first.seconds).toFixed(3)} MB/s; ${verdict(first, deflateFloor(1440 * 720), true)}; the list's readyInSeconds before: ${dailyEstimate}`,
     );
 
     // 2. The same file cached, against streaming it with fs.createReadStream through the same server.
@@ -137,9 +147,14 @@ async function main(): Promise<void> {
 
     // 4. Peak memory while 20 clients download a 100 MB file at once.
     const hourly = await linkOf('air-temperature-hourly-netcdf');
+    // The list's estimate before the making (from the daily file's, per value) and 20 s into it (from its rows written).
+    const hourlyBefore = await readyIn('air-temperature-hourly-netcdf');
+    let hourlyDuring = 'none';
+    const during = setTimeout(() => void readyIn('air-temperature-hourly-netcdf').then((e) => (hourlyDuring = e)), 20_000);
     const made = await firstRequest(hourly);
+    clearTimeout(during);
     console.log(
-      `global 0.25° hourly temperature NetCDF (24 x 720 x 1440), first request: ${made.seconds.toFixed(1)} s, ${mb(made.size)} MB; ${verdict(made, deflateFloor(24 * 720 * 1440))}`,
+      `global 0.25° hourly temperature NetCDF (24 x 720 x 1440), first request: ${made.seconds.toFixed(1)} s, ${mb(made.size)} MB; ${verdict(made, deflateFloor(24 * 720 * 1440), false)}; the list's readyInSeconds before: ${hourlyBefore}, 20 s into the making: ${hourlyDuring}`,
     );
     const before = process.memoryUsage().rss;
     let peak = before;

@@ -40,6 +40,14 @@ export const TransferDataset = z
     height: z.number().int(),
     size: z.number().int().optional().describe('bytes, once the file has been made'),
     checksum: z.string().optional().describe('sha256:<hex> of the file, once it has been made; also its ETag'),
+    readyInSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        'beyond the spec, for a file not made yet: about how many seconds until it is, from the time this service measured making files (absent once made, or before anything has been measured)',
+      ),
     mediaType: z.string(),
     downloadUrl: z.url().describe('works without credentials until downloadUrlExpires; the same path also takes HTTP Basic'),
     downloadUrlExpires: Timestamp,

@@ -141,10 +141,33 @@ describe('FrameIndex', () => {
     const shared = frameIndexOf(small);
     expect(frameIndexOf(small)).toBe(shared);
     expect(frameIndexOf([...small])).not.toBe(shared);
-    shared.warm(NOW);
+    const warming = shared.warm(NOW);
     // warm grows it in the background: a lookup through the other handle finds what that built
     expect((await frameIndexOf(small).find(frameId(small[1]!, Date.UTC(2025, 5, 2)), NOW))?.product.name).toBe(radar.name);
+    await warming;
     expect(shared.count).toBe(await countAfterFind(new FrameIndex(small)));
+  });
+
+  it('builds newest frames first: a recent frame is found after a few chunks, not after the whole index (0321)', async () => {
+    const long: ProductDef[] = [
+      { ...air, startTime: '2016-01-01T00:00:00Z' },
+      { ...radar, startTime: '2020-01-01T00:00:00Z' },
+    ];
+    const total = await countAfterFind(new FrameIndex(long));
+    const index = new FrameIndex(long);
+    const recent = Date.UTC(2025, 5, 14, 3);
+    expect((await index.find(frameId(long[1]!, recent), NOW))?.validMs).toBe(recent);
+    const whenFound = index.count;
+    // the two products' last weeks are a few chunks of 4,096 frames; the index holds about 130,000
+    expect(whenFound).toBeLessThan(total / 10);
+    // an older frame of the other product is found as its chunk comes in, the same frame as computed
+    const older = Date.UTC(2023, 0, 1);
+    const f = await index.find(frameId(long[0]!, older), NOW);
+    expect(f?.validMs).toBe(older);
+    expect(index.count).toBeLessThan(total);
+    expect(index.analysis(long[0]!, older)).toBe(frameId(long[0]!, older));
+    // an id that is no frame waits for the whole index, and finds nothing
+    expect(await countAfterFind(index)).toBe(total);
   });
 
   it('answers concurrent lookups while it grows', async () => {

@@ -1,6 +1,6 @@
 import { openStores, prepareSyntheticClimate } from '@fieldcast/weather';
 import { type DegreeDayTask, runTask } from './degree-day-compute.js';
-import { serveTasks } from '@fieldcast/runtime/workers';
+import { serveTasks } from '@fieldcast/runtime/compute-thread';
 
 /**
  * A compute thread (docs/decisions/0051-heavy-work-in-worker-threads.md): opens the same weather

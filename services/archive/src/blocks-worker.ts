@@ -1,5 +1,5 @@
-import { serveTasks } from '@fieldcast/runtime/workers';
-import { prepareSyntheticClimate } from '@fieldcast/weather';
+import { serveTasks } from '@fieldcast/runtime/compute-thread';
+import { prepareSyntheticClimate } from '@fieldcast/weather/synthetic';
 import { computeBlock, type BlockKey } from './domain/event-blocks.js';
 
 /**

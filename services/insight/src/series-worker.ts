@@ -1,6 +1,6 @@
 import { openStores, prepareSyntheticClimate } from '@fieldcast/weather';
 import { runSeriesTask, type SeriesTask } from './series-compute.js';
-import { serveTasks } from '@fieldcast/runtime/workers';
+import { serveTasks } from '@fieldcast/runtime/compute-thread';
 
 /**
  * A compute thread of the insight area (docs/decisions/0051-heavy-work-in-worker-threads.md, as

@@ -1,4 +1,4 @@
-import { serveTasks } from '@fieldcast/runtime/workers';
+import { serveTasks } from '@fieldcast/runtime/compute-thread';
 import { openStores, prepareSyntheticClimate } from '@fieldcast/weather';
 import { sampleLayer } from './domain/layers.js';
 import type { SampleTask } from './sample-compute.js';

@@ -23,11 +23,12 @@ export interface DatasetTask {
   path: string;
 }
 
-export type DatasetReply = { ok: true; size: number } | { ok: false; message: string };
+/** What the thread posts: the share of rows written as it goes, then the file's size or why it failed. */
+export type DatasetReply = { progress: number } | { ok: true; size: number } | { ok: false; message: string };
 
 export interface DatasetMaker {
-  /** writes the dataset's file at `path`; returns its size */
-  make(dataset: Dataset, path: string): Promise<number>;
+  /** writes the dataset's file at `path`, telling `progress` the share of rows written; returns its size */
+  make(dataset: Dataset, path: string, progress?: (done: number) => void): Promise<number>;
   /** ends the threads making files now; their files fail */
   close(): Promise<void>;
 }
@@ -37,14 +38,18 @@ export function datasetMaker(source: GridSource, options: { threads: boolean }):
   const stores = options.threads ? storesOf(source) : undefined;
   const running = new Set<Worker>();
   return {
-    make(dataset, path) {
-      if (!stores) return produceDatasetFile(dataset, source, path);
+    make(dataset, path, progress = () => undefined) {
+      if (!stores) return produceDatasetFile(dataset, source, path, progress);
       const entry = workerModule(import.meta.url, DATASET_WORKER);
       // workerData is an object: web-worker (loaded with the weather package) reads its settings from it.
       const worker = new Worker(entry.filename, { workerData: {}, ...entry.options });
       running.add(worker);
       return new Promise<number>((resolve, reject) => {
-        worker.once('message', (reply: DatasetReply) => (reply.ok ? resolve(reply.size) : reject(new Error(reply.message))));
+        worker.on('message', (reply: DatasetReply) => {
+          if ('progress' in reply) progress(reply.progress);
+          else if (reply.ok) resolve(reply.size);
+          else reject(new Error(reply.message));
+        });
         worker.once('error', reject);
         worker.once('exit', (code) => reject(new Error(`the worker making ${dataset.name} exited with code ${code}`)));
         const task: DatasetTask = { stores, product: dataset.product.def, dataset: dataset.name, path };

@@ -19,7 +19,9 @@ async function make(task: DatasetTask): Promise<number> {
   const source = await loadWeatherSource({ storeUrls: task.stores });
   const product = resolveProduct(task.product, source);
   if (typeof product === 'string') throw new Error(`${task.product.name}: ${product}`);
-  return produceDatasetFile(findDataset(product, task.dataset, source), source, task.path);
+  return produceDatasetFile(findDataset(product, task.dataset, source), source, task.path, (done) =>
+    parentPort?.postMessage({ progress: done } satisfies DatasetReply),
+  );
 }
 
 parentPort?.once('message', (task: DatasetTask) => {

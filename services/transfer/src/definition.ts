@@ -39,7 +39,7 @@ export function createTransferService(options: TransferServiceOptions = {}) {
         cache: new FileCache(join(deps.files.dir, 'datasets'), deps.files.cacheBytes),
         signer,
         queue: new ProductionQueue(options.productions ?? 2),
-        make: (dataset, path) => maker.make(dataset, path),
+        make: (dataset, path, progress) => maker.make(dataset, path, progress),
         waitMs: (options.waitSeconds ?? 60) * 1000,
         now: deps.now,
       });

@@ -32,8 +32,17 @@ it('makes the file in a worker thread, the same bytes as on the event loop', asy
 
   const product = servedProducts(testCatalog(), source).find((p) => p.def.name === PRODUCT.extremesNc)!;
   const path = join(dir, 'inline.nc');
-  await produceDatasetFile(datasetsOfDay(product, dayStart('2023-01-15'), source)[0]!, source, path);
+  const shares: number[] = [];
+  await produceDatasetFile(datasetsOfDay(product, dayStart('2023-01-15'), source)[0]!, source, path, (done) => shares.push(done));
   const inline = readFileSync(path);
   expect(res.headers.etag).toBe(`"${createHash('sha256').update(inline).digest('hex')}"`);
+  // Progress is told row by row, to the whole file (the list's estimates: making-times.ts).
+  expect(shares).toHaveLength(product.grid.lats.length);
+  expect(shares.at(-1)).toBe(1);
+  // The thread's making was timed: the list estimates a file of the next day from it.
+  const next = await request(ctx.fleet.app('transfer'))
+    .get(`/products/${PRODUCT.extremesNc}/datasets?date=2023-01-16`)
+    .set('Authorization', ctx.alice.auth);
+  expect(next.body[0].readyInSeconds).toBeGreaterThanOrEqual(1);
   // The thread loads the weather anew and runs at nice 10 (dataset-worker.ts): tens of seconds on a busy machine.
 }, 120_000);

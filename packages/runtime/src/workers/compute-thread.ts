@@ -1,6 +1,6 @@
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { errorData } from './worker-errors.js';
+import { errorData } from './error-data.js';
 import type { WorkerReply } from './worker-pool.js';
 
 /**

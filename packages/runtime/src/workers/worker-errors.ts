@@ -7,19 +7,7 @@ import {
   ValidationError,
 } from '@fieldcast/kit';
 
-/**
- * Errors cross a thread boundary as plain data (the structured clone keeps an Error's message,
- * not its class). The domain errors a computation can throw are sent with their fields and made
- * again on the other side, so the error table maps them exactly as when computed inline
- * (docs/architecture.md §3); anything else stays an unknown error, a 500.
- */
-export function errorData(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { name: 'Error', message: String(err) };
-  const { name, message } = err;
-  const fields = err as unknown as { code?: string; kind?: string; ref?: string; errors?: FieldError[] };
-  return { name, message, code: fields.code, kind: fields.kind, ref: fields.ref, errors: fields.errors, stack: err.stack };
-}
-
+/** The error posted by a thread (errorData, ./error-data.ts) made again as the error it was. */
 export function reviveError(data: Record<string, unknown>): Error {
   const message = String(data.message);
   const code = String(data.code);

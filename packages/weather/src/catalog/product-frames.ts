@@ -153,6 +153,8 @@ export function runFrames(
 
 /** Hashes computed between yields to the event loop while the index grows. */
 const CHUNK = 4096;
+/** A product's first chunk downward; each next one is twice as large, up to CHUNK. */
+const FIRST_CHUNK = 256;
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** A UUID's 128 bits as four 32-bit words. */
@@ -195,16 +197,23 @@ const MAX_FRAMES_PER_PRODUCT = 1 << 24;
  * hashed (docs/decisions/0120-product-frames-and-forecast-runs.md). Ids are SHA-1 based (UUID v5)
  * and cannot be inverted: every analysis frame's id (about 100,000 per hourly product over ten
  * years) is kept as four 32-bit words by product and frame number (16 bytes a frame), with an
- * open-addressed table from the id's first 64 bits to the frame, grown as hours add frames. The
- * index is built in chunks that yield to the event loop: a lookup by id waits for it; a list asks
- * for it to be built and computes the ids it does not hold yet. Forecast frames, a few hundred a
- * run, are kept per run while the run lives.
+ * open-addressed table from the id's first 64 bits to the frame, grown as hours add frames.
+ * Forecast frames, a few hundred a run, are kept per run while the run lives.
+ *
+ * The index is built in chunks that yield to the event loop, newest frames first across the
+ * products (docs/decisions/0321-frame-index-newest-first.md): each product holds one contiguous
+ * range of frame numbers, grown up to the current hour and then down to its first frame. A
+ * lookup by id answers as soon as the chunk holding its frame is in, so a frame of the last
+ * months is found after a few chunks, not after the ten years; only an id that is no frame
+ * waits for the whole index. A list asks for the index to be built and computes the ids it does
+ * not hold yet.
  */
 export class FrameIndex implements FrameIds {
-  /** per product: the ids of frames 0..covered-1, four words each */
+  /** per product: the ids of frames lo..hi-1, four words each, at their frame number */
   private readonly words: Uint32Array[];
-  /** per product: frames indexed so far, [0, covered) of its cadence */
-  private readonly covered: number[];
+  /** per product: frames [lo, hi) of its cadence are indexed */
+  private readonly lo: number[];
+  private readonly hi: number[];
   private readonly origins: number[];
   private readonly steps: number[];
   private readonly slotOf = new Map<ProductDef, number>();
@@ -212,24 +221,40 @@ export class FrameIndex implements FrameIds {
   private size = 0;
   private readonly runs = new Map<string, { ids: string[]; byId: Map<string, number>; firstMs: number }>();
   private growing: Promise<void> | null = null;
+  /** lookups waiting for the next chunk while the index grows */
+  private waiting: (() => void)[] = [];
   /** the forecast boundary up to which every product is indexed */
   private coveredBoundary = Number.NaN;
 
   constructor(private readonly products: readonly ProductDef[]) {
     if (products.length > 255) throw new RangeError('the frame index holds at most 255 products');
     this.words = products.map(() => new Uint32Array(0));
-    this.covered = products.map(() => 0);
+    this.lo = products.map(() => 0);
+    this.hi = products.map(() => 0);
     this.origins = products.map((p) => Date.parse(p.startTime));
     this.steps = products.map((p) => p.cadenceMinutes * MINUTE_MS);
     products.forEach((p, i) => this.slotOf.set(p, i));
   }
 
-  /** The frame with this id at nowMs, if it is one of a product's frames or of a live run's. */
+  /**
+   * The frame with this id at nowMs, if it is one of a product's frames or of a live run's. While
+   * the index grows, found as soon as its chunk is in.
+   */
   async find(id: string, nowMs: number): Promise<FrameRef | undefined> {
     const words = wordsOfUuid(id);
     if (!words) return undefined;
-    await this.grow(nowMs);
-    return this.lookup(words, nowMs) ?? this.findForecastFrame(id.toLowerCase(), nowMs);
+    const grown = this.grow(nowMs);
+    // A lookup answered before the growth ends leaves it running; its failure is the next lookup's.
+    grown.catch(() => undefined);
+    const now = this.lookup(words, nowMs) ?? this.findForecastFrame(id.toLowerCase(), nowMs);
+    if (now) return now;
+    while (this.growing) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      const found = this.lookup(words, nowMs);
+      if (found) return found;
+    }
+    await grown;
+    return this.lookup(words, nowMs);
   }
 
   /**
@@ -245,7 +270,7 @@ export class FrameIndex implements FrameIds {
     const i = this.slotOf.get(p);
     if (i !== undefined) {
       const k = (validMs - this.origins[i]!) / this.steps[i]!;
-      if (Number.isInteger(k) && k >= 0 && k < this.covered[i]!) return uuidOfWords(this.words[i]!, 4 * k);
+      if (Number.isInteger(k) && k >= this.lo[i]! && k < this.hi[i]!) return uuidOfWords(this.words[i]!, 4 * k);
     }
     return frameId(p, validMs);
   }
@@ -314,13 +339,21 @@ export class FrameIndex implements FrameIds {
     const boundary = forecastBoundaryMs(nowMs);
     if (boundary === this.coveredBoundary) return;
     while (this.growing) await this.growing;
-    if (this.products.some((p, i) => this.target(p, nowMs) > this.covered[i]!)) {
+    if (this.products.some((p, i) => this.target(p, nowMs) > this.hi[i]! || this.lo[i]! > 0)) {
       this.growing = this.growTo(nowMs).finally(() => {
         this.growing = null;
+        this.wake();
       });
       await this.growing;
     }
     this.coveredBoundary = boundary;
+  }
+
+  /** Lets the lookups waiting for a chunk look again. */
+  private wake(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting) resolve();
   }
 
   /** How many valid times of p are analysis frames at nowMs. */
@@ -330,28 +363,66 @@ export class FrameIndex implements FrameIds {
     return Math.min(MAX_FRAMES_PER_PRODUCT, Math.floor((end - Date.parse(p.startTime)) / (p.cadenceMinutes * MINUTE_MS)) + 1);
   }
 
+  /**
+   * Chunk by chunk, newest frames first: each product's frames after its range (the hours since
+   * it last grew), then, among the products, the one whose next older frame is the latest.
+   */
   private async growTo(nowMs: number): Promise<void> {
-    let done = 0;
+    const targets = this.products.map((p) => this.target(p, nowMs));
+    targets.forEach((target, i) => {
+      // A product never indexed starts its range at its newest frame.
+      if (this.hi[i] === 0) this.lo[i] = this.hi[i] = target;
+      if (this.words[i]!.length >= 4 * target) return;
+      const grown = new Uint32Array(4 * Math.max(target, Math.ceil(this.hi[i]! * 1.5)));
+      grown.set(this.words[i]!.subarray(0, 4 * this.hi[i]!));
+      this.words[i] = grown;
+    });
     for (let i = 0; i < this.products.length; i++) {
-      const p = this.products[i]!;
-      const target = this.target(p, nowMs);
-      if (target <= this.covered[i]!) continue;
-      if (this.words[i]!.length < 4 * target) {
-        const grown = new Uint32Array(4 * Math.max(target, Math.ceil(this.covered[i]! * 1.5)));
-        grown.set(this.words[i]!.subarray(0, 4 * this.covered[i]!));
-        this.words[i] = grown;
-      }
-      const prefix = `frame:${p.name}:`;
-      for (let k = this.covered[i]!; k < target; k++) {
-        if ((this.size + 1) * 2 > this.table.length) this.resize(this.table.length * 2);
-        const digest = fieldcastIdBytes(prefix + isoInstant(this.origins[i]! + k * this.steps[i]!));
-        const w = this.words[i]!;
-        for (let j = 0; j < 4; j++) w[4 * k + j] = digest.readUInt32BE(4 * j);
-        this.insert(w[4 * k]!, w[4 * k + 1]!, ((i << 24) | k) >>> 0);
-        this.covered[i] = k + 1;
-        if (++done % CHUNK === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      while (this.hi[i]! < targets[i]!) {
+        const from = this.hi[i]!;
+        const to = Math.min(targets[i]!, from + CHUNK);
+        this.indexFrames(i, from, to);
+        this.hi[i] = to;
+        await this.chunkDone();
       }
     }
+    const chunks = this.products.map(() => 0);
+    for (;;) {
+      let next = -1;
+      for (let i = 0; i < this.products.length; i++) {
+        if (this.lo[i]! > 0 && (next < 0 || this.validMsOf(i, this.lo[i]! - 1) > this.validMsOf(next, this.lo[next]! - 1))) next = i;
+      }
+      if (next < 0) return;
+      const to = this.lo[next]!;
+      // Small chunks first, doubling per product up to CHUNK: every product's latest weeks are in
+      // after a few hundred hashes each, where lookups mostly land.
+      const from = Math.max(0, to - Math.min(CHUNK, FIRST_CHUNK << Math.min(8, chunks[next]!++)));
+      this.indexFrames(next, from, to);
+      this.lo[next] = from;
+      await this.chunkDone();
+    }
+  }
+
+  private validMsOf(i: number, k: number): number {
+    return this.origins[i]! + k * this.steps[i]!;
+  }
+
+  /** Hashes frames from..to-1 of product i into its words and the table. */
+  private indexFrames(i: number, from: number, to: number): void {
+    const prefix = `frame:${this.products[i]!.name}:`;
+    const w = this.words[i]!;
+    for (let k = from; k < to; k++) {
+      if ((this.size + 1) * 2 > this.table.length) this.resize(this.table.length * 2);
+      const digest = fieldcastIdBytes(prefix + isoInstant(this.validMsOf(i, k)));
+      for (let j = 0; j < 4; j++) w[4 * k + j] = digest.readUInt32BE(4 * j);
+      this.insert(w[4 * k]!, w[4 * k + 1]!, ((i << 24) | k) >>> 0);
+    }
+  }
+
+  /** Yields to the event loop after a chunk, and lets waiting lookups look again. */
+  private async chunkDone(): Promise<void> {
+    this.wake();
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   private insert(a: number, b: number, ref: number): void {

@@ -1,4 +1,4 @@
-import { severeEvents, type AnySevereEvent, type SevereKind } from '@fieldcast/weather';
+import { severeEvents, type AnySevereEvent, type SevereKind } from '@fieldcast/weather/synthetic';
 import { DAY_MS } from './dates.js';
 
 /**

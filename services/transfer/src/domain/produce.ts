@@ -43,14 +43,32 @@ function rowsOf(dataset: Dataset, source: GridSource): RasterRows {
   return gridRows(source, ids, dataset.product.grid, range, Math.max(1, dataset.times.length));
 }
 
-/** Writes the dataset's file at `path` (created or emptied); returns its size in bytes. */
-export async function produceDatasetFile(dataset: Dataset, source: GridSource, path: string): Promise<number> {
+/** The rows, telling `progress` the share of them handed to the writer so far. */
+async function* counted(rows: RasterRows, total: number, progress: (done: number) => void): RasterRows {
+  let done = 0;
+  for await (const row of rows) {
+    yield row;
+    progress(++done / total);
+  }
+}
+
+/**
+ * Writes the dataset's file at `path` (created or emptied); returns its size in bytes. `progress`
+ * hears the share of rows written as they go, for the list's estimate of when the file is ready.
+ */
+export async function produceDatasetFile(
+  dataset: Dataset,
+  source: GridSource,
+  path: string,
+  progress: (done: number) => void = () => undefined,
+): Promise<number> {
   const layout = layoutOf(dataset, source);
+  const rows = counted(rowsOf(dataset, source), dataset.product.grid.lats.length, progress);
   // NetCDF-4 is written by the HDF5 library, which opens the file itself.
-  if (dataset.product.def.format === 'NetCDF') return writeNetcdf(layout, rowsOf(dataset, source), path);
+  if (dataset.product.def.format === 'NetCDF') return writeNetcdf(layout, rows, path);
   const handle = await open(path, 'w');
   try {
-    return await writeGeoTiff(layout, rowsOf(dataset, source), {
+    return await writeGeoTiff(layout, rows, {
       write: async (bytes, position) => {
         let done = 0;
         while (done < bytes.length) done += (await handle.write(bytes, done, bytes.length - done, position + done)).bytesWritten;

@@ -20,6 +20,7 @@ import {
   type TransferProduct,
 } from './datasets.js';
 import type { CachedFile, FileCache } from './file-cache.js';
+import { MakingTimes } from './making-times.js';
 import type { ProductionQueue } from './production-queue.js';
 import type { UrlSigner } from './signing.js';
 
@@ -40,16 +41,29 @@ export interface TransferDeps {
   queue: ProductionQueue;
   /** how long a request waits for a file being made before it is answered 503 with Retry-After */
   waitMs: number;
-  /** writes a dataset's file at a path (in a worker thread or inline: dataset-maker.ts) and returns its size */
-  make: (dataset: Dataset, path: string) => Promise<number>;
+  /**
+   * writes a dataset's file at a path (in a worker thread or inline: dataset-maker.ts) and returns
+   * its size, telling `progress` the share of its rows written as it goes
+   */
+  make: (dataset: Dataset, path: string, progress: (done: number) => void) => Promise<number>;
   now: () => Date;
+  /** what files took to make in this process, for the list's estimate of a file not made yet */
+  times?: MakingTimes;
+}
+
+/** Values a dataset's file holds: cells x steps x variables, what its making time is measured per. */
+function valuesOf(dataset: Dataset): number {
+  const { grid, variables } = dataset.product;
+  return grid.lats.length * grid.lons.length * Math.max(1, dataset.times.length) * variables.length;
 }
 
 export class Transfer {
   private readonly served: TransferProduct[];
+  private readonly times: MakingTimes;
 
   constructor(private readonly deps: TransferDeps) {
     this.served = servedProducts(deps.catalog, deps.weather);
+    this.times = deps.times ?? new MakingTimes();
   }
 
   /** Spec 2.5 records of every product, in catalog order (all are open to every account). */
@@ -63,8 +77,10 @@ export class Transfer {
     const day = date === undefined ? dayStart(this.deps.now().toISOString().slice(0, 10)) : checkDate(date, this.deps.weather);
     const records: DatasetRecord[] = [];
     for (const dataset of datasetsOfDay(product, day, this.deps.weather)) {
-      const made = await this.deps.cache.peek(this.keyOf(dataset));
-      records.push(this.record(dataset, made, account, base));
+      const key = this.keyOf(dataset);
+      const made = await this.deps.cache.peek(key);
+      const readyMs = made ? undefined : this.times.estimateMs(key, product.def.name, valuesOf(dataset));
+      records.push(this.record(dataset, made, readyMs, account, base));
     }
     return records;
   }
@@ -73,7 +89,13 @@ export class Transfer {
     return cacheKey(dataset, this.deps.weather, this.deps.now().getTime());
   }
 
-  private record(dataset: Dataset, made: CachedFile | undefined, account: string, base: string): DatasetRecord {
+  private record(
+    dataset: Dataset,
+    made: CachedFile | undefined,
+    readyMs: number | undefined,
+    account: string,
+    base: string,
+  ): DatasetRecord {
     const { def, variables, grid } = dataset.product;
     const path = datasetPath(def.name, dataset.name);
     const signed = this.deps.signer.sign(path, account);
@@ -97,6 +119,8 @@ export class Transfer {
       width: grid.lons.length,
       height: grid.lats.length,
       ...(made ? { size: made.size, checksum: `sha256:${made.sha256}` } : {}),
+      // Whole seconds, at least one: a file not made is never "ready in 0".
+      ...(readyMs !== undefined ? { readyInSeconds: Math.max(1, Math.ceil(readyMs / 1000)) } : {}),
       mediaType: FORMATS[def.format].mediaType,
       downloadUrl: `${base}${path}?${query.toString()}`,
       downloadUrlExpires: iso(signed.expires * 1000),
@@ -108,9 +132,23 @@ export class Transfer {
     const product = findProduct(this.served, productName);
     const dataset = findDataset(product, datasetName, this.deps.weather);
     const { extension, mediaType } = FORMATS[product.def.format];
-    const making = this.deps.cache.get(this.keyOf(dataset), extension, (path) => this.deps.queue.run(() => this.deps.make(dataset, path)));
+    const key = this.keyOf(dataset);
+    const making = this.deps.cache.get(key, extension, (path) => this.deps.queue.run(() => this.make(key, dataset, path)));
     const file = await this.within(making, dataset.name);
     return { dataset, file, mediaType };
+  }
+
+  /** Makes the file, timed for the list's estimates (making-times.ts). */
+  private async make(key: string, dataset: Dataset, path: string): Promise<number> {
+    this.times.started(key, dataset.product.def.name, valuesOf(dataset));
+    let ok = false;
+    try {
+      const size = await this.deps.make(dataset, path, (done) => this.times.progress(key, done));
+      ok = true;
+      return size;
+    } finally {
+      this.times.ended(key, ok);
+    }
   }
 
   /**
