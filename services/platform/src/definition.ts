@@ -1,7 +1,7 @@
 import { Api, type Account } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
 import { PRODUCT_GRANTS_TOPIC } from '@fieldcast/schemas';
-import { frameIndexOf, frameZoomLevels } from '@fieldcast/weather';
+import { frameIndexOf, frameZoomLevels, servedWeatherOf, syncedProductsOf } from '@fieldcast/weather';
 import { platformMigration } from '../migrations/001_platform.js';
 import { Platform } from './domain/platform.js';
 import { ANNOUNCE_EVERY_MS, FrameAnnouncer } from './frame-announcer.js';
@@ -37,7 +37,10 @@ export const platformService = defineService({
     const { catalog } = deps;
     const zoom = frameZoomLevels(deps.weather.grid.dLon);
     const frames = frameIndexOf(catalog.products());
-    const platform = new Platform(catalog, frames, deps.weather, zoom);
+    // The synced sources' products, when the weather serves synced stores (docs/decisions/0315-synced-sources-as-products.md).
+    const syncDir = servedWeatherOf(deps.weather).syncDir;
+    const synced = syncDir ? syncedProductsOf(syncDir, catalog.products()) : null;
+    const platform = new Platform(catalog, frames, deps.weather, zoom, synced);
     const grants = new ProductGrants(deps.db.knex, deps.outbox);
     const restricted = catalog.products().some((p) => p.access === 'restricted');
     const api = platformRoutes(new Api(), {
