@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fieldcastId } from '@fieldcast/ids';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { reservePortBase } from '@fieldcast/runtime/testing';
 import { decodePng, pixelAt } from '../../../services/tiles/test/png-decode.js';
@@ -9,6 +8,7 @@ import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server
 import { analytic, GFS_GRID, writeGfsStep } from '../../sync/test/runs.js';
 import { startFleet, type StartedFleet } from '../src/start.js';
 import { syncCommand } from '../src/sync.js';
+import { forecastFrameId, frameId, productId, productRunId } from '@fieldcast/weather';
 
 /*
  * The synced sources' products (docs/decisions/0315-synced-sources-as-products.md): once a run is
@@ -140,7 +140,7 @@ describe('a synced source as products', () => {
     const south = north - (GFS_GRID.nj - 1) * GFS_GRID.dLat;
     expect(product.description).toMatch(/^Hourly 2 m air temperature from the gfs-0p25 runs/);
     expect(product).toMatchObject({
-      id: fieldcastId('product', PRODUCT),
+      id: productId(PRODUCT),
       source: 'gfs-0p25',
       startTime: iso(RUN1),
       endTime: iso(RUN1 + STEPS * HOUR),
@@ -170,7 +170,7 @@ describe('a synced source as products', () => {
     expect(forecasts.body).toHaveLength(1);
     expect(forecasts.body[0]!.initTime).toBe(iso(RUN1));
     const runId = forecasts.body[0]!.id;
-    expect(runId).toBe(fieldcastId(`product-forecast:${PRODUCT}:${iso(RUN1)}`));
+    expect(runId).toBe(productRunId({ name: PRODUCT }, RUN1));
 
     const list1 = (await frames()).body;
     // GFS runs every 6 hours: the analysis holds the run's first 6, the run's steps come after.
@@ -178,10 +178,10 @@ describe('a synced source as products', () => {
     list1.forEach((f, h) => {
       const valid = iso(RUN1 + h * HOUR);
       if (h < 6) {
-        expect(f).toMatchObject({ id: fieldcastId(`frame:${PRODUCT}:${valid}`), runTime: valid, forecast: null });
+        expect(f).toMatchObject({ id: frameId({ name: PRODUCT }, RUN1 + h * HOUR), runTime: valid, forecast: null });
       } else {
         expect(f).toMatchObject({
-          id: fieldcastId(`frame:${PRODUCT}:${iso(RUN1)}:${valid}`),
+          id: forecastFrameId({ name: PRODUCT }, RUN1, RUN1 + h * HOUR),
           runTime: iso(RUN1),
           forecast: `/forecasts/${runId}`,
         });
