@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { reservePortBase } from '@fieldcast/runtime/testing';
 import { decodePng, pixelAt } from '../../../services/tiles/test/png-decode.js';
+import { readTiff } from '../../../services/transfer/test/tiff-reader.js';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
 import { analytic, GFS_GRID, writeGfsStep } from '../../sync/test/runs.js';
 import { startFleet, type StartedFleet } from '../src/start.js';
@@ -31,6 +32,18 @@ const run = (ms: number) => `${new Date(ms).toISOString().slice(0, 13)}Z`;
 const celsius = (lat: number, lon: number, runMs: number, validMs: number) =>
   analytic.temperatureK(lat, lon, (validMs - runMs) / HOUR) - 273.15;
 
+/** A download of the synced grid's cells, hour by hour. */
+const CATALOG = `
+transferProducts:
+  - name: gfs-box-temperature
+    description: Hourly 2 m air temperature over the test grid
+    format: GeoTIFF
+    variable: air_temperature
+    cadenceMinutes: 60
+    bbox: [9.875, 44.875, 11.875, 46.125]
+    resolution: 0.25
+`;
+
 let archive: string;
 let dataDir: string;
 let server: ArchiveServer;
@@ -54,7 +67,9 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-frames-'));
   for (const r of [RUN1, RUN2]) for (let s = 0; s <= STEPS; s++) writeGfsStep(archive, r, s);
   server = await serveArchive(archive);
+  writeFileSync(join(archive, 'catalog.yaml'), CATALOG);
   const env = parseEnv(FleetEnv, {
+    FIELDCAST_CATALOG: join(archive, 'catalog.yaml'),
     FIELDCAST_DATA_DIR: dataDir,
     PORT_BASE: String(PORT_BASE),
     HOST: '127.0.0.1',
@@ -210,6 +225,38 @@ describe('a synced source as products', () => {
       expect(point.body.unit.label).toBe('°C');
     }
   });
+
+  it('lists the synced variables in the datasets of a synced day, and downloads the run’s values', async () => {
+    const datasets = async (ms: number) =>
+      get<Array<{ name: string; variables: Array<{ name: string; description: string }>; downloadUrl: string }>>(
+        'transfer',
+        `/products/gfs-box-temperature/datasets?date=${iso(ms).slice(0, 10)}`,
+      );
+    const valid = RUN1 + 9 * HOUR;
+    const stamp = iso(valid).replace(/[-:]/g, '').slice(0, 13);
+    const synced = (await datasets(valid)).body.find((d) => d.name === `gfs-box-temperature_${stamp}Z.tif`)!;
+    // The run store's CF long name, where the synthetic world says "Air temperature at 2 m".
+    expect(synced.variables).toEqual([expect.objectContaining({ name: 'air_temperature', description: '2 m air temperature' })]);
+    const before = (await datasets(RUN1 - DAY)).body[0]!;
+    expect(before.variables).toEqual([expect.objectContaining({ name: 'air_temperature', description: 'Air temperature at 2 m' })]);
+
+    let res = await fetch(synced.downloadUrl);
+    for (let k = 0; res.status === 503 && k < 100; k++) {
+      await new Promise((r) => setTimeout(r, 200));
+      res = await fetch(synced.downloadUrl);
+    }
+    expect(res.status).toBe(200);
+    const image = readTiff(Buffer.from(await res.arrayBuffer()));
+    expect([image.width, image.height]).toEqual([GFS_GRID.ni, GFS_GRID.nj]);
+    const band = image.band(0);
+    for (let y = 0; y < GFS_GRID.nj; y++) {
+      for (let x = 0; x < GFS_GRID.ni; x++) {
+        const expected = celsius(GFS_GRID.lat1 - 0.25 * y, GFS_GRID.lon1 + 0.25 * x, RUN1, valid);
+        // Within the GRIB2 packing's precision (temperature packed to 0.01 K).
+        expect(Math.abs(band[y * GFS_GRID.ni + x]! - expected)).toBeLessThanOrEqual(0.006);
+      }
+    }
+  }, 60_000);
 
   it('draws tiles from the run’s store, and a newer run’s frame from the newer run whatever was drawn before', async () => {
     const created = await fetch(`${url('tiles')}/v2/products/${PRODUCT}/styles`, {
