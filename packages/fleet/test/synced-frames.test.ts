@@ -275,8 +275,11 @@ describe('a synced source as products', () => {
 
     await sync(RUN2);
     const now = (await frames()).body;
-    // The analysis now holds the newer run's first hours; its steps follow.
-    expect(now.at(-1)!.validTime).toBe(iso(RUN2 + STEPS * HOUR));
+    // The analysis now holds both runs' first six hours; the newer run's steps follow.
+    expect(now.map((f) => f.validTime)).toEqual(Array.from({ length: 19 }, (_, h) => iso(RUN1 + h * HOUR)));
+    expect(now.map((f) => (f.forecast === null ? 'analysis' : f.runTime))).toEqual(
+      Array.from({ length: 19 }, (_, h) => (h < 12 ? 'analysis' : iso(RUN2))),
+    );
     const replaced = now.find((f) => f.validTime === iso(valid))!;
     expect(replaced.runTime).toBe(iso(RUN2));
     expect(replaced.id).not.toBe(old.id);
@@ -291,4 +294,41 @@ describe('a synced source as products', () => {
     const forecasts = await get<Array<{ initTime: string }>>('platform', `/products/${PRODUCT}/forecasts`);
     expect(forecasts.body.map((f) => f.initTime)).toEqual([iso(RUN2), iso(RUN1)]);
   }, 60_000);
+});
+
+describe('FIELDCAST_SYNTHETIC=off', () => {
+  it('lists only the synced products: the catalog’s are 404, in the platform and tiles areas', async () => {
+    const offDir = mkdtempSync(join(tmpdir(), 'fieldcast-frames-off-'));
+    const env = parseEnv(FleetEnv, {
+      FIELDCAST_DATA_DIR: offDir,
+      PORT_BASE: String(reservePortBase()),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      FIELDCAST_SYNTHETIC: 'off',
+      FIELDCAST_SYNC_RELOAD_MS: '200',
+    });
+    const off = await startFleet(env, { print: () => undefined });
+    try {
+      const offAuth = `Basic ${Buffer.from(`${off.demo!.applicationId}:${off.demo!.applicationKey}`).toString('base64')}`;
+      const at = (area: string, path: string) =>
+        fetch(`${off.fleet.services.find((s) => s.area === area)!.url}${path}`, { headers: { Authorization: offAuth } });
+      expect(await (await at('platform', '/products')).json()).toEqual([]);
+      const lines: string[] = [];
+      await syncCommand(
+        ['gfs-0p25', '--once', '--run', run(RUN1), '--steps', `0-${STEPS}`],
+        parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: offDir, FIELDCAST_SOURCE_GFS_0P25_URL: server.baseUrl }),
+        (l) => lines.push(l),
+      );
+      const names = ((await (await at('platform', '/products')).json()) as Array<{ name: string }>).map((p) => p.name);
+      expect(names).toEqual(['gfs-0p25.air-temperature', 'gfs-0p25.precipitation-rate', 'gfs-0p25.shortwave-radiation']);
+      expect((await at('platform', '/products/air-temperature')).status).toBe(404);
+      expect((await at('platform', '/products/air-temperature/frames')).status).toBe(404);
+      expect((await at('tiles', '/v2/products/air-temperature/frames.json')).status).toBe(404);
+      const frames = (await (await at('tiles', `/v2/products/${PRODUCT}/frames.json?limit=1`)).json()) as Frame[];
+      expect(frames.map((f) => f.validTime)).toEqual([iso(RUN1 + STEPS * HOUR)]);
+    } finally {
+      await off.fleet.stop();
+      rmSync(offDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

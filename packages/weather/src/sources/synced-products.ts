@@ -15,12 +15,13 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fieldcastId, isUuid } from '@fieldcast/ids';
 import { productId } from '../catalog/defaults.js';
-import { frameId, productRecord, type ProductRecord } from '../catalog/catalog.js';
+import { Catalog, frameId, productRecord, type ProductRecord } from '../catalog/catalog.js';
 import { type FrameRef } from '../catalog/product-frames.js';
 import { cadenceTimes, forecastFrameId, isoInstant, productRunId, type ProductRun, type SortOrder } from '../catalog/product-runs.js';
 import type { ProductDef } from '../catalog/schema.js';
-import type { GridSpec } from '../grid/grid-source.js';
+import type { GridSource, GridSpec } from '../grid/grid-source.js';
 import { ZarrSource } from '../zarr/zarr-source.js';
+import { servedWeatherOf } from './load-weather-source.js';
 import { readSourceRegistry, registriesStamp } from './synced-stores.js';
 
 const HOUR_MS = 3_600_000;
@@ -333,4 +334,19 @@ export function syncedProductsOf(syncDir: string, base: readonly ProductDef[]): 
   let s = bySyncDir.get(syncDir);
   if (!s) bySyncDir.set(syncDir, (s = new SyncedProducts(syncDir, base)));
   return s;
+}
+
+const withoutProducts = new WeakMap<Catalog, Catalog>();
+
+/**
+ * The catalog whose products an area serves beside the synced ones: the whole catalog while the
+ * synthetic world answers, and without its products under FIELDCAST_SYNTHETIC=off, whose frames
+ * would all be refused (docs/decisions/0256-synthetic-off.md, 0315): then only synced products
+ * are listed, and a catalog product is 404 like any unknown one.
+ */
+export function catalogServed(catalog: Catalog, weather: GridSource): Catalog {
+  if (servedWeatherOf(weather).synthetic) return catalog;
+  let c = withoutProducts.get(catalog);
+  if (!c) withoutProducts.set(catalog, (c = new Catalog([], catalog.models(), catalog.transferProducts())));
+  return c;
 }
