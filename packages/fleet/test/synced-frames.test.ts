@@ -23,6 +23,7 @@ const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const RUN1 = Math.floor(Date.now() / DAY) * DAY - 2 * DAY + 6 * HOUR;
 const RUN2 = RUN1 + 6 * HOUR;
+const RUN3 = RUN2 + 6 * HOUR;
 const STEPS = 12;
 const PRODUCT = 'gfs-0p25.air-temperature';
 const PORT_BASE = reservePortBase();
@@ -65,7 +66,7 @@ interface Frame {
 beforeAll(async () => {
   archive = mkdtempSync(join(tmpdir(), 'fieldcast-archive-'));
   dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-frames-'));
-  for (const r of [RUN1, RUN2]) for (let s = 0; s <= STEPS; s++) writeGfsStep(archive, r, s);
+  for (const r of [RUN1, RUN2, RUN3]) for (let s = 0; s <= STEPS; s++) writeGfsStep(archive, r, s);
   server = await serveArchive(archive);
   writeFileSync(join(archive, 'catalog.yaml'), CATALOG);
   const env = parseEnv(FleetEnv, {
@@ -86,9 +87,13 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function sync(runMs: number): Promise<void> {
+async function sync(runMs: number, keepRuns = 8): Promise<void> {
   const lines: string[] = [];
-  const env = parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, FIELDCAST_SOURCE_GFS_0P25_URL: server.baseUrl });
+  const env = parseEnv(FleetEnv, {
+    FIELDCAST_DATA_DIR: dataDir,
+    FIELDCAST_SOURCE_GFS_0P25_URL: server.baseUrl,
+    FIELDCAST_SYNC_KEEP_RUNS: String(keepRuns),
+  });
   await syncCommand(['gfs-0p25', '--once', '--run', run(runMs), '--steps', `0-${STEPS}`], env, (l) => lines.push(l));
   expect(lines.at(-1)).toMatch(new RegExp(`${STEPS + 1} steps`));
 }
@@ -234,7 +239,13 @@ describe('a synced source as products', () => {
       );
     const valid = RUN1 + 9 * HOUR;
     const stamp = iso(valid).replace(/[-:]/g, '').slice(0, 13);
-    const synced = (await datasets(valid)).body.find((d) => d.name === `gfs-box-temperature_${stamp}Z.tif`)!;
+    const named = async () => (await datasets(valid)).body.find((d) => d.name === `gfs-box-temperature_${stamp}Z.tif`)!;
+    // The transfer area reads the weather served, which takes the new run within the reload period.
+    let synced = await named();
+    for (let k = 0; synced.variables[0]!.description !== '2 m air temperature' && k < 50; k++) {
+      await new Promise((r) => setTimeout(r, 100));
+      synced = await named();
+    }
     // The run store's CF long name, where the synthetic world says "Air temperature at 2 m".
     expect(synced.variables).toEqual([expect.objectContaining({ name: 'air_temperature', description: '2 m air temperature' })]);
     const before = (await datasets(RUN1 - DAY)).body[0]!;
@@ -293,6 +304,27 @@ describe('a synced source as products', () => {
     expect(await tileValue(old.id, 45.6, 10.3)).toBeCloseTo(before, 5);
     const forecasts = await get<Array<{ initTime: string }>>('platform', `/products/${PRODUCT}/forecasts`);
     expect(forecasts.body.map((f) => f.initTime)).toEqual([iso(RUN2), iso(RUN1)]);
+  }, 60_000);
+});
+
+describe('a run retention removes', () => {
+  it('is no forecast of the product, and its frames are 404 in the platform and tiles areas', async () => {
+    const forecasts = await get<Array<{ id: string }>>('platform', `/products/${PRODUCT}/forecasts`);
+    const oldRun = forecasts.body.find((f) => f.id === productRunId({ name: PRODUCT }, RUN1))!;
+    const oldFrames = (await get<Frame[]>('platform', `/forecasts/${oldRun.id}/frames`)).body;
+    await sync(RUN3, 2);
+    const kept = await get<Array<{ initTime: string }>>('platform', `/products/${PRODUCT}/forecasts`);
+    expect(kept.body.map((f) => f.initTime)).toEqual([iso(RUN3), iso(RUN2)]);
+    expect((await get('platform', `/forecasts/${oldRun.id}`)).status).toBe(404);
+    const frame = oldFrames.find((f) => f.validTime === iso(RUN1 + STEPS * HOUR))!;
+    expect((await get('platform', `/frames/${frame.id}`)).status).toBe(404);
+    const tile = await fetch(`${url('tiles')}/v2/frames/${frame.id}/tile/8/135/91.png`, {
+      headers: { Authorization: auth, Accept: 'image/png' },
+    });
+    expect(tile.status).toBe(404);
+    expect(((await tile.json()) as { id: string }).id).toBe('frame_does_not_exist');
+    // Its analysis hours stay frames.
+    expect((await get('platform', `/frames/${frameId({ name: PRODUCT }, RUN1 + HOUR)}`)).status).toBe(200);
   }, 60_000);
 });
 

@@ -98,6 +98,8 @@ export class SyncedProducts {
   /** frame ids computed so far, with what they name; checked against the snapshot on lookup */
   private readonly ids = new Map<string, { product: string; initMs: number | null; validMs: number }>();
   private readonly hashed = new Set<string>();
+  /** the snapshot whose frames are indexed, or being indexed */
+  private indexed: { stamp: string; done: Promise<void> } | undefined;
 
   constructor(
     private readonly syncDir: string,
@@ -200,8 +202,15 @@ export class SyncedProducts {
     return run && run.validTimes.includes(named.validMs) ? this.forecastFrame(p, run, named.validMs) : undefined;
   }
 
-  /** Computes the ids of the snapshot's frames not computed yet, yielding to the event loop between products. */
-  private async index(): Promise<void> {
+  /** Computes the ids of the snapshot's frames not computed yet, once a snapshot; concurrent lookups share it. */
+  private index(): Promise<void> {
+    const stamp = this.current.stamp;
+    if (this.indexed?.stamp !== stamp) this.indexed = { stamp, done: this.indexOnce() };
+    return this.indexed.done;
+  }
+
+  /** Yields to the event loop between products: a year of hours is about 9,000 digests a product. */
+  private async indexOnce(): Promise<void> {
     const live = new Set<string>();
     for (const p of this.current.products) {
       const a = p.analysis;
