@@ -1,6 +1,6 @@
 /**
  * Products of the synced sources (docs/decisions/0315-synced-sources-as-products.md): for each
- * source with a published run ([0251](../../../../docs/decisions/0251-synced-stores-registry.md)),
+ * source with a published run (docs/decisions/0251-synced-stores-registry.md),
  * one product per hourly catalog product whose variable its stores hold, named
  * `<source>.<product>`. Its frames are the frames that exist: the analysis store's hours, then
  * the newest run's steps after them; its forecasts are the runs the registry serves; its coverage
