@@ -1,7 +1,7 @@
 import { Api, type Account } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
 import { PRODUCT_GRANTS_TOPIC } from '@fieldcast/schemas';
-import { frameIndexOf, frameZoomLevels } from '@fieldcast/weather';
+import { catalogServed, frameIndexOf, frameZoomLevels, servedWeatherOf, syncedProductsOf } from '@fieldcast/weather';
 import { platformMigration } from '../migrations/001_platform.js';
 import { Platform } from './domain/platform.js';
 import { ANNOUNCE_EVERY_MS, FrameAnnouncer } from './frame-announcer.js';
@@ -35,15 +35,20 @@ export const platformService = defineService({
   },
   api(deps) {
     const { catalog } = deps;
+    // Under FIELDCAST_SYNTHETIC=off the catalog's products are not served, only the synced ones.
+    const served = catalogServed(catalog, deps.weather);
     const zoom = frameZoomLevels(deps.weather.grid.dLon);
-    const frames = frameIndexOf(catalog.products());
-    const platform = new Platform(catalog, frames, deps.weather, zoom);
+    const frames = frameIndexOf(served.products());
+    // The synced sources' products, when the weather serves synced stores (docs/decisions/0315-synced-sources-as-products.md).
+    const syncDir = servedWeatherOf(deps.weather).syncDir;
+    const synced = syncDir ? syncedProductsOf(syncDir, catalog.products()) : null;
+    const platform = new Platform(served, frames, deps.weather, zoom, synced);
     const grants = new ProductGrants(deps.db.knex, deps.outbox);
     const restricted = catalog.products().some((p) => p.access === 'restricted');
     const api = platformRoutes(new Api(), {
       platform,
       framePages: new FramePageCache(),
-      // Without restricted products there is nothing to look up.
+      // Without restricted products there is nothing to look up (synced products copy their catalog product's access).
       granted: (account: Account) => (restricted ? grants.granted(account.id) : Promise.resolve(NO_GRANTS)),
       now: deps.now,
     });
@@ -52,7 +57,12 @@ export const platformService = defineService({
   },
   background(deps) {
     const zoom = frameZoomLevels(deps.weather.grid.dLon);
-    const announcer = new FrameAnnouncer(deps.catalog.products(), new Announcements(deps.db.knex), deps.outbox, zoom);
+    const announcer = new FrameAnnouncer(
+      catalogServed(deps.catalog, deps.weather).products(),
+      new Announcements(deps.db.knex),
+      deps.outbox,
+      zoom,
+    );
     const grants = new ProductGrants(deps.db.knex, deps.outbox);
     return [
       {

@@ -18,6 +18,11 @@ export class FramePageCache {
     return this.pages.heldWeight;
   }
 
+  /** The kept page for `key`, if any: a kept page is answered without listing its frames. */
+  peek(key: string): Buffer | undefined {
+    return this.pages.get(key);
+  }
+
   /** The kept page for `key`, or the page `write` gives, kept. */
   get(key: string, write: () => string): Buffer {
     return this.pages.getOrSet(key, () => Buffer.from(write()));

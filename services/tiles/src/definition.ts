@@ -1,6 +1,6 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
-import { frameIndexOf, prepareSyntheticClimate } from '@fieldcast/weather';
+import { catalogServed, frameIndexOf, prepareSyntheticClimate, servedWeatherOf, syncedProductsOf } from '@fieldcast/weather';
 import { zoomLevelsOf } from './domain/frames.js';
 import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
@@ -8,6 +8,7 @@ import { productGrantsConsumer } from './grants-consumer.js';
 import { ProductGrantCopy } from './product-grants.js';
 import { tileCache } from './domain/sample-cache.js';
 import { DefaultStyles } from './domain/styles.js';
+import { TileProducts } from './domain/products.js';
 import { TileRenderer } from './domain/tiles.js';
 import { styleRoutes } from './routes/styles.js';
 import { tileRoutes } from './routes/tiles.js';
@@ -37,11 +38,15 @@ export const tilesService = defineService({
     catalog: true,
   },
   api(deps) {
-    const { catalog } = deps;
+    // Under FIELDCAST_SYNTHETIC=off the catalog's products are not served, only the synced ones.
+    const catalog = catalogServed(deps.catalog, deps.weather);
     const styles = new StyleStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
     const frames = frameIndexOf(catalog.products());
     const defaults = new DefaultStyles(catalog);
     const grants = new ProductGrantCopy(deps.db.knex);
+    // The synced sources' products, when the weather serves synced stores (docs/decisions/0315-synced-sources-as-products.md).
+    const syncDir = servedWeatherOf(deps.weather).syncDir;
+    const products = new TileProducts(catalog, defaults, syncDir ? syncedProductsOf(syncDir, deps.catalog.products()) : null);
     // Below the native zoom a cold tile is read pixel by pixel: those go to compute threads.
     const grid = deps.weather.grid;
     const sampler = tileSampler(deps.weather, deps.computeThreads, zoomLevelsOf(Math.max(grid.dLat, grid.dLon)).native);
@@ -55,11 +60,13 @@ export const tilesService = defineService({
       now: deps.now,
       pngs: tileCache<Buffer>(PNG_CACHE_BYTES),
       sampler,
+      products,
     });
-    const api = tileRoutes(styleRoutes(new Api(), { catalog, styles, defaults, grants }), {
+    const api = tileRoutes(styleRoutes(new Api(), { products, styles, defaults, grants }), {
       catalog,
       renderer,
       frames,
+      products,
       grants,
       now: deps.now,
     });

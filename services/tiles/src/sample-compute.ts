@@ -32,15 +32,17 @@ export interface TileSampler extends LayerSampler {
  * can open, all is inline.
  */
 export function tileSampler(source: GridSource, threads: number, threadedBelowZoom: number): TileSampler {
-  const stores = threads > 0 ? storesOf(source) : undefined;
+  // The stores served at each tile: a newly synced run is among them (docs/decisions/0251-synced-stores-registry.md).
+  const storesNow = () => (threads > 0 ? storesOf(source) : undefined);
   const pool = computePool<SampleTask, Float32Array>(workerModule(import.meta.url, SAMPLE_WORKER), threads);
   return {
     async sample(layer, timeMs, tile, mode) {
-      if (!stores || tile.z >= threadedBelowZoom) return sampleLayer(source, layer, timeMs, tile, mode);
+      const stores = tile.z >= threadedBelowZoom ? undefined : storesNow();
+      if (!stores) return sampleLayer(source, layer, timeMs, tile, mode);
       return pool.run({ stores, layer, timeMs, tile, mode });
     },
     prestart: () => {
-      if (stores) pool.prestart();
+      if (storesNow()) pool.prestart();
     },
     close: pool.close,
   };

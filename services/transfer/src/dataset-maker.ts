@@ -35,10 +35,11 @@ export interface DatasetMaker {
 
 /** A thread per file being made (files take seconds to minutes, a thread starts in milliseconds), ended when it is done. */
 export function datasetMaker(source: GridSource, options: { threads: boolean }): DatasetMaker {
-  const stores = options.threads ? storesOf(source) : undefined;
   const running = new Set<Worker>();
   return {
     make(dataset, path, progress = () => undefined) {
+      // The stores served now: a newly synced run is among them (docs/decisions/0251-synced-stores-registry.md).
+      const stores = options.threads ? storesOf(source) : undefined;
       if (!stores) return produceDatasetFile(dataset, source, path, progress);
       const entry = workerModule(import.meta.url, DATASET_WORKER);
       // workerData is an object: web-worker (loaded with the weather package) reads its settings from it.

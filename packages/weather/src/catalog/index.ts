@@ -40,6 +40,7 @@ export {
   latestProductRun,
   type ProductRun,
   productRun,
+  productRunId,
   productRuns,
   type SortOrder,
 } from './product-runs.js';

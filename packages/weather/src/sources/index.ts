@@ -4,3 +4,4 @@ export * from './composite-source.js';
 export * from './load-weather-source.js';
 export * from './synced-stores.js';
 export * from './reloading-source.js';
+export * from './synced-products.js';

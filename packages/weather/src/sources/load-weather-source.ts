@@ -4,6 +4,7 @@
  * stores (`<data dir>/stores.yaml`, written by `fieldcast ingest`), in front of the synthetic
  * world, which answers everything they do not cover (composite-source.ts).
  */
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompositeSource } from './composite-source.js';
@@ -96,26 +97,52 @@ async function loadServed(options: LoadWeatherSourceOptions, synthetic: Syntheti
   const syncDir = options.syncDir;
   const configured = await configuredStores(options);
   const open = new Map<string, ZarrSource>();
+  /** each synced store's metadata version when it was opened */
+  const versions = new Map<string, string>();
+  /** stores opened again under the same location, to close with the dropped ones */
+  const replaced: ZarrSource[] = [];
   const source = await ReloadingSource.open({
     load: async () => {
       const synced = (await syncedStorePaths(syncDir)).map((location) => ({ location, from: `${syncDir} (synced)` }));
+      // The analysis grows in place (docs/decisions/0250-synced-runs-staged-then-published.md): an
+      // open store knows only the hours its metadata declared when opened, so a store whose
+      // metadata was replaced is opened again.
+      for (const { location } of synced) {
+        const version = await metadataVersion(location);
+        const before = open.get(location);
+        if (before && versions.get(location) !== version) {
+          open.delete(location);
+          replaced.push(before);
+        }
+        versions.set(location, version);
+      }
       return openComposite([...configured, ...synced], synthetic, open, options);
     },
     stamp: () => registriesStamp(syncDir),
     dropped: (previous, next) => {
       const kept = new Set(storesOf(next) ?? []);
       const gone = (storesOf(previous) ?? []).filter((l) => !kept.has(l));
-      return gone.flatMap((l) => {
-        const s = open.get(l);
-        open.delete(l);
-        return s ? [s] : [];
-      });
+      return [
+        ...replaced.splice(0),
+        ...gone.flatMap((l) => {
+          const s = open.get(l);
+          open.delete(l);
+          versions.delete(l);
+          return s ? [s] : [];
+        }),
+      ];
     },
     ...(options.onReload ? { onReload: options.onReload } : {}),
     ...(options.onReloadError ? { onError: options.onReloadError } : {}),
   });
   source.watch(options.reloadMs ?? 15_000);
   return source;
+}
+
+/** The modification time and inode of a store's consolidated metadata, replaced whole by each append; empty when it has none. */
+async function metadataVersion(location: string): Promise<string> {
+  const stat = await fs.stat(path.join(location, '.zmetadata')).catch(() => null);
+  return stat ? `${stat.mtimeMs}:${stat.ino}` : '';
 }
 
 type Wanted = Array<{ location: string; from?: string }>;

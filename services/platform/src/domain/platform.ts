@@ -23,12 +23,17 @@ import {
   productRuns,
   runFrames,
   type SortOrder,
+  type SyncedFrame,
+  type SyncedProduct,
+  type SyncedProducts,
   tileAndPixelOf,
   type ZoomLevels,
 } from '@fieldcast/weather';
 import { frameValueAt, type FrameValue } from './frame-values.js';
 import { type CoverageShape, coverageShape, isVisible, matchesFilter, type ProductFilter, visibleProduct } from './products.js';
 import { forecastRecord, type ForecastRecord } from './records.js';
+
+const NO_SYNCED: readonly SyncedProduct[] = [];
 
 /** A page of a time-ordered list (public record: start, end, limit, sort). */
 export interface TimeWindow {
@@ -56,19 +61,47 @@ export class Platform {
     private readonly weather: GridSource,
     /** the frames' zoom levels: from the weather grid, as the tiles area tiles them */
     readonly zoomLevels: ZoomLevels,
+    /** the synced sources' products (docs/decisions/0315-synced-sources-as-products.md), when the weather serves synced stores */
+    private readonly synced: SyncedProducts | null = null,
   ) {
     this.shapes = new Map(catalog.products().map((p) => [p.id, coverageShape(p)]));
   }
 
-  /** GET /products: the products the account sees that pass every filter, in catalog order. */
-  list(granted: ReadonlySet<string>, filter: ProductFilter, nowMs: number): ProductRecord[] {
-    return this.catalog
+  /** The synced products as the registries describe them now. */
+  private async syncedNow(): Promise<readonly SyncedProduct[]> {
+    if (!this.synced) return NO_SYNCED;
+    await this.synced.refresh();
+    return this.synced.products();
+  }
+
+  /** A synced product by id or name that the account may see, or undefined when the ref names none. */
+  private async syncedProduct(ref: string, granted: ReadonlySet<string>): Promise<SyncedProduct | undefined> {
+    if (!this.synced || this.catalog.product(ref)) return undefined;
+    await this.synced.refresh();
+    const p = this.synced.product(ref);
+    if (p && !isVisible(p.def, granted)) throw new NotFoundError('product', ref);
+    return p;
+  }
+
+  /** GET /products: the products the account sees that pass every filter, in catalog order, then the synced sources' in source order. */
+  async list(granted: ReadonlySet<string>, filter: ProductFilter, nowMs: number): Promise<ProductRecord[]> {
+    const catalog = this.catalog
       .products()
       .filter((p) => isVisible(p, granted) && matchesFilter(p, this.shapes.get(p.id)!, filter, nowMs))
       .map((p) => this.record(p, nowMs));
+    const synced = (await this.syncedNow())
+      .filter(
+        (p) =>
+          isVisible(p.def, granted) &&
+          matchesFilter(p.def, coverageShape(p.def), filter, nowMs, (lo, hi) => this.synced!.hasFrameIn(p, lo, hi)),
+      )
+      .map((p) => this.synced!.record(p));
+    return [...catalog, ...synced];
   }
 
-  product(ref: string, granted: ReadonlySet<string>, nowMs: number): ProductRecord {
+  async product(ref: string, granted: ReadonlySet<string>, nowMs: number): Promise<ProductRecord> {
+    const synced = await this.syncedProduct(ref, granted);
+    if (synced) return this.synced!.record(synced);
     return this.record(visibleProduct(this.catalog, ref, granted), nowMs);
   }
 
@@ -83,7 +116,9 @@ export class Platform {
     return { ...template, startTime: isoInstant(range.startMs), endTime: isoInstant(range.endMs) };
   }
 
-  productFrames(ref: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): FrameRecord[] {
+  async productFrames(ref: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): Promise<FrameRecord[]> {
+    const synced = await this.syncedProduct(ref, granted);
+    if (synced) return this.synced!.frames(synced, lo(w), hi(w), w.limit, w.sort).map((f) => frameRecord(f, this.zoomLevels));
     const p = visibleProduct(this.catalog, ref, granted);
     // Ids are read from the frame index once it holds them (docs/decisions/0120-product-frames-and-forecast-runs.md).
     this.frames.warm(nowMs);
@@ -95,22 +130,33 @@ export class Platform {
    * product's frames version at nowMs (a page kept under it is never stale). Unknown or
    * invisible products are 404 here, before any page is looked up.
    */
-  productFramesKey(ref: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): string {
+  async productFramesKey(ref: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): Promise<string> {
+    const synced = await this.syncedProduct(ref, granted);
+    // A synced product's frames change only with its registry.
+    if (synced) return `${synced.def.id}|${lo(w)}|${hi(w)}|${w.limit}|${w.sort}|${this.synced!.version}`;
     const p = visibleProduct(this.catalog, ref, granted);
     return `${p.id}|${lo(w)}|${hi(w)}|${w.limit}|${w.sort}|${productFramesVersion(p, nowMs)}`;
   }
 
-  productForecasts(ref: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): ForecastRecord[] {
+  async productForecasts(ref: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): Promise<ForecastRecord[]> {
+    const synced = await this.syncedProduct(ref, granted);
+    if (synced) return this.synced!.runs(synced, lo(w), hi(w), w.limit, w.sort).map((r) => forecastRecord(synced.def, r.run));
     const p = visibleProduct(this.catalog, ref, granted);
     return productRuns(p, nowMs, lo(w), hi(w), w.limit, w.sort).map((r) => forecastRecord(p, r));
   }
 
-  forecast(id: string, granted: ReadonlySet<string>, nowMs: number): ForecastRecord {
+  async forecast(id: string, granted: ReadonlySet<string>, nowMs: number): Promise<ForecastRecord> {
+    const synced = await this.findSyncedRun(id, granted);
+    if (synced) return forecastRecord(synced.product.def, synced.run.run);
     const { product, run } = this.findRun(id, granted, nowMs);
     return forecastRecord(product, run);
   }
 
-  forecastFrames(id: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): FrameRecord[] {
+  async forecastFrames(id: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): Promise<FrameRecord[]> {
+    const synced = await this.findSyncedRun(id, granted);
+    if (synced) {
+      return this.synced!.runFrames(synced.product, synced.run, lo(w), hi(w), w.limit, w.sort).map((f) => frameRecord(f, this.zoomLevels));
+    }
     const { product, run } = this.findRun(id, granted, nowMs);
     return runFrames(product, run, lo(w), hi(w), w.limit, w.sort, this.frames).map((f) => frameRecord(f, this.zoomLevels));
   }
@@ -125,14 +171,27 @@ export class Platform {
    */
   async datapoint(id: string, latitude: number, longitude: number, granted: ReadonlySet<string>, nowMs: number): Promise<Datapoint> {
     const frame = await this.findFrame(id, granted, nowMs);
-    const value = await frameValueAt(this.weather, frame.product, frame.validMs, longitude, latitude);
+    // A synced frame is read from its own store: the run or the analysis it was listed from.
+    const weather = 'store' in frame ? (frame as SyncedFrame).store : this.weather;
+    const value = await frameValueAt(weather, frame.product, frame.validMs, longitude, latitude);
     return { ...value, ...tileAndPixelOf(longitude, latitude, this.zoomLevels.native) };
   }
 
-  private async findFrame(id: string, granted: ReadonlySet<string>, nowMs: number): Promise<FrameRef> {
-    const frame = await this.frames.find(id, nowMs);
+  private async findFrame(id: string, granted: ReadonlySet<string>, nowMs: number): Promise<FrameRef | SyncedFrame> {
+    let frame: FrameRef | SyncedFrame | undefined = await this.frames.find(id, nowMs);
+    if (!frame && this.synced) {
+      await this.synced.refresh();
+      frame = await this.synced.find(id);
+    }
     if (!frame || !isVisible(frame.product, granted)) throw new NotFoundError('frame', id);
     return frame;
+  }
+
+  private async findSyncedRun(id: string, granted: ReadonlySet<string>) {
+    if (!this.synced) return undefined;
+    await this.synced.refresh();
+    const found = this.synced.findRun(id);
+    return found && isVisible(found.product.def, granted) ? found : undefined;
   }
 
   private findRun(id: string, granted: ReadonlySet<string>, nowMs: number): { product: ProductDef; run: ProductRun } {

@@ -67,11 +67,18 @@ export function coverageContains(shape: CoverageShape, query: CoverageQuery): bo
 }
 
 /** Whether a product passes every filter given (spec 4.6: all are combined). */
-export function matchesFilter(p: ProductDef, shape: CoverageShape, filter: ProductFilter, nowMs: number): boolean {
+export function matchesFilter(
+  p: ProductDef,
+  shape: CoverageShape,
+  filter: ProductFilter,
+  nowMs: number,
+  /** whether it has a frame in [start, end]: the catalog's rule unless given (a synced product's frames are those stored) */
+  hasFrame: (startMs: number, endMs: number) => boolean = (startMs, endMs) => hasFrameIn(p, nowMs, startMs, endMs),
+): boolean {
   if (filter.contentType !== undefined && p.contentType !== filter.contentType) return false;
   if (filter.source !== undefined && p.source !== filter.source) return false;
   if (filter.aggregation !== undefined && p.aggregationPeriodInMinutes !== filter.aggregation) return false;
-  if (filter.start !== undefined && filter.end !== undefined && !hasFrameIn(p, nowMs, filter.start, filter.end)) return false;
+  if (filter.start !== undefined && filter.end !== undefined && !hasFrame(filter.start, filter.end)) return false;
   if (filter.coverage !== undefined && !coverageContains(shape, filter.coverage)) return false;
   return true;
 }

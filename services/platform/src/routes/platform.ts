@@ -74,8 +74,11 @@ export function platformRoutes(api: Api, deps: PlatformRouteDeps): Api {
       errors: [404],
       handle: async ({ account, params, query }) => {
         const [granted, w, now] = [await deps.granted(account), windowOf(query), nowMs()];
-        const key = platform.productFramesKey(params.product, granted, w, now);
-        return new JsonText(deps.framePages.get(key, () => framesJson(platform.productFrames(params.product, granted, w, now))));
+        const key = await platform.productFramesKey(params.product, granted, w, now);
+        const kept = deps.framePages.peek(key);
+        if (kept) return new JsonText(kept);
+        const frames = await platform.productFrames(params.product, granted, w, now);
+        return new JsonText(deps.framePages.get(key, () => framesJson(frames)));
       },
     })
     .op({
@@ -113,7 +116,7 @@ export function platformRoutes(api: Api, deps: PlatformRouteDeps): Api {
       response: { status: 200, description: 'Frames, by valid time', schema: z.array(Frame) },
       errors: [404],
       handle: async ({ account, params, query }) =>
-        new JsonText(framesJson(platform.forecastFrames(params.id, await deps.granted(account), windowOf(query), nowMs()))),
+        new JsonText(framesJson(await platform.forecastFrames(params.id, await deps.granted(account), windowOf(query), nowMs()))),
     })
     .op({
       method: 'get',

@@ -113,18 +113,22 @@ export class DefaultStyles {
   readonly jsonByProduct = new Map<string, string>();
 
   constructor(catalog: Catalog) {
-    for (const p of catalog.products()) {
-      const styles = defaultStyles(p).map(defaultStyleView);
-      this.byProduct.set(p.id, styles);
-      this.jsonByProduct.set(p.id, styles.map((s) => JSON.stringify(s)).join(','));
-      for (const s of styles) {
-        this.byId.set(s.id, s);
-        this.byName.set(nameKey(s.name), s);
-      }
-    }
+    for (const p of catalog.products()) this.add(p);
   }
 
+  private add(p: ProductDef): Style[] {
+    const styles = defaultStyles(p).map(defaultStyleView);
+    this.byProduct.set(p.id, styles);
+    this.jsonByProduct.set(p.id, styles.map((s) => JSON.stringify(s)).join(','));
+    for (const s of styles) {
+      this.byId.set(s.id, s);
+      this.byName.set(nameKey(s.name), s);
+    }
+    return styles;
+  }
+
+  /** The product's default styles; a product made after start (a synced source's) has them derived when first named. */
   of(product: ProductDef): Style[] {
-    return this.byProduct.get(product.id) ?? [];
+    return this.byProduct.get(product.id) ?? this.add(product);
   }
 }

@@ -11,6 +11,7 @@ import {
   forecastBoundaryMs,
   type GridSource,
   maskAttributeValue,
+  type SyncedFrame,
   TILE_SIZE,
   type VariableId,
   type ZoomLevels,
@@ -21,6 +22,7 @@ import { coverageMask } from './coverage.js';
 import { type FrameRef, isForecastFrame, zoomLevelsOf } from './frames.js';
 import { combineLayer, type LayerSampler, layerGrid, sampleLayer } from './layers.js';
 import { encodePng } from './png.js';
+import type { TileProducts } from './products.js';
 import type { PngCache, SampleCache } from './sample-cache.js';
 import type { SampleMode, TileAddress } from './sampling.js';
 import { type DefaultStyles, nameKey, type StyleRecord, styleView } from './styles.js';
@@ -74,7 +76,12 @@ export interface TileRendererOptions {
   pngs?: PngCache | null;
   /** where a layer's values over a tile are computed: inline unless given (compute threads for cold low zooms) */
   sampler?: LayerSampler;
+  /** the synced sources' products, whose frames are read from their own stores */
+  products?: TileProducts;
 }
+
+/** The weather a frame is drawn from: a synced frame's own store, else the weather served. */
+const storeOf = (frame: FrameRef | SyncedFrame): GridSource | null => ('store' in frame ? frame.store : null);
 
 export class TileRenderer {
   readonly zoomLevels: ZoomLevels;
@@ -87,6 +94,7 @@ export class TileRenderer {
   private readonly now: () => Date;
   private readonly pngs: PngCache | null;
   private readonly sampler: LayerSampler;
+  private readonly products: TileProducts | null;
 
   constructor(options: TileRendererOptions) {
     const weather = options.weather;
@@ -98,13 +106,14 @@ export class TileRenderer {
     this.cache = options.cache;
     this.now = options.now;
     this.pngs = options.pngs ?? null;
+    this.products = options.products ?? null;
     this.sampler = options.sampler ?? { sample: (layer, t, tile, mode) => sampleLayer(weather, layer, t, tile, mode) };
     this.zoomLevels = zoomLevelsOf(Math.max(weather.grid.dLat, weather.grid.dLon));
   }
 
   /** The frame, style and tile a request names, with the answer's ETag and lifetime; throws the request's fault. */
   async resolve(request: TileRequest): Promise<ResolvedTile> {
-    const frame = await this.frames.find(request.frameId, this.now().getTime());
+    const frame = (await this.frames.find(request.frameId, this.now().getTime())) ?? (await this.products?.syncedFrame(request.frameId));
     if (!frame || !(await productVisible(this.grants, request.accountId, frame.product))) throw new NotFoundError('frame', request.frameId);
     const { z, x, y } = request.tile;
     const { minimum, maximum } = this.zoomLevels;
@@ -146,7 +155,11 @@ export class TileRenderer {
   async draw(resolved: ResolvedTile): Promise<Buffer> {
     const { frame, style, tile } = resolved;
     const product = frame.product;
-    const layer = layerGrid(this.weather, product, style.layerName);
+    // A synced frame reads its run's (or the analysis') store, inline: a compute thread opens the served weather only.
+    const own = storeOf(frame);
+    const weather = own ?? this.weather;
+    const sampler: LayerSampler = own ? { sample: (l, t, at, mode) => sampleLayer(own, l, t, at, mode) } : this.sampler;
+    const layer = layerGrid(weather, product, style.layerName);
     if (!layer) {
       throw new UnavailableError(
         'layer_not_drawable',
@@ -164,11 +177,11 @@ export class TileRenderer {
     for (const mode of modes) {
       const whole = layer.whole;
       if (whole) {
-        const key = `${this.weather.id}|layer:${style.layerName}|${frame.validMs}|${tile.z}/${tile.x}/${tile.y}|${mode}`;
-        byMode.set(mode, await this.cache.get(key, () => this.sampler.sample(whole, frame.validMs, tile, mode)));
+        const key = `${weather.id}|layer:${style.layerName}|${frame.validMs}|${tile.z}/${tile.x}/${tile.y}|${mode}`;
+        byMode.set(mode, await this.cache.get(key, () => sampler.sample(whole, frame.validMs, tile, mode)));
         continue;
       }
-      const samples = await Promise.all(layer.inputs.map((v) => this.sample(v, frame.validMs, tile, mode)));
+      const samples = await Promise.all(layer.inputs.map((v) => this.sample(weather, sampler, v, frame.validMs, tile, mode)));
       byMode.set(mode, combineLayer(layer, samples));
     }
     // One mask layer per style in practice; each colorizer's mask is read from its own layer.
@@ -181,18 +194,30 @@ export class TileRenderer {
       );
     }
     if (maskNames.length === 1) {
-      const maskLayer = layerGrid(this.weather, product, maskNames[0]!);
+      const maskLayer = layerGrid(weather, product, maskNames[0]!);
       if (!maskLayer) throw new UnavailableError('layer_not_drawable', `Mask layer ${maskNames[0]} of ${product.name} cannot be read`);
-      const samples = await Promise.all(maskLayer.inputs.map((v) => this.sample(v, frame.validMs, tile, 'discrete')));
+      const samples = await Promise.all(maskLayer.inputs.map((v) => this.sample(weather, sampler, v, frame.validMs, tile, 'discrete')));
       mask = combineLayer(maskLayer, samples);
     }
     const rgba = paint(painters, TILE_SIZE * TILE_SIZE, (mode) => byMode.get(mode)!, mask, coverageMask(product, tile));
     return encodePng(rgba, TILE_SIZE, TILE_SIZE);
   }
 
-  private sample(variable: string, timeMs: number, tile: TileAddress, mode: SampleMode): Promise<Float32Array> {
-    const key = `${this.weather.id}|${variable}|${timeMs}|${tile.z}/${tile.x}/${tile.y}|${mode}`;
-    return this.cache.get(key, () => this.sampler.sample({ variable: variable as VariableId }, timeMs, tile, mode));
+  /**
+   * A variable's samples over a tile, kept under the id of the weather read: a synced store's id
+   * names its run (or the analysis as one registry left it), so a new run's frame never finds an
+   * old run's samples.
+   */
+  private sample(
+    weather: GridSource,
+    sampler: LayerSampler,
+    variable: string,
+    timeMs: number,
+    tile: TileAddress,
+    mode: SampleMode,
+  ): Promise<Float32Array> {
+    const key = `${weather.id}|${variable}|${timeMs}|${tile.z}/${tile.x}/${tile.y}|${mode}`;
+    return this.cache.get(key, () => sampler.sample({ variable: variable as VariableId }, timeMs, tile, mode));
   }
 
   /** The style a request names (id or name, any case), among the product's defaults and the caller's own; 404 otherwise. */
@@ -219,7 +244,7 @@ export class TileRenderer {
       .update(
         JSON.stringify([
           RENDERING_VERSION,
-          this.weather.id,
+          (storeOf(frame) ?? this.weather).id,
           frame.id,
           run,
           style.id,

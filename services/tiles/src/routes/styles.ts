@@ -9,15 +9,17 @@ import {
   ValidationError,
 } from '@fieldcast/kit';
 import { ProductParams, Style, StyleInput, StyleListQuery, StyleParams } from '@fieldcast/schemas';
-import type { Catalog, ProductDef } from '@fieldcast/weather';
+import type { ProductDef } from '@fieldcast/weather';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { checkStyleAgainstProduct, type DefaultStyles, nameKey, nameTaken, styleRecord, styleView } from '../domain/styles.js';
 import { type GrantLookup, productVisible } from '../domain/access.js';
 import type { StyleStore } from '../store.js';
+import type { TileProducts } from '../domain/products.js';
 
 export interface StyleRouteDeps {
-  catalog: Catalog;
+  /** the catalog's products and the synced sources' */
+  products: TileProducts;
   styles: StyleStore;
   defaults: DefaultStyles;
   grants: GrantLookup;
@@ -33,16 +35,16 @@ const RULES =
 
 /** Styles (spec 2.3, 4.3; docs/interface.md §4). */
 export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
-  const { catalog, styles, defaults, grants } = deps;
+  const { products, styles, defaults, grants } = deps;
   /** The product the account names and may see (a restricted one once granted); 404 otherwise. */
   const product = async (accountId: string, ref: string): Promise<ProductDef> => {
-    const p = catalog.product(ref);
+    const p = await products.product(ref);
     if (!p || !(await productVisible(grants, accountId, p))) throw new NotFoundError('product', ref);
     return p;
   };
   /** Whether the account may not see a catalog product (restricted, not granted to it): its styles are 404 like missing ones. */
   const hidden = async (accountId: string, productId: string): Promise<boolean> => {
-    const p = catalog.product(productId);
+    const p = await products.product(productId);
     return p !== undefined && !(await productVisible(grants, accountId, p));
   };
   const checkName = (name: string) => {
@@ -85,6 +87,7 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
           res.setHeader('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
         }
         // The defaults lead the first page; the contributed records come as the database wrote them.
+        defaults.of(p);
         const parts = query.after ? [] : [defaults.jsonByProduct.get(p.id)!];
         if (page.json) parts.push(page.json);
         return new JsonText(`[${parts.join(',')}]`);
@@ -150,7 +153,7 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
         await refuseDefault(account.id, params.id);
         const current = await styles.get(account.id, params.id);
         if (!current) throw new NotFoundError('style', params.id);
-        const p = catalog.product(current.productId);
+        const p = await products.product(current.productId);
         if (!p || (await hidden(account.id, p.id))) throw new NotFoundError('style', params.id);
         checkStyleAgainstProduct(p, body);
         checkName(body.name);

@@ -4,12 +4,15 @@ import type { Catalog, FrameIndex } from '@fieldcast/weather';
 import { z } from 'zod';
 import { recentFrames, tileFrameRecord } from '../domain/frames.js';
 import { type GrantLookup, productVisible } from '../domain/access.js';
+import type { TileProducts } from '../domain/products.js';
 import type { TileRenderer } from '../domain/tiles.js';
 
 export interface TileRouteDeps {
   catalog: Catalog;
   renderer: TileRenderer;
   frames: FrameIndex;
+  /** the catalog's products and the synced sources' */
+  products: TileProducts;
   grants: GrantLookup;
   now: () => Date;
 }
@@ -73,10 +76,12 @@ export function tileRoutes(api: Api, deps: TileRouteDeps): Api {
       response: { status: 200, description: 'The frames, newest first', schema: z.array(TileFrame) },
       errors: [404],
       handle: async ({ account, params, query }) => {
-        const p = deps.catalog.product(params.product);
+        const p = await deps.products.product(params.product);
         if (!p || !(await productVisible(deps.grants, account.id, p))) throw new NotFoundError('product', params.product);
-        const nowMs = deps.now().getTime();
-        return recentFrames(p, nowMs, query.limit ?? 100, deps.frames).map((f) => tileFrameRecord(f, renderer.zoomLevels));
+        const limit = query.limit ?? 100;
+        const frames =
+          (await deps.products.syncedFrames(params.product, limit)) ?? recentFrames(p, deps.now().getTime(), limit, deps.frames);
+        return frames.map((f) => tileFrameRecord(f, renderer.zoomLevels));
       },
     });
 }

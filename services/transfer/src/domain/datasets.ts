@@ -10,6 +10,7 @@ import {
   type Catalog,
   forecastBoundaryMs,
   type GridSource,
+  isRoutingSource,
   type TransferProductDef,
   type VariableInfo,
 } from '@fieldcast/weather';
@@ -107,6 +108,28 @@ function datasetAt(product: TransferProduct, startMs: number | null): Dataset {
   return { product, name: `${product.def.name}_${stamp(startMs, daily)}.${extension}`, startMs, times };
 }
 
+/**
+ * The dataset with its variables as the store that answers all of it describes them: a synced or
+ * ingested store holding every cell and hour of the dataset (a synced run's CF long names and cell
+ * methods, docs/decisions/0315-synced-sources-as-products.md), else as the weather does. The
+ * records, the cache key and the file's metadata all read them from here.
+ */
+function answered(dataset: Dataset, source: GridSource): Dataset {
+  if (dataset.startMs === null || !isRoutingSource(source)) return dataset;
+  const { lats, lons } = dataset.product.grid;
+  const bbox: BBox = [lons[0]!, lats[lats.length - 1]!, lons[lons.length - 1]!, lats[0]!];
+  const when = { startMs: dataset.times[0]!, endMs: dataset.times[dataset.times.length - 1]! };
+  let changed = false;
+  const variables = dataset.product.variables.map((v) => {
+    const store = source.sourceForPointsIn(v.id, bbox, when);
+    const described = store && store !== source ? store.variables().find((x) => x.id === v.id) : undefined;
+    if (!described || described === v) return v;
+    changed = true;
+    return described;
+  });
+  return changed ? { ...dataset, product: { ...dataset.product, variables } } : dataset;
+}
+
 /** Whether every valid time of the dataset is within the weather's coverage. */
 function available(dataset: Dataset, source: GridSource): boolean {
   if (dataset.startMs === null) return true;
@@ -140,7 +163,7 @@ export function datasetsOfDay(product: TransferProduct, dayMs: number, source: G
   const out: Dataset[] = [];
   for (let t = Math.ceil(dayMs / product.cadenceMs) * product.cadenceMs; t < dayMs + DAY_MS; t += product.cadenceMs) {
     const dataset = datasetAt(product, t);
-    if (available(dataset, source)) out.push(dataset);
+    if (available(dataset, source)) out.push(answered(dataset, source));
   }
   return out;
 }
@@ -161,7 +184,7 @@ export function findDataset(product: TransferProduct, name: string, source: Grid
   const dataset = datasetAt(product, startMs);
   // The round trip refuses what parses but is not the canonical name (20240631, a T0000Z suffix on a daily product).
   if (dataset.name !== name || !available(dataset, source)) throw missing();
-  return dataset;
+  return answered(dataset, source);
 }
 
 /** A change of any writer's output changes this, so no file made by an older writer is served again. */
