@@ -14,7 +14,7 @@ import { type Database, openDatabase, outboxWriter, withAdvisoryLock } from '@fi
 import { createLogger, type Logger } from '@fieldcast/kit';
 import { modelService } from '@fieldcast/model';
 import { SyncedRegistry } from '@fieldcast/model/synced-registry';
-import { ConfigError, type FleetEnv, migrateService, syncDirFromEnv } from '@fieldcast/runtime';
+import { ConfigError, type FleetEnv, migrateService, openCatalog, syncDirFromEnv } from '@fieldcast/runtime';
 import { type SourceName, type SyncResult, SyncError, isSourceName, runName, syncRun } from '@fieldcast/sync';
 import { syncOptions } from './sync.js';
 import { type SyncOutcome, SyncPasses } from './sync-passes.js';
@@ -35,7 +35,9 @@ export async function serveSync(env: FleetEnv, logger: Logger, options: { port?:
   const db = options.database ?? (await openDatabase({ url: env.DATABASE_URL! }));
   // The registry's tables are the model area's: migrated as that area migrates them (replicas in turn).
   await migrateService(db, modelService);
-  const registry = new SyncedRegistry(db.knex, outboxWriter(db, modelService.area));
+  // The frames a step makes are of the products the catalog gives each source (as the platform lists them).
+  const catalog = await openCatalog(env.FIELDCAST_CATALOG);
+  const registry = new SyncedRegistry(db.knex, outboxWriter(db, modelService.area), catalog.products());
   const syncDir = syncDirFromEnv(env);
   const passes = new SyncPasses();
   const count = (source: SourceName, outcome: SyncOutcome) => passes.count(source, outcome);

@@ -59,11 +59,12 @@ describe('fieldcast serve sync', () => {
     const topics = (await db.knex.withSchema('model').table('outbox').orderBy('seq').select('topic')) as Array<{ topic: string }>;
     expect(topics.map((r) => r.topic).sort()).toEqual([
       ...Array<string>(2).fill('fieldcast.model.forecasts'),
-      ...Array<string>(3).fill('fieldcast.model.frames'),
+      // the frames of the source's products steps 0-2 made: temperature and dewpoint at step 0, the two mean rates too after it
+      ...Array<string>(2 + 4 + 4).fill('fieldcast.model.frames'),
     ]);
     // Another pass finds nothing new: nothing is registered twice.
     await sync.pass();
-    expect(await db.knex.withSchema('model').table('outbox').count({ n: '*' })).toEqual([{ n: 5 }]);
+    expect(await db.knex.withSchema('model').table('outbox').count({ n: '*' })).toEqual([{ n: 12 }]);
   });
 
   it('answers its probes', async () => {

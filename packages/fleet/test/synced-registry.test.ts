@@ -6,10 +6,11 @@ import request from 'supertest';
 import type { Outbox, OutboxWriter } from '@fieldcast/db';
 import { eventsService } from '@fieldcast/events';
 import { modelService, SYNCED_REGISTRY_TASK } from '@fieldcast/model';
+import { platformService } from '@fieldcast/platform';
 import { SyncedRegistry, syncJobId } from '@fieldcast/model/synced-registry';
 import { eventually, type TestFleetOptions, useTestFleet } from '@fieldcast/runtime/testing';
-import { runName, syncedFrame, syncRun } from '@fieldcast/sync';
-import { forecastFrameId, forecastId, type GridSource, loadWeatherSource, modelId, productId, ReloadingSource } from '@fieldcast/weather';
+import { runName, syncedStepFrames, syncRun } from '@fieldcast/sync';
+import { createCatalog, forecastId, type GridSource, isoInstant, loadWeatherSource, modelId, ReloadingSource } from '@fieldcast/weather';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
 import { writeEcmwfStep, writeGfsStep } from '../../sync/test/runs.js';
 
@@ -17,7 +18,7 @@ import { writeEcmwfStep, writeGfsStep } from '../../sync/test/runs.js';
  * The registry of synced runs in the database and its events
  * (docs/decisions/0310-synced-registry-in-the-database.md): a `fieldcast sync` process killed
  * (SIGKILL) mid-run and synced again, a registration that died between its writes, and two
- * registrars at once leave exactly one frame creation event per stored step and one life-cycle
+ * registrars at once leave exactly one creation event per frame a stored step made and one life-cycle
  * event per status a run entered, in the model area's outbox and in the events area's feeds. The
  * same file runs on PostgreSQL and Kafka in the integration suite.
  */
@@ -54,7 +55,7 @@ afterAll(async () => {
   rmSync(data, { recursive: true, force: true });
 });
 
-const t = useTestFleet([modelService, eventsService], options);
+const t = useTestFleet([modelService, eventsService, platformService], options);
 
 /** One in-process sync of a run (a restart of the one killed), publishing it when its steps are in. */
 const syncOptions = (runMs: number, steps: string) =>
@@ -110,7 +111,9 @@ async function outbox(topic: string): Promise<Envelope[]> {
 }
 
 const register = () => t.fleet.runBackground('model', SYNCED_REGISTRY_TASK);
-const frameOf = (runMs: number, step: number) => forecastFrameId({ name: SOURCE }, runMs, runMs + step * HOUR);
+const CATALOG_PRODUCTS = createCatalog().products();
+/** The frames of the source's products that a run's steps made, in order. */
+const framesOf = (runMs: number, steps: number[]) => steps.flatMap((s) => syncedStepFrames(SOURCE, CATALOG_PRODUCTS, runMs, s));
 const lifeCycle = async () =>
   (await outbox('fieldcast.model.forecasts')).map((e) => `${e.data.resource.initTime} ${e.data.resource.status} ${e.type}`);
 
@@ -127,7 +130,10 @@ describe('the registry of synced runs and its events', () => {
     } finally {
       child.kill('SIGKILL');
     }
-    expect((await outbox('fieldcast.model.frames')).map((e) => e.subject)).toEqual([frameOf(RUN_A, 0), frameOf(RUN_A, 1)]);
+    // Step 0 makes the frames of the instants (temperature, dewpoint); later steps those of the hour's mean rates too.
+    expect(framesOf(RUN_A, [0]).map((f) => f.product)).toEqual([`${SOURCE}.air-temperature`, `${SOURCE}.dew-point-temperature`]);
+    expect(framesOf(RUN_A, [1])).toHaveLength(4);
+    expect((await outbox('fieldcast.model.frames')).map((e) => e.subject)).toEqual(framesOf(RUN_A, [0, 1]).map((f) => f.id));
     expect(await lifeCycle()).toEqual([
       `${iso(RUN_A)} INITIALIZING fieldcast.forecast.initializing`,
       `${iso(RUN_A)} INCOMPLETE fieldcast.forecast.incomplete`,
@@ -144,10 +150,10 @@ describe('the registry of synced runs and its events', () => {
         throw new Error('killed between the outbox row and the commit');
       },
     };
-    await expect(new SyncedRegistry(t.fleet.db.knex, dying).register(syncDir(), Date.now())).rejects.toThrow(/killed/);
-    expect(await outbox('fieldcast.model.frames')).toHaveLength(2);
+    await expect(new SyncedRegistry(t.fleet.db.knex, dying, CATALOG_PRODUCTS).register(syncDir(), Date.now())).rejects.toThrow(/killed/);
+    expect(await outbox('fieldcast.model.frames')).toHaveLength(6);
     // Two registrars at once (the model area's task and `fieldcast serve sync`): each step once.
-    await Promise.all([new SyncedRegistry(t.fleet.db.knex, real).register(syncDir(), Date.now()), register()]);
+    await Promise.all([new SyncedRegistry(t.fleet.db.knex, real, CATALOG_PRODUCTS).register(syncDir(), Date.now()), register()]);
     await register();
 
     writeGfsStep(archive, RUN_A, 4);
@@ -160,11 +166,9 @@ describe('the registry of synced runs and its events', () => {
     await register();
 
     const frames = await outbox('fieldcast.model.frames');
-    expect(frames.map((e) => e.subject)).toEqual([
-      ...[0, 1, 2, 3, 4].map((s) => frameOf(RUN_A, s)),
-      ...[0, 1].map((s) => frameOf(RUN_B, s)),
-    ]);
-    expect(new Set(frames.map((e) => e.id)).size).toBe(7);
+    const made = [...framesOf(RUN_A, [0, 1, 2, 3, 4]), ...framesOf(RUN_B, [0, 1])];
+    expect(frames.map((e) => e.subject)).toEqual(made.map((f) => f.id));
+    expect(new Set(frames.map((e) => e.id)).size).toBe(made.length);
     // Origin the sync job, tagged with the frame and the product; the frame id is the platform's forecast frame id.
     expect(frames[0]!.data.event).toEqual({
       origin: { namespace: 'model/jobs', id: syncJobId(SOURCE) },
@@ -172,9 +176,21 @@ describe('the registry of synced runs and its events', () => {
       message: 'Job {} stored frame {} of product {}',
     });
     expect(frames[0]!.data.related).toEqual([
-      { namespace: 'platform/frames', id: syncedFrame(SOURCE, RUN_A, 0).id },
-      { namespace: 'platform/products', id: productId(SOURCE) },
+      { namespace: 'platform/frames', id: made[0]!.id },
+      { namespace: 'platform/products', id: made[0]!.productId },
     ]);
+    // The frames the events name are the platform's: the served run's frames, of the products it lists.
+    const platform = (path: string) => request(t.fleet.app('platform')).get(path).set('Authorization', t.alice.auth);
+    // (the dewpoint product is restricted like its catalog original, decision 0315: not Alice's)
+    const open = framesOf(RUN_B, [0, 1]).filter((f) => f.product !== `${SOURCE}.dew-point-temperature`);
+    expect(open).toHaveLength(4);
+    for (const f of open) {
+      const res = await platform(`/frames/${f.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: f.id, validTime: isoInstant(f.validMs) });
+      expect(res.body).toMatchObject(frames.find((e) => e.subject === f.id)!.data.resource);
+      expect((await platform(`/products/${f.productId}`)).body).toMatchObject({ id: f.productId, name: f.product });
+    }
     expect(await lifeCycle()).toEqual([
       `${iso(RUN_A)} INITIALIZING fieldcast.forecast.initializing`,
       `${iso(RUN_A)} INCOMPLETE fieldcast.forecast.incomplete`,
@@ -195,12 +211,13 @@ describe('the registry of synced runs and its events', () => {
     const jobEvents = await eventually(async () => {
       const res = await feed(syncJobId(SOURCE));
       expect(res.status).toBe(200);
-      expect(res.body).toHaveLength(7);
+      expect(res.body).toHaveLength(made.length);
       return res.body as Array<{ id: string; message: string; tagged: Array<{ id: string }> }>;
     });
     for (const e of jobEvents) {
       expect(e.message).toBe('Job {} stored frame {} of product {}');
-      expect(e.tagged.map((r) => r.id)).toEqual([syncJobId(SOURCE), expect.any(String), productId(SOURCE)]);
+      const frame = made.find((f) => f.id === e.tagged[1]!.id);
+      expect(e.tagged.map((r) => r.id)).toEqual([syncJobId(SOURCE), frame!.id, frame!.productId]);
     }
     expect(new Set(jobEvents.map((e) => e.tagged[1]!.id))).toEqual(new Set(frames.map((e) => e.subject)));
     expect(await namespaceOf(jobEvents[0]!.id)).toBe('model/frames/created');

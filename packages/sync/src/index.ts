@@ -7,4 +7,12 @@ export { type Quantity, type Parameter, PARAMETERS } from './parameters.js';
 export { type ConvertedField, type DecodedStep, RunConverter, readStep } from './step.js';
 export { type ConvertedStep, parseRun, readRun, runSteps, runsBefore } from './run.js';
 export { type SyncOptions, type SyncResult, runName, syncRun } from './sync.js';
-export { type SyncedModel, type SyncedRun, readSyncedModels, syncedFrame, syncedModelDef, syncedValidTimes } from './synced-models.js';
+export {
+  type SyncedModel,
+  type SyncedRun,
+  readSyncedModels,
+  type SyncedStepFrame,
+  syncedModelDef,
+  syncedStepFrames,
+  syncedValidTimes,
+} from './synced-models.js';

@@ -12,9 +12,13 @@ import {
   type ModelDef,
   type ModelVariable,
   modelId,
+  type ProductDef,
   productId,
+  productRunId,
   readSourceRegistry,
   type RunStatus,
+  syncedProductBases,
+  syncedProductName,
   type VariableId,
 } from '@fieldcast/weather';
 import { INSTANT_VARIABLES, RATE_VARIABLES } from './run-store.js';
@@ -150,17 +154,40 @@ export async function readSyncedModels(syncDir: string): Promise<SyncedModel[]> 
 /** A synced run's valid times: its init time plus each stored step. */
 export const syncedValidTimes = (r: SyncedRun): number[] => r.steps.map((h) => r.initMs + h * HOUR_MS);
 
+/** A frame a synced step made: of the source's product made from one catalog product (docs/decisions/0315-synced-sources-as-products.md). */
+export interface SyncedStepFrame {
+  /** `<source>.<catalog product>` */
+  product: string;
+  productId: string;
+  /** the product's forecast (platform area) of the run */
+  forecastId: string;
+  id: string;
+  validMs: number;
+}
+
 /**
- * A synced step as a frame of the platform's product of its source: one product per source, named
- * after it, and the frame id the UUID v5 of its natural key (product, run, valid time) as for every
- * forecast frame (docs/decisions/0310-synced-registry-in-the-database.md), so the events of the
- * sync and the platform's frames name the same frame in every process.
+ * The frames a synced step made: one per product of the source whose variable the step gives a
+ * value to (run-store.ts: instants at every step, mean rates from the first hour's end on, so not
+ * at step 0), each with the id of its natural key (product, run, valid time) as for every
+ * forecast frame, so the events of the sync and the platform's frames name the same frames in
+ * every process (docs/decisions/0310-synced-registry-in-the-database.md).
  */
-export function syncedFrame(
+export function syncedStepFrames(
   source: SourceName,
+  catalogProducts: readonly ProductDef[],
   initMs: number,
   step: number,
-): { product: string; productId: string; id: string; validMs: number } {
+): SyncedStepFrame[] {
   const validMs = initMs + step * HOUR_MS;
-  return { product: source, productId: productId(source), id: forecastFrameId({ name: source }, initMs, validMs), validMs };
+  const given = (v: VariableId) => INSTANT_VARIABLES.includes(v) || (RATE_VARIABLES.includes(v) && step > 0);
+  return syncedProductBases(catalogProducts, given).map((base) => {
+    const product = { name: syncedProductName(source, base) };
+    return {
+      product: product.name,
+      productId: productId(product.name),
+      forecastId: productRunId(product, initMs),
+      id: forecastFrameId(product, initMs, validMs),
+      validMs,
+    };
+  });
 }

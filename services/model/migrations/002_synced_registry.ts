@@ -2,7 +2,8 @@ import type { Migration } from '@fieldcast/db';
 
 /**
  * The registry of synced runs in the database (docs/decisions/0310-synced-registry-in-the-database.md):
- * one row per step stored and one per status a run entered. The primary keys make registration
+ * one row per step stored (its frames are derived: packages/sync syncedStepFrames) and one per
+ * status a run entered. The primary keys make registration
  * insert-if-absent, so a step or a transition is registered, and its event written, once whoever
  * registers it and however often.
  */
@@ -14,7 +15,6 @@ export const syncedRegistryMigration: Migration = {
       t.timestamp('run', { useTz: true }).notNullable();
       /** hours after the run's start */
       t.integer('step').notNullable();
-      t.uuid('frame_id').notNullable();
       t.timestamp('registered_at', { useTz: true }).notNullable();
       t.primary(['source', 'run', 'step']);
     });

@@ -67,7 +67,7 @@ export const modelService = defineService({
     ];
     // The serving fleet registers what any sync stored, embedded (one writer: this process) or distributed.
     if (syncDir) {
-      const registry = new SyncedRegistry(deps.db.knex, deps.outbox);
+      const registry = new SyncedRegistry(deps.db.knex, deps.outbox, deps.catalog.products());
       tasks.push({
         name: SYNCED_REGISTRY_TASK,
         everyMs: SYNCED_REGISTRY_EVERY_MS,

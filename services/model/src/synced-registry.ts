@@ -12,8 +12,8 @@ import type { Knex } from 'knex';
 import type { OutboxWriter } from '@fieldcast/db';
 import { fieldcastId } from '@fieldcast/ids';
 import type { ModelForecastStatus } from '@fieldcast/schemas';
-import { type SourceName, type SyncedRun, readSyncedModels, syncedFrame } from '@fieldcast/sync';
-import type { ModelDef } from '@fieldcast/weather';
+import { type SourceName, type SyncedRun, type SyncedStepFrame, readSyncedModels, syncedStepFrames } from '@fieldcast/sync';
+import { isoInstant, type ModelDef, type ProductDef } from '@fieldcast/weather';
 import { forecastRecord } from './domain/records.js';
 import { type Run, syncedRun } from './domain/runs.js';
 import { AREA, FORECASTS_TOPIC, forecastEvent } from './store.js';
@@ -23,7 +23,6 @@ export const FRAMES_TOPIC = `fieldcast.${AREA}.frames`;
 
 const STEPS = 'synced_steps';
 const STATUSES = 'synced_run_statuses';
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The sync job of a source, the origin of its frame events (spec 6: "the creation of a frame,
@@ -34,12 +33,11 @@ export function syncJobId(source: SourceName): string {
   return fieldcastId('sync-job', source);
 }
 
-/** The frame creation event of one synced step: origin the source's sync job, tagged with the frame and the product. */
-export function syncedFrameEvent(source: SourceName, run: Run, step: number, atMs: number): Parameters<OutboxWriter['add']>[2] {
-  const frame = syncedFrame(source, run.initMs, step);
+/** The creation event of one frame a synced step made: origin the source's sync job, tagged with the frame and its product. */
+export function syncedFrameEvent(source: SourceName, run: Run, frame: SyncedStepFrame, atMs: number): Parameters<OutboxWriter['add']>[2] {
   return {
-    // One id per step everywhere, so a consumer that sees it twice stores it once (docs/decisions/0022-derived-ids-uuid-v5.md).
-    id: fieldcastId('synced-frame-event', source, iso(run.initMs), String(step)),
+    // One id per frame everywhere, so a consumer that sees it twice stores it once (docs/decisions/0022-derived-ids-uuid-v5.md).
+    id: fieldcastId('synced-frame-event', frame.id),
     area: AREA,
     resource: 'frame',
     action: 'created',
@@ -49,9 +47,10 @@ export function syncedFrameEvent(source: SourceName, run: Run, step: number, atM
       account: null,
       resource: {
         id: frame.id,
-        validTime: iso(frame.validMs),
-        runTime: iso(run.initMs),
-        forecast: `/forecasts/${run.id}`,
+        // as the platform writes a frame's times (spec 2.4)
+        validTime: isoInstant(frame.validMs),
+        runTime: isoInstant(run.initMs),
+        forecast: `/forecasts/${frame.forecastId}`,
         product: `/products/${frame.productId}`,
       },
       related: [
@@ -93,9 +92,11 @@ export interface Registered {
 }
 
 export class SyncedRegistry {
+  /** `catalogProducts`: the catalog's products, of which each source has products of its own (syncedStepFrames) */
   constructor(
     private readonly knex: Knex,
     private readonly outbox: OutboxWriter,
+    private readonly catalogProducts: readonly ProductDef[],
   ) {}
 
   /** Registers what the sync dir holds that is not registered yet; returns what this call registered. */
@@ -117,14 +118,14 @@ export class SyncedRegistry {
                 source,
                 run: new Date(s.initMs),
                 step,
-                frame_id: syncedFrame(source, s.initMs, step).id,
                 registered_at: new Date(nowMs),
               })
               .onConflict(['source', 'run', 'step'])
               .ignore()
               .returning('step');
             if (inserted.length === 0) return { steps: 0, transitions: 0 };
-            await this.outbox.add(trx, FRAMES_TOPIC, syncedFrameEvent(source, run, step, nowMs));
+            for (const frame of syncedStepFrames(source, this.catalogProducts, s.initMs, step))
+              await this.outbox.add(trx, FRAMES_TOPIC, syncedFrameEvent(source, run, frame, nowMs));
             const status = statusOfStep(k);
             return { steps: 1, transitions: status ? await this.transition(trx, source, model, run, status, nowMs) : 0 };
           });

@@ -5,8 +5,8 @@ import request from 'supertest';
 import { type Database, openDatabase, outboxWriter } from '@fieldcast/db';
 import { eventsService } from '@fieldcast/events';
 import { eventually, type TestFleetOptions, useTestFleet } from '@fieldcast/runtime/testing';
-import { syncRun } from '@fieldcast/sync';
-import { forecastFrameId, forecastId, type GridSource, loadWeatherSource } from '@fieldcast/weather';
+import { syncedStepFrames, syncRun } from '@fieldcast/sync';
+import { createCatalog, forecastId, type GridSource, loadWeatherSource } from '@fieldcast/weather';
 import { type ArchiveServer, serveArchive } from '../../../packages/sync/test/archive-server.js';
 import { writeGfsStep } from '../../../packages/sync/test/runs.js';
 import { modelService, SYNCED_REGISTRY_TASK } from '../src/definition.js';
@@ -16,7 +16,7 @@ import { SyncedRegistry, syncJobId } from '../src/synced-registry.js';
  * Replicas registering synced runs at once (docs/decisions/0310-synced-registry-in-the-database.md):
  * the model area's task and two other registrars (`fieldcast serve sync` replicas; on PostgreSQL,
  * each on connections of its own) register the same files at the same moments, round after round,
- * while a run is staged, published and expired; each step is one frame event and each status one
+ * while a run is staged, published and expired; each frame a step made is one event and each status one
  * life-cycle event in the outbox, and once each in the feeds. The integration suite runs this file
  * on PostgreSQL and Kafka. A sync killed mid-run is packages/fleet/test/synced-registry.test.ts.
  */
@@ -26,6 +26,9 @@ const RUN_B = RUN_A + 6 * HOUR;
 const SOURCE = 'gfs-0p25';
 const JSON_V1 = 'application/vnd.fieldcast+json; version=1';
 const iso = (ms: number) => new Date(ms).toISOString();
+const PRODUCTS = createCatalog().products();
+/** Frames made by RUN_A's steps 0-3 and RUN_B's step 0: the instants' two at a step 0, four at later steps. */
+const FRAMES_MADE = 2 + 3 * 4 + 2;
 
 let archive: string;
 let data: string;
@@ -77,7 +80,7 @@ async function registerEverywhere(): Promise<void> {
   for (let round = 0; round < 3; round++)
     await Promise.all([
       t.fleet.runBackground('model', SYNCED_REGISTRY_TASK),
-      ...replicas.map((db) => new SyncedRegistry(db.knex, outboxWriter(db, 'model')).register(syncDir(), Date.now())),
+      ...replicas.map((db) => new SyncedRegistry(db.knex, outboxWriter(db, 'model'), PRODUCTS).register(syncDir(), Date.now())),
     ]);
 }
 
@@ -103,8 +106,10 @@ describe('the registry of synced runs on PostgreSQL and Kafka', () => {
     await registerEverywhere();
 
     const frames = await outbox('fieldcast.model.frames');
-    const frameOf = (runMs: number, step: number) => forecastFrameId({ name: SOURCE }, runMs, runMs + step * HOUR);
-    expect(frames.map((e) => e.subject)).toEqual([...[0, 1, 2, 3].map((s) => frameOf(RUN_A, s)), frameOf(RUN_B, 0)]);
+    const made = [0, 1, 2, 3]
+      .flatMap((s) => syncedStepFrames(SOURCE, PRODUCTS, RUN_A, s))
+      .concat(syncedStepFrames(SOURCE, PRODUCTS, RUN_B, 0));
+    expect(frames.map((e) => e.subject)).toEqual(made.map((f) => f.id));
     const life = (await outbox('fieldcast.model.forecasts')).map((e) => `${e.data.resource.initTime} ${e.data.resource.status}`);
     expect(life).toEqual([
       `${iso(RUN_A)} INITIALIZING`,
@@ -117,11 +122,11 @@ describe('the registry of synced runs on PostgreSQL and Kafka', () => {
 
     const feed = (id: string) =>
       request(t.fleet.app('events')).get(`/resources/${id}/events?limit=100`).set('Authorization', t.alice.auth).set('Accept', JSON_V1);
-    await eventually(async () => expect((await feed(syncJobId(SOURCE))).body).toHaveLength(5), 60_000);
+    await eventually(async () => expect((await feed(syncJobId(SOURCE))).body).toHaveLength(FRAMES_MADE), 60_000);
     await eventually(async () => expect((await feed(forecastId({ name: SOURCE }, RUN_A))).body).toHaveLength(4), 60_000);
     // Nothing more arrives later: each event is in the feed once.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect((await feed(syncJobId(SOURCE))).body).toHaveLength(5);
+    expect((await feed(syncJobId(SOURCE))).body).toHaveLength(FRAMES_MADE);
     expect((await feed(forecastId({ name: SOURCE }, RUN_B))).body).toHaveLength(2);
   });
 });

@@ -19,7 +19,7 @@ import { Catalog, frameId, productRecord, type ProductRecord } from '../catalog/
 import { type FrameRef } from '../catalog/product-frames.js';
 import { cadenceTimes, forecastFrameId, isoInstant, productRunId, type ProductRun, type SortOrder } from '../catalog/product-runs.js';
 import type { ProductDef } from '../catalog/schema.js';
-import type { GridSource, GridSpec } from '../grid/grid-source.js';
+import type { GridSource, GridSpec, VariableId } from '../grid/grid-source.js';
 import { ZarrSource } from '../zarr/zarr-source.js';
 import { servedWeatherOf } from './load-weather-source.js';
 import { readSourceRegistry, registriesStamp } from './synced-stores.js';
@@ -68,6 +68,14 @@ const EMPTY: Snapshot = { stamp: '', products: [], byKey: new Map(), stores: new
 
 /** The name of a source's product made from a catalog product. */
 export const syncedProductName = (source: string, base: Pick<ProductDef, 'name'>) => `${source}.${base.name}`;
+
+/**
+ * The catalog products a synced source has products of its own for: the hourly ones with frames
+ * and forecasts whose variable its stores hold (`holds`).
+ */
+export function syncedProductBases(catalogProducts: readonly ProductDef[], holds: (variable: VariableId) => boolean): ProductDef[] {
+  return catalogProducts.filter((b) => b.variable && b.hasFrames && b.hasForecasts && b.cadenceMinutes === 60 && holds(b.variable));
+}
 
 /** The grid's cell centres as a GeoJSON MultiPolygon Feature (where bilinear values exist). */
 function gridCoverage(g: GridSpec): ProductDef['coverage'] {
@@ -279,10 +287,8 @@ export class SyncedProducts {
         );
         const grid = runs[0]!.store.grid;
         const described = new Map(runs[0]!.store.variables().map((v) => [v.id, v.description.toLowerCase()]));
-        for (const base of this.base) {
-          const variable = base.variable;
-          if (!variable || !base.hasFrames || !base.hasForecasts || base.cadenceMinutes !== 60 || !runs[0]!.store.arrayFor(variable))
-            continue;
+        for (const base of syncedProductBases(this.base, (v) => runs[0]!.store.arrayFor(v) !== null)) {
+          const variable = base.variable!;
           const name = syncedProductName(source, base);
           const def: ProductDef = {
             ...base,
