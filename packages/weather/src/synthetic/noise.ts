@@ -173,6 +173,8 @@ class OctaveOverBlock {
   private readonly lattice: Float64Array;
   private readonly slots: NodeSlot[] = [];
   private clock = 0;
+  /** [lattice row][column] node values blended across columns (fill) */
+  private across: Float64Array | undefined;
 
   constructor(
     readonly octave: NoiseOctave,
@@ -209,7 +211,13 @@ class OctaveOverBlock {
     return target.values;
   }
 
-  /** Values of time node k (unit amplitude) at every cell into out (no caching). */
+  /**
+   * Values of time node k (unit amplitude) at every cell into out (no caching). Where the block
+   * has more rows than the octave has lattice rows under them (time octaves are coarse: a few
+   * lattice rows under a band of a tile), each lattice row is first blended across every column
+   * once, and each cell blends two of those: the same sums in the same order as blending the four
+   * nodes at each cell.
+   */
   fill(k: number, out: Float32Array, offset = 0): void {
     const { rows, cols, lattice, octave } = this;
     const ny = rows.nodes.length;
@@ -223,6 +231,31 @@ class OctaveOverBlock {
     const ca = cols.a,
       cb = cols.b,
       cw = cols.w;
+    if (ny < nRows) {
+      const across = (this.across ??= new Float64Array(ny * nCols));
+      for (let y = 0; y < ny; y++) {
+        const ly = y * nx,
+          o = y * nCols;
+        for (let c = 0; c < nCols; c++) {
+          const xa = ca[c] as number,
+            xb = cb[c] as number,
+            wx = cw[c] as number;
+          across[o + c] = (lattice[ly + xa] as number) + ((lattice[ly + xb] as number) - (lattice[ly + xa] as number)) * wx;
+        }
+      }
+      for (let r = 0; r < nRows; r++) {
+        const ra = (rows.a[r] as number) * nCols;
+        const rb = (rows.b[r] as number) * nCols;
+        const wy = rows.w[r] as number;
+        const base = offset + r * nCols;
+        for (let c = 0; c < nCols; c++) {
+          const v0 = across[ra + c] as number;
+          const v1 = across[rb + c] as number;
+          out[base + c] = v0 + (v1 - v0) * wy;
+        }
+      }
+      return;
+    }
     for (let r = 0; r < nRows; r++) {
       const ra = (rows.a[r] as number) * nx;
       const rb = (rows.b[r] as number) * nx;
