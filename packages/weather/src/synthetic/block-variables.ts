@@ -62,6 +62,7 @@ export function computeDailyExtremes(block: Block, i0: number, n: number): Daily
  * dewpoint from one set of anchors, then shortwave, wind and pressure, chunk by chunk.
  */
 export function computeEtInputs(block: Block, i0: number, n: number): EtInputs<Float32Array> {
+  checkCells(block, 'ET inputs');
   const size = block.nCells * n;
   const out = {
     airTemperature: new Float32Array(size),
@@ -80,7 +81,24 @@ export function computeEtInputs(block: Block, i0: number, n: number): EtInputs<F
   return out;
 }
 
+/** Variables computed on a block of listed cells (block.ts makeCellBlock): the temperatures, whose terms are all per cell, row or column. */
+const LISTED_CELL_VARIABLES: ReadonlySet<VariableId> = new Set([
+  'air_temperature',
+  'dew_point_temperature',
+  'air_temperature_daily_max',
+  'air_temperature_daily_min',
+  'surface_altitude',
+]);
+
+/** Refuses a block of listed cells for what only full blocks compute. */
+function checkCells(block: Block, variable: VariableId | 'ET inputs'): void {
+  if (block.cells && (variable === 'ET inputs' || !LISTED_CELL_VARIABLES.has(variable))) {
+    throw new Error(`${variable} is computed on full blocks of rows x columns only`);
+  }
+}
+
 function fillChunk(variable: VariableId, block: Block, i0: number, n: number, out: Float32Array): void {
+  checkCells(block, variable);
   switch (variable) {
     case 'air_temperature':
     case 'dew_point_temperature': {

@@ -12,6 +12,8 @@
  * uncorrelated beyond ~2 spacings: the spacing is the correlation length.
  */
 
+import { type CellList, cellCount } from './cells.js';
+
 /** Bias-reduced 32-bit integer finaliser ("lowbias32", C. Wellons, hash-prospector 2020). */
 function mix32(x: number): number {
   x ^= x >>> 16;
@@ -180,6 +182,7 @@ class OctaveOverBlock {
     readonly octave: NoiseOctave,
     lats: ArrayLike<number>,
     lons: ArrayLike<number>,
+    private readonly cells: CellList,
   ) {
     this.rows = latticeAxis(lats, -90, octave.spacingDeg, 0);
     this.cols = latticeAxis(lons, -180, octave.spacingDeg, Math.round(360 / octave.spacingDeg));
@@ -197,7 +200,7 @@ class OctaveOverBlock {
       }
     }
     let target: NodeSlot;
-    const nCells = this.rows.a.length * this.cols.a.length;
+    const nCells = cellCount(this.rows.a.length, this.cols.a.length, this.cells);
     if (slots.length < 4) {
       target = { k, values: new Float32Array(nCells), used: 0 };
       slots.push(target);
@@ -231,6 +234,24 @@ class OctaveOverBlock {
     const ca = cols.a,
       cb = cols.b,
       cw = cols.w;
+    const cells = this.cells;
+    if (cells) {
+      // Listed cells: each blends the four nodes around it, as a cell of a full block does.
+      for (let k = 0, n = cells.row.length; k < n; k++) {
+        const r = cells.row[k]!,
+          c = cells.col[k]!;
+        const ra = (rows.a[r] as number) * nx;
+        const rb = (rows.b[r] as number) * nx;
+        const wy = rows.w[r] as number;
+        const xa = ca[c] as number,
+          xb = cb[c] as number,
+          wx = cw[c] as number;
+        const v0 = (lattice[ra + xa] as number) + ((lattice[ra + xb] as number) - (lattice[ra + xa] as number)) * wx;
+        const v1 = (lattice[rb + xa] as number) + ((lattice[rb + xb] as number) - (lattice[rb + xa] as number)) * wx;
+        out[offset + k] = v0 + (v1 - v0) * wy;
+      }
+      return;
+    }
     if (ny < nRows) {
       const across = (this.across ??= new Float64Array(ny * nCols));
       for (let y = 0; y < ny; y++) {
@@ -286,13 +307,19 @@ export class BlockNoise {
   readonly nCells: number;
   readonly nCols: number;
 
-  constructor(field: NoiseField, lats: ArrayLike<number>, lons: ArrayLike<number>) {
-    this.octaves = field.octaves.map((o) => new OctaveOverBlock(o, lats, lons));
-    this.nCells = lats.length * lons.length;
+  /** the block's cells: every row x column, or a list (cells.ts) */
+  private readonly cells: CellList;
+
+  constructor(field: NoiseField, lats: ArrayLike<number>, lons: ArrayLike<number>, cells: CellList = null) {
+    this.octaves = field.octaves.map((o) => new OctaveOverBlock(o, lats, lons, cells));
+    this.nCells = cellCount(lats.length, lons.length, cells);
     this.nCols = lons.length;
+    this.cells = cells;
     this.spread = field.evenSpread
       ? Float32Array.from({ length: this.nCells }, (_, i) =>
-          spreadFactor(field, lats[Math.floor(i / lons.length)]!, lons[i % lons.length]!),
+          cells
+            ? spreadFactor(field, lats[cells.row[i]!]!, lons[cells.col[i]!]!)
+            : spreadFactor(field, lats[Math.floor(i / lons.length)]!, lons[i % lons.length]!),
         )
       : null;
   }
@@ -337,8 +364,8 @@ export class BlockNoise {
    * their nodes stay within about 4 MB.
    */
   seriesAtColumnTimes(times: Float64Array, nT: number, out: Float32Array, scale = 1): Float32Array {
-    const { nCols, nCells } = this;
-    const nRows = nCells / nCols;
+    const { nCols, nCells, cells } = this;
+    const nRows = cells ? 0 : nCells / nCols;
     out.fill(0, 0, nT * nCells);
     const maxNodes = Math.max(4, Math.floor((1 << 20) / Math.max(1, nCells)));
     const colWeight = new Float64Array(nCols),
@@ -380,13 +407,11 @@ export class BlockNoise {
             colWeight[c] = smoothstep(timeFraction(tc, k, p));
             colNode[c] = (k - kMin) * nCells;
           }
-          for (let r = 0, i = 0; r < nRows; r++) {
-            for (let c = 0; c < nCols; c++, i++) {
-              const na = colNode[c]! + i;
-              const a = nodes[na]!;
-              out[ob + i] = out[ob + i]! + amp * (a + (nodes[na + nCells]! - a) * colWeight[c]!);
-            }
-          }
+          if (cells)
+            for (let i = 0; i < nCells; i++) blendInto(out, ob, i, nodes, colNode[cells.col[i]!]!, nCells, amp, colWeight[cells.col[i]!]!);
+          else
+            for (let r = 0, i = 0; r < nRows; r++)
+              for (let c = 0; c < nCols; c++, i++) blendInto(out, ob, i, nodes, colNode[c]!, nCells, amp, colWeight[c]!);
         }
         t = t1;
       }
@@ -394,6 +419,22 @@ export class BlockNoise {
     this.evenOut(out, nT);
     return out;
   }
+}
+
+/** out[ob + i] += amp x the blend of cell i's two time nodes (the one at node offset `node`, the next nCells on) with weight w. */
+function blendInto(
+  out: Float32Array,
+  ob: number,
+  i: number,
+  nodes: Float32Array,
+  node: number,
+  nCells: number,
+  amp: number,
+  w: number,
+): void {
+  const na = node + i;
+  const a = nodes[na]!;
+  out[ob + i] = out[ob + i]! + amp * (a + (nodes[na + nCells]! - a) * w);
 }
 
 function planeAt(x0: number, x1: number, iy: number, k: number, seed: number, wx: number, wy: number): number {

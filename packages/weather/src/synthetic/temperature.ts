@@ -220,7 +220,7 @@ export function anchorDaysFrom(block: Block, d0: number, nDays: number): AnchorD
  * then one pass over [day][cell].
  */
 export function temperatureAnchors(block: Block, days: AnchorDays, withDew = true, withHourly = true): TemperatureAnchors {
-  const { lats, lons, nRows, nCols, nCells, altitude, offsetHours, climateMean, seasonCos, seasonSin, land, coastKm } = block;
+  const { lats, lons, nRows, nCols, nCells, altitude, offsetHours, climateMean, seasonCos, seasonSin, land, coastKm, cells } = block;
   const { d0, nDays } = days;
   const margin = rawMargin(withDew || withHourly);
   const nExt = nDays + 2 * margin;
@@ -284,33 +284,33 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
     maritime[k] = maritimeDamping(land[k]!, coastKm[k]!);
   }
   const size = nExt * nCells;
-  const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons).seriesAtColumnTimes(tNoon, nExt, scratchF32('anomaly', size));
-  const clouds = new BlockNoise(DAILY_CLOUD_NOISE, lats, lons).seriesAtColumnTimes(tNoon, nExt, scratchF32('clouds', size));
+  const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons, cells).seriesAtColumnTimes(tNoon, nExt, scratchF32('anomaly', size));
+  const clouds = new BlockNoise(DAILY_CLOUD_NOISE, lats, lons, cells).seriesAtColumnTimes(tNoon, nExt, scratchF32('clouds', size));
   const rawMax = scratchF64('rawMax', size),
     rawMin = scratchF64('rawMin', size);
   const cloudOf = withDew ? scratchF64('cloudOf', size) : null;
+  // One raw day e of one cell, whichever order the block's cells come in.
+  const raw = (e: number, cell: number, r: number, c: number) => {
+    const q = e * nCells + cell;
+    const yc = e * nCols + c;
+    const n = dayLen[(dayLenAt[yc] as number) + r] as number;
+    const mean =
+      (base[cell] as number) +
+      (seasonCos[cell] as number) * (yearCos[yc] as number) +
+      (seasonSin[cell] as number) * (yearSin[yc] as number) +
+      (rowScale[r] as number) * (anomaly[q] as number);
+    const cloud = cloudFraction(
+      clouds[q] as number,
+      cloudBiasAt(block, cell, rowBias[r] as number, yearCos[yc] as number, yearSin[yc] as number),
+    );
+    const half = diurnalRange(cloud, n, maritime[cell] as number) / 2;
+    rawMax[q] = mean + half;
+    rawMin[q] = mean - half;
+    if (cloudOf) cloudOf[q] = cloud;
+  };
   for (let e = 0; e < nExt; e++) {
-    const o = e * nCells;
-    for (let r = 0; r < nRows; r++) {
-      const sc = rowScale[r] as number,
-        bias = rowBias[r] as number;
-      for (let c = 0; c < nCols; c++) {
-        const cell = r * nCols + c;
-        const q = o + cell;
-        const yc = e * nCols + c;
-        const n = dayLen[(dayLenAt[yc] as number) + r] as number;
-        const mean =
-          (base[cell] as number) +
-          (seasonCos[cell] as number) * (yearCos[yc] as number) +
-          (seasonSin[cell] as number) * (yearSin[yc] as number) +
-          sc * (anomaly[q] as number);
-        const cloud = cloudFraction(clouds[q] as number, cloudBiasAt(block, cell, bias, yearCos[yc] as number, yearSin[yc] as number));
-        const half = diurnalRange(cloud, n, maritime[cell] as number) / 2;
-        rawMax[q] = mean + half;
-        rawMin[q] = mean - half;
-        if (cloudOf) cloudOf[q] = cloud;
-      }
-    }
+    if (cells) for (let k = 0; k < nCells; k++) raw(e, k, cells.row[k]!, cells.col[k]!);
+    else for (let r = 0, k = 0; r < nRows; r++) for (let c = 0; c < nCols; c++, k++) raw(e, k, r, c);
   }
   const tmax = new Float32Array(nDays * nCells),
     tmin = new Float32Array(nDays * nCells),
@@ -322,20 +322,19 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
     // Dew anchors at the midnight starting days d0 .. d0+nDays, from that day's minimum and air mass.
     const dry = scratchF64('dry', (nDays + 1) * nCols);
     for (let i = 0; i <= nDays; i++) for (let c = 0; c < nCols; c++) dry[i * nCols + c] = tNoon[(i + margin) * nCols + c]!;
-    const dryness = new BlockNoise(DRYNESS_NOISE, lats, lons).seriesAtColumnTimes(
+    const dryness = new BlockNoise(DRYNESS_NOISE, lats, lons, cells).seriesAtColumnTimes(
       dry,
       nDays + 1,
       scratchF32('dryness', (nDays + 1) * nCells),
     );
     const arids = Array.from(lats, aridDepression);
     for (let i = 0; i <= nDays; i++) {
-      for (let r = 0; r < nRows; r++) {
-        const arid = arids[r]!;
-        for (let c = 0; c < nCols; c++) {
-          const q = i * nCells + r * nCols + c;
-          tdew[q] = low[q]! - dawnDewpointDepression(dryness[q] as number, arid, cloudOf[q + margin * nCells]!);
-        }
-      }
+      const dew = (cell: number, r: number) => {
+        const q = i * nCells + cell;
+        tdew[q] = low[q]! - dawnDewpointDepression(dryness[q] as number, arids[r]!, cloudOf[q + margin * nCells]!);
+      };
+      if (cells) for (let k = 0; k < nCells; k++) dew(k, cells.row[k]!);
+      else for (let r = 0, k = 0; r < nRows; r++) for (let c = 0; c < nCols; c++, k++) dew(k, r);
     }
   }
   return { d0, nDays, nRows, nCells, tmax, tmin, mid, tdew, sunriseD0: dMin, sunrise };
@@ -407,7 +406,7 @@ export function fillHourlyTemperature(
   tOut: Float32Array | null,
   dOut: Float32Array | null,
 ): void {
-  const { nRows, nCols, nCells, offsetHours } = block;
+  const { nRows, nCols, nCells, offsetHours, cells } = block;
   const dIdx = new Int32Array(nCols),
     sIdx = new Int32Array(nCols);
   const lhs = new Float64Array(nCols);
@@ -423,21 +422,19 @@ export function fillHourlyTemperature(
       lhs[c] = L - 24 * D;
     }
     const o = t * nCells;
-    for (let r = 0; r < nRows; r++) {
-      const rowBase = r * nCols;
-      for (let c = 0; c < nCols; c++) {
-        const cell = rowBase + c;
-        const di = dIdx[c] as number;
-        const lh = lhs[c] as number;
-        const temp = temperatureAt(A, di, sIdx[c] as number, r, cell, lh);
-        if (tOut) tOut[o + cell] = temp;
-        if (dOut) {
-          const a = tdew[di * nCells + cell] as number;
-          const td = a + ((tdew[(di + 1) * nCells + cell] as number) - a) * (lh / 24);
-          dOut[o + cell] = td < temp ? td : temp;
-        }
+    const hourly = (cell: number, r: number, c: number) => {
+      const di = dIdx[c] as number;
+      const lh = lhs[c] as number;
+      const temp = temperatureAt(A, di, sIdx[c] as number, r, cell, lh);
+      if (tOut) tOut[o + cell] = temp;
+      if (dOut) {
+        const a = tdew[di * nCells + cell] as number;
+        const td = a + ((tdew[(di + 1) * nCells + cell] as number) - a) * (lh / 24);
+        dOut[o + cell] = td < temp ? td : temp;
       }
-    }
+    };
+    if (cells) for (let k = 0; k < nCells; k++) hourly(k, cells.row[k]!, cells.col[k]!);
+    else for (let r = 0, k = 0; r < nRows; r++) for (let c = 0; c < nCols; c++, k++) hourly(k, r, c);
   }
 }
 
