@@ -5,7 +5,7 @@
  * ephemeral port. In one run:
  * 0. Cold tiles: zooms 0, 2, 5 and native, each of a frame never drawn before, rendered first in
  *    this fresh process after what the tiles area prepares as it starts (frame index, synthetic
- *    climate), against deflate (node:zlib, level 6) of the tile's RGBA pixels. Target <= 30.
+ *    climate and its compiled reads), against deflate (node:zlib, level 6) of the tile's RGBA pixels. Target <= 30.
  * 1. Rendering: one tile per zoom from 0 to the native zoom over North America, each drawn with the
  *    product's default style from a warm cache of grid reads (what is timed is colouring and PNG
  *    encoding), against pngjs encoding the same 256 x 256 RGBA pixels (the floor). Target <= 2.
@@ -27,8 +27,8 @@ import {
   FrameIndex,
   frameId,
   lonLatToTileXY,
-  prepareSyntheticClimate,
   SyntheticSource,
+  warmSyntheticWorld,
 } from '../packages/weather/src/index.js';
 import { DefaultStyles } from '../services/tiles/src/domain/styles.js';
 import { tileCache } from '../services/tiles/src/domain/sample-cache.js';
@@ -84,10 +84,11 @@ async function main(): Promise<void> {
 
   // First, in this fresh process: tiles of frames never drawn before. Warm is only what the tiles
   // area prepares as it starts, before its first request (its definition's `warm`): the frame index
-  // and the synthetic climate (the lattice's file, written once per machine: docs/decisions/0089-climate-lattice-file.md).
+  // and the synthetic climate (the lattice's file, written once per machine: docs/decisions/0089-climate-lattice-file.md)
+  // with its reads compiled by a few small ones (0305), on another source than the renderer's, as the area does.
   const warming = performance.now();
   await frames.warm(Date.now());
-  prepareSyntheticClimate();
+  await warmSyntheticWorld(new SyntheticSource());
   console.log(`(the tiles area's warm-up at start, in this process: ${(performance.now() - warming).toFixed(0)} ms)\n`);
   console.log('## Cold tiles: a frame never drawn before, default style, against deflate of the same RGBA pixels\n');
   console.log('| zoom | tile | cold render ms | deflate ms (median) | ratio | target |');

@@ -38,3 +38,23 @@ it('a point grid of hourly air temperature, dewpoint and precipitation at one ho
   );
   expect(digest(grid)).toBe('396aee2dfb210a380dcf26322fc0c50434fd33e1');
 });
+
+it('a sub-grid of hourly and daily temperatures over every longitude, each column on its own local days', async () => {
+  const source = new SyntheticSource();
+  const t = Date.UTC(2025, 6, 14, 15);
+  const windows = await source.subgrid(
+    ['air_temperature', 'dew_point_temperature', 'air_temperature_daily_max', 'air_temperature_daily_min', 'precipitation_rate'],
+    Float64Array.from({ length: 30 }, (_, i) => -89.9 + i * 6.1),
+    Float64Array.from({ length: 60 }, (_, i) => -180 + i * 6.0013),
+    { startMs: t - 30 * 3_600_000, endMs: t + 20 * 3_600_000 },
+  );
+  expect(digest(windows.map((w) => w.values))).toBe('32cef825c7561e7fe6dfaa945757cbc9ba1a4dd6');
+});
+
+it('the five ET inputs of a point by the antimeridian over eight days', async () => {
+  const inputs = await new SyntheticSource().etInputsAt(179.995, -10.3, {
+    startMs: Date.UTC(2024, 5, 1, 3),
+    endMs: Date.UTC(2024, 5, 9, 5),
+  });
+  expect(digest(Object.values(inputs).map((s) => s.values))).toBe('4daf45dc13404d8a873ba6b9618f668e7e7b5029');
+});

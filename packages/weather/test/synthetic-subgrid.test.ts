@@ -132,3 +132,39 @@ describe('SyntheticSource: point grids', () => {
     });
   });
 });
+
+describe('SyntheticSource: daily extremes of many points read together', () => {
+  const SEASON: TimeRange = { startMs: Date.UTC(2024, 0, 20), endMs: Date.UTC(2024, 4, 30) };
+  // Scattered, by the antimeridian and the poles, on a grid point, and one place twice.
+  const points: [number, number][] = [
+    [-93.6319, 42.0308],
+    [179.995, -10.3],
+    [-180, 65.2],
+    [12.34, 89.999],
+    [-45.5, -90],
+    [7.31, 29.3],
+    [-93.6319, 42.0308],
+    ...Array.from({ length: 40 }, (_, k): [number, number] => [-179 + 8.9 * k, -80 + 4.1 * k]),
+  ];
+
+  it('gives every point what its own read gives, in order', async () => {
+    const lons = Float64Array.from(points, ([lon]) => lon),
+      lats = Float64Array.from(points, ([, lat]) => lat);
+    const together = await src.dailyExtremesAtPoints(lons, lats, SEASON);
+    expect(together).toHaveLength(points.length);
+    for (const [k, [lon, lat]] of points.entries()) {
+      const own = await new SyntheticSource({ now: () => NOW }).dailyExtremesAt(lon, lat, SEASON);
+      expect(Array.from(together[k]!.tmax.values)).toEqual(Array.from(own.tmax.values));
+      expect(Array.from(together[k]!.tmin.values)).toEqual(Array.from(own.tmin.values));
+      expect([together[k]!.tmax.startMs, together[k]!.tmax.stepMs, together[k]!.tmax.units]).toEqual([
+        own.tmax.startMs,
+        own.tmax.stepMs,
+        own.tmax.units,
+      ]);
+    }
+  });
+
+  it('refuses unequal lists of longitudes and latitudes', async () => {
+    await expect(src.dailyExtremesAtPoints(Float64Array.of(1, 2), Float64Array.of(3), SEASON)).rejects.toThrow(GridRequestError);
+  });
+});

@@ -15,6 +15,13 @@ const reads = { pointSeries: 0, dailyExtremesAt: 0 };
 const source = new Proxy(synthetic, {
   getPrototypeOf: () => Object.prototype,
   get(target, name, receiver) {
+    if (name === 'dailyExtremesAtPoints') {
+      // points read together count one read each (docs/decisions/0306-batch-points-read-together.md)
+      return (lons: Float64Array, ...rest: unknown[]) => {
+        reads.dailyExtremesAt += lons.length;
+        return (target[name] as (...a: unknown[]) => unknown).apply(target, [lons, ...rest]);
+      };
+    }
     if (name === 'pointSeries' || name === 'dailyExtremesAt') {
       return (...args: unknown[]) => {
         reads[name]++;

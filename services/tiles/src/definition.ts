@@ -1,6 +1,10 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
+<<<<<<< HEAD
 import { catalogServed, frameIndexOf, prepareSyntheticClimate, servedWeatherOf, syncedProductsOf } from '@fieldcast/weather';
+=======
+import { frameIndexOf, SyntheticSource, warmSyntheticWorld } from '@fieldcast/weather';
+>>>>>>> cold
 import { zoomLevelsOf } from './domain/frames.js';
 import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
@@ -73,12 +77,12 @@ export const tilesService = defineService({
     return {
       api,
       close: () => sampler.close(),
-      // The frame index, the compute threads and the synthetic climate are made at start, not by
-      // the first tile (0120, 0132, 0089).
+      // The frame index, the compute threads and the synthetic climate (and its compiled reads) are
+      // made at start, not by the first tile (0120, 0132, 0089, 0305).
       warm: () => {
         frames.warm(deps.now().getTime());
         sampler.prestart();
-        setImmediate(prepareSyntheticClimate);
+        setImmediate(() => void warmSyntheticWorld(new SyntheticSource()));
       },
     };
   },

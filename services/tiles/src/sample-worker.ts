@@ -1,5 +1,5 @@
 import { serveTasks } from '@fieldcast/runtime/compute-thread';
-import { openStores, prepareSyntheticClimate } from '@fieldcast/weather';
+import { openStores, SyntheticSource, warmSyntheticWorld } from '@fieldcast/weather';
 import { sampleLayer } from './domain/layers.js';
 import type { SampleTask } from './sample-compute.js';
 
@@ -8,6 +8,6 @@ import type { SampleTask } from './sample-compute.js';
  * insight area's): opens the same weather as the process once per set of stores and samples the
  * tiles it is sent, one at a time.
  */
-// The synthetic world's climate, loaded as the thread starts rather than by its first tile.
-prepareSyntheticClimate();
+// The synthetic world's climate loaded and its reads compiled as the thread starts rather than by its first tile (0305).
+void warmSyntheticWorld(new SyntheticSource());
 serveTasks(async (task: SampleTask) => sampleLayer(await openStores(task.stores), task.layer, task.timeMs, task.tile, task.mode));

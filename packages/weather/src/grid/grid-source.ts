@@ -152,6 +152,12 @@ export interface SubgridReads {
    * where the variable has no step at that instant (pointSeries' empty series).
    */
   pointGrid(variables: readonly VariableId[], lats: Float64Array, lons: Float64Array, timeMs: number): Promise<Float32Array[]>;
+  /**
+   * What dailyExtremesAt gives at each point (lons[k], lats[k]), in their order: read together,
+   * for reads of many scattered points over the same days such as a batch of places
+   * (docs/decisions/0306-batch-points-read-together.md).
+   */
+  dailyExtremesAtPoints(lons: Float64Array, lats: Float64Array, range: TimeRange): Promise<DailyExtremes<PointSeries>[]>;
 }
 
 export function readsSubgrids(source: GridSource): source is GridSource & SubgridReads {

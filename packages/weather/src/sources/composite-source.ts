@@ -56,18 +56,19 @@ export function answeringSource(source: GridSource, variable: VariableId, place:
 }
 
 /**
- * The source that reads, as one point grid (SubgridReads.pointGrid), what point reads of each of
- * the variables at every point of bbox at the instant would give: the one source every such
- * point read goes to, when it reads point grids; null when the points route apart or it reads
- * point by point.
+ * The source that reads together (SubgridReads: pointGrid at an instant, dailyExtremesAtPoints
+ * over a range) what point reads of each of the variables at every point of bbox would give: the
+ * one source every such point read goes to, when it reads sub-grids; null when the points route
+ * apart or it reads point by point.
  */
 export function pointGridSource(
   source: GridSource,
   variables: readonly VariableId[],
   bbox: BBox,
-  atMs: number,
+  when: number | TimeRange,
 ): (GridSource & SubgridReads) | null {
-  const each = variables.map((v) => (isRoutingSource(source) ? source.sourceForPointsIn(v, bbox, { startMs: atMs, endMs: atMs }) : source));
+  const range = typeof when === 'number' ? { startMs: when, endMs: when } : when;
+  const each = variables.map((v) => (isRoutingSource(source) ? source.sourceForPointsIn(v, bbox, range) : source));
   const one = each[0];
   return one && each.every((s) => s === one) && readsSubgrids(one) ? one : null;
 }

@@ -10,7 +10,7 @@ import type { Block } from './block.js';
 import { fillHourlyPrecipitation } from './precipitation.js';
 import { fillHourlyPressure } from './pressure.js';
 import { fillHourlyCloud, fillShortwave } from './radiation.js';
-import { anchorDaysForHours, fillDailyExtremes, fillHourlyTemperature, temperatureAnchors } from './temperature.js';
+import { anchorDaysForHours, anchorDaysFrom, fillDailyExtremes, fillHourlyTemperature, temperatureAnchors } from './temperature.js';
 import { fillHourlyWind } from './wind.js';
 
 /** Time steps per chunk: ~4 M cell-steps, a whole number of `quantum` steps, at least one quantum. */
@@ -51,7 +51,7 @@ export function computeDailyExtremes(block: Block, i0: number, n: number): Daily
   const tmax = new Float32Array(block.nCells * n),
     tmin = new Float32Array(block.nCells * n);
   inChunks(block, i0, n, 1, (start, count, from, to) => {
-    const anchors = temperatureAnchors(block, start, count, false, false);
+    const anchors = temperatureAnchors(block, anchorDaysFrom(block, start, count), false, false);
     fillDailyExtremes(block, anchors, start, count, tmax.subarray(from, to), tmin.subarray(from, to));
   });
   return { tmax, tmin };
@@ -62,6 +62,7 @@ export function computeDailyExtremes(block: Block, i0: number, n: number): Daily
  * dewpoint from one set of anchors, then shortwave, wind and pressure, chunk by chunk.
  */
 export function computeEtInputs(block: Block, i0: number, n: number): EtInputs<Float32Array> {
+  checkCells(block, 'ET inputs');
   const size = block.nCells * n;
   const out = {
     airTemperature: new Float32Array(size),
@@ -71,8 +72,7 @@ export function computeEtInputs(block: Block, i0: number, n: number): EtInputs<F
     pressure: new Float32Array(size),
   };
   inChunks(block, i0, n, 24, (start, count, from, to) => {
-    const span = anchorDaysForHours(start, count);
-    const anchors = temperatureAnchors(block, span.d0, span.nDays, true);
+    const anchors = temperatureAnchors(block, anchorDaysForHours(block, start, count), true);
     fillHourlyTemperature(block, anchors, start, count, out.airTemperature.subarray(from, to), out.dewpoint.subarray(from, to));
     fillShortwave(block, start, count, null, out.shortwave.subarray(from, to));
     fillHourlyWind(block, start, count, out.windSpeed.subarray(from, to));
@@ -81,19 +81,35 @@ export function computeEtInputs(block: Block, i0: number, n: number): EtInputs<F
   return out;
 }
 
+/** Variables computed on a block of listed cells (block.ts makeCellBlock): the temperatures, whose terms are all per cell, row or column. */
+const LISTED_CELL_VARIABLES: ReadonlySet<VariableId> = new Set([
+  'air_temperature',
+  'dew_point_temperature',
+  'air_temperature_daily_max',
+  'air_temperature_daily_min',
+  'surface_altitude',
+]);
+
+/** Refuses a block of listed cells for what only full blocks compute. */
+function checkCells(block: Block, variable: VariableId | 'ET inputs'): void {
+  if (block.cells && (variable === 'ET inputs' || !LISTED_CELL_VARIABLES.has(variable))) {
+    throw new Error(`${variable} is computed on full blocks of rows x columns only`);
+  }
+}
+
 function fillChunk(variable: VariableId, block: Block, i0: number, n: number, out: Float32Array): void {
+  checkCells(block, variable);
   switch (variable) {
     case 'air_temperature':
     case 'dew_point_temperature': {
-      const span = anchorDaysForHours(i0, n);
       const dew = variable === 'dew_point_temperature';
-      const anchors = temperatureAnchors(block, span.d0, span.nDays, dew);
+      const anchors = temperatureAnchors(block, anchorDaysForHours(block, i0, n), dew);
       fillHourlyTemperature(block, anchors, i0, n, dew ? null : out, dew ? out : null);
       return;
     }
     case 'air_temperature_daily_max':
     case 'air_temperature_daily_min': {
-      const anchors = temperatureAnchors(block, i0, n, false, false);
+      const anchors = temperatureAnchors(block, anchorDaysFrom(block, i0, n), false, false);
       const max = variable === 'air_temperature_daily_max';
       fillDailyExtremes(block, anchors, i0, n, max ? out : null, max ? null : out);
       return;
@@ -112,8 +128,7 @@ function fillChunk(variable: VariableId, block: Block, i0: number, n: number, ou
       return;
     case 'precipitation_rate':
     case 'precipitation_type': {
-      const span = anchorDaysForHours(i0, n);
-      const anchors = temperatureAnchors(block, span.d0, span.nDays, false);
+      const anchors = temperatureAnchors(block, anchorDaysForHours(block, i0, n), false);
       const temp = new Float32Array(out.length);
       fillHourlyTemperature(block, anchors, i0, n, temp, null);
       const cloud = new Float32Array(out.length);

@@ -45,6 +45,8 @@ export class ClimateLattice {
   /** per row, which nodes are computed (a row read from the file is whole) */
   private readonly filled: (Uint8Array | undefined)[] = new Array(ROWS);
   private fileName: string | undefined;
+  /** the file, open for reading rows once it is there */
+  private fd: number | undefined;
 
   constructor(
     private readonly compute: NodeComputer,
@@ -114,22 +116,27 @@ export class ClimateLattice {
     return this.rows[r]!;
   }
 
-  /** Row r from the file, when the file is there; a row is read whole, once. */
+  /**
+   * Row r from the file, when the file is there; a row is read whole, once. The file is opened
+   * once and kept open: a world map's first tile reads about 500 rows, and opening the file for
+   * each was a good part of its cost. The file never changes once written (it is renamed into place).
+   */
   private readRow(r: number): Float64Array | undefined {
     const file = this.file();
-    if (!file || !existsSync(file)) return undefined;
+    if (!file) return undefined;
+    if (this.fd === undefined) {
+      if (!existsSync(file)) return undefined;
+      const fd = (this.fd = openSync(file, 'r'));
+      // A compute thread that ends closes it (a thread's `process` emits its own exit).
+      process.once('exit', () => closeSync(fd));
+    }
     const row = new Float64Array(ROW_VALUES);
-    const fd = openSync(file, 'r');
-    try {
-      const bytes = new Uint8Array(row.buffer);
-      let read = 0;
-      while (read < ROW_BYTES) {
-        const n = readSync(fd, bytes, read, ROW_BYTES - read, r * ROW_BYTES + read);
-        if (n === 0) throw new Error(`climate lattice file ${file} ends before row ${r}: remove it to have it written again`);
-        read += n;
-      }
-    } finally {
-      closeSync(fd);
+    const bytes = new Uint8Array(row.buffer);
+    let read = 0;
+    while (read < ROW_BYTES) {
+      const n = readSync(this.fd, bytes, read, ROW_BYTES - read, r * ROW_BYTES + read);
+      if (n === 0) throw new Error(`climate lattice file ${file} ends before row ${r}: remove it to have it written again`);
+      read += n;
     }
     return row;
   }

@@ -12,6 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { earthGeography, GEOGRAPHY_FILE, type Geography } from '@fieldcast/geography';
+import { type CellList, cellCount } from './cells.js';
 import { LAPSE_RATE_K_PER_M, TROPICAL_YEAR_DAYS, yearAngle } from './climate.js';
 import { ClimateLattice, climateCacheDir, NODE_DEG, NODE_FIELDS, nodeOffset } from './climate-lattice.js';
 import { COLDEST, type TemperatureTerms, WARMEST } from './geoclimate-coefficients.js';
@@ -617,6 +618,30 @@ export function climateLatticeFile(): string {
   return latticeOf(earthGeography()).file()!;
 }
 
+/**
+ * cos and sin of the annual cycle's phase at each node of a lattice row, side by side, NaN until
+ * the node is first read: every cell around a node takes the same two values (cellClimate), and
+ * they were most of its cost when taken per cell.
+ */
+const nodePhases = new WeakMap<Float64Array, Float64Array>();
+
+function phasesOf(row: Float64Array): Float64Array {
+  let phases = nodePhases.get(row);
+  if (!phases) nodePhases.set(row, (phases = new Float64Array((2 * row.length) / NODE_FIELDS.length).fill(Number.NaN)));
+  return phases;
+}
+
+/** Where the node at `at` of `row` (nodeOffset) has its phase's cos (sin next to it) in `phases`, computed on first use. */
+function phaseAt(phases: Float64Array, row: Float64Array, at: number): number {
+  const i = (2 * at) / NODE_FIELDS.length;
+  if (Number.isNaN(phases[i]!)) {
+    const p = w0 * (SOLSTICE_DAY + row[at + LAG_DAYS]!);
+    phases[i] = Math.cos(p);
+    phases[i + 1] = Math.sin(p);
+  }
+  return i;
+}
+
 /** Bilinear blend of one term of the four nodes around a cell (weights as cellClimate gives them). */
 function blendNodes(
   w00: number,
@@ -665,10 +690,15 @@ const PRECIPITATION_PEAK_DAY = 196.5;
 const SOLSTICE_DAY = 172;
 const w0 = (2 * Math.PI) / TROPICAL_YEAR_DAYS;
 
-export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, geo: Geography = earthGeography()): CellClimate {
+export function cellClimate(
+  lats: ArrayLike<number>,
+  lons: ArrayLike<number>,
+  geo: Geography = earthGeography(),
+  cells: CellList = null,
+): CellClimate {
   const nR = lats.length,
     nC = lons.length,
-    n = nR * nC;
+    n = cellCount(nR, nC, cells);
   const mean = new Float32Array(n),
     seasonCos = new Float32Array(n),
     seasonSin = new Float32Array(n);
@@ -690,46 +720,67 @@ export function cellClimate(lats: ArrayLike<number>, lons: ArrayLike<number>, ge
     colF[c] = x - colJ[c]!;
   }
   const lattice = latticeOf(geo);
-  for (let r = 0; r < nR; r++) {
+  const cell = (k: number, c: number, i0: number, fy: number, southPhases: Float64Array, northPhases: Float64Array) => {
+    const j0 = colJ[c]!,
+      fx = colF[c]!;
+    // the four nodes around the cell: rows i0 (south) and i0 + 1, columns j0 (west) and j0 + 1
+    const south = lattice.nodeRow(i0, j0),
+      southEast = lattice.nodeRow(i0, j0 + 1),
+      north = lattice.nodeRow(i0 + 1, j0),
+      northEast = lattice.nodeRow(i0 + 1, j0 + 1);
+    const a00 = nodeOffset(j0),
+      a01 = nodeOffset(j0 + 1);
+    const w00 = (1 - fx) * (1 - fy),
+      w01 = fx * (1 - fy),
+      w10 = (1 - fx) * fy,
+      w11 = fx * fy;
+    mean[k] = blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, MEAN);
+    // The cycle's cos/sin parts interpolate smoothly across the equator, where the amplitude changes
+    // sign; a sum from +0, so a zero amplitude gives +0 whatever the sign of its cosine.
+    const p00 = phaseAt(southPhases, south, a00),
+      p01 = phaseAt(southPhases, southEast, a01),
+      p10 = phaseAt(northPhases, north, a00),
+      p11 = phaseAt(northPhases, northEast, a01);
+    const A00 = south[a00 + AMPLITUDE]!,
+      A01 = southEast[a01 + AMPLITUDE]!,
+      A10 = north[a00 + AMPLITUDE]!,
+      A11 = northEast[a01 + AMPLITUDE]!;
+    seasonCos[k] =
+      0 + w00 * A00 * southPhases[p00]! + w01 * A01 * southPhases[p01]! + w10 * A10 * northPhases[p10]! + w11 * A11 * northPhases[p11]!;
+    seasonSin[k] =
+      0 +
+      w00 * A00 * southPhases[p00 + 1]! +
+      w01 * A01 * southPhases[p01 + 1]! +
+      w10 * A10 * northPhases[p10 + 1]! +
+      w11 * A11 * northPhases[p11 + 1]!;
+    cloudShift[k] = DESERT_CLOUD_SHIFT * blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, DRYNESS);
+    const m = MONSOON_CLOUD_SWING * blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, MONSOON);
+    monsoonCos[k] = m * monsoonCosPhase;
+    monsoonSin[k] = m * monsoonSinPhase;
+    precipLog[k] = blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, PRECIP_LOG);
+    const ps = blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, PRECIP_SEASON);
+    precipCos[k] = ps * precipCosPhase;
+    precipSin[k] = ps * precipSinPhase;
+  };
+  const rowOf = (r: number) => {
     const y = lats[r]! / NODE_DEG;
-    const i0 = Math.floor(y),
-      fy = y - i0;
-    for (let c = 0; c < nC; c++) {
-      const j0 = colJ[c]!,
-        fx = colF[c]!;
-      // the four nodes around the cell: rows i0 (south) and i0 + 1, columns j0 (west) and j0 + 1
-      const south = lattice.nodeRow(i0, j0),
-        southEast = lattice.nodeRow(i0, j0 + 1),
-        north = lattice.nodeRow(i0 + 1, j0),
-        northEast = lattice.nodeRow(i0 + 1, j0 + 1);
-      const a00 = nodeOffset(j0),
-        a01 = nodeOffset(j0 + 1);
-      const k = r * nC + c;
-      const w00 = (1 - fx) * (1 - fy),
-        w01 = fx * (1 - fy),
-        w10 = (1 - fx) * fy,
-        w11 = fx * fy;
-      mean[k] = blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, MEAN);
-      // The cycle's cos/sin parts interpolate smoothly across the equator, where the amplitude changes
-      // sign; a sum from +0, so a zero amplitude gives +0 whatever the sign of its cosine.
-      const p00 = w0 * (SOLSTICE_DAY + south[a00 + LAG_DAYS]!),
-        p01 = w0 * (SOLSTICE_DAY + southEast[a01 + LAG_DAYS]!),
-        p10 = w0 * (SOLSTICE_DAY + north[a00 + LAG_DAYS]!),
-        p11 = w0 * (SOLSTICE_DAY + northEast[a01 + LAG_DAYS]!);
-      const A00 = south[a00 + AMPLITUDE]!,
-        A01 = southEast[a01 + AMPLITUDE]!,
-        A10 = north[a00 + AMPLITUDE]!,
-        A11 = northEast[a01 + AMPLITUDE]!;
-      seasonCos[k] = 0 + w00 * A00 * Math.cos(p00) + w01 * A01 * Math.cos(p01) + w10 * A10 * Math.cos(p10) + w11 * A11 * Math.cos(p11);
-      seasonSin[k] = 0 + w00 * A00 * Math.sin(p00) + w01 * A01 * Math.sin(p01) + w10 * A10 * Math.sin(p10) + w11 * A11 * Math.sin(p11);
-      cloudShift[k] = DESERT_CLOUD_SHIFT * blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, DRYNESS);
-      const m = MONSOON_CLOUD_SWING * blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, MONSOON);
-      monsoonCos[k] = m * monsoonCosPhase;
-      monsoonSin[k] = m * monsoonSinPhase;
-      precipLog[k] = blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, PRECIP_LOG);
-      const ps = blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, PRECIP_SEASON);
-      precipCos[k] = ps * precipCosPhase;
-      precipSin[k] = ps * precipSinPhase;
+    const i0 = Math.floor(y);
+    return { i0, fy: y - i0 };
+  };
+  if (cells) {
+    const rows = Array.from({ length: nR }, (_, r) => rowOf(r));
+    for (let k = 0; k < n; k++) {
+      const c = cells.col[k]!,
+        { i0, fy } = rows[cells.row[k]!]!;
+      cell(k, c, i0, fy, phasesOf(lattice.nodeRow(i0, colJ[c]!)), phasesOf(lattice.nodeRow(i0 + 1, colJ[c]!)));
+    }
+  } else {
+    for (let r = 0; r < nR && nC > 0; r++) {
+      const { i0, fy } = rowOf(r);
+      // A lattice row is one array whatever the column (nodeRow), so its phases are found once per row.
+      const southPhases = phasesOf(lattice.nodeRow(i0, colJ[0]!)),
+        northPhases = phasesOf(lattice.nodeRow(i0 + 1, colJ[0]!));
+      for (let c = 0; c < nC; c++) cell(r * nC + c, c, i0, fy, southPhases, northPhases);
     }
   }
   return { mean, seasonCos, seasonSin, cloudShift, monsoonCos, monsoonSin, precipLog, precipCos, precipSin };

@@ -3,3 +3,4 @@ export { severeEvents, SEVERE_KINDS, type SevereKind, type AnySevereEvent, type 
 export { PRECIPITATION_TYPE } from './precipitation.js';
 export { LAPSE_RATE_K_PER_M } from './climate.js';
 export { climateLatticeFile, prepareSyntheticClimate, writeClimateLatticeFile } from './geoclimate.js';
+export { warmSyntheticWorld } from './warm-up.js';

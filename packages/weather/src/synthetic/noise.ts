@@ -12,6 +12,8 @@
  * uncorrelated beyond ~2 spacings: the spacing is the correlation length.
  */
 
+import { type CellList, cellCount } from './cells.js';
+
 /** Bias-reduced 32-bit integer finaliser ("lowbias32", C. Wellons, hash-prospector 2020). */
 function mix32(x: number): number {
   x ^= x >>> 16;
@@ -173,11 +175,14 @@ class OctaveOverBlock {
   private readonly lattice: Float64Array;
   private readonly slots: NodeSlot[] = [];
   private clock = 0;
+  /** [lattice row][column] node values blended across columns (fill) */
+  private across: Float64Array | undefined;
 
   constructor(
     readonly octave: NoiseOctave,
     lats: ArrayLike<number>,
     lons: ArrayLike<number>,
+    private readonly cells: CellList,
   ) {
     this.rows = latticeAxis(lats, -90, octave.spacingDeg, 0);
     this.cols = latticeAxis(lons, -180, octave.spacingDeg, Math.round(360 / octave.spacingDeg));
@@ -195,7 +200,7 @@ class OctaveOverBlock {
       }
     }
     let target: NodeSlot;
-    const nCells = this.rows.a.length * this.cols.a.length;
+    const nCells = cellCount(this.rows.a.length, this.cols.a.length, this.cells);
     if (slots.length < 4) {
       target = { k, values: new Float32Array(nCells), used: 0 };
       slots.push(target);
@@ -209,7 +214,13 @@ class OctaveOverBlock {
     return target.values;
   }
 
-  /** Values of time node k (unit amplitude) at every cell into out (no caching). */
+  /**
+   * Values of time node k (unit amplitude) at every cell into out (no caching). Where the block
+   * has more rows than the octave has lattice rows under them (time octaves are coarse: a few
+   * lattice rows under a band of a tile), each lattice row is first blended across every column
+   * once, and each cell blends two of those: the same sums in the same order as blending the four
+   * nodes at each cell.
+   */
   fill(k: number, out: Float32Array, offset = 0): void {
     const { rows, cols, lattice, octave } = this;
     const ny = rows.nodes.length;
@@ -223,6 +234,49 @@ class OctaveOverBlock {
     const ca = cols.a,
       cb = cols.b,
       cw = cols.w;
+    const cells = this.cells;
+    if (cells) {
+      // Listed cells: each blends the four nodes around it, as a cell of a full block does.
+      for (let k = 0, n = cells.row.length; k < n; k++) {
+        const r = cells.row[k]!,
+          c = cells.col[k]!;
+        const ra = (rows.a[r] as number) * nx;
+        const rb = (rows.b[r] as number) * nx;
+        const wy = rows.w[r] as number;
+        const xa = ca[c] as number,
+          xb = cb[c] as number,
+          wx = cw[c] as number;
+        const v0 = (lattice[ra + xa] as number) + ((lattice[ra + xb] as number) - (lattice[ra + xa] as number)) * wx;
+        const v1 = (lattice[rb + xa] as number) + ((lattice[rb + xb] as number) - (lattice[rb + xa] as number)) * wx;
+        out[offset + k] = v0 + (v1 - v0) * wy;
+      }
+      return;
+    }
+    if (ny < nRows) {
+      const across = (this.across ??= new Float64Array(ny * nCols));
+      for (let y = 0; y < ny; y++) {
+        const ly = y * nx,
+          o = y * nCols;
+        for (let c = 0; c < nCols; c++) {
+          const xa = ca[c] as number,
+            xb = cb[c] as number,
+            wx = cw[c] as number;
+          across[o + c] = (lattice[ly + xa] as number) + ((lattice[ly + xb] as number) - (lattice[ly + xa] as number)) * wx;
+        }
+      }
+      for (let r = 0; r < nRows; r++) {
+        const ra = (rows.a[r] as number) * nCols;
+        const rb = (rows.b[r] as number) * nCols;
+        const wy = rows.w[r] as number;
+        const base = offset + r * nCols;
+        for (let c = 0; c < nCols; c++) {
+          const v0 = across[ra + c] as number;
+          const v1 = across[rb + c] as number;
+          out[base + c] = v0 + (v1 - v0) * wy;
+        }
+      }
+      return;
+    }
     for (let r = 0; r < nRows; r++) {
       const ra = (rows.a[r] as number) * nx;
       const rb = (rows.b[r] as number) * nx;
@@ -253,13 +307,19 @@ export class BlockNoise {
   readonly nCells: number;
   readonly nCols: number;
 
-  constructor(field: NoiseField, lats: ArrayLike<number>, lons: ArrayLike<number>) {
-    this.octaves = field.octaves.map((o) => new OctaveOverBlock(o, lats, lons));
-    this.nCells = lats.length * lons.length;
+  /** the block's cells: every row x column, or a list (cells.ts) */
+  private readonly cells: CellList;
+
+  constructor(field: NoiseField, lats: ArrayLike<number>, lons: ArrayLike<number>, cells: CellList = null) {
+    this.octaves = field.octaves.map((o) => new OctaveOverBlock(o, lats, lons, cells));
+    this.nCells = cellCount(lats.length, lons.length, cells);
     this.nCols = lons.length;
+    this.cells = cells;
     this.spread = field.evenSpread
       ? Float32Array.from({ length: this.nCells }, (_, i) =>
-          spreadFactor(field, lats[Math.floor(i / lons.length)]!, lons[i % lons.length]!),
+          cells
+            ? spreadFactor(field, lats[cells.row[i]!]!, lons[cells.col[i]!]!)
+            : spreadFactor(field, lats[Math.floor(i / lons.length)]!, lons[i % lons.length]!),
         )
       : null;
   }
@@ -304,8 +364,8 @@ export class BlockNoise {
    * their nodes stay within about 4 MB.
    */
   seriesAtColumnTimes(times: Float64Array, nT: number, out: Float32Array, scale = 1): Float32Array {
-    const { nCols, nCells } = this;
-    const nRows = nCells / nCols;
+    const { nCols, nCells, cells } = this;
+    const nRows = cells ? 0 : nCells / nCols;
     out.fill(0, 0, nT * nCells);
     const maxNodes = Math.max(4, Math.floor((1 << 20) / Math.max(1, nCells)));
     const colWeight = new Float64Array(nCols),
@@ -330,13 +390,12 @@ export class BlockNoise {
         for (let t = 0; t < nT; t++) for (let i = 0; i < nCells; i++) out[t * nCells + i] = out[t * nCells + i]! + amp * v[i]!;
         continue;
       }
-      let nodes = new Float32Array(0);
       for (let t = 0; t < nT;) {
         const kMin = Math.floor(earliest(t) / p);
         let t1 = nT;
         while (t1 - t > 1 && Math.floor(latest(t1 - 1) / p) + 1 - kMin + 1 > maxNodes) t1 = t + Math.ceil((t1 - t) / 2);
         const nK = Math.floor(latest(t1 - 1) / p) + 1 - kMin + 1;
-        if (nodes.length < nK * nCells) nodes = new Float32Array(nK * nCells);
+        const nodes = nodeScratch(nK * nCells);
         for (let k = 0; k < nK; k++) o.fill(kMin + k, nodes, k * nCells);
         for (let tt = t; tt < t1; tt++) {
           const ob = tt * nCells;
@@ -347,13 +406,11 @@ export class BlockNoise {
             colWeight[c] = smoothstep(timeFraction(tc, k, p));
             colNode[c] = (k - kMin) * nCells;
           }
-          for (let r = 0, i = 0; r < nRows; r++) {
-            for (let c = 0; c < nCols; c++, i++) {
-              const na = colNode[c]! + i;
-              const a = nodes[na]!;
-              out[ob + i] = out[ob + i]! + amp * (a + (nodes[na + nCells]! - a) * colWeight[c]!);
-            }
-          }
+          if (cells)
+            for (let i = 0; i < nCells; i++) blendInto(out, ob, i, nodes, colNode[cells.col[i]!]!, nCells, amp, colWeight[cells.col[i]!]!);
+          else
+            for (let r = 0, i = 0; r < nRows; r++)
+              for (let c = 0; c < nCols; c++, i++) blendInto(out, ob, i, nodes, colNode[c]!, nCells, amp, colWeight[c]!);
         }
         t = t1;
       }
@@ -361,6 +418,38 @@ export class BlockNoise {
     this.evenOut(out, nT);
     return out;
   }
+}
+
+/**
+ * The time nodes' values of seriesAtColumnTimes, kept between calls of a thread: a batch of
+ * scattered points spans a few hundred nodes of 4,000 cells per octave, and a tile's bands call
+ * it 16 times, so allocating them each time was a large share of the garbage collector's work.
+ * Up to 8 MB is kept; a larger run allocates its own.
+ */
+let nodesKept = new Float32Array(0);
+const NODES_KEPT_MAX = 2 << 20;
+
+/** A Float32Array of `length` elements with unspecified contents, valid until the next call. */
+function nodeScratch(length: number): Float32Array {
+  if (length > NODES_KEPT_MAX) return new Float32Array(length);
+  if (nodesKept.length < length) nodesKept = new Float32Array(length);
+  return nodesKept.subarray(0, length);
+}
+
+/** out[ob + i] += amp x the blend of cell i's two time nodes (the one at node offset `node`, the next nCells on) with weight w. */
+function blendInto(
+  out: Float32Array,
+  ob: number,
+  i: number,
+  nodes: Float32Array,
+  node: number,
+  nCells: number,
+  amp: number,
+  w: number,
+): void {
+  const na = node + i;
+  const a = nodes[na]!;
+  out[ob + i] = out[ob + i]! + amp * (a + (nodes[na + nCells]! - a) * w);
 }
 
 function planeAt(x0: number, x1: number, iy: number, k: number, seed: number, wx: number, wy: number): number {

@@ -30,7 +30,7 @@ import {
   type VariableId,
   type VariableInfo,
 } from '../grid/grid-source.js';
-import { type Block, makeBlock } from './block.js';
+import { type Block, makeBlock, makeCellBlock } from './block.js';
 import { HOUR_MS } from './calendar.js';
 import { PointExtremesCache } from './extremes-cache.js';
 import { PointChunkCache } from './point-chunk-cache.js';
@@ -291,6 +291,37 @@ export class SyntheticSource implements GridSource, SubgridReads {
         }
       }
       return out;
+    });
+  }
+
+  /**
+   * dailyExtremesAt at each point, in one computation over the 2 x 2 grid points of every point
+   * (SubgridReads): a batch's points are new places, so they are computed for exactly their days
+   * rather than through the point reads' chunks, which would compute whole chunks and push out the
+   * kept ones. Each grid point's values are a function of its coordinates and the day, and they are
+   * blended as mixPoint blends them, so every point's series equals its own read.
+   */
+  async dailyExtremesAtPoints(lons: Float64Array, lats: Float64Array, range: TimeRange): Promise<DailyExtremes<PointSeries>[]> {
+    if (lons.length !== lats.length)
+      throw new GridRequestError('invalid_location', 'a list of points needs as many latitudes as longitudes');
+    const points = Array.from(lons, (lon, k) => this.pointCells(lon, lats[k]!));
+    const tmaxInfo = this.info(TMAX),
+      tminInfo = this.info(TMIN);
+    const axis = this.timeAxis(tmaxInfo, range);
+    this.checkSize(2 * 4 * axis.n * points.length);
+    const { tmax, tmin } =
+      axis.n === 0 || points.length === 0
+        ? { tmax: new Float32Array(0), tmin: new Float32Array(0) }
+        : computeDailyExtremes(pointsBlock(points), axis.i0, axis.n);
+    const nCells = 4 * points.length;
+    return points.map((p, k) => {
+      // The point's four grid points are cells 4k .. 4k + 3 of the block, as [day][4] for mixPoint.
+      const own = (all: Float32Array) => {
+        const field = new Float32Array(4 * axis.n);
+        for (let t = 0, o = 0; t < axis.n; t++) for (let q = t * nCells + 4 * k, e = q + 4; q < e; q++, o++) field[o] = all[q]!;
+        return mixPoint(field, p, axis.n);
+      };
+      return { tmax: this.series(tmaxInfo, axis, own(tmax), lons[k]!), tmin: this.series(tminInfo, axis, own(tmin), lons[k]!) };
     });
   }
 
@@ -570,6 +601,13 @@ interface PointCells {
   fy: number;
   /** bilinear weights of the block's four cells, row-major */
   weights: [number, number, number, number];
+}
+
+/** One block of the 2 x 2 grid points of each point, in the points' order: cells 4k .. 4k + 3 are point k's, row-major. */
+function pointsBlock(points: readonly PointCells[]): Block {
+  const lats = Float64Array.from(points.flatMap((p) => [p.lats[0]!, p.lats[0]!, p.lats[1]!, p.lats[1]!]));
+  const lons = Float64Array.from(points.flatMap((p) => [p.lons[0]!, p.lons[1]!, p.lons[0]!, p.lons[1]!]));
+  return makeCellBlock(lats, lons);
 }
 
 /** The point's series from a [t][4] field of its 2 x 2 grid points: bilinear in space. */

@@ -52,13 +52,22 @@ const PLATEAU_HALF_HOURS = 0.5;
 /** Share of the fall from the previous maximum to the next minimum that is left at midnight. */
 const MIDNIGHT_SHARE = 0.3;
 
-export interface TemperatureAnchors {
-  /** first local day (days since 1970-01-01) */
-  d0: number;
+/**
+ * Which local days a set of anchors covers: nDays from each column's first day. A column's local
+ * day runs on its own longitude's clock (module comment), so the columns of one block need not
+ * share days: an hour is day D at 90W and day D + 1 at 150E, and each column computes only the
+ * days its own hours fall in.
+ */
+export interface AnchorDays {
+  /** per column, its first local day (days since 1970-01-01) */
+  d0: Int32Array;
   nDays: number;
+}
+
+export interface TemperatureAnchors extends AnchorDays {
   nRows: number;
   nCells: number;
-  /** [day][cell] daily maximum, degC, days d0 .. d0+nDays-1 */
+  /** [day][cell] daily maximum, degC, day i of a cell being its column's d0 + i */
   tmax: Float32Array;
   /** [day][cell] daily minimum, degC */
   tmin: Float32Array;
@@ -66,7 +75,9 @@ export interface TemperatureAnchors {
   mid: Float32Array;
   /** [day][cell] dewpoint ceiling at local midnight starting the day, days d0 .. d0+nDays (empty without dew) */
   tdew: Float32Array;
-  /** [day][row] local mean solar hour of the minimum (`minimumHour`) */
+  /** the first local day of `sunrise`: the earliest column's d0 */
+  sunriseD0: number;
+  /** [day - sunriseD0][row] local mean solar hour of the minimum (`minimumHour`) */
   sunrise: Float64Array;
 }
 
@@ -81,8 +92,15 @@ function daylightHours(tanLat: number, tanDecl: number): number {
   return (24 / Math.PI) * Math.acos(x < -1 ? -1 : x > 1 ? 1 : x);
 }
 
-/** Raw days computed around the requested ones: two before (M(d0) needs Tmax(d0-1), which needs d0-2) and two after. */
-const RAW_MARGIN = 2;
+/**
+ * Raw days computed around the requested ones. Daily extremes need one on each side (Tmax(D)
+ * reads the raw minima of D - 1 and D + 1); midnight values and dew anchors two: M(d0) needs
+ * Tmax(d0 - 1), which needs day d0 - 2, and M(d0 + nDays) or the dew anchor there needs the final
+ * day d0 + nDays, which needs d0 + nDays + 1.
+ */
+function rawMargin(extra: boolean): number {
+  return extra ? 2 : 1;
+}
 
 /**
  * Local mean solar hour of the temperature minimum: sunrise, 12 - N/2 for N daylight hours, but
@@ -94,32 +112,58 @@ function minimumHour(dayLengthHours: number): number {
 }
 
 /**
- * The final anchors from raw daily pairs: rawMax/rawMin are [e][cell] for days d0-2 .. d0+nDays+1
- * (e = D - d0 + 2). Writes tmax/tmin for d0 .. d0+nDays-1, mid for d0 .. d0+nDays, and fills
- * `lowExt` with Tmin for d0 .. d0+nDays (for dewpoint).
+ * Typed arrays of the anchors' intermediate terms, kept between calls of one thread: a tile is 16
+ * blocks of 16,384 cells, and allocating a few MB of scratch per block left about a third of a
+ * cold tile to the garbage collector. Only arrays up to SCRATCH_MAX_BYTES are kept, so a huge
+ * window does not pin its scratch; nothing returned to a caller is scratch.
+ */
+const SCRATCH_MAX_BYTES = 8 << 20;
+const scratch64 = new Map<string, Float64Array>();
+const scratch32 = new Map<string, Float32Array>();
+
+/** A Float64Array of `length` elements with unspecified contents, reused by the next call with the same name. */
+function scratchF64(name: string, length: number): Float64Array {
+  if (8 * length > SCRATCH_MAX_BYTES) return new Float64Array(length);
+  let a = scratch64.get(name);
+  if (!a || a.length < length) scratch64.set(name, (a = new Float64Array(Math.max(length, a ? a.length * 2 : 0))));
+  return a.subarray(0, length);
+}
+
+/** scratchF64 for float32 values. */
+function scratchF32(name: string, length: number): Float32Array {
+  if (4 * length > SCRATCH_MAX_BYTES) return new Float32Array(length);
+  let a = scratch32.get(name);
+  if (!a || a.length < length) scratch32.set(name, (a = new Float32Array(Math.max(length, a ? a.length * 2 : 0))));
+  return a.subarray(0, length);
+}
+
+/**
+ * The final anchors from raw daily pairs: rawMax/rawMin are [e][cell] for the days of each cell
+ * from d0 - margin to d0 + nDays + margin - 1 (e = D - d0 + margin). Writes tmax/tmin for d0 ..
+ * d0+nDays-1, mid for d0 .. d0+nDays, and fills `lowExt` with Tmin for d0 .. d0+nDays (for
+ * dewpoint); mid and lowExt need margin 2.
  */
 function finishAnchors(
   rawMax: Float64Array,
   rawMin: Float64Array,
   nCells: number,
   nDays: number,
+  margin: number,
   tmax: Float32Array,
   tmin: Float32Array,
   mid: Float32Array | null,
   lowExt: Float32Array | null,
 ): void {
-  // Final Tmax/Tmin for days d0-1 .. d0+nDays (f = 0 .. nDays+1, raw index e = f + 1), float32
-  // as stored; only days d0 .. d0+nDays-1 unless the midnight values or dew anchors need more.
+  // Final Tmax/Tmin, float32 as stored, for days d0-1 .. d0+nDays (f = 0 .. nDays+1) when the
+  // midnight values or dew anchors need them, else for d0 .. d0+nDays-1 (f = 0 .. nDays-1).
   const extra = mid !== null || lowExt !== null;
-  const nF = nDays + 2;
-  const hi = extra ? new Float32Array(nF * nCells) : tmax,
-    lo = extra ? new Float32Array(nF * nCells) : tmin;
-  const fFirst = extra ? 0 : 1,
-    fEnd = extra ? nF : nDays + 1,
-    shift = extra ? 0 : nCells;
-  for (let f = fFirst; f < fEnd; f++) {
-    const e = f + 1;
-    for (let k = 0, p = (e - 1) * nCells, o = f * nCells - shift; k < nCells; k++, p++, o++) {
+  const nF = extra ? nDays + 2 : nDays;
+  const first = extra ? -1 : 0;
+  const hi = extra ? scratchF32('hi', nF * nCells) : tmax,
+    lo = extra ? scratchF32('lo', nF * nCells) : tmin;
+  for (let f = 0; f < nF; f++) {
+    const e = f + first + margin;
+    for (let k = 0, p = (e - 1) * nCells, o = f * nCells; k < nCells; k++, p++, o++) {
       const q = p + nCells,
         n = q + nCells;
       let x = rawMax[q]!,
@@ -164,25 +208,37 @@ function midnightValue(prevMax: number, prevMin: number, curMax: number, curMin:
   return m;
 }
 
+/** The same local days d0 .. d0+nDays-1 for every column of a block (daily values: each column's own local days). */
+export function anchorDaysFrom(block: Block, d0: number, nDays: number): AnchorDays {
+  return { d0: new Int32Array(block.nCols).fill(d0), nDays };
+}
+
 /**
- * Anchors for local days d0 .. d0+nDays-1 of every cell of the block. Dewpoint anchors (one more
- * noise field) are computed only when `withDew` is set, midnight values (for the hourly curve)
- * only when `withHourly` is: daily extremes need neither. Per-day, per-row and per-column terms
- * come first, then one pass over [day][cell].
+ * Anchors for the days `days` names at every cell of the block. Dewpoint anchors (one more noise
+ * field) are computed only when `withDew` is set, midnight values (for the hourly curve) only when
+ * `withHourly` is: daily extremes need neither. Per-day, per-row and per-column terms come first,
+ * then one pass over [day][cell].
  */
-export function temperatureAnchors(block: Block, d0: number, nDays: number, withDew = true, withHourly = true): TemperatureAnchors {
-  const { lats, lons, nRows, nCols, nCells, altitude, offsetHours, climateMean, seasonCos, seasonSin, land, coastKm } = block;
-  const nExt = nDays + 2 * RAW_MARGIN;
-  const e0 = d0 - RAW_MARGIN;
-  const dayLen = new Float64Array(nExt * nRows);
-  const tNoon = new Float64Array(nExt * nCols);
-  const yearCos = new Float64Array(nExt * nCols),
-    yearSin = new Float64Array(nExt * nCols);
-  // Day length depends on (row, day of year) only: each row's is computed once per J.
+export function temperatureAnchors(block: Block, days: AnchorDays, withDew = true, withHourly = true): TemperatureAnchors {
+  const { lats, lons, nRows, nCols, nCells, altitude, offsetHours, climateMean, seasonCos, seasonSin, land, coastKm, cells } = block;
+  const { d0, nDays } = days;
+  const margin = rawMargin(withDew || withHourly);
+  const nExt = nDays + 2 * margin;
+  // Day length depends on (row, day of year) only: it is computed over the days of every column
+  // (from the earliest column's first raw day, e0), each row's once per J.
+  let dMin = Infinity,
+    dMax = -Infinity;
+  for (let c = 0; c < nCols; c++) {
+    if (d0[c]! < dMin) dMin = d0[c]!;
+    if (d0[c]! > dMax) dMax = d0[c]!;
+  }
+  const e0 = dMin - margin;
+  const nSpan = dMax - dMin + nExt;
   const tanLat = Float64Array.from(lats, (lat) => Math.tan(lat * DEG));
-  const dayLenByJ = new Float64Array(367 * nRows).fill(Number.NaN);
+  const dayLen = scratchF64('dayLen', nSpan * nRows);
+  const dayLenByJ = scratchF64('dayLenByJ', 367 * nRows).fill(Number.NaN);
   let j = dayOfYearOf(e0) - 1;
-  for (let e = 0; e < nExt; e++) {
+  for (let e = 0; e < nSpan; e++) {
     const day = e0 + e;
     j = j < 365 ? j + 1 : dayOfYearOf(day);
     for (let r = 0; r < nRows; r++) {
@@ -190,22 +246,34 @@ export function temperatureAnchors(block: Block, d0: number, nDays: number, with
       if (Number.isNaN(n)) n = dayLenByJ[367 * r + j] = daylightHours(tanLat[r]!, TAN_DECLINATION[j]!);
       dayLen[e * nRows + r] = n;
     }
+  }
+  const nSunrise = dMax - dMin + nDays;
+  const sunrise = new Float64Array(nSunrise * nRows);
+  for (let i = 0; i < nSunrise * nRows; i++) sunrise[i] = minimumHour(dayLen[margin * nRows + i]!);
+
+  // Per raw day e of each column c (its day d0[c] - margin + e): the UTC time of its local noon,
+  // the year's phase then, and where its day length starts in dayLen.
+  const tNoon = scratchF64('tNoon', nExt * nCols);
+  const yearCos = scratchF64('yearCos', nExt * nCols),
+    yearSin = scratchF64('yearSin', nExt * nCols);
+  const dayLenAt = new Int32Array(nExt * nCols);
+  for (let e = 0; e < nExt; e++) {
     for (let c = 0; c < nCols; c++) {
+      const day = d0[c]! - margin + e;
       // Anchors describe local noon of the day, at its UTC instant.
       const t = 24 * day + 12 - offsetHours[c]!;
       tNoon[e * nCols + c] = t;
       const angle = yearAngle(t);
       yearCos[e * nCols + c] = Math.cos(angle);
       yearSin[e * nCols + c] = Math.sin(angle);
+      dayLenAt[e * nCols + c] = (day - e0) * nRows;
     }
   }
-  const sunrise = new Float64Array(nDays * nRows);
-  for (let i = 0; i < nDays * nRows; i++) sunrise[i] = minimumHour(dayLen[RAW_MARGIN * nRows + i]!);
 
-  const rowScale = new Float64Array(nRows),
-    rowBias = new Float64Array(nRows);
-  const base = new Float64Array(nCells),
-    maritime = new Float64Array(nCells);
+  const rowScale = scratchF64('rowScale', nRows),
+    rowBias = scratchF64('rowBias', nRows);
+  const base = scratchF64('base', nCells),
+    maritime = scratchF64('maritime', nCells);
   for (let r = 0; r < nRows; r++) {
     const lat = lats[r]!;
     rowScale[r] = anomalyScale(lat);
@@ -216,67 +284,71 @@ export function temperatureAnchors(block: Block, d0: number, nDays: number, with
     maritime[k] = maritimeDamping(land[k]!, coastKm[k]!);
   }
   const size = nExt * nCells;
-  const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons).seriesAtColumnTimes(tNoon, nExt, new Float32Array(size));
-  const clouds = new BlockNoise(DAILY_CLOUD_NOISE, lats, lons).seriesAtColumnTimes(tNoon, nExt, new Float32Array(size));
-  const rawMax = new Float64Array(size),
-    rawMin = new Float64Array(size);
-  const cloudOf = withDew ? new Float64Array(size) : null;
+  const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons, cells).seriesAtColumnTimes(tNoon, nExt, scratchF32('anomaly', size));
+  const clouds = new BlockNoise(DAILY_CLOUD_NOISE, lats, lons, cells).seriesAtColumnTimes(tNoon, nExt, scratchF32('clouds', size));
+  const rawMax = scratchF64('rawMax', size),
+    rawMin = scratchF64('rawMin', size);
+  const cloudOf = withDew ? scratchF64('cloudOf', size) : null;
+  // One raw day e of one cell, whichever order the block's cells come in.
+  const raw = (e: number, cell: number, r: number, c: number) => {
+    const q = e * nCells + cell;
+    const yc = e * nCols + c;
+    const n = dayLen[(dayLenAt[yc] as number) + r] as number;
+    const mean =
+      (base[cell] as number) +
+      (seasonCos[cell] as number) * (yearCos[yc] as number) +
+      (seasonSin[cell] as number) * (yearSin[yc] as number) +
+      (rowScale[r] as number) * (anomaly[q] as number);
+    const cloud = cloudFraction(
+      clouds[q] as number,
+      cloudBiasAt(block, cell, rowBias[r] as number, yearCos[yc] as number, yearSin[yc] as number),
+    );
+    const half = diurnalRange(cloud, n, maritime[cell] as number) / 2;
+    rawMax[q] = mean + half;
+    rawMin[q] = mean - half;
+    if (cloudOf) cloudOf[q] = cloud;
+  };
   for (let e = 0; e < nExt; e++) {
-    const o = e * nCells;
-    for (let r = 0; r < nRows; r++) {
-      const sc = rowScale[r] as number,
-        bias = rowBias[r] as number;
-      const n = dayLen[e * nRows + r] as number;
-      for (let c = 0; c < nCols; c++) {
-        const cell = r * nCols + c;
-        const q = o + cell;
-        const yc = e * nCols + c;
-        const mean =
-          (base[cell] as number) +
-          (seasonCos[cell] as number) * (yearCos[yc] as number) +
-          (seasonSin[cell] as number) * (yearSin[yc] as number) +
-          sc * (anomaly[q] as number);
-        const cloud = cloudFraction(clouds[q] as number, cloudBiasAt(block, cell, bias, yearCos[yc] as number, yearSin[yc] as number));
-        const half = diurnalRange(cloud, n, maritime[cell] as number) / 2;
-        rawMax[q] = mean + half;
-        rawMin[q] = mean - half;
-        if (cloudOf) cloudOf[q] = cloud;
-      }
-    }
+    if (cells) for (let k = 0; k < nCells; k++) raw(e, k, cells.row[k]!, cells.col[k]!);
+    else for (let r = 0, k = 0; r < nRows; r++) for (let c = 0; c < nCols; c++, k++) raw(e, k, r, c);
   }
   const tmax = new Float32Array(nDays * nCells),
     tmin = new Float32Array(nDays * nCells),
     mid = new Float32Array(withHourly ? (nDays + 1) * nCells : 0);
-  const low = withDew ? new Float32Array((nDays + 1) * nCells) : null;
-  finishAnchors(rawMax, rawMin, nCells, nDays, tmax, tmin, withHourly ? mid : null, low);
+  const low = withDew ? scratchF32('low', (nDays + 1) * nCells) : null;
+  finishAnchors(rawMax, rawMin, nCells, nDays, margin, tmax, tmin, withHourly ? mid : null, low);
   const tdew = new Float32Array(withDew ? (nDays + 1) * nCells : 0);
   if (withDew && low && cloudOf) {
     // Dew anchors at the midnight starting days d0 .. d0+nDays, from that day's minimum and air mass.
-    const dry = new Float64Array((nDays + 1) * nCols);
-    for (let i = 0; i <= nDays; i++) for (let c = 0; c < nCols; c++) dry[i * nCols + c] = tNoon[(i + RAW_MARGIN) * nCols + c]!;
-    const dryness = new BlockNoise(DRYNESS_NOISE, lats, lons).seriesAtColumnTimes(dry, nDays + 1, new Float32Array((nDays + 1) * nCells));
+    const dry = scratchF64('dry', (nDays + 1) * nCols);
+    for (let i = 0; i <= nDays; i++) for (let c = 0; c < nCols; c++) dry[i * nCols + c] = tNoon[(i + margin) * nCols + c]!;
+    const dryness = new BlockNoise(DRYNESS_NOISE, lats, lons, cells).seriesAtColumnTimes(
+      dry,
+      nDays + 1,
+      scratchF32('dryness', (nDays + 1) * nCells),
+    );
     const arids = Array.from(lats, aridDepression);
     for (let i = 0; i <= nDays; i++) {
-      for (let r = 0; r < nRows; r++) {
-        const arid = arids[r]!;
-        for (let c = 0; c < nCols; c++) {
-          const q = i * nCells + r * nCols + c;
-          tdew[q] = low[q]! - dawnDewpointDepression(dryness[q] as number, arid, cloudOf[q + RAW_MARGIN * nCells]!);
-        }
-      }
+      const dew = (cell: number, r: number) => {
+        const q = i * nCells + cell;
+        tdew[q] = low[q]! - dawnDewpointDepression(dryness[q] as number, arids[r]!, cloudOf[q + margin * nCells]!);
+      };
+      if (cells) for (let k = 0; k < nCells; k++) dew(k, cells.row[k]!);
+      else for (let r = 0, k = 0; r < nRows; r++) for (let c = 0; c < nCols; c++, k++) dew(k, r);
     }
   }
-  return { d0, nDays, nRows, nCells, tmax, tmin, mid, tdew, sunrise };
+  return { d0, nDays, nRows, nCells, tmax, tmin, mid, tdew, sunriseD0: dMin, sunrise };
 }
 
 /**
- * Temperature of `cell` (row r) at local hour lh in [0, 24) of anchor day index di (d0-relative):
- * the single definition of the hourly curve (module comment).
+ * Temperature of `cell` (row r) at local hour lh in [0, 24) of anchor day index di (relative to
+ * its column's d0), whose day is sunrise index si (relative to sunriseD0): the single definition
+ * of the hourly curve (module comment).
  */
-function temperatureAt(A: TemperatureAnchors, di: number, r: number, cell: number, lh: number): number {
+function temperatureAt(A: TemperatureAnchors, di: number, si: number, r: number, cell: number, lh: number): number {
   const q = di * A.nCells + cell;
   return curve(
-    A.sunrise[di * A.nRows + r] as number,
+    A.sunrise[si * A.nRows + r] as number,
     A.mid[q] as number,
     A.tmin[q] as number,
     A.tmax[q] as number,
@@ -303,11 +375,22 @@ function blend(a: number, b: number, va: number, vb: number, lh: number): number
   return va + (vb - va) * s * s * (3 - 2 * s);
 }
 
-/** Anchor days needed for hourly values h0 .. h0+nt-1 (hours since 1970) anywhere on Earth. */
-export function anchorDaysForHours(h0: number, nt: number): { d0: number; nDays: number } {
-  const d0 = Math.floor((h0 - 12) / 24) - 1;
-  const d1 = Math.floor((h0 + nt - 1 + 12) / 24) + 1;
-  return { d0, nDays: d1 - d0 + 1 };
+/**
+ * Anchor days for hourly values h0 .. h0+nt-1 (hours since 1970) at every column of the block:
+ * from the local day of each column's first hour, as many as the column with the most needs.
+ */
+export function anchorDaysForHours(block: Block, h0: number, nt: number): AnchorDays {
+  const { nCols, offsetHours } = block;
+  const d0 = new Int32Array(nCols);
+  let nDays = 1;
+  for (let c = 0; c < nCols; c++) {
+    // The local day of an hour as fillHourlyTemperature takes it.
+    const first = Math.floor((h0 + (offsetHours[c] as number)) / 24);
+    const last = Math.floor((h0 + nt - 1 + (offsetHours[c] as number)) / 24);
+    d0[c] = first;
+    if (last - first + 1 > nDays) nDays = last - first + 1;
+  }
+  return { d0, nDays };
 }
 
 /**
@@ -323,8 +406,9 @@ export function fillHourlyTemperature(
   tOut: Float32Array | null,
   dOut: Float32Array | null,
 ): void {
-  const { nRows, nCols, nCells, offsetHours } = block;
-  const dIdx = new Int32Array(nCols);
+  const { nRows, nCols, nCells, offsetHours, cells } = block;
+  const dIdx = new Int32Array(nCols),
+    sIdx = new Int32Array(nCols);
   const lhs = new Float64Array(nCols);
   const d0 = A.d0;
   const tdew = A.tdew;
@@ -333,31 +417,31 @@ export function fillHourlyTemperature(
     for (let c = 0; c < nCols; c++) {
       const L = h + (offsetHours[c] as number);
       const D = Math.floor(L / 24);
-      dIdx[c] = D - d0;
+      dIdx[c] = D - (d0[c] as number);
+      sIdx[c] = D - A.sunriseD0;
       lhs[c] = L - 24 * D;
     }
     const o = t * nCells;
-    for (let r = 0; r < nRows; r++) {
-      const rowBase = r * nCols;
-      for (let c = 0; c < nCols; c++) {
-        const cell = rowBase + c;
-        const di = dIdx[c] as number;
-        const lh = lhs[c] as number;
-        const temp = temperatureAt(A, di, r, cell, lh);
-        if (tOut) tOut[o + cell] = temp;
-        if (dOut) {
-          const a = tdew[di * nCells + cell] as number;
-          const td = a + ((tdew[(di + 1) * nCells + cell] as number) - a) * (lh / 24);
-          dOut[o + cell] = td < temp ? td : temp;
-        }
+    const hourly = (cell: number, r: number, c: number) => {
+      const di = dIdx[c] as number;
+      const lh = lhs[c] as number;
+      const temp = temperatureAt(A, di, sIdx[c] as number, r, cell, lh);
+      if (tOut) tOut[o + cell] = temp;
+      if (dOut) {
+        const a = tdew[di * nCells + cell] as number;
+        const td = a + ((tdew[(di + 1) * nCells + cell] as number) - a) * (lh / 24);
+        dOut[o + cell] = td < temp ? td : temp;
       }
-    }
+    };
+    if (cells) for (let k = 0; k < nCells; k++) hourly(k, cells.row[k]!, cells.col[k]!);
+    else for (let r = 0, k = 0; r < nRows; r++) for (let c = 0; c < nCols; c++, k++) hourly(k, r, c);
   }
 }
 
 /**
  * Daily maximum and/or minimum of the hourly curve over each local solar day dStart .. dStart+n-1
- * into [day][cell] arrays: exactly the day's anchors (module comment).
+ * into [day][cell] arrays: exactly the day's anchors (module comment). The anchors' days are the
+ * same at every column (anchorDaysFrom).
  */
 export function fillDailyExtremes(
   block: Block,
@@ -368,7 +452,7 @@ export function fillDailyExtremes(
   minOut: Float32Array | null,
 ): void {
   const nCells = block.nCells;
-  const from = (dStart - A.d0) * nCells,
+  const from = (dStart - (A.d0[0] as number)) * nCells,
     to = from + n * nCells;
   if (maxOut) maxOut.set(A.tmax.subarray(from, to));
   if (minOut) minOut.set(A.tmin.subarray(from, to));

@@ -5,6 +5,7 @@
  * still varies a little. The relief is scaled by the land share: none at sea.
  */
 import { earthGeography } from '@fieldcast/geography';
+import type { CellList } from './cells.js';
 import { BlockNoise, noiseField } from './noise.js';
 
 /** Hills and valleys below the geography grid's resolution: ~30 km, ~8 km and ~2 km. */
@@ -28,23 +29,23 @@ interface Surface {
   coastKm: Float32Array;
 }
 
-/** The surface at every cell of a block (row-major lats x lons). */
-export function earthSurface(lats: ArrayLike<number>, lons: ArrayLike<number>): Surface {
+/** The surface at every cell of a block (row-major lats x lons, or the listed cells: block.ts CellList). */
+export function earthSurface(lats: ArrayLike<number>, lons: ArrayLike<number>, cells: CellList = null): Surface {
   const geo = earthGeography();
-  const n = lats.length * lons.length;
-  const fine = new BlockNoise(FINE_RELIEF, lats, lons).at(0, new Float32Array(n));
+  const n = cells ? cells.row.length : lats.length * lons.length;
+  const fine = new BlockNoise(FINE_RELIEF, lats, lons, cells).at(0, new Float32Array(n));
   const altitude = new Float32Array(n),
     land = new Float32Array(n),
     coastKm = new Float32Array(n);
-  for (let r = 0, k = 0; r < lats.length; r++) {
-    for (let c = 0; c < lons.length; c++, k++) {
-      const s = geo.sampleAt(lats[r]!, lons[c]!);
-      const l = s.landFraction > 1 ? 1 : s.landFraction < 0 ? 0 : s.landFraction;
-      const z = s.elevation + l * reliefAmplitude(s.elevation) * fine[k]!;
-      altitude[k] = z > 0 ? z : 0;
-      land[k] = l;
-      coastKm[k] = s.coastDistanceKm;
-    }
-  }
+  const cell = (k: number, r: number, c: number) => {
+    const s = geo.sampleAt(lats[r]!, lons[c]!);
+    const l = s.landFraction > 1 ? 1 : s.landFraction < 0 ? 0 : s.landFraction;
+    const z = s.elevation + l * reliefAmplitude(s.elevation) * fine[k]!;
+    altitude[k] = z > 0 ? z : 0;
+    land[k] = l;
+    coastKm[k] = s.coastDistanceKm;
+  };
+  if (cells) for (let k = 0; k < n; k++) cell(k, cells.row[k]!, cells.col[k]!);
+  else for (let r = 0, k = 0; r < lats.length; r++) for (let c = 0; c < lons.length; c++, k++) cell(k, r, c);
   return { altitude, land, coastKm };
 }

@@ -6,7 +6,7 @@ import {
   type DegreeDayLocationResult,
   type DegreeDayQuery,
 } from '@fieldcast/schemas';
-import type { DailyExtremes, GridSource, PointSeries } from '@fieldcast/weather';
+import { type BBox, type DailyExtremes, type GridSource, type PointSeries, pointGridSource, type VariableId } from '@fieldcast/weather';
 import { dailyExtremesAt } from './daily-temperatures.js';
 import { dailyEntries } from './daily-values.js';
 import { type DegreeDayRule, degreeDayRule, pointDays, pointTotal } from './degree-day-totals.js';
@@ -64,23 +64,60 @@ export async function locationDegreeDays(
 ): Promise<DegreeDayLocationResult> {
   checkWork(degreeDayWork.location(query), limit);
   const extremes = await dailyExtremesAt(source, longitude, latitude, daysOf(query));
+  return locationResult(extremes, query, latitude, longitude);
+}
+
+/** The location result of a point's daily extremes. */
+function locationResult(
+  extremes: DailyExtremes<PointSeries>,
+  query: DegreeDayQuery,
+  latitude: number,
+  longitude: number,
+): DegreeDayLocationResult {
   const { total, daily } = pointResult(extremes, degreeDayRule(query, extremes.tmax.units), query);
   return { latitude, longitude, ...settingsOf(query), degreeDays: roundOutput(total), ...(daily ? { daily } : {}) };
 }
 
 /**
  * Location results of many points, in their order (a batch; docs/decisions/0242-batch-requests.md):
- * read one after another on the point reads' chunk caches, so points that share grid points and
- * days read them once.
+ * read together where one source answers every point and reads sub-grids (the synthetic world:
+ * the grid points of all of them in one computation, docs/decisions/0306-batch-points-read-together.md),
+ * otherwise one after another on the point reads' chunk caches, so points that share grid points
+ * and days read them once.
  */
 export async function degreeDayPoints(
   source: GridSource,
   points: readonly { longitude: number; latitude: number }[],
   query: DegreeDayQuery,
 ): Promise<DegreeDayLocationResult[]> {
+  const days = daysOf(query);
+  const lons = Float64Array.from(points, (p) => p.longitude),
+    lats = Float64Array.from(points, (p) => p.latitude);
+  const together = points.length > 1 ? pointGridSource(source, DAILY_EXTREMES, bboxOf(lons, lats), days) : null;
+  if (together) {
+    const extremes = await together.dailyExtremesAtPoints(lons, lats, days);
+    return points.map((p, k) => locationResult(extremes[k]!, query, p.latitude, p.longitude));
+  }
   const out: DegreeDayLocationResult[] = [];
   for (const p of points) out.push(await locationDegreeDays(source, query, p.latitude, p.longitude));
   return out;
+}
+
+const DAILY_EXTREMES: VariableId[] = ['air_temperature_daily_max', 'air_temperature_daily_min'];
+
+/** The bbox of points (west, south, east, north). */
+function bboxOf(lons: Float64Array, lats: Float64Array): BBox {
+  let w = Infinity,
+    s = Infinity,
+    e = -Infinity,
+    n = -Infinity;
+  for (let k = 0; k < lons.length; k++) {
+    w = Math.min(w, lons[k]!);
+    e = Math.max(e, lons[k]!);
+    s = Math.min(s, lats[k]!);
+    n = Math.max(n, lats[k]!);
+  }
+  return [w, s, e, n];
 }
 
 /** Area-weighted mean, minimum and maximum over the cells with a share of the field. */
