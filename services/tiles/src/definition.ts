@@ -1,10 +1,6 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
-<<<<<<< HEAD
-import { catalogServed, frameIndexOf, prepareSyntheticClimate, servedWeatherOf, syncedProductsOf } from '@fieldcast/weather';
-=======
-import { frameIndexOf, SyntheticSource, warmSyntheticWorld } from '@fieldcast/weather';
->>>>>>> cold
+import { catalogServed, frameIndexOf, servedWeatherOf, SyntheticSource, syncedProductsOf, warmSyntheticWorld } from '@fieldcast/weather';
 import { zoomLevelsOf } from './domain/frames.js';
 import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
@@ -82,7 +78,8 @@ export const tilesService = defineService({
       warm: () => {
         frames.warm(deps.now().getTime());
         sampler.prestart();
-        setImmediate(() => void warmSyntheticWorld(new SyntheticSource()));
+        // nothing to prepare where the synthetic world is off (docs/decisions/0256-synthetic-off.md)
+        if (servedWeatherOf(deps.weather).synthetic) setImmediate(() => void warmSyntheticWorld(new SyntheticSource()));
       },
     };
   },
