@@ -186,6 +186,13 @@ describe('synced sources as models, the synthetic ones beside them', () => {
     const pressure = res.body.variables.surfacePressure as { series: Array<{ value: number }> };
     pressure.series.forEach((p, h) => expect(p.value).toBeCloseTo(analytic.pressurePa(LAT, LON, h) / 1000, 2));
   });
+
+  it("refuses a point outside the run's grid with a 400 that says so", async () => {
+    // The test runs' grid spans a degree or two near 46 N 10 E (sync/test/runs.ts).
+    const res = await model(`/models/gfs-0p25/latest-forecast/timeseries/${LAT}/${LON + 30}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ id: 'out_of_coverage', message: expect.stringMatching(/outside the grid/) });
+  });
 });
 
 describe('FIELDCAST_SYNTHETIC=off', () => {

@@ -25,7 +25,8 @@ export interface ArchiveServer {
   close(): Promise<void>;
 }
 
-export async function serveArchive(root: string): Promise<ArchiveServer> {
+/** Serves `root` on 127.0.0.1 at `port` (default: any free port). */
+export async function serveArchive(root: string, port = 0): Promise<ArchiveServer> {
   const log: LoggedRequest[] = [];
   const faults: Array<{ suffix: string; fault: Fault; left: number }> = [];
   const server: Server = createServer((req, res) => {
@@ -72,10 +73,9 @@ export async function serveArchive(root: string): Promise<ArchiveServer> {
     entry.bytes = part.length;
     res.end(part);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     log,
     inject: (suffix, fault, times = 1) => void faults.push({ suffix, fault, left: times }),
     close: () =>

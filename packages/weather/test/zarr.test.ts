@@ -208,7 +208,7 @@ describe('ZarrSource', () => {
     expect(Array.from(p.values)).toEqual([value(0, 0, 0), value(1, 0, 0)]);
     await expect(
       s.pointSeries('air_temperature_daily_max', -100, 40, { startMs: T0 + 30 * DAY, endMs: T0 + 40 * DAY }),
-    ).rejects.toMatchObject({ name: 'GridCoverageError', code: 'out_of_coverage' });
+    ).rejects.toMatchObject({ name: 'GridRequestError', code: 'out_of_coverage' });
     await expect(s.pointSeries('air_temperature_daily_max', -120, 40, { startMs: T0, endMs: T0 })).rejects.toThrow(/outside the grid/);
     await expect(s.pointSeries('air_temperature', -100, 40, { startMs: T0, endMs: T0 })).rejects.toThrow(/no variable air_temperature/);
     await expect(s.window('air_temperature_daily_max', [10, 0, 0, 1], { startMs: T0, endMs: T0 })).rejects.toBeInstanceOf(GridRequestError);

@@ -7,7 +7,7 @@ import { RunIndex } from './domain/run-index.js';
 import { forecastRoutes } from './routes/forecasts.js';
 import { RunListCache } from './run-list-cache.js';
 import { seriesCache } from './series-cache.js';
-import { FRAMES_TOPIC, SyncedRegistry } from './synced-registry.js';
+import { FRAMES_TOPIC, SYNCED_REGISTRY_EVERY_MS, SYNCED_REGISTRY_TASK, SyncedRegistry } from './synced-registry.js';
 import { SyncedRuns } from './synced-runs.js';
 import { modelRoutes } from './routes/models.js';
 import { AREA, FORECASTS_TOPIC, ForecastEventWriter } from './store.js';
@@ -18,11 +18,6 @@ export const FORECAST_EVENTS_EVERY_MS = 10_000;
 /** The name of the forecast events' background task (tests run it with `runBackground`). */
 export const FORECAST_EVENTS_TASK = 'forecast-events';
 
-/** How often the synced stores' files are registered in the database (docs/decisions/0310-synced-registry-in-the-database.md). */
-export const SYNCED_REGISTRY_EVERY_MS = 10_000;
-
-/** The name of that background task. */
-export const SYNCED_REGISTRY_TASK = 'synced-registry';
 
 /** The model service: what `fieldcast serve model` and the embedded fleet run. */
 export const modelService = defineService({

@@ -1,1 +1,1 @@
-export { modelService, SYNCED_REGISTRY_TASK } from './definition.js';
+export { modelService } from './definition.js';

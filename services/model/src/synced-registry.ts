@@ -18,6 +18,12 @@ import { forecastRecord } from './domain/records.js';
 import { type Run, syncedRun } from './domain/runs.js';
 import { AREA, FORECASTS_TOPIC, forecastEvent } from './store.js';
 
+/** How often the model area's background task registers the synced stores' files. */
+export const SYNCED_REGISTRY_EVERY_MS = 10_000;
+
+/** The name of that background task (tests run it with `runBackground`). */
+export const SYNCED_REGISTRY_TASK = 'synced-registry';
+
 /** fieldcast.<area>.<resource> (docs/architecture.md §5): frames the sync job stored. */
 export const FRAMES_TOPIC = `fieldcast.${AREA}.frames`;
 

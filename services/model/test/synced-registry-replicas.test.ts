@@ -9,8 +9,8 @@ import { syncedStepFrames, syncRun } from '@fieldcast/sync';
 import { createCatalog, forecastId, type GridSource, loadWeatherSource } from '@fieldcast/weather';
 import { type ArchiveServer, serveArchive } from '../../../packages/sync/test/archive-server.js';
 import { writeGfsStep } from '../../../packages/sync/test/runs.js';
-import { modelService, SYNCED_REGISTRY_TASK } from '../src/definition.js';
-import { SyncedRegistry, syncJobId } from '../src/synced-registry.js';
+import { modelService } from '../src/definition.js';
+import { SYNCED_REGISTRY_TASK, SyncedRegistry, syncJobId } from '../src/synced-registry.js';
 
 /*
  * Replicas registering synced runs at once (docs/decisions/0310-synced-registry-in-the-database.md):
