@@ -7,6 +7,7 @@
 // last rows' values up to the poles. Everything is a pure function of the file, so every
 // machine returns the same numbers.
 import { existsSync, readFileSync } from 'node:fs';
+import { workerData } from 'node:worker_threads';
 import { decodeGridFile, type DecodedLayer, type GridShape } from './grid-file.js';
 import { LAYERS } from './layers.js';
 
@@ -21,8 +22,23 @@ export interface GeographySample {
   continentality: number;
 }
 
+/**
+ * A geography's decoded layers: a cell's four integers side by side in one Int16Array on a
+ * SharedArrayBuffer, and per slot the unit and offset that make them values. Plain data that a
+ * worker thread receives through workerData without a copy (structured clone shares a
+ * SharedArrayBuffer), so threads read the layers their process decoded.
+ */
+export interface GeographyCells {
+  shape: GridShape;
+  cells: Int16Array;
+  unit: number[];
+  offset: number[];
+}
+
 export interface Geography {
   readonly shape: GridShape;
+  /** the decoded layers this geography reads, to hand to other threads */
+  readonly decoded: GeographyCells;
   elevationAt(lat: number, lon: number): number;
   landFractionAt(lat: number, lon: number): number;
   /** A point is land when at least half of the interpolated neighbourhood is. */
@@ -85,26 +101,39 @@ function requireLayer(layers: Map<string, DecodedLayer>, def: (typeof LAYERS)[ke
 }
 
 /**
- * Builds lookups over a grid file's bytes (the committed file or a test fixture).
+ * Decodes a grid file's bytes (the committed file or a test fixture) into the layout lookups read.
  *
  * The layers are decoded into one Int16Array with a cell's four integers side by side, so a
  * lookup reads two short runs of memory (the two rows around the point) whatever it asks
  * for, and every read is of one array type, which V8 keeps monomorphic: 8 bytes a cell,
  * 19 MB for the Earth grid. A value is its slot's unit times the interpolated integers, plus
- * the layer's offset.
+ * the layer's offset. The array lives on a SharedArrayBuffer so other threads can read it.
  */
-export function createGeography(bytes: Uint8Array): Geography {
+export function decodeGeography(bytes: Uint8Array): GeographyCells {
   const { shape, layers } = decodeGridFile(bytes);
-  const { nlon, nlat, west, north, step } = shape;
   const sources = [LAYERS.elevation, LAYERS.land, LAYERS.coast, LAYERS.continentality].map((def) => requireLayer(layers, def));
-  const cells = new Int16Array(PER_CELL * nlon * nlat);
-  const unit = sources.map(unitOf);
-  const offset = sources.map((layer) => layer.offset);
+  const count = PER_CELL * shape.nlon * shape.nlat;
+  const cells = new Int16Array(new SharedArrayBuffer(count * Int16Array.BYTES_PER_ELEMENT));
   sources.forEach((layer, slot) => {
     const v = layer.values;
     if (v instanceof Int16Array) spreadInt16(cells, slot, v, layer);
     else spreadBytes(cells, slot, new Uint8Array(v.buffer, v.byteOffset, v.byteLength), layer);
   });
+  return { shape, cells, unit: sources.map(unitOf), offset: sources.map((layer) => layer.offset) };
+}
+
+/** Builds lookups over a grid file's bytes (the committed file or a test fixture). */
+export function createGeography(bytes: Uint8Array): Geography {
+  return geographyOver(decodeGeography(bytes));
+}
+
+/** Lookups over decoded layers, this thread's or another's; the layers are only read. */
+export function geographyOver(decoded: GeographyCells): Geography {
+  const { shape, cells, unit, offset } = decoded;
+  const { nlon, nlat, west, north, step } = shape;
+  if (cells.length !== PER_CELL * nlon * nlat || unit.length !== PER_CELL || offset.length !== PER_CELL) {
+    throw new Error(`decoded geography: ${cells.length} integers for ${nlon} x ${nlat} cells of ${PER_CELL} layers`);
+  }
   const inverseStep = 1 / step;
   const lastRow = nlat - 1;
   const rowStride = nlon * PER_CELL;
@@ -137,6 +166,7 @@ export function createGeography(bytes: Uint8Array): Geography {
 
   return {
     shape,
+    decoded,
     elevationAt: (lat, lon) => interpolate(ELEVATION, lat, lon),
     landFractionAt: (lat, lon) => interpolate(LAND, lat, lon),
     isLandAt: (lat, lon) => interpolate(LAND, lat, lon) >= 0.5,
@@ -170,9 +200,35 @@ export const GEOGRAPHY_FILE = GEOGRAPHY_CANDIDATES.find((file) => existsSync(fil
 
 let earth: Geography | undefined;
 
-/** Earth's geography, decoded from the committed file at first use and kept for the process. */
+/** The workerData key under which a thread receives its process's decoded Earth geography. */
+export const EARTH_GEOGRAPHY_SHARE = 'fieldcastEarthGeography';
+
+/**
+ * What a worker thread's workerData carries so the thread reads this process's decoded Earth
+ * geography instead of decoding the file again (docs/decisions/0325-geography-decoded-once-per-process.md).
+ */
+export function earthGeographyForThreads(): Record<string, GeographyCells> {
+  return { [EARTH_GEOGRAPHY_SHARE]: earthGeography().decoded };
+}
+
+/** The decoded Earth geography this thread was started with, if any. */
+function handedEarthGeography(): Geography | undefined {
+  const handed: unknown = (workerData as Record<string, unknown> | null | undefined)?.[EARTH_GEOGRAPHY_SHARE];
+  if (handed === undefined) return undefined;
+  const decoded = handed as GeographyCells;
+  if (!(decoded.cells instanceof Int16Array) || !(decoded.cells.buffer instanceof SharedArrayBuffer)) {
+    throw new Error(`workerData.${EARTH_GEOGRAPHY_SHARE} is not a decoded geography on a SharedArrayBuffer`);
+  }
+  return geographyOver(decoded);
+}
+
+/**
+ * Earth's geography, kept for the process: in a thread started with the process's decoded
+ * layers ({@link earthGeographyForThreads}), those; otherwise decoded from the committed file at
+ * first use.
+ */
 export function earthGeography(): Geography {
-  earth ??= createGeography(readFileSync(GEOGRAPHY_FILE));
+  earth ??= handedEarthGeography() ?? createGeography(readFileSync(GEOGRAPHY_FILE));
   return earth;
 }
 
