@@ -8,6 +8,7 @@ import {
   earthGeographyForThreads,
   GEOGRAPHY_FILE,
   geographyOver,
+  shareGeography,
 } from '../src/index.js';
 
 /*
@@ -52,7 +53,7 @@ describe('the decoded geography shared with threads', () => {
 
   it('a thread handed the process layers reads them and decodes nothing of its own', async () => {
     const handed = earthGeographyForThreads();
-    expect(handed[EARTH_GEOGRAPHY_SHARE]).toBe(earthGeography().decoded);
+    expect(handed[EARTH_GEOGRAPHY_SHARE]!.cells).toBe(earthGeography().decoded.cells);
     const reply = await inThread(
       `const earth = geo.earthGeography();
       parentPort.postMessage({
@@ -75,12 +76,30 @@ describe('the decoded geography shared with threads', () => {
     expect(reply.own).toBe(true);
   }, 60_000);
 
-  it('refuses handed layers that are not on a SharedArrayBuffer', async () => {
+  it('a thread started before the layers are decoded waits for them and reads them', async () => {
+    const { handed, fill } = shareGeography(readFileSync(GEOGRAPHY_FILE));
+    const reply = inThread(
+      `const earth = geo.earthGeography();
+      parentPort.postMessage({
+        handed: earth.decoded.cells.buffer === workerData[geo.EARTH_GEOGRAPHY_SHARE].cells.buffer,
+        samples: ${JSON.stringify(PLACES)}.map(([lat, lon]) => earth.sampleAt(lat, lon)),
+      });`,
+      { [EARTH_GEOGRAPHY_SHARE]: handed },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    fill();
+    const { handed: same, samples } = await reply;
+    expect(same).toBe(true);
+    expect(samples).toEqual(PLACES.map(([lat, lon]) => earthGeography().sampleAt(lat, lon)));
+  }, 60_000);
+
+  it('refuses handed layers that are not on SharedArrayBuffers', async () => {
     // a structured clone copies an ordinary ArrayBuffer: each thread would hold 19 MB of its own
+    const { handed } = shareGeography(readFileSync(GEOGRAPHY_FILE));
     const reply = await inThread(
       `try { geo.earthGeography(); parentPort.postMessage({ error: '' }); } catch (err) { parentPort.postMessage({ error: String(err.message) }); }`,
-      { [EARTH_GEOGRAPHY_SHARE]: { ...earthGeography().decoded, cells: new Int16Array(8) } },
+      { [EARTH_GEOGRAPHY_SHARE]: { ...handed, cells: new Int16Array(8) } },
     );
-    expect(reply.error).toMatch('not a decoded geography on a SharedArrayBuffer');
+    expect(reply.error).toMatch('handed geography is not on SharedArrayBuffers');
   }, 60_000);
 });
