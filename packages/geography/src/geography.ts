@@ -298,7 +298,15 @@ export function earthGeographyForThreads(): Record<string, SharedGeography> {
     sharing = { handed: handedAsFilled(decoded), fill: () => decoded };
   } else if (!sharing) {
     sharing = shareGeography(readFileSync(GEOGRAPHY_FILE));
-    setImmediate(() => earthGeography());
+    setImmediate(() => {
+      // A file that fails to decode fails this thread's first geography read as before, not the
+      // process at its warm-up; the threads are told and decode (and fail) themselves.
+      try {
+        earthGeography();
+      } catch {
+        /* thrown again where the geography is read */
+      }
+    });
   }
   return { [EARTH_GEOGRAPHY_SHARE]: sharing.handed };
 }
