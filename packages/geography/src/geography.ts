@@ -7,7 +7,8 @@
 // last rows' values up to the poles. Everything is a pure function of the file, so every
 // machine returns the same numbers.
 import { existsSync, readFileSync } from 'node:fs';
-import { decodeGridFile, type DecodedLayer, type GridShape } from './grid-file.js';
+import { workerData } from 'node:worker_threads';
+import { decodeGridFile, type DecodedLayer, type GridShape, gridShapeOf } from './grid-file.js';
 import { LAYERS } from './layers.js';
 
 export interface GeographySample {
@@ -21,8 +22,23 @@ export interface GeographySample {
   continentality: number;
 }
 
+/**
+ * A geography's decoded layers: a cell's four integers side by side in one Int16Array on a
+ * SharedArrayBuffer, and per slot the unit and offset that make them values. Plain data that a
+ * worker thread receives through workerData without a copy (structured clone shares a
+ * SharedArrayBuffer), so threads read the layers their process decoded.
+ */
+export interface GeographyCells {
+  shape: GridShape;
+  cells: Int16Array;
+  unit: number[];
+  offset: number[];
+}
+
 export interface Geography {
   readonly shape: GridShape;
+  /** the decoded layers this geography reads, to hand to other threads */
+  readonly decoded: GeographyCells;
   elevationAt(lat: number, lon: number): number;
   landFractionAt(lat: number, lon: number): number;
   /** A point is land when at least half of the interpolated neighbourhood is. */
@@ -85,26 +101,120 @@ function requireLayer(layers: Map<string, DecodedLayer>, def: (typeof LAYERS)[ke
 }
 
 /**
- * Builds lookups over a grid file's bytes (the committed file or a test fixture).
+ * Decodes a grid file's bytes (the committed file or a test fixture) into the layout lookups read.
  *
  * The layers are decoded into one Int16Array with a cell's four integers side by side, so a
  * lookup reads two short runs of memory (the two rows around the point) whatever it asks
  * for, and every read is of one array type, which V8 keeps monomorphic: 8 bytes a cell,
  * 19 MB for the Earth grid. A value is its slot's unit times the interpolated integers, plus
- * the layer's offset.
+ * the layer's offset. The array lives on a SharedArrayBuffer so other threads can read it.
  */
-export function createGeography(bytes: Uint8Array): Geography {
+export function decodeGeography(bytes: Uint8Array, cells: Int16Array = cellsFor(gridShapeOf(bytes))): GeographyCells {
   const { shape, layers } = decodeGridFile(bytes);
-  const { nlon, nlat, west, north, step } = shape;
   const sources = [LAYERS.elevation, LAYERS.land, LAYERS.coast, LAYERS.continentality].map((def) => requireLayer(layers, def));
-  const cells = new Int16Array(PER_CELL * nlon * nlat);
-  const unit = sources.map(unitOf);
-  const offset = sources.map((layer) => layer.offset);
+  if (cells.length !== PER_CELL * shape.nlon * shape.nlat) throw new Error('decoded geography: cells of another shape');
   sources.forEach((layer, slot) => {
     const v = layer.values;
     if (v instanceof Int16Array) spreadInt16(cells, slot, v, layer);
     else spreadBytes(cells, slot, new Uint8Array(v.buffer, v.byteOffset, v.byteLength), layer);
   });
+  return { shape, cells, unit: sources.map(unitOf), offset: sources.map((layer) => layer.offset) };
+}
+
+/** Room for a grid's decoded layers, on a SharedArrayBuffer. */
+function cellsFor(shape: GridShape): Int16Array {
+  return new Int16Array(new SharedArrayBuffer(PER_CELL * shape.nlon * shape.nlat * Int16Array.BYTES_PER_ELEMENT));
+}
+
+/**
+ * Decoded layers as a thread receives them: `cells` and `numbers` (the four units, then the four
+ * offsets) on SharedArrayBuffers that the giving thread may still be filling; `state` says when
+ * they are whole (FILLING, then FILLED or FAILED), so a thread can start, and load its modules,
+ * while its process decodes.
+ */
+export interface SharedGeography {
+  shape: GridShape;
+  cells: Int16Array;
+  numbers: Float64Array;
+  state: Int32Array;
+}
+
+const FILLING = 0;
+const FILLED = 1;
+const FAILED = 2;
+
+/**
+ * Room for a grid file's decoded layers that threads can be handed at once, and `fill`, which
+ * decodes into it (once; later calls return the same layers) and tells waiting threads.
+ */
+export function shareGeography(bytes: Uint8Array): { handed: SharedGeography; fill: () => GeographyCells } {
+  const shape = gridShapeOf(bytes);
+  const handed: SharedGeography = {
+    shape,
+    cells: cellsFor(shape),
+    numbers: new Float64Array(new SharedArrayBuffer(2 * PER_CELL * Float64Array.BYTES_PER_ELEMENT)),
+    state: new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)),
+  };
+  let filled: GeographyCells | undefined;
+  const fill = (): GeographyCells => {
+    if (filled) return filled;
+    try {
+      filled = decodeGeography(bytes, handed.cells);
+    } catch (err) {
+      Atomics.store(handed.state, 0, FAILED);
+      Atomics.notify(handed.state, 0);
+      throw err;
+    }
+    markFilled(handed, filled);
+    return filled;
+  };
+  return { handed, fill };
+}
+
+function markFilled(handed: SharedGeography, decoded: GeographyCells): void {
+  handed.numbers.set([...decoded.unit, ...decoded.offset]);
+  Atomics.store(handed.state, 0, FILLED);
+  Atomics.notify(handed.state, 0);
+}
+
+/** Layers this thread has decoded already, as threads receive them. */
+function handedAsFilled(decoded: GeographyCells): SharedGeography {
+  const handed: SharedGeography = {
+    shape: decoded.shape,
+    cells: decoded.cells,
+    numbers: new Float64Array(new SharedArrayBuffer(2 * PER_CELL * Float64Array.BYTES_PER_ELEMENT)),
+    state: new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)),
+  };
+  markFilled(handed, decoded);
+  return handed;
+}
+
+/**
+ * The layers a thread was handed, once its giver has filled them (waiting for that: a thread
+ * cannot answer before its geography is whole); undefined when the giver failed to decode.
+ */
+export function adoptSharedGeography(handed: SharedGeography, waitMs = 120_000): GeographyCells | undefined {
+  const { shape, cells, numbers, state } = handed;
+  if (![cells.buffer, numbers.buffer, state.buffer].every((buffer) => buffer instanceof SharedArrayBuffer)) {
+    throw new Error('handed geography is not on SharedArrayBuffers');
+  }
+  if (Atomics.load(state, 0) === FILLING) Atomics.wait(state, 0, FILLING, waitMs);
+  if (Atomics.load(state, 0) !== FILLED) return undefined;
+  return { shape, cells, unit: Array.from(numbers.subarray(0, PER_CELL)), offset: Array.from(numbers.subarray(PER_CELL)) };
+}
+
+/** Builds lookups over a grid file's bytes (the committed file or a test fixture). */
+export function createGeography(bytes: Uint8Array): Geography {
+  return geographyOver(decodeGeography(bytes));
+}
+
+/** Lookups over decoded layers, this thread's or another's; the layers are only read. */
+export function geographyOver(decoded: GeographyCells): Geography {
+  const { shape, cells, unit, offset } = decoded;
+  const { nlon, nlat, west, north, step } = shape;
+  if (cells.length !== PER_CELL * nlon * nlat || unit.length !== PER_CELL || offset.length !== PER_CELL) {
+    throw new Error(`decoded geography: ${cells.length} integers for ${nlon} x ${nlat} cells of ${PER_CELL} layers`);
+  }
   const inverseStep = 1 / step;
   const lastRow = nlat - 1;
   const rowStride = nlon * PER_CELL;
@@ -137,6 +247,7 @@ export function createGeography(bytes: Uint8Array): Geography {
 
   return {
     shape,
+    decoded,
     elevationAt: (lat, lon) => interpolate(ELEVATION, lat, lon),
     landFractionAt: (lat, lon) => interpolate(LAND, lat, lon),
     isLandAt: (lat, lon) => interpolate(LAND, lat, lon) >= 0.5,
@@ -169,10 +280,52 @@ const GEOGRAPHY_CANDIDATES = [
 export const GEOGRAPHY_FILE = GEOGRAPHY_CANDIDATES.find((file) => existsSync(file)) ?? GEOGRAPHY_CANDIDATES[0]!;
 
 let earth: Geography | undefined;
+/** The Earth layers being handed to threads, before this thread has filled them. */
+let sharing: { handed: SharedGeography; fill: () => GeographyCells } | undefined;
 
-/** Earth's geography, decoded from the committed file at first use and kept for the process. */
+/** The workerData key under which a thread receives its process's decoded Earth geography. */
+export const EARTH_GEOGRAPHY_SHARE = 'fieldcastEarthGeography';
+
+/**
+ * What a worker thread's workerData carries so the thread reads this process's decoded Earth
+ * geography instead of decoding the file again (docs/decisions/0325-geography-decoded-once-per-process.md).
+ * Not yet decoded, it is decoded right after the caller's turn of the event loop, so the threads
+ * it starts load their modules on the other cores meanwhile.
+ */
+export function earthGeographyForThreads(): Record<string, SharedGeography> {
+  if (!sharing && earth) {
+    const decoded = earth.decoded;
+    sharing = { handed: handedAsFilled(decoded), fill: () => decoded };
+  } else if (!sharing) {
+    sharing = shareGeography(readFileSync(GEOGRAPHY_FILE));
+    setImmediate(() => {
+      // A file that fails to decode fails this thread's first geography read as before, not the
+      // process at its warm-up; the threads are told and decode (and fail) themselves.
+      try {
+        earthGeography();
+      } catch {
+        /* thrown again where the geography is read */
+      }
+    });
+  }
+  return { [EARTH_GEOGRAPHY_SHARE]: sharing.handed };
+}
+
+/** The decoded Earth geography this thread was started with, if its giver decoded it. */
+function handedEarthGeography(): Geography | undefined {
+  const handed: unknown = (workerData as Record<string, unknown> | null | undefined)?.[EARTH_GEOGRAPHY_SHARE];
+  if (handed === undefined) return undefined;
+  const adopted = adoptSharedGeography(handed as SharedGeography);
+  return adopted && geographyOver(adopted);
+}
+
+/**
+ * Earth's geography, kept for the process: in a thread started with its process's decoded layers
+ * ({@link earthGeographyForThreads}), those; otherwise decoded from the committed file at first use
+ * (into the layers being handed to threads, if any).
+ */
 export function earthGeography(): Geography {
-  earth ??= createGeography(readFileSync(GEOGRAPHY_FILE));
+  earth ??= handedEarthGeography() ?? geographyOver(sharing ? sharing.fill() : decodeGeography(readFileSync(GEOGRAPHY_FILE)));
   return earth;
 }
 

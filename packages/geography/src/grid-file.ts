@@ -190,19 +190,25 @@ export function layerSizes(bytes: Uint8Array): Array<{ name: string; bytes: numb
   });
 }
 
-/** Decodes what {@link encodeGridFile} wrote; throws on a truncated or foreign file. */
-export function decodeGridFile(bytes: Uint8Array): GridFile {
+/** The grid's shape, read from the header alone; throws on a foreign file. */
+export function gridShapeOf(bytes: Uint8Array): GridShape {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < FIXED_HEADER || buf.toString('ascii', 0, 8) !== MAGIC) {
     throw new Error('not a Fieldcast geography grid file');
   }
-  const shape: GridShape = {
+  return {
     nlon: buf.readUInt32LE(8),
     nlat: buf.readUInt32LE(12),
     west: buf.readDoubleLE(16),
     north: buf.readDoubleLE(24),
     step: buf.readDoubleLE(32),
   };
+}
+
+/** Decodes what {@link encodeGridFile} wrote; throws on a truncated or foreign file. */
+export function decodeGridFile(bytes: Uint8Array): GridFile {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const shape = gridShapeOf(bytes);
   const count = buf.readUInt32LE(40);
   const cells = shape.nlon * shape.nlat;
   let streamAt = FIXED_HEADER + count * LAYER_HEADER;

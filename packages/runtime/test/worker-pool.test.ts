@@ -90,3 +90,23 @@ describe('computePool', () => {
     await Promise.all([threads.close(), revived.close()]);
   });
 });
+
+describe('computePool shared workerData', () => {
+  it('makes the shared data once per pool and hands every thread the same memory, not a copy', async () => {
+    // Each thread marks its slot in the shared array; the marks are visible here only if the
+    // threads were handed this process's SharedArrayBuffer rather than data of their own.
+    const marks = new Int32Array(new SharedArrayBuffer(8));
+    let made = 0;
+    const marking = `{ const { workerData, threadId } = require('node:worker_threads');
+      Atomics.add(workerData.marks, 1, 1); Atomics.store(workerData.marks, 0, threadId); }\n${CODE}`;
+    const threads = computePool<Task, Result>({ filename: marking, options: { eval: true } }, 2, () => {
+      made += 1;
+      return { marks };
+    });
+    const results = await Promise.all([1, 2, 3].map((value) => threads.run({ wait: 20, value })));
+    expect(made).toBe(1);
+    expect(Atomics.load(marks, 1)).toBe(2);
+    expect(results.map((r) => r.thread)).toContain(Atomics.load(marks, 0));
+    await threads.close();
+  });
+});

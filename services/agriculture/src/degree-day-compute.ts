@@ -7,7 +7,7 @@ import type {
   DegreeDayLocationResult,
   DegreeDayQuery,
 } from '@fieldcast/schemas';
-import { type GridSource, storesOf } from '@fieldcast/weather';
+import { type GridSource, storesOf, syntheticWorldForThreads } from '@fieldcast/weather';
 import { chillPoints, chillWork, fieldChill } from './domain/chill.js';
 import { degreeDayPoints, fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
 import type { FieldRecord } from './domain/fields.js';
@@ -84,7 +84,7 @@ export function degreeDayComputer(source: GridSource, options: DegreeDayComputer
   const chillLimit = options.chillLimit ?? MAX_CHILL_CELL_HOURS;
   const stores = options.threads > 0 ? storesOf(source) : undefined;
   const entry = workerModule(import.meta.url, DEGREE_DAY_WORKER);
-  const pool = computePool<DegreeDayTask, unknown>(entry, options.threads);
+  const pool = computePool<DegreeDayTask, unknown>(entry, options.threads, syntheticWorldForThreads);
   const run = <R>(task: TaskOf<DegreeDayTask>) => {
     const full = { ...task, stores: stores ?? [], limit: task.kind.startsWith('chill') ? chillLimit : limit } as DegreeDayTask;
     return (stores ? pool.run(full) : runTask(source, full)) as Promise<R>;

@@ -1,4 +1,5 @@
 import { type AreaWorker, computePool, workerModule } from '@fieldcast/runtime/workers';
+import { syntheticWorldForThreads } from '@fieldcast/weather/synthetic';
 import { inlineDrawer, type Block, type BlockKey, type DrawBlock } from './domain/event-blocks.js';
 import { AREA } from './store.js';
 /** Its thread module, `src/blocks-worker.ts`, declared in the service definition's `workers`. */
@@ -20,6 +21,6 @@ export interface BlockDrawer {
  */
 export function blockDrawer(threads: number): BlockDrawer {
   if (threads <= 0) return { draw: inlineDrawer(), prestart: () => undefined, close: async () => undefined };
-  const pool = computePool<BlockKey, Block>(workerModule(import.meta.url, BLOCKS_WORKER), threads);
+  const pool = computePool<BlockKey, Block>(workerModule(import.meta.url, BLOCKS_WORKER), threads, syntheticWorldForThreads);
   return { draw: pool.run, prestart: pool.prestart, close: pool.close };
 }

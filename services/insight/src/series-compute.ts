@@ -1,5 +1,5 @@
 import type { HourlyQuery } from '@fieldcast/schemas';
-import { type GridSource, storesOf } from '@fieldcast/weather';
+import { type GridSource, storesOf, syntheticWorldForThreads } from '@fieldcast/weather';
 import type { AssetRecord } from './domain/assets.js';
 import { assetSeriesWork, checkWork, type HourlyQuantity, hourlySeriesJson } from './domain/hourly-series.js';
 import { type AreaWorker, computePool, workerModule } from '@fieldcast/runtime/workers';
@@ -44,7 +44,7 @@ export interface SeriesComputer {
  */
 export function seriesComputer(source: GridSource, threads: number): SeriesComputer {
   const stores = threads > 0 ? storesOf(source) : undefined;
-  const pool = computePool<SeriesTask, string | string[]>(workerModule(import.meta.url, SERIES_WORKER), threads);
+  const pool = computePool<SeriesTask, string | string[]>(workerModule(import.meta.url, SERIES_WORKER), threads, syntheticWorldForThreads);
   const run = (task: SeriesTask) => (stores ? pool.run(task) : runSeriesTask(source, task));
   return {
     async asset(asset, quantity, query) {

@@ -1,5 +1,5 @@
 import { type AreaWorker, computePool, workerModule } from '@fieldcast/runtime/workers';
-import { type GridSource, storesOf } from '@fieldcast/weather';
+import { type GridSource, storesOf, syntheticWorldForThreads } from '@fieldcast/weather';
 import { type LayerSampler, sampleLayer, type SampledLayer } from './domain/layers.js';
 import type { SampleMode, TileAddress } from './domain/sampling.js';
 import { AREA } from './store.js';
@@ -34,7 +34,7 @@ export interface TileSampler extends LayerSampler {
 export function tileSampler(source: GridSource, threads: number, threadedBelowZoom: number): TileSampler {
   // The stores served at each tile: a newly synced run is among them (docs/decisions/0251-synced-stores-registry.md).
   const storesNow = () => (threads > 0 ? storesOf(source) : undefined);
-  const pool = computePool<SampleTask, Float32Array>(workerModule(import.meta.url, SAMPLE_WORKER), threads);
+  const pool = computePool<SampleTask, Float32Array>(workerModule(import.meta.url, SAMPLE_WORKER), threads, syntheticWorldForThreads);
   return {
     async sample(layer, timeMs, tile, mode) {
       const stores = tile.z >= threadedBelowZoom ? undefined : storesNow();

@@ -29,6 +29,11 @@ export class WorkerPool<Task, Result> {
     readonly size: number,
     /** turns an error posted by a worker back into the error it was */
     private readonly revive: (error: Record<string, unknown>) => unknown,
+    /**
+     * what every thread receives as workerData: read-only data the process made once (a
+     * SharedArrayBuffer in it is shared, not copied), so threads do not each make it again
+     */
+    private readonly workerData: Record<string, unknown> = {},
   ) {}
 
   run(task: Task): Promise<Result> {
@@ -67,7 +72,7 @@ export class WorkerPool<Task, Result> {
   private spawn(): Worker {
     // workerData is always an object: web-worker (a dependency of geotiff, loaded with the weather
     // package) reads its own settings from any thread's workerData and fails on undefined.
-    const worker = new Worker(this.entry.filename, { workerData: {}, ...this.entry.options });
+    const worker = new Worker(this.entry.filename, { workerData: this.workerData, ...this.entry.options });
     worker.unref();
     worker.on('message', (reply: WorkerReply<Result>) => {
       const job = this.busy.get(worker);
@@ -104,9 +109,17 @@ export interface ComputePool<Task, Result> {
   close: () => Promise<void>;
 }
 
-export function computePool<Task, Result>(entry: WorkerEntry, size: number): ComputePool<Task, Result> {
+/**
+ * `shared` makes, when the pool is made, the workerData its threads share read-only (for the
+ * synthetic world, `syntheticWorldForThreads` of `@fieldcast/weather/synthetic`).
+ */
+export function computePool<Task, Result>(
+  entry: WorkerEntry,
+  size: number,
+  shared: () => Record<string, unknown> = () => ({}),
+): ComputePool<Task, Result> {
   let pool: WorkerPool<Task, Result> | undefined;
-  const made = () => (pool ??= new WorkerPool<Task, Result>(entry, size, reviveError));
+  const made = () => (pool ??= new WorkerPool<Task, Result>(entry, size, reviveError, shared()));
   return {
     run: (task) => made().run(task),
     prestart: () => made().prestart(),

@@ -4,3 +4,4 @@ export { PRECIPITATION_TYPE } from './precipitation.js';
 export { LAPSE_RATE_K_PER_M } from './climate.js';
 export { climateLatticeFile, prepareSyntheticClimate, writeClimateLatticeFile } from './geoclimate.js';
 export { warmSyntheticWorld } from './warm-up.js';
+export { syntheticWorldForThreads } from './shared-with-threads.js';
