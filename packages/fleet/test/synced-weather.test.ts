@@ -5,7 +5,7 @@ import { FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { reservePortBase } from '@fieldcast/runtime/testing';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
 import { syncJobId } from '@fieldcast/model/synced-registry';
-import { forecastId } from '@fieldcast/weather';
+import { forecastId, productId } from '@fieldcast/weather';
 import { analytic, writeEcmwfStep, writeGfsStep } from '../../sync/test/runs.js';
 import { startFleet, type StartedFleet } from '../src/start.js';
 import { syncCommand } from '../src/sync.js';
@@ -165,15 +165,17 @@ describe('a run synced while the fleet runs', () => {
     for (const entry of etSeries) expect(entry.products).toEqual(['gfs-0p25']);
 
     // The fleet registers what the sync process stored (docs/decisions/0310-synced-registry-in-the-database.md):
-    // a frame event per step from the sync job, and the run's life-cycle events, in the feeds.
-    const job = syncJobId('gfs-0p25');
+    // an event from the sync job for each frame a step made (the temperature product's: one a step),
+    // and the run's life-cycle events, in the feeds.
+    const temperature = productId('gfs-0p25.air-temperature');
     const frames = await until(
-      () => get('events', `/resources/${job}/events?limit=100`),
+      () => get('events', `/resources/${temperature}/events?limit=100`),
       (r) => Array.isArray(r.body) && r.body.length === 31,
       // the model area's registration runs every 10 s
       300,
     );
     expect(frames.body).toHaveLength(31);
+    for (const e of frames.body as unknown as Array<{ origin: { id: string } }>) expect(e.origin.id).toBe(syncJobId('gfs-0p25'));
     const life = await until(
       () => get('events', `/resources/${forecastId({ name: 'gfs-0p25' }, RUN)}/events`),
       (r) => Array.isArray(r.body) && r.body.length === 3,
