@@ -18,7 +18,6 @@ export const FORECAST_EVENTS_EVERY_MS = 10_000;
 /** The name of the forecast events' background task (tests run it with `runBackground`). */
 export const FORECAST_EVENTS_TASK = 'forecast-events';
 
-
 /** The model service: what `fieldcast serve model` and the embedded fleet run. */
 export const modelService = defineService({
   area: AREA,
