@@ -1,12 +1,7 @@
 import {
-  dailyExtremesAtBySingleReads,
-  dailyExtremesInBySingleReads,
-  etInputsAtBySingleReads,
-  etInputsInBySingleReads,
+  SingleReadsSource,
   GridRequestError,
   type BBox,
-  type DailyExtremes,
-  type EtInputs,
   type GridSource,
   type GridWindow,
   type PointSeries,
@@ -29,7 +24,7 @@ export interface CellTemperatures {
  * pointSeries is bilinear between the four surrounding centres, as the GridSource contract says,
  * across the antimeridian too (the columns go round the globe).
  */
-export class TableSource implements GridSource {
+export class TableSource extends SingleReadsSource implements GridSource {
   readonly id = 'table';
   readonly label = 'table';
   readonly grid = { lat0: -89.5, lon0: -179.5, dLat: 1, dLon: 1, nLat: 180, nLon: 360 };
@@ -41,7 +36,9 @@ export class TableSource implements GridSource {
     private readonly cells: Record<string, CellTemperatures>,
     private readonly otherwise: { tmax: number; tmin: number },
     private readonly coverageEndMs: number,
-  ) {}
+  ) {
+    super();
+  }
 
   coverage(): TimeRange {
     return { startMs: Date.UTC(2015, 0, 1), endMs: this.coverageEndMs };
@@ -128,22 +125,5 @@ export class TableSource implements GridSource {
   async slice(variable: VariableId, bbox: BBox, timeMs: number): Promise<GridWindow> {
     const day = Math.floor(timeMs / DAY_MS) * DAY_MS;
     return this.window(variable, bbox, { startMs: day, endMs: day });
-  }
-
-  // The batched reads are the single reads, so `calls` shows every variable a service reads.
-  dailyExtremesAt(lon: number, lat: number, range: TimeRange): Promise<DailyExtremes<PointSeries>> {
-    return dailyExtremesAtBySingleReads(this, lon, lat, range);
-  }
-
-  dailyExtremesIn(bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>> {
-    return dailyExtremesInBySingleReads(this, bbox, range);
-  }
-
-  etInputsAt(lon: number, lat: number, range: TimeRange): Promise<EtInputs<PointSeries>> {
-    return etInputsAtBySingleReads(this, lon, lat, range);
-  }
-
-  etInputsIn(bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
-    return etInputsInBySingleReads(this, bbox, range);
   }
 }

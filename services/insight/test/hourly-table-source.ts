@@ -1,12 +1,7 @@
 import {
-  dailyExtremesAtBySingleReads,
-  dailyExtremesInBySingleReads,
-  etInputsAtBySingleReads,
-  etInputsInBySingleReads,
+  SingleReadsSource,
   GridRequestError,
   type BBox,
-  type DailyExtremes,
-  type EtInputs,
   type GridSource,
   type GridWindow,
   type PointSeries,
@@ -35,7 +30,7 @@ const UNITS: Partial<Record<VariableId, string>> = {
  * contract). Hours before `boundaryMs` come from "table-analysis", later ones from
  * "table-forecast". `calls` records each read and its range.
  */
-export class HourlyTableSource implements GridSource {
+export class HourlyTableSource extends SingleReadsSource implements GridSource {
   readonly id = 'hourly-table';
   readonly label = 'hourly-table';
   readonly grid = { lat0: -89.5, lon0: -179.5, dLat: 1, dLon: 1, nLat: 180, nLon: 360 };
@@ -47,7 +42,9 @@ export class HourlyTableSource implements GridSource {
     private readonly windDescription = 'Wind speed at 2 m',
     /** false: a source without surface_altitude (the service then reads the height from pressure) */
     private readonly withAltitude = true,
-  ) {}
+  ) {
+    super();
+  }
 
   coverage(): TimeRange {
     return { startMs: Date.UTC(2015, 0, 1), endMs: this.boundaryMs + 16 * 24 * HOUR_MS };
@@ -134,22 +131,5 @@ export class HourlyTableSource implements GridSource {
   async slice(variable: VariableId, bbox: BBox, timeMs: number): Promise<GridWindow> {
     const t = Math.floor(timeMs / HOUR_MS) * HOUR_MS;
     return this.window(variable, bbox, { startMs: t, endMs: t });
-  }
-
-  dailyExtremesAt(lon: number, lat: number, range: TimeRange): Promise<DailyExtremes<PointSeries>> {
-    return dailyExtremesAtBySingleReads(this, lon, lat, range);
-  }
-
-  dailyExtremesIn(bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>> {
-    return dailyExtremesInBySingleReads(this, bbox, range);
-  }
-
-  // The batched reads are the single reads, so `calls` shows every variable and range read.
-  etInputsAt(lon: number, lat: number, range: TimeRange): Promise<EtInputs<PointSeries>> {
-    return etInputsAtBySingleReads(this, lon, lat, range);
-  }
-
-  etInputsIn(bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
-    return etInputsInBySingleReads(this, bbox, range);
   }
 }

@@ -1,11 +1,6 @@
 import {
-  dailyExtremesAtBySingleReads,
-  dailyExtremesInBySingleReads,
-  etInputsAtBySingleReads,
-  etInputsInBySingleReads,
+  SingleReadsSource,
   type BBox,
-  type DailyExtremes,
-  type EtInputs,
   type GridSource,
   type GridWindow,
   type PointSeries,
@@ -21,7 +16,7 @@ const HOUR_MS = 3_600_000;
  * grid point's (lon, lat), on a global grid of `cell` degrees whose points start at -180/-90.
  * Point reads are bilinear between the four surrounding points, as the GridSource contract says.
  */
-export class FunctionSource implements GridSource {
+export class FunctionSource extends SingleReadsSource implements GridSource {
   readonly id = 'function';
   readonly label = 'function';
   readonly grid;
@@ -31,6 +26,7 @@ export class FunctionSource implements GridSource {
     private readonly fields: Partial<Record<VariableId, (lon: number, lat: number) => number>>,
     readonly cell = 0.5,
   ) {
+    super();
     this.grid = { lat0: -90, lon0: -180, dLat: cell, dLon: cell, nLat: Math.round(180 / cell) + 1, nLon: Math.round(360 / cell) };
   }
 
@@ -99,21 +95,5 @@ export class FunctionSource implements GridSource {
 
   slice(variable: VariableId, bbox: BBox, timeMs: number): Promise<GridWindow> {
     return this.window(variable, bbox, { startMs: timeMs, endMs: timeMs });
-  }
-
-  dailyExtremesAt(lon: number, lat: number, range: TimeRange): Promise<DailyExtremes<PointSeries>> {
-    return dailyExtremesAtBySingleReads(this, lon, lat, range);
-  }
-
-  dailyExtremesIn(bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>> {
-    return dailyExtremesInBySingleReads(this, bbox, range);
-  }
-
-  etInputsAt(lon: number, lat: number, range: TimeRange): Promise<EtInputs<PointSeries>> {
-    return etInputsAtBySingleReads(this, lon, lat, range);
-  }
-
-  etInputsIn(bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
-    return etInputsInBySingleReads(this, bbox, range);
   }
 }

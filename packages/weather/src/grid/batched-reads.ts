@@ -12,6 +12,7 @@ import {
   type GridWindow,
   type PointSeries,
   type TimeRange,
+  type VariableId,
 } from './grid-source.js';
 
 type SingleReads = Pick<GridSource, 'pointSeries' | 'window'>;
@@ -56,4 +57,29 @@ export async function etInputsInBySingleReads(source: SingleReads, bbox: BBox, r
 
 function etInputsOf<T>(values: T[]): EtInputs<T> {
   return Object.fromEntries(ET_KEYS.map((k, i) => [k, values[i]])) as unknown as EtInputs<T>;
+}
+
+/**
+ * A GridSource whose batched reads are its single reads (a Zarr store, a source stitched from
+ * stores, a test's table): it writes only pointSeries, window and slice.
+ */
+export abstract class SingleReadsSource implements SingleReads {
+  abstract pointSeries(variable: VariableId, lon: number, lat: number, range: TimeRange): Promise<PointSeries>;
+  abstract window(variable: VariableId, bbox: BBox, range: TimeRange): Promise<GridWindow>;
+
+  dailyExtremesAt(lon: number, lat: number, range: TimeRange): Promise<DailyExtremes<PointSeries>> {
+    return dailyExtremesAtBySingleReads(this, lon, lat, range);
+  }
+
+  dailyExtremesIn(bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>> {
+    return dailyExtremesInBySingleReads(this, bbox, range);
+  }
+
+  etInputsAt(lon: number, lat: number, range: TimeRange): Promise<EtInputs<PointSeries>> {
+    return etInputsAtBySingleReads(this, lon, lat, range);
+  }
+
+  etInputsIn(bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
+    return etInputsInBySingleReads(this, bbox, range);
+  }
 }

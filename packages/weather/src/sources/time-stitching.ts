@@ -7,16 +7,9 @@
  * each value naming its own product (spec 2.7). Stores on different grids are never stitched:
  * one series would mix interpolations and biases.
  */
-import {
-  dailyExtremesAtBySingleReads,
-  dailyExtremesInBySingleReads,
-  etInputsAtBySingleReads,
-  etInputsInBySingleReads,
-} from '../grid/batched-reads.js';
+import { SingleReadsSource } from '../grid/batched-reads.js';
 import {
   type BBox,
-  type DailyExtremes,
-  type EtInputs,
   GridRequestError,
   type GridSource,
   type GridSpec,
@@ -79,13 +72,14 @@ function locate<T extends { length: number }>(parts: readonly T[], i: number): [
  * Stores on one grid read as one: each read planned by planReads. CompositeSource.sourceFor gives
  * one for a request no single store holds and these stores do together.
  */
-export class StitchedSource implements GridSource {
+export class StitchedSource extends SingleReadsSource implements GridSource {
   readonly id: string;
   readonly label: string;
   readonly grid: GridSpec;
 
   /** stores on one grid, in order of preference */
   constructor(readonly stores: readonly ZarrSource[]) {
+    super();
     this.grid = stores[0]!.grid;
     this.id = stores.map((s) => s.id).join('+');
     this.label = stores.map((s) => s.label).join(' + ');
@@ -136,22 +130,6 @@ export class StitchedSource implements GridSource {
   /** One step is always one store's: the first that holds it. */
   slice(variable: VariableId, bbox: BBox, timeMs: number): Promise<GridWindow> {
     return this.pieces(variable, { startMs: timeMs, endMs: timeMs })[0]!.store.slice(variable, bbox, timeMs);
-  }
-
-  dailyExtremesAt(lon: number, lat: number, range: TimeRange): Promise<DailyExtremes<PointSeries>> {
-    return dailyExtremesAtBySingleReads(this, lon, lat, range);
-  }
-
-  dailyExtremesIn(bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>> {
-    return dailyExtremesInBySingleReads(this, bbox, range);
-  }
-
-  etInputsAt(lon: number, lat: number, range: TimeRange): Promise<EtInputs<PointSeries>> {
-    return etInputsAtBySingleReads(this, lon, lat, range);
-  }
-
-  etInputsIn(bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
-    return etInputsInBySingleReads(this, bbox, range);
   }
 }
 

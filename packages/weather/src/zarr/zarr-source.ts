@@ -13,24 +13,8 @@
  */
 import * as path from 'node:path';
 import type { LoadingCache } from '@fieldcast/caches';
-import type {
-  BBox,
-  DailyExtremes,
-  EtInputs,
-  GridSource,
-  GridSpec,
-  GridWindow,
-  PointSeries,
-  TimeRange,
-  VariableId,
-  VariableInfo,
-} from '../grid/grid-source.js';
-import {
-  dailyExtremesAtBySingleReads,
-  dailyExtremesInBySingleReads,
-  etInputsAtBySingleReads,
-  etInputsInBySingleReads,
-} from '../grid/batched-reads.js';
+import type { BBox, GridSource, GridSpec, GridWindow, PointSeries, TimeRange, VariableId, VariableInfo } from '../grid/grid-source.js';
+import { SingleReadsSource } from '../grid/batched-reads.js';
 import { type ArrayReader, arrayInfo, converted, productAt, type ZarrArrayInfo } from './array-reader.js';
 import { type Attrs, str } from './attribute-values.js';
 import { bilinearStencil, interpolate, type StencilCell } from './bilinear.js';
@@ -56,7 +40,7 @@ export interface ZarrSourceOptions {
 
 const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
 
-export class ZarrSource implements GridSource {
+export class ZarrSource extends SingleReadsSource implements GridSource {
   private readonly cache: LoadingCache<DecodedChunk>;
   /** Buffers of paired series reads, reused once their values are mixed. */
   private readonly scratch = new ScratchPool();
@@ -75,6 +59,7 @@ export class ZarrSource implements GridSource {
     /** where the store was opened from: a directory path or an http(s) URL */
     readonly location: string,
   ) {
+    super();
     this.cache = chunkCache(cacheBytes);
   }
 
@@ -200,23 +185,6 @@ export class ZarrSource implements GridSource {
       }
     }
     return this.windowAt(r, bbox, t, t);
-  }
-
-  /** Each variable is its own array: the batched reads are the single reads, concurrently. */
-  dailyExtremesAt(lon: number, lat: number, range: TimeRange): Promise<DailyExtremes<PointSeries>> {
-    return dailyExtremesAtBySingleReads(this, lon, lat, range);
-  }
-
-  dailyExtremesIn(bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>> {
-    return dailyExtremesInBySingleReads(this, bbox, range);
-  }
-
-  etInputsAt(lon: number, lat: number, range: TimeRange): Promise<EtInputs<PointSeries>> {
-    return etInputsAtBySingleReads(this, lon, lat, range);
-  }
-
-  etInputsIn(bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
-    return etInputsInBySingleReads(this, bbox, range);
   }
 
   private async windowAt(r: ArrayReader, bbox: BBox, t0: number, t1: number): Promise<GridWindow> {
