@@ -10,6 +10,8 @@ import { openTestDatabase } from '../src/testing.js';
  * when the process is told to stop is answered, and /readyz says 503 meanwhile.
  */
 let release: () => void = () => undefined;
+/** resolved when the slow request has reached its handler (a fixed sleep lost that race under load) */
+let entered: () => void = () => undefined;
 const slow = defineService({
   area: 'slow',
   port: 1,
@@ -23,7 +25,11 @@ const slow = defineService({
       summary: 'answers when released',
       auth: false,
       response: { status: 200, description: 'done', schema: z.literal('done') },
-      handle: () => new Promise<'done'>((resolve) => (release = () => resolve('done'))),
+      handle: () =>
+        new Promise<'done'>((resolve) => {
+          release = () => resolve('done');
+          entered();
+        }),
     }),
 });
 
@@ -38,8 +44,9 @@ it('fails /readyz at once, answers the request under way, then stops', async () 
   });
   const [service] = fleet.services;
   expect((await request(service!.app).get('/readyz')).body).toEqual({ status: 'ready', checks: { database: true } });
+  const reached = new Promise<void>((resolve) => (entered = resolve));
   const underWay = fetch(`${service!.url}/slow`);
-  await new Promise((r) => setTimeout(r, 100));
+  await reached;
   let stopped = false;
   const stopping = fleet.stop().then(() => (stopped = true));
   const readiness = await request(service!.app).get('/readyz');
