@@ -4,12 +4,10 @@
 //     (packages/weather/src/synthetic/climate-lattice.ts);
 //   - when a file is named on the command line, an embedded database with identity and every
 //     area's schema migrated, dumped to it: each test fleet then starts PGlite from it
-//     (openTestDatabase) instead of running initdb and every migration again.
+//     (openTestDatabase) instead of running initdb and every migration again. The file's name
+//     says what it was made from (scripts/test-global-setup.mjs): one that exists is kept.
 // Prints one line per fixture.
-import { writeFileSync } from 'node:fs';
-import { dumpDatabase, openDatabase } from '@fieldcast/db';
-import { SERVICES } from '@fieldcast/fleet';
-import { migrateIdentity, migrateService } from '@fieldcast/runtime';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { writeClimateLatticeFile } from '@fieldcast/weather';
 
 const templateFile = process.argv[2];
@@ -18,12 +16,22 @@ let started = Date.now();
 const lattice = writeClimateLatticeFile();
 process.stdout.write(`climate lattice: ${lattice} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 
-if (templateFile) {
+if (templateFile && existsSync(templateFile)) {
+  process.stdout.write(`database template: ${templateFile} (kept)\n`);
+} else if (templateFile) {
   started = Date.now();
+  // Loaded only here: the registry imports every area.
+  const [{ dumpDatabase, openDatabase }, { SERVICES }, { migrateIdentity, migrateService }] = await Promise.all([
+    import('@fieldcast/db'),
+    import('@fieldcast/fleet'),
+    import('@fieldcast/runtime'),
+  ]);
   const db = await openDatabase({ dataDir: null });
   await migrateIdentity(db);
   for (const service of SERVICES) await migrateService(db, service);
-  writeFileSync(templateFile, new Uint8Array(await (await dumpDatabase(db)).arrayBuffer()));
+  // whole or not at all: a run stopped while writing leaves no template that looks made
+  writeFileSync(`${templateFile}.partial`, new Uint8Array(await (await dumpDatabase(db)).arrayBuffer()));
+  renameSync(`${templateFile}.partial`, templateFile);
   await db.close();
   process.stdout.write(`database template: ${templateFile} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 }

@@ -1,18 +1,78 @@
 // The test suites' global setup: the fixed costs every test file would otherwise pay again,
-// computed once per run by scripts/test-fixtures.ts (the climate lattice, and for the unit suite a
+// computed once by scripts/test-fixtures.ts (the climate lattice, and for the unit suite a
 // migrated database template), and handed to the test workers, which inherit this process's
 // environment.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * What the template's tables come from: every migration, the identity schema, the database
+ * package, the ids the migrations import, the areas' definitions (which list their migrations),
+ * this setup and PGlite's version. A test fleet migrates its database at start anyway, so a
+ * template missing a migration added since is brought up to date there; one whose migrations
+ * changed is named by another hash and made again.
+ */
+const TEMPLATE_INPUTS = [
+  'services/*/migrations',
+  'services/*/src/definition.ts',
+  'packages/db/src',
+  'packages/ids/src',
+  'packages/runtime/src/identity.ts',
+  'packages/fleet/src/services.ts',
+  'scripts/test-fixtures.ts',
+  'scripts/test-global-setup.mjs',
+  'node_modules/.pnpm/lock.yaml',
+];
+
+/** Files under `path` (a file, or a folder read recursively), sorted. */
+function filesUnder(path) {
+  try {
+    return readdirSync(path, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name))
+      .sort();
+  } catch {
+    return [path];
+  }
+}
+
+/** Expands one `*` path segment (services/*\/migrations) against the folders that exist. */
+function expand(pattern) {
+  const [head, ...rest] = pattern.split('/*/');
+  if (rest.length === 0) return [join(root, pattern)];
+  return readdirSync(join(root, head), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(root, head, entry.name, rest.join('/*/')))
+    .sort();
+}
+
+function templateFingerprint() {
+  const hash = createHash('sha256');
+  for (const file of TEMPLATE_INPUTS.flatMap(expand).flatMap(filesUnder)) {
+    hash.update(file.slice(root.length)).update('\0');
+    try {
+      hash.update(readFileSync(file));
+    } catch {
+      hash.update('(absent)');
+    }
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
 /** Runs scripts/test-fixtures.ts; with `databaseTemplate`, test fleets on PGlite start from its dump. */
 export function prepareTestFixtures({ databaseTemplate }) {
-  const template = join(root, 'test-output', 'database-template.tar');
-  mkdirSync(dirname(template), { recursive: true });
+  const folder = join(root, 'test-output');
+  const template = join(folder, `database-template-${templateFingerprint()}.tar`);
+  mkdirSync(folder, { recursive: true });
+  // Templates of other migrations are a run's leftovers (40 MB each).
+  for (const name of readdirSync(folder)) {
+    if (databaseTemplate && /^database-template.*\.tar$/.test(name) && join(folder, name) !== template) rmSync(join(folder, name));
+  }
   process.stdout.write('\n');
   execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/test-fixtures.ts'), ...(databaseTemplate ? [template] : [])], {
     cwd: root,

@@ -10,7 +10,13 @@ export type { PreparedStatement } from './statement-pipeline.js';
  * PostgreSQL at a URL, or PGlite in a data dir (in memory for null), optionally started from a
  * data dir dumped by `dumpDatabase` (tests copy one migrated database instead of migrating each).
  */
-export type DatabaseConfig = { url: string } | { dataDir: string | null; from?: Blob };
+export type DatabaseConfig = { url: string } | EmbeddedConfig;
+interface EmbeddedConfig {
+  dataDir: string | null;
+  from?: Blob;
+  /** PostgreSQL's shared_buffers in MB; its default (128) where unset */
+  sharedBuffersMb?: number;
+}
 
 export interface Database {
   readonly kind: 'postgres' | 'pglite';
@@ -50,7 +56,7 @@ pg.types.setTypeParser(20, (v) => Number(v));
 /** One knex per process: PostgreSQL through pg, or one embedded PGlite (docs/architecture.md §2). */
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if ('url' in config) return openPostgres(config.url);
-  return openPglite(config.dataDir, config.from);
+  return openPglite(config);
 }
 
 /** A PGlite database's data dir as an uncompressed tarball, for `openDatabase({ dataDir, from })`. */
@@ -87,11 +93,17 @@ function openPostgres(url: string): Database {
   };
 }
 
-async function openPglite(dataDir: string | null, from: Blob | undefined): Promise<Database> {
+async function openPglite({ dataDir, from, sharedBuffersMb }: EmbeddedConfig): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // Loaded here, not at import: a process on PostgreSQL never needs PGlite's WebAssembly.
   const [{ PGlite }, { default: ClientPgLite }] = await Promise.all([import('@electric-sql/pglite'), import('knex-pglite')]);
-  const pglite = await PGlite.create({ dataDir: dataDir ?? undefined, loadDataDir: from });
+  const pglite = await PGlite.create({
+    dataDir: dataDir ?? undefined,
+    loadDataDir: from,
+    // PGlite's memory is one WebAssembly heap that starts by clearing the whole buffer pool: a
+    // smaller pool starts a second sooner (a test database, docs/decisions/0071).
+    ...(sharedBuffersMb ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] } : {}),
+  });
   const knex = knexFactory({
     client: ClientPgLite as unknown as typeof Knex.Client,
     dialect: 'postgres',
