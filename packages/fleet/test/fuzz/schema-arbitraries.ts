@@ -160,6 +160,12 @@ function validString(s: JsonSchema): fc.Arbitrary<string> {
 }
 
 /**
+ * Strings of any code points, lone surrogates included. One arbitrary for every parameter: fast-check
+ * maps all 1.1 million code points when one is made (most of a second), and an arbitrary is immutable.
+ */
+const BINARY_STRINGS = fc.string({ maxLength: 30, unit: 'binary' });
+
+/**
  * Values the schema should refuse, or that stress what lies behind a schema that accepts them:
  * wrong types, bad strings, huge numbers, a required member missing, an unknown member, one
  * member or item made invalid, too many or too few items, strings past their bounds.
@@ -181,7 +187,7 @@ export function invalidValue(schema: JsonSchema, resolve: Resolve, depth = 0): f
       if (typeof s.minLength === 'number' && s.minLength > 0) near.push('x'.repeat(s.minLength - 1));
       return fc.oneof(
         generic,
-        fc.string({ maxLength: 30, unit: 'binary' }),
+        BINARY_STRINGS,
         ...(near.length ? [fc.constantFrom(...near)] : []),
         validValue(s, resolve, depth).map((v) => `${String(v)}\u0000`),
       );

@@ -4,7 +4,7 @@ import type { Database } from '@fieldcast/db';
  * Everything the services have stored: each table of their schemas as a row count and a digest
  * of its rows. Two equal snapshots mean nothing was written, changed or deleted in between.
  */
-export async function storedState(db: Database, schemas: readonly string[]): Promise<Record<string, string>> {
+async function storedState(db: Database, schemas: readonly string[]): Promise<Record<string, string>> {
   const tables: { schemaname: string; tablename: string }[] = (
     await db.knex.raw(`select schemaname, tablename from pg_tables where schemaname = any(?) order by 1, 2`, [[...schemas]])
   ).rows;
@@ -28,18 +28,45 @@ async function unsentOutboxRows(db: Database, schemas: readonly string[]): Promi
 }
 
 /**
- * Waits for the work a successful write leaves behind (its outbox row relayed, its event
- * consumed) to finish, so a later snapshot changes only because of a later request.
+ * Where PostgreSQL's write-ahead log ends: every change to a table (insert, update, delete,
+ * truncate, DDL) writes to the log first ("WAL Internals", PostgreSQL manual 28.6), so an
+ * unchanged position means nothing was written. A moved one means something may have been (a
+ * read can prune a page, too): then the tables' digests say what.
  */
-export async function settledState(db: Database, schemas: readonly string[], timeoutMs = 5000): Promise<Record<string, string>> {
+export async function walPosition(db: Database): Promise<string> {
+  return (await db.knex.raw(`select pg_current_wal_insert_lsn()::text as lsn`)).rows[0].lsn as string;
+}
+
+/** A settled fleet's stored state and the log position it was read at. */
+export interface Snapshot {
+  tables: Record<string, string>;
+  wal: string;
+}
+
+/**
+ * Waits for the work a successful write leaves behind (its outbox row relayed, its event
+ * consumed) to finish, so a later snapshot changes only because of a later request: the log's
+ * position stands still across a pause and no outbox row is unsent.
+ */
+export async function settledState(db: Database, schemas: readonly string[], timeoutMs = 5000): Promise<Snapshot> {
   const deadline = Date.now() + timeoutMs;
-  let previous = JSON.stringify(await storedState(db, schemas));
+  let previous = await walPosition(db);
   for (;;) {
     await new Promise((r) => setTimeout(r, 15));
-    const current = await storedState(db, schemas);
-    const text = JSON.stringify(current);
-    if (text === previous && (await unsentOutboxRows(db, schemas)) === 0) return current;
+    const current = await walPosition(db);
+    if (current === previous && (await unsentOutboxRows(db, schemas)) === 0) {
+      const tables = await storedState(db, schemas);
+      // the digest's own reads may prune a page: the position after them is the one to compare
+      if ((await walPosition(db)) === current) return { tables, wal: current };
+    }
     if (Date.now() > deadline) throw new Error('the fleet did not settle: its stored state keeps changing with no request in flight');
-    previous = text;
+    previous = await walPosition(db);
   }
+}
+
+/** Tables whose rows differ from the snapshot's: none when the log has not moved since it. */
+export async function changedSince(db: Database, schemas: readonly string[], snapshot: Snapshot): Promise<string[]> {
+  if ((await walPosition(db)) === snapshot.wal) return [];
+  const after = await storedState(db, schemas);
+  return Object.keys({ ...snapshot.tables, ...after }).filter((t) => snapshot.tables[t] !== after[t]);
 }
