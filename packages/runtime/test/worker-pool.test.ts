@@ -1,5 +1,6 @@
 import { NotFoundError } from '@fieldcast/kit';
 import { computePool, WorkerPool } from '../src/workers/index.js';
+import { PRESTARTED } from '../src/workers/worker-pool.js';
 
 /*
  * The pool on threads that evaluate a few lines of JavaScript: each task is { wait, value } or
@@ -70,6 +71,20 @@ describe('WorkerPool.prestart', () => {
     expect(new Set(results.map((r) => r.thread)).size).toBe(2);
     expect(Atomics.load(loaded, 0)).toBe(2);
     await p.close();
+  });
+});
+
+describe('PRESTARTED', () => {
+  it('tells a thread the warm-up started so (serveTasks then warms it), and not one a task started', async () => {
+    const telling = `const { parentPort, workerData } = require('node:worker_threads');
+parentPort.on('message', () => parentPort.postMessage({ ok: true, result: { value: workerData['${PRESTARTED}'] ? 1 : 0, thread: 0 } }));`;
+    const make = () => new WorkerPool<Task, Result>({ filename: telling, options: { eval: true } }, 1, (e) => new Error(String(e.message)));
+    const byTask = make();
+    expect((await byTask.run({})).value).toBe(0);
+    const ahead = make();
+    ahead.prestart();
+    expect((await ahead.run({})).value).toBe(1);
+    await Promise.all([byTask.close(), ahead.close()]);
   });
 });
 

@@ -7,9 +7,8 @@ import { serveTasks } from '@fieldcast/runtime/compute-thread';
  * as the process (the synthetic world behind the same Zarr stores) once per set of stores, and
  * runs the field computations it is sent, one at a time.
  */
-// The synthetic world's climate loaded and its reads compiled as the thread starts rather than by its first task (0305, 0306).
-void warmSyntheticWorld(new SyntheticSource());
-serveTasks(async (task: DegreeDayTask): Promise<unknown> => {
-  const source = await openStores(task.stores);
-  return runTask(source, task);
-});
+// Started by the service's warm-up, the thread loads the synthetic world's climate and compiles its reads before its first task (0305, 0306).
+serveTasks(
+  async (task: DegreeDayTask): Promise<unknown> => runTask(await openStores(task.stores), task),
+  () => warmSyntheticWorld(new SyntheticSource()),
+);

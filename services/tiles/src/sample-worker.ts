@@ -8,6 +8,8 @@ import type { SampleTask } from './sample-compute.js';
  * insight area's): opens the same weather as the process once per set of stores and samples the
  * tiles it is sent, one at a time.
  */
-// The synthetic world's climate loaded and its reads compiled as the thread starts rather than by its first tile (0305).
-void warmSyntheticWorld(new SyntheticSource());
-serveTasks(async (task: SampleTask) => sampleLayer(await openStores(task.stores), task.layer, task.timeMs, task.tile, task.mode));
+// Started by the service's warm-up, the thread loads the synthetic world's climate and compiles its reads before its first tile (0305).
+serveTasks(
+  async (task: SampleTask) => sampleLayer(await openStores(task.stores), task.layer, task.timeMs, task.tile, task.mode),
+  () => warmSyntheticWorld(new SyntheticSource()),
+);

@@ -1,19 +1,22 @@
 import { setPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { errorData } from './error-data.js';
-import type { WorkerReply } from './worker-pool.js';
+import { PRESTARTED, type WorkerReply } from './worker-pool.js';
 
 /**
  * The body of a compute thread (docs/decisions/0051-heavy-work-in-worker-threads.md): runs each
  * task its pool sends (one at a time, the pool sends no other before the reply) and posts back the
- * result, or the error as data for reviveError.
+ * result, or the error as data for reviveError. `warmUp` runs first in a thread the service's
+ * warm-up started (PRESTARTED), so the first task finds its code compiled (0305); a thread a task
+ * started goes straight to that task.
  */
-export function serveTasks<Task, Result>(compute: (task: Task) => Result | Promise<Result>): void {
+export function serveTasks<Task, Result>(compute: (task: Task) => Result | Promise<Result>, warmUp?: () => Promise<void>): void {
   // On Linux a nice value belongs to a thread (setpriority(2), "bugs": PRIO_PROCESS with pid 0 is
   // the calling thread under NPTL), so this thread yields the CPU to the event loop's when both
   // want it: health checks and light requests keep their share while heavy work computes.
   // Elsewhere it would lower the whole process, so it is left alone.
   if (process.platform === 'linux') setPriority(10);
+  if (warmUp && (workerData as Record<string, unknown> | null)?.[PRESTARTED] === true) void warmUp();
   parentPort?.on('message', (task: Task) => {
     Promise.resolve(task)
       .then(compute)

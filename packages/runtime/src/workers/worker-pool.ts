@@ -9,6 +9,13 @@ interface Job<Task, Result> {
 }
 
 /** What a worker posts back: a result, or an error as plain data (errors do not cross threads with their class). */
+/**
+ * The workerData member that tells a thread it was started ahead of its first task, by the
+ * service's warm-up (docs/decisions/0290-services-warm-up-once-they-listen.md): only such a
+ * thread warms itself (serveTasks' `warmUp`). A thread a task starts runs that task at once.
+ */
+export const PRESTARTED = 'fieldcastPrestarted';
+
 export type WorkerReply<Result> = { ok: true; result: Result } | { ok: false; error: Record<string, unknown> };
 
 /**
@@ -46,7 +53,7 @@ export class WorkerPool<Task, Result> {
 
   /** Starts every thread now, idle, so the first tasks do not wait for threads to load their modules. */
   prestart(): void {
-    while (!this.closed && this.idle.length + this.busy.size < this.size) this.idle.push(this.spawn());
+    while (!this.closed && this.idle.length + this.busy.size < this.size) this.idle.push(this.spawn(true));
   }
 
   /** Ends every thread; tasks still waiting or running fail. */
@@ -61,7 +68,7 @@ export class WorkerPool<Task, Result> {
 
   private next(): void {
     while (this.queue.length > 0) {
-      const worker = this.idle.pop() ?? (this.busy.size < this.size ? this.spawn() : undefined);
+      const worker = this.idle.pop() ?? (this.busy.size < this.size ? this.spawn(false) : undefined);
       if (!worker) return;
       const job = this.queue.shift()!;
       this.busy.set(worker, job);
@@ -69,10 +76,10 @@ export class WorkerPool<Task, Result> {
     }
   }
 
-  private spawn(): Worker {
+  private spawn(prestarted: boolean): Worker {
     // workerData is always an object: web-worker (a dependency of geotiff, loaded with the weather
     // package) reads its own settings from any thread's workerData and fails on undefined.
-    const worker = new Worker(this.entry.filename, { workerData: this.workerData, ...this.entry.options });
+    const worker = new Worker(this.entry.filename, { workerData: { ...this.workerData, [PRESTARTED]: prestarted }, ...this.entry.options });
     worker.unref();
     worker.on('message', (reply: WorkerReply<Result>) => {
       const job = this.busy.get(worker);
