@@ -61,8 +61,10 @@ export class DataDir {
     return pid;
   }
 
-  async open(): Promise<Database> {
-    return openDatabase({ dataDir: this.pglite });
+  /** The embedded database; a new one starts from `seed` (a dump of a migrated one) where given. */
+  async open(seed?: Blob): Promise<Database> {
+    const fresh = !existsSync(join(this.pglite, 'PG_VERSION'));
+    return openDatabase({ dataDir: this.pglite, ...(seed && fresh ? { from: seed } : {}) });
   }
 }
 

@@ -97,6 +97,11 @@ export async function startFleet(
     print?: (line: string) => void;
     /** the node arguments that run the fieldcast CLI, to write the climate lattice in the background when it is missing */
     latticeCommand?: readonly string[];
+    /**
+     * a dump of a migrated embedded database (`dumpDatabase`) that a new data dir's database
+     * starts from instead of initdb and every migration: tests pass the suite's template
+     */
+    databaseSeed?: Blob;
   } = {},
 ): Promise<StartedFleet> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -110,7 +115,7 @@ export async function startFleet(
     weather = await loadWeather(env, logger);
     // One catalog for every area that declares it, with its YAML override (docs/architecture.md §6).
     const catalog = SERVICES.some((s) => s.needs.catalog) ? await openCatalog(env.FIELDCAST_CATALOG) : undefined;
-    const db = embedded ? await dir.open() : await openDatabase({ url: env.DATABASE_URL! });
+    const db = embedded ? await dir.open(options.databaseSeed) : await openDatabase({ url: env.DATABASE_URL! });
     const transport = openTransport(env);
     // The sync pollers run in this process: their passes are figures of every area's /metrics.
     const syncPasses = new SyncPasses();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { productId } from '@fieldcast/weather';
-import { reservePortBase } from '@fieldcast/runtime/testing';
+import { databaseTemplate, reservePortBase } from '@fieldcast/runtime/testing';
 import { startFleet } from '../src/start.js';
 
 const PORT_BASE = reservePortBase();
@@ -39,7 +39,7 @@ const env = (catalog: string) =>
   });
 
 it('an override changes what every area that reads the catalog serves', async () => {
-  const { fleet, demo } = await startFleet(env('catalog.yaml'), { print: () => undefined });
+  const { fleet, demo } = await startFleet(env('catalog.yaml'), { databaseSeed: await databaseTemplate(), print: () => undefined });
   try {
     const headers = { Authorization: `Basic ${Buffer.from(`${demo!.applicationId}:${demo!.applicationKey}`).toString('base64')}` };
     const url = (area: string) => fleet.services.find((s) => s.area === area)!.url;
@@ -66,5 +66,7 @@ it('an override changes what every area that reads the catalog serves', async ()
 }, 120_000);
 
 it('an override that fails validation stops start-up, naming the variable', async () => {
-  await expect(startFleet(env('bad.yaml'), { print: () => undefined })).rejects.toThrow(/FIELDCAST_CATALOG: .*brand-new/);
+  await expect(startFleet(env('bad.yaml'), { databaseSeed: await databaseTemplate(), print: () => undefined })).rejects.toThrow(
+    /FIELDCAST_CATALOG: .*brand-new/,
+  );
 });

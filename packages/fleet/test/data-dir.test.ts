@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { databaseTemplate } from '@fieldcast/runtime/testing';
 import { DataDir } from '../src/data-dir.js';
 import { processStartTime, type ProcessTable } from '../src/process-start.js';
 
@@ -68,5 +69,21 @@ describe('the data dir lock', () => {
     const dir = new DataDir(path, { alive: () => true, startTime: () => null });
     dir.claim();
     expect(readFileSync(pidFile(), 'utf8')).toBe(String(process.pid));
+  });
+});
+
+describe('the embedded database', () => {
+  it('a new one starts from the seed; one that exists opens as it is, the seed ignored', async () => {
+    const seed = await databaseTemplate();
+    expect(seed).toBeDefined();
+    const dir = new DataDir(path);
+    const identityTables = `select count(*)::int as n from pg_tables where schemaname = 'identity'`;
+    const first = await dir.open(seed);
+    expect((await first.knex.raw(identityTables)).rows[0].n).toBeGreaterThan(0);
+    await first.knex.raw('create table kept (n int)');
+    await first.close();
+    const again = await dir.open(seed);
+    expect((await again.knex.raw(`select count(*)::int as n from pg_tables where tablename = 'kept'`)).rows[0].n).toBe(1);
+    await again.close();
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { SyntheticSource, type TimeRange } from '@fieldcast/weather';
-import { reservePortBase } from '@fieldcast/runtime/testing';
+import { databaseTemplate, reservePortBase } from '@fieldcast/runtime/testing';
 import { writeNetcdf4 } from '../../weather/test/ingest-fixtures.js';
 import { ingestCommand } from '../src/ingest.js';
 import { startFleet, type StartedFleet } from '../src/start.js';
@@ -97,7 +97,7 @@ beforeAll(async () => {
   });
   await ingestCommand([file, '--id', 'corn-belt', '--product', 'corn-belt-analysis'], { FIELDCAST_DATA_DIR: dataDir }, () => undefined);
   const env = parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, PORT_BASE: String(PORT_BASE), HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
-  started = await startFleet(env, { print: (l) => lines.push(l) });
+  started = await startFleet(env, { databaseSeed: await databaseTemplate(), print: (l) => lines.push(l) });
   agriculture = started.fleet.services.find((s) => s.area === 'agriculture')!.url;
   auth = `Basic ${Buffer.from(`${started.demo!.applicationId}:${started.demo!.applicationKey}`).toString('base64')}`;
 }, 120_000);
@@ -191,8 +191,13 @@ describe('FIELDCAST_WEATHER_STORES', () => {
           HOST: '127.0.0.1',
           LOG_LEVEL: 'silent',
         });
-      await expect(startFleet(env(join(other, 'missing.zarr')), { print: () => undefined })).rejects.toThrow(ConfigError);
-      const second = await startFleet(env(join(dataDir, 'stores', 'corn-belt.zarr')), { print: () => undefined });
+      await expect(
+        startFleet(env(join(other, 'missing.zarr')), { databaseSeed: await databaseTemplate(), print: () => undefined }),
+      ).rejects.toThrow(ConfigError);
+      const second = await startFleet(env(join(dataDir, 'stores', 'corn-belt.zarr')), {
+        databaseSeed: await databaseTemplate(),
+        print: () => undefined,
+      });
       try {
         const url = second.fleet.services.find((s) => s.area === 'agriculture')!.url;
         const res = await fetch(`${url}/growing-degree-days/40.5/-89.5?${DAYS}`, {

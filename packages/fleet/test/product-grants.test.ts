@@ -6,7 +6,7 @@ import { eventsService } from '@fieldcast/events';
 import { platformService } from '@fieldcast/platform';
 import { productGrantsCommand } from '@fieldcast/platform/grants';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
-import { eventually, reservePortBase, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
+import { eventually, reservePortBase, type TestAccount, useTestFleet, databaseTemplate } from '@fieldcast/runtime/testing';
 import { tilesService } from '@fieldcast/tiles';
 import { createCatalog, forecastBoundaryMs, frameId, lonLatToTileXY } from '@fieldcast/weather';
 import { accountsCommand } from '../src/accounts.js';
@@ -92,7 +92,7 @@ describe('fieldcast products grant while the embedded fleet is stopped', () => {
     await accountsCommand(['create', '--name', 'Granted', '--json'], env, (line) => printed.push(line));
     const { applicationId, applicationKey } = JSON.parse(printed[0]!);
     await productsCommand(['grant', '--account', applicationId, '--product', restricted.name], env, () => undefined);
-    const started = await startFleet(env, { print: () => undefined });
+    const started = await startFleet(env, { databaseSeed: await databaseTemplate(), print: () => undefined });
     try {
       const tiles = started.fleet.services.find((s) => s.area === 'tiles')!;
       const auth = `Basic ${Buffer.from(`${applicationId}:${applicationKey}`).toString('base64')}`;

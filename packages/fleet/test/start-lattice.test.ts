@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { constants, getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
-import { reservePortBase } from '@fieldcast/runtime/testing';
+import { databaseTemplate, reservePortBase } from '@fieldcast/runtime/testing';
 import { startFleet } from '../src/start.js';
 
 const PORT_BASE = reservePortBase();
@@ -36,7 +36,11 @@ const LATTICE_COMMAND = ['--import', 'tsx', join(process.cwd(), 'packages/fleet/
 describe('fieldcast start and the climate lattice file', () => {
   it('writes the missing file in a child at the lowest priority, and on stop ends it, leaving nothing half-written', async () => {
     const lines: string[] = [];
-    const started = await startFleet(env(), { print: (l) => lines.push(l), latticeCommand: LATTICE_COMMAND });
+    const started = await startFleet(env(), {
+      databaseSeed: await databaseTemplate(),
+      print: (l) => lines.push(l),
+      latticeCommand: LATTICE_COMMAND,
+    });
     let stopped = false;
     try {
       expect(lines.some((l) => l.includes(WRITING) && l.includes(started.lattice!.file))).toBe(true);
@@ -53,7 +57,11 @@ describe('fieldcast start and the climate lattice file', () => {
       // once the file is there (a stand-in here: nothing reads weather), a start writes nothing
       writeFileSync(file, '');
       const again: string[] = [];
-      const second = await startFleet(env(), { print: (l) => again.push(l), latticeCommand: LATTICE_COMMAND });
+      const second = await startFleet(env(), {
+        databaseSeed: await databaseTemplate(),
+        print: (l) => again.push(l),
+        latticeCommand: LATTICE_COMMAND,
+      });
       await second.fleet.stop();
       expect(again.filter((l) => l.includes(WRITING))).toEqual([]);
       expect(readdirSync(cacheDir)).toEqual([file.slice(cacheDir.length + 1)]);

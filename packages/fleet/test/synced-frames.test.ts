@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
-import { reservePortBase } from '@fieldcast/runtime/testing';
+import { databaseTemplate, reservePortBase } from '@fieldcast/runtime/testing';
 import { decodePng, pixelAt } from '../../../services/tiles/test/png-decode.js';
 import { readTiff } from '../../../services/transfer/test/tiff-reader.js';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
@@ -77,7 +77,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
     FIELDCAST_SYNC_RELOAD_MS: '200',
   });
-  started = await startFleet(env, { print: () => undefined });
+  started = await startFleet(env, { databaseSeed: await databaseTemplate(), print: () => undefined });
   auth = `Basic ${Buffer.from(`${started.demo!.applicationId}:${started.demo!.applicationKey}`).toString('base64')}`;
 }, 120_000);
 afterAll(async () => {
@@ -339,7 +339,7 @@ describe('FIELDCAST_SYNTHETIC=off', () => {
       FIELDCAST_SYNTHETIC: 'off',
       FIELDCAST_SYNC_RELOAD_MS: '200',
     });
-    const off = await startFleet(env, { print: () => undefined });
+    const off = await startFleet(env, { databaseSeed: await databaseTemplate(), print: () => undefined });
     try {
       const offAuth = `Basic ${Buffer.from(`${off.demo!.applicationId}:${off.demo!.applicationKey}`).toString('base64')}`;
       const at = (area: string, path: string) =>

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
-import { reservePortBase } from '@fieldcast/runtime/testing';
+import { databaseTemplate, reservePortBase } from '@fieldcast/runtime/testing';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
 import { syncJobId } from '@fieldcast/model/synced-registry';
 import { forecastId, productId } from '@fieldcast/weather';
@@ -59,7 +59,7 @@ beforeAll(async () => {
     FIELDCAST_SOURCE_ECMWF_IFS_0P25_URL: server.baseUrl,
     FIELDCAST_SOURCE_GFS_0P25_URL: empty.baseUrl,
   });
-  started = await startFleet(env, { print: () => undefined });
+  started = await startFleet(env, { databaseSeed: await databaseTemplate(), print: () => undefined });
   auth = `Basic ${Buffer.from(`${started.demo!.applicationId}:${started.demo!.applicationKey}`).toString('base64')}`;
 }, 120_000);
 afterAll(async () => {

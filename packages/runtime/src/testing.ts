@@ -59,7 +59,7 @@ export function basicAuthHeader(id: string, key: string): string {
  * fleet's start.
  */
 let template: Promise<Blob> | undefined;
-function databaseTemplate(): Promise<Blob> | undefined {
+export function databaseTemplate(): Promise<Blob> | undefined {
   const file = process.env.FIELDCAST_TEST_DATABASE;
   // a Blob backed by the file: PGlite reads it without a copy in memory
   if (file) template ??= openAsBlob(file);
