@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { databaseTemplate } from '@fieldcast/runtime/testing';
+import { DataDir } from '../src/data-dir.js';
 
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'packages/fleet/src/cli.ts');
@@ -16,13 +18,17 @@ export interface CliResult {
 
 /**
  * The `fieldcast` CLI as a user runs it: a real process on an embedded data dir of the test file's
- * own (a fresh temporary folder, removed after the file), never DATABASE_URL. Call at the top
- * level of a test file; `dir()` is the data dir once the file's tests run.
+ * own (a fresh temporary folder, removed after the file), never DATABASE_URL. The folder's
+ * database starts as the suite's migrated template, as a fleet's first start leaves it, so no
+ * process runs initdb. Call at the top level of a test file; `dir()` is the data dir once the
+ * file's tests run.
  */
 export function useCliDataDir(prefix: string): { dir(): string; fieldcast(...args: string[]): Promise<CliResult> } {
   let dataDir: string | undefined;
-  beforeAll(() => {
+  beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), prefix));
+    const db = await new DataDir(dataDir).open(await databaseTemplate());
+    await db.close();
   });
   afterAll(() => rmSync(dataDir!, { recursive: true, force: true }));
   const dir = () => dataDir!;
