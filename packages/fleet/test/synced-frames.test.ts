@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
@@ -465,6 +465,30 @@ describe('a synced day after a newer run', () => {
         const from = valid < RUN2 ? RUN1 : RUN2;
         expect(Math.abs(file.at(k, y, x) - celsius(lat, lon, from, valid))).toBeLessThanOrEqual(0.006);
       });
+    }
+  }, 60_000);
+});
+
+describe('a registry that cannot be read', () => {
+  it('leaves what was served before: the products, their frames and the model’s runs', async () => {
+    const file = join(dataDir, 'sync', 'gfs-0p25', 'registry.json');
+    const text = readFileSync(file, 'utf8');
+    const served = async () => [
+      await get('platform', '/products?source=gfs-0p25'),
+      await frames(),
+      await get('tiles', `/v2/products/${PRODUCT}/frames.json?limit=2`),
+      await get('model', '/models/gfs-0p25/forecasts'),
+    ];
+    const before = await served();
+    expect(before.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    // Cut short, as a full disk or a hand edit leaves it.
+    writeFileSync(file, text.slice(0, text.length / 2));
+    try {
+      // Past the weather's reload period, so every reader has met it.
+      await new Promise((r) => setTimeout(r, 600));
+      expect(await served()).toEqual(before);
+    } finally {
+      writeFileSync(file, text);
     }
   }, 60_000);
 });
