@@ -31,7 +31,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 /** The name of a source's transfer product made from a catalog transfer product. */
-export const syncedTransferName = (source: string, base: Pick<TransferProductDef, 'name'>) => `${source}.${base.name}`;
+const syncedTransferName = (source: string, base: Pick<TransferProductDef, 'name'>) => `${source}.${base.name}`;
 
 /**
  * A synced source's stores as one weather: stitched in time, with nothing behind them, so a read
