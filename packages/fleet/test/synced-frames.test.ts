@@ -339,7 +339,7 @@ describe('a synced source as products', () => {
     const products = await get<Array<{ name: string; format: string; datasets: string }>>('transfer', '/products');
     const names = products.body.map((p) => p.name);
     const synced = names.filter((n) => n.startsWith('gfs-0p25.'));
-    // One per dated catalog transfer product whose variables the run holds: hourly ones (no daily extremes, no terrain).
+    // One per dated catalog transfer product whose variables the run holds: the hourly ones (12 hours cover no local day's extremes; no terrain).
     expect(synced).toEqual([
       'gfs-0p25.air-temperature-hourly-netcdf',
       'gfs-0p25.precipitation-rate-hourly-netcdf',
