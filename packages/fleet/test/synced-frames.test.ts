@@ -1,15 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { databaseTemplate, reservePortBase } from '@fieldcast/runtime/testing';
 import { decodePng, pixelAt } from '../../../services/tiles/test/png-decode.js';
+import { readNetcdf4 } from '../../../services/transfer/test/netcdf-reader.js';
 import { readTiff } from '../../../services/transfer/test/tiff-reader.js';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
 import { analytic, GFS_GRID, writeGfsStep } from '../../sync/test/runs.js';
 import { startFleet, type StartedFleet } from '../src/start.js';
 import { syncCommand } from '../src/sync.js';
-import { forecastFrameId, frameId, productId, productRunId } from '@fieldcast/weather';
+import { forecastFrameId, frameId, productId, productRunId, readSourceRegistry, ZarrSource } from '@fieldcast/weather';
 
 /*
  * The synced sources' products (docs/decisions/0315-synced-sources-as-products.md): once a run is
@@ -132,6 +133,71 @@ async function tileValue(frame: string, lat: number, lon: number): Promise<numbe
   const [red, , , alpha] = pixelAt(decodePng(Buffer.from(await res.arrayBuffer())), point.body.pixel.row, point.body.pixel.column);
   expect(alpha).toBe(255);
   return (red * 25.5) / 255;
+}
+
+/** A dataset record of the transfer area, as the tests read it. */
+interface DatasetRecord {
+  name: string;
+  validTime?: string | null;
+  validTimes?: string[];
+  bounds: number[];
+  resolution: number;
+  width: number;
+  height: number;
+  variables: Array<{ name: string; description: string }>;
+  downloadUrl: string;
+}
+
+/** The synced source's own transfer product of hourly temperature, one NetCDF file a day (docs/decisions/0340-synced-transfer-products.md). */
+const NETCDF = 'gfs-0p25.air-temperature-hourly-netcdf';
+/** ... and of the catalog override's hourly GeoTIFF, on the source's grid rather than the override's box. */
+const GEOTIFF = 'gfs-0p25.gfs-box-temperature';
+const BOX_BOUNDS = [
+  GFS_GRID.lon1 - 0.125,
+  GFS_GRID.lat1 - (GFS_GRID.nj - 0.5) * 0.25,
+  GFS_GRID.lon1 + (GFS_GRID.ni - 0.5) * 0.25,
+  GFS_GRID.lat1 + 0.125,
+];
+
+const datasetsOf = (product: string, ms: number) =>
+  get<DatasetRecord[]>('transfer', `/products/${product}/datasets?date=${iso(ms).slice(0, 10)}`);
+
+/** The file behind a dataset's link, once made (503 while it is being made). */
+async function download(d: DatasetRecord): Promise<Buffer> {
+  let res = await fetch(d.downloadUrl);
+  for (let k = 0; res.status === 503 && k < 100; k++) {
+    await new Promise((r) => setTimeout(r, 200));
+    res = await fetch(d.downloadUrl);
+  }
+  expect(res.status).toBe(200);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** The synced stores of gfs-0p25 as the registry names them: its newest run's and its analysis. */
+async function syncedStores(): Promise<{ run: ZarrSource; analysis: ZarrSource }> {
+  const dir = join(dataDir, 'sync', 'gfs-0p25');
+  const registry = await readSourceRegistry(dir, 'gfs-0p25');
+  return { run: await ZarrSource.open(join(dir, registry.runs[0]!.path)), analysis: await ZarrSource.open(join(dir, registry.analysis!)) };
+}
+
+/** The store's value of air temperature at a grid point and hour. */
+async function storeValue(store: ZarrSource, lat: number, lon: number, ms: number): Promise<number> {
+  return (await store.pointSeries('air_temperature', lon, lat, { startMs: ms, endMs: ms })).values[0]!;
+}
+
+/** The NetCDF file's hours and its air temperature [time][lat][lon], on the synced grid. */
+async function readDay(d: DatasetRecord) {
+  const nc = await readNetcdf4(await download(d));
+  expect(nc.dims).toEqual([
+    { name: 'time', length: d.validTimes!.length },
+    { name: 'lat', length: GFS_GRID.nj },
+    { name: 'lon', length: GFS_GRID.ni },
+  ]);
+  expect([...nc.read('lat')]).toEqual(Array.from({ length: GFS_GRID.nj }, (_, y) => GFS_GRID.lat1 - 0.25 * y));
+  expect([...nc.read('lon')]).toEqual(Array.from({ length: GFS_GRID.ni }, (_, x) => GFS_GRID.lon1 + 0.25 * x));
+  expect([...nc.read('time')]).toEqual(d.validTimes!.map((t) => Date.parse(t) / HOUR));
+  const values = nc.read('air_temperature');
+  return { at: (t: number, y: number, x: number) => values[(t * GFS_GRID.nj + y) * GFS_GRID.ni + x]! };
 }
 
 describe('a synced source as products', () => {
@@ -269,6 +335,75 @@ describe('a synced source as products', () => {
     }
   }, 60_000);
 
+  it('has transfer products of its own on the source’s grid, listed after the catalog’s, whose files hold the synced store’s values', async () => {
+    const products = await get<Array<{ name: string; format: string; datasets: string }>>('transfer', '/products');
+    const names = products.body.map((p) => p.name);
+    const synced = names.filter((n) => n.startsWith('gfs-0p25.'));
+    // One per dated catalog transfer product whose variables the run holds: the hourly ones (12 hours cover no local day's extremes; no terrain).
+    expect(synced).toEqual([
+      'gfs-0p25.air-temperature-hourly-netcdf',
+      'gfs-0p25.precipitation-rate-hourly-netcdf',
+      'gfs-0p25.shortwave-radiation-hourly-netcdf',
+      GEOTIFF,
+    ]);
+    expect(names.slice(-synced.length)).toEqual(synced);
+    expect(products.body.find((p) => p.name === NETCDF)).toEqual({
+      name: NETCDF,
+      format: 'NetCDF',
+      datasets: `/products/${NETCDF}/datasets`,
+    });
+
+    // The day of RUN1 holds the hours synced of it (06Z to 18Z): one file, listed as it is.
+    const day = await datasetsOf(NETCDF, RUN1);
+    expect(day.status).toBe(200);
+    const stamp = iso(RUN1).slice(0, 10).replace(/-/g, '');
+    expect(day.body).toHaveLength(1);
+    const d = day.body[0]!;
+    expect(d).toMatchObject({
+      name: `${NETCDF}_${stamp}.nc`,
+      validTimes: Array.from({ length: STEPS + 1 }, (_, h) => iso(RUN1 + h * HOUR)),
+      bounds: BOX_BOUNDS,
+      resolution: 0.25,
+      width: GFS_GRID.ni,
+      height: GFS_GRID.nj,
+      variables: [expect.objectContaining({ name: 'air_temperature', description: '2 m air temperature' })],
+    });
+    // Days the source holds nothing of have no file; the synthetic world never fills them.
+    expect((await datasetsOf(NETCDF, RUN1 - DAY)).body).toEqual([]);
+
+    const file = await readDay(d);
+    const { run, analysis } = await syncedStores();
+    try {
+      for (let y = 0; y < GFS_GRID.nj; y++) {
+        for (let x = 0; x < GFS_GRID.ni; x++) {
+          const [lat, lon] = [GFS_GRID.lat1 - 0.25 * y, GFS_GRID.lon1 + 0.25 * x];
+          for (const h of [0, 5, 9, STEPS]) {
+            expect(file.at(h, y, x)).toBeCloseTo(await storeValue(run, lat, lon, RUN1 + h * HOUR), 5);
+            expect(Math.abs(file.at(h, y, x) - celsius(lat, lon, RUN1, RUN1 + h * HOUR))).toBeLessThanOrEqual(0.006);
+          }
+          // The analysis holds the run's first six hours, the same values.
+          expect(file.at(2, y, x)).toBeCloseTo(await storeValue(analysis, lat, lon, RUN1 + 2 * HOUR), 5);
+        }
+      }
+    } finally {
+      await Promise.all([run.close(), analysis.close()]);
+    }
+
+    // The hourly GeoTIFF: one file per synced hour, the source's grid cell for cell.
+    const hours = await datasetsOf(GEOTIFF, RUN1);
+    expect(hours.body.map((h) => h.validTime)).toEqual(Array.from({ length: STEPS + 1 }, (_, h) => iso(RUN1 + h * HOUR)));
+    const hour = hours.body[9]!;
+    expect(hour).toMatchObject({ bounds: BOX_BOUNDS, width: GFS_GRID.ni, height: GFS_GRID.nj });
+    const image = readTiff(await download(hour));
+    expect([image.width, image.height]).toEqual([GFS_GRID.ni, GFS_GRID.nj]);
+    const band = image.band(0);
+    for (let y = 0; y < GFS_GRID.nj; y++) {
+      for (let x = 0; x < GFS_GRID.ni; x++) {
+        expect(band[y * GFS_GRID.ni + x]).toBe(file.at(9, y, x));
+      }
+    }
+  }, 60_000);
+
   it('draws tiles from the run’s store, and a newer run’s frame from the newer run whatever was drawn before', async () => {
     const created = await fetch(`${url('tiles')}/v2/products/${PRODUCT}/styles`, {
       method: 'POST',
@@ -304,6 +439,57 @@ describe('a synced source as products', () => {
     expect(await tileValue(old.id, 45.6, 10.3)).toBeCloseTo(before, 5);
     const forecasts = await get<Array<{ initTime: string }>>('platform', `/products/${PRODUCT}/forecasts`);
     expect(forecasts.body.map((f) => f.initTime)).toEqual([iso(RUN2), iso(RUN1)]);
+  }, 60_000);
+});
+
+describe('a synced day after a newer run', () => {
+  it('is made again: the analysis up to the newer run, then the newer run’s steps', async () => {
+    // After the tiles test synced RUN2 (12Z): the day runs 06Z to 23Z, RUN2's steps from 12Z.
+    const last = RUN1 - 6 * HOUR + DAY - HOUR;
+    // The transfer area reads the weather served, which takes the new run within the reload period.
+    let d = (await datasetsOf(NETCDF, RUN1)).body[0]!;
+    for (let k = 0; d.validTimes!.at(-1) !== iso(last) && k < 50; k++) {
+      await new Promise((r) => setTimeout(r, 100));
+      d = (await datasetsOf(NETCDF, RUN1)).body[0]!;
+    }
+    expect(d.validTimes).toEqual(Array.from({ length: (last - RUN1) / HOUR + 1 }, (_, h) => iso(RUN1 + h * HOUR)));
+    const file = await readDay(d);
+    for (const [y, x] of [
+      [0, 0],
+      [2, 3],
+      [4, 7],
+    ] as const) {
+      const [lat, lon] = [GFS_GRID.lat1 - 0.25 * y, GFS_GRID.lon1 + 0.25 * x];
+      d.validTimes!.forEach((t, k) => {
+        const valid = Date.parse(t);
+        const from = valid < RUN2 ? RUN1 : RUN2;
+        expect(Math.abs(file.at(k, y, x) - celsius(lat, lon, from, valid))).toBeLessThanOrEqual(0.006);
+      });
+    }
+  }, 60_000);
+});
+
+describe('a registry that cannot be read', () => {
+  it('leaves what was served before: the products, their frames and the model’s runs', async () => {
+    const file = join(dataDir, 'sync', 'gfs-0p25', 'registry.json');
+    const text = readFileSync(file, 'utf8');
+    const served = async () => [
+      await get('platform', '/products?source=gfs-0p25'),
+      await frames(),
+      await get('tiles', `/v2/products/${PRODUCT}/frames.json?limit=2`),
+      await get('model', '/models/gfs-0p25/forecasts'),
+    ];
+    const before = await served();
+    expect(before.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    // Cut short, as a full disk or a hand edit leaves it.
+    writeFileSync(file, text.slice(0, text.length / 2));
+    try {
+      // Past the weather's reload period, so every reader has met it.
+      await new Promise((r) => setTimeout(r, 600));
+      expect(await served()).toEqual(before);
+    } finally {
+      writeFileSync(file, text);
+    }
   }, 60_000);
 });
 

@@ -15,17 +15,23 @@ export interface SyncedModelRuns {
 /**
  * The models of the synced sources and their runs (docs/decisions/0255-synced-runs-as-models.md),
  * read from the sync dir at each request: their statuses change whenever the sync stages or
- * publishes a step, which no clock predicts, and the reads are a few small files. A served run's
- * time series read its own store, opened once and closed once the run is no longer served.
+ * publishes a step, which no clock predicts, and the reads are a few small files. A registry that
+ * cannot be read (cut short, or written by another version) leaves the models last read, as the
+ * weather served keeps its stores (reloading-source.ts, which reports it). A served run's time
+ * series read its own store, opened once and closed once the run is no longer served.
  */
 export class SyncedRuns {
   private readonly stores = new Map<string, Promise<ZarrSource>>();
+  private last: SyncedModelRuns[] = [];
 
   constructor(private readonly syncDir: string | undefined) {}
 
   async models(): Promise<SyncedModelRuns[]> {
     if (!this.syncDir) return [];
-    const models = (await readSyncedModels(this.syncDir)).map(({ model, runs }) => ({ model, runs: runs.map((r) => syncedRun(model, r)) }));
+    const read = await readSyncedModels(this.syncDir).catch(() => null);
+    if (!read) return this.last;
+    const models = read.map(({ model, runs }) => ({ model, runs: runs.map((r) => syncedRun(model, r)) }));
+    this.last = models;
     this.closeUnserved(new Set(models.flatMap((m) => m.runs.flatMap((r) => (r.synced?.store ? [r.synced.store] : [])))));
     return models;
   }

@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { type AreaWorker, workerModule } from '@fieldcast/runtime/workers';
 import { type GridSource, storesOf } from '@fieldcast/weather';
-import type { Dataset } from './domain/datasets.js';
+import { type Dataset, weatherOf } from './domain/datasets.js';
 import { produceDatasetFile } from './domain/produce.js';
 
 /** Its thread module, `src/dataset-worker.ts`, declared in the service definition's `workers`. */
@@ -16,10 +16,15 @@ export const DATASET_WORKER: AreaWorker = { area: 'transfer', name: 'dataset-wor
 
 /** One file to make, as sent to a worker thread (structured-cloneable). */
 export interface DatasetTask {
-  /** the Zarr stores in front of the synthetic world, as the process opened them */
+  /** the Zarr stores in front of the synthetic world, as the process opened them; a synced source's stores alone for its product */
   stores: string[];
+  /** the synced source whose product it is (docs/decisions/0340-synced-transfer-products.md) */
+  synced?: string;
   product: Dataset['product']['def'];
   dataset: string;
+  /** the dataset's valid times as the process found them, so the thread writes the same steps */
+  startMs: number | null;
+  times: number[];
   path: string;
 }
 
@@ -39,8 +44,9 @@ export function datasetMaker(source: GridSource, options: { threads: boolean }):
   return {
     make(dataset, path, progress = () => undefined) {
       // The stores served now: a newly synced run is among them (docs/decisions/0251-synced-stores-registry.md).
-      const stores = options.threads ? storesOf(source) : undefined;
-      if (!stores) return produceDatasetFile(dataset, source, path, progress);
+      const synced = dataset.product.synced;
+      const stores = options.threads ? (synced?.stores ?? storesOf(source)) : undefined;
+      if (!stores) return produceDatasetFile(dataset, weatherOf(dataset.product, source), path, progress);
       const entry = workerModule(import.meta.url, DATASET_WORKER);
       // workerData is an object: web-worker (loaded with the weather package) reads its settings from it.
       const worker = new Worker(entry.filename, { workerData: {}, ...entry.options });
@@ -53,7 +59,15 @@ export function datasetMaker(source: GridSource, options: { threads: boolean }):
         });
         worker.once('error', reject);
         worker.once('exit', (code) => reject(new Error(`the worker making ${dataset.name} exited with code ${code}`)));
-        const task: DatasetTask = { stores, product: dataset.product.def, dataset: dataset.name, path };
+        const task: DatasetTask = {
+          stores,
+          ...(synced ? { synced: synced.source } : {}),
+          product: dataset.product.def,
+          dataset: dataset.name,
+          startMs: dataset.startMs,
+          times: dataset.times,
+          path,
+        };
         worker.postMessage(task);
       }).finally(() => {
         running.delete(worker);

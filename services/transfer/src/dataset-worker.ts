@@ -1,13 +1,15 @@
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { loadWeatherSource } from '@fieldcast/weather';
+import { loadWeatherSource, ZarrSource } from '@fieldcast/weather';
 import type { DatasetReply, DatasetTask } from './dataset-maker.js';
-import { findDataset, resolveProduct } from './domain/datasets.js';
+import { answered, resolveProduct } from './domain/datasets.js';
 import { produceDatasetFile } from './domain/produce.js';
+import { syncedWeather } from './domain/synced-products.js';
 
 /**
- * A thread that makes one dataset's file (dataset-maker.ts): it opens the process's weather,
- * resolves the product and the dataset again from their definitions, and writes the file.
+ * A thread that makes one dataset's file (dataset-maker.ts): it opens the process's weather (a
+ * synced source's stores alone for its product), resolves the product again from its definition,
+ * takes the dataset's valid times as the process found them, and writes the file.
  */
 
 // On Linux a nice value belongs to a thread (setpriority(2)): this one yields the CPU to the
@@ -16,12 +18,13 @@ import { produceDatasetFile } from './domain/produce.js';
 if (process.platform === 'linux') setPriority(10);
 
 async function make(task: DatasetTask): Promise<number> {
-  const source = await loadWeatherSource({ storeUrls: task.stores });
+  const source = task.synced
+    ? syncedWeather(task.synced, await Promise.all(task.stores.map((location) => ZarrSource.open(location))))
+    : await loadWeatherSource({ storeUrls: task.stores });
   const product = resolveProduct(task.product, source);
   if (typeof product === 'string') throw new Error(`${task.product.name}: ${product}`);
-  return produceDatasetFile(findDataset(product, task.dataset, source), source, task.path, (done) =>
-    parentPort?.postMessage({ progress: done } satisfies DatasetReply),
-  );
+  const dataset = answered({ product, name: task.dataset, startMs: task.startMs, times: task.times }, source);
+  return produceDatasetFile(dataset, source, task.path, (done) => parentPort?.postMessage({ progress: done } satisfies DatasetReply));
 }
 
 parentPort?.once('message', (task: DatasetTask) => {

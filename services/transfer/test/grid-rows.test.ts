@@ -1,4 +1,12 @@
-import { type GridSource, readsSubgrids, SyntheticSource, type VariableId } from '@fieldcast/weather';
+import {
+  CompositeSource,
+  type GridSource,
+  type GridSpec,
+  NoSyntheticSource,
+  readsSubgrids,
+  SyntheticSource,
+  type VariableId,
+} from '@fieldcast/weather';
 import { datasetGrid, gridRows } from '../src/domain/grid-rows.js';
 
 const source = new SyntheticSource({ now: () => Date.UTC(2026, 5, 10) });
@@ -46,6 +54,20 @@ describe('reading a dataset grid from the weather', () => {
       expect(whole.rows).toEqual(cells.rows);
     },
   );
+
+  it('reads windows on the grid of the store answering, not of the source behind it', async () => {
+    // A store whose cell centres are the dataset's, in front of a source with no cells (FIELDCAST_SYNTHETIC=off, a synced source's own products).
+    const grid: GridSpec = { lat0: 44.125, lon0: 10.125, dLat: 0.25, dLon: 0.25, nLat: 6, nLon: 8 };
+    const store = new Proxy(windowsOnly, {
+      get: (target, key) => (key === 'grid' ? grid : key === 'id' ? 'store' : (Reflect.get(target, key, target) as unknown)),
+    });
+    const endMs = DAY + 23 * 3_600_000;
+    const alone = await collect(store, ['air_temperature'], 24, endMs, {});
+    const fronted = await collect(new CompositeSource([store, new NoSyntheticSource()]), ['air_temperature'], 24, endMs, {});
+    expect(fronted.rows).toHaveLength(6);
+    expect(fronted.rows).toEqual(alone.rows);
+    expect(alone.rows.flat().every((r) => r.every((v) => Number.isFinite(v)))).toBe(true);
+  });
 
   it('reads a source that reads sub-grids a band at a time, never by windows', async () => {
     const calls = { subgrid: 0, window: 0 };

@@ -2,6 +2,7 @@
 // and how the runtime opens them.
 export * from './composite-source.js';
 export * from './load-weather-source.js';
+export * from './no-synthetic-source.js';
 export * from './synced-stores.js';
 export * from './reloading-source.js';
 export * from './synced-products.js';

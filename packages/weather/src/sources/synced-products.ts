@@ -103,6 +103,8 @@ function axisOf(store: ZarrSource, variable: NonNullable<ProductDef['variable']>
 export class SyncedProducts {
   private current: Snapshot = EMPTY;
   private loading: Promise<void> | undefined;
+  /** the registries' stamp whose snapshot could not be read, so it is not read again at each request */
+  private failed: string | undefined;
   /** frame ids computed so far, with what they name; checked against the snapshot on lookup */
   private readonly ids = new Map<string, { product: string; initMs: number | null; validMs: number }>();
   private readonly hashed = new Set<string>();
@@ -123,9 +125,18 @@ export class SyncedProducts {
 
   private async refreshOnce(): Promise<void> {
     const stamp = await registriesStamp(this.syncDir);
-    if (stamp === this.current.stamp) return;
+    if (stamp === this.current.stamp || stamp === this.failed) return;
     const previous = this.current;
-    const next = await this.load(stamp, previous.stores);
+    let next: Snapshot;
+    try {
+      next = await this.load(stamp, previous.stores);
+    } catch {
+      // A registry that cannot be read (cut short, or written by another version) leaves the
+      // snapshot before it served, as the weather served keeps its stores (reloading-source.ts,
+      // whose onError reports it); it is read again once a registry changes.
+      this.failed = stamp;
+      return;
+    }
     this.current = next;
     const gone = [...previous.stores].filter(([key, s]) => next.stores.get(key) !== s).map(([, s]) => s);
     if (gone.length) setTimeout(() => void Promise.all(gone.map((s) => s.close())), CLOSE_AFTER_MS).unref();

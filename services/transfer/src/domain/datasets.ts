@@ -12,6 +12,7 @@ import {
   type GridSource,
   isRoutingSource,
   type TransferProductDef,
+  type VariableId,
   type VariableInfo,
 } from '@fieldcast/weather';
 import { datasetGrid, type DatasetGrid } from './grid-rows.js';
@@ -41,13 +42,34 @@ export interface TransferProduct {
   /** ms between datasets; 0 for one static dataset */
   cadenceMs: number;
   grid: DatasetGrid;
+  /** where a synced source's product is read from (synced-products.ts); absent for the catalog's, read from the weather served */
+  synced?: SyncedOrigin;
+}
+
+/** A synced source's product's origin (docs/decisions/0340-synced-transfer-products.md). */
+export interface SyncedOrigin {
+  /** the synced source, `gfs-0p25` */
+  source: string;
+  /** its stores stitched in time, with nothing behind them */
+  weather: GridSource;
+  /** their locations, in the order read, for a thread to open again */
+  stores: string[];
+  /** changes whenever a value the stores hold for the product may have: each store's location and time axes */
+  version: string;
+  /** whether one of its stores holds the variable's step at ms */
+  holds(variable: VariableId, ms: number): boolean;
+}
+
+/** The weather a product is read from: its synced source's stores, or the weather served. */
+export function weatherOf(product: TransferProduct, served: GridSource): GridSource {
+  return product.synced?.weather ?? served;
 }
 
 /** One file of a product: its name and its valid times (none for a static field). */
 export interface Dataset {
   product: TransferProduct;
   name: string;
-  /** first valid time, epoch ms; null for a static field */
+  /** first valid time, epoch ms (the first synced, for a synced product); null for a static field */
   startMs: number | null;
   times: number[];
 }
@@ -109,12 +131,26 @@ function datasetAt(product: TransferProduct, startMs: number | null): Dataset {
 }
 
 /**
+ * The dataset as its weather holds it, or null when it does not: a catalog product's every valid
+ * time within the weather's coverage; a synced product's the steps of its period that the
+ * source's stores hold for every variable, one after another (a day partly synced holds its
+ * hours synced, docs/decisions/0340-synced-transfer-products.md).
+ */
+function held(dataset: Dataset, source: GridSource): Dataset | null {
+  const { synced, variables, stepMs } = dataset.product;
+  if (!synced) return available(dataset, source) ? dataset : null;
+  const times = dataset.times.filter((t) => variables.every((v) => synced.holds(v.id, t)));
+  if (times.length === 0 || times.some((t, i) => i > 0 && t - times[i - 1]! !== stepMs)) return null;
+  return { ...dataset, startMs: times[0]!, times };
+}
+
+/**
  * The dataset with its variables as the store that answers all of it describes them: a synced or
  * ingested store holding every cell and hour of the dataset (a synced run's CF long names and cell
  * methods, docs/decisions/0315-synced-sources-as-products.md), else as the weather does. The
  * records, the cache key and the file's metadata all read them from here.
  */
-function answered(dataset: Dataset, source: GridSource): Dataset {
+export function answered(dataset: Dataset, source: GridSource): Dataset {
   if (dataset.startMs === null || !isRoutingSource(source)) return dataset;
   const { lats, lons } = dataset.product.grid;
   const bbox: BBox = [lons[0]!, lats[lats.length - 1]!, lons[lons.length - 1]!, lats[0]!];
@@ -146,7 +182,8 @@ export function dayStart(date: string): number {
  * The dates a list may be asked for: from FIRST_DATE to the day the weather's forecast ends
  * (docs/interface.md §9). A date outside them is the request's fault.
  */
-export function checkDate(date: string, source: GridSource): number {
+export function checkDate(date: string, product: TransferProduct, served: GridSource): number {
+  const source = weatherOf(product, served);
   const start = dayStart(date);
   const last = new Date(source.coverage().endMs).toISOString().slice(0, 10);
   if (!Number.isFinite(start) || date < FIRST_DATE || date > last) {
@@ -158,18 +195,20 @@ export function checkDate(date: string, source: GridSource): number {
 }
 
 /** The datasets of a product whose first valid time falls on the day starting at dayMs, complete within the weather's coverage. */
-export function datasetsOfDay(product: TransferProduct, dayMs: number, source: GridSource): Dataset[] {
+export function datasetsOfDay(product: TransferProduct, dayMs: number, served: GridSource): Dataset[] {
   if (product.cadenceMs === 0) return [datasetAt(product, null)];
+  const source = weatherOf(product, served);
   const out: Dataset[] = [];
   for (let t = Math.ceil(dayMs / product.cadenceMs) * product.cadenceMs; t < dayMs + DAY_MS; t += product.cadenceMs) {
-    const dataset = datasetAt(product, t);
-    if (available(dataset, source)) out.push(answered(dataset, source));
+    const dataset = held(datasetAt(product, t), source);
+    if (dataset) out.push(answered(dataset, source));
   }
   return out;
 }
 
 /** The dataset of a product by its file name, if it names one the weather covers. */
-export function findDataset(product: TransferProduct, name: string, source: GridSource): Dataset {
+export function findDataset(product: TransferProduct, name: string, served: GridSource): Dataset {
+  const source = weatherOf(product, served);
   const missing = () => new NotFoundError('dataset', name);
   if (product.cadenceMs === 0) {
     const only = datasetAt(product, null);
@@ -181,9 +220,10 @@ export function findDataset(product: TransferProduct, name: string, source: Grid
   if (!m) throw missing();
   const startMs = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0));
   if (!Number.isFinite(startMs) || startMs % product.cadenceMs !== 0) throw missing();
-  const dataset = datasetAt(product, startMs);
+  const named = datasetAt(product, startMs);
   // The round trip refuses what parses but is not the canonical name (20240631, a T0000Z suffix on a daily product).
-  if (dataset.name !== name || !available(dataset, source)) throw missing();
+  const dataset = named.name === name ? held(named, source) : null;
+  if (!dataset) throw missing();
   return answered(dataset, source);
 }
 
@@ -193,12 +233,15 @@ export const WRITER_VERSION = 2;
 /**
  * The cache key of a dataset's file: a hash of everything its bytes depend on. Files that hold a
  * forecast (a valid time after the forecast boundary) carry the boundary too, so they are made
- * again each hour from the newest forecast.
+ * again each hour from the newest forecast; a synced product's carry its stores' version
+ * instead, so a new run or analysis hour makes them again, and nothing else does.
  */
-export function cacheKey(dataset: Dataset, source: GridSource, nowMs: number): string {
+export function cacheKey(dataset: Dataset, served: GridSource, nowMs: number): string {
+  const { def, grid, synced } = dataset.product;
+  const source = weatherOf(dataset.product, served);
+  // A synced file changes with its stores alone, which its version names.
   const boundary = forecastBoundaryMs(nowMs);
-  const forecast = dataset.times.some((t) => t > boundary);
-  const { def, grid } = dataset.product;
+  const forecast = !synced && dataset.times.some((t) => t > boundary);
   const inputs = {
     writer: WRITER_VERSION,
     format: def.format,
@@ -209,6 +252,7 @@ export function cacheKey(dataset: Dataset, source: GridSource, nowMs: number): s
     bounds: grid.bounds,
     resolution: grid.resolution,
     source: { id: source.id, label: source.label, grid: source.grid },
+    ...(synced ? { stores: synced.version } : {}),
     ...(forecast ? { forecastFrom: boundary } : {}),
   };
   return createHash('sha256').update(JSON.stringify(inputs)).digest('hex');

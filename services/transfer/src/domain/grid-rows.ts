@@ -162,21 +162,25 @@ export async function* gridRows(
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } else {
-      yield* windowRows(source, variables, { ...grid, lats }, range, steps, options.cellReads);
+      yield* windowRows(source, reader.grid, variables, { ...grid, lats }, range, steps, options.cellReads);
     }
   }
 }
 
-/** The rows by windows: a strip per row and variable, or a window per kept cell. */
+/**
+ * The rows by windows: a strip per row and variable, or a window per kept cell, on the grid of the
+ * source answering the band (`on`): a store's rows and columns, not those of the world behind it.
+ */
 async function* windowRows(
   source: GridSource,
+  on: GridSpec,
   variables: readonly VariableId[],
   grid: DatasetGrid,
   range: TimeRange,
   steps: number,
   cellReads?: boolean,
 ): AsyncGenerator<RasterRow> {
-  const { lat0, dLat, nLat, lon0, dLon, nLon: sourceColumns } = source.grid;
+  const { lat0, dLat, nLat, lon0, dLon, nLon: sourceColumns } = on;
   const nLon = grid.lons.length;
   const west = Math.max(-180, grid.lons[0]! - dLon);
   const east = Math.min(180, grid.lons[nLon - 1]! + dLon);

@@ -21,6 +21,7 @@ import {
 } from './datasets.js';
 import type { CachedFile, FileCache } from './file-cache.js';
 import { MakingTimes } from './making-times.js';
+import { SyncedTransferProducts } from './synced-products.js';
 import type { ProductionQueue } from './production-queue.js';
 import type { UrlSigner } from './signing.js';
 
@@ -59,22 +60,30 @@ function valuesOf(dataset: Dataset): number {
 
 export class Transfer {
   private readonly served: TransferProduct[];
+  private readonly synced: SyncedTransferProducts;
   private readonly times: MakingTimes;
 
   constructor(private readonly deps: TransferDeps) {
     this.served = servedProducts(deps.catalog, deps.weather);
+    this.synced = new SyncedTransferProducts(deps.catalog, deps.weather);
     this.times = deps.times ?? new MakingTimes();
   }
 
-  /** Spec 2.5 records of every product, in catalog order (all are open to every account). */
+  /** The catalog's products, then the synced sources' (docs/decisions/0340-synced-transfer-products.md). */
+  private all(): TransferProduct[] {
+    const synced = this.synced.products();
+    return synced.length === 0 ? this.served : [...this.served, ...synced];
+  }
+
+  /** Spec 2.5 records of every product, the catalog's in its order, then the synced sources' (all are open to every account). */
   products(): TransferProductRecord[] {
-    return this.served.map((p) => transferProductRecord(p.def));
+    return this.all().map((p) => transferProductRecord(p.def));
   }
 
   /** The records of a product's datasets of one day (today, UTC, by default), with links signed for the account. */
   async datasets(productName: string, date: string | undefined, account: string, base: string): Promise<DatasetRecord[]> {
-    const product = findProduct(this.served, productName);
-    const day = date === undefined ? dayStart(this.deps.now().toISOString().slice(0, 10)) : checkDate(date, this.deps.weather);
+    const product = findProduct(this.all(), productName);
+    const day = date === undefined ? dayStart(this.deps.now().toISOString().slice(0, 10)) : checkDate(date, product, this.deps.weather);
     const records: DatasetRecord[] = [];
     for (const dataset of datasetsOfDay(product, day, this.deps.weather)) {
       const key = this.keyOf(dataset);
@@ -129,7 +138,7 @@ export class Transfer {
 
   /** The dataset's file, made from the weather on first request (one making for simultaneous requests). */
   async file(productName: string, datasetName: string): Promise<{ dataset: Dataset; file: CachedFile; mediaType: string }> {
-    const product = findProduct(this.served, productName);
+    const product = findProduct(this.all(), productName);
     const dataset = findDataset(product, datasetName, this.deps.weather);
     const { extension, mediaType } = FORMATS[product.def.format];
     const key = this.keyOf(dataset);
