@@ -1,6 +1,5 @@
-import { pino } from 'pino';
 import request from 'supertest';
-import { createServiceApp, type HttpDeps, type Identity } from '@fieldcast/kit';
+import { createLogger, createServiceApp, type HttpDeps, type Identity } from '@fieldcast/kit';
 import { archiveRoutes } from '../src/routes/archive.js';
 import type { ArchiveUserStore } from '../src/store.js';
 import type { SevereEventBlocks } from '../src/domain/event-blocks.js';
@@ -12,7 +11,9 @@ import type { IngestedReportSource } from '../src/domain/ingested-reports.js';
  * its request id and the error's stack.
  */
 const lines: Record<string, unknown>[] = [];
-const logger = pino({ level: 'debug', base: undefined }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+const logger = createLogger({ level: 'debug' });
+for (const level of ['debug', 'info', 'warn', 'error'] as const)
+  logger[level] = ((fields: object, msg: string) => void lines.push({ level, ...fields, msg })) as never;
 const identity: Identity = { cachedAccount: () => undefined, authenticate: async () => null, findAccount: async () => null };
 const now = () => new Date('2025-07-01T00:00:00Z');
 const failingUsers = {
@@ -36,11 +37,11 @@ it('a fault of the archive is one error line with its request id and stack', asy
   expect(res.status).toBe(500);
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatchObject({
-    level: 50,
+    level: 'error',
     msg: 'request failed',
     requestId: res.headers['x-request-id'],
     status: 500,
     err: { message: 'the users table is gone' },
   });
-  expect(String((lines[0]!.err as { stack: string }).stack)).toContain('the users table is gone');
+  expect((lines[0]!.err as Error).stack).toContain('the users table is gone');
 });
