@@ -68,6 +68,8 @@ export class WebhookDispatcher {
       } while (this.again && !this.stopped);
     })().finally(() => {
       this.running = null;
+      // A kick that came after the loop's last look at `again` but before this: its run starts now.
+      if (this.again) this.kick();
     });
   }
 
