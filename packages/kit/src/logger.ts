@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { pino, type Logger as PinoLogger } from 'pino';
 
 export type Logger = PinoLogger;
@@ -27,7 +27,19 @@ function levelOf(route: unknown, status: number, retryAfter: boolean): 'debug' |
   return typeof route === 'string' && OPERATIONAL_ROUTES.has(route) ? 'debug' : 'info';
 }
 
-/** Echoes a well-formed X-Request-Id (or makes one) and logs each request once, when it ends. */
+/**
+ * Hands a request's fault (the error behind a 5xx that is no expected 503) to its request line,
+ * so a fault is one line: the request's fields, its request id and the error with its stack.
+ */
+export function recordFault(res: Response, err: unknown): void {
+  res.locals.fault = err;
+}
+
+/**
+ * Echoes a well-formed X-Request-Id (or makes one) and logs each request once, when it ends; one
+ * whose connection closed before its answer was sent is logged only if it had a fault, so no
+ * fault goes unlogged.
+ */
 export function requestLogging(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const given = req.headers['x-request-id'];
@@ -35,13 +47,28 @@ export function requestLogging(logger: Logger): RequestHandler {
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
-    res.on('finish', () => {
+    let logged = false;
+    const log = () => {
+      logged = true;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const level = levelOf(res.locals.route, res.statusCode, res.hasHeader('Retry-After'));
+      const fault: unknown = res.locals.fault;
+      const level = fault === undefined ? levelOf(res.locals.route, res.statusCode, res.hasHeader('Retry-After')) : 'error';
       logger[level](
-        { requestId, method: req.method, path: req.path, route: res.locals.route, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
-        'request',
+        {
+          requestId,
+          method: req.method,
+          path: req.path,
+          route: res.locals.route,
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+          ...(fault === undefined ? {} : { err: fault }),
+        },
+        fault === undefined ? 'request' : 'request failed',
       );
+    };
+    res.on('finish', log);
+    res.on('close', () => {
+      if (!logged && res.locals.fault !== undefined) log();
     });
     next();
   };

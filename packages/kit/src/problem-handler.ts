@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { type ErrorTranslation, problemOf, type ProblemDetails } from './error-table.js';
 import { NotFoundError } from './errors.js';
-import type { Logger } from './logger.js';
+import { recordFault } from './logger.js';
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
@@ -10,14 +10,12 @@ export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
  * The one error handler: every failure leaves as problem+json (RFC 9457), its status and id from
  * the error table, never with a stack trace (docs/architecture.md §3).
  */
-export function problemHandler(logger: Logger, translations: readonly ErrorTranslation[] = []): ErrorRequestHandler {
-  return (err, req, res, _next) => {
+export function problemHandler(translations: readonly ErrorTranslation[] = []): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
     const problem = problemOf(err, translations);
-    // A fault is logged with its stack; a 503 that says when to come back is expected, and the
-    // request's own line (requestLogging, a warning) tells it.
-    if (problem.status >= 500 && !(problem.status === 503 && res.hasHeader('Retry-After'))) {
-      logger.error({ err, requestId: res.locals.requestId, path: req.path }, 'request failed');
-    }
+    // A fault goes on the request's own line with its stack (requestLogging); a 503 that says
+    // when to come back is expected, and that line (a warning) tells it.
+    if (problem.status >= 500 && !(problem.status === 503 && res.hasHeader('Retry-After'))) recordFault(res, err);
     if (res.headersSent) {
       res.end();
       return;

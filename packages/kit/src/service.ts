@@ -144,6 +144,6 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   app.use(router);
   // An unknown path is negotiated too: a client asking for another version hears 406 first.
   app.use(negotiation, unknownRoute);
-  app.use(problemHandler(deps.logger, deps.errorTranslations));
+  app.use(problemHandler(deps.errorTranslations));
   return app;
 }

@@ -6,7 +6,7 @@ import { Api, createServiceApp, UnavailableError, type HttpDeps, type Identity, 
 /**
  * What an operator reads: probes and scrapes only at debug, an
  * expected 503 that says when to come back a warning without a stack, a fault one error line
- * with its stack and request id.
+ * with its stack and request id (the request's own line).
  */
 const lines: Record<string, unknown>[] = [];
 const logger = pino({ level: 'debug', base: undefined }, { write: (line: string) => void lines.push(JSON.parse(line)) });
@@ -40,6 +40,17 @@ const service: ServiceDefinition = {
         handle: () => {
           throw new Error('boom');
         },
+      })
+      .op({
+        method: 'get',
+        path: '/dropped',
+        summary: 'a fault on a connection that is gone before the answer',
+        auth: false,
+        response: { status: 200, description: 'never', schema: z.string() },
+        handle: ({ res }) => {
+          res.socket?.destroy();
+          throw new Error('gone');
+        },
       }),
 };
 const deps: HttpDeps = { identity, logger, vendor: 'fieldcast', bodyLimit: '1mb', now: () => new Date(), ready: async () => ({}) };
@@ -66,11 +77,29 @@ describe('log levels of requests', () => {
     expect(JSON.stringify(lines)).not.toContain('"stack"');
   });
 
-  it('a fault is an error with its stack and request id, then the request line', async () => {
+  it('a fault is one error line: the request, its request id and the error with its stack', async () => {
     const res = await request(app).get('/fault');
     expect(res.status).toBe(500);
-    expect(lines.map((l) => l.level)).toEqual([LEVEL.error, LEVEL.error]);
-    expect(lines[0]).toMatchObject({ msg: 'request failed', requestId: res.headers['x-request-id'], err: { message: 'boom' } });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: LEVEL.error,
+      msg: 'request failed',
+      requestId: res.headers['x-request-id'],
+      method: 'GET',
+      path: '/fault',
+      status: 500,
+      err: { message: 'boom' },
+    });
     expect(String((lines[0]!.err as { stack: string }).stack)).toContain('boom');
+  });
+
+  it('a fault whose connection closed before its answer is still logged, once', async () => {
+    await request(app)
+      .get('/dropped')
+      .catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(lines.map((l) => [l.level, l.msg, (l.err as { message?: string } | undefined)?.message])).toEqual([
+      [LEVEL.error, 'request failed', 'gone'],
+    ]);
   });
 });

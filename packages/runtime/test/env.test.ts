@@ -16,6 +16,17 @@ describe('environment', () => {
   });
 });
 
+describe('FIELDCAST_WEBHOOK_ALLOW_PRIVATE', () => {
+  it('names addresses and CIDR ranges, comma-separated; none when unset; anything else stops start-up naming it', () => {
+    expect(parseEnv(FleetEnv, {}).FIELDCAST_WEBHOOK_ALLOW_PRIVATE).toEqual([]);
+    expect(
+      parseEnv(FleetEnv, { FIELDCAST_WEBHOOK_ALLOW_PRIVATE: '127.0.0.1, 10.1.0.0/16,fd00::/8' }).FIELDCAST_WEBHOOK_ALLOW_PRIVATE,
+    ).toEqual(['127.0.0.1', '10.1.0.0/16', 'fd00::/8']);
+    for (const bad of ['localhost', '10.0.0.0/33', '::1/129', '10.0.0.0/8/1', '10.0.0.0/x'])
+      expect(() => parseEnv(FleetEnv, { FIELDCAST_WEBHOOK_ALLOW_PRIVATE: bad })).toThrow(/FIELDCAST_WEBHOOK_ALLOW_PRIVATE/);
+  });
+});
+
 describe('ports', () => {
   it('puts the console on PORT_BASE and each area at its definition’s offset from it', () => {
     expect(portOf(CONSOLE, 8080)).toBe(8080);

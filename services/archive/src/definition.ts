@@ -36,7 +36,6 @@ export const archiveService = defineService({
       trustedProxies: trustedProxies(deps.trustedProxies),
       vendor: deps.vendor,
       now: deps.now,
-      logger: deps.logger,
     });
     // its compute threads, started with the service so the first request does not wait for them
     return { api, close: () => drawer.close(), warm: drawer.prestart };

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { useTestFleet } from '@fieldcast/runtime/testing';
+import { eventually, useTestFleet } from '@fieldcast/runtime/testing';
 import { archiveService } from '../src/definition.js';
 import { ArchiveUserStore } from '../src/store.js';
 import { get, NOW, register, STORM_DAY, STORM_POINT } from './archive-client.js';
@@ -46,6 +46,15 @@ describe('access by u, t and a registered address (docs/interface.md §11)', () 
     });
     // the type registered is answered
     expect((await get(t, path('hailsize'), hailOnly)).status).toBe(200);
+  });
+
+  it('a user revoked by another process (the CLI) is refused here within 2 s, though this process had it cached', async () => {
+    const ada = await register(t, 'ada');
+    expect((await get(t, path(), ada)).status).toBe(200);
+    await new ArchiveUserStore(t.fleet.db.knex).revoke('ada');
+    const revoked = Date.now();
+    await eventually(async () => expect((await get(t, path(), ada)).status).toBe(401), 5_000, 50);
+    expect(Date.now() - revoked).toBeLessThan(2_000);
   });
 
   it('registering again issues a new token and ends the old one', async () => {

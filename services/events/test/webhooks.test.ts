@@ -2,7 +2,12 @@ import request from 'supertest';
 import { verifyWebhook } from '@fieldcast/client';
 import { agricultureService } from '@fieldcast/agriculture';
 import { eventually, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
+import { createLogger } from '@fieldcast/kit';
 import { eventsService } from '../src/definition.js';
+import { DeliveryStore } from '../src/webhook-store.js';
+import { AddressGuard } from '../src/webhooks/address-guard.js';
+import { WebhookDispatcher } from '../src/webhooks/dispatcher.js';
+import { WebhookSender } from '../src/webhooks/sender.js';
 import { fieldBody } from './helpers.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
@@ -272,6 +277,74 @@ describe('webhook subscriptions', () => {
     ]);
     // the held-back ones were never tried before the first was delivered
     expect(receiver.deliveries.map((r) => r.status)).toEqual([500, 200, 200, 200]);
+  });
+
+  test('a resource’s next event is sent in the same run of passes as the one it waited for, not left for the retry task', async () => {
+    const sub = await subscribe(t.alice, {});
+    // the subscription's own creation, delivered: the subscription is active and nothing is due
+    await eventually(async () => expect(await deliveries(t.alice, sub.id, '?status=delivered')).toHaveLength(1));
+    const store = new DeliveryStore(t.fleet.db.knex);
+    const resource = crypto.randomUUID();
+    const time = new Date(nowMs).toISOString();
+    for (const action of ['created', 'updated']) {
+      const event = {
+        id: crypto.randomUUID(),
+        app: 'agriculture',
+        origin: { namespace: 'agriculture/fields', id: resource },
+        namespace: `agriculture/fields/${action}`,
+        status: 'ACTIVE',
+        message: `Field {} was ${action}`,
+        creationTime: time,
+        occurrenceTime: time,
+        expirationTime: null,
+        tagged: [],
+      };
+      expect(await store.fanOut({ event, appId: crypto.randomUUID(), owner: t.alice.id }, new Date(nowMs))).toBe(1);
+    }
+    // one wake-up, as the fan-out gives after adding both: the update waits for the creation, then follows
+    const dispatcher = new WebhookDispatcher({
+      store,
+      sender: new WebhookSender(new AddressGuard(['127.0.0.1'], false), 2000),
+      now: () => new Date(nowMs),
+      logger: createLogger({ level: 'silent' }),
+      origin: 'fieldcast',
+    });
+    dispatcher.kick();
+    try {
+      await eventually(
+        () =>
+          expect(receiver.delivered.filter((e) => e.subject === resource).map((e) => e.type)).toEqual([
+            'fieldcast.agriculture.fields.created',
+            'fieldcast.agriculture.fields.updated',
+          ]),
+        5_000,
+      );
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  test('deliveries are paged newest first by cursor: Link rel="next" keeps the status asked for; an unknown cursor is 400', async () => {
+    const sub = await subscribe(t.alice);
+    for (let i = 0; i < 3; i++) await createField(t.alice);
+    await eventually(async () => expect(await deliveries(t.alice, sub.id, '?status=delivered')).toHaveLength(3));
+    const all = await deliveries(t.alice, sub.id);
+    const page = async (url: string) => {
+      const res = await events().get(url).set('Authorization', t.alice.auth);
+      expect(res.status).toBe(200);
+      const next = /^<([^>]+)>; rel="next"$/.exec(res.headers.link ?? '')?.[1];
+      return { ids: (res.body as DeliveryView[]).map((d) => d.id), next };
+    };
+    const first = await page(`/subscriptions/${sub.id}/deliveries?limit=2&status=delivered`);
+    expect(first.ids).toEqual(all.slice(0, 2).map((d) => d.id));
+    expect(new URL(first.next!, 'http://x').searchParams.get('status')).toBe('delivered');
+    const second = await page(first.next!);
+    expect([second.ids, second.next]).toEqual([[all[2]!.id], undefined]);
+    expect((await page(`/subscriptions/${sub.id}/deliveries?status=pending&limit=2`)).ids).toEqual([]);
+    const unknown = await events()
+      .get(`/subscriptions/${sub.id}/deliveries?after=${crypto.randomUUID()}`)
+      .set('Authorization', t.alice.auth);
+    expect([unknown.status, unknown.body.id, unknown.body.errors[0].path]).toEqual([400, 'unknown_cursor', 'after']);
   });
 
   test('no delivery of another account’s events; another account’s subscription is 404', async () => {

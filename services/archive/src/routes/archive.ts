@@ -1,4 +1,4 @@
-import { Api, expressPath, problemOf, UnauthorizedError, type Logger, type OperationContext, type Pipeline } from '@fieldcast/kit';
+import { Api, expressPath, problemOf, recordFault, UnauthorizedError, type OperationContext, type Pipeline } from '@fieldcast/kit';
 import { archiveBody, ArchiveError, ArchivePath, ArchivePathWithDate, archiveQueryParameters } from '@fieldcast/schemas';
 import { answer } from '../domain/answer.js';
 import { anyRangeHolds, clientAddress, type AddressRange } from '../domain/address-ranges.js';
@@ -21,7 +21,6 @@ export interface ArchiveRouteDeps {
   trustedProxies: readonly AddressRange[];
   vendor: string;
   now: () => Date;
-  logger: Logger;
 }
 
 // Express's types as the kit hands them over (the archive mounts its own routes and imports no HTTP framework).
@@ -73,7 +72,7 @@ class ArchiveApi extends Api {
   private readonly pathFailure = (err: unknown, req: Request, res: Response, next: (err?: unknown) => void): void => {
     if (!/^\/v\d+(\/|$)/.test(req.path)) return next(err);
     const problem = problemOf(err);
-    if (problem.status >= 500) this.deps.logger.error({ err, requestId: res.locals.requestId, path: req.path }, 'request failed');
+    if (problem.status >= 500) recordFault(res, err);
     const format = this.formatOf(req) ?? { format: 'json' as const, contentType: contentTypeOf('json') };
     this.fail(res, format, failureOf(problem.status, problem.id, problem.message, problem.errors));
   };
@@ -126,7 +125,7 @@ class ArchiveApi extends Api {
       res.send(RENDER_ANSWER[format.format](result));
     } catch (err) {
       const problem = problemOf(err);
-      if (problem.status >= 500) this.deps.logger.error({ err, requestId: res.locals.requestId, path: req.path }, 'request failed');
+      if (problem.status >= 500) recordFault(res, err);
       this.fail(
         res,
         format ?? { format: 'json', contentType: contentTypeOf('json') },

@@ -46,7 +46,11 @@ export class WebhookDispatcher {
     this.random = o.random ?? Math.random;
   }
 
-  /** Runs passes until nothing is due, without waiting; a kick during a pass runs another after it. */
+  /**
+   * Runs passes until nothing is due, without waiting; a kick during a pass runs another after it.
+   * A pass that sent anything is followed by another: a delivery it recorded may have been holding
+   * back the next event of its resource (claimDeliveries), which is due now.
+   */
   kick(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -57,13 +61,15 @@ export class WebhookDispatcher {
       do {
         this.again = false;
         try {
-          while (!this.stopped && (await this.pass(this.o.now())) === BATCH);
+          while (!this.stopped && (await this.pass(this.o.now())) > 0);
         } catch (err) {
           this.o.logger.error({ err }, 'webhook pass failed');
         }
       } while (this.again && !this.stopped);
     })().finally(() => {
       this.running = null;
+      // A kick that came after the loop's last look at `again` but before this: its run starts now.
+      if (this.again) this.kick();
     });
   }
 
