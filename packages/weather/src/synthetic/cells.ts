@@ -18,6 +18,10 @@ export function cellIndexes(nRows: number, nCols: number, cells: CellList): { ro
   if (cells) return cells;
   const row = new Int32Array(nRows * nCols),
     col = new Int32Array(nRows * nCols);
-  for (let r = 0, k = 0; r < nRows; r++) for (let c = 0; c < nCols; c++, k++) (row[k] = r), (col[k] = c);
+  for (let r = 0, k = 0; r < nRows; r++)
+    for (let c = 0; c < nCols; c++, k++) {
+      row[k] = r;
+      col[k] = c;
+    }
   return { row, col };
 }
