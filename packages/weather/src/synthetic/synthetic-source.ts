@@ -616,8 +616,8 @@ function mixPoint(field: Float32Array, p: PointCells, n: number): Float32Array {
 /**
  * Each point's series from a [t][cell] field of a points block (pointsBlock: point k's 2 x 2 grid
  * points are cells 4k .. 4k + 3), blended as mixPoint blends. The field is read once in memory
- * order: a point's own cells are a block's width apart from one step to the next, and reading
- * them point by point cost a cache miss per step and point.
+ * order: a point's own cells are a block's width apart from one step to the next, so reading
+ * them point by point would miss the cache at every step of every point.
  */
 function mixPoints(field: Float32Array, points: readonly PointCells[], n: number): Float32Array[] {
   const out = points.map(() => new Float32Array(n));

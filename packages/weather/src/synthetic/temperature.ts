@@ -293,8 +293,8 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
   const rawMax = scratchF32('rawMax', size),
     rawMin = scratchF32('rawMin', size);
   const cloudOf = withDew ? scratchF64('cloudOf', size) : null;
-  // One plain loop over the raw days and cells, whichever order the block's cells come in: a call
-  // per cell-day was most of the anchors' cost when the engine left it out of line.
+  // One plain loop over the raw days and cells, whichever order the block's cells come in
+  // (cellIndexes): no call per cell-day for the engine to leave out of line.
   const { row: cellRow, col: cellCol } = cellIndexes(nRows, nCols, cells);
   for (let e = 0; e < nExt; e++) {
     for (let cell = 0, q = e * nCells; cell < nCells; cell++, q++) {
