@@ -58,3 +58,15 @@ it('the five ET inputs of a point by the antimeridian over eight days', async ()
   });
   expect(digest(Object.values(inputs).map((s) => s.values))).toBe('4daf45dc13404d8a873ba6b9618f668e7e7b5029');
 });
+
+it('daily extremes of scattered points read together over a season (a batch of places)', async () => {
+  // Points spread over every longitude and latitude, so the list block's noise nodes, raw anchors
+  // and per-point blends (docs/decisions/0335-batch-anchors-per-cell-day.md) meet every case.
+  const lons = Float64Array.from({ length: 200 }, (_, k) => -179.995 + ((k * 137.508) % 359.99));
+  const lats = Float64Array.from({ length: 200 }, (_, k) => -89.5 + ((k * 61.803) % 179));
+  const points = await new SyntheticSource().dailyExtremesAtPoints(lons, lats, {
+    startMs: Date.UTC(2024, 3, 1),
+    endMs: Date.UTC(2024, 9, 17),
+  });
+  expect(digest(points.flatMap((p) => [p.tmax.values, p.tmin.values]))).toBe('7194ec18182d7f77070b2edf9f9e3986f2973734');
+});

@@ -48,6 +48,11 @@ export function computeVariable(variable: VariableId, block: Block, i0: number, 
 
 /** Daily maximum and minimum ([day][cell] each) for days i0 .. i0+n-1 from one set of anchors per chunk. */
 export function computeDailyExtremes(block: Block, i0: number, n: number): DailyExtremes<Float32Array> {
+  if (n <= chunkSteps(block, 1)) {
+    // One chunk: the anchors' own arrays are the answer (new arrays, [day][cell] from i0), not copied.
+    const { tmax, tmin } = temperatureAnchors(block, anchorDaysFrom(block, i0, n), false, false);
+    return { tmax, tmin };
+  }
   const tmax = new Float32Array(block.nCells * n),
     tmin = new Float32Array(block.nCells * n);
   inChunks(block, i0, n, 1, (start, count, from, to) => {

@@ -313,16 +313,12 @@ export class SyntheticSource implements GridSource, SubgridReads {
       axis.n === 0 || points.length === 0
         ? { tmax: new Float32Array(0), tmin: new Float32Array(0) }
         : computeDailyExtremes(pointsBlock(points), axis.i0, axis.n);
-    const nCells = 4 * points.length;
-    return points.map((p, k) => {
-      // The point's four grid points are cells 4k .. 4k + 3 of the block, as [day][4] for mixPoint.
-      const own = (all: Float32Array) => {
-        const field = new Float32Array(4 * axis.n);
-        for (let t = 0, o = 0; t < axis.n; t++) for (let q = t * nCells + 4 * k, e = q + 4; q < e; q++, o++) field[o] = all[q]!;
-        return mixPoint(field, p, axis.n);
-      };
-      return { tmax: this.series(tmaxInfo, axis, own(tmax), lons[k]!), tmin: this.series(tminInfo, axis, own(tmin), lons[k]!) };
-    });
+    const maxes = mixPoints(tmax, points, axis.n),
+      mins = mixPoints(tmin, points, axis.n);
+    return points.map((_, k) => ({
+      tmax: this.series(tmaxInfo, axis, maxes[k]!, lons[k]!),
+      tmin: this.series(tminInfo, axis, mins[k]!, lons[k]!),
+    }));
   }
 
   /** Severe-weather events of one kind inside bbox and the time range (see severe.ts). */
@@ -612,10 +608,27 @@ function pointsBlock(points: readonly PointCells[]): Block {
 
 /** The point's series from a [t][4] field of its 2 x 2 grid points: bilinear in space. */
 function mixPoint(field: Float32Array, p: PointCells, n: number): Float32Array {
-  const [w00, w01, w10, w11] = p.weights;
   const values = new Float32Array(n);
-  for (let t = 0, o = 0; t < n; t++, o += 4) values[t] = w00 * field[o]! + w01 * field[o + 1]! + w10 * field[o + 2]! + w11 * field[o + 3]!;
+  for (let t = 0; t < n; t++) values[t] = mixed(field, 4 * t, p.weights);
   return values;
+}
+
+/**
+ * Each point's series from a [t][cell] field of a points block (pointsBlock: point k's 2 x 2 grid
+ * points are cells 4k .. 4k + 3), blended as mixPoint blends. The field is read once in memory
+ * order: a point's own cells are a block's width apart from one step to the next, so reading
+ * them point by point would miss the cache at every step of every point.
+ */
+function mixPoints(field: Float32Array, points: readonly PointCells[], n: number): Float32Array[] {
+  const out = points.map(() => new Float32Array(n));
+  const nCells = 4 * points.length;
+  for (let t = 0; t < n; t++) for (let k = 0; k < points.length; k++) out[k]![t] = mixed(field, t * nCells + 4 * k, points[k]!.weights);
+  return out;
+}
+
+/** The bilinear blend of the four grid points' values at field[o .. o + 3] (00, 01, 10, 11) with the point's weights. */
+function mixed(field: Float32Array, o: number, w: readonly [number, number, number, number]): number {
+  return w[0] * field[o]! + w[1] * field[o + 1]! + w[2] * field[o + 2]! + w[3] * field[o + 3]!;
 }
 
 const ET_KEYS = Object.keys(ET_INPUT_VARIABLES) as (keyof EtInputs<unknown>)[];

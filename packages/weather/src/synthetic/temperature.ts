@@ -32,6 +32,7 @@
  * physical day at 180W see the same weather (no seam at the antimeridian).
  */
 import type { Block } from './block.js';
+import { cellIndexes } from './cells.js';
 import { dayOfYearOf } from './calendar.js';
 import { cloudBiasAt } from './cloud-climate.js';
 import {
@@ -144,8 +145,8 @@ function scratchF32(name: string, length: number): Float32Array {
  * dewpoint); mid and lowExt need margin 2.
  */
 function finishAnchors(
-  rawMax: Float64Array,
-  rawMin: Float64Array,
+  rawMax: Float32Array,
+  rawMin: Float32Array,
   nCells: number,
   nDays: number,
   margin: number,
@@ -286,31 +287,29 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
   const size = nExt * nCells;
   const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons, cells).seriesAtColumnTimes(tNoon, nExt, scratchF32('anomaly', size));
   const clouds = new BlockNoise(DAILY_CLOUD_NOISE, lats, lons, cells).seriesAtColumnTimes(tNoon, nExt, scratchF32('clouds', size));
-  const rawMax = scratchF64('rawMax', size),
-    rawMin = scratchF64('rawMin', size);
+  // Raw pairs as float32: the anchors are float32, and rounding commutes with the maxima and
+  // minima finishAnchors takes (it is monotone), so they are the same as from doubles, with half
+  // the memory to pass through.
+  const rawMax = scratchF32('rawMax', size),
+    rawMin = scratchF32('rawMin', size);
   const cloudOf = withDew ? scratchF64('cloudOf', size) : null;
-  // One raw day e of one cell, whichever order the block's cells come in.
-  const raw = (e: number, cell: number, r: number, c: number) => {
-    const q = e * nCells + cell;
-    const yc = e * nCols + c;
-    const n = dayLen[(dayLenAt[yc] as number) + r] as number;
-    const mean =
-      (base[cell] as number) +
-      (seasonCos[cell] as number) * (yearCos[yc] as number) +
-      (seasonSin[cell] as number) * (yearSin[yc] as number) +
-      (rowScale[r] as number) * (anomaly[q] as number);
-    const cloud = cloudFraction(
-      clouds[q] as number,
-      cloudBiasAt(block, cell, rowBias[r] as number, yearCos[yc] as number, yearSin[yc] as number),
-    );
-    const half = diurnalRange(cloud, n, maritime[cell] as number) / 2;
-    rawMax[q] = mean + half;
-    rawMin[q] = mean - half;
-    if (cloudOf) cloudOf[q] = cloud;
-  };
+  // One plain loop over the raw days and cells, whichever order the block's cells come in
+  // (cellIndexes): no call per cell-day for the engine to leave out of line.
+  const { row: cellRow, col: cellCol } = cellIndexes(nRows, nCols, cells);
   for (let e = 0; e < nExt; e++) {
-    if (cells) for (let k = 0; k < nCells; k++) raw(e, k, cells.row[k]!, cells.col[k]!);
-    else for (let r = 0, k = 0; r < nRows; r++) for (let c = 0; c < nCols; c++, k++) raw(e, k, r, c);
+    for (let cell = 0, q = e * nCells; cell < nCells; cell++, q++) {
+      const r = cellRow[cell]!,
+        yc = e * nCols + cellCol[cell]!;
+      const yCos = yearCos[yc]!,
+        ySin = yearSin[yc]!;
+      const n = dayLen[dayLenAt[yc]! + r]!;
+      const mean = base[cell]! + seasonCos[cell]! * yCos + seasonSin[cell]! * ySin + rowScale[r]! * anomaly[q]!;
+      const cloud = cloudFraction(clouds[q]!, cloudBiasAt(block, cell, rowBias[r]!, yCos, ySin));
+      const half = diurnalRange(cloud, n, maritime[cell]!) / 2;
+      rawMax[q] = mean + half;
+      rawMin[q] = mean - half;
+      if (cloudOf) cloudOf[q] = cloud;
+    }
   }
   const tmax = new Float32Array(nDays * nCells),
     tmin = new Float32Array(nDays * nCells),
