@@ -36,7 +36,11 @@ let started: StartedFleet;
 let auth: string;
 const url = (area: string) => started.fleet.services.find((s) => s.area === area)!.url;
 const get = async (area: string, path: string) => {
-  const res = await fetch(`${url(area)}${path}`, { headers: { Authorization: auth } });
+  // A kept-alive connection the server closed as idle while this process's loop was busy with
+  // the fleet's work resets when reused (ECONNRESET): that request is sent once more.
+  const res = await fetch(`${url(area)}${path}`, { headers: { Authorization: auth } }).catch(() =>
+    fetch(`${url(area)}${path}`, { headers: { Authorization: auth } }),
+  );
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
 
