@@ -78,7 +78,7 @@ export function latticeTable(): LatticeTable {
   };
 }
 
-/** A table handed to this thread, checked: one on ordinary ArrayBuffers would be a copy per thread, which is what it is for to avoid. */
+/** A table handed to this thread, checked: one on ordinary ArrayBuffers would arrive as a copy in every thread, which the table is there to avoid. */
 export function adoptLatticeTable(handed: LatticeTable): LatticeTable {
   const { values, nodes, rows } = handed;
   const sized = values?.length === ROWS * ROW_VALUES && nodes?.length === ROWS * LATTICE_COLUMNS && rows?.length === 2 * ROWS;
