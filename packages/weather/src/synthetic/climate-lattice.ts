@@ -145,6 +145,13 @@ export class ClimateLattice {
     return read;
   }
 
+  /** How many of the table's rows are whole, of how many. */
+  rowsWhole(): { whole: number; of: number } {
+    let whole = 0;
+    for (let r = 0; r < ROWS; r++) if (this.isWhole(r)) whole++;
+    return { whole, of: ROWS };
+  }
+
   /** The file this lattice reads, named by its fingerprint (computed once). */
   file(): string | undefined {
     if (!this.cacheDir) return undefined;

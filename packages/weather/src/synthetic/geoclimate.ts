@@ -626,6 +626,11 @@ export function readClimateLattice(): Promise<number> {
   return latticeOf(earthGeography()).readWhole();
 }
 
+/** How many rows of Earth's lattice its process's table holds whole, of how many. */
+export function climateLatticeRowsWhole(): { whole: number; of: number } {
+  return latticeOf(earthGeography()).rowsWhole();
+}
+
 /** The file Earth's lattice is read from once written (writeClimateLatticeFile). */
 export function climateLatticeFile(): string {
   return latticeOf(earthGeography()).file()!;
