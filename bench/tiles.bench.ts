@@ -27,6 +27,7 @@ import {
   FrameIndex,
   frameId,
   lonLatToTileXY,
+  readClimateLattice,
   SyntheticSource,
   warmSyntheticWorld,
 } from '../packages/weather/src/index.js';
@@ -85,11 +86,17 @@ async function main(): Promise<void> {
   // First, in this fresh process: tiles of frames never drawn before. Warm is only what the tiles
   // area prepares as it starts, before its first request (its definition's `warm`): the frame index
   // and the synthetic climate (the lattice's file, written once per machine: docs/decisions/0089-climate-lattice-file.md)
-  // with its reads compiled by a few small ones (0305), on another source than the renderer's, as the area does.
+  // with its reads compiled by a few small ones (0305), on another source than the renderer's, as the area does,
+  // then the lattice's rows read into the table the process shares with its threads (0330).
   const warming = performance.now();
   await frames.warm(Date.now());
   await warmSyntheticWorld(new SyntheticSource());
-  console.log(`(the tiles area's warm-up at start, in this process: ${(performance.now() - warming).toFixed(0)} ms)\n`);
+  const reading = performance.now();
+  const rows = await readClimateLattice();
+  const warmed = performance.now();
+  console.log(
+    `(the tiles area's warm-up at start, in this process: ${(warmed - warming).toFixed(0)} ms, of which ${rows} rows of the climate lattice read into its table ${(warmed - reading).toFixed(0)} ms)\n`,
+  );
   console.log('## Cold tiles: a frame never drawn before, default style, against deflate of the same RGBA pixels\n');
   console.log('| zoom | tile | cold render ms | deflate ms (median) | ratio | target |');
   console.log('|---|---|---|---|---|---|');

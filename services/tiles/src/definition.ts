@@ -1,6 +1,14 @@
 import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
-import { catalogServed, frameIndexOf, servedWeatherOf, SyntheticSource, syncedProductsOf, warmSyntheticWorld } from '@fieldcast/weather';
+import {
+  catalogServed,
+  frameIndexOf,
+  readClimateLattice,
+  servedWeatherOf,
+  SyntheticSource,
+  syncedProductsOf,
+  warmSyntheticWorld,
+} from '@fieldcast/weather';
 import { zoomLevelsOf } from './domain/frames.js';
 import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
@@ -74,12 +82,21 @@ export const tilesService = defineService({
       api,
       close: () => sampler.close(),
       // The frame index, the compute threads and the synthetic climate (and its compiled reads) are
-      // made at start, not by the first tile (0120, 0132, 0089, 0305).
+      // made at start, not by the first tile (0120, 0132, 0089, 0305); so is the climate lattice's
+      // table, which the process shares with its threads and a world view's first tiles read most of (0330).
       warm: () => {
         frames.warm(deps.now().getTime());
         sampler.prestart();
         // nothing to prepare where the synthetic world is off (docs/decisions/0256-synthetic-off.md)
-        if (servedWeatherOf(deps.weather).synthetic) setImmediate(() => void warmSyntheticWorld(new SyntheticSource()));
+        if (servedWeatherOf(deps.weather).synthetic) {
+          setImmediate(
+            () =>
+              void warmSyntheticWorld(new SyntheticSource()).then(() =>
+                // a file that cannot be read fails the tile that reads the row, as it would have, not the process here
+                readClimateLattice().catch(() => 0),
+              ),
+          );
+        }
       },
     };
   },

@@ -15,6 +15,7 @@ import { earthGeography, GEOGRAPHY_FILE, type Geography } from '@fieldcast/geogr
 import { type CellList, cellCount } from './cells.js';
 import { LAPSE_RATE_K_PER_M, TROPICAL_YEAR_DAYS, yearAngle } from './climate.js';
 import { ClimateLattice, climateCacheDir, NODE_DEG, NODE_FIELDS, nodeOffset } from './climate-lattice.js';
+import { earthLatticeTable, forgetEarthLatticeTable } from './earth-lattice-table.js';
 import { COLDEST, type TemperatureTerms, WARMEST } from './geoclimate-coefficients.js';
 import { DAYS_PER_MONTH, precipitationClimateAt } from './precipitation-climate.js';
 import {
@@ -560,8 +561,9 @@ const [MEAN, AMPLITUDE, LAG_DAYS, DRYNESS, MONSOON, PRECIP_LOG, PRECIP_SEASON] =
 ];
 
 /**
- * The lattice of each geography: Earth's read from its file in the cache folder once one is
- * written there (climate-lattice.ts), any other (a test's) computed in memory.
+ * The lattice of each geography: Earth's in the table its process shares with its compute threads
+ * (earth-lattice-table.ts), read from its file in the cache folder once one is written there
+ * (climate-lattice.ts); any other (a test's) computed in memory of its own.
  */
 const lattices = new WeakMap<Geography, ClimateLattice>();
 
@@ -585,6 +587,7 @@ function latticeOf(geo: Geography): ClimateLattice {
             readFileSync(GEOGRAPHY_FILE),
           ]
         : [],
+      earth ? earthLatticeTable() : undefined,
     );
     lattices.set(geo, lattice);
   }
@@ -594,6 +597,7 @@ function latticeOf(geo: Geography): ClimateLattice {
 /** Forgets the lattice's nodes: for the fit script, which changes the coefficients between rounds. */
 export function clearClimateNodes(): void {
   lattices.delete(earthGeography());
+  forgetEarthLatticeTable();
 }
 
 /**
@@ -611,6 +615,20 @@ export function writeClimateLatticeFile(): string {
  */
 export function prepareSyntheticClimate(): void {
   latticeOf(earthGeography()).file();
+}
+
+/**
+ * Reads every row of Earth's lattice not yet in its process's table from the file, a few rows per
+ * turn of the event loop (nothing without the file): for an area whose first requests read most of
+ * the globe (a world map's tiles), at start rather than by the first of them. Returns the rows read.
+ */
+export function readClimateLattice(): Promise<number> {
+  return latticeOf(earthGeography()).readWhole();
+}
+
+/** How many rows of Earth's lattice its process's table holds whole, of how many. */
+export function climateLatticeRowsWhole(): { whole: number; of: number } {
+  return latticeOf(earthGeography()).rowsWhole();
 }
 
 /** The file Earth's lattice is read from once written (writeClimateLatticeFile). */
