@@ -1,6 +1,6 @@
 import { NotFoundError } from '@fieldcast/kit';
 import { computePool, WorkerPool } from '../src/workers/index.js';
-import { PRESTARTED } from '../src/workers/worker-pool.js';
+import { PRESTARTED } from '../src/workers/compute-thread.js';
 
 /*
  * The pool on threads that evaluate a few lines of JavaScript: each task is { wait, value } or

@@ -1,7 +1,14 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorData } from './error-data.js';
-import { PRESTARTED, type WorkerReply } from './worker-pool.js';
+import type { WorkerReply } from './worker-pool.js';
+
+/**
+ * The workerData member that tells a thread it was started ahead of its first task, by the
+ * service's warm-up (docs/decisions/0290-services-warm-up-once-they-listen.md): only such a
+ * thread warms itself (serveTasks' `warmUp`). A thread a task starts runs that task at once.
+ */
+export const PRESTARTED = 'fieldcastPrestarted';
 
 /**
  * The body of a compute thread (docs/decisions/0051-heavy-work-in-worker-threads.md): runs each

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { PRESTARTED } from './compute-thread.js';
 import { reviveError } from './worker-errors.js';
 import type { WorkerEntry } from './worker-module.js';
 
@@ -9,13 +10,6 @@ interface Job<Task, Result> {
 }
 
 /** What a worker posts back: a result, or an error as plain data (errors do not cross threads with their class). */
-/**
- * The workerData member that tells a thread it was started ahead of its first task, by the
- * service's warm-up (docs/decisions/0290-services-warm-up-once-they-listen.md): only such a
- * thread warms itself (serveTasks' `warmUp`). A thread a task starts runs that task at once.
- */
-export const PRESTARTED = 'fieldcastPrestarted';
-
 export type WorkerReply<Result> = { ok: true; result: Result } | { ok: false; error: Record<string, unknown> };
 
 /**
