@@ -1,7 +1,6 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorData } from './error-data.js';
-import type { WorkerReply } from './worker-pool.js';
 
 /**
  * The workerData member that tells a thread it was started ahead of its first task, by the
@@ -9,6 +8,9 @@ import type { WorkerReply } from './worker-pool.js';
  * thread warms itself (serveTasks' `warmUp`). A thread a task starts runs that task at once.
  */
 export const PRESTARTED = 'fieldcastPrestarted';
+
+/** What a worker posts back: a result, or an error as plain data (errors do not cross threads with their class). */
+export type WorkerReply<Result> = { ok: true; result: Result } | { ok: false; error: Record<string, unknown> };
 
 /**
  * The body of a compute thread (docs/decisions/0051-heavy-work-in-worker-threads.md): runs each

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { PRESTARTED } from './compute-thread.js';
+import { PRESTARTED, type WorkerReply } from './compute-thread.js';
 import { reviveError } from './worker-errors.js';
 import type { WorkerEntry } from './worker-module.js';
 
@@ -8,9 +8,6 @@ interface Job<Task, Result> {
   resolve(result: Result): void;
   reject(err: unknown): void;
 }
-
-/** What a worker posts back: a result, or an error as plain data (errors do not cross threads with their class). */
-export type WorkerReply<Result> = { ok: true; result: Result } | { ok: false; error: Record<string, unknown> };
 
 /**
  * A fixed number of worker threads running one module, created on the first task, each running
