@@ -26,7 +26,7 @@ if (templateFile && existsSync(templateFile)) {
     import('@fieldcast/fleet'),
     import('@fieldcast/runtime'),
   ]);
-  const db = await openDatabase({ dataDir: null });
+  const db = await openDatabase({ dataDir: null, template: true });
   await migrateIdentity(db);
   for (const service of SERVICES) await migrateService(db, service);
   // whole or not at all: a run stopped while writing leaves no template that looks made

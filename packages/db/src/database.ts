@@ -16,6 +16,12 @@ interface EmbeddedConfig {
   from?: Blob;
   /** PostgreSQL's shared_buffers in MB; its default (128) where unset */
   sharedBuffersMb?: number;
+  /**
+   * made to be dumped (`dumpDatabase`) and copied by many: its write-ahead log in 1 MB segments
+   * (initdb --wal-segsize) with none kept in reserve, where PostgreSQL's defaults keep 16 MB
+   * segments, mostly zeros, that every copy would unpack
+   */
+  template?: boolean;
 }
 
 export interface Database {
@@ -59,10 +65,23 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   return openPglite(config);
 }
 
-/** A PGlite database's data dir as an uncompressed tarball, for `openDatabase({ dataDir, from })`. */
+/**
+ * A PGlite database's data dir as an uncompressed tarball, for `openDatabase({ dataDir, from })`:
+ * the database PGlite serves (`postgres`) alone, initdb's template databases dropped (nothing
+ * creates a database in an embedded one), after a checkpoint, so a copy unpacks as few bytes as
+ * the data needs (with `template`, its log too). Made to be closed after.
+ */
 export async function dumpDatabase(db: Database): Promise<Blob> {
   if (db.kind !== 'pglite') throw new Error('only an embedded (PGlite) database can be dumped');
-  return withConnection(db.knex, (connection: PGlite) => connection.dumpDataDir('none'));
+  return withConnection(db.knex, async (connection: PGlite) => {
+    for (const name of ['template0', 'template1']) {
+      // a template database is dropped only once it is no longer marked one (DROP DATABASE)
+      await connection.query(`update pg_database set datistemplate = false where datname = $1`, [name]);
+      await connection.query(`drop database if exists ${name}`);
+    }
+    await connection.query('checkpoint');
+    return connection.dumpDataDir('none');
+  });
 }
 
 function openPostgres(url: string): Database {
@@ -93,7 +112,11 @@ function openPostgres(url: string): Database {
   };
 }
 
-async function openPglite({ dataDir, from, sharedBuffersMb }: EmbeddedConfig): Promise<Database> {
+/** PostgreSQL's smallest WAL segment and the least it keeps (two segments; "WAL Configuration"). */
+const TEMPLATE_INITDB = ['--wal-segsize=1'];
+const TEMPLATE_SETTINGS = ['-c', 'min_wal_size=2MB'];
+
+async function openPglite({ dataDir, from, sharedBuffersMb, template }: EmbeddedConfig): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // Loaded here, not at import: a process on PostgreSQL never needs PGlite's WebAssembly.
   const [{ PGlite }, { default: ClientPgLite }] = await Promise.all([import('@electric-sql/pglite'), import('knex-pglite')]);
@@ -102,7 +125,12 @@ async function openPglite({ dataDir, from, sharedBuffersMb }: EmbeddedConfig): P
     loadDataDir: from,
     // PGlite's memory is one WebAssembly heap that starts by clearing the whole buffer pool: a
     // smaller pool starts a second sooner (a test database, docs/decisions/0071).
-    ...(sharedBuffersMb ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] } : {}),
+    startParams: [
+      ...PGlite.defaultStartParams,
+      ...(sharedBuffersMb ? ['-c', `shared_buffers=${sharedBuffersMb}MB`] : []),
+      ...(template ? TEMPLATE_SETTINGS : []),
+    ],
+    ...(template ? { initDbStartParams: TEMPLATE_INITDB } : {}),
   });
   const knex = knexFactory({
     client: ClientPgLite as unknown as typeof Knex.Client,
