@@ -4,7 +4,7 @@
  * computes the same id without coordination. The one implementation of UUID v5 and of the UUID
  * pattern in the project.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** RFC 9562 appendix A namespace for URLs. */
 export const NAMESPACE_URL = '6ba7b811-9dad-11d1-80b4-00c04fd430c8';
@@ -26,7 +26,8 @@ function uuidBytes(uuid: string): Buffer {
 
 /** The 16 bytes of UUID v5 of `name` (UTF-8) in the namespace whose bytes are given. */
 function uuidv5Bytes(name: string, namespace: Buffer): Buffer {
-  const b = createHash('sha1').update(namespace).update(name, 'utf8').digest().subarray(0, 16);
+  // one-shot hash: half the time of a Hash object, which a frame index pays 700,000 times at start
+  const b = hash('sha1', Buffer.concat([namespace, Buffer.from(name, 'utf8')]), 'buffer').subarray(0, 16);
   // version 5 in the high half of byte 6, variant 10 in byte 8 (RFC 9562 section 5.5)
   b[6] = (b[6]! & 0x0f) | 0x50;
   b[8] = (b[8]! & 0x3f) | 0x80;
