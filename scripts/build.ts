@@ -17,38 +17,11 @@ import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { SERVICES } from '@fieldcast/fleet';
-import { workerBundleName } from '@fieldcast/runtime/workers';
 import { buildAssets } from '../packages/console/src/bundle.js';
 import { PREBUILT_DIR, writePrebuilt } from '../packages/console/src/prebuilt.js';
+import { BUNDLE_OPTIONS, copyGeography, INSTALLED_BESIDE, NEVER_LOADED, SOURCES_ONLY, workerEntries } from './bundle.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Packages that load files (WebAssembly, data bundles) relative to their own module at run time. */
-const INSTALLED_BESIDE = ['@electric-sql/pglite'];
-
-/**
- * Packages imported, dynamically, only on a path the bundle never takes: esbuild builds the
- * console's page when run from the sources; the bundle serves the page built below.
- */
-const SOURCES_ONLY = ['esbuild'];
-
-/**
- * Drivers that knex and pg require only when configured for them; this project never is (it
- * runs on PostgreSQL through pg, or PGlite), so they stay unresolved and are never loaded.
- */
-const NEVER_LOADED = [
-  'pg-native',
-  'pg-query-stream',
-  'better-sqlite3',
-  'sqlite3',
-  'mysql',
-  'mysql2',
-  'mariadb',
-  'mariadb/*',
-  'tedious',
-  'oracledb',
-];
 
 interface Manifest {
   name: string;
@@ -101,44 +74,15 @@ function copyPackage(name: string, fromDir: string, modules: string, copied: Map
   }
 }
 
-/** The thread modules the registry's areas declare, each bundled under the name workerModule looks for. */
-function workerEntries(): Record<string, string> {
-  const entries: Record<string, string> = {};
-  for (const worker of SERVICES.flatMap((s) => s.workers ?? [])) {
-    const source = join(root, 'services', worker.area, 'src', `${worker.name}.ts`);
-    if (!existsSync(source)) throw new Error(`area ${worker.area} declares worker ${worker.name}, but ${source} does not exist`);
-    entries[workerBundleName(worker)] = source;
-  }
-  return entries;
-}
-
 const out = resolve(root, argValue('--out') ?? 'dist');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 const result = await build({
+  ...BUNDLE_OPTIONS,
   entryPoints: { cli: join(root, 'packages/fleet/src/cli.ts'), ...workerEntries() },
   outdir: out,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  // error names appear in logs and problem details; keep them as written
-  keepNames: true,
   metafile: true,
-  logLevel: 'warning',
-  external: [...INSTALLED_BESIDE, ...SOURCES_ONLY, ...NEVER_LOADED],
-  // CommonJS dependencies inside an ES module bundle still call require and read __dirname.
-  banner: {
-    js: [
-      "import { createRequire as __createRequire } from 'node:module';",
-      "import { fileURLToPath as __fileURLToPath } from 'node:url';",
-      "import { dirname as __pathDirname } from 'node:path';",
-      'const require = __createRequire(import.meta.url);',
-      'const __filename = __fileURLToPath(import.meta.url);',
-      'const __dirname = __pathDirname(__filename);',
-    ].join('\n'),
-  },
 });
 
 // Every package the bundle still imports must be one this script installs or one that is never
@@ -172,9 +116,7 @@ for (const { path, kind } of outputs.flatMap((o) => o.imports)) {
 const copied = new Map<string, string>();
 for (const [name, importer] of importers) copyPackage(name, importer, join(out, 'node_modules'), copied);
 const dependencies = Object.fromEntries([...copied].sort(([a], [b]) => a.localeCompare(b)));
-// The geography grid is read at run time beside the bundle (packages/geography/src/geography.ts).
-mkdirSync(join(out, 'data'), { recursive: true });
-cpSync(join(root, 'packages/geography/data/earth-geography.bin'), join(out, 'data/earth-geography.bin'));
+copyGeography(out);
 // The console's page, served from here by the bundle (packages/console/src/server.ts).
 writePrebuilt(await buildAssets(), join(out, PREBUILT_DIR));
 

@@ -2,36 +2,61 @@
 //   - the synthetic world's climate lattice, written to the cache folder, which every process and
 //     compute thread then reads instead of computing the places it touches
 //     (packages/weather/src/synthetic/climate-lattice.ts);
-//   - when a file is named on the command line, an embedded database with identity and every
-//     area's schema migrated, dumped to it: each test fleet then starts PGlite from it
-//     (openTestDatabase) instead of running initdb and every migration again. The file's name
-//     says what it was made from (scripts/test-global-setup.mjs): one that exists is kept.
+//   - with `--workers DIR`, the areas' thread modules bundled into DIR (scripts/bundle.ts): a test
+//     fleet's compute thread loads one file, where from the sources it would transpile them all;
+//   - with `--template FILE`, an embedded database with identity and every area's schema
+//     migrated, dumped to FILE: each test fleet then starts PGlite from it (openTestDatabase)
+//     instead of running initdb and every migration again.
+// The names say what each was made from (scripts/test-global-setup.mjs): one that exists is kept.
 // Prints one line per fixture.
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { writeClimateLatticeFile } from '@fieldcast/weather';
 
-const templateFile = process.argv[2];
+function argValue(flag: string): string | undefined {
+  const at = process.argv.indexOf(flag);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
 
-let started = Date.now();
+/** Makes `path` by `make` into `<path>.partial`, then renames it: a run stopped midway leaves nothing that looks made. */
+async function whole(name: string, path: string, make: (partial: string) => Promise<void>): Promise<void> {
+  if (existsSync(path)) {
+    process.stdout.write(`${name}: ${path} (kept)\n`);
+    return;
+  }
+  const started = Date.now();
+  const partial = `${path}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  await make(partial);
+  renameSync(partial, path);
+  process.stdout.write(`${name}: ${path} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+}
+
+const started = Date.now();
 const lattice = writeClimateLatticeFile();
 process.stdout.write(`climate lattice: ${lattice} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 
-if (templateFile && existsSync(templateFile)) {
-  process.stdout.write(`database template: ${templateFile} (kept)\n`);
-} else if (templateFile) {
-  started = Date.now();
-  // Loaded only here: the registry imports every area.
-  const [{ dumpDatabase, openDatabase }, { SERVICES }, { migrateIdentity, migrateService }] = await Promise.all([
-    import('@fieldcast/db'),
-    import('@fieldcast/fleet'),
-    import('@fieldcast/runtime'),
-  ]);
-  const db = await openDatabase({ dataDir: null, template: true });
-  await migrateIdentity(db);
-  for (const service of SERVICES) await migrateService(db, service);
-  // whole or not at all: a run stopped while writing leaves no template that looks made
-  writeFileSync(`${templateFile}.partial`, new Uint8Array(await (await dumpDatabase(db)).arrayBuffer()));
-  renameSync(`${templateFile}.partial`, templateFile);
-  await db.close();
-  process.stdout.write(`database template: ${templateFile} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+const workers = argValue('--workers');
+if (workers) {
+  await whole('thread bundles', workers, async (partial) => {
+    // Loaded only here: the registry imports every area.
+    const [{ build }, { BUNDLE_OPTIONS, copyGeography, workerEntries }] = await Promise.all([import('esbuild'), import('./bundle.js')]);
+    await build({ ...BUNDLE_OPTIONS, entryPoints: workerEntries(), outdir: partial });
+    copyGeography(partial);
+  });
+}
+
+const template = argValue('--template');
+if (template) {
+  await whole('database template', template, async (partial) => {
+    const [{ dumpDatabase, openDatabase }, { SERVICES }, { migrateIdentity, migrateService }] = await Promise.all([
+      import('@fieldcast/db'),
+      import('@fieldcast/fleet'),
+      import('@fieldcast/runtime'),
+    ]);
+    const db = await openDatabase({ dataDir: null, template: true });
+    await migrateIdentity(db);
+    for (const service of SERVICES) await migrateService(db, service);
+    writeFileSync(partial, new Uint8Array(await (await dumpDatabase(db)).arrayBuffer()));
+    await db.close();
+  });
 }

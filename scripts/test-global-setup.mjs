@@ -41,6 +41,12 @@ function filesUnder(path) {
   }
 }
 
+/**
+ * What the compute threads' bundles come from: every source module they may import, the bundling
+ * settings and the installed packages. Any change to them makes the bundles again.
+ */
+const WORKER_INPUTS = ['packages/*/src', 'services/*/src', 'scripts/bundle.ts', 'scripts/test-fixtures.ts', 'node_modules/.pnpm/lock.yaml'];
+
 /** Expands one `*` path segment (services/*\/migrations) against the folders that exist. */
 function expand(pattern) {
   const [head, ...rest] = pattern.split('/*/');
@@ -51,9 +57,9 @@ function expand(pattern) {
     .sort();
 }
 
-function templateFingerprint() {
+function fingerprint(inputs) {
   const hash = createHash('sha256');
-  for (const file of TEMPLATE_INPUTS.flatMap(expand).flatMap(filesUnder)) {
+  for (const file of inputs.flatMap(expand).flatMap(filesUnder)) {
     hash.update(file.slice(root.length)).update('\0');
     try {
       hash.update(readFileSync(file));
@@ -64,20 +70,30 @@ function templateFingerprint() {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** Runs scripts/test-fixtures.ts; with `databaseTemplate`, test fleets on PGlite start from its dump. */
+/**
+ * Runs scripts/test-fixtures.ts: the climate lattice, the compute threads' bundles (test fleets'
+ * threads load them, FIELDCAST_WORKER_BUNDLES) and, with `databaseTemplate`, the database test
+ * fleets on PGlite start from. Each is named by a hash of what it is made from; other ones are a
+ * run's leftovers, removed.
+ */
 export function prepareTestFixtures({ databaseTemplate }) {
   const folder = join(root, 'test-output');
-  const template = join(folder, `database-template-${templateFingerprint()}.tar`);
+  const template = join(folder, `database-template-${fingerprint(TEMPLATE_INPUTS)}.tar`);
+  const workers = join(folder, `workers-${fingerprint(WORKER_INPUTS)}`);
   mkdirSync(folder, { recursive: true });
-  // Templates of other migrations are a run's leftovers (40 MB each).
   for (const name of readdirSync(folder)) {
-    if (databaseTemplate && /^database-template.*\.tar$/.test(name) && join(folder, name) !== template) rmSync(join(folder, name));
+    const path = join(folder, name);
+    const stale =
+      (/^database-template.*\.tar$/.test(name) && databaseTemplate && path !== template) || (/^workers-/.test(name) && path !== workers);
+    if (stale) rmSync(path, { recursive: true, force: true });
   }
   process.stdout.write('\n');
-  execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/test-fixtures.ts'), ...(databaseTemplate ? [template] : [])], {
+  const args = ['--workers', workers, ...(databaseTemplate ? ['--template', template] : [])];
+  execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/test-fixtures.ts'), ...args], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  process.env.FIELDCAST_WORKER_BUNDLES = workers;
   if (databaseTemplate) process.env.FIELDCAST_TEST_DATABASE = template;
 }
 

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { WorkerOptions } from 'node:worker_threads';
 
 /** What a thread runs: a module file, or code to evaluate with `{ eval: true }`. */
@@ -24,12 +25,15 @@ export function workerBundleName({ area, name }: AreaWorker): string {
  * A service's thread module (docs/decisions/0051-heavy-work-in-worker-threads.md), named from the
  * module that starts it (`importMetaUrl`), which sits beside it in the area's `src/`. In the
  * bundle, the worker bundle written beside cli.js (scripts/build.ts). From the TypeScript sources
- * (tsx, Jest), the source module beside the caller, behind a line that first registers tsx's
- * loader in the new thread: on Node 20 a thread gets no loader hooks from its parent, and
- * `--import` in a thread's execArgv does not add them.
+ * (tsx, Jest), the bundle in FIELDCAST_WORKER_BUNDLES where the test suites made them from these
+ * sources (scripts/test-fixtures.ts); else the source module beside the caller, behind a line
+ * that first registers tsx's loader in the new thread: on Node 20 a thread gets no loader hooks
+ * from its parent, and `--import` in a thread's execArgv does not add them.
  */
 export function workerModule(importMetaUrl: string, worker: AreaWorker): WorkerEntry {
   if (!importMetaUrl.endsWith('.ts')) return { filename: new URL(`./${workerBundleName(worker)}.js`, importMetaUrl) };
+  const bundles = process.env.FIELDCAST_WORKER_BUNDLES;
+  if (bundles) return { filename: join(bundles, `${workerBundleName(worker)}.js`) };
   const module = JSON.stringify(new URL(`./${worker.name}.ts`, importMetaUrl).href);
   return { filename: `import('tsx/esm/api').then(({ register }) => { register(); return import(${module}); });`, options: { eval: true } };
 }
