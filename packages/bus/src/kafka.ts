@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
+import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
 import { TOPIC_PARTITIONS } from './topics.js';
 import type { ConsumerLag, MessageHandler, OutgoingMessage, Subscription, Transport } from './transport.js';
 
@@ -23,7 +23,8 @@ export interface KafkaTransportOptions {
  */
 export class KafkaTransport implements Transport {
   readonly kind = 'kafka' as const;
-  private readonly kafka: Kafka;
+  /** kafkajs, loaded by the first transport made: a process on the in-process bus never loads it */
+  private readonly kafka: Promise<Kafka>;
   private producer: Producer | null = null;
   private admin: Admin | null = null;
   private readonly subscriptions = new Set<KafkaSubscription>();
@@ -32,15 +33,18 @@ export class KafkaTransport implements Transport {
 
   constructor(private readonly options: KafkaTransportOptions) {
     this.prefix = options.namespace ?? '';
-    this.kafka = new Kafka({
-      clientId: options.clientId,
-      brokers: options.brokers,
-      logLevel: logLevel.NOTHING,
-      connectionTimeout: 3000,
-      // Fail fast: the outbox relay owns retry with backoff, and a broker outage must not block
-      // a publish for minutes.
-      retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 2000 },
-    });
+    this.kafka = import('kafkajs').then(
+      ({ Kafka, logLevel }) =>
+        new Kafka({
+          clientId: options.clientId,
+          brokers: options.brokers,
+          logLevel: logLevel.NOTHING,
+          connectionTimeout: 3000,
+          // Fail fast: the outbox relay owns retry with backoff, and a broker outage must not block
+          // a publish for minutes.
+          retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 2000 },
+        }),
+    );
   }
 
   async publish(messages: OutgoingMessage[]): Promise<void> {
@@ -143,14 +147,14 @@ export class KafkaTransport implements Transport {
   private async connectedProducer(): Promise<Producer> {
     if (!this.producer) {
       this.producer = await connectOrDispose(
-        this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false }),
+        (await this.kafka).producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false }),
       );
     }
     return this.producer;
   }
 
   private async connectedAdmin(): Promise<Admin> {
-    if (!this.admin) this.admin = await connectOrDispose(this.kafka.admin());
+    if (!this.admin) this.admin = await connectOrDispose((await this.kafka).admin());
     return this.admin;
   }
 }
@@ -197,7 +201,7 @@ class KafkaSubscription {
   private refreshing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly kafka: Kafka,
+    private readonly kafka: Promise<Kafka>,
     private readonly group: string,
     /** the transport's namespace: topics outside it are not this subscription's, and handlers see names without it */
     private readonly prefix: string,
@@ -230,7 +234,7 @@ class KafkaSubscription {
     if (topics.length === 0 || (this.consumer && topics.join() === this.topics.join())) return;
     await this.consumer?.disconnect().catch(() => undefined);
     this.consumer = null;
-    const consumer = this.kafka.consumer({
+    const consumer = (await this.kafka).consumer({
       groupId: this.group,
       allowAutoTopicCreation: false,
       ...CONSUMER_TIMING,
