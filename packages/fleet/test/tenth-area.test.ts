@@ -201,4 +201,4 @@ it('joins by its folder and the registry: generated, deployed and served on PORT
     await exited;
     rmSync(dataDir, { recursive: true, force: true });
   }
-}, 60_000);
+}, 180_000); // an install, a generation and a fleet started from the sources: a minute on a busy machine
