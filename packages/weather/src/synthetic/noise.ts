@@ -390,6 +390,7 @@ export class BlockNoise {
   seriesAtColumnTimes(times: Float64Array, nT: number, out: Float32Array, scale = 1): Float32Array {
     const { nCols, nCells, cells } = this;
     const nRows = cells ? 0 : nCells / nCols;
+    const cellCol = cells ? cells.col : null;
     out.fill(0, 0, nT * nCells);
     const maxNodes = Math.max(4, Math.floor((1 << 20) / Math.max(1, nCells)));
     const colWeight = new Float64Array(nCols),
@@ -430,8 +431,11 @@ export class BlockNoise {
             colWeight[c] = smoothstep(timeFraction(tc, k, p));
             colNode[c] = (k - kMin) * nCells;
           }
-          if (cells)
-            for (let i = 0; i < nCells; i++) blendInto(out, ob, i, nodes, colNode[cells.col[i]!]!, nCells, amp, colWeight[cells.col[i]!]!);
+          if (cellCol)
+            for (let i = 0; i < nCells; i++) {
+              const c = cellCol[i]!;
+              blendInto(out, ob, i, nodes, colNode[c]!, nCells, amp, colWeight[c]!);
+            }
           else
             for (let r = 0, i = 0; r < nRows; r++)
               for (let c = 0; c < nCols; c++, i++) blendInto(out, ob, i, nodes, colNode[c]!, nCells, amp, colWeight[c]!);
