@@ -41,12 +41,17 @@ export const TMAX_LOCAL_HOUR = 15;
 
 /**
  * Diurnal temperature range, K: large under clear skies, small under cloud (cloud traps
- * longwave at night and cuts shortwave by day), damped when days are short and near the sea
- * (`maritime`, from maritimeDamping).
+ * longwave at night and cuts shortwave by day), damped when days are short (`damping`, from
+ * daylightDamping) and near the sea (`maritime`, from maritimeDamping).
  */
-export function diurnalRange(cloud: number, dayLengthHours: number, maritime: number): number {
+export function diurnalRange(cloud: number, damping: number, maritime: number): number {
+  return (3 + 11 * (1 - cloud)) * damping * maritime;
+}
+
+/** diurnalRange's damping by the length of the day, 0.35 (polar night) to 1 (12 hours or more). */
+export function daylightDamping(dayLengthHours: number): number {
   const light = Math.min(1, dayLengthHours / 12);
-  return (3 + 11 * (1 - cloud)) * (0.35 + 0.65 * light) * maritime;
+  return 0.35 + 0.65 * light;
 }
 
 /**

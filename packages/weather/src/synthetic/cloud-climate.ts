@@ -21,7 +21,21 @@ export function cloudBiasAt(
   cosAngle: number,
   sinAngle: number,
 ): number {
-  const geographic = zonalBias + c.cloudShift[k]! + c.monsoonCos[k]! * cosAngle + c.monsoonSin[k]! * sinAngle;
+  return seasonalCloudBias(c, k, zonalBias + c.cloudShift[k]!, cosAngle, sinAngle);
+}
+
+/**
+ * cloudBiasAt from the place's static bias (its zonal bias plus its shift, the same every day, so
+ * a block of many days takes it once per cell).
+ */
+export function seasonalCloudBias(
+  c: Pick<CellClimate, 'monsoonCos' | 'monsoonSin' | 'precipLog' | 'precipCos' | 'precipSin'>,
+  k: number,
+  staticBias: number,
+  cosAngle: number,
+  sinAngle: number,
+): number {
+  const geographic = staticBias + c.monsoonCos[k]! * cosAngle + c.monsoonSin[k]! * sinAngle;
   const wet = wetCloudBias(c.precipLog[k]! + c.precipCos[k]! * cosAngle + c.precipSin[k]! * sinAngle);
   return geographic > wet ? geographic : wet;
 }

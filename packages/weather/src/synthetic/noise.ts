@@ -390,6 +390,7 @@ export class BlockNoise {
   seriesAtColumnTimes(times: Float64Array, nT: number, out: Float32Array, scale = 1): Float32Array {
     const { nCols, nCells, cells } = this;
     const nRows = cells ? 0 : nCells / nCols;
+    const cellCol = cells ? cells.col : null;
     out.fill(0, 0, nT * nCells);
     const maxNodes = Math.max(4, Math.floor((1 << 20) / Math.max(1, nCells)));
     const colWeight = new Float64Array(nCols),
@@ -430,11 +431,8 @@ export class BlockNoise {
             colWeight[c] = smoothstep(timeFraction(tc, k, p));
             colNode[c] = (k - kMin) * nCells;
           }
-          if (cells)
-            for (let i = 0; i < nCells; i++) blendInto(out, ob, i, nodes, colNode[cells.col[i]!]!, nCells, amp, colWeight[cells.col[i]!]!);
-          else
-            for (let r = 0, i = 0; r < nRows; r++)
-              for (let c = 0; c < nCols; c++, i++) blendInto(out, ob, i, nodes, colNode[c]!, nCells, amp, colWeight[c]!);
+          if (cellCol) blendListed(out, ob, nodes, nCells, amp, cellCol, colNode, colWeight);
+          else blendRows(out, ob, nodes, nCells, amp, nRows, nCols, colNode, colWeight);
         }
         t = t1;
       }
@@ -458,6 +456,43 @@ function nodeScratch(length: number): Float32Array {
   if (length > NODES_KEPT_MAX) return new Float32Array(length);
   if (nodesKept.length < length) nodesKept = new Float32Array(length);
   return nodesKept.subarray(0, length);
+}
+
+/**
+ * One step of seriesAtColumnTimes over listed cells: each blends its column's two time nodes
+ * (blendInto). The loops over cells are functions of their own so the engine compiles them early
+ * and alone, not with the whole series.
+ */
+function blendListed(
+  out: Float32Array,
+  ob: number,
+  nodes: Float32Array,
+  nCells: number,
+  amp: number,
+  cellCol: Int32Array,
+  colNode: Int32Array,
+  colWeight: Float64Array,
+): void {
+  for (let i = 0; i < nCells; i++) {
+    const c = cellCol[i]!;
+    blendInto(out, ob, i, nodes, colNode[c]!, nCells, amp, colWeight[c]!);
+  }
+}
+
+/** blendListed over every row x column, row-major. */
+function blendRows(
+  out: Float32Array,
+  ob: number,
+  nodes: Float32Array,
+  nCells: number,
+  amp: number,
+  nRows: number,
+  nCols: number,
+  colNode: Int32Array,
+  colWeight: Float64Array,
+): void {
+  for (let r = 0, i = 0; r < nRows; r++)
+    for (let c = 0; c < nCols; c++, i++) blendInto(out, ob, i, nodes, colNode[c]!, nCells, amp, colWeight[c]!);
 }
 
 /** out[ob + i] += amp x the blend of cell i's two time nodes (the one at node offset `node`, the next nCells on) with weight w. */

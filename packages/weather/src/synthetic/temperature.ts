@@ -34,9 +34,10 @@
 import type { Block } from './block.js';
 import { cellIndexes } from './cells.js';
 import { dayOfYearOf } from './calendar.js';
-import { cloudBiasAt } from './cloud-climate.js';
+import { seasonalCloudBias } from './cloud-climate.js';
 import {
   anomalyScale,
+  daylightDamping,
   diurnalRange,
   LAPSE_RATE_K_PER_M,
   maritimeDamping,
@@ -251,6 +252,9 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
   const nSunrise = dMax - dMin + nDays;
   const sunrise = new Float64Array(nSunrise * nRows);
   for (let i = 0; i < nSunrise * nRows; i++) sunrise[i] = minimumHour(dayLen[margin * nRows + i]!);
+  // The diurnal range's daylight damping, like the day length a function of (row, day): beside it.
+  const damping = scratchF64('damping', nSpan * nRows);
+  for (let i = 0; i < nSpan * nRows; i++) damping[i] = daylightDamping(dayLen[i]!);
 
   // Per raw day e of each column c (its day d0[c] - margin + e): the UTC time of its local noon,
   // the year's phase then, and where its day length starts in dayLen.
@@ -280,9 +284,13 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
     rowScale[r] = anomalyScale(lat);
     rowBias[r] = cloudBias(lat);
   }
+  // Per cell, the terms that are the same every day (the cloud bias's static part: cloud-climate.ts seasonalCloudBias).
+  const { row: cellRow, col: cellCol } = cellIndexes(nRows, nCols, cells);
+  const staticBias = scratchF64('staticBias', nCells);
   for (let k = 0; k < nCells; k++) {
     base[k] = climateMean[k]! - LAPSE_RATE_K_PER_M * altitude[k]!;
     maritime[k] = maritimeDamping(land[k]!, coastKm[k]!);
+    staticBias[k] = rowBias[cellRow[k]!]! + block.cloudShift[k]!;
   }
   const size = nExt * nCells;
   const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons, cells).seriesAtColumnTimes(tNoon, nExt, scratchF32('anomaly', size));
@@ -293,24 +301,32 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
   const rawMax = scratchF32('rawMax', size),
     rawMin = scratchF32('rawMin', size);
   const cloudOf = withDew ? scratchF64('cloudOf', size) : null;
-  // One plain loop over the raw days and cells, whichever order the block's cells come in
-  // (cellIndexes): no call per cell-day for the engine to leave out of line.
-  const { row: cellRow, col: cellCol } = cellIndexes(nRows, nCols, cells);
-  for (let e = 0; e < nExt; e++) {
-    for (let cell = 0, q = e * nCells; cell < nCells; cell++, q++) {
-      const r = cellRow[cell]!,
-        yc = e * nCols + cellCol[cell]!;
-      const yCos = yearCos[yc]!,
-        ySin = yearSin[yc]!;
-      const n = dayLen[dayLenAt[yc]! + r]!;
-      const mean = base[cell]! + seasonCos[cell]! * yCos + seasonSin[cell]! * ySin + rowScale[r]! * anomaly[q]!;
-      const cloud = cloudFraction(clouds[q]!, cloudBiasAt(block, cell, rowBias[r]!, yCos, ySin));
-      const half = diurnalRange(cloud, n, maritime[cell]!) / 2;
-      rawMax[q] = mean + half;
-      rawMin[q] = mean - half;
-      if (cloudOf) cloudOf[q] = cloud;
-    }
-  }
+  const { monsoonCos, monsoonSin, precipLog, precipCos, precipSin } = block;
+  rawPairs(
+    {
+      nExt,
+      nCells,
+      nCols,
+      cellRow,
+      cellCol,
+      yearCos,
+      yearSin,
+      dayLenAt,
+      damping,
+      rowScale,
+      base,
+      seasonCos,
+      seasonSin,
+      staticBias,
+      maritime,
+      climate: { monsoonCos, monsoonSin, precipLog, precipCos, precipSin },
+      anomaly,
+      clouds,
+    },
+    rawMax,
+    rawMin,
+    cloudOf,
+  );
   const tmax = new Float32Array(nDays * nCells),
     tmin = new Float32Array(nDays * nCells),
     mid = new Float32Array(withHourly ? (nDays + 1) * nCells : 0);
@@ -337,6 +353,61 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
     }
   }
   return { d0, nDays, nRows, nCells, tmax, tmin, mid, tdew, sunriseD0: dMin, sunrise };
+}
+
+/** What a block's raw daily pairs are made of (temperatureAnchors), each term at the scope it varies over. */
+interface RawPairTerms {
+  nExt: number;
+  nCells: number;
+  nCols: number;
+  /** each cell's row and column (cellIndexes) */
+  cellRow: Int32Array;
+  cellCol: Int32Array;
+  /** [raw day][column]: the year's phase at the column's local noon, and where its row-days start in `damping` */
+  yearCos: Float64Array;
+  yearSin: Float64Array;
+  dayLenAt: Int32Array;
+  /** [day][row] daylight damping of the diurnal range (climate.ts daylightDamping) */
+  damping: Float64Array;
+  /** per row, the anomaly's scale (climate.ts anomalyScale) */
+  rowScale: Float64Array;
+  /** per cell: the mean at sea level less the lapse, the annual cycle, the cloud bias's static part, the maritime damping */
+  base: Float64Array;
+  seasonCos: Float32Array;
+  seasonSin: Float32Array;
+  staticBias: Float64Array;
+  maritime: Float64Array;
+  /** the cloud bias's seasonal terms (cloud-climate.ts seasonalCloudBias) */
+  climate: Parameters<typeof seasonalCloudBias>[0];
+  /** [raw day][cell] the temperature anomaly and the daily cloud noise */
+  anomaly: Float32Array;
+  clouds: Float32Array;
+}
+
+/**
+ * The raw daily pairs, mean +- half the diurnal range, of every raw day and cell ([day][cell]),
+ * and with `cloudOf` each cell-day's cloud fraction: one plain loop over the days and cells,
+ * whichever order the block's cells come in, in a function of its own so the engine compiles it
+ * early and alone. Its arrays come in an object of one shape: read through the block (whose shape
+ * differs between full and listed blocks) they were loaded again at every cell-day.
+ */
+function rawPairs(terms: RawPairTerms, rawMax: Float32Array, rawMin: Float32Array, cloudOf: Float64Array | null): void {
+  const { nExt, nCells, nCols, cellRow, cellCol, yearCos, yearSin, dayLenAt, damping, rowScale } = terms;
+  const { base, seasonCos, seasonSin, staticBias, maritime, climate, anomaly, clouds } = terms;
+  for (let e = 0; e < nExt; e++) {
+    for (let cell = 0, q = e * nCells; cell < nCells; cell++, q++) {
+      const r = cellRow[cell]!,
+        yc = e * nCols + cellCol[cell]!;
+      const yCos = yearCos[yc]!,
+        ySin = yearSin[yc]!;
+      const mean = base[cell]! + seasonCos[cell]! * yCos + seasonSin[cell]! * ySin + rowScale[r]! * anomaly[q]!;
+      const cloud = cloudFraction(clouds[q]!, seasonalCloudBias(climate, cell, staticBias[cell]!, yCos, ySin));
+      const half = diurnalRange(cloud, damping[dayLenAt[yc]! + r]!, maritime[cell]!) / 2;
+      rawMax[q] = mean + half;
+      rawMin[q] = mean - half;
+      if (cloudOf) cloudOf[q] = cloud;
+    }
+  }
 }
 
 /**

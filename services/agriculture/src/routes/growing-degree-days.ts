@@ -68,24 +68,28 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
       csv: degreeDayCsv,
       // Many places over many days (docs/architecture.md §3, limits): an account has only a few in flight.
       heavy: true,
-      handle: async ({ account, body, query: q }) => ({
-        results: await answerBatch<FieldRecord, DegreeDayLocationResult | DegreeDayFieldResult>(body.locations, {
-          owned: (id) => loadField(account.id, id),
-          work: (entry) => ('point' in entry ? degreeDayWork.location(q) : degreeDayWork.field(deps.weather, entry.resource, q)),
-          checkWork,
-          points: (points) => {
-            const now = deps.now().getTime();
-            const keys = points.map((p) => degreeDayPointKey(deps.weather, p.latitude, p.longitude, q, now));
-            return deps.points.getMany(keys, (missing) =>
-              deps.computer.degreeDayPoints(
-                missing.map((i) => points[i]!),
-                q,
-              ),
-            );
-          },
-          resource: (field) => deps.computer.field(field, q),
-        }),
-      }),
+      handle: async ({ account, body, query: q }) => {
+        // Every point of the batch is the same work (its days alone decide it): counted once, not per point.
+        const pointWork = degreeDayWork.location(q);
+        return {
+          results: await answerBatch<FieldRecord, DegreeDayLocationResult | DegreeDayFieldResult>(body.locations, {
+            owned: (id) => loadField(account.id, id),
+            work: (entry) => ('point' in entry ? pointWork : degreeDayWork.field(deps.weather, entry.resource, q)),
+            checkWork,
+            points: (points) => {
+              const now = deps.now().getTime();
+              const keys = points.map((p) => degreeDayPointKey(deps.weather, p.latitude, p.longitude, q, now));
+              return deps.points.getMany(keys, (missing) =>
+                deps.computer.degreeDayPoints(
+                  missing.map((i) => points[i]!),
+                  q,
+                ),
+              );
+            },
+            resource: (field) => deps.computer.field(field, q),
+          }),
+        };
+      },
     })
     .op({
       method: 'get',
