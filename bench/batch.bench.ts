@@ -2,7 +2,7 @@
  * Many places in one request (targets in bench/README.md; docs/decisions/0242-batch-requests.md). Run:
  *   npx -y pnpm@10 exec tsx bench/batch.bench.ts
  * Starts the agriculture app in this process (PGlite, in-process bus, the SyntheticSource, its
- * compute thread) on an ephemeral port. A client in a process of its own (so its work does not
+ * compute thread) on an ephemeral port and warms it as a served process does once it listens. A client in a process of its own (so its work does not
  * share the service's event loop) measures, in each round:
  * - 1,000 single GET /growing-degree-days/{lat}/{lon} over a 200-day season, ten keep-alive
  *   connections, against one POST /growing-degree-days/batch of 1,000 other points with the same
@@ -73,13 +73,16 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   const limits = limitsFromEnv(parseEnv(FleetEnv, { RATE_LIMIT_PER_SECOND: '0', ...process.env }));
-  const fleet = await startTestFleet([agricultureService], { weather: new SyntheticSource(), limits });
+  // As a served process: background tasks on, and the warm-up it runs once it listens (its compute
+  // thread started and its synthetic reads compiled, docs/decisions/0290, 0305).
+  const fleet = await startTestFleet([agricultureService], { weather: new SyntheticSource(), limits, background: true });
+  fleet.warm();
   const server = fleet.app('agriculture').listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const account = await fleet.account('bench');
   try {
-    // the compute thread's first start (it transpiles the weather modules) is not measured
+    // waits for the warm-up (the thread takes a task once it is done), which is not measured
     const warm = await fetch(`${base}/growing-degree-days/batch?${SEASON}`, {
       method: 'POST',
       headers: { Authorization: account.auth, 'Content-Type': 'application/json' },
