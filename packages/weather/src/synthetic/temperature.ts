@@ -293,19 +293,27 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
   const rawMax = scratchF32('rawMax', size),
     rawMin = scratchF32('rawMin', size);
   const cloudOf = withDew ? scratchF64('cloudOf', size) : null;
-  // One plain loop over the raw days and cells, whichever order the block's cells come in
-  // (cellIndexes): no call per cell-day for the engine to leave out of line.
+  // One plain loop over the cells, whichever order the block's cells come in (cellIndexes), and
+  // their raw days: no call per cell-day for the engine to leave out of line, and a cell's static
+  // terms are read once for all its days (day by day over every cell read them from memory again
+  // each day, a block's static terms being larger than the processor's cache).
   const { row: cellRow, col: cellCol } = cellIndexes(nRows, nCols, cells);
-  for (let e = 0; e < nExt; e++) {
-    for (let cell = 0, q = e * nCells; cell < nCells; cell++, q++) {
-      const r = cellRow[cell]!,
-        yc = e * nCols + cellCol[cell]!;
+  for (let cell = 0; cell < nCells; cell++) {
+    const r = cellRow[cell]!,
+      col = cellCol[cell]!;
+    const cellBase = base[cell]!,
+      cellCos = seasonCos[cell]!,
+      cellSin = seasonSin[cell]!,
+      scale = rowScale[r]!,
+      bias = rowBias[r]!,
+      damping = maritime[cell]!;
+    for (let e = 0, q = cell, yc = col; e < nExt; e++, q += nCells, yc += nCols) {
       const yCos = yearCos[yc]!,
         ySin = yearSin[yc]!;
       const n = dayLen[dayLenAt[yc]! + r]!;
-      const mean = base[cell]! + seasonCos[cell]! * yCos + seasonSin[cell]! * ySin + rowScale[r]! * anomaly[q]!;
-      const cloud = cloudFraction(clouds[q]!, cloudBiasAt(block, cell, rowBias[r]!, yCos, ySin));
-      const half = diurnalRange(cloud, n, maritime[cell]!) / 2;
+      const mean = cellBase + cellCos * yCos + cellSin * ySin + scale * anomaly[q]!;
+      const cloud = cloudFraction(clouds[q]!, cloudBiasAt(block, cell, bias, yCos, ySin));
+      const half = diurnalRange(cloud, n, damping) / 2;
       rawMax[q] = mean + half;
       rawMin[q] = mean - half;
       if (cloudOf) cloudOf[q] = cloud;
