@@ -9,7 +9,12 @@
 import { prepareSyntheticClimate } from './geoclimate.js';
 import type { SyntheticSource } from './synthetic-source.js';
 
-/** Reads of the warm-up: enough for the hot loops to be compiled, about a tenth of a tile each. */
+/**
+ * Reads of the warm-up, each the shape of a band of a world view's tile (16 pixel rows by 256
+ * columns over the globe: 32 x 512 grid points), a sixteenth of a tile: enough for the hot loops
+ * to be compiled for the reads a first tile makes. Smaller reads (16 by 128) left a fresh
+ * process's first zoom-0 tile at about twice the time of its second (docs/decisions/0355-cold-tiles-drawn-by-compiled-code.md).
+ */
 const WARM_READS = 3;
 /** The days of the warm-up's point reads: a growing season in the past. */
 const SEASON = { startMs: Date.UTC(2024, 3, 1), endMs: Date.UTC(2024, 9, 17) };
@@ -18,7 +23,7 @@ const SEASON = { startMs: Date.UTC(2024, 3, 1), endMs: Date.UTC(2024, 9, 17) };
 export async function warmSyntheticWorld(source: Pick<SyntheticSource, 'pointGrid' | 'dailyExtremesAtPoints'>): Promise<void> {
   prepareSyntheticClimate();
   const lats = Float64Array.from({ length: 16 }, (_, k) => -60 + 8 * k);
-  const lons = Float64Array.from({ length: 128 }, (_, k) => -179 + 2.8 * k);
+  const lons = Float64Array.from({ length: 256 }, (_, k) => -179 + 1.4 * k);
   for (let i = 0; i < WARM_READS; i++) {
     // A past hour, one a day apart per read, inside every source's coverage.
     await source.pointGrid(['air_temperature'], lats, lons, Date.UTC(2025, 0, 1 + i, 12));
