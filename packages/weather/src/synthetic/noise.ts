@@ -318,6 +318,12 @@ function listedLattice(rows: LatticeAxis, cols: LatticeAxis, cells: NonNullable<
   return { at, w };
 }
 
+/** Per column, the first and last of a series' steps (inclusive) its caller reads. */
+export interface ColumnSteps {
+  from: Int32Array;
+  to: Int32Array;
+}
+
 /**
  * A noise field evaluated over a rectilinear block of cells (rows of latitudes x columns of
  * longitudes, row-major). Spatial weights are computed once; each time node is computed once per
@@ -385,9 +391,17 @@ export class BlockNoise {
    * out[t][cell] = scale * field(cell, times[t][col]) for a series of per-column times that grow
    * with t: the form daily anchors need (few cells, many days). The time nodes a run of steps
    * spans are computed once, so each step costs one blend per cell and octave; runs are cut so
-   * their nodes stay within about 4 MB.
+   * their nodes stay within about 4 MB. With `steps`, a column's time octaves are blended at its
+   * steps from[c] .. to[c] only: its values at the others are not the field's (its caller does not
+   * read them).
    */
-  seriesAtColumnTimes(times: Float64Array, nT: number, out: Float32Array, scale = 1): Float32Array {
+  seriesAtColumnTimes(
+    times: Float64Array,
+    nT: number,
+    out: Float32Array,
+    scale = 1,
+    steps: ColumnSteps | null = null,
+  ): Float32Array {
     const { nCols, nCells, cells } = this;
     const nRows = cells ? 0 : nCells / nCols;
     out.fill(0, 0, nT * nCells);
@@ -430,11 +444,17 @@ export class BlockNoise {
             colWeight[c] = smoothstep(timeFraction(tc, k, p));
             colNode[c] = (k - kMin) * nCells;
           }
-          if (cells)
-            for (let i = 0; i < nCells; i++) blendInto(out, ob, i, nodes, colNode[cells.col[i]!]!, nCells, amp, colWeight[cells.col[i]!]!);
-          else
+          if (cells) {
+            for (let i = 0; i < nCells; i++) {
+              const c = cells.col[i]!;
+              if (!steps || (tt >= steps.from[c]! && tt <= steps.to[c]!)) blendInto(out, ob, i, nodes, colNode[c]!, nCells, amp, colWeight[c]!);
+            }
+          } else {
             for (let r = 0, i = 0; r < nRows; r++)
-              for (let c = 0; c < nCols; c++, i++) blendInto(out, ob, i, nodes, colNode[c]!, nCells, amp, colWeight[c]!);
+              for (let c = 0; c < nCols; c++, i++) {
+                if (!steps || (tt >= steps.from[c]! && tt <= steps.to[c]!)) blendInto(out, ob, i, nodes, colNode[c]!, nCells, amp, colWeight[c]!);
+              }
+          }
         }
         t = t1;
       }

@@ -45,7 +45,7 @@ import {
   yearAngle,
 } from './climate.js';
 import { DAILY_CLOUD_NOISE, cloudBias, cloudFraction, DRYNESS_NOISE, aridDepression, dawnDewpointDepression } from './clouds.js';
-import { BlockNoise } from './noise.js';
+import { BlockNoise, type ColumnSteps } from './noise.js';
 import { solarDeclination } from './solar.js';
 
 /** Half-width of the plateaus held at the daily minimum and maximum, hours. */
@@ -63,6 +63,8 @@ export interface AnchorDays {
   /** per column, its first local day (days since 1970-01-01) */
   d0: Int32Array;
   nDays: number;
+  /** the hours (since 1970) whose hourly values the anchors are for, when they are (anchorDaysForHours) */
+  hours?: { h0: number; nt: number };
 }
 
 export interface TemperatureAnchors extends AnchorDays {
@@ -285,8 +287,17 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
     maritime[k] = maritimeDamping(land[k]!, coastKm[k]!);
   }
   const size = nExt * nCells;
-  const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons, cells).seriesAtColumnTimes(tNoon, nExt, scratchF32('anomaly', size));
-  const clouds = new BlockNoise(DAILY_CLOUD_NOISE, lats, lons, cells).seriesAtColumnTimes(tNoon, nExt, scratchF32('clouds', size));
+  // Hourly air temperature alone computes each column's raw days its hours read; dewpoint reads the
+  // minima and cloud of every day, and daily extremes have no hours.
+  const steps = withHourly && !withDew && days.hours ? rawDaysRead(block, days.hours, d0, margin, sunrise, dMin) : null;
+  const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons, cells).seriesAtColumnTimes(
+    tNoon,
+    nExt,
+    scratchF32('anomaly', size),
+    1,
+    steps,
+  );
+  const clouds = new BlockNoise(DAILY_CLOUD_NOISE, lats, lons, cells).seriesAtColumnTimes(tNoon, nExt, scratchF32('clouds', size), 1, steps);
   // Raw pairs as float32: the anchors are float32, and rounding commutes with the maxima and
   // minima finishAnchors takes (it is monotone), so they are the same as from doubles, with half
   // the memory to pass through.
@@ -307,7 +318,8 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
       scale = rowScale[r]!,
       bias = rowBias[r]!,
       damping = maritime[cell]!;
-    for (let e = 0, q = cell, yc = col; e < nExt; e++, q += nCells, yc += nCols) {
+    const eLast = steps ? steps.to[col]! : nExt - 1;
+    for (let e = steps ? steps.from[col]! : 0, q = cell + e * nCells, yc = col + e * nCols; e <= eLast; e++, q += nCells, yc += nCols) {
       const yCos = yearCos[yc]!,
         ySin = yearSin[yc]!;
       const n = dayLen[dayLenAt[yc]! + r]!;
@@ -345,6 +357,46 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
     }
   }
   return { d0, nDays, nRows, nCells, tmax, tmin, mid, tdew, sunriseD0: dMin, sunrise };
+}
+
+/**
+ * The raw days (e, day d0[c] - margin + e) of each column that the hourly curve reads at `hours`
+ * (module comment, `curve`): every hour of local day D reads Tmin(D) or Tmax(D), so raw days D - 1
+ * to D + 1; an hour before the minimum's plateau also reads M(D), from Tmax(D - 1) (raw day D - 2),
+ * and one after the maximum's plateau M(D + 1), from Tmin(D + 1) (raw day D + 2). A column's first
+ * hour is its earliest in its first day and its last hour its latest in its last, and every day
+ * between reads all of them: a one-hour read computes three or four raw days a column, not five.
+ * Anchors built from the others are never read by the curve at these hours.
+ */
+function rawDaysRead(
+  block: Block,
+  hours: { h0: number; nt: number },
+  d0: Int32Array,
+  margin: number,
+  sunrise: Float64Array,
+  sunriseD0: number,
+): ColumnSteps {
+  const { nRows, nCols, offsetHours } = block;
+  // The latest hour of the minimum among the rows, per day of `sunrise`.
+  const latestMinimum = new Float64Array(sunrise.length / Math.max(1, nRows)).fill(-Infinity);
+  for (let i = 0; i < latestMinimum.length; i++)
+    for (let r = 0; r < nRows; r++) if (sunrise[i * nRows + r]! > latestMinimum[i]!) latestMinimum[i] = sunrise[i * nRows + r]!;
+  const from = new Int32Array(nCols),
+    to = new Int32Array(nCols);
+  const hLast = hours.h0 + hours.nt - 1;
+  for (let c = 0; c < nCols; c++) {
+    // Local days and hours as fillHourlyTemperature takes them.
+    const first = hours.h0 + offsetHours[c]!,
+      last = hLast + offsetHours[c]!;
+    const dFirst = Math.floor(first / 24),
+      dLast = Math.floor(last / 24);
+    const beforeMinimum = first - 24 * dFirst < latestMinimum[dFirst - sunriseD0]! - PLATEAU_HALF_HOURS;
+    const afterMaximum = last - 24 * dLast > TMAX_LOCAL_HOUR + PLATEAU_HALF_HOURS;
+    const e0 = d0[c]! - margin;
+    from[c] = dFirst - (beforeMinimum ? 2 : 1) - e0;
+    to[c] = dLast + (afterMaximum ? 2 : 1) - e0;
+  }
+  return { from, to };
 }
 
 /**
@@ -397,7 +449,7 @@ export function anchorDaysForHours(block: Block, h0: number, nt: number): Anchor
     d0[c] = first;
     if (last - first + 1 > nDays) nDays = last - first + 1;
   }
-  return { d0, nDays };
+  return { d0, nDays, hours: { h0, nt } };
 }
 
 /**
