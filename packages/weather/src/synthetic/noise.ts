@@ -103,17 +103,50 @@ const MEAN_BLEND_VARIANCE = 26 / 35;
  * mean (a place's statistics are over many time nodes).
  */
 function spreadFactor(field: NoiseField, lat: number, lon: number): number {
+  return spreadAt(field, positionVariances(field, [lat], 90), 0, positionVariances(field, [lon], 180), 0);
+}
+
+/** blendVariance of each coordinate's position between the nodes of each octave ([coordinate][octave]); origin 90 for latitudes, 180 for longitudes. */
+function positionVariances(field: NoiseField, coords: ArrayLike<number>, origin: number): Float64Array {
+  const octaves = field.octaves;
+  const v = new Float64Array(coords.length * octaves.length);
+  for (let i = 0, at = 0; i < coords.length; i++)
+    for (const o of octaves) {
+      const g = (coords[i]! + origin) / o.spacingDeg;
+      v[at++] = blendVariance(g - Math.floor(g));
+    }
+  return v;
+}
+
+/** spreadFactor from the position variances of a place's row and column (positionVariances, from the offsets given). */
+function spreadAt(field: NoiseField, rowVar: Float64Array, r: number, colVar: Float64Array, c: number): number {
   let here = 0,
     mean = 0;
-  for (const o of field.octaves) {
+  for (let k = 0; k < field.octaves.length; k++) {
+    const o = field.octaves[k]!;
     const a2 = o.amplitude * o.amplitude;
-    const y = (lat + 90) / o.spacingDeg,
-      x = (lon + 180) / o.spacingDeg;
     const t = o.periodHours > 0 ? MEAN_BLEND_VARIANCE : 1;
-    here += a2 * t * blendVariance(y - Math.floor(y)) * blendVariance(x - Math.floor(x));
+    here += a2 * t * rowVar[r + k]! * colVar[c + k]!;
     mean += a2 * t * MEAN_BLEND_VARIANCE * MEAN_BLEND_VARIANCE;
   }
   return Math.sqrt(mean / here);
+}
+
+/**
+ * spreadFactor at every cell of a block (row-major, or the listed cells), the same numbers: the
+ * position terms depend on the row or the column alone, so they are taken once per row and column.
+ */
+function spreadFactors(field: NoiseField, lats: ArrayLike<number>, lons: ArrayLike<number>, cells: CellList): Float32Array {
+  const nO = field.octaves.length;
+  const rowVar = positionVariances(field, lats, 90),
+    colVar = positionVariances(field, lons, 180);
+  const n = cellCount(lats.length, lons.length, cells);
+  const out = new Float32Array(n);
+  if (cells) for (let i = 0; i < n; i++) out[i] = spreadAt(field, rowVar, cells.row[i]! * nO, colVar, cells.col[i]! * nO);
+  else
+    for (let r = 0, i = 0; r < lats.length; r++)
+      for (let c = 0; c < lons.length; c++, i++) out[i] = spreadAt(field, rowVar, r * nO, colVar, c * nO);
+  return out;
 }
 
 /** The largest absolute value a field can take (sum of amplitudes). */
@@ -345,13 +378,7 @@ export class BlockNoise {
     this.nCells = cellCount(lats.length, lons.length, cells);
     this.nCols = lons.length;
     this.cells = cells;
-    this.spread = field.evenSpread
-      ? Float32Array.from({ length: this.nCells }, (_, i) =>
-          cells
-            ? spreadFactor(field, lats[cells.row[i]!]!, lons[cells.col[i]!]!)
-            : spreadFactor(field, lats[Math.floor(i / lons.length)]!, lons[i % lons.length]!),
-        )
-      : null;
+    this.spread = field.evenSpread ? spreadFactors(field, lats, lons, cells) : null;
   }
 
   /** Scales the first `steps` time steps of a [t][cell] array by the cells' spread factors (evenSpread fields). */

@@ -22,7 +22,7 @@ const SEASON = { startMs: Date.UTC(2024, 3, 1), endMs: Date.UTC(2024, 9, 17) };
 /** Prepares the climate, then reads hourly temperature as point grids and daily extremes at points on `source` (values are not kept). */
 export async function warmSyntheticWorld(source: Pick<SyntheticSource, 'pointGrid' | 'dailyExtremesAtPoints'>): Promise<void> {
   prepareSyntheticClimate();
-  const lats = Float64Array.from({ length: 16 }, (_, k) => -60 + 8 * k);
+  const lats = Float64Array.from({ length: 16 }, (_, k) => -84 + 11.2 * k);
   const lons = Float64Array.from({ length: 256 }, (_, k) => -179 + 1.4 * k);
   for (let i = 0; i < WARM_READS; i++) {
     // A past hour, one a day apart per read, inside every source's coverage.
