@@ -21,8 +21,33 @@ export function cloudBiasAt(
   cosAngle: number,
   sinAngle: number,
 ): number {
-  const geographic = zonalBias + c.cloudShift[k]! + c.monsoonCos[k]! * cosAngle + c.monsoonSin[k]! * sinAngle;
-  const wet = wetCloudBias(c.precipLog[k]! + c.precipCos[k]! * cosAngle + c.precipSin[k]! * sinAngle);
+  return cloudBiasOf(
+    c.cloudShift[k]!,
+    c.monsoonCos[k]!,
+    c.monsoonSin[k]!,
+    c.precipLog[k]!,
+    c.precipCos[k]!,
+    c.precipSin[k]!,
+    zonalBias,
+    cosAngle,
+    sinAngle,
+  );
+}
+
+/** cloudBiasAt from a cell's six climate terms, for loops that read them once for many days. */
+export function cloudBiasOf(
+  cloudShift: number,
+  monsoonCos: number,
+  monsoonSin: number,
+  precipLog: number,
+  precipCos: number,
+  precipSin: number,
+  zonalBias: number,
+  cosAngle: number,
+  sinAngle: number,
+): number {
+  const geographic = zonalBias + cloudShift + monsoonCos * cosAngle + monsoonSin * sinAngle;
+  const wet = wetCloudBias(precipLog + precipCos * cosAngle + precipSin * sinAngle);
   return geographic > wet ? geographic : wet;
 }
 

@@ -34,7 +34,7 @@
 import type { Block } from './block.js';
 import { cellIndexes } from './cells.js';
 import { dayOfYearOf } from './calendar.js';
-import { cloudBiasAt } from './cloud-climate.js';
+import { cloudBiasOf } from './cloud-climate.js';
 import {
   anomalyScale,
   diurnalRange,
@@ -318,13 +318,19 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
       scale = rowScale[r]!,
       bias = rowBias[r]!,
       damping = maritime[cell]!;
+    const shift = block.cloudShift[cell]!,
+      monsoonCos = block.monsoonCos[cell]!,
+      monsoonSin = block.monsoonSin[cell]!,
+      precipLog = block.precipLog[cell]!,
+      precipCos = block.precipCos[cell]!,
+      precipSin = block.precipSin[cell]!;
     const eLast = steps ? steps.to[col]! : nExt - 1;
     for (let e = steps ? steps.from[col]! : 0, q = cell + e * nCells, yc = col + e * nCols; e <= eLast; e++, q += nCells, yc += nCols) {
       const yCos = yearCos[yc]!,
         ySin = yearSin[yc]!;
       const n = dayLen[dayLenAt[yc]! + r]!;
       const mean = cellBase + cellCos * yCos + cellSin * ySin + scale * anomaly[q]!;
-      const cloud = cloudFraction(clouds[q]!, cloudBiasAt(block, cell, bias, yCos, ySin));
+      const cloud = cloudFraction(clouds[q]!, cloudBiasOf(shift, monsoonCos, monsoonSin, precipLog, precipCos, precipSin, bias, yCos, ySin));
       const half = diurnalRange(cloud, n, damping) / 2;
       rawMax[q] = mean + half;
       rawMin[q] = mean - half;
