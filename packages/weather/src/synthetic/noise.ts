@@ -464,22 +464,24 @@ export class BlockNoise {
         for (let k = 0; k < nK; k++) o.fill(kMin + k, nodes, k * nCells);
         for (let tt = t; tt < t1; tt++) {
           const ob = tt * nCells;
-          // Each column's node pair and weight, then the cells row by row (in memory order).
+          // Each column's node pair and weight (no node, -1, at a step the column skips), then the
+          // cells row by row (in memory order).
           for (let c = 0; c < nCols; c++) {
             const tc = times[tt * nCols + c]!;
             const k = Math.floor(tc / p);
             colWeight[c] = smoothstep(timeFraction(tc, k, p));
-            colNode[c] = (k - kMin) * nCells;
+            colNode[c] = steps && (tt < steps.from[c]! || tt > steps.to[c]!) ? -1 : (k - kMin) * nCells;
           }
           if (cells) {
             for (let i = 0; i < nCells; i++) {
-              const c = cells.col[i]!;
-              if (!steps || (tt >= steps.from[c]! && tt <= steps.to[c]!)) blendInto(out, ob, i, nodes, colNode[c]!, nCells, amp, colWeight[c]!);
+              const node = colNode[cells.col[i]!]!;
+              if (node >= 0) blendInto(out, ob, i, nodes, node, nCells, amp, colWeight[cells.col[i]!]!);
             }
           } else {
             for (let r = 0, i = 0; r < nRows; r++)
               for (let c = 0; c < nCols; c++, i++) {
-                if (!steps || (tt >= steps.from[c]! && tt <= steps.to[c]!)) blendInto(out, ob, i, nodes, colNode[c]!, nCells, amp, colWeight[c]!);
+                const node = colNode[c]!;
+                if (node >= 0) blendInto(out, ob, i, nodes, node, nCells, amp, colWeight[c]!);
               }
           }
         }
