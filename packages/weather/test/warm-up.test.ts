@@ -1,17 +1,20 @@
-import { SyntheticSource, warmSyntheticWorld } from '../src/index.js';
+import { pixelCentre, SyntheticSource, warmSyntheticWorld } from '../src/index.js';
 
 /*
  * The warm-up of a service's process or thread (docs/decisions/0305-synthetic-reads-compiled-at-start.md)
  * runs the reads a tile's band makes below the native zoom (hourly temperature as point grids) and
  * a batch of places makes (daily extremes at points), on a real source and inside its coverage.
+ * The point grids are bands of a world view's tile, polar and equatorial
+ * (docs/decisions/0355-cold-tiles-drawn-by-compiled-code.md): the engine compiles a band's loops
+ * for the shapes it ran on.
  */
 it('reads hourly temperature as point grids and daily extremes at points of the source it is given', async () => {
   const source = new SyntheticSource();
-  const reads: { variables: readonly string[]; cells: number; timeMs: number }[] = [];
+  const reads: { variables: readonly string[]; cells: number; timeMs: number; lats: Float64Array; lons: Float64Array }[] = [];
   let pointReads = 0;
   const counting: Pick<SyntheticSource, 'pointGrid' | 'dailyExtremesAtPoints'> = {
     pointGrid: (variables, lats, lons, timeMs) => {
-      reads.push({ variables, cells: lats.length * lons.length, timeMs });
+      reads.push({ variables, cells: lats.length * lons.length, timeMs, lats, lons });
       return source.pointGrid(variables, lats, lons, timeMs);
     },
     dailyExtremesAtPoints: (lons, lats, range) => (pointReads++, source.dailyExtremesAtPoints(lons, lats, range)),
@@ -19,9 +22,17 @@ it('reads hourly temperature as point grids and daily extremes at points of the 
   await warmSyntheticWorld(counting);
   expect(pointReads).toBeGreaterThanOrEqual(2);
   expect(reads.length).toBeGreaterThanOrEqual(2);
+  const worldColumns = Array.from({ length: 256 }, (_, column) => pixelCentre(0, 0, 0, 0, column).lon);
+  const worldRows = Array.from({ length: 256 }, (_, row) => pixelCentre(0, 0, 0, row, 0).lat);
   for (const read of reads) {
     expect(read.variables).toEqual(['air_temperature']);
     expect(read.cells).toBeGreaterThanOrEqual(1_000);
     expect(read.timeMs).toBeGreaterThanOrEqual(source.coverage().startMs);
+    // a band of the zoom-0 tile: 16 of its pixel rows in a run, every one of its pixel columns
+    expect(Array.from(read.lons)).toEqual(worldColumns);
+    const first = worldRows.indexOf(read.lats[0]!);
+    expect(Array.from(read.lats)).toEqual(worldRows.slice(first, first + 16));
   }
+  expect(reads.some((r) => Math.abs(r.lats[0]!) > 66.5)).toBe(true);
+  expect(reads.some((r) => r.lats.some((lat) => Math.abs(lat) < 10))).toBe(true);
 });
