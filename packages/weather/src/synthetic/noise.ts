@@ -422,13 +422,7 @@ export class BlockNoise {
    * steps from[c] .. to[c] only: its values at the others are not the field's (its caller does not
    * read them).
    */
-  seriesAtColumnTimes(
-    times: Float64Array,
-    nT: number,
-    out: Float32Array,
-    scale = 1,
-    steps: ColumnSteps | null = null,
-  ): Float32Array {
+  seriesAtColumnTimes(times: Float64Array, nT: number, out: Float32Array, scale = 1, steps: ColumnSteps | null = null): Float32Array {
     const { nCols, nCells, cells } = this;
     const nRows = cells ? 0 : nCells / nCols;
     out.fill(0, 0, nT * nCells);

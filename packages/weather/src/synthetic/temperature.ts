@@ -297,7 +297,13 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
     1,
     steps,
   );
-  const clouds = new BlockNoise(DAILY_CLOUD_NOISE, lats, lons, cells).seriesAtColumnTimes(tNoon, nExt, scratchF32('clouds', size), 1, steps);
+  const clouds = new BlockNoise(DAILY_CLOUD_NOISE, lats, lons, cells).seriesAtColumnTimes(
+    tNoon,
+    nExt,
+    scratchF32('clouds', size),
+    1,
+    steps,
+  );
   // Raw pairs as float32: the anchors are float32, and rounding commutes with the maxima and
   // minima finishAnchors takes (it is monotone), so they are the same as from doubles, with half
   // the memory to pass through.
@@ -330,7 +336,10 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
         ySin = yearSin[yc]!;
       const n = dayLen[dayLenAt[yc]! + r]!;
       const mean = cellBase + cellCos * yCos + cellSin * ySin + scale * anomaly[q]!;
-      const cloud = cloudFraction(clouds[q]!, cloudBiasOf(shift, monsoonCos, monsoonSin, precipLog, precipCos, precipSin, bias, yCos, ySin));
+      const cloud = cloudFraction(
+        clouds[q]!,
+        cloudBiasOf(shift, monsoonCos, monsoonSin, precipLog, precipCos, precipSin, bias, yCos, ySin),
+      );
       const half = diurnalRange(cloud, n, damping) / 2;
       rawMax[q] = mean + half;
       rawMin[q] = mean - half;

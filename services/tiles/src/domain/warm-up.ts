@@ -23,7 +23,8 @@ export async function warmTileDrawing(styles: Iterable<Style>): Promise<SampleMo
   const byMode = new Map<SampleMode, Style>();
   for (const style of styles) {
     const colorizer = style.colorizers[0];
-    if (colorizer && !colorizer.mask && colorizer.stops.length > 0 && !byMode.has(colorizer.defaultMode)) byMode.set(colorizer.defaultMode, style);
+    if (colorizer && !colorizer.mask && colorizer.stops.length > 0 && !byMode.has(colorizer.defaultMode))
+      byMode.set(colorizer.defaultMode, style);
   }
   const pixels = TILE_SIZE * TILE_SIZE;
   for (const style of byMode.values()) {
