@@ -393,6 +393,9 @@ export class BlockNoise {
   at(tHours: number, out: Float32Array, scale = 1): Float32Array {
     out.fill(0);
     const n = this.nCells;
+    // Read before the loops: code after a loop that was compiled while running (on-stack
+    // replacement) before that code ever ran is dropped there, at every call (warm-up.ts).
+    const even = this.spread !== null;
     for (const o of this.octaves) {
       const p = o.octave.periodHours;
       const amp = o.octave.amplitude * scale;
@@ -410,7 +413,7 @@ export class BlockNoise {
         out[i] = (out[i] as number) + amp * (a + ((vb[i] as number) - a) * w);
       }
     }
-    this.evenOut(out, 1);
+    if (even) this.evenOut(out, 1);
     return out;
   }
 
