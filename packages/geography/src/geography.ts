@@ -47,6 +47,8 @@ export interface Geography {
   continentalityAt(lat: number, lon: number): number;
   /** All layers at once, sharing the cell search. */
   sampleAt(lat: number, lon: number): GeographySample;
+  /** sampleAt written into `out`, which is returned: for loops over many points, which then allocate nothing per point. */
+  sampleInto(lat: number, lon: number, out: GeographySample): GeographySample;
 }
 
 /** Layer order inside a cell's four interleaved values. */
@@ -253,20 +255,22 @@ export function geographyOver(decoded: GeographyCells): Geography {
     isLandAt: (lat, lon) => interpolate(LAND, lat, lon) >= 0.5,
     coastDistanceKm: (lat, lon) => interpolate(COAST, lat, lon),
     continentalityAt: (lat, lon) => interpolate(INLAND, lat, lon),
-    sampleAt(lat, lon) {
-      const at = corner(lat, lon, where);
-      const below = at + rowStride;
-      const east = where[2]!;
-      const fx = where[0]!;
-      const fy = where[1]!;
-      return {
-        elevation: unitElevation * bilinear(cells, at + ELEVATION, below + ELEVATION, east, fx, fy) + offsetElevation,
-        landFraction: unitLand * bilinear(cells, at + LAND, below + LAND, east, fx, fy) + offsetLand,
-        coastDistanceKm: unitCoast * bilinear(cells, at + COAST, below + COAST, east, fx, fy) + offsetCoast,
-        continentality: unitInland * bilinear(cells, at + INLAND, below + INLAND, east, fx, fy) + offsetInland,
-      };
-    },
+    sampleAt: (lat, lon) => sampleInto(lat, lon, { elevation: 0, landFraction: 0, coastDistanceKm: 0, continentality: 0 }),
+    sampleInto,
   };
+
+  function sampleInto(lat: number, lon: number, out: GeographySample): GeographySample {
+    const at = corner(lat, lon, where);
+    const below = at + rowStride;
+    const east = where[2]!;
+    const fx = where[0]!;
+    const fy = where[1]!;
+    out.elevation = unitElevation * bilinear(cells, at + ELEVATION, below + ELEVATION, east, fx, fy) + offsetElevation;
+    out.landFraction = unitLand * bilinear(cells, at + LAND, below + LAND, east, fx, fy) + offsetLand;
+    out.coastDistanceKm = unitCoast * bilinear(cells, at + COAST, below + COAST, east, fx, fy) + offsetCoast;
+    out.continentality = unitInland * bilinear(cells, at + INLAND, below + INLAND, east, fx, fy) + offsetInland;
+    return out;
+  }
 }
 
 /**

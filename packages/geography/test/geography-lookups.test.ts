@@ -63,6 +63,18 @@ describe('geography lookups on a fixture grid', () => {
     expect(s.continentality).toBe(g.continentalityAt(10, 20));
   });
 
+  it('samples every layer into an object of the caller, the values sampleAt gives', () => {
+    const out = { elevation: -1, landFraction: -1, coastDistanceKm: -1, continentality: -1 };
+    for (const [lat, lon] of [
+      [10, 20],
+      [45, 180],
+      [-90, -45],
+    ] as const) {
+      expect(g.sampleInto(lat, lon, out)).toBe(out);
+      expect({ ...out }).toEqual(g.sampleAt(lat, lon));
+    }
+  });
+
   it('rejects coordinates off the globe', () => {
     expect(() => g.elevationAt(91, 0)).toThrow(RangeError);
     expect(() => g.elevationAt(Number.NaN, 0)).toThrow(RangeError);

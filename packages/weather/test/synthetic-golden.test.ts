@@ -51,6 +51,24 @@ it('a sub-grid of hourly and daily temperatures over every longitude, each colum
   expect(digest(windows.map((w) => w.values))).toBe('32cef825c7561e7fe6dfaa945757cbc9ba1a4dd6');
 });
 
+it('one-hour sub-grids of air temperature and precipitation over every longitude and latitude, each column reading only the days its hour needs', async () => {
+  // Every local hour, polar day and night (the December solstice): hours before the minimum's
+  // plateau read the day before's maximum, hours after the maximum's the next day's minimum.
+  const source = new SyntheticSource();
+  const values: Float32Array[] = [];
+  for (const hour of [0, 7, 13, 20]) {
+    const t = Date.UTC(2025, 11, 21, hour);
+    const windows = await source.subgrid(
+      ['air_temperature', 'precipitation_rate'],
+      Float64Array.from({ length: 37 }, (_, i) => -90 + i * 5),
+      Float64Array.from({ length: 96 }, (_, i) => -180 + i * 3.75),
+      { startMs: t, endMs: t },
+    );
+    values.push(...windows.map((w) => w.values));
+  }
+  expect(digest(values)).toBe('39fbef35972e707d7934a9d6616c22ae0aff8d77');
+});
+
 it('the five ET inputs of a point by the antimeridian over eight days', async () => {
   const inputs = await new SyntheticSource().etInputsAt(179.995, -10.3, {
     startMs: Date.UTC(2024, 5, 1, 3),

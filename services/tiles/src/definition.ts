@@ -84,19 +84,21 @@ export const tilesService = defineService({
       // The frame index, the compute threads and the synthetic climate (and its compiled reads) are
       // made at start, not by the first tile (0120, 0132, 0089, 0305); so is the climate lattice's
       // table, which the process shares with its threads and a world view's first tiles read most of (0330).
+      // Painting and encoding are practised too, whatever the weather (0355).
       warm: () => {
         frames.warm(deps.now().getTime());
         sampler.prestart();
-        // nothing to prepare where the synthetic world is off (docs/decisions/0256-synthetic-off.md)
-        if (servedWeatherOf(deps.weather).synthetic) {
-          setImmediate(
-            () =>
-              void warmSyntheticWorld(new SyntheticSource()).then(() =>
-                // a file that cannot be read fails the tile that reads the row, as it would have, not the process here
-                readClimateLattice().catch(() => 0),
-              ),
-          );
-        }
+        // nothing to prepare of the weather where the synthetic world is off (docs/decisions/0256-synthetic-off.md)
+        const synthetic = servedWeatherOf(deps.weather).synthetic;
+        setImmediate(
+          () =>
+            void renderer.warmDrawing().then(async () => {
+              if (!synthetic) return;
+              await warmSyntheticWorld(new SyntheticSource());
+              // a file that cannot be read fails the tile that reads the row, as it would have, not the process here
+              await readClimateLattice().catch(() => 0);
+            }),
+        );
       },
     };
   },

@@ -21,22 +21,34 @@ export function cloudBiasAt(
   cosAngle: number,
   sinAngle: number,
 ): number {
-  return seasonalCloudBias(c, k, zonalBias + c.cloudShift[k]!, cosAngle, sinAngle);
+  return cloudBiasOf(
+    zonalBias + c.cloudShift[k]!,
+    c.monsoonCos[k]!,
+    c.monsoonSin[k]!,
+    c.precipLog[k]!,
+    c.precipCos[k]!,
+    c.precipSin[k]!,
+    cosAngle,
+    sinAngle,
+  );
 }
 
 /**
- * cloudBiasAt from the place's static bias (its zonal bias plus its shift, the same every day, so
- * a block of many days takes it once per cell).
+ * cloudBiasAt from a place's static bias (its zonal bias plus its shift, the same every day) and
+ * its five seasonal terms, for loops that read them once for many days.
  */
-export function seasonalCloudBias(
-  c: Pick<CellClimate, 'monsoonCos' | 'monsoonSin' | 'precipLog' | 'precipCos' | 'precipSin'>,
-  k: number,
+export function cloudBiasOf(
   staticBias: number,
+  monsoonCos: number,
+  monsoonSin: number,
+  precipLog: number,
+  precipCos: number,
+  precipSin: number,
   cosAngle: number,
   sinAngle: number,
 ): number {
-  const geographic = staticBias + c.monsoonCos[k]! * cosAngle + c.monsoonSin[k]! * sinAngle;
-  const wet = wetCloudBias(c.precipLog[k]! + c.precipCos[k]! * cosAngle + c.precipSin[k]! * sinAngle);
+  const geographic = staticBias + monsoonCos * cosAngle + monsoonSin * sinAngle;
+  const wet = wetCloudBias(precipLog + precipCos * cosAngle + precipSin * sinAngle);
   return geographic > wet ? geographic : wet;
 }
 

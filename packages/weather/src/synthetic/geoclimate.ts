@@ -660,7 +660,11 @@ function phaseAt(phases: Float64Array, row: Float64Array, at: number): number {
   return i;
 }
 
-/** Bilinear blend of one term of the four nodes around a cell (weights as cellClimate gives them). */
+/**
+ * Bilinear blend of every term of the four nodes around a cell (weights as cellClimate gives them)
+ * into `out`, in NODE_FIELDS order: one call a cell writing an array, where a call per term
+ * returned each number boxed on the heap (most of a world tile's allocations).
+ */
 function blendNodes(
   w00: number,
   w01: number,
@@ -672,9 +676,11 @@ function blendNodes(
   northEast: Float64Array,
   a00: number,
   a01: number,
-  field: number,
-): number {
-  return w00 * south[a00 + field]! + w01 * southEast[a01 + field]! + w10 * north[a00 + field]! + w11 * northEast[a01 + field]!;
+  out: Float64Array,
+): Float64Array {
+  for (let field = 0; field < out.length; field++)
+    out[field] = w00 * south[a00 + field]! + w01 * southEast[a01 + field]! + w10 * north[a00 + field]! + w11 * northEast[a01 + field]!;
+  return out;
 }
 
 /** Per-cell climate terms of a block (row-major lats x lons), interpolated from the lattice. */
@@ -738,6 +744,7 @@ export function cellClimate(
     colF[c] = x - colJ[c]!;
   }
   const lattice = latticeOf(geo);
+  const blended = new Float64Array(NODE_FIELDS.length);
   const cell = (k: number, c: number, i0: number, fy: number, southPhases: Float64Array, northPhases: Float64Array) => {
     const j0 = colJ[c]!,
       fx = colF[c]!;
@@ -752,7 +759,8 @@ export function cellClimate(
       w01 = fx * (1 - fy),
       w10 = (1 - fx) * fy,
       w11 = fx * fy;
-    mean[k] = blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, MEAN);
+    const terms = blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, blended);
+    mean[k] = terms[MEAN]!;
     // The cycle's cos/sin parts interpolate smoothly across the equator, where the amplitude changes
     // sign; a sum from +0, so a zero amplitude gives +0 whatever the sign of its cosine.
     const p00 = phaseAt(southPhases, south, a00),
@@ -771,12 +779,12 @@ export function cellClimate(
       w01 * A01 * southPhases[p01 + 1]! +
       w10 * A10 * northPhases[p10 + 1]! +
       w11 * A11 * northPhases[p11 + 1]!;
-    cloudShift[k] = DESERT_CLOUD_SHIFT * blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, DRYNESS);
-    const m = MONSOON_CLOUD_SWING * blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, MONSOON);
+    cloudShift[k] = DESERT_CLOUD_SHIFT * terms[DRYNESS]!;
+    const m = MONSOON_CLOUD_SWING * terms[MONSOON]!;
     monsoonCos[k] = m * monsoonCosPhase;
     monsoonSin[k] = m * monsoonSinPhase;
-    precipLog[k] = blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, PRECIP_LOG);
-    const ps = blendNodes(w00, w01, w10, w11, south, southEast, north, northEast, a00, a01, PRECIP_SEASON);
+    precipLog[k] = terms[PRECIP_LOG]!;
+    const ps = terms[PRECIP_SEASON]!;
     precipCos[k] = ps * precipCosPhase;
     precipSin[k] = ps * precipSinPhase;
   };

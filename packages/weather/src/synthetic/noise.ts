@@ -103,17 +103,50 @@ const MEAN_BLEND_VARIANCE = 26 / 35;
  * mean (a place's statistics are over many time nodes).
  */
 function spreadFactor(field: NoiseField, lat: number, lon: number): number {
+  return spreadAt(field, positionVariances(field, [lat], 90), 0, positionVariances(field, [lon], 180), 0);
+}
+
+/** blendVariance of each coordinate's position between the nodes of each octave ([coordinate][octave]); origin 90 for latitudes, 180 for longitudes. */
+function positionVariances(field: NoiseField, coords: ArrayLike<number>, origin: number): Float64Array {
+  const octaves = field.octaves;
+  const v = new Float64Array(coords.length * octaves.length);
+  for (let i = 0, at = 0; i < coords.length; i++)
+    for (const o of octaves) {
+      const g = (coords[i]! + origin) / o.spacingDeg;
+      v[at++] = blendVariance(g - Math.floor(g));
+    }
+  return v;
+}
+
+/** spreadFactor from the position variances of a place's row and column (positionVariances, from the offsets given). */
+function spreadAt(field: NoiseField, rowVar: Float64Array, r: number, colVar: Float64Array, c: number): number {
   let here = 0,
     mean = 0;
-  for (const o of field.octaves) {
+  for (let k = 0; k < field.octaves.length; k++) {
+    const o = field.octaves[k]!;
     const a2 = o.amplitude * o.amplitude;
-    const y = (lat + 90) / o.spacingDeg,
-      x = (lon + 180) / o.spacingDeg;
     const t = o.periodHours > 0 ? MEAN_BLEND_VARIANCE : 1;
-    here += a2 * t * blendVariance(y - Math.floor(y)) * blendVariance(x - Math.floor(x));
+    here += a2 * t * rowVar[r + k]! * colVar[c + k]!;
     mean += a2 * t * MEAN_BLEND_VARIANCE * MEAN_BLEND_VARIANCE;
   }
   return Math.sqrt(mean / here);
+}
+
+/**
+ * spreadFactor at every cell of a block (row-major, or the listed cells), the same numbers: the
+ * position terms depend on the row or the column alone, so they are taken once per row and column.
+ */
+function spreadFactors(field: NoiseField, lats: ArrayLike<number>, lons: ArrayLike<number>, cells: CellList): Float32Array {
+  const nO = field.octaves.length;
+  const rowVar = positionVariances(field, lats, 90),
+    colVar = positionVariances(field, lons, 180);
+  const n = cellCount(lats.length, lons.length, cells);
+  const out = new Float32Array(n);
+  if (cells) for (let i = 0; i < n; i++) out[i] = spreadAt(field, rowVar, cells.row[i]! * nO, colVar, cells.col[i]! * nO);
+  else
+    for (let r = 0, i = 0; r < lats.length; r++)
+      for (let c = 0; c < lons.length; c++, i++) out[i] = spreadAt(field, rowVar, r * nO, colVar, c * nO);
+  return out;
 }
 
 /** The largest absolute value a field can take (sum of amplitudes). */
@@ -318,6 +351,12 @@ function listedLattice(rows: LatticeAxis, cols: LatticeAxis, cells: NonNullable<
   return { at, w };
 }
 
+/** Per column, the first and last of a series' steps (inclusive) its caller reads. */
+export interface ColumnSteps {
+  from: Int32Array;
+  to: Int32Array;
+}
+
 /**
  * A noise field evaluated over a rectilinear block of cells (rows of latitudes x columns of
  * longitudes, row-major). Spatial weights are computed once; each time node is computed once per
@@ -339,13 +378,7 @@ export class BlockNoise {
     this.nCells = cellCount(lats.length, lons.length, cells);
     this.nCols = lons.length;
     this.cells = cells;
-    this.spread = field.evenSpread
-      ? Float32Array.from({ length: this.nCells }, (_, i) =>
-          cells
-            ? spreadFactor(field, lats[cells.row[i]!]!, lons[cells.col[i]!]!)
-            : spreadFactor(field, lats[Math.floor(i / lons.length)]!, lons[i % lons.length]!),
-        )
-      : null;
+    this.spread = field.evenSpread ? spreadFactors(field, lats, lons, cells) : null;
   }
 
   /** Scales the first `steps` time steps of a [t][cell] array by the cells' spread factors (evenSpread fields). */
@@ -360,6 +393,9 @@ export class BlockNoise {
   at(tHours: number, out: Float32Array, scale = 1): Float32Array {
     out.fill(0);
     const n = this.nCells;
+    // Read before the loops: code after a loop that was compiled while running (on-stack
+    // replacement) before that code ever ran is dropped there, at every call (warm-up.ts).
+    const even = this.spread !== null;
     for (const o of this.octaves) {
       const p = o.octave.periodHours;
       const amp = o.octave.amplitude * scale;
@@ -377,7 +413,7 @@ export class BlockNoise {
         out[i] = (out[i] as number) + amp * (a + ((vb[i] as number) - a) * w);
       }
     }
-    this.evenOut(out, 1);
+    if (even) this.evenOut(out, 1);
     return out;
   }
 
@@ -385,9 +421,11 @@ export class BlockNoise {
    * out[t][cell] = scale * field(cell, times[t][col]) for a series of per-column times that grow
    * with t: the form daily anchors need (few cells, many days). The time nodes a run of steps
    * spans are computed once, so each step costs one blend per cell and octave; runs are cut so
-   * their nodes stay within about 4 MB.
+   * their nodes stay within about 4 MB. With `steps`, a column's time octaves are blended at its
+   * steps from[c] .. to[c] only: its values at the others are not the field's (its caller does not
+   * read them).
    */
-  seriesAtColumnTimes(times: Float64Array, nT: number, out: Float32Array, scale = 1): Float32Array {
+  seriesAtColumnTimes(times: Float64Array, nT: number, out: Float32Array, scale = 1, steps: ColumnSteps | null = null): Float32Array {
     const { nCols, nCells, cells } = this;
     const nRows = cells ? 0 : nCells / nCols;
     const cellCol = cells ? cells.col : null;
@@ -424,12 +462,13 @@ export class BlockNoise {
         for (let k = 0; k < nK; k++) o.fill(kMin + k, nodes, k * nCells);
         for (let tt = t; tt < t1; tt++) {
           const ob = tt * nCells;
-          // Each column's node pair and weight, then the cells row by row (in memory order).
+          // Each column's node pair and weight (no node, -1, at a step the column skips), then the
+          // cells row by row (in memory order).
           for (let c = 0; c < nCols; c++) {
             const tc = times[tt * nCols + c]!;
             const k = Math.floor(tc / p);
             colWeight[c] = smoothstep(timeFraction(tc, k, p));
-            colNode[c] = (k - kMin) * nCells;
+            colNode[c] = steps && (tt < steps.from[c]! || tt > steps.to[c]!) ? -1 : (k - kMin) * nCells;
           }
           if (cellCol) blendListed(out, ob, nodes, nCells, amp, cellCol, colNode, colWeight);
           else blendRows(out, ob, nodes, nCells, amp, nRows, nCols, colNode, colWeight);
@@ -459,7 +498,7 @@ function nodeScratch(length: number): Float32Array {
 }
 
 /**
- * One step of seriesAtColumnTimes over listed cells: each blends its column's two time nodes
+ * One step of seriesAtColumnTimes over listed cells: each blends its column's two time nodes, unless
  * (blendInto). The loops over cells are functions of their own so the engine compiles them early
  * and alone, not with the whole series.
  */
@@ -475,7 +514,8 @@ function blendListed(
 ): void {
   for (let i = 0; i < nCells; i++) {
     const c = cellCol[i]!;
-    blendInto(out, ob, i, nodes, colNode[c]!, nCells, amp, colWeight[c]!);
+    const node = colNode[c]!;
+    if (node >= 0) blendInto(out, ob, i, nodes, node, nCells, amp, colWeight[c]!);
   }
 }
 
@@ -492,7 +532,10 @@ function blendRows(
   colWeight: Float64Array,
 ): void {
   for (let r = 0, i = 0; r < nRows; r++)
-    for (let c = 0; c < nCols; c++, i++) blendInto(out, ob, i, nodes, colNode[c]!, nCells, amp, colWeight[c]!);
+    for (let c = 0; c < nCols; c++, i++) {
+      const node = colNode[c]!;
+      if (node >= 0) blendInto(out, ob, i, nodes, node, nCells, amp, colWeight[c]!);
+    }
 }
 
 /** out[ob + i] += amp x the blend of cell i's two time nodes (the one at node offset `node`, the next nCells on) with weight w. */

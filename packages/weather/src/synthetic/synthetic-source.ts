@@ -118,9 +118,13 @@ function columnCells(lon: number): { j0: number; j1: number; fx: number } {
   return { j0: j % SYNTHETIC_GRID.nLon, j1: (j + 1) % SYNTHETIC_GRID.nLon, fx: x - j };
 }
 
-/** Bilinear weights of the 2 x 2 grid points (row-major: (i, j0), (i, j1), (i + 1, j0), (i + 1, j1)). */
-function bilinearWeights(fx: number, fy: number): [number, number, number, number] {
-  return [(1 - fy) * (1 - fx), (1 - fy) * fx, fy * (1 - fx), fy * fx];
+/** Bilinear weights of the 2 x 2 grid points (row-major: (i, j0), (i, j1), (i + 1, j0), (i + 1, j1)) into `out`, which is returned. */
+function bilinearWeights<T extends [number, number, number, number] | Float64Array>(fx: number, fy: number, out: T): T {
+  out[0] = (1 - fy) * (1 - fx);
+  out[1] = (1 - fy) * fx;
+  out[2] = fy * (1 - fx);
+  out[3] = fy * fx;
+  return out;
 }
 
 function iso(ms: number): string {
@@ -273,6 +277,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
       const nearest = variables[k] === 'precipitation_type';
       const out = new Float32Array(lats.length * lons.length);
       const at = (r: number | undefined, c: number | undefined) => (r === undefined || c === undefined ? 0 : w.values[r * nCols + c]!);
+      const weights = new Float64Array(4);
       for (let r = 0, o = 0; r < rows.length; r++) {
         const { i0, fy } = rows[r]!;
         const below = rowAt.get(i0);
@@ -285,8 +290,9 @@ export class SyntheticSource implements GridSource, SubgridReads {
             // A category cannot be interpolated: the nearest grid point, as pointSeries takes it.
             out[o] = at(fy < 0.5 ? below : above, fx < 0.5 ? west : east);
           } else {
-            const [w00, w01, w10, w11] = bilinearWeights(fx, fy);
-            out[o] = w00 * at(below, west) + w01 * at(below, east) + w10 * at(above, west) + w11 * at(above, east);
+            // The weights written into one array for every pixel: a new array per pixel was a fifth of a tile's allocations.
+            const b = bilinearWeights(fx, fy, weights);
+            out[o] = b[0]! * at(below, west) + b[1]! * at(below, east) + b[2]! * at(above, west) + b[3]! * at(above, east);
           }
         }
       }
@@ -408,7 +414,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
       lons: Float64Array.of(lonAt(j0), lonAt(j1)),
       fx,
       fy,
-      weights: bilinearWeights(fx, fy),
+      weights: bilinearWeights(fx, fy, [0, 0, 0, 0]),
     };
   }
 

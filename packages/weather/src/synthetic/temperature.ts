@@ -34,7 +34,7 @@
 import type { Block } from './block.js';
 import { cellIndexes } from './cells.js';
 import { dayOfYearOf } from './calendar.js';
-import { seasonalCloudBias } from './cloud-climate.js';
+import { cloudBiasOf } from './cloud-climate.js';
 import {
   anomalyScale,
   daylightDamping,
@@ -46,7 +46,7 @@ import {
   yearAngle,
 } from './climate.js';
 import { DAILY_CLOUD_NOISE, cloudBias, cloudFraction, DRYNESS_NOISE, aridDepression, dawnDewpointDepression } from './clouds.js';
-import { BlockNoise } from './noise.js';
+import { BlockNoise, type ColumnSteps } from './noise.js';
 import { solarDeclination } from './solar.js';
 
 /** Half-width of the plateaus held at the daily minimum and maximum, hours. */
@@ -64,6 +64,8 @@ export interface AnchorDays {
   /** per column, its first local day (days since 1970-01-01) */
   d0: Int32Array;
   nDays: number;
+  /** the hours (since 1970) whose hourly values the anchors are for, when they are (anchorDaysForHours) */
+  hours?: { h0: number; nt: number };
 }
 
 export interface TemperatureAnchors extends AnchorDays {
@@ -284,7 +286,7 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
     rowScale[r] = anomalyScale(lat);
     rowBias[r] = cloudBias(lat);
   }
-  // Per cell, the terms that are the same every day (the cloud bias's static part: cloud-climate.ts seasonalCloudBias).
+  // Per cell, the terms that are the same every day (the cloud bias's static part: cloud-climate.ts cloudBiasOf).
   const { row: cellRow, col: cellCol } = cellIndexes(nRows, nCols, cells);
   const staticBias = scratchF64('staticBias', nCells);
   for (let k = 0; k < nCells; k++) {
@@ -293,8 +295,23 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
     staticBias[k] = rowBias[cellRow[k]!]! + block.cloudShift[k]!;
   }
   const size = nExt * nCells;
-  const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons, cells).seriesAtColumnTimes(tNoon, nExt, scratchF32('anomaly', size));
-  const clouds = new BlockNoise(DAILY_CLOUD_NOISE, lats, lons, cells).seriesAtColumnTimes(tNoon, nExt, scratchF32('clouds', size));
+  // Hourly air temperature alone computes each column's raw days its hours read; dewpoint reads the
+  // minima and cloud of every day, and daily extremes have no hours.
+  const steps = withHourly && !withDew && days.hours ? rawDaysRead(block, days.hours, d0, margin, sunrise, dMin) : null;
+  const anomaly = new BlockNoise(TEMPERATURE_ANOMALY, lats, lons, cells).seriesAtColumnTimes(
+    tNoon,
+    nExt,
+    scratchF32('anomaly', size),
+    1,
+    steps,
+  );
+  const clouds = new BlockNoise(DAILY_CLOUD_NOISE, lats, lons, cells).seriesAtColumnTimes(
+    tNoon,
+    nExt,
+    scratchF32('clouds', size),
+    1,
+    steps,
+  );
   // Raw pairs as float32: the anchors are float32, and rounding commutes with the maxima and
   // minima finishAnchors takes (it is monotone), so they are the same as from doubles, with half
   // the memory to pass through.
@@ -322,6 +339,7 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
       climate: { monsoonCos, monsoonSin, precipLog, precipCos, precipSin },
       anomaly,
       clouds,
+      steps,
     },
     rawMax,
     rawMin,
@@ -355,6 +373,46 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
   return { d0, nDays, nRows, nCells, tmax, tmin, mid, tdew, sunriseD0: dMin, sunrise };
 }
 
+/**
+ * The raw days (e, day d0[c] - margin + e) of each column that the hourly curve reads at `hours`
+ * (module comment, `curve`): every hour of local day D reads Tmin(D) or Tmax(D), so raw days D - 1
+ * to D + 1; an hour before the minimum's plateau also reads M(D), from Tmax(D - 1) (raw day D - 2),
+ * and one after the maximum's plateau M(D + 1), from Tmin(D + 1) (raw day D + 2). A column's first
+ * hour is its earliest in its first day and its last hour its latest in its last, and every day
+ * between reads all of them: a one-hour read computes three or four raw days a column, not five.
+ * Anchors built from the others are never read by the curve at these hours.
+ */
+function rawDaysRead(
+  block: Block,
+  hours: { h0: number; nt: number },
+  d0: Int32Array,
+  margin: number,
+  sunrise: Float64Array,
+  sunriseD0: number,
+): ColumnSteps {
+  const { nRows, nCols, offsetHours } = block;
+  // The latest hour of the minimum among the rows, per day of `sunrise`.
+  const latestMinimum = new Float64Array(sunrise.length / Math.max(1, nRows)).fill(-Infinity);
+  for (let i = 0; i < latestMinimum.length; i++)
+    for (let r = 0; r < nRows; r++) if (sunrise[i * nRows + r]! > latestMinimum[i]!) latestMinimum[i] = sunrise[i * nRows + r]!;
+  const from = new Int32Array(nCols),
+    to = new Int32Array(nCols);
+  const hLast = hours.h0 + hours.nt - 1;
+  for (let c = 0; c < nCols; c++) {
+    // Local days and hours as fillHourlyTemperature takes them.
+    const first = hours.h0 + offsetHours[c]!,
+      last = hLast + offsetHours[c]!;
+    const dFirst = Math.floor(first / 24),
+      dLast = Math.floor(last / 24);
+    const beforeMinimum = first - 24 * dFirst < latestMinimum[dFirst - sunriseD0]! - PLATEAU_HALF_HOURS;
+    const afterMaximum = last - 24 * dLast > TMAX_LOCAL_HOUR + PLATEAU_HALF_HOURS;
+    const e0 = d0[c]! - margin;
+    from[c] = dFirst - (beforeMinimum ? 2 : 1) - e0;
+    to[c] = dLast + (afterMaximum ? 2 : 1) - e0;
+  }
+  return { from, to };
+}
+
 /** What a block's raw daily pairs are made of (temperatureAnchors), each term at the scope it varies over. */
 interface RawPairTerms {
   nExt: number;
@@ -377,32 +435,49 @@ interface RawPairTerms {
   seasonSin: Float32Array;
   staticBias: Float64Array;
   maritime: Float64Array;
-  /** the cloud bias's seasonal terms (cloud-climate.ts seasonalCloudBias) */
-  climate: Parameters<typeof seasonalCloudBias>[0];
+  /** per cell, the cloud bias's seasonal terms (cloud-climate.ts cloudBiasOf) */
+  climate: Pick<Block, 'monsoonCos' | 'monsoonSin' | 'precipLog' | 'precipCos' | 'precipSin'>;
   /** [raw day][cell] the temperature anomaly and the daily cloud noise */
   anomaly: Float32Array;
   clouds: Float32Array;
+  /** the raw days each column's hours read (rawDaysRead), or null for all of them */
+  steps: ColumnSteps | null;
 }
 
 /**
- * The raw daily pairs, mean +- half the diurnal range, of every raw day and cell ([day][cell]),
- * and with `cloudOf` each cell-day's cloud fraction: one plain loop over the days and cells,
- * whichever order the block's cells come in, in a function of its own so the engine compiles it
- * early and alone. Its arrays come in an object of one shape: read through the block (whose shape
- * differs between full and listed blocks) they were loaded again at every cell-day.
+ * The raw daily pairs, mean +- half the diurnal range, of every raw day and cell ([day][cell])
+ * (with `steps`, of the raw days each column's hours read), and with `cloudOf` each cell-day's
+ * cloud fraction: one plain loop over the cells and their days, whichever order the block's cells
+ * come in, in a function of its own so the engine compiles it early and alone. Its arrays come
+ * in an object of one shape: read through the block (whose shape differs between full and listed
+ * blocks) they were loaded again at every cell-day.
  */
 function rawPairs(terms: RawPairTerms, rawMax: Float32Array, rawMin: Float32Array, cloudOf: Float64Array | null): void {
-  const { nExt, nCells, nCols, cellRow, cellCol, yearCos, yearSin, dayLenAt, damping, rowScale } = terms;
+  const { nExt, nCells, nCols, cellRow, cellCol, yearCos, yearSin, dayLenAt, damping, rowScale, steps } = terms;
   const { base, seasonCos, seasonSin, staticBias, maritime, climate, anomaly, clouds } = terms;
-  for (let e = 0; e < nExt; e++) {
-    for (let cell = 0, q = e * nCells; cell < nCells; cell++, q++) {
-      const r = cellRow[cell]!,
-        yc = e * nCols + cellCol[cell]!;
+  // Cell by cell, its static terms read once for all its raw days (day by day over every cell read
+  // them from memory again each day, a block's static terms being larger than the processor's cache).
+  for (let cell = 0; cell < nCells; cell++) {
+    const r = cellRow[cell]!,
+      col = cellCol[cell]!;
+    const cellBase = base[cell]!,
+      cellCos = seasonCos[cell]!,
+      cellSin = seasonSin[cell]!,
+      scale = rowScale[r]!,
+      bias = staticBias[cell]!,
+      marine = maritime[cell]!;
+    const monsoonCos = climate.monsoonCos[cell]!,
+      monsoonSin = climate.monsoonSin[cell]!,
+      precipLog = climate.precipLog[cell]!,
+      precipCos = climate.precipCos[cell]!,
+      precipSin = climate.precipSin[cell]!;
+    const eLast = steps ? steps.to[col]! : nExt - 1;
+    for (let e = steps ? steps.from[col]! : 0, q = cell + e * nCells, yc = col + e * nCols; e <= eLast; e++, q += nCells, yc += nCols) {
       const yCos = yearCos[yc]!,
         ySin = yearSin[yc]!;
-      const mean = base[cell]! + seasonCos[cell]! * yCos + seasonSin[cell]! * ySin + rowScale[r]! * anomaly[q]!;
-      const cloud = cloudFraction(clouds[q]!, seasonalCloudBias(climate, cell, staticBias[cell]!, yCos, ySin));
-      const half = diurnalRange(cloud, damping[dayLenAt[yc]! + r]!, maritime[cell]!) / 2;
+      const mean = cellBase + cellCos * yCos + cellSin * ySin + scale * anomaly[q]!;
+      const cloud = cloudFraction(clouds[q]!, cloudBiasOf(bias, monsoonCos, monsoonSin, precipLog, precipCos, precipSin, yCos, ySin));
+      const half = diurnalRange(cloud, damping[dayLenAt[yc]! + r]!, marine) / 2;
       rawMax[q] = mean + half;
       rawMin[q] = mean - half;
       if (cloudOf) cloudOf[q] = cloud;
@@ -460,7 +535,7 @@ export function anchorDaysForHours(block: Block, h0: number, nt: number): Anchor
     d0[c] = first;
     if (last - first + 1 > nDays) nDays = last - first + 1;
   }
-  return { d0, nDays };
+  return { d0, nDays, hours: { h0, nt } };
 }
 
 /**

@@ -37,8 +37,10 @@ export function earthSurface(lats: ArrayLike<number>, lons: ArrayLike<number>, c
   const altitude = new Float32Array(n),
     land = new Float32Array(n),
     coastKm = new Float32Array(n);
+  // One sample written for every cell: a new object per cell was most of a tile's allocations.
+  const s = { elevation: 0, landFraction: 0, coastDistanceKm: 0, continentality: 0 };
   const cell = (k: number, r: number, c: number) => {
-    const s = geo.sampleAt(lats[r]!, lons[c]!);
+    geo.sampleInto(lats[r]!, lons[c]!, s);
     const l = s.landFraction > 1 ? 1 : s.landFraction < 0 ? 0 : s.landFraction;
     const z = s.elevation + l * reliefAmplitude(s.elevation) * fine[k]!;
     altitude[k] = z > 0 ? z : 0;

@@ -26,6 +26,7 @@ import type { TileProducts } from './products.js';
 import type { PngCache, SampleCache } from './sample-cache.js';
 import type { SampleMode, TileAddress } from './sampling.js';
 import { type DefaultStyles, nameKey, type StyleRecord, styleView } from './styles.js';
+import { warmTileDrawing } from './warm-up.js';
 
 /** Bumped when the same frame, style and tile would be drawn differently: part of every ETag. */
 const RENDERING_VERSION = '2';
@@ -109,6 +110,11 @@ export class TileRenderer {
     this.products = options.products ?? null;
     this.sampler = options.sampler ?? { sample: (layer, t, tile, mode) => sampleLayer(weather, layer, t, tile, mode) };
     this.zoomLevels = zoomLevelsOf(Math.max(weather.grid.dLat, weather.grid.dLon));
+  }
+
+  /** Paints and encodes practice tiles with the default styles, so the first tile asked for is drawn by compiled code (warm-up.ts). */
+  warmDrawing(): Promise<SampleMode[]> {
+    return warmTileDrawing(this.defaults.byId.values());
   }
 
   /** The frame, style and tile a request names, with the answer's ETag and lifetime; throws the request's fault. */
