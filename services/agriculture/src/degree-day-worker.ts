@@ -1,5 +1,6 @@
 import { openStores, SyntheticSource, warmSyntheticWorld } from '@fieldcast/weather';
 import { type DegreeDayTask, runTask } from './degree-day-compute.js';
+import { warmDegreeDayPoints } from './domain/growing-degree-days.js';
 import { serveTasks } from '@fieldcast/runtime/compute-thread';
 
 /**
@@ -7,8 +8,13 @@ import { serveTasks } from '@fieldcast/runtime/compute-thread';
  * as the process (the synthetic world behind the same Zarr stores) once per set of stores, and
  * runs the field computations it is sent, one at a time.
  */
-// Started by the service's warm-up, the thread loads the synthetic world's climate and compiles its reads before its first task (0305, 0306).
+// Started by the service's warm-up, the thread loads the synthetic world's climate and compiles its
+// reads, and a batch's, before its first task (0305, 0306).
 serveTasks(
   async (task: DegreeDayTask): Promise<unknown> => runTask(await openStores(task.stores), task),
-  () => warmSyntheticWorld(new SyntheticSource()),
+  async () => {
+    const source = new SyntheticSource();
+    await warmSyntheticWorld(source);
+    await warmDegreeDayPoints(source);
+  },
 );

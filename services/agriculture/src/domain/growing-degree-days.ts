@@ -5,6 +5,8 @@ import {
   type DegreeDayFieldResult,
   type DegreeDayLocationResult,
   type DegreeDayQuery,
+  degreeDayQuerySchema,
+  MAX_BATCH_LOCATIONS,
 } from '@fieldcast/schemas';
 import { type BBox, type DailyExtremes, type GridSource, type PointSeries, pointGridSource, type VariableId } from '@fieldcast/weather';
 import { dailyExtremesAt } from './daily-temperatures.js';
@@ -104,6 +106,27 @@ export async function degreeDayPoints(
 }
 
 const DAILY_EXTREMES: VariableId[] = ['air_temperature_daily_max', 'air_temperature_daily_min'];
+
+/** A growing season in the past, as the warm-up's batches ask for it. */
+const WARM_SEASON = { start: '2024-04-01', end: '2024-10-17' };
+
+/**
+ * Computes two batches as large as a request may send, of points clustered as a farm's fields are,
+ * on `source` (values are not kept): a compute thread's warm-up
+ * (docs/decisions/0305-synthetic-reads-compiled-at-start.md). The synthetic world's own warm-up
+ * reads a few scattered points; the first batch of a thousand close ones still ran twice as long
+ * as the next, its loops compiled for other shapes.
+ */
+export async function warmDegreeDayPoints(source: GridSource): Promise<void> {
+  const query = degreeDayQuerySchema(() => new Date()).parse(WARM_SEASON);
+  for (let i = 0; i < 2; i++) {
+    const points = Array.from({ length: MAX_BATCH_LOCATIONS }, (_, k) => ({
+      longitude: 20 + 40 * i + ((k * 37) % 500) / 100,
+      latitude: 30 + ((k * 53) % 500) / 100,
+    }));
+    await degreeDayPoints(source, points, query);
+  }
+}
 
 /** The bbox of points (west, south, east, north). */
 function bboxOf(lons: Float64Array, lats: Float64Array): BBox {
