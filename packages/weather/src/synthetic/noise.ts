@@ -498,9 +498,9 @@ function nodeScratch(length: number): Float32Array {
 }
 
 /**
- * One step of seriesAtColumnTimes over listed cells: each blends its column's two time nodes, unless
- * (blendInto). The loops over cells are functions of their own so the engine compiles them early
- * and alone, not with the whole series.
+ * One step of seriesAtColumnTimes over listed cells: each blends its column's two time nodes
+ * (blendInto), but where the column skips the step (its node marked -1). The loops over cells are
+ * functions of their own so the engine compiles them early and alone, not with the whole series.
  */
 function blendListed(
   out: Float32Array,
