@@ -16,6 +16,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writ
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { buildAssets } from '../packages/console/src/bundle.js';
 import { PREBUILT_DIR, writePrebuilt } from '../packages/console/src/prebuilt.js';
@@ -28,11 +29,6 @@ interface Manifest {
   version: string;
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
-}
-
-function argValue(flag: string): string | undefined {
-  const at = process.argv.indexOf(flag);
-  return at >= 0 ? process.argv[at + 1] : undefined;
 }
 
 /** The package's directory as Node would find it from `fromDir`, symlinks resolved. */
@@ -74,7 +70,7 @@ function copyPackage(name: string, fromDir: string, modules: string, copied: Map
   }
 }
 
-const out = resolve(root, argValue('--out') ?? 'dist');
+const out = resolve(root, parseArgs({ options: { out: { type: 'string' } } }).values.out ?? 'dist');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 

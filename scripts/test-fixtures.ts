@@ -10,12 +10,10 @@
 // The names say what each was made from (scripts/test-global-setup.mjs): one that exists is kept.
 // Prints one line per fixture.
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { writeClimateLatticeFile } from '@fieldcast/weather';
 
-function argValue(flag: string): string | undefined {
-  const at = process.argv.indexOf(flag);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}
+const { workers, template } = parseArgs({ options: { workers: { type: 'string' }, template: { type: 'string' } } }).values;
 
 /** Makes `path` by `make` into `<path>.partial`, then renames it: a run stopped midway leaves nothing that looks made. */
 async function whole(name: string, path: string, make: (partial: string) => Promise<void>): Promise<void> {
@@ -35,7 +33,6 @@ const started = Date.now();
 const lattice = writeClimateLatticeFile();
 process.stdout.write(`climate lattice: ${lattice} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 
-const workers = argValue('--workers');
 if (workers) {
   await whole('thread bundles', workers, async (partial) => {
     // Loaded only here: the registry imports every area.
@@ -45,7 +42,6 @@ if (workers) {
   });
 }
 
-const template = argValue('--template');
 if (template) {
   await whole('database template', template, async (partial) => {
     const [{ dumpDatabase, openDatabase }, { SERVICES }, { migrateIdentity, migrateService }] = await Promise.all([

@@ -21,8 +21,12 @@ describe('workerModule', () => {
   it('from the sources: code that registers tsx in the thread, then imports the module beside the caller', () => {
     const bundles = process.env.FIELDCAST_WORKER_BUNDLES;
     delete process.env.FIELDCAST_WORKER_BUNDLES;
-    const entry = workerModule('file:///repo/services/x/src/x-compute.ts', worker);
-    process.env.FIELDCAST_WORKER_BUNDLES = bundles;
+    let entry;
+    try {
+      entry = workerModule('file:///repo/services/x/src/x-compute.ts', worker);
+    } finally {
+      process.env.FIELDCAST_WORKER_BUNDLES = bundles;
+    }
     expect(entry.options).toEqual({ eval: true });
     expect(entry.filename).toBe(
       `import('tsx/esm/api').then(({ register }) => { register(); return import("file:///repo/services/x/src/x-worker.ts"); });`,
