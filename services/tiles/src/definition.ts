@@ -14,6 +14,7 @@ import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
 import { productGrantsConsumer } from './grants-consumer.js';
 import { ProductGrantCopy } from './product-grants.js';
+import { OpeningView } from './domain/opening-view.js';
 import { tileCache } from './domain/sample-cache.js';
 import { DefaultStyles } from './domain/styles.js';
 import { TileProducts } from './domain/products.js';
@@ -22,6 +23,20 @@ import { styleRoutes } from './routes/styles.js';
 import { tileRoutes } from './routes/tiles.js';
 import { tileSampler, SAMPLE_WORKER } from './sample-compute.js';
 import { AREA, STYLES_TOPIC, StyleStore } from './store.js';
+import { OPENING_VIEW } from '@fieldcast/console/opening-view';
+
+/** The name of the background task that draws the opening view of each new frame. */
+const OPENING_VIEW_TASK = 'opening-view';
+
+/** How often that task looks for a new frame to draw: a new hour's frame is drawn within a minute of it. */
+const OPENING_VIEW_EVERY_MS = 60_000;
+
+/**
+ * The opening view each `api` made, for its service's background task (both are made from the same
+ * deps), and whether the area's warm-up has drawn it once: passes before that (the first runs at
+ * start) leave the process to start.
+ */
+const openingViews = new WeakMap<object, { drawAhead(nowMs: number): Promise<void>; warmed: boolean }>();
 
 /**
  * Bytes of sampled grid values kept between tile requests (docs/decisions/0036-caches.md): 256
@@ -70,6 +85,17 @@ export const tilesService = defineService({
       sampler,
       products,
     });
+    const opening = new OpeningView(renderer, frames, catalog.product(OPENING_VIEW.product));
+    const opened = {
+      warmed: false,
+      // a tile that fails to draw is the next request's to report too: here it is logged, not thrown
+      drawAhead: (nowMs: number) =>
+        opening.draw(nowMs).then(
+          () => undefined,
+          (err: unknown) => deps.logger.warn({ err }, 'the opening view was not drawn ahead'),
+        ),
+    };
+    openingViews.set(deps, opened);
     const api = tileRoutes(styleRoutes(new Api(), { products, styles, defaults, grants }), {
       catalog,
       renderer,
@@ -80,7 +106,10 @@ export const tilesService = defineService({
     });
     return {
       api,
-      close: () => sampler.close(),
+      close: () => {
+        opening.close();
+        return sampler.close();
+      },
       // The frame index, the compute threads and the synthetic climate (and its compiled reads) are
       // made at start, not by the first tile (0120, 0132, 0089, 0305); so is the climate lattice's
       // table, which the process shares with its threads and a world view's first tiles read most of (0330).
@@ -97,10 +126,28 @@ export const tilesService = defineService({
               await warmSyntheticWorld(new SyntheticSource());
               // a file that cannot be read fails the tile that reads the row, as it would have, not the process here
               await readClimateLattice().catch(() => 0);
+              opened.warmed = true;
+              await opened.drawAhead(deps.now().getTime());
             }),
         );
       },
     };
+  },
+  // The opening view of each new frame, drawn ahead (0356), once the warm-up has drawn it first.
+  background(deps) {
+    const opened = openingViews.get(deps);
+    if (!opened) return [];
+    return [
+      {
+        name: OPENING_VIEW_TASK,
+        everyMs: OPENING_VIEW_EVERY_MS,
+        // Not awaited: a pass that draws a new frame takes seconds, and the service's stop, which
+        // waits for its tasks' passes, ends it between tiles instead.
+        run: async (nowMs: number) => {
+          if (opened.warmed) void opened.drawAhead(nowMs);
+        },
+      },
+    ];
   },
   // Restricted products are served to the accounts the platform area granted them (docs/decisions/0134-product-grants-published-to-the-tiles-area.md).
   consumers(deps) {

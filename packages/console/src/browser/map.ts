@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import L from 'leaflet';
 import { feature, mesh } from 'topojson-client';
+import { OPENING_VIEW } from '../opening-view.js';
 
 /** The TopoJSON topology type, as topojson-client declares it. */
 type Topology = Parameters<typeof mesh>[0];
@@ -11,7 +12,10 @@ type TopoObject = NonNullable<Parameters<typeof mesh>[1]>;
  * package, drawn as vectors (decision 0192). OpenStreetMap is an option for when online.
  */
 export async function createMap(element: HTMLElement): Promise<L.Map> {
-  const map = L.map(element, { worldCopyJump: true, minZoom: 1, maxZoom: 11, keyboard: true }).setView([39, -96], 4);
+  const map = L.map(element, { worldCopyJump: true, minZoom: 1, maxZoom: 11, keyboard: true }).setView(
+    [OPENING_VIEW.latitude, OPENING_VIEW.longitude],
+    OPENING_VIEW.zoom,
+  );
   map.createPane('basemap').style.zIndex = '150';
   const [land, countries] = await Promise.all([loadTopology('/atlas/land.json'), loadTopology('/atlas/countries.json')]);
   // The land object is a GeometryCollection, so feature() gives a FeatureCollection.

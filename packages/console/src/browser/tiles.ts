@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import L from 'leaflet';
+import { OPENING_VIEW } from '../opening-view.js';
 import type { Api } from './api.js';
 import { byId } from './fields.js';
 import { drawLegend } from './legend.js';
@@ -92,7 +93,7 @@ export class TilesPanel {
     try {
       const products = (await this.api.json<Product[]>('platform', '/products')).filter((p) => p.frames);
       select.replaceChildren(...products.map((p) => new Option(p.name, p.name)));
-      const preferred = products.find((p) => p.name === 'air-temperature') ?? products[0];
+      const preferred = products.find((p) => p.name === OPENING_VIEW.product) ?? products[0];
       if (!preferred) throw new Error('No product with frames is available to this account');
       select.value = preferred.name;
       await this.loadProduct();
