@@ -557,6 +557,21 @@ export function fillHourlyTemperature(
   const lhs = new Float64Array(nCols);
   const d0 = A.d0;
   const tdew = A.tdew;
+  // One function for every hour (its offset `o` set per hour), not one made per hour: a function
+  // made in a loop costs its creation, and with esbuild's keepNames (tsx, the bundles) a naming
+  // call, each time, which was half of an hourly point series.
+  let o = 0;
+  const hourly = (cell: number, r: number, c: number) => {
+    const di = dIdx[c] as number;
+    const lh = lhs[c] as number;
+    const temp = temperatureAt(A, di, sIdx[c] as number, r, cell, lh);
+    if (tOut) tOut[o + cell] = temp;
+    if (dOut) {
+      const a = tdew[di * nCells + cell] as number;
+      const td = a + ((tdew[(di + 1) * nCells + cell] as number) - a) * (lh / 24);
+      dOut[o + cell] = td < temp ? td : temp;
+    }
+  };
   for (let t = 0; t < nt; t++) {
     const h = h0 + t;
     for (let c = 0; c < nCols; c++) {
@@ -566,18 +581,7 @@ export function fillHourlyTemperature(
       sIdx[c] = D - A.sunriseD0;
       lhs[c] = L - 24 * D;
     }
-    const o = t * nCells;
-    const hourly = (cell: number, r: number, c: number) => {
-      const di = dIdx[c] as number;
-      const lh = lhs[c] as number;
-      const temp = temperatureAt(A, di, sIdx[c] as number, r, cell, lh);
-      if (tOut) tOut[o + cell] = temp;
-      if (dOut) {
-        const a = tdew[di * nCells + cell] as number;
-        const td = a + ((tdew[(di + 1) * nCells + cell] as number) - a) * (lh / 24);
-        dOut[o + cell] = td < temp ? td : temp;
-      }
-    };
+    o = t * nCells;
     if (cells) for (let k = 0; k < nCells; k++) hourly(k, cells.row[k]!, cells.col[k]!);
     else for (let r = 0, k = 0; r < nRows; r++) for (let c = 0; c < nCols; c++, k++) hourly(k, r, c);
   }
