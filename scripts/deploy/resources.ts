@@ -32,7 +32,7 @@ export const SCALED_BY_CONSUMING: readonly string[] = ['events'];
  */
 const MEASURED: Readonly<Record<string, { peakMiB: number; cores: number }>> = {
   agriculture: { peakMiB: 439, cores: 0.56 },
-  tiles: { peakMiB: 425, cores: 0.6 },
+  tiles: { peakMiB: 568, cores: 1.42 },
   insight: { peakMiB: 278, cores: 0.43 },
   platform: { peakMiB: 283, cores: 0.37 },
   model: { peakMiB: 291, cores: 0.4 },
