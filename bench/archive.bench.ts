@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const fleet = await startTestFleet([archiveService], { background: true });
   const server = fleet.app('archive').listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
-  fleet.warm();
+  void fleet.warm();
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const user = await new ArchiveUserStore(fleet.db.knex).register({ name: 'bench', ranges: ['127.0.0.1/32', '::1/128'] });
   const auth = `u=${user.name}&t=${user.token}`;

@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   // As a served process: background tasks on, and the warm-up it runs once it listens (its compute
   // thread started and its synthetic reads compiled, docs/decisions/0290, 0305).
   const fleet = await startTestFleet([agricultureService], { weather: new SyntheticSource(), limits, background: true });
-  fleet.warm();
+  void fleet.warm();
   const server = fleet.app('agriculture').listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -63,7 +63,7 @@ async function firstLookups(limits: ReturnType<typeof limitsFromEnv>): Promise<s
       healthMs.push(performance.now() - h0);
     }
     const health = healthMs.sort((a, b) => a - b)[25]!;
-    fleet.warm();
+    void fleet.warm();
     const started = performance.now();
     const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000;
     const rows: string[] = [];

@@ -70,9 +70,11 @@ export interface StartedApi {
   close(): Promise<void>;
   /**
    * Prepares, in the background, what a first request would otherwise wait for (indexes, compute
-   * threads): called once the service serves, where its background tasks run (not in tests).
+   * threads): called once the service serves, where its background tasks run (not in tests). It
+   * may return when what it prepares is ready; it never rejects (a failure is the first request's
+   * to report).
    */
-  warm?(): void;
+  warm?(): void | Promise<void>;
 }
 
 /** Any `api` result as a StartedApi: operations that started nothing have nothing to close. */

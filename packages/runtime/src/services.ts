@@ -86,7 +86,7 @@ export interface PreparedService {
    * Prepares what its first requests would wait for (StartedApi.warm), where background tasks
    * run: called once every service of the process listens, so start-up is not slowed by it.
    */
-  warm(): void;
+  warm(): Promise<void>;
   /** stops its background tasks, its consumers and its outbox relay */
   stop(): Promise<void>;
 }
@@ -176,7 +176,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     const runsBackground = shared.background ?? true;
     if (runsBackground) background.start();
     const { warm } = started;
-    return { deps, app, background, warm: () => (runsBackground ? warm?.() : undefined), stop };
+    return { deps, app, background, warm: async () => (runsBackground ? warm?.() : undefined), stop };
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;
@@ -261,7 +261,7 @@ export async function startServices(
         deps: prep.deps,
       });
     }
-    for (const { prep } of prepared) prep.warm();
+    for (const { prep } of prepared) void prep.warm();
   } catch (err) {
     await stopAll().catch(() => undefined);
     throw err;

@@ -32,8 +32,9 @@ export interface TestFleet {
   /**
    * Asks each service to prepare what its first requests would wait for (StartedApi.warm), as
    * `startServices` does once a fleet listens; only with `background: true` (benches of first requests).
+   * The promise says when the warm-ups that tell it are done.
    */
-  warm(): void;
+  warm(): Promise<void>;
   /** a fresh account with one key, and its Basic credentials */
   account(name?: string): Promise<TestAccount>;
   /** empties every table of the services' schemas and identity (between tests) */
@@ -187,8 +188,8 @@ export async function startTestFleet(definitions: readonly Service[], options: T
     app: (area) => get(area).app,
     deps: (area) => get(area).deps,
     runBackground: (area, task) => get(area).background.runOnce(task),
-    warm: () => {
-      for (const p of prepared.values()) p.warm();
+    warm: async () => {
+      await Promise.all([...prepared.values()].map((p) => p.warm()));
     },
     async account(name) {
       accountCounter += 1;

@@ -104,32 +104,39 @@ export const tilesService = defineService({
       grants,
       now: deps.now,
     });
+    // The warm-up runs after the area listens and may outlive it: each step first asks whether
+    // the area is still open. A step that fails is logged; the requests that need it report it.
+    let closed = false;
+    const warmUp = async () => {
+      await renderer.warmDrawing();
+      // nothing to prepare of the weather where the synthetic world is off (docs/decisions/0256-synthetic-off.md)
+      if (closed || !servedWeatherOf(deps.weather).synthetic) return;
+      await warmSyntheticWorld(new SyntheticSource());
+      if (closed) return;
+      // a file that cannot be read fails the tile that reads the row, as it would have, not the process here
+      await readClimateLattice().catch(() => 0);
+      if (closed) return;
+      opened.warmed = true;
+      await opened.drawAhead(deps.now().getTime());
+    };
     return {
       api,
       close: () => {
+        closed = true;
         opening.close();
         return sampler.close();
       },
       // The frame index, the compute threads and the synthetic climate (and its compiled reads) are
       // made at start, not by the first tile (0120, 0132, 0089, 0305); so is the climate lattice's
       // table, which the process shares with its threads and a world view's first tiles read most of (0330).
-      // Painting and encoding are practised too, whatever the weather (0355).
+      // Painting and encoding are practised too, whatever the weather (0355); then the opening view is drawn (0356).
       warm: () => {
         frames.warm(deps.now().getTime());
         sampler.prestart();
-        // nothing to prepare of the weather where the synthetic world is off (docs/decisions/0256-synthetic-off.md)
-        const synthetic = servedWeatherOf(deps.weather).synthetic;
-        setImmediate(
-          () =>
-            void renderer.warmDrawing().then(async () => {
-              if (!synthetic) return;
-              await warmSyntheticWorld(new SyntheticSource());
-              // a file that cannot be read fails the tile that reads the row, as it would have, not the process here
-              await readClimateLattice().catch(() => 0);
-              opened.warmed = true;
-              await opened.drawAhead(deps.now().getTime());
-            }),
-        );
+        // after the start's own work (setImmediate); its promise says when the opening view is drawn
+        return new Promise<void>((next) => setImmediate(next))
+          .then(warmUp)
+          .catch((err: unknown) => deps.logger.warn({ err }, "the tiles area's warm-up stopped"));
       },
     };
   },
