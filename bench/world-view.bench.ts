@@ -128,8 +128,9 @@ function tileFloor(png: Buffer): number {
   return times.sort((a, b) => a - b)[12]!;
 }
 
-const world = openingTiles().filter((t) => t.z <= 2);
-const opening = openingTiles().filter((t) => t.z > 2);
+const drawnAhead = openingTiles();
+const world = drawnAhead.filter((t) => t.z <= 2);
+const opening = drawnAhead.filter((t) => t.z > 2);
 
 /** One line of the table: the slowest and median tile against the floor, statuses. */
 function row(label: string, answers: Answer[], floor: number, target: boolean): string {

@@ -108,6 +108,15 @@ describe('OpeningView', () => {
     expect(drawn).toEqual([]);
   });
 
+  it('answers a pass asked for while one is under way with that pass', async () => {
+    const { r, drawn } = renderer();
+    const opening = new OpeningView(r, frames, product);
+    const pass = opening.draw(nowMs);
+    expect(opening.draw(nowMs)).toBe(pass);
+    await pass;
+    expect(drawn).toHaveLength(openingTiles().length);
+  });
+
   it('stops between tiles when closed during a pass', async () => {
     const { r, drawn } = renderer();
     const opening = new OpeningView(r, frames, product);
