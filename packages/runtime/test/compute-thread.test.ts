@@ -24,3 +24,24 @@ describe('serveTasks', () => {
     if (process.platform === 'linux') expect(nice).toBe(Math.min(19, getPriority() + 10));
   }, 60_000);
 });
+
+describe('serveTasks warm-up', () => {
+  it('a warm-up that fails does not fail the task it ran beside', async () => {
+    // A thread started ahead (prestart) warms itself; this warm-up fails while the first task,
+    // sent at once, is still computing.
+    const code = `
+import('tsx/esm/api')
+  .then(({ register }) => { register(); return import(${index}); })
+  .then(({ serveTasks }) => serveTasks(
+    () => new Promise((resolve) => setTimeout(() => resolve(42), 400)),
+    () => new Promise((_, reject) => setTimeout(() => reject(new Error('warm-up broke')), 100)),
+  ));`;
+    const pool = computePool<object, number>({ filename: code, options: { eval: true } }, 1);
+    pool.prestart();
+    try {
+      await expect(pool.run({})).resolves.toBe(42);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});

@@ -25,7 +25,13 @@ export function serveTasks<Task, Result>(compute: (task: Task) => Result | Promi
   // want it: health checks and light requests keep their share while heavy work computes.
   // Elsewhere it would lower the whole process, so it is left alone.
   if (process.platform === 'linux') setPriority(10);
-  if (warmUp && (workerData as Record<string, unknown> | null)?.[PRESTARTED] === true) void warmUp();
+  // A warm-up only compiles ahead: one that fails leaves the thread to serve its tasks cold, and
+  // is reported on the process's stderr, where its rejection would otherwise end the thread and
+  // fail the task it ran beside.
+  if (warmUp && (workerData as Record<string, unknown> | null)?.[PRESTARTED] === true)
+    warmUp().catch((err: unknown) =>
+      process.emitWarning(`a compute thread's warm-up failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
   parentPort?.on('message', (task: Task) => {
     Promise.resolve(task)
       .then(compute)
