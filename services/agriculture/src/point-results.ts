@@ -16,6 +16,19 @@ export function pointResults<R extends { daily?: unknown[] }>(maxWeight = 500_00
   return new LoadingCache<R>(maxWeight, (result) => 1 + (result.daily?.length ?? 0));
 }
 
+/**
+ * The results at a batch's points, in their order: those kept, and the others computed together by
+ * one call of `compute` with those points (LoadingCache.getMany), each kept under `keyOf` it.
+ */
+export function resultsAt<P, R>(
+  results: PointResults<R>,
+  points: readonly P[],
+  keyOf: (point: P) => string,
+  compute: (points: P[]) => Promise<R[]>,
+): Promise<R[]> {
+  return results.getMany(points.map(keyOf), (missing) => compute(missing.map((i) => points[i]!)));
+}
+
 export type DegreeDayPointResults = PointResults<DegreeDayLocationResult>;
 export type ChillPointResults = PointResults<ChillLocationResult>;
 

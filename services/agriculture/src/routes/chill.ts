@@ -13,7 +13,7 @@ import type { DegreeDayComputer } from '../degree-day-compute.js';
 import { chillWork, locationChill } from '../domain/chill.js';
 import { checkChillWork, MAX_CHILL_CELL_HOURS } from '../domain/work-limits.js';
 import type { FieldRecord } from '../domain/fields.js';
-import { type ChillPointResults, chillPointKey } from '../point-results.js';
+import { type ChillPointResults, chillPointKey, resultsAt } from '../point-results.js';
 import type { FieldStore } from '../store.js';
 import { chillCsv } from './csv-tables.js';
 import { ownedField } from './owned-field.js';
@@ -62,13 +62,8 @@ export function chillRoutes(api: Api, deps: ChillRouteDeps): Api {
           checkWork: checkChillWork,
           points: (points) => {
             const now = deps.now().getTime();
-            const keys = points.map((p) => chillPointKey(deps.weather, p.latitude, p.longitude, q, now));
-            return deps.points.getMany(keys, (missing) =>
-              deps.computer.chillPoints(
-                missing.map((i) => points[i]!),
-                q,
-              ),
-            );
+            const keyOf = (p: (typeof points)[number]) => chillPointKey(deps.weather, p.latitude, p.longitude, q, now);
+            return resultsAt(deps.points, points, keyOf, (missing) => deps.computer.chillPoints(missing, q));
           },
           resource: (field) => deps.computer.chill(field, q),
         }),

@@ -14,7 +14,7 @@ import type { DegreeDayComputer } from '../degree-day-compute.js';
 import { locationDegreeDays } from '../domain/growing-degree-days.js';
 import { checkWork, degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from '../domain/work-limits.js';
 import type { FieldRecord } from '../domain/fields.js';
-import { type DegreeDayPointResults, degreeDayPointKey } from '../point-results.js';
+import { type DegreeDayPointResults, degreeDayPointKey, resultsAt } from '../point-results.js';
 import type { FieldStore } from '../store.js';
 import { degreeDayCsv } from './csv-tables.js';
 import { ownedField } from './owned-field.js';
@@ -78,13 +78,8 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
             checkWork,
             points: (points) => {
               const now = deps.now().getTime();
-              const keys = points.map((p) => degreeDayPointKey(deps.weather, p.latitude, p.longitude, q, now));
-              return deps.points.getMany(keys, (missing) =>
-                deps.computer.degreeDayPoints(
-                  missing.map((i) => points[i]!),
-                  q,
-                ),
-              );
+              const keyOf = (p: (typeof points)[number]) => degreeDayPointKey(deps.weather, p.latitude, p.longitude, q, now);
+              return resultsAt(deps.points, points, keyOf, (missing) => deps.computer.degreeDayPoints(missing, q));
             },
             resource: (field) => deps.computer.field(field, q),
           }),
