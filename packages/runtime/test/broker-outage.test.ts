@@ -47,7 +47,7 @@ async function startWithBrokerDown() {
 
 describe('a service started while the broker is down', () => {
   it('serves at once, and makes its topics and joins its consumer group when the broker comes', async () => {
-    const { transport, service } = await startWithBrokerDown();
+    const { db, transport, service } = await startWithBrokerDown();
     try {
       expect((await request(service.app).get('/ping')).text).toBe('"pong"');
       expect((await request(service.app).get('/readyz')).body).toEqual({
@@ -70,6 +70,7 @@ describe('a service started while the broker is down', () => {
     } finally {
       await service.stop();
       await transport.close();
+      await db.close();
     }
   }, 30_000);
 
@@ -118,6 +119,7 @@ describe('a service started while the broker is down', () => {
     } finally {
       await service.stop();
       await transport.close();
+      await db.close();
     }
   }, 30_000);
 });
