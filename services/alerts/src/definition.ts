@@ -4,14 +4,13 @@ import { Api, type Logger } from '@fieldcast/kit';
 import type { GridSource } from '@fieldcast/weather';
 import { defineService } from '@fieldcast/runtime';
 import { alertsMigration } from '../migrations/001_alerts.js';
+import { hourlyPassesMigration } from '../migrations/002_hourly_passes.js';
 import { targetsConsumer, weatherConsumer } from './consumers.js';
 import { gridAlertWeather } from './domain/alert-weather.js';
 import { Evaluator } from './evaluator.js';
 import { ruleRoutes } from './routes/rules.js';
+import { HOUR_MS } from './domain/conditions.js';
 import { AREA, RULES_TOPIC, RuleStates, RuleStore, TargetCopies } from './store.js';
-
-/** The rules are evaluated at least this often, whatever the weather areas announce (docs/decisions/0271-alert-evaluation.md). */
-const EVALUATE_EVERY_MS = 3_600_000;
 
 interface EvaluatorDeps {
   db: { knex: Knex };
@@ -21,14 +20,15 @@ interface EvaluatorDeps {
 }
 
 /** One evaluator per process's service, shared by its timer and its consumer so their passes take turns. */
-const evaluators = new WeakMap<EvaluatorDeps, Evaluator>();
-function evaluatorOf(deps: EvaluatorDeps): Evaluator {
-  let evaluator = evaluators.get(deps);
-  if (!evaluator) {
-    evaluator = new Evaluator(new RuleStates(deps.db.knex, deps.outbox), gridAlertWeather(deps.weather), deps.logger);
-    evaluators.set(deps, evaluator);
+const evaluators = new WeakMap<EvaluatorDeps, { evaluator: Evaluator; states: RuleStates }>();
+function evaluatorOf(deps: EvaluatorDeps): { evaluator: Evaluator; states: RuleStates } {
+  let made = evaluators.get(deps);
+  if (!made) {
+    const states = new RuleStates(deps.db.knex, deps.outbox);
+    made = { evaluator: new Evaluator(states, gridAlertWeather(deps.weather), deps.logger), states };
+    evaluators.set(deps, made);
   }
-  return evaluator;
+  return made;
 }
 
 /** The alerts service: what `fieldcast serve alerts` and the embedded fleet run. */
@@ -37,13 +37,22 @@ export const alertsService = defineService({
   port: 10,
   title: 'Alerts',
   description: 'Alert rules on fields and assets, evaluated as the weather changes; their events in the owner’s feeds.',
-  needs: { database: { migrations: [alertsMigration] }, outbox: { topics: [RULES_TOPIC] }, weather: true },
+  needs: { database: { migrations: [alertsMigration, hourlyPassesMigration] }, outbox: { topics: [RULES_TOPIC] }, weather: true },
   api: (deps) => ruleRoutes(new Api(), new RuleStore(deps.db.knex, deps.outbox, deps.now), deps.now),
   consumers: (deps) => [
     targetsConsumer(new TargetCopies(deps.db.knex, deps.outbox), deps.logger),
-    weatherConsumer(evaluatorOf(deps), deps.now),
+    weatherConsumer(evaluatorOf(deps).evaluator, deps.now),
   ],
+  // The rules are evaluated at least hourly, whatever the weather areas announce (0271): each
+  // replica's timer asks, and the first to claim a clock hour runs its pass (0357).
   background: (deps) => [
-    { name: 'evaluate', everyMs: EVALUATE_EVERY_MS, run: async (nowMs) => void (await evaluatorOf(deps).request(nowMs)) },
+    {
+      name: 'evaluate',
+      everyMs: HOUR_MS,
+      run: async (nowMs) => {
+        const { evaluator, states } = evaluatorOf(deps);
+        if (await states.claimHour(nowMs)) await evaluator.request(nowMs);
+      },
+    },
   ],
 });

@@ -3,6 +3,7 @@ import { topicFor } from '@fieldcast/bus';
 import { type OutboxWriter, type Outbox, OwnedResourceStore, type OwnedResourceTable } from '@fieldcast/db';
 import type { Point } from '@fieldcast/geo';
 import { ValidationError } from '@fieldcast/kit';
+import { HOUR_MS } from './domain/conditions.js';
 import { type RuleRecord, ruleView, TARGET_NAMESPACES } from './domain/rules.js';
 import type { Condition, TargetType } from './schemas.js';
 
@@ -246,6 +247,28 @@ export class RuleStates {
         },
       };
     });
+  }
+
+  /**
+   * Claims the timed pass of the clock hour of `nowMs` (docs/decisions/0357-hourly-alert-pass-once.md):
+   * true for the first claim of that hour among the replicas sharing this schema, false after.
+   * Claims older than a day are let go.
+   */
+  async claimHour(nowMs: number): Promise<boolean> {
+    const hour = Math.floor(nowMs / HOUR_MS);
+    const claimed: unknown[] = await this.knex
+      .withSchema(AREA)
+      .table('hourly_passes')
+      .insert({ hour, claimed_at: new Date(nowMs) })
+      .onConflict('hour')
+      .ignore()
+      .returning('hour');
+    await this.knex
+      .withSchema(AREA)
+      .table('hourly_passes')
+      .where('hour', '<', hour - 24)
+      .delete();
+    return claimed.length > 0;
   }
 
   /** Writes a batch's decisions made at `nowMs`; resolves to the actions of the events written. */

@@ -224,6 +224,34 @@ describe('alert evaluation (docs/decisions/0271-alert-evaluation.md)', () => {
     }
   });
 
+  it('runs the timed pass of a clock hour once among the replicas: the first to claim the hour (docs/decisions/0357-hourly-alert-pass-once.md)', async () => {
+    const field = await createField(t.fleet, t.alice);
+    const first = await createRule({ type: 'field', id: field }, { kind: 'frost', threshold: 0, hours: 48 });
+    await t.fleet.runBackground('alerts', 'evaluate');
+    const stateOf = async (id: string) => (await rules(t.fleet).get(t.alice, `/rules/${id}/state`)).body as { evaluatedAt: string | null };
+    expect((await stateOf(first)).evaluatedAt).toBe('2026-06-15T10:20:00Z');
+    // Another replica's timer in the same hour finds the hour claimed and runs no pass.
+    const second = await createRule({ type: 'field', id: field }, { kind: 'frost', threshold: -5, hours: 48 });
+    await t.fleet.runBackground('alerts', 'evaluate');
+    expect((await stateOf(second)).evaluatedAt).toBeNull();
+
+    const deps = t.fleet.deps('alerts');
+    const states = new RuleStates(deps.db!.knex, deps.outbox as Outbox);
+    expect(await states.claimHour(NOW + 30 * 60_000)).toBe(false);
+    expect(await states.claimHour(NOW + HOUR_MS)).toBe(true);
+    expect(await states.claimHour(NOW + HOUR_MS + 30 * 60_000)).toBe(false);
+    // Claims over a day old are let go as new hours are claimed.
+    const hour = Math.floor(NOW / HOUR_MS);
+    expect(await states.claimHour(NOW + 20 * HOUR_MS)).toBe(true);
+    expect(await states.claimHour(NOW + 26 * HOUR_MS)).toBe(true);
+    const kept: { hour: string | number }[] = await deps
+      .db!.knex.withSchema('alerts')
+      .table('hourly_passes')
+      .orderBy('hour')
+      .select('hour');
+    expect(kept.map((h) => Number(h.hour))).toEqual([hour + 20, hour + 26]);
+  });
+
   it('evaluates every kind on the service’s own weather, on its timer and when a forecast run completes', async () => {
     const field = await createField(t.fleet, t.alice);
     const conditions = [
