@@ -81,7 +81,7 @@ export interface TemperatureAnchors extends AnchorDays {
   tdew: Float32Array;
   /** the first local day of `sunrise`: the earliest column's d0 */
   sunriseD0: number;
-  /** [day - sunriseD0][row] local mean solar hour of the minimum (`minimumHour`) */
+  /** [day - sunriseD0][row] local mean solar hour of the minimum (`minimumHour`; empty without the hourly curve) */
   sunrise: Float64Array;
 }
 
@@ -240,30 +240,38 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
   const nSpan = dMax - dMin + nExt;
   const tanLat = Float64Array.from(lats, (lat) => Math.tan(lat * DEG));
   const dayLen = scratchF64('dayLen', nSpan * nRows);
-  const dayLenByJ = scratchF64('dayLenByJ', 367 * nRows).fill(Number.NaN);
+  // Within a year each day of the span has its own J, so each row's day lengths are computed
+  // directly; a longer span takes each (row, J) once from a table.
+  const dayLenByJ = nSpan > 366 ? scratchF64('dayLenByJ', 367 * nRows).fill(Number.NaN) : null;
   let j = dayOfYearOf(e0) - 1;
   for (let e = 0; e < nSpan; e++) {
     const day = e0 + e;
     j = j < 365 ? j + 1 : dayOfYearOf(day);
+    const tanDecl = TAN_DECLINATION[j]!;
+    if (!dayLenByJ) {
+      for (let r = 0; r < nRows; r++) dayLen[e * nRows + r] = daylightHours(tanLat[r]!, tanDecl);
+      continue;
+    }
     for (let r = 0; r < nRows; r++) {
       let n = dayLenByJ[367 * r + j]!;
-      if (Number.isNaN(n)) n = dayLenByJ[367 * r + j] = daylightHours(tanLat[r]!, TAN_DECLINATION[j]!);
+      if (Number.isNaN(n)) n = dayLenByJ[367 * r + j] = daylightHours(tanLat[r]!, tanDecl);
       dayLen[e * nRows + r] = n;
     }
   }
-  const nSunrise = dMax - dMin + nDays;
+  // The hour of the minimum is read by the hourly curve alone.
+  const nSunrise = withHourly ? dMax - dMin + nDays : 0;
   const sunrise = new Float64Array(nSunrise * nRows);
   for (let i = 0; i < nSunrise * nRows; i++) sunrise[i] = minimumHour(dayLen[margin * nRows + i]!);
   // The diurnal range's daylight damping, like the day length a function of (row, day): beside it.
   const damping = scratchF64('damping', nSpan * nRows);
   for (let i = 0; i < nSpan * nRows; i++) damping[i] = daylightDamping(dayLen[i]!);
 
-  // Per raw day e of each column c (its day d0[c] - margin + e): the UTC time of its local noon,
-  // the year's phase then, and where its day length starts in dayLen.
+  // Per raw day e of each column c (its day d0[c] - margin + e): the UTC time of its local noon and
+  // the year's phase then; per column, where the row-days of its raw day 0 start in dayLen.
   const tNoon = scratchF64('tNoon', nExt * nCols);
   const yearCos = scratchF64('yearCos', nExt * nCols),
     yearSin = scratchF64('yearSin', nExt * nCols);
-  const dayLenAt = new Int32Array(nExt * nCols);
+  const dayLenAt = Int32Array.from(d0, (d) => (d - margin - e0) * nRows);
   for (let e = 0; e < nExt; e++) {
     for (let c = 0; c < nCols; c++) {
       const day = d0[c]! - margin + e;
@@ -273,7 +281,6 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
       const angle = yearAngle(t);
       yearCos[e * nCols + c] = Math.cos(angle);
       yearSin[e * nCols + c] = Math.sin(angle);
-      dayLenAt[e * nCols + c] = (day - e0) * nRows;
     }
   }
 
@@ -323,6 +330,7 @@ export function temperatureAnchors(block: Block, days: AnchorDays, withDew = tru
     {
       nExt,
       nCells,
+      nRows,
       nCols,
       cellRow,
       cellCol,
@@ -417,13 +425,15 @@ function rawDaysRead(
 interface RawPairTerms {
   nExt: number;
   nCells: number;
+  nRows: number;
   nCols: number;
   /** each cell's row and column (cellIndexes) */
   cellRow: Int32Array;
   cellCol: Int32Array;
-  /** [raw day][column]: the year's phase at the column's local noon, and where its row-days start in `damping` */
+  /** [raw day][column]: the year's phase at the column's local noon */
   yearCos: Float64Array;
   yearSin: Float64Array;
+  /** per column, where the row-days of its raw day 0 start in `damping` (raw day e: nRows x e on) */
   dayLenAt: Int32Array;
   /** [day][row] daylight damping of the diurnal range (climate.ts daylightDamping) */
   damping: Float64Array;
@@ -453,7 +463,7 @@ interface RawPairTerms {
  * blocks) they were loaded again at every cell-day.
  */
 function rawPairs(terms: RawPairTerms, rawMax: Float32Array, rawMin: Float32Array, cloudOf: Float64Array | null): void {
-  const { nExt, nCells, nCols, cellRow, cellCol, yearCos, yearSin, dayLenAt, damping, rowScale, steps } = terms;
+  const { nExt, nCells, nCols, nRows, cellRow, cellCol, yearCos, yearSin, dayLenAt, damping, rowScale, steps } = terms;
   const { base, seasonCos, seasonSin, staticBias, maritime, climate, anomaly, clouds } = terms;
   // Cell by cell, its static terms read once for all its raw days (day by day over every cell read
   // them from memory again each day, a block's static terms being larger than the processor's cache).
@@ -472,12 +482,17 @@ function rawPairs(terms: RawPairTerms, rawMax: Float32Array, rawMin: Float32Arra
       precipCos = climate.precipCos[cell]!,
       precipSin = climate.precipSin[cell]!;
     const eLast = steps ? steps.to[col]! : nExt - 1;
-    for (let e = steps ? steps.from[col]! : 0, q = cell + e * nCells, yc = col + e * nCols; e <= eLast; e++, q += nCells, yc += nCols) {
+    const eFirst = steps ? steps.from[col]! : 0;
+    for (
+      let e = eFirst, q = cell + e * nCells, yc = col + e * nCols, dl = dayLenAt[col]! + e * nRows + r;
+      e <= eLast;
+      e++, q += nCells, yc += nCols, dl += nRows
+    ) {
       const yCos = yearCos[yc]!,
         ySin = yearSin[yc]!;
       const mean = cellBase + cellCos * yCos + cellSin * ySin + scale * anomaly[q]!;
       const cloud = cloudFraction(clouds[q]!, cloudBiasOf(bias, monsoonCos, monsoonSin, precipLog, precipCos, precipSin, yCos, ySin));
-      const half = diurnalRange(cloud, damping[dayLenAt[yc]! + r]!, marine) / 2;
+      const half = diurnalRange(cloud, damping[dl]!, marine) / 2;
       rawMax[q] = mean + half;
       rawMin[q] = mean - half;
       if (cloudOf) cloudOf[q] = cloud;
