@@ -250,7 +250,7 @@ describe('the console in Chromium', () => {
     }
   }, 900_000);
 
-  it("a point's degree days by the method chosen, and its chill in the model chosen", async () => {
+  it("a point's degree days by the method and cutoff chosen with their accumulation curve, and its chill in the model chosen", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openPage(context);
     try {
@@ -261,6 +261,8 @@ describe('the console in Chromium', () => {
         if (/\/(growing-degree-days|chill)\//.test(request.url())) requests.push(request.url());
       });
       await page.selectOption('#gdd-method', 'single-triangle');
+      await page.fill('#gdd-cap', '30');
+      await page.selectOption('#gdd-cutoff', 'vertical');
       await page.selectOption('#chill-model', 'utah');
       await clickMap(page, [[0.5, 0.5]]);
       await page.waitForFunction(
@@ -273,7 +275,19 @@ describe('the console in Chromium', () => {
       await page.waitForFunction(() => /degree days \(base 10/.test(document.querySelector('#point')?.textContent ?? ''), undefined, {
         timeout: 120_000,
       });
-      expect(requests.some((u) => /growing-degree-days\/.*method=single-triangle/.test(u))).toBe(true);
+      const point = requests.find((u) => /growing-degree-days\/-?\d+\.\d+\//.test(u)) ?? '';
+      const asked = new URL(point).searchParams;
+      expect([asked.get('method'), asked.get('cap'), asked.get('cutoff'), asked.get('include')]).toEqual([
+        'single-triangle',
+        '30',
+        'vertical',
+        'daily',
+      ]);
+      // The accumulation curve from the same answer's daily values (docs/interface.md §3, include=daily).
+      const curve = page.locator('#charts figure', { hasText: 'Degree days accumulated' });
+      await curve.and(page.locator('[data-state=loaded]')).waitFor({ timeout: 120_000 });
+      expect(await curve.locator('canvas').count()).toBe(1);
+      await curve.scrollIntoViewIfNeeded();
       expect(requests.some((u) => /\/chill\/.*model=utah/.test(u))).toBe(true);
       await shot(page, '11-point-chill');
       expect(errors).toEqual([]);

@@ -16,16 +16,20 @@ interface LatestForecast {
 /** The model whose latest run the forecast chart shows (docs/interface.md §7). */
 const MODEL = 'synthetic-global';
 
+/** A chart's title and how to load its series (times in seconds since 1970). */
+export type PointChart = [string, () => Promise<{ times: number[]; values: (number | null)[]; unit: string }>];
+
 /**
- * A point's charts: hourly relative humidity and reference evapotranspiration (insight,
- * docs/interface.md §5) and the latest forecast of a model (§7). Each chart that fails says why
- * in its place; the others still draw.
+ * A point's charts: those `first` gives, then hourly relative humidity and reference
+ * evapotranspiration (insight, docs/interface.md §5) and the latest forecast of a model (§7).
+ * Each chart that fails says why in its place; the others still draw.
  */
-export async function drawPointCharts(api: Api, lat: number, lon: number): Promise<void> {
+export async function drawPointCharts(api: Api, lat: number, lon: number, first: PointChart[] = []): Promise<void> {
   const box = byId('charts');
   box.replaceChildren();
   const point = `${lat.toFixed(4)}/${lon.toFixed(4)}`;
-  const jobs: [string, () => Promise<{ times: number[]; values: (number | null)[]; unit: string }>][] = [
+  const jobs: PointChart[] = [
+    ...first,
     ['Relative humidity, next 24 h', async () => hourly(await api.json<HourlySeries>('insight', `/hourly-relative-humidity/${point}`))],
     [
       'Evapotranspiration (short crop), next 24 h',
@@ -55,7 +59,7 @@ export async function drawPointCharts(api: Api, lat: number, lon: number): Promi
       box.append(figure);
       try {
         const { times, values, unit } = await load();
-        const width = Math.min(320, box.clientWidth || 320);
+        const width = Math.min(320, figure.clientWidth || 320);
         new uPlot(
           {
             width,

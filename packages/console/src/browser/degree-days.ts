@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import L from 'leaflet';
 import type { Api } from './api.js';
+import type { PointChart } from './charts.js';
 import type { Field } from './fields.js';
 import { byId } from './fields.js';
 import { bandColors, drawLegend } from './legend.js';
@@ -22,13 +23,16 @@ interface Contours extends GeoJSON.FeatureCollection<GeoJSON.Polygon, { degreeDa
   field: string;
 }
 
-interface PointDegreeDays {
+export interface PointDegreeDays {
   latitude: number;
   longitude: number;
   startDate: string;
   endDate: string;
   baseTemperature: number;
+  scale: string;
   degreeDays: number;
+  /** each day's value and the total so far (include=daily) */
+  daily: { date: string; degreeDays: number; accumulated: number }[];
 }
 
 interface PointChill {
@@ -51,18 +55,28 @@ export class DegreeDaysPanel {
     const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - 30));
     byId<HTMLInputElement>('gdd-start').value = start.toISOString().slice(0, 10);
     byId<HTMLInputElement>('gdd-end').value = today.toISOString().slice(0, 10);
-    for (const id of ['gdd-start', 'gdd-end', 'gdd-base', 'gdd-method'])
+    for (const id of ['gdd-start', 'gdd-end', 'gdd-base', 'gdd-method', 'gdd-cap', 'gdd-cutoff'])
       byId(id).addEventListener('change', () => void this.showField(this.field));
   }
 
-  /** The panel's query: dates, base and method (docs/interface.md §3; every UC IPM method, decision 0240). */
-  private query(): string {
+  /**
+   * The panel's query: dates, base, method, and the upper threshold with its cutoff when given
+   * (docs/interface.md §3; every UC IPM method and cutoff, decision 0240). A combination the
+   * area refuses (a cutoff without an upper threshold, an upper threshold on the average method)
+   * shows the area's own message.
+   */
+  private query(extra: Record<string, string> = {}): string {
     const q = new URLSearchParams({
       start: byId<HTMLInputElement>('gdd-start').value,
       end: byId<HTMLInputElement>('gdd-end').value,
       base: byId<HTMLInputElement>('gdd-base').value || '10',
       method: byId<HTMLSelectElement>('gdd-method').value,
+      ...extra,
     });
+    const cap = byId<HTMLInputElement>('gdd-cap').value;
+    const cutoff = byId<HTMLSelectElement>('gdd-cutoff').value;
+    if (cap !== '') q.set('cap', cap);
+    if (cutoff !== 'horizontal') q.set('cutoff', cutoff);
     return `?${q}`;
   }
 
@@ -112,13 +126,12 @@ export class DegreeDaysPanel {
     }
   }
 
-  /** A point's degree days, for the point panel. */
-  async atPoint(lat: number, lon: number): Promise<string> {
-    const gdd = await this.api.json<PointDegreeDays>(
+  /** A point's degree days in the panel's query, with each day's value for the point panel's accumulation chart (include=daily). */
+  atPoint(lat: number, lon: number): Promise<PointDegreeDays> {
+    return this.api.json<PointDegreeDays>(
       'agriculture',
-      `/growing-degree-days/${lat.toFixed(4)}/${lon.toFixed(4)}${this.query()}`,
+      `/growing-degree-days/${lat.toFixed(4)}/${lon.toFixed(4)}${this.query({ include: 'daily' })}`,
     );
-    return `${gdd.degreeDays} degree days (base ${gdd.baseTemperature}, ${gdd.startDate} to ${gdd.endDate})`;
   }
 
   /** A point's winter chill since the season's start, in the model chosen (decision 0241). */
@@ -127,6 +140,26 @@ export class DegreeDaysPanel {
     const chill = await this.api.json<PointChill>('agriculture', `/chill/${lat.toFixed(4)}/${lon.toFixed(4)}?model=${model}`);
     return `${chill.chill} ${chill.units} since ${chill.startDate}`;
   }
+}
+
+/** The point panel's line for a point's degree days. */
+export function describePoint(gdd: PointDegreeDays): string {
+  return `${gdd.degreeDays} degree days (base ${gdd.baseTemperature}, ${gdd.startDate} to ${gdd.endDate})`;
+}
+
+/** The accumulation curve of a point's degree days (docs/interface.md §3, include=daily), as the point panel charts it. */
+export function accumulationChart(gdd: Promise<PointDegreeDays>): PointChart {
+  return [
+    'Degree days accumulated',
+    async () => {
+      const { daily, scale } = await gdd;
+      return {
+        times: daily.map((d) => Date.parse(d.date) / 1000),
+        values: daily.map((d) => d.accumulated),
+        unit: `${scale} degree days`,
+      };
+    },
+  ];
 }
 
 function table(rows: [string, string][]): HTMLTableElement {

@@ -5,7 +5,7 @@ import { Api, type Config } from './api.js';
 import { ArchiveMarkers } from './archive.js';
 import { drawAssets } from './assets.js';
 import { drawPointCharts } from './charts.js';
-import { DegreeDaysPanel } from './degree-days.js';
+import { accumulationChart, DegreeDaysPanel, describePoint } from './degree-days.js';
 import { FeedPanel } from './feed.js';
 import { byId, FieldsPanel } from './fields.js';
 import { createMap } from './map.js';
@@ -86,12 +86,12 @@ async function showPoint(api: Api, degreeDays: DegreeDaysPanel, archive: Archive
   const chillOut = byId('point-chill');
   chillOut.textContent = '';
   const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-  const gdd = degreeDays.atPoint(lat, lon).catch(message);
+  const gdd = degreeDays.atPoint(lat, lon);
   const chill = degreeDays.chillAtPoint(lat, lon).catch(message);
   await Promise.all([
-    gdd.then((text) => (out.textContent = `${lat.toFixed(4)}, ${lon.toFixed(4)}: ${text}`)),
+    gdd.then(describePoint, message).then((text) => (out.textContent = `${lat.toFixed(4)}, ${lon.toFixed(4)}: ${text}`)),
     chill.then((text) => (chillOut.textContent = `Chill: ${text}`)),
-    drawPointCharts(api, lat, lon),
+    drawPointCharts(api, lat, lon, [accumulationChart(gdd)]),
     archive.near(lat, lon),
   ]);
 }
