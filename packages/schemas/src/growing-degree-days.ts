@@ -21,6 +21,8 @@ export type DegreeDayMethodName = DegreeDayMethod;
 /** Same spellings as @fieldcast/science DegreeDayCutoff (docs/decisions/0240-degree-day-cutoffs.md). */
 export const DEGREE_DAY_CUTOFF_NAMES = ['horizontal', 'vertical', 'intermediate'] as const;
 export type DegreeDayCutoffName = (typeof DEGREE_DAY_CUTOFF_NAMES)[number];
+/** `cutoff=cap` names the cutoff `cap` alone has always applied, horizontal (issue 36: cap stays its alias; 0240). */
+const CUTOFF_ALIAS = 'cap';
 const CURVE_METHODS: readonly DegreeDayMethodName[] = ['single-sine', 'single-triangle', 'double-sine', 'double-triangle'];
 const NEXT_DAY_METHODS: readonly DegreeDayMethodName[] = ['double-sine', 'double-triangle'];
 
@@ -127,10 +129,11 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
       '30',
     ).optional(),
     cutoff: z
-      .enum(DEGREE_DAY_CUTOFF_NAMES, { error: `cutoff must be one of ${DEGREE_DAY_CUTOFF_NAMES.join(', ')}` })
+      .enum([...DEGREE_DAY_CUTOFF_NAMES, CUTOFF_ALIAS], {
+        error: `cutoff must be one of ${DEGREE_DAY_CUTOFF_NAMES.join(', ')} (or ${CUTOFF_ALIAS}, the horizontal cutoff's other name)`,
+      })
       .meta({
-        description:
-          'How development responds above cap (UC IPM; Zalom et al. 1983): horizontal (default, constant rate), vertical (stops) or intermediate (slows by the excess). vertical and intermediate need cap and a sine or triangle method.',
+        description: `How development responds above cap (UC IPM; Zalom et al. 1983): horizontal (default, constant rate; also named ${CUTOFF_ALIAS}), vertical (stops) or intermediate (slows by the excess). vertical and intermediate need cap and a sine or triangle method.`,
         examples: ['vertical'],
       })
       .optional(),
@@ -176,7 +179,7 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
           fail('cap', `cap must be a number not below base (${base})`);
         }
       }
-      const cutoff = q.cutoff ?? 'horizontal';
+      const cutoff: DegreeDayCutoffName = q.cutoff === undefined || q.cutoff === CUTOFF_ALIAS ? 'horizontal' : q.cutoff;
       if (cutoff !== 'horizontal') {
         if (!CURVE_METHODS.includes(method)) {
           fail('cutoff', `cutoff ${cutoff} needs method ${CURVE_METHODS.join(', ')}`);

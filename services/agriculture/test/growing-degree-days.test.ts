@@ -108,9 +108,12 @@ describe('growing degree days: hand-computed through the real path (spec 2.6, 4.
     expect(res.body.degreeDays).toBe(expected);
   });
 
-  it('cap alone is the horizontal cutoff, as before', async () => {
+  it('cap alone is the horizontal cutoff, as before, and cutoff=cap names it too', async () => {
     const res = await get(`/growing-degree-days/40.5/10.5?${DAYS}&method=single-triangle&cap=22`);
     expect(res.body.degreeDays).toBe(12.7);
+    const alias = await get(`/growing-degree-days/40.5/10.5?${DAYS}&method=single-triangle&cap=22&cutoff=cap`);
+    expect(alias.status).toBe(200);
+    expect(alias.body.degreeDays).toBe(12.7);
   });
 
   it('field: centroid 9.8, mean 12, max 13, min 10', async () => {
