@@ -112,10 +112,16 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   const client = startClient();
-  const limits = limitsFromEnv(parseEnv(FleetEnv, { RATE_LIMIT_PER_SECOND: '0', ...process.env }));
-  // As a served process: background tasks on, and the warm-up it runs once it listens (its compute
-  // thread started and its synthetic reads compiled, docs/decisions/0290, 0305).
-  const fleet = await startTestFleet([agricultureService], { weather: new SyntheticSource(), limits, background: true });
+  const env = parseEnv(FleetEnv, { RATE_LIMIT_PER_SECOND: '0', ...process.env });
+  // As a served process: background tasks on, its compute threads (FIELDCAST_COMPUTE_THREADS, default
+  // every core but one), and the warm-up it runs once it listens (its compute threads started and
+  // its synthetic reads compiled, docs/decisions/0290, 0305).
+  const fleet = await startTestFleet([agricultureService], {
+    weather: new SyntheticSource(),
+    limits: limitsFromEnv(env),
+    background: true,
+    computeThreads: env.FIELDCAST_COMPUTE_THREADS,
+  });
   void fleet.warm();
   const server = fleet.app('agriculture').listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

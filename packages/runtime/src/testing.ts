@@ -121,6 +121,8 @@ export interface TestFleetOptions {
   background?: boolean;
   /** addresses and CIDR ranges webhooks may reach; nothing else, public or private, so no test reaches a real server */
   webhookAllowPrivate?: readonly string[];
+  /** compute threads of each service that has them; as a served process's default (every core but one) where not given */
+  computeThreads?: number;
 }
 
 /** The weather a test fleet hands out: none unless one of its services declares weather. */
@@ -170,6 +172,7 @@ export async function startTestFleet(definitions: readonly Service[], options: T
           files: dataDir ? { dataDir, ...options.files } : undefined,
           background: options.background ?? false,
           webhooks: { allowPrivate: options.webhookAllowPrivate ?? [], allowPublic: false },
+          computeThreads: options.computeThreads,
         },
         identity,
       ),

@@ -74,6 +74,21 @@ describe('WorkerPool.prestart', () => {
   });
 });
 
+describe('WorkerPool.idleThreads', () => {
+  it('counts the threads started and waiting: none before they start, one less while a task runs, none once closed', async () => {
+    const threads = computePool<Task, Result>({ filename: CODE, options: { eval: true } }, 2);
+    expect(threads.idleThreads()).toBe(0);
+    threads.prestart();
+    expect(threads.idleThreads()).toBe(2);
+    const running = threads.run({ wait: 200, value: 1 });
+    expect(threads.idleThreads()).toBe(1);
+    await running;
+    expect(threads.idleThreads()).toBe(2);
+    await threads.close();
+    expect(threads.idleThreads()).toBe(0);
+  });
+});
+
 describe('PRESTARTED', () => {
   it('tells a thread the warm-up started so (serveTasks then warms it), and not one a task started', async () => {
     const telling = `const { parentPort, workerData } = require('node:worker_threads');

@@ -12,7 +12,7 @@ import { chillPoints, chillWork, fieldChill } from './domain/chill.js';
 import { degreeDayPoints, fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
 import type { FieldRecord } from './domain/fields.js';
 import { checkChillWork, checkWork, degreeDayWork, MAX_CHILL_CELL_HOURS, MAX_DEGREE_DAY_CELL_DAYS } from './domain/work-limits.js';
-import { type AreaWorker, computePool, workerModule } from '@fieldcast/runtime/workers';
+import { type AreaWorker, computePool, inParts, workerModule } from '@fieldcast/runtime/workers';
 import { AREA } from './store.js';
 /** Its thread module, `src/degree-day-worker.ts`, declared in the service definition's `workers`. */
 export const DEGREE_DAY_WORKER: AreaWorker = { area: AREA, name: 'degree-day-worker' };
@@ -102,8 +102,11 @@ export function degreeDayComputer(source: GridSource, options: DegreeDayComputer
       checkChillWork(chillWork.field(source, field, query), chillLimit);
       return run({ kind: 'chill', field, query });
     },
-    degreeDayPoints: (points, query) => run({ kind: 'degree-day-points', points, query }),
-    chillPoints: (points, query) => run({ kind: 'chill-points', points, query }),
+    // A batch spreads over the idle threads (docs/decisions/0358-batches-spread-over-idle-threads.md).
+    degreeDayPoints: (points, query) =>
+      inParts(points, pool.idleThreads(), (part) => run<DegreeDayLocationResult[]>({ kind: 'degree-day-points', points: part, query })),
+    chillPoints: (points, query) =>
+      inParts(points, pool.idleThreads(), (part) => run<ChillLocationResult[]>({ kind: 'chill-points', points: part, query })),
     prestart: () => {
       if (stores) pool.prestart();
     },

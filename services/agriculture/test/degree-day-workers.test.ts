@@ -4,7 +4,7 @@ import type { DegreeDayQuery } from '@fieldcast/schemas';
 import { SyntheticSource } from '@fieldcast/weather';
 import { degreeDayComputer } from '../src/degree-day-compute.js';
 import { fieldChill } from '../src/domain/chill.js';
-import { fieldContours, fieldDegreeDays } from '../src/domain/growing-degree-days.js';
+import { degreeDayPoints, fieldContours, fieldDegreeDays } from '../src/domain/growing-degree-days.js';
 import type { FieldRecord } from '../src/domain/fields.js';
 import { errorData, reviveError } from '@fieldcast/runtime/workers';
 
@@ -45,6 +45,21 @@ describe('degree days in worker threads', () => {
     expect(field1).toEqual(await fieldDegreeDays(source, field, query));
     expect(contours1).toEqual(await fieldContours(source, field, query));
     // the thread's first start transpiles its modules from the sources: seconds on a loaded machine
+  }, 120_000);
+
+  it('a batch spread over two idle threads answers every point as inline, in its order', async () => {
+    const two = degreeDayComputer(source, { threads: 2 });
+    try {
+      two.prestart();
+      const points = Array.from({ length: 250 }, (_, k) => ({
+        longitude: -95 + (k % 25) * 0.173,
+        latitude: 38 + Math.floor(k / 25) * 0.291,
+      }));
+      const season = { ...query, start: '2024-05-01', end: '2024-05-20' };
+      expect(await two.degreeDayPoints(points, season)).toEqual(await degreeDayPoints(source, points, season));
+    } finally {
+      await two.close();
+    }
   }, 120_000);
 
   it('field chill equals the inline one', async () => {

@@ -2,7 +2,7 @@ import type { HourlyQuery } from '@fieldcast/schemas';
 import { type GridSource, storesOf, syntheticWorldForThreads } from '@fieldcast/weather';
 import type { AssetRecord } from './domain/assets.js';
 import { assetSeriesWork, checkWork, type HourlyQuantity, hourlySeriesJson } from './domain/hourly-series.js';
-import { type AreaWorker, computePool, workerModule } from '@fieldcast/runtime/workers';
+import { type AreaWorker, computePool, inParts, workerModule } from '@fieldcast/runtime/workers';
 import { AREA } from './store.js';
 /** Its thread module, `src/series-worker.ts`, declared in the service definition's `workers`. */
 export const SERIES_WORKER: AreaWorker = { area: AREA, name: 'series-worker' };
@@ -51,7 +51,9 @@ export function seriesComputer(source: GridSource, threads: number): SeriesCompu
       checkWork(assetSeriesWork(source, asset, quantity, query));
       return run({ stores: stores ?? [], quantity, asset, query }) as Promise<string>;
     },
-    points: (points, quantity, query) => run({ stores: stores ?? [], quantity, points, query }) as Promise<string[]>,
+    // A batch spreads over the idle threads (docs/decisions/0358-batches-spread-over-idle-threads.md).
+    points: (points, quantity, query) =>
+      inParts(points, pool.idleThreads(), (part) => run({ stores: stores ?? [], quantity, points: part, query }) as Promise<string[]>),
     prestart: () => {
       if (stores) pool.prestart();
     },

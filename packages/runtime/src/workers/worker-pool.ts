@@ -42,6 +42,11 @@ export class WorkerPool<Task, Result> {
     });
   }
 
+  /** Threads started and waiting for a task now: what a batch may spread over (inParts). */
+  idleThreads(): number {
+    return this.closed ? 0 : this.idle.length;
+  }
+
   /** Starts every thread now, idle, so the first tasks do not wait for threads to load their modules. */
   prestart(): void {
     while (!this.closed && this.idle.length + this.busy.size < this.size) this.idle.push(this.spawn(true));
@@ -105,6 +110,8 @@ export interface ComputePool<Task, Result> {
   prestart: () => void;
   /** ends the threads, if any were started; a later task starts a new pool */
   close: () => Promise<void>;
+  /** threads started and idle now; 0 before the pool is made */
+  idleThreads: () => number;
 }
 
 /**
@@ -121,6 +128,7 @@ export function computePool<Task, Result>(
   return {
     run: (task) => made().run(task),
     prestart: () => made().prestart(),
+    idleThreads: () => pool?.idleThreads() ?? 0,
     async close() {
       const closing = pool;
       pool = undefined;
