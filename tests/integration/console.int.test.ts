@@ -288,7 +288,9 @@ describe('the console in Chromium', () => {
       await curve.and(page.locator('[data-state=loaded]')).waitFor({ timeout: 120_000 });
       expect(await curve.locator('canvas').count()).toBe(1);
       await curve.scrollIntoViewIfNeeded();
-      expect(requests.some((u) => /\/chill\/.*model=utah/.test(u))).toBe(true);
+      expect(requests.some((u) => /\/chill\/.*model=utah.*include=daily/.test(u))).toBe(true);
+      const chillCurve = page.locator('#charts figure', { hasText: 'Chill accumulated' });
+      await chillCurve.and(page.locator('[data-state=loaded]')).waitFor({ timeout: 120_000 });
       await shot(page, '11-point-chill');
       expect(errors).toEqual([]);
     } finally {

@@ -35,11 +35,13 @@ export interface PointDegreeDays {
   daily: { date: string; degreeDays: number; accumulated: number }[];
 }
 
-interface PointChill {
+export interface PointChill {
   startDate: string;
   endDate: string;
   units: string;
   chill: number;
+  /** each day's chill and the total so far (include=daily) */
+  daily: { date: string; chill: number; accumulated: number }[];
 }
 
 /** The degree-days panel: a field's value, mean, minimum, maximum and contours (docs/interface.md §3). */
@@ -135,11 +137,15 @@ export class DegreeDaysPanel {
   }
 
   /** A point's winter chill since the season's start, in the model chosen (decision 0241). */
-  async chillAtPoint(lat: number, lon: number): Promise<string> {
+  chillAtPoint(lat: number, lon: number): Promise<PointChill> {
     const model = byId<HTMLSelectElement>('chill-model').value;
-    const chill = await this.api.json<PointChill>('agriculture', `/chill/${lat.toFixed(4)}/${lon.toFixed(4)}?model=${model}`);
-    return `${chill.chill} ${chill.units} since ${chill.startDate}`;
+    return this.api.json<PointChill>('agriculture', `/chill/${lat.toFixed(4)}/${lon.toFixed(4)}?model=${model}&include=daily`);
   }
+}
+
+/** The point panel's line for a point's chill. */
+export function describeChill(chill: PointChill): string {
+  return `${chill.chill} ${chill.units} since ${chill.startDate}`;
 }
 
 /** The point panel's line for a point's degree days. */
@@ -147,16 +153,21 @@ export function describePoint(gdd: PointDegreeDays): string {
   return `${gdd.degreeDays} degree days (base ${gdd.baseTemperature}, ${gdd.startDate} to ${gdd.endDate})`;
 }
 
-/** The accumulation curve of a point's degree days (docs/interface.md §3, include=daily), as the point panel charts it. */
-export function accumulationChart(gdd: Promise<PointDegreeDays>): PointChart {
+/** An answer with each day's total so far (docs/interface.md §3, include=daily). */
+interface Accumulated {
+  daily: { date: string; accumulated: number }[];
+}
+
+/** The accumulation curve of a point's degree days or chill, as the point panel charts it. */
+export function accumulationChart<T extends Accumulated>(title: string, answer: Promise<T>, unit: (answer: T) => string): PointChart {
   return [
-    'Degree days accumulated',
+    title,
     async () => {
-      const { daily, scale } = await gdd;
+      const body = await answer;
       return {
-        times: daily.map((d) => Date.parse(d.date) / 1000),
-        values: daily.map((d) => d.accumulated),
-        unit: `${scale} degree days`,
+        times: body.daily.map((d) => Date.parse(d.date) / 1000),
+        values: body.daily.map((d) => d.accumulated),
+        unit: unit(body),
       };
     },
   ];

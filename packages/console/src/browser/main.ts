@@ -5,7 +5,7 @@ import { Api, type Config } from './api.js';
 import { ArchiveMarkers } from './archive.js';
 import { drawAssets } from './assets.js';
 import { drawPointCharts } from './charts.js';
-import { accumulationChart, DegreeDaysPanel, describePoint } from './degree-days.js';
+import { accumulationChart, DegreeDaysPanel, describeChill, describePoint } from './degree-days.js';
 import { FeedPanel } from './feed.js';
 import { byId, FieldsPanel } from './fields.js';
 import { createMap } from './map.js';
@@ -87,11 +87,14 @@ async function showPoint(api: Api, degreeDays: DegreeDaysPanel, archive: Archive
   chillOut.textContent = '';
   const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
   const gdd = degreeDays.atPoint(lat, lon);
-  const chill = degreeDays.chillAtPoint(lat, lon).catch(message);
+  const chill = degreeDays.chillAtPoint(lat, lon);
   await Promise.all([
     gdd.then(describePoint, message).then((text) => (out.textContent = `${lat.toFixed(4)}, ${lon.toFixed(4)}: ${text}`)),
-    chill.then((text) => (chillOut.textContent = `Chill: ${text}`)),
-    drawPointCharts(api, lat, lon, [accumulationChart(gdd)]),
+    chill.then(describeChill, message).then((text) => (chillOut.textContent = `Chill: ${text}`)),
+    drawPointCharts(api, lat, lon, [
+      accumulationChart('Degree days accumulated', gdd, (g) => `${g.scale} degree days`),
+      accumulationChart('Chill accumulated', chill, (c) => c.units),
+    ]),
     archive.near(lat, lon),
   ]);
 }
