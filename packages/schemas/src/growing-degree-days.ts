@@ -21,8 +21,15 @@ export type DegreeDayMethodName = DegreeDayMethod;
 /** Same spellings as @fieldcast/science DegreeDayCutoff (docs/decisions/0240-degree-day-cutoffs.md). */
 export const DEGREE_DAY_CUTOFF_NAMES = ['horizontal', 'vertical', 'intermediate'] as const;
 export type DegreeDayCutoffName = (typeof DEGREE_DAY_CUTOFF_NAMES)[number];
-/** `cutoff=cap` names the cutoff `cap` alone has always applied, horizontal (issue 36: cap stays its alias; 0240). */
+/** `cap` also names the cutoff `cap` alone has always applied, horizontal (issue 36: cap stays its alias; 0240). */
 const CUTOFF_ALIAS = 'cap';
+/** What a `cutoff` may be given as: a name or its alias (cutoffNamed). */
+export const DEGREE_DAY_CUTOFF_INPUTS = [...DEGREE_DAY_CUTOFF_NAMES, CUTOFF_ALIAS] as const;
+export type DegreeDayCutoffInput = (typeof DEGREE_DAY_CUTOFF_INPUTS)[number];
+/** The cutoff a given one names; horizontal where none is given. */
+export function cutoffNamed(given: DegreeDayCutoffInput | undefined): DegreeDayCutoffName {
+  return given === undefined || given === CUTOFF_ALIAS ? 'horizontal' : given;
+}
 const CURVE_METHODS: readonly DegreeDayMethodName[] = ['single-sine', 'single-triangle', 'double-sine', 'double-triangle'];
 const NEXT_DAY_METHODS: readonly DegreeDayMethodName[] = ['double-sine', 'double-triangle'];
 
@@ -129,7 +136,7 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
       '30',
     ).optional(),
     cutoff: z
-      .enum([...DEGREE_DAY_CUTOFF_NAMES, CUTOFF_ALIAS], {
+      .enum(DEGREE_DAY_CUTOFF_INPUTS, {
         error: `cutoff must be one of ${DEGREE_DAY_CUTOFF_NAMES.join(', ')} (or ${CUTOFF_ALIAS}, the horizontal cutoff's other name)`,
       })
       .meta({
@@ -179,7 +186,7 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
           fail('cap', `cap must be a number not below base (${base})`);
         }
       }
-      const cutoff: DegreeDayCutoffName = q.cutoff === undefined || q.cutoff === CUTOFF_ALIAS ? 'horizontal' : q.cutoff;
+      const cutoff = cutoffNamed(q.cutoff);
       if (cutoff !== 'horizontal') {
         if (!CURVE_METHODS.includes(method)) {
           fail('cutoff', `cutoff ${cutoff} needs method ${CURVE_METHODS.join(', ')}`);

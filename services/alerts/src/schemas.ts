@@ -1,4 +1,4 @@
-import { DEGREE_DAY_CUTOFF_NAMES, DEGREE_DAY_METHOD_NAMES, DEGREE_DAY_SCALES, Timestamp, text, Uuid, UuidInput } from '@fieldcast/schemas';
+import { DEGREE_DAY_CUTOFF_INPUTS, DEGREE_DAY_METHOD_NAMES, DEGREE_DAY_SCALES, Timestamp, text, Uuid, UuidInput } from '@fieldcast/schemas';
 import { SEVERE_KINDS } from '@fieldcast/weather';
 import { z } from 'zod';
 
@@ -30,9 +30,9 @@ const DegreeDays = z.object({
     .meta({ description: 'the degree-day method, as the agriculture area takes it (default average)' }),
   cap: z.number().optional().meta({ description: 'upper threshold, not below base; not with the average method' }),
   cutoff: z
-    .enum(DEGREE_DAY_CUTOFF_NAMES)
+    .enum(DEGREE_DAY_CUTOFF_INPUTS)
     .optional()
-    .meta({ description: 'how cap applies (default horizontal); others need cap and a sine or triangle method' }),
+    .meta({ description: 'how cap applies (default horizontal, also named cap); others need cap and a sine or triangle method' }),
 });
 
 const Frost = z.object({

@@ -28,3 +28,17 @@ describe('degree days of a rule: at most one season (docs/decisions/0272-alert-r
     expect([new Date(first).toISOString(), (last - first) / DAY_MS + 1]).toEqual(['2025-06-15T00:00:00.000Z', LIMITS.degreeDayDays + 1]);
   });
 });
+
+describe("a degree-day rule's cutoff", () => {
+  // Days of 20 and 10 °C by the single triangle, L 10, U 15: E(10) = 5, E(15) = 5² / 20 = 1.25 and
+  // a half of the day above U: horizontal 5 - 1.25 = 3.75, vertical 3.75 - 5 x 0.5 = 1.25 a day.
+  const condition = { kind: 'degree-days', start: '2026-06-01', threshold: 100, method: 'single-triangle', cap: 15 } as const;
+  const at = day('2026-06-10') + 3600_000;
+
+  it('cap names the horizontal cutoff, as on the degree-day query (docs/decisions/0240-degree-day-cutoffs.md)', async () => {
+    const alone = await measure(condition, AT, at, new ScriptedWeather());
+    const named = await measure({ ...condition, cutoff: 'cap' }, AT, at, new ScriptedWeather());
+    const vertical = await measure({ ...condition, cutoff: 'vertical' }, AT, at, new ScriptedWeather());
+    expect([alone.value, named.value, vertical.value]).toEqual([3.75 * 10, 3.75 * 10, 1.25 * 10]);
+  });
+});

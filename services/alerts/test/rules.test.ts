@@ -84,6 +84,7 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
         cap: 86,
         cutoff: 'vertical',
       },
+      { kind: 'degree-days', start: '2026-04-15', threshold: 500, method: 'single-triangle', cap: 30, cutoff: 'cap' },
       { kind: 'frost', threshold: -2, hours: 240 },
       { kind: 'reference-et', threshold: 0.5, days: 31 },
       { kind: 'precipitation', threshold: 0, hours: 1 },

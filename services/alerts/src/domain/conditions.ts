@@ -1,5 +1,5 @@
 import { type FieldError, ValidationError } from '@fieldcast/kit';
-import { DEFAULT_DEGREE_DAY_BASE, dateMs, DEGREE_DAY_FIRST_DATE, isoDate } from '@fieldcast/schemas';
+import { cutoffNamed, DEFAULT_DEGREE_DAY_BASE, dateMs, DEGREE_DAY_FIRST_DATE, isoDate } from '@fieldcast/schemas';
 import { CURVE_DEGREE_DAY_METHODS } from '@fieldcast/science';
 import { SEVERE_KINDS } from '@fieldcast/weather';
 import type { Condition } from '../schemas.js';
@@ -82,7 +82,7 @@ export function conditionFaults(condition: Condition, todayMs: number): FieldErr
         if (method === 'average') fault('cap', 'cap needs a method other than average: the average method has no upper threshold');
         else if (!(Number.isFinite(condition.cap) && condition.cap >= base)) fault('cap', `cap must be a number not below base (${base})`);
       }
-      const cutoff = condition.cutoff ?? 'horizontal';
+      const cutoff = cutoffNamed(condition.cutoff);
       if (cutoff !== 'horizontal') {
         if (!CURVE_DEGREE_DAY_METHODS.includes(method))
           fault('cutoff', `cutoff ${cutoff} needs method ${CURVE_DEGREE_DAY_METHODS.join(', ')}`);

@@ -1,5 +1,5 @@
 import type { Point } from '@fieldcast/geo';
-import { DEFAULT_DEGREE_DAY_BASE, dateMs } from '@fieldcast/schemas';
+import { cutoffNamed, DEFAULT_DEGREE_DAY_BASE, dateMs } from '@fieldcast/schemas';
 import { accumulateDegreeDays, celsiusToFahrenheit, usesNextMinimum } from '@fieldcast/science';
 import { SEVERE_KINDS, type SevereKind } from '@fieldcast/weather';
 import type { Condition } from '../schemas.js';
@@ -53,7 +53,7 @@ export async function measure(condition: Condition, p: Point, nowMs: number, wea
           method,
           base,
           ...(condition.cap === undefined ? {} : { cap: condition.cap }),
-          ...(condition.cutoff ? { cutoff: condition.cutoff } : {}),
+          cutoff: cutoffNamed(condition.cutoff),
         },
         0,
         Math.min(days, read.tmax.length),
