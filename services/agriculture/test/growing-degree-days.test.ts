@@ -108,7 +108,7 @@ describe('growing degree days: hand-computed through the real path (spec 2.6, 4.
     expect(res.body.degreeDays).toBe(expected);
   });
 
-  it('cap alone is the horizontal cutoff, as before, and cutoff=cap names it too', async () => {
+  it('cap alone is the horizontal cutoff, and cutoff=cap names it too', async () => {
     const res = await get(`/growing-degree-days/40.5/10.5?${DAYS}&method=single-triangle&cap=22`);
     expect(res.body.degreeDays).toBe(12.7);
     const alias = await get(`/growing-degree-days/40.5/10.5?${DAYS}&method=single-triangle&cap=22&cutoff=cap`);

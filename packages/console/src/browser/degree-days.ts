@@ -23,7 +23,7 @@ interface Contours extends GeoJSON.FeatureCollection<GeoJSON.Polygon, { degreeDa
   field: string;
 }
 
-export interface PointDegreeDays {
+interface PointDegreeDays {
   latitude: number;
   longitude: number;
   startDate: string;
@@ -35,7 +35,7 @@ export interface PointDegreeDays {
   daily: { date: string; degreeDays: number; accumulated: number }[];
 }
 
-export interface PointChill {
+interface PointChill {
   startDate: string;
   endDate: string;
   units: string;

@@ -8,7 +8,7 @@ export const MIN_BATCH_PART = 100;
  * A batch's entries computed as contiguous parts at once, one per idle compute thread, and their
  * results joined in the entries' order (docs/decisions/0358-batches-spread-over-idle-threads.md):
  * a batch of a thousand places takes the cores that are free, and where none is, it is one task
- * as before, queued behind the others. `run` answers a part's results in its order.
+ * queued behind the others. `run` answers a part's results in its order.
  */
 export async function inParts<E, R>(entries: readonly E[], idleThreads: number, run: (part: E[]) => Promise<R[]>): Promise<R[]> {
   const n = Math.max(1, Math.min(idleThreads, Math.floor(entries.length / MIN_BATCH_PART)));
