@@ -170,6 +170,36 @@ describe('FrameIndex', () => {
     expect(await countAfterFind(index)).toBe(total);
   });
 
+  it('stops growing when a closing service asks, keeps what it indexed, and grows on at the next lookup', async () => {
+    const long: ProductDef[] = [{ ...air, startTime: '2016-01-01T00:00:00Z' }];
+    const total = await countAfterFind(new FrameIndex(long));
+    const index = new FrameIndex(long);
+    const warming = index.warm(NOW);
+    await new Promise((resolve) => setImmediate(resolve));
+    await index.stop();
+    await warming;
+    const stoppedAt = index.count;
+    expect(stoppedAt).toBeGreaterThan(0);
+    expect(stoppedAt).toBeLessThan(total);
+    // nothing runs on: the count holds over later turns of the event loop
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(index.count).toBe(stoppedAt);
+    // what it holds is still found; an old frame, not yet indexed, is found once it grows on
+    const oldest = Date.UTC(2016, 0, 1);
+    expect((await index.find(frameId(long[0]!, oldest), NOW))?.validMs).toBe(oldest);
+    expect(index.count).toBe(total);
+  });
+
+  it('a lookup waiting when the growth is stopped still gets its frame', async () => {
+    const long: ProductDef[] = [{ ...air, startTime: '2016-01-01T00:00:00Z' }];
+    const index = new FrameIndex(long);
+    const oldest = Date.UTC(2016, 0, 1);
+    const finding = index.find(frameId(long[0]!, oldest), NOW);
+    await new Promise((resolve) => setImmediate(resolve));
+    await index.stop();
+    expect((await finding)?.validMs).toBe(oldest);
+  });
+
   it('answers concurrent lookups while it grows', async () => {
     const index = new FrameIndex(small);
     const ids = [0, 1, 2, 3].map((k) => frameId(small[0]!, Date.UTC(2024, 0, 1) + k * D));

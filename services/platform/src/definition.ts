@@ -52,8 +52,9 @@ export const platformService = defineService({
       granted: (account: Account) => (restricted ? grants.granted(account.id) : Promise.resolve(NO_GRANTS)),
       now: deps.now,
     });
-    // The index of every frame id is built at start, not by the first frame looked up (0120).
-    return { api, close: async () => undefined, warm: () => frames.warm(deps.now().getTime()) };
+    // The index of every frame id is built at start, not by the first frame looked up (0120); its
+    // growth stops with the area, so a closing process is not held by it.
+    return { api, close: () => frames.stop(), warm: () => frames.warm(deps.now().getTime()) };
   },
   background(deps) {
     const zoom = frameZoomLevels(deps.weather.grid.dLon);

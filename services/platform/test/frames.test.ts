@@ -1,6 +1,6 @@
 import { FIELDCAST_NAMESPACE, fieldcastId, uuidv5 } from '@fieldcast/ids';
 import { startTestFleet, useTestFleet } from '@fieldcast/runtime/testing';
-import { createCatalog, frameRecord, frameZoomLevels, productFrames, SyntheticSource } from '@fieldcast/weather';
+import { createCatalog, frameIndexOf, frameRecord, frameZoomLevels, productFrames, SyntheticSource } from '@fieldcast/weather';
 import request from 'supertest';
 import { platformService } from '../src/definition.js';
 import { clock, get, H, now, START } from './helpers.js';
@@ -263,5 +263,22 @@ describe('GET /frames/{id}/datapoint/{latitude}/{longitude}', () => {
     }
     const unknown = await get(t, t.alice, `/frames/${fieldcastId('frame', 'air-temperature', '2030-01-01T00:00:00Z')}/datapoint/0/0`);
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('closing the area', () => {
+  it('stops the frame index growing in the background, so a closing process is not held by it', async () => {
+    const catalog = createCatalog();
+    const fleet = await startTestFleet([platformService], { now, weather, catalog, background: true });
+    const index = frameIndexOf(catalog.products());
+    void fleet.warm();
+    while (index.count === 0) await new Promise((resolve) => setImmediate(resolve));
+    await fleet.close();
+    const atClose = index.count;
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(index.count).toBe(atClose);
+    // it was stopped short: a lookup of an id that is no frame grows it to the end
+    await index.find('00000000-0000-5000-8000-000000000000', clock.ms);
+    expect(index.count).toBeGreaterThan(atClose);
   });
 });

@@ -121,10 +121,10 @@ export const tilesService = defineService({
     };
     return {
       api,
-      close: () => {
+      close: async () => {
         closed = true;
         opening.close();
-        return sampler.close();
+        await Promise.all([sampler.close(), frames.stop()]);
       },
       // The frame index, the compute threads and the synthetic climate (and its compiled reads) are
       // made at start, not by the first tile (0120, 0132, 0089, 0305); so is the climate lattice's

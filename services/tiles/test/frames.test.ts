@@ -8,6 +8,8 @@ const HOUR = 3_600_000;
 describe('frames of the tiles area', () => {
   const nowMs = Date.now();
   const index = new FrameIndex(catalog.products());
+  // a lookup leaves the index growing: stopped, so nothing of it outlives the file
+  afterAll(() => index.stop());
 
   it('lists the newest frames first, the forecast run’s before the analysis, each found by its id', async () => {
     const frames = recentFrames(temperature, nowMs, 500, index);

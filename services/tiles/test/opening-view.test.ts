@@ -17,9 +17,9 @@ const catalog = createCatalog();
 const product = catalog.product(OPENING_VIEW.product)!;
 const key = (t: { z: number; x: number; y: number }) => `${t.z}/${t.x}/${t.y}`;
 const nowMs = Date.UTC(2026, 11, 5, 12, 40);
-/** One frame index for the file; its growth is awaited at the end, so nothing of it outlives the tests. */
+/** One frame index for the file; its growth is stopped at the end, so nothing of it outlives the tests. */
 const frames = new FrameIndex(catalog.products());
-afterAll(() => frames.warm(nowMs + HOUR_MS));
+afterAll(() => frames.stop());
 
 /** A renderer on a FunctionSource whose clock the test moves (`clock.ms`), recording the tiles it samples. */
 function renderer() {

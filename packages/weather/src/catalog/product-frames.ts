@@ -220,7 +220,10 @@ export class FrameIndex implements FrameIds {
   private table = new Uint32Array(1 << 16);
   private size = 0;
   private readonly runs = new Map<string, { ids: string[]; byId: Map<string, number>; firstMs: number }>();
-  private growing: Promise<void> | null = null;
+  /** the growth under way: whether it reached its hour (false when stopped) */
+  private growing: Promise<boolean> | null = null;
+  /** set by stop: the growth under way ends after its chunk */
+  private stopping = false;
   /** lookups waiting for the next chunk while the index grows */
   private waiting: (() => void)[] = [];
   /** the forecast boundary up to which every product is indexed */
@@ -253,7 +256,8 @@ export class FrameIndex implements FrameIds {
       const found = this.lookup(words, nowMs);
       if (found) return found;
     }
-    await grown;
+    // A growth stopped short (stop) does not say the id is no frame: the lookup grows it on.
+    if (!(await grown)) return this.find(id, nowMs);
     return this.lookup(words, nowMs);
   }
 
@@ -262,7 +266,25 @@ export class FrameIndex implements FrameIds {
    * service calls it as it starts; the promise says when it is done.
    */
   warm(nowMs: number): Promise<void> {
-    return forecastBoundaryMs(nowMs) !== this.coveredBoundary ? this.grow(nowMs).catch(() => undefined) : Promise.resolve();
+    return forecastBoundaryMs(nowMs) !== this.coveredBoundary
+      ? this.grow(nowMs).then(
+          () => undefined,
+          () => undefined,
+        )
+      : Promise.resolve();
+  }
+
+  /**
+   * Stops the growth under way after its current chunk, for a closing service: the index is a
+   * cache of the process, and indexing ten years of frames in the background would hold a
+   * process that is ending (a test worker, a pod in its grace period) for seconds. What is
+   * indexed stays; the next lookup or warm-up grows it on.
+   */
+  async stop(): Promise<void> {
+    const growing = this.growing;
+    if (!growing) return;
+    this.stopping = true;
+    await growing.catch(() => undefined);
   }
 
   /** An analysis frame's id: read when indexed, else computed. */
@@ -335,18 +357,20 @@ export class FrameIndex implements FrameIds {
    * Where analysis frames end moves only with the forecast boundary (the hour), so within an hour
    * already covered there is nothing to check.
    */
-  private async grow(nowMs: number): Promise<void> {
+  private async grow(nowMs: number): Promise<boolean> {
     const boundary = forecastBoundaryMs(nowMs);
-    if (boundary === this.coveredBoundary) return;
+    if (boundary === this.coveredBoundary) return true;
     while (this.growing) await this.growing;
     if (this.products.some((p, i) => this.target(p, nowMs) > this.hi[i]! || this.lo[i]! > 0)) {
+      this.stopping = false;
       this.growing = this.growTo(nowMs).finally(() => {
         this.growing = null;
         this.wake();
       });
-      await this.growing;
+      if (!(await this.growing)) return false;
     }
     this.coveredBoundary = boundary;
+    return true;
   }
 
   /** Lets the lookups waiting for a chunk look again. */
@@ -366,8 +390,9 @@ export class FrameIndex implements FrameIds {
   /**
    * Chunk by chunk, newest frames first: each product's frames after its range (the hours since
    * it last grew), then, among the products, the one whose next older frame is the latest.
+   * Answers whether it reached nowMs's hour (false: stopped).
    */
-  private async growTo(nowMs: number): Promise<void> {
+  private async growTo(nowMs: number): Promise<boolean> {
     const targets = this.products.map((p) => this.target(p, nowMs));
     targets.forEach((target, i) => {
       // A product never indexed starts its range at its newest frame.
@@ -383,7 +408,7 @@ export class FrameIndex implements FrameIds {
         const to = Math.min(targets[i]!, from + CHUNK);
         this.indexFrames(i, from, to);
         this.hi[i] = to;
-        await this.chunkDone();
+        if (!(await this.chunkDone())) return false;
       }
     }
     const chunks = this.products.map(() => 0);
@@ -392,14 +417,14 @@ export class FrameIndex implements FrameIds {
       for (let i = 0; i < this.products.length; i++) {
         if (this.lo[i]! > 0 && (next < 0 || this.validMsOf(i, this.lo[i]! - 1) > this.validMsOf(next, this.lo[next]! - 1))) next = i;
       }
-      if (next < 0) return;
+      if (next < 0) return true;
       const to = this.lo[next]!;
       // Small chunks first, doubling per product up to CHUNK: every product's latest weeks are in
       // after a few hundred hashes each, where lookups mostly land.
       const from = Math.max(0, to - Math.min(CHUNK, FIRST_CHUNK << Math.min(8, chunks[next]!++)));
       this.indexFrames(next, from, to);
       this.lo[next] = from;
-      await this.chunkDone();
+      if (!(await this.chunkDone())) return false;
     }
   }
 
@@ -419,10 +444,11 @@ export class FrameIndex implements FrameIds {
     }
   }
 
-  /** Yields to the event loop after a chunk, and lets waiting lookups look again. */
-  private async chunkDone(): Promise<void> {
+  /** Yields to the event loop after a chunk, and lets waiting lookups look again; false once stopped. */
+  private async chunkDone(): Promise<boolean> {
     this.wake();
     await new Promise<void>((resolve) => setImmediate(resolve));
+    return !this.stopping;
   }
 
   private insert(a: number, b: number, ref: number): void {
