@@ -252,6 +252,28 @@ export interface TestContext {
 }
 
 /**
+ * How many frames the frame index of a fresh catalog holds when a fleet of `definitions` is
+ * closed as its warm-up grows the index, and 20 turns of the event loop later: the same when its
+ * areas stop the growth with them (docs/decisions/0321-frame-index-newest-first.md).
+ */
+export async function frameIndexAcrossClose(
+  definitions: readonly Service[],
+  options: TestFleetOptions = {},
+): Promise<{ atClose: number; later: number }> {
+  const { createCatalog, frameIndexOf } = await import('@fieldcast/weather');
+  const catalog = createCatalog();
+  const fleet = await startTestFleet(definitions, { ...options, catalog, background: true });
+  const index = frameIndexOf(catalog.products());
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  void fleet.warm();
+  while (index.count === 0) await nextTurn();
+  await fleet.close();
+  const atClose = index.count;
+  for (let i = 0; i < 20; i++) await nextTurn();
+  return { atClose, later: index.count };
+}
+
+/**
  * The usual lifecycle of a service test file: one fleet for the file, emptied before each test,
  * with two fresh accounts. Call at the top level of a test file; read the context inside tests.
  */

@@ -1,6 +1,6 @@
 import { FIELDCAST_NAMESPACE, fieldcastId, uuidv5 } from '@fieldcast/ids';
-import { startTestFleet, useTestFleet } from '@fieldcast/runtime/testing';
-import { createCatalog, frameIndexOf, frameRecord, frameZoomLevels, productFrames, SyntheticSource } from '@fieldcast/weather';
+import { frameIndexAcrossClose, startTestFleet, useTestFleet } from '@fieldcast/runtime/testing';
+import { createCatalog, frameRecord, frameZoomLevels, productFrames, SyntheticSource } from '@fieldcast/weather';
 import request from 'supertest';
 import { platformService } from '../src/definition.js';
 import { clock, get, H, now, START } from './helpers.js';
@@ -268,14 +268,7 @@ describe('GET /frames/{id}/datapoint/{latitude}/{longitude}', () => {
 
 describe('closing the area', () => {
   it('stops the frame index growing in the background, so a closing process is not held by it', async () => {
-    const catalog = createCatalog();
-    const fleet = await startTestFleet([platformService], { now, weather, catalog, background: true });
-    const index = frameIndexOf(catalog.products());
-    void fleet.warm();
-    while (index.count === 0) await new Promise((resolve) => setImmediate(resolve));
-    await fleet.close();
-    const atClose = index.count;
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-    expect(index.count).toBe(atClose);
+    const { atClose, later } = await frameIndexAcrossClose([platformService], { now, weather });
+    expect(later).toBe(atClose);
   });
 });

@@ -1,6 +1,6 @@
 import { OPENING_VIEW } from '@fieldcast/console/opening-view';
-import { startTestFleet } from '@fieldcast/runtime/testing';
-import { climateLatticeRowsWhole, createCatalog, frameIndexOf } from '@fieldcast/weather';
+import { frameIndexAcrossClose, startTestFleet } from '@fieldcast/runtime/testing';
+import { climateLatticeRowsWhole } from '@fieldcast/weather';
 import request from 'supertest';
 import { tilesService } from '../src/definition.js';
 import { openingTiles } from '../src/domain/opening-view.js';
@@ -41,15 +41,8 @@ describe("the tiles area's warm-up", () => {
   }, 180_000);
 
   it('stops with the area: the frame index it started does not grow on once the area is closed', async () => {
-    const catalog = createCatalog();
     const weather = new FunctionSource({ air_temperature: (lon, lat) => lat / 3 + lon / 20 }, 1);
-    const fleet = await startTestFleet([tilesService], { background: true, weather, catalog });
-    const index = frameIndexOf(catalog.products());
-    void fleet.warm();
-    while (index.count === 0) await new Promise((resolve) => setImmediate(resolve));
-    await fleet.close();
-    const atClose = index.count;
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-    expect(index.count).toBe(atClose);
+    const { atClose, later } = await frameIndexAcrossClose([tilesService], { weather });
+    expect(later).toBe(atClose);
   }, 60_000);
 });
