@@ -21,7 +21,7 @@ export type DegreeDayMethodName = DegreeDayMethod;
 /** Same spellings as @fieldcast/science DegreeDayCutoff (docs/decisions/0240-degree-day-cutoffs.md). */
 export const DEGREE_DAY_CUTOFF_NAMES = ['horizontal', 'vertical', 'intermediate'] as const;
 export type DegreeDayCutoffName = (typeof DEGREE_DAY_CUTOFF_NAMES)[number];
-/** `cap` names as a cutoff the one an upper threshold alone applies, horizontal: the cap parameter's own name for it (issue 36; 0240). */
+/** `cap` as a cutoff names the horizontal one, which an upper threshold alone applies: a client that sends `cap` for the threshold may send it for its cutoff too (0240). */
 const CUTOFF_ALIAS = 'cap';
 /** What a `cutoff` may be given as: a name or its alias (cutoffNamed). */
 export const DEGREE_DAY_CUTOFF_INPUTS = [...DEGREE_DAY_CUTOFF_NAMES, CUTOFF_ALIAS] as const;
