@@ -29,6 +29,27 @@ async function unsentOutboxRows(db: Database, schemas: readonly string[]): Promi
 }
 
 /**
+ * Rows whose lease is held: work a service has claimed and not yet recorded (a webhook's send or
+ * validation handshake, events 004_webhooks: `lease_until` is set when claimed and cleared with
+ * the outcome). The log stands still while such work waits on the network (a DNS lookup of a
+ * generated host can take seconds), so a quiet log alone does not say the work is done.
+ */
+async function heldLeases(db: Database, schemas: readonly string[]): Promise<number> {
+  const leased: { table_schema: string; table_name: string }[] = (
+    await db.knex.raw(
+      `select table_schema, table_name from information_schema.columns where table_schema = any(?) and column_name = 'lease_until'`,
+      [[...schemas]],
+    )
+  ).rows;
+  if (leased.length === 0) return 0;
+  const sql = leased
+    .map((t) => `select count(*)::int as n from "${t.table_schema}"."${t.table_name}" where lease_until is not null`)
+    .join(' union all ');
+  const rows: { n: number }[] = (await db.knex.raw(sql)).rows;
+  return rows.reduce((sum, r) => sum + r.n, 0);
+}
+
+/**
  * Where PostgreSQL's write-ahead log ends: every change to a table (insert, update, delete,
  * truncate, DDL) writes to the log first ("WAL Internals", PostgreSQL manual 28.6), so an
  * unchanged position means nothing was written. A moved one means something may have been (a
@@ -47,7 +68,7 @@ export interface Snapshot {
 /**
  * Waits for the work a successful write leaves behind (its outbox row relayed, its event
  * consumed) to finish, so a later snapshot changes only because of a later request: the log's
- * position stands still across a pause and no outbox row is unsent.
+ * position stands still across a pause, no outbox row is unsent and no claimed work is in flight.
  */
 export async function settledState(db: Database, schemas: readonly string[], timeoutMs = 5000): Promise<Snapshot> {
   const deadline = Date.now() + timeoutMs;
@@ -55,7 +76,7 @@ export async function settledState(db: Database, schemas: readonly string[], tim
   for (;;) {
     await new Promise((r) => setTimeout(r, 15));
     const current = await walPosition(db);
-    if (current === previous && (await unsentOutboxRows(db, schemas)) === 0) {
+    if (current === previous && (await unsentOutboxRows(db, schemas)) === 0 && (await heldLeases(db, schemas)) === 0) {
       const tables = await storedState(db, schemas);
       // the digest's own reads may prune a page: the position after them is the one to compare
       if ((await walPosition(db)) === current) return { tables, wal: current };
