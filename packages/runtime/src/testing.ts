@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, openAsBlob, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Express } from 'express';
 import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/bus';
 import { openDatabase, type Database } from '@fieldcast/db';
@@ -264,7 +265,6 @@ export async function frameIndexAcrossClose(
   const catalog = createCatalog();
   const fleet = await startTestFleet(definitions, { ...options, catalog, background: true });
   const index = frameIndexOf(catalog.products());
-  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
   void fleet.warm();
   while (index.count === 0) await nextTurn();
   await fleet.close();

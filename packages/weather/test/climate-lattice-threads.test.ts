@@ -52,6 +52,17 @@ function inThread(body: string, workerData: Record<string, unknown>): Promise<Re
   });
 }
 
+let fileDir: string | undefined;
+/** A folder holding the file of the stand-in's whole lattice, written once for the tests that read it (a few seconds). */
+function latticeFileDir(): string {
+  if (!fileDir) {
+    fileDir = mkdtempSync(join(tmpdir(), 'fieldcast-lattice-'));
+    dirs.push(fileDir);
+    new ClimateLattice(counting(countsTable()), fileDir).writeFile();
+  }
+  return fileDir;
+}
+
 describe('the climate lattice shared with threads', () => {
   it("a thread reads the nodes its process computed, and the process those the thread computed, neither computing the other's", async () => {
     const table = latticeTable();
@@ -99,9 +110,7 @@ describe('the climate lattice shared with threads', () => {
   }, 60_000);
 
   it('a row read from the file by one thread is read by no other, and reading the whole file reads only the rest', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fieldcast-lattice-'));
-    dirs.push(dir);
-    new ClimateLattice(counting(countsTable()), dir).writeFile();
+    const dir = latticeFileDir();
     const table = latticeTable();
     const lattice = new ClimateLattice(counting(countsTable()), dir, [], table);
     lattice.nodeRow(0, 0);
@@ -117,6 +126,17 @@ describe('the climate lattice shared with threads', () => {
     expect(reply).toEqual({ read: 2 * ROW_HALF, value: terms(0, 3, 0) });
     expect(await lattice.readWhole()).toBe(0);
     expect(lattice.nodeRow(-360, 1439)[nodeOffset(1439)]).toBe(terms(-360, 1439, 0));
+  }, 60_000);
+
+  it('a read of the whole file stops at the turn after its signal is aborted, and the next read goes on from there', async () => {
+    const dir = latticeFileDir();
+    const lattice = new ClimateLattice(counting(countsTable()), dir, [], latticeTable());
+    expect(await lattice.readWhole(AbortSignal.abort())).toBe(0);
+    const reading = new AbortController();
+    // aborted on the next turn of the event loop, before the read's second turn
+    setImmediate(() => reading.abort());
+    expect(await lattice.readWhole(reading.signal, 16)).toBe(16);
+    expect(await lattice.readWhole()).toBe(2 * ROW_HALF + 1 - 16);
   }, 60_000);
 
   it('a thread whose node another claimed and never finished (ended while writing) reads a row of its own', () => {

@@ -105,24 +105,26 @@ export const tilesService = defineService({
       now: deps.now,
     });
     // The warm-up runs after the area listens and may outlive it: each step first asks whether
-    // the area is still open. A step that fails is logged; the requests that need it report it.
-    let closed = false;
+    // the area is still open, and the lattice's read stops with it. A step that fails is logged; the
+    // requests that need it report it.
+    const open = new AbortController();
+    const closed = () => open.signal.aborted;
     const warmUp = async () => {
       await renderer.warmDrawing();
       // nothing to prepare of the weather where the synthetic world is off (docs/decisions/0256-synthetic-off.md)
-      if (closed || !servedWeatherOf(deps.weather).synthetic) return;
+      if (closed() || !servedWeatherOf(deps.weather).synthetic) return;
       await warmSyntheticWorld(new SyntheticSource());
-      if (closed) return;
+      if (closed()) return;
       // a file that cannot be read fails the tile that reads the row, as it would have, not the process here
-      await readClimateLattice().catch(() => 0);
-      if (closed) return;
+      await readClimateLattice(open.signal).catch(() => 0);
+      if (closed()) return;
       opened.warmed = true;
       await opened.drawAhead(deps.now().getTime());
     };
     return {
       api,
       close: async () => {
-        closed = true;
+        open.abort();
         opening.close();
         await Promise.all([sampler.close(), frames.stop()]);
       },

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { OPENING_VIEW } from '@fieldcast/console/opening-view';
 import { frameIndexAcrossClose, startTestFleet } from '@fieldcast/runtime/testing';
 import { climateLatticeRowsWhole } from '@fieldcast/weather';
@@ -15,6 +16,27 @@ import { FunctionSource } from './function-source.js';
  * reads and is cheap to draw.
  */
 describe("the tiles area's warm-up", () => {
+  // First in the file: the lattice's table is the process's, and the next test reads it whole.
+  it('stops reading the climate lattice with the area: closed during the read, it reads no further row', async () => {
+    const weather = new FunctionSource({ air_temperature: (lon, lat) => lat / 3 + lon / 20 }, 1);
+    const fleet = await startTestFleet([tilesService], { background: true, weather });
+    const rows = () => climateLatticeRowsWhole().whole;
+    void fleet.warm();
+    // The read grows the table turn after turn; the synthetic world's warm-up before it, in one turn.
+    let last = rows(),
+      grown = 0;
+    while (grown < 2) {
+      await nextTurn();
+      grown = rows() > last ? grown + 1 : 0;
+      last = rows();
+    }
+    await fleet.close();
+    const atClose = rows();
+    for (let i = 0; i < 20; i++) await nextTurn();
+    expect(rows()).toBe(atClose);
+    expect(atClose).toBeLessThan(climateLatticeRowsWhole().of);
+  }, 60_000);
+
   it("reads every row of the climate lattice into its process's table, then draws the opening view before it is asked for", async () => {
     const weather = new FunctionSource({ air_temperature: (lon, lat) => lat / 3 + lon / 20 }, 1);
     const fleet = await startTestFleet([tilesService], { background: true, weather });

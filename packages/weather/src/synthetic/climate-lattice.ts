@@ -132,11 +132,12 @@ export class ClimateLattice {
 
   /**
    * Reads every row not yet in the table from the file, a few rows per turn of the event loop so
-   * the process keeps answering meanwhile; nothing when the file is not there. Returns the rows read.
+   * the process keeps answering meanwhile; nothing when the file is not there. Stops at the next
+   * turn once `signal` is aborted (the area that asked has closed). Returns the rows read.
    */
-  async readWhole(rowsPerTurn = 16): Promise<number> {
+  async readWhole(signal?: AbortSignal, rowsPerTurn = 16): Promise<number> {
     let read = 0;
-    for (let r = 0; r < ROWS; r++) {
+    for (let r = 0; r < ROWS && !signal?.aborted; r++) {
       if (this.isWhole(r) || this.own.has(r)) continue;
       if (!this.fillFromFile(r)) return read;
       read++;

@@ -620,10 +620,11 @@ export function prepareSyntheticClimate(): void {
 /**
  * Reads every row of Earth's lattice not yet in its process's table from the file, a few rows per
  * turn of the event loop (nothing without the file): for an area whose first requests read most of
- * the globe (a world map's tiles), at start rather than by the first of them. Returns the rows read.
+ * the globe (a world map's tiles), at start rather than by the first of them, until `signal` is
+ * aborted. Returns the rows read.
  */
-export function readClimateLattice(): Promise<number> {
-  return latticeOf(earthGeography()).readWhole();
+export function readClimateLattice(signal?: AbortSignal): Promise<number> {
+  return latticeOf(earthGeography()).readWhole(signal);
 }
 
 /** How many rows of Earth's lattice its process's table holds whole, of how many. */
