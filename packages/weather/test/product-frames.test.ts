@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   createCatalog,
   FrameIndex,
@@ -175,14 +176,14 @@ describe('FrameIndex', () => {
     const total = await countAfterFind(new FrameIndex(long));
     const index = new FrameIndex(long);
     const warming = index.warm(NOW);
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     await index.stop();
     await warming;
     const stoppedAt = index.count;
     expect(stoppedAt).toBeGreaterThan(0);
     expect(stoppedAt).toBeLessThan(total);
     // nothing runs on: the count holds over later turns of the event loop
-    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 5; i++) await nextTurn();
     expect(index.count).toBe(stoppedAt);
     // what it holds is still found; an old frame, not yet indexed, is found once it grows on
     const oldest = Date.UTC(2016, 0, 1);
@@ -195,9 +196,33 @@ describe('FrameIndex', () => {
     const index = new FrameIndex(long);
     const oldest = Date.UTC(2016, 0, 1);
     const finding = index.find(frameId(long[0]!, oldest), NOW);
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     await index.stop();
     expect((await finding)?.validMs).toBe(oldest);
+  });
+
+  it('once stopped, grows only for the lookups that wait, up to their frames; a list does not grow it, a starting service does', async () => {
+    const long: ProductDef[] = [{ ...air, startTime: '2016-01-01T00:00:00Z' }];
+    const total = await countAfterFind(new FrameIndex(long));
+    const index = new FrameIndex(long);
+    void index.warm(NOW);
+    // a lookup answered while the warm-up grows the index waits for that growth to end to grow it itself
+    const recent = Date.UTC(2025, 4, 16);
+    expect((await index.find(frameId(long[0]!, recent), NOW))?.validMs).toBe(recent);
+    await index.stop();
+    const stoppedAt = index.count;
+    for (let i = 0; i < 20; i++) await nextTurn();
+    expect(index.count).toBe(stoppedAt);
+    const older = Date.UTC(2022, 0, 1);
+    expect((await index.find(frameId(long[0]!, older), NOW))?.validMs).toBe(older);
+    const found = index.count;
+    expect(found).toBeGreaterThan(stoppedAt);
+    expect(found).toBeLessThan(total);
+    await index.warm(NOW);
+    for (let i = 0; i < 20; i++) await nextTurn();
+    expect(index.count).toBe(found);
+    await index.start(NOW);
+    expect(index.count).toBe(total);
   });
 
   it('answers concurrent lookups while it grows', async () => {

@@ -54,7 +54,7 @@ export const platformService = defineService({
     });
     // The index of every frame id is built at start, not by the first frame looked up (0120); its
     // growth stops with the area, so a closing process is not held by it.
-    return { api, close: () => frames.stop(), warm: () => frames.warm(deps.now().getTime()) };
+    return { api, close: () => frames.stop(), warm: () => frames.start(deps.now().getTime()) };
   },
   background(deps) {
     const zoom = frameZoomLevels(deps.weather.grid.dLon);

@@ -133,7 +133,7 @@ export const tilesService = defineService({
       // table, which the process shares with its threads and a world view's first tiles read most of (0330).
       // Painting and encoding are practised too, whatever the weather (0355); then the opening view is drawn (0356).
       warm: () => {
-        frames.warm(deps.now().getTime());
+        frames.start(deps.now().getTime());
         sampler.prestart();
         // after the start's own work (setImmediate); its promise says when the opening view is drawn
         return new Promise<void>((next) => setImmediate(next))

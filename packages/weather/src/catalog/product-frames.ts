@@ -222,8 +222,8 @@ export class FrameIndex implements FrameIds {
   private readonly runs = new Map<string, { ids: string[]; byId: Map<string, number>; firstMs: number }>();
   /** the growth under way: whether it reached its hour (false when stopped) */
   private growing: Promise<boolean> | null = null;
-  /** set by stop: the growth under way ends after its chunk */
-  private stopping = false;
+  /** set by stop, cleared by start: the index grows only while a lookup waits for it */
+  private stopped = false;
   /** lookups waiting for the next chunk while the index grows */
   private waiting: (() => void)[] = [];
   /** the forecast boundary up to which every product is indexed */
@@ -262,11 +262,11 @@ export class FrameIndex implements FrameIds {
   }
 
   /**
-   * Starts indexing up to nowMs in the background, if it is not done: lists call it and go on, a
-   * service calls it as it starts; the promise says when it is done.
+   * Starts indexing up to nowMs in the background, if it is not done and the index is not
+   * stopped: lists call it and go on. The promise says when it is done.
    */
   warm(nowMs: number): Promise<void> {
-    return forecastBoundaryMs(nowMs) !== this.coveredBoundary
+    return !this.stopped && forecastBoundaryMs(nowMs) !== this.coveredBoundary
       ? this.grow(nowMs).then(
           () => undefined,
           () => undefined,
@@ -274,17 +274,23 @@ export class FrameIndex implements FrameIds {
       : Promise.resolve();
   }
 
+  /** warm for a service as it starts, after a stop as well. */
+  start(nowMs: number): Promise<void> {
+    this.stopped = false;
+    return this.warm(nowMs);
+  }
+
   /**
-   * Stops the growth under way after its current chunk, for a closing service: the index is a
+   * Stops the background growth after its current chunk, for a closing service: the index is a
    * cache of the process, and indexing ten years of frames in the background would hold a
    * process that is ending (a test worker, a pod in its grace period) for seconds. What is
-   * indexed stays; the next lookup or warm-up grows it on.
+   * indexed stays. From then on the index grows only while a lookup waits for a frame it does not
+   * hold yet, and stops again once none waits; lists no longer grow it, a service's start does.
    */
   async stop(): Promise<void> {
-    const growing = this.growing;
-    if (!growing) return;
-    this.stopping = true;
-    await growing.catch(() => undefined);
+    this.stopped = true;
+    // a lookup that waited for this growth to end starts the next, which ends after a chunk
+    while (this.growing) await this.growing.catch(() => undefined);
   }
 
   /** An analysis frame's id: read when indexed, else computed. */
@@ -362,7 +368,6 @@ export class FrameIndex implements FrameIds {
     if (boundary === this.coveredBoundary) return true;
     while (this.growing) await this.growing;
     if (this.products.some((p, i) => this.target(p, nowMs) > this.hi[i]! || this.lo[i]! > 0)) {
-      this.stopping = false;
       this.growing = this.growTo(nowMs).finally(() => {
         this.growing = null;
         this.wake();
@@ -444,11 +449,14 @@ export class FrameIndex implements FrameIds {
     }
   }
 
-  /** Yields to the event loop after a chunk, and lets waiting lookups look again; false once stopped. */
+  /**
+   * Yields to the event loop after a chunk, and lets waiting lookups look again; false once the
+   * index is stopped and no lookup waits (those not found wait again before the next turn).
+   */
   private async chunkDone(): Promise<boolean> {
     this.wake();
     await new Promise<void>((resolve) => setImmediate(resolve));
-    return !this.stopping;
+    return !this.stopped || this.waiting.length > 0;
   }
 
   private insert(a: number, b: number, ref: number): void {
