@@ -203,11 +203,13 @@ export class SyncedProducts {
   }
 
   /**
-   * A frame of the snapshot by id. Ids are UUID v5 and cannot be inverted: every frame's id is
-   * computed once (an analysis hour, a run's step) and kept with what it names.
+   * A frame by id, of the snapshot the registries describe now. Ids are UUID v5 and cannot be
+   * inverted: every frame's id is computed once (an analysis hour, a run's step) and kept with
+   * what it names.
    */
   async find(id: string): Promise<SyncedFrame | undefined> {
     if (!isUuid(id)) return undefined;
+    await this.refresh();
     await this.index();
     const named = this.ids.get(id.toLowerCase());
     if (!named) return undefined;
@@ -351,6 +353,23 @@ export class SyncedProducts {
     await Promise.all([...this.current.stores.values()].map((s) => s.close()));
     this.current = EMPTY;
   }
+}
+
+/**
+ * The frame the first of an id's lookups names, or undefined once none does. The catalog's frame
+ * index names a recent frame within a chunk of its growth but says it names none only once it is
+ * whole, seconds into a process (docs/decisions/0321-frame-index-newest-first.md): a synced
+ * frame's lookup is not made to wait for that.
+ */
+export function firstFrameFound<F extends FrameRef>(lookups: readonly (Promise<F | undefined> | undefined)[]): Promise<F | undefined> {
+  const made = lookups.filter((l) => l !== undefined);
+  return new Promise((resolve, reject) => {
+    let left = made.length;
+    if (left === 0) resolve(undefined);
+    for (const lookup of made) {
+      lookup.then((frame) => (frame !== undefined ? resolve(frame) : --left === 0 && resolve(undefined)), reject);
+    }
+  });
 }
 
 const bySyncDir = new Map<string, SyncedProducts>();

@@ -7,6 +7,7 @@ import { NotFoundError } from '@fieldcast/kit';
 import {
   type Catalog,
   findProductRun,
+  firstFrameFound,
   type FrameIndex,
   type FrameRecord,
   frameRecord,
@@ -178,11 +179,7 @@ export class Platform {
   }
 
   private async findFrame(id: string, granted: ReadonlySet<string>, nowMs: number): Promise<FrameRef | SyncedFrame> {
-    let frame: FrameRef | SyncedFrame | undefined = await this.frames.find(id, nowMs);
-    if (!frame && this.synced) {
-      await this.synced.refresh();
-      frame = await this.synced.find(id);
-    }
+    const frame = await firstFrameFound<FrameRef | SyncedFrame>([this.frames.find(id, nowMs), this.synced?.find(id)]);
     if (!frame || !isVisible(frame.product, granted)) throw new NotFoundError('frame', id);
     return frame;
   }

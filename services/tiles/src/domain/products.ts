@@ -26,9 +26,7 @@ export class TileProducts {
 
   /** A synced product's frame by id, with the store it is read from. */
   async syncedFrame(id: string): Promise<SyncedFrame | undefined> {
-    if (!this.synced) return undefined;
-    await this.synced.refresh();
-    const frame = await this.synced.find(id);
+    const frame = await this.synced?.find(id);
     if (frame) this.defaults.of(frame.product);
     return frame;
   }

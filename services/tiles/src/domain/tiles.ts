@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { InvalidRequestError, NotFoundError, UnavailableError } from '@fieldcast/kit';
 import type { Style } from '@fieldcast/schemas';
 import {
+  firstFrameFound,
   type FrameIndex,
   forecastBoundaryMs,
   type GridSource,
@@ -119,7 +120,8 @@ export class TileRenderer {
 
   /** The frame, style and tile a request names, with the answer's ETag and lifetime; throws the request's fault. */
   async resolve(request: TileRequest): Promise<ResolvedTile> {
-    const frame = (await this.frames.find(request.frameId, this.now().getTime())) ?? (await this.products?.syncedFrame(request.frameId));
+    const id = request.frameId;
+    const frame = await firstFrameFound<FrameRef>([this.frames.find(id, this.now().getTime()), this.products?.syncedFrame(id)]);
     if (!frame || !(await productVisible(this.grants, request.accountId, frame.product))) throw new NotFoundError('frame', request.frameId);
     const { z, x, y } = request.tile;
     const { minimum, maximum } = this.zoomLevels;

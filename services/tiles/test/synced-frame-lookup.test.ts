@@ -1,0 +1,50 @@
+import { fieldcastId } from '@fieldcast/ids';
+import { createCatalog, FrameIndex, type SyncedFrame, type SyncedProducts, type ZarrSource } from '@fieldcast/weather';
+import { tileCache } from '../src/domain/sample-cache.js';
+import { TileProducts } from '../src/domain/products.js';
+import { DefaultStyles } from '../src/domain/styles.js';
+import { TileRenderer } from '../src/domain/tiles.js';
+import { FunctionSource } from './function-source.js';
+
+/*
+ * A synced frame's tile is not made to wait for the catalog's frame index (0315, 0321): the index
+ * says it names no such frame only once it holds every frame of ten years, seconds into a process,
+ * while the synced products name their frames at once.
+ */
+const HOUR_MS = 3_600_000;
+const catalog = createCatalog();
+const air = catalog.product('air-temperature')!;
+const nowMs = Date.UTC(2026, 11, 5, 12, 40);
+const frames = new FrameIndex(catalog.products());
+afterAll(() => frames.stop());
+
+const SYNCED_ID = fieldcastId('frame', 'a synced frame');
+const weather = new FunctionSource({ air_temperature: (lon, lat) => lat / 3 + lon / 20 }, 1);
+const syncedFrame: SyncedFrame = {
+  id: SYNCED_ID,
+  product: air,
+  validMs: Date.UTC(2026, 11, 5, 11),
+  run: null,
+  store: weather as unknown as ZarrSource,
+};
+/** The synced products as the tiles area asks them: a frame by id. */
+const synced = { find: async (id: string) => (id === SYNCED_ID ? syncedFrame : undefined) } as unknown as SyncedProducts;
+
+it('resolves a synced frame’s tile while the frame index still grows', async () => {
+  const defaults = new DefaultStyles(catalog);
+  const renderer = new TileRenderer({
+    defaults,
+    weather,
+    frames,
+    styles: { get: async () => null, byName: async () => null },
+    grants: { isGranted: async () => false },
+    cache: tileCache<Float32Array>(64 << 20),
+    now: () => new Date(nowMs),
+    products: new TileProducts(catalog, defaults, synced),
+  });
+  const resolved = await renderer.resolve({ accountId: 'alice', frameId: SYNCED_ID, tile: { z: 0, x: 0, y: 0 } });
+  expect(resolved.frame.id).toBe(SYNCED_ID);
+  // air temperature alone has an analysis frame an hour since its start: the index is far from whole
+  const airFrames = (nowMs - Date.parse(air.startTime)) / HOUR_MS;
+  expect(frames.count).toBeLessThan(airFrames);
+});
