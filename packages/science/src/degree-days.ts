@@ -134,9 +134,9 @@ function triangleShareAbove(hi: number, lo: number, t: number): number {
  * U - L - (T - U) (intermediate), which integrate to Zalom et al.'s (1983) cases:
  *   horizontal:   E(L) - E(U)
  *   vertical:     E(L) - E(U) - (U - L) P(U)
- *   intermediate: E(L) - 2 E(U), which goes below 0 on a day hot enough for the rate to go
- *                 negative; the day's value is floored at 0 by the methods below, once per day
- *                 (docs/decisions/0240-degree-day-cutoffs.md)
+ *   intermediate: E(L) - 2 E(U), which falls below the vertical value on a day hot enough for
+ *                 the rate to go negative long enough; the methods below then give the vertical
+ *                 value, once per day (dayValue, docs/decisions/0240-degree-day-cutoffs.md)
  */
 function curveDegreeDays(
   excess: (hi: number, lo: number, t: number) => number,
@@ -164,14 +164,21 @@ function curveDegreeDays(
   }
 }
 
-/**
- * A day never counts below zero: a day hot enough for the intermediate cutoff's rate to go
- * negative accrues nothing rather than undoing earlier development. As UC ANR's degday package
- * (written to match the UC IPM calculator) does with its default no_neg, the floor applies to
- * the day's value, after a double method's two halves are added
- * (docs/decisions/0240-degree-day-cutoffs.md).
- */
 const notBelowZero = (dd: number) => (dd < 0 ? 0 : dd);
+
+/**
+ * A day's value from its curve's value under the cutoff and, for the intermediate cutoff only,
+ * under the vertical one. Development that slows above the upper threshold never counts less than
+ * development that stops there: where the intermediate rate has gone negative long enough for
+ * E(L) - 2 E(U) to fall below the vertical value, UC IPM's calculator gives the vertical value
+ * (its published results for the Esparto A station, 2020, at 50/70 °F: 11 July and 15 August,
+ * packages/science/test/degree-days-ucipm.test.ts), which is 0 on a day wholly above the
+ * threshold. It applies once per day, after a double method's two halves are added (6 September
+ * there). No value is below zero (floating-point rounding of a day at a threshold aside).
+ */
+function dayValue(dd: number, vertical?: number): number {
+  return notBelowZero(vertical !== undefined && !(dd > vertical) ? vertical : dd);
+}
 
 /** One day of a curve method: the thresholds in the temperatures' scale, the upper one applied by `cutoff`. */
 export type CurveDegreeDays = (tmax: number, tmin: number, lower: number, upper?: number, cutoff?: DegreeDayCutoff) => number;
@@ -185,7 +192,7 @@ export type DoubleCurveDegreeDays = (
   cutoff?: DegreeDayCutoff,
 ) => number;
 
-/** A curve method's day before the floor at zero, so a double method can add its halves first. */
+/** A curve method's day before dayValue, so a double method can add its halves first. */
 const rawCurveMethod =
   (excess: typeof sineExcess, shareAbove: typeof sineShareAbove): CurveDegreeDays =>
   (tmax, tmin, lower, upper = Number.POSITIVE_INFINITY, cutoff = 'horizontal') =>
@@ -196,20 +203,25 @@ const rawTriangle = rawCurveMethod(triangleExcess, triangleShareAbove);
 
 const singleMethod =
   (raw: CurveDegreeDays): CurveDegreeDays =>
-  (tmax, tmin, lower, upper, cutoff) =>
-    notBelowZero(raw(tmax, tmin, lower, upper, cutoff));
+  (tmax, tmin, lower, upper, cutoff = 'horizontal') =>
+    dayValue(raw(tmax, tmin, lower, upper, cutoff), cutoff === 'intermediate' ? raw(tmax, tmin, lower, upper, 'vertical') : undefined);
 
 /**
  * The double form of a single method (Zalom et al. 1983; UC IPM "Degree-days: double sine
  * method"): the day's rise from Tmin to Tmax is one half curve and the fall to the next day's
  * minimum another, each counted for half a day. A single-method day is symmetric about its
- * maximum, so each half is half of the single method on its own pair of extremes; the day's sum
- * is floored at zero (notBelowZero).
+ * maximum, so each half is half of the single method on its own pair of extremes; the day's
+ * value is taken from the sum (dayValue).
  */
-const doubleMethod =
-  (raw: CurveDegreeDays): DoubleCurveDegreeDays =>
-  (tmax, tmin, nextTmin, lower, upper, cutoff) =>
-    notBelowZero((raw(tmax, tmin, lower, upper, cutoff) + raw(tmax, nextTmin, lower, upper, cutoff)) / 2);
+const doubleMethod = (raw: CurveDegreeDays): DoubleCurveDegreeDays => {
+  const halves = (tmax: number, tmin: number, nextTmin: number, lower: number, upper: number | undefined, cutoff: DegreeDayCutoff) =>
+    (raw(tmax, tmin, lower, upper, cutoff) + raw(tmax, nextTmin, lower, upper, cutoff)) / 2;
+  return (tmax, tmin, nextTmin, lower, upper, cutoff = 'horizontal') =>
+    dayValue(
+      halves(tmax, tmin, nextTmin, lower, upper, cutoff),
+      cutoff === 'intermediate' ? halves(tmax, tmin, nextTmin, lower, upper, 'vertical') : undefined,
+    );
+};
 
 /**
  * Single sine method (Baskerville & Emin 1969) in the closed forms of Zalom et al. (1983) as

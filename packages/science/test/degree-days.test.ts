@@ -217,8 +217,9 @@ function quadratureDay(
   upper: number,
   cutoff: DegreeDayCutoff,
 ) {
-  const day = (halfDay(shape, tmax, tmin, lower, upper, cutoff) + halfDay(shape, tmax, nextTmin, lower, upper, cutoff)) / 2;
-  return day < 0 ? 0 : day;
+  const day = (c: DegreeDayCutoff) => (halfDay(shape, tmax, tmin, lower, upper, c) + halfDay(shape, tmax, nextTmin, lower, upper, c)) / 2;
+  // the intermediate day never counts less than the vertical one (UC IPM), nor any day below 0
+  return Math.max(day(cutoff), cutoff === 'intermediate' ? day('vertical') : 0, 0);
 }
 
 describe('cutoffs by hand (Zalom et al. 1983 cases; rate functions of UC IPM / USPEST.org)', () => {
@@ -255,13 +256,16 @@ describe('cutoffs by hand (Zalom et al. 1983 cases; rate functions of UC IPM / U
     expect(doubleTriangleDegreeDays(25, 5, 15, 10)).toBeCloseTo((5.625 + 10) / 2, 12);
   });
 
-  it('intermediate cutoff: the day is floored at zero after its halves are added (UC ANR degday dd_calc, no_neg = TRUE)', () => {
-    // L 10, U 20. Rise 32 -> 34, all above L: E(L) - 2 E(U) = 23 - 2·13 = -3. Fall 34 -> 12, above L:
-    // E(L) = 23 - 10 = 13, E(U) = 14²/44, 13 - 2·196/44 = 45/11. Day (-3 + 45/11) / 2 = 6/11,
-    // where flooring each half first would give 45/22.
-    expect(doubleTriangleDegreeDays(34, 32, 12, 10, 20, 'intermediate')).toBeCloseTo(6 / 11, 12);
-    // the same rise with a fall to 0: (-3 + (24² - 2·14²)/68) / 2 < 0, so the day is 0 (not 92/68 / 2)
-    expect(doubleTriangleDegreeDays(34, 32, 0, 10, 20, 'intermediate')).toBe(0);
+  it('intermediate cutoff: never below the day’s vertical value, taken after its halves are added (UC IPM, degree-days-ucipm.test.ts)', () => {
+    // L 10, U 20. Rise 32 -> 34, all above U: intermediate E(L) - 2 E(U) = 23 - 2·13 = -3, vertical 0.
+    // Fall 34 -> 12: E(L) = 23 - 10 = 13, E(U) = 14²/44 = 49/11, P(U) = 14/22; intermediate
+    // 13 - 98/11 = 45/11, vertical 13 - 49/11 - 10·7/11 = 24/11. The day: intermediate
+    // (-3 + 45/11) / 2 = 6/11, below the vertical (0 + 24/11) / 2 = 12/11, which it gives; taking
+    // each half's larger value first would give (0 + 45/11) / 2.
+    expect(doubleTriangleDegreeDays(34, 32, 12, 10, 20, 'intermediate')).toBeCloseTo(12 / 11, 12);
+    // the same rise with a fall to 0: E(L) = 24²/68, E(U) = 14²/68, P(U) = 14/34; intermediate
+    // (-3 + (576 - 392)/68) / 2 < 0, vertical (0 + (576 - 196 - 10·28)/68) / 2 = 25/34
+    expect(doubleTriangleDegreeDays(34, 32, 0, 10, 20, 'intermediate')).toBeCloseTo(25 / 34, 12);
   });
 });
 
@@ -277,6 +281,8 @@ describe('every curve method and cutoff against quadrature of the modelled day',
     [45, 33, 31],
     [24, 16, 18],
     [31.5, 14.2, 9.9],
+    // hot enough for the intermediate day to take the vertical value (sine, double triangle)
+    [62, 24, 33],
   ];
   const [lower, upper] = [12, 29];
   for (const cutoff of DEGREE_DAY_CUTOFFS) {
@@ -285,8 +291,9 @@ describe('every curve method and cutoff against quadrature of the modelled day',
         for (const [tmax, tmin, next] of days) {
           const single = degreeDays(tmax, tmin, { method: `single-${shape}`, base: lower, cap: upper, cutoff });
           const double = degreeDays(tmax, tmin, { method: `double-${shape}`, base: lower, cap: upper, cutoff }, next);
-          // The vertical cutoff's rate jumps at U, so the midpoint rule is good to O(1/STEPS) there.
-          const digits = cutoff === 'vertical' ? 4 : 6;
+          // The vertical cutoff's rate jumps at U, so the midpoint rule is good to O(1/STEPS) there,
+          // and an intermediate day may take the vertical value.
+          const digits = cutoff === 'horizontal' ? 6 : 4;
           expect(single).toBeCloseTo(quadratureDay(shape, tmax, tmin, tmin, lower, upper, cutoff), digits);
           expect(double).toBeCloseTo(quadratureDay(shape, tmax, tmin, next, lower, upper, cutoff), digits);
         }
