@@ -256,7 +256,7 @@ export class Api {
             res
               .status(op.response.status)
               .type('text/csv; charset=utf-8; header=present')
-              .send(csvText(op.csv.table(value)));
+              .send(csvText(op.csv.table(value, res.locals.params)));
             return;
           }
           res.status(op.response.status).send(result instanceof JsonText ? result.text : JSON.stringify(result));

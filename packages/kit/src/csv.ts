@@ -18,15 +18,19 @@ export interface CsvTable {
   rows: Iterable<readonly CsvCell[]>;
 }
 
-/** How an operation's result is written as CSV (Operation.csv): what its rows are, for the OpenAPI document, and the table. */
+/**
+ * How an operation's result is written as CSV (Operation.csv): what its rows are, for the OpenAPI
+ * document, and the table, from the result and the request's parsed path parameters (a column
+ * may be named by one).
+ */
 export interface CsvForm {
   description: string;
-  table(result: unknown): CsvTable;
+  table(result: unknown, params: unknown): CsvTable;
 }
 
-/** A CSV form for results of type R (the operation's response schema). */
-export function csvForm<R>(description: string, table: (result: R) => CsvTable): CsvForm {
-  return { description, table: (result) => table(result as R) };
+/** A CSV form for results of type R (the operation's response schema) and path parameters P. */
+export function csvForm<R, P = unknown>(description: string, table: (result: R, params: P) => CsvTable): CsvForm {
+  return { description, table: (result, params) => table(result as R, params as P) };
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;

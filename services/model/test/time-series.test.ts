@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { fieldcastId } from '@fieldcast/ids';
 import { SyntheticSource } from '@fieldcast/weather';
@@ -254,5 +255,47 @@ describe('latest-forecast time series (spec 2.8, 4.7)', () => {
     const bad = await get(app(), t.alice, '/models/synthetic-rapid/latest-forecast/timeseries/10/200');
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { path: string }) => e.path)).toEqual(['longitude']);
+  });
+});
+
+describe('as CSV (Accept: text/csv; docs/decisions/0243-csv-answers.md)', () => {
+  const csv = (path: string) => request(app()).get(path).set('Authorization', t.alice.auth).set('Accept', 'text/csv');
+  const records = (text: string) => text.split('\r\n').slice(0, -1);
+
+  it('writes a variable’s series a row per valid time, the variable and its unit in the header, the values of the JSON form', async () => {
+    const path = `/forecasts/${RUN_06}/variables/surfacePressure/timeseries/${AMES.latitude}/${AMES.longitude}?limit=3`;
+    const [json, res] = await Promise.all([get(app(), t.alice, path), csv(path)]);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8; header=present');
+    expect(records(res.text)).toEqual([
+      'validTime,surfacePressure (kPa)',
+      ...json.body.series.map((p: Point) => `${p.validTime},${p.value}`),
+    ]);
+  });
+
+  it('writes the latest run’s variables side by side, in the model’s order', async () => {
+    const path = `/models/synthetic-global/latest-forecast/timeseries/${AMES.latitude}/${AMES.longitude}?limit=4`;
+    const [json, res] = await Promise.all([get(app(), t.alice, path), csv(path)]);
+    expect(res.status).toBe(200);
+    const [header, ...rows] = records(res.text);
+    expect(header).toBe(
+      'validTime,temperature (°C),dewPoint (°C),windSpeed (m/s),surfacePressure (kPa),precipitationRate (mm/h),shortwaveRadiation (W/m²)',
+    );
+    const variables = Object.values(json.body.variables) as { series: Point[] }[];
+    expect(rows).toEqual(variables[0]!.series.map((p, i) => [p.validTime, ...variables.map((v) => v.series[i]!.value)].join(',')));
+    expect(rows).toHaveLength(4);
+  });
+
+  it('answers a fault as a problem, and documents both forms', async () => {
+    const missing = await csv(`/forecasts/${RUN_06}/variables/nope/timeseries/42/-93`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const doc = (await request(app()).get('/openapi.json')).body;
+    for (const path of [
+      '/forecasts/{id}/variables/{variable}/timeseries/{latitude}/{longitude}',
+      '/models/{id}/latest-forecast/timeseries/{latitude}/{longitude}',
+    ]) {
+      expect(Object.keys(doc.paths[path].get.responses['200'].content)).toContain('text/csv');
+    }
   });
 });

@@ -13,6 +13,7 @@ import { forecastRecord, forecastVariableRecord } from '../domain/records.js';
 import { modelVariable } from '../domain/run-index.js';
 import { selectValidTimes } from '../domain/time-series.js';
 import { type ModelRouteDeps, runOf, runVariableOf, seriesJson, truthFor } from './deps.js';
+import { variableSeriesCsv } from './series-csv.js';
 
 const TAGS = ['forecasts'];
 const EXISTS =
@@ -70,11 +71,12 @@ export function forecastRoutes(api: Api, deps: ModelRouteDeps): Api {
       method: 'get',
       path: '/forecasts/{id}/variables/{variable}/timeseries/{latitude}/{longitude}',
       summary: 'One variable of a run at a point',
-      description: `The run's values at its valid times produced so far, bilinear between grid points, with mean, median, mode (at one decimal, docs/decisions/0009-statistics-mode.md), minimum and maximum (spec 2.8). start and end (UTC ISO 8601, inclusive) select valid times, limit keeps the first ones; start after end is 400. ${EXISTS} An unknown variable name is 404 variable_does_not_exist.`,
+      description: `The run's values at its valid times produced so far, bilinear between grid points, with mean, median, mode (at one decimal, docs/decisions/0009-statistics-mode.md), minimum and maximum (spec 2.8). start and end (UTC ISO 8601, inclusive) select valid times, limit keeps the first ones; start after end is 400. Accept: text/csv answers CSV. ${EXISTS} An unknown variable name is 404 variable_does_not_exist.`,
       tags: TAGS,
       params: ModelTimeSeriesParams,
       query: ModelTimeSeriesQuery,
       response: { status: 200, description: 'The per-variable object (spec 2.8)', schema: ModelVariableTimeSeries },
+      csv: variableSeriesCsv,
       errors: [404],
       handle: async ({ params, query }) => {
         const now = nowMs();

@@ -16,6 +16,7 @@ import { forecastRecord, modelRecord, modelVariableRecord } from '../domain/reco
 import { latestCompleteRun, listRuns, nextListChangeMs } from '../domain/runs.js';
 import { selectValidTimes } from '../domain/time-series.js';
 import { type ModelRouteDeps, modelOf, servedModels, seriesJson, truthFor } from './deps.js';
+import { latestSeriesCsv } from './series-csv.js';
 
 const TAGS = ['models'];
 const MODEL = 'The model is named by its id (UUID) or its name.';
@@ -111,11 +112,12 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
       method: 'get',
       path: '/models/{id}/latest-forecast/timeseries/{latitude}/{longitude}',
       summary: 'Every variable of the latest complete run at a point',
-      description: `${MODEL} The latest complete run's series of each variable at the point, with statistics (spec 2.8, 4.7). start, end and limit select valid times as in the by-variable form (beyond the spec).`,
+      description: `${MODEL} The latest complete run's series of each variable at the point, with statistics (spec 2.8, 4.7). start, end and limit select valid times as in the by-variable form (beyond the spec). Accept: text/csv answers CSV, a column per variable.`,
       tags: TAGS,
       params: ModelLatestTimeSeriesParams,
       query: ModelTimeSeriesQuery,
       response: { status: 200, description: 'The forecast link and each variable (spec 2.8)', schema: ModelLatestForecastTimeSeries },
+      csv: latestSeriesCsv,
       errors: [404],
       handle: async ({ params, query }) => {
         const now = nowMs();

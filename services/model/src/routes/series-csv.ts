@@ -1,0 +1,31 @@
+/**
+ * The model area's point series as CSV (issue 36: every series endpoint answers Accept: text/csv;
+ * docs/decisions/0243-csv-answers.md): one row per valid time, a column per variable named with
+ * its unit. The statistics of the JSON form (mean, median, mode, extremes) are not rows of the
+ * series and stay out, as a metadata block above the header would.
+ */
+import { type CsvCell, csvForm } from '@fieldcast/kit';
+import type { ModelLatestForecastTimeSeries, ModelVariableTimeSeries } from '@fieldcast/schemas';
+
+const EMPTY = 'an hour the weather lacks is an empty field';
+
+/** The variables' series side by side: each has the run's valid times, in the same order. */
+function table(named: readonly [string, ModelVariableTimeSeries][]) {
+  const times = named[0]?.[1].series.map((p) => p.validTime) ?? [];
+  return {
+    columns: ['validTime', ...named.map(([name, s]) => `${name} (${s.unit.label})`)],
+    rows: times.map((t, i): CsvCell[] => [t, ...named.map(([, s]) => s.series[i]?.value)]),
+  };
+}
+
+/** GET /forecasts/{id}/variables/{variable}/timeseries/...: the column is named by the variable asked for. */
+export const variableSeriesCsv = csvForm<ModelVariableTimeSeries, { variable: string }>(
+  `One row per valid time: validTime, then the variable with its unit in the header (temperature (°C)); ${EMPTY}`,
+  (series, params) => table([[params.variable, series]]),
+);
+
+/** GET /models/{id}/latest-forecast/timeseries/...: every variable of the run, in the model's order. */
+export const latestSeriesCsv = csvForm<ModelLatestForecastTimeSeries>(
+  `One row per valid time: validTime, then each variable of the model with its unit in the header (temperature (°C), windSpeed (m/s), ...); ${EMPTY}`,
+  (result) => table(Object.entries(result.variables)),
+);
