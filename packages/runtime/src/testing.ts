@@ -7,7 +7,8 @@ import type { Express } from 'express';
 import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/bus';
 import { openDatabase, type Database } from '@fieldcast/db';
 import { createLogger, type Limits } from '@fieldcast/kit';
-import type { Catalog, GridSource } from '@fieldcast/weather';
+import { fieldcastId } from '@fieldcast/ids';
+import type { Catalog, GridSource, ProductDef, SyncedFrame, SyncedProducts, ZarrSource } from '@fieldcast/weather';
 import { IdentityStore, KEY_HASHING, type KeyHashing, migrateIdentity, verifySecret } from './identity.js';
 import type { AnyDeps, Service } from './needs.js';
 import { prepareService, type PreparedService } from './services.js';
@@ -271,6 +272,23 @@ export async function frameIndexAcrossClose(
   const atClose = index.count;
   for (let i = 0; i < 20; i++) await nextTurn();
   return { atClose, later: index.count };
+}
+
+/**
+ * Synced products that name one frame of `product` at `validMs`, read from `store`, and nothing
+ * else, as the platform and tiles areas ask them (a frame by id): for tests of how a lookup
+ * chooses between them and the catalog's frame index (docs/decisions/0321-frame-index-newest-first.md).
+ */
+export function oneSyncedFrame(product: ProductDef, validMs: number, store: GridSource): { frame: SyncedFrame; synced: SyncedProducts } {
+  const frame: SyncedFrame = {
+    id: fieldcastId('frame', 'a synced frame'),
+    product,
+    validMs,
+    run: null,
+    store: store as unknown as ZarrSource,
+  };
+  const synced = { find: async (id: string) => (id === frame.id ? frame : undefined) } as unknown as SyncedProducts;
+  return { frame, synced };
 }
 
 /**

@@ -1,14 +1,7 @@
 import { fieldcastId } from '@fieldcast/ids';
 import { NotFoundError } from '@fieldcast/kit';
-import {
-  createCatalog,
-  FrameIndex,
-  frameZoomLevels,
-  SyntheticSource,
-  type SyncedFrame,
-  type SyncedProducts,
-  type ZarrSource,
-} from '@fieldcast/weather';
+import { oneSyncedFrame } from '@fieldcast/runtime/testing';
+import { createCatalog, FrameIndex, frameZoomLevels, SyntheticSource } from '@fieldcast/weather';
 import { Platform } from '../src/domain/platform.js';
 
 /*
@@ -21,16 +14,8 @@ const catalog = createCatalog();
 const air = catalog.product('air-temperature')!;
 const nowMs = Date.UTC(2026, 11, 5, 12, 40);
 const weather = new SyntheticSource();
-const SYNCED_ID = fieldcastId('frame', 'a synced frame');
-const syncedFrame: SyncedFrame = {
-  id: SYNCED_ID,
-  product: air,
-  validMs: Date.UTC(2026, 11, 5, 11),
-  run: null,
-  store: weather as unknown as ZarrSource,
-};
-/** The synced products as the platform area asks them: a frame by id. */
-const synced = { find: async (id: string) => (id === SYNCED_ID ? syncedFrame : undefined) } as unknown as SyncedProducts;
+const { frame: syncedFrame, synced } = oneSyncedFrame(air, Date.UTC(2026, 11, 5, 11), weather);
+const SYNCED_ID = syncedFrame.id;
 const NONE = new Set<string>();
 
 let frames: FrameIndex;

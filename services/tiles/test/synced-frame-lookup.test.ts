@@ -1,5 +1,5 @@
-import { fieldcastId } from '@fieldcast/ids';
-import { createCatalog, FrameIndex, type SyncedFrame, type SyncedProducts, type ZarrSource } from '@fieldcast/weather';
+import { oneSyncedFrame } from '@fieldcast/runtime/testing';
+import { createCatalog, FrameIndex } from '@fieldcast/weather';
 import { tileCache } from '../src/domain/sample-cache.js';
 import { TileProducts } from '../src/domain/products.js';
 import { DefaultStyles } from '../src/domain/styles.js';
@@ -18,17 +18,9 @@ const nowMs = Date.UTC(2026, 11, 5, 12, 40);
 const frames = new FrameIndex(catalog.products());
 afterAll(() => frames.stop());
 
-const SYNCED_ID = fieldcastId('frame', 'a synced frame');
 const weather = new FunctionSource({ air_temperature: (lon, lat) => lat / 3 + lon / 20 }, 1);
-const syncedFrame: SyncedFrame = {
-  id: SYNCED_ID,
-  product: air,
-  validMs: Date.UTC(2026, 11, 5, 11),
-  run: null,
-  store: weather as unknown as ZarrSource,
-};
-/** The synced products as the tiles area asks them: a frame by id. */
-const synced = { find: async (id: string) => (id === SYNCED_ID ? syncedFrame : undefined) } as unknown as SyncedProducts;
+const { frame: syncedFrame, synced } = oneSyncedFrame(air, Date.UTC(2026, 11, 5, 11), weather);
+const SYNCED_ID = syncedFrame.id;
 
 it('resolves a synced frame’s tile while the frame index still grows', async () => {
   const defaults = new DefaultStyles(catalog);
