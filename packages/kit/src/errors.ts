@@ -34,8 +34,10 @@ export class NotFoundError extends ProblemError {
     /** the id or name the caller asked for */
     readonly ref: string,
     message = `${capitalised(kind)} ${ref} does not exist`,
+    /** which parts of the request name nothing, where a part of a path is at fault */
+    errors?: FieldError[],
   ) {
-    super(message);
+    super(message, errors);
   }
 }
 

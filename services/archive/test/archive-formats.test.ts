@@ -142,14 +142,14 @@ describe('errors in the format asked for', () => {
     ['Accept: application/xml', '', 'application/xml'],
   ])('XML by %s', async (_name, suffix, accept) => {
     const res = await text(`/v2/hailsize/summary/+99.0000-104.9903${suffix}`, accept);
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(404);
     expect(res.type).toBe('application/xml; charset=utf-8');
     const xml = parseXml(res.body);
     const [error] = xml.children as [XmlNode];
     expect(error.name).toBe('error');
-    expect(error.attributes).toMatchObject({ code: '400', message: expect.stringMatching(/outside -90\.\.\+90/) });
+    expect(error.attributes).toMatchObject({ code: '404', message: expect.stringMatching(/outside -90\.\.\+90/) });
     expect(findAll(error, 'item')[0]!.attributes).toMatchObject({
-      reason: 'invalid_parameter',
+      reason: 'route_does_not_exist',
       location: 'location',
       locationType: 'path',
     });
@@ -160,9 +160,9 @@ describe('errors in the format asked for', () => {
     ['Accept: KML', '', KML],
   ])('KML by %s', async (_name, suffix, accept) => {
     const res = await text(`/v2/hailsize/summary/+99.0000-104.9903${suffix}`, accept);
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(404);
     const kml = parseXml(res.body);
-    expect(findAll(kml, 'name')[0]!.text).toBe('Error 400');
+    expect(findAll(kml, 'name')[0]!.text).toBe('Error 404');
     expect(findAll(kml, 'description')[0]!.text).toMatch(/outside -90\.\.\+90/);
   });
 

@@ -147,15 +147,15 @@ describe('places', () => {
     ['a latitude out of range', '/v2/hailsize/summary/+91.0000-104.9903', /outside -90\.\.\+90/],
     ['a longitude out of range', '/v2/hailsize/summary/+39.0000-181.0000', /outside -180\.\.\+180/],
     ['swapped corners', '/v2/hailsize/summary/+35.5-099.0+36.5-098.0', /north-east of its second/],
-  ])('%s is 400 saying the accepted form', async (_name, path, message) => {
+  ])('%s is 404, an invalid path (spec 7), saying the accepted form', async (_name, path, message) => {
     const res = await get(t, path, alice);
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(404);
     expect(res.body).toEqual({
       apiVersion: expect.stringMatching(/^2\./),
       error: {
-        code: 400,
+        code: 404,
         message: expect.stringMatching(message),
-        errors: [expect.objectContaining({ reason: 'invalid_parameter', location: 'location', locationType: 'path' })],
+        errors: [expect.objectContaining({ reason: 'route_does_not_exist', location: 'location', locationType: 'path' })],
       },
     });
   });
@@ -221,7 +221,10 @@ describe('times', () => {
     expect(byTime.body).toEqual(byDate.body);
     expect(byPosix.body).toEqual(byDate.body);
     expect((await day('hailsize', 'history', { begin: '2025-04-01T00:00:00Z' })).status).toBe(400);
-    expect((await get(t, `/v2/hailsize/history/${STORM_POINT}/2025-04-32`, alice)).status).toBe(400);
+    // a date that is none is an invalid path (spec 7)
+    const noDay = await get(t, `/v2/hailsize/history/${STORM_POINT}/2025-04-32`, alice);
+    expect(noDay.status).toBe(404);
+    expect(noDay.body.error.errors[0]).toMatchObject({ reason: 'route_does_not_exist', location: 'date', locationType: 'path' });
   });
 });
 
@@ -267,6 +270,16 @@ describe('history, lightning and parameters', () => {
       `/v2/hailsize/summary/${STORM_POINT}?u=${alice.name}&t=${alice.token}&radius=1&radius=2`,
     );
     expect(repeated.status).toBe(400);
+    // the credentials too, checked as parameters before they are checked as credentials
+    const credentials = `u=${alice.name}&t=${alice.token}`;
+    for (const [twice, location] of [
+      [`${credentials}&u=${alice.name}`, 'u'],
+      [`${credentials}&t=${alice.token}`, 't'],
+    ]) {
+      const res = await request(t.fleet.app('archive')).get(`/v2/hailsize/summary/${STORM_POINT}?${twice}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.errors[0]).toMatchObject({ reason: 'invalid_parameter', location });
+    }
   });
 
   it('more work than one request does is 422 before any is done', async () => {

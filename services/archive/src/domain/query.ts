@@ -55,6 +55,14 @@ function fault(parameter: string, message: string): InvalidRequestError {
   return new InvalidRequestError('invalid_parameter', message, [{ path: parameter, message }]);
 }
 
+/**
+ * A location or date of the path that is not one: the path names no resource, 404 (spec 7: "404
+ * Not Found, the resource does not exist (invalid path)"; 400 is for the query's parameters).
+ */
+function pathFault(part: 'location' | 'date', text: string, message: string): NotFoundError {
+  return new NotFoundError('route', text, message, [{ path: part, message }]);
+}
+
 function single(query: Record<string, unknown>, name: string): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
@@ -87,11 +95,15 @@ export function parseArchiveQuery(raw: RawArchiveRequest): ArchiveQuery {
     }
   }
 
+  // The credentials are parameters too: one given twice is 400 before any credential is checked.
+  single(query, 'u');
+  single(query, 't');
+
   let place: Place;
   try {
     place = parsePlace(raw.location);
   } catch (err) {
-    if (err instanceof LocationError) throw fault('location', err.message);
+    if (err instanceof LocationError) throw pathFault('location', raw.location, err.message);
     throw err;
   }
 
@@ -156,7 +168,13 @@ function timeRange(
   if (dateText !== undefined) {
     if (beginText !== undefined || endText !== undefined)
       throw fault(beginText !== undefined ? 'begin' : 'end', 'a path that names an event day takes no begin or end');
-    const day = parse(dateText, 'date', (t) => parseEventDay(t).startMs);
+    let day: number;
+    try {
+      day = parseEventDay(dateText).startMs;
+    } catch (err) {
+      if (err instanceof DateError) throw pathFault('date', dateText, err.message);
+      throw err;
+    }
     const eventDay = eventDayOf(day);
     return { startMs: eventDay.startMs, endMs: eventDay.endMs - 1, day: eventDay };
   }
