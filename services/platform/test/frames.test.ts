@@ -256,6 +256,15 @@ describe('GET /frames/{id}/datapoint/{latitude}/{longitude}', () => {
     expect(et.body.value).toBeLessThan(1.5);
   });
 
+  it('has no value outside the product’s coverage, where its tiles are transparent', async () => {
+    const frame = fieldcastId('frame', 'precipitation-rate-north-america', '2025-06-01T18:00:00Z');
+    const paris = await get(t, t.alice, `/frames/${frame}/datapoint/48.85/2.35`);
+    expect(paris.status).toBe(200);
+    expect(paris.body).toMatchObject({ value: null, unit: { label: 'mm/h' }, tile: { z: 7, x: 64, y: 44 } });
+    const iowa = await get(t, t.alice, `/frames/${frame}/datapoint/42.0308/-93.6319`);
+    expect(typeof iowa.body.value).toBe('number');
+  });
+
   it('refuses coordinates out of range and 404s an unknown frame', async () => {
     const frame = fieldcastId('frame', 'air-temperature', '2025-06-01T18:00:00Z');
     for (const path of ['91/0', '0/181', 'north/0', '1e1/0']) {

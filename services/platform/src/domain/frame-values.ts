@@ -63,9 +63,12 @@ const DERIVED: Readonly<Record<string, Reader>> = {
   },
 };
 
+/** The unit of a product's values: its first styleable layer's (docs/decisions/0124-datapoints.md). */
+export const frameUnit = (p: ProductDef) => p.styleableLayers[0]?.unit ?? null;
+
 /** The frame's value at (lon, lat); null where the weather has none. */
 export async function frameValueAt(weather: GridSource, p: ProductDef, validMs: number, lon: number, lat: number): Promise<FrameValue> {
-  const unit = p.styleableLayers[0]?.unit ?? null;
+  const unit = frameUnit(p);
   const variable = p.variable;
   const read: Reader | undefined = variable ? (w, x, y, t) => at(w, variable, x, y, t) : DERIVED[p.name];
   if (!read) return { value: null, unit };

@@ -30,8 +30,16 @@ import {
   tileAndPixelOf,
   type ZoomLevels,
 } from '@fieldcast/weather';
-import { frameValueAt, type FrameValue } from './frame-values.js';
-import { type CoverageShape, coverageShape, isVisible, matchesFilter, type ProductFilter, visibleProduct } from './products.js';
+import { frameUnit, frameValueAt, type FrameValue } from './frame-values.js';
+import {
+  coverageContains,
+  type CoverageShape,
+  coverageShape,
+  isVisible,
+  matchesFilter,
+  type ProductFilter,
+  visibleProduct,
+} from './products.js';
 import { forecastRecord, type ForecastRecord } from './records.js';
 
 const NO_SYNCED: readonly SyncedProduct[] = [];
@@ -172,10 +180,14 @@ export class Platform {
    */
   async datapoint(id: string, latitude: number, longitude: number, granted: ReadonlySet<string>, nowMs: number): Promise<Datapoint> {
     const frame = await this.findFrame(id, granted, nowMs);
+    const at = tileAndPixelOf(longitude, latitude, this.zoomLevels.native);
+    // Outside the product's coverage its tiles are transparent (docs/interface.md §4): no value.
+    const shape = this.shapes.get(frame.product.id) ?? coverageShape(frame.product);
+    if (!coverageContains(shape, { type: 'point', position: [longitude, latitude] }))
+      return { value: null, unit: frameUnit(frame.product), ...at };
     // A synced frame is read from its own store: the run or the analysis it was listed from.
     const weather = 'store' in frame ? (frame as SyncedFrame).store : this.weather;
-    const value = await frameValueAt(weather, frame.product, frame.validMs, longitude, latitude);
-    return { ...value, ...tileAndPixelOf(longitude, latitude, this.zoomLevels.native) };
+    return { ...(await frameValueAt(weather, frame.product, frame.validMs, longitude, latitude)), ...at };
   }
 
   private async findFrame(id: string, granted: ReadonlySet<string>, nowMs: number): Promise<FrameRef | SyncedFrame> {
