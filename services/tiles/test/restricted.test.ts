@@ -18,6 +18,8 @@ const restricted = catalog.products().find((p) => p.access === 'restricted')!;
 const past = forecastBoundaryMs(Date.now()) - 2 * 3_600_000;
 const frame = frameId(restricted, past);
 const { id: defaultStyleId, name: defaultStyle } = new DefaultStyles(catalog).of(restricted)[0]!;
+/** A frame of a public product: the restricted product's style named on its tile is another product's, or none. */
+const publicFrame = frameId(catalog.product('air-temperature')!, past);
 
 beforeAll(async () => {
   // Kafka: the topic exists before the platform's first message, as the platform creates it at start.
@@ -60,6 +62,8 @@ function paths(): [string, number][] {
     [`/v2/products/${restricted.name}/frames.json?limit=2`, 200],
     [`/v2/products/${restricted.id}/styles.json`, 200],
     [`/v2/styles/${defaultStyleId}.json`, 200],
+    [`/v2/frames/${publicFrame}/tile/1/1/0.png?style=${defaultStyle}`, 400],
+    [`/v2/frames/${publicFrame}/tile/1/1/0.png?style=${defaultStyleId}`, 400],
   ];
 }
 

@@ -111,6 +111,7 @@ export class DefaultStyles {
   readonly byName = new Map<string, Style>();
   /** each product's defaults as JSON text, as a list serves them */
   readonly jsonByProduct = new Map<string, string>();
+  private readonly products = new Map<string, ProductDef>();
 
   constructor(catalog: Catalog) {
     for (const p of catalog.products()) this.add(p);
@@ -118,6 +119,7 @@ export class DefaultStyles {
 
   private add(p: ProductDef): Style[] {
     const styles = defaultStyles(p).map(defaultStyleView);
+    this.products.set(p.id, p);
     this.byProduct.set(p.id, styles);
     this.jsonByProduct.set(p.id, styles.map((s) => JSON.stringify(s)).join(','));
     for (const s of styles) {
@@ -125,6 +127,11 @@ export class DefaultStyles {
       this.byName.set(nameKey(s.name), s);
     }
     return styles;
+  }
+
+  /** The product a default style belongs to. */
+  productOf(style: Style): ProductDef | undefined {
+    return this.products.get(style.productId);
   }
 
   /** The product's default styles; a product made after start (a synced source's) has them derived when first named. */

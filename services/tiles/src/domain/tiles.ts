@@ -237,9 +237,13 @@ export class TileRenderer {
     const builtIn = byId ? this.defaults.byId.get(ref.toLowerCase()) : this.defaults.byName.get(nameKey(ref));
     if (builtIn?.productId === product.id) return builtIn;
     const record = builtIn ? null : byId ? await this.styles.get(accountId, ref.toLowerCase()) : await this.styles.byName(accountId, ref);
-    const otherDefault = builtIn !== undefined;
     if (record && record.productId === product.id) return styleView(record);
-    if (record || otherDefault) {
+    if (builtIn) {
+      // Another product's default style exists only for those who see that product (docs/interface.md §4).
+      const owner = this.defaults.productOf(builtIn);
+      if (!owner || !(await productVisible(this.grants, accountId, owner))) throw new NotFoundError('style', ref);
+    }
+    if (record || builtIn) {
       throw new InvalidRequestError('style_not_for_product', `Style ${ref} is a style of another product than ${product.name}`, [
         { path: 'style', message: `must be a style of ${product.name}` },
       ]);
