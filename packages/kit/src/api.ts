@@ -2,7 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { accountOf } from './auth.js';
 import { type CsvForm, csvText, prefersCsv } from './csv.js';
-import { InvalidRequestError, UnsupportedMediaTypeError, ValidationError, type FieldError } from './errors.js';
+import { InvalidRequestError, NotAcceptableError, UnsupportedMediaTypeError, ValidationError, type FieldError } from './errors.js';
 import type { Account } from './identity.js';
 import { parseAccept } from './negotiate.js';
 
@@ -164,7 +164,11 @@ export function expressPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1');
 }
 
-/** An Accept that names one of the file's media types (or its major type with *) is served; anything else is negotiated as JSON. */
+/**
+ * An Accept that names one of the file's media types (or its major type with *) is served;
+ * anything else is negotiated as JSON, the form of its errors, and a JSON Accept is served the
+ * file too. One that takes neither is 406 naming the file's types.
+ */
 function negotiateFile(produces: readonly string[], negotiate: express.RequestHandler): express.RequestHandler {
   const types = produces.map((t) => t.toLowerCase());
   return (req, res, next) => {
@@ -172,8 +176,14 @@ function negotiateFile(produces: readonly string[], negotiate: express.RequestHa
     const named =
       header !== undefined &&
       parseAccept(header).some((r) => r.q > 0 && types.some((t) => r.type === t || r.type === `${t.split('/')[0]}/*`));
-    if (named) next();
-    else negotiate(req, res, next);
+    if (named) return next();
+    negotiate(req, res, (err?: unknown) =>
+      next(
+        err instanceof NotAcceptableError
+          ? new NotAcceptableError(`Cannot produce ${header}; this operation serves ${produces.join(', ')}`)
+          : err,
+      ),
+    );
   };
 }
 

@@ -69,9 +69,10 @@ describe('an operation that answers with a file', () => {
     }
   });
 
-  it('refuses an Accept naming neither the file nor JSON with 406', async () => {
+  it('refuses an Accept naming neither the file nor JSON with 406 naming what it serves', async () => {
     const res = await request(app).get('/files/a').set('Accept', 'image/png').set('Authorization', basic);
     expect(res.status).toBe(406);
+    expect(res.body.detail).toBe('Cannot produce image/png; this operation serves image/tiff');
   });
 
   it('takes its own credential without HTTP Basic, and HTTP Basic without it', async () => {
