@@ -75,7 +75,10 @@ export const ModelVariableTimeSeries = z
     series: z.array(SeriesValue).meta({ description: 'values at two decimals, ascending validTime; null where the weather has none' }),
     mean: z.number().nullable(),
     median: z.number().nullable(),
-    mode: z.number().nullable().meta({ description: 'most frequent value at one decimal (docs/decisions/0009-statistics-mode.md)' }),
+    mode: z
+      .number()
+      .nullable()
+      .meta({ description: 'the most frequent of the values, at their two decimals (docs/decisions/0009-statistics-mode.md)' }),
     minimum: Extreme,
     maximum: Extreme,
     unit: ModelUnit,

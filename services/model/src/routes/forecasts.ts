@@ -71,7 +71,7 @@ export function forecastRoutes(api: Api, deps: ModelRouteDeps): Api {
       method: 'get',
       path: '/forecasts/{id}/variables/{variable}/timeseries/{latitude}/{longitude}',
       summary: 'One variable of a run at a point',
-      description: `The run's values at its valid times produced so far, bilinear between grid points, with mean, median, mode (at one decimal, docs/decisions/0009-statistics-mode.md), minimum and maximum (spec 2.8). start and end (UTC ISO 8601, inclusive) select valid times, limit keeps the first ones; start after end is 400. Accept: text/csv answers CSV. ${EXISTS} An unknown variable name is 404 variable_does_not_exist.`,
+      description: `The run's values at its valid times produced so far, bilinear between grid points, with mean, median, mode (the most frequent of the values at their two decimals, docs/decisions/0009-statistics-mode.md), minimum and maximum (spec 2.8). start and end (UTC ISO 8601, inclusive) select valid times, limit keeps the first ones; start after end is 400. Accept: text/csv answers CSV. ${EXISTS} An unknown variable name is 404 variable_does_not_exist.`,
       tags: TAGS,
       params: ModelTimeSeriesParams,
       query: ModelTimeSeriesQuery,
