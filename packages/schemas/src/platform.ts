@@ -11,10 +11,15 @@ export const PLATFORM_LIMIT_DEFAULT = 100;
 export const PLATFORM_LIMIT_MAX = 1000;
 
 /** The query coverage as the domain reads it: a point, or polygons whose union must lie in the product's coverage. */
-export type CoverageQuery = { type: 'point'; position: [number, number] } | { type: 'polygons'; polygons: PolygonCoordinates[] };
+/** A coverage geometry as its parts: it is contained where every point, line and polygon of it is. */
+export interface CoverageQuery {
+  points: [number, number][];
+  lines: [number, number][][];
+  polygons: PolygonCoordinates[];
+}
 
 const COVERAGE_HELP =
-  'a URL-encoded WGS84 GeoJSON geometry (RFC 7946): a Point, Polygon or MultiPolygon, or a Feature holding one, e.g. {"type":"Point","coordinates":[-93.6,42.0]}';
+  'a URL-encoded WGS84 GeoJSON geometry (RFC 7946) of any type, or a Feature holding one, e.g. {"type":"Point","coordinates":[-93.6,42.0]}';
 
 function positionFault(p: unknown): string | null {
   if (!Array.isArray(p) || p.length < 2 || p.length > 3 || !p.every((n) => typeof n === 'number' && Number.isFinite(n)))
@@ -43,50 +48,102 @@ function readCoverage(text: string, ctx: z.RefinementCtx): CoverageQuery | typeo
 }
 
 function readNewCoverage(text: string, ctx: z.RefinementCtx): CoverageQuery | typeof z.NEVER {
-  const fail = (message: string) => {
-    ctx.addIssue({ code: 'custom', message: `coverage must be ${COVERAGE_HELP}: ${message}` });
-    return z.NEVER;
-  };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return fail('it is not JSON');
+    return coverageFault(ctx, 'it is not JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('it is not a GeoJSON object');
-  let g = value as { type?: unknown; coordinates?: unknown; geometry?: unknown };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return coverageFault(ctx, 'it is not a GeoJSON object');
+  let g = value as { type?: unknown; geometry?: unknown };
   if (g.type === 'Feature') {
-    if (typeof g.geometry !== 'object' || g.geometry === null) return fail('the Feature has no geometry');
+    if (typeof g.geometry !== 'object' || g.geometry === null) return coverageFault(ctx, 'the Feature has no geometry');
     g = g.geometry as typeof g;
   }
+  const parts: CoverageQuery = { points: [], lines: [], polygons: [] };
+  const fault = addGeometry(g, parts, 0);
+  return fault ? coverageFault(ctx, fault) : parts;
+}
+
+function coverageFault(ctx: z.RefinementCtx, message: string): typeof z.NEVER {
+  ctx.addIssue({ code: 'custom', message: `coverage must be ${COVERAGE_HELP}: ${message}` });
+  return z.NEVER;
+}
+
+/** How deep GeometryCollections may nest (RFC 7946 section 3.1.8 advises against nesting at all). */
+const MAX_COLLECTION_DEPTH = 4;
+
+/** Positions of a LineString: two or more, each valid. */
+function lineFault(line: unknown, what: string): string | null {
+  if (!Array.isArray(line) || line.length < 2) return `${what} needs two or more positions`;
+  for (const p of line) {
+    const fault = positionFault(p);
+    if (fault) return fault;
+  }
+  return null;
+}
+
+/** Adds a GeoJSON geometry's points, lines and polygons to `parts`; its fault, or null. */
+function addGeometry(value: unknown, parts: CoverageQuery, depth: number): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'a geometry is not a GeoJSON object';
+  const g = value as { type?: unknown; coordinates?: unknown; geometries?: unknown };
   const c = g.coordinates;
   switch (g.type) {
     case 'Point': {
       const fault = positionFault(c);
-      if (fault) return fail(fault);
-      const [lon, lat] = c as [number, number];
-      return { type: 'point', position: [lon, lat] };
+      if (fault) return fault;
+      parts.points.push([(c as number[])[0]!, (c as number[])[1]!]);
+      return null;
+    }
+    case 'MultiPoint': {
+      if (!Array.isArray(c) || c.length === 0) return 'the MultiPoint has no positions';
+      for (const p of c) {
+        const fault = positionFault(p);
+        if (fault) return fault;
+        parts.points.push([(p as number[])[0]!, (p as number[])[1]!]);
+      }
+      return null;
+    }
+    case 'LineString':
+    case 'MultiLineString': {
+      const lines = (g.type === 'LineString' ? [c] : c) as unknown;
+      if (!Array.isArray(lines) || lines.length === 0) return `the ${g.type} has no coordinates`;
+      for (const [i, line] of lines.entries()) {
+        const fault = lineFault(line, g.type === 'LineString' ? 'a LineString' : `line ${i}`);
+        if (fault) return fault;
+        parts.lines.push((line as number[][]).map((p) => [p[0]!, p[1]!] as [number, number]));
+      }
+      return null;
     }
     case 'Polygon':
     case 'MultiPolygon': {
       const polygons = (g.type === 'Polygon' ? [c] : c) as unknown;
-      if (!Array.isArray(polygons) || polygons.length === 0) return fail(`the ${g.type} has no coordinates`);
+      if (!Array.isArray(polygons) || polygons.length === 0) return `the ${g.type} has no coordinates`;
       for (const [i, polygon] of polygons.entries()) {
-        if (!Array.isArray(polygon) || !polygon.every((ring) => Array.isArray(ring)))
-          return fail(`polygon ${i} is not an array of linear rings`);
+        if (!Array.isArray(polygon) || !polygon.every((ring) => Array.isArray(ring))) return `polygon ${i} is not an array of linear rings`;
         for (const ring of polygon as unknown[][]) {
           for (const p of ring) {
             const fault = positionFault(p);
-            if (fault) return fail(fault);
+            if (fault) return fault;
           }
         }
         const faults = polygonFaults(polygon as PolygonCoordinates);
-        if (faults.length > 0) return fail(`polygon ${i}: ${faults[0]!.message}`);
+        if (faults.length > 0) return `polygon ${i}: ${faults[0]!.message}`;
+        parts.polygons.push(polygon as PolygonCoordinates);
       }
-      return { type: 'polygons', polygons: polygons as PolygonCoordinates[] };
+      return null;
+    }
+    case 'GeometryCollection': {
+      if (!Array.isArray(g.geometries) || g.geometries.length === 0) return 'the GeometryCollection has no geometries';
+      if (depth >= MAX_COLLECTION_DEPTH) return `GeometryCollections nest at most ${MAX_COLLECTION_DEPTH} deep`;
+      for (const member of g.geometries) {
+        const fault = addGeometry(member, parts, depth + 1);
+        if (fault) return fault;
+      }
+      return null;
     }
     default:
-      return fail(`type ${JSON.stringify(g.type)} is not Point, Polygon, MultiPolygon or Feature`);
+      return `type ${JSON.stringify(g.type)} is not a GeoJSON geometry or a Feature`;
   }
 }
 

@@ -20,7 +20,7 @@ describe('ProductsQuery coverage', () => {
   it('gives the coverage read before for a text seen lately, and reads it anew once forgotten', () => {
     const text = square(-94, 41);
     const first = ProductsQuery.parse({ coverage: text }).coverage;
-    expect(first).toEqual({ type: 'polygons', polygons: [JSON.parse(text).coordinates] });
+    expect(first).toEqual({ points: [], lines: [], polygons: [JSON.parse(text).coordinates] });
     expect(ProductsQuery.parse({ coverage: text }).coverage).toBe(first);
     // 256 other areas later the first is forgotten: read again, to the same value
     for (let i = 0; i < 256; i++) ProductsQuery.parse({ coverage: square(-170 + i, -80) });

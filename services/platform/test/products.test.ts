@@ -161,6 +161,55 @@ describe('filters, each alone', () => {
     });
     expect(names((await list(q({ coverage: multi }))).body)).toEqual(notNorthAmerica);
   });
+
+  it('takes any GeoJSON geometry: lines, several points, collections', async () => {
+    const all = PUBLIC_PRODUCTS;
+    const notNorthAmerica = all.filter((n) => n !== 'precipitation-rate-north-america');
+    const covering = async (geometry: object) => names((await list(q({ coverage: JSON.stringify(geometry) }))).body);
+    const line = (...coordinates: number[][]) => ({ type: 'LineString', coordinates });
+    // Des Moines to Dallas, then on past the mosaic's eastern edge (50 W) into the Atlantic
+    expect(await covering(line([-93.6, 41.6], [-96.8, 32.8]))).toEqual(all);
+    expect(await covering(line([-93.6, 41.6], [-40, 41.6]))).toEqual(notNorthAmerica);
+    // along the edge is on the boundary: inside
+    expect(await covering(line([-50, 20], [-50, 60]))).toEqual(all);
+    expect(
+      await covering({
+        type: 'MultiLineString',
+        coordinates: [
+          [
+            [-93.6, 41.6],
+            [-96.8, 32.8],
+          ],
+          [
+            [2.35, 48.85],
+            [13.4, 52.5],
+          ],
+        ],
+      }),
+    ).toEqual(notNorthAmerica);
+    expect(
+      await covering({
+        type: 'MultiPoint',
+        coordinates: [
+          [-93.6, 41.6],
+          [-120, 40],
+        ],
+      }),
+    ).toEqual(all);
+    expect(
+      await covering({
+        type: 'MultiPoint',
+        coordinates: [
+          [-93.6, 41.6],
+          [2.35, 48.85],
+        ],
+      }),
+    ).toEqual(notNorthAmerica);
+    const collection = (...geometries: object[]) => ({ type: 'GeometryCollection', geometries });
+    const iowa = JSON.parse(square(-94, 41, -93, 42));
+    expect(await covering(collection({ type: 'Point', coordinates: [-100, 50] }, iowa))).toEqual(all);
+    expect(await covering(collection(iowa, { type: 'Point', coordinates: [2.35, 48.85] }))).toEqual(notNorthAmerica);
+  });
 });
 
 describe('filters, all combined', () => {
@@ -200,14 +249,17 @@ describe('bad filter values are 400 naming the parameter', () => {
     ['end', { start: '2025-01-01T00:00:00Z', end: '2025-02-30T00:00:00Z' }],
     ['coverage', { coverage: 'not json' }],
     ['coverage', { coverage: '[1,2]' }],
+    ['coverage', { coverage: JSON.stringify({ type: 'LineString', coordinates: [[0, 0]] }) }],
+    ['coverage', { coverage: JSON.stringify({ type: 'GeometryCollection', geometries: [] }) }],
+    ['coverage', { coverage: JSON.stringify({ type: 'Circle', coordinates: [0, 0] }) }],
     [
       'coverage',
       {
         coverage: JSON.stringify({
-          type: 'LineString',
+          type: 'MultiPoint',
           coordinates: [
             [0, 0],
-            [1, 1],
+            [0, 91],
           ],
         }),
       },

@@ -32,7 +32,7 @@ import {
 } from '@fieldcast/weather';
 import { frameUnit, frameValueAt, type FrameValue } from './frame-values.js';
 import {
-  coverageContains,
+  coverageHolds,
   type CoverageShape,
   coverageShape,
   isVisible,
@@ -183,8 +183,7 @@ export class Platform {
     const at = tileAndPixelOf(longitude, latitude, this.zoomLevels.native);
     // Outside the product's coverage its tiles are transparent (docs/interface.md §4): no value.
     const shape = this.shapes.get(frame.product.id) ?? coverageShape(frame.product);
-    if (!coverageContains(shape, { type: 'point', position: [longitude, latitude] }))
-      return { value: null, unit: frameUnit(frame.product), ...at };
+    if (!coverageHolds(shape, [longitude, latitude])) return { value: null, unit: frameUnit(frame.product), ...at };
     // A synced frame is read from its own store: the run or the analysis it was listed from.
     const weather = 'store' in frame ? (frame as SyncedFrame).store : this.weather;
     return { ...(await frameValueAt(weather, frame.product, frame.validMs, longitude, latitude)), ...at };

@@ -55,15 +55,74 @@ function insideBBox([lon, lat]: number[], [w, s, e, n]: BBox): boolean {
   return lon! >= w && lon! <= e && lat! >= s && lat! <= n;
 }
 
-/** Spec 4.6 coverage: the product's coverage contains the point, or the whole of the polygons (boundary included). */
+/** Whether the coverage holds the position (boundary included). */
+export function coverageHolds(shape: CoverageShape, position: [number, number]): boolean {
+  return insideBBox(position, shape.bbox) && containsPoint(shape.polygons, position);
+}
+
+/**
+ * Spec 4.6 coverage: the product's coverage contains every point, line and polygon of the
+ * geometry (boundary included).
+ */
 export function coverageContains(shape: CoverageShape, query: CoverageQuery): boolean {
-  if (query.type === 'point') return insideBBox(query.position, shape.bbox) && containsPoint(shape.polygons, query.position);
-  for (const polygon of query.polygons) for (const position of polygon[0] ?? []) if (!insideBBox(position, shape.bbox)) return false;
+  return (
+    query.points.every((p) => coverageHolds(shape, p)) &&
+    query.lines.every((line) => lineInside(shape, line)) &&
+    (query.polygons.length === 0 || polygonsInside(shape, query.polygons))
+  );
+}
+
+function polygonsInside(shape: CoverageShape, polygons: PolygonCoordinates[]): boolean {
+  for (const polygon of polygons) for (const position of polygon[0] ?? []) if (!insideBBox(position, shape.bbox)) return false;
   // Each polygon inside one rectangle of the coverage: no overlay needed.
-  if (query.polygons.every((polygon) => shape.rectangles.some((r) => within(polygonsBBox([polygon]), r)))) return true;
-  const outside = differenceOf(query.polygons, shape.polygons);
+  if (polygons.every((polygon) => shape.rectangles.some((r) => within(polygonsBBox([polygon]), r)))) return true;
+  const outside = differenceOf(polygons, shape.polygons);
   if (outside.length === 0) return true;
-  return areaOf(outside) <= OUTSIDE_TOLERANCE * areaOf(query.polygons);
+  return areaOf(outside) <= OUTSIDE_TOLERANCE * areaOf(polygons);
+}
+
+/**
+ * A line lies in the coverage when each of its segments does: cut at every point where it meets
+ * an edge of the coverage, each piece lies on one side of the boundary, so its midpoint tells
+ * which (a piece along an edge is on the boundary, inside).
+ */
+function lineInside(shape: CoverageShape, line: [number, number][]): boolean {
+  if (!line.every((p) => coverageHolds(shape, p))) return false;
+  for (let i = 1; i < line.length; i++) {
+    const a = line[i - 1]!,
+      b = line[i]!;
+    const cuts = [0, 1];
+    for (const polygon of shape.polygons)
+      for (const ring of polygon) for (let k = 1; k < ring.length; k++) cuts.push(...meetings(a, b, ring[k - 1]!, ring[k]!));
+    cuts.sort((x, y) => x - y);
+    for (let k = 1; k < cuts.length; k++) {
+      if (cuts[k]! - cuts[k - 1]! < 1e-12) continue;
+      const t = (cuts[k - 1]! + cuts[k]!) / 2;
+      if (!coverageHolds(shape, [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t])) return false;
+    }
+  }
+  return true;
+}
+
+/** Where along a -> b (0 to 1) it meets the edge p -> q: the crossing, or a collinear edge's ends. */
+function meetings(a: number[], b: number[], p: number[], q: number[]): number[] {
+  const rx = b[0]! - a[0]!,
+    ry = b[1]! - a[1]!,
+    sx = q[0]! - p[0]!,
+    sy = q[1]! - p[1]!;
+  const wx = p[0]! - a[0]!,
+    wy = p[1]! - a[1]!;
+  const d = rx * sy - ry * sx;
+  if (d !== 0) {
+    const t = (wx * sy - wy * sx) / d,
+      u = (wx * ry - wy * rx) / d;
+    return t >= 0 && t <= 1 && u >= 0 && u <= 1 ? [t] : [];
+  }
+  // parallel: only a collinear edge meets the segment, along it from p to q
+  if (wx * ry - wy * rx !== 0) return [];
+  const len = rx * rx + ry * ry;
+  const along = (x: number, y: number) => ((x - a[0]!) * rx + (y - a[1]!) * ry) / len;
+  return len === 0 ? [] : [along(p[0]!, p[1]!), along(q[0]!, q[1]!)].filter((t) => t > 0 && t < 1);
 }
 
 /** Whether a product passes every filter given (spec 4.6: all are combined). */
