@@ -10,7 +10,6 @@ import { DegreeDayLocationParams } from './growing-degree-days.js';
 export const PLATFORM_LIMIT_DEFAULT = 100;
 export const PLATFORM_LIMIT_MAX = 1000;
 
-/** The query coverage as the domain reads it: a point, or polygons whose union must lie in the product's coverage. */
 /** A coverage geometry as its parts: it is contained where every point, line and polygon of it is. */
 export interface CoverageQuery {
   points: [number, number][];
@@ -73,15 +72,18 @@ function coverageFault(ctx: z.RefinementCtx, message: string): typeof z.NEVER {
 /** How deep GeometryCollections may nest (RFC 7946 section 3.1.8 advises against nesting at all). */
 const MAX_COLLECTION_DEPTH = 4;
 
-/** Positions of a LineString: two or more, each valid. */
-function lineFault(line: unknown, what: string): string | null {
-  if (!Array.isArray(line) || line.length < 2) return `${what} needs two or more positions`;
-  for (const p of line) {
+/** A list of at least `min` positions, each valid (a MultiPoint's, a LineString's): its fault, or null. */
+function positionsFault(list: unknown, min: number, what: string): string | null {
+  if (!Array.isArray(list) || list.length < min) return `${what} needs ${min} or more positions`;
+  for (const p of list) {
     const fault = positionFault(p);
     if (fault) return fault;
   }
   return null;
 }
+
+/** A valid position's longitude and latitude (an altitude is not a coverage's business). */
+const lonLat = (p: unknown): [number, number] => [(p as number[])[0]!, (p as number[])[1]!];
 
 /** Adds a GeoJSON geometry's points, lines and polygons to `parts`; its fault, or null. */
 function addGeometry(value: unknown, parts: CoverageQuery, depth: number): string | null {
@@ -92,16 +94,13 @@ function addGeometry(value: unknown, parts: CoverageQuery, depth: number): strin
     case 'Point': {
       const fault = positionFault(c);
       if (fault) return fault;
-      parts.points.push([(c as number[])[0]!, (c as number[])[1]!]);
+      parts.points.push(lonLat(c));
       return null;
     }
     case 'MultiPoint': {
-      if (!Array.isArray(c) || c.length === 0) return 'the MultiPoint has no positions';
-      for (const p of c) {
-        const fault = positionFault(p);
-        if (fault) return fault;
-        parts.points.push([(p as number[])[0]!, (p as number[])[1]!]);
-      }
+      const fault = positionsFault(c, 1, 'a MultiPoint');
+      if (fault) return fault;
+      parts.points.push(...(c as unknown[]).map(lonLat));
       return null;
     }
     case 'LineString':
@@ -109,9 +108,9 @@ function addGeometry(value: unknown, parts: CoverageQuery, depth: number): strin
       const lines = (g.type === 'LineString' ? [c] : c) as unknown;
       if (!Array.isArray(lines) || lines.length === 0) return `the ${g.type} has no coordinates`;
       for (const [i, line] of lines.entries()) {
-        const fault = lineFault(line, g.type === 'LineString' ? 'a LineString' : `line ${i}`);
+        const fault = positionsFault(line, 2, g.type === 'LineString' ? 'a LineString' : `line ${i}`);
         if (fault) return fault;
-        parts.lines.push((line as number[][]).map((p) => [p[0]!, p[1]!] as [number, number]));
+        parts.lines.push((line as unknown[]).map(lonLat));
       }
       return null;
     }

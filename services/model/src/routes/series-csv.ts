@@ -1,8 +1,9 @@
 /**
- * The model area's point series as CSV (issue 36: every series endpoint answers Accept: text/csv;
- * docs/decisions/0243-csv-answers.md): one row per valid time, a column per variable named with
- * its unit. The statistics of the JSON form (mean, median, mode, extremes) are not rows of the
- * series and stay out, as a metadata block above the header would.
+ * The model area's point series as CSV, for a client that reads series into a spreadsheet or a
+ * data frame as it reads the other areas' (docs/decisions/0243-csv-answers.md): one row per valid
+ * time, a column per variable named with its unit. The statistics of the JSON form (mean, median,
+ * mode, extremes) are not rows of the series and stay out, as a metadata block above the header
+ * would.
  */
 import { type CsvCell, csvForm } from '@fieldcast/kit';
 import type { ModelLatestForecastTimeSeries, ModelVariableTimeSeries } from '@fieldcast/schemas';

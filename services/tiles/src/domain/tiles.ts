@@ -122,7 +122,7 @@ export class TileRenderer {
   async resolve(request: TileRequest): Promise<ResolvedTile> {
     const id = request.frameId;
     const frame = await firstFrameFound<FrameRef>([this.frames.find(id, this.now().getTime()), this.products?.syncedFrame(id)]);
-    if (!frame || !(await productVisible(this.grants, request.accountId, frame.product))) throw new NotFoundError('frame', request.frameId);
+    if (!frame || !(await productVisible(this.grants, request.accountId, frame.product))) throw new NotFoundError('frame', id);
     const { z, x, y } = request.tile;
     const { minimum, maximum } = this.zoomLevels;
     if (z < minimum || z > maximum) {
