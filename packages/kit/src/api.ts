@@ -256,7 +256,7 @@ export class Api {
           // Parsed input lives in res.locals, never written back to req (Express 5: req.query is read-only).
           res.locals.params = parse(op.params, req.params, 'path', op);
           res.locals.query = parse(op.query, req.query, 'query', op);
-          res.locals.body = parse(op.body, op.body ? (req.body ?? {}) : undefined, 'body', op);
+          res.locals.body = parse(op.body, op.body ? (req.body === undefined ? {} : req.body) : undefined, 'body', op);
           const account = op.auth === false ? (undefined as unknown as Account) : accountOf(res.locals);
           const result = await op.handle({ params: res.locals.params, query: res.locals.query, body: res.locals.body, account, req, res });
           if (res.headersSent) return;

@@ -343,6 +343,14 @@ describe('fields: HTTP conventions (docs/architecture.md §3)', () => {
     expect(await countFields()).toBe(0);
   });
 
+  it.each(['null', '5', '"a field"', '[]'])('valid JSON that is no field (%s): 400 invalid_body, nothing stored', async (text) => {
+    const res = await request(app()).post('/fields').set('Authorization', t.alice.auth).set('Content-Type', 'application/json').send(text);
+    expect(res.status).toBe(400);
+    expect(res.body.id).toBe('invalid_body');
+    expect(res.body.errors.length).toBeGreaterThan(0);
+    expect(await countFields()).toBe(0);
+  });
+
   it('an unknown route: 404 problem', async () => {
     const res = await request(app()).get('/nowhere').set('Authorization', t.alice.auth);
     expect(res.status).toBe(404);
