@@ -118,7 +118,19 @@ describe.each([
   it("another account's field is 404, and nothing is computed", async () => {
     const res = await post(`${path}/batch?${query}`, { locations: [POINTS[0], bobs] });
     expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ id: 'field_does_not_exist', errors: [{ path: 'locations.1' }] });
     expect(res.body.message).toContain(bobs);
+  });
+
+  it("every id that is not the caller's is named by its index, in one answer", async () => {
+    const unknown = '3f1c2a70-0000-4000-8000-000000000000';
+    const res = await post(`${path}/batch?${query}`, { locations: [bobs, POINTS[0], small, unknown] });
+    expect(res.status).toBe(404);
+    expect(res.body.id).toBe('field_does_not_exist');
+    expect(res.body.errors).toEqual([
+      { path: 'locations.0', message: expect.stringContaining(bobs) },
+      { path: 'locations.3', message: expect.stringContaining(unknown) },
+    ]);
   });
 
   it('the work limit counts the whole batch: 422 over it, though each entry alone is within it', async () => {
@@ -229,5 +241,38 @@ describe('CSV', () => {
       expect(content['text/csv'].schema).toMatchObject({ type: 'string', description: expect.stringMatching(/row per place/) });
     }
     expect(doc.paths['/chill/batch'].post.requestBody.content['application/json'].schema.properties.locations.type).toBe('array');
+  });
+});
+
+describe('chill: a season whose default start is before the first day served', () => {
+  // end 2015-03-01: the northern season began 2014-09-01, the southern one 2015-03-01
+  const END = 'end=2015-03-01';
+
+  it('one place: 400 naming start, not an error about coverage', async () => {
+    const res = await get(`/chill/${POINTS[0]![1]}/${POINTS[0]![0]}?${END}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      id: 'invalid_parameter',
+      errors: [{ path: 'start', message: expect.stringMatching(/began 2014-09-01.*give start/) }],
+    });
+    expect((await get(`/chill/${POINTS[0]![1]}/${POINTS[0]![0]}?${END}&start=2015-01-01`)).status).toBe(200);
+    expect((await get(`/chill/${POINTS[3]![1]}/${POINTS[3]![0]}?${END}`)).status).toBe(200);
+  });
+
+  it('a field: 400 naming start', async () => {
+    const res = await get(`/chill/${small}?${END}`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: 'start', message: expect.stringMatching(/began 2014-09-01/) }]);
+  });
+
+  it('a batch: 400 naming each entry it fails for by its index; the southern one alone is answered', async () => {
+    const res = await post(`/chill/batch?${END}`, { locations: [POINTS[3], POINTS[0], small, POINTS[1]] });
+    expect(res.status).toBe(400);
+    expect(res.body.id).toBe('invalid_parameter');
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['locations.1', 'locations.2', 'locations.3']);
+    expect(res.body.errors[0].message).toMatch(/began 2014-09-01 at latitude 42.0308/);
+    expect((await post(`/chill/batch?${END}`, { locations: [POINTS[3]] })).status).toBe(200);
+    const one = await post(`/chill/batch?${END}`, { locations: [POINTS[3], POINTS[0]] });
+    expect(one.body.message).toMatch(/^locations\.1: the chill season/);
   });
 });

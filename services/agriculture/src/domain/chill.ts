@@ -1,5 +1,5 @@
 import { cellWeights } from '@fieldcast/geo';
-import { UnavailableError } from '@fieldcast/kit';
+import { InvalidRequestError, UnavailableError } from '@fieldcast/kit';
 import { accumulateChill, hourlyChill } from '@fieldcast/science';
 import {
   CHILL_UNITS,
@@ -8,6 +8,7 @@ import {
   type ChillLocationResult,
   type ChillQuery,
   dateMs,
+  DEGREE_DAY_FIRST_DATE,
 } from '@fieldcast/schemas';
 import type { BBox, GridSource, TimeRange } from '@fieldcast/weather';
 import { dailyEntries } from './daily-values.js';
@@ -26,8 +27,18 @@ export function chillHours(start: string, end: string): TimeRange {
   return { startMs: dateMs(start), endMs: dateMs(end) + DAY_MS - HOUR_MS };
 }
 
-/** The first day counted: the caller's start, or the season's start at this latitude (docs/decisions/0241-chill-endpoint.md). */
-const startOf = (query: ChillQuery, latitude: number) => query.start ?? chillSeasonStart(query.end, latitude);
+/**
+ * The first day counted: the caller's start, or the season's start at this latitude
+ * (docs/decisions/0241-chill-endpoint.md). A season that began before the first day served is
+ * refused, naming start, rather than counted from a later day than its own.
+ */
+function startOf(query: ChillQuery, latitude: number): string {
+  if (query.start !== undefined) return query.start;
+  const start = chillSeasonStart(query.end, latitude);
+  if (start >= DEGREE_DAY_FIRST_DATE) return start;
+  const message = `the chill season holding end ${query.end} began ${start} at latitude ${latitude}, before ${DEGREE_DAY_FIRST_DATE}, the first day served: give start`;
+  throw new InvalidRequestError('invalid_parameter', message, [{ path: 'start', message }]);
+}
 
 const daysIn = (hours: TimeRange) => Math.round((hours.endMs + HOUR_MS - hours.startMs) / DAY_MS);
 const hoursIn = (hours: TimeRange) => Math.round((hours.endMs + HOUR_MS - hours.startMs) / HOUR_MS);
