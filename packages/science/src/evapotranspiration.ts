@@ -303,23 +303,39 @@ function hoursToSunset(sun: { hourAngle: number; sunsetHourAngle: number }): num
 }
 
 /**
+ * How far back an hour without its own fcd looks for one (CarriedCloudiness): a day, which holds
+ * the evening before any night and dawn wherever the sun reaches 0.3 rad that day. Where it does
+ * not (high latitudes in winter), looking further would make an hour's value depend on how far
+ * back its series starts, weeks earlier for a long one; instead such an hour takes the fallback.
+ */
+export const CLOUDINESS_CARRY_HOURS = 24;
+
+/**
  * The fcd an hour without its own (night, or sun below 0.3 rad) takes, following a series hour
  * by hour (ASCE-EWRI 2005, text to eq. 45): the fcd of the hour whose midpoint lies 2-3 h before
  * that evening's sunset, when the sun there was high enough to give its own; else the last hour
- * that gave its own; else the caller's initial value; else `FALLBACK_CLOUDINESS`. The morning's
- * low-sun hours keep the previous evening's value until the first hour that gives its own.
+ * that gave its own; each only from the `CLOUDINESS_CARRY_HOURS` hours before; else the
+ * caller's initial value; else `FALLBACK_CLOUDINESS`. The morning's low-sun hours keep the
+ * previous evening's value until the first hour that gives its own.
  */
 export class CarriedCloudiness {
   private evening: number | undefined;
+  private eveningAt = 0;
   private highSun: number | undefined;
+  private highSunAt = 0;
   /** a night has passed since the last hour with its own fcd: the next such hour starts a new day */
   private newDay = true;
+  /** the index of the next hour: the number observed */
+  private hour = 0;
 
   constructor(private readonly initial?: number) {}
 
   /** The value for the next hour. */
   get value(): number | undefined {
-    return this.evening ?? this.highSun ?? this.initial;
+    const oldest = this.hour - CLOUDINESS_CARRY_HOURS;
+    if (this.evening !== undefined && this.eveningAt >= oldest) return this.evening;
+    if (this.highSun !== undefined && this.highSunAt >= oldest) return this.highSun;
+    return this.initial;
   }
 
   /** Takes in one hour's result, in time order. */
@@ -330,9 +346,14 @@ export class CarriedCloudiness {
       if (this.newDay) this.evening = undefined;
       this.newDay = false;
       this.highSun = r.fcd;
-      if (r.hoursToSunset >= near && r.hoursToSunset < far) this.evening = r.fcd;
+      this.highSunAt = this.hour;
+      if (r.hoursToSunset >= near && r.hoursToSunset < far) {
+        this.evening = r.fcd;
+        this.eveningAt = this.hour;
+      }
     }
     if (!r.sunUp) this.newDay = true;
+    this.hour++;
   }
 }
 

@@ -3,6 +3,7 @@ import {
   actualVapourPressureFromRhExtremes,
   atmosphericPressure,
   clearSkyRadiation,
+  CLOUDINESS_CARRY_HOURS,
   cloudinessFunction,
   DAILY_COEFFICIENTS,
   dailyReferenceEt,
@@ -523,5 +524,33 @@ describe('hourly rules of ASCE-EWRI 2005 Table 1 and eq. 45', () => {
   it('clear-sky radiation is (0.75 + 2e-5 z) Ra and the psychrometric constant 0.000665 P', () => {
     expect(clearSkyRadiation(40, 1000)).toBeCloseTo(0.77 * 40, 12);
     expect(psychrometricConstant(100)).toBeCloseTo(0.0665, 12);
+  });
+});
+
+describe('an hour looks back one day for an fcd, whichever series it is read in', () => {
+  // 58°N in December: the noon sun stays below 0.3 rad (about 9° on 6 December), so no hour has
+  // its own fcd; the last that did was in early November (ASCE-EWRI 2005, text to eq. 45).
+  const site = { latitude: 58, longitude: 0, standardMeridian: 0, elevation: 50, windSpeed: 3 };
+  const series = (fromDay: number, toDay: number) =>
+    Array.from({ length: (toDay - fromDay + 1) * 24 }, (_, k) => {
+      const dayOfYear = fromDay + Math.floor(k / 24);
+      const weather = { ...site, temperature: 2, actualVapourPressure: 0.6, dayOfYear, midpointHour: (k % 24) + 0.5 };
+      // half the clear-sky radiation: fcd 1.35 x 0.5 - 0.35 = 0.325 wherever an hour has its own
+      return { ...weather, solarRadiation: 0.5 * hourlyReferenceEt({ ...weather, solarRadiation: 0 }).rso };
+    });
+
+  it('6 December: the same values from a series started on 27 October as from one started a day before', () => {
+    const long = hourlyReferenceEtSeries(series(300, 340)).slice(-24);
+    const short = hourlyReferenceEtSeries(series(339, 340)).slice(-24);
+    expect(long.map((r) => r.et)).toEqual(short.map((r) => r.et));
+    expect(long.every((r) => !r.ownCloudiness && r.fcd === FALLBACK_CLOUDINESS)).toBe(true);
+  });
+
+  it('an own fcd is carried through the next day and no further', () => {
+    const out = hourlyReferenceEtSeries(series(300, 312));
+    const lastOwn = out.findLastIndex((r) => r.ownCloudiness);
+    expect(out[lastOwn]!.fcd).toBeCloseTo(0.325, 12);
+    expect(out[lastOwn + CLOUDINESS_CARRY_HOURS]!.fcd).toBe(out[lastOwn]!.fcd);
+    expect(out[lastOwn + CLOUDINESS_CARRY_HOURS + 1]!.fcd).toBe(FALLBACK_CLOUDINESS);
   });
 });

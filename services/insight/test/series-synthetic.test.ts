@@ -60,6 +60,16 @@ describe('series on the synthetic world (0.01 degree cells)', () => {
     expect(late.body.series).toEqual(early.body.series.slice(-8));
   });
 
+  it('where the winter sun stays low, an hour has one value, however far back its series starts', async () => {
+    // 56°N in mid-December: no hour's sun reaches 0.3 rad, so none has its own fcd.
+    const hour = '2025-12-15T11:00:00Z';
+    const alone = await get(`/hourly-evapotranspiration-short-crop/56/10?start=${hour}&end=${hour}`);
+    const inLong = await get(`/hourly-evapotranspiration-short-crop/56/10?start=2025-11-01&end=${hour}`);
+    expect(alone.status).toBe(200);
+    expect(inLong.status).toBe(200);
+    expect(alone.body.series).toEqual(inLong.body.series.slice(-1));
+  });
+
   it('a small asset’s series stays within 3 % RH of the series at its centre', async () => {
     const asset = await createAsset(rectangle(-93.62, 41.58, -93.58, 41.62));
     const res = await get(`/hourly-relative-humidity/${asset.id}?start=2026-06-10T00:00:00Z&end=2026-06-10T05:00:00Z`);

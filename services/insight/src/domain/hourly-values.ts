@@ -1,5 +1,6 @@
 import {
   CarriedCloudiness,
+  CLOUDINESS_CARRY_HOURS,
   type HourlyReferenceEtInput,
   dayOfYear,
   hourlyReferenceEt,
@@ -13,10 +14,10 @@ const DAY_MS = 86_400_000;
 
 /**
  * Hours of weather read before a series' first hour, so its first night and dawn carry the fcd of
- * a real evening (docs/decisions/0110-low-sun-cloudiness.md): a day holds the evening before any
- * hour, wherever the sun reaches 0.3 rad that day.
+ * a real evening (docs/decisions/0110-low-sun-cloudiness.md): as far back as any hour looks, so
+ * an hour's value is the same whichever series it is read in.
  */
-export const ET_LEAD_HOURS = 24;
+export const ET_LEAD_HOURS = CLOUDINESS_CARRY_HOURS;
 
 /**
  * One place's hourly weather as the source gives it: values stamped at whole hours, the hour
