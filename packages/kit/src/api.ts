@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { accountOf } from './auth.js';
-import { type CsvForm, csvText, prefersCsv } from './csv.js';
+import { type CsvForm, prefersCsv, sendCsv } from './csv.js';
 import { InvalidRequestError, NotAcceptableError, UnsupportedMediaTypeError, ValidationError, type FieldError } from './errors.js';
 import type { Account } from './identity.js';
 import { parseAccept } from './negotiate.js';
@@ -26,6 +26,27 @@ export interface OperationContext<P, Q, B> {
  */
 export class JsonText {
   constructor(readonly text: string | Buffer) {}
+}
+
+/**
+ * A batch's answer, `{"results": [...]}`, as the JSON texts of its results in order (JsonText's
+ * rules for each). Sent as JSON it is joined once; read for CSV, each result is parsed as its rows
+ * are written, never the whole answer at once (csv.ts sendCsv).
+ */
+export class JsonResults {
+  constructor(readonly results: readonly string[]) {}
+
+  /** The answer as a CSV form reads it: `results` parses each text as it is reached. */
+  parsed(): { results: Iterable<unknown> } {
+    const texts = this.results;
+    return {
+      results: {
+        *[Symbol.iterator]() {
+          for (const text of texts) yield JSON.parse(text) as unknown;
+        },
+      },
+    };
+  }
 }
 
 export interface OperationResponse {
@@ -155,6 +176,13 @@ function parse(schema: z.ZodType | undefined, value: unknown, where: 'path' | 'q
   throw new InvalidRequestError('invalid_parameter', `Invalid ${where} parameter${names.includes(',') ? 's' : ''}: ${names}`, errors);
 }
 
+/** A handler's JSON result as the text sent. */
+function jsonOf(result: unknown): string | Buffer {
+  if (result instanceof JsonText) return result.text;
+  if (result instanceof JsonResults) return `{"results":[${result.results.join(',')}]}`;
+  return JSON.stringify(result);
+}
+
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
@@ -262,20 +290,24 @@ export class Api {
           if (res.headersSent) return;
           if (op.response.mediaType && op.response.mediaType !== 'application/json') return;
           if (op.csv && res.locals.csv === true) {
-            const value = result instanceof JsonText ? (JSON.parse(result.text.toString()) as unknown) : result;
-            res
-              .status(op.response.status)
-              .type('text/csv; charset=utf-8; header=present')
-              .send(csvText(op.csv.table(value, res.locals.params)));
+            const value =
+              result instanceof JsonResults
+                ? result.parsed()
+                : result instanceof JsonText
+                  ? (JSON.parse(result.text.toString()) as unknown)
+                  : result;
+            await sendCsv(res, op.response.status, op.csv.table(value, res.locals.params));
             return;
           }
-          res.status(op.response.status).send(result instanceof JsonText ? result.text : JSON.stringify(result));
+          res.status(op.response.status).send(jsonOf(result));
         } catch (err) {
           next(err);
         }
       };
       router[op.method](expressPath(op.path), (req, res, next) => {
         res.locals.route = op.path;
+        // The answer's form (and whether there is one: 406) follows Accept (RFC 9110 §12.5.5).
+        res.vary('Accept');
         let i = 0;
         const step = (err?: unknown): void => {
           if (err) return next(err);

@@ -1,5 +1,7 @@
-import type { Request } from 'express';
-import { parseAccept } from './negotiate.js';
+import type { Request, Response } from 'express';
+import { once } from 'node:events';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { API_VERSION, parseAccept } from './negotiate.js';
 
 /**
  * CSV answers (RFC 4180; docs/decisions/0243-csv-answers.md): a header row, then one record per
@@ -41,22 +43,54 @@ function field(cell: CsvCell): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** The table as RFC 4180 text: header and every row, each record ended by CRLF. */
-export function csvText(table: CsvTable): string {
+/** The table's records as RFC 4180 text, the header first, each ended by CRLF. */
+function* csvRecords(table: CsvTable): Generator<string> {
   const width = table.columns.length;
-  let out = `${table.columns.map(field).join(',')}\r\n`;
+  yield `${table.columns.map(field).join(',')}\r\n`;
   for (const row of table.rows) {
     if (row.length !== width) throw new Error(`a CSV row of ${row.length} fields under a header of ${width}`);
-    out += `${row.map(field).join(',')}\r\n`;
+    yield `${row.map(field).join(',')}\r\n`;
   }
+}
+
+/** The table as RFC 4180 text: header and every row, each record ended by CRLF. */
+export function csvText(table: CsvTable): string {
+  let out = '';
+  for (const record of csvRecords(table)) out += record;
   return out;
+}
+
+/** About how much text is written between turns of the event loop. */
+const CSV_CHUNK_CHARS = 1 << 16;
+
+/**
+ * Writes the table as the answer, a chunk at a time as its rows come: a batch's table runs to
+ * millions of rows, and built whole it held the event loop (every other request, /healthz
+ * included) for seconds. Between chunks the loop takes its turn, and while the client reads
+ * slower than the rows come, writing waits for it; a client gone ends the writing.
+ */
+export async function sendCsv(res: Response, status: number, table: CsvTable): Promise<void> {
+  res.status(status).type('text/csv; charset=utf-8; header=present');
+  let chunk = '';
+  for (const record of csvRecords(table)) {
+    chunk += record;
+    if (chunk.length < CSV_CHUNK_CHARS) continue;
+    const flowing = res.write(chunk);
+    chunk = '';
+    if (flowing) await nextTurn();
+    else await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (res.destroyed) return;
+  }
+  res.end(chunk);
 }
 
 const JSON_TYPES = /^(\*\/\*|application\/\*|application\/json|application\/vnd\.[a-z0-9.-]+\+json)$/;
 
 /**
  * Whether the request's Accept prefers CSV to JSON: text/csv (or text/*) with a higher q than
- * any JSON type, or the same q and named first. No Accept, and * / *, are JSON, the default.
+ * any JSON type this API serves, or the same q and named first. No Accept, and * / *, are JSON,
+ * the default; a vendor type of another version is not served (negotiate.ts), so it does not
+ * outweigh an acceptable CSV.
  */
 export function prefersCsv(req: Request): boolean {
   const header = req.headers.accept;
@@ -64,7 +98,8 @@ export function prefersCsv(req: Request): boolean {
   const csv = { q: 0, at: Infinity },
     json = { q: 0, at: Infinity };
   parseAccept(header).forEach((r, at) => {
-    const best = r.type === CSV_MEDIA_TYPE || r.type === 'text/*' ? csv : JSON_TYPES.test(r.type) ? json : undefined;
+    const servedJson = JSON_TYPES.test(r.type) && (r.params.version === undefined || r.params.version === API_VERSION);
+    const best = r.type === CSV_MEDIA_TYPE || r.type === 'text/*' ? csv : servedJson ? json : undefined;
     if (best && r.q > best.q) Object.assign(best, { q: r.q, at });
   });
   return csv.q > 0 && (csv.q > json.q || (csv.q === json.q && csv.at < json.at));

@@ -1,5 +1,7 @@
-import type { Request } from 'express';
-import { csvText, prefersCsv } from '../src/csv.js';
+import express, { type Request } from 'express';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { csvText, prefersCsv, sendCsv } from '../src/csv.js';
 
 /* RFC 4180 (section 2) as the CSV answers write it, and which Accept headers choose CSV over JSON. */
 describe('csvText (RFC 4180)', () => {
@@ -46,7 +48,70 @@ describe('prefersCsv', () => {
     ['application/json;q=0.5, text/csv', true],
     ['text/csv;q=0.5, application/vnd.fieldcast+json; version=1', false],
     ['text/csv;q=0.5, image/png', true],
+    // a version this API does not serve is no JSON it would answer with
+    ['application/vnd.fieldcast+json; version=2, text/csv;q=0.1', true],
+    ['application/vnd.fieldcast+json; version=1, text/csv;q=0.1', false],
   ])('Accept %s: %s', (header, csv) => {
     expect(accept(header)).toBe(csv);
+  });
+});
+
+describe('sendCsv: a table written as its rows come', () => {
+  const ROWS = 300_000;
+  let pulled = 0;
+  let done = false;
+  let started: () => void = () => {};
+  const table = () => ({
+    columns: ['i', 'note'],
+    rows: (function* () {
+      for (pulled = 0; pulled < ROWS; pulled++) {
+        if (pulled === 0) started();
+        yield [pulled, 'a row of a large batch'];
+      }
+      done = true;
+    })(),
+  });
+  const app = express();
+  app.get('/big', (_req, res) => void sendCsv(res, 200, table()));
+  let doneWhenQuick: boolean | undefined;
+  app.get('/quick', (_req, res) => {
+    doneWhenQuick = done;
+    res.send('ok');
+  });
+  let server: http.Server;
+  let base: string;
+  beforeAll(async () => {
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it('other requests are answered while a large table is written; the text is the whole table', async () => {
+    done = false;
+    const begun = new Promise<void>((resolve) => (started = resolve));
+    const big = fetch(`${base}/big`).then((r) => r.text());
+    await begun;
+    expect(await (await fetch(`${base}/quick`)).text()).toBe('ok');
+    const text = await big;
+    expect(doneWhenQuick).toBe(false);
+    expect(text).toBe(csvText({ columns: ['i', 'note'], rows: Array.from({ length: ROWS }, (_, i) => [i, 'a row of a large batch']) }));
+  });
+
+  it('a client gone stops the writing', async () => {
+    done = false;
+    const gone = new Promise<void>((resolve) => {
+      const req = http.get(`${base}/big`, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', () => {});
+    });
+    await gone;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(done).toBe(false);
+    expect(pulled).toBeLessThan(ROWS);
   });
 });

@@ -201,6 +201,8 @@ describe('CSV', () => {
     expect(json2.headers['content-type']).toMatch(/json/);
     const any = await post(`/growing-degree-days/batch?${SEASON}`, { locations: [POINTS[0]] }, '*/*');
     expect(any.headers['content-type']).toMatch(/json/);
+    // the form follows Accept, and caches are told so (RFC 9110 §12.5.5)
+    for (const r of [res, json2]) expect((r.headers.vary ?? '').split(/,\s*/)).toContain('Accept');
   });
 
   it('with include=daily: one row per place and day; chill units in the header', async () => {
@@ -208,9 +210,13 @@ describe('CSV', () => {
     const res = await post(`/chill/batch?${q}`, { locations: [POINTS[2], POINTS[0]] }, 'text/csv');
     const json = (await post(`/chill/batch?${q}`, { locations: [POINTS[2], POINTS[0]] })).body.results;
     const rows = json.flatMap((r: { latitude: number; longitude: number; daily: { date: string; chill: number; accumulated: number }[] }) =>
-      r.daily.map((d) => `${r.latitude},${r.longitude},,${d.date},${d.chill},${d.accumulated}`),
+      r.daily.map((d) => `${r.latitude},${r.longitude},,2024-01-01,2024-01-03,hours,${d.date},${d.chill},${d.accumulated}`),
     );
-    expect(lines(res.text)).toEqual(['latitude,longitude,field,date,chill (chill hours),accumulated (chill hours)', ...rows, '']);
+    expect(lines(res.text)).toEqual([
+      'latitude,longitude,field,startDate,endDate,model,date,chill (chill hours),accumulated (chill hours)',
+      ...rows,
+      '',
+    ]);
     expect(rows).toHaveLength(6);
   });
 

@@ -267,9 +267,10 @@ describe('as CSV (Accept: text/csv; docs/decisions/0243-csv-answers.md)', () => 
     const [json, res] = await Promise.all([get(app(), t.alice, path), csv(path)]);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8; header=present');
+    const place = `${AMES.latitude},${AMES.longitude}`;
     expect(records(res.text)).toEqual([
-      'validTime,surfacePressure (kPa)',
-      ...json.body.series.map((p: Point) => `${p.validTime},${p.value}`),
+      'latitude,longitude,validTime,surfacePressure (kPa)',
+      ...json.body.series.map((p: Point) => `${place},${p.validTime},${p.value}`),
     ]);
   });
 
@@ -279,10 +280,14 @@ describe('as CSV (Accept: text/csv; docs/decisions/0243-csv-answers.md)', () => 
     expect(res.status).toBe(200);
     const [header, ...rows] = records(res.text);
     expect(header).toBe(
-      'validTime,temperature (°C),dewPoint (°C),windSpeed (m/s),surfacePressure (kPa),precipitationRate (mm/h),shortwaveRadiation (W/m²)',
+      'latitude,longitude,validTime,temperature (°C),dewPoint (°C),windSpeed (m/s),surfacePressure (kPa),precipitationRate (mm/h),shortwaveRadiation (W/m²)',
     );
     const variables = Object.values(json.body.variables) as { series: Point[] }[];
-    expect(rows).toEqual(variables[0]!.series.map((p, i) => [p.validTime, ...variables.map((v) => v.series[i]!.value)].join(',')));
+    expect(rows).toEqual(
+      variables[0]!.series.map((p, i) =>
+        [AMES.latitude, AMES.longitude, p.validTime, ...variables.map((v) => v.series[i]!.value)].join(','),
+      ),
+    );
     expect(rows).toHaveLength(4);
   });
 

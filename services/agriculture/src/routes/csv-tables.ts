@@ -3,9 +3,10 @@ import type { ChillFieldResult, ChillLocationResult, DegreeDayFieldResult, Degre
 
 /**
  * The CSV forms of the degree-day and chill results (docs/decisions/0243-csv-answers.md): one
- * row per place, or with include=daily one row per place and day; a field's row names the field
- * and leaves latitude and longitude empty, a point's leaves field empty. The unit is in each
- * value column's header.
+ * row per place, or with include=daily one row per place and day, each with its query's settings
+ * (dates, base or model) so that the files of two queries cannot be taken for each other. A
+ * field's row names the field and leaves latitude and longitude empty, a point's leaves field
+ * empty. The unit is in each value column's header.
  */
 
 type Located = { latitude: number; longitude: number } | { field: string };
@@ -30,8 +31,10 @@ function table<K extends 'degreeDays' | 'chill', R extends Located & WithDaily<K
   };
   if (results.some((r) => r.daily !== undefined)) {
     return {
-      columns: ['latitude', 'longitude', 'field', 'date', `${key} (${unit})`, `accumulated (${unit})`],
-      rows: results.flatMap((r) => (r.daily ?? []).map((d) => [...place(r), d.date, d[key], d.accumulated])),
+      columns: ['latitude', 'longitude', 'field', ...settings.names, 'date', `${key} (${unit})`, `accumulated (${unit})`],
+      rows: (function* () {
+        for (const r of results) for (const d of r.daily ?? []) yield [...place(r), ...settings.of(r), d.date, d[key], d.accumulated];
+      })(),
     };
   }
   return {
@@ -51,7 +54,7 @@ function table<K extends 'degreeDays' | 'chill', R extends Located & WithDaily<K
 
 type DegreeDays = DegreeDayLocationResult | DegreeDayFieldResult;
 export const degreeDayCsv = csvForm<DegreeDays | { results: DegreeDays[] }>(
-  'One row per place (latitude, longitude or field; startDate, endDate, baseTemperature, degreeDays and, for a field, fieldMean, fieldMaximum, fieldMinimum), or with include=daily one row per place and day (date, degreeDays, accumulated: the centroid for a field); units in the header',
+  'One row per place (latitude, longitude or field; startDate, endDate, baseTemperature, degreeDays and, for a field, fieldMean, fieldMaximum, fieldMinimum), or with include=daily one row per place and day (startDate, endDate, baseTemperature, date, degreeDays, accumulated: the centroid for a field); units in the header',
   (result) => {
     const results = batchOf(result);
     const scale = results[0]?.scale ?? 'Celsius';
@@ -64,7 +67,7 @@ export const degreeDayCsv = csvForm<DegreeDays | { results: DegreeDays[] }>(
 
 type Chill = ChillLocationResult | ChillFieldResult;
 export const chillCsv = csvForm<Chill | { results: Chill[] }>(
-  'One row per place (latitude, longitude or field; startDate, endDate, model, chill and, for a field, fieldMean, fieldMaximum, fieldMinimum), or with include=daily one row per place and day (date, chill, accumulated: the centroid for a field); units in the header',
+  'One row per place (latitude, longitude or field; startDate, endDate, model, chill and, for a field, fieldMean, fieldMaximum, fieldMinimum), or with include=daily one row per place and day (startDate, endDate, model, date, chill, accumulated: the centroid for a field); units in the header',
   (result) => {
     const results = batchOf(result);
     return table('chill', results, results[0]?.units ?? '', {

@@ -1,4 +1,4 @@
-import { answerBatch, type Api, BodyFault, csvForm, JsonText, NotFoundError } from '@fieldcast/kit';
+import { answerBatch, type Api, BodyFault, csvForm, JsonResults, JsonText, NotFoundError } from '@fieldcast/kit';
 import { batchBody, batchResult, HourlyLocationParams, HourlySeries, hourlyQuerySchema, IdParams } from '@fieldcast/schemas';
 import type { GridSource } from '@fieldcast/weather';
 import type { AssetRecord } from '../domain/assets.js';
@@ -53,15 +53,28 @@ const HourlyBatchResult = batchResult(HourlySeries, HourlySeries, 'HourlySeriesB
 
 /** One row per place and hour: latitude, longitude, asset (for an asset's series), validTime, the value with its unit, and the hour's products. */
 function seriesCsv(quantity: HourlyQuantity) {
-  return csvForm<HourlySeries | { results: HourlySeries[] }>(
+  return csvForm<HourlySeries | { results: Iterable<HourlySeries> }>(
     `One row per place and hour: latitude, longitude, asset (an asset's series; its centroid's latitude and longitude), validTime, ${CSV_VALUE[quantity]} with its unit in the header, products (separated by ;)`,
     (result) => {
-      const series = 'results' in result ? result.results : [result];
+      // A batch's series are read one at a time as the rows are written (JsonResults); the first
+      // names the unit, which every series of one query shares.
+      const series = ('results' in result ? result.results : [result])[Symbol.iterator]();
+      const first = series.next();
+      function* rows() {
+        for (let s = first; !s.done; s = series.next())
+          for (const e of s.value.series)
+            yield [s.value.latitude, s.value.longitude, s.value.asset ?? '', e.validTime, e.value, e.products.join(';')];
+      }
       return {
-        columns: ['latitude', 'longitude', 'asset', 'validTime', `${CSV_VALUE[quantity]} (${series[0]?.unit.label ?? ''})`, 'products'],
-        rows: series.flatMap((s) =>
-          s.series.map((e) => [s.latitude, s.longitude, s.asset ?? '', e.validTime, e.value, e.products.join(';')]),
-        ),
+        columns: [
+          'latitude',
+          'longitude',
+          'asset',
+          'validTime',
+          `${CSV_VALUE[quantity]} (${first.done ? '' : first.value.unit.label})`,
+          'products',
+        ],
+        rows: rows(),
       };
     },
   );
@@ -105,7 +118,7 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
             points: (points) => deps.computer.points(points, quantity, q),
             resource: (asset) => deps.computer.asset(asset, quantity, q),
           });
-          return new JsonText(`{"results":[${texts.join(',')}]}`);
+          return new JsonResults(texts);
         },
       })
       .op({
