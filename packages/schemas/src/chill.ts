@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { choiceError } from './common.js';
 import {
   acceptedDates,
   dailyValues,
@@ -55,7 +56,7 @@ export function chillQuerySchema(now: () => Date) {
   return z
     .object({
       model: z
-        .enum(CHILL_MODEL_NAMES, { error: `model must be one of ${CHILL_MODEL_NAMES.join(', ')}` })
+        .enum(CHILL_MODEL_NAMES, { error: choiceError('model', `one of ${CHILL_MODEL_NAMES.join(', ')}`) })
         .meta({
           description:
             'hours (0-7.2 °C; Bennett 1949), utah (Richardson et al. 1974) or dynamic (default; chill portions, Fishman et al. 1987, as chillR computes them)',

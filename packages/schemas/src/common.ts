@@ -53,3 +53,12 @@ export function countParam(o: {
     .refine((n) => o.max === undefined || n <= o.max, { error: o.overMax ?? o.message })
     .meta({ description: o.description, ...(o.examples ? { examples: o.examples } : {}) });
 }
+
+/**
+ * The refusal of a query parameter that takes one of a few words (`method`, `model`): a value
+ * given twice reaches the schema as an array, and is told so rather than that its values are
+ * not among the words.
+ */
+export function choiceError(name: string, accepted: string): (issue: { input?: unknown }) => string {
+  return (issue) => (Array.isArray(issue.input) ? `${name} must be given once: ${accepted}` : `${name} must be ${accepted}`);
+}

@@ -1,6 +1,6 @@
 import { DEGREE_DAY_METHODS, type DegreeDayMethod } from '@fieldcast/science';
 import { z } from 'zod';
-import { coordinateParam, DECIMAL } from './common.js';
+import { choiceError, coordinateParam, DECIMAL } from './common.js';
 
 /**
  * Growing degree days (spec 2.6, 4.1; public record "Agronomy defaults"): the query every GDD
@@ -73,7 +73,7 @@ export interface DegreeDayQuery {
 /** include=daily, the daily values beside the total of degree days and chill (docs/decisions/0244-daily-values.md). */
 export const includeDailyParam = (what: string) =>
   z
-    .enum(['daily'], { error: 'include must be daily' })
+    .enum(['daily'], { error: choiceError('include', 'daily') })
     .meta({ description: `daily: also each day's ${what} and the running total, in date order`, examples: ['daily'] })
     .optional();
 
@@ -122,7 +122,7 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
       `Last day, inclusive, same range, not before start. Default today. Days after the current hour use forecast values.`,
     ).optional(),
     method: z
-      .enum(DEGREE_DAY_METHOD_NAMES, { error: `method must be one of ${DEGREE_DAY_METHOD_NAMES.join(', ')}` })
+      .enum(DEGREE_DAY_METHOD_NAMES, { error: choiceError('method', `one of ${DEGREE_DAY_METHOD_NAMES.join(', ')}`) })
       .meta({
         description:
           "Degree-day method (beyond the spec): average (default, McMaster & Wilhelm 1997 method 1), modified-average, single-sine, single-triangle, double-sine, double-triangle (Zalom et al. 1983; UC IPM). The double methods use the next day's minimum, so end is at most 6 days after today.",
@@ -137,7 +137,10 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
     ).optional(),
     cutoff: z
       .enum(DEGREE_DAY_CUTOFF_INPUTS, {
-        error: `cutoff must be one of ${DEGREE_DAY_CUTOFF_NAMES.join(', ')} (or ${CUTOFF_ALIAS}, the horizontal cutoff's other name)`,
+        error: choiceError(
+          'cutoff',
+          `one of ${DEGREE_DAY_CUTOFF_NAMES.join(', ')} (or ${CUTOFF_ALIAS}, the horizontal cutoff's other name)`,
+        ),
       })
       .meta({
         description: `How development responds above cap (UC IPM; Zalom et al. 1983): horizontal (default, constant rate; also named ${CUTOFF_ALIAS}), vertical (stops) or intermediate (slows by the excess). vertical and intermediate need cap and a sine or triangle method.`,

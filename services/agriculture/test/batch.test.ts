@@ -176,6 +176,8 @@ describe('include=daily', () => {
     const res = await get(`/chill/42/-93?include=hourly`);
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toEqual({ path: 'include', message: 'include must be daily' });
+    const twice = await get(`/chill/42/-93?include=daily&include=daily`);
+    expect(twice.body.errors[0]).toEqual({ path: 'include', message: 'include must be given once: daily' });
   });
 });
 

@@ -74,6 +74,7 @@ describe('chill at a location', () => {
 
   it.each([
     ['model unknown', 'model=chill-units', 'model', /hours, utah, dynamic/],
+    ['model given twice', 'model=utah&model=utah', 'model', /model must be given once: one of hours, utah, dynamic/],
     ['start before 2015', 'start=2014-12-31', 'start', /from 2015-01-01 to 2024-12-22/],
     ['end past today + 7 days', 'end=2024-12-23', 'end', /from 2015-01-01 to 2024-12-22/],
     ['end not a date', 'end=2024-02-30', 'end', /got 2024-02-30/],

@@ -229,6 +229,8 @@ describe('growing degree days: parameters (spec 4.1)', () => {
     ['cutoff with a method that has no curve', 'method=modified-average&cap=30&cutoff=intermediate', 'cutoff', /needs method single-sine/],
     ['a double method up to the last accepted day', 'method=double-sine&end=2024-05-17', 'end', /at most 2024-05-16/],
     ['cap below base', 'method=single-sine&cap=5', 'cap', /not below base \(10\)/],
+    ['method given twice, though valid', 'method=single-sine&method=single-sine', 'method', /method must be given once: one of average/],
+    ['cutoff given twice', 'method=single-sine&cap=30&cutoff=vertical&cutoff=vertical', 'cutoff', /cutoff must be given once/],
     ['cap not a number', 'method=single-sine&cap=hot', 'cap', /decimal number/],
   ];
   const paths = () => [`/growing-degree-days/40.5/10.5`, `/growing-degree-days/${fieldId}`, `/growing-degree-days/${fieldId}/contours`];
