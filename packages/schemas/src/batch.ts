@@ -14,6 +14,23 @@ export type BatchLocation = { longitude: number; latitude: number } | { id: stri
 
 const ENTRY = 'must be [longitude, latitude] in decimal degrees (longitude -180..180, latitude -90..90) or the id (a UUID) of one of your';
 
+/**
+ * The entry's two forms as JSON Schema, for /openapi.json: the schema itself takes any entry, so
+ * that each invalid one is named by its index (entryOf).
+ */
+const ENTRY_FORMS = [
+  {
+    type: 'array',
+    prefixItems: [
+      { type: 'number', minimum: -180, maximum: 180, description: 'longitude' },
+      { type: 'number', minimum: -90, maximum: 90, description: 'latitude' },
+    ],
+    minItems: 2,
+    maxItems: 2,
+  },
+  { type: 'string', format: 'uuid' },
+];
+
 function entryOf(value: unknown): BatchLocation | undefined {
   if (Array.isArray(value)) {
     const [longitude, latitude] = value as unknown[];
@@ -34,7 +51,7 @@ export function batchBody(resource: 'field' | 'asset') {
   const message = `${ENTRY} ${resource}s`;
   return z.object({
     locations: z
-      .array(z.unknown().meta({ description: `[longitude, latitude] or a ${resource} id` }), {
+      .array(z.unknown().meta({ description: `[longitude, latitude] or the id of one of your ${resource}s`, oneOf: ENTRY_FORMS }), {
         error: `locations must be an array of up to ${MAX_BATCH_LOCATIONS} entries`,
       })
       .min(1, { error: 'locations must hold at least one entry' })
@@ -47,6 +64,7 @@ export function batchBody(resource: 'field' | 'asset') {
       )
       .meta({
         description: `Up to ${MAX_BATCH_LOCATIONS.toLocaleString('en')} entries, each [longitude, latitude] (decimal degrees) or the id of one of your ${resource}s; answered in this order`,
+        maxItems: MAX_BATCH_LOCATIONS,
         examples: [
           [
             [-93.6319, 42.0308],

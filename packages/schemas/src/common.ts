@@ -62,3 +62,13 @@ export function countParam(o: {
 export function choiceError(name: string, accepted: string): (issue: { input?: unknown }) => string {
   return (issue) => (Array.isArray(issue.input) ? `${name} must be given once: ${accepted}` : `${name} must be ${accepted}`);
 }
+
+/**
+ * A pattern that takes any of `words` in any case, written with character classes rather than
+ * the i flag: the OpenAPI document carries a parameter's pattern as JSON Schema's (ECMA-262
+ * without flags), so a client that checks it takes what the service takes.
+ */
+export function anyCase(words: readonly string[]): RegExp {
+  const letter = (c: string) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`);
+  return new RegExp(`^(${words.map((w) => [...w].map(letter).join('')).join('|')})$`);
+}

@@ -1,6 +1,6 @@
 import { DEGREE_DAY_METHODS, type DegreeDayMethod } from '@fieldcast/science';
 import { z } from 'zod';
-import { choiceError, coordinateParam, DECIMAL } from './common.js';
+import { anyCase, choiceError, coordinateParam, DECIMAL } from './common.js';
 
 /**
  * Growing degree days (spec 2.6, 4.1; public record "Agronomy defaults"): the query every GDD
@@ -110,7 +110,7 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
     ).optional(),
     scale: z
       .string({ error: 'scale must be given once: celsius or fahrenheit' })
-      .regex(/^(celsius|fahrenheit)$/i, { error: 'scale must be celsius or fahrenheit (any case)' })
+      .regex(anyCase(['celsius', 'fahrenheit']), { error: 'scale must be celsius or fahrenheit (any case)' })
       .meta({ description: 'celsius (default) or fahrenheit, case-insensitive; returned capitalised', examples: ['celsius'] })
       .optional(),
     start: dateParam(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LatLon, Uuid } from './common.js';
+import { anyCase, LatLon, Uuid } from './common.js';
 import { MAX_FIELD_POSITIONS } from './fields.js';
 import { AMES_SQUARE, MultiPolygon, PolygonInput } from './geojson.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
@@ -179,7 +179,7 @@ export function hourlyQuerySchema(now: () => Date, withUnit: boolean) {
       ? {
           unit: z
             .string({ error: 'unit must be given once: millimeters or inches' })
-            .regex(/^(millimeters|inches)$/i, { error: 'unit must be millimeters or inches' })
+            .regex(anyCase(['millimeters', 'inches']), { error: 'unit must be millimeters or inches (any case)' })
             .meta({ description: 'millimeters (default, mm/hr) or inches (in/hr), case-insensitive', examples: ['inches'] })
             .optional(),
         }

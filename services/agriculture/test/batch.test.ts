@@ -248,7 +248,19 @@ describe('CSV', () => {
       expect(Object.keys(content)).toEqual([expect.stringMatching(/json/), 'text/csv']);
       expect(content['text/csv'].schema).toMatchObject({ type: 'string', description: expect.stringMatching(/row per place/) });
     }
-    expect(doc.paths['/chill/batch'].post.requestBody.content['application/json'].schema.properties.locations.type).toBe('array');
+    const locations = doc.paths['/chill/batch'].post.requestBody.content['application/json'].schema.properties.locations;
+    expect(locations).toMatchObject({ type: 'array', minItems: 1, maxItems: 1000 });
+    // each entry's two forms, as a client generator reads them
+    expect(locations.items.oneOf).toEqual([
+      expect.objectContaining({ type: 'array', minItems: 2, maxItems: 2 }),
+      { type: 'string', format: 'uuid' },
+    ]);
+    // the pattern is JSON Schema's, which has no flags: it takes every case the service takes
+    const scale = doc.paths['/growing-degree-days/{latitude}/{longitude}'].get.parameters.find((p: { name: string }) => p.name === 'scale');
+    const pattern = new RegExp(scale.schema.pattern);
+    for (const word of ['celsius', 'FAHRENHEIT', 'Fahrenheit']) expect(pattern.test(word)).toBe(true);
+    expect(pattern.test('kelvin')).toBe(false);
+    expect((await get(`/growing-degree-days/40/-90?${SEASON}&scale=FAHRENHEIT`)).body.scale).toBe('Fahrenheit');
   });
 });
 

@@ -27,6 +27,9 @@ export interface HourlyRouteDeps {
 const QUERY = `Query: start and end (both or neither): a UTC timestamp or a date (00:00Z for start, 23:00Z for end), from one year before the current hour to the previous hour, start no later than end; the series holds the hours whose start lies between them. Without them, the next 24 hours from the next whole hour (forecast values). Each entry's validTime is the start of the hour its value covers. Unknown parameters are ignored.`;
 const BATCH = `Up to 1,000 entries in locations, each [longitude, latitude] or the id of one of your assets, all with the same query; one series per entry, in their order. The work limit counts the whole batch: 4 cells per point, an asset as its own request counts it, times the hours read; a batch over it, or of more than 1,000 entries, gets 422 request_too_large before anything is computed. An invalid entry is 400 naming its index (errors[].path locations.<index>); an asset id that is not yours is 404.`;
 const CSV = 'Accept: text/csv answers CSV.';
+
+/** An operation's description from its sentences, an empty one left out. */
+const sentences = (...parts: string[]) => parts.filter(Boolean).join(' ');
 const WORK = `At most ${MAX_SERIES_CELL_HOURS.toLocaleString('en')} cell-hours (weather grid cells x hours read, 24 hours before start included for ET); a larger request gets 422 request_too_large before anything is computed.`;
 
 const SERIES = {
@@ -35,13 +38,15 @@ const SERIES = {
     tag: 'relative humidity',
     title: 'Hourly relative humidity',
     what: 'Hourly relative humidity (%, Bolton 1980) from the hour’s mean air temperature and dewpoint',
+    notes: '',
     withUnit: false,
   },
   evapotranspiration: {
     path: '/hourly-evapotranspiration-short-crop',
     tag: 'evapotranspiration',
     title: 'Hourly short-crop reference evapotranspiration',
-    what: 'Hourly ASCE-EWRI 2005 standardized short-crop reference evapotranspiration (ETos: Cn 37, Cd 0.24 day / 0.96 night, G 0.1 / 0.5 Rn); negative hours (dew) as computed. unit: millimeters (default, mm/hr) or inches (in/hr).',
+    what: 'Hourly ASCE-EWRI 2005 standardized short-crop reference evapotranspiration (ETos: Cn 37, Cd 0.24 day / 0.96 night, G 0.1 / 0.5 Rn)',
+    notes: 'Negative hours (dew) as computed. unit: millimeters (default, mm/hr) or inches (in/hr).',
     withUnit: true,
   },
 } as const;
@@ -100,7 +105,14 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
         method: 'post',
         path: `${s.path}/batch`,
         summary: `${s.title} at many places`,
-        description: `${s.what}, at each point (bilinear between grid points) or over each asset (the area-weighted mean of its cells). ${BATCH} ${QUERY} ${WORK} ${CSV}`,
+        description: sentences(
+          `${s.what}, at each point (bilinear between grid points) or over each asset (the area-weighted mean of its cells).`,
+          s.notes,
+          BATCH,
+          QUERY,
+          WORK,
+          CSV,
+        ),
         tags: [s.tag],
         query,
         body: batchBody('asset'),
@@ -125,7 +137,13 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
         method: 'get',
         path: `${s.path}/{id}`,
         summary: `${s.title} over an asset`,
-        description: `${s.what}, as the mean of the grid cells the asset covers weighted by the area of each cell inside it; latitude and longitude are the asset's centroid. ${QUERY} ${WORK} ${CSV}`,
+        description: sentences(
+          `${s.what}, as the mean of the grid cells the asset covers weighted by the area of each cell inside it; latitude and longitude are the asset's centroid.`,
+          s.notes,
+          QUERY,
+          WORK,
+          CSV,
+        ),
         tags: [s.tag],
         params: IdParams,
         query,
@@ -141,7 +159,7 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
         method: 'get',
         path: `${s.path}/{latitude}/{longitude}`,
         summary: `${s.title} at a location`,
-        description: `${s.what}, from hourly weather interpolated bilinearly between grid points. ${QUERY} ${WORK} ${CSV}`,
+        description: sentences(`${s.what}, from hourly weather interpolated bilinearly between grid points.`, s.notes, QUERY, WORK, CSV),
         tags: [s.tag],
         params: HourlyLocationParams,
         query,
