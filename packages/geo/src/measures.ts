@@ -18,7 +18,16 @@ export interface LatLon {
 export function centroidOf(polygons: Polygon['coordinates'][]): LatLon {
   const geometry: MultiPolygon = { type: 'MultiPolygon', coordinates: unwrapLongitudes(polygons).polygons };
   const [longitude, latitude] = turfCentroid(geometry).geometry.coordinates as [number, number];
-  return { latitude, longitude: normalLongitude(longitude) };
+  return { latitude: toNanodegrees(latitude), longitude: toNanodegrees(normalLongitude(longitude)) };
+}
+
+/**
+ * A coordinate rounded to 1e-9 degrees (0.1 mm on the ground): a sum of vertices carries
+ * floating-point noise in its last digits (42.019999999999996 for the mean of 41.98 and 42.06),
+ * which is arithmetic, not geometry, and would be served as if it were a position.
+ */
+function toNanodegrees(degrees: number): number {
+  return Math.round(degrees * 1e9) / 1e9;
 }
 
 /** Geodesic area in square metres (@turf/area, spherical approximation). */

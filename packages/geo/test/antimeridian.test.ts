@@ -56,6 +56,11 @@ describe('centroidOf across the antimeridian', () => {
     expect(Math.abs(c.longitude)).toBeGreaterThan(179);
   });
 
+  it('is the position the vertices give, without the noise of their sum', () => {
+    // the vertex mean 42.02 sums to 42.019999999999996 in doubles
+    expect(centroidOf([[rect(-93.62, 41.98, -93.58, 42.06)]])).toEqual({ latitude: 42.02, longitude: -93.6 });
+  });
+
   it('normalLongitude', () => {
     expect([180, -180, 180.5, -180.5, 540, 359.5].map(normalLongitude)).toEqual([180, -180, -179.5, 179.5, 180, -0.5]);
   });

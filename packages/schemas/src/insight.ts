@@ -232,7 +232,10 @@ export function hourlyQuerySchema(now: () => Date, withUnit: boolean) {
 const SeriesEntry = z.object({
   validTime: z.string().meta({ description: 'start of the hour the value covers, ISO 8601 UTC (docs/decisions/0111-hourly-series.md)' }),
   value: z.number(),
-  products: z.array(z.string()).meta({ description: 'catalog products that supplied the inputs of this value' }),
+  products: z.array(z.string()).meta({
+    description:
+      "the weather's products that supplied the inputs of this value: its analysis up to the current hour, its forecast after it (synthetic-analysis, synthetic-forecast, or a synced store's own names)",
+  }),
 });
 
 const Unit = z.object({ description: z.string(), label: z.string() });
