@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { gunzipSync } from 'node:zlib';
 import { get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -167,5 +168,33 @@ describe('observation sets: read back exactly as submitted (spec 2.9, 4.8)', () 
     const none = await rawGet(id, undefined);
     expect(none.headers['content-encoding']).toBeUndefined();
     expect(none.body.toString('utf8')).toBe(JSON.stringify(everything));
+  });
+});
+
+describe('observation sets as CSV (Accept: text/csv; docs/decisions/0243-csv-answers.md)', () => {
+  it('one row per site, time and variable in the order sent, unit beside each variable; JSON stays the bytes sent', async () => {
+    const id = (await publish(app(), t.alice, everything)).body.id as string;
+    const res = await readBack(app(), t.alice, id).set('Accept', 'text/csv');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8; header=present');
+    expect(res.text.split('\r\n')).toEqual([
+      'site,latitude,longitude,elevation (m),time,variable,unit,value,method,interval (s)',
+      'ames-2,-90,180,-28,2026-05-01T14:00:00+02:00,liquidPrecipitationAmount,mm,1.5,sum,3600',
+      'ames-2,-90,180,-28,2026-05-01T14:00:00+02:00,temperature,celsius,-3.25,,',
+      'ames-2,-90,180,-28,2026-05-01T14:00:00+02:00,temperature,celsius,-12,minimum,86400',
+      'ames-2,-90,180,-28,2026-05-01T14:00:00+02:00,temperature,celsius,31.7,maximum,86400',
+      'ames-2,-90,180,-28,2026-05-01T12:00:00.123456Z,relativeHumidity,percent,87,,',
+      // a time with a decimal comma is quoted (RFC 4180 section 2, rule 6)
+      'ames-2,-90,180,-28,"2026-05-01T12:30:00,5-05:00",solarRadiation,W/m2,612.4,,',
+      'b,41.58,-93.62,291,2026-04-30T23:59:59Z,temperature,celsius,10,,',
+      'b,41.58,-93.62,291,2026-05-02T00:00:00z,temperature,celsius,11,,',
+      'b,41.58,-93.62,291,2026-05-01t06:00:00+0530,temperature,celsius,12,,',
+      '',
+    ]);
+    const json = await readBack(app(), t.alice, id);
+    expect(json.headers['content-type']).toMatch(/json/);
+    expect(JSON.parse(json.text)).toEqual(everything);
+    const doc = (await request(app()).get('/openapi.json')).body;
+    expect(Object.keys(doc.paths['/observation-sets/{id}'].get.responses['200'].content)).toContain('text/csv');
   });
 });

@@ -14,6 +14,7 @@ import {
 import { z } from 'zod';
 import { newObservationSet } from '../domain/observation-sets.js';
 import { periodOf } from '../domain/period.js';
+import { observationSetCsv } from './observation-set-csv.js';
 import type { ObservationSetStore } from '../store.js';
 
 /**
@@ -97,9 +98,12 @@ export function observationSetRoutes(api: Api, store: ObservationSetStore): Api 
       params: IdParams,
       response: { status: 200, description: 'The submitted shape (sites, tags), as sent', schema: ObservationSet },
       errors: [404],
+      csv: observationSetCsv,
       handle: async ({ account, params, req, res }) => {
         const document = await store.document(account.id, params.id);
         if (document === null) throw new NotFoundError('observation_set', params.id);
+        // CSV is written from the set's rows by the kit; JSON goes out as the bytes stored.
+        if (res.locals.csv === true) return new JsonText(await document.text());
         // The stored gzip goes out as it is to a client that accepts it (RFC 9110 section 8.4);
         // the compression middleware leaves an encoded response alone.
         res.vary('Accept-Encoding');
