@@ -167,6 +167,31 @@ describe('alert evaluation (docs/decisions/0271-alert-evaluation.md)', () => {
     expect((await alertEvents(rule)).map((e) => e.type)).toEqual(['fieldcast.rule.triggered', 'fieldcast.rule.cleared']);
   });
 
+  it('a replaced rule is decided afresh, and its next alert is a new event, not the id of its first', async () => {
+    const field = await createField(t.fleet, t.alice);
+    const rule = await createRule({ type: 'field', id: field }, { kind: 'frost', threshold: 0, hours: 24 });
+    const weather = new ScriptedWeather();
+    weather.airTemperature = -2;
+    await replica(weather).pass(NOW);
+    const replaced = await rules(t.fleet).replace(t.alice, rule, {
+      target: { type: 'field', id: field },
+      condition: { kind: 'frost', threshold: -1, hours: 24 },
+    });
+    expect(replaced.status).toBe(200);
+    expect(await replica(weather).pass(NOW + HOUR_MS)).toMatchObject({ triggered: 1 });
+    const events = await alertEvents(rule);
+    expect(events.map((e) => e.type)).toEqual(['fieldcast.rule.triggered', 'fieldcast.rule.triggered']);
+    expect(new Set(events.map((e) => e.id)).size).toBe(2);
+    // both reach the owner's feed: the events area keeps one event per id
+    await eventually(async () => {
+      const stored = await t.fleet.db.knex
+        .withSchema('events')
+        .table('events')
+        .where({ origin_id: rule, namespace: 'alerts/frost/triggered' });
+      expect(stored).toHaveLength(2);
+    });
+  });
+
   it('evaluates a rule once its field arrives, and never one on another account’s field', async () => {
     const bobField = await createField(t.fleet, t.bob);
     const onBobs = await createRule({ type: 'field', id: bobField }, { kind: 'frost', threshold: 0, hours: 24 });
