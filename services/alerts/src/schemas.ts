@@ -1,11 +1,14 @@
 import { DEGREE_DAY_CUTOFF_INPUTS, DEGREE_DAY_METHOD_NAMES, DEGREE_DAY_SCALES, Timestamp, text, Uuid, UuidInput } from '@fieldcast/schemas';
 import { SEVERE_KINDS } from '@fieldcast/weather';
 import { z } from 'zod';
+import { LIMITS } from './domain/conditions.js';
 
 /**
  * The bodies and resources of the alerts area (docs/interface.md, alerts). These schemas check
  * the shape of a body (a 400 when it fails); what a well-formed condition may hold, its ranges
- * and combinations, is checked by the domain (domain/conditions.ts, a 422 naming the path).
+ * and combinations, is checked by the domain (domain/conditions.ts, a 422 naming the path). A
+ * member they do not know is refused: a misspelt `cuttoff` would otherwise be dropped, and the
+ * rule would watch something other than what its owner wrote.
  */
 
 export const TARGET_TYPES = ['field', 'asset'] as const;
@@ -14,7 +17,7 @@ export type TargetType = (typeof TARGET_TYPES)[number];
 const threshold = (description: string) => z.number().meta({ description });
 const count = (description: string) => z.number().int({ error: 'must be a whole number' }).meta({ description });
 
-const DegreeDays = z.object({
+const DegreeDays = z.strictObject({
   kind: z.literal('degree-days'),
   start: z.string().meta({
     description:
@@ -22,7 +25,12 @@ const DegreeDays = z.object({
     examples: ['2026-04-15'],
   }),
   threshold: threshold('degree days (in the scale) the total since start must reach, greater than 0'),
-  base: z.number().optional().meta({ description: 'base temperature in the scale; default 10 (celsius) or 50 (fahrenheit)' }),
+  base: z
+    .number()
+    .optional()
+    .meta({
+      description: `base temperature in the scale, ${LIMITS.degreeDayBase.join(' to ')}; default 10 (celsius) or 50 (fahrenheit)`,
+    }),
   scale: z.enum(DEGREE_DAY_SCALES).optional().meta({ description: 'celsius (default) or fahrenheit' }),
   method: z
     .enum(DEGREE_DAY_METHOD_NAMES)
@@ -35,28 +43,30 @@ const DegreeDays = z.object({
     .meta({ description: 'how cap applies (default horizontal, also named cap); others need cap and a sine or triangle method' }),
 });
 
-const Frost = z.object({
+const Frost = z.strictObject({
   kind: z.literal('frost'),
-  threshold: threshold('°C, -60 to 20: the rule holds while the lowest forecast air temperature is below it'),
-  hours: count('the forecast hours looked at from now, 1 to 240'),
+  threshold: threshold(`°C, ${LIMITS.frostThresholdC.join(' to ')}: the rule holds while the lowest forecast air temperature is below it`),
+  hours: count(`the forecast hours looked at from now, 1 to ${LIMITS.forecastHours}`),
 });
 
-const ReferenceEt = z.object({
+const ReferenceEt = z.strictObject({
   kind: z.literal('reference-et'),
-  threshold: threshold('mm, greater than 0: the rule holds while the summed short-crop reference ET is above it'),
-  days: count('the days summed, ending now, 1 to 31'),
+  threshold: threshold(
+    `mm, greater than 0 and at most ${LIMITS.etThresholdMm}: the rule holds while the summed short-crop reference ET is above it`,
+  ),
+  days: count(`the days summed, ending now, 1 to ${LIMITS.etDays}`),
 });
 
-const Precipitation = z.object({
+const Precipitation = z.strictObject({
   kind: z.literal('precipitation'),
-  threshold: threshold('mm, 0 or more: the rule holds while the forecast total is above it'),
-  hours: count('the forecast hours summed from now, 1 to 240'),
+  threshold: threshold(`mm, 0 to ${LIMITS.precipitationThresholdMm}: the rule holds while the forecast total is above it`),
+  hours: count(`the forecast hours summed from now, 1 to ${LIMITS.forecastHours}`),
 });
 
-const SevereWeather = z.object({
+const SevereWeather = z.strictObject({
   kind: z.literal('severe-weather'),
-  radiusKm: z.number().meta({ description: 'km around the centroid, greater than 0 and at most 200' }),
-  hours: count('the hours looked back from now, 1 to 72'),
+  radiusKm: z.number().meta({ description: `km around the centroid, greater than 0 and at most ${LIMITS.severeRadiusKm}` }),
+  hours: count(`the hours looked back from now, 1 to ${LIMITS.severeHours}`),
   types: z
     .array(z.enum(SEVERE_KINDS))
     .optional()
@@ -72,14 +82,14 @@ export const Condition = z
   .meta({ id: 'AlertCondition' });
 export type Condition = z.infer<typeof Condition>;
 
-const Target = z.object({
+const Target = z.strictObject({
   type: z.enum(TARGET_TYPES, { error: 'type must be field or asset' }),
   id: UuidInput.meta({ description: 'the id of one of the account’s fields (agriculture) or assets (insight)' }),
 });
 
 /** Body of POST /rules and PUT /rules/{id}. */
 export const RuleInput = z
-  .object({
+  .strictObject({
     description: text().max(1000).default(''),
     target: Target,
     condition: Condition,

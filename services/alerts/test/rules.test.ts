@@ -143,6 +143,11 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
       [{ target: { type: 'field', id: 'north-40' }, condition: { kind: 'frost', threshold: 0, hours: 48 } }, 'target.id'],
       [{ target, condition: { kind: 'severe-weather', radiusKm: 10, hours: 6, types: ['hail', 'frogs'] } }, 'condition.types.1'],
       [{ target }, 'condition'],
+      // a member the rule does not know, misspelt or not, is refused rather than dropped
+      [{ target, condition: { kind: 'frost', threshold: 0, hours: 48, hourz: 5 } }, 'condition'],
+      [{ target, condition: { kind: 'degree-days', start: '2026-04-15', threshold: 100, cuttoff: 'vertical' } }, 'condition'],
+      [{ target: { ...target, kind: 'field' }, condition: { kind: 'frost', threshold: 0, hours: 48 } }, 'target'],
+      [{ target, condition: { kind: 'frost', threshold: 0, hours: 48 }, bogus: 1 }, ''],
     ];
     for (const [body, path] of shape) {
       const res = await api().create(t.alice, body);

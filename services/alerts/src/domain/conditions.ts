@@ -19,6 +19,11 @@ export const LIMITS = {
   etDays: 31,
   severeHours: 72,
   severeRadiusKm: 200,
+  /** thresholds no place's weather comes near: a larger one is a mistake in units, refused */
+  etThresholdMm: 1000,
+  precipitationThresholdMm: 10_000,
+  frostThresholdC: [-60, 20],
+  degreeDayBase: [-100, 200],
 } as const;
 
 /** The unit of each kind's value and threshold. */
@@ -76,7 +81,8 @@ export function conditionFaults(condition: Condition, todayMs: number): FieldErr
         );
       if (!(Number.isFinite(condition.threshold) && condition.threshold > 0)) fault('threshold', 'threshold must be greater than 0');
       const base = condition.base ?? DEFAULT_DEGREE_DAY_BASE[condition.scale ?? 'celsius'];
-      if (!within(base, -100, 200)) fault('base', 'base must be from -100 to 200 in the scale');
+      const [lowBase, highBase] = LIMITS.degreeDayBase;
+      if (!within(base, lowBase, highBase)) fault('base', `base must be from ${lowBase} to ${highBase} in the scale`);
       const method = condition.method ?? 'average';
       if (condition.cap !== undefined) {
         if (method === 'average') fault('cap', 'cap needs a method other than average: the average method has no upper threshold');
@@ -91,16 +97,18 @@ export function conditionFaults(condition: Condition, todayMs: number): FieldErr
       break;
     }
     case 'frost':
-      if (!within(condition.threshold, -60, 20)) fault('threshold', 'threshold must be from -60 to 20 °C');
+      if (!within(condition.threshold, ...LIMITS.frostThresholdC))
+        fault('threshold', `threshold must be from ${LIMITS.frostThresholdC.join(' to ')} °C`);
       if (!within(condition.hours, 1, LIMITS.forecastHours)) fault('hours', `hours must be from 1 to ${LIMITS.forecastHours}`);
       break;
     case 'reference-et':
-      if (!(Number.isFinite(condition.threshold) && condition.threshold > 0 && condition.threshold <= 1000))
-        fault('threshold', 'threshold must be greater than 0 and at most 1000 mm');
+      if (!(Number.isFinite(condition.threshold) && condition.threshold > 0 && condition.threshold <= LIMITS.etThresholdMm))
+        fault('threshold', `threshold must be greater than 0 and at most ${LIMITS.etThresholdMm} mm`);
       if (!within(condition.days, 1, LIMITS.etDays)) fault('days', `days must be from 1 to ${LIMITS.etDays}`);
       break;
     case 'precipitation':
-      if (!within(condition.threshold, 0, 10_000)) fault('threshold', 'threshold must be from 0 to 10000 mm');
+      if (!within(condition.threshold, 0, LIMITS.precipitationThresholdMm))
+        fault('threshold', `threshold must be from 0 to ${LIMITS.precipitationThresholdMm} mm`);
       if (!within(condition.hours, 1, LIMITS.forecastHours)) fault('hours', `hours must be from 1 to ${LIMITS.forecastHours}`);
       break;
     case 'severe-weather': {

@@ -2,7 +2,15 @@ import type { Condition } from '../schemas.js';
 import { thresholdOf, unitOf } from './conditions.js';
 import type { Measurement } from './measure.js';
 
-const one = (x: number) => x.toLocaleString('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/**
+ * A value as a message shows it: one decimal, as the areas round theirs; under 1, two significant
+ * digits, so that a small threshold (0.05 mm of ET in a greenhouse) does not read as 0.0 and an
+ * alert does not say a value of 0.0 is above a threshold of 0.0.
+ */
+const one = (x: number) =>
+  x === 0 || Math.abs(x) >= 1
+    ? x.toLocaleString('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+    : x.toLocaleString('en', { minimumFractionDigits: 1, maximumSignificantDigits: 2 });
 const hourOf = (ms: number) => `${new Date(ms).toISOString().slice(0, 13)}:00Z`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
