@@ -3,6 +3,7 @@ import {
   boundarySweep,
   type Cover,
   type Meeting,
+  type Position,
   ringSegments,
   type Ring,
   type Segment,
@@ -34,11 +35,20 @@ const RFC7946_SPLIT =
   'a polygon that crosses the antimeridian must be cut in two at longitude ±180 and sent as two Polygons (RFC 7946 section 3.1.9)';
 
 /**
+ * Whether an edge runs along a pole: both ends at latitude 90, or both at -90. On the sphere it
+ * is one point, whatever its longitudes, so its span says nothing of the antimeridian; the
+ * world's box, [-180, -90] to [180, 90], is drawn with two such edges.
+ */
+function alongPole(a: Position, b: Position): boolean {
+  return a[1] === b[1] && Math.abs(a[1]!) === 90;
+}
+
+/**
  * Faults of one GeoJSON Polygon's coordinates (RFC 7946 section 3.1.6; OGC Simple Features
  * 1.2.1 section 6.1.11.1): a linear ring has at least four positions, is closed, encloses an area
  * and is simple (does not cross or touch itself); positions are [lon, lat] in WGS84 range; no
  * edge spans more than 180 degrees of longitude (such an edge is an antimeridian crossing that
- * was not cut, RFC 7946 section 3.1.9); rings do not cross each other or share an edge, and may
+ * was not cut, RFC 7946 section 3.1.9), but one along a pole; rings do not cross each other or share an edge, and may
  * touch only at points; every hole lies inside the exterior ring; holes do not overlap each
  * other. Returns every fault found, empty when the polygon is valid.
  */
@@ -54,7 +64,7 @@ export function polygonFaults(rings: Ring[]): GeometryFault[] {
       } else if (lon! < -180 || lon! > 180 || lat! < -90 || lat! > 90) {
         const hint = lon! < -180 || lon! > 180 ? `; ${RFC7946_SPLIT}` : '';
         faults.push({ path: [r, i], message: `position [${lon}, ${lat}] is out of range: longitude -180..180, latitude -90..90${hint}` });
-      } else if (i > 0 && Math.abs(lon! - (ring[i - 1]![0] as number)) > 180) {
+      } else if (i > 0 && Math.abs(lon! - (ring[i - 1]![0] as number)) > 180 && !alongPole(p, ring[i - 1]!)) {
         faults.push({ path: [r, i], message: `the edge to position ${i} spans more than 180 degrees of longitude; ${RFC7946_SPLIT}` });
       }
     });

@@ -7,6 +7,8 @@ const paths = (faults: { path: (string | number)[] }[]) => faults.map((f) => f.p
 describe('polygonFaults: rings of one Polygon (RFC 7946 3.1.6, OGC Simple Features 6.1.11.1)', () => {
   it.each<[string, Ring[]]>([
     ['a rectangle', [rect(0, 0, 1, 1)]],
+    // its edges along the poles span 360 degrees of longitude, and cross no antimeridian
+    ['the whole world', [rect(-180, -90, 180, 90)]],
     ['a hole inside', [rect(0, 0, 10, 10), rect(2, 2, 4, 4)]],
     [
       'a hole touching the shell at one point (a tangent)',

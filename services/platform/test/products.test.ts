@@ -162,6 +162,16 @@ describe('filters, each alone', () => {
     expect(names((await list(q({ coverage: multi }))).body)).toEqual(notNorthAmerica);
   });
 
+  it('a product’s own coverage, as its record shows it, is a filter the products that cover it pass', async () => {
+    const products = (await list()).body as { name: string; coverage: object }[];
+    const global = products.find((p) => p.name === 'air-temperature')!;
+    const res = await list(q({ coverage: JSON.stringify(global.coverage) }));
+    expect(res.status).toBe(200);
+    expect(names(res.body)).toEqual(PUBLIC_PRODUCTS.filter((n) => n !== 'precipitation-rate-north-america'));
+    const world = square(-180, -90, 180, 90);
+    expect(names((await list(q({ coverage: world }))).body)).toEqual(names(res.body));
+  });
+
   it('takes any GeoJSON geometry: lines, several points, collections', async () => {
     const all = PUBLIC_PRODUCTS;
     const notNorthAmerica = all.filter((n) => n !== 'precipitation-rate-north-america');
