@@ -134,7 +134,7 @@ export function platformRoutes(api: Api, deps: PlatformRouteDeps): Api {
       path: '/frames/{id}/datapoint/{latitude}/{longitude}',
       summary: 'A frame’s value at a point',
       description:
-        'The value of the product’s first styleable layer at the frame’s valid time, bilinear between the four surrounding grid points (null where there is no data), its unit, and the tile (native zoom, web mercator XYZ) and pixel (row from the top, column from the left, of 256) the point falls in.',
+        'The value of the product’s first styleable layer at the frame’s valid time, bilinear between the four surrounding grid points (null where there is no data), its unit, and the tile (native zoom, web mercator XYZ) and pixel (row from the top, column from the left, of 256) the point falls in; a point beyond ±85.0511°, on no tile, names the nearest drawn pixel, in the first or last row.',
       tags: ['frames'],
       params: DatapointParams,
       response: { status: 200, description: 'The datapoint', schema: Datapoint },
