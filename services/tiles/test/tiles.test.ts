@@ -6,10 +6,12 @@ import { FunctionSource } from './function-source.js';
 import { decodePng, pixelAt } from './png-decode.js';
 
 // air_temperature = lon / 4, NaN south of 60 S; precipitation everywhere 5 mm/h, typed rain
-// north of the equator, snow south of it and west of Greenwich, none in the south-east.
+// north of the equator, snow south of it and west of Greenwich, none in the south-east; the daily
+// maximum as air_temperature.
 const weather = new FunctionSource({
   air_temperature: (lon, lat) => (lat < -60 ? NaN : lon / 4),
   precipitation_rate: () => 5,
+  air_temperature_daily_max: (lon) => lon / 4,
   precipitation_type: (lon, lat) => (lat > 0 ? 1 : lon < 0 ? 2 : 0),
 });
 // One instant for the fleet and the expectations: the newest frames change with each forecast run.
@@ -235,6 +237,14 @@ describe('tiles', () => {
     expect(maxAge).toBeGreaterThan(0);
     expect(maxAge).toBeLessThanOrEqual(3600);
     expect(forecastTile.headers['cache-control']).not.toContain('immutable');
+    // today's daily maximum holds forecast hours: redrawn, and so kept, like a forecast frame
+    const daily = catalog.product('air-temperature-daily-max')!;
+    const today = Math.floor(NOW / 86_400_000) * 86_400_000;
+    const todays = await tile(t.alice.auth, frameId(daily, today), 0, 0, 0);
+    expect(todays.status).toBe(200);
+    expect(todays.headers['cache-control']).toMatch(/^private, max-age=\d+$/);
+    const settled = await tile(t.alice.auth, frameId(daily, today - 3 * 86_400_000), 0, 0, 0);
+    expect(settled.headers['cache-control']).toBe('private, max-age=31536000, immutable');
   });
 
   it('refuses unknown frames and styles (404) and tiles outside the zoom levels or the grid of tiles (400)', async () => {

@@ -33,6 +33,7 @@ export {
 } from './frame-tiles.js';
 export {
   analysisEndMs,
+  frameFinalMs,
   findProductRun,
   forecastFrameId,
   forecastRunSchedule,

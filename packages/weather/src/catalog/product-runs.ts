@@ -158,6 +158,21 @@ export function analysisEndMs(p: ProductDef, nowMs: number, rangeEndMs: number):
   return startMs + Math.floor((limit - startMs) / step) * step;
 }
 
+/**
+ * When an analysis frame's values are final: at its valid time for an instant; once its period is
+ * over for an aggregate; for a daily one once its day is over at every longitude, since a daily
+ * value is over the local day and the westernmost (UTC-12) ends last (docs/decisions/0021). Until
+ * then its hours after the forecast boundary are forecast values, and a new run redraws them.
+ */
+export function frameFinalMs(p: ProductDef, validMs: number): number {
+  const period = p.aggregationPeriodInMinutes * MINUTE_MS;
+  if (period === 0) return validMs;
+  return validMs + period + (period >= DAY_MS ? WESTERNMOST_UTC_OFFSET_HOURS * HOUR_MS : 0);
+}
+
+/** Local (solar) time runs at most 12 hours behind UTC, at longitude -180. */
+const WESTERNMOST_UTC_OFFSET_HOURS = 12;
+
 /** Valid times on a cadence grid (origin + k step) within [lo, hi], in `order`, at most `limit`. */
 export function cadenceTimes(originMs: number, stepMs: number, lo: number, hi: number, limit: number, order: SortOrder): number[] {
   const out: number[] = [];

@@ -4,6 +4,7 @@
  * docs/decisions/0120-product-frames-and-forecast-runs.md, docs/decisions/0131-frames-in-the-tiles-area.md).
  */
 import {
+  frameFinalMs,
   frameRecord,
   type FrameIndex,
   type FrameRecord,
@@ -22,9 +23,13 @@ export function recentFrames(p: ProductDef, nowMs: number, limit: number, index:
   return productFrames(p, nowMs, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, limit, 'desc', index);
 }
 
-/** Whether the frame belongs to a forecast run (valid after the current hour: docs/architecture.md §6). */
-export function isForecastFrame(frame: FrameRef): boolean {
-  return frame.run !== null;
+/**
+ * Whether the frame may still be drawn differently after `boundaryMs` (the forecast boundary): a
+ * forecast run's frame (valid after the current hour: docs/architecture.md §6), or an analysis
+ * frame whose period is not over, such as today's daily maximum, part of whose hours are forecast.
+ */
+export function frameMayChange(frame: FrameRef, boundaryMs: number): boolean {
+  return frame.run !== null || frameFinalMs(frame.product, frame.validMs) > boundaryMs;
 }
 
 /** A frame's zoom levels: from the weather grid's cell size (catalog frame-tiles). */

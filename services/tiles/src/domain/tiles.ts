@@ -20,7 +20,7 @@ import {
 import { type GrantLookup, productVisible } from './access.js';
 import { paint, painterOf } from './colorize.js';
 import { coverageMask } from './coverage.js';
-import { type FrameRef, isForecastFrame, zoomLevelsOf } from './frames.js';
+import { type FrameRef, frameMayChange, zoomLevelsOf } from './frames.js';
 import { combineLayer, type LayerSampler, layerGrid, sampleLayer } from './layers.js';
 import { encodePng } from './png.js';
 import type { TileProducts } from './products.js';
@@ -141,12 +141,12 @@ export class TileRenderer {
     }
     const style = await this.style(request.accountId, frame, request.style);
     const nowMs = this.now().getTime();
-    const forecast = isForecastFrame(frame);
     const boundary = forecastBoundaryMs(nowMs);
-    const etag = this.etag(frame, style, request.tile, forecast ? boundary : null);
+    const changing = frameMayChange(frame, boundary);
+    const etag = this.etag(frame, style, request.tile, changing ? boundary : null);
     let cacheControl: string;
-    if (forecast) {
-      // A forecast frame is redrawn by the next hour's run: keep it until then.
+    if (changing) {
+      // A frame with forecast values is redrawn by the next hour's run: keep it until then.
       cacheControl = `private, max-age=${Math.max(1, Math.ceil((boundary + HOUR_MS - nowMs) / 1000))}`;
     } else {
       cacheControl = style.isDefault && frame.product.access !== 'restricted' ? PAST_DEFAULT_STYLE : REVALIDATED;
