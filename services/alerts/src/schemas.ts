@@ -1,7 +1,7 @@
 import { DEGREE_DAY_CUTOFF_INPUTS, DEGREE_DAY_METHOD_NAMES, DEGREE_DAY_SCALES, Timestamp, text, Uuid, UuidInput } from '@fieldcast/schemas';
 import { SEVERE_KINDS } from '@fieldcast/weather';
 import { z } from 'zod';
-import { LIMITS } from './domain/conditions.js';
+import { LIMITS } from './domain/limits.js';
 
 /**
  * The bodies and resources of the alerts area (docs/interface.md, alerts). These schemas check

@@ -1,4 +1,4 @@
-import { LIMITS } from '../src/domain/conditions.js';
+import { LIMITS } from '../src/domain/limits.js';
 import { measure } from '../src/domain/measure.js';
 import { ScriptedWeather } from './scripted-weather.js';
 

@@ -4,7 +4,8 @@ import { accumulateDegreeDays, celsiusToFahrenheit, usesNextMinimum } from '@fie
 import { SEVERE_KINDS, type SevereKind } from '@fieldcast/weather';
 import type { Condition } from '../schemas.js';
 import type { AlertWeather } from './alert-weather.js';
-import { DAY_MS, HOUR_MS, LIMITS } from './conditions.js';
+import { DAY_MS, HOUR_MS } from './conditions.js';
+import { LIMITS } from './limits.js';
 
 /** What an evaluation found: the value compared with the threshold, and when it occurs where that says more. */
 export interface Measurement {
