@@ -25,6 +25,11 @@ export interface OwnedResourceTable<R extends OwnedRecord> {
   fromRow(row: Record<string, unknown>): R;
   /** the columns of a record, `id` and `account_id` included; the store sets the timestamps */
   toRow(record: R): Record<string, unknown>;
+  /**
+   * The creation time a record carries, where its create answer shows one: stored as it is, so
+   * the answer and every read agree (else the store's clock, read when it writes).
+   */
+  createdAt?(record: R): Date;
   /** the resource as its events carry it (CloudEvent `data.resource`: after the change, or before a deletion) */
   snapshot(record: R): unknown;
   /** resources an event about this one should also be found through (CloudEvent `data.related`) */
@@ -117,7 +122,7 @@ export class OwnedResourceStore<R extends OwnedRecord> {
    * records of this kind (docs/decisions/0061-bounded-lists.md).
    */
   async create(record: R, maxPerAccount = Infinity): Promise<R | null> {
-    const now = this.now();
+    const now = this.spec.createdAt?.(record) ?? this.now();
     return this.writing(record.id, () =>
       this.knex.transaction(async (trx) => {
         if (Number.isFinite(maxPerAccount)) {

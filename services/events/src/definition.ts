@@ -28,15 +28,25 @@ type Deps = DepsOf<typeof NEEDS>;
 
 const guardOf = (deps: Deps) => new AddressGuard(deps.webhooks.allowPrivate, deps.webhooks.allowPublic);
 
-/** A dispatcher of this process's webhook sends; the consumer's and the background task's each have one. */
-function dispatcherOf(deps: Deps): WebhookDispatcher {
-  return new WebhookDispatcher({
-    store: new DeliveryStore(deps.db.knex),
-    sender: new WebhookSender(guardOf(deps), DELIVERY_TIMEOUT_MS),
-    now: deps.now,
-    logger: deps.logger,
-    origin: deps.vendor,
-  });
+const dispatchers = new WeakMap<object, WebhookDispatcher>();
+
+/**
+ * The dispatcher of this process's webhook sends, one per started service (its deps), shared by
+ * the fan-out consumer and the background task, so its bound on sends in flight is the process's.
+ */
+export function dispatcherOf(deps: Deps): WebhookDispatcher {
+  let dispatcher = dispatchers.get(deps);
+  if (!dispatcher) {
+    dispatcher = new WebhookDispatcher({
+      store: new DeliveryStore(deps.db.knex),
+      sender: new WebhookSender(guardOf(deps), DELIVERY_TIMEOUT_MS),
+      now: deps.now,
+      logger: deps.logger,
+      origin: deps.vendor,
+    });
+    dispatchers.set(deps, dispatcher);
+  }
+  return dispatcher;
 }
 
 /** The events service: what `fieldcast serve events` and the embedded fleet run. It needs no weather. */
@@ -63,8 +73,9 @@ export const eventsService = defineService({
     const dispatcher = dispatcherOf(deps);
     const deliveries = new DeliveryStore(deps.db.knex);
     return [
-      // Retries whose time has come, and claims a replica that died left behind (their leases end).
-      { name: 'webhook-deliveries', everyMs: 1000, run: async (nowMs) => void (await dispatcher.pass(new Date(nowMs))) },
+      // Retries whose time has come, and claims a replica that died left behind (their leases end):
+      // passes until nothing more is due, the sends going on after the task's pass ends.
+      { name: 'webhook-deliveries', everyMs: 1000, run: async (nowMs) => void (await dispatcher.sweep(new Date(nowMs))) },
       // Deliveries that ended more than the retention ago (docs/decisions/0260-webhook-delivery.md, retention).
       {
         name: 'webhook-retention',

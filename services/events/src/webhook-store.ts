@@ -6,7 +6,6 @@ import type { Delivery, Event, SubscriptionFilter } from '@fieldcast/schemas';
 import { filterMatches, subscriptionView, type SubscriptionRecord } from './domain/subscriptions.js';
 import {
   ATTEMPTS_KEPT,
-  backoffMs,
   cloudEventBody,
   cloudEventType,
   DEAD_LETTER_AFTER_MS,
@@ -51,6 +50,7 @@ const SUBSCRIPTIONS: OwnedResourceTable<SubscriptionRecord> = {
       status_message: record.statusMessage,
     };
   },
+  createdAt: (record) => record.createdTime,
   snapshot: subscriptionView,
 };
 
@@ -122,6 +122,9 @@ const PRUNE_BATCH = 5000;
 
 /** Why a resumed subscription is validating again (docs/decisions/0260-webhook-delivery.md, pausing). */
 const RESUMED_MESSAGE = 'resumed: the URL is validated again (CloudEvents handshake) before deliveries are sent';
+
+/** Why a subscription whose receiver answered 410 Gone is paused (docs/decisions/0260-webhook-delivery.md, pausing). */
+const GONE_MESSAGE = 'paused: the URL answered 410 Gone, so nothing more is sent; retry the dead letter to resume';
 
 const DELIVERY_COLUMNS = 'id, event_id, type, status, attempts, attempt_count, next_attempt_at, created_at, delivered_at, dead_at';
 /** The attempt log with one more entry, the oldest dropped past ATTEMPTS_KEPT. */
@@ -211,24 +214,37 @@ export class DeliveryStore {
   /**
    * Due deliveries of active subscriptions, each leased to the caller until `leaseUntil`: only
    * the first pending delivery of each (subscription, resource), so one resource's events reach a
-   * subscriber in order, and a delivery waiting for its retry holds back the ones after it.
+   * subscriber in order, and a delivery waiting for its retry holds back the ones after it. A
+   * subscription gets no more than `perSubscription` in flight, counting those other claims
+   * hold (leased, not yet recorded), so a slow receiver cannot take every slot.
    */
-  async claimDeliveries(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+  async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perSubscription: number): Promise<ClaimedDelivery[]> {
     const { rows } = await this.knex.raw(
       `with due as (
-         select d.id from ${AREA}.deliveries d
+         select d.id, d.subscription_id, d.next_attempt_at, d.seq from ${AREA}.deliveries d
          join ${AREA}.subscriptions s on s.id = d.subscription_id and s.status = 'active'
          where d.status = 'pending' and d.next_attempt_at <= :now and (d.lease_until is null or d.lease_until <= :now)
            and not exists (select from ${AREA}.deliveries p
-                           where p.subscription_id = d.subscription_id and p.order_key = d.order_key and p.status = 'pending' and p.seq < d.seq)
-         order by d.next_attempt_at, d.seq
+                           where p.subscription_id = d.subscription_id and p.order_key = d.order_key and p.status = 'pending' and p.seq < d.seq)),
+       busy as (
+         select subscription_id, count(*) as n from ${AREA}.deliveries
+         where status = 'pending' and lease_until > :now and subscription_id in (select subscription_id from due)
+         group by subscription_id),
+       ranked as (
+         select due.id, due.next_attempt_at, due.seq,
+           row_number() over (partition by due.subscription_id order by due.next_attempt_at, due.seq) + coalesce(busy.n, 0) as place
+         from due left join busy using (subscription_id)),
+       picked as (
+         select d.id from ${AREA}.deliveries d join ranked r on r.id = d.id
+         where r.place <= :perSubscription
+         order by r.next_attempt_at, r.seq
          limit :limit
          for update of d skip locked)
        update ${AREA}.deliveries d set lease_until = :leaseUntil
-       from due, ${AREA}.subscriptions s
-       where d.id = due.id and s.id = d.subscription_id
+       from picked, ${AREA}.subscriptions s
+       where d.id = picked.id and s.id = d.subscription_id
        returning d.id, d.event_id, d.body, d.attempt_count, d.first_attempt_at, d.subscription_id, s.url, s.secret`,
-      { now, leaseUntil, limit },
+      { now, leaseUntil, limit, perSubscription },
     );
     return (rows as Record<string, unknown>[]).map((r) => ({
       id: r.id as string,
@@ -260,36 +276,70 @@ export class DeliveryStore {
   }
 
   /**
-   * A failed attempt: retried after the backoff, or dead-lettered once the delivery has failed
-   * for DEAD_LETTER_AFTER_MS; the PAUSE_AFTER_DEAD_LETTERS-th dead letter in a row pauses the
-   * subscription. Returns the delivery's new status.
+   * A failed attempt, recorded when it ended (`now`): retried `delayMs` later, or dead-lettered
+   * once the delivery has failed for DEAD_LETTER_AFTER_MS; the PAUSE_AFTER_DEAD_LETTERS-th dead
+   * letter in a row pauses the subscription. Returns the delivery's new status.
    */
-  async recordFailed(delivery: ClaimedDelivery, attempt: AttemptRecord, now: Date, random: number): Promise<'pending' | 'dead'> {
-    const first = delivery.firstAttemptAt ?? now;
+  async recordFailed(delivery: ClaimedDelivery, attempt: AttemptRecord, now: Date, delayMs: number): Promise<'pending' | 'dead'> {
+    const first = delivery.firstAttemptAt ?? new Date(attempt.time);
     const dead = now.getTime() - first.getTime() >= DEAD_LETTER_AFTER_MS;
-    const next = dead ? null : new Date(now.getTime() + backoffMs(delivery.attemptCount + 1, random));
     await this.knex.transaction(async (trx) => {
-      await trx.raw(
-        `update ${AREA}.deliveries d set status = :status, lease_until = null, next_attempt_at = :next, dead_at = :deadAt,
-           attempt_count = d.attempt_count + 1, first_attempt_at = coalesce(d.first_attempt_at, :now),
-           attempts = ${APPENDED} || jsonb_build_array(:attempt::jsonb)
-         where d.id = :id`,
-        { status: dead ? 'dead' : 'pending', next, deadAt: dead ? now : null, now, attempt: JSON.stringify(attempt), id: delivery.id },
-      );
-      if (!dead) return;
-      await trx.raw(
-        `update ${AREA}.subscriptions set dead_in_a_row = dead_in_a_row + 1,
-           status = case when dead_in_a_row + 1 >= :threshold and status = 'active' then 'paused' else status end,
-           status_message = case when dead_in_a_row + 1 >= :threshold and status = 'active' then :message else status_message end
-         where id = :id`,
-        {
+      await this.recordAttempt(trx, delivery, attempt, dead ? { dead: now } : { next: new Date(now.getTime() + delayMs) });
+      if (dead)
+        await this.deadLettered(trx, delivery.subscriptionId, {
           threshold: PAUSE_AFTER_DEAD_LETTERS,
           message: `paused after ${PAUSE_AFTER_DEAD_LETTERS} dead letters in a row; retry a dead letter to resume`,
-          id: delivery.subscriptionId,
-        },
-      );
+        });
     });
     return dead ? 'dead' : 'pending';
+  }
+
+  /**
+   * The receiver answered 410 Gone: the target is retired and no further request is sent
+   * (HTTP 1.1 Web Hooks for Event Delivery 2.2). The delivery is a dead letter at once and the
+   * subscription is paused, saying why; retrying the dead letter resumes it through the handshake,
+   * like any paused subscription.
+   */
+  async recordGone(delivery: ClaimedDelivery, attempt: AttemptRecord, now: Date): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      await this.recordAttempt(trx, delivery, attempt, { dead: now });
+      await this.deadLettered(trx, delivery.subscriptionId, { threshold: 1, message: GONE_MESSAGE });
+    });
+  }
+
+  /** Appends the attempt to the delivery's log: pending again from `next`, or a dead letter since `dead`. */
+  private async recordAttempt(
+    trx: Knex.Transaction,
+    delivery: ClaimedDelivery,
+    attempt: AttemptRecord,
+    outcome: { next: Date } | { dead: Date },
+  ): Promise<void> {
+    const dead = 'dead' in outcome;
+    await trx.raw(
+      `update ${AREA}.deliveries d set status = :status, lease_until = null, next_attempt_at = :next, dead_at = :deadAt,
+         attempt_count = d.attempt_count + 1, first_attempt_at = coalesce(d.first_attempt_at, :started),
+         attempts = ${APPENDED} || jsonb_build_array(:attempt::jsonb)
+       where d.id = :id`,
+      {
+        status: dead ? 'dead' : 'pending',
+        next: dead ? null : outcome.next,
+        deadAt: dead ? outcome.dead : null,
+        started: new Date(attempt.time),
+        attempt: JSON.stringify(attempt),
+        id: delivery.id,
+      },
+    );
+  }
+
+  /** One more dead letter in the subscription's run; at `threshold` an active subscription is paused with `message`. */
+  private async deadLettered(trx: Knex.Transaction, subscriptionId: string, pause: { threshold: number; message: string }): Promise<void> {
+    await trx.raw(
+      `update ${AREA}.subscriptions set dead_in_a_row = dead_in_a_row + 1,
+         status = case when dead_in_a_row + 1 >= :threshold and status = 'active' then 'paused' else status end,
+         status_message = case when dead_in_a_row + 1 >= :threshold and status = 'active' then :message else status_message end
+       where id = :id`,
+      { threshold: pause.threshold, message: pause.message, id: subscriptionId },
+    );
   }
 
   /**

@@ -1,4 +1,13 @@
-import { backoffMs, DEAD_LETTER_AFTER_MS, MAX_BACKOFF_MS, signatureHeaders } from '../src/domain/webhook-delivery.js';
+import {
+  backoffMs,
+  DEAD_LETTER_AFTER_MS,
+  MAX_BACKOFF_MS,
+  nextAttemptDelayMs,
+  RETRY_AFTER_MAX_MS,
+  retryAfterMs,
+  signatureHeaders,
+} from '../src/domain/webhook-delivery.js';
+import { filterMatches } from '../src/domain/subscriptions.js';
 
 describe('webhook signatures and backoff', () => {
   test('signs as the Standard Webhooks specification’s published test vector', () => {
@@ -21,5 +30,39 @@ describe('webhook signatures and backoff', () => {
     let attempts = 0;
     while (elapsed < DEAD_LETTER_AFTER_MS) elapsed += backoffMs(++attempts, 0);
     expect(attempts).toBeGreaterThan(40);
+  });
+
+  test('Retry-After: delay-seconds or an HTTP-date (RFC 9110 10.2.3), capped; anything else is ignored', () => {
+    const now = new Date('2026-06-01T00:00:00Z');
+    expect(retryAfterMs('120', now)).toBe(120_000);
+    expect(retryAfterMs('Mon, 01 Jun 2026 00:05:00 GMT', now)).toBe(300_000);
+    expect(retryAfterMs('Sun, 31 May 2026 23:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('999999999', now)).toBe(RETRY_AFTER_MAX_MS);
+    for (const junk of [undefined, '', '1.5', 'soon', '-3', 'Monday 2026']) expect([junk, retryAfterMs(junk, now)]).toEqual([junk, null]);
+    // never sooner than the backoff, never sooner than the receiver asked
+    expect(nextAttemptDelayMs(1, 0, '1', now)).toBe(5_000);
+    expect(nextAttemptDelayMs(1, 0, '60', now)).toBe(60_000);
+    expect(nextAttemptDelayMs(1, 0, undefined, now)).toBe(5_000);
+  });
+});
+
+describe('subscription filters', () => {
+  const event = (namespace: string) => ({
+    app: 'agriculture',
+    appId: crypto.randomUUID(),
+    namespace,
+    origin: { namespace: 'agriculture/fields', id: crypto.randomUUID() },
+    tagged: [],
+  });
+
+  test('namespace prefixes match whole path segments', () => {
+    const takes = (prefix: string, namespace: string) => filterMatches({ namespaces: [prefix] }, event(namespace));
+    expect(takes('agriculture/fields', 'agriculture/fields/updated')).toBe(true);
+    expect(takes('agriculture/fields', 'agriculture/fields')).toBe(true);
+    expect(takes('agriculture/', 'agriculture/fields/updated')).toBe(true);
+    expect(takes('agriculture', 'agriculture/fields/updated')).toBe(true);
+    expect(takes('agriculture/field', 'agriculture/fields/updated')).toBe(false);
+    expect(takes('agriculture/fields/up', 'agriculture/fields/updated')).toBe(false);
+    expect(takes('agri', 'agriculture/fields/updated')).toBe(false);
   });
 });

@@ -9,8 +9,8 @@ export interface Received {
   status: number | 'hung';
 }
 
-/** How the receiver answers the nth POST (1-based); the handshake by `handshake`. */
-export type Answer = (n: number, body: string) => number | 'hang';
+/** How the receiver answers the nth POST (1-based): a status, one with headers, or none; the handshake by `handshake`. */
+export type Answer = (n: number, body: string) => number | { status: number; headers: Record<string, string> } | 'hang';
 
 /**
  * A subscriber's endpoint on the loopback: answers the CloudEvents handshake (or refuses it) and
@@ -58,8 +58,9 @@ export class WebhookReceiver {
           this.hung.add(() => res.destroy());
           return;
         }
-        record.status = answer;
-        res.statusCode = answer;
+        const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
+        record.status = status;
+        res.writeHead(status, headers);
         res.end();
       });
     });

@@ -20,7 +20,7 @@ afterEach(() => receiver.stop());
 const port = () => new URL(receiver.url).port;
 
 describe('the address guard', () => {
-  test('refuses private, loopback and link-local addresses, in both families, unless named', () => {
+  test('refuses the special-purpose ranges of RFC 6890, in both families and through NAT64, unless named', () => {
     const guard = new AddressGuard([]);
     for (const a of [
       '127.0.0.1',
@@ -34,9 +34,20 @@ describe('the address guard', () => {
       'fe80::1',
       'fd00::2',
       '::ffff:127.0.0.1',
+      // documentation (TEST-NET-1 to 3, RFC 5737; RFC 3849)
+      '192.0.2.1',
+      '198.51.100.7',
+      '203.0.113.200',
+      '2001:db8::1',
+      // a private IPv4 address behind the well-known NAT64 prefix (RFC 6052), either spelling
+      '64:ff9b::10.0.0.1',
+      '64:ff9b::a9fe:a9fe',
+      '64:ff9b:1::1',
     ])
-      expect([a, guard.refusal(a)]).toEqual([a, expect.stringMatching(/private, loopback or link-local/)]);
-    for (const a of ['93.184.215.14', '2606:4700::1111']) expect(guard.refusal(a)).toBeNull();
+      expect([a, guard.refusal(a)]).toEqual([a, expect.stringMatching(/special-purpose address/)]);
+    // NAT64 to a public address is that public address
+    for (const a of ['93.184.215.14', '2606:4700::1111', '64:ff9b::93.184.215.14', '64:ff9b::5db8:d70e'])
+      expect([a, guard.refusal(a)]).toEqual([a, null]);
     const allowing = new AddressGuard(['127.0.0.1', '10.1.0.0/16']);
     expect(allowing.refusal('127.0.0.1')).toBeNull();
     expect(allowing.refusal('10.1.200.3')).toBeNull();
@@ -49,9 +60,9 @@ describe('the address guard', () => {
   test('a host name is checked after DNS resolution, on the connection itself', async () => {
     const refused = new WebhookSender(new AddressGuard([]), 2000);
     const viaName = await refused.send({ url: `http://localhost:${port()}/hook`, method: 'POST', headers: {}, body: '{}' });
-    expect(viaName).toMatchObject({ ok: false, error: expect.stringMatching(/localhost: .*(private, loopback or link-local)/) });
+    expect(viaName).toMatchObject({ ok: false, error: expect.stringMatching(/localhost: .*special-purpose address/) });
     const viaAddress = await refused.send({ url: `http://127.0.0.1:${port()}/hook`, method: 'POST', headers: {}, body: '{}' });
-    expect(viaAddress).toMatchObject({ ok: false, error: expect.stringMatching(/127.0.0.1 is a private/) });
+    expect(viaAddress).toMatchObject({ ok: false, error: expect.stringMatching(/127.0.0.1 is a special-purpose address/) });
     expect(receiver.requests).toHaveLength(0);
     refused.close();
     const allowed = new WebhookSender(new AddressGuard(['127.0.0.1', '::1']), 2000);
@@ -68,7 +79,7 @@ describe('timeouts', () => {
   let nowMs = START;
   const t = useTestFleet([agricultureService, eventsService], { now: () => new Date(nowMs), webhookAllowPrivate: ['127.0.0.1'] });
 
-  test('a receiver that does not answer in time is a failed attempt, retried later', async () => {
+  test('a receiver that does not answer in time is a failed attempt, retried counting from the attempt’s end', async () => {
     receiver.answer = () => 500;
     const sub = await request(t.fleet.app('events'))
       .post('/subscriptions')
@@ -84,8 +95,12 @@ describe('timeouts', () => {
       expect(page.deliveries.map((d) => [d.status, d.attemptCount])).toEqual([['pending', 1]]);
       return page.deliveries;
     });
-    // the same dispatcher as the service's, with a timeout a test can wait for
-    receiver.answer = () => 'hang';
+    // the same dispatcher as the service's, with a timeout a test can wait for; the clock moves
+    // on 10 s while the receiver keeps the request, as a real timeout would
+    receiver.answer = () => {
+      nowMs += 10_000;
+      return 'hang';
+    };
     const dispatcher = new WebhookDispatcher({
       store,
       sender: new WebhookSender(new AddressGuard(['127.0.0.1'], false), 300),
@@ -94,12 +109,16 @@ describe('timeouts', () => {
       origin: 'fieldcast',
       random: () => 0,
     });
-    nowMs = Date.parse(first!.nextAttemptTime!);
+    const started = Date.parse(first!.nextAttemptTime!);
+    nowMs = started;
     expect(await dispatcher.pass(new Date(nowMs))).toBeGreaterThan(0);
+    await dispatcher.settled();
+    expect(nowMs).toBe(started + 10_000);
     const after = (await list()).deliveries.find((d) => d.id === first!.id)!;
     expect(after.attempts.at(-1)).toMatchObject({ statusCode: null, error: 'no answer within 0.3 s' });
     expect(after.status).toBe('pending');
-    // attempt 2 failed, no jitter: half of 20 s
+    // attempt 2 failed, no jitter: half of 20 s, from the end of the attempt (not from its start)
+    expect(after.attempts.at(-1)!.time).toBe(new Date(started).toISOString());
     expect(Date.parse(after.nextAttemptTime!) - nowMs).toBe(10_000);
     await dispatcher.stop();
   });

@@ -3,7 +3,8 @@ import { verifyWebhook } from '@fieldcast/client';
 import { agricultureService } from '@fieldcast/agriculture';
 import { eventually, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
 import { createLogger } from '@fieldcast/kit';
-import { eventsService } from '../src/definition.js';
+import { dispatcherOf, eventsService } from '../src/definition.js';
+import { SENDS_PER_SUBSCRIPTION } from '../src/webhooks/dispatcher.js';
 import { DeliveryStore } from '../src/webhook-store.js';
 import { AddressGuard } from '../src/webhooks/address-guard.js';
 import { WebhookDispatcher } from '../src/webhooks/dispatcher.js';
@@ -13,11 +14,17 @@ import { WebhookReceiver } from './webhook-receiver.js';
 
 const START = Date.parse('2026-06-01T00:00:00Z');
 let nowMs = START;
-const t = useTestFleet([agricultureService, eventsService], { now: () => new Date(nowMs), webhookAllowPrivate: ['127.0.0.1'] });
+/** when set, each reading of the clock is a millisecond after the last (two readings never agree) */
+let ticking = false;
+const t = useTestFleet([agricultureService, eventsService], {
+  now: () => new Date(ticking ? ++nowMs : nowMs),
+  webhookAllowPrivate: ['127.0.0.1'],
+});
 
 let receiver: WebhookReceiver;
 beforeEach(async () => {
   nowMs = START;
+  ticking = false;
   receiver = new WebhookReceiver();
   await receiver.start();
 });
@@ -54,13 +61,19 @@ async function deliveries(account: TestAccount, subscription: string, query = ''
   return res.body as DeliveryView[];
 }
 
+/** One pass of the background task, and the sends it started, to their end. */
+async function runDeliveries(): Promise<void> {
+  await t.fleet.runBackground('events', 'webhook-deliveries');
+  await dispatcherOf(t.fleet.deps('events') as Parameters<typeof dispatcherOf>[0]).settled();
+}
+
 /** Moves the clock to the earliest next try still ahead among the subscription's pending deliveries and runs one retry pass. */
 async function retryPass(account: TestAccount, subscription: string): Promise<void> {
   const ahead = (await deliveries(account, subscription, '?status=pending'))
     .map((d) => Date.parse(d.nextAttemptTime!))
     .filter((ms) => ms > nowMs);
   if (ahead.length > 0) nowMs = Math.min(...ahead);
-  await t.fleet.runBackground('events', 'webhook-deliveries');
+  await runDeliveries();
 }
 
 describe('webhook subscriptions', () => {
@@ -75,6 +88,8 @@ describe('webhook subscriptions', () => {
     });
     expect(receiver.requests[0]!.method).toBe('OPTIONS');
     expect(receiver.requests[0]!.headers['webhook-request-origin']).toBe('fieldcast');
+    // every delivery request names the sender too (HTTP 1.1 Web Hooks for Event Delivery 4.1)
+    expect(delivered!.headers['webhook-request-origin']).toBe('fieldcast');
     expect(delivered!.headers['content-type']).toMatch(/^application\/cloudevents\+json/);
     const ce = JSON.parse(delivered!.body);
     expect(ce).toMatchObject({ specversion: '1.0', type: 'fieldcast.agriculture.fields.created', subject: field });
@@ -110,7 +125,7 @@ describe('webhook subscriptions', () => {
     });
     expect(failed.statusMessage).toMatch(/WebHook-Allowed-Origin/);
     await createField(t.alice);
-    await t.fleet.runBackground('events', 'webhook-deliveries');
+    await runDeliveries();
     expect(receiver.deliveries).toHaveLength(0);
     expect(await deliveries(t.alice, sub.id)).toHaveLength(0);
   });
@@ -138,7 +153,7 @@ describe('webhook subscriptions', () => {
     expect(wait1).toBeLessThanOrEqual(10_000);
     // not due yet: a pass a second early sends nothing
     nowMs += wait1 - 1000;
-    await t.fleet.runBackground('events', 'webhook-deliveries');
+    await runDeliveries();
     expect(receiver.deliveries).toHaveLength(1);
     await retryPass(t.alice, sub.id);
     const [second] = await deliveries(t.alice, sub.id);
@@ -192,7 +207,7 @@ describe('webhook subscriptions', () => {
     const resumed = (await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body;
     expect(resumed).toMatchObject({ status: 'validating', statusMessage: expect.stringMatching(/validated again/) });
     const before = receiver.requests.length;
-    await t.fleet.runBackground('events', 'webhook-deliveries');
+    await runDeliveries();
     expect(receiver.requests.slice(before).map((r) => r.method)).toEqual(['OPTIONS', 'POST']);
     expect((await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body).toMatchObject({
       status: 'active',
@@ -224,7 +239,7 @@ describe('webhook subscriptions', () => {
     const [waiting, failing, delivered] = await deliveries(t.alice, sub.id);
     // A day later the first update fails again: a dead letter, which no longer holds back the second.
     nowMs = START + 25 * 3600_000;
-    await t.fleet.runBackground('events', 'webhook-deliveries');
+    await runDeliveries();
     expect((await deliveries(t.alice, sub.id, '?status=dead')).map((d) => d.id)).toEqual([failing!.id]);
     const kept = async () => (await deliveries(t.alice, sub.id)).map((d) => d.id);
     const prune = async (atMs: number) => {
@@ -252,7 +267,7 @@ describe('webhook subscriptions', () => {
     expect(
       (await events().post(`/subscriptions/${sub.id}/deliveries/${dead[0]!.id}/retry`).set('Authorization', t.alice.auth)).status,
     ).toBe(202);
-    await t.fleet.runBackground('events', 'webhook-deliveries');
+    await runDeliveries();
     expect(receiver.requests[receiver.requests.length - 1]!.method).toBe('OPTIONS');
     expect(receiver.deliveries).toHaveLength(posts);
     const failed = (await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body;
@@ -267,7 +282,7 @@ describe('webhook subscriptions', () => {
     for (const d of ['second', 'third'])
       expect((await agriculture().put(`/fields/${field}`).set('Authorization', t.alice.auth).send(fieldBody(d))).status).toBe(200);
     await eventually(async () => expect(await deliveries(t.alice, sub.id)).toHaveLength(3));
-    await t.fleet.runBackground('events', 'webhook-deliveries');
+    await runDeliveries();
     expect(receiver.deliveries).toHaveLength(1);
     for (let pass = 0; pass < 5 && receiver.delivered.length < 3; pass++) await retryPass(t.alice, sub.id);
     expect(receiver.delivered.map((e) => e.type)).toEqual([
@@ -324,6 +339,141 @@ describe('webhook subscriptions', () => {
     }
   });
 
+  test('a backlog of one resource drains in the retry pass that delivers its first event', async () => {
+    receiver.answer = (n) => (n === 1 ? 500 : 200);
+    const sub = await subscribe(t.alice);
+    const field = await createField(t.alice);
+    const agriculture = () => request(t.fleet.app('agriculture'));
+    for (const d of ['second', 'third', 'fourth'])
+      expect((await agriculture().put(`/fields/${field}`).set('Authorization', t.alice.auth).send(fieldBody(d))).status).toBe(200);
+    await eventually(async () => expect((await deliveries(t.alice, sub.id)).map((d) => d.attemptCount)).toEqual([0, 0, 0, 1]));
+    // one retry pass of the background task: the first event, then each one it held back
+    await retryPass(t.alice, sub.id);
+    expect((await deliveries(t.alice, sub.id)).map((d) => d.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
+    expect(receiver.delivered).toHaveLength(4);
+  });
+
+  test('Retry-After is observed on 429 and 503, in seconds or as an HTTP-date, capped at an hour', async () => {
+    const retryAt = new Date(START + 600_000).toUTCString();
+    receiver.answer = (n) =>
+      n === 1
+        ? { status: 429, headers: { 'Retry-After': '120' } }
+        : n === 2
+          ? { status: 503, headers: { 'Retry-After': retryAt } }
+          : n === 3
+            ? { status: 429, headers: { 'Retry-After': String(7 * 24 * 3600) } }
+            : 200;
+    const sub = await subscribe(t.alice);
+    await createField(t.alice);
+    const waitAfter = async (attempts: number) => {
+      const [d] = await eventually(async () => {
+        const list = await deliveries(t.alice, sub.id);
+        expect(list[0]?.attemptCount).toBe(attempts);
+        return list;
+      });
+      return Date.parse(d!.nextAttemptTime!) - nowMs;
+    };
+    // the backoff would be 5 to 10 s: the receiver asked for two minutes
+    expect(await waitAfter(1)).toBe(120_000);
+    nowMs += 119_000;
+    await runDeliveries();
+    expect(receiver.deliveries).toHaveLength(1);
+    nowMs += 1000;
+    await runDeliveries();
+    // an HTTP-date: the next attempt no earlier than that instant
+    expect(nowMs + (await waitAfter(2))).toBe(START + 600_000);
+    nowMs = START + 600_000;
+    await runDeliveries();
+    // a week is capped at the longest backoff, an hour
+    expect(await waitAfter(3)).toBe(3600_000);
+  });
+
+  test('410 Gone stops the deliveries: a dead letter, the subscription paused saying why; a retry resumes it', async () => {
+    receiver.answer = (n) => (n === 1 ? 410 : 200);
+    const sub = await subscribe(t.alice);
+    const field = await createField(t.alice);
+    const paused = await eventually(async () => {
+      const res = await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth);
+      expect(res.body.status).toBe('paused');
+      return res.body;
+    });
+    expect(paused.statusMessage).toMatch(/410 Gone/);
+    const [dead] = await deliveries(t.alice, sub.id, '?status=dead');
+    expect(dead).toMatchObject({ attemptCount: 1, attempts: [{ statusCode: 410 }], nextAttemptTime: null });
+    // nothing more is sent: later events are not queued, and no pass sends anything
+    expect(
+      (await request(t.fleet.app('agriculture')).put(`/fields/${field}`).set('Authorization', t.alice.auth).send(fieldBody('x'))).status,
+    ).toBe(200);
+    nowMs += 3600_000;
+    await runDeliveries();
+    expect(receiver.deliveries).toHaveLength(1);
+    const retried = await events().post(`/subscriptions/${sub.id}/deliveries/${dead!.id}/retry`).set('Authorization', t.alice.auth);
+    expect(retried.status).toBe(202);
+    await runDeliveries();
+    expect((await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body.status).toBe('active');
+    expect(receiver.delivered).toHaveLength(1);
+  });
+
+  test('a slow receiver holds back only its own subscription, which gets a bounded share of the sends in flight', async () => {
+    const slow = new WebhookReceiver();
+    await slow.start();
+    slow.answer = () => 'hang';
+    const ns = { namespaces: ['agriculture/fields'] };
+    const slowSub = await subscribe(t.alice, ns, slow.url);
+    const fastSub = await subscribe(t.alice, ns);
+    const store = new DeliveryStore(t.fleet.db.knex);
+    const time = new Date(nowMs).toISOString();
+    const fanOut = async () => {
+      const event = {
+        id: crypto.randomUUID(),
+        app: 'agriculture',
+        origin: { namespace: 'agriculture/fields', id: crypto.randomUUID() },
+        namespace: 'agriculture/fields/created',
+        status: 'ACTIVE',
+        message: 'Field {} was created',
+        creationTime: time,
+        occurrenceTime: time,
+        expirationTime: null,
+        tagged: [],
+      };
+      expect(await store.fanOut({ event, appId: crypto.randomUUID(), owner: t.alice.id }, new Date(nowMs))).toBe(2);
+    };
+    // a dispatcher whose sends to the slow receiver end only when the test ends
+    const dispatcher = new WebhookDispatcher({
+      store,
+      sender: new WebhookSender(new AddressGuard(['127.0.0.1'], false), 60_000),
+      now: () => new Date(nowMs),
+      logger: createLogger({ level: 'silent' }),
+      origin: 'fieldcast',
+    });
+    try {
+      // ten resources' events at once: the slow receiver holds its share, the fast one gets all
+      for (let i = 0; i < 10; i++) await fanOut();
+      dispatcher.kick();
+      await eventually(() => expect(receiver.delivered).toHaveLength(10), 5_000);
+      await eventually(() => expect(slow.deliveries).toHaveLength(SENDS_PER_SUBSCRIPTION), 5_000);
+      // a new event while the slow sends hang is sent to the fast receiver at once
+      await fanOut();
+      dispatcher.kick();
+      await eventually(() => expect(receiver.delivered).toHaveLength(11), 5_000);
+      expect(slow.deliveries).toHaveLength(SENDS_PER_SUBSCRIPTION);
+      expect(slow.deliveries.every((r) => r.status === 'hung')).toBe(true);
+      expect((await deliveries(t.alice, fastSub.id, '?status=delivered')).length).toBe(11);
+      expect((await deliveries(t.alice, slowSub.id, '?status=delivered')).length).toBe(0);
+    } finally {
+      await slow.stop();
+      await dispatcher.stop();
+    }
+  });
+
+  test('the create answer’s createdTime is the one stored', async () => {
+    ticking = true;
+    const sub = (await subscribe(t.alice)) as unknown as { id: string; createdTime: string };
+    const read = await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth);
+    const [listed] = (await events().get('/subscriptions').set('Authorization', t.alice.auth)).body as { createdTime: string }[];
+    expect([read.body.createdTime, listed!.createdTime]).toEqual([sub.createdTime, sub.createdTime]);
+  });
+
   test('deliveries are paged newest first by cursor: Link rel="next" keeps the status asked for; an unknown cursor is 400', async () => {
     const sub = await subscribe(t.alice);
     for (let i = 0; i < 3; i++) await createField(t.alice);
@@ -352,7 +502,7 @@ describe('webhook subscriptions', () => {
     await createField(t.bob);
     const mine = await createField(t.alice);
     await eventually(() => expect(receiver.delivered.some((e) => e.subject === mine)).toBe(true));
-    await t.fleet.runBackground('events', 'webhook-deliveries');
+    await runDeliveries();
     const bobsEvents = (await events().get('/events').set('Authorization', t.bob.auth)).body as { id: string }[];
     const delivered = new Set(receiver.delivered.map((e) => e.id));
     expect(bobsEvents.length).toBeGreaterThan(0);
@@ -370,7 +520,7 @@ describe('webhook subscriptions', () => {
   test('filters: apps, resources and namespace prefixes must all match', async () => {
     const one = await createField(t.alice);
     await eventually(async () => expect((await events().get('/events').set('Authorization', t.alice.auth)).body).toHaveLength(1));
-    await subscribe(t.alice, { apps: ['agriculture'], resources: [one], namespaces: ['agriculture/fields/up'] });
+    await subscribe(t.alice, { apps: ['agriculture'], resources: [one], namespaces: ['agriculture/fields/updated'] });
     await createField(t.alice);
     const agriculture = () => request(t.fleet.app('agriculture'));
     expect((await agriculture().put(`/fields/${one}`).set('Authorization', t.alice.auth).send(fieldBody('x'))).status).toBe(200);
@@ -387,9 +537,21 @@ describe('webhook subscriptions', () => {
       [{ url: 'http://10.1.2.3/hook' }, 422, 'webhook_url_not_allowed', 'url'],
       [{ url: 'http://[::1]:8080/hook' }, 422, 'webhook_url_not_allowed', 'url'],
       [{ url: 'http://user:pw@127.0.0.1/hook' }, 422, 'invalid_webhook_url', 'url'],
+      // https only (HTTP 1.1 Web Hooks for Event Delivery 2.1), but to what FIELDCAST_WEBHOOK_ALLOW_PRIVATE names
+      [{ url: 'http://192.0.2.1/x' }, 422, 'webhook_url_not_allowed', 'url'],
+      [{ url: 'http://hooks.example.com/x' }, 422, 'webhook_url_not_allowed', 'url'],
+      [{ url: 'http://127.0.0.2/x' }, 422, 'webhook_url_not_allowed', 'url'],
+      // documentation ranges and NAT64 wrapping a private address (RFC 6890, RFC 6052)
+      [{ url: 'https://192.0.2.1/x' }, 422, 'webhook_url_not_allowed', 'url'],
+      [{ url: 'https://198.51.100.1/x' }, 422, 'webhook_url_not_allowed', 'url'],
+      [{ url: 'https://203.0.113.9/x' }, 422, 'webhook_url_not_allowed', 'url'],
+      [{ url: 'https://[64:ff9b::10.0.0.1]/x' }, 422, 'webhook_url_not_allowed', 'url'],
+      // an empty list would match nothing: leave it out to take everything
+      [{ url: receiver.url, filter: { namespaces: [] } }, 422, 'empty_filter_list', 'filter.namespaces'],
+      [{ url: receiver.url, filter: { apps: ['agriculture'], resources: [] } }, 422, 'empty_filter_list', 'filter.resources'],
     ] as const) {
       const res = await post(body);
-      expect([res.status, res.body.id]).toEqual([status, id]);
+      expect([body, res.status, res.body.id]).toEqual([body, status, id]);
       expect(res.body.errors[0].path).toBe(path);
     }
     expect((await events().get('/subscriptions').set('Authorization', t.alice.auth)).body).toEqual([]);

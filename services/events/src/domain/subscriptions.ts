@@ -64,7 +64,8 @@ export type MatchedEvent = Pick<NewEvent, 'app' | 'appId' | 'namespace' | 'origi
 /**
  * Whether a filter takes an event: each list given must have a member that matches (apps by
  * handle, case-insensitively, or by UUID; resources by the event's origin or a tagged one;
- * namespaces as prefixes). Visibility is checked before, by the subscription's account.
+ * namespaces as prefixes of whole path segments). Visibility is checked before, by the
+ * subscription's account.
  */
 export function filterMatches(filter: SubscriptionFilter, event: MatchedEvent): boolean {
   if (filter.apps && !filter.apps.some((a) => a.toLowerCase() === event.app.toLowerCase() || a.toLowerCase() === event.appId)) return false;
@@ -72,6 +73,16 @@ export function filterMatches(filter: SubscriptionFilter, event: MatchedEvent): 
     const ids = new Set(resourceIdsOf(event));
     if (!filter.resources.some((r) => ids.has(r))) return false;
   }
-  if (filter.namespaces && !filter.namespaces.some((p) => event.namespace.startsWith(p))) return false;
+  if (filter.namespaces && !filter.namespaces.some((p) => namespaceUnder(event.namespace, p))) return false;
   return true;
+}
+
+/**
+ * Whether a namespace is the prefix or lies under it, segment by segment: `agriculture/fields`
+ * takes `agriculture/fields/updated`, never `agriculture/fieldsets/…`; a prefix ending in `/`
+ * (`agriculture/`) takes what is under it.
+ */
+export function namespaceUnder(namespace: string, prefix: string): boolean {
+  const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+  return namespace === base || namespace.startsWith(`${base}/`);
 }

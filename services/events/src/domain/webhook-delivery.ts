@@ -10,6 +10,12 @@ export const PAUSE_AFTER_DEAD_LETTERS = 3;
 /** The first retry's pause, doubled per attempt up to MAX_BACKOFF_MS. */
 export const FIRST_BACKOFF_MS = 10_000;
 export const MAX_BACKOFF_MS = 3600_000;
+/**
+ * The longest wait a receiver's Retry-After gets: it is observed (HTTP 1.1 Web Hooks for Event
+ * Delivery 2.2, on 429 and 503) up to the longest backoff, so a mistaken or hostile value cannot
+ * park a delivery past the hours its retries span.
+ */
+export const RETRY_AFTER_MAX_MS = MAX_BACKOFF_MS;
 /** Attempts kept in a delivery's log (the count goes on). */
 export const ATTEMPTS_KEPT = 50;
 /**
@@ -30,6 +36,28 @@ export const DELIVERY_RETENTION_EVERY_MS = 3600_000;
 export function backoffMs(attempt: number, random: number): number {
   const ceiling = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(attempt - 1, 30));
   return Math.round(ceiling / 2 + (ceiling / 2) * random);
+}
+
+/**
+ * The wait a Retry-After header asks for, from `now` (RFC 9110 section 10.2.3: delay-seconds or
+ * an HTTP-date), capped at RETRY_AFTER_MAX_MS; null when there is none or it cannot be read.
+ */
+export function retryAfterMs(header: string | string[] | undefined, now: Date): number | null {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return null;
+  // An HTTP-date is in GMT (RFC 9110 section 5.6.7); anything else that Date.parse would guess at is no date.
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : / GMT$/.test(value) ? Date.parse(value) - now.getTime() : NaN;
+  if (Number.isNaN(ms)) return null;
+  return Math.min(RETRY_AFTER_MAX_MS, Math.max(0, ms));
+}
+
+/**
+ * The pause after failed attempt `attempt`, counted from the end of that attempt: the backoff,
+ * or longer when the receiver's Retry-After asks for more (the sender MUST observe it, HTTP 1.1
+ * Web Hooks for Event Delivery 2.2).
+ */
+export function nextAttemptDelayMs(attempt: number, random: number, retryAfter: string | string[] | undefined, now: Date): number {
+  return Math.max(backoffMs(attempt, random), retryAfterMs(retryAfter, now) ?? 0);
 }
 
 /** The CloudEvent type of a Fieldcast event: its namespace under `fieldcast.`, slashes as dots. */

@@ -24,23 +24,38 @@ const SIGNATURE =
   'Each delivery is one CloudEvent (structured mode, application/cloudevents+json) signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp (seconds), webhook-signature v1,<base64 HMAC-SHA256 of id.timestamp.body keyed with the base64-decoded secret>.';
 
 /**
- * A URL whose host is a literal address no webhook may reach is refused at once; a host name is
- * checked on every connection, by the sender (docs/decisions/0261-webhook-address-guard.md).
+ * A URL that is not https, or whose host is a literal address no webhook may reach, is refused at
+ * once; a host name is checked on every connection, by the sender
+ * (docs/decisions/0261-webhook-address-guard.md).
  */
 function checkedUrl(input: SubscriptionInput, guard: AddressGuard): SubscriptionInput {
   let url: URL;
   try {
     url = new URL(input.url);
   } catch {
-    throw new ValidationError('invalid_webhook_url', 'url is not a URL', [{ path: 'url', message: 'must be an http or https URL' }]);
+    throw new ValidationError('invalid_webhook_url', 'url is not a URL', [{ path: 'url', message: 'must be an https URL' }]);
   }
   if (url.username || url.password)
     throw new ValidationError('invalid_webhook_url', 'url must not carry credentials', [
       { path: 'url', message: 'must not contain user:password@' },
     ]);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const refusal = guard.refusalOfHost(host);
+  const refusal = guard.refusalOfUrl(url);
   if (refusal) throw new ValidationError('webhook_url_not_allowed', `url: ${refusal}`, [{ path: 'url', message: refusal }]);
+  return input;
+}
+
+/**
+ * A filter list given empty would match no event (each list given must match): refused, since
+ * leaving the list out is how every event is taken (docs/decisions/0260-webhook-delivery.md).
+ */
+function checkedFilter(input: SubscriptionInput): SubscriptionInput {
+  const empty = (['apps', 'resources', 'namespaces'] as const).filter((list) => input.filter[list]?.length === 0);
+  if (empty.length > 0)
+    throw new ValidationError(
+      'empty_filter_list',
+      `filter.${empty[0]}: an empty list matches no event; leave it out to take every event`,
+      empty.map((list) => ({ path: `filter.${list}`, message: 'must name at least one member, or be left out' })),
+    );
   return input;
 }
 
@@ -62,7 +77,7 @@ export function subscriptionRoutes(
     view: Subscription,
     operations: ['list', 'read', 'create', 'remove'],
     created: { view: CreatedSubscription, present: createdSubscriptionView },
-    build: (id, accountId, input) => subscriptionRecord(id, accountId, checkedUrl(input, guard), now()),
+    build: (id, accountId, input) => subscriptionRecord(id, accountId, checkedFilter(checkedUrl(input, guard)), now()),
     present: subscriptionView,
     docs: {
       create: {

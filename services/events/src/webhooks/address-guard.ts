@@ -3,8 +3,10 @@ import { BlockList, isIP } from 'node:net';
 
 /**
  * Addresses a webhook may never reach unless allowed by name: loopback, private, link-local,
- * shared (CGNAT), unspecified, benchmarking, documentation-free reserved and multicast ranges
- * (RFC 6890 special-purpose registries), in both families.
+ * shared (CGNAT), unspecified, benchmarking, documentation (TEST-NET-1 to 3, 2001:db8::/32),
+ * reserved and multicast ranges and the IETF protocol assignments (RFC 6890 special-purpose
+ * registries), in both families; the local-use NAT64 prefix (RFC 8215) too, whose embedding is
+ * the network's own.
  */
 const SPECIAL_RANGES: readonly [string, number, 'ipv4' | 'ipv6'][] = [
   ['0.0.0.0', 8, 'ipv4'],
@@ -14,12 +16,20 @@ const SPECIAL_RANGES: readonly [string, number, 'ipv4' | 'ipv6'][] = [
   ['169.254.0.0', 16, 'ipv4'],
   ['172.16.0.0', 12, 'ipv4'],
   ['192.0.0.0', 24, 'ipv4'],
+  ['192.0.2.0', 24, 'ipv4'],
+  ['192.88.99.0', 24, 'ipv4'],
   ['192.168.0.0', 16, 'ipv4'],
   ['198.18.0.0', 15, 'ipv4'],
+  ['198.51.100.0', 24, 'ipv4'],
+  ['203.0.113.0', 24, 'ipv4'],
   ['224.0.0.0', 4, 'ipv4'],
   ['240.0.0.0', 4, 'ipv4'],
   ['::', 128, 'ipv6'],
   ['::1', 128, 'ipv6'],
+  ['64:ff9b:1::', 48, 'ipv6'],
+  ['100::', 64, 'ipv6'],
+  ['2001::', 23, 'ipv6'],
+  ['2001:db8::', 32, 'ipv6'],
   ['fc00::', 7, 'ipv6'],
   ['fe80::', 10, 'ipv6'],
   ['ff00::', 8, 'ipv6'],
@@ -27,11 +37,34 @@ const SPECIAL_RANGES: readonly [string, number, 'ipv4' | 'ipv6'][] = [
 
 export class AddressRefused extends Error {}
 
-/** An IPv4 address written as IPv6 (`::ffff:127.0.0.1`) is checked as the IPv4 address it is. */
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part as two groups). */
+function groupsOf(address: string): number[] {
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  const hex = dotted
+    ? `${address.slice(0, dotted.index)}${((Number(dotted[1]) << 8) | Number(dotted[2])).toString(16)}:${((Number(dotted[3]) << 8) | Number(dotted[4])).toString(16)}`
+    : address;
+  const [head, tail] = hex.split('::') as [string, string | undefined];
+  const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = part(head);
+  const right = part(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/** IPv6 prefixes whose last 32 bits are an IPv4 address the packet goes to (RFC 4291 2.5.5.2; RFC 6052 2.1, NAT64). */
+const IPV4_EMBEDDING = new BlockList();
+IPV4_EMBEDDING.addSubnet('::ffff:0:0', 96, 'ipv6');
+IPV4_EMBEDDING.addSubnet('64:ff9b::', 96, 'ipv6');
+
+/**
+ * An IPv4 address written as IPv6 (`::ffff:127.0.0.1`) or reached through the well-known NAT64
+ * prefix (`64:ff9b::10.0.0.1`) is checked as the IPv4 address it is.
+ */
 function normalise(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return { address: mapped[1]!, family: 'ipv4' };
-  return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
+  if (isIP(address) !== 6) return { address, family: 'ipv4' };
+  if (!IPV4_EMBEDDING.check(address, 'ipv6')) return { address, family: 'ipv6' };
+  const groups = groupsOf(address);
+  const [high, low] = [groups[6] ?? 0, groups[7] ?? 0];
+  return { address: [high >> 8, high & 255, low >> 8, low & 255].join('.'), family: 'ipv4' };
 }
 
 /**
@@ -61,15 +94,31 @@ export class AddressGuard {
   /** Why the address may not be reached, or null. */
   refusal(raw: string): string | null {
     const { address, family } = normalise(raw);
-    if (this.allowed.check(address, family)) return null;
-    if (this.special.check(address, family)) return `${raw} is a private, loopback or link-local address`;
+    if (this.named(raw)) return null;
+    if (this.special.check(address, family))
+      return `${raw} is a special-purpose address (private, loopback, link-local, documentation or reserved; RFC 6890)`;
     if (!this.publicAllowed) return `${raw} is not an allowed address`;
     return null;
   }
 
-  /** Why a URL's host may not be reached, when it is a literal address; a name is checked when connecting. */
-  refusalOfHost(host: string): string | null {
-    return isIP(host) ? this.refusal(host) : null;
+  /**
+   * Why a webhook URL may not be used: a scheme other than https (HTTP 1.1 Web Hooks for Event
+   * Delivery 2.1: delivery requests MUST use HTTPS), except to an address FIELDCAST_WEBHOOK_ALLOW_PRIVATE
+   * names (a receiver on the same network, tests); or a literal address that may not be reached.
+   * A host name is checked when connecting.
+   */
+  refusalOfUrl(url: URL): string | null {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const literal = isIP(host) !== 0;
+    if (url.protocol !== 'https:' && !(literal && this.named(host)))
+      return 'must be an https URL (only an address FIELDCAST_WEBHOOK_ALLOW_PRIVATE names may be reached over http)';
+    return literal ? this.refusal(host) : null;
+  }
+
+  /** Whether FIELDCAST_WEBHOOK_ALLOW_PRIVATE names the address. */
+  private named(raw: string): boolean {
+    const { address, family } = normalise(raw);
+    return this.allowed.check(address, family);
   }
 
   /** Throws AddressRefused for an address that may not be reached. */

@@ -1,10 +1,15 @@
 import type { Logger } from '@fieldcast/kit';
-import { signatureHeaders } from '../domain/webhook-delivery.js';
+import { nextAttemptDelayMs, signatureHeaders } from '../domain/webhook-delivery.js';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from '../webhook-store.js';
 import type { SendResult, WebhookSender } from './sender.js';
 
-/** Deliveries claimed per pass; they are sent at once, so this is also the most in flight per dispatcher. */
-const BATCH = 100;
+/** The most sends this dispatcher has in flight at once, whatever the receivers' speed. */
+const IN_FLIGHT_MAX = 100;
+/**
+ * The most sends one subscription has in flight at once, across replicas (its leased deliveries):
+ * a slow receiver fills its own share, never the others'.
+ */
+export const SENDS_PER_SUBSCRIPTION = 8;
 /** Subscriptions validated per pass. */
 const VALIDATIONS = 20;
 /** A claim outlives the longest send (10 s) with room: a replica that dies holding one frees it after this. */
@@ -21,7 +26,7 @@ export interface DispatcherOptions {
   random?: () => number;
 }
 
-const is2xx = (r: SendResult): r is Extract<SendResult, { ok: true }> => r.ok && r.statusCode >= 200 && r.statusCode < 300;
+const is2xx = (r: SendResult): boolean => r.ok && r.statusCode >= 200 && r.statusCode < 300;
 
 function attemptOf(time: Date, result: SendResult): AttemptRecord {
   return result.ok
@@ -33,23 +38,29 @@ function attemptOf(time: Date, result: SendResult): AttemptRecord {
  * Sends what the delivery state says is due (docs/decisions/0260-webhook-delivery.md): first the
  * handshake of subscriptions still validating, then the first pending delivery of each
  * (subscription, resource), claimed with a lease so replicas never send the same one at once.
- * A pass is driven by the fan-out consumer as soon as it adds deliveries (`kick`) and by the
- * background task for retries and for claims a dead replica left behind.
+ * Each send goes on by itself and records its own outcome when it ends, so a slow receiver holds
+ * back only its own deliveries; at most IN_FLIGHT_MAX are in flight, SENDS_PER_SUBSCRIPTION of
+ * one subscription. Passes are driven by the fan-out consumer as soon as it adds deliveries
+ * (`kick`), by each send that ends (its resource's next event may be due now) and by the
+ * background task (`sweep`) for retries and for claims a dead replica left behind.
  */
 export class WebhookDispatcher {
   private readonly random: () => number;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** one pass at a time, so the free slots a pass counts are its own */
+  private passing: Promise<unknown> = Promise.resolve();
+  private readonly sending = new Set<Promise<void>>();
 
   constructor(private readonly o: DispatcherOptions) {
     this.random = o.random ?? Math.random;
   }
 
   /**
-   * Runs passes until nothing is due, without waiting; a kick during a pass runs another after it.
-   * A pass that sent anything is followed by another: a delivery it recorded may have been holding
-   * back the next event of its resource (claimDeliveries), which is due now.
+   * Runs passes until nothing more is claimed, without waiting; a kick during a run runs another
+   * after it. A send that ends kicks too: a delivery it recorded may have been holding back the
+   * next event of its resource (claimDeliveries), which is due now.
    */
   kick(): void {
     if (this.stopped) return;
@@ -61,7 +72,7 @@ export class WebhookDispatcher {
       do {
         this.again = false;
         try {
-          while (!this.stopped && (await this.pass(this.o.now())) > 0);
+          await this.sweep(this.o.now());
         } catch (err) {
           this.o.logger.error({ err }, 'webhook pass failed');
         }
@@ -73,23 +84,75 @@ export class WebhookDispatcher {
     });
   }
 
-  /** One pass at `now`: validations, then one batch of deliveries. Returns how many deliveries it sent. */
-  async pass(now: Date): Promise<number> {
+  /** Passes at `now` until one claims nothing (what is due is claimed, up to the free slots); the sends go on after it returns. */
+  async sweep(now: Date): Promise<number> {
+    let started = 0;
+    for (;;) {
+      if (this.stopped) return started;
+      const claimed = await this.pass(now);
+      if (claimed === 0) return started;
+      started += claimed;
+    }
+  }
+
+  /**
+   * One pass at `now`: validations, then claims of due deliveries up to the free slots, each
+   * sent at once. Returns how many deliveries it claimed; their sends go on (see `settled`).
+   */
+  pass(now: Date): Promise<number> {
+    const pass = this.passing.then(() => this.claimAndSend(now));
+    this.passing = pass.catch(() => undefined);
+    return pass;
+  }
+
+  private async claimAndSend(now: Date): Promise<number> {
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
     const validations = await this.o.store.claimValidations(now, leaseUntil, VALIDATIONS);
     await Promise.all(validations.map((s) => this.validate(s)));
-    const claimed = await this.o.store.claimDeliveries(now, leaseUntil, BATCH);
-    if (claimed.length === 0) return 0;
-    const results = await Promise.all(claimed.map(async (d) => ({ delivery: d, result: await this.send(d, now) })));
-    const delivered = results.filter((r) => is2xx(r.result)).map((r) => ({ delivery: r.delivery, attempt: attemptOf(now, r.result) }));
-    await this.o.store.recordDelivered(delivered, now);
-    for (const { delivery, result } of results) {
-      if (is2xx(result)) continue;
-      const status = await this.o.store.recordFailed(delivery, attemptOf(now, result), now, this.random());
-      if (status === 'dead')
-        this.o.logger.warn({ delivery: delivery.id, subscription: delivery.subscriptionId }, 'dead-lettered a webhook delivery');
+    const free = IN_FLIGHT_MAX - this.sending.size;
+    if (free <= 0) return 0;
+    const claimed = await this.o.store.claimDeliveries(now, leaseUntil, free, SENDS_PER_SUBSCRIPTION);
+    for (const delivery of claimed) {
+      const sent: Promise<void> = this.attempt(delivery, now)
+        .catch((err: unknown) => this.o.logger.error({ err, delivery: delivery.id }, 'recording a webhook attempt failed'))
+        .finally(() => {
+          this.sending.delete(sent);
+          this.kick();
+        });
+      this.sending.add(sent);
     }
     return claimed.length;
+  }
+
+  /** Resolves once no pass runs and no send is in flight (tests, and `stop`). */
+  async settled(): Promise<void> {
+    while (this.running || this.sending.size > 0) await Promise.all([this.running, ...this.sending]);
+    await this.passing;
+  }
+
+  /** One attempt, recorded when it ends: the pause before a retry counts from then. */
+  private async attempt(delivery: ClaimedDelivery, started: Date): Promise<void> {
+    const result = await this.send(delivery, started);
+    const attempt = attemptOf(started, result);
+    const ended = this.o.now();
+    if (is2xx(result)) {
+      await this.o.store.recordDelivered([{ delivery, attempt }], ended);
+      return;
+    }
+    if (result.ok && result.statusCode === 410) {
+      await this.o.store.recordGone(delivery, attempt, ended);
+      this.o.logger.warn({ delivery: delivery.id, subscription: delivery.subscriptionId }, 'paused a webhook subscription: 410 Gone');
+      return;
+    }
+    const delayMs = nextAttemptDelayMs(
+      delivery.attemptCount + 1,
+      this.random(),
+      result.ok ? result.headers['retry-after'] : undefined,
+      ended,
+    );
+    const status = await this.o.store.recordFailed(delivery, attempt, ended, delayMs);
+    if (status === 'dead')
+      this.o.logger.warn({ delivery: delivery.id, subscription: delivery.subscriptionId }, 'dead-lettered a webhook delivery');
   }
 
   /**
@@ -113,23 +176,28 @@ export class WebhookDispatcher {
     await this.o.store.recordValidation(subscription.id, ok ? { ok: true } : { ok: false, message });
   }
 
-  /** One attempt: the stored CloudEvent, structured mode, signed for this attempt's time. */
+  /**
+   * One attempt: the stored CloudEvent, structured mode, signed for this attempt's time, naming
+   * the sender in WebHook-Request-Origin as every delivery request must (HTTP 1.1 Web Hooks for
+   * Event Delivery 4.1).
+   */
   private send(delivery: ClaimedDelivery, now: Date): Promise<SendResult> {
     return this.o.sender.send({
       url: delivery.url,
       method: 'POST',
       headers: {
         'content-type': 'application/cloudevents+json; charset=utf-8',
+        'webhook-request-origin': this.o.origin,
         ...signatureHeaders(delivery.secret, delivery.eventId, Math.floor(now.getTime() / 1000), delivery.body),
       },
       body: delivery.body,
     });
   }
 
-  /** No new pass starts; the one under way ends. */
+  /** No new pass starts; the sends under way end and are recorded. */
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.running;
+    await this.settled();
     this.o.sender.close();
   }
 }
