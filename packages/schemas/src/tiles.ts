@@ -67,6 +67,18 @@ export const StyleInput = z.strictObject({
 });
 export type StyleInput = z.output<typeof StyleInput>;
 
+/**
+ * The body of a style's replacement: the creation body, or the style as read with it edited
+ * (RFC 9110 §9.3.4: PUT sends the resource's representation). The members the service sets, id,
+ * isDefault and productId, may come along when they are the style's own; the service checks them.
+ */
+export const StyleReplacement = StyleInput.extend({
+  id: UuidInput.optional(),
+  isDefault: z.boolean().optional(),
+  productId: UuidInput.optional(),
+});
+export type StyleReplacement = z.output<typeof StyleReplacement>;
+
 /** A style as served (spec 2.3): a product's default or an account's contributed one. */
 export const Style = z.object({
   id: Uuid,

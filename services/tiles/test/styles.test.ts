@@ -127,6 +127,31 @@ describe('styles', () => {
     expect((await request(app()).get(`/v2/styles/${created.id}.json`).set('Authorization', t.alice.auth)).status).toBe(404);
   });
 
+  it('takes back the style as read, edited (RFC 9110 §9.3.4), and refuses its service-set members changed', async () => {
+    const created = (await create(t.alice)).body;
+    const put = (b: unknown) =>
+      request(app())
+        .put(`/v2/styles/${created.id}.json`)
+        .set('Authorization', t.alice.auth)
+        .send(b as object);
+    const read = (await request(app()).get(`/v2/styles/${created.id}.json`).set('Authorization', t.alice.auth)).body;
+    const edited = await put({ ...read, description: 'edited as read' });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toEqual({ ...read, description: 'edited as read' });
+    for (const [member, value] of [
+      ['id', '3f1c2a70-0000-4000-8000-000000000000'],
+      ['isDefault', true],
+      ['productId', temperature.id],
+    ] as const) {
+      const res = await put({ ...read, [member]: value });
+      expect([res.status, res.body.id]).toEqual([422, 'invalid_style']);
+      expect(res.body.errors).toEqual([{ path: member, message: expect.stringMatching(/set by the service/) }]);
+    }
+    expect((await request(app()).get(`/v2/styles/${created.id}.json`).set('Authorization', t.alice.auth)).body.description).toBe(
+      'edited as read',
+    );
+  });
+
   it('hides another account’s style: 404 on read, update and delete, absent from lists; nothing changed', async () => {
     const created = (await create(t.alice)).body;
     for (const res of [

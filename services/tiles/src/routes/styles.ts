@@ -8,7 +8,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '@fieldcast/kit';
-import { ProductParams, Style, StyleInput, StyleListQuery, StyleParams } from '@fieldcast/schemas';
+import { ProductParams, Style, StyleInput, StyleListQuery, StyleParams, StyleReplacement } from '@fieldcast/schemas';
 import type { ProductDef } from '@fieldcast/weather';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -32,6 +32,17 @@ const BODY_FAULTS = { name: styleFault, description: BodyFault.malformed, layerN
 
 const RULES =
   'Rules (each fault 422 with its path, nothing stored): name unique among all styles, default styles included, compared case-insensitively (409 style_name_taken); layerName a styleable layer of the product; at least one colorizer, defaultMode linear or discrete, at least one stop, stop values strictly ascending; colours #rrggbb or rgba(r, g, b, a); a mask names a mask layer of the product and attributes of it, with a space or an underscore.';
+
+/**
+ * The members the service sets, sent back with a replacement: each must be the style's own, since
+ * a replacement cannot move a style to another id or product, nor make it a default.
+ */
+function refuseOtherOwnMembers(body: StyleReplacement, own: { id: string; isDefault: boolean; productId: string }): void {
+  const faults = (['id', 'isDefault', 'productId'] as const)
+    .filter((k) => body[k] !== undefined && String(body[k]).toLowerCase() !== String(own[k]).toLowerCase())
+    .map((k) => ({ path: k, message: `is set by the service: the style's own is ${String(own[k])}; leave it out or send that` }));
+  if (faults.length > 0) throw new ValidationError('invalid_style', 'The style is not valid', faults);
+}
 
 /** Styles (spec 2.3, 4.3; docs/interface.md §4). */
 export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
@@ -142,11 +153,11 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
       method: 'put',
       path: '/v2/styles/{id}.json',
       summary: 'Replace a style',
-      description: `Replaces the caller’s style whole (same body as creation; its product stays). A default style is 403 style_is_default. ${RULES}`,
+      description: `Replaces the caller’s style whole (same body as creation; its product stays). The style as read may be sent back edited: its id, isDefault and productId are taken when they are its own (422 invalid_style naming one that is not). A default style is 403 style_is_default. ${RULES}`,
       tags: ['styles'],
       params: StyleParams,
-      body: StyleInput,
-      bodyFaults: BODY_FAULTS,
+      body: StyleReplacement,
+      bodyFaults: { ...BODY_FAULTS, id: styleFault, isDefault: styleFault, productId: styleFault },
       response: { status: 200, description: 'The style after replacement', schema: Style },
       errors: [403, 404, 409, 422],
       handle: async ({ account, params, body }) => {
@@ -155,6 +166,7 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
         if (!current) throw new NotFoundError('style', params.id);
         const p = await products.product(current.productId);
         if (!p || (await hidden(account.id, p.id))) throw new NotFoundError('style', params.id);
+        refuseOtherOwnMembers(body, { id: params.id, isDefault: false, productId: current.productId });
         checkStyleAgainstProduct(p, body);
         checkName(body.name);
         const replaced = await styles.replace(styleRecord(params.id, account.id, p.id, body));
