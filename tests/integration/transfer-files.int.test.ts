@@ -194,6 +194,8 @@ describe('NetCDF', () => {
         'air_temperature:standard_name = "air_temperature" ;',
         'air_temperature:units = "degC" ;',
         'air_temperature:_FillValue = -9999.f ;',
+        'air_temperature:grid_mapping = "crs" ;',
+        'crs:grid_mapping_name = "latitude_longitude" ;',
         ':Conventions = "CF-1.8" ;',
         'air_temperature:_Storage = "chunked" ;',
         'air_temperature:_ChunkSizes = 1, 12, 26 ;',
@@ -205,6 +207,14 @@ describe('NetCDF', () => {
       expect(header).toMatch(/:source = ".+" ;/);
       expect(header).toMatch(/:history = ".+" ;/);
       expect(execFileSync('ncdump', ['-k', file], { encoding: 'utf8' }).trim()).toBe('netCDF-4');
+    },
+  );
+
+  needing(tools.gdal && tools.curl, `${why.gdal}, or ${why.curl}`)(
+    'GDAL reads its variables as WGS 84 (EPSG:4326), from the CF grid mapping',
+    async () => {
+      const srs = execFileSync('gdalsrsinfo', ['-o', 'epsg', `NETCDF:"${await download()}":air_temperature`], { encoding: 'utf8' });
+      expect(srs.trim()).toBe('EPSG:4326');
     },
   );
 

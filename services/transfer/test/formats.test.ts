@@ -179,7 +179,15 @@ describe('NetCDF writer', () => {
       long_name: 'band 0',
       units: 'degC',
       cell_methods: 'time: maximum',
+      grid_mapping: 'crs',
       _FillValue: [NODATA],
+    });
+    // CF 1.8 section 5.6 and Appendix F: the grid's datum, WGS 84, as the GeoTIFFs name it (EPSG:4326)
+    expect(nc.variables.crs!.attributes).toMatchObject({
+      grid_mapping_name: 'latitude_longitude',
+      semi_major_axis: [6378137],
+      inverse_flattening: [298.257223563],
+      crs_wkt: expect.stringContaining('ID["EPSG",4326]'),
     });
     expect([...nc.read('time')]).toEqual(times.map((t) => t / 3_600_000));
     expect([...nc.read('lat')]).toEqual([...l.lats]);

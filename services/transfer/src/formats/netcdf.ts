@@ -4,8 +4,8 @@
  * (Emscripten's NODERAWFS). CF-1.8 metadata: coordinate variables `time`, `lat` and `lon` made
  * HDF5 dimension scales (HDF5 Dimension Scale Specification) named after their dimension, so
  * netCDF-C sees them as dimensions, with units, standard_name and axis; each data variable
- * attached to them, with standard_name (when CF has one), long_name, units, cell_methods and a
- * float32 `_FillValue`; the global Conventions, title, institution, source and history. Data
+ * attached to them, with standard_name (when CF has one), long_name, units, cell_methods, the
+ * WGS 84 grid mapping and a float32 `_FillValue`; the global Conventions, title, institution, source and history. Data
  * variables are chunked a band of rows of one time step at a time and DEFLATE-compressed; bands
  * are written as their rows are read, so memory holds one band, never the file
  * (docs/decisions/0166-netcdf4-through-h5wasm.md).
@@ -65,6 +65,29 @@ function coordinate(file: Group, name: string, values: Float64Array, attributes:
   ds.make_scale(name);
 }
 
+/**
+ * The grid mapping of every data variable (CF 1.8 section 5.6, Appendix F latitude_longitude):
+ * the grid is WGS 84 longitude and latitude (EPSG:4326), as the GeoTIFFs say. Without it CF
+ * leaves the datum open, and GDAL georeferences the variables with no coordinate system.
+ */
+const CRS_VARIABLE = 'crs';
+const WGS84 = {
+  grid_mapping_name: 'latitude_longitude',
+  longitude_of_prime_meridian: 0,
+  semi_major_axis: 6_378_137,
+  inverse_flattening: 298.257223563,
+};
+const WGS84_WKT =
+  'GEOGCRS["WGS 84",DATUM["World Geodetic System 1984",ELLIPSOID["WGS 84",6378137,298.257223563]],PRIMEM["Greenwich",0],CS[ellipsoidal,2],AXIS["latitude",north,ANGLEUNIT["degree",0.0174532925199433]],AXIS["longitude",east,ANGLEUNIT["degree",0.0174532925199433]],ID["EPSG",4326]]';
+
+function gridMapping(file: Group): void {
+  const crs = file.create_dataset({ name: CRS_VARIABLE, data: Int32Array.of(0), shape: [], dtype: '<i', track_order: true });
+  for (const [name, value] of Object.entries(WGS84))
+    if (typeof value === 'string') text(crs, name, value);
+    else crs.create_attribute(name, Float64Array.of(value), null, DOUBLE);
+  text(crs, 'crs_wkt', WGS84_WKT);
+}
+
 /** The global attributes, the coordinate variables and the data variables (empty, at their full shape); returns the data variables. */
 function define(file: Group, layout: RasterLayout, bandRows: number): Dataset[] {
   const nLat = layout.lats.length;
@@ -82,6 +105,7 @@ function define(file: Group, layout: RasterLayout, bandRows: number): Dataset[] 
   }
   coordinate(file, 'lat', layout.lats, { standard_name: 'latitude', long_name: 'latitude', units: 'degrees_north', axis: 'Y' });
   coordinate(file, 'lon', layout.lons, { standard_name: 'longitude', long_name: 'longitude', units: 'degrees_east', axis: 'X' });
+  gridMapping(file);
 
   const dims = timed ? ['time', 'lat', 'lon'] : ['lat', 'lon'];
   const shape = timed ? [nt, nLat, nLon] : [nLat, nLon];
@@ -104,6 +128,7 @@ function define(file: Group, layout: RasterLayout, bandRows: number): Dataset[] 
     text(ds, 'long_name', v.longName);
     text(ds, 'units', v.units);
     if (v.cellMethods) text(ds, 'cell_methods', v.cellMethods);
+    text(ds, 'grid_mapping', CRS_VARIABLE);
     // CF 1.8 section 2.5.1: _FillValue of the variable's own type.
     ds.create_attribute('_FillValue', Float32Array.of(NODATA), null, FLOAT);
     return ds;
