@@ -9,13 +9,12 @@ export const DEAD_LETTER_AFTER_MS = 24 * 3600_000;
 export const PAUSE_AFTER_DEAD_LETTERS = 3;
 /** The first retry's pause, doubled per attempt up to MAX_BACKOFF_MS. */
 export const FIRST_BACKOFF_MS = 10_000;
-export const MAX_BACKOFF_MS = 3600_000;
 /**
- * The longest wait a receiver's Retry-After gets: it is observed (HTTP 1.1 Web Hooks for Event
- * Delivery 2.2, on 429 and 503) up to the longest backoff, so a mistaken or hostile value cannot
- * park a delivery past the hours its retries span.
+ * The longest pause before a retry, and the longest wait a receiver's Retry-After gets: it is
+ * observed (HTTP 1.1 Web Hooks for Event Delivery 2.2, on 429 and 503) up to the longest backoff,
+ * so a mistaken or hostile value cannot park a delivery past the hours its retries span.
  */
-export const RETRY_AFTER_MAX_MS = MAX_BACKOFF_MS;
+export const MAX_BACKOFF_MS = 3600_000;
 /** Attempts kept in a delivery's log (the count goes on). */
 export const ATTEMPTS_KEPT = 50;
 /**
@@ -40,7 +39,7 @@ export function backoffMs(attempt: number, random: number): number {
 
 /**
  * The wait a Retry-After header asks for, from `now` (RFC 9110 section 10.2.3: delay-seconds or
- * an HTTP-date), capped at RETRY_AFTER_MAX_MS; null when there is none or it cannot be read.
+ * an HTTP-date), capped at MAX_BACKOFF_MS; null when there is none or it cannot be read.
  */
 export function retryAfterMs(header: string | string[] | undefined, now: Date): number | null {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
@@ -48,7 +47,7 @@ export function retryAfterMs(header: string | string[] | undefined, now: Date): 
   // An HTTP-date is in GMT (RFC 9110 section 5.6.7); anything else that Date.parse would guess at is no date.
   const ms = /^\d+$/.test(value) ? Number(value) * 1000 : / GMT$/.test(value) ? Date.parse(value) - now.getTime() : NaN;
   if (Number.isNaN(ms)) return null;
-  return Math.min(RETRY_AFTER_MAX_MS, Math.max(0, ms));
+  return Math.min(MAX_BACKOFF_MS, Math.max(0, ms));
 }
 
 /**
