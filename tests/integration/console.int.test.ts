@@ -16,6 +16,7 @@ import {
   type ConsoleMessage,
   type Page,
   type Response,
+  type Route,
 } from '../../packages/console/src/testing.js';
 import { startFleet, type StartedFleet } from '../../packages/fleet/src/start.js';
 
@@ -85,6 +86,12 @@ async function expectValue(page: Page, selector: string, value: string): Promise
   expect(await page.inputValue(selector)).toBe(value);
 }
 
+/**
+ * Where the point tests click: plains weather, south of the fields the first test draws in Kansas
+ * (a click on a field selects it instead of asking for the point).
+ */
+const PLAINS: [number, number, number] = [36.5, -97.5, 9];
+
 /** Clicks the map at fractions of its width and height. */
 async function clickMap(page: Page, points: [number, number][]): Promise<void> {
   const box = (await page.locator('#map').boundingBox())!;
@@ -147,6 +154,16 @@ describe('the console in Chromium', () => {
       expect(await page.textContent('#gdd')).toMatch(/Field mean\s*-?\d/);
       expect(await page.locator('#gdd-legend span').count()).toBeGreaterThan(0);
       await shot(page, '03-field-degree-days');
+      // A setting the area refuses: its message in the panel and once in the alert area, where the
+      // field's figures in a valid one take it away again.
+      await page.selectOption('#gdd-cutoff', 'vertical');
+      await textMatches(page, '#gdd', /cutoff vertical needs method single-sine/);
+      expect(await errorBanners(page)).toEqual([
+        expect.stringMatching(/^agriculture: Invalid query parameter: cutoff vertical needs method single-sine/),
+      ]);
+      await page.selectOption('#gdd-cutoff', 'horizontal');
+      await page.waitForSelector('#gdd[data-state=loaded]', { timeout: 240_000 });
+      expect(await errorBanners(page)).toEqual([]);
 
       // The creation event in the feed (polled).
       await page.selectOption('#feed-kind', 'resource');
@@ -242,8 +259,8 @@ describe('the console in Chromium', () => {
       await page.waitForSelector('.ring-error');
       expect(await page.textContent('.ring-error')).toMatch(/\w/);
       await shot(page, '09-invalid-geometry');
-      // The browser logs the deliberate 422; nothing else may be logged.
-      const unexpected = errors.filter((e) => !/status of 422/.test(e));
+      // The browser logs the deliberate 400 and 422; nothing else may be logged.
+      const unexpected = errors.filter((e) => !/status of (400|422)/.test(e));
       expect(unexpected).toEqual([]);
     } finally {
       await context.close();
@@ -255,7 +272,7 @@ describe('the console in Chromium', () => {
     const { page, errors } = await openPage(context);
     try {
       await signIn(page);
-      await zoomTo(page, 38.5, -98.5, 9);
+      await zoomTo(page, ...PLAINS);
       const requests: string[] = [];
       page.on('request', (request) => {
         if (/\/(growing-degree-days|chill)\//.test(request.url())) requests.push(request.url());
@@ -265,16 +282,11 @@ describe('the console in Chromium', () => {
       await page.selectOption('#gdd-cutoff', 'vertical');
       await page.selectOption('#chill-model', 'utah');
       await clickMap(page, [[0.5, 0.5]]);
-      await page.waitForFunction(
-        () => /Utah chill units since \d{4}-\d\d-\d\d/.test(document.querySelector('#point-chill')?.textContent ?? ''),
-        undefined,
-        {
-          timeout: 120_000,
-        },
-      );
-      await page.waitForFunction(() => /degree days \(base 10/.test(document.querySelector('#point')?.textContent ?? ''), undefined, {
-        timeout: 120_000,
-      });
+      // Chill from the season's start (the area's default, 1 September in the north) to the panel's end.
+      const end = await page.inputValue('#gdd-end');
+      const chillLine = new RegExp(`Utah chill units from the season's start \\d{4}-09-01 to ${end}`);
+      await textMatches(page, '#point-chill', chillLine);
+      await textMatches(page, '#point', /degree days \(base 10 °C/);
       const point = requests.find((u) => /growing-degree-days\/-?\d+\.\d+\//.test(u)) ?? '';
       const asked = new URL(point).searchParams;
       expect([asked.get('method'), asked.get('cap'), asked.get('cutoff'), asked.get('include')]).toEqual([
@@ -288,10 +300,232 @@ describe('the console in Chromium', () => {
       await curve.and(page.locator('[data-state=loaded]')).waitFor({ timeout: 120_000 });
       expect(await curve.locator('canvas').count()).toBe(1);
       await curve.scrollIntoViewIfNeeded();
-      expect(requests.some((u) => /\/chill\/.*model=utah.*include=daily/.test(u))).toBe(true);
+      const chill = new URL(requests.find((u) => /\/chill\//.test(u)) ?? '').searchParams;
+      expect([chill.get('model'), chill.get('include'), chill.get('start'), chill.get('end')]).toEqual(['utah', 'daily', null, end]);
       const chillCurve = page.locator('#charts figure', { hasText: 'Chill accumulated' });
       await chillCurve.and(page.locator('[data-state=loaded]')).waitFor({ timeout: 120_000 });
       await shot(page, '11-point-chill');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
+
+  it('asks again for the point clicked when a setting changes: its degree days, and its chill in the model and up to the end chosen', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    try {
+      await signIn(page);
+      await zoomTo(page, ...PLAINS);
+      const asked = recordPointRequests(page);
+      await clickMap(page, [[0.5, 0.5]]);
+      await textMatches(page, '#point', /degree days \(base 10 °C/);
+      await textMatches(page, '#point-chill', /chill portions from/);
+      const place = asked.degreeDays[0]!.place;
+      // Each setting changed after the click asks for the same place again, and shows its answer.
+      await setValue(page, '#gdd-base', '12');
+      await textMatches(page, '#point', /degree days \(base 12 °C/);
+      await page.selectOption('#gdd-method', 'single-sine');
+      await eventually(() => expect(asked.degreeDays.at(-1)!.query.get('method')).toBe('single-sine'), 60_000, 100);
+      await page.selectOption('#chill-model', 'hours');
+      await textMatches(page, '#point-chill', /chill hours from/);
+      const year = new Date().getUTCFullYear() - 1;
+      await setValue(page, '#gdd-start', `${year}-12-01`);
+      await setValue(page, '#gdd-end', `${year}-12-31`);
+      await textMatches(page, '#point', new RegExp(`\\(base 12 °C, ${year}-12-01 to ${year}-12-31\\)`));
+      // Chill up to the panel's end, from the season's start the area takes (1 September in the north),
+      // not from the degree days' start.
+      await textMatches(
+        page,
+        '#point-chill',
+        new RegExp(`Chill: -?[\\d.]+ chill hours from the season's start ${year}-09-01 to ${year}-12-31$`),
+      );
+      const chill = asked.chill.at(-1)!.query;
+      expect([chill.get('model'), chill.get('start'), chill.get('end')]).toEqual(['hours', null, `${year}-12-31`]);
+      const last = asked.degreeDays.at(-1)!.query;
+      expect([last.get('base'), last.get('method'), last.get('start'), last.get('end')]).toEqual([
+        '12',
+        'single-sine',
+        `${year}-12-01`,
+        `${year}-12-31`,
+      ]);
+      expect(new Set([...asked.degreeDays, ...asked.chill].map((r) => r.place))).toEqual(new Set([place]));
+      await eventually(
+        async () => expect(await page.locator('#accumulation-charts figure[data-state=loaded]').count()).toBe(2),
+        120_000,
+        250,
+      );
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
+
+  it('shows a setting the area refuses once in the alert area, in readable words, until valid settings clear it', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    try {
+      await signIn(page);
+      await zoomTo(page, ...PLAINS);
+      await clickMap(page, [[0.5, 0.5]]);
+      await textMatches(page, '#point', /degree days \(base 10 °C/);
+      expect(await page.getAttribute('#messages', 'role')).toBe('alert');
+      // An end before the first date: the degree days and the chill refuse it in the same words, shown once.
+      const today = await page.inputValue('#gdd-end');
+      await setValue(page, '#gdd-end', '2014-12-31');
+      await textMatches(page, '#point', /end must be a date/);
+      await eventually(
+        async () => expect(await errorBanners(page)).toEqual([expect.stringMatching(/end must be a date .*; got 2014-12-31/)]),
+        60_000,
+        100,
+      );
+      await setValue(page, '#gdd-end', today);
+      await textMatches(page, '#point', /degree days \(base 10 °C/);
+      await eventually(async () => expect(await errorBanners(page)).toEqual([]), 60_000, 100);
+      // A cutoff without an upper threshold: the parameter named once.
+      await page.selectOption('#gdd-method', 'single-sine');
+      await page.selectOption('#gdd-cutoff', 'vertical');
+      await textMatches(page, '#point', /cutoff vertical needs cap/);
+      await eventually(
+        async () =>
+          expect(await errorBanners(page)).toEqual([
+            'agriculture: Invalid query parameter: cutoff vertical needs cap, the upper threshold it applies at',
+          ]),
+        60_000,
+        100,
+      );
+      // Other refusals as the settings change: each in place of the last, not beside it.
+      await page.selectOption('#gdd-method', 'average');
+      await textMatches(page, '#point', /cutoff vertical needs method/);
+      await setValue(page, '#gdd-cap', '25');
+      await textMatches(page, '#point', /cap needs a method other than average/);
+      await eventually(
+        async () =>
+          expect(await errorBanners(page)).toEqual([
+            expect.stringMatching(
+              /^agriculture: Invalid query parameters: cap needs a method other than average.*; cutoff vertical needs method/,
+            ),
+          ]),
+        60_000,
+        100,
+      );
+      // Valid settings: their figures, and no message left.
+      await page.selectOption('#gdd-method', 'single-sine');
+      await textMatches(page, '#point', /degree days \(base 10 °C/);
+      await eventually(async () => expect(await errorBanners(page)).toEqual([]), 60_000, 100);
+      await shot(page, '12-point-errors-cleared');
+      expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
+
+  it("shows only the latest click: an earlier click's answers are dropped however late they come", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    try {
+      await signIn(page);
+      await zoomTo(page, ...PLAINS);
+      const asked = recordPointRequests(page);
+      // The first click's requests are held back until the second click's answers are shown.
+      const held: Route[] = [];
+      let holding = true;
+      await page.route(
+        (url) => POINT_REQUEST.test(url.pathname),
+        async (route) => {
+          if (holding && route.request().method() === 'GET') held.push(route);
+          else await route.continue();
+        },
+      );
+      const heldFor = (what: RegExp) => held.some((r) => what.test(new URL(r.request().url()).pathname));
+      await clickMap(page, [[0.3, 0.5]]);
+      await eventually(() => expect([/growing-degree-days/, /chill/, /history/].map(heldFor)).toEqual([true, true, true]), 60_000, 100);
+      holding = false;
+      await clickMap(page, [[0.7, 0.5]]);
+      await eventually(() => expect(asked.degreeDays).toHaveLength(2), 60_000, 100);
+      const [first, second] = [asked.degreeDays[0]!.place, asked.degreeDays[1]!.place];
+      expect(second).not.toBe(first);
+      const point = await textMatches(page, '#point', /degree days \(base/);
+      const chill = await textMatches(page, '#point-chill', /chill portions from/);
+      await textMatches(page, '#archive', /severe-weather records within 20 miles/);
+      expect(point.startsWith(`${second.replace('/', ', ')}: `)).toBe(true);
+      // Now the first click's answers, if its requests were still wanted.
+      await Promise.all(held.map((r) => r.continue().catch(() => undefined)));
+      await Promise.all(
+        held.map((r) =>
+          r
+            .request()
+            .response()
+            .catch(() => null),
+        ),
+      );
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 1000)));
+      expect(await page.textContent('#point')).toBe(point);
+      expect(await page.textContent('#point-chill')).toBe(chill);
+      expect(await page.locator('#archive li', { hasText: 'severe-weather records' }).count()).toBe(1);
+      expect(await page.locator('#accumulation-charts figure').count()).toBe(2);
+      expect(await page.locator('#weather-charts figure').count()).toBe(3);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
+
+  it('asks for a place clicked east of the antimeridian on the one world the areas take', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    try {
+      await signIn(page);
+      // New Zealand's east, on the map's copy of the world east of 180°
+      await zoomTo(page, -41, 185, 6);
+      const asked = recordPointRequests(page);
+      await clickMap(page, [[0.5, 0.5]]);
+      await textMatches(page, '#point', /-?[\d.]+ degree days \(base 10 °C/);
+      const [latitude, longitude] = asked.degreeDays[0]!.place.split('/').map(Number);
+      expect(latitude).toBeCloseTo(-41, 0);
+      expect(longitude).toBeCloseTo(-175, 0);
+      // the southern hemisphere's chill season starts on 1 March
+      await textMatches(page, '#point-chill', /from the season's start \d{4}-03-01 to /);
+      await eventually(async () => expect(await page.locator('#charts figure[data-state]').count()).toBe(5), 120_000, 250);
+      expect(await page.locator('#charts figure[data-state=error]').allTextContents()).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
+
+  it("degree days in Fahrenheit: the scale asked, the thresholds kept as temperatures and labelled, the answer's scale shown", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    try {
+      await signIn(page);
+      await zoomTo(page, ...PLAINS);
+      const asked = recordPointRequests(page);
+      await expectValue(page, '#gdd-scale', 'celsius');
+      expect(await thresholdLabels(page)).toEqual(['Base °C', 'Upper °C']);
+      await page.selectOption('#gdd-method', 'single-sine');
+      await setValue(page, '#gdd-cap', '30');
+      await clickMap(page, [[0.5, 0.5]]);
+      const celsius = degreeDaysIn(await textMatches(page, '#point', /degree days \(base 10 °C/));
+      expect(asked.degreeDays.at(-1)!.query.get('scale')).toBe('celsius');
+      // The same thresholds in Fahrenheit, asked again for the same place.
+      await page.selectOption('#gdd-scale', 'fahrenheit');
+      await expectValue(page, '#gdd-base', '50');
+      await expectValue(page, '#gdd-cap', '86');
+      expect(await thresholdLabels(page)).toEqual(['Base °F', 'Upper °F']);
+      const fahrenheit = degreeDaysIn(await textMatches(page, '#point', /degree days \(base 50 °F/));
+      const query = asked.degreeDays.at(-1)!.query;
+      expect([query.get('scale'), query.get('base'), query.get('cap')]).toEqual(['fahrenheit', '50', '86']);
+      // a degree Celsius is 1.8 degrees Fahrenheit; each total is rounded to a tenth
+      expect(Math.abs(fahrenheit - celsius * 1.8)).toBeLessThan(0.2);
+      const curve = page.locator('#charts figure', { hasText: 'Degree days accumulated' });
+      await curve.and(page.locator('[data-state=loaded]')).waitFor({ timeout: 120_000 });
+      expect(await curve.textContent()).toContain('Fahrenheit degree days');
+      await shot(page, '13-point-fahrenheit');
+      await page.selectOption('#gdd-scale', 'celsius');
+      await expectValue(page, '#gdd-base', '10');
+      await expectValue(page, '#gdd-cap', '30');
+      await textMatches(page, '#point', /degree days \(base 10 °C/);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -322,6 +556,60 @@ describe('the console in Chromium', () => {
     }
   }, 200_000);
 });
+
+/** The point panel's requests: degree days or chill at a place (not a field's), and the archive's history near it. */
+const POINT_REQUEST = /\/(growing-degree-days|chill)\/-?\d+\.\d+\/-?\d+\.\d+$|\/history\//;
+
+/** The place (`{latitude}/{longitude}`) and query of each request the point panel sends for degree days and for chill. */
+function recordPointRequests(page: Page) {
+  const asked = { degreeDays: [] as PointRequest[], chill: [] as PointRequest[] };
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    const match = /\/(growing-degree-days|chill)\/(-?\d+\.\d+\/-?\d+\.\d+)$/.exec(url.pathname);
+    if (!match || request.method() !== 'GET') return;
+    (match[1] === 'chill' ? asked.chill : asked.degreeDays).push({ place: match[2]!, query: url.searchParams });
+  });
+  return asked;
+}
+
+interface PointRequest {
+  place: string;
+  query: URLSearchParams;
+}
+
+/** Types into a field and leaves it, as a person does: the page acts on its change event. */
+async function setValue(page: Page, selector: string, value: string): Promise<void> {
+  await page.fill(selector, value);
+  await page.dispatchEvent(selector, 'change');
+}
+
+/** Waits until the element's text matches, and returns it. */
+async function textMatches(page: Page, selector: string, pattern: RegExp, timeout = 120_000): Promise<string> {
+  const text = await page.waitForFunction(
+    ([s, source, flags]: readonly [string, string, string]) => {
+      const content = document.querySelector(s)?.textContent ?? '';
+      return new RegExp(source, flags).test(content) && content;
+    },
+    [selector, pattern.source, pattern.flags] as const,
+    { timeout },
+  );
+  return (await text.jsonValue()) as string;
+}
+
+/** The error messages in the alert area, without their Dismiss buttons. */
+async function errorBanners(page: Page): Promise<string[]> {
+  return page.locator('#messages .message.error').evaluateAll((items) => items.map((item) => (item.firstChild?.textContent ?? '').trim()));
+}
+
+/** The labels of the base and upper threshold. */
+async function thresholdLabels(page: Page): Promise<string[]> {
+  return page.locator('label:has(#gdd-base), label:has(#gdd-cap)').evaluateAll((labels) => labels.map((l) => (l.textContent ?? '').trim()));
+}
+
+/** The total in the point panel's degree-day line. */
+function degreeDaysIn(line: string): number {
+  return Number(/: (-?[\d.]+) degree days/.exec(line)?.[1]);
+}
 
 type Point = { x: number; y: number };
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-export type { Browser, BrowserContext, ConsoleMessage, Page, Response } from 'playwright-core';
+export type { Browser, BrowserContext, ConsoleMessage, Page, Response, Route } from 'playwright-core';
 
 /** Where the browser tests look for Debian's chromium package (installed by .ci/run). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { type Fault, problemOf } from './problems.js';
 import { withProgress } from './status.js';
 
 /** What /config.json says: the areas' base URLs and, in embedded mode, the demo account. */
@@ -7,12 +8,6 @@ export interface Config {
   demo: { applicationId: string; applicationKey: string } | null;
   /** the embedded fleet's demo archive user (docs/interface.md §11), else null */
   archive: { user: string; token: string } | null;
-}
-
-/** One fault of a problem body (docs/interface.md §1, Errors). */
-export interface Fault {
-  path: string;
-  message: string;
 }
 
 /** An area answered with an error: its problem message, code and faults. */
@@ -72,8 +67,15 @@ export class Api {
     return { ...auth, ...extra };
   }
 
-  /** A request answered with JSON; an error answer becomes an ApiError with the problem's message. */
-  async json<T>(area: string, path: string, init: { method?: string; body?: unknown; anonymous?: boolean } = {}): Promise<T> {
+  /**
+   * A request answered with JSON; an error answer becomes an ApiError with the problem's message.
+   * An aborted request (`signal`) rejects with the browser's AbortError.
+   */
+  async json<T>(
+    area: string,
+    path: string,
+    init: { method?: string; body?: unknown; anonymous?: boolean; signal?: AbortSignal } = {},
+  ): Promise<T> {
     return withProgress(async () => {
       const response = await this.send(area, path, init);
       const text = await response.text();
@@ -118,15 +120,8 @@ function safeParse(text: string): unknown {
   }
 }
 
-/** The problem body's message (docs/interface.md §1, Errors), or a sentence naming the status. */
+/** The area's error answer as an ApiError (problemOf). */
 function problem(area: string, status: number, body: unknown): ApiError {
-  if (body && typeof body === 'object') {
-    // The archive answers in its own style: {"error": {"message": ...}} (docs/interface.md §11).
-    const archive = (body as { error?: { message?: string } }).error;
-    const p = (archive ? { message: archive.message } : body) as { message?: string; detail?: string; id?: string; errors?: Fault[] };
-    const faults = Array.isArray(p.errors) ? p.errors : [];
-    const detail = faults.length > 0 ? `: ${faults.map((f) => `${f.path ? `${f.path}: ` : ''}${f.message}`).join('; ')}` : '';
-    return new ApiError(`${area}: ${p.message ?? p.detail ?? `HTTP ${status}`}${detail}`, status, p.id ?? 'error', faults);
-  }
-  return new ApiError(`${area} answered HTTP ${status}`, status, 'error', []);
+  const { message, code, faults } = problemOf(area, status, body);
+  return new ApiError(message, status, code, faults);
 }

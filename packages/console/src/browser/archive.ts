@@ -2,12 +2,14 @@
 import L from 'leaflet';
 import type { Api } from './api.js';
 import { byId } from './fields.js';
+import type { Place } from './place.js';
+import { errorText } from './status.js';
 
 /** The severe-weather types whose history is shown near a point (docs/interface.md §11). */
 const TYPES = ['hailsize', 'tornado', 'stormreports'] as const;
 
 /** ISO 6709 `+DD.dddd-DDD.dddd`, as the archive names a point. */
-function iso6709(lat: number, lon: number): string {
+function iso6709({ latitude: lat, longitude: lon }: Place): string {
   const sign = (v: number) => (v < 0 ? '-' : '+');
   const abs = (v: number, width: number) =>
     Math.abs(v)
@@ -31,7 +33,11 @@ export class ArchiveMarkers {
     this.layer = L.layerGroup().addTo(map);
   }
 
-  async near(lat: number, lon: number): Promise<void> {
+  /**
+   * The markers and list of the place, in place of the last place's. `signal` is aborted when
+   * another place is clicked: this place's answers are then dropped, however late they arrive.
+   */
+  async near(place: Place, signal: AbortSignal): Promise<void> {
     this.layer.clearLayers();
     const list = byId('archive');
     list.replaceChildren();
@@ -40,25 +46,28 @@ export class ArchiveMarkers {
       list.append(item('Severe-weather history needs an archive user (fieldcast archive register).'));
       return;
     }
-    let count = 0;
-    for (const type of TYPES) {
-      const query = new URLSearchParams({ radius: '20', u: user.user, t: user.token });
-      try {
-        const body = await this.api.json<{ data?: unknown; error?: { message?: string } }>(
-          'archive',
-          `/v2/${type}/history/${iso6709(lat, lon)}?${query}`,
-          { anonymous: true },
-        );
-        for (const f of features(body.data)) {
-          const [flon = 0, flat = 0] = f.geometry.coordinates;
-          const when = String(f.properties?.time ?? f.properties?.date ?? f.properties?.eventTime ?? '');
-          L.circleMarker([flat, flon], { radius: 6, color: '#6a1b9a', fillOpacity: 0.7 }).bindTooltip(`${type} ${when}`).addTo(this.layer);
-          count += 1;
+    const query = new URLSearchParams({ radius: '20', u: user.user, t: user.token });
+    const found = await Promise.all(
+      TYPES.map(async (type) => {
+        try {
+          const path = `/v2/${type}/history/${iso6709(place)}?${query}`;
+          const body = await this.api.json<{ data?: unknown }>('archive', path, { anonymous: true, signal });
+          return { type, records: features(body.data) };
+        } catch (err) {
+          return { type, records: [], error: errorText(err) };
         }
-      } catch (err) {
-        list.append(item(err instanceof Error ? err.message : String(err)));
+      }),
+    );
+    if (signal.aborted) return;
+    for (const { type, records, error } of found) {
+      if (error !== undefined) list.append(item(error));
+      for (const f of records) {
+        const [flon = 0, flat = 0] = f.geometry.coordinates;
+        const when = String(f.properties?.time ?? f.properties?.date ?? f.properties?.eventTime ?? '');
+        L.circleMarker([flat, flon], { radius: 6, color: '#6a1b9a', fillOpacity: 0.7 }).bindTooltip(`${type} ${when}`).addTo(this.layer);
       }
     }
+    const count = found.reduce((sum, { records }) => sum + records.length, 0);
     list.prepend(item(`${count} severe-weather records within 20 miles in the last 90 days.`));
   }
 }

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 import uPlot from 'uplot';
 import type { Api } from './api.js';
-import { byId } from './fields.js';
+import { type Place, placePath } from './place.js';
+import { errorText } from './status.js';
 
 interface HourlySeries {
   unit: { description: string; label: string };
@@ -20,25 +21,27 @@ const MODEL = 'synthetic-global';
 export type PointChart = [string, () => Promise<{ times: number[]; values: (number | null)[]; unit: string }>];
 
 /**
- * A point's charts: those `first` gives, then hourly relative humidity and reference
- * evapotranspiration (insight, docs/interface.md §5) and the latest forecast of a model (§7).
- * Each chart that fails says why in its place; the others still draw.
+ * A place's weather charts: hourly relative humidity and reference evapotranspiration (insight,
+ * docs/interface.md §5) and the latest forecast of a model (§7). `signal` aborts their requests
+ * when another place is clicked.
  */
-export async function drawPointCharts(api: Api, lat: number, lon: number, first: PointChart[] = []): Promise<void> {
-  const box = byId('charts');
-  box.replaceChildren();
-  const point = `${lat.toFixed(4)}/${lon.toFixed(4)}`;
-  const jobs: PointChart[] = [
-    ...first,
-    ['Relative humidity, next 24 h', async () => hourly(await api.json<HourlySeries>('insight', `/hourly-relative-humidity/${point}`))],
+export function weatherCharts(api: Api, place: Place, signal: AbortSignal): PointChart[] {
+  const point = placePath(place);
+  return [
+    [
+      'Relative humidity, next 24 h',
+      async () => hourly(await api.json<HourlySeries>('insight', `/hourly-relative-humidity/${point}`, { signal })),
+    ],
     [
       'Evapotranspiration (short crop), next 24 h',
-      async () => hourly(await api.json<HourlySeries>('insight', `/hourly-evapotranspiration-short-crop/${point}`)),
+      async () => hourly(await api.json<HourlySeries>('insight', `/hourly-evapotranspiration-short-crop/${point}`, { signal })),
     ],
     [
       `Latest ${MODEL} forecast, temperature`,
       async () => {
-        const latest = await api.json<LatestForecast>('model', `/models/${MODEL}/latest-forecast/timeseries/${point}?limit=72`);
+        const latest = await api.json<LatestForecast>('model', `/models/${MODEL}/latest-forecast/timeseries/${point}?limit=72`, {
+          signal,
+        });
         const [name, variable] =
           Object.entries(latest.variables).find(([n]) => /temperature/.test(n)) ?? Object.entries(latest.variables)[0] ?? [];
         if (!variable) throw new Error('The forecast has no variables');
@@ -50,8 +53,17 @@ export async function drawPointCharts(api: Api, lat: number, lon: number, first:
       },
     ],
   ];
+}
+
+/**
+ * Draws the charts in `box`, in place of what it held. Each chart that fails says why in its
+ * place; the others still draw. A chart whose box was redrawn since (another place or other
+ * settings) is dropped, loaded or not.
+ */
+export async function drawCharts(box: HTMLElement, charts: PointChart[]): Promise<void> {
+  box.replaceChildren();
   await Promise.all(
-    jobs.map(async ([title, load]) => {
+    charts.map(async ([title, load]) => {
       const figure = document.createElement('figure');
       const caption = document.createElement('figcaption');
       caption.textContent = title;
@@ -59,6 +71,7 @@ export async function drawPointCharts(api: Api, lat: number, lon: number, first:
       box.append(figure);
       try {
         const { times, values, unit } = await load();
+        if (!figure.isConnected) return;
         const width = Math.min(320, figure.clientWidth || 320);
         new uPlot(
           {
@@ -73,9 +86,10 @@ export async function drawPointCharts(api: Api, lat: number, lon: number, first:
         );
         figure.dataset.state = 'loaded';
       } catch (err) {
+        if (!figure.isConnected) return;
         const p = document.createElement('p');
         p.className = 'message';
-        p.textContent = err instanceof Error ? err.message : String(err);
+        p.textContent = errorText(err);
         figure.append(p);
         figure.dataset.state = 'error';
       }

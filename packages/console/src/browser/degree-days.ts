@@ -1,11 +1,13 @@
 /// <reference lib="dom" />
 import L from 'leaflet';
 import type { Api } from './api.js';
-import type { PointChart } from './charts.js';
 import type { Field } from './fields.js';
 import { byId } from './fields.js';
+import { LatestRequest } from './latest.js';
 import { bandColors, drawLegend } from './legend.js';
-import { showError } from './status.js';
+import { type Place, placePath } from './place.js';
+import { convertThreshold, type Scale, scaleSymbol } from './scale.js';
+import { errorText, showPanelErrors } from './status.js';
 
 interface FieldDegreeDays {
   startDate: string;
@@ -23,7 +25,7 @@ interface Contours extends GeoJSON.FeatureCollection<GeoJSON.Polygon, { degreeDa
   field: string;
 }
 
-interface PointDegreeDays {
+export interface PointDegreeDays {
   latitude: number;
   longitude: number;
   startDate: string;
@@ -35,7 +37,7 @@ interface PointDegreeDays {
   daily: { date: string; degreeDays: number; accumulated: number }[];
 }
 
-interface PointChill {
+export interface PointChill {
   startDate: string;
   endDate: string;
   units: string;
@@ -44,10 +46,19 @@ interface PointChill {
   daily: { date: string; chill: number; accumulated: number }[];
 }
 
-/** The degree-days panel: a field's value, mean, minimum, maximum and contours (docs/interface.md §3). */
+/** The panel's settings: a change to any of them asks again for what is shown in them. */
+const SETTINGS = ['gdd-start', 'gdd-end', 'gdd-scale', 'gdd-base', 'gdd-method', 'gdd-cap', 'gdd-cutoff'];
+
+/**
+ * The degree-days panel: a field's value, mean, minimum, maximum and contours (docs/interface.md
+ * §3), and the settings the point panel asks in too.
+ */
 export class DegreeDaysPanel {
   private contours: L.GeoJSON | null = null;
   private field: Field | null = null;
+  private readonly fieldRequest = new LatestRequest();
+  /** the scale the base and upper threshold are typed in */
+  private scale: Scale = 'celsius';
 
   constructor(
     private readonly api: Api,
@@ -57,33 +68,54 @@ export class DegreeDaysPanel {
     const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - 30));
     byId<HTMLInputElement>('gdd-start').value = start.toISOString().slice(0, 10);
     byId<HTMLInputElement>('gdd-end').value = today.toISOString().slice(0, 10);
-    for (const id of ['gdd-start', 'gdd-end', 'gdd-base', 'gdd-method', 'gdd-cap', 'gdd-cutoff'])
-      byId(id).addEventListener('change', () => void this.showField(this.field));
+    // Before any other listener: they ask in the thresholds converted.
+    byId('gdd-scale').addEventListener('change', () => this.changeScale());
+    this.onChange(() => void this.showField(this.field));
+  }
+
+  /** Calls `listener` whenever a setting changes. */
+  onChange(listener: () => void): void {
+    for (const id of SETTINGS) byId(id).addEventListener('change', listener);
+  }
+
+  /** The base and upper threshold stay the same temperatures in the scale chosen, labelled with its symbol. */
+  private changeScale(): void {
+    const scale = byId<HTMLSelectElement>('gdd-scale').value as Scale;
+    for (const id of ['gdd-base', 'gdd-cap']) {
+      const input = byId<HTMLInputElement>(id);
+      input.value = convertThreshold(input.value, this.scale, scale);
+    }
+    document.querySelectorAll('#gdd-panel .gdd-unit').forEach((label) => (label.textContent = scaleSymbol(scale)));
+    this.scale = scale;
   }
 
   /**
-   * The panel's query: dates, base, method, and the upper threshold with its cutoff when given
-   * (docs/interface.md §3; every UC IPM method and cutoff, decision 0240). A combination the
-   * area refuses (a cutoff without an upper threshold, an upper threshold on the average method)
-   * shows the area's own message.
+   * The panel's query: dates, scale, base, method, and the upper threshold with its cutoff when
+   * given (docs/interface.md §3; every UC IPM method and cutoff, decision 0240); no base is the
+   * area's default for the scale. A combination the area refuses (a cutoff without an upper
+   * threshold, an upper threshold on the average method) shows the area's own message.
    */
   private query(extra: Record<string, string> = {}): string {
     const q = new URLSearchParams({
       start: byId<HTMLInputElement>('gdd-start').value,
       end: byId<HTMLInputElement>('gdd-end').value,
-      base: byId<HTMLInputElement>('gdd-base').value || '10',
+      scale: byId<HTMLSelectElement>('gdd-scale').value,
       method: byId<HTMLSelectElement>('gdd-method').value,
       ...extra,
     });
+    const base = byId<HTMLInputElement>('gdd-base').value;
     const cap = byId<HTMLInputElement>('gdd-cap').value;
     const cutoff = byId<HTMLSelectElement>('gdd-cutoff').value;
+    if (base !== '') q.set('base', base);
     if (cap !== '') q.set('cap', cap);
     if (cutoff !== 'horizontal') q.set('cutoff', cutoff);
     return `?${q}`;
   }
 
+  /** The field's figures in the settings now; the answers to an earlier field or settings are dropped. */
   async showField(field: Field | null): Promise<void> {
     this.field = field;
+    const signal = this.fieldRequest.start();
     this.contours?.remove();
     this.contours = null;
     const out = byId('gdd');
@@ -92,24 +124,25 @@ export class DegreeDaysPanel {
     drawLegend(byId('gdd-legend'), []);
     if (!field) {
       out.textContent = 'Select a field for its degree days.';
+      showPanelErrors('degree-days', []);
       return;
     }
     out.textContent = 'Computing…';
     try {
-      const gdd = await this.api.json<FieldDegreeDays>('agriculture', `/growing-degree-days/${field.id}${this.query()}`);
-      if (this.field?.id !== field.id) return;
+      const gdd = await this.api.json<FieldDegreeDays>('agriculture', `/growing-degree-days/${field.id}${this.query()}`, { signal });
+      if (signal.aborted) return;
       out.replaceChildren(
         table([
           ['Period', `${gdd.startDate} to ${gdd.endDate}`],
-          ['Base', `${gdd.baseTemperature} ${gdd.scale}`],
+          ['Base', `${gdd.baseTemperature} ${scaleSymbol(gdd.scale)}`],
           ['At the centroid', String(gdd.degreeDays)],
           ['Field mean', String(gdd.fieldMean)],
           ['Field minimum', String(gdd.fieldMinimum)],
           ['Field maximum', String(gdd.fieldMaximum)],
         ]),
       );
-      const contours = await this.api.json<Contours>('agriculture', gdd.contours);
-      if (this.field?.id !== field.id) return;
+      const contours = await this.api.json<Contours>('agriculture', gdd.contours, { signal });
+      if (signal.aborted) return;
       const levels = [...new Set(contours.features.map((f) => f.properties.degreeDays))].sort((a, b) => a - b);
       const colors = bandColors(levels.length);
       const colorOf = (v: number) => colors[levels.indexOf(v)] ?? '#888';
@@ -122,55 +155,33 @@ export class DegreeDaysPanel {
         levels.map((v, i) => ({ color: colors[i]!, label: `≥ ${v}` })),
       );
       out.dataset.state = 'loaded';
+      showPanelErrors('degree-days', []);
     } catch (err) {
-      out.textContent = err instanceof Error ? err.message : String(err);
-      showError(err);
+      if (signal.aborted) return;
+      out.textContent = errorText(err);
+      showPanelErrors('degree-days', [err]);
     }
   }
 
-  /** A point's degree days in the panel's query, with each day's value for the point panel's accumulation chart (include=daily). */
-  atPoint(lat: number, lon: number): Promise<PointDegreeDays> {
-    return this.api.json<PointDegreeDays>(
-      'agriculture',
-      `/growing-degree-days/${lat.toFixed(4)}/${lon.toFixed(4)}${this.query({ include: 'daily' })}`,
-    );
+  /** A place's degree days in the panel's settings, with each day's value for the point panel's accumulation chart (include=daily). */
+  atPoint(place: Place, signal: AbortSignal): Promise<PointDegreeDays> {
+    return this.api.json<PointDegreeDays>('agriculture', `/growing-degree-days/${placePath(place)}${this.query({ include: 'daily' })}`, {
+      signal,
+    });
   }
 
-  /** A point's winter chill since the season's start, in the model chosen (decision 0241). */
-  chillAtPoint(lat: number, lon: number): Promise<PointChill> {
-    const model = byId<HTMLSelectElement>('chill-model').value;
-    return this.api.json<PointChill>('agriculture', `/chill/${lat.toFixed(4)}/${lon.toFixed(4)}?model=${model}&include=daily`);
+  /**
+   * A place's winter chill in the model chosen (decision 0241), from the season's start to the
+   * panel's end date. The start is left to the area (the last 1 September before the end in the
+   * northern hemisphere, 1 March in the southern): the degree days' start, a month back or a
+   * spring biofix, would cut the chill season short.
+   */
+  chillAtPoint(place: Place, signal: AbortSignal): Promise<PointChill> {
+    const q = new URLSearchParams({ model: byId<HTMLSelectElement>('chill-model').value, include: 'daily' });
+    const end = byId<HTMLInputElement>('gdd-end').value;
+    if (end !== '') q.set('end', end);
+    return this.api.json<PointChill>('agriculture', `/chill/${placePath(place)}?${q}`, { signal });
   }
-}
-
-/** The point panel's line for a point's chill. */
-export function describeChill(chill: PointChill): string {
-  return `${chill.chill} ${chill.units} since ${chill.startDate}`;
-}
-
-/** The point panel's line for a point's degree days. */
-export function describePoint(gdd: PointDegreeDays): string {
-  return `${gdd.degreeDays} degree days (base ${gdd.baseTemperature}, ${gdd.startDate} to ${gdd.endDate})`;
-}
-
-/** An answer with each day's total so far (docs/interface.md §3, include=daily). */
-interface Accumulated {
-  daily: { date: string; accumulated: number }[];
-}
-
-/** The accumulation curve of a point's degree days or chill, as the point panel charts it. */
-export function accumulationChart<T extends Accumulated>(title: string, answer: Promise<T>, unit: (answer: T) => string): PointChart {
-  return [
-    title,
-    async () => {
-      const body = await answer;
-      return {
-        times: body.daily.map((d) => Date.parse(d.date) / 1000),
-        values: body.daily.map((d) => d.accumulated),
-        unit: unit(body),
-      };
-    },
-  ];
 }
 
 function table(rows: [string, string][]): HTMLTableElement {

@@ -4,11 +4,12 @@ import { AlertsPanel } from './alerts.js';
 import { Api, type Config } from './api.js';
 import { ArchiveMarkers } from './archive.js';
 import { drawAssets } from './assets.js';
-import { drawPointCharts } from './charts.js';
-import { accumulationChart, DegreeDaysPanel, describeChill, describePoint } from './degree-days.js';
+import { DegreeDaysPanel } from './degree-days.js';
 import { FeedPanel } from './feed.js';
 import { byId, FieldsPanel } from './fields.js';
 import { createMap } from './map.js';
+import { placeAt } from './place.js';
+import { PointPanel } from './point.js';
 import { showError, withProgress } from './status.js';
 import { TilesPanel } from './tiles.js';
 
@@ -68,35 +69,16 @@ async function openConsole(api: Api): Promise<void> {
     feed.setResource(field?.id ?? null);
   });
   const tiles = new TilesPanel(api, map);
-  const archive = new ArchiveMarkers(api, map);
+  const point = new PointPanel(api, degreeDays, new ArchiveMarkers(api, map));
   map.on('click', (e: L.LeafletMouseEvent) => {
     if (fields.drawing) return;
-    void showPoint(api, degreeDays, archive, e.latlng.lat, e.latlng.lng);
+    void point.show(placeAt(e.latlng));
   });
   void degreeDays.showField(null);
   void alerts.showField(null);
   feed.start();
   await Promise.all([fields.load(), tiles.load(), drawAssets(api, map)]);
   document.body.dataset.ready = 'true';
-}
-
-async function showPoint(api: Api, degreeDays: DegreeDaysPanel, archive: ArchiveMarkers, lat: number, lon: number): Promise<void> {
-  const out = byId('point');
-  out.textContent = `${lat.toFixed(4)}, ${lon.toFixed(4)}: …`;
-  const chillOut = byId('point-chill');
-  chillOut.textContent = '';
-  const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-  const gdd = degreeDays.atPoint(lat, lon);
-  const chill = degreeDays.chillAtPoint(lat, lon);
-  await Promise.all([
-    gdd.then(describePoint, message).then((text) => (out.textContent = `${lat.toFixed(4)}, ${lon.toFixed(4)}: ${text}`)),
-    chill.then(describeChill, message).then((text) => (chillOut.textContent = `Chill: ${text}`)),
-    drawPointCharts(api, lat, lon, [
-      accumulationChart('Degree days accumulated', gdd, (g) => `${g.scale} degree days`),
-      accumulationChart('Chill accumulated', chill, (c) => c.units),
-    ]),
-    archive.near(lat, lon),
-  ]);
 }
 
 main().catch(showError);

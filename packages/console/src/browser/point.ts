@@ -1,0 +1,99 @@
+/// <reference lib="dom" />
+import type { Api } from './api.js';
+import type { ArchiveMarkers } from './archive.js';
+import { drawCharts, type PointChart, weatherCharts } from './charts.js';
+import type { DegreeDaysPanel, PointChill, PointDegreeDays } from './degree-days.js';
+import { byId } from './fields.js';
+import { LatestRequest } from './latest.js';
+import { type Place, placeText } from './place.js';
+import { scaleSymbol } from './scale.js';
+import { errorText, showPanelErrors } from './status.js';
+
+/**
+ * The point panel: the place clicked last, its degree days in the degree-day panel's settings
+ * and its chill in the model chosen, each with its accumulation curve, its weather charts and
+ * the severe weather near it (docs/areas.md, Console). Only the latest click and the latest
+ * settings are shown: a new one aborts the requests before it and drops their answers.
+ */
+export class PointPanel {
+  private place: Place | null = null;
+  private readonly click = new LatestRequest();
+  private readonly settings = new LatestRequest();
+
+  constructor(
+    private readonly api: Api,
+    private readonly degreeDays: DegreeDaysPanel,
+    private readonly archive: ArchiveMarkers,
+  ) {
+    degreeDays.onChange(() => void this.refresh());
+    byId('chill-model').addEventListener('change', () => void this.refresh());
+  }
+
+  /** Everything about a place, in place of the last place's. */
+  async show(place: Place): Promise<void> {
+    this.place = place;
+    const signal = this.click.start();
+    await Promise.all([
+      this.refresh(),
+      drawCharts(byId('weather-charts'), weatherCharts(this.api, place, signal)),
+      this.archive.near(place, signal),
+    ]);
+  }
+
+  /** The place's degree days and chill, asked again in the settings now; nothing before a click. */
+  async refresh(): Promise<void> {
+    const place = this.place;
+    if (!place) return;
+    const signal = this.settings.start();
+    const out = byId('point');
+    const chillOut = byId('point-chill');
+    out.textContent = `${placeText(place)}: …`;
+    chillOut.textContent = '';
+    const gdd = this.degreeDays.atPoint(place, signal);
+    const chill = this.degreeDays.chillAtPoint(place, signal);
+    const write = (into: HTMLElement, prefix: string) => (text: string) => {
+      if (!signal.aborted) into.textContent = `${prefix}${text}`;
+    };
+    await Promise.all([
+      gdd.then(describePoint, errorText).then(write(out, `${placeText(place)}: `)),
+      chill.then(describeChill, errorText).then(write(chillOut, 'Chill: ')),
+      drawCharts(byId('accumulation-charts'), [
+        accumulationChart('Degree days accumulated', gdd, (g) => `${g.scale} degree days`),
+        accumulationChart('Chill accumulated', chill, (c) => c.units),
+      ]),
+    ]);
+    const answers = await Promise.allSettled([gdd, chill]);
+    const failures = answers.flatMap((a) => (a.status === 'rejected' ? [a.reason] : []));
+    if (!signal.aborted) showPanelErrors('point', failures);
+  }
+}
+
+/** The point panel's line for a place's degree days. */
+function describePoint(gdd: PointDegreeDays): string {
+  return `${gdd.degreeDays} degree days (base ${gdd.baseTemperature} ${scaleSymbol(gdd.scale)}, ${gdd.startDate} to ${gdd.endDate})`;
+}
+
+/** The point panel's line for a place's chill: from the season's start, the area's default, to the degree-day panel's end. */
+function describeChill(chill: PointChill): string {
+  return `${chill.chill} ${chill.units} from the season's start ${chill.startDate} to ${chill.endDate}`;
+}
+
+/** An answer with each day's total so far (docs/interface.md §3, include=daily). */
+interface Accumulated {
+  daily: { date: string; accumulated: number }[];
+}
+
+/** The accumulation curve of a place's degree days or chill. */
+function accumulationChart<T extends Accumulated>(title: string, answer: Promise<T>, unit: (answer: T) => string): PointChart {
+  return [
+    title,
+    async () => {
+      const body = await answer;
+      return {
+        times: body.daily.map((d) => Date.parse(d.date) / 1000),
+        values: body.daily.map((d) => d.accumulated),
+        unit: unit(body),
+      };
+    },
+  ];
+}
