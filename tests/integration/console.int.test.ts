@@ -98,6 +98,24 @@ async function clickMap(page: Page, points: [number, number][]): Promise<void> {
   for (const [fx, fy] of points) await page.mouse.click(box.x + box.width * fx, box.y + box.height * fy);
 }
 
+/**
+ * Runs `test` on a signed-in page of a fresh browser context, a desktop screen unless `options`
+ * say otherwise, and closes the context after, whatever the test did.
+ */
+async function signedIn(
+  test: (page: Page, errors: string[]) => Promise<void>,
+  options: Parameters<Browser['newContext']>[0] = { viewport: { width: 1280, height: 800 } },
+): Promise<void> {
+  const context = await browser.newContext(options);
+  const { page, errors } = await openPage(context);
+  try {
+    await signIn(page);
+    await test(page, errors);
+  } finally {
+    await context.close();
+  }
+}
+
 describe('the console in Chromium', () => {
   it('signs in, shows tiles, draws a field with degree days and contours, the event feed, styles, errors', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -268,10 +286,7 @@ describe('the console in Chromium', () => {
   }, 900_000);
 
   it("a point's degree days by the method and cutoff chosen with their accumulation curve, and its chill in the model chosen", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const { page, errors } = await openPage(context);
-    try {
-      await signIn(page);
+    await signedIn(async (page, errors) => {
       await zoomTo(page, ...PLAINS);
       const requests: string[] = [];
       page.on('request', (request) => {
@@ -306,16 +321,11 @@ describe('the console in Chromium', () => {
       await chillCurve.and(page.locator('[data-state=loaded]')).waitFor({ timeout: 120_000 });
       await shot(page, '11-point-chill');
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   }, 300_000);
 
   it('asks again for the point clicked when a setting changes: its degree days, and its chill in the model and up to the end chosen', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const { page, errors } = await openPage(context);
-    try {
-      await signIn(page);
+    await signedIn(async (page, errors) => {
       await zoomTo(page, ...PLAINS);
       const asked = recordPointRequests(page);
       await clickMap(page, [[0.5, 0.5]]);
@@ -356,16 +366,11 @@ describe('the console in Chromium', () => {
         250,
       );
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   }, 300_000);
 
   it('shows a setting the area refuses once in the alert area, in readable words, until valid settings clear it', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const { page, errors } = await openPage(context);
-    try {
-      await signIn(page);
+    await signedIn(async (page, errors) => {
       await zoomTo(page, ...PLAINS);
       await clickMap(page, [[0.5, 0.5]]);
       await textMatches(page, '#point', /degree days \(base 10 °C/);
@@ -415,16 +420,11 @@ describe('the console in Chromium', () => {
       await eventually(async () => expect(await errorBanners(page)).toEqual([]), 60_000, 100);
       await shot(page, '12-point-errors-cleared');
       expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   }, 300_000);
 
   it("shows only the latest click: an earlier click's answers are dropped however late they come", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const { page, errors } = await openPage(context);
-    try {
-      await signIn(page);
+    await signedIn(async (page, errors) => {
       await zoomTo(page, ...PLAINS);
       const asked = recordPointRequests(page);
       // The first click's requests are held back until the second click's answers are shown.
@@ -466,16 +466,11 @@ describe('the console in Chromium', () => {
       expect(await page.locator('#accumulation-charts figure').count()).toBe(2);
       expect(await page.locator('#weather-charts figure').count()).toBe(3);
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   }, 300_000);
 
   it('asks for a place clicked east of the antimeridian on the one world the areas take', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const { page, errors } = await openPage(context);
-    try {
-      await signIn(page);
+    await signedIn(async (page, errors) => {
       // New Zealand's east, on the map's copy of the world east of 180°
       await zoomTo(page, -41, 185, 6);
       const asked = recordPointRequests(page);
@@ -489,16 +484,11 @@ describe('the console in Chromium', () => {
       await eventually(async () => expect(await page.locator('#charts figure[data-state]').count()).toBe(5), 120_000, 250);
       expect(await page.locator('#charts figure[data-state=error]').allTextContents()).toEqual([]);
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   }, 300_000);
 
   it("degree days in Fahrenheit: the scale asked, the thresholds kept as temperatures and labelled, the answer's scale shown", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const { page, errors } = await openPage(context);
-    try {
-      await signIn(page);
+    await signedIn(async (page, errors) => {
       await zoomTo(page, ...PLAINS);
       const asked = recordPointRequests(page);
       await expectValue(page, '#gdd-scale', 'celsius');
@@ -527,33 +517,29 @@ describe('the console in Chromium', () => {
       await expectValue(page, '#gdd-cap', '30');
       await textMatches(page, '#point', /degree days \(base 10 °C/);
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   }, 300_000);
 
   it('works on a 390 px phone screen and from the keyboard', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    const { page, errors } = await openPage(context);
-    try {
-      await signIn(page);
-      // Nothing wider than the screen: the panels stack under the map.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      const map = (await page.locator('#map').boundingBox())!;
-      const panels = (await page.locator('#panels').boundingBox())!;
-      expect(panels.y).toBeGreaterThanOrEqual(map.y + map.height - 1);
-      await shot(page, '10-phone');
-      // The draw button is reachable with Tab and works with Enter.
-      await page.focus('#product');
-      for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.id)) !== 'draw'; i++) await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('draw');
-      await page.keyboard.press('Enter');
-      expect(await page.isVisible('#cancel')).toBe(true);
-      await page.click('#cancel');
-      expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    await signedIn(
+      async (page, errors) => {
+        // Nothing wider than the screen: the panels stack under the map.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        const map = (await page.locator('#map').boundingBox())!;
+        const panels = (await page.locator('#panels').boundingBox())!;
+        expect(panels.y).toBeGreaterThanOrEqual(map.y + map.height - 1);
+        await shot(page, '10-phone');
+        // The draw button is reachable with Tab and works with Enter.
+        await page.focus('#product');
+        for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.id)) !== 'draw'; i++) await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe('draw');
+        await page.keyboard.press('Enter');
+        expect(await page.isVisible('#cancel')).toBe(true);
+        await page.click('#cancel');
+        expect(errors).toEqual([]);
+      },
+      { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+    );
   }, 200_000);
 });
 
