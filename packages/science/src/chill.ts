@@ -55,7 +55,8 @@ const AA = DYNAMIC_MODEL.a0 / DYNAMIC_MODEL.a1;
 const EE = DYNAMIC_MODEL.e1 - DYNAMIC_MODEL.e0;
 
 /**
- * Chill portions of each hour, written into `out`, exactly as chillR's Dynamic_Model: the
+ * Chill portions of each hour, written into `out`, exactly as chillR's Dynamic_Model (since
+ * chillR 0.72; 0.60's moved the state with the hour's own temperature, one hour later): the
  * intermediate x starts at 0; hour i's temperature moves it towards its equilibrium
  * xs = aa exp(ee/TK) at rate k1 = A1 exp(-E1/TK) (x <- xs - (xs - S) exp(-k1)); once x reaches 1,
  * the share xi = sr/(1+sr), sr = exp(slope Tf (TK - Tf)/TK), of it becomes a portion, counted
