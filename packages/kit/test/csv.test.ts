@@ -73,6 +73,17 @@ describe('sendCsv: a table written as its rows come', () => {
   });
   const app = express();
   app.get('/big', (_req, res) => void sendCsv(res, 200, table()));
+  let waits = 0;
+  let listenersLeft: Promise<number> = Promise.resolve(-1);
+  app.get('/slowly-read', (_req, res) => {
+    const write = res.write.bind(res) as (chunk: string) => boolean;
+    res.write = ((chunk: string) => {
+      const flowing = write(chunk);
+      if (!flowing) waits += 1;
+      return flowing;
+    }) as typeof res.write;
+    listenersLeft = sendCsv(res, 200, table()).then(() => res.listenerCount('drain') + res.listenerCount('close'));
+  });
   let doneWhenQuick: boolean | undefined;
   app.get('/quick', (_req, res) => {
     doneWhenQuick = done;
@@ -96,6 +107,24 @@ describe('sendCsv: a table written as its rows come', () => {
     const text = await big;
     expect(doneWhenQuick).toBe(false);
     expect(text).toBe(csvText({ columns: ['i', 'note'], rows: Array.from({ length: ROWS }, (_, i) => [i, 'a row of a large batch']) }));
+  });
+
+  it('a client reading slowly is waited for, and the waits leave no listener behind', async () => {
+    await new Promise<void>((resolve, reject) => {
+      const req = http.get(`${base}/slowly-read`, (res) => {
+        // a chunk at a time, a millisecond apart: the answer's writes wait on the client
+        res.on('data', () => {
+          res.pause();
+          setTimeout(() => res.resume(), 1);
+        });
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+    });
+    const left = await listenersLeft;
+    expect(waits).toBeGreaterThan(10);
+    // what Node's own response keeps, not one per wait
+    expect(left).toBeLessThan(5);
   });
 
   it('a client gone stops the writing', async () => {
