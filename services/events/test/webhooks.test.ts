@@ -404,6 +404,11 @@ describe('webhook subscriptions', () => {
     expect(
       (await request(t.fleet.app('agriculture')).put(`/fields/${field}`).set('Authorization', t.alice.auth).send(fieldBody('x'))).status,
     ).toBe(200);
+    // the update is stored (with Kafka it arrives on its own time) while the subscription is still paused
+    await eventually(async () => {
+      const stored = (await events().get('/events').set('Authorization', t.alice.auth)).body as { message: string }[];
+      expect(stored.map((e) => e.message)).toContain('Field {} was updated');
+    });
     nowMs += 3600_000;
     await runDeliveries();
     expect(receiver.deliveries).toHaveLength(1);
