@@ -5,6 +5,7 @@ import { type CsvForm, prefersCsv, sendCsv } from './csv.js';
 import { InvalidRequestError, NotAcceptableError, UnsupportedMediaTypeError, ValidationError, type FieldError } from './errors.js';
 import type { Account } from './identity.js';
 import { parseAccept } from './negotiate.js';
+import { methodNotAllowed } from './resource-methods.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
@@ -269,6 +270,7 @@ export class Api {
    * router's per-layer dispatch on every call (docs/decisions/0038-one-route-per-operation.md).
    */
   mount(router: Router, pipeline: Pipeline): void {
+    router.use(methodNotAllowed(this.operations));
     for (const op of this.operations) {
       const steps: express.RequestHandler[] = [
         op.produces ? negotiateFile(op.produces, pipeline.negotiate) : op.csv ? negotiateCsv(pipeline.negotiate) : pipeline.negotiate,

@@ -4,6 +4,7 @@ import {
   ClientStatusError,
   ConflictError,
   InvalidRequestError,
+  MethodNotAllowedError,
   NotAcceptableError,
   NotAllowedError,
   NotFoundError,
@@ -35,14 +36,14 @@ interface Row<E extends ProblemError> {
   /** fixed for a class, or read from the error for the one class whose status a lower layer chose */
   status: number | ((err: E) => number);
   id: (err: E) => string;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | ((err: E) => Record<string, string>);
 }
 
 const row = <E extends ProblemError>(
   type: ErrorClass<E>,
   status: number | ((err: E) => number),
   id: string | ((err: E) => string),
-  headers?: Record<string, string>,
+  headers?: Row<E>['headers'],
 ): Row<E> => ({
   type,
   status,
@@ -52,7 +53,7 @@ const row = <E extends ProblemError>(
 
 /**
  * Every error class a request can fail with, and its status and problem id (docs/architecture.md
- * §3: 400 bad parameter, 401, 403, 404 also for another account's resource, 406, 409, 413, 415,
+ * §3: 400 bad parameter, 401, 403, 404 also for another account's resource, 405, 406, 409, 413, 415,
  * 422 semantically invalid body or too much work, 429, 503). The one place a status is chosen.
  */
 export const ERROR_TABLE: readonly Row<ProblemError>[] = [
@@ -61,6 +62,8 @@ export const ERROR_TABLE: readonly Row<ProblemError>[] = [
   row(UnauthorizedError, 401, 'unauthorized', { 'WWW-Authenticate': 'Basic realm="fieldcast", charset="UTF-8"' }),
   row(NotAllowedError, 403, (e) => e.code),
   row(NotFoundError, 404, (e) => `${e.kind}_does_not_exist`),
+  // RFC 9110 section 15.5.6: a 405 lists the methods the resource does take.
+  row(MethodNotAllowedError, 405, 'method_not_allowed', (e) => ({ Allow: e.allowed.join(', ') })),
   row(NotAcceptableError, 406, 'not_acceptable'),
   row(ConflictError, 409, (e) => e.code),
   row(BodyTooLargeError, 413, 'body_too_large'),
@@ -141,6 +144,6 @@ export function problemOf(thrown: unknown, translations: readonly ErrorTranslati
     id: found.id(problem),
     message: problem.message,
     ...(problem.errors ? { errors: problem.errors } : {}),
-    ...(found.headers ? { headers: found.headers } : {}),
+    ...(found.headers ? { headers: typeof found.headers === 'function' ? found.headers(problem) : found.headers } : {}),
   };
 }

@@ -115,6 +115,17 @@ export class NotAllowedError extends ProblemError {
   }
 }
 
+/** The path names a resource, but not one that takes this method (RFC 9110 section 15.5.6). */
+export class MethodNotAllowedError extends ProblemError {
+  constructor(
+    /** the methods the resource takes, for the Allow header */
+    readonly allowed: readonly string[],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** What the answer needs is missing on the server's side for now (e.g. weather data); the request may succeed later. */
 export class UnavailableError extends ProblemError {
   constructor(

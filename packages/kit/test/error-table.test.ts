@@ -5,6 +5,7 @@ import {
   ConflictError,
   ERROR_TABLE,
   InvalidRequestError,
+  MethodNotAllowedError,
   NotAcceptableError,
   NotAllowedError,
   NotFoundError,
@@ -31,6 +32,7 @@ describe('the error table', () => {
     [new UnauthorizedError('m'), 401, 'unauthorized'],
     [new NotAllowedError('app_not_allowed', 'm'), 403, 'app_not_allowed'],
     [new NotFoundError('field', 'x'), 404, 'field_does_not_exist'],
+    [new MethodNotAllowedError(['POST'], 'm'), 405, 'method_not_allowed'],
     [new NotAcceptableError('m'), 406, 'not_acceptable'],
     [new ConflictError('style_name_taken', 'm'), 409, 'style_name_taken'],
     [new BodyTooLargeError('m'), 413, 'body_too_large'],
@@ -48,6 +50,10 @@ describe('the error table', () => {
     expect(problemOf(new NotFoundError('app', 'abc', 'Application abc does not exist')).message).toBe('Application abc does not exist');
     expect(problemOf(new ValidationError('x', 'm', [{ path: 'a.0', message: 'bad' }])).errors).toEqual([{ path: 'a.0', message: 'bad' }]);
     expect(problemOf(new NotFoundError('field', 'abc'))).not.toHaveProperty('errors');
+  });
+
+  it('a 405 lists the methods the resource takes (RFC 9110 section 15.5.6)', () => {
+    expect(problemOf(new MethodNotAllowedError(['GET', 'HEAD', 'PUT'], 'm')).headers).toEqual({ Allow: 'GET, HEAD, PUT' });
   });
 
   it('a 401 names the scheme it wants (RFC 9110 section 11.6.1)', () => {

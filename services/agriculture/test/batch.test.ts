@@ -101,6 +101,13 @@ describe.each([
     }
   });
 
+  it('GET of the batch is 405 naming POST, not a field whose id is "batch"', async () => {
+    const res = await get(`${path}/batch?${query}`);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+    expect(res.body.id).toBe('method_not_allowed');
+  });
+
   it('a bad query is 400 naming the parameter, as for one place', async () => {
     const res = await post(`${path}/batch?end=2014-01-01`, { locations: [POINTS[0]] });
     expect(res.status).toBe(400);

@@ -1,0 +1,93 @@
+import request from 'supertest';
+import { z } from 'zod';
+import { Api, createLogger, createServiceApp, type Account, type HttpDeps, type Identity, type ServiceDefinition } from '../src/index.js';
+
+const ACCOUNT: Account = { id: '3b0f8c1e-2d4a-4c6b-8e9f-0a1b2c3d4e5f', name: 'Probe', handle: 'probe' };
+const identity: Identity = {
+  cachedAccount: () => undefined,
+  authenticate: async (id, key) => (id === ACCOUNT.id && key === 'k' ? ACCOUNT : null),
+  findAccount: async (ref) => (ref === ACCOUNT.id ? ACCOUNT : null),
+};
+const auth = `Basic ${Buffer.from(`${ACCOUNT.id}:k`).toString('base64')}`;
+
+/** Which handlers ran: a refused method runs none. */
+const handled: string[] = [];
+const answer = (name: string) => () => {
+  handled.push(name);
+  return { name };
+};
+const ok = { status: 200, description: 'ok', schema: z.object({ name: z.string() }) };
+const Id = z.object({ id: z.string() });
+
+const things: ServiceDefinition = {
+  area: 'things',
+  title: 'Things',
+  description: 'a service for testing which methods a path takes',
+  needs: {},
+  api: () =>
+    new Api()
+      .op({ method: 'post', path: '/things/batch', summary: 'batch', response: ok, handle: answer('batch') })
+      .op({ method: 'get', path: '/things/{id}/parts', summary: 'parts', params: Id, response: ok, handle: answer('parts') })
+      .op({ method: 'get', path: '/things/{id}', summary: 'read', params: Id, response: ok, handle: answer('read') })
+      .op({ method: 'delete', path: '/things/{id}', summary: 'delete', params: Id, response: ok, handle: answer('delete') })
+      .op({
+        method: 'get',
+        path: '/maps/{z}/{y}.png',
+        summary: 'tile',
+        params: z.object({ z: z.string(), y: z.string() }),
+        response: ok,
+        handle: answer('tile'),
+      }),
+};
+
+const deps: HttpDeps = {
+  identity,
+  logger: createLogger({ level: 'silent' }),
+  vendor: 'fieldcast',
+  bodyLimit: '1mb',
+  now: () => new Date(),
+  ready: async () => ({}),
+};
+const app = createServiceApp(things, deps);
+
+beforeEach(() => {
+  handled.length = 0;
+});
+
+describe('a method the path does not take (RFC 9110 section 15.5.6)', () => {
+  it('is 405 naming the methods in Allow, even where a less specific path of that method would take it', async () => {
+    const res = await request(app).get('/things/batch').set('Authorization', auth);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({
+      status: 405,
+      id: 'method_not_allowed',
+      message: 'GET is not allowed on /things/batch; it takes POST',
+    });
+    expect(handled).toEqual([]);
+  });
+
+  it.each([
+    ['put', '/things/a1', 'DELETE, GET, HEAD'],
+    ['post', '/things/a1/parts', 'GET, HEAD'],
+    ['delete', '/maps/3/4.png', 'GET, HEAD'],
+    ['patch', '/things/a1/', 'DELETE, GET, HEAD'],
+  ] as const)('%s %s: 405, Allow %s', async (method, path, allowed) => {
+    const res = await request(app)[method](path).set('Authorization', auth);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe(allowed);
+    expect(handled).toEqual([]);
+  });
+
+  it('the methods a path takes are served, HEAD with GET; a path no resource matches is 404', async () => {
+    expect((await request(app).post('/things/batch').set('Authorization', auth)).body).toEqual({ name: 'batch' });
+    expect((await request(app).get('/things/a1').set('Authorization', auth)).body).toEqual({ name: 'read' });
+    expect((await request(app).delete('/things/a1').set('Authorization', auth)).body).toEqual({ name: 'delete' });
+    expect((await request(app).head('/things/a1').set('Authorization', auth)).status).toBe(200);
+    expect((await request(app).get('/maps/3/4.png').set('Authorization', auth)).body).toEqual({ name: 'tile' });
+    const unknown = await request(app).post('/things/a1/parts/more').set('Authorization', auth);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.id).toBe('route_does_not_exist');
+  });
+});
