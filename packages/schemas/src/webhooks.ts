@@ -73,6 +73,33 @@ export const CreatedSubscription = Subscription.extend({
   secret: z.string().meta({ description: 'Standard Webhooks signing secret, whsec_ and base64; shown once' }),
 }).meta({ id: 'CreatedSubscription' });
 
+/** The longest a replaced secret still signs beside its successor: a day, the scheme's customary overlap. */
+export const PREVIOUS_SECRET_MAX_SECONDS = 86_400;
+
+/** Body of POST /subscriptions/{id}/secret (docs/decisions/0360-webhook-secret-rotation.md); may be left out. */
+export const SecretRotation = z
+  .strictObject({
+    previousSecretExpiresIn: z
+      .number()
+      .int()
+      .min(0)
+      .max(PREVIOUS_SECRET_MAX_SECONDS)
+      .default(PREVIOUS_SECRET_MAX_SECONDS)
+      .meta({ description: 'seconds the replaced secret still signs beside the new one; 0 ends it at once (a secret that leaked)' }),
+  })
+  .meta({ id: 'SecretRotation' });
+
+/** The answer to a rotation: the only time the new secret is shown. */
+export const RotatedSecret = z
+  .object({
+    id: Uuid,
+    secret: z.string().meta({ description: 'the new Standard Webhooks signing secret, whsec_ and base64; shown once' }),
+    previousSecretExpiresTime: Timestamp.nullable().meta({
+      description: 'until when deliveries are signed with the replaced secret as well; null: no longer',
+    }),
+  })
+  .meta({ id: 'RotatedSecret' });
+
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'dead'] as const;
 
 export const DeliveryAttempt = z

@@ -5,6 +5,7 @@ import { feedsMigration } from '../migrations/002_feeds.js';
 import { feedEntriesMigration } from '../migrations/003_feed_entries.js';
 import { webhooksMigration } from '../migrations/004_webhooks.js';
 import { deliveryRetentionMigration } from '../migrations/005_delivery_retention.js';
+import { secretRotationMigration } from '../migrations/006_secret_rotation.js';
 import { AppDirectory } from './app-directory.js';
 import { resourceEventsConsumer } from './consumer.js';
 import { DELIVERY_RETENTION_EVERY_MS, DELIVERY_TIMEOUT_MS } from './domain/webhook-delivery.js';
@@ -20,7 +21,16 @@ import { WebhookSender } from './webhooks/sender.js';
 import { DeliveryStore, SUBSCRIPTIONS_TOPIC, SubscriptionStore } from './webhook-store.js';
 
 const NEEDS = {
-  database: { migrations: [eventsMigration, feedsMigration, feedEntriesMigration, webhooksMigration, deliveryRetentionMigration] },
+  database: {
+    migrations: [
+      eventsMigration,
+      feedsMigration,
+      feedEntriesMigration,
+      webhooksMigration,
+      deliveryRetentionMigration,
+      secretRotationMigration,
+    ],
+  },
   outbox: { topics: [SUBSCRIPTIONS_TOPIC, STORED_TOPIC] },
   webhooks: true,
 } as const;

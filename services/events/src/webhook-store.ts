@@ -78,7 +78,8 @@ export interface ClaimedDelivery {
   firstAttemptAt: Date | null;
   subscriptionId: string;
   url: string;
-  secret: string;
+  /** what the attempt is signed with: the secret, then the one it replaced while that is still honoured */
+  secrets: string[];
 }
 
 /** One attempt's outcome, as the delivery's log keeps it. */
@@ -243,7 +244,8 @@ export class DeliveryStore {
        update ${AREA}.deliveries d set lease_until = :leaseUntil
        from picked, ${AREA}.subscriptions s
        where d.id = picked.id and s.id = d.subscription_id
-       returning d.id, d.event_id, d.body, d.attempt_count, d.first_attempt_at, d.subscription_id, s.url, s.secret`,
+       returning d.id, d.event_id, d.body, d.attempt_count, d.first_attempt_at, d.subscription_id, s.url, s.secret,
+         case when s.previous_secret_expires_at > :now then s.previous_secret end as previous_secret`,
       { now, leaseUntil, limit, perSubscription },
     );
     return (rows as Record<string, unknown>[]).map((r) => ({
@@ -254,7 +256,7 @@ export class DeliveryStore {
       firstAttemptAt: r.first_attempt_at ? new Date(r.first_attempt_at as Date) : null,
       subscriptionId: r.subscription_id as string,
       url: r.url as string,
-      secret: r.secret as string,
+      secrets: r.previous_secret ? [r.secret as string, r.previous_secret as string] : [r.secret as string],
     }));
   }
 
@@ -402,6 +404,26 @@ export class DeliveryStore {
    * kept failing may now answer for someone else. Only a dead letter can be retried: a pending
    * delivery is being tried already and a delivered one was answered.
    */
+  /**
+   * A new signing secret for the owner's subscription; the one it replaces signs beside it until
+   * `previousUntil` (null: no longer), so a receiver switches on its own time
+   * (docs/decisions/0360-webhook-secret-rotation.md). A secret replaced earlier is dropped.
+   */
+  async rotateSecret(accountId: string, subscriptionId: string, secret: string, previousUntil: Date | null, now: Date): Promise<void> {
+    // Every right-hand side reads the row as it was, so the secret being replaced is what is kept.
+    const updated = await this.knex
+      .withSchema(AREA)
+      .table('subscriptions')
+      .where({ id: subscriptionId, account_id: accountId })
+      .update({
+        previous_secret: previousUntil ? this.knex.raw('??', ['secret']) : null,
+        previous_secret_expires_at: previousUntil,
+        secret,
+        updated_at: now,
+      });
+    if (updated === 0) throw new NotFoundError('subscription', subscriptionId);
+  }
+
   async retry(accountId: string, subscriptionId: string, deliveryId: string, now: Date): Promise<Delivery> {
     await this.owned(accountId, subscriptionId);
     return this.knex.transaction(async (trx) => {

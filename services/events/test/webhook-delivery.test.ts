@@ -12,12 +12,20 @@ describe('webhook signatures and backoff', () => {
   test('signs as the Standard Webhooks specification’s published test vector', () => {
     // standard-webhooks/standard-webhooks: the libraries' shared case
     expect(
-      signatureHeaders('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'),
+      signatureHeaders(['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'),
     ).toEqual({
       'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
       'webhook-timestamp': '1614265330',
       'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
     });
+  });
+
+  test('while a secret is rotated, one v1 signature per secret, space-delimited, the new one first', () => {
+    const old = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const fresh = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const one = (secret: string) => signatureHeaders([secret], 'msg_1', 1614265330, '{}')['webhook-signature'];
+    expect(signatureHeaders([fresh, old], 'msg_1', 1614265330, '{}')['webhook-signature']).toBe(`${one(fresh)} ${one(old)}`);
+    expect(one(fresh)).not.toBe(one(old));
   });
 
   test('backoff doubles from 10 s to an hour, half of it jitter, and retries span more than 24 hours', () => {

@@ -502,6 +502,56 @@ describe('webhook subscriptions', () => {
     expect([unknown.status, unknown.body.id, unknown.body.errors[0].path]).toEqual([400, 'unknown_cursor', 'after']);
   });
 
+  test('a rotated secret signs from then on, the one it replaced beside it for a day or as asked; bad input changes nothing', async () => {
+    const sub = await subscribe(t.alice);
+    /** the signatures on the nth delivery (waited for), and which secrets verify it */
+    const nth = async (n: number, ...secrets: string[]) => {
+      await createField(t.alice);
+      await eventually(() => expect(receiver.delivered).toHaveLength(n));
+      const { body, headers } = receiver.deliveries[n - 1]!;
+      const nowSeconds = Number(headers['webhook-timestamp']);
+      const verifies = await Promise.all(secrets.map((s) => verifyWebhook(s, body, headers, { nowSeconds })));
+      return { signatures: String(headers['webhook-signature']).split(' ').length, verifies };
+    };
+    const rotate = (body?: object, account = t.alice) => {
+      const req = events().post(`/subscriptions/${sub.id}/secret`).set('Authorization', account.auth);
+      return body === undefined ? req : req.send(body);
+    };
+    expect(await nth(1, sub.secret)).toEqual({ signatures: 1, verifies: [true] });
+
+    const first = await rotate();
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({
+      id: sub.id,
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      previousSecretExpiresTime: '2026-06-02T00:00:00.000Z',
+    });
+    expect(first.body.secret).not.toBe(sub.secret);
+    expect((await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body.secret).toBeUndefined();
+    expect(await nth(2, first.body.secret, sub.secret)).toEqual({ signatures: 2, verifies: [true, true] });
+    // a day later only the new secret signs
+    nowMs = START + 24 * 3600_000;
+    expect(await nth(3, first.body.secret, sub.secret)).toEqual({ signatures: 1, verifies: [true, false] });
+
+    // refused: nothing changes, and another account's subscription is not there
+    for (const bad of [
+      { previousSecretExpiresIn: -1 },
+      { previousSecretExpiresIn: 86_401 },
+      { previousSecretExpiresIn: 1.5 },
+      { keep: 1 },
+    ]) {
+      const res = await rotate(bad);
+      expect([JSON.stringify(bad), res.status, res.body.id]).toEqual([JSON.stringify(bad), 400, 'invalid_body']);
+    }
+    expect((await rotate({}, t.bob)).status).toBe(404);
+    expect(await nth(4, first.body.secret)).toEqual({ signatures: 1, verifies: [true] });
+
+    // a leaked secret ends at once
+    const second = await rotate({ previousSecretExpiresIn: 0 });
+    expect(second.body.previousSecretExpiresTime).toBeNull();
+    expect(await nth(5, second.body.secret, first.body.secret)).toEqual({ signatures: 1, verifies: [true, false] });
+  });
+
   test('no delivery of another account’s events; another account’s subscription is 404', async () => {
     const sub = await subscribe(t.alice, {});
     await createField(t.bob);

@@ -86,10 +86,14 @@ export function cloudEventBody(event: Event, appId: string): string {
 /**
  * The Standard Webhooks signature headers of one request: `webhook-signature` is `v1,` and the
  * base64 HMAC-SHA256 of `${id}.${timestamp}.${body}` keyed with the secret's base64-decoded bytes
- * (after `whsec_`); the timestamp is seconds since the epoch, of this attempt.
+ * (after `whsec_`), once per secret, space-delimited, as the scheme signs while a secret is being
+ * rotated; the timestamp is seconds since the epoch, of this attempt.
  */
-export function signatureHeaders(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
-  return { 'webhook-id': id, 'webhook-timestamp': String(timestampSeconds), 'webhook-signature': `v1,${mac}` };
+export function signatureHeaders(secrets: readonly string[], id: string, timestampSeconds: number, body: string): Record<string, string> {
+  const signed = `${id}.${timestampSeconds}.${body}`;
+  const signatures = secrets.map((secret) => {
+    const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+    return `v1,${createHmac('sha256', key).update(signed).digest('base64')}`;
+  });
+  return { 'webhook-id': id, 'webhook-timestamp': String(timestampSeconds), 'webhook-signature': signatures.join(' ') };
 }

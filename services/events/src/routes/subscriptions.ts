@@ -5,11 +5,13 @@ import {
   DELIVERY_STATUSES,
   DeliveryParams,
   IdParams,
+  RotatedSecret,
+  SecretRotation,
   Subscription,
   SubscriptionInput,
 } from '@fieldcast/schemas';
 import { z } from 'zod';
-import { createdSubscriptionView, subscriptionRecord, subscriptionView } from '../domain/subscriptions.js';
+import { createdSubscriptionView, newSecret, subscriptionRecord, subscriptionView } from '../domain/subscriptions.js';
 import { DELIVERY_RETENTION_MS } from '../domain/webhook-delivery.js';
 import type { AddressGuard } from '../webhooks/address-guard.js';
 import type { DeliveryStore, SubscriptionStore } from '../webhook-store.js';
@@ -112,6 +114,30 @@ export function subscriptionRoutes(
           res.setHeader('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
         }
         return page.deliveries;
+      },
+    })
+    .op({
+      method: 'post',
+      path: '/subscriptions/{id}/secret',
+      summary: 'Rotate the signing secret',
+      description:
+        'A new signing secret, shown only in this answer, signs every attempt from now on. The secret it replaces signs beside it for previousSecretExpiresIn seconds (default a day): webhook-signature then holds both v1 signatures, space-delimited, so a receiver that checks either accepts the delivery while it changes over. 0 ends the replaced secret at once, for one that leaked. A second rotation within that time drops the older secret. The body may be left out.',
+      tags: ['webhooks'],
+      params: IdParams,
+      body: SecretRotation,
+      bodyFaults: BodyFault.malformed,
+      response: {
+        status: 200,
+        description: 'The new secret (shown once) and until when the replaced one still signs',
+        schema: RotatedSecret,
+      },
+      errors: [404],
+      handle: async ({ account, params, body }) => {
+        const secret = newSecret();
+        const at = now();
+        const previousUntil = body.previousSecretExpiresIn > 0 ? new Date(at.getTime() + body.previousSecretExpiresIn * 1000) : null;
+        await deliveries.rotateSecret(account.id, params.id, secret, previousUntil, at);
+        return { id: params.id, secret, previousSecretExpiresTime: previousUntil?.toISOString() ?? null };
       },
     })
     .op({

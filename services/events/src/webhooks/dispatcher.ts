@@ -188,7 +188,7 @@ export class WebhookDispatcher {
       headers: {
         'content-type': 'application/cloudevents+json; charset=utf-8',
         'webhook-request-origin': this.o.origin,
-        ...signatureHeaders(delivery.secret, delivery.eventId, Math.floor(now.getTime() / 1000), delivery.body),
+        ...signatureHeaders(delivery.secrets, delivery.eventId, Math.floor(now.getTime() / 1000), delivery.body),
       },
       body: delivery.body,
     });
