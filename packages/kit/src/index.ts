@@ -1,3 +1,4 @@
+export * from './address-ranges.js';
 export * from './api.js';
 export * from './auth.js';
 export * from './batch.js';

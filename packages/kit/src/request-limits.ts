@@ -3,22 +3,32 @@ import { TooManyRequestsError, UnauthorizedError } from './errors.js';
 import type { Limits } from './limits.js';
 import { ConcurrencyCounter, TokenBuckets, type BucketPolicy } from './token-buckets.js';
 import type { Account } from './identity.js';
+import { clientAddress, type AddressRange } from './address-ranges.js';
 
 /** Buckets one service process keeps at most, per kind of limit (docs/decisions/0060-limits-per-account.md). */
 const MAX_TRACKED_KEYS = 100_000;
 
-/** The application id of HTTP Basic credentials (the user-id before the first colon), if the header has one. */
+/**
+ * The application id of HTTP Basic credentials (the user-id before the first colon), if the header
+ * has one, in lower case: ids are UUIDs and handles, matched whatever their case, so every spelling
+ * of one id counts against one bucket.
+ */
 function applicationIdOf(req: Request): string | undefined {
   const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers.authorization ?? '');
   if (!m) return undefined;
   const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  return colon < 0 ? undefined : decoded.slice(0, colon);
+  return colon < 0 ? undefined : decoded.slice(0, colon).toLowerCase();
 }
 
-/** The address a failed login is counted against: the peer of the connection (no proxy is trusted). */
-function clientAddressOf(req: Request): string {
-  return req.socket.remoteAddress ?? 'unknown';
+/**
+ * The address a failed login is counted against: the caller's as the trusted reverse proxies tell
+ * it (FIELDCAST_TRUSTED_PROXIES), or the connection's peer. Behind an ingress every caller's peer is
+ * the ingress, and one client's wrong keys would refuse everyone's.
+ */
+function clientAddressOf(req: Request, trusted: readonly AddressRange[]): string {
+  const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
+  return address ? `${address.family}:${address.value.toString(16)}` : 'unknown';
 }
 
 function refuse(res: Response, retryAfterSeconds: number, code: string, message: string): TooManyRequestsError {
@@ -49,7 +59,11 @@ export interface RequestLimiters {
 }
 
 /** The request limits of one service app, in memory (docs/architecture.md §3, limits). */
-export function requestLimiters(limits: Limits, authenticate: RequestHandler): RequestLimiters {
+export function requestLimiters(
+  limits: Limits,
+  authenticate: RequestHandler,
+  trustedProxies: readonly AddressRange[] = [],
+): RequestLimiters {
   const failures = limits.failedAuth.perSecond > 0 ? new TokenBuckets(limits.failedAuth, limits.clock, MAX_TRACKED_KEYS) : null;
   const requests = limits.requests.perSecond > 0 ? new TokenBuckets(limits.requests, limits.clock, MAX_TRACKED_KEYS) : null;
   const heavy = limits.heavyPerAccount > 0 ? new ConcurrencyCounter(limits.heavyPerAccount) : null;
@@ -57,7 +71,7 @@ export function requestLimiters(limits: Limits, authenticate: RequestHandler): R
   const afterAuthentication = (req: Request, res: Response, next: (err?: unknown) => void) => (err?: unknown) => {
     if (err) {
       if (failures && err instanceof UnauthorizedError && req.headers.authorization !== undefined) {
-        failures.take(`address ${clientAddressOf(req)}`);
+        failures.take(`address ${clientAddressOf(req, trustedProxies)}`);
         const appId = applicationIdOf(req);
         if (appId !== undefined) failures.take(`app ${appId}`);
       }
@@ -82,7 +96,7 @@ export function requestLimiters(limits: Limits, authenticate: RequestHandler): R
     authenticate: (req, res, next) => {
       if (failures && req.headers.authorization !== undefined) {
         const appId = applicationIdOf(req);
-        const keys = [`address ${clientAddressOf(req)}`, ...(appId === undefined ? [] : [`app ${appId}`])];
+        const keys = [`address ${clientAddressOf(req, trustedProxies)}`, ...(appId === undefined ? [] : [`app ${appId}`])];
         const lowest = Math.min(...keys.map((key) => failures.level(key)));
         if (lowest < 1) {
           const wait = Math.max(1, Math.ceil((1 - lowest) / limits.failedAuth.perSecond));

@@ -13,6 +13,7 @@ import { openApiDocument } from './openapi.js';
 import type { ErrorTranslation } from './error-table.js';
 import { problemHandler, unknownRoute } from './problem-handler.js';
 import { requestLimiters } from './request-limits.js';
+import { trustedProxyRanges } from './address-ranges.js';
 
 /** What the HTTP layer of every service is given, whatever else the service declared it needs. */
 export interface HttpDeps {
@@ -136,7 +137,7 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   const limits = resolveLimits(deps.limits);
   // Handlers that need a limit (list pages, resources per account) read it through limitsOf(req).
   app.locals.limits = limits;
-  const limiters = requestLimiters(limits, basicAuth(deps.identity));
+  const limiters = requestLimiters(limits, basicAuth(deps.identity), trustedProxyRanges(deps.trustedProxies));
   api.mount(router, {
     negotiate: negotiation,
     // Any JSON text (RFC 8259 §2) parses; one that is not an object, such as `null`, is valid JSON of

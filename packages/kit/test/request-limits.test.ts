@@ -15,6 +15,7 @@ import {
 } from '../src/index.js';
 import { DEFAULT_LIMITS, type Limits } from '../src/limits.js';
 import { requestLimiters } from '../src/request-limits.js';
+import { parseRange } from '../src/address-ranges.js';
 import { ConcurrencyCounter, TokenBuckets } from '../src/token-buckets.js';
 
 /** A clock the test moves by hand, in milliseconds. */
@@ -297,8 +298,9 @@ describe('failed authentications per client address and per application id', () 
   });
 
   /** Runs the limited authentication once, as from `address`, and says what it passed on. */
-  function attempt(handler: RequestHandler, address: string, authorization: string): Promise<unknown> {
-    const req = { headers: { authorization }, socket: { remoteAddress: address } } as unknown as Request;
+  function attempt(handler: RequestHandler, address: string, authorization: string, forwardedFor?: string): Promise<unknown> {
+    const headers = { authorization, ...(forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }) };
+    const req = { headers, socket: { remoteAddress: address } } as unknown as Request;
     const res = { locals: {}, setHeader: () => undefined } as unknown as Response;
     return new Promise((resolve) => handler(req, res, (err?: unknown) => resolve(err ?? 'passed')));
   }
@@ -319,5 +321,33 @@ describe('failed authentications per client address and per application id', () 
     expect(await attempt(failing, '10.0.0.4', basic('a-third-id', 'x'))).toMatchObject(throttled);
     // Neither spent: checked as usual.
     expect(await attempt(failing, '10.0.0.5', basic('a-third-id', 'x'))).toMatchObject(checked);
+  });
+
+  it('one application id in any letter case is one bucket', async () => {
+    const fail: RequestHandler = (_req, _res, next) => next(unauthorized());
+    const limits: Limits = { ...DEFAULT_LIMITS, failedAuth: { perSecond: 0.01, burst: 2 }, clock: () => 0 };
+    const failing = requestLimiters(limits, fail).authenticate;
+    expect(await attempt(failing, '10.0.0.1', basic(ALICE.id, 'x'))).toMatchObject({ name: 'UnauthorizedError' });
+    expect(await attempt(failing, '10.0.0.2', basic(ALICE.id.toUpperCase(), 'y'))).toMatchObject({ name: 'UnauthorizedError' });
+    expect(await attempt(failing, '10.0.0.3', basic(ALICE.id.toUpperCase(), 'z'))).toMatchObject({
+      code: 'too_many_failed_authentications',
+    });
+  });
+
+  it('behind a trusted proxy each caller is its own address; a forwarded-for from anyone else is not believed', async () => {
+    const fail: RequestHandler = (_req, _res, next) => next(unauthorized());
+    const limits: Limits = { ...DEFAULT_LIMITS, failedAuth: { perSecond: 0.01, burst: 2 }, clock: () => 0 };
+    const failing = requestLimiters(limits, fail, [parseRange('10.1.0.0/16')]).authenticate;
+    const throttled = { code: 'too_many_failed_authentications' };
+    const checked = { name: 'UnauthorizedError' };
+    // the ingress at 10.1.0.9 forwards a guesser at 198.51.100.7: its bucket is spent, not the ingress's
+    expect(await attempt(failing, '10.1.0.9', basic('guess-1', 'x'), '198.51.100.7')).toMatchObject(checked);
+    expect(await attempt(failing, '10.1.0.9', basic('guess-2', 'x'), '198.51.100.7')).toMatchObject(checked);
+    expect(await attempt(failing, '10.1.0.9', basic('guess-3', 'x'), '198.51.100.7')).toMatchObject(throttled);
+    expect(await attempt(failing, '10.1.0.9', basic(BOB.id, 'x'), '203.0.113.5')).toMatchObject(checked);
+    // a peer that is no proxy names another address in vain: its own is counted
+    expect(await attempt(failing, '192.0.2.1', basic('guess-4', 'x'), '203.0.113.1')).toMatchObject(checked);
+    expect(await attempt(failing, '192.0.2.1', basic('guess-5', 'x'), '203.0.113.2')).toMatchObject(checked);
+    expect(await attempt(failing, '192.0.2.1', basic('guess-6', 'x'), '203.0.113.3')).toMatchObject(throttled);
   });
 });

@@ -1,22 +1,12 @@
+import { trustedProxyRanges } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
 import { usersMigration } from '../migrations/001_users.js';
 import { stormReportsMigration } from '../migrations/002_storm_reports.js';
-import { AddressRangeError, parseRange } from './domain/address-ranges.js';
 import { blockDrawer, BLOCKS_WORKER } from './blocks-compute.js';
 import { SevereEventBlocks } from './domain/event-blocks.js';
 import { StormReportStore } from './report-store.js';
 import { archiveRoutes } from './routes/archive.js';
 import { AREA, ArchiveUserStore } from './store.js';
-
-/** The trusted proxies of FIELDCAST_TRUSTED_PROXIES; a bad entry stops start-up naming the variable. */
-function trustedProxies(list: readonly string[] | undefined) {
-  try {
-    return (list ?? []).map(parseRange);
-  } catch (err) {
-    if (err instanceof AddressRangeError) throw new Error(`FIELDCAST_TRUSTED_PROXIES: ${err.message}`);
-    throw err;
-  }
-}
 
 /** The archive service: what `fieldcast serve archive` and the embedded fleet run. */
 export const archiveService = defineService({
@@ -33,7 +23,7 @@ export const archiveService = defineService({
       users: new ArchiveUserStore(deps.db.knex, deps.now),
       blocks: new SevereEventBlocks(undefined, drawer.draw),
       reports: new StormReportStore(deps.db.knex, deps.now),
-      trustedProxies: trustedProxies(deps.trustedProxies),
+      trustedProxies: trustedProxyRanges(deps.trustedProxies),
       vendor: deps.vendor,
       now: deps.now,
     });

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { LruCache } from '@fieldcast/caches';
-import { parseRange, type AddressRange } from './domain/address-ranges.js';
+import { parseRange, type AddressRange } from '@fieldcast/kit';
 import { newToken, tokenHash, tokenMatches } from './domain/tokens.js';
 import { ARCHIVE_TYPES, isArchiveType, type ArchiveType } from './domain/types.js';
 

@@ -1,7 +1,17 @@
-import { Api, expressPath, problemOf, recordFault, UnauthorizedError, type OperationContext, type Pipeline } from '@fieldcast/kit';
+import {
+  anyRangeHolds,
+  Api,
+  clientAddress,
+  expressPath,
+  problemOf,
+  recordFault,
+  UnauthorizedError,
+  type AddressRange,
+  type OperationContext,
+  type Pipeline,
+} from '@fieldcast/kit';
 import { archiveBody, ArchiveError, ArchivePath, ArchivePathWithDate, archiveQueryParameters } from '@fieldcast/schemas';
 import { answer } from '../domain/answer.js';
-import { anyRangeHolds, clientAddress, type AddressRange } from '../domain/address-ranges.js';
 import type { SevereEventBlocks } from '../domain/event-blocks.js';
 import type { IngestedReportSource } from '../domain/ingested-reports.js';
 import { parseArchiveQuery } from '../domain/query.js';

@@ -1,4 +1,4 @@
-import { anyRangeHolds, clientAddress, parseAddress, parseRange } from '../src/domain/address-ranges.js';
+import { anyRangeHolds, clientAddress, parseAddress, parseRange } from '../src/address-ranges.js';
 
 const holds = (range: string, address: string) => anyRangeHolds([parseRange(range)], parseAddress(address)!);
 

@@ -126,3 +126,13 @@ export function clientAddress(
 }
 
 export type { Address };
+
+/** The ranges FIELDCAST_TRUSTED_PROXIES lists; a bad entry stops start-up naming the variable. */
+export function trustedProxyRanges(list: readonly string[] | undefined): AddressRange[] {
+  try {
+    return (list ?? []).map(parseRange);
+  } catch (err) {
+    if (err instanceof AddressRangeError) throw new Error(`FIELDCAST_TRUSTED_PROXIES: ${err.message}`);
+    throw err;
+  }
+}
