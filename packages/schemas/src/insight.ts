@@ -13,7 +13,7 @@ import { text } from './text.js';
 /** Most tags of one asset, and most characters of a tag's key or value (spec 4.4). */
 export const MAX_ASSET_TAGS = 100;
 export const MAX_ASSET_TAG_LENGTH = 1000;
-/** Largest asset, km² of geodesic area, holes subtracted (spec 4.4). */
+/** Largest asset, km² of spherical area (@turf/area, the mean Earth radius), holes subtracted (spec 4.4). */
 export const MAX_ASSET_AREA_KM2 = 65_000;
 
 const tagText = (what: 'key' | 'value') =>

@@ -217,7 +217,7 @@ describe('assets: bad input is refused with the path of each fault, and nothing 
   });
 });
 
-describe('assets: the area limit of 65,000 km² (geodesic, holes subtracted)', () => {
+describe('assets: the area limit of 65,000 km² (spherical, as @turf/area measures it, holes subtracted)', () => {
   it('a polygon just under the limit is accepted', async () => {
     const res = await create(t.alice, assetBody(polygon([equatorSquare(64_990)])));
     expect(res.status).toBe(201);

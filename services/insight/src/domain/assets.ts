@@ -16,7 +16,7 @@ const km2 = (m2: number) => m2 / 1e6;
 const oneDecimal = (x: number) => x.toLocaleString('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
 
 /**
- * Derives the record of a submitted asset (spec 2.2, 4.4): centroid and geodesic area as a field's
+ * Derives the record of a submitted asset (spec 2.2, 4.4): centroid and spherical area as a field's
  * (@turf/centroid, @turf/area with holes subtracted, packages/geo). An area over 65,000 km² is
  * refused with the measured area and the limit (422 asset_too_large).
  */
@@ -27,7 +27,7 @@ export function assetRecord(id: string, accountId: string, input: AssetInput): A
   if (km2(areaM2) > MAX_ASSET_AREA_KM2) {
     throw new ValidationError(
       'asset_too_large',
-      `The asset's polygon covers ${oneDecimal(km2(areaM2))} km² (geodesic, holes subtracted); an asset covers at most ${MAX_ASSET_AREA_KM2.toLocaleString('en')} km²`,
+      `The asset's polygon covers ${oneDecimal(km2(areaM2))} km² (spherical, as @turf/area measures it, holes subtracted); an asset covers at most ${MAX_ASSET_AREA_KM2.toLocaleString('en')} km²`,
       [
         {
           path: 'features.0.geometry',

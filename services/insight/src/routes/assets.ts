@@ -5,7 +5,7 @@ import type { AssetStore } from '../store.js';
 
 const geometryFault = BodyFault.semantic('invalid_geometry', 'The asset is not one Polygon Feature with string tags');
 
-const RULES = `A FeatureCollection of exactly one Feature whose geometry is one Polygon (the fields' ring and polygon rules, docs/interface.md §2); its properties are the tags (string to string, at most 100, keys and values of at most 1,000 characters; null or {} for none). Faults are 422 invalid_geometry with the path of each; a polygon over ${MAX_ASSET_AREA_KM2.toLocaleString('en')} km² (geodesic, holes subtracted) is 422 asset_too_large.`;
+const RULES = `A FeatureCollection of exactly one Feature whose geometry is one Polygon (the fields' ring and polygon rules, docs/interface.md §2); its properties are the tags (string to string, at most 100, keys and values of at most 1,000 characters; null or {} for none). Faults are 422 invalid_geometry with the path of each; a polygon over ${MAX_ASSET_AREA_KM2.toLocaleString('en')} km² (spherical, as @turf/area measures it, holes subtracted) is 422 asset_too_large.`;
 
 /** Assets (spec 2.2, 4.4): each account sees and changes only its own. */
 export function assetRoutes(api: Api, assets: AssetStore): Api {
