@@ -58,7 +58,11 @@ export const FeedQuery = z
   .refine((q) => !(q.after && q.before), { error: 'after and before cannot be used in the same call', path: ['before'] });
 export type FeedQuery = z.infer<typeof FeedQuery>;
 
-const setByService = z.undefined({ error: 'is set by the service' }).optional();
+/** A member the service sets: refused when sent, and `not: {}` in the OpenAPI document, which no value passes. */
+const setByService = z
+  .undefined({ error: 'is set by the service' })
+  .meta({ not: {}, description: 'set by the service; must not be sent' })
+  .optional();
 
 /**
  * Body of POST /events (spec 4.10). Required: app, namespace, message. origin defaults to the

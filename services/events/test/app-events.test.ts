@@ -104,6 +104,13 @@ describe('POST /events (spec 4.10)', () => {
     expect(await countEvents()).toBe(0);
   });
 
+  it('the OpenAPI document lets no value through where the service sets the member, as the service refuses it', async () => {
+    const doc = (await request(t.fleet.app('events')).get('/openapi.json')).body;
+    const input = doc.components.schemas.EventInput;
+    for (const member of ['id', 'status', 'creationTime', 'expirationTime'])
+      expect([member, input.properties[member].not]).toEqual([member, {}]);
+  });
+
   it('an unknown key is refused rather than ignored (a misspelt occurrenceTime would silently default)', async () => {
     const res = await api.post(t.alice, { ...frameBuilt(t.alice.handle), occurenceTime: '2026-05-01T11:00:00Z' });
     expect(res.status).toBe(400);
