@@ -15,7 +15,7 @@ import { createLogger, type Logger } from '@fieldcast/kit';
 import { modelService } from '@fieldcast/model';
 import { SyncedRegistry } from '@fieldcast/model/synced-registry';
 import { ConfigError, type FleetEnv, migrateService, openCatalog, syncDirFromEnv } from '@fieldcast/runtime';
-import { type SourceName, type SyncResult, SyncError, isSourceName, runName, syncRun } from '@fieldcast/sync';
+import { type SourceName, type SyncResult, isSourceName, runName, syncRun } from '@fieldcast/sync';
 import { syncOptions } from './sync.js';
 import { type SyncOutcome, SyncPasses } from './sync-passes.js';
 
@@ -47,9 +47,10 @@ export async function serveSync(env: FleetEnv, logger: Logger, options: { port?:
       try {
         return await syncRun({ ...syncOptions(source, env), partial: true, stepRetries: 0, progress: (l) => logger.info(`sync: ${l}`) });
       } catch (error) {
-        if (!(error instanceof SyncError)) throw error;
-        logger.error({ source, err: error }, `sync: ${source} failed: ${error.message}`);
-        return error;
+        // Any failure ends this pass only (see pollSource): the next pass runs on schedule.
+        const failure = error instanceof Error ? error : new Error(String(error));
+        logger.error({ source, err: failure }, `sync: ${source} failed: ${failure.message}`);
+        return failure;
       }
     });
     if (!held) {

@@ -98,7 +98,7 @@ export async function syncCommand(args: string[], env: SyncEnv, print: Print, si
 /** What a poller reports besides its progress lines. */
 export interface PollReports {
   /** a failed pass (default: printed as a progress line) */
-  failed?: (line: string, error: SyncError) => void;
+  failed?: (line: string, error: unknown) => void;
   /** how each pass ended, for /metrics */
   passes?: SyncPasses;
 }
@@ -122,9 +122,10 @@ export async function pollSource(
       if (result.state === 'pending')
         print(`${options.source} ${runName(result.runMs)}: ${result.staged} of ${result.of} steps in, waiting for the rest`);
     } catch (err) {
-      if (!(err instanceof SyncError)) throw err;
+      // Whatever stopped this pass (bad upstream data, a full disk), the next runs on schedule:
+      // a poller that stopped would leave its source unsynced, with nothing more in /metrics.
       reports.passes?.count(options.source, 'failed');
-      (reports.failed ?? print)(`${options.source}: sync failed: ${err.message}`, err);
+      (reports.failed ?? print)(`${options.source}: sync failed: ${err instanceof Error ? err.message : String(err)}`, err);
     }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, everyMs);

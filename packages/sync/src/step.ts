@@ -3,7 +3,7 @@
  * range and decoded, each checked to be what the inventory said (parameter, run, valid time,
  * statistic) on one grid; then, step after step, converted to Fieldcast's variables.
  */
-import { type GribField, type LatLonGrid, decodeField, parseEcmwfIndex, parseIdx, readFields } from '@fieldcast/grib2';
+import { type GribField, GribError, type LatLonGrid, decodeField, parseEcmwfIndex, parseIdx, readFields } from '@fieldcast/grib2';
 import { timeUnitSeconds } from '@fieldcast/grib2';
 import type { VariableId } from '@fieldcast/weather';
 import { IntervalRates, statisticInterval, toCanonical, windSpeedAt2mFromComponents } from './convert.js';
@@ -69,8 +69,14 @@ export async function readStep(http: SourceHttp, source: SourceFacts, baseUrl: s
   const urls = stepUrls(source, baseUrl, runMs, step);
   const text = await http.text(urls.inventory);
   const parameters = PARAMETERS[source.name];
-  const picks: Pick[] =
-    source.inventory === 'idx' ? pickFromIdx(parseIdx(text), parameters) : pickFromEcmwfIndex(parseEcmwfIndex(text), parameters);
+  let picks: Pick[];
+  try {
+    picks = source.inventory === 'idx' ? pickFromIdx(parseIdx(text), parameters) : pickFromEcmwfIndex(parseEcmwfIndex(text), parameters);
+  } catch (error) {
+    // An inventory that does not parse (an error page served as 200) is the upstream's fault, retried like one.
+    if (error instanceof GribError) throw new StepDataError(`${urls.inventory}: ${error.message}`);
+    throw error;
+  }
   const missing = parameters.filter((p) => requiredAt(p, step) && !picks.some((k) => k.parameter === p));
   if (missing.length) throw new StepDataError(`${urls.inventory} lists no ${missing.map((p) => p.quantity).join(', ')}`);
 
@@ -93,7 +99,14 @@ export async function readStep(http: SourceHttp, source: SourceFacts, baseUrl: s
         `${urls.file}: ${pick.parameter.quantity} is on a ${field.grid.ni} x ${field.grid.nj} grid from ${field.grid.lat0}, ${field.grid.lon0}, unlike the step's other fields`,
       );
     grid ??= field.grid;
-    decoded.set(pick.parameter.quantity, { parameter: pick.parameter, field, values: await decodeField(field) });
+    let values: Float32Array;
+    try {
+      values = await decodeField(field);
+    } catch (error) {
+      if (error instanceof GribError) throw fail(error.message);
+      throw error;
+    }
+    decoded.set(pick.parameter.quantity, { parameter: pick.parameter, field, values });
   }
   return { source: source.name, runMs, step, grid: grid!, parameters: decoded };
 }

@@ -22,7 +22,7 @@ let server: ArchiveServer;
 beforeAll(async () => {
   archive = mkdtempSync(join(tmpdir(), 'sync-faults-'));
   data = mkdtempSync(join(tmpdir(), 'sync-faults-data-'));
-  for (const run of [GOOD, bad(0), bad(1), bad(2), bad(3), bad(4)]) for (let s = 0; s <= 3; s++) writeGfsStep(archive, run, s);
+  for (const run of [GOOD, ...[0, 1, 2, 3, 4, 5, 6].map(bad)]) for (let s = 0; s <= 3; s++) writeGfsStep(archive, run, s);
   server = await serveArchive(archive);
 });
 afterAll(async () => {
@@ -86,6 +86,23 @@ describe('bad upstream data', () => {
   it('a missing step', async () => {
     unlinkSync(join(archive, `${gfsPath(bad(3), 2)}.idx`));
     await expectFailure(bad(3), UpstreamError, /f002\.idx: HTTP 404/);
+  });
+
+  it('an inventory that is no inventory (an error page served as 200)', async () => {
+    writeFileSync(join(archive, `${gfsPath(bad(5), 2)}.idx`), '<html><body>Service busy</body></html>\n');
+    await expectFailure(bad(5), StepDataError, /f002\.idx: \.idx line 1 is not/);
+  });
+
+  it('a message whose grid does not hold its values (section 3 Ni changed)', async () => {
+    const file = join(archive, gfsPath(bad(6), 2));
+    const bytes = readFileSync(file);
+    // The first message: section 0 is 16 octets; each section then opens with its length (4 octets)
+    // and number (1); in section 3, template 3.0, Ni is octets 31-34 (WMO GRIB2 code form).
+    let at = 16;
+    while (bytes[at + 4] !== 3) at += bytes.readUInt32BE(at);
+    bytes.writeUInt32BE(bytes.readUInt32BE(at + 30) + 1, at + 30);
+    writeFileSync(file, bytes);
+    await expectFailure(bad(6), MessageRangeError, /f002 bytes 0-\d+: temperature: /);
   });
 
   it('HTTP errors: retried, then reported', async () => {
