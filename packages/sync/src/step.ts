@@ -5,7 +5,7 @@
  */
 import { type GribField, GribError, type LatLonGrid, decodeField, parseEcmwfIndex, parseIdx, readFields } from '@fieldcast/grib2';
 import { timeUnitSeconds } from '@fieldcast/grib2';
-import type { VariableId } from '@fieldcast/weather';
+import { PHYSICAL_BOUNDS, type VariableId } from '@fieldcast/weather';
 import { IntervalRates, statisticInterval, toCanonical, windSpeedAt2mFromComponents } from './convert.js';
 import { MessageRangeError, StepDataError } from './errors.js';
 import type { SourceHttp } from './http.js';
@@ -172,6 +172,22 @@ export class RunConverter {
         values: windSpeedAt2mFromComponents(u.values, v.values, height[0]!.value!),
       });
     }
+    for (const field of out) checkBounds(step.step, field);
     return out;
+  }
+}
+
+/** Refuses a field with a value no weather reaches (PHYSICAL_BOUNDS); NaN is a missing value, kept. */
+function checkBounds(step: number, field: ConvertedField): void {
+  const bounds = PHYSICAL_BOUNDS[field.variable];
+  if (!bounds) return;
+  const [min, max] = bounds;
+  const { values } = field;
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k]!;
+    if (v < min || v > max)
+      throw new StepDataError(
+        `step ${step} h: ${field.variable} is ${v} at grid point ${k}, outside ${min} to ${max}, which no weather reaches`,
+      );
   }
 }

@@ -22,7 +22,7 @@ let server: ArchiveServer;
 beforeAll(async () => {
   archive = mkdtempSync(join(tmpdir(), 'sync-faults-'));
   data = mkdtempSync(join(tmpdir(), 'sync-faults-data-'));
-  for (const run of [GOOD, ...[0, 1, 2, 3, 4, 5, 6].map(bad)]) for (let s = 0; s <= 3; s++) writeGfsStep(archive, run, s);
+  for (const run of [GOOD, ...[0, 1, 2, 3, 4, 5, 6, 7].map(bad)]) for (let s = 0; s <= 3; s++) writeGfsStep(archive, run, s);
   server = await serveArchive(archive);
 });
 afterAll(async () => {
@@ -93,16 +93,33 @@ describe('bad upstream data', () => {
     await expectFailure(bad(5), StepDataError, /f002\.idx: \.idx line 1 is not/);
   });
 
+  /**
+   * Where section `n` of a file's first message starts: section 0 is 16 octets, and each section
+   * then opens with its length (4 octets) and number (1) (WMO Manual on Codes, GRIB2).
+   */
+  function sectionOf(bytes: Buffer, n: number): number {
+    let at = 16;
+    while (bytes[at + 4] !== n) at += bytes.readUInt32BE(at);
+    return at;
+  }
+
   it('a message whose grid does not hold its values (section 3 Ni changed)', async () => {
     const file = join(archive, gfsPath(bad(6), 2));
     const bytes = readFileSync(file);
-    // The first message: section 0 is 16 octets; each section then opens with its length (4 octets)
-    // and number (1); in section 3, template 3.0, Ni is octets 31-34 (WMO GRIB2 code form).
-    let at = 16;
-    while (bytes[at + 4] !== 3) at += bytes.readUInt32BE(at);
-    bytes.writeUInt32BE(bytes.readUInt32BE(at + 30) + 1, at + 30);
+    // template 3.0: Ni is octets 31-34 of section 3
+    const at = sectionOf(bytes, 3) + 30;
+    bytes.writeUInt32BE(bytes.readUInt32BE(at) + 1, at);
     writeFileSync(file, bytes);
     await expectFailure(bad(6), MessageRangeError, /f002 bytes 0-\d+: temperature: /);
+  });
+
+  it('values no weather reaches (a wrong reference value decodes without error)', async () => {
+    const file = join(archive, gfsPath(bad(7), 2));
+    const bytes = readFileSync(file);
+    // templates 5.0-5.3: the reference value R is octets 12-15 of section 5, an IEEE float
+    bytes.writeFloatBE(1e20, sectionOf(bytes, 5) + 11);
+    writeFileSync(file, bytes);
+    await expectFailure(bad(7), StepDataError, /step 2 h: air_temperature is [\d.e+]+ at grid point 0, outside -95 to 65/);
   });
 
   it('HTTP errors: retried, then reported', async () => {

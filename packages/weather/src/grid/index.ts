@@ -2,5 +2,6 @@
 // (GridSource, its windows, series and errors), reads batched from single reads, and the
 // windows an area reads around a place.
 export * from './grid-source.js';
+export { PHYSICAL_BOUNDS } from './physical-bounds.js';
 export * from './batched-reads.js';
 export { centresWithin, windowParts } from './grid-windows.js';
