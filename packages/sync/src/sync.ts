@@ -149,16 +149,22 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
     run: new Date(runMs).toISOString(),
   };
   const summary = await writeRunStore(storePath, staged, { runMs, attributes: { ...attributes, id: `${source.name}-${runStamp(runMs)}` } });
-  const analysis = registry.analysis ?? 'analysis.zarr';
-  await appendAnalysis(path.join(sourceDir, analysis), {
-    runStore: storePath,
-    hours: hoursToNextRun(source, runMs),
-    attributes: { product: source.name, title: `${source.name} analysis`, id: `${source.name}-analysis`, source: options.baseUrl },
-  });
+  // The analysis holds each run's first hours; a run synced from a later step (--steps 24-30) has
+  // none, and its forecast hours must not stand in for them.
+  let analysis = registry.analysis;
+  if (steps[0] === 0) {
+    analysis ??= 'analysis.zarr';
+    await appendAnalysis(path.join(sourceDir, analysis), {
+      runStore: storePath,
+      hours: hoursToNextRun(source, runMs),
+      attributes: { product: source.name, title: `${source.name} analysis`, id: `${source.name}-analysis`, source: options.baseUrl },
+    });
+  } else progress(`${source.name} ${name}: starts at step ${steps[0]} h, so the analysis gets none of its hours`);
   // FIELDCAST_SYNC_KEEP_DAYS: whole time chunks before the window leave the analysis (as a new store).
   const cutoff = (options.now ?? Date.now)() - (options.keepDays ?? DEFAULT_KEEP_DAYS) * DAY_MS;
   const trimmed = `analysis-${runStamp(runMs)}.zarr`;
-  const analysisNow = (await trimAnalysis(path.join(sourceDir, analysis), path.join(sourceDir, trimmed), cutoff)) ? trimmed : analysis;
+  const analysisNow =
+    analysis && (await trimAnalysis(path.join(sourceDir, analysis), path.join(sourceDir, trimmed), cutoff)) ? trimmed : analysis;
   await publish(
     sourceDir,
     registry,
@@ -195,7 +201,7 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
 async function publish(
   sourceDir: string,
   registry: SourceRegistry,
-  analysis: string,
+  analysis: string | null,
   run: SourceRegistry['runs'][number],
   options: SyncOptions,
 ): Promise<void> {

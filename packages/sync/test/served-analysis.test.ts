@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadWeatherSource, type ReloadingSource } from '@fieldcast/weather';
+import { loadWeatherSource, readSourceRegistry, type ReloadingSource, ZarrSource } from '@fieldcast/weather';
 import { syncRun } from '../src/index.js';
 import { type ArchiveServer, serveArchive } from './archive-server.js';
 import { analytic, writeGfsStep } from './runs.js';
@@ -61,5 +61,40 @@ it('serves the hours appended to the analysis after it was opened', async () => 
     series.values.forEach((v, k) => expect(v).toBeCloseTo(analytic.temperatureK(LAT, LON, k + 1) - 273.15, 2));
   } finally {
     await weather.close();
+  }
+});
+
+it("a run synced from a later step adds nothing to the analysis, so the next run's first hours go in", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sync-later-steps-'));
+  const syncSteps = (runMs: number, steps: string) =>
+    syncRun({
+      source: 'gfs-0p25',
+      baseUrl: server.baseUrl,
+      syncDir: join(dir, 'sync'),
+      http: { retries: 1, backoffMs: 5, timeoutMs: 2000 },
+      stepRetries: 0,
+      runMs,
+      steps,
+      now: () => runMs + 8 * HOUR,
+    });
+  try {
+    // the first run synced from step 6: no analysis yet, and none made of its forecast hours
+    await syncSteps(RUN_A, '6-8');
+    expect((await readSourceRegistry(join(dir, 'sync', 'gfs-0p25'), 'gfs-0p25')).analysis).toBeNull();
+    await syncSteps(RUN_B, '0-8');
+    await syncSteps(RUN_C, '6-8');
+    const registry = await readSourceRegistry(join(dir, 'sync', 'gfs-0p25'), 'gfs-0p25');
+    const analysis = await ZarrSource.open(join(dir, 'sync', 'gfs-0p25', registry.analysis!));
+    try {
+      // B's first six hours, each its own lead; nothing after them from C's forecast
+      const series = await analysis.pointSeries('air_temperature', LON, LAT, { startMs: RUN_B, endMs: RUN_B + 5 * HOUR });
+      series.values.forEach((v, k) => expect(v).toBeCloseTo(analytic.temperatureK(LAT, LON, k) - 273.15, 2));
+      // the mean rates' hours end an hour after the instants' (each stands for the hour before it)
+      expect(analysis.coverage().endMs).toBe(RUN_B + 6 * HOUR);
+    } finally {
+      await analysis.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
