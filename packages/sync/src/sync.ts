@@ -137,11 +137,14 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
   }
 
   const staged = (await stagedSteps(staging)).filter((s) => steps.includes(s.step));
-  // The run's creationTime in the model area: when its first step was stored.
-  const createdAt = (await fs.stat(staged[0]!.file)).mtime.toISOString();
+  // The run's creationTime in the model area: when its first step was stored, once.
+  const createdAt = done?.createdAt ?? (await fs.stat(staged[0]!.file)).mtime.toISOString();
   const runsDir = path.join(sourceDir, 'runs');
   await fs.mkdir(runsDir, { recursive: true });
-  const storePath = path.join(runsDir, `${runStamp(runMs)}.zarr`);
+  // A published store never changes under its path, since readers keep what they opened by it:
+  // a run synced again with more steps is a new store, and the one it replaces is retired.
+  const version = done ? `-${new Date((options.now ?? Date.now)()).toISOString().replace(/[-:.]/g, '')}` : '';
+  const storePath = path.join(runsDir, `${runStamp(runMs)}${version}.zarr`);
   const attributes = {
     product: source.name,
     title: `${source.name} run ${name}`,
@@ -213,9 +216,11 @@ async function publish(
   const oldest = nowMs - keepDays * DAY_MS;
   const kept = runs.filter((r, k) => k < keep && Date.parse(r.run) >= oldest);
   const at = new Date(nowMs).toISOString();
+  const replaced = registry.runs.find((r) => r.run === run.run && r.path !== run.path);
   const retired = [
     ...registry.retired,
     ...runs.filter((r) => !kept.includes(r)).map((r) => ({ path: r.path, at })),
+    ...(replaced ? [{ path: replaced.path, at }] : []),
     ...(registry.analysis && registry.analysis !== analysis ? [{ path: registry.analysis, at }] : []),
   ];
   const gone = retired.filter(

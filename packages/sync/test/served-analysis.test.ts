@@ -98,3 +98,42 @@ it("a run synced from a later step adds nothing to the analysis, so the next run
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it('a run synced again with more steps is served whole, from a store of its own; the one it replaces is retired', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sync-again-'));
+  const syncSteps = (steps: string, now: number) =>
+    syncRun({
+      source: 'gfs-0p25',
+      baseUrl: server.baseUrl,
+      syncDir: join(dir, 'sync'),
+      http: { retries: 1, backoffMs: 5, timeoutMs: 2000 },
+      stepRetries: 0,
+      runMs: RUN_A,
+      steps,
+      now: () => now,
+    });
+  const sourceDir = join(dir, 'sync', 'gfs-0p25');
+  try {
+    await syncSteps('0-3', RUN_A + 4 * HOUR);
+    const first = (await readSourceRegistry(sourceDir, 'gfs-0p25')).runs[0]!;
+    const weather = (await loadWeatherSource({ syncDir: join(dir, 'sync'), reloadMs: 3_600_000 })) as ReloadingSource;
+    try {
+      const window = { startMs: RUN_A, endMs: RUN_A + 8 * HOUR };
+      // read once, so the first store is open and its chunks cached
+      expect((await weather.pointSeries('air_temperature', LON, LAT, { startMs: RUN_A, endMs: RUN_A + 3 * HOUR })).values).toHaveLength(4);
+      await syncSteps('0-8', RUN_A + 9 * HOUR);
+      expect(await weather.reload()).toBe(true);
+      const series = await weather.pointSeries('air_temperature', LON, LAT, window);
+      series.values.forEach((v, k) => expect([k, v]).toEqual([k, expect.closeTo(analytic.temperatureK(LAT, LON, k) - 273.15, 2)]));
+    } finally {
+      await weather.close();
+    }
+    const registry = await readSourceRegistry(sourceDir, 'gfs-0p25');
+    expect(registry.runs).toHaveLength(1);
+    expect(registry.runs[0]).toMatchObject({ steps: [0, 1, 2, 3, 4, 5, 6, 7, 8], createdAt: first.createdAt });
+    expect(registry.runs[0]!.path).not.toBe(first.path);
+    expect(registry.retired.map((r) => r.path)).toContain(first.path);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
