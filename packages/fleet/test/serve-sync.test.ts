@@ -59,12 +59,13 @@ describe('fieldcast serve sync', () => {
     const topics = (await db.knex.withSchema('model').table('outbox').orderBy('seq').select('topic')) as Array<{ topic: string }>;
     expect(topics.map((r) => r.topic).sort()).toEqual([
       ...Array<string>(2).fill('fieldcast.model.forecasts'),
-      // the frames of the source's products steps 0-2 made: temperature and dewpoint at step 0, the two mean rates too after it
-      ...Array<string>(2 + 4 + 4).fill('fieldcast.model.frames'),
+      // the frames of the source's public products steps 0-2 made: temperature at step 0, the two
+      // mean rates too after it (dewpoint is restricted: its frames are not announced)
+      ...Array<string>(1 + 3 + 3).fill('fieldcast.model.frames'),
     ]);
     // Another pass finds nothing new: nothing is registered twice.
     await sync.pass();
-    expect(await db.knex.withSchema('model').table('outbox').count({ n: '*' })).toEqual([{ n: 12 }]);
+    expect(await db.knex.withSchema('model').table('outbox').count({ n: '*' })).toEqual([{ n: 9 }]);
   });
 
   it('answers its probes', async () => {

@@ -114,6 +114,9 @@ const register = () => t.fleet.runBackground('model', SYNCED_REGISTRY_TASK);
 const CATALOG_PRODUCTS = createCatalog().products();
 /** The frames of the source's products that a run's steps made, in order. */
 const framesOf = (runMs: number, steps: number[]) => steps.flatMap((s) => syncedStepFrames(SOURCE, CATALOG_PRODUCTS, runMs, s));
+/** ... and those announced in public events: not a restricted product's (docs/decisions/0121-product-access.md). */
+const RESTRICTED = `${SOURCE}.dew-point-temperature`;
+const announcedOf = (runMs: number, steps: number[]) => framesOf(runMs, steps).filter((f) => f.product !== RESTRICTED);
 const lifeCycle = async () =>
   (await outbox('fieldcast.model.forecasts')).map((e) => `${e.data.resource.initTime} ${e.data.resource.status} ${e.type}`);
 
@@ -133,7 +136,9 @@ describe('the registry of synced runs and its events', () => {
     // Step 0 makes the frames of the instants (temperature, dewpoint); later steps those of the hour's mean rates too.
     expect(framesOf(RUN_A, [0]).map((f) => f.product)).toEqual([`${SOURCE}.air-temperature`, `${SOURCE}.dew-point-temperature`]);
     expect(framesOf(RUN_A, [1])).toHaveLength(4);
-    expect((await outbox('fieldcast.model.frames')).map((e) => e.subject)).toEqual(framesOf(RUN_A, [0, 1]).map((f) => f.id));
+    const announced = await outbox('fieldcast.model.frames');
+    expect(announced.map((e) => e.subject)).toEqual(announcedOf(RUN_A, [0, 1]).map((f) => f.id));
+    expect(announced.filter((e) => JSON.stringify(e).includes(framesOf(RUN_A, [0])[1]!.productId))).toEqual([]);
     expect(await lifeCycle()).toEqual([
       `${iso(RUN_A)} INITIALIZING fieldcast.forecast.initializing`,
       `${iso(RUN_A)} INCOMPLETE fieldcast.forecast.incomplete`,
@@ -151,7 +156,7 @@ describe('the registry of synced runs and its events', () => {
       },
     };
     await expect(new SyncedRegistry(t.fleet.db.knex, dying, CATALOG_PRODUCTS).register(syncDir(), Date.now())).rejects.toThrow(/killed/);
-    expect(await outbox('fieldcast.model.frames')).toHaveLength(6);
+    expect(await outbox('fieldcast.model.frames')).toHaveLength(4);
     // Two registrars at once (the model area's task and `fieldcast serve sync`): each step once.
     await Promise.all([new SyncedRegistry(t.fleet.db.knex, real, CATALOG_PRODUCTS).register(syncDir(), Date.now()), register()]);
     await register();
@@ -166,7 +171,7 @@ describe('the registry of synced runs and its events', () => {
     await register();
 
     const frames = await outbox('fieldcast.model.frames');
-    const made = [...framesOf(RUN_A, [0, 1, 2, 3, 4]), ...framesOf(RUN_B, [0, 1])];
+    const made = [...announcedOf(RUN_A, [0, 1, 2, 3, 4]), ...announcedOf(RUN_B, [0, 1])];
     expect(frames.map((e) => e.subject)).toEqual(made.map((f) => f.id));
     expect(new Set(frames.map((e) => e.id)).size).toBe(made.length);
     // Origin the sync job, tagged with the frame and the product; the frame id is the platform's forecast frame id.
@@ -182,7 +187,7 @@ describe('the registry of synced runs and its events', () => {
     // The frames the events name are the platform's: the served run's frames, of the products it lists.
     const platform = (path: string) => request(t.fleet.app('platform')).get(path).set('Authorization', t.alice.auth);
     // (the dewpoint product is restricted like its catalog original, decision 0315: not Alice's)
-    const open = framesOf(RUN_B, [0, 1]).filter((f) => f.product !== `${SOURCE}.dew-point-temperature`);
+    const open = announcedOf(RUN_B, [0, 1]);
     expect(open).toHaveLength(4);
     for (const f of open) {
       const res = await platform(`/frames/${f.id}`);

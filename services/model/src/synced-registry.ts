@@ -98,12 +98,21 @@ export interface Registered {
 }
 
 export class SyncedRegistry {
+  /**
+   * The catalog products whose synced frames are announced: a frame event is public, and a
+   * restricted product's frames are not announced to everyone (docs/decisions/0121-product-access.md;
+   * a synced product takes its catalog product's access).
+   */
+  private readonly announced: readonly ProductDef[];
+
   /** `catalogProducts`: the catalog's products, of which each source has products of its own (syncedStepFrames) */
   constructor(
     private readonly knex: Knex,
     private readonly outbox: OutboxWriter,
-    private readonly catalogProducts: readonly ProductDef[],
-  ) {}
+    catalogProducts: readonly ProductDef[],
+  ) {
+    this.announced = catalogProducts.filter((p) => p.access !== 'restricted');
+  }
 
   /** Registers what the sync dir holds that is not registered yet; returns what this call registered. */
   async register(syncDir: string, nowMs: number): Promise<Registered> {
@@ -130,7 +139,7 @@ export class SyncedRegistry {
               .ignore()
               .returning('step');
             if (inserted.length === 0) return { steps: 0, transitions: 0 };
-            for (const frame of syncedStepFrames(source, this.catalogProducts, s.initMs, step))
+            for (const frame of syncedStepFrames(source, this.announced, s.initMs, step))
               await this.outbox.add(trx, FRAMES_TOPIC, syncedFrameEvent(source, run, frame, nowMs));
             const status = statusOfStep(k);
             return { steps: 1, transitions: status ? await this.transition(trx, source, model, run, status, nowMs) : 0 };
