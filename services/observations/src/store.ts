@@ -46,6 +46,14 @@ export class StoredDocument {
   }
 }
 
+/**
+ * Day rows per INSERT of a publish. A statement carries at most 65,535 bound parameters
+ * (PostgreSQL's protocol; PGlite alike) and a day row binds 6, while a body within the 1 MB limit
+ * can hold some 12,000 days (daily observations over 33 years): a set's rows go in statements of
+ * at most this many, all in the publish's transaction (spec 4.8).
+ */
+const DAY_ROWS_PER_INSERT = 1_000;
+
 /** A PostgreSQL array literal of integers, sent as one text parameter (knex would spread a JS array). */
 const bigintArray = (values: readonly bigint[]) => `{${values.join(',')}}`;
 
@@ -127,19 +135,20 @@ export class ObservationSetStore {
           document_gz: trx.raw(`decode(?, 'base64')`, [document.toString('base64')]),
         })
         .returning('seq')) as { seq: string | number }[];
-      await trx
-        .withSchema(AREA)
-        .table('observation_days')
-        .insert(
-          set.days.map((d) => ({
-            account_id: set.accountId,
-            day: d.day,
-            set_seq: row!.seq,
-            first_us: d.times[0]!.toString(),
-            last_us: d.times[d.times.length - 1]!.toString(),
-            times_us: bigintArray(d.times),
-          })),
-        );
+      const days = set.days.map((d) => ({
+        account_id: set.accountId,
+        day: d.day,
+        set_seq: row!.seq,
+        first_us: d.times[0]!.toString(),
+        last_us: d.times[d.times.length - 1]!.toString(),
+        times_us: bigintArray(d.times),
+      }));
+      for (let i = 0; i < days.length; i += DAY_ROWS_PER_INSERT) {
+        await trx
+          .withSchema(AREA)
+          .table('observation_days')
+          .insert(days.slice(i, i + DAY_ROWS_PER_INSERT));
+      }
       await this.outbox.add(trx, SETS_TOPIC, {
         area: AREA,
         resource: KIND,

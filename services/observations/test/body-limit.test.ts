@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { observationsService } from '../src/definition.js';
-import { publishText, readBack } from './observation-sets-client.js';
+import { list, publishText, readBack } from './observation-sets-client.js';
 
 const t = useTestFleet([observationsService]);
 const app = () => t.fleet.app('observations');
@@ -45,6 +45,25 @@ function setOfBytes(bytes: number): { text: string; observations: number } {
   return { text: `{${' '.repeat(bytes - Buffer.byteLength(text))}${text.slice(1)}`, observations };
 }
 
+/** 2000-01-01 in milliseconds since the epoch. */
+const Y2000 = Date.UTC(2000, 0, 1);
+const DAY_MS = 86_400_000;
+
+/**
+ * One site observed at noon UTC on `days` consecutive days from 2000-01-01, a short observation
+ * each, so that 12,000 days (about 33 years) fit in 1 MB.
+ */
+function dailySet(days: number): string {
+  const observations = Array.from({ length: days }, (_, i) => ({
+    time: `${new Date(Y2000 + i * DAY_MS).toISOString().slice(0, 10)}T12:00Z`,
+    variables: [{ name: 'windSpeed', unit: 'm/s', value: i % 10 }],
+  }));
+  return JSON.stringify({
+    sites: [{ id: 'a', latitude: 41.58, longitude: -93.62, elevation: 291, observations }],
+    tags: { kind: 'daily' },
+  });
+}
+
 async function storedSets() {
   return Number((await t.fleet.db.knex.withSchema('observations').table('observation_sets').count({ n: '*' }).first())?.n);
 }
@@ -58,6 +77,31 @@ describe('observation sets: at most 1 MB (spec 4.8)', () => {
     expect(res.status).toBe(201);
     const back = await readBack(app(), t.alice, res.body.id);
     expect(back.text).toBe(JSON.stringify(JSON.parse(text)));
+  });
+
+  it('a set on 12,000 distinct days is stored whole: summary, read-back and the period index', async () => {
+    // More day rows than one INSERT of 6 parameters a row may bind (65,535 parameters).
+    const text = dailySet(12_000);
+    expect(Buffer.byteLength(text)).toBeLessThan(LIMIT);
+    const res = await publishText(app(), t.alice, text);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      earliestObservationTime: '2000-01-01T12:00:00.000Z',
+      latestObservationTime: `${new Date(Y2000 + 11_999 * DAY_MS).toISOString().slice(0, 10)}T12:00:00.000Z`,
+      tags: { kind: 'daily' },
+    });
+    const back = await readBack(app(), t.alice, res.body.id);
+    expect(back.status).toBe(200);
+    expect(back.text).toBe(text);
+    const days = await t.fleet.db.knex.withSchema('observations').table('observation_days').count({ n: '*' }).first();
+    expect(Number(days?.n)).toBe(12_000);
+    // Days in the middle and at the end of the set, well past the first INSERT's rows.
+    const day = (i: number) => new Date(Y2000 + i * DAY_MS).toISOString().slice(0, 10);
+    for (const i of [6_000, 11_999]) {
+      expect((await list(app(), t.alice, { start: day(i), end: day(i) })).body).toEqual([res.body]);
+      expect((await list(app(), t.alice, { start: `${day(i)}T12:00:00.001Z`, end: `${day(i + 1)}T11:59:59Z` })).body).toEqual([]);
+    }
+    expect((await list(app(), t.alice, { start: day(12_000) })).body).toEqual([]);
   });
 
   it('one byte more is 413, with or without a Content-Length, and nothing is stored', async () => {

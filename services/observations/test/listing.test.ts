@@ -38,7 +38,27 @@ describe('observation sets: the period (spec 4.8)', () => {
     expect(await listed('2026-05-01T11:00:00Z', '2026-05-01T11:59:59.999999Z')).toBe(false);
     // The same instants written with offsets.
     expect(await listed('2026-05-01T14:00:00+02:00', '2026-05-01T14:00:00+02:00')).toBe(true);
-    expect(await listed('2026-05-01T07:00:00.000001-05:00', '2026-05-02T00:00:00Z')).toBe(false);
+    expect(await listed('2026-05-01T07:00:00.001-05:00', '2026-05-02T00:00:00Z')).toBe(false);
+  });
+
+  it('bounds compare at the millisecond summaries show, so a time copied from a summary takes in its set', async () => {
+    const set = await setAt(['2026-01-05T12:00:00.000500Z', '2026-01-05T23:59:59.999999Z']);
+    const old = await setAt(['1969-12-31T23:59:59.9995Z']);
+    expect(set.earliestObservationTime).toBe('2026-01-05T12:00:00.000Z');
+    expect(set.latestObservationTime).toBe('2026-01-05T23:59:59.999Z');
+    expect(old.latestObservationTime).toBe('1969-12-31T23:59:59.999Z');
+    const listed = async (query: Record<string, string>) => ids((await list(app(), t.alice, query)).body);
+    for (const time of [set.earliestObservationTime, set.latestObservationTime]) {
+      expect(await listed({ start: time, end: time })).toEqual([set.id]);
+    }
+    expect(await listed({ end: set.latestObservationTime, start: '2026-01-05T13:00:00Z' })).toEqual([set.id]);
+    expect(await listed({ start: old.latestObservationTime, end: old.latestObservationTime })).toEqual([old.id]);
+    // Digits past the millisecond name the same millisecond, on either bound.
+    expect(await listed({ start: '2026-01-05T12:00:00.000900Z', end: '2026-01-05T12:00:00.000900Z' })).toEqual([set.id]);
+    expect(await listed({ start: '2026-01-05T12:00:00.000100Z', end: '2026-01-05T12:00:00.000100Z' })).toEqual([set.id]);
+    // The millisecond before or after holds nothing.
+    expect(await listed({ start: '2026-01-05T12:00:00.001Z', end: '2026-01-05T23:59:59.998999Z' })).toEqual([]);
+    expect(await listed({ start: '2026-01-05T11:00:00Z', end: '2026-01-05T11:59:59.999999Z' })).toEqual([]);
   });
 
   it('a date stands for its whole UTC day, from its first to its last microsecond', async () => {

@@ -26,7 +26,6 @@ async function storedCounts() {
 
 /** Each body, its 422 fault paths (docs/interface.md §8: faults are 422 with their path). */
 const FAULTS: [string, unknown, string[]][] = [
-  ['no sites member', { tags: {} }, ['sites']],
   ['no site', { sites: [] }, ['sites']],
   ['sites not an array', { sites: {} }, ['sites']],
   ['a site that is no object', { sites: [5] }, ['sites.0']],
@@ -166,6 +165,26 @@ describe('observation sets: a body of the wrong shape is 400, nothing stored', (
     const res = await publishText(app(), t.alice, JSON.stringify(body));
     expect(res.status).toBe(400);
     expect(res.body.id).toBe(id);
+    expect(await storedCounts()).toEqual({ sets: 0, days: 0, outbox: 0 });
+  });
+
+  // Each body, and words its one fault's message holds: the shape's faults alone, whatever else is
+  // wrong inside sites or tags, each at the body's own path.
+  it.each([
+    ['an empty body', '', /sites is missing/],
+    ['an empty object', '{}', /sites is missing/],
+    ['tags without sites', '{"tags":{"a":1}}', /sites is missing/],
+    ['null', 'null', /must be a JSON object/],
+    ['a number', '5', /must be a JSON object/],
+    ['an unknown member beside sites that are no array', '{"sites":"abc","extra":1}', /"extra"/],
+    ['unknown members beside bad sites and tags', '{"sites":[5],"tags":[],"b":1,"a":2}', /"b", "a"/],
+    ['an unknown member, no sites', '{"site":[]}', /"site"/],
+  ])('%s: 400 invalid_body naming the fault, not the content', async (_name, text, message) => {
+    const res = await publishText(app(), t.alice, text);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ id: 'invalid_body', status: 400 });
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(text === '{"site":[]}' ? ['', ''] : ['']);
+    expect(res.body.errors[0].message).toMatch(message);
     expect(await storedCounts()).toEqual({ sets: 0, days: 0, outbox: 0 });
   });
 

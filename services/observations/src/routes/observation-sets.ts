@@ -6,7 +6,6 @@ import {
   OBSERVATION_SETS_MAX_LIMIT,
   OBSERVATION_VARIABLES,
   ObservationSet,
-  ObservationSetInput,
   ObservationSetsQuery,
   ObservationSetSummary,
   ObservationVariable,
@@ -14,13 +13,14 @@ import {
 import { z } from 'zod';
 import { newObservationSet } from '../domain/observation-sets.js';
 import { periodOf } from '../domain/period.js';
+import { ObservationSetBody } from './observation-set-body.js';
 import { observationSetCsv } from './observation-set-csv.js';
 import type { ObservationSetStore } from '../store.js';
 
 /**
  * Every fault inside `sites` or `tags` is the content's (422, each with its path); a body that is
- * no JSON object, or has members besides these two, has the wrong shape (400)
- * (docs/decisions/0150-observation-sets-stored-as-sent.md).
+ * no JSON object, has no `sites` or has members besides these two has the wrong shape (400,
+ * ObservationSetBody) (docs/decisions/0150-observation-sets-stored-as-sent.md).
  */
 const contentFault = BodyFault.semantic('invalid_observation_set', 'The observation set is not valid');
 
@@ -40,7 +40,7 @@ export function observationSetRoutes(api: Api, store: ObservationSetStore): Api 
       description:
         'At most 1 MB. Sites with unique ids, each with observations at ISO 8601 times with a zone, each with known variables (GET /observation-sets/variables); at most 20 tags. The set is kept exactly as sent.',
       tags,
-      body: ObservationSetInput,
+      body: ObservationSetBody,
       bodyFaults: { sites: contentFault, tags: contentFault },
       response: { status: 201, description: 'The stored summary', schema: ObservationSetSummary },
       errors: [422],
