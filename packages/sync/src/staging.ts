@@ -68,6 +68,23 @@ async function readHeader(file: string): Promise<Omit<StagedStep, 'step' | 'file
 }
 
 /** The steps staged in `dir`, in step order (none when the directory does not exist). */
+/** `YYYYMMDDHH` of a run's start: the name of its staging directory and of its store. */
+export const runStamp = (runMs: number): string => new Date(runMs).toISOString().slice(0, 13).replace(/[-T]/g, '');
+
+/** The run start a `YYYYMMDDHH` name stands for, as epoch ms; NaN for another name. */
+export function runOfStamp(name: string): number {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})$/.exec(name);
+  return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4])) : Number.NaN;
+}
+
+/** The runs with a staging directory under a source's directory: each run's start and directory. */
+export async function stagingDirs(sourceDir: string): Promise<{ initMs: number; dir: string }[]> {
+  const names = await fs.readdir(path.join(sourceDir, 'staging')).catch(() => [] as string[]);
+  return names
+    .map((name) => ({ initMs: runOfStamp(name), dir: path.join(sourceDir, 'staging', name) }))
+    .filter((r) => Number.isFinite(r.initMs));
+}
+
 export async function stagedSteps(dir: string): Promise<StagedStep[]> {
   const names = await fs.readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [] as string[];

@@ -12,7 +12,7 @@ import { type HttpOptions, SourceHttp } from './http.js';
 import { readRun, runSteps, runsBefore } from './run.js';
 import { writeRunStore } from './run-store.js';
 import { type SourceFacts, type SourceName, SOURCES, stepUrls } from './sources.js';
-import { gridOf, stageStep, stagedSteps } from './staging.js';
+import { gridOf, runStamp, stageStep, stagedSteps, stagingDirs } from './staging.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -51,7 +51,6 @@ export type SyncResult =
 
 /** `2026-12-03T06Z` */
 export const runName = (runMs: number) => `${new Date(runMs).toISOString().slice(0, 13)}Z`;
-const runStamp = (runMs: number) => new Date(runMs).toISOString().slice(0, 13).replace(/[-T]/g, '');
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -226,10 +225,26 @@ async function publish(
   const gone = retired.filter(
     (r) => nowMs - Date.parse(r.at) >= RETIRED_GRACE_MS && !kept.some((k) => k.path === r.path) && r.path !== analysis,
   );
+  // A run still being staged that is older than this one is given up: a poller syncs the newest run,
+  // so its other steps never come. It is remembered as expired, unpublished, and its steps' disk freed.
+  const publishedMs = Date.parse(run.run);
+  const givenUp: string[] = [];
+  const abandoned: SourceRegistry['expired'] = [];
+  for (const { initMs, dir } of await stagingDirs(sourceDir)) {
+    if (initMs >= publishedMs) continue;
+    givenUp.push(dir);
+    // published before, its directory left behind by a sync that stopped after publishing
+    if (runs.some((r) => Date.parse(r.run) === initMs)) continue;
+    const steps = await stagedSteps(dir);
+    if (steps.length === 0) continue;
+    const createdAt = (await fs.stat(steps[0]!.file)).mtime.toISOString();
+    abandoned.push({ run: new Date(initMs).toISOString(), steps: steps.map((s) => s.step), createdAt, at, abandoned: true });
+  }
   // Runs leaving the registry are remembered as expired (docs/decisions/0255-synced-runs-as-models.md).
   const expired = [
     ...runs.filter((r) => !kept.includes(r)).map((r) => ({ run: r.run, steps: r.steps, createdAt: r.createdAt ?? r.syncedAt, at })),
-    ...registry.expired.filter((e) => !kept.some((k) => k.run === e.run)),
+    ...abandoned,
+    ...registry.expired.filter((e) => !kept.some((k) => k.run === e.run) && !abandoned.some((a) => a.run === e.run)),
   ]
     .sort((a, b) => Date.parse(b.run) - Date.parse(a.run))
     .slice(0, EXPIRED_REMEMBERED);
@@ -242,4 +257,5 @@ async function publish(
     keepDays,
   });
   for (const r of gone) await fs.rm(path.join(sourceDir, r.path), { recursive: true, force: true });
+  for (const dir of givenUp) await fs.rm(dir, { recursive: true, force: true });
 }

@@ -23,7 +23,7 @@ import {
 } from '@fieldcast/weather';
 import { INSTANT_VARIABLES, RATE_VARIABLES } from './run-store.js';
 import { type SourceName, SOURCES } from './sources.js';
-import { stagedSteps } from './staging.js';
+import { stagedSteps, stagingDirs } from './staging.js';
 import { DEFAULT_KEEP_DAYS } from './sync.js';
 
 const HOUR_MS = 3_600_000;
@@ -41,6 +41,8 @@ export interface SyncedRun {
   steps: readonly number[];
   /** its store (absolute) while it is served (COMPLETE), else null */
   store: string | null;
+  /** EXPIRED without having been published: given up for a newer run while it was being staged */
+  abandoned?: boolean;
 }
 
 export interface SyncedModel {
@@ -83,21 +85,13 @@ export function syncedModelDef(name: SourceName): ModelDef {
   };
 }
 
-/** `YYYYMMDDHH` of a staging directory, as epoch ms; NaN for another name. */
-function stagingRunMs(name: string): number {
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})$/.exec(name);
-  return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4])) : Number.NaN;
-}
-
 /** A run being staged: INITIALIZING with its first step, INCOMPLETE from its second until it is published. */
 async function stagingRuns(sourceDir: string, published: ReadonlySet<number>, keepDays: number): Promise<SyncedRun[]> {
-  const names = await fs.readdir(path.join(sourceDir, 'staging')).catch(() => [] as string[]);
   const out: SyncedRun[] = [];
-  for (const name of names) {
-    const initMs = stagingRunMs(name);
-    // Published, its staging directory not yet removed: the registry's entry describes it.
-    if (!Number.isFinite(initMs) || published.has(initMs)) continue;
-    const steps = await stagedSteps(path.join(sourceDir, 'staging', name));
+  for (const { initMs, dir } of await stagingDirs(sourceDir)) {
+    // Published or given up, its staging directory not yet removed: the registry's entry describes it.
+    if (published.has(initMs)) continue;
+    const steps = await stagedSteps(dir);
     const first = steps[0];
     if (!first) continue;
     const stat = await fs.stat(first.file).catch(() => null);
@@ -142,6 +136,7 @@ export async function readSyncedModels(syncDir: string): Promise<SyncedModel[]> 
         expirationMs: Date.parse(e.at),
         steps: e.steps,
         store: null,
+        ...(e.abandoned ? { abandoned: true } : {}),
       })),
     ];
     const known = new Set(runs.map((r) => r.initMs));

@@ -76,11 +76,11 @@ export function syncedFrameEvent(source: SourceName, run: Run, frame: SyncedStep
 /**
  * The statuses a synced run has passed through, in life-cycle order, as its stored files show:
  * INITIALIZING with its first step, INCOMPLETE with its second, COMPLETE once published, EXPIRED
- * once retention removed it (docs/decisions/0255-synced-runs-as-models.md). A run published with
- * one step never was INCOMPLETE.
+ * once retention removed it or a newer run was published before it (docs/decisions/0255-synced-runs-as-models.md).
+ * A run published with one step never was INCOMPLETE; one given up never was COMPLETE.
  */
-function statusesReached(r: SyncedRun): ModelForecastStatus[] {
-  const done = r.status === 'COMPLETE' || r.status === 'EXPIRED';
+export function statusesReached(r: SyncedRun): ModelForecastStatus[] {
+  const done = r.status === 'COMPLETE' || (r.status === 'EXPIRED' && !r.abandoned);
   return [
     'INITIALIZING' as const,
     ...(r.steps.length >= 2 ? ['INCOMPLETE' as const] : []),

@@ -21,13 +21,15 @@ export const SyncedRunSchema = z.object({
   createdAt: z.string().optional(),
 });
 
-/** A run retention removed, remembered so the model area lists it EXPIRED (docs/decisions/0255-synced-runs-as-models.md). */
+/** A run retention removed, or one given up before it was published, remembered so the model area lists it EXPIRED (docs/decisions/0255-synced-runs-as-models.md). */
 export const ExpiredRunSchema = z.object({
   run: z.string(),
   steps: z.array(z.number().int().nonnegative()),
   createdAt: z.string(),
   /** when retention removed it from the runs served */
   at: z.string(),
+  /** given up before it was published (a newer run was), its staged steps removed: never COMPLETE */
+  abandoned: z.boolean().optional(),
 });
 
 export const SourceRegistrySchema = z.object({
