@@ -187,6 +187,17 @@ describe('synced sources as models, the synthetic ones beside them', () => {
     pressure.series.forEach((p, h) => expect(p.value).toBeCloseTo(analytic.pressurePa(LAT, LON, h) / 1000, 2));
   });
 
+  it("answers a mean rate's hour before its first (the run's start) as a missing value, not a 400", async () => {
+    const latest = await model('/models/gfs-0p25/latest-forecast');
+    const first = await model(`/models/gfs-0p25/latest-forecast/timeseries/${LAT}/${LON}?limit=1`);
+    expect(first.status).toBe(200);
+    expect(first.body.variables.precipitationRate.series).toEqual([{ validTime: iso(RUN_B), value: null }]);
+    expect(first.body.variables.precipitationRate.mean).toBeNull();
+    const one = await model(`/forecasts/${latest.body.id}/variables/shortwaveRadiation/timeseries/${LAT}/${LON}?end=${iso(RUN_B + HOUR)}`);
+    expect(one.status).toBe(200);
+    expect(one.body.series.map((p: { value: number | null }) => p.value === null)).toEqual([true, false]);
+  });
+
   it("refuses a point outside the run's grid with a 400 that says so", async () => {
     // The test runs' grid spans a degree or two near 46 N 10 E (sync/test/runs.ts).
     const res = await model(`/models/gfs-0p25/latest-forecast/timeseries/${LAT}/${LON + 30}`);

@@ -3,7 +3,7 @@
  */
 import type { ModelVariableTimeSeries } from '@fieldcast/schemas';
 import { seriesStatistics } from '@fieldcast/science';
-import { type GridSource, type ModelVariable, type PointSeries, type VariableId } from '@fieldcast/weather';
+import { type GridSource, type ModelVariable, type PointSeries, type TimeRange, type VariableId } from '@fieldcast/weather';
 import { ERROR_RULES, forecastValues, type Truth } from './forecast-error.js';
 import { producedValidTimes, type Run } from './runs.js';
 
@@ -42,21 +42,29 @@ export function selectValidTimes(run: Run, nowMs: number, w: SeriesWindow): numb
  * docs/decisions/0021-grid-requests-and-forecast-boundary.md).
  */
 export class TruthReader {
-  private readonly reads = new Map<VariableId, Promise<PointSeries>>();
+  private readonly reads = new Map<VariableId, Promise<PointSeries | null>>();
   private iso: string[] | null = null;
 
+  /**
+   * `held`: the times the weather holds a variable at, when it holds some of a run's valid times
+   * only (a synced run's store: a mean rate's first hour is the one after the run's start). The
+   * read keeps to them; the valid times outside are missing values (spec 2.8: null).
+   */
   constructor(
     private readonly weather: GridSource,
     private readonly latitude: number,
     private readonly longitude: number,
     private readonly validMs: readonly number[],
+    private readonly held: (variable: VariableId) => TimeRange | null = () => null,
   ) {}
 
-  private read(variable: VariableId): Promise<PointSeries> {
+  private read(variable: VariableId): Promise<PointSeries | null> {
     let p = this.reads.get(variable);
     if (!p) {
-      const range = { startMs: this.validMs[0] as number, endMs: this.validMs[this.validMs.length - 1] as number };
-      p = this.weather.pointSeries(variable, this.longitude, this.latitude, range);
+      const held = this.held(variable);
+      const startMs = Math.max(this.validMs[0] as number, held?.startMs ?? -Infinity);
+      const endMs = Math.min(this.validMs[this.validMs.length - 1] as number, held?.endMs ?? Infinity);
+      p = startMs > endMs ? Promise.resolve(null) : this.weather.pointSeries(variable, this.longitude, this.latitude, { startMs, endMs });
       this.reads.set(variable, p);
     }
     return p;
@@ -71,6 +79,7 @@ export class TruthReader {
   async values(variable: VariableId): Promise<Float64Array> {
     const s = await this.read(variable);
     const out = new Float64Array(this.validMs.length).fill(Number.NaN);
+    if (!s) return out;
     for (let n = 0; n < out.length; n++) {
       const i = s.stepMs === 0 ? 0 : ((this.validMs[n] as number) - s.startMs) / s.stepMs;
       if (Number.isInteger(i) && i >= 0 && i < s.values.length) out[n] = s.values[i] as number;

@@ -1,5 +1,5 @@
 import { NotFoundError } from '@fieldcast/kit';
-import { type Catalog, type GridSource, type ModelDef, type ModelVariable, weatherGeneration } from '@fieldcast/weather';
+import { type Catalog, type GridSource, type ModelDef, type ModelVariable, type VariableId, weatherGeneration } from '@fieldcast/weather';
 import type { RunIndex, RunVariable } from '../domain/run-index.js';
 import { type Run, runStatus } from '../domain/runs.js';
 import { TruthReader, variableTimeSeries } from '../domain/time-series.js';
@@ -79,7 +79,12 @@ export async function truthFor(
       run.id,
       `Forecast ${run.id} of model ${run.model.name} is ${runStatus(run, nowMs)}: a synced run's values are served while it is COMPLETE`,
     );
-  return new TruthReader(await deps.synced.store(run.synced.store), point.latitude, point.longitude, validMs);
+  const store = await deps.synced.store(run.synced.store);
+  const held = (variable: VariableId) => {
+    const time = store.arrayFor(variable)?.time;
+    return time ? { startMs: time.startMs, endMs: time.startMs + (time.length - 1) * time.stepMs } : null;
+  };
+  return new TruthReader(store, point.latitude, point.longitude, validMs, held);
 }
 
 /** The JSON text of one variable's per-variable object (spec 2.8), from the cache or computed. */
