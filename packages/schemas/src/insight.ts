@@ -3,7 +3,7 @@ import { anyCase, LatLon, Uuid } from './common.js';
 import { MAX_FIELD_POSITIONS } from './fields.js';
 import { AMES_SQUARE, MultiPolygon, PolygonInput } from './geojson.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
-import { text } from './text.js';
+import { stringMap, text } from './text.js';
 
 /**
  * The insight area (docs/interface.md §5): assets, one Polygon each with a tag map, and hourly
@@ -22,8 +22,7 @@ const tagText = (what: 'key' | 'value') =>
   });
 
 /** The Feature's properties: a map of string to string; null or {} for no tags. */
-const Tags = z
-  .record(tagText('key'), tagText('value'))
+const Tags = stringMap(tagText('key'), tagText('value'))
   .nullable()
   .optional()
   .superRefine((tags, ctx) => {

@@ -19,3 +19,23 @@ export function text(params?: Parameters<typeof z.string>[0]) {
       abort: true,
     });
 }
+
+/**
+ * A client's map of names to values (tags). A member named `__proto__` is refused: parsed into a
+ * JavaScript object it would be dropped, the name being the object's prototype, and a tag refused
+ * is better than one silently lost.
+ */
+export function stringMap<K extends z.ZodType<string, string>, V extends z.ZodType>(
+  key: K,
+  value: V,
+  params?: Parameters<typeof z.record>[2],
+) {
+  return z.preprocess(
+    (input, ctx) => {
+      if (typeof input === 'object' && input !== null && Object.hasOwn(input, '__proto__'))
+        ctx.addIssue({ code: 'custom', path: ['__proto__'], message: '__proto__ cannot be a name here: JavaScript objects reserve it' });
+      return input;
+    },
+    z.record(key, value, params),
+  );
+}

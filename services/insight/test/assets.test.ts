@@ -160,6 +160,8 @@ describe('assets: bad input is refused with the path of each fault, and nothing 
     ['101 tags', assetBody(polygon(), Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v']))), 'features.0.properties'],
     ['a tag key over 1,000 characters', assetBody(polygon(), { ['k'.repeat(1001)]: 'v' }), 'features.0.properties'],
     ['a tag value over 1,000 characters', assetBody(polygon(), { k: 'v'.repeat(1001) }), 'features.0.properties.k'],
+    // an own member __proto__, as JSON.parse makes it (a literal would set the prototype): refused, not dropped
+    ['a tag named __proto__', assetBody(polygon(), JSON.parse('{"__proto__": "x", "b": "y"}')), 'features.0.properties.__proto__'],
     ['an unclosed ring', assetBody(polygon([square(0, 0).slice(0, 4)])), 'features.0.geometry.coordinates.0'],
     ['a self-crossing ring', assetBody(polygon([bowtie])), 'features.0.geometry.coordinates.0'],
     [
