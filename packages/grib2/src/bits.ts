@@ -2,27 +2,60 @@
  * Big-endian bit reading as GRIB2 packs its numbers (WMO Manual on Codes, FM 92 GRIB edition 2,
  * regulation 92.1.4: octets and bit fields most significant first; negative integers in
  * sign-and-magnitude, the high bit the sign, regulation 92.1.5).
+ *
+ * The readers refuse to read past the end of their bytes: section 7 holds exactly the bits its
+ * template describes, so a read past it is a truncated data section, not zeros. The unpacking loops
+ * leave that check to their callers, who compare the bits they need with `dataBits` once, before
+ * any value is read.
  */
+import { GribError } from './errors.js';
 
 /**
- * An unsigned integer of `n` bits (0-32) at `bit`. Reads past the end of `b` give undefined, which
- * the bit operators take as 0: the last value of a section needs no slack after it.
+ * Section 7's data in bits, for the callers' checks. Bit offsets go through 32-bit integer
+ * operators (`>>>`, `&`), exact below 2^31: a data section of 2^28 octets (256 MiB) or more is
+ * refused rather than read at wrong offsets.
  */
+export function dataBits(data: Uint8Array): number {
+  if (data.length >= 2 ** 28) throw new GribError(`section 7 holds ${data.length} octets of data; this decoder reads fewer than 2^28`);
+  return data.length * 8;
+}
+
+/** The refusal of a read that needs more bits than section 7 holds: a truncated data section, or a size in section 5 that does not fit it. */
+export function tooFewBits(what: string, needed: number, available: number): GribError {
+  return new GribError(`section 7 holds ${available} bits of data; ${what} need ${needed}`);
+}
+
+/** An unsigned integer of `n` bits (0-53) at `bit`, refused past the end of `b`. */
 export function readBits(b: Uint8Array, bit: number, n: number): number {
+  if (bit + n > b.length * 8) throw tooFewBits(`${n} bits from bit ${bit}`, bit + n, b.length * 8);
+  return bitsAt(b, bit, n);
+}
+
+/**
+ * `readBits` unchecked. Its 4-octet window may reach past the end of `b` when the field lies in
+ * the last octets; those reads give undefined, which the bit operators take as 0 and which fall
+ * outside the field.
+ */
+function bitsAt(b: Uint8Array, bit: number, n: number): number {
   if (n === 0) return 0;
   if (n > 25) {
-    const high = readBits(b, bit, n - 16);
-    return high * 65536 + readBits(b, bit + n - 16, 16);
+    const high = bitsAt(b, bit, n - 16);
+    return high * 65536 + bitsAt(b, bit + n - 16, 16);
   }
   const p = bit >>> 3;
   const window = ((b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!) >>> 0;
   return ((window << (bit & 7)) >>> 0) >>> (32 - n);
 }
 
-/** `count` unsigned integers of `n` bits packed back to back from `bit` (group references, widths, lengths). */
+/**
+ * `count` unsigned integers of `n` bits packed back to back from `bit` (group references, widths,
+ * lengths), refused as a whole if they run past the end of `bytes`.
+ */
 export function unpackUints(bytes: Uint8Array, bit: number, n: number, count: number): Uint32Array {
+  if (bit + n * count > bytes.length * 8)
+    throw tooFewBits(`${count} integers of ${n} bits from bit ${bit}`, bit + n * count, bytes.length * 8);
   const out = new Uint32Array(count);
-  if (n > 0) for (let i = 0; i < count; i++, bit += n) out[i] = readBits(bytes, bit, n);
+  if (n > 0) for (let i = 0; i < count; i++, bit += n) out[i] = bitsAt(bytes, bit, n);
   return out;
 }
 
@@ -31,15 +64,15 @@ export function viewOf(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** `readBits` through a DataView, zeros past its end. */
+/** `readBits` through a DataView, octet by octet: the last values, where a 32-bit window would run past the end. */
 function readBitsAt(view: DataView, bit: number, n: number): number {
+  if (bit + n > view.byteLength * 8) throw tooFewBits(`${n} bits from bit ${bit}`, bit + n, view.byteLength * 8);
   let value = 0;
-  const last = view.byteLength;
   for (let k = 0; k < n;) {
     const p = (bit + k) >>> 3;
     const offset = (bit + k) & 7;
     const take = Math.min(8 - offset, n - k);
-    const byte = p < last ? view.getUint8(p) : 0;
+    const byte = view.getUint8(p);
     value = value * 2 ** take + ((byte >>> (8 - offset - take)) & ((1 << take) - 1));
     k += take;
   }
@@ -50,7 +83,9 @@ function readBitsAt(view: DataView, bit: number, n: number): number {
  * `count` unsigned integers X of `n` bits packed back to back from `bit`, written to `out[at..]`
  * as offset + X * factor (the scaling of regulation 92.9.4 done in the same pass). Each case has
  * a loop of its own, so that the JIT's feedback for one (a field's million values) is not the
- * other's (complex packing's many short groups).
+ * other's (complex packing's many short groups). The caller has checked that the view holds the
+ * `n * count` bits from `bit` (against `dataBits`): the loops do not, and a read past the end would
+ * throw (`readBitsAt`'s GribError, or DataView's RangeError), never give zeros.
  */
 export function unpackInto(view: DataView, bit: number, n: number, count: number, out: Float32Array, at = 0, offset = 0, factor = 1): void {
   if (n === 0) out.fill(offset, at, at + count);

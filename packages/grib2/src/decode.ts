@@ -23,7 +23,14 @@ export async function decodeField(field: GribField, into?: Float32Array): Promis
   if (field.gridPoints !== points) throw new GribError(`section 3 has ${field.gridPoints} points for a grid of ${ni} x ${nj}`);
   if (into && into.length !== points) throw new GribError(`an array of ${into.length} values for a grid of ${ni} x ${nj}`);
   const n = field.representation.numberOfValues;
+  // Section 5's number of values (octets 6-9) sizes the unpacked array: it must be the grid's
+  // points, or with a bitmap the points it sets (section 6, one bit per point), before any is made.
   if (!field.bitmap && n !== points) throw new GribError(`${n} values packed for a grid of ${points} points and no bitmap`);
+  if (field.bitmap) {
+    const set = bitsSet(field.bitmap, points);
+    if (n !== set)
+      throw new GribError(`bitmap (section 6) sets ${set} of ${points} points, section 5 octets 6-9 say ${n} values are packed`);
+  }
   // Unpacked straight into the result when nothing moves the values afterwards.
   const direct = !field.bitmap && isGridOrder(field.grid);
   const packed = await unpack(field, direct ? into : undefined);
@@ -33,40 +40,53 @@ export async function decodeField(field: GribField, into?: Float32Array): Promis
   return toGridOrder(applyBitmap(packed, field.bitmap, points), field.grid, into);
 }
 
+/** Each decoder checks the sizes it reads against section 7 before it makes its array (`out` if given). */
 async function unpack(field: GribField, out?: Float32Array): Promise<Float32Array> {
   const r = field.representation;
   const n = r.numberOfValues;
-  const values = out ?? new Float32Array(n);
   // Any packing with no bits per value holds a constant field, the reference value (92.9.4).
-  if (r.bitsPerValue === 0 && r.template !== 2 && r.template !== 3) return scaleInPlace(values.fill(0), r);
+  if (r.bitsPerValue === 0 && r.template !== 2 && r.template !== 3) return scaleInPlace((out ?? new Float32Array(n)).fill(0), r);
   switch (r.template) {
     case 0:
-      return decodeSimple(field.data, r, n, values);
+      return decodeSimple(field.data, r, n, out);
     case 2:
     case 3:
-      return decodeComplex(field.data, r, r.complex!, n, values);
+      return decodeComplex(field.data, r, r.complex!, n, out);
     case 40:
-      return scaleInPlace(await decodeJpeg2000Samples(field.data, n, values), r);
+      return scaleInPlace(await decodeJpeg2000Samples(field.data, n, field.gridPoints, out), r);
     case 41:
-      return decodePngValues(field.data, n, scaling(r).offset, scaling(r).factor, values);
+      return decodePngValues(field.data, n, scaling(r).offset, scaling(r).factor, out);
     case 42: {
       const { flags, blockSize, referenceSampleInterval } = r.ccsds!;
       const samples = decodeAec(field.data, n, { bitsPerSample: r.bitsPerValue, blockSize, rsi: referenceSampleInterval, flags });
       const { offset, factor } = scaling(r);
+      const values = out ?? new Float32Array(n);
       for (let i = 0; i < n; i++) values[i] = offset + samples[i]! * factor;
       return values;
     }
   }
 }
 
+/** Set bits among the first `points` of a bitmap (section 6 from octet 7, most significant bit first). */
+function bitsSet(bitmap: Uint8Array, points: number): number {
+  const whole = Math.floor(points / 8);
+  let count = 0;
+  for (let p = 0; p < whole; p++) count += ONES[bitmap[p]!]!;
+  const rest = points - whole * 8;
+  if (rest > 0) count += ONES[bitmap[whole]! >> (8 - rest)]!;
+  return count;
+}
+
+/** Set bits in each octet. */
+const ONES = Uint8Array.from({ length: 256 }, (_, b) => {
+  let n = 0;
+  for (let x = b; x > 0; x >>= 1) n += x & 1;
+  return n;
+});
+
+/** The packed values spread over the points the bitmap sets; `decodeField` has checked that it sets `packed.length` of them. */
 function applyBitmap(packed: Float32Array, bitmap: Uint8Array, points: number, out: Float32Array = new Float32Array(points)): Float32Array {
   let k = 0;
-  for (let i = 0; i < points; i++) {
-    if ((bitmap[i >>> 3]! >> (7 - (i & 7))) & 1) {
-      if (k >= packed.length) throw new GribError(`bitmap sets more points than the ${packed.length} values packed`);
-      out[i] = packed[k++]!;
-    } else out[i] = NaN;
-  }
-  if (k !== packed.length) throw new GribError(`bitmap sets ${k} points for ${packed.length} values packed`);
+  for (let i = 0; i < points; i++) out[i] = (bitmap[i >>> 3]! >> (7 - (i & 7))) & 1 ? packed[k++]! : NaN;
   return out;
 }

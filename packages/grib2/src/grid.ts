@@ -35,6 +35,7 @@ const OPPOSITE_ROWS = 0x10;
 export function readGrid(t: Uint8Array): LatLonGrid {
   const template = (t[12]! << 8) | t[13]!;
   if (template !== 0) throw new GribError(`grid definition template 3.${template} is not supported (only 3.0, regular latitude/longitude)`);
+  if (t.length < 72) throw new GribError(`section 3 of ${t.length} octets, shorter than template 3.0's 72`);
   if (t[10] !== 0) throw new GribError('a list of numbers of points per row (quasi-regular grid) is not supported');
   const ni = uint32(t, 30);
   const nj = uint32(t, 34);

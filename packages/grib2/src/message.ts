@@ -105,6 +105,11 @@ function fieldsOf(m: Uint8Array, offset: number, discipline: number, sections: S
       if (!identification || !grid || !product || !representation || !bitmapSection) {
         throw new GribError(`message at byte ${offset}: section 7 before sections 1, 3, 4, 5 and 6`);
       }
+      // Section 1 has 21 octets; section 6 at least its indicator, octet 6.
+      if (identification.length < 21)
+        throw new GribError(`message at byte ${offset}: section 1 of ${identification.length} octets, shorter than 21`);
+      if (bitmapSection.length < 6)
+        throw new GribError(`message at byte ${offset}: section 6 of ${bitmapSection.length} octets, shorter than 6`);
       const gridPoints = uint32(grid, 6);
       const indicator = bitmapSection[5]!;
       let bitmap: Uint8Array | null;
@@ -135,5 +140,9 @@ function fieldsOf(m: Uint8Array, offset: number, discipline: number, sections: S
       });
     }
   }
+  // Regulation 92.1.3: every field ends with its section 7, and section 8 follows the last.
+  const last = sections[sections.length - 1]?.number;
+  if (last !== 7)
+    throw new GribError(`message at byte ${offset}: section ${last ?? 0} before section 8, where a section 7 must end the last field`);
   return fields;
 }

@@ -68,6 +68,9 @@ export function readProduct(t: Uint8Array): Product {
   const template = uint16(t, 7);
   if (template !== 0 && template !== 8)
     throw new GribError(`product definition template 4.${template} is not supported (only 4.0 and 4.8)`);
+  // Template 4.0 has 34 octets; 4.8 has 46 and 12 for each time range (octet 42 counts them).
+  const length = template === 0 ? 34 : 46 + 12 * (t[41] ?? 0);
+  if (t.length < length) throw new GribError(`section 4 of ${t.length} octets, shorter than template 4.${template}'s ${length}`);
   const product: Product = {
     template,
     category: t[9]!,

@@ -46,12 +46,17 @@ export interface Representation extends Scaling {
   ccsds?: Ccsds;
 }
 
+/** Octets in section 5 with each template. */
+const TEMPLATE_LENGTHS: Record<number, number> = { 0: 21, 2: 47, 3: 49, 40: 23, 41: 21, 42: 25 };
+
 /** `t` is section 5 from its first octet; octet n of the WMO table is t[n - 1]. */
 export function readRepresentation(t: Uint8Array): Representation {
   const template = uint16(t, 9);
-  if (![0, 2, 3, 40, 41, 42].includes(template)) {
+  const length = TEMPLATE_LENGTHS[template];
+  if (length === undefined) {
     throw new GribError(`data representation template 5.${template} is not supported (5.0, 5.2, 5.3, 5.40, 5.41, 5.42 are)`);
   }
+  if (t.length < length) throw new GribError(`section 5 of ${t.length} octets, shorter than template 5.${template}'s ${length}`);
   const r: Representation = {
     template: template as Representation['template'],
     numberOfValues: uint32(t, 5),

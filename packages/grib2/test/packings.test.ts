@@ -70,6 +70,31 @@ describe('CCSDS adaptive entropy decoding (5.42)', () => {
     w.write(1, 8);
     expect(() => decodeAec(w.toBytes(), 16, { bitsPerSample: 8, blockSize: 8, rsi: 2, flags: 0 })).toThrow(GribError);
   });
+
+  /** Two uncompressed blocks of 8 samples of 8 bits: 2 x (3 + 64) = 134 bits in 17 octets. */
+  const twoBlocks = () => {
+    const w = new BitWriter();
+    for (let b = 0; b < 2; b++) {
+      w.write(7, 3);
+      for (let i = 0; i < 8; i++) w.write(10 * b + i + 1, 8);
+    }
+    return w.toBytes();
+  };
+  const parameters = { bitsPerSample: 8, blockSize: 8, rsi: 2, flags: 0 };
+
+  it('names a stream that ends inside its last block, rather than reading zeros past it', () => {
+    expect(Array.from(decodeAec(twoBlocks(), 16, parameters))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 14, 15, 16, 17, 18]);
+    expect(() => decodeAec(twoBlocks().subarray(0, 12), 16, parameters)).toThrow(
+      new GribError('CCSDS stream of 96 bits ends inside its last block, at bit 134'),
+    );
+  });
+
+  it('refuses more samples than the stream can hold before making their array', () => {
+    // The cheapest code, a zero-block run of 3 + 2 bits, stands for 64 blocks at most: 96 bits hold 9830 samples of blocks of 8.
+    expect(() => decodeAec(twoBlocks().subarray(0, 12), 10_000_000, parameters)).toThrow(
+      new GribError('CCSDS stream of 12 octets holds at most 9830 samples in blocks of 8, section 5 says 10000000'),
+    );
+  });
 });
 
 /** A PNG (ISO/IEC 15948) of `rows` of raw pixel bytes, row y filtered with filter type y % 5 (§9.2). */
@@ -151,10 +176,70 @@ describe('PNG (5.41)', () => {
   it('names bytes that are not a PNG image', () => {
     expect(() => decodePngValues(new Uint8Array(20), 4, 0, 1)).toThrow(new GribError('section 7 of a PNG-packed field is not a PNG image'));
   });
+
+  const grey = () =>
+    png(
+      width,
+      height,
+      8,
+      0,
+      Array.from({ length: height }, (_, y) => Uint8Array.from({ length: width }, (_, x) => x + y)),
+      1,
+    );
+  /** Offset of the IDAT chunk's data (PNG §5.3: length, type, data, CRC; the CRC is not checked). */
+  const idatAt = (image: Uint8Array) => {
+    for (let p = 8; ;) {
+      const length = new DataView(image.buffer, image.byteOffset).getUint32(p);
+      if (String.fromCharCode(...image.subarray(p + 4, p + 8)) === 'IDAT') return [p + 8, length] as const;
+      p += 12 + length;
+    }
+  };
+
+  it('names image data whose zlib stream is corrupt or cut short', () => {
+    const corrupt = grey();
+    corrupt[idatAt(corrupt)[0]] = 0; // the zlib header's CMF octet (RFC 1950 §2.2)
+    expect(() => decodePngValues(corrupt, width * height, 0, 1)).toThrow(GribError);
+    const cut = grey();
+    const [at, length] = idatAt(cut);
+    new DataView(cut.buffer).setUint32(at - 8, length >> 1);
+    expect(() => decodePngValues(cut, width * height, 0, 1)).toThrow(GribError);
+  });
 });
 
 describe('JPEG 2000 (5.40)', () => {
+  /** SOC and a SIZ marker segment (ISO/IEC 15444-1 A.4.1, A.5.1) for one tile of `width` x `height`, then EOC. */
+  const header = (width: number, height: number, bits = 8, components = 1) => {
+    const b = new Uint8Array(42 + 3 * components + 2);
+    const view = new DataView(b.buffer);
+    view.setUint32(0, 0xff4fff51);
+    view.setUint16(4, 38 + 3 * components);
+    view.setUint32(8, width);
+    view.setUint32(12, height);
+    view.setUint32(24, width);
+    view.setUint32(28, height);
+    view.setUint16(40, components);
+    for (let c = 0; c < components; c++) b.set([bits - 1, 1, 1], 42 + 3 * c);
+    view.setUint16(b.length - 2, 0xffd9);
+    return b;
+  };
+
   it('names a code stream OpenJPEG cannot decode', async () => {
-    await expect(decodeJpeg2000Samples(Uint8Array.from([0xff, 0x4f, 0xff, 0x51, 0, 0, 0, 0]), 4)).rejects.toThrow(GribError);
+    await expect(decodeJpeg2000Samples(header(2, 2), 4)).rejects.toThrow(GribError);
+  });
+
+  it('names bytes that are not a code stream', async () => {
+    await expect(decodeJpeg2000Samples(Uint8Array.from([0xff, 0x4f, 0xff, 0x51, 0, 0, 0, 0]), 4)).rejects.toThrow(
+      new GribError('section 7 of a JPEG 2000-packed field is not a JPEG 2000 code stream (no SOC and SIZ markers)'),
+    );
+  });
+
+  it('refuses, from its SIZ marker and before OpenJPEG allocates it, an image larger than the grid or smaller than the values', async () => {
+    await expect(decodeJpeg2000Samples(header(60000, 60000), 4)).rejects.toThrow(
+      new GribError("JPEG 2000 image of 60000 x 60000, more samples than the grid's 4 points"),
+    );
+    await expect(decodeJpeg2000Samples(header(2, 2), 5, 6)).rejects.toThrow(new GribError('JPEG 2000 image of 2 x 2 for 5 values'));
+    await expect(decodeJpeg2000Samples(header(2, 2, 8, 3), 4)).rejects.toThrow(
+      new GribError('JPEG 2000 image of 3 components (GRIB2 uses one)'),
+    );
   });
 });

@@ -75,12 +75,20 @@ export function decodeAec(input: Uint8Array, count: number, p: AecParameters): U
   const idMax = 2 ** idLen - 1;
   const preprocess = (flags & AEC_DATA_PREPROCESS) !== 0;
   const xmax = 2 ** n - 1;
-  const rsiSamples = rsi * blockSize;
-  const words = toWords(input);
   const endBit = input.length * 8;
+  // The fewest bits that code blocks are a zero-block run's: an option identifier, its selector bit
+  // and a fundamental sequence of one bit at least (121.0-B-3 §5.1.4), for 64 blocks (one segment)
+  // at most, or for no more blocks than its bits. A stream holds no more samples than that,
+  // whatever section 5 says; checked before the samples' array is made.
+  const most = Math.floor((endBit * SEGMENT * blockSize) / (idLen + 2));
+  if (count > most)
+    throw new GribError(
+      `CCSDS stream of ${input.length} octets holds at most ${most} samples in blocks of ${blockSize}, section 5 says ${count}`,
+    );
+  const words = toWords(input);
   const lastWord = words.length - 1;
-  // Room for a whole last interval: the coder fills it out, and only `count` are returned.
-  const out = new Uint32Array(Math.ceil(count / rsiSamples) * rsiSamples);
+  // Room for the last block, which may run past `count`; a zero-block run's fill stops at the end.
+  const out = new Uint32Array(count + blockSize);
   let bit = 0;
   let pos = 0;
   while (pos < count) {
@@ -148,9 +156,12 @@ export function decodeAec(input: Uint8Array, count: number, p: AecParameters): U
       }
       block++;
     }
-    if (preprocess) unmap(out, start, pos, xmax);
+    if (preprocess) unmap(out, start, Math.min(pos, out.length), xmax);
     if (flags & AEC_PAD_RSI) bit = (bit + 7) & ~7;
   }
+  // The readers give zeros past the stream's end (toWords' padding); a stream that ends inside its
+  // last block is a truncated section 7.
+  if (bit > endBit) throw new GribError(`CCSDS stream of ${endBit} bits ends inside its last block, at bit ${bit}`);
   return out.subarray(0, count);
 }
 

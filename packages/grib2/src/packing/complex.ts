@@ -10,59 +10,80 @@
  * of all ones in its group's width is the primary missing value and all ones less one the secondary;
  * in a group of width zero, a reference of all ones (less one) marks the whole group.
  */
-import { readBits, signMagnitude, unpackInto, unpackUints, viewOf } from '../bits.js';
+import { dataBits, readBits, signMagnitude, tooFewBits, unpackInto, unpackUints, viewOf } from '../bits.js';
 import { GribError } from '../errors.js';
 import type { ComplexPacking, Scaling } from '../representation.js';
 import { scaleInPlace, scaling } from './simple.js';
 
-export function decodeComplex(
-  data: Uint8Array,
-  s: Scaling,
-  c: ComplexPacking,
-  count: number,
-  values: Float32Array = new Float32Array(count),
-): Float32Array {
-  if (c.groups === 0) return scaleInPlace(values.fill(0), s);
-  const bytes = data;
-  let bit = 0;
+export function decodeComplex(data: Uint8Array, s: Scaling, c: ComplexPacking, count: number, out?: Float32Array): Float32Array {
+  if (c.groups === 0) return scaleInPlace((out ?? new Float32Array(count)).fill(0), s);
+  const ng = c.groups;
+  const available = dataBits(data);
+
+  // Every size below is checked against section 7 (and section 5's number of values) before an
+  // array is made of it or a loop runs over it: the number of groups (section 5 octets 32-35) can
+  // say 2^32 - 1 in a message of a few hundred octets.
+  if (c.groupWidthBits > 32) throw new GribError(`${c.groupWidthBits} bits per group width (section 5 octet 37): at most 32 are read`);
+  if (c.groupLengthBits > 32)
+    throw new GribError(`${c.groupLengthBits} bits per scaled group length (section 5 octet 47): at most 32 are read`);
+  // Values of more than 48 bits would not be read exactly; differences of 32-bit values need 5 octets at most.
+  if (c.descriptorOctets > 6)
+    throw new GribError(`${c.descriptorOctets} octets per extra descriptor (section 5 octet 49): at most 6 are read`);
+  if (c.spatialOrder > 0 && c.descriptorOctets === 0) throw new GribError('spatial differencing with no octets for its extra descriptors');
+  // Template 7.3 (7.2 without the descriptors): the first one or two values and the minimum, then
+  // every group's reference, width and length, each array starting on an octet; then the values.
+  const octetAfter = (b: number) => Math.ceil(b / 8) * 8;
+  const descriptorBits = c.spatialOrder > 0 ? (c.spatialOrder + 1) * c.descriptorOctets * 8 : 0;
+  const widthsAt = octetAfter(descriptorBits + s.bitsPerValue * ng);
+  const lengthsAt = octetAfter(widthsAt + c.groupWidthBits * ng);
+  const valuesAt = octetAfter(lengthsAt + c.groupLengthBits * ng);
+  if (valuesAt > available) {
+    const bits = `${s.bitsPerValue} + ${c.groupWidthBits} + ${c.groupLengthBits} bits (section 5 octets 20, 37, 47)`;
+    throw tooFewBits(`the references, widths and lengths of ${ng} groups (section 5 octets 32-35) of ${bits}`, valuesAt, available);
+  }
+  // Group splitting (template 5.2 octet 22; Glahn's method) divides the values among the groups,
+  // each holding at least one: more groups than values is a corrupt count even when the groups'
+  // references, widths and lengths take no bits.
+  if (ng > Math.max(count, 1)) throw new GribError(`${ng} groups (section 5 octets 32-35) for ${count} values (section 5 octets 6-9)`);
 
   let first = 0;
   let second = 0;
   let minimum = 0;
   if (c.spatialOrder > 0) {
     const n = c.descriptorOctets * 8;
-    if (n === 0) throw new GribError('spatial differencing with no octets for its extra descriptors');
-    first = readBits(bytes, bit, n);
-    bit += n;
-    if (c.spatialOrder === 2) {
-      second = readBits(bytes, bit, n);
-      bit += n;
-    }
-    minimum = signMagnitude(readBits(bytes, bit, n), n);
-    bit += n;
+    first = readBits(data, 0, n);
+    if (c.spatialOrder === 2) second = readBits(data, n, n);
+    minimum = signMagnitude(readBits(data, c.spatialOrder * n, n), n);
   }
 
-  const ng = c.groups;
-  const align = (b: number) => (b + 7) & ~7;
-  const references = unpackUints(bytes, bit, s.bitsPerValue, ng);
-  bit = align(bit + s.bitsPerValue * ng);
-  const widths = unpackUints(bytes, bit, c.groupWidthBits, ng);
-  bit = align(bit + c.groupWidthBits * ng);
-  const lengths = unpackUints(bytes, bit, c.groupLengthBits, ng);
-  bit = align(bit + c.groupLengthBits * ng);
+  const references = unpackUints(data, descriptorBits, s.bitsPerValue, ng);
+  const widths = unpackUints(data, widthsAt, c.groupWidthBits, ng);
+  const lengths = unpackUints(data, lengthsAt, c.groupLengthBits, ng);
 
+  // Sums of the lengths and widths as read, before the Uint32Arrays would wrap them.
   let total = 0;
   let totalBits = 0;
+  let widest = 0;
   for (let g = 0; g < ng; g++) {
-    widths[g] = widths[g]! + c.groupWidthReference;
-    lengths[g] = g === ng - 1 ? c.lastGroupLength : c.groupLengthReference + lengths[g]! * c.groupLengthIncrement;
-    total += lengths[g]!;
-    totalBits += widths[g]! * lengths[g]!;
+    const w = widths[g]! + c.groupWidthReference;
+    const len = g === ng - 1 ? c.lastGroupLength : c.groupLengthReference + lengths[g]! * c.groupLengthIncrement;
+    widths[g] = w;
+    lengths[g] = len;
+    if (w > widest) widest = w;
+    total += len;
+    totalBits += w * len;
   }
   if (total !== count) throw new GribError(`complex packing groups hold ${total} values, section 5 says ${count}`);
-  if (bit + totalBits > data.length * 8) throw new GribError('complex packing groups run past the end of section 7');
-  if (widths.some((w) => w > 32)) throw new GribError('complex packing group wider than 32 bits');
+  if (widest > 32) throw new GribError(`complex packing group of ${widest} bits (section 5 octet 36 plus its width): at most 32 are read`);
+  if (valuesAt + totalBits > available)
+    throw tooFewBits(
+      `the references, widths and lengths, then the ${count} values of the groups at their widths (section 5 octet 36 plus each group's)`,
+      valuesAt + totalBits,
+      available,
+    );
 
+  const values = out ?? new Float32Array(count);
+  let bit = valuesAt;
   const missing = c.missingManagement;
   const allOnesRef = 2 ** s.bitsPerValue - 1;
   const view = viewOf(data);

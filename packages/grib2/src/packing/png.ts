@@ -12,15 +12,11 @@ import { GribError } from '../errors.js';
 const SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 /** Samples per pixel by PNG colour type (§6.1): grey, RGB, indexed, grey+alpha, RGBA. */
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+/** The most octets an image's data inflate to: node's largest Buffer. */
+const MAX_INFLATED = 2 ** 31 - 1;
 
 /** The image's first `count` samples X as offset + X * factor. */
-export function decodePngValues(
-  png: Uint8Array,
-  count: number,
-  offset: number,
-  factor: number,
-  out: Float32Array = new Float32Array(count),
-): Float32Array {
+export function decodePngValues(png: Uint8Array, count: number, offset: number, factor: number, out?: Float32Array): Float32Array {
   if (SIGNATURE.some((b, i) => png[i] !== b)) throw new GribError('section 7 of a PNG-packed field is not a PNG image');
   let width = 0;
   let height = 0;
@@ -45,21 +41,35 @@ export function decodePngValues(
   const bitsPerPixel = depth * channels;
   if (bitsPerPixel > 32) throw new GribError(`PNG of ${bitsPerPixel} bits per pixel`);
   if (width * height < count) throw new GribError(`PNG of ${width} x ${height} pixels for ${count} values`);
-  const raw = inflateSync(Buffer.concat(idat));
+  // The image data are its rows, each a filter octet and its pixels (PNG §7.2): inflated to that
+  // length at most, so that what IHDR declares, not a small zlib stream, is what bounds the memory
+  // used, and checked to reach it before the pixels are unfiltered and the values made.
   const rowBytes = Math.ceil((width * bitsPerPixel) / 8);
-  if (raw.length < height * (rowBytes + 1)) throw new GribError('PNG image data is truncated');
+  const expected = height * (rowBytes + 1);
+  if (expected > MAX_INFLATED)
+    throw new GribError(`PNG of ${width} x ${height} pixels of ${bitsPerPixel} bits, more than ${MAX_INFLATED} octets`);
+  let raw: Buffer;
+  try {
+    raw = inflateSync(Buffer.concat(idat), { maxOutputLength: Math.max(1, expected) });
+  } catch (err) {
+    throw new GribError(
+      `PNG image data of ${width} x ${height} pixels do not inflate: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  if (raw.length < expected) throw new GribError(`PNG image data is truncated: ${raw.length} octets inflated, ${expected} needed`);
   const pixels = unfilter(raw, rowBytes, height, Math.max(1, bitsPerPixel >> 3));
+  const values = out ?? new Float32Array(count);
 
   if (bitsPerPixel >= 8) {
     // Rows of whole octets have no padding: value i starts at octet i * octets.
     const octets = bitsPerPixel >> 3;
-    if (octets === 1) for (let i = 0; i < count; i++) out[i] = offset + pixels[i]! * factor;
+    if (octets === 1) for (let i = 0; i < count; i++) values[i] = offset + pixels[i]! * factor;
     else {
       const view = new DataView(pixels.buffer, pixels.byteOffset, pixels.byteLength);
-      if (octets === 2) for (let i = 0; i < count; i++) out[i] = offset + view.getUint16(2 * i) * factor;
+      if (octets === 2) for (let i = 0; i < count; i++) values[i] = offset + view.getUint16(2 * i) * factor;
       else if (octets === 3)
-        for (let i = 0, p = 0; i < count; i++, p += 3) out[i] = offset + (view.getUint16(p) * 256 + view.getUint8(p + 2)) * factor;
-      else for (let i = 0; i < count; i++) out[i] = offset + view.getUint32(4 * i) * factor;
+        for (let i = 0, p = 0; i < count; i++, p += 3) values[i] = offset + (view.getUint16(p) * 256 + view.getUint8(p + 2)) * factor;
+      else for (let i = 0; i < count; i++) values[i] = offset + view.getUint32(4 * i) * factor;
     }
   } else {
     const mask = (1 << bitsPerPixel) - 1;
@@ -67,10 +77,10 @@ export function decodePngValues(
       const row = Math.floor(i / width);
       const bit = (i - row * width) * bitsPerPixel;
       const byte = pixels[row * rowBytes + (bit >> 3)]!;
-      out[i] = offset + ((byte >> (8 - bitsPerPixel - (bit & 7))) & mask) * factor;
+      values[i] = offset + ((byte >> (8 - bitsPerPixel - (bit & 7))) & mask) * factor;
     }
   }
-  return out;
+  return values;
 }
 
 /** PNG §9.2: each row starts with its filter type; returns the rows without it, unfiltered. */

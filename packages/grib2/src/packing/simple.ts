@@ -1,5 +1,5 @@
 /** Data representation 5.0 / data template 7.0: simple packing (WMO FM 92 GRIB2, regulation 92.9.4). */
-import { unpackInto, viewOf } from '../bits.js';
+import { dataBits, tooFewBits, unpackInto, viewOf } from '../bits.js';
 import type { Scaling } from '../representation.js';
 
 /** Y = (R + X * 2^E) / 10^D, computed in place over the packed integers X (NaN stays NaN). */
@@ -15,7 +15,14 @@ export function scaling(s: Scaling): { offset: number; factor: number } {
   return { offset: s.reference * decimal, factor: 2 ** s.binaryScale * decimal };
 }
 
-export function decodeSimple(data: Uint8Array, s: Scaling, count: number, values: Float32Array = new Float32Array(count)): Float32Array {
+/** Data template 7.0: `count` values of `bitsPerValue` bits back to back from section 7's sixth octet. */
+export function decodeSimple(data: Uint8Array, s: Scaling, count: number, out?: Float32Array): Float32Array {
+  // Checked before the array is made: section 7 must hold every value's bits (template 7.0).
+  const needed = count * s.bitsPerValue;
+  const available = dataBits(data);
+  if (needed > available)
+    throw tooFewBits(`${count} values (section 5 octets 6-9) of ${s.bitsPerValue} bits (section 5 octet 20)`, needed, available);
+  const values = out ?? new Float32Array(count);
   const { offset, factor } = scaling(s);
   // With no bits every value is the reference value (92.9.4 note: a constant field).
   unpackInto(viewOf(data), 0, s.bitsPerValue, count, values, 0, offset, factor);
