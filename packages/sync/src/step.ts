@@ -64,6 +64,13 @@ function mismatch(field: GribField, parameter: Parameter, runMs: number, step: n
   return null;
 }
 
+/**
+ * The most grid points a field of a source may have: a 0.1° globe (3600 x 1801) with room. A
+ * constant field takes no bits per point, so a few corrupt octets of section 3 could otherwise
+ * declare billions of points, each a float the decoder would allocate.
+ */
+const MAX_GRID_POINTS = 8_000_000;
+
 /** Fetches and decodes the wanted parameters of one step of a run from a source below `http`'s base URL. */
 export async function readStep(http: SourceHttp, source: SourceFacts, baseUrl: string, runMs: number, step: number): Promise<DecodedStep> {
   const urls = stepUrls(source, baseUrl, runMs, step);
@@ -97,6 +104,10 @@ export async function readStep(http: SourceHttp, source: SourceFacts, baseUrl: s
     if (grid && !sameGrid(grid, field.grid))
       throw new StepDataError(
         `${urls.file}: ${pick.parameter.quantity} is on a ${field.grid.ni} x ${field.grid.nj} grid from ${field.grid.lat0}, ${field.grid.lon0}, unlike the step's other fields`,
+      );
+    if (field.grid.ni * field.grid.nj > MAX_GRID_POINTS)
+      throw fail(
+        `the message's grid of ${field.grid.ni} x ${field.grid.nj} points is larger than any source publishes (${MAX_GRID_POINTS})`,
       );
     grid ??= field.grid;
     let values: Float32Array;

@@ -22,7 +22,7 @@ let server: ArchiveServer;
 beforeAll(async () => {
   archive = mkdtempSync(join(tmpdir(), 'sync-faults-'));
   data = mkdtempSync(join(tmpdir(), 'sync-faults-data-'));
-  for (const run of [GOOD, ...[0, 1, 2, 3, 4, 5, 6, 7].map(bad)]) for (let s = 0; s <= 3; s++) writeGfsStep(archive, run, s);
+  for (const run of [GOOD, ...[0, 1, 2, 3, 4, 5, 6, 7, 8].map(bad)]) for (let s = 0; s <= 3; s++) writeGfsStep(archive, run, s);
   server = await serveArchive(archive);
 });
 afterAll(async () => {
@@ -111,6 +111,14 @@ describe('bad upstream data', () => {
     bytes.writeUInt32BE(bytes.readUInt32BE(at) + 1, at);
     writeFileSync(file, bytes);
     await expectFailure(bad(6), MessageRangeError, /f002 bytes 0-\d+: temperature: /);
+  });
+
+  it('a grid larger than any source publishes (a constant field of a few octets could declare billions of points)', async () => {
+    const file = join(archive, gfsPath(bad(8), 2));
+    const bytes = readFileSync(file);
+    bytes.writeUInt32BE(3_000_000, sectionOf(bytes, 3) + 30);
+    writeFileSync(file, bytes);
+    await expectFailure(bad(8), MessageRangeError, /grid of 3000000 x 5 points is larger than any source publishes/);
   });
 
   it('values no weather reaches (a wrong reference value decodes without error)', async () => {
