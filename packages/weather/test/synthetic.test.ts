@@ -486,6 +486,8 @@ describe('SyntheticSource: severe weather', () => {
     expect(tornadoes.length).toBeGreaterThan(0);
     for (const t of tornadoes) {
       expect(t.track.length).toBeGreaterThanOrEqual(2);
+      // the track starts at the touchdown, the event's position (docs/decisions/0170-archive-requests.md)
+      expect(t.track[0]).toEqual([t.lon, t.lat]);
       expect(t.magnitude).toBeGreaterThanOrEqual(0);
       expect(t.magnitude).toBeLessThanOrEqual(5);
       expect(t.endTimeMs).toBeGreaterThanOrEqual(t.timeMs);

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import request from 'supertest';
 import { useTestFleet } from '@fieldcast/runtime/testing';
+import { archiveFeatureCollection } from '@fieldcast/schemas';
 import { archiveService } from '../src/definition.js';
 import { get, NOW, register, STORM_DAY, STORM_POINT, STORM_REGION } from './archive-client.js';
 import { findAll, parseXml, type XmlNode } from './xml-parse.js';
@@ -36,7 +37,10 @@ describe('formats chosen both ways (docs/interface.md §11)', () => {
     ['Accept: application/json', 'application/json', '', 'application/json'],
     ['.json', 'application/xml', '.json', 'application/json'],
     ['Accept: application/xml', 'application/xml', '', 'application/xml'],
+    ['Accept: text/xml, answered as text/xml', 'text/xml', '', 'text/xml'],
+    ['Accept: text/*, answered as text/xml', 'text/*', '', 'text/xml'],
     ['.xml', undefined, '.xml', 'application/xml'],
+    ['.xml with Accept: text/xml', 'text/xml', '.xml', 'text/xml'],
     ['Accept: the registered KML type', KML, '', KML],
     ['Accept: the vendor KML type', VENDOR_KML, '', VENDOR_KML],
     ['.kml', undefined, '.kml', KML],
@@ -46,6 +50,26 @@ describe('formats chosen both ways (docs/interface.md §11)', () => {
     const res = await text(path('hailsize', 'history', suffix), accept);
     expect(res.status).toBe(200);
     expect(res.type).toBe(`${type}; charset=utf-8`);
+  });
+
+  it('Accept: application/geo+json: latest and history are the GeoJSON FeatureCollection itself, a summary JSON', async () => {
+    for (const kind of ['history', 'latest']) {
+      const json = await text(path('tornado', kind));
+      const geo = await text(path('tornado', kind), 'application/geo+json');
+      expect(geo.status).toBe(200);
+      expect(geo.type).toBe('application/geo+json');
+      expect(JSON.parse(geo.body)).toEqual(JSON.parse(json.body).data);
+      archiveFeatureCollection('tornado').parse(JSON.parse(geo.body));
+    }
+    const summary = await text(path('hailsize', 'summary'), 'application/geo+json');
+    expect(summary.status).toBe(200);
+    expect(summary.type).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(summary.body)).toEqual(JSON.parse((await text(path('hailsize', 'summary'))).body));
+    // a failure is no set of places either
+    const failure = await text('/v2/hailsize/history/+99.0000-104.9903', 'application/geo+json');
+    expect(failure.status).toBe(404);
+    expect(failure.type).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(failure.body).error).toMatchObject({ code: 404 });
   });
 
   it('an Accept the archive cannot serve is 406, in JSON', async () => {
@@ -133,6 +157,32 @@ describe('formats chosen both ways (docs/interface.md §11)', () => {
     const [n, e] = corner(STORM_REGION.northEast);
     const [south, w] = corner(STORM_REGION.southWest);
     expect(findAll(region, 'LinearRing')[0]!.children[0]!.text).toBe(`${w},${south} ${e},${south} ${e},${n} ${w},${n} ${w},${south}`);
+  });
+});
+
+describe('Cache-Control: private, no-store on every answer (docs/interface.md §11: their URLs hold tokens)', () => {
+  const cases: [string, () => request.Test, number][] = [
+    ['a JSON answer', () => ask(path('hailsize', 'history')), 200],
+    ['a GeoJSON answer', () => ask(path('hailsize', 'history'), 'application/geo+json'), 200],
+    ['an XML answer', () => ask(path('hailsize', 'summary', '.xml')), 200],
+    ['a KML answer', () => ask(path('tornado', 'history'), KML), 200],
+    ['a 400 of a parameter', () => ask(path('hailsize', 'summary'), undefined, { raduis: '5' }), 400],
+    ['a 400 of a path that is not UTF-8', () => request(t.fleet.app('archive')).get('/v2/hailsize/summary/%FF.kml'), 400],
+    ['a 401', () => request(t.fleet.app('archive')).get(path('hailsize', 'summary', '.xml')), 401],
+    ['a 404 of a location', () => ask('/v2/hailsize/summary/+99.0000-104.9903.kml'), 404],
+    ['a 404 of a type', () => ask(`/v2/snow/summary/${STORM_POINT}`, 'application/xml'), 404],
+    ['a 404 of another version', () => ask(`/v1/hailsize/summary/${STORM_POINT}`), 404],
+    ['a 406', () => ask(path('hailsize', 'history'), 'text/html'), 406],
+    [
+      'a 422',
+      () => get(t, '/v2/lightning/summary/+60.0+010.0+10.0-120.0', alice, { begin: '2024-01-01T00:00:00Z' }).set('Accept', KML),
+      422,
+    ],
+  ];
+  it.each(cases)('%s', async (_name, send, status) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    expect(res.headers['cache-control']).toBe('private, no-store');
   });
 });
 

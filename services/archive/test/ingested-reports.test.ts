@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { haversineKm } from '@fieldcast/geo';
 import { archiveBody } from '@fieldcast/schemas';
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { archiveService } from '../src/definition.js';
@@ -137,6 +138,44 @@ describe('ingested storm reports (docs/decisions/0174-ingested-storm-reports.md)
         .map((f) => f.properties.magnitude);
       expect(sizes).toEqual([50.8]);
       expect(await store().countDay('wind', STORM_DAY)).toBe(2);
+    },
+    COLD,
+  );
+
+  it(
+    'a report just inside a point’s radius is listed, north or east of it; one just outside is not',
+    async () => {
+      type Place = { lat: number; lon: number };
+      // Where `move` reaches `km` from `from`, by bisection on the distance the archive measures:
+      // the test assumes no Earth radius of its own.
+      const reach = (from: Place, km: number, move: (deg: number) => Place): Place => {
+        let [lo, hi] = [0, 1];
+        for (let i = 0; i < 60; i++) {
+          const mid = (lo + hi) / 2;
+          if (haversineKm(from, move(mid)) < km) lo = mid;
+          else hi = mid;
+        }
+        return move(lo);
+      };
+      // due north, at the search box's northern edge; due east, far north, where a degree of longitude is short
+      const places = [
+        { from: { lat: 35, lon: -97 }, move: (deg: number) => ({ lat: 35 + deg, lon: -97 }) },
+        { from: { lat: 65, lon: 25 }, move: (deg: number) => ({ lat: 65, lon: 25 + deg }) },
+      ];
+      const rows = places.flatMap(({ from, move }) =>
+        [9.9999, 10.0001].map((km) => {
+          const at = reach(from, km, move);
+          return { time: '1500', magnitude: '100', lat: at.lat.toFixed(7), lon: at.lon.toFixed(7), comments: `${km} km away` };
+        }),
+      );
+      await ingestStormReports(store(), { type: 'hail', day: STORM_DAY, text: reportFile('hail', rows) });
+      for (const { from } of places) {
+        const res = await get(t, `/v2/stormreports/history/${formatPoint(from)}/${STORM_DAY}`, alice, { radius: '10', units: 'km' });
+        expect(res.status).toBe(200);
+        const ingested = (res.body.data.features as Feature[]).filter((f) => f.properties.source === 'ingested');
+        expect(ingested.map((f) => f.properties.remarks)).toEqual(['9.9999 km away']);
+        expect(ingested[0]!.properties.distance).toBeLessThanOrEqual(10);
+      }
     },
     COLD,
   );

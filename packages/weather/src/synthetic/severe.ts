@@ -88,6 +88,7 @@ const CONVECTION_NOISE = noiseField([{ spacingDeg: 3, periodHours: 24, amplitude
 
 const HOUR = 3_600_000;
 const KM_PER_DEG = 111.2;
+const RAD = Math.PI / 180;
 /** Hail diameter of a severe report, mm (1 inch, US NWS). */
 export const SEVERE_HAIL_MM = 25.4;
 /** Gust speed of a severe wind report, m s-1 (50 kt, US NWS). */
@@ -179,6 +180,37 @@ function stormsOf(ti: number, tj: number, e: number): Storm[] {
     });
   }
   return storms;
+}
+
+/** Segments of a tornado track (TRACK_SEGMENTS + 1 points). */
+const TRACK_SEGMENTS = 5;
+/** Most a track segment turns from the storm's heading, degrees: a tornado's path wanders. */
+const TRACK_WANDER_DEG = 20;
+
+/**
+ * A tornado's track as [lon, lat] points: from the touchdown, exactly the event's position, then
+ * TRACK_SEGMENTS great-circle segments of lengthKm / TRACK_SEGMENTS, each turned from `heading`
+ * (radians clockwise from north) by a wander of phase `phase`. Its length along the sphere is
+ * lengthKm, up to the rounding of its points to 4 decimals (metres), so a track and its record
+ * agree: the record's position is where the track starts and lengthKm is the track's length
+ * (docs/decisions/0170-archive-requests.md).
+ */
+function tornadoTrack(touch: { lat: number; lon: number }, heading: number, lengthKm: number, phase: number): [number, number][] {
+  const track: [number, number][] = [[touch.lon, touch.lat]];
+  // The angle a segment subtends at the Earth's centre, on the sphere of KM_PER_DEG.
+  const delta = (lengthKm / TRACK_SEGMENTS / KM_PER_DEG) * RAD;
+  let lat = touch.lat * RAD;
+  let lon = touch.lon * RAD;
+  for (let k = 1; k <= TRACK_SEGMENTS; k++) {
+    const bearing = heading + TRACK_WANDER_DEG * RAD * Math.sin(k + phase);
+    // The point at angular distance delta along a great circle of initial bearing `bearing`
+    // (the direct problem on the sphere: Williams, Aviation Formulary, "Lat/lon given radial and distance").
+    const next = Math.asin(Math.sin(lat) * Math.cos(delta) + Math.cos(lat) * Math.sin(delta) * Math.cos(bearing));
+    lon += Math.atan2(Math.sin(bearing) * Math.sin(delta) * Math.cos(lat), Math.cos(delta) - Math.sin(lat) * Math.sin(next));
+    lat = next;
+    track.push([round4(wrapLon(lon / RAD)), round4(lat / RAD)]);
+  }
+  return track;
 }
 
 function wrapLon(lon: number): number {
@@ -274,15 +306,12 @@ function eventsOfStorm(storm: Storm, kind: SevereKind): AnySevereEvent[] {
     const ef = Math.min(5, Math.floor(6 * Math.pow(u(4000, 1), 3) * S));
     const lengthKm = Math.round(10 * (1 + (40 * u(4000, 2) * S * (1 + ef)) / 3)) / 10;
     const touch = at(0.3 + 0.4 * u(4000, 3), 0, 4000);
-    const speedKmH = Math.hypot(storm.dLat * KM_PER_DEG, storm.dLon * KM_PER_DEG * Math.cos((storm.lat * Math.PI) / 180));
+    const cosLat = Math.cos(storm.lat * RAD);
+    const speedKmH = Math.hypot(storm.dLat * KM_PER_DEG, storm.dLon * KM_PER_DEG * cosLat);
     const lifeH = lengthKm / Math.max(10, speedKmH);
-    const track: [number, number][] = [];
-    const steps = 6;
-    for (let k = 0; k < steps; k++) {
-      const h = (lifeH * k) / (steps - 1);
-      const wobble = 0.01 * Math.sin(k + 6 * u(4000, 4));
-      track.push([round4(wrapLon(touch.lon + storm.dLon * h + wobble)), round4(touch.lat + storm.dLat * h - wobble)]);
-    }
+    // The storm's heading, clockwise from north: atan2 of its eastward and northward motion.
+    const heading = Math.atan2(storm.dLon * cosLat, storm.dLat);
+    const track = tornadoTrack(touch, heading, lengthKm, 6 * u(4000, 4));
     tornadoes.push({
       kind: 'tornado',
       id: `tornado/${storm.key}/0`,

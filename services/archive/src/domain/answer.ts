@@ -58,7 +58,7 @@ export async function answer(
   blocks: SevereEventBlocks,
   reports?: IngestedReportSource,
 ): Promise<ArchiveAnswer> {
-  checkWork(q);
+  checkWork(q, now);
   const selected = await selectEvents(q, now, blocks, reports);
   const query = echo(q);
   if (q.request === 'summary')

@@ -34,6 +34,11 @@ export type Units = 'miles' | 'km';
 export const KM_PER_MILE = 1.609344;
 /** The public record's cap: 20 statute miles, whatever the units the radius is given in. */
 export const MAX_RADIUS_MILES = 20;
+/**
+ * The same cap for a radius in km, as the documents and messages print it: 20 miles to the metre
+ * (32.187), so the number a client reads is one it may send; 0.12 m beyond 20 miles (32.18688 km).
+ */
+const MAX_RADIUS_KM = Math.round(MAX_RADIUS_MILES * KM_PER_MILE * 1000) / 1000;
 export const DEFAULT_RADIUS = 1;
 export const DEFAULT_SPAN_DAYS = 90;
 export const HISTORY_LIMIT = { default: 100, max: 1_000 };
@@ -118,8 +123,8 @@ export function parseArchiveQuery(raw: RawArchiveRequest): ArchiveQuery {
   if (place.kind === 'point') {
     const value = radiusText === undefined ? DEFAULT_RADIUS : positiveNumber(radiusText, 'radius');
     const km = units === 'km' ? value : value * KM_PER_MILE;
-    if (km > MAX_RADIUS_MILES * KM_PER_MILE + 1e-9) {
-      throw fault('radius', `radius is at most ${MAX_RADIUS_MILES} miles (${(MAX_RADIUS_MILES * KM_PER_MILE).toFixed(3)} km)`);
+    if (value > (units === 'km' ? MAX_RADIUS_KM : MAX_RADIUS_MILES)) {
+      throw fault('radius', `radius is at most ${MAX_RADIUS_MILES} miles (${MAX_RADIUS_KM} km)`);
     }
     radius = { value, units, km };
   }

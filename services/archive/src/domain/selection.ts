@@ -19,7 +19,14 @@ interface Box {
   east: number;
 }
 
-const KM_PER_DEGREE_LAT = 111.2;
+/**
+ * Great-circle km of one degree of arc on the sphere haversineKm measures on (@fieldcast/geo keeps
+ * the Earth's radius): a search box is the bounding box of the same circle the distance test draws.
+ */
+const KM_PER_DEGREE = haversineKm({ lat: 0, lon: 0 }, { lat: 1, lon: 0 });
+const RAD = Math.PI / 180;
+/** Added to each side of a grown box, degrees (about 0.1 m), so rounding of its bounds never cuts into the circle. */
+const BOX_MARGIN_DEG = 1e-6;
 /**
  * How far a tornado's track reaches from its touchdown, km: the synthetic world's longest track
  * is about 81 km (docs/decisions/0024-severe-weather.md), so touchdowns this far outside the
@@ -27,17 +34,28 @@ const KM_PER_DEGREE_LAT = 111.2;
  */
 const TORNADO_REACH_KM = 90;
 
-/** Degrees of longitude spanned by `km` along the box's most poleward parallel (180: all). */
-function lonSpan(km: number, south: number, north: number): number {
-  const cos = Math.cos((Math.max(Math.abs(south), Math.abs(north)) * Math.PI) / 180);
-  return cos < 1e-6 ? 180 : Math.min(180, km / (KM_PER_DEGREE_LAT * cos));
+/**
+ * Degrees of longitude within `arc` degrees of arc of a box spanning south..north (180: all):
+ * a circle of angular radius d around latitude φ spans asin(sin d / cos φ) either side of its
+ * centre (the bounding box of a spherical cap), widest at the box's most poleward latitude, and
+ * every meridian once it reaches a pole.
+ */
+function lonSpan(arc: number, south: number, north: number): number {
+  const poleward = Math.max(Math.abs(south), Math.abs(north));
+  if (poleward + arc >= 90) return 180;
+  return Math.min(180, Math.asin(Math.sin(arc * RAD) / Math.cos(poleward * RAD)) / RAD + BOX_MARGIN_DEG);
 }
 
-/** A box grown by `km` on every side, split at the antimeridian into boxes that do not wrap. */
+/**
+ * A box grown to hold every point within `km` of it (great-circle), split at the antimeridian
+ * into boxes that do not wrap. A region asked as it is (km 0) is kept exactly.
+ */
 function grown(box: Box, km: number): Box[] {
-  const south = Math.max(-90, box.south - km / KM_PER_DEGREE_LAT);
-  const north = Math.min(90, box.north + km / KM_PER_DEGREE_LAT);
-  const dLon = lonSpan(km, south, north);
+  if (km === 0) return [box];
+  const arc = km / KM_PER_DEGREE;
+  const south = Math.max(-90, box.south - arc - BOX_MARGIN_DEG);
+  const north = Math.min(90, box.north + arc + BOX_MARGIN_DEG);
+  const dLon = lonSpan(arc, box.south, box.north);
   const west = box.west - dLon;
   const east = box.east + dLon;
   if (east - west >= 360) return [{ south, north, west: -180, east: 180 }];
@@ -84,12 +102,9 @@ export async function selectEvents(
   reports?: IngestedReportSource,
 ): Promise<Selected[]> {
   const kind = KIND_OF_TYPE[q.type];
-  const startMs = q.startMs;
-  const endMs = Math.min(q.endMs, now);
-  if (startMs > endMs) return [];
-  // A tornado that touched down the event day before may still be on the ground at the start.
-  const firstDay = eventDayNumber(startMs) - (kind === 'tornado' ? 1 : 0);
-  const lastDay = eventDayNumber(endMs);
+  const span = spanRead(q, now);
+  if (!span) return [];
+  const { startMs, endMs, firstDay, lastDay } = span;
   const seen = new Set<string>();
   const out: Selected[] = [];
   const admit = (event: ArchiveEvent): void => {
@@ -128,13 +143,38 @@ export async function selectEvents(
  */
 export const MAX_BLOCKS = 64;
 
-/** Refuses a request that would read more than MAX_BLOCKS blocks, before reading any (docs/architecture.md §3, limits). */
-export function checkWork(q: ArchiveQuery): void {
-  const { bk0, bk1 } = blockPeriods(eventDayNumber(q.startMs) - 1, eventDayNumber(q.endMs));
-  let blocks = 0;
+/**
+ * The instants a request reads, no later than `now` (the archive holds what has happened), and
+ * the event days of the blocks it reads for them; null when it asks only for the future.
+ */
+function spanRead(q: ArchiveQuery, now: number): { startMs: number; endMs: number; firstDay: number; lastDay: number } | null {
+  const startMs = q.startMs;
+  const endMs = Math.min(q.endMs, now);
+  if (startMs > endMs) return null;
+  // A tornado that touched down the event day before may still be on the ground at the start.
+  const firstDay = eventDayNumber(startMs) - (q.type === 'tornado' ? 1 : 0);
+  return { startMs, endMs, firstDay, lastDay: eventDayNumber(endMs) };
+}
+
+/**
+ * How many event blocks a request reads at `now`: those of its search boxes over the days of
+ * spanRead, each counted once (docs/decisions/0211-archive-polar-cap-blocks.md: what a request
+ * is refused for is what it would read).
+ */
+export function blocksRead(q: ArchiveQuery, now: number): number {
+  const span = spanRead(q, now);
+  if (!span) return 0;
+  const { bk0, bk1 } = blockPeriods(span.firstDay, span.lastDay);
+  const keys = new Set<string>();
   for (const b of searchBoxes(q)) {
-    for (const { bj0, bj1 } of blockRows(b)) blocks += (bj1 - bj0 + 1) * (bk1 - bk0 + 1);
+    for (const { bi, bj0, bj1 } of blockRows(b)) for (let bj = bj0; bj <= bj1; bj++) keys.add(`${bi}:${bj}`);
   }
+  return keys.size * (bk1 - bk0 + 1);
+}
+
+/** Refuses a request that would read more than MAX_BLOCKS blocks, before reading any (docs/architecture.md §3, limits). */
+export function checkWork(q: ArchiveQuery, now: number): void {
+  const blocks = blocksRead(q, now);
   if (blocks > MAX_BLOCKS) {
     throw new RequestTooLargeError(
       `This request would read ${blocks} blocks of ${BLOCK_DEG} degrees by ${BLOCK_DAYS} event days; the archive reads at most ${MAX_BLOCKS} per request: narrow the region or the time range`,

@@ -7,7 +7,8 @@ import type { ArchiveFailure } from './failure.js';
  * JSON in the Google JSON style (docs/interface.md §11): `{"apiVersion", "data"}` or
  * `{"apiVersion", "error"}`. A set of places (history, latest) is a GeoJSON FeatureCollection
  * (RFC 7946) inside `data`, each record in its Feature's `properties`, with the echoed query and
- * the counts as foreign members (RFC 7946 section 6.1).
+ * the counts as foreign members (RFC 7946 section 6.1); asked for as GeoJSON, that
+ * FeatureCollection is the whole answer (answerGeoJson).
  */
 export function featureOf(record: ArchiveRecord) {
   if ('track' in record) {
@@ -22,8 +23,9 @@ export function featureOf(record: ArchiveRecord) {
   };
 }
 
-export function dataOf(answer: ArchiveAnswer) {
-  if (answer.kind === 'summary') return { query: answer.query, totalItems: answer.days.length, items: answer.days };
+type FeaturesAnswer = Extract<ArchiveAnswer, { kind: 'features' }>;
+
+function featureCollectionOf(answer: FeaturesAnswer) {
   return {
     type: 'FeatureCollection' as const,
     query: answer.query,
@@ -33,8 +35,22 @@ export function dataOf(answer: ArchiveAnswer) {
   };
 }
 
+export function dataOf(answer: ArchiveAnswer) {
+  if (answer.kind === 'summary') return { query: answer.query, totalItems: answer.days.length, items: answer.days };
+  return featureCollectionOf(answer);
+}
+
 export function answerJson(answer: ArchiveAnswer): string {
   return JSON.stringify({ apiVersion: ARCHIVE_API_VERSION, data: dataOf(answer) });
+}
+
+/**
+ * A set of places as a GeoJSON text (RFC 7946 section 2), for a caller that asks for
+ * application/geo+json: the FeatureCollection that `data` holds in the JSON answer, itself, so a
+ * GeoJSON reader takes the answer as it is.
+ */
+export function answerGeoJson(answer: FeaturesAnswer): string {
+  return JSON.stringify(featureCollectionOf(answer));
 }
 
 export function failureJson(failure: ArchiveFailure): string {

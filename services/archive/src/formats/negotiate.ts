@@ -1,14 +1,18 @@
 import { parseAccept } from '@fieldcast/kit';
 
 /**
- * The archive's formats (docs/interface.md §11): JSON by default, XML, KML. A path's suffix
- * (`.json`, `.xml`, `.kml`) decides; without one the Accept header does, by quality and then by
- * order; an Accept that allows none of them is 406 (answered in JSON).
+ * The archive's formats (docs/interface.md §11): JSON by default, GeoJSON, XML, KML. A path's
+ * suffix (`.json`, `.xml`, `.kml`) decides the format; without one the Accept header does, by
+ * quality and then by order; an Accept that allows none of them is 406 (answered in JSON). An
+ * answer has the media type the Accept header names among those of its format (RFC 9110 section
+ * 12.5.1), e.g. text/xml where that is what was asked for, else the format's own.
  */
-export type ArchiveFormat = 'json' | 'xml' | 'kml';
+export type ArchiveFormat = 'json' | 'geojson' | 'xml' | 'kml';
 
 /** The registered KML type (IANA), which Google Earth and QGIS recognise. */
 export const KML_MEDIA_TYPE = 'application/vnd.google-earth.kml+xml';
+/** GeoJSON (RFC 7946 section 12): the answers that are a set of places, asked for as such (spec 4.11, "JSON or GeoJSON"). */
+export const GEOJSON_MEDIA_TYPE = 'application/geo+json';
 
 export function kmlVendorType(vendor: string): string {
   return `application/vnd.${vendor}-earth.kml+xml`;
@@ -22,51 +26,72 @@ export interface Negotiated {
 
 const SUFFIX = /\.(json|xml|kml)$/;
 
+/** The media type each format answers in when the request names none of its own. */
+const OWN_TYPE: Record<ArchiveFormat, string> = {
+  json: 'application/json',
+  geojson: GEOJSON_MEDIA_TYPE,
+  xml: 'application/xml',
+  kml: KML_MEDIA_TYPE,
+};
+
 /** The last path segment without its format suffix, and the format the suffix names. */
 export function splitSuffix(segment: string): { segment: string; format: ArchiveFormat | undefined } {
   const m = SUFFIX.exec(segment);
   return m ? { segment: segment.slice(0, -m[0].length), format: m[1] as ArchiveFormat } : { segment, format: undefined };
 }
 
-export function contentTypeOf(format: ArchiveFormat, kmlType = KML_MEDIA_TYPE): string {
-  if (format === 'json') return 'application/json; charset=utf-8';
-  if (format === 'xml') return 'application/xml; charset=utf-8';
-  return `${kmlType}; charset=utf-8`;
+/** The Content-Type of an answer in a media type: text in UTF-8; GeoJSON has no parameters (RFC 7946 section 12). */
+export function contentTypeOf(mediaType: string): string {
+  return mediaType === GEOJSON_MEDIA_TYPE ? mediaType : `${mediaType}; charset=utf-8`;
 }
 
-/** What an Accept header asks for, or null when it allows none of the formats. */
-export function negotiateFormat(accept: string | undefined, vendor: string): Negotiated | null {
-  if (!accept || accept.trim() === '') return { format: 'json', contentType: contentTypeOf('json') };
-  const vendorJson = `application/vnd.${vendor}+json`;
-  const vendorKml = kmlVendorType(vendor);
-  let best: (Negotiated & { q: number }) | null = null;
-  for (const range of parseAccept(accept)) {
-    if (!(range.q > 0)) continue;
-    let found: Negotiated | null = null;
-    switch (range.type) {
-      case '*/*':
-      case 'application/*':
-      case 'application/json':
-        found = { format: 'json', contentType: contentTypeOf('json') };
-        break;
-      case vendorJson:
-        // the archive's major version is 2 (its path); a vendor JSON type may name it or no version
-        if (range.params.version === undefined || range.params.version === '2')
-          found = { format: 'json', contentType: contentTypeOf('json') };
-        break;
-      case 'application/xml':
-      case 'text/xml':
-      case 'text/*':
-        found = { format: 'xml', contentType: contentTypeOf('xml') };
-        break;
-      case KML_MEDIA_TYPE:
-        found = { format: 'kml', contentType: contentTypeOf('kml') };
-        break;
-      case vendorKml:
-        found = { format: 'kml', contentType: contentTypeOf('kml', vendorKml) };
-        break;
-    }
-    if (found && (!best || range.q > best.q)) best = { ...found, q: range.q };
+/** JSON as the format of last resort: no Accept, or an answer that cannot be in the format asked for. */
+export const JSON_ANSWER: Negotiated = { format: 'json', contentType: contentTypeOf(OWN_TYPE.json) };
+
+type MediaRange = ReturnType<typeof parseAccept>[number];
+
+/** The format and media type an Accept media range names, or null when the archive serves nothing it allows. */
+function servedFor(range: MediaRange, vendor: string): { format: ArchiveFormat; mediaType: string } | null {
+  switch (range.type) {
+    case '*/*':
+    case 'application/*':
+    case 'application/json':
+      return { format: 'json', mediaType: 'application/json' };
+    case `application/vnd.${vendor}+json`:
+      // the archive's major version is 2 (its path); a vendor JSON type may name it or no version
+      return range.params.version === undefined || range.params.version === '2' ? { format: 'json', mediaType: 'application/json' } : null;
+    case GEOJSON_MEDIA_TYPE:
+      return { format: 'geojson', mediaType: GEOJSON_MEDIA_TYPE };
+    case 'application/xml':
+      return { format: 'xml', mediaType: 'application/xml' };
+    // RFC 7303 section 4: text/xml is the same document; text/* allows only a text type
+    case 'text/xml':
+    case 'text/*':
+      return { format: 'xml', mediaType: 'text/xml' };
+    case KML_MEDIA_TYPE:
+      return { format: 'kml', mediaType: KML_MEDIA_TYPE };
+    case kmlVendorType(vendor):
+      return { format: 'kml', mediaType: kmlVendorType(vendor) };
+    default:
+      return null;
   }
-  return best ? { format: best.format, contentType: best.contentType } : null;
+}
+
+/**
+ * What a request gets: with `fixed` (a path's suffix) that format, in the media type of it the
+ * Accept header prefers; without, the format and media type the Accept header prefers, JSON when
+ * it is absent or empty, or null when it allows none (406).
+ */
+export function negotiateFormat(accept: string | undefined, vendor: string, fixed?: ArchiveFormat): Negotiated | null {
+  const given = accept !== undefined && accept.trim() !== '';
+  let best: { format: ArchiveFormat; mediaType: string; q: number } | null = null;
+  for (const range of given ? parseAccept(accept) : []) {
+    if (!(range.q > 0)) continue;
+    const found = servedFor(range, vendor);
+    if (!found || (fixed && found.format !== fixed)) continue;
+    if (!best || range.q > best.q) best = { ...found, q: range.q };
+  }
+  if (best) return { format: best.format, contentType: contentTypeOf(best.mediaType) };
+  if (fixed) return { format: fixed, contentType: contentTypeOf(OWN_TYPE[fixed]) };
+  return given ? null : JSON_ANSWER;
 }

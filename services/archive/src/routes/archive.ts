@@ -10,17 +10,32 @@ import {
   type OperationContext,
   type Pipeline,
 } from '@fieldcast/kit';
-import { archiveBody, ArchiveError, ArchivePath, ArchivePathWithDate, archiveQueryParameters } from '@fieldcast/schemas';
-import { answer } from '../domain/answer.js';
+import {
+  archiveBody,
+  ArchiveError,
+  archiveFeatureCollection,
+  ArchivePath,
+  ArchivePathWithDate,
+  archiveQueryParameters,
+} from '@fieldcast/schemas';
+import { answer, type ArchiveAnswer } from '../domain/answer.js';
 import type { SevereEventBlocks } from '../domain/event-blocks.js';
 import type { IngestedReportSource } from '../domain/ingested-reports.js';
 import { parseArchiveQuery } from '../domain/query.js';
 import { tokenMatches } from '../domain/tokens.js';
 import { ARCHIVE_TYPES, SERVED_MAJOR, type ArchiveType } from '../domain/types.js';
 import { failureOf, type ArchiveFailure } from '../formats/failure.js';
-import { answerJson, failureJson } from '../formats/json.js';
+import { answerGeoJson, answerJson, failureJson } from '../formats/json.js';
 import { answerKml, failureKml } from '../formats/kml.js';
-import { contentTypeOf, KML_MEDIA_TYPE, kmlVendorType, negotiateFormat, splitSuffix, type Negotiated } from '../formats/negotiate.js';
+import {
+  GEOJSON_MEDIA_TYPE,
+  JSON_ANSWER,
+  KML_MEDIA_TYPE,
+  kmlVendorType,
+  negotiateFormat,
+  splitSuffix,
+  type Negotiated,
+} from '../formats/negotiate.js';
 import { answerXml, failureXml } from '../formats/xml.js';
 import type { ArchiveUserStore } from '../store.js';
 
@@ -43,6 +58,12 @@ const REFUSED = new UnauthorizedError('The user name, token or calling address i
 
 const RENDER_ANSWER = { json: answerJson, xml: answerXml, kml: answerKml };
 const RENDER_FAILURE = { json: failureJson, xml: failureXml, kml: failureKml };
+
+/**
+ * Every archive answer, success or failure, in every format: its URL holds the caller's token,
+ * so no cache on the way may keep it (docs/interface.md §11; RFC 9111 section 5.2.2.5).
+ */
+const CACHE_CONTROL = 'private, no-store';
 
 /**
  * The archive's operations (docs/interface.md §11) on the kit's Api, so they are documented in
@@ -68,7 +89,7 @@ class ArchiveApi extends Api {
       const m = /^\/(v\d+)(\/|$)/.exec(req.path);
       if (!m) return next();
       res.locals.route = '/{version}/*';
-      const format = this.formatOf(req) ?? { format: 'json' as const, contentType: contentTypeOf('json') };
+      const format = this.formatOf(req) ?? JSON_ANSWER;
       const message =
         m[1] === SERVED_MAJOR
           ? `No archive resource at ${req.path}; the types are ${ARCHIVE_TYPES.join(', ')}: /${SERVED_MAJOR}/{type}/{summary|latest|history}/{location}[/{date}]`
@@ -83,34 +104,27 @@ class ArchiveApi extends Api {
     if (!/^\/v\d+(\/|$)/.test(req.path)) return next(err);
     const problem = problemOf(err);
     if (problem.status >= 500) recordFault(res, err);
-    const format = this.formatOf(req) ?? { format: 'json' as const, contentType: contentTypeOf('json') };
-    this.fail(res, format, failureOf(problem.status, problem.id, problem.message, problem.errors));
+    this.fail(res, this.formatOf(req) ?? JSON_ANSWER, failureOf(problem.status, problem.id, problem.message, problem.errors));
   };
 
-  /** The format of a request: its suffix, else its Accept (null: 406). */
+  /** The format of a request: its suffix, else its Accept (null: 406); its media type as Accept names it. */
   private formatOf(req: Request): Negotiated | null {
     const last = req.path.slice(req.path.lastIndexOf('/') + 1);
-    const { format } = splitSuffix(last);
-    if (format) {
-      const vendorKml = kmlVendorType(this.deps.vendor);
-      const asked = req.headers.accept?.toLowerCase().includes(vendorKml) ? vendorKml : KML_MEDIA_TYPE;
-      return { format, contentType: contentTypeOf(format, asked) };
-    }
-    return negotiateFormat(req.headers.accept, this.deps.vendor);
+    return negotiateFormat(req.headers.accept, this.deps.vendor, splitSuffix(last).format);
   }
 
   private async serve(type: ArchiveType, req: Request, res: Response): Promise<void> {
     let format = this.formatOf(req);
     try {
       if (!format) {
-        format = { format: 'json', contentType: contentTypeOf('json') };
+        format = JSON_ANSWER;
         this.fail(
           res,
           format,
           failureOf(
             406,
             'not_acceptable',
-            `Cannot produce ${req.headers.accept}; the archive serves application/json, application/xml and ${KML_MEDIA_TYPE}`,
+            `Cannot produce ${req.headers.accept}; the archive serves application/json, ${GEOJSON_MEDIA_TYPE} (history and latest), application/xml, text/xml and ${KML_MEDIA_TYPE}`,
           ),
         );
         return;
@@ -129,18 +143,11 @@ class ArchiveApi extends Api {
       });
       await this.authenticate(type, req);
       const result = await answer(query, now, this.deps.blocks, this.deps.reports);
-      res.status(200).setHeader('Content-Type', format.contentType);
-      res.setHeader('Vary', 'Accept');
-      res.setHeader('Cache-Control', 'private, no-store');
-      res.send(RENDER_ANSWER[format.format](result));
+      this.answered(res, format, result);
     } catch (err) {
       const problem = problemOf(err);
       if (problem.status >= 500) recordFault(res, err);
-      this.fail(
-        res,
-        format ?? { format: 'json', contentType: contentTypeOf('json') },
-        failureOf(problem.status, problem.id, problem.message, problem.errors),
-      );
+      this.fail(res, format ?? JSON_ANSWER, failureOf(problem.status, problem.id, problem.message, problem.errors));
     }
   }
 
@@ -160,6 +167,16 @@ class ArchiveApi extends Api {
     if (!user || !tokenOk || !user.types.has(type) || !address || !anyRangeHolds(user.ranges, address)) throw REFUSED;
   }
 
+  /**
+   * The answer in the format asked for. GeoJSON is for a set of places (latest, history); a
+   * summary asked for as GeoJSON is JSON (spec 4.11: "JSON or GeoJSON ... depending on the request").
+   */
+  private answered(res: Response, format: Negotiated, result: ArchiveAnswer): void {
+    if (format.format !== 'geojson') return this.send(res, 200, format, RENDER_ANSWER[format.format](result));
+    if (result.kind === 'features') return this.send(res, 200, format, answerGeoJson(result));
+    this.send(res, 200, JSON_ANSWER, answerJson(result));
+  }
+
   private fail(res: Response, format: Negotiated, failure: ArchiveFailure): void {
     if (res.headersSent) {
       res.end();
@@ -167,14 +184,25 @@ class ArchiveApi extends Api {
     }
     // RFC 9110 section 11.6.1: a 401 names its scheme; the archive's are query parameters, not Basic.
     if (failure.code === 401) res.setHeader('WWW-Authenticate', 'ArchiveToken realm="fieldcast-archive", params="u t"');
-    res.status(failure.code).setHeader('Content-Type', format.contentType);
+    // A failure is no set of places: asked for as GeoJSON, it is JSON.
+    if (format.format === 'geojson') return this.send(res, failure.code, JSON_ANSWER, failureJson(failure));
+    this.send(res, failure.code, format, RENDER_FAILURE[format.format](failure));
+  }
+
+  /** Every answer of the archive goes out here: its format's type, Vary (the Accept header chose it) and CACHE_CONTROL. */
+  private send(res: Response, status: number, format: Negotiated, body: string): void {
+    res.status(status).setHeader('Content-Type', format.contentType);
     res.setHeader('Vary', 'Accept');
-    res.send(RENDER_FAILURE[format.format](failure));
+    res.setHeader('Cache-Control', CACHE_CONTROL);
+    // Bytes, so Express adds no charset to the type: GeoJSON's has no parameters (RFC 7946 section 12).
+    res.send(Buffer.from(body, 'utf8'));
   }
 }
 
-const ALTERNATIVES = (vendor: string) => [
+const ALTERNATIVES = (type: ArchiveType, vendor: string) => [
+  { mediaType: GEOJSON_MEDIA_TYPE, schema: archiveFeatureCollection(type) },
   { mediaType: 'application/xml' },
+  { mediaType: 'text/xml' },
   { mediaType: KML_MEDIA_TYPE },
   { mediaType: kmlVendorType(vendor) },
 ];
@@ -185,23 +213,25 @@ export function archiveRoutes(deps: ArchiveRouteDeps): Api {
   const failureBodies = [
     { mediaType: 'application/json', schema: ArchiveError },
     { mediaType: 'application/xml' },
+    { mediaType: 'text/xml' },
     { mediaType: KML_MEDIA_TYPE },
   ];
   for (const type of ARCHIVE_TYPES) {
     const query = archiveQueryParameters(type === 'lightning');
     const response = {
       status: 200,
-      description: `${type}: summary per event day, or the latest event or the history as GeoJSON; XML by Accept: application/xml or .xml, KML by Accept: ${KML_MEDIA_TYPE} (or ${kmlVendorType(deps.vendor)}) or .kml`,
+      description: `${type}: summary per event day, or the latest event or the history as GeoJSON (the FeatureCollection alone by Accept: ${GEOJSON_MEDIA_TYPE}); XML by Accept: application/xml (or text/xml) or .xml, KML by Accept: ${KML_MEDIA_TYPE} (or ${kmlVendorType(deps.vendor)}) or .kml`,
       mediaType: 'application/json',
       schema: archiveBody(type),
-      alternatives: ALTERNATIVES(deps.vendor),
+      alternatives: ALTERNATIVES(type, deps.vendor),
     };
-    const common = { method: 'get' as const, tags: ['archive'], query, response, auth: false, errors: [400, 401, 404, 422], failureBodies };
+    const common = { method: 'get' as const, tags: ['archive'], response, auth: false, errors: [400, 401, 404, 422], failureBodies };
     api.op({
       ...common,
       path: `/${SERVED_MAJOR}/${type}/{request}/{location}`,
       summary: `${type} at a point or in a region, over begin..end`,
       params: ArchivePath,
+      query,
       handle: () => undefined,
     });
     api.op({
@@ -209,6 +239,8 @@ export function archiveRoutes(deps: ArchiveRouteDeps): Api {
       path: `/${SERVED_MAJOR}/${type}/{request}/{location}/{date}`,
       summary: `${type} at a point or in a region on one event day`,
       params: ArchivePathWithDate,
+      // the event day is the time range: begin and end are refused here (docs/interface.md §11)
+      query: query.omit({ begin: true, end: true }),
       handle: () => undefined,
     });
   }
