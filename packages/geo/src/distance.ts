@@ -5,7 +5,7 @@ export interface Point {
 }
 
 /** Mean Earth radius, km (IUGG R1, Moritz 2000). */
-const EARTH_RADIUS_KM = 6371.0088;
+export const EARTH_RADIUS_KM = 6371.0088;
 const RAD = Math.PI / 180;
 
 /** Great-circle distance by the haversine formula, km. */

@@ -6,3 +6,4 @@ export * from './overlay.js';
 export * from './rings.js';
 export * from './antimeridian.js';
 export * from './distance.js';
+export * from './search-boxes.js';

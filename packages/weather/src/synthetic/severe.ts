@@ -182,6 +182,13 @@ function stormsOf(ti: number, tj: number, e: number): Storm[] {
   return storms;
 }
 
+/**
+ * How far a tornado's track reaches from its touchdown, km: the longest track is about 81 km
+ * (docs/decisions/0024-severe-weather.md), so a search by distance reads touchdowns this much
+ * farther out and then tests their whole track.
+ */
+export const TORNADO_REACH_KM = 90;
+
 /** Segments of a tornado track (TRACK_SEGMENTS + 1 points). */
 const TRACK_SEGMENTS = 5;
 /** Most a track segment turns from the storm's heading, degrees: a tornado's path wanders. */

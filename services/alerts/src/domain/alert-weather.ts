@@ -1,6 +1,6 @@
-import { distanceToTrackKm, haversineKm, type Point } from '@fieldcast/geo';
+import { boxesWithin, distanceToTrackKm, haversineKm, type Point } from '@fieldcast/geo';
 import { shortCropEtOfHour } from '@fieldcast/science';
-import { type AnySevereEvent, type GridSource, severeEvents, type SevereKind } from '@fieldcast/weather';
+import { type AnySevereEvent, type GridSource, severeEvents, type SevereKind, TORNADO_REACH_KM } from '@fieldcast/weather';
 
 /** Hourly values from `startMs`, one per `stepMs`. */
 export interface HourlyValues {
@@ -25,8 +25,6 @@ export interface AlertWeather {
   /** the severe-weather events of these kinds within radiusKm of p (a tornado: any point of its track) between the instants */
   severe(kinds: readonly SevereKind[], p: Point, radiusKm: number, fromMs: number, toMs: number): Promise<AnySevereEvent[]>;
 }
-
-const KM_PER_DEG = 111.2;
 
 /**
  * The alert weather of a GridSource: its point reads, the short-crop ET of each hour as the
@@ -71,12 +69,19 @@ export function gridAlertWeather(source: GridSource): AlertWeather {
       return out;
     },
     async severe(kinds, p, radiusKm, fromMs, toMs) {
-      const dLat = radiusKm / KM_PER_DEG;
-      const dLon = Math.min(180, radiusKm / (KM_PER_DEG * Math.max(0.01, Math.cos((p.lat * Math.PI) / 180))));
-      const bbox: [number, number, number, number] = [p.lon - dLon, Math.max(-90, p.lat - dLat), p.lon + dLon, Math.min(90, p.lat + dLat)];
-      return kinds.flatMap((kind) =>
-        severeEvents(kind, bbox, { startMs: fromMs, endMs: toMs }).filter((e: AnySevereEvent) => distanceKm(p, e) <= radiusKm),
-      );
+      const range = { startMs: fromMs, endMs: toMs };
+      return kinds.flatMap((kind) => {
+        // The circle's boxes (split at the antimeridian), grown for a tornado by its track's reach:
+        // its track can pass within the radius from a touchdown farther out, and the world finds a
+        // tornado by a point of its track in the box.
+        const reach = kind === 'tornado' ? TORNADO_REACH_KM : 0;
+        const boxes = boxesWithin({ south: p.lat, north: p.lat, west: p.lon, east: p.lon }, radiusKm + reach);
+        const found = new Map<string, AnySevereEvent>();
+        for (const b of boxes)
+          for (const e of severeEvents(kind, [b.west, b.south, b.east, b.north], range))
+            if (distanceKm(p, e) <= radiusKm) found.set(e.id, e);
+        return [...found.values()];
+      });
     },
   };
 }

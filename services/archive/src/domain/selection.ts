@@ -1,5 +1,6 @@
 import { RequestTooLargeError } from '@fieldcast/kit';
-import { distanceToTrackKm, haversineKm } from '@fieldcast/geo';
+import { type Box, boxesWithin, distanceToTrackKm, haversineKm } from '@fieldcast/geo';
+import { TORNADO_REACH_KM } from '@fieldcast/weather';
 import { BLOCK_DAYS, BLOCK_DEG, blockPeriods, blockRows, eventDayNumber, type SevereEventBlocks } from './event-blocks.js';
 import type { ArchiveEvent, IngestedReportSource } from './ingested-reports.js';
 import type { ArchiveQuery } from './query.js';
@@ -12,75 +13,15 @@ export interface Selected {
   distanceKm: number | undefined;
 }
 
-interface Box {
-  south: number;
-  north: number;
-  west: number;
-  east: number;
-}
-
-/**
- * Great-circle km of one degree of arc on the sphere haversineKm measures on (@fieldcast/geo keeps
- * the Earth's radius): a search box is the bounding box of the same circle the distance test draws.
- */
-const KM_PER_DEGREE = haversineKm({ lat: 0, lon: 0 }, { lat: 1, lon: 0 });
-const RAD = Math.PI / 180;
-/** Added to each side of a grown box, degrees (about 0.1 m), so rounding of its bounds never cuts into the circle. */
-const BOX_MARGIN_DEG = 1e-6;
-/**
- * How far a tornado's track reaches from its touchdown, km: the synthetic world's longest track
- * is about 81 km (docs/decisions/0024-severe-weather.md), so touchdowns this far outside the
- * asked box are read and then tested by their whole track.
- */
-const TORNADO_REACH_KM = 90;
-
-/**
- * Degrees of longitude within `arc` degrees of arc of a box spanning south..north (180: all):
- * a circle of angular radius d around latitude φ spans asin(sin d / cos φ) either side of its
- * centre (the bounding box of a spherical cap), widest at the box's most poleward latitude, and
- * every meridian once it reaches a pole.
- */
-function lonSpan(arc: number, south: number, north: number): number {
-  const poleward = Math.max(Math.abs(south), Math.abs(north));
-  if (poleward + arc >= 90) return 180;
-  return Math.min(180, Math.asin(Math.sin(arc * RAD) / Math.cos(poleward * RAD)) / RAD + BOX_MARGIN_DEG);
-}
-
-/**
- * A box grown to hold every point within `km` of it (great-circle), split at the antimeridian
- * into boxes that do not wrap. A region asked as it is (km 0) is kept exactly.
- */
-function grown(box: Box, km: number): Box[] {
-  if (km === 0) return [box];
-  const arc = km / KM_PER_DEGREE;
-  const south = Math.max(-90, box.south - arc - BOX_MARGIN_DEG);
-  const north = Math.min(90, box.north + arc + BOX_MARGIN_DEG);
-  const dLon = lonSpan(arc, box.south, box.north);
-  const west = box.west - dLon;
-  const east = box.east + dLon;
-  if (east - west >= 360) return [{ south, north, west: -180, east: 180 }];
-  if (west < -180)
-    return [
-      { south, north, west: -180, east },
-      { south, north, west: west + 360, east: 180 },
-    ];
-  if (east > 180)
-    return [
-      { south, north, west, east: 180 },
-      { south, north, west: -180, east: east - 360 },
-    ];
-  return [{ south, north, west, east }];
-}
-
 /** The boxes whose events may answer the query. */
 function searchBoxes(q: ArchiveQuery): Box[] {
   const reach = q.type === 'tornado' ? TORNADO_REACH_KM : 0;
   if (q.place.kind === 'region') {
     const { northEast, southWest } = q.place;
-    return grown({ south: southWest.lat, north: northEast.lat, west: southWest.lon, east: northEast.lon }, reach);
+    return boxesWithin({ south: southWest.lat, north: northEast.lat, west: southWest.lon, east: northEast.lon }, reach);
   }
   const { lat, lon } = q.place.point;
-  return grown({ south: lat, north: lat, west: lon, east: lon }, q.radius!.km + reach);
+  return boxesWithin({ south: lat, north: lat, west: lon, east: lon }, q.radius!.km + reach);
 }
 
 function inRegion(lon: number, lat: number, q: ArchiveQuery & { place: { kind: 'region' } }): boolean {
