@@ -1,7 +1,7 @@
 // zod schemas of the observations area's requests and records (docs/interface.md §8).
 import { z } from 'zod';
 import { countParam, Timestamp, Uuid, UuidInput } from './common.js';
-import { stringMap, text } from './text.js';
+import { text } from './text.js';
 
 /**
  * The variable names and units an observation may carry (docs/interface.md §8; the specification
@@ -173,13 +173,14 @@ export const ObservationSiteInput = z.strictObject({
 });
 
 /** Custom metadata, string to string (spec 2.9). */
-export const ObservationTags = stringMap(
-  text({ error: 'must be a string' })
-    .min(1, { error: 'a tag name must not be empty' })
-    .max(MAX_TAG_NAME, { error: `a tag name is at most ${MAX_TAG_NAME} characters` }),
-  text({ error: 'must be a string' }).max(MAX_TAG_VALUE, { error: `a tag value is at most ${MAX_TAG_VALUE} characters` }),
-  { error: 'must be an object of string names to string values' },
-)
+export const ObservationTags = z
+  .record(
+    text({ error: 'must be a string' })
+      .min(1, { error: 'a tag name must not be empty' })
+      .max(MAX_TAG_NAME, { error: `a tag name is at most ${MAX_TAG_NAME} characters` }),
+    text({ error: 'must be a string' }).max(MAX_TAG_VALUE, { error: `a tag value is at most ${MAX_TAG_VALUE} characters` }),
+    { error: 'must be an object of string names to string values' },
+  )
   .refine((tags) => Object.keys(tags).length <= MAX_TAGS, { error: `a set has at most ${MAX_TAGS} tags` })
   .meta({
     description: `at most ${MAX_TAGS} tags, names of 1 to ${MAX_TAG_NAME} and values of at most ${MAX_TAG_VALUE} characters`,

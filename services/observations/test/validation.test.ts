@@ -86,8 +86,6 @@ const FAULTS: [string, unknown, string[]][] = [
   ['a tag value that is a number', { ...valid(), tags: { a: 1 } }, ['tags.a']],
   ['a tag value that is null', { ...valid(), tags: { a: null } }, ['tags.a']],
   ['an empty tag name', { ...valid(), tags: { '': 'x' } }, ['tags.']],
-  // an own member __proto__, as JSON.parse makes it (a literal would set the prototype): refused, not dropped
-  ['a tag named __proto__', { ...valid(), tags: JSON.parse('{"__proto__": "x"}') }, ['tags.__proto__']],
   ['a tag value over 256 characters', { ...valid(), tags: { a: 'x'.repeat(257) } }, ['tags.a']],
   [
     `${MAX_TAGS + 1} tags`,
