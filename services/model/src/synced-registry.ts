@@ -1,8 +1,9 @@
 /**
  * The registry of synced runs in the database (docs/decisions/0310-synced-registry-in-the-database.md):
  * what the sync stored, read from its files (packages/sync synced-models.ts), registered in the
- * model schema one step at a time, each step in one transaction with its frame creation event and
- * the life-cycle event of the status it moves its run into, through the outbox
+ * model schema one step at a time, each step in one transaction with the life-cycle event of the
+ * status it moves its run into, and the run's completion with its frames' creation events (a frame
+ * exists once its run is published), through the outbox
  * (docs/architecture.md §5). Registration is insert-if-absent on natural keys and an event is
  * written only with a row this transaction inserted, so any number of registrars (the model
  * area's background task in every replica, `fieldcast serve sync` after each pass), restarts and a
@@ -123,6 +124,11 @@ export class SyncedRegistry {
         const known = await this.known(source, s.initMs);
         if (known.steps.size === s.steps.length && statusesReached(s).every((x) => known.statuses.has(x))) continue;
         const run = syncedRun(model, s);
+        const announce = async (trx: Knex.Transaction, steps: readonly number[]) => {
+          for (const step of steps)
+            for (const frame of syncedStepFrames(source, this.announced, s.initMs, step))
+              await this.outbox.add(trx, FRAMES_TOPIC, syncedFrameEvent(source, run, frame, nowMs));
+        };
         for (const [k, step] of s.steps.entries()) {
           if (known.steps.has(step)) continue;
           const made = await this.knex.transaction(async (trx) => {
@@ -139,8 +145,8 @@ export class SyncedRegistry {
               .ignore()
               .returning('step');
             if (inserted.length === 0) return { steps: 0, transitions: 0 };
-            for (const frame of syncedStepFrames(source, this.announced, s.initMs, step))
-              await this.outbox.add(trx, FRAMES_TOPIC, syncedFrameEvent(source, run, frame, nowMs));
+            // A step that joins a run already announced complete (synced again with more steps) is announced now.
+            if (known.statuses.has('COMPLETE') && s.store) await announce(trx, [step]);
             const status = statusOfStep(k);
             return { steps: 1, transitions: status ? await this.transition(trx, source, model, run, status, nowMs) : 0 };
           });
@@ -150,7 +156,12 @@ export class SyncedRegistry {
         // Publication and expiry store no step: each is a transaction of its own.
         for (const status of statusesReached(s).filter((x) => x === 'COMPLETE' || x === 'EXPIRED')) {
           if (known.statuses.has(status)) continue;
-          done.transitions += await this.knex.transaction((trx) => this.transition(trx, source, model, run, status, nowMs));
+          done.transitions += await this.knex.transaction(async (trx) => {
+            const made = await this.transition(trx, source, model, run, status, nowMs);
+            // A frame exists once its run is published (the platform serves it): announced with the completion.
+            if (made && status === 'COMPLETE') await announce(trx, s.steps);
+            return made;
+          });
         }
       }
     }
