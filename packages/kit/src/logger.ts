@@ -1,16 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
-import { pino, type Logger as PinoLogger } from 'pino';
+import { type DestinationStream, pino, type Logger as PinoLogger } from 'pino';
 
 export type Logger = PinoLogger;
 
-export function createLogger(options: { level: string; name?: string }): Logger {
-  return pino({
+/** The most characters of one member of a logged error (its message, its stack, a driver's detail). */
+const ERROR_MEMBER_CHARS = 8192;
+
+/**
+ * An error as a log line holds it: pino's serialization, each member bounded. A failed statement's
+ * error carries its SQL and bound values, megabytes for a large insert, and a line that size
+ * floods a log pipeline for one fault.
+ */
+function boundedError(err: Error): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(pino.stdSerializers.err(err))) {
+    const text = typeof value === 'string' ? value : value === undefined ? undefined : JSON.stringify(value);
+    if (text === undefined || text.length <= ERROR_MEMBER_CHARS) out[key] = value;
+    else out[key] = `${text.slice(0, ERROR_MEMBER_CHARS)}... (${text.length - ERROR_MEMBER_CHARS} more characters)`;
+  }
+  return out;
+}
+
+export function createLogger(options: { level: string; name?: string }, destination?: DestinationStream): Logger {
+  const settings = {
     level: options.level,
     ...(options.name ? { name: options.name } : {}),
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+    serializers: { err: boundedError },
+  };
+  return destination ? pino(settings, destination) : pino(settings);
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

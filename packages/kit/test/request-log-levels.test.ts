@@ -1,7 +1,15 @@
 import { pino } from 'pino';
 import request from 'supertest';
 import { z } from 'zod';
-import { Api, createServiceApp, UnavailableError, type HttpDeps, type Identity, type ServiceDefinition } from '../src/index.js';
+import {
+  Api,
+  createLogger,
+  createServiceApp,
+  UnavailableError,
+  type HttpDeps,
+  type Identity,
+  type ServiceDefinition,
+} from '../src/index.js';
 
 /**
  * What an operator reads: probes and scrapes only at debug, an
@@ -101,5 +109,23 @@ describe('log levels of requests', () => {
     expect(lines.map((l) => [l.level, l.msg, (l.err as { message?: string } | undefined)?.message])).toEqual([
       [LEVEL.error, 'request failed', 'gone'],
     ]);
+  });
+});
+
+describe("a fault's error in the log", () => {
+  it('keeps each member bounded: a failed statement carries its SQL and values, megabytes for a large insert', () => {
+    const written: string[] = [];
+    const bounded = createLogger({ level: 'info' }, { write: (line: string) => void written.push(line) });
+    const err = Object.assign(new Error(`insert into days values ${'($1, $2), '.repeat(300_000)}- bind message too long`), {
+      bindings: Array.from({ length: 100_000 }, (_, i) => i),
+      code: '08P01',
+    });
+    bounded.error({ err }, 'request failed');
+    expect(written).toHaveLength(1);
+    expect(written[0]!.length).toBeLessThan(40_000);
+    const line = JSON.parse(written[0]!);
+    expect(line.err.message).toMatch(/^insert into days values \(\$1, \$2\), .*\.\.\. \(\d+ more characters\)$/s);
+    expect(line.err.bindings).toMatch(/^\[0,1,2,.*\.\.\. \(\d+ more characters\)$/s);
+    expect(line.err).toMatchObject({ type: 'Error', code: '08P01', stack: expect.stringMatching(/^Error: insert into/) });
   });
 });
