@@ -143,10 +143,27 @@ export const ModelLatestTimeSeriesParams = z.object({
   longitude: coordinateParam('longitude', 180, '-93.6319'),
 });
 
-const instant = (name: string, description: string) =>
+/** Digits of a timestamp's fraction past the millisecond that are not all zero. */
+const SUB_MILLISECOND = /\.\d{3}\d*[1-9]/;
+
+/** The zone of a UTC timestamp: `Z`, or the offset ISO 8601 writes UTC with. */
+const UTC_ZONE = /(Z|[+-]00:00)$/;
+
+/**
+ * A time parameter as epoch milliseconds: ISO 8601 in UTC (spec: "Timestamps are ISO 8601
+ * strings in UTC"), with `Z` or `+00:00` (sent as `%2B00:00` in a query string, where `+` is a
+ * space). The bound is inclusive at the millisecond the service keeps: a start between two
+ * milliseconds begins at the later one.
+ */
+const instant = (name: string, description: string, bound: 'start' | 'end') =>
   z
     .string({ error: `${name} must be given once, as a UTC ISO 8601 timestamp such as 2026-05-01T12:00:00Z` })
-    .pipe(Timestamp.transform((s) => Date.parse(s)))
+    .pipe(
+      z.iso
+        .datetime({ offset: true, abort: true, error: `${name} must be a UTC ISO 8601 timestamp such as 2026-05-01T12:00:00Z` })
+        .refine((s) => UTC_ZONE.test(s), { error: `${name} must be in UTC: end it with Z or +00:00 (sent as %2B00:00)` })
+        .transform((s) => Date.parse(s) + (bound === 'start' && SUB_MILLISECOND.test(s) ? 1 : 0)),
+    )
     .meta({ description, examples: ['2026-05-01T12:00:00Z'] });
 
 const positiveInteger = (name: string, description: string, max?: number) =>
@@ -165,8 +182,8 @@ const ORDER_ERROR = { error: 'start must be no later than end', path: ['end'] };
 /** Query of GET /models/{id}/forecasts (public record: start, end, limit, sort). */
 export const ModelForecastListQuery = z
   .object({
-    start: instant('start', 'earliest initTime, inclusive').optional(),
-    end: instant('end', 'latest initTime, inclusive').optional(),
+    start: instant('start', 'earliest initTime, inclusive', 'start').optional(),
+    end: instant('end', 'latest initTime, inclusive', 'end').optional(),
     limit: positiveInteger(
       'limit',
       `at most this many runs, ${MODEL_FORECAST_LIST_LIMIT_DEFAULT} by default, at most ${MODEL_FORECAST_LIST_LIMIT_MAX}`,
@@ -183,8 +200,8 @@ export type ModelForecastListQuery = z.infer<typeof ModelForecastListQuery>;
 /** Query of the time-series operations (spec 4.7): start, end, limit. */
 export const ModelTimeSeriesQuery = z
   .object({
-    start: instant('start', 'earliest validTime, inclusive; default the run’s first').optional(),
-    end: instant('end', 'latest validTime, inclusive; default the run’s last').optional(),
+    start: instant('start', 'earliest validTime, inclusive; default the run’s first', 'start').optional(),
+    end: instant('end', 'latest validTime, inclusive; default the run’s last', 'end').optional(),
     limit: positiveInteger('limit', 'at most this many values: the first ones from start').optional(),
   })
   .refine(ordered, ORDER_ERROR);

@@ -137,6 +137,12 @@ describe('by-variable time series (spec 2.8)', () => {
     // Between valid times: the next one on.
     const between = await at(RUN_06, 'temperature', '?start=2026-05-01T10:30:00.000Z&limit=1');
     expect(between.body.series[0].validTime).toBe('2026-05-01T11:00:00.000Z');
+    // a nanosecond after a valid time: the next one on, not the one truncated to the millisecond
+    const after = await at(RUN_06, 'temperature', '?start=2026-05-01T10:00:00.000000001Z&limit=1');
+    expect(after.body.series[0].validTime).toBe('2026-05-01T11:00:00.000Z');
+    // UTC written as an offset
+    const offset = await at(RUN_06, 'temperature', '?start=2026-05-01T10:00:00%2B00:00&end=2026-05-01T13:00:00-00:00');
+    expect(offset.body.series).toEqual(res.body.series);
   });
 
   it('a window with no valid time gives an empty series and null statistics', async () => {
