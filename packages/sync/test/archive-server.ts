@@ -3,9 +3,10 @@
  * ranges (RFC 9110 §14.1.2: `bytes=a-b` and `bytes=a-`, 206 with Content-Range, 416 past the end),
  * a log of every request, and faults to inject (a status, no answer, a body cut short).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
 
 export type Fault = { status: number } | { hang: true } | { cut: true } | { redirect: string };
@@ -84,4 +85,20 @@ export async function serveArchive(root: string, port = 0): Promise<ArchiveServe
         server.close(() => resolve());
       }),
   };
+}
+
+/** A test file's archive (written by `write`, then served) and an empty data directory, both removed after its tests. */
+export function useArchive(name: string, write: (root: string) => void): { archive: string; data: string; server: ArchiveServer } {
+  const state = {} as { archive: string; data: string; server: ArchiveServer };
+  beforeAll(async () => {
+    state.archive = mkdtempSync(join(tmpdir(), `sync-${name}-archive-`));
+    state.data = mkdtempSync(join(tmpdir(), `sync-${name}-`));
+    write(state.archive);
+    state.server = await serveArchive(state.archive);
+  });
+  afterAll(async () => {
+    await state.server?.close();
+    for (const dir of [state.archive, state.data]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return state;
 }

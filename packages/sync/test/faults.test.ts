@@ -3,39 +3,26 @@
  * another grid, a missing step, HTTP errors): the step is retried, then the sync fails naming it;
  * nothing of the bad run is published and the last good run stays served.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSourceRegistry, syncedStorePaths } from '@fieldcast/weather';
 import { MessageRangeError, StepDataError, UpstreamError, syncRun } from '../src/index.js';
-import { type ArchiveServer, serveArchive } from './archive-server.js';
+import { useArchive } from './archive-server.js';
 import { GFS_GRID, gfsPath, writeGfsStep } from './runs.js';
 
 const HOUR = 3_600_000;
 const GOOD = Date.UTC(2026, 11, 1, 0);
 const bad = (k: number) => GOOD + 6 * HOUR * (k + 1);
 
-let archive: string;
-let data: string;
-let server: ArchiveServer;
-
-beforeAll(async () => {
-  archive = mkdtempSync(join(tmpdir(), 'sync-faults-'));
-  data = mkdtempSync(join(tmpdir(), 'sync-faults-data-'));
-  for (const run of [GOOD, ...[0, 1, 2, 3, 4, 5, 6, 7, 8].map(bad)]) for (let s = 0; s <= 3; s++) writeGfsStep(archive, run, s);
-  server = await serveArchive(archive);
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(archive, { recursive: true, force: true });
-  rmSync(data, { recursive: true, force: true });
+const t = useArchive('faults', (root) => {
+  for (const run of [GOOD, ...[0, 1, 2, 3, 4, 5, 6, 7, 8].map(bad)]) for (let s = 0; s <= 3; s++) writeGfsStep(root, run, s);
 });
 
 const sync = (runMs: number, lines: string[] = []) =>
   syncRun({
     source: 'gfs-0p25',
-    baseUrl: server.baseUrl,
-    syncDir: join(data, 'sync'),
+    baseUrl: t.server.baseUrl,
+    syncDir: join(t.data, 'sync'),
     runMs,
     steps: '0-3',
     http: { retries: 1, backoffMs: 5, timeoutMs: 2000 },
@@ -51,11 +38,11 @@ async function expectFailure(runMs: number, error: unknown, message: RegExp) {
   expect(thrown).toBeInstanceOf(error as never);
   expect((thrown as Error).message).toMatch(message);
   expect(lines.some((l) => /retrying \(1 of 1\)/.test(l))).toBe(true);
-  const registry = await readSourceRegistry(join(data, 'sync', 'gfs-0p25'), 'gfs-0p25');
+  const registry = await readSourceRegistry(join(t.data, 'sync', 'gfs-0p25'), 'gfs-0p25');
   expect(registry.runs.map((r) => Date.parse(r.run))).toEqual([GOOD]);
-  expect((await syncedStorePaths(join(data, 'sync')))[0]).toMatch(/2026120100\.zarr$/);
+  expect((await syncedStorePaths(join(t.data, 'sync')))[0]).toMatch(/2026120100\.zarr$/);
   const stamp = new Date(runMs).toISOString().slice(0, 13).replace(/[-T]/g, '');
-  expect(existsSync(join(data, 'sync', 'gfs-0p25', 'runs', `${stamp}.zarr`))).toBe(false);
+  expect(existsSync(join(t.data, 'sync', 'gfs-0p25', 'runs', `${stamp}.zarr`))).toBe(false);
 }
 
 describe('bad upstream data', () => {
@@ -64,13 +51,13 @@ describe('bad upstream data', () => {
   });
 
   it('a truncated file', async () => {
-    const file = join(archive, gfsPath(bad(0), 2));
+    const file = join(t.archive, gfsPath(bad(0), 2));
     truncateSync(file, readFileSync(file).length - 200);
     await expectFailure(bad(0), MessageRangeError, /f002 bytes \d+-: section 0 gives the message \d+ bytes, the inventory \d+/);
   });
 
   it('an inventory that does not match its file', async () => {
-    const idx = join(archive, `${gfsPath(bad(1), 2)}.idx`);
+    const idx = join(t.archive, `${gfsPath(bad(1), 2)}.idx`);
     const lines = readFileSync(idx, 'utf8').split('\n');
     // The second message starts 8 bytes later than the inventory says: the first one's range runs into it.
     lines[1] = lines[1]!.replace(/^(\d+):(\d+):/, (_m, n: string, o: string) => `${n}:${Number(o) + 8}:`);
@@ -79,17 +66,17 @@ describe('bad upstream data', () => {
   });
 
   it("a step on a grid other than the run's", async () => {
-    writeGfsStep(archive, bad(2), 2, { ...GFS_GRID, ni: 9 });
+    writeGfsStep(t.archive, bad(2), 2, { ...GFS_GRID, ni: 9 });
     await expectFailure(bad(2), StepDataError, /step 2 h is on a 9 x 5 from 46, 10 .* grid, the run's steps on 8 x 5/);
   });
 
   it('a missing step', async () => {
-    unlinkSync(join(archive, `${gfsPath(bad(3), 2)}.idx`));
+    unlinkSync(join(t.archive, `${gfsPath(bad(3), 2)}.idx`));
     await expectFailure(bad(3), UpstreamError, /f002\.idx: HTTP 404/);
   });
 
   it('an inventory that is no inventory (an error page served as 200)', async () => {
-    writeFileSync(join(archive, `${gfsPath(bad(5), 2)}.idx`), '<html><body>Service busy</body></html>\n');
+    writeFileSync(join(t.archive, `${gfsPath(bad(5), 2)}.idx`), '<html><body>Service busy</body></html>\n');
     await expectFailure(bad(5), StepDataError, /f002\.idx: \.idx line 1 is not/);
   });
 
@@ -104,7 +91,7 @@ describe('bad upstream data', () => {
   }
 
   it('a message whose grid does not hold its values (section 3 Ni changed)', async () => {
-    const file = join(archive, gfsPath(bad(6), 2));
+    const file = join(t.archive, gfsPath(bad(6), 2));
     const bytes = readFileSync(file);
     // template 3.0: Ni is octets 31-34 of section 3
     const at = sectionOf(bytes, 3) + 30;
@@ -114,7 +101,7 @@ describe('bad upstream data', () => {
   });
 
   it('a grid larger than any source publishes (a constant field of a few octets could declare billions of points)', async () => {
-    const file = join(archive, gfsPath(bad(8), 2));
+    const file = join(t.archive, gfsPath(bad(8), 2));
     const bytes = readFileSync(file);
     bytes.writeUInt32BE(3_000_000, sectionOf(bytes, 3) + 30);
     writeFileSync(file, bytes);
@@ -122,7 +109,7 @@ describe('bad upstream data', () => {
   });
 
   it('values no weather reaches (a wrong reference value decodes without error)', async () => {
-    const file = join(archive, gfsPath(bad(7), 2));
+    const file = join(t.archive, gfsPath(bad(7), 2));
     const bytes = readFileSync(file);
     // templates 5.0-5.3: the reference value R is octets 12-15 of section 5, an IEEE float
     bytes.writeFloatBE(1e20, sectionOf(bytes, 5) + 11);
@@ -131,10 +118,10 @@ describe('bad upstream data', () => {
   });
 
   it('HTTP errors: retried, then reported', async () => {
-    server.inject(`${gfsPath(bad(4), 1)}.idx`, { status: 500 }, 4);
+    t.server.inject(`${gfsPath(bad(4), 1)}.idx`, { status: 500 }, 4);
     await expectFailure(bad(4), UpstreamError, /f001\.idx: HTTP 500 \(2 attempts\)/);
     // Fewer failures than attempts: the run syncs, resumed from the steps staged before.
-    server.inject(`${gfsPath(bad(4), 1)}.idx`, { status: 503 }, 1);
+    t.server.inject(`${gfsPath(bad(4), 1)}.idx`, { status: 503 }, 1);
     expect(await sync(bad(4))).toMatchObject({ state: 'published' });
   });
 });

@@ -35,18 +35,20 @@ afterAll(async () => {
   rmSync(data, { recursive: true, force: true });
 });
 
-const sync = (runMs: number, keepRuns: number) =>
+/** One sync of the test archive's GFS into `syncDir`, at `nowMs` (default the run's last step). */
+const syncInto = (syncDir: string, runMs: number, steps: string, o: { keepRuns?: number; nowMs?: number } = {}) =>
   syncRun({
     source: 'gfs-0p25',
     baseUrl: server.baseUrl,
-    syncDir: join(data, 'sync'),
+    syncDir,
     http: { retries: 1, backoffMs: 5, timeoutMs: 2000 },
     stepRetries: 0,
     runMs,
-    steps: '0-8',
-    keepRuns,
-    now: () => runMs + 8 * HOUR,
+    steps,
+    ...(o.keepRuns === undefined ? {} : { keepRuns: o.keepRuns }),
+    now: () => o.nowMs ?? runMs + 8 * HOUR,
   });
+const sync = (runMs: number, keepRuns: number) => syncInto(join(data, 'sync'), runMs, '0-8', { keepRuns });
 
 it('serves the hours appended to the analysis after it was opened', async () => {
   await sync(RUN_A, 8);
@@ -66,17 +68,7 @@ it('serves the hours appended to the analysis after it was opened', async () => 
 
 it("a run synced from a later step adds nothing to the analysis, so the next run's first hours go in", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sync-later-steps-'));
-  const syncSteps = (runMs: number, steps: string) =>
-    syncRun({
-      source: 'gfs-0p25',
-      baseUrl: server.baseUrl,
-      syncDir: join(dir, 'sync'),
-      http: { retries: 1, backoffMs: 5, timeoutMs: 2000 },
-      stepRetries: 0,
-      runMs,
-      steps,
-      now: () => runMs + 8 * HOUR,
-    });
+  const syncSteps = (runMs: number, steps: string) => syncInto(join(dir, 'sync'), runMs, steps);
   try {
     // the first run synced from step 6: no analysis yet, and none made of its forecast hours
     await syncSteps(RUN_A, '6-8');
@@ -101,17 +93,7 @@ it("a run synced from a later step adds nothing to the analysis, so the next run
 
 it('a run synced again with more steps is served whole, from a store of its own; the one it replaces is retired', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sync-again-'));
-  const syncSteps = (steps: string, now: number) =>
-    syncRun({
-      source: 'gfs-0p25',
-      baseUrl: server.baseUrl,
-      syncDir: join(dir, 'sync'),
-      http: { retries: 1, backoffMs: 5, timeoutMs: 2000 },
-      stepRetries: 0,
-      runMs: RUN_A,
-      steps,
-      now: () => now,
-    });
+  const syncSteps = (steps: string, nowMs: number) => syncInto(join(dir, 'sync'), RUN_A, steps, { nowMs });
   const sourceDir = join(dir, 'sync', 'gfs-0p25');
   try {
     await syncSteps('0-3', RUN_A + 4 * HOUR);
