@@ -1,16 +1,7 @@
 import request from 'supertest';
 import { z } from 'zod';
-import {
-  Api,
-  createLogger,
-  createServiceApp,
-  ifNoneMatchHits,
-  parseAccept,
-  type Account,
-  type HttpDeps,
-  type Identity,
-  type ServiceDefinition,
-} from '../src/index.js';
+import { Api, createServiceApp, ifNoneMatchHits, parseAccept, type Account, type Identity, type ServiceDefinition } from '../src/index.js';
+import { testDeps } from './deps.js';
 
 describe('Accept parsing', () => {
   it('reads media ranges with parameters and q', () => {
@@ -52,14 +43,7 @@ const probe: ServiceDefinition = {
 };
 
 let checks: Record<string, boolean> = { database: true, transport: true };
-const deps: HttpDeps = {
-  identity,
-  logger: createLogger({ level: 'silent' }),
-  vendor: 'fieldcast',
-  bodyLimit: '1mb',
-  now: () => new Date(),
-  ready: async () => checks,
-};
+const deps = testDeps(identity, { ready: async () => checks });
 const app = createServiceApp(probe, deps);
 
 describe('operational endpoints and the error handler', () => {

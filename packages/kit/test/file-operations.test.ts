@@ -1,15 +1,7 @@
 import request from 'supertest';
 import { z } from 'zod';
-import {
-  Api,
-  createLogger,
-  createServiceApp,
-  NotAllowedError,
-  type Account,
-  type HttpDeps,
-  type Identity,
-  type ServiceDefinition,
-} from '../src/index.js';
+import { Api, createServiceApp, NotAllowedError, type Account, type Identity, type ServiceDefinition } from '../src/index.js';
+import { testDeps } from './deps.js';
 
 /** Operations that answer with a file (Operation.produces) and take a signed URL (Operation.credential). */
 const ACCOUNT: Account = { id: '3b0f8c1e-2d4a-4c6b-8e9f-0a1b2c3d4e5f', name: 'Probe', handle: 'probe' };
@@ -50,14 +42,7 @@ const files: ServiceDefinition = {
     }),
 };
 
-const deps: HttpDeps = {
-  identity,
-  logger: createLogger({ level: 'silent' }),
-  vendor: 'fieldcast',
-  bodyLimit: '1mb',
-  now: () => new Date(),
-  ready: async () => ({}),
-};
+const deps = testDeps(identity);
 const app = createServiceApp(files, deps);
 
 describe('an operation that answers with a file', () => {

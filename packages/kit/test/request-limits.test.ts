@@ -3,20 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { z } from 'zod';
-import {
-  Api,
-  createLogger,
-  createServiceApp,
-  unauthorized,
-  type Account,
-  type HttpDeps,
-  type Identity,
-  type ServiceDefinition,
-} from '../src/index.js';
+import { Api, createServiceApp, unauthorized, type Account, type Identity, type ServiceDefinition } from '../src/index.js';
 import { DEFAULT_LIMITS, type Limits } from '../src/limits.js';
 import { requestLimiters } from '../src/request-limits.js';
 import { parseRange } from '../src/address-ranges.js';
 import { ConcurrencyCounter, TokenBuckets } from '../src/token-buckets.js';
+import { testDeps } from './deps.js';
 
 /** A clock the test moves by hand, in milliseconds. */
 function fakeClock() {
@@ -121,15 +113,7 @@ function probeApp(limits: Partial<Limits>, authDelayMs = 0) {
           handle: () => new Promise((resolve) => open.push(() => resolve({ ok: true }))),
         }),
   };
-  const deps: HttpDeps = {
-    identity,
-    logger: createLogger({ level: 'silent' }),
-    vendor: 'fieldcast',
-    bodyLimit: '1mb',
-    now: () => new Date(),
-    ready: async () => ({}),
-    limits,
-  };
+  const deps = testDeps(identity, { limits });
   return {
     app: createServiceApp(probe, deps),
     checked,

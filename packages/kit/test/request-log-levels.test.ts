@@ -1,15 +1,8 @@
 import { pino } from 'pino';
 import request from 'supertest';
 import { z } from 'zod';
-import {
-  Api,
-  createLogger,
-  createServiceApp,
-  UnavailableError,
-  type HttpDeps,
-  type Identity,
-  type ServiceDefinition,
-} from '../src/index.js';
+import { Api, createLogger, createServiceApp, UnavailableError, type Identity, type ServiceDefinition } from '../src/index.js';
+import { testDeps } from './deps.js';
 
 /**
  * What an operator reads: probes and scrapes only at debug, an
@@ -61,7 +54,7 @@ const service: ServiceDefinition = {
         },
       }),
 };
-const deps: HttpDeps = { identity, logger, vendor: 'fieldcast', bodyLimit: '1mb', now: () => new Date(), ready: async () => ({}) };
+const deps = testDeps(identity, { logger });
 const app = createServiceApp(service, deps);
 const LEVEL = { debug: 20, info: 30, warn: 40, error: 50 };
 

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { z } from 'zod';
-import { Api, createLogger, createServiceApp, type Account, type HttpDeps, type Identity, type ServiceDefinition } from '../src/index.js';
+import { Api, createServiceApp, type Account, type Identity, type ServiceDefinition } from '../src/index.js';
+import { testDeps } from './deps.js';
 
 const ACCOUNT: Account = { id: '3b0f8c1e-2d4a-4c6b-8e9f-0a1b2c3d4e5f', name: 'Probe', handle: 'probe' };
 const identity: Identity = {
@@ -40,14 +41,7 @@ const things: ServiceDefinition = {
       }),
 };
 
-const deps: HttpDeps = {
-  identity,
-  logger: createLogger({ level: 'silent' }),
-  vendor: 'fieldcast',
-  bodyLimit: '1mb',
-  now: () => new Date(),
-  ready: async () => ({}),
-};
+const deps = testDeps(identity);
 const app = createServiceApp(things, deps);
 
 beforeEach(() => {
