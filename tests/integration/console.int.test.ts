@@ -51,12 +51,20 @@ afterAll(async () => {
 const areaUrl = (area: string) => started.fleet.services.find((s) => s.area === area)!.url;
 
 /** A page that records console errors and the tiles it received. */
+/** The platform's record of a forecast run, which the event feed reads to name a tagged run. */
+const EXPIRED_RUN_READ = /^http:\/\/127\.0\.0\.1:\d+\/forecasts\/[0-9a-f-]{36}$/;
+
 async function openPage(context: BrowserContext) {
   const page = await context.newPage();
   const errors: string[] = [];
   const tiles: { url: string; bytes: number; type: string }[] = [];
   page.on('console', (message: ConsoleMessage) => {
-    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+    if (message.type() !== 'error') return;
+    // An event names a forecast run that has since expired (its "expired" event among them): the
+    // platform answers 404 for a gone run, and the feed shows the start of its id instead of its
+    // time. The browser logs that read; every other error fails the test.
+    if (/status of 404/.test(message.text()) && EXPIRED_RUN_READ.test(message.location().url)) return;
+    errors.push(`${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (err: Error) => errors.push(`uncaught: ${err.message}`));
   page.on('response', async (response: Response) => {
