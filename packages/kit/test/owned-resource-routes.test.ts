@@ -3,7 +3,6 @@ import { z } from 'zod';
 import {
   Api,
   BodyFault,
-  createLogger,
   createServiceApp,
   ownedResourceRoutes,
   type Account,
@@ -12,6 +11,7 @@ import {
   type Limits,
   type OwnedRecords,
 } from '../src/index.js';
+import { testDeps } from './deps.js';
 
 /** A tiny owned resource: a note with a line of text and a colour. */
 interface Note {
@@ -83,15 +83,7 @@ function notesApp(bodyFaults: BodyFaults<typeof NoteInput> = BodyFault.malformed
           present: (note) => ({ id: note.id, text: note.text, colour: note.colour }),
         }),
     },
-    {
-      identity,
-      logger: createLogger({ level: 'silent' }),
-      vendor: 'fieldcast',
-      bodyLimit: '1kb',
-      now: () => new Date(),
-      ready: async () => ({}),
-      limits,
-    },
+    testDeps(identity, { bodyLimit: '1kb', limits }),
   );
   return { app, store };
 }
