@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
 import type { Outbox } from './outbox.js';
 
@@ -142,21 +143,35 @@ export class OwnedResourceStore<R extends OwnedRecord> {
     );
   }
 
-  /** Replaces the account's record of `record.id`; null when it has none (no upsert). */
+  /**
+   * Replaces the account's record of `record.id`; null when it has none (no upsert). A record that
+   * shows as the stored one does (its snapshot) is no change: nothing is written and no event says
+   * it was updated, so a client that sends the same body again wakes no webhook and no alert.
+   */
   async replace(record: R): Promise<R | null> {
     const now = this.now();
     return this.writing(record.id, () =>
       this.knex.transaction(async (trx) => {
+        const stored: Record<string, unknown> | undefined = await this.rows(trx)
+          .select([...this.spec.columns])
+          .where({ id: record.id, account_id: record.accountId })
+          .forUpdate()
+          .first();
+        if (!stored) return null;
+        if (isDeepStrictEqual(this.spec.snapshot(this.spec.fromRow(stored)), this.spec.snapshot(record))) return record;
         const { id: _id, account_id: _account, ...changes } = this.spec.toRow(record);
-        const n: number = await this.rows(trx)
+        await this.rows(trx)
           .where({ id: record.id, account_id: record.accountId })
           .update({ ...changes, updated_at: now });
-        if (n === 0) return null;
+        await this.changed(trx, record);
         await this.publish(trx, record, OWNED_RESOURCE_ACTIONS.replace, now);
         return record;
       }),
     );
   }
+
+  /** What else a replace that changed the record makes stale, in its transaction; nothing by default. */
+  protected async changed(_trx: Knex.Transaction, _record: R): Promise<void> {}
 
   /** Deletes the account's record and returns it as it was; null when it has none. */
   async remove(accountId: string, id: string): Promise<R | null> {

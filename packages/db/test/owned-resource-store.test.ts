@@ -161,6 +161,16 @@ describe('OwnedResourceStore', () => {
     ]);
   });
 
+  it('writes nothing, and publishes nothing, for a replace that leaves the record as it shows', async () => {
+    const s = store();
+    await s.create(note(1));
+    const written = async () => (await db.knex.withSchema(SCHEMA).table('notes').select('updated_at').first())!.updated_at;
+    const before = await written();
+    expect(await s.replace(note(1))).toEqual(note(1));
+    expect(await written()).toEqual(before);
+    expect((await events()).map((e) => e.type)).toEqual(['fieldcast.note.created']);
+  });
+
   it('adds related resources to the event when the table names them', async () => {
     const s = new OwnedResourceStore(db.knex, outbox, now, {
       ...NOTES,

@@ -82,23 +82,25 @@ export class RuleStore extends OwnedResourceStore<RuleRecord> {
     return super.create(record, maxPerAccount);
   }
 
-  /**
-   * A replaced rule starts again as a new one does, not holding and never evaluated: what held
-   * under its old condition says nothing of the new one. Its count of changes goes on, since an
-   * alert's event id is derived from it (evaluator.ts): counted from 0 again, the next alert would
-   * take the id of the rule's first, which the events area already holds, and be dropped.
-   */
   override async replace(record: RuleRecord): Promise<RuleRecord | null> {
     if (!(await this.get(record.accountId, record.id))) return null;
     await this.checkTarget(record);
-    const replaced = await super.replace(record);
-    if (replaced)
-      await this.db
-        .withSchema(AREA)
-        .table('rule_states')
-        .where({ rule_id: record.id })
-        .update({ holding: false, value: null, evaluated_at: new Date(0), changed_at: null });
-    return replaced;
+    return super.replace(record);
+  }
+
+  /**
+   * A rule replaced by a different one starts again as a new one does, not holding and never
+   * evaluated: what held under its old condition says nothing of the new one. Its count of changes
+   * goes on, since an alert's event id is derived from it (evaluator.ts): counted from 0 again, the
+   * next alert would take the id of the rule's first, which the events area already holds, and be
+   * dropped.
+   */
+  protected override async changed(trx: Knex.Transaction, record: RuleRecord): Promise<void> {
+    await trx
+      .withSchema(AREA)
+      .table('rule_states')
+      .where({ rule_id: record.id })
+      .update({ holding: false, value: null, evaluated_at: new Date(0), changed_at: null });
   }
 
   private async checkTarget(r: RuleRecord): Promise<void> {

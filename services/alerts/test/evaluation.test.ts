@@ -192,6 +192,24 @@ describe('alert evaluation (docs/decisions/0271-alert-evaluation.md)', () => {
     });
   });
 
+  it('a rule sent again as it is stays as it was decided: no second alert, no update event', async () => {
+    const field = await createField(t.fleet, t.alice);
+    const target = { type: 'field', id: field };
+    const condition = { kind: 'frost', threshold: 0, hours: 24 };
+    const rule = await createRule(target, condition);
+    const weather = new ScriptedWeather();
+    weather.airTemperature = -2;
+    await replica(weather).pass(NOW);
+    expect((await rules(t.fleet).replace(t.alice, rule, { target, condition })).status).toBe(200);
+    expect(await replica(weather).pass(NOW + HOUR_MS)).toMatchObject({ triggered: 0 });
+    expect((await alertEvents(rule)).map((e) => e.type)).toEqual(['fieldcast.rule.triggered']);
+    const outbox: { event: AlertEvent | string }[] = await t.fleet.db.knex.withSchema('alerts').table('outbox').select('event');
+    const updates = outbox
+      .map((r) => (typeof r.event === 'string' ? (JSON.parse(r.event) as AlertEvent) : r.event))
+      .filter((e) => e.subject === rule && e.type === 'fieldcast.rule.updated');
+    expect(updates).toEqual([]);
+  });
+
   it('evaluates a rule once its field arrives, and never one on another account’s field', async () => {
     const bobField = await createField(t.fleet, t.bob);
     const onBobs = await createRule({ type: 'field', id: bobField }, { kind: 'frost', threshold: 0, hours: 24 });

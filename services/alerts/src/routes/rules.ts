@@ -24,7 +24,9 @@ export function ruleRoutes(api: Api, rules: RuleStore, now: () => Date): Api {
     present: ruleView,
     docs: {
       create: { summary: 'Create an alert rule on a field or an asset', description: RULES },
-      replace: { description: `${RULES} A replaced rule is decided afresh at the next evaluation.` },
+      replace: {
+        description: `${RULES} A rule replaced by a different one is decided afresh at the next evaluation; the same rule sent again changes nothing.`,
+      },
       remove: { description: 'Its events stay in the feeds; no cleared event follows a deleted rule.' },
     },
   }).op({
