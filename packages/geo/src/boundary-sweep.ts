@@ -212,6 +212,8 @@ export interface SweepRules {
   collinear(a: Segment, b: Segment): number;
   /** Called with the face just above an edge, each time that face is (re)computed. */
   face(above: Cover, edge: Segment): void;
+  /** With simpleRings: called at each position two or more rings pass through, with one of each ring's edges there. */
+  junction?(x: number, y: number, rings: readonly Segment[]): void;
 }
 
 export type SweepStop = { a: Segment; b: Segment; meeting: Meeting };
@@ -286,6 +288,7 @@ export function boundarySweep(segments: Segment[], rules: SweepRules): SweepStop
         const b = list.find((s) => s !== a && !adjacent(a, s)) ?? list[list.length - 1]!;
         return { a, b, meeting: { kind: 'touch', at: [x, y] } };
       }
+      if (passes.length >= 2) rules.junction?.(x, y, passes);
     }
 
     for (const s of ending) {

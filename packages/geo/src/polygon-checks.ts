@@ -49,8 +49,9 @@ function alongPole(a: Position, b: Position): boolean {
  * and is simple (does not cross or touch itself); positions are [lon, lat] in WGS84 range; no
  * edge spans more than 180 degrees of longitude (such an edge is an antimeridian crossing that
  * was not cut, RFC 7946 section 3.1.9), but one along a pole; rings do not cross each other or share an edge, and may
- * touch only at points; every hole lies inside the exterior ring; holes do not overlap each
- * other. Returns every fault found, empty when the polygon is valid.
+ * touch only at points, and never so that their touches wall off part of the interior; every
+ * hole lies inside the exterior ring; holes do not overlap each other. Returns every fault found,
+ * empty when the polygon is valid.
  */
 export function polygonFaults(rings: Ring[]): GeometryFault[] {
   const faults: GeometryFault[] = [];
@@ -81,11 +82,13 @@ export function polygonFaults(rings: Ring[]): GeometryFault[] {
   // Each ring is its own group here: a face's cover counts the exterior ring (group 0) and the holes.
   const segments = ringSegments(rings, 0).map((s) => ({ ...s, group: s.ring }));
   const nesting = new Map<string, GeometryFault>();
+  const touches = new RingTouches(rings.length);
   const stop = boundarySweep(segments, {
     simpleRings: true,
     fault: (a, b, meeting) => (a.ring !== b.ring ? meeting.kind !== 'touch' : meeting.kind !== 'touch' || !adjacent(a, b)),
     collinear: () => 0,
     face: (cover) => nestingFault(cover, nesting),
+    junction: (x, y, passing) => touches.meet(x, y, passing),
   });
   if (stop) {
     const budget = { left: pairBudget(segments.length) };
@@ -108,12 +111,57 @@ export function polygonFaults(rings: Ring[]): GeometryFault[] {
     if (planarRingArea(ring) === 0) faults.push({ path: [r], message: 'a linear ring must enclose an area' });
   });
   if (faults.length > 0) return faults;
-  return [...nesting.values()]
-    .sort(
-      (x, y) =>
-        Number(x.message.includes('overlaps')) - Number(y.message.includes('overlaps')) || (x.path[0] as number) - (y.path[0] as number),
-    )
-    .slice(0, MAX_FAULTS);
+  if (nesting.size > 0)
+    return [...nesting.values()]
+      .sort(
+        (x, y) =>
+          Number(x.message.includes('overlaps')) - Number(y.message.includes('overlaps')) || (x.path[0] as number) - (y.path[0] as number),
+      )
+      .slice(0, MAX_FAULTS);
+  const loop = touches.loop;
+  if (!loop) return [];
+  return [
+    {
+      path: [loop.ring],
+      message: `ring ${loop.ring} touches ring ${loop.other} at [${loop.at.join(', ')}] though the two already meet, directly or through other rings: the touches enclose part of the interior and cut it off (OGC Simple Features 6.1.11.1: the interior of a polygon is connected)`,
+    },
+  ];
+}
+
+/**
+ * The rings of a polygon joined by the points where they touch, to find the first touch that
+ * closes a loop. Rings may touch at points, but a chain of touches that comes back to its start (a
+ * hole touching the exterior ring twice, or two touching holes each touching it once) walls off
+ * part of the interior. Rings that touch are joined (union-find); a touch between two rings joined
+ * already closes a loop: the hole cycles by which JTS's IsValidOp finds a disconnected interior.
+ */
+class RingTouches {
+  private readonly parent: Int32Array;
+  loop: { ring: number; other: number; at: [number, number] } | null = null;
+
+  constructor(rings: number) {
+    this.parent = Int32Array.from({ length: rings }, (_, r) => r);
+  }
+
+  private root(r: number): number {
+    const parent = this.parent;
+    while (parent[r] !== r) r = parent[r] = parent[parent[r]!]!;
+    return r;
+  }
+
+  /** The rings passing through one position (one edge of each). */
+  meet(x: number, y: number, passing: readonly Segment[]): void {
+    if (this.loop) return;
+    const roots = passing.map((s) => this.root(s.ring));
+    for (let i = 0; i < roots.length; i++)
+      for (let j = i + 1; j < roots.length; j++)
+        if (roots[i] === roots[j]) {
+          const [a, b] = [passing[i]!.ring, passing[j]!.ring];
+          this.loop = { ring: Math.max(a, b), other: Math.min(a, b), at: [x, y] };
+          return;
+        }
+    for (const r of roots) this.parent[r] = roots[0]!;
+  }
 }
 
 /** The fault of two edges of one polygon that meet, or null when they may (rings touching at a point). */
