@@ -217,9 +217,9 @@ function negotiateFile(produces: readonly string[], negotiate: express.RequestHa
 }
 
 /** A request that prefers CSV is served as CSV (csv.ts prefersCsv); any other is negotiated as JSON. */
-function negotiateCsv(negotiate: express.RequestHandler): express.RequestHandler {
+function negotiateCsv(negotiate: express.RequestHandler, vendor: string): express.RequestHandler {
   return (req, res, next) => {
-    if (!prefersCsv(req)) return negotiate(req, res, next);
+    if (!prefersCsv(req, vendor)) return negotiate(req, res, next);
     res.locals.csv = true;
     next();
   };
@@ -242,6 +242,8 @@ function authenticateEither(credential: NonNullable<AnyOperation['credential']>,
 export interface Pipeline {
   /** Accept negotiation (406) */
   negotiate: express.RequestHandler;
+  /** the vendor of the API's JSON media type, `application/vnd.<vendor>+json` */
+  vendor: string;
   /** HTTP Basic (401), for operations with `auth` not false */
   authenticate: express.RequestHandler;
   /** the JSON body parser, for operations that take a body: after authentication, so no body is read for a caller without credentials */
@@ -273,7 +275,11 @@ export class Api {
     router.use(methodNotAllowed(this.operations));
     for (const op of this.operations) {
       const steps: express.RequestHandler[] = [
-        op.produces ? negotiateFile(op.produces, pipeline.negotiate) : op.csv ? negotiateCsv(pipeline.negotiate) : pipeline.negotiate,
+        op.produces
+          ? negotiateFile(op.produces, pipeline.negotiate)
+          : op.csv
+            ? negotiateCsv(pipeline.negotiate, pipeline.vendor)
+            : pipeline.negotiate,
       ];
       if (op.auth !== false) steps.push(op.credential ? authenticateEither(op.credential, pipeline.authenticate) : pipeline.authenticate);
       if (op.body) steps.push(pipeline.parseBody);

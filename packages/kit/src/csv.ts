@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { once } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { API_VERSION, parseAccept } from './negotiate.js';
+import { API_VERSION, type MediaRange, parseAccept } from './negotiate.js';
 
 /**
  * CSV answers (RFC 4180; docs/decisions/0243-csv-answers.md): a header row, then one record per
@@ -98,23 +98,39 @@ export async function sendCsv(res: Response, status: number, table: CsvTable): P
   res.end(chunk);
 }
 
-const JSON_TYPES = /^(\*\/\*|application\/\*|application\/json|application\/vnd\.[a-z0-9.-]+\+json)$/;
+/** A media type's quality under an Accept header: that of the most specific range that matches it (RFC 9110 section 12.5.1), and where that range stands in the header. */
+function quality(ranges: readonly MediaRange[], type: string, version?: string): { q: number; at: number } {
+  const [major] = type.split('/');
+  let best = { q: 0, at: Infinity, specificity: -1 };
+  ranges.forEach((r, at) => {
+    const specificity =
+      r.type === type && (version === undefined || r.params.version === undefined || r.params.version === version)
+        ? 2
+        : r.type === `${major}/*`
+          ? 1
+          : r.type === '*/*'
+            ? 0
+            : -1;
+    if (specificity > best.specificity || (specificity === best.specificity && specificity >= 0 && r.q > best.q))
+      best = { q: r.q, at, specificity };
+  });
+  return best;
+}
 
 /**
- * Whether the request's Accept prefers CSV to JSON: text/csv (or text/*) with a higher q than
- * any JSON type this API serves, or the same q and named first. No Accept, and * / *, are JSON,
- * the default; a vendor type of another version is not served (negotiate.ts), so it does not
- * outweigh an acceptable CSV.
+ * Whether the request's Accept prefers CSV to JSON: CSV's quality (RFC 9110 section 12.5.1, the
+ * most specific range naming it deciding: `text/*, text/csv;q=0` refuses it) above that of the
+ * JSON this API serves (application/json, or its vendor type of this version), or the same and
+ * named first. No Accept, and * / *, are JSON, the default; another vendor's type, or another
+ * version of this one, is no JSON it serves (negotiate.ts), so it does not outweigh CSV.
  */
-export function prefersCsv(req: Request): boolean {
+export function prefersCsv(req: Request, vendor: string): boolean {
   const header = req.headers.accept;
   if (!header) return false;
-  const csv = { q: 0, at: Infinity },
-    json = { q: 0, at: Infinity };
-  parseAccept(header).forEach((r, at) => {
-    const servedJson = JSON_TYPES.test(r.type) && (r.params.version === undefined || r.params.version === API_VERSION);
-    const best = r.type === CSV_MEDIA_TYPE || r.type === 'text/*' ? csv : servedJson ? json : undefined;
-    if (best && r.q > best.q) Object.assign(best, { q: r.q, at });
-  });
+  const ranges = parseAccept(header);
+  const csv = quality(ranges, CSV_MEDIA_TYPE);
+  const plain = quality(ranges, 'application/json'),
+    own = quality(ranges, `application/vnd.${vendor}+json`, API_VERSION);
+  const json = own.q > plain.q || (own.q === plain.q && own.at < plain.at) ? own : plain;
   return csv.q > 0 && (csv.q > json.q || (csv.q === json.q && csv.at < json.at));
 }

@@ -7,7 +7,7 @@ export function vendorMediaType(vendor: string): string {
   return `application/vnd.${vendor}+json; version=${API_VERSION}`;
 }
 
-interface MediaRange {
+export interface MediaRange {
   type: string;
   params: Record<string, string>;
   q: number;

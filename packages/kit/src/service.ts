@@ -140,6 +140,7 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   const limiters = requestLimiters(limits, basicAuth(deps.identity), trustedProxyRanges(deps.trustedProxies));
   api.mount(router, {
     negotiate: negotiation,
+    vendor: deps.vendor,
     // Any JSON text (RFC 8259 §2) parses; one that is not an object, such as `null`, is valid JSON of
     // the wrong shape, answered by the operation's schema as invalid_body, not malformed_json.
     parseBody: express.json({ limit: deps.bodyLimit, strict: false, type: ['application/json', 'application/*+json'] }),

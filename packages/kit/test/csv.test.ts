@@ -35,7 +35,7 @@ describe('csvText (RFC 4180)', () => {
 });
 
 describe('prefersCsv', () => {
-  const accept = (header?: string) => prefersCsv({ headers: header === undefined ? {} : { accept: header } } as Request);
+  const accept = (header?: string) => prefersCsv({ headers: header === undefined ? {} : { accept: header } } as Request, 'fieldcast');
   it.each([
     [undefined, false],
     ['*/*', false],
@@ -51,6 +51,13 @@ describe('prefersCsv', () => {
     // a version this API does not serve is no JSON it would answer with
     ['application/vnd.fieldcast+json; version=2, text/csv;q=0.1', true],
     ['application/vnd.fieldcast+json; version=1, text/csv;q=0.1', false],
+    // the most specific range decides a type's quality (RFC 9110 section 12.5.1)
+    ['text/*, text/csv;q=0, application/json;q=0.5', false],
+    ['text/csv;q=0, text/*', false],
+    ['text/csv;q=0.9, */*', false],
+    ['application/*;q=0.1, */*, text/csv;q=0.5', true],
+    // another vendor's JSON is none this API serves
+    ['application/vnd.acme+json, text/csv;q=0.5', true],
   ])('Accept %s: %s', (header, csv) => {
     expect(accept(header)).toBe(csv);
   });
