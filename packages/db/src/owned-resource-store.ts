@@ -43,6 +43,14 @@ interface ListPage {
   after?: string;
 }
 
+/**
+ * The most stored bytes a list page reads past its first record (PostgreSQL's pg_column_size of
+ * each row, compressed as stored): 1,000 fields of 20,000 positions are about 800 MB of JSON,
+ * beyond what a replica's memory, and V8's longest string, hold. A page stops before the record
+ * that would pass it, and says more remain.
+ */
+export const LIST_PAGE_BYTES = 32 << 20;
+
 /** Event actions of an owned resource's changes (CloudEvent type `fieldcast.<kind>.<action>`). */
 const OWNED_RESOURCE_ACTIONS = { create: 'created', replace: 'updated', remove: 'deleted' } as const;
 
@@ -72,6 +80,7 @@ export class OwnedResourceStore<R extends OwnedRecord> {
     private readonly spec: OwnedResourceTable<R>,
     /** only where this process is the database's one writer (embedded PGlite) */
     private readonly cache: RecordCache<R> | null = null,
+    private readonly pageBytes = LIST_PAGE_BYTES,
   ) {}
 
   private rows(db: Knex | Knex.Transaction = this.knex) {
@@ -81,22 +90,35 @@ export class OwnedResourceStore<R extends OwnedRecord> {
   /**
    * One page of the account's records, oldest first (ties by id, so the order is stable): at most
    * `limit`, after the record `after` when given (a keyset cursor, docs/decisions/0061-bounded-lists.md),
-   * and whether more remain. Null when `after` is no record of the account's.
+   * and whether more remain; the page ends early where its rows pass `pageBytes` (LIST_PAGE_BYTES),
+   * counted in SQL so that rows past it are never sent. Null when `after` is no record of the account's.
    */
   async list(accountId: string, page: ListPage): Promise<{ records: R[]; more: boolean } | null> {
-    const query = this.rows()
-      .select([...this.spec.columns])
+    const candidates = this.rows()
+      .select([...new Set([...this.spec.columns, 'created_at'])])
+      .select(this.knex.raw('pg_column_size(??.*) as page_bytes', [this.spec.table]))
       .where({ account_id: accountId })
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
       .limit(page.limit + 1);
     if (page.after !== undefined) {
       // Compared in SQL, row against row, so the cursor's timestamp keeps its full precision.
       const cursor = this.rows().select('created_at', 'id').where({ id: page.after, account_id: accountId });
-      query.whereRaw('(created_at, id) > ?', [cursor]);
+      candidates.whereRaw('(created_at, id) > ?', [cursor]);
     }
-    const rows: Record<string, unknown>[] = await query;
+    const counted = this.knex
+      .select('*')
+      .select(this.knex.raw('sum(page_bytes) over (order by created_at, id) - page_bytes as bytes_before'))
+      .select(this.knex.raw('count(*) over () as candidates'))
+      .from(candidates.as('candidates'));
+    const rows: Record<string, unknown>[] = await this.knex
+      .select([...this.spec.columns, 'candidates'])
+      .from(counted.as('counted'))
+      .where('bytes_before', '<', this.pageBytes)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     if (rows.length === 0 && page.after !== undefined && !(await this.owns(accountId, page.after))) return null;
-    return { records: rows.slice(0, page.limit).map((row) => this.spec.fromRow(row)), more: rows.length > page.limit };
+    const kept = rows.slice(0, page.limit);
+    const more = rows.length > page.limit || (rows.length > 0 && Number(rows[0]!.candidates) > rows.length);
+    return { records: kept.map((row) => this.spec.fromRow(row)), more };
   }
 
   private async owns(accountId: string, id: string): Promise<boolean> {

@@ -104,6 +104,23 @@ describe('OwnedResourceStore', () => {
     expect(await still.list(ALICE, { limit: 2, after: id(6) })).toBeNull();
   });
 
+  it('ends a page before the record whose stored bytes would pass the page’s budget, and says more remain', async () => {
+    // Each note's row is about 1 kB stored: a budget of 2.5 kB holds three rows' starts.
+    const s = new OwnedResourceStore(db.knex, outbox, now, NOTES, null, 2_500);
+    const text = (n: number) => `${n}`.repeat(1_000);
+    for (const n of [1, 2, 3, 4, 5]) await s.create(note(n, ALICE, text(n)));
+    const first = (await s.list(ALICE, { limit: 10 }))!;
+    expect(first.records.map((r) => r.id)).toEqual([id(1), id(2), id(3)]);
+    expect(first.more).toBe(true);
+    const rest = (await s.list(ALICE, { limit: 10, after: id(3) }))!;
+    expect(rest).toEqual({ records: [note(4, ALICE, text(4)), note(5, ALICE, text(5))], more: false });
+    // a record past the budget on its own is still a page
+    const tight = new OwnedResourceStore(db.knex, outbox, now, NOTES, null, 10);
+    expect(await tight.list(ALICE, { limit: 10 })).toEqual({ records: [note(1, ALICE, text(1))], more: true });
+    // the limit still counts when the budget holds more
+    expect(await s.list(ALICE, { limit: 2 })).toEqual({ records: [note(1, ALICE, text(1)), note(2, ALICE, text(2))], more: true });
+  });
+
   it('creates nothing, and publishes nothing, once the account owns the most records of the kind', async () => {
     const s = store();
     expect(await s.create(note(1), 2)).toEqual(note(1));
