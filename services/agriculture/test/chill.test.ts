@@ -101,6 +101,10 @@ describe('chill at a location', () => {
       'end',
       'include',
     ]);
+    // an hour the weather source holds no value for is 503 weather_data_missing
+    expect(op.responses['503']).toBeDefined();
+    expect(doc.paths['/chill/{id}'].get.responses['503']).toBeDefined();
+    expect(doc.paths['/chill/batch'].post.responses['503']).toBeDefined();
   });
 });
 

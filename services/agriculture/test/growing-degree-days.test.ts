@@ -331,6 +331,10 @@ describe('growing degree days: ownership and routing', () => {
       'query:include',
     ]);
     expect(doc.paths['/growing-degree-days/{id}'].get.responses['404']).toBeDefined();
+    // a place or day the weather source holds no value for is 503 weather_data_missing
+    for (const path of ['/growing-degree-days/{latitude}/{longitude}', '/growing-degree-days/{id}', '/growing-degree-days/{id}/contours'])
+      expect(doc.paths[path].get.responses['503']).toBeDefined();
+    expect(doc.paths['/growing-degree-days/batch'].post.responses['503']).toBeDefined();
     // the contours have no daily values, so no include (docs/decisions/0244-daily-values.md)
     expect(doc.paths['/growing-degree-days/{id}/contours'].get.parameters.map((p: { name: string }) => p.name)).not.toContain('include');
     expect(doc.paths['/growing-degree-days/{id}/contours'].get.description).toMatch(/lower edge/);

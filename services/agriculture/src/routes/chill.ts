@@ -50,7 +50,7 @@ export function chillRoutes(api: Api, deps: ChillRouteDeps): Api {
       body: batchBody('field'),
       bodyFaults: BodyFault.malformed,
       response: { status: 200, description: 'One result per entry, in order', schema: ChillBatchResult },
-      errors: [404, 422],
+      errors: [404, 422, 503],
       csv: chillCsv,
       // Many places over a season of hours (docs/architecture.md §3, limits): an account has only a few in flight.
       heavy: true,
@@ -78,7 +78,7 @@ export function chillRoutes(api: Api, deps: ChillRouteDeps): Api {
       params: IdParams,
       query,
       response: { status: 200, description: 'The chill over the field', schema: ChillFieldResult },
-      errors: [404, 422],
+      errors: [404, 422, 503],
       csv: chillCsv,
       // Hourly grids over a season (docs/architecture.md §3, limits): an account has only a few in flight.
       heavy: true,
@@ -93,6 +93,7 @@ export function chillRoutes(api: Api, deps: ChillRouteDeps): Api {
       params: DegreeDayLocationParams,
       query,
       response: { status: 200, description: 'The chill at the location', schema: ChillLocationResult },
+      errors: [503],
       csv: chillCsv,
       handle: ({ params, query: q }) =>
         deps.points.get(chillPointKey(deps.weather, params.latitude, params.longitude, q, deps.now().getTime()), () =>

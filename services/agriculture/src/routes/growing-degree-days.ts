@@ -64,7 +64,7 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
       body: batchBody('field'),
       bodyFaults: BodyFault.malformed,
       response: { status: 200, description: 'One result per entry, in order', schema: DegreeDayBatchResult },
-      errors: [404, 422],
+      errors: [404, 422, 503],
       csv: degreeDayCsv,
       // Many places over many days (docs/architecture.md §3, limits): an account has only a few in flight.
       heavy: true,
@@ -95,7 +95,7 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
       params: IdParams,
       query: contoursQuery,
       response: { status: 200, description: 'The contour result (spec 2.6)', schema: DegreeDayContourResult },
-      errors: [404, 422],
+      errors: [404, 422, 503],
       // Grids over many days (docs/architecture.md §3, limits): an account has only a few in flight.
       heavy: true,
       handle: async ({ account, params, query: q }) => deps.computer.contours(await loadField(account.id, params.id), q),
@@ -109,7 +109,7 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
       params: IdParams,
       query,
       response: { status: 200, description: 'The field result (spec 2.6)', schema: DegreeDayFieldResult },
-      errors: [404, 422],
+      errors: [404, 422, 503],
       csv: degreeDayCsv,
       // Grids over many days (docs/architecture.md §3, limits): an account has only a few in flight.
       heavy: true,
@@ -124,6 +124,7 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
       params: DegreeDayLocationParams,
       query,
       response: { status: 200, description: 'The location result (spec 2.6)', schema: DegreeDayLocationResult },
+      errors: [503],
       csv: degreeDayCsv,
       handle: ({ params, query: q }) =>
         deps.points.get(degreeDayPointKey(deps.weather, params.latitude, params.longitude, q, deps.now().getTime()), () =>
