@@ -75,6 +75,13 @@ describe('downloading a dataset', () => {
     ['another dataset', (url: string) => pathOf(url.replace('20240601', '20240602'))],
     ['no expiry', (url: string) => pathOf(url.replace(/&expires=\d+/, ''))],
     ['a non-numeric expiry', (url: string) => withParam(url, 'expires', 'soon')],
+    // Base64url (RFC 4648 section 5) has one spelling per value; a decoder that skips what is not
+    // of its alphabet would take these as the signature sent.
+    ['characters added to the signature', (url: string) => withParam(url, 'signature', `${new URL(url).searchParams.get('signature')}!=`)],
+    [
+      'a space inside the signature',
+      (url: string) => withParam(url, 'signature', new URL(url).searchParams.get('signature')!.replace(/^(.{20})/, '$1 ')),
+    ],
   ])('refuses a link with %s with 403 signature_invalid', async (_what, alter) => {
     const d = await datasetOf(PRODUCT.tmax);
     const res = await get(alter(d.downloadUrl));

@@ -38,8 +38,10 @@ export class UrlSigner {
 
   /** Whether a request's signature matches its path, account and expiry, and has not expired. */
   verify(path: string, given: Signature): Verdict {
-    const expected = this.mac(path, given.account, given.expires);
-    const actual = Buffer.from(given.signature, 'base64url');
+    // Compared as text: Node's base64url decoder skips characters outside the alphabet, so decoding
+    // the given signature would take altered spellings of it as the one signed (docs/decisions/0164-signed-download-urls.md).
+    const expected = Buffer.from(this.mac(path, given.account, given.expires).toString('base64url'));
+    const actual = Buffer.from(given.signature);
     // Compared in constant time, so the time taken tells nothing of how much of it matched.
     if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return 'invalid';
     return this.now().getTime() / 1000 > given.expires ? 'expired' : 'valid';
