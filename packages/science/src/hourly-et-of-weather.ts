@@ -9,7 +9,7 @@
  * hour takes the standard's fallback cloudiness (`FALLBACK_CLOUDINESS`), no evening being known.
  */
 import { hourlyReferenceEt } from './evapotranspiration.js';
-import { vapourPressureFromDewpoint } from './humidity.js';
+import { saturationVapourPressureTetens } from './humidity.js';
 import { dayOfYear } from './solar.js';
 import { wattsPerSquareMetreToMegajoulesPerHour } from './units.js';
 
@@ -39,7 +39,9 @@ export function shortCropEtOfHour(w: HourOfWeather): number {
   const mid = new Date(w.hourStartMs + HOUR_MS / 2);
   return hourlyReferenceEt({
     temperature: w.airTemperature,
-    actualVapourPressure: vapourPressureFromDewpoint(w.dewpoint),
+    // ea = e°(Tdew) with the standard's own Tetens e° (ASCE-EWRI 2005 eq. 8), the form its es
+    // takes: Bolton's (humidity.ts) is never mixed into the deficit (docs/decisions/0011-humidity-and-reference-et-forms.md).
+    actualVapourPressure: saturationVapourPressureTetens(w.dewpoint),
     solarRadiation: wattsPerSquareMetreToMegajoulesPerHour(w.shortwave),
     windSpeed: w.windSpeed,
     elevation: Math.max(0, w.elevation),

@@ -1,9 +1,9 @@
-import { shortCropEtOfHour } from '../src/index.js';
+import { hourlyReferenceEt, saturationVapourPressureTetens, shortCropEtOfHour } from '../src/index.js';
 
-/** The dewpoint whose vapour pressure (Bolton 1980, as vapourPressureFromDewpoint) is ea kPa. */
+/** The dewpoint whose vapour pressure is ea kPa: ASCE-EWRI 2005 eq. 8 (ea = e°(Tdew), the Tetens form of eq. 7) inverted. */
 function dewpointOf(ea: number): number {
-  const x = Math.log(ea / 0.6112);
-  return (243.5 * x) / (17.67 - x);
+  const x = Math.log(ea / 0.6108);
+  return (237.3 * x) / (17.27 - x);
 }
 
 describe('shortCropEtOfHour', () => {
@@ -40,6 +40,26 @@ describe('shortCropEtOfHour', () => {
     expect(Math.abs(shortCropEtOfHour(night) - -0.01)).toBeLessThanOrEqual(0.02);
     expect(shortCropEtOfHour({ ...hour, elevation: -30 })).toBe(shortCropEtOfHour({ ...hour, elevation: 0 }));
     expect(shortCropEtOfHour({ ...hour, elevation: 0 })).not.toBe(shortCropEtOfHour(hour));
+  });
+
+  it('takes ea from the dewpoint with the standard’s own e° (ASCE-EWRI 2005 eqs. 7-8), as es is', () => {
+    // Saturated air (dewpoint = air temperature): ea = es, so the aerodynamic term of eq. 1 is 0
+    // and the hour is the radiation term alone. Bolton's e° for ea with Tetens' for es would leave
+    // a vapour pressure deficit of -0.0025 kPa at 30 °C (docs/decisions/0011-humidity-and-reference-et-forms.md).
+    const saturated = { ...hour, airTemperature: 30, dewpoint: 30 };
+    expect(shortCropEtOfHour(saturated)).toBe(
+      hourlyReferenceEt({
+        temperature: 30,
+        actualVapourPressure: saturationVapourPressureTetens(30),
+        solarRadiation: hour.shortwave * 0.0036,
+        windSpeed: hour.windSpeed,
+        elevation: hour.elevation,
+        latitude: hour.latitude,
+        longitude: hour.longitude,
+        dayOfYear: 184,
+        midpointHour: 18.5,
+      }).et,
+    );
   });
 
   it('is NaN when an input is missing', () => {
