@@ -105,5 +105,8 @@ describe.each(['/hourly-relative-humidity', '/hourly-evapotranspiration-short-cr
     expect(Object.keys(op.responses['200'].content)).toEqual([expect.stringMatching(/json/), 'text/csv']);
     expect(op.requestBody.content['application/json'].schema.properties.locations.type).toBe('array');
     expect(Object.keys(doc.paths[`${path}/{latitude}/{longitude}`].get.responses['200'].content)).toContain('text/csv');
+    // an hour the weather source holds no value for is 503 weather_data_missing (hourly-series.ts)
+    for (const read of [op, doc.paths[`${path}/{latitude}/{longitude}`].get, doc.paths[`${path}/{id}`].get])
+      expect(read.responses['503']).toBeDefined();
   });
 });

@@ -118,7 +118,7 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
         body: batchBody('asset'),
         bodyFaults: BodyFault.malformed,
         response: { status: 200, description: 'One series per entry, in order (spec 2.7)', schema: HourlyBatchResult },
-        errors: [404, 422],
+        errors: [404, 422, 503],
         csv,
         // Many series (docs/architecture.md §3, limits): an account has only a few in flight.
         heavy: true,
@@ -148,7 +148,7 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
         params: IdParams,
         query,
         response: { status: 200, description: 'The series (spec 2.7) with `asset`', schema: HourlySeries },
-        errors: [404, 422],
+        errors: [404, 422, 503],
         csv,
         // Grids over many hours (docs/architecture.md §3, limits): an account has only a few in flight.
         heavy: true,
@@ -164,7 +164,7 @@ export function hourlyRoutes(api: Api, deps: HourlyRouteDeps): Api {
         params: HourlyLocationParams,
         query,
         response: { status: 200, description: 'The series (spec 2.7)', schema: HourlySeries },
-        errors: [422],
+        errors: [422, 503],
         csv,
         handle: async ({ params, query: q }) => {
           const key = seriesTextKey(deps.weather, quantity, params.latitude, params.longitude, q, deps.now().getTime());
