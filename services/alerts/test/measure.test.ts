@@ -42,3 +42,25 @@ describe("a degree-day rule's cutoff", () => {
     expect([alone.value, named.value, vertical.value]).toEqual([3.75 * 10, 3.75 * 10, 1.25 * 10]);
   });
 });
+
+describe('a missing hour decides nothing (docs/decisions/0272-alert-rule-kinds.md)', () => {
+  /** A forecast whose third hour is missing (NaN), as a store's unwritten step reads. */
+  class GappedWeather extends ScriptedWeather {
+    override async hourly(...args: Parameters<ScriptedWeather['hourly']>) {
+      const s = await super.hourly(...args);
+      const values = Float32Array.from(s.values);
+      values[2] = Number.NaN;
+      return { ...s, values };
+    }
+  }
+
+  it('frost: the missing hour may be the coldest, so the lowest is not known', async () => {
+    const m = await measure({ kind: 'frost', threshold: 0, hours: 24 }, AT, day('2026-06-15') + 3600_000, new GappedWeather());
+    expect(m.value).toBeNaN();
+  });
+
+  it('precipitation: the missing hour may be the wettest', async () => {
+    const m = await measure({ kind: 'precipitation', threshold: 0, hours: 24 }, AT, day('2026-06-15') + 3600_000, new GappedWeather());
+    expect(m.value).toBeNaN();
+  });
+});

@@ -68,7 +68,9 @@ export async function measure(condition: Condition, p: Point, nowMs: number, wea
       let atMs: number | undefined;
       for (let i = 0; i < s.values.length; i++) {
         const t = s.values[i] as number;
-        if (Number.isFinite(t) && !(t >= value)) {
+        // A missing hour may be the coldest: it decides nothing (docs/decisions/0272-alert-rule-kinds.md).
+        if (!Number.isFinite(t)) return { value: Number.NaN };
+        if (!(t >= value)) {
           value = t;
           atMs = s.startMs + i * s.stepMs;
         }
