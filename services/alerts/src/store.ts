@@ -185,10 +185,12 @@ export class TargetCopies {
         .where('targets.event_time', '<=', time)
         .returning('id');
       if (applied.length === 0 || !change.deleted) return;
+      // Only the rules that watch it: its account's, naming its type. Another account's rule on the
+      // id reads as one on an unknown id, and stays (docs/decisions/0270-alerts-area.md).
       const gone: Record<string, unknown>[] = await trx
         .withSchema(AREA)
         .table('rules')
-        .where({ target_id: target.id })
+        .where({ target_id: target.id, account_id: target.accountId, target_type: target.type })
         .delete()
         .returning([...RULES.columns]);
       for (const raw of gone) {

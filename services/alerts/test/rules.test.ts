@@ -217,6 +217,18 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     expect(deleted).toHaveLength(1);
   });
 
+  it('deletes only the owner’s rules with a deleted field: another account’s rule naming its id stays, as on an unknown id', async () => {
+    // docs/decisions/0270-alerts-area.md: an id of another account's reads exactly like an unknown
+    // one, so Bob's rule neither watches Alice's field nor learns of its deletion.
+    const field = await createField(t.fleet, t.alice);
+    const bobs = (await api().create(t.bob, frost({ type: 'field', id: field }))).body as { id: string };
+    const gone = await request(t.fleet.app('agriculture')).delete(`/fields/${field}`).set('Authorization', t.alice.auth);
+    expect(gone.status).toBe(200);
+    await copied(t.fleet, field, true);
+    expect((await api().get(t.bob, `/rules/${bobs.id}`)).status).toBe(200);
+    expect((await api().get(t.bob, `/rules/${bobs.id}/state`)).body).toMatchObject({ watching: false, holding: null });
+  });
+
   it('keeps its copy from the events in order: a redelivered older event changes nothing', async () => {
     const field = await createField(t.fleet, t.alice);
     const deps = t.fleet.deps('alerts');
