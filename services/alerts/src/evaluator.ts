@@ -85,6 +85,7 @@ export class Evaluator {
     const kind = rule.condition.kind;
     return {
       ruleId: rule.id,
+      measured: { target: rule.target, condition: rule.condition },
       holding,
       value: m.value,
       event: (transition) => {

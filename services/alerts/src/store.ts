@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
 import { topicFor } from '@fieldcast/bus';
 import { type OutboxWriter, type Outbox, OwnedResourceStore, type OwnedResourceTable } from '@fieldcast/db';
@@ -217,6 +218,8 @@ export interface WatchedRule {
 /** A rule's decision in one evaluation: whether it holds, and the event to write if that changed. */
 export interface Decision {
   ruleId: string;
+  /** the target and condition it was measured by */
+  measured: Pick<RuleRecord, 'target' | 'condition'>;
   holding: boolean;
   value: number;
   /** the outbox event of a change, given its number (the rule's count of changes after it) */
@@ -301,12 +304,24 @@ export class RuleStates {
       );
       const rows: StateRow[] = await states().whereIn('rule_id', ids).orderBy('rule_id').forUpdate();
       const byId = new Map(rows.map((r) => [r.rule_id, r]));
+      // A rule replaced since the page was read was measured by a condition or target it no longer
+      // has: it is decided afresh at the next pass, with no event for the old condition
+      // (docs/decisions/0271-alert-evaluation.md). Read once the state rows are locked, so a replace
+      // either shows here or resets the row after this transaction commits.
+      const current: Record<string, unknown>[] = await trx
+        .withSchema(AREA)
+        .table('rules')
+        .whereIn('id', ids)
+        .select([...RULES.columns]);
+      const rules = new Map(current.map((raw) => [raw.id as string, RULES.fromRow(raw)]));
       const written: ('triggered' | 'cleared')[] = [];
       const updates: Record<string, unknown>[] = [];
       for (const d of decisions) {
         const row = byId.get(d.ruleId);
-        // a rule deleted since it was read, or decided at this clock reading or later by another pass
-        if (!row || new Date(row.evaluated_at).getTime() >= nowMs) continue;
+        const rule = rules.get(d.ruleId);
+        // a rule deleted or replaced since it was read, or decided at this clock reading or later by another pass
+        if (!row || !rule || new Date(row.evaluated_at).getTime() >= nowMs) continue;
+        if (!isDeepStrictEqual({ target: rule.target, condition: rule.condition }, d.measured)) continue;
         let transitions = row.transitions;
         let changedAt = row.changed_at;
         if (d.holding !== row.holding) {

@@ -192,6 +192,40 @@ describe('alert evaluation (docs/decisions/0271-alert-evaluation.md)', () => {
     });
   });
 
+  it('a rule replaced while a pass measures it is not decided by its old condition', async () => {
+    // docs/decisions/0271-alert-evaluation.md: a replaced rule is decided afresh, without an event
+    // for the old condition; a pass that read the rule before the replace must not write one.
+    const field = await createField(t.fleet, t.alice);
+    const target = { type: 'field', id: field };
+    const rule = await createRule(target, { kind: 'frost', threshold: 0, hours: 24 });
+    let reading!: () => void;
+    const read = new Promise<void>((resolve) => (reading = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    class HeldWeather extends ScriptedWeather {
+      override async hourly(...args: Parameters<ScriptedWeather['hourly']>) {
+        reading();
+        await released;
+        return super.hourly(...args);
+      }
+    }
+    const weather = new HeldWeather();
+    weather.airTemperature = -2;
+    const pass = replica(weather).pass(NOW);
+    await read;
+    const replaced = await rules(t.fleet).replace(t.alice, rule, {
+      target,
+      condition: { kind: 'degree-days', start: '2026-06-01', threshold: 500 },
+    });
+    expect(replaced.status).toBe(200);
+    release();
+    expect(await pass).toMatchObject({ triggered: 0 });
+    expect((await rules(t.fleet).get(t.alice, `/rules/${rule}/state`)).body).toMatchObject({ holding: null, value: null, unit: '°C·d' });
+    // the next pass decides the new condition, which does not hold: nothing to say
+    expect(await replica(weather).pass(NOW + HOUR_MS)).toMatchObject({ triggered: 0, cleared: 0 });
+    expect(await alertEvents(rule)).toEqual([]);
+  });
+
   it('a rule sent again as it is stays as it was decided: no second alert, no update event', async () => {
     const field = await createField(t.fleet, t.alice);
     const target = { type: 'field', id: field };
