@@ -215,6 +215,10 @@ describe('tiles', () => {
       .set('If-None-Match', `"other", ${etag}`);
     expect(again.status).toBe(304);
     expect(again.text ?? '').toBe('');
+    // RFC 9110 §15.4.5: a 304 carries the ETag, Cache-Control and Vary a 200 would.
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers['cache-control']).toBe(first.headers['cache-control']);
+    expect(again.headers.vary).toBe('Accept, Authorization');
     await request(app())
       .put(`/v2/styles/${style}.json`)
       .set('Authorization', t.alice.auth)
@@ -245,6 +249,16 @@ describe('tiles', () => {
     expect(todays.headers['cache-control']).toMatch(/^private, max-age=\d+$/);
     const settled = await tile(t.alice.auth, frameId(daily, today - 3 * 86_400_000), 0, 0, 0);
     expect(settled.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+  });
+
+  it('gives a tile it cannot draw neither the tile’s ETag nor its lifetime (RFC 9111 §3: a 503 with max-age may be stored)', async () => {
+    // This weather has no dewpoint: relative humidity is 503 layer_not_drawable (docs/interface.md §4).
+    const humidity = catalog.product('relative-humidity')!;
+    const res = await tile(t.alice.auth, frameId(humidity, past), 0, 0, 0);
+    expect(res.status).toBe(503);
+    expect(JSON.parse((res.body as Buffer).toString()).id).toBe('layer_not_drawable');
+    expect(res.headers.etag).toBeUndefined();
+    expect(res.headers['cache-control'] ?? '').not.toMatch(/max-age|immutable/);
   });
 
   it('refuses unknown frames and styles (404) and tiles outside the zoom levels or the grid of tiles (400)', async () => {

@@ -1,4 +1,4 @@
-import { answeredNotModified, type Api, NotFoundError, parseAccept } from '@fieldcast/kit';
+import { answeredNotModified, type Api, ifNoneMatchHits, NotFoundError, parseAccept } from '@fieldcast/kit';
 import { FramesQuery, ProductParams, TileFrame, TileParams, TileQuery } from '@fieldcast/schemas';
 import type { Catalog, FrameIndex } from '@fieldcast/weather';
 import { z } from 'zod';
@@ -55,12 +55,18 @@ export function tileRoutes(api: Api, deps: TileRouteDeps): Api {
           tile: { z: params.z, x: params.x, y: params.y },
           style,
         });
-        res.setHeader('ETag', resolved.etag);
-        res.setHeader('Cache-Control', resolved.cacheControl);
         // The answer differs by credentials and by the Accept's style parameter.
         res.setHeader('Vary', 'Accept, Authorization');
-        if (answeredNotModified(req, res, resolved.etag)) return;
-        const png = await renderer.render(resolved);
+        // The tile's validators and lifetime go only on the tile or its 304: an error answered
+        // instead (a layer not drawable, a fault) would be kept by a cache for as long (RFC 9111
+        // §3) and revalidated by the tile's ETag into a 304.
+        const png = ifNoneMatchHits(req.headers['if-none-match'], resolved.etag) ? null : await renderer.render(resolved);
+        res.setHeader('ETag', resolved.etag);
+        res.setHeader('Cache-Control', resolved.cacheControl);
+        if (png === null) {
+          answeredNotModified(req, res, resolved.etag);
+          return;
+        }
         res.status(200).type('image/png').send(png);
       },
     })
