@@ -34,6 +34,25 @@ describe('sampling a tile', () => {
     expect(values[100 * 256 + 40]).toBe(Math.fround(Math.round(lon) * 1000 + Math.round(lat)));
   });
 
+  // A global grid goes round in longitude: east of its last column (179.5 here) a pixel lies between
+  // that column and the first (-180 = 180), as the source's point reads (and the platform's datapoints) take it.
+  it.each(['linear', 'discrete'] as const)(
+    'samples across the antimeridian on a global grid (%s), where a window read ends',
+    async (mode) => {
+      const source = new FunctionSource({ air_temperature: (lon) => lon / 4 }, 0.5);
+      const [z, x, y] = [5, 31, 10];
+      const values = await sampleTile(source, 'air_temperature', T, { z, x, y }, mode);
+      expect(source.calls.window).toBeGreaterThan(0);
+      for (let column = 240; column < 256; column++) {
+        const { lon, lat } = pixelCentre(z, x, y, 128, column);
+        // linear: bilinear between 179.5 (44.875) and -180 (-45); discrete: the nearest of the two
+        const read = mode === 'linear' ? lon : lon > 179.75 ? -180 : 179.5;
+        const expected = (await source.pointSeries('air_temperature', read, lat, { startMs: T, endMs: T })).values[0]!;
+        expect(values[128 * 256 + column]).toBeCloseTo(expected, 4);
+      }
+    },
+  );
+
   it('marks pixels outside the source’s grid as no data', async () => {
     const source = new FunctionSource({ air_temperature: () => 1 }, 1);
     // A source whose grid stops at 80 N: the top rows of the northernmost tile have no grid point.

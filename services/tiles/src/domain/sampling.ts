@@ -166,6 +166,7 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
   const out = new Float32Array(TILE_SIZE * TILE_SIZE);
   const cols = axisRange(lons, 0, TILE_SIZE, grid.lon0, grid.dLon, grid.nLon, mode);
   const bandLons = lons.map((lon) => pointOf(lon, grid.lon0, grid.dLon, grid.nLon, 180, mode));
+  const seam = seamColumns(grid, lons, mode);
   for (let r0 = 0; r0 < TILE_SIZE; r0 += BAND_ROWS) {
     const r1 = Math.min(TILE_SIZE, r0 + BAND_ROWS);
     // Rows run north to south; the band's grid rows are those around its latitudes.
@@ -189,6 +190,9 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
       for (let r = r0; r < r1; r++) {
         for (let c = 0; c < TILE_SIZE; c++) out[r * TILE_SIZE + c] = valueAt(lons[c]!, lats[r]!);
       }
+      for (const [c, lon] of seam) {
+        for (let r = r0; r < r1; r++) out[r * TILE_SIZE + c] = await reader.point(lon, bandLats[r - r0]!);
+      }
     } else {
       for (let r = r0; r < r1; r++) {
         for (let c = 0; c < TILE_SIZE; c++) out[r * TILE_SIZE + c] = await reader.point(bandLons[c]!, bandLats[r - r0]!);
@@ -197,6 +201,25 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
     if (r1 < TILE_SIZE) await nextTurn();
   }
   return out;
+}
+
+/**
+ * The columns of a tile that lie across the seam of a grid going all the way round in longitude
+ * (east of its last column or west of its first, between the two: a point read wraps there, as
+ * packages/weather/src/zarr/grid-indices.ts isGlobalLon says), with the longitude each is read
+ * at: its own (bilinear), or the nearest column's after wrapping (discrete). A window read holds no
+ * column beyond either end, so it cannot blend them; these pixels are read point-wise instead.
+ */
+function seamColumns(grid: GridSpec, lons: Float64Array, mode: SampleMode): [number, number][] {
+  if (Math.abs(grid.nLon * grid.dLon - 360) >= 1e-6 * 360) return [];
+  const seam: [number, number][] = [];
+  for (let c = 0; c < lons.length; c++) {
+    const g = (lons[c]! - grid.lon0) / grid.dLon;
+    if (mode === 'linear' ? g >= 0 && g <= grid.nLon - 1 : Math.round(g) >= 0 && Math.round(g) <= grid.nLon - 1) continue;
+    const nearest = (((Math.round(g) % grid.nLon) + grid.nLon) % grid.nLon) * grid.dLon + grid.lon0;
+    seam.push([c, mode === 'linear' ? lons[c]! : nearest]);
+  }
+  return seam;
 }
 
 /**

@@ -30,7 +30,7 @@ import { type DefaultStyles, nameKey, type StyleRecord, styleView } from './styl
 import { warmTileDrawing } from './warm-up.js';
 
 /** Bumped when the same frame, style and tile would be drawn differently: part of every ETag. */
-const RENDERING_VERSION = '2';
+const RENDERING_VERSION = '3';
 
 const HOUR_MS = 3_600_000;
 /** A frame of the past with a default style never changes (RFC 8246 immutable). */
