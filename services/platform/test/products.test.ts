@@ -219,6 +219,9 @@ describe('filters, each alone', () => {
     const iowa = JSON.parse(square(-94, 41, -93, 42));
     expect(await covering(collection({ type: 'Point', coordinates: [-100, 50] }, iowa))).toEqual(all);
     expect(await covering(collection(iowa, { type: 'Point', coordinates: [2.35, 48.85] }))).toEqual(notNorthAmerica);
+    // The OpenAPI document says so too (docs/interface.md §6: any GeoJSON geometry, or a Feature of one).
+    const doc = (await get(t, t.alice, '/openapi.json')).body;
+    expect(doc.paths['/products'].get.description).toContain('coverage (a URL-encoded GeoJSON geometry of any type');
   });
 });
 

@@ -45,7 +45,7 @@ export function platformRoutes(api: Api, deps: PlatformRouteDeps): Api {
       path: '/products',
       summary: 'The products the account is authorized for, filtered',
       description:
-        'Filters, all combined (spec 4.6): contentType and source (exact), aggregation (minutes, a nonnegative integer), start and end (both or neither: products with a frame in the range), coverage (a URL-encoded GeoJSON Point, Polygon or MultiPolygon, or a Feature of one, that the product coverage must contain). A bad value is 400 naming the parameter.',
+        'Filters, all combined (spec 4.6): contentType and source (exact), aggregation (minutes, a nonnegative integer), start and end (both or neither: products with a frame in the range), coverage (a URL-encoded GeoJSON geometry of any type, or a Feature of one, that the product coverage must contain, its boundary counting as inside). A bad value is 400 naming the parameter.',
       tags: ['products'],
       query: ProductsQuery,
       response: { status: 200, description: 'Spec 2.4 products, in catalog order', schema: z.array(Product) },
