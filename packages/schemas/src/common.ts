@@ -31,6 +31,18 @@ export function coordinateParam(name: 'latitude' | 'longitude', limit: number, e
     .meta({ description: `${name}, decimal degrees (WGS84), -${limit}..${limit}`, examples: [example] });
 }
 
+/** Digits of a timestamp's fraction past the millisecond that are not all zero. */
+const SUB_MILLISECOND = /\.\d{3}\d*[1-9]/;
+
+/**
+ * An ISO 8601 timestamp already checked, as epoch milliseconds, the precision the service keeps,
+ * for an inclusive bound: a start between two milliseconds begins at the later one, so nothing
+ * before it is taken in; an end ends at the earlier one.
+ */
+export function boundMs(text: string, bound: 'start' | 'end'): number {
+  return Date.parse(text) + (bound === 'start' && SUB_MILLISECOND.test(text) ? 1 : 0);
+}
+
 /**
  * A count in a query string (`limit`): decimal digits only, at most `digits` of them when given,
  * then a whole number from 1 to `max`. Each area words its refusal: `message` for anything else,

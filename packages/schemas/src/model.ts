@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { coordinateParam, countParam, Timestamp, Uuid, UuidInput } from './common.js';
+import { boundMs, coordinateParam, countParam, Timestamp, Uuid, UuidInput } from './common.js';
 
 /**
  * The model area (docs/interface.md §7; spec 2.8, 4.7): models, forecast runs, their variables
@@ -143,9 +143,6 @@ export const ModelLatestTimeSeriesParams = z.object({
   longitude: coordinateParam('longitude', 180, '-93.6319'),
 });
 
-/** Digits of a timestamp's fraction past the millisecond that are not all zero. */
-const SUB_MILLISECOND = /\.\d{3}\d*[1-9]/;
-
 /** The zone of a UTC timestamp: `Z`, or the offset ISO 8601 writes UTC with. */
 const UTC_ZONE = /(Z|[+-]00:00)$/;
 
@@ -162,7 +159,7 @@ const instant = (name: string, description: string, bound: 'start' | 'end') =>
       z.iso
         .datetime({ offset: true, abort: true, error: `${name} must be a UTC ISO 8601 timestamp such as 2026-05-01T12:00:00Z` })
         .refine((s) => UTC_ZONE.test(s), { error: `${name} must be in UTC: end it with Z or +00:00 (sent as %2B00:00)` })
-        .transform((s) => Date.parse(s) + (bound === 'start' && SUB_MILLISECOND.test(s) ? 1 : 0)),
+        .transform((s) => boundMs(s, bound)),
     )
     .meta({ description, examples: ['2026-05-01T12:00:00Z'] });
 

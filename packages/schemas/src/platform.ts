@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { LruCache } from '@fieldcast/caches';
 import { polygonFaults, type PolygonCoordinates } from '@fieldcast/geo';
-import { countParam, Timestamp, Uuid, UuidInput } from './common.js';
+import { boundMs, countParam, Timestamp, Uuid, UuidInput } from './common.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
 
 /** Frames and forecasts per page (public record: limit; docs/interface.md §6). */
@@ -148,15 +148,15 @@ function addGeometry(value: unknown, parts: CoverageQuery, depth: number): strin
 
 const ISO_INSTANT = z.iso.datetime({ offset: true });
 
-/** An instant in ISO 8601 with a zone (`Z` or an offset), read as epoch milliseconds. */
-const instant = (name: string) =>
+/** An instant in ISO 8601 with a zone (`Z` or an offset), read as epoch milliseconds, an inclusive bound (boundMs). */
+const instant = (name: 'start' | 'end') =>
   z
     .string({ error: `${name} must be given once, as an ISO 8601 timestamp such as 2025-06-01T00:00:00Z` })
     .refine((s) => ISO_INSTANT.safeParse(s).success && Number.isFinite(Date.parse(s)), {
       error: `${name} must be an ISO 8601 timestamp with a zone, such as 2025-06-01T00:00:00Z`,
       abort: true,
     })
-    .transform((s) => Date.parse(s))
+    .transform((s) => boundMs(s, name))
     .meta({ description: `${name}: ISO 8601 timestamp with Z or an offset`, examples: ['2025-06-01T00:00:00Z'] });
 
 const startBeforeEnd = (q: { start?: number; end?: number }) => q.start === undefined || q.end === undefined || q.start <= q.end;

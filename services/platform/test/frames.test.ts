@@ -42,6 +42,17 @@ describe('GET /products/{product}/frames (public record)', () => {
     });
   });
 
+  it('takes start and end as inclusive bounds at the millisecond: a start past 00:00:00.000 by a microsecond leaves that frame out', async () => {
+    const res = await get(t, t.alice, '/products/air-temperature/frames?start=2020-01-01T00:00:00.000001Z&end=2020-01-01T02:00:00.0009Z');
+    expect(valid(res.body)).toEqual(['2020-01-01T02:00:00Z', '2020-01-01T01:00:00Z']);
+    const offset = await get(
+      t,
+      t.alice,
+      '/products/air-temperature/frames?start=2020-01-01T01:00:00.0001%2B01:00&end=2020-01-01T01:00:00Z',
+    );
+    expect(valid(offset.body)).toEqual(['2020-01-01T01:00:00Z']);
+  });
+
   it('takes sort and limit', async () => {
     const asc = await get(t, t.alice, '/products/air-temperature/frames?start=2019-12-31T22:00:00Z&sort=asc&limit=3');
     expect(valid(asc.body)).toEqual(['2019-12-31T22:00:00Z', '2019-12-31T23:00:00Z', '2020-01-01T00:00:00Z']);
