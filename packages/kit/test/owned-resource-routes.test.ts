@@ -242,6 +242,11 @@ describe('owned-resource lists are bounded (RFC 8288 Link rel="next")', () => {
     expect(res.body).toMatchObject({ id: 'invalid_parameter', errors: [expect.objectContaining({ path: name })] });
   });
 
+  it('a limit given twice is told so, not that it is of the wrong type', async () => {
+    const res = await request(filled(2).app).get('/notes?limit=1&limit=2').set(as('alice'));
+    expect(res.body.errors).toEqual([{ path: 'limit', message: 'must be given once' }]);
+  });
+
   it('a cursor that is no note of the account (unknown, or another account’s) is 400 unknown_cursor', async () => {
     const { app } = filled(2);
     for (const after of [uuid(77), uuid(9_999)]) {

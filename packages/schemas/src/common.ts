@@ -46,7 +46,8 @@ export function boundMs(text: string, bound: 'start' | 'end'): number {
 /**
  * A count in a query string (`limit`): decimal digits only, at most `digits` of them when given,
  * then a whole number from 1 to `max`. Each area words its refusal: `message` for anything else,
- * `overMax` for a number over max when that differs, `repeated` for a parameter given twice.
+ * `overMax` for a number over max when that differs, `repeated` for a parameter given twice
+ * (default: must be given once).
  */
 export function countParam(o: {
   max?: number;
@@ -58,7 +59,7 @@ export function countParam(o: {
   examples?: string[];
 }) {
   return z
-    .string(o.repeated === undefined ? undefined : { error: o.repeated })
+    .string({ error: o.repeated ?? 'must be given once' })
     .regex(o.digits === undefined ? /^[0-9]+$/ : new RegExp(`^[0-9]{1,${o.digits}}$`), { error: o.message })
     .transform(Number)
     .refine((n) => n >= 1, { error: o.message })
