@@ -259,6 +259,8 @@ describe('tiles', () => {
     expect(JSON.parse((res.body as Buffer).toString()).id).toBe('layer_not_drawable');
     expect(res.headers.etag).toBeUndefined();
     expect(res.headers['cache-control'] ?? '').not.toMatch(/max-age|immutable/);
+    const doc = (await request(app()).get('/openapi.json')).body;
+    expect(doc.paths['/v2/frames/{frame}/tile/{z}/{x}/{y}.png'].get.responses['503']).toBeDefined();
   });
 
   it('refuses unknown frames and styles (404) and tiles outside the zoom levels or the grid of tiles (400)', async () => {

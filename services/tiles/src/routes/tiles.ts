@@ -44,7 +44,8 @@ export function tileRoutes(api: Api, deps: TileRouteDeps): Api {
       query: TileQuery,
       produces: ['image/png'],
       response: { status: 200, description: 'The tile', mediaType: 'image/png' },
-      errors: [404],
+      // 503 layer_not_drawable: the weather source lacks a variable the style's layer is made from
+      errors: [404, 503],
       // Reading the grid under a tile is large work at low zooms: an account has only a few in flight.
       heavy: true,
       handle: async ({ account, params, query, req, res }) => {
