@@ -3,6 +3,8 @@ import type { Feature, FeatureCollection, MultiPolygon, Point } from 'geojson';
 import polygonClipping, { type Geom } from 'polygon-clipping';
 import type { CellGrid, PolygonCoordinates } from './grid-weights.js';
 import { polygonsBBox } from './grid-weights.js';
+import { differenceOf } from './overlay.js';
+import { bboxRing } from './rings.js';
 
 /** Mantissas of "round" band widths: 1, 2, 2.5 and 5 times a power of ten. */
 const ROUND_MANTISSAS = [1, 2, 2.5, 5] as const;
@@ -65,10 +67,17 @@ export interface GridValues extends CellGrid {
  * of each point is decided by the same edge interpolation from both sides), so when the hull
  * contains the polygons the clipped bands cover them exactly once.
  *
+ * A cell without a value (NaN: a land-only store's sea) is no data: its square is cut out of the
+ * polygons, as a field's statistics leave it out, and the marching squares take its nearest
+ * valued cell's value there, so the bands beside it are drawn as far as the data reaches.
+ *
  * The grid must extend beyond the polygons (one cell on every side is enough) and every value
- * must be finite and inside [edges[0], edges[last]).
+ * must be NaN or inside [edges[0], edges[last]).
  */
-export function contourBands(polygons: PolygonCoordinates[], grid: GridValues, edges: number[]): ContourBand[] {
+export function contourBands(within: PolygonCoordinates[], valued: GridValues, edges: number[]): ContourBand[] {
+  const { grid, missing } = gapsFilled(valued);
+  const polygons = differenceOf(within, missing);
+  if (polygons.length === 0) return [];
   const nLat = grid.lats.length,
     nLon = grid.lons.length;
   if (edges.length < 2) throw new RangeError('contour bands need at least two edges');
@@ -109,4 +118,53 @@ export function contourBands(polygons: PolygonCoordinates[], grid: GridValues, e
     if (parts.length > 0) out.push({ lower: edges[k]!, upper: edges[k + 1]!, polygons: parts });
   });
   return out;
+}
+
+/**
+ * The grid with each missing value (NaN) replaced by that of its nearest valued cell (breadth
+ * first over the four neighbours), and the squares of the missing cells, a rectangle per run of
+ * them along a row. A grid with no value at all keeps its NaNs.
+ */
+function gapsFilled(grid: GridValues): { grid: GridValues; missing: PolygonCoordinates[] } {
+  const nLat = grid.lats.length,
+    nLon = grid.lons.length;
+  if (!Array.prototype.some.call(grid.values, Number.isNaN)) return { grid, missing: [] };
+  const values = Float64Array.from(grid.values);
+  const missing: PolygonCoordinates[] = [];
+  for (let i = 0; i < nLat; i++) {
+    for (let j = 0; j < nLon;) {
+      if (!Number.isNaN(values[i * nLon + j])) {
+        j++;
+        continue;
+      }
+      const from = j;
+      while (j < nLon && Number.isNaN(values[i * nLon + j])) j++;
+      const lat = grid.lats[i] as number;
+      missing.push([
+        bboxRing(
+          (grid.lons[from] as number) - grid.dLon / 2,
+          lat - grid.dLat / 2,
+          (grid.lons[j - 1] as number) + grid.dLon / 2,
+          lat + grid.dLat / 2,
+        ),
+      ]);
+    }
+  }
+  let front: number[] = [];
+  for (let k = 0; k < values.length; k++) if (!Number.isNaN(values[k])) front.push(k);
+  while (front.length > 0) {
+    const next: number[] = [];
+    for (const k of front) {
+      const i = Math.floor(k / nLon),
+        j = k % nLon;
+      for (const n of [i > 0 ? k - nLon : -1, i < nLat - 1 ? k + nLon : -1, j > 0 ? k - 1 : -1, j < nLon - 1 ? k + 1 : -1]) {
+        if (n >= 0 && Number.isNaN(values[n])) {
+          values[n] = values[k]!;
+          next.push(n);
+        }
+      }
+    }
+    front = next;
+  }
+  return { grid: { ...grid, values }, missing };
 }

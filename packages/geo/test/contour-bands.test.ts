@@ -126,6 +126,23 @@ describe('contourBands: isobands clipped to the polygons', () => {
     );
   });
 
+  it('cells without a value (NaN) are cut out of the bands, and the bands beside them reach their edge', () => {
+    // A linear field (0, 10, 20 at the valued columns' centres -93.51, -93.50, -93.49) with its
+    // columns from -93.48 on missing (a coast): the square's part west of their squares' edge,
+    // -93.485, holds band 10 and, where the missing column took 20, band 20.
+    const coast = grid(41.99, -93.51, 0.01, 6, 8, (_lat, lon) => (lon > -93.4801 ? Number.NaN : 10 * Math.round((lon + 93.51) / 0.01)));
+    const square = [rect(-93.495, 42.0, -93.475, 42.02)];
+    const bands = contourBands([square], coast, [0, 10, 20, 30, 40, 50, 60, 70, 80]);
+    expect(bands.map((b) => b.lower)).toEqual([10, 20]);
+    const land = [rect(-93.495, 42.0, -93.485, 42.02)];
+    expectPartition(
+      [land],
+      bands.flatMap((b) => b.polygons),
+    );
+    // a square over missing cells only has no bands
+    expect(contourBands([[rect(-93.475, 42.0, -93.47, 42.01)]], coast, [0, 10, 20])).toEqual([]);
+  });
+
   it('a flat grid gives one band that is the polygons themselves', () => {
     const flat = grid(41.99, -93.51, 0.01, 10, 12, () => 0);
     const bands = contourBands(polygons, flat, roundBandEdges(0, 0));

@@ -23,6 +23,8 @@ const source = new TableSource(
   {
     '40.5,10.5': { tmax: [20, 25, 8], tmin: [10, 11, 2] },
     '40.5,11.5': { tmax: [14, 16, 30], tmin: [6, 4, 10] },
+    // a cell the source holds no value for, as a land-only store's sea (docs/decisions/0015)
+    '40.5,21.5': { tmax: [NaN, NaN, NaN], tmin: [NaN, NaN, NaN] },
   },
   { tmax: 40, tmin: 30 },
   // The table stops 3 days after "now": a request beyond it exercises GridRequestError -> 400.
@@ -193,6 +195,24 @@ describe('growing degree days: hand-computed through the real path (spec 2.6, 4.
     // A's centre has 13: it must be in the band [10, 20).
     const at = features.filter((f) => containsPoint([f.geometry.coordinates], [10.5, 40.5]));
     expect(at.map((f) => f.properties.degreeDays)).toEqual([10]);
+  });
+
+  it('a field half over a cell without values: its result and its contours both leave that cell out', async () => {
+    // lon 18.8..22 at 40..41: cells at 75 degree days but (40.5, 21.5), without values; the
+    // centroid, (40.5, 20.4), reads valued cells only
+    const coastal = await request(app())
+      .post('/fields')
+      .set('Authorization', t.alice.auth)
+      .send(fieldBody([rect(18.8, 40, 22, 41)]));
+    const result = await get(`/growing-degree-days/${coastal.body.id}?${DAYS}`);
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ degreeDays: 75, fieldMean: 75, fieldMinimum: 75, fieldMaximum: 75 });
+    const contours = await get(`/growing-degree-days/${coastal.body.id}/contours?${DAYS}`);
+    expect(contours.status).toBe(200);
+    const pieces = (contours.body.features as { geometry: { coordinates: number[][][] } }[]).map((f) => f.geometry.coordinates);
+    const area = pieces.reduce((sum, p) => sum + areaOf([p]), 0);
+    expect(area / areaOf([[rect(18.8, 40, 21, 41)]])).toBeCloseTo(1, 6);
+    expect(pieces.every((p) => !containsPoint([p], [21.5, 40.5]))).toBe(true);
   });
 
   it('a day past the source coverage: the source refusal is a 400 with its code', async () => {

@@ -212,15 +212,17 @@ export async function fieldContours(
   checkWork(degreeDayWork.contours(source, field, query), limit);
   const days = daysOf(query);
   const { polygons, grid } = await fieldGrid(source, field, degreeDayTotals(source, days, query), 1, true);
-  const values = grid.values;
   let min = Infinity,
     max = -Infinity;
-  for (const v of values) {
+  for (const v of grid.values) {
     if (v < min) min = v;
     if (v > max) max = v;
   }
-  if (!Number.isFinite(min) || !Number.isFinite(max) || values.some(Number.isNaN)) throw noData();
+  if (!Number.isFinite(min) || !Number.isFinite(max)) throw noData();
+  // Cells without a value are left out, as the field result leaves them (contourBands); a field
+  // over none with a value has no contours, as it has no statistics.
   const bands = contourBands(polygons, grid, roundBandEdges(min, max));
+  if (bands.length === 0) throw noData();
   return {
     field: fieldPath(field.id),
     ...settingsOf(query),
