@@ -33,8 +33,7 @@ export type SubscriptionFilter = z.infer<typeof SubscriptionFilter>;
 /** Body of POST /subscriptions (docs/interface.md, webhooks). */
 export const SubscriptionInput = z
   .strictObject({
-    url: z
-      .string()
+    url: text()
       .max(2000)
       .regex(/^https?:\/\/[^\s]+$/i, { error: 'must be an http or https URL' })
       .meta({ description: 'where events are POSTed; validated with the CloudEvents webhook handshake first' }),

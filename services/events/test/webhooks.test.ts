@@ -592,6 +592,9 @@ describe('webhook subscriptions', () => {
       [{ url: 'http://10.1.2.3/hook' }, 422, 'webhook_url_not_allowed', 'url'],
       [{ url: 'http://[::1]:8080/hook' }, 422, 'webhook_url_not_allowed', 'url'],
       [{ url: 'http://user:pw@127.0.0.1/hook' }, 422, 'invalid_webhook_url', 'url'],
+      // a URL is text (docs/decisions/0040-no-5xx-from-input.md): PostgreSQL refuses U+0000, a lone surrogate has no UTF-8 form
+      [{ url: 'https://hooks.example.com/a\u0000b' }, 400, 'invalid_body', 'url'],
+      [{ url: 'https://hooks.example.com/\ud800' }, 400, 'invalid_body', 'url'],
       // https only (HTTP 1.1 Web Hooks for Event Delivery 2.1), but to what FIELDCAST_WEBHOOK_ALLOW_PRIVATE names
       [{ url: 'http://192.0.2.1/x' }, 422, 'webhook_url_not_allowed', 'url'],
       [{ url: 'http://hooks.example.com/x' }, 422, 'webhook_url_not_allowed', 'url'],
