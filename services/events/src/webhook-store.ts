@@ -208,7 +208,8 @@ export class DeliveryStore {
             ? { status: 'active', status_message: null, lease_until: null }
             : { status: 'validation_failed', status_message: outcome.message, lease_until: null },
         );
-      if (n > 0 && !outcome.ok) await trx.withSchema(AREA).table('deliveries').where({ subscription_id: id }).delete();
+      // Only what is pending: deliveries that ended stay listed for DELIVERY_RETENTION_MS, the owner's record of what was sent.
+      if (n > 0 && !outcome.ok) await trx.withSchema(AREA).table('deliveries').where({ subscription_id: id, status: 'pending' }).delete();
     });
   }
 

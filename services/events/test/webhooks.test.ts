@@ -272,6 +272,9 @@ describe('webhook subscriptions', () => {
     expect(receiver.deliveries).toHaveLength(posts);
     const failed = (await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body;
     expect(failed).toMatchObject({ status: 'validation_failed', statusMessage: expect.stringMatching(/WebHook-Allowed-Origin/) });
+    // what was queued is dropped; the dead letters stay listed for their 30 days (docs/interface.md, webhooks: retries)
+    expect(await deliveries(t.alice, sub.id, '?status=pending')).toEqual([]);
+    expect((await deliveries(t.alice, sub.id, '?status=dead')).map((d) => d.id)).toEqual(dead.slice(1).map((d) => d.id));
   });
 
   test('one resource’s events arrive in order: a failing one holds back the ones after it', async () => {
