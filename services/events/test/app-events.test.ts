@@ -136,6 +136,23 @@ describe('POST /events (spec 4.10)', () => {
     expect((await api.post(t.alice, { ...frameBuilt(t.alice.handle), occurrenceTime: '2026-05-01T12:04:00Z' })).status).toBe(200);
   });
 
+  it('422 occurrence_too_early before 1583 (ISO 8601:2004 §3.2.1: earlier years only by agreement); from then on read back as sent', async () => {
+    for (const occurrenceTime of ['0000-03-01T00:00:00Z', '0099-03-01T00:00:00Z', '1582-12-31T23:59:59.999Z']) {
+      const res = await api.post(t.alice, { ...frameBuilt(t.alice.handle), occurrenceTime });
+      expect([occurrenceTime, res.status, res.body.id, res.body.errors?.[0]?.path]).toEqual([
+        occurrenceTime,
+        422,
+        'occurrence_too_early',
+        'occurrenceTime',
+      ]);
+    }
+    expect(await countEvents()).toBe(0);
+    const earliest = await api.post(t.alice, { ...frameBuilt(t.alice.handle), occurrenceTime: '1583-01-01T00:00:00Z' });
+    expect(earliest.body.occurrenceTime).toBe('1583-01-01T00:00:00.000Z');
+    expect((await api.get(t.alice, `/events/${earliest.body.id}`)).body.occurrenceTime).toBe('1583-01-01T00:00:00.000Z');
+    expect((await api.get(t.alice, '/events')).body[0].occurrenceTime).toBe('1583-01-01T00:00:00.000Z');
+  });
+
   it('401 without credentials', async () => {
     const res = await request(t.fleet.app('events')).post('/events').send(frameBuilt(t.alice.handle));
     expect(res.status).toBe(401);

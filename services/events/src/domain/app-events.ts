@@ -6,6 +6,12 @@ import { EVENT_STATUS, type NewEvent } from './event.js';
 export const APP_ORIGIN_NAMESPACE = 'apps';
 /** Allowed clock skew for occurrenceTime; an event further in the future would pin itself to the head of every feed. */
 export const FUTURE_SKEW_MS = 5 * 60_000;
+/**
+ * The earliest occurrenceTime: ISO 8601 years before 1583 are for use only by agreement of the
+ * parties (ISO 8601:2004 §3.2.1), and the embedded database stores no year 0 and reads years
+ * before 100 back as others, so an earlier time would fail or be shown changed.
+ */
+export const EARLIEST_OCCURRENCE = new Date('1583-01-01T00:00:00Z');
 
 const SLOT = /\{\}/g;
 
@@ -47,6 +53,11 @@ export function appEvent(input: EventInput, account: Account, id: string, now: D
         path: 'occurrenceTime',
         message: `is later than the service clock (${now.toISOString()}) by more than ${FUTURE_SKEW_MS / 60_000} minutes`,
       },
+    ]);
+  }
+  if (occurrenceTime < EARLIEST_OCCURRENCE) {
+    throw new ValidationError('occurrence_too_early', 'occurrenceTime lies before 1583', [
+      { path: 'occurrenceTime', message: `is earlier than ${EARLIEST_OCCURRENCE.toISOString()}` },
     ]);
   }
   return {
