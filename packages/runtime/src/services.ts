@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { Express } from 'express';
@@ -205,9 +205,29 @@ export function listen(app: Express, port: number, host: string): Promise<Server
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
     server.on('clientError', answerClientError);
+    const responses = new Set<ServerResponse>();
+    unfinished.set(server, responses);
+    server.prependListener('request', (_req, res: ServerResponse) => {
+      // a request on a kept-alive connection of a stopping server is answered, then its connection closed
+      if (!server.listening) closeConnectionAfter(res);
+      responses.add(res);
+      res.once('close', () => responses.delete(res));
+    });
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
+}
+
+/** Each listening server's responses not yet finished (listen), which a stop answers with `Connection: close`. */
+const unfinished = new WeakMap<Server, Set<ServerResponse>>();
+
+/**
+ * A response sent with `Connection: close` ends its connection (RFC 9112 §9.6), so a client that
+ * keeps a connection busy, as a reverse proxy's pool does, moves to another replica instead of
+ * holding the stop open until its timeout cuts the request then under way.
+ */
+function closeConnectionAfter(res: ServerResponse): void {
+  if (!res.headersSent) res.setHeader('Connection', 'close');
 }
 
 function closeServer(server: Server, timeoutMs: number): Promise<void> {
@@ -218,6 +238,7 @@ function closeServer(server: Server, timeoutMs: number): Promise<void> {
       clearTimeout(timer);
       resolve();
     });
+    for (const res of unfinished.get(server) ?? []) closeConnectionAfter(res);
     server.closeIdleConnections();
   });
 }

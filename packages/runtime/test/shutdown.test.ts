@@ -1,3 +1,4 @@
+import { Agent, get, type IncomingMessage } from 'node:http';
 import request from 'supertest';
 import { Api, createLogger } from '@fieldcast/kit';
 import { z } from 'zod';
@@ -57,4 +58,32 @@ it('fails /readyz at once, answers the request under way, then stops', async () 
   expect([answer.status, await answer.text()]).toEqual([200, '"done"']);
   await stopping;
   expect(stopped).toBe(true);
+});
+
+it('closes a kept-alive connection after the request under way, so a busy client cannot hold the stop until its timeout cuts a request', async () => {
+  const fleet = await startServices([{ definition: slow, port: 0 }], {
+    db: await openTestDatabase(),
+    logger: createLogger({ level: 'silent' }),
+    vendor: 'fieldcast',
+    bodyLimit: '1mb',
+    host: '127.0.0.1',
+    shutdownTimeoutMs: 60_000,
+  });
+  const [service] = fleet.services;
+  // one connection, reused for every request, as a reverse proxy's pool keeps it
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (path: string) =>
+    new Promise<IncomingMessage>((resolve, reject) => get(`${service!.url}${path}`, { agent }, resolve).on('error', reject));
+  const reached = new Promise<void>((resolve) => (entered = resolve));
+  const underWay = send('/slow');
+  await reached;
+  const stopping = fleet.stop();
+  release();
+  const answer = await underWay;
+  answer.resume();
+  expect([answer.statusCode, answer.headers.connection]).toEqual([200, 'close']);
+  // the next request needs a new connection, which the closed listener refuses
+  await expect(send('/healthz')).rejects.toThrow(/ECONNREFUSED/);
+  await stopping;
+  agent.destroy();
 });
