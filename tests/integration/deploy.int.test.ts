@@ -57,6 +57,16 @@ describe.each(['dev', 'prod'])('k8s/overlays/%s', (overlay) => {
     expect(events.spec.maxReplicas).toBeLessThanOrEqual(TOPIC_PARTITIONS);
   });
 
+  it('runs no sync poller unless the overlay gives it sources, since `serve sync` refuses to start without them', () => {
+    const sync = objects.find((o) => o.kind === 'Deployment' && o.metadata!.name === 'sync') as Deployment;
+    const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata!.name === 'fieldcast') as KubernetesObject & {
+      data: Record<string, string>;
+    };
+    const env = (sync.spec.template.spec.containers[0] as { env?: { name: string; value?: string }[] }).env ?? [];
+    const sources = env.find((e) => e.name === 'FIELDCAST_SYNC_SOURCES')?.value ?? config.data.FIELDCAST_SYNC_SOURCES;
+    if (!sources) expect(sync.spec.replicas).toBe(0);
+  });
+
   it('renders only objects valid against the Kubernetes schemas', async () => {
     for (const object of objects) await validateKubernetesObject(object);
   });
