@@ -60,7 +60,11 @@ export const FleetEnv = z.object({
     .default('fieldcast'),
   FIELDCAST_DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  BODY_LIMIT: z.string().default('1mb'),
+  // the sizes body-parser's `limit` reads (the `bytes` package), checked here so a bad one stops start-up naming it
+  BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(\.\d+)? *[kmg]b$|^\d+b?$/i, 'must be a size such as 1mb, 512kb or 1048576 (bytes)')
+    .default('1mb'),
   // Limits per account (docs/operations.md "Limits", docs/decisions/0060-limits-per-account.md); 0 turns a rate or a cap off.
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(100),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(1_000),

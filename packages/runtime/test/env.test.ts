@@ -16,6 +16,15 @@ describe('environment', () => {
   });
 });
 
+describe('BODY_LIMIT', () => {
+  it('is a size in bytes, kB, MB or GB; anything else stops start-up naming it, before a database is opened', () => {
+    for (const size of ['1mb', '512kb', '2 MB', '1.5gb', '1048576', '100b'])
+      expect(parseEnv(FleetEnv, { BODY_LIMIT: size }).BODY_LIMIT).toBe(size);
+    for (const bad of ['lots', '1 megabyte', '1m', '-1mb', ''])
+      expect(() => parseEnv(FleetEnv, { BODY_LIMIT: bad })).toThrow(/BODY_LIMIT: must be a size such as 1mb/);
+  });
+});
+
 describe('FIELDCAST_WEBHOOK_ALLOW_PRIVATE', () => {
   it('names addresses and CIDR ranges, comma-separated; none when unset; anything else stops start-up naming it', () => {
     expect(parseEnv(FleetEnv, {}).FIELDCAST_WEBHOOK_ALLOW_PRIVATE).toEqual([]);
