@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { ConfigError, FleetEnv, parseEnv, serveDistributed } from '@fieldcast/runtime';
 import { accountsCommand, keysCommand } from './accounts.js';
 import { archiveCommand } from './archive.js';
@@ -41,6 +42,19 @@ const HELP = `fieldcast <command>
 
 Areas: ${SERVICES.map((s) => s.area).join(', ')}
 Environment: see README.md ("Environment").`;
+
+/**
+ * Until a command installs its own stop (a served fleet's graceful one), SIGTERM and SIGINT end
+ * the process at once. As a container's PID 1 the kernel applies no default action to a signal
+ * without a handler, so a pod stopped during start-up (waiting on another replica's migration
+ * lock, say) would ignore SIGTERM for its whole grace period and be killed.
+ */
+function exitUnlessHandled(signal: NodeJS.Signals): void {
+  if (process.listenerCount(signal) > 1) return;
+  process.exit(128 + (constants.signals[signal] ?? 0));
+}
+process.on('SIGTERM', exitUnlessHandled);
+process.on('SIGINT', exitUnlessHandled);
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
