@@ -5,7 +5,8 @@ import { text } from './text.js';
 /** Most members of each filter list: a filter is a short allow list, not a query. */
 export const FILTER_MEMBERS_MAX = 100;
 
-const NAMESPACE_PREFIX = /^[a-z0-9][a-z0-9_./-]{0,199}$/;
+/** The start of an event namespace (events.ts EVENT_NAMESPACE), its case kept: namespaces are matched as they are written. */
+const NAMESPACE_PREFIX = /^[A-Za-z0-9][A-Za-z0-9_./-]{0,199}$/;
 
 const members = <T extends z.ZodType>(item: T, description: string) =>
   z.array(item).max(FILTER_MEMBERS_MAX).optional().meta({ description });

@@ -7,6 +7,7 @@ import {
   signatureHeaders,
 } from '../src/domain/webhook-delivery.js';
 import { filterMatches } from '../src/domain/subscriptions.js';
+import { SubscriptionFilter } from '@fieldcast/schemas';
 
 describe('webhook signatures and backoff', () => {
   test('signs as the Standard Webhooks specification’s published test vector', () => {
@@ -71,5 +72,10 @@ describe('subscription filters', () => {
     expect(takes('agriculture/field', 'agriculture/fields/updated')).toBe(false);
     expect(takes('agriculture/fields/up', 'agriculture/fields/updated')).toBe(false);
     expect(takes('agri', 'agriculture/fields/updated')).toBe(false);
+    // an application's namespaces may hold capitals (spec 2.10 shows path-like identifiers): a
+    // prefix takes them as written
+    expect(takes('Crops/Scouting', 'Crops/Scouting/aphids')).toBe(true);
+    expect(takes('crops/scouting', 'Crops/Scouting/aphids')).toBe(false);
+    expect(SubscriptionFilter.safeParse({ namespaces: ['Crops/Scouting'] }).success).toBe(true);
   });
 });
