@@ -399,13 +399,6 @@ export class DeliveryStore {
   }
 
   /**
-   * Sends a dead letter again, from now, with a fresh 24 hours; a paused subscription resumes
-   * through validation: `validating` again, so the dispatcher repeats the CloudEvents handshake
-   * (HTTP 1.1 Web Hooks for Event Delivery §4) before any delivery is sent, since the URL that
-   * kept failing may now answer for someone else. Only a dead letter can be retried: a pending
-   * delivery is being tried already and a delivered one was answered.
-   */
-  /**
    * A new signing secret for the owner's subscription; the one it replaces signs beside it until
    * `previousUntil` (null: no longer), so a receiver switches on its own time
    * (docs/decisions/0360-webhook-secret-rotation.md). A secret replaced earlier is dropped.
@@ -425,6 +418,13 @@ export class DeliveryStore {
     if (updated === 0) throw new NotFoundError('subscription', subscriptionId);
   }
 
+  /**
+   * Sends a dead letter again, from now, with a fresh 24 hours; a paused subscription resumes
+   * through validation: `validating` again, so the dispatcher repeats the CloudEvents handshake
+   * (HTTP 1.1 Web Hooks for Event Delivery §4) before any delivery is sent, since the URL that
+   * kept failing may now answer for someone else. Only a dead letter can be retried: a pending
+   * delivery is being tried already and a delivered one was answered.
+   */
   async retry(accountId: string, subscriptionId: string, deliveryId: string, now: Date): Promise<Delivery> {
     await this.owned(accountId, subscriptionId);
     return this.knex.transaction(async (trx) => {
