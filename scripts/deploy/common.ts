@@ -10,6 +10,19 @@ export const GENERATED =
 export const CONTAINER_PORT = 8080;
 
 /**
+ * A Deployment's replicas on different nodes where the cluster has them, so a node drained or
+ * lost takes one, not all (Kubernetes, "Pod Topology Spread Constraints"); a preference, never a
+ * reason to leave a pod unscheduled. The pod's part, for the pods of `labels`.
+ */
+export const podSpread = (labels: string) => `      topologySpreadConstraints:
+        - maxSkew: 1
+          topologyKey: kubernetes.io/hostname
+          whenUnsatisfiable: ScheduleAnyway
+          labelSelector:
+            matchLabels: ${labels}
+`;
+
+/**
  * Every pod of the fleet runs as non-root on a read-only root filesystem with /tmp as the only
  * writable path, per the Kubernetes "restricted" Pod Security Standard: the pod's part.
  */

@@ -10,6 +10,7 @@ import {
   HEALTH_PROBES,
   k8sPodDisruptionBudget,
   k8sService,
+  podSpread,
   POD_SECURITY,
   PRE_STOP,
   type PortOf,
@@ -87,7 +88,7 @@ spec:
       labels: ${name}
     spec:
       terminationGracePeriodSeconds: 30
-${POD_SECURITY}      containers:
+${podSpread(name)}${POD_SECURITY}      containers:
         - name: ${CONSOLE}
           image: fieldcast:latest
           args: ["serve", "${CONSOLE}"]

@@ -10,6 +10,7 @@ import {
   HEALTH_PROBES,
   k8sPodDisruptionBudget,
   k8sService,
+  podSpread,
   POD_SECURITY,
   PRE_STOP,
   type PortOf,
@@ -86,6 +87,9 @@ x-service: &service
   read_only: true
   tmpfs: [/tmp]
   restart: unless-stopped
+  # Docker's default is 10 s, SHUTDOWN_TIMEOUT_MS's too: room for the drain's last requests and
+  # the outbox's last events before the container is killed.
+  stop_grace_period: 20s
   environment: &environment
     DATABASE_URL: postgres://fieldcast:fieldcast@postgres:5432/fieldcast
     KAFKA_BROKERS: kafka:9092
@@ -218,7 +222,7 @@ spec:
         prometheus.io/path: /metrics
     spec:
       terminationGracePeriodSeconds: ${gracePeriodSeconds}
-${POD_SECURITY}      containers:
+${podSpread(labels)}${POD_SECURITY}      containers:
         - name: ${serve}
           image: fieldcast:latest
           args: ["serve", "${serve}"]

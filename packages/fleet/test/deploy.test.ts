@@ -105,6 +105,7 @@ describe('the console in the rendered deployment files', () => {
     expect(container.resources.limits.memory).toBeDefined();
     expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
     expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(pod.topologySpreadConstraints[0].labelSelector).toEqual(deployment.spec.selector);
     expect(docs[2].spec.selector).toEqual(deployment.spec.selector.matchLabels);
   });
 });
@@ -126,6 +127,14 @@ describe('k8s base', () => {
     expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
     expect(pod.securityContext.runAsNonRoot).toBe(true);
     expect(docs[2].spec.scaleTargetRef.name).toBe(area);
+    // replicas spread over nodes, softly (Kubernetes, Pod Topology Spread Constraints)
+    expect(pod.topologySpreadConstraints).toEqual([
+      expect.objectContaining({
+        topologyKey: 'kubernetes.io/hostname',
+        whenUnsatisfiable: 'ScheduleAnyway',
+        labelSelector: docs[0].spec.selector,
+      }),
+    ]);
   });
 
   // Replicas behind one Service check each other's signed links: one key for all, from a Secret.
@@ -181,6 +190,11 @@ describe('k8s base', () => {
     const env = Object.fromEntries(container.env.map((e: { name: string; value?: string }) => [e.name, e.value]));
     expect(env.FIELDCAST_COMPUTE_THREADS).toBe(String(COMPUTE_THREADS[area]));
     expect(container.resources.limits.cpu).toBe(String(1 + COMPUTE_THREADS[area]!));
+  });
+
+  it('Compose gives a stopping service longer than its drain (SHUTDOWN_TIMEOUT_MS, 10 s) before killing it', () => {
+    const compose = parse(read('docker-compose.yml'), { merge: true });
+    for (const { area } of DEPLOYED_AREAS) expect(compose.services[area].stop_grace_period).toBe('20s');
   });
 
   it('Compose keeps Kafka and PostgreSQL data on volumes', () => {
