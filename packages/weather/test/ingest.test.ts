@@ -305,12 +305,95 @@ describe('ingestFile', () => {
     await expect(ingestFile(file, { outDir: path.join(tmp, 'out') })).rejects.toThrow(/calendar "noleap" is not supported/);
   });
 
+  it('leaves no store behind when a file fails part way, and keeps the old store when an overwrite fails', async () => {
+    // A NetCDF classic file cut short inside its last variable's data: the header and tasmax
+    // read, pr does not (NetCDF classic format specification: non-record data in variable order).
+    const good = path.join(tmp, 'cut-good.nc');
+    await writeCdf1(good, cfSpec(false));
+    const bytes = await fs.readFile(good);
+    const cut = path.join(tmp, 'cut.nc');
+    await fs.writeFile(cut, bytes.subarray(0, bytes.length - 24));
+    const outDir = path.join(tmp, 'out-cut');
+    const err = await ingestFile(cut, { outDir, id: 'cut' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(IngestError);
+    expect((err as Error).message).toContain(cut);
+    // Nothing a Zarr reader could open, and nothing that blocks a second attempt.
+    expect(await fs.readdir(outDir).catch(() => [])).toEqual([]);
+
+    await ingestFile(good, { outDir, id: 'cut' });
+    await expect(ingestFile(cut, { outDir, id: 'cut', overwrite: true })).rejects.toBeInstanceOf(IngestError);
+    expect(await fs.readdir(outDir)).toEqual(['cut.zarr']);
+    await checkCfStore(path.join(outDir, 'cut.zarr'));
+  });
+
+  it('refuses a time axis with a gap or a duplicate, naming the file and the step', async () => {
+    const spec = (times: number[]): NcSpec => ({
+      dims: [
+        { name: 'time', size: times.length },
+        { name: 'lat', size: 1 },
+        { name: 'lon', size: 2 },
+      ],
+      vars: [
+        { name: 'time', dims: ['time'], type: 'double', attrs: { units: 'days since 2021-01-01', standard_name: 'time' }, data: times },
+        { name: 'lat', dims: ['lat'], type: 'double', attrs: { units: 'degrees_north' }, data: [10] },
+        { name: 'lon', dims: ['lon'], type: 'double', attrs: { units: 'degrees_east' }, data: [20, 21] },
+        { name: 'tas', dims: ['time', 'lat', 'lon'], type: 'float', attrs: { units: 'K' }, data: times.flatMap(() => [280, 281]) },
+      ],
+    });
+    const gap = path.join(tmp, 'gap.nc');
+    await writeNetcdf4(gap, spec([0, 1, 3]));
+    await expect(ingestFile(gap, { outDir: path.join(tmp, 'out') })).rejects.toThrow(
+      `${gap}: time axis is not regular: 2021-01-04T00:00:00.000Z follows 2021-01-02T00:00:00.000Z, not 24 h after it`,
+    );
+    const duplicate = path.join(tmp, 'duplicate.nc');
+    await writeNetcdf4(duplicate, spec([0, 1, 1, 2]));
+    await expect(ingestFile(duplicate, { outDir: path.join(tmp, 'out') })).rejects.toThrow(
+      `${duplicate}: time axis is not regular: 2021-01-02T00:00:00.000Z follows 2021-01-02T00:00:00.000Z, not 24 h after it`,
+    );
+  });
+
+  it('masks a missing_value held in a wider type than the data, and knows degree_Celsius', async () => {
+    // CF 2.5.1 asks for missing_value in the data's type, yet CDL written without the "f" suffix
+    // (`tas:missing_value = 1.e+20 ;`) makes it a double. netCDF4-python and xarray compare it in
+    // the data's type (float32) and mask it; so must ingest. "degree_Celsius" is UDUNITS-2's
+    // own name of the unit (udunits2-common.xml), the spelling CF 3.1 examples use.
+    const file = path.join(tmp, 'wide-missing.nc');
+    await writeCdf1(file, {
+      dims: [
+        { name: 'time', size: 1 },
+        { name: 'lat', size: 1 },
+        { name: 'lon', size: 2 },
+      ],
+      vars: [
+        { name: 'time', dims: ['time'], type: 'double', attrs: { units: 'hours since 2021-01-01' }, data: [0] },
+        { name: 'lat', dims: ['lat'], type: 'double', attrs: { units: 'degrees_north' }, data: [10] },
+        { name: 'lon', dims: ['lon'], type: 'double', attrs: { units: 'degrees_east' }, data: [20, 21] },
+        {
+          name: 'tas',
+          dims: ['time', 'lat', 'lon'],
+          type: 'float',
+          attrs: { units: 'degree_Celsius', standard_name: 'air_temperature', missing_value: 1e20 },
+          data: [1e20, 12.5],
+        },
+      ],
+    });
+    const res = await ingestFile(file, { outDir: path.join(tmp, 'out'), stepMs: 3_600_000 });
+    expect(res.entry.variables.map((v) => [v.name, v.variable])).toEqual([['air_temperature', 'air_temperature']]);
+    const zs = await ZarrSource.open(res.storePath);
+    try {
+      const w = await zs.window('air_temperature', [19, 9, 22, 11], { startMs: Date.UTC(2021, 0, 1), endMs: Date.UTC(2021, 0, 1) });
+      expect(Array.from(w.values)).toEqual([NaN, 12.5]);
+    } finally {
+      await zs.close();
+    }
+  });
+
   it('refuses a file without a latitude/longitude grid', async () => {
     const file = path.join(tmp, 'station.nc');
     await writeCdf1(file, {
       dims: [{ name: 'station', size: 2 }],
       vars: [{ name: 'tas', dims: ['station'], type: 'float', attrs: { units: 'K' }, data: [280, 281] }],
     });
-    await expect(ingestFile(file, { outDir: path.join(tmp, 'out') })).rejects.toThrow(/no latitude coordinate variable/);
+    await expect(ingestFile(file, { outDir: path.join(tmp, 'out') })).rejects.toThrow(`${file}: no latitude coordinate variable`);
   });
 });

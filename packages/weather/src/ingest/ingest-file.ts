@@ -92,6 +92,20 @@ function jsonAttrs(attrs: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** A refusal names the file it is about, once (some readers name it themselves). */
+function refusal(file: string, err: unknown): IngestError {
+  const message = (err as Error).message;
+  const named = [file, path.resolve(file)].some((f) => message.startsWith(`${f}:`));
+  return new IngestError(named ? message : `${file}: ${message}`);
+}
+
+async function holdsFiles(dir: string): Promise<boolean> {
+  return fs.readdir(dir).then(
+    (entries) => entries.length > 0,
+    () => false,
+  );
+}
+
 /** The CF reading of an opened NetCDF file; the file is closed if it is not a usable grid. */
 async function decodeCf(file: NcFile): Promise<DecodedGrid> {
   try {
@@ -126,18 +140,27 @@ export async function ingestFile(file: string, options: IngestOptions): Promise<
   try {
     decoded = await decode(source, format, id, options);
   } catch (err) {
-    if (err instanceof IngestError) throw err;
-    throw new IngestError(`${file}: ${(err as Error).message}`);
+    throw refusal(file, err);
   }
   const storePath = path.resolve(options.outDir, `${id}.zarr`);
   const slabs = { count: 0, largestValues: 0 };
   let grid: NormalisedGrid;
+  let staging: string | undefined;
   try {
     grid = normaliseGrid(decoded, options.geotiff?.stepMs ?? options.stepMs);
-    await writeStore(grid, storePath, source, id, options, slabs);
+    if (!options.overwrite && (await holdsFiles(storePath))) {
+      throw new IngestError(`${storePath} exists and is not empty (pass --overwrite to replace it)`);
+    }
+    // Written beside its place and renamed into it once whole, so a file that fails part way
+    // leaves no store a reader could open, and a failed overwrite keeps the old store.
+    await fs.mkdir(path.dirname(storePath), { recursive: true });
+    staging = await fs.mkdtemp(path.join(path.dirname(storePath), `.${id}.zarr.`));
+    await writeStore(grid, staging, source, id, options, slabs);
+    await fs.rm(storePath, { recursive: true, force: true });
+    await fs.rename(staging, storePath);
   } catch (err) {
-    if (err instanceof IngestError) throw err;
-    throw new IngestError(`${file}: ${(err as Error).message}`);
+    if (staging) await fs.rm(staging, { recursive: true, force: true });
+    throw refusal(file, err);
   } finally {
     await decoded.close();
   }

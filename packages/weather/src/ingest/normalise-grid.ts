@@ -137,11 +137,24 @@ export function normaliseGrid(grid: DecodedGrid, stepMsHint?: number): Normalise
   let stepMs = 0;
   if (grid.times) {
     const axis = regularAxis(grid.times);
-    if (!axis) throw new IngestError('time axis is not regular; GridSource needs evenly spaced time steps');
+    if (!axis) throw new IngestError(`time axis is not regular: ${irregularity(grid.times)}; GridSource needs evenly spaced time steps`);
     startMs = axis.startMs;
     stepMs = grid.times.length > 1 ? axis.stepMs : (stepMsHint ?? 0);
   }
   return { ...grid, lats, lons, variables, startMs, stepMs, nt: grid.times?.length ?? 0 };
+}
+
+/** The first step of an irregular time axis that breaks the pattern (a gap, a duplicate, a step back). */
+function irregularity(times: readonly number[]): string {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const step = times[1]! - times[0]!;
+  if (step <= 0) return `${iso(times[1]!)} follows ${iso(times[0]!)}, times must increase`;
+  for (let i = 2; i < times.length; i++) {
+    if (Math.abs(times[i]! - times[i - 1]! - step) > 1) {
+      return `${iso(times[i]!)} follows ${iso(times[i - 1]!)}, not ${step / 3_600_000} h after it`;
+    }
+  }
+  return `its steps drift from the first, ${step / 3_600_000} h`;
 }
 
 function snap(x: number): number {
