@@ -158,7 +158,6 @@ export async function cfToGrid(file: NcFile): Promise<DecodedGrid> {
 function blockReader(v: NcVariable, time: string | undefined, lat: string, lon: string): BlockReader {
   const axis = (name: string | undefined) => (name === undefined ? -1 : v.dims.indexOf(name));
   const [kt, ky, kx] = [axis(time), axis(lat), axis(lon)];
-  const bits = v.kind === 'int' ? v.bits : 0;
   return async (t0, nt, r0, nr, c0, nc) => {
     const start = v.dims.map(() => 0);
     const count = v.dims.map(() => 1);
@@ -166,6 +165,6 @@ function blockReader(v: NcVariable, time: string | undefined, lat: string, lon: 
     else if (t0 !== 0 || nt !== 1) throw new Error(`${v.name} has no time axis`);
     [start[ky], count[ky]] = [r0, nr];
     [start[kx], count[kx]] = [c0, nc];
-    return unpack(await v.readBlock(start, count), v.attrs, bits);
+    return unpack(await v.readBlock(start, count), v.attrs, { kind: v.kind === 'int' ? 'int' : 'float', bits: v.bits });
   };
 }

@@ -30,8 +30,19 @@ export const ENCODING_ATTRS = new Set([
   '_Unsigned',
 ]);
 
-export function unpack(raw: ArrayLike<number | bigint>, attrs: Record<string, unknown>, integerBits = 0): Float32Array {
-  const missing = [...numbers(attrs._FillValue), ...numbers(attrs.missing_value)];
+/** The stored type of the values: integers of `bits` bits, or IEEE floats of 32 or 64 bits. */
+export interface StoredType {
+  kind: 'int' | 'float';
+  bits: number;
+}
+
+export function unpack(raw: ArrayLike<number | bigint>, attrs: Record<string, unknown>, type: StoredType): Float32Array {
+  const integerBits = type.kind === 'int' ? type.bits : 0;
+  // A missing value is the stored value nearest it: a double `missing_value = 1.e+20` on float32
+  // data (CDL written without the "f" suffix) marks the float32 1e20, as netCDF4-python and
+  // xarray read it, casting it to the data's type.
+  const inType = (v: number) => (type.kind === 'float' && type.bits === 32 ? Math.fround(v) : v);
+  const missing = [...numbers(attrs._FillValue), ...numbers(attrs.missing_value)].map(inType);
   const range = numbers(attrs.valid_range);
   const vmin = first(attrs.valid_min) ?? range[0] ?? -Infinity;
   const vmax = first(attrs.valid_max) ?? range[1] ?? Infinity;

@@ -96,6 +96,9 @@ const CONVERSIONS: Record<Quantity, Record<string, UnitConversion>> = {
   temperature: {
     degc: IDENTITY,
     celsius: IDENTITY,
+    // UDUNITS-2's own name of the unit (udunits2-common.xml), and its plural.
+    degree_celsius: IDENTITY,
+    degrees_celsius: IDENTITY,
     deg_c: IDENTITY,
     degree_c: IDENTITY,
     degrees_c: IDENTITY,
