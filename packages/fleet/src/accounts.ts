@@ -63,8 +63,8 @@ export async function keysCommand(args: string[], env: FleetEnv, print: Print): 
       );
     } else if (sub === 'revoke') {
       if (!values.key) throw new UsageError(usage);
-      await identity.revokeKey(account.id, values.key);
-      print(`revoked ${values.key}`);
+      // Named by its id: a key given whole is not printed again.
+      print(`revoked ${await identity.revokeKey(account.id, values.key)}`);
     } else if (sub === 'list') {
       const keys = await identity.listKeys(account.id);
       print(

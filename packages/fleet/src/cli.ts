@@ -95,8 +95,13 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+/** node:util's parseArgs refuses an unknown or malformed option with an ERR_PARSE_ARGS_* TypeError. */
+function isOptionError(err: unknown): err is Error {
+  return err instanceof Error && String((err as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS_');
+}
+
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError || err instanceof ConfigError || err instanceof SyncFailed) {
+  if (err instanceof UsageError || err instanceof ConfigError || err instanceof SyncFailed || isOptionError(err)) {
     process.stderr.write(`fieldcast: ${err.message}\n`);
     process.exit(2);
   }

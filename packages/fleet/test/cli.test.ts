@@ -18,8 +18,12 @@ describe('fieldcast accounts and keys (embedded data dir, fleet stopped)', () =>
     expect(added.code).toBe(0);
     expect(JSON.parse(added.stdout)).toMatchObject({ applicationId, applicationKey: expect.stringMatching(/^fc1\./) });
 
-    const keyId = applicationKey.split('.')[1];
-    expect((await fieldcast('keys', 'revoke', '--account', applicationId, '--key', applicationKey)).code).toBe(0);
+    const [, keyId, secret] = applicationKey.split('.');
+    // Revoked by the whole key, it answers with the key's id: the secret is shown only when made.
+    const revoked = await fieldcast('keys', 'revoke', '--account', applicationId, '--key', applicationKey);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout.replace(/-/g, '')).toBe(`revoked ${keyId}\n`);
+    expect(revoked.stdout + revoked.stderr).not.toContain(secret);
     const list = JSON.parse((await fieldcast('keys', 'list', '--account', applicationId, '--json')).stdout);
     expect(list).toHaveLength(2);
     expect(list.find((k: { id: string }) => k.id.replace(/-/g, '') === keyId).revokedAt).not.toBeNull();
@@ -29,6 +33,16 @@ describe('fieldcast accounts and keys (embedded data dir, fleet stopped)', () =>
     const res = await fieldcast('accounts', 'create');
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('accounts create needs --name');
+    // A mistyped option is a usage error too, not a crash with a stack trace.
+    for (const [option, args] of [
+      ['--acount', ['keys', 'list', '--acount', 'x']],
+      ['--cidrs', ['archive', 'register', '--user', 'u', '--cidrs', '10.0.0.0/8']],
+    ] as const) {
+      const typo = await fieldcast(...args);
+      expect(typo.code).toBe(2);
+      expect(typo.stderr).toContain(`Unknown option '${option}'`);
+      expect(typo.stderr).not.toMatch(/\n\s+at /);
+    }
     const serve = await fieldcast('serve', 'agriculture');
     expect(serve.code).toBe(2);
     expect(serve.stderr).toContain('Distributed mode needs DATABASE_URL and KAFKA_BROKERS');

@@ -209,7 +209,8 @@ export class IdentityStore implements Identity {
     return { keyId, applicationKey: formatKey(keyId, secret) };
   }
 
-  async revokeKey(accountId: string, keyIdOrKey: string): Promise<void> {
+  /** Revokes a live key, named by its id or by the whole key; answers its id. */
+  async revokeKey(accountId: string, keyIdOrKey: string): Promise<string> {
     const keyId = parseKey(keyIdOrKey)?.keyId ?? keyIdOrKey;
     if (!isUuid(keyId)) throw new IdentityError('key_does_not_exist', `no key ${keyIdOrKey}`);
     const n = await this.keys
@@ -218,6 +219,7 @@ export class IdentityStore implements Identity {
       .update({ revoked_at: this.knex.fn.now() });
     if (n === 0) throw new IdentityError('key_does_not_exist', `no live key ${keyId} on account ${accountId}`);
     this.cache.clear();
+    return keyId;
   }
 
   async listKeys(accountId: string): Promise<KeyInfo[]> {
