@@ -3,7 +3,7 @@
  * NetCDF-4 through h5wasm, GeoTIFF through geotiff.js.
  */
 import { promises as fs } from 'node:fs';
-import { writeArrayBuffer } from 'geotiff';
+import { globals, writeArrayBuffer } from 'geotiff';
 import h5wasm from 'h5wasm/node';
 
 export type NcType = 'byte' | 'char' | 'short' | 'int' | 'float' | 'double';
@@ -208,6 +208,8 @@ export interface TiffSpec {
   noData?: number;
   /** override geokeys, e.g. a projected system to be refused */
   geoKeys?: Record<string, number>;
+  /** per band, the scale and offset GDAL stores in its GDAL_METADATA tag (gdal_translate -a_scale -a_offset) */
+  scaleOffset?: { scale: number; offset: number }[];
 }
 
 /** A float32 GeoTIFF with ModelTiepoint/ModelPixelScale (PixelIsArea) in WGS 84. */
@@ -234,6 +236,15 @@ export async function writeGeotiffFile(file: string, t: TiffSpec): Promise<void>
   };
   if (nb > 1) meta.ExtraSamples = Array(nb - 1).fill(0);
   if (t.noData !== undefined) meta.GDAL_NODATA = `${t.noData}`;
+  if (t.scaleOffset) {
+    const items = t.scaleOffset.flatMap(({ scale, offset }, b) => [
+      `<Item name="OFFSET" sample="${b}" role="offset">${offset}</Item>`,
+      `<Item name="SCALE" sample="${b}" role="scale">${scale}</Item>`,
+    ]);
+    // geotiff.js reads GDAL_METADATA (tag 42112, ASCII, as GDAL writes it) but its writer has no type for it
+    (globals.fieldTagTypes as Record<number, string>)[42112] = 'ASCII';
+    meta.GDAL_METADATA = `<GDALMetadata>\n${items.join('\n')}\n</GDALMetadata>\n`;
+  }
   const buf = writeArrayBuffer(values, meta as never);
   await fs.writeFile(file, Buffer.from(buf));
 }

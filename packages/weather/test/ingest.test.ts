@@ -252,6 +252,31 @@ describe('ingestFile', () => {
     expect(again[0]!.variables[0]!.name).toBe('tmax');
   });
 
+  it('unscales a GeoTIFF band by the scale and offset GDAL stores for it (raw x scale + offset), no-data compared raw', async () => {
+    // int-like raw counts of 0.02 K from -273.15: 14500 is 16.85 degC (GDAL raster data model, "scale and offset")
+    const file = path.join(tmp, 'scaled.tif');
+    await writeGeotiffFile(file, {
+      width: 2,
+      height: 1,
+      bands: [[14500, -9999]],
+      west: 0,
+      north: 1,
+      dx: 1,
+      dy: 1,
+      noData: -9999,
+      scaleOffset: [{ scale: 0.02, offset: -273.15 }],
+    });
+    const res = await ingestFile(file, {
+      outDir: path.join(tmp, 'out'),
+      geotiff: { variable: 't', attributes: { standard_name: 'air_temperature', units: 'degC' } },
+    });
+    const zs = await ZarrSource.open(res.storePath);
+    const v = zs.variables()[0]!.id;
+    const w = await zs.window(v, [0, 0, 2, 1], { startMs: 0, endMs: 0 });
+    expect(w.values[0]).toBeCloseTo(14500 * 0.02 - 273.15, 4);
+    expect(w.values[1]).toBeNaN();
+  });
+
   it('refuses a projected GeoTIFF with a clear message', async () => {
     const file = path.join(tmp, 'utm.tif');
     await writeGeotiffFile(file, {

@@ -5,13 +5,15 @@
  * (GeographicTypeGeoKey 4326, or a user-defined geographic system on datum 6326), anything
  * else is refused: Fieldcast grids are regular in latitude and longitude.
  *
+ * Values are GDAL's: raw x the band's scale + offset (GDAL_METADATA), GDAL_NODATA as NaN.
+ *
  * Bands are time steps. A TIFF has no time axis, so the caller names the first time and the
  * step; without them the TIFF DateTime tag (TIFF 6.0, tag 306) gives the first time.
  *
  * The file is opened, not loaded: blocks (a window of pixels for a range of bands) are read
  * and decoded on demand, strip by strip or tile by tile, so ingest holds a slab at a time.
  */
-import { fromFile, type GeoTIFF } from 'geotiff';
+import { fromFile, type GeoTIFF, type GeoTIFFImage } from 'geotiff';
 import type { DecodedGrid } from './cf-dataset.js';
 import { IngestError } from './errors.js';
 
@@ -108,6 +110,7 @@ async function readOpen(tiff: GeoTIFF, file: string, name: string, options: Geot
   const lats = Array.from({ length: height }, (_, r) => y0 - (r + half) * dy);
 
   const noData = image.getGDALNoData();
+  const unscaled = await bandScales(image, bands, file);
   let open = true;
   const read = async (t0: number, nt: number, r0: number, nr: number, c0: number, nc: number): Promise<Float32Array> => {
     if (!open) throw new Error(`${file} is closed`);
@@ -117,9 +120,10 @@ async function readOpen(tiff: GeoTIFF, file: string, name: string, options: Geot
     const data = new Float32Array(nt * n);
     for (let b = 0; b < nt; b++) {
       const band = rasters[b] as ArrayLike<number>;
+      const { scale, offset } = unscaled[t0 + b]!;
       for (let k = 0; k < n; k++) {
         const v = band[k]!;
-        data[b * n + k] = noData !== null && (v === noData || v === Math.fround(noData)) ? NaN : v;
+        data[b * n + k] = noData !== null && (v === noData || v === Math.fround(noData)) ? NaN : v * scale + offset;
       }
     }
     return data;
@@ -147,4 +151,25 @@ async function readOpen(tiff: GeoTIFF, file: string, name: string, options: Geot
       open = false;
     },
   };
+}
+
+/**
+ * Each band's scale and offset, as GDAL keeps them in its GDAL_METADATA tag (items SCALE and
+ * OFFSET of the band's sample): a value is raw x scale + offset (GDAL raster data model, "scale
+ * and offset"; `gdal_translate -unscale` applies the same), no-data being a raw value. 1 and 0
+ * where the file says nothing.
+ */
+async function bandScales(image: GeoTIFFImage, bands: number, file: string): Promise<{ scale: number; offset: number }[]> {
+  return Promise.all(
+    Array.from({ length: bands }, async (_, b) => {
+      const items = ((await image.getGDALMetadata(b)) ?? {}) as Record<string, unknown>;
+      const scale = items.SCALE === undefined ? 1 : Number(items.SCALE);
+      const offset = items.OFFSET === undefined ? 0 : Number(items.OFFSET);
+      if (!Number.isFinite(scale) || !Number.isFinite(offset))
+        throw new IngestError(
+          `${file}: band ${b + 1} has scale ${String(items.SCALE)} and offset ${String(items.OFFSET)}; both must be numbers`,
+        );
+      return { scale, offset };
+    }),
+  );
 }
