@@ -11,6 +11,8 @@ const RUN = { namespace: 'platform/forecasts', id: '3f1c2a70-3333-5000-8000-0000
 const RULE = { namespace: 'alerts/rules', id: '3f1c2a70-4444-4000-8000-000000000004' };
 const UNNAMED_RULE = { namespace: 'alerts/rules', id: '3f1c2a70-5555-4000-8000-000000000005' };
 const FIELD = { namespace: 'agriculture/fields', id: '3f1c2a70-6666-4000-8000-000000000006' };
+/** An id whose read the fake area answers 503, as an area that is restarting does. */
+const UNAVAILABLE = 'bbbbbbbb-0000-5000-8000-000000000000';
 
 function fakeAreas() {
   const reads: string[] = [];
@@ -28,8 +30,10 @@ function fakeAreas() {
   };
   const json = async (area: string, path: string) => {
     reads.push(`${area} ${path}`);
+    if (path.includes(UNAVAILABLE)) throw Object.assign(new Error('platform: unavailable'), { status: 503 });
     const record = records[`${area} ${path}`];
-    if (!record) throw new Error('404');
+    // as Api.json rejects: an error carrying the answer's status
+    if (!record) throw Object.assign(new Error('platform: not found'), { status: 404 });
     return record;
   };
   return { reads, json };
@@ -57,10 +61,20 @@ describe('event messages with their slots filled', () => {
   it('shows a resource whose read fails by its short id, and reads it again next time', async () => {
     const areas = fakeAreas();
     const labels = new ResourceLabels(areas.json);
-    const unknown = { namespace: 'platform/frames', id: 'aaaaaaaa-0000-5000-8000-000000000000' };
-    expect(await labels.message({ message: 'frame {}', tagged: [unknown] })).toBe('frame aaaaaaaa');
-    await labels.message({ message: 'frame {}', tagged: [unknown] });
+    const unavailable = { namespace: 'platform/frames', id: UNAVAILABLE };
+    expect(await labels.message({ message: 'frame {}', tagged: [unavailable] })).toBe('frame bbbbbbbb');
+    await labels.message({ message: 'frame {}', tagged: [unavailable] });
     expect(areas.reads).toHaveLength(2);
+  });
+
+  it('reads a resource that is gone (404: a deleted field, an expired run) once, not at every poll', async () => {
+    const areas = fakeAreas();
+    const labels = new ResourceLabels(areas.json);
+    const deleted = { namespace: 'agriculture/fields', id: 'aaaaaaaa-0000-4000-8000-000000000000' };
+    for (let poll = 0; poll < 3; poll++) {
+      expect(await labels.message({ message: 'Field {} was deleted', tagged: [deleted] })).toBe('Field aaaaaaaa was deleted');
+    }
+    expect(areas.reads).toHaveLength(1);
   });
 
   it('names an alert rule by its description or its condition, and the field by its description', async () => {

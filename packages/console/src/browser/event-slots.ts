@@ -49,7 +49,16 @@ const NAMERS: Record<string, { area: string; path: (id: string) => string; label
 /** The first group of a UUID: enough to tell resources apart in a list. */
 const shortId = (id: string) => id.split('-')[0] ?? id;
 
-/** Labels of tagged resources, each read once; a read that fails is tried again on the next message. */
+/**
+ * Whether a failed read says the resource is gone (404: a deleted field or rule, an expired run),
+ * which no later read changes, rather than failing for now (an area restarting, a network fault).
+ */
+const gone = (err: unknown) => (err as { status?: unknown } | null)?.status === 404;
+
+/**
+ * Labels of tagged resources, each read once. A resource that is gone keeps its short id; a read
+ * that fails otherwise is tried again on the next message.
+ */
 export class ResourceLabels {
   private readonly known = new Map<string, Promise<string>>();
 
@@ -72,8 +81,10 @@ export class ResourceLabels {
           const text = namer.label((record ?? {}) as Record<string, unknown>);
           return typeof text === 'string' && text !== '' ? text : shortId(t.id);
         },
-        () => {
-          this.known.delete(key);
+        (err: unknown) => {
+          // The feed is polled every few seconds: a gone resource read again at each poll would
+          // cost a request (and a logged 404) per event naming it, for as long as the page is open.
+          if (!gone(err)) this.known.delete(key);
           return shortId(t.id);
         },
       );
