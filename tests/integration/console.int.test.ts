@@ -158,6 +158,8 @@ describe('the console in Chromium', () => {
         { timeout: 60_000 },
       );
       expect(await page.locator('#legend span').count()).toBeGreaterThan(1);
+      // in the unit of the layer the style colours (the platform's styleableLayers)
+      expect(await page.textContent('#legend')).toContain('°C');
       await shot(page, '02-signed-in-tiles');
 
       // Draw a field: zoom in over Kansas, click four corners, finish.

@@ -1,8 +1,10 @@
 /// <reference lib="dom" />
 
-/** A legend: one swatch per entry, labelled. */
-export function drawLegend(element: HTMLElement, entries: { color: string; label: string }[]): void {
+/** A legend: one swatch per entry, labelled, after its title if any (what it colours, its unit). */
+export function drawLegend(element: HTMLElement, entries: { color: string; label: string }[], title = ''): void {
+  const heading = title ? [Object.assign(document.createElement('b'), { textContent: title })] : [];
   element.replaceChildren(
+    ...heading,
     ...entries.map(({ color, label }) => {
       const span = document.createElement('span');
       const swatch = document.createElement('i');

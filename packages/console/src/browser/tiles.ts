@@ -5,11 +5,14 @@ import type { Api } from './api.js';
 import { byId } from './fields.js';
 import { drawLegend } from './legend.js';
 import { showError } from './status.js';
+import { type StyleableLayer, type StyleColors, styleLegend } from './style-legend.js';
 
 interface Product {
   id: string;
   name: string;
   frames: string | null;
+  /** the layers a style colours, with their units */
+  styleableLayers?: StyleableLayer[];
 }
 
 interface Frame {
@@ -19,11 +22,10 @@ interface Frame {
   zoomLevels?: number[] | { min?: number; max?: number } | null;
 }
 
-interface Style {
+interface Style extends StyleColors {
   id: string;
   name: string;
   isDefault: boolean;
-  colorizers: { defaultColor?: string; stops: { value: number; color: string }[] }[];
 }
 
 /**
@@ -76,6 +78,7 @@ export class TilesPanel {
   private layer: AuthorizedTiles | null = null;
   private frames: Frame[] = [];
   private styles: Style[] = [];
+  private products: Product[] = [];
   private tileErrorShown = false;
 
   constructor(
@@ -92,6 +95,7 @@ export class TilesPanel {
     const select = byId<HTMLSelectElement>('product');
     try {
       const products = (await this.api.json<Product[]>('platform', '/products')).filter((p) => p.frames);
+      this.products = products;
       select.replaceChildren(...products.map((p) => new Option(p.name, p.name)));
       const preferred = products.find((p) => p.name === OPENING_VIEW.product) ?? products[0];
       if (!preferred) throw new Error('No product with frames is available to this account');
@@ -141,9 +145,14 @@ export class TilesPanel {
     byId('frame-time').textContent = frame ? new Date(frame.validTime).toUTCString() : 'no frames';
     this.layer?.remove();
     this.layer = null;
-    drawLegend(
-      byId('legend'),
-      (style?.colorizers ?? []).flatMap((c) => c.stops.map((s) => ({ color: s.color, label: String(s.value) }))),
+    const layers = this.products.find((p) => p.name === byId<HTMLSelectElement>('product').value)?.styleableLayers ?? [];
+    byId('legend').replaceChildren(
+      ...(style ? styleLegend(style, layers) : []).map(({ title, entries }) => {
+        const line = document.createElement('div');
+        line.className = 'legend';
+        drawLegend(line, entries, title);
+        return line;
+      }),
     );
     if (!frame) return;
     const query = style ? `?style=${encodeURIComponent(style.id)}` : '';
