@@ -108,11 +108,12 @@ async function clickMap(page: Page, points: [number, number][]): Promise<void> {
 
 /**
  * Runs `test` on a signed-in page of a fresh browser context, a desktop screen unless `options`
- * say otherwise, and closes the context after, whatever the test did.
+ * say otherwise, and closes the context after, whatever the test did. The browser's clock is
+ * eight hours west of Greenwich, where a day taken for local time would show on the evening before.
  */
 async function signedIn(
   test: (page: Page, errors: string[]) => Promise<void>,
-  options: Parameters<Browser['newContext']>[0] = { viewport: { width: 1280, height: 800 } },
+  options: Parameters<Browser['newContext']>[0] = { viewport: { width: 1280, height: 800 }, timezoneId: 'America/Los_Angeles' },
 ): Promise<void> {
   const context = await browser.newContext(options);
   const { page, errors } = await openPage(context);
@@ -329,10 +330,35 @@ describe('the console in Chromium', () => {
       expect([chill.get('model'), chill.get('include'), chill.get('start'), chill.get('end')]).toEqual(['utah', 'daily', null, end]);
       const chillCurve = page.locator('#charts figure', { hasText: 'Chill accumulated' });
       await chillCurve.and(page.locator('[data-state=loaded]')).waitFor({ timeout: 120_000 });
+      // Each day on the curve is the area's UTC day, whatever the browser's zone: the first point
+      // is the period's first date.
+      const plot = (await curve.locator('.u-over').boundingBox())!;
+      await page.mouse.move(plot.x + 1, plot.y + plot.height / 2);
+      expect(await curve.locator('.u-legend').textContent()).toContain(`UTC${asked.get('start')}`);
       await shot(page, '11-point-chill');
       expect(errors).toEqual([]);
     });
   }, 300_000);
+
+  it('says what the archive answered when it refuses, and counts no records it did not give', async () => {
+    await signedIn(async (page, errors) => {
+      await zoomTo(page, ...PLAINS);
+      await page.route(
+        (url) => url.pathname.includes('/history/'),
+        (route) =>
+          route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ apiVersion: '2.0.0', error: { code: 503, message: 'The archive is starting' } }),
+          }),
+      );
+      await clickMap(page, [[0.5, 0.5]]);
+      await textMatches(page, '#archive', /The archive is starting/);
+      expect(await page.locator('#archive li').allTextContents()).toEqual(['archive: The archive is starting']);
+      // the browser logs the three refusals it was given
+      expect(errors.filter((e) => !/status of 503/.test(e))).toEqual([]);
+    });
+  }, 200_000);
 
   it('asks again for the point clicked when a setting changes: its degree days, and its chill in the model and up to the end chosen', async () => {
     await signedIn(async (page, errors) => {

@@ -59,14 +59,17 @@ export class ArchiveMarkers {
       }),
     );
     if (signal.aborted) return;
-    for (const { type, records, error } of found) {
-      if (error !== undefined) list.append(item(error));
+    // The types fail alike when the archive does: its message once.
+    for (const error of new Set(found.flatMap(({ error }) => (error === undefined ? [] : [error])))) list.append(item(error));
+    for (const { type, records } of found) {
       for (const f of records) {
         const [flon = 0, flat = 0] = f.geometry.coordinates;
         const when = String(f.properties?.time ?? f.properties?.date ?? f.properties?.eventTime ?? '');
         L.circleMarker([flat, flon], { radius: 6, color: '#6a1b9a', fillOpacity: 0.7 }).bindTooltip(`${type} ${when}`).addTo(this.layer);
       }
     }
+    // A count only of what the archive answered: with every type refused it knows of nothing.
+    if (found.every(({ error }) => error !== undefined)) return;
     const count = found.reduce((sum, { records }) => sum + records.length, 0);
     list.prepend(item(`${count} severe-weather records within 20 miles in the last 90 days.`));
   }

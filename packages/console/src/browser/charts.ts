@@ -17,8 +17,18 @@ interface LatestForecast {
 /** The model whose latest run the forecast chart shows (docs/interface.md §7). */
 const MODEL = 'synthetic-global';
 
-/** A chart's title and how to load its series (times in seconds since 1970). */
-export type PointChart = [string, () => Promise<{ times: number[]; values: (number | null)[]; unit: string }>];
+/**
+ * A chart's title and how to load its series: times in seconds since 1970, and whether each is a
+ * day (a daily value, at its date's 00:00 UTC) rather than an hour.
+ */
+export type PointChart = [string, () => Promise<{ times: number[]; values: (number | null)[]; unit: string; days?: boolean }>];
+
+/**
+ * The charts' times in UTC, as the frames and the feed show them: the areas count days in UTC
+ * (docs/interface.md §3), and a day drawn in the browser's zone west of Greenwich would fall on
+ * the evening before.
+ */
+const inUtc = (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC');
 
 /**
  * A place's weather charts: hourly relative humidity and reference evapotranspiration (insight,
@@ -70,14 +80,18 @@ export async function drawCharts(box: HTMLElement, charts: PointChart[]): Promis
       figure.append(caption);
       box.append(figure);
       try {
-        const { times, values, unit } = await load();
+        const { times, values, unit, days } = await load();
         if (!figure.isConnected) return;
         const width = Math.min(320, figure.clientWidth || 320);
         new uPlot(
           {
             width,
             height: 140,
-            series: [{}, { label: unit, stroke: '#20364d', width: 1.5 }],
+            tzDate: inUtc,
+            series: [
+              { label: 'UTC', value: days ? '{YYYY}-{MM}-{DD}' : '{YYYY}-{MM}-{DD} {HH}:{mm}' },
+              { label: unit, stroke: '#20364d', width: 1.5 },
+            ],
             axes: [{}, { size: 44 }],
             legend: { show: true },
           },

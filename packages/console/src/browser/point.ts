@@ -93,6 +93,7 @@ function accumulationChart<T extends Accumulated>(title: string, answer: Promise
         times: body.daily.map((d) => Date.parse(d.date) / 1000),
         values: body.daily.map((d) => d.accumulated),
         unit: unit(body),
+        days: true,
       };
     },
   ];
