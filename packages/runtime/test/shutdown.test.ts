@@ -34,15 +34,19 @@ const slow = defineService({
     }),
 });
 
-it('fails /readyz at once, answers the request under way, then stops', async () => {
-  const fleet = await startServices([{ definition: slow, port: 0 }], {
+/** The slow area served on an ephemeral port, its stop given `shutdownTimeoutMs`. */
+const startSlow = async (shutdownTimeoutMs: number) =>
+  startServices([{ definition: slow, port: 0 }], {
     db: await openTestDatabase(),
     logger: createLogger({ level: 'silent' }),
     vendor: 'fieldcast',
     bodyLimit: '1mb',
     host: '127.0.0.1',
-    shutdownTimeoutMs: 10_000,
+    shutdownTimeoutMs,
   });
+
+it('fails /readyz at once, answers the request under way, then stops', async () => {
+  const fleet = await startSlow(10_000);
   const [service] = fleet.services;
   expect((await request(service!.app).get('/readyz')).body).toEqual({ status: 'ready', checks: { database: true } });
   const reached = new Promise<void>((resolve) => (entered = resolve));
@@ -61,14 +65,7 @@ it('fails /readyz at once, answers the request under way, then stops', async () 
 });
 
 it('closes a kept-alive connection after the request under way, so a busy client cannot hold the stop until its timeout cuts a request', async () => {
-  const fleet = await startServices([{ definition: slow, port: 0 }], {
-    db: await openTestDatabase(),
-    logger: createLogger({ level: 'silent' }),
-    vendor: 'fieldcast',
-    bodyLimit: '1mb',
-    host: '127.0.0.1',
-    shutdownTimeoutMs: 60_000,
-  });
+  const fleet = await startSlow(60_000);
   const [service] = fleet.services;
   // one connection, reused for every request, as a reverse proxy's pool keeps it
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
