@@ -84,7 +84,9 @@ async function shot(page: Page, name: string): Promise<void> {
 
 async function signIn(page: Page): Promise<void> {
   await page.goto(started.console.url);
-  // Embedded mode: the demo account is prefilled (decision 0191).
+  // Embedded mode: the demo account is prefilled (decision 0191), once the page has read its
+  // config.json, which may come after the page's load event; the hint shows when it is.
+  await page.waitForSelector('#demo-hint', { state: 'visible', timeout: 30_000 });
   await expectValue(page, '#application-id', started.demo!.applicationId);
   await page.click('#sign-in button[type=submit]');
   await page.waitForSelector('body[data-ready=true]', { timeout: 60_000 });
