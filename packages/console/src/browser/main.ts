@@ -33,6 +33,7 @@ async function main(): Promise<void> {
       if (ok) await open();
     });
   });
+  form.querySelector('button[type=submit]')!.removeAttribute('disabled');
   byId('sign-out').addEventListener('click', () => {
     api.signOut();
     location.reload();
