@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { once } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { API_VERSION, type MediaRange, parseAccept } from './negotiate.js';
+import { API_VERSION, parseAccept, quality } from './negotiate.js';
 
 /**
  * CSV answers (RFC 4180; docs/decisions/0243-csv-answers.md): a header row, then one record per
@@ -96,25 +96,6 @@ export async function sendCsv(res: Response, status: number, table: CsvTable): P
     if (res.destroyed) return;
   }
   res.end(chunk);
-}
-
-/** A media type's quality under an Accept header: that of the most specific range that matches it (RFC 9110 section 12.5.1), and where that range stands in the header. */
-function quality(ranges: readonly MediaRange[], type: string, version?: string): { q: number; at: number } {
-  const [major] = type.split('/');
-  let best = { q: 0, at: Infinity, specificity: -1 };
-  ranges.forEach((r, at) => {
-    const specificity =
-      r.type === type && (version === undefined || r.params.version === undefined || r.params.version === version)
-        ? 2
-        : r.type === `${major}/*`
-          ? 1
-          : r.type === '*/*'
-            ? 0
-            : -1;
-    if (specificity > best.specificity || (specificity === best.specificity && specificity >= 0 && r.q > best.q))
-      best = { q: r.q, at, specificity };
-  });
-  return best;
 }
 
 /**

@@ -7,7 +7,7 @@ export function vendorMediaType(vendor: string): string {
   return `application/vnd.${vendor}+json; version=${API_VERSION}`;
 }
 
-export interface MediaRange {
+interface MediaRange {
   type: string;
   params: Record<string, string>;
   q: number;
@@ -32,6 +32,25 @@ export function parseAccept(header: string): MediaRange[] {
       const q = params.q === undefined ? 1 : Number(params.q);
       return { type: (type ?? '').trim().toLowerCase(), params, q: Number.isFinite(q) ? q : 0 };
     });
+}
+
+/** A media type's quality under an Accept header: that of the most specific range that matches it (RFC 9110 section 12.5.1), and where that range stands in the header. */
+export function quality(ranges: readonly MediaRange[], type: string, version?: string): { q: number; at: number } {
+  const [major] = type.split('/');
+  let best = { q: 0, at: Infinity, specificity: -1 };
+  ranges.forEach((r, at) => {
+    const specificity =
+      r.type === type && (version === undefined || r.params.version === undefined || r.params.version === version)
+        ? 2
+        : r.type === `${major}/*`
+          ? 1
+          : r.type === '*/*'
+            ? 0
+            : -1;
+    if (specificity > best.specificity || (specificity === best.specificity && specificity >= 0 && r.q > best.q))
+      best = { q: r.q, at, specificity };
+  });
+  return best;
 }
 
 /**
