@@ -180,20 +180,21 @@ export class OwnedResourceStore<R extends OwnedRecord> {
           .forUpdate()
           .first();
         if (!stored) return null;
-        if (isDeepStrictEqual(this.spec.snapshot(this.spec.fromRow(stored)), this.spec.snapshot(record))) return record;
+        const before = this.spec.fromRow(stored);
+        if (isDeepStrictEqual(this.spec.snapshot(before), this.spec.snapshot(record))) return record;
         const { id: _id, account_id: _account, ...changes } = this.spec.toRow(record);
         await this.rows(trx)
           .where({ id: record.id, account_id: record.accountId })
           .update({ ...changes, updated_at: now });
-        await this.changed(trx, record);
+        await this.changed(trx, record, before);
         await this.publish(trx, record, OWNED_RESOURCE_ACTIONS.replace, now);
         return record;
       }),
     );
   }
 
-  /** What else a replace that changed the record makes stale, in its transaction; nothing by default. */
-  protected async changed(_trx: Knex.Transaction, _record: R): Promise<void> {}
+  /** What else a replace that changed the record (`before` as it was stored) makes stale, in its transaction; nothing by default. */
+  protected async changed(_trx: Knex.Transaction, _record: R, _before: R): Promise<void> {}
 
   /** Deletes the account's record and returns it as it was; null when it has none. */
   async remove(accountId: string, id: string): Promise<R | null> {

@@ -90,13 +90,16 @@ export class RuleStore extends OwnedResourceStore<RuleRecord> {
   }
 
   /**
-   * A rule replaced by a different one starts again as a new one does, not holding and never
-   * evaluated: what held under its old condition says nothing of the new one. Its count of changes
+   * A rule given another target or condition starts again as a new one does, not holding and never
+   * evaluated: what held under its old condition says nothing of the new one. A new description
+   * alone changes nothing the rule decides, so its decision stands and no alert is sent again. Its count of changes
    * goes on, since an alert's event id is derived from it (evaluator.ts): counted from 0 again, the
    * next alert would take the id of the rule's first, which the events area already holds, and be
    * dropped.
    */
-  protected override async changed(trx: Knex.Transaction, record: RuleRecord): Promise<void> {
+  protected override async changed(trx: Knex.Transaction, record: RuleRecord, before: RuleRecord): Promise<void> {
+    if (isDeepStrictEqual({ target: record.target, condition: record.condition }, { target: before.target, condition: before.condition }))
+      return;
     await trx
       .withSchema(AREA)
       .table('rule_states')

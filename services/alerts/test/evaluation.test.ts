@@ -244,6 +244,26 @@ describe('alert evaluation (docs/decisions/0271-alert-evaluation.md)', () => {
     expect(updates).toEqual([]);
   });
 
+  it('a rule whose description alone is edited keeps its decision: the edit is published, the alert is not sent again', async () => {
+    const field = await createField(t.fleet, t.alice);
+    const target = { type: 'field', id: field };
+    const condition = { kind: 'frost', threshold: 0, hours: 24 };
+    const rule = await createRule(target, condition);
+    const weather = new ScriptedWeather();
+    weather.airTemperature = -2;
+    await replica(weather).pass(NOW);
+    const edited = await rules(t.fleet).replace(t.alice, rule, { description: 'north block frost', target, condition });
+    expect(edited.status).toBe(200);
+    expect((await rules(t.fleet).get(t.alice, `/rules/${rule}/state`)).body).toMatchObject({ holding: true, value: -2 });
+    expect(await replica(weather).pass(NOW + HOUR_MS)).toMatchObject({ triggered: 0 });
+    expect((await alertEvents(rule)).map((e) => e.type)).toEqual(['fieldcast.rule.triggered']);
+    const outbox: { event: AlertEvent | string }[] = await t.fleet.db.knex.withSchema('alerts').table('outbox').select('event');
+    const updates = outbox
+      .map((r) => (typeof r.event === 'string' ? (JSON.parse(r.event) as AlertEvent) : r.event))
+      .filter((e) => e.subject === rule && e.type === 'fieldcast.rule.updated');
+    expect(updates).toHaveLength(1);
+  });
+
   it('evaluates a rule once its field arrives, and never one on another account’s field', async () => {
     const bobField = await createField(t.fleet, t.bob);
     const onBobs = await createRule({ type: 'field', id: bobField }, { kind: 'frost', threshold: 0, hours: 24 });
