@@ -20,7 +20,7 @@ afterEach(() => receiver.stop());
 const port = () => new URL(receiver.url).port;
 
 describe('the address guard', () => {
-  test('refuses the special-purpose ranges of RFC 6890, in both families and through NAT64, unless named', () => {
+  test('refuses the special-purpose ranges of RFC 6890, in both families and through NAT64 and 6to4, unless named', () => {
     const guard = new AddressGuard([]);
     for (const a of [
       '127.0.0.1',
@@ -43,10 +43,18 @@ describe('the address guard', () => {
       '64:ff9b::10.0.0.1',
       '64:ff9b::a9fe:a9fe',
       '64:ff9b:1::1',
+      // a private IPv4 address inside a 6to4 address (RFC 3056 2): 10.0.0.1, 127.0.0.1
+      '2002:a00:1::1',
+      '2002:7f00:1::',
+      // IPv4-compatible (deprecated, RFC 4291 2.5.5.1), the new documentation prefix (RFC 9637), SRv6 SIDs (RFC 9602)
+      '::127.0.0.1',
+      '::a00:1',
+      '3fff::1',
+      '5f00::1',
     ])
       expect([a, guard.refusal(a)]).toEqual([a, expect.stringMatching(/special-purpose address/)]);
-    // NAT64 to a public address is that public address
-    for (const a of ['93.184.215.14', '2606:4700::1111', '64:ff9b::93.184.215.14', '64:ff9b::5db8:d70e'])
+    // NAT64 and 6to4 to a public address are that public address
+    for (const a of ['93.184.215.14', '2606:4700::1111', '64:ff9b::93.184.215.14', '64:ff9b::5db8:d70e', '2002:5db8:d70e::1'])
       expect([a, guard.refusal(a)]).toEqual([a, null]);
     const allowing = new AddressGuard(['127.0.0.1', '10.1.0.0/16']);
     expect(allowing.refusal('127.0.0.1')).toBeNull();

@@ -3,10 +3,11 @@ import { BlockList, isIP } from 'node:net';
 
 /**
  * Addresses a webhook may never reach unless allowed by name: loopback, private, link-local,
- * shared (CGNAT), unspecified, benchmarking, documentation (TEST-NET-1 to 3, 2001:db8::/32),
- * reserved and multicast ranges and the IETF protocol assignments (RFC 6890 special-purpose
- * registries), in both families; the local-use NAT64 prefix (RFC 8215) too, whose embedding is
- * the network's own.
+ * shared (CGNAT), unspecified, benchmarking, documentation (TEST-NET-1 to 3, 2001:db8::/32,
+ * 3fff::/20 of RFC 9637), reserved and multicast ranges and the IETF protocol assignments (RFC
+ * 6890 special-purpose registries), in both families; the local-use NAT64 prefix (RFC 8215) too,
+ * whose embedding is the network's own, the deprecated IPv4-compatible addresses (::/96, RFC 4291
+ * 2.5.5.1) and SRv6 segment identifiers (5f00::/16, RFC 9602), which no public host has.
  */
 const SPECIAL_RANGES: readonly [string, number, 'ipv4' | 'ipv6'][] = [
   ['0.0.0.0', 8, 'ipv4'],
@@ -24,12 +25,13 @@ const SPECIAL_RANGES: readonly [string, number, 'ipv4' | 'ipv6'][] = [
   ['203.0.113.0', 24, 'ipv4'],
   ['224.0.0.0', 4, 'ipv4'],
   ['240.0.0.0', 4, 'ipv4'],
-  ['::', 128, 'ipv6'],
-  ['::1', 128, 'ipv6'],
+  ['::', 96, 'ipv6'],
   ['64:ff9b:1::', 48, 'ipv6'],
   ['100::', 64, 'ipv6'],
   ['2001::', 23, 'ipv6'],
   ['2001:db8::', 32, 'ipv6'],
+  ['3fff::', 20, 'ipv6'],
+  ['5f00::', 16, 'ipv6'],
   ['fc00::', 7, 'ipv6'],
   ['fe80::', 10, 'ipv6'],
   ['ff00::', 8, 'ipv6'],
@@ -50,20 +52,31 @@ function groupsOf(address: string): number[] {
   return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
 
-/** IPv6 prefixes whose last 32 bits are an IPv4 address the packet goes to (RFC 4291 2.5.5.2; RFC 6052 2.1, NAT64). */
-const IPV4_EMBEDDING = new BlockList();
-IPV4_EMBEDDING.addSubnet('::ffff:0:0', 96, 'ipv6');
-IPV4_EMBEDDING.addSubnet('64:ff9b::', 96, 'ipv6');
+/**
+ * IPv6 prefixes that carry an IPv4 address the packet goes to, each with the first of the two
+ * 16-bit groups that hold it: the last 32 bits of IPv4-mapped addresses (RFC 4291 2.5.5.2) and of
+ * the well-known NAT64 prefix (RFC 6052 2.1), bits 16 to 47 of 6to4 (RFC 3056 2).
+ */
+const IPV4_EMBEDDINGS: readonly { prefix: BlockList; group: number }[] = [
+  ['::ffff:0:0', 96, 6],
+  ['64:ff9b::', 96, 6],
+  ['2002::', 16, 1],
+].map(([net, bits, group]) => {
+  const prefix = new BlockList();
+  prefix.addSubnet(net as string, bits as number, 'ipv6');
+  return { prefix, group: group as number };
+});
 
 /**
  * An IPv4 address written as IPv6 (`::ffff:127.0.0.1`) or reached through the well-known NAT64
- * prefix (`64:ff9b::10.0.0.1`) is checked as the IPv4 address it is.
+ * prefix (`64:ff9b::10.0.0.1`) or 6to4 (`2002:a00:1::1`) is checked as the IPv4 address it is.
  */
 function normalise(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
   if (isIP(address) !== 6) return { address, family: 'ipv4' };
-  if (!IPV4_EMBEDDING.check(address, 'ipv6')) return { address, family: 'ipv6' };
+  const embedding = IPV4_EMBEDDINGS.find((e) => e.prefix.check(address, 'ipv6'));
+  if (!embedding) return { address, family: 'ipv6' };
   const groups = groupsOf(address);
-  const [high, low] = [groups[6] ?? 0, groups[7] ?? 0];
+  const [high, low] = [groups[embedding.group] ?? 0, groups[embedding.group + 1] ?? 0];
   return { address: [high >> 8, high & 255, low >> 8, low & 255].join('.'), family: 'ipv4' };
 }
 
