@@ -15,17 +15,27 @@ import { writeClimateLatticeFile } from '@fieldcast/weather';
 
 const { workers, template } = parseArgs({ options: { workers: { type: 'string' }, template: { type: 'string' } } }).values;
 
-/** Makes `path` by `make` into `<path>.partial`, then renames it: a run stopped midway leaves nothing that looks made. */
+/**
+ * Makes `path` by `make` into a partial path of this process's own, then renames it: a run stopped
+ * midway leaves nothing that looks made, and two runs started together (a developer's and an
+ * editor's) each make their own, the first renamed kept.
+ */
 async function whole(name: string, path: string, make: (partial: string) => Promise<void>): Promise<void> {
   if (existsSync(path)) {
     process.stdout.write(`${name}: ${path} (kept)\n`);
     return;
   }
   const started = Date.now();
-  const partial = `${path}.partial`;
+  const partial = `${path}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
   await make(partial);
-  renameSync(partial, path);
+  try {
+    renameSync(partial, path);
+  } catch (err) {
+    // a folder another run renamed first (ENOTEMPTY, EEXIST): the same inputs made it
+    if (!existsSync(path)) throw err;
+    rmSync(partial, { recursive: true, force: true });
+  }
   process.stdout.write(`${name}: ${path} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 }
 

@@ -83,8 +83,9 @@ export function prepareTestFixtures({ databaseTemplate }) {
   mkdirSync(folder, { recursive: true });
   for (const name of readdirSync(folder)) {
     const path = join(folder, name);
-    const stale =
-      (/^database-template.*\.tar$/.test(name) && databaseTemplate && path !== template) || (/^workers-/.test(name) && path !== workers);
+    // another run's fixtures made from these inputs, or being made (a partial), are this run's too
+    const current = [template, workers].some((made) => path === made || path.startsWith(`${made}.partial-`));
+    const stale = ((/^database-template-/.test(name) && databaseTemplate) || /^workers-/.test(name)) && !current;
     if (stale) rmSync(path, { recursive: true, force: true });
   }
   process.stdout.write('\n');
