@@ -202,16 +202,18 @@ ${resources.map((r) => `  - ${r}\n`).join('')}`;
 /**
  * A Deployment of `fieldcast serve <name>` up to its container's `env:` list: its labels, the
  * scrape annotations, the locked-down pod and the one image, configured by the fleet's ConfigMap.
+ * `replicas` null leaves the count to an autoscaler: a count in the manifest would scale the
+ * Deployment back to it on every apply (Kubernetes, Horizontal Pod Autoscaling, "Migrating
+ * Deployments and StatefulSets to horizontal autoscaling").
  */
-function k8sDeploymentHead(serve: string, labels: string, replicas: number, gracePeriodSeconds: number): string {
+function k8sDeploymentHead(serve: string, labels: string, replicas: number | null, gracePeriodSeconds: number): string {
   return `apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: ${serve}
   labels: ${labels}
 spec:
-  replicas: ${replicas}
-  selector:
+${replicas === null ? '' : `  replicas: ${replicas}\n`}  selector:
     matchLabels: ${labels}
   template:
     metadata:
@@ -242,7 +244,7 @@ function renderK8sArea({ area, files, weather }: DeployedArea): string {
   const bound = SCALED_BY_CONSUMING.includes(area);
   const name = `{ app.kubernetes.io/name: ${area} }`;
   return `# ${GENERATED}
-${k8sDeploymentHead(area, name, 2, 30)}            - name: KAFKA_CLIENT_ID
+${k8sDeploymentHead(area, name, null, 30)}            - name: KAFKA_CLIENT_ID
               valueFrom: { fieldRef: { fieldPath: metadata.name } }
             - name: DATABASE_URL
               valueFrom: { secretKeyRef: { name: fieldcast-database, key: DATABASE_URL } }

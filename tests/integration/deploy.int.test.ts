@@ -50,6 +50,20 @@ describe.each(['dev', 'prod'])('k8s/overlays/%s', (overlay) => {
     if (overlay === 'prod') expect(deployments.find((d) => d.metadata.name === 'console')!.spec.replicas).toBeLessThan(3);
   });
 
+  it('leaves the count of each autoscaled Deployment to its autoscaler, so an apply does not scale it back', () => {
+    const scaled = new Set(
+      objects
+        .filter((o) => o.kind === 'HorizontalPodAutoscaler')
+        .map((o) => (o as KubernetesObject & { spec: { scaleTargetRef: { name: string } } }).spec.scaleTargetRef.name),
+    );
+    expect(scaled.size).toBeGreaterThan(0);
+    for (const d of objects.filter((o) => o.kind === 'Deployment') as Deployment[])
+      expect([d.metadata.name, scaled.has(d.metadata.name) ? 'replicas' in d.spec : null]).toEqual([
+        d.metadata.name,
+        scaled.has(d.metadata.name) ? false : null,
+      ]);
+  });
+
   it('never scales the events consumer past the partitions of a topic', () => {
     const events = objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata!.name === 'events') as KubernetesObject & {
       spec: { maxReplicas: number };
@@ -76,7 +90,7 @@ describe.each(['dev', 'prod'])('k8s/overlays/%s', (overlay) => {
 type Deployment = KubernetesObject & {
   metadata: { name: string };
   spec: {
-    replicas: number;
+    replicas?: number;
     template: {
       spec: {
         containers: [

@@ -127,6 +127,9 @@ describe('k8s base', () => {
     expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
     expect(pod.securityContext.runAsNonRoot).toBe(true);
     expect(docs[2].spec.scaleTargetRef.name).toBe(area);
+    // the autoscaler owns the count: replicas in the manifest would scale the area back to it on
+    // every apply (Kubernetes, Horizontal Pod Autoscaling, "Migrating Deployments and StatefulSets to horizontal autoscaling")
+    expect(docs[0].spec).not.toHaveProperty('replicas');
     // replicas spread over nodes, softly (Kubernetes, Pod Topology Spread Constraints)
     expect(pod.topologySpreadConstraints).toEqual([
       expect.objectContaining({
