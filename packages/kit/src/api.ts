@@ -4,7 +4,7 @@ import { accountOf } from './auth.js';
 import { type CsvForm, prefersCsv, sendCsv } from './csv.js';
 import { InvalidRequestError, NotAcceptableError, UnsupportedMediaTypeError, ValidationError, type FieldError } from './errors.js';
 import type { Account } from './identity.js';
-import { parseAccept } from './negotiate.js';
+import { parseAccept, quality } from './negotiate.js';
 import { methodNotAllowed } from './resource-methods.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -194,25 +194,24 @@ export function expressPath(path: string): string {
 }
 
 /**
- * An Accept that names one of the file's media types (or its major type with *) is served;
- * anything else is negotiated as JSON, the form of its errors, and a JSON Accept is served the
- * file too. One that takes neither is 406 naming the file's types.
+ * An Accept that takes one of the file's media types (by its most specific range, RFC 9110
+ * section 12.5.1) is served, and one whose ranges refuse every one of them (q=0) is 406; anything
+ * else is negotiated as JSON, the form of its errors, and a JSON Accept is served the file too.
+ * One that takes neither is 406 naming the file's types.
  */
 function negotiateFile(produces: readonly string[], negotiate: express.RequestHandler): express.RequestHandler {
   const types = produces.map((t) => t.toLowerCase());
   return (req, res, next) => {
     const header = req.headers.accept;
-    const named =
-      header !== undefined &&
-      parseAccept(header).some((r) => r.q > 0 && types.some((t) => r.type === t || r.type === `${t.split('/')[0]}/*`));
-    if (named) return next();
-    negotiate(req, res, (err?: unknown) =>
-      next(
-        err instanceof NotAcceptableError
-          ? new NotAcceptableError(`Cannot produce ${header}; this operation serves ${produces.join(', ')}`)
-          : err,
-      ),
-    );
+    const refuse = () => new NotAcceptableError(`Cannot produce ${header}; this operation serves ${produces.join(', ')}`);
+    if (header !== undefined) {
+      const ranges = parseAccept(header);
+      const qualities = types.map((t) => quality(ranges, t));
+      if (qualities.some((m) => m.q > 0)) return next();
+      // every type matched by a range, each at q=0: refused by name, not merely left out
+      if (qualities.every((m) => m.at !== Infinity)) return next(refuse());
+    }
+    negotiate(req, res, (err?: unknown) => next(err instanceof NotAcceptableError ? refuse() : err));
   };
 }
 

@@ -60,6 +60,16 @@ describe('an operation that answers with a file', () => {
     expect(res.body.detail).toBe('Cannot produce image/png; this operation serves image/tiff');
   });
 
+  it('refuses an Accept that refuses the file by q=0, however much it takes other types (RFC 9110 section 12.5.1)', async () => {
+    for (const accept of ['image/tiff;q=0, */*', 'image/*;q=0, application/json', 'image/tiff;q=0, image/*']) {
+      const res = await request(app).get('/files/a').set('Accept', accept).set('Authorization', basic);
+      expect([accept, res.status, res.body.detail]).toEqual([accept, 406, `Cannot produce ${accept}; this operation serves image/tiff`]);
+    }
+    // a more specific range that takes it wins over a refused wider one
+    const res = await request(app).get('/files/a').set('Accept', 'image/*;q=0, image/tiff').set('Authorization', basic);
+    expect(res.status).toBe(200);
+  });
+
   it('takes its own credential without HTTP Basic, and HTTP Basic without it', async () => {
     const text = (res: request.Response) => Buffer.from(res.body as Buffer).toString('utf8');
     expect(text(await request(app).get('/files/a?token=good'))).toBe('for probe');
