@@ -6,6 +6,7 @@
 import { GribError } from './errors.js';
 import { isGridOrder, toGridOrder } from './grid.js';
 import type { GribField } from './message.js';
+import type { Representation } from './representation.js';
 import { decodeAec } from './packing/aec.js';
 import { decodeComplex } from './packing/complex.js';
 import { decodeJpeg2000Samples } from './packing/jpeg2000.js';
@@ -31,13 +32,42 @@ export async function decodeField(field: GribField, into?: Float32Array): Promis
     if (n !== set)
       throw new GribError(`bitmap (section 6) sets ${set} of ${points} points, section 5 octets 6-9 say ${n} values are packed`);
   }
+  checkScaling(field.representation);
   // Unpacked straight into the result when nothing moves the values afterwards.
   const direct = !field.bitmap && isGridOrder(field.grid);
   const packed = await unpack(field, direct ? into : undefined);
+  checkFinite(packed, field.representation);
   if (direct) return packed;
   if (!field.bitmap) return toGridOrder(packed, field.grid, into);
   if (isGridOrder(field.grid)) return applyBitmap(packed, field.bitmap, points, into);
   return toGridOrder(applyBitmap(packed, field.bitmap, points), field.grid, into);
+}
+
+const scaleFactors = (r: Representation) =>
+  `binary scale factor ${r.binaryScale} and decimal scale factor ${r.decimalScale} (section 5 octets 16-19)`;
+
+/**
+ * Y = (R + X * 2^E) / 10^D (regulation 92.9.4) as offset + X * factor: factors that overflow a
+ * double would make every value infinite, or NaN where X is 0 (read as "no value"), so they are
+ * refused before any value is unpacked.
+ */
+function checkScaling(r: Representation): void {
+  const { offset, factor } = scaling(r);
+  if (!Number.isFinite(offset) || !Number.isFinite(factor))
+    throw new GribError(`${scaleFactors(r)} scale the values beyond the largest single-precision number`);
+}
+
+/**
+ * The values are single precision: a value the scale factors put beyond its largest number would
+ * be stored as an infinity, which no field means. Refused rather than returned (an array given as
+ * `into` may have been written and then holds no field). NaN is a missing value, left as it is.
+ */
+function checkFinite(values: Float32Array, r: Representation): void {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v === Infinity || v === -Infinity)
+      throw new GribError(`${scaleFactors(r)} scale value ${i + 1} beyond the largest single-precision number`);
+  }
 }
 
 /** Each decoder checks the sizes it reads against section 7 before it makes its array (`out` if given). */

@@ -66,6 +66,12 @@ export function readRepresentation(t: Uint8Array): Representation {
     bitsPerValue: t[19]!,
     originalType: t[20]!,
   };
+  // Regulation 92.6.4: R is an IEEE 754 single-precision number. NaN or an infinity is no value
+  // to scale from: every decoded value would be NaN (read as "no value") or infinite.
+  if (!Number.isFinite(r.reference)) {
+    const name = Number.isNaN(r.reference) ? 'NaN' : r.reference > 0 ? '+Infinity' : '-Infinity';
+    throw new GribError(`reference value (section 5 octets 12-15) is ${name}, not a finite IEEE 754 number`);
+  }
   if (r.bitsPerValue > 32) throw new GribError(`${r.bitsPerValue} bits per value (at most 32 are read)`);
   if (template === 2 || template === 3) {
     r.complex = {

@@ -111,6 +111,38 @@ describe('a truncated data section (section 7)', () => {
   });
 });
 
+/** Writes `octets` big-endian octets at octet `octet` (counted from 1) of section `number`. */
+function setOctets(m: Uint8Array, number: number, octet: number, octets: number[]): Uint8Array {
+  const copy = Uint8Array.from(m);
+  copy.set(octets, sectionAt(copy, number) + octet - 1);
+  return copy;
+}
+
+describe('the scaling of regulation 92.9.4 (section 5 octets 12-19)', () => {
+  const simple = message({ packing: { template: 0, decimal: 2, bits: 16 } });
+
+  it.each([
+    ['NaN', [0x7f, 0xc0, 0, 0]],
+    ['+Infinity', [0x7f, 0x80, 0, 0]],
+    ['-Infinity', [0xff, 0x80, 0, 0]],
+  ])('a reference value of %s is refused, not decoded to a field of NaN or infinite values', (name, octets) => {
+    expect(() => readFields(setOctets(simple, 5, 12, octets))).toThrow(
+      new GribError(`reference value (section 5 octets 12-15) is ${name}, not a finite IEEE 754 number`),
+    );
+  });
+
+  it.each([
+    // Sign-and-magnitude (92.1.5): 0x8000 | n is -n.
+    ['binary scale factor 200', 16, [0, 200]],
+    ['decimal scale factor -60', 18, [0x80, 60]],
+    ['decimal scale factor -400', 18, [0x81, 0x90]],
+  ])('a %s that scales the values beyond single precision is refused', async (_name, octet, octets) => {
+    const [field] = readFields(setOctets(simple, 5, octet, octets));
+    await expect(decodeField(field!)).rejects.toThrow(GribError);
+    await expect(decodeField(field!)).rejects.toThrow(/beyond the largest single-precision number/);
+  });
+});
+
 describe('the number of values (section 5 octets 6-9) with a bitmap (section 6)', () => {
   const gaps = (lat: number, k: number) => lat === 30 || k % 7 === 3;
   const set = Array.from(valuesFor(GRID, gaps)).filter((v) => !Number.isNaN(v)).length;
@@ -198,6 +230,7 @@ describe('mutated messages decode or are refused with a GribError', () => {
           const values = await decodeField(field);
           if (values.length !== field.grid.ni * field.grid.nj)
             failures.push(`${name}: ${values.length} values for a grid of ${field.grid.ni} x ${field.grid.nj}`);
+          if (values.some((v) => v === Infinity || v === -Infinity)) failures.push(`${name}: an infinite value decoded`);
         }
         outcomes.decoded++;
       } catch (error) {
