@@ -303,7 +303,7 @@ export class Api {
                 : result instanceof JsonText
                   ? (JSON.parse(result.text.toString()) as unknown)
                   : result;
-            await sendCsv(res, op.response.status, op.csv.table(value, res.locals.params));
+            await sendCsv(res, op.response.status, op.csv.table(value, res.locals.params, res.locals.query));
             return;
           }
           res.status(op.response.status).send(jsonOf(result));

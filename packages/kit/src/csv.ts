@@ -23,16 +23,16 @@ export interface CsvTable {
 /**
  * How an operation's result is written as CSV (Operation.csv): what its rows are, for the OpenAPI
  * document, and the table, from the result and the request's parsed path parameters (a column
- * may be named by one).
+ * may be named by one) and query (settings the result's JSON does not repeat).
  */
 export interface CsvForm {
   description: string;
-  table(result: unknown, params: unknown): CsvTable;
+  table(result: unknown, params: unknown, query: unknown): CsvTable;
 }
 
-/** A CSV form for results of type R (the operation's response schema) and path parameters P. */
-export function csvForm<R, P = unknown>(description: string, table: (result: R, params: P) => CsvTable): CsvForm {
-  return { description, table: (result, params) => table(result as R, params as P) };
+/** A CSV form for results of type R (the operation's response schema), path parameters P and query Q. */
+export function csvForm<R, P = unknown, Q = unknown>(description: string, table: (result: R, params: P, query: Q) => CsvTable): CsvForm {
+  return { description, table: (result, params, query) => table(result as R, params as P, query as Q) };
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;

@@ -198,10 +198,10 @@ describe('CSV', () => {
     const json = (await post(`/growing-degree-days/batch?${SEASON}`, { locations: [POINTS[1], small, POINTS[0]] })).body.results;
     const [a, f, b] = json;
     expect(lines(res.text)).toEqual([
-      'latitude,longitude,field,startDate,endDate,baseTemperature (°C),degreeDays (Celsius degree days),fieldMean (Celsius degree days),fieldMaximum (Celsius degree days),fieldMinimum (Celsius degree days)',
-      `38.54,-121.74,,2024-04-01,2024-10-17,10,${a.degreeDays},,,`,
-      `,,/fields/${small},2024-04-01,2024-10-17,10,${f.degreeDays},${f.fieldMean},${f.fieldMaximum},${f.fieldMinimum}`,
-      `42.0308,-93.6319,,2024-04-01,2024-10-17,10,${b.degreeDays},,,`,
+      'latitude,longitude,field,startDate,endDate,baseTemperature (°C),method,upperThreshold (°C),cutoff,degreeDays (Celsius degree days),fieldMean (Celsius degree days),fieldMaximum (Celsius degree days),fieldMinimum (Celsius degree days)',
+      `38.54,-121.74,,2024-04-01,2024-10-17,10,average,,,${a.degreeDays},,,`,
+      `,,/fields/${small},2024-04-01,2024-10-17,10,average,,,${f.degreeDays},${f.fieldMean},${f.fieldMaximum},${f.fieldMinimum}`,
+      `42.0308,-93.6319,,2024-04-01,2024-10-17,10,average,,,${b.degreeDays},,,`,
       '',
     ]);
     const preferred = await post(`/growing-degree-days/batch?${SEASON}`, { locations: [POINTS[0]] }, 'application/json;q=0.5, text/csv');
@@ -212,6 +212,22 @@ describe('CSV', () => {
     expect(any.headers['content-type']).toMatch(/json/);
     // the form follows Accept, and caches are told so (RFC 9110 §12.5.5)
     for (const r of [res, json2]) expect((r.headers.vary ?? '').split(/,\s*/)).toContain('Accept');
+  });
+
+  it('names the method, upper threshold and cutoff on each row, so files of two methods cannot be taken for each other', async () => {
+    const q = 'start=2024-06-01&end=2024-06-02&include=daily&scale=fahrenheit&base=50';
+    const [sine, vertical] = await Promise.all(
+      ['method=single-sine&cap=86', 'method=single-sine&cap=86&cutoff=vertical'].map((m) =>
+        post(`/growing-degree-days/batch?${q}&${m}`, { locations: [POINTS[0]] }, 'text/csv'),
+      ),
+    );
+    const average = await get(`/growing-degree-days/42.0308/-93.6319?${q}`, 'text/csv');
+    expect(lines(sine!.text)[0]).toBe(
+      'latitude,longitude,field,startDate,endDate,baseTemperature (°F),method,upperThreshold (°F),cutoff,date,degreeDays (Fahrenheit degree days),accumulated (Fahrenheit degree days)',
+    );
+    expect(lines(sine!.text)[1]).toMatch(/^42\.0308,-93\.6319,,2024-06-01,2024-06-02,50,single-sine,86,horizontal,2024-06-01,/);
+    expect(lines(vertical!.text)[1]).toMatch(/^42\.0308,-93\.6319,,2024-06-01,2024-06-02,50,single-sine,86,vertical,2024-06-01,/);
+    expect(lines(average.text)[1]).toMatch(/^42\.0308,-93\.6319,,2024-06-01,2024-06-02,50,average,,,2024-06-01,/);
   });
 
   it('with include=daily: one row per place and day; chill units in the header', async () => {

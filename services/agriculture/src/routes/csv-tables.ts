@@ -1,5 +1,11 @@
 import { type CsvCell, csvForm, type CsvTable } from '@fieldcast/kit';
-import type { ChillFieldResult, ChillLocationResult, DegreeDayFieldResult, DegreeDayLocationResult } from '@fieldcast/schemas';
+import type {
+  ChillFieldResult,
+  ChillLocationResult,
+  DegreeDayFieldResult,
+  DegreeDayLocationResult,
+  DegreeDayQuery,
+} from '@fieldcast/schemas';
 
 /**
  * The CSV forms of the degree-day and chill results (docs/decisions/0243-csv-answers.md): one
@@ -53,14 +59,16 @@ function table<K extends 'degreeDays' | 'chill', R extends Located & WithDaily<K
 }
 
 type DegreeDays = DegreeDayLocationResult | DegreeDayFieldResult;
-export const degreeDayCsv = csvForm<DegreeDays | { results: DegreeDays[] }>(
-  'One row per place (latitude, longitude or field; startDate, endDate, baseTemperature, degreeDays and, for a field, fieldMean, fieldMaximum, fieldMinimum), or with include=daily one row per place and day (startDate, endDate, baseTemperature, date, degreeDays, accumulated: the centroid for a field); units in the header',
-  (result) => {
+/** The method's settings, which the JSON result leaves to the query: the upper threshold and its cutoff only where cap is given. */
+export const degreeDayCsv = csvForm<DegreeDays | { results: DegreeDays[] }, unknown, DegreeDayQuery>(
+  'One row per place (latitude, longitude or field; startDate, endDate, baseTemperature, method, upperThreshold, cutoff, degreeDays and, for a field, fieldMean, fieldMaximum, fieldMinimum), or with include=daily one row per place and day (startDate, endDate, baseTemperature, method, upperThreshold, cutoff, date, degreeDays, accumulated: the centroid for a field); upperThreshold and cutoff empty without cap; units in the header',
+  (result, _params, query) => {
     const results = batchOf(result);
     const scale = results[0]?.scale ?? 'Celsius';
+    const method = [query.method, query.cap ?? '', query.cap === undefined ? '' : (query.cutoff ?? 'horizontal')];
     return table('degreeDays', results, `${scale} degree days`, {
-      names: ['startDate', 'endDate', `baseTemperature (°${scale[0]})`],
-      of: (r) => [r.startDate, r.endDate, r.baseTemperature],
+      names: ['startDate', 'endDate', `baseTemperature (°${scale[0]})`, 'method', `upperThreshold (°${scale[0]})`, 'cutoff'],
+      of: (r) => [r.startDate, r.endDate, r.baseTemperature, ...method],
     });
   },
 );
