@@ -32,8 +32,9 @@ const HELP = `fieldcast <command>
                              that day's reports of the type; a bad row stores nothing)
   ingest <file> [--out DIR] [--catalog PATH] [--id ID] [--product NAME] [--overwrite]
                              CF NetCDF or GeoTIFF to a Zarr store (default out <FIELDCAST_DATA_DIR>/stores,
-                             catalog <FIELDCAST_DATA_DIR>/stores.yaml); GeoTIFF also --start ISO --step-hours H
-                             --variable NAME --units U --standard-name S
+                             catalog <FIELDCAST_DATA_DIR>/stores.yaml); --step-hours H between GeoTIFF bands or
+                             of a NetCDF file with one time; GeoTIFF also --start ISO --variable NAME --units U
+                             --standard-name S
 
   sync <source> [--once] [--run YYYY-MM-DDTHHZ] [--steps A-B]
                              model runs of gfs-0p25 or ecmwf-ifs-0p25 (from FIELDCAST_SOURCE_<NAME>_URL) into

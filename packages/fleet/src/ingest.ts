@@ -12,7 +12,8 @@ type Print = (line: string) => void;
 
 export const INGEST_USAGE =
   'usage: fieldcast ingest <file> [--out DIR] [--catalog PATH] [--id ID] [--product NAME] [--overwrite]\n' +
-  '       GeoTIFF only: [--start ISO_TIME] [--step-hours H] [--variable NAME] [--units U] [--standard-name S]';
+  '       [--step-hours H]  the step between GeoTIFF bands, or of a NetCDF file with one time\n' +
+  '       GeoTIFF only: [--start ISO_TIME] [--variable NAME] [--units U] [--standard-name S]';
 
 /** Where ingested stores and their catalog live by default. */
 export function ingestDefaults(dataDir: string): { outDir: string; catalogPath: string } {

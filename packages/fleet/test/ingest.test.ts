@@ -121,6 +121,33 @@ describe('fieldcast ingest', () => {
     await expect(fs.access(path.join(tmp, 'unused'))).rejects.toThrow();
   });
 
+  it('takes the step of a NetCDF file with one time from --step-hours', async () => {
+    const file = path.join(tmp, 'one-day.nc');
+    await writeNetcdf4(file, {
+      dims: [
+        { name: 'time', size: 1 },
+        { name: 'lat', size: 2 },
+        { name: 'lon', size: 2 },
+      ],
+      attrs: { Conventions: 'CF-1.8' },
+      vars: [
+        { name: 'time', dims: ['time'], type: 'double', attrs: { units: 'days since 2020-01-01', standard_name: 'time' }, data: [3] },
+        { name: 'lat', dims: ['lat'], type: 'double', attrs: { units: 'degrees_north', standard_name: 'latitude' }, data: [40, 41] },
+        { name: 'lon', dims: ['lon'], type: 'double', attrs: { units: 'degrees_east', standard_name: 'longitude' }, data: [-100, -99] },
+        {
+          name: 'tasmax',
+          dims: ['time', 'lat', 'lon'],
+          type: 'float',
+          attrs: { units: 'K', standard_name: 'air_temperature', cell_methods: 'time: maximum' },
+          data: [280, 281, 282, 283],
+        },
+      ],
+    });
+    const printed: string[] = [];
+    await ingestCommand([file, '--step-hours', '24'], { FIELDCAST_DATA_DIR: path.join(tmp, 'one-day') }, (l) => printed.push(l));
+    expect(printed).toContainEqual('  time     2020-01-04T00:00:00.000Z .. 2020-01-04T00:00:00.000Z, step 24 h');
+  });
+
   it('answers usage errors for a missing file argument and for a file it cannot ingest', async () => {
     await expect(ingestCommand([], { FIELDCAST_DATA_DIR: tmp }, () => undefined)).rejects.toBeInstanceOf(UsageError);
     const junk = path.join(tmp, 'junk.txt');
