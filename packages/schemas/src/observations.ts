@@ -45,10 +45,11 @@ export type Microseconds = bigint;
  * An ISO 8601 timestamp with a zone, in the extended format of RFC 3339 section 5.6: a calendar
  * date, `T`, hours and minutes, optional seconds and fraction (`.` or ISO 8601's `,`), and `Z`
  * or an offset (`+02:00`, `+0200` or `+02`). Lower-case `t` and `z` are allowed (RFC 3339 section
- * 5.6, note). Leap seconds and 24:00 are refused: neither names one instant on the UTC time line a
- * computer can store.
+ * 5.6, note). The fraction has any number of digits (RFC 3339 section 5.6: time-secfrac is
+ * "." 1*DIGIT). Leap seconds and 24:00 are refused: neither names one instant on the UTC time line
+ * a computer can store.
  */
-const ZONED_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+const ZONED_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
@@ -105,6 +106,15 @@ export function microsToIso(micros: Microseconds): string {
 
 const TIME_MESSAGE = 'must be an ISO 8601 timestamp with a zone, such as 2026-05-01T12:00:00Z or 2026-05-01T14:00:00+02:00';
 
+/**
+ * The instants a summary can show: its times are UTC in RFC 3339's form, whose year has four
+ * digits (section 5.6, date-fullyear), so an observation time whose offset carries it past the
+ * year 9999 or before 0000 in UTC would be shown in ISO 8601's expanded form (`+010000-…`), which
+ * no RFC 3339 reader takes and no period bound can name.
+ */
+const FIRST_SHOWN = zonedTimestampMicros('0000-01-01T00:00:00Z')!;
+const LAST_SHOWN = zonedTimestampMicros('9999-12-31T23:59:59.999999Z')!;
+
 const finite = (what: string) => z.number({ error: `${what} must be a finite number` });
 
 /** One value of an observation (spec 2.9): instantaneous (no method, no interval) or aggregated (both). */
@@ -119,9 +129,9 @@ export const ObservationVariableInput = z
       .meta({ description: 'how an aggregated value was aggregated; given together with interval' }),
     interval: z
       .number({ error: 'must be a whole number of seconds' })
+      // zod's int() takes safe integers only (ECMA-262 Number.isSafeInteger), so no maximum is needed.
       .int({ error: 'must be a whole number of seconds' })
       .positive({ error: 'must be a positive number of seconds' })
-      .max(Number.MAX_SAFE_INTEGER, { error: 'must be a whole number of seconds' })
       .optional()
       .meta({ description: 'the aggregation interval in seconds; given together with method' }),
   })
@@ -154,7 +164,14 @@ export const ObservationVariableInput = z
 export const ObservationInput = z.strictObject({
   time: z
     .string({ error: TIME_MESSAGE })
-    .refine((t) => zonedTimestampMicros(t) !== null, { error: TIME_MESSAGE })
+    .refine((t) => zonedTimestampMicros(t) !== null, { error: TIME_MESSAGE, abort: true })
+    .refine(
+      (t) => {
+        const micros = zonedTimestampMicros(t)!;
+        return micros >= FIRST_SHOWN && micros <= LAST_SHOWN;
+      },
+      { error: 'must lie within the years 0000 to 9999 in UTC' },
+    )
     .meta({ description: 'ISO 8601 timestamp with a zone (Z or an offset); returned as sent' }),
   variables: z.array(ObservationVariableInput, { error: 'must be an array of variables' }).min(1, { error: 'needs at least one variable' }),
 });
@@ -172,16 +189,41 @@ export const ObservationSiteInput = z.strictObject({
     .min(1, { error: 'needs at least one observation' }),
 });
 
-/** Custom metadata, string to string (spec 2.9). */
+const TagValue = text({ error: 'must be a string' }).max(MAX_TAG_VALUE, { error: `a tag value is at most ${MAX_TAG_VALUE} characters` });
+const TOO_MANY_TAGS = `a set has at most ${MAX_TAGS} tags`;
+
+/**
+ * Custom metadata, string to string (spec 2.9). A tag named `__proto__` is a tag like any other
+ * (the set is stored as sent, docs/decisions/0150-observation-sets-stored-as-sent.md), but zod's
+ * record skips a member of that name: its value and its place among the 20 are checked here, so
+ * a summary's tags are always at most 20 strings (spec 2.9, 8).
+ */
 export const ObservationTags = z
-  .record(
-    text({ error: 'must be a string' })
-      .min(1, { error: 'a tag name must not be empty' })
-      .max(MAX_TAG_NAME, { error: `a tag name is at most ${MAX_TAG_NAME} characters` }),
-    text({ error: 'must be a string' }).max(MAX_TAG_VALUE, { error: `a tag value is at most ${MAX_TAG_VALUE} characters` }),
-    { error: 'must be an object of string names to string values' },
+  .preprocess(
+    (tags, ctx) => {
+      if (typeof tags !== 'object' || tags === null || !Object.hasOwn(tags, '__proto__')) return tags;
+      const value = TagValue.safeParse((tags as Record<string, unknown>)['__proto__']);
+      for (const issue of value.error?.issues ?? []) ctx.addIssue({ code: 'custom', path: ['__proto__'], message: issue.message });
+      if (Object.keys(tags).length > MAX_TAGS) ctx.addIssue({ code: 'custom', path: [], message: TOO_MANY_TAGS });
+      return tags;
+    },
+    z
+      .record(
+        text({ error: 'must be a string' })
+          .min(1, { error: 'a tag name must not be empty' })
+          .max(MAX_TAG_NAME, { error: `a tag name is at most ${MAX_TAG_NAME} characters` }),
+        TagValue,
+        {
+          // A name at fault is one issue of the record's (invalid_key) holding the name's own: its
+          // message says what is wrong with the name, not that the tags are no object.
+          error: (issue) =>
+            issue.code === 'invalid_key'
+              ? issue.issues.map((i) => i.message).join('; ')
+              : 'must be an object of string names to string values',
+        },
+      )
+      .refine((tags) => Object.keys(tags).length <= MAX_TAGS, { error: TOO_MANY_TAGS }),
   )
-  .refine((tags) => Object.keys(tags).length <= MAX_TAGS, { error: `a set has at most ${MAX_TAGS} tags` })
   .meta({
     description: `at most ${MAX_TAGS} tags, names of 1 to ${MAX_TAG_NAME} and values of at most ${MAX_TAG_VALUE} characters`,
   });

@@ -54,6 +54,9 @@ const FAULTS: [string, unknown, string[]][] = [
   ['an offset of 24 hours', withTime('2026-05-01T12:00:00+24:00'), ['sites.0.observations.0.time']],
   ['a time in words', withTime('yesterday'), ['sites.0.observations.0.time']],
   ['a time as epoch seconds', withTime(1777636800), ['sites.0.observations.0.time']],
+  // A summary shows its times in UTC as RFC 3339 writes them, four digits of year (section 5.6).
+  ['a time before the year 0000 in UTC', withTime('0000-01-01T00:59:59+01:00'), ['sites.0.observations.0.time']],
+  ['a time after the year 9999 in UTC', withTime('9999-12-31T23:30:00-00:31'), ['sites.0.observations.0.time']],
   [
     'no variables',
     { sites: [{ ...site('a', []), observations: [{ time: '2026-05-01T12:00:00Z', variables: [] }] }] },
@@ -77,6 +80,11 @@ const FAULTS: [string, unknown, string[]][] = [
     ['sites.0.observations.0.variables.0.interval'],
   ],
   [
+    'an interval past the whole numbers a double holds exactly',
+    withVariable({ ...temperature, method: 'sum', interval: 2 ** 53 }),
+    ['sites.0.observations.0.variables.0.interval'],
+  ],
+  [
     'an interval as a string',
     withVariable({ ...temperature, method: 'sum', interval: '60' }),
     ['sites.0.observations.0.variables.0.interval'],
@@ -87,6 +95,18 @@ const FAULTS: [string, unknown, string[]][] = [
   ['a tag value that is null', { ...valid(), tags: { a: null } }, ['tags.a']],
   ['an empty tag name', { ...valid(), tags: { '': 'x' } }, ['tags.']],
   ['a tag value over 256 characters', { ...valid(), tags: { a: 'x'.repeat(257) } }, ['tags.a']],
+  // JSON.parse makes `__proto__` an own member, a tag like any other (an object literal would not).
+  ['a tag __proto__ that is a number', { ...valid(), tags: JSON.parse('{"__proto__":5}') }, ['tags.__proto__']],
+  ['a tag __proto__ that is an object', { ...valid(), tags: JSON.parse('{"__proto__":{"a":"b"}}') }, ['tags.__proto__']],
+  ['a tag __proto__ over 256 characters', { ...valid(), tags: JSON.parse(`{"__proto__":"${'x'.repeat(257)}"}`) }, ['tags.__proto__']],
+  [
+    `${MAX_TAGS} tags and __proto__`,
+    {
+      ...valid(),
+      tags: { ...Object.fromEntries(Array.from({ length: MAX_TAGS }, (_, i) => [`t${i}`, 'v'])), ...JSON.parse('{"__proto__":"p"}') },
+    },
+    ['tags'],
+  ],
   [
     `${MAX_TAGS + 1} tags`,
     { ...valid(), tags: Object.fromEntries(Array.from({ length: MAX_TAGS + 1 }, (_, i) => [`t${i}`, 'v'])) },
@@ -134,6 +154,20 @@ describe('observation sets: each fault is 422 with its path, nothing stored (doc
     ]);
   });
 
+  it('a tag name at fault is told what is wrong with it', async () => {
+    for (const [name, message] of [
+      ['x'.repeat(65), 'a tag name is at most 64 characters'],
+      ['', 'a tag name must not be empty'],
+      ['a\u0000', 'must not contain the character U+0000 (NUL)'],
+    ]) {
+      const res = await publish(app(), t.alice, { ...valid(), tags: { [name!]: 'v' } });
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([{ path: `tags.${name}`, message }]);
+    }
+    const notObject = await publish(app(), t.alice, { ...valid(), tags: 'a' });
+    expect(notObject.body.errors).toEqual([{ path: 'tags', message: 'must be an object of string names to string values' }]);
+  });
+
   it('20 tags, the edge values and every known variable are accepted', async () => {
     const variables = (await request(app()).get('/observation-sets/variables').set('Authorization', t.alice.auth)).body as {
       name: string;
@@ -151,6 +185,24 @@ describe('observation sets: each fault is 422 with its path, nothing stored (doc
     const res = await publish(app(), t.alice, body);
     expect(res.status).toBe(201);
     expect(Object.keys(res.body.tags)).toHaveLength(MAX_TAGS);
+  });
+});
+
+describe('observation sets: times at the edges (RFC 3339 section 5.6)', () => {
+  it('the first and last instants of the years 0000 to 9999 in UTC are accepted and shown with four-digit years', async () => {
+    const body = { sites: [site('a', ['0000-01-01T01:00:00+01:00', '9999-12-31T23:59:59.999999Z'])] };
+    const res = await publish(app(), t.alice, body);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      earliestObservationTime: '0000-01-01T00:00:00.000Z',
+      latestObservationTime: '9999-12-31T23:59:59.999Z',
+    });
+  });
+
+  it('a fraction of any length is accepted and read to the microsecond (time-secfrac is "." 1*DIGIT)', async () => {
+    const res = await publish(app(), t.alice, withTime('2026-05-01T12:00:00.9999999999Z'));
+    expect(res.status).toBe(201);
+    expect(res.body.latestObservationTime).toBe('2026-05-01T12:00:00.999Z');
   });
 });
 
