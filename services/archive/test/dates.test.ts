@@ -48,4 +48,25 @@ describe('archive times (RFC 3339 section 5.6 or POSIX seconds)', () => {
     expect(parseEventDay(String(Date.UTC(2025, 3, 23, 3) / 1000)).date).toBe('2025-04-22');
     expect(() => parseEventDay('2025-02-30')).toThrow(DateError);
   });
+
+  it('a year below 100 is that year, not one of the 1900s (RFC 3339 section 5.6: date-fullyear is four digits)', () => {
+    // year 75 is before 1970, so not a time a range may begin at
+    expect(() => parseTime('0075-01-01T00:00:00Z', 'begin')).toThrow(/before 1970/);
+    expect(parseEventDay('0001-01-01')).toEqual({
+      date: '0001-01-01',
+      startMs: Date.parse('0001-01-01T06:00:00Z'),
+      endMs: Date.parse('0001-01-02T06:00:00Z'),
+    });
+    // year 4 is a leap year of the proleptic Gregorian calendar, year 0 too (ISO 8601)
+    expect(parseEventDay('0004-02-29').date).toBe('0004-02-29');
+    expect(parseEventDay('0000-02-29').date).toBe('0000-02-29');
+    expect(() => parseEventDay('0001-02-29')).toThrow(DateError);
+  });
+
+  it('an RFC 3339 time past year 9999 is refused as POSIX seconds past it are', () => {
+    // its offset moves it into year 10000, which no RFC 3339 time can name (the echo would be "+010000-...")
+    expect(() => parseTime('9999-12-31T23:59:59-23:59', 'end')).toThrow(/beyond year 9999/);
+    expect(parseTime('9999-12-31T23:59:59.999Z', 'end')).toBe(Date.parse('9999-12-31T23:59:59.999Z'));
+    expect(parseTime('253402300799', 'end')).toBe(Date.parse('9999-12-31T23:59:59Z'));
+  });
 });

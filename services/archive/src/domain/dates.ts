@@ -18,17 +18,32 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9}
 const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** POSIX seconds: whole seconds since 1970, up to year 9999. */
 const POSIX = /^\d{1,12}$/;
-const MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+/** The first instant no four-digit year names (RFC 3339 section 5.6 date-fullyear). */
+const YEAR_10000_MS = Date.UTC(10000, 0, 1);
+
+/**
+ * Epoch ms of a UTC calendar time, month 1-12. Date.UTC reads a year 0 to 99 as 1900 to 1999; an
+ * RFC 3339 date-fullyear (section 5.6) is four digits and means the year it says, so the year is
+ * set on its own.
+ */
+function utcMs(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): number {
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  // after the date, so a second 60 carries into the next minute, day or year
+  date.setUTCHours(h, mi, s, 0);
+  return date.getTime();
+}
 
 function validDate(y: number, mo: number, d: number): boolean {
-  return mo >= 1 && mo <= 12 && d >= 1 && d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  // the day before the first of the next month is the month's last
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= new Date(utcMs(y, mo + 1, 1) - DAY_MS).getUTCDate();
 }
 
 /** Epoch milliseconds of an RFC 3339 date-time or POSIX seconds. */
 export function parseTime(text: string, name: string): number {
   if (POSIX.test(text)) {
     const ms = Number(text) * 1000;
-    if (ms > MAX_MS) throw new DateError(`${name} is beyond year 9999: ${DATE_FORM}`);
+    if (ms >= YEAR_10000_MS) throw new DateError(`${name} is beyond year 9999: ${DATE_FORM}`);
     return ms;
   }
   const m = DATE_TIME.exec(text);
@@ -36,13 +51,15 @@ export function parseTime(text: string, name: string): number {
   const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
   // RFC 3339 allows second 60 (a leap second); it is read as the next second's start.
   if (!validDate(y, mo, d) || h > 23 || mi > 59 || s > 60) throw new DateError(`${name} is not a calendar time: ${DATE_FORM}`);
-  let ms = Date.UTC(y, mo - 1, d, h, mi, s) + Math.floor(Number(`0${m[7] ?? ''}`) * 1000);
+  let ms = utcMs(y, mo, d, h, mi, s) + Math.floor(Number(`0${m[7] ?? ''}`) * 1000);
   if (m[9]) {
     const [oh, om] = [Number(m[10]), Number(m[11])];
     if (oh > 23 || om > 59) throw new DateError(`${name} has an offset that is not one: ${DATE_FORM}`);
     ms -= (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
   }
   if (ms < 0) throw new DateError(`${name} is before 1970-01-01T00:00:00Z`);
+  // an offset can carry 9999-12-31 into year 10000, which no RFC 3339 time (four-digit year) names
+  if (ms >= YEAR_10000_MS) throw new DateError(`${name} is beyond year 9999: ${DATE_FORM}`);
   return ms;
 }
 
@@ -66,7 +83,7 @@ export function parseEventDay(text: string): EventDay {
   if (m) {
     const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
     if (!validDate(y, mo, d)) throw new DateError(`date is not a calendar date: ${DATE_FORM}, or a date YYYY-MM-DD`);
-    return eventDayOf(Date.UTC(y, mo - 1, d) + EVENT_DAY_START_MS);
+    return eventDayOf(utcMs(y, mo, d) + EVENT_DAY_START_MS);
   }
   try {
     return eventDayOf(parseTime(text, 'date'));
