@@ -28,6 +28,11 @@ export class StormReportStore implements IngestedReportStore, IngestedReportSour
   async replaceDay(type: ReportFileType, day: string, reports: readonly ParsedReport[]): Promise<{ stored: number; replaced: number }> {
     const at = this.now();
     return this.knex.transaction(async (trx) => {
+      // One file of a type and day at a time: without it two ingestions side by side (two CLI
+      // processes on DATABASE_URL) each delete only what they see, then both insert, leaving both
+      // files' rows, or failing on each other's ids. Under the lock the second one's delete, a
+      // new statement (PostgreSQL's read committed), sees and removes the first one's rows.
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${AREA}.storm_reports:${type}:${day}`]);
       const removed = (await trx
         .withSchema(AREA)
         .table('storm_reports')

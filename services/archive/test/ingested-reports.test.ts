@@ -143,6 +143,31 @@ describe('ingested storm reports (docs/decisions/0174-ingested-storm-reports.md)
   );
 
   it(
+    'files of one type and day ingested at the same time: each replaces the other whole, and the same file twice is no fault',
+    async () => {
+      // On PostgreSQL (DATABASE_URL) the ingestions run in transactions side by side, as two
+      // `fieldcast archive ingest-reports` processes would; on PGlite they take turns anyway.
+      const first = reportFile('hail', [
+        { time: '1500', magnitude: '100', ...near(0.01), comments: 'first' },
+        { time: '1510', magnitude: '100', ...near(0.02), comments: 'first' },
+      ]);
+      const second = reportFile('hail', [{ time: '1700', magnitude: '300', ...near(0.03), comments: 'second' }]);
+      for (let round = 0; round < 5; round++) {
+        const stores = [store(), store(), store()];
+        const results = await Promise.allSettled([
+          ingestStormReports(stores[0]!, { type: 'hail', day: STORM_DAY, text: first }),
+          ingestStormReports(stores[1]!, { type: 'hail', day: STORM_DAY, text: first }),
+          ingestStormReports(stores[2]!, { type: 'hail', day: STORM_DAY, text: second }),
+        ]);
+        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+        // exactly one file's reports: 2 (first) or 1 (second), never both files' 3
+        expect([1, 2]).toContain(await store().countDay('hail', STORM_DAY));
+      }
+    },
+    COLD,
+  );
+
+  it(
     'a report just inside a point’s radius is listed, north or east of it; one just outside is not',
     async () => {
       type Place = { lat: number; lon: number };
