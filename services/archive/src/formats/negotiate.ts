@@ -1,4 +1,4 @@
-import { parseAccept } from '@fieldcast/kit';
+import { parseAccept, quality } from '@fieldcast/kit';
 
 /**
  * The archive's formats (docs/interface.md §11): JSON by default, GeoJSON, XML, KML. A path's
@@ -48,33 +48,23 @@ export function contentTypeOf(mediaType: string): string {
 /** JSON as the format of last resort: no Accept, or an answer that cannot be in the format asked for. */
 export const JSON_ANSWER: Negotiated = { format: 'json', contentType: contentTypeOf(OWN_TYPE.json) };
 
-type MediaRange = ReturnType<typeof parseAccept>[number];
-
-/** The format and media type an Accept media range names, or null when the archive serves nothing it allows. */
-function servedFor(range: MediaRange, vendor: string): { format: ArchiveFormat; mediaType: string } | null {
-  switch (range.type) {
-    case '*/*':
-    case 'application/*':
-    case 'application/json':
-      return { format: 'json', mediaType: 'application/json' };
-    case `application/vnd.${vendor}+json`:
-      // the archive's major version is 2 (its path); a vendor JSON type may name it or no version
-      return range.params.version === undefined || range.params.version === '2' ? { format: 'json', mediaType: 'application/json' } : null;
-    case GEOJSON_MEDIA_TYPE:
-      return { format: 'geojson', mediaType: GEOJSON_MEDIA_TYPE };
-    case 'application/xml':
-      return { format: 'xml', mediaType: 'application/xml' };
+/**
+ * The media types the archive answers in, each with its format, in the order a tie goes: JSON
+ * first (the default), then XML and KML, GeoJSON last (a summary asked for as GeoJSON is JSON).
+ * The vendor JSON type is the archive's major version 2 (its path) or names none.
+ */
+function servedTypes(vendor: string): { format: ArchiveFormat; mediaType: string; name: string; version?: string; onlyByName?: boolean }[] {
+  return [
+    { format: 'json', mediaType: 'application/json', name: 'application/json' },
+    // answered as application/json, so a wildcard reaches it through application/json alone
+    { format: 'json', mediaType: 'application/json', name: `application/vnd.${vendor}+json`, version: '2', onlyByName: true },
+    { format: 'xml', mediaType: 'application/xml', name: 'application/xml' },
+    { format: 'kml', mediaType: KML_MEDIA_TYPE, name: KML_MEDIA_TYPE },
+    { format: 'kml', mediaType: kmlVendorType(vendor), name: kmlVendorType(vendor) },
     // RFC 7303 section 4: text/xml is the same document; text/* allows only a text type
-    case 'text/xml':
-    case 'text/*':
-      return { format: 'xml', mediaType: 'text/xml' };
-    case KML_MEDIA_TYPE:
-      return { format: 'kml', mediaType: KML_MEDIA_TYPE };
-    case kmlVendorType(vendor):
-      return { format: 'kml', mediaType: kmlVendorType(vendor) };
-    default:
-      return null;
-  }
+    { format: 'xml', mediaType: 'text/xml', name: 'text/xml' },
+    { format: 'geojson', mediaType: GEOJSON_MEDIA_TYPE, name: GEOJSON_MEDIA_TYPE },
+  ];
 }
 
 /**
@@ -84,14 +74,18 @@ function servedFor(range: MediaRange, vendor: string): { format: ArchiveFormat; 
  */
 export function negotiateFormat(accept: string | undefined, vendor: string, fixed?: ArchiveFormat): Negotiated | null {
   const given = accept !== undefined && accept.trim() !== '';
-  let best: { format: ArchiveFormat; mediaType: string; q: number } | null = null;
-  for (const range of given ? parseAccept(accept) : []) {
-    if (!(range.q > 0)) continue;
-    const found = servedFor(range, vendor);
-    if (!found || (fixed && found.format !== fixed)) continue;
-    if (!best || range.q > best.q) best = { ...found, q: range.q };
+  if (!given) return fixed ? { format: fixed, contentType: contentTypeOf(OWN_TYPE[fixed]) } : JSON_ANSWER;
+  const ranges = parseAccept(accept);
+  let best: { format: ArchiveFormat; mediaType: string; q: number; at: number } | null = null;
+  for (const served of servedTypes(vendor)) {
+    if (fixed && served.format !== fixed) continue;
+    // each type's quality is that of the most specific range naming it (RFC 9110 section 12.5.1),
+    // so "*/*, application/json;q=0" allows everything but JSON
+    const { q, at } = quality(ranges, served.name, served.version);
+    if (!(q > 0) || (served.onlyByName && ranges[at]?.type !== served.name)) continue;
+    if (!best || q > best.q || (q === best.q && at < best.at)) best = { format: served.format, mediaType: served.mediaType, q, at };
   }
   if (best) return { format: best.format, contentType: contentTypeOf(best.mediaType) };
   if (fixed) return { format: fixed, contentType: contentTypeOf(OWN_TYPE[fixed]) };
-  return given ? null : JSON_ANSWER;
+  return null;
 }
