@@ -264,6 +264,11 @@ describe('history, lightning and parameters', () => {
     expect(near.totalItems).toBe(both.totalItems);
     expect((await day('lightning', 'history', { types: 'air' })).status).toBe(400);
     expect((await day('lightning', 'history', { sort: 'size' })).status).toBe(400);
+    // sort orders a history; on a summary or latest it would change nothing, so it is refused as limit is
+    for (const request of ['summary', 'latest']) {
+      const res = await day('lightning', request, { sort: 'distance' });
+      expect([request, res.status, res.body.error?.errors[0].location]).toEqual([request, 400, 'sort']);
+    }
     expect((await get(t, '/v2/lightning/history/+36.5-098.0+35.5-099.0', alice, { sort: 'distance' })).status).toBe(400);
   });
 

@@ -146,7 +146,10 @@ export function parseArchiveQuery(raw: RawArchiveRequest): ArchiveQuery {
     if (part !== 'cloud' && part !== 'ground') throw fault('types', 'types must be cloud, ground or cloud,ground');
     strokeTypes.add(part);
   }
-  const sortText = single(query, 'sort') ?? 'time';
+  const sortGiven = single(query, 'sort');
+  // as limit: a summary or latest ignores the order, so a sort given there is refused, not dropped
+  if (sortGiven !== undefined && request !== 'history') throw fault('sort', 'sort applies to history only');
+  const sortText = sortGiven ?? 'time';
   if (sortText !== 'time' && sortText !== 'distance') throw fault('sort', 'sort must be time or distance');
   if (sortText === 'distance' && place.kind === 'region') throw fault('sort', 'sort=distance needs a point, not a region');
 
