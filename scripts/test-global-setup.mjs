@@ -4,7 +4,7 @@
 // environment.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -70,11 +70,15 @@ function fingerprint(inputs) {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** How old another run's fixtures are before they are taken for leftovers (a whole suite takes minutes). */
+const LEFTOVER_AFTER_MS = 3_600_000;
+
 /**
  * Runs scripts/test-fixtures.ts: the climate lattice, the compute threads' bundles (test fleets'
  * threads load them, FIELDCAST_WORKER_BUNDLES) and, with `databaseTemplate`, the database test
- * fleets on PGlite start from. Each is named by a hash of what it is made from; other ones are a
- * run's leftovers, removed.
+ * fleets on PGlite start from. Each is named by a hash of what it is made from; other ones are
+ * earlier runs' leftovers, removed once an hour old: a run started a moment ago on other sources
+ * (an editor's, while files change) is still reading its own.
  */
 export function prepareTestFixtures({ databaseTemplate }) {
   const folder = join(root, 'test-output');
@@ -85,8 +89,10 @@ export function prepareTestFixtures({ databaseTemplate }) {
     const path = join(folder, name);
     // another run's fixtures made from these inputs, or being made (a partial), are this run's too
     const current = [template, workers].some((made) => path === made || path.startsWith(`${made}.partial-`));
-    const stale = ((/^database-template-/.test(name) && databaseTemplate) || /^workers-/.test(name)) && !current;
-    if (stale) rmSync(path, { recursive: true, force: true });
+    const fixture = (/^database-template-/.test(name) && databaseTemplate) || /^workers-/.test(name);
+    // another run may remove it first
+    const modifiedMs = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+    if (fixture && !current && Date.now() - modifiedMs > LEFTOVER_AFTER_MS) rmSync(path, { recursive: true, force: true });
   }
   process.stdout.write('\n');
   const args = ['--workers', workers, ...(databaseTemplate ? ['--template', template] : [])];
