@@ -12,6 +12,7 @@
  * and `_length` in bytes.
  */
 import { GribError } from './errors.js';
+import { utcTime } from './time.js';
 
 /** A byte range of the GRIB2 file; `length` null for the last message (to the end of the file). */
 export interface ByteRange {
@@ -43,9 +44,8 @@ export function parseIdx(text: string): IdxEntry[] {
     const m = IDX_LINE.exec(line);
     if (!m) throw new GribError(`.idx line ${k + 1} is not "n:offset:d=YYYYMMDDHH:VAR:LEVEL:FORECAST:": ${line.slice(0, 120)}`);
     const [, message, field, offset, year, month, day, hour, variable, level, forecast, rest] = m;
-    const referenceTimeMs = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour));
-    if (new Date(referenceTimeMs).getUTCDate() !== Number(day) || Number(hour) > 23)
-      throw new GribError(`.idx line ${k + 1} has no valid date: d=${year}${month}${day}${hour}`);
+    const referenceTimeMs = utcTime(Number(year), Number(month), Number(day), Number(hour));
+    if (referenceTimeMs === null) throw new GribError(`.idx line ${k + 1} has no valid date: d=${year}${month}${day}${hour}`);
     entries.push({
       message: Number(message),
       field: field === undefined ? null : Number(field),

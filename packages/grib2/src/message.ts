@@ -9,6 +9,7 @@ import { GribError } from './errors.js';
 import { type LatLonGrid, readGrid } from './grid.js';
 import { type Product, readProduct } from './product.js';
 import { type Representation, readRepresentation } from './representation.js';
+import { readTime } from './time.js';
 
 /** One field of a message: what it is and where its packed values lie; `decodeField` unpacks them. */
 export interface GribField {
@@ -130,7 +131,7 @@ function fieldsOf(m: Uint8Array, offset: number, discipline: number, sections: S
         centre: uint16(id, 5),
         subCentre: uint16(id, 7),
         referenceTimeSignificance: id[11]!,
-        referenceTimeMs: Date.UTC(uint16(id, 12), id[14]! - 1, id[15], id[16], id[17], id[18]),
+        referenceTimeMs: readTime(id, 12, `message at byte ${offset}: section 1 octets 13-19 (reference time)`),
         grid: readGrid(grid),
         gridPoints,
         product: readProduct(product),

@@ -5,6 +5,7 @@
  */
 import { int8, int32, uint16, uint32 } from './bits.js';
 import { GribError } from './errors.js';
+import { readTime } from './time.js';
 
 /** A fixed surface (code table 4.5 type); value null when the message says "missing". */
 export interface Surface {
@@ -83,7 +84,7 @@ export function readProduct(t: Uint8Array): Product {
   };
   if (template === 8) {
     const n = t[41]!;
-    product.intervalEndMs = Date.UTC(uint16(t, 34), t[36]! - 1, t[37], t[38], t[39], t[40]);
+    product.intervalEndMs = readTime(t, 34, 'section 4 octets 35-41 (end of the overall time interval, template 4.8)');
     product.statistics = Array.from({ length: n }, (_, k) => {
       const p = 46 + 12 * k;
       return {

@@ -50,6 +50,8 @@ describe('parseIdx (GFS .idx)', () => {
       /\.idx line 1 is not "n:offset:d=YYYYMMDDHH:VAR:LEVEL:FORECAST:"/,
     ],
     ['an impossible date', '1:0:d=2024023100:TMP:2 m above ground:anl:', /\.idx line 1 has no valid date: d=2024023100/],
+    ['month 13', '1:0:d=2024131500:TMP:2 m above ground:anl:', /\.idx line 1 has no valid date: d=2024131500/],
+    ['month 00', '1:0:d=2024001500:TMP:2 m above ground:anl:', /\.idx line 1 has no valid date: d=2024001500/],
     [
       'offsets that go backwards',
       '1:500:d=2024031500:TMP:2 m above ground:anl:\n2:100:d=2024031500:RH:2 m above ground:anl:',

@@ -15,7 +15,7 @@ const GOOD = Date.UTC(2026, 11, 1, 0);
 const bad = (k: number) => GOOD + 6 * HOUR * (k + 1);
 
 const t = useArchive('faults', (root) => {
-  for (const run of [GOOD, ...[0, 1, 2, 3, 4, 5, 6, 7, 8].map(bad)]) for (let s = 0; s <= 3; s++) writeGfsStep(root, run, s);
+  for (const run of [GOOD, ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(bad)]) for (let s = 0; s <= 3; s++) writeGfsStep(root, run, s);
 });
 
 const sync = (runMs: number, lines: string[] = []) =>
@@ -106,6 +106,22 @@ describe('bad upstream data', () => {
     bytes.writeUInt32BE(3_000_000, sectionOf(bytes, 3) + 30);
     writeFileSync(file, bytes);
     await expectFailure(bad(8), MessageRangeError, /grid of 3000000 x 5 points is larger than any source publishes/);
+  });
+
+  it('a reference time that is no time (section 1 hour 36 of the day before would roll over onto the run)', async () => {
+    const file = join(t.archive, gfsPath(bad(9), 2));
+    const bytes = readFileSync(file);
+    // section 1 octets 13-19: year, month, day, hour, minute, second of the reference time
+    const at = sectionOf(bytes, 1) + 12;
+    const before = new Date(bad(9) - 24 * HOUR);
+    bytes.writeUInt16BE(before.getUTCFullYear(), at);
+    bytes.set([before.getUTCMonth() + 1, before.getUTCDate(), before.getUTCHours() + 24, 0, 0], at + 2);
+    writeFileSync(file, bytes);
+    await expectFailure(
+      bad(9),
+      MessageRangeError,
+      /f002 bytes 0-\d+: temperature: message at byte 0: section 1 octets 13-19 \(reference time\): 2026-12-02 36:00:00 is not a date and time \(hour 36\)/,
+    );
   });
 
   it('values no weather reaches (a wrong reference value decodes without error)', async () => {
