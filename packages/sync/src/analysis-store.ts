@@ -15,6 +15,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { StepDataError } from './errors.js';
+import { temporaryBeside } from './files.js';
 import { HOURLY_AXES } from './run-store.js';
 
 const HOUR_MS = 3_600_000;
@@ -35,9 +36,14 @@ async function readJson<T>(file: string): Promise<T> {
 }
 
 async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, data);
-  await fs.rename(tmp, file);
+  const tmp = temporaryBeside(file);
+  try {
+    await fs.writeFile(tmp, data);
+    await fs.rename(tmp, file);
+  } catch (error) {
+    await fs.rm(tmp, { force: true });
+    throw error;
+  }
 }
 
 /** The store's arrays with their metadata, read from `.zmetadata`. */

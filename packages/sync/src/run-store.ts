@@ -19,6 +19,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { CANONICAL_UNITS, CF_IDENTITY, GridStoreWriter, type VariableId } from '@fieldcast/weather';
 import { StepDataError } from './errors.js';
+import { temporaryBeside } from './files.js';
 import { type StagedGrid, type StagedStep, readRows } from './staging.js';
 
 const HOUR_MS = 3_600_000;
@@ -121,6 +122,27 @@ export interface RunStoreSummary {
 const hoursAxis = (name: string, h0: number, h1: number) => ({ name, startMs: h0, stepMs: HOUR_MS, length: (h1 - h0) / HOUR_MS + 1 });
 
 /**
+ * `tmp` renamed to `dir`, whatever was at `dir` before removed. A directory cannot be renamed onto
+ * one that is not empty (rename(2), ENOTEMPTY or EEXIST), so when another writer renamed its store
+ * there between the removal and the rename, that one is removed in turn: the same run from the
+ * same staged steps, and the last writer's store stays.
+ */
+async function replaceDirectory(tmp: string, dir: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    await fs.rm(dir, { recursive: true, force: true });
+    try {
+      return await fs.rename(tmp, dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (attempt >= 3 || (code !== 'ENOTEMPTY' && code !== 'EEXIST')) {
+        await fs.rm(tmp, { recursive: true, force: true });
+        throw error;
+      }
+    }
+  }
+}
+
+/**
  * Writes the store of the staged `steps` to `dir` (which must not exist: it is made beside and
  * renamed). The steps must share one grid (staging.ts checks it as they arrive).
  */
@@ -131,8 +153,7 @@ export async function writeRunStore(dir: string, steps: readonly StagedStep[], o
   const columns = storeColumns(grid);
   const lats = storeLats(grid);
   const slabBytes = options.slabBytes ?? DEFAULT_SLAB_BYTES;
-  const tmp = `${dir}.${process.pid}.tmp`;
-  await fs.rm(tmp, { recursive: true, force: true });
+  const tmp = temporaryBeside(dir);
   const writer = await GridStoreWriter.create(tmp, { lats, lons: columns.lons, attributes: options.attributes, overwrite: true });
   const reader = new BandReader(grid.nj);
   const written: VariableId[] = [];
@@ -208,9 +229,10 @@ export async function writeRunStore(dir: string, steps: readonly StagedStep[], o
     throw error;
   }
   await reader.close();
-  await fs.rm(dir, { recursive: true, force: true });
-  await fs.rename(tmp, dir);
-  return { variables: written, startMs, endMs, bytes: await directoryBytes(dir) };
+  // Measured before the rename: another writer may replace `dir` at any time after it.
+  const bytes = await directoryBytes(tmp);
+  await replaceDirectory(tmp, dir);
+  return { variables: written, startMs, endMs, bytes };
 }
 
 /** Bands of 8 rows, split into column blocks (multiples of 8) holding at most slabBytes of output. */

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import type { LatLonGrid } from '@fieldcast/grib2';
 import type { VariableId } from '@fieldcast/weather';
 import { StepDataError } from './errors.js';
+import { temporaryBeside } from './files.js';
 import type { ConvertedStep } from './run.js';
 
 export interface StagedGrid {
@@ -119,24 +120,31 @@ export async function stageStep(dir: string, step: ConvertedStep, runGrid: Stage
   size.writeUInt32LE(header.length, 0);
   await fs.mkdir(dir, { recursive: true });
   const target = stepFile(dir, step.step);
-  const tmp = `${target}.${process.pid}.tmp`;
+  const tmp = temporaryBeside(target);
   const handle = await fs.open(tmp, 'w');
   let bytes = 4 + header.length;
   try {
-    await handle.write(size);
-    await handle.write(header);
-    for (const f of step.fields) {
-      const data = Buffer.from(f.values.buffer, f.values.byteOffset, f.values.byteLength);
-      // Float32Array is the platform's byte order; stores and step files are little endian.
-      if (!LITTLE_ENDIAN) data.swap32();
-      await handle.write(data);
-      bytes += data.length;
+    try {
+      await handle.write(size);
+      await handle.write(header);
+      for (const f of step.fields) {
+        const data = Buffer.from(f.values.buffer, f.values.byteOffset, f.values.byteLength);
+        // Float32Array is the platform's byte order; stores and step files are little endian.
+        if (!LITTLE_ENDIAN) data.swap32();
+        await handle.write(data);
+        bytes += data.length;
+      }
+      await handle.sync();
+    } finally {
+      await handle.close();
     }
-    await handle.sync();
-  } finally {
-    await handle.close();
+    await fs.rename(tmp, target);
+  } catch (error) {
+    // A write that failed (a full disk) leaves nothing: each attempt's temporary name is its own,
+    // so one left behind would never be written over.
+    await fs.rm(tmp, { force: true });
+    throw error;
   }
-  await fs.rename(tmp, target);
   return bytes;
 }
 
