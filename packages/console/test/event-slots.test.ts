@@ -36,7 +36,7 @@ function fakeAreas() {
     if (!record) throw Object.assign(new Error('platform: not found'), { status: 404 });
     return record;
   };
-  return { reads, json };
+  return { reads, json, records };
 }
 
 describe('event messages with their slots filled', () => {
@@ -86,5 +86,39 @@ describe('event messages with their slots filled', () => {
     expect(await labels.message({ message: 'Rule {} at {}', tagged: [UNNAMED_RULE, FIELD] })).toBe(
       'Rule Precipitation: above 25 mm in 24 h at North 40',
     );
+  });
+
+  it('names a renamed field by its new name once the feed shows the rename, in every event naming it', async () => {
+    const areas = fakeAreas();
+    const labels = new ResourceLabels(areas.json);
+    const frost = {
+      message: 'Rule {}: frost risk at {}',
+      origin: RULE,
+      occurrenceTime: '2026-12-04T20:00:00.000Z',
+      tagged: [RULE, FIELD],
+    };
+    expect(await labels.messages([frost])).toEqual(['Rule Frost on North 40: frost risk at North 40']);
+    areas.records[`agriculture /fields/${FIELD.id}`] = { id: FIELD.id, description: 'North 41' };
+    const renamed = { message: 'Field {} was updated', origin: FIELD, occurrenceTime: '2026-12-04T20:05:00.000Z', tagged: [FIELD] };
+    const cleared = { ...frost, message: 'Rule {}: no more frost risk at {}', occurrenceTime: '2026-12-04T20:10:00.000Z' };
+    // newest first, as the feed gives them: the later event comes before the rename
+    expect(await labels.messages([cleared, renamed, frost])).toEqual([
+      'Rule Frost on North 40: no more frost risk at North 41',
+      'Field North 41 was updated',
+      'Rule Frost on North 40: frost risk at North 41',
+    ]);
+    // The next polls show the same events: nothing is read again.
+    const reads = areas.reads.length;
+    await labels.messages([cleared, renamed, frost]);
+    expect(areas.reads).toHaveLength(reads);
+  });
+
+  it('names a field the console renamed by its new name at once', async () => {
+    const areas = fakeAreas();
+    const labels = new ResourceLabels(areas.json);
+    expect(await labels.message({ message: 'at {}', tagged: [FIELD] })).toBe('at North 40');
+    areas.records[`agriculture /fields/${FIELD.id}`] = { id: FIELD.id, description: 'North 41' };
+    labels.forget(FIELD);
+    expect(await labels.message({ message: 'at {}', tagged: [FIELD] })).toBe('at North 41');
   });
 });

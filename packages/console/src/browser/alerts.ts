@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
 import type { Api } from './api.js';
 import { type AlertRule, type AlertState, describeCondition, describeState } from './alert-rules.js';
-import { byId, type Field } from './fields.js';
+import type { Field } from './field-records.js';
+import { byId } from './fields.js';
+import { PanelView } from './panel-view.js';
 import { showError } from './status.js';
 
 /**
@@ -11,6 +13,8 @@ import { showError } from './status.js';
  */
 export class AlertsPanel {
   private field: Field | null = null;
+  /** the rules shown, keyed by their field's id, each with whether it holds */
+  private readonly view = new PanelView<{ rule: AlertRule; state: AlertState }[]>();
 
   constructor(private readonly api: Api) {
     byId('alert-add-frost').addEventListener('click', () => void this.addFrost());
@@ -24,24 +28,32 @@ export class AlertsPanel {
       list.replaceChildren(item('Select a field to see its alerts.'));
       return;
     }
+    let shown;
     try {
       const rules = (await this.api.json<AlertRule[]>('alerts', '/rules')).filter((r) => r.target.id === field.id);
       const states = await Promise.all(rules.map((r) => this.api.json<AlertState>('alerts', `/rules/${r.id}/state`)));
-      if (this.field?.id !== field.id) return;
-      list.replaceChildren(
-        ...(rules.length === 0
-          ? [item('No alerts on this field.')]
-          : rules.map((r, i) => {
-              const li = item(`${r.description || describeCondition(r.condition)} · ${describeState(states[i]!)}`);
-              li.dataset.id = r.id;
-              li.dataset.holding = String(states[i]!.holding);
-              return li;
-            })),
+      shown = this.view.answered(
+        field.id,
+        rules.map((rule, i) => ({ rule, state: states[i]! })),
       );
-      list.dataset.state = 'loaded';
     } catch (err) {
+      shown = this.view.failed(field.id, err);
       showError(err);
     }
+    if (this.field?.id !== field.id) return;
+    const items = (shown.answer ?? []).map(({ rule, state }) => {
+      const li = item(`${rule.description || describeCondition(rule.condition)} · ${describeState(state)}`);
+      li.dataset.id = rule.id;
+      li.dataset.holding = String(state.holding);
+      return li;
+    });
+    if (shown.error !== null) {
+      const failed = item(shown.answer ? `Not up to date: ${shown.error}` : shown.error);
+      failed.className = 'failed';
+      items.unshift(failed);
+    } else if (items.length === 0) items.push(item('No alerts on this field.'));
+    list.replaceChildren(...items);
+    list.dataset.state = shown.error === null ? 'loaded' : 'error';
   }
 
   private async addFrost(): Promise<void> {

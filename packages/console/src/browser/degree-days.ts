@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import L from 'leaflet';
 import type { Api } from './api.js';
-import type { Field } from './fields.js';
+import type { Field } from './field-records.js';
 import { byId } from './fields.js';
 import { LatestRequest } from './latest.js';
 import { bandColors, drawLegend } from './legend.js';

@@ -1,9 +1,11 @@
 /// <reference lib="dom" />
 import L from 'leaflet';
+import { mapKeyAction } from './map-keys.js';
 
 /**
- * A small polygon draw tool on Leaflet's click events: each click adds a vertex, Finish (or a
- * click on the first vertex) closes the ring, Cancel or Escape drops it.
+ * A small polygon draw tool on Leaflet's click events: each click (or Space, at the map's centre)
+ * adds a vertex, Finish (Enter, or a click on the first vertex) closes the ring, Cancel or Escape
+ * drops it (map-keys.ts).
  */
 export class PolygonDraw {
   private points: L.LatLng[] = [];
@@ -19,10 +21,14 @@ export class PolygonDraw {
     map.on('click', (e: L.LeafletMouseEvent) => {
       if (this.active) this.add(e.latlng);
     });
-    map.getContainer().addEventListener('keydown', (e) => {
+    const container = map.getContainer();
+    container.addEventListener('keydown', (e) => {
       if (!this.active) return;
-      if (e.key === 'Escape') this.cancel();
-      if (e.key === 'Enter') this.finish();
+      const action = mapKeyAction(e.key, e.target === container, true);
+      if (action) e.preventDefault();
+      if (action === 'cancel') this.cancel();
+      if (action === 'finish') this.finish();
+      if (action === 'add-vertex') this.add(map.getCenter());
     });
   }
 

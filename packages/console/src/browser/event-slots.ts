@@ -2,7 +2,9 @@
  * Event messages as a person reads them. Spec 2.10: a message's empty braces are slots for the
  * identifiers of the tagged resources, one per resource in tagging order; the console fills each
  * with what names the resource (a product's name, a frame's or a run's time), read from its area,
- * and with the start of its id where it has no better name.
+ * and with the start of its id where it has no better name. A name can change (a field renamed):
+ * the change is itself an event from the resource, so a label is read again once the feed shows
+ * an event from its resource newer than those it had shown when the label was read.
  */
 
 import { type AlertCondition, describeCondition } from './alert-rules.js';
@@ -11,6 +13,14 @@ import { type AlertCondition, describeCondition } from './alert-rules.js';
 export interface Tagged {
   namespace: string;
   id: string;
+}
+
+/** An event as the feed gives it (docs/interface.md §10); older callers may give only the message. */
+export interface LabelledEvent {
+  message: string;
+  tagged?: readonly Tagged[];
+  origin?: Tagged;
+  occurrenceTime?: string;
 }
 
 /** Reads a JSON record from an area (Api.json). */
@@ -56,18 +66,47 @@ const shortId = (id: string) => id.split('-')[0] ?? id;
 const gone = (err: unknown) => (err as { status?: unknown } | null)?.status === 404;
 
 /**
- * Labels of tagged resources, each read once. A resource that is gone keeps its short id; a read
- * that fails otherwise is tried again on the next message.
+ * Labels of tagged resources, each read once until an event from it is newer than those seen
+ * before. A resource that is gone keeps its short id; a read that fails otherwise is tried again
+ * on the next message.
  */
 export class ResourceLabels {
   private readonly known = new Map<string, Promise<string>>();
+  /** for each resource, the newest time of an event from it that the feed has shown, in ms */
+  private readonly newest = new Map<string, number>();
 
   constructor(private readonly readJson: ReadJson) {}
 
+  /**
+   * The events' messages with their slots filled. The events are looked through for changes
+   * first: the feed is newest first, and an event after a rename must not take the old name
+   * before the rename's own event further down the page drops it.
+   */
+  async messages(events: readonly LabelledEvent[]): Promise<string[]> {
+    for (const event of events) this.noteEvent(event);
+    return Promise.all(events.map((e) => this.message(e)));
+  }
+
   /** The event's message with its slots filled. */
-  async message(event: { message: string; tagged?: readonly Tagged[] }): Promise<string> {
+  async message(event: LabelledEvent): Promise<string> {
+    this.noteEvent(event);
     const labels = await Promise.all((event.tagged ?? []).map((t) => this.label(t)));
     return fillSlots(event.message, labels);
+  }
+
+  /** Drops the resource's label, to be read again: the console changed it (a rename saved). */
+  forget(t: Tagged): void {
+    this.known.delete(`${t.namespace}/${t.id}`);
+  }
+
+  /** An event from a resource newer than any before it may say that the resource changed. */
+  private noteEvent(event: LabelledEvent): void {
+    if (!event.origin || event.occurrenceTime === undefined) return;
+    const time = Date.parse(event.occurrenceTime);
+    const key = `${event.origin.namespace}/${event.origin.id}`;
+    if (Number.isNaN(time) || time <= (this.newest.get(key) ?? -Infinity)) return;
+    this.newest.set(key, time);
+    this.forget(event.origin);
   }
 
   private label(t: Tagged): Promise<string> {
@@ -84,7 +123,7 @@ export class ResourceLabels {
         (err: unknown) => {
           // The feed is polled every few seconds: a gone resource read again at each poll would
           // cost a request (and a logged 404) per event naming it, for as long as the page is open.
-          if (!gone(err)) this.known.delete(key);
+          if (!gone(err) && this.known.get(key) === label) this.known.delete(key);
           return shortId(t.id);
         },
       );

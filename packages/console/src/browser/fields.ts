@@ -2,17 +2,9 @@
 import L from 'leaflet';
 import { ApiError, type Api } from './api.js';
 import { PolygonDraw } from './draw.js';
+import { type Field, type FieldChange, FieldRecords, polygonsOf } from './field-records.js';
 import { ShapeEdit, type PolygonRings } from './shape-edit.js';
-import { showError, showMessage } from './status.js';
-
-/** A field as the agriculture area returns it (docs/interface.md §2). */
-export interface Field {
-  id: string;
-  description: string;
-  type: 'GeometryCollection';
-  geometries: { type: 'MultiPolygon'; coordinates: number[][][][] }[];
-  centroid: { latitude: number; longitude: number };
-}
+import { errorText, showError, showMessage } from './status.js';
 
 /**
  * The fields panel: the account's fields on the map and in a list; draw, rename, reshape, delete.
@@ -22,9 +14,9 @@ export class FieldsPanel {
   private readonly layer: L.FeatureGroup;
   private readonly draw: PolygonDraw;
   private readonly shape: ShapeEdit;
-  /** the field whose shape is being edited */
-  private reshaping: Field | null = null;
-  private fields: Field[] = [];
+  /** the id of the field whose shape is being edited: its record may be saved meanwhile */
+  private reshaping: string | null = null;
+  private readonly fields: FieldRecords;
   private rejected: L.Layer[] = [];
   selected: Field | null = null;
 
@@ -32,7 +24,9 @@ export class FieldsPanel {
     private readonly api: Api,
     private readonly map: L.Map,
     private readonly onSelect: (field: Field | null) => void,
+    private readonly onSaved: (field: Field) => void,
   ) {
+    this.fields = new FieldRecords((id, body) => this.api.json<Field>('agriculture', `/fields/${id}`, { method: 'PUT', body }));
     this.layer = L.featureGroup().addTo(map);
     const drawButton = byId<HTMLButtonElement>('draw');
     const finish = byId<HTMLButtonElement>('finish');
@@ -73,12 +67,16 @@ export class FieldsPanel {
 
   async load(): Promise<void> {
     try {
-      this.fields = await this.api.json<Field[]>('agriculture', '/fields');
+      this.fields.reset(await this.api.json<Field[]>('agriculture', '/fields'));
+      this.render();
     } catch (err) {
-      this.fields = [];
+      this.fields.reset([]);
+      this.render();
+      // not "No fields yet": the account may well have some
+      const failed = Object.assign(document.createElement('li'), { className: 'failed', textContent: errorText(err) });
+      byId('fields').replaceChildren(failed);
       showError(err);
     }
-    this.render();
   }
 
   /** Sends the drawn polygon; on 422 draws it in red with each fault at its ring. */
@@ -87,7 +85,7 @@ export class FieldsPanel {
     const body = { description, type: 'GeometryCollection', geometries: [{ type: 'Polygon', coordinates: rings }] };
     try {
       const field = await this.api.json<Field>('agriculture', '/fields', { method: 'POST', body });
-      this.fields.push(field);
+      this.fields.put(field);
       showMessage(`Field ${field.description || field.id} created`, 'info');
       this.render();
       this.select(field);
@@ -101,8 +99,8 @@ export class FieldsPanel {
     this.draw.cancel();
     this.clearRejected();
     if (this.selected?.id !== field.id) this.select(field);
-    this.shape.start(polygonsOf(field));
-    this.reshaping = field;
+    this.shape.start(polygonsOf(this.fields.get(field.id) ?? field));
+    this.reshaping = field.id;
   }
 
   /**
@@ -110,11 +108,11 @@ export class FieldsPanel {
    * editor stays open and each fault shows at its ring, as on creation.
    */
   async saveShape(): Promise<void> {
-    const field = this.reshaping;
-    if (!field) return;
+    const id = this.reshaping;
+    if (!id) return;
     const polygons = this.shape.result();
     try {
-      const updated = await this.replace(field, field.description, polygons);
+      const updated = await this.replace(id, { polygons });
       this.clearRejected();
       this.shape.stop();
       this.select(updated);
@@ -128,8 +126,8 @@ export class FieldsPanel {
     if (!confirm(`Delete field ${field.description || field.id}?`)) return;
     try {
       await this.api.json<Field>('agriculture', `/fields/${field.id}`, { method: 'DELETE' });
-      this.fields = this.fields.filter((f) => f.id !== field.id);
-      if (this.reshaping?.id === field.id) this.shape.stop();
+      this.fields.remove(field.id);
+      if (this.reshaping === field.id) this.shape.stop();
       if (this.selected?.id === field.id) this.select(null);
       this.render();
     } catch (err) {
@@ -138,24 +136,21 @@ export class FieldsPanel {
   }
 
   async rename(field: Field): Promise<void> {
-    const description = prompt('Description', field.description);
+    const description = prompt('Description', this.fields.get(field.id)?.description ?? field.description);
     if (description === null) return;
     try {
-      const updated = await this.replace(field, description, polygonsOf(field));
+      const updated = await this.replace(field.id, { description });
       if (this.selected?.id === field.id) this.select(updated);
     } catch (err) {
       showError(err);
     }
   }
 
-  /** PUT replaces the whole field (docs/interface.md §2): its description and every polygon. */
-  private async replace(field: Field, description: string, polygons: PolygonRings[]): Promise<Field> {
-    const updated = await this.api.json<Field>('agriculture', `/fields/${field.id}`, {
-      method: 'PUT',
-      body: { description, type: 'GeometryCollection', geometries: polygons.map((coordinates) => ({ type: 'Polygon', coordinates })) },
-    });
-    this.fields = this.fields.map((f) => (f.id === field.id ? updated : f));
+  /** Saves the change on the field as known when it is sent (FieldRecords.save). */
+  private async replace(id: string, change: FieldChange): Promise<Field> {
+    const updated = await this.fields.save(id, change);
     this.render();
+    this.onSaved(updated);
     return updated;
   }
 
@@ -176,7 +171,7 @@ export class FieldsPanel {
     this.layer.clearLayers();
     const list = byId('fields');
     list.replaceChildren();
-    for (const field of this.fields) {
+    for (const field of this.fields.all) {
       const outline = this.outline(field).on('click', (e) => {
         if (this.draw.drawing || this.shape.editing) return;
         L.DomEvent.stop(e);
@@ -198,7 +193,7 @@ export class FieldsPanel {
       );
       list.append(li);
     }
-    if (this.fields.length === 0) list.append(Object.assign(document.createElement('li'), { textContent: 'No fields yet.' }));
+    if (this.fields.all.length === 0) list.append(Object.assign(document.createElement('li'), { textContent: 'No fields yet.' }));
   }
 
   private showRejected(polygons: PolygonRings[], err: unknown): void {
@@ -231,11 +226,6 @@ export class FieldsPanel {
     for (const l of this.rejected) l.remove();
     this.rejected = [];
   }
-}
-
-/** A field's polygons as PUT takes them: each MultiPolygon it came back as holds one Polygon. */
-function polygonsOf(field: Field): PolygonRings[] {
-  return field.geometries.flatMap((g) => g.coordinates as PolygonRings[]);
 }
 
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {

@@ -8,6 +8,7 @@ import { DegreeDaysPanel } from './degree-days.js';
 import { FeedPanel } from './feed.js';
 import { byId, FieldsPanel } from './fields.js';
 import { createMap } from './map.js';
+import { mapKeyAction } from './map-keys.js';
 import { placeAt } from './place.js';
 import { PointPanel } from './point.js';
 import { showError, withProgress } from './status.js';
@@ -64,16 +65,27 @@ async function openConsole(api: Api): Promise<void> {
   const degreeDays = new DegreeDaysPanel(api, map);
   const feed = new FeedPanel(api);
   const alerts = new AlertsPanel(api);
-  const fields = new FieldsPanel(api, map, (field) => {
-    void degreeDays.showField(field);
-    void alerts.showField(field);
-    feed.setResource(field?.id ?? null);
-  });
+  const fields = new FieldsPanel(
+    api,
+    map,
+    (field) => {
+      void degreeDays.showField(field);
+      void alerts.showField(field);
+      feed.setResource(field?.id ?? null);
+    },
+    (field) => feed.resourceChanged({ namespace: 'agriculture/fields', id: field.id }),
+  );
   const tiles = new TilesPanel(api, map);
   const point = new PointPanel(api, degreeDays, new ArchiveMarkers(api, map));
   map.on('click', (e: L.LeafletMouseEvent) => {
     if (fields.drawing) return;
     void point.show(placeAt(e.latlng));
+  });
+  const container = map.getContainer();
+  container.addEventListener('keydown', (e) => {
+    if (mapKeyAction(e.key, e.target === container, fields.drawing) !== 'pick') return;
+    e.preventDefault();
+    void point.show(placeAt(map.getCenter()));
   });
   void degreeDays.showField(null);
   void alerts.showField(null);

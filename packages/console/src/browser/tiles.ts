@@ -4,6 +4,7 @@ import { OPENING_VIEW } from '../opening-view.js';
 import type { Api } from './api.js';
 import { byId } from './fields.js';
 import { drawLegend } from './legend.js';
+import { PanelView } from './panel-view.js';
 import { showError } from './status.js';
 import { type StyleableLayer, type StyleColors, styleLegend } from './style-legend.js';
 
@@ -80,6 +81,8 @@ export class TilesPanel {
   private styles: Style[] = [];
   private products: Product[] = [];
   private tileErrorShown = false;
+  /** the styles and frames shown, keyed by their product's name */
+  private readonly view = new PanelView<{ styles: Style[]; frames: Frame[] }>();
 
   constructor(
     private readonly api: Api,
@@ -113,30 +116,35 @@ export class TilesPanel {
     // frames do not wait behind them for the browser's few connections to the area.
     this.layer?.remove();
     this.layer = null;
+    let shown;
     try {
       const [styles, frames] = await Promise.all([
         this.api.json<Style[]>('tiles', `/v2/products/${product}/styles.json`),
         this.api.json<Frame[]>('tiles', `/v2/products/${product}/frames.json?limit=1000`),
       ]);
-      // A product chosen since may have answered first: only the one selected now is shown.
-      if (byId<HTMLSelectElement>('product').value !== selected) return;
-      this.styles = styles;
-      // The last two days and the next one, oldest to newest so the slider runs forward in time;
-      // the newest frame of the past is shown first.
-      const now = Date.now();
-      const byTime = [...frames].sort((a, b) => a.validTime.localeCompare(b.validTime));
-      const past = byTime.filter((f) => Date.parse(f.validTime) <= now).slice(-48);
-      const future = byTime.filter((f) => Date.parse(f.validTime) > now).slice(0, 24);
-      this.frames = [...past, ...future];
-      const styleSelect = byId<HTMLSelectElement>('style');
-      styleSelect.replaceChildren(...styles.map((s) => new Option(`${s.name}${s.isDefault ? ' (default)' : ''}`, s.id)));
-      const slider = byId<HTMLInputElement>('frame');
-      slider.max = String(Math.max(0, this.frames.length - 1));
-      slider.value = String(Math.max(0, past.length - 1));
-      this.show();
+      shown = this.view.answered(selected, { styles, frames });
     } catch (err) {
+      shown = this.view.failed(selected, err);
       showError(err);
     }
+    // A product chosen since may have answered first: only the one selected now is shown.
+    if (byId<HTMLSelectElement>('product').value !== selected) return;
+    const { styles, frames } = shown.answer ?? { styles: [], frames: [] };
+    this.styles = styles;
+    // The last two days and the next one, oldest to newest so the slider runs forward in time;
+    // the newest frame of the past is shown first.
+    const now = Date.now();
+    const byTime = [...frames].sort((a, b) => a.validTime.localeCompare(b.validTime));
+    const past = byTime.filter((f) => Date.parse(f.validTime) <= now).slice(-48);
+    const future = byTime.filter((f) => Date.parse(f.validTime) > now).slice(0, 24);
+    this.frames = [...past, ...future];
+    const styleSelect = byId<HTMLSelectElement>('style');
+    styleSelect.replaceChildren(...styles.map((s) => new Option(`${s.name}${s.isDefault ? ' (default)' : ''}`, s.id)));
+    const slider = byId<HTMLInputElement>('frame');
+    slider.max = String(Math.max(0, this.frames.length - 1));
+    slider.value = String(Math.max(0, past.length - 1));
+    this.show();
+    if (shown.error !== null && !shown.answer) byId('frame-time').textContent = shown.error;
   }
 
   private show(): void {
