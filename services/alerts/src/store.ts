@@ -116,7 +116,7 @@ export class RuleStore extends OwnedResourceStore<RuleRecord> {
           path: 'target.id',
           message: own.deleted
             ? `the ${own.type} was deleted`
-            : `is the id of one of the account's ${own.type}s, not of a ${r.target.type}`,
+            : `is the id of one of the account's ${own.type}s, not of ${r.target.type === 'asset' ? 'an' : 'a'} ${r.target.type}`,
         },
       ]);
   }

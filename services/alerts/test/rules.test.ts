@@ -132,6 +132,15 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     expect(await countRules(t.fleet)).toBe(1);
   });
 
+  it('names the target’s own type in plain English when it is sent with the other one', async () => {
+    const field = await createField(t.fleet, t.alice);
+    const asset = await createAsset(t.fleet, t.alice);
+    const asAsset = await api().create(t.alice, frost({ type: 'asset', id: field }));
+    expect(asAsset.body.errors).toEqual([{ path: 'target.id', message: "is the id of one of the account's fields, not of an asset" }]);
+    const asField = await api().create(t.alice, frost({ type: 'field', id: asset }));
+    expect(asField.body.errors).toEqual([{ path: 'target.id', message: "is the id of one of the account's assets, not of a field" }]);
+  });
+
   it('answers a body of the wrong shape with 400 and a condition out of its ranges with 422, naming the path', async () => {
     const field = await createField(t.fleet, t.alice);
     const target = { type: 'field', id: field };
