@@ -20,7 +20,8 @@ export abstract class ProblemError extends Error {
   }
 }
 
-const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+/** A snake_case kind as words, the first capitalised: `observation_set` is "Observation set". */
+const capitalised = (kind: string) => (kind.charAt(0).toUpperCase() + kind.slice(1)).replaceAll('_', ' ');
 
 /**
  * A resource that does not exist, or that belongs to another account: both read the same, so a

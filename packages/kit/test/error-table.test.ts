@@ -47,6 +47,10 @@ describe('the error table', () => {
 
   it('a missing resource says which, and the field errors travel with the problem', () => {
     expect(problemOf(new NotFoundError('field', 'abc')).message).toBe('Field abc does not exist');
+    expect(problemOf(new NotFoundError('observation_set', 'abc'))).toMatchObject({
+      id: 'observation_set_does_not_exist',
+      message: 'Observation set abc does not exist',
+    });
     expect(problemOf(new NotFoundError('app', 'abc', 'Application abc does not exist')).message).toBe('Application abc does not exist');
     expect(problemOf(new ValidationError('x', 'm', [{ path: 'a.0', message: 'bad' }])).errors).toEqual([{ path: 'a.0', message: 'bad' }]);
     expect(problemOf(new NotFoundError('field', 'abc'))).not.toHaveProperty('errors');
