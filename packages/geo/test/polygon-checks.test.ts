@@ -69,6 +69,21 @@ describe('polygonFaults: rings of one Polygon (RFC 7946 3.1.6, OGC Simple Featur
       /crosses itself at \[0.5, 0.5\]/,
     ],
     [
+      // the crossing computed in doubles is -93.69999999999999: shown to the nanodegree
+      'a bow tie of a surveyed field',
+      [
+        [
+          [-93.71, 41.99],
+          [-93.69, 42.02],
+          [-93.69, 41.99],
+          [-93.71, 42.02],
+          [-93.71, 41.99],
+        ],
+      ],
+      '0',
+      /crosses itself at \[-93\.7, 42\.005\]$/,
+    ],
+    [
       'a ring touching itself',
       [
         [
