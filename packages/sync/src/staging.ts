@@ -53,22 +53,55 @@ export const sameGrid = (a: StagedGrid, b: StagedGrid) =>
 
 const describeGrid = (g: StagedGrid) => `${g.ni} x ${g.nj} from ${g.lat0}, ${g.lon0} by ${g.dLat}, ${g.dLon}`;
 
+/** A staged step's file that cannot be read whole, and why. */
+export interface UnreadableStep {
+  step: number;
+  file: string;
+  reason: string;
+}
+
+const isGrid = (g: unknown): g is StagedGrid => {
+  const { ni, nj, lat0, lon0, dLat, dLon } = (g ?? {}) as Record<string, unknown>;
+  return [ni, nj].every((n) => Number.isInteger(n) && (n as number) > 0) && [lat0, lon0, dLat, dLon].every(Number.isFinite);
+};
+const isField = (f: unknown): f is StagedField => {
+  const { variable, startMs, endMs } = (f ?? {}) as Record<string, unknown>;
+  return typeof variable === 'string' && Number.isFinite(startMs) && Number.isFinite(endMs);
+};
+
+/**
+ * The header of a staged step, checked against the file's length: a file cut short or written
+ * over (a crash, a disk fault) is refused here (StepDataError) rather than published with values
+ * missing or taken from the wrong bytes.
+ */
 async function readHeader(file: string): Promise<Omit<StagedStep, 'step' | 'file'>> {
   const handle = await fs.open(file, 'r');
   try {
-    const size = Buffer.alloc(4);
-    await handle.read(size, 0, 4, 0);
-    const length = size.readUInt32LE(0);
+    const { size } = await handle.stat();
+    const bad = (detail: string) => new StepDataError(`${file} ${detail}`);
+    if (size < 4) throw bad(`holds ${size} bytes, fewer than its header's length`);
+    const lengthBytes = Buffer.alloc(4);
+    await handle.read(lengthBytes, 0, 4, 0);
+    const length = lengthBytes.readUInt32LE(0);
+    if (length === 0 || 4 + length > size) throw bad(`holds ${size} bytes, its header ${length} after its length`);
     const text = Buffer.alloc(length);
     await handle.read(text, 0, length, 4);
-    const header = JSON.parse(text.toString('utf8')) as { grid: StagedGrid; fields: StagedField[] };
-    return { grid: header.grid, fields: header.fields, dataOffset: 4 + length };
+    let header: { grid?: unknown; fields?: unknown };
+    try {
+      header = JSON.parse(text.toString('utf8')) as typeof header;
+    } catch (error) {
+      throw bad(`has a header that is not JSON (${error instanceof Error ? error.message : String(error)})`);
+    }
+    const { grid, fields } = header ?? {};
+    if (!isGrid(grid) || !Array.isArray(fields) || !fields.every(isField)) throw bad('has a header without its grid and fields');
+    const expected = 4 + length + fields.length * grid.ni * grid.nj * 4;
+    if (size !== expected) throw bad(`holds ${size} bytes, its header says ${expected}`);
+    return { grid, fields, dataOffset: 4 + length };
   } finally {
     await handle.close();
   }
 }
 
-/** The steps staged in `dir`, in step order (none when the directory does not exist). */
 /** `YYYYMMDDHH` of a run's start: the name of its staging directory and of its store. */
 export const runStamp = (runMs: number): string => new Date(runMs).toISOString().slice(0, 13).replace(/[-T]/g, '');
 
@@ -86,20 +119,34 @@ export async function stagingDirs(sourceDir: string): Promise<{ initMs: number; 
     .filter((r) => Number.isFinite(r.initMs));
 }
 
-export async function stagedSteps(dir: string): Promise<StagedStep[]> {
+/**
+ * The steps staged in `dir`, in step order (none when the directory does not exist), and the step
+ * files that cannot be read whole: the sync removes those and fetches their steps again, a reader
+ * leaves them out.
+ */
+export async function readStaging(dir: string): Promise<{ steps: StagedStep[]; unreadable: UnreadableStep[] }> {
   const names = await fs.readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [] as string[];
     throw error;
   });
   const steps: StagedStep[] = [];
+  const unreadable: UnreadableStep[] = [];
   for (const name of names) {
     const m = STEP_FILE.exec(name);
     if (!m) continue;
     const file = path.join(dir, name);
-    steps.push({ step: Number(m[1]), file, ...(await readHeader(file)) });
+    try {
+      steps.push({ step: Number(m[1]), file, ...(await readHeader(file)) });
+    } catch (error) {
+      if (!(error instanceof StepDataError)) throw error;
+      unreadable.push({ step: Number(m[1]), file, reason: error.message });
+    }
   }
-  return steps.sort((a, b) => a.step - b.step);
+  return { steps: steps.sort((a, b) => a.step - b.step), unreadable };
 }
+
+/** The steps staged in `dir` that can be read whole, in step order. */
+export const stagedSteps = async (dir: string): Promise<StagedStep[]> => (await readStaging(dir)).steps;
 
 /**
  * Writes one converted step whole (a temporary file, flushed, then renamed); refused when its grid

@@ -10,14 +10,13 @@ import { appendAnalysis, trimAnalysis } from './analysis-store.js';
 import { SyncConfigError, SyncError, UpstreamError } from './errors.js';
 import { type HttpOptions, SourceHttp } from './http.js';
 import { readRun, runSteps, runsBefore } from './run.js';
+import { expireByAge, expiredAt, retiredGone } from './retention.js';
 import { writeRunStore } from './run-store.js';
 import { type SourceFacts, type SourceName, SOURCES, stepUrls } from './sources.js';
-import { gridOf, runStamp, stageStep, stagedSteps, stagingDirs } from './staging.js';
+import { type StagedStep, gridOf, readStaging, runStamp, stageStep, stagedSteps, stagingDirs } from './staging.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-/** How long a retired store stays on disk after it left the registry: readers reload within a minute. */
-const RETIRED_GRACE_MS = 10 * 60_000;
 /** FIELDCAST_SYNC_KEEP_DAYS when unset. */
 export const DEFAULT_KEEP_DAYS = 400;
 
@@ -42,6 +41,12 @@ export interface SyncOptions {
   /** Accept a run whose steps are not all published yet: stage those that are and publish nothing (polling). */
   partial?: boolean;
   progress?: (line: string) => void;
+  /**
+   * Aborted when this sync may no longer write (`serve sync`'s advisory lock lost with its
+   * session, docs/decisions/0252-sync-as-a-process.md): checked before each step is staged and
+   * before publication, so another replica that took the source over is not written under.
+   */
+  signal?: AbortSignal;
 }
 
 export type SyncResult =
@@ -62,13 +67,19 @@ export function hoursToNextRun(source: SourceFacts, runMs: number): number {
   return next === undefined ? 24 : (next - runMs) / HOUR_MS;
 }
 
-/** Is the step's inventory published? A 404 says not yet; any other failure is reported. */
+/**
+ * An upstream's "not yet": a 404 for a step's inventory or for its file, which upstream publishes
+ * separately, so the inventory may be there before the file. Any other failure is reported.
+ */
+const notYetPublished = (error: unknown): boolean => error instanceof UpstreamError && error.status === 404;
+
+/** Is the step's inventory published? */
 async function published(http: SourceHttp, source: SourceFacts, baseUrl: string, runMs: number, step: number): Promise<boolean> {
   try {
     await http.text(stepUrls(source, baseUrl, runMs, step).inventory);
     return true;
   } catch (error) {
-    if (error instanceof UpstreamError && error.status === 404) return false;
+    if (notYetPublished(error)) return false;
     throw error;
   }
 }
@@ -85,15 +96,32 @@ async function newestRun(http: SourceHttp, options: SyncOptions, lastStep: (runM
   throw new SyncError(`${options.source}: no run of the last two days is published at ${options.baseUrl}`);
 }
 
+/**
+ * A run's staged steps, after removing those that cannot be read whole (a crash or a disk fault
+ * under them): each is reported, and being missing now, fetched again by the pass, so a bad file
+ * neither stops every later pass nor gets published
+ * (docs/decisions/0250-synced-runs-staged-then-published.md: a step is there whole or not at all).
+ */
+async function stagedStepsOrRefetch(staging: string, report: (line: string) => void): Promise<StagedStep[]> {
+  const { steps, unreadable } = await readStaging(staging);
+  for (const bad of unreadable) {
+    report(`staged step ${bad.step} h is unreadable (${bad.reason}); removed, fetching the step again`);
+    await fs.rm(bad.file, { force: true });
+  }
+  return steps;
+}
+
 /** One sync: the named or newest run, resumed from its staged steps. */
 export async function syncRun(options: SyncOptions): Promise<SyncResult> {
   const source = SOURCES[options.source];
   const progress = options.progress ?? (() => {});
   const http = new SourceHttp({ ...options.http, baseUrl: options.baseUrl });
   const started = Date.now();
+  const sourceDir = path.join(options.syncDir, source.name);
+  // Before anything upstream: a pass that fails or publishes nothing still ends expired runs' service.
+  await expireByAge(sourceDir, source.name, (options.now ?? Date.now)(), options.keepDays ?? DEFAULT_KEEP_DAYS);
   const runMs = options.runMs ?? (await newestRun(http, options, (r) => runSteps(source, r, options.steps).at(-1)!));
   const steps = runSteps(source, runMs, options.steps);
-  const sourceDir = path.join(options.syncDir, source.name);
   const registry = await readSourceRegistry(sourceDir, source.name);
   const name = runName(runMs);
   const done = registry.runs.find((r) => Date.parse(r.run) === runMs);
@@ -103,23 +131,30 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
   }
   const staging = path.join(sourceDir, 'staging', runStamp(runMs));
   const retries = options.stepRetries ?? 2;
+  let ready: StagedStep[];
   for (let attempt = 0; ; attempt++) {
-    const staged = await stagedSteps(staging);
+    const staged = await stagedStepsOrRefetch(staging, (line) => progress(`${source.name} ${name}: ${line}`));
     const have = new Set(staged.map((s) => s.step));
     const firstMissing = steps.findIndex((s) => !have.has(s));
-    if (firstMissing < 0) break;
+    if (firstMissing < 0) {
+      ready = staged.filter((s) => steps.includes(s.step));
+      break;
+    }
     if (attempt === 0 && firstMissing > 0)
       progress(`${source.name} ${name}: resuming at step ${steps[firstMissing]} h (${firstMissing} staged)`);
     const remaining = steps.slice(firstMissing);
     let runGrid = staged[0] ? gridOf(staged[0].grid) : null;
+    let inOrder = firstMissing;
     try {
       if (options.partial && !(await published(http, source, options.baseUrl, runMs, remaining[0]!)))
         return { state: 'pending', runMs, staged: firstMissing, of: steps.length };
       for await (const step of readRun(http, source, options.baseUrl, runMs, remaining)) {
+        options.signal?.throwIfAborted();
         const before = Date.now();
         const bytes = await stageStep(staging, step, runGrid);
         runGrid ??= gridOf(step.grid);
         const k = steps.indexOf(step.step) + 1;
+        inOrder = k;
         const mb = http.stats.bytes / 1e6;
         const rate = mb / Math.max(1e-3, (Date.now() - started) / 1000);
         progress(
@@ -129,13 +164,16 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
           return { state: 'pending', runMs, staged: k, of: steps.length };
       }
     } catch (error) {
+      // Polling, a step not there yet waits for the next pass like one whose inventory is not.
+      if (options.partial && notYetPublished(error)) return { state: 'pending', runMs, staged: inOrder, of: steps.length };
       if (!(error instanceof SyncError) || error instanceof SyncConfigError || attempt >= retries) throw error;
       progress(`${source.name} ${name}: ${error.message}; retrying (${attempt + 1} of ${retries})`);
       await sleep(options.retryDelayMs ?? 30_000);
     }
   }
 
-  const staged = (await stagedSteps(staging)).filter((s) => steps.includes(s.step));
+  options.signal?.throwIfAborted();
+  const staged = ready;
   // The run's creationTime in the model area: when its first step was stored, once.
   const createdAt = done?.createdAt ?? (await fs.stat(staged[0]!.file)).mtime.toISOString();
   const runsDir = path.join(sourceDir, 'runs');
@@ -167,6 +205,7 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
   const trimmed = `analysis-${runStamp(runMs)}.zarr`;
   const analysisNow =
     analysis && (await trimAnalysis(path.join(sourceDir, analysis), path.join(sourceDir, trimmed), cutoff)) ? trimmed : analysis;
+  options.signal?.throwIfAborted();
   await publish(
     sourceDir,
     registry,
@@ -222,9 +261,7 @@ async function publish(
     ...(replaced ? [{ path: replaced.path, at }] : []),
     ...(registry.analysis && registry.analysis !== analysis ? [{ path: registry.analysis, at }] : []),
   ];
-  const gone = retired.filter(
-    (r) => nowMs - Date.parse(r.at) >= RETIRED_GRACE_MS && !kept.some((k) => k.path === r.path) && r.path !== analysis,
-  );
+  const gone = retiredGone(retired, nowMs, new Set([...kept.map((k) => k.path), ...(analysis ? [analysis] : [])]));
   // A run still being staged that is older than this one is given up: a poller syncs the newest run,
   // so its other steps never come. It is remembered as expired, unpublished, and its steps' disk freed.
   const publishedMs = Date.parse(run.run);
@@ -242,7 +279,14 @@ async function publish(
   }
   // Runs leaving the registry are remembered as expired (docs/decisions/0255-synced-runs-as-models.md).
   const expired = [
-    ...runs.filter((r) => !kept.includes(r)).map((r) => ({ run: r.run, steps: r.steps, createdAt: r.createdAt ?? r.syncedAt, at })),
+    ...runs
+      .filter((r) => !kept.includes(r))
+      .map((r) => ({
+        run: r.run,
+        steps: r.steps,
+        createdAt: r.createdAt ?? r.syncedAt,
+        at: expiredAt(Date.parse(r.run), nowMs, keepDays),
+      })),
     ...abandoned,
     ...registry.expired.filter((e) => !kept.some((k) => k.run === e.run) && !abandoned.some((a) => a.run === e.run)),
   ]
