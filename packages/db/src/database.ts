@@ -162,20 +162,75 @@ async function ping(knex: Knex): Promise<boolean> {
   }
 }
 
+/** How often the holder of an advisory lock checks that its session is still there. */
+const LOCK_CHECK_MS = 5_000;
+
 /**
  * Runs `use` holding the session advisory lock named `name` on one connection of its own, or
  * gives null at once when another session holds it: two processes on one database never run
  * `use` for the same name at the same time (PostgreSQL "Advisory Locks"; PGlite has one session).
+ * A session lock ends with its session, so when the connection drops (a server restart, the
+ * network, pg_terminate_backend) another process may take it while `use` runs: `use`'s signal is
+ * then aborted, on the connection's end or error or a check (`select 1` every `checkEveryMs`)
+ * that fails or gets no answer before the next, and `use` must stop at its next check of it.
  */
-export async function withAdvisoryLock<T>(db: Database, name: string, use: () => Promise<T>): Promise<{ value: T } | null> {
-  type Queryable = { query(sql: string, params: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }> };
+export async function withAdvisoryLock<T>(
+  db: Database,
+  name: string,
+  use: (signal: AbortSignal) => Promise<T>,
+  options: { checkEveryMs?: number } = {},
+): Promise<{ value: T } | null> {
+  type Queryable = {
+    query(sql: string, params?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+    on?(event: 'end' | 'error', listener: (error?: Error) => void): unknown;
+    off?(event: 'end' | 'error', listener: (error?: Error) => void): unknown;
+    end?(): Promise<void>;
+  };
   return withConnection(db.knex, async (connection: Queryable) => {
     const { rows } = await connection.query('select pg_try_advisory_lock(hashtext($1)) as locked', [name]);
     if (rows[0]?.locked !== true) return null;
+    const lost = new AbortController();
+    const lose = (why: string) => {
+      if (!lost.signal.aborted) lost.abort(new AdvisoryLockLost(name, why));
+    };
+    const onEnd = () => lose('its database session ended');
+    const onError = (error?: Error) => lose(`its database session failed: ${error?.message ?? 'unknown error'}`);
+    let checking = false;
+    const timer =
+      db.kind === 'postgres'
+        ? setInterval(() => {
+            if (checking) return lose(`its database session did not answer within ${options.checkEveryMs ?? LOCK_CHECK_MS} ms`);
+            checking = true;
+            connection.query('select 1').then(
+              () => void (checking = false),
+              (error: unknown) => lose(`its database session failed: ${error instanceof Error ? error.message : String(error)}`),
+            );
+          }, options.checkEveryMs ?? LOCK_CHECK_MS)
+        : undefined;
+    connection.on?.('end', onEnd);
+    connection.on?.('error', onError);
     try {
-      return { value: await use() };
+      return { value: await use(lost.signal) };
     } finally {
-      await connection.query('select pg_advisory_unlock(hashtext($1))', [name]);
+      clearInterval(timer);
+      connection.off?.('end', onEnd);
+      connection.off?.('error', onError);
+      if (!lost.signal.aborted) await connection.query('select pg_advisory_unlock(hashtext($1))', [name]);
+      // Given up for lost, the session is ended rather than unlocked: gone, it released the lock
+      // with it; merely slow, it must not go back to the pool still holding the lock. Not awaited:
+      // a client whose socket already closed never reports the end again.
+      else void Promise.resolve(connection.end?.()).catch(() => undefined);
     }
   });
+}
+
+/** The reason a lock holder's signal aborts: the lock was released with its session while held. */
+export class AdvisoryLockLost extends Error {
+  override name = 'AdvisoryLockLost';
+  constructor(
+    readonly lock: string,
+    why: string,
+  ) {
+    super(`lost the advisory lock "${lock}": ${why}`);
+  }
 }

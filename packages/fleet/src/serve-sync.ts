@@ -43,9 +43,16 @@ export async function serveSync(env: FleetEnv, logger: Logger, options: { port?:
   const count = (source: SourceName, outcome: SyncOutcome) => passes.count(source, outcome);
 
   const passOne = async (source: SourceName): Promise<SyncResult | Error | null> => {
-    const held = await withAdvisoryLock(db, `fieldcast-sync:${source}`, async () => {
+    // A lock lost with its session (another replica may then take the source) stops the pass at its next step.
+    const held = await withAdvisoryLock(db, `fieldcast-sync:${source}`, async (signal) => {
       try {
-        return await syncRun({ ...syncOptions(source, env), partial: true, stepRetries: 0, progress: (l) => logger.info(`sync: ${l}`) });
+        return await syncRun({
+          ...syncOptions(source, env),
+          partial: true,
+          stepRetries: 0,
+          signal,
+          progress: (l) => logger.info(`sync: ${l}`),
+        });
       } catch (error) {
         // Any failure ends this pass only (see pollSource): the next pass runs on schedule.
         const failure = error instanceof Error ? error : new Error(String(error));
