@@ -25,6 +25,7 @@ export interface Problem {
   status?: number;
   title?: string;
   type?: string;
+  detail?: string;
   errors?: { path: string; message: string }[];
   [member: string]: unknown;
 }
@@ -37,8 +38,22 @@ export class FieldcastApiError extends Error {
     readonly problem: Problem,
     /** the request's method and URL */
     readonly request: string,
+    /** the answer's header fields */
+    readonly headers: Headers = new Headers(),
   ) {
     super(`${request}: ${status} ${problem.id}: ${problem.message}`);
+  }
+
+  /**
+   * Seconds to wait before asking again, from `Retry-After` (delay-seconds or an HTTP-date,
+   * RFC 9110 §10.2.3), as a 429 or 503 gives it (docs/interface.md §1 "Limits"); undefined without one.
+   */
+  get retryAfter(): number | undefined {
+    const value = this.headers.get('retry-after')?.trim();
+    if (!value) return undefined;
+    if (/^\d+$/.test(value)) return Number(value);
+    const date = Date.parse(value);
+    return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
   }
 }
 
@@ -59,13 +74,21 @@ function basic(id: string, key: string): string {
 }
 
 function problemOf(status: number, text: string): Problem {
+  let body: unknown = null;
   try {
-    const body = JSON.parse(text) as Partial<Problem> | null;
-    if (body && typeof body === 'object' && typeof body.id === 'string' && typeof body.message === 'string') return body as Problem;
+    body = JSON.parse(text);
   } catch {
     // not JSON: described below
   }
-  return { id: `http_${status}`, message: text.slice(0, 500) || `HTTP ${status}` };
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const members = body as Partial<Problem>;
+    if (typeof members.id === 'string' && typeof members.message === 'string') return members as Problem;
+    // A problem body from something in front of the area (a gateway, a proxy) has only the
+    // RFC 9457 members: its detail or title is the message.
+    const message = [members.detail, members.title].find((m) => typeof m === 'string' && m !== '');
+    if (message !== undefined) return { status, ...members, id: `http_${status}`, message } as Problem;
+  }
+  return { id: `http_${status}`, message: text.slice(0, 500) || `HTTP ${status}`, status };
 }
 
 /**
@@ -74,7 +97,7 @@ function problemOf(status: number, text: string): Problem {
  */
 export async function readBody<T>(response: Response, schema: BodySchema<T>, request = response.url): Promise<T> {
   const text = await response.text();
-  if (!response.ok) throw new FieldcastApiError(response.status, problemOf(response.status, text), request);
+  if (!response.ok) throw new FieldcastApiError(response.status, problemOf(response.status, text), request, response.headers);
   return schema.parse(JSON.parse(text));
 }
 
@@ -100,17 +123,47 @@ export class AreaHttp {
 
   /** The URL of a path made of segments (each percent-encoded) and a query. */
   url(segments: readonly (string | number)[], query: Record<string, QueryValue> = {}): string {
-    const path = segments.map((s) => encodeURIComponent(String(s))).join('/');
+    const path = segments.map(pathSegment).join('/');
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) {
       if (value === undefined) continue;
-      params.append(name, value instanceof Date ? value.toISOString() : String(value));
+      params.append(name, value instanceof Date ? value.toISOString() : typeof value === 'number' ? plainDecimal(value) : value);
     }
     const search = params.toString();
     return `${this.base}/${path}${search ? `?${search}` : ''}`;
   }
 
-  get(segments: readonly (string | number)[], query?: Record<string, QueryValue>): Promise<Response> {
+  async get(segments: readonly (string | number)[], query?: Record<string, QueryValue>): Promise<Response> {
     return this.fetch(this.url(segments, query), { method: 'GET', headers: this.headers });
   }
+}
+
+/**
+ * One path segment, percent-encoded. An empty, `.` or `..` segment is refused: URL parsing
+ * removes dot segments even percent-encoded (WHATWG URL, path state; RFC 3986 §5.2.4) and an
+ * empty one names the collection (`/models/` is the list), so each would ask for another resource.
+ */
+function pathSegment(segment: string | number): string {
+  const text = typeof segment === 'number' ? plainDecimal(segment) : String(segment);
+  if (text === '' || text === '.' || text === '..') {
+    throw new RangeError(`a path segment (an id, name or variable) must not be empty, "." or "..", got "${text}"`);
+  }
+  return encodeURIComponent(text);
+}
+
+/**
+ * A number as a plain decimal, never in exponent notation (`1e-7` is `0.0000001`): coordinates in
+ * paths and numbers in queries are plain decimals (docs/interface.md §1 "Values"), and JavaScript
+ * writes numbers below 1e-6 or from 1e21 with an exponent. The digits are the shortest that
+ * read back as the same number, as String gives them.
+ */
+function plainDecimal(value: number): string {
+  const text = String(value);
+  const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!match) return text;
+  const [, sign, lead, fraction = '', exp] = match;
+  const digits = `${lead}${fraction}`;
+  const exponent = Number(exp);
+  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
+  return `${sign}${digits}${'0'.repeat(exponent - fraction.length)}`;
 }

@@ -1,0 +1,100 @@
+import { FieldcastApiError, FieldcastClient, type ModelClient } from '../src/index.js';
+
+/** A client whose fetch records each URL and answers with the given response. */
+function recording(answer: () => Response = () => Response.json([])): { model: ModelClient; urls: string[] } {
+  const urls: string[] = [];
+  const fetch = async (input: string | URL | Request) => {
+    urls.push(String(input));
+    return answer();
+  };
+  const client = new FieldcastClient({
+    applicationId: 'app',
+    applicationKey: 'key',
+    baseUrls: { model: 'https://api.example/model/' },
+    fetch: fetch as typeof globalThis.fetch,
+  });
+  return { model: client.model, urls };
+}
+
+const FORECAST = '3f1c2b9e-8a7d-4c6b-9e5f-1a2b3c4d5e6f';
+
+describe('request URLs', () => {
+  test('sends a UTC offset in the query as %2B00:00, never as a + that reads as a space', async () => {
+    const { model, urls } = recording();
+    await model.listForecasts('synthetic-global', { start: '2026-05-01T00:00:00+00:00', end: new Date('2026-05-02T00:00:00Z'), limit: 2 });
+    const url = new URL(urls[0]!);
+    expect(url.search).toContain('start=2026-05-01T00%3A00%3A00%2B00%3A00');
+    expect(url.searchParams.get('start')).toBe('2026-05-01T00:00:00+00:00');
+    expect(url.searchParams.get('end')).toBe('2026-05-02T00:00:00.000Z');
+  });
+
+  test('writes coordinates as plain decimals, never in exponent notation', async () => {
+    const { model, urls } = recording();
+    await model.getTimeSeries(FORECAST, 'temperature', 1e-7, -2.5e-7);
+    await model.getLatestTimeSeries('synthetic-global', -0.000001234, 42.0308);
+    // The server takes latitude and longitude as plain decimals only (docs/interface.md §1 "Values").
+    expect(urls[0]).toBe(`https://api.example/model/forecasts/${FORECAST}/variables/temperature/timeseries/0.0000001/-0.00000025`);
+    expect(urls[1]).toBe('https://api.example/model/models/synthetic-global/latest-forecast/timeseries/-0.000001234/42.0308');
+  });
+
+  test('escapes path segments, so a / or ? in a name stays inside its segment', async () => {
+    const { model, urls } = recording();
+    await model.getModel('a/b?c');
+    expect(new URL(urls[0]!).pathname).toBe('/model/models/a%2Fb%3Fc');
+  });
+
+  test('refuses an empty, "." or ".." path segment instead of asking for another resource', async () => {
+    const { model, urls } = recording();
+    // `/models/` is the list of models, `/models/..` is normalised to the base by URL parsing.
+    for (const id of ['', '.', '..']) await expect(model.getModel(id)).rejects.toThrow(RangeError);
+    await expect(model.getTimeSeries(FORECAST, '..', 0, 0)).rejects.toThrow(/variable|segment/);
+    expect(urls).toEqual([]);
+  });
+});
+
+describe('error answers', () => {
+  const problem = {
+    type: 'urn:fieldcast:problem:invalid_parameter',
+    title: 'Bad Request',
+    status: 400,
+    detail: 'limit must be a positive integer such as 24',
+    id: 'invalid_parameter',
+    message: 'limit must be a positive integer such as 24',
+    errors: [{ path: 'limit', message: 'limit must be a positive integer such as 24' }],
+  };
+  const schemas = new Proxy({}, { get: () => ({ parse: (d: unknown) => d }) }) as never;
+
+  test('throw a FieldcastApiError carrying the problem body', async () => {
+    const { model } = recording(() => Response.json(problem, { status: 400, headers: { 'content-type': 'application/problem+json' } }));
+    const err = (await model
+      .typed(schemas)
+      .listForecasts('synthetic-global')
+      .catch((e: unknown) => e)) as FieldcastApiError;
+    expect(err).toBeInstanceOf(FieldcastApiError);
+    expect(err.status).toBe(400);
+    expect(err.problem).toEqual(problem);
+  });
+
+  test('a problem body without Fieldcast members (a gateway) keeps its RFC 9457 detail and status', async () => {
+    const gateway = { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'upstream is restarting' };
+    const { model } = recording(() => Response.json(gateway, { status: 503, headers: { 'retry-after': '7' } }));
+    const err = (await model
+      .typed(schemas)
+      .listModels()
+      .catch((e: unknown) => e)) as FieldcastApiError;
+    expect(err.problem).toMatchObject({ id: 'http_503', message: 'upstream is restarting', status: 503, title: 'Service Unavailable' });
+    expect(err.retryAfter).toBe(7);
+  });
+
+  test('a 429 says how long to wait (Retry-After, RFC 9110 §10.2.3)', async () => {
+    const limited = { ...problem, status: 429, title: 'Too Many Requests', id: 'too_many_requests', message: 'slow down' };
+    const { model } = recording(() => Response.json(limited, { status: 429, headers: { 'retry-after': '2' } }));
+    const err = (await model
+      .typed(schemas)
+      .listModels()
+      .catch((e: unknown) => e)) as FieldcastApiError;
+    expect(err.problem.id).toBe('too_many_requests');
+    expect(err.retryAfter).toBe(2);
+    expect(err.headers.get('retry-after')).toBe('2');
+  });
+});
