@@ -27,4 +27,41 @@ describe('verifyWebhook', () => {
     expect(await verifyWebhook(secret, body, headers('v2,' + signature.slice(3)), { nowSeconds: timestamp })).toBe(false);
     expect(await verifyWebhook(secret, body, { 'webhook-id': id }, { nowSeconds: timestamp })).toBe(false);
   });
+
+  test('finds the headers whatever their case in a plain object (header names are case-insensitive, RFC 9110 §5.1)', async () => {
+    const mixed = { 'Webhook-Id': id, 'Webhook-Timestamp': String(timestamp), 'WEBHOOK-SIGNATURE': signature };
+    expect(await verifyWebhook(secret, body, mixed, { nowSeconds: timestamp })).toBe(true);
+  });
+
+  test('verifies a body given as the bytes received', async () => {
+    const bytes = new TextEncoder().encode(body);
+    expect(await verifyWebhook(secret, bytes, headers(), { nowSeconds: timestamp })).toBe(true);
+    expect(await verifyWebhook(secret, bytes.buffer, headers(), { nowSeconds: timestamp })).toBe(true);
+    expect(await verifyWebhook(secret, new TextEncoder().encode(body + ' '), headers(), { nowSeconds: timestamp })).toBe(false);
+  });
+
+  test('refuses a timestamp more than five minutes ahead as well as behind', async () => {
+    expect(await verifyWebhook(secret, body, headers(), { nowSeconds: timestamp - 300 })).toBe(true);
+    expect(await verifyWebhook(secret, body, headers(), { nowSeconds: timestamp - 301 })).toBe(false);
+  });
+
+  test('answers false, never throws, for malformed headers', async () => {
+    const malformed = [
+      headers(signature, 'abc'),
+      headers(signature, '1614265330.5'),
+      headers(signature, ''),
+      headers(''),
+      headers('v1,'),
+      headers('v1,not base64!'),
+      headers('v1'),
+      headers(signature.replace('v1,', 'v1a,')),
+      { 'webhook-id': [], 'webhook-timestamp': String(timestamp), 'webhook-signature': signature },
+    ];
+    for (const h of malformed) expect(await verifyWebhook(secret, body, h, { nowSeconds: timestamp })).toBe(false);
+  });
+
+  test('says clearly when the secret is not a whsec_ base64 secret, rather than refusing every request', async () => {
+    for (const bad of [undefined, '', 'whsec_', 'whsec_not base64!'])
+      await expect(verifyWebhook(bad as unknown as string, body, headers(), { nowSeconds: timestamp })).rejects.toThrow(/secret.*whsec_/);
+  });
 });
