@@ -28,6 +28,25 @@ describe('verifyWebhook', () => {
     expect(await verifyWebhook(secret, body, { 'webhook-id': id }, { nowSeconds: timestamp })).toBe(false);
   });
 
+  test('hashes the body once however many signatures a request carries, so a forged header of thousands costs one HMAC', async () => {
+    const many = [...Array.from({ length: 2000 }, () => 'v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='), signature].join(' ');
+    // Web Crypto's HMAC calls, counted: each is one pass over the body
+    let hmacs = 0;
+    const subtle = crypto.subtle as unknown as Record<'sign' | 'verify', (...args: unknown[]) => Promise<unknown>>;
+    const original = { sign: subtle.sign, verify: subtle.verify };
+    for (const name of ['sign', 'verify'] as const)
+      subtle[name] = (...args: unknown[]) => {
+        hmacs++;
+        return original[name].apply(crypto.subtle, args);
+      };
+    try {
+      expect(await verifyWebhook(secret, body, headers(many), { nowSeconds: timestamp })).toBe(true);
+      expect(hmacs).toBe(1);
+    } finally {
+      Object.assign(subtle, original);
+    }
+  });
+
   test('finds the headers whatever their case in a plain object (header names are case-insensitive, RFC 9110 §5.1)', async () => {
     const mixed = { 'Webhook-Id': id, 'Webhook-Timestamp': String(timestamp), 'WEBHOOK-SIGNATURE': signature };
     expect(await verifyWebhook(secret, body, mixed, { nowSeconds: timestamp })).toBe(true);
