@@ -148,8 +148,16 @@ type BodyFaultsStated<B extends z.ZodType> = [B] extends [z.ZodUnknown] ? unknow
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyOperation = Operation<any, any, any>;
 
+/**
+ * The field errors of a refusal, one fault per value: once a value is refused for its type, the
+ * other issues at its path are dropped. zod runs a length check (min, max, length) on any value
+ * with a length, so a string where an array belongs would also be told it is too short, an array
+ * where a string belongs that it is too long: faults of a type the value was never meant to have.
+ */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): FieldError[] {
-  return issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  const errors = issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  const mistyped = new Set(issues.flatMap((i, n) => (i.code === 'invalid_type' ? [errors[n]!.path] : [])));
+  return errors.filter((e, n) => issues[n]!.code === 'invalid_type' || !mistyped.has(e.path));
 }
 
 function bodyFaultOf(faults: BodyFaults<z.ZodType> | undefined, issues: readonly z.core.$ZodIssue[]): BodyFault {
