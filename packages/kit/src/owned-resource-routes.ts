@@ -65,7 +65,6 @@ export const ListQuery = z.object({
   limit: countParam({
     digits: 7,
     max: MAX_PAGE,
-    message: `must be a whole number from 1 to ${MAX_PAGE}`,
     description: `most items in the answer, 1 to ${MAX_PAGE} (default ${MAX_PAGE})`,
   }).optional(),
   after: Uuid.transform((id) => id.toLowerCase())

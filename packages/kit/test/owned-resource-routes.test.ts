@@ -244,7 +244,7 @@ describe('owned-resource lists are bounded (RFC 8288 Link rel="next")', () => {
 
   it('a limit given twice is told so, not that it is of the wrong type', async () => {
     const res = await request(filled(2).app).get('/notes?limit=1&limit=2').set(as('alice'));
-    expect(res.body.errors).toEqual([{ path: 'limit', message: 'must be given once' }]);
+    expect(res.body.errors).toEqual([{ path: 'limit', message: 'limit must be given once, as a whole number from 1 to 1000' }]);
   });
 
   it('a cursor that is no note of the account (unknown, or another account’s) is 400 unknown_cursor', async () => {

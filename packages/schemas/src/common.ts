@@ -45,25 +45,19 @@ export function boundMs(text: string, bound: 'start' | 'end'): number {
 
 /**
  * A count in a query string (`limit`): decimal digits only, at most `digits` of them when given,
- * then a whole number from 1 to `max`. Each area words its refusal: `message` for anything else,
- * `overMax` for a number over max when that differs, `repeated` for a parameter given twice
- * (default: must be given once).
+ * then a whole number from 1 to `max` (from 1 up without one). The refusals are worded here, the
+ * same for every list of every area: one message for any value out of form or range, and one for
+ * a parameter given twice, as the other query parameters word theirs (choiceError).
  */
-export function countParam(o: {
-  max?: number;
-  digits?: number;
-  message: string;
-  overMax?: string;
-  repeated?: string;
-  description: string;
-  examples?: string[];
-}) {
+export function countParam(o: { name?: string; max?: number; digits?: number; description: string; examples?: string[] }) {
+  const name = o.name ?? 'limit';
+  const accepted = o.max === undefined ? 'a whole number, 1 or more' : `a whole number from 1 to ${o.max}`;
+  const message = `${name} must be ${accepted}`;
   return z
-    .string({ error: o.repeated ?? 'must be given once' })
-    .regex(o.digits === undefined ? /^[0-9]+$/ : new RegExp(`^[0-9]{1,${o.digits}}$`), { error: o.message })
+    .string({ error: `${name} must be given once, as ${accepted}` })
+    .regex(o.digits === undefined ? /^[0-9]+$/ : new RegExp(`^[0-9]{1,${o.digits}}$`), { error: message })
     .transform(Number)
-    .refine((n) => n >= 1, { error: o.message })
-    .refine((n) => o.max === undefined || n <= o.max, { error: o.overMax ?? o.message })
+    .refine((n) => n >= 1 && (o.max === undefined || n <= o.max), { error: message })
     .meta({ description: o.description, ...(o.examples ? { examples: o.examples } : {}) });
 }
 

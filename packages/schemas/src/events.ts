@@ -48,9 +48,6 @@ export const FeedQuery = z
     before: UuidInput.optional(),
     limit: countParam({
       max: FEED_LIMIT_MAX,
-      message: `limit must be a whole number from 1 to ${FEED_LIMIT_MAX}`,
-      overMax: `limit is at most ${FEED_LIMIT_MAX}`,
-      repeated: 'limit must be given once',
       description: `most events in the page, 1 to ${FEED_LIMIT_MAX} (default ${FEED_LIMIT_DEFAULT})`,
       examples: ['10'],
     }).default(FEED_LIMIT_DEFAULT),

@@ -30,6 +30,7 @@ function positionCount(geometries: unknown): number {
  * body, like an area over the limit; 413 stays for bodies over the byte limit) and no check runs.
  * A preprocess step stops the pipe on its issue (zod 4) and keeps the OpenAPI schema of the array.
  */
+const GEOMETRIES = 'geometries must be an array of 1 to 1,000 Polygons';
 const Geometries = z.preprocess(
   (geometries, ctx) => {
     const count = positionCount(geometries);
@@ -43,18 +44,20 @@ const Geometries = z.preprocess(
     return geometries;
   },
   z
-    .array(PolygonInput)
+    .array(PolygonInput, { error: GEOMETRIES })
     .min(1, { error: 'geometries needs at least one Polygon' })
-    .max(1000)
+    .max(1000, { error: GEOMETRIES })
     .meta({
       description: `1 to 1,000 Polygons, at most ${MAX_FIELD_POSITIONS.toLocaleString('en')} positions over all of them; they may touch but not overlap`,
     }),
 );
 
+const DESCRIPTION = 'description must be text of at most 10,000 characters';
+
 /** Body of POST /fields and PUT /fields/{id} (spec 2.1, 4.2). */
 export const FieldInput = z
   .object({
-    description: text().max(10_000).default(''),
+    description: text({ error: DESCRIPTION }).max(10_000, { error: DESCRIPTION }).default(''),
     type: z.literal('GeometryCollection', { error: 'type must be GeometryCollection' }),
     geometries: Geometries,
   })

@@ -58,13 +58,15 @@ const AssetFeature = z.object({
   properties: Tags,
 });
 
+const ONE_FEATURE = 'an asset is a FeatureCollection of exactly one Feature';
+
 /** Body of POST /assets and PUT /assets/{id} (spec 2.2, 4.4): a FeatureCollection of one Polygon Feature. */
 export const AssetInput = z
   .object({
     type: z.literal('FeatureCollection', { error: 'type must be FeatureCollection' }),
     features: z
-      .array(AssetFeature)
-      .length(1, { error: 'an asset is a FeatureCollection of exactly one Feature' })
+      .array(AssetFeature, { error: ONE_FEATURE })
+      .length(1, { error: ONE_FEATURE })
       .meta({ description: 'exactly one Feature whose geometry is one Polygon; its properties are the tags' }),
   })
   .meta({

@@ -165,9 +165,8 @@ const instant = (name: string, description: string, bound: 'start' | 'end') =>
 
 const positiveInteger = (name: string, description: string, max?: number) =>
   countParam({
-    ...(max === undefined ? {} : { max, overMax: `${name} is at most ${max}` }),
-    message: `${name} must be a positive integer such as 24`,
-    repeated: `${name} must be given once, as a positive integer`,
+    name,
+    ...(max === undefined ? {} : { max }),
     description,
     examples: ['24'],
   });

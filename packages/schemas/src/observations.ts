@@ -275,25 +275,23 @@ export const ObservationVariable = z
 export const OBSERVATION_SETS_DEFAULT_LIMIT = 100;
 export const OBSERVATION_SETS_MAX_LIMIT = 1_000;
 
-const PERIOD_MESSAGE = 'must be an ISO 8601 timestamp with a zone (2026-05-01T12:00:00Z) or a date (2026-05-01)';
-const LIMIT_MESSAGE = `must be a whole number from 1 to ${OBSERVATION_SETS_MAX_LIMIT}`;
+const PERIOD = 'an ISO 8601 timestamp with a zone (2026-05-01T12:00:00Z) or a date (2026-05-01)';
 
-/** A bound of the period: a timestamp, or a date standing for its whole UTC day. */
-const PeriodBound = (description: string) =>
+/** A bound of the period: a timestamp, or a date standing for its whole UTC day; refused by its name, as every query parameter. */
+const PeriodBound = (name: 'start' | 'end', description: string) =>
   z
-    .string()
-    .refine((v) => zonedTimestampMicros(v) !== null || calendarDateMicros(v) !== null, { error: PERIOD_MESSAGE })
+    .string({ error: `${name} must be given once, as ${PERIOD}` })
+    .refine((v) => zonedTimestampMicros(v) !== null || calendarDateMicros(v) !== null, { error: `${name} must be ${PERIOD}` })
     .optional()
     .meta({ description });
 
 /** GET /observation-sets (spec 4.8): the period, the page size and the keyset cursor. */
 export const ObservationSetsQuery = z.object({
-  start: PeriodBound('the period’s first instant: a timestamp with a zone, or a date (from its first instant, UTC)'),
-  end: PeriodBound('the period’s last instant: a timestamp with a zone, or a date (to its last instant, UTC)'),
+  start: PeriodBound('start', 'the period’s first instant: a timestamp with a zone, or a date (from its first instant, UTC)'),
+  end: PeriodBound('end', 'the period’s last instant: a timestamp with a zone, or a date (to its last instant, UTC)'),
   limit: countParam({
     digits: 7,
     max: OBSERVATION_SETS_MAX_LIMIT,
-    message: LIMIT_MESSAGE,
     description: `most sets in the answer, 1 to ${OBSERVATION_SETS_MAX_LIMIT} (default ${OBSERVATION_SETS_DEFAULT_LIMIT})`,
   }).optional(),
   before: UuidInput.optional().meta({

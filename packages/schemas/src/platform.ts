@@ -207,8 +207,6 @@ export const TimeListQuery = z
     limit: countParam({
       digits: 4,
       max: PLATFORM_LIMIT_MAX,
-      message: `limit must be an integer from 1 to ${PLATFORM_LIMIT_MAX}`,
-      repeated: 'limit must be given once',
       description: `items per list, 1 to ${PLATFORM_LIMIT_MAX}, default ${PLATFORM_LIMIT_DEFAULT}`,
       examples: ['100'],
     }).optional(),

@@ -1,6 +1,6 @@
 // zod schemas of the tiles area's requests and records (docs/interface.md §4).
 import { z } from 'zod';
-import { countParam, Timestamp, Uuid, UuidInput } from './common.js';
+import { choiceError, countParam, Timestamp, Uuid, UuidInput } from './common.js';
 import { text } from './text.js';
 
 /** The colour forms a style accepts (spec 2.3), named in every refusal. */
@@ -124,7 +124,12 @@ export const TileParams = z.object({
 });
 
 export const TileQuery = z.object({
-  style: z.string().min(1).max(200).optional().meta({ description: 'a style id or name; else the product’s default style' }),
+  style: z
+    .string({ error: choiceError('style', 'a style id or name') })
+    .min(1, { error: choiceError('style', 'a style id or name') })
+    .max(200, { error: choiceError('style', 'a style id or name of at most 200 characters') })
+    .optional()
+    .meta({ description: 'a style id or name; else the product’s default style' }),
 });
 
 /** `limit` of a product's recent frames. */
@@ -132,7 +137,6 @@ export const FramesQuery = z.object({
   limit: countParam({
     digits: 4,
     max: 1000,
-    message: 'must be a whole number from 1 to 1000',
     description: 'most frames, newest first, 1 to 1000 (default 100)',
   }).optional(),
 });
@@ -142,7 +146,6 @@ export const StyleListQuery = z.object({
   limit: countParam({
     digits: 4,
     max: 1000,
-    message: 'must be a whole number from 1 to 1000',
     description: 'most contributed styles in the answer, 1 to 1000 (default 1000); the default styles come first, on the first page',
   }).optional(),
   after: UuidInput.optional().meta({ description: 'the id of the last contributed style of the previous page (Link rel="next")' }),

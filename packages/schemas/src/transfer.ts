@@ -1,6 +1,7 @@
 // zod schemas of the transfer area's requests and records (docs/interface.md §9; spec 2.5, 4.9).
 import { z } from 'zod';
 import { Timestamp } from './common.js';
+import { dateMs } from './growing-degree-days.js';
 
 /** Spec 2.5: a data-transfer product. */
 export const TransferProduct = z
@@ -64,13 +65,11 @@ export const TransferProductParams = z.object({ name: productName });
 export const TransferDatasetParams = z.object({ name: productName, dataset: z.string().min(1).max(300) });
 
 export const TransferDatasetsQuery = z.object({
+  // One check, dateMs (a real calendar date in the form YYYY-MM-DD), so one message for any
+  // value that is no date; the range is the domain's (date_out_of_range).
   date: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-    .refine((d) => {
-      const ms = Date.parse(`${d}T00:00:00Z`);
-      return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(d);
-    }, 'must be a calendar date')
+    .string({ error: 'date must be given once, as a date YYYY-MM-DD' })
+    .refine((d) => !Number.isNaN(dateMs(d)), { error: 'date must be a date YYYY-MM-DD, such as 2024-06-01' })
     .optional()
     .describe('YYYY-MM-DD, UTC; today by default; from 2015-01-01 to the end of the forecast'),
 });

@@ -230,6 +230,44 @@ describe('fields: bad geometry gets 422 invalid_geometry with the path, and chan
     expect(await countFields()).toBe(0);
   });
 
+  it.each([
+    [
+      'geometries left out',
+      { type: 'GeometryCollection', description: 'North 40' },
+      [{ path: 'geometries', message: 'geometries must be an array of 1 to 1,000 Polygons' }],
+    ],
+    [
+      'geometries a string',
+      { ...fieldBody(), geometries: 'x' },
+      [{ path: 'geometries', message: 'geometries must be an array of 1 to 1,000 Polygons' }],
+    ],
+    [
+      'an entry that is a Point',
+      { ...fieldBody(), geometries: [{ type: 'Point', coordinates: [0, 0] }] },
+      [{ path: 'geometries.0.type', message: 'each geometry must be a Polygon' }],
+    ],
+    [
+      'a position of one number',
+      fieldBody([[[0, 0], [1, 0], [1], [0, 0]]]),
+      [{ path: 'geometries.0.coordinates.0.2', message: 'a position is [longitude, latitude]' }],
+    ],
+    [
+      'a position that is a string',
+      fieldBody([[[0, 0], [1, 0], 'x', [0, 1], [0, 0]]] as never),
+      [{ path: 'geometries.0.coordinates.0.2', message: 'a position is [longitude, latitude]' }],
+    ],
+    [
+      'a description that is a number',
+      { ...fieldBody(), description: 5 },
+      [{ path: 'description', message: 'description must be text of at most 10,000 characters' }],
+    ],
+  ])('%s: one error at the path, in the API’s words', async (_name, body, errors) => {
+    const res = await create(t.alice, body);
+    expect([res.status, res.body.errors]).toEqual([expect.any(Number), errors]);
+    expect(res.status === 400 || res.status === 422).toBe(true);
+    expect(await countFields()).toBe(0);
+  });
+
   it('overlapping polygons: the error names both, and neither POST nor PUT stores or publishes anything', async () => {
     const overlapping = {
       ...fieldBody(),

@@ -66,7 +66,7 @@ describe('keyset paging in every feed', () => {
       const over = await api.get(t.alice, `${path}?limit=101`);
       expect(over.status).toBe(400);
       expect(over.body.errors[0].path).toBe('limit');
-      expect(over.body.errors[0].message).toBe('limit is at most 100');
+      expect(over.body.errors[0].message).toBe('limit must be a whole number from 1 to 100');
       const both = await api.get(t.alice, `${path}?after=${RESOURCE}&before=${RESOURCE}`);
       expect(both.status).toBe(400);
       const unknown = await api.get(t.alice, `${path}?before=${RESOURCE}`);
@@ -84,13 +84,31 @@ describe('limit, as every list of the API reads it (countParam in packages/schem
     ['%205', 'limit must be a whole number from 1 to 100'],
     ['', 'limit must be a whole number from 1 to 100'],
     ['0', 'limit must be a whole number from 1 to 100'],
-    ['3&limit=4', 'limit must be given once'],
+    ['3&limit=4', 'limit must be given once, as a whole number from 1 to 100'],
   ])('limit=%s is 400 invalid_parameter naming limit', async (limit, message) => {
     await post('2026-01-01T00:00:00Z');
     for (const path of FEEDS()) {
       const res = await api.get(t.alice, `${path}?limit=${limit}`);
       expect([res.status, res.body.id, res.body.errors]).toEqual([400, 'invalid_parameter', [{ path: 'limit', message }]]);
     }
+  });
+});
+
+describe('limit: one message for every list of the area', () => {
+  it('words a limit out of range as every list does, whichever side it is out on', async () => {
+    for (const path of FEEDS()) {
+      for (const limit of ['0', '101']) {
+        const res = await api.get(t.alice, `${path}?limit=${limit}`);
+        expect(res.body.errors).toEqual([{ path: 'limit', message: 'limit must be a whole number from 1 to 100' }]);
+      }
+    }
+    const subscriptions = await api.get(t.alice, '/subscriptions?limit=0');
+    expect(subscriptions.body.errors).toEqual([{ path: 'limit', message: 'limit must be a whole number from 1 to 1000' }]);
+  });
+
+  it('refuses an unknown delivery status naming the accepted ones', async () => {
+    const res = await api.get(t.alice, `/subscriptions/${RESOURCE}/deliveries?status=lost`);
+    expect(res.body.errors).toEqual([{ path: 'status', message: 'status must be one of pending, delivered, dead' }]);
   });
 });
 

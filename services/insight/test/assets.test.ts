@@ -187,6 +187,28 @@ describe('assets: bad input is refused with the path of each fault, and nothing 
     expect(await countAssets()).toBe(0);
   });
 
+  it.each([
+    [
+      'a Point',
+      assetBody({ type: 'Point', coordinates: [0, 0] }),
+      [{ path: 'features.0.geometry.type', message: 'each geometry must be a Polygon' }],
+    ],
+    [
+      'a geometry without type',
+      assetBody({ coordinates: [square(0, 0)] }),
+      [{ path: 'features.0.geometry.type', message: 'each geometry must be a Polygon' }],
+    ],
+    [
+      'features left out',
+      { type: 'FeatureCollection' },
+      [{ path: 'features', message: 'an asset is a FeatureCollection of exactly one Feature' }],
+    ],
+  ])('%s: one error at the path, in the API’s words', async (_name, body, errors) => {
+    const res = await create(t.alice, body);
+    expect(res.body.errors).toEqual(errors);
+    expect(await countAssets()).toBe(0);
+  });
+
   it('100 tags and tags of 1,000 characters are accepted', async () => {
     const tags = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`${i}`.padEnd(1000, 'k'), 'v'.repeat(1000)]));
     const res = await create(t.alice, assetBody(polygon(), tags));

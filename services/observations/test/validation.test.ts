@@ -259,3 +259,17 @@ describe('observation sets: a body of the wrong shape is 400, nothing stored', (
     expect(await storedCounts()).toEqual({ sets: 0, days: 0, outbox: 0 });
   });
 });
+
+describe('observation set lists: a bad period bound is refused in the API’s words', () => {
+  it.each([
+    [
+      'start',
+      'start=2026-05-01&start=2026-05-02',
+      'start must be given once, as ' + 'an ISO 8601 timestamp with a zone (2026-05-01T12:00:00Z) or a date (2026-05-01)',
+    ],
+    ['end', 'end=junk', 'end must be an ISO 8601 timestamp with a zone (2026-05-01T12:00:00Z) or a date (2026-05-01)'],
+  ])('%s: %s', async (path, query, message) => {
+    const res = await request(app()).get(`/observation-sets?${query}`).set('Authorization', t.alice.auth);
+    expect([res.status, res.body.errors]).toEqual([400, [{ path, message }]]);
+  });
+});

@@ -284,6 +284,22 @@ describe('tiles', () => {
     expect((await tile(t.alice.auth, temperatureFrame, 5, 31, 31)).status).toBe(200);
   });
 
+  it('refuses a style given twice with one message in the API’s words, as every repeated parameter', async () => {
+    const res = await request(app())
+      .get(`/v2/frames/${temperatureFrame}/tile/1/1/0.png?style=a&style=b`)
+      .set('Authorization', t.alice.auth)
+      .buffer(true)
+      .parse((r, done) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(res.status).toBe(400);
+    expect(JSON.parse((res.body as Buffer).toString()).errors).toEqual([
+      { path: 'style', message: 'style must be given once: a style id or name' },
+    ]);
+  });
+
   it('refuses another account’s style on a tile with 404, by id and by name', async () => {
     const style = await addStyle(t.alice.auth, 'air-temperature', linearStyle);
     for (const ref of [style, 'lin']) {

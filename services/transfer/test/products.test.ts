@@ -107,6 +107,15 @@ describe('GET /products/{name}/datasets', () => {
     expect(res.body.errors[0].path).toBe('date');
   });
 
+  it.each([
+    ['junk', 'date must be a date YYYY-MM-DD, such as 2024-06-01'],
+    ['2024-02-30', 'date must be a date YYYY-MM-DD, such as 2024-06-01'],
+    ['2024-06-01&date=2024-06-02', 'date must be given once, as a date YYYY-MM-DD'],
+  ])('refuses date=%s with one error in the API’s words', async (date, message) => {
+    const res = await list(PRODUCT.tmax, date);
+    expect(res.body.errors).toEqual([{ path: 'date', message }]);
+  });
+
   it('answers an unknown product with 404', async () => {
     const res = await list('no-such-product', '2024-06-01');
     expect(res.status).toBe(404);

@@ -1,5 +1,6 @@
 import { type Api, BodyFault, ListQuery, MAX_PAGE, ownedResourceRoutes, ValidationError } from '@fieldcast/kit';
 import {
+  choiceError,
   CreatedSubscription,
   Delivery,
   DELIVERY_STATUSES,
@@ -17,7 +18,10 @@ import type { AddressGuard } from '../webhooks/address-guard.js';
 import type { DeliveryStore, SubscriptionStore } from '../webhook-store.js';
 
 const DeliveriesQuery = ListQuery.extend({
-  status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'only deliveries in this state; dead for the dead letters' }),
+  status: z
+    .enum(DELIVERY_STATUSES, { error: choiceError('status', `one of ${DELIVERY_STATUSES.join(', ')}`) })
+    .optional()
+    .meta({ description: 'only deliveries in this state; dead for the dead letters' }),
 });
 
 const DAY_MS = 24 * 3600_000;
