@@ -171,11 +171,23 @@ function bodyFaultOf(faults: BodyFaults<z.ZodType> | undefined, issues: readonly
   return BodyFault.malformed;
 }
 
+/** A body (or query) that is no object at all: its one fault, said in words rather than zod's. */
+const notAnObject = (issue: z.core.$ZodIssue) => issue.path.length === 0 && issue.code === 'invalid_type' && issue.expected === 'object';
+
+/** What a JSON value is, in words (RFC 8259 section 3). */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
 function parse(schema: z.ZodType | undefined, value: unknown, where: 'path' | 'query' | 'body', op: AnyOperation): unknown {
   if (!schema) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const errors = formatIssues(result.error.issues);
+  const errors = formatIssues(
+    result.error.issues.map((i) => (notAnObject(i) ? { ...i, message: `the ${where} must be a JSON object, not ${kindOf(value)}` } : i)),
+  );
   if (where === 'body') {
     const fault = bodyFaultOf(op.bodyFaults, result.error.issues);
     if (fault.status === 422) throw new ValidationError(fault.id, fault.message, errors);

@@ -136,6 +136,20 @@ describe('owned-resource routes', () => {
     expect(res.body).toMatchObject({ id: 'invalid_body', errors: [{ path: 'colour' }] });
   });
 
+  it.each([
+    ['null', 'null'],
+    ['5', 'a number'],
+    ['"note"', 'a string'],
+    ['[]', 'an array'],
+    ['true', 'a boolean'],
+  ])('a body of JSON %s is told it must be a JSON object, not %s', async (json, what) => {
+    const { app } = notesApp();
+    const res = await request(app).post('/notes').set(as('alice')).set('Content-Type', 'application/json').send(json);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ id: 'invalid_body', errors: [{ path: '', message: `the body must be a JSON object, not ${what}` }] });
+    expect(res.body.errors).toHaveLength(1);
+  });
+
   it('a body fault is what the operation declares: per member, a 422 member wins over a 400 one', async () => {
     const colour = BodyFault.semantic('invalid_colour', 'The colour is not one of ours');
     const { app, store } = notesApp({ text: BodyFault.malformed, colour });
