@@ -155,7 +155,7 @@ export type AnyOperation = Operation<any, any, any>;
  * where a string belongs that it is too long: faults of a type the value was never meant to have.
  */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): FieldError[] {
-  const errors = issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  const errors = issues.map((i) => ({ path: i.path.map(String).join('.'), message: messageOf(i) }));
   const mistyped = new Set(issues.flatMap((i, n) => (i.code === 'invalid_type' ? [errors[n]!.path] : [])));
   return errors.filter((e, n) => issues[n]!.code === 'invalid_type' || !mistyped.has(e.path));
 }
@@ -169,6 +169,13 @@ function bodyFaultOf(faults: BodyFaults<z.ZodType> | undefined, issues: readonly
     if (fault && fault.status === 422) return fault;
   }
   return BodyFault.malformed;
+}
+
+/** An issue's message; members a strict object does not take are named in words, not zod's "Unrecognized key". */
+function messageOf(issue: z.core.$ZodIssue): string {
+  if (issue.code !== 'unrecognized_keys') return issue.message;
+  const names = issue.keys.map((k) => JSON.stringify(k)).join(', ');
+  return issue.keys.length === 1 ? `${names} is not a member this object takes` : `${names} are not members this object takes`;
 }
 
 /** A body (or query) that is no object at all: its one fault, said in words rather than zod's. */

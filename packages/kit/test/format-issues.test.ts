@@ -10,6 +10,14 @@ describe('formatIssues: one fault per value', () => {
     expect(issuesOf(tags, { tags: '' })).toEqual([{ path: 'tags', message: 'tags must be an array of names' }]);
   });
 
+  it('names the members a strict object does not take, in words', () => {
+    const body = z.strictObject({ url: z.string(), filter: z.strictObject({ namespaces: z.array(z.string()) }).optional() });
+    expect(issuesOf(body, { url: 'https://example.com', secret: 'x', filter: { namespaces: [], apps: [], kinds: [] } })).toEqual([
+      { path: 'filter', message: '"apps", "kinds" are not members this object takes' },
+      { path: '', message: '"secret" is not a member this object takes' },
+    ]);
+  });
+
   it('keeps every fault of a value of the right type, and those at other paths', () => {
     const body = z.object({ name: z.string().min(3, { error: 'too short' }).regex(/^a/, { error: 'starts with a' }), count: z.number() });
     expect(issuesOf(body, { name: 'b', count: 'x' })).toEqual([
