@@ -228,7 +228,11 @@ describe('observation sets: a body of the wrong shape is 400, nothing stored', (
     ['tags without sites', '{"tags":{"a":1}}', /sites is missing/],
     ['null', 'null', /must be a JSON object/],
     ['a number', '5', /must be a JSON object/],
-    ['an unknown member beside sites that are no array', '{"sites":"abc","extra":1}', /"extra"/],
+    [
+      'an unknown member beside sites that are no array',
+      '{"sites":"abc","extra":1}',
+      /^"extra" is not a member this object takes: a set has only sites and tags$/,
+    ],
     ['unknown members beside bad sites and tags', '{"sites":[5],"tags":[],"b":1,"a":2}', /"b", "a"/],
     ['an unknown member, no sites', '{"site":[]}', /"site"/],
   ])('%s: 400 invalid_body naming the fault, not the content', async (_name, text, message) => {

@@ -29,7 +29,7 @@ export const ObservationSetBody = z.preprocess<unknown, typeof ObservationSetInp
       ctx.addIssue({
         code: 'custom',
         path: [],
-        message: `Unrecognized key${unknown.length > 1 ? 's' : ''}: ${names}; a set has only sites and tags`,
+        message: `${names} ${unknown.length > 1 ? 'are not members' : 'is not a member'} this object takes: a set has only sites and tags`,
       });
     }
     if (!Object.hasOwn(body, 'sites'))
