@@ -1,4 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
+import { kindOf } from '@fieldcast/schemas';
 import { z } from 'zod';
 import { accountOf } from './auth.js';
 import { type CsvForm, prefersCsv, sendCsv } from './csv.js';
@@ -155,7 +156,7 @@ export type AnyOperation = Operation<any, any, any>;
  * where a string belongs that it is too long: faults of a type the value was never meant to have.
  */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): FieldError[] {
-  const errors = issues.map((i) => ({ path: i.path.map(String).join('.'), message: messageOf(i) }));
+  const errors = issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
   const mistyped = new Set(issues.flatMap((i, n) => (i.code === 'invalid_type' ? [errors[n]!.path] : [])));
   return errors.filter((e, n) => issues[n]!.code === 'invalid_type' || !mistyped.has(e.path));
 }
@@ -171,22 +172,8 @@ function bodyFaultOf(faults: BodyFaults<z.ZodType> | undefined, issues: readonly
   return BodyFault.malformed;
 }
 
-/** An issue's message; members a strict object does not take are named in words, not zod's "Unrecognized key". */
-function messageOf(issue: z.core.$ZodIssue): string {
-  if (issue.code !== 'unrecognized_keys') return issue.message;
-  const names = issue.keys.map((k) => JSON.stringify(k)).join(', ');
-  return issue.keys.length === 1 ? `${names} is not a member this object takes` : `${names} are not members this object takes`;
-}
-
 /** A body (or query) that is no object at all: its one fault, said in words rather than zod's. */
 const notAnObject = (issue: z.core.$ZodIssue) => issue.path.length === 0 && issue.code === 'invalid_type' && issue.expected === 'object';
-
-/** What a JSON value is, in words (RFC 8259 section 3). */
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
-}
 
 function parse(schema: z.ZodType | undefined, value: unknown, where: 'path' | 'query' | 'body', op: AnyOperation): unknown {
   if (!schema) return value;

@@ -1,3 +1,4 @@
+export * from './issue-words.js';
 export * from './common.js';
 export * from './text.js';
 export * from './problem.js';
