@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSourceRegistry } from '@fieldcast/weather';
 import { readSyncedModels, syncRun } from '../src/index.js';
-import { useArchive } from './archive-server.js';
+import { pollOptions, useArchive } from './archive-server.js';
 import { writeGfsStep } from './runs.js';
 
 const HOUR = 3_600_000;
@@ -20,18 +20,7 @@ const t = useArchive('abandoned', (root) => {
   for (const s of [0, 1, 2, 3]) writeGfsStep(root, RUN_B, s);
 });
 
-const sync = (runMs: number) =>
-  syncRun({
-    source: 'gfs-0p25',
-    baseUrl: t.server.baseUrl,
-    syncDir: join(t.data, 'sync'),
-    runMs,
-    steps: '0-3',
-    partial: true,
-    http: { retries: 0, backoffMs: 5, timeoutMs: 2000 },
-    stepRetries: 0,
-    now: () => runMs + 4 * HOUR,
-  });
+const sync = (runMs: number) => syncRun(pollOptions(t, { runMs, steps: '0-3', now: () => runMs + 4 * HOUR }));
 
 test('an older run being staged is given up when a newer one is published: expired, never complete, its steps removed', async () => {
   expect(await sync(RUN_A)).toMatchObject({ state: 'pending', staged: 2, of: 4 });

@@ -8,6 +8,7 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
+import type { SyncOptions } from '../src/index.js';
 
 export type Fault = { status: number } | { hang: true } | { cut: true } | { redirect: string };
 
@@ -101,4 +102,20 @@ export function useArchive(name: string, write: (root: string) => void): { archi
     for (const dir of [state.archive, state.data]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
   return state;
+}
+
+/**
+ * A poller's pass (`partial`) of GFS over a test's archive into its data directory: each request
+ * and step tried once, quickly; `options` gives the run, steps, clock and the rest.
+ */
+export function pollOptions(t: { data: string; server: ArchiveServer }, options: Partial<SyncOptions>): SyncOptions {
+  return {
+    source: 'gfs-0p25',
+    baseUrl: t.server.baseUrl,
+    syncDir: join(t.data, 'sync'),
+    partial: true,
+    http: { retries: 0, backoffMs: 5, timeoutMs: 2000 },
+    stepRetries: 0,
+    ...options,
+  };
 }

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSourceRegistry, syncedStorePaths } from '@fieldcast/weather';
 import { readSyncedModels, syncRun } from '../src/index.js';
-import { useArchive } from './archive-server.js';
+import { pollOptions, useArchive } from './archive-server.js';
 import { writeGfsStep } from './runs.js';
 
 const HOUR = 3_600_000;
@@ -20,18 +20,7 @@ const t = useArchive('expired', (root) => {
 });
 
 const poll = (nowMs: number, runMs?: number) =>
-  syncRun({
-    source: 'gfs-0p25',
-    baseUrl: t.server.baseUrl,
-    syncDir: join(t.data, 'sync'),
-    ...(runMs === undefined ? {} : { runMs }),
-    steps: '0-1',
-    partial: true,
-    keepDays: 1,
-    http: { retries: 0, backoffMs: 5, timeoutMs: 2000 },
-    stepRetries: 0,
-    now: () => nowMs,
-  });
+  syncRun(pollOptions(t, { ...(runMs === undefined ? {} : { runMs }), steps: '0-1', keepDays: 1, now: () => nowMs }));
 
 test('a run past its expirationTime stops being served on the next pass, though nothing is published', async () => {
   const sourceDir = join(t.data, 'sync', 'gfs-0p25');

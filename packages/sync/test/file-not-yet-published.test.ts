@@ -7,7 +7,7 @@
 import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { syncRun } from '../src/index.js';
-import { useArchive } from './archive-server.js';
+import { pollOptions, useArchive } from './archive-server.js';
 import { gfsPath, writeGfsStep } from './runs.js';
 
 const HOUR = 3_600_000;
@@ -17,18 +17,7 @@ const t = useArchive('file-not-yet', (root) => {
   renameSync(join(root, gfsPath(RUN, 2)), join(root, `${gfsPath(RUN, 2)}.later`));
 });
 
-const poll = () =>
-  syncRun({
-    source: 'gfs-0p25',
-    baseUrl: t.server.baseUrl,
-    syncDir: join(t.data, 'sync'),
-    runMs: RUN,
-    steps: '0-3',
-    partial: true,
-    http: { retries: 0, backoffMs: 5, timeoutMs: 2000 },
-    stepRetries: 0,
-    now: () => RUN + 4 * HOUR,
-  });
+const poll = () => syncRun(pollOptions(t, { runMs: RUN, steps: '0-3', now: () => RUN + 4 * HOUR }));
 
 test('a step whose inventory is published and whose file is not yet leaves the pass pending, and the next pass takes it', async () => {
   expect(await poll()).toEqual({ state: 'pending', runMs: RUN, staged: 2, of: 4 });

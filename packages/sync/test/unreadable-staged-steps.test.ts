@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { ZarrSource, readSourceRegistry } from '@fieldcast/weather';
 import { readSyncedModels, syncRun } from '../src/index.js';
-import { useArchive } from './archive-server.js';
+import { pollOptions, useArchive } from './archive-server.js';
 import { analytic, writeGfsStep } from './runs.js';
 
 const HOUR = 3_600_000;
@@ -19,18 +19,7 @@ const t = useArchive('unreadable', (root) => {
 });
 
 const sync = (lines: string[]) =>
-  syncRun({
-    source: 'gfs-0p25',
-    baseUrl: t.server.baseUrl,
-    syncDir: join(t.data, 'sync'),
-    runMs: RUN,
-    steps: '0-3',
-    partial: true,
-    http: { retries: 0, backoffMs: 5, timeoutMs: 2000 },
-    stepRetries: 0,
-    now: () => RUN + 4 * HOUR,
-    progress: (l) => lines.push(l),
-  });
+  syncRun(pollOptions(t, { runMs: RUN, steps: '0-3', now: () => RUN + 4 * HOUR, progress: (l) => lines.push(l) }));
 
 test('a staged step with a garbage or cut header, or cut values, is refused, reported and fetched again', async () => {
   expect(await sync([])).toMatchObject({ state: 'pending', staged: 3, of: 4 });
