@@ -45,6 +45,13 @@ function extent(origin: string, bound: number | bigint): string {
   return n.toLocaleString('en', { maximumFractionDigits: 20 });
 }
 
+/** A bound a value passes: a number is at least (or more than) it, a string or array has at least so many characters or entries. */
+function boundWords(origin: string, bound: number | bigint, inclusive: boolean | undefined, within: string, beyond: string): string {
+  if (origin === 'number' || origin === 'int' || origin === 'bigint')
+    return `must be ${inclusive ? within : beyond} ${extent(origin, bound)}`;
+  return `must have ${within} ${extent(origin, bound)}`;
+}
+
 function wordsOf(issue: z.core.$ZodRawIssue): string | undefined {
   switch (issue.code) {
     case 'invalid_type': {
@@ -54,17 +61,9 @@ function wordsOf(issue: z.core.$ZodRawIssue): string | undefined {
       return `must be ${TYPES[issue.expected] ?? issue.expected}, not ${kindOf(issue.input)}`;
     }
     case 'too_small':
-      if (issue.origin === 'number' || issue.origin === 'int' || issue.origin === 'bigint')
-        return issue.inclusive
-          ? `must be at least ${extent(issue.origin, issue.minimum)}`
-          : `must be more than ${extent(issue.origin, issue.minimum)}`;
-      return `must have at least ${extent(issue.origin, issue.minimum)}`;
+      return boundWords(issue.origin, issue.minimum, issue.inclusive, 'at least', 'more than');
     case 'too_big':
-      if (issue.origin === 'number' || issue.origin === 'int' || issue.origin === 'bigint')
-        return issue.inclusive
-          ? `must be at most ${extent(issue.origin, issue.maximum)}`
-          : `must be less than ${extent(issue.origin, issue.maximum)}`;
-      return `must have at most ${extent(issue.origin, issue.maximum)}`;
+      return boundWords(issue.origin, issue.maximum, issue.inclusive, 'at most', 'less than');
     case 'invalid_value': {
       const values = issue.values.map((v) => JSON.stringify(v));
       return values.length === 1 ? `must be ${values[0]}` : `must be one of ${values.join(', ')}`;
