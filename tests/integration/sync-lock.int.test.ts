@@ -26,6 +26,16 @@ let server: ArchiveServer;
 let holder: Database;
 let replica: RunningSync;
 
+/** A `serve sync` replica's environment: GFS from the test archive, its files under `dir`. */
+const replicaEnv = (dir: string) =>
+  parseEnv(FleetEnv, {
+    DATABASE_URL: requireEnv().url,
+    FIELDCAST_DATA_DIR: dir,
+    FIELDCAST_SYNC_SOURCES: 'gfs-0p25',
+    FIELDCAST_SOURCE_GFS_0P25_URL: server.baseUrl,
+    HOST: '127.0.0.1',
+  });
+
 beforeAll(async () => {
   archive = mkdtempSync(join(tmpdir(), 'sync-lock-archive-'));
   dataDir = mkdtempSync(join(tmpdir(), 'sync-lock-'));
@@ -33,14 +43,7 @@ beforeAll(async () => {
   for (let s = 0; s <= 12; s++) writeGfsStep(archive, LONG_RUN, s);
   server = await serveArchive(archive);
   holder = await openDatabase({ url: requireEnv().url });
-  const env = parseEnv(FleetEnv, {
-    DATABASE_URL: requireEnv().url,
-    FIELDCAST_DATA_DIR: dataDir,
-    FIELDCAST_SYNC_SOURCES: 'gfs-0p25',
-    FIELDCAST_SOURCE_GFS_0P25_URL: server.baseUrl,
-    HOST: '127.0.0.1',
-  });
-  replica = await serveSync(env, createLogger({ level: 'silent' }), { port: 0 });
+  replica = await serveSync(replicaEnv(dataDir), createLogger({ level: 'silent' }), { port: 0 });
 });
 afterAll(async () => {
   await replica.stop();
@@ -116,13 +119,7 @@ describe('a serve sync replica whose lock is lost with its session', () => {
       },
     };
     const lostDir = mkdtempSync(join(tmpdir(), 'sync-lock-lost-'));
-    const env = parseEnv(FleetEnv, {
-      DATABASE_URL: requireEnv().url,
-      FIELDCAST_DATA_DIR: lostDir,
-      FIELDCAST_SYNC_SOURCES: 'gfs-0p25',
-      FIELDCAST_SOURCE_GFS_0P25_URL: server.baseUrl,
-      HOST: '127.0.0.1',
-    });
+    const env = replicaEnv(lostDir);
     const losing = await serveSync(env, createLogger({ level: 'info' }, log), { port: 0 });
     try {
       const [only] = await losing.pass();
