@@ -19,14 +19,18 @@ const START = Date.UTC(2031, 5, 15, 10, 20);
 
 const t = useTestFleet([platformService, eventsService], { now });
 
-/** Every row the platform's outbox holds has reached the events table. */
+/**
+ * Every row the platform's outbox holds has reached the events table. Against Kafka the events
+ * consumer may be rejoining its group when the machine is loaded (the integration suite runs the
+ * console's browser test beside it), so the wait is longer than `eventually`'s 10 s.
+ */
 async function delivered(): Promise<void> {
   await eventually(async () => {
     const { rows } = await t.fleet.db.knex.raw(
       'select count(*) as n from platform.outbox o where not exists (select 1 from events.events e where e.source_event_id = o.id::text)',
     );
     expect(Number(rows[0].n)).toBe(0);
-  });
+  }, 30_000);
 }
 
 // The passes are driven by the tests (the test fleet runs no background task on its own), and
