@@ -14,8 +14,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { writeWhole } from '@fieldcast/weather';
 import { StepDataError } from './errors.js';
-import { temporaryBeside } from './files.js';
 import { HOURLY_AXES } from './run-store.js';
 
 const HOUR_MS = 3_600_000;
@@ -33,17 +33,6 @@ interface ArrayMeta {
 
 async function readJson<T>(file: string): Promise<T> {
   return JSON.parse(await fs.readFile(file, 'utf8')) as T;
-}
-
-async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
-  const tmp = temporaryBeside(file);
-  try {
-    await fs.writeFile(tmp, data);
-    await fs.rename(tmp, file);
-  } catch (error) {
-    await fs.rm(tmp, { force: true });
-    throw error;
-  }
 }
 
 /** The store's arrays with their metadata, read from `.zmetadata`. */
@@ -65,12 +54,12 @@ async function commit(dir: string, arrays: Map<string, ArrayMeta>, root: Json): 
     metadata[`${name}/.zarray`] = zarray;
     metadata[`${name}/.zattrs`] = zattrs;
     await fs.mkdir(path.join(dir, name), { recursive: true });
-    await writeAtomically(path.join(dir, name, '.zarray'), JSON.stringify(zarray, null, 2));
-    await writeAtomically(path.join(dir, name, '.zattrs'), JSON.stringify(zattrs, null, 2));
+    await writeWhole(path.join(dir, name, '.zarray'), JSON.stringify(zarray, null, 2));
+    await writeWhole(path.join(dir, name, '.zattrs'), JSON.stringify(zattrs, null, 2));
   }
-  await writeAtomically(path.join(dir, '.zgroup'), JSON.stringify({ zarr_format: 2 }));
-  await writeAtomically(path.join(dir, '.zattrs'), JSON.stringify(root, null, 2));
-  await writeAtomically(path.join(dir, '.zmetadata'), JSON.stringify({ metadata, zarr_consolidated_format: 1 }, null, 2));
+  await writeWhole(path.join(dir, '.zgroup'), JSON.stringify({ zarr_format: 2 }));
+  await writeWhole(path.join(dir, '.zattrs'), JSON.stringify(root, null, 2));
+  await writeWhole(path.join(dir, '.zmetadata'), JSON.stringify({ metadata, zarr_consolidated_format: 1 }, null, 2));
 }
 
 /**

@@ -17,9 +17,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { CANONICAL_UNITS, CF_IDENTITY, GridStoreWriter, type VariableId } from '@fieldcast/weather';
+import { CANONICAL_UNITS, CF_IDENTITY, GridStoreWriter, temporaryBeside, type VariableId } from '@fieldcast/weather';
 import { StepDataError } from './errors.js';
-import { temporaryBeside } from './files.js';
 import { type StagedGrid, type StagedStep, readRows } from './staging.js';
 
 const HOUR_MS = 3_600_000;

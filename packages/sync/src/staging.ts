@@ -11,9 +11,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { LatLonGrid } from '@fieldcast/grib2';
-import type { VariableId } from '@fieldcast/weather';
+import { temporaryBeside, type VariableId } from '@fieldcast/weather';
 import { StepDataError } from './errors.js';
-import { temporaryBeside } from './files.js';
 import type { ConvertedStep } from './run.js';
 
 export interface StagedGrid {

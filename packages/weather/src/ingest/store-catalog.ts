@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseDocument, YAMLSeq, isSeq } from 'yaml';
 import { z } from 'zod';
+import { writeWhole } from '../zarr/whole-files.js';
 import { IngestError } from './errors.js';
 
 export const IngestedStoreSchema = z.object({
@@ -73,8 +74,5 @@ export async function registerIngestedStore(catalogPath: string, entry: Ingested
   if (at >= 0) list.items[at] = node;
   else list.items.push(node);
   await fs.mkdir(path.dirname(path.resolve(catalogPath)), { recursive: true });
-  // Written beside and renamed, so a reader never sees half a file.
-  const tmp = `${catalogPath}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, doc.toString());
-  await fs.rename(tmp, catalogPath);
+  await writeWhole(catalogPath, doc.toString());
 }

@@ -9,6 +9,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { writeWhole } from '../zarr/whole-files.js';
 
 export const SyncedRunSchema = z.object({
   /** The run's start, ISO 8601 UTC. */
@@ -70,9 +71,7 @@ export async function readSourceRegistry(sourceDir: string, source: string): Pro
 export async function writeSourceRegistry(sourceDir: string, registry: SourceRegistry): Promise<void> {
   await fs.mkdir(sourceDir, { recursive: true });
   const file = path.join(sourceDir, REGISTRY_FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, JSON.stringify(SourceRegistrySchema.parse(registry), null, 2));
-  await fs.rename(tmp, file);
+  await writeWhole(file, JSON.stringify(SourceRegistrySchema.parse(registry), null, 2));
 }
 
 /**
