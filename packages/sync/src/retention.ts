@@ -13,9 +13,16 @@ const DAY_MS = 86_400_000;
 /** How long a retired store stays on disk after it left the registry: readers reload within a minute. */
 export const RETIRED_GRACE_MS = 10 * 60_000;
 
-/** When a run leaving the registry at `nowMs` expired: its expirationTime if that has passed (by age), else now (by count). */
-export const expiredAt = (runMs: number, nowMs: number, keepDays: number): string =>
-  new Date(Math.min(nowMs, runMs + keepDays * DAY_MS)).toISOString();
+/**
+ * A run leaving the registry at `nowMs` as the registry remembers it (docs/decisions/0255-synced-runs-as-models.md),
+ * expired at its expirationTime if that has passed (by age), else now (by count).
+ */
+export const expiredEntry = (r: SourceRegistry['runs'][number], nowMs: number, keepDays: number): SourceRegistry['expired'][number] => ({
+  run: r.run,
+  steps: r.steps,
+  createdAt: r.createdAt ?? r.syncedAt,
+  at: new Date(Math.min(nowMs, Date.parse(r.run) + keepDays * DAY_MS)).toISOString(),
+});
 
 /** The retired stores whose grace has passed and that nothing served names: to be removed from disk. */
 export const retiredGone = (retired: SourceRegistry['retired'], nowMs: number, served: ReadonlySet<string>) =>
@@ -37,12 +44,7 @@ export async function expireByAge(sourceDir: string, source: string, nowMs: numb
   const gone = retiredGone(retired, nowMs, served);
   if (leaving.length === 0 && gone.length === 0) return;
   const expired = [
-    ...leaving.map((r) => ({
-      run: r.run,
-      steps: r.steps,
-      createdAt: r.createdAt ?? r.syncedAt,
-      at: expiredAt(Date.parse(r.run), nowMs, keepDays),
-    })),
+    ...leaving.map((r) => expiredEntry(r, nowMs, keepDays)),
     ...registry.expired.filter((e) => !leaving.some((r) => r.run === e.run)),
   ]
     .sort((a, b) => Date.parse(b.run) - Date.parse(a.run))

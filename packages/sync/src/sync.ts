@@ -10,7 +10,7 @@ import { appendAnalysis, trimAnalysis } from './analysis-store.js';
 import { SyncConfigError, SyncError, UpstreamError } from './errors.js';
 import { type HttpOptions, SourceHttp } from './http.js';
 import { readRun, runSteps, runsBefore } from './run.js';
-import { expireByAge, expiredAt, retiredGone } from './retention.js';
+import { expireByAge, expiredEntry, retiredGone } from './retention.js';
 import { writeRunStore } from './run-store.js';
 import { type SourceFacts, type SourceName, SOURCES, stepUrls } from './sources.js';
 import { type StagedStep, gridOf, readStaging, runStamp, stageStep, stagedSteps, stagingDirs } from './staging.js';
@@ -279,14 +279,7 @@ async function publish(
   }
   // Runs leaving the registry are remembered as expired (docs/decisions/0255-synced-runs-as-models.md).
   const expired = [
-    ...runs
-      .filter((r) => !kept.includes(r))
-      .map((r) => ({
-        run: r.run,
-        steps: r.steps,
-        createdAt: r.createdAt ?? r.syncedAt,
-        at: expiredAt(Date.parse(r.run), nowMs, keepDays),
-      })),
+    ...runs.filter((r) => !kept.includes(r)).map((r) => expiredEntry(r, nowMs, keepDays)),
     ...abandoned,
     ...registry.expired.filter((e) => !kept.some((k) => k.run === e.run) && !abandoned.some((a) => a.run === e.run)),
   ]
