@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { once } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { API_VERSION, parseAccept, quality } from './negotiate.js';
+import { jsonQuality, parseAccept, quality } from './negotiate.js';
 
 /**
  * CSV answers (RFC 4180; docs/decisions/0243-csv-answers.md): a header row, then one record per
@@ -110,8 +110,6 @@ export function prefersCsv(req: Request, vendor: string): boolean {
   if (!header) return false;
   const ranges = parseAccept(header);
   const csv = quality(ranges, CSV_MEDIA_TYPE);
-  const plain = quality(ranges, 'application/json'),
-    own = quality(ranges, `application/vnd.${vendor}+json`, API_VERSION);
-  const json = own.q > plain.q || (own.q === plain.q && own.at < plain.at) ? own : plain;
+  const json = jsonQuality(ranges, vendor);
   return csv.q > 0 && (csv.q > json.q || (csv.q === json.q && csv.at < json.at));
 }

@@ -54,30 +54,36 @@ export function quality(ranges: readonly MediaRange[], type: string, version?: s
 }
 
 /**
+ * The quality the Accept gives the JSON this API serves, application/json or its vendor type of
+ * this version (docs/decisions/0004-media-type-negotiation.md): the better of the two, each by its
+ * most specific range, so `application/*;q=0, * / *` refuses both. `vendor`: no range refuses
+ * the vendor's own type, the answer's type unless one does.
+ */
+export function jsonQuality(ranges: readonly MediaRange[], vendor: string): { q: number; at: number; vendor: boolean } {
+  const plain = quality(ranges, 'application/json');
+  const own = quality(ranges, `application/vnd.${vendor}+json`, API_VERSION);
+  const best = own.q > plain.q || (own.q === plain.q && own.at < plain.at) ? own : plain;
+  return { ...best, vendor: own.q > 0 || own.at === Infinity };
+}
+
+/**
  * Accept negotiation for the JSON areas (docs/architecture.md §3, spec 9): the vendor type with
- * version 1 (or no version: docs/decisions/0004-media-type-negotiation.md), application/json, application/* and * / * are all
- * served as version 1; anything else gets 406 naming what is served.
+ * version 1 (or no version: docs/decisions/0004-media-type-negotiation.md), application/json,
+ * application/* and * / * are all served as version 1, by the most specific range that names
+ * each (RFC 9110 section 12.5.1); anything else, or ranges that refuse both with q=0, gets 406
+ * naming what is served. The answer is the vendor type unless the Accept refuses it and takes
+ * application/json.
  */
 export function negotiate(vendor: string): RequestHandler {
-  const vendorType = `application/vnd.${vendor}+json`;
   const served = vendorMediaType(vendor);
   return (req, res, next) => {
     const header = req.headers.accept;
-    const acceptable =
-      !header ||
-      parseAccept(header).some(
-        (r) =>
-          r.q > 0 &&
-          (r.type === '*/*' ||
-            r.type === 'application/*' ||
-            r.type === 'application/json' ||
-            (r.type === vendorType && (r.params.version === undefined || r.params.version === API_VERSION))),
-      );
-    if (!acceptable) {
+    const json = header ? jsonQuality(parseAccept(header), vendor) : { q: 1, vendor: true };
+    if (json.q <= 0) {
       next(new NotAcceptableError(`Cannot produce ${header}; this API serves ${served} and application/json`));
       return;
     }
-    res.setHeader('Content-Type', `${served}; charset=utf-8`);
+    res.setHeader('Content-Type', `${json.vendor ? served : 'application/json'}; charset=utf-8`);
     next();
   };
 }

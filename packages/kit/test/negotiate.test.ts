@@ -1,0 +1,55 @@
+import express from 'express';
+import request from 'supertest';
+import { negotiate } from '../src/negotiate.js';
+
+/*
+ * The JSON areas' Accept negotiation (docs/decisions/0004-media-type-negotiation.md): each JSON
+ * type takes its quality from the most specific range that names it (RFC 9110 section 12.5.1).
+ */
+const app = express()
+  .use(negotiate('fieldcast'))
+  .get('/', (_req, res) => {
+    res.json({ ok: true });
+  })
+  .use((err: { message: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    res.status(406).json({ detail: err.message });
+  });
+
+const VENDOR = 'application/vnd.fieldcast+json; version=1; charset=utf-8';
+
+describe('negotiate', () => {
+  it.each([
+    [undefined, VENDOR],
+    ['*/*', VENDOR],
+    ['application/*', VENDOR],
+    ['application/json', VENDOR],
+    ['application/vnd.fieldcast+json', VENDOR],
+    ['application/vnd.fieldcast+json; version=1', VENDOR],
+    ['text/html, application/json;q=0.1', VENDOR],
+    ['application/json;q=0, */*', VENDOR],
+    ['application/vnd.fieldcast+json; version=2, application/json', VENDOR],
+    // the vendor type refused by name, application/json taken: the answer is what was asked for
+    ['application/vnd.fieldcast+json;q=0, application/json', 'application/json; charset=utf-8'],
+  ])('serves %s as %s', async (accept, type) => {
+    const req = request(app).get('/');
+    const res = await (accept === undefined ? req : req.set('Accept', accept));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe(type);
+  });
+
+  it.each([
+    'text/html',
+    'application/vnd.fieldcast+json; version=2',
+    'application/xml',
+    // a more specific range refusing both JSON types outweighs the */* that would take them
+    'application/*;q=0, */*',
+    'application/json;q=0, application/vnd.fieldcast+json;q=0, */*',
+    '*/*;q=0',
+  ])('refuses %s with 406 naming what it serves', async (accept) => {
+    const res = await request(app).get('/').set('Accept', accept);
+    expect(res.status).toBe(406);
+    expect(res.body.detail).toBe(
+      `Cannot produce ${accept}; this API serves application/vnd.fieldcast+json; version=1 and application/json`,
+    );
+  });
+});
