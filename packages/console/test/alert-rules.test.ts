@@ -1,4 +1,4 @@
-import { describeCondition, describeState } from '../src/browser/alert-rules.js';
+import { describeCondition, describeState, frostRuleOn } from '../src/browser/alert-rules.js';
 
 // The console's lines for alert rules (docs/interface.md §12): each kind's condition and the state.
 describe('alert rules as the console shows them', () => {
@@ -20,5 +20,13 @@ describe('alert rules as the console shows them', () => {
     expect(describeState({ ...state, holding: false, value: 3 })).toBe('clear: 3 °C');
     expect(describeState({ ...state, holding: null, value: null, evaluatedAt: null })).toBe('not evaluated yet');
     expect(describeState({ ...state, watching: false })).toBe('waiting for its field');
+  });
+
+  it("makes the one-click frost rule say its condition, not the field's name a rename would leave stale", () => {
+    expect(frostRuleOn('7d0e2c9a-1b3f-4e5d-8c6a-2f4b1d3e5a7c')).toEqual({
+      description: 'Frost: below 0 °C within 48 h',
+      target: { type: 'field', id: '7d0e2c9a-1b3f-4e5d-8c6a-2f4b1d3e5a7c' },
+      condition: { kind: 'frost', threshold: 0, hours: 48 },
+    });
   });
 });

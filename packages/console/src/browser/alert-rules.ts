@@ -53,6 +53,16 @@ export function describeCondition(c: AlertCondition): string {
   }
 }
 
+/**
+ * The body of the console's one-click frost rule on a field: below 0 °C within 48 h. Its
+ * description says the condition and not the field's name, which a rename would leave stale in
+ * every later alert; the field is the rule's target, named as it is now wherever it is shown.
+ */
+export function frostRuleOn(fieldId: string): Omit<AlertRule, 'id'> {
+  const condition = { kind: 'frost', threshold: 0, hours: 48 };
+  return { description: describeCondition(condition), target: { type: 'field', id: fieldId }, condition };
+}
+
 /** What the state says, e.g. "holding: -1.8 °C" or "not evaluated yet". */
 export function describeState(s: AlertState): string {
   if (!s.watching) return 'waiting for its field';

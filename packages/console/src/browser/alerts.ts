@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { Api } from './api.js';
-import { type AlertRule, type AlertState, describeCondition, describeState } from './alert-rules.js';
+import { type AlertRule, type AlertState, describeCondition, describeState, frostRuleOn } from './alert-rules.js';
 import type { Field } from './field-records.js';
 import { byId } from './fields.js';
 import { PanelView } from './panel-view.js';
@@ -62,11 +62,7 @@ export class AlertsPanel {
     try {
       await this.api.json('alerts', '/rules', {
         method: 'POST',
-        body: {
-          description: `Frost on ${field.description || 'the field'}`,
-          target: { type: 'field', id: field.id },
-          condition: { kind: 'frost', threshold: 0, hours: 48 },
-        },
+        body: frostRuleOn(field.id),
       });
       await this.showField(field);
     } catch (err) {
