@@ -11,8 +11,8 @@
  * strings (`param`, `levtype`, `step`, `date`, `time`, optionally `levelist`, ...) plus `_offset`
  * and `_length` in bytes.
  */
+import { calendarMs } from '@fieldcast/calendar';
 import { GribError } from './errors.js';
-import { utcTime } from './time.js';
 
 /** A byte range of the GRIB2 file; `length` null for the last message (to the end of the file). */
 export interface ByteRange {
@@ -44,7 +44,7 @@ export function parseIdx(text: string): IdxEntry[] {
     const m = IDX_LINE.exec(line);
     if (!m) throw new GribError(`.idx line ${k + 1} is not "n:offset:d=YYYYMMDDHH:VAR:LEVEL:FORECAST:": ${line.slice(0, 120)}`);
     const [, message, field, offset, year, month, day, hour, variable, level, forecast, rest] = m;
-    const referenceTimeMs = utcTime(Number(year), Number(month), Number(day), Number(hour));
+    const referenceTimeMs = calendarMs(Number(year), Number(month), Number(day), Number(hour));
     if (referenceTimeMs === null) throw new GribError(`.idx line ${k + 1} has no valid date: d=${year}${month}${day}${hour}`);
     entries.push({
       message: Number(message),

@@ -1,3 +1,4 @@
+import { calendarMs } from '@fieldcast/calendar';
 import { DEGREE_DAY_METHODS, type DegreeDayMethod } from '@fieldcast/science';
 import { z } from 'zod';
 import { anyCase, choiceError, coordinateParam, DECIMAL } from './common.js';
@@ -33,17 +34,17 @@ export function cutoffNamed(given: DegreeDayCutoffInput | undefined): DegreeDayC
 const CURVE_METHODS: readonly DegreeDayMethodName[] = ['single-sine', 'single-triangle', 'double-sine', 'double-triangle'];
 const NEXT_DAY_METHODS: readonly DegreeDayMethodName[] = ['double-sine', 'double-triangle'];
 
-/** A plain decimal number: no exponent, no hex, no Infinity, nothing after it. */
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** A date YYYY-MM-DD, its year, month and day captured. */
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
 
 export const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Epoch ms of a real calendar date YYYY-MM-DD, or NaN (2025-02-30 is not one). */
 export function dateMs(text: string): number {
-  if (!DATE.test(text)) return Number.NaN;
-  const ms = Date.parse(`${text}T00:00:00Z`);
-  return Number.isFinite(ms) && isoDate(ms) === text ? ms : Number.NaN;
+  const m = DATE.exec(text);
+  const ms = m ? calendarMs(Number(m[1]), Number(m[2]), Number(m[3])) : null;
+  return ms ?? Number.NaN;
 }
 
 function decimalParam(name: string, accepted: string, description: string, example: string) {

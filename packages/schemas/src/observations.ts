@@ -1,4 +1,5 @@
 // zod schemas of the observations area's requests and records (docs/interface.md §8).
+import { calendarMs } from '@fieldcast/calendar';
 import { z } from 'zod';
 import { countParam, Timestamp, Uuid, UuidInput } from './common.js';
 import { text } from './text.js';
@@ -51,9 +52,6 @@ export type Microseconds = bigint;
  */
 const ZONED_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-
 /**
  * The instant of an ISO 8601 timestamp with a zone in microseconds since the epoch, or null when
  * the text is no such timestamp (a missing zone, a day that does not exist, an hour of 24).
@@ -63,15 +61,9 @@ const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 export function zonedTimestampMicros(value: string): Microseconds | null {
   const m = ZONED_TIMESTAMP.exec(value);
   if (!m) return null;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  const hour = Number(m[4]);
-  const minute = Number(m[5]);
   const second = m[6] === undefined ? 0 : Number(m[6]);
-  if (month < 1 || month > 12 || day < 1) return null;
-  if (day > (month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1]!)) return null;
-  if (hour > 23 || minute > 59 || second > 59) return null;
+  const wallMs = calendarMs(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), second);
+  if (wallMs === null) return null;
   let offsetMinutes = 0;
   if (m[8] === undefined) {
     const offsetHours = Number(m[10]);
@@ -79,12 +71,9 @@ export function zonedTimestampMicros(value: string): Microseconds | null {
     if (offsetHours > 23 || offsetMins > 59) return null;
     offsetMinutes = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMins);
   }
-  // Date.UTC maps years 0 to 99 onto 1900 to 1999; setUTCFullYear does not.
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute - offsetMinutes, second, 0);
+  const ms = wallMs - offsetMinutes * 60_000;
   const micros = m[7] === undefined ? 0n : BigInt(m[7].padEnd(6, '0').slice(0, 6));
-  return BigInt(date.getTime()) * 1000n + micros;
+  return BigInt(ms) * 1000n + micros;
 }
 
 /** An ISO 8601 calendar date (YYYY-MM-DD) that exists: the microsecond its UTC day starts, or null. */

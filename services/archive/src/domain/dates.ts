@@ -2,7 +2,9 @@
  * Times in the archive's requests (docs/interface.md §11): RFC 3339 date-times
  * (`2026-06-10T18:30:00Z`, offsets and fractions allowed) or POSIX seconds; the `/{date}` of a
  * path may also be an RFC 3339 full-date (`2026-06-10`), the event day that starts that day.
+ * An RFC 3339 date-fullyear (section 5.6) is four digits and means the year it says.
  */
+import { calendarMs } from '@fieldcast/calendar';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -21,24 +23,6 @@ const POSIX = /^\d{1,12}$/;
 /** The first instant no four-digit year names (RFC 3339 section 5.6 date-fullyear). */
 const YEAR_10000_MS = Date.UTC(10000, 0, 1);
 
-/**
- * Epoch ms of a UTC calendar time, month 1-12. Date.UTC reads a year 0 to 99 as 1900 to 1999; an
- * RFC 3339 date-fullyear (section 5.6) is four digits and means the year it says, so the year is
- * set on its own.
- */
-function utcMs(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): number {
-  const date = new Date(0);
-  date.setUTCFullYear(y, mo - 1, d);
-  // after the date, so a second 60 carries into the next minute, day or year
-  date.setUTCHours(h, mi, s, 0);
-  return date.getTime();
-}
-
-function validDate(y: number, mo: number, d: number): boolean {
-  // the day before the first of the next month is the month's last
-  return mo >= 1 && mo <= 12 && d >= 1 && d <= new Date(utcMs(y, mo + 1, 1) - DAY_MS).getUTCDate();
-}
-
 /** Epoch milliseconds of an RFC 3339 date-time or POSIX seconds. */
 export function parseTime(text: string, name: string): number {
   if (POSIX.test(text)) {
@@ -49,9 +33,11 @@ export function parseTime(text: string, name: string): number {
   const m = DATE_TIME.exec(text);
   if (!m) throw new DateError(`${name} is malformed: ${DATE_FORM}`);
   const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
-  // RFC 3339 allows second 60 (a leap second); it is read as the next second's start.
-  if (!validDate(y, mo, d) || h > 23 || mi > 59 || s > 60) throw new DateError(`${name} is not a calendar time: ${DATE_FORM}`);
-  let ms = utcMs(y, mo, d, h, mi, s) + Math.floor(Number(`0${m[7] ?? ''}`) * 1000);
+  // RFC 3339 section 5.7 allows second 60 (a leap second); it is read as the next second's start.
+  const leapSecond = s === 60;
+  const calendar = calendarMs(y, mo, d, h, mi, leapSecond ? 59 : s);
+  if (calendar === null) throw new DateError(`${name} is not a calendar time: ${DATE_FORM}`);
+  let ms = calendar + (leapSecond ? 1000 : 0) + Math.floor(Number(`0${m[7] ?? ''}`) * 1000);
   if (m[9]) {
     const [oh, om] = [Number(m[10]), Number(m[11])];
     if (oh > 23 || om > 59) throw new DateError(`${name} has an offset that is not one: ${DATE_FORM}`);
@@ -81,9 +67,9 @@ export function eventDayOf(ms: number): EventDay {
 export function parseEventDay(text: string): EventDay {
   const m = FULL_DATE.exec(text);
   if (m) {
-    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    if (!validDate(y, mo, d)) throw new DateError(`date is not a calendar date: ${DATE_FORM}, or a date YYYY-MM-DD`);
-    return eventDayOf(utcMs(y, mo, d) + EVENT_DAY_START_MS);
+    const ms = calendarMs(Number(m[1]), Number(m[2]), Number(m[3]));
+    if (ms === null) throw new DateError(`date is not a calendar date: ${DATE_FORM}, or a date YYYY-MM-DD`);
+    return eventDayOf(ms + EVENT_DAY_START_MS);
   }
   try {
     return eventDayOf(parseTime(text, 'date'));
