@@ -127,6 +127,41 @@ function unpackWindows(
   return i;
 }
 
+/**
+ * `count` unsigned integers X of `n` bits (0-32) packed back to back from `bit`, written to
+ * `out[at..]` as offset + X, exactly: a double holds every integer below 2^53, where float32 holds
+ * them only up to 2^24 (complex packing adds group references of up to 32 bits to values of up to
+ * 32, template 7.2). Unchecked, as `unpackInto`: the caller has checked the bits against `dataBits`.
+ */
+export function unpackIntegers(view: DataView, bit: number, n: number, count: number, out: Float64Array, at: number, offset: number): void {
+  const end = at + count;
+  if (n === 0) {
+    out.fill(offset, at, end);
+    return;
+  }
+  const lastWindow = view.byteLength - 4;
+  let i = at;
+  if (n <= 25) {
+    const drop = 32 - n;
+    for (; i < end; i++, bit += n) {
+      const p = bit >>> 3;
+      if (p > lastWindow) break;
+      out[i] = offset + (((view.getUint32(p) << (bit & 7)) >>> 0) >>> drop);
+    }
+  } else {
+    // 26-32 bits: the high n - 16 bits and the low 16, each through a 32-bit window.
+    const highDrop = 32 - (n - 16);
+    for (; i < end; i++, bit += n) {
+      const low = bit + n - 16;
+      if (low >>> 3 > lastWindow) break;
+      const high = ((view.getUint32(bit >>> 3) << (bit & 7)) >>> 0) >>> highDrop;
+      out[i] = offset + high * 65536 + (((view.getUint32(low >>> 3) << (low & 7)) >>> 0) >>> 16);
+    }
+  }
+  // The last values, where a 32-bit window would run past the end.
+  for (; i < end; i++, bit += n) out[i] = offset + readBitsAt(view, bit, n);
+}
+
 /** Sign-and-magnitude integers of 1, 2 and 4 octets (regulation 92.1.5). */
 export function int8(b: Uint8Array, p: number): number {
   const v = b[p]!;

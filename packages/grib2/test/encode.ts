@@ -5,6 +5,9 @@
  * 1 or 2 and missing value management (code table 5.5) - the ones Debian 12's ecCodes 2.28 cannot
  * write (its grid_complex_spatial_differencing has order 0). tests/integration/grib2-eccodes.int.test.ts
  * checks that ecCodes and GDAL read what this writes before our decoder is compared with them.
+ * `ComplexGroups` writes complex packing's groups exactly as given, for the messages an encoder
+ * would not choose: references of all ones in groups of width 0, codes of missing values in groups
+ * of up to 32 bits.
  */
 
 export interface GridSpec {
@@ -21,6 +24,25 @@ export interface GridSpec {
 export type PackingSpec =
   | { template: 0; decimal: number; bits?: number }
   | { template: 2 | 3; decimal: number; order?: 0 | 1 | 2; missingManagement?: 0 | 1 | 2; groupLengths?: number[] };
+
+/**
+ * Complex packing written exactly as given, for messages an encoder would not choose to write:
+ * each group's reference, width, length and packed integers X (the codes of missing values
+ * included), under R = `reference` and the decimal scale factor, E = 0.
+ */
+export interface ComplexGroups {
+  template: 2 | 3;
+  decimal: number;
+  /** R (section 5 octets 12-15), a float32. */
+  reference: number;
+  /** Bits of each group reference (section 5 octet 20). */
+  referenceBits: number;
+  missingManagement: 0 | 1 | 2;
+  /** `values` holds `length` integers of `width` bits; none for a group of width 0. */
+  groups: Array<{ reference: number; width: number; length: number; values?: number[] }>;
+  /** Template 5.3: the order, and the first values and minimum of the differences (section 7's extra descriptors). */
+  differencing?: { order: 1 | 2; first: number; second?: number; minimum: number };
+}
 
 export interface MessageSpec {
   grid: GridSpec;
@@ -95,8 +117,11 @@ export function pointsInScanningOrder(g: GridSpec): { lat: Float64Array; lon: Fl
   return { lat, lon };
 }
 
+/** A message whose complex packing is written as given (`ComplexGroups`). */
+export type GroupsMessageSpec = Omit<MessageSpec, 'packing'> & { packing: ComplexGroups };
+
 /** One GRIB2 message holding `values` (in the grid's scanning order; NaN for missing). */
-export function encodeMessage(values: ArrayLike<number>, spec: MessageSpec): Uint8Array {
+export function encodeMessage(values: ArrayLike<number>, spec: MessageSpec | GroupsMessageSpec): Uint8Array {
   const { grid } = spec;
   const mode = grid.scanningMode ?? 0;
   const n = grid.ni * grid.nj;
@@ -170,7 +195,8 @@ export function encodeMessage(values: ArrayLike<number>, spec: MessageSpec): Uin
   const present = Array.from(values, (v) => !Number.isNaN(v));
   const useBitmap = spec.bitmap === true;
   const packed = useBitmap ? Array.from(values).filter((_, k) => present[k]) : Array.from(values);
-  const [s5, s7] = spec.packing.template === 0 ? packSimple(packed, spec.packing) : packComplex(packed, spec.packing);
+  const p = spec.packing;
+  const [s5, s7] = p.template === 0 ? packSimple(packed, p) : 'groups' in p ? writeComplex(packed.length, p) : packComplex(packed, p);
 
   const s6 = new BitWriter();
   if (useBitmap) {
@@ -277,54 +303,78 @@ function packComplex(
   }
   const refBits = Math.max(1, bitLength(max(refs) + mvm));
   const groupRefs = refs.map((r) => (r < 0 ? 2 ** refBits - 1 : r));
+  const starts = new Array<number>(lengths.length).fill(0);
+  for (let g = 1; g < lengths.length; g++) starts[g] = starts[g - 1]! + lengths[g - 1]!;
+  return writeComplex(n, {
+    template: p.template,
+    decimal: p.decimal,
+    reference,
+    referenceBits: refBits,
+    missingManagement: mvm,
+    groups: groupRefs.map((ref, g) => {
+      const [length, w] = [lengths[g]!, widths[g]!];
+      const at = starts[g]!;
+      const code = (k: number) => (kind[k] === 1 ? 2 ** w - 1 : kind[k] === 2 ? 2 ** w - 2 : seq[k]! - ref);
+      return { reference: ref, width: w, length, values: w === 0 ? [] : Array.from({ length }, (_, k) => code(at + k)) };
+    }),
+    ...(order > 0 ? { differencing: { order: order as 1 | 2, first, second, minimum } } : {}),
+  });
+}
+
+/** Sections 5 and 7 of complex packing with the groups as given (templates 5.2/5.3, 7.2/7.3; general group splitting, length increment 1). */
+function writeComplex(n: number, c: ComplexGroups): [BitWriter, BitWriter] {
+  const { groups } = c;
+  const widths = groups.map((g) => g.width);
+  const lengths = groups.map((g) => g.length);
   const widthRef = min(widths);
   const widthBits = bitLength(max(widths) - widthRef);
   const lengthRef = lengths.length > 1 ? min(lengths.slice(0, -1)) : lengths[0]!;
   const scaledLengths = lengths.map((l, g) => (g === lengths.length - 1 ? 0 : l - lengthRef));
   const lengthBits = bitLength(max(scaledLengths));
+  const d = c.template === 3 ? c.differencing : undefined;
 
   const s7 = new BitWriter();
   let octets = 0;
-  if (order > 0) {
-    octets = Math.max(1, Math.ceil((Math.max(bitLength(first), bitLength(second), bitLength(Math.abs(minimum))) + 1) / 8));
-    s7.write(first, octets * 8);
-    if (order === 2) s7.write(second, octets * 8);
-    s7.write(signed(minimum, octets * 8), octets * 8);
+  if (d) {
+    const second = d.second ?? 0;
+    octets = Math.max(1, Math.ceil((Math.max(bitLength(d.first), bitLength(second), bitLength(Math.abs(d.minimum))) + 1) / 8));
+    s7.write(d.first, octets * 8);
+    if (d.order === 2) s7.write(second, octets * 8);
+    s7.write(signed(d.minimum, octets * 8), octets * 8);
   }
-  for (const r of groupRefs) s7.write(r, refBits);
+  for (const g of groups) s7.write(g.reference, c.referenceBits);
   s7.align();
   for (const w of widths) s7.write(w - widthRef, widthBits);
   s7.align();
   for (const l of scaledLengths) s7.write(l, lengthBits);
   s7.align();
-  for (let g = 0, at = 0; g < lengths.length; at += lengths[g]!, g++) {
-    const w = widths[g]!;
-    if (w === 0) continue;
-    for (let k = at; k < at + lengths[g]!; k++)
-      s7.write(kind[k] === 1 ? 2 ** w - 1 : kind[k] === 2 ? 2 ** w - 2 : seq[k]! - groupRefs[g]!, w);
+  for (const g of groups) {
+    if (g.width === 0) continue;
+    if (g.values?.length !== g.length) throw new Error(`a group of ${g.length} values holds ${g.values?.length ?? 0}`);
+    for (const x of g.values) s7.write(x, g.width);
   }
 
   const s5 = new BitWriter();
   s5.write(n, 32);
-  s5.write(p.template === 3 ? 3 : 2, 16);
-  s5.write(float32Bits(reference), 32);
+  s5.write(c.template, 16);
+  s5.write(float32Bits(c.reference), 32);
   s5.write(0, 16);
-  s5.write(signed(p.decimal, 16), 16);
-  s5.write(refBits, 8);
+  s5.write(signed(c.decimal, 16), 16);
+  s5.write(c.referenceBits, 8);
   s5.write(0, 8);
   s5.write(1, 8); // general group splitting
-  s5.write(mvm, 8);
+  s5.write(c.missingManagement, 8);
   s5.write(float32Bits(9999), 32);
   s5.write(float32Bits(8888), 32);
-  s5.write(lengths.length, 32);
+  s5.write(groups.length, 32);
   s5.write(widthRef, 8);
   s5.write(widthBits, 8);
   s5.write(lengthRef, 32);
   s5.write(1, 8);
   s5.write(lengths[lengths.length - 1]!, 32);
   s5.write(lengthBits, 8);
-  if (p.template === 3) {
-    s5.write(order, 8);
+  if (c.template === 3) {
+    s5.write(d?.order ?? 0, 8);
     s5.write(octets, 8);
   }
   return [s5, s7];

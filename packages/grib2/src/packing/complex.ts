@@ -10,7 +10,7 @@
  * of all ones in its group's width is the primary missing value and all ones less one the secondary;
  * in a group of width zero, a reference of all ones (less one) marks the whole group.
  */
-import { dataBits, readBits, signMagnitude, tooFewBits, unpackInto, unpackUints, viewOf } from '../bits.js';
+import { dataBits, readBits, signMagnitude, tooFewBits, unpackIntegers, unpackUints, viewOf } from '../bits.js';
 import { GribError } from '../errors.js';
 import type { ComplexPacking, Scaling } from '../representation.js';
 import { scaleInPlace, scaling } from './simple.js';
@@ -82,7 +82,11 @@ export function decodeComplex(data: Uint8Array, s: Scaling, c: ComplexPacking, c
       available,
     );
 
-  const values = out ?? new Float32Array(count);
+  // The integers are unpacked into doubles, exactly: a group reference (up to 32 bits, section 5
+  // octet 20) plus a value of up to 32 bits, and the differences of template 7.3, pass float32's
+  // 2^24 and would be rounded before the scaling (ecCodes scales exact C longs). Each value is
+  // scaled and rounded to float32 once, at the end. NaN marks a missing value (code table 5.5).
+  const ints = new Float64Array(count);
   let bit = valuesAt;
   const missing = c.missingManagement;
   const allOnesRef = 2 ** s.bitsPerValue - 1;
@@ -95,29 +99,33 @@ export function decodeComplex(data: Uint8Array, s: Scaling, c: ComplexPacking, c
     const ref = references[g]!;
     if (w === 0) {
       const isMissing = missing > 0 && (ref === allOnesRef || (missing === 2 && ref === allOnesRef - 1));
-      values.fill(isMissing ? NaN : ref, at, at + len);
+      ints.fill(isMissing ? NaN : ref, at, at + len);
       hasMissing ||= isMissing;
     } else if (missing === 0) {
-      unpackInto(view, bit, w, len, values, at, ref);
+      unpackIntegers(view, bit, w, len, ints, at, ref);
       bit += w * len;
     } else {
-      unpackInto(view, bit, w, len, values, at);
+      unpackIntegers(view, bit, w, len, ints, at, 0);
       bit += w * len;
       const primary = 2 ** w - 1;
       const secondary = missing === 2 ? primary - 1 : -1;
       for (let i = at; i < at + len; i++) {
-        const x = values[i]!;
+        const x = ints[i]!;
         if (x === primary || x === secondary) {
-          values[i] = NaN;
+          ints[i] = NaN;
           hasMissing = true;
-        } else values[i] = x + ref;
+        } else ints[i] = x + ref;
       }
     }
     at += len;
   }
 
-  if (c.spatialOrder > 0) undoDifferences(values, s, c.spatialOrder, first, second, minimum, hasMissing);
-  else scaleInPlace(values, s);
+  const values = out ?? new Float32Array(count);
+  if (c.spatialOrder > 0) undoDifferences(ints, values, s, c.spatialOrder, first, second, minimum, hasMissing);
+  else {
+    const { offset, factor } = scaling(s);
+    for (let i = 0; i < count; i++) values[i] = offset + ints[i]! * factor;
+  }
   return values;
 }
 
@@ -125,9 +133,11 @@ export function decodeComplex(data: Uint8Array, s: Scaling, c: ComplexPacking, c
  * Template 7.3 note: the packed values are differences of order 1 (f[i] - f[i-1]) or 2
  * (f[i] - 2 f[i-1] + f[i-2]) less their minimum, taken over the values that are not missing;
  * the first one or two places hold no difference and take the original values from the descriptors.
- * The running sums are kept in float64 and each value is scaled and stored once.
+ * The differences and their running sums are exact in float64; each value is scaled and stored
+ * once, NaN where missing.
  */
 function undoDifferences(
+  ints: Float64Array,
   values: Float32Array,
   s: Scaling,
   order: number,
@@ -137,32 +147,39 @@ function undoDifferences(
   hasMissing: boolean,
 ): void {
   const { offset, factor } = scaling(s);
+  const n = ints.length;
   let i = 0;
+  // Missing values (NaN) are passed over: the differences run over the values that are not missing.
   const next = (): number => {
-    while (hasMissing && i < values.length && values[i] !== values[i]) i++;
+    while (hasMissing && i < n && ints[i] !== ints[i]) values[i++] = NaN;
     return i;
   };
   // The first one or two values that are not missing come from the descriptors.
   let previous = first;
   let beforePrevious = 0;
-  if (next() < values.length) values[i++] = offset + first * factor;
-  if (order === 2 && next() < values.length) {
+  if (next() < n) values[i++] = offset + first * factor;
+  if (order === 2 && next() < n) {
     values[i++] = offset + second * factor;
     beforePrevious = first;
     previous = second;
   }
-  const n = values.length;
   if (order === 1) {
     for (; i < n; i++) {
-      const d = values[i]!;
-      if (hasMissing && d !== d) continue;
+      const d = ints[i]!;
+      if (hasMissing && d !== d) {
+        values[i] = NaN;
+        continue;
+      }
       previous += d + minimum;
       values[i] = offset + previous * factor;
     }
   } else {
     for (; i < n; i++) {
-      const d = values[i]!;
-      if (hasMissing && d !== d) continue;
+      const d = ints[i]!;
+      if (hasMissing && d !== d) {
+        values[i] = NaN;
+        continue;
+      }
       const v = d + minimum + 2 * previous - beforePrevious;
       beforePrevious = previous;
       previous = v;
