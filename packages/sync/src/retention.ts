@@ -36,7 +36,8 @@ export const retiredGone = (retired: SourceRegistry['retired'], nowMs: number, s
 export async function expireByAge(sourceDir: string, source: string, nowMs: number, keepDays: number): Promise<void> {
   const registry = await readSourceRegistry(sourceDir, source);
   const oldest = nowMs - keepDays * DAY_MS;
-  const leaving = registry.runs.filter((r) => Date.parse(r.run) < oldest);
+  // At its expirationTime itself the run is EXPIRED, as the model area reads it (synced-models.ts).
+  const leaving = registry.runs.filter((r) => Date.parse(r.run) <= oldest);
   const kept = registry.runs.filter((r) => !leaving.includes(r));
   const at = new Date(nowMs).toISOString();
   const retired = [...registry.retired, ...leaving.map((r) => ({ path: r.path, at }))];

@@ -109,8 +109,14 @@ async function stagingRuns(sourceDir: string, published: ReadonlySet<number>, ke
   return out;
 }
 
-/** Each source with a directory in syncDir (a registry, or a run being staged) as a model with its runs (newest first), in source name order. */
-export async function readSyncedModels(syncDir: string): Promise<SyncedModel[]> {
+/**
+ * Each source with a directory in syncDir (a registry, or a run being staged) as a model with its
+ * runs (newest first), in source name order, as they stand at `nowMs`: a run the registry still
+ * serves past its expirationTime is EXPIRED from that instant, its store no longer named, whether
+ * or not a sync pass has taken it out of the registry yet
+ * (docs/decisions/0363-synced-runs-expire-on-the-clock.md).
+ */
+export async function readSyncedModels(syncDir: string, nowMs: number = Date.now()): Promise<SyncedModel[]> {
   const out: SyncedModel[] = [];
   for (const name of (Object.keys(SOURCES) as SourceName[]).sort()) {
     const sourceDir = path.join(syncDir, name);
@@ -121,14 +127,19 @@ export async function readSyncedModels(syncDir: string): Promise<SyncedModel[]> 
     const keepDays = registry.keepDays ?? DEFAULT_KEEP_DAYS;
     const expiry = (runMs: number) => runMs + keepDays * DAY_MS;
     const runs: SyncedRun[] = [
-      ...registry.runs.map((r) => ({
-        initMs: Date.parse(r.run),
-        status: 'COMPLETE' as const,
-        createdMs: Date.parse(r.createdAt ?? r.syncedAt),
-        expirationMs: expiry(Date.parse(r.run)),
-        steps: r.steps,
-        store: path.join(sourceDir, r.path),
-      })),
+      ...registry.runs.map((r) => {
+        const expirationMs = expiry(Date.parse(r.run));
+        // What the sync's next pass records when it takes the run out (retention.ts expiredEntry): EXPIRED at its expirationTime.
+        const expired = nowMs >= expirationMs;
+        return {
+          initMs: Date.parse(r.run),
+          status: expired ? ('EXPIRED' as const) : ('COMPLETE' as const),
+          createdMs: Date.parse(r.createdAt ?? r.syncedAt),
+          expirationMs,
+          steps: r.steps,
+          store: expired ? null : path.join(sourceDir, r.path),
+        };
+      }),
       ...registry.expired.map((e) => ({
         initMs: Date.parse(e.run),
         status: 'EXPIRED' as const,

@@ -118,7 +118,7 @@ export class SyncedRegistry {
   /** Registers what the sync dir holds that is not registered yet; returns what this call registered. */
   async register(syncDir: string, nowMs: number): Promise<Registered> {
     const done: Registered = { steps: 0, transitions: 0 };
-    for (const { source, model, runs } of await readSyncedModels(syncDir)) {
+    for (const { source, model, runs } of await readSyncedModels(syncDir, nowMs)) {
       // Oldest first, so the feed tells a source's runs in the order they happened.
       for (const s of [...runs].reverse()) {
         const known = await this.known(source, s.initMs);

@@ -26,9 +26,14 @@ export class SyncedRuns {
 
   constructor(private readonly syncDir: string | undefined) {}
 
-  async models(): Promise<SyncedModelRuns[]> {
+  /**
+   * The synced models and their runs at `nowMs`: a run past its expirationTime reads EXPIRED and
+   * its store is not served, whether or not the sync has run since
+   * (docs/decisions/0363-synced-runs-expire-on-the-clock.md).
+   */
+  async models(nowMs: number): Promise<SyncedModelRuns[]> {
     if (!this.syncDir) return [];
-    const read = await readSyncedModels(this.syncDir).catch(() => null);
+    const read = await readSyncedModels(this.syncDir, nowMs).catch(() => null);
     if (!read) return this.last;
     const models = read.map(({ model, runs }) => ({ model, runs: runs.map((r) => syncedRun(model, r)) }));
     this.last = models;
@@ -37,14 +42,14 @@ export class SyncedRuns {
   }
 
   /** A synced model by id or name, with its runs. */
-  async model(idOrName: string): Promise<SyncedModelRuns | undefined> {
+  async model(idOrName: string, nowMs: number): Promise<SyncedModelRuns | undefined> {
     const id = idOrName.toLowerCase();
-    return (await this.models()).find((m) => m.model.id === id || m.model.name === idOrName);
+    return (await this.models(nowMs)).find((m) => m.model.id === id || m.model.name === idOrName);
   }
 
   /** A run of a synced model by its id. */
-  async run(id: string): Promise<Run | undefined> {
-    for (const m of await this.models()) {
+  async run(id: string, nowMs: number): Promise<Run | undefined> {
+    for (const m of await this.models(nowMs)) {
       const run = m.runs.find((r) => r.id === id);
       if (run) return run;
     }
@@ -52,8 +57,8 @@ export class SyncedRuns {
   }
 
   /** A variable of a run of a synced model by its id. */
-  async variable(id: string): Promise<RunVariable | undefined> {
-    for (const m of await this.models())
+  async variable(id: string, nowMs: number): Promise<RunVariable | undefined> {
+    for (const m of await this.models(nowMs))
       for (const run of m.runs)
         for (const variable of m.model.variables) if (forecastVariableId(run.id, variable.name) === id) return { id, run, variable };
     return undefined;

@@ -33,7 +33,7 @@ export interface FoundModel {
 
 /** Every model served: the catalog's (unless the synthetic world is off), then the synced sources'. */
 export async function servedModels(deps: ModelRouteDeps): Promise<ModelDef[]> {
-  const synced = (await deps.synced.models()).map((m) => m.model);
+  const synced = (await deps.synced.models(deps.now().getTime())).map((m) => m.model);
   return [...(deps.synthetic ? deps.catalog.models() : []), ...synced];
 }
 
@@ -41,21 +41,21 @@ export async function servedModels(deps: ModelRouteDeps): Promise<ModelDef[]> {
 export async function modelOf(deps: ModelRouteDeps, idOrName: string, nowMs: number): Promise<FoundModel> {
   const m = deps.synthetic ? deps.catalog.model(idOrName) : undefined;
   if (m) return { model: m, runs: deps.runs.runsOf(m, nowMs), synced: false };
-  const synced = await deps.synced.model(idOrName);
+  const synced = await deps.synced.model(idOrName, nowMs);
   if (synced) return { ...synced, synced: true };
   throw new NotFoundError('model', idOrName);
 }
 
 /** A run by id at nowMs, or 404 forecast_does_not_exist. */
 export async function runOf(deps: ModelRouteDeps, id: string, nowMs: number): Promise<Run> {
-  const run = (deps.synthetic ? deps.runs.run(id, nowMs) : undefined) ?? (await deps.synced.run(id));
+  const run = (deps.synthetic ? deps.runs.run(id, nowMs) : undefined) ?? (await deps.synced.run(id, nowMs));
   if (!run) throw new NotFoundError('forecast', id);
   return run;
 }
 
 /** A run's variable by id at nowMs, or 404 variable_does_not_exist. */
 export async function runVariableOf(deps: ModelRouteDeps, id: string, nowMs: number): Promise<RunVariable> {
-  const found = (deps.synthetic ? deps.runs.variable(id, nowMs) : undefined) ?? (await deps.synced.variable(id));
+  const found = (deps.synthetic ? deps.runs.variable(id, nowMs) : undefined) ?? (await deps.synced.variable(id, nowMs));
   if (!found) throw new NotFoundError('variable', id);
   return found;
 }
