@@ -155,8 +155,10 @@ describe('synced sources as models, the synthetic ones beside them', () => {
   });
 
   it('lists a source from its first staged step, before any run of it is published', async () => {
-    writeEcmwfStep(archive, RUN_A, 0);
-    const pending = await syncRun({ ...syncOptions(RUN_A), source: 'ecmwf-ifs-0p25', steps: '0-6' });
+    // a run of the last day: an older one's missing steps are no longer waited for (decision 0364)
+    const run = RUN_A + DAY;
+    writeEcmwfStep(archive, run, 0);
+    const pending = await syncRun({ ...syncOptions(run), source: 'ecmwf-ifs-0p25', steps: '0-6' });
     expect(pending).toMatchObject({ state: 'pending', staged: 1 });
     expect(((await model('/models')).body as Array<{ name: string }>).map((m) => m.name)).toEqual([
       'synthetic-global',
@@ -165,7 +167,7 @@ describe('synced sources as models, the synthetic ones beside them', () => {
       'gfs-0p25',
     ]);
     const runs = (await model('/models/ecmwf-ifs-0p25/forecasts')).body as Array<{ initTime: string; status: string }>;
-    expect(runs.map((r) => [r.initTime, r.status])).toEqual([[iso(RUN_A), 'INITIALIZING']]);
+    expect(runs.map((r) => [r.initTime, r.status])).toEqual([[iso(run), 'INITIALIZING']]);
     expect((await model('/models/ecmwf-ifs-0p25/latest-forecast')).status).toBe(404);
   });
 

@@ -166,7 +166,9 @@ export async function appendAnalysis(dir: string, append: AnalysisAppend): Promi
     for (const meta of store.values()) if (meta.zattrs._ARRAY_DIMENSIONS[0] === axis.name) meta.zarray.shape[0] = length;
     appended = Math.max(appended, take);
   }
-  await commit(dir, store, { ...store.root, ...append.attributes });
+  // Nothing new (a run whose hours the store holds already) leaves the metadata as it was, so
+  // serving processes do not open the store again for nothing.
+  if (appended > 0) await commit(dir, store, { ...store.root, ...append.attributes });
   return appended;
 }
 

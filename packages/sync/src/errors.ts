@@ -47,3 +47,12 @@ export class MessageRangeError extends SyncError {
 export class StepDataError extends SyncError {
   override name = 'StepDataError';
 }
+
+/**
+ * A step upstream answers 404 for when the run is too old for that to be "not yet": deleted past
+ * the upstream's retention, or never written. A poll reports it rather than wait for it
+ * (docs/decisions/0364-a-poll-waits-for-a-step-while-its-run-is-recent.md).
+ */
+export class StepMissingError extends SyncError {
+  override name = 'StepMissingError';
+}

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { EXPIRED_REMEMBERED, readSourceRegistry, writeSourceRegistry, type SourceRegistry } from '@fieldcast/weather';
 import { appendAnalysis, trimAnalysis } from './analysis-store.js';
-import { SyncConfigError, SyncError, UpstreamError } from './errors.js';
+import { StepMissingError, SyncConfigError, SyncError, UpstreamError } from './errors.js';
 import { type HttpOptions, SourceHttp } from './http.js';
 import { readRun, runSteps, runsBefore } from './run.js';
 import { expireByAge, expiredEntry, retiredGone } from './retention.js';
@@ -67,19 +67,38 @@ export function hoursToNextRun(source: SourceFacts, runMs: number): number {
   return next === undefined ? 24 : (next - runMs) / HOUR_MS;
 }
 
+/** How many of a source's runs a poll looks back over for the newest one published: two days of four runs a day. */
+const RECENT_RUNS = 8;
+
 /**
  * An upstream's "not yet": a 404 for a step's inventory or for its file, which upstream publishes
  * separately, so the inventory may be there before the file. Any other failure is reported.
  */
-const notYetPublished = (error: unknown): boolean => error instanceof UpstreamError && error.status === 404;
+const notFound = (error: unknown): boolean => error instanceof UpstreamError && error.status === 404;
 
-/** Is the step's inventory published? */
-async function published(http: SourceHttp, source: SourceFacts, baseUrl: string, runMs: number, step: number): Promise<boolean> {
+/**
+ * A 404 for a step of a run that is no longer among the RECENT_RUNS newest of its source (the
+ * runs a poll looks for the newest published one among, newestRun) is not "not yet": upstream
+ * has deleted the step or never wrote it, and a poll waiting for it would wait forever
+ * (docs/decisions/0364-a-poll-waits-for-a-step-while-its-run-is-recent.md).
+ */
+function missingForGood(error: unknown, source: SourceFacts, runMs: number, nowMs: number): StepMissingError | null {
+  if (!notFound(error) || runMs >= runsBefore(source, nowMs, RECENT_RUNS).at(-1)!) return null;
+  const hours = Math.floor((nowMs - runMs) / HOUR_MS);
+  return new StepMissingError(
+    `${(error as UpstreamError).message}: still missing ${hours} h after the run ${runName(runMs)} started, past the ${RECENT_RUNS} newest runs a poll waits for; not waiting for it`,
+  );
+}
+
+/** Is the step's inventory published? A 404 reads as "not yet" while the run is recent (missingForGood). */
+async function published(http: SourceHttp, source: SourceFacts, options: SyncOptions, runMs: number, step: number): Promise<boolean> {
   try {
-    await http.text(stepUrls(source, baseUrl, runMs, step).inventory);
+    await http.text(stepUrls(source, options.baseUrl, runMs, step).inventory);
     return true;
   } catch (error) {
-    if (notYetPublished(error)) return false;
+    const gone = missingForGood(error, source, runMs, (options.now ?? Date.now)());
+    if (gone) throw gone;
+    if (notFound(error)) return false;
     throw error;
   }
 }
@@ -88,10 +107,9 @@ async function published(http: SourceHttp, source: SourceFacts, baseUrl: string,
 async function newestRun(http: SourceHttp, options: SyncOptions, lastStep: (runMs: number) => number): Promise<number> {
   const source = SOURCES[options.source];
   const now = (options.now ?? Date.now)();
-  for (const runMs of runsBefore(source, now, 8)) {
-    if (await published(http, source, options.baseUrl, runMs, lastStep(runMs))) return runMs;
-    if (options.partial && (await published(http, source, options.baseUrl, runMs, runSteps(source, runMs, options.steps)[0]!)))
-      return runMs;
+  for (const runMs of runsBefore(source, now, RECENT_RUNS)) {
+    if (await published(http, source, options, runMs, lastStep(runMs))) return runMs;
+    if (options.partial && (await published(http, source, options, runMs, runSteps(source, runMs, options.steps)[0]!))) return runMs;
   }
   throw new SyncError(`${options.source}: no run of the last two days is published at ${options.baseUrl}`);
 }
@@ -120,6 +138,8 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
   const sourceDir = path.join(options.syncDir, source.name);
   // Before anything upstream: a pass that fails or publishes nothing still ends expired runs' service.
   await expireByAge(sourceDir, source.name, (options.now ?? Date.now)(), options.keepDays ?? DEFAULT_KEEP_DAYS);
+  // A pass stopped between publishing a run and appending its hours left the analysis behind the registry.
+  await analyseRegistered(sourceDir, options, null);
   const runMs = options.runMs ?? (await newestRun(http, options, (r) => runSteps(source, r, options.steps).at(-1)!));
   const steps = runSteps(source, runMs, options.steps);
   const registry = await readSourceRegistry(sourceDir, source.name);
@@ -146,7 +166,7 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
     let runGrid = staged[0] ? gridOf(staged[0].grid) : null;
     let inOrder = firstMissing;
     try {
-      if (options.partial && !(await published(http, source, options.baseUrl, runMs, remaining[0]!)))
+      if (options.partial && !(await published(http, source, options, runMs, remaining[0]!)))
         return { state: 'pending', runMs, staged: firstMissing, of: steps.length };
       for await (const step of readRun(http, source, options.baseUrl, runMs, remaining)) {
         options.signal?.throwIfAborted();
@@ -160,13 +180,18 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
         progress(
           `${source.name} ${name} step ${step.step} h (${k}/${steps.length}): ${mb.toFixed(1)} MB fetched, ${rate.toFixed(1)} MB/s, ${(bytes / 1e6).toFixed(1)} MB staged in ${Date.now() - before} ms`,
         );
-        if (options.partial && k < steps.length && !(await published(http, source, options.baseUrl, runMs, steps[k]!)))
+        if (options.partial && k < steps.length && !(await published(http, source, options, runMs, steps[k]!)))
           return { state: 'pending', runMs, staged: k, of: steps.length };
       }
     } catch (error) {
-      // Polling, a step not there yet waits for the next pass like one whose inventory is not.
-      if (options.partial && notYetPublished(error)) return { state: 'pending', runMs, staged: inOrder, of: steps.length };
-      if (!(error instanceof SyncError) || error instanceof SyncConfigError || attempt >= retries) throw error;
+      // Polling, a step not there yet waits for the next pass like one whose inventory is not, while the run is recent.
+      if (options.partial) {
+        const gone = missingForGood(error, source, runMs, (options.now ?? Date.now)());
+        if (gone) throw gone;
+        if (notFound(error)) return { state: 'pending', runMs, staged: inOrder, of: steps.length };
+      }
+      if (!(error instanceof SyncError) || error instanceof SyncConfigError || error instanceof StepMissingError || attempt >= retries)
+        throw error;
       progress(`${source.name} ${name}: ${error.message}; retrying (${attempt + 1} of ${retries})`);
       await sleep(options.retryDelayMs ?? 30_000);
     }
@@ -189,27 +214,12 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
     run: new Date(runMs).toISOString(),
   };
   const summary = await writeRunStore(storePath, staged, { runMs, attributes: { ...attributes, id: `${source.name}-${runStamp(runMs)}` } });
-  // The analysis holds each run's first hours; a run synced from a later step (--steps 24-30) has
-  // none, and its forecast hours must not stand in for them.
-  let analysis = registry.analysis;
-  if (steps[0] === 0) {
-    analysis ??= 'analysis.zarr';
-    await appendAnalysis(path.join(sourceDir, analysis), {
-      runStore: storePath,
-      hours: hoursToNextRun(source, runMs),
-      attributes: { product: source.name, title: `${source.name} analysis`, id: `${source.name}-analysis`, source: options.baseUrl },
-    });
-  } else progress(`${source.name} ${name}: starts at step ${steps[0]} h, so the analysis gets none of its hours`);
-  // FIELDCAST_SYNC_KEEP_DAYS: whole time chunks before the window leave the analysis (as a new store).
-  const cutoff = (options.now ?? Date.now)() - (options.keepDays ?? DEFAULT_KEEP_DAYS) * DAY_MS;
-  const trimmed = `analysis-${runStamp(runMs)}.zarr`;
-  const analysisNow =
-    analysis && (await trimAnalysis(path.join(sourceDir, analysis), path.join(sourceDir, trimmed), cutoff)) ? trimmed : analysis;
   options.signal?.throwIfAborted();
+  // The registry names the run before the analysis takes its hours, so no reader ever finds hours
+  // of a run the registry does not name (docs/decisions/0363-synced-runs-expire-on-the-clock.md).
   await publish(
     sourceDir,
     registry,
-    analysisNow,
     {
       run: new Date(runMs).toISOString(),
       path: path.relative(sourceDir, storePath),
@@ -219,6 +229,10 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
     },
     options,
   );
+  progress(`${source.name} ${name}: published`);
+  // A run synced from a later step (--steps 24-30) has no first hours: its forecast hours must not stand in for them.
+  if (steps[0] !== 0) progress(`${source.name} ${name}: starts at step ${steps[0]} h, so the analysis gets none of its hours`);
+  await analyseRegistered(sourceDir, options, `analysis-${runStamp(runMs)}.zarr`);
   await fs.rm(staging, { recursive: true, force: true });
   const seconds = (Date.now() - started) / 1000;
   progress(
@@ -236,13 +250,53 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
 }
 
 /**
+ * The analysis brought up to the runs the registry names: the first hours of each run synced from
+ * step 0 (oldest first; hours it holds already are left as they are), then, when `trimAs` is given,
+ * whole time chunks before FIELDCAST_SYNC_KEEP_DAYS moved out (as a new store of that name). Runs
+ * after the registry names them (syncRun), so the analysis never holds hours of a run it does not
+ * name; a pass stopped in between leaves it behind, and the next pass's call here catches it up.
+ * The registry is written again when anything changed: serving processes open the analysis again
+ * when it is (docs/decisions/0251-synced-stores-registry.md).
+ */
+async function analyseRegistered(sourceDir: string, options: SyncOptions, trimAs: string | null): Promise<void> {
+  const source = SOURCES[options.source];
+  const registry = await readSourceRegistry(sourceDir, source.name);
+  let analysis = registry.analysis;
+  let appended = 0;
+  for (const r of [...registry.runs].reverse()) {
+    if (r.steps[0] !== 0) continue;
+    options.signal?.throwIfAborted();
+    analysis ??= 'analysis.zarr';
+    appended += await appendAnalysis(path.join(sourceDir, analysis), {
+      runStore: path.join(sourceDir, r.path),
+      hours: hoursToNextRun(source, Date.parse(r.run)),
+      attributes: { product: source.name, title: `${source.name} analysis`, id: `${source.name}-analysis`, source: options.baseUrl },
+    });
+  }
+  // FIELDCAST_SYNC_KEEP_DAYS: whole time chunks before the window leave the analysis (as a new store).
+  const cutoff = (options.now ?? Date.now)() - (options.keepDays ?? DEFAULT_KEEP_DAYS) * DAY_MS;
+  const trimmed =
+    analysis && trimAs && trimAs !== analysis && (await trimAnalysis(path.join(sourceDir, analysis), path.join(sourceDir, trimAs), cutoff));
+  const now = trimmed ? trimAs : analysis;
+  if (appended === 0 && now === registry.analysis) return;
+  options.signal?.throwIfAborted();
+  const at = new Date((options.now ?? Date.now)()).toISOString();
+  await writeSourceRegistry(sourceDir, {
+    ...registry,
+    analysis: now,
+    retired: [...registry.retired, ...(registry.analysis && registry.analysis !== now ? [{ path: registry.analysis, at }] : [])],
+  });
+  if (appended > 0) options.progress?.(`${source.name}: the analysis took ${appended} hours of the runs the registry names`);
+}
+
+/**
  * The registry with the new run in, runs past FIELDCAST_SYNC_KEEP_RUNS retired, and retired
- * stores removed once readers have had time to let them go.
+ * stores removed once readers have had time to let them go. The analysis is left as it is
+ * (analyseRegistered follows).
  */
 async function publish(
   sourceDir: string,
   registry: SourceRegistry,
-  analysis: string | null,
   run: SourceRegistry['runs'][number],
   options: SyncOptions,
 ): Promise<void> {
@@ -252,15 +306,15 @@ async function publish(
   // A run older than the analysis keeps is not served either.
   const keepDays = options.keepDays ?? DEFAULT_KEEP_DAYS;
   const oldest = nowMs - keepDays * DAY_MS;
-  const kept = runs.filter((r, k) => k < keep && Date.parse(r.run) >= oldest);
+  const kept = runs.filter((r, k) => k < keep && Date.parse(r.run) > oldest);
   const at = new Date(nowMs).toISOString();
   const replaced = registry.runs.find((r) => r.run === run.run && r.path !== run.path);
   const retired = [
     ...registry.retired,
     ...runs.filter((r) => !kept.includes(r)).map((r) => ({ path: r.path, at })),
     ...(replaced ? [{ path: replaced.path, at }] : []),
-    ...(registry.analysis && registry.analysis !== analysis ? [{ path: registry.analysis, at }] : []),
   ];
+  const analysis = registry.analysis;
   const gone = retiredGone(retired, nowMs, new Set([...kept.map((k) => k.path), ...(analysis ? [analysis] : [])]));
   // A run still being staged that is older than this one is given up: a poller syncs the newest run,
   // so its other steps never come. It is remembered as expired, unpublished, and its steps' disk freed.
