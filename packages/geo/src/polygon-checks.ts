@@ -12,6 +12,7 @@ import {
 import { polygonBBox } from './grid-weights.js';
 import { clipToBBox, containsPoint, intersectionOf } from './overlay.js';
 import { areaOf } from './measures.js';
+import { signedRingArea } from './rings.js';
 
 export type { Position, Ring } from './boundary-sweep.js';
 
@@ -108,7 +109,7 @@ export function polygonFaults(rings: Ring[]): GeometryFault[] {
   // A ring whose positions all lie on one line meets itself in the sweep; this catches what is
   // left (a ring whose distinct positions are fewer than three, e.g. [a, a, a, a]).
   rings.forEach((ring, r) => {
-    if (planarRingArea(ring) === 0) faults.push({ path: [r], message: 'a linear ring must enclose an area' });
+    if (signedRingArea(ring) === 0) faults.push({ path: [r], message: 'a linear ring must enclose an area' });
   });
   if (faults.length > 0) return faults;
   if (nesting.size > 0)
@@ -355,17 +356,6 @@ function dedupe(faults: GeometryFault[]): GeometryFault[] {
     const key = `${f.path.join('.')}|${f.message}`;
     return !seen.has(key) && (seen.add(key), true);
   });
-}
-
-/** Twice the signed planar area of a ring (shoelace); 0 for a ring that encloses nothing. */
-function planarRingArea(ring: Ring): number {
-  let sum = 0;
-  for (let i = 0; i + 1 < ring.length; i++) {
-    const p = ring[i]!,
-      q = ring[i + 1]!;
-    sum += (p[0] as number) * (q[1] as number) - (q[0] as number) * (p[1] as number);
-  }
-  return sum;
 }
 
 /** Calls visit once for each pair of items whose bboxes overlap with a positive area. */

@@ -401,6 +401,51 @@ describe('fields: HTTP conventions (docs/architecture.md §3)', () => {
   });
 });
 
+describe('fields: rings in right-hand order (RFC 7946 section 3.1.6)', () => {
+  // A clockwise exterior ring and a counter-clockwise hole: RFC 7946 has parsers accept them,
+  // and a producer answer the exterior counter-clockwise and holes clockwise.
+  const hole = [
+    [-93.498, 42.002],
+    [-93.498, 42.004],
+    [-93.496, 42.004],
+    [-93.496, 42.002],
+    [-93.498, 42.002],
+  ];
+  const reversed = (ring: number[][]) => [...ring].reverse();
+
+  it('answers, stores and announces a field sent the other way round with its rings reversed, centroid and area unchanged', async () => {
+    const right = (await create(t.alice, fieldBody([square(-93.5, 42.0), hole]))).body;
+    const res = await create(t.alice, fieldBody([reversed(square(-93.5, 42.0)), reversed(hole)]));
+    expect(res.status).toBe(201);
+    expect(res.body.geometries).toEqual([{ type: 'MultiPolygon', coordinates: [[square(-93.5, 42.0), hole]] }]);
+    expect(res.body.centroid).toEqual(right.centroid);
+    expect((await request(app()).get(`/fields/${res.body.id}`).set('Authorization', t.alice.auth)).body).toEqual(res.body);
+    const rows = await t.fleet.db.knex
+      .withSchema('agriculture')
+      .table('fields')
+      .whereIn('id', [right.id, res.body.id])
+      .select('id', 'polygons', 'area_m2');
+    const stored = new Map(rows.map((r) => [r.id, r]));
+    const polygons = (r: { polygons: unknown }) => (typeof r.polygons === 'string' ? JSON.parse(r.polygons) : r.polygons);
+    expect(polygons(stored.get(res.body.id)!)).toEqual([[square(-93.5, 42.0), hole]]);
+    expect(stored.get(res.body.id)!.area_m2).toBeCloseTo(stored.get(right.id)!.area_m2, 6);
+    const events = await t.fleet.db.knex.withSchema('agriculture').table('outbox').where('key', res.body.id).select('event');
+    const event = typeof events[0]!.event === 'string' ? JSON.parse(events[0]!.event) : events[0]!.event;
+    expect(event.data.resource.geometries).toEqual(res.body.geometries);
+  });
+
+  it('answers a record stored the other way round in right-hand order too', async () => {
+    const created = (await create(t.alice)).body;
+    await t.fleet.db.knex
+      .withSchema('agriculture')
+      .table('fields')
+      .where('id', created.id)
+      .update({ polygons: JSON.stringify([[reversed(square(-93.5, 42.0))]]) });
+    const res = await request(app()).get(`/fields/${created.id}`).set('Authorization', t.alice.auth);
+    expect(res.body.geometries).toEqual([{ type: 'MultiPolygon', coordinates: [[square(-93.5, 42.0)]] }]);
+  });
+});
+
 describe('fields: outbox (docs/architecture.md §5)', () => {
   it('each change writes its event in the same transaction, in order', async () => {
     const created = (await create(t.alice)).body;

@@ -276,6 +276,28 @@ describe('assets: the area limit of 65,000 km² (spherical, as @turf/area measur
   });
 });
 
+describe('assets: rings in right-hand order (RFC 7946 section 3.1.6)', () => {
+  it('answers, stores and announces a clockwise Polygon counter-clockwise, centroid and area unchanged', async () => {
+    const right = (await create(t.alice)).body;
+    const res = await create(t.alice, assetBody(polygon([[...square(-93.5, 42.0)].reverse()])));
+    expect(res.status).toBe(201);
+    expect(res.body.geometries).toEqual([{ type: 'MultiPolygon', coordinates: [[square(-93.5, 42.0)]] }]);
+    expect(res.body.centroid).toEqual(right.centroid);
+    const rows = await t.fleet.db.knex
+      .withSchema('insight')
+      .table('assets')
+      .whereIn('id', [right.id, res.body.id])
+      .select('id', 'polygon', 'area_m2');
+    const stored = new Map(rows.map((r) => [r.id, r]));
+    const ring = (r: { polygon: unknown }) => (typeof r.polygon === 'string' ? JSON.parse(r.polygon) : r.polygon);
+    expect(ring(stored.get(res.body.id)!)).toEqual([square(-93.5, 42.0)]);
+    expect(stored.get(res.body.id)!.area_m2).toBeCloseTo(stored.get(right.id)!.area_m2, 6);
+    const events = await t.fleet.db.knex.withSchema('insight').table('outbox').where('key', res.body.id).select('event');
+    const event = typeof events[0]!.event === 'string' ? JSON.parse(events[0]!.event) : events[0]!.event;
+    expect(event.data.resource.geometries).toEqual(res.body.geometries);
+  });
+});
+
 describe('assets: events (docs/architecture.md §5)', () => {
   it('create, update and delete each write one event to fieldcast.insight.assets, keyed by the asset, owned by the account', async () => {
     const a = (await create(t.alice)).body;

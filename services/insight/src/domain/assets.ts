@@ -1,4 +1,4 @@
-import { areaOf, centroidOf, type PolygonCoordinates } from '@fieldcast/geo';
+import { areaOf, centroidOf, type PolygonCoordinates, rightHandRings } from '@fieldcast/geo';
 import { ValidationError } from '@fieldcast/kit';
 import { type Asset, type AssetInput, MAX_ASSET_AREA_KM2 } from '@fieldcast/schemas';
 
@@ -18,11 +18,13 @@ const oneDecimal = (x: number) => x.toLocaleString('en', { maximumFractionDigits
 /**
  * Derives the record of a submitted asset (spec 2.2, 4.4): centroid and spherical area as a field's
  * (@turf/centroid, @turf/area with holes subtracted, packages/geo). An area over 65,000 km² is
- * refused with the measured area and the limit (422 asset_too_large).
+ * refused with the measured area and the limit (422 asset_too_large). The rings are stored in
+ * RFC 7946's right-hand order (section 3.1.6) however they were sent
+ * (docs/decisions/0369-field-rings-right-hand.md).
  */
 export function assetRecord(id: string, accountId: string, input: AssetInput): AssetRecord {
   const feature = input.features[0]!;
-  const polygon = feature.geometry.coordinates;
+  const polygon = rightHandRings(feature.geometry.coordinates);
   const areaM2 = areaOf([polygon]);
   if (km2(areaM2) > MAX_ASSET_AREA_KM2) {
     throw new ValidationError(
@@ -39,12 +41,12 @@ export function assetRecord(id: string, accountId: string, input: AssetInput): A
   return { id, accountId, tags: feature.properties, polygon, centroid: centroidOf([polygon]), areaM2 };
 }
 
-/** The Polygon is served as a MultiPolygon holding it, the tags as `description` (spec 2.2). */
+/** The Polygon is served as a MultiPolygon holding it, rings in right-hand order (RFC 7946 section 3.1.6), the tags as `description` (spec 2.2). */
 export function assetView(record: AssetRecord): Asset {
   return {
     id: record.id,
     type: 'GeometryCollection',
-    geometries: [{ type: 'MultiPolygon', coordinates: [record.polygon] }],
+    geometries: [{ type: 'MultiPolygon', coordinates: [rightHandRings(record.polygon)] }],
     centroid: record.centroid,
     description: record.tags,
   };
