@@ -413,6 +413,67 @@ describe('ingestFile', () => {
     }
   });
 
+  describe('temperature units as UDUNITS spells them (CF 1.11 section 3.1)', () => {
+    /** One cell, one hour of 2 m air temperature in `units`. */
+    const temperatureFile = async (name: string, units: string, value = 12.5) => {
+      const file = path.join(tmp, `${name}.nc`);
+      await writeCdf1(file, {
+        dims: [
+          { name: 'time', size: 1 },
+          { name: 'lat', size: 1 },
+          { name: 'lon', size: 2 },
+        ],
+        vars: [
+          { name: 'time', dims: ['time'], type: 'double', attrs: { units: 'hours since 2021-01-01' }, data: [0] },
+          { name: 'lat', dims: ['lat'], type: 'double', attrs: { units: 'degrees_north' }, data: [10] },
+          { name: 'lon', dims: ['lon'], type: 'double', attrs: { units: 'degrees_east' }, data: [20, 21] },
+          {
+            name: 't2m',
+            dims: ['time', 'lat', 'lon'],
+            type: 'float',
+            attrs: { units, standard_name: 'air_temperature' },
+            data: [value, value],
+          },
+        ],
+      });
+      return file;
+    };
+    const out = () => path.join(tmp, 'units-out');
+
+    it('refuses a bare "C", the coulomb in UDUNITS, naming the variable and the unit', async () => {
+      const file = await temperatureFile('coulomb', 'C');
+      await expect(ingestFile(file, { outDir: out(), stepMs: 3_600_000 })).rejects.toThrow(
+        `${file}: variable "t2m" (air_temperature): units "C" cannot be read as degC (in UDUNITS "C" is the coulomb, a unit of electric charge); degrees Celsius are "degC" or "degree_Celsius", kelvin "K" (CF 1.11 section 3.1)`,
+      );
+      await expect(fs.stat(path.join(out(), 'coulomb.zarr'))).rejects.toThrow();
+    });
+
+    it('refuses a lower-case "k", which is no unit; "K" is the kelvin', async () => {
+      await expect(ingestFile(await temperatureFile('small-k', 'k', 285.65), { outDir: out(), stepMs: 3_600_000 })).rejects.toThrow(
+        /variable "t2m" \(air_temperature\): units "k" cannot be read as degC \(in UDUNITS "k" is no unit/,
+      );
+      const res = await ingestFile(await temperatureFile('kelvin', 'K', 285.65), { outDir: out(), stepMs: 3_600_000 });
+      const zs = await ZarrSource.open(res.storePath);
+      try {
+        const w = await zs.window('air_temperature', [19, 9, 22, 11], { startMs: Date.UTC(2021, 0, 1), endMs: Date.UTC(2021, 0, 1) });
+        expect(Array.from(w.values).map((v) => Number(v.toFixed(4)))).toEqual([12.5, 12.5]);
+      } finally {
+        await zs.close();
+      }
+    });
+
+    it.each(['degC', 'degree_Celsius', 'Celsius', 'celsius', 'deg_C'].map((units, k) => [units, k]))(
+      'reads "%s" as degrees Celsius',
+      async (units, k) => {
+        const res = await ingestFile(await temperatureFile(`celsius-${k}`, units), {
+          outDir: out(),
+          stepMs: 3_600_000,
+        });
+        expect(res.entry.variables.map((v) => [v.name, v.variable])).toEqual([['air_temperature', 'air_temperature']]);
+      },
+    );
+  });
+
   it('refuses a file without a latitude/longitude grid', async () => {
     const file = path.join(tmp, 'station.nc');
     await writeCdf1(file, {

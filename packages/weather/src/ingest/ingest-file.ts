@@ -14,7 +14,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { identifyVariable } from '../zarr/cf-variables.js';
+import { identifyVariable, unitsFault } from '../zarr/cf-variables.js';
 import { GridStoreWriter, type ZarrCompressor } from '../zarr/writer.js';
 import { ZarrSource } from '../zarr/zarr-source.js';
 import { cfToGrid, type DecodedGrid, type NcFile } from './cf-dataset.js';
@@ -148,6 +148,10 @@ export async function ingestFile(file: string, options: IngestOptions): Promise<
   let staging: string | undefined;
   try {
     grid = normaliseGrid(decoded, options.geotiff?.stepMs ?? options.stepMs);
+    // A contract variable in units that are not its quantity's (a bare "C" is the coulomb) is
+    // refused, naming it, rather than stored as an array nothing serves.
+    const unitFaults = grid.variables.flatMap((v) => unitsFault(v.name, v.attrs) ?? []);
+    if (unitFaults.length > 0) throw new IngestError(unitFaults.join('; '));
     if (!options.overwrite && (await holdsFiles(storePath))) {
       throw new IngestError(`${storePath} exists and is not empty (pass --overwrite to replace it)`);
     }

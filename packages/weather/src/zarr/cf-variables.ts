@@ -67,13 +67,12 @@ export interface UnitConversion {
 
 const IDENTITY: UnitConversion = { scale: 1, offset: 0 };
 
-/** UDUNITS spellings normalised: lower case, single spaces, "m**-2"/"m^-2" folded to "m-2". */
+/** UDUNITS spellings normalised: single spaces, "m**-2"/"m^-2" folded to "m-2"; the case kept. */
 function normaliseUnits(units: string): string {
   return units
     .trim()
     .replace(/\*\*|\^/g, '')
-    .replace(/\s+/g, ' ')
-    .toLowerCase();
+    .replace(/\s+/g, ' ');
 }
 
 type Quantity = 'temperature' | 'pressure' | 'precip' | 'speed' | 'flux' | 'length' | 'code';
@@ -103,8 +102,6 @@ const CONVERSIONS: Record<Quantity, Record<string, UnitConversion>> = {
     degree_c: IDENTITY,
     degrees_c: IDENTITY,
     '°c': IDENTITY,
-    c: IDENTITY,
-    k: { scale: 1, offset: -273.15 },
     kelvin: { scale: 1, offset: -273.15 },
     degk: { scale: 1, offset: -273.15 },
     degf: { scale: 5 / 9, offset: (-32 * 5) / 9 },
@@ -144,10 +141,44 @@ const CONVERSIONS: Record<Quantity, Record<string, UnitConversion>> = {
   code: { '1': IDENTITY, '': IDENTITY },
 };
 
+/**
+ * Unit symbols whose case tells them from other units (UDUNITS-2: symbols are case-sensitive,
+ * names are not). "K" is the kelvin, and "k" no unit; "C" is the coulomb (udunits2-derived.xml),
+ * not the degree Celsius, whose symbols are "degC" and "°C"; so a bare C or c is no temperature
+ * (CF 1.11 section 3.1: units are UDUNITS strings).
+ */
+const CASED_SYMBOLS: Partial<Record<Quantity, Record<string, UnitConversion>>> = {
+  temperature: { K: { scale: 1, offset: -273.15 } },
+};
+
 /** Conversion from `units` to the VariableId's canonical units, or null if not convertible. */
 export function unitConversion(variable: VariableId, units: string | undefined): UnitConversion | null {
-  const table = CONVERSIONS[QUANTITY[variable]];
-  return table[normaliseUnits(units ?? '')] ?? null;
+  const quantity = QUANTITY[variable];
+  const spelled = normaliseUnits(units ?? '');
+  return CASED_SYMBOLS[quantity]?.[spelled] ?? CONVERSIONS[quantity][spelled.toLowerCase()] ?? null;
+}
+
+/** What UDUNITS makes of a units string that is read as no temperature, where one is often meant. */
+const NOT_TEMPERATURES: Record<string, string> = {
+  C: '"C" is the coulomb, a unit of electric charge',
+  c: '"c" is no temperature unit',
+  k: '"k" is no unit ("K" is the kelvin)',
+};
+
+/**
+ * Why an array that is a contract variable by its name or standard_name cannot be served as it:
+ * its units do not convert to the variable's (CF 1.11 section 3.3: a standard name fixes the
+ * units' dimension), or null when they do or when the array is no contract variable. Ingest
+ * refuses such a file rather than store the array as one it would not serve.
+ */
+export function unitsFault(name: string, attrs: { standard_name?: unknown; cell_methods?: unknown; units?: unknown }): string | null {
+  const variable = contractVariable(name, attrs);
+  const units = typeof attrs.units === 'string' ? attrs.units : undefined;
+  if (variable === null || unitConversion(variable, units)) return null;
+  const spelled = normaliseUnits(units ?? '');
+  const why = QUANTITY[variable] === 'temperature' ? NOT_TEMPERATURES[spelled] : undefined;
+  const hint = QUANTITY[variable] === 'temperature' ? '; degrees Celsius are "degC" or "degree_Celsius", kelvin "K"' : '';
+  return `variable "${name}" (${variable}): units "${units ?? ''}" cannot be read as ${CANONICAL_UNITS[variable]}${why ? ` (in UDUNITS ${why})` : ''}${hint} (CF 1.11 section 3.1)`;
 }
 
 function hasTimeMethod(cellMethods: string, method: string): boolean {
@@ -164,25 +195,30 @@ export function identifyVariable(
   attrs: { standard_name?: unknown; cell_methods?: unknown; units?: unknown },
 ): VariableId | null {
   const units = typeof attrs.units === 'string' ? attrs.units : undefined;
-  const check = (id: VariableId): VariableId | null => (unitConversion(id, units) ? id : null);
-  if ((VARIABLE_IDS as string[]).includes(name)) return check(name as VariableId);
+  const id = contractVariable(name, attrs);
+  return id !== null && unitConversion(id, units) ? id : null;
+}
+
+/** The VariableId an array stands for by its name or standard_name and cell_methods, whatever its units. */
+function contractVariable(name: string, attrs: { standard_name?: unknown; cell_methods?: unknown }): VariableId | null {
+  if ((VARIABLE_IDS as string[]).includes(name)) return name as VariableId;
   const sn = typeof attrs.standard_name === 'string' ? attrs.standard_name.trim() : '';
   const cm = typeof attrs.cell_methods === 'string' ? attrs.cell_methods : '';
   switch (sn) {
     case 'air_temperature':
-      if (hasTimeMethod(cm, 'maximum')) return check('air_temperature_daily_max');
-      if (hasTimeMethod(cm, 'minimum')) return check('air_temperature_daily_min');
-      return check('air_temperature');
+      if (hasTimeMethod(cm, 'maximum')) return 'air_temperature_daily_max';
+      if (hasTimeMethod(cm, 'minimum')) return 'air_temperature_daily_min';
+      return 'air_temperature';
     case 'dew_point_temperature':
     case 'surface_downwelling_shortwave_flux_in_air':
     case 'surface_downwelling_shortwave_flux_in_air_assuming_clear_sky':
     case 'wind_speed':
     case 'surface_air_pressure':
     case 'surface_altitude':
-      return check(sn);
+      return sn;
     case 'precipitation_flux':
     case 'lwe_precipitation_rate':
-      return check('precipitation_rate');
+      return 'precipitation_rate';
     default:
       return null;
   }
