@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeGeoTiff, floatingPointPredict, TILE } from '../src/formats/geotiff.js';
-import { CHUNK_CELLS, TIME_UNITS, writeNetcdf } from '../src/formats/netcdf.js';
+import { CHUNK_CELLS, dailyTimeCells, TIME_UNITS, writeNetcdf } from '../src/formats/netcdf.js';
 import { NODATA, type RasterLayout, type RasterRow } from '../src/formats/raster.js';
 import { MemorySink } from './memory-sink.js';
 import { readNetcdf4 } from './netcdf-reader.js';
@@ -12,13 +13,20 @@ import { geoKeys, readTiff } from './tiff-reader.js';
 const WIDTH = TILE + 44;
 const HEIGHT = TILE + 4;
 const RES = 0.5;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
-function layout(times: number[], names = ['air_temperature_daily_max', 'air_temperature_daily_min']): RasterLayout {
+function layout(
+  times: number[],
+  names = ['air_temperature_daily_max', 'air_temperature_daily_min'],
+  stepMs = times.length > 0 ? HOUR : 0,
+): RasterLayout {
   return {
     lats: Float64Array.from({ length: HEIGHT }, (_, i) => 70 - (i + 0.5) * RES),
     lons: Float64Array.from({ length: WIDTH }, (_, j) => -30 + (j + 0.5) * RES),
     resolution: RES,
     times,
+    stepMs,
     variables: names.map((name, b) => ({
       name,
       standardName: 'air_temperature',
@@ -227,6 +235,84 @@ describe('NetCDF writer', () => {
     expect(nc.variables.surface_altitude!.dims).toEqual(['lat', 'lon']);
     expect(nc.variables.time).toBeUndefined();
     expect(nc.read('surface_altitude')[3 * WIDTH + 4]).toBe(Math.fround(valueAt(0, 0, 3, 4)));
+  });
+
+  describe('daily statistics carry their time cells (CF 1.8 sections 7.1 and 7.3)', () => {
+    const days = [day, day + DAY];
+    const hours = (ms: number) => ms / HOUR;
+
+    it('gives time a bounds attribute and time_bnds (time, nv) holding each date, 00:00Z to 00:00Z', async () => {
+      const { nc } = await written(layout(days, undefined, DAY), 'daily.nc');
+      expect(nc.dims).toEqual([
+        { name: 'time', length: 2 },
+        { name: 'nv', length: 2 },
+        { name: 'lat', length: HEIGHT },
+        { name: 'lon', length: WIDTH },
+      ]);
+      expect(nc.variables.time!.attributes).toMatchObject({ units: TIME_UNITS, bounds: 'time_bnds' });
+      const bounds = nc.variables.time_bnds!;
+      expect(bounds.dims).toEqual(['time', 'nv']);
+      expect(bounds.dtype).toBe('<d');
+      // CF 7.1: a boundary variable takes the units and calendar of its coordinate, and has none of its own.
+      expect(bounds.attributes).toEqual({});
+      expect([...nc.read('time_bnds')]).toEqual([hours(day), hours(day + DAY), hours(day + DAY), hours(day + 2 * DAY)]);
+      expect(nc.variables.air_temperature_daily_max!.attributes.cell_methods).toBe('time: maximum');
+    });
+
+    it('gives none to instantaneous or hourly values, nor to a static field', () => {
+      const instantaneous = layout([day], ['surface_air_pressure'], DAY);
+      instantaneous.variables[0]!.cellMethods = '';
+      expect(dailyTimeCells(instantaneous)).toBeNull();
+      instantaneous.variables[0]!.cellMethods = 'time: point';
+      expect(dailyTimeCells(instantaneous)).toBeNull();
+      expect(dailyTimeCells(layout([day, day + HOUR]))).toBeNull();
+      expect(dailyTimeCells(layout([], ['surface_altitude']))).toBeNull();
+      expect(dailyTimeCells(layout([day], undefined, DAY))).toEqual([[day, day + DAY]]);
+    });
+
+    const ncdump = existsSync('/usr/bin/ncdump') ? '/usr/bin/ncdump' : undefined;
+    (ncdump ? it : it.skip)('reads as CF time bounds with ncdump (netCDF-C)', async () => {
+      await written(layout(days, undefined, DAY), 'daily-ncdump.nc');
+      const path = join(dir, 'daily-ncdump.nc');
+      const header = execFileSync(ncdump!, ['-h', path], { encoding: 'utf8' });
+      expect(header).toMatch(/\n\ttime = 2 ;\n\tnv = 2 ;\n\tlat = \d+ ;\n\tlon = \d+ ;/);
+      expect(header).toContain('\tdouble time_bnds(time, nv) ;');
+      expect(header).toContain('\t\ttime:bounds = "time_bnds" ;');
+      expect(header).toContain('\t\tair_temperature_daily_max:cell_methods = "time: maximum" ;');
+      const data = execFileSync(ncdump!, ['-v', 'time_bnds', path], { encoding: 'utf8' });
+      expect(data.replace(/\s+/g, ' ')).toContain(
+        `time_bnds = ${hours(day)}, ${hours(day + DAY)}, ${hours(day + DAY)}, ${hours(day + 2 * DAY)} ;`,
+      );
+    });
+
+    const python = ['/usr/bin/python3', 'python3'].find((p) => {
+      try {
+        execFileSync(p, ['-c', 'import xarray, netCDF4'], { stdio: 'pipe' });
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    if (!python)
+      console.warn(
+        'formats.test.ts: skipping the xarray check: xarray with netCDF4 is not importable (apt-get install -y python3-xarray python3-netcdf4)',
+      );
+    (python ? it : it.skip)('reads as CF time bounds with xarray, decoded to the dates', async () => {
+      await written(layout(days, undefined, DAY), 'daily-xarray.nc');
+      const script = [
+        'import json, sys, xarray',
+        'ds = xarray.open_dataset(sys.argv[1], engine="netcdf4")',
+        'print(json.dumps({"bounds": ds.time.attrs.get("bounds", ds.time.encoding.get("bounds")), "cells": [[str(v) for v in row] for row in ds.time_bnds.values]}))',
+      ].join('\n');
+      const out = JSON.parse(execFileSync(python!, ['-c', script, join(dir, 'daily-xarray.nc')], { encoding: 'utf8' }));
+      expect(out).toEqual({
+        bounds: 'time_bnds',
+        cells: [
+          ['2024-06-01T00:00:00.000000000', '2024-06-02T00:00:00.000000000'],
+          ['2024-06-02T00:00:00.000000000', '2024-06-03T00:00:00.000000000'],
+        ],
+      });
+    });
   });
 
   it('writes the same bytes whatever the clock says (HDF5 would stamp its objects with the time)', async () => {

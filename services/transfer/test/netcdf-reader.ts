@@ -31,6 +31,9 @@ export interface NcFile {
   read(name: string): Float64Array | Float32Array;
 }
 
+/** The NAME netCDF-C gives a dimension scale that is a dimension only, before its length. */
+const BARE_DIMENSION = 'This is a netCDF dimension but not a netCDF variable.';
+
 /** HDF5's and netCDF-4's bookkeeping attributes, not the file's metadata. */
 const BOOKKEEPING = new Set(['CLASS', 'NAME', 'DIMENSION_LIST', 'REFERENCE_LIST', '_Netcdf4Dimid', '_Netcdf4Coordinates', '_NCProperties']);
 
@@ -63,6 +66,11 @@ export async function readNetcdf4(bytes: Uint8Array): Promise<NcFile> {
       if (!(ds instanceof h5wasm.Dataset)) continue;
       const shape = ds.shape ?? [];
       const scale = ds.get_scale_name();
+      // netCDF-C's mark of a dimension that has no coordinate variable: the dimension, named after the dataset.
+      if (scale?.startsWith(BARE_DIMENSION)) {
+        dims.push({ name, length: shape[0]! });
+        continue;
+      }
       if (scale) dims.push({ name: scale, length: shape[0]! });
       variables[name] = {
         name,

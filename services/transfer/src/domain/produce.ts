@@ -22,6 +22,7 @@ export function layoutOf(dataset: Dataset, source: GridSource): RasterLayout {
     lons: grid.lons,
     resolution: grid.resolution,
     times: dataset.times,
+    stepMs: dataset.product.stepMs,
     variables: variables.map((v) => ({
       name: v.id,
       standardName: v.standardName,

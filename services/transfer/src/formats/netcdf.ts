@@ -5,7 +5,8 @@
  * HDF5 dimension scales (HDF5 Dimension Scale Specification) named after their dimension, so
  * netCDF-C sees them as dimensions, with units, standard_name and axis; each data variable
  * attached to them, with standard_name (when CF has one), long_name, units, cell_methods, the
- * WGS 84 grid mapping and a float32 `_FillValue`; the global Conventions, title, institution, source and history. Data
+ * WGS 84 grid mapping and a float32 `_FillValue`; daily statistics' time cells as `time_bnds`
+ * (CF 1.8 section 7.1); the global Conventions, title, institution, source and history. Data
  * variables are chunked a band of rows of one time step at a time and DEFLATE-compressed; bands
  * are written as their rows are read, so memory holds one band, never the file
  * (docs/decisions/0166-netcdf4-through-h5wasm.md).
@@ -88,6 +89,44 @@ function gridMapping(file: Group): void {
   text(crs, 'crs_wkt', WGS84_WKT);
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The cell of each valid time, [start, end] in epoch ms, when the file holds daily statistics,
+ * else null. CF 1.8 section 7.1 gives a statistic over an interval the interval as the bounds of
+ * its time coordinate, and section 7.3 names the statistic in cell_methods ("time: maximum"): a
+ * variable whose cell_methods has a time method other than "point" is such a statistic. Daily
+ * series are stamped 00:00Z of their date (the GridSource contract), so the cell is that date,
+ * [00:00Z, 00:00Z the next day] (docs/decisions/0370-daily-netcdf-time-bounds.md).
+ */
+export function dailyTimeCells(layout: Pick<RasterLayout, 'times' | 'stepMs' | 'variables'>): [number, number][] | null {
+  const statistic = layout.variables.some((v) => /\btime\s*:\s*(?!point\b)[a-z_]+/.test(v.cellMethods));
+  if (!statistic || layout.stepMs !== DAY_MS || layout.times.length === 0 || layout.times.some((t) => t % DAY_MS !== 0)) return null;
+  return layout.times.map((t) => [t, t + DAY_MS]);
+}
+
+/**
+ * A netCDF dimension without a coordinate variable, as netCDF-C writes one in a NetCDF-4 file
+ * (NetCDF Users Guide, "NetCDF-4 Format"): a dimension scale whose NAME is netCDF-C's marker
+ * followed by the length in ten characters, over a float32 dataset of that length.
+ */
+function bareDimension(file: Group, name: string, length: number): void {
+  const ds = file.create_dataset({ name, data: new Float32Array(length), dtype: FLOAT, track_order: true });
+  ds.make_scale(`This is a netCDF dimension but not a netCDF variable.${String(length).padStart(10)}`);
+}
+
+/**
+ * The time bounds variable (CF 1.8 section 7.1): `time_bnds` (time, nv), in the units and
+ * calendar of `time` as the section asks, named by the `bounds` attribute of `time`.
+ */
+function timeBounds(file: Group, cells: [number, number][]): void {
+  bareDimension(file, 'nv', 2);
+  const hours = Float64Array.from(cells.flat(), (t) => t / 3_600_000);
+  const ds = file.create_dataset({ name: 'time_bnds', data: hours, shape: [cells.length, 2], dtype: DOUBLE, track_order: true });
+  ds.attach_scale(0, '/time');
+  ds.attach_scale(1, '/nv');
+}
+
 /** The global attributes, the coordinate variables and the data variables (empty, at their full shape); returns the data variables. */
 function define(file: Group, layout: RasterLayout, bandRows: number): Dataset[] {
   const nLat = layout.lats.length;
@@ -99,9 +138,18 @@ function define(file: Group, layout: RasterLayout, bandRows: number): Dataset[] 
   text(file, 'institution', 'Fieldcast');
   text(file, 'source', layout.source);
   text(file, 'history', layout.history);
+  const cells = dailyTimeCells(layout);
   if (timed) {
     const hours = Float64Array.from(layout.times, (t) => t / 3_600_000);
-    coordinate(file, 'time', hours, { standard_name: 'time', long_name: 'time', units: TIME_UNITS, calendar: 'standard', axis: 'T' });
+    coordinate(file, 'time', hours, {
+      standard_name: 'time',
+      long_name: 'time',
+      units: TIME_UNITS,
+      calendar: 'standard',
+      axis: 'T',
+      ...(cells ? { bounds: 'time_bnds' } : {}),
+    });
+    if (cells) timeBounds(file, cells);
   }
   coordinate(file, 'lat', layout.lats, { standard_name: 'latitude', long_name: 'latitude', units: 'degrees_north', axis: 'Y' });
   coordinate(file, 'lon', layout.lons, { standard_name: 'longitude', long_name: 'longitude', units: 'degrees_east', axis: 'X' });

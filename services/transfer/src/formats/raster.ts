@@ -11,6 +11,8 @@ export interface RasterLayout {
   resolution: number;
   /** valid times, epoch ms; empty for a static field */
   times: number[];
+  /** the variables' time step, ms (a day for daily series, stamped 00:00Z of their date); 0 for a static field */
+  stepMs: number;
   variables: RasterVariable[];
   /** the file's title, source and history (NetCDF global attributes, GeoTIFF metadata) */
   title: string;
