@@ -30,7 +30,10 @@ describe('every type and request (docs/interface.md §11), checked against the d
     // summary: the one event day, its count that of the history, its first and last times the history's
     const [item] = summary.body.data.items;
     expect(summary.body.data.items).toHaveLength(1);
-    expect(item).toMatchObject({ date: STORM_DAY, begin: `${STORM_DAY}T06:00:00.000Z`, end: STORM_DAY_END });
+    // inclusive bounds, the same as the query's for the one event day asked
+    const lastMs = new Date(Date.parse(STORM_DAY_END) - 1).toISOString();
+    expect(item).toMatchObject({ date: STORM_DAY, begin: `${STORM_DAY}T06:00:00.000Z`, end: lastMs });
+    expect(summary.body.data.query).toMatchObject({ begin: item.begin, end: item.end });
     const features = history.body.data.features;
     expect(features.length).toBeGreaterThan(0);
     expect(item.count).toBe(history.body.data.totalItems);
@@ -91,6 +94,22 @@ describe('every type and request (docs/interface.md §11), checked against the d
     const dates = items.map((i: { date: string }) => i.date);
     expect(dates).toEqual([...dates].sort().reverse());
     expect(dates).toContain(STORM_DAY);
+  });
+
+  it('a summary from a begin inside a tornado’s life: its days within begin..end, their counts the history’s (docs/decisions/0365-archive-summary-days.md)', async () => {
+    const [tornado] = (await day('tornado', 'history')).body.data.features;
+    const { time, endTime } = tornado.properties as { time: string; endTime: string };
+    const begin = new Date((Date.parse(time) + Date.parse(endTime)) / 2).toISOString();
+    const range = { radius: '20', begin, end: STORM_TIMES.end };
+    const history = await get(t, `/v2/tornado/history/${STORM_POINT}`, alice, range);
+    expect(history.body.data.features.map((f: { id: string }) => f.id)).toContain(tornado.id);
+    const { query, items } = (await get(t, `/v2/tornado/summary/${STORM_POINT}`, alice, range)).body.data;
+    expect(items.reduce((n: number, i: { count: number }) => n + i.count, 0)).toBe(history.body.data.totalItems);
+    for (const item of items) {
+      expect(Date.parse(item.begin)).toBeGreaterThanOrEqual(Date.parse(query.begin));
+      expect(Date.parse(item.end)).toBeLessThanOrEqual(Date.parse(query.end));
+    }
+    expect(items.at(-1)).toMatchObject({ date: STORM_DAY, begin: query.begin });
   });
 
   it('latest of a place without events in the range is an empty FeatureCollection', async () => {

@@ -68,6 +68,7 @@ export async function answer(
       days: summarize(
         q.type,
         selected.map((s) => s.event),
+        { startMs: q.startMs, endMs: q.endMs },
       ),
     };
   const ordered =

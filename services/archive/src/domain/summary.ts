@@ -4,12 +4,14 @@ import type { ArchiveType } from './types.js';
 
 /**
  * One event day of a summary (docs/interface.md §11): the day, how many records, the first and
- * last times, and the type's maxima. Counts of a day are of the records a history of that day
- * would list.
+ * last times, and the type's maxima. A day's records are those of the query's history whose day
+ * it is (docs/decisions/0365-archive-summary-days.md), so the days' counts add up to the
+ * history's total.
  */
 export interface SummaryDay {
   /** the date the event day starts on (06:00Z) */
   date: string;
+  /** the part of the event day the query asks for, both inclusive like the query's begin and end */
   begin: string;
   end: string;
   count: number;
@@ -33,17 +35,26 @@ export interface SummaryDay {
 
 const max = (a: number | undefined, b: number) => (a === undefined ? b : Math.max(a, b));
 
-/** Event days with at least one event, newest first. */
-export function summarize(type: ArchiveType, events: readonly ArchiveEvent[]): SummaryDay[] {
+/**
+ * Event days with at least one of the events a query over `range` (inclusive instants) selected,
+ * newest first. Each event counts once, under its own event day (a tornado's: its touchdown's,
+ * as a storm log files an event under the time it began); a tornado already down at the range's
+ * begin counts under the range's first day, since a day before begin is not asked for
+ * (docs/decisions/0365-archive-summary-days.md).
+ */
+export function summarize(type: ArchiveType, events: readonly ArchiveEvent[], range: { startMs: number; endMs: number }): SummaryDay[] {
+  const firstDay = eventDayOf(range.startMs);
   const days = new Map<number, SummaryDay & { first: number; last: number }>();
   for (const e of events) {
-    const day = eventDayOf(e.timeMs);
+    const own = eventDayOf(e.timeMs);
+    const day = own.startMs < firstDay.startMs ? firstDay : own;
     let s = days.get(day.startMs);
     if (!s) {
       s = {
         date: day.date,
-        begin: isoTime(day.startMs),
-        end: isoTime(day.endMs),
+        // the query's begin and end are inclusive instants; a day's are too (EventDay.endMs is exclusive)
+        begin: isoTime(Math.max(day.startMs, range.startMs)),
+        end: isoTime(Math.min(day.endMs - 1, range.endMs)),
         count: 0,
         firstTime: '',
         lastTime: '',
