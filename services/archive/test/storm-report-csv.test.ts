@@ -55,6 +55,28 @@ describe('SPC storm report files (docs/decisions/0174-ingested-storm-reports.md)
     expect(parseStormReportCsv(reportFile('wind', []), 'wind', '2025-05-19')).toEqual([]);
   });
 
+  it.each([
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+  ])('reads a quoted field holding %s line breaks as one field of one record (RFC 4180 section 2.6)', (_, eol) => {
+    const text = reportFile(
+      'hail',
+      [{ comments: `"Hail covered the road.${eol}Photos on social media${eol}(OUN)"` }, { location: '2 S Moore', comments: 'after' }],
+      eol,
+    );
+    const reports = parseStormReportCsv(text, 'hail', '2025-05-19');
+    expect(reports.map((r) => [r.place, r.remarks])).toEqual([
+      ['3 NW Norman, Cleveland, OK', `Hail covered the road.${eol}Photos on social media${eol}(OUN)`],
+      ['2 S Moore, Cleveland, OK', 'after'],
+    ]);
+    // a fault after such a record names the line it is on in the file
+    const faulty = `${text}1830,100,"Norman" x,Cleveland,OK,35.2,-97.4,c${eol}1830,100,Norman${eol}`;
+    expect(faultsOf(() => parseStormReportCsv(faulty, 'hail', '2025-05-19'))).toEqual([
+      { line: 6, message: expect.stringMatching(/text follows its closing quote/) },
+      { line: 7, message: expect.stringMatching(/^3 fields; a row has 8/) },
+    ]);
+  });
+
   it('gives the same ids to the same rows, and distinct ids to rows repeated in a file', () => {
     const text = reportFile('hail', [{}, {}, { time: '1831' }]);
     const ids = parseStormReportCsv(text, 'hail', '2025-05-19').map((r) => r.id);
@@ -101,5 +123,14 @@ describe('SPC storm report files (docs/decisions/0174-ingested-storm-reports.md)
     );
     expect(() => parseStormReportCsv('1830,100,Norman\n', 'hail', '2025-05-19')).toThrow(/line 1: the header must be "Time,Size,/);
     expect(() => parseStormReportCsv(reportFile('hail', [{}]), 'hail', '2025-02-30')).toThrow(/"2025-02-30" is not a calendar date/);
+  });
+
+  it('reads the date on the proleptic Gregorian calendar, a four-digit year as itself', () => {
+    const hail = (date: string) => parseStormReportCsv(reportFile('hail', [{ time: '1830' }]), 'hail', date)[0]!.timeMs;
+    expect(hail('2000-02-29')).toBe(Date.parse('2000-03-01T00:30:00Z')); // 2000 is a leap year (a century divisible by 400)
+    expect(() => hail('1900-02-29')).toThrow(/"1900-02-29" is not a calendar date/); // 1900 is not
+    // a year 0 to 99 is that year, not 1900 to 1999 as Date.UTC reads it
+    expect(hail('0099-05-19')).toBe(Date.parse('0099-05-20T00:30:00Z'));
+    expect(hail('0000-02-29')).toBe(Date.parse('0000-03-01T00:30:00Z'));
   });
 });

@@ -1,4 +1,6 @@
+import { calendarMs } from '@fieldcast/calendar';
 import { fieldcastId } from '@fieldcast/ids';
+import { csvRecords } from './csv-records.js';
 
 /**
  * Storm reports as the NOAA Storm Prediction Center publishes them, one CSV file per type and
@@ -66,42 +68,10 @@ const DAY_MIN = 24 * 60;
 /** 12Z of a convective day `YYYY-MM-DD`, epoch ms; a fault when it is no calendar date. */
 export function convectiveDayStart(date: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12) : NaN;
-  if (!m || new Date(ms).toISOString().slice(0, 10) !== date)
+  const ms = m ? calendarMs(Number(m[1]), Number(m[2]), Number(m[3]), 12) : null;
+  if (ms === null)
     throw new StormReportFileError([{ message: `the date "${date}" is not a calendar date YYYY-MM-DD (the convective day, 12Z to 12Z)` }]);
   return ms;
-}
-
-/** A CSV line's fields: quoted ones as RFC 4180 section 2 reads them, others as they stand. */
-function fieldsOf(line: string): string[] | null {
-  const fields: string[] = [];
-  let i = 0;
-  for (;;) {
-    if (line[i] === '"') {
-      let value = '';
-      i += 1;
-      for (;;) {
-        const quote = line.indexOf('"', i);
-        if (quote < 0) return null; // an unterminated quote
-        value += line.slice(i, quote);
-        if (line[quote + 1] === '"') {
-          value += '"';
-          i = quote + 2;
-        } else {
-          i = quote + 1;
-          break;
-        }
-      }
-      if (i < line.length && line[i] !== ',') return null; // text after a closing quote
-      fields.push(value);
-    } else {
-      const comma = line.indexOf(',', i);
-      fields.push(line.slice(i, comma < 0 ? line.length : comma));
-      i = comma < 0 ? line.length : comma;
-    }
-    if (i >= line.length) return fields;
-    i += 1; // the comma
-  }
 }
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
@@ -134,9 +104,10 @@ const UNIT: Record<ReportFileType, ParsedReport['unit']> = { hail: 'mm', wind: '
  */
 export function parseStormReportCsv(text: string, type: ReportFileType, date: string): ParsedReport[] {
   const dayStart = convectiveDayStart(date);
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  // records, not lines: a quoted field may hold line breaks (RFC 4180 section 2.6)
+  const records = csvRecords(text.replace(/^\uFEFF/, ''));
   const faults: RowFault[] = [];
-  const header = (lines[0] ?? '')
+  const header = (records[0]?.raw ?? '')
     .split(',')
     .map((h) => h.trim())
     .join(',');
@@ -147,16 +118,14 @@ export function parseStormReportCsv(text: string, type: ReportFileType, date: st
         line: 1,
         message: other
           ? `the header is that of a ${other} file; --type ${type} needs "${headerOf(type)}"`
-          : `the header must be "${headerOf(type)}" (the SPC's ${type} reports), not "${lines[0] ?? ''}"`,
+          : `the header must be "${headerOf(type)}" (the SPC's ${type} reports), not "${records[0]?.raw ?? ''}"`,
       },
     ]);
   }
   const reports: ParsedReport[] = [];
   const seen = new Map<string, number>();
-  lines.forEach((raw, index) => {
-    const line = index + 1;
+  records.forEach(({ line, raw, fields }, index) => {
     if (index === 0 || raw.trim() === '') return;
-    const fields = fieldsOf(raw);
     if (!fields) return void faults.push({ line, message: 'a quoted field is not closed, or text follows its closing quote' });
     if (fields.length < 8) return void faults.push({ line, message: `${fields.length} fields; a row has 8: ${headerOf(type)}` });
     const [time, magnitudeText, location, county, state, latText, lonText] = fields.slice(0, 7).map((f) => f.trim()) as [
