@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { LruCache } from '@fieldcast/caches';
 import { parseRange, type AddressRange } from '@fieldcast/kit';
-import { newToken, tokenHash, tokenMatches } from './domain/tokens.js';
+import { hashesMatch, newToken, tokenHash } from './domain/tokens.js';
 import { ARCHIVE_TYPES, isArchiveType, type ArchiveType } from './domain/types.js';
 
 export const AREA = 'archive';
@@ -24,9 +24,11 @@ const USER_CACHE_SIZE = 10_000;
 
 /** The archive's users (schema `archive`, docs/architecture.md §4); nothing else touches the table. */
 export class ArchiveUserStore {
+  /** `hash` is the token's hash (SHA-256), given so a test can count the hashing a check does. */
   constructor(
     private readonly knex: Knex,
     private readonly now: () => Date = () => new Date(),
+    private readonly hash: (token: string) => string = tokenHash,
   ) {}
 
   private get users() {
@@ -36,22 +38,42 @@ export class ArchiveUserStore {
   /**
    * Users as last read, for USER_CACHE_MS (docs/decisions/0172-archive-access.md): a lookup per
    * request would cost more than the answer. Only users found are kept; a caller whose token
-   * differs from the kept one is read again (`fresh`), so a new registration works at once, while
-   * a revocation made by another process (the CLI on DATABASE_URL) takes effect within
+   * differs from the kept one is read again, so a new registration works at once, while a
+   * revocation made by another process (the CLI on DATABASE_URL) takes effect within
    * USER_CACHE_MS. Bounded; the least recently used go first.
    */
   private readonly cache = new LruCache<{ user: ArchiveUser; until: number }>(USER_CACHE_SIZE);
 
-  async find(name: string, options: { fresh?: boolean } = {}): Promise<ArchiveUser | undefined> {
-    if (!USER_NAME.test(name)) return undefined;
-    const now = performance.now();
+  /** The user as kept, while it is believed. */
+  private kept(name: string): ArchiveUser | undefined {
     const hit = this.cache.get(name);
-    if (hit && hit.until > now && !options.fresh) return hit.user;
+    return hit && hit.until > performance.now() ? hit.user : undefined;
+  }
+
+  /** The user as the database has it now, then kept. */
+  private async readAndKeep(name: string): Promise<ArchiveUser | undefined> {
     const user = await this.read(name);
     this.cache.delete(name);
-    if (!user) return undefined;
-    this.cache.set(name, { user, until: now + USER_CACHE_MS });
+    if (user) this.cache.set(name, { user, until: performance.now() + USER_CACHE_MS });
     return user;
+  }
+
+  /**
+   * The user `name` when `token` is theirs, else undefined (docs/decisions/0172-archive-access.md).
+   * A check that fails costs the same whether the name is registered or not, so neither its time
+   * nor its work tells a registered name from an unknown one
+   * (docs/decisions/0366-archive-credential-checks-cost-the-same.md): the token is hashed once,
+   * compared with the kept user's hash (a fixed one when none is kept) and, unless they match,
+   * the user is read from the database once and compared again. A name no user can have is
+   * refused without reading: it tells nothing of who is registered.
+   */
+  async authenticate(name: string, token: string): Promise<ArchiveUser | undefined> {
+    const given = this.hash(token);
+    if (!USER_NAME.test(name)) return undefined;
+    const kept = this.kept(name);
+    if (hashesMatch(given, kept?.tokenHash)) return kept;
+    const user = await this.readAndKeep(name);
+    return hashesMatch(given, user?.tokenHash) ? user : undefined;
   }
 
   private async read(name: string): Promise<ArchiveUser | undefined> {
@@ -96,20 +118,20 @@ export class ArchiveUserStore {
     const token = newToken();
     const row = {
       name: input.name,
-      token_hash: tokenHash(token),
+      token_hash: this.hash(token),
       ranges: JSON.stringify(ranges),
       types: JSON.stringify(types),
       created_at: this.now(),
     };
-    await this.users.insert(row).onConflict('name').merge();
+    // Registering again replaces the token, ranges and types; the user was created when first registered.
+    await this.users.insert(row).onConflict('name').merge(['token_hash', 'ranges', 'types']);
     this.cache.delete(input.name);
     return { name: input.name, token, ranges, types: types as ArchiveType[] };
   }
 
   /** Whether a user exists with this token (addresses aside): the demo user's saved token still works. */
   async accepts(name: string, token: string): Promise<boolean> {
-    const user = await this.find(name);
-    return tokenMatches(token, user?.tokenHash);
+    return (await this.authenticate(name, token)) !== undefined;
   }
 
   /** Ends a user's access; false when there was no such user. */

@@ -17,7 +17,7 @@ for (const level of ['debug', 'info', 'warn', 'error'] as const)
 const identity: Identity = { cachedAccount: () => undefined, authenticate: async () => null, findAccount: async () => null };
 const now = () => new Date('2025-07-01T00:00:00Z');
 const failingUsers = {
-  find: async () => {
+  authenticate: async () => {
     throw new Error('the users table is gone');
   },
 } as unknown as ArchiveUserStore;

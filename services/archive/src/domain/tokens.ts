@@ -16,9 +16,12 @@ export function tokenHash(token: string): string {
 /** A stored hash compared with nothing: an unknown user costs what a known one does. */
 const NO_USER_HASH = tokenHash(newToken());
 
-/** Whether `token` is the one whose hash is stored (undefined: no such user, still compared). */
-export function tokenMatches(token: string, storedHash: string | undefined): boolean {
-  const given = Buffer.from(tokenHash(token), 'hex');
+/**
+ * Whether a presented token's hash is the stored one (undefined: no such user, still compared),
+ * in constant time. The caller hashes the token once, whatever it compares it with.
+ */
+export function hashesMatch(givenHash: string, storedHash: string | undefined): boolean {
+  const given = Buffer.from(givenHash, 'hex');
   const stored = Buffer.from(storedHash ?? NO_USER_HASH, 'hex');
   return stored.length === given.length && timingSafeEqual(given, stored) && storedHash !== undefined;
 }

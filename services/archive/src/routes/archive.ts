@@ -22,7 +22,6 @@ import { answer, type ArchiveAnswer } from '../domain/answer.js';
 import type { SevereEventBlocks } from '../domain/event-blocks.js';
 import type { IngestedReportSource } from '../domain/ingested-reports.js';
 import { parseArchiveQuery } from '../domain/query.js';
-import { tokenMatches } from '../domain/tokens.js';
 import { ARCHIVE_TYPES, SERVED_MAJOR, type ArchiveType } from '../domain/types.js';
 import { failureOf, type ArchiveFailure } from '../formats/failure.js';
 import { answerGeoJson, answerJson, failureJson } from '../formats/json.js';
@@ -155,16 +154,10 @@ class ArchiveApi extends Api {
   private async authenticate(type: ArchiveType, req: Request): Promise<void> {
     const { u, t } = req.query as Record<string, unknown>;
     if (typeof u !== 'string' || typeof t !== 'string') throw REFUSED;
-    let user = await this.deps.users.find(u);
-    // The token is compared whether or not the user exists, so both cost the same; a token that
-    // differs from the one kept is checked against the database's (a registration just made).
-    let tokenOk = tokenMatches(t, user?.tokenHash);
-    if (user && !tokenOk) {
-      user = await this.deps.users.find(u, { fresh: true });
-      tokenOk = tokenMatches(t, user?.tokenHash);
-    }
+    // the same work for a registered name as for an unknown one (ArchiveUserStore.authenticate)
+    const user = await this.deps.users.authenticate(u, t);
     const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], this.deps.trustedProxies);
-    if (!user || !tokenOk || !user.types.has(type) || !address || !anyRangeHolds(user.ranges, address)) throw REFUSED;
+    if (!user || !user.types.has(type) || !address || !anyRangeHolds(user.ranges, address)) throw REFUSED;
   }
 
   /**
