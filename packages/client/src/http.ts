@@ -8,8 +8,38 @@ export interface ClientOptions {
   baseUrls: BaseUrls;
   /** the media type's vendor token (FIELDCAST_VENDOR on the server); default `fieldcast` */
   vendor?: string;
-  /** the fetch to use; the global one by default */
+  /** the fetch to use; the global one by default (it must honour `init.signal`, as every fetch does) */
   fetch?: typeof fetch;
+  /**
+   * How long a call may take, its body included, before it fails with a FieldcastTimeoutError;
+   * `Infinity` for no limit. Default 30,000 ms.
+   */
+  timeoutMs?: number;
+}
+
+/**
+ * What every method takes last. `signal` cancels the call: it rejects with the signal's reason (an
+ * `AbortError` DOMException unless the caller gave another), nothing sent if it was already aborted.
+ * `timeoutMs` replaces the client's for this call.
+ */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/**
+ * Fetch has no deadline of its own (Node's waits up to 300 s for the head and as long again
+ * between body chunks), so a stalled connection would hold a call for minutes; half a minute is
+ * room for a loaded fleet (a model area answer takes milliseconds) and within what a caller waits.
+ */
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The longest delay setTimeout keeps: it is a WebIDL `long` (HTML §8.6 Timers), and Node fires a longer one after 1 ms. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+function checkedTimeout(timeoutMs: number): number {
+  if (timeoutMs === Infinity || (Number.isInteger(timeoutMs) && timeoutMs >= 1 && timeoutMs <= MAX_TIMEOUT_MS)) return timeoutMs;
+  throw new RangeError(`timeoutMs must be a whole number of ms from 1 to ${MAX_TIMEOUT_MS}, or Infinity, got ${timeoutMs}`);
 }
 
 /** A query parameter's value: instants are sent as UTC ISO 8601. */
@@ -57,6 +87,22 @@ export class FieldcastApiError extends Error {
   }
 }
 
+/**
+ * A call that did not complete within its timeout: distinct from the caller's own abort, which
+ * rejects with the caller's signal's reason. Named `TimeoutError` as `AbortSignal.timeout()`'s
+ * DOMException is (WHATWG DOM, AbortSignal), so code that tells the two apart by name works too.
+ */
+export class FieldcastTimeoutError extends Error {
+  override name = 'TimeoutError';
+  constructor(
+    /** the request's method and URL */
+    readonly request: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${request}: no complete answer within ${timeoutMs} ms`);
+  }
+}
+
 /** What the typed helpers need of a response schema: a zod schema (packages/schemas) has it. */
 export interface BodySchema<T> {
   parse(data: unknown): T;
@@ -96,16 +142,23 @@ function problemOf(status: number, text: string): Problem {
  * of a 4xx or 5xx answer.
  */
 export async function readBody<T>(response: Response, schema: BodySchema<T>, request = response.url): Promise<T> {
-  const text = await response.text();
-  if (!response.ok) throw new FieldcastApiError(response.status, problemOf(response.status, text), request, response.headers);
-  return schema.parse(JSON.parse(text));
+  return schema.parse(JSON.parse(await readText(response, request)));
 }
 
-/** Sends GETs to one area with the client's credentials, asking for version 1. */
+/** The body of a response as text, or a FieldcastApiError carrying the problem body of a 4xx or 5xx answer. */
+export async function readText(response: Response, request = response.url): Promise<string> {
+  const text = await response.text();
+  if (!response.ok) throw new FieldcastApiError(response.status, problemOf(response.status, text), request, response.headers);
+  return text;
+}
+
+/** Sends GETs to one area with the client's credentials, asking for version 1 (or for CSV). */
 export class AreaHttp {
   private readonly base: string;
-  private readonly headers: Record<string, string>;
+  private readonly authorization: string;
+  private readonly json: string;
   private readonly fetch: typeof fetch;
+  private readonly timeoutMs: number;
 
   constructor(
     readonly area: Area,
@@ -114,11 +167,10 @@ export class AreaHttp {
     const base = options.baseUrls[area];
     if (!base) throw new Error(`no base URL for the ${area} area: give baseUrls.${area}`);
     this.base = base.replace(/\/+$/, '');
-    this.headers = {
-      Authorization: basic(options.applicationId, options.applicationKey),
-      Accept: `application/vnd.${options.vendor ?? 'fieldcast'}+json; version=1`,
-    };
+    this.authorization = basic(options.applicationId, options.applicationKey);
+    this.json = `application/vnd.${options.vendor ?? 'fieldcast'}+json; version=1`;
     this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.timeoutMs = checkedTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   }
 
   /** The URL of a path made of segments (each percent-encoded) and a query. */
@@ -133,8 +185,47 @@ export class AreaHttp {
     return `${this.base}/${path}${search ? `?${search}` : ''}`;
   }
 
-  async get(segments: readonly (string | number)[], query?: Record<string, QueryValue>): Promise<Response> {
-    return this.fetch(this.url(segments, query), { method: 'GET', headers: this.headers });
+  /**
+   * GET a path, within the call's timeout and until its signal aborts. The Response is returned
+   * with its body already received (held in it, read as usual), so the timeout bounds the whole
+   * answer and its timer is cleared before the call returns, whether or not the caller reads it.
+   */
+  async get(
+    segments: readonly (string | number)[],
+    query: Record<string, QueryValue> = {},
+    call: CallOptions = {},
+    accept: 'json' | 'csv' = 'json',
+  ): Promise<Response> {
+    const url = this.url(segments, query);
+    const timeoutMs = checkedTimeout(call.timeoutMs ?? this.timeoutMs);
+    const caller = call.signal;
+    caller?.throwIfAborted();
+    // One signal for fetch, aborted with the reason that ends the call: the caller's or the timeout.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(caller?.reason);
+    caller?.addEventListener('abort', onAbort, { once: true });
+    const timer =
+      timeoutMs === Infinity
+        ? undefined
+        : setTimeout(() => controller.abort(new FieldcastTimeoutError(`GET ${url}`, timeoutMs)), timeoutMs);
+    try {
+      const response = await this.fetch(url, {
+        method: 'GET',
+        headers: { Authorization: this.authorization, Accept: accept === 'csv' ? 'text/csv' : this.json },
+        signal: controller.signal,
+      });
+      // Reading a clone to its end keeps every chunk queued in the original (a tee, WHATWG
+      // Streams), which the caller then reads without the network.
+      await response.clone().arrayBuffer();
+      return response;
+    } catch (err) {
+      // The Fetch standard rejects with the signal's reason, but a fetch given in the options may
+      // reject with an error of its own (node-fetch 2 does): the signal says which ended the call.
+      throw controller.signal.aborted ? controller.signal.reason : err;
+    } finally {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onAbort);
+    }
   }
 }
 

@@ -1,4 +1,13 @@
-import { AreaHttp, type BodySchema, type ClientOptions, type Parsed, type QueryValue, readBody } from './http.js';
+import {
+  AreaHttp,
+  type BodySchema,
+  type CallOptions,
+  type ClientOptions,
+  type Parsed,
+  type QueryValue,
+  readBody,
+  readText,
+} from './http.js';
 
 /** Query of `listForecasts` (public record: start, end, limit, sort; by initTime). */
 export interface ForecastListParams {
@@ -15,9 +24,17 @@ export interface TimeSeriesParams {
   limit?: number;
 }
 
+const variableSeriesPath = (forecastId: string, variable: string, latitude: number, longitude: number) =>
+  ['forecasts', forecastId, 'variables', variable, 'timeseries', latitude, longitude] as const;
+
+const latestSeriesPath = (modelName: string, latitude: number, longitude: number) =>
+  ['models', modelName, 'latest-forecast', 'timeseries', latitude, longitude] as const;
+
 /**
  * The model area (docs/interface.md §7): one method per operation, named as the public
- * JavaScript client names them, each returning the fetch Response.
+ * JavaScript client names them, each returning the fetch Response. Each takes CallOptions last
+ * (a signal, a timeout). The model area's lists are not paged: a model's runs are fewer than the
+ * 1,000 that `listForecasts` returns at most (docs/decisions/0368-client-calls-bounded.md).
  */
 export class ModelClient {
   private readonly http: AreaHttp;
@@ -27,43 +44,43 @@ export class ModelClient {
   }
 
   /** GET /models */
-  listModels(): Promise<Response> {
-    return this.http.get(['models']);
+  listModels(call?: CallOptions): Promise<Response> {
+    return this.http.get(['models'], {}, call);
   }
 
   /** GET /models/{id-or-name} */
-  getModel(modelId: string): Promise<Response> {
-    return this.http.get(['models', modelId]);
+  getModel(modelId: string, call?: CallOptions): Promise<Response> {
+    return this.http.get(['models', modelId], {}, call);
   }
 
   /** GET /models/{id-or-name}/variables */
-  listModelVariables(modelId: string): Promise<Response> {
-    return this.http.get(['models', modelId, 'variables']);
+  listModelVariables(modelId: string, call?: CallOptions): Promise<Response> {
+    return this.http.get(['models', modelId, 'variables'], {}, call);
   }
 
   /** GET /models/{id-or-name}/latest-forecast: the newest complete run */
-  getLatestForecast(modelId: string): Promise<Response> {
-    return this.http.get(['models', modelId, 'latest-forecast']);
+  getLatestForecast(modelId: string, call?: CallOptions): Promise<Response> {
+    return this.http.get(['models', modelId, 'latest-forecast'], {}, call);
   }
 
   /** GET /forecasts/{id} */
-  getForecast(forecastId: string): Promise<Response> {
-    return this.http.get(['forecasts', forecastId]);
+  getForecast(forecastId: string, call?: CallOptions): Promise<Response> {
+    return this.http.get(['forecasts', forecastId], {}, call);
   }
 
   /** GET /models/{id-or-name}/forecasts?start&end&limit&sort */
-  listForecasts(modelId: string, params: ForecastListParams = {}): Promise<Response> {
-    return this.http.get(['models', modelId, 'forecasts'], { ...params } as Record<string, QueryValue>);
+  listForecasts(modelId: string, params: ForecastListParams = {}, call?: CallOptions): Promise<Response> {
+    return this.http.get(['models', modelId, 'forecasts'], { ...params } as Record<string, QueryValue>, call);
   }
 
   /** GET /variables/{id}: one variable of a run */
-  getForecastVariable(variableId: string): Promise<Response> {
-    return this.http.get(['variables', variableId]);
+  getForecastVariable(variableId: string, call?: CallOptions): Promise<Response> {
+    return this.http.get(['variables', variableId], {}, call);
   }
 
   /** GET /forecasts/{id}/variables */
-  listForecastVariables(forecastId: string): Promise<Response> {
-    return this.http.get(['forecasts', forecastId, 'variables']);
+  listForecastVariables(forecastId: string, call?: CallOptions): Promise<Response> {
+    return this.http.get(['forecasts', forecastId, 'variables'], {}, call);
   }
 
   /** GET /forecasts/{f}/variables/{v}/timeseries/{latitude}/{longitude}?start&end&limit (spec 4.7) */
@@ -73,19 +90,51 @@ export class ModelClient {
     latitude: number,
     longitude: number,
     params: TimeSeriesParams = {},
+    call?: CallOptions,
   ): Promise<Response> {
-    return this.http.get(['forecasts', forecastId, 'variables', variable, 'timeseries', latitude, longitude], { ...params } as Record<
-      string,
-      QueryValue
-    >);
+    return this.http.get(variableSeriesPath(forecastId, variable, latitude, longitude), { ...params } as Record<string, QueryValue>, call);
+  }
+
+  /**
+   * getTimeSeries as CSV (Accept: text/csv; docs/decisions/0243-csv-answers.md): one row per valid
+   * time, the variable's column named with its unit. An error answer is still a problem body.
+   */
+  getTimeSeriesCsv(
+    forecastId: string,
+    variable: string,
+    latitude: number,
+    longitude: number,
+    params: TimeSeriesParams = {},
+    call?: CallOptions,
+  ): Promise<Response> {
+    return this.http.get(
+      variableSeriesPath(forecastId, variable, latitude, longitude),
+      { ...params } as Record<string, QueryValue>,
+      call,
+      'csv',
+    );
   }
 
   /** GET /models/{name}/latest-forecast/timeseries/{latitude}/{longitude} (spec 4.7): every variable */
-  getLatestTimeSeries(modelName: string, latitude: number, longitude: number, params: TimeSeriesParams = {}): Promise<Response> {
-    return this.http.get(['models', modelName, 'latest-forecast', 'timeseries', latitude, longitude], { ...params } as Record<
-      string,
-      QueryValue
-    >);
+  getLatestTimeSeries(
+    modelName: string,
+    latitude: number,
+    longitude: number,
+    params: TimeSeriesParams = {},
+    call?: CallOptions,
+  ): Promise<Response> {
+    return this.http.get(latestSeriesPath(modelName, latitude, longitude), { ...params } as Record<string, QueryValue>, call);
+  }
+
+  /** getLatestTimeSeries as CSV (Accept: text/csv): one row per valid time, a column per variable with its unit */
+  getLatestTimeSeriesCsv(
+    modelName: string,
+    latitude: number,
+    longitude: number,
+    params: TimeSeriesParams = {},
+    call?: CallOptions,
+  ): Promise<Response> {
+    return this.http.get(latestSeriesPath(modelName, latitude, longitude), { ...params } as Record<string, QueryValue>, call, 'csv');
   }
 
   /**
@@ -111,45 +160,48 @@ export interface ModelSchemas {
   latestTimeSeries: BodySchema<unknown>;
 }
 
-/** ModelClient's methods with bodies parsed by the schemas, typed by them. */
+/**
+ * ModelClient's methods with bodies parsed by the schemas, typed by them; the CSV forms answer the
+ * text. Each takes the same CallOptions last.
+ */
 export class TypedModelClient<S extends ModelSchemas> {
   constructor(
     readonly raw: ModelClient,
     private readonly schemas: S,
   ) {}
 
-  async listModels(): Promise<Parsed<S['models']>> {
-    return readBody(await this.raw.listModels(), this.schemas.models) as Promise<Parsed<S['models']>>;
+  async listModels(call?: CallOptions): Promise<Parsed<S['models']>> {
+    return readBody(await this.raw.listModels(call), this.schemas.models) as Promise<Parsed<S['models']>>;
   }
 
-  async getModel(modelId: string): Promise<Parsed<S['model']>> {
-    return readBody(await this.raw.getModel(modelId), this.schemas.model) as Promise<Parsed<S['model']>>;
+  async getModel(modelId: string, call?: CallOptions): Promise<Parsed<S['model']>> {
+    return readBody(await this.raw.getModel(modelId, call), this.schemas.model) as Promise<Parsed<S['model']>>;
   }
 
-  async listModelVariables(modelId: string): Promise<Parsed<S['modelVariables']>> {
-    return readBody(await this.raw.listModelVariables(modelId), this.schemas.modelVariables) as Promise<Parsed<S['modelVariables']>>;
+  async listModelVariables(modelId: string, call?: CallOptions): Promise<Parsed<S['modelVariables']>> {
+    return readBody(await this.raw.listModelVariables(modelId, call), this.schemas.modelVariables) as Promise<Parsed<S['modelVariables']>>;
   }
 
-  async getLatestForecast(modelId: string): Promise<Parsed<S['forecast']>> {
-    return readBody(await this.raw.getLatestForecast(modelId), this.schemas.forecast) as Promise<Parsed<S['forecast']>>;
+  async getLatestForecast(modelId: string, call?: CallOptions): Promise<Parsed<S['forecast']>> {
+    return readBody(await this.raw.getLatestForecast(modelId, call), this.schemas.forecast) as Promise<Parsed<S['forecast']>>;
   }
 
-  async getForecast(forecastId: string): Promise<Parsed<S['forecast']>> {
-    return readBody(await this.raw.getForecast(forecastId), this.schemas.forecast) as Promise<Parsed<S['forecast']>>;
+  async getForecast(forecastId: string, call?: CallOptions): Promise<Parsed<S['forecast']>> {
+    return readBody(await this.raw.getForecast(forecastId, call), this.schemas.forecast) as Promise<Parsed<S['forecast']>>;
   }
 
-  async listForecasts(modelId: string, params?: ForecastListParams): Promise<Parsed<S['forecasts']>> {
-    return readBody(await this.raw.listForecasts(modelId, params), this.schemas.forecasts) as Promise<Parsed<S['forecasts']>>;
+  async listForecasts(modelId: string, params?: ForecastListParams, call?: CallOptions): Promise<Parsed<S['forecasts']>> {
+    return readBody(await this.raw.listForecasts(modelId, params, call), this.schemas.forecasts) as Promise<Parsed<S['forecasts']>>;
   }
 
-  async getForecastVariable(variableId: string): Promise<Parsed<S['forecastVariable']>> {
-    return readBody(await this.raw.getForecastVariable(variableId), this.schemas.forecastVariable) as Promise<
+  async getForecastVariable(variableId: string, call?: CallOptions): Promise<Parsed<S['forecastVariable']>> {
+    return readBody(await this.raw.getForecastVariable(variableId, call), this.schemas.forecastVariable) as Promise<
       Parsed<S['forecastVariable']>
     >;
   }
 
-  async listForecastVariables(forecastId: string): Promise<Parsed<S['forecastVariables']>> {
-    return readBody(await this.raw.listForecastVariables(forecastId), this.schemas.forecastVariables) as Promise<
+  async listForecastVariables(forecastId: string, call?: CallOptions): Promise<Parsed<S['forecastVariables']>> {
+    return readBody(await this.raw.listForecastVariables(forecastId, call), this.schemas.forecastVariables) as Promise<
       Parsed<S['forecastVariables']>
     >;
   }
@@ -160,9 +212,21 @@ export class TypedModelClient<S extends ModelSchemas> {
     latitude: number,
     longitude: number,
     params?: TimeSeriesParams,
+    call?: CallOptions,
   ): Promise<Parsed<S['timeSeries']>> {
-    const response = await this.raw.getTimeSeries(forecastId, variable, latitude, longitude, params);
+    const response = await this.raw.getTimeSeries(forecastId, variable, latitude, longitude, params, call);
     return readBody(response, this.schemas.timeSeries) as Promise<Parsed<S['timeSeries']>>;
+  }
+
+  async getTimeSeriesCsv(
+    forecastId: string,
+    variable: string,
+    latitude: number,
+    longitude: number,
+    params?: TimeSeriesParams,
+    call?: CallOptions,
+  ): Promise<string> {
+    return readText(await this.raw.getTimeSeriesCsv(forecastId, variable, latitude, longitude, params, call));
   }
 
   async getLatestTimeSeries(
@@ -170,8 +234,19 @@ export class TypedModelClient<S extends ModelSchemas> {
     latitude: number,
     longitude: number,
     params?: TimeSeriesParams,
+    call?: CallOptions,
   ): Promise<Parsed<S['latestTimeSeries']>> {
-    const response = await this.raw.getLatestTimeSeries(modelName, latitude, longitude, params);
+    const response = await this.raw.getLatestTimeSeries(modelName, latitude, longitude, params, call);
     return readBody(response, this.schemas.latestTimeSeries) as Promise<Parsed<S['latestTimeSeries']>>;
+  }
+
+  async getLatestTimeSeriesCsv(
+    modelName: string,
+    latitude: number,
+    longitude: number,
+    params?: TimeSeriesParams,
+    call?: CallOptions,
+  ): Promise<string> {
+    return readText(await this.raw.getLatestTimeSeriesCsv(modelName, latitude, longitude, params, call));
   }
 }

@@ -127,6 +127,22 @@ describe('typed helpers: bodies parsed with the shared schemas, problems thrown'
     expect((bad as FieldcastApiError).problem.errors!.map((e) => e.path).sort()).toEqual(['latitude']);
   });
 
+  it('reads a series as CSV from the service, and throws its problem when it refuses', async () => {
+    const model = clientOf(t.alice).typed(modelSchemas);
+    const latest = await model.getLatestForecast('synthetic-global');
+    const json = await model.getTimeSeries(latest.id, 'temperature', 42.0308, -93.6319, { limit: 3 });
+    const csv = await model.getTimeSeriesCsv(latest.id, 'temperature', 42.0308, -93.6319, { limit: 3 });
+    const [header, ...rows] = csv.trimEnd().split('\r\n');
+    expect(header).toMatch(/validTime/);
+    expect(rows).toHaveLength(3);
+    expect(rows.map((r) => r.split(',').find((f) => f.startsWith('20')))).toEqual(json.series.map((p) => p.validTime));
+    const all = await model.getLatestTimeSeriesCsv('synthetic-global', 42.0308, -93.6319, { limit: 2 });
+    expect(all.trimEnd().split('\r\n').length).toBeGreaterThan(2);
+    const bad = await model.getTimeSeriesCsv(latest.id, 'temperature', 91, 0).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(FieldcastApiError);
+    expect((bad as FieldcastApiError).problem.id).toBe('invalid_parameter');
+  });
+
   it('throws on 401 for a wrong key', async () => {
     const err = await clientOf(t.alice, `${t.alice.key}x`)
       .typed(modelSchemas)
