@@ -7,9 +7,15 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { EXPIRED_REMEMBERED, type SourceRegistry, readSourceRegistry, writeSourceRegistry } from '@fieldcast/weather';
+import {
+  EXPIRED_REMEMBERED,
+  type SourceRegistry,
+  readSourceRegistry,
+  syncedRunExpirationMs,
+  syncedRunExpired,
+  writeSourceRegistry,
+} from '@fieldcast/weather';
 
-const DAY_MS = 86_400_000;
 /** How long a retired store stays on disk after it left the registry: readers reload within a minute. */
 export const RETIRED_GRACE_MS = 10 * 60_000;
 
@@ -21,7 +27,7 @@ export const expiredEntry = (r: SourceRegistry['runs'][number], nowMs: number, k
   run: r.run,
   steps: r.steps,
   createdAt: r.createdAt ?? r.syncedAt,
-  at: new Date(Math.min(nowMs, Date.parse(r.run) + keepDays * DAY_MS)).toISOString(),
+  at: new Date(Math.min(nowMs, syncedRunExpirationMs(Date.parse(r.run), keepDays))).toISOString(),
 });
 
 /** The retired stores whose grace has passed and that nothing served names: to be removed from disk. */
@@ -35,9 +41,8 @@ export const retiredGone = (retired: SourceRegistry['retired'], nowMs: number, s
  */
 export async function expireByAge(sourceDir: string, source: string, nowMs: number, keepDays: number): Promise<void> {
   const registry = await readSourceRegistry(sourceDir, source);
-  const oldest = nowMs - keepDays * DAY_MS;
-  // At its expirationTime itself the run is EXPIRED, as the model area reads it (synced-models.ts).
-  const leaving = registry.runs.filter((r) => Date.parse(r.run) <= oldest);
+  // At its expirationTime itself the run is EXPIRED, as every reader of the registry reads it (the one rule, syncedRunExpired).
+  const leaving = registry.runs.filter((r) => syncedRunExpired(Date.parse(r.run), keepDays, nowMs));
   const kept = registry.runs.filter((r) => !leaving.includes(r));
   const at = new Date(nowMs).toISOString();
   const retired = [...registry.retired, ...leaving.map((r) => ({ path: r.path, at }))];

@@ -5,7 +5,15 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { EXPIRED_REMEMBERED, readSourceRegistry, writeSourceRegistry, type SourceRegistry } from '@fieldcast/weather';
+import {
+  DEFAULT_SYNC_KEEP_DAYS,
+  EXPIRED_REMEMBERED,
+  readSourceRegistry,
+  syncedRunExpirationMs,
+  syncedRunExpired,
+  writeSourceRegistry,
+  type SourceRegistry,
+} from '@fieldcast/weather';
 import { appendAnalysis, trimAnalysis } from './analysis-store.js';
 import { StepMissingError, SyncConfigError, SyncError, UpstreamError } from './errors.js';
 import { type HttpOptions, SourceHttp } from './http.js';
@@ -18,7 +26,7 @@ import { type StagedStep, gridOf, readStaging, runStamp, stageStep, stagedSteps,
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 /** FIELDCAST_SYNC_KEEP_DAYS when unset. */
-export const DEFAULT_KEEP_DAYS = 400;
+export const DEFAULT_KEEP_DAYS = DEFAULT_SYNC_KEEP_DAYS;
 
 export interface SyncOptions {
   source: SourceName;
@@ -129,6 +137,22 @@ async function stagedStepsOrRefetch(staging: string, report: (line: string) => v
   return steps;
 }
 
+/**
+ * A run past its expirationTime (its start plus FIELDCAST_SYNC_KEEP_DAYS) is EXPIRED for every
+ * reader of the registry (docs/decisions/0363-synced-runs-expire-on-the-clock.md) and publishing
+ * it would serve nothing: it would only write a store to retire at once, over the retired store of
+ * its first sync that readers may still hold, and record it expired a second time. So it is
+ * refused, before any of its steps is fetched, as a run the source does not have.
+ */
+function refuseExpired(source: SourceFacts, runMs: number, options: SyncOptions): void {
+  const keepDays = options.keepDays ?? DEFAULT_KEEP_DAYS;
+  if (!syncedRunExpired(runMs, keepDays, (options.now ?? Date.now)())) return;
+  const expiredAt = new Date(syncedRunExpirationMs(runMs, keepDays)).toISOString();
+  throw new SyncConfigError(
+    `${source.name} run ${runName(runMs)} expired at ${expiredAt} (its start plus FIELDCAST_SYNC_KEEP_DAYS=${keepDays}); not syncing it`,
+  );
+}
+
 /** One sync: the named or newest run, resumed from its staged steps. */
 export async function syncRun(options: SyncOptions): Promise<SyncResult> {
   const source = SOURCES[options.source];
@@ -142,8 +166,9 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
   await analyseRegistered(sourceDir, options, null);
   const runMs = options.runMs ?? (await newestRun(http, options, (r) => runSteps(source, r, options.steps).at(-1)!));
   const steps = runSteps(source, runMs, options.steps);
-  const registry = await readSourceRegistry(sourceDir, source.name);
   const name = runName(runMs);
+  refuseExpired(source, runMs, options);
+  const registry = await readSourceRegistry(sourceDir, source.name);
   const done = registry.runs.find((r) => Date.parse(r.run) === runMs);
   if (done && steps.every((s) => done.steps.includes(s))) {
     progress(`${source.name} ${name}: already synced`);
@@ -305,8 +330,7 @@ async function publish(
   const runs = [run, ...registry.runs.filter((r) => r.run !== run.run)].sort((a, b) => Date.parse(b.run) - Date.parse(a.run));
   // A run older than the analysis keeps is not served either.
   const keepDays = options.keepDays ?? DEFAULT_KEEP_DAYS;
-  const oldest = nowMs - keepDays * DAY_MS;
-  const kept = runs.filter((r, k) => k < keep && Date.parse(r.run) > oldest);
+  const kept = runs.filter((r, k) => k < keep && !syncedRunExpired(Date.parse(r.run), keepDays, nowMs));
   const at = new Date(nowMs).toISOString();
   const replaced = registry.runs.find((r) => r.run === run.run && r.path !== run.path);
   const retired = [

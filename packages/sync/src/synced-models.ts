@@ -16,9 +16,12 @@ import {
   productId,
   productRunId,
   readSourceRegistry,
+  registryKeepDays,
   type RunStatus,
   syncedProductBases,
   syncedProductName,
+  syncedRunExpirationMs,
+  syncedRunExpired,
   type VariableId,
 } from '@fieldcast/weather';
 import { INSTANT_VARIABLES, RATE_VARIABLES } from './run-store.js';
@@ -27,7 +30,6 @@ import { stagedSteps, stagingDirs } from './staging.js';
 import { DEFAULT_KEEP_DAYS } from './sync.js';
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 /** One run of a synced source as the model area lists it. */
 export interface SyncedRun {
@@ -101,7 +103,7 @@ async function stagingRuns(sourceDir: string, published: ReadonlySet<number>, ke
       initMs,
       status: steps.length === 1 ? 'INITIALIZING' : 'INCOMPLETE',
       createdMs: stat.mtimeMs,
-      expirationMs: initMs + keepDays * DAY_MS,
+      expirationMs: syncedRunExpirationMs(initMs, keepDays),
       steps: steps.map((s) => s.step),
       store: null,
     });
@@ -124,18 +126,17 @@ export async function readSyncedModels(syncDir: string, nowMs: number = Date.now
     const exists = await fs.stat(sourceDir).catch(() => null);
     if (!exists?.isDirectory()) continue;
     const registry = await readSourceRegistry(sourceDir, name);
-    const keepDays = registry.keepDays ?? DEFAULT_KEEP_DAYS;
-    const expiry = (runMs: number) => runMs + keepDays * DAY_MS;
+    const keepDays = registryKeepDays(registry);
     const runs: SyncedRun[] = [
       ...registry.runs.map((r) => {
-        const expirationMs = expiry(Date.parse(r.run));
+        const initMs = Date.parse(r.run);
         // What the sync's next pass records when it takes the run out (retention.ts expiredEntry): EXPIRED at its expirationTime.
-        const expired = nowMs >= expirationMs;
+        const expired = syncedRunExpired(initMs, keepDays, nowMs);
         return {
-          initMs: Date.parse(r.run),
+          initMs,
           status: expired ? ('EXPIRED' as const) : ('COMPLETE' as const),
           createdMs: Date.parse(r.createdAt ?? r.syncedAt),
-          expirationMs,
+          expirationMs: syncedRunExpirationMs(initMs, keepDays),
           steps: r.steps,
           store: expired ? null : path.join(sourceDir, r.path),
         };

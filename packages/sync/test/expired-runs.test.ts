@@ -26,7 +26,7 @@ test('a run past its expirationTime stops being served on the next pass, though 
   const sourceDir = join(t.data, 'sync', 'gfs-0p25');
   expect(await poll(RUN + 4 * HOUR, RUN)).toMatchObject({ state: 'published' });
   const store = join(sourceDir, 'runs', '2026120300.zarr');
-  expect(await syncedStorePaths(join(t.data, 'sync'))).toContain(store);
+  expect(await syncedStorePaths(join(t.data, 'sync'), RUN + 4 * HOUR)).toContain(store);
 
   // Upstream is down (every request 503s) when the run's day has passed.
   t.server.inject('', { status: 503 }, 1000);
@@ -36,8 +36,8 @@ test('a run past its expirationTime stops being served on the next pass, though 
   expect(registry.expired).toEqual([
     { run: new Date(RUN).toISOString(), steps: [0, 1], createdAt: expect.any(String), at: new Date(RUN + DAY).toISOString() },
   ]);
-  expect(await syncedStorePaths(join(t.data, 'sync'))).not.toContain(store);
-  const [model] = await readSyncedModels(join(t.data, 'sync'));
+  expect(await syncedStorePaths(join(t.data, 'sync'), RUN + DAY + HOUR)).not.toContain(store);
+  const [model] = await readSyncedModels(join(t.data, 'sync'), RUN + DAY + HOUR);
   expect(model!.runs.map((r) => [r.initMs, r.status, r.expirationMs])).toEqual([[RUN, 'EXPIRED', RUN + DAY]]);
   expect(existsSync(store)).toBe(true);
 

@@ -40,7 +40,7 @@ async function expectFailure(runMs: number, error: unknown, message: RegExp) {
   expect(lines.some((l) => /retrying \(1 of 1\)/.test(l))).toBe(true);
   const registry = await readSourceRegistry(join(t.data, 'sync', 'gfs-0p25'), 'gfs-0p25');
   expect(registry.runs.map((r) => Date.parse(r.run))).toEqual([GOOD]);
-  expect((await syncedStorePaths(join(t.data, 'sync')))[0]).toMatch(/2026120100\.zarr$/);
+  expect((await syncedStorePaths(join(t.data, 'sync'), GOOD))[0]).toMatch(/2026120100\.zarr$/);
   const stamp = new Date(runMs).toISOString().slice(0, 13).replace(/[-T]/g, '');
   expect(existsSync(join(t.data, 'sync', 'gfs-0p25', 'runs', `${stamp}.zarr`))).toBe(false);
 }

@@ -60,7 +60,7 @@ describe('syncing a run', () => {
     expect(failed).toMatchObject({ name: 'UpstreamError', status: 503 });
     expect(lines.filter((l) => /step \d+ h \(\d+\/31\)/.test(l))).toHaveLength(20);
     expect(existsSync(join(data, 'sync', 'gfs-0p25', 'runs'))).toBe(false);
-    expect(await syncedStorePaths(join(data, 'sync'))).toEqual([]);
+    expect(await syncedStorePaths(join(data, 'sync'), RUN2)).toEqual([]);
 
     server.log.length = 0;
     const result = await syncRun(options({ runMs: RUN1, steps: '0-30', progress: (l) => lines.push(l) }));
@@ -75,7 +75,7 @@ describe('syncing a run', () => {
   });
 
   it("serves the run's hourly series as the analytic fields give them", async () => {
-    const [newest] = await syncedStorePaths(join(data, 'sync'));
+    const [newest] = await syncedStorePaths(join(data, 'sync'), RUN2);
     const store = await ZarrSource.open(newest!);
     try {
       const range = { startMs: RUN1, endMs: RUN1 + 30 * HOUR };
@@ -105,7 +105,7 @@ describe('syncing a run', () => {
   it("appends each run's first hours to the analysis and serves the newest run first", async () => {
     const result = await syncRun(options({ steps: '0-6', now: () => RUN2 + 5 * HOUR }));
     expect(result).toMatchObject({ state: 'published', runMs: RUN2 });
-    const paths = await syncedStorePaths(join(data, 'sync'));
+    const paths = await syncedStorePaths(join(data, 'sync'), RUN2 + 5 * HOUR);
     expect(paths.map((p) => p.split('/').slice(-1)[0])).toEqual(['2026120300.zarr', 'analysis.zarr', '2026120218.zarr']);
     const analysis = await ZarrSource.open(paths[1]!);
     try {
@@ -168,7 +168,7 @@ describe('syncing a run', () => {
     } finally {
       await analysis.close();
     }
-    expect((await syncedStorePaths(join(data, 'sync'))).filter((p) => p.includes('gfs-0p25'))).toContain(
+    expect((await syncedStorePaths(join(data, 'sync'), RUN7 + 5 * HOUR)).filter((p) => p.includes('gfs-0p25'))).toContain(
       join(sourceDir, registry.analysis!),
     );
   });
@@ -176,7 +176,7 @@ describe('syncing a run', () => {
   it('syncs an ECMWF run of 3-hourly steps onto hourly axes', async () => {
     const result = await syncRun(options({ source: 'ecmwf-ifs-0p25', runMs: RUN2, steps: '0-12' }));
     expect(result).toMatchObject({ state: 'published', steps: 5 });
-    const paths = await syncedStorePaths(join(data, 'sync'));
+    const paths = await syncedStorePaths(join(data, 'sync'), RUN2 + 12 * HOUR);
     const store = await ZarrSource.open(paths.find((p) => p.includes('ecmwf-ifs-0p25/runs/'))!);
     try {
       const lat = 45.4;

@@ -100,7 +100,6 @@ it('announces the expiry as the sync does when it takes the run out: COMPLETE, t
     source: 'gfs-0p25',
     baseUrl: server.baseUrl,
     syncDir: syncDir(),
-    runMs: RUN,
     steps: '0-1',
     keepDays: 1,
     now: () => RUN + DAY + 2 * HOUR,

@@ -69,7 +69,7 @@ export const tilesService = defineService({
     const grants = new ProductGrantCopy(deps.db.knex);
     // The synced sources' products, when the weather serves synced stores (docs/decisions/0315-synced-sources-as-products.md).
     const syncDir = servedWeatherOf(deps.weather).syncDir;
-    const products = new TileProducts(catalog, defaults, syncDir ? syncedProductsOf(syncDir, deps.catalog.products()) : null);
+    const products = new TileProducts(catalog, defaults, syncDir ? syncedProductsOf(syncDir, deps.catalog.products()) : null, deps.now);
     // Below the native zoom a cold tile is read pixel by pixel: those go to compute threads.
     const grid = deps.weather.grid;
     const sampler = tileSampler(deps.weather, deps.computeThreads, zoomLevelsOf(Math.max(grid.dLat, grid.dLon)).native);

@@ -1,5 +1,5 @@
 import { oneSyncedFrame } from '@fieldcast/runtime/testing';
-import { createCatalog, FrameIndex } from '@fieldcast/weather';
+import { createCatalog, FrameIndex, type SyncedProducts } from '@fieldcast/weather';
 import { tileCache } from '../src/domain/sample-cache.js';
 import { TileProducts } from '../src/domain/products.js';
 import { DefaultStyles } from '../src/domain/styles.js';
@@ -32,11 +32,25 @@ it('resolves a synced frame’s tile while the frame index still grows', async (
     grants: { isGranted: async () => false },
     cache: tileCache<Float32Array>(64 << 20),
     now: () => new Date(nowMs),
-    products: new TileProducts(catalog, defaults, synced),
+    products: new TileProducts(catalog, defaults, synced, () => new Date(nowMs)),
   });
   const resolved = await renderer.resolve({ accountId: 'alice', frameId: SYNCED_ID, tile: { z: 0, x: 0, y: 0 } });
   expect(resolved.frame.id).toBe(SYNCED_ID);
   // air temperature alone has an analysis frame an hour since its start: the index is far from whole
   const airFrames = (nowMs - Date.parse(air.startTime)) / HOUR_MS;
   expect(frames.count).toBeLessThan(airFrames);
+});
+
+it("asks the synced products at the area's clock, so a run past its expirationTime on that clock is not drawn (decision 0363)", async () => {
+  const asked: number[] = [];
+  const recording = {
+    refresh: async (at: number) => void asked.push(at),
+    find: async (_id: string, at: number) => void asked.push(at),
+    product: () => undefined,
+  } as unknown as SyncedProducts;
+  const products = new TileProducts(catalog, new DefaultStyles(catalog), recording, () => new Date(nowMs));
+  await products.product('gfs-0p25.air-temperature');
+  await products.syncedFrame(SYNCED_ID);
+  await products.syncedFrames('gfs-0p25.air-temperature', 10);
+  expect(asked).toEqual([nowMs, nowMs, nowMs]);
 });

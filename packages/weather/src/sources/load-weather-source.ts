@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { CompositeSource } from './composite-source.js';
 import { NoSyntheticSource } from './no-synthetic-source.js';
 import { ReloadingSource } from './reloading-source.js';
-import { registriesStamp, syncedStorePaths } from './synced-stores.js';
+import { servedStamp, syncedStorePaths } from './synced-stores.js';
 import type { GridSource } from '../grid/grid-source.js';
 import { readIngestedStores } from '../ingest/store-catalog.js';
 import { SyntheticSource } from '../synthetic/synthetic-source.js';
@@ -26,7 +26,10 @@ export interface LoadWeatherSourceOptions {
   storesCatalogPath?: string;
   /** Zarr stores as directory paths or http(s) URLs; they come before the catalog's stores */
   storeUrls?: string[];
-  /** wall clock for the synthetic world (its coverage end and forecast boundary) */
+  /**
+   * wall clock for the synthetic world (its coverage end and forecast boundary) and for the synced
+   * runs' expiry (docs/decisions/0363-synced-runs-expire-on-the-clock.md)
+   */
   now?: () => number;
   /** decoded-chunk cache per store, bytes (ZarrSource's default when omitted) */
   cacheBytes?: number;
@@ -95,6 +98,11 @@ export function weatherGeneration(source: GridSource): number {
 async function loadServed(options: LoadWeatherSourceOptions, synthetic: SyntheticSource | NoSyntheticSource): Promise<GridSource> {
   if (!options.syncDir) return openComposite(await configuredStores(options), synthetic, new Map(), options);
   const syncDir = options.syncDir;
+  const now = options.now ?? Date.now;
+  // A run leaves the stores served at its expirationTime on this clock, as the model area lists it
+  // EXPIRED then, with no sync pass since: the stamp changes at that instant, and the next reload
+  // (every reloadMs) drops it (docs/decisions/0363-synced-runs-expire-on-the-clock.md).
+  const stamp = servedStamp(syncDir);
   const configured = await configuredStores(options);
   const open = new Map<string, ZarrSource>();
   /** each synced store's metadata version when it was opened */
@@ -103,7 +111,7 @@ async function loadServed(options: LoadWeatherSourceOptions, synthetic: Syntheti
   const replaced: ZarrSource[] = [];
   const source = await ReloadingSource.open({
     load: async () => {
-      const synced = (await syncedStorePaths(syncDir)).map((location) => ({ location, from: `${syncDir} (synced)` }));
+      const synced = (await syncedStorePaths(syncDir, now())).map((location) => ({ location, from: `${syncDir} (synced)` }));
       // The analysis grows in place (docs/decisions/0250-synced-runs-staged-then-published.md): an
       // open store knows only the hours its metadata declared when opened, so a store whose
       // metadata was replaced is opened again.
@@ -118,7 +126,7 @@ async function loadServed(options: LoadWeatherSourceOptions, synthetic: Syntheti
       }
       return openComposite([...configured, ...synced], synthetic, open, options);
     },
-    stamp: () => registriesStamp(syncDir),
+    stamp: () => stamp(now()),
     dropped: (previous, next) => {
       const kept = new Set(storesOf(next) ?? []);
       const gone = (storesOf(previous) ?? []).filter((l) => !kept.has(l));

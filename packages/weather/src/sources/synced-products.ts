@@ -22,12 +22,9 @@ import type { ProductDef } from '../catalog/schema.js';
 import type { GridSource, GridSpec, VariableId } from '../grid/grid-source.js';
 import { ZarrSource } from '../zarr/zarr-source.js';
 import { servedWeatherOf } from './load-weather-source.js';
-import { readSourceRegistry, registriesStamp } from './synced-stores.js';
+import { readSourceRegistry, registryKeepDays, runsServedAt, servedStamp, syncedRunExpirationMs } from './synced-stores.js';
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
-/** FIELDCAST_SYNC_KEEP_DAYS of a registry written before it recorded its own (packages/sync DEFAULT_KEEP_DAYS). */
-const DEFAULT_KEEP_DAYS = 400;
 /** How long a store no longer listed stays open for the reads begun on it (as ReloadingSource). */
 const CLOSE_AFTER_MS = 60_000;
 /** Decoded chunks kept per store opened here: frames read one hour of a few tiles at a time. */
@@ -46,7 +43,7 @@ export interface SyncedProduct {
   /** the synced source it is read from (`gfs-0p25`) */
   source: string;
   analysis: { store: ZarrSource; startMs: number; endMs: number } | null;
-  /** the runs the registry serves, newest first */
+  /** the runs the registry serves, newest first, those past their expirationTime left out */
   runs: readonly SyncedProductRun[];
   startMs: number;
   endMs: number;
@@ -105,6 +102,8 @@ export class SyncedProducts {
   private loading: Promise<void> | undefined;
   /** the registries' stamp whose snapshot could not be read, so it is not read again at each request */
   private failed: string | undefined;
+  /** the registries' stamp at a clock: it changes too when a run reaches its expirationTime */
+  private readonly stamp: (nowMs: number) => Promise<string>;
   /** frame ids computed so far, with what they name; checked against the snapshot on lookup */
   private readonly ids = new Map<string, { product: string; initMs: number | null; validMs: number }>();
   private readonly hashed = new Set<string>();
@@ -115,21 +114,28 @@ export class SyncedProducts {
     private readonly syncDir: string,
     /** the catalog's products the synced products are made from */
     private readonly base: readonly ProductDef[],
-  ) {}
+  ) {
+    this.stamp = servedStamp(syncDir);
+  }
 
-  /** Takes a new snapshot when a registry changed; concurrent callers share one. */
-  refresh(): Promise<void> {
-    this.loading ??= this.refreshOnce().finally(() => (this.loading = undefined));
+  /**
+   * Takes a new snapshot when a registry changed or, at `nowMs` (the request's clock), a run it
+   * serves reached its expirationTime: that run is then left out, as the model area lists it
+   * EXPIRED, whether or not a sync pass took it out of the registry
+   * (docs/decisions/0363-synced-runs-expire-on-the-clock.md). Concurrent callers share one.
+   */
+  refresh(nowMs: number = Date.now()): Promise<void> {
+    this.loading ??= this.refreshOnce(nowMs).finally(() => (this.loading = undefined));
     return this.loading;
   }
 
-  private async refreshOnce(): Promise<void> {
-    const stamp = await registriesStamp(this.syncDir);
+  private async refreshOnce(nowMs: number): Promise<void> {
+    const stamp = await this.stamp(nowMs);
     if (stamp === this.current.stamp || stamp === this.failed) return;
     const previous = this.current;
     let next: Snapshot;
     try {
-      next = await this.load(stamp, previous.stores);
+      next = await this.load(stamp, nowMs, previous.stores);
     } catch {
       // A registry that cannot be read (cut short, or written by another version) leaves the
       // snapshot before it served, as the weather served keeps its stores (reloading-source.ts,
@@ -207,9 +213,9 @@ export class SyncedProducts {
    * inverted: every frame's id is computed once (an analysis hour, a run's step) and kept with
    * what it names.
    */
-  async find(id: string): Promise<SyncedFrame | undefined> {
+  async find(id: string, nowMs: number = Date.now()): Promise<SyncedFrame | undefined> {
     if (!isUuid(id)) return undefined;
-    await this.refresh();
+    await this.refresh(nowMs);
     await this.index();
     const named = this.ids.get(id.toLowerCase());
     if (!named) return undefined;
@@ -265,8 +271,8 @@ export class SyncedProducts {
     return { id: forecastFrameId(p.def, r.run.initMs, validMs), product: p.def, validMs, run: r.run, store: r.store };
   }
 
-  /** The snapshot the registries describe now; run stores already open are reused (a published run never changes). */
-  private async load(stamp: string, open: ReadonlyMap<string, ZarrSource>): Promise<Snapshot> {
+  /** The snapshot the registries describe at `nowMs`; run stores already open are reused (a published run never changes). */
+  private async load(stamp: string, nowMs: number, open: ReadonlyMap<string, ZarrSource>): Promise<Snapshot> {
     const stores = new Map<string, ZarrSource>();
     const opened: ZarrSource[] = [];
     const openStore = async (location: string, reuse: boolean): Promise<ZarrSource> => {
@@ -291,12 +297,14 @@ export class SyncedProducts {
         .sort()) {
         const dir = path.join(this.syncDir, source);
         const registry = await readSourceRegistry(dir, source);
-        if (registry.runs.length === 0) continue;
-        const keepDays = registry.keepDays ?? DEFAULT_KEEP_DAYS;
+        // A source whose runs have all expired has no products, as once a sync pass took them out.
+        const served = runsServedAt(registry, nowMs);
+        if (served.length === 0) continue;
+        const keepDays = registryKeepDays(registry);
         // The analysis grows in place: opened again with each registry, so its new hours are read.
         const analysis = registry.analysis ? await openStore(path.join(dir, registry.analysis), false) : null;
         const runs = await Promise.all(
-          registry.runs.map(async (r) => ({ entry: r, initMs: Date.parse(r.run), store: await openStore(path.join(dir, r.path), true) })),
+          served.map(async (r) => ({ entry: r, initMs: Date.parse(r.run), store: await openStore(path.join(dir, r.path), true) })),
         );
         const grid = runs[0]!.store.grid;
         const described = new Map(runs[0]!.store.variables().map((v) => [v.id, v.description.toLowerCase()]));
@@ -326,7 +334,7 @@ export class SyncedProducts {
               initMs,
               producingMs: Date.parse(entry.createdAt ?? entry.syncedAt),
               creationMs: Date.parse(entry.syncedAt),
-              expirationMs: initMs + keepDays * DAY_MS,
+              expirationMs: syncedRunExpirationMs(initMs, keepDays),
             };
             return [{ run, store, validTimes }];
           });

@@ -52,6 +52,31 @@ export const EXPIRED_REMEMBERED = 32;
 
 export type SourceRegistry = z.infer<typeof SourceRegistrySchema>;
 
+const DAY_MS = 86_400_000;
+
+/** FIELDCAST_SYNC_KEEP_DAYS when unset, and the keepDays of a registry written before it recorded its own. */
+export const DEFAULT_SYNC_KEEP_DAYS = 400;
+
+/** The days after their start that a registry's runs are served (docs/decisions/0255-synced-runs-as-models.md). */
+export const registryKeepDays = (registry: Pick<SourceRegistry, 'keepDays'>): number => registry.keepDays ?? DEFAULT_SYNC_KEEP_DAYS;
+
+/** A synced run's expirationTime: its start plus FIELDCAST_SYNC_KEEP_DAYS (docs/decisions/0255-synced-runs-as-models.md). */
+export const syncedRunExpirationMs = (initMs: number, keepDays: number): number => initMs + keepDays * DAY_MS;
+
+/**
+ * Whether a synced run is EXPIRED at `nowMs`: from its expirationTime on, whether or not a sync
+ * pass has taken it out of the registry yet (docs/decisions/0363-synced-runs-expire-on-the-clock.md).
+ * The one rule for every reader of the registry (the model area, the weather served, the synced
+ * products) and for the sync that takes the run out, so all of them end a run's service at the
+ * same instant of the same clock.
+ */
+export const syncedRunExpired = (initMs: number, keepDays: number, nowMs: number): boolean =>
+  nowMs >= syncedRunExpirationMs(initMs, keepDays);
+
+/** The runs a registry serves at `nowMs`, newest first: those it names that have not expired (syncedRunExpired). */
+export const runsServedAt = (registry: SourceRegistry, nowMs: number): SourceRegistry['runs'] =>
+  registry.runs.filter((r) => !syncedRunExpired(Date.parse(r.run), registryKeepDays(registry), nowMs));
+
 export const REGISTRY_FILE = 'registry.json';
 
 /** The registry of one source, or an empty one when none was written yet. */
@@ -74,22 +99,32 @@ export async function writeSourceRegistry(sourceDir: string, registry: SourceReg
   await writeWhole(file, JSON.stringify(SourceRegistrySchema.parse(registry), null, 2));
 }
 
-/**
- * The synced stores to serve, in order of preference: per source (in name order), its newest
- * run, its analysis, then its older runs: each hour of a series comes from the first of them
- * that holds it (docs/decisions/0295-time-stitching-on-one-grid.md), so the newest run answers
- * the hours it holds, the analysis the past, and older runs what neither holds.
- */
-export async function syncedStorePaths(syncDir: string): Promise<string[]> {
+/** Each source's directory under the sync dir with its registry, in source name order. */
+async function readRegistries(syncDir: string): Promise<Array<{ dir: string; registry: SourceRegistry }>> {
   const names = await fs.readdir(syncDir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
     throw error;
   });
-  const out: string[] = [];
+  const out: Array<{ dir: string; registry: SourceRegistry }> = [];
   for (const entry of names.filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
     const dir = path.join(syncDir, entry.name);
-    const registry = await readSourceRegistry(dir, entry.name);
-    const [newest, ...older] = registry.runs;
+    out.push({ dir, registry: await readSourceRegistry(dir, entry.name) });
+  }
+  return out;
+}
+
+/**
+ * The synced stores to serve at `nowMs`, in order of preference: per source (in name order), its
+ * newest run, its analysis, then its older runs: each hour of a series comes from the first of
+ * them that holds it (docs/decisions/0295-time-stitching-on-one-grid.md), so the newest run
+ * answers the hours it holds, the analysis the past, and older runs what neither holds. A run
+ * past its expirationTime is not served, as the model area lists it EXPIRED, though no sync pass
+ * took it out of the registry yet (runsServedAt).
+ */
+export async function syncedStorePaths(syncDir: string, nowMs: number): Promise<string[]> {
+  const out: string[] = [];
+  for (const { dir, registry } of await readRegistries(syncDir)) {
+    const [newest, ...older] = runsServedAt(registry, nowMs);
     if (newest) out.push(path.join(dir, newest.path));
     if (registry.analysis) out.push(path.join(dir, registry.analysis));
     for (const r of older) out.push(path.join(dir, r.path));
@@ -106,4 +141,28 @@ export async function registriesStamp(syncDir: string): Promise<string> {
     if (stat) parts.push(`${name}:${stat.size}:${stat.mtimeMs}:${stat.ino}`);
   }
   return parts.join('|');
+}
+
+/**
+ * A stamp of what the registries serve at a clock: registriesStamp and how many of the runs they
+ * name have expired at `nowMs` (syncedRunExpired). It changes when a registry is replaced and when
+ * the clock reaches a run's expirationTime with no sync pass since
+ * (docs/decisions/0363-synced-runs-expire-on-the-clock.md). The registries are read only when
+ * their stamp changed.
+ */
+export function servedStamp(syncDir: string): (nowMs: number) => Promise<string> {
+  let read: { stamp: string; runs: Array<{ initMs: number; keepDays: number }> } | undefined;
+  return async (nowMs) => {
+    const stamp = await registriesStamp(syncDir);
+    if (read?.stamp !== stamp) {
+      // A registry that cannot be read is the reader's to report when it loads the stores
+      // (reloading-source.ts, synced-products.ts); the stamp still names its state.
+      const registries = await readRegistries(syncDir).catch(() => []);
+      const runs = registries.flatMap(({ registry }) =>
+        registry.runs.map((r) => ({ initMs: Date.parse(r.run), keepDays: registryKeepDays(registry) })),
+      );
+      read = { stamp, runs };
+    }
+    return `${stamp}|${read.runs.filter((r) => syncedRunExpired(r.initMs, r.keepDays, nowMs)).length}`;
+  };
 }

@@ -76,17 +76,20 @@ export class Platform {
     this.shapes = new Map(catalog.products().map((p) => [p.id, coverageShape(p)]));
   }
 
-  /** The synced products as the registries describe them now. */
-  private async syncedNow(): Promise<readonly SyncedProduct[]> {
+  /**
+   * The synced products as the registries describe them at nowMs: a run past its expirationTime is
+   * left out, as the model area lists it EXPIRED (docs/decisions/0363-synced-runs-expire-on-the-clock.md).
+   */
+  private async syncedNow(nowMs: number): Promise<readonly SyncedProduct[]> {
     if (!this.synced) return NO_SYNCED;
-    await this.synced.refresh();
+    await this.synced.refresh(nowMs);
     return this.synced.products();
   }
 
   /** A synced product by id or name that the account may see, or undefined when the ref names none. */
-  private async syncedProduct(ref: string, granted: ReadonlySet<string>): Promise<SyncedProduct | undefined> {
+  private async syncedProduct(ref: string, granted: ReadonlySet<string>, nowMs: number): Promise<SyncedProduct | undefined> {
     if (!this.synced || this.catalog.product(ref)) return undefined;
-    await this.synced.refresh();
+    await this.synced.refresh(nowMs);
     const p = this.synced.product(ref);
     if (p && !isVisible(p.def, granted)) throw new NotFoundError('product', ref);
     return p;
@@ -98,7 +101,7 @@ export class Platform {
       .products()
       .filter((p) => isVisible(p, granted) && matchesFilter(p, this.shapes.get(p.id)!, filter, nowMs))
       .map((p) => this.record(p, nowMs));
-    const synced = (await this.syncedNow())
+    const synced = (await this.syncedNow(nowMs))
       .filter(
         (p) =>
           isVisible(p.def, granted) &&
@@ -109,7 +112,7 @@ export class Platform {
   }
 
   async product(ref: string, granted: ReadonlySet<string>, nowMs: number): Promise<ProductRecord> {
-    const synced = await this.syncedProduct(ref, granted);
+    const synced = await this.syncedProduct(ref, granted, nowMs);
     if (synced) return this.synced!.record(synced);
     return this.record(visibleProduct(this.catalog, ref, granted), nowMs);
   }
@@ -126,7 +129,7 @@ export class Platform {
   }
 
   async productFrames(ref: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): Promise<FrameRecord[]> {
-    const synced = await this.syncedProduct(ref, granted);
+    const synced = await this.syncedProduct(ref, granted, nowMs);
     if (synced) return this.synced!.frames(synced, lo(w), hi(w), w.limit, w.sort).map((f) => frameRecord(f, this.zoomLevels));
     const p = visibleProduct(this.catalog, ref, granted);
     // Ids are read from the frame index once it holds them (docs/decisions/0120-product-frames-and-forecast-runs.md).
@@ -140,29 +143,29 @@ export class Platform {
    * invisible products are 404 here, before any page is looked up.
    */
   async productFramesKey(ref: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): Promise<string> {
-    const synced = await this.syncedProduct(ref, granted);
-    // A synced product's frames change only with its registry.
+    const synced = await this.syncedProduct(ref, granted, nowMs);
+    // A synced product's frames change only with its registry and its runs' expirationTimes (the version names both).
     if (synced) return `${synced.def.id}|${lo(w)}|${hi(w)}|${w.limit}|${w.sort}|${this.synced!.version}`;
     const p = visibleProduct(this.catalog, ref, granted);
     return `${p.id}|${lo(w)}|${hi(w)}|${w.limit}|${w.sort}|${productFramesVersion(p, nowMs)}`;
   }
 
   async productForecasts(ref: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): Promise<ForecastRecord[]> {
-    const synced = await this.syncedProduct(ref, granted);
+    const synced = await this.syncedProduct(ref, granted, nowMs);
     if (synced) return this.synced!.runs(synced, lo(w), hi(w), w.limit, w.sort).map((r) => forecastRecord(synced.def, r.run));
     const p = visibleProduct(this.catalog, ref, granted);
     return productRuns(p, nowMs, lo(w), hi(w), w.limit, w.sort).map((r) => forecastRecord(p, r));
   }
 
   async forecast(id: string, granted: ReadonlySet<string>, nowMs: number): Promise<ForecastRecord> {
-    const synced = await this.findSyncedRun(id, granted);
+    const synced = await this.findSyncedRun(id, granted, nowMs);
     if (synced) return forecastRecord(synced.product.def, synced.run.run);
     const { product, run } = this.findRun(id, granted, nowMs);
     return forecastRecord(product, run);
   }
 
   async forecastFrames(id: string, granted: ReadonlySet<string>, w: TimeWindow, nowMs: number): Promise<FrameRecord[]> {
-    const synced = await this.findSyncedRun(id, granted);
+    const synced = await this.findSyncedRun(id, granted, nowMs);
     if (synced) {
       return this.synced!.runFrames(synced.product, synced.run, lo(w), hi(w), w.limit, w.sort).map((f) => frameRecord(f, this.zoomLevels));
     }
@@ -190,14 +193,14 @@ export class Platform {
   }
 
   private async findFrame(id: string, granted: ReadonlySet<string>, nowMs: number): Promise<FrameRef | SyncedFrame> {
-    const frame = await firstFrameFound<FrameRef | SyncedFrame>([this.frames.find(id, nowMs), this.synced?.find(id)]);
+    const frame = await firstFrameFound<FrameRef | SyncedFrame>([this.frames.find(id, nowMs), this.synced?.find(id, nowMs)]);
     if (!frame || !isVisible(frame.product, granted)) throw new NotFoundError('frame', id);
     return frame;
   }
 
-  private async findSyncedRun(id: string, granted: ReadonlySet<string>) {
+  private async findSyncedRun(id: string, granted: ReadonlySet<string>, nowMs: number) {
     if (!this.synced) return undefined;
-    await this.synced.refresh();
+    await this.synced.refresh(nowMs);
     const found = this.synced.findRun(id);
     return found && isVisible(found.product.def, granted) ? found : undefined;
   }

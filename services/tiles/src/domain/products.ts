@@ -12,13 +12,15 @@ export class TileProducts {
     private readonly defaults: DefaultStyles,
     /** null when the weather serves no synced stores */
     readonly synced: SyncedProducts | null,
+    /** the area's clock: a synced run past its expirationTime is not drawn (docs/decisions/0363) */
+    private readonly now: () => Date,
   ) {}
 
   /** A product by id or name; a synced one has its default styles derived as it is first named. */
   async product(ref: string): Promise<ProductDef | undefined> {
     const p = this.catalog.product(ref);
     if (p || !this.synced) return p;
-    await this.synced.refresh();
+    await this.synced.refresh(this.now().getTime());
     const synced = this.synced.product(ref)?.def;
     if (synced) this.defaults.of(synced);
     return synced;
@@ -26,7 +28,7 @@ export class TileProducts {
 
   /** A synced product's frame by id, with the store it is read from. */
   async syncedFrame(id: string): Promise<SyncedFrame | undefined> {
-    const frame = await this.synced?.find(id);
+    const frame = await this.synced?.find(id, this.now().getTime());
     if (frame) this.defaults.of(frame.product);
     return frame;
   }
@@ -34,7 +36,7 @@ export class TileProducts {
   /** A synced product's newest frames first, at most `limit`; undefined for a catalog product. */
   async syncedFrames(ref: string, limit: number): Promise<FrameRef[] | undefined> {
     if (!this.synced || this.catalog.product(ref)) return undefined;
-    await this.synced.refresh();
+    await this.synced.refresh(this.now().getTime());
     const p = this.synced.product(ref);
     return p ? this.synced.frames(p, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, limit, 'desc') : undefined;
   }
