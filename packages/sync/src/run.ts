@@ -2,6 +2,7 @@
  * A run as `fieldcast sync <source> [--run YYYY-MM-DDTHHZ] [--steps A-B]` names it, and its steps
  * read and converted in order.
  */
+import { calendarFault, calendarMs } from '@fieldcast/calendar';
 import { SyncConfigError } from './errors.js';
 import type { SourceHttp } from './http.js';
 import { type SourceFacts, checkRun } from './sources.js';
@@ -10,12 +11,21 @@ import { type ConvertedField, RunConverter, readStep } from './step.js';
 
 const HOUR_MS = 3_600_000;
 
-/** `2026-12-03T06Z` (the form `--run` takes) as epoch ms, checked against the source's run hours. */
+/**
+ * `2026-12-03T06Z` (the form `--run` takes) as epoch ms, checked against the source's run hours.
+ * Its fields are read on the one calendar rule (docs/decisions/0362-one-calendar-rule.md): a year
+ * 0000 to 0099 is itself, and a field out of its range (month 13, 31 February, hour 24) is
+ * refused by name rather than rolled over into another run.
+ */
 export function parseRun(source: SourceFacts, text: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})Z$/.exec(text);
-  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4])) : NaN;
-  if (!m || new Date(ms).toISOString().slice(0, 13) !== `${m[1]}-${m[2]}-${m[3]}T${m[4]}`)
-    throw new SyncConfigError(`run "${text}" is not YYYY-MM-DDTHHZ`);
+  if (!m) throw new SyncConfigError(`run "${text}" is not YYYY-MM-DDTHHZ`);
+  const fields = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), hour: Number(m[4]), minute: 0, second: 0 };
+  const ms = calendarMs(fields.year, fields.month, fields.day, fields.hour);
+  if (ms === null) {
+    const field = calendarFault(fields.year, fields.month, fields.day, fields.hour)!;
+    throw new SyncConfigError(`run "${text}" is not a calendar time: ${field} ${fields[field]} is out of range`);
+  }
   checkRun(source, ms);
   return ms;
 }

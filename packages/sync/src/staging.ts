@@ -10,6 +10,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { calendarMs } from '@fieldcast/calendar';
 import type { LatLonGrid } from '@fieldcast/grib2';
 import { temporaryBeside, type VariableId } from '@fieldcast/weather';
 import { StepDataError } from './errors.js';
@@ -104,10 +105,14 @@ async function readHeader(file: string): Promise<Omit<StagedStep, 'step' | 'file
 /** `YYYYMMDDHH` of a run's start: the name of its staging directory and of its store. */
 export const runStamp = (runMs: number): string => new Date(runMs).toISOString().slice(0, 13).replace(/[-T]/g, '');
 
-/** The run start a `YYYYMMDDHH` name stands for, as epoch ms; NaN for another name. */
+/**
+ * The run start a `YYYYMMDDHH` name stands for, as epoch ms; NaN for another name. The fields are
+ * read on the one calendar rule (docs/decisions/0362-one-calendar-rule.md): a name no calendar
+ * time has (month 13, 31 February, hour 24) is no run's, not the time those fields roll over to.
+ */
 export function runOfStamp(name: string): number {
   const m = /^(\d{4})(\d{2})(\d{2})(\d{2})$/.exec(name);
-  return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4])) : Number.NaN;
+  return (m && calendarMs(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]))) ?? Number.NaN;
 }
 
 /** The runs with a staging directory under a source's directory: each run's start and directory. */

@@ -16,8 +16,20 @@ describe('naming a run', () => {
   it('reads --run YYYY-MM-DDTHHZ and refuses other forms, dates and hours', () => {
     expect(parseRun(gfs, '2026-12-03T12Z')).toBe(RUN);
     expect(() => parseRun(gfs, '2026-12-03T12')).toThrow(/not YYYY-MM-DDTHHZ/);
-    expect(() => parseRun(gfs, '2026-02-30T00Z')).toThrow(/not YYYY-MM-DDTHHZ/);
     expect(() => parseRun(gfs, '2026-12-03T03Z')).toThrow(/gfs-0p25 has no run at 2026-12-03T03:00/);
+  });
+
+  it('reads --run on the proleptic Gregorian calendar: a year 0000 to 0099 is itself, a field out of range is refused by name', () => {
+    const year50 = new Date(0);
+    year50.setUTCFullYear(50, 0, 1);
+    expect(parseRun(gfs, '0050-01-01T00Z')).toBe(year50.getTime());
+    expect(parseRun(gfs, '2024-02-29T18Z')).toBe(Date.UTC(2024, 1, 29, 18));
+    // Date.UTC would roll each of these over into another run.
+    expect(() => parseRun(gfs, '2026-13-01T00Z')).toThrow(/"2026-13-01T00Z" is not a calendar time: month 13 is out of range/);
+    expect(() => parseRun(gfs, '2026-02-30T00Z')).toThrow(/"2026-02-30T00Z" is not a calendar time: day 30 is out of range/);
+    expect(() => parseRun(gfs, '2025-02-29T00Z')).toThrow(/day 29 is out of range/);
+    expect(() => parseRun(gfs, '2026-12-31T24Z')).toThrow(/"2026-12-31T24Z" is not a calendar time: hour 24 is out of range/);
+    expect(() => parseRun(gfs, '2026-00-10T00Z')).toThrow(/month 0 is out of range/);
   });
 
   it("reads --steps A-B as the run's steps in that range", () => {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { LatLonGrid } from '@fieldcast/grib2';
 import type { ConvertedStep } from '../src/run.js';
 import { writeRunStore } from '../src/run-store.js';
-import { readRows, stageStep, stagedSteps } from '../src/staging.js';
+import { readRows, runOfStamp, runStamp, stageStep, stagedSteps, stagingDirs } from '../src/staging.js';
 
 const RUN = Date.UTC(2026, 11, 3, 0);
 const HOUR = 3_600_000;
@@ -82,5 +82,24 @@ describe('a write that fails (the disk full)', () => {
     await expect(stageStep(staging, failing, null)).rejects.toThrow(/ENOSPC/);
     expect(await fs.readdir(staging)).toEqual([]);
     expect(await stagedSteps(staging)).toEqual([]);
+  });
+});
+
+describe("a staging directory's name", () => {
+  it('is read on the proleptic Gregorian calendar, a year 0000 to 0099 as itself', () => {
+    expect(runOfStamp(runStamp(RUN))).toBe(RUN);
+    const year50 = new Date(0);
+    year50.setUTCFullYear(50, 0, 1);
+    year50.setUTCHours(6);
+    expect(runStamp(year50.getTime())).toBe('0050010106');
+    expect(runOfStamp('0050010106')).toBe(year50.getTime());
+  });
+
+  it('names no run when no calendar time has its fields, rather than the time they roll over to', async () => {
+    // Date.UTC reads these as 2027-01-01, 2026-03-02 and 2026-12-04.
+    for (const name of ['2026130100', '2026023000', '2026120324', '2026000100']) expect(runOfStamp(name)).toBeNaN();
+    await stageStep(join(dir, 'staging', '2026023000'), step(0, 280), null);
+    await stageStep(join(dir, 'staging', runStamp(RUN)), step(0, 280), null);
+    expect(await stagingDirs(dir)).toEqual([{ initMs: RUN, dir: join(dir, 'staging', runStamp(RUN)) }]);
   });
 });

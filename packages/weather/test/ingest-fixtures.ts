@@ -210,6 +210,8 @@ export interface TiffSpec {
   geoKeys?: Record<string, number>;
   /** per band, the scale and offset GDAL stores in its GDAL_METADATA tag (gdal_translate -a_scale -a_offset) */
   scaleOffset?: { scale: number; offset: number }[];
+  /** the TIFF DateTime tag (306), "YYYY:MM:DD HH:MM:SS" (TIFF 6.0 section 8) */
+  dateTime?: string;
 }
 
 /** A float32 GeoTIFF with ModelTiepoint/ModelPixelScale (PixelIsArea) in WGS 84. */
@@ -235,6 +237,7 @@ export async function writeGeotiffFile(file: string, t: TiffSpec): Promise<void>
     ...(t.geoKeys ?? {}),
   };
   if (nb > 1) meta.ExtraSamples = Array(nb - 1).fill(0);
+  if (t.dateTime !== undefined) meta.DateTime = t.dateTime;
   if (t.noData !== undefined) meta.GDAL_NODATA = `${t.noData}`;
   if (t.scaleOffset) {
     const items = t.scaleOffset.flatMap(({ scale, offset }, b) => [

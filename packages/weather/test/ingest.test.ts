@@ -277,6 +277,28 @@ describe('ingestFile', () => {
     expect(w.values[1]).toBeNaN();
   });
 
+  it("takes a GeoTIFF's time from its DateTime tag, and refuses a tag that is no calendar time rather than roll it onto another", async () => {
+    const tagged = (dateTime: string) => {
+      const file = path.join(tmp, `tagged-${dateTime.replace(/\W/g, '')}.tif`);
+      return writeGeotiffFile(file, { width: 2, height: 1, bands: [[1, 2]], west: 0, north: 1, dx: 1, dy: 1, dateTime }).then(() => file);
+    };
+    const attributes = { standard_name: 'air_temperature', units: 'degC' };
+    const ok = await ingestFile(await tagged('2024:02:29 06:00:00'), {
+      outDir: path.join(tmp, 'ok'),
+      geotiff: { variable: 't', attributes },
+    });
+    expect((await ZarrSource.open(ok.storePath)).coverage().startMs).toBe(Date.UTC(2024, 1, 29, 6));
+    for (const [dateTime, field] of [
+      ['2023:02:29 06:00:00', 'day'],
+      ['2024:13:01 00:00:00', 'month'],
+      ['2024:06:01 24:00:00', 'hour'],
+    ]) {
+      await expect(
+        ingestFile(await tagged(dateTime!), { outDir: path.join(tmp, 'bad'), geotiff: { variable: 't', attributes } }),
+      ).rejects.toThrow(`the DateTime tag "${dateTime}" is not a calendar date and time (its ${field})`);
+    }
+  });
+
   it('refuses a projected GeoTIFF with a clear message', async () => {
     const file = path.join(tmp, 'utm.tif');
     await writeGeotiffFile(file, {

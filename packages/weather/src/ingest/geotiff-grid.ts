@@ -13,6 +13,7 @@
  * The file is opened, not loaded: blocks (a window of pixels for a range of bands) are read
  * and decoded on demand, strip by strip or tile by tile, so ingest holds a slab at a time.
  */
+import { calendarFault, calendarMs } from '@fieldcast/calendar';
 import { fromFile, type GeoTIFF, type GeoTIFFImage } from 'geotiff';
 import type { DecodedGrid } from './cf-dataset.js';
 import { IngestError } from './errors.js';
@@ -39,7 +40,12 @@ const PIXEL_IS_POINT = 2;
 function tiffDateTime(text: unknown): number | undefined {
   const m = typeof text === 'string' ? /^(\d{4}):(\d{2}):(\d{2}) (\d{2}):(\d{2}):(\d{2})/.exec(text) : null;
   if (!m) return undefined;
-  return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+  const fields = [+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!] as const;
+  const ms = calendarMs(...fields);
+  // a tag that is no calendar time (30 February, hour 24) is refused rather than rolled onto another
+  if (ms === null)
+    throw new IngestError(`the DateTime tag "${m[0]}" is not a calendar date and time (its ${calendarFault(...fields)})`);
+  return ms;
 }
 
 export async function readGeotiff(file: string, name: string, options: GeotiffTimeOptions = {}): Promise<DecodedGrid> {

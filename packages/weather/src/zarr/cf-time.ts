@@ -4,6 +4,7 @@
  * (Gregorian) dates, so model calendars without leap days or with 360-day years are refused
  * rather than silently shifted (CF 4.4.1 lists them).
  */
+import { calendarFault, calendarMs } from '@fieldcast/calendar';
 
 /** The time encoding every Fieldcast store writes: integral hours for hourly and daily steps. */
 export const STORE_TIME_UNITS = 'hours since 1970-01-01 00:00:00';
@@ -76,13 +77,11 @@ export function parseReferenceDate(text: string): number {
   if (!m) throw new CfTimeError(`reference date "${text}" is not understood`);
   const [, y, mo, d, h, mi, s, zone] = m;
   const seconds = s === undefined ? 0 : Number(s);
-  let ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h ?? 0), Number(mi ?? 0), 0) + Math.round(seconds * 1000);
-  if (Number(y) < 100) {
-    // Date.UTC maps years 0..99 to 1900..1999; undo that for historical references.
-    const dt = new Date(ms);
-    dt.setUTCFullYear(Number(y));
-    ms = dt.getTime();
-  }
+  const fields = [Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Math.floor(seconds)] as const;
+  // A reference that is no calendar time (1900-02-30, hour 24) is refused, not rolled onto another one.
+  const whole = calendarMs(...fields);
+  if (whole === null) throw new CfTimeError(`reference date "${text}" is not a calendar date and time (its ${calendarFault(...fields)})`);
+  let ms = whole + Math.round((seconds - fields[5]) * 1000);
   if (zone && !/^(Z|UTC|GMT)$/i.test(zone)) {
     const zm = /^([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(zone)!;
     const offsetMin = (Number(zm[2]) * 60 + Number(zm[3] ?? 0)) * (zm[1] === '-' ? -1 : 1);

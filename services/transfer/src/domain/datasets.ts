@@ -3,6 +3,7 @@
  * docs/decisions/0162-dataset-grids-and-names.md): which products the weather can fill, the
  * datasets of a day, their names and the file each one is.
  */
+import { calendarMs } from '@fieldcast/calendar';
 import { createHash } from 'node:crypto';
 import { InvalidRequestError, NotFoundError } from '@fieldcast/kit';
 import {
@@ -218,8 +219,8 @@ export function findDataset(product: TransferProduct, name: string, served: Grid
   const prefix = `${product.def.name}_`;
   const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})Z)?\.([a-z]+)$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : '');
   if (!m) throw missing();
-  const startMs = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0));
-  if (!Number.isFinite(startMs) || startMs % product.cadenceMs !== 0) throw missing();
+  const startMs = calendarMs(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0));
+  if (startMs === null || startMs % product.cadenceMs !== 0) throw missing();
   const named = datasetAt(product, startMs);
   // The round trip refuses what parses but is not the canonical name (20240631, a T0000Z suffix on a daily product).
   const dataset = named.name === name ? held(named, source) : null;
