@@ -203,7 +203,9 @@ describe('the console in Chromium', () => {
       // An alert on the field: a frost rule in one click, listed with its state.
       await page.click('#alert-add-frost');
       await page.waitForSelector('#alerts li[data-id]', { timeout: 30_000 });
-      expect(await page.textContent('#alerts')).toMatch(/Frost: below 0 °C within 48 h · (waiting for its field|not evaluated yet|holding: |clear: )/);
+      expect(await page.textContent('#alerts')).toMatch(
+        /Frost: below 0 °C within 48 h · (waiting for its field|not evaluated yet|holding: |clear: )/,
+      );
       // The docs' picture: the field over the weather tiles, with last summer's degree days, their
       // contours and legend, and the field's events. Notices fade by themselves.
       const summer = new Date().getUTCFullYear() - 1;

@@ -43,8 +43,7 @@ function tiffDateTime(text: unknown): number | undefined {
   const fields = [+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!] as const;
   const ms = calendarMs(...fields);
   // a tag that is no calendar time (30 February, hour 24) is refused rather than rolled onto another
-  if (ms === null)
-    throw new IngestError(`the DateTime tag "${m[0]}" is not a calendar date and time (its ${calendarFault(...fields)})`);
+  if (ms === null) throw new IngestError(`the DateTime tag "${m[0]}" is not a calendar date and time (its ${calendarFault(...fields)})`);
   return ms;
 }
 
