@@ -1,5 +1,3 @@
-import type { PolygonCoordinates } from './grid-weights.js';
-
 /**
  * The closed, counter-clockwise linear ring of a bbox (RFC 7946 section 3.1.6: exterior rings
  * are counter-clockwise), as GeoJSON Polygon coordinates need it.
@@ -42,12 +40,12 @@ export function signedRingArea(ring: readonly (readonly number[])[]): number {
  * a polygon already in that order comes back as the same array. Parsers are to accept either
  * order (the same section), so input is read in any order and answered in this one.
  */
-export function rightHandRings(polygon: PolygonCoordinates): PolygonCoordinates {
-  let out: PolygonCoordinates | null = null;
+export function rightHandRings<P extends number[][][]>(polygon: P): P {
+  let out: P | null = null;
   polygon.forEach((ring, r) => {
     const area = signedRingArea(ring);
     if (r === 0 ? area < 0 : area > 0) {
-      out ??= [...polygon];
+      out ??= [...polygon] as P;
       out[r] = [...ring].reverse();
     }
   });
