@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TestFleetOptions, useTestFleet } from '@fieldcast/runtime/testing';
 import { readSyncedModels, syncedModelDef, syncRun } from '@fieldcast/sync';
-import { forecastId, type GridSource, loadWeatherSource, readSourceRegistry } from '@fieldcast/weather';
-import { type ArchiveServer, serveArchive } from '../../../packages/sync/test/archive-server.js';
-import { writeGfsStep } from '../../../packages/sync/test/runs.js';
+import { forecastId, readSourceRegistry } from '@fieldcast/weather';
+import { type OneSyncedRun, oneSyncedRun } from '../../../packages/sync/test/one-synced-run.js';
 import { modelService } from '../src/definition.js';
 import { SyncedRegistry } from '../src/synced-registry.js';
 import { get, HOUR, TestClock } from './helpers.js';
@@ -23,40 +20,16 @@ const MODEL = syncedModelDef('gfs-0p25');
 const RUN_ID = forecastId(MODEL, RUN);
 const iso = (ms: number) => new Date(ms).toISOString();
 
-let archive: string;
-let data: string;
-let server: ArchiveServer;
-let weather: GridSource;
 const clock = new TestClock(RUN + 4 * HOUR);
 const options: TestFleetOptions = { now: clock.now };
-const syncDir = () => join(data, 'sync');
+let run: OneSyncedRun;
+const syncDir = () => run.syncDir;
 
 beforeAll(async () => {
-  archive = mkdtempSync(join(tmpdir(), 'synced-expiry-archive-'));
-  data = mkdtempSync(join(tmpdir(), 'synced-expiry-data-'));
-  for (const s of [0, 1]) writeGfsStep(archive, RUN, s);
-  server = await serveArchive(archive);
-  const published = await syncRun({
-    source: 'gfs-0p25',
-    baseUrl: server.baseUrl,
-    syncDir: syncDir(),
-    runMs: RUN,
-    steps: '0-1',
-    keepDays: 1,
-    now: () => RUN + 4 * HOUR,
-    http: { retries: 0, backoffMs: 5, timeoutMs: 2000 },
-    stepRetries: 0,
-  });
-  expect(published.state).toBe('published');
-  weather = await loadWeatherSource({ syncDir: syncDir(), reloadMs: 3_600_000 });
-  options.weather = weather;
+  run = await oneSyncedRun(RUN, 1);
+  options.weather = run.weather;
 });
-afterAll(async () => {
-  await (weather as { close?: () => Promise<void> } | undefined)?.close?.();
-  await server?.close();
-  rmSync(archive, { recursive: true, force: true });
-  rmSync(data, { recursive: true, force: true });
-});
+afterAll(() => run?.close());
 
 const t = useTestFleet([modelService], options);
 const app = () => t.fleet.app('model');
@@ -95,10 +68,10 @@ it('announces the expiry as the sync does when it takes the run out: COMPLETE, t
     );
   expect(await statuses()).toEqual(['COMPLETE', 'EXPIRED', 'INCOMPLETE', 'INITIALIZING']);
   // The sync's next pass (upstream down) takes it out at the same expirationTime: the same run, the same record, nothing new to announce.
-  server.inject('', { status: 503 }, 1000);
+  run.server.inject('', { status: 503 }, 1000);
   await syncRun({
     source: 'gfs-0p25',
-    baseUrl: server.baseUrl,
+    baseUrl: run.server.baseUrl,
     syncDir: syncDir(),
     steps: '0-1',
     keepDays: 1,

@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TestFleetOptions, useTestFleet } from '@fieldcast/runtime/testing';
-import { syncRun } from '@fieldcast/sync';
-import { forecastFrameId, type GridSource, loadWeatherSource, productRunId, readSourceRegistry } from '@fieldcast/weather';
-import { type ArchiveServer, serveArchive } from '../../../packages/sync/test/archive-server.js';
-import { writeGfsStep } from '../../../packages/sync/test/runs.js';
+import { forecastFrameId, productRunId, readSourceRegistry } from '@fieldcast/weather';
+import { type OneSyncedRun, oneSyncedRun } from '../../../packages/sync/test/one-synced-run.js';
 import { platformService } from '../src/definition.js';
 import { clock, get, H, now } from './helpers.js';
 
@@ -23,39 +19,15 @@ const PRODUCT = 'gfs-0p25.air-temperature';
 const FORECAST = productRunId({ name: PRODUCT }, RUN);
 const FRAME = forecastFrameId({ name: PRODUCT }, RUN, RUN + H);
 
-let archive: string;
-let data: string;
-let server: ArchiveServer;
-let weather: GridSource;
 const options: TestFleetOptions = { now };
-const syncDir = () => join(data, 'sync');
+let run: OneSyncedRun;
+const syncDir = () => run.syncDir;
 
 beforeAll(async () => {
-  archive = mkdtempSync(join(tmpdir(), 'platform-synced-expiry-archive-'));
-  data = mkdtempSync(join(tmpdir(), 'platform-synced-expiry-data-'));
-  for (const s of [0, 1]) writeGfsStep(archive, RUN, s);
-  server = await serveArchive(archive);
-  const published = await syncRun({
-    source: 'gfs-0p25',
-    baseUrl: server.baseUrl,
-    syncDir: syncDir(),
-    runMs: RUN,
-    steps: '0-1',
-    keepDays: 1,
-    now: () => RUN + 4 * H,
-    http: { retries: 0, backoffMs: 5, timeoutMs: 2000 },
-    stepRetries: 0,
-  });
-  expect(published.state).toBe('published');
-  weather = await loadWeatherSource({ syncDir: syncDir(), now: () => clock.ms, reloadMs: 3_600_000 });
-  options.weather = weather;
+  run = await oneSyncedRun(RUN, 1, () => clock.ms);
+  options.weather = run.weather;
 });
-afterAll(async () => {
-  await (weather as { close?: () => Promise<void> } | undefined)?.close?.();
-  await server?.close();
-  rmSync(archive, { recursive: true, force: true });
-  rmSync(data, { recursive: true, force: true });
-});
+afterAll(() => run?.close());
 
 const t = useTestFleet([platformService], options);
 
