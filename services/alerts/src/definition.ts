@@ -38,7 +38,7 @@ export const alertsService = defineService({
   title: 'Alerts',
   description: 'Alert rules on fields and assets, evaluated as the weather changes; their events in the owner’s feeds.',
   needs: { database: { migrations: [alertsMigration, hourlyPassesMigration] }, outbox: { topics: [RULES_TOPIC] }, weather: true },
-  api: (deps) => ruleRoutes(new Api(), new RuleStore(deps.db.knex, deps.outbox, deps.now), deps.now),
+  api: (deps) => ruleRoutes(new Api(), new RuleStore(deps.db.knex, deps.outbox, deps.now)),
   consumers: (deps) => [
     targetsConsumer(new TargetCopies(deps.db.knex, deps.outbox), deps.logger),
     weatherConsumer(evaluatorOf(deps).evaluator, deps.now),

@@ -1,11 +1,10 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
 import { topicFor } from '@fieldcast/bus';
 import { type OutboxWriter, type Outbox, OwnedResourceStore, type OwnedResourceTable } from '@fieldcast/db';
 import type { Point } from '@fieldcast/geo';
 import { ValidationError } from '@fieldcast/kit';
 import { HOUR_MS } from './domain/conditions.js';
-import { type RuleRecord, ruleView, TARGET_NAMESPACES } from './domain/rules.js';
+import { checkRule, decidedAlike, type RuleRecord, ruleView, TARGET_NAMESPACES } from './domain/rules.js';
 import type { Condition, TargetType } from './schemas.js';
 
 export const AREA = 'alerts';
@@ -73,33 +72,36 @@ export class RuleStore extends OwnedResourceStore<RuleRecord> {
   constructor(
     private readonly db: Knex,
     outbox: Outbox,
-    now: () => Date,
+    private readonly clock: () => Date,
   ) {
-    super(db, outbox, now, RULES);
+    super(db, outbox, clock, RULES);
   }
 
   override async create(record: RuleRecord, maxPerAccount?: number): Promise<RuleRecord | null> {
+    checkRule(record, this.clock().getTime());
     await this.checkTarget(record);
     return super.create(record, maxPerAccount);
   }
 
   override async replace(record: RuleRecord): Promise<RuleRecord | null> {
-    if (!(await this.get(record.accountId, record.id))) return null;
+    const before = await this.get(record.accountId, record.id);
+    if (!before) return null;
+    checkRule(record, this.clock().getTime(), before);
     await this.checkTarget(record);
     return super.replace(record);
   }
 
   /**
    * A rule given another target or condition starts again as a new one does, not holding and never
-   * evaluated: what held under its old condition says nothing of the new one. A new description
-   * alone changes nothing the rule decides, so its decision stands and no alert is sent again. Its count of changes
+   * evaluated: what held under its old condition says nothing of the new one. A new description,
+   * or the same condition spelt another way (decidedAlike), changes nothing the rule decides, so its
+   * decision stands and no alert is sent again. Its count of changes
    * goes on, since an alert's event id is derived from it (evaluator.ts): counted from 0 again, the
    * next alert would take the id of the rule's first, which the events area already holds, and be
    * dropped.
    */
   protected override async changed(trx: Knex.Transaction, record: RuleRecord, before: RuleRecord): Promise<void> {
-    if (isDeepStrictEqual({ target: record.target, condition: record.condition }, { target: before.target, condition: before.condition }))
-      return;
+    if (decidedAlike(record, before)) return;
     await trx
       .withSchema(AREA)
       .table('rule_states')
@@ -324,7 +326,7 @@ export class RuleStates {
         const rule = rules.get(d.ruleId);
         // a rule deleted or replaced since it was read, or decided at this clock reading or later by another pass
         if (!row || !rule || new Date(row.evaluated_at).getTime() >= nowMs) continue;
-        if (!isDeepStrictEqual({ target: rule.target, condition: rule.condition }, d.measured)) continue;
+        if (!decidedAlike(rule, d.measured)) continue;
         let transitions = row.transitions;
         let changedAt = row.changed_at;
         if (d.holding !== row.holding) {

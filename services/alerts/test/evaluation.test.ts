@@ -133,7 +133,7 @@ describe('alert evaluation (docs/decisions/0271-alert-evaluation.md)', () => {
         expect(e.data.related).toEqual([{ namespace: 'agriculture/fields', id: field }]);
       }
       const state = (await rules(t.fleet).get(t.alice, `/rules/${rule}/state`)).body;
-      expect(state).toMatchObject({ holding: false, evaluatedAt: new Date(NOW + 3 * HOUR_MS).toISOString().replace('.000Z', 'Z') });
+      expect(state).toMatchObject({ holding: false, evaluatedAt: new Date(NOW + 3 * HOUR_MS).toISOString() });
       expect(state.changedAt).toBe(state.evaluatedAt);
     },
   );
@@ -309,7 +309,7 @@ describe('alert evaluation (docs/decisions/0271-alert-evaluation.md)', () => {
     const first = await createRule({ type: 'field', id: field }, { kind: 'frost', threshold: 0, hours: 48 });
     await t.fleet.runBackground('alerts', 'evaluate');
     const stateOf = async (id: string) => (await rules(t.fleet).get(t.alice, `/rules/${id}/state`)).body as { evaluatedAt: string | null };
-    expect((await stateOf(first)).evaluatedAt).toBe('2026-06-15T10:20:00Z');
+    expect((await stateOf(first)).evaluatedAt).toBe('2026-06-15T10:20:00.000Z');
     // Another replica's timer in the same hour finds the hour claimed and runs no pass.
     const second = await createRule({ type: 'field', id: field }, { kind: 'frost', threshold: -5, hours: 48 });
     await t.fleet.runBackground('alerts', 'evaluate');
@@ -346,7 +346,7 @@ describe('alert evaluation (docs/decisions/0271-alert-evaluation.md)', () => {
     await t.fleet.runBackground('alerts', 'evaluate');
     for (const id of ids) {
       const state = (await rules(t.fleet).get(t.alice, `/rules/${id}/state`)).body;
-      expect(state).toMatchObject({ evaluatedAt: '2026-06-15T10:20:00Z', holding: expect.any(Boolean), value: expect.any(Number) });
+      expect(state).toMatchObject({ evaluatedAt: '2026-06-15T10:20:00.000Z', holding: expect.any(Boolean), value: expect.any(Number) });
     }
     // A run's completion asks for a pass: a new rule is decided without the timer.
     const later = await createRule({ type: 'field', id: field }, { kind: 'frost', threshold: -50, hours: 12 });
@@ -369,7 +369,7 @@ describe('alert evaluation (docs/decisions/0271-alert-evaluation.md)', () => {
     ]);
     await eventually(async () => {
       const state = (await rules(t.fleet).get(t.alice, `/rules/${later}/state`)).body;
-      expect(state).toMatchObject({ holding: false, evaluatedAt: '2026-06-15T10:20:00Z' });
+      expect(state).toMatchObject({ holding: false, evaluatedAt: '2026-06-15T10:20:00.000Z' });
     }, 30_000);
   });
 });

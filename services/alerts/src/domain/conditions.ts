@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { type FieldError, ValidationError } from '@fieldcast/kit';
 import { cutoffNamed, DEFAULT_DEGREE_DAY_BASE, dateMs, DEGREE_DAY_FIRST_DATE, isoDate } from '@fieldcast/schemas';
 import { CURVE_DEGREE_DAY_METHODS } from '@fieldcast/science';
@@ -104,6 +105,39 @@ export function conditionFaults(condition: Condition, todayMs: number): FieldErr
     }
   }
   return faults;
+}
+
+/**
+ * A condition as it is measured: each default filled in and each alias resolved (the horizontal
+ * cutoff's other name `cap`, the default base of the scale, every severe-weather type), the types
+ * in one order. Two conditions of one form measure the same thing, so a rule re-sent with one
+ * spelt the other way keeps its decision (docs/interface.md §12, docs/decisions/0371-alert-rule-edits.md).
+ */
+function measuredForm(condition: Condition): Record<string, unknown> {
+  switch (condition.kind) {
+    case 'degree-days': {
+      const scale = condition.scale ?? 'celsius';
+      return {
+        kind: condition.kind,
+        start: condition.start,
+        threshold: condition.threshold,
+        scale,
+        base: condition.base ?? DEFAULT_DEGREE_DAY_BASE[scale],
+        method: condition.method ?? 'average',
+        cap: condition.cap ?? null,
+        cutoff: cutoffNamed(condition.cutoff),
+      };
+    }
+    case 'severe-weather':
+      return { ...condition, types: [...(condition.types ?? SEVERE_KINDS)].sort() };
+    default:
+      return condition;
+  }
+}
+
+/** Whether two conditions measure the same thing, however each was spelt. */
+export function sameMeasure(a: Condition, b: Condition): boolean {
+  return isDeepStrictEqual(measuredForm(a), measuredForm(b));
 }
 
 /** Throws the 422 of a condition with faults (docs/architecture.md §3: content, not shape). */

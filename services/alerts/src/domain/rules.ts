@@ -1,5 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Condition, RuleInput, TargetType } from '../schemas.js';
-import { checkCondition, DAY_MS } from './conditions.js';
+import { checkCondition, DAY_MS, sameMeasure } from './conditions.js';
 
 /** An alert rule as stored: its owner, what it watches and the condition (docs/interface.md, alerts). */
 export interface RuleRecord {
@@ -10,9 +11,8 @@ export interface RuleRecord {
   condition: Condition;
 }
 
-/** The record a body makes, its condition's content checked at `nowMs` (422 invalid_condition). */
-export function ruleRecord(id: string, accountId: string, input: RuleInput, nowMs: number): RuleRecord {
-  checkCondition(input.condition, Math.floor(nowMs / DAY_MS) * DAY_MS);
+/** The record a body makes; its condition is checked by checkRule, which knows the rule it replaces. */
+export function ruleRecord(id: string, accountId: string, input: RuleInput): RuleRecord {
   return {
     id,
     accountId,
@@ -20,6 +20,26 @@ export function ruleRecord(id: string, accountId: string, input: RuleInput, nowM
     target: { type: input.target.type, id: input.target.id },
     condition: input.condition,
   };
+}
+
+/**
+ * Throws the 422 invalid_condition of a rule's condition, checked at `nowMs`, unless the rule
+ * replaces one with the same measure (`before`): that condition was accepted when it was given,
+ * and a degree-day rule outlives its season (docs/decisions/0272-alert-rule-kinds.md), so the
+ * same rule sent again after it is not refused for a start that today puts too far back
+ * (docs/decisions/0371-alert-rule-edits.md).
+ */
+export function checkRule(record: RuleRecord, nowMs: number, before?: RuleRecord): void {
+  if (before && sameMeasure(before.condition, record.condition)) return;
+  checkCondition(record.condition, Math.floor(nowMs / DAY_MS) * DAY_MS);
+}
+
+/**
+ * Whether two versions of a rule are decided alike: the same target and a condition of the same
+ * measure. Anything else is decided afresh (docs/interface.md §12).
+ */
+export function decidedAlike(a: Pick<RuleRecord, 'target' | 'condition'>, b: Pick<RuleRecord, 'target' | 'condition'>): boolean {
+  return isDeepStrictEqual(a.target, b.target) && sameMeasure(a.condition, b.condition);
 }
 
 export function ruleView(r: RuleRecord) {

@@ -7,10 +7,11 @@ import type { RuleStore } from '../store.js';
 
 const RULES = `A rule watches one of the account's fields (agriculture) or assets (insight) for one condition: degree-days (the total since start reaching threshold), frost (the lowest forecast temperature of the next hours below threshold), reference-et (short-crop reference ET summed over the last days above threshold), precipitation (the forecast total of the next hours above threshold) or severe-weather (an event within radiusKm in the last hours). A body of the wrong shape is 400 invalid_body; a condition outside its ranges is 422 invalid_condition, each naming the path. A target the alerts area does not know as the account's (not arrived yet from its area, or not the account's) is accepted and watched once it is known; one of the account's own that was deleted, or named with the other type, is 422 target_does_not_exist.`;
 
-const iso = (t: Date | string | null | undefined) => (t ? new Date(t).toISOString().replace('.000Z', 'Z') : null);
+/** To the millisecond, as every timestamp (docs/interface.md §1, Values). */
+const iso = (t: Date | string | null | undefined) => (t ? new Date(t).toISOString() : null);
 
 /** Alert rules (docs/interface.md, alerts): each account sees and changes only its own. */
-export function ruleRoutes(api: Api, rules: RuleStore, now: () => Date): Api {
+export function ruleRoutes(api: Api, rules: RuleStore): Api {
   return ownedResourceRoutes(api, rules, {
     kind: 'rule',
     path: '/rules',
@@ -20,7 +21,7 @@ export function ruleRoutes(api: Api, rules: RuleStore, now: () => Date): Api {
     bodyFaults: BodyFault.malformed,
     contentRules: true,
     view: Rule,
-    build: (id, accountId, input) => ruleRecord(id, accountId, input, now().getTime()),
+    build: ruleRecord,
     present: ruleView,
     docs: {
       create: { summary: 'Create an alert rule on a field or an asset', description: RULES },
@@ -45,7 +46,7 @@ export function ruleRoutes(api: Api, rules: RuleStore, now: () => Date): Api {
       return {
         rule: rule.id,
         watching,
-        holding: state && iso(state.evaluated_at) !== iso(new Date(0)) ? state.holding : null,
+        holding: state && new Date(state.evaluated_at).getTime() > 0 ? state.holding : null,
         value: state?.value ?? null,
         threshold: thresholdOf(rule.condition),
         unit: unitOf(rule.condition),
