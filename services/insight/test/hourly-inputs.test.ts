@@ -1,5 +1,12 @@
 import type { HourlyQuery, HourlySeries } from '@fieldcast/schemas';
-import { atmosphericPressure, hourlyReferenceEt, saturationVapourPressureTetens } from '@fieldcast/science';
+import {
+  atmosphericPressure,
+  dayOfYear,
+  hourlyReferenceEt,
+  hourlyReferenceEtSeries,
+  relativeHumidity,
+  saturationVapourPressureTetens,
+} from '@fieldcast/science';
 import type { VariableId } from '@fieldcast/weather';
 import { elevationFromPressure } from '../src/domain/elevation.js';
 import { hourlySeriesJson, windHeightOf } from '../src/domain/hourly-series.js';
@@ -124,5 +131,106 @@ describe('an asset too small for any grid cell to count', () => {
     const atPoint = await hourlySeries(source, 'relative-humidity', { latitude: 0.5, longitude: 0.5 }, query);
     expect(byAsset.series).toEqual(atPoint.series);
     expect(byAsset.asset).toBe(`/assets/${asset.id}`);
+  });
+});
+
+/**
+ * A day of changing weather at Greeley's latitude (40.41°N, 104.78°W, ASCE-EWRI 2005 Appendix C):
+ * temperature, wind and sun follow the clock, the dewpoint the latitude and the ground the
+ * longitude, so an entry computed from the wrong stamps, the wrong midpoint or another cell's
+ * height differs from the hour by hand.
+ */
+const changing = (variable: VariableId, lat: number, lon: number, t: number): number => {
+  const h = t / HOUR_MS;
+  switch (variable) {
+    case 'air_temperature':
+      return 20 + 8 * Math.sin((2 * Math.PI * (h - 15)) / 24);
+    case 'dew_point_temperature':
+      return 8 + lat / 10;
+    case 'wind_speed':
+      return 2 + (h % 5) / 4;
+    case 'surface_downwelling_shortwave_flux_in_air':
+      // local solar hour from the UTC hour and longitude: the sun up from 06 to 18 local
+      return Math.max(0, 900 * Math.sin((Math.PI * ((h % 24) + lon / 15 - 6)) / 12));
+    case 'surface_air_pressure':
+      return 95;
+    case 'surface_altitude':
+      return 1500 + 10 * lon;
+    default:
+      return 0;
+  }
+};
+
+/**
+ * ETos of the hours by hand (docs/decisions/0111-hourly-series.md): the hour from validTime to
+ * validTime + 1 h takes the means of its two bounding stamps and its sun at the midpoint (UTC
+ * clock, ASCE-EWRI 2005 eqs. 48 and 53-56), ea = e°(dewpoint) (eq. 8), pressure from the cell's
+ * height (eq. 3), and the night and low-sun hours the carried fcd of the 24 hours before
+ * (docs/decisions/0110-low-sun-cloudiness.md), as packages/science computes the published examples.
+ */
+function etByHand(lat: number, lon: number, firstMs: number, hours: number): number[] {
+  const inputs = [];
+  for (let k = -24; k < hours; k++) {
+    const a = firstMs + k * HOUR_MS;
+    const mean = (v: VariableId) => (changing(v, lat, lon, a) + changing(v, lat, lon, a + HOUR_MS)) / 2;
+    const mid = new Date(a + HOUR_MS / 2);
+    inputs.push({
+      temperature: mean('air_temperature'),
+      actualVapourPressure: saturationVapourPressureTetens(mean('dew_point_temperature')),
+      solarRadiation: mean('surface_downwelling_shortwave_flux_in_air') * 0.0036,
+      windSpeed: mean('wind_speed'),
+      elevation: changing('surface_altitude', lat, lon, a),
+      latitude: lat,
+      longitude: lon,
+      dayOfYear: dayOfYear(mid),
+      midpointHour: mid.getUTCHours() + 0.5,
+    });
+  }
+  return hourlyReferenceEtSeries(inputs)
+    .slice(24)
+    .map((r) => r.et);
+}
+
+describe('a day of changing weather: each entry is the hour from its validTime', () => {
+  const source = new HourlyTableSource(changing, BOUNDARY);
+  const values = (s: HourlySeries) => s.series.map((e) => e.value);
+
+  it('ET at a point is the hour by hand, to the served 0.001 mm/h', async () => {
+    const out = await hourlySeries(source, 'evapotranspiration', { latitude: 40.5, longitude: -104.5 }, query);
+    const byHand = etByHand(40.5, -104.5, first, 24);
+    expect(values(out)).toHaveLength(24);
+    values(out).forEach((v, h) => expect(Math.abs(v - byHand[h]!)).toBeLessThanOrEqual(0.0005 + 1e-9));
+    // daylight ET is there, and where the sun is (local noon about 19:00Z at 104.5°W)
+    expect(Math.max(...values(out))).toBe(values(out)[19]);
+  });
+
+  it('ET and RH over an asset half in each of two cells are the means of the cells by hand', async () => {
+    // cells are 1 degree centred on x.5: the asset lies half in the cell of 105.5°W, half in that of 104.5°W
+    const ring = [
+      [-105.5, 40.2],
+      [-104.5, 40.2],
+      [-104.5, 40.8],
+      [-105.5, 40.8],
+      [-105.5, 40.2],
+    ];
+    const asset = {
+      id: '0b7c9a52-4f5e-4d0a-9a53-3f1d7f7a2c11',
+      accountId: 'a',
+      tags: {},
+      polygon: [ring],
+      centroid: { latitude: 40.5, longitude: -105 },
+      areaM2: 0,
+    };
+    const west = etByHand(40.5, -105.5, first, 24);
+    const east = etByHand(40.5, -104.5, first, 24);
+    const et = await hourlySeries(source, 'evapotranspiration', { asset }, query);
+    values(et).forEach((v, h) => expect(Math.abs(v - (west[h]! + east[h]!) / 2)).toBeLessThanOrEqual(0.0005 + 1e-6));
+    const rh = await hourlySeries(source, 'relative-humidity', { asset }, query);
+    values(rh).forEach((v, h) => {
+      const a = first + h * HOUR_MS;
+      const t = (changing('air_temperature', 40.5, 0, a) + changing('air_temperature', 40.5, 0, a + HOUR_MS)) / 2;
+      // Bolton (1980) from the hour's mean temperature and dewpoint, to the served 0.1 %
+      expect(Math.abs(v - relativeHumidity(t, 8 + 40.5 / 10))).toBeLessThanOrEqual(0.05 + 1e-9);
+    });
   });
 });
