@@ -5,7 +5,7 @@ import { accountOf } from './auth.js';
 import { type CsvForm, prefersCsv, sendCsv } from './csv.js';
 import { InvalidRequestError, NotAcceptableError, UnsupportedMediaTypeError, ValidationError, type FieldError } from './errors.js';
 import type { Account } from './identity.js';
-import { parseAccept, quality } from './negotiate.js';
+import { jsonQuality, parseAccept, quality } from './negotiate.js';
 import { methodNotAllowed } from './resource-methods.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -128,7 +128,9 @@ export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z
   credential?: (req: Request) => Promise<Account | undefined> | Account | undefined;
   /**
    * Media types of a file the operation answers with besides its JSON errors (image/tiff): an
-   * Accept naming one of them is served too, not only the JSON types every operation takes.
+   * Accept naming one of them is served too, not only the JSON types every operation takes. Of
+   * those, the ones the Accept takes are the handler's `acceptedFileTypes(res)`: an operation
+   * whose files come in several types answers 406 for a file of a type the Accept does not take.
    */
   produces?: readonly string[];
   /**
@@ -211,22 +213,31 @@ export function expressPath(path: string): string {
  * An Accept that takes one of the file's media types (by its most specific range, RFC 9110
  * section 12.5.1) is served, and one whose ranges refuse every one of them (q=0) is 406; anything
  * else is negotiated as JSON, the form of its errors, and a JSON Accept is served the file too.
- * One that takes neither is 406 naming the file's types.
+ * One that takes neither is 406 naming the file's types. The types it takes (one named with
+ * q > 0, or one it does not name when it takes JSON) are kept for `acceptedFileTypes`.
  */
-function negotiateFile(produces: readonly string[], negotiate: express.RequestHandler): express.RequestHandler {
+function negotiateFile(produces: readonly string[], negotiate: express.RequestHandler, vendor: string): express.RequestHandler {
   const types = produces.map((t) => t.toLowerCase());
   return (req, res, next) => {
     const header = req.headers.accept;
     const refuse = () => new NotAcceptableError(`Cannot produce ${header}; this operation serves ${produces.join(', ')}`);
-    if (header !== undefined) {
+    if (header === undefined) res.locals.fileTypes = types;
+    else {
       const ranges = parseAccept(header);
       const qualities = types.map((t) => quality(ranges, t));
+      const json = jsonQuality(ranges, vendor).q > 0;
+      res.locals.fileTypes = types.filter((_t, k) => qualities[k]!.q > 0 || (qualities[k]!.at === Infinity && json));
       if (qualities.some((m) => m.q > 0)) return next();
       // every type matched by a range, each at q=0: refused by name, not merely left out
       if (qualities.every((m) => m.at !== Infinity)) return next(refuse());
     }
     negotiate(req, res, (err?: unknown) => next(err instanceof NotAcceptableError ? refuse() : err));
   };
+}
+
+/** Of an operation's `produces`, the media types the request's Accept takes (negotiateFile), lower case. */
+export function acceptedFileTypes(res: Response): readonly string[] {
+  return (res.locals.fileTypes as string[] | undefined) ?? [];
 }
 
 /** A request that prefers CSV is served as CSV (csv.ts prefersCsv); any other is negotiated as JSON. */
@@ -289,7 +300,7 @@ export class Api {
     for (const op of this.operations) {
       const steps: express.RequestHandler[] = [
         op.produces
-          ? negotiateFile(op.produces, pipeline.negotiate)
+          ? negotiateFile(op.produces, pipeline.negotiate, pipeline.vendor)
           : op.csv
             ? negotiateCsv(pipeline.negotiate, pipeline.vendor)
             : pipeline.negotiate,

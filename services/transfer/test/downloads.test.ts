@@ -158,6 +158,26 @@ describe('downloading a dataset', () => {
     expect((await get(pathOf(d.downloadUrl)).set('Accept', 'image/png')).status).toBe(406);
   });
 
+  it.each([
+    [PRODUCT.tmax, 'application/x-netcdf'],
+    [PRODUCT.extremesNc, 'image/tiff'],
+    [PRODUCT.extremesNc, 'image/*'],
+    [PRODUCT.extremesNc, 'application/x-netcdf;q=0, */*'],
+  ])("refuses %s with 406 for an Accept of %s, which takes the other format's type but not this file's", async (product, accept) => {
+    const d = await datasetOf(product);
+    const res = await get(pathOf(d.downloadUrl)).set('Accept', accept);
+    expect(res.status).toBe(406);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+
+  it("serves a file to an Accept that takes its type, any type, or JSON (the kit's fallback)", async () => {
+    const d = await datasetOf(PRODUCT.extremesNc);
+    for (const accept of ['application/x-netcdf', 'application/*', '*/*', 'image/tiff;q=0.5, application/x-netcdf', 'application/json']) {
+      const res = await get(pathOf(d.downloadUrl)).set('Accept', accept);
+      expect([accept, res.status, res.headers['content-type']]).toEqual([accept, 200, 'application/x-netcdf']);
+    }
+  });
+
   it('makes a file once for simultaneous first requests, and reads nothing for later ones', async () => {
     const d = await datasetOf(PRODUCT.extremesNc, '2023-07-04');
     const before = reads();

@@ -136,6 +136,11 @@ export class Transfer {
     };
   }
 
+  /** The media type of a product's files (404 for an unknown product). */
+  mediaType(productName: string): string {
+    return FORMATS[findProduct(this.all(), productName).def.format].mediaType;
+  }
+
   /** The dataset's file, made from the weather on first request (one making for simultaneous requests). */
   async file(productName: string, datasetName: string): Promise<{ dataset: Dataset; file: CachedFile; mediaType: string }> {
     const product = findProduct(this.all(), productName);

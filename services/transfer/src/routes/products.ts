@@ -1,11 +1,13 @@
 import { open } from 'node:fs/promises';
 import { finished } from 'node:stream';
 import {
+  acceptedFileTypes,
   type Account,
   answeredNotModified,
   type Api,
   ClientStatusError,
   type Identity,
+  NotAcceptableError,
   NotAllowedError,
   type OperationContext,
 } from '@fieldcast/kit';
@@ -151,6 +153,11 @@ export function productRoutes(api: Api, deps: ProductRouteDeps): Api {
       credential: signedAccount(deps.signer, deps.identity),
       errors: [403, 404, 416, 503],
       handle: async ({ params, req, res }) => {
+        // The operation produces both formats; this dataset's file is one of them, and an Accept
+        // that takes only the other is 406, not answered with a file it refused (RFC 9110 section 12.5.1).
+        const type = deps.transfer.mediaType(params.name);
+        if (!acceptedFileTypes(res).includes(type))
+          throw new NotAcceptableError(`Cannot produce ${req.headers.accept}; ${params.dataset} is ${type}`);
         let { file, mediaType } = await deps.transfer.file(params.name, params.dataset).catch((err: unknown) => {
           // RFC 9110 section 10.2.3: when to ask again.
           if (err instanceof FileNotReady) res.setHeader('Retry-After', String(err.retryAfterSeconds));
