@@ -17,6 +17,7 @@ import {
   type Catalog,
   CompositeSource,
   type GridSource,
+  type GridSpec,
   NoSyntheticSource,
   ReloadingSource,
   servedWeatherOf,
@@ -73,12 +74,21 @@ function describe(product: TransferProduct, source: string): string {
   return `${what[0]!.toUpperCase()}${what.slice(1)} from the ${source} runs synced from its upstream archive, on its own grid: one ${product.def.format} file per ${each}, of the hours synced`;
 }
 
+/**
+ * The side of a grid's cells when they are square, else null: a file's cells are square
+ * (GeoTIFF's one pixel size, docs/decisions/0162-dataset-grids-and-names.md). A store's spacings
+ * are computed from its coordinates, (last - first) / (n - 1), so two equal ones, 0.1 degree of a
+ * store written to the micro-degree, may differ in their last bits: equal within 1e-9 of a cell.
+ */
+export function squareCellSide(grid: Pick<GridSpec, 'dLat' | 'dLon'>): number | null {
+  return Math.abs(grid.dLat - grid.dLon) <= 1e-9 * Math.abs(grid.dLat) ? grid.dLat : null;
+}
+
 /** A source's products: one per dated catalog transfer product whose variables its stores hold, on the grid of its newest run. */
 function productsOf(source: string, stores: ZarrSource[], catalog: Catalog): TransferProduct[] {
   const grid = stores[0]!.grid;
-  // A file's cells are square (GeoTIFF's one pixel size, docs/decisions/0162-dataset-grids-and-names.md).
-  if (grid.dLat !== grid.dLon) return [];
-  const d = grid.dLat;
+  const d = squareCellSide(grid);
+  if (d === null) return [];
   const bbox: TransferProductDef['bbox'] = [
     grid.lon0 - d / 2,
     grid.lat0 - d / 2,
