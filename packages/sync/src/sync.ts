@@ -25,8 +25,6 @@ import { type StagedStep, gridOf, readStaging, runStamp, stageStep, stagedSteps,
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-/** FIELDCAST_SYNC_KEEP_DAYS when unset. */
-export const DEFAULT_KEEP_DAYS = DEFAULT_SYNC_KEEP_DAYS;
 
 export interface SyncOptions {
   source: SourceName;
@@ -145,7 +143,7 @@ async function stagedStepsOrRefetch(staging: string, report: (line: string) => v
  * refused, before any of its steps is fetched, as a run the source does not have.
  */
 function refuseExpired(source: SourceFacts, runMs: number, options: SyncOptions): void {
-  const keepDays = options.keepDays ?? DEFAULT_KEEP_DAYS;
+  const keepDays = options.keepDays ?? DEFAULT_SYNC_KEEP_DAYS;
   if (!syncedRunExpired(runMs, keepDays, (options.now ?? Date.now)())) return;
   const expiredAt = new Date(syncedRunExpirationMs(runMs, keepDays)).toISOString();
   throw new SyncConfigError(
@@ -161,7 +159,7 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
   const started = Date.now();
   const sourceDir = path.join(options.syncDir, source.name);
   // Before anything upstream: a pass that fails or publishes nothing still ends expired runs' service.
-  await expireByAge(sourceDir, source.name, (options.now ?? Date.now)(), options.keepDays ?? DEFAULT_KEEP_DAYS);
+  await expireByAge(sourceDir, source.name, (options.now ?? Date.now)(), options.keepDays ?? DEFAULT_SYNC_KEEP_DAYS);
   // A pass stopped between publishing a run and appending its hours left the analysis behind the registry.
   await analyseRegistered(sourceDir, options, null);
   const runMs = options.runMs ?? (await newestRun(http, options, (r) => runSteps(source, r, options.steps).at(-1)!));
@@ -299,7 +297,7 @@ async function analyseRegistered(sourceDir: string, options: SyncOptions, trimAs
     });
   }
   // FIELDCAST_SYNC_KEEP_DAYS: whole time chunks before the window leave the analysis (as a new store).
-  const cutoff = (options.now ?? Date.now)() - (options.keepDays ?? DEFAULT_KEEP_DAYS) * DAY_MS;
+  const cutoff = (options.now ?? Date.now)() - (options.keepDays ?? DEFAULT_SYNC_KEEP_DAYS) * DAY_MS;
   const trimmed =
     analysis && trimAs && trimAs !== analysis && (await trimAnalysis(path.join(sourceDir, analysis), path.join(sourceDir, trimAs), cutoff));
   const now = trimmed ? trimAs : analysis;
@@ -329,7 +327,7 @@ async function publish(
   const keep = options.keepRuns ?? 8;
   const runs = [run, ...registry.runs.filter((r) => r.run !== run.run)].sort((a, b) => Date.parse(b.run) - Date.parse(a.run));
   // A run older than the analysis keeps is not served either.
-  const keepDays = options.keepDays ?? DEFAULT_KEEP_DAYS;
+  const keepDays = options.keepDays ?? DEFAULT_SYNC_KEEP_DAYS;
   const kept = runs.filter((r, k) => k < keep && !syncedRunExpired(Date.parse(r.run), keepDays, nowMs));
   const at = new Date(nowMs).toISOString();
   const replaced = registry.runs.find((r) => r.run === run.run && r.path !== run.path);

@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import {
   DEFAULT_MODELS,
+  DEFAULT_SYNC_KEEP_DAYS,
   forecastFrameId,
   type ModelDef,
   type ModelVariable,
@@ -27,7 +28,6 @@ import {
 import { INSTANT_VARIABLES, RATE_VARIABLES } from './run-store.js';
 import { type SourceName, SOURCES } from './sources.js';
 import { stagedSteps, stagingDirs } from './staging.js';
-import { DEFAULT_KEEP_DAYS } from './sync.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -82,7 +82,7 @@ export function syncedModelDef(name: SourceName): ModelDef {
     stepHours: 1,
     // A run's statuses come from what is stored, not from a delay (synced-models.ts).
     publishDelayMinutes: 0,
-    retentionHours: DEFAULT_KEEP_DAYS * 24,
+    retentionHours: DEFAULT_SYNC_KEEP_DAYS * 24,
     variables: [...INSTANT_VARIABLES, ...RATE_VARIABLES].map(modelVariable),
   };
 }
