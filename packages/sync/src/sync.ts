@@ -18,10 +18,10 @@ import { appendAnalysis, trimAnalysis } from './analysis-store.js';
 import { StepMissingError, SyncConfigError, SyncError, UpstreamError } from './errors.js';
 import { type HttpOptions, SourceHttp } from './http.js';
 import { readRun, runSteps, runsBefore } from './run.js';
-import { expireByAge, expiredEntry, retiredGone } from './retention.js';
+import { abandonedEntry, expireByAge, expiredEntry, retiredGone } from './retention.js';
 import { writeRunStore } from './run-store.js';
 import { type SourceFacts, type SourceName, SOURCES, stepUrls } from './sources.js';
-import { type StagedStep, gridOf, readStaging, runStamp, stageStep, stagedSteps, stagingDirs } from './staging.js';
+import { type StagedStep, gridOf, readStaging, runStamp, stageStep, stagingDirs } from './staging.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -109,15 +109,27 @@ async function published(http: SourceHttp, source: SourceFacts, options: SyncOpt
   }
 }
 
-/** The newest run of the last two days whose last step (of `range`) is published; for --once without --run. */
+/**
+ * The newest run of the last two days, not yet expired, whose last step (of `range`) is published,
+ * or polling, its first. A run past its expirationTime is not looked for: it would be refused
+ * (refuseExpired) at every pass while upstream has nothing newer, where FIELDCAST_SYNC_KEEP_DAYS
+ * is shorter than the two days (docs/decisions/0372-staged-runs-expire-and-polls-pick-unexpired-runs.md).
+ */
 async function newestRun(http: SourceHttp, options: SyncOptions, lastStep: (runMs: number) => number): Promise<number> {
   const source = SOURCES[options.source];
   const now = (options.now ?? Date.now)();
-  for (const runMs of runsBefore(source, now, RECENT_RUNS)) {
+  const keepDays = options.keepDays ?? DEFAULT_SYNC_KEEP_DAYS;
+  const recent = runsBefore(source, now, RECENT_RUNS);
+  const unexpired = recent.filter((runMs) => !syncedRunExpired(runMs, keepDays, now));
+  for (const runMs of unexpired) {
     if (await published(http, source, options, runMs, lastStep(runMs))) return runMs;
     if (options.partial && (await published(http, source, options, runMs, runSteps(source, runMs, options.steps)[0]!))) return runMs;
   }
-  throw new SyncError(`${options.source}: no run of the last two days is published at ${options.baseUrl}`);
+  const why =
+    unexpired.length < recent.length
+      ? ` that has not expired is published at ${options.baseUrl} (a run expires FIELDCAST_SYNC_KEEP_DAYS=${keepDays} days after its start)`
+      : ` is published at ${options.baseUrl}`;
+  throw new SyncError(`${options.source}: no run of the last two days${why}`);
 }
 
 /**
@@ -348,10 +360,8 @@ async function publish(
     givenUp.push(dir);
     // published before, its directory left behind by a sync that stopped after publishing
     if (runs.some((r) => Date.parse(r.run) === initMs)) continue;
-    const steps = await stagedSteps(dir);
-    if (steps.length === 0) continue;
-    const createdAt = (await fs.stat(steps[0]!.file)).mtime.toISOString();
-    abandoned.push({ run: new Date(initMs).toISOString(), steps: steps.map((s) => s.step), createdAt, at, abandoned: true });
+    const entry = await abandonedEntry(dir, initMs, nowMs, keepDays);
+    if (entry) abandoned.push(entry);
   }
   // Runs leaving the registry are remembered as expired (docs/decisions/0255-synced-runs-as-models.md).
   const expired = [

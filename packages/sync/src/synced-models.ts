@@ -43,7 +43,7 @@ export interface SyncedRun {
   steps: readonly number[];
   /** its store (absolute) while it is served (COMPLETE), else null */
   store: string | null;
-  /** EXPIRED without having been published: given up for a newer run while it was being staged */
+  /** EXPIRED without having been published: given up while it was being staged, for a newer run or at its expirationTime */
   abandoned?: boolean;
 }
 
@@ -87,8 +87,13 @@ export function syncedModelDef(name: SourceName): ModelDef {
   };
 }
 
-/** A run being staged: INITIALIZING with its first step, INCOMPLETE from its second until it is published. */
-async function stagingRuns(sourceDir: string, published: ReadonlySet<number>, keepDays: number): Promise<SyncedRun[]> {
+/**
+ * A run being staged: INITIALIZING with its first step, INCOMPLETE from its second until it is
+ * published, and EXPIRED unpublished from its expirationTime on, as a published run
+ * (syncedRunExpired), whether or not a sync pass has given it up yet
+ * (docs/decisions/0372-staged-runs-expire-and-polls-pick-unexpired-runs.md).
+ */
+async function stagingRuns(sourceDir: string, published: ReadonlySet<number>, keepDays: number, nowMs: number): Promise<SyncedRun[]> {
   const out: SyncedRun[] = [];
   for (const { initMs, dir } of await stagingDirs(sourceDir)) {
     // Published or given up, its staging directory not yet removed: the registry's entry describes it.
@@ -99,13 +104,16 @@ async function stagingRuns(sourceDir: string, published: ReadonlySet<number>, ke
     const stat = await fs.stat(first.file).catch(() => null);
     // Published and removed between the two reads.
     if (!stat) continue;
+    // What the sync's next pass records when it gives the run up (retention.ts abandonedEntry): EXPIRED at its expirationTime.
+    const expired = syncedRunExpired(initMs, keepDays, nowMs);
     out.push({
       initMs,
-      status: steps.length === 1 ? 'INITIALIZING' : 'INCOMPLETE',
+      status: expired ? 'EXPIRED' : steps.length === 1 ? 'INITIALIZING' : 'INCOMPLETE',
       createdMs: stat.mtimeMs,
       expirationMs: syncedRunExpirationMs(initMs, keepDays),
       steps: steps.map((s) => s.step),
       store: null,
+      ...(expired ? { abandoned: true } : {}),
     });
   }
   return out;
@@ -116,7 +124,8 @@ async function stagingRuns(sourceDir: string, published: ReadonlySet<number>, ke
  * runs (newest first), in source name order, as they stand at `nowMs`: a run the registry still
  * serves past its expirationTime is EXPIRED from that instant, its store no longer named, whether
  * or not a sync pass has taken it out of the registry yet
- * (docs/decisions/0363-synced-runs-expire-on-the-clock.md).
+ * (docs/decisions/0363-synced-runs-expire-on-the-clock.md), and so is a run still staged
+ * (stagingRuns).
  */
 export async function readSyncedModels(syncDir: string, nowMs: number = Date.now()): Promise<SyncedModel[]> {
   const out: SyncedModel[] = [];
@@ -152,7 +161,7 @@ export async function readSyncedModels(syncDir: string, nowMs: number = Date.now
       })),
     ];
     const known = new Set(runs.map((r) => r.initMs));
-    runs.push(...(await stagingRuns(sourceDir, known, keepDays)));
+    runs.push(...(await stagingRuns(sourceDir, known, keepDays, nowMs)));
     out.push({ source: name, model: syncedModelDef(name), runs: runs.sort((a, b) => b.initMs - a.initMs) });
   }
   return out;
