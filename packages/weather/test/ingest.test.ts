@@ -403,7 +403,7 @@ describe('ingestFile', () => {
     // CF 2.5.1 asks for missing_value in the data's type, yet CDL written without the "f" suffix
     // (`tas:missing_value = 1.e+20 ;`) makes it a double. netCDF4-python and xarray compare it in
     // the data's type (float32) and mask it; so must ingest. "degree_Celsius" is UDUNITS-2's
-    // own name of the unit (udunits2-common.xml), the spelling CF 3.1 examples use.
+    // own name of the unit (udunits2-derived.xml), the spelling CF 3.1 examples use.
     const file = path.join(tmp, 'wide-missing.nc');
     await writeCdf1(file, {
       dims: [
@@ -494,6 +494,41 @@ describe('ingestFile', () => {
         expect(res.entry.variables.map((v) => [v.name, v.variable])).toEqual([['air_temperature', 'air_temperature']]);
       },
     );
+
+    // Symbols keep their case in UDUNITS-2 (prefix "M" is mega, "m" milli: udunits2-prefixes.xml),
+    // so "Mm h-1" is megametres an hour, no precipitation rate, and "mm h-1" one.
+    it.each([
+      ['refuses', 'Mm h-1'],
+      ['reads', 'mm h-1'],
+    ])('%s precipitation in "%s"', async (verdict, units) => {
+      const file = path.join(tmp, `pr-${verdict}.nc`);
+      await writeCdf1(file, {
+        dims: [
+          { name: 'time', size: 1 },
+          { name: 'lat', size: 1 },
+          { name: 'lon', size: 2 },
+        ],
+        vars: [
+          { name: 'time', dims: ['time'], type: 'double', attrs: { units: 'hours since 2021-01-01' }, data: [0] },
+          { name: 'lat', dims: ['lat'], type: 'double', attrs: { units: 'degrees_north' }, data: [10] },
+          { name: 'lon', dims: ['lon'], type: 'double', attrs: { units: 'degrees_east' }, data: [20, 21] },
+          {
+            name: 'pr',
+            dims: ['time', 'lat', 'lon'],
+            type: 'float',
+            attrs: { units, standard_name: 'lwe_precipitation_rate' },
+            data: [2.5, 2.5],
+          },
+        ],
+      });
+      const ingested = ingestFile(file, { outDir: out(), stepMs: 3_600_000 });
+      if (verdict === 'refuses')
+        await expect(ingested).rejects.toThrow(
+          `${file}: variable "pr" (precipitation_rate): units "Mm h-1" cannot be read as mm h-1 (CF 1.11 section 3.1)`,
+        );
+      else
+        expect((await ingested).entry.variables.map((v) => [v.name, v.variable])).toEqual([['precipitation_rate', 'precipitation_rate']]);
+    });
   });
 
   it('refuses a file without a latitude/longitude grid', async () => {

@@ -5,6 +5,7 @@
  * arrived in; conversion happens on read, so an ingested store stays a lossless copy.
  */
 import type { VariableId } from '../grid/grid-source.js';
+import { normaliseUnits, unitsSpelling } from './udunits.js';
 
 /** Canonical units per VariableId, as documented in grid-source.ts. */
 export const CANONICAL_UNITS: Record<VariableId, string> = {
@@ -67,12 +68,15 @@ export interface UnitConversion {
 
 const IDENTITY: UnitConversion = { scale: 1, offset: 0 };
 
-/** UDUNITS spellings normalised: single spaces, "m**-2"/"m^-2" folded to "m-2"; the case kept. */
-function normaliseUnits(units: string): string {
-  return units
-    .trim()
-    .replace(/\*\*|\^/g, '')
-    .replace(/\s+/g, ' ');
+/** A table of conversions written in UDUNITS-2 spellings, keyed by unitsSpelling. */
+function bySpelling(table: Record<string, UnitConversion>): ReadonlyMap<string, UnitConversion> {
+  return new Map(
+    Object.entries(table).map(([units, conversion]) => {
+      const key = unitsSpelling(units);
+      if (key === null) throw new Error(`conversion from "${units}", which is no UDUNITS-2 spelling of the units known`);
+      return [key, conversion];
+    }),
+  );
 }
 
 type Quantity = 'temperature' | 'pressure' | 'precip' | 'speed' | 'flux' | 'length' | 'code';
@@ -91,71 +95,46 @@ const QUANTITY: Record<VariableId, Quantity> = {
   surface_altitude: 'length',
 };
 
-const CONVERSIONS: Record<Quantity, Record<string, UnitConversion>> = {
-  temperature: {
-    degc: IDENTITY,
-    celsius: IDENTITY,
-    // UDUNITS-2's own name of the unit (udunits2-common.xml), and its plural.
-    degree_celsius: IDENTITY,
-    degrees_celsius: IDENTITY,
-    deg_c: IDENTITY,
-    degree_c: IDENTITY,
-    degrees_c: IDENTITY,
-    '°c': IDENTITY,
-    kelvin: { scale: 1, offset: -273.15 },
-    degk: { scale: 1, offset: -273.15 },
-    degf: { scale: 5 / 9, offset: (-32 * 5) / 9 },
-    fahrenheit: { scale: 5 / 9, offset: (-32 * 5) / 9 },
-    '°f': { scale: 5 / 9, offset: (-32 * 5) / 9 },
-  },
-  pressure: {
-    kpa: IDENTITY,
-    pa: { scale: 1e-3, offset: 0 },
-    hpa: { scale: 0.1, offset: 0 },
+/**
+ * The units each quantity is read in, one entry per unit: every spelling UDUNITS-2 reads as that
+ * unit converts (names in any case, symbols by their case, prefixes by name or symbol), and no
+ * other. A unit UDUNITS-2 reads as the right dimension but that no entry lists (the megametre
+ * "Mm", the megapascal) is refused, as a likely slip of case (docs/decisions/0373-units-read-as-udunits-reads-them.md).
+ */
+const CONVERSIONS: Record<Quantity, ReadonlyMap<string, UnitConversion>> = {
+  temperature: bySpelling({
+    '°C': IDENTITY,
+    K: { scale: 1, offset: -273.15 },
+    '°F': { scale: 5 / 9, offset: (-32 * 5) / 9 },
+  }),
+  pressure: bySpelling({
+    kPa: IDENTITY,
+    Pa: { scale: 1e-3, offset: 0 },
+    hPa: { scale: 0.1, offset: 0 },
     mbar: { scale: 0.1, offset: 0 },
-    mb: { scale: 0.1, offset: 0 },
-  },
+  }),
   // Liquid water: 1 kg m-2 of water is 1 mm deep.
-  precip: {
+  precip: bySpelling({
     'mm h-1': IDENTITY,
-    'mm hr-1': IDENTITY,
-    'mm hour-1': IDENTITY,
-    'mm/h': IDENTITY,
-    'mm/hr': IDENTITY,
-    'kg/m2/s': { scale: 3600, offset: 0 },
-    'kg m-2 s-1': { scale: 3600, offset: 0 },
     'mm s-1': { scale: 3600, offset: 0 },
     'm s-1': { scale: 3.6e6, offset: 0 },
+    'kg m-2 s-1': { scale: 3600, offset: 0 },
     'kg m-2 h-1': IDENTITY,
-  },
-  speed: {
+  }),
+  speed: bySpelling({
     'm s-1': IDENTITY,
-    'm/s': IDENTITY,
-    'km/h': { scale: 1 / 3.6, offset: 0 },
     'km h-1': { scale: 1 / 3.6, offset: 0 },
     kt: { scale: 1852 / 3600, offset: 0 },
-    knots: { scale: 1852 / 3600, offset: 0 },
-  },
-  flux: { 'w m-2': IDENTITY, 'w/m2': IDENTITY },
-  length: { m: IDENTITY, meters: IDENTITY, metres: IDENTITY, km: { scale: 1000, offset: 0 } },
-  code: { '1': IDENTITY, '': IDENTITY },
-};
-
-/**
- * Unit symbols whose case tells them from other units (UDUNITS-2: symbols are case-sensitive,
- * names are not). "K" is the kelvin, and "k" no unit; "C" is the coulomb (udunits2-derived.xml),
- * not the degree Celsius, whose symbols are "degC" and "°C"; so a bare C or c is no temperature
- * (CF 1.11 section 3.1: units are UDUNITS strings).
- */
-const CASED_SYMBOLS: Partial<Record<Quantity, Record<string, UnitConversion>>> = {
-  temperature: { K: { scale: 1, offset: -273.15 } },
+  }),
+  flux: bySpelling({ 'W m-2': IDENTITY }),
+  length: bySpelling({ m: IDENTITY, km: { scale: 1000, offset: 0 } }),
+  code: bySpelling({ '1': IDENTITY, '': IDENTITY }),
 };
 
 /** Conversion from `units` to the VariableId's canonical units, or null if not convertible. */
 export function unitConversion(variable: VariableId, units: string | undefined): UnitConversion | null {
-  const quantity = QUANTITY[variable];
-  const spelled = normaliseUnits(units ?? '');
-  return CASED_SYMBOLS[quantity]?.[spelled] ?? CONVERSIONS[quantity][spelled.toLowerCase()] ?? null;
+  const spelling = unitsSpelling(units ?? '');
+  return spelling === null ? null : (CONVERSIONS[QUANTITY[variable]].get(spelling) ?? null);
 }
 
 /** What UDUNITS makes of a units string that is read as no temperature, where one is often meant. */
