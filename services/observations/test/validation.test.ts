@@ -277,3 +277,16 @@ describe('observation set lists: a bad period bound is refused in the API’s wo
     expect([res.status, res.body.errors]).toEqual([400, [{ path, message }]]);
   });
 });
+
+describe('observation set lists: a bad cursor is refused in the API’s words', () => {
+  const id = '3f1c2a70-0000-4000-8000-000000000000';
+  it.each([
+    // Two UUIDs: each is one, so "must be a UUID" would send the caller looking at the wrong fault.
+    [`before=${id}&before=${id.replace(/0$/, '1')}`, 'before must be given once, as the id of an observation set (a UUID)'],
+    ['before=x', 'before must be the id of an observation set (a UUID)'],
+    ['before=', 'before must be the id of an observation set (a UUID)'],
+  ])('%s', async (query, message) => {
+    const res = await request(app()).get(`/observation-sets?${query}`).set('Authorization', t.alice.auth);
+    expect([res.status, res.body.id, res.body.errors]).toEqual([400, 'invalid_parameter', [{ path: 'before', message }]]);
+  });
+});
