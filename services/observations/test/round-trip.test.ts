@@ -198,3 +198,47 @@ describe('observation sets as CSV (Accept: text/csv; docs/decisions/0243-csv-ans
     expect(Object.keys(doc.paths['/observation-sets/{id}'].get.responses['200'].content)).toContain('text/csv');
   });
 });
+
+describe('observation sets: conditional reads (RFC 9110 section 13.1.2; docs/decisions/0377-observation-set-entity-tags.md)', () => {
+  it('the JSON read carries a weak entity tag of the set, kept privately and revalidated: If-None-Match is 304', async () => {
+    const { id } = (await publish(app(), t.alice, everything)).body;
+    const tag = `W/"${id}"`;
+    // The stored gzip and the text are one representation in two content codings: one tag.
+    const zipped = await rawGet(id, 'gzip');
+    const plain = await rawGet(id, 'identity');
+    for (const res of [zipped, plain]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.etag).toBe(tag);
+      expect(res.headers['cache-control']).toBe('private, no-cache');
+    }
+
+    for (const condition of [tag, `"${id}"`, `"other", ${tag}`, '*']) {
+      const res = await readBack(app(), t.alice, id).set('If-None-Match', condition);
+      expect([condition, res.status]).toEqual([condition, 304]);
+      expect(res.text).toBe('');
+      expect(res.headers.etag).toBe(tag);
+      expect(res.headers['cache-control']).toBe('private, no-cache');
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.headers.vary).toMatch(/Accept-Encoding/);
+    }
+    const head = await request(app()).head(`/observation-sets/${id}`).set('Authorization', t.alice.auth).set('If-None-Match', tag);
+    expect(head.status).toBe(304);
+
+    // Another set's tag, or another account asking with this one's: no 304.
+    const other = await readBack(app(), t.alice, id).set('If-None-Match', `W/"3f1c2a70-0000-4000-8000-000000000000"`);
+    expect(other.status).toBe(200);
+    expect(other.body).toEqual(everything);
+    const theirs = await readBack(app(), t.bob, id).set('If-None-Match', tag);
+    expect(theirs.status).toBe(404);
+    expect(theirs.headers.etag).toBeUndefined();
+  });
+
+  it('the CSV form, made by the service’s code rather than stored, carries no tag and is not kept', async () => {
+    const { id } = (await publish(app(), t.alice, everything)).body;
+    const res = await readBack(app(), t.alice, id).set('Accept', 'text/csv').set('If-None-Match', `W/"${id}"`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(res.headers.etag).toBeUndefined();
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+});

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Api, BodyFault, InvalidRequestError, JsonText, NotFoundError } from '@fieldcast/kit';
+import { answeredNotModified, type Api, BodyFault, InvalidRequestError, JsonText, NotFoundError } from '@fieldcast/kit';
 import {
   IdParams,
   OBSERVATION_SETS_DEFAULT_LIMIT,
@@ -25,6 +25,15 @@ import type { ObservationSetStore } from '../store.js';
 const contentFault = BodyFault.semantic('invalid_observation_set', 'The observation set is not valid');
 
 const LIST_DESCRIPTION = `The caller's sets holding at least one observation whose time lies in the period [start, end], both included (a date stands for its whole UTC day; either bound may be left out), newest created first. At most limit sets (default ${OBSERVATION_SETS_DEFAULT_LIMIT}, most ${OBSERVATION_SETS_MAX_LIMIT}); while older ones remain, the Link header rel="next" names the next page, before=<the last set's id>.`;
+
+/**
+ * The entity tag of a set's JSON document (RFC 9110 section 8.8.3). Its id names it: a set is
+ * stored once and never replaced (docs/interface.md §8). Weak, because the one document goes out
+ * in several content codings (the stored gzip, its text, and whatever the compression middleware
+ * makes of the text), which strong tags would have to tell apart
+ * (docs/decisions/0377-observation-set-entity-tags.md).
+ */
+const documentEtag = (id: string) => `W/"${id}"`;
 
 /** The variables list, serialised once: it is fixed by the schema package. */
 const VARIABLES = new JsonText(JSON.stringify(OBSERVATION_VARIABLES));
@@ -94,6 +103,8 @@ export function observationSetRoutes(api: Api, store: ObservationSetStore): Api 
       method: 'get',
       path: '/observation-sets/{id}',
       summary: 'Read back an observation set exactly as it was submitted',
+      description:
+        'The set as sent, gzipped to a client that accepts it. A set never changes: the JSON carries a weak ETag of the set, may be kept by the caller (Cache-Control: private, no-cache) and is answered 304 to an If-None-Match naming it. With Accept: text/csv, one row per site, time and variable (no ETag).',
       tags,
       params: IdParams,
       response: { status: 200, description: 'The submitted shape (sites, tags), as sent', schema: ObservationSet },
@@ -107,6 +118,13 @@ export function observationSetRoutes(api: Api, store: ObservationSetStore): Api 
         // The stored gzip goes out as it is to a client that accepts it (RFC 9110 section 8.4);
         // the compression middleware leaves an encoded response alone.
         res.vary('Accept-Encoding');
+        // The stored document never changes: the caller may keep it and revalidate it
+        // (RFC 9111 section 5.2.2.4), every use still authenticated
+        // (docs/decisions/0377-observation-set-entity-tags.md).
+        const etag = documentEtag(params.id);
+        res.setHeader('ETag', etag);
+        res.setHeader('Cache-Control', 'private, no-cache');
+        if (answeredNotModified(req, res, etag)) return;
         const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
         const bytes = gzip ? document.gzip : await document.text();
         if (gzip) res.setHeader('Content-Encoding', 'gzip');
