@@ -69,6 +69,9 @@ describe('the address guard', () => {
     const refused = new WebhookSender(new AddressGuard([]), 2000);
     const viaName = await refused.send({ url: `http://localhost:${port()}/hook`, method: 'POST', headers: {}, body: '{}' });
     expect(viaName).toMatchObject({ ok: false, error: expect.stringMatching(/localhost: .*special-purpose address/) });
+    // The error is the account's to read (attempts, statusMessage): it names the host it was given,
+    // never the internal addresses the deployment's DNS resolved it to.
+    expect((viaName as { error: string }).error).not.toMatch(/127\.0\.0\.1|::1/);
     const viaAddress = await refused.send({ url: `http://127.0.0.1:${port()}/hook`, method: 'POST', headers: {}, body: '{}' });
     expect(viaAddress).toMatchObject({ ok: false, error: expect.stringMatching(/127.0.0.1 is a special-purpose address/) });
     expect(receiver.requests).toHaveLength(0);

@@ -39,6 +39,12 @@ const SPECIAL_RANGES: readonly [string, number, 'ipv4' | 'ipv6'][] = [
 
 export class AddressRefused extends Error {}
 
+/** Why an address may not be reached, said after it (or after "resolves to an address that"). */
+const REFUSALS = {
+  special: 'is a special-purpose address (private, loopback, link-local, documentation or reserved; RFC 6890)',
+  notAllowed: 'is not an allowed address',
+} as const;
+
 /** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part as two groups). */
 function groupsOf(address: string): number[] {
   const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
@@ -106,11 +112,16 @@ export class AddressGuard {
 
   /** Why the address may not be reached, or null. */
   refusal(raw: string): string | null {
+    const kind = this.refused(raw);
+    return kind === null ? null : `${raw} ${REFUSALS[kind]}`;
+  }
+
+  /** Which refusal applies to the address, or null when it may be reached. */
+  private refused(raw: string): keyof typeof REFUSALS | null {
     const { address, family } = normalise(raw);
     if (this.named(raw)) return null;
-    if (this.special.check(address, family))
-      return `${raw} is a special-purpose address (private, loopback, link-local, documentation or reserved; RFC 6890)`;
-    if (!this.publicAllowed) return `${raw} is not an allowed address`;
+    if (this.special.check(address, family)) return 'special';
+    if (!this.publicAllowed) return 'notAllowed';
     return null;
   }
 
@@ -153,8 +164,15 @@ export class AddressGuard {
   ): void => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
-      const refused = addresses.map((a) => this.refusal(a.address)).find((r) => r !== null);
-      if (refused) return callback(Object.assign(new AddressRefused(`${hostname}: ${refused}`), { code: 'EADDRREFUSED' }), '', 0);
+      // The error reaches the account (attempts, statusMessage): it says why, never which
+      // addresses the deployment's own DNS gave, which would map the network it runs in.
+      const refused = addresses.map((a) => this.refused(a.address)).find((r) => r !== null);
+      if (refused)
+        return callback(
+          Object.assign(new AddressRefused(`${hostname}: resolves to an address that ${REFUSALS[refused]}`), { code: 'EADDRREFUSED' }),
+          '',
+          0,
+        );
       if (options.all) return callback(null, addresses);
       const first = addresses[0];
       if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
