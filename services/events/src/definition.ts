@@ -6,6 +6,7 @@ import { feedEntriesMigration } from '../migrations/003_feed_entries.js';
 import { webhooksMigration } from '../migrations/004_webhooks.js';
 import { deliveryRetentionMigration } from '../migrations/005_delivery_retention.js';
 import { secretRotationMigration } from '../migrations/006_secret_rotation.js';
+import { receiverHoldMigration } from '../migrations/007_receiver_hold.js';
 import { AppDirectory } from './app-directory.js';
 import { resourceEventsConsumer } from './consumer.js';
 import { DELIVERY_RETENTION_EVERY_MS, DELIVERY_TIMEOUT_MS } from './domain/webhook-delivery.js';
@@ -29,6 +30,7 @@ const NEEDS = {
       webhooksMigration,
       deliveryRetentionMigration,
       secretRotationMigration,
+      receiverHoldMigration,
     ],
   },
   outbox: { topics: [SUBSCRIPTIONS_TOPIC, STORED_TOPIC] },

@@ -103,7 +103,13 @@ interface DeliveryRow {
   dead_at: Date | null;
 }
 
-function deliveryView(row: DeliveryRow): Delivery {
+/**
+ * A delivery as its owner reads it. A pending one goes at its next attempt, or when the hold its
+ * subscription's receiver asked for ends, whichever is later (docs/decisions/0375-retry-after-holds-the-url.md).
+ */
+function deliveryView(row: DeliveryRow, heldUntil: Date | null): Delivery {
+  const next = row.next_attempt_at === null ? null : new Date(row.next_attempt_at);
+  const goes = next !== null && heldUntil !== null && heldUntil > next ? heldUntil : next;
   return {
     id: row.id,
     eventId: row.event_id,
@@ -111,7 +117,7 @@ function deliveryView(row: DeliveryRow): Delivery {
     status: row.status,
     attempts: jsonOf(row.attempts),
     attemptCount: row.attempt_count,
-    nextAttemptTime: row.status === 'pending' ? iso(row.next_attempt_at) : null,
+    nextAttemptTime: row.status === 'pending' ? iso(goes) : null,
     createdTime: iso(row.created_at)!,
     deliveredTime: iso(row.delivered_at),
     deadTime: iso(row.dead_at),
@@ -214,7 +220,8 @@ export class DeliveryStore {
   }
 
   /**
-   * Due deliveries of active subscriptions, each leased to the caller until `leaseUntil`: only
+   * Due deliveries of active subscriptions whose receiver asked for no pause still running
+   * (`held_until`), each leased to the caller until `leaseUntil`: only
    * the first pending delivery of each (subscription, resource), so one resource's events reach a
    * subscriber in order, and a delivery waiting for its retry holds back the ones after it. A
    * subscription gets no more than `perSubscription` in flight, counting those other claims
@@ -225,6 +232,7 @@ export class DeliveryStore {
       `with due as (
          select d.id, d.subscription_id, d.next_attempt_at, d.seq from ${AREA}.deliveries d
          join ${AREA}.subscriptions s on s.id = d.subscription_id and s.status = 'active'
+           and (s.held_until is null or s.held_until <= :now)
          where d.status = 'pending' and d.next_attempt_at <= :now and (d.lease_until is null or d.lease_until <= :now)
            and not exists (select from ${AREA}.deliveries p
                            where p.subscription_id = d.subscription_id and p.order_key = d.order_key and p.status = 'pending' and p.seq < d.seq)),
@@ -281,12 +289,26 @@ export class DeliveryStore {
   /**
    * A failed attempt, recorded when it ended (`now`): retried `delayMs` later, or dead-lettered
    * once the delivery has failed for DEAD_LETTER_AFTER_MS; the PAUSE_AFTER_DEAD_LETTERS-th dead
-   * letter in a row pauses the subscription. Returns the delivery's new status.
+   * letter in a row pauses the subscription. `heldUntil`, from the answer's Retry-After, holds
+   * every delivery of the subscription until then, since the receiver asked for no request at all
+   * before it (HTTP 1.1 Web Hooks for Event Delivery 2.2). Returns the delivery's new status.
    */
-  async recordFailed(delivery: ClaimedDelivery, attempt: AttemptRecord, now: Date, delayMs: number): Promise<'pending' | 'dead'> {
+  async recordFailed(
+    delivery: ClaimedDelivery,
+    attempt: AttemptRecord,
+    now: Date,
+    delayMs: number,
+    heldUntil: Date | null = null,
+  ): Promise<'pending' | 'dead'> {
     const first = delivery.firstAttemptAt ?? new Date(attempt.time);
     const dead = now.getTime() - first.getTime() >= DEAD_LETTER_AFTER_MS;
     await this.knex.transaction(async (trx) => {
+      // greatest() ignores a null: a hold already running longer is kept.
+      if (heldUntil)
+        await trx.raw(`update ${AREA}.subscriptions set held_until = greatest(held_until, :heldUntil) where id = :id`, {
+          heldUntil,
+          id: delivery.subscriptionId,
+        });
       await this.recordAttempt(trx, delivery, attempt, dead ? { dead: now } : { next: new Date(now.getTime() + delayMs) });
       if (dead)
         await this.deadLettered(trx, delivery.subscriptionId, {
@@ -367,10 +389,14 @@ export class DeliveryStore {
     }
   }
 
-  /** Whether the account owns the subscription (another account's reads as a missing one). */
-  private async owned(accountId: string, subscriptionId: string): Promise<void> {
-    const row = await this.t('subscriptions').select('id').where({ id: subscriptionId, account_id: accountId }).first();
+  /**
+   * The account's subscription (another account's reads as a missing one): until when its
+   * receiver holds its deliveries, null when it does not.
+   */
+  private async owned(accountId: string, subscriptionId: string): Promise<{ heldUntil: Date | null }> {
+    const row = await this.t('subscriptions').select('held_until').where({ id: subscriptionId, account_id: accountId }).first();
     if (!row) throw new NotFoundError('subscription', subscriptionId);
+    return { heldUntil: row.held_until ? new Date(row.held_until as Date) : null };
   }
 
   /** A page of a subscription's deliveries, newest first, after the delivery `after` (a keyset cursor). */
@@ -379,7 +405,7 @@ export class DeliveryStore {
     subscriptionId: string,
     page: { limit: number; after?: string; status?: Delivery['status'] },
   ): Promise<{ deliveries: Delivery[]; more: boolean }> {
-    await this.owned(accountId, subscriptionId);
+    const { heldUntil } = await this.owned(accountId, subscriptionId);
     const query = this.t('deliveries')
       .select(DELIVERY_COLUMNS.split(', '))
       .where({ subscription_id: subscriptionId })
@@ -395,7 +421,7 @@ export class DeliveryStore {
       query.where('seq', '<', cursor.seq);
     }
     const rows: DeliveryRow[] = await query;
-    return { deliveries: rows.slice(0, page.limit).map(deliveryView), more: rows.length > page.limit };
+    return { deliveries: rows.slice(0, page.limit).map((row) => deliveryView(row, heldUntil)), more: rows.length > page.limit };
   }
 
   /**
@@ -422,11 +448,13 @@ export class DeliveryStore {
    * Sends a dead letter again, from now, with a fresh 24 hours; a paused subscription resumes
    * through validation: `validating` again, so the dispatcher repeats the CloudEvents handshake
    * (HTTP 1.1 Web Hooks for Event Delivery §4) before any delivery is sent, since the URL that
-   * kept failing may now answer for someone else. Only a dead letter can be retried: a pending
-   * delivery is being tried already and a delivered one was answered.
+   * kept failing may now answer for someone else. So does one whose URL failed that handshake
+   * when it last resumed: left as it is, the delivery would be pending with nothing ever to send
+   * it (docs/decisions/0376-retrying-after-a-failed-handshake.md). Only a dead letter can be
+   * retried: a pending delivery is being tried already and a delivered one was answered.
    */
   async retry(accountId: string, subscriptionId: string, deliveryId: string, now: Date): Promise<Delivery> {
-    await this.owned(accountId, subscriptionId);
+    const { heldUntil } = await this.owned(accountId, subscriptionId);
     return this.knex.transaction(async (trx) => {
       const [row]: DeliveryRow[] = await trx
         .withSchema(AREA)
@@ -447,9 +475,10 @@ export class DeliveryStore {
       await trx
         .withSchema(AREA)
         .table('subscriptions')
-        .where({ id: subscriptionId, status: 'paused' })
+        .where({ id: subscriptionId })
+        .whereIn('status', ['paused', 'validation_failed'])
         .update({ status: 'validating', status_message: RESUMED_MESSAGE, dead_in_a_row: 0, lease_until: null });
-      return deliveryView(row);
+      return deliveryView(row, heldUntil);
     });
   }
 }

@@ -102,8 +102,11 @@ describe('webhook subscriptions', () => {
         nowSeconds: START / 1000,
       }),
     ).toBe(false);
-    // The event's id is the feed's: the receiver can read it back.
-    expect((await events().get(`/events/${ce.id}`).set('Authorization', t.alice.auth)).status).toBe(200);
+    // The event's id is the feed's: the receiver can read it back, and `data` is that Event as
+    // the API writes it, members in the same order (spec 2.10), not as a database stored them.
+    const readBack = await events().get(`/events/${ce.id}`).set('Authorization', t.alice.auth);
+    expect(readBack.status).toBe(200);
+    expect(JSON.stringify(ce.data)).toBe(readBack.text);
     // The secret is shown once.
     const read = await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth);
     expect(read.body).toMatchObject({ id: sub.id, status: 'active', statusMessage: null, filter: FIELDS });
@@ -257,7 +260,7 @@ describe('webhook subscriptions', () => {
     expect([retry.status, retry.body.id]).toEqual([404, 'delivery_does_not_exist']);
   });
 
-  test('a resumed subscription whose URL no longer passes the handshake is validation_failed and receives nothing', async () => {
+  test('a resumed subscription whose URL no longer passes the handshake is validation_failed and receives nothing, until a retry passes it', async () => {
     const { sub, dead } = await pausedSubscription();
     expect((await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body.status).toBe('paused');
     // The address now answers for someone who never agreed to receive these events.
@@ -275,6 +278,21 @@ describe('webhook subscriptions', () => {
     // what was queued is dropped; the dead letters stay listed for their 30 days (docs/interface.md, webhooks: retries)
     expect(await deliveries(t.alice, sub.id, '?status=pending')).toEqual([]);
     expect((await deliveries(t.alice, sub.id, '?status=dead')).map((d) => d.id)).toEqual(dead.slice(1).map((d) => d.id));
+
+    // Its owner fixes the receiver and retries another dead letter: the 202 is kept, through the
+    // handshake again, rather than leaving a pending delivery that nothing would ever send.
+    receiver.handshake = 'allow';
+    const retried = await events().post(`/subscriptions/${sub.id}/deliveries/${dead[1]!.id}/retry`).set('Authorization', t.alice.auth);
+    expect([retried.status, retried.body.status]).toEqual([202, 'pending']);
+    expect((await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body).toMatchObject({
+      status: 'validating',
+      statusMessage: expect.stringMatching(/validated again/),
+    });
+    const before = receiver.requests.length;
+    await runDeliveries();
+    expect(receiver.requests.slice(before).map((r) => r.method)).toEqual(['OPTIONS', 'POST']);
+    expect((await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body.status).toBe('active');
+    expect((await deliveries(t.alice, sub.id, '?status=delivered')).map((d) => d.id)).toEqual([dead[1]!.id]);
   });
 
   test('one resource’s events arrive in order: a failing one holds back the ones after it', async () => {
@@ -389,6 +407,27 @@ describe('webhook subscriptions', () => {
     await runDeliveries();
     // a week is capped at the longest backoff, an hour
     expect(await waitAfter(3)).toBe(3600_000);
+  });
+
+  test('Retry-After holds every request to the URL until then, not only the retry of the delivery it answered', async () => {
+    // HTTP 1.1 Web Hooks for Event Delivery 2.2: the sender refrains from sending further requests until the indicated time
+    receiver.answer = (n) => (n === 1 ? { status: 429, headers: { 'Retry-After': '120' } } : 200);
+    const sub = await subscribe(t.alice);
+    const first = await createField(t.alice);
+    await eventually(async () => expect((await deliveries(t.alice, sub.id))[0]?.attemptCount).toBe(1));
+    // another resource's event: not held back by the first one's order, but by the receiver's Retry-After
+    const second = await createField(t.alice);
+    await eventually(async () => expect(await deliveries(t.alice, sub.id)).toHaveLength(2));
+    await runDeliveries();
+    nowMs += 119_000;
+    await runDeliveries();
+    expect(receiver.deliveries).toHaveLength(1);
+    // the listing says when the held delivery goes
+    const held = (await deliveries(t.alice, sub.id)).find((d) => d.attemptCount === 0)!;
+    expect(held.nextAttemptTime).toBe(new Date(START + 120_000).toISOString());
+    nowMs += 1000;
+    await runDeliveries();
+    expect(receiver.delivered.map((e) => e.subject).sort()).toEqual([first, second].sort());
   });
 
   test('410 Gone stops the deliveries: a dead letter, the subscription paused saying why; a retry resumes it', async () => {

@@ -59,6 +59,18 @@ export function nextAttemptDelayMs(attempt: number, random: number, retryAfter: 
   return Math.max(backoffMs(attempt, random), retryAfterMs(retryAfter, now) ?? 0);
 }
 
+/**
+ * Until when a receiver asked, by a failed answer's Retry-After, to be sent nothing (HTTP 1.1 Web
+ * Hooks for Event Delivery 2.2: the sender refrains from sending further requests until the
+ * indicated time), capped as retryAfterMs caps it; null when the answer asked for no pause. It
+ * holds every delivery to the URL, not only the one answered
+ * (docs/decisions/0375-retry-after-holds-the-url.md).
+ */
+export function heldUntil(retryAfter: string | string[] | undefined, now: Date): Date | null {
+  const ms = retryAfterMs(retryAfter, now);
+  return ms === null || ms === 0 ? null : new Date(now.getTime() + ms);
+}
+
 /** The CloudEvent type of a Fieldcast event: its namespace under `fieldcast.`, slashes as dots. */
 export function cloudEventType(namespace: string): string {
   return `fieldcast.${namespace.replaceAll('/', '.')}`;

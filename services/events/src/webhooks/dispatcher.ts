@@ -1,5 +1,5 @@
 import type { Logger } from '@fieldcast/kit';
-import { nextAttemptDelayMs, signatureHeaders } from '../domain/webhook-delivery.js';
+import { heldUntil, nextAttemptDelayMs, signatureHeaders } from '../domain/webhook-delivery.js';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from '../webhook-store.js';
 import type { SendResult, WebhookSender } from './sender.js';
 
@@ -144,13 +144,9 @@ export class WebhookDispatcher {
       this.o.logger.warn({ delivery: delivery.id, subscription: delivery.subscriptionId }, 'paused a webhook subscription: 410 Gone');
       return;
     }
-    const delayMs = nextAttemptDelayMs(
-      delivery.attemptCount + 1,
-      this.random(),
-      result.ok ? result.headers['retry-after'] : undefined,
-      ended,
-    );
-    const status = await this.o.store.recordFailed(delivery, attempt, ended, delayMs);
+    const retryAfter = result.ok ? result.headers['retry-after'] : undefined;
+    const delayMs = nextAttemptDelayMs(delivery.attemptCount + 1, this.random(), retryAfter, ended);
+    const status = await this.o.store.recordFailed(delivery, attempt, ended, delayMs, heldUntil(retryAfter, ended));
     if (status === 'dead')
       this.o.logger.warn({ delivery: delivery.id, subscription: delivery.subscriptionId }, 'dead-lettered a webhook delivery');
   }

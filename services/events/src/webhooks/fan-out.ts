@@ -1,5 +1,6 @@
 import type { CloudEvent, IncomingMessage } from '@fieldcast/bus';
 import type { Logger } from '@fieldcast/kit';
+import { Event } from '@fieldcast/schemas';
 import type { Consumer } from '@fieldcast/runtime';
 import type { StoredEventResource } from '../domain/stored-events.js';
 import type { DeliveryStore, StoredEvent } from '../webhook-store.js';
@@ -9,12 +10,19 @@ const STORED_PATTERN = /^fieldcast-state\.events\.stored$/;
 /** The consumer group that fans stored events out to subscriptions: replicas share its partitions. */
 export const WEBHOOKS_GROUP = 'webhooks';
 
+/**
+ * The stored event a message announces, or null when it holds none. The Event is read through its
+ * schema, which also writes its members back in the order the API writes them (spec 2.10): the
+ * message went through the outbox's jsonb, which keeps no key order, and a subscriber's `data`
+ * should read as `GET /events/{id}` does.
+ */
 function storedEventOf(value: string): StoredEvent | null {
   try {
     const ce = JSON.parse(value) as CloudEvent<StoredEventResource>;
     const resource = ce.data?.resource;
-    if (!resource?.event?.id || typeof resource.appId !== 'string') return null;
-    return { event: resource.event, appId: resource.appId, owner: ce.data.account };
+    const event = Event.safeParse(resource?.event);
+    if (!event.success || typeof resource.appId !== 'string') return null;
+    return { event: event.data, appId: resource.appId, owner: ce.data.account };
   } catch {
     return null;
   }
