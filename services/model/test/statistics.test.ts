@@ -12,6 +12,11 @@ const INIT = Date.parse('2026-05-01T06:00:00Z');
 const TABLE = [1.04, 2.01, 1.96, 3, 10.26, Number.NaN, 10.26];
 /** At 30° N: values that round to distinct tenths, the smallest tenth (-4.6) below the minimum. */
 const COLD_TABLE = [-4.56, -4.55, 0.96, -4.04, 0.5, -1.23, 0.07];
+/**
+ * At 31° N: pairs whose exact mean lies on a half hundredth that binary floating point puts just
+ * below it ((0.01 + 0.06) / 2 is 0.034999... as a double), and negative ones.
+ */
+const HALF_TABLE = [0.01, 0.06, 0.29, 0, -20, -19.95, 0.4];
 const CLEAR_SKY: VariableId = 'surface_downwelling_shortwave_flux_in_air_assuming_clear_sky';
 
 /** The synthetic world, except clear-sky radiation: TABLE hour by hour from INIT. */
@@ -24,7 +29,7 @@ class TableWorld extends SyntheticSource {
     this.reads++;
     if (lat === -89) throw new GridRequestError('out_of_coverage', 'the table covers no place this far south');
     const n = (range.endMs - range.startMs) / HOUR + 1;
-    const table = lat === 30 ? COLD_TABLE : TABLE;
+    const table = lat === 30 ? COLD_TABLE : lat === 31 ? HALF_TABLE : TABLE;
     const values = Float32Array.from({ length: n }, (_, i) => table[(range.startMs - INIT) / HOUR + i] ?? Number.NaN);
     return { variable, units: 'W m-2', startMs: range.startMs, stepMs: HOUR, values, productOf: () => 'table' };
   }
@@ -109,6 +114,23 @@ describe('statistics of a hand-computable series', () => {
     expect(res.body.mode).toBe(-4.56);
     expect(values).toContain(res.body.mode);
     expect(res.body.mode).toBeGreaterThanOrEqual(res.body.minimum.value);
+  });
+
+  it('a mean or median on a half hundredth rounds as the exact decimal does, halves toward +∞ (docs/decisions/0383-series-statistics-exact.md)', async () => {
+    const window = (first: number, count: number) => `?start=${new Date(INIT + first * HOUR).toISOString()}&limit=${count}`;
+    const stats = async (first: number, count: number) => {
+      const res = await series('hand', window(first, count), '31/-100');
+      expect(res.status).toBe(200);
+      return [res.body.mean, res.body.median];
+    };
+    // 0.01 and 0.06: 0.035 exactly, 0.04 (as a caller adds 1 and 6 hundredths and halves them)
+    expect(await stats(0, 2)).toEqual([0.04, 0.04]);
+    // 0.29 and 0: 0.145, 0.15
+    expect(await stats(2, 2)).toEqual([0.15, 0.15]);
+    // -20 and -19.95: -19.975, toward +∞ -19.97, as Math.round rounds the served values and the mode bins
+    expect(await stats(4, 2)).toEqual([-19.97, -19.97]);
+    // Seven values: the sum -39.19 is exact in hundredths; -5.598..., -5.6; the median 0.01
+    expect(await stats(0, 7)).toEqual([-5.6, 0.01]);
   });
 });
 

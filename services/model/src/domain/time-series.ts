@@ -2,13 +2,14 @@
  * A run's point time series with statistics (spec 2.8, 4.7; docs/interface.md §7).
  */
 import type { ModelVariableTimeSeries } from '@fieldcast/schemas';
-import { seriesStatistics } from '@fieldcast/science';
+import { mean, median, seriesStatistics } from '@fieldcast/science';
 import { type GridSource, type ModelVariable, type PointSeries, type TimeRange, type VariableId } from '@fieldcast/weather';
 import { ERROR_RULES, forecastValues, type Truth } from './forecast-error.js';
 import { producedValidTimes, type Run } from './runs.js';
 
 /** Decimal places of served values, means, medians and modes. */
 const VALUE_DECIMALS = 2;
+const SCALE = 10 ** VALUE_DECIMALS;
 
 export interface SeriesWindow {
   /** earliest validTime, inclusive */
@@ -21,10 +22,22 @@ export interface SeriesWindow {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function round(v: number, decimals = VALUE_DECIMALS): number {
-  const scale = 10 ** decimals;
+function round(v: number): number {
   // + 0 turns -0 into 0 for a clean JSON number.
-  return Math.round(v * scale) / scale + 0;
+  return Math.round(v * SCALE) / SCALE + 0;
+}
+
+/**
+ * The mean and median of the served values at their two decimals, computed on whole hundredths:
+ * their sum and the sum of two middle values are exact integers, so a mean or median that lies
+ * on a half hundredth rounds as its decimal value does (toward +infinity, as the values and the
+ * mode, docs/decisions/0009-statistics-mode.md), never as a binary fraction just below it
+ * ((0.01 + 0.06) / 2 is 0.034999... in doubles) (docs/decisions/0383-series-statistics-exact.md).
+ */
+function centre(series: readonly { value: number | null }[]): { mean: number | null; median: number | null } {
+  const hundredths = series.map((p) => (p.value === null ? null : Math.round(p.value * SCALE)));
+  const atTwoDecimals = (v: number | null) => (v === null ? null : Math.round(v) / SCALE + 0);
+  return { mean: atTwoDecimals(mean(hundredths)), median: atTwoDecimals(median(hundredths)) };
 }
 
 /** The valid times of the run the window selects, among those produced at nowMs. */
@@ -116,8 +129,7 @@ export async function variableTimeSeries(
   const s = seriesStatistics(series, { precision: VALUE_DECIMALS });
   return {
     series,
-    mean: s.mean === null ? null : round(s.mean),
-    median: s.median === null ? null : round(s.median),
+    ...centre(series),
     mode: s.mode,
     minimum: s.minimum === null ? null : { validTime: s.minimumTime as string, value: s.minimum },
     maximum: s.maximum === null ? null : { validTime: s.maximumTime as string, value: s.maximum },
