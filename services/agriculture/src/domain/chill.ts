@@ -12,7 +12,7 @@ import {
 } from '@fieldcast/schemas';
 import type { BBox, GridSource, TimeRange } from '@fieldcast/weather';
 import { dailyEntries } from './daily-values.js';
-import { celsiusOf, inCelsius } from './degree-day-totals.js';
+import { celsiusOf } from './degree-day-totals.js';
 import { type CellTotalsReader, fieldGrid, type TotalsGrid } from './field-grid.js';
 import type { FieldRecord } from './fields.js';
 import { coveredCellStatistics, fieldPath } from './growing-degree-days.js';
@@ -40,11 +40,39 @@ function startOf(query: ChillQuery, latitude: number): string {
   throw new InvalidRequestError('invalid_parameter', message, [{ path: 'start', message }]);
 }
 
-const daysIn = (hours: TimeRange) => Math.round((hours.endMs + HOUR_MS - hours.startMs) / DAY_MS);
 const hoursIn = (hours: TimeRange) => Math.round((hours.endMs + HOUR_MS - hours.startMs) / HOUR_MS);
 
 const noData = () =>
   new UnavailableError('weather_data_missing', 'The weather source has no temperatures for some of these hours at this place');
+
+/** Where each hour's temperature lies in a series read for the hours: at `first`, then every `every` steps. */
+interface HourStamps {
+  first: number;
+  every: number;
+}
+
+/**
+ * The stamps at the whole hours of `hours` in a series of `length` instants from startMs every
+ * stepMs. The models count hours: chillR's Chilling_Hours, Utah_Model and Dynamic_Model take one
+ * temperature per hour (docs/decisions/0381-chill-reads-whole-hours.md), so a finer series is read
+ * at its stamps on the hours, and one without a stamp at every hour (a 3-hourly store) is
+ * weather_data_missing rather than each of its steps counted as an hour.
+ */
+function hourStamps(series: { startMs: number; stepMs: number; length: number }, hours: TimeRange): HourStamps {
+  const { startMs, stepMs, length } = series;
+  if (!(stepMs > 0 && HOUR_MS % stepMs === 0)) {
+    const step = stepMs > 0 ? `every ${stepMs / 60_000} minutes` : 'once';
+    throw new UnavailableError(
+      'weather_data_missing',
+      `The chill models need hourly air temperature; the weather source gives it ${step} here`,
+    );
+  }
+  const offset = hours.startMs - startMs;
+  const at = { first: offset / stepMs, every: HOUR_MS / stepMs };
+  // a series that starts after the first hour, off the hours, or ends before the last hour lacks some of them
+  if (!(Number.isInteger(at.first) && at.first >= 0 && at.first + (hoursIn(hours) - 1) * at.every < length)) throw noData();
+  return at;
+}
 
 /** The work of each chill request in cell-hours (docs/decisions/0245-chill-work-in-cell-hours.md). */
 export const chillWork = {
@@ -63,7 +91,11 @@ export const chillWork = {
  */
 async function pointChill(source: GridSource, query: ChillQuery, lon: number, lat: number, start: string) {
   // a GridRequestError is the caller's: the error table answers it with a 400
-  const temps = inCelsius(await source.pointSeries('air_temperature', lon, lat, chillHours(start, query.end)));
+  const hours = chillHours(start, query.end);
+  const series = await source.pointSeries('air_temperature', lon, lat, hours);
+  const { first, every } = hourStamps({ startMs: series.startMs, stepMs: series.stepMs, length: series.values.length }, hours);
+  const toCelsius = celsiusOf(series.units);
+  const temps = Float64Array.from({ length: hoursIn(hours) }, (_, h) => toCelsius(series.values[first + h * every]!));
   const total = accumulateChill(query.model, temps);
   if (!Number.isFinite(total)) throw noData();
   if (!query.daily) return { total };
@@ -121,16 +153,11 @@ function chillTotals(source: GridSource, model: ChillQuery['model'], hours: Time
       const w = await source.window('air_temperature', bbox, hours);
       const toCelsius = celsiusOf(w.units);
       const nCells = w.lats.length * w.lons.length;
-      const expected = daysIn(hours) * 24;
-      const temps = new Float64Array(expected);
+      const { first, every } = hourStamps({ startMs: w.startMs, stepMs: w.stepMs, length: w.nt }, hours);
+      const temps = new Float64Array(hoursIn(hours));
       const values = new Float64Array(nCells);
-      const k0 = w.stepMs > 0 ? Math.round((hours.startMs - w.startMs) / w.stepMs) : 0;
       for (let c = 0; c < nCells; c++) {
-        if (k0 < 0 || w.nt < k0 + expected) {
-          values[c] = Number.NaN;
-          continue;
-        }
-        for (let t = 0; t < expected; t++) temps[t] = toCelsius(w.values[(k0 + t) * nCells + c]!);
+        for (let h = 0; h < temps.length; h++) temps[h] = toCelsius(w.values[(first + h * every) * nCells + c]!);
         values[c] = accumulateChill(model, temps);
       }
       return { lats: w.lats, lons: w.lons, dLat: w.dLat, dLon: w.dLon, values };

@@ -32,11 +32,6 @@ export function celsiusOf(units: string): (t: number) => number {
   return unit.toCelsius;
 }
 
-/** Source temperatures in degrees Celsius (the chill models are defined in °C), as a new array. */
-export function inCelsius(series: PointSeries): Float64Array {
-  return Float64Array.from(series.values, celsiusOf(series.units));
-}
-
 /** How one request's thresholds apply to temperatures in the source's units. */
 export interface DegreeDayRule {
   /** base and cap expressed in the source's units */
