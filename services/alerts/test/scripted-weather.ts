@@ -34,7 +34,7 @@ export class ScriptedWeather implements AlertWeather {
 
   async referenceEt(_p: Point, firstMs: number, lastMs: number) {
     this.reads.push(`et ${new Date(firstMs).toISOString()} ${new Date(lastMs).toISOString()}`);
-    return fill(firstMs, lastMs, HOUR_MS, this.referenceEtPerHour);
+    return { startMs: firstMs, stepMs: HOUR_MS, values: fill(firstMs, lastMs, HOUR_MS, this.referenceEtPerHour) };
   }
 
   async severe(kinds: readonly SevereKind[], p: Point, _radiusKm: number, fromMs: number): Promise<AnySevereEvent[]> {

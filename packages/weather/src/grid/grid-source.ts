@@ -33,6 +33,13 @@ export type VariableId =
   /** static surface altitude, m */
   | 'surface_altitude';
 
+/**
+ * The time cell a stamp's value stands for, as offsets from the stamp in ms (CF 1.11 §7.1 cell
+ * bounds, with §7.3 cell_methods naming the statistic over it): [-3_600_000, 0] is the hour that
+ * ends at the stamp, [-1_800_000, 1_800_000] the hour centred on it, [0, 0] the instant.
+ */
+export type TimeCell = readonly [startMs: number, endMs: number];
+
 export interface VariableInfo {
   id: VariableId;
   /** CF standard name (cf-conventions standard name table). */
@@ -44,6 +51,13 @@ export interface VariableInfo {
   description: string;
   /** Time step of the variable; 0 for static fields. */
   stepMs: number;
+  /**
+   * The time cell of a stamp's value, where the source knows it: the time bounds of a mean
+   * (docs/decisions/0379-time-cells-of-mean-rates.md). Absent, `timeCellOf` (time-cells.ts) gives
+   * the instant for a value without a time statistic and, for one with, the step centred on the
+   * stamp, what CF 1.11 §7.1 lets a reader assume of a coordinate without bounds.
+   */
+  timeCell?: TimeCell;
 }
 
 /** A regular grid of cell centres. */
@@ -74,6 +88,11 @@ export interface PointSeries {
   stepMs: number;
   values: Float32Array;
   /**
+   * The time cell of each value (`timeCellOf` of the variable as the answering source describes
+   * it); absent, the instant. Readers take the values over an interval through time-cells.ts.
+   */
+  timeCell?: TimeCell;
+  /**
    * Name of the product that supplied values[i] (analysis before the forecast boundary,
    * forecast after it): the spec's `products` arrays (spec 2.7).
    */
@@ -97,6 +116,8 @@ export interface GridWindow {
   nt: number;
   /** row-major [t][lat][lon] */
   values: Float32Array;
+  /** as PointSeries.timeCell */
+  timeCell?: TimeCell;
   productOf(timeIndex: number): string;
 }
 

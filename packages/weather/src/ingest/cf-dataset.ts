@@ -7,7 +7,8 @@
  * Data are not read here: each variable reads and unpacks a block (times x rows x columns) on
  * demand, so ingest holds a slab at a time, never a whole variable (slab-plan.ts).
  */
-import { decodeCfTimes, parseCfTimeUnits } from '../zarr/cf-time.js';
+import type { TimeCell } from '../grid/grid-source.js';
+import { constantTimeCell, decodeCfTimes, parseCfTimeUnits } from '../zarr/cf-time.js';
 import { ENCODING_ATTRS, unpack } from './cf-unpack.js';
 import { IngestError } from './errors.js';
 import type { SourceFormat } from './detect-format.js';
@@ -57,6 +58,11 @@ export interface DecodedGrid {
   lons: number[];
   /** epoch ms, or null when no variable has a time axis */
   times: number[] | null;
+  /**
+   * The cell each time stands for, as offsets from it (grid-source.ts TimeCell), from the time
+   * coordinate's bounds (CF 1.11 §7.1) where they are the same at every step; absent without them
+   */
+  timeCell?: TimeCell;
   variables: SourceVariable[];
   skipped: Array<{ name: string; reason: string }>;
   /** releases the source file */
@@ -99,14 +105,21 @@ export async function cfToGrid(file: NcFile): Promise<DecodedGrid> {
   const lats = Array.from(await latVar.read(), Number);
   const lons = Array.from(await lonVar.read(), Number);
   let times: number[] | null = null;
+  let timeCell: TimeCell | undefined;
   if (timeVar) {
     const enc = parseCfTimeUnits(
       String(timeVar.attrs.units ?? ''),
       timeVar.attrs.calendar === undefined ? undefined : String(timeVar.attrs.calendar),
     );
     times = decodeCfTimes(Array.from(await timeVar.read(), Number), enc);
+    // CF 1.11 §7.1: the bounds variable is [time, 2], in the coordinate's units when it states none.
+    const bounds = file.variables.find((v) => v.name === timeVar.attrs.bounds);
+    if (bounds && bounds.dims.length === 2 && bounds.dims[0] === timeVar.name && bounds.shape[1] === 2) {
+      timeCell = constantTimeCell(times, decodeCfTimes(Array.from(await bounds.read(), Number), enc)) ?? undefined;
+    }
   }
-  const coordNames = new Set([latVar.name, lonVar.name, timeVar?.name]);
+  // The time bounds describe the time coordinate (CF 1.11 §7.1): read above, not data.
+  const coordNames = new Set([latVar.name, lonVar.name, timeVar?.name, timeCell ? String(timeVar?.attrs.bounds) : undefined]);
   const sizeOf = new Map<string, number>();
   for (const v of file.variables) v.dims.forEach((d, k) => sizeOf.set(d, v.shape[k] ?? 0));
 
@@ -145,6 +158,7 @@ export async function cfToGrid(file: NcFile): Promise<DecodedGrid> {
     lats,
     lons,
     times: variables.some((v) => v.hasTime) ? times : null,
+    ...(timeCell ? { timeCell } : {}),
     variables,
     skipped,
     close: () => file.close(),

@@ -223,7 +223,13 @@ async function writeStore(
     },
   });
   if (grid.variables.some((v) => v.hasTime)) {
-    await writer.addTimeAxis({ name: 'time', startMs: grid.startMs, stepMs: grid.stepMs, length: grid.nt });
+    await writer.addTimeAxis({
+      name: 'time',
+      startMs: grid.startMs,
+      stepMs: grid.stepMs,
+      length: grid.nt,
+      ...(grid.timeCell ? { cell: grid.timeCell } : {}),
+    });
   }
   const budget = Math.max(1, Math.floor((options.slabBytes ?? DEFAULT_SLAB_BYTES) / Float32Array.BYTES_PER_ELEMENT));
   const taken = new Set(['time', 'lat', 'lon']);

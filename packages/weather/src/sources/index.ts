@@ -6,3 +6,4 @@ export * from './no-synthetic-source.js';
 export * from './synced-stores.js';
 export * from './reloading-source.js';
 export * from './synced-products.js';
+export * from './hour-reads.js';

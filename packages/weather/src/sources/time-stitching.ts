@@ -34,7 +34,7 @@ export function sameGrid(a: GridSpec, b: GridSpec): boolean {
 /**
  * The pieces that read every step of the range from `stores` (in order of preference), each step
  * from the first store whose axis holds it (one piece when one store holds them all); null when a
- * step is held by none, or when the stores' axes differ in step, phase or units from the first's.
+ * step is held by none, or when the stores' axes differ in step, phase, units or time cell from the first's.
  */
 export function planReads(stores: readonly ZarrSource[], variable: VariableId, range: TimeRange): Piece[] | null {
   const axes = stores.map((s) => s.arrayFor(variable));
@@ -43,6 +43,8 @@ export function planReads(stores: readonly ZarrSource[], variable: VariableId, r
   const { stepMs } = first.time;
   for (const a of axes) {
     if (!a?.time || a.time.stepMs !== stepMs || a.units !== first.units) return null;
+    // One series has one time cell (grid-source.ts PointSeries.timeCell).
+    if (a.time.cell?.[0] !== first.time.cell?.[0] || a.time.cell?.[1] !== first.time.cell?.[1]) return null;
     if ((((a.time.startMs - first.time.startMs) % stepMs) + stepMs) % stepMs !== 0) return null;
   }
   const phase = first.time.startMs;

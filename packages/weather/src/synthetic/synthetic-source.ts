@@ -37,6 +37,7 @@ import { PointChunkCache } from './point-chunk-cache.js';
 import { computeDailyExtremes, computeEtInputs, computeVariable } from './block-variables.js';
 import { type SevereEvent, type SevereKind, severeEvents } from './severe.js';
 import { SYNTHETIC_VARIABLES, syntheticVariable } from './variables.js';
+import { timeCellField } from '../grid/time-cells.js';
 
 /** First instant the synthetic world covers (spec 4.1: degree days from the start of 2015). */
 export const SYNTHETIC_START_MS = Date.UTC(2015, 0, 1);
@@ -397,6 +398,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
       startMs: axis.startMs,
       stepMs: axis.stepMs,
       values,
+      ...timeCellField(info),
       productOf: this.productRule(info, axis, lon),
     };
   }
@@ -471,6 +473,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
       stepMs: axis.stepMs,
       nt: axis.n,
       values,
+      ...timeCellField(info),
       // The westernmost column's local day ends last, so it decides for daily values.
       productOf: this.productRule(info, axis, cells.lons.length > 0 ? (cells.lons[0] as number) : 0),
     };

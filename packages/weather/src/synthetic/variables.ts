@@ -6,6 +6,8 @@ import type { VariableInfo } from '../grid/grid-source.js';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
+/** The hour centred on the stamp: radiation.ts integrates the sun over it. */
+const CENTRED_HOUR = [-HOUR / 2, HOUR / 2] as const;
 
 export const SYNTHETIC_VARIABLES: readonly VariableInfo[] = [
   {
@@ -31,6 +33,7 @@ export const SYNTHETIC_VARIABLES: readonly VariableInfo[] = [
     units: 'W m-2',
     description: 'Incoming shortwave radiation at the surface, mean over the hour centred on the time',
     stepMs: HOUR,
+    timeCell: CENTRED_HOUR,
   },
   {
     id: 'surface_downwelling_shortwave_flux_in_air_assuming_clear_sky',
@@ -39,6 +42,7 @@ export const SYNTHETIC_VARIABLES: readonly VariableInfo[] = [
     units: 'W m-2',
     description: 'Clear-sky shortwave radiation at the surface (ASCE-EWRI 2005 Rso), mean over the hour centred on the time',
     stepMs: HOUR,
+    timeCell: CENTRED_HOUR,
   },
   { id: 'wind_speed', standardName: 'wind_speed', cellMethods: '', units: 'm s-1', description: 'Wind speed at 2 m', stepMs: HOUR },
   {

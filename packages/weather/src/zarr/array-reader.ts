@@ -4,7 +4,7 @@
  * missing values, unit conversion; docs/decisions/0015-zarr-reading-rules.md).
  */
 import type * as zarr from 'zarrita';
-import type { VariableId } from '../grid/grid-source.js';
+import type { TimeCell, VariableId } from '../grid/grid-source.js';
 import { type Attrs, num, str } from './attribute-values.js';
 import type { DecodedChunk } from './chunk-cache.js';
 import { identifyVariable, unitConversion } from './cf-variables.js';
@@ -18,6 +18,8 @@ export interface TimeAxis {
   startMs: number;
   stepMs: number;
   length: number;
+  /** the cell of each stamp, as offsets from it, where the store states one (store-metadata.ts) */
+  cell?: TimeCell;
 }
 
 /** One data array of the store as this source reads it. */
@@ -32,7 +34,7 @@ export interface ZarrArrayInfo {
   cellMethods: string;
   longName: string;
   /** time axis, or null for a static [lat, lon] field */
-  time: { name: string; startMs: number; stepMs: number; length: number } | null;
+  time: TimeAxis | null;
 }
 
 export interface ArrayReader extends ZarrArrayInfo {

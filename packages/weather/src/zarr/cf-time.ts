@@ -119,3 +119,22 @@ export function regularAxis(timesMs: readonly number[]): { startMs: number; step
   }
   return { startMs: first, stepMs: step };
 }
+
+/**
+ * The cell every stamp of a time coordinate stands for, as offsets from the stamp (grid-source.ts
+ * TimeCell), from its bounds (CF 1.11 §7.1: a bounds variable of shape [time, 2], in the
+ * coordinate's units), given as the decoded lower and upper bound of each stamp in turn. Null when
+ * the offsets differ between stamps (cells a regular axis cannot state, such as calendar months).
+ */
+export function constantTimeCell(timesMs: readonly number[], boundsMs: readonly number[]): [number, number] | null {
+  if (timesMs.length === 0 || boundsMs.length !== 2 * timesMs.length) return null;
+  const lower = Math.min(boundsMs[0]!, boundsMs[1]!) - timesMs[0]!;
+  const upper = Math.max(boundsMs[0]!, boundsMs[1]!) - timesMs[0]!;
+  for (let i = 1; i < timesMs.length; i++) {
+    const lo = Math.min(boundsMs[2 * i]!, boundsMs[2 * i + 1]!) - timesMs[i]!;
+    const hi = Math.max(boundsMs[2 * i]!, boundsMs[2 * i + 1]!) - timesMs[i]!;
+    // Decoded times are rounded to the millisecond (decodeCfTimes).
+    if (Math.abs(lo - lower) > 1 || Math.abs(hi - upper) > 1) return null;
+  }
+  return [lower, upper];
+}

@@ -5,10 +5,10 @@
  * for each data array on [time,] lat, lon.
  */
 import * as zarr from 'zarrita';
-import type { GridSpec } from '../grid/grid-source.js';
+import type { GridSpec, TimeCell } from '../grid/grid-source.js';
 import { type AnyArray, type ArrayReader, makeReader, type TimeAxis } from './array-reader.js';
 import { type Attrs, num, str } from './attribute-values.js';
-import { decodeCfTimes, parseCfTimeUnits, regularAxis } from './cf-time.js';
+import { constantTimeCell, decodeCfTimes, parseCfTimeUnits, regularAxis } from './cf-time.js';
 import { FileStore } from './file-store.js';
 import { STEP_ATTR } from './layout.js';
 import { isRangeReadable, type RangeReadable, seriesLayout } from './series-ranges.js';
@@ -31,6 +31,42 @@ function isTime(name: string, attrs: Attrs): boolean {
 async function readAll(arr: AnyArray): Promise<number[]> {
   const { data } = await zarr.get(arr);
   return Array.from(data as ArrayLike<number | bigint>, (v) => Number(v));
+}
+
+/** A [n, 2] array's rows in turn, whatever its order in memory. */
+async function readPairs(arr: AnyArray): Promise<number[]> {
+  const { data, stride } = await zarr.get(arr);
+  const values = data as ArrayLike<number | bigint>;
+  const [s0, s1] = stride as [number, number];
+  return Array.from({ length: arr.shape[0]! * 2 }, (_, k) => Number(values[Math.floor(k / 2) * s0 + (k % 2) * s1]!));
+}
+
+/**
+ * The axis on which a synced run's store holds its mean rates, each stamp the mean over the hour
+ * that ends at it (docs/decisions/0250-synced-runs-staged-then-published.md, "Hourly axes"): a
+ * store written without time bounds states its cells by this name.
+ */
+const SYNCED_MEAN_AXIS = 'time_mean_1h';
+const HOUR_ENDING_AT_STAMP = [-3_600_000, 0] as const;
+
+/**
+ * The cell of a time coordinate's stamps (grid-source.ts TimeCell): from its bounds (CF 1.11
+ * §7.1, the `bounds` attribute naming a [time, 2] array in the coordinate's units) where they
+ * are the same offsets at every stamp, else a synced run's hour ending at the stamp.
+ */
+async function timeCellOfAxis(
+  name: string,
+  attrs: Attrs,
+  timesMs: number[],
+  enc: ReturnType<typeof parseCfTimeUnits>,
+  arrays: ReadonlyMap<string, AnyArray>,
+): Promise<TimeCell | undefined> {
+  const bounds = arrays.get(str(attrs.bounds));
+  if (bounds && bounds.shape.length === 2 && bounds.shape[0] === timesMs.length && bounds.shape[1] === 2) {
+    const cell = constantTimeCell(timesMs, decodeCfTimes(await readPairs(bounds), enc));
+    if (cell) return cell;
+  }
+  return name === SYNCED_MEAN_AXIS ? HOUR_ENDING_AT_STAMP : undefined;
 }
 
 /** Regular spacing check for cell-centre coordinates; returns [first, step]. */
@@ -119,7 +155,8 @@ export async function readStoreMetadata(location: string | URL, fetchOptions?: R
     const reg = regularAxis(times);
     if (!reg) throw new Error(`${where}: time axis ${n} is not regular (GridSource needs start + i*step)`);
     const stepMs = times.length === 1 ? (num(attrs[STEP_ATTR]) ?? 0) : reg.stepMs;
-    timeAxes.set(n, { name: n, startMs: reg.startMs, stepMs, length: times.length });
+    const cell = await timeCellOfAxis(n, attrs, times, enc, arrays);
+    timeAxes.set(n, { name: n, startMs: reg.startMs, stepMs, length: times.length, ...(cell ? { cell } : {}) });
   }
 
   const readers: ArrayReader[] = [];

@@ -12,6 +12,7 @@
  */
 import * as fs from 'node:fs/promises';
 import * as zarr from 'zarrita';
+import type { TimeCell } from '../grid/grid-source.js';
 import { encodeStoreTimes, STORE_TIME_CALENDAR, STORE_TIME_UNITS } from './cf-time.js';
 import { FileStore } from './file-store.js';
 import { ARRAY_DIMENSIONS, defaultChunks, LAT, LON, STEP_ATTR, staticChunks, TIME_SERIES_ORDER } from './layout.js';
@@ -42,6 +43,8 @@ export interface TimeAxisSpec {
   startMs: number;
   stepMs: number;
   length: number;
+  /** the cell each stamp stands for, as offsets from it: written as the axis' bounds, `<name>_bnds` (CF 1.11 §7.1) */
+  cell?: TimeCell;
 }
 
 export interface VariableSpec {
@@ -159,7 +162,37 @@ export class GridStoreWriter {
       units: STORE_TIME_UNITS,
       calendar: STORE_TIME_CALENDAR,
       ...(axis.length === 1 ? { [STEP_ATTR]: axis.stepMs } : {}),
+      ...(axis.cell ? { bounds: `${axis.name}_bnds` } : {}),
     });
+    if (axis.cell) await this.timeBounds(axis, axis.cell);
+  }
+
+  /**
+   * The bounds of a time axis (CF 1.11 §7.1): [time, 2] in the coordinate's units, each stamp's
+   * cell, with no attributes of its own; its second dimension, `nv`, has no coordinate.
+   */
+  private async timeBounds(axis: TimeAxisSpec, [a, b]: TimeCell): Promise<void> {
+    const name = `${axis.name}_bnds`;
+    const times = encodeStoreTimes(axis.startMs, axis.stepMs, axis.length);
+    const values = new Float64Array(2 * axis.length);
+    for (let i = 0; i < axis.length; i++) {
+      values[2 * i] = times[i]! + a / 3_600_000;
+      values[2 * i + 1] = times[i]! + b / 3_600_000;
+    }
+    await this.putMeta(`${name}/.zarray`, {
+      zarr_format: 2,
+      shape: [axis.length, 2],
+      chunks: [Math.max(axis.length, 1), 2],
+      dtype: '<f8',
+      compressor: this.compressor,
+      fill_value: null,
+      order: 'C',
+      filters: null,
+      dimension_separator: '.',
+    });
+    await this.putMeta(`${name}/.zattrs`, { [ARRAY_DIMENSIONS]: [axis.name, 'nv'] });
+    this.shapes.set(name, [axis.length, 2]);
+    await this.write(name, values);
   }
 
   async addVariable(spec: VariableSpec): Promise<void> {

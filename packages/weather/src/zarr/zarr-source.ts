@@ -13,8 +13,19 @@
  */
 import * as path from 'node:path';
 import type { LoadingCache } from '@fieldcast/caches';
-import type { BBox, GridSource, GridSpec, GridWindow, PointSeries, TimeRange, VariableId, VariableInfo } from '../grid/grid-source.js';
+import type {
+  BBox,
+  GridSource,
+  GridSpec,
+  GridWindow,
+  PointSeries,
+  TimeCell,
+  TimeRange,
+  VariableId,
+  VariableInfo,
+} from '../grid/grid-source.js';
 import { SingleReadsSource } from '../grid/batched-reads.js';
+import { timeCellField, timeMethod } from '../grid/time-cells.js';
 import { type ArrayReader, arrayInfo, converted, productAt, type ZarrArrayInfo } from './array-reader.js';
 import { type Attrs, str } from './attribute-values.js';
 import { bilinearStencil, interpolate, type StencilCell } from './bilinear.js';
@@ -105,14 +116,7 @@ export class ZarrSource extends SingleReadsSource implements GridSource {
     for (const r of this.readers) {
       if (!r.variable || seen.has(r.variable)) continue;
       seen.add(r.variable);
-      out.push({
-        id: r.variable,
-        standardName: r.standardName || CF_IDENTITY[r.variable].standardName,
-        cellMethods: r.cellMethods,
-        units: CANONICAL_UNITS[r.variable],
-        description: r.longName || CF_IDENTITY[r.variable].longName,
-        stepMs: r.time?.stepMs ?? 0,
-      });
+      out.push(variableInfo(r, r.variable));
     }
     return out;
   }
@@ -165,6 +169,7 @@ export class ZarrSource extends SingleReadsSource implements GridSource {
       startMs,
       stepMs,
       values,
+      ...cellOfReads(r),
       productOf: (index: number) => productAt(r, startMs + index * stepMs),
     };
   }
@@ -203,6 +208,7 @@ export class ZarrSource extends SingleReadsSource implements GridSource {
       stepMs,
       nt: t1 - t0 + 1,
       values,
+      ...cellOfReads(r),
       productOf: (index: number) => productAt(r, startMs + index * stepMs),
     };
   }
@@ -250,4 +256,28 @@ export class ZarrSource extends SingleReadsSource implements GridSource {
       block,
     );
   }
+}
+
+/**
+ * A contract variable as its array describes it. A statistic over time (CF 1.11 §7.3
+ * cell_methods) stands for the cell its time axis' bounds state (store-metadata.ts); an instant
+ * for its stamp.
+ */
+function variableInfo(r: ArrayReader, variable: VariableId): VariableInfo {
+  const method = timeMethod(r.cellMethods);
+  const cell = method !== null && method !== 'point' ? r.time?.cell : undefined;
+  return {
+    id: variable,
+    standardName: r.standardName || CF_IDENTITY[variable].standardName,
+    cellMethods: r.cellMethods,
+    units: CANONICAL_UNITS[variable],
+    description: r.longName || CF_IDENTITY[variable].longName,
+    stepMs: r.time?.stepMs ?? 0,
+    ...(cell ? { timeCell: cell } : {}),
+  };
+}
+
+/** The time cell a read of the array carries (grid-source.ts PointSeries.timeCell). */
+function cellOfReads(r: ArrayReader): { timeCell?: TimeCell } {
+  return r.variable ? timeCellField(variableInfo(r, r.variable)) : {};
 }

@@ -1,6 +1,17 @@
 import { boxesWithin, distanceToTrackKm, haversineKm, type Point } from '@fieldcast/geo';
 import { shortCropEtOfHour } from '@fieldcast/science';
-import { type AnySevereEvent, type GridSource, severeEvents, type SevereKind, TORNADO_REACH_KM } from '@fieldcast/weather';
+import {
+  type AnySevereEvent,
+  type GridSource,
+  hourMeans,
+  hoursReadRange,
+  meanOver,
+  severeEvents,
+  type SevereKind,
+  TORNADO_REACH_KM,
+} from '@fieldcast/weather';
+
+const HOUR_MS = 3_600_000;
 
 /** Hourly values from `startMs`, one per `stepMs`. */
 export interface HourlyValues {
@@ -18,18 +29,26 @@ export interface HourlyValues {
 export interface AlertWeather {
   /** daily maximum and minimum 2 m air temperature, °C, of the days from firstDayMs to lastDayMs (UTC midnights) */
   dailyExtremes(p: Point, firstDayMs: number, lastDayMs: number): Promise<{ tmax: ArrayLike<number>; tmin: ArrayLike<number> }>;
-  /** hourly 2 m air temperature (°C) or precipitation rate (mm h-1) of the hours from firstMs to lastMs */
+  /**
+   * The 2 m air temperature (°C) at the source's stamps from firstMs to lastMs, or the mean
+   * precipitation rate (mm h-1) of each hour [h, h + 1 h) starting from firstMs to lastMs
+   */
   hourly(variable: 'air_temperature' | 'precipitation_rate', p: Point, firstMs: number, lastMs: number): Promise<HourlyValues>;
-  /** hourly short-crop reference ET, mm, of the hours starting from firstMs to lastMs */
-  referenceEt(p: Point, firstMs: number, lastMs: number): Promise<ArrayLike<number>>;
+  /**
+   * Short-crop reference ET, mm h-1, of the hour [t, t + 1 h) at each of the source's stamps t
+   * from firstMs to lastMs: one value per step, standing for the step's hours
+   */
+  referenceEt(p: Point, firstMs: number, lastMs: number): Promise<HourlyValues>;
   /** the severe-weather events of these kinds within radiusKm of p (a tornado: any point of its track) between the instants */
   severe(kinds: readonly SevereKind[], p: Point, radiusKm: number, fromMs: number, toMs: number): Promise<AnySevereEvent[]>;
 }
 
 /**
- * The alert weather of a GridSource: its point reads, the short-crop ET of each hour as the
- * platform's datapoints and the tiles compute it (`shortCropEtOfHour`), and the synthetic world's
- * severe weather, the events behind the archive's types.
+ * The alert weather of a GridSource: its point reads, the short-crop ET of one hour by the
+ * platform's datapoints' computation (`shortCropEtOfHour`: the instants at the hour's start) with
+ * the shortwave of that hour, and the synthetic world's severe weather, the events behind the
+ * archive's types. An hour's mean rate comes from the stamps whose intervals it overlaps
+ * (docs/decisions/0379-time-cells-of-mean-rates.md).
  */
 export function gridAlertWeather(source: GridSource): AlertWeather {
   const hasAltitude = source.variables().some((v) => v.id === 'surface_altitude');
@@ -39,34 +58,47 @@ export function gridAlertWeather(source: GridSource): AlertWeather {
       return { tmax: tmax.values, tmin: tmin.values };
     },
     async hourly(variable, p, firstMs, lastMs) {
-      const s = await source.pointSeries(variable, p.lon, p.lat, { startMs: firstMs, endMs: lastMs });
-      return { startMs: s.startMs, stepMs: s.stepMs, values: s.values };
+      if (variable === 'air_temperature') {
+        const s = await source.pointSeries(variable, p.lon, p.lat, { startMs: firstMs, endMs: lastMs });
+        return { startMs: s.startMs, stepMs: s.stepMs, values: s.values };
+      }
+      // Each hour's own precipitation, whichever interval the source's stamps stand for (grid/time-cells.ts).
+      const range = hoursReadRange(source, variable, p, firstMs, lastMs);
+      const s = await source.pointSeries(variable, p.lon, p.lat, range);
+      return { startMs: firstMs, stepMs: HOUR_MS, values: hourMeans(s, firstMs, Math.round((lastMs - firstMs) / HOUR_MS) + 1) };
     },
     async referenceEt(p, firstMs, lastMs) {
+      // The instants at the stamps from firstMs, the shortwave of the hour after each: the stamps
+      // its cells need may lie beyond lastMs (a mean that ends at its stamp).
+      const sw = hoursReadRange(source, 'surface_downwelling_shortwave_flux_in_air', p, firstMs, lastMs);
+      const range = { startMs: Math.min(firstMs, sw.startMs), endMs: Math.max(lastMs, sw.endMs) };
       const [inputs, altitude] = await Promise.all([
-        source.etInputsAt(p.lon, p.lat, { startMs: firstMs, endMs: lastMs }),
+        source.etInputsAt(p.lon, p.lat, range),
         hasAltitude
           ? source.pointSeries('surface_altitude', p.lon, p.lat, { startMs: source.coverage().startMs, endMs: source.coverage().startMs })
           : null,
       ]);
       // Without a ground height the standard's pressure is sea level's (ASCE-EWRI 2005 eq. 3 at z = 0).
       const elevation = altitude?.values[0] ?? 0;
-      const n = inputs.airTemperature.values.length;
-      const out = new Float64Array(n);
-      const step = inputs.airTemperature.stepMs;
-      for (let i = 0; i < n; i++) {
-        out[i] = shortCropEtOfHour({
-          airTemperature: inputs.airTemperature.values[i] as number,
-          dewpoint: inputs.dewpoint.values[i] as number,
-          shortwave: inputs.shortwave.values[i] as number,
-          windSpeed: inputs.windSpeed.values[i] as number,
+      const t = inputs.airTemperature;
+      const step = t.stepMs;
+      const k0 = step > 0 ? Math.max(0, Math.ceil((firstMs - t.startMs) / step)) : 0;
+      const k1 = step > 0 ? Math.min(t.values.length - 1, Math.floor((lastMs - t.startMs) / step)) : 0;
+      const out = new Float64Array(Math.max(0, k1 - k0 + 1));
+      for (let k = k0; k <= k1; k++) {
+        const hourStartMs = t.startMs + k * step;
+        out[k - k0] = shortCropEtOfHour({
+          airTemperature: t.values[k] as number,
+          dewpoint: inputs.dewpoint.values[k] as number,
+          shortwave: meanOver(inputs.shortwave, hourStartMs, hourStartMs + HOUR_MS),
+          windSpeed: inputs.windSpeed.values[k] as number,
           elevation,
           latitude: p.lat,
           longitude: p.lon,
-          hourStartMs: inputs.airTemperature.startMs + i * step,
+          hourStartMs,
         });
       }
-      return out;
+      return { startMs: t.startMs + k0 * step, stepMs: step, values: out };
     },
     async severe(kinds, p, radiusKm, fromMs, toMs) {
       const range = { startMs: fromMs, endMs: toMs };

@@ -85,7 +85,8 @@ export async function measure(condition: Condition, p: Point, nowMs: number, wea
     case 'reference-et': {
       const currentHour = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
       const et = await weather.referenceEt(p, currentHour - condition.days * DAY_MS, currentHour - HOUR_MS);
-      return { value: sum(et) };
+      // Each value is the ET of one hour (mm h-1) standing for its step's hours, as a rate does.
+      return { value: sum(et.values) * (et.stepMs / HOUR_MS) };
     }
     case 'severe-weather': {
       const types = condition.types ?? [...SEVERE_KINDS];

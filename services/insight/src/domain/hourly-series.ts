@@ -8,6 +8,8 @@ import {
   centresWithin,
   type GridSource,
   type GridWindow,
+  hourWeights,
+  type MeanWeights,
   type PointSeries,
   type TimeRange,
   type VariableId,
@@ -123,7 +125,7 @@ async function pointValues(source: GridSource, quantity: HourlyQuantity, lon: nu
       stride: 1,
       temperature: t.values,
       dewpoint: inputs.dewpoint.values,
-      shortwave: inputs.shortwave.values,
+      shortwave: { values: inputs.shortwave.values, offset: 0, hours: shortwaveHours(inputs.shortwave, range.startMs, lead + hours) },
       windSpeed: inputs.windSpeed.values,
     },
     site,
@@ -133,6 +135,15 @@ async function pointValues(source: GridSource, quantity: HourlyQuantity, lon: nu
     values,
   );
   return { values, products: productsJson((i) => t.productOf(k0 + i), lead, hours) };
+}
+
+/**
+ * The weights of the shortwave's stamps for each input hour from inputStartMs, by the interval its
+ * source's means cover (`hourWeights`, docs/decisions/0379-time-cells-of-mean-rates.md).
+ */
+function shortwaveHours(read: PointSeries | GridWindow, inputStartMs: number, hours: number): (MeanWeights | null)[] {
+  const length = 'nt' in read ? read.nt : read.values.length;
+  return hourWeights({ startMs: read.startMs, stepMs: read.stepMs, length, timeCell: read.timeCell }, inputStartMs, hours);
 }
 
 function checkLength(series: PointSeries, needed: number): void {
@@ -187,6 +198,7 @@ async function assetValues(source: GridSource, quantity: HourlyQuantity, asset: 
     const k0 = firstIndex(t.startMs, t.stepMs, range.startMs);
     if (t.nt < k0 + lead + hours + 1) throw missing();
     products ??= productsJson((i) => t.productOf(k0 + i), lead, hours);
+    const swHours = read.shortwave ? shortwaveHours(read.shortwave, range.startMs, lead + hours) : [];
     for (let c = 0; c < nCells; c++) {
       const weight = weights[c] as number;
       if (!(weight > 0)) continue;
@@ -195,7 +207,7 @@ async function assetValues(source: GridSource, quantity: HourlyQuantity, asset: 
         stride: nCells,
         temperature: t.values,
         dewpoint: read.dewpoint.values,
-        ...(read.shortwave ? { shortwave: read.shortwave.values } : {}),
+        ...(read.shortwave ? { shortwave: { values: read.shortwave.values, offset: c, hours: swHours } } : {}),
         ...(read.windSpeed ? { windSpeed: read.windSpeed.values } : {}),
       };
       if (quantity === 'relative-humidity') relativeHumidityHours(inputs, lead, hours, one);

@@ -8,6 +8,7 @@ import {
   saturationVapourPressureTetens,
   wattsPerSquareMetreToMegajoulesPerHour,
 } from '@fieldcast/science';
+import { type MeanWeights, weightedValue } from '@fieldcast/weather';
 
 export const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -31,17 +32,22 @@ export interface HourlyInputs {
   temperature: ArrayLike<number>;
   /** dewpoint, °C */
   dewpoint: ArrayLike<number>;
-  /** incoming shortwave, W m-2, mean over the hour centred on the stamp */
-  shortwave?: ArrayLike<number>;
+  /**
+   * incoming shortwave, W m-2: each input hour's mean from the weights of the source's stamps
+   * (`hourWeights` of @fieldcast/weather, whatever interval a stamp's mean covers), the stamps
+   * read as `values[offset + j * stride]`
+   */
+  shortwave?: { values: ArrayLike<number>; offset: number; hours: readonly (MeanWeights | null)[] };
   /** wind speed, m s-1, at `windHeight` */
   windSpeed?: ArrayLike<number>;
 }
 
 /**
  * The hour a series entry covers is [validTime, validTime + 1 h) (docs/decisions/0111-hourly-series.md).
- * The source stamps values at whole hours (temperature, dewpoint and wind at the instant; shortwave
- * as the mean over the hour centred on it, docs/architecture.md §6), so each input of the hour is
- * the mean of the two stamps that bound it, the trapezoid rule over the hour.
+ * The source stamps temperature, dewpoint and wind at the instant, so each of them over the hour
+ * is the mean of the two stamps that bound it, the trapezoid rule; the shortwave is a mean over an
+ * interval the source states, so its hour comes from the weights of its stamps
+ * (docs/decisions/0379-time-cells-of-mean-rates.md).
  */
 const hourMean = (values: ArrayLike<number>, at: number, stride: number) => ((values[at] as number) + (values[at + stride] as number)) / 2;
 
@@ -109,7 +115,8 @@ export function evapotranspirationHours(
     }
     hour.temperature = hourMean(temperature, at, stride);
     hour.actualVapourPressure = saturationVapourPressureTetens(hourMean(dewpoint, at, stride));
-    hour.solarRadiation = wattsPerSquareMetreToMegajoulesPerHour(Math.max(0, hourMean(shortwave, at, stride)));
+    const rs = weightedValue(shortwave.values, shortwave.hours[k] ?? null, shortwave.offset, stride);
+    hour.solarRadiation = wattsPerSquareMetreToMegajoulesPerHour(Math.max(0, rs));
     hour.windSpeed = Math.max(0, hourMean(windSpeed, at, stride));
     hour.midpointHour = (mid - day * DAY_MS) / HOUR_MS;
     hour.carriedCloudiness = carried.value;

@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HourlyQuery, HourlySeries } from '@fieldcast/schemas';
+import { dayOfYear, hourlyReferenceEtSeries, saturationVapourPressureTetens, windSpeedAt2m } from '@fieldcast/science';
+import { type GridSource, loadWeatherSource } from '@fieldcast/weather';
+import { syncRun } from '../../../packages/sync/src/index.js';
+import { type ArchiveServer, serveArchive } from '../../../packages/sync/test/archive-server.js';
+import { analytic, integral, writeGfsStep } from '../../../packages/sync/test/runs.js';
+import { elevationFromPressure } from '../src/domain/elevation.js';
+import { hourlySeriesJson } from '../src/domain/hourly-series.js';
+
+/*
+ * Short-crop ET on a synced run (docs/decisions/0250-synced-runs-staged-then-published.md): the
+ * run's mean shortwave is stamped at the end of its hour, so the hour [h, h + 1 h) of a series
+ * entry (docs/decisions/0111-hourly-series.md) takes the mean stamped h + 1 h, the sun of that very
+ * hour (docs/decisions/0379-time-cells-of-mean-rates.md), while the instants are the means of the
+ * hour's two stamps. The run is the stand-in archive's GFS run of packages/sync/test, hourly steps,
+ * served with no synthetic world behind it; expected values are its analytic fields at a grid point.
+ */
+const H = 3_600_000;
+const RUN = Date.UTC(2026, 11, 3, 0);
+const AT = { lat: 45.5, lon: 10.25 };
+/** Hours since the run of the series' first and last entries; the 24 before the first are read too (0111). */
+const FIRST = 110;
+const LAST = 117;
+
+let archive: string;
+let data: string;
+let server: ArchiveServer;
+let source: GridSource;
+
+beforeAll(async () => {
+  archive = mkdtempSync(join(tmpdir(), 'insight-synced-archive-'));
+  data = mkdtempSync(join(tmpdir(), 'insight-synced-data-'));
+  for (let s = 84; s <= 120; s++) writeGfsStep(archive, RUN, s);
+  server = await serveArchive(archive);
+  const syncDir = join(data, 'sync');
+  const published = await syncRun({
+    source: 'gfs-0p25',
+    baseUrl: server.baseUrl,
+    syncDir,
+    runMs: RUN,
+    steps: '85-120',
+    keepDays: 400,
+    now: () => RUN + 121 * H,
+    http: { retries: 0, backoffMs: 5, timeoutMs: 2000 },
+    stepRetries: 0,
+  });
+  if (published.state !== 'published') throw new Error(`the run was not published: ${JSON.stringify(published)}`);
+  source = await loadWeatherSource({ syncDir, reloadMs: H, synthetic: false, now: () => RUN + 121 * H });
+}, 60_000);
+
+afterAll(async () => {
+  await (source as { close?: () => Promise<void> } | undefined)?.close?.();
+  await server?.close();
+  rmSync(archive, { recursive: true, force: true });
+  rmSync(data, { recursive: true, force: true });
+});
+
+it('each hour of ET takes the shortwave of that hour', async () => {
+  const query: HourlyQuery = {
+    firstMs: RUN + FIRST * H,
+    lastMs: RUN + LAST * H,
+    startTime: 'a',
+    endTime: 'b',
+    defaulted: false,
+    unit: 'millimeters',
+  };
+  const out = JSON.parse(
+    await hourlySeriesJson(source, 'evapotranspiration', { latitude: AT.lat, longitude: AT.lon }, query),
+  ) as HourlySeries;
+  // No ground height in the run: the height its mean surface pressure implies (0111).
+  const pressure = await source.pointSeries('surface_air_pressure', AT.lon, AT.lat, {
+    startMs: RUN + (FIRST - 24) * H,
+    endMs: RUN + (LAST + 1) * H,
+  });
+  const elevation = elevationFromPressure(pressure.values);
+  const wind = (h: number) => windSpeedAt2m(Math.hypot(analytic.u10(AT.lat, AT.lon, h), analytic.v10(AT.lat, AT.lon)), 10);
+  const inputs = [];
+  for (let h = FIRST - 24; h <= LAST; h++) {
+    const mid = new Date(RUN + (h + 0.5) * H);
+    inputs.push({
+      // Instants linear in time: the mean of the hour's two stamps is the value at its middle.
+      temperature: analytic.temperatureK(AT.lat, AT.lon, h + 0.5) - 273.15,
+      actualVapourPressure: saturationVapourPressureTetens(analytic.dewpointK(AT.lat, AT.lon, h + 0.5) - 273.15),
+      // The hour's own mean shortwave, MJ m-2 h-1.
+      solarRadiation: integral(analytic.shortwave(AT.lat, AT.lon), h, h + 1) * 0.0036,
+      windSpeed: (wind(h) + wind(h + 1)) / 2,
+      elevation,
+      latitude: AT.lat,
+      longitude: AT.lon,
+      dayOfYear: dayOfYear(mid),
+      midpointHour: mid.getUTCHours() + 0.5,
+    });
+  }
+  const byHand = hourlyReferenceEtSeries(inputs)
+    .slice(24)
+    .map((r) => r.et);
+  expect(out.series).toHaveLength(LAST - FIRST + 1);
+  // Within the served rounding (0.0005 mm/h) and the packing of the archive's GRIB fields (about
+  // 0.0003 mm/h here); the shortwave of the hour before, half an hour early, is 0.0012 mm/h or more off.
+  out.series.forEach((e, k) => expect(Math.abs(e.value - byHand[k]!)).toBeLessThanOrEqual(0.0008));
+});
