@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { kindOf } from '@fieldcast/schemas';
 import { z } from 'zod';
 import { accountOf } from './auth.js';
+import { createdLocation, createdReadPath } from './created-location.js';
 import { type CsvForm, prefersCsv, sendCsv } from './csv.js';
 import { InvalidRequestError, NotAcceptableError, UnsupportedMediaTypeError, ValidationError, type FieldError } from './errors.js';
 import type { Account } from './identity.js';
@@ -138,6 +139,12 @@ export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z
    * a few in flight at once (docs/architecture.md §3, limits)
    */
   heavy?: boolean;
+  /**
+   * For an operation that answers 201: the path template of the GET that reads what it created,
+   * named in the answer's Location (created-location.ts). Left out, the GET at `path` + `/{id}`;
+   * false when the created resource has no read of its own.
+   */
+  location?: string | false;
   /** true for a list whose answer names its next page in a Link header (RFC 8288, rel="next"): documented on its success response */
   pages?: boolean;
   /** the result also as CSV, for an Accept that prefers text/csv (csv.ts); JSON stays the default */
@@ -198,6 +205,14 @@ function jsonOf(result: unknown): string | Buffer {
   if (result instanceof JsonText) return result.text;
   if (result instanceof JsonResults) return `{"results":[${result.results.join(',')}]}`;
   return JSON.stringify(result);
+}
+
+/** The created resource's id: the `id` of a 201's body, parsed when the handler gave it as JSON text. */
+function createdIdOf(result: unknown): string {
+  const body = result instanceof JsonText ? (JSON.parse(result.text.toString()) as unknown) : result;
+  const id = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
+  if (typeof id !== 'string') throw new Error('A 201 answer must carry the created resource’s id');
+  return id;
 }
 
 function hasBody(req: Request): boolean {
@@ -298,6 +313,7 @@ export class Api {
   mount(router: Router, pipeline: Pipeline): void {
     router.use(methodNotAllowed(this.operations));
     for (const op of this.operations) {
+      const readPath = createdReadPath(op, this.operations);
       const steps: express.RequestHandler[] = [
         op.produces
           ? negotiateFile(op.produces, pipeline.negotiate, pipeline.vendor)
@@ -320,6 +336,7 @@ export class Api {
           const account = op.auth === false ? (undefined as unknown as Account) : accountOf(res.locals);
           const result = await op.handle({ params: res.locals.params, query: res.locals.query, body: res.locals.body, account, req, res });
           if (res.headersSent) return;
+          if (readPath) res.setHeader('Location', createdLocation(req, readPath, createdIdOf(result)));
           if (op.response.mediaType && op.response.mediaType !== 'application/json') return;
           if (op.csv && res.locals.csv === true) {
             const value =

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { Problem } from '@fieldcast/schemas';
 import type { AnyOperation, MediaContent } from './api.js';
+import { createdReadPath } from './created-location.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -93,13 +94,21 @@ export function openApiDocument(input: {
   };
   const retryAfter = { 'Retry-After': text('Seconds to wait before trying again (RFC 9110 section 10.2.3)') };
   const link = { Link: text('The next page, rel="next" (RFC 8288), while more remain') };
-  const headersOf = (op: AnyOperation, status: number) => ({
-    ...requestId,
-    // The account's bucket is spent once it is known, so a 401 carries no RateLimit fields.
-    ...(op.auth !== false && status !== 401 ? rateLimit : {}),
-    ...(status === 429 ? retryAfter : {}),
-    ...(op.pages && status === op.response.status ? link : {}),
+  const located = (readPath: string) => ({
+    description: `Where the created resource is read, GET ${readPath} (RFC 9110 section 10.2.2): a path on this area`,
+    schema: { type: 'string', format: 'uri-reference' },
   });
+  const headersOf = (op: AnyOperation, status: number) => {
+    const readPath = status === op.response.status ? createdReadPath(op, input.operations) : undefined;
+    return {
+      ...requestId,
+      // The account's bucket is spent once it is known, so a 401 carries no RateLimit fields.
+      ...(op.auth !== false && status !== 401 ? rateLimit : {}),
+      ...(status === 429 ? retryAfter : {}),
+      ...(op.pages && status === op.response.status ? link : {}),
+      ...(readPath ? { Location: located(readPath) } : {}),
+    };
+  };
   const paths: Record<string, Record<string, unknown>> = {};
   const contentOf = (media: readonly MediaContent[]) =>
     Object.fromEntries(media.map((m) => [m.mediaType, m.schema ? { schema: toSchema(m.schema, 'output') } : {}]));

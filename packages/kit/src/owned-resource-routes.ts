@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { countParam, IdParams, Uuid } from '@fieldcast/schemas';
+import { countParam, cursorParam, IdParams } from '@fieldcast/schemas';
 import { z } from 'zod';
 import { type Api, BodyFault, type BodyFaults } from './api.js';
 import { InvalidRequestError, NotFoundError, ValidationError } from './errors.js';
@@ -67,9 +67,11 @@ export const ListQuery = z.object({
     max: MAX_PAGE,
     description: `most items in the answer, 1 to ${MAX_PAGE} (default ${MAX_PAGE})`,
   }).optional(),
-  after: Uuid.transform((id) => id.toLowerCase())
-    .optional()
-    .meta({ description: 'the id of the last item of the previous page (the Link header rel="next" gives it)' }),
+  after: cursorParam({
+    name: 'after',
+    names: 'the id of an item of the list',
+    description: 'the id of the last item of the previous page (the Link header rel="next" gives it)',
+  }).optional(),
 });
 
 function hasSemanticFaults(faults: BodyFaults<z.ZodType>): boolean {
@@ -80,8 +82,8 @@ function hasSemanticFaults(faults: BodyFaults<z.ZodType>): boolean {
 /**
  * List, read, create, replace and delete of an owned resource: each account sees and changes
  * only its own records; another account's id gets the same 404 as an unknown one
- * (docs/interface.md, ownership); create is 201 with the record, replace and delete 200 with it
- * (after the change, and as it was).
+ * (docs/interface.md, ownership); create is 201 with the record and its Location, replace and
+ * delete 200 with it (after the change, and as it was).
  */
 export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType, V extends z.ZodType>(
   api: Api,
@@ -159,6 +161,8 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       body: spec.input,
       bodyFaults: spec.bodyFaults,
       response: { status: 201, description: create.response, schema: spec.created?.view ?? spec.view },
+      // Location names the read at `<path>/{id}` (created-location.ts), when it is served.
+      ...(served.has('read') ? {} : { location: false as const }),
       errors: [422],
       handle: async ({ account, body, req }) => {
         const { ownedPerKind } = limitsOf(req);

@@ -85,9 +85,10 @@ export function startedApi(built: Api | StartedApi): StartedApi {
 
 /**
  * Response fields a browser script on another origin may read (Fetch standard, CORS): besides the
- * request id, the limits' fields and the next page of a list, none of which is safelisted.
+ * request id, the limits' fields, the next page of a list and where a created resource is read,
+ * none of which is safelisted.
  */
-const EXPOSED_HEADERS = ['X-Request-Id', 'Link', 'Retry-After', 'RateLimit', 'RateLimit-Policy'];
+const EXPOSED_HEADERS = ['X-Request-Id', 'Link', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy'];
 
 /** Every answer is what its Content-Type says: no browser may guess another type from the bytes (WHATWG Fetch, X-Content-Type-Options). */
 const noSniff: express.RequestHandler = (_req, res, next) => {

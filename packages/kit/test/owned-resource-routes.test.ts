@@ -96,6 +96,7 @@ describe('owned-resource routes', () => {
     const first = await request(app).post('/notes').set(as('alice')).send({ text: 'one', colour: 'red' });
     expect(first.status).toBe(201);
     expect(first.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), text: 'one', colour: 'red' });
+    expect(first.headers.location).toBe(`/notes/${first.body.id}`);
     const second = (await request(app).post('/notes').set(as('alice')).send({ text: 'two', colour: 'blue' })).body;
     expect((await request(app).get(`/notes/${first.body.id}`).set(as('alice'))).body).toEqual(first.body);
     expect((await request(app).get('/notes').set(as('alice'))).body).toEqual([first.body, second]);
@@ -259,6 +260,16 @@ describe('owned-resource lists are bounded (RFC 8288 Link rel="next")', () => {
   it('a limit given twice is told so, not that it is of the wrong type', async () => {
     const res = await request(filled(2).app).get('/notes?limit=1&limit=2').set(as('alice'));
     expect(res.body.errors).toEqual([{ path: 'limit', message: 'limit must be given once, as a whole number from 1 to 1000' }]);
+  });
+
+  it('an after given twice is told so, not that it is no UUID: both values are', async () => {
+    const res = await request(filled(2).app)
+      .get(`/notes?after=${uuid(1)}&after=${uuid(2)}`)
+      .set(as('alice'));
+    expect([res.status, res.body.errors]).toEqual([
+      400,
+      [{ path: 'after', message: 'after must be given once, as the id of an item of the list (a UUID)' }],
+    ]);
   });
 
   it('a cursor that is no note of the account (unknown, or another account’s) is 400 unknown_cursor', async () => {

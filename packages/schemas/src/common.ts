@@ -62,6 +62,22 @@ export function countParam(o: { name?: string; max?: number; digits?: number; de
 }
 
 /**
+ * A keyset cursor in a query string (`after`, `before`): the id of a record of the list, `names`
+ * saying whose (`the id of an event`). Refused by its name, as every query parameter is; given
+ * twice it reaches the schema as an array and is told so, not that it is no UUID, since both
+ * values may well be UUIDs. In canonical lower case, as UuidInput (RFC 9562 section 4).
+ */
+export function cursorParam(o: { name: 'after' | 'before'; names: string; description: string }) {
+  const accepted = `${o.names} (a UUID)`;
+  return z
+    .uuid({
+      error: (issue) => (Array.isArray(issue.input) ? `${o.name} must be given once, as ${accepted}` : `${o.name} must be ${accepted}`),
+    })
+    .toLowerCase()
+    .meta({ description: o.description });
+}
+
+/**
  * The refusal of a query parameter that takes one of a few words (`method`, `model`): a value
  * given twice reaches the schema as an array, and is told so rather than that its values are
  * not among the words.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countParam, Timestamp, Uuid, UuidInput } from './common.js';
+import { countParam, cursorParam, Timestamp, Uuid, UuidInput } from './common.js';
 import { text } from './text.js';
 
 /**
@@ -44,8 +44,12 @@ export const EVENT_TAGGED_MAX = 50;
 /** Feed query parameters (spec 4.10): keyset cursors given as event ids, never offsets. */
 export const FeedQuery = z
   .object({
-    after: UuidInput.optional(),
-    before: UuidInput.optional(),
+    after: cursorParam({
+      name: 'after',
+      names: 'the id of an event',
+      description: 'an event’s id: the events older than it, the next page (newest first)',
+    }).optional(),
+    before: cursorParam({ name: 'before', names: 'the id of an event', description: 'an event’s id: the events newer than it' }).optional(),
     limit: countParam({
       max: FEED_LIMIT_MAX,
       description: `most events in the page, 1 to ${FEED_LIMIT_MAX} (default ${FEED_LIMIT_DEFAULT})`,

@@ -1,7 +1,7 @@
 // zod schemas of the observations area's requests and records (docs/interface.md §8).
 import { calendarMs } from '@fieldcast/calendar';
 import { z } from 'zod';
-import { countParam, Timestamp, Uuid } from './common.js';
+import { countParam, cursorParam, Timestamp, Uuid } from './common.js';
 import { text } from './text.js';
 
 /**
@@ -274,16 +274,6 @@ const PeriodBound = (name: 'start' | 'end', description: string) =>
     .optional()
     .meta({ description });
 
-const SET_ID = 'the id of an observation set (a UUID)';
-
-/**
- * The keyset cursor, refused by its name as the other parameters are, and, when given twice,
- * told so: both values may well be UUIDs. In canonical lower case, as UuidInput (RFC 9562 section 4).
- */
-const SetCursor = z
-  .uuid({ error: (issue) => (Array.isArray(issue.input) ? `before must be given once, as ${SET_ID}` : `before must be ${SET_ID}`) })
-  .toLowerCase();
-
 /** GET /observation-sets (spec 4.8): the period, the page size and the keyset cursor. */
 export const ObservationSetsQuery = z.object({
   start: PeriodBound('start', 'the period’s first instant: a timestamp with a zone, or a date (from its first instant, UTC)'),
@@ -293,9 +283,11 @@ export const ObservationSetsQuery = z.object({
     max: OBSERVATION_SETS_MAX_LIMIT,
     description: `most sets in the answer, 1 to ${OBSERVATION_SETS_MAX_LIMIT} (default ${OBSERVATION_SETS_DEFAULT_LIMIT})`,
   }).optional(),
-  before: SetCursor.optional().meta({
+  before: cursorParam({
+    name: 'before',
+    names: 'the id of an observation set',
     description:
       'the id of the last set of the previous page: continues with the sets created before it (the Link header rel="next" gives it)',
-  }),
+  }).optional(),
 });
 export type ObservationSetsQuery = z.infer<typeof ObservationSetsQuery>;

@@ -1,6 +1,6 @@
 // zod schemas of the tiles area's requests and records (docs/interface.md §4).
 import { z } from 'zod';
-import { choiceError, countParam, Timestamp, Uuid, UuidInput } from './common.js';
+import { choiceError, countParam, cursorParam, Timestamp, Uuid, UuidInput } from './common.js';
 import { text } from './text.js';
 
 /** The colour forms a style accepts (spec 2.3), named in every refusal. */
@@ -148,7 +148,11 @@ export const StyleListQuery = z.object({
     max: 1000,
     description: 'most contributed styles in the answer, 1 to 1000 (default 1000); the default styles come first, on the first page',
   }).optional(),
-  after: UuidInput.optional().meta({ description: 'the id of the last contributed style of the previous page (Link rel="next")' }),
+  after: cursorParam({
+    name: 'after',
+    names: 'the id of a contributed style',
+    description: 'the id of the last contributed style of the previous page (Link rel="next")',
+  }).optional(),
 });
 
 /** A frame record (public record, platform area), as the platform area serves it. */

@@ -54,6 +54,22 @@ describe('GET /fields pages and the cap of fields per account', () => {
     }
   });
 
+  it('an after given twice is told so, though both are UUIDs', async () => {
+    const id = (await create(t.alice.auth, 1)).body.id;
+    const res = await request(app()).get(`/fields?after=${id}&after=${id}`).set('Authorization', t.alice.auth);
+    expect([res.status, res.body.errors]).toEqual([
+      400,
+      [{ path: 'after', message: 'after must be given once, as the id of an item of the list (a UUID)' }],
+    ]);
+  });
+
+  it('a created field’s Location (RFC 9110 section 10.2.2) reads it back', async () => {
+    const made = await create(t.alice.auth, 1);
+    expect([made.status, made.headers.location]).toEqual([201, `/fields/${made.body.id}`]);
+    const read = await request(app()).get(made.headers.location!).set('Authorization', t.alice.auth);
+    expect([read.status, read.body.id]).toEqual([200, made.body.id]);
+  });
+
   it('a field beyond the account’s cap is 422 too_many_resources and stores nothing', async () => {
     for (const n of [1, 2, 3]) expect((await create(t.alice.auth, n)).status).toBe(201);
     const refused = await create(t.alice.auth, 4);

@@ -70,6 +70,18 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     expect(await countRules(t.fleet)).toBe(1);
   });
 
+  it('a created rule’s Location (RFC 9110 section 10.2.2) reads it back; an after given twice is told so', async () => {
+    const created = await api().create(t.alice, frost({ type: 'field', id: await createField(t.fleet, t.alice) }));
+    expect([created.status, created.headers.location]).toEqual([201, `/rules/${created.body.id}`]);
+    const read = await api().get(t.alice, created.headers.location!);
+    expect([read.status, read.body.id]).toEqual([200, created.body.id]);
+    const twice = await api().get(t.alice, `/rules?after=${created.body.id}&after=${created.body.id}`);
+    expect([twice.status, twice.body.errors]).toEqual([
+      400,
+      [{ path: 'after', message: 'after must be given once, as the id of an item of the list (a UUID)' }],
+    ]);
+  });
+
   it('takes every kind with its parameters', async () => {
     const field = await createField(t.fleet, t.alice);
     const target = { type: 'field', id: field };

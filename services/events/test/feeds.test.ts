@@ -76,6 +76,20 @@ describe('keyset paging in every feed', () => {
   });
 });
 
+describe('the cursors, named in their refusals as every parameter is (cursorParam in packages/schemas)', () => {
+  it.each(['after', 'before'])('%s given twice is told so, though both are event ids', async (name) => {
+    const id = await post('2026-01-01T00:00:00Z');
+    for (const path of FEEDS()) {
+      const res = await api.get(t.alice, `${path}?${name}=${id}&${name}=${id}`);
+      expect([res.status, res.body.id, res.body.errors]).toEqual([
+        400,
+        'invalid_parameter',
+        [{ path: name, message: `${name} must be given once, as the id of an event (a UUID)` }],
+      ]);
+    }
+  });
+});
+
 describe('limit, as every list of the API reads it (countParam in packages/schemas)', () => {
   it.each([
     ['0x10', 'limit must be a whole number from 1 to 100'],

@@ -117,6 +117,21 @@ describe('webhook subscriptions', () => {
     expect(d).toMatchObject({ eventId: ce.id, status: 'delivered', attemptCount: 1, attempts: [{ statusCode: 200, error: null }] });
   });
 
+  test('a created subscription’s Location (RFC 9110 section 10.2.2) reads it back; a cursor given twice is told so', async () => {
+    const made = await events().post('/subscriptions').set('Authorization', t.alice.auth).send({ url: receiver.url, filter: FIELDS });
+    expect([made.status, made.headers.location]).toEqual([201, `/subscriptions/${made.body.id}`]);
+    const read = await events().get(made.headers.location!).set('Authorization', t.alice.auth);
+    expect([read.status, read.body.id]).toEqual([200, made.body.id]);
+    const id = made.body.id as string;
+    for (const path of ['/subscriptions', `/subscriptions/${id}/deliveries`]) {
+      const twice = await events().get(`${path}?after=${id}&after=${id}`).set('Authorization', t.alice.auth);
+      expect([twice.status, twice.body.errors]).toEqual([
+        400,
+        [{ path: 'after', message: 'after must be given once, as the id of an item of the list (a UUID)' }],
+      ]);
+    }
+  });
+
   test('a URL that fails the handshake is validation_failed and receives nothing', async () => {
     receiver.handshake = 'no-header';
     const sub = await subscribe(t.alice);

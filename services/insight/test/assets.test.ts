@@ -115,6 +115,22 @@ describe('assets: the spec shapes (spec 2.2, 4.4)', () => {
     expect((await read(t.alice, `/assets/${a.id}`)).status).toBe(404);
     expect((await read(t.alice, '/assets')).body.map((x: { id: string }) => x.id)).toEqual([b.id]);
   });
+
+  it('a created asset’s Location (RFC 9110 section 10.2.2) reads it back', async () => {
+    const made = await create(t.alice);
+    expect([made.status, made.headers.location]).toEqual([201, `/assets/${made.body.id}`]);
+    const back = await read(t.alice, made.headers.location!);
+    expect([back.status, back.body.id]).toEqual([200, made.body.id]);
+  });
+
+  it('an after given twice is told so, though both are UUIDs', async () => {
+    const { id } = (await create(t.alice)).body;
+    const res = await read(t.alice, `/assets?after=${id}&after=${id}`);
+    expect([res.status, res.body.errors]).toEqual([
+      400,
+      [{ path: 'after', message: 'after must be given once, as the id of an item of the list (a UUID)' }],
+    ]);
+  });
 });
 
 describe('assets: ownership', () => {

@@ -84,6 +84,14 @@ describe('observation sets: read back exactly as submitted (spec 2.9, 4.8)', () 
     expect(Object.keys(res.body.tags)).toEqual(Object.keys(everything.tags));
   });
 
+  it('names the set’s read in Location (RFC 9110 section 10.2.2), which gives the set back as sent', async () => {
+    const made = await publish(app(), t.alice, everything);
+    expect([made.status, made.headers.location]).toEqual([201, `/observation-sets/${made.body.id}`]);
+    const read = await request(app()).get(made.headers.location!).set('Authorization', t.alice.auth);
+    // The document is the set as sent, without its id; its entity tag names it.
+    expect([read.status, read.headers.etag, read.body]).toEqual([200, `W/"${made.body.id}"`, everything]);
+  });
+
   it('gives back the same keys in the same order, the same numbers and the times as sent', async () => {
     const { id } = (await publish(app(), t.alice, everything)).body;
     const res = await readBack(app(), t.alice, id);

@@ -58,6 +58,13 @@ describe('styles', () => {
     expect(read.body).toEqual(res.body);
   });
 
+  it('names the created style’s read in Location (RFC 9110 section 10.2.2), which reads it back', async () => {
+    const made = await create(t.alice);
+    expect([made.status, made.headers.location]).toEqual([201, `/v2/styles/${made.body.id}.json`]);
+    const read = await request(app()).get(made.headers.location!).set('Authorization', t.alice.auth);
+    expect([read.status, read.body.id]).toEqual([200, made.body.id]);
+  });
+
   it('accepts the product by id as well as by name, and 404s an unknown product', async () => {
     expect((await create(t.alice, body(), precipitation.id)).status).toBe(201);
     const res = await create(t.alice, body({ name: 'other' }), 'no-such-product');
@@ -94,6 +101,17 @@ describe('styles', () => {
       .set('Authorization', t.alice.auth);
     expect(next.body.map((s: { id: string }) => s.id)).toEqual([ids[2]]);
     expect(next.headers.link).toBeUndefined();
+  });
+
+  it('tells an after given twice so, though both are UUIDs', async () => {
+    const { id } = (await create(t.alice)).body;
+    const res = await request(app())
+      .get(`/v2/products/precipitation-rate/styles.json?after=${id}&after=${id}`)
+      .set('Authorization', t.alice.auth);
+    expect([res.status, res.body.errors]).toEqual([
+      400,
+      [{ path: 'after', message: 'after must be given once, as the id of a contributed style (a UUID)' }],
+    ]);
   });
 
   it('lists every change at once: a list read before a create, a rename and a delete is never served stale', async () => {

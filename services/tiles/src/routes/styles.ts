@@ -114,6 +114,7 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
       body: StyleInput,
       bodyFaults: BODY_FAULTS,
       response: { status: 201, description: 'The created style (isDefault false)', schema: Style },
+      location: '/v2/styles/{id}.json',
       errors: [404, 409, 422],
       handle: async ({ account, params, body, req }) => {
         const p = await product(account.id, params.product);
