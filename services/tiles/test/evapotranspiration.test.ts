@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { shortCropEtOfHour } from '@fieldcast/science';
 import { useTestFleet } from '@fieldcast/runtime/testing';
-import { createCatalog, forecastBoundaryMs, frameId, pixelCentre } from '@fieldcast/weather';
+import { createCatalog, forecastBoundaryMs, frameId, meanOver, pixelCentre } from '@fieldcast/weather';
 import { tilesService } from '../src/definition.js';
 import { FunctionSource } from './function-source.js';
 import { decodePng, pixelAt, type DecodedPng } from './png-decode.js';
@@ -50,16 +50,16 @@ const tile = (z: number, x: number, y: number) =>
  * just below the first stop, 0, is transparent in the tile and reads 0.000 as a datapoint).
  */
 async function datapointValue(lon: number, lat: number): Promise<number | null> {
-  const range = { startMs: validMs, endMs: validMs };
   const groundMs = weather.coverage().startMs;
   const [inputs, ground] = await Promise.all([
-    weather.etInputsAt(lon, lat, range),
+    weather.etInputsAt(lon, lat, { startMs: validMs, endMs: validMs + HOUR }),
     weather.pointSeries('surface_altitude', lon, lat, { startMs: groundMs, endMs: groundMs }),
   ]);
   const v = shortCropEtOfHour({
     airTemperature: inputs.airTemperature.values[0]!,
     dewpoint: inputs.dewpoint.values[0]!,
-    shortwave: inputs.shortwave.values[0]!,
+    // The hour's shortwave (docs/decisions/0379-time-cells-of-mean-rates.md).
+    shortwave: meanOver(inputs.shortwave, validMs, validMs + HOUR),
     windSpeed: inputs.windSpeed.values[0]!,
     elevation: ground.values[0]!,
     latitude: lat,

@@ -13,8 +13,10 @@ const HOUR_MS = 3_600_000;
 
 /**
  * A hand-made GridSource for hand-computable tiles: hourly variables given as functions of a
- * grid point's (lon, lat), on a global grid of `cell` degrees whose points start at -180/-90.
- * Point reads are bilinear between the four surrounding points, as the GridSource contract says.
+ * grid point's (lon, lat), the same at every hour, on a global grid of `cell` degrees whose points
+ * start at -180/-90. Point reads are bilinear between the four surrounding points, as the
+ * GridSource contract says. A read has a step at each whole hour of its range (a range within one
+ * hour: one at its start), so a reader of an hour's mean finds the stamps it asks.
  */
 export class FunctionSource extends SingleReadsSource implements GridSource {
   readonly id = 'function';
@@ -63,7 +65,8 @@ export class FunctionSource extends SingleReadsSource implements GridSource {
       (1 - fy) * fx * this.at(variable, i, j + 1) +
       fy * (1 - fx) * this.at(variable, i + 1, j) +
       fy * fx * this.at(variable, i + 1, j + 1);
-    return { variable, units: '1', startMs: range.startMs, stepMs: HOUR_MS, values: Float32Array.of(v), productOf: () => 'function' };
+    const { startMs, nt } = stepsOf(range);
+    return { variable, units: '1', startMs, stepMs: HOUR_MS, values: new Float32Array(nt).fill(v), productOf: () => 'function' };
   }
 
   async window(variable: VariableId, bbox: BBox, range: TimeRange): Promise<GridWindow> {
@@ -75,9 +78,12 @@ export class FunctionSource extends SingleReadsSource implements GridSource {
     const j1 = Math.min(this.grid.nLon - 1, Math.floor((e - this.grid.lon0) / this.cell + 1e-9));
     const lats = Float64Array.from({ length: Math.max(0, i1 - i0 + 1) }, (_, k) => this.grid.lat0 + (i0 + k) * this.cell);
     const lons = Float64Array.from({ length: Math.max(0, j1 - j0 + 1) }, (_, k) => this.grid.lon0 + (j0 + k) * this.cell);
-    const values = new Float32Array(lats.length * lons.length);
+    const { startMs, nt } = stepsOf(range);
+    const cells = lats.length * lons.length;
+    const values = new Float32Array(nt * cells);
     for (let a = 0; a < lats.length; a++)
       for (let b = 0; b < lons.length; b++) values[a * lons.length + b] = this.at(variable, i0 + a, j0 + b);
+    for (let k = 1; k < nt; k++) values.copyWithin(k * cells, 0, cells);
     return {
       variable,
       units: '1',
@@ -85,9 +91,9 @@ export class FunctionSource extends SingleReadsSource implements GridSource {
       lons,
       dLat: this.cell,
       dLon: this.cell,
-      startMs: range.startMs,
+      startMs,
       stepMs: HOUR_MS,
-      nt: 1,
+      nt,
       values,
       productOf: () => 'function',
     };
@@ -96,4 +102,11 @@ export class FunctionSource extends SingleReadsSource implements GridSource {
   slice(variable: VariableId, bbox: BBox, timeMs: number): Promise<GridWindow> {
     return this.window(variable, bbox, { startMs: timeMs, endMs: timeMs });
   }
+}
+
+/** The steps of a read: each whole hour of the range, or its start where it holds none. */
+function stepsOf(range: TimeRange): { startMs: number; nt: number } {
+  const first = Math.ceil(range.startMs / HOUR_MS) * HOUR_MS;
+  if (first > range.endMs) return { startMs: range.startMs, nt: 1 };
+  return { startMs: first, nt: Math.floor((range.endMs - first) / HOUR_MS) + 1 };
 }

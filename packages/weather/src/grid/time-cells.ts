@@ -34,6 +34,13 @@ export function timeCellOf(info: Pick<VariableInfo, 'cellMethods' | 'stepMs' | '
   return undefined;
 }
 
+/** The index of the stamp at ms on a regular axis (a PointSeries', a GridWindow's), -1 where it has none. */
+export function stampIndex(axis: { startMs: number; stepMs: number }, ms: number): number {
+  if (axis.stepMs <= 0) return ms === axis.startMs ? 0 : -1;
+  const k = (ms - axis.startMs) / axis.stepMs;
+  return Number.isInteger(k) ? k : -1;
+}
+
 /** A regular time axis of stamps and the cell of their values (a PointSeries', a GridWindow's). */
 export interface StampAxis {
   startMs: number;

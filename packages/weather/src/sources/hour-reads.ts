@@ -26,3 +26,13 @@ export function hoursReadRange(source: GridSource, variable: VariableId, place: 
   if (b > a) return { startMs: firstMs - b + 1, endMs: lastMs + HOUR_MS - a - 1 };
   return { startMs: firstMs + a - stepMs + 1, endMs: lastMs + HOUR_MS + a + stepMs - 1 };
 }
+
+/**
+ * The range an hour's short-crop ET inputs are read over, for the hours from firstMs to lastMs:
+ * the instants (temperature, dewpoint, wind) at each hour's start and the stamps each hour's
+ * shortwave mean takes (ASCE-EWRI 2005 eq. 1 for one hour; docs/decisions/0379-time-cells-of-mean-rates.md).
+ */
+export function etHoursReadRange(source: GridSource, place: Place, firstMs: number, lastMs: number): TimeRange {
+  const sw = hoursReadRange(source, 'surface_downwelling_shortwave_flux_in_air', place, firstMs, lastMs);
+  return { startMs: Math.min(firstMs, sw.startMs), endMs: Math.max(lastMs, sw.endMs) };
+}

@@ -3,6 +3,7 @@ import { shortCropEtOfHour } from '@fieldcast/science';
 import {
   type AnySevereEvent,
   type GridSource,
+  etHoursReadRange,
   hourMeans,
   hoursReadRange,
   meanOver,
@@ -70,10 +71,8 @@ export function gridAlertWeather(source: GridSource): AlertWeather {
     async referenceEt(p, firstMs, lastMs) {
       // The instants at the stamps from firstMs, the shortwave of the hour after each: the stamps
       // its cells need may lie beyond lastMs (a mean that ends at its stamp).
-      const sw = hoursReadRange(source, 'surface_downwelling_shortwave_flux_in_air', p, firstMs, lastMs);
-      const range = { startMs: Math.min(firstMs, sw.startMs), endMs: Math.max(lastMs, sw.endMs) };
       const [inputs, altitude] = await Promise.all([
-        source.etInputsAt(p.lon, p.lat, range),
+        source.etInputsAt(p.lon, p.lat, etHoursReadRange(source, p, firstMs, lastMs)),
         hasAltitude
           ? source.pointSeries('surface_altitude', p.lon, p.lat, { startMs: source.coverage().startMs, endMs: source.coverage().startMs })
           : null,

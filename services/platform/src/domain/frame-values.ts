@@ -6,10 +6,12 @@
  * forms as their areas (docs/decisions/0124-datapoints.md).
  */
 import { averageDegreeDays, relativeHumidity, shortCropEtOfHour } from '@fieldcast/science';
-import { type GridSource, type ProductDef, type StyleableLayer } from '@fieldcast/weather';
+import { etHoursReadRange, type GridSource, meanOver, type ProductDef, stampIndex, type StyleableLayer } from '@fieldcast/weather';
 
 /** spec 4.1 default base, and that of the growing-degree-days product's description (°C). */
 const GDD_BASE_C = 10;
+
+const HOUR_MS = 3_600_000;
 
 export interface FrameValue {
   value: number | null;
@@ -33,7 +35,8 @@ async function at(
  * Products without a gridded variable, by name: relative humidity from temperature and dewpoint
  * (Bolton 1980), daily degree days by the average method base 10 °C (McMaster and Wilhelm 1997),
  * hourly ASCE-EWRI 2005 standardized short-crop ET of the hour starting at the valid time
- * (`shortCropEtOfHour`, the tiles area's too: the night's cloudiness the standard's fallback).
+ * (`shortCropEtOfHour`, the tiles area's too: the instants at the hour's start, the shortwave of
+ * the hour itself, the night's cloudiness the standard's fallback).
  */
 const DERIVED: Readonly<Record<string, Reader>> = {
   'relative-humidity': async (weather, lon, lat, ms) => {
@@ -45,17 +48,20 @@ const DERIVED: Readonly<Record<string, Reader>> = {
     return averageDegreeDays(tmax.values[0] ?? Number.NaN, tmin.values[0] ?? Number.NaN, GDD_BASE_C);
   },
   'evapotranspiration-short-crop': async (weather, lon, lat, ms) => {
+    // The hour's shortwave from the stamps whose cells cover it, whichever interval the source's
+    // stamps stand for (docs/decisions/0379-time-cells-of-mean-rates.md): one read of the inputs
+    // over the instant and those stamps.
     const [inputs, elevation] = await Promise.all([
-      weather.etInputsAt(lon, lat, { startMs: ms, endMs: ms }),
+      weather.etInputsAt(lon, lat, etHoursReadRange(weather, { lon, lat }, ms, ms)),
       weather.pointSeries('surface_altitude', lon, lat, { startMs: weather.coverage().startMs, endMs: weather.coverage().startMs }),
     ]);
-    const value = (s: { values: Float32Array }) => s.values[0] ?? Number.NaN;
+    const instant = (s: { startMs: number; stepMs: number; values: Float32Array }) => s.values[stampIndex(s, ms)] ?? Number.NaN;
     return shortCropEtOfHour({
-      airTemperature: value(inputs.airTemperature),
-      dewpoint: value(inputs.dewpoint),
-      shortwave: value(inputs.shortwave),
-      windSpeed: value(inputs.windSpeed),
-      elevation: value(elevation),
+      airTemperature: instant(inputs.airTemperature),
+      dewpoint: instant(inputs.dewpoint),
+      shortwave: meanOver(inputs.shortwave, ms, ms + HOUR_MS),
+      windSpeed: instant(inputs.windSpeed),
+      elevation: elevation.values[0] ?? Number.NaN,
       latitude: lat,
       longitude: lon,
       hourStartMs: ms,

@@ -1,18 +1,37 @@
 /**
  * The evapotranspiration layer of a tile: hourly short-crop reference ET (ASCE-EWRI 2005, the
  * science package's `shortCropEtOfHour`, the computation the platform area's datapoint of the
- * same frame uses) at each pixel centre, from the five hourly inputs and the ground height
- * sampled there (docs/decisions/0132-tile-rendering.md). Bands are read with the source's
- * `etInputsIn` (one call for the inputs of a window), pixels of low zooms as point grids where
- * the source reads them (sampling.ts), else with `etInputsAt`.
+ * same frame uses) at each pixel centre, from the instants at the hour's start, the shortwave of
+ * the hour and the ground height sampled there (docs/decisions/0132-tile-rendering.md). Bands are
+ * read with the source's `etInputsIn` (one call for the inputs of a window, over the instant and
+ * the stamps the hour's shortwave takes), pixels of low zooms as point grids where the source
+ * reads them (sampling.ts), else with `etInputsAt`.
  */
 import { shortCropEtOfHour } from '@fieldcast/science';
-import { ET_INPUT_VARIABLES, type GridSource, type GridWindow, type PointSeries, pointGridSource } from '@fieldcast/weather';
+import {
+  type Place,
+  ET_INPUT_VARIABLES,
+  type GridSource,
+  type GridWindow,
+  etHoursReadRange,
+  meanOver,
+  type MeanWeights,
+  meanWeights,
+  type PointSeries,
+  pointGridSource,
+  stampIndex,
+  type TimeRange,
+  timeCellOf,
+} from '@fieldcast/weather';
 import { NO_DATA } from './colorize.js';
 import { bboxOfPoints, type SampleMode, sampleWindow, type TileReader } from './sampling.js';
 
 /** The ground height: a field of the grid that does not change with time, read at the start of coverage. */
 const ALTITUDE = 'surface_altitude';
+
+const HOUR_MS = 3_600_000;
+
+const SHORTWAVE = ET_INPUT_VARIABLES.shortwave;
 
 /** Whether the source holds every input of the layer. */
 export function evapotranspirationReadable(source: GridSource): boolean {
@@ -22,10 +41,12 @@ export function evapotranspirationReadable(source: GridSource): boolean {
 
 /** ET of the hour starting at timeMs, mm h-1, through the tile's band and pixel reads. */
 export function evapotranspirationReader(source: GridSource, timeMs: number, mode: SampleMode): TileReader {
-  const range = { startMs: timeMs, endMs: timeMs };
   const groundMs = source.coverage().startMs;
+  const hourEndMs = timeMs + HOUR_MS;
+  const rangeAt = (place: Place): TimeRange => etHoursReadRange(source, place, timeMs, timeMs);
   const etAt = (lon: number, lat: number, t: number, td: number, rs: number, u: number, z: number): number => {
-    if (t === NO_DATA || td === NO_DATA || rs === NO_DATA || u === NO_DATA || z === NO_DATA) return NO_DATA;
+    // The hour's shortwave is NaN where the stamps read do not cover the hour (time-cells.ts).
+    if (t === NO_DATA || td === NO_DATA || rs === NO_DATA || u === NO_DATA || z === NO_DATA || Number.isNaN(rs)) return NO_DATA;
     return shortCropEtOfHour({
       airTemperature: t,
       dewpoint: td,
@@ -39,51 +60,61 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
   };
   return {
     async window(bbox) {
-      const [inputs, ground] = await Promise.all([source.etInputsIn(bbox, range), source.slice(ALTITUDE, bbox, groundMs)]);
-      const at = (w: GridWindow, lon: number, lat: number) => sampleWindow(w, lon, lat, mode);
+      const [inputs, ground] = await Promise.all([source.etInputsIn(bbox, rangeAt({ bbox })), source.slice(ALTITUDE, bbox, groundMs)]);
+      // Each grid point's values of the hour once for the band, then sampled per pixel as one time step.
+      const step = (w: GridWindow) => windowStep(w, stampIndex(w, timeMs));
+      const t = step(inputs.airTemperature);
+      const td = step(inputs.dewpoint);
+      const u = step(inputs.windSpeed);
+      const sw = hourMeanWindow(inputs.shortwave, timeMs, hourEndMs);
+      const at = (w: GridWindow | null, lon: number, lat: number) => (w ? sampleWindow(w, lon, lat, mode) : NO_DATA);
       return (lon, lat) => {
         const place = mode === 'discrete' ? nearestPoint(inputs.airTemperature, lon, lat) : { lon, lat };
-        return etAt(
-          place.lon,
-          place.lat,
-          at(inputs.airTemperature, lon, lat),
-          at(inputs.dewpoint, lon, lat),
-          at(inputs.shortwave, lon, lat),
-          at(inputs.windSpeed, lon, lat),
-          at(ground, lon, lat),
-        );
+        return etAt(place.lon, place.lat, at(t, lon, lat), at(td, lon, lat), at(sw, lon, lat), at(u, lon, lat), at(ground, lon, lat));
       };
     },
     async point(lon, lat) {
       const [inputs, ground] = await Promise.all([
-        source.etInputsAt(lon, lat, range),
+        source.etInputsAt(lon, lat, rangeAt({ lon, lat })),
         source.pointSeries(ALTITUDE, lon, lat, { startMs: groundMs, endMs: groundMs }),
       ]);
+      const instant = (s: PointSeries) => s.values[stampIndex(s, timeMs)] ?? NO_DATA;
       const first = (s: PointSeries) => (s.values.length > 0 ? s.values[0]! : NO_DATA);
       return etAt(
         lon,
         lat,
-        first(inputs.airTemperature),
-        first(inputs.dewpoint),
-        first(inputs.shortwave),
-        first(inputs.windSpeed),
+        instant(inputs.airTemperature),
+        instant(inputs.dewpoint),
+        meanOver(inputs.shortwave, timeMs, hourEndMs),
+        instant(inputs.windSpeed),
         first(ground),
       );
     },
     async points(lats, lons) {
       const bbox = bboxOfPoints(lats, lons);
-      const reader = pointGridSource(source, INPUTS, bbox, timeMs);
+      const range = rangeAt({ bbox });
+      const reader = pointGridSource(source, INPUTS, bbox, range);
       const groundReader = pointGridSource(source, [ALTITUDE], bbox, groundMs);
       if (!reader || !groundReader) return null;
-      const [[t, td, rs, u], [z]] = await Promise.all([
-        reader.pointGrid(INPUTS, lats, lons, timeMs),
+      // One source answers every input here, so the shortwave's stamps lie on the instants' steps.
+      const weights = shortwaveWeights(reader, range, timeMs, hourEndMs);
+      if (!weights) return new Float32Array(lats.length * lons.length).fill(NO_DATA);
+      const swStamps = Array.from(weights.weights, (_, j) => weights.startMs + (weights.first + j) * weights.stepMs);
+      // The instants and the shortwave at timeMs in one point grid where the hour's shortwave takes that stamp.
+      const swAtInstant = swStamps.indexOf(timeMs);
+      const [[t, td, u, swAt], [z], ...later] = await Promise.all([
+        reader.pointGrid(swAtInstant >= 0 ? [...INSTANTS, SHORTWAVE] : INSTANTS, lats, lons, timeMs),
         groundReader.pointGrid([ALTITUDE], lats, lons, groundMs),
+        ...swStamps.map((ms) => (ms === timeMs ? Promise.resolve([]) : reader.pointGrid([SHORTWAVE], lats, lons, ms))),
       ]);
+      const sw = swStamps.map((ms, j) => (ms === timeMs ? swAt! : later[j]![0]!));
       const out = new Float32Array(lats.length * lons.length);
       const at = (values: Float32Array, o: number) => (values.length > 0 ? values[o]! : NO_DATA);
       for (let r = 0, o = 0; r < lats.length; r++) {
         for (let c = 0; c < lons.length; c++, o++) {
-          out[o] = etAt(lons[c]!, lats[r]!, at(t!, o), at(td!, o), at(rs!, o), at(u!, o), at(z!, o));
+          let rs = 0;
+          for (let j = 0; j < sw.length; j++) rs += weights.weights[j]! * (sw[j]!.length > 0 ? sw[j]![o]! : Number.NaN);
+          out[o] = etAt(lons[c]!, lats[r]!, at(t!, o), at(td!, o), rs, at(u!, o), at(z!, o));
         }
       }
       return out;
@@ -91,8 +122,50 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
   };
 }
 
-/** The hourly inputs the layer reads, in the order of etAt's arguments. */
-const INPUTS = [ET_INPUT_VARIABLES.airTemperature, ET_INPUT_VARIABLES.dewpoint, ET_INPUT_VARIABLES.shortwave, ET_INPUT_VARIABLES.windSpeed];
+/** Time step k of a window as a window of that one step; null where it has no such step. */
+function windowStep(w: GridWindow, k: number): GridWindow | null {
+  const n = w.lats.length * w.lons.length;
+  if (k < 0 || k >= w.nt) return null;
+  return { ...w, startMs: w.startMs + k * w.stepMs, nt: 1, values: w.values.subarray(k * n, (k + 1) * n) };
+}
+
+/** A window's mean over [fromMs, toMs) at each grid point, as a window of one step; null where its stamps do not cover it. */
+function hourMeanWindow(w: GridWindow, fromMs: number, toMs: number): GridWindow | null {
+  const weights = meanWeights({ startMs: w.startMs, stepMs: w.stepMs, length: w.nt, timeCell: w.timeCell }, fromMs, toMs);
+  if (!weights) return null;
+  const n = w.lats.length * w.lons.length;
+  const values = new Float32Array(n);
+  for (let j = 0; j < weights.weights.length; j++) {
+    const wj = weights.weights[j]!;
+    const base = (weights.first + j) * n;
+    for (let o = 0; o < n; o++) values[o]! += wj * w.values[base + o]!;
+  }
+  return { ...w, startMs: fromMs, nt: 1, values };
+}
+
+/**
+ * The weights of the hour's shortwave over the stamps of `range` on the source that reads the
+ * tile's point grids (its stamps, step and time cell); null where they do not cover the hour.
+ */
+function shortwaveWeights(
+  reader: GridSource,
+  range: TimeRange,
+  fromMs: number,
+  toMs: number,
+): (MeanWeights & { startMs: number; stepMs: number }) | null {
+  const info = reader.variables().find((v) => v.id === SHORTWAVE);
+  if (!info || !(info.stepMs > 0)) return null;
+  const startMs = fromMs + Math.ceil((range.startMs - fromMs) / info.stepMs) * info.stepMs;
+  const length = Math.floor((range.endMs - startMs) / info.stepMs) + 1;
+  const weights = meanWeights({ startMs, stepMs: info.stepMs, length, timeCell: timeCellOf(info) }, fromMs, toMs);
+  return weights && { ...weights, startMs, stepMs: info.stepMs };
+}
+
+/** The instants the layer reads at the hour's start: temperature, dewpoint, wind. */
+const INSTANTS = [ET_INPUT_VARIABLES.airTemperature, ET_INPUT_VARIABLES.dewpoint, ET_INPUT_VARIABLES.windSpeed];
+
+/** Every hourly input the layer reads. */
+const INPUTS = [...INSTANTS, SHORTWAVE];
 
 /** The grid point of a window nearest (lon, lat): where a `discrete` pixel takes its value, and so its place. */
 function nearestPoint(w: GridWindow, lon: number, lat: number): { lon: number; lat: number } {
