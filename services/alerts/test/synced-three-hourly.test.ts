@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { shortCropEtOfHour, windSpeedAt2m } from '@fieldcast/science';
-import { type GridSource, loadWeatherSource } from '@fieldcast/weather';
-import { syncRun } from '../../../packages/sync/src/index.js';
-import { type ArchiveServer, serveArchive } from '../../../packages/sync/test/archive-server.js';
-import { analytic, integral, writeGfsStep } from '../../../packages/sync/test/runs.js';
+import { type GridSource } from '@fieldcast/weather';
+import { type OneSyncedRun, oneSyncedRun } from '../../../packages/sync/test/one-synced-run.js';
+import { analytic, integral } from '../../../packages/sync/test/runs.js';
 import { type AlertWeather, gridAlertWeather } from '../src/domain/alert-weather.js';
 import { measure } from '../src/domain/measure.js';
 
@@ -31,41 +27,24 @@ const AT = { lat: 45.5, lon: 10.25 };
 
 const celsius = (h: number) => analytic.temperatureK(AT.lat, AT.lon, h) - 273.15;
 
-let archive: string;
-let data: string;
-let server: ArchiveServer;
+let run: OneSyncedRun;
 let source: GridSource;
 let weather: AlertWeather;
 
 beforeAll(async () => {
-  archive = mkdtempSync(join(tmpdir(), 'alerts-synced-archive-'));
-  data = mkdtempSync(join(tmpdir(), 'alerts-synced-data-'));
-  for (const s of STEPS) writeGfsStep(archive, RUN, s);
-  server = await serveArchive(archive);
-  const syncDir = join(data, 'sync');
-  const published = await syncRun({
-    source: 'gfs-0p25',
-    baseUrl: server.baseUrl,
-    syncDir,
-    runMs: RUN,
+  run = await oneSyncedRun(RUN, {
+    archived: STEPS,
     // From 110 h: the step before it is read too, for its rates' interval.
     steps: '110-138',
-    keepDays: 400,
-    now: () => RUN + 140 * H,
-    http: { retries: 0, backoffMs: 5, timeoutMs: 2000 },
-    stepRetries: 0,
+    syncedAtMs: RUN + 140 * H,
+    now: () => RUN + 118 * H,
+    synthetic: false,
   });
-  if (published.state !== 'published') throw new Error(`the run was not published: ${JSON.stringify(published)}`);
-  source = await loadWeatherSource({ syncDir, reloadMs: H, synthetic: false, now: () => RUN + 118 * H });
+  source = run.weather;
   weather = gridAlertWeather(source);
-});
+}, 60_000);
 
-afterAll(async () => {
-  await (source as { close?: () => Promise<void> } | undefined)?.close?.();
-  await server?.close();
-  rmSync(archive, { recursive: true, force: true });
-  rmSync(data, { recursive: true, force: true });
-});
+afterAll(() => run?.close());
 
 describe('what the rules read of a 3-hourly stretch', () => {
   it('every hour, on an hourly step: instants between steps linear in time, a rate the mean of its step interval', async () => {

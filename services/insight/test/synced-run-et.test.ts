@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { HourlyQuery, HourlySeries } from '@fieldcast/schemas';
 import { dayOfYear, hourlyReferenceEtSeries, saturationVapourPressureTetens, windSpeedAt2m } from '@fieldcast/science';
-import { type GridSource, loadWeatherSource } from '@fieldcast/weather';
-import { syncRun } from '../../../packages/sync/src/index.js';
-import { type ArchiveServer, serveArchive } from '../../../packages/sync/test/archive-server.js';
-import { analytic, integral, writeGfsStep } from '../../../packages/sync/test/runs.js';
+import { type GridSource } from '@fieldcast/weather';
+import { type OneSyncedRun, oneSyncedRun } from '../../../packages/sync/test/one-synced-run.js';
+import { analytic, integral } from '../../../packages/sync/test/runs.js';
 import { elevationFromPressure } from '../src/domain/elevation.js';
 import { hourlySeriesJson } from '../src/domain/hourly-series.js';
 
@@ -25,38 +21,21 @@ const AT = { lat: 45.5, lon: 10.25 };
 const FIRST = 110;
 const LAST = 117;
 
-let archive: string;
-let data: string;
-let server: ArchiveServer;
+let run: OneSyncedRun;
 let source: GridSource;
 
 beforeAll(async () => {
-  archive = mkdtempSync(join(tmpdir(), 'insight-synced-archive-'));
-  data = mkdtempSync(join(tmpdir(), 'insight-synced-data-'));
-  for (let s = 84; s <= 120; s++) writeGfsStep(archive, RUN, s);
-  server = await serveArchive(archive);
-  const syncDir = join(data, 'sync');
-  const published = await syncRun({
-    source: 'gfs-0p25',
-    baseUrl: server.baseUrl,
-    syncDir,
-    runMs: RUN,
+  run = await oneSyncedRun(RUN, {
+    archived: Array.from({ length: 37 }, (_, k) => 84 + k),
     steps: '85-120',
-    keepDays: 400,
+    syncedAtMs: RUN + 121 * H,
     now: () => RUN + 121 * H,
-    http: { retries: 0, backoffMs: 5, timeoutMs: 2000 },
-    stepRetries: 0,
+    synthetic: false,
   });
-  if (published.state !== 'published') throw new Error(`the run was not published: ${JSON.stringify(published)}`);
-  source = await loadWeatherSource({ syncDir, reloadMs: H, synthetic: false, now: () => RUN + 121 * H });
+  source = run.weather;
 }, 60_000);
 
-afterAll(async () => {
-  await (source as { close?: () => Promise<void> } | undefined)?.close?.();
-  await server?.close();
-  rmSync(archive, { recursive: true, force: true });
-  rmSync(data, { recursive: true, force: true });
-});
+afterAll(() => run?.close());
 
 it('each hour of ET takes the shortwave of that hour', async () => {
   const query: HourlyQuery = {

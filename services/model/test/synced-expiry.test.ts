@@ -26,7 +26,7 @@ let run: OneSyncedRun;
 const syncDir = () => run.syncDir;
 
 beforeAll(async () => {
-  run = await oneSyncedRun(RUN, 1);
+  run = await oneSyncedRun(RUN, { keepDays: 1 });
   options.weather = run.weather;
 });
 afterAll(() => run?.close());

@@ -24,7 +24,7 @@ let run: OneSyncedRun;
 const syncDir = () => run.syncDir;
 
 beforeAll(async () => {
-  run = await oneSyncedRun(RUN, 1, () => clock.ms);
+  run = await oneSyncedRun(RUN, { keepDays: 1, now: () => clock.ms });
   options.weather = run.weather;
 });
 afterAll(() => run?.close());

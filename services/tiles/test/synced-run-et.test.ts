@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { shortCropEtOfHour } from '@fieldcast/science';
-import { type GridSource, loadWeatherSource, meanOver } from '@fieldcast/weather';
-import { syncRun } from '../../../packages/sync/src/index.js';
-import { type ArchiveServer, serveArchive } from '../../../packages/sync/test/archive-server.js';
-import { analytic, integral, writeGfsStep } from '../../../packages/sync/test/runs.js';
+import { type GridSource, meanOver } from '@fieldcast/weather';
+import { type OneSyncedRun, oneSyncedRun } from '../../../packages/sync/test/one-synced-run.js';
+import { analytic, integral } from '../../../packages/sync/test/runs.js';
 import { evapotranspirationReader } from '../src/domain/evapotranspiration.js';
 
 /*
@@ -24,38 +20,20 @@ const AT = { lat: 45.5, lon: 10.25 };
 /** The frame's hour: 15:00Z, sunlit at AT. */
 const T = RUN + 111 * H;
 
-let archive: string;
-let data: string;
-let server: ArchiveServer;
+let run: OneSyncedRun;
 let source: GridSource;
 
 beforeAll(async () => {
-  archive = mkdtempSync(join(tmpdir(), 'tiles-synced-archive-'));
-  data = mkdtempSync(join(tmpdir(), 'tiles-synced-data-'));
-  for (let s = 108; s <= 114; s++) writeGfsStep(archive, RUN, s);
-  server = await serveArchive(archive);
-  const syncDir = join(data, 'sync');
-  const published = await syncRun({
-    source: 'gfs-0p25',
-    baseUrl: server.baseUrl,
-    syncDir,
-    runMs: RUN,
+  run = await oneSyncedRun(RUN, {
+    archived: Array.from({ length: 7 }, (_, k) => 108 + k),
     steps: '109-114',
-    keepDays: 400,
+    syncedAtMs: RUN + 115 * H,
     now: () => RUN + 115 * H,
-    http: { retries: 0, backoffMs: 5, timeoutMs: 2000 },
-    stepRetries: 0,
   });
-  if (published.state !== 'published') throw new Error(`the run was not published: ${JSON.stringify(published)}`);
-  source = await loadWeatherSource({ syncDir, reloadMs: H, now: () => RUN + 115 * H });
+  source = run.weather;
 }, 60_000);
 
-afterAll(async () => {
-  await (source as { close?: () => Promise<void> } | undefined)?.close?.();
-  await server?.close();
-  rmSync(archive, { recursive: true, force: true });
-  rmSync(data, { recursive: true, force: true });
-});
+afterAll(() => run?.close());
 
 /** ET of the hour from T at a place with the given shortwave, the other inputs the source's at T. */
 async function etWith(
