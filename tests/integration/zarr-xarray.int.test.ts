@@ -3,7 +3,9 @@
  * GridStoreWriter and by `fieldcast ingest` are opened with xarray (open_zarr and
  * open_dataset(engine="zarr"), with and without the consolidated metadata) and checked for
  * dims, coordinate values, CF time decoding, units/standard_name and exact data values; an
- * ingested NetCDF file is opened with xarray too and must hold the same values as its store.
+ * ingested NetCDF file is opened with xarray too and must hold the same values as its store. A
+ * synced run's store and its analysis state the hour each mean rate covers as time bounds that
+ * xarray decodes (CF 1.11 §7.1, docs/decisions/0379-time-cells-of-mean-rates.md).
  * GDAL's multidimensional Zarr driver is checked as well when `gdalmdiminfo` is installed.
  *
  * Python: $FIELDCAST_PYTHON if set (only it), else `python3`, else /usr/bin/python3 (Debian's
@@ -15,7 +17,10 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { GridStoreWriter, ingestFile } from '@fieldcast/weather';
+import { GridStoreWriter, ingestFile, readSourceRegistry } from '@fieldcast/weather';
+import { syncRun } from '../../packages/sync/src/index.js';
+import { serveArchive } from '../../packages/sync/test/archive-server.js';
+import { writeGfsStep } from '../../packages/sync/test/runs.js';
 import { type NcSpec, writeCdf1, writeNetcdf4 } from '../../packages/weather/test/ingest-fixtures.js';
 import { findPython } from './python.js';
 
@@ -295,6 +300,47 @@ describeIf('Zarr stores as xarray reads them', () => {
     });
     expect(cmp.vars.air_temperature_daily_max!.nan).toBeGreaterThan(0);
     expect(cmp.vars.precipitation_rate!.nan).toBeGreaterThan(0);
+  });
+
+  it("a synced run's store and its analysis: xarray decodes the mean rates' time bounds, the hour ending at each stamp", async () => {
+    const run = Date.UTC(2026, 11, 2, 18);
+    const archive = path.join(tmp, 'gfs-archive');
+    for (let s = 0; s <= 3; s++) writeGfsStep(archive, run, s);
+    const server = await serveArchive(archive);
+    const syncDir = path.join(tmp, 'sync');
+    try {
+      const synced = await syncRun({
+        source: 'gfs-0p25',
+        baseUrl: server.baseUrl,
+        syncDir,
+        runMs: run,
+        steps: '0-3',
+        now: () => run + 4 * HOUR,
+        http: { retries: 0, backoffMs: 5, timeoutMs: 2000 },
+        stepRetries: 0,
+      });
+      expect(synced.state).toBe('published');
+    } finally {
+      await server.close();
+    }
+    const sourceDir = path.join(syncDir, 'gfs-0p25');
+    const registry = await readSourceRegistry(sourceDir, 'gfs-0p25');
+    const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '');
+    // The run's rates are stamped 1 h to 3 h; the analysis took the same hours.
+    for (const store of [registry.runs[0]!.path, registry.analysis!]) {
+      const views = runCheck<Described>('describe', path.join(sourceDir, store));
+      const ds = views.open_zarr;
+      expect(views.open_dataset).toEqual(ds);
+      expect(views.unconsolidated).toEqual(ds);
+      const stamps = [1, 2, 3].map((h) => run + h * HOUR);
+      expect(ds.coords.time_mean_1h!.values).toEqual(stamps.map(iso));
+      expect(ds.vars.time_mean_1h_bnds).toMatchObject({
+        dims: ['time_mean_1h', 'nv'],
+        dtype: 'datetime64[ns]',
+        values: stamps.flatMap((t) => [iso(t - HOUR), iso(t)]),
+      });
+      expect(ds.vars.precipitation_rate).toMatchObject({ dims: ['time_mean_1h', 'lat', 'lon'], attrs: { cell_methods: 'time: mean' } });
+    }
   });
 
   const gdal = hasCommand('gdalmdiminfo');

@@ -10,11 +10,14 @@
  * - chunk files are made whole, filled with NaN, so hours no run gave stay missing;
  * - the new hours lie past the arrays' declared length until the metadata is replaced (each
  *   `.zarray`, then `.zmetadata`, renamed into place): a reader sees the store before the append
- *   or after it, never half of it.
+ *   or after it, never half of it;
+ * - the mean rates' axis has its bounds (CF 1.11 §7.1, docs/decisions/0379-time-cells-of-mean-rates.md)
+ *   as a run's store has, written past their declared length with the axis' new hours and declared
+ *   in the same metadata, so a reader never sees the axis and its bounds of different lengths.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeWhole } from '@fieldcast/weather';
+import { type TimeCell, timeBoundsMetadata, timeBoundsName, timeBoundsValues, writeWhole } from '@fieldcast/weather';
 import { StepDataError } from './errors.js';
 import { HOURLY_AXES } from './run-store.js';
 
@@ -79,22 +82,54 @@ async function openChunk(file: string, bytes: number): Promise<fs.FileHandle> {
   return handle;
 }
 
-/** Writes time coordinate values for indices [from, from + hours.length) in place. */
-async function writeTimes(dir: string, name: string, from: number, hoursSinceEpoch: Float64Array): Promise<void> {
-  for (let k = 0; k < hoursSinceEpoch.length;) {
+/**
+ * Writes rows [from, from + n) of a float64 array along a time axis in place, `width` values a row
+ * (C order, COORD_CHUNK rows a chunk): the time coordinate (width 1) or its bounds (width 2).
+ */
+async function writeRows(dir: string, name: string, from: number, values: Float64Array, width: 1 | 2): Promise<void> {
+  const rows = values.length / width;
+  for (let k = 0; k < rows;) {
     const index = from + k;
     const chunk = Math.floor(index / COORD_CHUNK);
     const within = index - chunk * COORD_CHUNK;
-    const n = Math.min(hoursSinceEpoch.length - k, COORD_CHUNK - within);
-    const handle = await openChunk(path.join(dir, name, String(chunk)), COORD_CHUNK * 8);
+    const n = Math.min(rows - k, COORD_CHUNK - within);
+    const key = width === 1 ? String(chunk) : `${chunk}.0`;
+    const handle = await openChunk(path.join(dir, name, key), COORD_CHUNK * width * 8);
     try {
-      const part = hoursSinceEpoch.subarray(k, k + n);
-      await handle.write(new Uint8Array(part.buffer, part.byteOffset, part.byteLength), 0, part.byteLength, within * 8);
+      const part = values.subarray(k * width, (k + n) * width);
+      await handle.write(new Uint8Array(part.buffer, part.byteOffset, part.byteLength), 0, part.byteLength, within * width * 8);
     } finally {
       await handle.close();
     }
     k += n;
   }
+}
+
+/** Writes the time coordinate values (hours since the epoch) of rows [from, from + hours.length). */
+const writeTimes = (dir: string, name: string, from: number, hoursSinceEpoch: Float64Array) =>
+  writeRows(dir, name, from, hoursSinceEpoch, 1);
+
+/** The cell of an hourly axis' stamps, where it has bounds (run-store.ts). */
+const cellOf = (axis: string): TimeCell | undefined => HOURLY_AXES.find((a) => a.name === axis)?.cell;
+
+/** Writes the bounds (CF 1.11 §7.1) of the time coordinate values of rows [from, from + hours.length). */
+const writeBounds = (dir: string, axis: string, cell: TimeCell, from: number, hoursSinceEpoch: Float64Array) =>
+  writeRows(dir, timeBoundsName(axis), from, timeBoundsValues(hoursSinceEpoch, cell), 2);
+
+/**
+ * Declares the bounds of `axis` in `arrays` (the axis' `bounds` attribute and the [time, 2] array,
+ * COORD_CHUNK rows a chunk, of the axis' declared length) when they are not there: a new
+ * analysis, or one written without them (whose readers take its cell from the axis' name,
+ * docs/decisions/0379-time-cells-of-mean-rates.md). Returns the first row whose bounds are to be
+ * written: 0 when they were just declared, else `from`.
+ */
+function declareBounds(arrays: Map<string, ArrayMeta>, axis: string, from: number): number {
+  const name = timeBoundsName(axis);
+  if (arrays.has(name)) return from;
+  const coordinate = arrays.get(axis)!;
+  coordinate.zattrs.bounds = name;
+  arrays.set(name, timeBoundsMetadata(axis, coordinate.zarray.shape[0]!, COORD_CHUNK));
+  return 0;
 }
 
 export interface AnalysisAppend {
@@ -131,7 +166,7 @@ async function axesOf(dir: string, arrays: Map<string, ArrayMeta>): Promise<Map<
 export async function appendAnalysis(dir: string, append: AnalysisAppend): Promise<number> {
   const run = await readConsolidated(append.runStore);
   const runAxes = await axesOf(append.runStore, run);
-  const hourly = [...runAxes.values()].filter((a) => HOURLY_AXES.includes(a.name));
+  const hourly = [...runAxes.values()].filter((a) => HOURLY_AXES.some((h) => h.name === a.name));
   const exists = await fs.stat(path.join(dir, '.zmetadata')).then(
     () => true,
     () => false,
@@ -162,6 +197,12 @@ export async function appendAnalysis(dir: string, append: AnalysisAppend): Promi
       (_, k) => (target.startMs + (target.length + k) * HOUR_MS) / HOUR_MS,
     );
     await writeTimes(dir, axis.name, target.length, times);
+    const cell = cellOf(axis.name);
+    if (cell) {
+      const from = declareBounds(store, axis.name, target.length);
+      const hours = Float64Array.from({ length: at + take - from }, (_, k) => target.startMs / HOUR_MS + from + k);
+      await writeBounds(dir, axis.name, cell, from, hours);
+    }
     const length = at + take;
     for (const meta of store.values()) if (meta.zattrs._ARRAY_DIMENSIONS[0] === axis.name) meta.zarray.shape[0] = length;
     appended = Math.max(appended, take);
@@ -189,7 +230,9 @@ async function createAnalysis(
   }
   for (const axis of hourly) {
     const meta = run.get(axis.name)!;
-    arrays.set(axis.name, { zarray: { ...meta.zarray, shape: [0], chunks: [COORD_CHUNK] }, zattrs: { ...meta.zattrs } });
+    // Its bounds, if any, are declared at the first append (declareBounds).
+    const { bounds: _, ...zattrs } = meta.zattrs;
+    arrays.set(axis.name, { zarray: { ...meta.zarray, shape: [0], chunks: [COORD_CHUNK] }, zattrs });
     // The axis' first hour, so that its start survives an empty array (read back by axesOf).
     await writeTimes(dir, axis.name, 0, Float64Array.of(axis.startMs / HOUR_MS));
   }
@@ -282,12 +325,21 @@ export async function trimAnalysis(dir: string, newDir: string, cutoffMs: number
     const copy: ArrayMeta = { zarray: { ...meta.zarray, shape: [...meta.zarray.shape] }, zattrs: { ...meta.zattrs } };
     arrays.set(name, copy);
     await fs.mkdir(path.join(newDir, name), { recursive: true });
+    const from = chunks * ANALYSIS_TIME_CHUNK;
+    /** The kept hours of `axis`, the first `n` of them (hours since the epoch). */
+    const kept = (a: RunAxis, n: number) => Float64Array.from({ length: n }, (_, k) => a.startMs / HOUR_MS + from + k);
     if (axes.has(name)) {
       const axisInfo = axes.get(name)!;
-      const from = chunks * ANALYSIS_TIME_CHUNK;
       copy.zarray.shape[0] = axisInfo.length - from;
-      const times = Float64Array.from({ length: Math.max(1, axisInfo.length - from) }, (_, k) => axisInfo.startMs / HOUR_MS + from + k);
-      await writeTimes(newDir, name, 0, times);
+      // At least the first hour, so that the axis' start survives an empty array (axesOf).
+      await writeTimes(newDir, name, 0, kept(axisInfo, Math.max(1, axisInfo.length - from)));
+      continue;
+    }
+    const cell = cellOf(axis);
+    if (cell && store.get(axis)?.zattrs.bounds === name) {
+      const axisInfo = axes.get(axis)!;
+      copy.zarray.shape[0] = axisInfo.length - from;
+      await writeBounds(newDir, axis, cell, 0, kept(axisInfo, axisInfo.length - from));
       continue;
     }
     if (meta.zarray.shape.length !== 3) {
@@ -295,7 +347,7 @@ export async function trimAnalysis(dir: string, newDir: string, cutoffMs: number
         if (!file.startsWith('.')) await fs.copyFile(path.join(dir, name, file), path.join(newDir, name, file));
       continue;
     }
-    copy.zarray.shape[0] = meta.zarray.shape[0]! - chunks * ANALYSIS_TIME_CHUNK;
+    copy.zarray.shape[0] = meta.zarray.shape[0]! - from;
     for (const file of await fs.readdir(path.join(dir, name))) {
       const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(file);
       if (!m || Number(m[1]) < chunks) continue;

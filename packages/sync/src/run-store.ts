@@ -17,7 +17,16 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { CANONICAL_UNITS, CF_IDENTITY, GridStoreWriter, temporaryBeside, type VariableId } from '@fieldcast/weather';
+import {
+  CANONICAL_UNITS,
+  CF_IDENTITY,
+  GridStoreWriter,
+  SYNCED_MEAN_AXIS,
+  SYNCED_MEAN_CELL,
+  type TimeCell,
+  temporaryBeside,
+  type VariableId,
+} from '@fieldcast/weather';
 import { StepDataError } from './errors.js';
 import { type StagedGrid, type StagedStep, readRows } from './staging.js';
 
@@ -27,8 +36,15 @@ const ROWS = 8;
 const DEFAULT_SLAB_BYTES = 32 * 1024 * 1024;
 
 export const INSTANT_VARIABLES: readonly VariableId[] = ['air_temperature', 'dew_point_temperature', 'surface_air_pressure', 'wind_speed'];
-/** The hourly time axes of a run's store: instants, and mean rates stamped at the end of their hour. */
-export const HOURLY_AXES = ['time', 'time_mean_1h'];
+/**
+ * The hourly time axes of a run's store: instants, and mean rates stamped at the end of their
+ * hour, whose cell is written as the axis' bounds (CF 1.11 §7.1,
+ * docs/decisions/0379-time-cells-of-mean-rates.md).
+ */
+export const HOURLY_AXES: ReadonlyArray<{ name: string; cell?: TimeCell }> = [
+  { name: 'time' },
+  { name: SYNCED_MEAN_AXIS, cell: SYNCED_MEAN_CELL },
+];
 
 export const RATE_VARIABLES: readonly VariableId[] = ['surface_downwelling_shortwave_flux_in_air', 'precipitation_rate'];
 
@@ -117,8 +133,11 @@ export interface RunStoreSummary {
   bytes: number;
 }
 
-/** Hours h0..h1 (epoch ms) as a time axis. */
-const hoursAxis = (name: string, h0: number, h1: number) => ({ name, startMs: h0, stepMs: HOUR_MS, length: (h1 - h0) / HOUR_MS + 1 });
+/** Hours h0..h1 (epoch ms) as the hourly axis `name`, with its cell where it has one. */
+function hoursAxis(name: string, h0: number, h1: number) {
+  const cell = HOURLY_AXES.find((a) => a.name === name)?.cell;
+  return { name, startMs: h0, stepMs: HOUR_MS, length: (h1 - h0) / HOUR_MS + 1, ...(cell ? { cell } : {}) };
+}
 
 /**
  * `tmp` renamed to `dir`, whatever was at `dir` before removed. A directory cannot be renamed onto
@@ -199,9 +218,9 @@ export async function writeRunStore(dir: string, steps: readonly StagedStep[], o
       const h1 = inputs.at(-1)!.endMs;
       if (!rateAxis) {
         rateAxis = { h0, h1 };
-        await writer.addTimeAxis(hoursAxis('time_mean_1h', h0, h1));
+        await writer.addTimeAxis(hoursAxis(SYNCED_MEAN_AXIS, h0, h1));
       } else if (rateAxis.h0 !== h0 || rateAxis.h1 !== h1) throw new StepDataError(`${variable} does not cover the other rates' hours`);
-      await addVariable(variable, 'time_mean_1h');
+      await addVariable(variable, SYNCED_MEAN_AXIS);
       const hours = (h1 - h0) / HOUR_MS + 1;
       for (const b of blocks(hours)) await writeRates(writer, reader, variable, inputs, b, columns, grid.ni, h0, hours);
     }

@@ -140,7 +140,7 @@ describe('stores: what their time axes say', () => {
     expect(timeCellOf(info)).toEqual([-1.5 * H, 1.5 * H]);
   });
 
-  it("a synced run's store: the mean rates' axis time_mean_1h holds the hour ending at each stamp (0250)", async () => {
+  it("a synced store written without bounds: the mean rates' axis time_mean_1h holds the hour ending at each stamp (0250, 0379)", async () => {
     const dir = path.join(tmp, 'run.zarr');
     const writer = await GridStoreWriter.create(dir, { lats: [10, 11], lons: [20, 21] });
     await writer.addTimeAxis({ name: 'time', startMs: T0, stepMs: H, length: 3 });

@@ -1,5 +1,6 @@
 export { ZarrSource } from './zarr-source.js';
-export { GridStoreWriter } from './writer.js';
+export { GridStoreWriter, timeBoundsMetadata, timeBoundsName, timeBoundsValues } from './writer.js';
+export { SYNCED_MEAN_AXIS, SYNCED_MEAN_CELL } from './store-metadata.js';
 export { FileStore } from './file-store.js';
 export { defaultChunks } from './layout.js';
 export { CANONICAL_UNITS, CF_IDENTITY, unitConversion } from './cf-variables.js';

@@ -42,17 +42,20 @@ async function readPairs(arr: AnyArray): Promise<number[]> {
 }
 
 /**
- * The axis on which a synced run's store holds its mean rates, each stamp the mean over the hour
- * that ends at it (docs/decisions/0250-synced-runs-staged-then-published.md, "Hourly axes"): a
- * store written without time bounds states its cells by this name.
+ * The axis on which a synced run's store and a source's analysis hold their mean rates, and the
+ * cell of its stamps: the mean over the hour that ends at each
+ * (docs/decisions/0250-synced-runs-staged-then-published.md, "Hourly axes"). The sync writes that
+ * cell as the axis' bounds (CF 1.11 §7.1); stores written before it carry only the axis name, so
+ * for them the name states the cell (docs/decisions/0379-time-cells-of-mean-rates.md).
  */
-const SYNCED_MEAN_AXIS = 'time_mean_1h';
-const HOUR_ENDING_AT_STAMP = [-3_600_000, 0] as const;
+export const SYNCED_MEAN_AXIS = 'time_mean_1h';
+export const SYNCED_MEAN_CELL: TimeCell = [-3_600_000, 0];
 
 /**
  * The cell of a time coordinate's stamps (grid-source.ts TimeCell): from its bounds (CF 1.11
  * §7.1, the `bounds` attribute naming a [time, 2] array in the coordinate's units) where they
- * are the same offsets at every stamp, else a synced run's hour ending at the stamp.
+ * are the same offsets at every stamp; else, on a synced store written without bounds, the hour
+ * ending at the stamp (SYNCED_MEAN_AXIS).
  */
 async function timeCellOfAxis(
   name: string,
@@ -66,7 +69,7 @@ async function timeCellOfAxis(
     const cell = constantTimeCell(timesMs, decodeCfTimes(await readPairs(bounds), enc));
     if (cell) return cell;
   }
-  return name === SYNCED_MEAN_AXIS ? HOUR_ENDING_AT_STAMP : undefined;
+  return name === SYNCED_MEAN_AXIS ? SYNCED_MEAN_CELL : undefined;
 }
 
 /** Regular spacing check for cell-centre coordinates; returns [first, step]. */

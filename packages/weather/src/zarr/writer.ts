@@ -77,6 +77,41 @@ function jsonBytes(value: unknown): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(value, null, 2));
 }
 
+/** The bounds variable of time axis `axis` (CF 1.11 §7.1), named by the axis' `bounds` attribute. */
+export const timeBoundsName = (axis: string) => `${axis}_bnds`;
+
+/**
+ * The Zarr v2 metadata of a time axis' bounds (CF 1.11 §7.1): [time, 2] float64 in the
+ * coordinate's units, `chunk` rows a chunk, with no attributes of its own; its second dimension,
+ * `nv`, has no coordinate.
+ */
+export function timeBoundsMetadata(axis: string, length: number, chunk: number, compressor: Json | null = null) {
+  return {
+    zarray: {
+      zarr_format: 2,
+      shape: [length, 2],
+      chunks: [chunk, 2],
+      dtype: '<f8',
+      compressor,
+      fill_value: null,
+      order: 'C',
+      filters: null,
+      dimension_separator: '.',
+    },
+    zattrs: { [ARRAY_DIMENSIONS]: [axis, 'nv'] },
+  };
+}
+
+/** The bounds rows (CF 1.11 §7.1) of stamps in the store's hours: each stamp's cell, [stamp + start, stamp + end]. */
+export function timeBoundsValues(hours: ArrayLike<number>, [a, b]: TimeCell): Float64Array {
+  const values = new Float64Array(2 * hours.length);
+  for (let i = 0; i < hours.length; i++) {
+    values[2 * i] = hours[i]! + a / 3_600_000;
+    values[2 * i + 1] = hours[i]! + b / 3_600_000;
+  }
+  return values;
+}
+
 export class GridStoreWriter {
   private readonly meta = new Map<string, Json>();
   private readonly shapes = new Map<string, number[]>();
@@ -162,37 +197,19 @@ export class GridStoreWriter {
       units: STORE_TIME_UNITS,
       calendar: STORE_TIME_CALENDAR,
       ...(axis.length === 1 ? { [STEP_ATTR]: axis.stepMs } : {}),
-      ...(axis.cell ? { bounds: `${axis.name}_bnds` } : {}),
+      ...(axis.cell ? { bounds: timeBoundsName(axis.name) } : {}),
     });
     if (axis.cell) await this.timeBounds(axis, axis.cell);
   }
 
-  /**
-   * The bounds of a time axis (CF 1.11 §7.1): [time, 2] in the coordinate's units, each stamp's
-   * cell, with no attributes of its own; its second dimension, `nv`, has no coordinate.
-   */
-  private async timeBounds(axis: TimeAxisSpec, [a, b]: TimeCell): Promise<void> {
-    const name = `${axis.name}_bnds`;
-    const times = encodeStoreTimes(axis.startMs, axis.stepMs, axis.length);
-    const values = new Float64Array(2 * axis.length);
-    for (let i = 0; i < axis.length; i++) {
-      values[2 * i] = times[i]! + a / 3_600_000;
-      values[2 * i + 1] = times[i]! + b / 3_600_000;
-    }
-    await this.putMeta(`${name}/.zarray`, {
-      zarr_format: 2,
-      shape: [axis.length, 2],
-      chunks: [Math.max(axis.length, 1), 2],
-      dtype: '<f8',
-      compressor: this.compressor,
-      fill_value: null,
-      order: 'C',
-      filters: null,
-      dimension_separator: '.',
-    });
-    await this.putMeta(`${name}/.zattrs`, { [ARRAY_DIMENSIONS]: [axis.name, 'nv'] });
+  /** The axis' bounds (CF 1.11 §7.1), each stamp's cell. */
+  private async timeBounds(axis: TimeAxisSpec, cell: TimeCell): Promise<void> {
+    const name = timeBoundsName(axis.name);
+    const { zarray, zattrs } = timeBoundsMetadata(axis.name, axis.length, Math.max(axis.length, 1), this.compressor);
+    await this.putMeta(`${name}/.zarray`, zarray);
+    await this.putMeta(`${name}/.zattrs`, zattrs);
     this.shapes.set(name, [axis.length, 2]);
-    await this.write(name, values);
+    await this.write(name, timeBoundsValues(encodeStoreTimes(axis.startMs, axis.stepMs, axis.length), cell));
   }
 
   async addVariable(spec: VariableSpec): Promise<void> {
