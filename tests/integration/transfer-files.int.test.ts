@@ -5,7 +5,9 @@
  * band descriptions, GDAL's own validator calls it cloud-optimized, gdallocationinfo finds the
  * weather's values in it; curl downloads a NetCDF file by its link and ncdump -h shows its CF
  * coordinates and units in a NetCDF-4 file, chunked and compressed; xarray opens it through
- * netCDF-C (the netcdf4 engine) with decoded times and the same values.
+ * netCDF-C (the netcdf4 engine) with decoded times and the same values. A file of hourly means
+ * carries their time cells as CF time bounds, which both read (CF 1.11 §7.1,
+ * docs/decisions/0370-daily-netcdf-time-bounds.md); a file of instants has none.
  *
  * gdal-bin and netcdf-bin (and curl) are needed: `apt-get install -y gdal-bin netcdf-bin curl`;
  * xarray from python3-xarray with python3-netcdf4 (Debian), or $FIELDCAST_PYTHON. Under CI (CI=true)
@@ -203,6 +205,7 @@ describe('NetCDF', () => {
         ':_Format = "netCDF-4" ;',
       ])
         expect(header).toContain(line);
+      expect(header).not.toContain('time_bnds');
       expect(header).toMatch(/:title = ".+" ;/);
       expect(header).toMatch(/:source = ".+" ;/);
       expect(header).toMatch(/:history = ".+" ;/);
@@ -253,6 +256,53 @@ describe('NetCDF', () => {
         await sourceValue('air_temperature', 25, 11, 23),
       ];
       out.cells.forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 4));
+    },
+  );
+});
+
+describe('NetCDF of hourly means', () => {
+  let file: string;
+  const download = async () => {
+    file ??= join(dir, 'shortwave.nc');
+    if (!existsSync(file)) await run('curl', ['-sSf', '-o', file, await linkOf(PRODUCT.shortwave)]);
+    return file;
+  };
+
+  needing(tools.netcdf && tools.curl, `${why.netcdf}, or ${why.curl}`)(
+    "ncdump -h shows time bounds, the synthetic world's hour centred on each stamp",
+    async () => {
+      const path = await download();
+      const header = execFileSync('ncdump', ['-h', path], { encoding: 'utf8' });
+      for (const line of [
+        'nv = 2 ;',
+        'double time_bnds(time, nv) ;',
+        'time:bounds = "time_bnds" ;',
+        'surface_downwelling_shortwave_flux_in_air:cell_methods = "time: mean" ;',
+      ])
+        expect(header).toContain(line);
+      const data = execFileSync('ncdump', ['-v', 'time_bnds', path], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+      const first = DAY / 3_600_000;
+      expect(data).toContain(`time_bnds = ${first - 0.5}, ${first + 0.5}, ${first + 0.5}, ${first + 1.5},`);
+    },
+  );
+
+  needing(python !== undefined && tools.curl, `${why.xarray}, or ${why.curl}`)(
+    'xarray decodes the time bounds to the hours each mean covers',
+    async () => {
+      const script = [
+        'import json, sys, xarray',
+        'ds = xarray.open_dataset(sys.argv[1], engine="netcdf4", decode_times=True)',
+        'print(json.dumps({"bounds": ds.time.attrs.get("bounds", ds.time.encoding.get("bounds")),',
+        '  "first": [str(v) for v in ds.time_bnds.values[0]], "last": [str(v) for v in ds.time_bnds.values[-1]]}))',
+      ].join('\n');
+      const out = JSON.parse(execFileSync(python!, ['-c', script, await download()], { encoding: 'utf8' })) as {
+        bounds: string;
+        first: string[];
+        last: string[];
+      };
+      expect(out.bounds).toBe('time_bnds');
+      expect(out.first).toEqual(['2024-05-31T23:30:00.000000000', '2024-06-01T00:30:00.000000000']);
+      expect(out.last).toEqual(['2024-06-01T22:30:00.000000000', '2024-06-01T23:30:00.000000000']);
     },
   );
 });

@@ -246,6 +246,9 @@ describe('the files hold the weather', () => {
     const hours = [...nc.read('time')];
     expect(hours[0]).toBe(day / 3_600_000);
     expect(hours[23]).toBe(day / 3_600_000 + 23);
+    // Instants: no time cells (CF 1.11 §7.1, docs/decisions/0370-daily-netcdf-time-bounds.md).
+    expect(nc.variables.time!.attributes.bounds).toBeUndefined();
+    expect(nc.variables.time_bnds).toBeUndefined();
     expect(nc.read('lat')[0]).toBe(43.25);
     expect(nc.read('lon')[0]).toBe(-96.5);
     expect(nc.variables.air_temperature!.attributes).toMatchObject({
@@ -260,6 +263,21 @@ describe('the files hold the weather', () => {
       const series = await sourceValues(source, 'air_temperature', lon, lat, day, day + 23 * 3_600_000);
       for (const t of [0, 9, 23]) expect(values[(t * 12 + y!) * 26 + x!]).toBe(series[t]);
     }
+  });
+
+  it("NetCDF-4 of hourly mean shortwave: time bounds, the cell the synthetic world's reads state (the hour centred on each stamp)", async () => {
+    const d = await datasetOf(PRODUCT.shortwave);
+    const nc = await readNetcdf4((await get(pathOf(d.downloadUrl))).body);
+    const read = await source.window('surface_downwelling_shortwave_flux_in_air', [IOWA[0], IOWA[1], IOWA[0] + 0.25, IOWA[1] + 0.25], {
+      startMs: day,
+      endMs: day,
+    });
+    expect(read.timeCell).toEqual([-1_800_000, 1_800_000]);
+    const [a, b] = read.timeCell!;
+    expect(nc.variables.time!.attributes.bounds).toBe('time_bnds');
+    expect(nc.variables.time_bnds!.dims).toEqual(['time', 'nv']);
+    expect([...nc.read('time_bnds')]).toEqual([...nc.read('time')].flatMap((h) => [h + a / 3_600_000, h + b / 3_600_000]));
+    expect(nc.variables.surface_downwelling_shortwave_flux_in_air!.attributes.cell_methods).toBe('time: mean');
   });
 
   it('GeoTIFF of a static field: the terrain height at sampled cells', async () => {

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeGeoTiff, floatingPointPredict, TILE } from '../src/formats/geotiff.js';
-import { CHUNK_CELLS, dailyTimeCells, TIME_UNITS, writeNetcdf } from '../src/formats/netcdf.js';
-import { NODATA, type RasterLayout, type RasterRow } from '../src/formats/raster.js';
+import { CHUNK_CELLS, fileTimeCells, TIME_UNITS, writeNetcdf } from '../src/formats/netcdf.js';
+import { NODATA, type RasterLayout, type RasterRow, type RowTimeCell } from '../src/formats/raster.js';
 import { MemorySink } from './memory-sink.js';
 import { readNetcdf4 } from './netcdf-reader.js';
 import { geoKeys, readTiff } from './tiff-reader.js';
@@ -44,14 +44,19 @@ function layout(
 const valueAt = (b: number, t: number, y: number, x: number) => ((y * 7 + x * 13 + t * 101 + b * 1000) % 997) / 8 - 40;
 const missing = (y: number, x: number) => (y === 3 && x === 5) || (y === HEIGHT - 1 && x === WIDTH - 1);
 
-async function* rows(l: RasterLayout): AsyncGenerator<RasterRow> {
+/** The rows of the layout's variables, each with the time cells its reads would state (`cellsOfRow`, none unless given). */
+async function* rows(
+  l: RasterLayout,
+  cellsOfRow: (y: number) => RowTimeCell[] = () => l.variables.map(() => undefined),
+): AsyncGenerator<RasterRow> {
   const nt = Math.max(1, l.times.length);
   for (let y = 0; y < HEIGHT; y++) {
-    yield l.variables.map((_, b) => {
+    const values = l.variables.map((_, b) => {
       const row = new Float32Array(nt * WIDTH);
       for (let t = 0; t < nt; t++) for (let x = 0; x < WIDTH; x++) row[t * WIDTH + x] = missing(y, x) ? Number.NaN : valueAt(b, t, y, x);
       return row;
     });
+    yield { values, timeCells: cellsOfRow(y) };
   }
 }
 
@@ -136,6 +141,32 @@ describe('GeoTIFF writer', () => {
   });
 });
 
+const hours = (ms: number) => ms / HOUR;
+
+const ncdump = existsSync('/usr/bin/ncdump') ? '/usr/bin/ncdump' : undefined;
+const python = ['/usr/bin/python3', 'python3'].find((p) => {
+  try {
+    execFileSync(p, ['-c', 'import xarray, netCDF4'], { stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+});
+if (!python)
+  console.warn(
+    'formats.test.ts: skipping the xarray checks: xarray with netCDF4 is not importable (apt-get install -y python3-xarray python3-netcdf4)',
+  );
+
+/** The file's time bounds as xarray decodes them (decode_times, the default), each end an ISO date and time. */
+function xarrayTimeBounds(path: string): { bounds: string; cells: string[][] } {
+  const script = [
+    'import json, sys, xarray',
+    'ds = xarray.open_dataset(sys.argv[1], engine="netcdf4", decode_times=True)',
+    'print(json.dumps({"bounds": ds.time.attrs.get("bounds", ds.time.encoding.get("bounds")), "cells": [[str(v) for v in row] for row in ds.time_bnds.values]}))',
+  ].join('\n');
+  return JSON.parse(execFileSync(python!, ['-c', script, path], { encoding: 'utf8' })) as { bounds: string; cells: string[][] };
+}
+
 describe('NetCDF writer', () => {
   const day = Date.UTC(2024, 5, 1);
   const times = [day, day + 3_600_000, day + 2 * 3_600_000];
@@ -143,10 +174,10 @@ describe('NetCDF writer', () => {
   beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'transfer-netcdf-'))));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** Writes the layout's file and reads it back with h5wasm. */
-  async function written(l: RasterLayout, name = 'file.nc') {
+  /** Writes the layout's file, its rows' reads stating `cellsOfRow`, and reads it back with h5wasm. */
+  async function written(l: RasterLayout, name = 'file.nc', cellsOfRow?: (y: number) => RowTimeCell[]) {
     const path = join(dir, name);
-    const size = await writeNetcdf(l, rows(l), path);
+    const size = await writeNetcdf(l, rows(l, cellsOfRow), path);
     const bytes = readFileSync(path);
     return { size, bytes, nc: await readNetcdf4(bytes) };
   }
@@ -237,17 +268,16 @@ describe('NetCDF writer', () => {
     expect(nc.read('surface_altitude')[3 * WIDTH + 4]).toBe(Math.fround(valueAt(0, 0, 3, 4)));
   });
 
-  describe('daily statistics carry their time cells (CF 1.8 sections 7.1 and 7.3)', () => {
+  describe('daily statistics carry their time cells (CF 1.11 §7.1 and §7.3)', () => {
     const days = [day, day + DAY];
-    const hours = (ms: number) => ms / HOUR;
 
     it('gives time a bounds attribute and time_bnds (time, nv) holding each date, 00:00Z to 00:00Z', async () => {
       const { nc } = await written(layout(days, undefined, DAY), 'daily.nc');
       expect(nc.dims).toEqual([
         { name: 'time', length: 2 },
-        { name: 'nv', length: 2 },
         { name: 'lat', length: HEIGHT },
         { name: 'lon', length: WIDTH },
+        { name: 'nv', length: 2 },
       ]);
       expect(nc.variables.time!.attributes).toMatchObject({ units: TIME_UNITS, bounds: 'time_bnds' });
       const bounds = nc.variables.time_bnds!;
@@ -259,23 +289,23 @@ describe('NetCDF writer', () => {
       expect(nc.variables.air_temperature_daily_max!.attributes.cell_methods).toBe('time: maximum');
     });
 
-    it('gives none to instantaneous or hourly values, nor to a static field', () => {
+    it('gives none to instantaneous values, to hourly ones whose reads state no cell, nor to a static field', () => {
+      const none = [undefined, undefined];
       const instantaneous = layout([day], ['surface_air_pressure'], DAY);
       instantaneous.variables[0]!.cellMethods = '';
-      expect(dailyTimeCells(instantaneous)).toBeNull();
+      expect(fileTimeCells(instantaneous, none)).toBeNull();
       instantaneous.variables[0]!.cellMethods = 'time: point';
-      expect(dailyTimeCells(instantaneous)).toBeNull();
-      expect(dailyTimeCells(layout([day, day + HOUR]))).toBeNull();
-      expect(dailyTimeCells(layout([], ['surface_altitude']))).toBeNull();
-      expect(dailyTimeCells(layout([day], undefined, DAY))).toEqual([[day, day + DAY]]);
+      expect(fileTimeCells(instantaneous, none)).toBeNull();
+      expect(fileTimeCells(layout([day, day + HOUR]), none)).toBeNull();
+      expect(fileTimeCells(layout([], ['surface_altitude']), none)).toBeNull();
+      expect(fileTimeCells(layout([day], undefined, DAY), none)).toEqual([[day, day + DAY]]);
     });
 
-    const ncdump = existsSync('/usr/bin/ncdump') ? '/usr/bin/ncdump' : undefined;
     (ncdump ? it : it.skip)('reads as CF time bounds with ncdump (netCDF-C)', async () => {
       await written(layout(days, undefined, DAY), 'daily-ncdump.nc');
       const path = join(dir, 'daily-ncdump.nc');
       const header = execFileSync(ncdump!, ['-h', path], { encoding: 'utf8' });
-      expect(header).toMatch(/\n\ttime = 2 ;\n\tnv = 2 ;\n\tlat = \d+ ;\n\tlon = \d+ ;/);
+      expect(header).toMatch(/\n\ttime = 2 ;\n\tlat = \d+ ;\n\tlon = \d+ ;\n\tnv = 2 ;/);
       expect(header).toContain('\tdouble time_bnds(time, nv) ;');
       expect(header).toContain('\t\ttime:bounds = "time_bnds" ;');
       expect(header).toContain('\t\tair_temperature_daily_max:cell_methods = "time: maximum" ;');
@@ -285,31 +315,101 @@ describe('NetCDF writer', () => {
       );
     });
 
-    const python = ['/usr/bin/python3', 'python3'].find((p) => {
-      try {
-        execFileSync(p, ['-c', 'import xarray, netCDF4'], { stdio: 'pipe' });
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    if (!python)
-      console.warn(
-        'formats.test.ts: skipping the xarray check: xarray with netCDF4 is not importable (apt-get install -y python3-xarray python3-netcdf4)',
-      );
     (python ? it : it.skip)('reads as CF time bounds with xarray, decoded to the dates', async () => {
       await written(layout(days, undefined, DAY), 'daily-xarray.nc');
-      const script = [
-        'import json, sys, xarray',
-        'ds = xarray.open_dataset(sys.argv[1], engine="netcdf4")',
-        'print(json.dumps({"bounds": ds.time.attrs.get("bounds", ds.time.encoding.get("bounds")), "cells": [[str(v) for v in row] for row in ds.time_bnds.values]}))',
-      ].join('\n');
-      const out = JSON.parse(execFileSync(python!, ['-c', script, join(dir, 'daily-xarray.nc')], { encoding: 'utf8' }));
-      expect(out).toEqual({
+      expect(xarrayTimeBounds(join(dir, 'daily-xarray.nc'))).toEqual({
         bounds: 'time_bnds',
         cells: [
           ['2024-06-01T00:00:00.000000000', '2024-06-02T00:00:00.000000000'],
           ['2024-06-02T00:00:00.000000000', '2024-06-03T00:00:00.000000000'],
+        ],
+      });
+    });
+  });
+
+  describe('hourly means carry the time cell their reads state (CF 1.11 §7.1, docs/decisions/0379-time-cells-of-mean-rates.md)', () => {
+    const ENDING: RowTimeCell = [-HOUR, 0];
+    const CENTRED: RowTimeCell = [-HOUR / 2, HOUR / 2];
+    const SHORTWAVE = 'surface_downwelling_shortwave_flux_in_air';
+    /** Hourly shortwave, a mean, then the variables named with their cell methods. */
+    function hourly(...others: [name: string, cellMethods: string][]): RasterLayout {
+      const l = layout(times, [SHORTWAVE, ...others.map(([name]) => name)], HOUR);
+      l.variables.forEach((v, i) => (v.cellMethods = i === 0 ? 'time: mean' : others[i - 1]![1]));
+      return l;
+    }
+    const boundsOf = (nc: Awaited<ReturnType<typeof written>>['nc']) => (nc.variables.time_bnds ? [...nc.read('time_bnds')] : null);
+
+    it('gives a mean whose reads state the hour ending at each stamp that hour as time_bnds (time, nv)', async () => {
+      const { nc } = await written(hourly(), 'ending.nc', () => [ENDING]);
+      expect(nc.dims.map((d) => d.name)).toEqual(['time', 'lat', 'lon', 'nv']);
+      expect(nc.variables.time!.attributes).toMatchObject({ units: TIME_UNITS, bounds: 'time_bnds' });
+      expect(nc.variables.time_bnds!.dims).toEqual(['time', 'nv']);
+      expect(nc.variables.time_bnds!.attributes).toEqual({});
+      expect(boundsOf(nc)).toEqual(times.flatMap((t) => [hours(t - HOUR), hours(t)]));
+      // The bounds state the hour; the cell methods stay the source's (docs/decisions/0370-daily-netcdf-time-bounds.md).
+      expect(nc.variables[SHORTWAVE]!.attributes.cell_methods).toBe('time: mean');
+    });
+
+    it('gives a mean whose reads state the hour centred on each stamp that hour', async () => {
+      const { nc } = await written(hourly(), 'centred.nc', () => [CENTRED]);
+      expect(boundsOf(nc)).toEqual(times.flatMap((t) => [hours(t - HOUR / 2), hours(t + HOUR / 2)]));
+    });
+
+    it('gives instants none, whether their reads state the instant or nothing', async () => {
+      for (const cell of [[0, 0] as RowTimeCell, undefined]) {
+        const l = layout(times, ['air_temperature'], HOUR);
+        l.variables[0]!.cellMethods = '';
+        const { nc } = await written(l, 'instants.nc', () => [cell]);
+        expect(nc.dims.map((d) => d.name)).toEqual(['time', 'lat', 'lon']);
+        expect(nc.variables.time!.attributes.bounds).toBeUndefined();
+        expect(boundsOf(nc)).toBeNull();
+      }
+    });
+
+    it("bounds a mean's time axis by its cell when instants share the file", async () => {
+      const { nc } = await written(hourly(['air_temperature', '']), 'mean-and-instant.nc', () => [ENDING, [0, 0]]);
+      expect(boundsOf(nc)).toEqual(times.flatMap((t) => [hours(t - HOUR), hours(t)]));
+      expect(nc.variables.air_temperature!.attributes.cell_methods).toBeUndefined();
+    });
+
+    it('gives none where means of one file stand for different cells: one time axis has one bounds variable', async () => {
+      const { nc } = await written(hourly(['precipitation_rate', 'time: mean']), 'two-cells.nc', () => [CENTRED, ENDING]);
+      expect(boundsOf(nc)).toBeNull();
+      expect(nc.dims.map((d) => d.name)).toEqual(['time', 'lat', 'lon']);
+    });
+
+    it("gives none where a mean's rows were read from sources stating different cells", async () => {
+      const rowsApart = await written(hourly(), 'rows-apart.nc', (y) => [y < HEIGHT / 2 ? ENDING : CENTRED]);
+      expect(boundsOf(rowsApart.nc)).toBeNull();
+      const withinRows = await written(hourly(), 'within-rows.nc', () => ['mixed']);
+      expect(boundsOf(withinRows.nc)).toBeNull();
+    });
+
+    it('gives none to a mean whose reads state no interval', () => {
+      expect(fileTimeCells(hourly(), [undefined])).toBeNull();
+      expect(fileTimeCells(hourly(), [[0, 0]])).toBeNull();
+    });
+
+    (ncdump ? it : it.skip)('reads as CF time bounds with ncdump (netCDF-C)', async () => {
+      const path = join(dir, 'ending-ncdump.nc');
+      await written(hourly(), 'ending-ncdump.nc', () => [ENDING]);
+      const header = execFileSync(ncdump!, ['-h', path], { encoding: 'utf8' });
+      expect(header).toMatch(/\n\ttime = 3 ;\n\tlat = \d+ ;\n\tlon = \d+ ;\n\tnv = 2 ;/);
+      expect(header).toContain('\tdouble time_bnds(time, nv) ;');
+      expect(header).toContain('\t\ttime:bounds = "time_bnds" ;');
+      expect(header).toContain(`\t\t${SHORTWAVE}:cell_methods = "time: mean" ;`);
+      const data = execFileSync(ncdump!, ['-v', 'time_bnds', path], { encoding: 'utf8' });
+      expect(data.replace(/\s+/g, ' ')).toContain(`time_bnds = ${times.map((t) => `${hours(t - HOUR)}, ${hours(t)}`).join(', ')} ;`);
+    });
+
+    (python ? it : it.skip)('reads as CF time bounds with xarray, decoded to the hours each mean covers', async () => {
+      await written(hourly(), 'ending-xarray.nc', () => [ENDING]);
+      expect(xarrayTimeBounds(join(dir, 'ending-xarray.nc'))).toEqual({
+        bounds: 'time_bnds',
+        cells: [
+          ['2024-05-31T23:00:00.000000000', '2024-06-01T00:00:00.000000000'],
+          ['2024-06-01T00:00:00.000000000', '2024-06-01T01:00:00.000000000'],
+          ['2024-06-01T01:00:00.000000000', '2024-06-01T02:00:00.000000000'],
         ],
       });
     });

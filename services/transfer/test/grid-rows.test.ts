@@ -8,6 +8,7 @@ import {
   type VariableId,
 } from '@fieldcast/weather';
 import { datasetGrid, gridRows } from '../src/domain/grid-rows.js';
+import type { RowTimeCell } from '../src/formats/raster.js';
 
 const source = new SyntheticSource({ now: () => Date.UTC(2026, 5, 10) });
 const DAY = Date.UTC(2024, 0, 15);
@@ -22,8 +23,12 @@ async function collect(from: GridSource, variables: VariableId[], steps: number,
   // Cell centres half way between two of the source's (10.125 on a 0.01 degree grid): the nearest cell is a tie to break alike.
   const grid = datasetGrid([10, 44, 12, 45.5], 0.25);
   const rows: Float32Array[][] = [];
-  for await (const row of gridRows(from, variables, grid, { startMs: DAY, endMs }, steps, options)) rows.push(row);
-  return { grid, rows };
+  const timeCells: RowTimeCell[][] = [];
+  for await (const row of gridRows(from, variables, grid, { startMs: DAY, endMs }, steps, options)) {
+    rows.push(row.values);
+    timeCells.push(row.timeCells);
+  }
+  return { grid, rows, timeCells };
 }
 
 const CASES = [
@@ -67,6 +72,47 @@ describe('reading a dataset grid from the weather', () => {
     expect(fronted.rows).toHaveLength(6);
     expect(fronted.rows).toEqual(alone.rows);
     expect(alone.rows.flat().every((r) => r.every((v) => Number.isFinite(v)))).toBe(true);
+  });
+
+  describe('the time cell of each row, as its reads state it (docs/decisions/0379-time-cells-of-mean-rates.md)', () => {
+    const HOUR = 3_600_000;
+    const variables: VariableId[] = ['surface_downwelling_shortwave_flux_in_air', 'air_temperature'];
+    const endMs = DAY + 3 * HOUR;
+
+    it.each([
+      ['sub-grid reads', source, {}],
+      ['strips', windowsOnly, { cellReads: false }],
+      ['a window per cell', windowsOnly, { cellReads: true }],
+    ] as const)(
+      "gives the synthetic world's: its shortwave the hour centred on the stamp, its temperature the instant, by %s",
+      async (_how, from, options) => {
+        const { timeCells } = await collect(from, variables, 4, endMs, options);
+        expect(timeCells).toHaveLength(6);
+        for (const cells of timeCells)
+          expect(cells).toEqual([
+            [-HOUR / 2, HOUR / 2],
+            [0, 0],
+          ]);
+      },
+    );
+
+    it("gives 'mixed' where the reads of one row state different cells, and each strip's own", async () => {
+      // A source whose reads west of 11 E state the hour ending at the stamp, as two sources in front of each other would.
+      const split = new Proxy(windowsOnly, {
+        get: (target, key) => {
+          const value = Reflect.get(target, key, target) as unknown;
+          if (key !== 'window') return value;
+          return async (...args: Parameters<GridSource['window']>) => {
+            const w = await target.window(...args);
+            return args[1][2] < 11 ? { ...w, timeCell: [-HOUR, 0] } : w;
+          };
+        },
+      });
+      const byCell = await collect(split, variables, 4, endMs, { cellReads: true });
+      for (const cells of byCell.timeCells) expect(cells[0]).toBe('mixed');
+      const strips = await collect(split, variables, 4, endMs, { cellReads: false });
+      for (const cells of strips.timeCells) expect(cells[0]).toEqual([-HOUR / 2, HOUR / 2]);
+    });
   });
 
   it('reads a source that reads sub-grids a band at a time, never by windows', async () => {

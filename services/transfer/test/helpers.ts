@@ -14,6 +14,7 @@ export const PRODUCT = {
   extremesTiff: 'air-temperature-daily-extremes-geotiff',
   extremesNc: 'air-temperature-daily-extremes-netcdf',
   hourly: 'air-temperature-hourly-netcdf',
+  shortwave: 'shortwave-radiation-hourly-netcdf',
   altitude: 'surface-altitude-geotiff',
 } as const;
 

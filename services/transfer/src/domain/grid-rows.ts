@@ -18,7 +18,7 @@ import {
   type TimeRange,
   type VariableId,
 } from '@fieldcast/weather';
-import type { RasterRow } from '../formats/raster.js';
+import { type RasterRow, type RowTimeCell, sameTimeCell } from '../formats/raster.js';
 
 export interface DatasetGrid {
   /** cell-centre latitudes, north to south */
@@ -73,6 +73,21 @@ function nearest(axis: Float64Array, step: number, x: number): number {
  */
 export const CELL_READS_ABOVE = 12;
 
+/**
+ * The time cell of a row's values of a variable: that of the reads that gave them
+ * (GridWindow.timeCell, the answering source's), or 'mixed' where they differ; reads that gave no
+ * values do not count.
+ */
+function cellOfReads(windows: readonly (GridWindow | undefined)[]): RowTimeCell {
+  let cell: RowTimeCell | null = null;
+  for (const w of windows) {
+    if (!w || w.values.length === 0) continue;
+    if (cell === null) cell = w.timeCell;
+    else if (!sameTimeCell(cell, w.timeCell)) return 'mixed';
+  }
+  return cell ?? undefined;
+}
+
 /** One row's values, [time][lon], from windows holding the row (a strip, or one per cell). */
 function rowValues(windows: GridWindow[][], columns: (w: GridWindow) => number[], steps: number, nLon: number): Float32Array {
   const out = new Float32Array(steps * nLon).fill(Number.NaN);
@@ -120,22 +135,24 @@ async function subgridRows(
   const windows = await reader.subgrid(variables, rowLats.slice().reverse(), cellLons, range);
   const nRows = rowLats.length;
   const nLon = cellLons.length;
-  return Array.from({ length: nRows }, (_, y) =>
-    windows.map((w) => {
+  const timeCells = windows.map((w) => cellOfReads([w]));
+  return Array.from({ length: nRows }, (_, y) => ({
+    values: windows.map((w) => {
       const out = new Float32Array(steps * nLon).fill(Number.NaN);
       const r = nRows - 1 - y;
       for (let t = 0; t < Math.min(steps, w.nt); t++)
         out.set(w.values.subarray((t * nRows + r) * nLon, (t * nRows + r + 1) * nLon), t * nLon);
       return out;
     }),
-  );
+    timeCells,
+  }));
 }
 
 /**
  * The grid's rows, north to south: per variable, its values [time][lon] (NaN where the source has
- * none). `steps` is the number of time steps each window is expected to hold. Rows are read in
- * bands of `bandCells` (SUBGRID_CELLS) where the source answering a band reads sub-grids, and
- * otherwise one row at a time by windows; `cellReads` chooses one window per kept cell over one
+ * none) and the time cell the reads that gave them state. `steps` is the number of time steps
+ * each window is expected to hold. Rows are read in bands of `bandCells` (SUBGRID_CELLS) where
+ * the source answering a band reads sub-grids, and otherwise one row at a time by windows; `cellReads` chooses one window per kept cell over one
  * strip per row (by default above CELL_READS_ABOVE). The event loop is given back between rows,
  * so other requests are answered while a large file is made.
  */
@@ -201,7 +218,11 @@ async function* windowRows(
     } else {
       windows.push(await strips(source, variables, [west, south, east, north], range));
     }
-    yield variables.map((_, v) => rowValues(byCell ? windows.map((cell) => [cell[v]!]) : [[windows[0]![v]!]], columns, steps, nLon));
+    const reads = variables.map((_, v) => windows.map((cell) => cell[v]));
+    yield {
+      values: reads.map((w) => rowValues(byCell ? w.map((cell) => [cell!]) : [[w[0]!]], columns, steps, nLon)),
+      timeCells: reads.map(cellOfReads),
+    };
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }

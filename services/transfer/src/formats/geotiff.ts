@@ -258,7 +258,7 @@ export async function writeGeoTiff(layout: RasterLayout, rows: RasterRows, sink:
     }
   };
   for (const s of strip) s.fill(NODATA);
-  for await (const values of rows) {
+  for await (const { values } of rows) {
     const y = row % TILE;
     for (let b = 0; b < bands; b++) {
       const target = strip[b]!;

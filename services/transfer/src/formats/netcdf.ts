@@ -5,16 +5,16 @@
  * HDF5 dimension scales (HDF5 Dimension Scale Specification) named after their dimension, so
  * netCDF-C sees them as dimensions, with units, standard_name and axis; each data variable
  * attached to them, with standard_name (when CF has one), long_name, units, cell_methods, the
- * WGS 84 grid mapping and a float32 `_FillValue`; daily statistics' time cells as `time_bnds`
- * (CF 1.8 section 7.1); the global Conventions, title, institution, source and history. Data
- * variables are chunked a band of rows of one time step at a time and DEFLATE-compressed; bands
- * are written as their rows are read, so memory holds one band, never the file
- * (docs/decisions/0166-netcdf4-through-h5wasm.md).
+ * WGS 84 grid mapping and a float32 `_FillValue`; the time cells of statistics over time as
+ * `time_bnds` (CF 1.11 §7.1), written once every row is read, since the reads state them; the
+ * global Conventions, title, institution, source and history. Data variables are chunked a band
+ * of rows of one time step at a time and DEFLATE-compressed; bands are written as their rows are
+ * read, so memory holds one band, never the file (docs/decisions/0166-netcdf4-through-h5wasm.md).
  */
 import { stat } from 'node:fs/promises';
 import type { Dataset, Group } from 'h5wasm/node';
 import { loadH5wasm } from '@fieldcast/weather';
-import { NODATA, type RasterLayout, type RasterRows } from './raster.js';
+import { NODATA, type RasterLayout, type RasterRows, type RowTimeCell, sameTimeCell } from './raster.js';
 
 /** CF 1.8 section 4.4: time as a count of hours since an epoch, in the standard calendar. */
 export const TIME_UNITS = 'hours since 1970-01-01 00:00:00';
@@ -91,18 +91,31 @@ function gridMapping(file: Group): void {
 
 const DAY_MS = 86_400_000;
 
+/** A time method other than "point" in cell_methods (CF 1.11 §7.3, Appendix E): a statistic over each time cell. */
+const TIME_STATISTIC = /\btime\s*:\s*(?!point\b)[a-z_]+/;
+
 /**
- * The cell of each valid time, [start, end] in epoch ms, when the file holds daily statistics,
- * else null. CF 1.8 section 7.1 gives a statistic over an interval the interval as the bounds of
- * its time coordinate, and section 7.3 names the statistic in cell_methods ("time: maximum"): a
- * variable whose cell_methods has a time method other than "point" is such a statistic. Daily
- * series are stamped 00:00Z of their date (the GridSource contract), so the cell is that date,
- * [00:00Z, 00:00Z the next day] (docs/decisions/0370-daily-netcdf-time-bounds.md).
+ * The cell of each valid time, [start, end] in epoch ms, or null when the file states none
+ * (docs/decisions/0370-daily-netcdf-time-bounds.md). CF 1.11 §7.1 gives a statistic over an
+ * interval the interval as the bounds of its time coordinate, and §7.3 names the statistic in
+ * cell_methods; an instant needs none. A time coordinate has one bounds variable, so the cells are
+ * stated only where every statistic of the file stands for the same one: the cell its reads state
+ * (`timeCells`, one per variable, raster.ts RowTimeCell; an interval, the same at every stamp:
+ * docs/decisions/0379-time-cells-of-mean-rates.md), or, where they state none, the date of a daily
+ * series stamped 00:00Z of it (the GridSource contract), [00:00Z, 00:00Z the next day].
  */
-export function dailyTimeCells(layout: Pick<RasterLayout, 'times' | 'stepMs' | 'variables'>): [number, number][] | null {
-  const statistic = layout.variables.some((v) => /\btime\s*:\s*(?!point\b)[a-z_]+/.test(v.cellMethods));
-  if (!statistic || layout.stepMs !== DAY_MS || layout.times.length === 0 || layout.times.some((t) => t % DAY_MS !== 0)) return null;
-  return layout.times.map((t) => [t, t + DAY_MS]);
+export function fileTimeCells(
+  layout: Pick<RasterLayout, 'times' | 'stepMs' | 'variables'>,
+  timeCells: readonly RowTimeCell[],
+): [number, number][] | null {
+  const statistics = layout.variables.flatMap((v, i) => (TIME_STATISTIC.test(v.cellMethods) ? [timeCells[i]] : []));
+  const first = statistics[0];
+  if (layout.times.length === 0 || statistics.length === 0) return null;
+  if (typeof first === 'object' && first[1] > first[0] && statistics.every((c) => sameTimeCell(c, first)))
+    return layout.times.map((t) => [t + first[0], t + first[1]]);
+  const daily = layout.stepMs === DAY_MS && layout.times.every((t) => t % DAY_MS === 0);
+  if (daily && statistics.every((c) => c === undefined)) return layout.times.map((t) => [t, t + DAY_MS]);
+  return null;
 }
 
 /**
@@ -116,10 +129,11 @@ function bareDimension(file: Group, name: string, length: number): void {
 }
 
 /**
- * The time bounds variable (CF 1.8 section 7.1): `time_bnds` (time, nv), in the units and
- * calendar of `time` as the section asks, named by the `bounds` attribute of `time`.
+ * The time bounds variable (CF 1.11 §7.1): `time_bnds` (time, nv), in the units and calendar of
+ * `time` as the section asks, named by the `bounds` attribute of `time`.
  */
 function timeBounds(file: Group, cells: [number, number][]): void {
+  text(file.get('time') as Dataset, 'bounds', 'time_bnds');
   bareDimension(file, 'nv', 2);
   const hours = Float64Array.from(cells.flat(), (t) => t / 3_600_000);
   const ds = file.create_dataset({ name: 'time_bnds', data: hours, shape: [cells.length, 2], dtype: DOUBLE, track_order: true });
@@ -138,7 +152,6 @@ function define(file: Group, layout: RasterLayout, bandRows: number): Dataset[] 
   text(file, 'institution', 'Fieldcast');
   text(file, 'source', layout.source);
   text(file, 'history', layout.history);
-  const cells = dailyTimeCells(layout);
   if (timed) {
     const hours = Float64Array.from(layout.times, (t) => t / 3_600_000);
     coordinate(file, 'time', hours, {
@@ -147,9 +160,7 @@ function define(file: Group, layout: RasterLayout, bandRows: number): Dataset[] 
       units: TIME_UNITS,
       calendar: 'standard',
       axis: 'T',
-      ...(cells ? { bounds: 'time_bnds' } : {}),
     });
-    if (cells) timeBounds(file, cells);
   }
   coordinate(file, 'lat', layout.lats, { standard_name: 'latitude', long_name: 'latitude', units: 'degrees_north', axis: 'Y' });
   coordinate(file, 'lon', layout.lons, { standard_name: 'longitude', long_name: 'longitude', units: 'degrees_east', axis: 'X' });
@@ -203,6 +214,8 @@ export async function writeNetcdf(layout: RasterLayout, rows: RasterRows, path: 
     const band = layout.variables.map(() => new Float32Array(nt * bandRows * nLon));
     let row = 0;
     let first = 0;
+    // Each variable's time cell over the rows read so far.
+    const cells: RowTimeCell[] = [];
     const flush = () => {
       const count = row - first;
       atEpoch(() =>
@@ -214,7 +227,8 @@ export async function writeNetcdf(layout: RasterLayout, rows: RasterRows, path: 
       );
       first = row;
     };
-    for await (const values of rows) {
+    for await (const { values, timeCells } of rows) {
+      timeCells.forEach((cell, v) => (cells[v] = row === 0 || sameTimeCell(cells[v], cell) ? cell : 'mixed'));
       const y = row - first;
       for (let v = 0; v < layout.variables.length; v++) {
         const source = values[v]!;
@@ -232,6 +246,8 @@ export async function writeNetcdf(layout: RasterLayout, rows: RasterRows, path: 
     }
     if (row !== nLat) throw new Error(`the NetCDF file got ${row} rows of ${nLat}`);
     if (row > first) flush();
+    const bounds = timed ? fileTimeCells(layout, cells) : null;
+    if (bounds) atEpoch(() => timeBounds(file, bounds));
   } finally {
     atEpoch(() => file.close());
   }

@@ -2,6 +2,8 @@
  * What a file writer is given: a regular latitude/longitude grid of cell centres, north to south
  * and west to east, its time steps and its variables, and the rows of values as they are read.
  */
+import type { TimeCell } from '@fieldcast/weather';
+
 export interface RasterLayout {
   /** cell-centre latitudes, north to south */
   lats: Float64Array;
@@ -33,10 +35,27 @@ export interface RasterVariable {
 }
 
 /**
- * One row of the grid (one latitude): for each variable, its values [time][lon], with NaN where
- * the source has none. Rows come north to south.
+ * The time cell a row's values of one variable stand for, as the reads that gave them state it
+ * (GridWindow.timeCell, docs/decisions/0379-time-cells-of-mean-rates.md): offsets from each
+ * stamp in ms; undefined where the reads state none; 'mixed' where the reads of the row state
+ * different ones (cells of a row answered by different sources).
  */
-export type RasterRow = Float32Array[];
+export type RowTimeCell = TimeCell | undefined | 'mixed';
+
+/**
+ * One row of the grid (one latitude): for each variable, its values [time][lon], with NaN where
+ * the source has none, and the time cell they stand for. Rows come north to south.
+ */
+export interface RasterRow {
+  values: Float32Array[];
+  timeCells: RowTimeCell[];
+}
+
+/** Whether two rows' cells of a variable are the same. */
+export function sameTimeCell(a: RowTimeCell, b: RowTimeCell): boolean {
+  if (a === b) return true;
+  return typeof a === 'object' && typeof b === 'object' && a[0] === b[0] && a[1] === b[1];
+}
 
 /** Rows of the grid in order, read from the weather as the writer asks for them. */
 export type RasterRows = AsyncIterable<RasterRow>;
