@@ -1,5 +1,7 @@
 import type { Request } from 'express';
-import type { AnyOperation } from './api.js';
+
+/** What of an operation its Location is derived from (api.ts Operation). */
+type Declared = { method: string; path: string; response: { status: number }; location?: string | false };
 
 /** A path template's parameters, `{id}` in `/v2/styles/{id}.json`. */
 const PARAMETER = /\{[^}]+\}/g;
@@ -13,7 +15,7 @@ const PARAMETER = /\{[^}]+\}/g;
  * own (`location: false`). Checked when the routes are mounted, so a read that is not served, or
  * a create that names none, fails at start rather than sending a Location nobody can follow.
  */
-export function createdReadPath(op: AnyOperation, operations: readonly AnyOperation[]): string | undefined {
+export function createdReadPath(op: Declared, operations: readonly Declared[]): string | undefined {
   if (op.response.status !== 201 || op.location === false) return undefined;
   const name = `${op.method.toUpperCase()} ${op.path}`;
   const path = op.location ?? `${op.path}/{id}`;
