@@ -5,7 +5,7 @@
  * starts there, and a read reaches no further than the hours need.
  */
 import type { GridSource, TimeRange, VariableId } from '../grid/grid-source.js';
-import { timeCellOf } from '../grid/time-cells.js';
+import { meanOver, timeCellOf } from '../grid/time-cells.js';
 import { answeringSource, type Place } from './composite-source.js';
 
 const HOUR_MS = 3_600_000;
@@ -35,4 +35,42 @@ export function hoursReadRange(source: GridSource, variable: VariableId, place: 
 export function etHoursReadRange(source: GridSource, place: Place, firstMs: number, lastMs: number): TimeRange {
   const sw = hoursReadRange(source, 'surface_downwelling_shortwave_flux_in_air', place, firstMs, lastMs);
   return { startMs: Math.min(firstMs, sw.startMs), endMs: Math.max(lastMs, sw.endMs) };
+}
+
+/** The short-crop ET inputs of each hour [t, t + 1 h) at a point, one per stamp t of the source. */
+export interface EtHourInputs {
+  /** the first hour's start and the step between hours (the source's) */
+  startMs: number;
+  stepMs: number;
+  /** °C, °C, m s-1 at each hour's start: instants */
+  airTemperature: Float64Array;
+  dewpoint: Float64Array;
+  windSpeed: Float64Array;
+  /** W m-2, the mean over the hour itself (NaN where the source's cells do not cover it) */
+  shortwave: Float64Array;
+}
+
+/**
+ * The inputs of the hours starting at the source's stamps from firstMs to lastMs at a point, as
+ * ASCE-EWRI 2005 eq. 1 takes them for one hour: the instants at the hour's start and the
+ * shortwave of the hour, from the stamps whose cells cover it, whichever interval the source's
+ * stamps stand for (docs/decisions/0379-time-cells-of-mean-rates.md). One read of the inputs.
+ */
+export async function etHourInputsAt(source: GridSource, lon: number, lat: number, firstMs: number, lastMs: number): Promise<EtHourInputs> {
+  const inputs = await source.etInputsAt(lon, lat, etHoursReadRange(source, { lon, lat }, firstMs, lastMs));
+  const t = inputs.airTemperature;
+  const step = t.stepMs;
+  const k0 = step > 0 ? Math.max(0, Math.ceil((firstMs - t.startMs) / step)) : 0;
+  const k1 = step > 0 ? Math.min(t.values.length - 1, Math.floor((lastMs - t.startMs) / step)) : -1;
+  const n = Math.max(0, k1 - k0 + 1);
+  const at = (values: ArrayLike<number>) => Float64Array.from({ length: n }, (_, i) => values[k0 + i] ?? Number.NaN);
+  const startMs = t.startMs + k0 * step;
+  return {
+    startMs,
+    stepMs: step,
+    airTemperature: at(t.values),
+    dewpoint: at(inputs.dewpoint.values),
+    windSpeed: at(inputs.windSpeed.values),
+    shortwave: Float64Array.from({ length: n }, (_, i) => meanOver(inputs.shortwave, startMs + i * step, startMs + i * step + HOUR_MS)),
+  };
 }

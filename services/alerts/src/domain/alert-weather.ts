@@ -3,10 +3,9 @@ import { shortCropEtOfHour } from '@fieldcast/science';
 import {
   type AnySevereEvent,
   type GridSource,
-  etHoursReadRange,
+  etHourInputsAt,
   hourMeans,
   hoursReadRange,
-  meanOver,
   severeEvents,
   type SevereKind,
   TORNADO_REACH_KM,
@@ -69,35 +68,27 @@ export function gridAlertWeather(source: GridSource): AlertWeather {
       return { startMs: firstMs, stepMs: HOUR_MS, values: hourMeans(s, firstMs, Math.round((lastMs - firstMs) / HOUR_MS) + 1) };
     },
     async referenceEt(p, firstMs, lastMs) {
-      // The instants at the stamps from firstMs, the shortwave of the hour after each: the stamps
-      // its cells need may lie beyond lastMs (a mean that ends at its stamp).
-      const [inputs, altitude] = await Promise.all([
-        source.etInputsAt(p.lon, p.lat, etHoursReadRange(source, p, firstMs, lastMs)),
+      const [hours, altitude] = await Promise.all([
+        etHourInputsAt(source, p.lon, p.lat, firstMs, lastMs),
         hasAltitude
           ? source.pointSeries('surface_altitude', p.lon, p.lat, { startMs: source.coverage().startMs, endMs: source.coverage().startMs })
           : null,
       ]);
       // Without a ground height the standard's pressure is sea level's (ASCE-EWRI 2005 eq. 3 at z = 0).
       const elevation = altitude?.values[0] ?? 0;
-      const t = inputs.airTemperature;
-      const step = t.stepMs;
-      const k0 = step > 0 ? Math.max(0, Math.ceil((firstMs - t.startMs) / step)) : 0;
-      const k1 = step > 0 ? Math.min(t.values.length - 1, Math.floor((lastMs - t.startMs) / step)) : 0;
-      const out = new Float64Array(Math.max(0, k1 - k0 + 1));
-      for (let k = k0; k <= k1; k++) {
-        const hourStartMs = t.startMs + k * step;
-        out[k - k0] = shortCropEtOfHour({
-          airTemperature: t.values[k] as number,
-          dewpoint: inputs.dewpoint.values[k] as number,
-          shortwave: meanOver(inputs.shortwave, hourStartMs, hourStartMs + HOUR_MS),
-          windSpeed: inputs.windSpeed.values[k] as number,
+      const values = hours.airTemperature.map((airTemperature, k) =>
+        shortCropEtOfHour({
+          airTemperature,
+          dewpoint: hours.dewpoint[k]!,
+          shortwave: hours.shortwave[k]!,
+          windSpeed: hours.windSpeed[k]!,
           elevation,
           latitude: p.lat,
           longitude: p.lon,
-          hourStartMs,
-        });
-      }
-      return { startMs: t.startMs + k0 * step, stepMs: step, values: out };
+          hourStartMs: hours.startMs + k * hours.stepMs,
+        }),
+      );
+      return { startMs: hours.startMs, stepMs: hours.stepMs, values };
     },
     async severe(kinds, p, radiusKm, fromMs, toMs) {
       const range = { startMs: fromMs, endMs: toMs };

@@ -6,12 +6,10 @@
  * forms as their areas (docs/decisions/0124-datapoints.md).
  */
 import { averageDegreeDays, relativeHumidity, shortCropEtOfHour } from '@fieldcast/science';
-import { etHoursReadRange, type GridSource, meanOver, type ProductDef, stampIndex, type StyleableLayer } from '@fieldcast/weather';
+import { etHourInputsAt, type GridSource, type ProductDef, type StyleableLayer } from '@fieldcast/weather';
 
 /** spec 4.1 default base, and that of the growing-degree-days product's description (°C). */
 const GDD_BASE_C = 10;
-
-const HOUR_MS = 3_600_000;
 
 export interface FrameValue {
   value: number | null;
@@ -48,19 +46,17 @@ const DERIVED: Readonly<Record<string, Reader>> = {
     return averageDegreeDays(tmax.values[0] ?? Number.NaN, tmin.values[0] ?? Number.NaN, GDD_BASE_C);
   },
   'evapotranspiration-short-crop': async (weather, lon, lat, ms) => {
-    // The hour's shortwave from the stamps whose cells cover it, whichever interval the source's
-    // stamps stand for (docs/decisions/0379-time-cells-of-mean-rates.md): one read of the inputs
-    // over the instant and those stamps.
-    const [inputs, elevation] = await Promise.all([
-      weather.etInputsAt(lon, lat, etHoursReadRange(weather, { lon, lat }, ms, ms)),
+    const [hour, elevation] = await Promise.all([
+      etHourInputsAt(weather, lon, lat, ms, ms),
       weather.pointSeries('surface_altitude', lon, lat, { startMs: weather.coverage().startMs, endMs: weather.coverage().startMs }),
     ]);
-    const instant = (s: { startMs: number; stepMs: number; values: Float32Array }) => s.values[stampIndex(s, ms)] ?? Number.NaN;
+    // No stamp at ms: no value.
+    if (hour.startMs !== ms || hour.airTemperature.length === 0) return Number.NaN;
     return shortCropEtOfHour({
-      airTemperature: instant(inputs.airTemperature),
-      dewpoint: instant(inputs.dewpoint),
-      shortwave: meanOver(inputs.shortwave, ms, ms + HOUR_MS),
-      windSpeed: instant(inputs.windSpeed),
+      airTemperature: hour.airTemperature[0]!,
+      dewpoint: hour.dewpoint[0]!,
+      shortwave: hour.shortwave[0]!,
+      windSpeed: hour.windSpeed[0]!,
       elevation: elevation.values[0] ?? Number.NaN,
       latitude: lat,
       longitude: lon,

@@ -13,11 +13,10 @@ import {
   ET_INPUT_VARIABLES,
   type GridSource,
   type GridWindow,
+  etHourInputsAt,
   etHoursReadRange,
-  meanOver,
   type MeanWeights,
   meanWeights,
-  type PointSeries,
   pointGridSource,
   stampIndex,
   type TimeRange,
@@ -74,21 +73,12 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
       };
     },
     async point(lon, lat) {
-      const [inputs, ground] = await Promise.all([
-        source.etInputsAt(lon, lat, rangeAt({ lon, lat })),
+      const [hour, ground] = await Promise.all([
+        etHourInputsAt(source, lon, lat, timeMs, timeMs),
         source.pointSeries(ALTITUDE, lon, lat, { startMs: groundMs, endMs: groundMs }),
       ]);
-      const instant = (s: PointSeries) => s.values[stampIndex(s, timeMs)] ?? NO_DATA;
-      const first = (s: PointSeries) => (s.values.length > 0 ? s.values[0]! : NO_DATA);
-      return etAt(
-        lon,
-        lat,
-        instant(inputs.airTemperature),
-        instant(inputs.dewpoint),
-        meanOver(inputs.shortwave, timeMs, hourEndMs),
-        instant(inputs.windSpeed),
-        first(ground),
-      );
+      if (hour.startMs !== timeMs || hour.airTemperature.length === 0 || ground.values.length === 0) return NO_DATA;
+      return etAt(lon, lat, hour.airTemperature[0]!, hour.dewpoint[0]!, hour.shortwave[0]!, hour.windSpeed[0]!, ground.values[0]!);
     },
     async points(lats, lons) {
       const bbox = bboxOfPoints(lats, lons);
