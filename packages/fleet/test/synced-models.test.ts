@@ -20,7 +20,10 @@ import { analytic, writeEcmwfStep, writeGfsStep } from '../../sync/test/runs.js'
  */
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
-const RUN_A = Math.floor(Date.now() / DAY) * DAY - 2 * DAY + 12 * HOUR;
+// A 00Z or 12Z run (ECMWF's hours, RUN_A + DAY below) 30 to 42 hours old: RUN_B, synced step by
+// step, stays among the 8 newest runs a sync waits for a missing step of (48 hours,
+// docs/decisions/0364-a-poll-waits-for-a-step-while-its-run-is-recent.md) at any hour of the day.
+const RUN_A = Math.floor((Date.now() - 30 * HOUR) / (12 * HOUR)) * 12 * HOUR;
 const RUN_B = RUN_A + 6 * HOUR;
 const LAT = 45.6;
 const LON = 10.3;
