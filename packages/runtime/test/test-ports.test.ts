@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { reservePort, reservePortBase } from '../src/test-ports.js';
 
@@ -43,5 +44,22 @@ describe('reservePort', () => {
     const ports = Array.from({ length: 40 }, () => reservePort());
     expect(new Set(ports).size).toBe(40);
     for (const port of ports) expect(port).toBeLessThan(32_768);
+  });
+
+  it('passes over a block where a server outside the tests listens', async () => {
+    const first = reservePortBase(locks);
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(first + 5, '127.0.0.1', resolve));
+    try {
+      // A fresh set of locks: only the listening server tells the block is taken.
+      const others = mkdtempSync(join(tmpdir(), 'fieldcast-ports-'));
+      try {
+        expect(reservePortBase(others)).not.toBe(first);
+      } finally {
+        rmSync(others, { recursive: true, force: true });
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
