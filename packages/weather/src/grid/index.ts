@@ -5,4 +5,14 @@ export * from './grid-source.js';
 export { PHYSICAL_BOUNDS } from './physical-bounds.js';
 export * from './batched-reads.js';
 export { centresWithin, windowParts } from './grid-windows.js';
-export { hourMeans, hourWeights, type MeanWeights, meanOver, meanWeights, stampIndex, timeCellOf, weightedValue } from './time-cells.js';
+export {
+  hourMeans,
+  hourWeights,
+  isTimeStatistic,
+  type MeanWeights,
+  meanOver,
+  meanWeights,
+  stampIndex,
+  timeCellOf,
+  weightedValue,
+} from './time-cells.js';

@@ -16,8 +16,17 @@ const HOUR_MS = 3_600_000;
 const INSTANT: TimeCell = [0, 0];
 
 /** The time method of cell_methods (CF 1.11 §7.3, "time: mean"), or null when it names none. */
-export function timeMethod(cellMethods: string): string | null {
+function timeMethod(cellMethods: string): string | null {
   return /\btime\s*:\s*(\w+)/.exec(cellMethods)?.[1] ?? null;
+}
+
+/**
+ * Whether cell_methods names a statistic over time (CF 1.11 §7.3, Appendix E: a time method other
+ * than "point"), whose value stands for a cell rather than its stamp.
+ */
+export function isTimeStatistic(cellMethods: string): boolean {
+  const method = timeMethod(cellMethods);
+  return method !== null && method !== 'point';
 }
 
 /**
@@ -28,9 +37,8 @@ export function timeMethod(cellMethods: string): string | null {
  */
 export function timeCellOf(info: Pick<VariableInfo, 'cellMethods' | 'stepMs' | 'timeCell'>): TimeCell | undefined {
   if (info.timeCell) return info.timeCell;
-  const method = timeMethod(info.cellMethods);
-  if (method === null || method === 'point') return INSTANT;
-  if (method === 'mean' && info.stepMs > 0) return [-info.stepMs / 2, info.stepMs / 2];
+  if (!isTimeStatistic(info.cellMethods)) return INSTANT;
+  if (timeMethod(info.cellMethods) === 'mean' && info.stepMs > 0) return [-info.stepMs / 2, info.stepMs / 2];
   return undefined;
 }
 

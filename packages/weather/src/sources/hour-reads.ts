@@ -4,7 +4,7 @@
  * (grid/time-cells.ts), so a mean that ends at its stamp is read one stamp later than one that
  * starts there, and a read reaches no further than the hours need.
  */
-import type { GridSource, TimeRange, VariableId } from '../grid/grid-source.js';
+import { ET_INPUT_VARIABLES, type GridSource, type TimeRange, type VariableId } from '../grid/grid-source.js';
 import { meanOver, timeCellOf } from '../grid/time-cells.js';
 import { answeringSource, type Place } from './composite-source.js';
 
@@ -33,7 +33,7 @@ export function hoursReadRange(source: GridSource, variable: VariableId, place: 
  * shortwave mean takes (ASCE-EWRI 2005 eq. 1 for one hour; docs/decisions/0379-time-cells-of-mean-rates.md).
  */
 export function etHoursReadRange(source: GridSource, place: Place, firstMs: number, lastMs: number): TimeRange {
-  const sw = hoursReadRange(source, 'surface_downwelling_shortwave_flux_in_air', place, firstMs, lastMs);
+  const sw = hoursReadRange(source, ET_INPUT_VARIABLES.shortwave, place, firstMs, lastMs);
   return { startMs: Math.min(firstMs, sw.startMs), endMs: Math.max(lastMs, sw.endMs) };
 }
 

@@ -25,7 +25,7 @@ import type {
   VariableInfo,
 } from '../grid/grid-source.js';
 import { SingleReadsSource } from '../grid/batched-reads.js';
-import { timeCellField, timeMethod } from '../grid/time-cells.js';
+import { isTimeStatistic, timeCellField } from '../grid/time-cells.js';
 import { type ArrayReader, arrayInfo, converted, productAt, type ZarrArrayInfo } from './array-reader.js';
 import { type Attrs, str } from './attribute-values.js';
 import { bilinearStencil, interpolate, type StencilCell } from './bilinear.js';
@@ -264,8 +264,7 @@ export class ZarrSource extends SingleReadsSource implements GridSource {
  * for its stamp.
  */
 function variableInfo(r: ArrayReader, variable: VariableId): VariableInfo {
-  const method = timeMethod(r.cellMethods);
-  const cell = method !== null && method !== 'point' ? r.time?.cell : undefined;
+  const cell = isTimeStatistic(r.cellMethods) ? r.time?.cell : undefined;
   return {
     id: variable,
     standardName: r.standardName || CF_IDENTITY[variable].standardName,

@@ -21,6 +21,7 @@ import {
   stampIndex,
   type TimeRange,
   timeCellOf,
+  weightedValue,
 } from '@fieldcast/weather';
 import { NO_DATA } from './colorize.js';
 import { bboxOfPoints, type SampleMode, sampleWindow, type TileReader } from './sampling.js';
@@ -124,12 +125,7 @@ function hourMeanWindow(w: GridWindow, fromMs: number, toMs: number): GridWindow
   const weights = meanWeights({ startMs: w.startMs, stepMs: w.stepMs, length: w.nt, timeCell: w.timeCell }, fromMs, toMs);
   if (!weights) return null;
   const n = w.lats.length * w.lons.length;
-  const values = new Float32Array(n);
-  for (let j = 0; j < weights.weights.length; j++) {
-    const wj = weights.weights[j]!;
-    const base = (weights.first + j) * n;
-    for (let o = 0; o < n; o++) values[o]! += wj * w.values[base + o]!;
-  }
+  const values = Float32Array.from({ length: n }, (_, o) => weightedValue(w.values, weights, o, n));
   return { ...w, startMs: fromMs, nt: 1, values };
 }
 

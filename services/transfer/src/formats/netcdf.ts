@@ -13,7 +13,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { Dataset, Group } from 'h5wasm/node';
-import { loadH5wasm } from '@fieldcast/weather';
+import { isTimeStatistic, loadH5wasm } from '@fieldcast/weather';
 import { NODATA, type RasterLayout, type RasterRows, type RowTimeCell, sameTimeCell } from './raster.js';
 
 /** CF 1.8 section 4.4: time as a count of hours since an epoch, in the standard calendar. */
@@ -91,9 +91,6 @@ function gridMapping(file: Group): void {
 
 const DAY_MS = 86_400_000;
 
-/** A time method other than "point" in cell_methods (CF 1.11 §7.3, Appendix E): a statistic over each time cell. */
-const TIME_STATISTIC = /\btime\s*:\s*(?!point\b)[a-z_]+/;
-
 /**
  * The cell of each valid time, [start, end] in epoch ms, or null when the file states none
  * (docs/decisions/0370-daily-netcdf-time-bounds.md). CF 1.11 §7.1 gives a statistic over an
@@ -108,7 +105,7 @@ export function fileTimeCells(
   layout: Pick<RasterLayout, 'times' | 'stepMs' | 'variables'>,
   timeCells: readonly RowTimeCell[],
 ): [number, number][] | null {
-  const statistics = layout.variables.flatMap((v, i) => (TIME_STATISTIC.test(v.cellMethods) ? [timeCells[i]] : []));
+  const statistics = layout.variables.flatMap((v, i) => (isTimeStatistic(v.cellMethods) ? [timeCells[i]] : []));
   const first = statistics[0];
   if (layout.times.length === 0 || statistics.length === 0) return null;
   if (typeof first === 'object' && first[1] > first[0] && statistics.every((c) => sameTimeCell(c, first)))
