@@ -1,6 +1,15 @@
 import request from 'supertest';
 import { z } from 'zod';
-import { Api, createServiceApp, ifNoneMatchHits, parseAccept, type Account, type Identity, type ServiceDefinition } from '../src/index.js';
+import {
+  Api,
+  createServiceApp,
+  ifMatchFails,
+  ifNoneMatchHits,
+  parseAccept,
+  type Account,
+  type Identity,
+  type ServiceDefinition,
+} from '../src/index.js';
 import { testDeps } from './deps.js';
 
 describe('Accept parsing', () => {
@@ -109,5 +118,16 @@ describe('conditional requests (RFC 9110 section 13.1.2)', () => {
     expect(ifNoneMatchHits('"c"', '"b"')).toBe(false);
     expect(ifNoneMatchHits('"bb"', '"b"')).toBe(false);
     expect(ifNoneMatchHits(undefined, '"b"')).toBe(false);
+  });
+
+  it('If-Match passes absent, as *, or naming the current entity tag by strong comparison (section 13.1.1)', () => {
+    expect(ifMatchFails(undefined, '"b"')).toBe(false);
+    expect(ifMatchFails(' * ', '"b"')).toBe(false);
+    expect(ifMatchFails('"a", "b"', '"b"')).toBe(false);
+    expect(ifMatchFails('"a"', '"b"')).toBe(true);
+    expect(ifMatchFails('W/"b"', '"b"')).toBe(true);
+    // A weak current tag matches nothing, a weak tag in the header included.
+    expect(ifMatchFails('W/"b"', 'W/"b"')).toBe(true);
+    expect(ifMatchFails('"b"', 'W/"b"')).toBe(true);
   });
 });

@@ -152,6 +152,26 @@ describe('downloading a dataset', () => {
     expect(head.headers['content-type']).toBe('image/tiff');
   });
 
+  it('answers an If-Match that names another version with 412 and no bytes, so ranges of two versions are never joined', async () => {
+    const d = await datasetOf(PRODUCT.tmax);
+    const first = await get(pathOf(d.downloadUrl));
+    const etag = first.headers.etag!;
+    // RFC 9110 section 13.1.1: If-Match compares strongly; a weak tag, or another tag, does not match.
+    for (const header of ['"another-version"', `W/${etag}`]) {
+      const res = await get(pathOf(d.downloadUrl)).set('If-Match', header).set('Range', 'bytes=0-9');
+      expect([header, res.status]).toEqual([header, 412]);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(res.body.toString()).toContain('"id":"precondition_failed"');
+      expect(res.headers['content-range']).toBeUndefined();
+    }
+    expect((await request(app()).head(pathOf(d.downloadUrl)).set('If-Match', '"another-version"')).status).toBe(412);
+    // The current tag, among others or as `*`, lets the request through.
+    const part = await get(pathOf(d.downloadUrl)).set('If-Match', `"another-version", ${etag}`).set('Range', 'bytes=0-9');
+    expect(part.status).toBe(206);
+    expect(part.body.equals(first.body.subarray(0, 10))).toBe(true);
+    expect((await get(pathOf(d.downloadUrl)).set('If-Match', '*')).status).toBe(200);
+  });
+
   it("serves an Accept naming the file's type, and refuses one naming neither it nor JSON with 406", async () => {
     const d = await datasetOf(PRODUCT.tmax);
     expect((await get(pathOf(d.downloadUrl)).set('Accept', 'image/tiff')).status).toBe(200);

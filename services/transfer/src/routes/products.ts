@@ -7,6 +7,7 @@ import {
   type Api,
   ClientStatusError,
   type Identity,
+  ifMatchFails,
   NotAcceptableError,
   NotAllowedError,
   type OperationContext,
@@ -72,7 +73,7 @@ function signedAccount(signer: UrlSigner, identity: Identity) {
 }
 
 /**
- * Streams a made file (RFC 9110: ETag, If-None-Match, Range with If-Range, HEAD). The file is
+ * Streams a made file (RFC 9110: ETag, If-Match, If-None-Match, Range with If-Range, HEAD). The file is
  * opened before anything is sent, so a file dropped from the cache in between is made again
  * rather than answered half.
  */
@@ -82,6 +83,10 @@ async function sendFile(req: Request, res: Response, file: CachedFile, name: str
   res.setHeader('Accept-Ranges', 'bytes');
   // Private: the answer is the account's; no-transform keeps compression off a byte-ranged file (RFC 9111 section 5.2.2.6).
   res.setHeader('Cache-Control', 'private, no-cache, no-transform');
+  // RFC 9110 section 13.2.2: If-Match first. A client joining ranges of one file names the version
+  // it began with, and a forecast file is made again each hour (docs/decisions/0390-dataset-downloads-honour-if-match.md).
+  if (ifMatchFails(req.headers['if-match'], etag))
+    throw new ClientStatusError(412, 'precondition_failed', `The file is no longer the version named in If-Match; it is now ${etag}`);
   if (answeredNotModified(req, res, etag)) return;
   const ifRange = req.headers['if-range'];
   const range = ifRange === undefined || ifRange === etag ? byteRange(req.headers.range, file.size) : { kind: 'whole' as const };
@@ -144,14 +149,14 @@ export function productRoutes(api: Api, deps: ProductRouteDeps): Api {
       path: '/products/{name}/datasets/{dataset}',
       summary: "A dataset's file",
       description:
-        "The GeoTIFF or NetCDF file, made from the weather on first request and then served from a cache. Takes the signed link's account, expires and signature, or HTTP Basic credentials. Answers HEAD, Range (one byte range: 206; past the end: 416) with If-Range, and If-None-Match (304) on its ETag, the SHA-256 of its bytes. A signature that is altered, expired or for another dataset is 403. A file not made within a minute of its first request is 503 dataset_being_made with Retry-After; it is still being made, and a later request gets it.",
+        "The GeoTIFF or NetCDF file, made from the weather on first request and then served from a cache. Takes the signed link's account, expires and signature, or HTTP Basic credentials. Answers HEAD, Range (one byte range: 206; past the end: 416) with If-Range, If-Match (another version: 412) and If-None-Match (304) on its ETag, the SHA-256 of its bytes. A signature that is altered, expired or for another dataset is 403. A file not made within a minute of its first request is 503 dataset_being_made with Retry-After; it is still being made, and a later request gets it.",
       tags: ['data transfer'],
       params: TransferDatasetParams,
       query: TransferDownloadQuery,
       response: { status: 200, description: 'The file (206 for a range)', mediaType: MEDIA_TYPES[0] },
       produces: MEDIA_TYPES,
       credential: signedAccount(deps.signer, deps.identity),
-      errors: [403, 404, 416, 503],
+      errors: [403, 404, 412, 416, 503],
       handle: async ({ params, req, res }) => {
         // The operation produces both formats; this dataset's file is one of them, and an Accept
         // that takes only the other is 406, not answered with a file it refused (RFC 9110 section 12.5.1).
