@@ -13,7 +13,7 @@ import { openApiDocument } from './openapi.js';
 import type { ErrorTranslation } from './error-table.js';
 import { problemHandler, unknownRoute } from './problem-handler.js';
 import { requestLimiters } from './request-limits.js';
-import { trustedProxyRanges } from './address-ranges.js';
+import { anyRangeHolds, parseAddress, trustedProxyRanges } from './address-ranges.js';
 
 /** What the HTTP layer of every service is given, whatever else the service declared it needs. */
 export interface HttpDeps {
@@ -102,6 +102,14 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  const trustedProxies = trustedProxyRanges(deps.trustedProxies);
+  // The scheme and host a trusted reverse proxy forwards (X-Forwarded-Proto, X-Forwarded-Host) are
+  // the ones a client used: behind an ingress terminating TLS, absolute links (docs/interface.md
+  // §9) name its https address, not the pod's. Anyone else's forwarded headers are ignored.
+  app.set('trust proxy', (address: string) => {
+    const peer = parseAddress(address);
+    return peer !== null && anyRangeHolds(trustedProxies, peer);
+  });
   const metrics = createMetrics(definition.area, deps.metrics);
   app.use(requestLogging(deps.logger), metrics.middleware, compression(), cors({ exposedHeaders: EXPOSED_HEADERS }), noSniff);
 
@@ -138,7 +146,7 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   const limits = resolveLimits(deps.limits);
   // Handlers that need a limit (list pages, resources per account) read it through limitsOf(req).
   app.locals.limits = limits;
-  const limiters = requestLimiters(limits, basicAuth(deps.identity), trustedProxyRanges(deps.trustedProxies));
+  const limiters = requestLimiters(limits, basicAuth(deps.identity), trustedProxies);
   api.mount(router, {
     negotiate: negotiation,
     vendor: deps.vendor,

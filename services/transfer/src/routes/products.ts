@@ -35,9 +35,12 @@ export interface ProductRouteDeps {
   identity: Identity;
 }
 
-/** The absolute base address of this request's service, for links (docs/interface.md §9: absolute URLs). */
+/**
+ * The absolute base address of this request's service, for links (docs/interface.md §9: absolute
+ * URLs), as the client reached it: through a trusted reverse proxy, its forwarded scheme and host.
+ */
 function baseOf(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+  return `${req.protocol}://${req.host ?? 'localhost'}`;
 }
 
 const MEDIA_TYPES = [...new Set(Object.values(FORMATS).map((f) => f.mediaType))];
