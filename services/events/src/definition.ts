@@ -7,6 +7,7 @@ import { webhooksMigration } from '../migrations/004_webhooks.js';
 import { deliveryRetentionMigration } from '../migrations/005_delivery_retention.js';
 import { secretRotationMigration } from '../migrations/006_secret_rotation.js';
 import { receiverHoldMigration } from '../migrations/007_receiver_hold.js';
+import { allowedRateMigration } from '../migrations/008_allowed_rate.js';
 import { AppDirectory } from './app-directory.js';
 import { resourceEventsConsumer } from './consumer.js';
 import { DELIVERY_RETENTION_EVERY_MS, DELIVERY_TIMEOUT_MS } from './domain/webhook-delivery.js';
@@ -15,7 +16,7 @@ import { feedRoutes } from './routes/feeds.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { AREA, EventStore } from './store.js';
 import { AddressGuard } from './webhooks/address-guard.js';
-import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { SWEEP_EVERY_MS, WebhookDispatcher } from './webhooks/dispatcher.js';
 import { STORED_TOPIC } from './domain/stored-events.js';
 import { webhookFanOutConsumer } from './webhooks/fan-out.js';
 import { WebhookSender } from './webhooks/sender.js';
@@ -31,6 +32,7 @@ const NEEDS = {
       deliveryRetentionMigration,
       secretRotationMigration,
       receiverHoldMigration,
+      allowedRateMigration,
     ],
   },
   outbox: { topics: [SUBSCRIPTIONS_TOPIC, STORED_TOPIC] },
@@ -87,7 +89,7 @@ export const eventsService = defineService({
     return [
       // Retries whose time has come, and claims a replica that died left behind (their leases end):
       // passes until nothing more is due, the sends going on after the task's pass ends.
-      { name: 'webhook-deliveries', everyMs: 1000, run: async (nowMs) => void (await dispatcher.sweep(new Date(nowMs))) },
+      { name: 'webhook-deliveries', everyMs: SWEEP_EVERY_MS, run: async (nowMs) => void (await dispatcher.sweep(new Date(nowMs))) },
       // Deliveries that ended more than the retention ago (docs/decisions/0260-webhook-delivery.md, retention).
       {
         name: 'webhook-retention',

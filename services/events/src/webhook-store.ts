@@ -80,6 +80,8 @@ export interface ClaimedDelivery {
   url: string;
   /** what the attempt is signed with: the secret, then the one it replaced while that is still honoured */
   secrets: string[];
+  /** when the receiver's allowed rate lets the subscription's next request go; null: its rate is not limited */
+  pacedUntil: Date | null;
 }
 
 /** One attempt's outcome, as the delivery's log keeps it. */
@@ -202,8 +204,11 @@ export class DeliveryStore {
     return rows;
   }
 
-  /** The handshake's outcome; a subscription that failed it drops what was queued for it, which it will never receive. */
-  async recordValidation(id: string, outcome: { ok: true } | { ok: false; message: string }): Promise<void> {
+  /**
+   * The handshake's outcome, with the rate the receiver allowed (requests per minute, null: no
+   * limit); a subscription that failed it drops what was queued for it, which it will never receive.
+   */
+  async recordValidation(id: string, outcome: { ok: true; allowedRate: number | null } | { ok: false; message: string }): Promise<void> {
     await this.knex.transaction(async (trx) => {
       const n = await trx
         .withSchema(AREA)
@@ -211,7 +216,7 @@ export class DeliveryStore {
         .where({ id, status: 'validating' })
         .update(
           outcome.ok
-            ? { status: 'active', status_message: null, lease_until: null }
+            ? { status: 'active', status_message: null, lease_until: null, allowed_rate: outcome.allowedRate }
             : { status: 'validation_failed', status_message: outcome.message, lease_until: null },
         );
       // Only what is pending: deliveries that ended stay listed for DELIVERY_RETENTION_MS, the owner's record of what was sent.
@@ -226,11 +231,18 @@ export class DeliveryStore {
    * subscriber in order, and a delivery waiting for its retry holds back the ones after it. A
    * subscription gets no more than `perSubscription` in flight, counting those other claims
    * hold (leased, not yet recorded), so a slow receiver cannot take every slot.
+   *
+   * A subscription whose receiver allowed a rate (`allowed_rate`, requests per minute) gets one
+   * delivery per claim, and its hold is moved to a minute / rate later, so its requests are spaced
+   * evenly and no minute holds more than the rate (HTTP 1.1 Web Hooks for Event Delivery 4.2.2;
+   * docs/decisions/0396-receivers-allowed-rate.md). The subscription's row is locked with its
+   * deliveries and its hold read again once locked: a replica claiming at the same moment skips it,
+   * or sees the hold the other has just moved, so replicas together keep to the rate.
    */
   async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perSubscription: number): Promise<ClaimedDelivery[]> {
     const { rows } = await this.knex.raw(
       `with due as (
-         select d.id, d.subscription_id, d.next_attempt_at, d.seq from ${AREA}.deliveries d
+         select d.id, d.subscription_id, d.next_attempt_at, d.seq, s.allowed_rate from ${AREA}.deliveries d
          join ${AREA}.subscriptions s on s.id = d.subscription_id and s.status = 'active'
            and (s.held_until is null or s.held_until <= :now)
          where d.status = 'pending' and d.next_attempt_at <= :now and (d.lease_until is null or d.lease_until <= :now)
@@ -241,20 +253,29 @@ export class DeliveryStore {
          where status = 'pending' and lease_until > :now and subscription_id in (select subscription_id from due)
          group by subscription_id),
        ranked as (
-         select due.id, due.next_attempt_at, due.seq,
-           row_number() over (partition by due.subscription_id order by due.next_attempt_at, due.seq) + coalesce(busy.n, 0) as place
+         select due.id, due.next_attempt_at, due.seq, due.allowed_rate,
+           row_number() over (partition by due.subscription_id order by due.next_attempt_at, due.seq) as rank,
+           coalesce(busy.n, 0) as busy
          from due left join busy using (subscription_id)),
        picked as (
-         select d.id from ${AREA}.deliveries d join ranked r on r.id = d.id
-         where r.place <= :perSubscription
+         select d.id, d.subscription_id from ${AREA}.deliveries d join ranked r on r.id = d.id
+         join ${AREA}.subscriptions s on s.id = d.subscription_id and (s.held_until is null or s.held_until <= :now)
+         where r.rank + r.busy <= :perSubscription and (r.allowed_rate is null or r.rank = 1)
          order by r.next_attempt_at, r.seq
          limit :limit
-         for update of d skip locked)
+         for update of d skip locked
+         for no key update of s skip locked),
+       paced as (
+         update ${AREA}.subscriptions s
+         set held_until = greatest(s.held_until, :now::timestamptz + ceil(60000000.0 / s.allowed_rate) * interval '1 microsecond')
+         where s.allowed_rate is not null and s.id in (select subscription_id from picked)
+         returning s.id, s.held_until)
        update ${AREA}.deliveries d set lease_until = :leaseUntil
        from picked, ${AREA}.subscriptions s
        where d.id = picked.id and s.id = d.subscription_id
        returning d.id, d.event_id, d.body, d.attempt_count, d.first_attempt_at, d.subscription_id, s.url, s.secret,
-         case when s.previous_secret_expires_at > :now then s.previous_secret end as previous_secret`,
+         case when s.previous_secret_expires_at > :now then s.previous_secret end as previous_secret,
+         (select paced.held_until from paced where paced.id = d.subscription_id) as paced_until`,
       { now, leaseUntil, limit, perSubscription },
     );
     return (rows as Record<string, unknown>[]).map((r) => ({
@@ -266,6 +287,7 @@ export class DeliveryStore {
       subscriptionId: r.subscription_id as string,
       url: r.url as string,
       secrets: r.previous_secret ? [r.secret as string, r.previous_secret as string] : [r.secret as string],
+      pacedUntil: r.paced_until ? new Date(r.paced_until as Date) : null,
     }));
   }
 

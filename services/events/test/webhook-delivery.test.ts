@@ -1,4 +1,6 @@
 import {
+  ALLOWED_RATE_MAX,
+  allowedRate,
   backoffMs,
   DEAD_LETTER_AFTER_MS,
   MAX_BACKOFF_MS,
@@ -51,6 +53,24 @@ describe('webhook signatures and backoff', () => {
     expect(nextAttemptDelayMs(1, 0, '1', now)).toBe(5_000);
     expect(nextAttemptDelayMs(1, 0, '60', now)).toBe(60_000);
     expect(nextAttemptDelayMs(1, 0, undefined, now)).toBe(5_000);
+  });
+});
+
+describe('the receiver’s WebHook-Allowed-Rate (HTTP 1.1 Web Hooks for Event Delivery 4.2.2)', () => {
+  test('an asterisk is no limit; a positive whole number is requests per minute; none states no limit', () => {
+    expect(allowedRate('*')).toEqual({ ok: true, perMinute: null });
+    expect(allowedRate(undefined)).toEqual({ ok: true, perMinute: null });
+    expect(allowedRate('2')).toEqual({ ok: true, perMinute: 2 });
+    expect(allowedRate(' 120 ')).toEqual({ ok: true, perMinute: 120 });
+    // far past anything a sender reaches: kept as the most a column holds, still a limit
+    expect(allowedRate('99999999999999999999')).toEqual({ ok: true, perMinute: ALLOWED_RATE_MAX });
+  });
+
+  test('anything else is no grant at all', () => {
+    for (const junk of ['0', '00', '-1', '+5', '1.5', '1e3', '0x10', 'ten', '', '**', '2, 3', '2 *'])
+      expect([junk, allowedRate(junk)]).toEqual([junk, { ok: false, value: junk }]);
+    // the field given twice
+    expect(allowedRate(['2', '3'])).toEqual({ ok: false, value: '2, 3' });
   });
 });
 

@@ -19,6 +19,8 @@ export type Answer = (n: number, body: string) => number | { status: number; hea
 export class WebhookReceiver {
   readonly requests: Received[] = [];
   handshake: 'allow' | 'no-header' | 'wildcard' = 'allow';
+  /** the handshake answer's WebHook-Allowed-Rate (HTTP 1.1 Web Hooks for Event Delivery 4.2.2); null: none */
+  allowedRate: string | null = null;
   answer: Answer = () => 200;
   private server: Server | null = null;
   private posts = 0;
@@ -49,6 +51,7 @@ export class WebhookReceiver {
           const origin = req.headers['webhook-request-origin'];
           if (this.handshake === 'allow' && typeof origin === 'string') res.setHeader('WebHook-Allowed-Origin', origin);
           if (this.handshake === 'wildcard') res.setHeader('WebHook-Allowed-Origin', '*');
+          if (this.allowedRate !== null) res.setHeader('WebHook-Allowed-Rate', this.allowedRate);
           res.end();
           return;
         }

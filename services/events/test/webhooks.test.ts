@@ -674,3 +674,123 @@ describe('webhook subscriptions', () => {
     expect([missing.status, missing.body.id]).toEqual([404, 'subscription_does_not_exist']);
   });
 });
+
+describe('the receiver’s allowed rate (HTTP 1.1 Web Hooks for Event Delivery 4.2.2)', () => {
+  const store = () => new DeliveryStore(t.fleet.db.knex);
+  const dispatcher = (now: () => Date) =>
+    new WebhookDispatcher({
+      store: store(),
+      sender: new WebhookSender(new AddressGuard(['127.0.0.1'], false), 2000),
+      now,
+      logger: createLogger({ level: 'silent' }),
+      origin: 'fieldcast',
+    });
+
+  /** An event of alice's about `resource`, fanned out to her subscriptions at the clock's time, added without waking any dispatcher. */
+  async function fanOut(resource: string, action: string): Promise<string> {
+    const time = new Date(nowMs).toISOString();
+    const event = {
+      id: crypto.randomUUID(),
+      app: 'agriculture',
+      origin: { namespace: 'agriculture/fields', id: resource },
+      namespace: `agriculture/fields/${action}`,
+      status: 'ACTIVE',
+      message: `Field {} was ${action}`,
+      creationTime: time,
+      occurrenceTime: time,
+      expirationTime: null,
+      tagged: [],
+    };
+    expect(await store().fanOut({ event, appId: crypto.randomUUID(), owner: t.alice.id }, new Date(nowMs))).toBe(1);
+    return event.id;
+  }
+
+  /** A subscription of alice's to the receiver, through its handshake. */
+  async function validated(): Promise<{ id: string; status: string; statusMessage: string | null }> {
+    const sub = await subscribe(t.alice);
+    await runDeliveries();
+    return (await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth)).body;
+  }
+
+  test('a receiver that allows 2 a minute gets at most 2 in any minute of the delivery clock, whichever replica sends; the rest wait and go in order', async () => {
+    receiver.allowedRate = '2';
+    const sub = await validated();
+    expect(sub.status).toBe('active');
+    // no rate of our own is asked for (docs/decisions/0396-receivers-allowed-rate.md)
+    expect(receiver.requests.map((r) => [r.method, r.headers['webhook-request-rate']])).toEqual([['OPTIONS', undefined]]);
+    // two resources' events: each resource's in order, and no resource waits for the other's
+    const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
+    const ids: string[] = [];
+    for (const [resource, action] of [
+      [a, 'created'],
+      [b, 'created'],
+      [a, 'updated'],
+      [b, 'updated'],
+      [a, 'deleted'],
+    ] as const)
+      ids.push(await fanOut(resource, action));
+    // a second replica of the events area, passing at the same instants as the first
+    const other = dispatcher(() => new Date(nowMs));
+    try {
+      for (let s = 0; s <= 150; s += 5) {
+        nowMs = START + s * 1000;
+        await runDeliveries();
+        await other.sweep(new Date(nowMs));
+        await other.settled();
+        if (s === 0) {
+          // the owner reads when the waiting ones can go at the earliest
+          const pending = await deliveries(t.alice, sub.id, '?status=pending');
+          expect(pending.map((d) => d.nextAttemptTime)).toEqual(Array(4).fill(new Date(START + 30_000).toISOString()));
+        }
+      }
+    } finally {
+      await other.stop();
+    }
+    // evenly paced: a request every 30 s, so no minute holds more than 2; none dropped, none out of order
+    const sentAt = receiver.deliveries.map((r) => Number(r.headers['webhook-timestamp']) - START / 1000);
+    expect(sentAt).toEqual([0, 30, 60, 90, 120]);
+    expect(receiver.delivered.map((e) => e.id)).toEqual(ids);
+    expect((await deliveries(t.alice, sub.id)).map((d) => [d.status, d.attemptCount])).toEqual(Array(5).fill(['delivered', 1]));
+  });
+
+  test('an asterisk means no pacing', async () => {
+    receiver.allowedRate = '*';
+    expect((await validated()).status).toBe('active');
+    for (let i = 0; i < 4; i++) await fanOut(crypto.randomUUID(), 'created');
+    await runDeliveries();
+    expect(receiver.delivered).toHaveLength(4);
+  });
+
+  test('a rate the header cannot hold grants nothing: the handshake fails, saying why, and nothing is sent', async () => {
+    for (const value of ['0', 'ten', '1.5', '2, 3']) {
+      receiver.allowedRate = value;
+      const sub = await validated();
+      expect([value, sub.status, sub.statusMessage]).toEqual([
+        value,
+        'validation_failed',
+        expect.stringContaining(`WebHook-Allowed-Rate: ${JSON.stringify(value)}`),
+      ]);
+    }
+    await createField(t.alice);
+    await runDeliveries();
+    expect(receiver.deliveries).toHaveLength(0);
+  });
+
+  test('a rate faster than the background task’s second is kept to, not slowed to one request a second', async () => {
+    receiver.allowedRate = '600';
+    expect((await validated()).status).toBe('active');
+    for (let i = 0; i < 3; i++) await fanOut(crypto.randomUUID(), 'created');
+    // a replica whose clock runs, woken once: no background task passes, so each next request is
+    // sent because the dispatcher wakes itself when the pause the rate asks for ends
+    const began = Date.now();
+    const own = dispatcher(() => new Date(nowMs + Date.now() - began));
+    own.kick();
+    try {
+      await eventually(() => expect(receiver.delivered).toHaveLength(3), 5_000);
+    } finally {
+      await own.stop();
+    }
+    // 100 ms between requests
+    expect(Date.now() - began).toBeGreaterThanOrEqual(200);
+  });
+});

@@ -71,6 +71,30 @@ export function heldUntil(retryAfter: string | string[] | undefined, now: Date):
   return ms === null || ms === 0 ? null : new Date(now.getTime() + ms);
 }
 
+/**
+ * The highest allowed rate kept, in requests per minute: far past what one subscription's 8 sends
+ * in flight reach, and what a PostgreSQL integer holds.
+ */
+export const ALLOWED_RATE_MAX = 2 ** 31 - 1;
+
+/** What a handshake answer's WebHook-Allowed-Rate grants: requests per minute (null: no limit), or nothing. */
+export type AllowedRate = { ok: true; perMinute: number | null } | { ok: false; value: string };
+
+/**
+ * Reads a handshake answer's WebHook-Allowed-Rate (HTTP 1.1 Web Hooks for Event Delivery 4.2.2):
+ * `*` is no limit, a positive whole number is requests per minute. Any other value grants nothing,
+ * since a target allows delivery by answering with that header (4.2) and its value is one of those
+ * two. An answer without it states no limit: the header is only a SHOULD when the request asked
+ * for no rate, as ours does not (docs/decisions/0396-receivers-allowed-rate.md).
+ */
+export function allowedRate(header: string | string[] | undefined): AllowedRate {
+  if (header === undefined) return { ok: true, perMinute: null };
+  const value = (Array.isArray(header) ? header.join(', ') : header).trim();
+  if (value === '*') return { ok: true, perMinute: null };
+  if (!/^\d+$/.test(value) || Number(value) === 0) return { ok: false, value };
+  return { ok: true, perMinute: Math.min(Number(value), ALLOWED_RATE_MAX) };
+}
+
 /** The CloudEvent type of a Fieldcast event: its namespace under `fieldcast.`, slashes as dots. */
 export function cloudEventType(namespace: string): string {
   return `fieldcast.${namespace.replaceAll('/', '.')}`;

@@ -1,5 +1,5 @@
 import type { Logger } from '@fieldcast/kit';
-import { heldUntil, nextAttemptDelayMs, signatureHeaders } from '../domain/webhook-delivery.js';
+import { allowedRate, heldUntil, nextAttemptDelayMs, signatureHeaders } from '../domain/webhook-delivery.js';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from '../webhook-store.js';
 import type { SendResult, WebhookSender } from './sender.js';
 
@@ -14,6 +14,8 @@ export const SENDS_PER_SUBSCRIPTION = 8;
 const VALIDATIONS = 20;
 /** A claim outlives the longest send (10 s) with room: a replica that dies holding one frees it after this. */
 const LEASE_MS = 30_000;
+/** How often the background task passes (retries, claims a dead replica left behind, paced requests). */
+export const SWEEP_EVERY_MS = 1000;
 
 export interface DispatcherOptions {
   store: DeliveryStore;
@@ -52,6 +54,8 @@ export class WebhookDispatcher {
   /** one pass at a time, so the free slots a pass counts are its own */
   private passing: Promise<unknown> = Promise.resolve();
   private readonly sending = new Set<Promise<void>>();
+  /** the pass armed for when a receiver's allowed rate lets its next request go, and when (performance.now()) */
+  private wake: { at: number; timer: NodeJS.Timeout } | null = null;
 
   constructor(private readonly o: DispatcherOptions) {
     this.random = o.random ?? Math.random;
@@ -112,6 +116,8 @@ export class WebhookDispatcher {
     const free = IN_FLIGHT_MAX - this.sending.size;
     if (free <= 0) return 0;
     const claimed = await this.o.store.claimDeliveries(now, leaseUntil, free, SENDS_PER_SUBSCRIPTION);
+    const paced = claimed.flatMap((d) => (d.pacedUntil ? [d.pacedUntil.getTime()] : []));
+    if (paced.length > 0) this.wakeAfter(Math.min(...paced) - now.getTime());
     for (const delivery of claimed) {
       const sent: Promise<void> = this.attempt(delivery, now)
         .catch((err: unknown) => this.o.logger.error({ err, delivery: delivery.id }, 'recording a webhook attempt failed'))
@@ -122,6 +128,27 @@ export class WebhookDispatcher {
       this.sending.add(sent);
     }
     return claimed.length;
+  }
+
+  /**
+   * A pass `ms` from now, when a paced subscription's next request may go: without it a rate
+   * faster than one request per SWEEP_EVERY_MS would be slowed to the background task's pace.
+   * Longer pauses are the task's; one wake is armed at a time, the earliest.
+   */
+  private wakeAfter(ms: number): void {
+    if (this.stopped || ms > SWEEP_EVERY_MS) return;
+    const at = performance.now() + Math.max(0, ms);
+    if (this.wake && this.wake.at <= at) return;
+    if (this.wake) clearTimeout(this.wake.timer);
+    const timer = setTimeout(
+      () => {
+        this.wake = null;
+        this.kick();
+      },
+      Math.max(0, ms),
+    );
+    timer.unref();
+    this.wake = { at, timer };
   }
 
   /** Resolves once no pass runs and no send is in flight (tests, and `stop`). */
@@ -154,22 +181,33 @@ export class WebhookDispatcher {
   /**
    * The CloudEvents webhook validation handshake (HTTP 1.1 Web Hooks for Event Delivery, 4.1
    * and 4.2): an OPTIONS request naming the sender in WebHook-Request-Origin; the target agrees
-   * with a 2xx whose WebHook-Allowed-Origin is that origin or `*`. Anything else fails it.
+   * with a 2xx whose WebHook-Allowed-Origin is that origin or `*`, and whose WebHook-Allowed-Rate,
+   * when there is one, is `*` or a positive whole number of requests per minute, which the
+   * deliveries then keep to. Anything else fails it. No WebHook-Request-Rate is sent: the sender
+   * has no rate of its own to ask for (docs/decisions/0396-receivers-allowed-rate.md).
    */
   private async validate(subscription: { id: string; url: string }): Promise<void> {
     const result = await this.o.sender.send({
       url: subscription.url,
       method: 'OPTIONS',
-      headers: { 'webhook-request-origin': this.o.origin, 'webhook-request-rate': '120' },
+      headers: { 'webhook-request-origin': this.o.origin },
     });
-    const allowed = result.ok ? result.headers['webhook-allowed-origin'] : undefined;
-    const ok = is2xx(result) && (allowed === '*' || allowed === this.o.origin);
-    const message = !result.ok
-      ? `validation request failed: ${result.error}`
-      : result.statusCode < 200 || result.statusCode >= 300
-        ? `validation request answered ${result.statusCode}`
-        : `validation answer has no WebHook-Allowed-Origin: ${this.o.origin} (or *)`;
-    await this.o.store.recordValidation(subscription.id, ok ? { ok: true } : { ok: false, message });
+    await this.o.store.recordValidation(subscription.id, this.validation(result));
+  }
+
+  private validation(result: SendResult): { ok: true; allowedRate: number | null } | { ok: false; message: string } {
+    if (!result.ok) return { ok: false, message: `validation request failed: ${result.error}` };
+    if (!is2xx(result)) return { ok: false, message: `validation request answered ${result.statusCode}` };
+    const origin = result.headers['webhook-allowed-origin'];
+    if (origin !== '*' && origin !== this.o.origin)
+      return { ok: false, message: `validation answer has no WebHook-Allowed-Origin: ${this.o.origin} (or *)` };
+    const rate = allowedRate(result.headers['webhook-allowed-rate']);
+    if (!rate.ok)
+      return {
+        ok: false,
+        message: `validation answer's WebHook-Allowed-Rate: ${JSON.stringify(rate.value.slice(0, 100))} is neither * nor a positive whole number of requests per minute`,
+      };
+    return { ok: true, allowedRate: rate.perMinute };
   }
 
   /**
@@ -193,6 +231,8 @@ export class WebhookDispatcher {
   /** No new pass starts; the sends under way end and are recorded. */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.wake) clearTimeout(this.wake.timer);
+    this.wake = null;
     await this.settled();
     this.o.sender.close();
   }
