@@ -368,6 +368,33 @@ describe('versions and paths', () => {
     expect(request.body.error.message).toMatch(/summary, latest, history/);
   });
 
+  it('a method other than GET on a resource is 405 with Allow, in the format asked for, not a 404 that says the resource is not there', async () => {
+    const path = `/v2/hailsize/summary/${STORM_POINT}/${STORM_DAY}`;
+    const query = { u: alice.name, t: alice.token };
+    for (const [method, suffix] of [
+      ['post', ''],
+      ['put', '.json'],
+      ['delete', ''],
+    ] as const) {
+      const res = await request(t.fleet.app('archive'))[method](`${path}${suffix}`).query(query);
+      expect([method, res.status, res.headers.allow]).toEqual([method, 405, 'GET, HEAD']);
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      expect(res.body).toEqual({
+        apiVersion: expect.stringMatching(/^2\./),
+        error: {
+          code: 405,
+          message: expect.stringMatching(/takes GET, HEAD/),
+          errors: [{ reason: 'method_not_allowed', message: expect.any(String) }],
+        },
+      });
+    }
+    const xml = await request(t.fleet.app('archive')).post(`${path}.xml`).query(query);
+    expect([xml.status, xml.headers['content-type']]).toEqual([405, 'application/xml; charset=utf-8']);
+    expect(xml.text).toContain('<error code="405"');
+    // a path that is no resource stays 404, whatever the method
+    expect((await request(t.fleet.app('archive')).post(`/v2/snow/summary/${STORM_POINT}`).query(query)).status).toBe(404);
+  });
+
   it('is documented in /openapi.json: each type’s records, the three formats, the archive’s error body', async () => {
     const doc = (await request(t.fleet.app('archive')).get('/openapi.json')).body;
     for (const type of ARCHIVE_TYPES) {

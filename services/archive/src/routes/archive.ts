@@ -3,6 +3,7 @@ import {
   Api,
   clientAddress,
   expressPath,
+  MethodNotAllowedError,
   problemOf,
   recordFault,
   UnauthorizedError,
@@ -83,6 +84,15 @@ class ArchiveApi extends Api {
         void this.serve(type, req, res);
       });
     }
+    // Another method on a resource the archive has: 405 naming the methods it takes (RFC 9110
+    // section 15.5.6), as in every area (docs/interface.md §1), not a 404 saying it is not there.
+    for (const op of this.operations) {
+      router.all(expressPath(op.path), (req: Request, res: Response) => {
+        res.locals.route = op.path;
+        const refused = new MethodNotAllowedError(['GET', 'HEAD'], `${req.method} is not allowed on ${req.path}; it takes GET, HEAD`);
+        this.failWith(res, this.formatOf(req) ?? JSON_ANSWER, refused);
+      });
+    }
     // Any other path under a version: another major (404 naming the served one), or an unknown type.
     router.use((req: Request, res: Response, next: () => void) => {
       const m = /^\/(v\d+)(\/|$)/.exec(req.path);
@@ -101,10 +111,16 @@ class ArchiveApi extends Api {
   /** A failure raised before a route's handler (a path segment that is not UTF-8 percent-encoding): under a version, told in the archive's formats. */
   private readonly pathFailure = (err: unknown, req: Request, res: Response, next: (err?: unknown) => void): void => {
     if (!/^\/v\d+(\/|$)/.test(req.path)) return next(err);
+    this.failWith(res, this.formatOf(req) ?? JSON_ANSWER, err);
+  };
+
+  /** A thrown error as the archive tells it: the kit's status, id and headers (an Allow, say), in the format asked for. */
+  private failWith(res: Response, format: Negotiated, err: unknown): void {
     const problem = problemOf(err);
     if (problem.status >= 500) recordFault(res, err);
-    this.fail(res, this.formatOf(req) ?? JSON_ANSWER, failureOf(problem.status, problem.id, problem.message, problem.errors));
-  };
+    if (!res.headersSent) for (const [name, value] of Object.entries(problem.headers ?? {})) res.setHeader(name, value);
+    this.fail(res, format, failureOf(problem.status, problem.id, problem.message, problem.errors));
+  }
 
   /** The format of a request: its suffix, else its Accept (null: 406); its media type as Accept names it. */
   private formatOf(req: Request): Negotiated | null {
@@ -144,9 +160,7 @@ class ArchiveApi extends Api {
       const result = await answer(query, now, this.deps.blocks, this.deps.reports);
       this.answered(res, format, result);
     } catch (err) {
-      const problem = problemOf(err);
-      if (problem.status >= 500) recordFault(res, err);
-      this.fail(res, format ?? JSON_ANSWER, failureOf(problem.status, problem.id, problem.message, problem.errors));
+      this.failWith(res, format ?? JSON_ANSWER, err);
     }
   }
 
