@@ -39,3 +39,27 @@ export function stringMap<K extends z.ZodType<string, string>, V extends z.ZodTy
     z.record(key, value, params),
   );
 }
+
+/** One pass of nameKey: spaces mapped, collapsed and trimmed, then lower case, then NFKC. */
+const nameKeyPass = (name: string) =>
+  name
+    .replace(/\p{Zs}+/gu, ' ')
+    .trim()
+    .toLowerCase()
+    .normalize('NFKC')
+    .replace(/\p{Zs}+/gu, ' ')
+    .trim();
+
+/**
+ * The form names people read are compared in, case-insensitively: RFC 8266's comparison of
+ * nicknames. Every space character is one ASCII space, runs of them one, none at either end; then
+ * lower case (Unicode toLowerCase); then NFKC, so a name in another Unicode form of the same text (a
+ * combining accent, full-width letters, a ligature) is the same name. Repeated until stable: NFKC
+ * may yield a capital, lower case a decomposable character (RFC 8264 section 7).
+ * docs/decisions/0393-style-names-compared-as-they-read.md
+ */
+export function nameKey(name: string): string {
+  let key = nameKeyPass(name);
+  for (let next = nameKeyPass(key); next !== key; next = nameKeyPass(key)) key = next;
+  return key;
+}

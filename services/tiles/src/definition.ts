@@ -12,6 +12,7 @@ import {
 import { zoomLevelsOf } from './domain/frames.js';
 import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
+import { styleNameKeysMigration } from '../migrations/003_style_name_keys.js';
 import { productGrantsConsumer } from './grants-consumer.js';
 import { ProductGrantCopy } from './product-grants.js';
 import { OpeningView } from './domain/opening-view.js';
@@ -55,7 +56,7 @@ export const tilesService = defineService({
   title: 'Tiles',
   description: 'Contributed styles and PNG tiles of product frames (spec 2.3, 4.3; docs/interface.md §4).',
   needs: {
-    database: { migrations: [stylesMigration, productGrantsMigration] },
+    database: { migrations: [stylesMigration, productGrantsMigration, styleNameKeysMigration] },
     outbox: { topics: [STYLES_TOPIC] },
     weather: true,
     catalog: true,

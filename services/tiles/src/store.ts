@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { OwnedResourceStore, type Outbox, type OwnedResourceTable } from '@fieldcast/db';
 import { topicFor } from '@fieldcast/bus';
-import { nameKey, nameTaken, type StyleRecord, styleView } from './domain/styles.js';
+import { nameKey } from '@fieldcast/schemas';
+import { nameTaken, type StyleRecord, styleView } from './domain/styles.js';
 import { StyleListCache, type StylePage } from './style-list-cache.js';
 
 export const AREA = 'tiles';

@@ -1,6 +1,8 @@
 import { migrateSchema, openDatabase, outboxMigration, type Database } from '@fieldcast/db';
 import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
+import { styleNameKeysMigration } from '../migrations/003_style_name_keys.js';
+import { nameKey } from '@fieldcast/schemas';
 
 const ACCOUNT = '11111111-1111-4111-8111-111111111111';
 const PRODUCT = '22222222-2222-5222-8222-222222222222';
@@ -34,5 +36,49 @@ describe('tiles migrations', () => {
     await expect(db.knex.withSchema('tiles').table('product_grants').insert({ account_id: ACCOUNT, product_id: PRODUCT })).rejects.toThrow(
       /duplicate key/,
     );
+  });
+
+  it('003 compares the names already held as new ones are (docs/decisions/0393-style-names-compared-as-they-read.md)', async () => {
+    await migrateSchema(db.knex, 'tiles', [outboxMigration(), stylesMigration, productGrantsMigration]);
+    const styles = () => db.knex.withSchema('tiles').table('styles');
+    await styles().delete();
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+    // names with the keys the former rule (trimmed, lower case) gave them
+    const held: [string, string, number][] = [
+      ['Cafe\u0301', 'cafe\u0301', 1],
+      ['CAF\u00c9', 'caf\u00e9', 2],
+      ['Hail   size', 'hail   size', 3],
+      ['\uff37ind', '\uff57ind', 4],
+      ['Kept', 'kept', 5],
+    ];
+    const ids = held.map((_, i) => `33333333-3333-4333-8333-33333333333${i}`);
+    await styles().insert(
+      held.map(([name, key, minute], i) => ({
+        id: ids[i],
+        account_id: ACCOUNT,
+        product_id: PRODUCT,
+        name,
+        name_key: key,
+        description: '',
+        layer_name: 'air_temperature',
+        colorizers: '[]',
+        created_at: at(minute),
+        updated_at: at(minute),
+      })),
+    );
+    await migrateSchema(db.knex, 'tiles', [outboxMigration(), stylesMigration, productGrantsMigration, styleNameKeysMigration]);
+    const keys = new Map((await styles().select('id', 'name', 'name_key')).map((r) => [r.id as string, r]));
+    // each name is compared in the form new names are: the held ones stay taken
+    for (const i of [1, 2, 3, 4]) expect(keys.get(ids[i]!)!.name_key).toBe(nameKey(held[i]![0]));
+    // two styles held one name in two Unicode forms: the one whose key stood keeps it, the other's blocks nothing
+    expect(keys.get(ids[0]!)!.name_key).not.toBe(nameKey(held[0]![0]));
+    expect(keys.get(ids[0]!)!.name).toBe('Cafe\u0301');
+    await expect(
+      styles().insert({
+        ...(await styles().where({ id: ids[4] }).first()),
+        id: '44444444-4444-4444-8444-444444444444',
+        name_key: 'hail size',
+      }),
+    ).rejects.toThrow(/duplicate key/);
   });
 });

@@ -236,6 +236,34 @@ describe('styles', () => {
       expect(same.status).toBe(200);
       expect(same.body.name).toBe('FIRST');
     });
+
+    it('compares names as they read: Unicode normalisation (NFKC) and runs of spaces do not make a second name (docs/decisions/0393-style-names-compared-as-they-read.md)', async () => {
+      // [held, sent]: the same text in another Unicode form (precomposed or combining accent), in
+      // full-width letters, with a ligature, with a no-break space or a run of spaces
+      const pairs: [string, string][] = [
+        ['Caf\u00e9 radar', 'CAFE\u0301 RADAR'],
+        ['Wind gusts', '\uff37\uff49\uff4e\uff44 gusts'],
+        ['fine rain', '\ufb01ne rain'],
+        ['Snow depth', 'Snow\u00a0depth'],
+        ['Hail size', 'Hail   size'],
+      ];
+      for (const [held, sent] of pairs) {
+        const made = await create(t.alice, body({ name: held }));
+        expect([held, made.status]).toEqual([held, 201]);
+        const res = await create(t.bob, body({ name: sent }));
+        expect([sent, res.status, res.body.id]).toEqual([sent, 409, 'style_name_taken']);
+      }
+      // nothing stored for bob; each name as sent for alice
+      const bobs = await request(app()).get('/v2/products/precipitation-rate/styles.json').set('Authorization', t.bob.auth);
+      expect(bobs.body.filter((s: { isDefault: boolean }) => !s.isDefault)).toEqual([]);
+      // a style keeps its own name in another form
+      const own = (await create(t.alice, body({ name: 'R\u00e9seau' }))).body;
+      const same = await request(app())
+        .put(`/v2/styles/${own.id}.json`)
+        .set('Authorization', t.alice.auth)
+        .send(body({ name: 'RE\u0301SEAU' }));
+      expect([same.status, same.body.name]).toEqual([200, 'RE\u0301SEAU']);
+    });
   });
 
   describe('validation: each fault 422 with its path, nothing stored', () => {

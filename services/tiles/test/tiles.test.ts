@@ -309,6 +309,16 @@ describe('tiles', () => {
     }
   });
 
+  it('finds a style by its name when the name has the form of a UUID that is no style’s id (docs/decisions/0394-tile-style-by-id-then-by-name.md)', async () => {
+    const name = '00000000-0000-4000-8000-0000000000aa';
+    const id = await addStyle(t.alice.auth, 'air-temperature', { ...linearStyle, name });
+    const byName = await tile(t.alice.auth, temperatureFrame, 1, 1, 0, name.toUpperCase());
+    const byId = await tile(t.alice.auth, temperatureFrame, 1, 1, 0, id);
+    expect([byName.status, byName.headers.etag]).toEqual([200, byId.headers.etag]);
+    // still another account's style for everyone else
+    expect((await tile(t.bob.auth, temperatureFrame, 1, 1, 0, name)).status).toBe(404);
+  });
+
   it('refuses a style of another product with 400 style_not_for_product', async () => {
     const style = await addStyle(t.alice.auth, 'precipitation-rate', maskStyle);
     const res = await tile(t.alice.auth, temperatureFrame, 1, 1, 0, style);

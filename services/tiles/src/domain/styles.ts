@@ -4,7 +4,7 @@
  * live here; the store keeps names unique.
  */
 import { ConflictError, type FieldError, ValidationError } from '@fieldcast/kit';
-import type { Style, StyleInput } from '@fieldcast/schemas';
+import { nameKey, type Style, type StyleInput } from '@fieldcast/schemas';
 import { type Catalog, defaultStyles, type DefaultStyle, type ProductDef, recordAttribute } from '@fieldcast/weather';
 
 /** A contributed style as the store holds it. */
@@ -16,11 +16,6 @@ export interface StyleRecord {
   description: string;
   layerName: string;
   colorizers: StyleInput['colorizers'];
-}
-
-/** Names compare case-insensitively (spec 4.3): this is the form they are compared in. */
-export function nameKey(name: string): string {
-  return name.trim().toLowerCase();
 }
 
 export function styleRecord(id: string, accountId: string, productId: string, input: StyleInput): StyleRecord {

@@ -5,7 +5,7 @@
 import { isUuid } from '@fieldcast/ids';
 import { createHash } from 'node:crypto';
 import { InvalidRequestError, NotFoundError, UnavailableError } from '@fieldcast/kit';
-import type { Style } from '@fieldcast/schemas';
+import { nameKey, type Style } from '@fieldcast/schemas';
 import {
   firstFrameFound,
   type FrameIndex,
@@ -26,7 +26,7 @@ import { encodePng } from './png.js';
 import type { TileProducts } from './products.js';
 import type { PngCache, SampleCache } from './sample-cache.js';
 import type { SampleMode, TileAddress } from './sampling.js';
-import { type DefaultStyles, nameKey, type StyleRecord, styleView } from './styles.js';
+import { type DefaultStyles, type StyleRecord, styleView } from './styles.js';
 import { warmTileDrawing } from './warm-up.js';
 
 /** Bumped when the same frame, style and tile would be drawn differently: part of every ETag. */
@@ -228,15 +228,27 @@ export class TileRenderer {
     return this.cache.get(key, () => sampler.sample({ variable: variable as VariableId }, timeMs, tile, mode));
   }
 
-  /** The style a request names (id or name, any case), among the product's defaults and the caller's own; 404 otherwise. */
+  /**
+   * The style a request names (id or name, any case), among the product's defaults and the caller's
+   * own; 404 otherwise. A reference of a UUID's form is an id when a style has it, else a name
+   * (names may have that form too: docs/decisions/0394-tile-style-by-id-then-by-name.md).
+   */
   private async style(accountId: string, frame: FrameRef, ref: string | undefined): Promise<Style> {
     const product = frame.product;
     const defaults = this.defaults.of(product);
     if (ref === undefined) return defaults[0]!;
-    const byId = isUuid(ref);
-    const builtIn = byId ? this.defaults.byId.get(ref.toLowerCase()) : this.defaults.byName.get(nameKey(ref));
+    const byId = async () => {
+      const builtIn = this.defaults.byId.get(ref.toLowerCase());
+      return { builtIn, record: builtIn ? null : await this.styles.get(accountId, ref.toLowerCase()) };
+    };
+    const byName = async () => {
+      const builtIn = this.defaults.byName.get(nameKey(ref));
+      return { builtIn, record: builtIn ? null : await this.styles.byName(accountId, ref) };
+    };
+    let found = isUuid(ref) ? await byId() : undefined;
+    if (!found?.builtIn && !found?.record) found = await byName();
+    const { builtIn, record } = found;
     if (builtIn?.productId === product.id) return builtIn;
-    const record = builtIn ? null : byId ? await this.styles.get(accountId, ref.toLowerCase()) : await this.styles.byName(accountId, ref);
     if (record && record.productId === product.id) return styleView(record);
     if (builtIn) {
       // Another product's default style exists only for those who see that product (docs/interface.md §4).

@@ -8,11 +8,11 @@ import {
   NotFoundError,
   ValidationError,
 } from '@fieldcast/kit';
-import { ProductParams, Style, StyleInput, StyleListQuery, StyleParams, StyleReplacement } from '@fieldcast/schemas';
+import { nameKey, ProductParams, Style, StyleInput, StyleListQuery, StyleParams, StyleReplacement } from '@fieldcast/schemas';
 import type { ProductDef } from '@fieldcast/weather';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { checkStyleAgainstProduct, type DefaultStyles, nameKey, nameTaken, styleRecord, styleView } from '../domain/styles.js';
+import { checkStyleAgainstProduct, type DefaultStyles, nameTaken, styleRecord, styleView } from '../domain/styles.js';
 import { type GrantLookup, productVisible } from '../domain/access.js';
 import type { StyleStore } from '../store.js';
 import type { TileProducts } from '../domain/products.js';
