@@ -32,7 +32,12 @@ const OVERLAP_TOLERANCE = 1e-6;
 /** Most faults reported for one polygon: enough to locate the problems, in a body of bounded size. */
 const MAX_FAULTS = 20;
 
-const RFC7946_SPLIT =
+/**
+ * What to do with a polygon across the antimeridian, where more than one Polygon is taken (a
+ * field's, a coverage): RFC 7946 section 3.1.9 cuts it. polygonFaults' callers that take a single
+ * Polygon give their own words.
+ */
+const CUT_AT_ANTIMERIDIAN =
   'a polygon that crosses the antimeridian must be cut in two at longitude ±180 and sent as two Polygons (RFC 7946 section 3.1.9)';
 
 /**
@@ -52,9 +57,10 @@ function alongPole(a: Position, b: Position): boolean {
  * was not cut, RFC 7946 section 3.1.9), but one along a pole; rings do not cross each other or share an edge, and may
  * touch only at points, and never so that their touches wall off part of the interior; every
  * hole lies inside the exterior ring; holes do not overlap each other. Returns every fault found,
- * empty when the polygon is valid.
+ * empty when the polygon is valid. A fault of an edge or longitude across the antimeridian ends
+ * with `antimeridian`, what to send instead (by default, the polygon cut in two).
  */
-export function polygonFaults(rings: Ring[]): GeometryFault[] {
+export function polygonFaults(rings: Ring[], antimeridian: string = CUT_AT_ANTIMERIDIAN): GeometryFault[] {
   const faults: GeometryFault[] = [];
   if (rings.length === 0) return [{ path: [], message: 'a polygon needs at least one linear ring' }];
   rings.forEach((ring, r) => {
@@ -64,10 +70,10 @@ export function polygonFaults(rings: Ring[]): GeometryFault[] {
       if (p.length < 2 || !Number.isFinite(lon) || !Number.isFinite(lat)) {
         faults.push({ path: [r, i], message: 'a position is [longitude, latitude]' });
       } else if (lon! < -180 || lon! > 180 || lat! < -90 || lat! > 90) {
-        const hint = lon! < -180 || lon! > 180 ? `; ${RFC7946_SPLIT}` : '';
+        const hint = lon! < -180 || lon! > 180 ? `; ${antimeridian}` : '';
         faults.push({ path: [r, i], message: `position [${lon}, ${lat}] is out of range: longitude -180..180, latitude -90..90${hint}` });
       } else if (i > 0 && Math.abs(lon! - (ring[i - 1]![0] as number)) > 180 && !alongPole(p, ring[i - 1]!)) {
-        faults.push({ path: [r, i], message: `the edge to position ${i} spans more than 180 degrees of longitude; ${RFC7946_SPLIT}` });
+        faults.push({ path: [r, i], message: `the edge to position ${i} spans more than 180 degrees of longitude; ${antimeridian}` });
       }
     });
     const first = ring[0];

@@ -26,10 +26,11 @@ export const AMES_SQUARE: readonly (readonly [number, number])[] = [
  * Its type is checked first: another geometry (a Point, a MultiPolygon) gets the one fault that
  * it is not a Polygon, not faults of its coordinates read as a Polygon's (a preprocess step stops
  * the pipe on its issue). The polygon checks run on coordinates of the right shape only, so a
- * position gets one fault, the shape's.
+ * position gets one fault, the shape's. `antimeridian` is what a polygon across ±180 is told to
+ * be sent as instead (polygonFaults; by default, cut in two Polygons).
  */
-export const PolygonInput = z
-  .preprocess(
+export const polygonInput = (antimeridian?: string) =>
+  z.preprocess(
     (geometry, ctx) => {
       if (
         typeof geometry === 'object' &&
@@ -47,18 +48,19 @@ export const PolygonInput = z
       )
       .superRefine(
         (polygon, ctx) => {
-          for (const fault of polygonFaults(polygon.coordinates)) {
+          for (const fault of polygonFaults(polygon.coordinates, antimeridian)) {
             ctx.addIssue({ code: 'custom', path: ['coordinates', ...fault.path], message: fault.message });
           }
         },
         { when: (payload) => payload.issues.length === 0 },
       ),
-  )
-  .meta({
-    id: 'PolygonInput',
-    // about 100 ha near Ames, Iowa: one closed ring, counter-clockwise (RFC 7946 section 3.1.6)
-    examples: [{ type: 'Polygon', coordinates: [AMES_SQUARE] }],
-  });
+  );
+
+export const PolygonInput = polygonInput().meta({
+  id: 'PolygonInput',
+  // about 100 ha near Ames, Iowa: one closed ring, counter-clockwise (RFC 7946 section 3.1.6)
+  examples: [{ type: 'Polygon', coordinates: [AMES_SQUARE] }],
+});
 
 export const MultiPolygon = z
   .object({ type: z.literal('MultiPolygon'), coordinates: z.array(PolygonCoordinates) })

@@ -1,7 +1,8 @@
+import { calendarMs } from '@fieldcast/calendar';
 import { z } from 'zod';
-import { anyCase, LatLon, Uuid } from './common.js';
+import { anyCase, boundMs, LatLon, Uuid } from './common.js';
 import { MAX_FIELD_POSITIONS } from './fields.js';
-import { AMES_SQUARE, MultiPolygon, PolygonInput } from './geojson.js';
+import { AMES_SQUARE, MultiPolygon, polygonInput } from './geojson.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
 import { stringMap, text } from './text.js';
 
@@ -35,8 +36,16 @@ const Tags = stringMap(tagText('key'), tagText('value'))
   });
 
 /**
+ * An asset is a single Polygon (spec 8), so it cannot be sent cut at the antimeridian as RFC 7946
+ * section 3.1.9 asks of one that crosses it: what is on either side is an asset of its own.
+ */
+const ONE_POLYGON_AT_ANTIMERIDIAN =
+  'an asset is one Polygon, so it cannot cross the antimeridian (RFC 7946 section 3.1.9 cuts such a polygon in two): make one asset on each side of longitude ±180';
+
+/**
  * The Polygon, its positions counted before any ring is checked, as a field's are (fields.ts,
- * docs/decisions/0034-geometry-checks-bounded.md): the same checks and the same bound.
+ * docs/decisions/0034-geometry-checks-bounded.md): the same checks and the same bound, and the
+ * asset's own advice for a polygon across the antimeridian.
  */
 const AssetPolygon = z.preprocess((geometry, ctx) => {
   const rings = (geometry as { coordinates?: unknown } | null)?.coordinates;
@@ -50,7 +59,7 @@ const AssetPolygon = z.preprocess((geometry, ctx) => {
     });
   }
   return geometry;
-}, PolygonInput);
+}, polygonInput(ONE_POLYGON_AT_ANTIMERIDIAN));
 
 const AssetFeature = z.object({
   type: z.literal('Feature', { error: 'each feature must be a GeoJSON Feature' }),
@@ -98,8 +107,12 @@ export const HourlyLocationParams = DegreeDayLocationParams;
 
 const HOUR_MS = 3_600_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** ISO 8601 in UTC: a date and time with Z, seconds and milliseconds optional. */
-const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,3})?)?Z$/;
+/**
+ * ISO 8601 in UTC: a date and time with `Z` or UTC's offset, `+00:00` or `-00:00` (spec 2:
+ * "Timestamps are ISO 8601 strings in UTC"; the model area's start and end take the same),
+ * seconds and a fraction of any length optional.
+ */
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]00:00)$/;
 const DAY_MS = 86_400_000;
 
 /** An hour's start, in the form every timestamp is served (docs/interface.md §1, values). */
@@ -107,7 +120,9 @@ export const isoTime = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Epoch ms of a start or end given as a timestamp or a date (spec 4.5): a date is 00:00Z for the
- * start and the day's last hour, 23:00Z, for the end. NaN for anything else (no real date or time).
+ * start and the day's last hour, 23:00Z, for the end. A timestamp between two milliseconds is
+ * taken at the millisecond inside its bound, as the model area's are (common.ts boundMs): a start
+ * at the later one, an end at the earlier. NaN for anything else (no real date or time).
  */
 export function hourlyTimeMs(text: string, side: 'start' | 'end'): number {
   if (DATE.test(text)) {
@@ -117,10 +132,20 @@ export function hourlyTimeMs(text: string, side: 'start' | 'end'): number {
   }
   const m = TIMESTAMP.exec(text);
   if (!m) return Number.NaN;
-  const ms = Date.parse(text);
+  const ms = boundMs(text, side);
   // Date.parse rolls 2025-02-30 over to March and takes hour 24: both are not times.
-  if (!Number.isFinite(ms) || isoTime(ms).slice(0, 10) !== m[1] || Number(m[2]) > 23 || Number(m[3]) > 59) return Number.NaN;
+  if (!Number.isFinite(ms) || isoTime(Date.parse(text)).slice(0, 10) !== m[1] || Number(m[2]) > 23 || Number(m[3]) > 59) return Number.NaN;
   return ms;
+}
+
+/**
+ * The hour one year before `hourMs`: the same month, day and hour of the year before, and 28
+ * February for 29 February, as a calendar counts a year back (docs/decisions/0387-one-year-before-29-february.md).
+ */
+function yearBefore(hourMs: number): number {
+  const d = new Date(hourMs);
+  const [year, month, day, hour] = [d.getUTCFullYear() - 1, d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours()];
+  return calendarMs(year, month, day, hour) ?? (calendarMs(year, month, day - 1, hour) as number);
 }
 
 export const ET_UNITS = ['millimeters', 'inches'] as const;
@@ -154,9 +179,7 @@ export const DEFAULT_SERIES_HOURS = 24;
 export function hourlyQuerySchema(now: () => Date, withUnit: boolean) {
   const bounds = () => {
     const current = Math.floor(now().getTime() / HOUR_MS) * HOUR_MS;
-    const yearAgo = new Date(current);
-    yearAgo.setUTCFullYear(yearAgo.getUTCFullYear() - 1);
-    return { current, minMs: yearAgo.getTime(), maxMs: current - HOUR_MS };
+    return { current, minMs: yearBefore(current), maxMs: current - HOUR_MS };
   };
   const range = () => {
     const { minMs, maxMs } = bounds();
@@ -203,7 +226,10 @@ export function hourlyQuerySchema(now: () => Date, withUnit: boolean) {
     const at = (name: 'start' | 'end', text: string): number => {
       const ms = hourlyTimeMs(text, name);
       if (Number.isNaN(ms)) {
-        fail(name, `${name} must be a UTC timestamp such as 2026-05-01T06:00:00Z or a date such as 2026-05-01, ${range()}; got ${text}`);
+        fail(
+          name,
+          `${name} must be a UTC timestamp such as 2026-05-01T06:00:00Z, ending in Z or +00:00 (sent as %2B00:00), or a date such as 2026-05-01, ${range()}; got ${text}`,
+        );
       } else if (ms < minMs || ms > maxMs) {
         fail(name, `${name} must lie ${range()}; got ${text}`);
         return Number.NaN;

@@ -225,6 +225,39 @@ describe('assets: bad input is refused with the path of each fault, and nothing 
     expect(await countAssets()).toBe(0);
   });
 
+  it.each([
+    [
+      'an edge across the antimeridian',
+      [
+        [179.5, 0],
+        [-179.5, 0],
+        [-179.5, 1],
+        [179.5, 1],
+        [179.5, 0],
+      ],
+      'features.0.geometry.coordinates.0.1',
+    ],
+    [
+      'longitudes past 180',
+      [
+        [179.5, 0],
+        [180.5, 0],
+        [180.5, 1],
+        [179.5, 1],
+        [179.5, 0],
+      ],
+      'features.0.geometry.coordinates.0.1',
+    ],
+  ])('%s: 422 saying an asset, one Polygon, cannot be cut in two there (RFC 7946 section 3.1.9)', async (_name, ring, path) => {
+    const res = await create(t.alice, assetBody(polygon([ring])));
+    expect([res.status, res.body.id]).toEqual([422, 'invalid_geometry']);
+    const fault = res.body.errors.find((e: { path: string }) => e.path === path);
+    expect(fault.message).toMatch(/an asset is one Polygon.*one asset on each side of longitude ±180/);
+    // never the advice to send two Polygons, which an asset refuses
+    expect(res.body.errors.every((e: { message: string }) => !e.message.includes('two Polygons'))).toBe(true);
+    expect(await countAssets()).toBe(0);
+  });
+
   it('100 tags and tags of 1,000 characters are accepted', async () => {
     const tags = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`${i}`.padEnd(1000, 'k'), 'v'.repeat(1000)]));
     const res = await create(t.alice, assetBody(polygon(), tags));

@@ -28,7 +28,9 @@ const value = (variable: VariableId, _lat: number, lon: number): number => {
 };
 // The table's own analysis ends at 10:30Z, so the hour 10:00-11:00 has a stamp of each product.
 const source = new HourlyTableSource(value, Date.UTC(2026, 5, 15, 10, 30));
-const t = useTestFleet([insightService], { weather: source, now: () => NOW });
+/** The service's clock, moved only by a test that needs another day and put back after it. */
+let clock = NOW;
+const t = useTestFleet([insightService], { weather: source, now: () => clock });
 const app = () => t.fleet.app('insight');
 const get = (path: string) => request(app()).get(path).set('Authorization', t.alice.auth);
 
@@ -251,6 +253,43 @@ describe('series parameters: each fault is 400 invalid_parameter naming the para
     const res = await get('/hourly-relative-humidity/0.5/0.5?start=2025-06-15T12:00:00Z&end=2026-06-15T11:00:00Z');
     expect(res.status).toBe(200);
     expect(res.body.series).toHaveLength(365 * 24);
+  });
+
+  it('a UTC timestamp may end in +00:00 (sent as %2B00:00) and carry digits past the millisecond, as ISO 8601 writes UTC', async () => {
+    const validTimes = (res: request.Response) => res.body.series.map((e: { validTime: string }) => e.validTime);
+    const res = await get('/hourly-relative-humidity/0.5/0.5?start=2026-06-15T09:00:00%2B00:00&end=2026-06-15T10:00:00.000000Z');
+    expect(res.status).toBe(200);
+    expect([res.body.startTime, res.body.endTime]).toEqual(['2026-06-15T09:00:00+00:00', '2026-06-15T10:00:00.000000Z']);
+    expect(validTimes(res)).toEqual(['2026-06-15T09:00:00.000Z', '2026-06-15T10:00:00.000Z']);
+    // Python's datetime.isoformat() for a UTC time: microseconds and +00:00
+    const python = await get(
+      '/hourly-relative-humidity/0.5/0.5?start=2026-06-14T22:00:00.000000%2B00:00&end=2026-06-14T23:59:59.999999-00:00',
+    );
+    expect([python.status, validTimes(python)]).toEqual([200, ['2026-06-14T22:00:00.000Z', '2026-06-14T23:00:00.000Z']]);
+    // a start past a whole hour by less than a millisecond begins at the next hour (the model area's bounds, docs/interface.md §7)
+    const past = await get('/hourly-relative-humidity/0.5/0.5?start=2026-06-15T09:00:00.0000001Z&end=2026-06-15T10:00:00Z');
+    expect([past.status, validTimes(past)]).toEqual([200, ['2026-06-15T10:00:00.000Z']]);
+  });
+
+  it('an offset other than UTC’s, or a + sent unencoded (read as a space), is refused naming the UTC forms', async () => {
+    for (const start of ['2026-06-15T09:00:00%2B01:00', '2026-06-15T09:00:00+00:00']) {
+      const res = await get(`/hourly-relative-humidity/0.5/0.5?start=${start}&end=2026-06-15T10:00:00Z`);
+      expect([res.status, res.body.errors[0].path]).toEqual([400, 'start']);
+      expect(res.body.errors[0].message).toContain('+00:00 (sent as %2B00:00)');
+    }
+  });
+
+  it('one year before 29 February is 28 February, as a calendar counts years back (366 days, as across every 29 February)', async () => {
+    clock = new Date('2024-02-29T12:34:56Z');
+    try {
+      const edge = await get('/hourly-relative-humidity/0.5/0.5?start=2023-02-28T12:00:00Z&end=2023-02-28T13:00:00Z');
+      expect([edge.status, edge.body.series?.length]).toEqual([200, 2]);
+      const before = await get('/hourly-relative-humidity/0.5/0.5?start=2023-02-28T11:00:00Z&end=2023-02-28T13:00:00Z');
+      expect([before.status, before.body.errors?.[0].path]).toEqual([400, 'start']);
+      expect(before.body.errors[0].message).toContain('from 2023-02-28T12:00:00.000Z (one year before the current hour)');
+    } finally {
+      clock = NOW;
+    }
   });
 
   it.each([['furlongs'], ['mm'], [''], ['millimeters&unit=inches']])('ET unit=%s: 400', async (unit) => {
