@@ -40,14 +40,20 @@ function v6Value(text: string): bigint {
   return groups.reduce((acc, g) => (acc << 16n) | g, 0n);
 }
 
-/** An address from text; null when it is none. */
-export function parseAddress(raw: string): Address | null {
+/** An address from text, and whether it was written IPv4-mapped; null when it is none. */
+function readAddress(raw: string): (Address & { mapped: boolean }) | null {
   const text = raw.trim().replace(/%[^%]*$/, ''); // an IPv6 zone (RFC 6874) names a link, not a host
-  if (isIPv4(text)) return { family: 4, value: v4Value(text) };
+  if (isIPv4(text)) return { family: 4, value: v4Value(text), mapped: false };
   if (!isIPv6(text)) return null;
   const value = v6Value(text);
-  if (value >> 32n === 0xffffn) return { family: 4, value: value & 0xffffffffn };
-  return { family: 6, value };
+  if (value >> 32n === 0xffffn) return { family: 4, value: value & 0xffffffffn, mapped: true };
+  return { family: 6, value, mapped: false };
+}
+
+/** An address from text; null when it is none. */
+export function parseAddress(raw: string): Address | null {
+  const address = readAddress(raw);
+  return address && { family: address.family, value: address.value };
 }
 
 function bits(family: 4 | 6): number {
@@ -69,21 +75,28 @@ function formatNetwork(family: 4 | 6, value: bigint): string {
   return `${groups.slice(0, best.at).join(':')}::${groups.slice(best.at + best.len).join(':')}`;
 }
 
-/** `192.0.2.1`, `192.0.2.0/24`, `2001:db8::/32`, `::1`; an address alone is a range of one. */
+/**
+ * `192.0.2.1`, `192.0.2.0/24`, `2001:db8::/32`, `::1`; an address alone is a range of one. An
+ * IPv6 range holds IPv6 addresses only: `::/0` is every IPv6 address and no IPv4 one, since an
+ * IPv4 client is its IPv4 address however the socket reports it (`0.0.0.0/0` is every IPv4
+ * address; `::ffff:0:0/96`, written IPv4-mapped, is read as that IPv4 range).
+ */
 export function parseRange(raw: string): AddressRange {
   const text = raw.trim();
+  if (/\s/.test(text)) throw new AddressRangeError(`"${raw}" has white space inside; write a range without spaces (e.g. 192.0.2.0/24)`);
   const slash = text.indexOf('/');
-  const address = parseAddress(slash < 0 ? text : text.slice(0, slash));
+  const address = readAddress(slash < 0 ? text : text.slice(0, slash));
   if (!address) throw new AddressRangeError(`"${raw}" is not an IPv4 or IPv6 address or CIDR range (e.g. 192.0.2.0/24, 2001:db8::/32)`);
   const max = bits(address.family);
   // A mapped IPv6 range (::ffff:192.0.2.0/120) is the IPv4 range of its last 32 bits.
-  const mappedOffset = address.family === 4 && !isIPv4(text.slice(0, slash < 0 ? undefined : slash)) ? 96 : 0;
+  const offset = address.mapped ? 96 : 0;
   let prefix = max;
   if (slash >= 0) {
     const p = text.slice(slash + 1);
-    if (!/^\d{1,3}$/.test(p) || Number(p) - mappedOffset < 0 || Number(p) - mappedOffset > max)
-      throw new AddressRangeError(`"${raw}" has a prefix length outside 0..${max}`);
-    prefix = Number(p) - mappedOffset;
+    if (!/^\d{1,3}$/.test(p))
+      throw new AddressRangeError(`"${raw}": the prefix length after "/" must be a whole number ${offset}..${max + offset}`);
+    prefix = Number(p) - offset;
+    if (prefix < 0 || prefix > max) throw new AddressRangeError(`"${raw}" has a prefix length outside ${offset}..${max + offset}`);
   }
   const mask = prefix === 0 ? 0n : ((1n << BigInt(prefix)) - 1n) << BigInt(max - prefix);
   const network = address.value & mask;
@@ -101,11 +114,26 @@ export function anyRangeHolds(ranges: readonly AddressRange[], address: Address)
 }
 
 /**
+ * One X-Forwarded-For entry: an address, or an address and port as some proxies append them
+ * (`203.0.113.9:5555`; IPv6 in brackets, `[2001:db8::1]:443`, as in a URI's authority, RFC 3986
+ * section 3.2.2). An IPv6 address without brackets has no port: its last group is part of it.
+ */
+function forwardedHop(entry: string): Address | null {
+  const withPort = /^(?:\[([^\]]*)\]|([^:[\]]*))(?::(\d{1,5}))?$/.exec(entry);
+  if (!withPort) return parseAddress(entry);
+  const [, bracketed, v4, port] = withPort;
+  if (port !== undefined && Number(port) > 65535) return null;
+  if (bracketed !== undefined) return bracketed.includes(':') ? parseAddress(bracketed) : null;
+  return v4 !== undefined && isIPv4(v4) ? parseAddress(v4) : null;
+}
+
+/**
  * The caller's address (docs/interface.md §11): the socket's peer, unless that peer is a trusted
  * reverse proxy, in which case X-Forwarded-For is read from the right, skipping trusted proxies,
  * and the first address that is not one is the caller's. A header from anyone else is ignored, so
- * a caller cannot claim an address by sending it. Null when no address can be told (a trusted
- * proxy sent a malformed list).
+ * a caller cannot claim an address by sending it. Empty entries name no hop (a list's empty
+ * elements are ignored, RFC 9110 section 5.6.1.2), so an empty header is as if none were sent.
+ * Null when no address can be told (a trusted proxy sent an entry that is no address).
  */
 export function clientAddress(
   socketAddress: string | undefined,
@@ -114,11 +142,14 @@ export function clientAddress(
 ): Address | null {
   const peer = socketAddress === undefined ? null : parseAddress(socketAddress);
   if (!peer || !anyRangeHolds(trusted, peer) || forwardedFor === undefined) return peer;
-  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',').map((h) => h.trim());
+  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor)
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h !== '');
   let current: Address = peer;
   for (let i = hops.length - 1; i >= 0; i--) {
     if (!anyRangeHolds(trusted, current)) return current;
-    const hop = parseAddress(hops[i]!);
+    const hop = forwardedHop(hops[i]!);
     if (!hop) return null;
     current = hop;
   }
