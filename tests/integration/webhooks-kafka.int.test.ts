@@ -18,7 +18,7 @@ const children: ChildProcess[] = [];
 let receiver: Server;
 const hanging: ServerResponse[] = [];
 let answering = false;
-/** bodies answered 2xx, by webhook-id */
+/** bodies answered 2xx, by CloudEvent id (the event's) */
 const delivered = new Map<string, { body: string; headers: Record<string, string | string[] | undefined> }>();
 
 beforeAll(async () => {
@@ -35,7 +35,8 @@ beforeAll(async () => {
         hanging.push(res);
         return;
       }
-      delivered.set(String(req.headers['webhook-id']), { body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+      const body = Buffer.concat(chunks).toString('utf8');
+      delivered.set((JSON.parse(body) as { id: string }).id, { body, headers: req.headers });
       res.statusCode = 204;
       res.end();
     });
@@ -88,14 +89,15 @@ it('every event is delivered after the delivering replica is killed mid-send', a
   await eventually(() => expect([...delivered.keys()].sort()).toEqual(expect.arrayContaining([...ids].sort())), 90_000, 250);
   for (const id of ids) {
     const { body, headers } = delivered.get(id)!;
-    expect(JSON.parse(body).id).toBe(id);
     expect(await verifyWebhook(subscription.secret, body, headers)).toBe(true);
   }
   const list = await fetch(`${second.url}/subscriptions/${subscription.id}/deliveries?status=delivered`, {
     headers: { Authorization: account.auth },
   });
-  const rows = (await list.json()) as { eventId: string; attempts: { statusCode: number | null }[] }[];
+  const rows = (await list.json()) as { id: string; eventId: string; attempts: { statusCode: number | null }[] }[];
   expect(rows.map((d) => d.eventId).sort()).toEqual([...ids].sort());
+  // each message's webhook-id is its delivery's
+  for (const row of rows) expect(delivered.get(row.eventId)!.headers['webhook-id']).toBe(row.id);
   // The killed replica recorded nothing of the send it died in: each delivery's one attempt is the survivor's.
   expect(rows.map((d) => d.attempts.map((a) => a.statusCode))).toEqual(ids.map(() => [204]));
 }, 180_000);

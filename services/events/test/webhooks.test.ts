@@ -94,7 +94,6 @@ describe('webhook subscriptions', () => {
     const ce = JSON.parse(delivered!.body);
     expect(ce).toMatchObject({ specversion: '1.0', type: 'fieldcast.agriculture.fields.created', subject: field });
     expect(ce.data).toMatchObject({ namespace: 'agriculture/fields/created', origin: { id: field } });
-    expect(delivered!.headers['webhook-id']).toBe(ce.id);
     expect(delivered!.headers['webhook-timestamp']).toBe(String(START / 1000));
     expect(await verifyWebhook(sub.secret, delivered!.body, delivered!.headers, { nowSeconds: START / 1000 })).toBe(true);
     expect(
@@ -115,6 +114,24 @@ describe('webhook subscriptions', () => {
     expect(list.body.map((s: { id: string; secret?: string }) => [s.id, s.secret])).toEqual([[sub.id, undefined]]);
     const [d] = await deliveries(t.alice, sub.id);
     expect(d).toMatchObject({ eventId: ce.id, status: 'delivered', attemptCount: 1, attempts: [{ statusCode: 200, error: null }] });
+    // webhook-id names this delivery (Standard Webhooks: the message's id, the same on every retry)
+    expect(delivered!.headers['webhook-id']).toBe(d!.id);
+  });
+
+  test('one event to two subscriptions of one URL: the same CloudEvent, two messages a receiver keeps apart by webhook-id', async () => {
+    const byNamespace = await subscribe(t.alice);
+    const everything = await subscribe(t.alice, {});
+    const field = await createField(t.alice);
+    await eventually(() => expect(receiver.delivered.filter((ce) => ce.subject === field)).toHaveLength(2));
+    const sent = receiver.deliveries.filter((r) => JSON.parse(r.body).subject === field);
+    // CloudEvents: id and source name the event, so both carry the event's
+    expect(new Set(sent.map((r) => JSON.parse(r.body).id)).size).toBe(1);
+    // a receiver that drops repeats by webhook-id must not drop the second subscription's message
+    const ids = sent.map((r) => r.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(2);
+    const [a] = await deliveries(t.alice, byNamespace.id);
+    const [b] = await deliveries(t.alice, everything.id);
+    expect(ids.sort()).toEqual([a!.id, b!.id].sort());
   });
 
   test('a created subscription’s Location (RFC 9110 section 10.2.2) reads it back; a cursor given twice is told so', async () => {

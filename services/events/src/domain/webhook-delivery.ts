@@ -102,9 +102,10 @@ export function cloudEventType(namespace: string): string {
 
 /**
  * The CloudEvent 1.0 a subscriber receives, structured mode (CloudEvents HTTP binding 3.2,
- * `application/cloudevents+json`): id = the event's id, the same on every attempt, so a receiver
- * drops repeats; source = the emitting application's feed; subject = the resource it is about;
- * time = when it happened; data = the Event (spec 2.10).
+ * `application/cloudevents+json`): id = the event's id, so id and source name the event
+ * (CloudEvents 1.0, id), the same in every subscription's message and every attempt; source =
+ * the emitting application's feed; subject = the resource it is about; time = when it happened;
+ * data = the Event (spec 2.10).
  */
 export function cloudEventBody(event: Event, appId: string): string {
   return JSON.stringify({

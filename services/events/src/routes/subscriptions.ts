@@ -27,7 +27,7 @@ const DeliveriesQuery = ListQuery.extend({
 const DAY_MS = 24 * 3600_000;
 
 const SIGNATURE =
-  'Each delivery is one CloudEvent (structured mode, application/cloudevents+json) signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp (seconds), webhook-signature v1,<base64 HMAC-SHA256 of id.timestamp.body keyed with the base64-decoded secret>.';
+  'Each delivery is one CloudEvent (structured mode, application/cloudevents+json) signed per Standard Webhooks: webhook-id (the delivery id, one per subscription and event, the same on every retry; the CloudEvent id is the event id), webhook-timestamp (seconds), webhook-signature v1,<base64 HMAC-SHA256 of id.timestamp.body keyed with the base64-decoded secret>.';
 
 /**
  * A URL that is not https, or whose host is a literal address no webhook may reach, is refused at

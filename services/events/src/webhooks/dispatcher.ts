@@ -213,7 +213,9 @@ export class WebhookDispatcher {
   /**
    * One attempt: the stored CloudEvent, structured mode, signed for this attempt's time, naming
    * the sender in WebHook-Request-Origin as every delivery request must (HTTP 1.1 Web Hooks for
-   * Event Delivery 4.1).
+   * Event Delivery 4.1). The webhook-id is the delivery's: Standard Webhooks' message id, the same
+   * on every attempt, but another for the same event sent to another subscription, which a
+   * receiver dropping repeats by it must still take (docs/decisions/0400-webhook-id-per-delivery.md).
    */
   private send(delivery: ClaimedDelivery, now: Date): Promise<SendResult> {
     return this.o.sender.send({
@@ -222,7 +224,7 @@ export class WebhookDispatcher {
       headers: {
         'content-type': 'application/cloudevents+json; charset=utf-8',
         'webhook-request-origin': this.o.origin,
-        ...signatureHeaders(delivery.secrets, delivery.eventId, Math.floor(now.getTime() / 1000), delivery.body),
+        ...signatureHeaders(delivery.secrets, delivery.id, Math.floor(now.getTime() / 1000), delivery.body),
       },
       body: delivery.body,
     });
