@@ -83,6 +83,20 @@ describe('the address guard', () => {
     });
     allowed.close();
   });
+
+  test('a name that does not resolve reads as one that resolves to a refused address: internal names cannot be probed', async () => {
+    const sender = new WebhookSender(new AddressGuard([]), 2000);
+    const send = (host: string) => sender.send({ url: `http://${host}:${port()}/hook`, method: 'POST', headers: {}, body: '{}' });
+    // .invalid never resolves (RFC 6761 section 6.4); localhost resolves to the loopback
+    const unknown = (await send('no-such-host.invalid')) as { ok: false; error: string };
+    const internal = (await send('localhost')) as { ok: false; error: string };
+    expect([unknown.ok, internal.ok]).toEqual([false, false]);
+    expect(unknown.error.replace('no-such-host.invalid', 'HOST')).toBe(internal.error.replace('localhost', 'HOST'));
+    // still readable for a mistyped public name
+    expect(unknown.error).toMatch(/^no-such-host\.invalid: .*does not resolve/);
+    expect(unknown.error).not.toMatch(/ENOTFOUND|EAI_|getaddrinfo/);
+    sender.close();
+  });
 });
 
 describe('timeouts', () => {

@@ -45,6 +45,15 @@ const REFUSALS = {
   notAllowed: 'is not an allowed address',
 } as const;
 
+/**
+ * Why a host name may not be reached, said after it, whether it does not resolve or resolves to a
+ * special-purpose address: the two read alike, so an account cannot learn which names the
+ * deployment's own DNS knows (an internal `postgres.internal` resolves to a private address, a
+ * made-up name not at all), while a mistyped public name still reads as the likely mistake.
+ */
+const UNREACHABLE_NAME =
+  'has no address a webhook may reach (the name does not resolve, or resolves to a special-purpose address: private, loopback, link-local, documentation or reserved; RFC 6890)';
+
 /** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part as two groups). */
 function groupsOf(address: string): number[] {
   const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
@@ -163,19 +172,17 @@ export class AddressGuard {
     callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
   ): void => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
       // The error reaches the account (attempts, statusMessage): it says why, never which
-      // addresses the deployment's own DNS gave, which would map the network it runs in.
-      const refused = addresses.map((a) => this.refused(a.address)).find((r) => r !== null);
-      if (refused)
-        return callback(
-          Object.assign(new AddressRefused(`${hostname}: resolves to an address that ${REFUSALS[refused]}`), { code: 'EADDRREFUSED' }),
-          '',
-          0,
-        );
-      if (options.all) return callback(null, addresses);
-      const first = addresses[0];
-      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
+      // addresses the deployment's own DNS gave, nor whether it knows the name at all, which
+      // would map the network it runs in (docs/decisions/0401-webhook-host-names-not-probed.md).
+      const refuse = (reason: string) =>
+        callback(Object.assign(new AddressRefused(`${hostname}: ${reason}`), { code: 'EADDRREFUSED' }), '', 0);
+      const found = err ? [] : addresses;
+      const refused = found.map((a) => this.refused(a.address)).find((r) => r !== null);
+      if (found.length === 0 || refused === 'special') return refuse(UNREACHABLE_NAME);
+      if (refused) return refuse(`resolves to an address that ${REFUSALS[refused]}`);
+      if (options.all) return callback(null, found);
+      const first = found[0]!;
       callback(null, first.address, first.family);
     });
   };
