@@ -1,5 +1,5 @@
-import { shortCropEtOfHour, windSpeedAt2m } from '@fieldcast/science';
-import { type GridSource } from '@fieldcast/weather';
+import { dayOfYear, hourlyReferenceEtSeries, saturationVapourPressureTetens, windSpeedAt2m } from '@fieldcast/science';
+import { elevationFromPressure, type GridSource } from '@fieldcast/weather';
 import { type OneSyncedRun, oneSyncedRun } from '../../../packages/sync/test/one-synced-run.js';
 import { analytic, integral } from '../../../packages/sync/test/runs.js';
 import { type AlertWeather, gridAlertWeather } from '../src/domain/alert-weather.js';
@@ -21,7 +21,7 @@ import { measure } from '../src/domain/measure.js';
 const H = 3_600_000;
 const RUN = Date.UTC(2026, 11, 3, 0);
 /** The run's hourly steps, then its 3-hourly ones (GFS: hourly to 120 h). */
-const STEPS = [108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 123, 126, 129, 132, 135, 138];
+const STEPS = [...Array.from({ length: 37 }, (_, k) => 84 + k), 123, 126, 129, 132, 135, 138];
 /** A grid point of the runs' grid (GFS_GRID: 45 to 46 N by 0.25, 10 to 11.75 E by 0.25). */
 const AT = { lat: 45.5, lon: 10.25 };
 
@@ -34,8 +34,9 @@ let weather: AlertWeather;
 beforeAll(async () => {
   run = await oneSyncedRun(RUN, {
     archived: STEPS,
-    // From 110 h: the step before it is read too, for its rates' interval.
-    steps: '110-138',
+    // From 85 h, for the day of ET weather read before a reference-ET rule's first hour: the step
+    // before it is read too, for its rates' interval.
+    steps: '85-138',
     syncedAtMs: RUN + 140 * H,
     now: () => RUN + 118 * H,
     synthetic: false,
@@ -83,15 +84,16 @@ describe('the measures over a 3-hourly stretch (docs/decisions/0272-alert-rule-k
     expect(Math.abs(m.value - (integral(rate, 118, 126) + integral(rate, 126, 129) / 3))).toBeLessThan(2e-3);
   });
 
-  it('reference-et: the 24 hours of a day, 15 of them in the 3-hourly stretch, each its own hour of ET', async () => {
+  it('reference-et: the 24 hours of a day, 15 of them in the 3-hourly stretch, each hour as the ET product computes it', async () => {
     // At 136:20 a one-day rule sums the hours starting 112 to 135 h: 112 to 120 h from hourly
-    // steps, 121 to 135 h from 3-hourly ones. ASCE-EWRI (2005) eq. 1 on an hourly time step
-    // (Table 1: Cn 37, Cd 0.24 by day, 0.96 by night) gives mm over that one hour, so a day's ET
-    // from hourly steps is the sum of its 24 hours, not of its steps. Each hour's inputs are the
-    // store's: temperature, dewpoint and wind at the hour's stamp, linear in time between steps,
-    // and the shortwave of the hour itself, stamped at its end, the mean rate of the step interval
-    // that holds the hour (0250, 0379). Wind is the 10 m speed of the steps taken to 2 m by ASCE-EWRI 2005 eq. 33
-    // (FAO-56 eq. 47), as the sync converts it.
+    // steps, 121 to 135 h from 3-hourly ones, each hour as the insight area's series computes it
+    // (docs/interface.md §12): ASCE-EWRI (2005) eq. 1 on an hourly time step from the hour's mean
+    // weather, the night and low-sun hours carrying the cloudiness of the day before read with
+    // them (docs/decisions/0110-low-sun-cloudiness.md). The store's instants are linear in time
+    // between steps, so an hour's mean is the value at its middle for the analytic temperature and
+    // dewpoint, and the mean of its two stamps for the wind; its shortwave is the mean rate of
+    // the step interval that holds it (0250, 0379). Wind is the 10 m speed of the steps taken to
+    // 2 m by ASCE-EWRI 2005 eq. 33 (FAO-56 eq. 47), as the sync converts it.
     const wind10 = (h: number) => Math.hypot(analytic.u10(AT.lat, AT.lon, h), analytic.v10(AT.lat, AT.lon));
     const stepAtOrBefore = (h: number) => STEPS.filter((s) => s <= h).at(-1)!;
     const stepAfter = (h: number) => STEPS.find((s) => s > h)!;
@@ -99,26 +101,34 @@ describe('the measures over a 3-hourly stretch (docs/decisions/0272-alert-rule-k
       const [s0, s1] = [stepAtOrBefore(h), stepAfter(h)];
       return f(s0) + ((f(s1) - f(s0)) * (h - s0)) / (s1 - s0);
     };
+    const wind = (h: number) => between((s) => windSpeedAt2m(wind10(s), 10), h);
     const shortwave = (h: number) => {
       // The interval (s0, s1] of steps that holds the hour (h, h + 1 h].
       const s1 = STEPS.find((s) => s >= h + 1)!;
       const s0 = STEPS.filter((s) => s < s1).at(-1)!;
       return integral(analytic.shortwave(AT.lat, AT.lon), s0, s1) / (s1 - s0);
     };
-    let expected = 0;
-    for (let h = 112; h <= 135; h++) {
-      expected += shortCropEtOfHour({
-        airTemperature: celsius(h),
-        dewpoint: analytic.dewpointK(AT.lat, AT.lon, h) - 273.15,
-        shortwave: shortwave(h),
-        windSpeed: between((s) => windSpeedAt2m(wind10(s), 10), h),
-        // The run holds no ground height: the standard's sea level (ASCE-EWRI 2005 eq. 3 at z = 0).
-        elevation: 0,
+    // The run holds no ground height: the height its mean surface pressure over the hours read implies.
+    const pressure = await source.pointSeries('surface_air_pressure', AT.lon, AT.lat, { startMs: RUN + 88 * H, endMs: RUN + 136 * H });
+    const elevation = elevationFromPressure(pressure.values);
+    const inputs = [];
+    for (let h = 88; h <= 135; h++) {
+      const mid = new Date(RUN + (h + 0.5) * H);
+      inputs.push({
+        temperature: celsius(h + 0.5),
+        actualVapourPressure: saturationVapourPressureTetens(analytic.dewpointK(AT.lat, AT.lon, h + 0.5) - 273.15),
+        solarRadiation: shortwave(h) * 0.0036,
+        windSpeed: (wind(h) + wind(h + 1)) / 2,
+        elevation,
         latitude: AT.lat,
         longitude: AT.lon,
-        hourStartMs: RUN + h * H,
+        dayOfYear: dayOfYear(mid),
+        midpointHour: mid.getUTCHours() + 0.5,
       });
     }
+    const expected = hourlyReferenceEtSeries(inputs)
+      .slice(24)
+      .reduce((sum, r) => sum + r.et, 0);
     const m = await measure({ kind: 'reference-et', threshold: 0, days: 1 }, AT, RUN + 136 * H + 20 * 60_000, weather);
     expect(Math.abs(m.value - expected)).toBeLessThan(5e-3);
   });

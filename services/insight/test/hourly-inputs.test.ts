@@ -7,9 +7,8 @@ import {
   relativeHumidity,
   saturationVapourPressureTetens,
 } from '@fieldcast/science';
-import type { VariableId } from '@fieldcast/weather';
-import { elevationFromPressure } from '../src/domain/elevation.js';
-import { hourlySeriesJson, windHeightOf } from '../src/domain/hourly-series.js';
+import { elevationFromPressure, type VariableId, windHeightOf } from '@fieldcast/weather';
+import { hourlySeriesJson } from '../src/domain/hourly-series.js';
 import { HourlyTableSource } from './hourly-table-source.js';
 
 const HOUR_MS = 3_600_000;
@@ -232,5 +231,36 @@ describe('a day of changing weather: each entry is the hour from its validTime',
       // Bolton (1980) from the hour's mean temperature and dewpoint, to the served 0.1 %
       expect(Math.abs(v - relativeHumidity(t, 8 + 40.5 / 10))).toBeLessThanOrEqual(0.05 + 1e-9);
     });
+  });
+});
+
+describe('a source whose stamps are not hourly', () => {
+  // An ingested 3-hourly store: a series entry is one hour (docs/decisions/0111-hourly-series.md),
+  // and reading its stamps as hours would label each value with the wrong hour.
+  const threeHourly = new HourlyTableSource(world(2), BOUNDARY, 'Wind speed at 2 m', true, 3 * HOUR_MS);
+  const asset = {
+    id: 'a',
+    accountId: 'x',
+    tags: {},
+    polygon: [
+      [
+        [0, 0],
+        [2, 0],
+        [2, 2],
+        [0, 2],
+        [0, 0],
+      ],
+    ],
+    centroid: { latitude: 1, longitude: 1 },
+    areaM2: 4.9e10,
+  };
+
+  it.each([
+    ['relative-humidity', { latitude: 0.5, longitude: 0.5 }],
+    ['evapotranspiration', { latitude: 0.5, longitude: 0.5 }],
+    ['relative-humidity', { asset }],
+    ['evapotranspiration', { asset }],
+  ] as const)('answers %s at %j with 503 weather_data_missing, never values of the wrong hours', async (quantity, place) => {
+    await expect(hourlySeries(threeHourly, quantity, place, query)).rejects.toMatchObject({ code: 'weather_data_missing' });
   });
 });

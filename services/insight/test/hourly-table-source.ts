@@ -25,7 +25,7 @@ const UNITS: Partial<Record<VariableId, string>> = {
 };
 
 /**
- * A hand-made hourly GridSource for hand-computable tests: 1 degree cells centred on x.5 degrees,
+ * A hand-made GridSource, hourly unless told another step, for hand-computable tests: 1 degree cells centred on x.5 degrees,
  * every value from `value`; points bilinear between the four surrounding centres (the GridSource
  * contract). Hours before `boundaryMs` come from "table-analysis", later ones from
  * "table-forecast". `calls` records each read and its range.
@@ -42,6 +42,8 @@ export class HourlyTableSource extends SingleReadsSource implements GridSource {
     private readonly windDescription = 'Wind speed at 2 m',
     /** false: a source without surface_altitude (the service then reads the height from pressure) */
     private readonly withAltitude = true,
+    /** the time between stamps: an hour, or longer for a store that is not hourly */
+    private readonly stepMs = HOUR_MS,
   ) {
     super();
   }
@@ -59,7 +61,7 @@ export class HourlyTableSource extends SingleReadsSource implements GridSource {
         cellMethods: '',
         units: UNITS[id]!,
         description: id === 'wind_speed' ? this.windDescription : id,
-        stepMs: id === 'surface_altitude' ? 0 : HOUR_MS,
+        stepMs: id === 'surface_altitude' ? 0 : this.stepMs,
       }));
   }
 
@@ -68,7 +70,7 @@ export class HourlyTableSource extends SingleReadsSource implements GridSource {
     if (range.startMs < c.startMs || range.endMs > c.endMs) throw new GridRequestError('out_of_coverage', 'outside the table');
     if (variable === 'surface_altitude') return [range.startMs];
     const out: number[] = [];
-    for (let t = Math.ceil(range.startMs / HOUR_MS) * HOUR_MS; t <= range.endMs; t += HOUR_MS) out.push(t);
+    for (let t = Math.ceil(range.startMs / this.stepMs) * this.stepMs; t <= range.endMs; t += this.stepMs) out.push(t);
     return out;
   }
 
@@ -96,7 +98,7 @@ export class HourlyTableSource extends SingleReadsSource implements GridSource {
       variable,
       units: UNITS[variable]!,
       startMs: times[0]!,
-      stepMs: variable === 'surface_altitude' ? 0 : HOUR_MS,
+      stepMs: variable === 'surface_altitude' ? 0 : this.stepMs,
       values,
       productOf: this.productOf(times),
     };
@@ -121,7 +123,7 @@ export class HourlyTableSource extends SingleReadsSource implements GridSource {
       dLat: 1,
       dLon: 1,
       startMs: times[0]!,
-      stepMs: variable === 'surface_altitude' ? 0 : HOUR_MS,
+      stepMs: variable === 'surface_altitude' ? 0 : this.stepMs,
       nt: times.length,
       values,
       productOf: this.productOf(times),
@@ -129,7 +131,7 @@ export class HourlyTableSource extends SingleReadsSource implements GridSource {
   }
 
   async slice(variable: VariableId, bbox: BBox, timeMs: number): Promise<GridWindow> {
-    const t = Math.floor(timeMs / HOUR_MS) * HOUR_MS;
+    const t = Math.floor(timeMs / this.stepMs) * this.stepMs;
     return this.window(variable, bbox, { startMs: t, endMs: t });
   }
 }

@@ -1,9 +1,8 @@
 import type { HourlyQuery, HourlySeries } from '@fieldcast/schemas';
 import { dayOfYear, hourlyReferenceEtSeries, saturationVapourPressureTetens, windSpeedAt2m } from '@fieldcast/science';
-import { type GridSource } from '@fieldcast/weather';
+import { elevationFromPressure, type GridSource } from '@fieldcast/weather';
 import { type OneSyncedRun, oneSyncedRun } from '../../../packages/sync/test/one-synced-run.js';
 import { analytic, integral } from '../../../packages/sync/test/runs.js';
-import { elevationFromPressure } from '../src/domain/elevation.js';
 import { hourlySeriesJson } from '../src/domain/hourly-series.js';
 
 /*

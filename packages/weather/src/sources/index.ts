@@ -7,3 +7,4 @@ export * from './synced-stores.js';
 export * from './reloading-source.js';
 export * from './synced-products.js';
 export * from './hour-reads.js';
+export * from './hourly-et.js';

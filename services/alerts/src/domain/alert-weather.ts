@@ -8,6 +8,7 @@ import {
   hoursReadRange,
   severeEvents,
   type SevereKind,
+  shortCropEtHoursAt,
   TORNADO_REACH_KM,
 } from '@fieldcast/weather';
 
@@ -44,10 +45,10 @@ export interface AlertWeather {
 }
 
 /**
- * The alert weather of a GridSource: its point reads, the short-crop ET of one hour by the
- * platform's datapoints' computation (`shortCropEtOfHour`: the instants at the hour's start) with
- * the shortwave of that hour, and the synthetic world's severe weather, the events behind the
- * archive's types. An hour's mean rate comes from the stamps whose intervals it overlaps
+ * The alert weather of a GridSource: its point reads, the hourly short-crop ET the insight area
+ * serves (`shortCropEtHoursAt`: each hour's mean weather, the low sun's cloudiness carried, the
+ * wind at its height), and the synthetic world's severe weather, the events behind the archive's
+ * types. An hour's mean rate comes from the stamps whose intervals it overlaps
  * (docs/decisions/0379-time-cells-of-mean-rates.md).
  */
 export function gridAlertWeather(source: GridSource): AlertWeather {
@@ -68,6 +69,11 @@ export function gridAlertWeather(source: GridSource): AlertWeather {
       return { startMs: firstMs, stepMs: HOUR_MS, values: hourMeans(s, firstMs, Math.round((lastMs - firstMs) / HOUR_MS) + 1) };
     },
     async referenceEt(p, firstMs, lastMs) {
+      // The ET product's hours, as the insight area serves them (docs/interface.md §12).
+      const product = await shortCropEtHoursAt(source, p.lon, p.lat, firstMs, Math.round((lastMs - firstMs) / HOUR_MS) + 1);
+      if (product) return { startMs: firstMs, stepMs: HOUR_MS, values: product.values };
+      // A store whose step is longer than an hour, which the product does not read: the ET of the
+      // hour starting at each stamp, standing for its step's hours.
       const [hours, altitude] = await Promise.all([
         etHourInputsAt(source, p.lon, p.lat, firstMs, lastMs),
         hasAltitude

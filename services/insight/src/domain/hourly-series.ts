@@ -6,18 +6,22 @@ import {
   answeringSource,
   type BBox,
   centresWithin,
+  elevationFromPressure,
+  ET_LEAD_HOURS,
+  type EtSite,
+  evapotranspirationHours,
   type GridSource,
   type GridWindow,
-  hourWeights,
-  type MeanWeights,
   type PointSeries,
+  shortCropEtHoursAt,
+  shortwaveHours,
   type TimeRange,
   type VariableId,
+  windHeightOf,
   windowParts,
 } from '@fieldcast/weather';
 import type { AssetRecord } from './assets.js';
-import { elevationFromPressure } from './elevation.js';
-import { ET_LEAD_HOURS, type EtSite, evapotranspirationHours, HOUR_MS, type HourlyInputs, relativeHumidityHours } from './hourly-values.js';
+import { HOUR_MS, type HourlyInputs, relativeHumidityHours } from './hourly-values.js';
 import { productsJson, type SeriesHead, seriesJson } from './series-json.js';
 
 export type HourlyQuantity = 'relative-humidity' | 'evapotranspiration';
@@ -58,13 +62,6 @@ function inputRange(query: HourlyQuery, quantity: HourlyQuantity): { range: Time
   return { range: { startMs: query.firstMs - lead * HOUR_MS, endMs: query.lastMs + HOUR_MS }, lead, hours };
 }
 
-/** The height of the source's wind, from its variable's description ("Wind speed at 10 m"); 2 m when it names none. */
-export function windHeightOf(source: GridSource): number {
-  const info = source.variables().find((v) => v.id === 'wind_speed');
-  const m = /\bat (\d+(?:\.\d+)?) ?m\b/.exec(info?.description ?? '');
-  return m ? Number(m[1]) : 2;
-}
-
 /** Refuses, before anything is read, a series (or a batch of them) whose work is over the limit. */
 export function checkWork(cellHours: number, subject: 'series' | 'batch' = 'series'): void {
   RequestTooLargeError.refuseOver(cellHours, {
@@ -96,7 +93,7 @@ export function pointSeriesWork(quantity: HourlyQuantity, query: HourlyQuery): n
 }
 
 async function pointValues(source: GridSource, quantity: HourlyQuantity, lon: number, lat: number, query: HourlyQuery): Promise<Computed> {
-  const { range, lead, hours } = inputRange(query, quantity);
+  const { range, hours } = inputRange(query, quantity);
   checkWork(pointSeriesWork(quantity, query));
   const values = new Float64Array(hours);
   if (quantity === 'relative-humidity') {
@@ -109,54 +106,14 @@ async function pointValues(source: GridSource, quantity: HourlyQuantity, lon: nu
     relativeHumidityHours({ offset: k0, stride: 1, temperature: t.values, dewpoint: td.values }, 0, hours, values);
     return { values, products: productsJson((i) => t.productOf(k0 + i), 0, hours) };
   }
-  const [inputs, elevation] = await Promise.all([source.etInputsAt(lon, lat, range), pointElevation(source, lon, lat, range)]);
-  const t = inputs.airTemperature;
-  const k0 = firstIndex(t.startMs, t.stepMs, range.startMs);
-  checkLength(t, k0 + lead + hours + 1);
-  const site: EtSite = {
-    latitude: lat,
-    longitude: lon,
-    elevation: elevation ?? elevationFromPressure(inputs.pressure.values),
-    windHeight: windHeightOf(source),
-  };
-  evapotranspirationHours(
-    {
-      offset: k0,
-      stride: 1,
-      temperature: t.values,
-      dewpoint: inputs.dewpoint.values,
-      shortwave: { values: inputs.shortwave.values, offset: 0, hours: shortwaveHours(inputs.shortwave, range.startMs, lead + hours) },
-      windSpeed: inputs.windSpeed.values,
-    },
-    site,
-    range.startMs,
-    lead,
-    hours,
-    values,
-  );
-  return { values, products: productsJson((i) => t.productOf(k0 + i), lead, hours) };
-}
-
-/**
- * The weights of the shortwave's stamps for each input hour from inputStartMs, by the interval its
- * source's means cover (`hourWeights`, docs/decisions/0379-time-cells-of-mean-rates.md).
- */
-function shortwaveHours(read: PointSeries | GridWindow, inputStartMs: number, hours: number): (MeanWeights | null)[] {
-  const length = 'nt' in read ? read.nt : read.values.length;
-  return hourWeights({ startMs: read.startMs, stepMs: read.stepMs, length, timeCell: read.timeCell }, inputStartMs, hours);
+  // The ET of the hours at a point, as the alerts area's reference-ET rules read it (packages/weather hourly-et.ts).
+  const et = await shortCropEtHoursAt(source, lon, lat, query.firstMs, hours);
+  if (!et || et.values.some((v) => !Number.isFinite(v))) throw missing();
+  return { values: et.values, products: productsJson((i) => et.airTemperature.productOf(i), et.first, hours) };
 }
 
 function checkLength(series: PointSeries, needed: number): void {
   if (series.values.length < needed) throw missing();
-}
-
-/** The ground height at a point (surface_altitude); undefined where the source has none, and the pressure then stands in. */
-async function pointElevation(source: GridSource, lon: number, lat: number, range: TimeRange): Promise<number | undefined> {
-  if (!source.variables().some((v) => v.id === 'surface_altitude')) return undefined;
-  const s = await source.pointSeries('surface_altitude', lon, lat, { startMs: range.startMs, endMs: range.startMs });
-  const z = s.values[0];
-  // Below sea level (the Dead Sea shore) is a height too: eq. 3 holds there.
-  return z !== undefined && Number.isFinite(z) ? z : undefined;
 }
 
 /** The asset in one longitude frame, the grid its weather comes on and the windows that hold its cells. */
