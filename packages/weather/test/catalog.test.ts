@@ -260,3 +260,76 @@ remove:
     await expect(loadCatalog({ overridePath: join(dir, 'missing.yaml') })).rejects.toThrow(CatalogError);
   });
 });
+
+describe('catalog bounds (docs/decisions/0398-catalog-bounds-do-not-wrap.md)', () => {
+  const transfer = (bbox: number[], resolution = 5) => ({
+    transferProducts: [{ name: 'air-temperature-hourly-netcdf', bbox, resolution }],
+  });
+  const coverage = (ring: number[][]) => ({
+    products: [
+      {
+        name: 'air-temperature',
+        coverage: { type: 'Feature', properties: {}, geometry: { type: 'MultiPolygon', coordinates: [[ring]] } },
+      },
+    ],
+  });
+
+  it('refuses a transfer bbox crossing the antimeridian, naming the product and the two halves to write instead', () => {
+    expect(() => createCatalog(transfer([170, -10, -170, 10]))).toThrow(CatalogError);
+    expect(() => createCatalog(transfer([170, -10, -170, 10]))).toThrow(
+      /transfer product air-temperature-hourly-netcdf\.bbox: .*antimeridian.*\[170, -10, 180, 10\] and \[-180, -10, -170, 10\]/,
+    );
+  });
+
+  it('refuses a transfer bbox with south and north swapped, or without width or height', () => {
+    expect(() => createCatalog(transfer([-100, 50, -90, 40]))).toThrow(
+      /transfer product air-temperature-hourly-netcdf\.bbox: south \(50\) is north of north \(40\)/,
+    );
+    expect(() => createCatalog(transfer([-100, 40, -100, 50]))).toThrow(/air-temperature-hourly-netcdf\.bbox: .*no width/);
+    expect(() => createCatalog(transfer([-100, 40, -90, 40]))).toThrow(/air-temperature-hourly-netcdf\.bbox: .*no height/);
+  });
+
+  it('takes a transfer bbox ending at the antimeridian', () => {
+    expect(createCatalog(transfer([170, -10, 180, 10])).transferProduct('air-temperature-hourly-netcdf')?.bbox).toEqual([
+      170, -10, 180, 10,
+    ]);
+  });
+
+  it('refuses a product coverage whose edge goes the long way round, or outside longitude and latitude', () => {
+    const wrapped = [
+      [170, -10],
+      [-170, -10],
+      [-170, 10],
+      [170, 10],
+      [170, -10],
+    ];
+    expect(() => createCatalog(coverage(wrapped))).toThrow(
+      /product air-temperature\.coverage\..*spans 340 degrees of longitude.*cut at 180/,
+    );
+    const beyond = [
+      [170, -10],
+      [190, -10],
+      [190, 10],
+      [170, 10],
+      [170, -10],
+    ];
+    expect(() => createCatalog(coverage(beyond))).toThrow(/product air-temperature\.coverage\./);
+    const pole = [
+      [0, 80],
+      [10, 80],
+      [10, 95],
+      [0, 80],
+    ];
+    expect(() => createCatalog(coverage(pole))).toThrow(/product air-temperature\.coverage\./);
+    // the globe, and each half of a coverage cut at 180, are as they read
+    expect(createCatalog().product('air-temperature')?.coverage.geometry.coordinates[0]![0]![1]).toEqual([180, -90]);
+    const half = [
+      [170, -10],
+      [180, -10],
+      [180, 10],
+      [170, 10],
+      [170, -10],
+    ];
+    expect(createCatalog(coverage(half)).product('air-temperature')?.coverage.geometry.coordinates[0]![0]).toEqual(half);
+  });
+});

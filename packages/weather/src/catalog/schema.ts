@@ -51,6 +51,33 @@ export const styleDefSchema = z.object({
   colorizers: z.array(colorizerSchema).min(1),
 });
 
+/** A WGS84 position, [longitude, latitude] (spec 2: GeoJSON order). */
+const position = z.tuple([z.number().min(-180).max(180), z.number().min(-90).max(90)]);
+
+/**
+ * A ring of a product's coverage. Every area reads a coverage in the plane, each edge the short
+ * way between its ends, so an edge spanning more than 180 degrees of longitude would cover the
+ * rest of the world instead of the strip across the antimeridian it was meant for: such a
+ * coverage is cut at 180 into polygons of the MultiPolygon (RFC 7946 section 3.1.9), as fields are
+ * (docs/decisions/0035-antimeridian.md). An edge from -180 to 180 is the whole band, as the
+ * globe's is (docs/decisions/0398-catalog-bounds-do-not-wrap.md).
+ */
+const coverageRing = z
+  .array(position)
+  .min(4)
+  .superRefine((ring, ctx) => {
+    for (let i = 1; i < ring.length; i++) {
+      const [a, b] = [ring[i - 1]!, ring[i]!];
+      const span = Math.abs(b[0] - a[0]);
+      if (span <= 180 || span === 360) continue;
+      ctx.addIssue({
+        code: 'custom',
+        path: [i],
+        message: `the edge from [${a.join(', ')}] to [${b.join(', ')}] spans ${span} degrees of longitude and would be read the long way round: a coverage crossing the antimeridian is cut at 180 into polygons of the MultiPolygon (RFC 7946 section 3.1.9)`,
+      });
+    }
+  });
+
 /** When a product's forecast runs start, are published and expire (docs/decisions/0120-product-frames-and-forecast-runs.md). */
 export const forecastRunScheduleSchema = z.object({
   /** hours between runs; runs start at 00Z plus multiples of this */
@@ -81,7 +108,7 @@ export const productDefSchema = z.object({
     properties: z.record(z.string(), z.unknown()).nullable(),
     geometry: z.object({
       type: z.literal('MultiPolygon'),
-      coordinates: z.array(z.array(z.array(z.tuple([z.number(), z.number()])).min(4))).min(1),
+      coordinates: z.array(z.array(coverageRing).min(1)).min(1),
     }),
   }),
   /** whether the record links a frame list (false gives frames: null) */
@@ -128,6 +155,25 @@ export const modelDefSchema = z.object({
   variables: z.array(modelVariableSchema).min(1),
 });
 
+/**
+ * A transfer product's bounds, west below east and south below north. A file's grid runs from
+ * west eastward and from north southward (docs/decisions/0162-dataset-grids-and-names.md), so a
+ * west past east, a bbox meant to cross the antimeridian, would give a grid of one column; such a
+ * product is written as two, one each side of 180 (docs/decisions/0398-catalog-bounds-do-not-wrap.md).
+ */
+const transferBBox = z
+  .tuple([z.number().min(-180).max(180), z.number().min(-90).max(90), z.number().min(-180).max(180), z.number().min(-90).max(90)])
+  .superRefine(([west, south, east, north], ctx) => {
+    const at = (message: string) => ctx.addIssue({ code: 'custom', message });
+    if (west > east)
+      at(
+        `west (${west}) is east of east (${east}): a bbox crossing the antimeridian is not served; write two products, [${west}, ${south}, 180, ${north}] and [-180, ${south}, ${east}, ${north}]`,
+      );
+    if (west === east) at(`west and east are both ${west}: the bbox has no width`);
+    if (south > north) at(`south (${south}) is north of north (${north}): write [west, south, east, north]`);
+    if (south === north) at(`south and north are both ${south}: the bbox has no height`);
+  });
+
 export const transferProductDefSchema = z.object({
   name: name,
   description: z.string(),
@@ -138,9 +184,7 @@ export const transferProductDefSchema = z.object({
   /** variables each dataset carries after `variable` (GeoTIFF bands, NetCDF data variables); none by default */
   additionalVariables: z.array(variableIdSchema).optional(),
   /** [west, south, east, north], the outer edges of the cells, degrees (whole multiples of the resolution apart); the globe by default */
-  bbox: z
-    .tuple([z.number().min(-180).max(180), z.number().min(-90).max(90), z.number().min(-180).max(180), z.number().min(-90).max(90)])
-    .optional(),
+  bbox: transferBBox.optional(),
   /** the distance between cell centres, degrees; 0.25 by default */
   resolution: z.number().positive().max(10).optional(),
 });
