@@ -9,3 +9,4 @@ export * from './needs.js';
 export * from './ports.js';
 export * from './services.js';
 export * from './weather.js';
+export * from './product-grants.js';

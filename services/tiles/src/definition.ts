@@ -1,5 +1,5 @@
 import { Api } from '@fieldcast/kit';
-import { defineService } from '@fieldcast/runtime';
+import { defineService, ProductGrantCopy, productGrantsConsumer } from '@fieldcast/runtime';
 import {
   catalogServed,
   frameIndexOf,
@@ -13,8 +13,6 @@ import { zoomLevelsOf } from './domain/frames.js';
 import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
 import { styleNameKeysMigration } from '../migrations/003_style_name_keys.js';
-import { productGrantsConsumer } from './grants-consumer.js';
-import { ProductGrantCopy } from './product-grants.js';
 import { OpeningView } from './domain/opening-view.js';
 import { tileCache } from './domain/sample-cache.js';
 import { DefaultStyles } from './domain/styles.js';
@@ -67,7 +65,7 @@ export const tilesService = defineService({
     const styles = new StyleStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
     const frames = frameIndexOf(catalog.products());
     const defaults = new DefaultStyles(catalog);
-    const grants = new ProductGrantCopy(deps.db.knex);
+    const grants = new ProductGrantCopy(deps.db.knex, 'tiles');
     // The synced sources' products, when the weather serves synced stores (docs/decisions/0315-synced-sources-as-products.md).
     const syncDir = servedWeatherOf(deps.weather).syncDir;
     const products = new TileProducts(catalog, defaults, syncDir ? syncedProductsOf(syncDir, deps.catalog.products()) : null, deps.now);
@@ -161,6 +159,6 @@ export const tilesService = defineService({
   },
   // Restricted products are served to the accounts the platform area granted them (docs/decisions/0134-product-grants-published-to-the-tiles-area.md).
   consumers(deps) {
-    return [productGrantsConsumer(new ProductGrantCopy(deps.db.knex), deps.logger)];
+    return [productGrantsConsumer('tiles', new ProductGrantCopy(deps.db.knex, 'tiles'), deps.logger)];
   },
 });

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { Api } from '@fieldcast/kit';
 import { datasetMaker, DATASET_WORKER } from './dataset-maker.js';
-import { defineService } from '@fieldcast/runtime';
+import { defineService, ProductGrantCopy, productGrantsConsumer } from '@fieldcast/runtime';
+import { productGrantsMigration } from '../migrations/001_product_grants.js';
 import { FileCache } from './domain/file-cache.js';
 import { ProductionQueue } from './domain/production-queue.js';
 import { UrlSigner } from './domain/signing.js';
@@ -19,8 +20,9 @@ export interface TransferServiceOptions {
 
 /**
  * The transfer service (docs/interface.md §9): data-transfer products, their datasets by date,
- * and the files behind signed links. It keeps no table: reading a dataset records nothing of the
- * caller's, and its files live in its directory under the data dir.
+ * and the files behind signed links. Its one table is its copy of the platform's grants of
+ * restricted products (docs/decisions/0397-transfer-products-follow-product-grants.md): reading a
+ * dataset records nothing of the caller's, and its files live in its directory under the data dir.
  */
 export function createTransferService(options: TransferServiceOptions = {}) {
   return defineService({
@@ -29,13 +31,14 @@ export function createTransferService(options: TransferServiceOptions = {}) {
     workers: [DATASET_WORKER],
     title: 'Transfer',
     description: 'Data-transfer products, datasets by date, and GeoTIFF and NetCDF downloads behind signed links (spec 2.5, 4.9).',
-    needs: { weather: true, files: true, catalog: true },
+    needs: { database: { migrations: [productGrantsMigration] }, weather: true, files: true, catalog: true },
     api(deps) {
       const signer = new UrlSigner(deps.files.signingKey, deps.now);
       const maker = datasetMaker(deps.weather, { threads: (options.threads ?? true) && deps.computeThreads > 0 });
       const transfer = new Transfer({
         catalog: deps.catalog,
         weather: deps.weather,
+        grants: new ProductGrantCopy(deps.db.knex, 'transfer'),
         cache: new FileCache(join(deps.files.dir, 'datasets'), deps.files.cacheBytes),
         signer,
         queue: new ProductionQueue(options.productions ?? 2),
@@ -45,6 +48,10 @@ export function createTransferService(options: TransferServiceOptions = {}) {
       });
       // its worker threads, started on the first file made
       return { api: productRoutes(new Api(), { transfer, signer, identity: deps.identity }), close: () => maker.close() };
+    },
+    // Products over a restricted variable are served to the accounts the platform area granted it (docs/decisions/0397-transfer-products-follow-product-grants.md).
+    consumers(deps) {
+      return [productGrantsConsumer('transfer', new ProductGrantCopy(deps.db.knex, 'transfer'), deps.logger)];
     },
   });
 }

@@ -3,9 +3,7 @@
  * docs/decisions/0121-product-access.md): every public one, and a restricted one once the platform
  * area has granted it (docs/decisions/0134-product-grants-published-to-the-tiles-area.md).
  */
-export interface GrantLookup {
-  isGranted(accountId: string, productId: string): Promise<boolean>;
-}
+import type { GrantLookup } from '@fieldcast/runtime';
 
 /** Whether the account sees the product; a public product needs no lookup. */
 export async function productVisible(

@@ -17,7 +17,8 @@ import {
   type VariableId,
   type ZoomLevels,
 } from '@fieldcast/weather';
-import { type GrantLookup, productVisible } from './access.js';
+import { productVisible } from './access.js';
+import type { GrantLookup } from '@fieldcast/runtime';
 import { paint, painterOf } from './colorize.js';
 import { coverageMask } from './coverage.js';
 import { type FrameRef, frameMayChange, zoomLevelsOf } from './frames.js';

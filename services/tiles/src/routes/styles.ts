@@ -13,7 +13,8 @@ import type { ProductDef } from '@fieldcast/weather';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { checkStyleAgainstProduct, type DefaultStyles, nameTaken, styleRecord, styleView } from '../domain/styles.js';
-import { type GrantLookup, productVisible } from '../domain/access.js';
+import { productVisible } from '../domain/access.js';
+import type { GrantLookup } from '@fieldcast/runtime';
 import type { StyleStore } from '../store.js';
 import type { TileProducts } from '../domain/products.js';
 

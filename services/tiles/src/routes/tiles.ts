@@ -3,7 +3,8 @@ import { FramesQuery, ProductParams, TileFrame, TileParams, TileQuery } from '@f
 import type { Catalog, FrameIndex } from '@fieldcast/weather';
 import { z } from 'zod';
 import { recentFrames, tileFrameRecord } from '../domain/frames.js';
-import { type GrantLookup, productVisible } from '../domain/access.js';
+import { productVisible } from '../domain/access.js';
+import type { GrantLookup } from '@fieldcast/runtime';
 import type { TileProducts } from '../domain/products.js';
 import type { TileRenderer } from '../domain/tiles.js';
 

@@ -4,9 +4,11 @@
  * Nothing here knows HTTP; the routes give it the base address links are made from.
  */
 import { type Catalog, type GridSource, transferProductRecord, type TransferProductRecord } from '@fieldcast/weather';
-import { UnavailableError } from '@fieldcast/kit';
+import { NotFoundError, UnavailableError } from '@fieldcast/kit';
 import type { TransferDataset } from '@fieldcast/schemas';
 import type { z } from 'zod';
+import { grantedAll, restrictingProducts } from './access.js';
+import type { GrantLookup } from '@fieldcast/runtime';
 import {
   cacheKey,
   checkDate,
@@ -37,6 +39,8 @@ export function datasetPath(product: string, dataset: string): string {
 export interface TransferDeps {
   catalog: Catalog;
   weather: GridSource;
+  /** the area's copy of the platform's grants of restricted products (docs/decisions/0397-transfer-products-follow-product-grants.md) */
+  grants: GrantLookup;
   cache: FileCache;
   signer: UrlSigner;
   queue: ProductionQueue;
@@ -75,14 +79,32 @@ export class Transfer {
     return synced.length === 0 ? this.served : [...this.served, ...synced];
   }
 
-  /** Spec 2.5 records of every product, the catalog's in its order, then the synced sources' (all are open to every account). */
-  products(): TransferProductRecord[] {
-    return this.all().map((p) => transferProductRecord(p.def));
+  /**
+   * Whether the account may see the product: every account, unless it carries the variable of a
+   * restricted catalog product, then only an account granted each such product
+   * (docs/decisions/0397-transfer-products-follow-product-grants.md).
+   */
+  private visibleTo(product: TransferProduct, account: string): Promise<boolean> {
+    return grantedAll(this.deps.grants, account, restrictingProducts(this.deps.catalog, product.def));
+  }
+
+  /** The product by name as the account sees it: one it may not see is as missing as an unknown one (docs/decisions/0121-product-access.md). */
+  private async visible(productName: string, account: string): Promise<TransferProduct> {
+    const product = findProduct(this.all(), productName);
+    if (!(await this.visibleTo(product, account))) throw new NotFoundError('product', productName);
+    return product;
+  }
+
+  /** Spec 2.5 records of the products the account may see, the catalog's in its order, then the synced sources'. */
+  async products(account: string): Promise<TransferProductRecord[]> {
+    const records: TransferProductRecord[] = [];
+    for (const p of this.all()) if (await this.visibleTo(p, account)) records.push(transferProductRecord(p.def));
+    return records;
   }
 
   /** The records of a product's datasets of one day (today, UTC, by default), with links signed for the account. */
   async datasets(productName: string, date: string | undefined, account: string, base: string): Promise<DatasetRecord[]> {
-    const product = findProduct(this.all(), productName);
+    const product = await this.visible(productName, account);
     const day = date === undefined ? dayStart(this.deps.now().toISOString().slice(0, 10)) : checkDate(date, product, this.deps.weather);
     const records: DatasetRecord[] = [];
     for (const dataset of datasetsOfDay(product, day, this.deps.weather)) {
@@ -136,14 +158,22 @@ export class Transfer {
     };
   }
 
-  /** The media type of a product's files (404 for an unknown product). */
-  mediaType(productName: string): string {
-    return FORMATS[findProduct(this.all(), productName).def.format].mediaType;
+  /** The media type of a product's files (404 for a product unknown to the account). */
+  async mediaType(productName: string, account: string): Promise<string> {
+    return FORMATS[(await this.visible(productName, account)).def.format].mediaType;
   }
 
-  /** The dataset's file, made from the weather on first request (one making for simultaneous requests). */
-  async file(productName: string, datasetName: string): Promise<{ dataset: Dataset; file: CachedFile; mediaType: string }> {
-    const product = findProduct(this.all(), productName);
+  /**
+   * The dataset's file for the account, made from the weather on first request (one making for
+   * simultaneous requests). The account's grants are read at each download, so a link signed
+   * before a revocation stops with it.
+   */
+  async file(
+    productName: string,
+    datasetName: string,
+    account: string,
+  ): Promise<{ dataset: Dataset; file: CachedFile; mediaType: string }> {
+    const product = await this.visible(productName, account);
     const dataset = findDataset(product, datasetName, this.deps.weather);
     const { extension, mediaType } = FORMATS[product.def.format];
     const key = this.keyOf(dataset);

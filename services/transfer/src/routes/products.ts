@@ -130,16 +130,16 @@ export function productRoutes(api: Api, deps: ProductRouteDeps): Api {
       path: '/products',
       summary: 'Data-transfer products',
       description:
-        'Every data-transfer product (spec 2.5): name, format (GeoTIFF or NetCDF) and the path of its dataset list. All are open to every account.',
+        'The data-transfer products the account may see (spec 2.5): name, format (GeoTIFF or NetCDF) and the path of its dataset list. A product carrying the variable of a restricted product is listed only to the accounts granted that product.',
       tags: ['data transfer'],
       response: { status: 200, description: 'The products, in catalog order', schema: TransferProductList },
-      handle: () => deps.transfer.products(),
+      handle: ({ account }) => deps.transfer.products(account.id),
     })
     .op({
       method: 'get',
       path: '/products/{name}/datasets',
       summary: 'Datasets of a product on one day',
-      description: `The datasets whose first valid time falls on the date (UTC; today by default), each with its variables, bounds, resolution, size and checksum once made, and a downloadUrl that works without credentials for ${LINK_LIFETIME_SECONDS / 60} minutes. A date before 2015-01-01 or after the end of the forecast is 400 date_out_of_range.`,
+      description: `The datasets whose first valid time falls on the date (UTC; today by default), each with its variables, bounds, resolution, size and checksum once made, and a downloadUrl that works without credentials for ${LINK_LIFETIME_SECONDS / 60} minutes. A date before 2015-01-01 or after the end of the forecast is 400 date_out_of_range. A product the account may not see (a restricted variable not granted to it) is 404, as an unknown one.`,
       tags: ['data transfer'],
       params: TransferProductParams,
       query: TransferDatasetsQuery,
@@ -152,7 +152,7 @@ export function productRoutes(api: Api, deps: ProductRouteDeps): Api {
       path: '/products/{name}/datasets/{dataset}',
       summary: "A dataset's file",
       description:
-        "The GeoTIFF or NetCDF file, made from the weather on first request and then served from a cache. Takes the signed link's account, expires and signature, or HTTP Basic credentials. Answers HEAD, Range (one byte range: 206; past the end: 416) with If-Range, If-Match (another version: 412) and If-None-Match (304) on its ETag, the SHA-256 of its bytes. A signature that is altered, expired or for another dataset is 403. A file not made within a minute of its first request is 503 dataset_being_made with Retry-After; it is still being made, and a later request gets it.",
+        "The GeoTIFF or NetCDF file, made from the weather on first request and then served from a cache. Takes the signed link's account, expires and signature, or HTTP Basic credentials. Answers HEAD, Range (one byte range: 206; past the end: 416) with If-Range, If-Match (another version: 412) and If-None-Match (304) on its ETag, the SHA-256 of its bytes. A signature that is altered, expired or for another dataset is 403. A product the account (the link's) may not see is 404, from the moment its grant is revoked. A file not made within a minute of its first request is 503 dataset_being_made with Retry-After; it is still being made, and a later request gets it.",
       tags: ['data transfer'],
       params: TransferDatasetParams,
       query: TransferDownloadQuery,
@@ -160,13 +160,13 @@ export function productRoutes(api: Api, deps: ProductRouteDeps): Api {
       produces: MEDIA_TYPES,
       credential: signedAccount(deps.signer, deps.identity),
       errors: [403, 404, 412, 416, 503],
-      handle: async ({ params, req, res }) => {
+      handle: async ({ params, account, req, res }) => {
         // The operation produces both formats; this dataset's file is one of them, and an Accept
         // that takes only the other is 406, not answered with a file it refused (RFC 9110 section 12.5.1).
-        const type = deps.transfer.mediaType(params.name);
+        const type = await deps.transfer.mediaType(params.name, account.id);
         if (!acceptedFileTypes(res).includes(type))
           throw new NotAcceptableError(`Cannot produce ${req.headers.accept}; ${params.dataset} is ${type}`);
-        let { file, mediaType } = await deps.transfer.file(params.name, params.dataset).catch((err: unknown) => {
+        let { file, mediaType } = await deps.transfer.file(params.name, params.dataset, account.id).catch((err: unknown) => {
           // RFC 9110 section 10.2.3: when to ask again.
           if (err instanceof FileNotReady) res.setHeader('Retry-After', String(err.retryAfterSeconds));
           throw err;
@@ -176,7 +176,7 @@ export function productRoutes(api: Api, deps: ProductRouteDeps): Api {
         } catch (err) {
           if (!isMissing(err) || res.headersSent) throw err;
           // Dropped from the cache between being found and being opened: made again, once.
-          ({ file, mediaType } = await deps.transfer.file(params.name, params.dataset));
+          ({ file, mediaType } = await deps.transfer.file(params.name, params.dataset, account.id));
           await sendFile(req, res, file, params.dataset, mediaType);
         }
       },

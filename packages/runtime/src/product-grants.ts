@@ -1,0 +1,92 @@
+/**
+ * An area's copy of the platform area's grants of restricted products (docs/architecture.md §4,
+ * each area owns its data): the table `<area>.product_grants`, written only by the consumer of the
+ * platform's grant-state messages, read by the area to tell which accounts see a restricted
+ * product (docs/decisions/0134-product-grants-published-to-the-tiles-area.md; the transfer area,
+ * docs/decisions/0397-transfer-products-follow-product-grants.md).
+ */
+import type { Knex } from 'knex';
+import { cloudEventProblem, type IncomingMessage } from '@fieldcast/bus';
+import type { Migration } from '@fieldcast/db';
+import type { Logger } from '@fieldcast/kit';
+import { PRODUCT_GRANTS_TOPIC, ProductGrantState } from '@fieldcast/schemas';
+import type { Consumer } from './needs.js';
+
+/** Whether the account holds a grant of the restricted product. */
+export interface GrantLookup {
+  isGranted(accountId: string, productId: string): Promise<boolean>;
+}
+
+/** The migration that makes an area's copy: a row is a grant; a revocation deletes it. */
+export function productGrantsCopyMigration(name: string): Migration {
+  return {
+    name,
+    async up(knex, schema) {
+      await knex.schema.withSchema(schema).createTable('product_grants', (t) => {
+        t.uuid('account_id').notNullable();
+        t.uuid('product_id').notNullable();
+        t.primary(['account_id', 'product_id']);
+      });
+    },
+  };
+}
+
+export class ProductGrantCopy implements GrantLookup {
+  constructor(
+    private readonly knex: Knex,
+    /** the area's schema, where productGrantsCopyMigration made the table */
+    private readonly schema: string,
+  ) {}
+
+  private get table() {
+    return this.knex.withSchema(this.schema).table('product_grants');
+  }
+
+  async isGranted(accountId: string, productId: string): Promise<boolean> {
+    const row: unknown = await this.table.where({ account_id: accountId, product_id: productId }).first('product_id');
+    return row !== undefined;
+  }
+
+  /** Takes a grant's state from a message; applying one twice, or an older one again before a newer one, ends the same. */
+  async apply(state: ProductGrantState): Promise<void> {
+    const key = { account_id: state.accountId, product_id: state.productId };
+    if (state.granted) await this.table.insert(key).onConflict(['account_id', 'product_id']).ignore();
+    else await this.table.where(key).delete();
+  }
+}
+
+const TOPIC = new RegExp(`^${PRODUCT_GRANTS_TOPIC.replaceAll('.', '\\.')}$`);
+
+/** The grant state a message carries, or why it carries none. */
+function grantStateOf(value: string): ProductGrantState | string {
+  let event: unknown;
+  try {
+    event = JSON.parse(value);
+  } catch {
+    return 'not JSON';
+  }
+  const problem = cloudEventProblem(event);
+  if (problem) return problem;
+  const state = ProductGrantState.safeParse((event as { data: { resource?: unknown } }).data.resource);
+  return state.success ? state.data : 'data.resource is not a grant state';
+}
+
+/**
+ * Keeps an area's copy of the platform's grants, in one consumer group for every replica of the
+ * area (they share its schema, so each message is applied once). A message that is no grant state
+ * is logged and passed over; a database failure throws, so the message is delivered again.
+ */
+export function productGrantsConsumer(group: string, grants: ProductGrantCopy, logger: Logger): Consumer {
+  return {
+    group,
+    topics: TOPIC,
+    async handle(message: IncomingMessage) {
+      const state = grantStateOf(message.value);
+      if (typeof state === 'string') {
+        logger.warn({ topic: message.topic, offset: message.offset, reason: state }, 'passed over a message that is no grant state');
+        return;
+      }
+      await grants.apply(state);
+    },
+  };
+}
