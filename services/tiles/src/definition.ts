@@ -64,7 +64,7 @@ export const tilesService = defineService({
     const catalog = catalogServed(deps.catalog, deps.weather);
     const styles = new StyleStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
     const frames = frameIndexOf(catalog.products());
-    const defaults = new DefaultStyles(catalog);
+    const defaults = new DefaultStyles(catalog, deps.catalog.products());
     const grants = new ProductGrantCopy(deps.db.knex, 'tiles');
     // The synced sources' products, when the weather serves synced stores (docs/decisions/0315-synced-sources-as-products.md).
     const syncDir = servedWeatherOf(deps.weather).syncDir;

@@ -72,6 +72,13 @@ describe('styles', () => {
     expect(res.body.id).toBe('product_does_not_exist');
   });
 
+  it('matches a product’s name exactly and its id in any case, as the platform area does (docs/decisions/0407-product-names-matched-exactly.md)', async () => {
+    const list = (ref: string) => request(app()).get(`/v2/products/${ref}/styles.json`).set('Authorization', t.alice.auth);
+    expect((await list(temperature.id.toUpperCase())).body[0]).toEqual(temperatureDefault);
+    const other = await list('Air-Temperature');
+    expect([other.status, other.body.id]).toEqual([404, 'product_does_not_exist']);
+  });
+
   it('lists the product’s default styles first, then the caller’s own for that product only, never another account’s', async () => {
     const mine = (await create(t.alice)).body;
     await create(t.bob, body({ name: 'Bob’s' }));

@@ -66,6 +66,11 @@ const EMPTY: Snapshot = { stamp: '', products: [], byKey: new Map(), stores: new
 /** The name of a source's product made from a catalog product. */
 export const syncedProductName = (source: string, base: Pick<ProductDef, 'name'>) => `${source}.${base.name}`;
 
+/** The default styles of a source's product made from `base`: the catalog product's, each named `<source>.<style>`. */
+export function syncedDefaultStyles(source: string, base: Pick<ProductDef, 'defaultStyles'>): ProductDef['defaultStyles'] {
+  return base.defaultStyles.map((s) => ({ ...s, name: syncedProductName(source, s) }));
+}
+
 /**
  * The catalog products a synced source has products of its own for: the hourly ones with frames
  * and forecasts whose variable its stores hold (`holds`).
@@ -323,7 +328,7 @@ export class SyncedProducts {
             coverage: gridCoverage(grid),
             hasFrames: true,
             hasForecasts: true,
-            defaultStyles: base.defaultStyles.map((s) => ({ ...s, name: syncedProductName(source, s) })),
+            defaultStyles: syncedDefaultStyles(source, base),
           };
           const productRuns: SyncedProductRun[] = runs.flatMap(({ entry, initMs, store }) => {
             const axis = axisOf(store, variable);

@@ -5,7 +5,16 @@
  */
 import { ConflictError, type FieldError, ValidationError } from '@fieldcast/kit';
 import { nameKey, type Style, type StyleInput } from '@fieldcast/schemas';
-import { type Catalog, defaultStyles, type DefaultStyle, type ProductDef, recordAttribute } from '@fieldcast/weather';
+import { SOURCES } from '@fieldcast/sync';
+import {
+  type Catalog,
+  defaultStyles,
+  type DefaultStyle,
+  type ProductDef,
+  recordAttribute,
+  syncedDefaultStyles,
+  syncedProductBases,
+} from '@fieldcast/weather';
 
 /** A contributed style as the store holds it. */
 export interface StyleRecord {
@@ -88,11 +97,16 @@ export function checkStyleAgainstProduct(product: ProductDef, input: StyleInput)
   if (errors.length) throw new ValidationError('invalid_style', 'The style does not fit its product', errors);
 }
 
-/** Refusal of a taken name; never says whose style holds it (spec 4.3). */
-export function nameTaken(name: string): ConflictError {
+/**
+ * Refusal of a taken name; never says whose contributed style holds it (spec 4.3). A default
+ * style's is said to be one, since defaults are public and one may not be listed yet (a synced
+ * source's, docs/decisions/0405-synced-default-style-names-held-from-the-start.md).
+ */
+export function nameTaken(name: string, holder: 'contributed' | 'default' = 'contributed'): ConflictError {
+  const whose = holder === 'contributed' ? 'taken' : "the name of a product's default style (a synced source's products included)";
   return new ConflictError(
     'style_name_taken',
-    `The style name "${name}" is taken (names are unique among all styles, in any case); choose another`,
+    `The style name "${name}" is ${whose}; names are unique among all styles, default styles included, in any case: choose another`,
   );
 }
 
@@ -107,9 +121,29 @@ export class DefaultStyles {
   /** each product's defaults as JSON text, as a list serves them */
   readonly jsonByProduct = new Map<string, string>();
   private readonly products = new Map<string, ProductDef>();
+  /**
+   * Name keys of the default styles every synced source's products can have, held from the start
+   * though such a product's defaults are derived only when it is first named: so no contributed
+   * style takes one first, in this process or another
+   * (docs/decisions/0405-synced-default-style-names-held-from-the-start.md).
+   */
+  private readonly syncedNames = new Set<string>();
 
-  constructor(catalog: Catalog) {
+  /** `syncedFrom`: the catalog products synced sources make products of (the whole catalog, served or not). */
+  constructor(catalog: Catalog, syncedFrom: readonly ProductDef[] = catalog.products()) {
     for (const p of catalog.products()) this.add(p);
+    // every source the sync knows and every product it may make, whichever variables its runs turn out to hold
+    for (const source of Object.keys(SOURCES)) {
+      for (const base of syncedProductBases(syncedFrom, () => true)) {
+        for (const s of syncedDefaultStyles(source, base)) this.syncedNames.add(nameKey(s.name));
+      }
+    }
+  }
+
+  /** Whether a default style holds the name, or a synced source's product's default style will: no contributed style may take it. */
+  holdsName(name: string): boolean {
+    const key = nameKey(name);
+    return this.byName.has(key) || this.syncedNames.has(key);
   }
 
   private add(p: ProductDef): Style[] {

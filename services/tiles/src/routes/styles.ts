@@ -8,7 +8,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '@fieldcast/kit';
-import { nameKey, ProductParams, Style, StyleInput, StyleListQuery, StyleParams, StyleReplacement } from '@fieldcast/schemas';
+import { ProductParams, Style, StyleInput, StyleListQuery, StyleParams, StyleReplacement } from '@fieldcast/schemas';
 import type { ProductDef } from '@fieldcast/weather';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -32,7 +32,7 @@ const styleFault = BodyFault.semantic('invalid_style', 'The style is not valid')
 const BODY_FAULTS = { name: styleFault, description: BodyFault.malformed, layerName: styleFault, colorizers: styleFault };
 
 const RULES =
-  'Rules (each fault 422 with its path, nothing stored): name unique among all styles, default styles included, compared case-insensitively (409 style_name_taken); layerName a styleable layer of the product; at least one colorizer, defaultMode linear or discrete, at least one stop, stop values strictly ascending; colours #rrggbb or rgba(r, g, b, a); a mask names a mask layer of the product and attributes of it, with a space or an underscore.';
+  'Rules (each fault 422 with its path, nothing stored): name unique among all styles, default styles included (those of synced sources’ products too, synced yet or not), compared case-insensitively (409 style_name_taken); layerName a styleable layer of the product; at least one colorizer, defaultMode linear or discrete, at least one stop, stop values strictly ascending; colours #rrggbb or rgba(r, g, b, a); a mask names a mask layer of the product and attributes of it, with a space or an underscore.';
 
 /**
  * The members the service sets, sent back with a replacement: each must be the style's own, since
@@ -60,7 +60,7 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
     return p !== undefined && !(await productVisible(grants, accountId, p));
   };
   const checkName = (name: string) => {
-    if (defaults.byName.has(nameKey(name))) throw nameTaken(name);
+    if (defaults.holdsName(name)) throw nameTaken(name, 'default');
   };
   const refuseDefault = async (accountId: string, id: string) => {
     const builtIn = defaults.byId.get(id);
