@@ -368,6 +368,41 @@ describe('versions and paths', () => {
     expect(request.body.error.message).toMatch(/summary, latest, history/);
   });
 
+  it('reads every word of a path in any case, as the version and type are read: the request kind and the format suffix too (docs/decisions/0406-archive-path-words-in-any-case.md)', async () => {
+    const lower = await get(t, `/v2/hailsize/summary/${STORM_POINT}/${STORM_DAY}.xml`, alice, { radius: '20' });
+    expect(lower.status).toBe(200);
+    for (const path of [
+      `/V2/HailSize/SUMMARY/${STORM_POINT}/${STORM_DAY}.XML`,
+      `/v2/hailsize/Summary/${STORM_POINT}/${STORM_DAY}.Xml`,
+      `/v2/hailsize/summary/${STORM_POINT}/${STORM_DAY}.XML`,
+    ]) {
+      const res = await get(t, path, alice, { radius: '20' });
+      expect([path, res.status, res.headers['content-type']]).toEqual([path, 200, 'application/xml; charset=utf-8']);
+      expect(res.text).toBe(lower.text);
+    }
+    const kml = await get(t, `/v2/hailsize/latest/${STORM_POINT}.KML`, alice);
+    expect([kml.status, kml.headers['content-type']]).toEqual([200, 'application/vnd.google-earth.kml+xml; charset=utf-8']);
+    const json = await get(t, `/v2/hailsize/LATEST/${STORM_POINT}.JSON`, alice);
+    expect([json.status, json.body.data.query.request]).toEqual([200, 'latest']);
+  });
+
+  it('another major version in any case is the archive’s 404 naming the served one', async () => {
+    const res = await get(t, `/V1/hailsize/summary/${STORM_POINT}`, alice);
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ code: 404, message: expect.stringMatching(/serves \/v2/) });
+    const type = await get(t, `/V2/snow/summary/${STORM_POINT}`, alice);
+    expect([type.status, type.body.error?.message]).toEqual([404, expect.stringMatching(/the types are hailsize/)]);
+  });
+
+  it('a suffix that names no format is 404 naming the suffixes served, not a malformed date or location', async () => {
+    for (const path of [`/v2/hailsize/summary/${STORM_POINT}/${STORM_DAY}.csv`, `/v2/hailsize/summary/${STORM_POINT}.geojson`]) {
+      const res = await get(t, path, alice);
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(res.body.error.message).toMatch(/\.json, \.xml or \.kml/);
+      expect(res.body.error.errors[0]).toMatchObject({ reason: 'route_does_not_exist', location: 'format', locationType: 'path' });
+    }
+  });
+
   it('a method other than GET on a resource is 405 with Allow, in the format asked for, not a 404 that says the resource is not there', async () => {
     const path = `/v2/hailsize/summary/${STORM_POINT}/${STORM_DAY}`;
     const query = { u: alice.name, t: alice.token };

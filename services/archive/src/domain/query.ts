@@ -82,11 +82,15 @@ function positiveNumber(text: string, name: string): number {
   return value;
 }
 
-/** The parameters of a request kind that is known: the kind itself is checked first (404). */
+/**
+ * The request kind a path names, in any case as the version and type before it
+ * (docs/decisions/0406-archive-path-words-in-any-case.md); an unknown one is 404.
+ */
 export function checkRequestKind(request: string): ArchiveRequest {
-  if (!isArchiveRequest(request))
+  const kind = request.toLowerCase();
+  if (!isArchiveRequest(kind))
     throw new NotFoundError('route', request, `No request kind "${request}"; the archive serves ${ARCHIVE_REQUESTS.join(', ')}`);
-  return request;
+  return kind;
 }
 
 export function parseArchiveQuery(raw: RawArchiveRequest): ArchiveQuery {

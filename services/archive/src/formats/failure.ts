@@ -11,7 +11,7 @@ export interface ArchiveFailure {
   errors: { reason: string; message: string; location?: string; locationType?: 'parameter' | 'path' }[];
 }
 
-const PATH_PARTS = new Set(['location', 'date', 'request', 'type']);
+const PATH_PARTS = new Set(['location', 'date', 'request', 'type', 'format']);
 
 export function failureOf(status: number, id: string, message: string, errors?: FieldError[]): ArchiveFailure {
   const items = (errors ?? []).map((e) => ({

@@ -24,7 +24,13 @@ export interface Negotiated {
   contentType: string;
 }
 
-const SUFFIX = /\.(json|xml|kml)$/;
+/** A path's format suffix, in any case as every word of an archive path (docs/decisions/0406-archive-path-words-in-any-case.md). */
+const SUFFIX = /\.(json|xml|kml)$/i;
+/**
+ * A suffix naming no format: a word after the last dot. Never part of a location or a date, whose
+ * dots are followed by digits (`+39.7392`, a fraction of a second `.5Z`).
+ */
+const OTHER_SUFFIX = /\.[a-z][a-z0-9]*$/i;
 
 /** The media type each format answers in when the request names none of its own. */
 const OWN_TYPE: Record<ArchiveFormat, string> = {
@@ -34,10 +40,18 @@ const OWN_TYPE: Record<ArchiveFormat, string> = {
   kml: KML_MEDIA_TYPE,
 };
 
-/** The last path segment without its format suffix, and the format the suffix names. */
-export function splitSuffix(segment: string): { segment: string; format: ArchiveFormat | undefined } {
+/** The suffixes a path may end in, as messages name them. */
+export const SUFFIXES = '.json, .xml or .kml';
+
+/**
+ * The last path segment without its format suffix, and the format the suffix names; `unknown`, a
+ * suffix that names none (`.csv`), which the path is refused for.
+ */
+export function splitSuffix(segment: string): { segment: string; format: ArchiveFormat | undefined; unknown?: string } {
   const m = SUFFIX.exec(segment);
-  return m ? { segment: segment.slice(0, -m[0].length), format: m[1] as ArchiveFormat } : { segment, format: undefined };
+  if (m) return { segment: segment.slice(0, -m[0].length), format: m[1]!.toLowerCase() as ArchiveFormat };
+  const other = OTHER_SUFFIX.exec(segment);
+  return other ? { segment, format: undefined, unknown: other[0] } : { segment, format: undefined };
 }
 
 /** The Content-Type of an answer in a media type: text in UTF-8; GeoJSON has no parameters (RFC 7946 section 12). */

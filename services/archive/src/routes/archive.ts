@@ -4,6 +4,7 @@ import {
   clientAddress,
   expressPath,
   MethodNotAllowedError,
+  NotFoundError,
   problemOf,
   recordFault,
   UnauthorizedError,
@@ -34,6 +35,7 @@ import {
   kmlVendorType,
   negotiateFormat,
   splitSuffix,
+  SUFFIXES,
   type Negotiated,
 } from '../formats/negotiate.js';
 import { answerXml, failureXml } from '../formats/xml.js';
@@ -95,12 +97,13 @@ class ArchiveApi extends Api {
     }
     // Any other path under a version: another major (404 naming the served one), or an unknown type.
     router.use((req: Request, res: Response, next: () => void) => {
-      const m = /^\/(v\d+)(\/|$)/.exec(req.path);
+      // the version in any case, as Express matches the routes' words (docs/decisions/0406-archive-path-words-in-any-case.md)
+      const m = /^\/(v\d+)(\/|$)/i.exec(req.path);
       if (!m) return next();
       res.locals.route = '/{version}/*';
       const format = this.formatOf(req) ?? JSON_ANSWER;
       const message =
-        m[1] === SERVED_MAJOR
+        m[1]!.toLowerCase() === SERVED_MAJOR
           ? `No archive resource at ${req.path}; the types are ${ARCHIVE_TYPES.join(', ')}: /${SERVED_MAJOR}/{type}/{summary|latest|history}/{location}[/{date}]`
           : `API version ${m[1]} is not served; this archive serves /${SERVED_MAJOR} (apiVersion 2.x.y)`;
       this.fail(res, format, failureOf(404, 'route_does_not_exist', message));
@@ -110,7 +113,7 @@ class ArchiveApi extends Api {
 
   /** A failure raised before a route's handler (a path segment that is not UTF-8 percent-encoding): under a version, told in the archive's formats. */
   private readonly pathFailure = (err: unknown, req: Request, res: Response, next: (err?: unknown) => void): void => {
-    if (!/^\/v\d+(\/|$)/.test(req.path)) return next(err);
+    if (!/^\/v\d+(\/|$)/i.test(req.path)) return next(err);
     this.failWith(res, this.formatOf(req) ?? JSON_ANSWER, err);
   };
 
@@ -146,7 +149,11 @@ class ArchiveApi extends Api {
       }
       const params = req.params as Record<string, string>;
       const dated = params.date !== undefined;
-      const last = splitSuffix(dated ? params.date! : params.location!).segment;
+      const { segment: last, unknown } = splitSuffix(dated ? params.date! : params.location!);
+      if (unknown !== undefined) {
+        const message = `No format ${unknown}; a path may end in ${SUFFIXES}, or leave the format to the Accept header`;
+        throw new NotFoundError('route', unknown, message, [{ path: 'format', message }]);
+      }
       const now = this.deps.now().getTime();
       const query = parseArchiveQuery({
         type,
