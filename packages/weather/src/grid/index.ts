@@ -7,7 +7,6 @@ export * from './batched-reads.js';
 export { centresWithin, windowParts } from './grid-windows.js';
 export {
   hourMeans,
-  hourWeights,
   isTimeStatistic,
   type MeanWeights,
   meanOver,
