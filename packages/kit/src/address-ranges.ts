@@ -158,12 +158,16 @@ export function clientAddress(
 
 export type { Address };
 
-/** The ranges FIELDCAST_TRUSTED_PROXIES lists; a bad entry stops start-up naming the variable. */
-export function trustedProxyRanges(list: readonly string[] | undefined): AddressRange[] {
+/** The ranges an environment variable lists; a bad entry stops start-up naming the variable and the entry. */
+export function configuredRanges(variable: string, list: readonly string[] | undefined): AddressRange[] {
   try {
     return (list ?? []).map(parseRange);
   } catch (err) {
-    if (err instanceof AddressRangeError) throw new Error(`FIELDCAST_TRUSTED_PROXIES: ${err.message}`);
+    if (err instanceof AddressRangeError) throw new Error(`${variable}: ${err.message}`);
     throw err;
   }
 }
+
+/** The ranges FIELDCAST_TRUSTED_PROXIES lists. */
+export const trustedProxyRanges = (list: readonly string[] | undefined): AddressRange[] =>
+  configuredRanges('FIELDCAST_TRUSTED_PROXIES', list);

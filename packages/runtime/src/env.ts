@@ -1,5 +1,6 @@
-import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { AddressRangeError, parseRange } from '@fieldcast/kit';
+import { isSourceName, type SourceName, SOURCES } from '@fieldcast/sync';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -87,7 +88,8 @@ export const FleetEnv = z.object({
   ),
   /**
    * addresses or CIDR ranges in the private, loopback and link-local ranges that webhook
-   * deliveries may reach (docs/decisions/0261-webhook-address-guard.md), comma-separated; unset: none
+   * deliveries may reach (docs/decisions/0261-webhook-address-guard.md), comma-separated, read
+   * as the kit reads every range; unset: none
    */
   FIELDCAST_WEBHOOK_ALLOW_PRIVATE: optionalString.transform((v, ctx) => {
     const entries = (v ?? '')
@@ -95,11 +97,12 @@ export const FleetEnv = z.object({
       .map((s) => s.trim())
       .filter(Boolean);
     for (const entry of entries) {
-      const [address, prefix, extra] = entry.split('/');
-      const family = isIP(address ?? '');
-      const bits = family === 6 ? 128 : 32;
-      if (!family || extra !== undefined || (prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= bits)))
-        ctx.addIssue({ code: 'custom', message: `${entry} is no IP address or CIDR range` });
+      try {
+        parseRange(entry);
+      } catch (err) {
+        if (!(err instanceof AddressRangeError)) throw err;
+        ctx.addIssue({ code: 'custom', message: err.message });
+      }
     }
     return entries;
   }),
@@ -126,8 +129,8 @@ export const FleetEnv = z.object({
             .filter(Boolean)
         : [],
     )
-    .refine((list) => list.every((s) => s === 'gfs-0p25' || s === 'ecmwf-ifs-0p25'), {
-      message: 'must be comma-separated source names: gfs-0p25, ecmwf-ifs-0p25',
+    .refine((list): list is SourceName[] => list.every(isSourceName), {
+      message: `must be comma-separated source names: ${Object.keys(SOURCES).join(', ')}`,
     }),
   /** where synced stores and their registries live (docs/decisions/0251-synced-stores-registry.md); unset: <FIELDCAST_DATA_DIR>/sync */
   FIELDCAST_SYNC_DIR: optionalString,

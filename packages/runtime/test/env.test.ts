@@ -1,3 +1,4 @@
+import { SOURCES, sourceUrlVariable } from '@fieldcast/sync';
 import { ConfigError, FleetEnv, parseEnv } from '../src/env.js';
 import { CONSOLE, portOf } from '../src/ports.js';
 
@@ -31,8 +32,37 @@ describe('FIELDCAST_WEBHOOK_ALLOW_PRIVATE', () => {
     expect(
       parseEnv(FleetEnv, { FIELDCAST_WEBHOOK_ALLOW_PRIVATE: '127.0.0.1, 10.1.0.0/16,fd00::/8' }).FIELDCAST_WEBHOOK_ALLOW_PRIVATE,
     ).toEqual(['127.0.0.1', '10.1.0.0/16', 'fd00::/8']);
-    for (const bad of ['localhost', '10.0.0.0/33', '::1/129', '10.0.0.0/8/1', '10.0.0.0/x'])
-      expect(() => parseEnv(FleetEnv, { FIELDCAST_WEBHOOK_ALLOW_PRIVATE: bad })).toThrow(/FIELDCAST_WEBHOOK_ALLOW_PRIVATE/);
+    for (const bad of ['localhost', '10.0.0.0/33', '::1/129', '10.0.0.0/8/1', '10.0.0.0/x', '::ffff:10.0.0.0/40'])
+      expect(() => parseEnv(FleetEnv, { FIELDCAST_WEBHOOK_ALLOW_PRIVATE: `127.0.0.1,${bad}` })).toThrow(
+        `FIELDCAST_WEBHOOK_ALLOW_PRIVATE: "${bad}"`,
+      );
+  });
+
+  it('reads an entry as the kit reads every address range: an IPv4-mapped range is its IPv4 range', () => {
+    expect(parseEnv(FleetEnv, { FIELDCAST_WEBHOOK_ALLOW_PRIVATE: '::ffff:10.0.0.0/120' }).FIELDCAST_WEBHOOK_ALLOW_PRIVATE).toEqual([
+      '::ffff:10.0.0.0/120',
+    ]);
+  });
+});
+
+describe('the sync’s sources (FIELDCAST_SYNC_SOURCES, FIELDCAST_SOURCE_<NAME>_URL)', () => {
+  const names = Object.keys(SOURCES) as (keyof typeof SOURCES)[];
+
+  it('takes every source the sync knows, and names them all when refusing another', () => {
+    expect(parseEnv(FleetEnv, { FIELDCAST_SYNC_SOURCES: names.join(', ') }).FIELDCAST_SYNC_SOURCES).toEqual(names);
+    expect(() => parseEnv(FleetEnv, { FIELDCAST_SYNC_SOURCES: 'gfs-1p00' })).toThrow(
+      `FIELDCAST_SYNC_SOURCES: must be comma-separated source names: ${names.join(', ')}`,
+    );
+  });
+
+  it('reads the base-URL variable of every source the sync knows', () => {
+    for (const name of names) {
+      const variable = sourceUrlVariable(name);
+      expect([variable, parseEnv(FleetEnv, { [variable]: 'http://mirror.test/' })]).toEqual([
+        variable,
+        expect.objectContaining({ [variable]: 'http://mirror.test/' }),
+      ]);
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import { type AddressRange, anyRangeHolds, configuredRanges, parseAddress } from '@fieldcast/kit';
 
 /**
  * Addresses a webhook may never reach unless allowed by name: loopback, private, link-local,
@@ -98,25 +99,19 @@ function normalise(address: string): { address: string; family: 'ipv4' | 'ipv6' 
 /**
  * Which addresses webhook connections may reach (docs/decisions/0261-webhook-address-guard.md):
  * every public address, and of the special ranges only what FIELDCAST_WEBHOOK_ALLOW_PRIVATE
- * names (addresses or CIDR ranges). `publicAllowed` false (test fleets) reaches nothing but what
- * is named, so no test can reach a real server.
+ * names (addresses or CIDR ranges, read as the kit reads every range). `publicAllowed` false
+ * (test fleets) reaches nothing but what is named, so no test can reach a real server.
  */
 export class AddressGuard {
   private readonly special = new BlockList();
-  private readonly allowed = new BlockList();
+  private readonly allowed: readonly AddressRange[];
 
   constructor(
     allowPrivate: readonly string[],
     private readonly publicAllowed = true,
   ) {
     for (const [net, prefix, family] of SPECIAL_RANGES) this.special.addSubnet(net, prefix, family);
-    for (const entry of allowPrivate) {
-      const [net, prefix] = entry.split('/');
-      const { address, family } = normalise(net!);
-      if (!isIP(address)) throw new Error(`FIELDCAST_WEBHOOK_ALLOW_PRIVATE: ${entry} is no address or CIDR range`);
-      if (prefix === undefined) this.allowed.addAddress(address, family);
-      else this.allowed.addSubnet(address, Number(prefix), family);
-    }
+    this.allowed = configuredRanges('FIELDCAST_WEBHOOK_ALLOW_PRIVATE', allowPrivate);
   }
 
   /** Why the address may not be reached, or null. */
@@ -148,10 +143,15 @@ export class AddressGuard {
     return literal ? this.refusal(host) : null;
   }
 
-  /** Whether FIELDCAST_WEBHOOK_ALLOW_PRIVATE names the address. */
+  /**
+   * Whether FIELDCAST_WEBHOOK_ALLOW_PRIVATE names the address, as written or as the IPv4 address
+   * it carries (an allowed 10.0.0.1 allows `64:ff9b::10.0.0.1`).
+   */
   private named(raw: string): boolean {
-    const { address, family } = normalise(raw);
-    return this.allowed.check(address, family);
+    return [raw, normalise(raw).address].some((text) => {
+      const address = parseAddress(text);
+      return address !== null && anyRangeHolds(this.allowed, address);
+    });
   }
 
   /** Throws AddressRefused for an address that may not be reached. */
