@@ -295,6 +295,34 @@ describe('catalog bounds (docs/decisions/0398-catalog-bounds-do-not-wrap.md)', (
     ]);
   });
 
+  it('refuses a transfer bbox whose sides are not whole multiples of the resolution, naming the product and the nearest bbox that is', () => {
+    // A dataset's grid keeps west and north and fits whole cells eastward and southward (docs/decisions/0162-dataset-grids-and-names.md).
+    expect(() => createCatalog(transfer([-100, 40, -90.3, 50], 0.5))).toThrow(CatalogError);
+    expect(() => createCatalog(transfer([-100, 40, -90.3, 50], 0.5))).toThrow(
+      /transfer product air-temperature-hourly-netcdf\.bbox: .*\[-100, 40, -90\.3, 50\].*resolution 0\.5.*nearest.*\[-100, 40, -90\.5, 50\]/,
+    );
+    expect(() => createCatalog(transfer([0, 0.3, 10, 10], 0.25))).toThrow(/nearest.*\[0, 0\.25, 10, 10\]/);
+    // a side shorter than a cell gets one cell
+    expect(() => createCatalog(transfer([0, 0, 0.1, 10], 0.25))).toThrow(/nearest.*\[0, 0, 0\.25, 10\]/);
+    // the nearest bbox stays inside longitude and latitude
+    expect(() => createCatalog(transfer([170.05, -10, 180, 10], 0.1))).toThrow(/nearest.*\[170\.05, -10, 179\.95, 10\]/);
+    expect(() => createCatalog(transfer([0, -90, 10, -0.05], 0.1))).toThrow(/nearest.*\[0, -89\.95, 10, -0\.05\]/);
+    // the globe, the bbox by default, at a resolution it is no whole multiple of
+    expect(() => createCatalog({ transferProducts: [{ name: 'air-temperature-hourly-netcdf', resolution: 0.7 }] })).toThrow(
+      /air-temperature-hourly-netcdf\.bbox: the bbox \(the globe by default\) .*nearest.*\[-180, -89\.9, 179\.8, 90\]/,
+    );
+  });
+
+  it('takes a transfer bbox of whole tenths of a degree at 0.1, though tenths are not exact in binary', () => {
+    for (const bbox of [
+      [0.2, 0.1, 1.3, 0.7],
+      [-10.3, 35.7, 2.1, 44.9],
+      [-180, -90, 180, 90],
+    ])
+      expect(createCatalog(transfer(bbox, 0.1)).transferProduct('air-temperature-hourly-netcdf')?.bbox).toEqual(bbox);
+    expect(createCatalog(transfer([-0.3, 0, 0.6, 0.9], 0.3)).transferProduct('air-temperature-hourly-netcdf')?.resolution).toBe(0.3);
+  });
+
   it('refuses a product coverage whose edge goes the long way round, or outside longitude and latitude', () => {
     const wrapped = [
       [170, -10],

@@ -1,7 +1,15 @@
 // The catalog's public names, listed so knip sees which of them are used (an `export *` would
 // make every export of these modules public API).
 export { SYNTHETIC_HORIZON_HOURS } from './sources.js';
-export { type ModelDef, type ModelVariable, type ProductDef, type StyleableLayer, type TransferProductDef } from './schema.js';
+export {
+  type ModelDef,
+  type ModelVariable,
+  type ProductDef,
+  type StyleableLayer,
+  TRANSFER_DEFAULT_BBOX,
+  TRANSFER_DEFAULT_RESOLUTION,
+  type TransferProductDef,
+} from './schema.js';
 export { maskAttributeName, maskAttributeValue, recordAttribute, recordAttributeName } from './precipitation-types.js';
 export { CATALOG_START, DEFAULT_FORECAST_RUNS, DEFAULT_MODELS, modelId, productId } from './defaults.js';
 export {

@@ -174,20 +174,67 @@ const transferBBox = z
     if (south === north) at(`south and north are both ${south}: the bbox has no height`);
   });
 
-export const transferProductDefSchema = z.object({
-  name: name,
-  description: z.string(),
-  format: z.enum(['GeoTIFF', 'NetCDF']),
-  variable: variableIdSchema,
-  /** one dataset per this many minutes (1440: one per day; 0: a single static dataset) */
-  cadenceMinutes: z.number().int().nonnegative(),
-  /** variables each dataset carries after `variable` (GeoTIFF bands, NetCDF data variables); none by default */
-  additionalVariables: z.array(variableIdSchema).optional(),
-  /** [west, south, east, north], the outer edges of the cells, degrees (whole multiples of the resolution apart); the globe by default */
-  bbox: transferBBox.optional(),
-  /** the distance between cell centres, degrees; 0.25 by default */
-  resolution: z.number().positive().max(10).optional(),
-});
+/** A transfer product's bbox and resolution when its definition leaves them out. */
+export const TRANSFER_DEFAULT_BBOX: [number, number, number, number] = [-180, -90, 180, 90];
+export const TRANSFER_DEFAULT_RESOLUTION = 0.25;
+
+/**
+ * How far a side may be from whole cells, degrees: the binary noise of decimal steps (tenths are
+ * not exact in binary, 1.3 - 0.2 is not 11 times 0.1), as the dataset grid rounds it.
+ */
+const SIDE_TOLERANCE = 1e-9;
+/** Rounds away that noise, to 1e-9 degrees. */
+const tidy = (v: number) => Math.round(v * 1e9) / 1e9;
+
+/**
+ * The side from `anchor` toward `limit` of whole cells nearest to the one ending at `edge`, as
+ * [anchor, edge]: at least one cell and never past `limit` (the anchor moves back from the limit
+ * only when not one cell fits beside it).
+ */
+function wholeCells(anchor: number, edge: number, resolution: number, limit: number): [number, number] {
+  const way = Math.sign(limit - anchor);
+  const room = Math.floor(Math.abs(limit - anchor) / resolution + SIDE_TOLERANCE);
+  if (room < 1) return [tidy(limit - way * resolution), limit];
+  const cells = Math.min(room, Math.max(1, Math.round(Math.abs(edge - anchor) / resolution)));
+  return [anchor, tidy(anchor + way * cells * resolution)];
+}
+
+export const transferProductDefSchema = z
+  .object({
+    name: name,
+    description: z.string(),
+    format: z.enum(['GeoTIFF', 'NetCDF']),
+    variable: variableIdSchema,
+    /** one dataset per this many minutes (1440: one per day; 0: a single static dataset) */
+    cadenceMinutes: z.number().int().nonnegative(),
+    /** variables each dataset carries after `variable` (GeoTIFF bands, NetCDF data variables); none by default */
+    additionalVariables: z.array(variableIdSchema).optional(),
+    /** [west, south, east, north], the outer edges of the cells, degrees (whole multiples of the resolution apart); the globe by default */
+    bbox: transferBBox.optional(),
+    /** the distance between cell centres, degrees; 0.25 by default */
+    resolution: z.number().positive().max(10).optional(),
+  })
+  .superRefine((def, ctx) => {
+    // A dataset's grid is whole cells from west eastward and from north southward
+    // (docs/decisions/0162-dataset-grids-and-names.md): sides of part of a cell would be moved,
+    // and the files would cover other bounds than the catalog says.
+    const bbox = def.bbox ?? TRANSFER_DEFAULT_BBOX;
+    const resolution = def.resolution ?? TRANSFER_DEFAULT_RESOLUTION;
+    const [west, south, east, north] = bbox;
+    const whole = (side: number) => {
+      const cells = Math.round(side / resolution);
+      return cells >= 1 && Math.abs(side - cells * resolution) <= SIDE_TOLERANCE;
+    };
+    if (whole(east - west) && whole(north - south)) return;
+    const [w, e] = wholeCells(west, east, resolution, 180);
+    const [n, s] = wholeCells(north, south, resolution, -90);
+    const which = def.bbox ? 'the bbox' : 'the bbox (the globe by default)';
+    ctx.addIssue({
+      code: 'custom',
+      path: ['bbox'],
+      message: `${which} [${bbox.join(', ')}] is not whole cells of the resolution ${resolution} wide and high; the nearest bbox that is, keeping west and north as a dataset's grid does: [${[w, s, e, n].join(', ')}]`,
+    });
+  });
 
 export type Colorizer = z.infer<typeof colorizerSchema>;
 export type StyleableLayer = z.infer<typeof styleableLayerSchema>;

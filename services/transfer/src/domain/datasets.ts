@@ -12,6 +12,8 @@ import {
   forecastBoundaryMs,
   type GridSource,
   isRoutingSource,
+  TRANSFER_DEFAULT_BBOX,
+  TRANSFER_DEFAULT_RESOLUTION,
   type TransferProductDef,
   type VariableId,
   type VariableInfo,
@@ -22,8 +24,6 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 /** Spec 4.1 and docs/interface.md §9: datasets from the first day of 2015. */
 export const FIRST_DATE = '2015-01-01';
-const GLOBE: BBox = [-180, -90, 180, 90];
-const DEFAULT_RESOLUTION = 0.25;
 
 export type Format = TransferProductDef['format'];
 
@@ -95,7 +95,7 @@ export function resolveProduct(def: TransferProductDef, source: GridSource): Tra
     variables: variables as VariableInfo[],
     stepMs,
     cadenceMs,
-    grid: datasetGrid(def.bbox ?? GLOBE, def.resolution ?? DEFAULT_RESOLUTION),
+    grid: datasetGrid(def.bbox ?? TRANSFER_DEFAULT_BBOX, def.resolution ?? TRANSFER_DEFAULT_RESOLUTION),
   };
 }
 
