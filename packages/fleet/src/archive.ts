@@ -11,6 +11,7 @@ import {
 } from '@fieldcast/archive/reports';
 import { ArchiveRegistrationError, ArchiveUserStore } from '@fieldcast/archive/users';
 import type { Database } from '@fieldcast/db';
+import { parseRange } from '@fieldcast/kit';
 import { FleetEnv, migrateService } from '@fieldcast/runtime';
 import { openCliDatabase } from './data-dir.js';
 import { UsageError } from './services.js';
@@ -43,12 +44,15 @@ const list = (text: string | undefined) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** On stderr, so the output of `--json` stays JSON. */
+const warnOnStderr: Print = (line) => process.stderr.write(`fieldcast: warning: ${line}\n`);
+
 /**
  * `fieldcast archive register|revoke` (docs/interface.md §11): on the embedded data dir with the
  * fleet stopped, or on DATABASE_URL. Register prints the user and a new token once; only the
  * token's hash is kept. Registering a user again replaces its token, ranges and types.
  */
-export async function archiveCommand(args: string[], env: FleetEnv, print: Print): Promise<void> {
+export async function archiveCommand(args: string[], env: FleetEnv, print: Print, warn: Print = warnOnStderr): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'ingest-reports') return ingestReportsCommand(rest, env, print);
   const { values } = parseArgs({
@@ -62,6 +66,12 @@ export async function archiveCommand(args: string[], env: FleetEnv, print: Print
     if (ranges.length === 0) throw new UsageError(`archive register needs --cidr\n${USAGE}`);
     const types = list(values.types);
     const user = await withUsers(env, (users) => users.register({ name, ranges, ...(types.length > 0 ? { types } : {}) }));
+    // A range holds addresses of its own family: `::/0` admits no IPv4 caller, however its
+    // socket reports it (docs/decisions/0399-forwarded-for-ports-and-address-families.md).
+    if (user.ranges.every((r) => parseRange(r).family === 6))
+      warn(
+        `every range of archive user ${user.name} is IPv6, so no caller over IPv4 is admitted; register its IPv4 ranges too (0.0.0.0/0 for every IPv4 address) if it calls over IPv4`,
+      );
     if (values.json) {
       print(JSON.stringify(user));
       return;

@@ -65,3 +65,19 @@ describe('fieldcast archive ingest-reports (embedded data dir, fleet stopped)', 
     expect(missing.stderr).toContain('cannot read');
   }, 300_000);
 });
+
+describe('fieldcast archive register (embedded data dir, fleet stopped)', () => {
+  // docs/decisions/0399-forwarded-for-ports-and-address-families.md: a range holds addresses of its own family.
+  it('warns on stderr when every range is IPv6, since no IPv4 caller is then admitted; registers all the same', async () => {
+    const v6 = await fieldcast('archive', 'register', '--user', 'six', '--cidr', '::/0,2001:db8::/32', '--json');
+    expect(v6.code).toBe(0);
+    expect(JSON.parse(v6.stdout)).toMatchObject({ name: 'six', ranges: ['::/0', '2001:db8::/32'] });
+    expect(v6.stderr).toContain('fieldcast: warning: every range of archive user six is IPv6');
+    expect(v6.stderr).toContain('0.0.0.0/0');
+
+    for (const cidr of ['::/0,0.0.0.0/0', '192.0.2.0/24', '::ffff:192.0.2.0/120']) {
+      const mixed = await fieldcast('archive', 'register', '--user', 'both', '--cidr', cidr);
+      expect([cidr, mixed.code, mixed.stderr]).toEqual([cidr, 0, '']);
+    }
+  }, 300_000);
+});
