@@ -2,6 +2,7 @@ import { outboxWriter } from '@fieldcast/db';
 import { platformService } from '@fieldcast/platform';
 import { GrantCommandError, productGrantsCommand } from '@fieldcast/platform/grants';
 import { FleetEnv, IdentityStore, migrateIdentity, migrateService, openCatalog } from '@fieldcast/runtime';
+import { SOURCES } from '@fieldcast/sync';
 import { openCliDatabase } from './data-dir.js';
 import { UsageError } from './services.js';
 
@@ -17,7 +18,14 @@ export async function productsCommand(args: string[], env: FleetEnv, print: (lin
     await migrateService(db, platformService);
     await productGrantsCommand(
       args,
-      { knex: db.knex, catalog, outbox: outboxWriter(db, platformService.area), identity: new IdentityStore(db.knex) },
+      {
+        knex: db.knex,
+        catalog,
+        outbox: outboxWriter(db, platformService.area),
+        identity: new IdentityStore(db.knex),
+        // a synced source's products are granted with their catalog products, named whether or not the source is synced here
+        syncedSources: Object.keys(SOURCES),
+      },
       print,
     );
   } catch (err) {

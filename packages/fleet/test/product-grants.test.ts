@@ -32,7 +32,7 @@ async function products(...args: string[]): Promise<void> {
   const outbox = t.fleet.deps('platform').outbox!;
   await productGrantsCommand(
     args,
-    { knex: t.fleet.db.knex, catalog: t.fleet.deps('platform').catalog!, outbox, identity: t.fleet.identity },
+    { knex: t.fleet.db.knex, catalog: t.fleet.deps('platform').catalog!, outbox, identity: t.fleet.identity, syncedSources: [] },
     () => undefined,
   );
 }

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
 import type { OutboxWriter } from '@fieldcast/db';
-import type { Catalog } from '@fieldcast/weather';
+import { type Catalog, possibleSyncedProducts, type ProductDef, productId } from '@fieldcast/weather';
 import { ProductGrants } from './store.js';
 
 /** A grant command that cannot be carried out: the CLI prints the message and exits 2. */
@@ -28,6 +28,8 @@ export async function productGrantsCommand(
     catalog: Catalog;
     outbox: OutboxWriter;
     identity: { findAccount(idOrHandle: string): Promise<{ id: string; handle: string } | null> };
+    /** the sources the sync knows (`SOURCES` of packages/sync), whose products are granted with their catalog products */
+    syncedSources: readonly string[];
   },
   print: (line: string) => void,
 ): Promise<void> {
@@ -52,7 +54,14 @@ export async function productGrantsCommand(
   }
   if (!values.product) throw new GrantCommandError(USAGE);
   const product = deps.catalog.product(values.product);
-  if (!product) throw new GrantCommandError(`no product ${values.product}`);
+  if (!product) {
+    const synced = syncedProductOf(values.product, deps.catalog, deps.syncedSources);
+    if (!synced) throw new GrantCommandError(`no product ${values.product}`);
+    if (synced.base.access !== 'restricted') throw new GrantCommandError(`product ${synced.name} is public: every account sees it`);
+    throw new GrantCommandError(
+      `product ${synced.name} is made from ${synced.base.name} and granted with it, as are the other synced sources' products made from it: fieldcast products ${sub} --account ${values.account} --product ${synced.base.name}`,
+    );
+  }
   if (product.access !== 'restricted') throw new GrantCommandError(`product ${product.name} is public: every account sees it`);
   if (sub === 'grant') {
     const added = await grants.grant(account.id, product);
@@ -61,4 +70,17 @@ export async function productGrantsCommand(
     const removed = await grants.revoke(account.id, product.id);
     print(removed ? `revoked ${product.name} from ${account.handle}` : `${account.handle} did not have ${product.name}`);
   }
+}
+
+/**
+ * The synced source's product a name or id names, with the catalog product it is made from
+ * (docs/decisions/0315-synced-sources-as-products.md): any a known source may have, whichever
+ * variables its runs turn out to hold, so the answer is the same before its first run. Such a
+ * product is granted with its catalog product
+ * (docs/decisions/0408-synced-products-granted-with-their-catalog-product.md).
+ */
+function syncedProductOf(ref: string, catalog: Catalog, sources: readonly string[]): { name: string; base: ProductDef } | undefined {
+  const key = ref.toLowerCase();
+  // names are matched exactly, ids in any case (docs/decisions/0407-product-names-matched-exactly.md)
+  return possibleSyncedProducts(sources, catalog.products()).find(({ name }) => name === ref || productId(name) === key);
 }

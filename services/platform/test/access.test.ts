@@ -34,6 +34,7 @@ async function cli(...args: string[]): Promise<string[]> {
       catalog: t.fleet.deps('platform').catalog!,
       outbox: t.fleet.deps('platform').outbox!,
       identity: t.fleet.identity,
+      syncedSources: [],
     },
     (line) => out.push(line),
   );

@@ -248,6 +248,15 @@ export function productTimeRange(p: ProductDef, nowMs: number): { startMs: numbe
   return { startMs, endMs: startMs + Math.floor((last - startMs) / step) * step };
 }
 
+/**
+ * The id of the product an account's grant must name for it to see `p` when `p` is restricted
+ * (docs/decisions/0121-product-access.md): its own, or for a synced source's product the catalog
+ * product it is made from (docs/decisions/0408-synced-products-granted-with-their-catalog-product.md).
+ */
+export function grantedProductId(p: Pick<ProductDef, 'id' | 'grantedWith'>): string {
+  return p.grantedWith ?? p.id;
+}
+
 /** The spec 2.4 record of a product at wall-clock nowMs. */
 export function productRecord(p: ProductDef, nowMs: number): ProductRecord {
   const range = productTimeRange(p, nowMs);

@@ -23,6 +23,7 @@ export {
   forecastValidTimes,
   forecastVariableId,
   frameId,
+  grantedProductId,
   loadCatalog,
   type ProductRecord,
   productRecord,

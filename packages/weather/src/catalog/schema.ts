@@ -238,7 +238,14 @@ export const transferProductDefSchema = z
 
 export type Colorizer = z.infer<typeof colorizerSchema>;
 export type StyleableLayer = z.infer<typeof styleableLayerSchema>;
-export type ProductDef = z.infer<typeof productDefSchema>;
+export type ProductDef = z.infer<typeof productDefSchema> & {
+  /**
+   * The id of the catalog product whose grant opens this one when it is restricted; absent: its
+   * own. Set on a synced source's products only, never read from a catalog
+   * (docs/decisions/0408-synced-products-granted-with-their-catalog-product.md).
+   */
+  grantedWith?: string;
+};
 export type ForecastRunSchedule = z.infer<typeof forecastRunScheduleSchema>;
 export type ModelVariable = z.infer<typeof modelVariableSchema>;
 export type ModelDef = z.infer<typeof modelDefSchema>;

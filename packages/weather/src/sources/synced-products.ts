@@ -79,6 +79,20 @@ export function syncedProductBases(catalogProducts: readonly ProductDef[], holds
   return catalogProducts.filter((b) => b.variable && b.hasFrames && b.hasForecasts && b.cadenceMinutes === 60 && holds(b.variable));
 }
 
+/**
+ * Every product the sources may have, whichever variables their runs turn out to hold: its name
+ * and the catalog product it is made from. What a name is before a source's first run (a style
+ * name held, docs/decisions/0405-synced-default-style-names-held-from-the-start.md; a grant refused,
+ * docs/decisions/0408-synced-products-granted-with-their-catalog-product.md).
+ */
+export function possibleSyncedProducts(
+  sources: readonly string[],
+  catalogProducts: readonly ProductDef[],
+): { source: string; name: string; base: ProductDef }[] {
+  const bases = syncedProductBases(catalogProducts, () => true);
+  return sources.flatMap((source) => bases.map((base) => ({ source, name: syncedProductName(source, base), base })));
+}
+
 /** The grid's cell centres as a GeoJSON MultiPolygon Feature (where bilinear values exist). */
 function gridCoverage(g: GridSpec): ProductDef['coverage'] {
   const west = g.lon0;
@@ -320,6 +334,8 @@ export class SyncedProducts {
             ...base,
             id: productId(name),
             name,
+            // restricted when its catalog product is, and opened by that product's grant (docs/decisions/0408-synced-products-granted-with-their-catalog-product.md)
+            grantedWith: base.id,
             // The catalog's description names the synthetic world: this one names the source.
             description: `Hourly ${described.get(variable) ?? variable} from the ${source} runs synced from its upstream archive: the analysis hours, then the newest run's steps`,
             source,

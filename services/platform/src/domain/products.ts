@@ -5,7 +5,7 @@
 import { NotFoundError } from '@fieldcast/kit';
 import { areaOf, containsPoint, differenceOf, polygonsBBox, type PolygonCoordinates, rectangleOf } from '@fieldcast/geo';
 import type { CoverageQuery } from '@fieldcast/schemas';
-import { type Catalog, hasFrameIn, type ProductDef } from '@fieldcast/weather';
+import { type Catalog, grantedProductId, hasFrameIn, type ProductDef } from '@fieldcast/weather';
 
 export interface ProductFilter {
   contentType?: string;
@@ -23,9 +23,13 @@ export interface ProductFilter {
  */
 const OUTSIDE_TOLERANCE = 1e-9;
 
-/** Spec 5: a public product for everyone, a restricted one only for the accounts granted it (docs/decisions/0121-product-access.md). */
+/**
+ * Spec 5: a public product for everyone, a restricted one only for the accounts granted it
+ * (docs/decisions/0121-product-access.md); a synced source's product by the grant of the catalog
+ * product it is made from (docs/decisions/0408-synced-products-granted-with-their-catalog-product.md).
+ */
 export function isVisible(p: ProductDef, granted: ReadonlySet<string>): boolean {
-  return p.access !== 'restricted' || granted.has(p.id);
+  return p.access !== 'restricted' || granted.has(grantedProductId(p));
 }
 
 /** A product by id or name that the account may see; another's restricted product reads as missing. */

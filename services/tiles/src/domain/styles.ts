@@ -13,7 +13,7 @@ import {
   type ProductDef,
   recordAttribute,
   syncedDefaultStyles,
-  syncedProductBases,
+  possibleSyncedProducts,
 } from '@fieldcast/weather';
 
 /** A contributed style as the store holds it. */
@@ -133,11 +133,8 @@ export class DefaultStyles {
   constructor(catalog: Catalog, syncedFrom: readonly ProductDef[] = catalog.products()) {
     for (const p of catalog.products()) this.add(p);
     // every source the sync knows and every product it may make, whichever variables its runs turn out to hold
-    for (const source of Object.keys(SOURCES)) {
-      for (const base of syncedProductBases(syncedFrom, () => true)) {
-        for (const s of syncedDefaultStyles(source, base)) this.syncedNames.add(nameKey(s.name));
-      }
-    }
+    for (const { source, base } of possibleSyncedProducts(Object.keys(SOURCES), syncedFrom))
+      for (const style of syncedDefaultStyles(source, base)) this.syncedNames.add(nameKey(style.name));
   }
 
   /** Whether a default style holds the name, or a synced source's product's default style will: no contributed style may take it. */
