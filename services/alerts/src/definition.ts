@@ -9,7 +9,6 @@ import { targetsConsumer, weatherConsumer } from './consumers.js';
 import { gridAlertWeather } from './domain/alert-weather.js';
 import { Evaluator } from './evaluator.js';
 import { ruleRoutes } from './routes/rules.js';
-import { HOUR_MS } from './domain/conditions.js';
 import { AREA, RULES_TOPIC, RuleStates, RuleStore, TargetCopies } from './store.js';
 
 interface EvaluatorDeps {
@@ -31,6 +30,9 @@ function evaluatorOf(deps: EvaluatorDeps): { evaluator: Evaluator; states: RuleS
   return made;
 }
 
+/** How often a replica asks for the clock hour's timed pass: the most a pass starts after its hour. */
+const CLAIM_EVERY_MS = 60_000;
+
 /** The alerts service: what `fieldcast serve alerts` and the embedded fleet run. */
 export const alertsService = defineService({
   area: AREA,
@@ -44,11 +46,13 @@ export const alertsService = defineService({
     weatherConsumer(evaluatorOf(deps).evaluator, deps.now),
   ],
   // The rules are evaluated at least hourly, whatever the weather areas announce (0271): each
-  // replica's timer asks, and the first to claim a clock hour runs its pass (0357).
+  // replica's timer asks every minute, and the first to claim a clock hour runs its pass (0357),
+  // so each hour's pass starts within a minute of the hour, however long the last pass took and
+  // whenever the replica started.
   background: (deps) => [
     {
       name: 'evaluate',
-      everyMs: HOUR_MS,
+      everyMs: CLAIM_EVERY_MS,
       run: async (nowMs) => {
         const { evaluator, states } = evaluatorOf(deps);
         if (await states.claimHour(nowMs)) await evaluator.request(nowMs);

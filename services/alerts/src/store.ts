@@ -274,7 +274,7 @@ export class RuleStates {
   /**
    * Claims the timed pass of the clock hour of `nowMs` (docs/decisions/0357-hourly-alert-pass-once.md):
    * true for the first claim of that hour among the replicas sharing this schema, false after.
-   * Claims older than a day are let go.
+   * Claims older than a day are let go by the claim that succeeds (a replica asks every minute).
    */
   async claimHour(nowMs: number): Promise<boolean> {
     const hour = Math.floor(nowMs / HOUR_MS);
@@ -285,12 +285,13 @@ export class RuleStates {
       .onConflict('hour')
       .ignore()
       .returning('hour');
+    if (claimed.length === 0) return false;
     await this.knex
       .withSchema(AREA)
       .table('hourly_passes')
       .where('hour', '<', hour - 24)
       .delete();
-    return claimed.length > 0;
+    return true;
   }
 
   /** Writes a batch's decisions made at `nowMs`; resolves to the actions of the events written. */

@@ -332,6 +332,27 @@ describe('alert evaluation (docs/decisions/0271-alert-evaluation.md)', () => {
     expect(kept.map((h) => Number(h.hour))).toEqual([hour + 20, hour + 26]);
   });
 
+  it('claims every clock hour within a minute of its start, also in a replica started in an hour another passed (docs/decisions/0357-hourly-alert-pass-once.md)', async () => {
+    const deps = t.fleet.deps('alerts');
+    const states = new RuleStates(deps.db!.knex, deps.outbox as Outbox);
+    const [task] = alertsService.background!(deps as Parameters<NonNullable<typeof alertsService.background>>[0]);
+    // Days after the other tests' hours: another replica passed 03:05; this one starts at 03:30.
+    const hour3 = Math.floor(NOW / 86_400_000) * 86_400_000 + 10 * 86_400_000 + 3 * HOUR_MS;
+    expect(await states.claimHour(hour3 + 5 * 60_000)).toBe(true);
+    // The runtime starts a pass at once and each next one everyMs after the last ends (passes
+    // here take no time): the claims its timer makes up to 06:00.
+    for (let at = hour3 + 30 * 60_000; at < hour3 + 3 * HOUR_MS; at += task!.everyMs) await task!.run(at);
+    const claims: { hour: string | number; claimed_at: Date }[] = await deps
+      .db!.knex.withSchema('alerts')
+      .table('hourly_passes')
+      .where('hour', '>', Math.floor(hour3 / HOUR_MS))
+      .orderBy('hour')
+      .select('hour', 'claimed_at');
+    const hours = Math.floor(hour3 / HOUR_MS);
+    expect(claims.map((c) => Number(c.hour))).toEqual([hours + 1, hours + 2]);
+    for (const c of claims) expect(new Date(c.claimed_at).getTime() - Number(c.hour) * HOUR_MS).toBeLessThanOrEqual(60_000);
+  });
+
   it('evaluates every kind on the service’s own weather, on its timer and when a forecast run completes', async () => {
     const field = await createField(t.fleet, t.alice);
     const conditions = [
