@@ -139,7 +139,7 @@ it('a duplicate delivery is stored once; a poisoned message is dead-lettered whi
   );
   const dead = await db.knex.withSchema('events').table('dead_letters').where('value', 'like', `%${marker}%`);
   expect(dead).toHaveLength(1);
-  expect(dead[0]).toMatchObject({ topic: 'fieldcast.agriculture.fields', reason: 'value is not JSON' });
+  expect(dead[0]).toMatchObject({ topic: 'fieldcast.agriculture.fields', reason: 'not a CloudEvent: not JSON' });
   expect(await db.knex.withSchema('events').table('events').where({ source_event_id: duplicate.id })).toHaveLength(1);
 });
 

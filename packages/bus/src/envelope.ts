@@ -72,3 +72,14 @@ export function cloudEventProblem(value: unknown): string | null {
   if (typeof v.data !== 'object' || v.data === null) return 'data is missing';
   return null;
 }
+
+/** A message's value read as a CloudEvent (JSON, then cloudEventProblem's rules), or the reason it is none. */
+export function parseCloudEvent(value: string): CloudEvent<unknown> | string {
+  let event: unknown;
+  try {
+    event = JSON.parse(value);
+  } catch {
+    return 'not JSON';
+  }
+  return cloudEventProblem(event) ?? (event as CloudEvent<unknown>);
+}

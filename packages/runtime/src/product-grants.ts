@@ -6,7 +6,7 @@
  * docs/decisions/0397-transfer-products-follow-product-grants.md).
  */
 import type { Knex } from 'knex';
-import { cloudEventProblem, type IncomingMessage } from '@fieldcast/bus';
+import { type IncomingMessage, parseCloudEvent } from '@fieldcast/bus';
 import type { Migration } from '@fieldcast/db';
 import type { Logger } from '@fieldcast/kit';
 import { PRODUCT_GRANTS_TOPIC, ProductGrantState } from '@fieldcast/schemas';
@@ -59,15 +59,9 @@ const TOPIC = new RegExp(`^${PRODUCT_GRANTS_TOPIC.replaceAll('.', '\\.')}$`);
 
 /** The grant state a message carries, or why it carries none. */
 function grantStateOf(value: string): ProductGrantState | string {
-  let event: unknown;
-  try {
-    event = JSON.parse(value);
-  } catch {
-    return 'not JSON';
-  }
-  const problem = cloudEventProblem(event);
-  if (problem) return problem;
-  const state = ProductGrantState.safeParse((event as { data: { resource?: unknown } }).data.resource);
+  const event = parseCloudEvent(value);
+  if (typeof event === 'string') return event;
+  const state = ProductGrantState.safeParse(event.data.resource);
   return state.success ? state.data : 'data.resource is not a grant state';
 }
 

@@ -1,4 +1,4 @@
-import { cloudEventProblem, type CloudEvent, type IncomingMessage, topicFor } from '@fieldcast/bus';
+import { type IncomingMessage, parseCloudEvent, topicFor } from '@fieldcast/bus';
 import { isUuid } from '@fieldcast/ids';
 import type { Logger } from '@fieldcast/kit';
 import type { Consumer } from '@fieldcast/runtime';
@@ -25,15 +25,8 @@ const TARGET_TOPICS = new RegExp(`^(${Object.keys(WATCHED).map(escaped).join('|'
 export function targetChangeOf(topic: string, value: string): TargetChange | string {
   const watched = WATCHED[topic];
   if (!watched) return `topic ${topic} is not watched`;
-  let event: unknown;
-  try {
-    event = JSON.parse(value);
-  } catch {
-    return 'not JSON';
-  }
-  const problem = cloudEventProblem(event);
-  if (problem) return problem;
-  const ce = event as CloudEvent;
+  const ce = parseCloudEvent(value);
+  if (typeof ce === 'string') return ce;
   const [, resource, action] = ce.type.split('.');
   if (resource !== watched.type || !['created', 'updated', 'deleted'].includes(action!))
     return `type ${ce.type} is no change of a ${watched.type}`;

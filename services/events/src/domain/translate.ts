@@ -1,5 +1,5 @@
 import { isUuid } from '@fieldcast/ids';
-import { cloudEventProblem, parseTopic, type CloudEvent } from '@fieldcast/bus';
+import { parseCloudEvent, parseTopic } from '@fieldcast/bus';
 import { areaAppId } from './apps.js';
 import { EVENT_STATUS, type NewEvent } from './event.js';
 
@@ -57,15 +57,8 @@ function describedEvent(
 export function eventFromCloudEvent(topic: string, raw: string, newId: string, now: Date): NewEvent {
   const where = parseTopic(topic);
   if (!where) throw new PoisonMessage(`topic ${topic} is not fieldcast.<area>.<resource>`);
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw new PoisonMessage('value is not JSON');
-  }
-  const problem = cloudEventProblem(value);
-  if (problem) throw new PoisonMessage(`not a CloudEvent: ${problem}`);
-  const ce = value as CloudEvent<unknown>;
+  const ce = parseCloudEvent(raw);
+  if (typeof ce === 'string') throw new PoisonMessage(`not a CloudEvent: ${ce}`);
   if (!isUuid(ce.subject)) throw new PoisonMessage('subject is not a resource UUID');
   const account = ce.data.account;
   if (account !== null && (typeof account !== 'string' || !isUuid(account)))
