@@ -61,6 +61,23 @@ async function deliveries(account: TestAccount, subscription: string, query = ''
   return res.body as DeliveryView[];
 }
 
+/** An event of a field's, `action` at `atMs`, as the spine stores it (spec 2.10), for a test that fans it out itself. */
+function fieldEvent(resource: string, action: string, atMs: number) {
+  const time = new Date(atMs).toISOString();
+  return {
+    id: crypto.randomUUID(),
+    app: 'agriculture',
+    origin: { namespace: 'agriculture/fields', id: resource },
+    namespace: `agriculture/fields/${action}`,
+    status: 'ACTIVE',
+    message: `Field {} was ${action}`,
+    creationTime: time,
+    occurrenceTime: time,
+    expirationTime: null,
+    tagged: [],
+  };
+}
+
 /** One pass of the background task, and the sends it started, to their end. */
 async function runDeliveries(): Promise<void> {
   await t.fleet.runBackground('events', 'webhook-deliveries');
@@ -354,20 +371,8 @@ describe('webhook subscriptions', () => {
     await eventually(async () => expect(await deliveries(t.alice, sub.id, '?status=delivered')).toHaveLength(1));
     const store = new DeliveryStore(t.fleet.db.knex);
     const resource = crypto.randomUUID();
-    const time = new Date(nowMs).toISOString();
     for (const action of ['created', 'updated']) {
-      const event = {
-        id: crypto.randomUUID(),
-        app: 'agriculture',
-        origin: { namespace: 'agriculture/fields', id: resource },
-        namespace: `agriculture/fields/${action}`,
-        status: 'ACTIVE',
-        message: `Field {} was ${action}`,
-        creationTime: time,
-        occurrenceTime: time,
-        expirationTime: null,
-        tagged: [],
-      };
+      const event = fieldEvent(resource, action, nowMs);
       expect(await store.fanOut({ event, appId: crypto.randomUUID(), owner: t.alice.id }, new Date(nowMs))).toBe(1);
     }
     // one wake-up, as the fan-out gives after adding both: the update waits for the creation, then follows
@@ -502,20 +507,8 @@ describe('webhook subscriptions', () => {
     const slowSub = await subscribe(t.alice, ns, slow.url);
     const fastSub = await subscribe(t.alice, ns);
     const store = new DeliveryStore(t.fleet.db.knex);
-    const time = new Date(nowMs).toISOString();
     const fanOut = async () => {
-      const event = {
-        id: crypto.randomUUID(),
-        app: 'agriculture',
-        origin: { namespace: 'agriculture/fields', id: crypto.randomUUID() },
-        namespace: 'agriculture/fields/created',
-        status: 'ACTIVE',
-        message: 'Field {} was created',
-        creationTime: time,
-        occurrenceTime: time,
-        expirationTime: null,
-        tagged: [],
-      };
+      const event = fieldEvent(crypto.randomUUID(), 'created', nowMs);
       expect(await store.fanOut({ event, appId: crypto.randomUUID(), owner: t.alice.id }, new Date(nowMs))).toBe(2);
     };
     // a dispatcher whose sends to the slow receiver end only when the test ends
@@ -706,19 +699,7 @@ describe('the receiver’s allowed rate (HTTP 1.1 Web Hooks for Event Delivery 4
 
   /** An event of alice's about `resource`, fanned out to her subscriptions at the clock's time, added without waking any dispatcher. */
   async function fanOut(resource: string, action: string): Promise<string> {
-    const time = new Date(nowMs).toISOString();
-    const event = {
-      id: crypto.randomUUID(),
-      app: 'agriculture',
-      origin: { namespace: 'agriculture/fields', id: resource },
-      namespace: `agriculture/fields/${action}`,
-      status: 'ACTIVE',
-      message: `Field {} was ${action}`,
-      creationTime: time,
-      occurrenceTime: time,
-      expirationTime: null,
-      tagged: [],
-    };
+    const event = fieldEvent(resource, action, nowMs);
     expect(await store().fanOut({ event, appId: crypto.randomUUID(), owner: t.alice.id }, new Date(nowMs))).toBe(1);
     return event.id;
   }
