@@ -111,6 +111,24 @@ export interface BodySchema<T> {
 /** The type a BodySchema parses to. */
 export type Parsed<S> = S extends BodySchema<infer T> ? T : never;
 
+/**
+ * An application id or key that HTTP Basic can carry (RFC 7617 §2): a non-empty string without
+ * control characters, and an id without a colon, since the first colon ends the user-id. Anything
+ * else (an unset variable, a key read from a file with its newline) would be a 401 on every call
+ * that does not say why.
+ */
+function checkedCredential(name: 'applicationId' | 'applicationKey', value: unknown): string {
+  const isId = name === 'applicationId';
+  if (typeof value === 'string' && value !== '' && !/[\u0000-\u001f\u007f]/.test(value) && !(isId && value.includes(':'))) {
+    return value;
+  }
+  // The key is a secret: it is not shown.
+  const got = typeof value !== 'string' ? String(value) : isId || value === '' ? JSON.stringify(value) : 'a key with a control character';
+  throw new TypeError(
+    `${name} must be a non-empty string without control characters${isId ? ' or ":"' : ''} (HTTP Basic, RFC 7617 §2), got ${got}`,
+  );
+}
+
 function basic(id: string, key: string): string {
   // HTTP Basic (RFC 7617) over the UTF-8 bytes, without Node's Buffer, so browsers can use it.
   const bytes = new TextEncoder().encode(`${id}:${key}`);
@@ -166,10 +184,19 @@ export class AreaHttp {
   ) {
     const base = options.baseUrls[area];
     if (!base) throw new Error(`no base URL for the ${area} area: give baseUrls.${area}`);
+    // Each path is appended to the base URL, so a query or fragment in it would swallow the path.
+    if (/[?#]/.test(base)) throw new TypeError(`baseUrls.${area} must not have a query or a fragment: each path is appended to it`);
     this.base = base.replace(/\/+$/, '');
-    this.authorization = basic(options.applicationId, options.applicationKey);
+    this.authorization = basic(
+      checkedCredential('applicationId', options.applicationId),
+      checkedCredential('applicationKey', options.applicationKey),
+    );
     this.json = `application/vnd.${options.vendor ?? 'fieldcast'}+json; version=1`;
-    this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    // Called as a plain function, never as a method of this object: a browser's fetch throws
+    // "Illegal invocation" when its `this` is not the global object (WebIDL operations of Window),
+    // so `fetch: window.fetch` works; the global one is looked up at each call.
+    const given = options.fetch;
+    this.fetch = given ? (input, init) => given(input, init) : (input, init) => fetch(input, init);
     this.timeoutMs = checkedTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   }
 

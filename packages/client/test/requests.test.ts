@@ -52,6 +52,93 @@ describe('request URLs', () => {
   });
 });
 
+describe('the fetch given in the options', () => {
+  test('is called as a plain function, as a browser requires of window.fetch', async () => {
+    // A browser's fetch is an operation of Window (WebIDL): called with any other `this` it throws
+    // "Illegal invocation", so `fetch: window.fetch` must not be called as a method of the client.
+    const receivers: unknown[] = [];
+    const browserFetch = function (this: unknown) {
+      receivers.push(this);
+      if (this !== undefined && this !== globalThis) throw new TypeError('Illegal invocation');
+      return Promise.resolve(Response.json([]));
+    };
+    const client = new FieldcastClient({
+      applicationId: 'app',
+      applicationKey: 'key',
+      baseUrls: { model: 'https://api.example/model' },
+      fetch: browserFetch as unknown as typeof globalThis.fetch,
+    });
+    expect((await client.model.listModels()).status).toBe(200);
+    expect(receivers).toEqual([undefined]);
+  });
+});
+
+describe('base URLs', () => {
+  test('with or without a trailing slash, with a path prefix, or relative to a page', async () => {
+    const urls: string[] = [];
+    const fetch = (async (input: string) => (urls.push(input), Response.json([]))) as typeof globalThis.fetch;
+    for (const model of ['https://api.example', 'https://api.example/', 'https://api.example/model//', '/model']) {
+      await new FieldcastClient({ applicationId: 'app', applicationKey: 'key', baseUrls: { model }, fetch }).model.getModel('m');
+    }
+    expect(urls).toEqual([
+      'https://api.example/models/m',
+      'https://api.example/models/m',
+      'https://api.example/model/models/m',
+      '/model/models/m',
+    ]);
+  });
+
+  test('with a query or a fragment are refused, since the path would be appended to it', () => {
+    // `https://api.example/model?k=1` would ask for `/model` with the query `k=1/models/m`.
+    for (const model of ['https://api.example/model?k=1', 'https://api.example/model#top', 'https://api.example/?']) {
+      expect(() => new FieldcastClient({ applicationId: 'app', applicationKey: 'key', baseUrls: { model } }).model).toThrow(
+        /baseUrls\.model .*query or a fragment/,
+      );
+    }
+  });
+});
+
+describe('credentials', () => {
+  const modelWith = (applicationId: unknown, applicationKey: unknown, urls: string[] = []) =>
+    new FieldcastClient({
+      applicationId: applicationId as string,
+      applicationKey: applicationKey as string,
+      baseUrls: { model: 'https://api.example/model' },
+      fetch: (async (input: string) => (urls.push(input), Response.json([]))) as typeof globalThis.fetch,
+    }).model;
+
+  test('are sent as HTTP Basic over their UTF-8 bytes', async () => {
+    const headers: Headers[] = [];
+    const model = new FieldcastClient({
+      applicationId: 'app',
+      applicationKey: 'kéy',
+      baseUrls: { model: 'https://api.example/model' },
+      fetch: (async (_input: string, init?: RequestInit) => (headers.push(new Headers(init?.headers)), Response.json([]))) as typeof fetch,
+    }).model;
+    await model.listModels();
+    expect(headers[0]!.get('authorization')).toBe(`Basic ${Buffer.from('app:kéy', 'utf8').toString('base64')}`);
+  });
+
+  test('that HTTP Basic cannot carry, or that are missing, are a TypeError before anything is sent', () => {
+    // RFC 7617 §2: the first colon ends the user-id, and neither part may hold a control character;
+    // a key read from a file with its newline, or an unset variable, would otherwise be a bare 401.
+    const urls: string[] = [];
+    for (const [id, key] of [
+      ['app:1', 'key'],
+      ['', 'key'],
+      [undefined, 'key'],
+      ['app', ''],
+      ['app', undefined],
+      ['app', 'key\n'],
+      ['app\t', 'key'],
+    ]) {
+      expect(() => modelWith(id, key, urls)).toThrow(TypeError);
+    }
+    expect(() => modelWith('app', 'key:with:colons', urls)).not.toThrow();
+    expect(urls).toEqual([]);
+  });
+});
+
 describe('error answers', () => {
   const problem = {
     type: 'urn:fieldcast:problem:invalid_parameter',
