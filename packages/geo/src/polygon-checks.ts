@@ -78,7 +78,9 @@ export function polygonFaults(rings: Ring[], antimeridian: string = CUT_AT_ANTIM
     });
     const first = ring[0];
     const last = ring[ring.length - 1];
-    if (ring.length >= 4 && first && last && (first[0] !== last[0] || first[1] !== last[1])) {
+    // "The first and last positions are equivalent, and they MUST contain identical values"
+    // (RFC 7946 section 3.1.6): an altitude too, when either carries one.
+    if (ring.length >= 4 && first && last && (first.length !== last.length || first.some((v, k) => v !== last[k]))) {
       faults.push({ path: [r], message: 'a linear ring must be closed: its last position equals its first' });
     }
   });

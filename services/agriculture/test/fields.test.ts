@@ -174,6 +174,16 @@ describe('fields: bad geometry gets 422 invalid_geometry with the path, and chan
       'geometries.0.coordinates.0',
     ],
     ['a ring is not closed', fieldBody([open]), 'geometries.0.coordinates.0'],
+    [
+      'a ring closed on its longitude and latitude but not its altitude (RFC 7946 3.1.6: identical values)',
+      fieldBody([[...square(0, 0).slice(0, 4), [0, 0, 7]]]),
+      'geometries.0.coordinates.0',
+    ],
+    [
+      'a ring whose last position drops the altitude of its first',
+      fieldBody([[[0, 0, 7], ...square(0, 0).slice(1)]]),
+      'geometries.0.coordinates.0',
+    ],
     ['a longitude is out of range', fieldBody([square(180, 0)]), 'geometries.0.coordinates.0.1'],
     ['a latitude is out of range', fieldBody([square(0, 89.995)]), 'geometries.0.coordinates.0.2'],
     ['the ring intersects itself', fieldBody([bowtie]), 'geometries.0.coordinates.0'],
