@@ -5,7 +5,7 @@ import { bboxRing } from './rings.js';
 
 export type PolygonCoordinates = Polygon['coordinates'];
 
-/** Shares of a cell below this fraction of its area are rounding noise (cellWeights). */
+/** Shares of a cell below this fraction of its area, or of the polygon's, are rounding noise (cellWeights). */
 const SLIVER = 1e-9;
 
 /**
@@ -90,7 +90,9 @@ function touching(centres: ArrayLike<number>, half: number, lo: number, hi: numb
  * A share below SLIVER of the cell's own area is 0: a polygon edge that lies on a cell edge gives
  * the neighbouring cell a sliver of about 1e-12 of a cell from rounding in lat ± dLat/2 (seen with
  * fields on the edges of the 0.01 degree synthetic grid), and that cell would otherwise count as
- * covered in the minimum and maximum.
+ * covered in the minimum and maximum. The floor is SLIVER of the polygon's area where that is
+ * smaller: a trial plot of a few square metres is under a billionth of a 1 degree cell, yet all of
+ * it lies over that cell, and a rounding sliver, as long as the edge it runs along, is smaller still.
  */
 export function cellWeights(polygons: PolygonCoordinates[], grid: CellGrid): Float64Array {
   const nLat = grid.lats.length,
@@ -103,10 +105,12 @@ export function cellWeights(polygons: PolygonCoordinates[], grid: CellGrid): Flo
     const [i0, i1] = touching(grid.lats, halfLat, s, n);
     const [j0, j1] = touching(grid.lons, halfLon, w, e);
     const geometry: Polygon = { type: 'Polygon', coordinates: polygon };
+    const polygonFloor = SLIVER * turfArea(geometry);
     for (let i = i0; i <= i1; i++) {
       const lat = grid.lats[i] as number;
       // Every cell of a row has the same area.
-      const floor = SLIVER * turfArea({ type: 'Polygon', coordinates: [bboxRing(0, lat - halfLat, grid.dLon, lat + halfLat)] });
+      const cellFloor = SLIVER * turfArea({ type: 'Polygon', coordinates: [bboxRing(0, lat - halfLat, grid.dLon, lat + halfLat)] });
+      const floor = Math.min(cellFloor, polygonFloor);
       for (let j = j0; j <= j1; j++) {
         const lon = grid.lons[j] as number;
         const clipped = bboxClip(geometry, [lon - halfLon, lat - halfLat, lon + halfLon, lat + halfLat]);

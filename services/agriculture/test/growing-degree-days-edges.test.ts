@@ -93,6 +93,16 @@ describe('a field smaller than one cell, and one exactly on cell edges', () => {
     expectCoverage([small], (await get(`/growing-degree-days/${field.id}/contours?${DAYS}`)).body.features);
   });
 
+  it('a trial plot of about 2 x 2 m, under a billionth of its 1 degree cell, is still over cell A', async () => {
+    // 0.00002 degrees is about 1.7 m east-west and 2.2 m north-south here: about 4 m², against
+    // about 9,400 km² for the cell.
+    const plot = [bboxRing(10.4, 40.4, 10.40002, 40.40002)];
+    const field = await createField([plot]);
+    const res = await get(`/growing-degree-days/${field.id}?${DAYS}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ fieldMean: 13, fieldMaximum: 13, fieldMinimum: 13 });
+  });
+
   it('exactly cell A: the neighbours (75) that only touch its edges take no part', async () => {
     const field = await createField([[bboxRing(10, 40, 11, 41)]]);
     expect((await get(`/growing-degree-days/${field.id}?${DAYS}`)).body).toMatchObject({
