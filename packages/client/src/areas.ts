@@ -2,8 +2,8 @@ import { AREA_PORTS, AREAS, type Area } from '@fieldcast/ids/areas';
 
 export { AREAS, type Area };
 
-/** One base URL per area. */
-export type BaseUrls = Partial<Record<Area, string>>;
+/** One base URL per area, as text or a URL object. */
+export type BaseUrls = Partial<Record<Area, string | URL>>;
 
 /**
  * The base URLs of an embedded fleet (`pnpm start`): each area at PORT_BASE plus its port offset

@@ -42,8 +42,11 @@ function checkedTimeout(timeoutMs: number): number {
   throw new RangeError(`timeoutMs must be a whole number of ms from 1 to ${MAX_TIMEOUT_MS}, or Infinity, got ${timeoutMs}`);
 }
 
-/** A query parameter's value: instants are sent as UTC ISO 8601. */
-export type QueryValue = string | number | Date | undefined;
+/**
+ * A query parameter's value: instants are sent as UTC ISO 8601; undefined and null (plain
+ * JavaScript's "not given") leave the parameter out.
+ */
+export type QueryValue = string | number | Date | null | undefined;
 
 /**
  * A problem body (RFC 9457, docs/interface.md §1 "Errors"): `id` is the stable code to branch
@@ -156,15 +159,27 @@ function problemOf(status: number, text: string): Problem {
 }
 
 /**
+ * The request (method and URL, as the client built them) that each Response of `AreaHttp.get`
+ * answers, for the errors read from it: a Response's own `url` is the one a redirect ended at, and
+ * is empty in a Response a given fetch built itself (a mock, a cache).
+ */
+const requests = new WeakMap<Response, string>();
+
+/** The method and URL a Response answers: as requested for the client's own, else the Response's `url`. */
+function requestOf(response: Response): string {
+  return requests.get(response) ?? response.url;
+}
+
+/**
  * The body of a response parsed with a schema, or a FieldcastApiError carrying the problem body
  * of a 4xx or 5xx answer.
  */
-export async function readBody<T>(response: Response, schema: BodySchema<T>, request = response.url): Promise<T> {
+export async function readBody<T>(response: Response, schema: BodySchema<T>, request = requestOf(response)): Promise<T> {
   return schema.parse(JSON.parse(await readText(response, request)));
 }
 
 /** The body of a response as text, or a FieldcastApiError carrying the problem body of a 4xx or 5xx answer. */
-export async function readText(response: Response, request = response.url): Promise<string> {
+export async function readText(response: Response, request = requestOf(response)): Promise<string> {
   const text = await response.text();
   if (!response.ok) throw new FieldcastApiError(response.status, problemOf(response.status, text), request, response.headers);
   return text;
@@ -182,8 +197,9 @@ export class AreaHttp {
     readonly area: Area,
     options: ClientOptions,
   ) {
-    const base = options.baseUrls[area];
-    if (!base) throw new Error(`no base URL for the ${area} area: give baseUrls.${area}`);
+    const configured: unknown = options.baseUrls[area];
+    if (!configured) throw new Error(`no base URL for the ${area} area: give baseUrls.${area}`);
+    const base = baseUrlText(area, configured);
     // Each path is appended to the base URL, so a query or fragment in it would swallow the path.
     if (/[?#]/.test(base)) throw new TypeError(`baseUrls.${area} must not have a query or a fragment: each path is appended to it`);
     this.base = base.replace(/\/+$/, '');
@@ -205,8 +221,8 @@ export class AreaHttp {
     const path = segments.map(pathSegment).join('/');
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) {
-      if (value === undefined) continue;
-      params.append(name, value instanceof Date ? value.toISOString() : typeof value === 'number' ? plainDecimal(value) : value);
+      if (value === undefined || value === null) continue;
+      params.append(name, queryText(name, value));
     }
     const search = params.toString();
     return `${this.base}/${path}${search ? `?${search}` : ''}`;
@@ -224,6 +240,7 @@ export class AreaHttp {
     accept: 'json' | 'csv' = 'json',
   ): Promise<Response> {
     const url = this.url(segments, query);
+    const request = `GET ${url}`;
     const timeoutMs = checkedTimeout(call.timeoutMs ?? this.timeoutMs);
     const caller = call.signal;
     caller?.throwIfAborted();
@@ -232,9 +249,7 @@ export class AreaHttp {
     const onAbort = () => controller.abort(caller?.reason);
     caller?.addEventListener('abort', onAbort, { once: true });
     const timer =
-      timeoutMs === Infinity
-        ? undefined
-        : setTimeout(() => controller.abort(new FieldcastTimeoutError(`GET ${url}`, timeoutMs)), timeoutMs);
+      timeoutMs === Infinity ? undefined : setTimeout(() => controller.abort(new FieldcastTimeoutError(request, timeoutMs)), timeoutMs);
     try {
       const response = await this.fetch(url, {
         method: 'GET',
@@ -244,6 +259,7 @@ export class AreaHttp {
       // Reading a clone to its end keeps every chunk queued in the original (a tee, WHATWG
       // Streams), which the caller then reads without the network.
       await response.clone().arrayBuffer();
+      requests.set(response, request);
       return response;
     } catch (err) {
       // The Fetch standard rejects with the signal's reason, but a fetch given in the options may
@@ -254,6 +270,31 @@ export class AreaHttp {
       caller?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/**
+ * A base URL as text: a string as given, or a URL object (WHATWG URL, which plain JavaScript
+ * passes as readily) by its href. Recognised by its tag as well, so a URL of another realm (a
+ * jsdom window, a vm context) is one too.
+ */
+function baseUrlText(area: Area, value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value instanceof URL || Object.prototype.toString.call(value) === '[object URL]') return String(value);
+  throw new TypeError(
+    `baseUrls.${area} must be a URL, as text or a URL object, got ${typeof value === 'object' ? 'an object' : String(value)}`,
+  );
+}
+
+/**
+ * A query parameter's value as text. An invalid Date (`new Date('')`, a failed parse) is refused
+ * naming the parameter, before anything is sent: it has no ISO 8601 form.
+ */
+function queryText(name: string, value: string | number | Date): string {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new TypeError(`${name} must be a valid Date or an ISO 8601 string, got an invalid Date`);
+    return value.toISOString();
+  }
+  return typeof value === 'number' ? plainDecimal(value) : value;
 }
 
 /**

@@ -43,6 +43,26 @@ describe('request URLs', () => {
     expect(new URL(urls[0]!).pathname).toBe('/model/models/a%2Fb%3Fc');
   });
 
+  test('an invalid Date in start or end is a TypeError naming the parameter, before anything is sent', async () => {
+    const { model, urls } = recording();
+    const invalid = new Date('not a date');
+    await expect(model.listForecasts('synthetic-global', { start: invalid })).rejects.toThrow(TypeError);
+    await expect(model.listForecasts('synthetic-global', { start: invalid })).rejects.toThrow(/\bstart\b/);
+    await expect(model.getTimeSeries(FORECAST, 'temperature', 0, 0, { end: invalid })).rejects.toThrow(/\bend\b.*valid/);
+    expect(urls).toEqual([]);
+  });
+
+  test('a null query value, as from plain JavaScript, is left out as undefined is, never sent as "null"', async () => {
+    const { model, urls } = recording();
+    const params = { start: null, end: undefined, limit: null, sort: null } as unknown as { limit: number };
+    await model.listForecasts('synthetic-global', params);
+    await model.getLatestTimeSeries('synthetic-global', 1, 2, { start: null, limit: 3 } as unknown as { limit: number });
+    expect(urls).toEqual([
+      'https://api.example/model/models/synthetic-global/forecasts',
+      'https://api.example/model/models/synthetic-global/latest-forecast/timeseries/1/2?limit=3',
+    ]);
+  });
+
   test('refuses an empty, "." or ".." path segment instead of asking for another resource', async () => {
     const { model, urls } = recording();
     // `/models/` is the list of models, `/models/..` is normalised to the base by URL parsing.
@@ -86,6 +106,29 @@ describe('base URLs', () => {
       'https://api.example/model/models/m',
       '/model/models/m',
     ]);
+  });
+
+  test('may be URL objects, as plain JavaScript passes them', async () => {
+    const urls: string[] = [];
+    const fetch = (async (input: string) => (urls.push(input), Response.json([]))) as typeof globalThis.fetch;
+    for (const model of [new URL('https://api.example'), new URL('https://api.example/model/')]) {
+      const baseUrls = { model } as unknown as { model: string };
+      await new FieldcastClient({ applicationId: 'app', applicationKey: 'key', baseUrls, fetch }).model.getModel('m');
+    }
+    expect(urls).toEqual(['https://api.example/models/m', 'https://api.example/model/models/m']);
+    // A URL object with a query is refused as the same text is.
+    const withQuery = { model: new URL('https://api.example/model?k=1') } as unknown as { model: string };
+    expect(() => new FieldcastClient({ applicationId: 'app', applicationKey: 'key', baseUrls: withQuery }).model).toThrow(
+      /baseUrls\.model .*query or a fragment/,
+    );
+  });
+
+  test('that are neither text nor a URL object are a TypeError naming the option', () => {
+    for (const model of [8085, { href: 'https://api.example' }, ['https://api.example']]) {
+      const baseUrls = { model } as unknown as { model: string };
+      expect(() => new FieldcastClient({ applicationId: 'app', applicationKey: 'key', baseUrls }).model).toThrow(TypeError);
+      expect(() => new FieldcastClient({ applicationId: 'app', applicationKey: 'key', baseUrls }).model).toThrow(/baseUrls\.model/);
+    }
   });
 
   test('with a query or a fragment are refused, since the path would be appended to it', () => {
@@ -160,6 +203,30 @@ describe('error answers', () => {
     expect(err).toBeInstanceOf(FieldcastApiError);
     expect(err.status).toBe(400);
     expect(err.problem).toEqual(problem);
+  });
+
+  test('name the method and the URL the client requested, even when the Response has no url', async () => {
+    // A Response built by a given fetch (a mock, a cache) has an empty `url`.
+    const { model } = recording(() => Response.json(problem, { status: 400 }));
+    const typed = model.typed(schemas);
+    const requested = 'GET https://api.example/model/models/synthetic-global/forecasts?limit=0';
+    const err = (await typed.listForecasts('synthetic-global', { limit: 0 }).catch((e: unknown) => e)) as FieldcastApiError;
+    expect(err).toBeInstanceOf(FieldcastApiError);
+    expect(err.request).toBe(requested);
+    expect(err.message).toBe(`${requested}: 400 invalid_parameter: ${problem.message}`);
+    const csv = (await typed.getLatestTimeSeriesCsv('m', 1, 2).catch((e: unknown) => e)) as FieldcastApiError;
+    expect(csv.request).toBe('GET https://api.example/model/models/m/latest-forecast/timeseries/1/2');
+  });
+
+  test('name the URL requested, not the one a redirect ended at', async () => {
+    const redirected = Response.json(problem, { status: 400 });
+    Object.defineProperty(redirected, 'url', { value: 'https://elsewhere.example/x' });
+    const { model } = recording(() => redirected);
+    const err = (await model
+      .typed(schemas)
+      .getModel('m')
+      .catch((e: unknown) => e)) as FieldcastApiError;
+    expect(err.request).toBe('GET https://api.example/model/models/m');
   });
 
   test('a problem body without Fieldcast members (a gateway) keeps its RFC 9457 detail and status', async () => {
