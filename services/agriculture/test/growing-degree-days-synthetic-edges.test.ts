@@ -1,4 +1,4 @@
-import { areaOf, bboxRing, containsPoint, intersectionOf } from '@fieldcast/geo';
+import { areaOf, bboxRing, containsPoint, intersectionOf, signedRingArea } from '@fieldcast/geo';
 import { degreeDays } from '@fieldcast/science';
 import { SyntheticSource } from '@fieldcast/weather';
 import { type ContourFeature, expectCoverage, type Polygon, useGddClient } from './gdd-client.js';
@@ -175,6 +175,42 @@ describe('a field of touching parts', () => {
       [-93.475, 42.02],
     ] as const) {
       expect(features.filter((f) => containsPoint([f.geometry.coordinates], [lon, lat]))).toHaveLength(1);
+    }
+  });
+});
+
+describe('contour positions as a map client reads them', () => {
+  // Fields whose edges lie on the grid's cell-centre lines, where the isobands' own vertices are,
+  // and one cut at the antimeridian, whose western part is contoured a turn east.
+  const box = (w: number, s: number, e: number, n: number): Polygon => [bboxRing(w, s, e, n)];
+  const fields: [string, Polygon[]][] = [
+    ['on the grid lines', [box(-12.37, 45.02, -12.34, 45.06)]],
+    ['cut at the antimeridian', [box(179.95, 10.02, 180, 10.04), box(-180, 10.02, -179.93, 10.04)]],
+    ['with corners finer than the output precision', [box(5.01234567, 45.00098765, 5.04321234, 45.0301)]],
+  ];
+
+  it.each(fields)('a field %s: its own positions exactly, others at 6 decimals, rings well formed', async (_, parts) => {
+    const field = await createField(parts);
+    const res = await get(`/growing-degree-days/${field.id}/contours?${SEASON}`);
+    expect(res.status).toBe(200);
+    const features = res.body.features as ContourFeature[];
+    expect(new Set(features.map((f) => f.properties.degreeDays)).size).toBeGreaterThan(1);
+    expectCoverage(parts, features);
+    const own = new Set(parts.flatMap((p) => p.flatMap((ring) => ring.flat())));
+    const positions = features.flatMap((f) => f.geometry.coordinates.flat());
+    // Every corner of the field is a vertex of some piece, exactly as the field has it; the
+    // other values carry 6 decimals (RFC 7946 section 11.2: about 6 are enough).
+    const keys = new Set(positions.map((p) => p.join(',')));
+    for (const part of parts) for (const corner of part[0]!) expect(keys).toContain(corner.join(','));
+    for (const value of positions.flat()) if (!own.has(value)) expect(value).toBe(Number(value.toFixed(6)));
+    for (const f of features) {
+      f.geometry.coordinates.forEach((ring, r) => {
+        expect(ring.length).toBeGreaterThanOrEqual(4);
+        expect(ring[ring.length - 1]).toEqual(ring[0]);
+        for (let k = 1; k < ring.length; k++) expect(ring[k]).not.toEqual(ring[k - 1]);
+        // Right-hand rule (RFC 7946 section 3.1.6): exterior counter-clockwise, holes clockwise.
+        expect(Math.sign(signedRingArea(ring))).toBe(r === 0 ? 1 : -1);
+      });
     }
   });
 });

@@ -14,7 +14,7 @@ import { dailyEntries } from './daily-values.js';
 import { type DegreeDayRule, degreeDayRule, pointDays, pointTotal } from './degree-day-totals.js';
 import { degreeDayTotals, fieldGrid } from './field-grid.js';
 import type { FieldRecord } from './fields.js';
-import { roundOutput } from './output-rounding.js';
+import { outputPolygons, roundOutput } from './output-rounding.js';
 import { checkWork, daysOf, degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from './work-limits.js';
 
 /** The request settings every result repeats (spec 2.6), scale capitalised. */
@@ -200,7 +200,8 @@ export async function fieldDegreeDays(
  * field on every side (so the field lies inside the grid's hull; past a pole or a regional
  * store's edge the edge cells are extended, fieldGrid), clipped to the field and flattened to
  * Polygon features. A field at the antimeridian is contoured as one area and every piece is cut
- * at ±180 again (RFC 7946 section 3.1.9). Band edges are round numbers chosen from the grid's
+ * at ±180 again (RFC 7946 section 3.1.9); positions are the field's own where they are its, the
+ * rest at 6 decimals (outputPolygons). Band edges are round numbers chosen from the grid's
  * range; properties.degreeDays is the band's lower edge (docs/decisions/0032-field-degree-days-and-contours.md).
  */
 export async function fieldContours(
@@ -228,7 +229,7 @@ export async function fieldContours(
     ...settingsOf(query),
     type: 'FeatureCollection',
     features: bands.flatMap((band) =>
-      band.polygons.flatMap(cutAtAntimeridian).map((coordinates) => ({
+      outputPolygons(band.polygons.flatMap(cutAtAntimeridian), field.polygons).map((coordinates) => ({
         type: 'Feature' as const,
         geometry: { type: 'Polygon' as const, coordinates },
         properties: { degreeDays: roundOutput(band.lower) },

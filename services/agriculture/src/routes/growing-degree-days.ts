@@ -90,7 +90,7 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
       method: 'get',
       path: '/growing-degree-days/{id}/contours',
       summary: 'Degree-day contours clipped to a field',
-      description: `Isobands of the accumulated degree days on the weather grid, clipped to the field, one Polygon per feature; together they cover the field once. Band edges are round numbers (widths 1, 2, 2.5 or 5 x 10^n, at most 10 bands over the values around the field); properties.degreeDays is the band's lower edge. ${CONTOURS_PARAMETERS} ${WORK.contours}`,
+      description: `Isobands of the accumulated degree days on the weather grid, clipped to the field, one Polygon per feature; together they cover the field once. Band edges are round numbers (widths 1, 2, 2.5 or 5 x 10^n, at most 10 bands over the values around the field); properties.degreeDays is the band's lower edge. Positions are the field's own values exactly where they are the field's (its corners), the rest at 6 decimals (RFC 7946 section 11.2). ${CONTOURS_PARAMETERS} ${WORK.contours}`,
       tags: ['growing degree days'],
       params: IdParams,
       query: contoursQuery,
