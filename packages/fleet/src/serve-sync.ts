@@ -15,7 +15,7 @@ import { createLogger, type Logger } from '@fieldcast/kit';
 import { modelService } from '@fieldcast/model';
 import { SyncedRegistry } from '@fieldcast/model/synced-registry';
 import { ConfigError, type FleetEnv, migrateService, openCatalog, syncDirFromEnv } from '@fieldcast/runtime';
-import { type SourceName, type SyncResult, isSourceName, runName, syncRun } from '@fieldcast/sync';
+import { SOURCES, type SourceName, type SyncResult, isSourceName, runName, syncRun } from '@fieldcast/sync';
 import { syncOptions } from './sync.js';
 import { type SyncOutcome, SyncPasses } from './sync-passes.js';
 
@@ -31,7 +31,7 @@ export interface RunningSync {
 export async function serveSync(env: FleetEnv, logger: Logger, options: { port?: number; database?: Database } = {}): Promise<RunningSync> {
   const sources = env.FIELDCAST_SYNC_SOURCES.filter(isSourceName);
   if (!env.DATABASE_URL && !options.database) throw new ConfigError('fieldcast serve sync needs DATABASE_URL (its lock lives there)');
-  if (sources.length === 0) throw new ConfigError('fieldcast serve sync needs FIELDCAST_SYNC_SOURCES (gfs-0p25, ecmwf-ifs-0p25)');
+  if (sources.length === 0) throw new ConfigError(`fieldcast serve sync needs FIELDCAST_SYNC_SOURCES (${Object.keys(SOURCES).join(', ')})`);
   const db = options.database ?? (await openDatabase({ url: env.DATABASE_URL! }));
   // The registry's tables are the model area's: migrated as that area migrates them (replicas in turn).
   await migrateService(db, modelService);
