@@ -40,6 +40,23 @@ const storeList = optionalString
   .refine((list) => !list || list.every(isStoreLocation), { message: 'must be comma-separated Zarr store paths or http(s) URLs' });
 
 /** Every variable the fleet reads (docs/operations.md "Environment"). */
+/** Addresses or CIDR ranges, comma-separated, each read as the kit reads every range; none when unset. */
+const addressRanges = optionalString.transform((v, ctx) => {
+  const entries = (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    try {
+      parseRange(entry);
+    } catch (err) {
+      if (!(err instanceof AddressRangeError)) throw err;
+      ctx.addIssue({ code: 'custom', message: err.message });
+    }
+  }
+  return entries;
+});
+
 export const FleetEnv = z.object({
   PORT_BASE: z.coerce.number().int().min(1).max(65000).default(8080),
   PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -78,34 +95,13 @@ export const FleetEnv = z.object({
   /** a YAML file that patches, adds or removes catalog entries (docs/operations.md "Environment"); unset: the code's catalog */
   FIELDCAST_CATALOG: optionalString,
   /** addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed (docs/operations.md "Environment"), comma-separated */
-  FIELDCAST_TRUSTED_PROXIES: optionalString.transform((v) =>
-    v
-      ? v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : undefined,
-  ),
+  FIELDCAST_TRUSTED_PROXIES: addressRanges,
   /**
    * addresses or CIDR ranges in the private, loopback and link-local ranges that webhook
    * deliveries may reach (docs/decisions/0261-webhook-address-guard.md), comma-separated, read
    * as the kit reads every range; unset: none
    */
-  FIELDCAST_WEBHOOK_ALLOW_PRIVATE: optionalString.transform((v, ctx) => {
-    const entries = (v ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    for (const entry of entries) {
-      try {
-        parseRange(entry);
-      } catch (err) {
-        if (!(err instanceof AddressRangeError)) throw err;
-        ctx.addIssue({ code: 'custom', message: err.message });
-      }
-    }
-    return entries;
-  }),
+  FIELDCAST_WEBHOOK_ALLOW_PRIVATE: addressRanges,
   /** the key download links are signed with; unset: a random key kept in the data dir (runtime files.ts) */
   FIELDCAST_SIGNING_KEY: optionalString.refine((v) => v === undefined || v.length >= 32, { message: 'must be at least 32 characters' }),
   /** the most a service keeps in its file cache under the data dir, MiB */

@@ -26,18 +26,16 @@ describe('BODY_LIMIT', () => {
   });
 });
 
-describe('FIELDCAST_WEBHOOK_ALLOW_PRIVATE', () => {
+describe.each(['FIELDCAST_WEBHOOK_ALLOW_PRIVATE', 'FIELDCAST_TRUSTED_PROXIES'] as const)('%s', (name) => {
   it('names addresses and CIDR ranges, comma-separated; none when unset; anything else stops start-up naming it', () => {
-    expect(parseEnv(FleetEnv, {}).FIELDCAST_WEBHOOK_ALLOW_PRIVATE).toEqual([]);
-    expect(
-      parseEnv(FleetEnv, { FIELDCAST_WEBHOOK_ALLOW_PRIVATE: '127.0.0.1, 10.1.0.0/16,fd00::/8' }).FIELDCAST_WEBHOOK_ALLOW_PRIVATE,
-    ).toEqual(['127.0.0.1', '10.1.0.0/16', 'fd00::/8']);
+    expect(parseEnv(FleetEnv, {})[name]).toEqual([]);
+    expect(parseEnv(FleetEnv, { [name]: '127.0.0.1, 10.1.0.0/16,fd00::/8' })[name]).toEqual(['127.0.0.1', '10.1.0.0/16', 'fd00::/8']);
     for (const bad of ['localhost', '10.0.0.0/33', '::1/129', '10.0.0.0/8/1', '10.0.0.0/x', '::ffff:10.0.0.0/40'])
-      expect(() => parseEnv(FleetEnv, { FIELDCAST_WEBHOOK_ALLOW_PRIVATE: `127.0.0.1,${bad}` })).toThrow(
-        `FIELDCAST_WEBHOOK_ALLOW_PRIVATE: "${bad}"`,
-      );
+      expect(() => parseEnv(FleetEnv, { [name]: `127.0.0.1,${bad}` })).toThrow(`${name}: "${bad}"`);
   });
+});
 
+describe('FIELDCAST_WEBHOOK_ALLOW_PRIVATE', () => {
   it('reads an entry as the kit reads every address range: an IPv4-mapped range is its IPv4 range', () => {
     expect(parseEnv(FleetEnv, { FIELDCAST_WEBHOOK_ALLOW_PRIVATE: '::ffff:10.0.0.0/120' }).FIELDCAST_WEBHOOK_ALLOW_PRIVATE).toEqual([
       '::ffff:10.0.0.0/120',
