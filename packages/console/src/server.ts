@@ -25,11 +25,30 @@ function loadAssets(): Promise<Map<string, Asset>> {
   return Promise.resolve(readPrebuilt(fileURLToPath(new URL(`./${PREBUILT_DIR}/`, import.meta.url))));
 }
 
+/**
+ * The path of a request target (RFC 9112 section 3.2: origin form, or absolute form as a proxy
+ * sends it), or null when the target is no URL: Node's parser passes `GET http://[ HTTP/1.1`
+ * through, and a throw here would end the process, which holds every area in embedded mode.
+ */
+function pathOf(target: string): string | null {
+  try {
+    return new URL(target, 'http://console').pathname;
+  } catch {
+    return null;
+  }
+}
+
 export async function startConsole(options: { port: number; host: string; config: ConsoleConfig }): Promise<RunningConsole> {
   const assets = await loadAssets();
   assets.set('/config.json', { body: Buffer.from(JSON.stringify(options.config)), type: 'application/json' });
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://console').pathname;
+    // Every answer is what its Content-Type says, refusals too (WHATWG Fetch, X-Content-Type-Options).
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    const path = pathOf(req.url ?? '/');
+    if (path === null) {
+      res.writeHead(400, { 'Content-Type': 'text/plain' }).end('bad request target\n');
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('method not allowed\n');
       return;
@@ -49,7 +68,6 @@ export async function startConsole(options: { port: number; host: string; config
       'Content-Length': asset.body.length,
       // The page and its config change with each start; the demo key must not linger in caches.
       'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
       // Scripts and styles from this origin only; the areas and (optionally) OpenStreetMap for data.
       'Content-Security-Policy':
         "default-src 'self'; img-src 'self' blob: data: https://tile.openstreetmap.org; connect-src *; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
