@@ -9,7 +9,7 @@ export interface Limits {
   requests: { perSecond: number; burst: number };
   /** requests of operations declared `heavy` one account may have in flight */
   heavyPerAccount: number;
-  /** the token bucket of failed authentications, per client address and per application id */
+  /** the token bucket of failed authentications, per client address */
   failedAuth: { perSecond: number; burst: number };
   /** resources of one kind one account may own */
   ownedPerKind: number;

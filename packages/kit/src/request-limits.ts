@@ -9,19 +9,6 @@ import { clientAddress, type AddressRange } from './address-ranges.js';
 const MAX_TRACKED_KEYS = 100_000;
 
 /**
- * The application id of HTTP Basic credentials (the user-id before the first colon), if the header
- * has one, in lower case: ids are UUIDs and handles, matched whatever their case, so every spelling
- * of one id counts against one bucket.
- */
-function applicationIdOf(req: Request): string | undefined {
-  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers.authorization ?? '');
-  if (!m) return undefined;
-  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon < 0 ? undefined : decoded.slice(0, colon).toLowerCase();
-}
-
-/**
  * The address a failed login is counted against: the caller's as the trusted reverse proxies tell
  * it (FIELDCAST_TRUSTED_PROXIES), or the connection's peer. Behind an ingress every caller's peer is
  * the ingress, and one client's wrong keys would refuse everyone's.
@@ -49,9 +36,9 @@ function rateLimitFields(res: Response, policy: BucketPolicy, remaining: number,
 
 export interface RequestLimiters {
   /**
-   * Authentication within its limits: a client address or application id over its failed
-   * authentications is refused with 429 before its credentials are checked; a rejected credential
-   * counts against both; an authenticated account spends a token of its bucket or is refused.
+   * Authentication within its limits: a client address over its failed authentications is
+   * refused with 429 before its credentials are checked; a rejected credential counts against its
+   * address; an authenticated account spends a token of its bucket or is refused.
    */
   authenticate: RequestHandler;
   /** Holds one of the account's heavy slots until the response ends, or refuses with 429. */
@@ -70,11 +57,8 @@ export function requestLimiters(
 
   const afterAuthentication = (req: Request, res: Response, next: (err?: unknown) => void) => (err?: unknown) => {
     if (err) {
-      if (failures && err instanceof UnauthorizedError && req.headers.authorization !== undefined) {
-        failures.take(`address ${clientAddressOf(req, trustedProxies)}`);
-        const appId = applicationIdOf(req);
-        if (appId !== undefined) failures.take(`app ${appId}`);
-      }
+      if (failures && err instanceof UnauthorizedError && req.headers.authorization !== undefined)
+        failures.take(clientAddressOf(req, trustedProxies));
       return next(err);
     }
     if (!requests) return next();
@@ -95,17 +79,15 @@ export function requestLimiters(
   return {
     authenticate: (req, res, next) => {
       if (failures && req.headers.authorization !== undefined) {
-        const appId = applicationIdOf(req);
-        const keys = [`address ${clientAddressOf(req, trustedProxies)}`, ...(appId === undefined ? [] : [`app ${appId}`])];
-        const lowest = Math.min(...keys.map((key) => failures.level(key)));
-        if (lowest < 1) {
-          const wait = Math.max(1, Math.ceil((1 - lowest) / limits.failedAuth.perSecond));
+        const level = failures.level(clientAddressOf(req, trustedProxies));
+        if (level < 1) {
+          const wait = Math.max(1, Math.ceil((1 - level) / limits.failedAuth.perSecond));
           return next(
             refuse(
               res,
               wait,
               'too_many_failed_authentications',
-              `Too many failed authentications from this address or for this application id; try again in ${wait} s`,
+              `Too many failed authentications from this address; try again in ${wait} s`,
             ),
           );
         }
