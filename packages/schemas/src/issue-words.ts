@@ -58,6 +58,8 @@ function wordsOf(issue: z.core.$ZodRawIssue): string | undefined {
       // a member that is not there is missing, whatever its type would have been
       if (issue.input === undefined) return `is missing: must be ${TYPES[issue.expected] ?? issue.expected}`;
       if (issue.expected === 'int' && typeof issue.input === 'number') return 'must be a whole number';
+      // NaN (a coerced text that is no number) is typeof number: "a number, not a number" says nothing
+      if (Number.isNaN(issue.input)) return `must be ${TYPES[issue.expected] ?? issue.expected}`;
       return `must be ${TYPES[issue.expected] ?? issue.expected}, not ${kindOf(issue.input)}`;
     }
     case 'too_small':

@@ -22,6 +22,8 @@ describe("refusals no schema words itself are in the API's words, not zod's", ()
       ['"b", "c" are not members this object takes'],
     ],
     ['not a UUID', z.uuid(), 'abc', ['must be a UUID']],
+    // NaN is typeof number: a coerced text that is not a number must not read "a number, not a number"
+    ['a text coerced to no number', z.coerce.number(), 'abc', ['must be a number']],
   ])('%s', (_, schema, value, expected) => {
     expect(messages(schema, value)).toEqual(expected);
   });
