@@ -13,6 +13,7 @@ import { zoomLevelsOf } from './domain/frames.js';
 import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
 import { styleNameKeysMigration } from '../migrations/003_style_name_keys.js';
+import { styleViewsMigration } from '../migrations/004_style_views.js';
 import { OpeningView } from './domain/opening-view.js';
 import { tileCache } from './domain/sample-cache.js';
 import { DefaultStyles } from './domain/styles.js';
@@ -54,7 +55,7 @@ export const tilesService = defineService({
   title: 'Tiles',
   description: 'Contributed styles and PNG tiles of product frames (spec 2.3, 4.3; docs/interface.md §4).',
   needs: {
-    database: { migrations: [stylesMigration, productGrantsMigration, styleNameKeysMigration] },
+    database: { migrations: [stylesMigration, productGrantsMigration, styleNameKeysMigration, styleViewsMigration] },
     outbox: { topics: [STYLES_TOPIC] },
     weather: true,
     catalog: true,

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { OwnedResourceStore, type Outbox, type OwnedResourceTable } from '@fieldcast/db';
 import { topicFor } from '@fieldcast/bus';
 import { nameKey } from '@fieldcast/schemas';
-import { nameTaken, type StyleRecord, styleView } from './domain/styles.js';
+import { nameTaken, styleJson, type StyleRecord, styleView } from './domain/styles.js';
 import { StyleListCache, type StylePage } from './style-list-cache.js';
 
 export const AREA = 'tiles';
@@ -22,7 +22,8 @@ interface StyleRow {
 
 const COLUMNS = ['id', 'account_id', 'product_id', 'name', 'description', 'layer_name', 'colorizers'] as const;
 
-function fromRow(raw: Record<string, unknown>): StyleRecord {
+/** A stored row as the record it holds (its `view` is derived from the rest). */
+export function styleFromRow(raw: Record<string, unknown>): StyleRecord {
   const row = raw as unknown as StyleRow;
   return {
     id: row.id,
@@ -41,7 +42,7 @@ const STYLES: OwnedResourceTable<StyleRecord> = {
   kind: 'style',
   topic: STYLES_TOPIC,
   columns: COLUMNS,
-  fromRow,
+  fromRow: styleFromRow,
   toRow(record) {
     return {
       id: record.id,
@@ -52,6 +53,7 @@ const STYLES: OwnedResourceTable<StyleRecord> = {
       description: record.description,
       layer_name: record.layerName,
       colorizers: JSON.stringify(record.colorizers),
+      view: styleJson(record),
     };
   },
   snapshot: styleView,
@@ -115,7 +117,8 @@ export class StyleStore extends OwnedResourceStore<StyleRecord> {
 
   /**
    * The account's styles of one product, oldest first, as the JSON text of their records joined
-   * by commas (built by the database in one row: docs/decisions/0133-tile-caches.md), at most
+   * by commas (built by the database in one row: docs/decisions/0133-tile-caches.md; each the text
+   * kept when it was written, as every other answer gives it: 0417-one-representation-of-a-style.md), at most
    * `limit` after the style `after`; whether more remain and the last one's id. Null when `after`
    * is none of the account's styles of the product.
    */
@@ -128,8 +131,7 @@ export class StyleStore extends OwnedResourceStore<StyleRecord> {
     const result = await this.db.raw(
       `with page as (
          select id,
-                json_build_object('id', id, 'name', name, 'description', description, 'layerName', layer_name,
-                                  'colorizers', colorizers, 'isDefault', false, 'productId', product_id)::text as view,
+                view,
                 row_number() over (order by created_at, id) as n
          from tiles.styles
          where account_id = ? and product_id = ? ${cursor}
@@ -164,6 +166,6 @@ export class StyleStore extends OwnedResourceStore<StyleRecord> {
       .select([...COLUMNS])
       .where({ name_key: nameKey(name), account_id: accountId })
       .first();
-    return row ? fromRow(row) : null;
+    return row ? styleFromRow(row) : null;
   }
 }

@@ -2,6 +2,7 @@ import { migrateSchema, openDatabase, outboxMigration, type Database } from '@fi
 import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
 import { styleNameKeysMigration } from '../migrations/003_style_name_keys.js';
+import { styleViewsMigration } from '../migrations/004_style_views.js';
 import { nameKey } from '@fieldcast/schemas';
 
 const ACCOUNT = '11111111-1111-4111-8111-111111111111';
@@ -80,5 +81,42 @@ describe('tiles migrations', () => {
         name_key: 'hail size',
       }),
     ).rejects.toThrow(/duplicate key/);
+  });
+
+  it('004 gives each style already held the JSON text every answer gives of it (docs/decisions/0417-one-representation-of-a-style.md)', async () => {
+    const before = [outboxMigration(), stylesMigration, productGrantsMigration, styleNameKeysMigration];
+    await migrateSchema(db.knex, 'tiles', before);
+    const styles = () => db.knex.withSchema('tiles').table('styles');
+    await styles().delete();
+    const now = new Date();
+    await styles().insert({
+      id: '55555555-5555-4555-8555-555555555555',
+      account_id: ACCOUNT,
+      product_id: PRODUCT,
+      name: 'Held',
+      name_key: 'held',
+      description: 'before 004',
+      layer_name: 'air_temperature',
+      colorizers: JSON.stringify([{ stops: [{ color: '#0000ff', value: -5 }], defaultMode: 'linear', defaultColor: '#000000' }]),
+      created_at: now,
+      updated_at: now,
+    });
+    await migrateSchema(db.knex, 'tiles', [...before, styleViewsMigration]);
+    const row = await styles().where({ id: '55555555-5555-4555-8555-555555555555' }).first('view');
+    expect(row.view).toBe(
+      JSON.stringify({
+        id: '55555555-5555-4555-8555-555555555555',
+        name: 'Held',
+        description: 'before 004',
+        layerName: 'air_temperature',
+        colorizers: [{ defaultColor: '#000000', defaultMode: 'linear', stops: [{ value: -5, color: '#0000ff' }] }],
+        isDefault: false,
+        productId: PRODUCT,
+      }),
+    );
+    // every style has its text from now on
+    await expect(
+      styles().insert({ ...(await styles().first()), id: '66666666-6666-4666-8666-666666666666', name_key: 'other', view: null }),
+    ).rejects.toThrow(/null value/);
   });
 });

@@ -40,6 +40,30 @@ const create = (a: TestAccount, b: unknown = body(), product = 'precipitation-ra
     .set('Authorization', a.auth)
     .send(b as object);
 
+/** A style's members rebuilt in the order spec 2.3 lists them (Style, Colorizer, mask, stop). */
+type Served = {
+  colorizers: {
+    mask?: { layerName: string; attributes: string[] };
+    defaultColor: string;
+    defaultMode: string;
+    stops: { value: number; color: string }[];
+  }[];
+} & Record<string, unknown>;
+const inSpecOrder = (s: Served) => ({
+  id: s.id,
+  name: s.name,
+  description: s.description,
+  layerName: s.layerName,
+  colorizers: s.colorizers.map((c) => ({
+    ...(c.mask ? { mask: { layerName: c.mask.layerName, attributes: c.mask.attributes } } : {}),
+    defaultColor: c.defaultColor,
+    defaultMode: c.defaultMode,
+    stops: c.stops.map((x) => ({ value: x.value, color: x.color })),
+  })),
+  isDefault: s.isDefault,
+  productId: s.productId,
+});
+
 describe('styles', () => {
   it('creates a style (201, isDefault false, productId) and stores mask attribute names as sent', async () => {
     const res = await create(t.alice);
@@ -56,6 +80,47 @@ describe('styles', () => {
     const read = await request(app()).get(`/v2/styles/${res.body.id}.json`).set('Authorization', t.alice.auth);
     expect(read.status).toBe(200);
     expect(read.body).toEqual(res.body);
+  });
+
+  it('gives a style as the same bytes wherever it is read: POST, PUT, GET, DELETE and the list, in spec 2.3 order, compact', async () => {
+    // members sent in another order than spec 2.3 writes them
+    const scrambled = {
+      colorizers: [
+        {
+          stops: [
+            { color: '#00ff00', value: 0.1 },
+            { color: 'rgba(0, 128, 0, 0.5)', value: 4 },
+          ],
+          defaultMode: 'discrete',
+          defaultColor: 'rgba(0, 0, 0, 0)',
+          mask: { attributes: ['rain'], layerName: 'precipitation_type' },
+        },
+      ],
+      layerName: 'precipitation_rate',
+      description: 'one order everywhere',
+      name: 'Byte for byte',
+    };
+    const made = await create(t.alice, scrambled);
+    expect(made.status).toBe(201);
+    expect(made.text).toBe(JSON.stringify(inSpecOrder(made.body)));
+    const read = (id: string) => request(app()).get(`/v2/styles/${id}.json`).set('Authorization', t.alice.auth);
+    const list = () => request(app()).get('/v2/products/precipitation-rate/styles.json').set('Authorization', t.alice.auth);
+    const defaults = await Promise.all(defaultStyles(precipitation).map(async (d) => (await read(d.id)).text));
+    for (const text of defaults) expect(text).toBe(JSON.stringify(inSpecOrder(JSON.parse(text))));
+    expect((await read(made.body.id)).text).toBe(made.text);
+    expect((await list()).text).toBe(`[${[...defaults, made.text].join(',')}]`);
+    // read twice: the second list may be a kept page
+    expect((await list()).text).toBe(`[${[...defaults, made.text].join(',')}]`);
+    const replaced = await request(app())
+      .put(`/v2/styles/${made.body.id}.json`)
+      .set('Authorization', t.alice.auth)
+      .send({ ...scrambled, name: 'Byte for byte, again' });
+    expect(replaced.status).toBe(200);
+    expect(replaced.text).toBe(JSON.stringify(inSpecOrder(replaced.body)));
+    expect((await read(made.body.id)).text).toBe(replaced.text);
+    expect((await list()).text).toBe(`[${[...defaults, replaced.text].join(',')}]`);
+    const removed = await request(app()).delete(`/v2/styles/${made.body.id}.json`).set('Authorization', t.alice.auth);
+    expect(removed.text).toBe(replaced.text);
   });
 
   it('names the created style’s read in Location (RFC 9110 section 10.2.2), which reads it back', async () => {

@@ -39,20 +39,40 @@ export function styleRecord(id: string, accountId: string, productId: string, in
   };
 }
 
-export function styleView(record: StyleRecord): Style {
+/**
+ * A style's members in the order spec 2.3 lists them, at every level (colorizer, mask, stop), fresh
+ * objects whatever order its source held them in (a body, jsonb's key order, the catalog). Every
+ * representation of a style is JSON.stringify of this, so the POST and PUT answers, a read, the
+ * list and a deletion's answer are the same bytes (docs/decisions/0417-one-representation-of-a-style.md).
+ */
+function inSpecOrder(style: Style): Style {
   return {
-    id: record.id,
-    name: record.name,
-    description: record.description,
-    layerName: record.layerName,
-    colorizers: record.colorizers,
-    isDefault: false,
-    productId: record.productId,
+    id: style.id,
+    name: style.name,
+    description: style.description,
+    layerName: style.layerName,
+    colorizers: style.colorizers.map((c) => ({
+      ...(c.mask ? { mask: { layerName: c.mask.layerName, attributes: [...c.mask.attributes] } } : {}),
+      defaultColor: c.defaultColor,
+      defaultMode: c.defaultMode,
+      stops: c.stops.map((stop) => ({ value: stop.value, color: stop.color })),
+    })),
+    isDefault: style.isDefault,
+    productId: style.productId,
   };
 }
 
+export function styleView(record: StyleRecord): Style {
+  return inSpecOrder({ ...record, isDefault: false });
+}
+
+/** The JSON text of a contributed style as every answer gives it; the store keeps it for the list. */
+export function styleJson(record: StyleRecord): string {
+  return JSON.stringify(styleView(record));
+}
+
 export function defaultStyleView(style: DefaultStyle): Style {
-  return { ...style, colorizers: structuredClone(style.colorizers) };
+  return inSpecOrder(style);
 }
 
 /** Mask layers of a product: its styleable layers with named attributes (spec 2.4). */
