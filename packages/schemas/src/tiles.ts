@@ -98,6 +98,29 @@ export const Style = z.object({
 });
 export type Style = z.output<typeof Style>;
 
+/**
+ * A style's members in the order spec 2.3 lists them, at every level (colorizer, mask, stop), fresh
+ * objects whatever order its source held them in (a body, jsonb's key order, the catalog). Every
+ * representation of a style is JSON.stringify of this, so the POST and PUT answers, a read, the
+ * list and a deletion's answer are the same bytes (docs/decisions/0417-one-representation-of-a-style.md).
+ */
+export function styleInSpecOrder(style: Style): Style {
+  return {
+    id: style.id,
+    name: style.name,
+    description: style.description,
+    layerName: style.layerName,
+    colorizers: style.colorizers.map((c) => ({
+      ...(c.mask ? { mask: { layerName: c.mask.layerName, attributes: [...c.mask.attributes] } } : {}),
+      defaultColor: c.defaultColor,
+      defaultMode: c.defaultMode,
+      stops: c.stops.map((stop) => ({ value: stop.value, color: stop.color })),
+    })),
+    isDefault: style.isDefault,
+    productId: style.productId,
+  };
+}
+
 /** A product named in a path by its id or its name (spec 4.3). */
 export const ProductParams = z.object({
   product: z.string().min(1).max(200).meta({ description: 'the product id or name' }),

@@ -1,9 +1,24 @@
 import type { Migration } from '@fieldcast/db';
-import { styleJson } from '../src/domain/styles.js';
-import { styleFromRow } from '../src/store.js';
+import { styleInSpecOrder } from '@fieldcast/schemas';
 
 /** Rows given their kept text at a time: bounded memory whatever the table holds. */
 const BATCH = 500;
+
+/** A stored style's text as every answer gives it (a contributed style: isDefault false). */
+function viewOf(row: Record<string, unknown>): string {
+  const colorizers = typeof row.colorizers === 'string' ? JSON.parse(row.colorizers) : row.colorizers;
+  return JSON.stringify(
+    styleInSpecOrder({
+      id: row.id as string,
+      name: row.name as string,
+      description: row.description as string,
+      layerName: row.layer_name as string,
+      colorizers,
+      isDefault: false,
+      productId: row.product_id as string,
+    }),
+  );
+}
 
 /**
  * Each style keeps the JSON text every answer gives of it, written with the style, so the list
@@ -20,7 +35,7 @@ export const styleViewsMigration: Migration = {
     const styles = () => knex.withSchema(schema).table('styles');
     for (;;) {
       const rows: Record<string, unknown>[] = await styles()
-        .select('id', 'account_id', 'product_id', 'name', 'description', 'layer_name', 'colorizers')
+        .select('id', 'product_id', 'name', 'description', 'layer_name', 'colorizers')
         .whereNull('view')
         .orderBy('id')
         .limit(BATCH);
@@ -28,7 +43,7 @@ export const styleViewsMigration: Migration = {
       for (const row of rows) {
         await styles()
           .where({ id: row.id })
-          .update({ view: styleJson(styleFromRow(row)) });
+          .update({ view: viewOf(row) });
       }
     }
     await knex.schema.withSchema(schema).alterTable('styles', (t) => {

@@ -23,7 +23,7 @@ interface StyleRow {
 const COLUMNS = ['id', 'account_id', 'product_id', 'name', 'description', 'layer_name', 'colorizers'] as const;
 
 /** A stored row as the record it holds (its `view` is derived from the rest). */
-export function styleFromRow(raw: Record<string, unknown>): StyleRecord {
+function styleFromRow(raw: Record<string, unknown>): StyleRecord {
   const row = raw as unknown as StyleRow;
   return {
     id: row.id,

@@ -4,7 +4,7 @@
  * live here; the store keeps names unique.
  */
 import { ConflictError, type FieldError, ValidationError } from '@fieldcast/kit';
-import { nameKey, type Style, type StyleInput } from '@fieldcast/schemas';
+import { nameKey, type Style, type StyleInput, styleInSpecOrder } from '@fieldcast/schemas';
 import { SOURCES } from '@fieldcast/sync';
 import {
   type Catalog,
@@ -39,31 +39,8 @@ export function styleRecord(id: string, accountId: string, productId: string, in
   };
 }
 
-/**
- * A style's members in the order spec 2.3 lists them, at every level (colorizer, mask, stop), fresh
- * objects whatever order its source held them in (a body, jsonb's key order, the catalog). Every
- * representation of a style is JSON.stringify of this, so the POST and PUT answers, a read, the
- * list and a deletion's answer are the same bytes (docs/decisions/0417-one-representation-of-a-style.md).
- */
-function inSpecOrder(style: Style): Style {
-  return {
-    id: style.id,
-    name: style.name,
-    description: style.description,
-    layerName: style.layerName,
-    colorizers: style.colorizers.map((c) => ({
-      ...(c.mask ? { mask: { layerName: c.mask.layerName, attributes: [...c.mask.attributes] } } : {}),
-      defaultColor: c.defaultColor,
-      defaultMode: c.defaultMode,
-      stops: c.stops.map((stop) => ({ value: stop.value, color: stop.color })),
-    })),
-    isDefault: style.isDefault,
-    productId: style.productId,
-  };
-}
-
 export function styleView(record: StyleRecord): Style {
-  return inSpecOrder({ ...record, isDefault: false });
+  return styleInSpecOrder({ ...record, isDefault: false });
 }
 
 /** The JSON text of a contributed style as every answer gives it; the store keeps it for the list. */
@@ -72,7 +49,7 @@ export function styleJson(record: StyleRecord): string {
 }
 
 export function defaultStyleView(style: DefaultStyle): Style {
-  return inSpecOrder(style);
+  return styleInSpecOrder(style);
 }
 
 /** Mask layers of a product: its styleable layers with named attributes (spec 2.4). */
