@@ -152,6 +152,14 @@ describe('downloading a dataset', () => {
     expect(head.headers['content-type']).toBe('image/tiff');
   });
 
+  it('takes no forwarded scheme or host from a caller that is no trusted proxy (FIELDCAST_TRUSTED_PROXIES unset)', async () => {
+    const res = await request(app())
+      .get(`/products/${PRODUCT.tmax}/datasets?date=2024-06-01`)
+      .set({ Authorization: ctx.alice.auth, 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'transfer.fieldcast.example' });
+    const url = new URL((res.body as { downloadUrl: string }[])[0]!.downloadUrl);
+    expect([url.protocol, url.hostname]).toEqual(['http:', '127.0.0.1']);
+  });
+
   it('answers an If-Match that names another version with 412 and no bytes, so ranges of two versions are never joined', async () => {
     const d = await datasetOf(PRODUCT.tmax);
     const first = await get(pathOf(d.downloadUrl));
