@@ -2,8 +2,8 @@ import { fieldcastId, FIELDCAST_NAMESPACE, uuidv5 } from '@fieldcast/ids';
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { PRODUCT_GRANTS_TOPIC } from '@fieldcast/schemas';
 import { GRANT_REPUBLISHING_TASK, platformService } from '../src/definition.js';
-import { GrantCommandError, productGrantsCommand } from '../src/grants.js';
-import { clock, get, names, now, PUBLIC_PRODUCTS, RESTRICTED, START } from './helpers.js';
+import { GrantCommandError } from '../src/grants.js';
+import { clock, get, grantsCli, names, now, PUBLIC_PRODUCTS, RESTRICTED, START } from './helpers.js';
 
 const t = useTestFleet([platformService], { now });
 
@@ -25,21 +25,7 @@ async function grantMessages(): Promise<{ key: string; type: string; account: st
   });
 }
 
-async function cli(...args: string[]): Promise<string[]> {
-  const out: string[] = [];
-  await productGrantsCommand(
-    args,
-    {
-      knex: t.fleet.db.knex,
-      catalog: t.fleet.deps('platform').catalog!,
-      outbox: t.fleet.deps('platform').outbox!,
-      identity: t.fleet.identity,
-      syncedSources: [],
-    },
-    (line) => out.push(line),
-  );
-  return out;
-}
+const cli = (...args: string[]) => grantsCli(t, [], ...args);
 
 const productId = fieldcastId('product', RESTRICTED);
 const frameId = uuidv5(`frame:${RESTRICTED}:2025-06-15T09:00:00Z`, FIELDCAST_NAMESPACE);

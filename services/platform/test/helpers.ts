@@ -1,5 +1,6 @@
 import request from 'supertest';
 import type { TestAccount, TestContext } from '@fieldcast/runtime/testing';
+import { productGrantsCommand } from '../src/grants.js';
 
 /** The clock every platform test reads: 2025-06-15 10:20 UTC unless a test moves it. */
 export const START = Date.UTC(2025, 5, 15, 10, 20);
@@ -29,3 +30,20 @@ export const PUBLIC_PRODUCTS = [
 ];
 
 export const RESTRICTED = 'dew-point-temperature';
+
+/** `fieldcast products <args>` on the test fleet's platform area, knowing `syncedSources`: the lines it prints. */
+export async function grantsCli(t: TestContext, syncedSources: readonly string[], ...args: string[]): Promise<string[]> {
+  const out: string[] = [];
+  await productGrantsCommand(
+    args,
+    {
+      knex: t.fleet.db.knex,
+      catalog: t.fleet.deps('platform').catalog!,
+      outbox: t.fleet.deps('platform').outbox!,
+      identity: t.fleet.identity,
+      syncedSources,
+    },
+    (line) => out.push(line),
+  );
+  return out;
+}

@@ -4,8 +4,8 @@ import { forecastFrameId, productId, productRunId } from '@fieldcast/weather';
 import { type OneSyncedRun, oneSyncedRun } from '../../../packages/sync/test/one-synced-run.js';
 import { SOURCES } from '../../../packages/sync/src/index.js';
 import { platformService } from '../src/definition.js';
-import { GrantCommandError, productGrantsCommand } from '../src/grants.js';
-import { clock, get, H, names, now, RESTRICTED } from './helpers.js';
+import { GrantCommandError } from '../src/grants.js';
+import { clock, get, grantsCli, H, names, now, RESTRICTED } from './helpers.js';
 
 /*
  * A synced source's product made from a restricted catalog product is restricted too (0315), and
@@ -35,21 +35,7 @@ beforeEach(() => {
   clock.ms = RUN + 6 * H;
 });
 
-async function cli(...args: string[]): Promise<string[]> {
-  const out: string[] = [];
-  await productGrantsCommand(
-    args,
-    {
-      knex: t.fleet.db.knex,
-      catalog: t.fleet.deps('platform').catalog!,
-      outbox: t.fleet.deps('platform').outbox!,
-      identity: t.fleet.identity,
-      syncedSources: Object.keys(SOURCES),
-    },
-    (line) => out.push(line),
-  );
-  return out;
-}
+const cli = (...args: string[]) => grantsCli(t, Object.keys(SOURCES), ...args);
 
 async function grantMessageCount(): Promise<number> {
   const [row] = await t.fleet.db.knex.withSchema('platform').table('outbox').where({ topic: PRODUCT_GRANTS_TOPIC }).count({ n: '*' });
