@@ -3,10 +3,17 @@ import { kindOf } from '@fieldcast/schemas';
 import { z } from 'zod';
 import { accountOf } from './auth.js';
 import { createdLocation, createdReadPath } from './created-location.js';
-import { type CsvForm, prefersCsv, sendCsv } from './csv.js';
-import { InvalidRequestError, NotAcceptableError, UnsupportedMediaTypeError, ValidationError, type FieldError } from './errors.js';
+import { CSV_MEDIA_TYPE, type CsvForm, prefersCsv, sendCsv } from './csv.js';
+import {
+  cannotProduce,
+  InvalidRequestError,
+  NotAcceptableError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  type FieldError,
+} from './errors.js';
 import type { Account } from './identity.js';
-import { jsonQuality, parseAccept, quality } from './negotiate.js';
+import { jsonQuality, parseAccept, quality, vendorMediaType } from './negotiate.js';
 import { methodNotAllowed } from './resource-methods.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -235,7 +242,7 @@ function negotiateFile(produces: readonly string[], negotiate: express.RequestHa
   const types = produces.map((t) => t.toLowerCase());
   return (req, res, next) => {
     const header = req.headers.accept;
-    const refuse = () => new NotAcceptableError(`Cannot produce ${header}; this operation serves ${produces.join(', ')}`);
+    const refuse = () => cannotProduce(header, produces);
     if (header === undefined) res.locals.fileTypes = types;
     else {
       const ranges = parseAccept(header);
@@ -255,10 +262,17 @@ export function acceptedFileTypes(res: Response): readonly string[] {
   return (res.locals.fileTypes as string[] | undefined) ?? [];
 }
 
-/** A request that prefers CSV is served as CSV (csv.ts prefersCsv); any other is negotiated as JSON. */
+/**
+ * A request that prefers CSV is served as CSV (csv.ts prefersCsv); any other is negotiated as
+ * JSON, and a 406 names CSV among what the operation serves (RFC 9110 section 15.5.7).
+ */
 function negotiateCsv(negotiate: express.RequestHandler, vendor: string): express.RequestHandler {
+  const served = [vendorMediaType(vendor), 'application/json', CSV_MEDIA_TYPE];
   return (req, res, next) => {
-    if (!prefersCsv(req, vendor)) return negotiate(req, res, next);
+    if (!prefersCsv(req, vendor))
+      return negotiate(req, res, (err?: unknown) =>
+        next(err instanceof NotAcceptableError ? cannotProduce(req.headers.accept, served) : err),
+      );
     res.locals.csv = true;
     next();
   };

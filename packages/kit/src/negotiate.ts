@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { NotAcceptableError } from './errors.js';
+import { cannotProduce } from './errors.js';
 
 export const API_VERSION = '1';
 
@@ -80,7 +80,7 @@ export function negotiate(vendor: string): RequestHandler {
     const header = req.headers.accept;
     const json = header ? jsonQuality(parseAccept(header), vendor) : { q: 1, vendor: true };
     if (json.q <= 0) {
-      next(new NotAcceptableError(`Cannot produce ${header}; this API serves ${served} and application/json`));
+      next(cannotProduce(header, [served, 'application/json']));
       return;
     }
     res.setHeader('Content-Type', `${json.vendor ? served : 'application/json'}; charset=utf-8`);

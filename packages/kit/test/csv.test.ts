@@ -1,7 +1,10 @@
 import express, { type Request } from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { Api, createServiceApp, csvForm, type Account, type ServiceDefinition } from '../src/index.js';
 import { csvText, prefersCsv, sendCsv } from '../src/csv.js';
+import { testDeps } from './deps.js';
 
 /* RFC 4180 (section 2) as the CSV answers write it, and which Accept headers choose CSV over JSON. */
 describe('csvText (RFC 4180)', () => {
@@ -60,6 +63,47 @@ describe('prefersCsv', () => {
     ['application/vnd.acme+json, text/csv;q=0.5', true],
   ])('Accept %s: %s', (header, csv) => {
     expect(accept(header)).toBe(csv);
+  });
+});
+
+describe('an operation with a CSV form', () => {
+  const ACCOUNT: Account = { id: '3b0f8c1e-2d4a-4c6b-8e9f-0a1b2c3d4e5f', name: 'Probe', handle: 'probe' };
+  const basic = `Basic ${Buffer.from(`${ACCOUNT.id}:key`).toString('base64')}`;
+  const series: ServiceDefinition = {
+    area: 'series',
+    title: 'Series',
+    description: 'a service for testing CSV answers',
+    needs: {},
+    api: () =>
+      new Api().op({
+        method: 'get',
+        path: '/series',
+        summary: 'a series',
+        response: { status: 200, description: 'the series' },
+        csv: csvForm<{ value: number }>('one row', (r) => ({ columns: ['value (mm)'], rows: [[r.value]] })),
+        handle: () => ({ value: 1.5 }),
+      }),
+  };
+  const app = createServiceApp(
+    series,
+    testDeps({
+      cachedAccount: () => undefined,
+      authenticate: async (id, key) => (id === ACCOUNT.id && key === 'key' ? ACCOUNT : null),
+      findAccount: async () => null,
+    }),
+  );
+
+  it('a 406 names CSV among what the operation serves (RFC 9110 section 15.5.7)', async () => {
+    for (const accept of ['application/csv', 'text/csv;q=0', 'text/html, application/json;q=0']) {
+      const res = await request(app).get('/series').set('Accept', accept).set('Authorization', basic);
+      expect([accept, res.status, res.body.detail]).toEqual([
+        accept,
+        406,
+        `Cannot produce ${accept}; this operation serves application/vnd.fieldcast+json; version=1, application/json and text/csv`,
+      ]);
+    }
+    const csv = await request(app).get('/series').set('Accept', 'text/csv').set('Authorization', basic);
+    expect([csv.status, csv.text]).toEqual([200, 'value (mm)\r\n1.5\r\n']);
   });
 });
 

@@ -49,7 +49,7 @@ describe('negotiate', () => {
     const res = await request(app).get('/').set('Accept', accept);
     expect(res.status).toBe(406);
     expect(res.body.detail).toBe(
-      `Cannot produce ${accept}; this API serves application/vnd.fieldcast+json; version=1 and application/json`,
+      `Cannot produce ${accept}; this operation serves application/vnd.fieldcast+json; version=1 and application/json`,
     );
   });
 });
