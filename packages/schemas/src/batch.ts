@@ -52,7 +52,7 @@ export function batchBody(resource: 'field' | 'asset') {
   return z.object({
     locations: z
       .array(z.unknown().meta({ description: `[longitude, latitude] or the id of one of your ${resource}s`, oneOf: ENTRY_FORMS }), {
-        error: `locations must be an array of up to ${MAX_BATCH_LOCATIONS} entries`,
+        error: `locations must be an array of up to ${MAX_BATCH_LOCATIONS.toLocaleString('en')} entries`,
       })
       .min(1, { error: 'locations must hold at least one entry' })
       .transform((entries, ctx) =>
