@@ -109,7 +109,10 @@ function clientErrorOf(thrown: unknown): ProblemError | undefined {
   if (thrown instanceof URIError)
     return new InvalidRequestError('malformed_path', 'A path segment is not valid percent-encoded UTF-8 (RFC 3986 section 2.1)');
   const cause = (thrown as { code?: unknown }).code;
-  if (typeof cause === 'string' && cause.startsWith('Z_'))
+  // zlib's codes (Z_DATA_ERROR, Z_BUF_ERROR) and Brotli's decoder errors, which Node names
+  // ERR_ and the decoder's name without BROTLI_DECODER (ERR__ERROR_FORMAT_PADDING_2)
+  // (docs/decisions/0427-json-bodies-are-utf-8.md).
+  if (typeof cause === 'string' && /^(Z_|ERR__ERROR_)/.test(cause))
     return new InvalidRequestError('malformed_body_encoding', 'The request body does not decode in its Content-Encoding');
   return new ClientStatusError(code, statusId(code), STATUS_CODES[code] ?? 'The request cannot be handled');
 }

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import compression from 'compression';
 import cors from 'cors';
 import express, { type Express } from 'express';
@@ -13,6 +14,7 @@ import { openApiDocument } from './openapi.js';
 import type { ErrorTranslation } from './error-table.js';
 import { problemHandler, unknownRoute } from './problem-handler.js';
 import { requestLimiters } from './request-limits.js';
+import { InvalidRequestError } from './errors.js';
 import { anyRangeHolds, parseAddress, trustedProxyRanges } from './address-ranges.js';
 
 /** What the HTTP layer of every service is given, whatever else the service declared it needs. */
@@ -76,6 +78,21 @@ export interface StartedApi {
    * to report).
    */
   warm?(): void | Promise<void>;
+}
+
+/**
+ * A JSON body read as UTF-8 must be UTF-8 (RFC 8259 section 8.1). The body reader would turn each
+ * byte sequence that is not into U+FFFD without a word, so a name a logger wrote in ISO 8859-1
+ * would be stored altered; it is refused as no JSON text instead. The bytes checked are the
+ * content once its Content-Encoding is undone. A body that declares another Unicode charset
+ * (UTF-16), which the reader decodes as declared, is not checked here
+ * (docs/decisions/0427-json-bodies-are-utf-8.md).
+ */
+function utf8Text(_req: unknown, _res: unknown, body: Buffer, charset: string | null): void {
+  const utf8 = charset === null || /^utf-?8$/i.test(charset);
+  if (utf8 && !isUtf8(body)) {
+    throw new InvalidRequestError('malformed_json', 'The request body is not valid JSON: it is not UTF-8 text (RFC 8259 section 8.1)');
+  }
 }
 
 /** Any `api` result as a StartedApi: operations that started nothing have nothing to close. */
@@ -152,7 +169,7 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
     vendor: deps.vendor,
     // Any JSON text (RFC 8259 §2) parses; one that is not an object, such as `null`, is valid JSON of
     // the wrong shape, answered by the operation's schema as invalid_body, not malformed_json.
-    parseBody: express.json({ limit: deps.bodyLimit, strict: false, type: ['application/json', 'application/*+json'] }),
+    parseBody: express.json({ limit: deps.bodyLimit, strict: false, type: ['application/json', 'application/*+json'], verify: utf8Text }),
     authenticate: limiters.authenticate,
     limitHeavy: limiters.heavy,
   });

@@ -218,6 +218,35 @@ export const ObservationTags = z
   });
 
 /**
+ * A site has one value per instant, variable, method and interval: a second one, whether it
+ * contradicts the first or repeats it, leaves a reader of the set two answers to one question
+ * (which temperature did site a read at 12:00?). Instants are compared, not time texts, so the
+ * same hour stamped twice across a clock change (`02:30+02:00` and `00:30Z`) is caught, and one
+ * instant may still be split over several entries with different variables
+ * (docs/decisions/0426-one-value-per-site-instant-and-variable.md).
+ */
+function repeatedValues(site: z.infer<typeof ObservationSiteInput>, siteIndex: number, ctx: z.RefinementCtx): void {
+  const instants = new Map<string, Microseconds>();
+  const seen = new Map<string, string>();
+  site.observations.forEach((observation, o) => {
+    let instant = instants.get(observation.time);
+    if (instant === undefined) instants.set(observation.time, (instant = zonedTimestampMicros(observation.time)!));
+    observation.variables.forEach((v, k) => {
+      const key = `${instant}|${v.name}|${v.method ?? ''}|${v.interval ?? ''}`;
+      const path = `sites.${siteIndex}.observations.${o}.variables.${k}`;
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, path);
+      else
+        ctx.addIssue({
+          code: 'custom',
+          path: [siteIndex, 'observations', o, 'variables', k],
+          message: `repeats ${first}: a site has one value per instant, variable, method and interval`,
+        });
+    });
+  });
+}
+
+/**
  * The body of POST /observation-sets (spec 2.9, 4.8). Members other than `sites` and `tags` are
  * refused, so what is read back is all that was sent (docs/decisions/0150-observation-sets-stored-as-sent.md).
  */
@@ -234,6 +263,7 @@ export const ObservationSetInput = z
           else
             ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `repeats the id of site ${first}; site ids are unique within a set` });
         });
+        sites.forEach((site, i) => repeatedValues(site, i, ctx));
       }),
     tags: ObservationTags.optional(),
   })

@@ -1,3 +1,5 @@
+import { createServer, request as httpRequest, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { TestAccount } from '@fieldcast/runtime/testing';
 
@@ -29,6 +31,35 @@ export function publish(app: Express, account: TestAccount, body: unknown) {
 /** Publishes a body given as JSON text, byte for byte. */
 export function publishText(app: Express, account: TestAccount, text: string) {
   return request(app).post('/observation-sets').set('Authorization', account.auth).set('Content-Type', 'application/json').send(text);
+}
+
+/**
+ * Publishes these bytes as they are, with these headers (supertest would serialise a Buffer sent
+ * as JSON): for bodies that are not UTF-8 text or that carry a Content-Encoding.
+ */
+export function publishBytes(app: Express, account: TestAccount, bytes: Buffer, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: { id?: string; message?: string } }>((resolve, reject) => {
+    const server = createServer(app as RequestListener).listen(0, '127.0.0.1', () => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: (server.address() as AddressInfo).port,
+          method: 'POST',
+          path: '/observation-sets',
+          headers: { Authorization: account.auth, 'Content-Type': 'application/json', 'Content-Length': String(bytes.length), ...headers },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            server.close(() => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) })),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(bytes);
+    });
+  });
 }
 
 export function list(app: Express, account: TestAccount, query: Record<string, string> = {}) {

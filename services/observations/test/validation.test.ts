@@ -1,16 +1,17 @@
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { MAX_TAGS } from '@fieldcast/schemas';
 import { observationsService } from '../src/definition.js';
-import { publish, publishText, site } from './observation-sets-client.js';
+import { publish, publishBytes, publishText, readBack, site } from './observation-sets-client.js';
 
 const t = useTestFleet([observationsService]);
 const app = () => t.fleet.app('observations');
 
 const valid = () => ({ sites: [site('a', ['2026-05-01T12:00:00Z'])], tags: { station: 'a' } });
-/** A valid set whose first site's first observation's first variable is `variable`. */
-const withVariable = (variable: Record<string, unknown>) => ({
-  sites: [{ ...site('a', []), observations: [{ time: '2026-05-01T12:00:00Z', variables: [variable] }] }],
+/** A valid set whose first site's first observation's variables are `variables`. */
+const withVariable = (...variables: Record<string, unknown>[]) => ({
+  sites: [{ ...site('a', []), observations: [{ time: '2026-05-01T12:00:00Z', variables }] }],
 });
 const withTime = (time: unknown) => ({
   sites: [{ ...site('a', []), observations: [{ time, variables: [{ name: 'temperature', unit: 'celsius', value: 1 }] }] }],
@@ -57,6 +58,27 @@ const FAULTS: [string, unknown, string[]][] = [
   // A summary shows its times in UTC as RFC 3339 writes them, four digits of year (section 5.6).
   ['a time before the year 0000 in UTC', withTime('0000-01-01T00:59:59+01:00'), ['sites.0.observations.0.time']],
   ['a time after the year 9999 in UTC', withTime('9999-12-31T23:30:00-00:31'), ['sites.0.observations.0.time']],
+  [
+    'a value repeated at one site and instant',
+    {
+      sites: [
+        {
+          ...site('a', []),
+          observations: [
+            { time: '2026-05-01T12:00:00Z', variables: [temperature, { ...temperature, method: 'maximum', interval: 3600 }] },
+            // The same instant in another zone, as a logger that stamps the hour after a clock change twice writes it.
+            { time: '2026-05-01T14:00:00+02:00', variables: [{ ...temperature, value: 2 }] },
+          ],
+        },
+      ],
+    },
+    ['sites.0.observations.1.variables.0'],
+  ],
+  [
+    'an aggregated value repeated within one observation',
+    withVariable({ ...temperature, method: 'sum', interval: 60 }, { ...temperature, method: 'sum', interval: 60 }),
+    ['sites.0.observations.0.variables.1'],
+  ],
   [
     'no variables',
     { sites: [{ ...site('a', []), observations: [{ time: '2026-05-01T12:00:00Z', variables: [] }] }] },
@@ -188,6 +210,45 @@ describe('observation sets: each fault is 422 with its path, nothing stored (doc
   });
 });
 
+describe('observation sets: one value per site, instant, variable and aggregation', () => {
+  it('the same variable at one instant with other aggregations, at other sites or other instants is accepted', async () => {
+    const body = {
+      sites: [
+        {
+          ...site('a', []),
+          observations: [
+            {
+              time: '2026-05-01T12:00:00Z',
+              variables: [
+                temperature,
+                { ...temperature, method: 'minimum', interval: 3600 },
+                { ...temperature, method: 'maximum', interval: 3600 },
+                { ...temperature, method: 'maximum', interval: 86400 },
+              ],
+            },
+            // The same time text again, with another variable: one instant may be split over entries.
+            { time: '2026-05-01T12:00:00Z', variables: [{ name: 'relativeHumidity', unit: 'percent', value: 80 }] },
+            { time: '2026-05-01T12:00:00.001Z', variables: [temperature] },
+          ],
+        },
+        { ...site('b', []), observations: [{ time: '2026-05-01T12:00:00Z', variables: [temperature] }] },
+      ],
+    };
+    const res = await publish(app(), t.alice, body);
+    expect(res.status).toBe(201);
+  });
+
+  it('a repeat names the value it repeats', async () => {
+    const res = await publish(app(), t.alice, withVariable(temperature, { ...temperature, value: 2 }));
+    expect(res.body.errors).toEqual([
+      {
+        path: 'sites.0.observations.0.variables.1',
+        message: expect.stringContaining('sites.0.observations.0.variables.0'),
+      },
+    ]);
+  });
+});
+
 describe('observation sets: times at the edges (RFC 3339 section 5.6)', () => {
   it('the first and last instants of the years 0000 to 9999 in UTC are accepted and shown with four-digit years', async () => {
     const body = { sites: [site('a', ['0000-01-01T01:00:00+01:00', '9999-12-31T23:59:59.999999Z'])] };
@@ -255,6 +316,39 @@ describe('observation sets: a body of the wrong shape is 400, nothing stored', (
       .send('x');
     expect(text.status).toBe(415);
     expect(await storedCounts()).toEqual({ sets: 0, days: 0, outbox: 0 });
+  });
+
+  it('bytes that are not UTF-8 are 400 malformed_json, not stored with a replacement character (RFC 8259 section 8.1)', async () => {
+    // A site id written in ISO 8859-1 by a logger ("Zürich", ü as the one byte 0xFC).
+    const [head, tail] = JSON.stringify({ sites: [site('Z?rich', ['2026-05-01T12:00:00Z'])] }).split('?');
+    const withBytes = (bytes: number[]) => Buffer.concat([Buffer.from(head!), Buffer.from(bytes), Buffer.from(tail!)]);
+    // Latin-1, an encoded surrogate (RFC 3629 section 3), an overlong '/', a truncated sequence.
+    for (const bad of [[0xfc], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xe2, 0x82]]) {
+      const res = await publishBytes(app(), t.alice, withBytes(bad));
+      expect([bad, res.status, res.body.id]).toEqual([bad, 400, 'malformed_json']);
+      expect(res.body.message).toMatch(/UTF-8/);
+    }
+    // Gzipped, the text inside is what must be UTF-8.
+    const zipped = await publishBytes(app(), t.alice, gzipSync(withBytes([0xfc])), { 'Content-Encoding': 'gzip' });
+    expect([zipped.status, zipped.body.id]).toEqual([400, 'malformed_json']);
+    expect(await storedCounts()).toEqual({ sets: 0, days: 0, outbox: 0 });
+    // The same text in UTF-8 is stored and read back as sent.
+    const good = await publishBytes(app(), t.alice, withBytes([0xc3, 0xbc]));
+    expect(good.status).toBe(201);
+    expect((await readBack(app(), t.alice, good.body.id!)).body.sites[0].id).toBe('Zürich');
+  });
+
+  it('a body in gzip or br is read decoded; one that does not decode is 400 malformed_body_encoding', async () => {
+    const text = Buffer.from(JSON.stringify(valid()));
+    for (const [coding, encode] of [
+      ['gzip', gzipSync],
+      ['br', brotliCompressSync],
+    ] as const) {
+      const res = await publishBytes(app(), t.alice, encode(text), { 'Content-Encoding': coding });
+      expect([coding, res.status]).toEqual([coding, 201]);
+      const broken = await publishBytes(app(), t.alice, Buffer.from('not compressed at all, surely'), { 'Content-Encoding': coding });
+      expect([coding, broken.status, broken.body.id]).toEqual([coding, 400, 'malformed_body_encoding']);
+    }
   });
 
   it('without credentials: 401 and nothing stored', async () => {
