@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { observationsService } from '../src/definition.js';
 import { list, publish, site } from './observation-sets-client.js';
@@ -111,6 +112,15 @@ describe('observation sets: the period (spec 4.8)', () => {
     expect(res.status).toBe(400);
     expect(res.body.id).toBe('invalid_parameter');
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual([path]);
+  });
+
+  it('an offset whose + was sent unencoded, read as a space, is refused with the encoding to use', async () => {
+    const set = await setAt(['2026-05-01T12:00:00Z']);
+    const raw = await request(app()).get('/observation-sets?start=2026-05-01T14:00:00+02:00').set('Authorization', t.alice.auth);
+    expect([raw.status, raw.body.errors?.[0]?.path]).toEqual([400, 'start']);
+    expect(raw.body.errors[0].message).toMatch(/%2B/);
+    const encoded = await request(app()).get('/observation-sets?start=2026-05-01T14:00:00%2B02:00').set('Authorization', t.alice.auth);
+    expect(ids(encoded.body)).toEqual([set.id]);
   });
 
   it('sets published concurrently are listed in creationTime order, newest first', async () => {
