@@ -63,6 +63,10 @@ export const Subscription = z
       .string()
       .nullable()
       .meta({ description: 'why the subscription is validation_failed, paused, or validating again after a pause' }),
+    allowedRate: z.number().int().positive().nullable().meta({
+      description:
+        'requests per minute deliveries to the URL keep to, as its receiver allowed in its latest handshake answer (WebHook-Allowed-Rate), shared by every subscription to the same URL; null: no limit, or none known yet',
+    }),
     createdTime: Timestamp,
   })
   .meta({ id: 'Subscription' });

@@ -8,6 +8,7 @@ import { deliveryRetentionMigration } from '../migrations/005_delivery_retention
 import { secretRotationMigration } from '../migrations/006_secret_rotation.js';
 import { receiverHoldMigration } from '../migrations/007_receiver_hold.js';
 import { allowedRateMigration } from '../migrations/008_allowed_rate.js';
+import { receiversMigration } from '../migrations/009_receivers.js';
 import { AppDirectory } from './app-directory.js';
 import { resourceEventsConsumer } from './consumer.js';
 import { DELIVERY_RETENTION_EVERY_MS, DELIVERY_TIMEOUT_MS } from './domain/webhook-delivery.js';
@@ -33,6 +34,7 @@ const NEEDS = {
       secretRotationMigration,
       receiverHoldMigration,
       allowedRateMigration,
+      receiversMigration,
     ],
   },
   outbox: { topics: [SUBSCRIPTIONS_TOPIC, STORED_TOPIC] },

@@ -3,7 +3,7 @@ import { topicFor } from '@fieldcast/bus';
 import { OwnedResourceStore, type Outbox, type OwnedResourceTable } from '@fieldcast/db';
 import { ConflictError, InvalidRequestError, NotFoundError } from '@fieldcast/kit';
 import type { Delivery, Event, SubscriptionFilter } from '@fieldcast/schemas';
-import { filterMatches, subscriptionView, type SubscriptionRecord } from './domain/subscriptions.js';
+import { filterMatches, receiverOf, subscriptionView, type SubscriptionRecord } from './domain/subscriptions.js';
 import {
   ATTEMPTS_KEPT,
   cloudEventBody,
@@ -35,6 +35,8 @@ const SUBSCRIPTIONS: OwnedResourceTable<SubscriptionRecord> = {
       description: row.description as string,
       status: row.status as SubscriptionRecord['status'],
       statusMessage: (row.status_message as string | null) ?? null,
+      // the receiver's: SubscriptionStore reads it beside the record
+      allowedRate: null,
       createdTime: new Date(row.created_at as Date),
     };
   },
@@ -43,6 +45,7 @@ const SUBSCRIPTIONS: OwnedResourceTable<SubscriptionRecord> = {
       id: record.id,
       account_id: record.accountId,
       url: record.url,
+      receiver: receiverOf(record.url),
       filter: JSON.stringify(record.filter),
       description: record.description,
       ...(record.secret !== undefined ? { secret: record.secret } : {}),
@@ -54,10 +57,36 @@ const SUBSCRIPTIONS: OwnedResourceTable<SubscriptionRecord> = {
   snapshot: subscriptionView,
 };
 
-/** Webhook subscriptions of accounts (docs/interface.md, webhooks): owner-only, like fields. */
+/**
+ * Webhook subscriptions of accounts (docs/interface.md, webhooks): owner-only, like fields. A
+ * subscription read shows the rate its receiver allows, which is the receiver's, shared with every
+ * other subscription to its URL (docs/decisions/0422-the-receiver-is-the-url.md).
+ */
 export class SubscriptionStore extends OwnedResourceStore<SubscriptionRecord> {
-  constructor(knex: Knex, outbox: Outbox, now: () => Date) {
-    super(knex, outbox, now, SUBSCRIPTIONS);
+  constructor(
+    private readonly db: Knex,
+    outbox: Outbox,
+    now: () => Date,
+  ) {
+    super(db, outbox, now, SUBSCRIPTIONS);
+  }
+
+  override async get(accountId: string, id: string): Promise<SubscriptionRecord | null> {
+    const record = await super.get(accountId, id);
+    return record && (await this.withRates([record]))[0]!;
+  }
+
+  override async list(accountId: string, page: { limit: number; after?: string }) {
+    const listed = await super.list(accountId, page);
+    return listed && { ...listed, records: await this.withRates(listed.records) };
+  }
+
+  private async withRates(records: SubscriptionRecord[]): Promise<SubscriptionRecord[]> {
+    const urls = [...new Set(records.map((r) => receiverOf(r.url)))];
+    const rows: { url: string; allowed_rate: number | null }[] =
+      urls.length === 0 ? [] : await this.db.withSchema(AREA).table('receivers').select('url', 'allowed_rate').whereIn('url', urls);
+    const rates = new Map(rows.map((r) => [r.url, r.allowed_rate]));
+    return records.map((r) => ({ ...r, allowedRate: rates.get(receiverOf(r.url)) ?? null }));
   }
 }
 
@@ -78,9 +107,11 @@ export interface ClaimedDelivery {
   firstAttemptAt: Date | null;
   subscriptionId: string;
   url: string;
+  /** the receiver the URL names (receiverOf): its Retry-After holds every subscription to it */
+  receiver: string;
   /** what the attempt is signed with: the secret, then the one it replaced while that is still honoured */
   secrets: string[];
-  /** when the receiver's allowed rate lets the subscription's next request go; null: its rate is not limited */
+  /** when the receiver's allowed rate lets its next request go; null: its rate is not limited */
   pacedUntil: Date | null;
 }
 
@@ -106,8 +137,8 @@ interface DeliveryRow {
 }
 
 /**
- * A delivery as its owner reads it. A pending one goes at its next attempt, or when the hold its
- * subscription's receiver asked for ends, whichever is later (docs/decisions/0375-retry-after-holds-the-url.md).
+ * A delivery as its owner reads it. A pending one goes at its next attempt, or when its receiver's
+ * hold ends, whichever is later (docs/decisions/0375-retry-after-holds-the-url.md).
  */
 function deliveryView(row: DeliveryRow, heldUntil: Date | null): Delivery {
   const next = row.next_attempt_at === null ? null : new Date(row.next_attempt_at);
@@ -147,7 +178,7 @@ const APPENDED = `case when jsonb_array_length(d.attempts) >= ${ATTEMPTS_KEPT} t
 export class DeliveryStore {
   constructor(private readonly knex: Knex) {}
 
-  private t(table: 'subscriptions' | 'deliveries') {
+  private t(table: 'subscriptions' | 'deliveries' | 'receivers') {
     return this.knex.withSchema(AREA).table(table);
   }
 
@@ -206,22 +237,74 @@ export class DeliveryStore {
 
   /**
    * The handshake's outcome, with the rate the receiver allowed (requests per minute, null: no
-   * limit); a subscription that failed it drops what was queued for it, which it will never receive.
+   * limit), which from `now` holds for every subscription to its URL: the receiver's latest word
+   * (docs/decisions/0422-the-receiver-is-the-url.md). A subscription that failed it drops what was
+   * queued for it, which it will never receive; the receiver's rate stays as other subscriptions'
+   * handshakes left it.
    */
-  async recordValidation(id: string, outcome: { ok: true; allowedRate: number | null } | { ok: false; message: string }): Promise<void> {
+  async recordValidation(
+    id: string,
+    outcome: { ok: true; allowedRate: number | null } | { ok: false; message: string },
+    now: Date,
+  ): Promise<void> {
     await this.knex.transaction(async (trx) => {
-      const n = await trx
+      const [row]: { receiver: string }[] = await trx
         .withSchema(AREA)
         .table('subscriptions')
         .where({ id, status: 'validating' })
         .update(
           outcome.ok
-            ? { status: 'active', status_message: null, lease_until: null, allowed_rate: outcome.allowedRate }
+            ? { status: 'active', status_message: null, lease_until: null }
             : { status: 'validation_failed', status_message: outcome.message, lease_until: null },
-        );
+        )
+        .returning('receiver');
+      if (!row) return;
+      if (outcome.ok) await this.rateRead(trx, row.receiver, outcome.allowedRate, now);
       // Only what is pending: deliveries that ended stay listed for DELIVERY_RETENTION_MS, the owner's record of what was sent.
-      if (n > 0 && !outcome.ok) await trx.withSchema(AREA).table('deliveries').where({ subscription_id: id, status: 'pending' }).delete();
+      else await trx.withSchema(AREA).table('deliveries').where({ subscription_id: id, status: 'pending' }).delete();
     });
+  }
+
+  /** The rate a receiver's handshake answer allowed, read at `now`: it replaces what any earlier answer allowed. */
+  private async rateRead(db: Knex | Knex.Transaction, url: string, allowedRate: number | null, now: Date): Promise<void> {
+    await db
+      .withSchema(AREA)
+      .table('receivers')
+      .insert({ url, allowed_rate: allowedRate, rate_read_at: now, rate_asked_until: null })
+      .onConflict('url')
+      .merge(['allowed_rate', 'rate_read_at', 'rate_asked_until']);
+  }
+
+  /**
+   * Receivers of active subscriptions whose rate was never read from a handshake (their
+   * subscriptions were validated before the rate was kept), each leased to the caller until
+   * `leaseUntil`: they are asked again (docs/decisions/0423-a-rate-never-read-is-asked-for.md).
+   */
+  async claimRateAsks(now: Date, leaseUntil: Date, limit: number): Promise<string[]> {
+    const { rows } = await this.knex.raw(
+      `update ${AREA}.receivers r set rate_asked_until = :leaseUntil
+       where r.url in (select q.url from ${AREA}.receivers q
+                       where q.rate_read_at is null and (q.rate_asked_until is null or q.rate_asked_until <= :now)
+                         and exists (select from ${AREA}.subscriptions s where s.receiver = q.url and s.status = 'active')
+                       order by q.url limit :limit for update skip locked)
+       returning r.url`,
+      { now, leaseUntil, limit },
+    );
+    return (rows as { url: string }[]).map((r) => r.url);
+  }
+
+  /**
+   * What asking a receiver for its rate came to: the rate its answer allowed, read at `now`, or
+   * none readable, and then it is asked again no sooner than `askAgain`; meanwhile its deliveries go
+   * on as they went before.
+   */
+  async recordRateAsk(
+    url: string,
+    outcome: { ok: true; allowedRate: number | null } | { ok: false; askAgain: Date },
+    now: Date,
+  ): Promise<void> {
+    if (outcome.ok) await this.rateRead(this.knex, url, outcome.allowedRate, now);
+    else await this.t('receivers').where({ url }).whereNull('rate_read_at').update({ rate_asked_until: outcome.askAgain });
   }
 
   /**
@@ -232,19 +315,21 @@ export class DeliveryStore {
    * subscription gets no more than `perSubscription` in flight, counting those other claims
    * hold (leased, not yet recorded), so a slow receiver cannot take every slot.
    *
-   * A subscription whose receiver allowed a rate (`allowed_rate`, requests per minute) gets one
-   * delivery per claim, and its hold is moved to a minute / rate later, so its requests are spaced
+   * The hold and the rate are the receiver's, the URL's, whatever subscriptions and accounts send
+   * to it (docs/decisions/0422-the-receiver-is-the-url.md). A receiver that allowed a rate
+   * (`allowed_rate`, requests per minute) gets one delivery per claim, the earliest due of all its
+   * subscriptions', and its hold is moved to a minute / rate later, so its requests are spaced
    * evenly and no minute holds more than the rate (HTTP 1.1 Web Hooks for Event Delivery 4.2.2;
-   * docs/decisions/0396-receivers-allowed-rate.md). The subscription's row is locked with its
+   * docs/decisions/0396-receivers-allowed-rate.md). The receiver's row is locked with its
    * deliveries and its hold read again once locked: a replica claiming at the same moment skips it,
    * or sees the hold the other has just moved, so replicas together keep to the rate.
    */
   async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perSubscription: number): Promise<ClaimedDelivery[]> {
     const { rows } = await this.knex.raw(
       `with due as (
-         select d.id, d.subscription_id, d.next_attempt_at, d.seq, s.allowed_rate from ${AREA}.deliveries d
+         select d.id, d.subscription_id, s.receiver, d.next_attempt_at, d.seq, r.allowed_rate from ${AREA}.deliveries d
          join ${AREA}.subscriptions s on s.id = d.subscription_id and s.status = 'active'
-           and (s.held_until is null or s.held_until <= :now)
+         join ${AREA}.receivers r on r.url = s.receiver and (r.held_until is null or r.held_until <= :now)
          where d.status = 'pending' and d.next_attempt_at <= :now and (d.lease_until is null or d.lease_until <= :now)
            and not exists (select from ${AREA}.deliveries p
                            where p.subscription_id = d.subscription_id and p.order_key = d.order_key and p.status = 'pending' and p.seq < d.seq)),
@@ -255,27 +340,29 @@ export class DeliveryStore {
        ranked as (
          select due.id, due.next_attempt_at, due.seq, due.allowed_rate,
            row_number() over (partition by due.subscription_id order by due.next_attempt_at, due.seq) as rank,
+           row_number() over (partition by due.receiver order by due.next_attempt_at, due.seq) as receiver_rank,
            coalesce(busy.n, 0) as busy
          from due left join busy using (subscription_id)),
        picked as (
-         select d.id, d.subscription_id from ${AREA}.deliveries d join ranked r on r.id = d.id
-         join ${AREA}.subscriptions s on s.id = d.subscription_id and (s.held_until is null or s.held_until <= :now)
-         where r.rank + r.busy <= :perSubscription and (r.allowed_rate is null or r.rank = 1)
-         order by r.next_attempt_at, r.seq
+         select d.id, r.url as receiver from ${AREA}.deliveries d join ranked k on k.id = d.id
+         join ${AREA}.subscriptions s on s.id = d.subscription_id
+         join ${AREA}.receivers r on r.url = s.receiver and (r.held_until is null or r.held_until <= :now)
+         where k.rank + k.busy <= :perSubscription and (k.allowed_rate is null or k.receiver_rank = 1)
+         order by k.next_attempt_at, k.seq
          limit :limit
          for update of d skip locked
-         for no key update of s skip locked),
+         for no key update of r skip locked),
        paced as (
-         update ${AREA}.subscriptions s
-         set held_until = greatest(s.held_until, :now::timestamptz + ceil(60000000.0 / s.allowed_rate) * interval '1 microsecond')
-         where s.allowed_rate is not null and s.id in (select subscription_id from picked)
-         returning s.id, s.held_until)
+         update ${AREA}.receivers r
+         set held_until = greatest(r.held_until, :now::timestamptz + ceil(60000000.0 / r.allowed_rate) * interval '1 microsecond')
+         where r.allowed_rate is not null and r.url in (select receiver from picked)
+         returning r.url, r.held_until)
        update ${AREA}.deliveries d set lease_until = :leaseUntil
        from picked, ${AREA}.subscriptions s
        where d.id = picked.id and s.id = d.subscription_id
-       returning d.id, d.event_id, d.body, d.attempt_count, d.first_attempt_at, d.subscription_id, s.url, s.secret,
+       returning d.id, d.event_id, d.body, d.attempt_count, d.first_attempt_at, d.subscription_id, s.url, s.receiver, s.secret,
          case when s.previous_secret_expires_at > :now then s.previous_secret end as previous_secret,
-         (select paced.held_until from paced where paced.id = d.subscription_id) as paced_until`,
+         (select paced.held_until from paced where paced.url = s.receiver) as paced_until`,
       { now, leaseUntil, limit, perSubscription },
     );
     return (rows as Record<string, unknown>[]).map((r) => ({
@@ -286,6 +373,7 @@ export class DeliveryStore {
       firstAttemptAt: r.first_attempt_at ? new Date(r.first_attempt_at as Date) : null,
       subscriptionId: r.subscription_id as string,
       url: r.url as string,
+      receiver: r.receiver as string,
       secrets: r.previous_secret ? [r.secret as string, r.previous_secret as string] : [r.secret as string],
       pacedUntil: r.paced_until ? new Date(r.paced_until as Date) : null,
     }));
@@ -312,8 +400,9 @@ export class DeliveryStore {
    * A failed attempt, recorded when it ended (`now`): retried `delayMs` later, or dead-lettered
    * once the delivery has failed for DEAD_LETTER_AFTER_MS; the PAUSE_AFTER_DEAD_LETTERS-th dead
    * letter in a row pauses the subscription. `heldUntil`, from the answer's Retry-After, holds
-   * every delivery of the subscription until then, since the receiver asked for no request at all
-   * before it (HTTP 1.1 Web Hooks for Event Delivery 2.2). Returns the delivery's new status.
+   * every delivery to the receiver until then, every subscription's to its URL, since the receiver
+   * asked for no request at all before it (HTTP 1.1 Web Hooks for Event Delivery 2.2;
+   * docs/decisions/0422-the-receiver-is-the-url.md). Returns the delivery's new status.
    */
   async recordFailed(
     delivery: ClaimedDelivery,
@@ -327,9 +416,9 @@ export class DeliveryStore {
     await this.knex.transaction(async (trx) => {
       // greatest() ignores a null: a hold already running longer is kept.
       if (heldUntil)
-        await trx.raw(`update ${AREA}.subscriptions set held_until = greatest(held_until, :heldUntil) where id = :id`, {
+        await trx.raw(`update ${AREA}.receivers set held_until = greatest(held_until, :heldUntil) where url = :url`, {
           heldUntil,
-          id: delivery.subscriptionId,
+          url: delivery.receiver,
         });
       await this.recordAttempt(trx, delivery, attempt, dead ? { dead: now } : { next: new Date(now.getTime() + delayMs) });
       if (dead)
@@ -416,7 +505,12 @@ export class DeliveryStore {
    * receiver holds its deliveries, null when it does not.
    */
   private async owned(accountId: string, subscriptionId: string): Promise<{ heldUntil: Date | null }> {
-    const row = await this.t('subscriptions').select('held_until').where({ id: subscriptionId, account_id: accountId }).first();
+    const { rows } = await this.knex.raw(
+      `select r.held_until from ${AREA}.subscriptions s left join ${AREA}.receivers r on r.url = s.receiver
+       where s.id = :subscriptionId and s.account_id = :accountId`,
+      { subscriptionId, accountId },
+    );
+    const row = (rows as { held_until: Date | null }[])[0];
     if (!row) throw new NotFoundError('subscription', subscriptionId);
     return { heldUntil: row.held_until ? new Date(row.held_until as Date) : null };
   }

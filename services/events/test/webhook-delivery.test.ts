@@ -54,6 +54,20 @@ describe('webhook signatures and backoff', () => {
     expect(nextAttemptDelayMs(1, 0, '60', now)).toBe(60_000);
     expect(nextAttemptDelayMs(1, 0, undefined, now)).toBe(5_000);
   });
+
+  test('Retry-After in the obsolete HTTP-date forms a recipient must accept too (RFC 9110 5.6.7), in GMT whatever the local zone', () => {
+    const now = new Date('2026-06-01T00:00:00Z');
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      expect(retryAfterMs('Monday, 01-Jun-26 00:05:00 GMT', now)).toBe(300_000);
+      expect(retryAfterMs('Mon Jun  1 00:05:00 2026', now)).toBe(300_000);
+      expect(retryAfterMs('Mon Jun 11 00:05:00 2026', now)).toBe(MAX_BACKOFF_MS);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
 });
 
 describe('the receiver’s WebHook-Allowed-Rate (HTTP 1.1 Web Hooks for Event Delivery 4.2.2)', () => {

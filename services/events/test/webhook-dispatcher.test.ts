@@ -17,6 +17,7 @@ it('a kick at any moment of a run’s end is followed by a pass', async () => {
     let claims = 0;
     const store = {
       claimValidations: async () => [],
+      claimRateAsks: async () => [],
       claimDeliveries: async () => {
         claims += 1;
         // the second wake-up, n microtask turns after the first run's only pass found nothing

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 export interface Received {
   method: string;
+  /** the request target, path and query */
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
   /** what the receiver answered */
@@ -45,7 +47,7 @@ export class WebhookReceiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
-        const record: Received = { method: req.method ?? '', headers: req.headers, body, status: 200 };
+        const record: Received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, status: 200 };
         this.requests.push(record);
         if (req.method === 'OPTIONS') {
           const origin = req.headers['webhook-request-origin'];

@@ -3,6 +3,16 @@ import { verifyWebhook } from '@fieldcast/client';
 import { agricultureService } from '@fieldcast/agriculture';
 import { eventually, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
 import { createLogger } from '@fieldcast/kit';
+import { migrateSchema } from '@fieldcast/db';
+import { eventsMigration } from '../migrations/001_events.js';
+import { feedsMigration } from '../migrations/002_feeds.js';
+import { feedEntriesMigration } from '../migrations/003_feed_entries.js';
+import { webhooksMigration } from '../migrations/004_webhooks.js';
+import { deliveryRetentionMigration } from '../migrations/005_delivery_retention.js';
+import { secretRotationMigration } from '../migrations/006_secret_rotation.js';
+import { receiverHoldMigration } from '../migrations/007_receiver_hold.js';
+import { allowedRateMigration } from '../migrations/008_allowed_rate.js';
+import { receiversMigration } from '../migrations/009_receivers.js';
 import { dispatcherOf, eventsService } from '../src/definition.js';
 import { SENDS_PER_SUBSCRIPTION } from '../src/webhooks/dispatcher.js';
 import { DeliveryStore } from '../src/webhook-store.js';
@@ -792,5 +802,172 @@ describe('the receiver’s allowed rate (HTTP 1.1 Web Hooks for Event Delivery 4
     }
     // 100 ms between requests
     expect(Date.now() - began).toBeGreaterThanOrEqual(200);
+  });
+
+  /** A public event about a new resource, fanned out at the clock's time to every subscription that takes it. */
+  async function fanOutPublic(expected: number): Promise<string> {
+    const event = fieldEvent(crypto.randomUUID(), 'created', nowMs);
+    expect(await store().fanOut({ event, appId: crypto.randomUUID(), owner: null }, new Date(nowMs))).toBe(expected);
+    return event.id;
+  }
+
+  /** Background passes every 5 s of the delivery clock from START to START + `seconds`. */
+  async function passesUntil(seconds: number): Promise<void> {
+    for (let s = 0; s <= seconds; s += 5) {
+      nowMs = START + s * 1000;
+      await runDeliveries();
+    }
+  }
+
+  /** When each POST to `path` was signed, in seconds from START. */
+  const postedAt = (path: string) =>
+    receiver.deliveries.filter((r) => r.path === path).map((r) => Number(r.headers['webhook-timestamp']) - START / 1000);
+
+  const subscription = async (account: TestAccount, id: string) =>
+    (await events().get(`/subscriptions/${id}`).set('Authorization', account.auth)).body as { status: string; allowedRate: number | null };
+
+  test('the rate is the URL’s: two accounts’ subscriptions to it share it, however the URL is written; another path is another receiver', async () => {
+    receiver.allowedRate = '2';
+    const url = new URL(receiver.url);
+    const alices = await subscribe(t.alice, FIELDS, receiver.url);
+    // the same URL once parsed (RFC 3986 section 6.2.2: dot segments; the fragment is never sent)
+    const bobs = await subscribe(t.bob, FIELDS, `http://${url.host}/./hook#bob`);
+    const other = await subscribe(t.alice, FIELDS, `http://${url.host}/hook?tenant=2`);
+    await runDeliveries();
+    for (const [account, sub] of [
+      [t.alice, alices],
+      [t.bob, bobs],
+      [t.alice, other],
+    ] as const)
+      expect(await subscription(account, sub.id)).toMatchObject({ status: 'active', allowedRate: 2 });
+    await fanOutPublic(3);
+    await fanOutPublic(3);
+    await passesUntil(150);
+    // four requests to /hook, 30 s apart: the 2 a minute its receiver allowed, not 2 per subscription
+    expect(postedAt('/hook')).toEqual([0, 30, 60, 90]);
+    expect(postedAt('/hook?tenant=2')).toEqual([0, 30]);
+    expect(receiver.delivered).toHaveLength(6);
+  });
+
+  test('a Retry-After holds every subscription to the URL, another account’s too', async () => {
+    receiver.answer = (n) => (n === 1 ? { status: 429, headers: { 'Retry-After': '120' } } : 200);
+    const alices = await validated();
+    const bobs = await subscribe(t.bob);
+    await runDeliveries();
+    await fanOut(crypto.randomUUID(), 'created');
+    await runDeliveries();
+    expect(receiver.deliveries.map((r) => r.status)).toEqual([429]);
+    // bob's own event, to the URL that asked for two minutes of quiet
+    const event = fieldEvent(crypto.randomUUID(), 'created', nowMs);
+    expect(await store().fanOut({ event, appId: crypto.randomUUID(), owner: t.bob.id }, new Date(nowMs))).toBe(1);
+    nowMs += 60_000;
+    await runDeliveries();
+    expect(receiver.deliveries).toHaveLength(1);
+    expect((await deliveries(t.bob, bobs.id))[0]!.nextAttemptTime).toBe(new Date(START + 120_000).toISOString());
+    nowMs = START + 120_000;
+    await runDeliveries();
+    expect(receiver.deliveries.map((r) => r.status)).toEqual([429, 200, 200]);
+    expect((await deliveries(t.alice, alices.id)).map((d) => d.status)).toEqual(['delivered']);
+  });
+
+  test('the view shows the rate deliveries keep to: none for *, and a later handshake with the URL changes it for every subscription to it', async () => {
+    receiver.allowedRate = '*';
+    const first = await validated();
+    expect(await subscription(t.alice, first.id)).toMatchObject({ status: 'active', allowedRate: null });
+    receiver.allowedRate = '12';
+    const second = await validated();
+    for (const id of [first.id, second.id]) expect(await subscription(t.alice, id)).toMatchObject({ allowedRate: 12 });
+    const list = await events().get('/subscriptions').set('Authorization', t.alice.auth);
+    expect(list.body.map((s: { allowedRate: number | null }) => s.allowedRate)).toEqual([12, 12]);
+  });
+
+  test('a receiver whose rate was never read (a subscription validated before rates were kept) is asked again, and paced from its answer', async () => {
+    const sub = await validated();
+    // what the receivers migration leaves for a URL whose subscriptions have no rate on record
+    await t.fleet.db.knex.withSchema('events').table('receivers').update({ rate_read_at: null });
+    receiver.allowedRate = '2';
+    for (let i = 0; i < 3; i++) await fanOut(crypto.randomUUID(), 'created');
+    await passesUntil(90);
+    expect(receiver.requests.filter((r) => r.method === 'OPTIONS')).toHaveLength(2);
+    expect(postedAt('/hook')).toEqual([0, 30, 60]);
+    expect(await subscription(t.alice, sub.id)).toMatchObject({ status: 'active', allowedRate: 2 });
+  });
+
+  test('a receiver that gives no readable rate when asked again keeps its deliveries, unpaced, and is asked again an hour later', async () => {
+    const sub = await validated();
+    await t.fleet.db.knex.withSchema('events').table('receivers').update({ rate_read_at: null });
+    receiver.handshake = 'no-header';
+    const options = () => receiver.requests.filter((r) => r.method === 'OPTIONS').length;
+    for (let i = 0; i < 2; i++) await fanOut(crypto.randomUUID(), 'created');
+    await runDeliveries();
+    expect([options(), receiver.delivered.length]).toEqual([2, 2]);
+    nowMs = START + 3599_000;
+    await runDeliveries();
+    expect(options()).toBe(2);
+    nowMs = START + 3600_000;
+    receiver.handshake = 'allow';
+    receiver.allowedRate = '6';
+    await runDeliveries();
+    expect(options()).toBe(3);
+    expect(await subscription(t.alice, sub.id)).toMatchObject({ status: 'active', statusMessage: null, allowedRate: 6 });
+  });
+
+  test('the receivers migration keeps each URL’s strictest rate and longest hold, and has a URL asked again where a subscription had no rate on record', async () => {
+    const knex = t.fleet.db.knex;
+    const schema = 'events_receivers_migration';
+    const before = [
+      eventsMigration,
+      feedsMigration,
+      feedEntriesMigration,
+      webhooksMigration,
+      deliveryRetentionMigration,
+      secretRotationMigration,
+      receiverHoldMigration,
+      allowedRateMigration,
+    ];
+    await knex.raw('drop schema if exists ?? cascade', [schema]);
+    try {
+      await migrateSchema(knex, schema, before);
+      const at = (s: number) => new Date(START + s * 1000);
+      const row = (url: string, status: string, rate: number | null, held: Date | null) => ({
+        id: crypto.randomUUID(),
+        account_id: t.alice.id,
+        url,
+        filter: '{}',
+        description: '',
+        secret: 'whsec_x',
+        status,
+        created_at: at(0),
+        updated_at: at(0),
+        allowed_rate: rate,
+        held_until: held,
+      });
+      const rows = [
+        row('https://a.example/hook', 'active', 5, at(10)),
+        row('HTTPS://A.example:443/hook#x', 'paused', 2, at(60)),
+        row('https://b.example/hook', 'active', null, null),
+        row('https://c.example/x', 'validating', null, null),
+        row('https://d.example/hook', 'active', 3, null),
+        row('https://d.example/hook', 'active', null, null),
+      ];
+      await knex.withSchema(schema).table('subscriptions').insert(rows);
+      await migrateSchema(knex, schema, [...before, receiversMigration]);
+      const receivers: { url: string; allowed_rate: number | null; held_until: Date | null; rate_read_at: Date | null }[] = await knex
+        .withSchema(schema)
+        .table('receivers')
+        .orderBy('url');
+      expect(receivers.map((r) => [r.url, r.allowed_rate, r.held_until?.toISOString() ?? null, r.rate_read_at !== null])).toEqual([
+        ['https://a.example/hook', 2, at(60).toISOString(), true],
+        ['https://b.example/hook', null, null, false],
+        ['https://c.example/x', null, null, false],
+        ['https://d.example/hook', 3, null, false],
+      ]);
+      const subscriptions: Record<string, unknown>[] = await knex.withSchema(schema).table('subscriptions').orderBy('url');
+      expect(new Set(subscriptions.map((s) => s.receiver))).toEqual(new Set(receivers.map((r) => r.url)));
+      expect(Object.keys(subscriptions[0]!)).not.toEqual(expect.arrayContaining(['allowed_rate']));
+      expect(Object.keys(subscriptions[0]!)).not.toEqual(expect.arrayContaining(['held_until']));
+    } finally {
+      await knex.raw('drop schema if exists ?? cascade', [schema]);
+    }
   });
 });

@@ -14,8 +14,22 @@ export interface SubscriptionRecord {
   description: string;
   status: SubscriptionStatus;
   statusMessage: string | null;
+  /** requests per minute its receiver allows (null: no limit, or none known yet), the receiver's, not the record's (receiverOf) */
+  allowedRate: number | null;
   createdTime: Date;
   secret?: string;
+}
+
+/**
+ * The receiver a subscription's requests go to, which keeps one allowed rate and one hold for every
+ * subscription to it (docs/decisions/0422-the-receiver-is-the-url.md): its URL as parsed (WHATWG
+ * URL: host case, default port, dot segments), without the fragment, which no request carries
+ * (RFC 9110 section 7.1). The query stays: another query may be another receiver.
+ */
+export function receiverOf(url: string): string {
+  const parsed = new URL(url);
+  parsed.hash = '';
+  return parsed.href;
 }
 
 /**
@@ -36,6 +50,7 @@ export function subscriptionRecord(id: string, accountId: string, input: Subscri
     description: input.description,
     status: 'validating',
     statusMessage: null,
+    allowedRate: null,
     createdTime: now,
     secret: newSecret(),
   };
@@ -49,6 +64,7 @@ export function subscriptionView(record: SubscriptionRecord): Subscription {
     description: record.description,
     status: record.status,
     statusMessage: record.statusMessage,
+    allowedRate: record.allowedRate,
     createdTime: record.createdTime.toISOString(),
   };
 }

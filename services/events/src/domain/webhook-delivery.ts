@@ -37,6 +37,26 @@ export function backoffMs(attempt: number, random: number): number {
   return Math.round(ceiling / 2 + (ceiling / 2) * random);
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** asctime's date, `Sun Nov  6 08:49:37 1994`, which names no zone and is GMT (RFC 9110 section 5.6.7) */
+const ASCTIME = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4})$/;
+
+/**
+ * An HTTP-date in any of its three forms, which a recipient must all accept (RFC 9110 section
+ * 5.6.7), as milliseconds since the epoch; NaN when it is none. All are GMT: asctime's, which says
+ * no zone, is read as GMT rather than in the process's zone, as Date.parse would.
+ */
+function httpDateMs(value: string): number {
+  const asctime = ASCTIME.exec(value);
+  if (asctime) {
+    const [, month, day, h, m, s, year] = asctime;
+    const index = MONTHS.indexOf(month!);
+    return index < 0 ? NaN : Date.UTC(Number(year), index, Number(day), Number(h), Number(m), Number(s));
+  }
+  // The IMF-fixdate and the RFC 850 date end in GMT; anything else that Date.parse would guess at is no date.
+  return / GMT$/.test(value) ? Date.parse(value) : NaN;
+}
+
 /**
  * The wait a Retry-After header asks for, from `now` (RFC 9110 section 10.2.3: delay-seconds or
  * an HTTP-date), capped at MAX_BACKOFF_MS; null when there is none or it cannot be read.
@@ -44,8 +64,7 @@ export function backoffMs(attempt: number, random: number): number {
 export function retryAfterMs(header: string | string[] | undefined, now: Date): number | null {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return null;
-  // An HTTP-date is in GMT (RFC 9110 section 5.6.7); anything else that Date.parse would guess at is no date.
-  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : / GMT$/.test(value) ? Date.parse(value) - now.getTime() : NaN;
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : httpDateMs(value) - now.getTime();
   if (Number.isNaN(ms)) return null;
   return Math.min(MAX_BACKOFF_MS, Math.max(0, ms));
 }

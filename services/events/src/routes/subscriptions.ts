@@ -88,7 +88,7 @@ export function subscriptionRoutes(
     docs: {
       create: {
         summary: 'Subscribe a URL to the events the account may see',
-        description: `The URL is validated with the CloudEvents webhook handshake (OPTIONS with WebHook-Request-Origin, answered with WebHook-Allowed-Origin) before the first delivery; one that fails is validation_failed and receives nothing. A WebHook-Allowed-Rate in the answer (* or requests per minute) is kept to: deliveries beyond it wait, in order; any other value fails the handshake. ${SIGNATURE} A 2xx within 10 s is a delivery; otherwise it is retried with exponential backoff for 24 hours, then dead-lettered. The answer holds the signing secret, shown only here.`,
+        description: `The URL is validated with the CloudEvents webhook handshake (OPTIONS with WebHook-Request-Origin, answered with WebHook-Allowed-Origin) before the first delivery; one that fails is validation_failed and receives nothing. A WebHook-Allowed-Rate in the answer (* or requests per minute) is kept to, by every subscription to the URL together (allowedRate shows it): deliveries beyond it wait, in order; any other value fails the handshake. ${SIGNATURE} A 2xx within 10 s is a delivery; otherwise it is retried with exponential backoff for 24 hours, then dead-lettered. The answer holds the signing secret, shown only here.`,
         response: 'The subscription, with its signing secret (shown once)',
       },
     },

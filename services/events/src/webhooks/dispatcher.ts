@@ -1,5 +1,5 @@
 import type { Logger } from '@fieldcast/kit';
-import { allowedRate, heldUntil, nextAttemptDelayMs, signatureHeaders } from '../domain/webhook-delivery.js';
+import { allowedRate, heldUntil, MAX_BACKOFF_MS, nextAttemptDelayMs, signatureHeaders } from '../domain/webhook-delivery.js';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from '../webhook-store.js';
 import type { SendResult, WebhookSender } from './sender.js';
 
@@ -10,8 +10,14 @@ const IN_FLIGHT_MAX = 100;
  * a slow receiver fills its own share, never the others'.
  */
 export const SENDS_PER_SUBSCRIPTION = 8;
-/** Subscriptions validated per pass. */
+/** Subscriptions validated per pass, and receivers asked for their rate. */
 const VALIDATIONS = 20;
+/**
+ * How long after a receiver gave no readable rate, when asked for it again, it is asked once more:
+ * as long as the longest pause between retries, so a receiver that no longer answers handshakes
+ * gets one an hour (docs/decisions/0423-a-rate-never-read-is-asked-for.md).
+ */
+const ASK_RATE_AGAIN_MS = MAX_BACKOFF_MS;
 /** A claim outlives the longest send (10 s) with room: a replica that dies holding one frees it after this. */
 const LEASE_MS = 30_000;
 /** How often the background task passes (retries, claims a dead replica left behind, paced requests). */
@@ -113,6 +119,9 @@ export class WebhookDispatcher {
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
     const validations = await this.o.store.claimValidations(now, leaseUntil, VALIDATIONS);
     await Promise.all(validations.map((s) => this.validate(s)));
+    // before the claims, so a receiver whose rate was never read is paced by it from its first claim on
+    const asks = await this.o.store.claimRateAsks(now, leaseUntil, VALIDATIONS);
+    await Promise.all(asks.map((url) => this.askRate(url)));
     const free = IN_FLIGHT_MAX - this.sending.size;
     if (free <= 0) return 0;
     const claimed = await this.o.store.claimDeliveries(now, leaseUntil, free, SENDS_PER_SUBSCRIPTION);
@@ -187,12 +196,30 @@ export class WebhookDispatcher {
    * has no rate of its own to ask for (docs/decisions/0396-receivers-allowed-rate.md).
    */
   private async validate(subscription: { id: string; url: string }): Promise<void> {
-    const result = await this.o.sender.send({
-      url: subscription.url,
-      method: 'OPTIONS',
-      headers: { 'webhook-request-origin': this.o.origin },
-    });
-    await this.o.store.recordValidation(subscription.id, this.validation(result));
+    const outcome = await this.handshake(subscription.url);
+    await this.o.store.recordValidation(subscription.id, outcome, this.o.now());
+  }
+
+  private async handshake(url: string): Promise<{ ok: true; allowedRate: number | null } | { ok: false; message: string }> {
+    const result = await this.o.sender.send({ url, method: 'OPTIONS', headers: { 'webhook-request-origin': this.o.origin } });
+    return this.validation(result);
+  }
+
+  /**
+   * The handshake again, to a receiver whose subscriptions were validated before its rate was
+   * kept, for the rate alone: its consent was given, so an answer that grants no readable rate
+   * changes no subscription; deliveries go on as before and it is asked again ASK_RATE_AGAIN_MS
+   * later (docs/decisions/0423-a-rate-never-read-is-asked-for.md).
+   */
+  private async askRate(url: string): Promise<void> {
+    const outcome = await this.handshake(url);
+    const ended = this.o.now();
+    if (!outcome.ok) this.o.logger.warn({ receiver: url, reason: outcome.message }, 'a webhook receiver asked again gave no rate');
+    await this.o.store.recordRateAsk(
+      url,
+      outcome.ok ? outcome : { ok: false, askAgain: new Date(ended.getTime() + ASK_RATE_AGAIN_MS) },
+      ended,
+    );
   }
 
   private validation(result: SendResult): { ok: true; allowedRate: number | null } | { ok: false; message: string } {
