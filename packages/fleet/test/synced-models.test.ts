@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { insightService } from '@fieldcast/insight';
 import { modelService } from '@fieldcast/model';
-import { type TestFleet, type TestFleetOptions, useTestFleet } from '@fieldcast/runtime/testing';
+import { eventually, publishProductGrant, type TestFleet, type TestFleetOptions, useTestFleet } from '@fieldcast/runtime/testing';
 import { syncRun } from '@fieldcast/sync';
-import { type GridSource, loadWeatherSource, modelId, readSourceRegistry } from '@fieldcast/weather';
+import { createCatalog, type GridSource, loadWeatherSource, modelId, readSourceRegistry } from '@fieldcast/weather';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
 import { analytic, writeEcmwfStep, writeGfsStep } from '../../sync/test/runs.js';
 
@@ -104,7 +104,17 @@ describe('synced sources as models, the synthetic ones beside them', () => {
       description: 'Air temperature at 2 m',
       unit: { description: 'degrees Celsius', label: '°C' },
     });
-    expect((variables.body as unknown[]).length).toBe(6);
+    // Six variables; dewPoint, over the restricted dew-point-temperature's variable, only to an
+    // account granted that product (docs/decisions/0429-model-variables-follow-product-grants.md).
+    const names = (body: unknown) => (body as Array<{ name: string }>).map((v) => v.name);
+    expect(names(variables.body)).toHaveLength(5);
+    expect(names(variables.body)).not.toContain('dewPoint');
+    const dewPointProduct = createCatalog()
+      .products()
+      .find((p) => p.name === 'dew-point-temperature')!;
+    await publishProductGrant(t.fleet, t.alice.id, dewPointProduct.id, true);
+    await eventually(async () => expect(names((await model('/models/gfs-0p25/variables')).body)).toHaveLength(6));
+    expect(names((await model('/models/gfs-0p25/variables')).body)).toContain('dewPoint');
     // By name, by id and by its id in upper case, as catalog models.
     for (const ref of ['gfs-0p25', modelId('gfs-0p25'), modelId('gfs-0p25').toUpperCase()])
       expect((await model(`/models/${ref}`)).body).toEqual({

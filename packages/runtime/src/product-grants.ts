@@ -10,11 +10,32 @@ import { type IncomingMessage, parseCloudEvent } from '@fieldcast/bus';
 import type { Migration } from '@fieldcast/db';
 import type { Logger } from '@fieldcast/kit';
 import { PRODUCT_GRANTS_TOPIC, ProductGrantState } from '@fieldcast/schemas';
+import type { Catalog, VariableId } from '@fieldcast/weather';
 import type { Consumer } from './needs.js';
 
 /** Whether the account holds a grant of the restricted product. */
 export interface GrantLookup {
   isGranted(accountId: string, productId: string): Promise<boolean>;
+}
+
+/**
+ * Ids of the catalog's restricted products over any of the variables: what an area serves of a
+ * variable is that variable's values, so an account needs a grant of each of them to be served it
+ * (docs/decisions/0397-transfer-products-follow-product-grants.md). None when no variable is
+ * restricted.
+ */
+export function restrictingProducts(catalog: Catalog, variables: Iterable<VariableId>): string[] {
+  const wanted = new Set(variables);
+  return catalog
+    .products()
+    .filter((p) => p.access === 'restricted' && p.variable !== null && wanted.has(p.variable))
+    .map((p) => p.id);
+}
+
+/** Whether the account holds every grant of the products; none needs no lookup. */
+export async function grantedAll(grants: GrantLookup, accountId: string, productIds: readonly string[]): Promise<boolean> {
+  for (const id of productIds) if (!(await grants.isGranted(accountId, id))) return false;
+  return true;
 }
 
 /** The migration that makes an area's copy: a row is a grant; a revocation deletes it. */

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Express } from 'express';
-import { InProcessTransport, KafkaTransport, type Transport } from '@fieldcast/bus';
+import { InProcessTransport, KafkaTransport, resourceEvent, type Transport } from '@fieldcast/bus';
 import { openDatabase, type Database } from '@fieldcast/db';
 import { createLogger, type Limits } from '@fieldcast/kit';
 import { fieldcastId } from '@fieldcast/ids';
+import { PRODUCT_GRANTS_TOPIC } from '@fieldcast/schemas';
 import type { Catalog, GridSource, ProductDef, SyncedFrame, SyncedProducts, ZarrSource } from '@fieldcast/weather';
 import { IdentityStore, KEY_HASHING, type KeyHashing, migrateIdentity, verifySecret } from './identity.js';
 import type { AnyDeps, Service } from './needs.js';
@@ -309,4 +310,21 @@ export function useTestFleet(definitions: readonly Service[], options: TestFleet
     context.bob = await context.fleet.account('bob');
   });
   return context;
+}
+
+/**
+ * Publishes the state of an account's grant of a restricted product as the platform area's relay
+ * does, for an area that keeps a copy of the grants (product-grants.ts); creates the topic first,
+ * as the platform does at start, so a Kafka consumer is subscribed to it.
+ */
+export async function publishProductGrant(fleet: TestFleet, accountId: string, productId: string, granted: boolean): Promise<void> {
+  await fleet.transport.ensureTopics([PRODUCT_GRANTS_TOPIC]);
+  const event = resourceEvent({
+    area: 'platform',
+    resource: 'product-grant',
+    action: granted ? 'granted' : 'revoked',
+    subject: fieldcastId('product-grant', accountId, productId),
+    data: { account: accountId, resource: { accountId, productId, granted } },
+  });
+  await fleet.transport.publish([{ topic: PRODUCT_GRANTS_TOPIC, key: accountId, event }]);
 }

@@ -1,8 +1,9 @@
 import { Api } from '@fieldcast/kit';
-import { defineService } from '@fieldcast/runtime';
+import { defineService, ProductGrantCopy, productGrantsConsumer } from '@fieldcast/runtime';
 import { servedWeatherOf } from '@fieldcast/weather';
 import { forecastEventClockMigration } from '../migrations/001_forecast_event_clock.js';
 import { syncedRegistryMigration } from '../migrations/002_synced_registry.js';
+import { productGrantsMigration } from '../migrations/003_product_grants.js';
 import { RunIndex } from './domain/run-index.js';
 import { forecastRoutes } from './routes/forecasts.js';
 import { RunListCache } from './run-list-cache.js';
@@ -25,7 +26,7 @@ export const modelService = defineService({
   title: 'Model',
   description: 'Models, forecast runs and their variables, point time series with statistics (spec 2.8, 4.7).',
   needs: {
-    database: { migrations: [forecastEventClockMigration, syncedRegistryMigration] },
+    database: { migrations: [forecastEventClockMigration, syncedRegistryMigration, productGrantsMigration] },
     outbox: { topics: [FORECASTS_TOPIC, FRAMES_TOPIC] },
     weather: true,
     catalog: true,
@@ -39,11 +40,16 @@ export const modelService = defineService({
       synced: new SyncedRuns(served.syncDir),
       synthetic: served.synthetic,
       weather: deps.weather,
+      grants: new ProductGrantCopy(deps.db.knex, AREA),
       now: deps.now,
       series: seriesCache(),
       lists: new RunListCache(),
     };
     return forecastRoutes(modelRoutes(new Api(), routeDeps), routeDeps);
+  },
+  // A variable over a restricted product's variable is served to the accounts the platform area granted it (docs/decisions/0429-model-variables-follow-product-grants.md).
+  consumers(deps) {
+    return [productGrantsConsumer(AREA, new ProductGrantCopy(deps.db.knex, AREA), deps.logger)];
   },
   background(deps) {
     // A failed pass writes nothing (one transaction); the next tries again from the same point.

@@ -8,7 +8,7 @@ import { openTestDatabase, openTestTransport, type TestAccount, useTestFleet } f
 import { createCatalog, SyntheticSource } from '@fieldcast/weather';
 import { modelSchemas } from '@fieldcast/schemas';
 import { modelService } from '../src/definition.js';
-import { TestClock } from './helpers.js';
+import { grantRestricted, TestClock } from './helpers.js';
 
 /*
  * The TypeScript client (packages/client) against the model service listening on a port in this
@@ -18,6 +18,9 @@ const clock = new TestClock(Date.parse('2026-05-01T10:00:00Z'));
 const t = useTestFleet([modelService], { now: clock.now });
 let server: Server;
 let baseUrl: string;
+
+// alice holds the grant of the restricted dewpoint product, so every variable is served to her (docs/decisions/0429-model-variables-follow-product-grants.md)
+beforeEach(() => grantRestricted(t.fleet, t.alice, true));
 
 beforeAll(async () => {
   server = await listen(t.fleet.app('model'), 0, '127.0.0.1');

@@ -1,7 +1,7 @@
 import { useTestFleet } from '@fieldcast/runtime/testing';
 import { fieldcastId } from '@fieldcast/ids';
 import { modelService } from '../src/definition.js';
-import { get, HOUR, MINUTE, TestClock } from './helpers.js';
+import { get, grantRestricted, HOUR, MINUTE, TestClock } from './helpers.js';
 
 /*
  * Models, runs and their life cycle (docs/interface.md §7; docs/decisions/0140-forecast-runs-and-their-life-cycle.md)
@@ -17,6 +17,8 @@ const RAPID_ID = fieldcastId('model', 'synthetic-rapid');
 const runId = (model: string, initIso: string) => fieldcastId('forecast', model, new Date(initIso).toISOString().replace('.000Z', 'Z'));
 
 beforeEach(() => clock.set('2026-05-01T10:00:00Z'));
+// alice holds the grant of the restricted dewpoint product, so every variable is served to her (docs/decisions/0429-model-variables-follow-product-grants.md)
+beforeEach(() => grantRestricted(t.fleet, t.alice, true));
 
 describe('models (public record, model area)', () => {
   it('lists the catalog models with id, name, description and the forecasts link', async () => {

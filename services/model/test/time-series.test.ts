@@ -3,7 +3,7 @@ import { useTestFleet } from '@fieldcast/runtime/testing';
 import { fieldcastId } from '@fieldcast/ids';
 import { SyntheticSource } from '@fieldcast/weather';
 import { modelService } from '../src/definition.js';
-import { get, HOUR, MINUTE, TestClock } from './helpers.js';
+import { get, grantRestricted, HOUR, MINUTE, TestClock } from './helpers.js';
 
 /*
  * Point time series of forecast runs (spec 2.8, 4.7; docs/decisions/0141-forecast-error-model.md)
@@ -27,6 +27,8 @@ interface Point {
 }
 
 beforeEach(() => clock.set('2026-05-01T10:00:00Z'));
+// alice holds the grant of the restricted dewpoint product, so every variable is served to her (docs/decisions/0429-model-variables-follow-product-grants.md)
+beforeEach(() => grantRestricted(t.fleet, t.alice, true));
 
 /** The synthetic world's value (the analysis) at a point and time, as the service rounds it. */
 async function analysis(variable: Parameters<SyntheticSource['pointSeries']>[0], ms: number, p = AMES): Promise<number> {

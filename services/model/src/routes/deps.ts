@@ -1,6 +1,8 @@
 import { NotFoundError } from '@fieldcast/kit';
+import type { GrantLookup } from '@fieldcast/runtime';
 import { type Catalog, type GridSource, type ModelDef, type ModelVariable, type VariableId, weatherGeneration } from '@fieldcast/weather';
-import type { RunIndex, RunVariable } from '../domain/run-index.js';
+import { servedVariables } from '../domain/access.js';
+import { modelVariable, type RunIndex, type RunVariable } from '../domain/run-index.js';
 import { type Run, runStatus } from '../domain/runs.js';
 import { TruthReader, variableTimeSeries } from '../domain/time-series.js';
 import type { RunListCache } from '../run-list-cache.js';
@@ -16,6 +18,8 @@ export interface ModelRouteDeps {
   /** whether the catalog's synthetic models are served (FIELDCAST_SYNTHETIC, docs/decisions/0256-synthetic-off.md) */
   synthetic: boolean;
   weather: GridSource;
+  /** the area's copy of the platform's grants of restricted products (docs/decisions/0429-model-variables-follow-product-grants.md) */
+  grants: GrantLookup;
   now: () => Date;
   /** computed series by run, variable, point and valid times */
   series: SeriesCache;
@@ -53,11 +57,29 @@ export async function runOf(deps: ModelRouteDeps, id: string, nowMs: number): Pr
   return run;
 }
 
-/** A run's variable by id at nowMs, or 404 variable_does_not_exist. */
-export async function runVariableOf(deps: ModelRouteDeps, id: string, nowMs: number): Promise<RunVariable> {
+/** The model's variables the account is served, in the model's order (docs/decisions/0429-model-variables-follow-product-grants.md). */
+export function variablesFor(deps: ModelRouteDeps, model: ModelDef, accountId: string): Promise<ModelVariable[]> {
+  return servedVariables(deps.catalog, deps.grants, accountId, model.variables);
+}
+
+/** Whether the account is served the variable: one it is not is as missing as an unknown one (docs/decisions/0121-product-access.md). */
+async function served(deps: ModelRouteDeps, variable: ModelVariable, accountId: string): Promise<boolean> {
+  return (await servedVariables(deps.catalog, deps.grants, accountId, [variable])).length === 1;
+}
+
+/** A run's variable by id at nowMs as the account sees it, or 404 variable_does_not_exist. */
+export async function runVariableOf(deps: ModelRouteDeps, id: string, nowMs: number, accountId: string): Promise<RunVariable> {
   const found = (deps.synthetic ? deps.runs.variable(id, nowMs) : undefined) ?? (await deps.synced.variable(id, nowMs));
-  if (!found) throw new NotFoundError('variable', id);
+  if (!found || !(await served(deps, found.variable, accountId))) throw new NotFoundError('variable', id);
   return found;
+}
+
+/** A run's variable by name as the account sees it, or 404 variable_does_not_exist. */
+export async function runVariableNamed(deps: ModelRouteDeps, run: Run, name: string, accountId: string): Promise<ModelVariable> {
+  const variable = modelVariable(run.model, name);
+  if (!variable || !(await served(deps, variable, accountId)))
+    throw new NotFoundError('variable', name, `Model ${run.model.name} has no variable ${name}`);
+  return variable;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Api, JsonText, NotFoundError } from '@fieldcast/kit';
+import { type Api, JsonText } from '@fieldcast/kit';
 import {
   ModelForecastParams,
   ModelForecastRecord,
@@ -10,9 +10,8 @@ import {
   ModelVariableTimeSeries,
 } from '@fieldcast/schemas';
 import { forecastRecord, forecastVariableRecord } from '../domain/records.js';
-import { modelVariable } from '../domain/run-index.js';
 import { selectValidTimes } from '../domain/time-series.js';
-import { type ModelRouteDeps, runOf, runVariableOf, seriesJson, truthFor } from './deps.js';
+import { type ModelRouteDeps, runOf, runVariableNamed, runVariableOf, seriesJson, truthFor, variablesFor } from './deps.js';
 import { variableSeriesCsv } from './series-csv.js';
 
 const TAGS = ['forecasts'];
@@ -46,10 +45,10 @@ export function forecastRoutes(api: Api, deps: ModelRouteDeps): Api {
       params: ModelForecastParams,
       response: { status: 200, description: 'The variables', schema: z.array(ModelForecastVariableRecord) },
       errors: [404],
-      handle: async ({ params }) => {
+      handle: async ({ account, params }) => {
         const now = nowMs();
         const run = await runOf(deps, params.id, now);
-        return run.model.variables.map((v) => forecastVariableRecord(run, v, now));
+        return (await variablesFor(deps, run.model, account.id)).map((v) => forecastVariableRecord(run, v, now));
       },
     })
     .op({
@@ -61,9 +60,9 @@ export function forecastRoutes(api: Api, deps: ModelRouteDeps): Api {
       params: ModelForecastVariableParams,
       response: { status: 200, description: 'The variable', schema: ModelForecastVariableRecord },
       errors: [404],
-      handle: async ({ params }) => {
+      handle: async ({ account, params }) => {
         const now = nowMs();
-        const found = await runVariableOf(deps, params.id, now);
+        const found = await runVariableOf(deps, params.id, now, account.id);
         return forecastVariableRecord(found.run, found.variable, now);
       },
     })
@@ -71,18 +70,17 @@ export function forecastRoutes(api: Api, deps: ModelRouteDeps): Api {
       method: 'get',
       path: '/forecasts/{id}/variables/{variable}/timeseries/{latitude}/{longitude}',
       summary: 'One variable of a run at a point',
-      description: `The run's values at its valid times produced so far, bilinear between grid points, with mean, median, mode (the most frequent of the values at their two decimals, docs/decisions/0009-statistics-mode.md), minimum and maximum (spec 2.8). start and end (UTC ISO 8601, inclusive) select valid times, limit keeps the first ones; start after end is 400. Accept: text/csv answers CSV. ${EXISTS} An unknown variable name is 404 variable_does_not_exist.`,
+      description: `The run's values at its valid times produced so far, bilinear between grid points, with mean, median, mode (the most frequent of the values at their two decimals, docs/decisions/0009-statistics-mode.md), minimum and maximum (spec 2.8). start and end (UTC ISO 8601, inclusive) select valid times, limit keeps the first ones; start after end is 400. Accept: text/csv answers CSV. ${EXISTS} An unknown variable name is 404 variable_does_not_exist, as is a variable over a restricted product's variable for an account not granted that product (docs/decisions/0429-model-variables-follow-product-grants.md).`,
       tags: TAGS,
       params: ModelTimeSeriesParams,
       query: ModelTimeSeriesQuery,
       response: { status: 200, description: 'The per-variable object (spec 2.8)', schema: ModelVariableTimeSeries },
       csv: variableSeriesCsv,
       errors: [404],
-      handle: async ({ params, query }) => {
+      handle: async ({ account, params, query }) => {
         const now = nowMs();
         const run = await runOf(deps, params.id, now);
-        const variable = modelVariable(run.model, params.variable);
-        if (!variable) throw new NotFoundError('variable', params.variable, `Model ${run.model.name} has no variable ${params.variable}`);
+        const variable = await runVariableNamed(deps, run, params.variable, account.id);
         const validMs = selectValidTimes(run, now, { startMs: query.start, endMs: query.end, limit: query.limit });
         const truth = await truthFor(deps, run, params, validMs, now);
         return new JsonText(await seriesJson(deps, run, variable, params, validMs, truth));

@@ -15,7 +15,7 @@ import {
 import { forecastRecord, modelRecord, modelVariableRecord } from '../domain/records.js';
 import { latestCompleteRun, listRuns, nextListChangeMs } from '../domain/runs.js';
 import { selectValidTimes } from '../domain/time-series.js';
-import { type ModelRouteDeps, modelOf, servedModels, seriesJson, truthFor } from './deps.js';
+import { type ModelRouteDeps, modelOf, servedModels, seriesJson, truthFor, variablesFor } from './deps.js';
 import { latestSeriesCsv } from './series-csv.js';
 
 const TAGS = ['models'];
@@ -57,12 +57,13 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
       method: 'get',
       path: '/models/{id}/variables',
       summary: 'The variables of a model',
-      description: `${MODEL} Every run of the model forecasts these variables.`,
+      description: `${MODEL} Every run of the model forecasts these variables. One over a restricted product's variable is listed only to the accounts granted that product (docs/decisions/0429-model-variables-follow-product-grants.md).`,
       tags: TAGS,
       params: ModelParams,
       response: { status: 200, description: 'The variables', schema: z.array(ModelVariableRecord) },
       errors: [404],
-      handle: async ({ params }) => (await modelOf(deps, params.id, nowMs())).model.variables.map(modelVariableRecord),
+      handle: async ({ account, params }) =>
+        (await variablesFor(deps, (await modelOf(deps, params.id, nowMs())).model, account.id)).map(modelVariableRecord),
     })
     .op({
       method: 'get',
@@ -119,14 +120,15 @@ export function modelRoutes(api: Api, deps: ModelRouteDeps): Api {
       response: { status: 200, description: 'The forecast link and each variable (spec 2.8)', schema: ModelLatestForecastTimeSeries },
       csv: latestSeriesCsv,
       errors: [404],
-      handle: async ({ params, query }) => {
+      handle: async ({ account, params, query }) => {
         const now = nowMs();
         const run = await latest(params.id, now);
+        const served = await variablesFor(deps, run.model, account.id);
         const validMs = selectValidTimes(run, now, { startMs: query.start, endMs: query.end, limit: query.limit });
         const truth = await truthFor(deps, run, params, validMs, now);
-        const texts = await Promise.all(run.model.variables.map((v) => seriesJson(deps, run, v, params, validMs, truth)));
+        const texts = await Promise.all(served.map((v) => seriesJson(deps, run, v, params, validMs, truth)));
         // Assembled from each variable's JSON text: the same text JSON.stringify gives of the object.
-        const variables = run.model.variables.map((v, i) => `${JSON.stringify(v.name)}:${texts[i]}`).join(',');
+        const variables = served.map((v, i) => `${JSON.stringify(v.name)}:${texts[i]}`).join(',');
         return new JsonText(`{"forecast":${JSON.stringify(`/forecasts/${run.id}`)},"variables":{${variables}}}`);
       },
     });

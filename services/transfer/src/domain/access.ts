@@ -5,7 +5,7 @@
  * restriction is the catalog's products', never the transfer product's own: a transfer product
  * over a restricted product's variable is restricted by that product, with nothing to forget to set.
  */
-import type { GrantLookup } from '@fieldcast/runtime';
+import { restrictingProducts as productsRestricting } from '@fieldcast/runtime';
 import type { Catalog, TransferProductDef } from '@fieldcast/weather';
 
 /**
@@ -13,15 +13,5 @@ import type { Catalog, TransferProductDef } from '@fieldcast/weather';
  * additional): an account needs a grant of each to see it. None for a product every account sees.
  */
 export function restrictingProducts(catalog: Catalog, def: Pick<TransferProductDef, 'variable' | 'additionalVariables'>): string[] {
-  const variables = new Set([def.variable, ...(def.additionalVariables ?? [])]);
-  return catalog
-    .products()
-    .filter((p) => p.access === 'restricted' && p.variable !== null && variables.has(p.variable))
-    .map((p) => p.id);
-}
-
-/** Whether the account holds every grant a product needs; a product without any needs no lookup. */
-export async function grantedAll(grants: GrantLookup, accountId: string, productIds: readonly string[]): Promise<boolean> {
-  for (const id of productIds) if (!(await grants.isGranted(accountId, id))) return false;
-  return true;
+  return productsRestricting(catalog, [def.variable, ...(def.additionalVariables ?? [])]);
 }

@@ -7,8 +7,8 @@ import { type Catalog, type GridSource, transferProductRecord, type TransferProd
 import { NotFoundError, UnavailableError } from '@fieldcast/kit';
 import type { TransferDataset } from '@fieldcast/schemas';
 import type { z } from 'zod';
-import { grantedAll, restrictingProducts } from './access.js';
-import type { GrantLookup } from '@fieldcast/runtime';
+import { restrictingProducts } from './access.js';
+import { grantedAll, type GrantLookup } from '@fieldcast/runtime';
 import {
   cacheKey,
   checkDate,
