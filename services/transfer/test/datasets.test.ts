@@ -51,6 +51,20 @@ describe('datasets of a day', () => {
     expect(() => findDataset(hourly, 'hourly-tiffs_20260626T1300Z.tif', source)).toThrow(/does not exist/);
   });
 
+  it('gives a file of several steps on a day the weather covers in part the steps it covers, under the name of the day', () => {
+    const daily = servedProducts(createCatalog(), source).find((p) => p.def.name === 'air-temperature-hourly-netcdf')!;
+    // The forecast ends 16 days after the current hour, 12:00Z: 13 hours of the day.
+    const [last, ...more] = datasetsOfDay(daily, dayStart('2026-06-26'), source);
+    expect(more).toEqual([]);
+    expect(last!.name).toBe('air-temperature-hourly-netcdf_20260626.nc');
+    expect(last!.startMs).toBe(Date.UTC(2026, 5, 26));
+    expect(last!.times).toHaveLength(13);
+    expect(last!.times.at(-1)).toBe(Date.UTC(2026, 5, 26, 12));
+    expect(findDataset(daily, 'air-temperature-hourly-netcdf_20260626.nc', source).times).toEqual(last!.times);
+    // A day the forecast does not reach has none.
+    expect(datasetsOfDay(daily, dayStart('2026-06-27'), source)).toEqual([]);
+  });
+
   it('keys a file by what it is made from, and a forecast file by the hour of the forecast too', () => {
     const past = datasetsOfDay(hourly, dayStart('2024-06-01'), source)[0]!;
     const future = datasetsOfDay(hourly, dayStart('2026-06-20'), source)[0]!;

@@ -109,7 +109,7 @@ describe('downloading a dataset', () => {
     await missing(`/products/${PRODUCT.tmax}/datasets/${PRODUCT.tmax}_20240631.tif`, 'dataset_does_not_exist');
     await missing(`/products/${PRODUCT.tmax}/datasets/${PRODUCT.tmax}_20140101.tif`, 'dataset_does_not_exist');
     await missing(`/products/${PRODUCT.tmax}/datasets/${PRODUCT.tmax}_20240601T0000Z.tif`, 'dataset_does_not_exist');
-    await missing(`/products/${PRODUCT.hourly}/datasets/${PRODUCT.hourly}_20260626.nc`, 'dataset_does_not_exist');
+    await missing(`/products/${PRODUCT.hourly}/datasets/${PRODUCT.hourly}_20260627.nc`, 'dataset_does_not_exist');
     await missing(`/products/${PRODUCT.tmax}/datasets/${PRODUCT.extremesTiff}_20240601.tif`, 'dataset_does_not_exist');
   });
 
@@ -298,6 +298,16 @@ describe('the files hold the weather', () => {
       const series = await sourceValues(source, 'air_temperature', lon, lat, day, day + 23 * 3_600_000);
       for (const t of [0, 9, 23]) expect(values[(t * 12 + y!) * 26 + x!]).toBe(series[t]);
     }
+  });
+
+  it('NetCDF-4 of the last day of the forecast: the hours the forecast covers', async () => {
+    // The forecast ends 16 days after the current hour: 2026-06-26T12:00Z.
+    const d = await datasetOf(PRODUCT.hourly, '2026-06-26');
+    const nc = await readNetcdf4((await get(pathOf(d.downloadUrl))).body);
+    expect(nc.dims[0]).toEqual({ name: 'time', length: 13 });
+    const hours = [...nc.read('time')];
+    expect(hours[0]).toBe(Date.UTC(2026, 5, 26) / 3_600_000);
+    expect(hours[12]).toBe(Date.UTC(2026, 5, 26, 12) / 3_600_000);
   });
 
   it("NetCDF-4 of hourly mean shortwave: time bounds, the cell the synthetic world's reads state (the hour centred on each stamp)", async () => {

@@ -83,13 +83,23 @@ describe('GET /products/{name}/datasets', () => {
     expect(res.body[0].name).toBe(`${PRODUCT.tmax}_20260610.tif`);
   });
 
-  it('lists the first date and the last day of the forecast; on that day only datasets the forecast covers whole', async () => {
+  it('lists the first date and the last day of the forecast; on that day the hours the forecast covers', async () => {
     expect((await list(PRODUCT.tmax, '2015-01-01')).body[0].name).toBe(`${PRODUCT.tmax}_20150101.tif`);
     // The forecast ends 16 days after the current hour: 2026-06-26T12:00Z.
     expect((await list(PRODUCT.tmax, '2026-06-26')).body).toHaveLength(1);
     const hourly = await list(PRODUCT.hourly, '2026-06-26');
     expect(hourly.status).toBe(200);
-    expect(hourly.body).toEqual([]);
+    expect(hourly.body).toHaveLength(1);
+    expect(hourly.body[0].name).toBe(`${PRODUCT.hourly}_20260626.nc`);
+    expect(hourly.body[0].validTimes).toHaveLength(13);
+    expect(hourly.body[0].validTimes.at(-1)).toBe('2026-06-26T12:00:00Z');
+  });
+
+  it("lists today's hourly file, whole where the forecast covers the day", async () => {
+    const res = await list(PRODUCT.hourly);
+    expect(res.status).toBe(200);
+    expect(res.body.map((d: { name: string }) => d.name)).toEqual([`${PRODUCT.hourly}_20260610.nc`]);
+    expect(res.body[0].validTimes).toHaveLength(24);
   });
 
   it.each([

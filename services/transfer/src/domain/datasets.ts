@@ -70,7 +70,7 @@ export function weatherOf(product: TransferProduct, served: GridSource): GridSou
 export interface Dataset {
   product: TransferProduct;
   name: string;
-  /** first valid time, epoch ms (the first synced, for a synced product); null for a static field */
+  /** first valid time the weather holds, epoch ms (the first synced, for a synced product); null for a static field */
   startMs: number | null;
   times: number[];
 }
@@ -132,15 +132,18 @@ function datasetAt(product: TransferProduct, startMs: number | null): Dataset {
 }
 
 /**
- * The dataset as its weather holds it, or null when it does not: a catalog product's every valid
- * time within the weather's coverage; a synced product's the steps of its period that the
- * source's stores hold for every variable, one after another (a day partly synced holds its
+ * The dataset as its weather holds it, or null when it holds none of it: the steps of its period
+ * that the weather holds, one after another, under the period's name. A catalog product's are
+ * those within the weather's coverage (the last day of the forecast holds its hours up to the
+ * forecast's end, docs/decisions/0424-partial-days-listed-with-their-hours.md); a synced
+ * product's those the source's stores hold for every variable (a day partly synced holds its
  * hours synced, docs/decisions/0340-synced-transfer-products.md).
  */
 function held(dataset: Dataset, source: GridSource): Dataset | null {
   const { synced, variables, stepMs } = dataset.product;
-  if (!synced) return available(dataset, source) ? dataset : null;
-  const times = dataset.times.filter((t) => variables.every((v) => synced.holds(v.id, t)));
+  if (dataset.startMs === null) return dataset;
+  const holds = synced ? (t: number) => variables.every((v) => synced.holds(v.id, t)) : covers(source);
+  const times = dataset.times.filter(holds);
   if (times.length === 0 || times.some((t, i) => i > 0 && t - times[i - 1]! !== stepMs)) return null;
   return { ...dataset, startMs: times[0]!, times };
 }
@@ -167,11 +170,10 @@ export function answered(dataset: Dataset, source: GridSource): Dataset {
   return changed ? { ...dataset, product: { ...dataset.product, variables } } : dataset;
 }
 
-/** Whether every valid time of the dataset is within the weather's coverage. */
-function available(dataset: Dataset, source: GridSource): boolean {
-  if (dataset.startMs === null) return true;
+/** Whether a valid time is within the weather's coverage. */
+function covers(source: GridSource): (ms: number) => boolean {
   const { startMs, endMs } = source.coverage();
-  return dataset.times[0]! >= startMs && dataset.times[dataset.times.length - 1]! <= endMs;
+  return (ms) => ms >= startMs && ms <= endMs;
 }
 
 /** The epoch ms of 00:00Z of a YYYY-MM-DD date. */
@@ -195,7 +197,7 @@ export function checkDate(date: string, product: TransferProduct, served: GridSo
   return start;
 }
 
-/** The datasets of a product whose first valid time falls on the day starting at dayMs, complete within the weather's coverage. */
+/** The datasets of a product whose period begins on the day starting at dayMs, each with the steps the weather holds. */
 export function datasetsOfDay(product: TransferProduct, dayMs: number, served: GridSource): Dataset[] {
   if (product.cadenceMs === 0) return [datasetAt(product, null)];
   const source = weatherOf(product, served);
@@ -229,7 +231,7 @@ export function findDataset(product: TransferProduct, name: string, served: Grid
 }
 
 /** A change of any writer's output changes this, so no file made by an older writer is served again. */
-export const WRITER_VERSION = 5;
+export const WRITER_VERSION = 6;
 
 /**
  * The cache key of a dataset's file: a hash of everything its bytes depend on. Files that hold a

@@ -7,6 +7,7 @@
  * cloud-optimized layout of a single-resolution image (docs/decisions/0161-geotiff-and-netcdf-writers.md).
  */
 import { deflateSync } from 'node:zlib';
+import { isoInstant } from '@fieldcast/weather';
 import { NODATA, type PositionalSink, type RasterLayout, type RasterRows } from './raster.js';
 
 export const TILE = 256;
@@ -72,7 +73,9 @@ export function gdalMetadata(layout: RasterLayout): string {
   item('TITLE', layout.title);
   item('SOURCE', layout.source);
   item('HISTORY', layout.history);
-  if (layout.times.length === 1) item('TIME', new Date(layout.times[0]!).toISOString());
+  // The valid time as the dataset record writes it. Not TIFF's DateTime (306): TIFF 6.0 makes that
+  // the image's creation time, and the bytes hold no clock time (docs/decisions/0161-geotiff-and-netcdf-writers.md).
+  if (layout.times.length === 1) item('TIME', isoInstant(layout.times[0]!));
   layout.variables.forEach((v, b) => {
     item('DESCRIPTION', v.name, b, 'description');
     item('UNITTYPE', v.units, b, 'unittype');
