@@ -183,7 +183,7 @@ export function hourlyQuerySchema(now: () => Date, withUnit: boolean) {
   };
   const range = () => {
     const { minMs, maxMs } = bounds();
-    return `from ${isoTime(minMs)} (one year before the current hour) to ${isoTime(maxMs)} (the previous hour)`;
+    return `from ${isoTime(minMs)} (one year before the current hour), or its date ${isoTime(minMs).slice(0, 10)}, to ${isoTime(maxMs)} (the previous hour)`;
   };
   const timeParam = (name: 'start' | 'end', description: string) =>
     z
@@ -193,7 +193,7 @@ export function hourlyQuerySchema(now: () => Date, withUnit: boolean) {
   const shape = {
     start: timeParam(
       'start',
-      'First hour: an ISO 8601 UTC timestamp (2026-05-01T06:00:00Z) or a date (its 00:00Z), from one year before the current hour to the previous hour. With end; without both, the next 24 hours.',
+      'First hour: an ISO 8601 UTC timestamp (2026-05-01T06:00:00Z) or a date (its 00:00Z), from one year before the current hour (a date: from the date one year back) to the previous hour. With end; without both, the next 24 hours.',
     ),
     end: timeParam(
       'end',
@@ -223,14 +223,19 @@ export function hourlyQuerySchema(now: () => Date, withUnit: boolean) {
       return z.NEVER;
     }
     const { minMs, maxMs } = bounds();
+    // A date is a day, and spec 4.5's "1 year ago" of a day is the date a year back: compared with
+    // the instant, the date a year back would be refused after its first hour
+    // (docs/decisions/0425-a-date-a-year-back-compared-as-a-date.md).
+    const minDayMs = minMs - (minMs % DAY_MS);
     const at = (name: 'start' | 'end', text: string): number => {
       const ms = hourlyTimeMs(text, name);
+      const lowest = DATE.test(text) ? minDayMs : minMs;
       if (Number.isNaN(ms)) {
         fail(
           name,
           `${name} must be a UTC timestamp such as 2026-05-01T06:00:00Z, ending in Z or +00:00 (sent as %2B00:00), or a date such as 2026-05-01, ${range()}; got ${text}`,
         );
-      } else if (ms < minMs || ms > maxMs) {
+      } else if (ms < lowest || ms > maxMs) {
         fail(name, `${name} must lie ${range()}; got ${text}`);
         return Number.NaN;
       }

@@ -255,6 +255,17 @@ describe('series parameters: each fault is 400 invalid_parameter naming the para
     expect(res.body.series).toHaveLength(365 * 24);
   });
 
+  it('a start date is compared as a date: the date one year back is accepted all day, from its 00:00Z; the day before it is not', async () => {
+    const res = await get('/hourly-relative-humidity/0.5/0.5?start=2025-06-15&end=2025-06-15');
+    expect(res.status).toBe(200);
+    expect(res.body.startTime).toBe('2025-06-15');
+    expect(res.body.series).toHaveLength(24);
+    expect(res.body.series[0].validTime).toBe('2025-06-15T00:00:00.000Z');
+    const before = await get('/hourly-relative-humidity/0.5/0.5?start=2025-06-14&end=2025-06-15');
+    expect([before.status, before.body.errors?.[0].path]).toEqual([400, 'start']);
+    expect(before.body.errors[0].message).toContain('or its date 2025-06-15');
+  });
+
   it('a UTC timestamp may end in +00:00 (sent as %2B00:00) and carry digits past the millisecond, as ISO 8601 writes UTC', async () => {
     const validTimes = (res: request.Response) => res.body.series.map((e: { validTime: string }) => e.validTime);
     const res = await get('/hourly-relative-humidity/0.5/0.5?start=2026-06-15T09:00:00%2B00:00&end=2026-06-15T10:00:00.000000Z');

@@ -24,7 +24,7 @@ export interface HourlyRouteDeps {
   pointTexts: SeriesTextCache;
 }
 
-const QUERY = `Query: start and end (both or neither): a UTC timestamp or a date (00:00Z for start, 23:00Z for end), from one year before the current hour to the previous hour, start no later than end; the series holds the hours whose start lies between them. Without them, the next 24 hours from the next whole hour (forecast values). Each entry's validTime is the start of the hour its value covers. Unknown parameters are ignored.`;
+const QUERY = `Query: start and end (both or neither): a UTC timestamp or a date (00:00Z for start, 23:00Z for end), from one year before the current hour (a date: from the date one year back) to the previous hour, start no later than end; the series holds the hours whose start lies between them. Without them, the next 24 hours from the next whole hour (forecast values). Each entry's validTime is the start of the hour its value covers. Unknown parameters are ignored.`;
 const BATCH = `Up to 1,000 entries in locations, each [longitude, latitude] or the id of one of your assets, all with the same query; one series per entry, in their order. The work limit counts the whole batch: 4 cells per point, an asset as its own request counts it, times the hours read; a batch over it, or of more than 1,000 entries, gets 422 request_too_large before anything is computed. An invalid entry is 400 naming its index (errors[].path locations.<index>); an asset id that is not yours is 404.`;
 const CSV = 'Accept: text/csv answers CSV.';
 
