@@ -2,6 +2,7 @@
 // docs/decisions/0170-archive-requests.md). The archive parses its own path and query (it answers
 // faults in its own formats); these schemas document them in its OpenAPI document.
 import { z } from 'zod';
+import { anyCase, countParam } from './common.js';
 
 const Time = z.string().describe('ISO 8601 UTC with Z, to the millisecond');
 const Latitude = z.number().min(-90).max(90);
@@ -204,6 +205,16 @@ export const ArchivePathWithDate = ArchivePath.extend({
   ),
 });
 
+/** History's `limit`: records an answer holds (docs/decisions/0170-archive-requests.md). */
+export const ARCHIVE_HISTORY_LIMIT = { default: 100, max: 1_000 };
+
+/** `limit` as every list of the API reads it; the archive's domain parses it with this too. */
+export const ArchiveLimit = countParam({
+  digits: 7,
+  max: ARCHIVE_HISTORY_LIMIT.max,
+  description: `history: most records, 1 to ${ARCHIVE_HISTORY_LIMIT.max}, default ${ARCHIVE_HISTORY_LIMIT.default}`,
+});
+
 /** Query parameters; `types` and `sort` are lightning's only. */
 export function archiveQueryParameters(lightning: boolean) {
   return z.object({
@@ -212,8 +223,12 @@ export function archiveQueryParameters(lightning: boolean) {
     begin: text('RFC 3339 or POSIX seconds; default 90 days before end').optional(),
     end: text('RFC 3339 or POSIX seconds; default now').optional(),
     radius: text('points: search radius, default 1, at most 20 miles (32.187 km)').optional(),
-    units: z.enum(['miles', 'km']).describe('points: units of radius and distances, default miles').optional(),
-    limit: text('history: most records, 1 to 1000, default 100').optional(),
+    units: z
+      .string()
+      .regex(anyCase(['miles', 'km']))
+      .describe('points: units of radius and distances, miles (default) or km, any case')
+      .optional(),
+    limit: ArchiveLimit.optional(),
     ...(lightning
       ? {
           types: z.enum(['ground', 'cloud', 'cloud,ground', 'ground,cloud']).describe('stroke types, default ground').optional(),

@@ -152,6 +152,20 @@ describe('places', () => {
     expect((await day('hailsize', 'summary', { units: 'furlongs' })).status).toBe(400);
   });
 
+  it('units is a unit word, read in any case as the path words and every unit word of the API are; echoed as the archive writes it', async () => {
+    for (const units of ['KM', 'Km']) {
+      const res = await day('hailsize', 'summary', { radius: '32.187', units });
+      expect(res.status).toBe(200);
+      expect(res.body.data.query).toMatchObject({ radius: 32.187, units: 'km' });
+    }
+    const miles = await day('hailsize', 'summary', { radius: '20', units: 'Miles' });
+    expect([miles.status, miles.body.data.query.units]).toEqual([200, 'miles']);
+    // the cap follows the units however they are written
+    expect((await day('hailsize', 'summary', { radius: '21', units: 'MILES' })).status).toBe(400);
+    const other = await day('hailsize', 'summary', { units: 'KMS' });
+    expect([other.status, other.body.error.message]).toEqual([400, 'units must be miles or km (any case)']);
+  });
+
   it('a region in either form gives the same answer, every record inside it', async () => {
     const adjacent = await get(t, `/v2/hailsize/history/${STORM_REGION.northEast}${STORM_REGION.southWest}/${STORM_DAY}`, alice);
     const comma = await get(t, `/v2/hailsize/history/${STORM_REGION.northEast},${STORM_REGION.southWest}/${STORM_DAY}`, alice);
@@ -264,6 +278,20 @@ describe('history, lightning and parameters', () => {
     expect((await day('lightning', 'history')).body.data.itemsPerPage).toBe(100);
     for (const limit of ['0', '1001', 'x', '2.5']) expect((await day('lightning', 'history', { limit })).status).toBe(400);
     expect((await day('lightning', 'summary', { limit: '5' })).status).toBe(400);
+  });
+
+  it('limit is read as every list of the API reads it (countParam): digits only, the parameter named', async () => {
+    for (const limit of ['NaN', '1e3', ' 5', '5.0', '+5', '']) {
+      const res = await day('lightning', 'history', { limit });
+      expect(res.status).toBe(400);
+      expect(res.body.error.errors[0]).toMatchObject({ location: 'limit', locationType: 'parameter' });
+      expect(res.body.error.message).toBe('limit must be a whole number from 1 to 1000');
+    }
+    const padded = await day('lightning', 'history', { limit: '01' });
+    expect([padded.status, padded.body.data.itemsPerPage]).toEqual([200, 1]);
+    const doc = (await request(t.fleet.app('archive')).get('/openapi.json')).body;
+    const limit = doc.paths['/v2/lightning/{request}/{location}'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit.schema.pattern).toBe('^[0-9]{1,7}$');
   });
 
   it('lightning: ground strokes by default, types=cloud or both; sort=distance nearest first', async () => {

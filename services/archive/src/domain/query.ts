@@ -1,4 +1,5 @@
 import { InvalidRequestError, NotFoundError } from '@fieldcast/kit';
+import { anyCase, ARCHIVE_HISTORY_LIMIT, ArchiveLimit } from '@fieldcast/schemas';
 import { DATE_FORM, DateError, DAY_MS, eventDayOf, parseEventDay, parseTime, type EventDay } from './dates.js';
 import { LocationError, parsePlace, type Place } from './iso6709.js';
 import { ARCHIVE_REQUESTS, isArchiveRequest, type ArchiveRequest, type ArchiveType } from './types.js';
@@ -30,6 +31,7 @@ export interface ArchiveQuery {
 }
 
 export type Units = 'miles' | 'km';
+const UNITS_WORDS = anyCase(['miles', 'km']);
 
 export const KM_PER_MILE = 1.609344;
 /** The public record's cap: 20 statute miles, whatever the units the radius is given in. */
@@ -41,7 +43,6 @@ export const MAX_RADIUS_MILES = 20;
 const MAX_RADIUS_KM = Math.round(MAX_RADIUS_MILES * KM_PER_MILE * 1000) / 1000;
 export const DEFAULT_RADIUS = 1;
 export const DEFAULT_SPAN_DAYS = 90;
-export const HISTORY_LIMIT = { default: 100, max: 1_000 };
 
 /** The query parameters each type takes; any other is refused so a misspelt one is not silently ignored. */
 const COMMON_PARAMETERS = ['u', 't', 'begin', 'end', 'radius', 'units', 'limit'];
@@ -121,8 +122,10 @@ export function parseArchiveQuery(raw: RawArchiveRequest): ArchiveQuery {
   if (place.kind === 'region' && (unitsText !== undefined || radiusText !== undefined)) {
     throw fault(radiusText !== undefined ? 'radius' : 'units', 'radius and units apply to a point, not to a region');
   }
-  if (unitsText !== undefined && unitsText !== 'miles' && unitsText !== 'km') throw fault('units', 'units must be miles or km');
-  const units: Units = unitsText ?? 'miles';
+  // A unit word, read in any case as the path's words and the API's other unit words (ET's unit,
+  // the degree days' scale) are (docs/decisions/0406-archive-path-words-in-any-case.md).
+  if (unitsText !== undefined && !UNITS_WORDS.test(unitsText)) throw fault('units', 'units must be miles or km (any case)');
+  const units = (unitsText?.toLowerCase() ?? 'miles') as Units;
   let radius: ArchiveQuery['radius'] = null;
   if (place.kind === 'point') {
     const value = radiusText === undefined ? DEFAULT_RADIUS : positiveNumber(radiusText, 'radius');
@@ -137,11 +140,12 @@ export function parseArchiveQuery(raw: RawArchiveRequest): ArchiveQuery {
 
   const limitText = single(query, 'limit');
   if (limitText !== undefined && request !== 'history') throw fault('limit', 'limit applies to history only');
-  let limit = HISTORY_LIMIT.default;
+  let limit = ARCHIVE_HISTORY_LIMIT.default;
   if (limitText !== undefined) {
-    if (!/^\d{1,7}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > HISTORY_LIMIT.max)
-      throw fault('limit', `limit must be a whole number from 1 to ${HISTORY_LIMIT.max}`);
-    limit = Number(limitText);
+    // The form and words of every list's limit (countParam in packages/schemas).
+    const read = ArchiveLimit.safeParse(limitText);
+    if (!read.success) throw fault('limit', read.error.issues[0]!.message);
+    limit = read.data;
   }
 
   const strokeTypes = new Set<'cloud' | 'ground'>();
