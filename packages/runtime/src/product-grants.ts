@@ -6,12 +6,27 @@
  * docs/decisions/0397-transfer-products-follow-product-grants.md).
  */
 import type { Knex } from 'knex';
-import { type IncomingMessage, parseCloudEvent } from '@fieldcast/bus';
+import { type IncomingMessage, parseCloudEvent, type ResourceEventInput } from '@fieldcast/bus';
 import type { Migration } from '@fieldcast/db';
+import { fieldcastId } from '@fieldcast/ids';
 import type { Logger } from '@fieldcast/kit';
 import { PRODUCT_GRANTS_TOPIC, ProductGrantState } from '@fieldcast/schemas';
 import type { Catalog, VariableId } from '@fieldcast/weather';
 import type { Consumer } from './needs.js';
+
+/**
+ * The message of a grant's state as the platform area publishes it: its subject, and so its key,
+ * is the grant, so one pair's changes stay in order on one partition.
+ */
+export function productGrantEvent(state: ProductGrantState): ResourceEventInput<ProductGrantState> {
+  return {
+    area: 'platform',
+    resource: 'product-grant',
+    action: state.granted ? 'granted' : 'revoked',
+    subject: fieldcastId('product-grant', state.accountId, state.productId),
+    data: { account: state.accountId, resource: state },
+  };
+}
 
 /** Whether the account holds a grant of the restricted product. */
 export interface GrantLookup {

@@ -9,6 +9,7 @@ import { openDatabase, type Database } from '@fieldcast/db';
 import { createLogger, type Limits } from '@fieldcast/kit';
 import { fieldcastId } from '@fieldcast/ids';
 import { PRODUCT_GRANTS_TOPIC } from '@fieldcast/schemas';
+import { productGrantEvent } from './product-grants.js';
 import type { Catalog, GridSource, ProductDef, SyncedFrame, SyncedProducts, ZarrSource } from '@fieldcast/weather';
 import { IdentityStore, KEY_HASHING, type KeyHashing, migrateIdentity, verifySecret } from './identity.js';
 import type { AnyDeps, Service } from './needs.js';
@@ -319,12 +320,6 @@ export function useTestFleet(definitions: readonly Service[], options: TestFleet
  */
 export async function publishProductGrant(fleet: TestFleet, accountId: string, productId: string, granted: boolean): Promise<void> {
   await fleet.transport.ensureTopics([PRODUCT_GRANTS_TOPIC]);
-  const event = resourceEvent({
-    area: 'platform',
-    resource: 'product-grant',
-    action: granted ? 'granted' : 'revoked',
-    subject: fieldcastId('product-grant', accountId, productId),
-    data: { account: accountId, resource: { accountId, productId, granted } },
-  });
-  await fleet.transport.publish([{ topic: PRODUCT_GRANTS_TOPIC, key: accountId, event }]);
+  const event = resourceEvent(productGrantEvent({ accountId, productId, granted }));
+  await fleet.transport.publish([{ topic: PRODUCT_GRANTS_TOPIC, key: event.subject, event }]);
 }

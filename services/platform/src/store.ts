@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { OutboxWriter } from '@fieldcast/db';
-import { fieldcastId } from '@fieldcast/ids';
-import { PRODUCT_GRANTS_TOPIC, type ProductGrantState } from '@fieldcast/schemas';
+import { productGrantEvent } from '@fieldcast/runtime';
+import { PRODUCT_GRANTS_TOPIC } from '@fieldcast/schemas';
 
 export const AREA = 'platform';
 /** Topics of the tile-building application's events (docs/architecture.md §5). */
@@ -14,17 +14,6 @@ const GRANTS_CACHE_MAX = 10_000;
 
 /** One cache per database, so a grant or revocation made in this process is seen at once by its services. */
 const caches = new WeakMap<Knex, Map<string, { ids: ReadonlySet<string>; expires: number }>>();
-
-/** The outbox event of a grant's state: keyed by the grant, so one pair's changes stay in order on one partition. */
-function grantEvent(state: ProductGrantState) {
-  return {
-    area: AREA,
-    resource: 'product-grant',
-    action: state.granted ? 'granted' : 'revoked',
-    subject: fieldcastId('product-grant', state.accountId, state.productId),
-    data: { account: state.accountId, resource: state },
-  };
-}
 
 /**
  * Grants of restricted products to accounts (docs/decisions/0121-product-access.md), in the
@@ -73,7 +62,7 @@ export class ProductGrants {
         .ignore()
         .returning('product_id');
       if (rows.length > 0)
-        await this.outbox.add(trx, PRODUCT_GRANTS_TOPIC, grantEvent({ accountId, productId: product.id, granted: true }));
+        await this.outbox.add(trx, PRODUCT_GRANTS_TOPIC, productGrantEvent({ accountId, productId: product.id, granted: true }));
       return rows.length > 0;
     });
     this.cache.delete(accountId);
@@ -89,7 +78,7 @@ export class ProductGrants {
         .where({ account_id: accountId, product_id: productId })
         .delete()
         .returning('product_id');
-      if (rows.length > 0) await this.outbox.add(trx, PRODUCT_GRANTS_TOPIC, grantEvent({ accountId, productId, granted: false }));
+      if (rows.length > 0) await this.outbox.add(trx, PRODUCT_GRANTS_TOPIC, productGrantEvent({ accountId, productId, granted: false }));
       return rows.length > 0;
     });
     this.cache.delete(accountId);
@@ -116,7 +105,7 @@ export class ProductGrants {
         await this.outbox.add(
           trx,
           PRODUCT_GRANTS_TOPIC,
-          grantEvent({ accountId: row.account_id, productId: row.product_id, granted: true }),
+          productGrantEvent({ accountId: row.account_id, productId: row.product_id, granted: true }),
         );
       }
       return rows.length;

@@ -1,6 +1,5 @@
 import request from 'supertest';
-import { resourceEvent } from '@fieldcast/bus';
-import { eventually, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
+import { eventually, publishProductGrant, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
 import { PRODUCT_GRANTS_TOPIC } from '@fieldcast/schemas';
 import { createCatalog, forecastBoundaryMs, frameId } from '@fieldcast/weather';
 import { tilesService } from '../src/definition.js';
@@ -26,21 +25,9 @@ beforeAll(async () => {
   await t.fleet.transport.ensureTopics([PRODUCT_GRANTS_TOPIC]);
 });
 
-/**
- * Publishes a grant's state as the platform does, keyed by the grant (here the account: the
- * product is always the restricted one), so one grant's messages stay in order on one partition.
- */
-async function publish(account: TestAccount, granted: boolean, resource?: unknown): Promise<void> {
-  const subject = account.id;
-  const event = resourceEvent({
-    area: 'platform',
-    resource: 'product-grant',
-    action: granted ? 'granted' : 'revoked',
-    subject,
-    data: { account: account.id, resource: resource ?? { accountId: account.id, productId: restricted.id, granted } },
-  });
-  await t.fleet.transport.publish([{ topic: PRODUCT_GRANTS_TOPIC, key: subject, event }]);
-}
+/** Publishes a grant's state of the restricted product as the platform does. */
+const publish = (account: TestAccount, granted: boolean, productId = restricted.id) =>
+  publishProductGrant(t.fleet, account.id, productId, granted);
 
 /** A valid style of the restricted product: green from 0 up. */
 const ownStyle = (account: TestAccount) => ({
@@ -134,7 +121,7 @@ describe('restricted products (docs/decisions/0134-product-grants-published-to-t
 
   it('passes over a message that is no grant state and applies the next', async () => {
     await t.fleet.transport.publish([{ topic: PRODUCT_GRANTS_TOPIC, key: 'x', event: { specversion: '1.0' } as never }]);
-    await publish(t.alice, true, { accountId: t.alice.id, productId: 'not a uuid', granted: true });
+    await publish(t.alice, true, 'not a uuid');
     await publish(t.bob, true);
     await eventually(async () => expect((await tile(t.bob)).status).toBe(200));
     expect((await tile(t.alice)).status).toBe(404);

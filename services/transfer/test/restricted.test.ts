@@ -1,7 +1,5 @@
 import request from 'supertest';
-import { resourceEvent } from '@fieldcast/bus';
-import { eventually, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
-import { PRODUCT_GRANTS_TOPIC } from '@fieldcast/schemas';
+import { eventually, publishProductGrant, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
 import { createCatalog } from '@fieldcast/weather';
 import { restrictingProducts } from '../src/domain/access.js';
 import { binary, countingSource, IOWA, pathOf, PRODUCT, TestClock, testCatalog, testTransferService } from './helpers.js';
@@ -31,26 +29,12 @@ const { source } = countingSource(clock);
 const t = useTestFleet([testTransferService()], { weather: source, now: clock.now, catalog });
 const app = () => t.fleet.app('transfer');
 
-beforeAll(async () => {
-  // Kafka: the topic exists before the platform's first message, as the platform creates it at start.
-  await t.fleet.transport.ensureTopics([PRODUCT_GRANTS_TOPIC]);
-});
-
 beforeEach(() => {
   clock.ms = Date.UTC(2026, 5, 10, 12, 30);
 });
 
-/** Publishes a grant's state of the restricted product as the platform does, keyed by the grant. */
-async function publish(account: TestAccount, granted: boolean): Promise<void> {
-  const event = resourceEvent({
-    area: 'platform',
-    resource: 'product-grant',
-    action: granted ? 'granted' : 'revoked',
-    subject: account.id,
-    data: { account: account.id, resource: { accountId: account.id, productId: restricted.id, granted } },
-  });
-  await t.fleet.transport.publish([{ topic: PRODUCT_GRANTS_TOPIC, key: account.id, event }]);
-}
+/** Publishes a grant's state of the restricted product as the platform does. */
+const publish = (account: TestAccount, granted: boolean) => publishProductGrant(t.fleet, account.id, restricted.id, granted);
 
 const get = (account: TestAccount, path: string) => request(app()).get(path).set('Authorization', account.auth);
 const names = async (account: TestAccount) => ((await get(account, '/products')).body as { name: string }[]).map((p) => p.name);
