@@ -8,6 +8,7 @@ import {
   CONTAINER_SECURITY,
   GENERATED,
   HEALTH_PROBES,
+  IMAGE,
   k8sPodDisruptionBudget,
   k8sService,
   podSpread,
@@ -90,7 +91,7 @@ spec:
       terminationGracePeriodSeconds: 30
 ${podSpread(name)}${POD_SECURITY}      containers:
         - name: ${CONSOLE}
-          image: fieldcast:latest
+          image: ${IMAGE}
           args: ["serve", "${CONSOLE}"]
           ports:
             - { name: http, containerPort: ${CONTAINER_PORT} }

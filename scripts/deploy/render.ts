@@ -8,6 +8,7 @@ import {
   CONTAINER_SECURITY,
   GENERATED,
   HEALTH_PROBES,
+  IMAGE,
   k8sPodDisruptionBudget,
   k8sService,
   podSpread,
@@ -206,7 +207,13 @@ ${resources.map((r) => `  - ${r}\n`).join('')}`;
  * Deployment back to it on every apply (Kubernetes, Horizontal Pod Autoscaling, "Migrating
  * Deployments and StatefulSets to horizontal autoscaling").
  */
-function k8sDeploymentHead(serve: string, labels: string, replicas: number | null, gracePeriodSeconds: number): string {
+function k8sDeploymentHead(
+  serve: string,
+  labels: string,
+  replicas: number | null,
+  gracePeriodSeconds: number,
+  initContainers = '',
+): string {
   return `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -224,9 +231,9 @@ ${replicas === null ? '' : `  replicas: ${replicas}\n`}  selector:
         prometheus.io/path: /metrics
     spec:
       terminationGracePeriodSeconds: ${gracePeriodSeconds}
-${podSpread(labels)}${POD_SECURITY}      containers:
+${podSpread(labels)}${POD_SECURITY}${initContainers}      containers:
         - name: ${serve}
-          image: fieldcast:latest
+          image: ${IMAGE}
           args: ["serve", "${serve}"]
           ports:
             - { name: http, containerPort: ${CONTAINER_PORT} }
@@ -244,11 +251,9 @@ function renderK8sArea({ area, files, weather }: DeployedArea): string {
   const bound = SCALED_BY_CONSUMING.includes(area);
   const name = `{ app.kubernetes.io/name: ${area} }`;
   return `# ${GENERATED}
-${k8sDeploymentHead(area, name, null, 30)}            - name: KAFKA_CLIENT_ID
+${k8sDeploymentHead(area, name, null, 30, k8sMigrate(area))}            - name: KAFKA_CLIENT_ID
               valueFrom: { fieldRef: { fieldPath: metadata.name } }
-            - name: DATABASE_URL
-              valueFrom: { secretKeyRef: { name: fieldcast-database, key: DATABASE_URL } }
-${files ? k8sFilesEnv : ''}${weather ? k8sSyncDirEnv : ''}${area in COMPUTE_THREADS ? computeThreadsEnv(area) : ''}${HEALTH_PROBES}          startupProbe:
+${DATABASE_URL_ENV}${files ? k8sFilesEnv : ''}${weather ? k8sSyncDirEnv : ''}${area in COMPUTE_THREADS ? computeThreadsEnv(area) : ''}${HEALTH_PROBES}          startupProbe:
             httpGet: { path: /healthz, port: http }
             periodSeconds: 2
             failureThreshold: 60
@@ -274,6 +279,29 @@ spec:
 ---
 ${k8sPodDisruptionBudget(area, name)}`;
 }
+
+/** The database every area and the sync poller reach, from its Secret. */
+const DATABASE_URL_ENV = `            - name: DATABASE_URL
+              valueFrom: { secretKeyRef: { name: fieldcast-database, key: DATABASE_URL } }
+`;
+
+/**
+ * `fieldcast migrate <area>` before the service starts. The service migrates on start too, but
+ * its listener opens only after, and the startup probe gives it 120 s: a longer migration would be
+ * killed, rolled back and begun again by every restart. An init container is probed by nothing,
+ * so the migration runs to its end, replicas taking turns under its advisory lock
+ * (packages/db migrations.ts); the service's own then finds nothing to do.
+ */
+const k8sMigrate = (area: string) => `      initContainers:
+        - name: migrate
+          image: ${IMAGE}
+          args: ["migrate", "${area}"]
+          envFrom:
+            - configMapRef: { name: fieldcast }
+          env:
+${DATABASE_URL_ENV}${podResources(area)}${CONTAINER_SECURITY}          volumeMounts:
+            - { name: tmp, mountPath: /tmp }
+`;
 
 /**
  * Every replica of an area that signs links must check the others' signatures, so the key comes
@@ -312,9 +340,7 @@ const k8sSyncDirEnv = `            - name: FIELDCAST_SYNC_DIR
 function renderK8sSync(): string {
   const name = '{ app.kubernetes.io/name: sync }';
   return `# ${GENERATED}
-${k8sDeploymentHead('sync', name, 0, 60)}            - name: DATABASE_URL
-              valueFrom: { secretKeyRef: { name: fieldcast-database, key: DATABASE_URL } }
-${k8sSyncDirEnv}${HEALTH_PROBES}${PRE_STOP}${podResources('sync')}${CONTAINER_SECURITY}          volumeMounts:
+${k8sDeploymentHead('sync', name, 0, 60)}${DATABASE_URL_ENV}${k8sSyncDirEnv}${HEALTH_PROBES}${PRE_STOP}${podResources('sync')}${CONTAINER_SECURITY}          volumeMounts:
             - { name: tmp, mountPath: /tmp }
             - { name: synced, mountPath: ${SYNC_DIR} }
       volumes:

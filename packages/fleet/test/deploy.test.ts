@@ -195,6 +195,46 @@ describe('k8s base', () => {
     expect(container.resources.limits.cpu).toBe(String(1 + COMPUTE_THREADS[area]!));
   });
 
+  // The pods never call the Kubernetes API, so none holds a token for it (Kubernetes, "Configure
+  // Service Accounts for Pods": opting out of API credential automounting).
+  it('mounts no service account token in any pod', () => {
+    for (const path of [...DEPLOYED_AREAS.map((a) => `k8s/base/${a.area}.yaml`), 'k8s/base/console.yaml', 'k8s/base/sync.yaml']) {
+      const deployment = parseAllDocuments(read(path))
+        .map((d) => d.toJS())
+        .find((d) => d.kind === 'Deployment');
+      expect([path, deployment.spec.template.spec.automountServiceAccountToken]).toEqual([path, false]);
+    }
+  });
+
+  // A budget of pods that may be down, not of pods that must stay up: one pod of twenty scaled out
+  // for load may go at a time, where a minimum of one would let drains of several nodes take nineteen.
+  it('lets a voluntary disruption take one pod of an area or the console at a time, however many there are', () => {
+    for (const name of [...DEPLOYED_AREAS.map((a) => a.area), 'console']) {
+      const budget = parseAllDocuments(read(`k8s/base/${name}.yaml`))
+        .map((d) => d.toJS())
+        .find((d) => d.kind === 'PodDisruptionBudget');
+      expect([name, budget.spec]).toEqual([name, { maxUnavailable: 1, selector: { matchLabels: { 'app.kubernetes.io/name': name } } }]);
+    }
+  });
+
+  // The listener opens after the service's migrations, and the startup probe gives a pod 120 s to
+  // open it: a longer migration would be killed at 120 s, rolled back, and begun again for ever. An
+  // init container has no probe, so the migration runs to its end; the service's own then finds nothing to do.
+  it.each(DEPLOYED_AREAS.map((a) => a.area))('%s migrates its schema in an init container, before the probed one starts', (area) => {
+    const pod = parseAllDocuments(read(`k8s/base/${area}.yaml`))[0]!.toJS().spec.template.spec;
+    const [container] = pod.containers;
+    expect(pod.initContainers).toHaveLength(1);
+    const [init] = pod.initContainers;
+    expect(init.args).toEqual(['migrate', area]);
+    expect(init.image).toBe(container.image);
+    expect(init.envFrom).toEqual(container.envFrom);
+    expect(init.env).toEqual([container.env.find((e: { name: string }) => e.name === 'DATABASE_URL')]);
+    expect(init.securityContext).toEqual(container.securityContext);
+    expect(init.resources).toEqual(container.resources);
+    expect(init).not.toHaveProperty('startupProbe');
+    expect(init).not.toHaveProperty('livenessProbe');
+  });
+
   it('Compose gives a stopping service longer than its drain (SHUTDOWN_TIMEOUT_MS, 10 s) before killing it', () => {
     const compose = parse(read('docker-compose.yml'), { merge: true });
     for (const { area } of DEPLOYED_AREAS) expect(compose.services[area].stop_grace_period).toBe('20s');
