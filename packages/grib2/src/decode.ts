@@ -11,7 +11,7 @@ import { decodeAec } from './packing/aec.js';
 import { decodeComplex } from './packing/complex.js';
 import { decodeJpeg2000Samples } from './packing/jpeg2000.js';
 import { decodePngValues } from './packing/png.js';
-import { decodeSimple, scaleInPlace, scaling } from './packing/simple.js';
+import { constantField, decodeSimple, scaleInPlace, scaling } from './packing/simple.js';
 
 /**
  * The field's values on its grid: rows north to south, west to east within a row (see LatLonGrid).
@@ -74,8 +74,9 @@ function checkFinite(values: Float32Array, r: Representation): void {
 async function unpack(field: GribField, out?: Float32Array): Promise<Float32Array> {
   const r = field.representation;
   const n = r.numberOfValues;
-  // Any packing with no bits per value holds a constant field, the reference value (92.9.4).
-  if (r.bitsPerValue === 0 && r.template !== 2 && r.template !== 3) return scaleInPlace((out ?? new Float32Array(n)).fill(0), r);
+  // Any packing with no bits per value holds a constant field: the reference value R itself, not
+  // scaled by D (docs/decisions/0420: as NCEP's g2lib and ecCodes write and read it).
+  if (r.bitsPerValue === 0 && r.template !== 2 && r.template !== 3) return constantField(r, n, out);
   switch (r.template) {
     case 0:
       return decodeSimple(field.data, r, n, out);

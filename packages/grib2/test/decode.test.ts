@@ -147,11 +147,23 @@ describe('timeUnitSeconds (code table 4.4)', () => {
 
 describe('data representations', () => {
   it('5.0 simple packing', () => expectField({ grid: GRID, packing: { template: 0, decimal: 2 } }));
-  it('5.0 with no bits: a constant field', async () => {
-    const [field] = readFields(
-      encodeMessage(new Float64Array(GRID.ni * GRID.nj).fill(287.5), { grid: GRID, packing: { template: 0, decimal: 1 } }),
-    );
-    expect(field!.representation.bitsPerValue).toBe(0);
+  /** A constant field as NCEP's g2lib and ecCodes write it: no bits per value, R the value, D as the producer set it. */
+  const constant = (decimal: number) =>
+    readFields(encodeMessage(new Float64Array(GRID.ni * GRID.nj).fill(287.5), { grid: GRID, packing: { template: 0, decimal } }))[0]!;
+  it('5.0 with no bits: a constant field, the reference value whatever the decimal scale factor (docs/decisions/0420)', async () => {
+    const field = constant(1);
+    expect(field.representation).toMatchObject({ bitsPerValue: 0, reference: 287.5, decimalScale: 1 });
+    expect(Array.from(new Set(await decodeField(field)))).toEqual([287.5]);
+  });
+  it.each([40, 41, 42] as const)('5.%i with no bits: the reference value, whatever the decimal scale factor', async (template) => {
+    const field = constant(2);
+    Object.assign(field.representation, { template, ccsds: { flags: 0, blockSize: 32, referenceSampleInterval: 128 } });
+    expect(Array.from(new Set(await decodeField(field)))).toEqual([287.5]);
+  });
+  it.each([2, 3] as const)('5.%i with no groups (as g2lib packs a constant field): the reference value, whatever D', async (template) => {
+    const [field] = readFields(encodeMessage(valuesFor(GRID), { grid: GRID, packing: { template, decimal: 2, order: 2 } }));
+    Object.assign(field!.representation, { reference: 287.5, decimalScale: 2, bitsPerValue: 0 });
+    Object.assign(field!.representation.complex!, { groups: 0 });
     expect(Array.from(new Set(await decodeField(field!)))).toEqual([287.5]);
   });
   it('5.0 with a bitmap (section 6): NaN where no value is packed', () =>

@@ -224,11 +224,14 @@ function float32Bits(x: number): number {
   return view.getUint32(0);
 }
 
-/** Template 5.0 / 7.0 with E = 0: X = round(Y 10^D) - R. */
+/**
+ * Template 5.0 / 7.0 with E = 0: X = round(Y 10^D) - R. A constant field gets no bits and R the
+ * value itself, whatever D, as NCEP's g2lib (simpack) and ECMWF's ecCodes write it.
+ */
 function packSimple(values: number[], p: { decimal: number; bits?: number }): [BitWriter, BitWriter] {
   const scaled = values.map((v) => Math.round(v * 10 ** p.decimal));
-  const reference = scaled.length ? min(scaled) : 0;
-  const bits = p.bits ?? (scaled.length ? bitLength(max(scaled) - reference) : 0);
+  const bits = p.bits ?? (scaled.length ? bitLength(max(scaled) - min(scaled)) : 0);
+  const reference = scaled.length === 0 ? 0 : bits === 0 ? values[0]! : min(scaled);
   const s5 = new BitWriter();
   s5.write(values.length, 32);
   s5.write(0, 16);

@@ -13,10 +13,11 @@
 import { dataBits, readBits, signMagnitude, tooFewBits, unpackIntegers, unpackUints, viewOf } from '../bits.js';
 import { GribError } from '../errors.js';
 import type { ComplexPacking, Scaling } from '../representation.js';
-import { scaleInPlace, scaling } from './simple.js';
+import { constantField, scaling } from './simple.js';
 
 export function decodeComplex(data: Uint8Array, s: Scaling, c: ComplexPacking, count: number, out?: Float32Array): Float32Array {
-  if (c.groups === 0) return scaleInPlace((out ?? new Float32Array(count)).fill(0), s);
+  // No groups: g2lib's constant field (cmplxpack), R the value (docs/decisions/0420).
+  if (c.groups === 0) return constantField(s, count, out);
   const ng = c.groups;
   const available = dataBits(data);
 

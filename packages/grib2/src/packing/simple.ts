@@ -15,6 +15,16 @@ export function scaling(s: Scaling): { offset: number; factor: number } {
   return { offset: s.reference * decimal, factor: 2 ** s.binaryScale * decimal };
 }
 
+/**
+ * A field that packs no values (no bits per value; complex packing with no groups) is constant,
+ * and its value is the reference value R as it stands, whatever D says (docs/decisions/0420):
+ * NCEP's g2lib and ECMWF's ecCodes, which write GFS and ECMWF fields, write R unscaled there and
+ * read it back unscaled, where regulation 92.9.4 read literally would divide it by 10^D.
+ */
+export function constantField(s: Scaling, count: number, out?: Float32Array): Float32Array {
+  return (out ?? new Float32Array(count)).fill(s.reference);
+}
+
 /** Data template 7.0: `count` values of `bitsPerValue` bits back to back from section 7's sixth octet. */
 export function decodeSimple(data: Uint8Array, s: Scaling, count: number, out?: Float32Array): Float32Array {
   // Checked before the array is made: section 7 must hold every value's bits (template 7.0).
@@ -24,7 +34,6 @@ export function decodeSimple(data: Uint8Array, s: Scaling, count: number, out?: 
     throw tooFewBits(`${count} values (section 5 octets 6-9) of ${s.bitsPerValue} bits (section 5 octet 20)`, needed, available);
   const values = out ?? new Float32Array(count);
   const { offset, factor } = scaling(s);
-  // With no bits every value is the reference value (92.9.4 note: a constant field).
   unpackInto(viewOf(data), 0, s.bitsPerValue, count, values, 0, offset, factor);
   return values;
 }
