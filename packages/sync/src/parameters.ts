@@ -10,6 +10,10 @@
 import type { EcmwfIndexEntry, IdxEntry } from '@fieldcast/grib2';
 import type { SourceName } from './sources.js';
 
+/** Code table 4.5: the ground or water surface, and a height above ground (metres). */
+const GROUND = { type: 1 };
+const above = (metres: number) => ({ type: 103, value: metres });
+
 /** What one fetched field holds. */
 export type Quantity =
   'temperature' | 'dewpoint' | 'wind_u' | 'wind_v' | 'shortwave' | 'pressure' | 'precipitation' | 'temperature_max' | 'temperature_min';
@@ -29,6 +33,12 @@ export interface Parameter {
   /** Discipline, category and number (code tables 0.0, 4.1, 4.2) the message must carry, where the source follows WMO's tables. */
   wmo?: readonly [number, number, number];
   /**
+   * The first fixed surface the message must be on (product templates 4.0 and 4.8 octets 23-28):
+   * its code table 4.5 type, and for a height above ground (103) its metres. One parameter number
+   * names a quantity on every level (0/0/0 is the temperature at 2 m and at 850 hPa alike).
+   */
+  surface: { type: number; value?: number };
+  /**
    * Written by the source only in some runs or steps ("where present"); a step without it is still
    * whole. Statistics over intervals are not required at step 0 either, whose interval is empty.
    */
@@ -36,11 +46,46 @@ export interface Parameter {
 }
 
 const GFS: readonly Parameter[] = [
-  { quantity: 'temperature', match: { variable: 'TMP', level: '2 m above ground' }, units: 'K', statistic: 'instant', wmo: [0, 0, 0] },
-  { quantity: 'dewpoint', match: { variable: 'DPT', level: '2 m above ground' }, units: 'K', statistic: 'instant', wmo: [0, 0, 6] },
-  { quantity: 'wind_u', match: { variable: 'UGRD', level: '10 m above ground' }, units: 'm s-1', statistic: 'instant', wmo: [0, 2, 2] },
-  { quantity: 'wind_v', match: { variable: 'VGRD', level: '10 m above ground' }, units: 'm s-1', statistic: 'instant', wmo: [0, 2, 3] },
-  { quantity: 'pressure', match: { variable: 'PRES', level: 'surface' }, units: 'Pa', statistic: 'instant', wmo: [0, 3, 0] },
+  {
+    quantity: 'temperature',
+    match: { variable: 'TMP', level: '2 m above ground' },
+    units: 'K',
+    statistic: 'instant',
+    wmo: [0, 0, 0],
+    surface: above(2),
+  },
+  {
+    quantity: 'dewpoint',
+    match: { variable: 'DPT', level: '2 m above ground' },
+    units: 'K',
+    statistic: 'instant',
+    wmo: [0, 0, 6],
+    surface: above(2),
+  },
+  {
+    quantity: 'wind_u',
+    match: { variable: 'UGRD', level: '10 m above ground' },
+    units: 'm s-1',
+    statistic: 'instant',
+    wmo: [0, 2, 2],
+    surface: above(10),
+  },
+  {
+    quantity: 'wind_v',
+    match: { variable: 'VGRD', level: '10 m above ground' },
+    units: 'm s-1',
+    statistic: 'instant',
+    wmo: [0, 2, 3],
+    surface: above(10),
+  },
+  {
+    quantity: 'pressure',
+    match: { variable: 'PRES', level: 'surface' },
+    units: 'Pa',
+    statistic: 'instant',
+    wmo: [0, 3, 0],
+    surface: GROUND,
+  },
   // GFS averages fluxes and accumulates precipitation over intervals restarted every 6 hours
   // (0-1, 0-2, ... 0-6, 6-7, ...; 3-hourly steps 120-123, 120-126, ...).
   {
@@ -49,6 +94,7 @@ const GFS: readonly Parameter[] = [
     units: 'W m-2',
     statistic: 'average',
     wmo: [0, 4, 7],
+    surface: GROUND,
   },
   {
     quantity: 'precipitation',
@@ -56,6 +102,7 @@ const GFS: readonly Parameter[] = [
     units: 'kg m-2',
     statistic: 'accumulation',
     wmo: [0, 1, 8],
+    surface: GROUND,
   },
   {
     quantity: 'temperature_max',
@@ -63,6 +110,7 @@ const GFS: readonly Parameter[] = [
     units: 'K',
     statistic: 'maximum',
     wmo: [0, 0, 4],
+    surface: above(2),
     optional: true,
   },
   {
@@ -71,26 +119,27 @@ const GFS: readonly Parameter[] = [
     units: 'K',
     statistic: 'minimum',
     wmo: [0, 0, 5],
+    surface: above(2),
     optional: true,
   },
 ];
 
 const ECMWF: readonly Parameter[] = [
-  { quantity: 'temperature', match: { param: /^2t$/ }, units: 'K', statistic: 'instant', wmo: [0, 0, 0] },
-  { quantity: 'dewpoint', match: { param: /^2d$/ }, units: 'K', statistic: 'instant', wmo: [0, 0, 6] },
-  { quantity: 'wind_u', match: { param: /^10u$/ }, units: 'm s-1', statistic: 'instant', wmo: [0, 2, 2] },
-  { quantity: 'wind_v', match: { param: /^10v$/ }, units: 'm s-1', statistic: 'instant', wmo: [0, 2, 3] },
-  { quantity: 'pressure', match: { param: /^sp$/ }, units: 'Pa', statistic: 'instant', wmo: [0, 3, 0] },
+  { quantity: 'temperature', match: { param: /^2t$/ }, units: 'K', statistic: 'instant', wmo: [0, 0, 0], surface: above(2) },
+  { quantity: 'dewpoint', match: { param: /^2d$/ }, units: 'K', statistic: 'instant', wmo: [0, 0, 6], surface: above(2) },
+  { quantity: 'wind_u', match: { param: /^10u$/ }, units: 'm s-1', statistic: 'instant', wmo: [0, 2, 2], surface: above(10) },
+  { quantity: 'wind_v', match: { param: /^10v$/ }, units: 'm s-1', statistic: 'instant', wmo: [0, 2, 3], surface: above(10) },
+  { quantity: 'pressure', match: { param: /^sp$/ }, units: 'Pa', statistic: 'instant', wmo: [0, 3, 0], surface: GROUND },
   // Accumulated from the start of the forecast (ECMWF parameter database, ssrd paramId 169:
   // "accumulated (from the beginning of the forecast)", J m-2, https://confluence.ecmwf.int/x/2hAVAw;
   // IFS "Form of Output": "Precipitation forecasts are provided as values accumulated from the
   // start of the forecast integration", https://confluence.ecmwf.int/x/qCnlEw). Both are written at
   // step 0 over an empty interval.
-  { quantity: 'shortwave', match: { param: /^ssrd$/ }, units: 'J m-2', statistic: 'accumulation', wmo: [0, 4, 7] },
-  { quantity: 'precipitation', match: { param: /^tp$/ }, units: 'm', statistic: 'accumulation' },
+  { quantity: 'shortwave', match: { param: /^ssrd$/ }, units: 'J m-2', statistic: 'accumulation', wmo: [0, 4, 7], surface: GROUND },
+  { quantity: 'precipitation', match: { param: /^tp$/ }, units: 'm', statistic: 'accumulation', surface: GROUND },
   // Extremes over the period its name gives (mx2t3: the last 3 hours, mx2t6: 6), where written.
-  { quantity: 'temperature_max', match: { param: /^mx2t\d*$/ }, units: 'K', statistic: 'maximum', optional: true },
-  { quantity: 'temperature_min', match: { param: /^mn2t\d*$/ }, units: 'K', statistic: 'minimum', optional: true },
+  { quantity: 'temperature_max', match: { param: /^mx2t\d*$/ }, units: 'K', statistic: 'maximum', optional: true, surface: above(2) },
+  { quantity: 'temperature_min', match: { param: /^mn2t\d*$/ }, units: 'K', statistic: 'minimum', optional: true, surface: above(2) },
 ];
 
 export const PARAMETERS: Readonly<Record<SourceName, readonly Parameter[]>> = { 'gfs-0p25': GFS, 'ecmwf-ifs-0p25': ECMWF };

@@ -1,6 +1,6 @@
 /**
  * One step of one run: its inventory read, the messages of the wanted parameters fetched by
- * range and decoded, each checked to be what the inventory said (parameter, run, valid time,
+ * range and decoded, each checked to be what the inventory said (parameter, level, run, valid time,
  * statistic) on one grid; then, step after step, converted to Fieldcast's variables.
  */
 import { type GribField, GribError, type LatLonGrid, decodeField, parseEcmwfIndex, parseIdx, readFields } from '@fieldcast/grib2';
@@ -47,6 +47,9 @@ function mismatch(field: GribField, parameter: Parameter, runMs: number, step: n
   const p = field.product;
   if (wmo && (field.discipline !== wmo[0] || p.category !== wmo[1] || p.number !== wmo[2]))
     return `holds parameter ${field.discipline}/${p.category}/${p.number}, not ${parameter.quantity} (${wmo.join('/')})`;
+  const [at, wanted] = [p.firstSurface, parameter.surface];
+  if (at.type !== wanted.type || (wanted.value !== undefined && at.value !== wanted.value))
+    return `is on fixed surface ${at.type} at ${at.value ?? 'no value'} (code table 4.5), not ${parameter.quantity}'s ${wanted.type}${wanted.value === undefined ? '' : ` at ${wanted.value}`}`;
   if (field.referenceTimeMs !== runMs) return `is of the run of ${new Date(field.referenceTimeMs).toISOString()}`;
   const validMs = runMs + step * HOUR_MS;
   if (statistic === 'instant') {

@@ -189,6 +189,25 @@ describe('an upstream that lies', () => {
     expect((error as Error).message).toMatch(/temperature: the message holds parameter 0\/0\/6, not temperature \(0\/0\/0\)/);
   });
 
+  it("refuses an inventory naming a parameter's level and pointing at the parameter on another level", async () => {
+    const path = writeGfsStep(bad, GFS_RUN, 3);
+    const bytes = readFileSync(path);
+    // The first message is TMP at 2 m above ground. Its section 4 (after section 0's 16 octets and
+    // sections 1 and 3, each opening with its length) made TMP on the 850 hPa surface: template 4.0
+    // octets 23-28 are the type (code table 4.5), scale factor and scaled value of the first fixed surface.
+    let at = 16;
+    while (bytes[at + 4] !== 4) at += bytes.readUInt32BE(at);
+    bytes[at + 22] = 100;
+    bytes[at + 23] = 0;
+    bytes.writeUInt32BE(85000, at + 24);
+    writeFileSync(path, bytes);
+    const error = await readFrom(bad, 3).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MessageRangeError);
+    expect((error as Error).message).toMatch(
+      /temperature: the message is on fixed surface 100 at 85000 \(code table 4\.5\), not temperature's 103 at 2$/,
+    );
+  });
+
   it("refuses the file of another step behind a step's name", async () => {
     const other = writeGfsStep(bad, GFS_RUN, 4);
     const path = join(bad, gfsPath(GFS_RUN, 3));
