@@ -130,7 +130,10 @@ export interface GridSource {
   /** times this source can answer for (inclusive) */
   coverage(): TimeRange;
   variables(): VariableInfo[];
-  /** bilinear interpolation in space between the four surrounding grid points */
+  /**
+   * bilinear interpolation in space between the four grid points around the place's coordinates
+   * (placeOfPoint: one value at a pole, longitude 180 read as -180)
+   */
   pointSeries(variable: VariableId, lon: number, lat: number, range: TimeRange): Promise<PointSeries>;
   /** every time step of the range for the cells whose centres lie in bbox */
   window(variable: VariableId, bbox: BBox, range: TimeRange): Promise<GridWindow>;
@@ -183,6 +186,20 @@ export interface SubgridReads {
 
 export function readsSubgrids(source: GridSource): source is GridSource & SubgridReads {
   return typeof (source as Partial<SubgridReads>).subgrid === 'function';
+}
+
+/**
+ * The coordinates a point read interpolates at: one pair per place on the globe, so every
+ * source's point reads (and the choice of source answering them) give one place one value. A
+ * pole is one place whatever the longitude a request names, read at longitude 0; longitude 180 is
+ * the meridian -180 is, read as -180, where the grids' first column lies
+ * (docs/decisions/0428-one-point-read-per-place.md). Anything else, an invalid point included, is
+ * returned as given for the source to check.
+ */
+export function placeOfPoint(lon: number, lat: number): { lon: number; lat: number } {
+  if (lat === 90 || lat === -90) return { lon: 0, lat };
+  if (lon === 180) return { lon: -180, lat };
+  return { lon, lat };
 }
 
 /** Daily maximum and minimum 2 m air temperature over the same days and place. */

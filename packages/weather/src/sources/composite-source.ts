@@ -23,6 +23,7 @@ import {
   type GridSource,
   type GridSpec,
   type GridWindow,
+  placeOfPoint,
   type PointSeries,
   readsSubgrids,
   type SubgridReads,
@@ -112,7 +113,8 @@ function edges(g: GridSpec): { south: number; north: number; west: number; east:
  * reads it: an edge cell's value up to its outer edge). A bbox may reach one cell past them:
  * the areas grow a field's bbox by half a cell to one cell to catch every cell that touches it
  * (agriculture growing-degree-days.ts), and a field inside the store must stay with the store.
- * Longitudes are tried a whole turn either way, for grids kept in 0..360.
+ * Longitudes are tried a whole turn either way, for grids kept in 0..360. A point is taken at its
+ * place's coordinates (placeOfPoint), as the sources read it, so a pole goes to one source.
  */
 function gridCovers(g: GridSpec, place: Place): boolean {
   const e = edges(g);
@@ -123,7 +125,7 @@ function gridCovers(g: GridSpec, place: Place): boolean {
     if (e.globalLon) return true;
     return [0, 360, -360].some((shift) => w + shift >= e.west - g.dLon && east + shift <= e.east + g.dLon);
   }
-  const { lon, lat } = place;
+  const { lon, lat } = placeOfPoint(place.lon, place.lat);
   if (!Number.isFinite(lon) || !Number.isFinite(lat) || lat < e.south || lat > e.north) return false;
   if (e.globalLon) return true;
   return [0, 360, -360].some((shift) => lon + shift >= e.west && lon + shift <= e.east);

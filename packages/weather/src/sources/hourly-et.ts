@@ -15,7 +15,7 @@ import {
   saturationVapourPressureTetens,
   wattsPerSquareMetreToMegajoulesPerHour,
 } from '@fieldcast/science';
-import type { GridSource, GridWindow, PointSeries, TimeRange } from '../grid/grid-source.js';
+import { type GridSource, type GridWindow, placeOfPoint, type PointSeries, type TimeRange } from '../grid/grid-source.js';
 import { hourWeights, type MeanWeights, weightedValue } from '../grid/time-cells.js';
 
 const HOUR_MS = 3_600_000;
@@ -204,9 +204,11 @@ export async function shortCropEtHoursAt(
   const values = new Float64Array(hours);
   if (k0 < 0 || t.values.length < k0 + lead + hours + 1)
     return { values: values.fill(Number.NaN), airTemperature: t, first: Math.max(0, k0) + lead };
+  // The sun's hour angle follows the longitude: read at the place's (placeOfPoint), as the weather is.
+  const place = placeOfPoint(lon, lat);
   const site: EtSite = {
-    latitude: lat,
-    longitude: lon,
+    latitude: place.lat,
+    longitude: place.lon,
     elevation: elevation ?? elevationFromPressure(inputs.pressure.values),
     windHeight: windHeightOf(source),
   };

@@ -24,6 +24,7 @@ import {
   type GridSpec,
   GridRequestError,
   type GridWindow,
+  placeOfPoint,
   type PointSeries,
   type SubgridReads,
   type TimeRange,
@@ -187,8 +188,8 @@ export class SyntheticSource implements GridSource, SubgridReads {
     this.checkSize(2 * 4 * axis.n);
     const { tmax, tmin } = this.pointDailyExtremes(p, axis);
     return {
-      tmax: this.series(this.info(TMAX), axis, mixPoint(tmax, p, axis.n), lon),
-      tmin: this.series(this.info(TMIN), axis, mixPoint(tmin, p, axis.n), lon),
+      tmax: this.series(this.info(TMAX), axis, mixPoint(tmax, p, axis.n), p.lon),
+      tmin: this.series(this.info(TMIN), axis, mixPoint(tmin, p, axis.n), p.lon),
     };
   }
 
@@ -211,7 +212,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
     const fields = this.pointEt.read(p.i, p.j0, p.j1, axis.i0, axis.n, (firstHour, hours) =>
       computeEtInputs(this.pointBlock(p), firstHour, hours),
     );
-    return mapEtInputs((k) => this.series(this.info(ET_INPUT_VARIABLES[k]), axis, mixPoint(fields[k], p, axis.n), lon));
+    return mapEtInputs((k) => this.series(this.info(ET_INPUT_VARIABLES[k]), axis, mixPoint(fields[k], p, axis.n), p.lon));
   }
 
   async etInputsIn(bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
@@ -266,8 +267,14 @@ export class SyntheticSource implements GridSource, SubgridReads {
     for (const lon of lons) checkPoint(lon, lats[0] ?? 0);
     const rows = Array.from(lats, rowCell);
     const cols = Array.from(lons, columnCells);
+    // A pole is one place whatever the longitude: every pixel of a pole row reads the columns of
+    // the longitude placeOfPoint reads the pole at (given no longitude, it names only a pole's).
+    const poleCols = Array.from(lats, (lat) => {
+      const { lon } = placeOfPoint(Number.NaN, lat);
+      return Number.isNaN(lon) ? null : columnCells(lon);
+    });
+    const colAt = gridIndexes([...cols, ...poleCols.filter((p) => p !== null)].flatMap(({ j0, j1, fx }) => (fx > 0 ? [j0, j1] : [j0])));
     const rowAt = gridIndexes(rows.flatMap(({ i0, fy }) => (fy > 0 ? [i0, i0 + 1] : [i0])));
-    const colAt = gridIndexes(cols.flatMap(({ j0, j1, fx }) => (fx > 0 ? [j0, j1] : [j0])));
     const windows = await this.subgrid(variables, Float64Array.from(rowAt.keys(), latAt), Float64Array.from(colAt.keys(), lonAt), {
       startMs: timeMs,
       endMs: timeMs,
@@ -283,8 +290,9 @@ export class SyntheticSource implements GridSource, SubgridReads {
         const { i0, fy } = rows[r]!;
         const below = rowAt.get(i0);
         const above = fy > 0 ? rowAt.get(i0 + 1) : undefined;
+        const pole = poleCols[r]!;
         for (let c = 0; c < cols.length; c++, o++) {
-          const { j0, j1, fx } = cols[c]!;
+          const { j0, j1, fx } = pole ?? cols[c]!;
           const west = colAt.get(j0);
           const east = fx > 0 ? colAt.get(j1) : undefined;
           if (nearest) {
@@ -322,9 +330,9 @@ export class SyntheticSource implements GridSource, SubgridReads {
         : computeDailyExtremes(pointsBlock(points), axis.i0, axis.n);
     const maxes = mixPoints(tmax, points, axis.n),
       mins = mixPoints(tmin, points, axis.n);
-    return points.map((_, k) => ({
-      tmax: this.series(tmaxInfo, axis, maxes[k]!, lons[k]!),
-      tmin: this.series(tminInfo, axis, mins[k]!, lons[k]!),
+    return points.map((p, k) => ({
+      tmax: this.series(tmaxInfo, axis, maxes[k]!, p.lon),
+      tmin: this.series(tminInfo, axis, mins[k]!, p.lon),
     }));
   }
 
@@ -352,9 +360,9 @@ export class SyntheticSource implements GridSource, SubgridReads {
       const k = (p.fy < 0.5 ? 0 : 2) + (p.fx < 0.5 ? 0 : 1);
       const values = new Float32Array(axis.n);
       for (let t = 0; t < axis.n; t++) values[t] = field[4 * t + k]!;
-      return this.series(info, axis, values, lon);
+      return this.series(info, axis, values, p.lon);
     }
-    return this.series(info, axis, mixPoint(field, p, axis.n), lon);
+    return this.series(info, axis, mixPoint(field, p, axis.n), p.lon);
   }
 
   /** [day][4] daily extremes of the point's grid points, through the chunk cache. */
@@ -403,12 +411,14 @@ export class SyntheticSource implements GridSource, SubgridReads {
     };
   }
 
-  /** The 2 x 2 grid points around (lon, lat) with the point's bilinear weights (grid-source.ts). */
+  /** The 2 x 2 grid points around the place of (lon, lat) (placeOfPoint) with its bilinear weights (grid-source.ts). */
   private pointCells(lon: number, lat: number): PointCells {
     checkPoint(lon, lat);
-    const { i0, fy } = rowCell(lat);
-    const { j0, j1, fx } = columnCells(lon);
+    const place = placeOfPoint(lon, lat);
+    const { i0, fy } = rowCell(place.lat);
+    const { j0, j1, fx } = columnCells(place.lon);
     return {
+      lon: place.lon,
       i: i0,
       j0,
       j1,
@@ -595,6 +605,8 @@ function checkBBox(bbox: BBox): void {
 }
 
 interface PointCells {
+  /** the longitude read (placeOfPoint), whose local solar day a daily value's product follows */
+  lon: number;
   /** grid rows i, i + 1 and columns j0, j1 */
   i: number;
   j0: number;

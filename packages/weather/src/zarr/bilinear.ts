@@ -2,7 +2,7 @@
  * Bilinear interpolation of a point series between the four cell centres around the point: the
  * cells and their weights (the stencil), and the weighted mix of their series.
  */
-import type { GridSpec } from '../grid/grid-source.js';
+import { type GridSpec, placeOfPoint } from '../grid/grid-source.js';
 import { isGlobalLon, lonInGrid } from './grid-indices.js';
 
 /** A cell (i, j) and its weight. */
@@ -12,8 +12,10 @@ export type StencilCell = [number, number, number];
  * The cells whose series mix into the point's, with their weights; null when the point is
  * outside the grid. Cell centres are the grid points; a point within half a cell of the
  * outermost centres belongs to that edge cell and takes its value (no extrapolation beyond it).
+ * The point is read at its place's coordinates (placeOfPoint: a pole at longitude 0).
  */
-export function bilinearStencil(grid: GridSpec, lon: number, lat: number): StencilCell[] | null {
+export function bilinearStencil(grid: GridSpec, pointLon: number, pointLat: number): StencilCell[] | null {
+  const { lon, lat } = placeOfPoint(pointLon, pointLat);
   const { lat0, dLat, nLat, lon0, dLon, nLon } = grid;
   const fi = (lat - lat0) / dLat;
   const fj = (lonInGrid(grid, lon) - lon0) / dLon;

@@ -11,7 +11,7 @@
  *   multiplicative: forecast = truth exp(s g n)   (keeps zero and the sign: rates, speeds)
  *   dewpoint:       forecast = T_forecast - (T - Td) exp(s g n)   (never above the temperature)
  */
-import type { VariableId } from '@fieldcast/weather';
+import { placeOfPoint, type VariableId } from '@fieldcast/weather';
 
 /** e-folding lead time of the error's growth, hours. */
 export const ERROR_GROWTH_HOURS = 120;
@@ -79,7 +79,9 @@ const smooth = (t: number) => t * t * (3 - 2 * t);
 
 /**
  * The noise n of one error stream of one run at a point, at each lead (hours) in `leads`:
- * smooth (smoothstep between lattice nodes) in space and lead time.
+ * smooth (smoothstep between lattice nodes) in space and lead time. The point is taken at its
+ * place's coordinates, as the weather reads it (placeOfPoint): a pole has one error whatever the
+ * longitude a request names.
  */
 export function errorNoise(
   streamKey: { model: string; initMs: number; stream: string },
@@ -88,8 +90,9 @@ export function errorNoise(
   leads: readonly number[],
 ): Float64Array {
   const seed = seedOf(`${streamKey.model}:${streamKey.initMs}:${streamKey.stream}`);
-  const y = (latitude + 90) / LATTICE_DEGREES;
-  const x = ((((longitude + 180) % 360) + 360) % 360) / LATTICE_DEGREES;
+  const place = placeOfPoint(longitude, latitude);
+  const y = (place.lat + 90) / LATTICE_DEGREES;
+  const x = ((((place.lon + 180) % 360) + 360) % 360) / LATTICE_DEGREES;
   const i0 = Math.floor(y);
   const j0 = Math.floor(x);
   const j1 = (j0 + 1) % LON_CELLS;
