@@ -38,6 +38,95 @@ function importedNames(text: string, from: string): string[] {
   return names;
 }
 
+/** Source without its comments, so a comment that names a drop is not one. */
+const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+
+/** Each `alterTable(…)` call: what it adds to or changes in a table that exists. */
+function alterTableCalls(code: string): string[] {
+  const calls: string[] = [];
+  for (const m of code.matchAll(/\balterTable\s*\(/g)) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    for (; i < code.length && depth > 0; i++) depth += code[i] === '(' ? 1 : code[i] === ')' ? -1 : 0;
+    calls.push(code.slice(m.index, i));
+  }
+  return calls;
+}
+
+/**
+ * What in a migration stops the previous release's code, which keeps serving beside the new
+ * during a rolling update (docs/decisions/0419-migrations-keep-the-previous-release-working.md):
+ * a table or column it reads dropped or renamed, or a column it does not write made NOT NULL
+ * without a default. New tables are the new code's alone, so their columns may be anything.
+ */
+function rollingUpdateHazards(text: string): string[] {
+  const code = withoutComments(text);
+  const hazards: string[] = [];
+  if (/\bdrop(Column|Columns|Table|TableIfExists)\s*\(|\bdrop\s+(column|table)\b/i.test(code)) hazards.push('drops a column or table');
+  if (/\brename(Column|Table)\s*\(|\brename\s+(column\b|to\b|\w+\s+to\b)/i.test(code)) hazards.push('renames a column or table');
+  const addedSql = [...code.matchAll(/\badd\s+column\b[^,`'"]*/gi)].map((m) => m[0]);
+  const addedKnex = alterTableCalls(code).flatMap((call) => call.split(';'));
+  if (
+    /\bset\s+not\s+null\b|\bdropNullable\s*\(/i.test(code) ||
+    addedSql.some((clause) => /\bnot\s+null\b/i.test(clause) && !/\bdefault\b/i.test(clause)) ||
+    addedKnex.some((statement) => /\.notNullable\(\)/.test(statement) && !/\.defaultTo\(/.test(statement))
+  )
+    hazards.push('makes a column NOT NULL without a default');
+  return hazards;
+}
+
+/**
+ * Migrations that take away from what the release before them used, and why each stands. A
+ * released migration is never edited: it has run on deployed schemas, and one edited would leave
+ * them unlike a new one.
+ */
+const ROLLING_UPDATE_EXCEPTIONS: Record<string, string> = {
+  'events/002_feeds.ts':
+    'released before the rule: events.app_id set NOT NULL once filled, which the consumer of the release before did not write',
+  'events/003_feed_entries.ts':
+    'released before the rule: events.entry set NOT NULL once filled, which the consumer of the release before did not write',
+  'tiles/004_style_views.ts': 'released before the rule: styles.view set NOT NULL once filled, which the release before did not write',
+};
+
+it('the rolling-update guard finds drops, renames and NOT NULL without a default, and nothing in new tables or comments', () => {
+  const hazards = (text: string) => rollingUpdateHazards(text);
+  expect(hazards(`await knex.schema.withSchema(schema).alterTable('s', (t) => { t.dropColumn('held_until'); });`)).toEqual([
+    'drops a column or table',
+  ]);
+  expect(hazards(`await knex.raw('alter table ??.s drop column x', [schema]);`)).toEqual(['drops a column or table']);
+  expect(hazards(`await knex.schema.withSchema(schema).dropTable('s');`)).toEqual(['drops a column or table']);
+  expect(hazards(`await knex.schema.withSchema(schema).alterTable('s', (t) => { t.renameColumn('a', 'b'); });`)).toEqual([
+    'renames a column or table',
+  ]);
+  expect(hazards(`await knex.raw('alter table ??.s rename to t', [schema]);`)).toEqual(['renames a column or table']);
+  expect(hazards(`await knex.raw('alter table ??.s rename column a to b', [schema]);`)).toEqual(['renames a column or table']);
+  expect(hazards(`await knex.raw('alter table ??.s alter column receiver set not null', [schema]);`)).toEqual([
+    'makes a column NOT NULL without a default',
+  ]);
+  expect(hazards(`await knex.raw('alter table ??.s add column n integer not null', [schema]);`)).toEqual([
+    'makes a column NOT NULL without a default',
+  ]);
+  expect(hazards(`await knex.schema.withSchema(schema).alterTable('s', (t) => { t.text('view').notNullable().alter(); });`)).toEqual([
+    'makes a column NOT NULL without a default',
+  ]);
+  // what the previous release's inserts fill by themselves, new tables, and words in comments
+  expect(hazards(`await knex.raw('alter table ??.s add column n integer not null default 0', [schema]);`)).toEqual([]);
+  expect(
+    hazards(`await knex.schema.withSchema(schema).alterTable('s', (t) => { t.integer('n').notNullable().defaultTo(0); t.text('x'); });`),
+  ).toEqual([]);
+  expect(hazards(`await knex.schema.withSchema(schema).createTable('r', (t) => { t.text('url').notNullable(); });`)).toEqual([]);
+  expect(
+    hazards(`// a later migration drops the column\n/** then set not null */\nawait knex.raw('drop index if exists ??.i', [schema]);`),
+  ).toEqual([]);
+});
+
+it('lists as exceptions to the rolling-update rule only migrations that exist', () => {
+  for (const key of Object.keys(ROLLING_UPDATE_EXCEPTIONS)) {
+    const [area, file] = key.split('/');
+    expect([key, existsSync(join(root, `services/${area}/migrations/${file}`))]).toEqual([key, true]);
+  }
+});
+
 describe.each(areas)('services/%s', (area) => {
   it('is in the registry of areas, and its package exports only its definition', () => {
     expect(SERVICES.map((s) => s.area)).toContain(area);
@@ -67,6 +156,16 @@ describe.each(areas)('services/%s', (area) => {
     const dir = `services/${area}/migrations`;
     for (const file of existsSync(join(root, dir)) ? readdirSync(join(root, dir)) : []) {
       expect(importsOf(read(`${dir}/${file}`)).filter((spec) => spec.includes('/src/'))).toEqual([]);
+    }
+  });
+
+  it('has migrations that keep the previous release working during a rolling update: they add, and drop only in a later release (docs/decisions/0419-migrations-keep-the-previous-release-working.md)', () => {
+    const dir = `services/${area}/migrations`;
+    for (const file of existsSync(join(root, dir)) ? readdirSync(join(root, dir)) : []) {
+      const hazards = rollingUpdateHazards(read(`${dir}/${file}`));
+      // an exception that no longer takes anything away is no longer one
+      if (`${area}/${file}` in ROLLING_UPDATE_EXCEPTIONS) expect([file, hazards.length > 0]).toEqual([file, true]);
+      else expect([file, hazards]).toEqual([file, []]);
     }
   });
 });

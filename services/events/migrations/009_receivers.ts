@@ -12,6 +12,12 @@ import type { Migration } from '@fieldcast/db';
  * never read (`rate_read_at` null): that subscription may have been validated before the rate was
  * kept, so its receiver is asked again rather than taken to allow any rate
  * (docs/decisions/0423-a-rate-never-read-is-asked-for.md).
+ *
+ * Only added, nothing taken away (docs/decisions/0419-migrations-keep-the-previous-release-working.md):
+ * `receiver` stays nullable, since the previous release's replicas, running beside the new ones
+ * during a rolling update, create subscriptions without it (the new dispatcher adopts those), and
+ * `subscriptions.allowed_rate` and `held_until` are kept, since their claims read them. A later
+ * migration drops the two and makes `receiver` NOT NULL once no replica of that release runs.
  */
 export const receiversMigration: Migration = {
   name: '009_receivers',
@@ -59,11 +65,7 @@ export const receiversMigration: Migration = {
       await knex.withSchema(schema).table('subscriptions').whereIn('id', receiver.ids).update({ receiver: url });
     }
 
-    await knex.raw('alter table ??.subscriptions alter column receiver set not null', [schema]);
+    // Also finds the subscriptions still to adopt (`receiver is null`): a B-tree holds nulls.
     await knex.raw('create index subscriptions_receiver on ??.subscriptions (receiver)', [schema]);
-    await knex.schema.withSchema(schema).alterTable('subscriptions', (t) => {
-      t.dropColumn('allowed_rate');
-      t.dropColumn('held_until');
-    });
   },
 };

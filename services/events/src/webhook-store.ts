@@ -58,6 +58,16 @@ const SUBSCRIPTIONS: OwnedResourceTable<SubscriptionRecord> = {
 };
 
 /**
+ * The receiver's row, made with its rate not yet read if it has none. Every subscription's receiver
+ * has one, which the claim joins, made before a subscription names it: so the claim finds it even
+ * where a replica of the previous release, which knows no receivers, validated the subscription
+ * during a rolling update (docs/decisions/0419-migrations-keep-the-previous-release-working.md).
+ */
+async function receiverRow(db: Knex, url: string): Promise<void> {
+  await db.withSchema(AREA).table('receivers').insert({ url }).onConflict('url').ignore();
+}
+
+/**
  * Webhook subscriptions of accounts (docs/interface.md, webhooks): owner-only, like fields. A
  * subscription read shows the rate its receiver allows, which is the receiver's, shared with every
  * other subscription to its URL (docs/decisions/0422-the-receiver-is-the-url.md).
@@ -69,6 +79,11 @@ export class SubscriptionStore extends OwnedResourceStore<SubscriptionRecord> {
     now: () => Date,
   ) {
     super(db, outbox, now, SUBSCRIPTIONS);
+  }
+
+  override async create(record: SubscriptionRecord, maxPerAccount?: number): Promise<SubscriptionRecord | null> {
+    await receiverRow(this.db, receiverOf(record.url));
+    return super.create(record, maxPerAccount);
   }
 
   override async get(accountId: string, id: string): Promise<SubscriptionRecord | null> {
@@ -223,11 +238,30 @@ export class DeliveryStore {
     return rows.length;
   }
 
-  /** Subscriptions still to validate, each leased to the caller until `leaseUntil`. */
+  /**
+   * Subscriptions the previous release created during a rolling update, which name no receiver
+   * (docs/decisions/0419-migrations-keep-the-previous-release-working.md): each is given its
+   * receiver (receiverOf), whose row is made first, its rate unread when new, so it is read by the
+   * subscription's handshake or, where that release validated it, asked for
+   * (docs/decisions/0423-a-rate-never-read-is-asked-for.md). Until then its validation and its
+   * claims wait, since both go by the receiver. Returns how many were adopted.
+   */
+  async adoptSubscriptions(limit: number): Promise<number> {
+    const rows: { id: string; url: string }[] = await this.t('subscriptions').select('id', 'url').whereNull('receiver').limit(limit);
+    for (const row of rows) {
+      const receiver = receiverOf(row.url);
+      await receiverRow(this.knex, receiver);
+      await this.t('subscriptions').where({ id: row.id }).whereNull('receiver').update({ receiver });
+    }
+    return rows.length;
+  }
+
+  /** Subscriptions still to validate, each leased to the caller until `leaseUntil`; one not yet adopted waits for it. */
   async claimValidations(now: Date, leaseUntil: Date, limit: number): Promise<{ id: string; url: string }[]> {
     const { rows } = await this.knex.raw(
       `update ${AREA}.subscriptions s set lease_until = :leaseUntil
-       where s.id in (select id from ${AREA}.subscriptions where status = 'validating' and (lease_until is null or lease_until <= :now)
+       where s.id in (select id from ${AREA}.subscriptions
+                      where status = 'validating' and receiver is not null and (lease_until is null or lease_until <= :now)
                       order by created_at limit :limit for update skip locked)
        returning s.id, s.url`,
       { now, leaseUntil, limit },

@@ -16,6 +16,7 @@ it('a kick at any moment of a run’s end is followed by a pass', async () => {
   for (let n = 0; n < 12; n++) {
     let claims = 0;
     const store = {
+      adoptSubscriptions: async () => 0,
       claimValidations: async () => [],
       claimRateAsks: async () => [],
       claimDeliveries: async () => {

@@ -20,6 +20,7 @@ import { AddressGuard } from '../src/webhooks/address-guard.js';
 import { WebhookDispatcher } from '../src/webhooks/dispatcher.js';
 import { WebhookSender } from '../src/webhooks/sender.js';
 import { fieldBody } from './helpers.js';
+import { previousRelease } from './previous-release.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
 const START = Date.parse('2026-06-01T00:00:00Z');
@@ -964,10 +965,78 @@ describe('the receiver’s allowed rate (HTTP 1.1 Web Hooks for Event Delivery 4
       ]);
       const subscriptions: Record<string, unknown>[] = await knex.withSchema(schema).table('subscriptions').orderBy('url');
       expect(new Set(subscriptions.map((s) => s.receiver))).toEqual(new Set(receivers.map((r) => r.url)));
-      expect(Object.keys(subscriptions[0]!)).not.toEqual(expect.arrayContaining(['allowed_rate']));
-      expect(Object.keys(subscriptions[0]!)).not.toEqual(expect.arrayContaining(['held_until']));
+      // kept for the previous release's replicas, which read them until they are replaced
+      expect(subscriptions.map((s) => s.allowed_rate)).toEqual(expect.arrayContaining([5, 2, 3, null]));
+      expect(subscriptions.map((s) => (s.held_until as Date | null)?.toISOString() ?? null)).toEqual(
+        expect.arrayContaining([at(10).toISOString(), at(60).toISOString(), null]),
+      );
     } finally {
       await knex.raw('drop schema if exists ?? cascade', [schema]);
     }
+  });
+});
+
+describe('a rolling update: the previous release’s replicas beside the new ones (docs/decisions/0419-migrations-keep-the-previous-release-working.md)', () => {
+  const store = () => new DeliveryStore(t.fleet.db.knex);
+  const previous = () => previousRelease(t.fleet.db.knex);
+  const subscription = async (account: TestAccount, id: string) =>
+    (await events().get(`/subscriptions/${id}`).set('Authorization', account.auth)).body as { status: string; allowedRate: number | null };
+  const options = () => receiver.requests.filter((r) => r.method === 'OPTIONS');
+  const postedTo = (path: string) => receiver.deliveries.filter((r) => r.path === path).length;
+
+  /** An event of `account`'s about a new field, fanned out at the clock's time, added without waking any dispatcher. */
+  async function fanOut(account: TestAccount, expected = 1): Promise<void> {
+    const event = fieldEvent(crypto.randomUUID(), 'created', nowMs);
+    expect(await store().fanOut({ event, appId: crypto.randomUUID(), owner: account.id }, new Date(nowMs))).toBe(expected);
+  }
+
+  test('after the receivers migration the previous release still creates a subscription, validates it, holds it and claims its deliveries', async () => {
+    const id = crypto.randomUUID();
+    await previous().createSubscription({ id, accountId: t.alice.id, url: receiver.url, now: new Date(nowMs) });
+    await previous().recordValidation(id, 2);
+    await fanOut(t.alice);
+    const claimed = await previous().claimDeliveries(new Date(nowMs), new Date(nowMs + 30_000), 10, SENDS_PER_SUBSCRIPTION);
+    expect(claimed.map((d) => d.url)).toEqual([receiver.url]);
+    await previous().hold(id, new Date(nowMs + 60_000));
+  });
+
+  test('a subscription the previous release created is adopted by the new dispatcher: its receiver named, then validated, paced by the handshake and delivered to', async () => {
+    const id = crypto.randomUUID();
+    await previous().createSubscription({ id, accountId: t.alice.id, url: `${receiver.url}#old`, now: new Date(nowMs) });
+    // not validated before it names its receiver, which the validation's outcome is kept on
+    expect(await store().claimValidations(new Date(nowMs), new Date(nowMs + 30_000), 20)).toEqual([]);
+    receiver.allowedRate = '2';
+    await fanOut(t.alice);
+    await fanOut(t.alice);
+    for (const s of [0, 5, 30]) {
+      nowMs = START + s * 1000;
+      await runDeliveries();
+    }
+    expect(options()).toHaveLength(1);
+    expect(receiver.deliveries.map((r) => Number(r.headers['webhook-timestamp']) - START / 1000)).toEqual([0, 30]);
+    expect(await subscription(t.alice, id)).toMatchObject({ status: 'active', allowedRate: 2 });
+    expect(await t.fleet.db.knex.withSchema('events').table('subscriptions').where({ id }).first('receiver')).toEqual({
+      receiver: receiver.url,
+    });
+  });
+
+  test('one the previous release validated, and one the new release created that it validated, are delivered to, their receivers asked for the rate', async () => {
+    const old = crypto.randomUUID();
+    await previous().createSubscription({ id: old, accountId: t.alice.id, url: receiver.url, now: new Date(nowMs) });
+    await previous().recordValidation(old, null);
+    const created = await subscribe(t.bob, FIELDS, `${receiver.url}?bob`);
+    await previous().recordValidation(created.id, 5);
+    receiver.allowedRate = '2';
+    await fanOut(t.alice);
+    await fanOut(t.bob);
+    await runDeliveries();
+    expect(
+      options()
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(['/hook', '/hook?bob']);
+    expect([postedTo('/hook'), postedTo('/hook?bob')]).toEqual([1, 1]);
+    expect(await subscription(t.alice, old)).toMatchObject({ status: 'active', allowedRate: 2 });
+    expect(await subscription(t.bob, created.id)).toMatchObject({ status: 'active', allowedRate: 2 });
   });
 });

@@ -10,7 +10,7 @@ const IN_FLIGHT_MAX = 100;
  * a slow receiver fills its own share, never the others'.
  */
 export const SENDS_PER_SUBSCRIPTION = 8;
-/** Subscriptions validated per pass, and receivers asked for their rate. */
+/** Subscriptions validated per pass, receivers asked for their rate, and subscriptions adopted. */
 const VALIDATIONS = 20;
 /**
  * How long after a receiver gave no readable rate, when asked for it again, it is asked once more:
@@ -117,6 +117,8 @@ export class WebhookDispatcher {
 
   private async claimAndSend(now: Date): Promise<number> {
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
+    // first, so what the previous release's replicas created during a rolling update is validated and claimed like the rest
+    await this.o.store.adoptSubscriptions(VALIDATIONS);
     const validations = await this.o.store.claimValidations(now, leaseUntil, VALIDATIONS);
     await Promise.all(validations.map((s) => this.validate(s)));
     // before the claims, so a receiver whose rate was never read is paced by it from its first claim on
