@@ -193,6 +193,43 @@ it('refuses a JPEG 2000 message of more than 16 bits per value, naming the limit
   await expect(decodeField(field!)).rejects.toThrow(new GribError('JPEG 2000 samples of 24 bits (at most 16 are decoded)'));
 });
 
+// A constant field as ecCodes writes it: no bits per value, R the value (3.25) and D left at 2.
+// Read literally (regulation 92.9.4) that is 0.0325; ecCodes and our decoder give 3.25
+// (docs/decisions/0420). ecCodes 2.28 writes it in these packings (PNG and complex packing fail).
+describe('a constant field with decimal scale factor 2, written by ecCodes', () => {
+  const packings = ['grid_simple', 'grid_jpeg', 'grid_ccsds'];
+  let fields: GribField[];
+  let reference: EccodesMessage[];
+  beforeAll(() => {
+    const file = join(dir, 'constant.grib2');
+    const specs = packings.map((packing) => ({
+      ni: 36,
+      nj: 19,
+      lat1: 90,
+      lon1: 0,
+      dlat: 10,
+      dlon: 10,
+      field: 'constant',
+      decimal: 2,
+      packing,
+    }));
+    execFileSync(python, [SCRIPT, 'make', file, JSON.stringify(specs)]);
+    fields = readFields(readFileSync(file));
+    reference = readWithEccodes(file);
+  });
+
+  it.each(packings.map((p, k) => [p, k] as const))('%s: every point is the reference value, as ecCodes reads it', async (packing, k) => {
+    const field = fields[k]!;
+    const keys = reference[k]!.keys as Record<string, number | string>;
+    expect([keys.packingType, keys.bitsPerValue, keys.decimalScaleFactor]).toEqual([packing, 0, 2]);
+    expect([field.representation.bitsPerValue, field.representation.decimalScale, field.representation.reference]).toEqual([0, 2, 3.25]);
+    expect(new Set(reference[k]!.values)).toEqual(new Set([3.25]));
+    const values = await decodeField(field);
+    expect(new Set(values)).toEqual(new Set([3.25]));
+    expectSameValues(values, field, reference[k]!, 0);
+  });
+});
+
 describe('complex packing with spatial differencing of order 1 and 2, packed by the tests', () => {
   const temperature = (lat: number, lon: number) =>
     273.15 + 30 * Math.cos((lat * Math.PI) / 180) + 8 * Math.sin((2 * lon * Math.PI) / 180) + 0.01 * lon;

@@ -20,7 +20,9 @@ MISSING = 1e20
 
 
 def field(kind, lat, lon, step):
-    """Analytic fields: a temperature (K) and a precipitation-like field with many zeros."""
+    """Analytic fields: a temperature (K), a precipitation-like field with many zeros, and a constant."""
+    if kind == "constant":
+        return np.full(lat.shape, 3.25)
     if kind == "temp":
         return 273.15 + 30 * np.cos(np.radians(lat)) + 8 * np.sin(np.radians(2 * lon)) * np.cos(np.radians(lat)) + 0.5 * step
     if kind == "precip":
@@ -96,6 +98,8 @@ def make_message(spec):
         values = np.where(gone, MISSING, values)
     ec.codes_set(h, "packingType", "grid_simple")
     ec.codes_set_long(h, "bitsPerValue", spec.get("bits", 16))
+    if "decimal" in spec:
+        ec.codes_set_long(h, "decimalScaleFactor", spec["decimal"])
     ec.codes_set_values(h, values)
     if spec["packing"] != "grid_simple":
         ec.codes_set(h, "packingType", spec["packing"])

@@ -76,9 +76,9 @@ function rollingUpdateHazards(text: string): string[] {
 }
 
 /**
- * Migrations that take away from what the release before them used, and why each stands. A
- * released migration is never edited: it has run on deployed schemas, and one edited would leave
- * them unlike a new one.
+ * Migrations that take away from what the release before them used, and why each stands: an
+ * area's as `area/file`, one kept in a package's source by its path. A released migration is never
+ * edited: it has run on deployed schemas, and one edited would leave them unlike a new one.
  */
 const ROLLING_UPDATE_EXCEPTIONS: Record<string, string> = {
   'events/002_feeds.ts':
@@ -123,9 +123,61 @@ it('the rolling-update guard finds drops, renames and NOT NULL without a default
 it('lists as exceptions to the rolling-update rule only migrations that exist', () => {
   for (const key of Object.keys(ROLLING_UPDATE_EXCEPTIONS)) {
     const [area, file] = key.split('/');
-    expect([key, existsSync(join(root, `services/${area}/migrations/${file}`))]).toEqual([key, true]);
+    const path = key.startsWith('packages/') ? key : `services/${area}/migrations/${file}`;
+    expect([key, existsSync(join(root, path))]).toEqual([key, true]);
   }
 });
+
+/** The body of each migration's `up` in a module: from the brace after `async up(` or `up: async` to the one that closes it. */
+function upBodies(text: string): string[] {
+  const code = withoutComments(text);
+  const bodies: string[] = [];
+  for (const m of code.matchAll(/\basync\s+up\s*\(|\bup\s*:\s*async\b/g)) {
+    const open = code.indexOf('{', m.index + m[0].length);
+    let depth = 1;
+    let i = open + 1;
+    for (; i < code.length && depth > 0; i++) depth += code[i] === '{' ? 1 : code[i] === '}' ? -1 : 0;
+    bodies.push(code.slice(open, i));
+  }
+  return bodies;
+}
+
+/**
+ * Migrations kept in a package's source, not an area's migrations folder, found by their `up`:
+ * the outbox of every area's schema (packages/db), identity's own schema and each area's copy of
+ * the product grants (packages/runtime), and any added since. They run in the same rolling
+ * updates, so the same rule holds for them; only their `up` bodies are read, not the code around
+ * them, which may well delete rows.
+ */
+const packageMigrations = readdirSync(join(root, 'packages')).flatMap((pkg) => {
+  const src = `packages/${pkg}/src`;
+  if (!existsSync(join(root, src))) return [];
+  return readdirSync(join(root, src), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `${src}/${f}`)
+    .filter((path) => upBodies(read(path)).length > 0);
+});
+
+it('finds the migrations kept in package source, and only their up bodies', () => {
+  expect(packageMigrations).toEqual(
+    expect.arrayContaining(['packages/db/src/outbox.ts', 'packages/runtime/src/identity.ts', 'packages/runtime/src/product-grants.ts']),
+  );
+  const module = `export const m: Migration = {\n  name: '001_x',\n  async up(knex, schema) {\n    await knex.schema.withSchema(schema).alterTable('t', (t) => {\n      t.dropColumn('c');\n    });\n  },\n};\nexport async function prune(knex: Knex) {\n  await knex('t').delete();\n}\n`;
+  expect(upBodies(module)).toHaveLength(1);
+  expect(rollingUpdateHazards(upBodies(module).join('\n'))).toEqual(['drops a column or table']);
+  expect(
+    upBodies(`const n = { name: 'x', up: async (knex) => { await knex.raw('alter table t rename to u'); } };`).map(rollingUpdateHazards),
+  ).toEqual([['renames a column or table']]);
+});
+
+it.each(packageMigrations)(
+  '%s has migrations that keep the previous release working during a rolling update (docs/decisions/0419-migrations-keep-the-previous-release-working.md)',
+  (path) => {
+    const hazards = upBodies(read(path)).flatMap(rollingUpdateHazards);
+    if (path in ROLLING_UPDATE_EXCEPTIONS) expect([path, hazards.length > 0]).toEqual([path, true]);
+    else expect([path, hazards]).toEqual([path, []]);
+  },
+);
 
 describe.each(areas)('services/%s', (area) => {
   it('is in the registry of areas, and its package exports only its definition', () => {

@@ -29,7 +29,19 @@ const MISSING = 0xffffffff;
 const MINUS_I = 0x80;
 const PLUS_J = 0x40;
 const J_CONSECUTIVE = 0x20;
-const OPPOSITE_ROWS = 0x10;
+/**
+ * Bits 4-8 (WMO FM 92 GRIB2, flag table 3.4; ecCodes' alternativeRowScanning and scanningMode5-8):
+ * rows in alternating directions, or points offset by half a step with rows or columns of one
+ * point fewer. Each puts values where a regular grid has no point, so a message with any of them
+ * is refused rather than read as mode 0.
+ */
+const UNSUPPORTED_SCANNING: ReadonlyArray<readonly [bit: number, meaning: string]> = [
+  [0x10, 'adjacent rows scan in opposite directions (flag table 3.4 bit 4)'],
+  [0x08, 'points within odd rows are offset by half a grid step in i (flag table 3.4 bit 5)'],
+  [0x04, 'points within even rows are offset by half a grid step in i (flag table 3.4 bit 6)'],
+  [0x02, 'points are offset by half a grid step in j (flag table 3.4 bit 7)'],
+  [0x01, 'rows or columns of offset points have one point fewer (flag table 3.4 bit 8)'],
+];
 
 /** `t` is section 3 from its first octet; octet n of the WMO table is t[n - 1]. */
 export function readGrid(t: Uint8Array): LatLonGrid {
@@ -52,8 +64,11 @@ export function readGrid(t: Uint8Array): LatLonGrid {
   const di = uint32(t, 63);
   const dj = uint32(t, 67);
   const scanningMode = t[71]!;
-  if (scanningMode & OPPOSITE_ROWS)
-    throw new GribError('scanning mode with rows in alternating directions (flag table 3.4 bit 4) is not supported');
+  const unsupported = UNSUPPORTED_SCANNING.filter(([bit]) => scanningMode & bit).map(([, meaning]) => meaning);
+  if (unsupported.length)
+    throw new GribError(
+      `scanning mode 0x${scanningMode.toString(16).padStart(2, '0')} (section 3 octet 72) is not supported: ${unsupported.join(', ')}; only regular grids are read`,
+    );
   if (ni < 1 || nj < 1 || ni === MISSING || nj === MISSING) throw new GribError(`grid of ${ni} x ${nj} points`);
   // Increments are "missing" when flag table 3.3 bits 3/4 are unset; then they follow from the corners.
   let lonSpan = Math.abs(lo2 - lo1);

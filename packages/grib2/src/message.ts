@@ -68,21 +68,60 @@ function findGrib(bytes: Uint8Array, from: number): number {
   return -1;
 }
 
+const SECTION_NAMES = [
+  'indicator',
+  'identification',
+  'local use',
+  'grid definition',
+  'product definition',
+  'data representation',
+  'bitmap',
+  'data',
+  'end',
+];
+
+/** The sections regulation 92.1.3 lets follow section `previous` (0 to 7), and how to say so. */
+function nextSections(previous: number): { numbers: number[]; words: string } {
+  if (previous === 1) return { numbers: [2, 3], words: 'section 2 (local use) or 3 (grid definition)' };
+  if (previous === 7) return { numbers: [2, 3, 4], words: `section 8 ("7777") or the next field's section 2, 3 or 4` };
+  return { numbers: [previous + 1], words: `section ${previous + 1} (${SECTION_NAMES[previous + 1]})` };
+}
+
 function readMessage(m: Uint8Array, offset: number): GribField[] {
   const discipline = m[6]!;
   const sections: Section[] = [];
+  const fault = (detail: string) => new GribError(`message at byte ${offset}: ${detail}`);
   let p = 16;
+  let previous = 0;
   while (p < m.length) {
     if (m[p] === 0x37 && m[p + 1] === 0x37 && m[p + 2] === 0x37 && m[p + 3] === 0x37) {
-      if (p + 4 !== m.length) throw new GribError(`message at byte ${offset}: section 8 at ${p} before its announced end`);
+      if (p + 4 !== m.length) throw fault(`section 8 at ${p} before its announced end`);
       return fieldsOf(m, offset, discipline, sections);
     }
     if (p + 5 > m.length) break;
     const length = uint32(m, p);
     const number = m[p + 4]!;
-    if (length < 5 || p + length > m.length || number < 1 || number > 7)
-      throw new GribError(`message at byte ${offset}: bad section ${number} of ${length} bytes at ${p}`);
+    // Octets are counted from 1 in the message, as WMO counts them, so that a person can find them in a dump.
+    const expected = nextSections(previous);
+    if (!expected.numbers.includes(number)) {
+      const found =
+        number >= 1 && number <= 7
+          ? `section ${number} (${SECTION_NAMES[number]})`
+          : `no section there (its number, octet 5, reads ${number})`;
+      const cause =
+        previous === 0 ? 'the message is damaged' : `section ${previous}'s length (its octets 1-4) is wrong, or the message is damaged`;
+      throw fault(
+        `${expected.words} should follow section ${previous} (${SECTION_NAMES[previous]}) at octet ${p + 1}, found ${found}: ${cause}`,
+      );
+    }
+    if (length < 5 || p + length > m.length) {
+      const size = length < 5 ? "fewer than a section's 5" : `more than the ${m.length - p} left in the message`;
+      throw fault(
+        `section ${number} (${SECTION_NAMES[number]}) at octet ${p + 1} declares ${length} octets, ${size}: its length (octets 1-4) is wrong, or the message is cut short`,
+      );
+    }
     sections.push({ number, bytes: m.subarray(p, p + length) });
+    previous = number;
     p += length;
   }
   throw new GribError(`message at byte ${offset} has no section 8 ("7777")`);

@@ -183,6 +183,49 @@ describe('section lengths', () => {
     const bytes = message({ packing: { template: 3, decimal: 2, order: 2 } });
     expect(() => readFields(cutSection(bytes, number, keep))).toThrow(new GribError(refusal));
   });
+
+  /** The message with section `number`'s length (its octets 1-4) set to `length`, nothing else moved. */
+  const withLength = (m: Uint8Array, number: number, length: number) => setUint32(m, number, 1, length);
+
+  it('a section 7 declaring fewer octets than it has is refused naming the section expected after it and what was found', () => {
+    const bytes = message({ packing: { template: 3, decimal: 2, order: 2 } });
+    const s7 = sectionAt(bytes, 7);
+    const length = dataOctets(bytes) + 5;
+    const short = withLength(bytes, 7, length - 20);
+    // Where the shortened section 7 says the next section starts: a length of 1972978819 and section "68".
+    short.set([0x75, 0x99, 0x44, 0x83, 68], s7 + length - 20);
+    expect(() => readFields(short)).toThrow(
+      new GribError(
+        `message at byte 0: section 8 ("7777") or the next field's section 2, 3 or 4 should follow section 7 (data) at octet ${s7 + length - 19}, ` +
+          "found no section there (its number, octet 5, reads 68): section 7's length (its octets 1-4) is wrong, or the message is damaged",
+      ),
+    );
+  });
+
+  it('a section 7 declaring more octets than the message has is refused naming it', () => {
+    const bytes = message({ packing: { template: 3, decimal: 2, order: 2 } });
+    const s7 = sectionAt(bytes, 7);
+    const long = withLength(bytes, 7, bytes.length);
+    expect(() => readFields(long)).toThrow(
+      new GribError(
+        `message at byte 0: section 7 (data) at octet ${s7 + 1} declares ${bytes.length} octets, more than the ${bytes.length - s7} left in the message: ` +
+          'its length (octets 1-4) is wrong, or the message is cut short',
+      ),
+    );
+  });
+
+  it('a section out of the order of regulation 92.1.3 is refused naming the one expected', () => {
+    const bytes = message({ packing: { template: 3, decimal: 2, order: 2 } });
+    const s4 = sectionAt(bytes, 4);
+    const swapped = Uint8Array.from(bytes);
+    swapped[s4 + 4] = 6;
+    expect(() => readFields(swapped)).toThrow(
+      new GribError(
+        `message at byte 0: section 4 (product definition) should follow section 3 (grid definition) at octet ${s4 + 1}, ` +
+          "found section 6 (bitmap): section 3's length (its octets 1-4) is wrong, or the message is damaged",
+      ),
+    );
+  });
 });
 
 /**

@@ -66,6 +66,38 @@ describe('grid definition template 3.0', () => {
     },
   );
 
+  // Flag table 3.4 bits 4-8 lay points where a regular grid has none, or fewer per row: read as
+  // mode 0 every value would sit at the wrong place, so the message is refused naming the bit.
+  // The octets are ecCodes' (grib_set -s scanningMode=8 gives scanningMode5 = 1, and so on).
+  it.each(
+    (
+      [
+        [0x10, 'adjacent rows scan in opposite directions (flag table 3.4 bit 4)'],
+        [0x08, 'points within odd rows are offset by half a grid step in i (flag table 3.4 bit 5)'],
+        [0x04, 'points within even rows are offset by half a grid step in i (flag table 3.4 bit 6)'],
+        [0x02, 'points are offset by half a grid step in j (flag table 3.4 bit 7)'],
+        [0x01, 'rows or columns of offset points have one point fewer (flag table 3.4 bit 8)'],
+      ] as const
+    ).map(([mode, meaning]) => [`0x${mode.toString(16).padStart(2, '0')}`, mode, meaning] as const),
+  )('refuses scanning mode %s, naming its flag', (hex, mode, meaning) => {
+    const grid: GridSpec = { ...GRID, scanningMode: mode };
+    const bytes = encodeMessage(valuesFor(grid), { grid, packing: { template: 0, decimal: 2 } });
+    expect(() => readFields(bytes)).toThrow(
+      new GribError(`scanning mode ${hex} (section 3 octet 72) is not supported: ${meaning}; only regular grids are read`),
+    );
+  });
+
+  it('names every unsupported flag of a scanning mode', () => {
+    const grid: GridSpec = { ...GRID, scanningMode: 0x0c };
+    const bytes = encodeMessage(valuesFor(grid), { grid, packing: { template: 0, decimal: 2 } });
+    expect(() => readFields(bytes)).toThrow(
+      new GribError(
+        'scanning mode 0x0c (section 3 octet 72) is not supported: points within odd rows are offset by half a grid step in i ' +
+          '(flag table 3.4 bit 5), points within even rows are offset by half a grid step in i (flag table 3.4 bit 6); only regular grids are read',
+      ),
+    );
+  });
+
   it('takes the increments from the corners when flag table 3.3 says they are not given', () => {
     const bytes = encodeMessage(valuesFor(GRID), { grid: GRID, packing: { template: 0, decimal: 2 } });
     bytes[16 + 21 + 54] = 0; // octet 55 of section 3: resolution and component flags
