@@ -2,6 +2,8 @@
 and bench/grib2.bench.ts (docs/decisions/0220-grib2-decoding.md).
 
   make OUT SPEC      writes one message per entry of the JSON list SPEC (see `make_message`)
+  gfs ROOT SPEC      writes a GFS run's steps below ROOT in NOAA's layout, each file with its wgrib2
+                     `.idx` inventory (see `write_gfs_step`), for synced-gfs-eccodes.int.test.ts
   read FILE          prints, per message, ecCodes' keys, values, latitudes and longitudes as JSON
   time FILE N        prints the median seconds of N codes_get_values calls per message (the bench's baseline)
 
@@ -9,6 +11,7 @@ Messages with spatial differencing of order 1 and 2, which Debian 12's ecCodes 2
 write, come from packages/grib2/test/encode.ts; `read` is how the tests check ecCodes reads them.
 """
 import json
+import os
 import statistics
 import sys
 import time
@@ -88,8 +91,12 @@ def make_message(spec):
             ec.codes_set_double(h, key, value)
         else:
             ec.codes_set_long(h, key, value)
+    if template == 8:
+        # Setting the step range also writes the end of the overall time interval (octets 35-41),
+        # which the forecast time and range alone leave at the sample's.
+        ec.codes_set_string(h, "stepRange", f"{spec.get('step', 12) - spec.get('range', 6)}-{spec.get('step', 12)}")
     lat, lon = points(spec)
-    values = field(spec.get("field", "temp"), lat, lon, spec.get("step", 12))
+    values = spec["values"] if "values" in spec else field(spec.get("field", "temp"), lat, lon, spec.get("step", 12))
     if spec.get("bitmap"):
         # A band of missing points and a scatter of single ones.
         gone = ((lat > 20) & (lat < 35)) | (np.arange(values.size) % 97 == 5)
@@ -106,6 +113,101 @@ def make_message(spec):
     message = ec.codes_get_message(h)
     ec.codes_release(h)
     return message
+
+
+def gfs_field(kind, lat, lon, hour):
+    """A GFS run's weather at `hour` after its start, in the units GFS writes: smooth, but not
+    linear in latitude, longitude or time, so that a wrong column, row, hour or interpolation reads
+    a different value. `rain` and `sun` are rates (kg m-2 h-1, W m-2) over the hour ending at `hour`."""
+    x, y = np.radians(4 * lon), np.radians(6 * lat)
+    if kind == "t":
+        return 280 + 6 * np.sin(x) * np.cos(y) + 0.4 * lat - 2 * np.cos(np.pi * hour / 12)
+    if kind == "td":
+        return gfs_field("t", lat, lon, hour) - 4 - np.cos(x + y) - 0.1 * hour
+    if kind == "u":
+        return 4 * np.cos(x) + 0.3 * hour
+    if kind == "v":
+        return -3 + 2 * np.sin(y) - 0.2 * hour
+    if kind == "p":
+        return 97000 + 800 * np.sin(x - y) - 40 * hour
+    if kind == "hgt":
+        return 5600 + 0 * lat
+    if kind == "rain":
+        return np.maximum(0.0, 1.5 * np.sin(x + hour) + 0.8 * np.cos(y) + 0.1 * hour)
+    if kind == "sun":
+        return np.maximum(0.0, 400 * np.sin(np.pi * hour / 14)) + 30 * np.cos(x)
+    raise ValueError(kind)
+
+
+def gfs_interval_start(step):
+    """GFS restarts its accumulations, averages and extremes every 6 hours: 0-1, ... 0-6, 6-7, ..."""
+    return 6 * ((step - 1) // 6)
+
+
+def write_gfs_step(root, spec, step):
+    """One step of a GFS run as NOAA publishes it (gfs.YYYYMMDD/HH/atmos/gfs.tHHz.pgrb2.0p25.fFFF):
+    the parameters Fieldcast syncs among one it does not, in NCEP's numbers (wgrib2's names),
+    statistics over the interval from the last 6-hourly restart (product template 4.8); and the
+    `.idx` wgrib2 writes beside it. `spec`: date, time (HHMM), grid (ni, nj, lat1, lon1, dlat, dlon;
+    rows north to south, longitudes 0..360 as GFS writes them)."""
+    grid = dict(spec["grid"], scanningMode=0)
+    lat, lon = points(grid)
+    t0 = gfs_interval_start(step)
+    fcst = "anl" if step == 0 else f"{step} hour fcst"
+    over = lambda kind: f"{t0}-{step} hour {kind} fcst"
+    hours = np.arange(t0 + 1, step + 1)
+    rain = sum((gfs_field("rain", lat, lon, h) for h in hours), np.zeros_like(lat))
+    sun = sum((gfs_field("sun", lat, lon, h) for h in hours), np.zeros_like(lat)) / max(1, step - t0)
+    # (wgrib2 variable, level, forecast, category, number, surface type, surface value, statistic, values);
+    # packed as `make_message` packs, in 16 bits: the test reads its values from ecCodes, not from here.
+    entries = [
+        ("TMP", "2 m above ground", fcst, 0, 0, 103, 2, None, gfs_field("t", lat, lon, step)),
+        ("HGT", "500 mb", fcst, 3, 5, 100, 50000, None, gfs_field("hgt", lat, lon, step)),
+        ("DPT", "2 m above ground", fcst, 0, 6, 103, 2, None, gfs_field("td", lat, lon, step)),
+        ("UGRD", "10 m above ground", fcst, 2, 2, 103, 10, None, gfs_field("u", lat, lon, step)),
+        ("VGRD", "10 m above ground", fcst, 2, 3, 103, 10, None, gfs_field("v", lat, lon, step)),
+        ("PRES", "surface", fcst, 3, 0, 1, 0, None, gfs_field("p", lat, lon, step)),
+    ]
+    if step > 0:
+        highs = np.max([gfs_field("t", lat, lon, h) for h in range(t0, step + 1)], axis=0)
+        lows = np.min([gfs_field("t", lat, lon, h) for h in range(t0, step + 1)], axis=0)
+        entries += [
+            ("DSWRF", "surface", over("ave"), 4, 7, 1, 0, 0, sun),
+            ("APCP", "surface", over("acc"), 1, 8, 1, 0, 1, rain),
+            ("TMAX", "2 m above ground", over("max"), 0, 4, 103, 2, 2, highs),
+            ("TMIN", "2 m above ground", over("min"), 0, 5, 103, 2, 3, lows),
+        ]
+    ymd, hh = str(spec["date"]), f"{spec['time'] // 100:02d}"
+    folder = os.path.join(root, f"gfs.{ymd}", hh, "atmos")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"gfs.t{hh}z.pgrb2.0p25.f{step:03d}")
+    lines, offset = [], 0
+    with open(path, "wb") as f:
+        for n, (var, level, forecast, category, number, surface, value, statistic, values) in enumerate(entries):
+            template = 0 if statistic is None else 8
+            message = make_message(
+                dict(
+                    grid,
+                    centre=7,
+                    date=spec["date"],
+                    time=spec["time"],
+                    productTemplate=template,
+                    category=category,
+                    number=number,
+                    surface=surface,
+                    level=value,
+                    statistic=statistic,
+                    range=step - t0,
+                    step=step,
+                    values=values,
+                    packing="grid_simple",
+                )
+            )
+            f.write(message)
+            lines.append(f"{n + 1}:{offset}:d={ymd}{hh}:{var}:{level}:{forecast}:\n")
+            offset += len(message)
+    with open(path + ".idx", "w") as f:
+        f.writelines(lines)
 
 
 def messages(path):
@@ -160,6 +262,10 @@ if __name__ == "__main__":
         with open(sys.argv[2], "wb") as f:
             for spec in json.loads(sys.argv[3]):
                 f.write(make_message(spec))
+    elif command == "gfs":
+        spec = json.loads(sys.argv[3])
+        for step in spec["steps"]:
+            write_gfs_step(sys.argv[2], spec, step)
     elif command == "read":
         json.dump([describe(h) for h in messages(sys.argv[2])], sys.stdout)
     elif command == "time":
