@@ -11,6 +11,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { ArchiveUserStore } from '@fieldcast/archive/users';
 import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/runtime/testing';
 import { SERVICES } from '../src/services.js';
+import { listenOnLoopback, send as wire } from './fuzz/wire.js';
 
 // Every service's /openapi.json must be a valid OpenAPI 3.1 document (users load it into
 // generators and explorers), and must describe every route the service answers.
@@ -80,6 +81,32 @@ it('Redocly’s recommended rules (redocly.yaml) find no error or warning in any
   }
 }, 60_000);
 
+it('the archive’s document describes its answer to a path that is not valid percent-encoding, or holds a byte that must be percent-encoded', async () => {
+  const doc = (await request(fleet.app('archive')).get('/openapi.json')).body as OpenApi;
+  const conforms = answersAsDocumented(doc);
+  const server = await listenOnLoopback(fleet.app('archive'));
+  const faults: string[] = [];
+  try {
+    for (const [op, path] of [
+      ['GET /v2/hailsize/{request}/{location}', '/v2/hailsize/summary/%FF'],
+      ['GET /v2/hailsize/{request}/{location}', '/v2/hailsize/summary/%zz.xml'],
+      ['GET /v2/hailsize/{request}/{location}/{date}', '/v2/hailsize/summary/+42.0308-093.6319/%C3%28'],
+      // bytes a path must percent-encode, sent raw: Node's HTTP parser refuses them before any route
+      // (RFC 9112 section 3.2), as problem+json (docs/decisions/0433-parser-refusals-documented-as-problem-json.md)
+      ['GET /v2/hailsize/{request}/{location}', '/v2/hailsize/summary/\u00ff'],
+      ['GET /v2/hailsize/{request}/{location}', '/v2/hailsize/summary/+42.0308\u0080-093.6319.kml'],
+    ] as const) {
+      const res = await wire(server.port, { method: 'GET', path, headers: {} });
+      const answer = { status: res.status, type: String(res.headers['content-type'] ?? ''), text: res.text };
+      if (answer.status !== 400) faults.push(`${path}: ${answer.status} ${answer.text.slice(0, 200)}`);
+      faults.push(...conforms(op, path, answer));
+    }
+  } finally {
+    await server.close();
+  }
+  expect(faults).toEqual([]);
+});
+
 describe.each(SERVICES.map((s) => s.area))('%s /openapi.json', (area) => {
   it('validates against the OpenAPI 3.1 schema', async () => {
     const doc = (await request(fleet.app(area)).get('/openapi.json')).body;
@@ -142,9 +169,38 @@ describe.each(SERVICES.map((s) => s.area))('%s /openapi.json', (area) => {
       faults.push(...conforms(op, `${url} (no credentials: ${anonymous.status})`, anonymous));
       const refused = await send(area, { ...sample, accept: 'image/gif' }, account.auth);
       faults.push(...conforms(op, `${url} (Accept: image/gif: ${refused.status})`, refused));
+      // a body the document says is not required may be left out (OpenAPI 3.1 section 4.8.13), as a generated client does
+      if (sample.body !== undefined && !sample.accept) {
+        const [method, path] = op.split(' ') as [string, string];
+        const required = doc.paths[path]![method.toLowerCase()]!.requestBody!.required !== false;
+        const bare = await send(area, { ...sample, body: undefined }, account.auth);
+        if (bare.status < 300 === required)
+          faults.push(
+            `${op} ${url} without a body answered ${bare.status}, but the document says the body is ${required ? '' : 'not '}required`,
+          );
+        faults.push(...conforms(op, `${url} (no body: ${bare.status})`, bare));
+      }
     }
     expect(faults).toEqual([]);
   }, 120_000);
+
+  it('gives each parameter examples its own schema takes, and every latitude and longitude an example', async () => {
+    const doc = (await request(fleet.app(area)).get('/openapi.json')).body as OpenApi;
+    const ajv = new Ajv2020({ strict: false });
+    const faults: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        for (const parameter of op.parameters ?? []) {
+          const where = `${method.toUpperCase()} ${path} ${parameter.in} ${parameter.name}`;
+          const examples = (parameter.schema.examples ?? []) as unknown[];
+          if (/^(latitude|longitude)$/.test(parameter.name) && examples.length === 0) faults.push(`${where}: no examples`);
+          for (const example of examples)
+            if (!ajv.validate(parameter.schema, example)) faults.push(`${where}: refuses ${JSON.stringify(example)}`);
+        }
+      }
+    }
+    expect(faults).toEqual([]);
+  });
 
   it('documents the headers a client reads: Link on lists that page, RateLimit after authentication, Retry-After on 429', async () => {
     const doc = (await request(fleet.app(area)).get('/openapi.json')).body as OpenApi;
@@ -177,8 +233,8 @@ interface OpenApi {
       string,
       {
         security?: unknown[];
-        parameters?: { in: string; description?: string }[];
-        requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
+        parameters?: { name: string; in: string; description?: string; schema: JsonSchema & { examples?: unknown[] } }[];
+        requestBody?: { required?: boolean; content: Record<string, { schema: { $ref?: string } }> };
         responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema?: JsonSchema }> }>;
       }
     >

@@ -222,6 +222,12 @@ function createdIdOf(result: unknown): string {
   return id;
 }
 
+/**
+ * What a request that sends no body is read as: an object with no members. An operation whose
+ * body schema takes it needs no body, and its document says so (openapi.ts).
+ */
+export const ABSENT_BODY: Readonly<Record<string, never>> = Object.freeze({});
+
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
@@ -346,7 +352,7 @@ export class Api {
           // Parsed input lives in res.locals, never written back to req (Express 5: req.query is read-only).
           res.locals.params = parse(op.params, req.params, 'path', op);
           res.locals.query = parse(op.query, req.query, 'query', op);
-          res.locals.body = parse(op.body, op.body ? (req.body === undefined ? {} : req.body) : undefined, 'body', op);
+          res.locals.body = parse(op.body, op.body ? (req.body === undefined ? ABSENT_BODY : req.body) : undefined, 'body', op);
           const account = op.auth === false ? (undefined as unknown as Account) : accountOf(res.locals);
           const result = await op.handle({ params: res.locals.params, query: res.locals.query, body: res.locals.body, account, req, res });
           if (res.headersSent) return;

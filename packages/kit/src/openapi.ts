@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { Problem } from '@fieldcast/schemas';
-import type { AnyOperation, MediaContent } from './api.js';
+import { ABSENT_BODY, type AnyOperation, type MediaContent } from './api.js';
 import { createdReadPath } from './created-location.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -13,6 +13,14 @@ type JsonSchema = Record<string, unknown>;
  * identifier (SPDX 2.3 annex D) stands for its own terms.
  */
 const LICENSE = { name: 'Proprietary, all rights reserved', identifier: 'LicenseRef-Fieldcast-Proprietary' };
+
+/**
+ * The 400 of an operation whose failures have bodies of their area's own (the archive's): a request
+ * Node's HTTP parser refuses reaches no route, so it is answered as problem+json whatever the area
+ * (client-error.ts, docs/decisions/0433-parser-refusals-documented-as-problem-json.md).
+ */
+const HTTP_REFUSAL =
+  'Bad Request, in the format asked for; as application/problem+json when the request is not valid HTTP/1.1 (RFC 9112), such as a path holding a byte that must be percent-encoded (RFC 3986 section 2.1), which no operation reads';
 
 /**
  * An operation's `operationId`, derived from its method and path, so it is stable while the route
@@ -81,6 +89,7 @@ export function openApiDocument(input: {
   // The problem body is a component only where an operation answers with it (the archive has its own).
   let problemSchema: JsonSchema | undefined;
   const problemRef = () => (problemSchema ??= toSchema(Problem, 'output'));
+  const problemContent = () => ({ 'application/problem+json': { schema: problemRef() } });
   // The response headers every client may read (service.ts exposes them to browsers too).
   const text = (description: string) => ({ description, schema: { type: 'string' } });
   const requestId = { 'X-Request-Id': text('The request’s id, as the service logged it (docs/architecture.md §3)') };
@@ -109,6 +118,13 @@ export function openApiDocument(input: {
       ...(readPath ? { Location: located(readPath) } : {}),
     };
   };
+  // A request without a body is read as ABSENT_BODY: where the schema takes that, the body may be
+  // left out, and a generated client need not send `{}` (OpenAPI 3.1 section 4.8.13, `required`;
+  // docs/decisions/0432-bodies-that-may-be-left-out-are-not-required.md).
+  const requestBodyOf = (body: z.ZodType) => ({
+    required: !body.safeParse(ABSENT_BODY).success,
+    content: { 'application/json': { schema: toSchema(body, 'input') } },
+  });
   const paths: Record<string, Record<string, unknown>> = {};
   const contentOf = (media: readonly MediaContent[]) =>
     Object.fromEntries(media.map((m) => [m.mediaType, m.schema ? { schema: toSchema(m.schema, 'output') } : {}]));
@@ -126,7 +142,7 @@ export function openApiDocument(input: {
             ]),
       },
     };
-    const failureContent = op.failureBodies ? contentOf(op.failureBodies) : { 'application/problem+json': { schema: problemRef() } };
+    const failureContent = op.failureBodies ? contentOf(op.failureBodies) : problemContent();
     const failures = new Set([
       ...(op.auth === false ? [] : [401, 429]),
       406,
@@ -135,7 +151,10 @@ export function openApiDocument(input: {
       ...(op.errors ?? []),
     ]);
     for (const status of [...failures].sort()) {
-      responses[status] = { description: STATUS_CODES[status] ?? 'Error', headers: headersOf(op, status), content: failureContent };
+      responses[status] =
+        status === 400 && op.failureBodies
+          ? { description: HTTP_REFUSAL, headers: headersOf(op, status), content: { ...failureContent, ...problemContent() } }
+          : { description: STATUS_CODES[status] ?? 'Error', headers: headersOf(op, status), content: failureContent };
     }
     const operationId = operationIdOf(op.method, op.path);
     const taken = operationIds.get(operationId);
@@ -150,7 +169,7 @@ export function openApiDocument(input: {
       // A signed URL (Operation.credential) stands in for HTTP Basic: either one will do.
       ...(op.auth !== false && op.credential ? { security: [{ basic: [] }, {}] } : {}),
       parameters: [...parametersOf(op.params, 'path'), ...parametersOf(op.query, 'query')],
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(op.body, 'input') } } } } : {}),
+      ...(op.body ? { requestBody: requestBodyOf(op.body) } : {}),
       responses,
     };
   }

@@ -20,15 +20,20 @@ export const LatLon = z.object({ latitude: z.number(), longitude: z.number() });
 /** A decimal number as a path or query parameter writes it: digits with an optional sign and point, no exponent or space. */
 export const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
+/**
+ * A parameter's description and examples, on the text it is sent as: zod leaves out a transforming
+ * schema's examples from the input side of its JSON Schema, the side a document gives parameters,
+ * so they are stated before the text is read as a number.
+ */
+const sentAs = (text: z.ZodString, description: string, examples?: readonly string[]) =>
+  text.meta({ description, ...(examples ? { examples: [...examples] } : {}) });
+
 /** A latitude or longitude in a path, decimal degrees (WGS84) from -limit to limit. */
 export function coordinateParam(name: 'latitude' | 'longitude', limit: number, example: string) {
   const message = `${name} must be a decimal number from -${limit} to ${limit}, such as ${example}`;
-  return z
-    .string()
-    .regex(DECIMAL, { error: message })
+  return sentAs(z.string().regex(DECIMAL, { error: message }), `${name}, decimal degrees (WGS84), -${limit}..${limit}`, [example])
     .transform(Number)
-    .refine((v) => v >= -limit && v <= limit, { error: message })
-    .meta({ description: `${name}, decimal degrees (WGS84), -${limit}..${limit}`, examples: [example] });
+    .refine((v) => v >= -limit && v <= limit, { error: message });
 }
 
 /** Digits of a timestamp's fraction past the millisecond that are not all zero. */
@@ -53,12 +58,12 @@ export function countParam(o: { name?: string; max?: number; digits?: number; de
   const name = o.name ?? 'limit';
   const accepted = o.max === undefined ? 'a whole number, 1 or more' : `a whole number from 1 to ${o.max}`;
   const message = `${name} must be ${accepted}`;
-  return z
+  const digits = z
     .string({ error: `${name} must be given once, as ${accepted}` })
-    .regex(o.digits === undefined ? /^[0-9]+$/ : new RegExp(`^[0-9]{1,${o.digits}}$`), { error: message })
+    .regex(o.digits === undefined ? /^[0-9]+$/ : new RegExp(`^[0-9]{1,${o.digits}}$`), { error: message });
+  return sentAs(digits, o.description, o.examples)
     .transform(Number)
-    .refine((n) => n >= 1 && (o.max === undefined || n <= o.max), { error: message })
-    .meta({ description: o.description, ...(o.examples ? { examples: o.examples } : {}) });
+    .refine((n) => n >= 1 && (o.max === undefined || n <= o.max), { error: message });
 }
 
 /**

@@ -23,7 +23,10 @@ export function operationsOf(area: string, document: { paths: Record<string, Rec
     for (const [method, op] of Object.entries(methods)) {
       const responses = op.responses as Record<string, { content?: Record<string, unknown> }>;
       const success = Object.entries(responses).find(([status]) => status.startsWith('2'))?.[1];
-      const failure = Object.entries(responses).find(([status]) => status.startsWith('4'))?.[1];
+      // the types every failure is documented in: the archive's 400 also lists the HTTP parser's
+      // problem+json (docs/decisions/0433-parser-refusals-documented-as-problem-json.md), which faultOf allows anywhere
+      const failures = Object.entries(responses).flatMap(([status, r]) => (status.startsWith('4') ? [Object.keys(r.content ?? {})] : []));
+      const failureTypes = (failures[0] ?? ['application/problem+json']).filter((type) => failures.every((types) => types.includes(type)));
       const requestBody = op.requestBody as { content: Record<string, { schema: JsonSchema }> } | undefined;
       operations.push({
         area,
@@ -32,7 +35,7 @@ export function operationsOf(area: string, document: { paths: Record<string, Rec
         params: (op.parameters ?? []) as FuzzOperation['params'],
         ...(requestBody ? { body: Object.values(requestBody.content)[0]!.schema } : {}),
         mediaType: Object.keys(success?.content ?? {})[0] ?? 'application/json',
-        failureTypes: Object.keys(failure?.content ?? { 'application/problem+json': {} }),
+        failureTypes,
         auth: !(Array.isArray(op.security) && op.security.length === 0),
       });
     }
