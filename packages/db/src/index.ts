@@ -1,4 +1,5 @@
 export * from './database.js';
+export * from './idempotency-keys.js';
 export * from './migrations.js';
 export * from './outbox.js';
 export * from './owned-resource-store.js';

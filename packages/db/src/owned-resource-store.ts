@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
+import { createTransaction } from './idempotency-keys.js';
 import type { Outbox } from './outbox.js';
 
 /** What every owned resource's record has: its id and the account that owns it. */
@@ -146,8 +147,9 @@ export class OwnedResourceStore<R extends OwnedRecord> {
    */
   async create(record: R, maxPerAccount = Infinity): Promise<R | null> {
     const now = this.spec.createdAt?.(record) ?? this.now();
+    // A create's transaction keeps its answer for an Idempotency-Key too (idempotency-keys.ts).
     return this.writing(record.id, () =>
-      this.knex.transaction(async (trx) => {
+      createTransaction(this.knex, async (trx) => {
         if (Number.isFinite(maxPerAccount)) {
           // One account's creates of one kind take turns, so two at once cannot both pass the cap.
           await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${this.spec.area}.${this.spec.table} ${record.accountId}`]);

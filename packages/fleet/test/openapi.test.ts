@@ -184,6 +184,33 @@ describe.each(SERVICES.map((s) => s.area))('%s /openapi.json', (area) => {
     expect(faults).toEqual([]);
   }, 120_000);
 
+  it('answers a create retried under its Idempotency-Key with the first answer, creating nothing more (docs/decisions/0434)', async () => {
+    const doc = (await request(fleet.app(area)).get('/openapi.json')).body as OpenApi;
+    const account = await fleet.account(`keys-${area}`);
+    const keyed = (op: string) => {
+      const [method, path] = op.split(' ') as [string, string];
+      return doc.paths[path]![method.toLowerCase()]!.parameters?.some((p) => p.name === 'Idempotency-Key') === true;
+    };
+    const creates = (await samplesOf(area, doc, account)).filter((s) => !s.accept && keyed(s.op));
+    const answers: unknown[] = [];
+    for (const sample of creates) {
+      // a name of its own: the other tests' samples may hold the sample's
+      const body =
+        sample.body !== null && typeof sample.body === 'object' && 'name' in sample.body
+          ? { ...sample.body, name: `keyed-${randomUUID()}` }
+          : sample.body;
+      const headers = { 'Idempotency-Key': `"${randomUUID()}"` };
+      const [first, again] = [
+        await send(area, { ...sample, body }, account.auth, headers),
+        await send(area, { ...sample, body }, account.auth, headers),
+      ];
+      answers.push({ op: sample.op, first: first.status < 300, again: [again.status, again.text, again.location, again.replayed] });
+      expect(answers.at(-1)).toEqual({ op: sample.op, first: true, again: [first.status, first.text, first.location, 'true'] });
+    }
+    // the areas with creates document the key on each (the ones without have none to send)
+    expect(creates.length > 0).toBe(['agriculture', 'insight', 'tiles', 'observations', 'events', 'alerts'].includes(area));
+  }, 120_000);
+
   it('gives each parameter examples its own schema takes, and every latitude and longitude an example', async () => {
     const doc = (await request(fleet.app(area)).get('/openapi.json')).body as OpenApi;
     const ajv = new Ajv2020({ strict: false });
@@ -260,11 +287,13 @@ interface Answer {
   status: number;
   type: string;
   text: string;
+  location?: string;
+  replayed?: string;
 }
 
-async function send(area: string, sample: Sample, auth: string | undefined): Promise<Answer> {
+async function send(area: string, sample: Sample, auth: string | undefined, headers: Record<string, string> = {}): Promise<Answer> {
   const [method] = sample.op.split(' ') as [string];
-  let req = request(fleet.app(area))[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](sample.url);
+  let req = request(fleet.app(area))[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](sample.url).set(headers);
   if (auth && !sample.archive) req = req.set('Authorization', auth);
   if (sample.accept) req = req.set('Accept', sample.accept);
   if (sample.query || sample.archive) req = req.query({ ...sample.query, ...sample.archive });
@@ -274,7 +303,13 @@ async function send(area: string, sample: Sample, auth: string | undefined): Pro
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => done(null, Buffer.concat(chunks)));
   });
-  return { status: res.status, type: String(res.headers['content-type'] ?? ''), text: (res.body as Buffer).toString('utf8') };
+  return {
+    status: res.status,
+    type: String(res.headers['content-type'] ?? ''),
+    text: (res.body as Buffer).toString('utf8'),
+    location: res.headers.location as string | undefined,
+    replayed: res.headers['idempotent-replayed'] as string | undefined,
+  };
 }
 
 /**

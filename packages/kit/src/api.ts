@@ -13,6 +13,7 @@ import {
   type FieldError,
 } from './errors.js';
 import type { Account } from './identity.js';
+import { fingerprintOf, type IdempotencyKeeper, idempotencyKeyOf, keyInProgress, replay } from './idempotency.js';
 import { jsonQuality, parseAccept, quality, vendorMediaType } from './negotiate.js';
 import { methodNotAllowed } from './resource-methods.js';
 
@@ -152,6 +153,11 @@ export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z
    * false when the created resource has no read of its own.
    */
   location?: string | false;
+  /**
+   * true for a POST that creates a resource but answers other than 201 (an event, 200); one that
+   * answers 201 creates by definition. A create takes an Idempotency-Key (creates, idempotency.ts).
+   */
+  creates?: boolean;
   /** true for a list whose answer names its next page in a Link header (RFC 8288, rel="next"): documented on its success response */
   pages?: boolean;
   /** the result also as CSV, for an Accept that prefers text/csv (csv.ts); JSON stays the default */
@@ -186,6 +192,11 @@ function bodyFaultOf(faults: BodyFaults<z.ZodType> | undefined, issues: readonly
     if (fault && fault.status === 422) return fault;
   }
   return BodyFault.malformed;
+}
+
+/** A POST that creates a resource, and so takes an Idempotency-Key (docs/interface.md §1). */
+export function createsResource(op: AnyOperation): boolean {
+  return op.method === 'post' && (op.creates === true || op.response.status === 201);
 }
 
 /** A body (or query) that is no object at all: its one fault, said in words rather than zod's. */
@@ -309,6 +320,40 @@ export interface Pipeline {
   parseBody: express.RequestHandler;
   /** the cap on an account's heavy requests in flight (429), for operations declared `heavy` */
   limitHeavy?: express.RequestHandler;
+  /** where creates keep their answers for an Idempotency-Key; without it, creates take none */
+  idempotency?: IdempotencyKeeper;
+}
+
+/**
+ * A create under an Idempotency-Key (draft-ietf-httpapi-idempotency-key-header; docs/decisions/0434-creates-answered-again-under-an-idempotency-key.md):
+ * the answer kept for the key is sent again for the same request and refused (422) for another;
+ * otherwise the create runs with the key claimed and its answer kept in its transaction. A request
+ * while another holds the key is 409.
+ */
+async function runUnderKey(
+  keeper: IdempotencyKeeper,
+  claim: { accountId: string; key: string; fingerprint: string },
+  req: Request,
+  res: Response,
+  handle: () => unknown,
+  answerOf: (req: Request, result: unknown) => { status: number; location: string | null; body: string },
+): Promise<void> {
+  const kept = await keeper.find(claim.accountId, claim.key);
+  if (kept) return replay(res, kept, claim.fingerprint);
+  const outcome = await keeper.claim(claim, async () => {
+    const result = await handle();
+    if (res.headersSent) throw new Error('A create answers through the kit, so its answer can be kept for its Idempotency-Key');
+    const answer = answerOf(req, result);
+    return { result: answer, answer };
+  });
+  if ('refused' in outcome) {
+    const taken = outcome.refused === 'taken' ? await keeper.find(claim.accountId, claim.key) : null;
+    if (!taken) throw keyInProgress();
+    return replay(res, taken, claim.fingerprint);
+  }
+  const answer = outcome.done;
+  if (answer.location !== null) res.setHeader('Location', answer.location);
+  res.status(answer.status).send(answer.body);
 }
 
 /** Declares operations: each becomes an Express route with validation and an OpenAPI entry. */
@@ -344,17 +389,30 @@ export class Api {
       if (op.auth !== false) steps.push(op.credential ? authenticateEither(op.credential, pipeline.authenticate) : pipeline.authenticate);
       if (op.body) steps.push(pipeline.parseBody);
       if (op.heavy && pipeline.limitHeavy) steps.push(pipeline.limitHeavy);
+      const keeper = createsResource(op) ? pipeline.idempotency : undefined;
+      /** The JSON answer a create gives: its status, Location and text (what a key keeps). */
+      const answerOf = (req: Request, result: unknown) => ({
+        status: op.response.status,
+        location: readPath ? createdLocation(req, readPath, createdIdOf(result)) : null,
+        body: jsonOf(result).toString(),
+      });
       const run = async (req: Request, res: Response, next: express.NextFunction): Promise<void> => {
         try {
           if (op.body && req.body === undefined && hasBody(req)) {
             throw new UnsupportedMediaTypeError('unsupported_media_type', 'Send the request body as application/json');
           }
+          const key = keeper ? idempotencyKeyOf(req) : undefined;
           // Parsed input lives in res.locals, never written back to req (Express 5: req.query is read-only).
           res.locals.params = parse(op.params, req.params, 'path', op);
           res.locals.query = parse(op.query, req.query, 'query', op);
           res.locals.body = parse(op.body, op.body ? (req.body === undefined ? ABSENT_BODY : req.body) : undefined, 'body', op);
           const account = op.auth === false ? (undefined as unknown as Account) : accountOf(res.locals);
-          const result = await op.handle({ params: res.locals.params, query: res.locals.query, body: res.locals.body, account, req, res });
+          const handle = () => op.handle({ params: res.locals.params, query: res.locals.query, body: res.locals.body, account, req, res });
+          if (keeper && key !== undefined) {
+            await runUnderKey(keeper, { accountId: account.id, key, fingerprint: fingerprintOf(req) }, req, res, handle, answerOf);
+            return;
+          }
+          const result = await handle();
           if (res.headersSent) return;
           if (readPath) res.setHeader('Location', createdLocation(req, readPath, createdIdOf(result)));
           if (op.response.mediaType && op.response.mediaType !== 'application/json') return;

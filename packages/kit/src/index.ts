@@ -7,6 +7,7 @@ export * from './csv.js';
 export * from './conditional.js';
 export * from './errors.js';
 export * from './identity.js';
+export { IDEMPOTENCY_KEY, type IdempotencyKeeper, type KeptAnswer, MAX_IDEMPOTENCY_KEY, REPLAYED } from './idempotency.js';
 export { DEFAULT_LIMITS, MAX_PAGE, type Limits } from './limits.js';
 export type { MetricSource } from './metrics.js';
 export * from './logger.js';

@@ -1,8 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { Problem } from '@fieldcast/schemas';
-import { ABSENT_BODY, type AnyOperation, type MediaContent } from './api.js';
+import { ABSENT_BODY, type AnyOperation, createsResource, type MediaContent } from './api.js';
 import { createdReadPath } from './created-location.js';
+import { IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY, REPLAYED } from './idempotency.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -47,6 +48,8 @@ export function openApiDocument(input: {
   description: string;
   mediaType: string;
   operations: AnyOperation[];
+  /** whether the area keeps its creates' answers, so each create takes an Idempotency-Key */
+  idempotencyKeys?: boolean;
 }) {
   const operationIds = new Map<string, string>();
   const components: Record<string, JsonSchema> = {};
@@ -103,6 +106,20 @@ export function openApiDocument(input: {
   };
   const retryAfter = { 'Retry-After': text('Seconds to wait before trying again (RFC 9110 section 10.2.3)') };
   const link = { Link: text('The next page, rel="next" (RFC 8288), while more remain') };
+  const replayed = {
+    [REPLAYED]: text(
+      `true when this is the answer kept for the request's ${IDEMPOTENCY_KEY}, sent again; nothing was created by this request`,
+    ),
+  };
+  // draft-ietf-httpapi-idempotency-key-header section 2.1: an Item Structured Field whose value is an sf-string.
+  const idempotencyKey = {
+    name: IDEMPOTENCY_KEY,
+    in: 'header',
+    required: false,
+    description: `A key the client chose for this create (draft-ietf-httpapi-idempotency-key-header), as a quoted string (RFC 8941 sf-string, printable ASCII) of 1 to ${MAX_IDEMPOTENCY_KEY} characters, such as "8e03978e-40d5-43e8-bc93-6894a57f9324". The same request sent again by the same account with the same key within 24 hours creates nothing and gets the first answer again (status, Location, body), marked ${REPLAYED}: true; another request under the key is 422 idempotency_key_reused, one sent while the first is still under way 409 idempotency_key_in_progress, a key of another form 400 invalid_idempotency_key (docs/interface.md §1).`,
+    schema: { type: 'string', pattern: '^ *"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\["\\\\])+" *$' },
+  };
+  const keyed = (op: AnyOperation) => input.idempotencyKeys === true && createsResource(op);
   const located = (readPath: string) => ({
     description: `Where the created resource is read, GET ${readPath} (RFC 9110 section 10.2.2): a path on this area`,
     schema: { type: 'string', format: 'uri-reference' },
@@ -116,6 +133,7 @@ export function openApiDocument(input: {
       ...(status === 429 ? retryAfter : {}),
       ...(op.pages && status === op.response.status ? link : {}),
       ...(readPath ? { Location: located(readPath) } : {}),
+      ...(keyed(op) && status === op.response.status ? replayed : {}),
     };
   };
   // A request without a body is read as ABSENT_BODY: where the schema takes that, the body may be
@@ -149,6 +167,7 @@ export function openApiDocument(input: {
       ...(op.params || op.query ? [400] : []),
       ...(op.body ? [400, 413, 415] : []),
       ...(op.errors ?? []),
+      ...(keyed(op) ? [400, 409, 422] : []),
     ]);
     for (const status of [...failures].sort()) {
       responses[status] =
@@ -168,7 +187,7 @@ export function openApiDocument(input: {
       ...(op.auth === false ? { security: [] } : {}),
       // A signed URL (Operation.credential) stands in for HTTP Basic: either one will do.
       ...(op.auth !== false && op.credential ? { security: [{ basic: [] }, {}] } : {}),
-      parameters: [...parametersOf(op.params, 'path'), ...parametersOf(op.query, 'query')],
+      parameters: [...parametersOf(op.params, 'path'), ...parametersOf(op.query, 'query'), ...(keyed(op) ? [idempotencyKey] : [])],
       ...(op.body ? { requestBody: requestBodyOf(op.body) } : {}),
       responses,
     };

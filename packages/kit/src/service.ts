@@ -5,6 +5,7 @@ import express, { type Express } from 'express';
 import { Api } from './api.js';
 import { basicAuth } from './auth.js';
 import type { Identity } from './identity.js';
+import { type IdempotencyKeeper, REPLAYED } from './idempotency.js';
 import { resolveLimits, type Limits } from './limits.js';
 import type { Logger } from './logger.js';
 import { requestLogging } from './logger.js';
@@ -43,6 +44,11 @@ export interface HttpDeps {
   reports?(): Promise<Record<string, boolean>>;
   /** figures of this service besides HTTP's, in /metrics */
   metrics?: readonly MetricSource[];
+  /**
+   * where its creates keep their answers for an Idempotency-Key (packages/db IdempotencyKeys), when
+   * its schema has the table; without it its creates take no key and document none
+   */
+  idempotency?: IdempotencyKeeper;
   /** errors of the dependencies it was given that are the request's fault, as the table's classes (error-table.ts) */
   errorTranslations?: readonly ErrorTranslation[];
 }
@@ -103,9 +109,9 @@ export function startedApi(built: Api | StartedApi): StartedApi {
 /**
  * Response fields a browser script on another origin may read (Fetch standard, CORS): besides the
  * request id, the limits' fields, the next page of a list and where a created resource is read,
- * none of which is safelisted.
+ * whether a create's answer was sent again for its Idempotency-Key, none of which is safelisted.
  */
-const EXPOSED_HEADERS = ['X-Request-Id', 'Link', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy'];
+const EXPOSED_HEADERS = ['X-Request-Id', 'Link', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', REPLAYED];
 
 /** Every answer is what its Content-Type says: no browser may guess another type from the bytes (WHATWG Fetch, X-Content-Type-Options). */
 const noSniff: express.RequestHandler = (_req, res, next) => {
@@ -152,6 +158,7 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
     description: definition.description,
     mediaType: vendorMediaType(deps.vendor),
     operations: api.operations,
+    idempotencyKeys: deps.idempotency !== undefined,
   });
   app.get('/openapi.json', (_req, res) => {
     res.locals.route = '/openapi.json';
@@ -172,6 +179,7 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
     parseBody: express.json({ limit: deps.bodyLimit, strict: false, type: ['application/json', 'application/*+json'], verify: utf8Text }),
     authenticate: limiters.authenticate,
     limitHeavy: limiters.heavy,
+    ...(deps.idempotency ? { idempotency: deps.idempotency } : {}),
   });
   app.use(router);
   // An unknown path is negotiated too: a client asking for another version hears 406 first.

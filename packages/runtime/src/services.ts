@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { Express } from 'express';
 import type { IncomingMessage, Transport } from '@fieldcast/bus';
-import { migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
+import { IdempotencyKeys, keepsIdempotencyKeys, migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
 import {
   answerClientError,
   createServiceApp,
@@ -15,7 +15,7 @@ import {
   type StartedApi,
 } from '@fieldcast/kit';
 import type { Catalog, GridSource } from '@fieldcast/weather';
-import { BackgroundTasks } from './background.js';
+import { type BackgroundTask, BackgroundTasks } from './background.js';
 import { untilDone } from './broker-retry.js';
 import { watchConsumerStalls } from './consumer-stalls.js';
 import { type ConsumedTopics, pipelineMetrics } from './pipeline-metrics.js';
@@ -72,6 +72,15 @@ export async function migrateService(db: Database, service: Service): Promise<vo
   await migrateSchema(db.knex, service.area, [outboxMigration(), ...(database?.migrations ?? [])]);
 }
 
+/**
+ * Deletes expired Idempotency-Keys' answers hourly: one statement, so any number of replicas may
+ * run it (docs/decisions/0180-background-tasks.md). Until it runs, an expired key is already not
+ * found (IdempotencyKeys.find).
+ */
+function pruneIdempotencyKeys(keys: IdempotencyKeys): BackgroundTask {
+  return { name: 'idempotency-keys', everyMs: 3_600_000, run: async (nowMs) => void (await keys.prune(new Date(nowMs))) };
+}
+
 function required<T>(value: T | undefined, what: string, service: Service): T {
   if (value === undefined) throw new Error(`service ${service.area} needs ${what}, and none was given`);
   return value;
@@ -107,6 +116,11 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
   const topics = transport
     ? await untilDone(`topics of ${service.area}`, () => transport.ensureTopics([...topicsOf(service)]), logger)
     : undefined;
+  // An area whose schema keeps its creates' answers takes Idempotency-Keys on its creates
+  // (docs/decisions/0434-creates-answered-again-under-an-idempotency-key.md).
+  const keys = keepsIdempotencyKeys(needs.database?.migrations ?? [])
+    ? new IdempotencyKeys(db.knex, service.area, shared.now ?? (() => new Date()))
+    : undefined;
   const http: HttpDeps = {
     identity,
     logger,
@@ -122,6 +136,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     ready: async () => ({ database: await db.ping(), ...(shared.serving?.() === false ? { serving: false } : {}) }),
     ...(transport ? { reports: async () => ({ transport: await transport.ready() }) } : {}),
     metrics: [...pipelineMetrics(outbox, transport, () => consumed), ...(shared.metrics ?? [])],
+    ...(keys ? { idempotency: keys } : {}),
   };
   const deps: AnyDeps = {
     ...http,
@@ -172,7 +187,11 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     started = startedApi(service.api(deps as never));
     const api = started.api;
     const app = createServiceApp({ ...service, api: () => api }, deps);
-    background = new BackgroundTasks(service.background?.(deps as never) ?? [], http.now, logger);
+    background = new BackgroundTasks(
+      [...(service.background?.(deps as never) ?? []), ...(keys ? [pruneIdempotencyKeys(keys)] : [])],
+      http.now,
+      logger,
+    );
     const runsBackground = shared.background ?? true;
     if (runsBackground) background.start();
     const { warm } = started;

@@ -5,6 +5,7 @@ import type { GridSource } from '@fieldcast/weather';
 import { defineService } from '@fieldcast/runtime';
 import { alertsMigration } from '../migrations/001_alerts.js';
 import { hourlyPassesMigration } from '../migrations/002_hourly_passes.js';
+import { idempotencyKeysMigration } from '../migrations/003_idempotency_keys.js';
 import { targetsConsumer, weatherConsumer } from './consumers.js';
 import { gridAlertWeather } from './domain/alert-weather.js';
 import { Evaluator } from './evaluator.js';
@@ -39,7 +40,11 @@ export const alertsService = defineService({
   port: 10,
   title: 'Alerts',
   description: 'Alert rules on fields and assets, evaluated as the weather changes; their events in the owner’s feeds.',
-  needs: { database: { migrations: [alertsMigration, hourlyPassesMigration] }, outbox: { topics: [RULES_TOPIC] }, weather: true },
+  needs: {
+    database: { migrations: [alertsMigration, hourlyPassesMigration, idempotencyKeysMigration] },
+    outbox: { topics: [RULES_TOPIC] },
+    weather: true,
+  },
   api: (deps) => ruleRoutes(new Api(), new RuleStore(deps.db.knex, deps.outbox, deps.now)),
   consumers: (deps) => [
     targetsConsumer(new TargetCopies(deps.db.knex, deps.outbox), deps.logger),

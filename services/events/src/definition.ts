@@ -9,6 +9,7 @@ import { secretRotationMigration } from '../migrations/006_secret_rotation.js';
 import { receiverHoldMigration } from '../migrations/007_receiver_hold.js';
 import { allowedRateMigration } from '../migrations/008_allowed_rate.js';
 import { receiversMigration } from '../migrations/009_receivers.js';
+import { idempotencyKeysMigration } from '../migrations/010_idempotency_keys.js';
 import { AppDirectory } from './app-directory.js';
 import { resourceEventsConsumer } from './consumer.js';
 import { DELIVERY_RETENTION_EVERY_MS, DELIVERY_TIMEOUT_MS } from './domain/webhook-delivery.js';
@@ -35,6 +36,7 @@ const NEEDS = {
       receiverHoldMigration,
       allowedRateMigration,
       receiversMigration,
+      idempotencyKeysMigration,
     ],
   },
   outbox: { topics: [SUBSCRIPTIONS_TOPIC, STORED_TOPIC] },

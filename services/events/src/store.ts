@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Database, OutboxWriter } from '@fieldcast/db';
+import { createTransaction, type Database, type OutboxWriter } from '@fieldcast/db';
 import { InvalidRequestError } from '@fieldcast/kit';
 import { PUBLIC_AUDIENCE } from '@fieldcast/ids';
 import { FEED_LIMIT_DEFAULT, FEED_LIMIT_MAX, type Event, type FeedEntry } from '@fieldcast/schemas';
@@ -186,7 +186,8 @@ export class EventStore {
    * no-op (the source_event_id constraint). Returns whether it was new.
    */
   async insert(event: NewEvent): Promise<boolean> {
-    return this.knex.transaction(async (trx) => {
+    // For POST /events, a create's transaction: it keeps the answer for an Idempotency-Key too.
+    return createTransaction(this.knex, async (trx) => {
       const rows: { seq: string }[] = await trx
         .withSchema(AREA)
         .table('events')

@@ -2,6 +2,7 @@ import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
 import { observationSetsMigration } from '../migrations/001_observation_sets.js';
 import { accountVersionsMigration } from '../migrations/002_account_versions.js';
+import { idempotencyKeysMigration } from '../migrations/003_idempotency_keys.js';
 import { observationSetRoutes } from './routes/observation-sets.js';
 import { AREA, ObservationSetStore, SETS_TOPIC } from './store.js';
 
@@ -11,7 +12,10 @@ export const observationsService = defineService({
   port: 6,
   title: 'Observations',
   description: 'Observation sets: publish, list by period, read back as submitted (spec 2.9, 4.8).',
-  needs: { database: { migrations: [observationSetsMigration, accountVersionsMigration] }, outbox: { topics: [SETS_TOPIC] } },
+  needs: {
+    database: { migrations: [observationSetsMigration, accountVersionsMigration, idempotencyKeysMigration] },
+    outbox: { topics: [SETS_TOPIC] },
+  },
   // The embedded PGlite has one writer, this process: its kept list pages need no version read (docs/decisions/0154-observation-list-cache.md).
   api: (deps) =>
     observationSetRoutes(

@@ -2,7 +2,7 @@ import { promisify } from 'node:util';
 import { constants, gunzip, gzip } from 'node:zlib';
 import type { Knex } from 'knex';
 import { topicFor } from '@fieldcast/bus';
-import type { Database, Outbox, PreparedStatement } from '@fieldcast/db';
+import { createTransaction, type Database, type Outbox, type PreparedStatement } from '@fieldcast/db';
 import { type DocumentCache, documentCache } from './document-cache.js';
 import type { ObservationSetSummary } from '@fieldcast/schemas';
 import { dayOf, type NewObservationSet, summaryAt } from './domain/observation-sets.js';
@@ -111,7 +111,8 @@ export class ObservationSetStore {
   async publish(set: NewObservationSet): Promise<ObservationSetSummary> {
     // The fastest level: a publish pays it once, and sensor series compress well at any level.
     const document = await gzipped(set.document, { level: constants.Z_BEST_SPEED });
-    const summary = await this.knex.transaction(async (trx) => {
+    // A create's transaction: it keeps the answer for an Idempotency-Key too (docs/interface.md §1).
+    const summary = await createTransaction(this.knex, async (trx) => {
       // Every replica's kept pages of the account are out of date from this commit on.
       await trx.raw(
         `insert into ${AREA}.account_versions (account_id, version) values (?, 1)

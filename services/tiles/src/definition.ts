@@ -14,6 +14,7 @@ import { stylesMigration } from '../migrations/001_styles.js';
 import { productGrantsMigration } from '../migrations/002_product_grants.js';
 import { styleNameKeysMigration } from '../migrations/003_style_name_keys.js';
 import { styleViewsMigration } from '../migrations/004_style_views.js';
+import { idempotencyKeysMigration } from '../migrations/005_idempotency_keys.js';
 import { OpeningView } from './domain/opening-view.js';
 import { tileCache } from './domain/sample-cache.js';
 import { DefaultStyles } from './domain/styles.js';
@@ -55,7 +56,9 @@ export const tilesService = defineService({
   title: 'Tiles',
   description: 'Contributed styles and PNG tiles of product frames (spec 2.3, 4.3; docs/interface.md §4).',
   needs: {
-    database: { migrations: [stylesMigration, productGrantsMigration, styleNameKeysMigration, styleViewsMigration] },
+    database: {
+      migrations: [stylesMigration, productGrantsMigration, styleNameKeysMigration, styleViewsMigration, idempotencyKeysMigration],
+    },
     outbox: { topics: [STYLES_TOPIC] },
     weather: true,
     catalog: true,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Api, BodyFault, NotFoundError } from '@fieldcast/kit';
 import { Event, EventInput, IdParams } from '@fieldcast/schemas';
 import { appEvent } from '../domain/app-events.js';
-import type { EventStore } from '../store.js';
+import { eventOf, type EventStore } from '../store.js';
 
 /** Creating and reading single events (spec 4.10). */
 export function eventRoutes(api: Api, store: EventStore, now: () => Date): Api {
@@ -32,11 +32,15 @@ export function eventRoutes(api: Api, store: EventStore, now: () => Date): Api {
     // Content faults the schema cannot see (slots, a future time) are the domain's 422s; a body the schema refuses is malformed.
     bodyFaults: BodyFault.malformed,
     response: { status: 200, description: 'The stored event', schema: Event },
+    // It creates an event, so it takes an Idempotency-Key (docs/interface.md §1).
+    creates: true,
     errors: [403, 422],
     handle: async ({ account, body }) => {
       const event = appEvent(body, account, randomUUID(), now());
       await store.insert(event);
-      return (await store.get(account.id, event.id))!;
+      // Shown as a read shows it, without reading it back: under an Idempotency-Key the insert's
+      // transaction is still open until this answer is kept in it.
+      return eventOf(event);
     },
   });
   // The spec's heading says /event/{id}; its example request uses /events/{id}: serve both.
