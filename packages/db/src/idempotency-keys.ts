@@ -72,10 +72,15 @@ export interface KeyClaim {
  */
 export type ClaimOutcome<T> = { done: T } | { refused: 'in_progress' | 'taken' };
 
-/** A claim under way: the transaction its first create opened, left open until its answer is kept. */
+/**
+ * A claim under way: the transaction its first create opened, left open until its answer is kept.
+ * `ended` once the request's work has returned: what it set going and runs on in its async
+ * context (the outbox relay it woke, a consumer the relay hands an event to) is no part of it.
+ */
 interface OpenClaim extends KeyClaim {
   keys: IdempotencyKeys;
   trx?: Knex.Transaction;
+  ended?: boolean;
 }
 
 const claims = new AsyncLocalStorage<OpenClaim>();
@@ -96,7 +101,7 @@ class KeyRefused extends Error {
  */
 export async function createTransaction<T>(knex: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   const claim = claims.getStore();
-  if (!claim) return knex.transaction(work);
+  if (!claim || claim.ended || !claim.keys.uses(knex)) return knex.transaction(work);
   if (!claim.trx) {
     const trx = await knex.transaction();
     try {
@@ -124,6 +129,11 @@ export class IdempotencyKeys {
     private readonly schema: string,
     private readonly now: () => Date,
   ) {}
+
+  /** Whether a store's creates on this database belong to this area's claims. */
+  uses(knex: Knex): boolean {
+    return knex === this.knex;
+  }
 
   private rows(db: Knex | Knex.Transaction = this.knex) {
     return db.withSchema(this.schema).table(TABLE);
@@ -153,7 +163,7 @@ export class IdempotencyKeys {
     this.underWay.add(local);
     const open: OpenClaim = { ...claim, keys: this };
     try {
-      const { result, answer } = await claims.run(open, work);
+      const { result, answer } = await claims.run(open, work).finally(() => (open.ended = true));
       const trx = open.trx;
       if (trx) {
         const kept = await this.keep(trx, open, answer);

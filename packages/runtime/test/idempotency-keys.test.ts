@@ -250,6 +250,25 @@ describe('a create sent again under its Idempotency-Key', () => {
     expect(await count('outbox')).toBe(1);
   });
 
+  it('gives work a request under a key sets going, run on after it (the outbox relay waking a consumer), transactions of its own', async () => {
+    const now = () => new Date(clock);
+    const store = new OwnedResourceStore(t.fleet.db.knex, t.fleet.deps(AREA).outbox!, now, NOTES);
+    let later: Promise<unknown> = Promise.resolve();
+    const keys = new IdempotencyKeys(t.fleet.db.knex, AREA, now);
+    const outcome = await keys.claim({ accountId: t.alice.id, key: 'context', fingerprint: 'f' }, async () => {
+      await store.create({ id: randomUUID(), accountId: t.alice.id, text: 'in the request' });
+      // continued from the request's async context once its transaction has committed, as a relay is
+      later = new Promise((resolve) => setTimeout(resolve, 50)).then(() =>
+        store.create({ id: randomUUID(), accountId: t.bob.id, text: 'by a consumer' }),
+      );
+      return { result: 'made', answer: { status: 201, location: null, body: '{}' } };
+    });
+    expect(outcome).toEqual({ done: 'made' });
+    await later;
+    const texts = await t.fleet.db.knex.withSchema(AREA).table('notes').whereIn('text', ['in the request', 'by a consumer']).pluck('text');
+    expect(texts.sort()).toEqual(['by a consumer', 'in the request']);
+  });
+
   it('documents the header, the replay mark, 409 and 422 on each create and on nothing else', async () => {
     const doc = (await request(app()).get('/openapi.json')).body;
     const header = (op: { parameters: { in: string; name: string }[] }) =>
