@@ -84,8 +84,21 @@ export async function dumpDatabase(db: Database): Promise<Blob> {
   });
 }
 
+/**
+ * knex's own messages, which it writes with console.log, on stderr, where a process's standard
+ * output is the command's own (a `--json` answer, say). A connection that cannot be made is not
+ * told here: the same error reaches the caller of the query, which reports it once.
+ */
+const KNEX_LOG = {
+  warn: (message: string) => {
+    if (!message.startsWith('Acquire connection error')) process.stderr.write(`knex: ${message}\n`);
+  },
+  error: (message: string) => process.stderr.write(`knex: ${message}\n`),
+  deprecate: (message: string) => process.stderr.write(`knex: ${message}\n`),
+};
+
 function openPostgres(url: string): Database {
-  const knex = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 10 } });
+  const knex = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 10 }, log: KNEX_LOG });
   // Prepared statements (short indexed reads) go over a few pipelined connections of their own:
   // statement-pipeline.ts, docs/decisions/0029-feed-reads-at-scale.md.
   const statements = new StatementPipeline(url);

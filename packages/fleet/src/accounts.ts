@@ -48,7 +48,8 @@ export async function keysCommand(args: string[], env: FleetEnv, print: Print): 
     args: rest,
     options: { account: { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean', default: false } },
   });
-  const usage = 'usage: fieldcast keys add --account ID [--json] | keys revoke --account ID --key KEY_ID | keys list --account ID';
+  const usage =
+    'usage: fieldcast keys add --account ID [--json] | keys revoke --account ID --key KEY_ID_OR_KEY | keys list --account ID [--json]';
   if (!values.account) throw new UsageError(usage);
   const accountId = values.account;
   await withIdentity(env, async (identity) => {

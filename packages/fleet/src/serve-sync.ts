@@ -30,8 +30,8 @@ export interface RunningSync {
 
 export async function serveSync(env: FleetEnv, logger: Logger, options: { port?: number; database?: Database } = {}): Promise<RunningSync> {
   const sources = env.FIELDCAST_SYNC_SOURCES.filter(isSourceName);
-  if (!env.DATABASE_URL && !options.database) throw new ConfigError('fieldcast serve sync needs DATABASE_URL (its lock lives there)');
-  if (sources.length === 0) throw new ConfigError(`fieldcast serve sync needs FIELDCAST_SYNC_SOURCES (${Object.keys(SOURCES).join(', ')})`);
+  if (!env.DATABASE_URL && !options.database) throw new ConfigError('serve sync needs DATABASE_URL (its lock lives there)');
+  if (sources.length === 0) throw new ConfigError(`serve sync needs FIELDCAST_SYNC_SOURCES (${Object.keys(SOURCES).join(', ')})`);
   const db = options.database ?? (await openDatabase({ url: env.DATABASE_URL! }));
   // The registry's tables are the model area's: migrated as that area migrates them (replicas in turn).
   await migrateService(db, modelService);
@@ -42,6 +42,9 @@ export async function serveSync(env: FleetEnv, logger: Logger, options: { port?:
   const passes = new SyncPasses();
   const count = (source: SourceName, outcome: SyncOutcome) => passes.count(source, outcome);
 
+  // Aborted by stop(): a pass under way ends at once, its requests with it, since a pod has its
+  // grace period (SIGTERM, then SIGKILL) to exit in; what it staged stays for the next pass.
+  const stopping = new AbortController();
   const passOne = async (source: SourceName): Promise<SyncResult | Error | null> => {
     // A lock lost with its session (another replica may then take the source) stops the pass at its next step.
     const held = await withAdvisoryLock(db, `fieldcast-sync:${source}`, async (signal) => {
@@ -50,13 +53,13 @@ export async function serveSync(env: FleetEnv, logger: Logger, options: { port?:
           ...syncOptions(source, env),
           partial: true,
           stepRetries: 0,
-          signal,
+          signal: AbortSignal.any([signal, stopping.signal]),
           progress: (l) => logger.info(`sync: ${l}`),
         });
       } catch (error) {
         // Any failure ends this pass only (see pollSource): the next pass runs on schedule.
         const failure = error instanceof Error ? error : new Error(String(error));
-        logger.error({ source, err: failure }, `sync: ${source} failed: ${failure.message}`);
+        if (!stopping.signal.aborted) logger.error({ source, err: failure }, `sync: ${source} failed: ${failure.message}`);
         return failure;
       }
     });
@@ -116,6 +119,7 @@ export async function serveSync(env: FleetEnv, logger: Logger, options: { port?:
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      stopping.abort(new Error('stopped'));
       await running;
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (!options.database) await db.close();

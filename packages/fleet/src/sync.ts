@@ -104,8 +104,8 @@ export interface PollReports {
 }
 
 /**
- * Syncs a source's newest run as its steps appear, every `everyMs`, until `signal` aborts: a
- * failed pass is reported (`reports.failed`, counted in `reports.passes`) and the next runs on
+ * Syncs a source's newest run as its steps appear, every `everyMs`, until `signal` aborts (which
+ * ends a pass under way): a failed pass is reported (`reports.failed`, counted in `reports.passes`) and the next runs on
  * schedule (the staged steps stay).
  */
 export async function pollSource(
@@ -117,11 +117,14 @@ export async function pollSource(
 ): Promise<void> {
   while (!signal?.aborted) {
     try {
-      const result = await syncRun({ ...options, partial: true, stepRetries: 0 });
+      // The signal ends a pass under way too (its requests with it): a stopping fleet waits for no download.
+      const result = await syncRun({ ...options, partial: true, stepRetries: 0, ...(signal ? { signal } : {}) });
       reports.passes?.count(options.source, result.state);
       if (result.state === 'pending')
         print(`${options.source} ${runName(result.runMs)}: ${result.staged} of ${result.of} steps in, waiting for the rest`);
     } catch (err) {
+      // stopped, not failed: what it staged stays for the next pass
+      if (signal?.aborted) break;
       // Whatever stopped this pass (bad upstream data, a full disk), the next runs on schedule:
       // a poller that stopped would leave its source unsynced, with nothing more in /metrics.
       reports.passes?.count(options.source, 'failed');

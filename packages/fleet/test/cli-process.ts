@@ -23,7 +23,12 @@ export interface CliResult {
  * process runs initdb. Call at the top level of a test file; `dir()` is the data dir once the
  * file's tests run.
  */
-export function useCliDataDir(prefix: string): { dir(): string; fieldcast(...args: string[]): Promise<CliResult> } {
+export function useCliDataDir(prefix: string): {
+  dir(): string;
+  fieldcast(...args: string[]): Promise<CliResult>;
+  /** the CLI with these variables set besides (DATABASE_URL, say) */
+  fieldcastWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<CliResult>;
+} {
   let dataDir: string | undefined;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), prefix));
@@ -32,17 +37,15 @@ export function useCliDataDir(prefix: string): { dir(): string; fieldcast(...arg
   });
   afterAll(() => rmSync(dataDir!, { recursive: true, force: true }));
   const dir = () => dataDir!;
-  return {
-    dir,
-    async fieldcast(...args) {
-      const env = { ...process.env, FIELDCAST_DATA_DIR: dir(), DATABASE_URL: '', NODE_OPTIONS: '' };
-      try {
-        const { stdout, stderr } = await run(TSX, [CLI, ...args], { env });
-        return { code: 0, stdout, stderr };
-      } catch (err) {
-        const e = err as CliResult;
-        return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-      }
-    },
+  const fieldcastWith = async (extra: NodeJS.ProcessEnv, ...args: string[]): Promise<CliResult> => {
+    const env = { ...process.env, FIELDCAST_DATA_DIR: dir(), DATABASE_URL: '', NODE_OPTIONS: '', ...extra };
+    try {
+      const { stdout, stderr } = await run(TSX, [CLI, ...args], { env });
+      return { code: 0, stdout, stderr };
+    } catch (err) {
+      const e = err as CliResult;
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
   };
+  return { dir, fieldcast: (...args) => fieldcastWith({}, ...args), fieldcastWith };
 }

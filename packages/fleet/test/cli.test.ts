@@ -1,8 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { useCliDataDir } from './cli-process.js';
 
-const { dir, fieldcast } = useCliDataDir('fieldcast-cli-');
+const { dir, fieldcast, fieldcastWith } = useCliDataDir('fieldcast-cli-');
 
 describe('fieldcast accounts and keys (embedded data dir, fleet stopped)', () => {
   // Each call is a real process opening PGlite on disk (a few seconds); the five-key limit itself
@@ -67,3 +68,63 @@ describe('fieldcast accounts and keys (embedded data dir, fleet stopped)', () =>
     }
   }, 60_000);
 });
+
+describe('fieldcast help, and what a command refuses before it does anything', () => {
+  it("prints one command's help on stdout, exit 0, for help <command> and <command> --help, touching nothing", async () => {
+    for (const args of [
+      ['help', 'keys'],
+      ['keys', '--help'],
+      ['keys', 'list', '-h'],
+    ]) {
+      const res = await fieldcast(...args);
+      expect([args, res.code, res.stderr]).toEqual([args, 0, '']);
+      // every option the command reads, and no other command
+      expect(res.stdout).toContain('keys list --account ID [--json]');
+      expect(res.stdout).toContain('--key KEY_ID_OR_KEY');
+      expect(res.stdout).not.toContain('climate-lattice');
+    }
+    // before the catalog and the database are opened: a usage question never waits on them
+    const products = await fieldcastWith({ DATABASE_URL: 'postgres://fieldcast@127.0.0.1:1/none' }, 'products', 'grant', '--help');
+    expect(products).toMatchObject({ code: 0, stderr: '' });
+    expect(products.stdout).toContain('products grant|revoke --account ID_OR_HANDLE --product NAME_OR_ID');
+    for (const command of ['migrate', 'sync', 'ingest', 'archive', 'serve']) {
+      const res = await fieldcast(command, '--help');
+      expect([command, res.code, res.stderr]).toEqual([command, 0, '']);
+      expect(res.stdout).toMatch(new RegExp(`^fieldcast ${command}\\b`));
+    }
+    expect(await fieldcast('help', 'frobnicate')).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining('unknown command "frobnicate"'),
+    });
+  }, 120_000);
+
+  it('refuses arguments to a command that takes none, instead of running it', async () => {
+    // climate-lattice would spend a minute of CPU on the lattice; start would start a fleet
+    const res = await fieldcast('climate-lattice', '--out', 'x');
+    expect(res).toMatchObject({ code: 2, stdout: '' });
+    expect(res.stderr).toContain('fieldcast: climate-lattice takes no arguments');
+  }, 120_000);
+
+  it('an unreachable database is one line on stderr naming it, exit 1, nothing on stdout and no stack trace', async () => {
+    const url = 'postgres://fieldcast@127.0.0.1:1/none';
+    for (const args of [['migrate'], ['accounts', 'create', '--name', 'x', '--json']]) {
+      const res = await fieldcastWith({ DATABASE_URL: url }, ...args);
+      expect([args, res.code, res.stdout]).toEqual([args, 1, '']);
+      expect(res.stderr).toBe('fieldcast: cannot reach the database at DATABASE_URL (127.0.0.1:1): connect ECONNREFUSED 127.0.0.1:1\n');
+    }
+  }, 120_000);
+});
+
+test('a port another process holds is one line on stderr naming it, exit 1, no stack trace', async () => {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const { port } = holder.address() as { port: number };
+  try {
+    const res = await fieldcastWith({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' }, 'serve', 'console');
+    expect(res).toMatchObject({ code: 1, stdout: '' });
+    expect(res.stderr).toBe(`fieldcast: cannot listen on 127.0.0.1:${port}: the address is in use (another process listens there)\n`);
+  } finally {
+    holder.close();
+  }
+}, 60_000);

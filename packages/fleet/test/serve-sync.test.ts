@@ -69,6 +69,23 @@ describe('fieldcast serve sync', () => {
     expect((await fetch(`${sync.url}/readyz`)).status).toBe(200);
   });
 
+  it('stops within a few seconds during a pass whose upstream does not answer (SIGTERM, then the pod is killed)', async () => {
+    server.inject('.idx', { hang: true }, 1_000);
+    const seen = server.log.length;
+    const env = parseEnv(FleetEnv, {
+      FIELDCAST_DATA_DIR: dataDir,
+      FIELDCAST_SYNC_SOURCES: 'gfs-0p25',
+      FIELDCAST_SOURCE_GFS_0P25_URL: server.baseUrl,
+      HOST: '127.0.0.1',
+    });
+    const hanging = await serveSync(env, createLogger({ level: 'silent' }), { port: 0, database: db });
+    hanging.start();
+    while (server.log.length === seen) await new Promise((resolve) => setTimeout(resolve, 10));
+    const stopped = Date.now();
+    await hanging.stop();
+    expect(Date.now() - stopped).toBeLessThan(3_000);
+  }, 20_000);
+
   it('refuses to start without the sources to sync', async () => {
     const env = parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir });
     await expect(serveSync(env, createLogger({ level: 'silent' }), { port: 0, database: db })).rejects.toThrow(

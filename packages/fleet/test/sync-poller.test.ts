@@ -48,3 +48,29 @@ test('a pass that fails for a reason of its own is counted and the poller goes o
   expect(failures[0]).toMatch(/^gfs-0p25: sync failed: .*ENOTDIR/);
   expect(passes.text()).toContain('fieldcast_sync_passes_total{source="gfs-0p25",outcome="failed"} 3');
 });
+
+test('a poller stopped while its upstream does not answer ends within a second, reporting no failure', async () => {
+  // a fleet's SIGTERM stops its pollers: a pass waiting out fetch's timeout and retries would hold the exit for minutes
+  server.inject('.idx', { hang: true }, 1_000);
+  const seen = server.log.length;
+  const passes = new SyncPasses();
+  const failures: string[] = [];
+  const abort = new AbortController();
+  const polling = pollSource(
+    { source: 'gfs-0p25', baseUrl: server.baseUrl, syncDir: join(dir, 'stopped') },
+    60_000,
+    () => {},
+    abort.signal,
+    {
+      passes,
+      failed: (line) => failures.push(line),
+    },
+  );
+  while (server.log.length === seen) await new Promise((resolve) => setTimeout(resolve, 10));
+  const stopped = Date.now();
+  abort.abort();
+  await polling;
+  expect(Date.now() - stopped).toBeLessThan(1_000);
+  expect(failures).toEqual([]);
+  expect(passes.text()).not.toContain('outcome="failed"');
+});

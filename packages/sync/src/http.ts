@@ -18,6 +18,8 @@ export interface HttpOptions {
   maxBackoffMs?: number;
   /** Time allowed for one request, headers and body; default 60 s. */
   timeoutMs?: number;
+  /** Aborted when the sync stops: a request under way ends at once, with this signal's reason, and is not retried. */
+  signal?: AbortSignal;
 }
 
 export interface HttpStats {
@@ -38,7 +40,13 @@ class Attempt extends Error {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A wait that ends early, rejecting with the signal's reason, when `signal` aborts. */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => (signal?.removeEventListener('abort', stop), resolve()), ms);
+    const stop = () => (clearTimeout(timer), reject(signal!.reason));
+    signal?.addEventListener('abort', stop, { once: true });
+  });
 
 /** Ranges that follow each other without a gap, fetched in one request. */
 export function mergeAdjacent(ranges: readonly ByteRange[]): ByteRange[][] {
@@ -75,6 +83,7 @@ export class SourceHttp {
   private readonly backoffMs: number;
   private readonly maxBackoffMs: number;
   private readonly timeoutMs: number;
+  private readonly signal: AbortSignal | undefined;
 
   constructor(options: HttpOptions) {
     this.base = new URL(options.baseUrl.replace(/\/*$/, '/'));
@@ -82,6 +91,7 @@ export class SourceHttp {
     this.backoffMs = options.backoffMs ?? 1000;
     this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
     this.timeoutMs = options.timeoutMs ?? 60_000;
+    this.signal = options.signal;
   }
 
   /** A whole text file, such as an inventory. */
@@ -146,7 +156,8 @@ export class SourceHttp {
     this.checkUrl(url);
     let last: Attempt | undefined;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
-      if (attempt > 0) await sleep(Math.min(this.maxBackoffMs, this.backoffMs * 2 ** (attempt - 1)));
+      this.signal?.throwIfAborted();
+      if (attempt > 0) await sleep(Math.min(this.maxBackoffMs, this.backoffMs * 2 ** (attempt - 1)), this.signal);
       try {
         return await this.once(url, range, check);
       } catch (error) {
@@ -160,11 +171,13 @@ export class SourceHttp {
 
   private async once(url: string, range: string | undefined, check: (response: Response) => string | null): Promise<Uint8Array> {
     this.stats.requests++;
-    const signal = AbortSignal.timeout(this.timeoutMs);
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = this.signal ? AbortSignal.any([this.signal, timeout]) : timeout;
     let response: Response;
     try {
       response = await fetch(url, { headers: range ? { range } : {}, signal, redirect: 'error' });
     } catch (error) {
+      this.signal?.throwIfAborted();
       throw new Attempt(null, true, describe(error, this.timeoutMs));
     }
     const problem = check(response);
@@ -177,6 +190,7 @@ export class SourceHttp {
       this.stats.bytes += bytes.length;
       return bytes;
     } catch (error) {
+      this.signal?.throwIfAborted();
       throw new Attempt(null, true, describe(error, this.timeoutMs));
     }
   }

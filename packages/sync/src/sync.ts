@@ -49,8 +49,9 @@ export interface SyncOptions {
   progress?: (line: string) => void;
   /**
    * Aborted when this sync may no longer write (`serve sync`'s advisory lock lost with its
-   * session, docs/decisions/0252-sync-as-a-process.md): checked before each step is staged and
-   * before publication, so another replica that took the source over is not written under.
+   * session, docs/decisions/0252-sync-as-a-process.md), or when the process stops: checked before
+   * each step is staged and before publication, so another replica that took the source over is
+   * not written under, and ending any request under way, so a stop waits for no download.
    */
   signal?: AbortSignal;
 }
@@ -167,7 +168,7 @@ function refuseExpired(source: SourceFacts, runMs: number, options: SyncOptions)
 export async function syncRun(options: SyncOptions): Promise<SyncResult> {
   const source = SOURCES[options.source];
   const progress = options.progress ?? (() => {});
-  const http = new SourceHttp({ ...options.http, baseUrl: options.baseUrl });
+  const http = new SourceHttp({ ...options.http, baseUrl: options.baseUrl, ...(options.signal ? { signal: options.signal } : {}) });
   const started = Date.now();
   const sourceDir = path.join(options.syncDir, source.name);
   // Before anything upstream: a pass that fails or publishes nothing still ends expired runs' service.
