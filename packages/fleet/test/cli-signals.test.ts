@@ -53,3 +53,47 @@ const childOf = (pid: number) => Number(readFileSync(`/proc/${pid}/task/${pid}/c
     }
   });
 });
+
+describe('the start script, as `pnpm start` runs it', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-start-script-'));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  // A process manager or a container runtime signals the process it started, not its children:
+  // the script's process must be the fleet, or hand the signal on and wait for it, so the embedded
+  // database is closed and the data dir released rather than the fleet killed outright.
+  it('ends cleanly at SIGTERM sent to the script’s process alone, releasing the data dir', async () => {
+    const root = process.cwd();
+    const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const started = spawn('sh', ['-c', `exec ${script}`], {
+      cwd: root,
+      env: {
+        ...process.env,
+        PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH}`,
+        FIELDCAST_DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        PORT_BASE: String(PORT_BASE + 50),
+        LOG_LEVEL: 'silent',
+        NODE_OPTIONS: '',
+      },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let printed = '';
+    started.stdout!.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk));
+    const exited = new Promise<number | null>((resolve) => started.once('exit', (code) => resolve(code)));
+    try {
+      const pidFile = join(dataDir, 'fleet.pid');
+      // running, as it tells its user: the areas listen and the database is open
+      expect(await until(() => printed.includes('Ctrl-C stops the fleet.'), 120_000)).toBe(true);
+      expect(existsSync(pidFile)).toBe(true);
+      started.kill('SIGTERM');
+      const code = await Promise.race([exited, sleep(30_000).then(() => 'still running')]);
+      expect([code === 0 || code === 128 + 15, existsSync(pidFile)]).toEqual([true, false]);
+    } finally {
+      started.kill('SIGKILL');
+      await exited;
+    }
+  }, 200_000);
+});
