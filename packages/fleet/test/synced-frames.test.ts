@@ -220,10 +220,11 @@ describe('a synced source as products', () => {
     ]);
     expect((await get('platform', '/products/gfs-0p25.dew-point-temperature')).status).toBe(404);
     const product = (await get<Record<string, unknown>>('platform', `/products/${PRODUCT}`)).body;
-    const west = GFS_GRID.lon1;
-    const east = west + (GFS_GRID.ni - 1) * GFS_GRID.dLon;
-    const north = GFS_GRID.lat1;
-    const south = north - (GFS_GRID.nj - 1) * GFS_GRID.dLat;
+    // The grid's cells: half a cell beyond the outermost grid points (decision 0441).
+    const west = GFS_GRID.lon1 - GFS_GRID.dLon / 2;
+    const east = GFS_GRID.lon1 + (GFS_GRID.ni - 0.5) * GFS_GRID.dLon;
+    const north = GFS_GRID.lat1 + GFS_GRID.dLat / 2;
+    const south = GFS_GRID.lat1 - (GFS_GRID.nj - 0.5) * GFS_GRID.dLat;
     expect(product.description).toMatch(/^Hourly 2 m air temperature from the gfs-0p25 runs/);
     expect(product).toMatchObject({
       id: productId(PRODUCT),

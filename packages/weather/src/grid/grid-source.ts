@@ -73,6 +73,35 @@ export interface GridSpec {
 /** [west, south, east, north] in degrees. */
 export type BBox = [number, number, number, number];
 
+/**
+ * Whether a fractional index along an axis of n grid points (0 at the first point, n - 1 at the
+ * last) lies in the axis's cells: within half a cell of the outermost points, boundary included.
+ * There a read takes the edge cell's value, no extrapolation beyond it: a point read, and a
+ * tile's pixel centre (docs/decisions/0441-regional-grids-cover-their-cells.md).
+ */
+export function withinCells(f: number, n: number): boolean {
+  return f >= -0.5 && f <= n - 0.5;
+}
+
+/** Whether the grid's longitudes go all the way round (a point east of the last centre wraps to the first). */
+export function isGlobalLon(grid: GridSpec): boolean {
+  return Math.abs(grid.nLon * grid.dLon - 360) < 1e-6 * 360;
+}
+
+/**
+ * The extent of the grid's cells, in -180..180 and -90..90: where withinCells holds along both
+ * axes, every longitude for a grid that goes all the way round. What a grid's reads give values
+ * over, so a product read from the grid alone covers it.
+ */
+export function cellsExtent(grid: GridSpec): BBox {
+  const { lat0, dLat, nLat, lon0, dLon, nLon } = grid;
+  // The first and last edges, in either order: a grid may run north to south.
+  const [lat1, lat2] = [lat0 - dLat / 2, lat0 + (nLat - 0.5) * dLat];
+  const [lon1, lon2] = [lon0 - dLon / 2, lon0 + (nLon - 0.5) * dLon];
+  const [west, east] = isGlobalLon(grid) ? [-180, 180] : [Math.min(lon1, lon2), Math.max(lon1, lon2)];
+  return [Math.max(-180, west), Math.max(-90, Math.min(lat1, lat2)), Math.min(180, east), Math.min(90, Math.max(lat1, lat2))];
+}
+
 export interface TimeRange {
   /** inclusive, epoch ms UTC */
   startMs: number;

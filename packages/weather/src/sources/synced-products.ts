@@ -19,7 +19,7 @@ import { Catalog, frameId, productRecord, type ProductRecord } from '../catalog/
 import { type FrameRef } from '../catalog/product-frames.js';
 import { cadenceTimes, forecastFrameId, isoInstant, productRunId, type ProductRun, type SortOrder } from '../catalog/product-runs.js';
 import type { ProductDef } from '../catalog/schema.js';
-import type { GridSource, GridSpec, VariableId } from '../grid/grid-source.js';
+import { cellsExtent, type GridSource, type GridSpec, type VariableId } from '../grid/grid-source.js';
 import { ZarrSource } from '../zarr/zarr-source.js';
 import { servedWeatherOf } from './load-weather-source.js';
 import { readSourceRegistry, registryKeepDays, runsServedAt, servedStamp, syncedRunExpirationMs } from './synced-stores.js';
@@ -93,12 +93,12 @@ export function possibleSyncedProducts(
   return sources.flatMap((source) => bases.map((base) => ({ source, name: syncedProductName(source, base), base })));
 }
 
-/** The grid's cell centres as a GeoJSON MultiPolygon Feature (where bilinear values exist). */
+/**
+ * The grid's cells as a GeoJSON MultiPolygon Feature: where its reads give values, within half a
+ * cell of the outermost grid points included (docs/decisions/0441-regional-grids-cover-their-cells.md).
+ */
 function gridCoverage(g: GridSpec): ProductDef['coverage'] {
-  const west = g.lon0;
-  const east = g.lon0 + (g.nLon - 1) * g.dLon;
-  const south = g.lat0;
-  const north = g.lat0 + (g.nLat - 1) * g.dLat;
+  const [west, south, east, north] = cellsExtent(g);
   const ring: [number, number][] = [
     [west, south],
     [east, south],

@@ -2,8 +2,8 @@
  * Bilinear interpolation of a point series between the four cell centres around the point: the
  * cells and their weights (the stencil), and the weighted mix of their series.
  */
-import { type GridSpec, placeOfPoint } from '../grid/grid-source.js';
-import { isGlobalLon, lonInGrid } from './grid-indices.js';
+import { type GridSpec, isGlobalLon, placeOfPoint, withinCells } from '../grid/grid-source.js';
+import { lonInGrid } from './grid-indices.js';
 
 /** A cell (i, j) and its weight. */
 export type StencilCell = [number, number, number];
@@ -11,8 +11,8 @@ export type StencilCell = [number, number, number];
 /**
  * The cells whose series mix into the point's, with their weights; null when the point is
  * outside the grid. Cell centres are the grid points; a point within half a cell of the
- * outermost centres belongs to that edge cell and takes its value (no extrapolation beyond it).
- * The point is read at its place's coordinates (placeOfPoint: a pole at longitude 0).
+ * outermost centres belongs to that edge cell and takes its value (withinCells: no extrapolation
+ * beyond it). The point is read at its place's coordinates (placeOfPoint: a pole at longitude 0).
  */
 export function bilinearStencil(grid: GridSpec, pointLon: number, pointLat: number): StencilCell[] | null {
   const { lon, lat } = placeOfPoint(pointLon, pointLat);
@@ -20,7 +20,7 @@ export function bilinearStencil(grid: GridSpec, pointLon: number, pointLat: numb
   const fi = (lat - lat0) / dLat;
   const fj = (lonInGrid(grid, lon) - lon0) / dLon;
   const global = isGlobalLon(grid);
-  if (fi < -0.5 || fi > nLat - 0.5 || (!global && (fj < -0.5 || fj > nLon - 0.5))) return null;
+  if (!withinCells(fi, nLat) || (!global && !withinCells(fj, nLon))) return null;
   const ci = Math.min(Math.max(fi, 0), nLat - 1);
   const i0 = Math.floor(ci);
   const wi = ci - i0;

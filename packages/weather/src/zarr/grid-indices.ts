@@ -2,7 +2,7 @@
  * Where a request falls on a store's regular grid and time axis: index ranges of a bbox's cell
  * centres and of a time range, in the store's own longitude domain (-180..180 or 0..360).
  */
-import type { BBox, GridSpec, TimeRange } from '../grid/grid-source.js';
+import { type BBox, type GridSpec, type TimeRange, withinCells } from '../grid/grid-source.js';
 import type { TimeAxis } from './array-reader.js';
 import { GridCoverageError } from './coverage-error.js';
 
@@ -31,18 +31,11 @@ export function timeIndices(r: { name: string; time: TimeAxis | null }, range: T
   return [t0, t1];
 }
 
-/** Whether the grid's longitudes go all the way round (a point east of the last centre wraps to the first). */
-export function isGlobalLon(grid: GridSpec): boolean {
-  return Math.abs(grid.nLon * grid.dLon - 360) < 1e-6 * 360;
-}
-
 /** A longitude moved by a whole turn into the grid's own domain (-180..180 or 0..360). */
 export function lonInGrid(grid: GridSpec, lon: number): number {
   const { lon0, dLon, nLon } = grid;
-  const west = lon0 - dLon / 2;
-  const east = lon0 + (nLon - 0.5) * dLon;
   for (const candidate of [lon, lon + 360, lon - 360]) {
-    if (candidate >= west && candidate <= east) return candidate;
+    if (withinCells((candidate - lon0) / dLon, nLon)) return candidate;
   }
   return lon;
 }

@@ -19,10 +19,12 @@ import {
   type GridSource,
   type GridSpec,
   type GridWindow,
+  isGlobalLon,
   pixelCentre,
   pointGridSource,
   TILE_SIZE,
   type VariableId,
+  withinCells,
 } from '@fieldcast/weather';
 import { NO_DATA } from './colorize.js';
 
@@ -77,24 +79,21 @@ export function sampleWindow(w: GridWindow, lon: number, lat: number, mode: Samp
   if (nLat === 0 || nLon === 0) return NO_DATA;
   const gy = (lat - w.lats[0]!) / w.dLat;
   const gx = (lon - w.lons[0]!) / w.dLon;
+  // Within half a cell beyond the outermost points the edge value stands (no point to blend
+  // with), in either mode, as a point read has it (withinCells).
+  if (!withinCells(gy, nLat) || !withinCells(gx, nLon)) return NO_DATA;
   if (mode === 'discrete') {
-    const i = Math.round(gy);
-    const j = Math.round(gx);
-    if (i < 0 || j < 0 || i >= nLat || j >= nLon) return NO_DATA;
+    const i = Math.min(nLat - 1, Math.max(0, Math.round(gy)));
+    const j = Math.min(nLon - 1, Math.max(0, Math.round(gx)));
     return w.values[i * nLon + j]!;
   }
-  // Within half a cell beyond the outermost points the edge value stands (no point to blend with).
-  const clampAxis = (g: number, n: number): [number, number] | null => {
-    if (g < -0.5 || g > n - 0.5) return null;
+  const clampAxis = (g: number, n: number): [number, number] => {
     if (n === 1) return [0, 0];
     const i0 = Math.min(n - 2, Math.max(0, Math.floor(g)));
     return [i0, Math.min(1, Math.max(0, g - i0))];
   };
-  const ry = clampAxis(gy, nLat);
-  const rx = clampAxis(gx, nLon);
-  if (!ry || !rx) return NO_DATA;
-  const [i0, fy] = ry;
-  const [j0, fx] = rx;
+  const [i0, fy] = clampAxis(gy, nLat);
+  const [j0, fx] = clampAxis(gx, nLon);
   const i1 = nLat === 1 ? i0 : i0 + 1;
   const j1 = nLon === 1 ? j0 : j0 + 1;
   const v00 = w.values[i0 * nLon + j0]!;
@@ -205,13 +204,13 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
 
 /**
  * The columns of a tile that lie across the seam of a grid going all the way round in longitude
- * (east of its last column or west of its first, between the two: a point read wraps there, as
- * packages/weather/src/zarr/grid-indices.ts isGlobalLon says), with the longitude each is read
- * at: its own (bilinear), or the nearest column's after wrapping (discrete). A window read holds no
- * column beyond either end, so it cannot blend them; these pixels are read point-wise instead.
+ * (east of its last column or west of its first, between the two: a point read wraps there,
+ * isGlobalLon), with the longitude each is read at: its own (bilinear), or the nearest column's
+ * after wrapping (discrete). A window read holds no column beyond either end, so it cannot blend
+ * them; these pixels are read point-wise instead.
  */
 function seamColumns(grid: GridSpec, lons: Float64Array, mode: SampleMode): [number, number][] {
-  if (Math.abs(grid.nLon * grid.dLon - 360) >= 1e-6 * 360) return [];
+  if (!isGlobalLon(grid)) return [];
   const seam: [number, number][] = [];
   for (let c = 0; c < lons.length; c++) {
     const g = (lons[c]! - grid.lon0) / grid.dLon;
