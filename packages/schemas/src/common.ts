@@ -23,9 +23,10 @@ export const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 /**
  * A parameter's description and examples, on the text it is sent as: zod leaves out a transforming
  * schema's examples from the input side of its JSON Schema, the side a document gives parameters,
- * so they are stated before the text is read as a number.
+ * so they are stated before the text is read as a number, an instant or a geometry. Given last
+ * before the transform: a refinement after it makes a schema of its own, without them.
  */
-const sentAs = (text: z.ZodString, description: string, examples?: readonly string[]) =>
+export const sentAs = (text: z.ZodString, description: string, examples?: readonly string[]) =>
   text.meta({ description, ...(examples ? { examples: [...examples] } : {}) });
 
 /** A latitude or longitude in a path, decimal degrees (WGS84) from -limit to limit. */

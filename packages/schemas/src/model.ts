@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundMs, coordinateParam, countParam, Timestamp, Uuid, UuidInput } from './common.js';
+import { boundMs, coordinateParam, countParam, sentAs, Timestamp, Uuid, UuidInput } from './common.js';
 
 /**
  * The model area (docs/interface.md §7; spec 2.8, 4.7): models, forecast runs, their variables
@@ -153,15 +153,14 @@ const UTC_ZONE = /(Z|[+-]00:00)$/;
  * milliseconds begins at the later one.
  */
 const instant = (name: string, description: string, bound: 'start' | 'end') =>
-  z
-    .string({ error: `${name} must be given once, as a UTC ISO 8601 timestamp such as 2026-05-01T12:00:00Z` })
-    .pipe(
-      z.iso
-        .datetime({ offset: true, abort: true, error: `${name} must be a UTC ISO 8601 timestamp such as 2026-05-01T12:00:00Z` })
-        .refine((s) => UTC_ZONE.test(s), { error: `${name} must be in UTC: end it with Z or +00:00 (sent as %2B00:00)` })
-        .transform((s) => boundMs(s, bound)),
-    )
-    .meta({ description, examples: ['2026-05-01T12:00:00Z'] });
+  sentAs(z.string({ error: `${name} must be given once, as a UTC ISO 8601 timestamp such as 2026-05-01T12:00:00Z` }), description, [
+    '2026-05-01T12:00:00Z',
+  ]).pipe(
+    z.iso
+      .datetime({ offset: true, abort: true, error: `${name} must be a UTC ISO 8601 timestamp such as 2026-05-01T12:00:00Z` })
+      .refine((s) => UTC_ZONE.test(s), { error: `${name} must be in UTC: end it with Z or +00:00 (sent as %2B00:00)` })
+      .transform((s) => boundMs(s, bound)),
+  );
 
 const positiveInteger = (name: string, description: string, max?: number) =>
   countParam({

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { LruCache } from '@fieldcast/caches';
 import { polygonFaults, type PolygonCoordinates } from '@fieldcast/geo';
-import { boundMs, countParam, Timestamp, Uuid, UuidInput } from './common.js';
+import { boundMs, countParam, sentAs, Timestamp, Uuid, UuidInput } from './common.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
 
 /** Frames and forecasts per page (public record: limit; docs/interface.md §6). */
@@ -150,14 +150,16 @@ const ISO_INSTANT = z.iso.datetime({ offset: true });
 
 /** An instant in ISO 8601 with a zone (`Z` or an offset), read as epoch milliseconds, an inclusive bound (boundMs). */
 const instant = (name: 'start' | 'end') =>
-  z
-    .string({ error: `${name} must be given once, as an ISO 8601 timestamp such as 2025-06-01T00:00:00Z` })
-    .refine((s) => ISO_INSTANT.safeParse(s).success && Number.isFinite(Date.parse(s)), {
-      error: `${name} must be an ISO 8601 timestamp with a zone, such as 2025-06-01T00:00:00Z`,
-      abort: true,
-    })
-    .transform((s) => boundMs(s, name))
-    .meta({ description: `${name}: ISO 8601 timestamp with Z or an offset`, examples: ['2025-06-01T00:00:00Z'] });
+  sentAs(
+    z
+      .string({ error: `${name} must be given once, as an ISO 8601 timestamp such as 2025-06-01T00:00:00Z` })
+      .refine((s) => ISO_INSTANT.safeParse(s).success && Number.isFinite(Date.parse(s)), {
+        error: `${name} must be an ISO 8601 timestamp with a zone, such as 2025-06-01T00:00:00Z`,
+        abort: true,
+      }),
+    `${name}: ISO 8601 timestamp with Z or an offset`,
+    ['2025-06-01T00:00:00Z'],
+  ).transform((s) => boundMs(s, name));
 
 const startBeforeEnd = (q: { start?: number; end?: number }) => q.start === undefined || q.end === undefined || q.start <= q.end;
 
@@ -175,21 +177,23 @@ export const ProductsQuery = z
       .string({ error: 'source must be given once' })
       .meta({ description: 'exact match on source', examples: ['synthetic'] })
       .optional(),
-    aggregation: z
-      .string({ error: 'aggregation must be given once, as a nonnegative integer of minutes' })
-      .regex(/^\d{1,9}$/, { error: 'aggregation must be a nonnegative integer of minutes (a day is 1440)' })
+    aggregation: sentAs(
+      z
+        .string({ error: 'aggregation must be given once, as a nonnegative integer of minutes' })
+        .regex(/^\d{1,9}$/, { error: 'aggregation must be a nonnegative integer of minutes (a day is 1440)' }),
+      'aggregation period in minutes, a nonnegative integer (a day is 1440, an hour 60)',
+      ['1440'],
+    )
       .transform(Number)
-      .meta({ description: 'aggregation period in minutes, a nonnegative integer (a day is 1440, an hour 60)', examples: ['1440'] })
       .optional(),
     start: instant('start').optional(),
     end: instant('end').optional(),
-    coverage: z
-      .string({ error: `coverage must be given once, as ${COVERAGE_HELP}` })
+    coverage: sentAs(
+      z.string({ error: `coverage must be given once, as ${COVERAGE_HELP}` }),
+      `products whose coverage contains this geometry: ${COVERAGE_HELP}`,
+      ['{"type":"Point","coordinates":[-93.6,42.0]}'],
+    )
       .transform(readCoverage)
-      .meta({
-        description: `products whose coverage contains this geometry: ${COVERAGE_HELP}`,
-        examples: ['{"type":"Point","coordinates":[-93.6,42.0]}'],
-      })
       .optional(),
   })
   .refine((q) => (q.start === undefined) === (q.end === undefined), {
