@@ -3,8 +3,11 @@ and bench/grib2.bench.ts (docs/decisions/0220-grib2-decoding.md).
 
   make OUT SPEC      writes one message per entry of the JSON list SPEC (see `make_message`)
   gfs ROOT SPEC      writes a GFS run's steps below ROOT in NOAA's layout, each file with its wgrib2
-                     `.idx` inventory (see `write_gfs_step`), for synced-gfs-eccodes.int.test.ts
+                     `.idx` inventory (see `write_gfs_step`), for synced-eccodes.int.test.ts
+  ecmwf ROOT SPEC    writes an ECMWF open data run's steps below ROOT in ECMWF's layout, each file
+                     with its JSON lines `.index` (see `write_ecmwf_step`), for synced-eccodes.int.test.ts
   read FILE          prints, per message, ecCodes' keys, values, latitudes and longitudes as JSON
+  read-files FILE... prints `read`'s list for each file, as a JSON object by file
   time FILE N        prints the median seconds of N codes_get_values calls per message (the bench's baseline)
 
 Messages with spatial differencing of order 1 and 2, which Debian 12's ecCodes 2.28 does not
@@ -46,17 +49,13 @@ def points(spec):
     return lat, lon
 
 
-def make_message(spec):
+def grid_keys(spec):
+    """Section 3 keys of a regular latitude/longitude grid (template 3.0) in `spec`'s scanning mode."""
     ni, nj, mode = spec["ni"], spec["nj"], spec.get("scanningMode", 0)
     lat1, lon1 = spec["lat1"], spec["lon1"]
     lat2 = lat1 + (1 if mode & 0x40 else -1) * (nj - 1) * spec["dlat"]
     lon2 = lon1 + (-1 if mode & 0x80 else 1) * (ni - 1) * spec["dlon"]
-    h = ec.codes_grib_new_from_samples("regular_ll_sfc_grib2")
-    template = spec.get("productTemplate", 0)
-    keys = [
-        ("centre", spec.get("centre", 98)),
-        ("dataDate", spec.get("date", 20240315)),
-        ("dataTime", spec.get("time", 600)),
+    return [
         ("Ni", ni),
         ("Nj", nj),
         ("iScansNegatively", 1 if mode & 0x80 else 0),
@@ -68,6 +67,25 @@ def make_message(spec):
         ("longitudeOfLastGridPointInDegrees", lon2),
         ("iDirectionIncrementInDegrees", spec["dlon"]),
         ("jDirectionIncrementInDegrees", spec["dlat"]),
+    ]
+
+
+def set_keys(h, keys):
+    for key, value in keys:
+        if isinstance(value, float):
+            ec.codes_set_double(h, key, value)
+        else:
+            ec.codes_set_long(h, key, value)
+
+
+def make_message(spec):
+    h = ec.codes_grib_new_from_samples("regular_ll_sfc_grib2")
+    template = spec.get("productTemplate", 0)
+    keys = [
+        ("centre", spec.get("centre", 98)),
+        ("dataDate", spec.get("date", 20240315)),
+        ("dataTime", spec.get("time", 600)),
+        *grid_keys(spec),
         ("productDefinitionTemplateNumber", template),
         ("discipline", spec.get("discipline", 0)),
         ("parameterCategory", spec.get("category", 0)),
@@ -86,11 +104,7 @@ def make_message(spec):
         ]
     else:
         keys += [("forecastTime", spec.get("step", 12))]
-    for key, value in keys:
-        if isinstance(value, float):
-            ec.codes_set_double(h, key, value)
-        else:
-            ec.codes_set_long(h, key, value)
+    set_keys(h, keys)
     if template == 8:
         # Setting the step range also writes the end of the overall time interval (octets 35-41),
         # which the forecast time and range alone leave at the sample's.
@@ -210,6 +224,64 @@ def write_gfs_step(root, spec, step):
         f.writelines(lines)
 
 
+def write_ecmwf_step(root, spec, step):
+    """One step of an ECMWF open data HRES run as ECMWF publishes it
+    ([yyyymmdd]/[HH]z/ifs/0p25/oper/[yyyymmdd][HH]0000-[step]h-oper-fc.grib2, stream `oper`): the
+    single-level parameters Fieldcast syncs among ones it does not, named by their shortName so
+    that ecCodes writes ECMWF's own GRIB2 numbers (tp is ECMWF's local 0/1/193, in metres), `tp`
+    and `ssrd` accumulated from the start of the forecast (product template 4.8, an empty interval
+    at step 0), CCSDS packing as the open data has it; and the JSON lines `.index` beside it, one
+    object per message with the MARS keys ECMWF's index holds and its byte range. `spec`: date,
+    time (HHMM), grid (ni, nj, lat1, lon1, dlat, dlon; rows north to south, longitudes as ECMWF's
+    global grid numbers them from its first column at 180, so 180..360 west of Greenwich)."""
+    grid = dict(spec["grid"], scanningMode=0)
+    lat, lon = points(grid)
+    hours = np.arange(1, step + 1)
+    # The hourly rates of `gfs_field` integrated from the start: kg m-2 is mm, tp is in m; W m-2 over an hour is 3600 J m-2.
+    tp = sum((gfs_field("rain", lat, lon, h) for h in hours), np.zeros_like(lat)) / 1000
+    ssrd = sum((gfs_field("sun", lat, lon, h) for h in hours), np.zeros_like(lat)) * 3600
+    # (shortName, values); accumulations last, as in the open data's files.
+    entries = [
+        ("msl", 101325 + 0 * lat),
+        ("2t", gfs_field("t", lat, lon, step)),
+        ("2d", gfs_field("td", lat, lon, step)),
+        ("10u", gfs_field("u", lat, lon, step)),
+        ("10v", gfs_field("v", lat, lon, step)),
+        ("sp", gfs_field("p", lat, lon, step)),
+        ("tcwv", 20 + 0 * lat),
+        ("ssrd", ssrd),
+        ("tp", tp),
+    ]
+    ymd, hh = str(spec["date"]), f"{spec['time'] // 100:02d}"
+    folder = os.path.join(root, ymd, f"{hh}z", "ifs", "0p25", "oper")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"{ymd}{hh}0000-{step}h-oper-fc.grib2")
+    lines, offset = [], 0
+    with open(path, "wb") as f:
+        for short_name, values in entries:
+            h = ec.codes_grib_new_from_samples("GRIB2")
+            set_keys(h, [("centre", 98), ("dataDate", spec["date"]), ("dataTime", spec["time"]), *grid_keys(grid)])
+            accumulated = short_name in ("tp", "ssrd")
+            if accumulated:
+                ec.codes_set_long(h, "productDefinitionTemplateNumber", 8)
+            ec.codes_set_string(h, "shortName", short_name)
+            ec.codes_set_string(h, "stepRange", f"0-{step}" if accumulated else str(step))
+            ec.codes_set(h, "packingType", "grid_ccsds")
+            ec.codes_set_long(h, "bitsPerValue", 16)
+            ec.codes_set_values(h, values)
+            message = ec.codes_get_message(h)
+            mars = {key: ec.codes_get_string(h, key) for key in ["date", "time", "step", "levtype"]}
+            ec.codes_release(h)
+            f.write(message)
+            line = {"domain": "g", "date": mars["date"], "time": mars["time"], "expver": "0001", "class": "od", "type": "fc",
+                    "stream": "oper", "step": mars["step"], "levtype": mars["levtype"], "param": short_name,
+                    "_offset": offset, "_length": len(message)}
+            lines.append(json.dumps(line) + "\n")
+            offset += len(message)
+    with open(path[: -len(".grib2")] + ".index", "w") as f:
+        f.writelines(lines)
+
+
 def messages(path):
     """Each message's ecCodes handle, released after use."""
     with open(path, "rb") as f:
@@ -227,7 +299,7 @@ KEYS = [
     "packingType", "dataRepresentationTemplateNumber", "productDefinitionTemplateNumber", "bitsPerValue",
     "discipline", "parameterCategory", "parameterNumber", "typeOfFirstFixedSurface", "level",
     "forecastTime", "indicatorOfUnitOfTimeRange", "scanningMode", "Ni", "Nj", "dataDate", "dataTime",
-    "decimalScaleFactor", "binaryScaleFactor", "bitmapPresent",
+    "decimalScaleFactor", "binaryScaleFactor", "bitmapPresent", "centre",
 ]
 
 
@@ -239,6 +311,7 @@ def describe(h):
     if keys["productDefinitionTemplateNumber"] == 8:
         for key in ["typeOfStatisticalProcessing", "lengthOfTimeRange", "indicatorOfUnitForTimeRange"]:
             keys[key] = ec.codes_get_long(h, key)
+    keys["shortName"] = ec.codes_get_string(h, "shortName")
     return {
         "keys": keys,
         "values": [None if v == MISSING else float(v) for v in ec.codes_get_values(h)],
@@ -266,8 +339,14 @@ if __name__ == "__main__":
         spec = json.loads(sys.argv[3])
         for step in spec["steps"]:
             write_gfs_step(sys.argv[2], spec, step)
+    elif command == "ecmwf":
+        spec = json.loads(sys.argv[3])
+        for step in spec["steps"]:
+            write_ecmwf_step(sys.argv[2], spec, step)
     elif command == "read":
         json.dump([describe(h) for h in messages(sys.argv[2])], sys.stdout)
+    elif command == "read-files":
+        json.dump({path: [describe(h) for h in messages(path)] for path in sys.argv[2:]}, sys.stdout)
     elif command == "time":
         json.dump([median_seconds(h, int(sys.argv[3])) for h in messages(sys.argv[2])], sys.stdout)
     else:
