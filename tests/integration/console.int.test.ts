@@ -222,7 +222,7 @@ describe('the console in Chromium', () => {
       // Edit the field's shape. A vertex dragged across the far edge is refused: the problem's
       // message at the failing ring, and nothing stored; Cancel leaves the field as it was.
       const before = await storedRing(fieldId!);
-      await page.click(`#fields li[data-id="${fieldId}"] button[aria-label^="Edit the shape"]`);
+      await page.click(`#fields li[data-id="${fieldId}"] button[aria-label^="Shape of"]`);
       await page.waitForSelector('#shape-edit:not([hidden])');
       expect(await page.locator('.vertex-handle').count()).toBe(4);
       // the corners by where they are on the screen, whichever way the area stored the ring
@@ -244,7 +244,7 @@ describe('the console in Chromium', () => {
 
       // Add a vertex in the bottom edge and pull it down, remove the top left one: saved with the
       // agriculture area's PUT, then the field's degree days for its new shape.
-      await page.click(`#fields li[data-id="${fieldId}"] button[aria-label^="Edit the shape"]`);
+      await page.click(`#fields li[data-id="${fieldId}"] button[aria-label^="Shape of"]`);
       const bottomMiddle = extreme(await handleCentres(page, '.midpoint-handle'), (p) => p.y);
       await page.mouse.click(bottomMiddle.x, bottomMiddle.y);
       expect(await page.locator('.vertex-handle').count()).toBe(5);
@@ -559,6 +559,60 @@ describe('the console in Chromium', () => {
       expect(errors).toEqual([]);
     });
   }, 300_000);
+
+  it("names each control as it is labelled on the screen: a field's buttons by their words, the frame slider by its time", async () => {
+    // A field of the account's, about 100 ha near Ames, Iowa: away from where the point tests click.
+    const created = await fetch(`${areaUrl('agriculture')}/fields`, {
+      method: 'POST',
+      headers: { Authorization: auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        description: 'Ames labels',
+        type: 'GeometryCollection',
+        geometries: [
+          {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [-93.638, 42.026],
+                [-93.626, 42.026],
+                [-93.626, 42.035],
+                [-93.638, 42.035],
+                [-93.638, 42.026],
+              ],
+            ],
+          },
+        ],
+      }),
+    });
+    expect(created.status).toBe(201);
+    // Left in place, as the other tests leave theirs: a deleted field's events in the main feed would
+    // have the page read the gone field, which the browser logs.
+    const { id } = (await created.json()) as { id: string };
+    await signedIn(async (page, errors) => {
+      await page.waitForSelector(`#fields li[data-id="${id}"]`);
+      // Every form control has a label.
+      const unlabelled = await page
+        .locator('input, select, textarea')
+        .evaluateAll((controls) =>
+          controls.filter((c) => !(c as HTMLInputElement).labels?.length && !c.getAttribute('aria-label')).map((c) => c.outerHTML),
+        );
+      expect(unlabelled).toEqual([]);
+      // A button's name begins with the words it shows, so a voice command of what is seen
+      // finds it (WCAG 2.2, 2.5.3 Label in Name); a name adds what they act on.
+      const buttons = await page
+        .locator('button')
+        .evaluateAll((all) =>
+          all.map((b) => ({ text: (b.textContent ?? '').trim(), name: (b.getAttribute('aria-label') ?? b.textContent ?? '').trim() })),
+        );
+      expect(buttons.filter(({ text, name }) => name === '' || !name.toLowerCase().startsWith(text.toLowerCase()))).toEqual([]);
+      expect(
+        await page.locator(`#fields li[data-id="${id}"] button`).evaluateAll((all) => all.map((b) => b.getAttribute('aria-label'))),
+      ).toEqual([null, 'Rename Ames labels', 'Shape of Ames labels: edit it', 'Delete Ames labels']);
+      // The slider is read out as the frame's time, not its position among the frames.
+      expect(await page.getAttribute('#frame', 'aria-valuetext')).toBe(await page.textContent('#frame-time'));
+      expect(errors).toEqual([]);
+    });
+  }, 200_000);
 
   it('works on a 390 px phone screen and from the keyboard', async () => {
     await signedIn(

@@ -80,7 +80,7 @@ export class Api {
       const response = await this.send(area, path, init);
       const text = await response.text();
       const body: unknown = text ? safeParse(text) : null;
-      if (!response.ok) throw problem(area, response.status, body);
+      if (!response.ok) throw problem(area, response, body);
       return body as T;
     });
   }
@@ -88,7 +88,7 @@ export class Api {
   /** A binary answer (a tile): its bytes, or an ApiError. */
   async blob(area: string, path: string, signal?: AbortSignal): Promise<Blob> {
     const response = await this.send(area, path, { signal });
-    if (!response.ok) throw problem(area, response.status, safeParse(await response.text()));
+    if (!response.ok) throw problem(area, response, safeParse(await response.text()));
     return response.blob();
   }
 
@@ -121,7 +121,7 @@ function safeParse(text: string): unknown {
 }
 
 /** The area's error answer as an ApiError (problemOf). */
-function problem(area: string, status: number, body: unknown): ApiError {
-  const { message, code, faults } = problemOf(area, status, body);
-  return new ApiError(message, status, code, faults);
+function problem(area: string, response: Response, body: unknown): ApiError {
+  const { message, code, faults } = problemOf(area, response.status, body, response.headers.get('Retry-After'));
+  return new ApiError(message, response.status, code, faults);
 }

@@ -182,14 +182,17 @@ export class FieldsPanel {
       const li = document.createElement('li');
       li.dataset.id = field.id;
       li.classList.toggle('selected', this.selected?.id === field.id);
+      // Each name begins with the words the button shows, so a voice command of what is seen finds
+      // it (WCAG 2.2, 2.5.3 Label in Name), then names the field it acts on.
+      const name = field.description || field.id;
       li.append(
         button(field.description || `Field ${field.id.slice(0, 8)}`, () => this.select(field)),
         ' ',
-        button('Rename', () => void this.rename(field), `Edit the description of ${field.description || field.id}`),
+        button('Rename', () => void this.rename(field), `Rename ${name}`),
         ' ',
-        button('Shape', () => this.editShape(field), `Edit the shape of ${field.description || field.id}`),
+        button('Shape', () => this.editShape(field), `Shape of ${name}: edit it`),
         ' ',
-        button('Delete', () => void this.remove(field), `Delete ${field.description || field.id}`),
+        button('Delete', () => void this.remove(field), `Delete ${name}`),
       );
       list.append(li);
     }

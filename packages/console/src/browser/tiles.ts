@@ -150,7 +150,10 @@ export class TilesPanel {
   private show(): void {
     const frame = this.frames[Number(byId<HTMLInputElement>('frame').value)];
     const style = this.styles.find((s) => s.id === byId<HTMLSelectElement>('style').value);
-    byId('frame-time').textContent = frame ? new Date(frame.validTime).toUTCString() : 'no frames';
+    const time = frame ? new Date(frame.validTime).toUTCString() : 'no frames';
+    byId('frame-time').textContent = time;
+    // Read out as the frame's time, not its position among the frames (WAI-ARIA 1.2, aria-valuetext).
+    byId('frame').setAttribute('aria-valuetext', time);
     this.layer?.remove();
     this.layer = null;
     const layers = this.products.find((p) => p.name === byId<HTMLSelectElement>('product').value)?.styleableLayers ?? [];
