@@ -323,3 +323,18 @@ export async function publishProductGrant(fleet: TestFleet, accountId: string, p
   const event = resourceEvent(productGrantEvent({ accountId, productId, granted }));
   await fleet.transport.publish([{ topic: PRODUCT_GRANTS_TOPIC, key: event.subject, event }]);
 }
+
+/**
+ * Pairs of points that are one place, [longitude, latitude] asked and the one it is: every
+ * longitude at a pole, and longitude 180 as -180 (docs/decisions/0428-one-point-read-per-place.md).
+ * Each area that reads points checks it answers each pair alike.
+ */
+export const SAME_PLACES: readonly (readonly [number, number, number, number])[] = [
+  [120, 90, 0, 90],
+  [-180, 90, 0, 90],
+  [180, 90, 0, 90],
+  [-72.5, -90, 0, -90],
+  [180, -90, 0, -90],
+  [180, 52.3, -180, 52.3],
+  [180, -89.7, -180, -89.7],
+];

@@ -5,6 +5,7 @@ import type { ChillQuery, DegreeDayQuery } from '@fieldcast/schemas';
 import { GridStoreWriter, SyntheticSource, ZarrSource } from '@fieldcast/weather';
 import { locationChill } from '../src/domain/chill.js';
 import { degreeDayPoints, locationDegreeDays } from '../src/domain/growing-degree-days.js';
+import { SAME_PLACES } from '@fieldcast/runtime/testing';
 
 /*
  * Degree days and chill at a location read one place one value (docs/decisions/0428-one-point-read-per-place.md):
@@ -24,17 +25,6 @@ const gdd: DegreeDayQuery = {
   given: {},
 };
 const chill: ChillQuery = { model: 'utah', start: '2025-06-01', end: '2025-06-01', daily: true };
-
-/** Pairs of points that are one place: [longitude, latitude] asked, and the one it is. */
-const SAME_PLACES: [number, number, number, number][] = [
-  [120, 90, 0, 90],
-  [-180, 90, 0, 90],
-  [180, 90, 0, 90],
-  [-72.5, -90, 0, -90],
-  [180, -90, 0, -90],
-  [180, 52.3, -180, 52.3],
-  [180, -89.7, -180, -89.7],
-];
 
 const withoutLongitude = <T extends { longitude: number }>({ longitude: _, ...rest }: T) => rest;
 

@@ -2,6 +2,7 @@ import { SyntheticSource } from '@fieldcast/weather';
 import { gridAlertWeather } from '../src/domain/alert-weather.js';
 import { measure } from '../src/domain/measure.js';
 import type { Condition } from '../src/schemas.js';
+import { SAME_PLACES } from '@fieldcast/runtime/testing';
 
 /*
  * A rule measures one place one value (docs/decisions/0428-one-point-read-per-place.md): every
@@ -17,15 +18,6 @@ const CONDITIONS: Condition[] = [
   { kind: 'precipitation', threshold: 1, hours: 48 },
   { kind: 'reference-et', threshold: 1, days: 2 },
   { kind: 'severe-weather', radiusKm: 100, hours: 48 },
-];
-
-/** Pairs of points that are one place: [longitude, latitude] asked, and the one it is. */
-const SAME_PLACES: [number, number, number, number][] = [
-  [120, 90, 0, 90],
-  [-180, 90, 0, 90],
-  [180, 90, 0, 90],
-  [-72.5, -90, 0, -90],
-  [180, 52.3, -180, 52.3],
 ];
 
 describe.each(SAME_PLACES)('(%p, %p) is (%p, %p)', (lon, lat, placeLon, placeLat) => {

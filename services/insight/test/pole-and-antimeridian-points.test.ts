@@ -1,6 +1,7 @@
 import type { HourlyQuery, HourlySeries } from '@fieldcast/schemas';
 import { SyntheticSource } from '@fieldcast/weather';
 import { type HourlyQuantity, hourlySeriesJson } from '../src/domain/hourly-series.js';
+import { SAME_PLACES } from '@fieldcast/runtime/testing';
 
 /*
  * Hourly relative humidity and ET at a point read one place one value
@@ -18,15 +19,6 @@ const query: HourlyQuery = {
   defaulted: false,
   unit: 'millimeters',
 };
-
-/** Pairs of points that are one place: [longitude, latitude] asked, and the one it is. */
-const SAME_PLACES: [number, number, number, number][] = [
-  [120, 90, 0, 90],
-  [-180, 90, 0, 90],
-  [180, 90, 0, 90],
-  [-72.5, -90, 0, -90],
-  [180, 52.3, -180, 52.3],
-];
 
 const series = async (quantity: HourlyQuantity, longitude: number, latitude: number) => {
   const { longitude: _, ...rest } = JSON.parse(await hourlySeriesJson(world, quantity, { latitude, longitude }, query)) as HourlySeries;

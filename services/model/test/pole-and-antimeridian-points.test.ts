@@ -1,6 +1,7 @@
 import { DEFAULT_MODELS, SyntheticSource } from '@fieldcast/weather';
 import { producedValidTimes, runAt } from '../src/domain/runs.js';
 import { TruthReader, variableTimeSeries } from '../src/domain/time-series.js';
+import { SAME_PLACES } from '@fieldcast/runtime/testing';
 
 /*
  * A run's series at a point reads one place one value (docs/decisions/0428-one-point-read-per-place.md):
@@ -16,15 +17,6 @@ const run = runAt(model, INIT_MS);
 const validMs = producedValidTimes(run, NOW_MS)
   .filter((t) => t <= INIT_MS + 48 * 3_600_000)
   .filter((_, k) => k % 6 === 0);
-
-/** Pairs of points that are one place: [longitude, latitude] asked, and the one it is. */
-const SAME_PLACES: [number, number, number, number][] = [
-  [120, 90, 0, 90],
-  [-180, 90, 0, 90],
-  [180, 90, 0, 90],
-  [-72.5, -90, 0, -90],
-  [180, 52.3, -180, 52.3],
-];
 
 const series = (variable: (typeof model.variables)[number], lon: number, lat: number) =>
   variableTimeSeries(run, variable, lat, lon, validMs, new TruthReader(world, lat, lon, validMs));

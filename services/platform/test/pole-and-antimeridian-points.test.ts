@@ -1,5 +1,6 @@
 import { createCatalog, SyntheticSource } from '@fieldcast/weather';
 import { frameValueAt } from '../src/domain/frame-values.js';
+import { SAME_PLACES } from '@fieldcast/runtime/testing';
 
 /*
  * A datapoint reads one place one value (docs/decisions/0428-one-point-read-per-place.md): every
@@ -20,15 +21,6 @@ const PRODUCTS = [
 const products = createCatalog()
   .products()
   .filter((p) => PRODUCTS.includes(p.name));
-
-/** Pairs of points that are one place: [longitude, latitude] asked, and the one it is. */
-const SAME_PLACES: [number, number, number, number][] = [
-  [120, 90, 0, 90],
-  [-180, 90, 0, 90],
-  [180, 90, 0, 90],
-  [-72.5, -90, 0, -90],
-  [180, 52.3, -180, 52.3],
-];
 
 it('reads every product named', () => {
   expect(products.map((p) => p.name).sort()).toEqual([...PRODUCTS].sort());
