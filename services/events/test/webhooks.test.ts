@@ -4,14 +4,6 @@ import { agricultureService } from '@fieldcast/agriculture';
 import { eventually, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
 import { createLogger } from '@fieldcast/kit';
 import { migrateSchema } from '@fieldcast/db';
-import { eventsMigration } from '../migrations/001_events.js';
-import { feedsMigration } from '../migrations/002_feeds.js';
-import { feedEntriesMigration } from '../migrations/003_feed_entries.js';
-import { webhooksMigration } from '../migrations/004_webhooks.js';
-import { deliveryRetentionMigration } from '../migrations/005_delivery_retention.js';
-import { secretRotationMigration } from '../migrations/006_secret_rotation.js';
-import { receiverHoldMigration } from '../migrations/007_receiver_hold.js';
-import { allowedRateMigration } from '../migrations/008_allowed_rate.js';
 import { receiversMigration } from '../migrations/009_receivers.js';
 import { dispatcherOf, eventsService } from '../src/definition.js';
 import { SENDS_PER_SUBSCRIPTION } from '../src/webhooks/dispatcher.js';
@@ -916,16 +908,9 @@ describe('the receiver’s allowed rate (HTTP 1.1 Web Hooks for Event Delivery 4
   test('the receivers migration keeps each URL’s strictest rate and longest hold, and has a URL asked again where a subscription had no rate on record', async () => {
     const knex = t.fleet.db.knex;
     const schema = 'events_receivers_migration';
-    const before = [
-      eventsMigration,
-      feedsMigration,
-      feedEntriesMigration,
-      webhooksMigration,
-      deliveryRetentionMigration,
-      secretRotationMigration,
-      receiverHoldMigration,
-      allowedRateMigration,
-    ];
+    // the area's migrations up to the receivers'
+    const migrations = eventsService.needs.database!.migrations;
+    const before = migrations.slice(0, migrations.indexOf(receiversMigration));
     await knex.raw('drop schema if exists ?? cascade', [schema]);
     try {
       await migrateSchema(knex, schema, before);
