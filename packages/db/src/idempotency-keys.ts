@@ -63,14 +63,20 @@ export interface KeyClaim {
   accountId: string;
   key: string;
   fingerprint: string;
+  /**
+   * the live answers the account may have kept in the area, beyond which its request is refused
+   * (`full`); 0 or none: no limit (docs/decisions/0442-kept-answers-per-account.md)
+   */
+  maxKept?: number;
 }
 
 /**
  * What came of a claimed request: its result, with its answer kept when it created anything; or
- * nothing done because another request holds the key (`in_progress`) or has kept an answer under
- * it since it was looked up (`taken`).
+ * nothing done because another request holds the key (`in_progress`), has kept an answer under
+ * it since it was looked up (`taken`), or the account keeps as many answers as it may (`full`,
+ * for the milliseconds until the first of them expires).
  */
-export type ClaimOutcome<T> = { done: T } | { refused: 'in_progress' | 'taken' };
+export type ClaimOutcome<T> = { done: T } | { refused: 'in_progress' | 'taken' } | { refused: 'full'; afterMs: number };
 
 /**
  * A claim under way: the transaction its first create opened, left open until its answer is kept.
@@ -160,6 +166,8 @@ export class IdempotencyKeys {
   async claim<T>(claim: KeyClaim, work: () => Promise<{ result: T; answer: Answer }>): Promise<ClaimOutcome<T>> {
     const local = `${claim.accountId} ${claim.key}`;
     if (this.underWay.has(local)) return { refused: 'in_progress' };
+    const full = await this.fullUntil(claim.accountId, claim.maxKept ?? 0);
+    if (full) return { refused: 'full', afterMs: Math.max(0, full.getTime() - this.now().getTime()) };
     this.underWay.add(local);
     const open: OpenClaim = { ...claim, keys: this };
     try {
@@ -181,6 +189,26 @@ export class IdempotencyKeys {
     } finally {
       this.underWay.delete(local);
     }
+  }
+
+  /**
+   * When the first of the account's live answers expires, if it keeps `max` or more; null when it
+   * keeps fewer, or `max` is 0 (no limit). Its resources are capped, but a create and a delete of
+   * each leave one answer apiece, so without this an account's kept answers would grow with its
+   * request rate for 24 hours (docs/decisions/0442-kept-answers-per-account.md). Requests under way
+   * together may each pass it: the excess is bounded by what is in flight.
+   */
+  private async fullUntil(accountId: string, max: number): Promise<Date | null> {
+    if (!(max > 0 && Number.isFinite(max))) return null;
+    const live = this.rows()
+      .select('expires_at')
+      .where({ account_id: accountId })
+      .where('expires_at', '>', this.now())
+      .limit(max)
+      .as('live');
+    const row = (await this.knex.from(live).count({ n: '*' }).min({ first: 'expires_at' }).first()) as
+      { n: string | number; first: Date | string | null } | undefined;
+    return row && Number(row.n) >= max && row.first !== null ? new Date(row.first) : null;
   }
 
   /**

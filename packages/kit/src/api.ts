@@ -13,7 +13,8 @@ import {
   type FieldError,
 } from './errors.js';
 import type { Account } from './identity.js';
-import { fingerprintOf, type IdempotencyKeeper, idempotencyKeyOf, keyInProgress, replay } from './idempotency.js';
+import { fingerprintOf, type IdempotencyKeeper, idempotencyKeyOf, keyInProgress, keysExhausted, replay } from './idempotency.js';
+import { limitsOf } from './limits.js';
 import { jsonQuality, parseAccept, quality, vendorMediaType } from './negotiate.js';
 import { methodNotAllowed } from './resource-methods.js';
 
@@ -340,13 +341,16 @@ async function runUnderKey(
 ): Promise<void> {
   const kept = await keeper.find(claim.accountId, claim.key);
   if (kept) return replay(res, kept, claim.fingerprint);
-  const outcome = await keeper.claim(claim, async () => {
+  // An account keeps as many live answers per area as it may own resources of one kind (0442).
+  const { ownedPerKind } = limitsOf(req);
+  const outcome = await keeper.claim({ ...claim, maxKept: ownedPerKind }, async () => {
     const result = await handle();
     if (res.headersSent) throw new Error('A create answers through the kit, so its answer can be kept for its Idempotency-Key');
     const answer = answerOf(req, result);
     return { result: answer, answer };
   });
   if ('refused' in outcome) {
+    if (outcome.refused === 'full') throw keysExhausted(res, ownedPerKind, outcome.afterMs);
     const taken = outcome.refused === 'taken' ? await keeper.find(claim.accountId, claim.key) : null;
     if (!taken) throw keyInProgress();
     return replay(res, taken, claim.fingerprint);

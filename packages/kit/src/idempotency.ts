@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { ConflictError, InvalidRequestError, ValidationError } from './errors.js';
+import { ConflictError, InvalidRequestError, TooManyRequestsError, ValidationError } from './errors.js';
 
 /**
  * Creates answered again under the Idempotency-Key request header (draft-ietf-httpapi-idempotency-key-header;
@@ -31,9 +31,9 @@ export interface KeptAnswer {
 export interface IdempotencyKeeper {
   find(accountId: string, key: string): Promise<KeptAnswer | null>;
   claim<T>(
-    claim: { accountId: string; key: string; fingerprint: string },
+    claim: { accountId: string; key: string; fingerprint: string; maxKept?: number },
     work: () => Promise<{ result: T; answer: Omit<KeptAnswer, 'fingerprint'> }>,
-  ): Promise<{ done: T } | { refused: 'in_progress' | 'taken' }>;
+  ): Promise<{ done: T } | { refused: 'in_progress' | 'taken' } | { refused: 'full'; afterMs: number }>;
 }
 
 /** RFC 8941 section 3.3.3: sf-string = DQUOTE *( unescaped / "\" ( DQUOTE / "\" ) ) DQUOTE, printable ASCII. */
@@ -105,3 +105,16 @@ export const keyInProgress = () =>
     'idempotency_key_in_progress',
     `A request with this ${IDEMPOTENCY_KEY} is still being processed: retry once it has been answered`,
   );
+
+/**
+ * A create under a key from an account that keeps as many answers in the area as it may
+ * (docs/decisions/0442-kept-answers-per-account.md): 429 until the first of them expires
+ * (RFC 6585 section 4, Retry-After in seconds as RFC 9110 section 10.2.3 has it).
+ */
+export function keysExhausted(res: Response, max: number, afterMs: number): TooManyRequestsError {
+  res.setHeader('Retry-After', String(Math.max(1, Math.ceil(afterMs / 1000))));
+  return new TooManyRequestsError(
+    'idempotency_keys_exhausted',
+    `This account keeps the answers of ${max.toLocaleString('en')} creates sent with an ${IDEMPOTENCY_KEY} in the last 24 hours, the most it may: retry after Retry-After, or send the create without a key`,
+  );
+}

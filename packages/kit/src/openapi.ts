@@ -116,7 +116,7 @@ export function openApiDocument(input: {
     name: IDEMPOTENCY_KEY,
     in: 'header',
     required: false,
-    description: `A key the client chose for this create (draft-ietf-httpapi-idempotency-key-header), as a quoted string (RFC 8941 sf-string, printable ASCII) of 1 to ${MAX_IDEMPOTENCY_KEY} characters, such as "8e03978e-40d5-43e8-bc93-6894a57f9324". The same request sent again by the same account with the same key within 24 hours creates nothing and gets the first answer again (status, Location, body), marked ${REPLAYED}: true; another request under the key is 422 idempotency_key_reused, one sent while the first is still under way 409 idempotency_key_in_progress, a key of another form 400 invalid_idempotency_key (docs/interface.md §1).`,
+    description: `A key the client chose for this create (draft-ietf-httpapi-idempotency-key-header), as a quoted string (RFC 8941 sf-string, printable ASCII) of 1 to ${MAX_IDEMPOTENCY_KEY} characters, such as "8e03978e-40d5-43e8-bc93-6894a57f9324". The same request sent again by the same account with the same key within 24 hours creates nothing and gets the first answer again (status, Location, body), marked ${REPLAYED}: true; another request under the key is 422 idempotency_key_reused, one sent while the first is still under way 409 idempotency_key_in_progress, a key of another form 400 invalid_idempotency_key, and one from an account that keeps as many answers as it may own resources of one kind 429 idempotency_keys_exhausted until the first expires (docs/interface.md §1).`,
     schema: { type: 'string', pattern: '^ *"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\["\\\\])+" *$' },
   };
   const keyed = (op: AnyOperation) => input.idempotencyKeys === true && createsResource(op);

@@ -8,7 +8,7 @@ import {
   OwnedResourceStore,
   type OwnedResourceTable,
 } from '@fieldcast/db';
-import { Api, BodyFault, ownedResourceRoutes, ValidationError } from '@fieldcast/kit';
+import { Api, BodyFault, type Limits, ownedResourceRoutes, ValidationError } from '@fieldcast/kit';
 import { defineService } from '../src/needs.js';
 import { useTestFleet } from '../src/testing.js';
 
@@ -233,6 +233,33 @@ describe('a create sent again under its Idempotency-Key', () => {
     clock += IDEMPOTENCY_KEY_RETENTION_MS;
     await t.fleet.runBackground(AREA, 'idempotency-keys');
     expect(await count('idempotency_keys')).toBe(0);
+  });
+
+  it('keeps at most as many live answers per account as it may own of a kind: a create and delete loop cannot grow them without end', async () => {
+    const limits = app().locals.limits as Limits;
+    app().locals.limits = { ...limits, ownedPerKind: 2 };
+    try {
+      for (const key of ['"loop-1"', '"loop-2"']) {
+        const made = await post('/notes', t.alice.auth, { text: 'a' }, key);
+        expect(made.status).toBe(201);
+        expect((await request(app()).delete(made.headers.location!).set('Authorization', t.alice.auth)).status).toBe(200);
+      }
+      const refused = await post('/notes', t.alice.auth, { text: 'a' }, '"loop-3"');
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ id: 'idempotency_keys_exhausted', status: 429 });
+      expect(refused.headers['retry-after']).toBe(String(IDEMPOTENCY_KEY_RETENTION_MS / 1000));
+      expect(await count('notes')).toBe(0);
+      expect(await count('idempotency_keys')).toBe(2);
+      // a kept answer is still sent again, another account keeps its own, and a create without a key creates
+      expect((await post('/notes', t.alice.auth, { text: 'a' }, '"loop-1"')).headers['idempotent-replayed']).toBe('true');
+      expect((await post('/notes', t.bob.auth, { text: 'a' }, '"loop-3"')).status).toBe(201);
+      expect((await post('/notes', t.alice.auth, { text: 'a' })).status).toBe(201);
+      // once the first answers expire, keys are taken again
+      clock += IDEMPOTENCY_KEY_RETENTION_MS;
+      expect((await post('/notes', t.alice.auth, { text: 'b' }, '"loop-3"')).status).toBe(201);
+    } finally {
+      app().locals.limits = limits;
+    }
   });
 
   it('lets the primary key decide between replicas: a second claim of a kept key creates nothing', async () => {
