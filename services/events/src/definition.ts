@@ -10,6 +10,7 @@ import { receiverHoldMigration } from '../migrations/007_receiver_hold.js';
 import { allowedRateMigration } from '../migrations/008_allowed_rate.js';
 import { receiversMigration } from '../migrations/009_receivers.js';
 import { idempotencyKeysMigration } from '../migrations/010_idempotency_keys.js';
+import { receiverTurnsMigration } from '../migrations/011_receiver_turns.js';
 import { AppDirectory } from './app-directory.js';
 import { resourceEventsConsumer } from './consumer.js';
 import { DELIVERY_RETENTION_EVERY_MS, DELIVERY_TIMEOUT_MS } from './domain/webhook-delivery.js';
@@ -37,6 +38,7 @@ const NEEDS = {
       allowedRateMigration,
       receiversMigration,
       idempotencyKeysMigration,
+      receiverTurnsMigration,
     ],
   },
   outbox: { topics: [SUBSCRIPTIONS_TOPIC, STORED_TOPIC] },

@@ -351,17 +351,23 @@ export class DeliveryStore {
    *
    * The hold and the rate are the receiver's, the URL's, whatever subscriptions and accounts send
    * to it (docs/decisions/0422-the-receiver-is-the-url.md). A receiver that allowed a rate
-   * (`allowed_rate`, requests per minute) gets one delivery per claim, the earliest due of all its
-   * subscriptions', and its hold is moved to a minute / rate later, so its requests are spaced
-   * evenly and no minute holds more than the rate (HTTP 1.1 Web Hooks for Event Delivery 4.2.2;
-   * docs/decisions/0396-receivers-allowed-rate.md). The receiver's row is locked with its
-   * deliveries and its hold read again once locked: a replica claiming at the same moment skips it,
-   * or sees the hold the other has just moved, so replicas together keep to the rate.
+   * (`allowed_rate`, requests per minute) gets one delivery per claim, and its hold is moved to a
+   * minute / rate later, so its requests are spaced evenly and no minute holds more than the rate
+   * (HTTP 1.1 Web Hooks for Event Delivery 4.2.2; docs/decisions/0396-receivers-allowed-rate.md).
+   * The accounts sending to it take turns: the delivery is the earliest sendable one of the next
+   * account after the one it last served (`last_account_id`), in the order of account ids, that has
+   * one, so one account's backlog cannot hold back another's events
+   * (docs/decisions/0443-accounts-take-turns-at-a-paced-receiver.md). The receiver's row is locked
+   * with its deliveries and its hold read again once locked: a replica claiming at the same moment
+   * skips it, or sees the hold the other has just moved, so replicas together keep to the rate.
    */
   async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perSubscription: number): Promise<ClaimedDelivery[]> {
     const { rows } = await this.knex.raw(
       `with due as (
-         select d.id, d.subscription_id, s.receiver, d.next_attempt_at, d.seq, r.allowed_rate from ${AREA}.deliveries d
+         select d.id, d.subscription_id, s.account_id, s.receiver, d.next_attempt_at, d.seq, r.allowed_rate,
+           -- the accounts after the one the receiver last served come first, then the order from its start
+           coalesce(s.account_id <= r.last_account_id, false) as turn_passed
+         from ${AREA}.deliveries d
          join ${AREA}.subscriptions s on s.id = d.subscription_id and s.status = 'active'
          join ${AREA}.receivers r on r.url = s.receiver and (r.held_until is null or r.held_until <= :now)
          where d.status = 'pending' and d.next_attempt_at <= :now and (d.lease_until is null or d.lease_until <= :now)
@@ -372,24 +378,28 @@ export class DeliveryStore {
          where status = 'pending' and lease_until > :now and subscription_id in (select subscription_id from due)
          group by subscription_id),
        ranked as (
-         select due.id, due.next_attempt_at, due.seq, due.allowed_rate,
-           row_number() over (partition by due.subscription_id order by due.next_attempt_at, due.seq) as rank,
-           row_number() over (partition by due.receiver order by due.next_attempt_at, due.seq) as receiver_rank,
-           coalesce(busy.n, 0) as busy
+         select due.*, coalesce(busy.n, 0) as busy,
+           row_number() over (partition by due.subscription_id order by due.next_attempt_at, due.seq) as rank
          from due left join busy using (subscription_id)),
+       turns as (
+         select k.id, k.next_attempt_at, k.seq, k.allowed_rate,
+           row_number() over (partition by k.receiver order by k.turn_passed, k.account_id, k.next_attempt_at, k.seq) as turn
+         from ranked k where k.rank + k.busy <= :perSubscription),
        picked as (
-         select d.id, r.url as receiver from ${AREA}.deliveries d join ranked k on k.id = d.id
+         select d.id, r.url as receiver, s.account_id from ${AREA}.deliveries d join turns k on k.id = d.id
          join ${AREA}.subscriptions s on s.id = d.subscription_id
          join ${AREA}.receivers r on r.url = s.receiver and (r.held_until is null or r.held_until <= :now)
-         where k.rank + k.busy <= :perSubscription and (k.allowed_rate is null or k.receiver_rank = 1)
+         where k.allowed_rate is null or k.turn = 1
          order by k.next_attempt_at, k.seq
          limit :limit
          for update of d skip locked
          for no key update of r skip locked),
        paced as (
          update ${AREA}.receivers r
-         set held_until = greatest(r.held_until, :now::timestamptz + ceil(60000000.0 / r.allowed_rate) * interval '1 microsecond')
-         where r.allowed_rate is not null and r.url in (select receiver from picked)
+         set held_until = greatest(r.held_until, :now::timestamptz + ceil(60000000.0 / r.allowed_rate) * interval '1 microsecond'),
+           last_account_id = picked.account_id
+         from picked
+         where r.allowed_rate is not null and r.url = picked.receiver
          returning r.url, r.held_until)
        update ${AREA}.deliveries d set lease_until = :leaseUntil
        from picked, ${AREA}.subscriptions s

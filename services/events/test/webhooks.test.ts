@@ -842,6 +842,72 @@ describe('the receiver’s allowed rate (HTTP 1.1 Web Hooks for Event Delivery 4
     expect(receiver.delivered).toHaveLength(6);
   });
 
+  test('accounts take turns at a paced URL: another account’s backlog, over any number of subscriptions, does not hold back an account’s newer events', async () => {
+    receiver.allowedRate = '6';
+    // alice's two subscriptions to the URL and bob's one, through their handshakes
+    const alices = [await subscribe(t.alice), await subscribe(t.alice)];
+    const bobs = await subscribe(t.bob);
+    await runDeliveries();
+    for (const [account, sub] of [
+      [t.alice, alices[0]!],
+      [t.alice, alices[1]!],
+      [t.bob, bobs],
+    ] as const)
+      expect(await subscription(account, sub.id)).toMatchObject({ status: 'active', allowedRate: 6 });
+    /** An event of `account`'s about a new field, fanned out at the clock's time to each of its `subscriptions`. */
+    const fanOutOf = async (account: TestAccount, subscriptions: number): Promise<string> => {
+      const event = fieldEvent(crypto.randomUUID(), 'created', nowMs);
+      expect(await store().fanOut({ event, appId: crypto.randomUUID(), owner: account.id }, new Date(nowMs))).toBe(subscriptions);
+      return event.id;
+    };
+    // alice's backlog: 20 deliveries due at START, bob's 2 due a second later
+    const alicesEvents: string[] = [];
+    for (let i = 0; i < 10; i++) alicesEvents.push(await fanOutOf(t.alice, 2));
+    nowMs = START + 1000;
+    const bobsEvents = [await fanOutOf(t.bob, 1), await fanOutOf(t.bob, 1)];
+    await passesUntil(230);
+    const whose = receiver.delivered.map((e) => (bobsEvents.includes(e.id) ? 'bob' : 'alice'));
+    // one turn each while both have deliveries due, then alice's alone: bob's two go second and fourth, not after alice's 20
+    expect(whose).toEqual(['alice', 'bob', 'alice', 'bob', ...Array(18).fill('alice')]);
+    // still 6 a minute, and each account's own deliveries in the order they fell due
+    expect(postedAt('/hook')).toEqual(Array.from({ length: 22 }, (_, i) => i * 10));
+    expect(receiver.delivered.filter((e) => bobsEvents.includes(e.id)).map((e) => e.id)).toEqual(bobsEvents);
+    const alicesOrder = receiver.delivered.filter((e) => !bobsEvents.includes(e.id)).map((e) => alicesEvents.indexOf(e.id));
+    expect(alicesOrder).toEqual([...alicesOrder].sort((a, b) => a - b));
+  });
+
+  test('at a paced URL an account whose subscription has all the requests in flight it may passes its turn on', async () => {
+    receiver.allowedRate = '6';
+    const whose = new Map([
+      [(await subscribe(t.alice)).id, 'alice'],
+      [(await subscribe(t.bob)).id, 'bob'],
+    ]);
+    await runDeliveries();
+    for (const account of [t.alice, t.alice, t.bob, t.bob]) {
+      const event = fieldEvent(crypto.randomUUID(), 'created', nowMs);
+      expect(await store().fanOut({ event, appId: crypto.randomUUID(), owner: account.id }, new Date(nowMs))).toBe(1);
+    }
+    /** A claim `s` seconds from START, one request in flight allowed per subscription, its leases lasting past the test. */
+    const claim = async (s: number) => {
+      nowMs = START + s * 1000;
+      return store().claimDeliveries(new Date(nowMs), new Date(START + 600_000), 10, 1);
+    };
+    const first = await claim(0);
+    const second = await claim(10);
+    // the second account's request is answered; the first's is still in flight
+    const attempt = { time: new Date(nowMs).toISOString(), statusCode: 200, error: null, durationMs: 1 };
+    await store().recordDelivered(
+      second.map((delivery) => ({ delivery, attempt })),
+      new Date(nowMs),
+    );
+    const third = await claim(20);
+    const accounts = [first, second, third].map((claimed) => claimed.map((d) => whose.get(d.subscriptionId)));
+    const [x, y] = [accounts[0]![0], accounts[1]![0]];
+    expect(new Set([x, y])).toEqual(new Set(['alice', 'bob']));
+    // the first account's turn again, but it may send nothing more: the other's next goes, not nothing
+    expect(accounts).toEqual([[x], [y], [y]]);
+  });
+
   test('a Retry-After holds every subscription to the URL, another account’s too', async () => {
     receiver.answer = (n) => (n === 1 ? { status: 429, headers: { 'Retry-After': '120' } } : 200);
     const alices = await validated();
