@@ -10,6 +10,7 @@ import {
   type GridWindow,
   SyncedProducts,
   SYNTHETIC_GRID,
+  TILE_SIZE,
   tileAndPixelOf,
   writeSourceRegistry,
   ZarrSource,
@@ -18,7 +19,7 @@ import { NO_DATA } from '../src/domain/colorize.js';
 import { zoomLevelsOf } from '../src/domain/frames.js';
 import { tileCache } from '../src/domain/sample-cache.js';
 import { TileProducts } from '../src/domain/products.js';
-import { sampleWindow } from '../src/domain/sampling.js';
+import { pixelCentres, sampleWindow } from '../src/domain/sampling.js';
 import { DefaultStyles } from '../src/domain/styles.js';
 import { TileRenderer } from '../src/domain/tiles.js';
 import { decodePng, pixelAt } from './png-decode.js';
@@ -69,22 +70,20 @@ const styleOf = (mode: 'linear' | 'discrete'): Style => ({
   ],
 });
 
-let syncDir: string;
-let synced: SyncedProducts;
-
-beforeAll(async () => {
-  syncDir = mkdtempSync(join(tmpdir(), 'fieldcast-regional-'));
-  const sourceDir = join(syncDir, SOURCE);
+/** A synced run of `values(lat, lon)` on the grid lats x lons, in a sync directory of its own. */
+async function syncedRun(lats: number[], lons: number[], values: (lat: number, lon: number) => number): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'fieldcast-regional-'));
+  const sourceDir = join(dir, SOURCE);
   const w = await GridStoreWriter.create(join(sourceDir, 'runs', '2026120500.zarr'), {
-    lats: LATS,
-    lons: LONS,
+    lats,
+    lons,
     attributes: { title: 'iowa', product: 'gfs-0p25' },
   });
   await w.addTimeAxis({ name: 'time', startMs: RUN, stepMs: HOUR_MS, length: 2 });
   await w.addVariable({ name: 'air_temperature', time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC' } });
-  const data = new Float32Array(2 * LATS.length * LONS.length);
+  const data = new Float32Array(2 * lats.length * lons.length);
   for (let t = 0; t < 2; t++)
-    LATS.forEach((lat, i) => LONS.forEach((lon, j) => (data[(t * LATS.length + i) * LONS.length + j] = celsius(lat, lon))));
+    lats.forEach((lat, i) => lons.forEach((lon, j) => (data[(t * lats.length + i) * lons.length + j] = values(lat, lon))));
   await w.write('air_temperature', data);
   await w.close();
   const iso = new Date(RUN).toISOString();
@@ -95,6 +94,30 @@ beforeAll(async () => {
     retired: [],
     expired: [],
   });
+  return dir;
+}
+
+/** A renderer of a sync directory's products, drawing from the run's store. */
+function rendererOf(store: ZarrSource, products: SyncedProducts): TileRenderer {
+  const catalog = createCatalog();
+  const defaults = new DefaultStyles(catalog);
+  return new TileRenderer({
+    defaults,
+    weather: store,
+    frames: {} as FrameIndex,
+    styles: { get: async () => null, byName: async () => null },
+    grants: { isGranted: async () => false },
+    cache: tileCache<Float32Array>(16 << 20),
+    now: () => new Date(NOW),
+    products: new TileProducts(catalog, defaults, products, () => new Date(NOW)),
+  });
+}
+
+let syncDir: string;
+let synced: SyncedProducts;
+
+beforeAll(async () => {
+  syncDir = await syncedRun(LATS, LONS, celsius);
   synced = new SyncedProducts(syncDir, createCatalog().products());
 });
 
@@ -106,19 +129,8 @@ afterAll(async () => {
 it.each(['linear', 'discrete'] as const)(
   'draws, in a %s style, each corner grid point’s value at the pixel its datapoint names, at the native zoom and below it down to 3',
   async (mode) => {
-    const catalog = createCatalog();
-    const defaults = new DefaultStyles(catalog);
     const store = await ZarrSource.open(join(syncDir, SOURCE, 'runs', '2026120500.zarr'));
-    const renderer = new TileRenderer({
-      defaults,
-      weather: store,
-      frames: {} as FrameIndex,
-      styles: { get: async () => null, byName: async () => null },
-      grants: { isGranted: async () => false },
-      cache: tileCache<Float32Array>(16 << 20),
-      now: () => new Date(NOW),
-      products: new TileProducts(catalog, defaults, synced, () => new Date(NOW)),
-    });
+    const renderer = rendererOf(store, synced);
     const frame = await synced.find(forecastFrameId({ name: `${SOURCE}.air-temperature` }, RUN, RUN + HOUR_MS), NOW);
     expect(frame).toBeDefined();
     // A datapoint names the pixel at the served weather's native zoom (the synthetic world's 0.01°:
@@ -166,3 +178,74 @@ it.each(['linear', 'discrete'] as const)(
     expect([sampleWindow(w, 1.5001, 1, mode), sampleWindow(w, 1, -0.5001, mode)]).toEqual([NO_DATA, NO_DATA]);
   },
 );
+
+describe.each([
+  // The run above: its bands are read as windows at every zoom.
+  { grid: '0.25°, 5 x 8 points', lats: LATS, lons: LONS },
+  // 0.01° over six degrees square: at the lowest zooms a band over it holds more cells per pixel
+  // than a window read takes, and is read pixel by pixel.
+  {
+    grid: '0.01°, 601 x 601 points',
+    lats: Array.from({ length: 601 }, (_, i) => 40 + i / 100),
+    lons: Array.from({ length: 601 }, (_, j) => -97 + j / 100),
+  },
+])('a regional run on a grid of $grid, in tiles far larger than it', ({ lats, lons }) => {
+  let dir: string;
+  let products: SyncedProducts;
+  let store: ZarrSource;
+  // Within the red style's stops wherever the grid lies, so every pixel in the grid's cells is drawn.
+  const value = (lat: number, lon: number) => 20 + (lat - lats[0]!) + (lon - lons[0]!);
+
+  beforeAll(async () => {
+    dir = await syncedRun(lats, lons, value);
+    products = new SyncedProducts(dir, createCatalog().products());
+    store = await ZarrSource.open(join(dir, SOURCE, 'runs', '2026120500.zarr'));
+  });
+
+  afterAll(async () => {
+    await store.close();
+    await products.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(['linear', 'discrete'] as const)(
+    'draws, in a %s style, zooms 0 to 4 with the pixels outside its cells transparent and those inside drawn',
+    async (mode) => {
+      const renderer = rendererOf(store, products);
+      const frame = (await products.find(forecastFrameId({ name: `${SOURCE}.air-temperature` }, RUN, RUN + HOUR_MS), NOW))!;
+      // The grid's cells, half a cell past the outermost points (docs/decisions/0441-regional-grids-cover-their-cells.md).
+      const [west, south, east, north] = [
+        lons[0]! - 0.5 * (lons[1]! - lons[0]!),
+        lats[0]! - 0.5 * (lats[1]! - lats[0]!),
+        lons.at(-1)! + 0.5 * (lons[1]! - lons[0]!),
+        lats.at(-1)! + 0.5 * (lats[1]! - lats[0]!),
+      ];
+      const wrong: unknown[] = [];
+      for (let z = 0; z <= 4; z++) {
+        const { tile } = tileAndPixelOf((west + east) / 2, (south + north) / 2, z);
+        let png: Buffer;
+        try {
+          png = await renderer.draw({ frame, style: styleOf(mode), tile, etag: '', cacheControl: '' });
+        } catch (e) {
+          wrong.push({ z, error: String(e) });
+          continue;
+        }
+        const image = decodePng(png);
+        const { lons: centreLons, lats: centreLats } = pixelCentres(tile);
+        let inside = 0;
+        for (let r = 0; r < TILE_SIZE; r++) {
+          for (let c = 0; c < TILE_SIZE; c++) {
+            const lon = centreLons[c]!;
+            const lat = centreLats[r]!;
+            const alpha = pixelAt(image, r, c)[3];
+            const within = lon >= west && lon <= east && lat >= south && lat <= north;
+            if (within) inside++;
+            if (within !== (alpha === 255)) wrong.push({ z, r, c, lon, lat, alpha });
+          }
+        }
+        if (inside === 0) wrong.push({ z, inside });
+      }
+      expect(wrong.slice(0, 5)).toEqual([]);
+    },
+  );
+});

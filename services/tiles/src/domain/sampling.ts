@@ -193,8 +193,14 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
         for (let r = r0; r < r1; r++) out[r * TILE_SIZE + c] = await reader.point(lon, bandLats[r - r0]!);
       }
     } else {
+      // A point read refuses a point beyond the grid's cells (out_of_coverage): such a pixel has
+      // no data, as a window read's has (sampleWindow).
+      const lonIn = lons.map((lon) => (isGlobalLon(grid) || withinCells((lon - grid.lon0) / grid.dLon, grid.nLon) ? 1 : 0));
       for (let r = r0; r < r1; r++) {
-        for (let c = 0; c < TILE_SIZE; c++) out[r * TILE_SIZE + c] = await reader.point(bandLons[c]!, bandLats[r - r0]!);
+        const latIn = withinCells((lats[r]! - grid.lat0) / grid.dLat, grid.nLat);
+        for (let c = 0; c < TILE_SIZE; c++) {
+          out[r * TILE_SIZE + c] = latIn && lonIn[c] ? await reader.point(bandLons[c]!, bandLats[r - r0]!) : NO_DATA;
+        }
       }
     }
     if (r1 < TILE_SIZE) await nextTurn();
