@@ -41,40 +41,48 @@ export async function accountsCommand(args: string[], env: FleetEnv, print: Prin
   print('The key is shown only now; store it safely.');
 }
 
-/** `fieldcast keys add|revoke|list --account ID`: up to five live keys per account, for rotation. */
+/** The options each `keys` subcommand reads: any other is refused (exit 2). */
+const KEYS_OPTIONS = {
+  add: { account: { type: 'string' }, json: { type: 'boolean', default: false } },
+  revoke: { account: { type: 'string' }, key: { type: 'string' } },
+  list: { account: { type: 'string' }, json: { type: 'boolean', default: false } },
+} as const;
+
+const isKeysSubcommand = (sub: string | undefined): sub is keyof typeof KEYS_OPTIONS =>
+  sub !== undefined && Object.hasOwn(KEYS_OPTIONS, sub);
+
+/**
+ * `fieldcast keys add|revoke|list --account ID`: up to five live keys per account, for rotation.
+ * Its usage is answered before the database is opened (docs/decisions/0430-cli-usage-answered-before-anything-is-opened.md).
+ */
 export async function keysCommand(args: string[], env: FleetEnv, print: Print): Promise<void> {
   const [sub, ...rest] = args;
-  const { values } = parseArgs({
-    args: rest,
-    options: { account: { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean', default: false } },
-  });
   const usage =
     'usage: fieldcast keys add --account ID [--json] | keys revoke --account ID --key KEY_ID_OR_KEY | keys list --account ID [--json]';
-  if (!values.account) throw new UsageError(usage);
-  const accountId = values.account;
+  if (!isKeysSubcommand(sub)) throw new UsageError(usage);
+  const { values } = parseArgs({ args: rest, options: KEYS_OPTIONS[sub] });
+  const { account: accountId, key, json } = values as { account?: string; key?: string; json?: boolean };
+  if (!accountId || (sub === 'revoke' && !key)) throw new UsageError(usage);
   await withIdentity(env, async (identity) => {
     const account = await identity.findAccount(accountId);
     if (!account) throw new UsageError(`no account ${accountId}`);
     if (sub === 'add') {
       const { keyId, applicationKey } = await identity.addKey(account.id);
       print(
-        values.json
+        json
           ? JSON.stringify({ applicationId: account.id, applicationKey, keyId })
           : `applicationKey ${applicationKey}\nkeyId          ${keyId}`,
       );
     } else if (sub === 'revoke') {
-      if (!values.key) throw new UsageError(usage);
       // Named by its id: a key given whole is not printed again.
-      print(`revoked ${await identity.revokeKey(account.id, values.key)}`);
-    } else if (sub === 'list') {
+      print(`revoked ${await identity.revokeKey(account.id, key!)}`);
+    } else {
       const keys = await identity.listKeys(account.id);
       print(
-        values.json
+        json
           ? JSON.stringify(keys)
           : keys.map((k) => `${k.id}  created ${k.createdAt}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'live'}`).join('\n'),
       );
-    } else {
-      throw new UsageError(usage);
     }
   });
 }

@@ -55,41 +55,42 @@ const warnOnStderr: Print = (line) => process.stderr.write(`fieldcast: warning: 
 export async function archiveCommand(args: string[], env: FleetEnv, print: Print, warn: Print = warnOnStderr): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'ingest-reports') return ingestReportsCommand(rest, env, print);
-  const { values } = parseArgs({
-    args: rest,
-    options: { user: { type: 'string' }, cidr: { type: 'string' }, types: { type: 'string' }, json: { type: 'boolean', default: false } },
-  });
-  if (!values.user) throw new UsageError(USAGE);
-  const name = values.user;
-  if (sub === 'register') {
-    const ranges = list(values.cidr);
-    if (ranges.length === 0) throw new UsageError(`archive register needs --cidr\n${USAGE}`);
-    const types = list(values.types);
-    const user = await withUsers(env, (users) => users.register({ name, ranges, ...(types.length > 0 ? { types } : {}) }));
-    // A range holds addresses of its own family: `::/0` admits no IPv4 caller, however its
-    // socket reports it (docs/decisions/0399-forwarded-for-ports-and-address-families.md).
-    if (user.ranges.every((r) => parseRange(r).family === 6))
-      warn(
-        `every range of archive user ${user.name} is IPv6, so no caller over IPv4 is admitted; register its IPv4 ranges too (0.0.0.0/0 for every IPv4 address) if it calls over IPv4`,
-      );
-    if (values.json) {
-      print(JSON.stringify(user));
-      return;
-    }
-    print(`Archive user ${user.name}`);
-    print(`  token  ${user.token}`);
-    print(`  ranges ${user.ranges.join(', ')}`);
-    print(`  types  ${user.types.join(', ')}`);
-    print('The token is shown only now; store it safely. Requests pass it as ?u=<user>&t=<token>.');
-    return;
-  }
+  // Each subcommand reads its own options and refuses any other, before anything is opened.
   if (sub === 'revoke') {
+    const { values } = parseArgs({ args: rest, options: { user: { type: 'string' } } });
+    const name = values.user;
+    if (!name) throw new UsageError(USAGE);
     const revoked = await withUsers(env, (users) => users.revoke(name));
     if (!revoked) throw new UsageError(`no archive user ${name}`);
     print(`revoked archive user ${name}`);
     return;
   }
-  throw new UsageError(USAGE);
+  if (sub !== 'register') throw new UsageError(USAGE);
+  const { values } = parseArgs({
+    args: rest,
+    options: { user: { type: 'string' }, cidr: { type: 'string' }, types: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  const name = values.user;
+  if (!name) throw new UsageError(USAGE);
+  const ranges = list(values.cidr);
+  if (ranges.length === 0) throw new UsageError(`archive register needs --cidr\n${USAGE}`);
+  const types = list(values.types);
+  const user = await withUsers(env, (users) => users.register({ name, ranges, ...(types.length > 0 ? { types } : {}) }));
+  // A range holds addresses of its own family: `::/0` admits no IPv4 caller, however its
+  // socket reports it (docs/decisions/0399-forwarded-for-ports-and-address-families.md).
+  if (user.ranges.every((r) => parseRange(r).family === 6))
+    warn(
+      `every range of archive user ${user.name} is IPv6, so no caller over IPv4 is admitted; register its IPv4 ranges too (0.0.0.0/0 for every IPv4 address) if it calls over IPv4`,
+    );
+  if (values.json) {
+    print(JSON.stringify(user));
+    return;
+  }
+  print(`Archive user ${user.name}`);
+  print(`  token  ${user.token}`);
+  print(`  ranges ${user.ranges.join(', ')}`);
+  print(`  types  ${user.types.join(', ')}`);
+  print('The token is shown only now; store it safely. Requests pass it as ?u=<user>&t=<token>.');
 }
 
 export interface ArchiveCredentials {

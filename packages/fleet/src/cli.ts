@@ -1,5 +1,4 @@
-import { constants } from 'node:os';
-import { ConfigError, FleetEnv, parseEnv, serveDistributed } from '@fieldcast/runtime';
+import { ConfigError, FleetEnv, parseEnv, serveDistributed, signalExitCode } from '@fieldcast/runtime';
 import { accountsCommand, keysCommand } from './accounts.js';
 import { archiveCommand } from './archive.js';
 import { ingestCommand } from './ingest.js';
@@ -101,7 +100,7 @@ function noArguments(command: string, args: readonly string[]): void {
  */
 function exitUnlessHandled(signal: NodeJS.Signals): void {
   if (process.listenerCount(signal) > 1) return;
-  process.exit(128 + (constants.signals[signal] ?? 0));
+  process.exit(signalExitCode(signal));
 }
 process.on('SIGTERM', exitUnlessHandled);
 process.on('SIGINT', exitUnlessHandled);

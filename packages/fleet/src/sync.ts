@@ -14,7 +14,9 @@ import {
   SyncError,
   isSourceName,
   parseRun,
+  parseStepRange,
   runName,
+  runSteps,
   sourceBaseUrl,
   syncRun,
   SOURCES,
@@ -74,14 +76,24 @@ export async function syncCommand(args: string[], env: SyncEnv, print: Print, si
   const name = positionals[0];
   if (positionals.length !== 1 || !name) throw new UsageError(SYNC_USAGE);
   if (!isSourceName(name)) throw new UsageError(`unknown source "${name}"\n${SYNC_USAGE}`);
-  let options: SyncOptions;
-  try {
-    options = { ...syncOptions(name, env), progress: print };
-    if (values.run) options.runMs = parseRun(SOURCES[name], values.run);
-    if (values.steps) options.steps = values.steps;
-  } catch (err) {
-    if (err instanceof SyncError) throw new UsageError(err.message);
-    throw err;
+  // A refusal of the source's settings (its base URL) or of an option's form is a usage error, told
+  // before anything starts: a poller would fail every pass on it.
+  const usage = <T>(read: () => T, option?: string): T => {
+    try {
+      return read();
+    } catch (err) {
+      if (err instanceof SyncError) throw new UsageError(option ? `${option}: ${err.message}\n${SYNC_USAGE}` : err.message);
+      throw err;
+    }
+  };
+  const options: SyncOptions = { ...usage(() => syncOptions(name, env)), progress: print };
+  const { run, steps } = values;
+  if (run) options.runMs = usage(() => parseRun(SOURCES[name], run), '--run');
+  if (steps) {
+    // With --run the range must hold some of that run's steps; else its form alone is known now.
+    const runMs = options.runMs;
+    usage(() => (runMs === undefined ? parseStepRange(steps) : runSteps(SOURCES[name], runMs, steps)), '--steps');
+    options.steps = steps;
   }
   if (values.once) {
     try {

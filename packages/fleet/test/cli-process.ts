@@ -9,6 +9,8 @@ import { DataDir } from '../src/data-dir.js';
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'packages/fleet/src/cli.ts');
 const TSX = join(process.cwd(), 'node_modules/.bin/tsx');
+/** Longer than any one command of the tests takes on a loaded machine. */
+const CLI_TIMEOUT_MS = 60_000;
 
 export interface CliResult {
   code: number;
@@ -40,7 +42,9 @@ export function useCliDataDir(prefix: string): {
   const fieldcastWith = async (extra: NodeJS.ProcessEnv, ...args: string[]): Promise<CliResult> => {
     const env = { ...process.env, FIELDCAST_DATA_DIR: dir(), DATABASE_URL: '', NODE_OPTIONS: '', ...extra };
     try {
-      const { stdout, stderr } = await run(TSX, [CLI, ...args], { env });
+      // A command that never ends (sync without --once polls until stopped) is killed rather than
+      // outliving its test: it answers with no exit code.
+      const { stdout, stderr } = await run(TSX, [CLI, ...args], { env, timeout: CLI_TIMEOUT_MS });
       return { code: 0, stdout, stderr };
     } catch (err) {
       const e = err as CliResult;

@@ -106,6 +106,50 @@ describe('fieldcast help, and what a command refuses before it does anything', (
     expect(res.stderr).toContain('fieldcast: climate-lattice takes no arguments');
   }, 120_000);
 
+  it('refuses a malformed --steps or --run of sync, exit 2 naming the option, before it polls', async () => {
+    // Without --once sync polls until stopped: a malformed option would fail every pass, forever.
+    const upstream = { FIELDCAST_SOURCE_GFS_0P25_URL: 'http://127.0.0.1:1', FIELDCAST_SYNC_RETRY_MS: '10' };
+    for (const [option, value] of [
+      ['--steps', 'abc'],
+      ['--steps', '6-2'],
+      ['--run', '2026-12-02'],
+      ['--run', '2026-12-02T03Z'],
+    ] as const) {
+      for (const once of [[], ['--once']]) {
+        const res = await fieldcastWith(upstream, 'sync', 'gfs-0p25', ...once, option, value);
+        expect([option, value, once, res.code, res.stdout]).toEqual([option, value, once, 2, '']);
+        expect(res.stderr).toMatch(new RegExp(`^fieldcast: ${option}: `));
+      }
+    }
+    // With --run, a range holding none of that run's steps is known before anything starts too.
+    const none = await fieldcastWith(upstream, 'sync', 'gfs-0p25', '--run', '2026-12-02T12Z', '--steps', '400-500');
+    expect(none).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^fieldcast: --steps: gfs-0p25 writes no step from 400 to 500 h/),
+    });
+  }, 120_000);
+
+  it('refuses an option a subcommand does not take, and a usage fault of keys or archive, before it opens the database', async () => {
+    // An unreachable database answers exit 1: a usage fault must be told (exit 2) without it.
+    const unreachable = { DATABASE_URL: 'postgres://fieldcast@127.0.0.1:1/none' };
+    for (const [args, said] of [
+      [['archive', 'revoke', '--user', 'u', '--cidr', '10.0.0.0/8'], "Unknown option '--cidr'"],
+      [['archive', 'revoke', '--user', 'u', '--types', 'hail'], "Unknown option '--types'"],
+      [['archive', 'revoke', '--user', 'u', '--json'], "Unknown option '--json'"],
+      [['archive', 'frobnicate', '--user', 'u'], 'usage: fieldcast archive register'],
+      [['keys', 'frobnicate', '--account', 'x'], 'usage: fieldcast keys add'],
+      [['keys', 'revoke', '--account', 'x'], 'usage: fieldcast keys add'],
+      [['keys', 'add', '--account', 'x', '--key', 'k'], "Unknown option '--key'"],
+      [['keys', 'revoke', '--account', 'x', '--key', 'k', '--json'], "Unknown option '--json'"],
+    ] as const) {
+      const res = await fieldcastWith(unreachable, ...args);
+      expect([args, res.code, res.stdout]).toEqual([args, 2, '']);
+      expect(res.stderr).toContain(said);
+      expect(res.stderr).not.toContain('cannot reach the database');
+    }
+  }, 120_000);
+
   it('an unreachable database is one line on stderr naming it, exit 1, nothing on stdout and no stack trace', async () => {
     const url = 'postgres://fieldcast@127.0.0.1:1/none';
     for (const args of [['migrate'], ['accounts', 'create', '--name', 'x', '--json']]) {

@@ -1,6 +1,6 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, constants } from 'node:os';
 import type { Express } from 'express';
 import type { IncomingMessage, Transport } from '@fieldcast/bus';
 import { IdempotencyKeys, keepsIdempotencyKeys, migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
@@ -310,11 +310,19 @@ export async function startServices(
   return { services: running, stop: () => (stopping ??= stopAll()) };
 }
 
-/** Ctrl-C and SIGTERM stop the fleet once, gracefully; a second signal exits at once. */
+/**
+ * The status of a process ended by a signal, as a shell reports it: 128 + the signal's number
+ * (POSIX "Exit Status for Commands"; SIGINT 130, SIGTERM 143).
+ */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 0);
+}
+
+/** Ctrl-C and SIGTERM stop the fleet once, gracefully; a second signal exits at once, with that signal's status. */
 export function stopOnSignals(fleet: RunningFleet, logger: Logger): void {
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (signalled) process.exit(130);
+    if (signalled) process.exit(signalExitCode(signal));
     signalled = true;
     logger.info({ signal }, 'shutting down');
     fleet.stop().then(

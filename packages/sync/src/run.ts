@@ -30,15 +30,21 @@ export function parseRun(source: SourceFacts, text: string): number {
   return ms;
 }
 
+/** `A-B` (the form `--steps` takes) as hours from A to B inclusive, whatever the run; refused unless A <= B. */
+export function parseStepRange(range: string): { from: number; to: number } {
+  const m = /^(\d+)-(\d+)$/.exec(range);
+  if (!m || Number(m[1]) > Number(m[2])) throw new SyncConfigError(`steps "${range}" is not A-B, hours with A <= B`);
+  return { from: Number(m[1]), to: Number(m[2]) };
+}
+
 /** The run's steps from A to B hours inclusive (`--steps A-B`), or all of them; a range holding none of its steps is refused. */
 export function runSteps(source: SourceFacts, runMs: number, range?: string): readonly number[] {
   checkRun(source, runMs);
   const all = source.steps(new Date(runMs).getUTCHours());
   if (range === undefined) return all;
-  const m = /^(\d+)-(\d+)$/.exec(range);
-  if (!m || Number(m[1]) > Number(m[2])) throw new SyncConfigError(`steps "${range}" is not A-B, hours with A <= B`);
-  const steps = all.filter((s) => s >= Number(m[1]) && s <= Number(m[2]));
-  if (steps.length === 0) throw new SyncConfigError(`${source.name} writes no step from ${m[1]} to ${m[2]} h`);
+  const { from, to } = parseStepRange(range);
+  const steps = all.filter((s) => s >= from && s <= to);
+  if (steps.length === 0) throw new SyncConfigError(`${source.name} writes no step from ${from} to ${to} h`);
   return steps;
 }
 
