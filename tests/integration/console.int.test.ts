@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FleetEnv, parseEnv } from '@fieldcast/runtime';
+import { CHILL_MODELS, DEGREE_DAY_CUTOFFS, DEGREE_DAY_METHODS, DEGREE_DAY_SCALES } from '../../packages/science/src/index.js';
 import { eventually, reservePortBase } from '@fieldcast/runtime/testing';
 import {
   launchChromium,
@@ -585,8 +586,7 @@ describe('the console in Chromium', () => {
       }),
     });
     expect(created.status).toBe(201);
-    // Left in place, as the other tests leave theirs: a deleted field's events in the main feed would
-    // have the page read the gone field, which the browser logs.
+    // Left in place, as the other tests leave theirs.
     const { id } = (await created.json()) as { id: string };
     await signedIn(async (page, errors) => {
       await page.waitForSelector(`#fields li[data-id="${id}"]`);
@@ -634,6 +634,133 @@ describe('the console in Chromium', () => {
       },
       { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
     );
+  }, 200_000);
+
+  it("brings a point's results into view on a phone screen, where they come far below the map", async () => {
+    await signedIn(
+      async (page, errors) => {
+        await zoomTo(page, ...PLAINS);
+        await clickMap(page, [[0.5, 0.5]]);
+        await textMatches(page, '#point', /degree days \(base 10 °C/);
+        // the point's lines on the screen, without the person scrolling to find them
+        const onScreen = (selector: string) =>
+          page.evaluate((s) => {
+            const r = document.querySelector(s)!.getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= window.innerHeight;
+          }, selector);
+        await eventually(async () => expect([await onScreen('#point-title'), await onScreen('#point')]).toEqual([true, true]), 30_000, 100);
+        await shot(page, '14-phone-point');
+        expect(errors).toEqual([]);
+      },
+      { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+    );
+  }, 200_000);
+
+  it('offers the degree-day methods, cutoffs, scales and chill models the agriculture area takes, by readable names', async () => {
+    await signedIn(async (page, errors) => {
+      const offered = (id: string) =>
+        page.locator(`#${id} option`).evaluateAll((options) => options.map((o) => [(o as HTMLOptionElement).value, o.textContent ?? '']));
+      const lists: [string, readonly string[]][] = [
+        ['gdd-method', DEGREE_DAY_METHODS],
+        ['gdd-cutoff', DEGREE_DAY_CUTOFFS],
+        ['gdd-scale', DEGREE_DAY_SCALES],
+        ['chill-model', CHILL_MODELS],
+      ];
+      for (const [id, list] of lists) {
+        const options = await offered(id);
+        expect(options.map(([value]) => value)).toEqual([...list]);
+        // read as words, not as the query spells them
+        for (const [value, label] of options) expect(label).not.toBe(value);
+      }
+      expect((await offered('gdd-method')).find(([value]) => value === 'single-sine')?.[1]).toBe('Single sine');
+      // the area's defaults chosen
+      const chosen = await Promise.all(lists.map(([id]) => page.inputValue(`#${id}`)));
+      expect(chosen).toEqual(['average', 'horizontal', 'celsius', 'dynamic']);
+      expect(errors).toEqual([]);
+    });
+  }, 200_000);
+
+  it('clears the description once a field is created, so the next field drawn is not named the same', async () => {
+    await signedIn(async (page, errors) => {
+      // Nebraska: away from the fields the other tests draw and the places they click
+      await page.fill('#field-description', 'Sandhills north');
+      await page.click('#draw');
+      await zoomTo(page, 41.8, -100.8, 11);
+      await clickMap(page, [
+        [0.4, 0.4],
+        [0.6, 0.4],
+        [0.6, 0.6],
+        [0.4, 0.6],
+      ]);
+      await page.click('#finish');
+      await page.waitForSelector('#fields li[data-id] button:text-is("Sandhills north")');
+      await expectValue(page, '#field-description', '');
+      expect(errors).toEqual([]);
+    });
+  }, 200_000);
+
+  it("names a deleted field's events in the main feed without asking for the gone field", async () => {
+    const created = await fetch(`${areaUrl('agriculture')}/fields`, {
+      method: 'POST',
+      headers: { Authorization: auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        description: 'Deleted at once',
+        type: 'GeometryCollection',
+        geometries: [
+          {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [-101.5, 44.0],
+                [-101.49, 44.0],
+                [-101.49, 44.01],
+                [-101.5, 44.01],
+                [-101.5, 44.0],
+              ],
+            ],
+          },
+        ],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const deleted = await fetch(`${areaUrl('agriculture')}/fields/${id}`, { method: 'DELETE', headers: { Authorization: auth } });
+    expect(deleted.ok).toBe(true);
+    // Both events in the events area before the page opens.
+    await eventually(
+      async () => {
+        const feed = await fetch(`${areaUrl('events')}/resources/${id}/events`, { headers: { Authorization: auth } });
+        expect(((await feed.json()) as { message: string }[]).map((e) => e.message)).toEqual([
+          'Field {} was deleted',
+          'Field {} was created',
+        ]);
+      },
+      60_000,
+      250,
+    );
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.endsWith(`/fields/${id}`)) reads.push(request.url());
+    });
+    try {
+      // twice: a page loaded again knows as much as the first
+      for (let load = 0; load < 2; load++) {
+        if (load === 0) await signIn(page);
+        else {
+          await page.reload();
+          await page.waitForSelector('body[data-ready=true]', { timeout: 60_000 });
+        }
+        const short = id.split('-')[0];
+        await textMatches(page, '#feed', new RegExp(`Field ${short} was deleted`));
+        await textMatches(page, '#feed', new RegExp(`Field ${short} was created`));
+      }
+      expect(reads).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
   }, 200_000);
 });
 

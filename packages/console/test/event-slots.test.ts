@@ -77,6 +77,41 @@ describe('event messages with their slots filled', () => {
     expect(areas.reads).toHaveLength(1);
   });
 
+  it('never reads a resource the feed says was deleted: its events name it by its short id', async () => {
+    const areas = fakeAreas();
+    const labels = new ResourceLabels(areas.json);
+    const gone = { namespace: 'agriculture/fields', id: 'aaaaaaaa-0000-4000-8000-000000000000' };
+    const created = { message: 'Field {} was created', origin: gone, occurrenceTime: '2026-12-04T20:00:00.000Z', tagged: [gone] };
+    const deleted = { ...created, message: 'Field {} was deleted', occurrenceTime: '2026-12-04T20:05:00.000Z' };
+    // newest first, as the feed gives them, at every poll of a page and of the next page loaded
+    for (const page of [labels, new ResourceLabels(areas.json)]) {
+      for (let poll = 0; poll < 2; poll++) {
+        expect(await page.messages([deleted, created])).toEqual(['Field aaaaaaaa was deleted', 'Field aaaaaaaa was created']);
+      }
+    }
+    // A rule deleted with the field it watched: the rule is gone, the field is read as any other.
+    const rule = { namespace: 'alerts/rules', id: 'aaaaaaaa-1111-4000-8000-000000000001' };
+    const ruleDeleted = {
+      message: 'Rule {} was deleted (with {})',
+      origin: rule,
+      occurrenceTime: '2026-12-04T20:06:00.000Z',
+      tagged: [rule, FIELD],
+    };
+    expect(await labels.messages([ruleDeleted])).toEqual(['Rule aaaaaaaa was deleted (with North 40)']);
+    expect(areas.reads).toEqual([`agriculture /fields/${FIELD.id}`]);
+  });
+
+  it('keeps the name a resource was read by before the feed said it was deleted', async () => {
+    const areas = fakeAreas();
+    const labels = new ResourceLabels(areas.json);
+    const created = { message: 'Field {} was created', origin: FIELD, occurrenceTime: '2026-12-04T20:00:00.000Z', tagged: [FIELD] };
+    expect(await labels.messages([created])).toEqual(['Field North 40 was created']);
+    delete areas.records[`agriculture /fields/${FIELD.id}`];
+    const deleted = { ...created, message: 'Field {} was deleted', occurrenceTime: '2026-12-04T20:05:00.000Z' };
+    expect(await labels.messages([deleted, created])).toEqual(['Field North 40 was deleted', 'Field North 40 was created']);
+    expect(areas.reads).toHaveLength(1);
+  });
+
   it('names an alert rule by its description or its condition, and the field by its description', async () => {
     const labels = new ResourceLabels(fakeAreas().json);
     const message = 'Rule {}: frost risk at {}: -1.8 °C forecast at 2026-12-05T05:00Z, below 0.0 °C';

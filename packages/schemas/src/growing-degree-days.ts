@@ -1,5 +1,5 @@
 import { calendarMs } from '@fieldcast/calendar';
-import { DEGREE_DAY_METHODS, type DegreeDayMethod } from '@fieldcast/science';
+import { DEGREE_DAY_METHODS, DEGREE_DAY_SCALES, type DegreeDayMethod, type DegreeDayScale } from '@fieldcast/science';
 import { z } from 'zod';
 import { anyCase, choiceError, coordinateParam, DECIMAL } from './common.js';
 
@@ -12,8 +12,8 @@ import { anyCase, choiceError, coordinateParam, DECIMAL } from './common.js';
 export const DEGREE_DAY_FIRST_DATE = '2015-01-01';
 /** How many days past today (UTC) the endpoints accept: the forecast days (spec 4.1, 8). */
 export const DEGREE_DAY_FORECAST_DAYS = 7;
-export const DEGREE_DAY_SCALES = ['celsius', 'fahrenheit'] as const;
-export type DegreeDayScale = (typeof DEGREE_DAY_SCALES)[number];
+/** The science package's scales, which the console offers too. */
+export { DEGREE_DAY_SCALES, type DegreeDayScale };
 /** Default base per scale: 10 °C (spec 4.1) and its Fahrenheit equivalent 50 °F (docs/decisions/0010-degree-day-methods-and-scales.md). */
 export const DEFAULT_DEGREE_DAY_BASE: Record<DegreeDayScale, number> = { celsius: 10, fahrenheit: 50 };
 /** The science package's methods (beyond the spec's average). */
@@ -111,7 +111,7 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
     ).optional(),
     scale: z
       .string({ error: 'scale must be given once: celsius or fahrenheit' })
-      .regex(anyCase(['celsius', 'fahrenheit']), { error: 'scale must be celsius or fahrenheit (any case)' })
+      .regex(anyCase(DEGREE_DAY_SCALES), { error: 'scale must be celsius or fahrenheit (any case)' })
       .meta({ description: 'celsius (default) or fahrenheit, case-insensitive; returned capitalised', examples: ['celsius'] })
       .optional(),
     start: dateParam(

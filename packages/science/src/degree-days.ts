@@ -25,6 +25,13 @@ export const DEGREE_DAY_METHODS = [
 export type DegreeDayMethod = (typeof DEGREE_DAY_METHODS)[number];
 
 /**
+ * The scales a caller asks degree days in, as the agriculture area's `scale` parameter spells
+ * them (spec 4.1); the functions here take the temperatures, base and cap in either.
+ */
+export const DEGREE_DAY_SCALES = ['celsius', 'fahrenheit'] as const;
+export type DegreeDayScale = (typeof DEGREE_DAY_SCALES)[number];
+
+/**
  * What development does above the upper threshold (UC IPM, "About degree-days", glossary;
  * USPEST.org "Degree-day calculation methods"): horizontal, it goes on at the rate of the
  * threshold; vertical, it stops; intermediate, it slows by as much as the temperature exceeds

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import L from 'leaflet';
 import type { Api } from './api.js';
+import { CHILL_MODEL_CHOICES, type Choice, CUTOFF_CHOICES, METHOD_CHOICES, SCALE_CHOICES } from './choices.js';
 import type { Field } from './field-records.js';
 import { byId } from './fields.js';
 import { LatestRequest } from './latest.js';
@@ -64,6 +65,10 @@ export class DegreeDaysPanel {
     private readonly api: Api,
     private readonly map: L.Map,
   ) {
+    offer('gdd-scale', SCALE_CHOICES);
+    offer('gdd-method', METHOD_CHOICES);
+    offer('gdd-cutoff', CUTOFF_CHOICES);
+    offer('chill-model', CHILL_MODEL_CHOICES);
     const today = new Date();
     const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - 30));
     byId<HTMLInputElement>('gdd-start').value = start.toISOString().slice(0, 10);
@@ -182,6 +187,11 @@ export class DegreeDaysPanel {
     if (end !== '') q.set('end', end);
     return this.api.json<PointChill>('agriculture', `/chill/${placePath(place)}?${q}`, { signal });
   }
+}
+
+/** Fills a select with the choices, before anything reads it. */
+function offer(id: string, choices: readonly Choice[]): void {
+  byId<HTMLSelectElement>(id).replaceChildren(...choices.map((c) => new Option(c.label, c.value, c.selected, c.selected)));
 }
 
 function table(rows: [string, string][]): HTMLTableElement {

@@ -66,14 +66,28 @@ const shortId = (id: string) => id.split('-')[0] ?? id;
 const gone = (err: unknown) => (err as { status?: unknown } | null)?.status === 404;
 
 /**
+ * An event saying that its origin, the resource in its first slot, was deleted: the events area's
+ * wording of a resource's `deleted` action, "<Resource> {} was deleted", then "(with {}, ...)"
+ * for its related resources (docs/decisions/0030-consuming-resource-events.md). The feed gives no
+ * event's namespace (spec 2.10, "Feed entries as shown omit it"), so its message is what says so
+ * (docs/decisions/0439-console-choices-from-science-and-deleted-resources.md).
+ */
+const DELETION = /^\S+ \{\} was deleted(?: \(with [{}, ]+\))?$/;
+
+const sameResource = (a: Tagged | undefined, b: Tagged) => a?.namespace === b.namespace && a.id === b.id;
+
+/**
  * Labels of tagged resources, each read once until an event from it is newer than those seen
  * before. A resource that is gone keeps its short id; a read that fails otherwise is tried again
- * on the next message.
+ * on the next message. A resource the feed says was deleted is not read at all: the browser would
+ * log the area's 404 at every page load for as long as the feed shows its events.
  */
 export class ResourceLabels {
   private readonly known = new Map<string, Promise<string>>();
   /** for each resource, the newest time of an event from it that the feed has shown, in ms */
   private readonly newest = new Map<string, number>();
+  /** the resources the feed said were deleted */
+  private readonly deleted = new Set<string>();
 
   constructor(private readonly readJson: ReadJson) {}
 
@@ -106,6 +120,11 @@ export class ResourceLabels {
     const key = `${event.origin.namespace}/${event.origin.id}`;
     if (Number.isNaN(time) || time <= (this.newest.get(key) ?? -Infinity)) return;
     this.newest.set(key, time);
+    if (DELETION.test(event.message) && sameResource(event.tagged?.[0], event.origin)) {
+      // Nothing changes a deleted resource: the name it was read by, if any, is its last.
+      this.deleted.add(key);
+      return;
+    }
     this.forget(event.origin);
   }
 
@@ -114,6 +133,7 @@ export class ResourceLabels {
     if (!namer) return Promise.resolve(shortId(t.id));
     const key = `${t.namespace}/${t.id}`;
     let label = this.known.get(key);
+    if (!label && this.deleted.has(key)) return Promise.resolve(shortId(t.id));
     if (!label) {
       label = this.readJson(namer.area, namer.path(encodeURIComponent(t.id))).then(
         (record) => {

@@ -81,10 +81,13 @@ export class FieldsPanel {
 
   /** Sends the drawn polygon; on 422 draws it in red with each fault at its ring. */
   async create(rings: PolygonRings): Promise<void> {
-    const description = byId<HTMLInputElement>('field-description').value;
-    const body = { description, type: 'GeometryCollection', geometries: [{ type: 'Polygon', coordinates: rings }] };
+    const input = byId<HTMLInputElement>('field-description');
+    const body = { description: input.value, type: 'GeometryCollection', geometries: [{ type: 'Polygon', coordinates: rings }] };
     try {
       const field = await this.api.json<Field>('agriculture', '/fields', { method: 'POST', body });
+      // The box names the next field drawn: left filled, every field would take this one's name.
+      // A refused shape keeps it, to be drawn again under it, as does a name typed meanwhile.
+      if (input.value === body.description) input.value = '';
       this.fields.put(field);
       showMessage(`Field ${field.description || field.id} created`, 'info');
       this.render();

@@ -34,14 +34,17 @@ export class PointPanel {
     this.place = place;
     const signal = this.click.start();
     await Promise.all([
-      this.refresh(),
+      this.refresh(true),
       drawCharts(byId('weather-charts'), weatherCharts(this.api, place, signal)),
       this.archive.near(place, signal),
     ]);
   }
 
-  /** The place's degree days and chill, asked again in the settings now; nothing before a click. */
-  async refresh(): Promise<void> {
+  /**
+   * The place's degree days and chill, asked again in the settings now; nothing before a click.
+   * `reveal`: bring the panel into view with the first answer, as after a click.
+   */
+  async refresh(reveal = false): Promise<void> {
     const place = this.place;
     if (!place) return;
     const signal = this.settings.start();
@@ -52,7 +55,13 @@ export class PointPanel {
     const gdd = this.degreeDays.atPoint(place, signal);
     const chill = this.degreeDays.chillAtPoint(place, signal);
     const write = (into: HTMLElement, prefix: string) => (text: string) => {
-      if (!signal.aborted) into.textContent = `${prefix}${text}`;
+      if (signal.aborted) return;
+      into.textContent = `${prefix}${text}`;
+      // On a narrow screen the panels stack under the map (console.css), and a clicked place's
+      // answer would come far below it with nothing showing that it came. Not on a change of
+      // settings: the person is at the settings, and the answer is not to pull them away.
+      if (reveal) byId('point-panel').scrollIntoView({ block: 'nearest' });
+      reveal = false;
     };
     await Promise.all([
       gdd.then(describePoint, errorText).then(write(out, `${placeText(place)}: `)),

@@ -1,10 +1,12 @@
 /**
- * The degree-day scales the agriculture area takes (docs/interface.md §3: `scale=celsius` or
- * `fahrenheit`, answered capitalised) and their symbols. No DOM here, so it is tested in Node.
+ * The symbols of the degree-day scales the agriculture area takes (docs/interface.md §3:
+ * `scale=celsius` or `fahrenheit`, answered capitalised; the list is @fieldcast/science's
+ * DEGREE_DAY_SCALES). No DOM here, so it is tested in Node.
  */
 
-export const SCALES = ['celsius', 'fahrenheit'] as const;
-export type Scale = (typeof SCALES)[number];
+import type { DegreeDayScale } from '@fieldcast/science';
+
+export type Scale = DegreeDayScale;
 
 const SYMBOLS: Readonly<Record<string, string>> = { celsius: '°C', fahrenheit: '°F' } satisfies Record<Scale, string>;
 
