@@ -1,3 +1,4 @@
+import { CHILL_MODELS, type ChillModel } from '@fieldcast/science';
 import { z } from 'zod';
 import { choiceError } from './common.js';
 import {
@@ -15,9 +16,11 @@ import {
  * GET /chill/{latitude}/{longitude} and its result, shaped as the degree-day location result.
  */
 
-/** Same spellings as @fieldcast/science ChillModel. */
-export const CHILL_MODEL_NAMES = ['hours', 'utah', 'dynamic'] as const;
-export type ChillModelName = (typeof CHILL_MODEL_NAMES)[number];
+/** The science package's chill models. */
+export const CHILL_MODEL_NAMES = CHILL_MODELS;
+export type ChillModelName = ChillModel;
+/** The model a query without one asks for: chill portions (docs/decisions/0241-chill-endpoint.md). */
+export const DEFAULT_CHILL_MODEL: ChillModelName = 'dynamic';
 /** The unit of each model's total, as the result names it. */
 export const CHILL_UNITS: Record<ChillModelName, string> = {
   hours: 'chill hours',
@@ -60,7 +63,7 @@ export function chillQuerySchema(now: () => Date) {
         .meta({
           description:
             'hours (0-7.2 °C; Bennett 1949), utah (Richardson et al. 1974) or dynamic (default; chill portions, Fishman et al. 1987, as chillR computes them)',
-          examples: ['dynamic'],
+          examples: [DEFAULT_CHILL_MODEL],
         })
         .optional(),
       start: dateParam(
@@ -90,7 +93,7 @@ export function chillQuerySchema(now: () => Date) {
       const endMs = day('end') ?? todayMs();
       if (startMs !== undefined && startMs > endMs) fail('start', `start (${q.start}) must be no later than end (${isoDate(endMs)})`);
       return {
-        model: q.model ?? 'dynamic',
+        model: q.model ?? DEFAULT_CHILL_MODEL,
         ...(q.start === undefined ? {} : { start: q.start }),
         end: isoDate(Number.isFinite(endMs) ? endMs : todayMs()),
         daily: q.include === 'daily',

@@ -1,5 +1,14 @@
 import { calendarMs } from '@fieldcast/calendar';
-import { DEGREE_DAY_METHODS, DEGREE_DAY_SCALES, type DegreeDayMethod, type DegreeDayScale } from '@fieldcast/science';
+import {
+  CURVE_DEGREE_DAY_METHODS,
+  DEGREE_DAY_CUTOFFS,
+  DEGREE_DAY_METHODS,
+  DEGREE_DAY_SCALES,
+  type DegreeDayCutoff,
+  type DegreeDayMethod,
+  type DegreeDayScale,
+  usesNextMinimum,
+} from '@fieldcast/science';
 import { z } from 'zod';
 import { anyCase, choiceError, coordinateParam, DECIMAL } from './common.js';
 
@@ -19,9 +28,9 @@ export const DEFAULT_DEGREE_DAY_BASE: Record<DegreeDayScale, number> = { celsius
 /** The science package's methods (beyond the spec's average). */
 export const DEGREE_DAY_METHOD_NAMES = DEGREE_DAY_METHODS;
 export type DegreeDayMethodName = DegreeDayMethod;
-/** Same spellings as @fieldcast/science DegreeDayCutoff (docs/decisions/0240-degree-day-cutoffs.md). */
-export const DEGREE_DAY_CUTOFF_NAMES = ['horizontal', 'vertical', 'intermediate'] as const;
-export type DegreeDayCutoffName = (typeof DEGREE_DAY_CUTOFF_NAMES)[number];
+/** The science package's cutoffs (docs/decisions/0240-degree-day-cutoffs.md). */
+export const DEGREE_DAY_CUTOFF_NAMES = DEGREE_DAY_CUTOFFS;
+export type DegreeDayCutoffName = DegreeDayCutoff;
 /** `cap` as a cutoff names the horizontal one, which an upper threshold alone applies: a client that sends `cap` for the threshold may send it for its cutoff too (0240). */
 const CUTOFF_ALIAS = 'cap';
 /** What a `cutoff` may be given as: a name or its alias (cutoffNamed). */
@@ -31,8 +40,6 @@ export type DegreeDayCutoffInput = (typeof DEGREE_DAY_CUTOFF_INPUTS)[number];
 export function cutoffNamed(given: DegreeDayCutoffInput | undefined): DegreeDayCutoffName {
   return given === undefined || given === CUTOFF_ALIAS ? 'horizontal' : given;
 }
-const CURVE_METHODS: readonly DegreeDayMethodName[] = ['single-sine', 'single-triangle', 'double-sine', 'double-triangle'];
-const NEXT_DAY_METHODS: readonly DegreeDayMethodName[] = ['double-sine', 'double-triangle'];
 
 /** A date YYYY-MM-DD, its year, month and day captured. */
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -192,13 +199,13 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
       }
       const cutoff = cutoffNamed(q.cutoff);
       if (cutoff !== 'horizontal') {
-        if (!CURVE_METHODS.includes(method)) {
-          fail('cutoff', `cutoff ${cutoff} needs method ${CURVE_METHODS.join(', ')}`);
+        if (!CURVE_DEGREE_DAY_METHODS.includes(method)) {
+          fail('cutoff', `cutoff ${cutoff} needs method ${CURVE_DEGREE_DAY_METHODS.join(', ')}`);
         } else if (q.cap === undefined) {
           fail('cutoff', `cutoff ${cutoff} needs cap, the upper threshold it applies at`);
         }
       }
-      if (NEXT_DAY_METHODS.includes(method) && endMs === lastMs) {
+      if (usesNextMinimum(method) && endMs === lastMs) {
         fail(
           q.end !== undefined ? 'end' : 'method',
           `method ${method} uses the next day's minimum, so end must be at most ${isoDate(lastMs - DAY_MS)} (today + ${DEGREE_DAY_FORECAST_DAYS - 1} days, UTC)`,
