@@ -130,7 +130,7 @@ describe('fieldcast help, and what a command refuses before it does anything', (
     });
   }, 120_000);
 
-  it('refuses an option a subcommand does not take, and a usage fault of keys or archive, before it opens the database', async () => {
+  it('refuses an option a subcommand does not take, and a usage fault of keys, archive or products, before it opens the database', async () => {
     // An unreachable database answers exit 1: a usage fault must be told (exit 2) without it.
     const unreachable = { DATABASE_URL: 'postgres://fieldcast@127.0.0.1:1/none' };
     for (const [args, said] of [
@@ -142,6 +142,10 @@ describe('fieldcast help, and what a command refuses before it does anything', (
       [['keys', 'revoke', '--account', 'x'], 'usage: fieldcast keys add'],
       [['keys', 'add', '--account', 'x', '--key', 'k'], "Unknown option '--key'"],
       [['keys', 'revoke', '--account', 'x', '--key', 'k', '--json'], "Unknown option '--json'"],
+      [['products', 'frobnicate', '--account', 'x'], 'usage: fieldcast products grant'],
+      [['products', 'grant', '--account', 'x'], 'usage: fieldcast products grant'],
+      [['products', 'list'], 'usage: fieldcast products grant'],
+      [['products', 'list', '--account', 'x', '--acount', 'y'], "Unknown option '--acount'"],
     ] as const) {
       const res = await fieldcastWith(unreachable, ...args);
       expect([args, res.code, res.stdout]).toEqual([args, 2, '']);

@@ -12,6 +12,36 @@ export class GrantCommandError extends Error {
 const USAGE =
   'usage: fieldcast products grant --account ID_OR_HANDLE --product NAME_OR_ID | products revoke --account ID_OR_HANDLE --product NAME_OR_ID | products list --account ID_OR_HANDLE [--json]';
 
+/** A `fieldcast products` command as its arguments give it, checked before anything is opened. */
+export type ProductGrantsRequest =
+  { sub: 'list'; account: string; json: boolean } | { sub: 'grant' | 'revoke'; account: string; product: string; json: boolean };
+
+const isGrantSubcommand = (sub: string | undefined): sub is ProductGrantsRequest['sub'] =>
+  sub === 'grant' || sub === 'revoke' || sub === 'list';
+
+/**
+ * Reads the arguments of `fieldcast products`, refusing a usage fault with GrantCommandError: the
+ * fleet calls it before it opens the catalog and the database, so a usage fault is told without
+ * them (docs/decisions/0430-cli-usage-answered-before-anything-is-opened.md, 0440).
+ */
+export function parseProductGrantsArgs(args: string[]): ProductGrantsRequest {
+  const [sub, ...rest] = args;
+  let values: { account?: string; product?: string; json?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: { account: { type: 'string' }, product: { type: 'string' }, json: { type: 'boolean', default: false } },
+    }));
+  } catch (err) {
+    throw new GrantCommandError(`${(err as Error).message}\n${USAGE}`);
+  }
+  const { account, product, json = false } = values;
+  if (!account || !isGrantSubcommand(sub)) throw new GrantCommandError(USAGE);
+  if (sub === 'list') return { sub, account, json };
+  if (!product) throw new GrantCommandError(USAGE);
+  return { sub, account, product, json };
+}
+
 /**
  * The package's second entry point, `@fieldcast/platform/grants`, for the fleet's CLI only.
  * `fieldcast products grant|revoke|list` (docs/decisions/0121-product-access.md): which
@@ -33,26 +63,16 @@ export async function productGrantsCommand(
   },
   print: (line: string) => void,
 ): Promise<void> {
-  const [sub, ...rest] = args;
-  let values: { account?: string; product?: string; json?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: rest,
-      options: { account: { type: 'string' }, product: { type: 'string' }, json: { type: 'boolean', default: false } },
-    }));
-  } catch (err) {
-    throw new GrantCommandError(`${(err as Error).message}\n${USAGE}`);
-  }
-  if (!values.account || !['grant', 'revoke', 'list'].includes(sub ?? '')) throw new GrantCommandError(USAGE);
+  const values = parseProductGrantsArgs(args);
   const account = await deps.identity.findAccount(values.account);
   if (!account) throw new GrantCommandError(`no account ${values.account}`);
   const grants = new ProductGrants(deps.knex, deps.outbox);
-  if (sub === 'list') {
+  if (values.sub === 'list') {
     const names = await grants.list(account.id);
     print(values.json ? JSON.stringify(names) : names.length ? names.join('\n') : `account ${account.handle} has no restricted products`);
     return;
   }
-  if (!values.product) throw new GrantCommandError(USAGE);
+  const { sub } = values;
   const product = deps.catalog.product(values.product);
   if (!product) {
     const synced = syncedProductOf(values.product, deps.catalog, deps.syncedSources);
