@@ -112,8 +112,11 @@ export function normaliseGrid(grid: DecodedGrid, stepMsHint?: number): Normalise
     let k = 0;
     for (let j = 1; j < nLon; j++) if (shifted[j]! < shifted[k]!) k = j;
     const rotated = [...shifted.slice(k), ...shifted.slice(0, k)];
-    const ascending = rotated.every((x, j) => j === 0 || x > rotated[j - 1]!);
-    if (ascending) {
+    // Rotated, the columns must still be evenly spaced: a regional grid across the antimeridian
+    // (150..230) would come out ascending but with a gap (-179.5..-130, 150..180).
+    const step = nLon > 1 ? lons[1]! - lons[0]! : 0;
+    const regular = rotated.every((x, j) => j === 0 || Math.abs(x - rotated[j - 1]! - step) <= Math.abs(step) * 1e-4);
+    if (regular) {
       lons = rotated;
       rotate = k;
     }

@@ -1,4 +1,5 @@
 export { ZarrSource } from './zarr-source.js';
+export { lonInGrid } from './grid-indices.js';
 export { GridStoreWriter, timeBoundsMetadata, timeBoundsName, timeBoundsValues } from './writer.js';
 export { SYNCED_MEAN_AXIS, SYNCED_MEAN_CELL } from './store-metadata.js';
 export { FileStore } from './file-store.js';

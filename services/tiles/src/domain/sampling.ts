@@ -20,6 +20,7 @@ import {
   type GridSpec,
   type GridWindow,
   isGlobalLon,
+  lonInGrid,
   pixelCentre,
   pointGridSource,
   TILE_SIZE,
@@ -78,7 +79,12 @@ export function sampleWindow(w: GridWindow, lon: number, lat: number, mode: Samp
   const nLon = w.lons.length;
   if (nLat === 0 || nLon === 0) return NO_DATA;
   const gy = (lat - w.lats[0]!) / w.dLat;
-  const gx = (lon - w.lons[0]!) / w.dLon;
+  // A window of a store kept in 0..360 comes in its longitudes: a pixel outside them is moved a
+  // whole turn into them, as a point read's is (docs/decisions/0444-tiles-wrap-longitudes-into-the-grid.md).
+  const direct = (lon - w.lons[0]!) / w.dLon;
+  const gx = withinCells(direct, nLon)
+    ? direct
+    : (lonInGrid({ lat0: 0, dLat: 1, nLat, lon0: w.lons[0]!, dLon: w.dLon, nLon }, lon) - w.lons[0]!) / w.dLon;
   // Within half a cell beyond the outermost points the edge value stands (no point to blend
   // with), in either mode, as a point read has it (withinCells).
   if (!withinCells(gy, nLat) || !withinCells(gx, nLon)) return NO_DATA;
