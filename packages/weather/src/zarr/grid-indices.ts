@@ -32,7 +32,7 @@ export function timeIndices(r: { name: string; time: TimeAxis | null }, range: T
 }
 
 /** A longitude moved by a whole turn into the grid's own domain (-180..180 or 0..360). */
-export function lonInGrid(grid: GridSpec, lon: number): number {
+export function lonInGrid(grid: Pick<GridSpec, 'lon0' | 'dLon' | 'nLon'>, lon: number): number {
   const { lon0, dLon, nLon } = grid;
   for (const candidate of [lon, lon + 360, lon - 360]) {
     if (withinCells((candidate - lon0) / dLon, nLon)) return candidate;

@@ -82,9 +82,7 @@ export function sampleWindow(w: GridWindow, lon: number, lat: number, mode: Samp
   // A window of a store kept in 0..360 comes in its longitudes: a pixel outside them is moved a
   // whole turn into them, as a point read's is (docs/decisions/0444-tiles-wrap-longitudes-into-the-grid.md).
   const direct = (lon - w.lons[0]!) / w.dLon;
-  const gx = withinCells(direct, nLon)
-    ? direct
-    : (lonInGrid({ lat0: 0, dLat: 1, nLat, lon0: w.lons[0]!, dLon: w.dLon, nLon }, lon) - w.lons[0]!) / w.dLon;
+  const gx = withinCells(direct, nLon) ? direct : (lonInGrid({ lon0: w.lons[0]!, dLon: w.dLon, nLon }, lon) - w.lons[0]!) / w.dLon;
   // Within half a cell beyond the outermost points the edge value stands (no point to blend
   // with), in either mode, as a point read has it (withinCells).
   if (!withinCells(gy, nLat) || !withinCells(gx, nLon)) return NO_DATA;
