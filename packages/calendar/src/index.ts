@@ -1,1 +1,2 @@
 export * from './gregorian.js';
+export * from './http-date.js';

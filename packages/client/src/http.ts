@@ -1,3 +1,4 @@
+import { httpDateMs } from '@fieldcast/calendar';
 import type { Area, BaseUrls } from './areas.js';
 
 /** What a client is constructed with (spec 5: an application id and an application key). */
@@ -85,7 +86,7 @@ export class FieldcastApiError extends Error {
     const value = this.headers.get('retry-after')?.trim();
     if (!value) return undefined;
     if (/^\d+$/.test(value)) return Number(value);
-    const date = Date.parse(value);
+    const date = httpDateMs(value);
     return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
   }
 }

@@ -251,4 +251,77 @@ describe('error answers', () => {
     expect(err.retryAfter).toBe(2);
     expect(err.headers.get('retry-after')).toBe('2');
   });
+
+  test('Retry-After is read only in its RFC 9110 forms: a malformed value is no delay, never "ask again now"', async () => {
+    const retryAfter = async (value: string) => {
+      const { model } = recording(() => Response.json(problem, { status: 503, headers: { 'retry-after': value } }));
+      return (
+        (await model
+          .typed(schemas)
+          .listModels()
+          .catch((e: unknown) => e)) as FieldcastApiError
+      ).retryAfter;
+    };
+    // Date.parse reads "1.5" as 5 January 2001 and "-1" as 2001: a time past, which would be 0.
+    for (const malformed of ['1.5', '-1', '1 2', '120s', 'soon'])
+      expect([malformed, await retryAfter(malformed)]).toEqual([malformed, undefined]);
+    const ahead = new Date(Math.floor(Date.now() / 1000) * 1000 + 60_000);
+    const [day, date, month, year, time] = ahead.toUTCString().replace(',', '').split(' '); // Mon 07 Dec 2026 02:23:28 GMT
+    // RFC 9110 §5.6.7: a recipient reads the two obsolete forms too; asctime's is UTC though it names no zone.
+    const forms = [
+      ahead.toUTCString(),
+      `${['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][ahead.getUTCDay()]}, ${date}-${month}-${year!.slice(2)} ${time} GMT`,
+      `${day} ${month} ${String(Number(date)).padStart(2, ' ')} ${time} ${year}`,
+    ];
+    for (const form of forms) expect([form, [59, 60].includes((await retryAfter(form))!)]).toEqual([form, true]);
+  });
+
+  test("an error body that is not JSON (a proxy's HTML page, plain text, nothing) is a FieldcastApiError, never a parse error", async () => {
+    const html = '<html><body><h1>502 Bad Gateway</h1></body></html>';
+    for (const [body, message] of [
+      [html, html],
+      ['upstream timed out', 'upstream timed out'],
+      ['', 'HTTP 502'],
+      ['{"id": "truncated', '{"id": "truncated'],
+    ] as const) {
+      const { model } = recording(() => new Response(body, { status: 502, headers: { 'content-type': 'text/html', 'retry-after': '3' } }));
+      const err = (await model
+        .typed(schemas)
+        .getModel('m')
+        .catch((e: unknown) => e)) as FieldcastApiError;
+      expect(err).toBeInstanceOf(FieldcastApiError);
+      expect(err.status).toBe(502);
+      expect(err.problem).toEqual({ id: 'http_502', message, status: 502 });
+      expect(err.retryAfter).toBe(3);
+    }
+  });
+
+  test('a Fieldcast problem is surfaced whole: status, id to branch on, detail, errors and retryAfter', async () => {
+    const unavailable = {
+      ...problem,
+      status: 503,
+      title: 'Service Unavailable',
+      id: 'weather_unavailable',
+      detail: 'no data',
+      message: 'no data',
+    };
+    const { model } = recording(
+      () =>
+        new Response(JSON.stringify(unavailable), {
+          status: 503,
+          headers: { 'content-type': 'application/problem+json', 'retry-after': '30' },
+        }),
+    );
+    const err = (await model
+      .typed(schemas)
+      .getTimeSeries(FORECAST, 'temperature', 1, 2)
+      .catch((e: unknown) => e)) as FieldcastApiError;
+    expect([err.status, err.problem.id, err.problem.detail, err.problem.errors, err.retryAfter]).toEqual([
+      503,
+      'weather_unavailable',
+      'no data',
+      problem.errors,
+      30,
+    ]);
+  });
 });

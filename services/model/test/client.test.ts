@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { embeddedBaseUrls, FieldcastApiError, FieldcastClient, type ModelClient } from '@fieldcast/client';
+import { embeddedBaseUrls, FieldcastApiError, FieldcastClient, type ModelClient, TypedModelClient } from '@fieldcast/client';
+import request from 'supertest';
 import { createServer } from 'node:net';
 import { createLogger } from '@fieldcast/kit';
 import { IdentityStore, listen, portOf, startServices } from '@fieldcast/runtime';
@@ -159,6 +160,91 @@ describe('typed helpers: bodies parsed with the shared schemas, problems thrown'
   it('throws when a body does not match its schema', async () => {
     const model = clientOf(t.alice).typed({ ...modelSchemas, model: modelSchemas.forecast });
     await expect(model.getModel('synthetic-global')).rejects.toThrow(/initTime/);
+  });
+});
+
+interface DocumentedParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+}
+interface DocumentedOperation {
+  parameters?: DocumentedParameter[];
+  responses: Record<string, { content?: Record<string, unknown> }>;
+}
+
+describe('the OpenAPI document: every operation has a client call, sent as the document says', () => {
+  it('walks every operation of /openapi.json', async () => {
+    const doc = (await request(t.fleet.app('model')).get('/openapi.json')).body as {
+      paths: Record<string, Record<string, DocumentedOperation>>;
+    };
+    const sent: { method: string; url: URL; headers: Headers }[] = [];
+    const model = new FieldcastClient({
+      applicationId: t.alice.id,
+      applicationKey: t.alice.key,
+      baseUrls: { model: baseUrl },
+      fetch: (input, init) => {
+        sent.push({ method: init?.method ?? 'GET', url: new URL(String(input)), headers: new Headers(init?.headers) });
+        return fetch(input, init);
+      },
+    }).model;
+    const latest = (await (await model.getLatestForecast('synthetic-global')).json()) as { id: string };
+    const [variable] = (await (await model.listForecastVariables(latest.id)).json()) as { id: string }[];
+    sent.length = 0;
+
+    // Typed as a Record over the client's methods, so a method added without a call here fails to compile.
+    const window = { start: '2026-05-01T00:00:00Z', end: '2026-05-02T00:00:00Z', limit: 2 };
+    const calls: Record<Exclude<keyof ModelClient, 'typed'>, () => Promise<Response>> = {
+      listModels: () => model.listModels(),
+      getModel: () => model.getModel('synthetic-global'),
+      listModelVariables: () => model.listModelVariables('synthetic-global'),
+      getLatestForecast: () => model.getLatestForecast('synthetic-global'),
+      getForecast: () => model.getForecast(latest.id),
+      listForecasts: () => model.listForecasts('synthetic-global', { ...window, sort: 'asc' }),
+      getForecastVariable: () => model.getForecastVariable(variable!.id),
+      listForecastVariables: () => model.listForecastVariables(latest.id),
+      getTimeSeries: () => model.getTimeSeries(latest.id, 'temperature', 42.0308, -93.6319, window),
+      getTimeSeriesCsv: () => model.getTimeSeriesCsv(latest.id, 'temperature', 42.0308, -93.6319, window),
+      getLatestTimeSeries: () => model.getLatestTimeSeries('synthetic-global', 42.0308, -93.6319, window),
+      getLatestTimeSeriesCsv: () => model.getLatestTimeSeriesCsv('synthetic-global', 42.0308, -93.6319, window),
+    };
+
+    const documented = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({
+        key: `${method.toUpperCase()} ${path}`,
+        pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+        method: method.toUpperCase(),
+        operation,
+      })),
+    );
+    const queriesSent = new Map<string, Set<string>>();
+    for (const [name, call] of Object.entries(calls)) {
+      const response = await call();
+      expect([name, response.status]).toEqual([name, 200]);
+      const { method, url, headers } = sent.at(-1)!;
+      const matches = documented.filter((d) => d.method === method && d.pattern.test(url.pathname));
+      expect([name, matches.map((m) => m.key)]).toEqual([name, [expect.any(String)]]);
+      const [{ key, operation }] = matches as [(typeof documented)[number]];
+      const parameters = operation.parameters ?? [];
+      const declared = (where: DocumentedParameter['in']) => parameters.filter((p) => p.in === where).map((p) => p.name);
+      // Every query parameter the client sends is one the operation takes; every required header is sent.
+      for (const query of url.searchParams.keys()) expect([name, declared('query')]).toEqual([name, expect.arrayContaining([query])]);
+      for (const p of parameters.filter((p) => p.in === 'header' && p.required)) expect([name, headers.has(p.name)]).toEqual([name, true]);
+      const accept = headers.get('accept')!;
+      expect([name, Object.keys(operation.responses['200']!.content ?? {})]).toEqual([
+        name,
+        expect.arrayContaining([accept === 'text/csv' ? 'text/csv' : 'application/vnd.fieldcast+json; version=1']),
+      ]);
+      queriesSent.set(key, new Set([...(queriesSent.get(key) ?? []), ...url.searchParams.keys()]));
+    }
+    // Every operation has a call, and the client can send every query parameter it takes.
+    expect([...queriesSent.keys()].sort()).toEqual(documented.map((d) => d.key).sort());
+    for (const { key, operation } of documented) {
+      const query = (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      expect([key, [...queriesSent.get(key)!].sort()]).toEqual([key, query.sort()]);
+    }
+    // The typed helpers offer the same calls.
+    for (const name of Object.keys(calls)) expect([name, typeof Reflect.get(TypedModelClient.prototype, name)]).toEqual([name, 'function']);
   });
 });
 

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { httpDateMs } from '@fieldcast/calendar';
 import type { Event } from '@fieldcast/schemas';
 
 /** A 2xx within this long is a delivery (docs/decisions/0260-webhook-delivery.md). */
@@ -35,26 +36,6 @@ export const DELIVERY_RETENTION_EVERY_MS = 3600_000;
 export function backoffMs(attempt: number, random: number): number {
   const ceiling = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(attempt - 1, 30));
   return Math.round(ceiling / 2 + (ceiling / 2) * random);
-}
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** asctime's date, `Sun Nov  6 08:49:37 1994`, which names no zone and is GMT (RFC 9110 section 5.6.7) */
-const ASCTIME = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4})$/;
-
-/**
- * An HTTP-date in any of its three forms, which a recipient must all accept (RFC 9110 section
- * 5.6.7), as milliseconds since the epoch; NaN when it is none. All are GMT: asctime's, which says
- * no zone, is read as GMT rather than in the process's zone, as Date.parse would.
- */
-function httpDateMs(value: string): number {
-  const asctime = ASCTIME.exec(value);
-  if (asctime) {
-    const [, month, day, h, m, s, year] = asctime;
-    const index = MONTHS.indexOf(month!);
-    return index < 0 ? NaN : Date.UTC(Number(year), index, Number(day), Number(h), Number(m), Number(s));
-  }
-  // The IMF-fixdate and the RFC 850 date end in GMT; anything else that Date.parse would guess at is no date.
-  return / GMT$/.test(value) ? Date.parse(value) : NaN;
 }
 
 /**
