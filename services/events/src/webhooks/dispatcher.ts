@@ -106,8 +106,9 @@ export class WebhookDispatcher {
   }
 
   /**
-   * One pass at `now`: validations, then claims of due deliveries up to the free slots, each
-   * sent at once. Returns how many deliveries it claimed; their sends go on (see `settled`).
+   * One pass at `now` or later (each claim reads the clock when it is made): validations, then
+   * claims of due deliveries up to the free slots, each sent at once. Returns how many deliveries
+   * it claimed; their sends go on (see `settled`).
    */
   pass(now: Date): Promise<number> {
     const pass = this.passing.then(() => this.claimAndSend(now));
@@ -115,18 +116,27 @@ export class WebhookDispatcher {
     return pass;
   }
 
-  private async claimAndSend(now: Date): Promise<number> {
-    const leaseUntil = new Date(now.getTime() + LEASE_MS);
+  private async claimAndSend(passAt: Date): Promise<number> {
+    // Each claim is dated when it is made, not when the pass began: the handshakes before it take
+    // up to the send timeout each, and a pass may have queued behind another's. Dated earlier, a
+    // lease would end before LEASE_MS (another replica sending the delivery again meanwhile), a
+    // paced receiver's hold would move on from a time already past (its next request going at
+    // once, over the rate it allowed), and the attempt would be signed and logged as sent before it was.
+    const at = (): Date => new Date(Math.max(passAt.getTime(), this.o.now().getTime()));
+    const leaseFrom = (now: Date): Date => new Date(now.getTime() + LEASE_MS);
     // first, so what the previous release's replicas created during a rolling update is validated and claimed like the rest
     await this.o.store.adoptSubscriptions(VALIDATIONS);
-    const validations = await this.o.store.claimValidations(now, leaseUntil, VALIDATIONS);
+    const validating = at();
+    const validations = await this.o.store.claimValidations(validating, leaseFrom(validating), VALIDATIONS);
     await Promise.all(validations.map((s) => this.validate(s)));
     // before the claims, so a receiver whose rate was never read is paced by it from its first claim on
-    const asks = await this.o.store.claimRateAsks(now, leaseUntil, VALIDATIONS);
+    const asking = at();
+    const asks = await this.o.store.claimRateAsks(asking, leaseFrom(asking), VALIDATIONS);
     await Promise.all(asks.map((url) => this.askRate(url)));
     const free = IN_FLIGHT_MAX - this.sending.size;
     if (free <= 0) return 0;
-    const claimed = await this.o.store.claimDeliveries(now, leaseUntil, free, SENDS_PER_SUBSCRIPTION);
+    const now = at();
+    const claimed = await this.o.store.claimDeliveries(now, leaseFrom(now), free, SENDS_PER_SUBSCRIPTION);
     const paced = claimed.flatMap((d) => (d.pacedUntil ? [d.pacedUntil.getTime()] : []));
     if (paced.length > 0) this.wakeAfter(Math.min(...paced) - now.getTime());
     for (const delivery of claimed) {
