@@ -3,7 +3,7 @@ import { kindOf } from '@fieldcast/schemas';
 import { z } from 'zod';
 import { accountOf } from './auth.js';
 import { createdLocation, createdReadPath } from './created-location.js';
-import { CSV_MEDIA_TYPE, type CsvForm, prefersCsv, sendCsv } from './csv.js';
+import { CSV_MEDIA_TYPE, type CsvForm, csvAsked, csvFileName, type CsvOptions, sendCsv } from './csv.js';
 import {
   cannotProduce,
   InvalidRequestError,
@@ -281,17 +281,20 @@ export function acceptedFileTypes(res: Response): readonly string[] {
 }
 
 /**
- * A request that prefers CSV is served as CSV (csv.ts prefersCsv); any other is negotiated as
- * JSON, and a 406 names CSV among what the operation serves (RFC 9110 section 15.5.7).
+ * A request that prefers CSV is served as CSV (csv.ts csvAsked), its form kept for the answer;
+ * any other is negotiated as JSON, and a 406 names CSV among what the operation serves (RFC 9110
+ * section 15.5.7).
  */
 function negotiateCsv(negotiate: express.RequestHandler, vendor: string): express.RequestHandler {
   const served = [vendorMediaType(vendor), 'application/json', CSV_MEDIA_TYPE];
   return (req, res, next) => {
-    if (!prefersCsv(req, vendor))
+    const asked = csvAsked(req, vendor);
+    if (!asked)
       return negotiate(req, res, (err?: unknown) =>
         next(err instanceof NotAcceptableError ? cannotProduce(req.headers.accept, served) : err),
       );
     res.locals.csv = true;
+    res.locals.csvOptions = asked;
     next();
   };
 }
@@ -427,7 +430,10 @@ export class Api {
                 : result instanceof JsonText
                   ? (JSON.parse(result.text.toString()) as unknown)
                   : result;
-            await sendCsv(res, op.response.status, op.csv.table(value, res.locals.params, res.locals.query));
+            await sendCsv(res, op.response.status, op.csv.table(value, res.locals.params, res.locals.query), {
+              ...(res.locals.csvOptions as CsvOptions),
+              fileName: csvFileName(req.baseUrl + req.path),
+            });
             return;
           }
           res.status(op.response.status).send(jsonOf(result));

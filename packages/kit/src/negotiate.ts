@@ -34,10 +34,22 @@ export function parseAccept(header: string): MediaRange[] {
     });
 }
 
-/** A media type's quality under an Accept header: that of the most specific range that matches it (RFC 9110 section 12.5.1), and where that range stands in the header. */
-export function quality(ranges: readonly MediaRange[], type: string, version?: string): { q: number; at: number } {
+/**
+ * How a type stands under an Accept header: the quality of the most specific range that matches
+ * it (RFC 9110 section 12.5.1), how specific that range is (2 the type itself, 1 `major/*`, 0
+ * `* / *`, -1 none), where it stands in the header, and its parameters.
+ */
+export interface Standing {
+  q: number;
+  specificity: number;
+  at: number;
+  params: Readonly<Record<string, string>>;
+}
+
+/** A media type's standing under an Accept header (Standing). */
+export function quality(ranges: readonly MediaRange[], type: string, version?: string): Standing {
   const [major] = type.split('/');
-  let best = { q: 0, at: Infinity, specificity: -1 };
+  let best: Standing = { q: 0, at: Infinity, specificity: -1, params: {} };
   ranges.forEach((r, at) => {
     const specificity =
       r.type === type && (version === undefined || r.params.version === undefined || r.params.version === version)
@@ -48,21 +60,32 @@ export function quality(ranges: readonly MediaRange[], type: string, version?: s
             ? 0
             : -1;
     if (specificity > best.specificity || (specificity === best.specificity && specificity >= 0 && r.q > best.q))
-      best = { q: r.q, at, specificity };
+      best = { q: r.q, at, specificity, params: r.params };
   });
   return best;
 }
 
 /**
- * The quality the Accept gives the JSON this API serves, application/json or its vendor type of
+ * Whether `a` is preferred to `b`: the higher quality, then at one quality the more specific
+ * range (RFC 9110 section 12.5.1: `* / *, text/csv` names text/csv itself, so it is the one
+ * wanted), then the one named first.
+ */
+export function outranks(a: Standing, b: Standing): boolean {
+  if (a.q !== b.q) return a.q > b.q;
+  if (a.specificity !== b.specificity) return a.specificity > b.specificity;
+  return a.at < b.at;
+}
+
+/**
+ * The standing the Accept gives the JSON this API serves, application/json or its vendor type of
  * this version (docs/decisions/0004-media-type-negotiation.md): the better of the two, each by its
  * most specific range, so `application/*;q=0, * / *` refuses both. `vendor`: no range refuses
  * the vendor's own type, the answer's type unless one does.
  */
-export function jsonQuality(ranges: readonly MediaRange[], vendor: string): { q: number; at: number; vendor: boolean } {
+export function jsonQuality(ranges: readonly MediaRange[], vendor: string): Standing & { vendor: boolean } {
   const plain = quality(ranges, 'application/json');
   const own = quality(ranges, `application/vnd.${vendor}+json`, API_VERSION);
-  const best = own.q > plain.q || (own.q === plain.q && own.at < plain.at) ? own : plain;
+  const best = outranks(own, plain) ? own : plain;
   return { ...best, vendor: own.q > 0 || own.at === Infinity };
 }
 

@@ -106,6 +106,11 @@ export function openApiDocument(input: {
   };
   const retryAfter = { 'Retry-After': text('Seconds to wait before trying again (RFC 9110 section 10.2.3)') };
   const link = { Link: text('The next page, rel="next" (RFC 8288), while more remain') };
+  const csvFile = {
+    'Content-Disposition': text(
+      'With text/csv: attachment; filename="<the path’s segments joined by _>.csv" (RFC 6266), such as growing-degree-days_42.03_-93.6.csv',
+    ),
+  };
   const replayed = {
     [REPLAYED]: text(
       `true when this is the answer kept for the request's ${IDEMPOTENCY_KEY}, sent again; nothing was created by this request`,
@@ -132,6 +137,7 @@ export function openApiDocument(input: {
       ...(op.auth !== false && status !== 401 ? rateLimit : {}),
       ...(status === 429 ? retryAfter : {}),
       ...(op.pages && status === op.response.status ? link : {}),
+      ...(op.csv && status === op.response.status ? csvFile : {}),
       ...(readPath ? { Location: located(readPath) } : {}),
       ...(keyed(op) && status === op.response.status ? replayed : {}),
     };

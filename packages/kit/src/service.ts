@@ -109,9 +109,19 @@ export function startedApi(built: Api | StartedApi): StartedApi {
 /**
  * Response fields a browser script on another origin may read (Fetch standard, CORS): besides the
  * request id, the limits' fields, the next page of a list and where a created resource is read,
- * whether a create's answer was sent again for its Idempotency-Key, none of which is safelisted.
+ * whether a create's answer was sent again for its Idempotency-Key, and the name a CSV answer is
+ * saved under, none of which is safelisted.
  */
-const EXPOSED_HEADERS = ['X-Request-Id', 'Link', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', REPLAYED];
+const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'Link',
+  'Location',
+  'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Content-Disposition',
+  REPLAYED,
+];
 
 /** Every answer is what its Content-Type says: no browser may guess another type from the bytes (WHATWG Fetch, X-Content-Type-Options). */
 const noSniff: express.RequestHandler = (_req, res, next) => {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { Api, createServiceApp, csvForm, type Account, type ServiceDefinition } from '../src/index.js';
-import { csvText, prefersCsv, sendCsv } from '../src/csv.js';
+import { csvAsked, csvFileName, csvText, sendCsv } from '../src/csv.js';
 import { testDeps } from './deps.js';
 
 /* RFC 4180 (section 2) as the CSV answers write it, and which Accept headers choose CSV over JSON. */
@@ -32,13 +32,43 @@ describe('csvText (RFC 4180)', () => {
     expect(text).toBe('name,"note, with comma"\r\n"say ""hi""","line\nbreak"\r\n"cr\rhere",plain\r\n');
   });
 
+  it('a text cell a spreadsheet would run as a formula gets a leading apostrophe; numbers stay numbers (OWASP CSV injection)', () => {
+    const text = csvText({
+      columns: ['site', 'value'],
+      rows: [
+        ['=HYPERLINK("http://x","y")', -1.5],
+        ['+1', -0],
+        ['-2+3', 0],
+        ['@SUM(A1)', null],
+        ['\tx', 1],
+        ['\rx', 2],
+        ['a=b', -3],
+      ],
+    });
+    expect(text).toBe(
+      'site,value\r\n' +
+        '"\'=HYPERLINK(""http://x"",""y"")",-1.5\r\n' +
+        "'+1,0\r\n" +
+        "'-2+3,0\r\n" +
+        "'@SUM(A1),\r\n" +
+        "'\tx,1\r\n" +
+        '"\'\rx",2\r\n' +
+        'a=b,-3\r\n',
+    );
+  });
+
+  it('without its header row when asked (RFC 4180 section 3, header=absent)', () => {
+    expect(csvText({ columns: ['a', 'b'], rows: [[1, 'x']] }, { header: false })).toBe('1,x\r\n');
+  });
+
   it('a row of another width than the header is a programming error', () => {
     expect(() => csvText({ columns: ['a', 'b'], rows: [[1]] })).toThrow(/1 fields under a header of 2/);
   });
 });
 
-describe('prefersCsv', () => {
-  const accept = (header?: string) => prefersCsv({ headers: header === undefined ? {} : { accept: header } } as Request, 'fieldcast');
+describe('csvAsked', () => {
+  const accept = (header?: string) =>
+    csvAsked({ headers: header === undefined ? {} : { accept: header } } as Request, 'fieldcast') !== null;
   it.each([
     [undefined, false],
     ['*/*', false],
@@ -61,6 +91,16 @@ describe('prefersCsv', () => {
     ['application/*;q=0.1, */*, text/csv;q=0.5', true],
     // another vendor's JSON is none this API serves
     ['application/vnd.acme+json, text/csv;q=0.5', true],
+    // at one quality the more specific range wins before the order (RFC 9110 section 12.5.1)
+    ['*/*, text/csv', true],
+    ['*/*;q=0.5, text/csv;q=0.5', true],
+    ['application/*, text/csv', true],
+    ['text/csv, application/*', true],
+    ['text/*, application/json', false],
+    ['text/*, application/vnd.fieldcast+json', false],
+    ['application/*, text/*', false],
+    ['text/*, application/*', true],
+    ['text/*;q=0.5, */*;q=0.5', true],
   ])('Accept %s: %s', (header, csv) => {
     expect(accept(header)).toBe(csv);
   });
@@ -93,6 +133,60 @@ describe('an operation with a CSV form', () => {
     }),
   );
 
+  const get = (accept?: string) => {
+    const req = request(app).get('/series').set('Authorization', basic);
+    return accept === undefined ? req : req.set('Accept', accept);
+  };
+
+  it('JSON, CSV and 406 answers all say Vary: Accept (RFC 9110 section 12.5.5)', async () => {
+    for (const [accept, status] of [
+      [undefined, 200],
+      ['application/json', 200],
+      ['text/csv', 200],
+      ['*/*, text/csv', 200],
+      ['image/png', 406],
+    ] as const) {
+      const res = await get(accept);
+      const vary = String(res.headers.vary).split(/\s*,\s*/);
+      expect([accept, res.status, vary.includes('Accept')]).toEqual([accept, status, true]);
+    }
+  });
+
+  it('text/csv beside */* at the same quality is CSV: the more specific range wins (RFC 9110 section 12.5.1)', async () => {
+    const res = await get('*/*, text/csv');
+    expect([res.headers['content-type'], res.text]).toEqual(['text/csv; charset=utf-8; header=present', 'value (mm)\r\n1.5\r\n']);
+  });
+
+  it.each(['text/csv;header=absent', 'text/csv; header="absent"', 'text/csv; header=ABSENT, application/json;q=0.5'])(
+    'Accept %s: the rows without the header row, said so in the Content-Type (RFC 4180 section 3)',
+    async (accept) => {
+      const res = await get(accept);
+      expect([res.status, res.headers['content-type'], res.text]).toEqual([200, 'text/csv; charset=utf-8; header=absent', '1.5\r\n']);
+    },
+  );
+
+  it.each(['text/csv', 'text/csv;header=present', 'text/csv;header=other', 'text/csv;header=absent;q=0.5, text/csv'])(
+    'Accept %s: the header row, header=present',
+    async (accept) => {
+      const res = await get(accept);
+      expect([res.status, res.headers['content-type'], res.text]).toEqual([
+        200,
+        'text/csv; charset=utf-8; header=present',
+        'value (mm)\r\n1.5\r\n',
+      ]);
+    },
+  );
+
+  it('a CSV answer is an attachment named for its path (RFC 6266); a JSON answer is not', async () => {
+    expect((await get('text/csv')).headers['content-disposition']).toBe('attachment; filename="series.csv"');
+    expect((await get('application/json')).headers['content-disposition']).toBeUndefined();
+    // CORS: a browser script on another origin may read the name to save the file under
+    const cors = await get('text/csv').set('Origin', 'https://example.org');
+    expect(cors.headers['access-control-expose-headers']?.split(',')).toContain('Content-Disposition');
+    const doc = (await request(app).get('/openapi.json')).body;
+    expect(doc.paths['/series'].get.responses['200'].headers['Content-Disposition'].description).toMatch(/^With text\/csv: attachment/);
+  });
+
   it('a 406 names CSV among what the operation serves (RFC 9110 section 15.5.7)', async () => {
     for (const accept of ['application/csv', 'text/csv;q=0', 'text/html, application/json;q=0']) {
       const res = await request(app).get('/series').set('Accept', accept).set('Authorization', basic);
@@ -104,6 +198,21 @@ describe('an operation with a CSV form', () => {
     }
     const csv = await request(app).get('/series').set('Accept', 'text/csv').set('Authorization', basic);
     expect([csv.status, csv.text]).toEqual([200, 'value (mm)\r\n1.5\r\n']);
+  });
+});
+
+describe('csvFileName', () => {
+  it.each([
+    ['/series', 'series.csv'],
+    ['/growing-degree-days/42.03/-93.6', 'growing-degree-days_42.03_-93.6.csv'],
+    ['/hourly-relative-humidity/batch', 'hourly-relative-humidity_batch.csv'],
+    ['/forecasts/0b7f2c3e/variables/temperature/timeseries/42/-93', 'forecasts_0b7f2c3e_variables_temperature_timeseries_42_-93.csv'],
+    // only letters, digits, dot and hyphen: no quote, slash, space or other byte reaches the header
+    ['/observation-sets/a%22b%20c%2Fd', 'observation-sets_a-b-c-d.csv'],
+    ['/x/%C3%A9t%C3%A9', 'x_-t-.csv'],
+    ['/', 'answer.csv'],
+  ])('%s is saved as %s', (path, name) => {
+    expect(csvFileName(path)).toBe(name);
   });
 });
 

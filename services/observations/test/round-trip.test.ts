@@ -205,6 +205,21 @@ describe('observation sets as CSV (Accept: text/csv; docs/decisions/0243-csv-ans
     const doc = (await request(app()).get('/openapi.json')).body;
     expect(Object.keys(doc.paths['/observation-sets/{id}'].get.responses['200'].content)).toContain('text/csv');
   });
+
+  it('a site id a spreadsheet would run as a formula is read back as text; negative values stay numbers; saved under the set id', async () => {
+    const set = {
+      sites: [site('=HYPERLINK("http://example.invalid","x")', ['2026-05-01T00:00:00Z']), site('-1+2', ['2026-05-01T00:00:00Z'])],
+    };
+    set.sites[1]!.observations[0]!.variables[0]!.value = -4.5;
+    const id = (await publish(app(), t.alice, set)).body.id as string;
+    const res = await readBack(app(), t.alice, id).set('Accept', 'text/csv');
+    expect(res.text.split('\r\n').slice(1)).toEqual([
+      '"\'=HYPERLINK(""http://example.invalid"",""x"")",41.58,-93.62,291,2026-05-01T00:00:00Z,temperature,celsius,10,,',
+      "'-1+2,41.58,-93.62,291,2026-05-01T00:00:00Z,temperature,celsius,-4.5,,",
+      '',
+    ]);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="observation-sets_${id}.csv"`);
+  });
 });
 
 describe('observation sets: conditional reads (RFC 9110 section 13.1.2; docs/decisions/0377-observation-set-entity-tags.md)', () => {
