@@ -14,6 +14,10 @@ describe('the archive’s formats by Accept (docs/interface.md §11; RFC 9110 se
     ['text/*', 'xml text/xml; charset=utf-8'],
     [`application/xml;q=0.5, ${KML}`, `kml ${KML}; charset=utf-8`],
     ['application/xml, application/json', 'xml application/xml; charset=utf-8'],
+    // at one quality the type a more specific range names wins, then the one named first
+    ['*/*, application/xml', 'xml application/xml; charset=utf-8'],
+    [`application/*, ${KML}`, `kml ${KML}; charset=utf-8`],
+    ['text/*, application/json', 'json application/json; charset=utf-8'],
     ['application/vnd.fieldcast+json;version=2', 'json application/json; charset=utf-8'],
     ['application/vnd.fieldcast+json;version=1', null],
     ['image/png', null],

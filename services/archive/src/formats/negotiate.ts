@@ -1,9 +1,10 @@
-import { parseAccept, quality } from '@fieldcast/kit';
+import { outranks, parseAccept, quality, type Standing } from '@fieldcast/kit';
 
 /**
  * The archive's formats (docs/interface.md §11): JSON by default, GeoJSON, XML, KML. A path's
  * suffix (`.json`, `.xml`, `.kml`) decides the format; without one the Accept header does, by
- * quality and then by order; an Accept that allows none of them is 406 (answered in JSON). An
+ * quality, then by the more specific range, then by order
+ * (docs/decisions/0445-csv-preferred-by-the-more-specific-range.md); an Accept that allows none of them is 406 (answered in JSON). An
  * answer has the media type the Accept header names among those of its format (RFC 9110 section
  * 12.5.1), e.g. text/xml where that is what was asked for, else the format's own.
  */
@@ -90,14 +91,15 @@ export function negotiateFormat(accept: string | undefined, vendor: string, fixe
   const given = accept !== undefined && accept.trim() !== '';
   if (!given) return fixed ? { format: fixed, contentType: contentTypeOf(OWN_TYPE[fixed]) } : JSON_ANSWER;
   const ranges = parseAccept(accept);
-  let best: { format: ArchiveFormat; mediaType: string; q: number; at: number } | null = null;
+  let best: { format: ArchiveFormat; mediaType: string; standing: Standing } | null = null;
   for (const served of servedTypes(vendor)) {
     if (fixed && served.format !== fixed) continue;
     // each type's quality is that of the most specific range naming it (RFC 9110 section 12.5.1),
-    // so "*/*, application/json;q=0" allows everything but JSON
-    const { q, at } = quality(ranges, served.name, served.version);
-    if (!(q > 0) || (served.onlyByName && ranges[at]?.type !== served.name)) continue;
-    if (!best || q > best.q || (q === best.q && at < best.at)) best = { format: served.format, mediaType: served.mediaType, q, at };
+    // so "*/*, application/json;q=0" allows everything but JSON; at one quality the type a more
+    // specific range names wins ("*/*, application/xml" is XML), then the one named first
+    const standing = quality(ranges, served.name, served.version);
+    if (!(standing.q > 0) || (served.onlyByName && ranges[standing.at]?.type !== served.name)) continue;
+    if (!best || outranks(standing, best.standing)) best = { format: served.format, mediaType: served.mediaType, standing };
   }
   if (best) return { format: best.format, contentType: contentTypeOf(best.mediaType) };
   if (fixed) return { format: fixed, contentType: contentTypeOf(OWN_TYPE[fixed]) };
