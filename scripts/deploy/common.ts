@@ -13,17 +13,24 @@ export const IMAGE = 'fieldcast:latest';
 export const CONTAINER_PORT = 8080;
 
 /**
- * A Deployment's replicas on different nodes where the cluster has them, so a node drained or
- * lost takes one, not all (Kubernetes, "Pod Topology Spread Constraints"); a preference, never a
- * reason to leave a pod unscheduled. The pod's part, for the pods of `labels`.
+ * A Deployment's replicas in different zones and on different nodes where the cluster has them,
+ * so a zone or a node lost (or drained) takes some, not all (Kubernetes, "Pod Topology Spread
+ * Constraints", with the well-known labels `topology.kubernetes.io/zone` and
+ * `kubernetes.io/hostname`); preferences, never a reason to leave a pod unscheduled, so a
+ * cluster of one zone, or nodes without the zone label, schedule as before. The pod's part, for
+ * the pods of `labels`.
  */
 export const podSpread = (labels: string) => `      topologySpreadConstraints:
-        - maxSkew: 1
-          topologyKey: kubernetes.io/hostname
+${['topology.kubernetes.io/zone', 'kubernetes.io/hostname']
+  .map(
+    (key) => `        - maxSkew: 1
+          topologyKey: ${key}
           whenUnsatisfiable: ScheduleAnyway
           labelSelector:
             matchLabels: ${labels}
-`;
+`,
+  )
+  .join('')}`;
 
 /**
  * Every pod of the fleet runs as non-root on a read-only root filesystem with /tmp as the only

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { TOPIC_PARTITIONS } from '@fieldcast/bus';
-import { validateKubernetesObject, type KubernetesObject } from './k8s-schemas.js';
+import { validateKubernetesObject, validateKubernetesObjects, type KubernetesObject } from './k8s-schemas.js';
 
 // The deployment as a cluster and Compose would read it: both overlays rendered by kustomize
 // (kubectl's built-in copy) and every object checked against the Kubernetes API schemas;
@@ -81,8 +81,8 @@ describe.each(['dev', 'prod'])('k8s/overlays/%s', (overlay) => {
     if (!sources) expect(sync.spec.replicas).toBe(0);
   });
 
-  it('renders only objects valid against the Kubernetes schemas', async () => {
-    for (const object of objects) await validateKubernetesObject(object);
+  it('renders only objects valid against the Kubernetes schemas, with no field their kinds lack', async () => {
+    await validateKubernetesObjects(objects);
   });
 });
 
@@ -110,7 +110,7 @@ describe('k8s/examples/fieldcast.example.yaml', () => {
   );
 
   it('holds every Secret the pods read, valid, with placeholders only', async () => {
-    for (const object of objects) await validateKubernetesObject(object);
+    await validateKubernetesObjects(objects);
     const read = new Set<string>();
     const collect = (value: unknown): void => {
       if (Array.isArray(value)) value.forEach(collect);
@@ -127,6 +127,28 @@ describe('k8s/examples/fieldcast.example.yaml', () => {
     expect([...read].sort()).toEqual(given.sort());
     for (const o of objects.filter((o) => o.kind === 'Secret'))
       for (const value of Object.values(o.stringData!)) expect(value).toMatch(/<[^>]+>/);
+  });
+
+  // A pod whose claim does not exist stays Pending, so every claim the pods mount is shown, shared
+  // by every replica on any node: ReadWriteMany (Kubernetes, "Persistent Volumes", access modes).
+  it('holds every PersistentVolumeClaim the pods mount, shared by every node', () => {
+    const mounted = new Set<string>();
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value && typeof value === 'object') {
+        const claim = (value as { persistentVolumeClaim?: { claimName: string } }).persistentVolumeClaim;
+        if (claim) mounted.add(claim.claimName);
+        Object.values(value).forEach(collect);
+      }
+    };
+    collect(render('prod'));
+    expect(mounted.size).toBeGreaterThan(0);
+    const claims = objects.filter((o) => o.kind === 'PersistentVolumeClaim') as (KubernetesObject & {
+      metadata: { name: string };
+      spec: { accessModes: string[] };
+    })[];
+    expect(claims.map((c) => c.metadata.name).sort()).toEqual([...mounted].sort());
+    for (const claim of claims) expect(claim.spec.accessModes).toEqual(['ReadWriteMany']);
   });
 });
 
@@ -146,6 +168,16 @@ describe('the schema check', () => {
     const broken = deployment();
     delete broken.spec.template.spec.containers[0]!.name;
     await expect(validateKubernetesObject(broken)).rejects.toThrow(/containers\/0 must have required property name/);
+  });
+
+  // The API server drops a field its schema does not have (with a warning, at most), so a misspelt
+  // probe would deploy pods that are never probed.
+  it('refuses a field its kind does not have, at any depth', async () => {
+    const broken = deployment();
+    const container = broken.spec.template.spec.containers[0]!;
+    container.readinesProbe = container.readinessProbe;
+    delete container.readinessProbe;
+    await expect(validateKubernetesObject(broken)).rejects.toThrow(/readinesProbe/);
   });
 
   it('refuses a kind it has no schema for', async () => {

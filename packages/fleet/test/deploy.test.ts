@@ -130,14 +130,23 @@ describe('k8s base', () => {
     // the autoscaler owns the count: replicas in the manifest would scale the area back to it on
     // every apply (Kubernetes, Horizontal Pod Autoscaling, "Migrating Deployments and StatefulSets to horizontal autoscaling")
     expect(docs[0].spec).not.toHaveProperty('replicas');
-    // replicas spread over nodes, softly (Kubernetes, Pod Topology Spread Constraints)
-    expect(pod.topologySpreadConstraints).toEqual([
-      expect.objectContaining({
-        topologyKey: 'kubernetes.io/hostname',
-        whenUnsatisfiable: 'ScheduleAnyway',
-        labelSelector: docs[0].spec.selector,
-      }),
-    ]);
+    // replicas spread over zones and nodes, softly (Kubernetes, Pod Topology Spread Constraints)
+    expect(pod.topologySpreadConstraints).toEqual(
+      ['topology.kubernetes.io/zone', 'kubernetes.io/hostname'].map((topologyKey) =>
+        expect.objectContaining({ topologyKey, maxSkew: 1, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: docs[0].spec.selector }),
+      ),
+    );
+  });
+
+  // A zone lost takes the pods scheduled in it: with every replica in one zone, the area with them.
+  it('spreads the console and the sync poller over zones as the areas are', () => {
+    for (const name of ['console', 'sync']) {
+      const deployment = parseAllDocuments(read(`k8s/base/${name}.yaml`))
+        .map((d) => d.toJS())
+        .find((d) => d.kind === 'Deployment');
+      const keys = deployment.spec.template.spec.topologySpreadConstraints.map((c: { topologyKey: string }) => c.topologyKey);
+      expect([name, keys]).toEqual([name, ['topology.kubernetes.io/zone', 'kubernetes.io/hostname']]);
+    }
   });
 
   // Replicas behind one Service check each other's signed links: one key for all, from a Secret.
