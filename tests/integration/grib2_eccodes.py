@@ -252,6 +252,15 @@ def write_ecmwf_step(root, spec, step):
         ("ssrd", ssrd),
         ("tp", tp),
     ]
+    # The 2 m maximum and minimum over the hours since the step before, as the open data writes them:
+    # mx2t3/mn2t3 over 3 hours to 144 h, mx2t6/mn2t6 over 6 hours after; none at step 0.
+    period = 3 if step <= 144 else 6
+    if step > 0:
+        ends = [gfs_field("t", lat, lon, step - period), gfs_field("t", lat, lon, step)]
+        # Beyond the instants at the window's ends, by a margin that differs from step to step, so
+        # a window put at the wrong hours gives another day's extreme.
+        margin = 0.5 + 0.25 * ((step // 3) % 7) + 0.2 * np.cos(np.radians(8 * lon))
+        entries += [(f"mx2t{period}", np.maximum(*ends) + margin), (f"mn2t{period}", np.minimum(*ends) - margin)]
     ymd, hh = str(spec["date"]), f"{spec['time'] // 100:02d}"
     folder = os.path.join(root, ymd, f"{hh}z", "ifs", "0p25", "oper")
     os.makedirs(folder, exist_ok=True)
@@ -262,10 +271,11 @@ def write_ecmwf_step(root, spec, step):
             h = ec.codes_grib_new_from_samples("GRIB2")
             set_keys(h, [("centre", 98), ("dataDate", spec["date"]), ("dataTime", spec["time"]), *grid_keys(grid)])
             accumulated = short_name in ("tp", "ssrd")
-            if accumulated:
+            extreme = short_name[:4] in ("mx2t", "mn2t")
+            if accumulated or extreme:
                 ec.codes_set_long(h, "productDefinitionTemplateNumber", 8)
             ec.codes_set_string(h, "shortName", short_name)
-            ec.codes_set_string(h, "stepRange", f"0-{step}" if accumulated else str(step))
+            ec.codes_set_string(h, "stepRange", f"0-{step}" if accumulated else f"{step - period}-{step}" if extreme else str(step))
             ec.codes_set(h, "packingType", "grid_ccsds")
             ec.codes_set_long(h, "bitsPerValue", 16)
             ec.codes_set_values(h, values)
