@@ -15,6 +15,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
+  answeringSource,
   type BBox,
   type GridSource,
   type GridSpec,
@@ -133,7 +134,12 @@ export function variableReader(source: GridSource, variable: VariableId, timeMs:
   const range = { startMs: timeMs, endMs: timeMs };
   return {
     async window(bbox) {
-      const w = await source.slice(variable, bbox, timeMs);
+      // The window comes on the grid of the source that answers the band, which need not be the
+      // tile's (a store in front of the end of a composite's chain, on whose grid the band is
+      // measured), and holds only the points inside its box: grown by one of that grid's cells,
+      // it holds the points around every pixel of the band (nearest, or the pair enclosing it).
+      const answering = answeringSource(source, variable, { bbox }, { atMs: timeMs });
+      const w = await answering.slice(variable, grownBox(bbox, answering.grid), timeMs);
       return (lon, lat) => sampleWindow(w, lon, lat, mode);
     },
     async point(lon, lat) {
@@ -147,6 +153,13 @@ export function variableReader(source: GridSource, variable: VariableId, timeMs:
       return values!.length > 0 ? values! : new Float32Array(lats.length * lons.length).fill(NO_DATA);
     },
   };
+}
+
+/** bbox grown by one cell of grid on every side, within the globe. */
+function grownBox([w, s, e, n]: BBox, grid: GridSpec): BBox {
+  const dLon = Math.abs(grid.dLon);
+  const dLat = Math.abs(grid.dLat);
+  return [Math.max(-180, w - dLon), Math.max(-90, s - dLat), Math.min(180, e + dLon), Math.min(90, n + dLat)];
 }
 
 /**
@@ -183,11 +196,13 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
     } else if (cells > POINT_GRID_CELLS_PER_PIXEL * pixels && (values = await reader.points(bandLats, bandLons))) {
       out.set(values, r0 * TILE_SIZE);
     } else if (cells <= WINDOW_CELLS_PER_PIXEL * pixels) {
+      // The grid points around the band and the band's pixel centres themselves (a discrete
+      // band's nearest points may lie inside its outermost pixels).
       const bbox: BBox = [
-        Math.max(-180, grid.lon0 + cols.lo * grid.dLon),
-        Math.max(-90, grid.lat0 + rows.lo * grid.dLat),
-        Math.min(180, grid.lon0 + cols.hi * grid.dLon),
-        Math.min(90, grid.lat0 + rows.hi * grid.dLat),
+        Math.max(-180, Math.min(grid.lon0 + cols.lo * grid.dLon, lons[0]!)),
+        Math.max(-90, Math.min(grid.lat0 + rows.lo * grid.dLat, lats[r1 - 1]!)),
+        Math.min(180, Math.max(grid.lon0 + cols.hi * grid.dLon, lons[TILE_SIZE - 1]!)),
+        Math.min(90, Math.max(grid.lat0 + rows.hi * grid.dLat, lats[r0]!)),
       ];
       const valueAt = await reader.window(bbox);
       for (let r = r0; r < r1; r++) {

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CompositeSource, GridStoreWriter, NoSyntheticSource, TILE_SIZE, ZarrSource } from '@fieldcast/weather';
+import { NO_DATA } from '../src/domain/colorize.js';
+import { pixelCentres, sampleTile } from '../src/domain/sampling.js';
+
+/*
+ * A store in front of the end of the served chain, on a grid of its own (0.3°, off the end's 1°
+ * lattice): the tiles measure a band on the served grid (the end's), but its window comes on the
+ * store's. Every pixel of a tile inside the store has a value at the datapoint (the served
+ * source's point read) and is drawn, in either mode, near the bands' edges too.
+ */
+const T0 = Date.UTC(2026, 11, 5);
+const HOUR_MS = 3_600_000;
+const LATS = Array.from({ length: 70 }, (_, i) => 38.1 + 0.3 * i);
+const LONS = Array.from({ length: 100 }, (_, j) => -115.1 + 0.3 * j);
+/** Tiles wholly inside the store's cells, at zooms where a band is one window read. */
+const TILES = [
+  { z: 4, x: 3, y: 5 },
+  { z: 6, x: 14, y: 22 },
+];
+
+let dir: string;
+let store: ZarrSource;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'fieldcast-band-windows-'));
+  const path = join(dir, 'store.zarr');
+  const w = await GridStoreWriter.create(path, { lats: LATS, lons: LONS, attributes: { title: 'band windows' } });
+  await w.addTimeAxis({ name: 'time', startMs: T0, stepMs: HOUR_MS, length: 1 });
+  await w.addVariable({ name: 'air_temperature', time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC' } });
+  await w.write('air_temperature', Float32Array.from(LATS.flatMap((lat) => LONS.map((lon) => lat + lon / 100))));
+  await w.close();
+  store = await ZarrSource.open(path);
+});
+
+afterAll(async () => {
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it.each(['linear', 'discrete'] as const)('draws (%s) every pixel of a tile inside a served store with its own grid', async (mode) => {
+  const served = new CompositeSource([store, new NoSyntheticSource()]);
+  const wrong: unknown[] = [];
+  for (const tile of TILES) {
+    const values = await sampleTile(served, 'air_temperature', T0, tile, mode);
+    const { lons, lats } = pixelCentres(tile);
+    for (let r = 0; r < TILE_SIZE; r++) {
+      for (let c = 0; c < TILE_SIZE; c++) {
+        if (values[r * TILE_SIZE + c] !== NO_DATA) continue;
+        // The datapoint there: the served source's point read.
+        const read = await served.pointSeries('air_temperature', lons[c]!, lats[r]!, { startMs: T0, endMs: T0 });
+        wrong.push({ ...tile, r, c, datapoint: read.values[0] });
+      }
+    }
+  }
+  expect(wrong.length).toBe(0);
+});
