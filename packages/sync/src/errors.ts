@@ -43,6 +43,16 @@ export class MessageRangeError extends SyncError {
   }
 }
 
+/**
+ * A file that ends before the bytes its inventory lists (for a last message the inventory gives no
+ * end, before the length its section 0 gives). Upstream writes a file in place with its inventory
+ * beside it, so this is most often a file still being written: a poll waits for it while its run
+ * is recent (docs/decisions/0455-a-file-shorter-than-its-inventory-is-not-yet-published.md).
+ */
+export class FileShortError extends MessageRangeError {
+  override name = 'FileShortError';
+}
+
 /** A step whose fields cannot be turned into Fieldcast's variables (missing message, statistics that do not chain, a grid that differs). */
 export class StepDataError extends SyncError {
   override name = 'StepDataError';

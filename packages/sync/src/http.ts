@@ -6,7 +6,7 @@
  * below the configured base URL are requested.
  */
 import type { ByteRange } from '@fieldcast/grib2';
-import { MessageRangeError, SyncConfigError, UpstreamError } from './errors.js';
+import { FileShortError, MessageRangeError, SyncConfigError, UpstreamError } from './errors.js';
 
 export interface HttpOptions {
   /** The source's base URL; any other URL is refused before a request is made. */
@@ -64,13 +64,23 @@ export function mergeAdjacent(ranges: readonly ByteRange[]): ByteRange[][] {
 const GRIB = [0x47, 0x52, 0x49, 0x42];
 const END = [0x37, 0x37, 0x37, 0x37];
 
-/** The message's bytes if they are one whole GRIB2 message of the range's length (section 0 and section 8, regulation 92.1.3). */
+/**
+ * The message's bytes if they are one whole GRIB2 message of the range's length (section 0 and
+ * section 8, regulation 92.1.3). Fewer bytes than asked for, in a 206, are a file that ends there
+ * (RFC 9110 §14.1.2), as are fewer than section 0 gives a message running to the end of the file:
+ * FileShortError.
+ */
 function checkMessage(url: string, range: ByteRange, bytes: Uint8Array): Uint8Array {
   const fail = (detail: string) => new MessageRangeError(url, range.offset, range.length, detail);
-  if (range.length !== null && bytes.length < range.length) throw fail(`truncated: ${bytes.length} of ${range.length} bytes received`);
+  const short = (detail: string) => new FileShortError(url, range.offset, range.length, detail);
+  if (range.length !== null && bytes.length < range.length) throw short(`truncated: ${bytes.length} of ${range.length} bytes received`);
+  if (range.length === null && bytes.length < 16 && bytes.every((b, k) => b === GRIB[k] || k >= GRIB.length))
+    throw short(`the file ends ${bytes.length} bytes into the message`);
   if (bytes.length < 16 || GRIB.some((b, k) => bytes[k] !== b)) throw fail('does not begin with "GRIB"');
   if (bytes[7] !== 2) throw fail(`GRIB edition ${bytes[7]}, not 2`);
   const announced = Number(new DataView(bytes.buffer, bytes.byteOffset, 16).getBigUint64(8));
+  if (range.length === null && announced > bytes.length)
+    throw short(`section 0 gives the message ${announced} bytes, the file ends ${bytes.length} bytes into it`);
   if (announced !== bytes.length) throw fail(`section 0 gives the message ${announced} bytes, the inventory ${bytes.length}`);
   if (END.some((b, k) => bytes[bytes.length - 4 + k] !== b)) throw fail('does not end with "7777"');
   return bytes;
@@ -115,7 +125,7 @@ export class SourceHttp {
       const end = last.length === null ? '' : String(last.offset + last.length - 1);
       const bytes = await this.request(url, `bytes=${first}-${end}`, (response) => {
         if (response.status === 416)
-          throw new MessageRangeError(
+          throw new FileShortError(
             url,
             first,
             last.length === null ? null : last.offset + last.length - first,

@@ -1,6 +1,6 @@
 // @fieldcast/sync: GRIB2 model runs fetched from their upstream archives and turned into
 // Fieldcast's variables (docs/decisions/0230-sync-sources-and-variables.md). `fieldcast sync` drives it.
-export { SyncError, SyncConfigError, UpstreamError, MessageRangeError, StepDataError, StepMissingError } from './errors.js';
+export { SyncError, SyncConfigError, UpstreamError, MessageRangeError, FileShortError, StepDataError, StepMissingError } from './errors.js';
 export { type SourceName, type SourceFacts, SOURCES, isSourceName, sourceUrlVariable, sourceBaseUrl, stepUrls } from './sources.js';
 export { type HttpOptions, type HttpStats, SourceHttp } from './http.js';
 export { type Quantity, type Parameter, PARAMETERS } from './parameters.js';

@@ -15,7 +15,7 @@ import {
   type SourceRegistry,
 } from '@fieldcast/weather';
 import { appendAnalysis, trimAnalysis } from './analysis-store.js';
-import { StepMissingError, SyncConfigError, SyncError, UpstreamError } from './errors.js';
+import { FileShortError, StepMissingError, SyncConfigError, SyncError, UpstreamError } from './errors.js';
 import { type HttpOptions, SourceHttp } from './http.js';
 import { readRun, runSteps, runsBefore } from './run.js';
 import { abandonedEntry, expireByAge, expiredEntry, retiredGone } from './retention.js';
@@ -83,6 +83,9 @@ const RECENT_RUNS = 8;
  */
 const notFound = (error: unknown): boolean => error instanceof UpstreamError && error.status === 404;
 
+/** Is the run among the RECENT_RUNS newest of its source, those a poll waits for a step of (newestRun)? */
+const recent = (source: SourceFacts, runMs: number, nowMs: number): boolean => runMs >= runsBefore(source, nowMs, RECENT_RUNS).at(-1)!;
+
 /**
  * A 404 for a step of a run that is no longer among the RECENT_RUNS newest of its source (the
  * runs a poll looks for the newest published one among, newestRun) is not "not yet": upstream
@@ -90,7 +93,7 @@ const notFound = (error: unknown): boolean => error instanceof UpstreamError && 
  * (docs/decisions/0364-a-poll-waits-for-a-step-while-its-run-is-recent.md).
  */
 function missingForGood(error: unknown, source: SourceFacts, runMs: number, nowMs: number): StepMissingError | null {
-  if (!notFound(error) || runMs >= runsBefore(source, nowMs, RECENT_RUNS).at(-1)!) return null;
+  if (!notFound(error) || recent(source, runMs, nowMs)) return null;
   const hours = Math.floor((nowMs - runMs) / HOUR_MS);
   return new StepMissingError(
     `${(error as UpstreamError).message}: still missing ${hours} h after the run ${runName(runMs)} started, past the ${RECENT_RUNS} newest runs a poll waits for; not waiting for it`,
@@ -115,19 +118,42 @@ async function published(http: SourceHttp, source: SourceFacts, options: SyncOpt
  * or polling, its first. A run past its expirationTime is not looked for: it would be refused
  * (refuseExpired) at every pass while upstream has nothing newer, where FIELDCAST_SYNC_KEEP_DAYS
  * is shorter than the two days (docs/decisions/0372-staged-runs-expire-and-polls-pick-unexpired-runs.md).
+ *
+ * Polling, a run only partly published is staged only once nothing older is left to serve: while
+ * an older run than it is whole upstream and newer than the newest run served (`servedMs`), that
+ * run is synced first, so a source with nothing served, or one behind, serves a whole run at once
+ * (docs/decisions/0454-a-poll-serves-the-newest-complete-run-first.md).
  */
-async function newestRun(http: SourceHttp, options: SyncOptions, lastStep: (runMs: number) => number): Promise<number> {
+async function newestRun(
+  http: SourceHttp,
+  options: SyncOptions,
+  lastStep: (runMs: number) => number,
+  servedMs: number,
+  progress: (line: string) => void,
+): Promise<number> {
   const source = SOURCES[options.source];
   const now = (options.now ?? Date.now)();
   const keepDays = options.keepDays ?? DEFAULT_SYNC_KEEP_DAYS;
-  const recent = runsBefore(source, now, RECENT_RUNS);
-  const unexpired = recent.filter((runMs) => !syncedRunExpired(runMs, keepDays, now));
+  const recentRuns = runsBefore(source, now, RECENT_RUNS);
+  const unexpired = recentRuns.filter((runMs) => !syncedRunExpired(runMs, keepDays, now));
+  let partly: number | undefined;
   for (const runMs of unexpired) {
-    if (await published(http, source, options, runMs, lastStep(runMs))) return runMs;
-    if (options.partial && (await published(http, source, options, runMs, runSteps(source, runMs, options.steps)[0]!))) return runMs;
+    if (partly !== undefined && runMs <= servedMs) return partly;
+    if (await published(http, source, options, runMs, lastStep(runMs))) {
+      if (partly !== undefined)
+        progress(`${source.name} ${runName(runMs)}: the newest run published whole, synced before ${runName(partly)}, which is not yet`);
+      return runMs;
+    }
+    if (
+      options.partial &&
+      partly === undefined &&
+      (await published(http, source, options, runMs, runSteps(source, runMs, options.steps)[0]!))
+    )
+      partly = runMs;
   }
+  if (partly !== undefined) return partly;
   const why =
-    unexpired.length < recent.length
+    unexpired.length < recentRuns.length
       ? ` that has not expired is published at ${options.baseUrl} (a run expires FIELDCAST_SYNC_KEEP_DAYS=${keepDays} days after its start)`
       : ` is published at ${options.baseUrl}`;
   throw new SyncError(`${options.source}: no run of the last two days${why}`);
@@ -175,11 +201,12 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
   await expireByAge(sourceDir, source.name, (options.now ?? Date.now)(), options.keepDays ?? DEFAULT_SYNC_KEEP_DAYS);
   // A pass stopped between publishing a run and appending its hours left the analysis behind the registry.
   await analyseRegistered(sourceDir, options, null);
-  const runMs = options.runMs ?? (await newestRun(http, options, (r) => runSteps(source, r, options.steps).at(-1)!));
+  const registry = await readSourceRegistry(sourceDir, source.name);
+  const servedMs = Math.max(-Infinity, ...registry.runs.map((r) => Date.parse(r.run)));
+  const runMs = options.runMs ?? (await newestRun(http, options, (r) => runSteps(source, r, options.steps).at(-1)!, servedMs, progress));
   const steps = runSteps(source, runMs, options.steps);
   const name = runName(runMs);
   refuseExpired(source, runMs, options);
-  const registry = await readSourceRegistry(sourceDir, source.name);
   const done = registry.runs.find((r) => Date.parse(r.run) === runMs);
   if (done && steps.every((s) => done.steps.includes(s))) {
     progress(`${source.name} ${name}: already synced`);
@@ -220,11 +247,17 @@ export async function syncRun(options: SyncOptions): Promise<SyncResult> {
           return { state: 'pending', runMs, staged: k, of: steps.length };
       }
     } catch (error) {
-      // Polling, a step not there yet waits for the next pass like one whose inventory is not, while the run is recent.
+      // Polling, a step not there yet waits for the next pass like one whose inventory is not, while the run is recent;
+      // so does one whose file upstream is still writing (docs/decisions/0455-a-file-shorter-than-its-inventory-is-not-yet-published.md).
       if (options.partial) {
-        const gone = missingForGood(error, source, runMs, (options.now ?? Date.now)());
+        const nowMs = (options.now ?? Date.now)();
+        const gone = missingForGood(error, source, runMs, nowMs);
         if (gone) throw gone;
         if (notFound(error)) return { state: 'pending', runMs, staged: inOrder, of: steps.length };
+        if (error instanceof FileShortError && recent(source, runMs, nowMs)) {
+          progress(`${source.name} ${name}: ${error.message}; upstream is still writing the file, waiting for it`);
+          return { state: 'pending', runMs, staged: inOrder, of: steps.length };
+        }
       }
       if (!(error instanceof SyncError) || error instanceof SyncConfigError || error instanceof StepMissingError || attempt >= retries)
         throw error;
