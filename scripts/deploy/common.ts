@@ -13,6 +13,41 @@ export const IMAGE = 'fieldcast:latest';
 export const CONTAINER_PORT = 8080;
 
 /**
+ * Port `serve <area>` and `serve sync` answer /metrics on in Kubernetes (FIELDCAST_METRICS_PORT),
+ * apart from the API's, so a NetworkPolicy keeps it from whoever reaches the Service
+ * (docs/decisions/0449-metrics-on-a-port-of-their-own.md).
+ */
+export const METRICS_PORT = 9090;
+
+/** The label, with the value "true", of a namespace whose pods may scrape /metrics (the monitoring stack's). */
+export const SCRAPES_METRICS = 'fieldcast.io/scrapes-metrics';
+
+/**
+ * The pods of `labels` take the API's port from anywhere (their Service, an ingress, other areas)
+ * and the metrics port only from pods in a namespace labelled SCRAPES_METRICS: "true". A policy
+ * filters ports, not paths, hence the port of its own. The kubelet's probes come from the node,
+ * which a NetworkPolicy always lets through (Kubernetes, "Network Policies").
+ */
+export const k8sNetworkPolicy = (name: string, labels: string) => `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: ${name}
+  labels: ${labels}
+spec:
+  podSelector:
+    matchLabels: ${labels}
+  policyTypes: [Ingress]
+  ingress:
+    - ports:
+        - { port: http, protocol: TCP }
+    - ports:
+        - { port: metrics, protocol: TCP }
+      from:
+        - namespaceSelector:
+            matchLabels: { ${SCRAPES_METRICS}: "true" }
+`;
+
+/**
  * A Deployment's replicas in different zones and on different nodes where the cluster has them,
  * so a zone or a node lost (or drained) takes some, not all (Kubernetes, "Pod Topology Spread
  * Constraints", with the well-known labels `topology.kubernetes.io/zone` and
@@ -53,15 +88,22 @@ export const CONTAINER_SECURITY = `          securityContext:
             capabilities: { drop: [ALL] }
 `;
 
-/** Ready once it answers /readyz, restarted when /healthz stops answering (docs/architecture.md §3). */
+/**
+ * Ready once it answers /readyz, restarted when /healthz stops answering (docs/architecture.md §3).
+ * Kubernetes' 1 s timeout would fail /readyz while a busy pod waits for a pooled database
+ * connection, and /healthz while a long computation holds the event loop: a few seconds, under
+ * each probe's period.
+ */
 export const HEALTH_PROBES = `          readinessProbe:
             httpGet: { path: /readyz, port: http }
             periodSeconds: 5
+            timeoutSeconds: 3
             failureThreshold: 3
           livenessProbe:
             httpGet: { path: /healthz, port: http }
             initialDelaySeconds: 10
             periodSeconds: 10
+            timeoutSeconds: 5
 `;
 
 /**

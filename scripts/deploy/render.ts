@@ -9,8 +9,11 @@ import {
   GENERATED,
   HEALTH_PROBES,
   IMAGE,
+  k8sNetworkPolicy,
   k8sPodDisruptionBudget,
   k8sService,
+  METRICS_PORT,
+  SCRAPES_METRICS,
   podSpread,
   POD_SECURITY,
   PRE_STOP,
@@ -45,6 +48,20 @@ const SYNC_DIR = '/var/lib/fieldcast-sync';
 
 /** The claim the cluster provides for the synced stores (ReadWriteMany: every area's replicas read it). */
 const SYNC_CLAIM = 'fieldcast-synced';
+
+/** The file cache of an area that keeps files (FIELDCAST_FILE_CACHE_MB) and its emptyDir's sizeLimit, a little over it, MiB. */
+const FILE_CACHE_MIB = 3072;
+const FILES_VOLUME_MIB = 4096;
+
+/** The /tmp emptyDir of every area's pod, MiB. */
+const TMP_MIB = 256;
+
+/**
+ * An area that keeps files asks its node for the ephemeral storage its volumes fill: the cache's
+ * cap and /tmp, limited at their sizeLimits and room for its logs (Kubernetes, "Local ephemeral
+ * storage"); unrequested, it may be scheduled on a node without room for the cache and evicted there.
+ */
+const FILES_STORAGE = { requestMi: FILE_CACHE_MIB + TMP_MIB, limitMi: FILES_VOLUME_MIB + TMP_MIB + 256 };
 
 /** The Secret holding the key every replica signs and checks download links with. */
 const SIGNING_SECRET = 'fieldcast-signing';
@@ -190,6 +207,10 @@ function renderKustomization(areas: readonly DeployedArea[]): string {
 # areas that sign download links read the \`${SIGNING_SECRET}\` Secret (key FIELDCAST_SIGNING_KEY,
 # at least 32 characters). Areas that read weather mount the \`${SYNC_CLAIM}\` PersistentVolumeClaim
 # (ReadWriteMany) read-only: the synced stores sync.yaml writes (docs/decisions/0252-sync-as-a-process.md).
+# Each pod answers /metrics on its \`metrics\` port (${METRICS_PORT}), which its NetworkPolicy opens only to
+# pods in a namespace labelled ${SCRAPES_METRICS}=true: label the monitoring namespace so, e.g.
+#   kubectl label namespace monitoring ${SCRAPES_METRICS}=true
+# (docs/decisions/0449-metrics-on-a-port-of-their-own.md).
 apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 labels:
@@ -202,7 +223,7 @@ ${resources.map((r) => `  - ${r}\n`).join('')}`;
 
 /**
  * A Deployment of `fieldcast serve <name>` up to its container's `env:` list: its labels, the
- * scrape annotations, the locked-down pod and the one image, configured by the fleet's ConfigMap.
+ * scrape annotations (at the metrics port), the locked-down pod and the one image, configured by the fleet's ConfigMap.
  * `replicas` null leaves the count to an autoscaler: a count in the manifest would scale the
  * Deployment back to it on every apply (Kubernetes, Horizontal Pod Autoscaling, "Migrating
  * Deployments and StatefulSets to horizontal autoscaling").
@@ -227,7 +248,7 @@ ${replicas === null ? '' : `  replicas: ${replicas}\n`}  selector:
       labels: ${labels}
       annotations:
         prometheus.io/scrape: "true"
-        prometheus.io/port: "${CONTAINER_PORT}"
+        prometheus.io/port: "${METRICS_PORT}"
         prometheus.io/path: /metrics
     spec:
       terminationGracePeriodSeconds: ${gracePeriodSeconds}
@@ -237,9 +258,12 @@ ${podSpread(labels)}${POD_SECURITY}${initContainers}      containers:
           args: ["serve", "${serve}"]
           ports:
             - { name: http, containerPort: ${CONTAINER_PORT} }
+            - { name: metrics, containerPort: ${METRICS_PORT} }
           envFrom:
             - configMapRef: { name: fieldcast }
           env:
+            - name: FIELDCAST_METRICS_PORT
+              value: "${METRICS_PORT}"
 `;
 }
 
@@ -251,18 +275,18 @@ function renderK8sArea({ area, files, weather }: DeployedArea): string {
   const bound = SCALED_BY_CONSUMING.includes(area);
   const name = `{ app.kubernetes.io/name: ${area} }`;
   return `# ${GENERATED}
-${k8sDeploymentHead(area, name, null, 30, k8sMigrate(area))}            - name: KAFKA_CLIENT_ID
+${k8sDeploymentHead(area, name, null, 30, k8sMigrate(area, files))}            - name: KAFKA_CLIENT_ID
               valueFrom: { fieldRef: { fieldPath: metadata.name } }
 ${DATABASE_URL_ENV}${files ? k8sFilesEnv : ''}${weather ? k8sSyncDirEnv : ''}${area in COMPUTE_THREADS ? computeThreadsEnv(area) : ''}${HEALTH_PROBES}          startupProbe:
             httpGet: { path: /healthz, port: http }
             periodSeconds: 2
             failureThreshold: 60
-${PRE_STOP}${podResources(area)}${CONTAINER_SECURITY}          volumeMounts:
+${PRE_STOP}${podResources(area, files ? FILES_STORAGE : undefined)}${CONTAINER_SECURITY}          volumeMounts:
             - { name: tmp, mountPath: /tmp }
 ${files ? `            - { name: files, mountPath: ${FILES_DIR} }\n` : ''}${weather ? `            - { name: synced, mountPath: ${SYNC_DIR}, readOnly: true }\n` : ''}      volumes:
         - name: tmp
-          emptyDir: { sizeLimit: 256Mi }
-${files ? '        - name: files\n          emptyDir: { sizeLimit: 4Gi }\n' : ''}${weather ? `        - name: synced\n          persistentVolumeClaim: { claimName: ${SYNC_CLAIM}, readOnly: true }\n` : ''}---
+          emptyDir: { sizeLimit: ${TMP_MIB}Mi }
+${files ? `        - name: files\n          emptyDir: { sizeLimit: ${FILES_VOLUME_MIB}Mi }\n` : ''}${weather ? `        - name: synced\n          persistentVolumeClaim: { claimName: ${SYNC_CLAIM}, readOnly: true }\n` : ''}---
 ${k8sService(area, name)}---
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
@@ -277,7 +301,8 @@ spec:
     - type: Resource
       resource: { name: cpu, target: { type: Utilization, averageUtilization: 70 } }
 ---
-${k8sPodDisruptionBudget(area, name)}`;
+${k8sPodDisruptionBudget(area, name)}---
+${k8sNetworkPolicy(area, name)}`;
 }
 
 /** The database every area and the sync poller reach, from its Secret. */
@@ -292,14 +317,14 @@ const DATABASE_URL_ENV = `            - name: DATABASE_URL
  * so the migration runs to its end, replicas taking turns under its advisory lock
  * (packages/db migrations.ts); the service's own then finds nothing to do.
  */
-const k8sMigrate = (area: string) => `      initContainers:
+const k8sMigrate = (area: string, files: boolean) => `      initContainers:
         - name: migrate
           image: ${IMAGE}
           args: ["migrate", "${area}"]
           envFrom:
             - configMapRef: { name: fieldcast }
           env:
-${DATABASE_URL_ENV}${podResources(area)}${CONTAINER_SECURITY}          volumeMounts:
+${DATABASE_URL_ENV}${podResources(area, files ? FILES_STORAGE : undefined)}${CONTAINER_SECURITY}          volumeMounts:
             - { name: tmp, mountPath: /tmp }
 `;
 
@@ -311,7 +336,7 @@ ${DATABASE_URL_ENV}${podResources(area)}${CONTAINER_SECURITY}          volumeMou
 const k8sFilesEnv = `            - name: FIELDCAST_DATA_DIR
               value: ${FILES_DIR}
             - name: FIELDCAST_FILE_CACHE_MB
-              value: "3072"
+              value: "${FILE_CACHE_MIB}"
             - name: FIELDCAST_SIGNING_KEY
               valueFrom: { secretKeyRef: { name: ${SIGNING_SECRET}, key: FIELDCAST_SIGNING_KEY } }
 `;
@@ -348,7 +373,8 @@ ${k8sDeploymentHead('sync', name, 0, 60)}${DATABASE_URL_ENV}${k8sSyncDirEnv}${HE
           emptyDir: { sizeLimit: 256Mi }
         - name: synced
           persistentVolumeClaim: { claimName: ${SYNC_CLAIM} }
-`;
+---
+${k8sNetworkPolicy('sync', name)}`;
 }
 
 function renderTopics(areas: readonly DeployedArea[]): string {

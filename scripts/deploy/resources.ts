@@ -51,8 +51,10 @@ const roundUp = (value: number, step: number) => Math.ceil(value / step) * step;
  * steps), limited at twice that, so a larger request than the bench's is not OOM-killed; CPU
  * requested at half the cores used under the bench load (the autoscaler adds pods at 70 % of it),
  * limited at one core per thread the pod computes on (its event loop and each compute thread).
+ * `storage`, MiB of ephemeral storage (emptyDir volumes, logs) requested and limited, for a pod
+ * whose volumes fill more than a node keeps free as a rule.
  */
-export function podResources(area: string): string {
+export function podResources(area: string, storage?: { requestMi: number; limitMi: number }): string {
   const largest = Object.values(MEASURED).reduce((a, b) => ({
     peakMiB: Math.max(a.peakMiB, b.peakMiB),
     cores: Math.max(a.cores, b.cores),
@@ -60,8 +62,10 @@ export function podResources(area: string): string {
   const { peakMiB, cores } = MEASURED[area] ?? largest;
   const memory = roundUp(peakMiB * 1.25, 64);
   const cpu = roundUp(cores * 500, 50);
+  const requested = storage ? `, ephemeral-storage: ${storage.requestMi}Mi` : '';
+  const limited = storage ? `, ephemeral-storage: ${storage.limitMi}Mi` : '';
   return `          resources:
-            requests: { cpu: ${cpu}m, memory: ${memory}Mi }
-            limits: { cpu: "${1 + (COMPUTE_THREADS[area] ?? 0)}", memory: ${2 * memory}Mi }
+            requests: { cpu: ${cpu}m, memory: ${memory}Mi${requested} }
+            limits: { cpu: "${1 + (COMPUTE_THREADS[area] ?? 0)}", memory: ${2 * memory}Mi${limited} }
 `;
 }

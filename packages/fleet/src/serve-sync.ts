@@ -6,9 +6,10 @@
  * (docs/decisions/0251-synced-stores-registry.md). After each pass it registers what it stored in
  * the model area's registry tables with their events in that area's outbox, as the model area's
  * own background task does (docs/decisions/0310-synced-registry-in-the-database.md). It answers
- * /healthz, /readyz (the database) and /metrics (passes per source and outcome) for the probes.
+ * /healthz, /readyz (the database) and /metrics (passes per source and outcome) for the probes, the
+ * last on FIELDCAST_METRICS_PORT instead when that is set.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Database, openDatabase, outboxWriter, withAdvisoryLock } from '@fieldcast/db';
 import { createLogger, type Logger } from '@fieldcast/kit';
@@ -21,6 +22,8 @@ import { type SyncOutcome, SyncPasses } from './sync-passes.js';
 
 export interface RunningSync {
   url: string;
+  /** where /metrics is served when on a port of its own (FIELDCAST_METRICS_PORT) */
+  metricsUrl?: string;
   /** one pass of every source now (each under its lock); what each did, or null when another process held its lock */
   pass(): Promise<Array<{ source: SourceName; result: SyncResult | Error | null }>>;
   /** passes every FIELDCAST_SYNC_POLL_MS from now on, the first at once */
@@ -28,7 +31,11 @@ export interface RunningSync {
   stop(): Promise<void>;
 }
 
-export async function serveSync(env: FleetEnv, logger: Logger, options: { port?: number; database?: Database } = {}): Promise<RunningSync> {
+export async function serveSync(
+  env: FleetEnv,
+  logger: Logger,
+  options: { port?: number; metricsPort?: number; database?: Database } = {},
+): Promise<RunningSync> {
   const sources = env.FIELDCAST_SYNC_SOURCES.filter(isSourceName);
   if (!env.DATABASE_URL && !options.database) throw new ConfigError('serve sync needs DATABASE_URL (its lock lives there)');
   if (sources.length === 0) throw new ConfigError(`serve sync needs FIELDCAST_SYNC_SOURCES (${Object.keys(SOURCES).join(', ')})`);
@@ -95,8 +102,11 @@ export async function serveSync(env: FleetEnv, logger: Logger, options: { port?:
       });
   };
 
+  const metricsPort = options.metricsPort ?? env.FIELDCAST_METRICS_PORT;
+  const metrics = (res: ServerResponse) => void res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(passes.text());
+  const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?')[0];
   const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const path = pathOf(req);
     if (path === '/healthz') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
     if (path === '/readyz') {
       db.knex
@@ -105,15 +115,22 @@ export async function serveSync(env: FleetEnv, logger: Logger, options: { port?:
         .catch(() => res.writeHead(503, { 'content-type': 'application/json' }).end('{"status":"database unreachable"}'));
       return;
     }
-    if (path === '/metrics') {
-      return void res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(passes.text());
-    }
+    // With a metrics port, /metrics is there alone (docs/decisions/0449-metrics-on-a-port-of-their-own.md).
+    if (path === '/metrics' && metricsPort === undefined) return metrics(res);
     res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? env.PORT ?? 8090, env.HOST ?? '0.0.0.0', resolve));
-  const { port } = server.address() as AddressInfo;
+  const metricsServer =
+    metricsPort === undefined
+      ? undefined
+      : createServer((req, res) => (pathOf(req) === '/metrics' ? metrics(res) : res.writeHead(404).end()));
+  const listen = (on: Server, port: number) => new Promise<void>((resolve) => on.listen(port, env.HOST ?? '0.0.0.0', resolve));
+  const urlOf = (on: Server) => `http://127.0.0.1:${(on.address() as AddressInfo).port}`;
+  await listen(server, options.port ?? env.PORT ?? 8090);
+  if (metricsServer) await listen(metricsServer, metricsPort!);
+  const close = (on: Server) => new Promise<void>((resolve) => on.close(() => resolve()));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: urlOf(server),
+    ...(metricsServer ? { metricsUrl: urlOf(metricsServer) } : {}),
     pass,
     start: schedule,
     async stop() {
@@ -121,7 +138,7 @@ export async function serveSync(env: FleetEnv, logger: Logger, options: { port?:
       clearTimeout(timer);
       stopping.abort(new Error('stopped'));
       await running;
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([close(server), ...(metricsServer ? [close(metricsServer)] : [])]);
       if (!options.database) await db.close();
     },
   };
@@ -132,7 +149,8 @@ export async function runServeSync(env: FleetEnv): Promise<void> {
   const logger = createLogger({ level: env.LOG_LEVEL, name: 'sync' });
   const running = await serveSync(env, logger);
   running.start();
-  logger.info(`sync: serving on ${running.url}, sources ${env.FIELDCAST_SYNC_SOURCES.join(', ')}`);
+  const metricsOn = running.metricsUrl ? `, /metrics on ${running.metricsUrl}` : '';
+  logger.info(`sync: serving on ${running.url}${metricsOn}, sources ${env.FIELDCAST_SYNC_SOURCES.join(', ')}`);
   const stop = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
     running.stop().then(

@@ -116,7 +116,7 @@ describe('k8s base', () => {
     expect(kustomization.resources).toContain(`${area}.yaml`);
     const docs = parseAllDocuments(read(`k8s/base/${area}.yaml`)).map((d) => d.toJS());
     const kinds = docs.map((d) => d.kind);
-    expect(kinds).toEqual(['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget']);
+    expect(kinds).toEqual(['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'NetworkPolicy']);
     const pod = docs[0].spec.template.spec;
     const container = pod.containers[0];
     expect(container.args).toEqual(['serve', area]);
@@ -242,6 +242,63 @@ describe('k8s base', () => {
     expect(init.resources).toEqual(container.resources);
     expect(init).not.toHaveProperty('startupProbe');
     expect(init).not.toHaveProperty('livenessProbe');
+  });
+
+  // docs/decisions/0449-metrics-on-a-port-of-their-own.md: a NetworkPolicy filters ports, not
+  // paths, so /metrics is on a port of its own, reachable only from a namespace labelled for monitoring.
+  it.each([...DEPLOYED_AREAS.map((a) => a.area), 'sync'])(
+    '%s answers /metrics on a port of its own, scraped there, which only monitoring namespaces reach',
+    (name) => {
+      const docs = parseAllDocuments(read(`k8s/base/${name}.yaml`)).map((d) => d.toJS());
+      const deployment = docs.find((d) => d.kind === 'Deployment');
+      const container = deployment.spec.template.spec.containers[0];
+      const metrics = container.ports.find((p: { name: string }) => p.name === 'metrics');
+      const http = container.ports.find((p: { name: string }) => p.name === 'http');
+      expect(metrics.containerPort).not.toBe(http.containerPort);
+      const env = Object.fromEntries(container.env.map((e: { name: string; value?: string }) => [e.name, e.value]));
+      expect(env.FIELDCAST_METRICS_PORT).toBe(String(metrics.containerPort));
+      expect(deployment.spec.template.metadata.annotations).toMatchObject({
+        'prometheus.io/port': String(metrics.containerPort),
+        'prometheus.io/path': '/metrics',
+      });
+      const policy = docs.find((d) => d.kind === 'NetworkPolicy');
+      expect(policy.spec.podSelector).toEqual(deployment.spec.selector);
+      expect(policy.spec.policyTypes).toEqual(['Ingress']);
+      expect(policy.spec.ingress).toEqual([
+        { ports: [{ port: 'http', protocol: 'TCP' }] },
+        {
+          ports: [{ port: 'metrics', protocol: 'TCP' }],
+          from: [{ namespaceSelector: { matchLabels: { 'fieldcast.io/scrapes-metrics': 'true' } } }],
+        },
+      ]);
+      // the Service exposes the API only
+      const service = docs.find((d) => d.kind === 'Service');
+      if (service) expect(service.spec.ports.map((p: { targetPort: string }) => p.targetPort)).toEqual(['http']);
+    },
+  );
+
+  // /readyz waits for a database connection: the 1 s default would take a busy pod out of its Service.
+  it('gives every probe a timeout longer than the default 1 s, and under its period', () => {
+    for (const path of [...DEPLOYED_AREAS.map((a) => `k8s/base/${a.area}.yaml`), 'k8s/base/console.yaml', 'k8s/base/sync.yaml']) {
+      const container = parseAllDocuments(read(path))
+        .map((d) => d.toJS())
+        .find((d) => d.kind === 'Deployment').spec.template.spec.containers[0];
+      for (const probe of [container.readinessProbe, container.livenessProbe]) {
+        expect([path, probe.timeoutSeconds > 1, probe.timeoutSeconds < probe.periodSeconds]).toEqual([path, true, true]);
+      }
+    }
+  });
+
+  // A pod's emptyDir counts against its node's ephemeral storage: unrequested, the scheduler places
+  // it on a node without room for the file cache, and the kubelet evicts it there.
+  it.each(DEPLOYED_AREAS.filter((a) => a.files).map((a) => a.area))('%s requests the ephemeral storage its file cache fills', (area) => {
+    const pod = parseAllDocuments(read(`k8s/base/${area}.yaml`))[0]!.toJS().spec.template.spec;
+    const mib = (size: string) => (size.endsWith('Gi') ? Number(size.slice(0, -2)) * 1024 : Number(size.replace(/Mi$/, '')));
+    const files = mib(pod.volumes.find((v: { name: string }) => v.name === 'files').emptyDir.sizeLimit);
+    const { requests, limits } = pod.containers[0].resources;
+    const env = Object.fromEntries(pod.containers[0].env.map((e: { name: string; value?: string }) => [e.name, e.value]));
+    expect(mib(requests['ephemeral-storage'])).toBeGreaterThanOrEqual(Number(env.FIELDCAST_FILE_CACHE_MB));
+    expect(mib(limits['ephemeral-storage'])).toBeGreaterThan(files);
   });
 
   it('Compose gives a stopping service longer than its drain (SHUTDOWN_TIMEOUT_MS, 10 s) before killing it', () => {

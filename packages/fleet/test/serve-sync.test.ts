@@ -86,6 +86,22 @@ describe('fieldcast serve sync', () => {
     expect(Date.now() - stopped).toBeLessThan(3_000);
   }, 20_000);
 
+  // docs/decisions/0449-metrics-on-a-port-of-their-own.md: a NetworkPolicy filters ports, not paths.
+  it('answers /metrics on FIELDCAST_METRICS_PORT alone when it is set, and 404 on its probes port', async () => {
+    const env = parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, FIELDCAST_SYNC_SOURCES: 'gfs-0p25', HOST: '127.0.0.1' });
+    const apart = await serveSync(env, createLogger({ level: 'silent' }), { port: 0, metricsPort: 0, database: db });
+    try {
+      expect((await fetch(`${apart.url}/metrics`)).status).toBe(404);
+      expect((await fetch(`${apart.url}/healthz`)).status).toBe(200);
+      const scraped = await fetch(`${apart.metricsUrl!}/metrics`);
+      expect([scraped.status, scraped.headers.get('content-type')]).toEqual([200, 'text/plain; version=0.0.4']);
+      expect((await fetch(`${apart.metricsUrl!}/healthz`)).status).toBe(404);
+    } finally {
+      await apart.stop();
+    }
+    expect(sync.metricsUrl).toBeUndefined();
+  });
+
   it('refuses to start without the sources to sync', async () => {
     const env = parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir });
     await expect(serveSync(env, createLogger({ level: 'silent' }), { port: 0, database: db })).rejects.toThrow(

@@ -63,3 +63,11 @@ export function createMetrics(area: string, sources: readonly MetricSource[] = [
   };
   return { registry, middleware };
 }
+
+/** GET /metrics: the registry's figures in the Prometheus text format. */
+export function metricsEndpoint(registry: Registry): RequestHandler {
+  return async (_req, res) => {
+    res.locals.route = '/metrics';
+    res.type(registry.contentType).send(await registry.metrics());
+  };
+}

@@ -9,13 +9,14 @@ import { type IdempotencyKeeper, REPLAYED } from './idempotency.js';
 import { resolveLimits, type Limits } from './limits.js';
 import type { Logger } from './logger.js';
 import { requestLogging } from './logger.js';
-import { createMetrics, type MetricSource } from './metrics.js';
+import { createMetrics, metricsEndpoint, type MetricSource } from './metrics.js';
 import { negotiate, vendorMediaType } from './negotiate.js';
 import { openApiDocument } from './openapi.js';
 import type { ErrorTranslation } from './error-table.js';
 import { problemHandler, unknownRoute } from './problem-handler.js';
 import { requestLimiters } from './request-limits.js';
 import { InvalidRequestError } from './errors.js';
+import type { Registry } from 'prom-client';
 import { anyRangeHolds, parseAddress, trustedProxyRanges } from './address-ranges.js';
 
 /** What the HTTP layer of every service is given, whatever else the service declared it needs. */
@@ -44,6 +45,12 @@ export interface HttpDeps {
   reports?(): Promise<Record<string, boolean>>;
   /** figures of this service besides HTTP's, in /metrics */
   metrics?: readonly MetricSource[];
+  /**
+   * whether /metrics is served apart, by metricsApp(app) on a port of its own
+   * (FIELDCAST_METRICS_PORT): the public app then answers it 404 like any unknown path, since a
+   * NetworkPolicy filters ports, not paths (docs/decisions/0449-metrics-on-a-port-of-their-own.md)
+   */
+  metricsApart?: boolean;
   /**
    * where its creates keep their answers for an Idempotency-Key (packages/db IdempotencyKeys), when
    * its schema has the table; without it its creates take no key and document none
@@ -157,10 +164,9 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
     const ready = Object.values(checks).every(Boolean);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks, ...(reports ? { reports } : {}) });
   });
-  app.get('/metrics', async (_req, res) => {
-    res.locals.route = '/metrics';
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
+  // metricsApp(app) reads them from here when they are served apart.
+  app.locals.metrics = metrics.registry;
+  if (!deps.metricsApart) app.get('/metrics', metricsEndpoint(metrics.registry));
   const { api } = startedApi(definition.api(deps));
   const document = openApiDocument({
     title: `Fieldcast ${definition.title}`,
@@ -195,5 +201,20 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   // An unknown path is negotiated too: a client asking for another version hears 406 first.
   app.use(negotiation, unknownRoute);
   app.use(problemHandler(deps.errorTranslations));
+  return app;
+}
+
+/**
+ * The app answering GET /metrics alone with a service app's figures, for a port of its own
+ * (HttpDeps.metricsApart); every other path is 404. Its scrapes are not counted among the
+ * service's requests.
+ */
+export function metricsApp(serviceApp: Express): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.get('/metrics', metricsEndpoint(serviceApp.locals.metrics as Registry));
+  app.use(unknownRoute);
+  app.use(problemHandler());
   return app;
 }

@@ -13,7 +13,7 @@ import { openCatalog, openWeather } from './weather.js';
  * One service in distributed mode (docs/architecture.md §2), the entry point of its container:
  * PostgreSQL via DATABASE_URL, always (accounts live there); Kafka via KAFKA_BROKERS when the
  * service publishes or consumes; weather only when it declares it. It listens on PORT (default
- * PORT_BASE + the area's offset).
+ * PORT_BASE + the area's offset), and answers /metrics on FIELDCAST_METRICS_PORT instead when it is set.
  */
 export async function serveDistributed(service: Service, env: NodeJS.ProcessEnv = process.env): Promise<RunningFleet> {
   const config = parseEnv(FleetEnv, env);
@@ -43,7 +43,10 @@ export async function serveDistributed(service: Service, env: NodeJS.ProcessEnv 
   const transport = withTransport
     ? new KafkaTransport({ brokers: config.KAFKA_BROKERS!, clientId: `${config.KAFKA_CLIENT_ID}-${service.area}` })
     : undefined;
-  const fleet = await startServices([{ definition: service, port: config.PORT ?? portOf(service, config.PORT_BASE) }], {
+  const port = config.PORT ?? portOf(service, config.PORT_BASE);
+  const metricsPort = config.FIELDCAST_METRICS_PORT;
+  if (metricsPort === port) throw new ConfigError(`FIELDCAST_METRICS_PORT must differ from the service's port (${port})`);
+  const fleet = await startServices([{ definition: service, port, ...(metricsPort === undefined ? {} : { metricsPort }) }], {
     db,
     transport,
     logger,
@@ -60,7 +63,7 @@ export async function serveDistributed(service: Service, env: NodeJS.ProcessEnv 
     host: listenHost('distributed', config.HOST),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   });
-  for (const s of fleet.services) logger.info({ url: s.url }, `${s.area} listening`);
+  for (const s of fleet.services) logger.info({ url: s.url, ...(s.metricsUrl ? { metricsUrl: s.metricsUrl } : {}) }, `${s.area} listening`);
   stopOnSignals(fleet, logger);
   return fleet;
 }

@@ -60,6 +60,11 @@ const addressRanges = optionalString.transform((v, ctx) => {
 export const FleetEnv = z.object({
   PORT_BASE: z.coerce.number().int().min(1).max(65000).default(8080),
   PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /**
+   * where `serve <area>` and `serve sync` answer /metrics, on a listener of its own, and no longer
+   * on PORT (docs/decisions/0449-metrics-on-a-port-of-their-own.md); unset: on PORT with the API
+   */
+  FIELDCAST_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   // Unset: the mode decides (hosts.ts): 127.0.0.1 for the embedded fleet, 0.0.0.0 for serve.
   HOST: optionalString,
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional()),

@@ -8,6 +8,7 @@ import {
   answerClientError,
   createServiceApp,
   type HttpDeps,
+  metricsApp,
   type Limits,
   type Logger,
   type MetricSource,
@@ -59,6 +60,8 @@ export interface SharedDeps {
   webhooks?: WebhookPolicy;
   /** figures of the process rather than of one service (the embedded fleet's sync pollers), in every service's /metrics */
   metrics?: readonly MetricSource[];
+  /** whether each service's /metrics is served apart from its app (HttpDeps.metricsApart); startServices sets it per service */
+  metricsApart?: boolean;
 }
 
 /**
@@ -136,6 +139,7 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     ready: async () => ({ database: await db.ping(), ...(shared.serving?.() === false ? { serving: false } : {}) }),
     ...(transport ? { reports: async () => ({ transport: await transport.ready() }) } : {}),
     metrics: [...pipelineMetrics(outbox, transport, () => consumed), ...(shared.metrics ?? [])],
+    ...(shared.metricsApart ? { metricsApart: true } : {}),
     ...(keys ? { idempotency: keys } : {}),
   };
   const deps: AnyDeps = {
@@ -207,6 +211,9 @@ export interface RunningService {
   url: string;
   app: Express;
   server: Server;
+  /** where its /metrics is served when on a port of its own (FIELDCAST_METRICS_PORT) */
+  metricsUrl?: string;
+  metricsServer?: Server;
   deps: AnyDeps;
 }
 
@@ -264,11 +271,11 @@ function closeServer(server: Server, timeoutMs: number): Promise<void> {
 
 /** Starts services that share one database and transport (all of them embedded, or one distributed). */
 export async function startServices(
-  definitions: { definition: Service; port: number }[],
+  definitions: { definition: Service; port: number; metricsPort?: number }[],
   shared: SharedDeps & { host: string; shutdownTimeoutMs: number },
 ): Promise<RunningFleet> {
   const identity = new IdentityStore(shared.db.knex);
-  const prepared: { area: string; port: number; prep: PreparedService }[] = [];
+  const prepared: { area: string; port: number; metricsPort?: number; prep: PreparedService }[] = [];
   const running: RunningService[] = [];
   // A shutdown first fails readiness, so a load balancer still polling stops sending requests,
   // then drains: the listeners close once in-flight requests are answered, then consumers stop
@@ -276,30 +283,34 @@ export async function startServices(
   let serving = true;
   const stopAll = async () => {
     serving = false;
-    await Promise.all(running.map((s) => closeServer(s.server, shared.shutdownTimeoutMs)));
+    // The metrics listener closes with the API's: a scrape during the drain still reads the figures.
+    const servers = running.flatMap((s) => [s.server, ...(s.metricsServer ? [s.metricsServer] : [])]);
+    await Promise.all(servers.map((server) => closeServer(server, shared.shutdownTimeoutMs)));
     for (const p of prepared.reverse()) await p.prep.stop().catch((err) => shared.logger.error({ err }, 'stop failed'));
     await shared.transport?.close();
     await shared.db.close();
   };
   try {
     await migrateIdentity(shared.db);
-    for (const { definition, port } of definitions) {
+    for (const { definition, port, metricsPort } of definitions) {
+      const metricsApart = metricsPort !== undefined;
       prepared.push({
         area: definition.area,
         port,
-        prep: await prepareService(definition, { ...shared, serving: () => serving }, identity),
+        ...(metricsApart ? { metricsPort } : {}),
+        prep: await prepareService(definition, { ...shared, serving: () => serving, metricsApart }, identity),
       });
     }
-    for (const { area, port, prep } of prepared) {
+    const urlOf = (server: Server) =>
+      `http://${shared.host === '0.0.0.0' ? '127.0.0.1' : shared.host}:${(server.address() as AddressInfo).port}`;
+    for (const { area, port, metricsPort, prep } of prepared) {
       const server = await listen(prep.app, port, shared.host);
-      const { port: actual } = server.address() as AddressInfo;
-      running.push({
-        area,
-        url: `http://${shared.host === '0.0.0.0' ? '127.0.0.1' : shared.host}:${actual}`,
-        app: prep.app,
-        server,
-        deps: prep.deps,
-      });
+      const service: RunningService = { area, url: urlOf(server), app: prep.app, server, deps: prep.deps };
+      running.push(service);
+      if (metricsPort !== undefined) {
+        service.metricsServer = await listen(metricsApp(prep.app), metricsPort, shared.host);
+        service.metricsUrl = urlOf(service.metricsServer);
+      }
     }
     for (const { prep } of prepared) void prep.warm();
   } catch (err) {
