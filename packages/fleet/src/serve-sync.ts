@@ -123,11 +123,26 @@ export async function serveSync(
     metricsPort === undefined
       ? undefined
       : createServer((req, res) => (pathOf(req) === '/metrics' ? metrics(res) : res.writeHead(404).end()));
-  const listen = (on: Server, port: number) => new Promise<void>((resolve) => on.listen(port, env.HOST ?? '0.0.0.0', resolve));
+  // A port that cannot be listened on rejects with listen(2)'s error, which the CLI says in one
+  // line, rather than crashing the process from an 'error' event nobody handles.
+  const listen = (on: Server, port: number) =>
+    new Promise<void>((resolve, reject) => {
+      on.once('error', reject);
+      on.listen(port, env.HOST ?? '0.0.0.0', () => {
+        on.off('error', reject);
+        resolve();
+      });
+    });
   const urlOf = (on: Server) => `http://127.0.0.1:${(on.address() as AddressInfo).port}`;
-  await listen(server, options.port ?? env.PORT ?? 8090);
-  if (metricsServer) await listen(metricsServer, metricsPort!);
   const close = (on: Server) => new Promise<void>((resolve) => on.close(() => resolve()));
+  try {
+    await listen(server, options.port ?? env.PORT ?? 8090);
+    if (metricsServer) await listen(metricsServer, metricsPort!);
+  } catch (err) {
+    if (server.listening) await close(server);
+    if (!options.database) await db.close();
+    throw err;
+  }
   return {
     url: urlOf(server),
     ...(metricsServer ? { metricsUrl: urlOf(metricsServer) } : {}),

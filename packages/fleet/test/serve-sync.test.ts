@@ -102,6 +102,15 @@ describe('fieldcast serve sync', () => {
     expect(sync.metricsUrl).toBeUndefined();
   });
 
+  it('rejects with the listen error when its port or its metrics port is taken, leaving nothing listening', async () => {
+    const env = parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, FIELDCAST_SYNC_SOURCES: 'gfs-0p25', HOST: '127.0.0.1' });
+    const taken = Number(new URL(sync.url).port);
+    const logger = createLogger({ level: 'silent' });
+    const inUse = { syscall: 'listen', code: 'EADDRINUSE', port: taken };
+    await expect(serveSync(env, logger, { port: taken, database: db })).rejects.toMatchObject(inUse);
+    await expect(serveSync(env, logger, { port: 0, metricsPort: taken, database: db })).rejects.toMatchObject(inUse);
+  });
+
   it('refuses to start without the sources to sync', async () => {
     const env = parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir });
     await expect(serveSync(env, createLogger({ level: 'silent' }), { port: 0, database: db })).rejects.toThrow(
