@@ -25,6 +25,7 @@ function layout(
     lats: Float64Array.from({ length: HEIGHT }, (_, i) => 70 - (i + 0.5) * RES),
     lons: Float64Array.from({ length: WIDTH }, (_, j) => -30 + (j + 0.5) * RES),
     resolution: RES,
+    bounds: [-30, 70 - HEIGHT * RES, -30 + WIDTH * RES, 70],
     times,
     stepMs,
     variables: names.map((name, b) => ({

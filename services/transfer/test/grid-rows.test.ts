@@ -131,3 +131,17 @@ describe('reading a dataset grid from the weather', () => {
     expect(calls).toEqual({ subgrid: 3, window: 0 });
   });
 });
+
+describe('datasetGrid', () => {
+  it("states a synced store's cell edges without the binary noise of its spacing (the record's bounds, the GeoTIFF's extent)", () => {
+    // A global store of tenths: centres -89.95..89.95 and -179.95..179.95, its outer edges as the
+    // synced products compute them from the first centre and the spacing.
+    const d = 0.1;
+    const bounds: [number, number, number, number] = [-179.95 - d / 2, -89.95 - d / 2, -179.95 + 3599.5 * d, -89.95 + 1799.5 * d];
+    expect(bounds[3]).not.toBe(90); // what the arithmetic gives
+    const grid = datasetGrid(bounds, d);
+    expect(grid.bounds).toEqual([-180, -90, 180, 90]);
+    expect([grid.lats.length, grid.lons.length]).toEqual([1800, 3600]);
+    expect([grid.lats[0], grid.lons[0]]).toEqual([89.95, -179.95]);
+  });
+});

@@ -42,7 +42,9 @@ export function datasetGrid(bounds: BBox, resolution: number): DatasetGrid {
   const lons = new Float64Array(nLon);
   for (let i = 0; i < nLat; i++) lats[i] = tidy(north - (i + 0.5) * resolution);
   for (let j = 0; j < nLon; j++) lons[j] = tidy(west + (j + 0.5) * resolution);
-  return { lats, lons, resolution, bounds: [west, tidy(north - nLat * resolution), tidy(west + nLon * resolution), north] };
+  // Every side tidied: a synced store's edges come of its spacing, (last - first) / (n - 1),
+  // whose noise (a north edge of 90.00000000000001) is no edge of its cells.
+  return { lats, lons, resolution, bounds: [tidy(west), tidy(north - nLat * resolution), tidy(west + nLon * resolution), tidy(north)] };
 }
 
 /** The two daily extremes are read in one call where a source computes both at once (grid-source.ts). */

@@ -21,6 +21,7 @@ export function layoutOf(dataset: Dataset, source: GridSource): RasterLayout {
     lats: grid.lats,
     lons: grid.lons,
     resolution: grid.resolution,
+    bounds: grid.bounds,
     times: dataset.times,
     stepMs: dataset.product.stepMs,
     variables: variables.map((v) => ({

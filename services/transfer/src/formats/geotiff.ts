@@ -117,8 +117,7 @@ function header(layout: RasterLayout, tileCount: number): { bytes: Buffer; offse
   const height = layout.lats.length;
   const bands = layout.variables.length;
   const res = layout.resolution;
-  const west = layout.lons[0]! - res / 2;
-  const north = layout.lats[0]! + res / 2;
+  const [west, , , north] = layout.bounds;
   const entries: Entry[] = [
     { tag: TAG.ImageWidth, type: TYPE.LONG, values: [width] },
     { tag: TAG.ImageLength, type: TYPE.LONG, values: [height] },

@@ -2,7 +2,7 @@
  * What a file writer is given: a regular latitude/longitude grid of cell centres, north to south
  * and west to east, its time steps and its variables, and the rows of values as they are read.
  */
-import type { TimeCell } from '@fieldcast/weather';
+import type { BBox, TimeCell } from '@fieldcast/weather';
 
 export interface RasterLayout {
   /** cell-centre latitudes, north to south */
@@ -11,6 +11,12 @@ export interface RasterLayout {
   lons: Float64Array;
   /** distance between cell centres, degrees */
   resolution: number;
+  /**
+   * [west, south, east, north], the outer edges of the cells as the dataset record states them: a
+   * file's extent is these numbers, not edges derived again from the centres, whose decimal steps
+   * carry binary noise (docs/interface.md §9)
+   */
+  bounds: BBox;
   /** valid times, epoch ms; empty for a static field */
   times: number[];
   /** the variables' time step, ms (a day for daily series, stamped 00:00Z of their date); 0 for a static field */
