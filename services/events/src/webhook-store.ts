@@ -178,8 +178,12 @@ const PRUNE_BATCH = 5000;
 /** Why a resumed subscription is validating again (docs/decisions/0260-webhook-delivery.md, pausing). */
 const RESUMED_MESSAGE = 'resumed: the URL is validated again (CloudEvents handshake) before deliveries are sent';
 
-/** Why a subscription whose receiver answered 410 Gone is paused (docs/decisions/0260-webhook-delivery.md, pausing). */
-const GONE_MESSAGE = 'paused: the URL answered 410 Gone, so nothing more is sent; retry the dead letter to resume';
+/**
+ * Why a subscription whose receiver answered 410 Gone, to it or to another of its account's
+ * subscriptions to the URL, is paused (docs/decisions/0457-410-gone-retires-the-url-for-the-account.md).
+ */
+const GONE_MESSAGE =
+  'paused: the URL answered 410 Gone, so nothing more is sent to it; retry the dead letter it made (of this or another of your subscriptions to the URL) to resume them';
 
 const DELIVERY_COLUMNS = 'id, event_id, type, status, attempts, attempt_count, next_attempt_at, created_at, delivered_at, dead_at';
 /** The attempt log with one more entry, the oldest dropped past ATTEMPTS_KEPT. */
@@ -360,8 +364,16 @@ export class DeliveryStore {
    * (docs/decisions/0443-accounts-take-turns-at-a-paced-receiver.md). The receiver's row is locked
    * with its deliveries and its hold read again once locked: a replica claiming at the same moment
    * skips it, or sees the hold the other has just moved, so replicas together keep to the rate.
+   * Receivers in `asking` are being asked for their rate: their deliveries wait for the answer
+   * (docs/decisions/0423-a-rate-never-read-is-asked-for.md).
    */
-  async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perSubscription: number): Promise<ClaimedDelivery[]> {
+  async claimDeliveries(
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+    perSubscription: number,
+    asking: readonly string[] = [],
+  ): Promise<ClaimedDelivery[]> {
     const { rows } = await this.knex.raw(
       `with due as (
          select d.id, d.subscription_id, s.account_id, s.receiver, d.next_attempt_at, d.seq, r.allowed_rate,
@@ -370,6 +382,7 @@ export class DeliveryStore {
          from ${AREA}.deliveries d
          join ${AREA}.subscriptions s on s.id = d.subscription_id and s.status = 'active'
          join ${AREA}.receivers r on r.url = s.receiver and (r.held_until is null or r.held_until <= :now)
+           and r.url not in (select jsonb_array_elements_text(:asking::jsonb))
          where d.status = 'pending' and d.next_attempt_at <= :now and (d.lease_until is null or d.lease_until <= :now)
            and not exists (select from ${AREA}.deliveries p
                            where p.subscription_id = d.subscription_id and p.order_key = d.order_key and p.status = 'pending' and p.seq < d.seq)),
@@ -407,7 +420,7 @@ export class DeliveryStore {
        returning d.id, d.event_id, d.body, d.attempt_count, d.first_attempt_at, d.subscription_id, s.url, s.receiver, s.secret,
          case when s.previous_secret_expires_at > :now then s.previous_secret end as previous_secret,
          (select paced.held_until from paced where paced.url = s.receiver) as paced_until`,
-      { now, leaseUntil, limit, perSubscription },
+      { now, leaseUntil, limit, perSubscription, asking: JSON.stringify(asking) },
     );
     return (rows as Record<string, unknown>[]).map((r) => ({
       id: r.id as string,
@@ -477,13 +490,21 @@ export class DeliveryStore {
   /**
    * The receiver answered 410 Gone: the target is retired and no further request is sent
    * (HTTP 1.1 Web Hooks for Event Delivery 2.2). The delivery is a dead letter at once and the
-   * subscription is paused, saying why; retrying the dead letter resumes it through the handshake,
-   * like any paused subscription.
+   * subscription is paused, saying why, with every other active subscription of its account to the
+   * receiver; another account's are left to their own answers
+   * (docs/decisions/0457-410-gone-retires-the-url-for-the-account.md). Retrying the dead letter
+   * resumes them through the handshake, like any paused subscription.
    */
   async recordGone(delivery: ClaimedDelivery, attempt: AttemptRecord, now: Date): Promise<void> {
     await this.knex.transaction(async (trx) => {
       await this.recordAttempt(trx, delivery, attempt, { dead: now });
       await this.deadLettered(trx, delivery.subscriptionId, { threshold: 1, message: GONE_MESSAGE });
+      await trx.raw(
+        `update ${AREA}.subscriptions o set status = 'paused', status_message = :message
+         from ${AREA}.subscriptions s
+         where s.id = :id and o.account_id = s.account_id and o.receiver = s.receiver and o.status = 'active'`,
+        { message: GONE_MESSAGE, id: delivery.subscriptionId },
+      );
     });
   }
 
@@ -610,7 +631,9 @@ export class DeliveryStore {
    * (HTTP 1.1 Web Hooks for Event Delivery §4) before any delivery is sent, since the URL that
    * kept failing may now answer for someone else. So does one whose URL failed that handshake
    * when it last resumed: left as it is, the delivery would be pending with nothing ever to send
-   * it (docs/decisions/0376-retrying-after-a-failed-handshake.md). Only a dead letter can be
+   * it (docs/decisions/0376-retrying-after-a-failed-handshake.md). The account's other
+   * subscriptions to the URL that its 410 Gone paused resume with it
+   * (docs/decisions/0457-410-gone-retires-the-url-for-the-account.md). Only a dead letter can be
    * retried: a pending delivery is being tried already and a delivered one was answered.
    */
   async retry(accountId: string, subscriptionId: string, deliveryId: string, now: Date): Promise<Delivery> {
@@ -638,6 +661,12 @@ export class DeliveryStore {
         .where({ id: subscriptionId })
         .whereIn('status', ['paused', 'validation_failed'])
         .update({ status: 'validating', status_message: RESUMED_MESSAGE, dead_in_a_row: 0, lease_until: null });
+      await trx.raw(
+        `update ${AREA}.subscriptions o set status = 'validating', status_message = :resumed, dead_in_a_row = 0, lease_until = null
+         from ${AREA}.subscriptions s
+         where s.id = :id and o.account_id = s.account_id and o.receiver = s.receiver and o.status = 'paused' and o.status_message = :gone`,
+        { resumed: RESUMED_MESSAGE, gone: GONE_MESSAGE, id: subscriptionId },
+      );
       return deliveryView(row, heldUntil);
     });
   }

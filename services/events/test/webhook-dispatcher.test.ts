@@ -1,5 +1,5 @@
 import { createLogger } from '@fieldcast/kit';
-import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from '../src/webhook-store.js';
+import type { ClaimedDelivery, DeliveryStore } from '../src/webhook-store.js';
 import { WebhookDispatcher } from '../src/webhooks/dispatcher.js';
 import type { SendRequest, WebhookSender } from '../src/webhooks/sender.js';
 
@@ -44,68 +44,125 @@ it('a kick at any moment of a run’s end is followed by a pass', async () => {
   }
 });
 
-/**
- * A pass awaits its handshakes (up to the send timeout each) before it claims deliveries. Its
- * claims, and the attempts they start, are dated when they are made: dated when the pass began,
- * the lease would be shorter than LEASE_MS by the handshakes' time (another replica could send
- * the delivery again while this one still does), a paced receiver's hold would be moved on from a
- * time already past (its next request going at once, past its rate), and the attempt would be
- * signed and logged with a time before it was sent.
- */
-it('a pass claims and signs at the time its handshakes ended, not when it began', async () => {
-  let nowMs = 0;
-  const validating = [{ id: 'slow', url: 'https://slow.example/hook' }];
-  const claims: { now: number; leaseUntil: number }[] = [];
-  const attempts: string[] = [];
-  const delivery: ClaimedDelivery = {
-    id: 'delivery',
-    eventId: 'event',
-    body: '{}',
-    attemptCount: 0,
-    firstAttemptAt: null,
-    subscriptionId: 'subscription',
-    url: 'https://paced.example/hook',
-    receiver: 'https://paced.example/hook',
-    secrets: [`whsec_${Buffer.alloc(32).toString('base64')}`],
-    pacedUntil: new Date(30_000),
-  };
-  const store = {
-    adoptSubscriptions: async () => 0,
-    claimValidations: async () => validating.splice(0),
-    recordValidation: async () => undefined,
-    claimRateAsks: async () => [],
-    claimDeliveries: async (now: Date, leaseUntil: Date) => {
-      claims.push({ now: now.getTime(), leaseUntil: leaseUntil.getTime() });
-      return claims.length === 1 ? [delivery] : [];
-    },
-    recordDelivered: async (delivered: { attempt: AttemptRecord }[]) => {
-      attempts.push(...delivered.map((d) => d.attempt.time));
-    },
-  } as unknown as DeliveryStore;
-  const signed: string[] = [];
+const delivery: ClaimedDelivery = {
+  id: 'delivery',
+  eventId: 'event',
+  body: '{}',
+  attemptCount: 0,
+  firstAttemptAt: null,
+  subscriptionId: 'subscription',
+  url: 'https://fast.example/hook',
+  receiver: 'https://fast.example/hook',
+  secrets: [`whsec_${Buffer.alloc(32).toString('base64')}`],
+  pacedUntil: null,
+};
+
+/** A sender whose handshakes (OPTIONS) hang until `answer` is called, and whose deliveries are answered 200 at once. */
+function hangingHandshakes() {
+  const waiting: (() => void)[] = [];
+  const sent: SendRequest[] = [];
   const sender = {
     send: async (request: SendRequest) => {
+      sent.push(request);
       if (request.method === 'OPTIONS') {
-        // a handshake that takes its whole timeout, 20 s of the clock
-        nowMs += 20_000;
-        return { ok: false, error: 'no answer within 10 s', durationMs: 20_000 };
+        await new Promise<void>((r) => waiting.push(r));
+        return { ok: true, statusCode: 200, headers: { 'webhook-allowed-origin': '*', 'webhook-allowed-rate': '60' }, durationMs: 10_000 };
       }
-      signed.push(request.headers['webhook-timestamp']!);
       return { ok: true, statusCode: 200, headers: {}, durationMs: 1 };
     },
     close: () => undefined,
   } as unknown as WebhookSender;
+  return { sender, sent, answer: () => waiting.splice(0).forEach((r) => r()) };
+}
+
+/**
+ * A slow receiver delays only its own subscription (docs/interface.md, webhooks): a handshake
+ * (a validation, or a receiver asked for its rate, up to the send timeout each) runs beside the
+ * deliveries, which other receivers get meanwhile; `settled` waits for it too.
+ */
+it('a handshake that does not answer holds back no other receiver’s delivery, and settled waits for it', async () => {
+  const recorded: string[] = [];
+  // each claimed once, as their leases have it
+  const validations = [{ id: 'new', url: 'https://silent.example/a' }];
+  const asks = ['https://silent.example/b'];
+  const store = {
+    adoptSubscriptions: async () => 0,
+    claimValidations: async () => validations.splice(0),
+    recordValidation: async (id: string) => void recorded.push(`validation ${id}`),
+    claimRateAsks: async () => asks.splice(0),
+    recordRateAsk: async (url: string) => void recorded.push(`rate ${url}`),
+    claimDeliveries: async () => (delivered ? [] : [delivery]),
+    recordDelivered: async () => void (delivered = true),
+  } as unknown as DeliveryStore;
+  let delivered = false;
+  const { sender, sent, answer } = hangingHandshakes();
   const dispatcher = new WebhookDispatcher({
     store,
     sender,
-    now: () => new Date(nowMs),
+    now: () => new Date(0),
     logger: createLogger({ level: 'silent' }),
     origin: 'fieldcast',
   });
-  await dispatcher.sweep(new Date(nowMs));
+  const swept = dispatcher.sweep(new Date(0));
+  let settled = false;
+  void dispatcher.settled().then(() => (settled = true));
+  await microtasks(50);
+  expect(sent.map((r) => `${r.method} ${r.url}`)).toEqual([
+    'OPTIONS https://silent.example/a',
+    'OPTIONS https://silent.example/b',
+    'POST https://fast.example/hook',
+  ]);
+  expect([delivered, settled]).toEqual([true, false]);
+  answer();
+  await swept;
   await dispatcher.settled();
-  expect(claims[0]).toEqual({ now: 20_000, leaseUntil: 50_000 });
-  expect(signed).toEqual(['20']);
-  expect(attempts).toEqual([new Date(20_000).toISOString()]);
+  expect(recorded.sort()).toEqual(['rate https://silent.example/b', 'validation new']);
+  await dispatcher.stop();
+});
+
+/**
+ * A receiver whose rate was never read is paced by its answer from its first delivery on
+ * (docs/decisions/0423-a-rate-never-read-is-asked-for.md): while it is being asked, no claim takes
+ * its deliveries, and its answer kicks a pass that may. Handshakes in flight are bounded like
+ * sends: a pass claims only as many as are free.
+ */
+it('no delivery to a receiver is claimed while it is asked for its rate; handshakes in flight are bounded', async () => {
+  const skipped: string[][] = [];
+  const limits: number[] = [];
+  let asked = false;
+  const store = {
+    adoptSubscriptions: async () => 0,
+    claimValidations: async (_now: Date, _lease: Date, limit: number) => {
+      limits.push(limit);
+      return limits.length > 1 ? [] : Array.from({ length: 19 }, (_, i) => ({ id: `v${i}`, url: `https://v${i}.example/` }));
+    },
+    recordValidation: async () => undefined,
+    claimRateAsks: async (_now: Date, _lease: Date, limit: number) =>
+      asked || limit === 0 ? [] : ((asked = true), ['https://paced.example/hook']),
+    recordRateAsk: async () => undefined,
+    claimDeliveries: async (_now: Date, _lease: Date, _limit: number, _per: number, asking: string[] = []) => {
+      skipped.push(asking);
+      return skipped.length === 1 ? [delivery] : [];
+    },
+    recordDelivered: async () => undefined,
+  } as unknown as DeliveryStore;
+  const { sender, answer } = hangingHandshakes();
+  const dispatcher = new WebhookDispatcher({
+    store,
+    sender,
+    now: () => new Date(0),
+    logger: createLogger({ level: 'silent' }),
+    origin: 'fieldcast',
+  });
+  const swept = dispatcher.sweep(new Date(0));
+  await microtasks(50);
+  // the first pass's 19 validations and 1 ask fill the 20 handshakes; the passes after it claim none
+  expect(limits).toEqual([20]);
+  expect(skipped.length).toBeGreaterThan(1);
+  expect(skipped[0]).toEqual(['https://paced.example/hook']);
+  answer();
+  await swept;
+  await dispatcher.settled();
+  expect(skipped.at(-1)).toEqual([]);
   await dispatcher.stop();
 });

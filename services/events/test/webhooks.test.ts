@@ -502,6 +502,45 @@ describe('webhook subscriptions', () => {
     expect(receiver.delivered).toHaveLength(1);
   });
 
+  test('410 Gone pauses every subscription of the account to the URL, not another account’s; a retry resumes them all', async () => {
+    // docs/decisions/0457-410-gone-retires-the-url-for-the-account.md
+    const store = new DeliveryStore(t.fleet.db.knex);
+    const [first, second, bobs] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    const gone = await subscribe(t.alice, { resources: [first] });
+    const sibling = await subscribe(t.alice, { resources: [second] });
+    const other = await subscribe(t.bob, { resources: [bobs] });
+    await runDeliveries();
+    const fanOut = (resource: string, owner: string) =>
+      store.fanOut({ event: fieldEvent(resource, 'created', nowMs), appId: crypto.randomUUID(), owner }, new Date(nowMs));
+    receiver.answer = (n) => (n === 1 ? 410 : 200);
+    expect(await fanOut(first, t.alice.id)).toBe(1);
+    await runDeliveries();
+    const status = async (account: TestAccount, id: string) =>
+      (await events().get(`/subscriptions/${id}`).set('Authorization', account.auth)).body as {
+        status: string;
+        statusMessage: string | null;
+      };
+    expect(await status(t.alice, sibling.id)).toEqual(
+      expect.objectContaining({ status: 'paused', statusMessage: expect.stringMatching(/410 Gone/) }),
+    );
+    // the sibling sends nothing more to the URL: paused, it gets no deliveries
+    expect(await fanOut(second, t.alice.id)).toBe(0);
+    // another account's subscription is its own: the URL answers it for itself
+    expect(await status(t.bob, other.id)).toEqual(expect.objectContaining({ status: 'active' }));
+    expect(await fanOut(bobs, t.bob.id)).toBe(1);
+    await runDeliveries();
+    expect(receiver.deliveries).toHaveLength(2);
+    // one retry, of the dead letter, resumes the account's subscriptions to the URL through the handshake
+    const [dead] = await deliveries(t.alice, gone.id, '?status=dead');
+    expect((await events().post(`/subscriptions/${gone.id}/deliveries/${dead!.id}/retry`).set('Authorization', t.alice.auth)).status).toBe(
+      202,
+    );
+    expect((await status(t.alice, sibling.id)).status).toBe('validating');
+    await runDeliveries();
+    expect([(await status(t.alice, gone.id)).status, (await status(t.alice, sibling.id)).status]).toEqual(['active', 'active']);
+    expect(receiver.delivered.map((e) => e.subject).sort()).toEqual([first, bobs].sort());
+  });
+
   test('a slow receiver holds back only its own subscription, which gets a bounded share of the sends in flight', async () => {
     const slow = new WebhookReceiver();
     await slow.start();

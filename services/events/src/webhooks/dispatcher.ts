@@ -10,7 +10,7 @@ const IN_FLIGHT_MAX = 100;
  * a slow receiver fills its own share, never the others'.
  */
 export const SENDS_PER_SUBSCRIPTION = 8;
-/** Subscriptions validated per pass, receivers asked for their rate, and subscriptions adopted. */
+/** The most handshakes (validations and receivers asked for their rate) in flight at once; also subscriptions adopted per pass. */
 const VALIDATIONS = 20;
 /**
  * How long after a receiver gave no readable rate, when asked for it again, it is asked once more:
@@ -43,12 +43,13 @@ function attemptOf(time: Date, result: SendResult): AttemptRecord {
 }
 
 /**
- * Sends what the delivery state says is due (docs/decisions/0260-webhook-delivery.md): first the
- * handshake of subscriptions still validating, then the first pending delivery of each
- * (subscription, resource), claimed with a lease so replicas never send the same one at once.
- * Each send goes on by itself and records its own outcome when it ends, so a slow receiver holds
- * back only its own deliveries; at most IN_FLIGHT_MAX are in flight, SENDS_PER_SUBSCRIPTION of
- * one subscription. Passes are driven by the fan-out consumer as soon as it adds deliveries
+ * Sends what the delivery state says is due (docs/decisions/0260-webhook-delivery.md): the
+ * handshake of subscriptions still validating and of receivers asked for their rate, and the first
+ * pending delivery of each (subscription, resource), each claimed with a lease so replicas never
+ * send the same one at once. Each handshake and each send goes on by itself and records its own
+ * outcome when it ends, so a slow receiver holds back only its own deliveries; at most
+ * IN_FLIGHT_MAX sends are in flight, SENDS_PER_SUBSCRIPTION of one subscription, and VALIDATIONS
+ * handshakes. Passes are driven by the fan-out consumer as soon as it adds deliveries
  * (`kick`), by each send that ends (its resource's next event may be due now) and by the
  * background task (`sweep`) for retries and for claims a dead replica left behind.
  */
@@ -60,6 +61,9 @@ export class WebhookDispatcher {
   /** one pass at a time, so the free slots a pass counts are its own */
   private passing: Promise<unknown> = Promise.resolve();
   private readonly sending = new Set<Promise<void>>();
+  private readonly handshaking = new Set<Promise<void>>();
+  /** receivers this dispatcher is asking for their rate: no claim takes their deliveries until it is read */
+  private readonly asking = new Set<string>();
   /** the pass armed for when a receiver's allowed rate lets its next request go, and when (performance.now()) */
   private wake: { at: number; timer: NodeJS.Timeout } | null = null;
 
@@ -106,9 +110,9 @@ export class WebhookDispatcher {
   }
 
   /**
-   * One pass at `now` or later (each claim reads the clock when it is made): validations, then
-   * claims of due deliveries up to the free slots, each sent at once. Returns how many deliveries
-   * it claimed; their sends go on (see `settled`).
+   * One pass at `now` or later (each claim reads the clock when it is made): claims of
+   * handshakes, then of due deliveries, up to the free slots, each started at once. Returns how
+   * many deliveries it claimed; their sends and the handshakes go on (see `settled`).
    */
   pass(now: Date): Promise<number> {
     const pass = this.passing.then(() => this.claimAndSend(now));
@@ -117,38 +121,59 @@ export class WebhookDispatcher {
   }
 
   private async claimAndSend(passAt: Date): Promise<number> {
-    // Each claim is dated when it is made, not when the pass began: the handshakes before it take
-    // up to the send timeout each, and a pass may have queued behind another's. Dated earlier, a
-    // lease would end before LEASE_MS (another replica sending the delivery again meanwhile), a
-    // paced receiver's hold would move on from a time already past (its next request going at
-    // once, over the rate it allowed), and the attempt would be signed and logged as sent before it was.
+    // Each claim is dated when it is made, not when the pass began: a pass may have queued behind
+    // another's. Dated earlier, a lease would end before LEASE_MS (another replica sending the
+    // delivery again meanwhile), a paced receiver's hold would move on from a time already past (its
+    // next request going at once, over the rate it allowed), and the attempt would be signed and
+    // logged as sent before it was.
     const at = (): Date => new Date(Math.max(passAt.getTime(), this.o.now().getTime()));
     const leaseFrom = (now: Date): Date => new Date(now.getTime() + LEASE_MS);
     // first, so what the previous release's replicas created during a rolling update is validated and claimed like the rest
     await this.o.store.adoptSubscriptions(VALIDATIONS);
-    const validating = at();
-    const validations = await this.o.store.claimValidations(validating, leaseFrom(validating), VALIDATIONS);
-    await Promise.all(validations.map((s) => this.validate(s)));
-    // before the claims, so a receiver whose rate was never read is paced by it from its first claim on
-    const asking = at();
-    const asks = await this.o.store.claimRateAsks(asking, leaseFrom(asking), VALIDATIONS);
-    await Promise.all(asks.map((url) => this.askRate(url)));
+    // Handshakes are not awaited: one to a receiver that never answers takes the send timeout, and
+    // every other receiver's deliveries would wait for it (docs/interface.md: a slow receiver delays
+    // only its own subscription). A validating subscription gets no delivery until its handshake is
+    // recorded (the claim takes active ones), and a receiver asked for its rate none until it answers.
+    if (this.handshaking.size < VALIDATIONS) {
+      const validating = at();
+      const validations = await this.o.store.claimValidations(validating, leaseFrom(validating), VALIDATIONS - this.handshaking.size);
+      for (const s of validations) this.start(this.handshaking, this.validate(s), { subscription: s.id });
+    }
+    if (this.handshaking.size < VALIDATIONS) {
+      const asking = at();
+      const asks = await this.o.store.claimRateAsks(asking, leaseFrom(asking), VALIDATIONS - this.handshaking.size);
+      for (const url of asks) {
+        this.asking.add(url);
+        this.start(
+          this.handshaking,
+          this.askRate(url).finally(() => this.asking.delete(url)),
+          { receiver: url },
+        );
+      }
+    }
     const free = IN_FLIGHT_MAX - this.sending.size;
     if (free <= 0) return 0;
     const now = at();
-    const claimed = await this.o.store.claimDeliveries(now, leaseFrom(now), free, SENDS_PER_SUBSCRIPTION);
+    const claimed = await this.o.store.claimDeliveries(now, leaseFrom(now), free, SENDS_PER_SUBSCRIPTION, [...this.asking]);
     const paced = claimed.flatMap((d) => (d.pacedUntil ? [d.pacedUntil.getTime()] : []));
     if (paced.length > 0) this.wakeAfter(Math.min(...paced) - now.getTime());
-    for (const delivery of claimed) {
-      const sent: Promise<void> = this.attempt(delivery, now)
-        .catch((err: unknown) => this.o.logger.error({ err, delivery: delivery.id }, 'recording a webhook attempt failed'))
-        .finally(() => {
-          this.sending.delete(sent);
-          this.kick();
-        });
-      this.sending.add(sent);
-    }
+    for (const delivery of claimed) this.start(this.sending, this.attempt(delivery, now), { delivery: delivery.id });
     return claimed.length;
+  }
+
+  /**
+   * Lets `work` (a send or a handshake, which records its own outcome) go on beside the passes,
+   * kept in `inFlight` until it ends; then a pass, since what it recorded may have made a delivery
+   * due (the next event of a resource, or a subscription's first once it is validated).
+   */
+  private start(inFlight: Set<Promise<void>>, work: Promise<void>, about: Record<string, string>): void {
+    const tracked: Promise<void> = work
+      .catch((err: unknown) => this.o.logger.error({ err, ...about }, 'recording a webhook request failed'))
+      .finally(() => {
+        inFlight.delete(tracked);
+        this.kick();
+      });
+    inFlight.add(tracked);
   }
 
   /**
@@ -172,10 +197,10 @@ export class WebhookDispatcher {
     this.wake = { at, timer };
   }
 
-  /** Resolves once no pass runs and no send is in flight (tests, and `stop`). */
+  /** Resolves once no pass runs and no send or handshake is in flight (tests, and `stop`). */
   async settled(): Promise<void> {
-    while (this.running || this.sending.size > 0) await Promise.all([this.running, ...this.sending]);
-    await this.passing;
+    do await Promise.all([this.running, this.passing, ...this.sending, ...this.handshaking]);
+    while (this.running || this.sending.size > 0 || this.handshaking.size > 0);
   }
 
   /** One attempt, recorded when it ends: the pause before a retry counts from then. */
@@ -269,7 +294,7 @@ export class WebhookDispatcher {
     });
   }
 
-  /** No new pass starts; the sends under way end and are recorded. */
+  /** No new pass starts; the sends and handshakes under way end and are recorded. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.wake) clearTimeout(this.wake.timer);
