@@ -52,6 +52,14 @@ interface ListPage {
  */
 export const LIST_PAGE_BYTES = 32 << 20;
 
+/**
+ * A condition a replace or delete puts on the record as stored (an If-Match, the kit's
+ * ifMatchCheck): it throws to refuse the change. It runs on the row locked for the change, in the
+ * change's transaction, so a concurrent change of the same record waits and is judged on what the
+ * first one wrote; its throw rolls the transaction back and writes nothing.
+ */
+export type Precondition<R> = (stored: R) => void;
+
 /** Event actions of an owned resource's changes (CloudEvent type `fieldcast.<kind>.<action>`). */
 const OWNED_RESOURCE_ACTIONS = { create: 'created', replace: 'updated', remove: 'deleted' } as const;
 
@@ -119,7 +127,20 @@ export class OwnedResourceStore<R extends OwnedRecord> {
     if (rows.length === 0 && page.after !== undefined && !(await this.owns(accountId, page.after))) return null;
     const kept = rows.slice(0, page.limit);
     const more = rows.length > page.limit || (rows.length > 0 && Number(rows[0]!.candidates) > rows.length);
-    return { records: kept.map((row) => this.spec.fromRow(row)), more };
+    return { records: await this.served(kept.map((row) => this.spec.fromRow(row))), more };
+  }
+
+  /**
+   * The records as reads serve them, read through `db`: as stored by default; a kind that shows
+   * what other tables hold adds it here, so a read, a replace's answer and the record a
+   * precondition judges (whose entity tag must be the read's) show the same.
+   */
+  protected async served(records: R[], _db: Knex | Knex.Transaction = this.knex): Promise<R[]> {
+    return records;
+  }
+
+  private async servedOne(record: R, db: Knex | Knex.Transaction): Promise<R> {
+    return (await this.served([record], db))[0]!;
   }
 
   private async owns(accountId: string, id: string): Promise<boolean> {
@@ -129,7 +150,7 @@ export class OwnedResourceStore<R extends OwnedRecord> {
   /** The account's record; null for an unknown id and for another account's alike. */
   async get(accountId: string, id: string): Promise<R | null> {
     const cached = this.cache?.get(id);
-    if (cached) return cached.accountId === accountId ? cached : null;
+    if (cached) return cached.accountId === accountId ? this.servedOne(cached, this.knex) : null;
     const token = this.cache?.readStarted() ?? 0;
     const row: Record<string, unknown> | undefined = await this.rows()
       .select([...this.spec.columns])
@@ -138,7 +159,7 @@ export class OwnedResourceStore<R extends OwnedRecord> {
     if (!row) return null;
     const record = this.spec.fromRow(row);
     this.cache?.fill(token, record);
-    return record;
+    return this.servedOne(record, this.knex);
   }
 
   /**
@@ -162,7 +183,7 @@ export class OwnedResourceStore<R extends OwnedRecord> {
         }
         await this.rows(trx).insert({ ...this.spec.toRow(record), created_at: now, updated_at: now });
         await this.publish(trx, record, OWNED_RESOURCE_ACTIONS.create, now);
-        return record;
+        return this.servedOne(record, trx);
       }),
     );
   }
@@ -171,8 +192,9 @@ export class OwnedResourceStore<R extends OwnedRecord> {
    * Replaces the account's record of `record.id`; null when it has none (no upsert). A record that
    * shows as the stored one does (its snapshot) is no change: nothing is written and no event says
    * it was updated, so a client that sends the same body again wakes no webhook and no alert.
+   * `precondition` is judged on the stored record first (Precondition).
    */
-  async replace(record: R): Promise<R | null> {
+  async replace(record: R, precondition?: Precondition<R>): Promise<R | null> {
     const now = this.now();
     return this.writing(record.id, () =>
       this.knex.transaction(async (trx) => {
@@ -183,14 +205,15 @@ export class OwnedResourceStore<R extends OwnedRecord> {
           .first();
         if (!stored) return null;
         const before = this.spec.fromRow(stored);
-        if (isDeepStrictEqual(this.spec.snapshot(before), this.spec.snapshot(record))) return record;
+        if (precondition) precondition(await this.servedOne(before, trx));
+        if (isDeepStrictEqual(this.spec.snapshot(before), this.spec.snapshot(record))) return this.servedOne(record, trx);
         const { id: _id, account_id: _account, ...changes } = this.spec.toRow(record);
         await this.rows(trx)
           .where({ id: record.id, account_id: record.accountId })
           .update({ ...changes, updated_at: now });
         await this.changed(trx, record, before);
         await this.publish(trx, record, OWNED_RESOURCE_ACTIONS.replace, now);
-        return record;
+        return this.servedOne(record, trx);
       }),
     );
   }
@@ -198,11 +221,23 @@ export class OwnedResourceStore<R extends OwnedRecord> {
   /** What else a replace that changed the record (`before` as it was stored) makes stale, in its transaction; nothing by default. */
   protected async changed(_trx: Knex.Transaction, _record: R, _before: R): Promise<void> {}
 
-  /** Deletes the account's record and returns it as it was; null when it has none. */
-  async remove(accountId: string, id: string): Promise<R | null> {
+  /**
+   * Deletes the account's record and returns it as it was; null when it has none. With a
+   * `precondition`, the row is locked and judged first (Precondition).
+   */
+  async remove(accountId: string, id: string, precondition?: Precondition<R>): Promise<R | null> {
     const now = this.now();
     return this.writing(id, () =>
       this.knex.transaction(async (trx) => {
+        if (precondition) {
+          const stored: Record<string, unknown> | undefined = await this.rows(trx)
+            .select([...this.spec.columns])
+            .where({ id, account_id: accountId })
+            .forUpdate()
+            .first();
+          if (!stored) return null;
+          precondition(await this.servedOne(this.spec.fromRow(stored), trx));
+        }
         const [row] = await this.rows(trx)
           .where({ id, account_id: accountId })
           .delete()

@@ -163,6 +163,12 @@ export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z
   pages?: boolean;
   /** the result also as CSV, for an Accept that prefers text/csv (csv.ts); JSON stays the default */
   csv?: CsvForm;
+  /**
+   * Its part in conditional requests (RFC 9110 section 13; conditional.ts), as its document states
+   * it: `tagged`, its success answer carries the resource's ETag; `ifMatch`, it honours If-Match
+   * (412); `ifNoneMatch`, it answers an If-None-Match naming the current tag with 304.
+   */
+  conditional?: { tagged?: boolean; ifMatch?: boolean; ifNoneMatch?: boolean };
   handle(ctx: OperationContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<unknown> | unknown;
 }
 

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
+import { PreconditionFailedError } from './errors.js';
 
 /**
  * RFC 9110 section 13.1.2: If-None-Match matches when it is `*`, or when any entity tag it lists
@@ -31,4 +33,31 @@ export function answeredNotModified(req: Request, res: Response, etag: string): 
   res.removeHeader('Content-Type');
   res.status(304).end();
   return true;
+}
+
+/**
+ * A strong entity tag of a resource's JSON representation (RFC 9110 section 8.8.3): 128 bits of
+ * the SHA-256 of its JSON text, so it changes whenever what a read shows changes, and is the same
+ * in every replica and process.
+ */
+export function entityTagOf(view: unknown): string {
+  return `"${createHash('sha256').update(JSON.stringify(view)).digest('base64url').slice(0, 22)}"`;
+}
+
+/**
+ * The If-Match of a request that replaces or deletes a resource, as a check of the stored
+ * resource: undefined when the request has none (the change is unconditional, as before), else a
+ * function that throws PreconditionFailedError when the stored resource's tag (`tagOf`) is not
+ * one the header names (RFC 9110 section 13.1.1). The store runs it on the resource as it is
+ * locked for the change, in the change's transaction, so two changes naming one tag cannot both
+ * pass (docs/decisions/0461-owned-resources-honour-if-match.md).
+ */
+export function ifMatchCheck<R>(req: Request, tagOf: (stored: R) => string): ((stored: R) => void) | undefined {
+  const header = req.headers['if-match'];
+  if (header === undefined) return undefined;
+  return (stored) => {
+    const etag = tagOf(stored);
+    if (ifMatchFails(header, etag))
+      throw new PreconditionFailedError(`The resource has changed since the version named in If-Match; it is now ${etag}`);
+  };
 }

@@ -8,6 +8,7 @@ import {
   NotAcceptableError,
   NotAllowedError,
   NotFoundError,
+  PreconditionFailedError,
   type ProblemError,
   RequestTooLargeError,
   TooManyRequestsError,
@@ -53,8 +54,8 @@ const row = <E extends ProblemError>(
 
 /**
  * Every error class a request can fail with, and its status and problem id (docs/architecture.md
- * §3: 400 bad parameter, 401, 403, 404 also for another account's resource, 405, 406, 409, 413, 415,
- * 422 semantically invalid body or too much work, 429, 503). The one place a status is chosen.
+ * §3: 400 bad parameter, 401, 403, 404 also for another account's resource, 405, 406, 409, 412, 413,
+ * 415, 422 semantically invalid body or too much work, 429, 503). The one place a status is chosen.
  */
 export const ERROR_TABLE: readonly Row<ProblemError>[] = [
   row(InvalidRequestError, 400, (e) => e.code),
@@ -66,6 +67,7 @@ export const ERROR_TABLE: readonly Row<ProblemError>[] = [
   row(MethodNotAllowedError, 405, 'method_not_allowed', (e) => ({ Allow: e.allowed.join(', ') })),
   row(NotAcceptableError, 406, 'not_acceptable'),
   row(ConflictError, 409, (e) => e.code),
+  row(PreconditionFailedError, 412, 'precondition_failed'),
   row(BodyTooLargeError, 413, 'body_too_large'),
   row(UnsupportedMediaTypeError, 415, (e) => e.code),
   row(ValidationError, 422, (e) => e.code),

@@ -106,6 +106,12 @@ export class ConflictError extends ProblemError {
   }
 }
 
+/**
+ * A request whose If-Match names no current version of the resource (RFC 9110 section 13.1.1):
+ * the resource changed since the caller read it, so the change it asks for is not made.
+ */
+export class PreconditionFailedError extends ProblemError {}
+
 /** The caller is known but may not do this. */
 export class NotAllowedError extends ProblemError {
   constructor(

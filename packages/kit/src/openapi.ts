@@ -124,6 +124,28 @@ export function openApiDocument(input: {
     description: `A key the client chose for this create (draft-ietf-httpapi-idempotency-key-header), as a quoted string (RFC 8941 sf-string, printable ASCII) of 1 to ${MAX_IDEMPOTENCY_KEY} characters, such as "8e03978e-40d5-43e8-bc93-6894a57f9324". The same request sent again by the same account with the same key within 24 hours creates nothing and gets the first answer again (status, Location, body), marked ${REPLAYED}: true; another request under the key is 422 idempotency_key_reused, one sent while the first is still under way 409 idempotency_key_in_progress, a key of another form 400 invalid_idempotency_key, and one from an account that keeps as many answers as it may own resources of one kind 429 idempotency_keys_exhausted until the first expires (docs/interface.md §1).`,
     schema: { type: 'string', pattern: '^ *"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\["\\\\])+" *$' },
   };
+  // RFC 9110 sections 8.8.3 and 13.1 (conditional.ts; docs/decisions/0461-owned-resources-honour-if-match.md).
+  const etag = {
+    ETag: text(
+      'The resource’s strong entity tag (RFC 9110 section 8.8.3): it changes whenever the resource as read changes; name it in If-Match to replace or delete only that version',
+    ),
+  };
+  const ifMatch = {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description:
+      'Change the resource only if it is still the version named (RFC 9110 section 13.1.1): the ETag of a read, or several separated by commas, compared strongly; `*` names any version. Another version is 412 precondition_failed and nothing changes. Left out, the change is made whatever the version.',
+    schema: { type: 'string' },
+  };
+  const ifNoneMatch = {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description:
+      'The ETag of a version the client holds (RFC 9110 section 13.1.2): while it is still current the answer is 304 with no body.',
+    schema: { type: 'string' },
+  };
   const keyed = (op: AnyOperation) => input.idempotencyKeys === true && createsResource(op);
   const located = (readPath: string) => ({
     description: `Where the created resource is read, GET ${readPath} (RFC 9110 section 10.2.2): a path on this area`,
@@ -140,6 +162,7 @@ export function openApiDocument(input: {
       ...(op.csv && status === op.response.status ? csvFile : {}),
       ...(readPath ? { Location: located(readPath) } : {}),
       ...(keyed(op) && status === op.response.status ? replayed : {}),
+      ...(op.conditional?.tagged && (status === op.response.status || status === 304) ? etag : {}),
     };
   };
   // A request without a body is read as ABSENT_BODY: where the schema takes that, the body may be
@@ -174,6 +197,7 @@ export function openApiDocument(input: {
       ...(op.body ? [400, 413, 415] : []),
       ...(op.errors ?? []),
       ...(keyed(op) ? [400, 409, 422] : []),
+      ...(op.conditional?.ifMatch ? [412] : []),
     ]);
     for (const status of [...failures].sort()) {
       responses[status] =
@@ -181,6 +205,8 @@ export function openApiDocument(input: {
           ? { description: HTTP_REFUSAL, headers: headersOf(op, status), content: { ...failureContent, ...problemContent() } }
           : { description: STATUS_CODES[status] ?? 'Error', headers: headersOf(op, status), content: failureContent };
     }
+    if (op.conditional?.ifNoneMatch)
+      responses[304] = { description: 'Not Modified: the version If-None-Match names is still current', headers: headersOf(op, 304) };
     const operationId = operationIdOf(op.method, op.path);
     const taken = operationIds.get(operationId);
     if (taken) throw new Error(`${op.method.toUpperCase()} ${op.path} and ${taken} would share the operationId ${operationId}`);
@@ -193,7 +219,13 @@ export function openApiDocument(input: {
       ...(op.auth === false ? { security: [] } : {}),
       // A signed URL (Operation.credential) stands in for HTTP Basic: either one will do.
       ...(op.auth !== false && op.credential ? { security: [{ basic: [] }, {}] } : {}),
-      parameters: [...parametersOf(op.params, 'path'), ...parametersOf(op.query, 'query'), ...(keyed(op) ? [idempotencyKey] : [])],
+      parameters: [
+        ...parametersOf(op.params, 'path'),
+        ...parametersOf(op.query, 'query'),
+        ...(keyed(op) ? [idempotencyKey] : []),
+        ...(op.conditional?.ifMatch ? [ifMatch] : []),
+        ...(op.conditional?.ifNoneMatch ? [ifNoneMatch] : []),
+      ],
       ...(op.body ? { requestBody: requestBodyOf(op.body) } : {}),
       responses,
     };

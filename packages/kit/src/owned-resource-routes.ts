@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { countParam, cursorParam, IdParams } from '@fieldcast/schemas';
 import { z } from 'zod';
 import { type Api, BodyFault, type BodyFaults } from './api.js';
+import { answeredNotModified, entityTagOf, ifMatchCheck } from './conditional.js';
 import { InvalidRequestError, NotFoundError, ValidationError } from './errors.js';
 import { limitsOf, MAX_PAGE } from './limits.js';
 
@@ -13,7 +14,9 @@ export interface OwnedRecord {
 
 /**
  * The store the routes work through (packages/db OwnedResourceStore): each method sees only the
- * given account's records, and null is an unknown id and another account's alike.
+ * given account's records, and null is an unknown id and another account's alike. A replace or
+ * remove given a `precondition` runs it on the stored record, locked, in the change's transaction,
+ * and writes nothing when it throws.
  */
 export interface OwnedRecords<R extends OwnedRecord> {
   /** a page, oldest first, after the record `after`; null when `after` is no record of the account's */
@@ -21,8 +24,8 @@ export interface OwnedRecords<R extends OwnedRecord> {
   get(accountId: string, id: string): Promise<R | null>;
   /** null, and nothing written, when the account already owns `maxPerAccount` records of the kind */
   create(record: R, maxPerAccount: number): Promise<R | null>;
-  replace(record: R): Promise<R | null>;
-  remove(accountId: string, id: string): Promise<R | null>;
+  replace(record: R, precondition?: (stored: R) => void): Promise<R | null>;
+  remove(accountId: string, id: string, precondition?: (stored: R) => void): Promise<R | null>;
 }
 
 type OperationName = 'list' | 'read' | 'create' | 'replace' | 'remove';
@@ -83,7 +86,9 @@ function hasSemanticFaults(faults: BodyFaults<z.ZodType>): boolean {
  * List, read, create, replace and delete of an owned resource: each account sees and changes
  * only its own records; another account's id gets the same 404 as an unknown one
  * (docs/interface.md, ownership); create is 201 with the record and its Location, replace and
- * delete 200 with it (after the change, and as it was).
+ * delete 200 with it (after the change, and as it was). A record's read, create and replace
+ * answers carry its ETag, and replace and delete honour If-Match (conditional.ts,
+ * docs/decisions/0461-owned-resources-honour-if-match.md).
  */
 export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType, V extends z.ZodType>(
   api: Api,
@@ -95,6 +100,8 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
     if (!record) throw new NotFoundError(spec.kind, id);
     return record;
   };
+  /** The record's tag: that of its view as a read serves it. */
+  const tagOf = (record: R) => entityTagOf(spec.present(record));
   const item = `${spec.path}/{id}`;
   /** An operation's summary and description, and its response's description: the spec's, or generic ones. */
   const docs = (name: OperationName, summary: string, response: string) => {
@@ -149,7 +156,14 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       params: IdParams,
       response: { status: 200, description: read.response, schema: spec.view },
       errors: [404],
-      handle: async ({ account, params }) => spec.present(found(params.id, await store.get(account.id, params.id))),
+      conditional: { tagged: true, ifNoneMatch: true },
+      handle: async ({ account, params, req, res }) => {
+        const view = spec.present(found(params.id, await store.get(account.id, params.id)));
+        const etag = entityTagOf(view);
+        res.setHeader('ETag', etag);
+        if (answeredNotModified(req, res, etag)) return undefined;
+        return view;
+      },
     }),
   );
   serve('create', () =>
@@ -164,7 +178,8 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       // Location names the read at `<path>/{id}` (created-location.ts), when it is served.
       ...(served.has('read') ? {} : { location: false as const }),
       errors: [422],
-      handle: async ({ account, body, req }) => {
+      conditional: { tagged: true },
+      handle: async ({ account, body, req, res }) => {
         const { ownedPerKind } = limitsOf(req);
         const created = await store.create(spec.build(randomUUID(), account.id, body), ownedPerKind);
         if (!created)
@@ -172,6 +187,7 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
             'too_many_resources',
             `This account already has ${ownedPerKind.toLocaleString('en')} ${many}, the most it may have; delete some to create more`,
           );
+        res.setHeader('ETag', tagOf(created));
         return spec.created ? spec.created.present(created) : spec.present(created);
       },
     }),
@@ -187,8 +203,13 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       bodyFaults: spec.bodyFaults,
       response: { status: 200, description: replace.response, schema: spec.view },
       errors: semantic ? [404, 422] : [404],
-      handle: async ({ account, params, body }) =>
-        spec.present(found(params.id, await store.replace(spec.build(params.id, account.id, body)))),
+      conditional: { tagged: true, ifMatch: true },
+      handle: async ({ account, params, body, req, res }) => {
+        const replaced = found(params.id, await store.replace(spec.build(params.id, account.id, body), ifMatchCheck(req, tagOf)));
+        const view = spec.present(replaced);
+        res.setHeader('ETag', entityTagOf(view));
+        return view;
+      },
     }),
   );
   serve('remove', () =>
@@ -200,7 +221,9 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       params: IdParams,
       response: { status: 200, description: remove.response, schema: spec.view },
       errors: [404],
-      handle: async ({ account, params }) => spec.present(found(params.id, await store.remove(account.id, params.id))),
+      conditional: { ifMatch: true },
+      handle: async ({ account, params, req }) =>
+        spec.present(found(params.id, await store.remove(account.id, params.id, ifMatchCheck(req, tagOf)))),
     }),
   );
   return api;

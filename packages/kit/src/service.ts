@@ -116,8 +116,8 @@ export function startedApi(built: Api | StartedApi): StartedApi {
 /**
  * Response fields a browser script on another origin may read (Fetch standard, CORS): besides the
  * request id, the limits' fields, the next page of a list and where a created resource is read,
- * whether a create's answer was sent again for its Idempotency-Key, and the name a CSV answer is
- * saved under, none of which is safelisted.
+ * whether a create's answer was sent again for its Idempotency-Key, the name a CSV answer is
+ * saved under, and the entity tag a later If-Match names (conditional.ts), none of which is safelisted.
  */
 const EXPOSED_HEADERS = [
   'X-Request-Id',
@@ -127,6 +127,7 @@ const EXPOSED_HEADERS = [
   'RateLimit',
   'RateLimit-Policy',
   'Content-Disposition',
+  'ETag',
   REPLAYED,
 ];
 

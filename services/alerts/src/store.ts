@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { topicFor } from '@fieldcast/bus';
-import { type OutboxWriter, type Outbox, OwnedResourceStore, type OwnedResourceTable } from '@fieldcast/db';
+import { type OutboxWriter, type Outbox, OwnedResourceStore, type OwnedResourceTable, type Precondition } from '@fieldcast/db';
 import type { Point } from '@fieldcast/geo';
 import { ValidationError } from '@fieldcast/kit';
 import { HOUR_MS } from './domain/conditions.js';
@@ -83,12 +83,12 @@ export class RuleStore extends OwnedResourceStore<RuleRecord> {
     return super.create(record, maxPerAccount);
   }
 
-  override async replace(record: RuleRecord): Promise<RuleRecord | null> {
+  override async replace(record: RuleRecord, precondition?: Precondition<RuleRecord>): Promise<RuleRecord | null> {
     const before = await this.get(record.accountId, record.id);
     if (!before) return null;
     checkRule(record, this.clock().getTime(), before);
     await this.checkTarget(record);
-    return super.replace(record);
+    return super.replace(record, precondition);
   }
 
   /**

@@ -86,20 +86,11 @@ export class SubscriptionStore extends OwnedResourceStore<SubscriptionRecord> {
     return super.create(record, maxPerAccount);
   }
 
-  override async get(accountId: string, id: string): Promise<SubscriptionRecord | null> {
-    const record = await super.get(accountId, id);
-    return record && (await this.withRates([record]))[0]!;
-  }
-
-  override async list(accountId: string, page: { limit: number; after?: string }) {
-    const listed = await super.list(accountId, page);
-    return listed && { ...listed, records: await this.withRates(listed.records) };
-  }
-
-  private async withRates(records: SubscriptionRecord[]): Promise<SubscriptionRecord[]> {
+  /** Each subscription with the rate its receiver allows, which the receivers' table holds. */
+  protected override async served(records: SubscriptionRecord[], db: Knex | Knex.Transaction = this.db): Promise<SubscriptionRecord[]> {
     const urls = [...new Set(records.map((r) => receiverOf(r.url)))];
     const rows: { url: string; allowed_rate: number | null }[] =
-      urls.length === 0 ? [] : await this.db.withSchema(AREA).table('receivers').select('url', 'allowed_rate').whereIn('url', urls);
+      urls.length === 0 ? [] : await db.withSchema(AREA).table('receivers').select('url', 'allowed_rate').whereIn('url', urls);
     const rates = new Map(rows.map((r) => [r.url, r.allowed_rate]));
     return records.map((r) => ({ ...r, allowedRate: rates.get(receiverOf(r.url)) ?? null }));
   }

@@ -116,6 +116,27 @@ describe('assets: the spec shapes (spec 2.2, 4.4)', () => {
     expect((await read(t.alice, '/assets')).body.map((x: { id: string }) => x.id)).toEqual([b.id]);
   });
 
+  it('a replace naming a stale ETag in If-Match is 412 and changes nothing; the current one replaces (RFC 9110 section 13.1.1)', async () => {
+    const made = await create(t.alice);
+    const tag = (await read(t.alice, `/assets/${made.body.id}`)).headers.etag as string;
+    expect(made.headers.etag).toBe(tag);
+    const put = (properties: object, ifMatch: string) =>
+      request(app())
+        .put(`/assets/${made.body.id}`)
+        .set('Authorization', t.alice.auth)
+        .set('If-Match', ifMatch)
+        .send(assetBody(polygon(), properties));
+    const first = await put({ crop: 'soy' }, tag);
+    expect(first.status).toBe(200);
+    const second = await put({ crop: 'wheat' }, tag);
+    expect(second.status).toBe(412);
+    expect(second.body).toMatchObject({ id: 'precondition_failed' });
+    const now = await read(t.alice, `/assets/${made.body.id}`);
+    expect(now.body.description).toEqual({ crop: 'soy' });
+    expect(now.headers.etag).toBe(first.headers.etag);
+    expect((await put({ crop: 'wheat' }, first.headers.etag as string)).status).toBe(200);
+  });
+
   it('a created asset’s Location (RFC 9110 section 10.2.2) reads it back', async () => {
     const made = await create(t.alice);
     expect([made.status, made.headers.location]).toEqual([201, `/assets/${made.body.id}`]);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { OwnedResourceStore, type Outbox, type OwnedResourceTable } from '@fieldcast/db';
+import { OwnedResourceStore, type Outbox, type OwnedResourceTable, type Precondition } from '@fieldcast/db';
 import { topicFor } from '@fieldcast/bus';
 import { nameKey } from '@fieldcast/schemas';
 import { nameTaken, styleJson, type StyleRecord, styleView } from './domain/styles.js';
@@ -107,12 +107,12 @@ export class StyleStore extends OwnedResourceStore<StyleRecord> {
     return this.writingStyle(record.accountId, record.name, () => super.create(record, maxPerAccount));
   }
 
-  override replace(record: StyleRecord): Promise<StyleRecord | null> {
-    return this.writingStyle(record.accountId, record.name, () => super.replace(record));
+  override replace(record: StyleRecord, precondition?: Precondition<StyleRecord>): Promise<StyleRecord | null> {
+    return this.writingStyle(record.accountId, record.name, () => super.replace(record, precondition));
   }
 
-  override remove(accountId: string, id: string): Promise<StyleRecord | null> {
-    return this.writingStyle(accountId, null, () => super.remove(accountId, id));
+  override remove(accountId: string, id: string, precondition?: Precondition<StyleRecord>): Promise<StyleRecord | null> {
+    return this.writingStyle(accountId, null, () => super.remove(accountId, id, precondition));
   }
 
   /**

@@ -1,8 +1,12 @@
 import {
+  answeredNotModified,
   type Api,
   BodyFault,
+  entityTagOf,
+  ifMatchCheck,
   JsonText,
   type Limits,
+  type OperationContext,
   InvalidRequestError,
   NotAllowedError,
   NotFoundError,
@@ -12,7 +16,7 @@ import { ProductParams, Style, StyleInput, StyleListQuery, StyleParams, StyleRep
 import type { ProductDef } from '@fieldcast/weather';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { checkStyleAgainstProduct, type DefaultStyles, nameTaken, styleRecord, styleView } from '../domain/styles.js';
+import { checkStyleAgainstProduct, type DefaultStyles, nameTaken, styleRecord, type StyleRecord, styleView } from '../domain/styles.js';
 import { productVisible } from '../domain/access.js';
 import type { GrantLookup } from '@fieldcast/runtime';
 import type { StyleStore } from '../store.js';
@@ -43,6 +47,20 @@ function refuseOtherOwnMembers(body: StyleReplacement, own: { id: string; isDefa
     .filter((k) => body[k] !== undefined && String(body[k]).toLowerCase() !== String(own[k]).toLowerCase())
     .map((k) => ({ path: k, message: `is set by the service: the style's own is ${String(own[k])}; leave it out or send that` }));
   if (faults.length > 0) throw new ValidationError('invalid_style', 'The style is not valid', faults);
+}
+
+/** The style's tag, that of the style as a read serves it (docs/decisions/0461-owned-resources-honour-if-match.md). */
+const tagOf = (record: StyleRecord) => entityTagOf(styleView(record));
+
+/** A style's answer with its ETag: 304 without a body for a read whose If-None-Match names it (RFC 9110 section 13.1.2). */
+function tagged(
+  { req, res }: Pick<OperationContext<unknown, unknown, unknown>, 'req' | 'res'>,
+  style: Style,
+  read = false,
+): Style | undefined {
+  const etag = entityTagOf(style);
+  res.setHeader('ETag', etag);
+  return read && answeredNotModified(req, res, etag) ? undefined : style;
 }
 
 /** Styles (spec 2.3, 4.3; docs/interface.md §4). */
@@ -117,7 +135,8 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
       response: { status: 201, description: 'The created style (isDefault false)', schema: Style },
       location: '/v2/styles/{id}.json',
       errors: [404, 409, 422],
-      handle: async ({ account, params, body, req }) => {
+      conditional: { tagged: true },
+      handle: async ({ account, params, body, req, res }) => {
         const p = await product(account.id, params.product);
         checkStyleAgainstProduct(p, body);
         checkName(body.name);
@@ -130,7 +149,7 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
             `This account already has ${max.toLocaleString('en')} styles, the most it may have; delete some to create more`,
           );
         }
-        return styleView(created);
+        return tagged({ req, res }, styleView(created));
       },
     })
     .op({
@@ -143,12 +162,13 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
       params: StyleParams,
       response: { status: 200, description: 'The style', schema: Style },
       errors: [404],
-      handle: async ({ account, params }) => {
+      conditional: { tagged: true, ifNoneMatch: true },
+      handle: async ({ account, params, req, res }) => {
         const builtIn = defaults.byId.get(params.id);
-        if (builtIn && !(await hidden(account.id, builtIn.productId))) return builtIn;
+        if (builtIn && !(await hidden(account.id, builtIn.productId))) return tagged({ req, res }, builtIn, true);
         const record = builtIn ? null : await styles.get(account.id, params.id);
         if (!record || (await hidden(account.id, record.productId))) throw new NotFoundError('style', params.id);
-        return styleView(record);
+        return tagged({ req, res }, styleView(record), true);
       },
     })
     .op({
@@ -162,7 +182,8 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
       bodyFaults: { ...BODY_FAULTS, id: styleFault, isDefault: styleFault, productId: styleFault },
       response: { status: 200, description: 'The style after replacement', schema: Style },
       errors: [403, 404, 409, 422],
-      handle: async ({ account, params, body }) => {
+      conditional: { tagged: true, ifMatch: true },
+      handle: async ({ account, params, body, req, res }) => {
         await refuseDefault(account.id, params.id);
         const current = await styles.get(account.id, params.id);
         if (!current) throw new NotFoundError('style', params.id);
@@ -171,9 +192,9 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
         refuseOtherOwnMembers(body, { id: params.id, isDefault: false, productId: current.productId });
         checkStyleAgainstProduct(p, body);
         checkName(body.name);
-        const replaced = await styles.replace(styleRecord(params.id, account.id, p.id, body));
+        const replaced = await styles.replace(styleRecord(params.id, account.id, p.id, body), ifMatchCheck(req, tagOf));
         if (!replaced) throw new NotFoundError('style', params.id);
-        return styleView(replaced);
+        return tagged({ req, res }, styleView(replaced));
       },
     })
     .op({
@@ -185,11 +206,12 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
       params: StyleParams,
       response: { status: 200, description: 'The removed style', schema: Style },
       errors: [403, 404],
-      handle: async ({ account, params }) => {
+      conditional: { ifMatch: true },
+      handle: async ({ account, params, req }) => {
         await refuseDefault(account.id, params.id);
         const current = await styles.get(account.id, params.id);
         if (!current || (await hidden(account.id, current.productId))) throw new NotFoundError('style', params.id);
-        const removed = await styles.remove(account.id, params.id);
+        const removed = await styles.remove(account.id, params.id, ifMatchCheck(req, tagOf));
         if (!removed) throw new NotFoundError('style', params.id);
         return styleView(removed);
       },

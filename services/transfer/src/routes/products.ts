@@ -11,6 +11,7 @@ import {
   NotAcceptableError,
   NotAllowedError,
   type OperationContext,
+  PreconditionFailedError,
 } from '@fieldcast/kit';
 import {
   TransferDatasetList,
@@ -89,7 +90,7 @@ async function sendFile(req: Request, res: Response, file: CachedFile, name: str
   // RFC 9110 section 13.2.2: If-Match first. A client joining ranges of one file names the version
   // it began with, and a forecast file is made again each hour (docs/decisions/0390-dataset-downloads-honour-if-match.md).
   if (ifMatchFails(req.headers['if-match'], etag))
-    throw new ClientStatusError(412, 'precondition_failed', `The file is no longer the version named in If-Match; it is now ${etag}`);
+    throw new PreconditionFailedError(`The file is no longer the version named in If-Match; it is now ${etag}`);
   if (answeredNotModified(req, res, etag)) return;
   const ifRange = req.headers['if-range'];
   const range = ifRange === undefined || ifRange === etag ? byteRange(req.headers.range, file.size) : { kind: 'whole' as const };
