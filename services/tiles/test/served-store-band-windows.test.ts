@@ -1,15 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CompositeSource, GridStoreWriter, NoSyntheticSource, TILE_SIZE, ZarrSource } from '@fieldcast/weather';
+import { CompositeSource, ET_INPUT_VARIABLES, GridStoreWriter, NoSyntheticSource, TILE_SIZE, ZarrSource } from '@fieldcast/weather';
 import { NO_DATA } from '../src/domain/colorize.js';
-import { pixelCentres, sampleTile } from '../src/domain/sampling.js';
+import { evapotranspirationReader } from '../src/domain/evapotranspiration.js';
+import { pixelCentres, sampleTile, sampleTileWith } from '../src/domain/sampling.js';
 
 /*
  * A store in front of the end of the served chain, on a grid of its own (0.3°, off the end's 1°
  * lattice): the tiles measure a band on the served grid (the end's), but its window comes on the
  * store's. Every pixel of a tile inside the store has a value at the datapoint (the served
- * source's point read) and is drawn, in either mode, near the bands' edges too.
+ * source's point read) and is drawn, in either mode, near the bands' edges too; the
+ * evapotranspiration layer's bands, read from the store's every input, as well.
  */
 const T0 = Date.UTC(2026, 11, 5);
 const HOUR_MS = 3_600_000;
@@ -21,6 +23,24 @@ const TILES = [
   { z: 6, x: 14, y: 22 },
 ];
 
+/** The ET inputs besides the temperature, and their units. */
+const ET_INPUTS: Record<string, (lat: number, lon: number) => number> = {
+  [ET_INPUT_VARIABLES.dewpoint]: (lat) => 5 + lat / 10,
+  [ET_INPUT_VARIABLES.shortwave]: (lat, lon) => 400 + lat + lon,
+  [ET_INPUT_VARIABLES.windSpeed]: (_lat, lon) => 3 + lon / 100,
+  [ET_INPUT_VARIABLES.pressure]: () => 95,
+};
+const UNITS: Record<string, string> = {
+  [ET_INPUT_VARIABLES.dewpoint]: 'degC',
+  [ET_INPUT_VARIABLES.shortwave]: 'W m-2',
+  [ET_INPUT_VARIABLES.windSpeed]: 'm s-1',
+  [ET_INPUT_VARIABLES.pressure]: 'kPa',
+};
+
+/** A field at both hours of the store (two, so an hour's shortwave is covered). */
+const field = (value: (lat: number, lon: number) => number) =>
+  Float32Array.from([0, 1].flatMap(() => LATS.flatMap((lat) => LONS.map((lon) => value(lat, lon)))));
+
 let dir: string;
 let store: ZarrSource;
 
@@ -28,9 +48,19 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fieldcast-band-windows-'));
   const path = join(dir, 'store.zarr');
   const w = await GridStoreWriter.create(path, { lats: LATS, lons: LONS, attributes: { title: 'band windows' } });
-  await w.addTimeAxis({ name: 'time', startMs: T0, stepMs: HOUR_MS, length: 1 });
+  await w.addTimeAxis({ name: 'time', startMs: T0, stepMs: HOUR_MS, length: 2 });
   await w.addVariable({ name: 'air_temperature', time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC' } });
-  await w.write('air_temperature', Float32Array.from(LATS.flatMap((lat) => LONS.map((lon) => lat + lon / 100))));
+  await w.write(
+    'air_temperature',
+    field((lat, lon) => lat + lon / 100),
+  );
+  // The other inputs of reference ET, the hour's shortwave an instant at its start like the rest, and the ground.
+  for (const [name, value] of Object.entries(ET_INPUTS)) {
+    await w.addVariable({ name, time: 'time', attributes: { standard_name: name, units: UNITS[name]! } });
+    await w.write(name, field(value));
+  }
+  await w.addVariable({ name: 'surface_altitude', attributes: { standard_name: 'surface_altitude', units: 'm' } });
+  await w.write('surface_altitude', Float32Array.from(LATS.flatMap((lat) => LONS.map((lon) => 200 + lat - lon / 10))));
   await w.close();
   store = await ZarrSource.open(path);
 });
@@ -56,4 +86,27 @@ it.each(['linear', 'discrete'] as const)('draws (%s) every pixel of a tile insid
     }
   }
   expect(wrong.length).toBe(0);
+});
+
+it.each(['linear', 'discrete'] as const)('draws (%s) every ET pixel of a tile inside a served store with its own grid', async (mode) => {
+  const served = new CompositeSource([store, new NoSyntheticSource()]);
+  const reader = evapotranspirationReader(served, T0, mode);
+  const wrong: unknown[] = [];
+  let drawn = 0;
+  for (const tile of TILES) {
+    const values = await sampleTileWith(served.grid, tile, mode, reader);
+    const { lons, lats } = pixelCentres(tile);
+    for (let r = 0; r < TILE_SIZE; r++) {
+      for (let c = 0; c < TILE_SIZE; c++) {
+        if (values[r * TILE_SIZE + c] !== NO_DATA) {
+          drawn++;
+          continue;
+        }
+        // The datapoint there: ET of the served source's point reads.
+        wrong.push({ ...tile, r, c, datapoint: await reader.point(lons[c]!, lats[r]!) });
+      }
+    }
+  }
+  expect(wrong.slice(0, 3)).toEqual([]);
+  expect(drawn).toBe(TILES.length * TILE_SIZE * TILE_SIZE);
 });

@@ -89,17 +89,29 @@ export function isGlobalLon(grid: GridSpec): boolean {
 }
 
 /**
- * The extent of the grid's cells, in -180..180 and -90..90: where withinCells holds along both
- * axes, every longitude for a grid that goes all the way round. What a grid's reads give values
- * over, so a product read from the grid alone covers it.
+ * The extent of the grid's cells as rectangles in -180..180 and -90..90: where withinCells holds
+ * along both axes (a longitude moved a whole turn into the grid's, lonInGrid), every longitude for
+ * a grid that goes all the way round. What a grid's reads give values over, so a product read from
+ * the grid alone covers it. Cells across the antimeridian (a grid kept in 0..360, 150 to 230) are
+ * two rectangles, cut at it as RFC 7946 §3.1.9 cuts a geometry that crosses it.
  */
-export function cellsExtent(grid: GridSpec): BBox {
+export function cellsExtent(grid: GridSpec): BBox[] {
   const { lat0, dLat, nLat, lon0, dLon, nLon } = grid;
   // The first and last edges, in either order: a grid may run north to south.
   const [lat1, lat2] = [lat0 - dLat / 2, lat0 + (nLat - 0.5) * dLat];
   const [lon1, lon2] = [lon0 - dLon / 2, lon0 + (nLon - 0.5) * dLon];
-  const [west, east] = isGlobalLon(grid) ? [-180, 180] : [Math.min(lon1, lon2), Math.max(lon1, lon2)];
-  return [Math.max(-180, west), Math.max(-90, Math.min(lat1, lat2)), Math.min(180, east), Math.min(90, Math.max(lat1, lat2))];
+  const [south, north] = [Math.max(-90, Math.min(lat1, lat2)), Math.min(90, Math.max(lat1, lat2))];
+  const width = Math.abs(lon2 - lon1);
+  if (isGlobalLon(grid) || width >= 360) return [[-180, south, 180, north]];
+  // The west edge moved a whole turn into [-180, 180), the east edge with it.
+  const turn = 360 * Math.floor((Math.min(lon1, lon2) + 180) / 360);
+  const west = Math.min(lon1, lon2) - turn;
+  const east = west + width;
+  if (east <= 180) return [[west, south, east, north]];
+  return [
+    [west, south, 180, north],
+    [-180, south, east - 360, north],
+  ];
 }
 
 export interface TimeRange {

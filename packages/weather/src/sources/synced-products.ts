@@ -95,18 +95,20 @@ export function possibleSyncedProducts(
 
 /**
  * The grid's cells as a GeoJSON MultiPolygon Feature: where its reads give values, within half a
- * cell of the outermost grid points included (docs/decisions/0441-regional-grids-cover-their-cells.md).
+ * cell of the outermost grid points included (docs/decisions/0441-regional-grids-cover-their-cells.md),
+ * a polygon on each side of the antimeridian where they cross it (RFC 7946 §3.1.9).
  */
 function gridCoverage(g: GridSpec): ProductDef['coverage'] {
-  const [west, south, east, north] = cellsExtent(g);
-  const ring: [number, number][] = [
-    [west, south],
-    [east, south],
-    [east, north],
-    [west, north],
-    [west, south],
-  ];
-  return { type: 'Feature', properties: null, geometry: { type: 'MultiPolygon', coordinates: [[ring]] } };
+  const polygons = cellsExtent(g).map(([west, south, east, north]): [number, number][][] => [
+    [
+      [west, south],
+      [east, south],
+      [east, north],
+      [west, north],
+      [west, south],
+    ],
+  ]);
+  return { type: 'Feature', properties: null, geometry: { type: 'MultiPolygon', coordinates: polygons } };
 }
 
 /** The hours of a store's axis for a variable, or null when the store lacks it. */

@@ -3,17 +3,22 @@
  * science package's `shortCropEtOfHour`, the computation the platform area's datapoint of the
  * same frame uses) at each pixel centre, from the instants at the hour's start, the shortwave of
  * the hour and the ground height sampled there (docs/decisions/0132-tile-rendering.md). Bands are
- * read with the source's `etInputsIn` (one call for the inputs of a window, over the instant and
- * the stamps the hour's shortwave takes), pixels of low zooms as point grids where the source
+ * read as every variable's are, from the source that answers them (sampling.ts `bandWindow`), with
+ * its `etInputsIn` (one call for the inputs of a window, over the instant and the stamps the
+ * hour's shortwave takes), pixels of low zooms as point grids where the source
  * reads them (sampling.ts), else with `etInputsAt`.
  */
+import { normalLongitude } from '@fieldcast/geo';
 import { shortCropEtOfHour } from '@fieldcast/science';
 import {
+  type BBox,
   type Place,
   ET_INPUT_VARIABLES,
+  type EtInputs,
   type GridSource,
   type GridWindow,
   etHourInputsAt,
+  lonInGrid,
   etHoursReadRange,
   type MeanWeights,
   meanWeights,
@@ -24,7 +29,7 @@ import {
   weightedValue,
 } from '@fieldcast/weather';
 import { NO_DATA } from './colorize.js';
-import { bboxOfPoints, type SampleMode, sampleWindow, type TileReader } from './sampling.js';
+import { bandWindow, bboxOfPoints, type SampleMode, sampleWindow, type TileReader } from './sampling.js';
 
 /** The ground height: a field of the grid that does not change with time, read at the start of coverage. */
 const ALTITUDE = 'surface_altitude';
@@ -60,7 +65,7 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
   };
   return {
     async window(bbox) {
-      const [inputs, ground] = await Promise.all([source.etInputsIn(bbox, rangeAt({ bbox })), source.slice(ALTITUDE, bbox, groundMs)]);
+      const [inputs, ground] = await Promise.all([etInputsWindows(source, bbox, rangeAt({ bbox })), groundWindow(source, bbox, groundMs)]);
       // Each grid point's values of the hour once for the band, then sampled per pixel as one time step.
       const step = (w: GridWindow) => windowStep(w, stampIndex(w, timeMs));
       const t = step(inputs.airTemperature);
@@ -113,6 +118,28 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
   };
 }
 
+/**
+ * The ET inputs' windows of a band, each read as a variable's band window is (bandWindow: from the
+ * source that answers it, on its grid): in one call where one source answers every input over the
+ * same box.
+ */
+async function etInputsWindows(source: GridSource, bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
+  const reads = ET_INPUT_KEYS.map((k) => bandWindow(source, ET_INPUT_VARIABLES[k], bbox, range));
+  const [first] = reads;
+  if (reads.every((r) => r.answering === first!.answering)) return first!.answering.etInputsIn(first!.box, range);
+  const windows = await Promise.all(reads.map((r, i) => r.answering.window(ET_INPUT_VARIABLES[ET_INPUT_KEYS[i]!], r.box, range)));
+  return Object.fromEntries(ET_INPUT_KEYS.map((k, i) => [k, windows[i]!])) as unknown as EtInputs<GridWindow>;
+}
+
+/** The ground height's band window, read as a variable's is (bandWindow). */
+function groundWindow(source: GridSource, bbox: BBox, groundMs: number): Promise<GridWindow> {
+  const { answering, box } = bandWindow(source, ALTITUDE, bbox, { atMs: groundMs });
+  return answering.slice(ALTITUDE, box, groundMs);
+}
+
+/** The ET inputs by name. */
+const ET_INPUT_KEYS = Object.keys(ET_INPUT_VARIABLES) as (keyof EtInputs<unknown>)[];
+
 /** Time step k of a window as a window of that one step; null where it has no such step. */
 function windowStep(w: GridWindow, k: number): GridWindow | null {
   const n = w.lats.length * w.lons.length;
@@ -153,12 +180,17 @@ const INSTANTS = [ET_INPUT_VARIABLES.airTemperature, ET_INPUT_VARIABLES.dewpoint
 /** Every hourly input the layer reads. */
 const INPUTS = [...INSTANTS, SHORTWAVE];
 
-/** The grid point of a window nearest (lon, lat): where a `discrete` pixel takes its value, and so its place. */
+/**
+ * The grid point of a window nearest (lon, lat): where a `discrete` pixel takes its value, and so
+ * its place, in -180..180. A window of a store kept in 0..360 comes in its longitudes, which the
+ * pixel's is moved into as sampleWindow moves it (lonInGrid).
+ */
 function nearestPoint(w: GridWindow, lon: number, lat: number): { lon: number; lat: number } {
   const nLat = w.lats.length;
   const nLon = w.lons.length;
   if (nLat === 0 || nLon === 0) return { lon, lat };
   const i = Math.min(nLat - 1, Math.max(0, Math.round((lat - w.lats[0]!) / w.dLat)));
-  const j = Math.min(nLon - 1, Math.max(0, Math.round((lon - w.lons[0]!) / w.dLon)));
-  return { lon: w.lons[j]!, lat: w.lats[i]! };
+  const inGrid = lonInGrid({ lon0: w.lons[0]!, dLon: w.dLon, nLon }, lon);
+  const j = Math.min(nLon - 1, Math.max(0, Math.round((inGrid - w.lons[0]!) / w.dLon)));
+  return { lon: normalLongitude(w.lons[j]!), lat: w.lats[i]! };
 }

@@ -14,6 +14,7 @@
  * to the grid, and the event loop is given back between bands.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { normalLongitude } from '@fieldcast/geo';
 import {
   answeringSource,
   type BBox,
@@ -26,6 +27,7 @@ import {
   pointGridSource,
   TILE_SIZE,
   type VariableId,
+  type When,
   withinCells,
 } from '@fieldcast/weather';
 import { NO_DATA } from './colorize.js';
@@ -134,12 +136,8 @@ export function variableReader(source: GridSource, variable: VariableId, timeMs:
   const range = { startMs: timeMs, endMs: timeMs };
   return {
     async window(bbox) {
-      // The window comes on the grid of the source that answers the band, which need not be the
-      // tile's (a store in front of the end of a composite's chain, on whose grid the band is
-      // measured), and holds only the points inside its box: grown by one of that grid's cells,
-      // it holds the points around every pixel of the band (nearest, or the pair enclosing it).
-      const answering = answeringSource(source, variable, { bbox }, { atMs: timeMs });
-      const w = await answering.slice(variable, grownBox(bbox, answering.grid), timeMs);
+      const { answering, box } = bandWindow(source, variable, bbox, { atMs: timeMs });
+      const w = await answering.slice(variable, box, timeMs);
       return (lon, lat) => sampleWindow(w, lon, lat, mode);
     },
     async point(lon, lat) {
@@ -155,11 +153,28 @@ export function variableReader(source: GridSource, variable: VariableId, timeMs:
   };
 }
 
-/** bbox grown by one cell of grid on every side, within the globe. */
+/**
+ * Where a band's window of a variable is read: the source that answers the band's bbox, which need
+ * not be the tile's (a store in front of the end of a composite's chain, on whose grid the band is
+ * measured), over the bbox grown by one of that source's cells. A window holds only the points
+ * inside its box, so the grown box holds the answering grid's points around every pixel of the
+ * band (nearest, or the pair enclosing it); it is read from that source directly, so growing the
+ * box never moves the band to another source
+ * (docs/decisions/0451-tile-band-windows-on-the-answering-grid.md).
+ */
+export function bandWindow(source: GridSource, variable: VariableId, bbox: BBox, when: When): { answering: GridSource; box: BBox } {
+  const answering = answeringSource(source, variable, { bbox }, when);
+  return { answering, box: grownBox(bbox, answering.grid) };
+}
+
+/**
+ * bbox grown by one cell of grid on every side, within the globe in the bbox's own longitudes: a
+ * band of a grid kept in 0..360 is measured in them, east of 180 too.
+ */
 function grownBox([w, s, e, n]: BBox, grid: GridSpec): BBox {
   const dLon = Math.abs(grid.dLon);
   const dLat = Math.abs(grid.dLat);
-  return [Math.max(-180, w - dLon), Math.max(-90, s - dLat), Math.min(180, e + dLon), Math.min(90, n + dLat)];
+  return [Math.max(Math.min(-180, w), w - dLon), Math.max(-90, s - dLat), Math.min(Math.max(180, e), e + dLon), Math.min(90, n + dLat)];
 }
 
 /**
@@ -180,8 +195,15 @@ export function sampleTile(
 export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: SampleMode, reader: TileReader): Promise<Float32Array> {
   const { lons, lats } = pixelCentres(tile);
   const out = new Float32Array(TILE_SIZE * TILE_SIZE);
-  const cols = axisRange(lons, 0, TILE_SIZE, grid.lon0, grid.dLon, grid.nLon, mode);
-  const bandLons = lons.map((lon) => pointOf(lon, grid.lon0, grid.dLon, grid.nLon, 180, mode));
+  // A grid kept in 0..360 (across the antimeridian) takes a pixel centre moved a whole turn into its
+  // longitudes, as its point reads do (lonInGrid, docs/decisions/0444-tiles-wrap-longitudes-into-the-grid.md);
+  // a grid going all the way round reads the columns past its ends across its seam instead.
+  const gridLons = isGlobalLon(grid) ? lons : lons.map((lon) => lonInGrid(grid, lon));
+  const cols = axisRange(gridLons, 0, TILE_SIZE, grid.lon0, grid.dLon, grid.nLon, mode);
+  // Point reads take longitudes in -180..180.
+  const bandLons = gridLons.map((lon) => normalLongitude(pointOf(lon, grid.lon0, grid.dLon, grid.nLon, mode)));
+  const lonIn = gridLons.map((lon) => (isGlobalLon(grid) || withinCells((lon - grid.lon0) / grid.dLon, grid.nLon) ? 1 : 0));
+  const [pixelsWest, pixelsEast] = [Math.min(...gridLons), Math.max(...gridLons)];
   const seam = seamColumns(grid, lons, mode);
   for (let r0 = 0; r0 < TILE_SIZE; r0 += BAND_ROWS) {
     const r1 = Math.min(TILE_SIZE, r0 + BAND_ROWS);
@@ -189,7 +211,7 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
     const rows = axisRange(lats, r0, r1, grid.lat0, grid.dLat, grid.nLat, mode);
     const cells = (rows.hi - rows.lo + 1) * (cols.hi - cols.lo + 1);
     const pixels = (r1 - r0) * TILE_SIZE;
-    const bandLats = lats.slice(r0, r1).map((lat) => pointOf(lat, grid.lat0, grid.dLat, grid.nLat, 90, mode));
+    const bandLats = lats.slice(r0, r1).map((lat) => Math.max(-90, Math.min(90, pointOf(lat, grid.lat0, grid.dLat, grid.nLat, mode))));
     let values: Float32Array | null = null;
     if (rows.hi < rows.lo || cols.hi < cols.lo) {
       out.fill(NO_DATA, r0 * TILE_SIZE, r1 * TILE_SIZE);
@@ -197,11 +219,12 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
       out.set(values, r0 * TILE_SIZE);
     } else if (cells <= WINDOW_CELLS_PER_PIXEL * pixels) {
       // The grid points around the band and the band's pixel centres themselves (a discrete
-      // band's nearest points may lie inside its outermost pixels).
+      // band's nearest points may lie inside its outermost pixels), in the grid's longitudes: for
+      // a grid kept in 0..360, past 180.
       const bbox: BBox = [
-        Math.max(-180, Math.min(grid.lon0 + cols.lo * grid.dLon, lons[0]!)),
+        Math.min(grid.lon0 + cols.lo * grid.dLon, pixelsWest),
         Math.max(-90, Math.min(grid.lat0 + rows.lo * grid.dLat, lats[r1 - 1]!)),
-        Math.min(180, Math.max(grid.lon0 + cols.hi * grid.dLon, lons[TILE_SIZE - 1]!)),
+        Math.max(grid.lon0 + cols.hi * grid.dLon, pixelsEast),
         Math.min(90, Math.max(grid.lat0 + rows.hi * grid.dLat, lats[r0]!)),
       ];
       const valueAt = await reader.window(bbox);
@@ -214,7 +237,6 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
     } else {
       // A point read refuses a point beyond the grid's cells (out_of_coverage): such a pixel has
       // no data, as a window read's has (sampleWindow).
-      const lonIn = lons.map((lon) => (isGlobalLon(grid) || withinCells((lon - grid.lon0) / grid.dLon, grid.nLon) ? 1 : 0));
       for (let r = r0; r < r1; r++) {
         const latIn = withinCells((lats[r]! - grid.lat0) / grid.dLat, grid.nLat);
         for (let c = 0; c < TILE_SIZE; c++) {
@@ -247,10 +269,9 @@ function seamColumns(grid: GridSpec, lons: Float64Array, mode: SampleMode): [num
 }
 
 /**
- * Where a pixel centre is read point-wise: itself (bilinear by the source), or in `discrete` mode
- * its nearest grid point; inside the globe either way.
+ * Where a pixel centre is read point-wise, in the grid's coordinates: itself (bilinear by the
+ * source), or in `discrete` mode its nearest grid point.
  */
-function pointOf(v: number, origin: number, step: number, n: number, limit: number, mode: SampleMode): number {
-  const at = mode === 'discrete' ? origin + Math.min(n - 1, Math.max(0, Math.round((v - origin) / step))) * step : v;
-  return Math.max(-limit, Math.min(limit, at));
+function pointOf(v: number, origin: number, step: number, n: number, mode: SampleMode): number {
+  return mode === 'discrete' ? origin + Math.min(n - 1, Math.max(0, Math.round((v - origin) / step))) * step : v;
 }
