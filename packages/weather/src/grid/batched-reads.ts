@@ -6,6 +6,7 @@
 import {
   type BBox,
   type DailyExtremes,
+  ET_INPUT_KEYS,
   ET_INPUT_VARIABLES,
   type EtInputs,
   type GridSource,
@@ -16,8 +17,6 @@ import {
 } from './grid-source.js';
 
 type SingleReads = Pick<GridSource, 'pointSeries' | 'window'>;
-
-const ET_KEYS = Object.keys(ET_INPUT_VARIABLES) as (keyof EtInputs<unknown>)[];
 
 export async function dailyExtremesAtBySingleReads(
   source: SingleReads,
@@ -46,17 +45,17 @@ export async function etInputsAtBySingleReads(
   lat: number,
   range: TimeRange,
 ): Promise<EtInputs<PointSeries>> {
-  const series = await Promise.all(ET_KEYS.map((k) => source.pointSeries(ET_INPUT_VARIABLES[k], lon, lat, range)));
+  const series = await Promise.all(ET_INPUT_KEYS.map((k) => source.pointSeries(ET_INPUT_VARIABLES[k], lon, lat, range)));
   return etInputsOf(series);
 }
 
 export async function etInputsInBySingleReads(source: SingleReads, bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
-  const windows = await Promise.all(ET_KEYS.map((k) => source.window(ET_INPUT_VARIABLES[k], bbox, range)));
+  const windows = await Promise.all(ET_INPUT_KEYS.map((k) => source.window(ET_INPUT_VARIABLES[k], bbox, range)));
   return etInputsOf(windows);
 }
 
 function etInputsOf<T>(values: T[]): EtInputs<T> {
-  return Object.fromEntries(ET_KEYS.map((k, i) => [k, values[i]])) as unknown as EtInputs<T>;
+  return Object.fromEntries(ET_INPUT_KEYS.map((k, i) => [k, values[i]])) as unknown as EtInputs<T>;
 }
 
 /**

@@ -278,6 +278,9 @@ export const ET_INPUT_VARIABLES: Readonly<Record<keyof EtInputs<unknown>, Variab
   pressure: 'surface_air_pressure',
 };
 
+/** The EtInputs members, in ET_INPUT_VARIABLES' order. */
+export const ET_INPUT_KEYS = Object.keys(ET_INPUT_VARIABLES) as readonly (keyof EtInputs<unknown>)[];
+
 /** Why a GridSource refused a request; every code is a caller error (HTTP 400 in the areas, not_synced 404). */
 export type GridRequestErrorCode =
   /** a time or time range outside coverage() */

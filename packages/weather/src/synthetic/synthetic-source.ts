@@ -17,6 +17,7 @@ import {
 import {
   type BBox,
   type DailyExtremes,
+  ET_INPUT_KEYS,
   ET_INPUT_VARIABLES,
   type EtInputs,
   forecastBoundaryMs,
@@ -151,7 +152,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
     this.now = options.now ?? Date.now;
     this.maxValues = options.maxValues ?? 50_000_000;
     this.pointExtremes = new PointExtremesCache(options.pointCacheChunks ?? 4096);
-    this.pointEt = new PointChunkCache(ET_KEYS, HOUR_CHUNK, options.pointEtChunks ?? 8192, HOUR_CHUNK);
+    this.pointEt = new PointChunkCache(ET_INPUT_KEYS, HOUR_CHUNK, options.pointEtChunks ?? 8192, HOUR_CHUNK);
     this.pointHourChunks = options.pointHourChunks ?? 4096;
     this.analysis = options.analysisProduct ?? SYNTHETIC_ANALYSIS_PRODUCT;
     this.forecast = options.forecastProduct ?? SYNTHETIC_FORECAST_PRODUCT;
@@ -208,7 +209,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
   async etInputsAt(lon: number, lat: number, range: TimeRange): Promise<EtInputs<PointSeries>> {
     const p = this.pointCells(lon, lat);
     const axis = this.timeAxis(this.info('air_temperature'), range);
-    this.checkSize(ET_KEYS.length * 4 * axis.n);
+    this.checkSize(ET_INPUT_KEYS.length * 4 * axis.n);
     const fields = this.pointEt.read(p.i, p.j0, p.j1, axis.i0, axis.n, (firstHour, hours) =>
       computeEtInputs(this.pointBlock(p), firstHour, hours),
     );
@@ -219,7 +220,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
     const cells = cellsIn(bbox);
     const axis = this.timeAxis(this.info('air_temperature'), range);
     const nCells = cells.lats.length * cells.lons.length;
-    this.checkSize(ET_KEYS.length * nCells * axis.n);
+    this.checkSize(ET_INPUT_KEYS.length * nCells * axis.n);
     const fields = nCells === 0 || axis.n === 0 ? null : computeEtInputs(makeBlock(cells.lats, cells.lons), axis.i0, axis.n);
     return mapEtInputs((k) => this.windowOf(this.info(ET_INPUT_VARIABLES[k]), cells, axis, fields ? fields[k] : new Float32Array(0)));
   }
@@ -652,8 +653,6 @@ function mixed(field: Float32Array, o: number, w: readonly [number, number, numb
   return w[0] * field[o]! + w[1] * field[o + 1]! + w[2] * field[o + 2]! + w[3] * field[o + 3]!;
 }
 
-const ET_KEYS = Object.keys(ET_INPUT_VARIABLES) as (keyof EtInputs<unknown>)[];
-
 function mapEtInputs<T>(read: (key: keyof EtInputs<unknown>) => T): EtInputs<T> {
-  return Object.fromEntries(ET_KEYS.map((k) => [k, read(k)])) as unknown as EtInputs<T>;
+  return Object.fromEntries(ET_INPUT_KEYS.map((k) => [k, read(k)])) as unknown as EtInputs<T>;
 }

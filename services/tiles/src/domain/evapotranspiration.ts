@@ -13,6 +13,7 @@ import { shortCropEtOfHour } from '@fieldcast/science';
 import {
   type BBox,
   type Place,
+  ET_INPUT_KEYS,
   ET_INPUT_VARIABLES,
   type EtInputs,
   type GridSource,
@@ -136,9 +137,6 @@ function groundWindow(source: GridSource, bbox: BBox, groundMs: number): Promise
   const { answering, box } = bandWindow(source, ALTITUDE, bbox, { atMs: groundMs });
   return answering.slice(ALTITUDE, box, groundMs);
 }
-
-/** The ET inputs by name. */
-const ET_INPUT_KEYS = Object.keys(ET_INPUT_VARIABLES) as (keyof EtInputs<unknown>)[];
 
 /** Time step k of a window as a window of that one step; null where it has no such step. */
 function windowStep(w: GridWindow, k: number): GridWindow | null {
