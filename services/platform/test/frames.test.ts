@@ -267,6 +267,16 @@ describe('GET /frames/{id}/datapoint/{latitude}/{longitude}', () => {
     expect(et.body.value).toBeLessThan(1.5);
   });
 
+  it('reads the ET product at its first frame, whose hour begins the weather’s coverage', async () => {
+    // The hour's shortwave is read from the stamps whose time cells reach into it; the first
+    // stamp's cell starts before the coverage does, but the stamp itself is inside it.
+    const first = await get(t, t.alice, '/products/evapotranspiration-short-crop/frames?sort=asc&limit=1');
+    expect(first.body[0].validTime).toBe('2015-01-01T00:00:00Z');
+    const res = await get(t, t.alice, `/frames/${first.body[0].id}/datapoint/42.0308/-93.6319`);
+    expect(res.status).toBe(200);
+    expect(typeof res.body.value).toBe('number');
+  });
+
   it('has no value outside the product’s coverage, where its tiles are transparent', async () => {
     const frame = fieldcastId('frame', 'precipitation-rate-north-america', '2025-06-01T18:00:00Z');
     const paris = await get(t, t.alice, `/frames/${frame}/datapoint/48.85/2.35`);

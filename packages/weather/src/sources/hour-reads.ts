@@ -14,7 +14,9 @@ const HOUR_MS = 3_600_000;
  * The range (inclusive) of stamps whose cells overlap the hours from firstMs to lastMs, each
  * [h, h + 1 h): for a mean over [s + a, s + b], the stamps s with s + b > firstMs and
  * s + a < lastMs + 1 h; for instants, the stamps up to a step beyond, the curve's ends between
- * them.
+ * them. Within the source's coverage: a stamp outside it cannot be read, and a source may refuse
+ * a range reaching past it (the synthetic world does) although the hours' own stamps are inside,
+ * as at the coverage's first hour, whose first stamp's cell begins before it.
  */
 export function hoursReadRange(source: GridSource, variable: VariableId, place: Place, firstMs: number, lastMs: number): TimeRange {
   const hours = { startMs: firstMs, endMs: lastMs };
@@ -23,8 +25,16 @@ export function hoursReadRange(source: GridSource, variable: VariableId, place: 
     .find((v) => v.id === variable);
   const stepMs = info && info.stepMs > 0 ? info.stepMs : HOUR_MS;
   const [a, b] = (info && timeCellOf(info)) ?? [0, 0];
-  if (b > a) return { startMs: firstMs - b + 1, endMs: lastMs + HOUR_MS - a - 1 };
-  return { startMs: firstMs + a - stepMs + 1, endMs: lastMs + HOUR_MS + a + stepMs - 1 };
+  if (b > a) return withinCoverage(source, { startMs: firstMs - b + 1, endMs: lastMs + HOUR_MS - a - 1 });
+  return withinCoverage(source, { startMs: firstMs + a - stepMs + 1, endMs: lastMs + HOUR_MS + a + stepMs - 1 });
+}
+
+/** The part of a range inside the source's coverage; the range itself where none is, for the source to refuse. */
+function withinCoverage(source: GridSource, range: TimeRange): TimeRange {
+  const c = source.coverage();
+  const startMs = Math.max(range.startMs, c.startMs);
+  const endMs = Math.min(range.endMs, c.endMs);
+  return startMs <= endMs ? { startMs, endMs } : range;
 }
 
 /**
