@@ -108,9 +108,9 @@ describe('the measures over a 3-hourly stretch (docs/decisions/0272-alert-rule-k
       const s0 = STEPS.filter((s) => s < s1).at(-1)!;
       return integral(analytic.shortwave(AT.lat, AT.lon), s0, s1) / (s1 - s0);
     };
-    // The run holds no ground height: the height its mean surface pressure over the hours read implies.
+    // The run holds no ground height: each hour the height its own pressure (the mean of its two stamps) implies.
     const pressure = await source.pointSeries('surface_air_pressure', AT.lon, AT.lat, { startMs: RUN + 88 * H, endMs: RUN + 136 * H });
-    const elevation = elevationFromPressure(pressure.values);
+    const elevation = (h: number) => elevationFromPressure(((pressure.values[h - 88] as number) + (pressure.values[h - 87] as number)) / 2);
     const inputs = [];
     for (let h = 88; h <= 135; h++) {
       const mid = new Date(RUN + (h + 0.5) * H);
@@ -119,7 +119,7 @@ describe('the measures over a 3-hourly stretch (docs/decisions/0272-alert-rule-k
         actualVapourPressure: saturationVapourPressureTetens(analytic.dewpointK(AT.lat, AT.lon, h + 0.5) - 273.15),
         solarRadiation: shortwave(h) * 0.0036,
         windSpeed: (wind(h) + wind(h + 1)) / 2,
-        elevation,
+        elevation: elevation(h),
         latitude: AT.lat,
         longitude: AT.lon,
         dayOfYear: dayOfYear(mid),

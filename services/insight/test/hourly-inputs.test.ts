@@ -38,10 +38,10 @@ const world =
 
 describe('the height of the place and of the wind', () => {
   it('pressure back to height inverts ASCE-EWRI 2005 eq. 3 (FAO-56 Table 2.1: 1,000 m is 90.0 kPa)', () => {
-    expect(elevationFromPressure([90.0])).toBeCloseTo(1000, -1);
-    expect(elevationFromPressure([atmosphericPressure(1462.4), atmosphericPressure(1462.4)])).toBeCloseTo(1462.4, 6);
-    expect(elevationFromPressure([102])).toBe(0);
-    expect(elevationFromPressure([])).toBe(0);
+    expect(elevationFromPressure(90.0)).toBeCloseTo(1000, -1);
+    expect(elevationFromPressure(atmosphericPressure(1462.4))).toBeCloseTo(1462.4, 6);
+    expect(elevationFromPressure(102)).toBe(0);
+    expect(elevationFromPressure(Number.NaN)).toBe(0);
   });
 
   it('a source without surface_altitude gives the same ET through its pressure', async () => {

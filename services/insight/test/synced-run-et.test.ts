@@ -48,12 +48,13 @@ it('each hour of ET takes the shortwave of that hour', async () => {
   const out = JSON.parse(
     await hourlySeriesJson(source, 'evapotranspiration', { latitude: AT.lat, longitude: AT.lon }, query),
   ) as HourlySeries;
-  // No ground height in the run: the height its mean surface pressure implies (0111).
+  // No ground height in the run: each hour the height its own pressure implies (0111, 0475).
   const pressure = await source.pointSeries('surface_air_pressure', AT.lon, AT.lat, {
     startMs: RUN + (FIRST - 24) * H,
     endMs: RUN + (LAST + 1) * H,
   });
-  const elevation = elevationFromPressure(pressure.values);
+  const elevation = (h: number) =>
+    elevationFromPressure(((pressure.values[h - FIRST + 24] as number) + (pressure.values[h - FIRST + 25] as number)) / 2);
   const wind = (h: number) => windSpeedAt2m(Math.hypot(analytic.u10(AT.lat, AT.lon, h), analytic.v10(AT.lat, AT.lon)), 10);
   const inputs = [];
   for (let h = FIRST - 24; h <= LAST; h++) {
@@ -65,7 +66,7 @@ it('each hour of ET takes the shortwave of that hour', async () => {
       // The hour's own mean shortwave, MJ m-2 h-1.
       solarRadiation: integral(analytic.shortwave(AT.lat, AT.lon), h, h + 1) * 0.0036,
       windSpeed: (wind(h) + wind(h + 1)) / 2,
-      elevation,
+      elevation: elevation(h),
       latitude: AT.lat,
       longitude: AT.lon,
       dayOfYear: dayOfYear(mid),

@@ -48,13 +48,22 @@ export interface EtHourlyInputs {
   shortwave?: { values: ArrayLike<number>; offset: number; hours: readonly (MeanWeights | null)[] };
   /** wind speed, m s-1, at `windHeight` */
   windSpeed?: ArrayLike<number>;
+  /**
+   * surface pressure, kPa, for a site without an elevation: its stamps read as
+   * `values[offset + k * stride]`, the stride the other instants'
+   */
+  pressure?: { values: ArrayLike<number>; offset: number };
 }
 
 export interface EtSite {
   latitude: number;
   longitude: number;
-  /** m; pressure and clear-sky radiation follow it (ASCE-EWRI 2005 eqs. 3, 47) */
-  elevation: number;
+  /**
+   * m; pressure and clear-sky radiation follow it (ASCE-EWRI 2005 eqs. 3, 47). Undefined for a
+   * source without ground height: each hour then takes the height its own pressure implies
+   * (`inputs.pressure`, docs/decisions/0475-et-height-from-the-hours-pressure.md).
+   */
+  elevation: number | undefined;
   /** anemometer height of the source's wind, m (converted with ASCE-EWRI 2005 eq. 33) */
   windHeight: number;
 }
@@ -84,8 +93,9 @@ export function evapotranspirationHours(
   n: number,
   out: Float64Array,
 ): void {
-  const { offset, stride, temperature, dewpoint, shortwave, windSpeed } = inputs;
+  const { offset, stride, temperature, dewpoint, shortwave, windSpeed, pressure } = inputs;
   if (!shortwave || !windSpeed) throw new Error('evapotranspiration needs shortwave and wind');
+  if (site.elevation === undefined && !pressure) throw new Error('evapotranspiration needs an elevation or the surface pressure');
   const carried = new CarriedCloudiness();
   // One input object, its hour's members set in place: hourlyReferenceEt keeps nothing of it, and
   // an asset series calls it millions of times.
@@ -95,7 +105,7 @@ export function evapotranspirationHours(
     solarRadiation: 0,
     windSpeed: 0,
     windHeight: site.windHeight,
-    elevation: site.elevation,
+    elevation: site.elevation ?? 0,
     latitude: site.latitude,
     longitude: site.longitude,
     dayOfYear: 0,
@@ -116,6 +126,8 @@ export function evapotranspirationHours(
     hour.solarRadiation = wattsPerSquareMetreToMegajoulesPerHour(Math.max(0, rs));
     hour.windSpeed = Math.max(0, hourMean(windSpeed, at, stride));
     hour.midpointHour = (mid - day * DAY_MS) / HOUR_MS;
+    if (site.elevation === undefined)
+      hour.elevation = elevationFromPressure(hourMean(pressure!.values, pressure!.offset + k * stride, stride));
     hour.carriedCloudiness = carried.value;
     const r = hourlyReferenceEt(hour);
     carried.observe(r);
@@ -124,26 +136,16 @@ export function evapotranspirationHours(
 }
 
 /**
- * Ground height from surface pressure, the inverse of ASCE-EWRI 2005 eq. 3
- * (P = 101.3 ((293 - 0.0065 z) / 293)^5.26): z = 293 (1 - (P / 101.3)^(1 / 5.26)) / 0.0065, from
- * the mean of the values at offset, offset + stride, ... (kPa). Used only where a source has no
- * surface_altitude: the standardized equation takes pressure from elevation, not from the hour's
- * weather, so the mean pressure stands for the place's height. At least 0 m: a spell of high
- * pressure at the coast would otherwise read as ground below sea level. 0 without values.
+ * Ground height from surface pressure (kPa), the inverse of ASCE-EWRI 2005 eq. 3
+ * (P = 101.3 ((293 - 0.0065 z) / 293)^5.26): z = 293 (1 - (P / 101.3)^(1 / 5.26)) / 0.0065. Used
+ * only where a source has no surface_altitude, with the pressure of the hour (the mean of its two
+ * stamps), so an hour's value is the same in every series and alert that reads it
+ * (docs/decisions/0475-et-height-from-the-hours-pressure.md). At least 0 m: high
+ * pressure at the coast would otherwise read as ground below sea level; 0 without a value.
  */
-export function elevationFromPressure(values: ArrayLike<number>, offset = 0, stride = 1): number {
-  let sum = 0,
-    n = 0;
-  for (let i = offset; i < values.length; i += stride) {
-    const p = values[i] as number;
-    if (Number.isFinite(p) && p > 0) {
-      sum += p;
-      n++;
-    }
-  }
-  if (n === 0) return 0;
-  const z = (293 * (1 - Math.pow(sum / n / 101.3, 1 / 5.26))) / 0.0065;
-  return Math.max(0, z);
+export function elevationFromPressure(kPa: number): number {
+  if (!(Number.isFinite(kPa) && kPa > 0)) return 0;
+  return Math.max(0, (293 * (1 - Math.pow(kPa / 101.3, 1 / 5.26))) / 0.0065);
 }
 
 /** The height of the source's wind, from its variable's description ("Wind speed at 10 m"); 2 m when it names none. */
@@ -183,7 +185,7 @@ export interface PointEtHours {
 /**
  * The short-crop ET (mm h-1) of `hours` hours from firstMs at a point, bilinear between grid points:
  * the inputs read from ET_LEAD_HOURS before the first hour to the end of the last (its closing
- * stamp), the ground height from surface_altitude or else the mean pressure, the wind at the
+ * stamp), the ground height from surface_altitude or else each hour's pressure, the wind at the
  * height its source names. Every value is NaN when the read lacks some of those stamps (the
  * source does not reach that far); null when the source's step is not hourly, which this hour by
  * hour computation does not read.
@@ -206,12 +208,8 @@ export async function shortCropEtHoursAt(
     return { values: values.fill(Number.NaN), airTemperature: t, first: Math.max(0, k0) + lead };
   // The sun's hour angle follows the longitude: read at the place's (placeOfPoint), as the weather is.
   const place = placeOfPoint(lon, lat);
-  const site: EtSite = {
-    latitude: place.lat,
-    longitude: place.lon,
-    elevation: elevation ?? elevationFromPressure(inputs.pressure.values),
-    windHeight: windHeightOf(source),
-  };
+  const site: EtSite = { latitude: place.lat, longitude: place.lon, elevation, windHeight: windHeightOf(source) };
+  const p = inputs.pressure;
   evapotranspirationHours(
     {
       offset: k0,
@@ -220,6 +218,7 @@ export async function shortCropEtHoursAt(
       dewpoint: inputs.dewpoint.values,
       shortwave: { values: inputs.shortwave.values, offset: 0, hours: shortwaveHours(inputs.shortwave, range.startMs, lead + hours) },
       windSpeed: inputs.windSpeed.values,
+      pressure: { values: p.values, offset: Math.round((range.startMs - p.startMs) / HOUR_MS) },
     },
     site,
     range.startMs,

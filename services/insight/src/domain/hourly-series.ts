@@ -6,7 +6,6 @@ import {
   answeringSource,
   type BBox,
   centresWithin,
-  elevationFromPressure,
   ET_LEAD_HOURS,
   type EtSite,
   evapotranspirationHours,
@@ -154,6 +153,7 @@ async function assetValues(source: GridSource, quantity: HourlyQuantity, asset: 
     const nCells = t.lats.length * t.lons.length;
     const k0 = firstIndex(t.startMs, t.stepMs, range.startMs);
     if (t.nt < k0 + lead + hours + 1) throw missing();
+    const kp = read.pressure ? firstIndex(read.pressure.startMs, read.pressure.stepMs, range.startMs) : 0;
     products ??= productsJson((i) => t.productOf(k0 + i), lead, hours);
     const swHours = read.shortwave ? shortwaveHours(read.shortwave, range.startMs, lead + hours) : [];
     for (let c = 0; c < nCells; c++) {
@@ -166,13 +166,14 @@ async function assetValues(source: GridSource, quantity: HourlyQuantity, asset: 
         dewpoint: read.dewpoint.values,
         ...(read.shortwave ? { shortwave: { values: read.shortwave.values, offset: c, hours: swHours } } : {}),
         ...(read.windSpeed ? { windSpeed: read.windSpeed.values } : {}),
+        ...(read.pressure ? { pressure: { values: read.pressure.values, offset: kp * nCells + c } } : {}),
       };
       if (quantity === 'relative-humidity') relativeHumidityHours(inputs, lead, hours, one);
       else {
         const i = Math.floor(c / t.lons.length),
           j = c % t.lons.length;
-        const elevation = read.elevation?.[c] ?? elevationFromPressure(read.pressure!.values, c, nCells);
-        const site: EtSite = { latitude: t.lats[i] as number, longitude: t.lons[j] as number, elevation, windHeight };
+        // without a ground height, each hour's own pressure gives it (packages/weather hourly-et.ts)
+        const site: EtSite = { latitude: t.lats[i] as number, longitude: t.lons[j] as number, elevation: read.elevation?.[c], windHeight };
         evapotranspirationHours(inputs, site, range.startMs, lead, hours, one);
       }
       for (let h = 0; h < hours; h++) sums[h]! += weight * (one[h] as number);
