@@ -326,6 +326,14 @@ describe('assets: the area limit of 65,000 km² (spherical, as @turf/area measur
     expect(await countAssets()).toBe(0);
   });
 
+  it('an area a hair over the limit is named with the decimals that show it over, never as the limit itself', async () => {
+    const res = await create(t.alice, assetBody(polygon([equatorSquare(65_000.04)])));
+    expect(res.status).toBe(422);
+    const [, shown] = /covers ([\d,.]+) km²/.exec(res.body.message)!;
+    expect(Number(shown!.replaceAll(',', ''))).toBeGreaterThan(65_000);
+    expect(Number(/area ([\d,.]+) km²/.exec(res.body.errors[0].message)![1]!.replaceAll(',', ''))).toBeGreaterThan(65_000);
+  });
+
   it('holes are subtracted: a shell over the limit with a hole that brings it under is accepted', async () => {
     const shell = equatorSquare(70_000);
     const side = shell[1]![0]! - shell[0]![0]!;

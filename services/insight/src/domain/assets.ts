@@ -13,7 +13,17 @@ export interface AssetRecord {
 }
 
 const km2 = (m2: number) => m2 / 1e6;
-const oneDecimal = (x: number) => x.toLocaleString('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+
+/**
+ * An area over `limit` as text: one decimal, or as many more as it takes (up to six) not to read
+ * as the limit itself, which an area of 65,000.04 km² would at one decimal.
+ */
+function overLimit(x: number, limit: number): string {
+  for (let digits = 1; ; digits++) {
+    const text = x.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: 1 });
+    if (digits === 6 || Number(text.replaceAll(',', '')) > limit) return text;
+  }
+}
 
 /**
  * Derives the record of a submitted asset (spec 2.2, 4.4): centroid and spherical area as a field's
@@ -29,11 +39,11 @@ export function assetRecord(id: string, accountId: string, input: AssetInput): A
   if (km2(areaM2) > MAX_ASSET_AREA_KM2) {
     throw new ValidationError(
       'asset_too_large',
-      `The asset's polygon covers ${oneDecimal(km2(areaM2))} km² (spherical, as @turf/area measures it, holes subtracted); an asset covers at most ${MAX_ASSET_AREA_KM2.toLocaleString('en')} km²`,
+      `The asset's polygon covers ${overLimit(km2(areaM2), MAX_ASSET_AREA_KM2)} km² (spherical, as @turf/area measures it, holes subtracted); an asset covers at most ${MAX_ASSET_AREA_KM2.toLocaleString('en')} km²`,
       [
         {
           path: 'features.0.geometry',
-          message: `area ${oneDecimal(km2(areaM2))} km² is over the limit of ${MAX_ASSET_AREA_KM2.toLocaleString('en')} km²`,
+          message: `area ${overLimit(km2(areaM2), MAX_ASSET_AREA_KM2)} km² is over the limit of ${MAX_ASSET_AREA_KM2.toLocaleString('en')} km²`,
         },
       ],
     );
