@@ -4,8 +4,9 @@
  * signed link through /vsicurl/ (no credentials) with the right size, geotransform, CRS, nodata and
  * band descriptions, GDAL's own validator calls it cloud-optimized, gdallocationinfo finds the
  * weather's values in it; curl downloads a NetCDF file by its link and ncdump -h shows its CF
- * coordinates and units in a NetCDF-4 file, chunked and compressed; xarray opens it through
- * netCDF-C (the netcdf4 engine) with decoded times and the same values. A file of hourly means
+ * coordinates and units in a NetCDF-4 file, chunked and compressed, with the cells' bounds and the
+ * 2 m height (CF 1.11 §7.1, §6.1.1); xarray opens it through netCDF-C (the netcdf4 engine) with
+ * decoded times and the same values. A file of hourly means
  * carries their time cells as CF time bounds, which both read (CF 1.11 §7.1,
  * docs/decisions/0370-daily-netcdf-time-bounds.md); a file of instants has none.
  *
@@ -198,6 +199,17 @@ describe('NetCDF', () => {
         'air_temperature:_FillValue = -9999.f ;',
         'air_temperature:grid_mapping = "crs" ;',
         'crs:grid_mapping_name = "latitude_longitude" ;',
+        // CF 1.11 §7.1 cell bounds, and §6.1.1 the 2 m height of the air temperature.
+        'nv = 2 ;',
+        'lat:bounds = "lat_bnds" ;',
+        'lon:bounds = "lon_bnds" ;',
+        'double lat_bnds(lat, nv) ;',
+        'double lon_bnds(lon, nv) ;',
+        'double height ;',
+        'height:standard_name = "height" ;',
+        'height:units = "m" ;',
+        'height:positive = "up" ;',
+        'air_temperature:coordinates = "height" ;',
         ':Conventions = "CF-1.8" ;',
         'air_temperature:_Storage = "chunked" ;',
         'air_temperature:_ChunkSizes = 1, 12, 26 ;',
@@ -206,6 +218,9 @@ describe('NetCDF', () => {
       ])
         expect(header).toContain(line);
       expect(header).not.toContain('time_bnds');
+      const data = execFileSync('ncdump', ['-v', 'lat_bnds,height', file], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+      expect(data).toContain(`lat_bnds = ${IOWA[3]}, 43.125, 43.125, 42.875,`);
+      expect(data).toContain('height = 2 ;');
       expect(header).toMatch(/:title = ".+" ;/);
       expect(header).toMatch(/:source = ".+" ;/);
       expect(header).toMatch(/:history = ".+" ;/);
@@ -231,7 +246,8 @@ describe('NetCDF', () => {
         'print(json.dumps({',
         '  "dims": dict(ds.sizes), "time0": str(ds.time.values[0]), "time23": str(ds.time.values[23]),',
         '  "lat0": float(ds.lat[0]), "lon0": float(ds.lon[0]), "units": v.attrs["units"], "lat_units": ds.lat.attrs["units"],',
-        '  "conventions": ds.attrs["Conventions"],',
+        '  "conventions": ds.attrs["Conventions"], "lat_bounds": ds.lat.attrs.get("bounds"), "lat_bnds0": [float(b) for b in ds.lat_bnds[0]],',
+        '  "height": float(v.coords["height"]), "height_attrs": {k: str(ds.height.attrs[k]) for k in ("standard_name", "units", "positive")},',
         '  "cells": [float(v.isel(time=t, lat=y, lon=x)) for (t, y, x) in [(0, 0, 0), (9, 6, 13), (23, 11, 25)]]}))',
       ].join('\n');
       const out = JSON.parse(execFileSync(python!, ['-c', script, await download()], { encoding: 'utf8' })) as {
@@ -243,13 +259,21 @@ describe('NetCDF', () => {
         units: string;
         lat_units: string;
         conventions: string;
+        lat_bounds: string;
+        lat_bnds0: number[];
+        height: number;
+        height_attrs: Record<string, string>;
         cells: number[];
       };
-      expect(out.dims).toEqual({ time: 24, lat: 12, lon: 26 });
+      expect(out.dims).toEqual({ time: 24, lat: 12, lon: 26, nv: 2 });
       expect(out.time0).toMatch(/^2024-06-01T00:00:00/);
       expect(out.time23).toMatch(/^2024-06-01T23:00:00/);
       expect([out.lat0, out.lon0]).toEqual([43.25, -96.5]);
       expect([out.units, out.lat_units, out.conventions]).toEqual(['degC', 'degrees_north', 'CF-1.8']);
+      // The cell bounds and the scalar height, which xarray takes as a coordinate of the variable.
+      expect([out.lat_bounds, out.lat_bnds0]).toEqual(['lat_bnds', [IOWA[3], 43.125]]);
+      expect(out.height).toBe(2);
+      expect(out.height_attrs).toEqual({ standard_name: 'height', units: 'm', positive: 'up' });
       const expected = [
         await sourceValue('air_temperature', 0, 0, 0),
         await sourceValue('air_temperature', 13, 6, 9),

@@ -35,7 +35,9 @@ export const TransferDataset = z
     validTime: Timestamp.nullable().optional().describe('the one valid time of a single-step dataset; null for a static field'),
     validTimes: z.array(Timestamp).optional().describe('every valid time of a dataset with several steps'),
     variables: z.array(TransferDatasetVariable),
-    bounds: z.tuple([z.number(), z.number(), z.number(), z.number()]).describe('[west, south, east, north], the outer edges of the cells'),
+    bounds: z
+      .tuple([z.number(), z.number(), z.number(), z.number()])
+      .describe('[west, south, east, north], the outer edges of the cells within -180..180 and -90..90: cells centred on a pole end at it'),
     resolution: z.number().describe('distance between cell centres, degrees'),
     width: z.number().int(),
     height: z.number().int(),

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { type GridSource, loadWeatherSource } from '@fieldcast/weather';
 import { syncRun } from '../src/index.js';
 import { type ArchiveServer, serveArchive } from './archive-server.js';
+import type { GridSpec } from '../../grib2/test/encode.js';
 import { writeGfsStep } from './runs.js';
 
 const HOUR_MS = 3_600_000;
@@ -35,6 +36,8 @@ export interface SyncedRunOptions {
   now?: () => number;
   /** false: no synthetic world behind the run, every value read is the run's */
   synthetic?: boolean;
+  /** the grid the archive's files are on: runs.ts GFS_GRID unless given */
+  grid?: GridSpec;
 }
 
 /** `runMs` synced and published, served by a weather of its own. */
@@ -42,7 +45,7 @@ export async function oneSyncedRun(runMs: number, options: SyncedRunOptions = {}
   const archived = options.archived ?? [0, 1];
   const archive = mkdtempSync(join(tmpdir(), 'one-synced-run-archive-'));
   const data = mkdtempSync(join(tmpdir(), 'one-synced-run-data-'));
-  for (const s of archived) writeGfsStep(archive, runMs, s);
+  for (const s of archived) writeGfsStep(archive, runMs, s, options.grid);
   const server = await serveArchive(archive);
   const syncDir = join(data, 'sync');
   const published = await syncRun({

@@ -139,6 +139,27 @@ describe('downloading a dataset', () => {
     expect(fresh.status).toBe(206);
   });
 
+  it('lets a script on another origin read a range by its fields: Content-Range (the file size), Accept-Ranges and ETag', async () => {
+    // A browser range reader (geotiff.js reading a Cloud-Optimized GeoTIFF) takes the file's size
+    // from Content-Range; no field of these is CORS-safelisted, so each must be exposed (Fetch standard).
+    const d = await datasetOf(PRODUCT.extremesTiff);
+    const origin = 'https://maps.example.org';
+    const part = await get(pathOf(d.downloadUrl)).set('Origin', origin).set('Range', 'bytes=0-1023');
+    expect(part.status).toBe(206);
+    expect(part.headers['access-control-allow-origin']).toBe('*');
+    expect(part.headers['content-range']).toMatch(/^bytes 0-1023\/\d+$/);
+    const exposed = (part.headers['access-control-expose-headers'] ?? '').split(',').map((h) => h.trim().toLowerCase());
+    expect(exposed).toEqual(expect.arrayContaining(['content-range', 'accept-ranges', 'etag']));
+    // A range a preflight must clear (a suffix range, If-Match naming the version begun with) is let through.
+    const preflight = await request(app())
+      .options(pathOf(d.downloadUrl))
+      .set('Origin', origin)
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'range, if-match');
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-headers']?.toLowerCase()).toContain('range');
+  });
+
   it('answers If-None-Match with its ETag with 304, and HEAD with the headers alone', async () => {
     const d = await datasetOf(PRODUCT.tmax);
     const first = await get(pathOf(d.downloadUrl));
@@ -277,6 +298,7 @@ describe('the files hold the weather', () => {
       { name: 'time', length: 24 },
       { name: 'lat', length: 12 },
       { name: 'lon', length: 26 },
+      { name: 'nv', length: 2 },
     ]);
     const hours = [...nc.read('time')];
     expect(hours[0]).toBe(day / 3_600_000);
@@ -286,9 +308,15 @@ describe('the files hold the weather', () => {
     expect(nc.variables.time_bnds).toBeUndefined();
     expect(nc.read('lat')[0]).toBe(43.25);
     expect(nc.read('lon')[0]).toBe(-96.5);
+    // The cells' edges (CF 1.11 §7.1), the record's bounds at the grid's corners.
+    expect([...nc.read('lat_bnds').slice(0, 2)]).toEqual([IOWA[3], 43.125]);
+    expect([...nc.read('lon_bnds').slice(-2)]).toEqual([-90.375, IOWA[2]]);
+    // 2 m air temperature: a scalar height coordinate (CF 1.11 §6.1.1).
+    expect(Number(nc.read('height') as unknown)).toBe(2);
     expect(nc.variables.air_temperature!.attributes).toMatchObject({
       standard_name: 'air_temperature',
       units: 'degC',
+      coordinates: 'height',
       _FillValue: [-9999],
     });
     const values = nc.read('air_temperature');

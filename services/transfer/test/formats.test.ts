@@ -26,6 +26,8 @@ function layout(
     lons: Float64Array.from({ length: WIDTH }, (_, j) => -30 + (j + 0.5) * RES),
     resolution: RES,
     bounds: [-30, 70 - HEIGHT * RES, -30 + WIDTH * RES, 70],
+    latEdges: Float64Array.from({ length: HEIGHT + 1 }, (_, i) => 70 - i * RES),
+    lonEdges: Float64Array.from({ length: WIDTH + 1 }, (_, j) => -30 + j * RES),
     times,
     stepMs,
     variables: names.map((name, b) => ({
@@ -197,6 +199,7 @@ describe('NetCDF writer', () => {
       { name: 'time', length: 3 },
       { name: 'lat', length: HEIGHT },
       { name: 'lon', length: WIDTH },
+      { name: 'nv', length: 2 },
     ]);
     expect(nc.attributes).toEqual({
       Conventions: 'CF-1.8',
@@ -236,6 +239,39 @@ describe('NetCDF writer', () => {
     expect([...nc.read('time')]).toEqual(times.map((t) => t / 3_600_000));
     expect([...nc.read('lat')]).toEqual([...l.lats]);
     expect([...nc.read('lon')]).toEqual([...l.lons]);
+    // CF 1.11 §7.1: each cell's edges, in its coordinate's order, neighbours sharing theirs.
+    expect(nc.variables.lat!.attributes.bounds).toBe('lat_bnds');
+    expect(nc.variables.lon!.attributes.bounds).toBe('lon_bnds');
+    for (const [name, length] of [
+      ['lat', HEIGHT],
+      ['lon', WIDTH],
+    ] as const) {
+      expect(nc.variables[`${name}_bnds`]!.dims).toEqual([name, 'nv']);
+      expect(nc.variables[`${name}_bnds`]!.shape).toEqual([length, 2]);
+      expect(nc.variables[`${name}_bnds`]!.attributes).toEqual({});
+    }
+    expect([...nc.read('lat_bnds').slice(0, 4)]).toEqual([70, 69.5, 69.5, 69]);
+    expect([...nc.read('lon_bnds').slice(0, 4)]).toEqual([-30, -29.5, -29.5, -29]);
+    // No variable of this layout is at a height above the ground.
+    expect(nc.variables.height).toBeUndefined();
+  });
+
+  it('gives the variables at a height above the ground a scalar height coordinate (CF 1.11 §6.1.1)', async () => {
+    const l = layout(times, ['air_temperature', 'surface_downwelling_shortwave_flux_in_air']);
+    l.variables[0]!.heightM = 2;
+    const { nc } = await written(l, 'height.nc');
+    expect(nc.variables.height!.dims).toEqual([]);
+    expect(nc.variables.height!.dtype).toBe('<d');
+    expect(Number(nc.read('height') as unknown)).toBe(2);
+    expect(nc.variables.height!.attributes).toEqual({
+      standard_name: 'height',
+      long_name: 'height above the ground',
+      units: 'm',
+      positive: 'up',
+      axis: 'Z',
+    });
+    expect(nc.variables.air_temperature!.attributes.coordinates).toBe('height');
+    expect(nc.variables.surface_downwelling_shortwave_flux_in_air!.attributes.coordinates).toBeUndefined();
   });
 
   it('chunks each data variable by bands of rows of one time step, DEFLATE-compressed', async () => {
@@ -267,7 +303,7 @@ describe('NetCDF writer', () => {
 
   it('writes a static field without a time dimension', async () => {
     const { nc } = await written(layout([], ['surface_altitude']));
-    expect(nc.dims.map((d) => d.name)).toEqual(['lat', 'lon']);
+    expect(nc.dims.map((d) => d.name)).toEqual(['lat', 'lon', 'nv']);
     expect(nc.variables.surface_altitude!.dims).toEqual(['lat', 'lon']);
     expect(nc.variables.time).toBeUndefined();
     expect(nc.read('surface_altitude')[3 * WIDTH + 4]).toBe(Math.fround(valueAt(0, 0, 3, 4)));
@@ -365,7 +401,7 @@ describe('NetCDF writer', () => {
         const l = layout(times, ['air_temperature'], HOUR);
         l.variables[0]!.cellMethods = '';
         const { nc } = await written(l, 'instants.nc', () => [cell]);
-        expect(nc.dims.map((d) => d.name)).toEqual(['time', 'lat', 'lon']);
+        expect(nc.dims.map((d) => d.name)).toEqual(['time', 'lat', 'lon', 'nv']);
         expect(nc.variables.time!.attributes.bounds).toBeUndefined();
         expect(boundsOf(nc)).toBeNull();
       }
@@ -380,7 +416,7 @@ describe('NetCDF writer', () => {
     it('gives none where means of one file stand for different cells: one time axis has one bounds variable', async () => {
       const { nc } = await written(hourly(['precipitation_rate', 'time: mean']), 'two-cells.nc', () => [CENTRED, ENDING]);
       expect(boundsOf(nc)).toBeNull();
-      expect(nc.dims.map((d) => d.name)).toEqual(['time', 'lat', 'lon']);
+      expect(nc.dims.map((d) => d.name)).toEqual(['time', 'lat', 'lon', 'nv']);
     });
 
     it("gives none where a mean's rows were read from sources stating different cells", async () => {

@@ -144,4 +144,29 @@ describe('datasetGrid', () => {
     expect([grid.lats.length, grid.lons.length]).toEqual([1800, 3600]);
     expect([grid.lats[0], grid.lons[0]]).toEqual([89.95, -179.95]);
   });
+
+  it('states the extent of cells centred on the poles and on 180 W within the globe, and keeps the regular grid (docs/decisions/0467-cells-centred-on-a-pole.md)', () => {
+    // A global GFS store at 0.25 degrees: rows -90 to 90, columns -180 to 179.75, its edges half a cell beyond.
+    const grid = datasetGrid([-180.125, -90.125, 179.875, 90.125], 0.25);
+    expect([grid.lats.length, grid.lons.length]).toEqual([721, 1440]);
+    expect([grid.lats[0], grid.lats[720], grid.lons[0]]).toEqual([90, -90, -180]);
+    // What a GeoTIFF's geotransform states: the regular grid's edges.
+    expect(grid.bounds).toEqual([-180.125, -90.125, 179.875, 90.125]);
+    // What the record states (RFC 7946 §5): the pole rows end at the poles, and the columns go all the way round.
+    expect(grid.extent).toEqual([-180, -90, 180, 90]);
+    // The rows' cell edges (CF 1.11 §7.1), the pole rows' ending at the poles.
+    expect([...grid.latEdges.slice(0, 3)]).toEqual([90, 89.875, 89.625]);
+    expect([...grid.latEdges.slice(-2)]).toEqual([-89.875, -90]);
+    expect([grid.lonEdges[0], grid.lonEdges[1440]]).toEqual([-180.125, 179.875]);
+  });
+
+  it("rounds the binary noise of a store's spacing out of its resolution, as out of its edges", () => {
+    // A global store of tenths, its spacing as the synced products compute it from its longitudes.
+    const spacing = (179.95 - -179.95) / 3599;
+    expect(spacing).not.toBe(0.1); // what the coordinates give
+    const grid = datasetGrid([-179.95 - spacing / 2, -89.95 - spacing / 2, -179.95 + 3599.5 * spacing, -89.95 + 1799.5 * spacing], spacing);
+    expect(grid.resolution).toBe(0.1);
+    expect(grid.bounds).toEqual([-180, -90, 180, 90]);
+    expect(grid.extent).toEqual([-180, -90, 180, 90]);
+  });
 });

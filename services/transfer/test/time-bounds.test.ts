@@ -86,7 +86,7 @@ describe('a synced run', () => {
       .set('Authorization', t.alice.auth);
     const d = list.body[0] as { downloadUrl: string };
     const nc = await readNetcdf4((await request(app()).get(pathOf(d.downloadUrl)).buffer(true).parse(binary)).body as Buffer);
-    expect(nc.dims.map((x) => x.name)).toEqual(['time', 'lat', 'lon']);
+    expect(nc.dims.map((x) => x.name)).toEqual(['time', 'lat', 'lon', 'nv']);
     expect(nc.variables.time_bnds).toBeUndefined();
   });
 });

@@ -25,26 +25,59 @@ export interface DatasetGrid {
   lats: Float64Array;
   /** cell-centre longitudes, west to east */
   lons: Float64Array;
+  /** distance between cell centres, degrees */
   resolution: number;
-  /** [west, south, east, north], the outer edges of the cells */
+  /**
+   * [west, south, east, north], the outer edges of the regular grid's cells, as a GeoTIFF's
+   * geotransform states them: half a cell past a pole (or 180 W) where the outer cells are centred
+   * on it (docs/decisions/0467-cells-centred-on-a-pole.md)
+   */
   bounds: BBox;
+  /**
+   * [west, south, east, north], the cells' extent on the globe, the dataset record's `bounds`
+   * (RFC 7946 §5 and STAC take a bbox within -180..180 and -90..90): `bounds` ending at the poles,
+   * and every longitude for cells that go all the way round
+   */
+  extent: BBox;
+  /** the edges between rows, north to south (one more than the rows), ending at the poles: the rows' cell bounds (CF 1.11 §7.1) */
+  latEdges: Float64Array;
+  /** the edges between columns, west to east (one more than the columns) */
+  lonEdges: Float64Array;
 }
 
-/** Rounds away the binary noise of repeated decimal steps (0.1 + 0.2), to 1e-9 degrees. */
+/**
+ * Rounds away the binary noise of repeated decimal steps (0.1 + 0.2), and of a synced store's
+ * spacing computed from its coordinates ((last - first) / (n - 1), 0.09999999999999999), to 1e-9
+ * degrees.
+ */
 const tidy = (v: number) => Math.round(v * 1e9) / 1e9;
+
+/** A latitude past a pole taken to the pole: a cell centred on a pole ends at it. */
+const onGlobe = (lat: number) => Math.min(90, Math.max(-90, lat));
 
 /** The grid of cells `resolution` apart that exactly fills `bounds` (whose sides are whole multiples of it). */
 export function datasetGrid(bounds: BBox, resolution: number): DatasetGrid {
   const [west, south, east, north] = bounds;
-  const nLat = Math.max(1, Math.round((north - south) / resolution));
-  const nLon = Math.max(1, Math.round((east - west) / resolution));
-  const lats = new Float64Array(nLat);
-  const lons = new Float64Array(nLon);
-  for (let i = 0; i < nLat; i++) lats[i] = tidy(north - (i + 0.5) * resolution);
-  for (let j = 0; j < nLon; j++) lons[j] = tidy(west + (j + 0.5) * resolution);
-  // Every side tidied: a synced store's edges come of its spacing, (last - first) / (n - 1),
-  // whose noise (a north edge of 90.00000000000001) is no edge of its cells.
-  return { lats, lons, resolution, bounds: [tidy(west), tidy(north - nLat * resolution), tidy(west + nLon * resolution), tidy(north)] };
+  // The resolution and every side tidied: a synced store's come of its spacing, whose noise (a
+  // north edge of 90.00000000000001) is no spacing or edge of its cells.
+  const d = tidy(resolution);
+  const nLat = Math.max(1, Math.round((north - south) / d));
+  const nLon = Math.max(1, Math.round((east - west) / d));
+  const lats = Float64Array.from({ length: nLat }, (_, i) => tidy(north - (i + 0.5) * d));
+  const lons = Float64Array.from({ length: nLon }, (_, j) => tidy(west + (j + 0.5) * d));
+  const rowEdges = Float64Array.from({ length: nLat + 1 }, (_, i) => tidy(north - i * d));
+  const lonEdges = Float64Array.from({ length: nLon + 1 }, (_, j) => tidy(west + j * d));
+  const cells: BBox = [lonEdges[0]!, rowEdges[nLat]!, lonEdges[nLon]!, rowEdges[0]!];
+  const allRound = Math.abs(nLon * d - 360) < 1e-9;
+  return {
+    lats,
+    lons,
+    resolution: d,
+    bounds: cells,
+    extent: [allRound ? -180 : cells[0], onGlobe(cells[1]), allRound ? 180 : cells[2], onGlobe(cells[3])],
+    latEdges: rowEdges.map(onGlobe),
+    lonEdges,
+  };
 }
 
 /** The two daily extremes are read in one call where a source computes both at once (grid-source.ts). */

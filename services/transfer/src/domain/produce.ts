@@ -5,12 +5,26 @@
  * checksum and ETag.
  */
 import { open } from 'node:fs/promises';
-import type { GridSource } from '@fieldcast/weather';
+import type { GridSource, VariableId } from '@fieldcast/weather';
 import { writeGeoTiff } from '../formats/geotiff.js';
 import { writeNetcdf } from '../formats/netcdf.js';
 import type { RasterLayout, RasterRows } from '../formats/raster.js';
 import type { Dataset } from './datasets.js';
 import { gridRows } from './grid-rows.js';
+
+/**
+ * The height above the ground of the variables measured at one (the GridSource variables: 2 m air
+ * and dewpoint temperature, and wind speed at 2 m, the synced runs' 10 m wind brought down to it),
+ * which CF states as a scalar height coordinate (CF 1.11 §6.1.1; its standard name table's
+ * air_temperature).
+ */
+const HEIGHT_M: Partial<Record<VariableId, number>> = {
+  air_temperature: 2,
+  air_temperature_daily_max: 2,
+  air_temperature_daily_min: 2,
+  dew_point_temperature: 2,
+  wind_speed: 2,
+};
 
 /** Title, source and history, the variables with their CF names, and the grid. */
 export function layoutOf(dataset: Dataset, source: GridSource): RasterLayout {
@@ -22,6 +36,8 @@ export function layoutOf(dataset: Dataset, source: GridSource): RasterLayout {
     lons: grid.lons,
     resolution: grid.resolution,
     bounds: grid.bounds,
+    latEdges: grid.latEdges,
+    lonEdges: grid.lonEdges,
     times: dataset.times,
     stepMs: dataset.product.stepMs,
     variables: variables.map((v) => ({
@@ -30,6 +46,7 @@ export function layoutOf(dataset: Dataset, source: GridSource): RasterLayout {
       units: v.units,
       longName: v.description,
       cellMethods: v.cellMethods,
+      ...(HEIGHT_M[v.id] !== undefined ? { heightM: HEIGHT_M[v.id] } : {}),
     })),
     title: `${def.description}${when}`,
     source: `Fieldcast weather source ${source.id}${synthetic}`,

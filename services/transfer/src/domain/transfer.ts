@@ -145,7 +145,7 @@ export class Transfer {
         description: v.description,
         cellMethods: v.cellMethods,
       })),
-      bounds: grid.bounds,
+      bounds: grid.extent,
       resolution: grid.resolution,
       width: grid.lons.length,
       height: grid.lats.length,

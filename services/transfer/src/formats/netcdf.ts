@@ -3,7 +3,10 @@
  * HDF5's own library compiled to WebAssembly, whose Node build writes the file on disk as it goes
  * (Emscripten's NODERAWFS). CF-1.8 metadata: coordinate variables `time`, `lat` and `lon` made
  * HDF5 dimension scales (HDF5 Dimension Scale Specification) named after their dimension, so
- * netCDF-C sees them as dimensions, with units, standard_name and axis; each data variable
+ * netCDF-C sees them as dimensions, with units, standard_name and axis, and the cells of `lat`
+ * and `lon` as `lat_bnds` and `lon_bnds` (CF 1.11 §7.1, for cell areas: a row centred on a pole
+ * ends at it, docs/decisions/0467-cells-centred-on-a-pole.md); a scalar `height` coordinate for
+ * the variables at a height above the ground (CF 1.11 §6.1.1); each data variable
  * attached to them, with standard_name (when CF has one), long_name, units, cell_methods, the
  * WGS 84 grid mapping and a float32 `_FillValue`; the time cells of statistics over time as
  * `time_bnds` (CF 1.11 §7.1), written once every row is read, since the reads state them; the
@@ -131,11 +134,46 @@ function bareDimension(file: Group, name: string, length: number): void {
  */
 function timeBounds(file: Group, cells: [number, number][]): void {
   text(file.get('time') as Dataset, 'bounds', 'time_bnds');
-  bareDimension(file, 'nv', 2);
   const hours = Float64Array.from(cells.flat(), (t) => t / 3_600_000);
   const ds = file.create_dataset({ name: 'time_bnds', data: hours, shape: [cells.length, 2], dtype: DOUBLE, track_order: true });
   ds.attach_scale(0, '/time');
   ds.attach_scale(1, '/nv');
+}
+
+/**
+ * A coordinate's cell bounds (CF 1.11 §7.1): `<name>_bnds` (name, nv) from the edges between its
+ * cells, each cell's two in the coordinate's order, so neighbours share an edge bit for bit; in its
+ * units, with no attributes of its own, named by the `bounds` attribute of the coordinate.
+ */
+function cellBounds(file: Group, name: string, edges: Float64Array): void {
+  const n = edges.length - 1;
+  const values = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) values.set([edges[i]!, edges[i + 1]!], 2 * i);
+  const ds = file.create_dataset({ name: `${name}_bnds`, data: values, shape: [n, 2], dtype: DOUBLE, track_order: true });
+  ds.attach_scale(0, `/${name}`);
+  ds.attach_scale(1, '/nv');
+}
+
+/**
+ * The scalar coordinate of each height above the ground the variables are at (CF 1.11 §6.1.1:
+ * air_temperature at 2 m carries one), `height` where there is one height, `height_<n>m` for each
+ * of several; returns the variable of each height.
+ */
+function heights(file: Group, variables: RasterLayout['variables']): Map<number, string> {
+  const distinct = [...new Set(variables.flatMap((v) => (v.heightM === undefined ? [] : [v.heightM])))];
+  const names = new Map(distinct.map((h) => [h, distinct.length === 1 ? 'height' : `height_${h}m`]));
+  for (const [h, name] of names) {
+    const ds = file.create_dataset({ name, data: Float64Array.of(h), shape: [], dtype: DOUBLE, track_order: true });
+    for (const [k, v] of Object.entries({
+      standard_name: 'height',
+      long_name: 'height above the ground',
+      units: 'm',
+      positive: 'up',
+      axis: 'Z',
+    }))
+      text(ds, k, v);
+  }
+  return names;
 }
 
 /** The global attributes, the coordinate variables and the data variables (empty, at their full shape); returns the data variables. */
@@ -159,8 +197,24 @@ function define(file: Group, layout: RasterLayout, bandRows: number): Dataset[] 
       axis: 'T',
     });
   }
-  coordinate(file, 'lat', layout.lats, { standard_name: 'latitude', long_name: 'latitude', units: 'degrees_north', axis: 'Y' });
-  coordinate(file, 'lon', layout.lons, { standard_name: 'longitude', long_name: 'longitude', units: 'degrees_east', axis: 'X' });
+  coordinate(file, 'lat', layout.lats, {
+    standard_name: 'latitude',
+    long_name: 'latitude',
+    units: 'degrees_north',
+    axis: 'Y',
+    bounds: 'lat_bnds',
+  });
+  coordinate(file, 'lon', layout.lons, {
+    standard_name: 'longitude',
+    long_name: 'longitude',
+    units: 'degrees_east',
+    axis: 'X',
+    bounds: 'lon_bnds',
+  });
+  bareDimension(file, 'nv', 2);
+  cellBounds(file, 'lat', layout.latEdges);
+  cellBounds(file, 'lon', layout.lonEdges);
+  const heightOf = heights(file, layout.variables);
   gridMapping(file);
 
   const dims = timed ? ['time', 'lat', 'lon'] : ['lat', 'lon'];
@@ -184,6 +238,7 @@ function define(file: Group, layout: RasterLayout, bandRows: number): Dataset[] 
     text(ds, 'long_name', v.longName);
     text(ds, 'units', v.units);
     if (v.cellMethods) text(ds, 'cell_methods', v.cellMethods);
+    if (v.heightM !== undefined) text(ds, 'coordinates', heightOf.get(v.heightM)!);
     text(ds, 'grid_mapping', CRS_VARIABLE);
     // CF 1.8 section 2.5.1: _FillValue of the variable's own type.
     ds.create_attribute('_FillValue', Float32Array.of(NODATA), null, FLOAT);

@@ -12,11 +12,15 @@ export interface RasterLayout {
   /** distance between cell centres, degrees */
   resolution: number;
   /**
-   * [west, south, east, north], the outer edges of the cells as the dataset record states them: a
-   * file's extent is these numbers, not edges derived again from the centres, whose decimal steps
-   * carry binary noise (docs/interface.md §9)
+   * [west, south, east, north], the outer edges of the regular grid's cells (the dataset grid's
+   * `bounds`, the record's but where cells are centred on a pole): a file's extent is these
+   * numbers, not edges derived again from the centres, whose decimal steps carry binary noise
+   * (docs/interface.md §9, docs/decisions/0467-cells-centred-on-a-pole.md)
    */
   bounds: BBox;
+  /** the edges between rows, north to south, ending at the poles, and between columns, west to east: the cells' bounds (CF 1.11 §7.1) */
+  latEdges: Float64Array;
+  lonEdges: Float64Array;
   /** valid times, epoch ms; empty for a static field */
   times: number[];
   /** the variables' time step, ms (a day for daily series, stamped 00:00Z of their date); 0 for a static field */
@@ -38,6 +42,8 @@ export interface RasterVariable {
   longName: string;
   /** CF cell_methods, empty for instantaneous values */
   cellMethods: string;
+  /** metres above the ground the values are at (2 m air temperature), absent where none is stated */
+  heightM?: number;
 }
 
 /**
