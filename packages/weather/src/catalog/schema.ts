@@ -6,7 +6,7 @@
  */
 import { UUID_PATTERN } from '@fieldcast/ids';
 import { z } from 'zod';
-import type { VariableId } from '../grid/grid-source.js';
+import { tidyDegrees as tidy, type VariableId } from '../grid/grid-source.js';
 import { SYNTHETIC_VARIABLES } from '../synthetic/variables.js';
 
 const VARIABLE_IDS = SYNTHETIC_VARIABLES.map((v) => v.id) as [VariableId, ...VariableId[]];
@@ -183,8 +183,6 @@ export const TRANSFER_DEFAULT_RESOLUTION = 0.25;
  * not exact in binary, 1.3 - 0.2 is not 11 times 0.1), as the dataset grid rounds it.
  */
 const SIDE_TOLERANCE = 1e-9;
-/** Rounds away that noise, to 1e-9 degrees. */
-const tidy = (v: number) => Math.round(v * 1e9) / 1e9;
 
 /**
  * The side from `anchor` toward `limit` of whole cells nearest to the one ending at `edge`, as

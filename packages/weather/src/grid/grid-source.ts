@@ -114,6 +114,13 @@ export function cellsExtent(grid: GridSpec): BBox[] {
   ];
 }
 
+/**
+ * Degrees with the binary noise of repeated decimal steps (0.1 + 0.2, 1.3 - 0.2 is not 11 times
+ * 0.1) and of a spacing computed from coordinates ((last - first) / (n - 1), 0.09999999999999999)
+ * rounded away, to 1e-9 degrees.
+ */
+export const tidyDegrees = (v: number): number => Math.round(v * 1e9) / 1e9;
+
 export interface TimeRange {
   /** inclusive, epoch ms UTC */
   startMs: number;

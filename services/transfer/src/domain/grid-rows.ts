@@ -17,6 +17,7 @@ import {
   type SubgridReads,
   type TimeRange,
   type VariableId,
+  tidyDegrees as tidy,
 } from '@fieldcast/weather';
 import { type RasterRow, type RowTimeCell, sameTimeCell } from '../formats/raster.js';
 
@@ -44,13 +45,6 @@ export interface DatasetGrid {
   /** the edges between columns, west to east (one more than the columns) */
   lonEdges: Float64Array;
 }
-
-/**
- * Rounds away the binary noise of repeated decimal steps (0.1 + 0.2), and of a synced store's
- * spacing computed from its coordinates ((last - first) / (n - 1), 0.09999999999999999), to 1e-9
- * degrees.
- */
-const tidy = (v: number) => Math.round(v * 1e9) / 1e9;
 
 /** A latitude past a pole taken to the pole: a cell centred on a pole ends at it. */
 const onGlobe = (lat: number) => Math.min(90, Math.max(-90, lat));
