@@ -171,6 +171,7 @@ export class OwnedResourceStore<R extends OwnedRecord> {
     // A create's transaction keeps its answer for an Idempotency-Key too (idempotency-keys.ts).
     return this.writing(record.id, () =>
       createTransaction(this.knex, async (trx) => {
+        await this.admit(trx, record);
         if (Number.isFinite(maxPerAccount)) {
           // One account's creates of one kind take turns, so two at once cannot both pass the cap.
           await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${this.spec.area}.${this.spec.table} ${record.accountId}`]);
@@ -198,6 +199,7 @@ export class OwnedResourceStore<R extends OwnedRecord> {
     const now = this.now();
     return this.writing(record.id, () =>
       this.knex.transaction(async (trx) => {
+        await this.admit(trx, record);
         const stored: Record<string, unknown> | undefined = await this.rows(trx)
           .select([...this.spec.columns])
           .where({ id: record.id, account_id: record.accountId })
@@ -217,6 +219,15 @@ export class OwnedResourceStore<R extends OwnedRecord> {
       }),
     );
   }
+
+  /**
+   * What a create or replace of `record` must find in other tables, checked first in its
+   * transaction, before the record's own row or the account's cap is locked; it throws to refuse
+   * the write. Nothing by default. A kind whose records another writer deletes when what they name
+   * goes locks that here, so the two take turns, and always before its own rows, as that writer
+   * does, so they never wait on each other in a cycle.
+   */
+  protected async admit(_trx: Knex.Transaction, _record: R): Promise<void> {}
 
   /** What else a replace that changed the record (`before` as it was stored) makes stale, in its transaction; nothing by default. */
   protected async changed(_trx: Knex.Transaction, _record: R, _before: R): Promise<void> {}

@@ -21,6 +21,9 @@ const WATCHED = {
 const escaped = (topic: string) => topic.replaceAll('.', '\\.');
 const TARGET_TOPICS = new RegExp(`^(${Object.keys(WATCHED).map(escaped).join('|')})$`);
 
+const TARGET_ACTIONS: readonly string[] = ['created', 'updated', 'deleted'] satisfies TargetChange['action'][];
+const isTargetAction = (action: string | undefined): action is TargetChange['action'] => TARGET_ACTIONS.includes(action!);
+
 /** What a field or asset event says of it, or why it says nothing usable. */
 export function targetChangeOf(topic: string, value: string): TargetChange | string {
   const watched = WATCHED[topic];
@@ -28,8 +31,7 @@ export function targetChangeOf(topic: string, value: string): TargetChange | str
   const ce = parseCloudEvent(value);
   if (typeof ce === 'string') return ce;
   const [, resource, action] = ce.type.split('.');
-  if (resource !== watched.type || !['created', 'updated', 'deleted'].includes(action!))
-    return `type ${ce.type} is no change of a ${watched.type}`;
+  if (resource !== watched.type || !isTargetAction(action)) return `type ${ce.type} is no change of a ${watched.type}`;
   const account = ce.data.account;
   if (typeof account !== 'string' || !isUuid(account)) return 'data.account is not an account';
   const parsed = watched.schema.safeParse(ce.data.resource);
@@ -37,7 +39,7 @@ export function targetChangeOf(topic: string, value: string): TargetChange | str
   const { latitude, longitude } = parsed.data.centroid;
   return {
     target: { id: ce.subject, type: watched.type, accountId: account, centroid: { lat: latitude, lon: longitude } },
-    deleted: action === 'deleted',
+    action,
     timeMs: Date.parse(ce.time),
   };
 }

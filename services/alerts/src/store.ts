@@ -53,6 +53,18 @@ const RULES: OwnedResourceTable<RuleRecord> = {
   related,
 };
 
+/**
+ * A field's or asset's id locked for the rest of the transaction: `shared` by each write of a rule
+ * on it, `alone` by its deletion, which so waits for the rules being written and holds them off
+ * until it commits (docs/decisions/0464-rules-take-turns-with-their-targets-deletion.md). An
+ * advisory lock on the id, not the copy's row: a rule may be written before the copy holds its
+ * target at all.
+ */
+async function lockTarget(trx: Knex.Transaction, id: string, mode: 'shared' | 'alone'): Promise<void> {
+  const lock = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  await trx.raw(`select ${lock}(hashtext(?))`, [`${AREA}.targets ${id}`]);
+}
+
 /** A field or asset as the alerts area keeps it (docs/decisions/0270-alerts-area.md). */
 export interface TargetCopy {
   id: string;
@@ -79,7 +91,6 @@ export class RuleStore extends OwnedResourceStore<RuleRecord> {
 
   override async create(record: RuleRecord, maxPerAccount?: number): Promise<RuleRecord | null> {
     checkRule(record, this.clock().getTime());
-    await this.checkTarget(record);
     return super.create(record, maxPerAccount);
   }
 
@@ -87,7 +98,6 @@ export class RuleStore extends OwnedResourceStore<RuleRecord> {
     const before = await this.get(record.accountId, record.id);
     if (!before) return null;
     checkRule(record, this.clock().getTime(), before);
-    await this.checkTarget(record);
     return super.replace(record, precondition);
   }
 
@@ -109,8 +119,15 @@ export class RuleStore extends OwnedResourceStore<RuleRecord> {
       .update({ holding: false, value: null, evaluated_at: new Date(0), changed_at: null });
   }
 
-  private async checkTarget(r: RuleRecord): Promise<void> {
-    const own = (await this.targets().where({ id: r.target.id, account_id: r.accountId }).first()) as
+  /**
+   * The rule's target is checked in the transaction that writes the rule, holding the target's
+   * lock (lockTarget) from before it reads the copy until it commits: a deletion of the target
+   * either is committed before the read, which then refuses the rule, or waits for the rule to be
+   * committed and deletes it (docs/decisions/0464-rules-take-turns-with-their-targets-deletion.md).
+   */
+  protected override async admit(trx: Knex.Transaction, r: RuleRecord): Promise<void> {
+    await lockTarget(trx, r.target.id, 'shared');
+    const own = (await trx.withSchema(AREA).table('targets').where({ id: r.target.id, account_id: r.accountId }).first()) as
       { type: TargetType; deleted: boolean } | undefined;
     if (own && (own.deleted || own.type !== r.target.type))
       throw new ValidationError('target_does_not_exist', `The account has no ${r.target.type} ${r.target.id}`, [
@@ -154,14 +171,16 @@ export interface StateRow {
 /** A change of a field or an asset, as its area's event tells it. */
 export interface TargetChange {
   target: TargetCopy;
-  deleted: boolean;
+  action: 'created' | 'updated' | 'deleted';
   timeMs: number;
 }
 
 /**
- * Keeps the copy of fields and assets from their events (docs/decisions/0270-alerts-area.md): an
- * event older than the one applied last changes nothing (a redelivery), and a deletion also
- * deletes the rules watching it, each with its `deleted` event, in one transaction.
+ * Keeps the copy of fields and assets from their events (docs/decisions/0270-alerts-area.md), in
+ * the order of docs/decisions/0465-the-order-of-a-targets-changes.md: a creation only where the
+ * copy holds nothing of the id, an update only over an older or same-time change, a deletion
+ * always, and nothing after a deletion. A deletion also deletes the rules watching it, each with
+ * its `deleted` event, in one transaction.
  */
 export class TargetCopies {
   constructor(
@@ -170,27 +189,34 @@ export class TargetCopies {
   ) {}
 
   async apply(change: TargetChange): Promise<void> {
-    const { target } = change;
+    const { target, action } = change;
+    const deleted = action === 'deleted';
     const time = new Date(change.timeMs);
     await this.knex.transaction(async (trx) => {
+      if (deleted) await lockTarget(trx, target.id, 'alone');
       const row = {
         id: target.id,
         type: target.type,
         account_id: target.accountId,
         latitude: target.centroid.lat,
         longitude: target.centroid.lon,
-        deleted: change.deleted,
+        deleted,
         event_time: time,
       };
-      const applied = await trx
-        .withSchema(AREA)
-        .table('targets')
-        .insert(row)
-        .onConflict('id')
-        .merge()
-        .where('targets.event_time', '<=', time)
-        .returning('id');
-      if (applied.length === 0 || !change.deleted) return;
+      const upsert = trx.withSchema(AREA).table('targets').insert(row).onConflict('id');
+      // A creation is an id's first change: held already, it is one delivered again. Field and
+      // asset ids are never reused, so a deletion is an id's last, whatever its time (another
+      // replica's clock may be behind). Two updates of the same millisecond apply in the order
+      // delivered, the order they were written in.
+      const applied: unknown[] =
+        action === 'created'
+          ? await upsert.ignore().returning('id')
+          : await upsert
+              .merge()
+              .where('targets.deleted', false)
+              .andWhere((q) => (deleted ? q : q.where('targets.event_time', '<=', time)))
+              .returning('id');
+      if (applied.length === 0 || !deleted) return;
       // Only the rules that watch it: its account's, naming its type. Another account's rule on the
       // id reads as one on an unknown id, and stays (docs/decisions/0270-alerts-area.md).
       const gone: Record<string, unknown>[] = await trx

@@ -261,7 +261,7 @@ describe('alert evaluation (docs/decisions/0271-alert-evaluation.md)', () => {
     const deps = t.fleet.deps('alerts');
     await new TargetCopies(deps.db!.knex, deps.outbox as Outbox).apply({
       target: { id: '3f2e1d0c-9b8a-4765-a432-10fedcba9876', type: 'field', accountId: t.alice.id, centroid: { lat: 42, lon: -93.5 } },
-      deleted: false,
+      action: 'created',
       timeMs: NOW,
     });
     expect(await replica(weather).pass(NOW + HOUR_MS)).toMatchObject({ rules: 1, triggered: 1 });

@@ -259,19 +259,19 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     // an update of the field from before the one applied, delivered again: ignored
     await copies.apply({
       target: { id: field, type: 'field', accountId: t.alice.id, centroid: { lat: 10, lon: 10 } },
-      deleted: false,
+      action: 'updated',
       timeMs: eventTime - 1000,
     });
     expect((await row()).latitude).toBeCloseTo(42.005, 6);
     await copies.apply({
       target: { id: field, type: 'field', accountId: t.alice.id, centroid: { lat: 10, lon: 10 } },
-      deleted: true,
+      action: 'deleted',
       timeMs: eventTime + 2000,
     });
     // its creation delivered again after the deletion does not bring it back
     await copies.apply({
       target: { id: field, type: 'field', accountId: t.alice.id, centroid: { lat: 10, lon: 10 } },
-      deleted: false,
+      action: 'created',
       timeMs: eventTime + 1000,
     });
     expect((await row()).deleted).toBe(true);
@@ -300,7 +300,7 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     const topic = 'fieldcast.agriculture.fields';
     expect(targetChangeOf(topic, event('fieldcast.field.created', { account, resource: field }))).toEqual({
       target: { id: field.id, type: 'field', accountId: account, centroid: { lat: 42, lon: -93.5 } },
-      deleted: false,
+      action: 'created',
       timeMs: Date.parse('2026-06-15T10:00:00Z'),
     });
     expect(targetChangeOf(topic, 'not json')).toBe('not JSON');
