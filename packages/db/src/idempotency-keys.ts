@@ -14,6 +14,9 @@ const TABLE = 'idempotency_keys';
 /** The migrations made by idempotencyKeysMigration, so the runtime knows which schemas keep keys. */
 const keeping = new WeakSet<Migration>();
 
+/** The migrations made by keptAnswerTagsMigration: a schema that keeps keys keeps their answers' tags too. */
+const keepingTags = new WeakSet<Migration>();
+
 /**
  * The migration that gives an area's schema its kept answers (docs/decisions/0434-creates-answered-again-under-an-idempotency-key.md): one row per
  * account and key, written in the transaction of the create it answered, so neither outlives the
@@ -41,9 +44,37 @@ export function idempotencyKeysMigration(name: string): Migration {
   return migration;
 }
 
-/** Whether a schema's migrations make its table of idempotency keys. */
+/**
+ * The migration, after idempotencyKeysMigration, that keeps with each answer its ETag (null: it
+ * had none), so an answer sent again carries the entity tag the first did and a client that
+ * retried its create can name it in If-Match (RFC 9110 section 13.1.1;
+ * docs/decisions/0462-a-replayed-create-carries-its-etag.md). Only added: an answer kept by the
+ * previous release has none (docs/decisions/0419-migrations-keep-the-previous-release-working.md).
+ */
+export function keptAnswerTagsMigration(name: string): Migration {
+  const migration: Migration = {
+    name,
+    async up(knex, schema) {
+      await knex.schema.withSchema(schema).alterTable(TABLE, (t) => {
+        t.text('etag');
+      });
+    },
+  };
+  keepingTags.add(migration);
+  return migration;
+}
+
+/**
+ * Whether a schema's migrations make its table of idempotency keys. One that makes it without
+ * the column of their answers' tags is refused, as the keeping of an answer would fail.
+ */
 export function keepsIdempotencyKeys(migrations: readonly Migration[]): boolean {
-  return migrations.some((m) => keeping.has(m));
+  if (!migrations.some((m) => keeping.has(m))) return false;
+  if (!migrations.some((m) => keepingTags.has(m)))
+    throw new Error(
+      'A schema that keeps idempotency keys (idempotencyKeysMigration) must keep their answers’ tags too (keptAnswerTagsMigration)',
+    );
+  return true;
 }
 
 /** What a create answered, kept for its key. */
@@ -52,6 +83,8 @@ export interface KeptAnswer {
   fingerprint: string;
   status: number;
   location: string | null;
+  /** the answer's ETag; null when it had none */
+  etag: string | null;
   body: string;
 }
 
@@ -148,11 +181,13 @@ export class IdempotencyKeys {
   /** The answer kept for the account's key, null when none is (or it has expired). */
   async find(accountId: string, key: string): Promise<KeptAnswer | null> {
     const row = (await this.rows()
-      .select('fingerprint', 'status', 'location', 'body')
+      .select('fingerprint', 'status', 'location', 'etag', 'body')
       .where({ account_id: accountId, key })
       .where('expires_at', '>', this.now())
       .first()) as KeptAnswer | undefined;
-    return row ? { fingerprint: row.fingerprint, status: Number(row.status), location: row.location, body: row.body } : null;
+    return row
+      ? { fingerprint: row.fingerprint, status: Number(row.status), location: row.location, etag: row.etag ?? null, body: row.body }
+      : null;
   }
 
   /**
@@ -231,6 +266,7 @@ export class IdempotencyKeys {
       fingerprint: claim.fingerprint,
       status: answer.status,
       location: answer.location,
+      etag: answer.etag,
       body: answer.body,
       created_at: now,
       expires_at: new Date(now.getTime() + IDEMPOTENCY_KEY_RETENTION_MS),

@@ -13,7 +13,15 @@ import {
   type FieldError,
 } from './errors.js';
 import type { Account } from './identity.js';
-import { fingerprintOf, type IdempotencyKeeper, idempotencyKeyOf, keyInProgress, keysExhausted, replay } from './idempotency.js';
+import {
+  fingerprintOf,
+  type IdempotencyKeeper,
+  idempotencyKeyOf,
+  type KeptAnswer,
+  keyInProgress,
+  keysExhausted,
+  replay,
+} from './idempotency.js';
 import { limitsOf } from './limits.js';
 import { jsonQuality, parseAccept, quality, vendorMediaType } from './negotiate.js';
 import { methodNotAllowed } from './resource-methods.js';
@@ -346,7 +354,7 @@ async function runUnderKey(
   req: Request,
   res: Response,
   handle: () => unknown,
-  answerOf: (req: Request, result: unknown) => { status: number; location: string | null; body: string },
+  answerOf: (req: Request, res: Response, result: unknown) => Omit<KeptAnswer, 'fingerprint'>,
 ): Promise<void> {
   const kept = await keeper.find(claim.accountId, claim.key);
   if (kept) return replay(res, kept, claim.fingerprint);
@@ -355,7 +363,7 @@ async function runUnderKey(
   const outcome = await keeper.claim({ ...claim, maxKept: ownedPerKind }, async () => {
     const result = await handle();
     if (res.headersSent) throw new Error('A create answers through the kit, so its answer can be kept for its Idempotency-Key');
-    const answer = answerOf(req, result);
+    const answer = answerOf(req, res, result);
     return { result: answer, answer };
   });
   if ('refused' in outcome) {
@@ -403,12 +411,16 @@ export class Api {
       if (op.body) steps.push(pipeline.parseBody);
       if (op.heavy && pipeline.limitHeavy) steps.push(pipeline.limitHeavy);
       const keeper = createsResource(op) ? pipeline.idempotency : undefined;
-      /** The JSON answer a create gives: its status, Location and text (what a key keeps). */
-      const answerOf = (req: Request, result: unknown) => ({
-        status: op.response.status,
-        location: readPath ? createdLocation(req, readPath, createdIdOf(result)) : null,
-        body: jsonOf(result).toString(),
-      });
+      /** The JSON answer a create gives: its status, Location, the ETag its handler set, and text (what a key keeps). */
+      const answerOf = (req: Request, res: Response, result: unknown) => {
+        const etag = res.getHeader('ETag');
+        return {
+          status: op.response.status,
+          location: readPath ? createdLocation(req, readPath, createdIdOf(result)) : null,
+          etag: typeof etag === 'string' ? etag : null,
+          body: jsonOf(result).toString(),
+        };
+      };
       const run = async (req: Request, res: Response, next: express.NextFunction): Promise<void> => {
         try {
           if (op.body && req.body === undefined && hasBody(req)) {

@@ -20,6 +20,8 @@ export interface KeptAnswer {
   fingerprint: string;
   status: number;
   location: string | null;
+  /** its ETag (RFC 9110 section 8.8.3); null when it had none */
+  etag: string | null;
   body: string;
 }
 
@@ -84,7 +86,7 @@ export function fingerprintOf(req: Request): string {
 }
 
 /**
- * The kept answer sent again for the same request, marked as such; a different request under the
+ * The kept answer sent again for the same request (its status, Location, ETag and body), marked as such; a different request under the
  * key is 422 (draft section 2.7).
  */
 export function replay(res: Response, kept: KeptAnswer, fingerprint: string): void {
@@ -96,6 +98,7 @@ export function replay(res: Response, kept: KeptAnswer, fingerprint: string): vo
   }
   res.setHeader(REPLAYED, 'true');
   if (kept.location !== null) res.setHeader('Location', kept.location);
+  if (kept.etag !== null) res.setHeader('ETag', kept.etag);
   res.status(kept.status).send(kept.body);
 }
 

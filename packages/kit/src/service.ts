@@ -116,8 +116,10 @@ export function startedApi(built: Api | StartedApi): StartedApi {
 /**
  * Response fields a browser script on another origin may read (Fetch standard, CORS): besides the
  * request id, the limits' fields, the next page of a list and where a created resource is read,
- * whether a create's answer was sent again for its Idempotency-Key, the name a CSV answer is
- * saved under, and the entity tag a later If-Match names (conditional.ts), none of which is safelisted.
+ * whether a create's answer was sent again for its Idempotency-Key, the name a CSV or file answer
+ * is saved under, the entity tag a later If-Match or If-Range names (conditional.ts), and a byte
+ * range's Content-Range and Accept-Ranges (RFC 9110 sections 14.3 and 14.4: a range reader such as
+ * geotiff.js takes a file's size from Content-Range), none of which is safelisted.
  */
 const EXPOSED_HEADERS = [
   'X-Request-Id',
@@ -129,6 +131,8 @@ const EXPOSED_HEADERS = [
   'Content-Disposition',
   'ETag',
   REPLAYED,
+  'Content-Range',
+  'Accept-Ranges',
 ];
 
 /** Every answer is what its Content-Type says: no browser may guess another type from the bytes (WHATWG Fetch, X-Content-Type-Options). */

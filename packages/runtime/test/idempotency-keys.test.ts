@@ -5,6 +5,8 @@ import {
   IDEMPOTENCY_KEY_RETENTION_MS,
   IdempotencyKeys,
   idempotencyKeysMigration,
+  keepsIdempotencyKeys,
+  keptAnswerTagsMigration,
   OwnedResourceStore,
   type OwnedResourceTable,
 } from '@fieldcast/db';
@@ -62,6 +64,7 @@ const notesService = defineService({
             }),
         },
         idempotencyKeysMigration('002_idempotency_keys'),
+        keptAnswerTagsMigration('003_kept_answer_tags'),
       ],
     },
     outbox: { topics: [TOPIC] },
@@ -145,10 +148,19 @@ describe('a create sent again under its Idempotency-Key', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.headers.location).toBe(first.headers.location);
     expect(again.headers['content-type']).toBe(first.headers['content-type']);
+    // the create's entity tag too, so a client that retried may go on with If-Match (RFC 9110 section 13.1.1)
+    expect(first.headers.etag).toMatch(/^"[A-Za-z0-9_-]{16,}"$/);
+    expect(again.headers.etag).toBe(first.headers.etag);
     expect(again.text).toBe(first.text);
     expect(await count('notes')).toBe(1);
     expect(await count('outbox')).toBe(1);
     expect(await count('idempotency_keys')).toBe(1);
+  });
+
+  it('is refused for a schema that keeps keys without their answers’ tags, whose keeping would fail', () => {
+    expect(() => keepsIdempotencyKeys([idempotencyKeysMigration('001_keys')])).toThrow(/keptAnswerTagsMigration/);
+    expect(keepsIdempotencyKeys([idempotencyKeysMigration('001_keys'), keptAnswerTagsMigration('002_tags')])).toBe(true);
+    expect(keepsIdempotencyKeys([])).toBe(false);
   });
 
   it('without a key, each create creates', async () => {
@@ -268,7 +280,7 @@ describe('a create sent again under its Idempotency-Key', () => {
     const create = (keys: IdempotencyKeys) =>
       keys.claim({ accountId: t.alice.id, key: 'raced', fingerprint: 'f' }, async () => {
         await store.create({ id: randomUUID(), accountId: t.alice.id, text: 'a' });
-        return { result: 'made', answer: { status: 201, location: null, body: '{}' } };
+        return { result: 'made', answer: { status: 201, location: null, etag: null, body: '{}' } };
       });
     // two replicas, neither seeing the other's request under way
     expect(await create(new IdempotencyKeys(t.fleet.db.knex, AREA, now))).toEqual({ done: 'made' });
@@ -288,7 +300,7 @@ describe('a create sent again under its Idempotency-Key', () => {
       later = new Promise((resolve) => setTimeout(resolve, 50)).then(() =>
         store.create({ id: randomUUID(), accountId: t.bob.id, text: 'by a consumer' }),
       );
-      return { result: 'made', answer: { status: 201, location: null, body: '{}' } };
+      return { result: 'made', answer: { status: 201, location: null, etag: null, body: '{}' } };
     });
     expect(outcome).toEqual({ done: 'made' });
     await later;

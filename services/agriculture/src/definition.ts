@@ -2,6 +2,7 @@ import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
 import { fieldsMigration } from '../migrations/001_fields.js';
 import { idempotencyKeysMigration } from '../migrations/002_idempotency_keys.js';
+import { keptAnswerTagsMigration } from '../migrations/003_kept_answer_tags.js';
 import { degreeDayComputer, DEGREE_DAY_WORKER } from './degree-day-compute.js';
 import { chillRoutes } from './routes/chill.js';
 import { fieldRoutes } from './routes/fields.js';
@@ -16,7 +17,11 @@ export const agricultureService = defineService({
   workers: [DEGREE_DAY_WORKER],
   title: 'Agriculture',
   description: 'Fields, growing degree days (spec 4.1, 4.2) and winter chill.',
-  needs: { database: { migrations: [fieldsMigration, idempotencyKeysMigration] }, outbox: { topics: [FIELDS_TOPIC] }, weather: true },
+  needs: {
+    database: { migrations: [fieldsMigration, idempotencyKeysMigration, keptAnswerTagsMigration] },
+    outbox: { topics: [FIELDS_TOPIC] },
+    weather: true,
+  },
   api(deps) {
     const fields = new FieldStore(deps.db.knex, deps.outbox, deps.now, { soleWriter: deps.db.kind === 'pglite' });
     const computer = degreeDayComputer(deps.weather, { threads: deps.computeThreads });

@@ -55,6 +55,20 @@ describe('fields: entity tags (RFC 9110 section 8.8.3)', () => {
     expect(again.text).toBe('');
   });
 
+  it('a create sent again under its Idempotency-Key carries the first answer’s ETag, which a replace may name', async () => {
+    const send = () =>
+      request(app()).post('/fields').set('Authorization', t.alice.auth).set('Idempotency-Key', '"retried-create"').send(fieldBody());
+    const created = await send();
+    expect(created.status).toBe(201);
+    const again = await send();
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers.etag).toMatch(STRONG);
+    expect(again.headers.etag).toBe(created.headers.etag);
+    const replaced = await replace(created.body.id, fieldBody('North 40, fenced'), again.headers.etag as string);
+    expect(replaced.status).toBe(200);
+  });
+
   it('the tag changes when the field does, and only then', async () => {
     const created = await create();
     const first = (await read(created.body.id)).headers.etag as string;

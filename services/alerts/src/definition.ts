@@ -6,6 +6,7 @@ import { defineService } from '@fieldcast/runtime';
 import { alertsMigration } from '../migrations/001_alerts.js';
 import { hourlyPassesMigration } from '../migrations/002_hourly_passes.js';
 import { idempotencyKeysMigration } from '../migrations/003_idempotency_keys.js';
+import { keptAnswerTagsMigration } from '../migrations/004_kept_answer_tags.js';
 import { targetsConsumer, weatherConsumer } from './consumers.js';
 import { gridAlertWeather } from './domain/alert-weather.js';
 import { Evaluator } from './evaluator.js';
@@ -41,7 +42,7 @@ export const alertsService = defineService({
   title: 'Alerts',
   description: 'Alert rules on fields and assets, evaluated as the weather changes; their events in the owner’s feeds.',
   needs: {
-    database: { migrations: [alertsMigration, hourlyPassesMigration, idempotencyKeysMigration] },
+    database: { migrations: [alertsMigration, hourlyPassesMigration, idempotencyKeysMigration, keptAnswerTagsMigration] },
     outbox: { topics: [RULES_TOPIC] },
     weather: true,
   },

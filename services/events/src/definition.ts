@@ -10,6 +10,7 @@ import { receiverHoldMigration } from '../migrations/007_receiver_hold.js';
 import { allowedRateMigration } from '../migrations/008_allowed_rate.js';
 import { receiversMigration } from '../migrations/009_receivers.js';
 import { idempotencyKeysMigration } from '../migrations/010_idempotency_keys.js';
+import { keptAnswerTagsMigration } from '../migrations/012_kept_answer_tags.js';
 import { receiverTurnsMigration } from '../migrations/011_receiver_turns.js';
 import { AppDirectory } from './app-directory.js';
 import { resourceEventsConsumer } from './consumer.js';
@@ -38,6 +39,7 @@ const NEEDS = {
       allowedRateMigration,
       receiversMigration,
       idempotencyKeysMigration,
+      keptAnswerTagsMigration,
       receiverTurnsMigration,
     ],
   },

@@ -2,6 +2,7 @@ import { Api } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
 import { assetsMigration } from '../migrations/001_assets.js';
 import { idempotencyKeysMigration } from '../migrations/002_idempotency_keys.js';
+import { keptAnswerTagsMigration } from '../migrations/003_kept_answer_tags.js';
 import { assetRoutes } from './routes/assets.js';
 import { hourlyRoutes } from './routes/hourly.js';
 import { seriesTextCache } from './series-cache.js';
@@ -15,7 +16,11 @@ export const insightService = defineService({
   workers: [SERIES_WORKER],
   title: 'Insight',
   description: 'Assets, hourly relative humidity and hourly short-crop reference evapotranspiration (spec 4.4, 4.5).',
-  needs: { database: { migrations: [assetsMigration, idempotencyKeysMigration] }, outbox: { topics: [ASSETS_TOPIC] }, weather: true },
+  needs: {
+    database: { migrations: [assetsMigration, idempotencyKeysMigration, keptAnswerTagsMigration] },
+    outbox: { topics: [ASSETS_TOPIC] },
+    weather: true,
+  },
   api(deps) {
     const assets = new AssetStore(deps.db.knex, deps.outbox, deps.now);
     const computer = seriesComputer(deps.weather, deps.computeThreads);

@@ -15,6 +15,7 @@ import { productGrantsMigration } from '../migrations/002_product_grants.js';
 import { styleNameKeysMigration } from '../migrations/003_style_name_keys.js';
 import { styleViewsMigration } from '../migrations/004_style_views.js';
 import { idempotencyKeysMigration } from '../migrations/005_idempotency_keys.js';
+import { keptAnswerTagsMigration } from '../migrations/006_kept_answer_tags.js';
 import { OpeningView } from './domain/opening-view.js';
 import { tileCache } from './domain/sample-cache.js';
 import { DefaultStyles } from './domain/styles.js';
@@ -57,7 +58,14 @@ export const tilesService = defineService({
   description: 'Contributed styles and PNG tiles of product frames (spec 2.3, 4.3; docs/interface.md §4).',
   needs: {
     database: {
-      migrations: [stylesMigration, productGrantsMigration, styleNameKeysMigration, styleViewsMigration, idempotencyKeysMigration],
+      migrations: [
+        stylesMigration,
+        productGrantsMigration,
+        styleNameKeysMigration,
+        styleViewsMigration,
+        idempotencyKeysMigration,
+        keptAnswerTagsMigration,
+      ],
     },
     outbox: { topics: [STYLES_TOPIC] },
     weather: true,
