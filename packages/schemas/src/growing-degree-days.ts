@@ -61,6 +61,17 @@ function decimalParam(name: string, accepted: string, description: string, examp
     .meta({ description, examples: [example] });
 }
 
+/**
+ * A number given as a plain decimal, as a link carries it over: the shortest form when String
+ * writes it without an exponent ("41.0" as "41"), else the caller's own digits, which the
+ * parameter accepted as a plain decimal. String writes magnitudes below 1e-6 and from 1e21 with
+ * an exponent, which the parameter refuses (DECIMAL), so such a link would not be followed.
+ */
+function linkDecimal(value: number, text: string): string {
+  const shortest = String(value);
+  return DECIMAL.test(shortest) ? shortest : text;
+}
+
 /** The query as the domain sees it: defaults resolved, dates checked against today. */
 export interface DegreeDayQuery {
   base: number;
@@ -193,7 +204,9 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
         cap = Number(q.cap);
         if (method === 'average') {
           fail('cap', 'cap needs a method other than average: the average method has no upper threshold');
-        } else if (!Number.isFinite(cap) || cap < base) {
+        } else if (!Number.isFinite(cap)) {
+          fail('cap', 'cap must be a finite decimal number');
+        } else if (cap < base) {
           fail('cap', `cap must be a number not below base (${base})`);
         }
       }
@@ -212,12 +225,12 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
         );
       }
       const given: DegreeDayQuery['given'] = {};
-      if (q.base !== undefined) given.base = String(base);
+      if (q.base !== undefined) given.base = linkDecimal(base, q.base);
       if (q.scale !== undefined) given.scale = scale;
       if (q.start !== undefined) given.start = q.start;
       if (q.end !== undefined) given.end = q.end;
       if (q.method !== undefined) given.method = method;
-      if (cap !== undefined) given.cap = String(cap);
+      if (q.cap !== undefined && cap !== undefined) given.cap = linkDecimal(cap, q.cap);
       if (q.cutoff !== undefined) given.cutoff = cutoff;
       return {
         base,

@@ -164,6 +164,17 @@ describe('growing degree days: hand-computed through the real path (spec 2.6, 4.
     expect(followed.body).toMatchObject({ baseTemperature: 41, scale: 'Fahrenheit', startDate: '2024-05-01' });
   });
 
+  it('the contours link writes base and cap as plain decimals, which its endpoint takes, where String gives an exponent', async () => {
+    const res = await get(`/growing-degree-days/${fieldId}?${DAYS}&base=0.0000001&method=single-sine&cap=1000000000000000000000`);
+    expect(res.status).toBe(200);
+    expect(res.body.contours).toBe(
+      `/growing-degree-days/${fieldId}/contours?start=2024-05-01&end=2024-05-03&base=0.0000001&method=single-sine&cap=1000000000000000000000`,
+    );
+    const followed = await get(res.body.contours);
+    expect(followed.status).toBe(200);
+    expect(followed.body).toMatchObject({ baseTemperature: 1e-7 });
+  });
+
   it('contours: Polygons covering the field once, A in the lowest band', async () => {
     // Grid one cell wider than the field: centres lon 9.5..12.5, lat 39.5..41.5, all 75 except
     // A = 13 and B = 10. Range 10..75: widths 1..5 need over 10 bands, width 10 gives 7:
@@ -252,6 +263,8 @@ describe('growing degree days: parameters (spec 4.1)', () => {
     ['method given twice, though valid', 'method=single-sine&method=single-sine', 'method', /method must be given once: one of average/],
     ['cutoff given twice', 'method=single-sine&cap=30&cutoff=vertical&cutoff=vertical', 'cutoff', /cutoff must be given once/],
     ['cap not a number', 'method=single-sine&cap=hot', 'cap', /decimal number/],
+    // Digits past Number.MAX_VALUE read as Infinity: not finite, which is what the caller is told.
+    ['cap too large to be a finite number', `method=single-sine&cap=${'9'.repeat(400)}`, 'cap', /^cap must be a finite decimal number$/],
   ];
   const paths = () => [`/growing-degree-days/40.5/10.5`, `/growing-degree-days/${fieldId}`, `/growing-degree-days/${fieldId}/contours`];
 
