@@ -5,6 +5,7 @@ import { CompositeSource, ET_INPUT_VARIABLES, GridStoreWriter, NoSyntheticSource
 import { NO_DATA } from '../src/domain/colorize.js';
 import { evapotranspirationReader } from '../src/domain/evapotranspiration.js';
 import { pixelCentres, sampleTile, sampleTileWith } from '../src/domain/sampling.js';
+import { FunctionSource } from './function-source.js';
 
 /*
  * A store in front of the end of the served chain, on a grid of its own (0.3°, off the end's 1°
@@ -109,4 +110,41 @@ it.each(['linear', 'discrete'] as const)('draws (%s) every ET pixel of a tile in
   }
   expect(wrong.slice(0, 3)).toEqual([]);
   expect(drawn).toBe(TILES.length * TILE_SIZE * TILE_SIZE);
+});
+
+/*
+ * A tile across the store's south edge, in front of a fine end (0.01°): the end's grid holds more
+ * cells per pixel than a window read takes, so the bands are read pixel by pixel. In a discrete
+ * style each pixel is the value of the grid point nearest its centre on the grid of the source that
+ * answers there: the store's inside its cells, the end's outside, what the datapoint gives at that
+ * grid point.
+ */
+it('draws (discrete) each pixel of a tile across a served store’s edge with its nearest point on the answering grid', async () => {
+  const end = new FunctionSource({ air_temperature: (lon, lat) => 100 + lat + lon / 100 }, 0.01);
+  const served = new CompositeSource([store, end]);
+  const tile = { z: 4, x: 3, y: 6 };
+  const values = await sampleTile(served, 'air_temperature', T0, tile, 'discrete');
+  const { lons, lats } = pixelCentres(tile);
+  const nearest = (v: number, first: number, step: number, n: number) =>
+    first + Math.min(n - 1, Math.max(0, Math.round((v - first) / step))) * step;
+  const at = T0;
+  const wrong: unknown[] = [];
+  let inside = 0;
+  for (let r = 0; r < TILE_SIZE; r++) {
+    for (let c = 0; c < TILE_SIZE; c++) {
+      const [lon, lat] = [lons[c]!, lats[r]!];
+      const inStore = lat >= LATS[0]! - 0.15 && lat <= LATS.at(-1)! + 0.15 && lon >= LONS[0]! - 0.15 && lon <= LONS.at(-1)! + 0.15;
+      if (inStore) inside++;
+      const [source, cell, lat0, lon0, nLat, nLon] = inStore
+        ? [store, 0.3, LATS[0]!, LONS[0]!, LATS.length, LONS.length]
+        : [end, 0.01, end.grid.lat0, end.grid.lon0, end.grid.nLat, end.grid.nLon];
+      const point = { lon: nearest(lon, lon0, cell, nLon), lat: nearest(lat, lat0, cell, nLat) };
+      const expected = (await source.pointSeries('air_temperature', point.lon, point.lat, { startMs: at, endMs: at })).values[0]!;
+      const value = values[r * TILE_SIZE + c]!;
+      if (!(Math.abs(value - expected) < 1e-4)) wrong.push({ r, c, lon, lat, inStore, value, expected });
+    }
+  }
+  expect(inside).toBeGreaterThan(0);
+  expect(inside).toBeLessThan(TILE_SIZE * TILE_SIZE);
+  expect({ wrong: wrong.length, first: wrong.slice(0, 3) }).toEqual({ wrong: 0, first: [] });
 });

@@ -8,7 +8,6 @@
  * hour's shortwave takes), pixels of low zooms as point grids where the source
  * reads them (sampling.ts), else with `etInputsAt`.
  */
-import { normalLongitude } from '@fieldcast/geo';
 import { shortCropEtOfHour } from '@fieldcast/science';
 import {
   type BBox,
@@ -19,7 +18,6 @@ import {
   type GridSource,
   type GridWindow,
   etHourInputsAt,
-  lonInGrid,
   etHoursReadRange,
   type MeanWeights,
   meanWeights,
@@ -30,7 +28,17 @@ import {
   weightedValue,
 } from '@fieldcast/weather';
 import { NO_DATA } from './colorize.js';
-import { bandWindow, bboxOfPoints, type SampleMode, sampleWindow, type TileReader } from './sampling.js';
+import {
+  bandWindow,
+  bboxOfPoints,
+  gridOfWindow,
+  nearestGridPoint,
+  pointPlace,
+  pointPlaces,
+  type SampleMode,
+  sampleWindow,
+  type TileReader,
+} from './sampling.js';
 
 /** The ground height: a field of the grid that does not change with time, read at the start of coverage. */
 const ALTITUDE = 'surface_altitude';
@@ -75,24 +83,28 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
       const sw = hourMeanWindow(inputs.shortwave, timeMs, hourEndMs);
       const at = (w: GridWindow | null, lon: number, lat: number) => (w ? sampleWindow(w, lon, lat, mode) : NO_DATA);
       return (lon, lat) => {
-        const place = mode === 'discrete' ? nearestPoint(inputs.airTemperature, lon, lat) : { lon, lat };
+        const place = mode === 'discrete' ? nearestGridPoint(gridOfWindow(inputs.airTemperature), lon, lat) : { lon, lat };
         return etAt(place.lon, place.lat, at(t, lon, lat), at(td, lon, lat), at(sw, lon, lat), at(u, lon, lat), at(ground, lon, lat));
       };
     },
     async point(lon, lat) {
+      // A discrete pixel's place: the nearest grid point of the source whose temperature answers
+      // there, as a band's is the nearest point of its temperature window.
+      const at = pointPlace(source, ET_INPUT_VARIABLES.airTemperature, lon, lat, rangeAt({ lon, lat }), mode);
       const [hour, ground] = await Promise.all([
-        etHourInputsAt(source, lon, lat, timeMs, timeMs),
-        source.pointSeries(ALTITUDE, lon, lat, { startMs: groundMs, endMs: groundMs }),
+        etHourInputsAt(source, at.lon, at.lat, timeMs, timeMs),
+        source.pointSeries(ALTITUDE, at.lon, at.lat, { startMs: groundMs, endMs: groundMs }),
       ]);
       if (hour.startMs !== timeMs || hour.airTemperature.length === 0 || ground.values.length === 0) return NO_DATA;
-      return etAt(lon, lat, hour.airTemperature[0]!, hour.dewpoint[0]!, hour.shortwave[0]!, hour.windSpeed[0]!, ground.values[0]!);
+      return etAt(at.lon, at.lat, hour.airTemperature[0]!, hour.dewpoint[0]!, hour.shortwave[0]!, hour.windSpeed[0]!, ground.values[0]!);
     },
-    async points(lats, lons) {
-      const bbox = bboxOfPoints(lats, lons);
+    async points(centreLats, centreLons) {
+      const bbox = bboxOfPoints(centreLats, centreLons);
       const range = rangeAt({ bbox });
       const reader = pointGridSource(source, INPUTS, bbox, range);
       const groundReader = pointGridSource(source, [ALTITUDE], bbox, groundMs);
       if (!reader || !groundReader) return null;
+      const { lats, lons } = pointPlaces(reader.grid, centreLats, centreLons, mode);
       // One source answers every input here, so the shortwave's stamps lie on the instants' steps.
       const weights = shortwaveWeights(reader, range, timeMs, hourEndMs);
       if (!weights) return new Float32Array(lats.length * lons.length).fill(NO_DATA);
@@ -177,18 +189,3 @@ const INSTANTS = [ET_INPUT_VARIABLES.airTemperature, ET_INPUT_VARIABLES.dewpoint
 
 /** Every hourly input the layer reads. */
 const INPUTS = [...INSTANTS, SHORTWAVE];
-
-/**
- * The grid point of a window nearest (lon, lat): where a `discrete` pixel takes its value, and so
- * its place, in -180..180. A window of a store kept in 0..360 comes in its longitudes, which the
- * pixel's is moved into as sampleWindow moves it (lonInGrid).
- */
-function nearestPoint(w: GridWindow, lon: number, lat: number): { lon: number; lat: number } {
-  const nLat = w.lats.length;
-  const nLon = w.lons.length;
-  if (nLat === 0 || nLon === 0) return { lon, lat };
-  const i = Math.min(nLat - 1, Math.max(0, Math.round((lat - w.lats[0]!) / w.dLat)));
-  const inGrid = lonInGrid({ lon0: w.lons[0]!, dLon: w.dLon, nLon }, lon);
-  const j = Math.min(nLon - 1, Math.max(0, Math.round((inGrid - w.lons[0]!) / w.dLon)));
-  return { lon: normalLongitude(w.lons[j]!), lat: w.lats[i]! };
-}

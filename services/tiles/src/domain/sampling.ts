@@ -26,6 +26,7 @@ import {
   pixelCentre,
   pointGridSource,
   TILE_SIZE,
+  type TimeRange,
   type VariableId,
   type When,
   withinCells,
@@ -84,14 +85,12 @@ export function sampleWindow(w: GridWindow, lon: number, lat: number, mode: Samp
   const gy = (lat - w.lats[0]!) / w.dLat;
   // A window of a store kept in 0..360 comes in its longitudes: a pixel outside them is moved a
   // whole turn into them, as a point read's is (docs/decisions/0444-tiles-wrap-longitudes-into-the-grid.md).
-  const direct = (lon - w.lons[0]!) / w.dLon;
-  const gx = withinCells(direct, nLon) ? direct : (lonInGrid({ lon0: w.lons[0]!, dLon: w.dLon, nLon }, lon) - w.lons[0]!) / w.dLon;
+  const gx = (lonInGrid({ lon0: w.lons[0]!, dLon: w.dLon, nLon }, lon) - w.lons[0]!) / w.dLon;
   // Within half a cell beyond the outermost points the edge value stands (no point to blend
   // with), in either mode, as a point read has it (withinCells).
   if (!withinCells(gy, nLat) || !withinCells(gx, nLon)) return NO_DATA;
   if (mode === 'discrete') {
-    const i = Math.min(nLat - 1, Math.max(0, Math.round(gy)));
-    const j = Math.min(nLon - 1, Math.max(0, Math.round(gx)));
+    const { i, j } = nearestGridPoint(gridOfWindow(w), lon, lat);
     return w.values[i * nLon + j]!;
   }
   const clampAxis = (g: number, n: number): [number, number] => {
@@ -110,14 +109,74 @@ export function sampleWindow(w: GridWindow, lon: number, lat: number, mode: Samp
   return (1 - fy) * ((1 - fx) * v00 + fx * v01) + fy * ((1 - fx) * v10 + fx * v11);
 }
 
+/** The grid a window's points lie on: its own first point, spacing and counts. */
+export function gridOfWindow(w: GridWindow): GridSpec {
+  return { lat0: w.lats[0]!, lon0: w.lons[0]!, dLat: w.dLat, dLon: w.dLon, nLat: w.lats.length, nLon: w.lons.length };
+}
+
+/**
+ * The point of grid nearest (lon, lat): its indices, and its coordinates as point reads take them
+ * (longitude in -180..180). The longitude is moved a whole turn into the grid's (lonInGrid); past
+ * either end of a grid going all the way round the nearest column lies across its seam, as a point
+ * read wraps there (isGlobalLon), else the edge one stands.
+ */
+export function nearestGridPoint(grid: GridSpec, lon: number, lat: number): { i: number; j: number; lon: number; lat: number } {
+  const i = Math.min(grid.nLat - 1, Math.max(0, Math.round((lat - grid.lat0) / grid.dLat)));
+  const k = Math.round((lonInGrid(grid, lon) - grid.lon0) / grid.dLon);
+  const j = isGlobalLon(grid) ? ((k % grid.nLon) + grid.nLon) % grid.nLon : Math.min(grid.nLon - 1, Math.max(0, k));
+  return { i, j, lon: normalLongitude(grid.lon0 + j * grid.dLon), lat: Math.max(-90, Math.min(90, grid.lat0 + i * grid.dLat)) };
+}
+
+/**
+ * Where point reads of the pixel centres lats x lons on grid are taken: at the centres themselves
+ * (bilinear by the source), or in `discrete` mode at each one's nearest grid point, the grid being
+ * regular, along each axis apart.
+ */
+export function pointPlaces(
+  grid: GridSpec,
+  lats: Float64Array,
+  lons: Float64Array,
+  mode: SampleMode,
+): { lats: Float64Array; lons: Float64Array } {
+  if (mode === 'linear') return { lats, lons };
+  const [lon0, lat0] = [lons[0] ?? 0, lats[0] ?? 0];
+  return {
+    lats: lats.map((lat) => nearestGridPoint(grid, lon0, lat).lat),
+    lons: lons.map((lon) => nearestGridPoint(grid, lon, lat0).lon),
+  };
+}
+
+/**
+ * Where a pixel centre is read point-wise: from the source that answers a point read there (which
+ * need not be the tile's, a store in front of the end of a composite's chain), at the centre or,
+ * in `discrete` mode, at the nearest point of that source's grid, as a band's window is sampled on
+ * the grid of the source that answers it. Read from that source directly, so the nearest point
+ * never moves the read to another source
+ * (docs/decisions/0453-discrete-pixels-read-on-the-answering-grid.md).
+ */
+export function pointPlace(
+  source: GridSource,
+  variable: VariableId,
+  lon: number,
+  lat: number,
+  range: TimeRange,
+  mode: SampleMode,
+): { answering: GridSource; lon: number; lat: number } {
+  const answering = answeringSource(source, variable, { lon, lat }, range);
+  const at = pointPlaces(answering.grid, Float64Array.of(lat), Float64Array.of(lon), mode);
+  return { answering, lon: at.lons[0]!, lat: at.lats[0]! };
+}
+
 /**
  * How a tile's values are read: a band's window at once, or one pixel centre at a time. The
  * window reader answers with the band's values as a function of a pixel centre, read from what it
- * fetched for the bbox (the grid points whose centres lie in it, a single time step).
+ * fetched for the bbox (the grid points whose centres lie in it, a single time step). The point
+ * readers take pixel centres in -180..180 and find, in `discrete` mode, each one's nearest grid
+ * point on the grid of the source that answers it (pointPlace, pointPlaces).
  */
 export interface TileReader {
   window(bbox: BBox): Promise<(lon: number, lat: number) => number>;
-  /** the value at a point inside the globe (the nearest grid point in `discrete` mode) */
+  /** the value at a pixel centre inside the globe (its nearest grid point in `discrete` mode) */
   point(lon: number, lat: number): Promise<number>;
   /**
    * What `point` gives at each of lats crossed with each of lons (row-major), in one read of the
@@ -141,13 +200,15 @@ export function variableReader(source: GridSource, variable: VariableId, timeMs:
       return (lon, lat) => sampleWindow(w, lon, lat, mode);
     },
     async point(lon, lat) {
-      const series = await source.pointSeries(variable, lon, lat, range);
+      const at = pointPlace(source, variable, lon, lat, range, mode);
+      const series = await at.answering.pointSeries(variable, at.lon, at.lat, range);
       return series.values.length > 0 ? series.values[0]! : NO_DATA;
     },
     async points(lats, lons) {
       const reader = pointGridSource(source, [variable], bboxOfPoints(lats, lons), timeMs);
       if (!reader) return null;
-      const [values] = await reader.pointGrid([variable], lats, lons, timeMs);
+      const at = pointPlaces(reader.grid, lats, lons, mode);
+      const [values] = await reader.pointGrid([variable], at.lats, at.lons, timeMs);
       return values!.length > 0 ? values! : new Float32Array(lats.length * lons.length).fill(NO_DATA);
     },
   };
@@ -200,8 +261,6 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
   // a grid going all the way round reads the columns past its ends across its seam instead.
   const gridLons = isGlobalLon(grid) ? lons : lons.map((lon) => lonInGrid(grid, lon));
   const cols = axisRange(gridLons, 0, TILE_SIZE, grid.lon0, grid.dLon, grid.nLon, mode);
-  // Point reads take longitudes in -180..180.
-  const bandLons = gridLons.map((lon) => normalLongitude(pointOf(lon, grid.lon0, grid.dLon, grid.nLon, mode)));
   const lonIn = gridLons.map((lon) => (isGlobalLon(grid) || withinCells((lon - grid.lon0) / grid.dLon, grid.nLon) ? 1 : 0));
   const [pixelsWest, pixelsEast] = [Math.min(...gridLons), Math.max(...gridLons)];
   const seam = seamColumns(grid, lons, mode);
@@ -211,11 +270,12 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
     const rows = axisRange(lats, r0, r1, grid.lat0, grid.dLat, grid.nLat, mode);
     const cells = (rows.hi - rows.lo + 1) * (cols.hi - cols.lo + 1);
     const pixels = (r1 - r0) * TILE_SIZE;
-    const bandLats = lats.slice(r0, r1).map((lat) => Math.max(-90, Math.min(90, pointOf(lat, grid.lat0, grid.dLat, grid.nLat, mode))));
+    // Pixel centres, each read point-wise where its reader finds it (pointPlace).
+    const bandLats = lats.slice(r0, r1);
     let values: Float32Array | null = null;
     if (rows.hi < rows.lo || cols.hi < cols.lo) {
       out.fill(NO_DATA, r0 * TILE_SIZE, r1 * TILE_SIZE);
-    } else if (cells > POINT_GRID_CELLS_PER_PIXEL * pixels && (values = await reader.points(bandLats, bandLons))) {
+    } else if (cells > POINT_GRID_CELLS_PER_PIXEL * pixels && (values = await reader.points(bandLats, lons))) {
       out.set(values, r0 * TILE_SIZE);
     } else if (cells <= WINDOW_CELLS_PER_PIXEL * pixels) {
       // The grid points around the band and the band's pixel centres themselves (a discrete
@@ -231,8 +291,8 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
       for (let r = r0; r < r1; r++) {
         for (let c = 0; c < TILE_SIZE; c++) out[r * TILE_SIZE + c] = valueAt(lons[c]!, lats[r]!);
       }
-      for (const [c, lon] of seam) {
-        for (let r = r0; r < r1; r++) out[r * TILE_SIZE + c] = await reader.point(lon, bandLats[r - r0]!);
+      for (const c of seam) {
+        for (let r = r0; r < r1; r++) out[r * TILE_SIZE + c] = await reader.point(lons[c]!, lats[r]!);
       }
     } else {
       // A point read refuses a point beyond the grid's cells (out_of_coverage): such a pixel has
@@ -240,7 +300,7 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
       for (let r = r0; r < r1; r++) {
         const latIn = withinCells((lats[r]! - grid.lat0) / grid.dLat, grid.nLat);
         for (let c = 0; c < TILE_SIZE; c++) {
-          out[r * TILE_SIZE + c] = latIn && lonIn[c] ? await reader.point(bandLons[c]!, bandLats[r - r0]!) : NO_DATA;
+          out[r * TILE_SIZE + c] = latIn && lonIn[c] ? await reader.point(lons[c]!, lats[r]!) : NO_DATA;
         }
       }
     }
@@ -251,27 +311,17 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
 
 /**
  * The columns of a tile that lie across the seam of a grid going all the way round in longitude
- * (east of its last column or west of its first, between the two: a point read wraps there,
- * isGlobalLon), with the longitude each is read at: its own (bilinear), or the nearest column's
- * after wrapping (discrete). A window read holds no column beyond either end, so it cannot blend
- * them; these pixels are read point-wise instead.
+ * (east of its last column or west of its first, between the two, or nearer the other end's
+ * column in `discrete` mode: a point read wraps there, isGlobalLon). A window read holds no column
+ * beyond either end, so it cannot blend them; these pixels are read point-wise instead.
  */
-function seamColumns(grid: GridSpec, lons: Float64Array, mode: SampleMode): [number, number][] {
+function seamColumns(grid: GridSpec, lons: Float64Array, mode: SampleMode): number[] {
   if (!isGlobalLon(grid)) return [];
-  const seam: [number, number][] = [];
+  const seam: number[] = [];
   for (let c = 0; c < lons.length; c++) {
     const g = (lons[c]! - grid.lon0) / grid.dLon;
-    if (mode === 'linear' ? g >= 0 && g <= grid.nLon - 1 : Math.round(g) >= 0 && Math.round(g) <= grid.nLon - 1) continue;
-    const nearest = (((Math.round(g) % grid.nLon) + grid.nLon) % grid.nLon) * grid.dLon + grid.lon0;
-    seam.push([c, mode === 'linear' ? lons[c]! : nearest]);
+    const k = mode === 'linear' ? g : Math.round(g);
+    if (k < 0 || k > grid.nLon - 1) seam.push(c);
   }
   return seam;
-}
-
-/**
- * Where a pixel centre is read point-wise, in the grid's coordinates: itself (bilinear by the
- * source), or in `discrete` mode its nearest grid point.
- */
-function pointOf(v: number, origin: number, step: number, n: number, mode: SampleMode): number {
-  return mode === 'discrete' ? origin + Math.min(n - 1, Math.max(0, Math.round((v - origin) / step))) * step : v;
 }
