@@ -56,7 +56,12 @@ export const FeedQuery = z
       examples: ['10'],
     }).default(FEED_LIMIT_DEFAULT),
   })
-  .refine((q) => !(q.after && q.before), { error: 'after and before cannot be used in the same call', path: ['before'] });
+  .refine((q) => !(q.after && q.before), {
+    error: 'after and before cannot be used in the same call',
+    path: ['before'],
+    // One fault per value (docs/decisions/0005-problem-details.md): a cursor refused as no id is not also told it has company.
+    when: (payload) => !payload.issues.some((i) => i.path?.[0] === 'after' || i.path?.[0] === 'before'),
+  });
 export type FeedQuery = z.infer<typeof FeedQuery>;
 
 /** A member the service sets: refused when sent, and `not: {}` in the OpenAPI document, which no value passes. */

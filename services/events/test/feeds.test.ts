@@ -88,6 +88,26 @@ describe('the cursors, named in their refusals as every parameter is (cursorPara
       ]);
     }
   });
+
+  it('after and before that are no ids are told that, once each, not also that they cannot go together', async () => {
+    for (const path of FEEDS()) {
+      const res = await api.get(t.alice, `${path}?after=x&before=y`);
+      expect([res.status, res.body.id, res.body.errors]).toEqual([
+        400,
+        'invalid_parameter',
+        [
+          { path: 'after', message: 'after must be the id of an event (a UUID)' },
+          { path: 'before', message: 'before must be the id of an event (a UUID)' },
+        ],
+      ]);
+      // a fault elsewhere does not hide that the two cursors cannot go together
+      const both = await api.get(t.alice, `${path}?after=${RESOURCE}&before=${RESOURCE}&limit=0`);
+      expect(both.body.errors).toEqual([
+        { path: 'limit', message: 'limit must be a whole number from 1 to 100' },
+        { path: 'before', message: 'after and before cannot be used in the same call' },
+      ]);
+    }
+  });
 });
 
 describe('limit, as every list of the API reads it (countParam in packages/schemas)', () => {
