@@ -37,7 +37,9 @@ export const TransferDataset = z
     variables: z.array(TransferDatasetVariable),
     bounds: z
       .tuple([z.number(), z.number(), z.number(), z.number()])
-      .describe('[west, south, east, north], the outer edges of the cells within -180..180 and -90..90: cells centred on a pole end at it'),
+      .describe(
+        '[west, south, east, north], the outer edges of the cells within -180..180 and -90..90: cells centred on a pole end at it, and cells across the antimeridian have west greater than east, as RFC 7946 §5.2 states them ([149.5, s, -129.5, n] for cells from 149.5 E to 129.5 W)',
+      ),
     resolution: z.number().describe('distance between cell centres, degrees'),
     width: z.number().int(),
     height: z.number().int(),

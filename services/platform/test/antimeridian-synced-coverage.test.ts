@@ -2,16 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { polygonFaults, type PolygonCoordinates } from '@fieldcast/geo';
-import {
-  createCatalog,
-  FrameIndex,
-  forecastFrameId,
-  frameZoomLevels,
-  GridStoreWriter,
-  SyncedProducts,
-  NoSyntheticSource,
-  writeSourceRegistry,
-} from '@fieldcast/weather';
+import { createCatalog, FrameIndex, forecastFrameId, frameZoomLevels, SyncedProducts, NoSyntheticSource } from '@fieldcast/weather';
+import { PACIFIC, writeSyncedRun } from '../../../packages/weather/test/synced-store.js';
 import { Platform } from '../src/domain/platform.js';
 
 /*
@@ -26,8 +18,6 @@ const RUN = Date.UTC(2026, 11, 5, 0);
 const NOW = RUN + HOUR_MS / 2;
 const SOURCE = 'gfs-0p25';
 const NAME = `${SOURCE}.air-temperature`;
-const LATS = Array.from({ length: 31 }, (_, i) => i);
-const LONS = Array.from({ length: 81 }, (_, j) => 150 + j);
 const NONE = new Set<string>();
 
 let dir: string;
@@ -37,23 +27,10 @@ let platform: Platform;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fieldcast-antimeridian-coverage-'));
-  const sourceDir = join(dir, SOURCE);
-  const w = await GridStoreWriter.create(join(sourceDir, 'runs', '2026120500.zarr'), {
-    lats: LATS,
-    lons: LONS,
-    attributes: { title: 'pacific', product: 'gfs-0p25' },
-  });
-  await w.addTimeAxis({ name: 'time', startMs: RUN, stepMs: HOUR_MS, length: 2 });
-  await w.addVariable({ name: 'air_temperature', time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC' } });
-  await w.write('air_temperature', Float32Array.from([0, 1].flatMap(() => LATS.flatMap((lat) => LONS.map((lon) => lat + lon / 100)))));
-  await w.close();
-  const iso = new Date(RUN).toISOString();
-  await writeSourceRegistry(sourceDir, {
-    source: SOURCE,
-    runs: [{ run: iso, path: 'runs/2026120500.zarr', steps: [0, 1], syncedAt: iso }],
-    analysis: null,
-    retired: [],
-    expired: [],
+  await writeSyncedRun(dir, SOURCE, {
+    runMs: RUN,
+    ...PACIFIC,
+    fields: [{ name: 'air_temperature', units: 'degC', value: (lat, lon) => lat + lon / 100 }],
   });
   const catalog = createCatalog();
   synced = new SyncedProducts(dir, catalog.products());

@@ -7,13 +7,12 @@ import {
   ET_INPUT_VARIABLES,
   type FrameIndex,
   forecastFrameId,
-  GridStoreWriter,
   SyncedProducts,
   TILE_SIZE,
   tileAndPixelOf,
-  writeSourceRegistry,
   ZarrSource,
 } from '@fieldcast/weather';
+import { PACIFIC, writeSyncedRun } from '../../../packages/weather/test/synced-store.js';
 import { evapotranspirationReader } from '../src/domain/evapotranspiration.js';
 import { tileCache } from '../src/domain/sample-cache.js';
 import { TileProducts } from '../src/domain/products.js';
@@ -37,8 +36,6 @@ const HOUR_MS = 3_600_000;
 const RUN = Date.UTC(2026, 11, 5, 0);
 const NOW = RUN + HOUR_MS / 2;
 const SOURCE = 'gfs-0p25';
-const LATS = Array.from({ length: 31 }, (_, i) => i);
-const LONS = Array.from({ length: 81 }, (_, j) => 150 + j);
 /** °C in the store's longitudes: linear, so a point read between grid points gives it too (bilinear). */
 const celsius = (lat: number, lon: number) => 5 + lat / 2 + (lon - 150) / 4;
 
@@ -79,33 +76,18 @@ let store: ZarrSource;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fieldcast-antimeridian-run-'));
-  const sourceDir = join(dir, SOURCE);
-  const w = await GridStoreWriter.create(join(sourceDir, 'runs', '2026120500.zarr'), {
-    lats: LATS,
-    lons: LONS,
-    attributes: { title: 'pacific', product: 'gfs-0p25' },
-  });
-  await w.addTimeAxis({ name: 'time', startMs: RUN, stepMs: HOUR_MS, length: 2 });
-  await w.addVariable({ name: 'air_temperature', time: 'time', attributes: { standard_name: 'air_temperature', units: 'degC' } });
-  await w.write('air_temperature', Float32Array.from([0, 1].flatMap(() => LATS.flatMap((lat) => LONS.map((lon) => celsius(lat, lon))))));
-  // The other inputs of reference ET, and the ground.
-  for (const [name, units, value] of ET_INPUTS) {
-    await w.addVariable({ name, time: 'time', attributes: { standard_name: name, units } });
-    await w.write(name, Float32Array.from([0, 1].flatMap(() => LATS.flatMap((lat) => LONS.map((lon) => value(lat, lon))))));
-  }
-  await w.addVariable({ name: 'surface_altitude', attributes: { standard_name: 'surface_altitude', units: 'm' } });
-  await w.write('surface_altitude', Float32Array.from(LATS.flatMap((lat) => LONS.map((lon) => 100 + lat + lon / 10))));
-  await w.close();
-  const iso = new Date(RUN).toISOString();
-  await writeSourceRegistry(sourceDir, {
-    source: SOURCE,
-    runs: [{ run: iso, path: 'runs/2026120500.zarr', steps: [0, 1], syncedAt: iso }],
-    analysis: null,
-    retired: [],
-    expired: [],
+  const path = await writeSyncedRun(dir, SOURCE, {
+    runMs: RUN,
+    ...PACIFIC,
+    fields: [
+      { name: 'air_temperature', units: 'degC', value: celsius },
+      // The other inputs of reference ET, and the ground.
+      ...ET_INPUTS.map(([name, units, value]) => ({ name, units, value })),
+      { name: 'surface_altitude', units: 'm', value: (lat: number, lon: number) => 100 + lat + lon / 10, axis: 'none' as const },
+    ],
   });
   products = new SyncedProducts(dir, createCatalog().products());
-  store = await ZarrSource.open(join(sourceDir, 'runs', '2026120500.zarr'));
+  store = await ZarrSource.open(path);
 });
 
 afterAll(async () => {

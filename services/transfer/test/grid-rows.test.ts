@@ -160,6 +160,23 @@ describe('datasetGrid', () => {
     expect([grid.lonEdges[0], grid.lonEdges[1440]]).toEqual([-180.125, 179.875]);
   });
 
+  it('states cells across the antimeridian as RFC 7946 §5.2 does, west past east, and keeps the regular grid in 0..360 (docs/decisions/0468-dataset-bounds-across-the-antimeridian.md)', () => {
+    // A regional store kept in 0..360, columns 150 to 230 (docs/decisions/0444-tiles-wrap-longitudes-into-the-grid.md).
+    const grid = datasetGrid([149.5, -0.5, 230.5, 30.5], 1);
+    expect([grid.lons[0], grid.lons[80]]).toEqual([150, 230]);
+    // What a file's georeferencing states: the regular grid's edges, past 180.
+    expect(grid.bounds).toEqual([149.5, -0.5, 230.5, 30.5]);
+    expect([grid.lonEdges[0], grid.lonEdges[81]]).toEqual([149.5, 230.5]);
+    // What the record states: 149.5 east over the antimeridian to 129.5 W.
+    expect(grid.extent).toEqual([149.5, -0.5, -129.5, 30.5]);
+    // A regional grid whose first column is centred on 180 W crosses it by half a cell.
+    expect(datasetGrid([-180.125, 40, -170.125, 50], 0.25).extent).toEqual([179.875, 40, -170.125, 50]);
+    // A global grid kept in 0..360 that repeats its seam column goes all the way round.
+    expect(datasetGrid([-0.125, -90.125, 360.125, 90.125], 0.25).extent).toEqual([-180, -90, 180, 90]);
+    // A grid that does not cross it keeps its edges.
+    expect(datasetGrid([10, 44, 12, 45.5], 0.25).extent).toEqual([10, 44, 12, 45.5]);
+  });
+
   it("rounds the binary noise of a store's spacing out of its resolution, as out of its edges", () => {
     // A global store of tenths, its spacing as the synced products compute it from its longitudes.
     const spacing = (179.95 - -179.95) / 3599;

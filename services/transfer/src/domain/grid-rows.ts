@@ -10,6 +10,7 @@
 import {
   answeringSource,
   type BBox,
+  cellsExtent,
   type GridSource,
   type GridSpec,
   type GridWindow,
@@ -37,7 +38,8 @@ export interface DatasetGrid {
   /**
    * [west, south, east, north], the cells' extent on the globe, the dataset record's `bounds`
    * (RFC 7946 §5 and STAC take a bbox within -180..180 and -90..90): `bounds` ending at the poles,
-   * and every longitude for cells that go all the way round
+   * every longitude for cells that go all the way round, and west past east for cells across the
+   * antimeridian, as RFC 7946 §5.2 states them (docs/decisions/0468-dataset-bounds-across-the-antimeridian.md)
    */
   extent: BBox;
   /** the edges between rows, north to south (one more than the rows), ending at the poles: the rows' cell bounds (CF 1.11 §7.1) */
@@ -61,14 +63,15 @@ export function datasetGrid(bounds: BBox, resolution: number): DatasetGrid {
   const lons = Float64Array.from({ length: nLon }, (_, j) => tidy(west + (j + 0.5) * d));
   const rowEdges = Float64Array.from({ length: nLat + 1 }, (_, i) => tidy(north - i * d));
   const lonEdges = Float64Array.from({ length: nLon + 1 }, (_, j) => tidy(west + j * d));
-  const cells: BBox = [lonEdges[0]!, rowEdges[nLat]!, lonEdges[nLon]!, rowEdges[0]!];
-  const allRound = Math.abs(nLon * d - 360) < 1e-9;
+  // The cells on the globe as the platform's coverage states them: one rectangle, or two cut at the antimeridian.
+  const parts = cellsExtent({ lat0: lats[nLat - 1]!, dLat: d, nLat, lon0: lons[0]!, dLon: d, nLon });
+  const [first, last] = [parts[0]!, parts.at(-1)!];
   return {
     lats,
     lons,
     resolution: d,
-    bounds: cells,
-    extent: [allRound ? -180 : cells[0], onGlobe(cells[1]), allRound ? 180 : cells[2], onGlobe(cells[3])],
+    bounds: [lonEdges[0]!, rowEdges[nLat]!, lonEdges[nLon]!, rowEdges[0]!],
+    extent: [tidy(first[0]), tidy(first[1]), tidy(last[2]), tidy(first[3])],
     latEdges: rowEdges.map(onGlobe),
     lonEdges,
   };
