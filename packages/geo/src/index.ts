@@ -7,3 +7,4 @@ export * from './rings.js';
 export * from './antimeridian.js';
 export * from './distance.js';
 export * from './search-boxes.js';
+export * from './track-in-box.js';

@@ -1,8 +1,9 @@
 import { RequestTooLargeError } from '@fieldcast/kit';
-import { type Box, boxesWithin, distanceToTrackKm, haversineKm } from '@fieldcast/geo';
+import { type Box, boxesWithin, distanceToTrackKm, haversineKm, trackMeetsBox } from '@fieldcast/geo';
 import { TORNADO_REACH_KM } from '@fieldcast/weather';
 import { BLOCK_DAYS, BLOCK_DEG, blockPeriods, blockRows, eventDayNumber, type SevereEventBlocks } from './event-blocks.js';
 import type { ArchiveEvent, IngestedReportSource } from './ingested-reports.js';
+import type { Place } from './iso6709.js';
 import type { ArchiveQuery } from './query.js';
 import { KM_PER_MILE } from './query.js';
 import { KIND_OF_TYPE } from './types.js';
@@ -16,23 +17,24 @@ export interface Selected {
 /** The boxes whose events may answer the query. */
 function searchBoxes(q: ArchiveQuery): Box[] {
   const reach = q.type === 'tornado' ? TORNADO_REACH_KM : 0;
-  if (q.place.kind === 'region') {
-    const { northEast, southWest } = q.place;
-    return boxesWithin({ south: southWest.lat, north: northEast.lat, west: southWest.lon, east: northEast.lon }, reach);
-  }
+  if (q.place.kind === 'region') return boxesWithin(regionBox(q.place), reach);
   const { lat, lon } = q.place.point;
   return boxesWithin({ south: lat, north: lat, west: lon, east: lon }, q.radius!.km + reach);
 }
 
-function inRegion(lon: number, lat: number, q: ArchiveQuery & { place: { kind: 'region' } }): boolean {
-  const { northEast, southWest } = q.place;
-  return lon >= southWest.lon && lon <= northEast.lon && lat >= southWest.lat && lat <= northEast.lat;
+/** A region as a closed box (its edges included). */
+function regionBox({ northEast, southWest }: Extract<Place, { kind: 'region' }>): Box {
+  return { south: southWest.lat, north: northEast.lat, west: southWest.lon, east: northEast.lon };
+}
+
+function inBox(lon: number, lat: number, box: Box): boolean {
+  return lon >= box.west && lon <= box.east && lat >= box.south && lat <= box.north;
 }
 
 /**
  * The events of the query's type in its place and time, no later than `now` (the archive holds
  * what has happened), with lightning limited to the asked stroke types; in time order. A tornado
- * counts when any point of its track is in the place and its life overlaps the time. Storm
+ * counts when its track comes within the radius or crosses the region and its life overlaps the time. Storm
  * reports are the synthetic world's and, where `reports` is given, the ingested ones
  * (docs/decisions/0174-ingested-storm-reports.md); no other type reads ingested reports.
  */
@@ -48,6 +50,7 @@ export async function selectEvents(
   const { startMs, endMs, firstDay, lastDay } = span;
   const seen = new Set<string>();
   const out: Selected[] = [];
+  const region = q.place.kind === 'region' ? regionBox(q.place) : null;
   const admit = (event: ArchiveEvent): void => {
     if (event.kind === 'tornado') {
       if (event.endTimeMs < startMs || event.timeMs > endMs) return;
@@ -55,15 +58,15 @@ export async function selectEvents(
     if (event.kind === 'lightning' && !q.strokeTypes.has(event.strokeType)) return;
     if (seen.has(event.id)) return;
     let distanceKm: number | undefined;
-    if (q.place.kind === 'point') {
+    if (region) {
+      // a track meets a region where any part of its line does, as a point query measures to its
+      // segments, not only its vertices (docs/decisions/0477-a-tornado-track-crosses-a-region.md)
+      const inside = event.kind === 'tornado' ? trackMeetsBox(event.track, region) : inBox(event.lon, event.lat, region);
+      if (!inside) return;
+    } else if (q.place.kind === 'point') {
       const p = q.place.point;
       distanceKm = event.kind === 'tornado' ? distanceToTrackKm(p, event.track) : haversineKm(p, event);
       if (distanceKm > q.radius!.km) return;
-    } else {
-      const region = q as ArchiveQuery & { place: { kind: 'region' } };
-      const inside =
-        event.kind === 'tornado' ? event.track.some(([x, y]) => inRegion(x, y, region)) : inRegion(event.lon, event.lat, region);
-      if (!inside) return;
     }
     seen.add(event.id);
     out.push({ event, distanceKm });
