@@ -1,5 +1,6 @@
 export * from './issue-words.js';
 export * from './common.js';
+export * from './query-time.js';
 export * from './text.js';
 export * from './problem.js';
 export * from './geojson.js';

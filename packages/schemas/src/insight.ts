@@ -4,6 +4,7 @@ import { anyCase, boundMs, LatLon, Uuid } from './common.js';
 import { MAX_FIELD_POSITIONS } from './fields.js';
 import { AMES_SQUARE, MultiPolygon, polygonInput } from './geojson.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
+import { withPlusHint } from './query-time.js';
 import { stringMap, text } from './text.js';
 
 /**
@@ -233,7 +234,10 @@ export function hourlyQuerySchema(now: () => Date, withUnit: boolean) {
       if (Number.isNaN(ms)) {
         fail(
           name,
-          `${name} must be a UTC timestamp such as 2026-05-01T06:00:00Z, ending in Z or +00:00 (sent as %2B00:00), or a date such as 2026-05-01, ${range()}; got ${text}`,
+          withPlusHint(
+            `${name} must be a UTC timestamp such as 2026-05-01T06:00:00Z, ending in Z or +00:00 (sent as %2B00:00), or a date such as 2026-05-01, ${range()}; got ${text}`,
+            text,
+          ),
         );
       } else if (ms < lowest || ms > maxMs) {
         fail(name, `${name} must lie ${range()}; got ${text}`);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boundMs, coordinateParam, countParam, sentAs, Timestamp, Uuid, UuidInput } from './common.js';
+import { withPlusHint } from './query-time.js';
 
 /**
  * The model area (docs/interface.md §7; spec 2.8, 4.7): models, forecast runs, their variables
@@ -157,7 +158,11 @@ const instant = (name: string, description: string, bound: 'start' | 'end') =>
     '2026-05-01T12:00:00Z',
   ]).pipe(
     z.iso
-      .datetime({ offset: true, abort: true, error: `${name} must be a UTC ISO 8601 timestamp such as 2026-05-01T12:00:00Z` })
+      .datetime({
+        offset: true,
+        abort: true,
+        error: (issue) => withPlusHint(`${name} must be a UTC ISO 8601 timestamp such as 2026-05-01T12:00:00Z`, issue.input),
+      })
       .refine((s) => UTC_ZONE.test(s), { error: `${name} must be in UTC: end it with Z or +00:00 (sent as %2B00:00)` })
       .transform((s) => boundMs(s, bound)),
   );

@@ -2,6 +2,7 @@
 import { calendarMs } from '@fieldcast/calendar';
 import { z } from 'zod';
 import { countParam, cursorParam, Timestamp, Uuid } from './common.js';
+import { withPlusHint } from './query-time.js';
 import { text } from './text.js';
 
 /**
@@ -296,21 +297,12 @@ export const OBSERVATION_SETS_MAX_LIMIT = 1_000;
 
 const PERIOD = 'an ISO 8601 timestamp with a zone (2026-05-01T12:00:00Z) or a date (2026-05-01)';
 
-/**
- * A timestamp whose offset lost its `+`: in a query string `+` reads as a space (WHATWG URL,
- * application/x-www-form-urlencoded), so `…T14:00:00+02:00` sent unencoded arrives as `…T14:00:00 02:00`.
- */
-const PLUS_READ_AS_SPACE = /T[\d:.,]+ \d{2}(:?\d{2})?$/i;
-
 /** A bound of the period: a timestamp, or a date standing for its whole UTC day; refused by its name, as every query parameter. */
 const PeriodBound = (name: 'start' | 'end', description: string) =>
   z
     .string({ error: `${name} must be given once, as ${PERIOD}` })
     .refine((v) => zonedTimestampMicros(v) !== null || calendarDateMicros(v) !== null, {
-      error: (issue) =>
-        typeof issue.input === 'string' && PLUS_READ_AS_SPACE.test(issue.input)
-          ? `${name} must be ${PERIOD}; a + in a query string reads as a space, so send an offset's + as %2B (2026-05-01T14:00:00%2B02:00)`
-          : `${name} must be ${PERIOD}`,
+      error: (issue) => withPlusHint(`${name} must be ${PERIOD}`, issue.input),
     })
     .optional()
     .meta({ description });

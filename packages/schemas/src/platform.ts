@@ -5,6 +5,7 @@ import { LruCache } from '@fieldcast/caches';
 import { polygonFaults, type PolygonCoordinates } from '@fieldcast/geo';
 import { boundMs, countParam, sentAs, Timestamp, Uuid, UuidInput } from './common.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
+import { withPlusHint } from './query-time.js';
 
 /** Frames and forecasts per page (public record: limit; docs/interface.md §6). */
 export const PLATFORM_LIMIT_DEFAULT = 100;
@@ -154,7 +155,7 @@ const instant = (name: 'start' | 'end') =>
     z
       .string({ error: `${name} must be given once, as an ISO 8601 timestamp such as 2025-06-01T00:00:00Z` })
       .refine((s) => ISO_INSTANT.safeParse(s).success && Number.isFinite(Date.parse(s)), {
-        error: `${name} must be an ISO 8601 timestamp with a zone, such as 2025-06-01T00:00:00Z`,
+        error: (issue) => withPlusHint(`${name} must be an ISO 8601 timestamp with a zone, such as 2025-06-01T00:00:00Z`, issue.input),
         abort: true,
       }),
     `${name}: ISO 8601 timestamp with Z or an offset`,

@@ -254,6 +254,21 @@ describe('times', () => {
     expect(res.body.error.errors[0]).toMatchObject({ location, locationType: 'parameter' });
   });
 
+  it('an offset whose + was sent unencoded, read as a space, is 400 naming the parameter with the encoding to use', async () => {
+    for (const [name, query] of [
+      ['begin', 'begin=2025-05-01T14:00:00+02:00'],
+      ['end', 'end=2025-05-01T14:00:00+02:00'],
+    ] as const) {
+      const res = await get(t, `/v2/hailsize/summary/${STORM_POINT}?${query}`, alice);
+      expect(res.status).toBe(400);
+      expect(res.body.error.errors[0]).toMatchObject({ location: name, locationType: 'parameter' });
+      expect(res.body.error.message).toContain(`${name} is malformed: a time is RFC 3339`);
+      expect(res.body.error.message).toContain(
+        "a + in a query string reads as a space, so send an offset's + as %2B (2026-05-01T14:00:00%2B02:00)",
+      );
+    }
+  });
+
   it('a path date names one event day, as a date, an RFC 3339 time or POSIX seconds in it; then no begin or end', async () => {
     const byDate = await day('hailsize', 'history');
     const byTime = await get(t, `/v2/hailsize/history/${STORM_POINT}/${STORM_TIMES.lateInDay}`, alice, { radius: '20' });

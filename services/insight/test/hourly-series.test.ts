@@ -290,6 +290,20 @@ describe('series parameters: each fault is 400 invalid_parameter naming the para
     }
   });
 
+  it('an offset whose + was sent unencoded, read as a space, is 400 naming the parameter with the encoding to use', async () => {
+    for (const [name, query] of [
+      ['start', 'start=2026-06-15T09:00:00+00:00&end=2026-06-15T10:00:00Z'],
+      ['end', 'start=2026-06-15T09:00:00Z&end=2026-06-15T10:00:00+00:00'],
+    ] as const) {
+      const res = await get(`/hourly-relative-humidity/0.5/0.5?${query}`);
+      expect([res.status, res.body.errors?.map((e: { path: string }) => e.path)]).toEqual([400, [name]]);
+      expect(res.body.errors[0].message).toContain(`${name} must be a UTC timestamp such as 2026-05-01T06:00:00Z`);
+      expect(res.body.errors[0].message).toContain(
+        "a + in a query string reads as a space, so send an offset's + as %2B (2026-05-01T14:00:00%2B02:00)",
+      );
+    }
+  });
+
   it('one year before 29 February is 28 February, as a calendar counts years back (366 days, as across every 29 February)', async () => {
     clock = new Date('2024-02-29T12:34:56Z');
     try {

@@ -273,6 +273,17 @@ describe('GET /models/{id}/forecasts', () => {
     expect(res.body.id).toBe('invalid_parameter');
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual([name]);
   });
+
+  it('an offset whose + was sent unencoded, read as a space, is 400 naming the parameter with the encoding to use', async () => {
+    for (const name of ['start', 'end']) {
+      const res = await list(`?${name}=2026-04-30T14:00:00+00:00`);
+      expect([res.status, res.body.errors?.map((e: { path: string }) => e.path)]).toEqual([400, [name]]);
+      expect(res.body.errors[0].message).toContain(`${name} must be a UTC ISO 8601 timestamp such as 2026-05-01T12:00:00Z`);
+      expect(res.body.errors[0].message).toContain(
+        "a + in a query string reads as a space, so send an offset's + as %2B (2026-05-01T14:00:00%2B02:00)",
+      );
+    }
+  });
 });
 
 describe('GET /models/{id}/latest-forecast', () => {

@@ -137,6 +137,21 @@ describe('GET /products/{product}/frames (public record)', () => {
       expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(param);
     }
   });
+
+  it('an offset whose + was sent unencoded, read as a space, is 400 naming the parameter with the encoding to use', async () => {
+    for (const path of ['/products/air-temperature/frames', '/products/air-temperature/forecasts', '/products'])
+      for (const [param, query] of [
+        ['start', 'start=2026-05-01T14:00:00+02:00&end=2026-05-02T00:00:00Z'],
+        ['end', 'start=2026-05-01T00:00:00Z&end=2026-05-01T14:00:00+02:00'],
+      ] as const) {
+        const res = await get(t, t.alice, `${path}?${query}`);
+        expect([res.status, res.body.errors?.map((e: { path: string }) => e.path)]).toEqual([400, [param]]);
+        expect(res.body.errors[0].message).toContain(`${param} must be an ISO 8601 timestamp with a zone`);
+        expect(res.body.errors[0].message).toContain(
+          "a + in a query string reads as a space, so send an offset's + as %2B (2026-05-01T14:00:00%2B02:00)",
+        );
+      }
+  });
 });
 
 describe('frames by id', () => {

@@ -1,5 +1,5 @@
 import { InvalidRequestError, NotFoundError } from '@fieldcast/kit';
-import { anyCase, ARCHIVE_HISTORY_LIMIT, ArchiveLimit } from '@fieldcast/schemas';
+import { anyCase, ARCHIVE_HISTORY_LIMIT, ArchiveLimit, withPlusHint } from '@fieldcast/schemas';
 import { DATE_FORM, DateError, DAY_MS, eventDayOf, parseEventDay, parseTime, type EventDay } from './dates.js';
 import { LocationError, parsePlace, type Place } from './iso6709.js';
 import { ARCHIVE_REQUESTS, isArchiveRequest, type ArchiveRequest, type ArchiveType } from './types.js';
@@ -177,7 +177,8 @@ function timeRange(
     try {
       return at(text, name);
     } catch (err) {
-      if (err instanceof DateError) throw fault(name, err.message);
+      // begin and end are query parameters, where a + reads as a space; a path's /{date} keeps its +
+      if (err instanceof DateError) throw fault(name, withPlusHint(err.message, text));
       throw err;
     }
   };
