@@ -245,6 +245,14 @@ describe('time stitching: stores on one grid answer together what none holds alo
     expect(tmin.values[6]).toBe(value(105, 4, 1, 1));
   });
 
+  it('points the stores hold together go to the stitched stores, as each point read does', () => {
+    const bbox: [number, number, number, number] = [-89.9, 40.1, -89.1, 40.9];
+    const stitchedSource = stitched.sourceFor(TMAX, { lon: -89.5, lat: 40.5 }, days(0, 6));
+    expect(stitchedSource).not.toBe(synthetic);
+    expect(stitched.sourceForPointsIn(TMAX, bbox, days(0, 6))).toBe(stitchedSource);
+    expect(stitched.sourceForPointsIn(TMAX, bbox, days(2, 8))).toBe(run);
+  });
+
   it('what one store holds stays that store’s; an instant is always one store’s', () => {
     const place = { lon: -89.5, lat: 40.5 };
     expect(stitched.sourceFor(TMAX, place, days(2, 8))).toBe(run);

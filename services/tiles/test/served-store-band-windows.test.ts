@@ -148,3 +148,49 @@ it('draws (discrete) each pixel of a tile across a served store’s edge with it
   expect(inside).toBeLessThan(TILE_SIZE * TILE_SIZE);
   expect({ wrong: wrong.length, first: wrong.slice(0, 3) }).toEqual({ wrong: 0, first: [] });
 });
+
+/*
+ * Tiles whose bands cross a served store's edge in front of a fine end (0.01°), at a zoom where a
+ * band is one window read on the end's grid: each pixel shows what the composite gives at its
+ * place, the store's value inside the store's cells and the end's outside, whatever the band's
+ * box reaches past the edge (within a cell of it, z5/6/12 across the south edge, or far past it,
+ * z5/5/12 across the west edge).
+ */
+it.each(['linear', 'discrete'] as const)(
+  'draws (%s) each pixel of a band across a served store’s edge from the source that answers there',
+  async (mode) => {
+    const end = new FunctionSource({ air_temperature: (lon, lat) => 100 + lat + lon / 100 }, 0.01);
+    const served = new CompositeSource([store, end]);
+    const nearest = (v: number, first: number, step: number, n: number) =>
+      first + Math.min(n - 1, Math.max(0, Math.round((v - first) / step))) * step;
+    const range = { startMs: T0, endMs: T0 };
+    const wrong: unknown[] = [];
+    for (const tile of [
+      { z: 5, x: 6, y: 12 },
+      { z: 5, x: 5, y: 12 },
+    ]) {
+      const values = await sampleTile(served, 'air_temperature', T0, tile, mode);
+      const { lons, lats } = pixelCentres(tile);
+      let inside = 0;
+      for (let r = 0; r < TILE_SIZE; r++) {
+        for (let c = 0; c < TILE_SIZE; c++) {
+          const [lon, lat] = [lons[c]!, lats[r]!];
+          const inStore = lat >= LATS[0]! - 0.15 && lat <= LATS.at(-1)! + 0.15 && lon >= LONS[0]! - 0.15 && lon <= LONS.at(-1)! + 0.15;
+          if (inStore) inside++;
+          // The datapoint there: the served source's point read, in a discrete style at the grid
+          // point nearest the pixel on the grid of the source that answers there.
+          const [cell, lat0, lon0, nLat, nLon] = inStore
+            ? [0.3, LATS[0]!, LONS[0]!, LATS.length, LONS.length]
+            : [0.01, end.grid.lat0, end.grid.lon0, end.grid.nLat, end.grid.nLon];
+          const point = mode === 'linear' ? { lon, lat } : { lon: nearest(lon, lon0, cell, nLon), lat: nearest(lat, lat0, cell, nLat) };
+          const expected = (await (inStore ? store : end).pointSeries('air_temperature', point.lon, point.lat, range)).values[0]!;
+          const value = values[r * TILE_SIZE + c]!;
+          if (!(Math.abs(value - expected) < 1e-3)) wrong.push({ ...tile, r, c, lon, lat, inStore, value, expected });
+        }
+      }
+      expect(inside).toBeGreaterThan(0);
+      expect(inside).toBeLessThan(TILE_SIZE * TILE_SIZE);
+    }
+    expect({ wrong: wrong.length, first: wrong.slice(0, 3) }).toEqual({ wrong: 0, first: [] });
+  },
+);

@@ -71,7 +71,7 @@ it('an ET pixel takes the shortwave of its hour, read as a point and from a band
   const reader = evapotranspirationReader(source, T, 'linear');
   expect(await reader.point(AT.lon, AT.lat)).toBeCloseTo(expected, 5);
   const band = await reader.window([10, 45, 11, 46]);
-  expect(band(AT.lon, AT.lat)).toBeCloseTo(expected, 5);
+  expect(band!(AT.lon, AT.lat)).toBeCloseTo(expected, 5);
 });
 
 it('on the synthetic world behind the run, an ET pixel takes the mean of the two centred means of its hour', async () => {
@@ -84,7 +84,7 @@ it('on the synthetic world behind the run, an ET pixel takes the mean of the two
   const reader = evapotranspirationReader(source, T, 'linear');
   expect(await reader.point(ames.lon, ames.lat)).toBeCloseTo(expected, 5);
   const band = await reader.window([-93.7, 42, -93.6, 42.1]);
-  expect(band(ames.lon, ames.lat)).toBeCloseTo(expected, 5);
+  expect(band!(ames.lon, ames.lat)).toBeCloseTo(expected, 5);
   // Below the native zoom: one point grid of the pixels (sampling.ts).
   const points = await reader.points(Float64Array.of(ames.lat), Float64Array.of(ames.lon));
   expect(points).not.toBeNull();

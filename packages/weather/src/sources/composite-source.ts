@@ -57,6 +57,14 @@ export function answeringSource(source: GridSource, variable: VariableId, place:
 }
 
 /**
+ * The source that answers the point reads of the variable at every point of bbox: the routed one
+ * for a RoutingSource (null when they route apart), else the source itself.
+ */
+export function pointsSource(source: GridSource, variable: VariableId, bbox: BBox, when: When): GridSource | null {
+  return isRoutingSource(source) ? source.sourceForPointsIn(variable, bbox, when) : source;
+}
+
+/**
  * The source that reads together (SubgridReads: pointGrid at an instant, dailyExtremesAtPoints
  * over a range) what point reads of each of the variables at every point of bbox would give: the
  * one source every such point read goes to, when it reads sub-grids; null when the points route
@@ -69,7 +77,7 @@ export function pointGridSource(
   when: number | TimeRange,
 ): (GridSource & SubgridReads) | null {
   const range = typeof when === 'number' ? { startMs: when, endMs: when } : when;
-  const each = variables.map((v) => (isRoutingSource(source) ? source.sourceForPointsIn(v, bbox, range) : source));
+  const each = variables.map((v) => pointsSource(source, v, bbox, range));
   const one = each[0];
   return one && each.every((s) => s === one) && readsSubgrids(one) ? one : null;
 }
@@ -199,14 +207,20 @@ export class CompositeSource implements RoutingSource {
   sourceFor(variable: VariableId, place: Place, when: When): GridSource {
     const n = this.sources.length;
     for (let k = 0; k < n - 1; k++) {
-      const s = this.sources[k]!;
-      if (!gridCovers(s.grid, place)) continue;
-      if (timeCovers(s, variable, when)) return s;
-      if ('atMs' in when) continue; // one step is one store's
-      const stitched = this.stitchedFrom(k);
-      if (stitched && (planReads(stitched.stores, variable, when)?.length ?? 0) > 1) return stitched;
+      if (!gridCovers(this.sources[k]!.grid, place)) continue;
+      const s = this.answeringFrom(k, variable, when);
+      if (s) return s;
     }
     return this.sources[n - 1]!;
+  }
+
+  /** The k-th source where it holds the variable at every time read, or the stores from it on stitched where they do together; else undefined. */
+  private answeringFrom(k: number, variable: VariableId, when: When): GridSource | undefined {
+    const s = this.sources[k]!;
+    if (timeCovers(s, variable, when)) return s;
+    if ('atMs' in when) return undefined; // one step is one store's
+    const stitched = this.stitchedFrom(k);
+    return stitched && (planReads(stitched.stores, variable, when)?.length ?? 0) > 1 ? stitched : undefined;
   }
 
   private readonly stitched = new Map<number, StitchedSource | undefined>();
@@ -225,15 +239,15 @@ export class CompositeSource implements RoutingSource {
   }
 
   /**
-   * A point goes to the first source that holds it (sourceFor): every point of bbox goes to one
-   * source when that source holds them all and no source before it holds any.
+   * A point goes to the first source that holds it (sourceFor, stitched stores too): every point
+   * of bbox goes to one source when that source holds them all and no source before it holds any.
    */
   sourceForPointsIn(variable: VariableId, bbox: BBox, when: When): GridSource | null {
     const n = this.sources.length;
     for (let k = 0; k < n - 1; k++) {
-      const s = this.sources[k]!;
-      if (!timeCovers(s, variable, when)) continue;
-      const inside = pointsInGrid(s.grid, bbox);
+      const s = this.answeringFrom(k, variable, when);
+      if (!s) continue;
+      const inside = pointsInGrid(this.sources[k]!.grid, bbox);
       if (inside === 'all') return s;
       if (inside === 'some') return null;
     }

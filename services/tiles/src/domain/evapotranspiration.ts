@@ -10,7 +10,6 @@
  */
 import { shortCropEtOfHour } from '@fieldcast/science';
 import {
-  type BBox,
   type Place,
   ET_INPUT_KEYS,
   ET_INPUT_VARIABLES,
@@ -29,6 +28,7 @@ import {
 } from '@fieldcast/weather';
 import { NO_DATA } from './colorize.js';
 import {
+  type BandWindow,
   bandWindow,
   bboxOfPoints,
   gridOfWindow,
@@ -73,8 +73,16 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
     });
   };
   return {
-    async window(bbox) {
-      const [inputs, ground] = await Promise.all([etInputsWindows(source, bbox, rangeAt({ bbox })), groundWindow(source, bbox, groundMs)]);
+    async window(bbox, centres = bbox) {
+      const range = rangeAt({ bbox });
+      const reads = ET_INPUT_KEYS.map((k) => bandWindow(source, ET_INPUT_VARIABLES[k], bbox, centres, range));
+      const groundRead = bandWindow(source, ALTITUDE, bbox, centres, { atMs: groundMs });
+      // Where an input's pixel centres go to different sources, the band is read point-wise.
+      if (!groundRead || !reads.every((r): r is BandWindow => r !== null)) return null;
+      const [inputs, ground] = await Promise.all([
+        etInputsWindows(reads, range),
+        groundRead.answering.slice(ALTITUDE, groundRead.box, groundMs),
+      ]);
       // Each grid point's values of the hour once for the band, then sampled per pixel as one time step.
       const step = (w: GridWindow) => windowStep(w, stampIndex(w, timeMs));
       const t = step(inputs.airTemperature);
@@ -132,22 +140,15 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
 }
 
 /**
- * The ET inputs' windows of a band, each read as a variable's band window is (bandWindow: from the
- * source that answers it, on its grid): in one call where one source answers every input over the
- * same box.
+ * The ET inputs' windows of a band, each read (in ET_INPUT_KEYS order) as a variable's band window
+ * is (bandWindow: from the source that answers it, on its grid): in one call where one source
+ * answers every input over the same box.
  */
-async function etInputsWindows(source: GridSource, bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
-  const reads = ET_INPUT_KEYS.map((k) => bandWindow(source, ET_INPUT_VARIABLES[k], bbox, range));
+async function etInputsWindows(reads: readonly BandWindow[], range: TimeRange): Promise<EtInputs<GridWindow>> {
   const [first] = reads;
   if (reads.every((r) => r.answering === first!.answering)) return first!.answering.etInputsIn(first!.box, range);
   const windows = await Promise.all(reads.map((r, i) => r.answering.window(ET_INPUT_VARIABLES[ET_INPUT_KEYS[i]!], r.box, range)));
   return Object.fromEntries(ET_INPUT_KEYS.map((k, i) => [k, windows[i]!])) as unknown as EtInputs<GridWindow>;
-}
-
-/** The ground height's band window, read as a variable's is (bandWindow). */
-function groundWindow(source: GridSource, bbox: BBox, groundMs: number): Promise<GridWindow> {
-  const { answering, box } = bandWindow(source, ALTITUDE, bbox, { atMs: groundMs });
-  return answering.slice(ALTITUDE, box, groundMs);
 }
 
 /** Time step k of a window as a window of that one step; null where it has no such step. */

@@ -9,7 +9,8 @@
  * read), a band over more than the 2 x 2 grid points per pixel such a read takes (zooms below the
  * native one) is read as one point grid. Otherwise a band whose grid window is small (the cells
  * under it at most WINDOW_CELLS_PER_PIXEL times its pixels: zooms near and beyond the native one)
- * is one window read, and a band over more of the grid is read point by point. Either way a tile
+ * is one window read from the source that answers its pixel centres, and a band over more of the
+ * grid, or across the edge of a store's cells, is read point by point. Either way a tile
  * holds at most one band's reads besides its own 256 x 256 values, never anything proportional
  * to the grid, and the event loop is given back between bands.
  */
@@ -25,6 +26,7 @@ import {
   lonInGrid,
   pixelCentre,
   pointGridSource,
+  pointsSource,
   TILE_SIZE,
   type TimeRange,
   type VariableId,
@@ -170,12 +172,15 @@ export function pointPlace(
 /**
  * How a tile's values are read: a band's window at once, or one pixel centre at a time. The
  * window reader answers with the band's values as a function of a pixel centre, read from what it
- * fetched for the bbox (the grid points whose centres lie in it, a single time step). The point
+ * fetched for the bbox (the grid points whose centres lie in it, a single time step), or null
+ * where the pixel centres' point reads go to different sources (bandWindow): such a band is read
+ * point-wise. The point
  * readers take pixel centres in -180..180 and find, in `discrete` mode, each one's nearest grid
  * point on the grid of the source that answers it (pointPlace, pointPlaces).
  */
 export interface TileReader {
-  window(bbox: BBox): Promise<(lon: number, lat: number) => number>;
+  /** centres: the bbox of the band's pixel centres (default: bbox) */
+  window(bbox: BBox, centres?: BBox): Promise<((lon: number, lat: number) => number) | null>;
   /** the value at a pixel centre inside the globe (its nearest grid point in `discrete` mode) */
   point(lon: number, lat: number): Promise<number>;
   /**
@@ -194,9 +199,10 @@ export function bboxOfPoints(lats: Float64Array, lons: Float64Array): BBox {
 export function variableReader(source: GridSource, variable: VariableId, timeMs: number, mode: SampleMode): TileReader {
   const range = { startMs: timeMs, endMs: timeMs };
   return {
-    async window(bbox) {
-      const { answering, box } = bandWindow(source, variable, bbox, { atMs: timeMs });
-      const w = await answering.slice(variable, box, timeMs);
+    async window(bbox, centres = bbox) {
+      const band = bandWindow(source, variable, bbox, centres, { atMs: timeMs });
+      if (!band) return null;
+      const w = await band.answering.slice(variable, band.box, timeMs);
       return (lon, lat) => sampleWindow(w, lon, lat, mode);
     },
     async point(lon, lat) {
@@ -214,18 +220,27 @@ export function variableReader(source: GridSource, variable: VariableId, timeMs:
   };
 }
 
+/** A band's window read: the source and the box. */
+export interface BandWindow {
+  answering: GridSource;
+  box: BBox;
+}
+
 /**
- * Where a band's window of a variable is read: the source that answers the band's bbox, which need
- * not be the tile's (a store in front of the end of a composite's chain, on whose grid the band is
- * measured), over the bbox grown by one of that source's cells. A window holds only the points
- * inside its box, so the grown box holds the answering grid's points around every pixel of the
- * band (nearest, or the pair enclosing it); it is read from that source directly, so growing the
- * box never moves the band to another source
- * (docs/decisions/0451-tile-band-windows-on-the-answering-grid.md).
+ * Where a band's window of a variable is read: the source that answers the point reads at every
+ * pixel centre of the band (centres, their bbox), which need not be the tile's (a store in front of
+ * the end of a composite's chain, on whose grid the band is measured), over the bbox grown by one
+ * of that source's cells. A window holds only the points inside its box, so the grown box holds the
+ * answering grid's points around every pixel of the band (nearest, or the pair enclosing it); it is
+ * read from that source directly, so growing the box never moves the band to another source
+ * (docs/decisions/0451-tile-band-windows-on-the-answering-grid.md). Null where the pixel centres'
+ * point reads go to different sources (a store's cells end inside the band): one window would
+ * draw some pixels from a source that does not answer there, so the band is read point-wise
+ * (docs/decisions/0481-a-band-across-a-stores-edge-is-read-per-place.md).
  */
-export function bandWindow(source: GridSource, variable: VariableId, bbox: BBox, when: When): { answering: GridSource; box: BBox } {
-  const answering = answeringSource(source, variable, { bbox }, when);
-  return { answering, box: grownBox(bbox, answering.grid) };
+export function bandWindow(source: GridSource, variable: VariableId, bbox: BBox, centres: BBox, when: When): BandWindow | null {
+  const answering = pointsSource(source, variable, centres, when);
+  return answering && { answering, box: grownBox(bbox, answering.grid) };
 }
 
 /**
@@ -264,6 +279,16 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
   const lonIn = gridLons.map((lon) => (isGlobalLon(grid) || withinCells((lon - grid.lon0) / grid.dLon, grid.nLon) ? 1 : 0));
   const [pixelsWest, pixelsEast] = [Math.min(...gridLons), Math.max(...gridLons)];
   const seam = seamColumns(grid, lons, mode);
+  // A point read refuses a point beyond the grid's cells (out_of_coverage): such a pixel has no
+  // data, as a window read's has (sampleWindow).
+  const readPointWise = async (r0: number, r1: number) => {
+    for (let r = r0; r < r1; r++) {
+      const latIn = withinCells((lats[r]! - grid.lat0) / grid.dLat, grid.nLat);
+      for (let c = 0; c < TILE_SIZE; c++) {
+        out[r * TILE_SIZE + c] = latIn && lonIn[c] ? await reader.point(lons[c]!, lats[r]!) : NO_DATA;
+      }
+    }
+  };
   for (let r0 = 0; r0 < TILE_SIZE; r0 += BAND_ROWS) {
     const r1 = Math.min(TILE_SIZE, r0 + BAND_ROWS);
     // Rows run north to south; the band's grid rows are those around its latitudes.
@@ -287,22 +312,19 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
         Math.max(grid.lon0 + cols.hi * grid.dLon, pixelsEast),
         Math.min(90, Math.max(grid.lat0 + rows.hi * grid.dLat, lats[r0]!)),
       ];
-      const valueAt = await reader.window(bbox);
-      for (let r = r0; r < r1; r++) {
-        for (let c = 0; c < TILE_SIZE; c++) out[r * TILE_SIZE + c] = valueAt(lons[c]!, lats[r]!);
-      }
-      for (const c of seam) {
-        for (let r = r0; r < r1; r++) out[r * TILE_SIZE + c] = await reader.point(lons[c]!, lats[r]!);
-      }
-    } else {
-      // A point read refuses a point beyond the grid's cells (out_of_coverage): such a pixel has
-      // no data, as a window read's has (sampleWindow).
-      for (let r = r0; r < r1; r++) {
-        const latIn = withinCells((lats[r]! - grid.lat0) / grid.dLat, grid.nLat);
-        for (let c = 0; c < TILE_SIZE; c++) {
-          out[r * TILE_SIZE + c] = latIn && lonIn[c] ? await reader.point(lons[c]!, lats[r]!) : NO_DATA;
+      const valueAt = await reader.window(bbox, bboxOfPoints(bandLats, lons));
+      if (!valueAt) {
+        await readPointWise(r0, r1);
+      } else {
+        for (let r = r0; r < r1; r++) {
+          for (let c = 0; c < TILE_SIZE; c++) out[r * TILE_SIZE + c] = valueAt(lons[c]!, lats[r]!);
+        }
+        for (const c of seam) {
+          for (let r = r0; r < r1; r++) out[r * TILE_SIZE + c] = await reader.point(lons[c]!, lats[r]!);
         }
       }
+    } else {
+      await readPointWise(r0, r1);
     }
     if (r1 < TILE_SIZE) await nextTurn();
   }
