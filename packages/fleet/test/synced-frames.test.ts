@@ -192,6 +192,8 @@ async function readDay(d: DatasetRecord) {
     { name: 'time', length: d.validTimes!.length },
     { name: 'lat', length: GFS_GRID.nj },
     { name: 'lon', length: GFS_GRID.ni },
+    // the cells' bounds (CF §7.1, docs/decisions/0467-cells-centred-on-a-pole.md)
+    { name: 'nv', length: 2 },
   ]);
   expect([...nc.read('lat')]).toEqual(Array.from({ length: GFS_GRID.nj }, (_, y) => GFS_GRID.lat1 - 0.25 * y));
   expect([...nc.read('lon')]).toEqual(Array.from({ length: GFS_GRID.ni }, (_, x) => GFS_GRID.lon1 + 0.25 * x));
