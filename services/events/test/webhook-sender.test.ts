@@ -2,7 +2,7 @@ import { agricultureService } from '@fieldcast/agriculture';
 import { createLogger } from '@fieldcast/kit';
 import { eventually, useTestFleet } from '@fieldcast/runtime/testing';
 import request from 'supertest';
-import { eventsService } from '../src/definition.js';
+import { dispatcherOf, eventsService } from '../src/definition.js';
 import { DeliveryStore } from '../src/webhook-store.js';
 import { AddressGuard } from '../src/webhooks/address-guard.js';
 import { WebhookDispatcher } from '../src/webhooks/dispatcher.js';
@@ -120,6 +120,9 @@ describe('timeouts', () => {
       expect(page.deliveries.map((d) => [d.status, d.attemptCount])).toEqual([['pending', 1]]);
       return page.deliveries;
     });
+    // the service's own dispatcher ends the pass the first send's end started, so the clock's move
+    // below is seen by the test's dispatcher only
+    await dispatcherOf(t.fleet.deps('events') as Parameters<typeof dispatcherOf>[0]).settled();
     // the same dispatcher as the service's, with a timeout a test can wait for; the clock moves
     // on 10 s while the receiver keeps the request, as a real timeout would
     receiver.answer = () => {
