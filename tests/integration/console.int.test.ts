@@ -852,14 +852,19 @@ async function storedRing(id: string): Promise<[number, number][]> {
   return field.geometries[0]!.coordinates[0]![0]!;
 }
 
+/**
+ * Moves the map. The callback returns nothing: `setView` returns the map, whose whole object graph
+ * playwright would serialise back to the test (10-25 s of the browser's time).
+ */
 async function zoomTo(page: Page, lat: number, lon: number, zoom: number): Promise<void> {
   await page.evaluate(
-    ([la, lo, z]: readonly [number, number, number]) =>
+    ([la, lo, z]: readonly [number, number, number]) => {
       (window as unknown as { fieldcastMap: { setView(c: [number, number], z: number, o: object): void } }).fieldcastMap.setView(
         [la, lo],
         z,
         { animate: false },
-      ),
+      );
+    },
     [lat, lon, zoom] as const,
   );
 }
