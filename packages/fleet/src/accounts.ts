@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { FleetEnv, IdentityError, IdentityStore, migrateIdentity } from '@fieldcast/runtime';
 import { openCliDatabase } from './data-dir.js';
-import { UsageError } from './services.js';
+import { UsageError } from './usage-error.js';
 
 type Print = (line: string) => void;
 

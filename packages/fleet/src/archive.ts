@@ -14,7 +14,7 @@ import type { Database } from '@fieldcast/db';
 import { parseRange } from '@fieldcast/kit';
 import { FleetEnv, migrateService } from '@fieldcast/runtime';
 import { openCliDatabase } from './data-dir.js';
-import { UsageError } from './services.js';
+import { UsageError } from './usage-error.js';
 
 type Print = (line: string) => void;
 

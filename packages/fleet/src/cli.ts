@@ -1,14 +1,9 @@
-import { ConfigError, FleetEnv, parseEnv, serveDistributed, signalExitCode } from '@fieldcast/runtime';
-import { accountsCommand, keysCommand } from './accounts.js';
-import { archiveCommand } from './archive.js';
-import { ingestCommand } from './ingest.js';
-import { climateLatticeCommand, migrateCommand } from './migrate.js';
-import { productsCommand } from './products.js';
-import { serviceNamed, SERVICES, UsageError } from './services.js';
-import { serveConsole } from './console.js';
-import { runStart } from './start.js';
-import { runServeSync } from './serve-sync.js';
-import { SyncFailed, syncCommand } from './sync.js';
+import { AREAS } from '@fieldcast/ids/areas';
+import { signalExitCode } from '@fieldcast/runtime/signal-exit';
+import { UsageError } from './usage-error.js';
+
+// Each command's module is loaded when it runs: help and usage errors answer without loading the
+// areas, their databases and their weather (about 2 s of module loading).
 
 /**
  * Each command's lines of the help, in the order `fieldcast help` lists them: `fieldcast help
@@ -65,7 +60,7 @@ const COMMANDS: ReadonlyArray<{ name: string; help: string }> = [
   },
 ];
 
-const FOOTER = `Areas: ${SERVICES.map((s) => s.area).join(', ')}
+const FOOTER = `Areas: ${AREAS.join(', ')}
 Environment: see docs/operations.md ("Environment").`;
 
 const HELP = `fieldcast <command>
@@ -112,40 +107,52 @@ async function main(argv: string[]): Promise<void> {
   // Asked before anything is opened: a usage question never starts a fleet or waits on a database.
   if (command === 'help') return print(helpOf(args[0]!));
   if (asksForHelp(args)) return print(helpOf(command));
+  if (!COMMANDS.some((c) => c.name === command)) throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
+  if (command === 'start' || command === 'climate-lattice') noArguments(command, args);
+  const [what, ...rest] = args;
+  if (command === 'serve') {
+    if (!what) throw new UsageError(`serve needs an area, console or sync\n\n${helpOf('serve')}`);
+    noArguments(`serve ${what}`, rest);
+  }
+  const { FleetEnv, parseEnv, serveDistributed } = await import('@fieldcast/runtime');
   const env = parseEnv(FleetEnv);
   switch (command) {
     case 'start':
-      noArguments(command, args);
-      return runStart(env);
-    case 'serve': {
-      const [what, ...rest] = args;
-      if (!what) throw new UsageError(`serve needs an area, console or sync\n\n${helpOf('serve')}`);
-      noArguments(`serve ${what}`, rest);
-      if (what === 'console') return serveConsole(env);
-      if (what === 'sync') return runServeSync(env);
-      await serveDistributed(serviceNamed(what));
+      return (await import('./start.js')).runStart(env);
+    case 'serve':
+      if (what === 'console') return (await import('./console.js')).serveConsole(env);
+      if (what === 'sync') return (await import('./serve-sync.js')).runServeSync(env);
+      await serveDistributed((await import('./services.js')).serviceNamed(what!));
       return;
-    }
     case 'migrate':
-      return migrateCommand(args, env, print);
+      return (await import('./migrate.js')).migrateCommand(args, env, print);
     case 'climate-lattice':
-      noArguments(command, args);
-      return climateLatticeCommand(print);
+      return (await import('./migrate.js')).climateLatticeCommand(print);
     case 'accounts':
-      return accountsCommand(args, env, print);
+      return (await import('./accounts.js')).accountsCommand(args, env, print);
     case 'keys':
-      return keysCommand(args, env, print);
+      return (await import('./accounts.js')).keysCommand(args, env, print);
     case 'products':
-      return productsCommand(args, env, print);
+      return (await import('./products.js')).productsCommand(args, env, print);
     case 'archive':
-      return archiveCommand(args, env, print);
+      return (await import('./archive.js')).archiveCommand(args, env, print);
     case 'ingest':
-      return ingestCommand(args, env, print);
+      return (await import('./ingest.js')).ingestCommand(args, env, print);
     case 'sync':
-      return syncCommand(args, env, print);
-    default:
-      throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
+      return (await import('./sync.js')).syncCommand(args, env, print);
   }
+}
+
+/**
+ * The fault, if it is the operator's to fix in how the command was called or configured: a usage
+ * error, an option parseArgs refuses, a setting the environment's schema refuses, a sync the
+ * caller asked that failed. The last two classes are loaded only where a command already loaded
+ * them.
+ */
+async function usersFault(err: unknown): Promise<Error | null> {
+  if (err instanceof UsageError || isOptionError(err)) return err;
+  const [{ ConfigError }, { SyncFailed }] = await Promise.all([import('@fieldcast/runtime'), import('./sync.js')]);
+  return err instanceof ConfigError || err instanceof SyncFailed ? err : null;
 }
 
 /** node:util's parseArgs refuses an unknown or malformed option with an ERR_PARSE_ARGS_* TypeError. */
@@ -193,9 +200,10 @@ function cannotListen(err: unknown): string | null {
   return `cannot listen on ${String(e.address)}:${String(e.port)}: ${why[e.code]}`;
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError || err instanceof ConfigError || err instanceof SyncFailed || isOptionError(err)) {
-    process.stderr.write(`fieldcast: ${err.message}\n`);
+main(process.argv.slice(2)).catch(async (err: unknown) => {
+  const fault = await usersFault(err);
+  if (fault) {
+    process.stderr.write(`fieldcast: ${fault.message}\n`);
     process.exit(2);
   }
   // A server this needs is down or refuses it, or its port is taken: the operator's to fix, told in one line.

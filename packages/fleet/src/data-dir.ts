@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { openDatabase, type Database } from '@fieldcast/db';
 import { SYSTEM_PROCESSES, type ProcessTable } from './process-start.js';
-import { UsageError } from './services.js';
+import { UsageError } from './usage-error.js';
 
 /** The embedded runtime's files: PGlite under <dir>/pglite, the running fleet's pid, the demo account. */
 export class DataDir {

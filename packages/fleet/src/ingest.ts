@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { IngestError, ingestFile, type IngestOptions } from '@fieldcast/weather';
-import { UsageError } from './services.js';
+import { UsageError } from './usage-error.js';
 
 type Print = (line: string) => void;
 

@@ -4,7 +4,7 @@ import { GrantCommandError, parseProductGrantsArgs, productGrantsCommand } from 
 import { FleetEnv, IdentityStore, migrateIdentity, migrateService, openCatalog } from '@fieldcast/runtime';
 import { SOURCES } from '@fieldcast/sync';
 import { openCliDatabase } from './data-dir.js';
-import { UsageError } from './services.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * `fieldcast products grant|revoke|list --account ID [--product NAME]`: restricted products per

@@ -9,6 +9,7 @@ import { platformService } from '@fieldcast/platform';
 import { tilesService } from '@fieldcast/tiles';
 import { transferService } from '@fieldcast/transfer';
 import type { Service } from '@fieldcast/runtime';
+import { UsageError } from './usage-error.js';
 
 /**
  * The registry of areas (docs/adding-an-area.md): every service that exists. Everything that
@@ -56,5 +57,3 @@ export function serviceNamed(area: string): Service {
   if (!found) throw new UsageError(`unknown area "${area}"; one of: ${SERVICES.map((s) => s.area).join(', ')}`);
   return found;
 }
-
-export class UsageError extends Error {}

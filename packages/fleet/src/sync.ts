@@ -21,7 +21,7 @@ import {
   syncRun,
   SOURCES,
 } from '@fieldcast/sync';
-import { UsageError } from './services.js';
+import { UsageError } from './usage-error.js';
 import type { SyncPasses } from './sync-passes.js';
 
 type Print = (line: string) => void;

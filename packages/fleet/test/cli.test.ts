@@ -1,9 +1,19 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FleetEnv, parseEnv } from '@fieldcast/runtime';
+import { keysCommand } from '../src/accounts.js';
+import { archiveCommand } from '../src/archive.js';
+import { productsCommand } from '../src/products.js';
+import { syncCommand } from '../src/sync.js';
+import { UsageError } from '../src/usage-error.js';
 import { useCliDataDir } from './cli-process.js';
 
 const { dir, fieldcast, fieldcastWith } = useCliDataDir('fieldcast-cli-');
+
+/** A usage error whose message matches: the CLI prints it after "fieldcast: " and exits 2. */
+const refusal = (message: RegExp) => expect.objectContaining({ constructor: UsageError, message: expect.stringMatching(message) });
 
 describe('fieldcast accounts and keys (embedded data dir, fleet stopped)', () => {
   // Each call is a real process opening PGlite on disk (a few seconds); the five-key limit itself
@@ -99,6 +109,37 @@ describe('fieldcast help, and what a command refuses before it does anything', (
     });
   }, 120_000);
 
+  it('answers help and a usage error without loading an area, the runtime or a database', async () => {
+    // A module hook (node:module register) that fails the process on any of them: help is a
+    // fraction of a second, where loading the areas takes about two.
+    const hooks = join(dir(), 'refuse-areas.mjs');
+    writeFileSync(
+      hooks,
+      `export async function resolve(specifier, context, next) {
+        const found = await next(specifier, context);
+        if (/\\/(services\\/[a-z]+\\/src|packages\\/(runtime|db)\\/src)\\/index\\.ts$/.test(found.url)) throw new Error('loaded ' + found.url);
+        return found;
+      }`,
+    );
+    const register = join(dir(), 'register-refuse-areas.mjs');
+    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const refusing = { NODE_OPTIONS: `--import ${register}` };
+    for (const [args, code] of [
+      [[], 0],
+      [['help', 'sync'], 0],
+      [['keys', '--help'], 0],
+      [['frobnicate'], 2],
+      [['serve'], 2],
+      [['start', '--port', '1'], 2],
+    ] as const) {
+      const res = await fieldcastWith(refusing, ...args);
+      expect([args, res.code, res.stderr.includes('loaded ')]).toEqual([args, code, false]);
+    }
+    // the hook refuses what a command that runs loads: it is no hook that refuses nothing
+    const migrate = await fieldcastWith(refusing, 'migrate');
+    expect(migrate).toMatchObject({ code: 1, stderr: expect.stringContaining('loaded ') });
+  }, 120_000);
+
   it('refuses arguments to a command that takes none, instead of running it', async () => {
     // climate-lattice would spend a minute of CPU on the lattice; start would start a fleet
     const res = await fieldcast('climate-lattice', '--out', 'x');
@@ -109,31 +150,34 @@ describe('fieldcast help, and what a command refuses before it does anything', (
   it('refuses a malformed --steps or --run of sync, exit 2 naming the option, before it polls', async () => {
     // Without --once sync polls until stopped: a malformed option would fail every pass, forever.
     const upstream = { FIELDCAST_SOURCE_GFS_0P25_URL: 'http://127.0.0.1:1', FIELDCAST_SYNC_RETRY_MS: '10' };
+    const res = await fieldcastWith(upstream, 'sync', 'gfs-0p25', '--steps', 'abc');
+    expect(res).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^fieldcast: --steps: /) });
+    // each refusal, in this process (the process above shows how one reaches the user)
+    const env = parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dir(), ...upstream });
+    const sync = (...args: string[]) => syncCommand(['gfs-0p25', ...args], env, () => undefined);
     for (const [option, value] of [
       ['--steps', 'abc'],
       ['--steps', '6-2'],
       ['--run', '2026-12-02'],
       ['--run', '2026-12-02T03Z'],
     ] as const) {
-      for (const once of [[], ['--once']]) {
-        const res = await fieldcastWith(upstream, 'sync', 'gfs-0p25', ...once, option, value);
-        expect([option, value, once, res.code, res.stdout]).toEqual([option, value, once, 2, '']);
-        expect(res.stderr).toMatch(new RegExp(`^fieldcast: ${option}: `));
-      }
+      for (const once of [[], ['--once']]) await expect(sync(...once, option, value)).rejects.toThrow(refusal(new RegExp(`^${option}: `)));
     }
     // With --run, a range holding none of that run's steps is known before anything starts too.
-    const none = await fieldcastWith(upstream, 'sync', 'gfs-0p25', '--run', '2026-12-02T12Z', '--steps', '400-500');
-    expect(none).toMatchObject({
-      code: 2,
-      stdout: '',
-      stderr: expect.stringMatching(/^fieldcast: --steps: gfs-0p25 writes no step from 400 to 500 h/),
-    });
+    await expect(sync('--run', '2026-12-02T12Z', '--steps', '400-500')).rejects.toThrow(
+      refusal(/^--steps: gfs-0p25 writes no step from 400 to 500 h/),
+    );
   }, 120_000);
 
   it('refuses an option a subcommand does not take, and a usage fault of keys, archive or products, before it opens the database', async () => {
     // An unreachable database answers exit 1: a usage fault must be told (exit 2) without it.
     const unreachable = { DATABASE_URL: 'postgres://fieldcast@127.0.0.1:1/none' };
-    for (const [args, said] of [
+    const res = await fieldcastWith(unreachable, 'archive', 'revoke', '--user', 'u', '--cidr', '10.0.0.0/8');
+    expect(res).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining("Unknown option '--cidr'") });
+    // each refusal, in this process: a usage error or parseArgs' refusal, which the CLI tells with exit 2
+    const env = parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dir(), ...unreachable });
+    const commands = { archive: archiveCommand, keys: keysCommand, products: productsCommand };
+    for (const [[command, ...args], said] of [
       [['archive', 'revoke', '--user', 'u', '--cidr', '10.0.0.0/8'], "Unknown option '--cidr'"],
       [['archive', 'revoke', '--user', 'u', '--types', 'hail'], "Unknown option '--types'"],
       [['archive', 'revoke', '--user', 'u', '--json'], "Unknown option '--json'"],
@@ -147,10 +191,16 @@ describe('fieldcast help, and what a command refuses before it does anything', (
       [['products', 'list'], 'usage: fieldcast products grant'],
       [['products', 'list', '--account', 'x', '--acount', 'y'], "Unknown option '--acount'"],
     ] as const) {
-      const res = await fieldcastWith(unreachable, ...args);
-      expect([args, res.code, res.stdout]).toEqual([args, 2, '']);
-      expect(res.stderr).toContain(said);
-      expect(res.stderr).not.toContain('cannot reach the database');
+      const refused = await commands[command]([...args], env, () => undefined).then(
+        () => null,
+        (err: Error & { code?: string }) => err,
+      );
+      expect([command, args, refused instanceof UsageError || String(refused?.code).startsWith('ERR_PARSE_ARGS_')]).toEqual([
+        command,
+        args,
+        true,
+      ]);
+      expect(refused!.message).toContain(said);
     }
   }, 120_000);
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { readIngestedStores, ZarrSource } from '@fieldcast/weather';
 import { writeGeotiffFile, writeNetcdf4 } from '../../weather/test/ingest-fixtures.js';
 import { ingestCommand } from '../src/ingest.js';
-import { UsageError } from '../src/services.js';
+import { UsageError } from '../src/usage-error.js';
 
 const HOUR = 3_600_000;
 let tmp: string;

@@ -13,7 +13,7 @@ import { createCatalog, forecastFrameId, lonLatToTileXY } from '@fieldcast/weath
 import { type OneSyncedRun, oneSyncedRun } from '../../sync/test/one-synced-run.js';
 import { accountsCommand } from '../src/accounts.js';
 import { productsCommand } from '../src/products.js';
-import { UsageError } from '../src/services.js';
+import { UsageError } from '../src/usage-error.js';
 
 /*
  * A synced source's product made from a restricted catalog product

@@ -8,5 +8,6 @@ export * from './limits.js';
 export * from './needs.js';
 export * from './ports.js';
 export * from './services.js';
+export * from './signal-exit.js';
 export * from './weather.js';
 export * from './product-grants.js';

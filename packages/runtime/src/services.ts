@@ -1,6 +1,6 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism, constants } from 'node:os';
+import { availableParallelism } from 'node:os';
 import type { Express } from 'express';
 import type { IncomingMessage, Transport } from '@fieldcast/bus';
 import { IdempotencyKeys, keepsIdempotencyKeys, migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
@@ -23,6 +23,7 @@ import { type ConsumedTopics, pipelineMetrics } from './pipeline-metrics.js';
 import { type FilesConfig, serviceFiles } from './files.js';
 import { IdentityStore, migrateIdentity } from './identity.js';
 import { needsTransport, topicsOf, type AnyDeps, type Service, type WebhookPolicy } from './needs.js';
+import { signalExitCode } from './signal-exit.js';
 import { gridRequestErrors } from './weather.js';
 
 /** What the services of one process share; each service is handed only the parts it declared. */
@@ -319,14 +320,6 @@ export async function startServices(
   }
   let stopping: Promise<void> | null = null;
   return { services: running, stop: () => (stopping ??= stopAll()) };
-}
-
-/**
- * The status of a process ended by a signal, as a shell reports it: 128 + the signal's number
- * (POSIX "Exit Status for Commands"; SIGINT 130, SIGTERM 143).
- */
-export function signalExitCode(signal: NodeJS.Signals): number {
-  return 128 + (constants.signals[signal] ?? 0);
 }
 
 /** Ctrl-C and SIGTERM stop the fleet once, gracefully; a second signal exits at once, with that signal's status. */
