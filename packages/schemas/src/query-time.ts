@@ -7,8 +7,8 @@
 /** A timestamp whose offset's `+` became a space: a time, a space, and the offset's hours (and minutes). */
 const PLUS_READ_AS_SPACE = /T[\d:.,]+ \d{2}(:?\d{2})?$/i;
 
-/** What to send instead. */
-const PLUS_READ_AS_SPACE_HINT = "a + in a query string reads as a space, so send an offset's + as %2B (2026-05-01T14:00:00%2B02:00)";
+/** What to send instead, shown with UTC's offset, the one every time parameter takes (the model and insight areas take only UTC). */
+const PLUS_READ_AS_SPACE_HINT = "a + in a query string reads as a space, so send an offset's + as %2B (2026-05-01T14:00:00%2B00:00)";
 
 /** A time query parameter's refusal, with the hint when the value it refuses looks like an offset whose `+` became a space. */
 export function withPlusHint(message: string, value: unknown): string {

@@ -299,7 +299,7 @@ describe('series parameters: each fault is 400 invalid_parameter naming the para
       expect([res.status, res.body.errors?.map((e: { path: string }) => e.path)]).toEqual([400, [name]]);
       expect(res.body.errors[0].message).toContain(`${name} must be a UTC timestamp such as 2026-05-01T06:00:00Z`);
       expect(res.body.errors[0].message).toContain(
-        "a + in a query string reads as a space, so send an offset's + as %2B (2026-05-01T14:00:00%2B02:00)",
+        "a + in a query string reads as a space, so send an offset's + as %2B (2026-05-01T14:00:00%2B00:00)",
       );
     }
   });

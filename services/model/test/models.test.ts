@@ -280,7 +280,7 @@ describe('GET /models/{id}/forecasts', () => {
       expect([res.status, res.body.errors?.map((e: { path: string }) => e.path)]).toEqual([400, [name]]);
       expect(res.body.errors[0].message).toContain(`${name} must be a UTC ISO 8601 timestamp such as 2026-05-01T12:00:00Z`);
       expect(res.body.errors[0].message).toContain(
-        "a + in a query string reads as a space, so send an offset's + as %2B (2026-05-01T14:00:00%2B02:00)",
+        "a + in a query string reads as a space, so send an offset's + as %2B (2026-05-01T14:00:00%2B00:00)",
       );
     }
   });

@@ -148,7 +148,7 @@ describe('GET /products/{product}/frames (public record)', () => {
         expect([res.status, res.body.errors?.map((e: { path: string }) => e.path)]).toEqual([400, [param]]);
         expect(res.body.errors[0].message).toContain(`${param} must be an ISO 8601 timestamp with a zone`);
         expect(res.body.errors[0].message).toContain(
-          "a + in a query string reads as a space, so send an offset's + as %2B (2026-05-01T14:00:00%2B02:00)",
+          "a + in a query string reads as a space, so send an offset's + as %2B (2026-05-01T14:00:00%2B00:00)",
         );
       }
   });
