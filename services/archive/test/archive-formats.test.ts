@@ -158,6 +158,18 @@ describe('formats chosen both ways (docs/interface.md §11)', () => {
     const [south, w] = corner(STORM_REGION.southWest);
     expect(findAll(region, 'LinearRing')[0]!.children[0]!.text).toBe(`${w},${south} ${e},${south} ${e},${n} ${w},${n} ${w},${south}`);
   });
+
+  it('KML of a wide region: its north and south edges follow their parallels, a vertex at least every degree', async () => {
+    // A globe viewer draws an edge as a great-circle arc: 20 degrees wide at 45 N it would bow
+    // 0.44 degrees north of the region's north edge in its middle.
+    const wide = parseXml((await get(t, '/v2/hailsize/summary/+46.0-090.0+40.0-110.0.kml', alice)).text);
+    const ring = findAll(wide, 'LinearRing')[0]!
+      .children[0]!.text!.split(' ')
+      .map((p) => p.split(',').map(Number) as [number, number]);
+    const south = Array.from({ length: 21 }, (_, i) => [-110 + i, 40]);
+    const north = Array.from({ length: 21 }, (_, i) => [-90 - i, 46]);
+    expect(ring).toEqual([...south, ...north, [-110, 40]]);
+  });
 });
 
 describe('Cache-Control: private, no-store on every answer (docs/interface.md §11: their URLs hold tokens)', () => {

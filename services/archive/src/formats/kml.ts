@@ -97,14 +97,25 @@ function placeGeometry(q: QueryEcho): XmlElement {
   if (q.location) return element('Point', undefined, [coordinates([parse(q.location)])]);
   const [e, n] = parse(q.region!.northEast);
   const [w, s] = parse(q.region!.southWest);
-  const ring: [number, number][] = [
-    [w, s],
-    [e, s],
-    [e, n],
-    [w, n],
-    [w, s],
-  ];
-  return element('Polygon', undefined, [element('outerBoundaryIs', undefined, [element('LinearRing', undefined, [coordinates(ring)])])]);
+  return element('Polygon', undefined, [
+    element('outerBoundaryIs', undefined, [element('LinearRing', undefined, [coordinates(regionOutline(w, s, e, n))])]),
+  ]);
+}
+
+/** The most longitude between two vertices of a region's north or south edge, in degrees. */
+const OUTLINE_STEP_DEGREES = 1;
+
+/**
+ * A region's outline, counter-clockwise from its south-west corner, closed. Globe viewers draw a
+ * polygon's edge between two vertices as the shortest path on the globe, a great-circle arc that
+ * bows poleward of the parallel the region's north or south edge follows: over 20 degrees of
+ * longitude at 45 N by 0.44 degrees of latitude in its middle. A vertex at least every degree
+ * keeps the drawn edge within 0.0011 degrees of the parallel there.
+ */
+function regionOutline(w: number, s: number, e: number, n: number): [number, number][] {
+  const steps = Math.max(1, Math.ceil((e - w) / OUTLINE_STEP_DEGREES));
+  const along = Array.from({ length: steps + 1 }, (_, i) => (i === steps ? e : w + ((e - w) * i) / steps));
+  return [...along.map((lon): [number, number] => [lon, s]), ...along.reverse().map((lon): [number, number] => [lon, n]), [w, s]];
 }
 
 function dayPlacemark(q: QueryEcho, day: SummaryDay, geometry: XmlElement): XmlElement {
