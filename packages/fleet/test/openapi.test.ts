@@ -518,6 +518,8 @@ async function samplesOf(area: string, doc: OpenApi, account: TestAccount): Prom
           url: `/subscriptions/${subscription}/deliveries/${randomUUID()}/retry`,
           also: 404,
         },
+        // the example's receiver has passed no handshake: validating, or validation_failed, both validated again
+        { op: 'POST /subscriptions/{id}/validate', url: `/subscriptions/${subscription}/validate` },
         { op: 'DELETE /subscriptions/{id}', url: `/subscriptions/${subscription}` },
       ];
     }

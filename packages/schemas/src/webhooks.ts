@@ -57,7 +57,7 @@ export const Subscription = z
     description: z.string(),
     status: z.enum(SUBSCRIPTION_STATUSES).meta({
       description:
-        'validating until the URL answers the handshake; validation_failed receives nothing; paused after repeated dead letters (a retry resumes it, validating the URL again first)',
+        'validating until the URL answers the handshake; validation_failed receives nothing; paused after repeated dead letters or a 410 Gone; a retry of a dead letter, or POST /subscriptions/{id}/validate, resumes either, validating the URL again first',
     }),
     statusMessage: z
       .string()

@@ -472,7 +472,7 @@ export class DeliveryStore {
       if (dead)
         await this.deadLettered(trx, delivery.subscriptionId, {
           threshold: PAUSE_AFTER_DEAD_LETTERS,
-          message: `paused after ${PAUSE_AFTER_DEAD_LETTERS} dead letters in a row; retry a dead letter to resume`,
+          message: `paused after ${PAUSE_AFTER_DEAD_LETTERS} dead letters in a row; retry a dead letter, or validate the subscription again, to resume`,
         });
     });
     return dead ? 'dead' : 'pending';
@@ -617,14 +617,10 @@ export class DeliveryStore {
   }
 
   /**
-   * Sends a dead letter again, from now, with a fresh 24 hours; a paused subscription resumes
-   * through validation: `validating` again, so the dispatcher repeats the CloudEvents handshake
-   * (HTTP 1.1 Web Hooks for Event Delivery §4) before any delivery is sent, since the URL that
-   * kept failing may now answer for someone else. So does one whose URL failed that handshake
-   * when it last resumed: left as it is, the delivery would be pending with nothing ever to send
-   * it (docs/decisions/0376-retrying-after-a-failed-handshake.md). The account's other
-   * subscriptions to the URL that its 410 Gone paused resume with it
-   * (docs/decisions/0457-410-gone-retires-the-url-for-the-account.md). Only a dead letter can be
+   * Sends a dead letter again, from now, with a fresh 24 hours, and resumes its subscription
+   * (`resume`): a paused one, and one whose URL failed the handshake when it last resumed, which
+   * left as it is would keep the delivery pending with nothing ever to send it
+   * (docs/decisions/0376-retrying-after-a-failed-handshake.md). Only a dead letter can be
    * retried: a pending delivery is being tried already and a delivered one was answered.
    */
   async retry(accountId: string, subscriptionId: string, deliveryId: string, now: Date): Promise<Delivery> {
@@ -646,19 +642,55 @@ export class DeliveryStore {
         if (!exists) throw new NotFoundError('delivery', deliveryId);
         throw new ConflictError('delivery_not_dead', `Delivery ${deliveryId} is ${exists.status}; only a dead letter can be retried`);
       }
-      await trx
-        .withSchema(AREA)
-        .table('subscriptions')
-        .where({ id: subscriptionId })
-        .whereIn('status', ['paused', 'validation_failed'])
-        .update({ status: 'validating', status_message: RESUMED_MESSAGE, dead_in_a_row: 0, lease_until: null });
-      await trx.raw(
-        `update ${AREA}.subscriptions o set status = 'validating', status_message = :resumed, dead_in_a_row = 0, lease_until = null
-         from ${AREA}.subscriptions s
-         where s.id = :id and o.account_id = s.account_id and o.receiver = s.receiver and o.status = 'paused' and o.status_message = :gone`,
-        { resumed: RESUMED_MESSAGE, gone: GONE_MESSAGE, id: subscriptionId },
-      );
+      await this.resume(trx, subscriptionId);
       return deliveryView(row, heldUntil);
     });
+  }
+
+  /**
+   * The owner asks for the subscription's URL to be validated again
+   * (docs/decisions/0483-validating-a-subscription-again.md): one that failed the handshake or is
+   * paused resumes (`resume`), which is the way back for one with no dead letter to retry; one
+   * still validating is left to the handshake it awaits. An active one is refused: its URL passed
+   * the handshake and is delivered to.
+   */
+  async validate(accountId: string, subscriptionId: string): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      // Locked, so a handshake recorded meanwhile is waited for and what is decided is what it left.
+      const row: { status: SubscriptionRecord['status'] } | undefined = await trx
+        .withSchema(AREA)
+        .table('subscriptions')
+        .select('status')
+        .where({ id: subscriptionId, account_id: accountId })
+        .forUpdate()
+        .first();
+      if (!row) throw new NotFoundError('subscription', subscriptionId);
+      if (row.status === 'active')
+        throw new ConflictError('subscription_active', `Subscription ${subscriptionId} is already active; nothing to validate`);
+      if (row.status !== 'validating') await this.resume(trx, subscriptionId);
+    });
+  }
+
+  /**
+   * A paused or `validation_failed` subscription resumes through validation: `validating` again,
+   * its run of dead letters cleared, so the dispatcher repeats the CloudEvents handshake (HTTP 1.1
+   * Web Hooks for Event Delivery §4) before any delivery is sent, since a URL that kept failing may
+   * now answer for someone else (docs/decisions/0260-webhook-delivery.md, pausing). The account's
+   * other subscriptions to the URL that its 410 Gone paused resume with it
+   * (docs/decisions/0457-410-gone-retires-the-url-for-the-account.md).
+   */
+  private async resume(trx: Knex.Transaction, subscriptionId: string): Promise<void> {
+    await trx
+      .withSchema(AREA)
+      .table('subscriptions')
+      .where({ id: subscriptionId })
+      .whereIn('status', ['paused', 'validation_failed'])
+      .update({ status: 'validating', status_message: RESUMED_MESSAGE, dead_in_a_row: 0, lease_until: null });
+    await trx.raw(
+      `update ${AREA}.subscriptions o set status = 'validating', status_message = :resumed, dead_in_a_row = 0, lease_until = null
+       from ${AREA}.subscriptions s
+       where s.id = :id and o.account_id = s.account_id and o.receiver = s.receiver and o.status = 'paused' and o.status_message = :gone`,
+      { resumed: RESUMED_MESSAGE, gone: GONE_MESSAGE, id: subscriptionId },
+    );
   }
 }

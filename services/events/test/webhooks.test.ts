@@ -541,6 +541,106 @@ describe('webhook subscriptions', () => {
     expect(receiver.delivered.map((e) => e.subject).sort()).toEqual([first, bobs].sort());
   });
 
+  /** POST /subscriptions/{id}/validate as `account`: the URL's handshake again (docs/decisions/0483-validating-a-subscription-again.md). */
+  const validate = (account: TestAccount, id: string) => events().post(`/subscriptions/${id}/validate`).set('Authorization', account.auth);
+  const read = async (account: TestAccount, id: string) =>
+    (await events().get(`/subscriptions/${id}`).set('Authorization', account.auth)).body as {
+      status: string;
+      statusMessage: string | null;
+    };
+
+  test('a subscription whose URL failed the handshake is validated again on request: active once the receiver answers, then delivered to', async () => {
+    receiver.handshake = 'no-header';
+    const sub = await subscribe(t.alice);
+    await runDeliveries();
+    await eventually(async () => expect((await read(t.alice, sub.id)).status).toBe('validation_failed'));
+    // still refused: the handshake is made again, and fails again
+    expect((await validate(t.alice, sub.id)).status).toBe(202);
+    const before = receiver.requests.length;
+    await runDeliveries();
+    expect(receiver.requests.slice(before).map((r) => r.method)).toEqual(['OPTIONS']);
+    expect(await read(t.alice, sub.id)).toMatchObject({
+      status: 'validation_failed',
+      statusMessage: expect.stringMatching(/WebHook-Allowed-Origin/),
+    });
+    // the receiver is fixed: validating, as GET shows it, until the dispatcher's next pass
+    receiver.handshake = 'allow';
+    const validating = await validate(t.alice, sub.id);
+    expect(validating.status).toBe(202);
+    expect(validating.body).toMatchObject({ id: sub.id, status: 'validating', statusMessage: expect.stringMatching(/validated again/) });
+    expect(validating.body).toEqual(await read(t.alice, sub.id));
+    // already validating: nothing changes
+    const again = await validate(t.alice, sub.id);
+    expect([again.status, again.body]).toEqual([202, validating.body]);
+    const handshaken = receiver.requests.length;
+    await runDeliveries();
+    expect(receiver.requests.slice(handshaken).map((r) => r.method)).toEqual(['OPTIONS']);
+    expect(await read(t.alice, sub.id)).toMatchObject({ status: 'active', statusMessage: null });
+    // active: nothing to validate
+    const active = await validate(t.alice, sub.id);
+    expect([active.status, active.body.id]).toEqual([409, 'subscription_active']);
+    expect((await read(t.alice, sub.id)).status).toBe('active');
+    const field = await createField(t.alice);
+    await eventually(() => expect(receiver.delivered.map((e) => e.subject)).toEqual([field]));
+    // another account's subscription and an unknown one are 404, as for GET
+    for (const [account, id] of [
+      [t.bob, sub.id],
+      [t.alice, crypto.randomUUID()],
+    ] as const) {
+      const res = await validate(account, id);
+      expect([res.status, res.body.id]).toEqual([404, 'subscription_does_not_exist']);
+    }
+  });
+
+  test('validating a subscription a 410 paused resumes the account’s others the 410 paused at the URL, through the handshake', async () => {
+    // docs/decisions/0457-410-gone-retires-the-url-for-the-account.md: as a retry of its dead letter does
+    const store = new DeliveryStore(t.fleet.db.knex);
+    const [first, second] = [crypto.randomUUID(), crypto.randomUUID()];
+    const gone = await subscribe(t.alice, { resources: [first] });
+    const sibling = await subscribe(t.alice, { resources: [second] });
+    await runDeliveries();
+    const fanOut = (resource: string) =>
+      store.fanOut({ event: fieldEvent(resource, 'created', nowMs), appId: crypto.randomUUID(), owner: t.alice.id }, new Date(nowMs));
+    receiver.answer = (n) => (n === 1 ? 410 : 200);
+    expect(await fanOut(first)).toBe(1);
+    await runDeliveries();
+    for (const id of [gone.id, sibling.id])
+      expect(await read(t.alice, id)).toMatchObject({ status: 'paused', statusMessage: expect.stringMatching(/410 Gone/) });
+    // the sibling, which has no dead letter to retry, is validated: both resume
+    const resumed = await validate(t.alice, sibling.id);
+    expect([resumed.status, resumed.body.status]).toEqual([202, 'validating']);
+    expect((await read(t.alice, gone.id)).status).toBe('validating');
+    const runs = await t.fleet.db.knex
+      .withSchema('events')
+      .table('subscriptions')
+      .select('dead_in_a_row')
+      .whereIn('id', [gone.id, sibling.id]);
+    expect(runs).toEqual([{ dead_in_a_row: 0 }, { dead_in_a_row: 0 }]);
+    const before = receiver.requests.length;
+    await runDeliveries();
+    expect(receiver.requests.slice(before).map((r) => r.method)).toEqual(['OPTIONS', 'OPTIONS']);
+    expect([(await read(t.alice, gone.id)).status, (await read(t.alice, sibling.id)).status]).toEqual(['active', 'active']);
+    expect(await fanOut(second)).toBe(1);
+    await runDeliveries();
+    expect(receiver.delivered.map((e) => e.subject)).toEqual([second]);
+  });
+
+  test('a subscription paused by dead letters that were since deleted is validated again, its run of dead letters cleared', async () => {
+    const { sub } = await pausedSubscription();
+    nowMs += 30 * 24 * 3600_000 + 1000;
+    await t.fleet.runBackground('events', 'webhook-retention');
+    expect(await deliveries(t.alice, sub.id)).toEqual([]);
+    receiver.answer = () => 200;
+    const resumed = await validate(t.alice, sub.id);
+    expect([resumed.status, resumed.body.status]).toEqual([202, 'validating']);
+    const [row] = await t.fleet.db.knex.withSchema('events').table('subscriptions').select('dead_in_a_row').where({ id: sub.id });
+    expect(row).toEqual({ dead_in_a_row: 0 });
+    await runDeliveries();
+    expect((await read(t.alice, sub.id)).status).toBe('active');
+    const field = await createField(t.alice);
+    await eventually(() => expect(receiver.delivered.map((e) => e.subject)).toContain(field));
+  });
+
   test('a slow receiver holds back only its own subscription, which gets a bounded share of the sends in flight', async () => {
     const slow = new WebhookReceiver();
     await slow.start();

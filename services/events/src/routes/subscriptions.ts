@@ -1,4 +1,4 @@
-import { type Api, BodyFault, ListQuery, MAX_PAGE, ownedResourceRoutes, ValidationError } from '@fieldcast/kit';
+import { type Api, BodyFault, ListQuery, MAX_PAGE, NotFoundError, ownedResourceRoutes, ValidationError } from '@fieldcast/kit';
 import {
   choiceError,
   CreatedSubscription,
@@ -155,5 +155,27 @@ export function subscriptionRoutes(
       response: { status: 202, description: 'The delivery, pending again', schema: Delivery },
       errors: [404, 409],
       handle: ({ account, params }) => deliveries.retry(account.id, params.id, params.delivery, now()),
+    })
+    .op({
+      method: 'post',
+      path: '/subscriptions/{id}/validate',
+      summary: 'Validate the subscription’s URL again',
+      description:
+        'A subscription that is validation_failed (its URL failed the CloudEvents handshake) or paused (dead letters in a row, or a 410 Gone) is validating again: the next pass repeats the handshake before anything is sent, and it is active once its URL passes, validation_failed if it does not. The way back for a subscription with no dead letter to retry, keeping its id and signing secret. The account’s other subscriptions to the URL that a 410 Gone paused resume with it. One still validating is left as it is; an active one is 409 subscription_active. No body.',
+      tags: ['webhooks'],
+      params: IdParams,
+      response: {
+        status: 202,
+        description: 'The subscription as a read shows it, validating until its URL answers the handshake',
+        schema: Subscription,
+      },
+      errors: [404, 409],
+      handle: async ({ account, params }) => {
+        await deliveries.validate(account.id, params.id);
+        const validated = await subscriptions.get(account.id, params.id);
+        // deleted since: as a read of it would answer
+        if (!validated) throw new NotFoundError('subscription', params.id);
+        return subscriptionView(validated);
+      },
     });
 }
