@@ -7,6 +7,8 @@ import {
   type DegreeDayCutoff,
   type DegreeDayMethod,
   type DegreeDayScale,
+  celsiusToFahrenheit,
+  DEGREE_DAY_SCALE_SYMBOLS,
   usesNextMinimum,
 } from '@fieldcast/science';
 import { z } from 'zod';
@@ -25,6 +27,30 @@ export const DEGREE_DAY_FORECAST_DAYS = 7;
 export { DEGREE_DAY_SCALES, type DegreeDayScale };
 /** Default base per scale: 10 °C (spec 4.1) and its Fahrenheit equivalent 50 °F (docs/decisions/0010-degree-day-methods-and-scales.md). */
 export const DEFAULT_DEGREE_DAY_BASE: Record<DegreeDayScale, number> = { celsius: 10, fahrenheit: 50 };
+/**
+ * The thresholds, base and cap, a degree-day request may name, per scale: the air temperatures on
+ * Earth with a margin. The WMO's records are -89.2 °C (Vostok, 21 July 1983) and 56.7 °C (Death
+ * Valley, 10 July 1913; WMO Archive of Weather and Climate Extremes); -100 to 100 °C holds both and
+ * is -148 to 212 °F exactly, so a threshold converted between the scales stays inside. Past it a
+ * threshold is a typo or another unit (283.15, 10 °C in kelvin), whose answer (0 degree days, or
+ * every day's whole mean) answers no question anyone asked
+ * (docs/decisions/0485-limits-count-characters-and-thresholds-are-earthly.md).
+ */
+const THRESHOLD_RANGE_C = [-100, 100] as const;
+export const DEGREE_DAY_THRESHOLD_RANGE: Record<DegreeDayScale, readonly [number, number]> = {
+  celsius: THRESHOLD_RANGE_C,
+  fahrenheit: [celsiusToFahrenheit(THRESHOLD_RANGE_C[0]), celsiusToFahrenheit(THRESHOLD_RANGE_C[1])],
+};
+/** The range in words, each scale's: "-100 to 100 °C or -148 to 212 °F". */
+export const DEGREE_DAY_THRESHOLD_WORDS = DEGREE_DAY_SCALES.map(
+  (scale) => `${DEGREE_DAY_THRESHOLD_RANGE[scale].join(' to ')} ${DEGREE_DAY_SCALE_SYMBOLS[scale]}`,
+).join(' or ');
+/** Why a base or cap is no threshold in `scale` (DEGREE_DAY_THRESHOLD_RANGE); undefined when it is one. */
+export function degreeDayThresholdFault(name: 'base' | 'cap', value: number, scale: DegreeDayScale): string | undefined {
+  const [low, high] = DEGREE_DAY_THRESHOLD_RANGE[scale];
+  if (value >= low && value <= high) return undefined;
+  return `${name} must be from ${low} to ${high} ${DEGREE_DAY_SCALE_SYMBOLS[scale]} (scale ${scale}): the air temperatures on Earth, with a margin`;
+}
 /** The science package's methods (beyond the spec's average). */
 export const DEGREE_DAY_METHOD_NAMES = DEGREE_DAY_METHODS;
 export type DegreeDayMethodName = DegreeDayMethod;
@@ -123,8 +149,8 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
   const params = z.object({
     base: decimalParam(
       'base',
-      'any number',
-      'Base temperature in the requested scale; any number. Default 10 (celsius) or 50 (fahrenheit).',
+      DEGREE_DAY_THRESHOLD_WORDS,
+      `Base temperature in the requested scale, ${DEGREE_DAY_THRESHOLD_WORDS}. Default 10 (celsius) or 50 (fahrenheit).`,
       '10',
     ).optional(),
     scale: z
@@ -151,7 +177,7 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
     cap: decimalParam(
       'cap',
       'not below base',
-      'Upper threshold in the requested scale, not below base; with any method but average (beyond the spec). Applied as a horizontal cutoff unless cutoff says otherwise.',
+      `Upper threshold in the requested scale, not below base, ${DEGREE_DAY_THRESHOLD_WORDS}; with any method but average (beyond the spec). Applied as a horizontal cutoff unless cutoff says otherwise.`,
       '30',
     ).optional(),
     cutoff: z
@@ -197,16 +223,20 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
         );
       }
       const base = q.base === undefined ? DEFAULT_DEGREE_DAY_BASE[scale] : Number(q.base);
-      if (!Number.isFinite(base)) fail('base', 'base must be a finite decimal number');
+      // Digits past Number.MAX_VALUE read as Infinity, which no range holds.
+      const baseFault = degreeDayThresholdFault('base', base, scale);
+      if (baseFault) fail('base', baseFault);
       const method = q.method ?? 'average';
       let cap: number | undefined;
       if (q.cap !== undefined) {
         cap = Number(q.cap);
+        const capFault = degreeDayThresholdFault('cap', cap, scale);
         if (method === 'average') {
           fail('cap', 'cap needs a method other than average: the average method has no upper threshold');
-        } else if (!Number.isFinite(cap)) {
-          fail('cap', 'cap must be a finite decimal number');
-        } else if (cap < base) {
+        } else if (capFault) {
+          fail('cap', capFault);
+        } else if (!baseFault && cap < base) {
+          // Measured against a base the caller could mean only: one fault per value (docs/decisions/0005-problem-details.md).
           fail('cap', `cap must be a number not below base (${base})`);
         }
       }

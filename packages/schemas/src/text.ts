@@ -9,6 +9,13 @@ const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
  * text: PostgreSQL refuses U+0000 in text and an unpaired surrogate has no UTF-8 form (RFC 3629
  * section 3). Refused here, so the body fails validation with the member's path and never reaches
  * the database. Every free-text member of a request uses this type.
+ *
+ * Its limits are zod's `.min` and `.max`, which count characters, Unicode code points (the pinned
+ * zod, pnpm-workspace.yaml), as each limit's message says: the count of JSON Schema's maxLength
+ * (draft 2020-12 validation section 6.3.1), which the OpenAPI documents state, and of PostgreSQL's
+ * char_length. An emoji outside the Basic Multilingual Plane is two UTF-16 code units and one
+ * character (packages/schemas/test/text-limits.test.ts;
+ * docs/decisions/0485-limits-count-characters-and-thresholds-are-earthly.md).
  */
 export function text(params?: Parameters<typeof z.string>[0]) {
   return z

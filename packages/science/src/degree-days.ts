@@ -31,6 +31,9 @@ export type DegreeDayMethod = (typeof DEGREE_DAY_METHODS)[number];
 export const DEGREE_DAY_SCALES = ['celsius', 'fahrenheit'] as const;
 export type DegreeDayScale = (typeof DEGREE_DAY_SCALES)[number];
 
+/** Each scale's symbol, as answers and messages write a temperature in it. */
+export const DEGREE_DAY_SCALE_SYMBOLS: Readonly<Record<DegreeDayScale, string>> = { celsius: '°C', fahrenheit: '°F' };
+
 /**
  * What development does above the upper threshold (UC IPM, "About degree-days", glossary;
  * USPEST.org "Degree-day calculation methods"): horizontal, it goes on at the rate of the

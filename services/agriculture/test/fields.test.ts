@@ -118,6 +118,27 @@ describe('fields: the spec shapes (spec 2.1, 4.2)', () => {
     expect(res.status).toBe(201);
     expect(res.body.description).toBe('');
   });
+
+  it('description counts characters: 10,000 outside the BMP are stored as PostgreSQL counts them, 10,001 refused (decision 0485)', async () => {
+    const corn = '\u{1F33D}'; // one character, two UTF-16 code units
+    const res = await create(t.alice, fieldBody(undefined, corn.repeat(10_000)));
+    expect(res.status).toBe(201);
+    expect((await request(app()).get(`/fields/${res.body.id}`).set('Authorization', t.alice.auth)).body.description).toBe(
+      corn.repeat(10_000),
+    );
+    const stored = await t.fleet.db.knex
+      .withSchema('agriculture')
+      .table('fields')
+      .where({ id: res.body.id })
+      .first(t.fleet.db.knex.raw('char_length(description) as n'));
+    expect(stored.n).toBe(10_000);
+    const over = await create(t.alice, fieldBody(undefined, corn.repeat(10_001)));
+    expect([over.status, over.body.errors]).toEqual([
+      400,
+      [{ path: 'description', message: 'description must be text of at most 10,000 characters' }],
+    ]);
+    expect(await countFields()).toBe(1);
+  });
 });
 
 describe('fields: ownership', () => {

@@ -165,10 +165,12 @@ describe('growing degree days: hand-computed through the real path (spec 2.6, 4.
   });
 
   it('the contours link writes base and cap as plain decimals, which its endpoint takes, where String gives an exponent', async () => {
-    const res = await get(`/growing-degree-days/${fieldId}?${DAYS}&base=0.0000001&method=single-sine&cap=1000000000000000000000`);
+    // String writes 1e-7 and 2e-7 with an exponent; a threshold from 1e21 up, the other such
+    // magnitude, is past any air temperature and refused (DEGREE_DAY_THRESHOLD_RANGE).
+    const res = await get(`/growing-degree-days/${fieldId}?${DAYS}&base=0.0000001&method=single-sine&cap=0.0000002`);
     expect(res.status).toBe(200);
     expect(res.body.contours).toBe(
-      `/growing-degree-days/${fieldId}/contours?start=2024-05-01&end=2024-05-03&base=0.0000001&method=single-sine&cap=1000000000000000000000`,
+      `/growing-degree-days/${fieldId}/contours?start=2024-05-01&end=2024-05-03&base=0.0000001&method=single-sine&cap=0.0000002`,
     );
     const followed = await get(res.body.contours);
     expect(followed.status).toBe(200);
@@ -236,7 +238,13 @@ describe('growing degree days: hand-computed through the real path (spec 2.6, 4.
 describe('growing degree days: parameters (spec 4.1)', () => {
   // Accepted dates: 2015-01-01 .. 2024-05-17 (the clock's date + 7 days).
   const cases: [string, string, string, RegExp][] = [
-    ['base not a number', 'base=warm', 'base', /decimal number \(any number\)/],
+    ['base not a number', 'base=warm', 'base', /decimal number \(-100 to 100 °C or -148 to 212 °F\)/],
+    // Thresholds past any air temperature on Earth (docs/decisions/0485-limits-count-characters-and-thresholds-are-earthly.md).
+    ['base of 1e24, written out', `base=1${'0'.repeat(24)}`, 'base', /^base must be from -100 to 100 °C \(scale celsius\)/],
+    ['base in kelvin', 'base=283.15', 'base', /^base must be from -100 to 100 °C/],
+    ['base below -148 °F', 'scale=fahrenheit&base=-148.5', 'base', /^base must be from -148 to 212 °F \(scale fahrenheit\)/],
+    ['cap past 100 °C', 'method=single-sine&cap=100.5', 'cap', /^cap must be from -100 to 100 °C/],
+    ['cap of 1e21, written out', `method=single-sine&cap=1${'0'.repeat(21)}`, 'cap', /^cap must be from -100 to 100 °C/],
     ['base empty', 'base=', 'base', /decimal number/],
     ['base in exponent form', 'base=1e1', 'base', /decimal number/],
     ['base given twice', 'base=1&base=2', 'base', /once/],
@@ -263,8 +271,8 @@ describe('growing degree days: parameters (spec 4.1)', () => {
     ['method given twice, though valid', 'method=single-sine&method=single-sine', 'method', /method must be given once: one of average/],
     ['cutoff given twice', 'method=single-sine&cap=30&cutoff=vertical&cutoff=vertical', 'cutoff', /cutoff must be given once/],
     ['cap not a number', 'method=single-sine&cap=hot', 'cap', /decimal number/],
-    // Digits past Number.MAX_VALUE read as Infinity: not finite, which is what the caller is told.
-    ['cap too large to be a finite number', `method=single-sine&cap=${'9'.repeat(400)}`, 'cap', /^cap must be a finite decimal number$/],
+    // Digits past Number.MAX_VALUE read as Infinity, past every threshold.
+    ['cap too large to be a finite number', `method=single-sine&cap=${'9'.repeat(400)}`, 'cap', /^cap must be from -100 to 100 °C/],
   ];
   const paths = () => [`/growing-degree-days/40.5/10.5`, `/growing-degree-days/${fieldId}`, `/growing-degree-days/${fieldId}/contours`];
 
@@ -296,8 +304,13 @@ describe('growing degree days: parameters (spec 4.1)', () => {
     ]);
   });
 
-  it('edges are accepted: 2015-01-01 and today + 7 days, latitude ±90, longitude ±180', async () => {
-    for (const q of ['start=2015-01-01&end=2015-01-02', 'start=2024-05-10&end=2024-05-13']) {
+  it('edges are accepted: 2015-01-01 and today + 7 days, latitude ±90, longitude ±180, thresholds -100 to 100 °C and -148 to 212 °F', async () => {
+    for (const q of [
+      'start=2015-01-01&end=2015-01-02',
+      'start=2024-05-10&end=2024-05-13',
+      `${DAYS}&base=-100&method=single-sine&cap=100`,
+      `${DAYS}&scale=fahrenheit&base=-148&method=single-sine&cap=212`,
+    ]) {
       expect((await get(`/growing-degree-days/30.5/30.5?${q}`)).status).toBe(200);
     }
     for (const location of ['90/180', '-90/-180', '+0.5/-0'])

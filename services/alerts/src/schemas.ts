@@ -1,4 +1,13 @@
-import { DEGREE_DAY_CUTOFF_INPUTS, DEGREE_DAY_METHOD_NAMES, DEGREE_DAY_SCALES, Timestamp, text, Uuid, UuidInput } from '@fieldcast/schemas';
+import {
+  DEGREE_DAY_CUTOFF_INPUTS,
+  DEGREE_DAY_METHOD_NAMES,
+  DEGREE_DAY_SCALES,
+  DEGREE_DAY_THRESHOLD_WORDS,
+  Timestamp,
+  text,
+  Uuid,
+  UuidInput,
+} from '@fieldcast/schemas';
 import { SEVERE_KINDS } from '@fieldcast/weather';
 import { z } from 'zod';
 import { LIMITS } from './domain/limits.js';
@@ -29,14 +38,17 @@ const DegreeDays = z.strictObject({
     .number()
     .optional()
     .meta({
-      description: `base temperature in the scale, ${LIMITS.degreeDayBase.join(' to ')}; default 10 (celsius) or 50 (fahrenheit)`,
+      description: `base temperature in the scale, ${DEGREE_DAY_THRESHOLD_WORDS}; default 10 (celsius) or 50 (fahrenheit)`,
     }),
   scale: z.enum(DEGREE_DAY_SCALES).optional().meta({ description: 'celsius (default) or fahrenheit' }),
   method: z
     .enum(DEGREE_DAY_METHOD_NAMES)
     .optional()
     .meta({ description: 'the degree-day method, as the agriculture area takes it (default average)' }),
-  cap: z.number().optional().meta({ description: 'upper threshold, not below base; not with the average method' }),
+  cap: z
+    .number()
+    .optional()
+    .meta({ description: `upper threshold in the scale, not below base, ${DEGREE_DAY_THRESHOLD_WORDS}; not with the average method` }),
   cutoff: z
     .enum(DEGREE_DAY_CUTOFF_INPUTS)
     .optional()

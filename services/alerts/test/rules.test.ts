@@ -97,6 +97,9 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
         cutoff: 'vertical',
       },
       { kind: 'degree-days', start: '2026-04-15', threshold: 500, method: 'single-triangle', cap: 30, cutoff: 'cap' },
+      // the thresholds' edges: air temperatures on Earth with a margin, in either scale (decision 0485)
+      { kind: 'degree-days', start: '2026-04-15', threshold: 500, base: -100, method: 'single-sine', cap: 100 },
+      { kind: 'degree-days', start: '2026-04-15', threshold: 500, base: -148, scale: 'fahrenheit', method: 'single-sine', cap: 212 },
       { kind: 'frost', threshold: -2, hours: 240 },
       { kind: 'reference-et', threshold: 0.5, days: 31 },
       { kind: 'precipitation', threshold: 0, hours: 1 },
@@ -106,6 +109,22 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
       const res = await api().create(t.alice, { target, condition });
       expect([res.status, res.body.condition]).toEqual([201, condition]);
     }
+  });
+
+  it('the description counts characters: 1,000 outside the BMP are stored, 1,001 refused at description (decision 0485)', async () => {
+    const target = { type: 'field', id: await createField(t.fleet, t.alice) };
+    const corn = '\u{1F33D}'; // one character, two UTF-16 code units
+    const res = await api().create(t.alice, { ...frost(target), description: corn.repeat(1000) });
+    expect([res.status, res.body.description]).toEqual([201, corn.repeat(1000)]);
+    const stored = await t.fleet.db.knex
+      .withSchema('alerts')
+      .table('rules')
+      .where({ id: res.body.id })
+      .first(t.fleet.db.knex.raw('char_length(description) as n'));
+    expect(stored.n).toBe(1000);
+    const over = await api().create(t.alice, { ...frost(target), description: corn.repeat(1001) });
+    expect([over.status, over.body.errors.map((e: { path: string }) => e.path)]).toEqual([400, ['description']]);
+    expect(await countRules(t.fleet)).toBe(1);
   });
 
   it('answers another account’s rules with 404, and watches another account’s field or asset never', async () => {
@@ -198,6 +217,13 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
         'condition.cutoff',
       ],
       [{ kind: 'degree-days', start: '2026-04-15', threshold: 0 }, 'condition.threshold'],
+      [{ kind: 'degree-days', start: '2026-04-15', threshold: 100, base: 150 }, 'condition.base'],
+      [{ kind: 'degree-days', start: '2026-04-15', threshold: 100, base: 213, scale: 'fahrenheit' }, 'condition.base'],
+      [{ kind: 'degree-days', start: '2026-04-15', threshold: 100, method: 'single-sine', cap: 1e24 }, 'condition.cap'],
+      [
+        { kind: 'degree-days', start: '2026-04-15', threshold: 100, method: 'single-sine', cap: 212.5, scale: 'fahrenheit' },
+        'condition.cap',
+      ],
     ];
     for (const [condition, path] of content) {
       const res = await api().create(t.alice, { target, condition });
@@ -210,6 +236,25 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
       {
         path: 'condition.start',
         message: 'start must be a date YYYY-MM-DD from 2025-06-15 to today, 2026-06-15 (UTC): a season of at most 366 days through today',
+      },
+    ]);
+    // A threshold is refused in the scale the rule asks in, its bounds named in it.
+    const hot = await api().create(t.alice, {
+      target,
+      condition: {
+        kind: 'degree-days',
+        start: '2026-04-15',
+        threshold: 100,
+        scale: 'fahrenheit',
+        base: 50,
+        method: 'single-sine',
+        cap: 300,
+      },
+    });
+    expect(hot.body.errors).toEqual([
+      {
+        path: 'condition.cap',
+        message: 'cap must be from -148 to 212 °F (scale fahrenheit): the air temperatures on Earth, with a margin',
       },
     ]);
     expect(await countRules(t.fleet)).toBe(0);

@@ -118,6 +118,22 @@ describe('POST /events (spec 4.10)', () => {
     expect(await countEvents()).toBe(0);
   });
 
+  it('the message counts characters: 1,000 outside the BMP are stored, 1,001 refused at message (decision 0485)', async () => {
+    const corn = '\u{1F33D}'; // one character, two UTF-16 code units
+    const note = (message: string) => ({ app: t.alice.handle, namespace: 'farm/notes', message });
+    const res = await api.post(t.alice, note(corn.repeat(1000)));
+    expect([res.status, res.body.message]).toEqual([200, corn.repeat(1000)]);
+    const stored = await t.fleet.db.knex
+      .withSchema('events')
+      .table('events')
+      .where({ id: res.body.id })
+      .first(t.fleet.db.knex.raw('char_length(message) as n'));
+    expect(stored.n).toBe(1000);
+    const over = await api.post(t.alice, note(corn.repeat(1001)));
+    expect([over.status, over.body.errors]).toEqual([400, [{ path: 'message', message: 'is at most 1000 characters' }]]);
+    expect(await countEvents()).toBe(1);
+  });
+
   it('422 message_slots_mismatch when the {} slots do not match tagged, with the path', async () => {
     for (const message of ['Job {} built a frame of {}', 'Job {} built {} {} {}', 'No slots']) {
       const res = await api.post(t.alice, { ...frameBuilt(t.alice.handle), message });

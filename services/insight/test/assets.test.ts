@@ -286,6 +286,31 @@ describe('assets: bad input is refused with the path of each fault, and nothing 
     expect(Object.keys(res.body.description)).toHaveLength(100);
   });
 
+  it('tag limits count characters: a key and a value of 1,000 outside the BMP are accepted, 1,001 refused (decision 0485)', async () => {
+    const corn = '\u{1F33D}'; // one character, two UTF-16 code units
+    const tags = { [corn.repeat(1000)]: corn.repeat(1000) };
+    const res = await create(t.alice, assetBody(polygon(), tags));
+    expect(res.status).toBe(201);
+    expect((await read(t.alice, `/assets/${res.body.id}`)).body.description).toEqual(tags);
+    const stored = await t.fleet.db.knex
+      .withSchema('insight')
+      .table('assets')
+      .where({ id: res.body.id })
+      .first(t.fleet.db.knex.raw(`char_length(tags ->> ?) as n`, [corn.repeat(1000)]));
+    expect(stored.n).toBe(1000);
+    const value = await create(t.alice, assetBody(polygon(), { crop: corn.repeat(1001) }));
+    expect([value.status, value.body.errors]).toEqual([
+      422,
+      [{ path: 'features.0.properties.crop', message: expect.stringMatching(/at most 1,000 characters/) }],
+    ]);
+    const key = await create(t.alice, assetBody(polygon(), { [corn.repeat(1001)]: 'v' }));
+    expect([key.status, key.body.errors.map((e: { path: string }) => e.path)]).toEqual([
+      422,
+      [`features.0.properties.${corn.repeat(1001)}`],
+    ]);
+    expect(await countAssets()).toBe(1);
+  });
+
   it.each([
     ['an array', [assetBody()]],
     ['an array of nothing', []],

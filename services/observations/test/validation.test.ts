@@ -208,6 +208,22 @@ describe('observation sets: each fault is 422 with its path, nothing stored (doc
     expect(res.status).toBe(201);
     expect(Object.keys(res.body.tags)).toHaveLength(MAX_TAGS);
   });
+
+  it('limits count characters: a site id, a tag name and a value outside the BMP at their limits are accepted, one more refused (decision 0485)', async () => {
+    const corn = '\u{1F33D}'; // one character, two UTF-16 code units
+    const body = { sites: [site(corn.repeat(256), ['2026-05-01T12:00:00Z'])], tags: { [corn.repeat(64)]: corn.repeat(256) } };
+    const res = await publish(app(), t.alice, body);
+    expect(res.status).toBe(201);
+    expect((await readBack(app(), t.alice, res.body.id)).body).toEqual(body);
+    for (const [over, path] of [
+      [{ ...body, sites: [site(corn.repeat(257), ['2026-05-01T12:00:00Z'])] }, 'sites.0.id'],
+      [{ ...body, tags: { [corn.repeat(65)]: 'v' } }, `tags.${corn.repeat(65)}`],
+      [{ ...body, tags: { a: corn.repeat(257) } }, 'tags.a'],
+    ] as const) {
+      const refused = await publish(app(), t.alice, over);
+      expect([refused.status, refused.body.errors.map((e: { path: string }) => e.path)]).toEqual([422, [path]]);
+    }
+  });
 });
 
 describe('observation sets: one value per site, instant, variable and aggregation', () => {

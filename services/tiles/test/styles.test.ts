@@ -398,6 +398,20 @@ describe('styles', () => {
       expect(list.body.filter((s: { isDefault: boolean }) => !s.isDefault)).toEqual([]);
     });
 
+    it('counts characters: a name of 100 and a description of 10,000 outside the BMP are stored, 101 refused (decision 0485)', async () => {
+      const corn = '\u{1F33D}'; // one character, two UTF-16 code units
+      const made = await create(t.alice, body({ name: corn.repeat(100), description: corn.repeat(10_000) }));
+      expect([made.status, made.body.name, made.body.description]).toEqual([201, corn.repeat(100), corn.repeat(10_000)]);
+      // a description fault is a malformed body, 400 (routes/styles.ts)
+      for (const [over, status, path] of [
+        [{ name: corn.repeat(101) }, 422, 'name'],
+        [{ name: 'Corn', description: corn.repeat(10_001) }, 400, 'description'],
+      ] as const) {
+        const res = await create(t.alice, body(over));
+        expect([res.status, res.body.errors.map((e: { path: string }) => e.path)]).toEqual([status, [path]]);
+      }
+    });
+
     it('names the accepted colour forms in the message', async () => {
       const res = await create(t.alice, body({ colorizers: [{ ...colorizer, defaultColor: 'hsl(0, 0%, 0%)' }] }));
       expect(res.body.errors[0].message).toContain('#rrggbb');

@@ -4,11 +4,11 @@
  * DEGREE_DAY_SCALES). No DOM here, so it is tested in Node.
  */
 
-import type { DegreeDayScale } from '@fieldcast/science';
+import { DEGREE_DAY_SCALE_SYMBOLS, type DegreeDayScale } from '@fieldcast/science';
 
 export type Scale = DegreeDayScale;
 
-const SYMBOLS: Readonly<Record<string, string>> = { celsius: '°C', fahrenheit: '°F' } satisfies Record<Scale, string>;
+const SYMBOLS: Readonly<Record<string, string>> = DEGREE_DAY_SCALE_SYMBOLS;
 
 /** The symbol of a scale as asked (`celsius`) or as answered (`Celsius`). */
 export function scaleSymbol(scale: string): string {

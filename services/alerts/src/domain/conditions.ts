@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type FieldError, ValidationError } from '@fieldcast/kit';
-import { cutoffNamed, DEFAULT_DEGREE_DAY_BASE, dateMs, DEGREE_DAY_FIRST_DATE, isoDate } from '@fieldcast/schemas';
+import { cutoffNamed, DEFAULT_DEGREE_DAY_BASE, dateMs, DEGREE_DAY_FIRST_DATE, degreeDayThresholdFault, isoDate } from '@fieldcast/schemas';
 import { CURVE_DEGREE_DAY_METHODS } from '@fieldcast/science';
 import { SEVERE_KINDS } from '@fieldcast/weather';
 import type { Condition } from '../schemas.js';
@@ -63,13 +63,17 @@ export function conditionFaults(condition: Condition, todayMs: number): FieldErr
           `start must be a date YYYY-MM-DD from ${isoDate(first)} to today, ${isoDate(todayMs)} (UTC): a season of at most ${LIMITS.degreeDayDays} days through today`,
         );
       if (!(Number.isFinite(condition.threshold) && condition.threshold > 0)) fault('threshold', 'threshold must be greater than 0');
-      const base = condition.base ?? DEFAULT_DEGREE_DAY_BASE[condition.scale ?? 'celsius'];
-      const [lowBase, highBase] = LIMITS.degreeDayBase;
-      if (!within(base, lowBase, highBase)) fault('base', `base must be from ${lowBase} to ${highBase} in the scale`);
+      // The thresholds the agriculture area takes (DEGREE_DAY_THRESHOLD_RANGE), in the rule's scale.
+      const scale = condition.scale ?? 'celsius';
+      const base = condition.base ?? DEFAULT_DEGREE_DAY_BASE[scale];
+      const baseFault = degreeDayThresholdFault('base', base, scale);
+      if (baseFault) fault('base', baseFault);
       const method = condition.method ?? 'average';
       if (condition.cap !== undefined) {
+        const capFault = degreeDayThresholdFault('cap', condition.cap, scale);
         if (method === 'average') fault('cap', 'cap needs a method other than average: the average method has no upper threshold');
-        else if (!(Number.isFinite(condition.cap) && condition.cap >= base)) fault('cap', `cap must be a number not below base (${base})`);
+        else if (capFault) fault('cap', capFault);
+        else if (!baseFault && condition.cap < base) fault('cap', `cap must be a number not below base (${base})`);
       }
       const cutoff = cutoffNamed(condition.cutoff);
       if (cutoff !== 'horizontal') {

@@ -14,5 +14,4 @@ export const LIMITS = {
   etThresholdMm: 1000,
   precipitationThresholdMm: 10_000,
   frostThresholdC: [-60, 20],
-  degreeDayBase: [-100, 200],
 } as const;
