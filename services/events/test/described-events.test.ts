@@ -1,4 +1,5 @@
 import { resourceEvent } from '@fieldcast/bus';
+import { EVENT_MESSAGE_MAX } from '@fieldcast/schemas';
 import { eventFromCloudEvent, PoisonMessage } from '../src/domain/translate.js';
 
 // docs/decisions/0123-events-described-by-their-emitter.md
@@ -61,12 +62,20 @@ describe('resource events described by their emitter', () => {
     expect(e.message).toBe('Frame {} was created (with {})');
   });
 
+  it('takes a message of as many characters as an event’s may hold, counting code points as every text limit does (0485)', () => {
+    const message = `Frame {} was created (with {}) ${'🌽'.repeat(EVENT_MESSAGE_MAX - 31)}`;
+    expect([...message]).toHaveLength(EVENT_MESSAGE_MAX);
+    const e = eventFromCloudEvent('fieldcast.platform.frames', frameCreated({ message }), '3b0e6f0e-3c8a-4d6e-9f7a-1a2b3c4d5e6f', NOW);
+    expect(e.message).toBe(message);
+  });
+
   it.each([
     ['another area’s namespace', { namespace: 'events/frames/created' }],
     ['another area’s origin', { origin: { namespace: 'agriculture/fields', id: JOB } }],
     ['an origin without a UUID', { origin: { namespace: 'platform/jobs', id: 'job-1' } }],
     ['a message whose slots do not match the tags', { message: 'Frame {} was built' }],
     ['an empty message', { message: '' }],
+    ['a message past the events’ limit', { message: `Frame {} was created (with {}) ${'x'.repeat(EVENT_MESSAGE_MAX)}` }],
     ['a value that is no object', 'created'],
   ])('dead-letters %s', (_what, event) => {
     expect(() =>

@@ -1,5 +1,6 @@
 import { isUuid } from '@fieldcast/ids';
 import { parseCloudEvent, parseTopic } from '@fieldcast/bus';
+import { EVENT_MESSAGE_MAX } from '@fieldcast/schemas';
 import { areaAppId } from './apps.js';
 import { EVENT_STATUS, type NewEvent } from './event.js';
 
@@ -13,7 +14,6 @@ const VERBS: Record<string, string> = {
 };
 
 const NAMESPACE = /^[a-z0-9][a-z0-9_.-]*(\/[a-z0-9][a-z0-9_.-]*)+$/;
-const MESSAGE_MAX = 1000;
 
 /**
  * The wording an emitting area gave its event (`data.event`,
@@ -42,8 +42,9 @@ function describedEvent(
     out.namespace = namespace;
   }
   if (message !== undefined) {
-    if (typeof message !== 'string' || message.length === 0 || message.length > MESSAGE_MAX)
-      throw new PoisonMessage(`data.event.message is not text of 1 to ${MESSAGE_MAX} characters`);
+    // characters as every text limit counts them, code points (docs/decisions/0485-limits-count-characters-and-thresholds-are-earthly.md)
+    if (typeof message !== 'string' || message.length === 0 || [...message].length > EVENT_MESSAGE_MAX)
+      throw new PoisonMessage(`data.event.message is not text of 1 to ${EVENT_MESSAGE_MAX} characters`);
     out.message = message;
   }
   return out;
