@@ -32,18 +32,18 @@ export function text(params?: Parameters<typeof z.string>[0]) {
  * JavaScript object it would be dropped, the name being the object's prototype, and a tag refused
  * is better than one silently lost.
  */
-export function stringMap<K extends z.ZodType<string, string>, V extends z.ZodType>(
-  key: K,
-  value: V,
-  params?: Parameters<typeof z.record>[2],
-) {
+export function stringMap<K extends z.ZodType<string, string>, V extends z.ZodType>(key: K, value: V) {
   return z.preprocess(
     (input, ctx) => {
       if (typeof input === 'object' && input !== null && Object.hasOwn(input, '__proto__'))
         ctx.addIssue({ code: 'custom', path: ['__proto__'], message: '__proto__ cannot be a name here: JavaScript objects reserve it' });
       return input;
     },
-    z.record(key, value, params),
+    z.record(key, value, {
+      // A name at fault is one issue of the record's (invalid_key) holding the name's own: its
+      // message says what is wrong with the name, not zod's "Invalid key in record".
+      error: (issue) => (issue.code === 'invalid_key' ? issue.issues.map((i) => i.message).join('; ') : undefined),
+    }),
   );
 }
 

@@ -236,6 +236,11 @@ describe('assets: bad input is refused with the path of each fault, and nothing 
       [{ path: 'features.0.geometry.type', message: 'each geometry must be a Polygon' }],
     ],
     [
+      'a tag key over 1,000 characters',
+      assetBody(polygon(), { ['k'.repeat(1001)]: 'v' }),
+      [{ path: `features.0.properties.${'k'.repeat(1001)}`, message: 'a tag key has at most 1,000 characters' }],
+    ],
+    [
       'features left out',
       { type: 'FeatureCollection' },
       [{ path: 'features', message: 'an asset is a FeatureCollection of exactly one Feature' }],
