@@ -10,6 +10,7 @@
  */
 import { shortCropEtOfHour } from '@fieldcast/science';
 import {
+  type BBox,
   type Place,
   ET_INPUT_KEYS,
   ET_INPUT_VARIABLES,
@@ -21,6 +22,7 @@ import {
   type MeanWeights,
   meanWeights,
   pointGridSource,
+  pointsSource,
   stampIndex,
   type TimeRange,
   timeCellOf,
@@ -72,12 +74,24 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
       hourStartMs: timeMs,
     });
   };
+  /**
+   * The stamps a band's inputs are read over: those the point reads of its pixels take, by the time
+   * cells of the source that answers each one's shortwave (hoursReadRange), so a band is read from
+   * the sources its pixels' point reads go to over the stamps they read, beside a store's edge too
+   * (where a box within a cell of the store routes to it); null where that source is not one for
+   * every pixel centre of centres (their bbox).
+   */
+  const readsOf = (centres: BBox): { shortwave: GridSource; range: TimeRange } | null => {
+    const shortwave = pointsSource(source, SHORTWAVE, centres, { startMs: timeMs, endMs: timeMs });
+    return shortwave && { shortwave, range: rangeAt({ lon: centres[0], lat: centres[1] }) };
+  };
   return {
     async window(bbox, centres = bbox) {
-      const range = rangeAt({ bbox });
+      const range = readsOf(centres)?.range;
+      if (!range) return null;
       const reads = ET_INPUT_KEYS.map((k) => bandWindow(source, ET_INPUT_VARIABLES[k], bbox, centres, range));
       const groundRead = bandWindow(source, ALTITUDE, bbox, centres, { atMs: groundMs });
-      // Where an input's pixel centres go to different sources, the band is read point-wise.
+      // Where an input's pixel centres go to different sources, the band is cut into parts (sampling.ts).
       if (!groundRead || !reads.every((r): r is BandWindow => r !== null)) return null;
       const [inputs, ground] = await Promise.all([
         etInputsWindows(reads, range),
@@ -95,6 +109,17 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
         return etAt(place.lon, place.lat, at(t, lon, lat), at(td, lon, lat), at(sw, lon, lat), at(u, lon, lat), at(ground, lon, lat));
       };
     },
+    answering(centres) {
+      // Every input and the ground must go to one source each, as a band's window reads them.
+      const reads = readsOf(centres);
+      if (!reads) return null;
+      const each = [
+        reads.shortwave,
+        ...ET_INPUT_KEYS.map((k) => pointsSource(source, ET_INPUT_VARIABLES[k], centres, reads.range)),
+        pointsSource(source, ALTITUDE, centres, { atMs: groundMs }),
+      ];
+      return each.every((s): s is GridSource => s !== null) ? each : null;
+    },
     async point(lon, lat) {
       // A discrete pixel's place: the nearest grid point of the source whose temperature answers
       // there, as a band's is the nearest point of its temperature window.
@@ -108,7 +133,8 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
     },
     async points(centreLats, centreLons) {
       const bbox = bboxOfPoints(centreLats, centreLons);
-      const range = rangeAt({ bbox });
+      const range = readsOf(bbox)?.range;
+      if (!range) return null;
       const reader = pointGridSource(source, INPUTS, bbox, range);
       const groundReader = pointGridSource(source, [ALTITUDE], bbox, groundMs);
       if (!reader || !groundReader) return null;

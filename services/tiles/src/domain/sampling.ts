@@ -10,9 +10,10 @@
  * native one) is read as one point grid. Otherwise a band whose grid window is small (the cells
  * under it at most WINDOW_CELLS_PER_PIXEL times its pixels: zooms near and beyond the native one)
  * is one window read from the source that answers its pixel centres, and a band over more of the
- * grid, or across the edge of a store's cells, is read point by point. Either way a tile
- * holds at most one band's reads besides its own 256 x 256 values, never anything proportional
- * to the grid, and the event loop is given back between bands.
+ * grid is read point by point. A band across the edge of a store's cells is cut into the few
+ * rectangles of pixels whose point reads go to one source, each read as a band is. Either way a
+ * tile holds at most one band's reads besides its own 256 x 256 values, never anything
+ * proportional to the grid, and the event loop is given back between bands.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { normalLongitude } from '@fieldcast/geo';
@@ -173,14 +174,20 @@ export function pointPlace(
  * How a tile's values are read: a band's window at once, or one pixel centre at a time. The
  * window reader answers with the band's values as a function of a pixel centre, read from what it
  * fetched for the bbox (the grid points whose centres lie in it, a single time step), or null
- * where the pixel centres' point reads go to different sources (bandWindow): such a band is read
- * point-wise. The point
+ * where the pixel centres' point reads go to different sources (bandWindow): such a band is cut
+ * into parts that `answering` finds one source for each (sampleTileWith). The point
  * readers take pixel centres in -180..180 and find, in `discrete` mode, each one's nearest grid
  * point on the grid of the source that answers it (pointPlace, pointPlaces).
  */
 export interface TileReader {
   /** centres: the bbox of the band's pixel centres (default: bbox) */
   window(bbox: BBox, centres?: BBox): Promise<((lon: number, lat: number) => number) | null>;
+  /**
+   * The sources that answer the point reads of every pixel centre in centres (their bbox), one for
+   * each field the reader reads, in one order; null where those of a field go to different
+   * sources. Two parts of a band answered alike are read as one window.
+   */
+  answering(centres: BBox): readonly GridSource[] | null;
   /** the value at a pixel centre inside the globe (its nearest grid point in `discrete` mode) */
   point(lon: number, lat: number): Promise<number>;
   /**
@@ -204,6 +211,10 @@ export function variableReader(source: GridSource, variable: VariableId, timeMs:
       if (!band) return null;
       const w = await band.answering.slice(variable, band.box, timeMs);
       return (lon, lat) => sampleWindow(w, lon, lat, mode);
+    },
+    answering(centres) {
+      const answering = pointsSource(source, variable, centres, { atMs: timeMs });
+      return answering && [answering];
     },
     async point(lon, lat) {
       const at = pointPlace(source, variable, lon, lat, range, mode);
@@ -235,8 +246,9 @@ export interface BandWindow {
  * read from that source directly, so growing the box never moves the band to another source
  * (docs/decisions/0451-tile-band-windows-on-the-answering-grid.md). Null where the pixel centres'
  * point reads go to different sources (a store's cells end inside the band): one window would
- * draw some pixels from a source that does not answer there, so the band is read point-wise
- * (docs/decisions/0481-a-band-across-a-stores-edge-is-read-per-place.md).
+ * draw some pixels from a source that does not answer there
+ * (docs/decisions/0481-a-band-across-a-stores-edge-is-read-per-place.md), so the band is read in
+ * parts (docs/decisions/0484-a-band-across-a-stores-edge-is-read-as-windows.md).
  */
 export function bandWindow(source: GridSource, variable: VariableId, bbox: BBox, centres: BBox, when: When): BandWindow | null {
   const answering = pointsSource(source, variable, centres, when);
@@ -267,6 +279,20 @@ export function sampleTile(
   return sampleTileWith(source.grid, tile, mode, variableReader(source, variable, timeMs, mode));
 }
 
+/** A rectangle of a tile's pixels: columns c0 to c1 and rows r0 to r1, each end excluded. */
+interface Part {
+  c0: number;
+  c1: number;
+  r0: number;
+  r1: number;
+}
+
+/** Whether two parts' point reads go to the same sources (TileReader.answering), or are both mixed. */
+function answeredAlike(a: readonly GridSource[] | null, b: readonly GridSource[] | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.length === b.length && a.every((s, k) => s === b[k]);
+}
+
 /** Every pixel centre of the tile read through `reader`, band by band, row-major from the top-left. */
 export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: SampleMode, reader: TileReader): Promise<Float32Array> {
   const { lons, lats } = pixelCentres(tile);
@@ -275,57 +301,111 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
   // longitudes, as its point reads do (lonInGrid, docs/decisions/0444-tiles-wrap-longitudes-into-the-grid.md);
   // a grid going all the way round reads the columns past its ends across its seam instead.
   const gridLons = isGlobalLon(grid) ? lons : lons.map((lon) => lonInGrid(grid, lon));
-  const cols = axisRange(gridLons, 0, TILE_SIZE, grid.lon0, grid.dLon, grid.nLon, mode);
   const lonIn = gridLons.map((lon) => (isGlobalLon(grid) || withinCells((lon - grid.lon0) / grid.dLon, grid.nLon) ? 1 : 0));
-  const [pixelsWest, pixelsEast] = [Math.min(...gridLons), Math.max(...gridLons)];
   const seam = seamColumns(grid, lons, mode);
+  const centresOf = (p: Part) => bboxOfPoints(lats.subarray(p.r0, p.r1), lons.subarray(p.c0, p.c1));
   // A point read refuses a point beyond the grid's cells (out_of_coverage): such a pixel has no
   // data, as a window read's has (sampleWindow).
-  const readPointWise = async (r0: number, r1: number) => {
+  const readPointWise = async ({ c0, c1, r0, r1 }: Part) => {
     for (let r = r0; r < r1; r++) {
       const latIn = withinCells((lats[r]! - grid.lat0) / grid.dLat, grid.nLat);
-      for (let c = 0; c < TILE_SIZE; c++) {
+      for (let c = c0; c < c1; c++) {
         out[r * TILE_SIZE + c] = latIn && lonIn[c] ? await reader.point(lons[c]!, lats[r]!) : NO_DATA;
+      }
+    }
+  };
+  /**
+   * A part read as a band is: as one point grid, one window or point by point, by the cells under
+   * it; where its pixels' point reads go to different sources, cut into parts (readAcross) where
+   * `cut`, else read point by point.
+   */
+  const readPart = async (p: Part, cut: boolean) => {
+    const { c0, c1, r0, r1 } = p;
+    // Rows run north to south; the part's grid rows and columns are those around its pixel centres.
+    const rows = axisRange(lats, r0, r1, grid.lat0, grid.dLat, grid.nLat, mode);
+    const cols = axisRange(gridLons, c0, c1, grid.lon0, grid.dLon, grid.nLon, mode);
+    const cells = (rows.hi - rows.lo + 1) * (cols.hi - cols.lo + 1);
+    const pixels = (r1 - r0) * (c1 - c0);
+    // Pixel centres, each read point-wise where its reader finds it (pointPlace).
+    const partLats = lats.subarray(r0, r1);
+    const partLons = lons.subarray(c0, c1);
+    let values: Float32Array | null = null;
+    if (rows.hi < rows.lo || cols.hi < cols.lo) {
+      for (let r = r0; r < r1; r++) out.fill(NO_DATA, r * TILE_SIZE + c0, r * TILE_SIZE + c1);
+    } else if (cells > POINT_GRID_CELLS_PER_PIXEL * pixels && (values = await reader.points(partLats, partLons))) {
+      for (let r = r0; r < r1; r++) out.set(values.subarray((r - r0) * (c1 - c0), (r - r0 + 1) * (c1 - c0)), r * TILE_SIZE + c0);
+    } else if (cells <= WINDOW_CELLS_PER_PIXEL * pixels) {
+      // The grid points around the part and its pixel centres themselves (a discrete part's
+      // nearest points may lie inside its outermost pixels), in the grid's longitudes: for a grid
+      // kept in 0..360, past 180.
+      const partGridLons = gridLons.subarray(c0, c1);
+      const bbox: BBox = [
+        Math.min(grid.lon0 + cols.lo * grid.dLon, ...partGridLons),
+        Math.max(-90, Math.min(grid.lat0 + rows.lo * grid.dLat, lats[r1 - 1]!)),
+        Math.max(grid.lon0 + cols.hi * grid.dLon, ...partGridLons),
+        Math.min(90, Math.max(grid.lat0 + rows.hi * grid.dLat, lats[r0]!)),
+      ];
+      const valueAt = await reader.window(bbox, centresOf(p));
+      if (!valueAt) {
+        await (cut ? readAcross(p, true, false) : readPointWise(p));
+      } else {
+        for (let r = r0; r < r1; r++) {
+          for (let c = c0; c < c1; c++) out[r * TILE_SIZE + c] = valueAt(lons[c]!, lats[r]!);
+        }
+        for (const c of seam) {
+          if (c < c0 || c >= c1) continue;
+          for (let r = r0; r < r1; r++) out[r * TILE_SIZE + c] = await reader.point(lons[c]!, lats[r]!);
+        }
+      }
+    } else if (cut && !reader.answering(centresOf(p))) {
+      // Past the windows' zooms too: a part of the synthetic world is one point grid.
+      await readAcross(p, true, false);
+    } else {
+      await readPointWise(p);
+    }
+  };
+  /**
+   * A part whose pixel centres' point reads go to different sources, cut into runs of its columns
+   * (or rows) whose pixels' reads each go to the same sources: a store's cells are one or two
+   * rectangles (docs/decisions/0452-grid-cells-across-the-antimeridian.md), so a band across its
+   * west or east edge cuts into runs of columns, and a run of columns across its north or south
+   * edge, each of them mixed, into runs of rows. Each run answered alike is read as one part; a
+   * mixed one is cut the other way; what is mixed both ways (`crossed`: cut the other way already
+   * without a smaller part) is read point by point
+   * (docs/decisions/0484-a-band-across-a-stores-edge-is-read-as-windows.md).
+   */
+  const readAcross = async (p: Part, byColumns: boolean, crossed: boolean): Promise<void> => {
+    const lineOf = (k0: number, k1: number): Part => (byColumns ? { ...p, c0: k0, c1: k1 } : { ...p, r0: k0, r1: k1 });
+    const [from, to] = byColumns ? [p.c0, p.c1] : [p.r0, p.r1];
+    const runs: { from: number; to: number; answering: readonly GridSource[] | null }[] = [];
+    for (let k = from; k < to; k++) {
+      const answering = reader.answering(centresOf(lineOf(k, k + 1)));
+      const last = runs.at(-1);
+      if (last && answeredAlike(last.answering, answering)) last.to = k + 1;
+      else runs.push({ from: k, to: k + 1, answering });
+    }
+    if (runs.length === 1 && runs[0]!.answering === null) {
+      await (crossed ? readPointWise(p) : readAcross(p, !byColumns, true));
+      return;
+    }
+    for (const run of runs) {
+      const part = lineOf(run.from, run.to);
+      if (run.answering === null) {
+        await readAcross(part, !byColumns, false);
+      } else if ((part.c1 - part.c0) * (part.r1 - part.r0) === 1) {
+        // One pixel: its point read is one read, as a window would be.
+        await readPointWise(part);
+      } else if (answeredAlike(reader.answering(centresOf(part)), run.answering)) {
+        await readPart(part, false);
+      } else {
+        // Lines answered alike whose bbox is not (another source's cells between two of them).
+        for (let k = run.from; k < run.to; k++) await readPart(lineOf(k, k + 1), false);
       }
     }
   };
   for (let r0 = 0; r0 < TILE_SIZE; r0 += BAND_ROWS) {
     const r1 = Math.min(TILE_SIZE, r0 + BAND_ROWS);
-    // Rows run north to south; the band's grid rows are those around its latitudes.
-    const rows = axisRange(lats, r0, r1, grid.lat0, grid.dLat, grid.nLat, mode);
-    const cells = (rows.hi - rows.lo + 1) * (cols.hi - cols.lo + 1);
-    const pixels = (r1 - r0) * TILE_SIZE;
-    // Pixel centres, each read point-wise where its reader finds it (pointPlace).
-    const bandLats = lats.slice(r0, r1);
-    let values: Float32Array | null = null;
-    if (rows.hi < rows.lo || cols.hi < cols.lo) {
-      out.fill(NO_DATA, r0 * TILE_SIZE, r1 * TILE_SIZE);
-    } else if (cells > POINT_GRID_CELLS_PER_PIXEL * pixels && (values = await reader.points(bandLats, lons))) {
-      out.set(values, r0 * TILE_SIZE);
-    } else if (cells <= WINDOW_CELLS_PER_PIXEL * pixels) {
-      // The grid points around the band and the band's pixel centres themselves (a discrete
-      // band's nearest points may lie inside its outermost pixels), in the grid's longitudes: for
-      // a grid kept in 0..360, past 180.
-      const bbox: BBox = [
-        Math.min(grid.lon0 + cols.lo * grid.dLon, pixelsWest),
-        Math.max(-90, Math.min(grid.lat0 + rows.lo * grid.dLat, lats[r1 - 1]!)),
-        Math.max(grid.lon0 + cols.hi * grid.dLon, pixelsEast),
-        Math.min(90, Math.max(grid.lat0 + rows.hi * grid.dLat, lats[r0]!)),
-      ];
-      const valueAt = await reader.window(bbox, bboxOfPoints(bandLats, lons));
-      if (!valueAt) {
-        await readPointWise(r0, r1);
-      } else {
-        for (let r = r0; r < r1; r++) {
-          for (let c = 0; c < TILE_SIZE; c++) out[r * TILE_SIZE + c] = valueAt(lons[c]!, lats[r]!);
-        }
-        for (const c of seam) {
-          for (let r = r0; r < r1; r++) out[r * TILE_SIZE + c] = await reader.point(lons[c]!, lats[r]!);
-        }
-      }
-    } else {
-      await readPointWise(r0, r1);
-    }
+    await readPart({ c0: 0, c1: TILE_SIZE, r0, r1 }, true);
     if (r1 < TILE_SIZE) await nextTurn();
   }
   return out;
