@@ -247,6 +247,21 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_
   }
 }
 
+/**
+ * How many characters PostgreSQL holds in a stored text column of a row (char_length counts code
+ * points, as the schemas' limits do: docs/decisions/0485-limits-count-characters-and-thresholds-are-earthly.md).
+ */
+export async function storedCharLength(fleet: TestFleet, table: `${string}.${string}`, id: string, column: string): Promise<number> {
+  const [schema, name] = table.split('.') as [string, string];
+  const knex = fleet.db.knex;
+  const row: { n: number } = await knex
+    .withSchema(schema)
+    .table(name)
+    .where({ id })
+    .first(knex.raw('char_length(??) as n', [column]));
+  return row.n;
+}
+
 export interface TestContext {
   fleet: TestFleet;
   /** a fresh account per test */

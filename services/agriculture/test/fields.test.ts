@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
+import { storedCharLength, type TestAccount, useTestFleet } from '@fieldcast/runtime/testing';
 import { agricultureService } from '../src/definition.js';
 
 const square = (lon: number, lat: number, size = 0.01) => [
@@ -126,12 +126,7 @@ describe('fields: the spec shapes (spec 2.1, 4.2)', () => {
     expect((await request(app()).get(`/fields/${res.body.id}`).set('Authorization', t.alice.auth)).body.description).toBe(
       corn.repeat(10_000),
     );
-    const stored = await t.fleet.db.knex
-      .withSchema('agriculture')
-      .table('fields')
-      .where({ id: res.body.id })
-      .first(t.fleet.db.knex.raw('char_length(description) as n'));
-    expect(stored.n).toBe(10_000);
+    expect(await storedCharLength(t.fleet, 'agriculture.fields', res.body.id, 'description')).toBe(10_000);
     const over = await create(t.alice, fieldBody(undefined, corn.repeat(10_001)));
     expect([over.status, over.body.errors]).toEqual([
       400,

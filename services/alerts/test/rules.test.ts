@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { agricultureService } from '@fieldcast/agriculture';
 import { insightService } from '@fieldcast/insight';
-import { useTestFleet } from '@fieldcast/runtime/testing';
+import { storedCharLength, useTestFleet } from '@fieldcast/runtime/testing';
 import { alertsService } from '../src/definition.js';
 import type { Outbox } from '@fieldcast/db';
 import { targetChangeOf } from '../src/consumers.js';
@@ -116,12 +116,7 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     const corn = '\u{1F33D}'; // one character, two UTF-16 code units
     const res = await api().create(t.alice, { ...frost(target), description: corn.repeat(1000) });
     expect([res.status, res.body.description]).toEqual([201, corn.repeat(1000)]);
-    const stored = await t.fleet.db.knex
-      .withSchema('alerts')
-      .table('rules')
-      .where({ id: res.body.id })
-      .first(t.fleet.db.knex.raw('char_length(description) as n'));
-    expect(stored.n).toBe(1000);
+    expect(await storedCharLength(t.fleet, 'alerts.rules', res.body.id, 'description')).toBe(1000);
     const over = await api().create(t.alice, { ...frost(target), description: corn.repeat(1001) });
     expect([over.status, over.body.errors.map((e: { path: string }) => e.path)]).toEqual([400, ['description']]);
     expect(await countRules(t.fleet)).toBe(1);

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { eventually, useTestFleet } from '@fieldcast/runtime/testing';
+import { eventually, storedCharLength, useTestFleet } from '@fieldcast/runtime/testing';
 import { eventsService } from '../src/definition.js';
 import { client } from './helpers.js';
 
@@ -123,12 +123,7 @@ describe('POST /events (spec 4.10)', () => {
     const note = (message: string) => ({ app: t.alice.handle, namespace: 'farm/notes', message });
     const res = await api.post(t.alice, note(corn.repeat(1000)));
     expect([res.status, res.body.message]).toEqual([200, corn.repeat(1000)]);
-    const stored = await t.fleet.db.knex
-      .withSchema('events')
-      .table('events')
-      .where({ id: res.body.id })
-      .first(t.fleet.db.knex.raw('char_length(message) as n'));
-    expect(stored.n).toBe(1000);
+    expect(await storedCharLength(t.fleet, 'events.events', res.body.id, 'message')).toBe(1000);
     const over = await api.post(t.alice, note(corn.repeat(1001)));
     expect([over.status, over.body.errors]).toEqual([400, [{ path: 'message', message: 'is at most 1000 characters' }]]);
     expect(await countEvents()).toBe(1);
