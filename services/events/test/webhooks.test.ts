@@ -936,6 +936,23 @@ describe('the receiver’s allowed rate (HTTP 1.1 Web Hooks for Event Delivery 4
     expect(Date.now() - began).toBeGreaterThanOrEqual(200);
   });
 
+  test('a clock behind the timers (the event loop reads its time before the work that arms one) still wakes the dispatcher when the pause ends', async () => {
+    receiver.allowedRate = '600';
+    expect((await validated()).status).toBe('active');
+    for (let i = 0; i < 3; i++) await fanOut(crypto.randomUUID(), 'created');
+    // the clock runs at half the timers' speed: each wake fires with half the pause still to go
+    const began = Date.now();
+    const own = dispatcher(() => new Date(nowMs + (Date.now() - began) / 2));
+    own.kick();
+    try {
+      await eventually(() => expect(receiver.delivered).toHaveLength(3), 5_000);
+    } finally {
+      await own.stop();
+    }
+    // 100 ms of the slow clock between requests
+    expect(Date.now() - began).toBeGreaterThanOrEqual(400);
+  });
+
   /** A public event about a new resource, fanned out at the clock's time to every subscription that takes it. */
   async function fanOutPublic(expected: number): Promise<string> {
     const event = fieldEvent(crypto.randomUUID(), 'created', nowMs);

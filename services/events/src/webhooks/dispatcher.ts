@@ -64,7 +64,7 @@ export class WebhookDispatcher {
   private readonly handshaking = new Set<Promise<void>>();
   /** receivers this dispatcher is asking for their rate: no claim takes their deliveries until it is read */
   private readonly asking = new Set<string>();
-  /** the pass armed for when a receiver's allowed rate lets its next request go, and when (performance.now()) */
+  /** the pass armed for when a receiver's allowed rate lets its next request go, and when (ms of the dispatcher's clock) */
   private wake: { at: number; timer: NodeJS.Timeout } | null = null;
 
   constructor(private readonly o: DispatcherOptions) {
@@ -156,7 +156,7 @@ export class WebhookDispatcher {
     const now = at();
     const claimed = await this.o.store.claimDeliveries(now, leaseFrom(now), free, SENDS_PER_SUBSCRIPTION, [...this.asking]);
     const paced = claimed.flatMap((d) => (d.pacedUntil ? [d.pacedUntil.getTime()] : []));
-    if (paced.length > 0) this.wakeAfter(Math.min(...paced) - now.getTime());
+    if (paced.length > 0) this.wakeAt(Math.min(...paced));
     for (const delivery of claimed) this.start(this.sending, this.attempt(delivery, now), { delivery: delivery.id });
     return claimed.length;
   }
@@ -177,19 +177,27 @@ export class WebhookDispatcher {
   }
 
   /**
-   * A pass `ms` from now, when a paced subscription's next request may go: without it a rate
-   * faster than one request per SWEEP_EVERY_MS would be slowed to the background task's pace.
-   * Longer pauses are the task's; one wake is armed at a time, the earliest.
+   * A pass when the dispatcher's clock reaches `at` (ms), when a paced subscription's next request
+   * may go: without it a rate faster than one request per SWEEP_EVERY_MS would be slowed to the
+   * background task's pace. Longer pauses are the task's; one wake is armed at a time, the
+   * earliest. A timer measures the event loop's time, which can run ahead of the clock the hold
+   * was set by (it is read when the loop turns, before the work that armed the timer): one that
+   * fires before the clock reaches `at` waits out the rest, else its pass would find the receiver
+   * still held and nothing would wake the dispatcher again. A clock that did not move at all
+   * (a test's) gets the pass anyway.
    */
-  private wakeAfter(ms: number): void {
+  private wakeAt(at: number): void {
+    const armed = this.o.now().getTime();
+    const ms = at - armed;
     if (this.stopped || ms > SWEEP_EVERY_MS) return;
-    const at = performance.now() + Math.max(0, ms);
     if (this.wake && this.wake.at <= at) return;
     if (this.wake) clearTimeout(this.wake.timer);
     const timer = setTimeout(
       () => {
         this.wake = null;
-        this.kick();
+        const now = this.o.now().getTime();
+        if (now < at && now > armed) this.wakeAt(at);
+        else this.kick();
       },
       Math.max(0, ms),
     );
