@@ -51,13 +51,18 @@ export function assetRecord(id: string, accountId: string, input: AssetInput): A
   return { id, accountId, tags: feature.properties, polygon, centroid: centroidOf([polygon]), areaM2 };
 }
 
-/** The Polygon is served as a MultiPolygon holding it, rings in right-hand order (RFC 7946 section 3.1.6), the tags as `description` (spec 2.2). */
+/**
+ * The Polygon is served as a MultiPolygon holding it, rings in right-hand order (RFC 7946 section
+ * 3.1.6), the tags as `description` (spec 2.2), by key: jsonb keeps keys in an order of its own
+ * (shorter first), so in the order sent a create's answer would differ from every read of it, and
+ * so would the ETag that If-Match compares (docs/decisions/0461-owned-resources-honour-if-match.md).
+ */
 export function assetView(record: AssetRecord): Asset {
   return {
     id: record.id,
     type: 'GeometryCollection',
     geometries: [{ type: 'MultiPolygon', coordinates: [rightHandRings(record.polygon)] }],
     centroid: record.centroid,
-    description: record.tags,
+    description: Object.fromEntries(Object.entries(record.tags).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   };
 }
