@@ -86,7 +86,12 @@ export function chillQuerySchema(now: () => Date) {
         const text = q[name];
         if (text === undefined) return undefined;
         const ms = dateMs(text);
-        if (!(ms >= firstMs && ms <= lastMs)) fail(name, `${name} must be a date ${range()}; got ${text}`);
+        if (!(ms >= firstMs && ms <= lastMs)) {
+          // One fault per value (docs/decisions/0005-problem-details.md): a date out of range is
+          // not compared with the other as well, as the degree-day query does.
+          fail(name, `${name} must be a date ${range()}; got ${text}`);
+          return Number.NaN;
+        }
         return ms;
       };
       const startMs = day('start');

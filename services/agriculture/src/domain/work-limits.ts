@@ -76,24 +76,30 @@ export const degreeDayWork = {
     fieldWindowCells(source, field, daysOf(query), 1) * dayCount(query),
 };
 
-/** Refuses, before anything is computed, a chill request whose work is over the limit. */
-export function checkChillWork(cellHours: number, limit = MAX_CHILL_CELL_HOURS): void {
+/** What a limit refuses: one request (a place or a field), or a batch of them. */
+type WorkSubject = 'request' | 'batch';
+
+/** The advice of a refusal: a batch is made smaller by its places, one request by its field. */
+const adviceFor = (subject: WorkSubject) => `Ask for fewer days or ${subject === 'batch' ? 'fewer places' : 'a smaller field'}.`;
+
+/** Refuses, before anything is computed, a chill request (or batch) whose work is over the limit. */
+export function checkChillWork(cellHours: number, limit = MAX_CHILL_CELL_HOURS, subject: WorkSubject = 'request'): void {
   RequestTooLargeError.refuseOver(cellHours, {
     limit,
-    subject: 'request',
+    subject,
     unit: 'cell-hours',
     meaning: 'grid cells x hours',
-    advice: 'Ask for fewer days or a smaller field.',
+    advice: adviceFor(subject),
   });
 }
 
-/** Refuses, before anything is computed, a request whose work is over the limit. */
-export function checkWork(cellDays: number, limit = MAX_DEGREE_DAY_CELL_DAYS): void {
+/** Refuses, before anything is computed, a degree-day request (or batch) whose work is over the limit. */
+export function checkWork(cellDays: number, limit = MAX_DEGREE_DAY_CELL_DAYS, subject: WorkSubject = 'request'): void {
   RequestTooLargeError.refuseOver(cellDays, {
     limit,
-    subject: 'request',
+    subject,
     unit: 'cell-days',
     meaning: 'grid cells x days',
-    advice: 'Ask for fewer days or a smaller field.',
+    advice: adviceFor(subject),
   });
 }

@@ -59,7 +59,7 @@ export function chillRoutes(api: Api, deps: ChillRouteDeps): Api {
           owned: (id) => ownedField(deps.fields, account.id, id),
           work: (entry) =>
             'point' in entry ? chillWork.location(q, entry.point.latitude) : chillWork.field(deps.weather, entry.resource, q),
-          checkWork: checkChillWork,
+          checkWork: (total) => checkChillWork(total, MAX_CHILL_CELL_HOURS, 'batch'),
           points: (points) => {
             const now = deps.now().getTime();
             const keyOf = (p: (typeof points)[number]) => chillPointKey(deps.weather, p.latitude, p.longitude, q, now);

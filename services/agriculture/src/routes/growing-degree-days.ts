@@ -75,7 +75,7 @@ export function growingDegreeDayRoutes(api: Api, deps: DegreeDayRouteDeps): Api 
           results: await answerBatch<FieldRecord, DegreeDayLocationResult | DegreeDayFieldResult>(body.locations, {
             owned: (id) => loadField(account.id, id),
             work: (entry) => ('point' in entry ? pointWork : degreeDayWork.field(deps.weather, entry.resource, q)),
-            checkWork,
+            checkWork: (total) => checkWork(total, MAX_DEGREE_DAY_CELL_DAYS, 'batch'),
             points: (points) => {
               const now = deps.now().getTime();
               const keyOf = (p: (typeof points)[number]) => degreeDayPointKey(deps.weather, p.latitude, p.longitude, q, now);
