@@ -111,6 +111,27 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     }
   });
 
+  it('a create’s, a read’s and a replace’s answer show one rule alike: the same members in one order and one ETag, so If-Match takes the create’s', async () => {
+    // The rule is stored as jsonb, which keeps members in an order of its own (by length): the
+    // answers must not show the order the rule took on its way (docs/decisions/0461-owned-resources-honour-if-match.md).
+    const target = { type: 'field', id: await createField(t.fleet, t.alice) };
+    for (const condition of [
+      { kind: 'frost', threshold: -2, hours: 48 },
+      { kind: 'severe-weather', radiusKm: 20, hours: 6, types: ['hail'] },
+      { kind: 'degree-days', start: '2026-04-15', threshold: 500, base: 8, method: 'single-sine', cap: 30, cutoff: 'vertical' },
+    ]) {
+      const created = await api().create(t.alice, { target, condition });
+      const read = await api().get(t.alice, `/rules/${created.body.id}`);
+      expect([read.text, read.headers.etag]).toEqual([created.text, created.headers.etag]);
+      const replaced = await api()
+        .replace(t.alice, created.body.id, { description: 'renamed', target, condition })
+        .set('If-Match', created.headers.etag!);
+      expect([replaced.status, replaced.body.errors]).toEqual([200, undefined]);
+      const reread = await api().get(t.alice, `/rules/${created.body.id}`);
+      expect([reread.text, reread.headers.etag]).toEqual([replaced.text, replaced.headers.etag]);
+    }
+  });
+
   it('the description counts characters: 1,000 outside the BMP are stored, 1,001 refused at description (decision 0485)', async () => {
     const target = { type: 'field', id: await createField(t.fleet, t.alice) };
     const corn = '\u{1F33D}'; // one character, two UTF-16 code units

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Condition, RuleInput, TargetType } from '../schemas.js';
+import { Condition, type RuleInput, type TargetType } from '../schemas.js';
 import { checkCondition, DAY_MS, sameMeasure } from './conditions.js';
 
 /** An alert rule as stored: its owner, what it watches and the condition (docs/interface.md, alerts). */
@@ -42,8 +42,25 @@ export function decidedAlike(a: Pick<RuleRecord, 'target' | 'condition'>, b: Pic
   return isDeepStrictEqual(a.target, b.target) && sameMeasure(a.condition, b.condition);
 }
 
+/** Each kind's members in the order its schema declares them, the order a parsed body has. */
+const MEMBER_ORDER: ReadonlyMap<string, readonly string[]> = new Map(
+  Condition.options.map((kind) => [[...kind.shape.kind.values][0]!, Object.keys(kind.shape)]),
+);
+
+/**
+ * A condition with its members in its kind's order. A stored one comes back from jsonb in an
+ * order of jsonb's own (shorter names first): shown as it came, a read would differ from the
+ * create's answer, and so would the ETag that If-Match compares
+ * (docs/decisions/0461-owned-resources-honour-if-match.md).
+ */
+function inMemberOrder(condition: Condition): Condition {
+  const order = MEMBER_ORDER.get(condition.kind) ?? [];
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  return Object.fromEntries(Object.entries(condition).sort(([a], [b]) => rank(a) - rank(b))) as Condition;
+}
+
 export function ruleView(r: RuleRecord) {
-  return { id: r.id, description: r.description, target: r.target, condition: r.condition };
+  return { id: r.id, description: r.description, target: r.target, condition: inMemberOrder(r.condition) };
 }
 
 /** The namespaces of the resources an alert is tagged with (docs/architecture.md §5). */
