@@ -1,12 +1,17 @@
 import { z } from 'zod';
 import { Timestamp, Uuid, UuidInput } from './common.js';
+import { EVENT_NAMESPACE } from './events.js';
 import { text } from './text.js';
 
 /** Most members of each filter list: a filter is a short allow list, not a query. */
 export const FILTER_MEMBERS_MAX = 100;
 
-/** The start of an event namespace (events.ts EVENT_NAMESPACE), its case kept: namespaces are matched as they are written. */
-const NAMESPACE_PREFIX = /^[A-Za-z0-9][A-Za-z0-9_./-]{0,199}$/;
+/**
+ * The start of an event namespace: whole segments of one (events.ts EVENT_NAMESPACE), a `/` after
+ * them allowed, its case kept (namespaces are matched as they are written). A prefix no namespace
+ * could start with (an empty segment, one starting with `.`) would match nothing, silently.
+ */
+const NAMESPACE_PREFIX = new RegExp(`${EVENT_NAMESPACE.source.replace(/\$$/, '')}/?$`);
 
 const members = <T extends z.ZodType>(item: T, description: string) =>
   z.array(item).max(FILTER_MEMBERS_MAX).optional().meta({ description });
@@ -24,7 +29,10 @@ export const SubscriptionFilter = z
     ),
     resources: members(UuidInput, 'resource ids; the event must originate from or tag one'),
     namespaces: members(
-      z.string().regex(NAMESPACE_PREFIX, { error: 'must be a namespace prefix such as agriculture/fields' }),
+      z
+        .string()
+        .max(200, { error: 'is at most 200 characters' })
+        .regex(NAMESPACE_PREFIX, { error: 'must be a namespace prefix such as agriculture/fields' }),
       'namespace prefixes, e.g. agriculture/ or alerts/frost; the event’s namespace must start with one',
     ),
   })

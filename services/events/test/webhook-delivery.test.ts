@@ -112,4 +112,13 @@ describe('subscription filters', () => {
     expect(takes('crops/scouting', 'Crops/Scouting/aphids')).toBe(false);
     expect(SubscriptionFilter.safeParse({ namespaces: ['Crops/Scouting'] }).success).toBe(true);
   });
+
+  test('a namespace prefix no event namespace could start with is refused, not kept to match nothing', () => {
+    const refused = (prefix: string) => SubscriptionFilter.safeParse({ namespaces: [prefix] }).error?.issues.map((i) => i.message);
+    // an empty segment, or one starting with what no segment of a namespace starts with (spec 2.10)
+    for (const prefix of ['bad//ns', 'agriculture//', 'agriculture/.fields', 'agriculture/-x', 'agriculture/_x'])
+      expect(refused(prefix)).toEqual(['must be a namespace prefix such as agriculture/fields']);
+    for (const prefix of ['agriculture', 'agriculture/', 'agriculture/fields', 'a.b/c_d-e/', 'Crops/Scouting'])
+      expect(refused(prefix)).toBeUndefined();
+  });
 });
