@@ -105,7 +105,8 @@ const TIME_MESSAGE = 'must be an ISO 8601 timestamp with a zone, such as 2026-05
 const FIRST_SHOWN = zonedTimestampMicros('0000-01-01T00:00:00Z')!;
 const LAST_SHOWN = zonedTimestampMicros('9999-12-31T23:59:59.999999Z')!;
 
-const finite = (what: string) => z.number({ error: `${what} must be a finite number` });
+const finite = (what: string) =>
+  z.number({ error: (issue) => (issue.input === undefined ? 'is missing: must be a finite number' : `${what} must be a finite number`) });
 
 /** One value of an observation (spec 2.9): instantaneous (no method, no interval) or aggregated (both). */
 export const ObservationVariableInput = z
@@ -168,7 +169,7 @@ export const ObservationInput = z.strictObject({
 
 /** A site and what was observed there (spec 2.9). */
 export const ObservationSiteInput = z.strictObject({
-  id: text({ error: 'must be a string' })
+  id: text()
     .min(1, { error: 'must not be empty' })
     .max(MAX_SITE_ID, { error: `is at most ${MAX_SITE_ID} characters` }),
   latitude: finite('latitude').min(-90, { error: 'must be from -90 to 90' }).max(90, { error: 'must be from -90 to 90' }),

@@ -104,6 +104,43 @@ describe('POST /events (spec 4.10)', () => {
     expect(await countEvents()).toBe(0);
   });
 
+  it('each fault’s words say what is wrong with the member: missing, of another type or too long, not one for all', async () => {
+    const words = async (mutate: (b: Record<string, unknown>) => void) => {
+      const body: Record<string, unknown> = frameBuilt(t.alice.handle);
+      mutate(body);
+      const res = await api.post(t.alice, body);
+      expect(res.status).toBe(400);
+      return Object.fromEntries((res.body.errors as { path: string; message: string }[]).map((e) => [e.path, e.message]));
+    };
+    expect(
+      await words((b) => {
+        delete b.app;
+        delete b.namespace;
+        delete b.message;
+        b.origin = { id: JOB };
+      }),
+    ).toEqual({
+      app: 'is missing: must be the calling application’s handle or id',
+      namespace: 'is missing: must be a string',
+      message: 'is missing: must be a string',
+      'origin.namespace': 'is missing: must be a string',
+    });
+    expect(
+      await words((b) => {
+        b.app = 5;
+        b.namespace = 7;
+        b.message = ['x'];
+      }),
+    ).toEqual({
+      app: 'must be the calling application’s handle or id, not a number',
+      namespace: 'must be a string, not a number',
+      message: 'must be a string, not an array',
+    });
+    expect(await words((b) => (b.app = 'a'.repeat(64)))).toEqual({ app: 'must have at most 63 characters' });
+    expect(await words((b) => (b.app = ''))).toEqual({ app: 'must not be empty: the calling application’s handle or id' });
+    expect(await countEvents()).toBe(0);
+  });
+
   it('the OpenAPI document lets no value through where the service sets the member, as the service refuses it', async () => {
     const doc = (await request(t.fleet.app('events')).get('/openapi.json')).body;
     const input = doc.components.schemas.EventInput;

@@ -176,6 +176,23 @@ describe('observation sets: each fault is 422 with its path, nothing stored (doc
     ]);
   });
 
+  it('a site member that is missing is told so, not that it has the wrong type', async () => {
+    const { latitude: _lat, elevation: _elev, id: _id, ...rest } = site('a', ['2026-05-01T12:00:00Z']);
+    const missing = await publish(app(), t.alice, { sites: [rest] });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual([
+      { path: 'sites.0.id', message: 'is missing: must be a string' },
+      { path: 'sites.0.latitude', message: 'is missing: must be a finite number' },
+      { path: 'sites.0.elevation', message: 'is missing: must be a finite number' },
+    ]);
+    const wrong = await publish(app(), t.alice, withSite({ id: 7, elevation: '300' }));
+    expect(wrong.body.errors).toEqual([
+      { path: 'sites.0.id', message: 'must be a string, not a number' },
+      { path: 'sites.0.elevation', message: 'elevation must be a finite number' },
+    ]);
+    expect((await storedCounts()).sets).toBe(0);
+  });
+
   it('a tag name at fault is told what is wrong with it', async () => {
     for (const [name, message] of [
       ['x'.repeat(65), 'a tag name is at most 64 characters'],
