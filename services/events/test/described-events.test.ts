@@ -62,6 +62,20 @@ describe('resource events described by their emitter', () => {
     expect(e.message).toBe('Frame {} was created (with {})');
   });
 
+  it('words a resource named in two words, as its type spells it with a hyphen, as two words', () => {
+    const SET = '4b0e6f0e-3c8a-4d6e-9f7a-1a2b3c4d5e6f';
+    const ce = resourceEvent({
+      area: 'observations',
+      resource: 'observation-set',
+      action: 'published',
+      subject: SET,
+      time: NOW,
+      data: { account: null, resource: { id: SET } },
+    });
+    const e = eventFromCloudEvent('fieldcast.observations.sets', JSON.stringify(ce), '5b0e6f0e-3c8a-4d6e-9f7a-1a2b3c4d5e6f', NOW);
+    expect(e.message).toBe('Observation set {} was published');
+  });
+
   it('takes a message of as many characters as an event’s may hold, counting code points as every text limit does (0485)', () => {
     const message = `Frame {} was created (with {}) ${'🌽'.repeat(EVENT_MESSAGE_MAX - 31)}`;
     expect([...message]).toHaveLength(EVENT_MESSAGE_MAX);

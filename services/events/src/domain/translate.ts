@@ -71,7 +71,8 @@ export function eventFromCloudEvent(topic: string, raw: string, newId: string, n
     ? ce.data.related.filter((r) => r && typeof r.namespace === 'string' && isUuid(String(r.id)))
     : [];
   const tagged = [origin, ...related.filter((r) => r.id !== origin.id || r.namespace !== origin.namespace)];
-  const noun = ce.type.split('.')[1]!;
+  // the type's resource in words: `observation-set` is "Observation set"
+  const noun = ce.type.split('.')[1]!.replaceAll('-', ' ');
   const subject = noun.charAt(0).toUpperCase() + noun.slice(1);
   const others = tagged.slice(1).map(() => ' {}');
   const message = described.message ?? `${subject} {} ${VERBS[action] ?? action}${others.length ? ` (with${others.join(',')})` : ''}`;
