@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import * as zlib from 'node:zlib';
 import {
   BodyTooLargeError,
   ClientStatusError,
@@ -52,6 +53,10 @@ const row = <E extends ProblemError>(
   ...(headers ? { headers } : {}),
 });
 
+const UNSUPPORTED_ENCODING = 'unsupported_encoding';
+/** The content codings the body reader (body-parser) undoes: zstd only where the runtime's zlib has it, as body-parser checks. */
+const BODY_CODINGS = ['gzip', 'deflate', 'br', ...('createZstdDecompress' in zlib ? ['zstd'] : [])];
+
 /**
  * Every error class a request can fail with, and its status and problem id (docs/architecture.md
  * §3: 400 bad parameter, 401, 403, 404 also for another account's resource, 405, 406, 409, 412, 413,
@@ -69,7 +74,13 @@ export const ERROR_TABLE: readonly Row<ProblemError>[] = [
   row(ConflictError, 409, (e) => e.code),
   row(PreconditionFailedError, 412, 'precondition_failed'),
   row(BodyTooLargeError, 413, 'body_too_large'),
-  row(UnsupportedMediaTypeError, 415, (e) => e.code),
+  // RFC 9110 section 15.5.16: a 415 for a content coding says which codings would have been accepted.
+  row(
+    UnsupportedMediaTypeError,
+    415,
+    (e) => e.code,
+    (e): Record<string, string> => (e.code === UNSUPPORTED_ENCODING ? { 'Accept-Encoding': BODY_CODINGS.join(', ') } : {}),
+  ),
   row(ValidationError, 422, (e) => e.code),
   row(RequestTooLargeError, 422, 'request_too_large'),
   // Retry-After and the RateLimit fields are set by the limiter that refused (request-limits.ts).
@@ -83,14 +94,23 @@ export const ERROR_TABLE: readonly Row<ProblemError>[] = [
 ] as Row<ProblemError>[];
 
 /**
- * Failures of body-parser and raw-body, recognised by their `type`, as the errors the table knows.
- * Anything else unknown is a 500 that says nothing of its cause.
+ * Failures of body-parser and raw-body, recognised by their `type`, as the errors the table knows;
+ * a refused coding or charset is named with what to send instead. Anything else unknown is a 500
+ * that says nothing of its cause.
  */
-const BODY_PARSER_ERRORS: Record<string, (err: { limit?: number }) => ProblemError> = {
+const BODY_PARSER_ERRORS: Record<string, (err: { limit?: number; encoding?: unknown; charset?: unknown }) => ProblemError> = {
   'entity.parse.failed': () => new InvalidRequestError('malformed_json', 'The request body is not valid JSON'),
   'entity.too.large': (err) => new BodyTooLargeError(`The request body is larger than the limit of ${err.limit} bytes`),
-  'encoding.unsupported': () => new UnsupportedMediaTypeError('unsupported_encoding', 'The request body encoding is not supported'),
-  'charset.unsupported': () => new UnsupportedMediaTypeError('unsupported_charset', 'The request body charset is not supported'),
+  'encoding.unsupported': (err) =>
+    new UnsupportedMediaTypeError(
+      UNSUPPORTED_ENCODING,
+      `The request body's Content-Encoding ${JSON.stringify(String(err.encoding ?? ''))} is not one the service decodes: send it in ${BODY_CODINGS.join(', ')} or without a Content-Encoding`,
+    ),
+  'charset.unsupported': (err) =>
+    new UnsupportedMediaTypeError(
+      'unsupported_charset',
+      `The request body's charset ${JSON.stringify(String(err.charset ?? ''))} is not supported: send JSON as UTF-8 (RFC 8259 section 8.1)`,
+    ),
   'request.aborted': () => new InvalidRequestError('request_aborted', 'The request was aborted'),
 };
 

@@ -66,6 +66,20 @@ describe('the error table', () => {
     expect(problemOf(new UnauthorizedError('m')).headers).toEqual({ 'WWW-Authenticate': 'Basic realm="fieldcast", charset="UTF-8"' });
   });
 
+  it('a 415 for a body’s coding or charset names the one sent and what to send instead (RFC 9110 section 15.5.16)', () => {
+    const coding = problemOf({ type: 'encoding.unsupported', status: 415, encoding: 'x-snappy' });
+    expect(coding).toMatchObject({ status: 415, id: 'unsupported_encoding' });
+    expect(coding.message).toMatch(
+      /^The request body's Content-Encoding "x-snappy" is not one the service decodes: send it in gzip, deflate, br/,
+    );
+    expect(coding.headers?.['Accept-Encoding']).toMatch(/^gzip, deflate, br(, zstd)?$/);
+    expect(problemOf({ type: 'charset.unsupported', status: 415, charset: 'latin1' })).toMatchObject({
+      status: 415,
+      id: 'unsupported_charset',
+      message: 'The request body\'s charset "latin1" is not supported: send JSON as UTF-8 (RFC 8259 section 8.1)',
+    });
+  });
+
   it('body-parser failures keep their ids; a client error known only by its status keeps it; anything else is a 500 that tells nothing', () => {
     expect(problemOf({ type: 'entity.parse.failed', status: 400 })).toMatchObject({ status: 400, id: 'malformed_json' });
     expect(problemOf({ type: 'entity.too.large', status: 413, limit: 1024 })).toMatchObject({
