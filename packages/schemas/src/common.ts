@@ -37,6 +37,17 @@ export function coordinateParam(name: 'latitude' | 'longitude', limit: number, e
     .refine((v) => v >= -limit && v <= limit, { error: message });
 }
 
+/** A date and a time of hours and minutes alone, then its zone: `2026-05-01T12:00Z`, `…T12:00+02:00`. */
+const MINUTES_THEN_ZONE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A timestamp of ISO 8601's reduced precision, without seconds (ISO 8601-1:2019 §5.3.1.3), written
+ * at the start of its minute with `:00`, the form the checks of full timestamps take; any other
+ * text as it is. The insight area's times take seconds as optional too
+ * (docs/decisions/0488-times-without-seconds.md).
+ */
+export const withSeconds = (text: string): string => text.replace(MINUTES_THEN_ZONE, '$1:00$2');
+
 /** Digits of a timestamp's fraction past the millisecond that are not all zero. */
 const SUB_MILLISECOND = /\.\d{3}\d*[1-9]/;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundMs, coordinateParam, countParam, sentAs, Timestamp, Uuid, UuidInput } from './common.js';
+import { boundMs, coordinateParam, countParam, sentAs, Timestamp, Uuid, UuidInput, withSeconds } from './common.js';
 import { withPlusHint } from './query-time.js';
 
 /**
@@ -156,16 +156,20 @@ const UTC_ZONE = /(Z|[+-]00:00)$/;
 const instant = (name: string, description: string, bound: 'start' | 'end') =>
   sentAs(z.string({ error: `${name} must be given once, as a UTC ISO 8601 timestamp such as 2026-05-01T12:00:00Z` }), description, [
     '2026-05-01T12:00:00Z',
-  ]).pipe(
-    z.iso
-      .datetime({
-        offset: true,
-        abort: true,
-        error: (issue) => withPlusHint(`${name} must be a UTC ISO 8601 timestamp such as 2026-05-01T12:00:00Z`, issue.input),
-      })
-      .refine((s) => UTC_ZONE.test(s), { error: `${name} must be in UTC: end it with Z or +00:00 (sent as %2B00:00)` })
-      .transform((s) => boundMs(s, bound)),
-  );
+  ])
+    // Seconds optional, as the insight area's times (docs/decisions/0488-times-without-seconds.md).
+    .transform(withSeconds)
+    .pipe(
+      z.iso
+        .datetime({
+          offset: true,
+          abort: true,
+          error: (issue) => withPlusHint(`${name} must be a UTC ISO 8601 timestamp such as 2026-05-01T12:00:00Z`, issue.input),
+        })
+        // Aborts: a refused start or end is not compared with the other (its text is no instant to order).
+        .refine((s) => UTC_ZONE.test(s), { error: `${name} must be in UTC: end it with Z or +00:00 (sent as %2B00:00)`, abort: true })
+        .transform((s) => boundMs(s, bound)),
+    );
 
 const positiveInteger = (name: string, description: string, max?: number) =>
   countParam({

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { LruCache } from '@fieldcast/caches';
 import { polygonFaults, type PolygonCoordinates } from '@fieldcast/geo';
-import { boundMs, countParam, sentAs, Timestamp, Uuid, UuidInput } from './common.js';
+import { boundMs, countParam, sentAs, Timestamp, Uuid, UuidInput, withSeconds } from './common.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
 import { withPlusHint } from './query-time.js';
 
@@ -154,13 +154,13 @@ const instant = (name: 'start' | 'end') =>
   sentAs(
     z
       .string({ error: `${name} must be given once, as an ISO 8601 timestamp such as 2025-06-01T00:00:00Z` })
-      .refine((s) => ISO_INSTANT.safeParse(s).success && Number.isFinite(Date.parse(s)), {
+      .refine((s) => ISO_INSTANT.safeParse(withSeconds(s)).success && Number.isFinite(Date.parse(withSeconds(s))), {
         error: (issue) => withPlusHint(`${name} must be an ISO 8601 timestamp with a zone, such as 2025-06-01T00:00:00Z`, issue.input),
         abort: true,
       }),
-    `${name}: ISO 8601 timestamp with Z or an offset`,
+    `${name}: ISO 8601 timestamp with Z or an offset (seconds optional)`,
     ['2025-06-01T00:00:00Z'],
-  ).transform((s) => boundMs(s, name));
+  ).transform((s) => boundMs(withSeconds(s), name));
 
 const startBeforeEnd = (q: { start?: number; end?: number }) => q.start === undefined || q.end === undefined || q.start <= q.end;
 

@@ -246,6 +246,18 @@ describe('GET /models/{id}/forecasts', () => {
     expect(asc.body[0].initTime).toBe('2026-04-17T12:00:00.000Z');
   });
 
+  it('takes a time without seconds, ISO 8601’s reduced precision, as the minute’s start, as the insight area does (docs/decisions/0488-times-without-seconds.md)', async () => {
+    const res = await list('?start=2026-04-30T00:00Z&end=2026-04-30T12:00%2B00:00&sort=asc');
+    expect(res.status).toBe(200);
+    expect(res.body.map((r: { initTime: string }) => r.initTime)).toEqual([
+      '2026-04-30T00:00:00.000Z',
+      '2026-04-30T06:00:00.000Z',
+      '2026-04-30T12:00:00.000Z',
+    ]);
+    const series = await get(app(), t.alice, `/models/synthetic-global/latest-forecast/timeseries/42/-93?start=2026-05-01T06:00Z&limit=1`);
+    expect([series.status, series.body.variables?.temperature?.series?.[0]?.validTime]).toEqual([200, '2026-05-01T06:00:00.000Z']);
+  });
+
   it('every run listed reads back by id with the same record', async () => {
     const res = await list('?limit=5', 'synthetic-rapid');
     for (const run of res.body) {
@@ -260,6 +272,8 @@ describe('GET /models/{id}/forecasts', () => {
     ['start=2026-04-30', 'start'],
     ['end=2026-04-30T00:00:00%2B02:00', 'end'],
     ['start=2026-04-30T12:00:00Z&end=2026-04-30T00:00:00Z', 'end'],
+    // An offset other than UTC's is the start's fault alone: its instant (07:00Z) is before end.
+    ['start=2026-04-30T12:00:00%2B05:00&end=2026-04-30T18:00:00Z', 'start'],
     ['limit=0', 'limit'],
     ['limit=-1', 'limit'],
     ['limit=1.5', 'limit'],

@@ -53,6 +53,18 @@ describe('GET /products/{product}/frames (public record)', () => {
     expect(valid(offset.body)).toEqual(['2020-01-01T01:00:00Z']);
   });
 
+  it('takes a time without seconds, ISO 8601’s reduced precision, as the minute’s start, with Z or an offset (docs/decisions/0488-times-without-seconds.md)', async () => {
+    const res = await get(t, t.alice, '/products/air-temperature/frames?start=2020-01-01T01:00%2B01:00&end=2020-01-01T01:00Z');
+    expect([res.status, valid(res.body)]).toEqual([200, ['2020-01-01T01:00:00Z', '2020-01-01T00:00:00Z']]);
+    const products = await get(t, t.alice, '/products?start=2020-01-01T00:00Z&end=2020-01-01T00:00Z');
+    expect(products.status).toBe(200);
+    // A minute of 60 or a time of hours alone is still no time.
+    for (const start of ['2020-01-01T01:60Z', '2020-01-01T01Z']) {
+      const bad = await get(t, t.alice, `/products/air-temperature/frames?start=${start}`);
+      expect([bad.status, bad.body.errors?.map((e: { path: string }) => e.path)]).toEqual([400, ['start']]);
+    }
+  });
+
   it('takes sort and limit', async () => {
     const asc = await get(t, t.alice, '/products/air-temperature/frames?start=2019-12-31T22:00:00Z&sort=asc&limit=3');
     expect(valid(asc.body)).toEqual(['2019-12-31T22:00:00Z', '2019-12-31T23:00:00Z', '2020-01-01T00:00:00Z']);
