@@ -126,8 +126,11 @@ export class StyleStore extends OwnedResourceStore<StyleRecord> {
     const cached = page.after === undefined ? this.lists?.get(accountId, productId, page.limit) : undefined;
     if (cached) return cached;
     const token = this.lists?.readStarted() ?? 0;
+    // The cursor is a style of this account and this product, as the existence check below asks: one of another product is unknown.
     const cursor =
-      page.after === undefined ? '' : 'and (created_at, id) > (select created_at, id from tiles.styles where id = ? and account_id = ?)';
+      page.after === undefined
+        ? ''
+        : 'and (created_at, id) > (select created_at, id from tiles.styles where id = ? and account_id = ? and product_id = ?)';
     const result = await this.db.raw(
       `with page as (
          select id,
@@ -141,7 +144,14 @@ export class StyleStore extends OwnedResourceStore<StyleRecord> {
               count(*)::int as rows,
               (array_agg(id::text order by n desc) filter (where n <= ?))[1] as last
        from page`,
-      [accountId, productId, ...(page.after === undefined ? [] : [page.after, accountId]), page.limit + 1, page.limit, page.limit],
+      [
+        accountId,
+        productId,
+        ...(page.after === undefined ? [] : [page.after, accountId, productId]),
+        page.limit + 1,
+        page.limit,
+        page.limit,
+      ],
     );
     const row = (result.rows as { json: string; rows: number; last: string | null }[])[0]!;
     if (row.rows === 0 && page.after !== undefined) {

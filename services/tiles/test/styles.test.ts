@@ -175,6 +175,31 @@ describe('styles', () => {
     expect(next.headers.link).toBeUndefined();
   });
 
+  it('refuses as a cursor a style of another product of the account (400 unknown_cursor), as one it does not know', async () => {
+    const older = (await create(t.alice)).body.id;
+    const temperatureStyle = (
+      await create(
+        t.alice,
+        body({
+          name: 'warm',
+          layerName: 'air_temperature',
+          colorizers: [{ defaultColor: '#000000', defaultMode: 'linear', stops: [{ value: 0, color: '#ff0000' }] }],
+        }),
+        'air-temperature',
+      )
+    ).body.id;
+    const newer = (await create(t.alice, body({ name: 'later' }))).body.id;
+    expect([older, temperatureStyle, newer].every(Boolean)).toBe(true);
+    const res = await request(app())
+      .get(`/v2/products/precipitation-rate/styles.json?after=${temperatureStyle}`)
+      .set('Authorization', t.alice.auth);
+    expect([res.status, res.body.id, res.body.errors]).toEqual([
+      400,
+      'unknown_cursor',
+      [{ path: 'after', message: 'must be the id of one of the account’s styles of this product' }],
+    ]);
+  });
+
   it('tells an after given twice so, though both are UUIDs', async () => {
     const { id } = (await create(t.alice)).body;
     const res = await request(app())
