@@ -33,3 +33,25 @@ describe('download links behind a reverse proxy (docs/interface.md §9: absolute
     expect(file.status).toBe(200);
   });
 });
+
+describe('a host that is no host and port (RFC 9112 §3.2: 400 to a Host of an invalid value)', () => {
+  it.each([
+    ['Host', 'a@b.example'],
+    ['Host', 'bad host'],
+    ['X-Forwarded-Host', 'x.example/other?q='],
+    ['X-Forwarded-Host', 'x.example#frag'],
+  ])('is 400 invalid_host naming %s %j, and signs no link to another address', async (header, value) => {
+    const res = await request(behindProxy.fleet.app('transfer'))
+      .get(`/products/${PRODUCT.tmax}/datasets?date=2024-06-01`)
+      .set({ Authorization: behindProxy.alice.auth, [header]: value });
+    expect([res.status, res.body.id, res.body.errors?.[0]?.path]).toEqual([400, 'invalid_host', header]);
+    expect(JSON.stringify(res.body)).not.toContain('signature=');
+  });
+
+  it('takes a name, an IPv4 or a bracketed IPv6 address, each with a port', async () => {
+    for (const host of ['transfer.example:8443', '192.0.2.7:9207', '[2001:db8::7]:9207', 'xn--bcher-kva.example']) {
+      const url = await downloadUrl(behindProxy, { 'X-Forwarded-Host': host });
+      expect(url.host).toBe(host);
+    }
+  });
+});

@@ -8,6 +8,7 @@ import {
   ClientStatusError,
   type Identity,
   ifMatchFails,
+  InvalidRequestError,
   NotAcceptableError,
   NotAllowedError,
   type OperationContext,
@@ -37,11 +38,27 @@ export interface ProductRouteDeps {
 }
 
 /**
+ * An authority's host and optional port (RFC 3986 §3.2.2, §3.2.3): an IP literal in brackets, or
+ * a registered name or IPv4 address of unreserved, percent-encoded and sub-delimiter characters.
+ * Anything else (a space, `@`, `/`, `?`, `#`) would make a link that is no URL or that names
+ * another host.
+ */
+const AUTHORITY = /^(\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(:\d*)?$/;
+
+/**
  * The absolute base address of this request's service, for links (docs/interface.md §9: absolute
  * URLs), as the client reached it: through a trusted reverse proxy, its forwarded scheme and host.
+ * A host of an invalid value is the request's fault (RFC 9112 §3.2: a server responds 400), not
+ * an address to sign a link to.
  */
 function baseOf(req: Request): string {
-  return `${req.protocol}://${req.host ?? 'localhost'}`;
+  const host = req.host ?? 'localhost';
+  if (!AUTHORITY.test(host)) {
+    const header = req.get('X-Forwarded-Host') !== undefined && host !== req.get('Host') ? 'X-Forwarded-Host' : 'Host';
+    const message = 'must be a host and an optional port, such as transfer.example:8443 (RFC 3986 section 3.2.2)';
+    throw new InvalidRequestError('invalid_host', `${header}: ${message}`, [{ path: header, message }]);
+  }
+  return `${req.protocol}://${host}`;
 }
 
 const MEDIA_TYPES = [...new Set(Object.values(FORMATS).map((f) => f.mediaType))];
@@ -140,7 +157,7 @@ export function productRoutes(api: Api, deps: ProductRouteDeps): Api {
       method: 'get',
       path: '/products/{name}/datasets',
       summary: 'Datasets of a product on one day',
-      description: `The datasets whose first valid time falls on the date (UTC; today by default), each with its variables, bounds, resolution, size and checksum once made, and a downloadUrl that works without credentials for ${LINK_LIFETIME_SECONDS / 60} minutes. A date before 2015-01-01 or after the end of the forecast is 400 date_out_of_range. A product the account may not see (a restricted variable not granted to it) is 404, as an unknown one.`,
+      description: `The datasets whose first valid time falls on the date (UTC; today by default), each with its variables, bounds, resolution, size and checksum once made, and a downloadUrl that works without credentials for ${LINK_LIFETIME_SECONDS / 60} minutes. A date before 2015-01-01 or after the end of the forecast is 400 date_out_of_range; a Host (or a trusted proxy's X-Forwarded-Host) that is no host and port, which no link can name, 400 invalid_host (RFC 9112 §3.2). A product the account may not see (a restricted variable not granted to it) is 404, as an unknown one.`,
       tags: ['data transfer'],
       params: TransferProductParams,
       query: TransferDatasetsQuery,
