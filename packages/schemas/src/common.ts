@@ -43,7 +43,7 @@ const MINUTES_THEN_ZONE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})$/
 /**
  * A timestamp of ISO 8601's reduced precision, without seconds (ISO 8601-1:2019 §5.3.1.3), written
  * at the start of its minute with `:00`, the form the checks of full timestamps take; any other
- * text as it is. The insight area's times take seconds as optional too
+ * text as it is. The one reading of the insight, model and platform areas' times
  * (docs/decisions/0488-times-without-seconds.md).
  */
 export const withSeconds = (text: string): string => text.replace(MINUTES_THEN_ZONE, '$1:00$2');

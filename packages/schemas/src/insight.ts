@@ -1,6 +1,6 @@
 import { calendarMs } from '@fieldcast/calendar';
 import { z } from 'zod';
-import { anyCase, boundMs, LatLon, Uuid } from './common.js';
+import { anyCase, boundMs, LatLon, Uuid, withSeconds } from './common.js';
 import { MAX_FIELD_POSITIONS } from './fields.js';
 import { AMES_SQUARE, MultiPolygon, polygonInput } from './geojson.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
@@ -110,10 +110,10 @@ const HOUR_MS = 3_600_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /**
  * ISO 8601 in UTC: a date and time with `Z` or UTC's offset, `+00:00` or `-00:00` (spec 2:
- * "Timestamps are ISO 8601 strings in UTC"; the model area's start and end take the same),
- * seconds and a fraction of any length optional.
+ * "Timestamps are ISO 8601 strings in UTC"; the model area's start and end take the same), a
+ * fraction of any length optional; seconds are added where they were left out (`withSeconds`).
  */
-const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]00:00)$/;
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):\d{2}(\.\d+)?(Z|[+-]00:00)$/;
 const DAY_MS = 86_400_000;
 
 /** An hour's start, in the form every timestamp is served (docs/interface.md §1, values). */
@@ -131,11 +131,12 @@ export function hourlyTimeMs(text: string, side: 'start' | 'end'): number {
     if (!Number.isFinite(ms) || isoTime(ms).slice(0, 10) !== text) return Number.NaN;
     return side === 'start' ? ms : ms + DAY_MS - HOUR_MS;
   }
-  const m = TIMESTAMP.exec(text);
+  const full = withSeconds(text);
+  const m = TIMESTAMP.exec(full);
   if (!m) return Number.NaN;
-  const ms = boundMs(text, side);
+  const ms = boundMs(full, side);
   // Date.parse rolls 2025-02-30 over to March and takes hour 24: both are not times.
-  if (!Number.isFinite(ms) || isoTime(Date.parse(text)).slice(0, 10) !== m[1] || Number(m[2]) > 23 || Number(m[3]) > 59) return Number.NaN;
+  if (!Number.isFinite(ms) || isoTime(Date.parse(full)).slice(0, 10) !== m[1] || Number(m[2]) > 23 || Number(m[3]) > 59) return Number.NaN;
   return ms;
 }
 
