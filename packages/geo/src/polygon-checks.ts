@@ -50,6 +50,15 @@ function alongPole(a: Position, b: Position): boolean {
 }
 
 /**
+ * Whether the edge from `a` to `b` spans more than 180 degrees of longitude, but one along a
+ * pole: an antimeridian crossing that was not cut (RFC 7946 section 3.1.9), which read as written
+ * would go the long way round the globe.
+ */
+export function crossesUncut(a: Position, b: Position): boolean {
+  return Math.abs(b[0]! - a[0]!) > 180 && !alongPole(a, b);
+}
+
+/**
  * Faults of one GeoJSON Polygon's coordinates (RFC 7946 section 3.1.6; OGC Simple Features
  * 1.2.1 section 6.1.11.1): a linear ring has at least four positions, is closed, encloses an area
  * and is simple (does not cross or touch itself); positions are [lon, lat] in WGS84 range; no
@@ -72,7 +81,7 @@ export function polygonFaults(rings: Ring[], antimeridian: string = CUT_AT_ANTIM
       } else if (lon! < -180 || lon! > 180 || lat! < -90 || lat! > 90) {
         const hint = lon! < -180 || lon! > 180 ? `; ${antimeridian}` : '';
         faults.push({ path: [r, i], message: `position [${lon}, ${lat}] is out of range: longitude -180..180, latitude -90..90${hint}` });
-      } else if (i > 0 && Math.abs(lon! - (ring[i - 1]![0] as number)) > 180 && !alongPole(p, ring[i - 1]!)) {
+      } else if (i > 0 && crossesUncut(ring[i - 1]!, p)) {
         faults.push({ path: [r, i], message: `the edge to position ${i} spans more than 180 degrees of longitude; ${antimeridian}` });
       }
     });

@@ -2,7 +2,7 @@
 // the frame and forecast records of the public record).
 import { z } from 'zod';
 import { LruCache } from '@fieldcast/caches';
-import { polygonFaults, type PolygonCoordinates } from '@fieldcast/geo';
+import { crossesUncut, polygonFaults, type PolygonCoordinates } from '@fieldcast/geo';
 import { boundMs, countParam, sentAs, Timestamp, Uuid, UuidInput, withSeconds } from './common.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
 import { withPlusHint } from './query-time.js';
@@ -70,6 +70,10 @@ function coverageFault(ctx: z.RefinementCtx, message: string): typeof z.NEVER {
   return z.NEVER;
 }
 
+/** What to send instead of a line across the antimeridian, as polygonFaults says of a polygon. */
+const CUT_LINE_AT_ANTIMERIDIAN =
+  'a line that crosses the antimeridian must be cut in two at longitude ±180 and sent as a MultiLineString (RFC 7946 section 3.1.9)';
+
 /** How deep GeometryCollections may nest (RFC 7946 section 3.1.8 advises against nesting at all). */
 const MAX_COLLECTION_DEPTH = 4;
 
@@ -111,7 +115,11 @@ function addGeometry(value: unknown, parts: CoverageQuery, depth: number): strin
       for (const [i, line] of lines.entries()) {
         const fault = positionsFault(line, 2, g.type === 'LineString' ? 'a LineString' : `line ${i}`);
         if (fault) return fault;
-        parts.lines.push((line as unknown[]).map(lonLat));
+        const positions = (line as unknown[]).map(lonLat);
+        const k = positions.findIndex((p, j) => j > 0 && crossesUncut(positions[j - 1]!, p));
+        if (k > 0)
+          return `${g.type === 'LineString' ? '' : `line ${i}: `}the edge to position ${k} spans more than 180 degrees of longitude; ${CUT_LINE_AT_ANTIMERIDIAN}`;
+        parts.lines.push(positions);
       }
       return null;
     }

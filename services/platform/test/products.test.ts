@@ -172,6 +172,85 @@ describe('filters, each alone', () => {
     expect(names((await list(q({ coverage: world }))).body)).toEqual(names(res.body));
   });
 
+  it('a line across the antimeridian is asked to be cut at ±180, as a polygon is (RFC 7946 section 3.1.9), not read the long way round', async () => {
+    const refused = async (geometry: object) => {
+      const res = await list(q({ coverage: JSON.stringify(geometry) }));
+      expect(res.status).toBe(400);
+      return (res.body.errors as { message: string }[])[0]!.message;
+    };
+    expect(
+      await refused({
+        type: 'LineString',
+        coordinates: [
+          [170, 10],
+          [-170, 10],
+        ],
+      }),
+    ).toMatch(
+      /the edge to position 1 spans more than 180 degrees of longitude; a line that crosses the antimeridian must be cut in two at longitude ±180/,
+    );
+    expect(
+      await refused({
+        type: 'MultiLineString',
+        coordinates: [
+          [
+            [0, 0],
+            [1, 1],
+          ],
+          [
+            [179, -5],
+            [-179, -5],
+            [-178, -6],
+          ],
+        ],
+      }),
+    ).toMatch(/^coverage must be .*: line 1: the edge to position 1 spans more than 180 degrees/);
+    expect(
+      await refused({
+        type: 'Polygon',
+        coordinates: [
+          [
+            [170, 0],
+            [-170, 0],
+            [-170, 10],
+            [170, 10],
+            [170, 0],
+          ],
+        ],
+      }),
+    ).toMatch(/spans more than 180 degrees of longitude; a polygon that crosses the antimeridian must be cut/);
+    // cut at ±180, each piece is taken; along a pole an edge's longitudes say nothing of the antimeridian
+    const cut = {
+      type: 'MultiLineString',
+      coordinates: [
+        [
+          [170, 10],
+          [180, 10],
+        ],
+        [
+          [-180, 10],
+          [-170, 10],
+        ],
+      ],
+    };
+    expect((await list(q({ coverage: JSON.stringify(cut) }))).status).toBe(200);
+    expect(
+      (
+        await list(
+          q({
+            coverage: JSON.stringify({
+              type: 'LineString',
+              coordinates: [
+                [-180, 90],
+                [180, 90],
+              ],
+            }),
+          }),
+        )
+      ).status,
+    ).toBe(200);
+  });
+
   it('takes any GeoJSON geometry: lines, several points, collections', async () => {
     const all = PUBLIC_PRODUCTS;
     const notNorthAmerica = all.filter((n) => n !== 'precipitation-rate-north-america');
