@@ -15,8 +15,8 @@ const COMMANDS: ReadonlyArray<{ name: string; help: string }> = [
     name: 'serve',
     help: `  serve <area>               run one service in distributed mode (needs DATABASE_URL and KAFKA_BROKERS)
   serve console              run the web console alone, calling the areas at FIELDCAST_<AREA>_URL
-  serve sync                 keep FIELDCAST_SYNC_SOURCES synced into <FIELDCAST_DATA_DIR>/sync (needs DATABASE_URL: one
-                             replica at a time syncs a source, under a PostgreSQL advisory lock)`,
+  serve sync                 keep FIELDCAST_SYNC_SOURCES synced into FIELDCAST_SYNC_DIR (default <FIELDCAST_DATA_DIR>/sync;
+                             needs DATABASE_URL: one replica at a time syncs a source, under a PostgreSQL advisory lock)`,
   },
   { name: 'migrate', help: "  migrate [area...]          migrate identity and the services' schemas (default: every area's)" },
   {
@@ -54,9 +54,9 @@ const COMMANDS: ReadonlyArray<{ name: string; help: string }> = [
     name: 'sync',
     help: `  sync <source> [--once] [--run YYYY-MM-DDTHHZ] [--steps A-B]
                              model runs of gfs-0p25 or ecmwf-ifs-0p25 (from FIELDCAST_SOURCE_<NAME>_URL) into
-                             <FIELDCAST_DATA_DIR>/sync, served by a running fleet within FIELDCAST_SYNC_RELOAD_MS;
-                             --once syncs the newest complete run (or --run) and exits, 2 when it fails; without it,
-                             polls every FIELDCAST_SYNC_POLL_MS until stopped`,
+                             FIELDCAST_SYNC_DIR (default <FIELDCAST_DATA_DIR>/sync), served by a running fleet within
+                             FIELDCAST_SYNC_RELOAD_MS; --once syncs the newest complete run (or --run) and exits, 2 when
+                             it fails; without it, polls every FIELDCAST_SYNC_POLL_MS until stopped`,
   },
 ];
 
@@ -200,14 +200,35 @@ function cannotListen(err: unknown): string | null {
   return `cannot listen on ${String(e.address)}:${String(e.port)}: ${why[e.code]}`;
 }
 
+/**
+ * A path this process may not or cannot write (a data, cache or output directory the operator
+ * named), or null for any other fault: the file-system errors of open(2), mkdir(2) and write(2)
+ * that a setting, not the program, causes. ENOENT is not among them, since a file the program
+ * expects and cannot find is a fault of the program.
+ */
+function cannotWrite(err: unknown): string | null {
+  const e = err as { code?: unknown; syscall?: unknown; path?: unknown };
+  if (typeof e !== 'object' || e === null || typeof e.syscall !== 'string' || typeof e.path !== 'string') return null;
+  const why: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EROFS: 'the file system is read-only',
+    ENOTDIR: 'a part of the path is a file, not a directory',
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'the disk quota is exceeded',
+  };
+  if (typeof e.code !== 'string' || !why[e.code]) return null;
+  return `cannot ${e.syscall} ${e.path}: ${why[e.code]}`;
+}
+
 main(process.argv.slice(2)).catch(async (err: unknown) => {
   const fault = await usersFault(err);
   if (fault) {
     process.stderr.write(`fieldcast: ${fault.message}\n`);
     process.exit(2);
   }
-  // A server this needs is down or refuses it, or its port is taken: the operator's to fix, told in one line.
-  const down = unreachable(err) ?? cannotListen(err);
+  // A server this needs is down or refuses it, its port is taken or a path it writes refused: the operator's to fix, told in one line.
+  const down = unreachable(err) ?? cannotListen(err) ?? cannotWrite(err);
   if (down !== null) {
     process.stderr.write(`fieldcast: ${down}\n`);
     process.exit(1);

@@ -226,3 +226,24 @@ test('a port another process holds is one line on stderr naming it, exit 1, no s
     holder.close();
   }
 }, 60_000);
+
+test('a data dir that cannot be made is one line on stderr naming the path, exit 1, no stack trace', async () => {
+  // FIELDCAST_DATA_DIR under a file: mkdir(2) fails with ENOTDIR, as it fails with EACCES or EROFS
+  // where the operator named a directory this process may not write.
+  const file = join(dir(), 'not-a-directory');
+  writeFileSync(file, '');
+  const res = await fieldcastWith({ FIELDCAST_DATA_DIR: join(file, 'data') }, 'accounts', 'create', '--name', 'x');
+  expect(res).toMatchObject({ code: 1, stdout: '' });
+  expect(res.stderr).toBe(`fieldcast: cannot mkdir ${join(file, 'data')}: a part of the path is a file, not a directory\n`);
+}, 60_000);
+
+test('the help of sync and serve sync names FIELDCAST_SYNC_DIR, where both write', async () => {
+  for (const command of ['sync', 'serve']) {
+    const res = await fieldcast('help', command);
+    expect([command, res.code, res.stdout]).toEqual([
+      command,
+      0,
+      expect.stringContaining('FIELDCAST_SYNC_DIR (default <FIELDCAST_DATA_DIR>/sync'),
+    ]);
+  }
+}, 60_000);
