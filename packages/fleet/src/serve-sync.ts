@@ -16,7 +16,7 @@ import { createLogger, type Logger } from '@fieldcast/kit';
 import { modelService } from '@fieldcast/model';
 import { SyncedRegistry } from '@fieldcast/model/synced-registry';
 import { ConfigError, type FleetEnv, migrateService, openCatalog, syncDirFromEnv } from '@fieldcast/runtime';
-import { SOURCES, type SourceName, type SyncResult, isSourceName, runName, syncRun } from '@fieldcast/sync';
+import { SOURCES, type SourceName, SyncConfigError, type SyncResult, isSourceName, runName, syncRun } from '@fieldcast/sync';
 import { syncOptions } from './sync.js';
 import { type SyncOutcome, SyncPasses } from './sync-passes.js';
 
@@ -39,6 +39,15 @@ export async function serveSync(
   const sources = env.FIELDCAST_SYNC_SOURCES.filter(isSourceName);
   if (!env.DATABASE_URL && !options.database) throw new ConfigError('serve sync needs DATABASE_URL (its lock lives there)');
   if (sources.length === 0) throw new ConfigError(`serve sync needs FIELDCAST_SYNC_SOURCES (${Object.keys(SOURCES).join(', ')})`);
+  // A bad FIELDCAST_SOURCE_<NAME>_URL stops start-up naming it (docs/operations.md "Environment"),
+  // rather than fail every pass for as long as the process runs.
+  for (const source of sources) {
+    try {
+      syncOptions(source, env);
+    } catch (err) {
+      throw err instanceof SyncConfigError ? new ConfigError(err.message) : err;
+    }
+  }
   const db = options.database ?? (await openDatabase({ url: env.DATABASE_URL! }));
   // The registry's tables are the model area's: migrated as that area migrates them (replicas in turn).
   await migrateService(db, modelService);

@@ -1,5 +1,6 @@
 import { areasFromEnv, startConsole } from '@fieldcast/console';
-import { portOf } from '@fieldcast/runtime';
+import { ConfigError, FleetEnv, parseEnv, portOf } from '@fieldcast/runtime';
+import { serveConsole } from '../src/console.js';
 import { serviceNamed, SERVICES } from '../src/services.js';
 
 describe('the web console server', () => {
@@ -43,5 +44,17 @@ describe('the web console server', () => {
     expect(areas.tiles).toBe('https://tiles.example.com');
     expect(areas.agriculture).toBe('http://agriculture:8081');
     expect(Object.keys(areas).sort()).toEqual([...names].sort());
+  });
+
+  it('serve console refuses an area URL that is not http(s), naming the variable, before it listens', async () => {
+    // refused before startConsole: nothing listens, so any free port does
+    const env = parseEnv(FleetEnv, { PORT: '9434', HOST: '127.0.0.1' });
+    for (const value of ['tiles.example.com', 'ftp://tiles.example.com']) {
+      const refused = await serveConsole(env, { FIELDCAST_AGRICULTURE_URL: ' ', FIELDCAST_TILES_URL: value }).catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(ConfigError);
+      expect((refused as Error).message).toBe(
+        'Invalid environment:\n  FIELDCAST_TILES_URL: must be an http(s) URL such as https://tiles.example.com',
+      );
+    }
   });
 });

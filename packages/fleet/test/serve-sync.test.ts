@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '@fieldcast/db';
 import { createLogger } from '@fieldcast/kit';
-import { FleetEnv, parseEnv } from '@fieldcast/runtime';
+import { ConfigError, FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { openTestDatabase } from '@fieldcast/runtime/testing';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
 import { writeGfsStep } from '../../sync/test/runs.js';
@@ -116,5 +116,18 @@ describe('fieldcast serve sync', () => {
     await expect(serveSync(env, createLogger({ level: 'silent' }), { port: 0, database: db })).rejects.toThrow(
       /needs FIELDCAST_SYNC_SOURCES/,
     );
+  });
+
+  it('refuses an upstream URL that is not http(s) at start-up, naming the variable, rather than fail every pass', async () => {
+    const env = parseEnv(FleetEnv, {
+      FIELDCAST_DATA_DIR: dataDir,
+      FIELDCAST_SYNC_SOURCES: 'gfs-0p25',
+      FIELDCAST_SOURCE_GFS_0P25_URL: 'noaa-gfs-bdp-pds.s3.amazonaws.com',
+      HOST: '127.0.0.1',
+    });
+    const started = await serveSync(env, createLogger({ level: 'silent' }), { port: 0, database: db }).catch((err: unknown) => err);
+    if (!(started instanceof Error)) await (started as RunningSync).stop();
+    expect(started).toBeInstanceOf(ConfigError);
+    expect((started as Error).message).toBe('FIELDCAST_SOURCE_GFS_0P25_URL is not a URL: noaa-gfs-bdp-pds.s3.amazonaws.com');
   });
 });
