@@ -107,6 +107,17 @@ export const HEALTH_PROBES = `          readinessProbe:
 `;
 
 /**
+ * A process that migrates before it opens its listener (an area, whose init container has
+ * migrated already; `serve sync`, the model area's schema) gets 120 s to open it before the
+ * liveness probe counts.
+ */
+export const STARTUP_PROBE = `          startupProbe:
+            httpGet: { path: /healthz, port: http }
+            periodSeconds: 2
+            failureThreshold: 60
+`;
+
+/**
  * A pod told to stop keeps serving for 5 s before its process sees SIGTERM, so the endpoints
  * controller and every kube-proxy have taken it out of its Service before its listener closes;
  * then the process fails /readyz and drains (packages/runtime, startServices). Within the 30 s

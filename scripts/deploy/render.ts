@@ -17,6 +17,7 @@ import {
   podSpread,
   POD_SECURITY,
   PRE_STOP,
+  STARTUP_PROBE,
   type PortOf,
 } from './common.js';
 import { TOPIC_PARTITIONS } from '@fieldcast/bus';
@@ -277,11 +278,7 @@ function renderK8sArea({ area, files, weather }: DeployedArea): string {
   return `# ${GENERATED}
 ${k8sDeploymentHead(area, name, null, 30, k8sMigrate(area, files))}            - name: KAFKA_CLIENT_ID
               valueFrom: { fieldRef: { fieldPath: metadata.name } }
-${DATABASE_URL_ENV}${files ? k8sFilesEnv : ''}${weather ? k8sSyncDirEnv : ''}${area in COMPUTE_THREADS ? computeThreadsEnv(area) : ''}${HEALTH_PROBES}          startupProbe:
-            httpGet: { path: /healthz, port: http }
-            periodSeconds: 2
-            failureThreshold: 60
-${PRE_STOP}${podResources(area, files ? FILES_STORAGE : undefined)}${CONTAINER_SECURITY}          volumeMounts:
+${DATABASE_URL_ENV}${files ? k8sFilesEnv : ''}${weather ? k8sSyncDirEnv : ''}${area in COMPUTE_THREADS ? computeThreadsEnv(area) : ''}${HEALTH_PROBES}${STARTUP_PROBE}${PRE_STOP}${podResources(area, files ? FILES_STORAGE : undefined)}${CONTAINER_SECURITY}          volumeMounts:
             - { name: tmp, mountPath: /tmp }
 ${files ? `            - { name: files, mountPath: ${FILES_DIR} }\n` : ''}${weather ? `            - { name: synced, mountPath: ${SYNC_DIR}, readOnly: true }\n` : ''}      volumes:
         - name: tmp
@@ -365,7 +362,7 @@ const k8sSyncDirEnv = `            - name: FIELDCAST_SYNC_DIR
 function renderK8sSync(): string {
   const name = '{ app.kubernetes.io/name: sync }';
   return `# ${GENERATED}
-${k8sDeploymentHead('sync', name, 0, 60)}${DATABASE_URL_ENV}${k8sSyncDirEnv}${HEALTH_PROBES}${PRE_STOP}${podResources('sync')}${CONTAINER_SECURITY}          volumeMounts:
+${k8sDeploymentHead('sync', name, 0, 60)}${DATABASE_URL_ENV}${k8sSyncDirEnv}${HEALTH_PROBES}${STARTUP_PROBE}${PRE_STOP}${podResources('sync')}${CONTAINER_SECURITY}          volumeMounts:
             - { name: tmp, mountPath: /tmp }
             - { name: synced, mountPath: ${SYNC_DIR} }
       volumes:

@@ -3,16 +3,15 @@
 // under its bench load (bench/serve-memory.bench.ts).
 
 /**
- * FIELDCAST_COMPUTE_THREADS of the areas that compute in worker threads. A pod sees every core of
- * its node (availableParallelism), so the default (every core but one) would start a thread,
- * each with a heap of its own, per node core; one thread per pod, and more pods to scale.
+ * FIELDCAST_COMPUTE_THREADS of the areas that compute in worker threads (those whose service
+ * declares `workers`; platform and model read weather on the event loop and start none). A pod
+ * sees every core of its node (availableParallelism), so the default (every core but one) would
+ * start a thread, each with a heap of its own, per node core; one thread per pod, and more pods to scale.
  */
 export const COMPUTE_THREADS: Readonly<Record<string, number>> = {
   agriculture: 1,
   tiles: 1,
   insight: 1,
-  platform: 1,
-  model: 1,
   transfer: 1,
   archive: 1,
 };

@@ -4,6 +4,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { DEPLOYED_AREAS, portOf } from '../../../scripts/deploy/areas.js';
 import { HAND_WRITTEN_BASE, renderDeployFiles } from '../../../scripts/deploy/render.js';
 import { COMPUTE_THREADS } from '../../../scripts/deploy/resources.js';
+import { SERVICES } from '../src/services.js';
 
 // No container engine runs here, so these tests keep the deployment files in step with the
 // services the CLI knows: every service deployed, probed, limited, scalable and locked down.
@@ -186,6 +187,17 @@ describe('k8s base', () => {
     expect(pod.volumes.find((v: { name: string }) => v.name === 'synced').persistentVolumeClaim).toEqual({ claimName: 'fieldcast-synced' });
   });
 
+  // serve sync migrates the model area's schema (under its advisory lock, which a model pod's
+  // migration may hold) before it listens: the liveness probe alone would restart it after 40 s.
+  it('gives serve sync the startup probe the areas have, since it migrates before it listens', () => {
+    const containerOf = (name: string) =>
+      parseAllDocuments(read(`k8s/base/${name}.yaml`))
+        .map((d) => d.toJS())
+        .find((d) => d.kind === 'Deployment').spec.template.spec.containers[0];
+    expect(containerOf('sync').startupProbe).toEqual(containerOf('model').startupProbe);
+    expect(containerOf('model').startupProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+  });
+
   it('has dev and prod overlays over the base, each creating the namespace it puts the base in', () => {
     for (const overlay of ['dev', 'prod']) {
       expect(existsSync(join(root, `k8s/overlays/${overlay}/kustomization.yaml`))).toBe(true);
@@ -194,6 +206,14 @@ describe('k8s base', () => {
       const namespace = parse(read(`k8s/overlays/${overlay}/namespace.yaml`));
       expect([namespace.kind, namespace.metadata.name]).toEqual(['Namespace', kustomization.namespace]);
     }
+  });
+
+  // Only an area with worker threads (its service's `workers`) starts any: another's
+  // FIELDCAST_COMPUTE_THREADS is read by nothing, and a core of CPU limit for threads it never starts
+  // is not the derivation of scripts/deploy/resources.ts.
+  it('sets compute threads for exactly the areas that compute in worker threads', () => {
+    const threaded = SERVICES.filter((s) => (s.workers ?? []).length > 0).map((s) => s.area);
+    expect(Object.keys(COMPUTE_THREADS).sort()).toEqual([...threaded].sort());
   });
 
   // A pod sees its node's cores: without a number, an area would start a compute thread per node core.
