@@ -13,6 +13,13 @@ export const IMAGE = 'fieldcast:latest';
 export const CONTAINER_PORT = 8080;
 
 /**
+ * A Compose service's `ports`: its container port published on the machine's loopback alone,
+ * for development on that machine (docs/decisions/0449-metrics-on-a-port-of-their-own.md): the
+ * API and its /metrics are not offered to the machine's network.
+ */
+export const composePorts = (hostPort: number): string => `["127.0.0.1:${hostPort}:${CONTAINER_PORT}"]`;
+
+/**
  * Port `serve <area>` and `serve sync` answer /metrics on in Kubernetes (FIELDCAST_METRICS_PORT),
  * apart from the API's, so a NetworkPolicy keeps it from whoever reaches the Service
  * (docs/decisions/0449-metrics-on-a-port-of-their-own.md).

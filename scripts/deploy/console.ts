@@ -4,6 +4,7 @@
 // so each area's URL is the address a browser reaches it at, not the container's name
 // (docs/decisions/0195-console-in-the-deploy-files.md).
 import {
+  composePorts,
   CONTAINER_PORT,
   CONTAINER_SECURITY,
   GENERATED,
@@ -39,7 +40,7 @@ export function renderComposeConsole(areas: readonly { area: string }[], portOf:
   return `  ${CONSOLE}:
     <<: *service
     command: ["serve", "${CONSOLE}"]
-    ports: ["${portOf(CONSOLE, CONTAINER_PORT)}:${CONTAINER_PORT}"]
+    ports: ${composePorts(portOf(CONSOLE, CONTAINER_PORT))}
     # no database or broker: the page calls the areas, at the ports published here
     environment:
       PORT: "${CONTAINER_PORT}"

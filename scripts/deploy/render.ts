@@ -4,6 +4,7 @@
 // fails when the committed files differ. Why generated rather than kustomize components:
 // docs/decisions/0100-deploy-files-generated.md.
 import {
+  composePorts,
   CONTAINER_PORT,
   CONTAINER_SECURITY,
   GENERATED,
@@ -88,7 +89,7 @@ function renderCompose(areas: readonly DeployedArea[], portOf: PortOf): string {
       ({ area, files, weather }) => `  ${area}:
     <<: *service
     command: ["serve", "${area}"]
-    ports: ["${portOf(area, CONTAINER_PORT)}:${CONTAINER_PORT}"]
+    ports: ${composePorts(portOf(area, CONTAINER_PORT))}
 ${composeVolumes(area, files, weather)}`,
     )
     .join('\n');

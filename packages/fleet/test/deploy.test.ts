@@ -40,7 +40,8 @@ describe('docker-compose.yml', () => {
     expect(service.read_only).toBe(true);
     expect(service.environment.DATABASE_URL).toMatch(/^postgres:\/\//);
     expect(service.environment.KAFKA_BROKERS).toBeTruthy();
-    expect(service.ports).toEqual([`${portOf(area, 8080)}:8080`]);
+    // published on the machine's loopback alone (docs/decisions/0449-metrics-on-a-port-of-their-own.md)
+    expect(service.ports).toEqual([`127.0.0.1:${portOf(area, 8080)}:8080`]);
   });
 
   it('gives an area that keeps files a named volume for its data dir, one that reads weather the synced stores read-only, and no other area one', () => {
@@ -79,11 +80,11 @@ describe('the console in the rendered deployment files', () => {
     expect(service.command).toEqual(['serve', 'console']);
     expect(service.image).toBe(compose.services.agriculture.image);
     expect(service.read_only).toBe(true);
-    expect(service.ports).toEqual(['8080:8080']);
+    expect(service.ports).toEqual(['127.0.0.1:8080:8080']);
     expect(service.environment.DATABASE_URL).toBeUndefined();
     expect(service.environment.KAFKA_BROKERS).toBeUndefined();
     for (const { area } of DEPLOYED_AREAS) {
-      const published = compose.services[area].ports[0].split(':')[0];
+      const published = compose.services[area].ports[0].split(':').at(-2);
       expect(service.environment[variable(area)]).toBe(`http://localhost:${published}`);
     }
     expect(service.depends_on).toEqual(DEPLOYED_AREAS.map((a) => a.area));
