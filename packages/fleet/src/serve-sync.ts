@@ -15,7 +15,7 @@ import { type Database, openDatabase, outboxWriter, withAdvisoryLock } from '@fi
 import { createLogger, type Logger } from '@fieldcast/kit';
 import { modelService } from '@fieldcast/model';
 import { SyncedRegistry } from '@fieldcast/model/synced-registry';
-import { ConfigError, type FleetEnv, migrateService, openCatalog, syncDirFromEnv } from '@fieldcast/runtime';
+import { ConfigError, type FleetEnv, migrateService, openCatalog, portOf, SYNC, syncDirFromEnv } from '@fieldcast/runtime';
 import { SOURCES, type SourceName, SyncConfigError, type SyncResult, isSourceName, runName, syncRun } from '@fieldcast/sync';
 import { syncOptions } from './sync.js';
 import { type SyncOutcome, SyncPasses } from './sync-passes.js';
@@ -145,7 +145,7 @@ export async function serveSync(
   const urlOf = (on: Server) => `http://127.0.0.1:${(on.address() as AddressInfo).port}`;
   const close = (on: Server) => new Promise<void>((resolve) => on.close(() => resolve()));
   try {
-    await listen(server, options.port ?? env.PORT ?? 8090);
+    await listen(server, options.port ?? env.PORT ?? portOf(SYNC, env.PORT_BASE));
     if (metricsServer) await listen(metricsServer, metricsPort!);
   } catch (err) {
     if (server.listening) await close(server);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '@fieldcast/db';
+import { AREA_PORTS } from '@fieldcast/ids/areas';
 import { createLogger } from '@fieldcast/kit';
 import { ConfigError, FleetEnv, parseEnv } from '@fieldcast/runtime';
 import { openTestDatabase } from '@fieldcast/runtime/testing';
@@ -116,6 +117,23 @@ describe('fieldcast serve sync', () => {
     await expect(serveSync(env, createLogger({ level: 'silent' }), { port: 0, database: db })).rejects.toThrow(
       /needs FIELDCAST_SYNC_SOURCES/,
     );
+  });
+
+  it('listens, without PORT, on the port after the last area’s at its PORT_BASE, so it shares none with a fleet there', async () => {
+    const base = 19_300 + Math.floor(Math.random() * 500);
+    const env = parseEnv(FleetEnv, {
+      FIELDCAST_DATA_DIR: dataDir,
+      FIELDCAST_SYNC_SOURCES: 'gfs-0p25',
+      FIELDCAST_SOURCE_GFS_0P25_URL: server.baseUrl,
+      HOST: '127.0.0.1',
+      PORT_BASE: String(base),
+    });
+    const own = await serveSync(env, createLogger({ level: 'silent' }), { database: db });
+    try {
+      expect(new URL(own.url).port).toBe(String(base + Math.max(...Object.values(AREA_PORTS)) + 1));
+    } finally {
+      await own.stop();
+    }
   });
 
   it('refuses an upstream URL that is not http(s) at start-up, naming the variable, rather than fail every pass', async () => {
