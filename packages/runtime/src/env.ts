@@ -27,6 +27,16 @@ function isStoreLocation(s: string): boolean {
   return !/^[a-z][a-z0-9+.-]*:\/\//i.test(s);
 }
 
+/**
+ * A Kafka bootstrap address as kafkajs takes it: a host name, an IPv4 address or a bracketed IPv6
+ * address (RFC 3986 §3.2.2), a colon and a port 1 to 65535. Anything else would be retried as a
+ * broker that is down, for as long as the process runs.
+ */
+function isBrokerAddress(s: string): boolean {
+  const m = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$/.exec(s);
+  return m !== null && Number(m[1]) >= 1 && Number(m[1]) <= 65_535;
+}
+
 /** Zarr stores to serve weather from (docs/architecture.md §2), comma-separated; opened at start, not here. */
 const storeList = optionalString
   .transform((v) =>
@@ -68,14 +78,18 @@ export const FleetEnv = z.object({
   // Unset: the mode decides (hosts.ts): 127.0.0.1 for the embedded fleet, 0.0.0.0 for serve.
   HOST: optionalString,
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional()),
-  KAFKA_BROKERS: optionalString.transform((v) =>
-    v
-      ? v
-          .split(',')
-          .map((b) => b.trim())
-          .filter(Boolean)
-      : undefined,
-  ),
+  KAFKA_BROKERS: optionalString
+    .transform((v) =>
+      v
+        ? v
+            .split(',')
+            .map((b) => b.trim())
+            .filter(Boolean)
+        : undefined,
+    )
+    .refine((list) => !list || list.every(isBrokerAddress), {
+      message: 'must be comma-separated broker addresses host:port, such as kafka:9092',
+    }),
   KAFKA_CLIENT_ID: z.string().default('fieldcast'),
   FIELDCAST_VENDOR: z
     .string()

@@ -17,6 +17,20 @@ describe('environment', () => {
   });
 });
 
+describe('KAFKA_BROKERS', () => {
+  it('is host:port addresses, comma-separated; anything else stops start-up naming it, not read as a broker that is down', () => {
+    expect(parseEnv(FleetEnv, { KAFKA_BROKERS: 'kafka-0.kafka:9092,10.0.0.7:9093, [::1]:19092' }).KAFKA_BROKERS).toEqual([
+      'kafka-0.kafka:9092',
+      '10.0.0.7:9093',
+      '[::1]:19092',
+    ]);
+    for (const bad of ['garbage', 'kafka:', 'kafka:port', 'kafka:9092/x', 'kafka:70000', 'kafka://b:9092', 'a b:9092'])
+      expect(() => parseEnv(FleetEnv, { KAFKA_BROKERS: `good:9092,${bad}` })).toThrow(
+        /KAFKA_BROKERS: must be comma-separated broker addresses host:port, such as kafka:9092/,
+      );
+  });
+});
+
 describe('BODY_LIMIT', () => {
   it('is a size in bytes, kB, MB or GB; anything else stops start-up naming it, before a database is opened', () => {
     for (const size of ['1mb', '512kb', '2 MB', '1.5gb', '1048576', '100b'])
