@@ -187,10 +187,18 @@ function unreachable(err: unknown): string | null {
   return `cannot connect: ${String(message)}`;
 }
 
-/** A port this process cannot listen on (listen(2): EADDRINUSE, EACCES), or null for any other fault. */
+/**
+ * A port this process cannot listen on (listen(2): EADDRINUSE, EACCES), or a HOST whose name
+ * resolves to nothing (getaddrinfo(3) of the listen address, not of a server it calls), or null
+ * for any other fault.
+ */
 function cannotListen(err: unknown): string | null {
-  const e = err as { code?: unknown; syscall?: unknown; address?: unknown; port?: unknown };
-  if (typeof e !== 'object' || e === null || e.syscall !== 'listen') return null;
+  const e = err as { code?: unknown; syscall?: unknown; address?: unknown; port?: unknown; hostname?: unknown };
+  if (typeof e !== 'object' || e === null) return null;
+  const host = process.env.HOST?.trim();
+  if (e.syscall === 'getaddrinfo' && host && e.hostname === host)
+    return `cannot listen on HOST ${host}: the name does not resolve (getaddrinfo ${String(e.code)})`;
+  if (e.syscall !== 'listen') return null;
   const why: Record<string, string> = {
     EADDRINUSE: 'the address is in use (another process listens there)',
     EACCES: 'permission denied (a port below 1024 needs privileges)',
@@ -228,7 +236,7 @@ main(process.argv.slice(2)).catch(async (err: unknown) => {
     process.exit(2);
   }
   // A server this needs is down or refuses it, its port is taken or a path it writes refused: the operator's to fix, told in one line.
-  const down = unreachable(err) ?? cannotListen(err) ?? cannotWrite(err);
+  const down = cannotListen(err) ?? unreachable(err) ?? cannotWrite(err);
   if (down !== null) {
     process.stderr.write(`fieldcast: ${down}\n`);
     process.exit(1);

@@ -227,6 +227,12 @@ test('a port another process holds is one line on stderr naming it, exit 1, no s
   }
 }, 60_000);
 
+test('a HOST that names no address is one line on stderr naming HOST, exit 1, not a connection it could not make', async () => {
+  const res = await fieldcastWith({ PORT: '19999', HOST: 'no-such-host.invalid', LOG_LEVEL: 'silent' }, 'serve', 'console');
+  expect(res).toMatchObject({ code: 1, stdout: '' });
+  expect(res.stderr).toBe('fieldcast: cannot listen on HOST no-such-host.invalid: the name does not resolve (getaddrinfo ENOTFOUND)\n');
+}, 60_000);
+
 test('a data dir that cannot be made is one line on stderr naming the path, exit 1, no stack trace', async () => {
   // FIELDCAST_DATA_DIR under a file: mkdir(2) fails with ENOTDIR, as it fails with EACCES or EROFS
   // where the operator named a directory this process may not write.
