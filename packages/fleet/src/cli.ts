@@ -112,6 +112,8 @@ async function main(argv: string[]): Promise<void> {
   const [what, ...rest] = args;
   if (command === 'serve') {
     if (!what) throw new UsageError(`serve needs an area, console or sync\n\n${helpOf('serve')}`);
+    if (what !== 'console' && what !== 'sync' && !(AREAS as readonly string[]).includes(what))
+      throw new UsageError(`serve takes an area, console or sync, not ${JSON.stringify(what)}; the areas: ${AREAS.join(', ')}`);
     noArguments(`serve ${what}`, rest);
   }
   const { FleetEnv, parseEnv, serveDistributed } = await import('@fieldcast/runtime');

@@ -130,6 +130,7 @@ describe('fieldcast help, and what a command refuses before it does anything', (
       [['keys', '--help'], 0],
       [['frobnicate'], 2],
       [['serve'], 2],
+      [['serve', 'nope'], 2],
       [['start', '--port', '1'], 2],
     ] as const) {
       const res = await fieldcastWith(refusing, ...args);
@@ -139,6 +140,14 @@ describe('fieldcast help, and what a command refuses before it does anything', (
     const migrate = await fieldcastWith(refusing, 'migrate');
     expect(migrate).toMatchObject({ code: 1, stderr: expect.stringContaining('loaded ') });
   }, 120_000);
+
+  it('refuses to serve what is no area, naming every form serve takes', async () => {
+    const res = await fieldcast('serve', 'nope');
+    expect(res).toMatchObject({ code: 2, stdout: '' });
+    expect(res.stderr).toBe(
+      'fieldcast: serve takes an area, console or sync, not "nope"; the areas: agriculture, tiles, insight, platform, model, observations, transfer, events, archive, alerts\n',
+    );
+  }, 60_000);
 
   it('refuses arguments to a command that takes none, instead of running it', async () => {
     // climate-lattice would spend a minute of CPU on the lattice; start would start a fleet
