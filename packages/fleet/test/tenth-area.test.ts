@@ -184,7 +184,7 @@ it('joins by its folder and the registry: generated, deployed and served on PORT
   expect(readFileSync(join(copy, 'packages/ids/src/areas.ts'), 'utf8')).toContain('  demo: 11,\n');
   const compose = parse(readFileSync(join(copy, 'docker-compose.yml'), 'utf8'), { merge: true });
   expect(compose.services.demo.command).toEqual(['serve', 'demo']);
-  expect(compose.services.demo.ports).toEqual(['8091:8080']);
+  expect(compose.services.demo.ports).toEqual(['127.0.0.1:8091:8080']);
 
   // The embedded fleet serves it, its schema migrated, at PORT_BASE + 11.
   const dataDir = mkdtempSync(join(tmpdir(), 'fieldcast-tenth-data-'));
