@@ -37,17 +37,18 @@ function isBrokerAddress(s: string): boolean {
   return m !== null && Number(m[1]) >= 1 && Number(m[1]) <= 65_535;
 }
 
+/** A comma-separated list, each entry trimmed, blank ones dropped; unset or blank: undefined. */
+const commaList = optionalString.transform((v) =>
+  v
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+
 /** Zarr stores to serve weather from (docs/architecture.md §2), comma-separated; opened at start, not here. */
-const storeList = optionalString
-  .transform((v) =>
-    v
-      ? v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : undefined,
-  )
-  .refine((list) => !list || list.every(isStoreLocation), { message: 'must be comma-separated Zarr store paths or http(s) URLs' });
+const storeList = commaList.refine((list) => !list || list.every(isStoreLocation), {
+  message: 'must be comma-separated Zarr store paths or http(s) URLs',
+});
 
 /** Every variable the fleet reads (docs/operations.md "Environment"). */
 /** Addresses or CIDR ranges, comma-separated, each read as the kit reads every range; none when unset. */
@@ -78,18 +79,9 @@ export const FleetEnv = z.object({
   // Unset: the mode decides (hosts.ts): 127.0.0.1 for the embedded fleet, 0.0.0.0 for serve.
   HOST: optionalString,
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional()),
-  KAFKA_BROKERS: optionalString
-    .transform((v) =>
-      v
-        ? v
-            .split(',')
-            .map((b) => b.trim())
-            .filter(Boolean)
-        : undefined,
-    )
-    .refine((list) => !list || list.every(isBrokerAddress), {
-      message: 'must be comma-separated broker addresses host:port, such as kafka:9092',
-    }),
+  KAFKA_BROKERS: commaList.refine((list) => !list || list.every(isBrokerAddress), {
+    message: 'must be comma-separated broker addresses host:port, such as kafka:9092',
+  }),
   KAFKA_CLIENT_ID: z.string().default('fieldcast'),
   FIELDCAST_VENDOR: z
     .string()
@@ -135,15 +127,8 @@ export const FleetEnv = z.object({
   FIELDCAST_SOURCE_GFS_0P25_URL: optionalString,
   FIELDCAST_SOURCE_ECMWF_IFS_0P25_URL: optionalString,
   /** sources `fieldcast start` and `fieldcast serve sync` keep synced, comma-separated; unset: none, nothing is fetched */
-  FIELDCAST_SYNC_SOURCES: optionalString
-    .transform((v) =>
-      v
-        ? v
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : [],
-    )
+  FIELDCAST_SYNC_SOURCES: commaList
+    .transform((list) => list ?? [])
     .refine((list): list is SourceName[] => list.every(isSourceName), {
       message: `must be comma-separated source names: ${Object.keys(SOURCES).join(', ')}`,
     }),
