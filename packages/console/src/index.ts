@@ -1,2 +1,2 @@
 export { startConsole, type RunningConsole } from './server.js';
-export { areasFromEnv, type ConsoleConfig } from './config.js';
+export { AreaUrlError, areasFromEnv, type ConsoleConfig } from './config.js';
