@@ -160,15 +160,17 @@ const ISO_INSTANT = z.iso.datetime({ offset: true });
 /** An instant in ISO 8601 with a zone (`Z` or an offset), read as epoch milliseconds, an inclusive bound (boundMs). */
 const instant = (name: 'start' | 'end') =>
   sentAs(
-    z
-      .string({ error: `${name} must be given once, as an ISO 8601 timestamp such as 2025-06-01T00:00:00Z` })
-      .refine((s) => ISO_INSTANT.safeParse(withSeconds(s)).success && Number.isFinite(Date.parse(withSeconds(s))), {
-        error: (issue) => withPlusHint(`${name} must be an ISO 8601 timestamp with a zone, such as 2025-06-01T00:00:00Z`, issue.input),
-        abort: true,
-      }),
+    z.string({ error: `${name} must be given once, as an ISO 8601 timestamp such as 2025-06-01T00:00:00Z` }),
     `${name}: ISO 8601 timestamp with Z or an offset (seconds optional)`,
     ['2025-06-01T00:00:00Z'],
-  ).transform((s) => boundMs(withSeconds(s), name));
+  )
+    // Seconds optional, as the model and insight areas' times (docs/decisions/0488-times-without-seconds.md).
+    .transform(withSeconds)
+    .refine((s) => ISO_INSTANT.safeParse(s).success && Number.isFinite(Date.parse(s)), {
+      error: (issue) => withPlusHint(`${name} must be an ISO 8601 timestamp with a zone, such as 2025-06-01T00:00:00Z`, issue.input),
+      abort: true,
+    })
+    .transform((s) => boundMs(s, name));
 
 const startBeforeEnd = (q: { start?: number; end?: number }) => q.start === undefined || q.end === undefined || q.start <= q.end;
 
