@@ -5,7 +5,6 @@ import { accountOf } from './auth.js';
 import { createdLocation, createdReadPath } from './created-location.js';
 import { CSV_MEDIA_TYPE, type CsvForm, csvAsked, csvFileName, type CsvOptions, sendCsv } from './csv.js';
 import {
-  cannotProduce,
   InvalidRequestError,
   NotAcceptableError,
   UnsupportedMediaTypeError,
@@ -23,7 +22,7 @@ import {
   replay,
 } from './idempotency.js';
 import { limitsOf } from './limits.js';
-import { jsonQuality, parseAccept, quality, vendorMediaType } from './negotiate.js';
+import { cannotProduce, jsonQuality, parseAccept, quality, vendorMediaType } from './negotiate.js';
 import { methodNotAllowed } from './resource-methods.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';

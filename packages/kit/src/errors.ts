@@ -151,12 +151,6 @@ export class UnauthorizedError extends ProblemError {}
 /** The Accept header asks for nothing this API serves. */
 export class NotAcceptableError extends ProblemError {}
 
-/** A 406 naming the media types the operation does serve, as RFC 9110 section 15.5.7 asks. */
-export function cannotProduce(accept: string | undefined, served: readonly string[]): NotAcceptableError {
-  const listed = served.length > 1 ? `${served.slice(0, -1).join(', ')} and ${served.at(-1)}` : served.join('');
-  return new NotAcceptableError(`Cannot produce ${accept}; this operation serves ${listed}`);
-}
-
 /** A request body in a media type, encoding or charset the operation does not read. */
 export class UnsupportedMediaTypeError extends ProblemError {
   constructor(

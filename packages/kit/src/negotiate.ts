@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { cannotProduce } from './errors.js';
+import { NotAcceptableError } from './errors.js';
 
 export const API_VERSION = '1';
 
@@ -46,11 +46,26 @@ export interface Standing {
   params: Readonly<Record<string, string>>;
 }
 
-/** A media type's standing under an Accept header (Standing). */
+/** Text the areas write (JSON, CSV, XML and KML): always in UTF-8 (RFC 8259 section 8.1; csv.ts; the archive's formats). */
+function isText(type: string): boolean {
+  return /^text\/|^application\/(json|xml)$|\+(json|xml)$/.test(type);
+}
+
+/** Whether a range's charset parameter, if it has one, names UTF-8, the one charset text is answered in. */
+function takesUtf8(params: Readonly<Record<string, string>>): boolean {
+  return params.charset === undefined || /^utf-?8$/i.test(params.charset);
+}
+
+/**
+ * A media type's standing under an Accept header (Standing). A range that asks text in another
+ * charset (`text/csv;charset=latin1`) names a representation never made, so it matches nothing.
+ */
 export function quality(ranges: readonly MediaRange[], type: string, version?: string): Standing {
   const [major] = type.split('/');
+  const text = isText(type);
   let best: Standing = { q: 0, at: Infinity, specificity: -1, params: {} };
   ranges.forEach((r, at) => {
+    if (text && !takesUtf8(r.params)) return;
     const specificity =
       r.type === type && (version === undefined || r.params.version === undefined || r.params.version === version)
         ? 2
@@ -74,6 +89,16 @@ export function outranks(a: Standing, b: Standing): boolean {
   if (a.q !== b.q) return a.q > b.q;
   if (a.specificity !== b.specificity) return a.specificity > b.specificity;
   return a.at < b.at;
+}
+
+/**
+ * A 406 naming the media types the operation does serve, as RFC 9110 section 15.5.7 asks, and
+ * that its text is UTF-8 where the Accept asked text in another charset.
+ */
+export function cannotProduce(accept: string | undefined, served: readonly string[]): NotAcceptableError {
+  const listed = served.length > 1 ? `${served.slice(0, -1).join(', ')} and ${served.at(-1)}` : served.join('');
+  const otherCharset = accept !== undefined && served.some(isText) && parseAccept(accept).some((r) => !takesUtf8(r.params));
+  return new NotAcceptableError(`Cannot produce ${accept}; this operation serves ${listed}${otherCharset ? ', each in UTF-8' : ''}`);
 }
 
 /**

@@ -177,6 +177,23 @@ describe('an operation with a CSV form', () => {
     },
   );
 
+  it.each(['text/csv;charset=utf-8', 'text/csv; charset="UTF-8"', 'text/csv;charset=utf8'])('Accept %s: CSV, in the UTF-8 it names', async (accept) => {
+    const res = await get(accept);
+    expect([res.status, res.headers['content-type']]).toEqual([200, 'text/csv; charset=utf-8; header=present']);
+  });
+
+  // Every answer is UTF-8 (RFC 8259 section 8.1 for JSON; CSV as 0243 writes it): a range that
+  // names another charset asks for a representation the service never makes (RFC 9110 section 12.5.1).
+  it('a range naming another charset is refused: JSON where the Accept also takes it, else 406 saying answers are UTF-8', async () => {
+    const json = await get('text/csv;charset=latin1, application/json;q=0.5');
+    expect([json.status, json.headers['content-type']]).toEqual([200, 'application/vnd.fieldcast+json; version=1; charset=utf-8']);
+    const refused = await get('text/csv;charset=ISO-8859-1');
+    expect([refused.status, refused.body.detail]).toEqual([
+      406,
+      'Cannot produce text/csv;charset=ISO-8859-1; this operation serves application/vnd.fieldcast+json; version=1, application/json and text/csv, each in UTF-8',
+    ]);
+  });
+
   it('a CSV answer is an attachment named for its path (RFC 6266); a JSON answer is not', async () => {
     expect((await get('text/csv')).headers['content-disposition']).toBe('attachment; filename="series.csv"');
     expect((await get('application/json')).headers['content-disposition']).toBeUndefined();

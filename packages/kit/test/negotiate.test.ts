@@ -30,6 +30,9 @@ describe('negotiate', () => {
     ['application/vnd.fieldcast+json; version=2, application/json', VENDOR],
     // the vendor type refused by name, application/json taken: the answer is what was asked for
     ['application/vnd.fieldcast+json;q=0, application/json', 'application/json; charset=utf-8'],
+    ['application/json; charset=UTF-8', VENDOR],
+    // JSON is UTF-8 (RFC 8259 section 8.1): a range asking another charset takes nothing served
+    ['application/json;charset=latin1, */*;q=0.5', VENDOR],
   ])('serves %s as %s', async (accept, type) => {
     const req = request(app).get('/');
     const res = await (accept === undefined ? req : req.set('Accept', accept));
@@ -51,5 +54,13 @@ describe('negotiate', () => {
     expect(res.body.detail).toBe(
       `Cannot produce ${accept}; this operation serves application/vnd.fieldcast+json; version=1 and application/json`,
     );
+  });
+
+  it('refuses JSON in another charset with 406 saying its answers are UTF-8', async () => {
+    const res = await request(app).get('/').set('Accept', 'application/json;charset=iso-8859-1');
+    expect([res.status, res.body.detail]).toEqual([
+      406,
+      'Cannot produce application/json;charset=iso-8859-1; this operation serves application/vnd.fieldcast+json; version=1 and application/json, each in UTF-8',
+    ]);
   });
 });

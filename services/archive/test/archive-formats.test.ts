@@ -78,6 +78,13 @@ describe('formats chosen both ways (docs/interface.md §11)', () => {
     expect(JSON.parse(res.body).error).toMatchObject({ code: 406, errors: [{ reason: 'not_acceptable' }] });
   });
 
+  it('XML asked in another charset than the UTF-8 it is written in is 406; in UTF-8, XML', async () => {
+    const latin = await text(path('hailsize', 'history'), 'application/xml;charset=iso-8859-1');
+    expect([latin.status, JSON.parse(latin.body).error.errors[0].reason]).toEqual([406, 'not_acceptable']);
+    const utf8 = await text(path('hailsize', 'history'), 'application/xml; charset=utf-8');
+    expect([utf8.status, utf8.type]).toEqual([200, 'application/xml; charset=utf-8']);
+  });
+
   it('XML carries the JSON answer: a record element per record, attributes as documented', async () => {
     for (const type of ['hailsize', 'tornado', 'stormreports', 'lightning'] as const) {
       const json = JSON.parse(
