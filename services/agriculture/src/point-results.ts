@@ -1,6 +1,6 @@
 import { LoadingCache } from '@fieldcast/caches';
 import type { ChillLocationResult, ChillQuery, DegreeDayLocationResult, DegreeDayQuery } from '@fieldcast/schemas';
-import { forecastBoundaryMs, type GridSource } from '@fieldcast/weather';
+import { forecastBoundaryMs, type GridSource, weatherVersion } from '@fieldcast/weather';
 
 /**
  * Results at points already computed, least recently used out
@@ -33,16 +33,16 @@ export type DegreeDayPointResults = PointResults<DegreeDayLocationResult>;
 export type ChillPointResults = PointResults<ChillLocationResult>;
 
 /*
- * A key names everything its result depends on: the weather served (its id names its stores, and
- * changes when a synced run is added: docs/decisions/0251-synced-stores-registry.md), the point
+ * A key names everything its result depends on: the weather served (weatherVersion, which moves
+ * whenever the synced stores are reloaded: docs/decisions/0251-synced-stores-registry.md), the point
  * as given, the resolved query, and the forecast boundary at `nowMs` (the current UTC hour),
  * after which days come from the forecast, so every key moves on at the whole hour.
  */
 
 export function degreeDayPointKey(weather: GridSource, latitude: number, longitude: number, q: DegreeDayQuery, nowMs: number): string {
-  return `${weather.id}|${latitude}|${longitude}|${q.base}|${q.scale}|${q.start}|${q.end}|${q.method}|${q.cap ?? ''}|${q.cutoff ?? ''}|${q.daily === true}|${forecastBoundaryMs(nowMs)}`;
+  return `${weatherVersion(weather)}|${latitude}|${longitude}|${q.base}|${q.scale}|${q.start}|${q.end}|${q.method}|${q.cap ?? ''}|${q.cutoff ?? ''}|${q.daily === true}|${forecastBoundaryMs(nowMs)}`;
 }
 
 export function chillPointKey(weather: GridSource, latitude: number, longitude: number, q: ChillQuery, nowMs: number): string {
-  return `${weather.id}|${latitude}|${longitude}|${q.model}|${q.start ?? ''}|${q.end}|${q.daily === true}|${forecastBoundaryMs(nowMs)}`;
+  return `${weatherVersion(weather)}|${latitude}|${longitude}|${q.model}|${q.start ?? ''}|${q.end}|${q.daily === true}|${forecastBoundaryMs(nowMs)}`;
 }

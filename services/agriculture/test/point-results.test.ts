@@ -1,7 +1,9 @@
 import request from 'supertest';
 import { startTestFleet, type TestAccount, type TestFleet } from '@fieldcast/runtime/testing';
-import { type GridSource, SyntheticSource } from '@fieldcast/weather';
+import type { ChillQuery, DegreeDayQuery } from '@fieldcast/schemas';
+import { type GridSource, ReloadingSource, SyntheticSource } from '@fieldcast/weather';
 import { agricultureService } from '../src/definition.js';
+import { chillPointKey, degreeDayPointKey } from '../src/point-results.js';
 
 /*
  * Results at points are kept once computed, until the forecast boundary moves on at the whole
@@ -84,4 +86,18 @@ it('degree days: a batch reads only the points not kept, each once, and keeps th
   // another query is another key
   await post(`/growing-degree-days/batch?${query}&cutoff=vertical`, { locations });
   expect(reads.dailyExtremesAt).toBe(6);
+});
+
+it('a result is kept for the weather served: a reload of the synced stores moves every key, though the stores keep their names', async () => {
+  let stamp = 'before';
+  const weather = await ReloadingSource.open({ stamp: async () => stamp, load: async () => synthetic, dropped: () => [] });
+  const degreeDays = { base: 10, scale: 'celsius', start: '2024-05-01', end: '2024-09-30', method: 'average' } as unknown as DegreeDayQuery;
+  const chill = { model: 'utah', end: '2024-12-14' } as unknown as ChillQuery;
+  const keys = () => [degreeDayPointKey(weather, 44.27, 10.61, degreeDays, nowMs), chillPointKey(weather, 44.27, 10.61, chill, nowMs)];
+  const before = keys();
+  stamp = 'after';
+  expect(await weather.reload()).toBe(true);
+  expect(weather.id).toBe(synthetic.id);
+  const after = keys();
+  expect(after.map((k, i) => k === before[i])).toEqual([false, false]);
 });

@@ -1,6 +1,6 @@
 import { LoadingCache } from '@fieldcast/caches';
 import type { HourlyQuery } from '@fieldcast/schemas';
-import { forecastBoundaryMs, type GridSource } from '@fieldcast/weather';
+import { forecastBoundaryMs, type GridSource, weatherVersion } from '@fieldcast/weather';
 import type { HourlyQuantity } from './domain/hourly-series.js';
 
 /**
@@ -17,8 +17,8 @@ export function seriesTextCache(maxChars = 64_000_000): SeriesTextCache {
 }
 
 /**
- * The key names everything a point series' text depends on: the weather served (its id names
- * its stores, and changes when a synced run is added: docs/decisions/0251-synced-stores-registry.md),
+ * The key names everything a point series' text depends on: the weather served (weatherVersion,
+ * which moves whenever the synced stores are reloaded: docs/decisions/0251-synced-stores-registry.md),
  * the quantity and its unit, the point as given, the hours and start and end as given (both are
  * echoed), and the forecast boundary at `nowMs`, which decides each hour's products (spec 2.7)
  * and so moves every key on at each whole hour.
@@ -32,5 +32,5 @@ export function seriesTextKey(
   nowMs: number,
 ): string {
   const unit = quantity === 'evapotranspiration' ? query.unit : '';
-  return `${weather.id}|${quantity}|${unit}|${latitude}|${longitude}|${query.firstMs}|${query.lastMs}|${query.startTime}|${query.endTime}|${forecastBoundaryMs(nowMs)}`;
+  return `${weatherVersion(weather)}|${quantity}|${unit}|${latitude}|${longitude}|${query.firstMs}|${query.lastMs}|${query.startTime}|${query.endTime}|${forecastBoundaryMs(nowMs)}`;
 }

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { useTestFleet } from '@fieldcast/runtime/testing';
-import type { VariableId } from '@fieldcast/weather';
+import { type TestFleetOptions, useTestFleet } from '@fieldcast/runtime/testing';
+import { ReloadingSource, type VariableId } from '@fieldcast/weather';
 import { insightService } from '../src/definition.js';
 import { seriesTextCache } from '../src/series-cache.js';
 import { HourlyTableSource } from './hourly-table-source.js';
@@ -76,5 +76,35 @@ describe('point series through the cache', () => {
     const ok = await get(path);
     expect(ok.status).toBe(200);
     expect(ok.body.series).toHaveLength(1);
+  });
+});
+
+describe('point series kept across a reload of the weather', () => {
+  const nowMs = Date.UTC(2026, 5, 15, 12, 34);
+  // Two sources under one id, as a synced store opened again under its name with other hours
+  // (the analysis appended in place, a run synced again with more steps): only the reload tells them apart.
+  let temperature = 20;
+  let stamp = 'before';
+  const tableWith = (t: number) =>
+    new HourlyTableSource((v) => ({ air_temperature: t, dew_point_temperature: 10, wind_speed: 2, surface_air_pressure: 101.3 })[v as string] ?? 0, nowMs);
+  let weather: ReloadingSource;
+  const options: TestFleetOptions = { now: () => new Date(nowMs) };
+  // before the fleet starts (hooks run in order), which reads options.weather
+  beforeAll(async () => {
+    options.weather = weather = await ReloadingSource.open({ stamp: async () => stamp, load: async () => tableWith(temperature), dropped: () => [] });
+  });
+  const t = useTestFleet([insightService], options);
+
+  it('a series asked again after the weather was reloaded is computed from the weather served now', async () => {
+    const path = '/hourly-relative-humidity/0.5/0.5?start=2026-06-14T23:00:00Z&end=2026-06-14T23:00:00Z';
+    const get = () => request(t.fleet.app('insight')).get(path).set('Authorization', t.alice.auth);
+    const before = (await get()).body.series[0].value;
+    temperature = 15;
+    stamp = 'after';
+    expect(await weather.reload()).toBe(true);
+    expect(weather.id).toBe('hourly-table');
+    const after = (await get()).body.series[0].value;
+    // RH at 10 °C dewpoint is higher at 15 °C than at 20 °C
+    expect(after).toBeGreaterThan(before);
   });
 });

@@ -16,13 +16,13 @@ export function seriesCache(capacity = 1_000): SeriesCache {
 }
 
 /**
- * The key names everything the answer depends on: the weather read (`weatherGeneration`, which
+ * The key names everything the answer depends on: the weather read (`weatherVersion`, which
  * changes when a sync changes what is served), the run, the variable, the point and the valid
  * times selected (the first and how many, on the run's fixed step), so a run still being produced
  * gets a new entry as its valid times grow.
  */
 export function seriesKey(
-  weather: number,
+  weather: string,
   runId: string,
   variable: string,
   latitude: number,

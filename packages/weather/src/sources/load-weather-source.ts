@@ -95,6 +95,16 @@ export function weatherGeneration(source: GridSource): number {
   return source instanceof ReloadingSource ? source.generation : 0;
 }
 
+/**
+ * What a cache of answers computed from the weather names the weather by: the source's id (its
+ * stores) and its generation. The id alone does not move when a store is opened again under the
+ * same name with other hours (the analysis appended in place, a run synced again with more
+ * steps), the generation does.
+ */
+export function weatherVersion(source: GridSource): string {
+  return `${source.id}#${weatherGeneration(source)}`;
+}
+
 async function loadServed(options: LoadWeatherSourceOptions, synthetic: SyntheticSource | NoSyntheticSource): Promise<GridSource> {
   if (!options.syncDir) return openComposite(await configuredStores(options), synthetic, new Map(), options);
   const syncDir = options.syncDir;

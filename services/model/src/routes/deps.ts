@@ -1,6 +1,6 @@
 import { NotFoundError } from '@fieldcast/kit';
 import type { GrantLookup } from '@fieldcast/runtime';
-import { type Catalog, type GridSource, type ModelDef, type ModelVariable, type VariableId, weatherGeneration } from '@fieldcast/weather';
+import { type Catalog, type GridSource, type ModelDef, type ModelVariable, type VariableId, weatherVersion } from '@fieldcast/weather';
 import { servedVariables } from '../domain/access.js';
 import { modelVariable, type RunIndex, type RunVariable } from '../domain/run-index.js';
 import { type Run, runStatus } from '../domain/runs.js';
@@ -118,7 +118,7 @@ export function seriesJson(
   validMs: readonly number[],
   truth: TruthReader,
 ): Promise<string> {
-  const key = seriesKey(weatherGeneration(deps.weather), run.id, variable.name, point.latitude, point.longitude, validMs);
+  const key = seriesKey(weatherVersion(deps.weather), run.id, variable.name, point.latitude, point.longitude, validMs);
   return deps.series.get(key, async () =>
     JSON.stringify(await variableTimeSeries(run, variable, point.latitude, point.longitude, validMs, truth)),
   );
