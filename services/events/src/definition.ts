@@ -12,6 +12,8 @@ import { receiversMigration } from '../migrations/009_receivers.js';
 import { idempotencyKeysMigration } from '../migrations/010_idempotency_keys.js';
 import { keptAnswerTagsMigration } from '../migrations/012_kept_answer_tags.js';
 import { receiverTurnsMigration } from '../migrations/011_receiver_turns.js';
+import { pausedByMigration } from '../migrations/013_paused_by.js';
+import { rateAskLeasesMigration } from '../migrations/014_rate_ask_leases.js';
 import { AppDirectory } from './app-directory.js';
 import { resourceEventsConsumer } from './consumer.js';
 import { DELIVERY_RETENTION_EVERY_MS, DELIVERY_TIMEOUT_MS } from './domain/webhook-delivery.js';
@@ -41,6 +43,8 @@ const NEEDS = {
       idempotencyKeysMigration,
       keptAnswerTagsMigration,
       receiverTurnsMigration,
+      pausedByMigration,
+      rateAskLeasesMigration,
     ],
   },
   outbox: { topics: [SUBSCRIPTIONS_TOPIC, STORED_TOPIC] },

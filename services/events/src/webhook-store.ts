@@ -176,7 +176,25 @@ const RESUMED_MESSAGE = 'resumed: the URL is validated again (CloudEvents handsh
 const GONE_MESSAGE =
   'paused: the URL answered 410 Gone, so nothing more is sent to it; retry the dead letter it made (of this or another of your subscriptions to the URL) to resume them';
 
+/**
+ * Why a subscription is paused (`subscriptions.paused_by`, null when it is not), kept apart from
+ * the message its owner reads, which may be reworded: what a resume takes with it goes by this
+ * (docs/decisions/0494-why-a-subscription-is-paused-is-a-fact-of-its-own.md).
+ */
+type PausedBy = 'gone' | 'dead_letters';
+
+/** What the owner reads of each reason (statusMessage). */
+const PAUSED_MESSAGES: Record<PausedBy, string> = {
+  gone: GONE_MESSAGE,
+  dead_letters: `paused after ${PAUSE_AFTER_DEAD_LETTERS} dead letters in a row; retry a dead letter, or validate the subscription again, to resume`,
+};
+
 const DELIVERY_COLUMNS = 'id, event_id, type, status, attempts, attempt_count, next_attempt_at, created_at, delivered_at, dead_at';
+/**
+ * Receiver `r` may be sent to at :now: no Retry-After hold or pause for its rate runs
+ * (`held_until`), and no replica is asking it for its rate (`rate_ask_lease_until`).
+ */
+const SENDABLE = '(r.held_until is null or r.held_until <= :now) and (r.rate_ask_lease_until is null or r.rate_ask_lease_until <= :now)';
 /** The attempt log with one more entry, the oldest dropped past ATTEMPTS_KEPT. */
 const APPENDED = `case when jsonb_array_length(d.attempts) >= ${ATTEMPTS_KEPT} then d.attempts - 0 else d.attempts end`;
 
@@ -283,8 +301,8 @@ export class DeliveryStore {
         .where({ id, status: 'validating' })
         .update(
           outcome.ok
-            ? { status: 'active', status_message: null, lease_until: null }
-            : { status: 'validation_failed', status_message: outcome.message, lease_until: null },
+            ? { status: 'active', status_message: null, paused_by: null, lease_until: null }
+            : { status: 'validation_failed', status_message: outcome.message, paused_by: null, lease_until: null },
         )
         .returning('receiver');
       if (!row) return;
@@ -294,24 +312,32 @@ export class DeliveryStore {
     });
   }
 
-  /** The rate a receiver's handshake answer allowed, read at `now`: it replaces what any earlier answer allowed. */
+  /**
+   * The rate a receiver's handshake answer allowed, read at `now`: it replaces what any earlier
+   * answer allowed, and ends an ask under way, whose deliveries may go at it.
+   */
   private async rateRead(db: Knex | Knex.Transaction, url: string, allowedRate: number | null, now: Date): Promise<void> {
     await db
       .withSchema(AREA)
       .table('receivers')
-      .insert({ url, allowed_rate: allowedRate, rate_read_at: now, rate_asked_until: null })
+      .insert({ url, allowed_rate: allowedRate, rate_read_at: now, rate_asked_until: null, rate_ask_lease_until: null })
       .onConflict('url')
-      .merge(['allowed_rate', 'rate_read_at', 'rate_asked_until']);
+      .merge(['allowed_rate', 'rate_read_at', 'rate_asked_until', 'rate_ask_lease_until']);
   }
 
   /**
    * Receivers of active subscriptions whose rate was never read from a handshake (their
    * subscriptions were validated before the rate was kept), each leased to the caller until
    * `leaseUntil`: they are asked again (docs/decisions/0423-a-rate-never-read-is-asked-for.md).
+   * The lease (`rate_ask_lease_until`) holds the receiver's deliveries, whichever replica claims
+   * them, until the answer is recorded or the lease ends
+   * (docs/decisions/0495-a-receiver-asked-for-its-rate-is-held-in-the-database.md);
+   * `rate_asked_until` gets the same time, so no replica asks again meanwhile, the previous
+   * release's too, which claims asks by it alone.
    */
   async claimRateAsks(now: Date, leaseUntil: Date, limit: number): Promise<string[]> {
     const { rows } = await this.knex.raw(
-      `update ${AREA}.receivers r set rate_asked_until = :leaseUntil
+      `update ${AREA}.receivers r set rate_asked_until = :leaseUntil, rate_ask_lease_until = :leaseUntil
        where r.url in (select q.url from ${AREA}.receivers q
                        where q.rate_read_at is null and (q.rate_asked_until is null or q.rate_asked_until <= :now)
                          and exists (select from ${AREA}.subscriptions s where s.receiver = q.url and s.status = 'active')
@@ -325,7 +351,7 @@ export class DeliveryStore {
   /**
    * What asking a receiver for its rate came to: the rate its answer allowed, read at `now`, or
    * none readable, and then it is asked again no sooner than `askAgain`; meanwhile its deliveries go
-   * on as they went before.
+   * on as they went before. Either way the ask's lease ends, and with it the hold on its deliveries.
    */
   async recordRateAsk(
     url: string,
@@ -333,7 +359,11 @@ export class DeliveryStore {
     now: Date,
   ): Promise<void> {
     if (outcome.ok) await this.rateRead(this.knex, url, outcome.allowedRate, now);
-    else await this.t('receivers').where({ url }).whereNull('rate_read_at').update({ rate_asked_until: outcome.askAgain });
+    else
+      await this.t('receivers')
+        .where({ url })
+        .whereNull('rate_read_at')
+        .update({ rate_asked_until: outcome.askAgain, rate_ask_lease_until: null });
   }
 
   /**
@@ -355,16 +385,12 @@ export class DeliveryStore {
    * (docs/decisions/0443-accounts-take-turns-at-a-paced-receiver.md). The receiver's row is locked
    * with its deliveries and its hold read again once locked: a replica claiming at the same moment
    * skips it, or sees the hold the other has just moved, so replicas together keep to the rate.
-   * Receivers in `asking` are being asked for their rate: their deliveries wait for the answer
-   * (docs/decisions/0423-a-rate-never-read-is-asked-for.md).
+   * A receiver some replica is asking for its rate (`rate_ask_lease_until`, claimRateAsks) gets
+   * nothing until the answer is recorded or that lease ends, read again once locked like the hold
+   * (docs/decisions/0423-a-rate-never-read-is-asked-for.md,
+   * docs/decisions/0495-a-receiver-asked-for-its-rate-is-held-in-the-database.md).
    */
-  async claimDeliveries(
-    now: Date,
-    leaseUntil: Date,
-    limit: number,
-    perSubscription: number,
-    asking: readonly string[] = [],
-  ): Promise<ClaimedDelivery[]> {
+  async claimDeliveries(now: Date, leaseUntil: Date, limit: number, perSubscription: number): Promise<ClaimedDelivery[]> {
     const { rows } = await this.knex.raw(
       `with due as (
          select d.id, d.subscription_id, s.account_id, s.receiver, d.next_attempt_at, d.seq, r.allowed_rate,
@@ -372,8 +398,7 @@ export class DeliveryStore {
            coalesce(s.account_id <= r.last_account_id, false) as turn_passed
          from ${AREA}.deliveries d
          join ${AREA}.subscriptions s on s.id = d.subscription_id and s.status = 'active'
-         join ${AREA}.receivers r on r.url = s.receiver and (r.held_until is null or r.held_until <= :now)
-           and r.url not in (select jsonb_array_elements_text(:asking::jsonb))
+         join ${AREA}.receivers r on r.url = s.receiver and ${SENDABLE}
          where d.status = 'pending' and d.next_attempt_at <= :now and (d.lease_until is null or d.lease_until <= :now)
            and not exists (select from ${AREA}.deliveries p
                            where p.subscription_id = d.subscription_id and p.order_key = d.order_key and p.status = 'pending' and p.seq < d.seq)),
@@ -392,7 +417,7 @@ export class DeliveryStore {
        picked as (
          select d.id, r.url as receiver, s.account_id from ${AREA}.deliveries d join turns k on k.id = d.id
          join ${AREA}.subscriptions s on s.id = d.subscription_id
-         join ${AREA}.receivers r on r.url = s.receiver and (r.held_until is null or r.held_until <= :now)
+         join ${AREA}.receivers r on r.url = s.receiver and ${SENDABLE}
          where k.allowed_rate is null or k.turn = 1
          order by k.next_attempt_at, k.seq
          limit :limit
@@ -411,7 +436,7 @@ export class DeliveryStore {
        returning d.id, d.event_id, d.body, d.attempt_count, d.first_attempt_at, d.subscription_id, s.url, s.receiver, s.secret,
          case when s.previous_secret_expires_at > :now then s.previous_secret end as previous_secret,
          (select paced.held_until from paced where paced.url = s.receiver) as paced_until`,
-      { now, leaseUntil, limit, perSubscription, asking: JSON.stringify(asking) },
+      { now, leaseUntil, limit, perSubscription },
     );
     return (rows as Record<string, unknown>[]).map((r) => ({
       id: r.id as string,
@@ -469,11 +494,7 @@ export class DeliveryStore {
           url: delivery.receiver,
         });
       await this.recordAttempt(trx, delivery, attempt, dead ? { dead: now } : { next: new Date(now.getTime() + delayMs) });
-      if (dead)
-        await this.deadLettered(trx, delivery.subscriptionId, {
-          threshold: PAUSE_AFTER_DEAD_LETTERS,
-          message: `paused after ${PAUSE_AFTER_DEAD_LETTERS} dead letters in a row; retry a dead letter, or validate the subscription again, to resume`,
-        });
+      if (dead) await this.deadLettered(trx, delivery.subscriptionId, { threshold: PAUSE_AFTER_DEAD_LETTERS, by: 'dead_letters' });
     });
     return dead ? 'dead' : 'pending';
   }
@@ -489,12 +510,12 @@ export class DeliveryStore {
   async recordGone(delivery: ClaimedDelivery, attempt: AttemptRecord, now: Date): Promise<void> {
     await this.knex.transaction(async (trx) => {
       await this.recordAttempt(trx, delivery, attempt, { dead: now });
-      await this.deadLettered(trx, delivery.subscriptionId, { threshold: 1, message: GONE_MESSAGE });
+      await this.deadLettered(trx, delivery.subscriptionId, { threshold: 1, by: 'gone' });
       await trx.raw(
-        `update ${AREA}.subscriptions o set status = 'paused', status_message = :message
+        `update ${AREA}.subscriptions o set status = 'paused', status_message = :message, paused_by = 'gone'
          from ${AREA}.subscriptions s
          where s.id = :id and o.account_id = s.account_id and o.receiver = s.receiver and o.status = 'active'`,
-        { message: GONE_MESSAGE, id: delivery.subscriptionId },
+        { message: PAUSED_MESSAGES.gone, id: delivery.subscriptionId },
       );
     });
   }
@@ -523,14 +544,15 @@ export class DeliveryStore {
     );
   }
 
-  /** One more dead letter in the subscription's run; at `threshold` an active subscription is paused with `message`. */
-  private async deadLettered(trx: Knex.Transaction, subscriptionId: string, pause: { threshold: number; message: string }): Promise<void> {
+  /** One more dead letter in the subscription's run; at `threshold` an active subscription is paused, `by` saying why. */
+  private async deadLettered(trx: Knex.Transaction, subscriptionId: string, pause: { threshold: number; by: PausedBy }): Promise<void> {
     await trx.raw(
       `update ${AREA}.subscriptions set dead_in_a_row = dead_in_a_row + 1,
          status = case when dead_in_a_row + 1 >= :threshold and status = 'active' then 'paused' else status end,
-         status_message = case when dead_in_a_row + 1 >= :threshold and status = 'active' then :message else status_message end
+         status_message = case when dead_in_a_row + 1 >= :threshold and status = 'active' then :message else status_message end,
+         paused_by = case when dead_in_a_row + 1 >= :threshold and status = 'active' then :by else paused_by end
        where id = :id`,
-      { threshold: pause.threshold, message: pause.message, id: subscriptionId },
+      { threshold: pause.threshold, message: PAUSED_MESSAGES[pause.by], by: pause.by, id: subscriptionId },
     );
   }
 
@@ -676,8 +698,9 @@ export class DeliveryStore {
    * its run of dead letters cleared, so the dispatcher repeats the CloudEvents handshake (HTTP 1.1
    * Web Hooks for Event Delivery §4) before any delivery is sent, since a URL that kept failing may
    * now answer for someone else (docs/decisions/0260-webhook-delivery.md, pausing). The account's
-   * other subscriptions to the URL that its 410 Gone paused resume with it
-   * (docs/decisions/0457-410-gone-retires-the-url-for-the-account.md).
+   * other subscriptions to the URL that a 410 Gone paused (`paused_by`, whatever their message
+   * says) resume with it (docs/decisions/0457-410-gone-retires-the-url-for-the-account.md,
+   * docs/decisions/0494-why-a-subscription-is-paused-is-a-fact-of-its-own.md).
    */
   private async resume(trx: Knex.Transaction, subscriptionId: string): Promise<void> {
     await trx
@@ -685,12 +708,12 @@ export class DeliveryStore {
       .table('subscriptions')
       .where({ id: subscriptionId })
       .whereIn('status', ['paused', 'validation_failed'])
-      .update({ status: 'validating', status_message: RESUMED_MESSAGE, dead_in_a_row: 0, lease_until: null });
+      .update({ status: 'validating', status_message: RESUMED_MESSAGE, paused_by: null, dead_in_a_row: 0, lease_until: null });
     await trx.raw(
-      `update ${AREA}.subscriptions o set status = 'validating', status_message = :resumed, dead_in_a_row = 0, lease_until = null
+      `update ${AREA}.subscriptions o set status = 'validating', status_message = :resumed, paused_by = null, dead_in_a_row = 0, lease_until = null
        from ${AREA}.subscriptions s
-       where s.id = :id and o.account_id = s.account_id and o.receiver = s.receiver and o.status = 'paused' and o.status_message = :gone`,
-      { resumed: RESUMED_MESSAGE, gone: GONE_MESSAGE, id: subscriptionId },
+       where s.id = :id and o.account_id = s.account_id and o.receiver = s.receiver and o.status = 'paused' and o.paused_by = 'gone'`,
+      { resumed: RESUMED_MESSAGE, id: subscriptionId },
     );
   }
 }

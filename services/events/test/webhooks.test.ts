@@ -5,12 +5,14 @@ import { eventually, type TestAccount, useTestFleet } from '@fieldcast/runtime/t
 import { createLogger } from '@fieldcast/kit';
 import { migrateSchema } from '@fieldcast/db';
 import { receiversMigration } from '../migrations/009_receivers.js';
+import { pausedByMigration } from '../migrations/013_paused_by.js';
 import { dispatcherOf, eventsService } from '../src/definition.js';
+import { DEAD_LETTER_AFTER_MS } from '../src/domain/webhook-delivery.js';
 import { SENDS_PER_SUBSCRIPTION } from '../src/webhooks/dispatcher.js';
 import { DeliveryStore } from '../src/webhook-store.js';
 import { AddressGuard } from '../src/webhooks/address-guard.js';
 import { WebhookDispatcher } from '../src/webhooks/dispatcher.js';
-import { WebhookSender } from '../src/webhooks/sender.js';
+import { type SendRequest, WebhookSender } from '../src/webhooks/sender.js';
 import { fieldBody } from './helpers.js';
 import { previousRelease } from './previous-release.js';
 import { WebhookReceiver } from './webhook-receiver.js';
@@ -625,6 +627,123 @@ describe('webhook subscriptions', () => {
     expect(receiver.delivered.map((e) => e.subject)).toEqual([second]);
   });
 
+  test('a resume goes by why its subscriptions were paused, not by what their message says: the 410’s others under any wording, not one dead letters paused', async () => {
+    // docs/decisions/0494-why-a-subscription-is-paused-is-a-fact-of-its-own.md
+    const store = new DeliveryStore(t.fleet.db.knex);
+    const rows = () => t.fleet.db.knex.withSchema('events').table('subscriptions');
+    const [first, second, third] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    const gone = await subscribe(t.alice, { resources: [first] });
+    const sibling = await subscribe(t.alice, { resources: [second] });
+    const stalled = await subscribe(t.alice, { resources: [third] });
+    await runDeliveries();
+    const fanOut = (resource: string) =>
+      store.fanOut({ event: fieldEvent(resource, 'created', nowMs), appId: crypto.randomUUID(), owner: t.alice.id }, new Date(nowMs));
+    // the third is paused by its third dead letter in a row, sent to the same URL
+    await rows().where({ id: stalled.id }).update({ dead_in_a_row: 2 });
+    expect(await fanOut(third)).toBe(1);
+    const [claimed] = await store.claimDeliveries(new Date(nowMs), new Date(nowMs + 30_000), 10, SENDS_PER_SUBSCRIPTION);
+    const failed = { time: new Date(nowMs - DEAD_LETTER_AFTER_MS).toISOString(), statusCode: 500, error: null, durationMs: 1 };
+    expect(
+      await store.recordFailed({ ...claimed!, firstAttemptAt: new Date(nowMs - DEAD_LETTER_AFTER_MS) }, failed, new Date(nowMs), 1000),
+    ).toBe('dead');
+    // then a 410 to the first pauses it and the second, which was active
+    receiver.answer = (n) => (n === 1 ? 410 : 200);
+    expect(await fanOut(first)).toBe(1);
+    await runDeliveries();
+    const pausedBy = async () =>
+      Object.fromEntries(
+        (
+          (await rows().select('id', 'status', 'paused_by').whereIn('id', [gone.id, sibling.id, stalled.id])) as Record<string, string>[]
+        ).map((r) => [r.id === gone.id ? 'gone' : r.id === sibling.id ? 'sibling' : 'stalled', [r.status, r.paused_by]]),
+      );
+    expect(await pausedBy()).toEqual({
+      gone: ['paused', 'gone'],
+      sibling: ['paused', 'gone'],
+      stalled: ['paused', 'dead_letters'],
+    });
+    expect((await read(t.alice, stalled.id)).statusMessage).toMatch(/3 dead letters/);
+    // the message the sibling was paused with is in another wording (a release before this one's)
+    await rows()
+      .where({ id: sibling.id })
+      .update({ status_message: 'paused: the URL answered 410 Gone, so nothing more is sent; retry the dead letter to resume' });
+    const [dead] = await deliveries(t.alice, gone.id, '?status=dead');
+    expect((await events().post(`/subscriptions/${gone.id}/deliveries/${dead!.id}/retry`).set('Authorization', t.alice.auth)).status).toBe(
+      202,
+    );
+    expect(await pausedBy()).toEqual({
+      gone: ['validating', null],
+      sibling: ['validating', null],
+      stalled: ['paused', 'dead_letters'],
+    });
+    await runDeliveries();
+    expect(await pausedBy()).toEqual({
+      gone: ['active', null],
+      sibling: ['active', null],
+      stalled: ['paused', 'dead_letters'],
+    });
+    // the one dead letters paused resumes on its own request, and is paused by nothing then
+    expect((await validate(t.alice, stalled.id)).status).toBe(202);
+    await runDeliveries();
+    expect((await pausedBy()).stalled).toEqual(['active', null]);
+  });
+
+  test('the paused-by migration tells a 410’s pauses, in either wording they were stored with, from dead letters’; nothing else is paused by anything', async () => {
+    const knex = t.fleet.db.knex;
+    const schema = 'events_paused_by_migration';
+    const migrations = eventsService.needs.database!.migrations;
+    const before = migrations.filter((m) => m.name < pausedByMigration.name);
+    await knex.raw('drop schema if exists ?? cascade', [schema]);
+    try {
+      await migrateSchema(knex, schema, before);
+      const row = (status: string, message: string | null) => ({
+        id: crypto.randomUUID(),
+        account_id: t.alice.id,
+        url: receiver.url,
+        receiver: receiver.url,
+        filter: '{}',
+        description: '',
+        secret: 'whsec_x',
+        status,
+        status_message: message,
+        created_at: new Date(START),
+        updated_at: new Date(START),
+      });
+      const rows = {
+        gone: row(
+          'paused',
+          'paused: the URL answered 410 Gone, so nothing more is sent to it; retry the dead letter it made (of this or another of your subscriptions to the URL) to resume them',
+        ),
+        goneFirstWording: row('paused', 'paused: the URL answered 410 Gone, so nothing more is sent; retry the dead letter to resume'),
+        deadLetters: row(
+          'paused',
+          'paused after 3 dead letters in a row; retry a dead letter, or validate the subscription again, to resume',
+        ),
+        deadLettersFirstWording: row('paused', 'paused after 3 dead letters in a row; retry a dead letter to resume'),
+        resumed: row('validating', 'resumed: the URL is validated again (CloudEvents handshake) before deliveries are sent'),
+        active: row('active', null),
+        failed: row('validation_failed', 'validation request answered 410'),
+      };
+      await knex.withSchema(schema).table('subscriptions').insert(Object.values(rows));
+      await migrateSchema(knex, schema, [...before, pausedByMigration]);
+      const stored: { id: string; paused_by: string | null }[] = await knex
+        .withSchema(schema)
+        .table('subscriptions')
+        .select('id', 'paused_by');
+      const by = new Map(stored.map((r) => [r.id, r.paused_by]));
+      expect(Object.fromEntries(Object.entries(rows).map(([name, r]) => [name, by.get(r.id)]))).toEqual({
+        gone: 'gone',
+        goneFirstWording: 'gone',
+        deadLetters: 'dead_letters',
+        deadLettersFirstWording: 'dead_letters',
+        resumed: null,
+        active: null,
+        failed: null,
+      });
+    } finally {
+      await knex.raw('drop schema if exists ?? cascade', [schema]);
+    }
+  });
+
   test('a subscription paused by dead letters that were since deleted is validated again, its run of dead letters cleared', async () => {
     const { sub } = await pausedSubscription();
     nowMs += 30 * 24 * 3600_000 + 1000;
@@ -1113,6 +1232,65 @@ describe('the receiver’s allowed rate (HTTP 1.1 Web Hooks for Event Delivery 4
     await runDeliveries();
     expect(options()).toBe(3);
     expect(await subscription(t.alice, sub.id)).toMatchObject({ status: 'active', statusMessage: null, allowedRate: 6 });
+  });
+
+  test('while one replica asks a receiver for its rate, no replica sends to it; then each paces it by the answer', async () => {
+    // docs/decisions/0495-a-receiver-asked-for-its-rate-is-held-in-the-database.md
+    await validated();
+    await t.fleet.db.knex.withSchema('events').table('receivers').update({ rate_read_at: null });
+    receiver.allowedRate = '2';
+    for (let i = 0; i < 2; i++) await fanOut(crypto.randomUUID(), 'created');
+    // a replica whose handshakes wait for the test: it claims the ask and holds it open
+    const sender = new WebhookSender(new AddressGuard(['127.0.0.1'], false), 2000);
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const asking = new WebhookDispatcher({
+      store: store(),
+      sender: {
+        send: async (req: SendRequest) => {
+          if (req.method === 'OPTIONS') await answered;
+          return sender.send(req);
+        },
+        close: () => sender.close(),
+      } as unknown as WebhookSender,
+      now: () => new Date(nowMs),
+      logger: createLogger({ level: 'silent' }),
+      origin: 'fieldcast',
+    });
+    try {
+      expect(await asking.sweep(new Date(nowMs))).toBe(0);
+      // the other replica (the fleet's own dispatcher) neither asks again nor sends while it is asked
+      for (const s of [0, 5]) {
+        nowMs = START + s * 1000;
+        await runDeliveries();
+      }
+      expect(receiver.requests.map((r) => r.method)).toEqual(['OPTIONS']);
+      answer();
+      await asking.settled();
+      nowMs = START + 35_000;
+      await runDeliveries();
+    } finally {
+      answer();
+      await asking.stop();
+    }
+    expect(receiver.requests.filter((r) => r.method === 'OPTIONS')).toHaveLength(2);
+    expect(postedAt('/hook')).toEqual([5, 35]);
+  });
+
+  test('an ask whose replica died holds the receiver’s deliveries only until its lease ends; then the receiver is asked again', async () => {
+    await validated();
+    await t.fleet.db.knex.withSchema('events').table('receivers').update({ rate_read_at: null });
+    receiver.allowedRate = '2';
+    for (let i = 0; i < 2; i++) await fanOut(crypto.randomUUID(), 'created');
+    // a replica claims the ask for 30 s and is gone before it asks
+    expect(await store().claimRateAsks(new Date(nowMs), new Date(nowMs + 30_000), 20)).toEqual([receiver.url]);
+    nowMs = START + 29_000;
+    await runDeliveries();
+    expect(receiver.requests.map((r) => r.method)).toEqual(['OPTIONS']);
+    nowMs = START + 30_000;
+    await runDeliveries();
+    expect(receiver.requests.filter((r) => r.method === 'OPTIONS')).toHaveLength(2);
+    expect(postedAt('/hook')).toEqual([30]);
   });
 
   test('the receivers migration keeps each URL’s strictest rate and longest hold, and has a URL asked again where a subscription had no rate on record', async () => {

@@ -62,8 +62,6 @@ export class WebhookDispatcher {
   private passing: Promise<unknown> = Promise.resolve();
   private readonly sending = new Set<Promise<void>>();
   private readonly handshaking = new Set<Promise<void>>();
-  /** receivers this dispatcher is asking for their rate: no claim takes their deliveries until it is read */
-  private readonly asking = new Set<string>();
   /** the pass armed for when a receiver's allowed rate lets its next request go, and when (ms of the dispatcher's clock) */
   private wake: { at: number; timer: NodeJS.Timeout } | null = null;
 
@@ -133,7 +131,8 @@ export class WebhookDispatcher {
     // Handshakes are not awaited: one to a receiver that never answers takes the send timeout, and
     // every other receiver's deliveries would wait for it (docs/interface.md: a slow receiver delays
     // only its own subscription). A validating subscription gets no delivery until its handshake is
-    // recorded (the claim takes active ones), and a receiver asked for its rate none until it answers.
+    // recorded (the claim takes active ones), and a receiver asked for its rate none from any
+    // replica until it answers (the ask's lease, which the claim reads).
     if (this.handshaking.size < VALIDATIONS) {
       const validating = at();
       const validations = await this.o.store.claimValidations(validating, leaseFrom(validating), VALIDATIONS - this.handshaking.size);
@@ -142,19 +141,12 @@ export class WebhookDispatcher {
     if (this.handshaking.size < VALIDATIONS) {
       const asking = at();
       const asks = await this.o.store.claimRateAsks(asking, leaseFrom(asking), VALIDATIONS - this.handshaking.size);
-      for (const url of asks) {
-        this.asking.add(url);
-        this.start(
-          this.handshaking,
-          this.askRate(url).finally(() => this.asking.delete(url)),
-          { receiver: url },
-        );
-      }
+      for (const url of asks) this.start(this.handshaking, this.askRate(url), { receiver: url });
     }
     const free = IN_FLIGHT_MAX - this.sending.size;
     if (free <= 0) return 0;
     const now = at();
-    const claimed = await this.o.store.claimDeliveries(now, leaseFrom(now), free, SENDS_PER_SUBSCRIPTION, [...this.asking]);
+    const claimed = await this.o.store.claimDeliveries(now, leaseFrom(now), free, SENDS_PER_SUBSCRIPTION);
     const paced = claimed.flatMap((d) => (d.pacedUntil ? [d.pacedUntil.getTime()] : []));
     if (paced.length > 0) this.wakeAt(Math.min(...paced));
     for (const delivery of claimed) this.start(this.sending, this.attempt(delivery, now), { delivery: delivery.id });
