@@ -4,13 +4,7 @@ import { z } from 'zod';
 import { accountOf } from './auth.js';
 import { createdLocation, createdReadPath } from './created-location.js';
 import { CSV_MEDIA_TYPE, type CsvForm, csvAsked, csvFileName, type CsvOptions, sendCsv } from './csv.js';
-import {
-  InvalidRequestError,
-  NotAcceptableError,
-  UnsupportedMediaTypeError,
-  ValidationError,
-  type FieldError,
-} from './errors.js';
+import { InvalidRequestError, NotAcceptableError, UnsupportedMediaTypeError, ValidationError, type FieldError } from './errors.js';
 import type { Account } from './identity.js';
 import {
   fingerprintOf,

@@ -86,12 +86,19 @@ describe('point series kept across a reload of the weather', () => {
   let temperature = 20;
   let stamp = 'before';
   const tableWith = (t: number) =>
-    new HourlyTableSource((v) => ({ air_temperature: t, dew_point_temperature: 10, wind_speed: 2, surface_air_pressure: 101.3 })[v as string] ?? 0, nowMs);
+    new HourlyTableSource(
+      (v) => ({ air_temperature: t, dew_point_temperature: 10, wind_speed: 2, surface_air_pressure: 101.3 })[v as string] ?? 0,
+      nowMs,
+    );
   let weather: ReloadingSource;
   const options: TestFleetOptions = { now: () => new Date(nowMs) };
   // before the fleet starts (hooks run in order), which reads options.weather
   beforeAll(async () => {
-    options.weather = weather = await ReloadingSource.open({ stamp: async () => stamp, load: async () => tableWith(temperature), dropped: () => [] });
+    options.weather = weather = await ReloadingSource.open({
+      stamp: async () => stamp,
+      load: async () => tableWith(temperature),
+      dropped: () => [],
+    });
   });
   const t = useTestFleet([insightService], options);
 
