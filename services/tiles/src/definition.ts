@@ -95,6 +95,7 @@ export const tilesService = defineService({
       pngs: tileCache<Buffer>(PNG_CACHE_BYTES),
       sampler,
       products,
+      models: deps.catalog.models(),
     });
     const opening = new OpeningView(renderer, frames, catalog.product(OPENING_VIEW.product));
     const opened = {

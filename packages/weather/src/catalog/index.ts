@@ -51,6 +51,7 @@ export {
   type ProductRun,
   productRun,
   productRunId,
+  productRunModel,
   productRuns,
   type SortOrder,
 } from './product-runs.js';
@@ -67,3 +68,4 @@ export {
   runFrames,
 } from './product-frames.js';
 export { RUN_TRANSITIONS, type RunLifeCycle, runLifeCycle, type RunStatus, runStatusAt } from './run-life-cycle.js';
+export { ERROR_RULES, type ErrorRun, forecastAt, forecastGrid, forecastValues, frameErrorRun, type Truth } from './forecast-error.js';

@@ -17,7 +17,7 @@ import { fieldcastId } from '@fieldcast/ids';
 import { forecastBoundaryMs } from '../grid/grid-source.js';
 import { DEFAULT_FORECAST_RUNS } from './defaults.js';
 import { type RunLifeCycle, runLifeCycle } from './run-life-cycle.js';
-import type { ForecastRunSchedule, ProductDef } from './schema.js';
+import type { ForecastRunSchedule, ModelDef, ProductDef } from './schema.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
@@ -54,6 +54,29 @@ export function isoInstant(ms: number): string {
 export function forecastRunSchedule(p: ProductDef): ForecastRunSchedule | null {
   if (!p.hasForecasts || !p.hasFrames || p.cadenceMinutes === 0) return null;
   return p.forecastRuns ?? DEFAULT_FORECAST_RUNS;
+}
+
+/**
+ * The model whose runs a product's forecast runs are (docs/decisions/0496-product-runs-are-a-models-runs.md):
+ * the first of `models` with the product's source whose cycle is the product's run schedule (run
+ * interval, publication delay, retention) and whose horizon reaches the product's, so its run at
+ * every init time is the product's run at that time. Null for a product without forecasts, or
+ * whose runs no model runs (an override gave it a schedule of its own): its frames are the
+ * weather's values, with no run's error.
+ */
+export function productRunModel(p: ProductDef, models: readonly ModelDef[]): ModelDef | null {
+  const s = forecastRunSchedule(p);
+  if (!s) return null;
+  return (
+    models.find(
+      (m) =>
+        m.source === p.source &&
+        m.runEveryHours === s.everyHours &&
+        m.publishDelayMinutes === s.publishDelayMinutes &&
+        m.retentionHours === s.retentionHours &&
+        m.horizonHours >= p.horizonHours,
+    ) ?? null
+  );
 }
 
 /** A forecast run of a product (the platform forecast record of the public record), with its life cycle. */

@@ -3,8 +3,16 @@
  */
 import type { ModelVariableTimeSeries } from '@fieldcast/schemas';
 import { mean, median, seriesStatistics } from '@fieldcast/science';
-import { type GridSource, type ModelVariable, type PointSeries, type TimeRange, type VariableId } from '@fieldcast/weather';
-import { ERROR_RULES, forecastValues, type Truth } from './forecast-error.js';
+import {
+  ERROR_RULES,
+  forecastValues,
+  type GridSource,
+  type ModelVariable,
+  type PointSeries,
+  type TimeRange,
+  type Truth,
+  type VariableId,
+} from '@fieldcast/weather';
 import { producedValidTimes, type Run } from './runs.js';
 
 /** Decimal places of served values, means, medians and modes. */

@@ -9,6 +9,7 @@ import {
   findProductRun,
   firstFrameFound,
   type FrameIndex,
+  frameErrorRun,
   type FrameRecord,
   frameRecord,
   isoInstant,
@@ -188,8 +189,10 @@ export class Platform {
     const shape = this.shapes.get(frame.product.id) ?? coverageShape(frame.product);
     if (!coverageHolds(shape, [longitude, latitude])) return { value: null, unit: frameUnit(frame.product), ...at };
     // A synced frame is read from its own store: the run or the analysis it was listed from.
-    const weather = 'store' in frame ? (frame as SyncedFrame).store : this.weather;
-    return { ...(await frameValueAt(weather, frame.product, frame.validMs, longitude, latitude)), ...at };
+    const synced = 'store' in frame ? (frame as SyncedFrame).store : null;
+    // A catalog product's forecast frame is its model's run: the weather with that run's error (0496).
+    const run = synced ? null : frameErrorRun(frame, this.catalog.models());
+    return { ...(await frameValueAt(synced ?? this.weather, frame.product, frame.validMs, longitude, latitude, run)), ...at };
   }
 
   private async findFrame(id: string, granted: ReadonlySet<string>, nowMs: number): Promise<FrameRef | SyncedFrame> {

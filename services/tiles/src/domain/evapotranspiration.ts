@@ -14,7 +14,10 @@ import {
   type Place,
   ET_INPUT_KEYS,
   ET_INPUT_VARIABLES,
+  ERROR_RULES,
+  type ErrorRun,
   type EtInputs,
+  forecastAt,
   type GridSource,
   type GridWindow,
   etHourInputsAt,
@@ -55,19 +58,26 @@ export function evapotranspirationReadable(source: GridSource): boolean {
   return [...Object.values(ET_INPUT_VARIABLES), ALTITUDE].every((v) => variables.has(v));
 }
 
-/** ET of the hour starting at timeMs, mm h-1, through the tile's band and pixel reads. */
-export function evapotranspirationReader(source: GridSource, timeMs: number, mode: SampleMode): TileReader {
+/**
+ * ET of the hour starting at timeMs, mm h-1, through the tile's band and pixel reads. With `run`
+ * (a forecast frame of a product whose runs are a model's), each input carries that run's error at
+ * timeMs, as the model area's series of the run has it (forecastAt), and ET is computed from them,
+ * as the platform area's datapoint of the frame is (docs/decisions/0496-product-runs-are-a-models-runs.md).
+ */
+export function evapotranspirationReader(source: GridSource, timeMs: number, mode: SampleMode, run?: ErrorRun): TileReader {
   const groundMs = source.coverage().startMs;
   const hourEndMs = timeMs + HOUR_MS;
   const rangeAt = (place: Place): TimeRange => etHoursReadRange(source, place, timeMs, timeMs);
+  const forecast = run ? forecastAt(run, timeMs) : null;
   const etAt = (lon: number, lat: number, t: number, td: number, rs: number, u: number, z: number): number => {
     // The hour's shortwave is NaN where the stamps read do not cover the hour (time-cells.ts).
     if (t === NO_DATA || td === NO_DATA || rs === NO_DATA || u === NO_DATA || z === NO_DATA || Number.isNaN(rs)) return NO_DATA;
+    const inputs = forecast ? forecastEtInputs(forecast, lon, lat, t, td, rs, u) : { t, td, rs, u };
     return shortCropEtOfHour({
-      airTemperature: t,
-      dewpoint: td,
-      shortwave: rs,
-      windSpeed: u,
+      airTemperature: inputs.t,
+      dewpoint: inputs.td,
+      shortwave: inputs.rs,
+      windSpeed: inputs.u,
       elevation: z,
       latitude: lat,
       longitude: lon,
@@ -162,6 +172,25 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
       }
       return out;
     },
+  };
+}
+
+/** The instants and the hour's shortwave at a point with a run's error (forecastAt), each by its variable's rule. */
+function forecastEtInputs(
+  forecast: ReturnType<typeof forecastAt>,
+  lon: number,
+  lat: number,
+  t: number,
+  td: number,
+  rs: number,
+  u: number,
+): { t: number; td: number; rs: number; u: number } {
+  const rule = (key: keyof typeof ET_INPUT_VARIABLES) => ERROR_RULES[ET_INPUT_VARIABLES[key]];
+  return {
+    t: forecast(rule('airTemperature'), lat, lon, t),
+    td: forecast(rule('dewpoint'), lat, lon, td, t),
+    rs: forecast(rule('shortwave'), lat, lon, rs),
+    u: forecast(rule('windSpeed'), lat, lon, u),
   };
 }
 

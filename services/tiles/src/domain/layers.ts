@@ -4,7 +4,7 @@
  * evapotranspiration, computed from its inputs at each pixel centre (docs/decisions/0132-tile-rendering.md).
  */
 import { averageDegreeDays, relativeHumidity } from '@fieldcast/science';
-import type { GridSource, ProductDef, VariableId } from '@fieldcast/weather';
+import type { ErrorRun, GridSource, ProductDef, VariableId } from '@fieldcast/weather';
 import { NO_DATA } from './colorize.js';
 import { evapotranspirationReadable, evapotranspirationReader } from './evapotranspiration.js';
 import { type SampleMode, sampleTile, sampleTileWith, type TileAddress } from './sampling.js';
@@ -18,8 +18,11 @@ export interface LayerGrid {
   whole?: SampledLayer;
 }
 
-/** What a tile samples: one variable of the grid, or the evapotranspiration computed from its inputs. */
-export type SampledLayer = { variable: VariableId } | { evapotranspiration: true };
+/**
+ * What a tile samples: one variable of the grid, or the evapotranspiration computed from its
+ * inputs, with `run` those of a forecast run (each with the run's error, evapotranspiration.ts).
+ */
+export type SampledLayer = { variable: VariableId } | { evapotranspiration: true; run?: ErrorRun };
 
 /** Computes a layer's values at every pixel centre of a tile: inline, or in a compute thread (sample-compute.ts). */
 export interface LayerSampler {
@@ -35,7 +38,7 @@ export function sampleLayer(
   mode: SampleMode,
 ): Promise<Float32Array> {
   if ('variable' in layer) return sampleTile(source, layer.variable, timeMs, tile, mode);
-  return sampleTileWith(source.grid, tile, mode, evapotranspirationReader(source, timeMs, mode));
+  return sampleTileWith(source.grid, tile, mode, evapotranspirationReader(source, timeMs, mode, layer.run));
 }
 
 /** The growing-degree-days product's base, °C (as its description in the catalog says). */

@@ -7,11 +7,16 @@ import { createHash } from 'node:crypto';
 import { InvalidRequestError, NotFoundError, UnavailableError } from '@fieldcast/kit';
 import { nameKey, type Style } from '@fieldcast/schemas';
 import {
+  ERROR_RULES,
+  type ErrorRun,
   firstFrameFound,
   type FrameIndex,
   forecastBoundaryMs,
+  forecastGrid,
+  frameErrorRun,
   type GridSource,
   maskAttributeValue,
+  type ModelDef,
   type SyncedFrame,
   TILE_SIZE,
   type VariableId,
@@ -19,19 +24,19 @@ import {
 } from '@fieldcast/weather';
 import { productVisible } from './access.js';
 import type { GrantLookup } from '@fieldcast/runtime';
-import { paint, painterOf } from './colorize.js';
+import { NO_DATA, paint, painterOf } from './colorize.js';
 import { coverageMask } from './coverage.js';
 import { type FrameRef, frameMayChange, zoomLevelsOf } from './frames.js';
 import { combineLayer, type LayerSampler, layerGrid, sampleLayer } from './layers.js';
 import { encodePng } from './png.js';
 import type { TileProducts } from './products.js';
 import type { PngCache, SampleCache } from './sample-cache.js';
-import type { SampleMode, TileAddress } from './sampling.js';
+import { pixelCentres, type SampleMode, type TileAddress } from './sampling.js';
 import { type DefaultStyles, type StyleRecord, styleView } from './styles.js';
 import { warmTileDrawing } from './warm-up.js';
 
 /** Bumped when the same frame, style and tile would be drawn differently: part of every ETag. */
-const RENDERING_VERSION = '3';
+const RENDERING_VERSION = '4';
 
 const HOUR_MS = 3_600_000;
 /** A frame of the past with a default style never changes (RFC 8246 immutable). */
@@ -81,6 +86,11 @@ export interface TileRendererOptions {
   sampler?: LayerSampler;
   /** the synced sources' products, whose frames are read from their own stores */
   products?: TileProducts;
+  /**
+   * the catalog's models: a product's forecast frame of run I is drawn as the run at I of the model
+   * whose runs the product's are, with its error (docs/decisions/0496-product-runs-are-a-models-runs.md)
+   */
+  models?: readonly ModelDef[];
 }
 
 /** The weather a frame is drawn from: a synced frame's own store, else the weather served. */
@@ -98,6 +108,7 @@ export class TileRenderer {
   private readonly pngs: PngCache | null;
   private readonly sampler: LayerSampler;
   private readonly products: TileProducts | null;
+  private readonly models: readonly ModelDef[];
 
   constructor(options: TileRendererOptions) {
     const weather = options.weather;
@@ -110,6 +121,7 @@ export class TileRenderer {
     this.now = options.now;
     this.pngs = options.pngs ?? null;
     this.products = options.products ?? null;
+    this.models = options.models ?? [];
     this.sampler = options.sampler ?? { sample: (layer, t, tile, mode) => sampleLayer(weather, layer, t, tile, mode) };
     this.zoomLevels = zoomLevelsOf(Math.max(weather.grid.dLat, weather.grid.dLon));
   }
@@ -168,6 +180,8 @@ export class TileRenderer {
     const own = storeOf(frame);
     const weather = own ?? this.weather;
     const sampler: LayerSampler = own ? { sample: (l, t, at, mode) => sampleLayer(own, l, t, at, mode) } : this.sampler;
+    // A synced run's frame is its store's values; a catalog product's run adds its model's run's error.
+    const run = own ? null : frameErrorRun(frame, this.models);
     const layer = layerGrid(weather, product, style.layerName);
     if (!layer) {
       throw new UnavailableError(
@@ -186,11 +200,14 @@ export class TileRenderer {
     for (const mode of modes) {
       const whole = layer.whole;
       if (whole) {
-        const key = `${weather.id}|layer:${style.layerName}|${frame.validMs}|${tile.z}/${tile.x}/${tile.y}|${mode}`;
-        byMode.set(mode, await this.cache.get(key, () => sampler.sample(whole, frame.validMs, tile, mode)));
+        // A layer computed from its inputs at once takes the run's error on each input: kept per run.
+        const ofRun = run && 'evapotranspiration' in whole ? { ...whole, run } : whole;
+        const runKey = run ? `${run.model}@${run.initMs}` : 'analysis';
+        const key = `${weather.id}|layer:${style.layerName}|${runKey}|${frame.validMs}|${tile.z}/${tile.x}/${tile.y}|${mode}`;
+        byMode.set(mode, await this.cache.get(key, () => sampler.sample(ofRun, frame.validMs, tile, mode)));
         continue;
       }
-      const samples = await Promise.all(layer.inputs.map((v) => this.sample(weather, sampler, v, frame.validMs, tile, mode)));
+      const samples = await Promise.all(layer.inputs.map((v) => this.forecast(weather, sampler, v, frame.validMs, tile, mode, run)));
       byMode.set(mode, combineLayer(layer, samples));
     }
     // One mask layer per style in practice; each colorizer's mask is read from its own layer.
@@ -205,11 +222,36 @@ export class TileRenderer {
     if (maskNames.length === 1) {
       const maskLayer = layerGrid(weather, product, maskNames[0]!);
       if (!maskLayer) throw new UnavailableError('layer_not_drawable', `Mask layer ${maskNames[0]} of ${product.name} cannot be read`);
-      const samples = await Promise.all(maskLayer.inputs.map((v) => this.sample(weather, sampler, v, frame.validMs, tile, 'discrete')));
+      const samples = await Promise.all(
+        maskLayer.inputs.map((v) => this.forecast(weather, sampler, v, frame.validMs, tile, 'discrete', run)),
+      );
       mask = combineLayer(maskLayer, samples);
     }
     const rgba = paint(painters, TILE_SIZE * TILE_SIZE, (mode) => byMode.get(mode)!, mask, coverageMask(product, tile));
     return encodePng(rgba, TILE_SIZE, TILE_SIZE);
+  }
+
+  /**
+   * A variable's values over a tile as run `run` forecasts them: the weather's samples (kept, the
+   * same for every run) with the run's error at the pixel centres, computed for the whole tile on
+   * its rows and columns (forecastGrid: the model area's time series at a pixel's centre is the
+   * same value). `discrete` samples take the error at the pixel centre too.
+   */
+  private async forecast(
+    weather: GridSource,
+    sampler: LayerSampler,
+    variable: string,
+    timeMs: number,
+    tile: TileAddress,
+    mode: SampleMode,
+    run: ErrorRun | null,
+  ): Promise<Float32Array> {
+    const rule = run ? (ERROR_RULES[variable as VariableId] ?? { kind: 'none' as const }) : { kind: 'none' as const };
+    const values = await this.sample(weather, sampler, variable, timeMs, tile, mode);
+    if (!run || rule.kind === 'none') return values;
+    const temperature = rule.kind === 'depression' ? await this.sample(weather, sampler, 'air_temperature', timeMs, tile, mode) : undefined;
+    const { lats, lons } = pixelCentres(tile);
+    return forecastGrid(rule, run, timeMs, lats, lons, temperature ? { values, temperature } : { values }, NO_DATA);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { ERROR_RULES, errorGrowth, errorNoise, forecastValues } from '../src/domain/forecast-error.js';
+import { ERROR_RULES, errorGrowth, errorNoise, errorNoiseGrid, forecastGrid, forecastValues } from '../src/catalog/forecast-error.js';
 
 /* The forecast error model (docs/decisions/0141-forecast-error-model.md), as plain functions. */
 const INIT = Date.parse('2026-05-01T06:00:00Z');
@@ -66,5 +66,63 @@ describe('forecast error', () => {
     const clear = forecastValues(ERROR_RULES.precipitation_type, run, 42, -93, valid, { values: flat(2) });
     expect([...clear].every((v) => v === 2)).toBe(true);
     expect(() => forecastValues(ERROR_RULES.dew_point_temperature, run, 42, -93, valid, { values: flat(5) })).toThrow(/temperature/);
+  });
+});
+
+/*
+ * A product's forecast frame over a tile's places (docs/decisions/0496-product-runs-are-a-models-runs.md):
+ * the grid form computes each point's value with the point form's operations, so a tile's pixel and
+ * the model area's series at its centre are the same doubles before either rounds them.
+ */
+describe('forecast error over a grid of places', () => {
+  const run = { model: 'synthetic-global', initMs: INIT };
+  // A tile's rows and columns: across lattice rows and columns, the antimeridian and a pole.
+  const lats = Float64Array.from([-90, -61.3, -5, 0.004, 12.5, 42.01, 84.9, 90]);
+  const lons = Float64Array.from([-180, -179.99, -93.01, 0, 2.5, 119.999, 179.99, 180]);
+
+  it('errorNoiseGrid is errorNoise at every point, to the bit, at any lead', () => {
+    for (const lead of [0, 5.5, 30, 384]) {
+      const grid = errorNoiseGrid({ ...key, initMs: INIT }, lats, lons, lead);
+      lats.forEach((lat, r) => lons.forEach((lon, c) => expect(grid[r * lons.length + c]).toBe(errorNoise(key, lat, lon, [lead])[0])));
+    }
+  });
+
+  it('forecastGrid is forecastValues at every point for every rule; missing and NaN stay', () => {
+    const valid = INIT + 30 * HOUR;
+    const n = lats.length * lons.length;
+    const values = Float32Array.from({ length: n }, (_, i) => 2 + (i % 7));
+    const temperature = Float32Array.from({ length: n }, (_, i) => 12 + (i % 5));
+    for (const [variable, rule] of Object.entries(ERROR_RULES)) {
+      const truth = rule.kind === 'depression' ? { values, temperature } : { values };
+      const grid = forecastGrid(rule, run, valid, lats, lons, truth);
+      lats.forEach((lat, r) =>
+        lons.forEach((lon, c) => {
+          const i = r * lons.length + c;
+          const point = forecastValues(rule, run, lat, lon, [valid], {
+            values: [values[i]!],
+            ...(rule.kind === 'depression' ? { temperature: [temperature[i]!] } : {}),
+          });
+          expect([variable, grid[i]]).toEqual([variable, Math.fround(point[0]!)]);
+        }),
+      );
+    }
+    const missing = -3.4028234663852886e38;
+    const holes = Float32Array.from(values);
+    holes[3] = missing;
+    holes[4] = Number.NaN;
+    const t = forecastGrid(ERROR_RULES.air_temperature, run, valid, lats, lons, { values: holes }, missing);
+    expect(t[3]).toBe(Math.fround(missing));
+    expect(t[4]).toBeNaN();
+    expect(t[5]).not.toBe(holes[5]);
+    const wind = forecastGrid(ERROR_RULES.wind_speed, run, valid, lats, lons, { values: holes }, missing);
+    expect(wind[3]).toBe(Math.fround(missing));
+  });
+
+  it('is zero at lead 0 and differs between runs', () => {
+    const values = new Float32Array(lats.length * lons.length).fill(10);
+    expect(forecastGrid(ERROR_RULES.air_temperature, run, INIT, lats, lons, { values })).toEqual(values);
+    const a = forecastGrid(ERROR_RULES.air_temperature, run, INIT + 48 * HOUR, lats, lons, { values });
+    const b = forecastGrid(ERROR_RULES.air_temperature, { ...run, initMs: INIT - 6 * HOUR }, INIT + 48 * HOUR, lats, lons, { values });
+    expect(a).not.toEqual(b);
   });
 });
