@@ -258,11 +258,12 @@ describe("the model area's series cache", () => {
     };
     const reloading = weather as ReloadingSource;
     // What the fleet opened at start, when nothing was synced: the synthetic world.
-    expect(reloading.generation).toBe(0);
+    const opened = reloading.version;
     const before = await series();
     for (const s of [0, 3]) writeEcmwfStep(archive, RUN_A, s);
     expect(await syncRun({ ...syncOptions(RUN_A, '0-3'), source: 'ecmwf-ifs-0p25' })).toMatchObject({ state: 'published' });
     expect(await reloading.reload()).toBe(true);
+    expect(reloading.version).not.toBe(opened);
     const after = await series();
     expect(after).not.toEqual(before);
     expect(await series()).toEqual(after);

@@ -4,6 +4,7 @@
  * stores (`<data dir>/stores.yaml`, written by `fieldcast ingest`), in front of the synthetic
  * world, which answers everything they do not cover (composite-source.ts).
  */
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,22 +88,16 @@ export function servedWeatherOf(source: GridSource): ServedWeather {
 }
 
 /**
- * Which weather `source` serves now, as a number that changes whenever what it answers may
- * change (the synced stores reloaded, docs/decisions/0251-synced-stores-registry.md): a cache of
- * answers computed from the weather keys its entries by it. A source that never changes is 0.
- */
-export function weatherGeneration(source: GridSource): number {
-  return source instanceof ReloadingSource ? source.generation : 0;
-}
-
-/**
- * What a cache of answers computed from the weather names the weather by: the source's id (its
- * stores) and its generation. The id alone does not move when a store is opened again under the
- * same name with other hours (the analysis appended in place, a run synced again with more
- * steps), the generation does.
+ * Which weather `source` serves now, as what a cache or an ETag of answers computed from it names
+ * it by: the source's id (its stores) and, for synced stores that reload, a digest of the stamp
+ * they were loaded at (ReloadingSource.version, docs/decisions/0251-synced-stores-registry.md).
+ * The id alone does not move when a store is opened again under the same name with other hours
+ * (the analysis appended in place, a run synced again with more steps); the stamp does, and it is
+ * the same in every replica reading the same registries. A source that never changes is its id.
  */
 export function weatherVersion(source: GridSource): string {
-  return `${source.id}#${weatherGeneration(source)}`;
+  if (!(source instanceof ReloadingSource)) return source.id;
+  return `${source.id}#${createHash('sha256').update(source.version).digest('base64url').slice(0, 16)}`;
 }
 
 async function loadServed(options: LoadWeatherSourceOptions, synthetic: SyntheticSource | NoSyntheticSource): Promise<GridSource> {
@@ -259,12 +254,29 @@ export function storesOf(served: GridSource): string[] | undefined {
   return stores.map((s) => (s as ZarrSource).location);
 }
 
+/**
+ * The sets of stores a thread keeps open, the latest used last: the weather served now and the one
+ * before it, whose tasks may still arrive around a reload. A thread runs one task at a time
+ * (runtime workers/worker-pool.ts), so a set not among them has no read under way and is closed:
+ * kept, every run ever synced would stay open in every thread, each store with its chunk cache.
+ */
+const KEPT_SETS = 2;
 const reopened = new Map<string, Promise<GridSource>>();
 
-/** The weather of storesOf's answer, opened once per set of stores in this thread (a compute thread serves many tasks). */
-export function openStores(stores: string[]): Promise<GridSource> {
-  const key = JSON.stringify(stores);
-  let source = reopened.get(key);
-  if (!source) reopened.set(key, (source = loadWeatherSource({ storeUrls: stores })));
+/**
+ * The weather of storesOf's answer, opened once per set of stores in this thread (a compute
+ * thread serves many tasks). A store whose metadata was replaced since (the analysis appended in
+ * place) is another weather, opened again, as the process opens it again (loadServed).
+ */
+export async function openStores(stores: string[]): Promise<GridSource> {
+  const key = JSON.stringify(await Promise.all(stores.map(async (location) => [location, await metadataVersion(location)])));
+  const source = reopened.get(key) ?? loadWeatherSource({ storeUrls: stores });
+  reopened.delete(key);
+  reopened.set(key, source);
+  for (const [old, dropped] of reopened) {
+    if (reopened.size <= KEPT_SETS) break;
+    reopened.delete(old);
+    void dropped.then((s) => (s as { close?: () => Promise<void> }).close?.()).catch(() => undefined);
+  }
   return source;
 }

@@ -39,7 +39,6 @@ export class ReloadingSource implements RoutingSource {
   private timer: NodeJS.Timeout | undefined;
   private reloading: Promise<boolean> | undefined;
   private readonly closing = new Map<NodeJS.Timeout, Array<{ close(): Promise<void> }>>();
-  private swaps = 0;
 
   private constructor(
     private current: GridSource,
@@ -57,9 +56,13 @@ export class ReloadingSource implements RoutingSource {
     return this.current;
   }
 
-  /** How many times another source was swapped in: what a process keeps of earlier answers is keyed by it. */
-  get generation(): number {
-    return this.swaps;
+  /**
+   * The stamp the source served now was loaded at (the synced registries' state and the runs
+   * expired on the clock, synced-stores.ts servedStamp): the same in every process that reads the
+   * same registries, so answers kept or tagged by it agree between replicas.
+   */
+  get version(): string {
+    return this.stamped;
   }
 
   get id(): string {
@@ -88,7 +91,6 @@ export class ReloadingSource implements RoutingSource {
       const previous = this.current;
       this.current = next;
       this.stamped = stamp;
-      this.swaps += 1;
       const dropped = this.options.dropped(previous, next);
       if (dropped.length) {
         const t = setTimeout(() => {

@@ -20,6 +20,7 @@ import {
   type SyncedFrame,
   TILE_SIZE,
   type VariableId,
+  weatherVersion,
   type ZoomLevels,
 } from '@fieldcast/weather';
 import { productVisible } from './access.js';
@@ -203,7 +204,7 @@ export class TileRenderer {
         // A layer computed from its inputs at once takes the run's error on each input: kept per run.
         const ofRun = run && 'evapotranspiration' in whole ? { ...whole, run } : whole;
         const runKey = run ? `${run.model}@${run.initMs}` : 'analysis';
-        const key = `${weather.id}|layer:${style.layerName}|${runKey}|${frame.validMs}|${tile.z}/${tile.x}/${tile.y}|${mode}`;
+        const key = `${weatherVersion(weather)}|layer:${style.layerName}|${runKey}|${frame.validMs}|${tile.z}/${tile.x}/${tile.y}|${mode}`;
         byMode.set(mode, await this.cache.get(key, () => sampler.sample(ofRun, frame.validMs, tile, mode)));
         continue;
       }
@@ -255,9 +256,9 @@ export class TileRenderer {
   }
 
   /**
-   * A variable's samples over a tile, kept under the id of the weather read: a synced store's id
-   * names its run (or the analysis as one registry left it), so a new run's frame never finds an
-   * old run's samples.
+   * A variable's samples over a tile, kept under the version of the weather read (weatherVersion):
+   * a synced store's id names its run (or the analysis as one registry left it), so a new run's
+   * frame never finds an old run's samples, and the weather served moves with every reload.
    */
   private sample(
     weather: GridSource,
@@ -267,7 +268,7 @@ export class TileRenderer {
     tile: TileAddress,
     mode: SampleMode,
   ): Promise<Float32Array> {
-    const key = `${weather.id}|${variable}|${timeMs}|${tile.z}/${tile.x}/${tile.y}|${mode}`;
+    const key = `${weatherVersion(weather)}|${variable}|${timeMs}|${tile.z}/${tile.x}/${tile.y}|${mode}`;
     return this.cache.get(key, () => sampler.sample({ variable: variable as VariableId }, timeMs, tile, mode));
   }
 
@@ -311,7 +312,7 @@ export class TileRenderer {
       .update(
         JSON.stringify([
           RENDERING_VERSION,
-          (storeOf(frame) ?? this.weather).id,
+          weatherVersion(storeOf(frame) ?? this.weather),
           frame.id,
           run,
           style.id,

@@ -9,7 +9,7 @@
  * another source or the synthetic world.
  *
  * The stores are those the served weather holds open, found by their place under the sync dir,
- * so the products change exactly when the weather served does (weatherGeneration), with no
+ * so the products change exactly when the weather served does (weatherVersion), with no
  * registry read of their own.
  */
 import * as path from 'node:path';
@@ -23,7 +23,7 @@ import {
   servedWeatherOf,
   type TransferProductDef,
   type VariableId,
-  weatherGeneration,
+  weatherVersion,
   ZarrSource,
 } from '@fieldcast/weather';
 import { resolveProduct, type SyncedOrigin, type TransferProduct } from './datasets.js';
@@ -116,7 +116,7 @@ function productsOf(source: string, stores: ZarrSource[], catalog: Catalog): Tra
 
 /** The synced sources' transfer products of the weather served now, made again when it changes. */
 export class SyncedTransferProducts {
-  private snapshot: { generation: number; products: TransferProduct[] } | undefined;
+  private snapshot: { version: string; products: TransferProduct[] } | undefined;
 
   constructor(
     private readonly catalog: Catalog,
@@ -127,10 +127,10 @@ export class SyncedTransferProducts {
   products(): TransferProduct[] {
     const { syncDir } = servedWeatherOf(this.served);
     if (!syncDir) return [];
-    const generation = weatherGeneration(this.served);
-    if (this.snapshot?.generation !== generation) {
+    const version = weatherVersion(this.served);
+    if (this.snapshot?.version !== version) {
       const bySource = [...servedSyncedStores(this.served, path.resolve(syncDir))].sort(([a], [b]) => a.localeCompare(b));
-      this.snapshot = { generation, products: bySource.flatMap(([source, stores]) => productsOf(source, stores, this.catalog)) };
+      this.snapshot = { version, products: bySource.flatMap(([source, stores]) => productsOf(source, stores, this.catalog)) };
     }
     return this.snapshot.products;
   }
