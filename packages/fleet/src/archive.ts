@@ -10,7 +10,7 @@ import {
   StormReportStore,
 } from '@fieldcast/archive/reports';
 import { ArchiveRegistrationError, ArchiveUserStore } from '@fieldcast/archive/users';
-import type { Database } from '@fieldcast/db';
+import { type Database, outboxWriter } from '@fieldcast/db';
 import { parseRange } from '@fieldcast/kit';
 import { FleetEnv, migrateService } from '@fieldcast/runtime';
 import { openCliDatabase } from './data-dir.js';
@@ -150,7 +150,12 @@ async function ingestReportsCommand(args: string[], env: FleetEnv, print: Print)
   }
   let result: { stored: number; replaced: number };
   try {
-    result = await withArchive(env, (db) => ingestStormReports(new StormReportStore(db.knex), { type, day: date, text }));
+    // The announcement goes to the archive's outbox with the reports; the archive service's relay
+    // publishes it: at once on PostgreSQL (its notification), at its next start when the embedded
+    // fleet is stopped (docs/decisions/0492-ingested-storm-reports-announced-to-alerts.md).
+    result = await withArchive(env, (db) =>
+      ingestStormReports(new StormReportStore(db.knex, outboxWriter(db, archiveService.area)), { type, day: date, text }),
+    );
   } catch (err) {
     if (err instanceof StormReportFileError) throw new UsageError(`${file}: ${err.message}`);
     throw err;

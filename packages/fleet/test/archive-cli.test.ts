@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StormReportStore } from '@fieldcast/archive/reports';
-import { openDatabase } from '@fieldcast/db';
+import { openDatabase, outboxWriter } from '@fieldcast/db';
 import { useCliDataDir } from './cli-process.js';
 
 const { dir, fieldcast } = useCliDataDir('fieldcast-archive-cli-');
@@ -17,7 +17,21 @@ function file(name: string, lines: string[]): string {
 async function kept(type: 'hail' | 'wind', day: string): Promise<number> {
   const db = await openDatabase({ dataDir: join(dir(), 'pglite') });
   try {
-    return await new StormReportStore(db.knex).countDay(type, day);
+    return await new StormReportStore(db.knex, outboxWriter(db, 'archive')).countDay(type, day);
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * The announcements the CLI left in the archive's outbox, not yet sent: the archive service's relay
+ * publishes them at the fleet's next start (docs/decisions/0492-ingested-storm-reports-announced-to-alerts.md).
+ */
+async function unsentAnnouncements(): Promise<number> {
+  const db = await openDatabase({ dataDir: join(dir(), 'pglite') });
+  try {
+    const [row] = await db.knex.withSchema('archive').table('outbox').whereNull('sent_at').count({ n: '*' });
+    return Number(row!.n);
   } finally {
     await db.close();
   }
@@ -54,6 +68,8 @@ describe('fieldcast archive ingest-reports (embedded data dir, fleet stopped)', 
 
     expect(await kept('hail', '2025-05-19')).toBe(2);
     expect(await kept('wind', '2025-05-19')).toBe(0);
+    // one announcement per file stored, none for the refused ones
+    expect(await unsentAnnouncements()).toBe(2);
   }, 600_000);
 
   it('usage faults exit 2 with the command’s form', async () => {

@@ -17,4 +17,5 @@ export * from './observations.js';
 export * from './transfer.js';
 export * from './archive.js';
 export * from './product-grants.js';
+export * from './storm-reports.js';
 export * from './webhooks.js';

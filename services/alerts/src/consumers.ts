@@ -2,8 +2,9 @@ import { type IncomingMessage, parseCloudEvent, topicFor } from '@fieldcast/bus'
 import { isUuid } from '@fieldcast/ids';
 import type { Logger } from '@fieldcast/kit';
 import type { Consumer } from '@fieldcast/runtime';
-import { Asset, Field } from '@fieldcast/schemas';
+import { Asset, Field, STORM_REPORTS_TOPIC, StormReportDay } from '@fieldcast/schemas';
 import type { Evaluator } from './evaluator.js';
+import type { StormReportCopy } from './storm-report-copy.js';
 import type { TargetChange, TargetCopies } from './store.js';
 
 /**
@@ -12,6 +13,7 @@ import type { TargetChange, TargetCopies } from './store.js';
  */
 const TARGETS_GROUP = 'alerts-targets';
 const WEATHER_GROUP = 'alerts-weather';
+const STORM_REPORTS_GROUP = 'alerts-storm-reports';
 
 /** The topics of the resources rules watch, and the resource their event types name. */
 const WATCHED = {
@@ -90,6 +92,38 @@ export function weatherConsumer(evaluator: Evaluator, now: () => Date): Consumer
         return;
       }
       if (typeof type === 'string' && NEW_WEATHER.has(type)) await evaluator.request(now().getTime());
+    },
+  };
+}
+
+const STORM_REPORT_TOPICS = new RegExp(`^${escaped(STORM_REPORTS_TOPIC)}$`);
+
+/** The day of storm reports a message announces, or why it announces none. */
+export function stormReportDayOf(value: string): StormReportDay | string {
+  const ce = parseCloudEvent(value);
+  if (typeof ce === 'string') return ce;
+  const day = StormReportDay.safeParse(ce.data.resource);
+  return day.success ? day.data : 'data.resource is not a day of storm reports';
+}
+
+/**
+ * Keeps the area's copy of the storm reports ingested into the archive from its announcements
+ * (docs/decisions/0492-ingested-storm-reports-announced-to-alerts.md), and asks for an evaluation
+ * pass when a day's reports changed, as new weather does. A message that is no such day is logged
+ * and passed over; a database failure or a failed pass throws, so the message is delivered again
+ * (and, the copy already changed, changes nothing: the hourly pass decides the rules then).
+ */
+export function stormReportsConsumer(copy: StormReportCopy, evaluator: Evaluator, now: () => Date, logger: Logger): Consumer {
+  return {
+    group: STORM_REPORTS_GROUP,
+    topics: STORM_REPORT_TOPICS,
+    async handle(message: IncomingMessage) {
+      const day = stormReportDayOf(message.value);
+      if (typeof day === 'string') {
+        logger.warn({ topic: message.topic, offset: message.offset, reason: day }, 'passed over a message that is no day of storm reports');
+        return;
+      }
+      if (await copy.apply(day)) await evaluator.request(now().getTime());
     },
   };
 }

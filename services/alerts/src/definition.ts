@@ -7,10 +7,12 @@ import { alertsMigration } from '../migrations/001_alerts.js';
 import { hourlyPassesMigration } from '../migrations/002_hourly_passes.js';
 import { idempotencyKeysMigration } from '../migrations/003_idempotency_keys.js';
 import { keptAnswerTagsMigration } from '../migrations/004_kept_answer_tags.js';
-import { targetsConsumer, weatherConsumer } from './consumers.js';
+import { stormReportsMigration } from '../migrations/005_storm_reports.js';
+import { stormReportsConsumer, targetsConsumer, weatherConsumer } from './consumers.js';
 import { gridAlertWeather } from './domain/alert-weather.js';
 import { Evaluator } from './evaluator.js';
 import { ruleRoutes } from './routes/rules.js';
+import { StormReportCopy } from './storm-report-copy.js';
 import { AREA, RULES_TOPIC, RuleStates, RuleStore, TargetCopies } from './store.js';
 
 interface EvaluatorDeps {
@@ -26,7 +28,8 @@ function evaluatorOf(deps: EvaluatorDeps): { evaluator: Evaluator; states: RuleS
   let made = evaluators.get(deps);
   if (!made) {
     const states = new RuleStates(deps.db.knex, deps.outbox);
-    made = { evaluator: new Evaluator(states, gridAlertWeather(deps.weather), deps.logger), states };
+    const weather = gridAlertWeather(deps.weather, new StormReportCopy(deps.db.knex));
+    made = { evaluator: new Evaluator(states, weather, deps.logger), states };
     evaluators.set(deps, made);
   }
   return made;
@@ -42,7 +45,9 @@ export const alertsService = defineService({
   title: 'Alerts',
   description: 'Alert rules on fields and assets, evaluated as the weather changes; their events in the owner’s feeds.',
   needs: {
-    database: { migrations: [alertsMigration, hourlyPassesMigration, idempotencyKeysMigration, keptAnswerTagsMigration] },
+    database: {
+      migrations: [alertsMigration, hourlyPassesMigration, idempotencyKeysMigration, keptAnswerTagsMigration, stormReportsMigration],
+    },
     outbox: { topics: [RULES_TOPIC] },
     weather: true,
   },
@@ -50,6 +55,7 @@ export const alertsService = defineService({
   consumers: (deps) => [
     targetsConsumer(new TargetCopies(deps.db.knex, deps.outbox), deps.logger),
     weatherConsumer(evaluatorOf(deps).evaluator, deps.now),
+    stormReportsConsumer(new StormReportCopy(deps.db.knex), evaluatorOf(deps).evaluator, deps.now, deps.logger),
   ],
   // The rules are evaluated at least hourly, whatever the weather areas announce (0271): each
   // replica's timer asks every minute, and the first to claim a clock hour runs its pass (0357),

@@ -83,7 +83,7 @@ const SevereWeather = z.strictObject({
     .array(z.enum(SEVERE_KINDS))
     .optional()
     .meta({
-      description: `the kinds of severe weather that count (the archive's), at least one, each once; default all: ${SEVERE_KINDS.join(', ')}`,
+      description: `the kinds of severe weather that count (the archive's), at least one, each once; default all: ${SEVERE_KINDS.join(', ')}. storm_report also counts the storm reports ingested into the archive, whatever their file's type`,
     }),
 });
 

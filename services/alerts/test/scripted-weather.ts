@@ -1,6 +1,6 @@
 import type { Point } from '@fieldcast/geo';
 import type { AnySevereEvent, SevereKind } from '@fieldcast/weather';
-import type { AlertWeather } from '../src/domain/alert-weather.js';
+import type { AlertWeather, IngestedStormReport } from '../src/domain/alert-weather.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -18,6 +18,8 @@ export class ScriptedWeather implements AlertWeather {
   precipitationRate = 0;
   referenceEtPerHour = 0.1;
   severeCount = 0;
+  /** the storm reports ingested into the archive that every read of them finds */
+  ingested: IngestedStormReport[] = [];
   /** every read, for checks of what was asked */
   readonly reads: string[] = [];
 
@@ -48,5 +50,9 @@ export class ScriptedWeather implements AlertWeather {
       unit: 'mm' as const,
       probability: 0.5,
     })).filter(() => kinds.includes('hail'));
+  }
+
+  async ingestedReports(_p: Point, _radiusKm: number, _fromMs: number, _toMs: number): Promise<IngestedStormReport[]> {
+    return this.ingested;
   }
 }

@@ -1,7 +1,9 @@
 import { trustedProxyRanges } from '@fieldcast/kit';
 import { defineService } from '@fieldcast/runtime';
+import { STORM_REPORTS_TOPIC } from '@fieldcast/schemas';
 import { usersMigration } from '../migrations/001_users.js';
 import { stormReportsMigration } from '../migrations/002_storm_reports.js';
+import { stormReportDaysMigration } from '../migrations/003_storm_report_days.js';
 import { blockDrawer, BLOCKS_WORKER } from './blocks-compute.js';
 import { SevereEventBlocks } from './domain/event-blocks.js';
 import { StormReportStore } from './report-store.js';
@@ -16,13 +18,18 @@ export const archiveService = defineService({
   title: 'Archive',
   description:
     'Severe-weather history under /v2 (docs/interface.md §11): hailsize, hailprob, tornado, gustdur, lightning and stormreports; summary, latest and history at an ISO 6709 point or region; JSON (GeoJSON for places), XML and KML; access by u, t and a registered address. Events are the synthetic world’s, with storm reports ingested from report files (fieldcast archive ingest-reports).',
-  needs: { database: { migrations: [usersMigration, stormReportsMigration] }, compute: true },
+  needs: {
+    database: { migrations: [usersMigration, stormReportsMigration, stormReportDaysMigration] },
+    // each ingestion's announcement (docs/decisions/0492-ingested-storm-reports-announced-to-alerts.md)
+    outbox: { topics: [STORM_REPORTS_TOPIC] },
+    compute: true,
+  },
   api(deps) {
     const drawer = blockDrawer(deps.computeThreads);
     const api = archiveRoutes({
       users: new ArchiveUserStore(deps.db.knex, deps.now),
       blocks: new SevereEventBlocks(undefined, drawer.draw),
-      reports: new StormReportStore(deps.db.knex, deps.now),
+      reports: new StormReportStore(deps.db.knex, deps.outbox, deps.now),
       trustedProxies: trustedProxyRanges(deps.trustedProxies),
       vendor: deps.vendor,
       now: deps.now,

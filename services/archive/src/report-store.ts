@@ -1,4 +1,7 @@
 import type { Knex } from 'knex';
+import type { OutboxWriter } from '@fieldcast/db';
+import { fieldcastId } from '@fieldcast/ids';
+import { STORM_REPORTS_TOPIC, type StormReportDay } from '@fieldcast/schemas';
 import type { IngestedReportEvent, IngestedReportSource, IngestedReportStore } from './domain/ingested-reports.js';
 import type { ParsedReport, ReportFileType } from './domain/storm-report-csv.js';
 import { AREA } from './store.js';
@@ -15,13 +18,49 @@ interface ReportRow {
   remarks: string;
 }
 
+/**
+ * The announcement of a type's and convective day's reports after an ingestion
+ * (docs/decisions/0492-ingested-storm-reports-announced-to-alerts.md): its subject, and so its key,
+ * is the day's id, so one day's announcements stay in order on one partition. No account owns
+ * the reports: `data.account` is null.
+ */
+function stormReportDayEvent(
+  day: Omit<StormReportDay, 'reports'>,
+  reports: readonly ParsedReport[],
+  at: Date,
+): Parameters<OutboxWriter['add']>[2] {
+  const resource: StormReportDay = {
+    ...day,
+    reports: reports.map((r) => ({
+      id: r.id,
+      time: new Date(r.timeMs).toISOString(),
+      latitude: r.lat,
+      longitude: r.lon,
+      magnitude: r.magnitude,
+    })),
+  };
+  return {
+    area: AREA,
+    resource: 'storm-report-day',
+    action: 'replaced',
+    subject: fieldcastId('storm-report-day', day.reportType, day.day),
+    time: at,
+    data: { account: null, resource },
+  };
+}
+
 /** Rows per insert: a file of a busy day holds a few thousand reports. */
 const INSERT_BATCH = 500;
 
-/** The archive's ingested storm reports (schema `archive`, docs/architecture.md §4); nothing else touches the table. */
+/**
+ * The archive's ingested storm reports (schema `archive`, docs/architecture.md §4); nothing else
+ * touches the table. Each replacement is announced through the outbox in its own transaction
+ * (docs/decisions/0492-ingested-storm-reports-announced-to-alerts.md).
+ */
 export class StormReportStore implements IngestedReportStore, IngestedReportSource {
   constructor(
     private readonly knex: Knex,
+    private readonly outbox: OutboxWriter,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -57,6 +96,20 @@ export class StormReportStore implements IngestedReportStore, IngestedReportSour
           .withSchema(AREA)
           .table('storm_reports')
           .insert(rows.slice(i, i + INSERT_BATCH));
+      // The day's ingestions counted under the lock, so each announcement's revision is one more
+      // than the one before it: a copy keeps the highest and so the last file.
+      const [counted] = (await trx
+        .withSchema(AREA)
+        .table('storm_report_days')
+        .insert({ report_type: type, day, revision: 1 })
+        .onConflict(['report_type', 'day'])
+        .merge({ revision: trx.raw('storm_report_days.revision + 1') })
+        .returning('revision')) as { revision: number }[];
+      await this.outbox.add(
+        trx,
+        STORM_REPORTS_TOPIC,
+        stormReportDayEvent({ reportType: type, day, revision: counted!.revision }, reports, at),
+      );
       return { stored: rows.length, replaced: removed.length };
     });
   }

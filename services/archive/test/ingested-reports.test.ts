@@ -31,7 +31,7 @@ const FILES = {
   tornado: reportFile('tornado', [{ time: '1530', magnitude: '2', ...near(0.1), comments: 'Brief tornado over open country.' }]),
 };
 
-const store = () => new StormReportStore(t.fleet.db.knex);
+const store = () => new StormReportStore(t.fleet.db.knex, t.fleet.deps('archive').outbox!);
 async function ingestAll() {
   for (const type of ['hail', 'wind', 'tornado'] as const) await ingestStormReports(store(), { type, day: STORM_DAY, text: FILES[type] });
 }

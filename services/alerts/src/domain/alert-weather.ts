@@ -22,6 +22,27 @@ export interface HourlyValues {
 }
 
 /**
+ * A storm report ingested into the archive, as the area's copy keeps it
+ * (docs/decisions/0492-ingested-storm-reports-announced-to-alerts.md): a `storm_report` whatever
+ * the type of the file it came from.
+ */
+export interface IngestedStormReport {
+  id: string;
+  /** the file's type */
+  reportType: 'hail' | 'wind' | 'tornado';
+  timeMs: number;
+  lat: number;
+  lon: number;
+  /** mm, m s-1 or EF by reportType; null where the report gave none */
+  magnitude: number | null;
+}
+
+/** Where the storm reports ingested into the archive are read: the area's copy of them. */
+export interface IngestedReportLookup {
+  near(p: Point, radiusKm: number, fromMs: number, toMs: number): Promise<IngestedStormReport[]>;
+}
+
+/**
  * The weather alert rules read, at one point (a field's or asset's centroid), in the units of
  * docs/architecture.md §6. The service reads it from its GridSource and the synthetic world's
  * severe weather (gridAlertWeather); tests give a scripted one. Ranges are inclusive, as a
@@ -42,16 +63,20 @@ export interface AlertWeather {
   referenceEt(p: Point, firstMs: number, lastMs: number): Promise<HourlyValues>;
   /** the severe-weather events of these kinds within radiusKm of p (a tornado: any point of its track) between the instants */
   severe(kinds: readonly SevereKind[], p: Point, radiusKm: number, fromMs: number, toMs: number): Promise<AnySevereEvent[]>;
+  /** the storm reports ingested into the archive within radiusKm of p between the instants */
+  ingestedReports(p: Point, radiusKm: number, fromMs: number, toMs: number): Promise<IngestedStormReport[]>;
 }
 
 /**
  * The alert weather of a GridSource: its point reads, the hourly short-crop ET the insight area
  * serves (`shortCropEtHoursAt`: each hour's mean weather, the low sun's cloudiness carried, the
  * wind at its height), and the synthetic world's severe weather, the events behind the archive's
- * types. An hour's mean rate comes from the stamps whose intervals it overlaps
+ * types; beside them the storm reports ingested into the archive, from `reports` (none where not
+ * given). An hour's mean
+ * rate comes from the stamps whose intervals it overlaps
  * (docs/decisions/0379-time-cells-of-mean-rates.md).
  */
-export function gridAlertWeather(source: GridSource): AlertWeather {
+export function gridAlertWeather(source: GridSource, reports: IngestedReportLookup = { near: async () => [] }): AlertWeather {
   const hasAltitude = source.variables().some((v) => v.id === 'surface_altitude');
   return {
     async dailyExtremes(p, firstDayMs, lastDayMs) {
@@ -111,6 +136,7 @@ export function gridAlertWeather(source: GridSource): AlertWeather {
         return [...found.values()];
       });
     },
+    ingestedReports: (p, radiusKm, fromMs, toMs) => reports.near(p, radiusKm, fromMs, toMs),
   };
 }
 
@@ -139,5 +165,6 @@ export function sharedReads(weather: AlertWeather): AlertWeather {
     hourly: (v, p, a, b) => once(`h ${v} ${p.lat} ${p.lon} ${a} ${b}`, () => weather.hourly(v, p, a, b)),
     referenceEt: (p, a, b) => once(`e ${p.lat} ${p.lon} ${a} ${b}`, () => weather.referenceEt(p, a, b)),
     severe: (k, p, r, a, b) => once(`s ${k.join(',')} ${p.lat} ${p.lon} ${r} ${a} ${b}`, () => weather.severe(k, p, r, a, b)),
+    ingestedReports: (p, r, a, b) => once(`r ${p.lat} ${p.lon} ${r} ${a} ${b}`, () => weather.ingestedReports(p, r, a, b)),
   };
 }

@@ -14,6 +14,8 @@ export interface Measurement {
   atMs?: number;
   /** the kinds of the events counted (severe weather) */
   kinds?: SevereKind[];
+  /** how many of them are storm reports ingested into the archive (severe weather) */
+  ingested?: number;
 }
 
 /** The N hours after now: from the next whole hour on (docs/decisions/0272-alert-rule-kinds.md). */
@@ -31,7 +33,9 @@ function nextHours(nowMs: number, hours: number): [number, number] {
  * - frost: the lowest hourly air temperature of the next `hours` hours, and its hour;
  * - reference-et: short-crop reference ET summed over the `days` x 24 hours before the current hour;
  * - precipitation: the precipitation of the next `hours` hours;
- * - severe-weather: how many events of the types passed within radiusKm in the last `hours` hours.
+ * - severe-weather: how many events of the types passed within radiusKm in the last `hours` hours,
+ *   the synthetic world's and, where the types take storm_report, the storm reports ingested into
+ *   the archive (docs/decisions/0492-ingested-storm-reports-announced-to-alerts.md).
  * NaN where the weather has no value.
  */
 export async function measure(condition: Condition, p: Point, nowMs: number, weather: AlertWeather): Promise<Measurement> {
@@ -90,8 +94,15 @@ export async function measure(condition: Condition, p: Point, nowMs: number, wea
     }
     case 'severe-weather': {
       const types = condition.types ?? [...SEVERE_KINDS];
-      const events = await weather.severe(types, p, condition.radiusKm, nowMs - condition.hours * HOUR_MS, nowMs);
-      return { value: events.length, kinds: [...new Set(events.map((e) => e.kind))] };
+      const fromMs = nowMs - condition.hours * HOUR_MS;
+      // An ingested report is a storm report whatever its file's type: a rule of hail alone does not count it.
+      const [events, ingested] = await Promise.all([
+        weather.severe(types, p, condition.radiusKm, fromMs, nowMs),
+        types.includes('storm_report') ? weather.ingestedReports(p, condition.radiusKm, fromMs, nowMs) : [],
+      ]);
+      const kinds = new Set<SevereKind>(events.map((e) => e.kind));
+      if (ingested.length > 0) kinds.add('storm_report');
+      return { value: events.length + ingested.length, kinds: [...kinds], ingested: ingested.length };
     }
   }
 }

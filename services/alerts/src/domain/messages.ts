@@ -39,9 +39,12 @@ export function alertMessage(condition: Condition, m: Measurement, triggered: bo
       return triggered
         ? `Rule {}: ${one(m.value)} mm of precipitation forecast at {} in the next ${plural(condition.hours, 'hour')}, above ${threshold}`
         : `Rule {}: the precipitation forecast at {} is down to ${one(m.value)} mm in the next ${plural(condition.hours, 'hour')}, threshold ${threshold}`;
-    case 'severe-weather':
+    case 'severe-weather': {
+      // what was counted: the kinds, and how many of the events are reports ingested into the archive
+      const ingested = m.ingested ? `; ${plural(m.ingested, 'ingested storm report')}` : '';
       return triggered
-        ? `Rule {}: ${plural(m.value, 'severe weather event')} (${(m.kinds ?? []).join(', ')}) within ${one(condition.radiusKm)} km of {} in the last ${plural(condition.hours, 'hour')}`
+        ? `Rule {}: ${plural(m.value, 'severe weather event')} (${(m.kinds ?? []).join(', ')}${ingested}) within ${one(condition.radiusKm)} km of {} in the last ${plural(condition.hours, 'hour')}`
         : `Rule {}: no severe weather within ${one(condition.radiusKm)} km of {} in the last ${plural(condition.hours, 'hour')}`;
+    }
   }
 }

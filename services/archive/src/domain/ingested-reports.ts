@@ -1,5 +1,6 @@
+import { MAX_REPORTS_PER_DAY } from '@fieldcast/schemas';
 import type { AnySevereEvent, StormReportEvent } from '@fieldcast/weather';
-import { parseStormReportCsv, type ParsedReport, type ReportFileType } from './storm-report-csv.js';
+import { parseStormReportCsv, type ParsedReport, type ReportFileType, StormReportFileError } from './storm-report-csv.js';
 
 /**
  * A storm report ingested from a report file (docs/decisions/0174-ingested-storm-reports.md),
@@ -28,12 +29,18 @@ export interface IngestedReportSource {
 /**
  * Ingests one report file of `type` for the convective day `day`: every row checked first (a
  * fault anywhere stores nothing), then the day's reports of that type replaced by the file's,
- * so ingesting a file again, or a corrected one, leaves exactly its reports.
+ * so ingesting a file again, or a corrected one, leaves exactly its reports. A file of more than
+ * MAX_REPORTS_PER_DAY reports is refused whole: its day's announcement, one message, would not
+ * fit a broker's message (docs/decisions/0492-ingested-storm-reports-announced-to-alerts.md).
  */
 export async function ingestStormReports(
   store: IngestedReportStore,
   input: { type: ReportFileType; day: string; text: string },
 ): Promise<{ stored: number; replaced: number }> {
   const reports = parseStormReportCsv(input.text, input.type, input.day);
+  if (reports.length > MAX_REPORTS_PER_DAY)
+    throw new StormReportFileError([
+      { message: `the file holds ${reports.length} reports; at most ${MAX_REPORTS_PER_DAY} of a type and convective day are taken` },
+    ]);
   return store.replaceDay(input.type, input.day, reports);
 }
