@@ -63,6 +63,23 @@ export class InProcessTransport implements Transport {
       });
   }
 
+  /**
+   * Resolves once every subscribed group has taken every message of its topics published so far,
+   * and says whether any was waiting: what is left in the log when the process ends is gone, so a
+   * shutdown waits for this before any consumer stops. A handler that keeps failing keeps it
+   * waiting: the caller bounds the wait.
+   */
+  async settle(): Promise<boolean> {
+    let waited = false;
+    for (;;) {
+      const behind = [...this.groups.values()].filter((g) => g.running || this.nextMessage(g) !== null);
+      if (behind.length === 0) return waited;
+      waited = true;
+      for (const g of behind) this.pump(g);
+      await Promise.all(behind.map((g) => g.idle));
+    }
+  }
+
   async ready(): Promise<boolean> {
     return !this.down;
   }

@@ -165,6 +165,16 @@ export class Outbox implements OutboxWriter {
     });
   }
 
+  /**
+   * Publishes what is pending now and resolves when that is done, or when a publish failed (its
+   * retry is the relay's, as ever): the first step of a shutdown that hands over what was written
+   * before any consumer stops.
+   */
+  async flush(): Promise<void> {
+    this.wake();
+    while (this.running) await this.running;
+  }
+
   /** Stops waking; first tries once more to publish what is pending (graceful shutdown). */
   async stop(): Promise<void> {
     if (this.retryTimer) clearTimeout(this.retryTimer);

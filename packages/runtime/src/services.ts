@@ -2,7 +2,7 @@ import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { Express } from 'express';
-import type { IncomingMessage, Transport } from '@fieldcast/bus';
+import { InProcessTransport, type IncomingMessage, type Transport } from '@fieldcast/bus';
 import { IdempotencyKeys, keepsIdempotencyKeys, migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
 import {
   answerClientError,
@@ -100,6 +100,10 @@ export interface PreparedService {
    * run: called once every service of the process listens, so start-up is not slowed by it.
    */
   warm(): Promise<void>;
+  /** stops its background tasks, so they write nothing more: the first step of a shutdown */
+  stopBackground(): Promise<void>;
+  /** publishes what its outbox holds now (nothing when it has none); the rows still unsent after it */
+  flush(): Promise<number>;
   /** stops its background tasks, its consumers and its outbox relay */
   stop(): Promise<void>;
 }
@@ -200,7 +204,19 @@ export async function prepareService(service: Service, shared: SharedDeps, ident
     const runsBackground = shared.background ?? true;
     if (runsBackground) background.start();
     const { warm } = started;
-    return { deps, app, background, warm: async () => (runsBackground ? warm?.() : undefined), stop };
+    return {
+      deps,
+      app,
+      background,
+      warm: async () => (runsBackground ? warm?.() : undefined),
+      stopBackground: () => background!.stop(),
+      flush: async () => {
+        if (!outbox) return 0;
+        await outbox.flush();
+        return outbox.pending();
+      },
+      stop,
+    };
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;
@@ -287,6 +303,15 @@ export async function startServices(
     // The metrics listener closes with the API's: a scrape during the drain still reads the figures.
     const servers = running.flatMap((s) => [s.server, ...(s.metricsServer ? [s.metricsServer] : [])]);
     await Promise.all(servers.map((server) => closeServer(server, shared.shutdownTimeoutMs)));
+    for (const p of prepared) await p.prep.stopBackground().catch((err) => shared.logger.error({ err }, 'stop failed'));
+    if (shared.transport instanceof InProcessTransport) {
+      await handOver(
+        prepared.map((p) => p.prep),
+        shared.transport,
+        shared.shutdownTimeoutMs,
+        shared.logger,
+      );
+    }
     for (const p of prepared.reverse()) await p.prep.stop().catch((err) => shared.logger.error({ err }, 'stop failed'));
     await shared.transport?.close();
     await shared.db.close();
@@ -320,6 +345,34 @@ export async function startServices(
   }
   let stopping: Promise<void> | null = null;
   return { services: running, stop: () => (stopping ??= stopAll()) };
+}
+
+/**
+ * Before any consumer of a process on the in-process bus stops, what its areas wrote reaches
+ * them: the bus is a log in memory that ends with the process, so a message an outbox published
+ * after its consumer stopped was lost (docs/decisions/0493-a-shutdown-hands-over-what-was-written.md).
+ * Each outbox publishes what it holds, the consumers take it, and what they wrote in turn is
+ * published, until a round finds nothing to do, or `timeoutMs` ends the wait (a consumer that keeps
+ * failing): what is then left is reported. On Kafka the broker keeps what it was sent, and each
+ * outbox drains as its service stops.
+ */
+async function handOver(services: readonly PreparedService[], bus: InProcessTransport, timeoutMs: number, logger: Logger): Promise<void> {
+  let unsent = 0;
+  const rounds = async () => {
+    for (;;) {
+      unsent = (await Promise.all(services.map((s) => s.flush()))).reduce((a, b) => a + b, 0);
+      const delivered = await bus.settle();
+      if (!delivered && unsent === 0) return true;
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const done = await Promise.race([rounds(), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
+  clearTimeout(timer);
+  if (!done)
+    logger.warn(
+      { unsent, timeoutMs },
+      'stopping before every event written was consumed: a consumer of this process did not take them in time',
+    );
 }
 
 /** Ctrl-C and SIGTERM stop the fleet once, gracefully; a second signal exits at once, with that signal's status. */
