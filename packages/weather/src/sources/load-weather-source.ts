@@ -4,7 +4,6 @@
  * stores (`<data dir>/stores.yaml`, written by `fieldcast ingest`), in front of the synthetic
  * world, which answers everything they do not cover (composite-source.ts).
  */
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,7 +88,7 @@ export function servedWeatherOf(source: GridSource): ServedWeather {
 
 /**
  * Which weather `source` serves now, as what a cache or an ETag of answers computed from it names
- * it by: the source's id (its stores) and, for synced stores that reload, a digest of the stamp
+ * it by: the source's id (its stores) and, for synced stores that reload, the digest of the stamp
  * they were loaded at (ReloadingSource.version, docs/decisions/0251-synced-stores-registry.md).
  * The id alone does not move when a store is opened again under the same name with other hours
  * (the analysis appended in place, a run synced again with more steps); the stamp does, and it is
@@ -97,7 +96,7 @@ export function servedWeatherOf(source: GridSource): ServedWeather {
  */
 export function weatherVersion(source: GridSource): string {
   if (!(source instanceof ReloadingSource)) return source.id;
-  return `${source.id}#${createHash('sha256').update(source.version).digest('base64url').slice(0, 16)}`;
+  return `${source.id}#${source.version}`;
 }
 
 async function loadServed(options: LoadWeatherSourceOptions, synthetic: SyntheticSource | NoSyntheticSource): Promise<GridSource> {

@@ -5,6 +5,7 @@
  * without a restart. A request reads the composite current when it starts; stores no longer
  * served are closed a while later, once reads begun on them have ended.
  */
+import { createHash } from 'node:crypto';
 import type {
   BBox,
   DailyExtremes,
@@ -38,6 +39,7 @@ export interface ReloadingSourceOptions {
 export class ReloadingSource implements RoutingSource {
   private timer: NodeJS.Timeout | undefined;
   private reloading: Promise<boolean> | undefined;
+  private digest: string | undefined;
   private readonly closing = new Map<NodeJS.Timeout, Array<{ close(): Promise<void> }>>();
 
   private constructor(
@@ -57,12 +59,13 @@ export class ReloadingSource implements RoutingSource {
   }
 
   /**
-   * The stamp the source served now was loaded at (the synced registries' state and the runs
-   * expired on the clock, synced-stores.ts servedStamp): the same in every process that reads the
-   * same registries, so answers kept or tagged by it agree between replicas.
+   * A digest of the stamp the source served now was loaded at (the synced registries' state and
+   * the runs expired on the clock, synced-stores.ts servedStamp): the same in every process that
+   * reads the same registries, so answers kept or tagged by it agree between replicas. Made once
+   * per load: a batch's keys read it per place.
    */
   get version(): string {
-    return this.stamped;
+    return (this.digest ??= createHash('sha256').update(this.stamped).digest('base64url').slice(0, 16));
   }
 
   get id(): string {
@@ -91,6 +94,7 @@ export class ReloadingSource implements RoutingSource {
       const previous = this.current;
       this.current = next;
       this.stamped = stamp;
+      this.digest = undefined;
       const dropped = this.options.dropped(previous, next);
       if (dropped.length) {
         const t = setTimeout(() => {
