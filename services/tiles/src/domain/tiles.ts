@@ -19,6 +19,7 @@ import {
   type ModelDef,
   type SyncedFrame,
   TILE_SIZE,
+  servedWeatherOf,
   type VariableId,
   weatherVersion,
   type ZoomLevels,
@@ -47,6 +48,13 @@ const PAST_DEFAULT_STYLE = 'private, max-age=31536000, immutable';
  * kept five minutes, then revalidated by ETag (docs/decisions/0134-product-grants-published-to-the-tiles-area.md).
  */
 const REVALIDATED = 'private, max-age=300';
+/**
+ * How long after its hour a catalog product's frame may still change where the weather served
+ * takes synced stores: a synced source's analysis takes a run's first hours once the run is whole
+ * (GFS 3.5 to 5 hours after its init, ECMWF 7 to 9), and those hours' frames then show it
+ * (docs/decisions/0497-recent-frames-revalidated-while-synced-analyses-grow.md).
+ */
+const SYNCED_ANALYSIS_LAG_MS = 24 * HOUR_MS;
 
 export interface StyleLookup {
   get(accountId: string, id: string): Promise<StyleRecord | null>;
@@ -163,7 +171,9 @@ export class TileRenderer {
       // A frame with forecast values is redrawn by the next hour's run: keep it until then.
       cacheControl = `private, max-age=${Math.max(1, Math.ceil((boundary + HOUR_MS - nowMs) / 1000))}`;
     } else {
-      cacheControl = style.isDefault && frame.product.access !== 'restricted' ? PAST_DEFAULT_STYLE : REVALIDATED;
+      const settled =
+        storeOf(frame) !== null || !servedWeatherOf(this.weather).syncDir || frame.validMs <= boundary - SYNCED_ANALYSIS_LAG_MS;
+      cacheControl = settled && style.isDefault && frame.product.access !== 'restricted' ? PAST_DEFAULT_STYLE : REVALIDATED;
     }
     return { frame, style, tile: request.tile, etag, cacheControl };
   }
