@@ -144,9 +144,7 @@ const inTime = (early: number, late: number, wz: number) => early * (1 - wz) + l
 
 /**
  * The noise n of one error stream of one run at a point, at each lead (hours) in `leads`:
- * smooth (smoothstep between lattice nodes) in space and lead time. The point is taken at its
- * place's coordinates, as the weather reads it (placeOfPoint): a pole has one error whatever the
- * longitude a request names.
+ * smooth (smoothstep between lattice nodes) in space and lead time; errorNoiseAt at each lead.
  */
 export function errorNoise(
   streamKey: { model: string; initMs: number; stream: string },
@@ -154,33 +152,7 @@ export function errorNoise(
   longitude: number,
   leads: readonly number[],
 ): Float64Array {
-  const seed = seedOfStream(streamKey);
-  const place = placeOfPoint(longitude, latitude);
-  const { i0, w: wy } = latAxis(place.lat);
-  const { i0: j0, w: wx } = lonAxis(place.lon);
-  const j1 = (j0 + 1) % LON_CELLS;
-  const atNode = new Map<number, number>();
-  const spatial = (k: number): number => {
-    let v = atNode.get(k);
-    if (v === undefined) {
-      v = between(
-        latticeValue(seed, i0, j0, k),
-        latticeValue(seed, i0, j1, k),
-        latticeValue(seed, i0 + 1, j0, k),
-        latticeValue(seed, i0 + 1, j1, k),
-        wx,
-        wy,
-      );
-      atNode.set(k, v);
-    }
-    return v;
-  };
-  const out = new Float64Array(leads.length);
-  for (let n = 0; n < leads.length; n++) {
-    const { i0: k0, w: wz } = leadAxis(leads[n] as number);
-    out[n] = inTime(spatial(k0), spatial(k0 + 1), wz);
-  }
-  return out;
+  return Float64Array.from(leads, (lead) => errorNoiseAt(streamKey, lead)(latitude, longitude));
 }
 
 /**
@@ -236,9 +208,11 @@ export function errorNoiseGrid(
 }
 
 /**
- * The noise n of one error stream of one run at one lead, as a function of a point: what
- * errorNoise gives there, each lattice node's value computed once however many points lie
- * around it (for readers that meet their points one at a time, such as a tile's derived layers).
+ * The noise n of one error stream of one run at one lead, as a function of a point, each lattice
+ * node's value computed once however many points lie around it (for readers that meet their
+ * points one at a time, such as a tile's derived layers). The point is taken at its place's
+ * coordinates, as the weather reads it (placeOfPoint): a pole has one error whatever the
+ * longitude a request names.
  */
 export function errorNoiseAt(
   streamKey: { model: string; initMs: number; stream: string },
