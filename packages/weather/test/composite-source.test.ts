@@ -346,17 +346,84 @@ describe('loadWeatherSource', () => {
   it('a thread opens the same weather again from storesOf, once per set of stores; other sources it cannot', async () => {
     expect(storesOf(synthetic)).toEqual([]);
     expect(storesOf(composite)).toEqual([cornDir, wideDir]);
-    const again = openStores([cornDir, wideDir]);
-    expect(openStores([cornDir, wideDir])).toBe(again);
-    expect(storesOf(await again)).toEqual([cornDir, wideDir]);
-    expect((await (await again).pointSeries(TMIN, -89, 40, days(1, 2))).values).toEqual(
+    const again = await openStores([cornDir, wideDir]);
+    expect(await openStores([cornDir, wideDir])).toBe(again);
+    expect(storesOf(again)).toEqual([cornDir, wideDir]);
+    expect((await again.pointSeries(TMIN, -89, 40, days(1, 2))).values).toEqual(
       (await composite.pointSeries(TMIN, -89, 40, days(1, 2))).values,
     );
-    await ((await again) as CompositeSource).close();
+    await (again as CompositeSource).close();
     // a hand-made source, stores without the synthetic world behind them, a composite in front of it
     expect(storesOf({ ...synthetic } as GridSource)).toBeUndefined();
     expect(storesOf(new CompositeSource([corn, wide]))).toBeUndefined();
     expect(storesOf(new CompositeSource([composite, synthetic]))).toBeUndefined();
+  });
+
+  it('a thread opens a store replaced under the same location again, and closes the sets it no longer serves', async () => {
+    // The analysis grows in place (docs/decisions/0250-synced-runs-staged-then-published.md): a
+    // thread kept the hours its store declared when first opened, and every set of stores it was
+    // ever sent open, each with its chunk cache.
+    const dir = path.join(tmp, 'grows.zarr');
+    const grown = path.join(tmp, 'grows-next.zarr');
+    const store = { lats: [40, 41], lons: [-90, -89], startMs: MAY_1, product: 'grows', variables: [TMAX] };
+    await dailyStore(dir, { ...store, nt: 2 });
+    const storeEnd = (s: GridSource) => (s as CompositeSource).sources[0]!.coverage().endMs;
+    const before = await openStores([dir]);
+    expect(storeEnd(before)).toBe(MAY_1 + DAY);
+    await dailyStore(grown, { ...store, nt: 4 });
+    await fs.rm(dir, { recursive: true });
+    await fs.rename(grown, dir);
+    const after = await openStores([dir]);
+    expect(storeEnd(after)).toBe(MAY_1 + 3 * DAY);
+    expect(await openStores([dir])).toBe(after);
+
+    const closed: GridSource[] = [];
+    for (const s of [before, after]) {
+      const close = (s as CompositeSource).close.bind(s);
+      (s as CompositeSource).close = () => (closed.push(s), close());
+    }
+    await openStores([cornDir]);
+    expect(closed).toEqual([before]);
+    await openStores([wideDir]);
+    expect(closed).toEqual([before, after]);
+    for (const stores of [[cornDir], [wideDir]]) await ((await openStores(stores)) as CompositeSource).close();
+  });
+
+  it('with the synthetic world off, a read no store covers is refused naming what the stores hold (0498)', async () => {
+    const refusal = (read: () => Promise<unknown>) =>
+      Promise.resolve()
+        .then(read)
+        .then(
+          () => {
+            throw new Error('answered');
+          },
+          (err: unknown) => err as GridRequestError,
+        );
+    const none = await loadWeatherSource({ synthetic: false });
+    const nothing = await refusal(() => none.pointSeries(TMAX, -89.5, 40.5, days(0, 1)));
+    expect(nothing).toMatchObject({ code: 'not_synced' });
+    expect(nothing.message).toBe(
+      'No synced or ingested store holds air_temperature_daily_max at 40.5, -89.5 for 2024-05-01T00:00:00.000Z..2024-05-02T00:00:00.000Z, ' +
+        'and the synthetic world is off (FIELDCAST_SYNTHETIC=off); no store is synced or ingested',
+    );
+    const s = await loadWeatherSource({ storeUrls: [cornDir, wideDir], synthetic: false });
+    try {
+      const held = '; the stores hold corn (lat 40..41, lon -90..-89, 2024-05-01T00:00Z..2024-05-04T00:00Z)';
+      const wideHeld = ', wide (lat 30..50, lon -100..-80, 2024-04-01T00:00Z..2024-06-29T00:00Z)';
+      // A place outside both grids: each store that has the variable is named with its box and days.
+      const outside = await refusal(() => s.pointSeries(TMAX, 0, 0, days(0, 1)));
+      expect(outside.message).toMatch(
+        /^No synced or ingested store holds air_temperature_daily_max at 0, 0 for .*\(FIELDCAST_SYNTHETIC=off\)/,
+      );
+      expect(outside.message.endsWith(`${held}${wideHeld}`)).toBe(true);
+      // Hours after both: the same; a variable only corn has names corn alone.
+      const later = await refusal(() => s.pointSeries(TMIN, -89.5, 40.5, days(10, 11)));
+      expect(later.message.endsWith(held)).toBe(true);
+      const extremes = await refusal(() => s.dailyExtremesAt(0, 0, days(0, 1)));
+      expect(extremes.message.endsWith(held)).toBe(true);
+    } finally {
+      await (s as CompositeSource).close();
+    }
   });
 
   it('a store that cannot be opened stops the load, naming it', async () => {

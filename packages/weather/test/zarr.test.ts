@@ -209,7 +209,10 @@ describe('ZarrSource', () => {
     await expect(
       s.pointSeries('air_temperature_daily_max', -100, 40, { startMs: T0 + 30 * DAY, endMs: T0 + 40 * DAY }),
     ).rejects.toMatchObject({ name: 'GridRequestError', code: 'out_of_coverage' });
-    await expect(s.pointSeries('air_temperature_daily_max', -120, 40, { startMs: T0, endMs: T0 })).rejects.toThrow(/outside the grid/);
+    // The refusal names the grid's box, so the caller learns where to ask instead.
+    await expect(s.pointSeries('air_temperature_daily_max', -120, 40, { startMs: T0, endMs: T0 })).rejects.toThrow(
+      `point (-120, 40) is outside the grid of store ${s.id} (lat 40..44.5, lon -100..-96)`,
+    );
     await expect(s.pointSeries('air_temperature', -100, 40, { startMs: T0, endMs: T0 })).rejects.toThrow(/no variable air_temperature/);
     await expect(s.window('air_temperature_daily_max', [10, 0, 0, 1], { startMs: T0, endMs: T0 })).rejects.toBeInstanceOf(GridRequestError);
     // Within half a cell of the edge centre: the edge cell's value.

@@ -167,8 +167,9 @@ function timeCovers(source: GridSource, variable: VariableId, when: When): boole
   return 'atMs' in when ? c.startMs <= when.atMs && when.atMs <= c.endMs : c.startMs <= when.startMs && when.endMs <= c.endMs;
 }
 
-const DAILY_EXTREMES: readonly VariableId[] = ['air_temperature_daily_max', 'air_temperature_daily_min'];
-const ET_INPUTS: readonly VariableId[] = Object.values(ET_INPUT_VARIABLES);
+/** The variables a daily-extremes read takes, and an ET-inputs read: a store answers one only with all of them. */
+export const DAILY_EXTREMES: readonly VariableId[] = ['air_temperature_daily_max', 'air_temperature_daily_min'];
+export const ET_INPUTS: readonly VariableId[] = Object.values(ET_INPUT_VARIABLES);
 
 export interface CompositeSourceOptions {
   /** default: the sources' ids joined with "+" */

@@ -11,6 +11,7 @@ import { CompositeSource } from './composite-source.js';
 import { NoSyntheticSource } from './no-synthetic-source.js';
 import { ReloadingSource } from './reloading-source.js';
 import { servedStamp, syncedStorePaths } from './synced-stores.js';
+import { gridExtent } from '../grid/grid-extent.js';
 import type { GridSource } from '../grid/grid-source.js';
 import { readIngestedStores } from '../ingest/store-catalog.js';
 import { SyntheticSource } from '../synthetic/synthetic-source.js';
@@ -207,8 +208,10 @@ async function openComposite(
     throw err;
   }
   for (const s of fresh) open.set(s.location, s);
-  // Without the synthetic world, NoSyntheticSource ends the chain, behind no store at all if need be.
-  return stores.length === 0 && synthetic instanceof SyntheticSource ? synthetic : new CompositeSource([...stores, synthetic]);
+  // Without the synthetic world, NoSyntheticSource ends the chain, behind no store at all if need be,
+  // naming the stores in front of it when it refuses (docs/decisions/0498-synthetic-off-refusals-name-what-is-held.md).
+  if (synthetic instanceof NoSyntheticSource) return new CompositeSource([...stores, new NoSyntheticSource(stores)]);
+  return stores.length === 0 ? synthetic : new CompositeSource([...stores, synthetic]);
 }
 
 /** One line per store a source serves (id, location, variables, days), for start-up output. */
@@ -220,18 +223,13 @@ export function describeWeatherSource(served: GridSource): string[] {
     ? 'nothing wherever no store covers a request (FIELDCAST_SYNTHETIC=off)'
     : 'synthetic world wherever no store covers a request';
   if (stores.length === 0) return [off ? last : `synthetic world only (${source.label})`];
-  const iso = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z');
   const lines = stores.map((s) => {
-    const c = s.coverage();
-    const g = s.grid;
     const vars =
       s
         .variables()
         .map((v) => v.id)
         .join(', ') || 'no contract variables';
-    const time = c.startMs <= -8.64e15 ? 'static' : `${iso(c.startMs)}..${iso(c.endMs)}`;
-    const deg = (x: number) => Number(x.toFixed(6));
-    const box = `lat ${deg(g.lat0)}..${deg(g.lat0 + (g.nLat - 1) * g.dLat)}, lon ${deg(g.lon0)}..${deg(g.lon0 + (g.nLon - 1) * g.dLon)}`;
+    const { box, time } = gridExtent(s);
     return `${s.id}  ${s.location}  [${vars}]  ${time}  ${box}`;
   });
   return [...lines, last];

@@ -16,6 +16,8 @@ import {
   type VariableId,
   type VariableInfo,
 } from '../grid/grid-source.js';
+import { gridExtent } from '../grid/grid-extent.js';
+import { DAILY_EXTREMES, ET_INPUTS } from './composite-source.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -24,6 +26,12 @@ export class NoSyntheticSource implements GridSource {
   readonly label = 'no synthetic world';
   /** One degree cells: the grid of a source that has no cells; never read. */
   readonly grid: GridSpec = { lat0: -90, lon0: -180, dLat: 1, dLon: 1, nLat: 181, nLon: 360 };
+
+  /**
+   * @param stores the stores in front of it, which a refusal names with what they hold
+   * (docs/decisions/0498-synthetic-off-refusals-name-what-is-held.md); unnamed when not given
+   */
+  constructor(private readonly stores?: readonly GridSource[]) {}
 
   coverage(): TimeRange {
     // An empty range: start after end.
@@ -34,39 +42,52 @@ export class NoSyntheticSource implements GridSource {
     return [];
   }
 
-  private refuse(what: string, range?: TimeRange): never {
-    const when = range ? ` for ${iso(range.startMs)}..${iso(range.endMs)}` : '';
+  /** What the stores that have all of `variables` hold, to follow a refusal; nothing when the stores are not known. */
+  private held(variables: readonly VariableId[]): string {
+    if (!this.stores) return '';
+    if (this.stores.length === 0) return '; no store is synced or ingested';
+    const holding = this.stores.filter((s) => variables.every((variable) => s.variables().some((v) => v.id === variable)));
+    if (holding.length === 0) return `; no store holds ${variables.join(' and ')}`;
+    const extents = holding.map((s) => {
+      const { box, time } = gridExtent(s);
+      return `${s.id} (${box}, ${time})`;
+    });
+    return `; the stores hold ${extents.join(', ')}`;
+  }
+
+  /** Refuses a read, naming it and what the stores hold, so the caller learns where and when to ask instead. */
+  private refuse(what: string, range: TimeRange, variables: readonly VariableId[]): never {
     throw new GridRequestError(
       'not_synced',
-      `No synced or ingested store holds ${what}${when}, and the synthetic world is off (FIELDCAST_SYNTHETIC=off)`,
+      `No synced or ingested store holds ${what} for ${iso(range.startMs)}..${iso(range.endMs)}, and the synthetic world is off (FIELDCAST_SYNTHETIC=off)${this.held(variables)}`,
     );
   }
 
   pointSeries(variable: VariableId, lon: number, lat: number, range: TimeRange): Promise<PointSeries> {
-    return this.refuse(`${variable} at ${lat}, ${lon}`, range);
+    return this.refuse(`${variable} at ${lat}, ${lon}`, range, [variable]);
   }
 
   window(variable: VariableId, bbox: BBox, range: TimeRange): Promise<GridWindow> {
-    return this.refuse(`${variable} in ${bbox.join(',')}`, range);
+    return this.refuse(`${variable} in ${bbox.join(',')}`, range, [variable]);
   }
 
   slice(variable: VariableId, bbox: BBox, timeMs: number): Promise<GridWindow> {
-    return this.refuse(`${variable} in ${bbox.join(',')}`, { startMs: timeMs, endMs: timeMs });
+    return this.refuse(`${variable} in ${bbox.join(',')}`, { startMs: timeMs, endMs: timeMs }, [variable]);
   }
 
   dailyExtremesAt(lon: number, lat: number, range: TimeRange): Promise<DailyExtremes<PointSeries>> {
-    return this.refuse(`daily temperature extremes at ${lat}, ${lon}`, range);
+    return this.refuse(`daily temperature extremes at ${lat}, ${lon}`, range, DAILY_EXTREMES);
   }
 
   dailyExtremesIn(bbox: BBox, range: TimeRange): Promise<DailyExtremes<GridWindow>> {
-    return this.refuse(`daily temperature extremes in ${bbox.join(',')}`, range);
+    return this.refuse(`daily temperature extremes in ${bbox.join(',')}`, range, DAILY_EXTREMES);
   }
 
   etInputsAt(lon: number, lat: number, range: TimeRange): Promise<EtInputs<PointSeries>> {
-    return this.refuse(`the inputs of evapotranspiration at ${lat}, ${lon}`, range);
+    return this.refuse(`the inputs of evapotranspiration at ${lat}, ${lon}`, range, ET_INPUTS);
   }
 
   etInputsIn(bbox: BBox, range: TimeRange): Promise<EtInputs<GridWindow>> {
-    return this.refuse(`the inputs of evapotranspiration in ${bbox.join(',')}`, range);
+    return this.refuse(`the inputs of evapotranspiration in ${bbox.join(',')}`, range, ET_INPUTS);
   }
 }

@@ -25,6 +25,7 @@ import type {
   VariableInfo,
 } from '../grid/grid-source.js';
 import { SingleReadsSource } from '../grid/batched-reads.js';
+import { gridExtent } from '../grid/grid-extent.js';
 import { isTimeStatistic, timeCellField } from '../grid/time-cells.js';
 import { type ArrayReader, arrayInfo, converted, productAt, type ZarrArrayInfo } from './array-reader.js';
 import { type Attrs, str } from './attribute-values.js';
@@ -143,7 +144,11 @@ export class ZarrSource extends SingleReadsSource implements GridSource {
     const r = this.reader(variable);
     const [t0, t1] = timeIndices(r, range);
     const used = bilinearStencil(this.grid, lon, lat);
-    if (!used) throw new GridCoverageError('out_of_coverage', `point (${lon}, ${lat}) is outside the grid of store ${this.id}`);
+    if (!used)
+      throw new GridCoverageError(
+        'out_of_coverage',
+        `point (${lon}, ${lat}) is outside the grid of store ${this.id} (${gridExtent(this).box})`,
+      );
     const nt = t1 - t0 + 1;
     const values = new Float32Array(nt);
     const taken: Float32Array[] = [];
