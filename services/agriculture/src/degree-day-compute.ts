@@ -82,10 +82,12 @@ export interface DegreeDayComputerOptions {
 export function degreeDayComputer(source: GridSource, options: DegreeDayComputerOptions): DegreeDayComputer {
   const limit = options.limit ?? MAX_DEGREE_DAY_CELL_DAYS;
   const chillLimit = options.chillLimit ?? MAX_CHILL_CELL_HOURS;
-  const stores = options.threads > 0 ? storesOf(source) : undefined;
+  // The stores served at each task: a newly synced run is among them (docs/decisions/0251-synced-stores-registry.md).
+  const storesNow = () => (options.threads > 0 ? storesOf(source) : undefined);
   const entry = workerModule(import.meta.url, DEGREE_DAY_WORKER);
   const pool = computePool<DegreeDayTask, unknown>(entry, options.threads, syntheticWorldForThreads);
   const run = <R>(task: TaskOf<DegreeDayTask>) => {
+    const stores = storesNow();
     const full = { ...task, stores: stores ?? [], limit: task.kind.startsWith('chill') ? chillLimit : limit } as DegreeDayTask;
     return (stores ? pool.run(full) : runTask(source, full)) as Promise<R>;
   };
@@ -108,7 +110,7 @@ export function degreeDayComputer(source: GridSource, options: DegreeDayComputer
     chillPoints: (points, query) =>
       inParts(points, pool.idleThreads(), (part) => run<ChillLocationResult[]>({ kind: 'chill-points', points: part, query })),
     prestart: () => {
-      if (stores) pool.prestart();
+      if (storesNow()) pool.prestart();
     },
     close: pool.close,
   };

@@ -1,7 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { InvalidRequestError, NotFoundError, problemOf, RequestTooLargeError, UnavailableError, ValidationError } from '@fieldcast/kit';
 import { gridRequestErrors } from '@fieldcast/runtime';
 import type { DegreeDayQuery } from '@fieldcast/schemas';
-import { SyntheticSource } from '@fieldcast/weather';
+import { isoDate } from '@fieldcast/schemas';
+import { loadWeatherSource, type ReloadingSource, SyntheticSource } from '@fieldcast/weather';
+import { writeSyncedRun } from '../../../packages/weather/test/synced-store.js';
 import { degreeDayComputer } from '../src/degree-day-compute.js';
 import { fieldChill } from '../src/domain/chill.js';
 import { degreeDayPoints, fieldContours, fieldDegreeDays } from '../src/domain/growing-degree-days.js';
@@ -84,6 +89,38 @@ describe('degree days in worker threads', () => {
     expect((inline as Error).message).toMatch(instants);
     expect(comparable(inline)).toMatchObject({ status: 400, id: 'out_of_coverage' });
   });
+
+  it('a run synced after the threads were made is read in them, as inline', async () => {
+    // The stores served are those of the moment (docs/decisions/0251-synced-stores-registry.md):
+    // a thread sent the stores served when the computer was made read the synthetic world for good.
+    const syncDir = mkdtempSync(join(tmpdir(), 'agriculture-synced-threads-'));
+    const served = (await loadWeatherSource({ syncDir, reloadMs: 3_600_000 })) as ReloadingSource;
+    const synced = degreeDayComputer(served, { threads: 1 });
+    try {
+      const DAY_MS = 86_400_000;
+      const runMs = Math.floor(Date.now() / DAY_MS) * DAY_MS - 2 * DAY_MS;
+      await writeSyncedRun(syncDir, 'gfs-0p25', {
+        runMs,
+        lats: [41.75, 42, 42.25],
+        lons: [-93.75, -93.5, -93.25],
+        fields: [
+          { name: 'air_temperature', units: 'degC', value: () => 20 },
+          { name: 'air_temperature_daily_max', units: 'degC', value: () => 20, axis: 'daily' },
+          { name: 'air_temperature_daily_min', units: 'degC', value: () => 20, axis: 'daily' },
+        ],
+        steps: 24,
+      });
+      expect(await served.reload()).toBe(true);
+      const day = { ...query, start: isoDate(runMs), end: isoDate(runMs) };
+      const threaded = await synced.field(field, day);
+      expect(threaded).toEqual(await fieldDegreeDays(served, field, day));
+      expect(threaded).toMatchObject({ degreeDays: 10, fieldMean: 10 });
+    } finally {
+      await synced.close();
+      await served.close();
+      rmSync(syncDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('domain errors cross the thread boundary with their class and fields', () => {
     for (const err of [

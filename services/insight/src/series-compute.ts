@@ -17,6 +17,9 @@ export type SeriesTask = {
 
 type Point = { longitude: number; latitude: number };
 
+/** A task before the stores served at its start are named. */
+type SeriesWork = Omit<SeriesTask, 'stores' | 'asset' | 'points'> & ({ asset: AssetRecord } | { points: Point[] });
+
 /** Runs a task on a source: in a compute thread, or on the event loop without threads. */
 export async function runSeriesTask(source: GridSource, task: SeriesTask): Promise<string | string[]> {
   if ('asset' in task) return hourlySeriesJson(source, task.quantity, { asset: task.asset }, task.query);
@@ -43,19 +46,23 @@ export interface SeriesComputer {
  * open, the series is computed inline.
  */
 export function seriesComputer(source: GridSource, threads: number): SeriesComputer {
-  const stores = threads > 0 ? storesOf(source) : undefined;
+  // The stores served at each task: a newly synced run is among them (docs/decisions/0251-synced-stores-registry.md).
+  const storesNow = () => (threads > 0 ? storesOf(source) : undefined);
   const pool = computePool<SeriesTask, string | string[]>(workerModule(import.meta.url, SERIES_WORKER), threads, syntheticWorldForThreads);
-  const run = (task: SeriesTask) => (stores ? pool.run(task) : runSeriesTask(source, task));
+  const run = (work: SeriesWork) => {
+    const stores = storesNow();
+    return stores ? pool.run({ ...work, stores }) : runSeriesTask(source, { ...work, stores: [] });
+  };
   return {
     async asset(asset, quantity, query) {
       checkWork(assetSeriesWork(source, asset, quantity, query));
-      return run({ stores: stores ?? [], quantity, asset, query }) as Promise<string>;
+      return run({ quantity, asset, query }) as Promise<string>;
     },
     // A batch spreads over the idle threads (docs/decisions/0358-batches-spread-over-idle-threads.md).
     points: (points, quantity, query) =>
-      inParts(points, pool.idleThreads(), (part) => run({ stores: stores ?? [], quantity, points: part, query }) as Promise<string[]>),
+      inParts(points, pool.idleThreads(), (part) => run({ quantity, points: part, query }) as Promise<string[]>),
     prestart: () => {
-      if (stores) pool.prestart();
+      if (storesNow()) pool.prestart();
     },
     close: pool.close,
   };

@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { problemOf } from '@fieldcast/kit';
 import { gridRequestErrors } from '@fieldcast/runtime';
 import type { HourlyQuery, HourlySeries } from '@fieldcast/schemas';
-import { SYNTHETIC_START_MS, SyntheticSource } from '@fieldcast/weather';
+import { loadWeatherSource, type ReloadingSource, SYNTHETIC_START_MS, SyntheticSource } from '@fieldcast/weather';
+import { writeSyncedRun } from '../../../packages/weather/test/synced-store.js';
 import type { AssetRecord } from '../src/domain/assets.js';
 import { hourlySeriesJson } from '../src/domain/hourly-series.js';
 import { seriesComputer } from '../src/series-compute.js';
@@ -60,4 +64,36 @@ describe('asset series in compute threads', () => {
     expect(fromThread).toEqual(fromInline);
     expect(fromInline).toMatchObject({ status: 400, id: 'out_of_coverage' });
   }, 60_000);
+
+  it('a run synced after the threads were made is read in them, as inline', async () => {
+    // The stores served are those of the moment (docs/decisions/0251-synced-stores-registry.md):
+    // a thread sent the stores served when the computer was made read the synthetic world for good.
+    const syncDir = mkdtempSync(join(tmpdir(), 'insight-synced-threads-'));
+    const served = (await loadWeatherSource({ syncDir, reloadMs: 3_600_000 })) as ReloadingSource;
+    const synced = seriesComputer(served, 1);
+    try {
+      const runMs = Math.floor(Date.now() / (6 * HOUR_MS)) * 6 * HOUR_MS - 24 * HOUR_MS;
+      await writeSyncedRun(syncDir, 'gfs-0p25', {
+        runMs,
+        lats: [41.75, 42, 42.25],
+        lons: [-93.75, -93.5, -93.25],
+        fields: [
+          { name: 'air_temperature', units: 'degC', value: () => 20 },
+          { name: 'dew_point_temperature', units: 'degC', value: () => 10 },
+        ],
+        steps: 6,
+      });
+      expect(await served.reload()).toBe(true);
+      const hours: HourlyQuery = { ...query, firstMs: runMs, lastMs: runMs + 3 * HOUR_MS };
+      const threaded = await synced.asset(asset, 'relative-humidity', hours);
+      expect(threaded).toBe(await hourlySeriesJson(served, 'relative-humidity', { asset }, hours));
+      expect((JSON.parse(threaded) as HourlySeries).series.map((e) => e.products)).toEqual(Array(4).fill(['gfs-0p25']));
+      const [point] = await synced.points([{ longitude: -93.5, latitude: 42 }], 'relative-humidity', hours);
+      expect(point).toBe(await hourlySeriesJson(served, 'relative-humidity', { longitude: -93.5, latitude: 42 }, hours));
+    } finally {
+      await synced.close();
+      await served.close?.();
+      rmSync(syncDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
