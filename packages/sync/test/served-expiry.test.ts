@@ -44,7 +44,7 @@ async function readers(weather: ReloadingSource, products: SyncedProducts, nowMs
   return {
     model: model!.runs.map((r) => [r.status, r.expirationMs, r.store]),
     servedPaths: (await syncedStorePaths(syncDir(), nowMs)).includes(runStore()),
-    weather: storesOf(weather)!.includes(runStore()),
+    weather: storesOf(weather)!.locations.includes(runStore()),
     forecasts: product ? products.runs(product, -Infinity, Infinity, 10, 'desc').map((r) => [r.run.initMs, r.run.expirationMs]) : null,
     frame: (await products.find(frameId, nowMs))?.validMs ?? null,
   };

@@ -60,6 +60,8 @@ let wide: ZarrSource;
 let synthetic: SyntheticSource;
 let composite: CompositeSource;
 const days = (first: number, last: number) => ({ startMs: MAY_1 + first * DAY, endMs: MAY_1 + last * DAY });
+/** What storesOf names for stores in front of the synthetic world. */
+const on = (locations: string[]) => ({ locations, synthetic: true });
 
 beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'fieldcast-composite-'));
@@ -344,19 +346,31 @@ describe('loadWeatherSource', () => {
   });
 
   it('a thread opens the same weather again from storesOf, once per set of stores; other sources it cannot', async () => {
-    expect(storesOf(synthetic)).toEqual([]);
-    expect(storesOf(composite)).toEqual([cornDir, wideDir]);
-    const again = await openStores([cornDir, wideDir]);
-    expect(await openStores([cornDir, wideDir])).toBe(again);
-    expect(storesOf(again)).toEqual([cornDir, wideDir]);
+    expect(storesOf(synthetic)).toEqual({ locations: [], synthetic: true });
+    expect(storesOf(composite)).toEqual({ locations: [cornDir, wideDir], synthetic: true });
+    const again = await openStores(on([cornDir, wideDir]));
+    expect(await openStores(on([cornDir, wideDir]))).toBe(again);
+    expect(storesOf(again)).toEqual(on([cornDir, wideDir]));
     expect((await again.pointSeries(TMIN, -89, 40, days(1, 2))).values).toEqual(
       (await composite.pointSeries(TMIN, -89, 40, days(1, 2))).values,
     );
     await (again as CompositeSource).close();
-    // a hand-made source, stores without the synthetic world behind them, a composite in front of it
+    // a hand-made source, stores with neither world behind them, a composite in front of it
     expect(storesOf({ ...synthetic } as GridSource)).toBeUndefined();
     expect(storesOf(new CompositeSource([corn, wide]))).toBeUndefined();
     expect(storesOf(new CompositeSource([composite, synthetic]))).toBeUndefined();
+  });
+
+  it('with the synthetic world off, storesOf names the stores and that nothing is behind them, and a thread opens them so', async () => {
+    const off = await loadWeatherSource({ storeUrls: [cornDir], synthetic: false });
+    expect(storesOf(off)).toEqual({ locations: [cornDir], synthetic: false });
+    const thread = await openStores({ locations: [cornDir], synthetic: false });
+    expect(storesOf(thread)).toEqual({ locations: [cornDir], synthetic: false });
+    // far from the store: refused, as the process refuses it, not the synthetic world's value
+    for (const s of [thread, off])
+      await expect(Promise.resolve().then(() => s.pointSeries(TMIN, 10, 50, days(1, 2)))).rejects.toMatchObject({ code: 'not_synced' });
+    expect((await thread.pointSeries(TMIN, -89, 40, days(1, 2))).values).toEqual((await off.pointSeries(TMIN, -89, 40, days(1, 2))).values);
+    for (const s of [off, thread]) await (s as CompositeSource).close();
   });
 
   it('a thread opens a store replaced under the same location again, and closes the sets it no longer serves', async () => {
@@ -368,25 +382,25 @@ describe('loadWeatherSource', () => {
     const store = { lats: [40, 41], lons: [-90, -89], startMs: MAY_1, product: 'grows', variables: [TMAX] };
     await dailyStore(dir, { ...store, nt: 2 });
     const storeEnd = (s: GridSource) => (s as CompositeSource).sources[0]!.coverage().endMs;
-    const before = await openStores([dir]);
+    const before = await openStores(on([dir]));
     expect(storeEnd(before)).toBe(MAY_1 + DAY);
     await dailyStore(grown, { ...store, nt: 4 });
     await fs.rm(dir, { recursive: true });
     await fs.rename(grown, dir);
-    const after = await openStores([dir]);
+    const after = await openStores(on([dir]));
     expect(storeEnd(after)).toBe(MAY_1 + 3 * DAY);
-    expect(await openStores([dir])).toBe(after);
+    expect(await openStores(on([dir]))).toBe(after);
 
     const closed: GridSource[] = [];
     for (const s of [before, after]) {
       const close = (s as CompositeSource).close.bind(s);
       (s as CompositeSource).close = () => (closed.push(s), close());
     }
-    await openStores([cornDir]);
+    await openStores(on([cornDir]));
     expect(closed).toEqual([before]);
-    await openStores([wideDir]);
+    await openStores(on([wideDir]));
     expect(closed).toEqual([before, after]);
-    for (const stores of [[cornDir], [wideDir]]) await ((await openStores(stores)) as CompositeSource).close();
+    for (const stores of [[cornDir], [wideDir]]) await ((await openStores(on(stores))) as CompositeSource).close();
   });
 
   it('with the synthetic world off, a read no store covers is refused naming what the stores hold (0498)', async () => {

@@ -7,7 +7,7 @@ import type {
   DegreeDayLocationResult,
   DegreeDayQuery,
 } from '@fieldcast/schemas';
-import { type GridSource, storesOf, syntheticWorldForThreads } from '@fieldcast/weather';
+import { type GridSource, type ServedStores, storesOf, syntheticWorldForThreads } from '@fieldcast/weather';
 import { chillPoints, chillWork, fieldChill } from './domain/chill.js';
 import { degreeDayPoints, fieldContours, fieldDegreeDays } from './domain/growing-degree-days.js';
 import type { FieldRecord } from './domain/fields.js';
@@ -17,10 +17,8 @@ import { AREA } from './store.js';
 /** Its thread module, `src/degree-day-worker.ts`, declared in the service definition's `workers`. */
 export const DEGREE_DAY_WORKER: AreaWorker = { area: AREA, name: 'degree-day-worker' };
 
-/** One field computation as sent to a compute thread (structured-cloneable). */
+/** One field computation (structured-cloneable). */
 export type DegreeDayTask = {
-  /** the Zarr stores in front of the synthetic world, as the process opened them */
-  stores: string[];
   /** the work limit of the task's kind: cell-days for degree days, cell-hours for chill */
   limit: number;
 } & (
@@ -33,7 +31,10 @@ export type DegreeDayTask = {
 type Point = { longitude: number; latitude: number };
 
 /** A task as the process hands it over, before the stores and the limit are added. */
-type TaskOf<T> = T extends DegreeDayTask ? Omit<T, 'stores' | 'limit'> : never;
+type TaskOf<T> = T extends DegreeDayTask ? Omit<T, 'limit'> : never;
+
+/** A task as sent to a compute thread: with the stores the process serves, which the thread opens. */
+export type DegreeDayThreadTask = DegreeDayTask & { stores: ServedStores };
 
 /** Runs a task on a source: in a compute thread, or on the event loop without threads. */
 export function runTask(source: GridSource, task: DegreeDayTask): Promise<unknown> {
@@ -85,11 +86,11 @@ export function degreeDayComputer(source: GridSource, options: DegreeDayComputer
   // The stores served at each task: a newly synced run is among them (docs/decisions/0251-synced-stores-registry.md).
   const storesNow = () => (options.threads > 0 ? storesOf(source) : undefined);
   const entry = workerModule(import.meta.url, DEGREE_DAY_WORKER);
-  const pool = computePool<DegreeDayTask, unknown>(entry, options.threads, syntheticWorldForThreads);
+  const pool = computePool<DegreeDayThreadTask, unknown>(entry, options.threads, syntheticWorldForThreads);
   const run = <R>(task: TaskOf<DegreeDayTask>) => {
     const stores = storesNow();
-    const full = { ...task, stores: stores ?? [], limit: task.kind.startsWith('chill') ? chillLimit : limit } as DegreeDayTask;
-    return (stores ? pool.run(full) : runTask(source, full)) as Promise<R>;
+    const full = { ...task, limit: task.kind.startsWith('chill') ? chillLimit : limit } as DegreeDayTask;
+    return (stores ? pool.run({ ...full, stores }) : runTask(source, full)) as Promise<R>;
   };
   return {
     async field(field, query) {

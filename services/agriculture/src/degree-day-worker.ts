@@ -1,5 +1,5 @@
 import { openStores, SyntheticSource, warmSyntheticWorld } from '@fieldcast/weather';
-import { type DegreeDayTask, runTask } from './degree-day-compute.js';
+import { type DegreeDayThreadTask, runTask } from './degree-day-compute.js';
 import { warmDegreeDayPoints } from './domain/growing-degree-days.js';
 import { serveTasks } from '@fieldcast/runtime/compute-thread';
 
@@ -11,7 +11,7 @@ import { serveTasks } from '@fieldcast/runtime/compute-thread';
 // Started by the service's warm-up, the thread loads the synthetic world's climate and compiles its
 // reads, and a batch's, before its first task (0305, 0306).
 serveTasks(
-  async (task: DegreeDayTask): Promise<unknown> => runTask(await openStores(task.stores), task),
+  async (task: DegreeDayThreadTask): Promise<unknown> => runTask(await openStores(task.stores), task),
   async () => {
     const source = new SyntheticSource();
     await warmSyntheticWorld(source);

@@ -1,5 +1,5 @@
 import type { HourlyQuery } from '@fieldcast/schemas';
-import { type GridSource, storesOf, syntheticWorldForThreads } from '@fieldcast/weather';
+import { type GridSource, type ServedStores, storesOf, syntheticWorldForThreads } from '@fieldcast/weather';
 import type { AssetRecord } from './domain/assets.js';
 import { assetSeriesWork, checkWork, type HourlyQuantity, hourlySeriesJson } from './domain/hourly-series.js';
 import { type AreaWorker, computePool, inParts, workerModule } from '@fieldcast/runtime/workers';
@@ -7,18 +7,16 @@ import { AREA } from './store.js';
 /** Its thread module, `src/series-worker.ts`, declared in the service definition's `workers`. */
 export const SERIES_WORKER: AreaWorker = { area: AREA, name: 'series-worker' };
 
-/** An asset's series, or the series of many points (a batch), as sent to a compute thread (structured-cloneable). */
+/** An asset's series, or the series of many points (a batch) (structured-cloneable). */
 export type SeriesTask = {
-  /** the Zarr stores in front of the synthetic world, as the process opened them */
-  stores: string[];
   quantity: HourlyQuantity;
   query: HourlyQuery;
 } & ({ asset: AssetRecord } | { points: Point[] });
 
-type Point = { longitude: number; latitude: number };
+/** A task as sent to a compute thread: with the stores the process serves, which the thread opens. */
+export type SeriesThreadTask = SeriesTask & { stores: ServedStores };
 
-/** A task before the stores served at its start are named. */
-type SeriesWork = Omit<SeriesTask, 'stores' | 'asset' | 'points'> & ({ asset: AssetRecord } | { points: Point[] });
+type Point = { longitude: number; latitude: number };
 
 /** Runs a task on a source: in a compute thread, or on the event loop without threads. */
 export async function runSeriesTask(source: GridSource, task: SeriesTask): Promise<string | string[]> {
@@ -48,10 +46,14 @@ export interface SeriesComputer {
 export function seriesComputer(source: GridSource, threads: number): SeriesComputer {
   // The stores served at each task: a newly synced run is among them (docs/decisions/0251-synced-stores-registry.md).
   const storesNow = () => (threads > 0 ? storesOf(source) : undefined);
-  const pool = computePool<SeriesTask, string | string[]>(workerModule(import.meta.url, SERIES_WORKER), threads, syntheticWorldForThreads);
-  const run = (work: SeriesWork) => {
+  const pool = computePool<SeriesThreadTask, string | string[]>(
+    workerModule(import.meta.url, SERIES_WORKER),
+    threads,
+    syntheticWorldForThreads,
+  );
+  const run = (task: SeriesTask) => {
     const stores = storesNow();
-    return stores ? pool.run({ ...work, stores }) : runSeriesTask(source, { ...work, stores: [] });
+    return stores ? pool.run({ ...task, stores }) : runSeriesTask(source, task);
   };
   return {
     async asset(asset, quantity, query) {

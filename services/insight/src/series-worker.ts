@@ -1,5 +1,5 @@
 import { openStores, prepareSyntheticClimate } from '@fieldcast/weather';
-import { runSeriesTask, type SeriesTask } from './series-compute.js';
+import { runSeriesTask, type SeriesThreadTask } from './series-compute.js';
 import { serveTasks } from '@fieldcast/runtime/compute-thread';
 
 /**
@@ -9,4 +9,4 @@ import { serveTasks } from '@fieldcast/runtime/compute-thread';
  */
 // The synthetic world's climate, loaded as the thread starts rather than by its first task.
 prepareSyntheticClimate();
-serveTasks(async (task: SeriesTask) => runSeriesTask(await openStores(task.stores), task));
+serveTasks(async (task: SeriesThreadTask) => runSeriesTask(await openStores(task.stores), task));

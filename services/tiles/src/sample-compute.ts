@@ -1,5 +1,5 @@
 import { type AreaWorker, computePool, workerModule } from '@fieldcast/runtime/workers';
-import { type GridSource, storesOf, syntheticWorldForThreads } from '@fieldcast/weather';
+import { type GridSource, type ServedStores, storesOf, syntheticWorldForThreads } from '@fieldcast/weather';
 import { type LayerSampler, sampleLayer, type SampledLayer } from './domain/layers.js';
 import type { SampleMode, TileAddress } from './domain/sampling.js';
 import { AREA } from './store.js';
@@ -8,8 +8,8 @@ export const SAMPLE_WORKER: AreaWorker = { area: AREA, name: 'sample-worker' };
 
 /** One tile's sampling as sent to a compute thread (structured-cloneable). */
 export interface SampleTask {
-  /** the Zarr stores in front of the synthetic world, as the process opened them */
-  stores: string[];
+  /** the stores the process serves, which the thread opens */
+  stores: ServedStores;
   layer: SampledLayer;
   timeMs: number;
   tile: TileAddress;

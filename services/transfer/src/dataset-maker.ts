@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { type AreaWorker, workerModule } from '@fieldcast/runtime/workers';
-import { type GridSource, storesOf } from '@fieldcast/weather';
+import { type GridSource, type ServedStores, storesOf } from '@fieldcast/weather';
 import { type Dataset, weatherOf } from './domain/datasets.js';
 import { produceDatasetFile } from './domain/produce.js';
 
@@ -16,8 +16,8 @@ export const DATASET_WORKER: AreaWorker = { area: 'transfer', name: 'dataset-wor
 
 /** One file to make, as sent to a worker thread (structured-cloneable). */
 export interface DatasetTask {
-  /** the Zarr stores in front of the synthetic world, as the process opened them; a synced source's stores alone for its product */
-  stores: string[];
+  /** the stores the process serves, which the thread opens; a synced source's stores alone for its product (`synced`) */
+  stores: ServedStores;
   /** the synced source whose product it is (docs/decisions/0340-synced-transfer-products.md) */
   synced?: string;
   product: Dataset['product']['def'];
@@ -45,7 +45,7 @@ export function datasetMaker(source: GridSource, options: { threads: boolean }):
     make(dataset, path, progress = () => undefined) {
       // The stores served now: a newly synced run is among them (docs/decisions/0251-synced-stores-registry.md).
       const synced = dataset.product.synced;
-      const stores = options.threads ? (synced?.stores ?? storesOf(source)) : undefined;
+      const stores = options.threads ? (synced ? { locations: synced.stores, synthetic: false } : storesOf(source)) : undefined;
       if (!stores) return produceDatasetFile(dataset, weatherOf(dataset.product, source), path, progress);
       const entry = workerModule(import.meta.url, DATASET_WORKER);
       // workerData is an object: web-worker (loaded with the weather package) reads its settings from it.

@@ -19,8 +19,8 @@ if (process.platform === 'linux') setPriority(10);
 
 async function make(task: DatasetTask): Promise<number> {
   const source = task.synced
-    ? syncedWeather(task.synced, await Promise.all(task.stores.map((location) => ZarrSource.open(location))))
-    : await loadWeatherSource({ storeUrls: task.stores });
+    ? syncedWeather(task.synced, await Promise.all(task.stores.locations.map((location) => ZarrSource.open(location))))
+    : await loadWeatherSource({ storeUrls: task.stores.locations, synthetic: task.stores.synthetic });
   const product = resolveProduct(task.product, source);
   if (typeof product === 'string') throw new Error(`${task.product.name}: ${product}`);
   const dataset = answered({ product, name: task.dataset, startMs: task.startMs, times: task.times }, source);

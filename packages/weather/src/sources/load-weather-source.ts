@@ -133,8 +133,8 @@ async function loadServed(options: LoadWeatherSourceOptions, synthetic: Syntheti
     },
     stamp: () => stamp(now()),
     dropped: (previous, next) => {
-      const kept = new Set(storesOf(next) ?? []);
-      const gone = (storesOf(previous) ?? []).filter((l) => !kept.has(l));
+      const kept = new Set(storesOf(next)?.locations ?? []);
+      const gone = (storesOf(previous)?.locations ?? []).filter((l) => !kept.has(l));
       return [
         ...replaced.splice(0),
         ...gone.flatMap((l) => {
@@ -235,20 +235,31 @@ export function describeWeatherSource(served: GridSource): string[] {
   return [...lines, last];
 }
 
+/** What another thread opens to serve the weather a process serves (storesOf): structured-cloneable. */
+export interface ServedStores {
+  /** the Zarr stores' locations, in order of preference */
+  locations: string[];
+  /** whether the synthetic world answers what they do not cover (FIELDCAST_SYNTHETIC) */
+  synthetic: boolean;
+}
+
 /**
  * The Zarr stores another thread opens to serve what `source` serves
- * (docs/decisions/0051-heavy-work-in-worker-threads.md): the synthetic world alone, or Zarr stores
- * in front of it, as loadWeatherSource makes them. Any other source (a test's hand-made grid)
- * cannot be opened again: undefined, and its work stays on the event loop.
+ * (docs/decisions/0051-heavy-work-in-worker-threads.md), as loadWeatherSource makes them: the
+ * synthetic world alone, or Zarr stores in front of it or of nothing (FIELDCAST_SYNTHETIC=off).
+ * Any other source (a test's hand-made grid) cannot be opened again: undefined, and its work
+ * stays on the event loop.
  */
-export function storesOf(served: GridSource): string[] | undefined {
+export function storesOf(served: GridSource): ServedStores | undefined {
   const source = served instanceof ReloadingSource ? served.source : served;
-  if (source instanceof SyntheticSource) return [];
+  if (source instanceof SyntheticSource) return { locations: [], synthetic: true };
   if (!(source instanceof CompositeSource)) return undefined;
   const parts = source.sources;
+  const last = parts[parts.length - 1];
   const stores = parts.slice(0, -1);
-  if (!(parts[parts.length - 1] instanceof SyntheticSource) || !stores.every((s) => s instanceof ZarrSource)) return undefined;
-  return stores.map((s) => (s as ZarrSource).location);
+  if (!(last instanceof SyntheticSource || last instanceof NoSyntheticSource) || !stores.every((s) => s instanceof ZarrSource))
+    return undefined;
+  return { locations: stores.map((s) => (s as ZarrSource).location), synthetic: last instanceof SyntheticSource };
 }
 
 /**
@@ -265,9 +276,10 @@ const reopened = new Map<string, Promise<GridSource>>();
  * thread serves many tasks). A store whose metadata was replaced since (the analysis appended in
  * place) is another weather, opened again, as the process opens it again (loadServed).
  */
-export async function openStores(stores: string[]): Promise<GridSource> {
-  const key = JSON.stringify(await Promise.all(stores.map(async (location) => [location, await metadataVersion(location)])));
-  const source = reopened.get(key) ?? loadWeatherSource({ storeUrls: stores });
+export async function openStores(stores: ServedStores): Promise<GridSource> {
+  const versions = await Promise.all(stores.locations.map(async (location) => [location, await metadataVersion(location)]));
+  const key = JSON.stringify([stores.synthetic, versions]);
+  const source = reopened.get(key) ?? loadWeatherSource({ storeUrls: stores.locations, synthetic: stores.synthetic });
   reopened.delete(key);
   reopened.set(key, source);
   for (const [old, dropped] of reopened) {
