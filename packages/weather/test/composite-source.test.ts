@@ -361,6 +361,14 @@ describe('loadWeatherSource', () => {
     expect(storesOf(new CompositeSource([composite, synthetic]))).toBeUndefined();
   });
 
+  it("with the synthetic world off, the weather has the synthetic world's grid, so frames get the same zoom levels in both modes", async () => {
+    for (const storeUrls of [[], [cornDir]]) {
+      const off = await loadWeatherSource({ storeUrls, synthetic: false });
+      expect(off.grid).toEqual(synthetic.grid);
+      await (off as CompositeSource).close();
+    }
+  });
+
   it('with the synthetic world off, storesOf names the stores and that nothing is behind them, and a thread opens them so', async () => {
     const off = await loadWeatherSource({ storeUrls: [cornDir], synthetic: false });
     expect(storesOf(off)).toEqual({ locations: [cornDir], synthetic: false });

@@ -39,7 +39,7 @@ describe('ReloadingSource', () => {
     expect(source.source).toBe(second);
     expect(errors).toEqual([next]);
     // Compute threads open what the source serves now.
-    expect(storesOf(source)).toEqual([]);
+    expect(storesOf(source)).toEqual({ locations: [], synthetic: true });
     const range = { startMs: Date.UTC(2024, 0, 1), endMs: Date.UTC(2024, 0, 1, 3) };
     expect((await source.pointSeries('air_temperature', 10, 45, range)).values).toEqual(
       (await second.pointSeries('air_temperature', 10, 45, range)).values,

@@ -8,9 +8,8 @@ import { pixelCentres, sampleTile, sampleTileWith } from '../src/domain/sampling
 import { FunctionSource } from './function-source.js';
 
 /*
- * A store in front of the end of the served chain, on a grid of its own (0.3°, off the end's 1°
- * lattice): the tiles measure a band on the served grid (the end's), but its window comes on the
- * store's. Every pixel of a tile inside the store has a value at the datapoint (the served
+ * A store in front of the end of the served chain, on a grid of its own (0.3°, off the end's
+ * lattice): a band the store answers is measured, and its window read, on the store's grid. Every pixel of a tile inside the store has a value at the datapoint (the served
  * source's point read) and is drawn, in either mode, near the bands' edges too; the
  * evapotranspiration layer's bands, read from the store's every input, as well.
  */
@@ -88,6 +87,28 @@ it.each(['linear', 'discrete'] as const)('draws (%s) every pixel of a tile insid
   }
   expect(wrong.length).toBe(0);
 });
+
+it.each(['linear', 'discrete'] as const)(
+  'reads (%s) a tile inside a coarse store in front of a fine end as windows of the store, never pixel by pixel',
+  async (mode) => {
+    // The synthetic world's 0.01° grid behind the store: measured on it, the tile's bands would hold
+    // far more cells per pixel than a window takes, and each pixel would be a point read of the store.
+    const reads = { pointSeries: 0, slice: 0 };
+    const counted = new Proxy(store, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        if (name === 'pointSeries' || name === 'slice') reads[name]++;
+        return (value as (...a: unknown[]) => unknown).bind(target);
+      },
+    });
+    const served = new CompositeSource([counted, new FunctionSource({ air_temperature: () => -50 }, 0.01)]);
+    const values = await sampleTile(served, 'air_temperature', T0, TILES[0]!, mode);
+    expect(values.every((v) => v !== NO_DATA && v > 0)).toBe(true);
+    expect(reads.pointSeries).toBe(0);
+    expect(reads.slice).toBeGreaterThan(0);
+  },
+);
 
 it.each(['linear', 'discrete'] as const)('draws (%s) every ET pixel of a tile inside a served store with its own grid', async (mode) => {
   const served = new CompositeSource([store, new NoSyntheticSource()]);

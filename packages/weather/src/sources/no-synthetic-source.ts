@@ -18,14 +18,20 @@ import {
 } from '../grid/grid-source.js';
 import { gridExtent } from '../grid/grid-extent.js';
 import { DAILY_EXTREMES, ET_INPUTS } from './composite-source.js';
+import { SYNTHETIC_GRID } from '../synthetic/synthetic-source.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export class NoSyntheticSource implements GridSource {
   readonly id = 'none';
   readonly label = 'no synthetic world';
-  /** One degree cells: the grid of a source that has no cells; never read. */
-  readonly grid: GridSpec = { lat0: -90, lon0: -180, dLat: 1, dLon: 1, nLat: 181, nLon: 360 };
+  /**
+   * Never read, but the grid of the composite it ends, from which the areas take what depends on
+   * the weather's resolution (frames' zoom levels, a tile's bands): the synthetic world's, so a
+   * fleet serves its stores alike with the synthetic world on or off (the README's zoom-7 tile of
+   * a synced frame is no 400 here).
+   */
+  readonly grid: GridSpec = SYNTHETIC_GRID;
 
   /**
    * @param stores the stores in front of it, which a refusal names with what they hold

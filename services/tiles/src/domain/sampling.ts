@@ -293,6 +293,20 @@ function answeredAlike(a: readonly GridSource[] | null, b: readonly GridSource[]
   return a.length === b.length && a.every((s, k) => s === b[k]);
 }
 
+/** The one grid of the sources that answer a part (TileReader.answering), or null where they are on different grids or mixed. */
+function answeringGrid(answering: readonly GridSource[] | null): GridSpec | null {
+  const first = answering?.[0]?.grid;
+  if (!first) return null;
+  const same = (g: GridSpec) =>
+    g.lat0 === first.lat0 &&
+    g.lon0 === first.lon0 &&
+    g.dLat === first.dLat &&
+    g.dLon === first.dLon &&
+    g.nLat === first.nLat &&
+    g.nLon === first.nLon;
+  return answering!.every((s) => same(s.grid)) ? first : null;
+}
+
 /** Every pixel centre of the tile read through `reader`, band by band, row-major from the top-left. */
 export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: SampleMode, reader: TileReader): Promise<Float32Array> {
   const { lons, lats } = pixelCentres(tile);
@@ -321,9 +335,14 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
    */
   const readPart = async (p: Part, cut: boolean) => {
     const { c0, c1, r0, r1 } = p;
+    // The part is measured on the grid of what answers its pixel centres where that is one grid (a
+    // store in front of the synthetic world, 0451): a coarse store's part is one window at zooms
+    // where the world's fine grid would have it read point by point.
+    const own = answeringGrid(reader.answering(centresOf(p))) ?? grid;
+    const ownLons = own === grid ? gridLons : isGlobalLon(own) ? lons : lons.map((lon) => lonInGrid(own, lon));
     // Rows run north to south; the part's grid rows and columns are those around its pixel centres.
-    const rows = axisRange(lats, r0, r1, grid.lat0, grid.dLat, grid.nLat, mode);
-    const cols = axisRange(gridLons, c0, c1, grid.lon0, grid.dLon, grid.nLon, mode);
+    const rows = axisRange(lats, r0, r1, own.lat0, own.dLat, own.nLat, mode);
+    const cols = axisRange(ownLons, c0, c1, own.lon0, own.dLon, own.nLon, mode);
     const cells = (rows.hi - rows.lo + 1) * (cols.hi - cols.lo + 1);
     const pixels = (r1 - r0) * (c1 - c0);
     // Pixel centres, each read point-wise where its reader finds it (pointPlace).
@@ -338,12 +357,12 @@ export async function sampleTileWith(grid: GridSpec, tile: TileAddress, mode: Sa
       // The grid points around the part and its pixel centres themselves (a discrete part's
       // nearest points may lie inside its outermost pixels), in the grid's longitudes: for a grid
       // kept in 0..360, past 180.
-      const partGridLons = gridLons.subarray(c0, c1);
+      const partGridLons = ownLons.subarray(c0, c1);
       const bbox: BBox = [
-        Math.min(grid.lon0 + cols.lo * grid.dLon, ...partGridLons),
-        Math.max(-90, Math.min(grid.lat0 + rows.lo * grid.dLat, lats[r1 - 1]!)),
-        Math.max(grid.lon0 + cols.hi * grid.dLon, ...partGridLons),
-        Math.min(90, Math.max(grid.lat0 + rows.hi * grid.dLat, lats[r0]!)),
+        Math.min(own.lon0 + cols.lo * own.dLon, ...partGridLons),
+        Math.max(-90, Math.min(own.lat0 + rows.lo * own.dLat, lats[r1 - 1]!)),
+        Math.max(own.lon0 + cols.hi * own.dLon, ...partGridLons),
+        Math.min(90, Math.max(own.lat0 + rows.hi * own.dLat, lats[r0]!)),
       ];
       const valueAt = await reader.window(bbox, centresOf(p));
       if (!valueAt) {
