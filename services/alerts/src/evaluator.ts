@@ -3,7 +3,7 @@ import type { Logger } from '@fieldcast/kit';
 import { type AlertWeather, sharedReads } from './domain/alert-weather.js';
 import { holds } from './domain/conditions.js';
 import { measure } from './domain/measure.js';
-import { alertMessage } from './domain/messages.js';
+import { alertMessage, shownValue } from './domain/messages.js';
 import { RULE_NAMESPACE, ruleView, TARGET_NAMESPACES } from './domain/rules.js';
 import { AREA, type Decision, RULE_KIND, type RuleStates, type WatchedRule } from './store.js';
 
@@ -103,7 +103,11 @@ export class Evaluator {
             time: new Date(nowMs),
             data: {
               account: rule.accountId,
-              resource: { ...ruleView(rule), value: m.value, ...(m.atMs === undefined ? {} : { at: new Date(m.atMs).toISOString() }) },
+              resource: {
+                ...ruleView(rule),
+                value: shownValue(m.value),
+                ...(m.atMs === undefined ? {} : { at: new Date(m.atMs).toISOString() }),
+              },
               related: [{ namespace: TARGET_NAMESPACES[target.type], id: target.id }],
               event: {
                 origin: { namespace: RULE_NAMESPACE, id: rule.id },

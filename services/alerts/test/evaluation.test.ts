@@ -26,7 +26,12 @@ interface AlertEvent {
   id: string;
   type: string;
   subject: string;
-  data: { account: string; related: { namespace: string; id: string }[]; event: { origin: object; namespace: string; message: string } };
+  data: {
+    account: string;
+    resource: { value: number };
+    related: { namespace: string; id: string }[];
+    event: { origin: object; namespace: string; message: string };
+  };
 }
 
 /** The events of a rule the outbox holds whose type matches, in order. */
@@ -245,6 +250,21 @@ describe('alert evaluation (docs/decisions/0271-alert-evaluation.md)', () => {
     expect(await replica(weather).pass(NOW + HOUR_MS)).toMatchObject({ triggered: 0 });
     expect((await alertEvents(rule)).map((e) => e.type)).toEqual(['fieldcast.rule.triggered']);
     expect(await ruleEvents(rule, /\.updated$/)).toHaveLength(updates);
+  });
+
+  it.each([
+    [-2.3456, -2.3],
+    [0.0043219, 0.0043],
+  ])('shows a value of %d in its state and its alert as its message does: %d', async (measured, shown) => {
+    const field = await createField(t.fleet, t.alice);
+    const rule = await createRule({ type: 'field', id: field }, { kind: 'frost', threshold: 5, hours: 24 });
+    const weather = new ScriptedWeather();
+    weather.airTemperature = measured;
+    await replica(weather).pass(NOW);
+    expect((await rules(t.fleet).get(t.alice, `/rules/${rule}/state`)).body).toMatchObject({ holding: true, value: shown });
+    const [alert] = await alertEvents(rule);
+    expect(alert!.data.resource.value).toBe(shown);
+    expect(alert!.data.event.message).toContain(`${shown} °C`);
   });
 
   it('evaluates a rule once its field arrives, and never one on another account’s field', async () => {

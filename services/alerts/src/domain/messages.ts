@@ -3,14 +3,22 @@ import { thresholdOf, unitOf } from './conditions.js';
 import type { Measurement } from './measure.js';
 
 /**
- * A value as a message shows it: one decimal, as the areas round theirs; under 1, two significant
- * digits, so that a small threshold (0.05 mm of ET in a greenhouse) does not read as 0.0 and an
- * alert does not say a value of 0.0 is above a threshold of 0.0.
+ * A measured value as the area shows it, in messages, states and alerts: one decimal, as the
+ * areas round theirs (halves away from zero); under 1, two significant digits, so that a small
+ * threshold (0.05 mm of ET in a greenhouse) does not read as 0.0 and an alert does not say a value
+ * of 0.0 is above a threshold of 0.0. Rules compare the value unrounded.
  */
-const one = (x: number) =>
-  x === 0 || Math.abs(x) >= 1
-    ? x.toLocaleString('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
-    : x.toLocaleString('en', { minimumFractionDigits: 1, maximumSignificantDigits: 2 });
+export function shownValue(x: number): number {
+  if (x === 0 || Math.abs(x) >= 1) return (Math.sign(x) * Math.round(Math.abs(x) * 10)) / 10;
+  return Number(x.toPrecision(2));
+}
+
+const one = (x: number) => {
+  const v = shownValue(x);
+  return v === 0 || Math.abs(v) >= 1
+    ? v.toLocaleString('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+    : v.toLocaleString('en', { minimumFractionDigits: 1, maximumSignificantDigits: 2 });
+};
 const hourOf = (ms: number) => `${new Date(ms).toISOString().slice(0, 13)}:00Z`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

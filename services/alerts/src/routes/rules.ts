@@ -1,6 +1,7 @@
 import { type Api, BodyFault, NotFoundError, ownedResourceRoutes } from '@fieldcast/kit';
 import { IdParams } from '@fieldcast/schemas';
 import { thresholdOf, unitOf } from '../domain/conditions.js';
+import { shownValue } from '../domain/messages.js';
 import { ruleRecord, ruleView } from '../domain/rules.js';
 import { Rule, RuleInput, RuleStateView } from '../schemas.js';
 import type { RuleStore } from '../store.js';
@@ -47,7 +48,7 @@ export function ruleRoutes(api: Api, rules: RuleStore): Api {
         rule: rule.id,
         watching,
         holding: state && new Date(state.evaluated_at).getTime() > 0 ? state.holding : null,
-        value: state?.value ?? null,
+        value: state?.value === null || state?.value === undefined ? null : shownValue(state.value),
         threshold: thresholdOf(rule.condition),
         unit: unitOf(rule.condition),
         evaluatedAt: state && new Date(state.evaluated_at).getTime() > 0 ? iso(state.evaluated_at) : null,
