@@ -134,7 +134,10 @@ export const RuleStateView = z
       description: 'whether the alerts area knows the target as one of the account’s fields or assets: the rule is evaluated only then',
     }),
     holding: z.boolean().nullable().meta({ description: 'whether the condition holds; null before the first evaluation' }),
-    value: z.number().nullable().meta({ description: 'the value last measured, in the unit of the threshold' }),
+    value: z.number().nullable().meta({
+      description:
+        'the value last measured, in the unit of the threshold, as the alert message shows it (one decimal; two significant digits under 1); rules compare it unrounded',
+    }),
     threshold: z.number(),
     unit: z.string(),
     evaluatedAt: Timestamp.nullable(),
