@@ -13,6 +13,7 @@ import { databaseTemplate, eventually, reservePortBase, useTestFleet } from '@fi
 import { severeEvents } from '@fieldcast/weather';
 import { archiveCommand } from '../src/archive.js';
 import { startFleet } from '../src/start.js';
+import { createField } from '../../../services/alerts/test/helpers.js';
 
 // The storm reports ingested into the archive reach the alerts area through the archive's outbox
 // and count in severe-weather rules (docs/decisions/0492-ingested-storm-reports-announced-to-alerts.md).
@@ -34,14 +35,6 @@ const hailFile = (lats: number[]) =>
 const NEAR = FIELD.lat + 5 / 111.2;
 const FAR = FIELD.lat + 40 / 111.2;
 
-const square = (lon: number, lat: number, size = 0.01) => [
-  [lon, lat],
-  [lon + size, lat],
-  [lon + size, lat + size],
-  [lon, lat + size],
-  [lon, lat],
-];
-
 describe('storm reports ingested into the archive, in the alerts area', () => {
   it('fire a severe-weather rule on a field 5 km away, and a revised file without the report clears it; no feed shows the announcements', async () => {
     const { fleet, alice } = t;
@@ -50,16 +43,8 @@ describe('storm reports ingested into the archive, in the alerts area', () => {
     const synthetic = severeEvents('storm_report', box, { startMs: NOW.getTime() - 24 * 3_600_000, endMs: NOW.getTime() });
     expect(synthetic).toEqual([]);
 
-    const field = await request(fleet.app('agriculture'))
-      .post('/fields')
-      .set('Authorization', alice.auth)
-      .send({
-        description: 'Hazen',
-        type: 'GeometryCollection',
-        geometries: [{ type: 'Polygon', coordinates: [square(FIELD.lon - 0.005, FIELD.lat - 0.005)] }],
-      });
-    expect(field.status).toBe(201);
-    const fieldId = (field.body as { id: string }).id;
+    // a field of 0.01° around the place, once the alerts area's copy holds it
+    const fieldId = await createField(fleet, alice, FIELD.lon - 0.005, FIELD.lat - 0.005);
     const created = await request(fleet.app('alerts'))
       .post('/rules')
       .set('Authorization', alice.auth)
