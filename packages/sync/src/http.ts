@@ -48,10 +48,13 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', stop, { once: true });
   });
 
+/** A message's bytes in a file, and what it holds (a quantity) to name it by in an error. */
+export type NamedRange = ByteRange & { name?: string };
+
 /** Ranges that follow each other without a gap, fetched in one request. */
-export function mergeAdjacent(ranges: readonly ByteRange[]): ByteRange[][] {
+export function mergeAdjacent<R extends ByteRange>(ranges: readonly R[]): R[][] {
   const sorted = [...new Map(ranges.map((r) => [`${r.offset}:${r.length}`, r])).values()].sort((a, b) => a.offset - b.offset);
-  const groups: ByteRange[][] = [];
+  const groups: R[][] = [];
   for (const r of sorted) {
     const group = groups.at(-1);
     const last = group?.at(-1);
@@ -70,9 +73,10 @@ const END = [0x37, 0x37, 0x37, 0x37];
  * (RFC 9110 §14.1.2), as are fewer than section 0 gives a message running to the end of the file:
  * FileShortError.
  */
-function checkMessage(url: string, range: ByteRange, bytes: Uint8Array): Uint8Array {
-  const fail = (detail: string) => new MessageRangeError(url, range.offset, range.length, detail);
-  const short = (detail: string) => new FileShortError(url, range.offset, range.length, detail);
+function checkMessage(url: string, range: NamedRange, bytes: Uint8Array): Uint8Array {
+  const named = (detail: string) => (range.name ? `${range.name}: ${detail}` : detail);
+  const fail = (detail: string) => new MessageRangeError(url, range.offset, range.length, named(detail));
+  const short = (detail: string) => new FileShortError(url, range.offset, range.length, named(detail));
   if (range.length !== null && bytes.length < range.length) throw short(`truncated: ${bytes.length} of ${range.length} bytes received`);
   if (range.length === null && bytes.length < 16 && bytes.every((b, k) => b === GRIB[k] || k >= GRIB.length))
     throw short(`the file ends ${bytes.length} bytes into the message`);
@@ -117,7 +121,7 @@ export class SourceHttp {
    * The messages at `ranges` of the GRIB2 file at `url`, in the order asked, each checked to be a
    * whole GRIB2 message of its range's length; a length of null runs to the end of the file.
    */
-  async messages(url: string, ranges: readonly ByteRange[]): Promise<Uint8Array[]> {
+  async messages(url: string, ranges: readonly NamedRange[]): Promise<Uint8Array[]> {
     const got = new Map<string, Uint8Array>();
     for (const group of mergeAdjacent(ranges)) {
       const first = group[0]!.offset;

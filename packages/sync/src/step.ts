@@ -90,7 +90,10 @@ export async function readStep(http: SourceHttp, source: SourceFacts, baseUrl: s
   const missing = parameters.filter((p) => requiredAt(p, step) && !picks.some((k) => k.parameter === p));
   if (missing.length) throw new StepDataError(`${urls.inventory} lists no ${missing.map((p) => p.quantity).join(', ')}`);
 
-  const messages = await http.messages(urls.file, picks);
+  const messages = await http.messages(
+    urls.file,
+    picks.map((p) => ({ offset: p.offset, length: p.length, name: p.parameter.quantity })),
+  );
   const decoded = new Map<Quantity, DecodedParameter>();
   let grid: LatLonGrid | undefined;
   for (const [k, pick] of picks.entries()) {

@@ -56,7 +56,7 @@ describe('bad upstream data', () => {
     await expectFailure(
       bad(0),
       MessageRangeError,
-      /f002 bytes \d+-: section 0 gives the message \d+ bytes, the file ends \d+ bytes into it/,
+      /f002 bytes \d+-: temperature_min: section 0 gives the message \d+ bytes, the file ends \d+ bytes into it/,
     );
   });
 
@@ -66,7 +66,11 @@ describe('bad upstream data', () => {
     // The second message starts 8 bytes later than the inventory says: the first one's range runs into it.
     lines[1] = lines[1]!.replace(/^(\d+):(\d+):/, (_m, n: string, o: string) => `${n}:${Number(o) + 8}:`);
     writeFileSync(idx, lines.join('\n'));
-    await expectFailure(bad(1), MessageRangeError, /f002 bytes 0-\d+: section 0 gives the message \d+ bytes, the inventory \d+/);
+    await expectFailure(
+      bad(1),
+      MessageRangeError,
+      /f002 bytes 0-\d+: temperature: section 0 gives the message \d+ bytes, the inventory \d+/,
+    );
   });
 
   it("a step on a grid other than the run's", async () => {
