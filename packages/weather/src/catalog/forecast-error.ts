@@ -16,7 +16,7 @@
  * product's run is that model's run (docs/decisions/0496-product-runs-are-a-models-runs.md), and
  * both compute every value with the same operations in the same order, so they agree to the bit.
  */
-import { placeOfPoint, type VariableId } from '../grid/grid-source.js';
+import { ET_INPUT_VARIABLES, placeOfPoint, type VariableId } from '../grid/grid-source.js';
 import type { FrameRef } from './product-frames.js';
 import { productRunModel } from './product-runs.js';
 import type { ModelDef } from './schema.js';
@@ -341,5 +341,31 @@ export function forecastAt(
     const own = noise(rule.stream, latitude, longitude);
     const tNoise = rule.kind === 'depression' ? noise(rule.temperature.stream, latitude, longitude) : own;
     return withError(rule, g, own, tNoise, value, temperature ?? Number.NaN);
+  };
+}
+
+/** The instants of an hour that reference ET reads, and the hour's shortwave (ASCE-EWRI 2005 hourly). */
+export interface EtHourValues {
+  airTemperature: number;
+  dewpoint: number;
+  shortwave: number;
+  windSpeed: number;
+}
+
+/**
+ * An hour's ET inputs at a point as a run forecasts them: each by its variable's rule, the
+ * dewpoint's with the temperature's truth. `forecast` gives one variable's value with the run's
+ * error there (forecastAt, taken at the point), so the tiles' pixels and the platform's datapoint
+ * of a forecast frame compute ET from the same inputs (docs/decisions/0496-product-runs-are-a-models-runs.md).
+ */
+export function forecastEtInputs(
+  forecast: (variable: VariableId, value: number, temperature?: number) => number,
+  truth: EtHourValues,
+): EtHourValues {
+  return {
+    airTemperature: forecast(ET_INPUT_VARIABLES.airTemperature, truth.airTemperature),
+    dewpoint: forecast(ET_INPUT_VARIABLES.dewpoint, truth.dewpoint, truth.airTemperature),
+    shortwave: forecast(ET_INPUT_VARIABLES.shortwave, truth.shortwave),
+    windSpeed: forecast(ET_INPUT_VARIABLES.windSpeed, truth.windSpeed),
   };
 }

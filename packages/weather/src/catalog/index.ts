@@ -68,4 +68,13 @@ export {
   runFrames,
 } from './product-frames.js';
 export { RUN_TRANSITIONS, type RunLifeCycle, runLifeCycle, type RunStatus, runStatusAt } from './run-life-cycle.js';
-export { ERROR_RULES, type ErrorRun, forecastAt, forecastGrid, forecastValues, frameErrorRun, type Truth } from './forecast-error.js';
+export {
+  ERROR_RULES,
+  type ErrorRun,
+  forecastAt,
+  forecastEtInputs,
+  forecastGrid,
+  forecastValues,
+  frameErrorRun,
+  type Truth,
+} from './forecast-error.js';

@@ -13,6 +13,7 @@ import {
   type ErrorRun,
   etHourInputsAt,
   forecastAt,
+  forecastEtInputs,
   type GridSource,
   type ProductDef,
   type StyleableLayer,
@@ -88,12 +89,14 @@ const DERIVED: Readonly<Record<string, Reader>> = {
     ]);
     // No stamp at ms: no value.
     if (hour.startMs !== ms || hour.airTemperature.length === 0) return Number.NaN;
-    const t = hour.airTemperature[0]!;
+    const truth = {
+      airTemperature: hour.airTemperature[0]!,
+      dewpoint: hour.dewpoint[0]!,
+      shortwave: hour.shortwave[0]!,
+      windSpeed: hour.windSpeed[0]!,
+    };
     return shortCropEtOfHour({
-      airTemperature: forecast('air_temperature', lon, lat, t),
-      dewpoint: forecast('dew_point_temperature', lon, lat, hour.dewpoint[0]!, t),
-      shortwave: forecast('surface_downwelling_shortwave_flux_in_air', lon, lat, hour.shortwave[0]!),
-      windSpeed: forecast('wind_speed', lon, lat, hour.windSpeed[0]!),
+      ...forecastEtInputs((variable, value, temperature) => forecast(variable, lon, lat, value, temperature), truth),
       elevation: elevation.values[0] ?? Number.NaN,
       latitude: lat,
       longitude: lon,

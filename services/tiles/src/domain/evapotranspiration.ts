@@ -18,6 +18,7 @@ import {
   type ErrorRun,
   type EtInputs,
   forecastAt,
+  forecastEtInputs,
   type GridSource,
   type GridWindow,
   etHourInputsAt,
@@ -72,12 +73,10 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
   const etAt = (lon: number, lat: number, t: number, td: number, rs: number, u: number, z: number): number => {
     // The hour's shortwave is NaN where the stamps read do not cover the hour (time-cells.ts).
     if (t === NO_DATA || td === NO_DATA || rs === NO_DATA || u === NO_DATA || z === NO_DATA || Number.isNaN(rs)) return NO_DATA;
-    const inputs = forecast ? forecastEtInputs(forecast, lon, lat, t, td, rs, u) : { t, td, rs, u };
+    const truth = { airTemperature: t, dewpoint: td, shortwave: rs, windSpeed: u };
+    const inputs = forecast ? forecastEtInputs((v, value, tt) => forecast(ERROR_RULES[v], lat, lon, value, tt), truth) : truth;
     return shortCropEtOfHour({
-      airTemperature: inputs.t,
-      dewpoint: inputs.td,
-      shortwave: inputs.rs,
-      windSpeed: inputs.u,
+      ...inputs,
       elevation: z,
       latitude: lat,
       longitude: lon,
@@ -172,25 +171,6 @@ export function evapotranspirationReader(source: GridSource, timeMs: number, mod
       }
       return out;
     },
-  };
-}
-
-/** The instants and the hour's shortwave at a point with a run's error (forecastAt), each by its variable's rule. */
-function forecastEtInputs(
-  forecast: ReturnType<typeof forecastAt>,
-  lon: number,
-  lat: number,
-  t: number,
-  td: number,
-  rs: number,
-  u: number,
-): { t: number; td: number; rs: number; u: number } {
-  const rule = (key: keyof typeof ET_INPUT_VARIABLES) => ERROR_RULES[ET_INPUT_VARIABLES[key]];
-  return {
-    t: forecast(rule('airTemperature'), lat, lon, t),
-    td: forecast(rule('dewpoint'), lat, lon, td, t),
-    rs: forecast(rule('shortwave'), lat, lon, rs),
-    u: forecast(rule('windSpeed'), lat, lon, u),
   };
 }
 
