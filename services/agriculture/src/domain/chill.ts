@@ -1,6 +1,6 @@
 import { cellWeights } from '@fieldcast/geo';
 import { InvalidRequestError, UnavailableError } from '@fieldcast/kit';
-import { accumulateChill, hourlyChill } from '@fieldcast/science';
+import { accumulateChill, hourlyChill, roundToTenth } from '@fieldcast/science';
 import {
   CHILL_UNITS,
   chillSeasonStart,
@@ -16,7 +16,6 @@ import { celsiusOf } from './degree-day-totals.js';
 import { type CellTotalsReader, fieldGrid, type TotalsGrid } from './field-grid.js';
 import type { FieldRecord } from './fields.js';
 import { coveredCellStatistics, fieldPath } from './growing-degree-days.js';
-import { roundOutput } from './output-rounding.js';
 import { checkChillWork, fieldWindowCells, MAX_CHILL_CELL_HOURS, POINT_CELLS } from './work-limits.js';
 
 const HOUR_MS = 3_600_000;
@@ -128,7 +127,7 @@ export async function locationChill(
     endDate: query.end,
     model: query.model,
     units: CHILL_UNITS[query.model],
-    chill: roundOutput(total),
+    chill: roundToTenth(total),
     ...(daily ? { daily } : {}),
   };
 }
@@ -192,10 +191,10 @@ export async function fieldChill(
     endDate: query.end,
     model: query.model,
     units: CHILL_UNITS[query.model],
-    chill: roundOutput(centroid.total),
-    fieldMean: roundOutput(stats.mean),
-    fieldMaximum: roundOutput(stats.max),
-    fieldMinimum: roundOutput(stats.min),
+    chill: roundToTenth(centroid.total),
+    fieldMean: roundToTenth(stats.mean),
+    fieldMaximum: roundToTenth(stats.max),
+    fieldMinimum: roundToTenth(stats.min),
     ...(centroid.daily ? { daily: centroid.daily } : {}),
   };
 }

@@ -1,5 +1,5 @@
+import { roundToTenth } from '@fieldcast/science';
 import { dateMs, isoDate } from '@fieldcast/schemas';
-import { roundOutput } from './output-rounding.js';
 
 const DAY_MS = 86_400_000;
 
@@ -20,7 +20,7 @@ export function dailyEntries<K extends 'degreeDays' | 'chill'>(
   for (let i = 0; i < days.length; i++) {
     const value = days[i] as number;
     sum += value;
-    out.push({ date: isoDate(first + i * DAY_MS), [key]: roundOutput(value * factor), accumulated: roundOutput(sum * factor) } as {
+    out.push({ date: isoDate(first + i * DAY_MS), [key]: roundToTenth(value * factor), accumulated: roundToTenth(sum * factor) } as {
       date: string;
       accumulated: number;
     } & Record<K, number>);

@@ -8,13 +8,14 @@ import {
   degreeDayQuerySchema,
   MAX_BATCH_LOCATIONS,
 } from '@fieldcast/schemas';
+import { roundToTenth } from '@fieldcast/science';
 import { type BBox, type DailyExtremes, type GridSource, type PointSeries, pointGridSource, type VariableId } from '@fieldcast/weather';
 import { dailyExtremesAt } from './daily-temperatures.js';
 import { dailyEntries } from './daily-values.js';
 import { type DegreeDayRule, degreeDayRule, pointDays, pointTotal } from './degree-day-totals.js';
 import { degreeDayTotals, fieldGrid } from './field-grid.js';
 import type { FieldRecord } from './fields.js';
-import { outputPolygons, roundOutput } from './output-rounding.js';
+import { outputPolygons } from './output-rounding.js';
 import { checkWork, daysOf, degreeDayWork, MAX_DEGREE_DAY_CELL_DAYS } from './work-limits.js';
 
 /** The request settings every result repeats (spec 2.6), scale capitalised. */
@@ -77,7 +78,7 @@ function locationResult(
   longitude: number,
 ): DegreeDayLocationResult {
   const { total, daily } = pointResult(extremes, degreeDayRule(query, extremes.tmax.units), query);
-  return { latitude, longitude, ...settingsOf(query), degreeDays: roundOutput(total), ...(daily ? { daily } : {}) };
+  return { latitude, longitude, ...settingsOf(query), degreeDays: roundToTenth(total), ...(daily ? { daily } : {}) };
 }
 
 /**
@@ -186,10 +187,10 @@ export async function fieldDegreeDays(
   return {
     field: fieldPath(field.id),
     ...settingsOf(query),
-    degreeDays: roundOutput(centroid),
-    fieldMean: roundOutput(stats.mean),
-    fieldMaximum: roundOutput(stats.max),
-    fieldMinimum: roundOutput(stats.min),
+    degreeDays: roundToTenth(centroid),
+    fieldMean: roundToTenth(stats.mean),
+    fieldMaximum: roundToTenth(stats.max),
+    fieldMinimum: roundToTenth(stats.min),
     contours: contoursPath(field.id, query),
     ...(daily ? { daily } : {}),
   };
@@ -232,7 +233,7 @@ export async function fieldContours(
       outputPolygons(band.polygons.flatMap(cutAtAntimeridian), field.polygons).map((coordinates) => ({
         type: 'Feature' as const,
         geometry: { type: 'Polygon' as const, coordinates },
-        properties: { degreeDays: roundOutput(band.lower) },
+        properties: { degreeDays: roundToTenth(band.lower) },
       })),
     ),
   };

@@ -1,16 +1,6 @@
 import { type PolygonCoordinates, rightHandRings, signedRingArea } from '@fieldcast/geo';
 
 /**
- * The one rounding of every number the degree-day endpoints compute: full precision inside, one
- * decimal out, the same everywhere (docs/decisions/0031-degree-day-query.md; the public record's
- * examples show one decimal). Halves round away from zero, on the binary value; -0 is reported as 0.
- */
-export function roundOutput(value: number): number {
-  const rounded = (Math.sign(value) * Math.round(Math.abs(value) * 10)) / 10;
-  return rounded === 0 ? 0 : rounded;
-}
-
-/**
  * Decimals of the positions the contours report: RFC 7946 section 11.2 finds about 6 (some 10 cm)
  * enough, far finer than isobands drawn between grid points hundredths of a degree apart
  * (docs/decisions/0412-contour-positions.md).

@@ -1,3 +1,4 @@
+import { roundToTenth } from '@fieldcast/science';
 import type { Condition } from '../schemas.js';
 import { thresholdOf, unitOf } from './conditions.js';
 import type { Measurement } from './measure.js';
@@ -9,7 +10,7 @@ import type { Measurement } from './measure.js';
  * of 0.0 is above a threshold of 0.0. Rules compare the value unrounded.
  */
 export function shownValue(x: number): number {
-  if (x === 0 || Math.abs(x) >= 1) return (Math.sign(x) * Math.round(Math.abs(x) * 10)) / 10;
+  if (x === 0 || Math.abs(x) >= 1) return roundToTenth(x);
   return Number(x.toPrecision(2));
 }
 
