@@ -70,6 +70,8 @@ it('states the bounds west past east, and a NetCDF file on the regular grid in 0
   expect(record.bounds).toEqual([149.5, -0.5, -129.5, 30.5]);
 
   const nc = await readNetcdf4(body);
+  // The title says what the product holds, then which file this is.
+  expect(nc.attributes.title).toMatch(/: one NetCDF file per day of the hours synced; this file valid 2026-12-03T00:00:00Z$/);
   const lon = [...nc.read('lon')];
   expect([lon[0], lon[30], lon[80]]).toEqual([150, 180, 230]);
   expect([...nc.read('lon_bnds')].slice(-2)).toEqual([229.5, 230.5]);

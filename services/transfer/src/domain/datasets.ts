@@ -231,7 +231,7 @@ export function findDataset(product: TransferProduct, name: string, served: Grid
 }
 
 /** A change of any writer's output changes this, so no file made by an older writer is served again. */
-export const WRITER_VERSION = 8;
+export const WRITER_VERSION = 9;
 
 /**
  * The cache key of a dataset's file: a hash of everything its bytes depend on. Files that hold a

@@ -29,7 +29,7 @@ const HEIGHT_M: Partial<Record<VariableId, number>> = {
 /** Title, source and history, the variables with their CF names, and the grid. */
 export function layoutOf(dataset: Dataset, source: GridSource): RasterLayout {
   const { def, variables, grid } = dataset.product;
-  const when = dataset.startMs === null ? '' : ` valid ${new Date(dataset.startMs).toISOString().replace('.000Z', 'Z')}`;
+  const when = dataset.startMs === null ? '' : `; this file valid ${new Date(dataset.startMs).toISOString().replace('.000Z', 'Z')}`;
   const synthetic = source.label === 'synthetic' ? ' (a synthetic demo world, not observations)' : '';
   return {
     lats: grid.lats,

@@ -71,7 +71,7 @@ function describe(product: TransferProduct, source: string): string {
   const what = product.variables.map((v) => v.description).join(' and ');
   const hours = product.cadenceMs / HOUR_MS;
   const each = product.cadenceMs === DAY_MS ? 'day' : hours === 1 ? 'hour' : `${hours} hours`;
-  return `${what[0]!.toUpperCase()}${what.slice(1)} from the ${source} runs synced from its upstream archive, on its own grid: one ${product.def.format} file per ${each}, of the hours synced`;
+  return `${what[0]!.toUpperCase()}${what.slice(1)} from the ${source} runs synced from its upstream archive, on its own grid: one ${product.def.format} file per ${each} of the hours synced`;
 }
 
 /**
