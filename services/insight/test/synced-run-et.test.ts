@@ -81,3 +81,20 @@ it('each hour of ET takes the shortwave of that hour', async () => {
   // 0.0003 mm/h here); the shortwave of the hour before, half an hour early, is 0.0012 mm/h or more off.
   out.series.forEach((e, k) => expect(Math.abs(e.value - byHand[k]!)).toBeLessThanOrEqual(0.0008));
 });
+
+it('a series whose 24 hours before it no store holds, the world off: refused saying why those hours are read', async () => {
+  // The run's first stamp is 85 h: the series from 100 h reads from 76 h.
+  const query: HourlyQuery = {
+    firstMs: RUN + 100 * H,
+    lastMs: RUN + 101 * H,
+    startTime: 'a',
+    endTime: 'b',
+    defaulted: false,
+    unit: 'millimeters',
+  };
+  const refused = hourlySeriesJson(source, 'evapotranspiration', { latitude: AT.lat, longitude: AT.lon }, query);
+  await expect(refused).rejects.toMatchObject({ code: 'not_synced' });
+  await expect(refused).rejects.toThrow(
+    /; the stores hold .*\. Short-crop ET of an hour reads the weather from 24 hours before the first hour asked/,
+  );
+});

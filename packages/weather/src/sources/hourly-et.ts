@@ -15,7 +15,7 @@ import {
   saturationVapourPressureTetens,
   wattsPerSquareMetreToMegajoulesPerHour,
 } from '@fieldcast/science';
-import { type GridSource, type GridWindow, placeOfPoint, type PointSeries, type TimeRange } from '../grid/grid-source.js';
+import { GridRequestError, type GridSource, type GridWindow, placeOfPoint, type PointSeries, type TimeRange } from '../grid/grid-source.js';
 import { hourWeights, type MeanWeights, weightedValue } from '../grid/time-cells.js';
 
 const HOUR_MS = 3_600_000;
@@ -27,6 +27,18 @@ const DAY_MS = 86_400_000;
  * an hour's value is the same whichever series it is read in.
  */
 export const ET_LEAD_HOURS = CLOUDINESS_CARRY_HOURS;
+
+/**
+ * A refusal of the weather an ET series reads (a store that does not reach back, the synthetic
+ * world off), with why the hours it names start before the first hour asked; anything else as it is.
+ */
+export function etLeadRefusal(err: unknown): unknown {
+  if (!(err instanceof GridRequestError) || err.code !== 'not_synced') return err;
+  return new GridRequestError(
+    err.code,
+    `${err.message}. Short-crop ET of an hour reads the weather from ${ET_LEAD_HOURS} hours before the first hour asked (the night's cloudiness is the evening's, ASCE-EWRI 2005 eq. 45)`,
+  );
+}
 
 /**
  * One place's hourly ET weather as the source gives it: values stamped at whole hours, the hour
@@ -199,7 +211,11 @@ export async function shortCropEtHoursAt(
 ): Promise<PointEtHours | null> {
   const lead = ET_LEAD_HOURS;
   const range = { startMs: firstMs - lead * HOUR_MS, endMs: firstMs + hours * HOUR_MS };
-  const [inputs, elevation] = await Promise.all([source.etInputsAt(lon, lat, range), pointElevation(source, lon, lat, range)]);
+  const [inputs, elevation] = await Promise.all([source.etInputsAt(lon, lat, range), pointElevation(source, lon, lat, range)]).catch(
+    (err: unknown) => {
+      throw etLeadRefusal(err);
+    },
+  );
   const t = inputs.airTemperature;
   if (t.stepMs !== HOUR_MS) return null;
   const k0 = Math.round((range.startMs - t.startMs) / HOUR_MS);

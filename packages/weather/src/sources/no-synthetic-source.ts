@@ -61,11 +61,16 @@ export class NoSyntheticSource implements GridSource {
     return `; the stores hold ${extents.join(', ')}`;
   }
 
-  /** Refuses a read, naming it and what the stores hold, so the caller learns where and when to ask instead. */
-  private refuse(what: string, range: TimeRange, variables: readonly VariableId[]): never {
-    throw new GridRequestError(
-      'not_synced',
-      `No synced or ingested store holds ${what} for ${iso(range.startMs)}..${iso(range.endMs)}, and the synthetic world is off (FIELDCAST_SYNTHETIC=off)${this.held(variables)}`,
+  /**
+   * Refuses a read, naming it and what the stores hold, so the caller learns where and when to ask
+   * instead: a rejected promise, as every read answers, not a throw a caller's catch misses.
+   */
+  private refuse(what: string, range: TimeRange, variables: readonly VariableId[]): Promise<never> {
+    return Promise.reject(
+      new GridRequestError(
+        'not_synced',
+        `No synced or ingested store holds ${what} for ${iso(range.startMs)}..${iso(range.endMs)}, and the synthetic world is off (FIELDCAST_SYNTHETIC=off)${this.held(variables)}`,
+      ),
     );
   }
 

@@ -7,6 +7,7 @@ import {
   type BBox,
   centresWithin,
   ET_LEAD_HOURS,
+  etLeadRefusal,
   type EtSite,
   evapotranspirationHours,
   type GridSource,
@@ -205,7 +206,9 @@ async function readWindows(source: GridSource, quantity: HourlyQuantity, bbox: B
     ]);
     return { temperature, dewpoint };
   }
-  const inputs = await source.etInputsIn(bbox, range);
+  const inputs = await source.etInputsIn(bbox, range).catch((err: unknown) => {
+    throw etLeadRefusal(err);
+  });
   const t = inputs.airTemperature;
   let elevation: Float64Array | undefined;
   if (source.variables().some((v) => v.id === ('surface_altitude' satisfies VariableId))) {
