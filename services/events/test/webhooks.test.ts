@@ -571,6 +571,9 @@ describe('webhook subscriptions', () => {
     expect(validating.status).toBe(202);
     expect(validating.body).toMatchObject({ id: sub.id, status: 'validating', statusMessage: expect.stringMatching(/validated again/) });
     expect(validating.body).toEqual(await read(t.alice, sub.id));
+    // the answer is the subscription as read, tagged as a read is (docs/interface.md §1, concurrent changes)
+    const readAfter = await events().get(`/subscriptions/${sub.id}`).set('Authorization', t.alice.auth);
+    expect(validating.headers.etag).toBe(readAfter.headers.etag);
     // already validating: nothing changes
     const again = await validate(t.alice, sub.id);
     expect([again.status, again.body]).toEqual([202, validating.body]);

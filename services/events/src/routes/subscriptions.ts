@@ -1,4 +1,4 @@
-import { type Api, BodyFault, ListQuery, MAX_PAGE, NotFoundError, ownedResourceRoutes, ValidationError } from '@fieldcast/kit';
+import { type Api, BodyFault, entityTagOf, ListQuery, MAX_PAGE, NotFoundError, ownedResourceRoutes, ValidationError } from '@fieldcast/kit';
 import {
   choiceError,
   CreatedSubscription,
@@ -170,12 +170,15 @@ export function subscriptionRoutes(
         schema: Subscription,
       },
       errors: [404, 409],
-      handle: async ({ account, params }) => {
+      conditional: { tagged: true },
+      handle: async ({ account, params, res }) => {
         await deliveries.validate(account.id, params.id);
         const validated = await subscriptions.get(account.id, params.id);
         // deleted since: as a read of it would answer
         if (!validated) throw new NotFoundError('subscription', params.id);
-        return subscriptionView(validated);
+        const view = subscriptionView(validated);
+        res.setHeader('ETag', entityTagOf(view));
+        return view;
       },
     });
 }
