@@ -327,6 +327,9 @@ export async function startServices(
         prep: await prepareService(definition, { ...shared, serving: () => serving, metricsApart }, identity),
       });
     }
+    // Every consumer group of the process has subscribed: the in-process bus may now drop what
+    // they have all consumed (docs/decisions/0500-embedded-bus-keeps-what-is-unread.md).
+    if (shared.transport instanceof InProcessTransport) shared.transport.startTrimming();
     const urlOf = (server: Server) =>
       `http://${shared.host === '0.0.0.0' ? '127.0.0.1' : shared.host}:${(server.address() as AddressInfo).port}`;
     for (const { area, port, metricsPort, prep } of prepared) {
