@@ -17,6 +17,15 @@ export const STORM_REPORTS_TOPIC = 'fieldcast-state.archive.storm-reports';
  */
 export const MAX_REPORTS_PER_DAY = 5000;
 
+/**
+ * The most hours a severe-weather rule looks back (docs/decisions/0272-alert-rule-kinds.md): the
+ * alerts area refuses a longer window, and it is how far back the archive announces the days it
+ * never announced and how long the alerts area keeps a day's reports
+ * (docs/decisions/0501-storm-report-days-announced-once-and-pruned.md). Here, not in either
+ * area, because both act on it and neither may import the other (docs/architecture.md §1).
+ */
+export const SEVERE_WEATHER_MAX_HOURS = 72;
+
 /** One ingested report as announced: the archive's record's members the alerts area counts by. */
 export const AnnouncedStormReport = z.object({
   id: Uuid,

@@ -38,6 +38,9 @@ function evaluatorOf(deps: EvaluatorDeps): { evaluator: Evaluator; states: RuleS
 /** How often a replica asks for the clock hour's timed pass: the most a pass starts after its hour. */
 const CLAIM_EVERY_MS = 60_000;
 
+/** How often the copy of the archive's storm reports forgets the days no rule reads: a day's worth of them is a few thousand rows at most. */
+const STORM_REPORTS_PRUNED_EVERY_MS = 3_600_000;
+
 /** The alerts service: what `fieldcast serve alerts` and the embedded fleet run. */
 export const alertsService = defineService({
   area: AREA,
@@ -69,6 +72,14 @@ export const alertsService = defineService({
         const { evaluator, states } = evaluatorOf(deps);
         if (await states.claimHour(nowMs)) await evaluator.request(nowMs);
       },
+    },
+    // The copy of the archive's storm reports keeps only the days a rule may still read
+    // (docs/decisions/0501-storm-report-days-announced-once-and-pruned.md): two deletes, so any
+    // number of replicas may run it.
+    {
+      name: 'storm-reports',
+      everyMs: STORM_REPORTS_PRUNED_EVERY_MS,
+      run: async (nowMs) => void (await new StormReportCopy(deps.db.knex).prune(nowMs)),
     },
   ],
 });

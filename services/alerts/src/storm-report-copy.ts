@@ -1,11 +1,27 @@
 import type { Knex } from 'knex';
 import { boxesWithin, haversineKm, type Point } from '@fieldcast/geo';
-import type { StormReportDay } from '@fieldcast/schemas';
+import { SEVERE_WEATHER_MAX_HOURS, type StormReportDay } from '@fieldcast/schemas';
 import type { IngestedStormReport } from './domain/alert-weather.js';
 import { AREA } from './store.js';
 
 /** Rows per insert: a day's announcement holds at most MAX_REPORTS_PER_DAY reports. */
 const INSERT_BATCH = 500;
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * The first convective day a severe-weather rule may still read at nowMs. A day's reports lie
+ * from 12Z of it to 12Z of the next (docs/decisions/0174-ingested-storm-reports.md), and a rule
+ * counts those of the last SEVERE_WEATHER_MAX_HOURS hours at most, inclusive: day D is read while
+ * 12Z of D + 1 is after nowMs - SEVERE_WEATHER_MAX_HOURS, so while midnight of D is after
+ * nowMs - SEVERE_WEATHER_MAX_HOURS - 36 hours. Every report of an earlier day, in any revision of
+ * it, is older than every rule's window.
+ */
+function firstReadableDay(nowMs: number): string {
+  const midnight = Math.floor((nowMs - (SEVERE_WEATHER_MAX_HOURS + 36) * HOUR_MS) / DAY_MS) * DAY_MS + DAY_MS;
+  return new Date(midnight).toISOString().slice(0, 10);
+}
 
 interface ReportRow {
   id: string;
@@ -20,7 +36,8 @@ interface ReportRow {
  * The area's copy of the storm reports ingested into the archive, kept from the archive's
  * announcements (docs/decisions/0492-ingested-storm-reports-announced-to-alerts.md): a day's
  * announcement replaces the reports of its type and day when its revision is higher than the one
- * kept, so one delivered again, or an older one delivered late, changes nothing.
+ * kept, so one delivered again, or an older one delivered late, changes nothing. Only the days a
+ * rule may still read are kept (docs/decisions/0501-storm-report-days-announced-once-and-pruned.md).
  */
 export class StormReportCopy {
   constructor(private readonly knex: Knex) {}
@@ -56,6 +73,26 @@ export class StormReportCopy {
           .insert(rows.slice(i, i + INSERT_BATCH));
       return true;
     });
+  }
+
+  /**
+   * Forgets the days no rule can read at nowMs, their revisions with their reports
+   * (docs/decisions/0501-storm-report-days-announced-once-and-pruned.md). A forgotten day
+   * delivered again, at whichever revision, or one delivered while this runs, holds only reports
+   * older than every rule's window: it counts nothing and goes at the next pass. A day still read
+   * keeps its revision, so its older revisions delivered late still change nothing. Any number of
+   * replicas may run it. How many days of a type it forgot.
+   */
+  async prune(nowMs: number): Promise<number> {
+    const first = firstReadableDay(nowMs);
+    const days = (await this.knex
+      .withSchema(AREA)
+      .table('storm_report_days')
+      .where('day', '<', first)
+      .delete()
+      .returning('day')) as unknown[];
+    await this.knex.withSchema(AREA).table('storm_reports').where('day', '<', first).delete();
+    return days.length;
   }
 
   /**

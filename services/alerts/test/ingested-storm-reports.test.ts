@@ -176,3 +176,76 @@ describe('severe-weather rules count the ingested reports as storm reports', () 
     expect(await state()).toMatchObject({ holding: false, value: 0 });
   });
 });
+
+// The copy keeps the days a rule may still read and forgets the older ones
+// (docs/decisions/0501-storm-report-days-announced-once-and-pruned.md).
+describe('the copy forgets the days no rule can read', () => {
+  /** A day's announcement whose reports lie at the given instants. */
+  const dayAt = (d: string, revision: number, times: string[], reportType: StormReportDay['reportType'] = 'hail'): StormReportDay => ({
+    reportType,
+    day: d,
+    revision,
+    reports: times.map((time, i) => ({ ...report(`${d} ${revision} ${i}`, north(1), 0), time })),
+  });
+  const keptDays = async () =>
+    (
+      (await t.fleet.db.knex.withSchema('alerts').table('storm_report_days').orderBy(['day', 'report_type']).select('day', 'revision')) as {
+        day: string;
+        revision: number;
+      }[]
+    ).map((r) => [r.day, r.revision]);
+  const keptReportDays = async () =>
+    [
+      ...new Set(
+        ((await t.fleet.db.knex.withSchema('alerts').table('storm_reports').select('day')) as { day: string }[]).map((r) => r.day),
+      ),
+    ].sort();
+  /** What a rule of the longest look-back (72 hours) within 10 km counts at nowMs. */
+  const counted = async (nowMs: number) => (await copy().near(FIELD, 10, nowMs - 72 * HOUR_MS, nowMs)).length;
+
+  // 2026-06-11 runs from 12Z of it to 12Z of 2026-06-12: its last report, at 11:59Z, lies in a
+  // 72-hour window until 2026-06-15T11:59Z
+  const lastOfJune11 = dayAt('2026-06-11', 1, ['2026-06-11T12:00:00Z', '2026-06-12T11:59:00Z']);
+  const june10 = dayAt('2026-06-10', 2, ['2026-06-11T11:59:00Z']);
+  const june14 = dayAt(DAY, 1, ['2026-06-15T08:00:00Z'], 'wind');
+
+  it('keeps every day a rule may still read, and forgets the older days whole', async () => {
+    for (const d of [june10, lastOfJune11, june14]) await copy().apply(d);
+    const june15Noon = Date.parse('2026-06-15T12:00:00Z');
+    expect(await copy().prune(june15Noon - 60_000)).toBe(1);
+    expect(await keptDays()).toEqual([
+      ['2026-06-11', 1],
+      [DAY, 1],
+    ]);
+    expect(await keptReportDays()).toEqual(['2026-06-11', DAY]);
+    expect(await counted(june15Noon - 60_000)).toBe(2);
+    expect(await copy().prune(june15Noon)).toBe(1);
+    expect(await keptDays()).toEqual([[DAY, 1]]);
+    expect(await keptReportDays()).toEqual([DAY]);
+    expect(await counted(june15Noon)).toBe(1);
+  });
+
+  it('a forgotten day delivered again counts nothing and is forgotten again; a kept day’s older revision still changes nothing', async () => {
+    await copy().apply(june10);
+    await copy().apply(june14);
+    await copy().apply({ ...june14, revision: 2, reports: [] });
+    await copy().prune(NOW);
+    expect(await keptDays()).toEqual([[DAY, 2]]);
+    // the forgotten day, delivered late, at whichever revision: all its reports are older than any rule reads
+    expect(await copy().apply(dayAt('2026-06-10', 1, ['2026-06-10T12:00:00Z', '2026-06-11T11:59:00Z']))).toBe(true);
+    expect(await counted(NOW)).toBe(0);
+    await copy().prune(NOW);
+    expect(await keptDays()).toEqual([[DAY, 2]]);
+    expect(await keptReportDays()).toEqual([]);
+    // the kept day's revision still stands against its older one
+    expect(await copy().apply(june14)).toBe(false);
+    expect(await counted(NOW)).toBe(0);
+  });
+
+  it('is the alerts service’s background task, at the service’s clock', async () => {
+    await copy().apply(june10);
+    await copy().apply(june14);
+    await t.fleet.runBackground('alerts', 'storm-reports');
+    expect(await keptDays()).toEqual([[DAY, 1]]);
+  });
+});

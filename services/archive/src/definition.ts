@@ -37,4 +37,18 @@ export const archiveService = defineService({
     // its compute threads, started with the service so the first request does not wait for them
     return { api, close: () => drawer.close(), warm: drawer.prestart };
   },
+  // The days stored by a release that did not announce them, announced once while a rule may
+  // still read them (docs/decisions/0501-storm-report-days-announced-once-and-pruned.md): the
+  // first pass at the service's start; the later ones find nothing unless a CLI of such a release
+  // stored a day since. Each day's revision row makes it once across replicas and restarts.
+  background: (deps) => [
+    {
+      name: 'storm-report-days',
+      everyMs: 3_600_000,
+      run: async (nowMs) => {
+        const announced = await new StormReportStore(deps.db.knex, deps.outbox, deps.now).announceUnannouncedDays(nowMs);
+        if (announced > 0) deps.logger.info({ announced }, 'announced the stored days of storm reports never announced');
+      },
+    },
+  ],
 });

@@ -126,3 +126,98 @@ describe('announcing ingested storm reports', () => {
     expect(announced.map((d) => d.revision)).toEqual([1, 2]);
   });
 });
+
+// Days stored before the archive announced its ingestions have no revision and were never
+// announced: the archive announces, once, those a severe-weather rule may still read
+// (docs/decisions/0501-storm-report-days-announced-once-and-pruned.md).
+describe('announcing the stored days never announced', () => {
+  /** Reports stored as a release without announcements left them: no revision, nothing in the outbox. */
+  async function storedUnannounced(type: 'hail' | 'wind', day: string, text: string): Promise<void> {
+    await ingestStormReports(store(), { type, day, text });
+    await t.fleet.db.knex.withSchema('archive').table('storm_report_days').where({ report_type: type, day }).delete();
+    await t.fleet.db.knex.withSchema('archive').table('outbox').delete();
+  }
+  const announcedDays = async () =>
+    (await outboxRows()).map((r) => {
+      const d = StormReportDay.parse(r.event.data.resource);
+      return [d.reportType, d.day, d.revision, d.reports.length];
+    });
+  const revisions = async () =>
+    (
+      (await t.fleet.db.knex
+        .withSchema('archive')
+        .table('storm_report_days')
+        .orderBy(['report_type', 'day'])
+        .select('report_type', 'day', 'revision')) as { report_type: string; day: string; revision: number }[]
+    ).map((r) => [r.report_type, r.day, r.revision]);
+
+  it('announces each day a rule may still read once, whole, at revision 1; older days and days announced already not', async () => {
+    // NOW is 2025-05-21T00Z: a rule reads back to 2025-05-18T00Z at most (72 hours)
+    await storedUnannounced(
+      'hail',
+      DAY,
+      hail([
+        { time: '1500', lat: '35.25', magnitude: '175' },
+        { time: '0115', lat: '36.40', magnitude: 'UNK' },
+      ]),
+    );
+    // 1500 CST of 2025-05-17 (21Z) is too old, 0300 CST of the next morning (09Z of 2025-05-18) is not: the day is announced whole
+    await storedUnannounced(
+      'hail',
+      '2025-05-17',
+      hail([
+        { time: '1500', lat: '35.25' },
+        { time: '0300', lat: '35.30' },
+      ]),
+    );
+    // every report of 2025-05-16 is older than any rule reads
+    await storedUnannounced('hail', '2025-05-16', hail([{ time: '0300', lat: '35.25' }]));
+    // announced by its ingestion already
+    await ingestStormReports(store(), { type: 'wind', day: DAY, text: reportFile('wind', [{ time: '1500' }]) });
+    await t.fleet.db.knex.withSchema('archive').table('outbox').delete();
+
+    expect(await store().announceUnannouncedDays(NOW.getTime())).toBe(2);
+    expect(await announcedDays()).toEqual([
+      ['hail', '2025-05-17', 1, 2],
+      ['hail', DAY, 1, 2],
+    ]);
+    const [row] = await outboxRows();
+    expect(row).toMatchObject({ topic: STORM_REPORTS_TOPIC, key: fieldcastId('storm-report-day', 'hail', '2025-05-17') });
+    expect(row!.event).toMatchObject({ type: 'fieldcast.storm-report-day.replaced', source: '/archive', data: { account: null } });
+    const announced = StormReportDay.parse((await outboxRows())[1]!.event.data.resource);
+    expect(announced.reports.map(({ time, latitude, magnitude }) => ({ time, latitude, magnitude }))).toEqual([
+      { time: '2025-05-19T21:00:00.000Z', latitude: 35.25, magnitude: 44.5 },
+      { time: '2025-05-20T07:15:00.000Z', latitude: 36.4, magnitude: null },
+    ]);
+    expect(await revisions()).toEqual([
+      ['hail', '2025-05-17', 1],
+      ['hail', DAY, 1],
+      ['wind', DAY, 1],
+    ]);
+
+    // again, or from another replica, or after a restart: nothing more
+    expect(await store().announceUnannouncedDays(NOW.getTime())).toBe(0);
+    expect(await announcedDays()).toHaveLength(2);
+    // the day's next file follows the revision announced
+    await ingestStormReports(store(), { type: 'hail', day: DAY, text: hail([{ time: '1500', lat: '35.25' }]) });
+    expect((await announcedDays())[2]).toEqual(['hail', DAY, 2, 1]);
+  });
+
+  it('announces a day once when replicas look side by side', async () => {
+    await storedUnannounced('hail', DAY, hail([{ time: '1500', lat: '35.25' }]));
+    await storedUnannounced('wind', DAY, reportFile('wind', [{ time: '1500' }]));
+    const counts = await Promise.all([1, 2, 3].map(() => store().announceUnannouncedDays(NOW.getTime())));
+    expect(counts.reduce((a, b) => a + b)).toBe(2);
+    expect(await announcedDays()).toEqual([
+      ['hail', DAY, 1, 1],
+      ['wind', DAY, 1, 1],
+    ]);
+  });
+
+  it('is the archive service’s background task, at the service’s clock', async () => {
+    await storedUnannounced('hail', DAY, hail([{ time: '1500', lat: '35.25' }]));
+    await t.fleet.runBackground('archive', 'storm-report-days');
+    await t.fleet.runBackground('archive', 'storm-report-days');
+    expect(await announcedDays()).toEqual([['hail', DAY, 1, 1]]);
+  });
+});

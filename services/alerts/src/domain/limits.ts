@@ -1,3 +1,5 @@
+import { SEVERE_WEATHER_MAX_HOURS } from '@fieldcast/schemas';
+
 /**
  * How far each kind looks (docs/decisions/0272-alert-rule-kinds.md): the synthetic world and the
  * catalog's models forecast 10 days and more, and a season of degree days is at most a year (a
@@ -8,7 +10,7 @@ export const LIMITS = {
   degreeDayDays: 366,
   forecastHours: 240,
   etDays: 31,
-  severeHours: 72,
+  severeHours: SEVERE_WEATHER_MAX_HOURS,
   severeRadiusKm: 200,
   /** thresholds no place's weather comes near: a larger one is a mistake in units, refused */
   etThresholdMm: 1000,
