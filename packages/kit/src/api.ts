@@ -218,6 +218,12 @@ function parse(schema: z.ZodType | undefined, value: unknown, where: 'path' | 'q
     result.error.issues.map((i) => (notAnObject(i) ? { ...i, message: `the ${where} must be a JSON object, not ${kindOf(value)}` } : i)),
   );
   if (where === 'body') {
+    // A request that sends no body where one is needed has the wrong shape (docs/interface.md §1,
+    // 400; docs/decisions/0432): it is told so, not what each missing member of `{}` would have been.
+    if (value === ABSENT_BODY)
+      throw new InvalidRequestError('invalid_body', 'The request has no body; this operation needs one', [
+        { path: '', message: 'the request has no body: send one as application/json' },
+      ]);
     const fault = bodyFaultOf(op.bodyFaults, result.error.issues);
     if (fault.status === 422) throw new ValidationError(fault.id, fault.message, errors);
     throw new InvalidRequestError(fault.id, fault.message, errors);
@@ -247,6 +253,7 @@ function createdIdOf(result: unknown): string {
  */
 export const ABSENT_BODY: Readonly<Record<string, never>> = Object.freeze({});
 
+/** Whether the request sends a body (RFC 9112 section 6.3): zero bytes, which the JSON reader parses as `{}`, are none. */
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
@@ -423,7 +430,12 @@ export class Api {
           // Parsed input lives in res.locals, never written back to req (Express 5: req.query is read-only).
           res.locals.params = parse(op.params, req.params, 'path', op);
           res.locals.query = parse(op.query, req.query, 'query', op);
-          res.locals.body = parse(op.body, op.body ? (req.body === undefined ? ABSENT_BODY : req.body) : undefined, 'body', op);
+          res.locals.body = parse(
+            op.body,
+            op.body ? (req.body === undefined || !hasBody(req) ? ABSENT_BODY : req.body) : undefined,
+            'body',
+            op,
+          );
           const account = op.auth === false ? (undefined as unknown as Account) : accountOf(res.locals);
           const handle = () => op.handle({ params: res.locals.params, query: res.locals.query, body: res.locals.body, account, req, res });
           if (keeper && key !== undefined) {

@@ -24,6 +24,9 @@ const TYPES: Record<string, string> = {
   boolean: 'true or false',
   array: 'an array',
   object: 'an object',
+  // a map of names to values (an asset's tags, spec 2.2) and a fixed-length array are, in JSON, an object and an array
+  record: 'an object',
+  tuple: 'an array',
   bigint: 'a whole number',
   date: 'a date',
 };

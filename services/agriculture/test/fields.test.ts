@@ -415,6 +415,29 @@ describe('fields: HTTP conventions (docs/architecture.md §3)', () => {
     expect(await countFields()).toBe(0);
   });
 
+  // A request with no body has the wrong shape (docs/interface.md §1, 400; docs/decisions/0432):
+  // it is told its body is missing, not that a geometry in it is invalid.
+  it('a create, a replacement or a batch sent without a body: 400 invalid_body naming the missing body, nothing stored', async () => {
+    const field = await create(t.alice);
+    const bare = [
+      request(app()).post('/fields'),
+      request(app()).post('/fields').set('Content-Type', 'application/json'),
+      request(app()).put(`/fields/${field.body.id}`).set('Content-Type', 'application/json'),
+      request(app()).post('/growing-degree-days/batch'),
+    ];
+    for (const [k, req] of bare.entries()) {
+      const res = await req.set('Authorization', t.alice.auth);
+      expect({ k, status: res.status, id: res.body.id, errors: res.body.errors }).toEqual({
+        k,
+        status: 400,
+        id: 'invalid_body',
+        errors: [{ path: '', message: expect.stringContaining('no body') }],
+      });
+    }
+    expect(await countFields()).toBe(1);
+    expect((await request(app()).get(`/fields/${field.body.id}`).set('Authorization', t.alice.auth)).body).toEqual(field.body);
+  });
+
   it('an unknown route: 404 problem', async () => {
     const res = await request(app()).get('/nowhere').set('Authorization', t.alice.auth);
     expect(res.status).toBe(404);

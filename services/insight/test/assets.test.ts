@@ -264,6 +264,17 @@ describe('assets: bad input is refused with the path of each fault, and nothing 
       { type: 'FeatureCollection' },
       [{ path: 'features', message: 'an asset is a FeatureCollection of exactly one Feature' }],
     ],
+    // the tag map is a JSON object (spec 2.2), named as this API names it, not as the schema library does
+    [
+      'properties that are an array',
+      assetBody(polygon(), ['corn']),
+      [{ path: 'features.0.properties', message: 'must be an object, not an array' }],
+    ],
+    [
+      'properties that are a string',
+      assetBody(polygon(), 'corn'),
+      [{ path: 'features.0.properties', message: 'must be an object, not a string' }],
+    ],
   ])('%s: one error at the path, in the API’s words', async (_name, body, errors) => {
     const res = await create(t.alice, body);
     expect(res.body.errors).toEqual(errors);
@@ -347,6 +358,30 @@ describe('assets: bad input is refused with the path of each fault, and nothing 
     expect(res.status).toBe(400);
     expect(res.body.id).toBe('invalid_body');
     expect(await countAssets()).toBe(0);
+  });
+
+  // A request with no body has the wrong shape (docs/interface.md §1, 400; docs/decisions/0432):
+  // it is told its body is missing, not that the FeatureCollection in it is invalid.
+  it('a create, a replacement or a series batch sent without a body: 400 invalid_body naming the missing body, nothing stored', async () => {
+    const a = (await create(t.alice)).body;
+    const bare = [
+      request(app()).post('/assets'),
+      request(app()).post('/assets').set('Content-Type', 'application/json'),
+      request(app()).put(`/assets/${a.id}`).set('Content-Type', 'application/json'),
+      request(app()).post('/hourly-relative-humidity/batch'),
+      request(app()).post('/hourly-evapotranspiration-short-crop/batch'),
+    ];
+    for (const [k, req] of bare.entries()) {
+      const res = await req.set('Authorization', t.alice.auth);
+      expect({ k, status: res.status, id: res.body.id, errors: res.body.errors }).toEqual({
+        k,
+        status: 400,
+        id: 'invalid_body',
+        errors: [{ path: '', message: expect.stringContaining('no body') }],
+      });
+    }
+    expect(await countAssets()).toBe(1);
+    expect((await read(t.alice, `/assets/${a.id}`)).body).toEqual(a);
   });
 
   it('a bad PUT changes nothing', async () => {
