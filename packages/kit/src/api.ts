@@ -19,7 +19,9 @@ import { limitsOf } from './limits.js';
 import { cannotProduce, jsonQuality, parseAccept, quality, vendorMediaType } from './negotiate.js';
 import { methodNotAllowed } from './resource-methods.js';
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+/** The methods an operation may have: what a CORS preflight is told the service allows (service.ts), with HEAD beside GET. */
+export const HTTP_METHODS = ['get', 'post', 'put', 'delete'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** What a handler gets: parsed input and the calling account. */
 export interface OperationContext<P, Q, B> {

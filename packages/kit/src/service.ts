@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import compression from 'compression';
 import cors from 'cors';
 import express, { type Express } from 'express';
-import { Api } from './api.js';
+import { Api, HTTP_METHODS } from './api.js';
 import { basicAuth } from './auth.js';
 import type { Identity } from './identity.js';
 import { type IdempotencyKeeper, REPLAYED } from './idempotency.js';
@@ -135,6 +135,9 @@ const EXPOSED_HEADERS = [
   'Accept-Ranges',
 ];
 
+/** What a CORS preflight says the service allows: its operations' methods, and HEAD, which Express answers for every GET (not the cors package's default, which adds PATCH). */
+const CORS_METHODS = ['HEAD', ...HTTP_METHODS.map((m) => m.toUpperCase())];
+
 /** Every answer is what its Content-Type says: no browser may guess another type from the bytes (WHATWG Fetch, X-Content-Type-Options). */
 const noSniff: express.RequestHandler = (_req, res, next) => {
   res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -156,7 +159,13 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
     return peer !== null && anyRangeHolds(trustedProxies, peer);
   });
   const metrics = createMetrics(definition.area, deps.metrics);
-  app.use(requestLogging(deps.logger), metrics.middleware, compression(), cors({ exposedHeaders: EXPOSED_HEADERS }), noSniff);
+  app.use(
+    requestLogging(deps.logger),
+    metrics.middleware,
+    compression(),
+    cors({ exposedHeaders: EXPOSED_HEADERS, methods: CORS_METHODS }),
+    noSniff,
+  );
 
   // Operational endpoints: no credentials, no vendor negotiation (probes and scrapers send neither).
   app.get('/healthz', (_req, res) => {

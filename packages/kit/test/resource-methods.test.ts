@@ -85,3 +85,11 @@ describe('a method the path does not take (RFC 9110 section 15.5.6)', () => {
     expect(unknown.body.id).toBe('route_does_not_exist');
   });
 });
+
+describe('a CORS preflight (WHATWG Fetch, CORS protocol)', () => {
+  it('names the methods operations may have, and HEAD: none the service never takes', async () => {
+    const res = await request(app).options('/things/1').set('Origin', 'https://example.org').set('Access-Control-Request-Method', 'DELETE');
+    expect(res.status).toBe(204);
+    expect(res.headers['access-control-allow-methods']?.split(',').sort()).toEqual(['DELETE', 'GET', 'HEAD', 'POST', 'PUT']);
+  });
+});
