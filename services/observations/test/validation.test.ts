@@ -317,7 +317,7 @@ describe('observation sets: a body of the wrong shape is 400, nothing stored', (
   // Each body, and words its one fault's message holds: the shape's faults alone, whatever else is
   // wrong inside sites or tags, each at the body's own path.
   it.each([
-    ['an empty body', '', /sites is missing/],
+    ['an empty body', '', /the request has no body/],
     ['an empty object', '{}', /sites is missing/],
     ['tags without sites', '{"tags":{"a":1}}', /sites is missing/],
     ['null', 'null', /must be a JSON object/],
