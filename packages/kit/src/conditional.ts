@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import compression from 'compression';
 import type { Request, Response } from 'express';
 import { PreconditionFailedError } from './errors.js';
 
@@ -24,12 +25,30 @@ export function ifMatchFails(header: string | undefined, etag: string): boolean 
 }
 
 /**
+ * A read's If-Match, evaluated first (RFC 9110 sections 13.1.1 and 13.2.2): one that names no
+ * current tag by strong comparison throws PreconditionFailedError (412), and nothing is served
+ * (docs/decisions/0504-reads-honour-if-match.md).
+ */
+export function refuseStaleIfMatch(req: Request, etag: string): void {
+  if (ifMatchFails(req.headers['if-match'], etag))
+    throw new PreconditionFailedError(`The resource is no longer the version named in If-Match; it is now ${etag}`);
+}
+
+/**
  * The conditional GET of a representation whose ETag, Cache-Control and Vary are already set:
- * when the request's If-None-Match names `etag`, answers 304 with those fields and no body
- * (RFC 9110 section 15.4.5) and says true; else false, and the caller sends the representation.
+ * a stale If-Match is 412 (refuseStaleIfMatch); when the request's If-None-Match names `etag`,
+ * answers 304 with those fields and no body (RFC 9110 section 15.4.5) and says true; else false,
+ * and the caller sends the representation.
  */
 export function answeredNotModified(req: Request, res: Response, etag: string): boolean {
+  refuseStaleIfMatch(req, etag);
   if (!ifNoneMatchHits(req.headers['if-none-match'], etag)) return false;
+  // The 304 must say the Vary its 200 would have (RFC 9110 section 15.4.5). The compression
+  // middleware (service.ts) adds Accept-Encoding to a 200 of a compressible type that allows
+  // transformation, deciding by the Content-Type, which a 304 does not carry: add it here while
+  // the type is still known.
+  const noTransform = /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(String(res.getHeader('Cache-Control') ?? ''));
+  if (compression.filter(req, res) && !noTransform) res.vary('Accept-Encoding');
   res.removeHeader('Content-Type');
   res.status(304).end();
   return true;

@@ -135,7 +135,7 @@ export function openApiDocument(input: {
     in: 'header',
     required: false,
     description:
-      'Change the resource only if it is still the version named (RFC 9110 section 13.1.1): the ETag of a read, or several separated by commas, compared strongly; `*` names any version. Another version is 412 precondition_failed and nothing changes. Left out, the change is made whatever the version.',
+      'Proceed only if the resource is still the version named (RFC 9110 section 13.1.1): the ETag of a read, or several separated by commas, compared strongly; `*` names any version. Another version is 412 precondition_failed: nothing changes, and a read serves nothing. Left out, the request is answered whatever the version.',
     schema: { type: 'string' },
   };
   const ifNoneMatch = {

@@ -156,7 +156,7 @@ export function ownedResourceRoutes<R extends OwnedRecord, In extends z.ZodType,
       params: IdParams,
       response: { status: 200, description: read.response, schema: spec.view },
       errors: [404],
-      conditional: { tagged: true, ifNoneMatch: true },
+      conditional: { tagged: true, ifMatch: true, ifNoneMatch: true },
       handle: async ({ account, params, req, res }) => {
         const view = spec.present(found(params.id, await store.get(account.id, params.id)));
         const etag = entityTagOf(view);

@@ -162,7 +162,7 @@ export function styleRoutes(api: Api, deps: StyleRouteDeps): Api {
       params: StyleParams,
       response: { status: 200, description: 'The style', schema: Style },
       errors: [404],
-      conditional: { tagged: true, ifNoneMatch: true },
+      conditional: { tagged: true, ifMatch: true, ifNoneMatch: true },
       handle: async ({ account, params, req, res }) => {
         const builtIn = defaults.byId.get(params.id);
         if (builtIn && !(await hidden(account.id, builtIn.productId))) return tagged({ req, res }, builtIn, true);

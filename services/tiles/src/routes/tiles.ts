@@ -1,4 +1,4 @@
-import { answeredNotModified, type Api, ifNoneMatchHits, NotFoundError, parseAccept } from '@fieldcast/kit';
+import { answeredNotModified, type Api, ifNoneMatchHits, NotFoundError, parseAccept, refuseStaleIfMatch } from '@fieldcast/kit';
 import { FramesQuery, ProductParams, TileFrame, TileParams, TileQuery } from '@fieldcast/schemas';
 import type { Catalog, FrameIndex } from '@fieldcast/weather';
 import { z } from 'zod';
@@ -39,14 +39,14 @@ export function tileRoutes(api: Api, deps: TileRouteDeps): Api {
       method: 'get',
       path: '/v2/frames/{frame}/tile/{z}/{x}/{y}.png',
       summary: 'A tile of a frame as a PNG',
-      description: `A ${256} x 256 PNG (8-bit RGBA) of the frame in web mercator (EPSG:3857, XYZ tiling), drawn with the style named by \`style\` (id or name) in the query or as a \`style=\` parameter of the image/png media type in Accept, else the product’s default style. The grid is sampled at each pixel centre (bilinear for linear colorizers, the nearest grid point for discrete ones and for masks); transparent where there is no data or no colorizer applies. Zoom levels ${renderer.zoomLevels.minimum} to ${renderer.zoomLevels.maximum} (native ${renderer.zoomLevels.native}); x and y 0 to 2^z - 1, else 400. A strong ETag; If-None-Match is answered 304. Frames of the past are cacheable for a year with a default style (immutable), five minutes with a contributed one, and where synced stores are served a catalog product's frames of the last 24 hours five minutes too; forecast frames, and analysis frames whose period is not over everywhere (today's daily values), until the next hour. Unknown frame or style 404.`,
+      description: `A ${256} x 256 PNG (8-bit RGBA) of the frame in web mercator (EPSG:3857, XYZ tiling), drawn with the style named by \`style\` (id or name) in the query or as a \`style=\` parameter of the image/png media type in Accept, else the product’s default style. The grid is sampled at each pixel centre (bilinear for linear colorizers, the nearest grid point for discrete ones and for masks); transparent where there is no data or no colorizer applies. Zoom levels ${renderer.zoomLevels.minimum} to ${renderer.zoomLevels.maximum} (native ${renderer.zoomLevels.native}); x and y 0 to 2^z - 1, else 400. A strong ETag; a stale If-Match is 412 and If-None-Match is answered 304. Frames of the past are cacheable for a year with a default style (immutable), five minutes with a contributed one, and where synced stores are served a catalog product's frames of the last 24 hours five minutes too; forecast frames, and analysis frames whose period is not over everywhere (today's daily values), until the next hour. Unknown frame or style 404.`,
       tags: ['tiles'],
       params: TileParams,
       query: TileQuery,
       produces: ['image/png'],
       response: { status: 200, description: 'The tile', mediaType: 'image/png' },
       // 503 layer_not_drawable: the weather source lacks a variable the style's layer is made from
-      errors: [404, 503],
+      errors: [404, 412, 503],
       // Reading the grid under a tile is large work at low zooms: an account has only a few in flight.
       heavy: true,
       handle: async ({ account, params, query, req, res }) => {
@@ -57,6 +57,8 @@ export function tileRoutes(api: Api, deps: TileRouteDeps): Api {
           tile: { z: params.z, x: params.x, y: params.y },
           style,
         });
+        // A stale If-Match is 412 before the tile's fields are set (RFC 9110 section 13.2.2).
+        refuseStaleIfMatch(req, resolved.etag);
         // The answer differs by credentials and by the Accept's style parameter.
         res.setHeader('Vary', 'Accept, Authorization');
         // The tile's validators and lifetime go only on the tile or its 304: an error answered
@@ -65,6 +67,8 @@ export function tileRoutes(api: Api, deps: TileRouteDeps): Api {
         const png = ifNoneMatchHits(req.headers['if-none-match'], resolved.etag) ? null : await renderer.render(resolved);
         res.setHeader('ETag', resolved.etag);
         res.setHeader('Cache-Control', resolved.cacheControl);
+        // The tile's own type, by which a 304 is given the Vary of the 200 it stands for.
+        res.type('image/png');
         if (png === null) {
           answeredNotModified(req, res, resolved.etag);
           return;
