@@ -33,16 +33,24 @@ export function parseTime(text: string, name: string): number {
   const m = DATE_TIME.exec(text);
   if (!m) throw new DateError(`${name} is malformed: ${DATE_FORM}`);
   const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
-  // RFC 3339 section 5.7 allows second 60 (a leap second); it is read as the next second's start.
+  // RFC 3339 section 5.7 allows second 60 only at a leap second: the last second of a month in
+  // UTC, 23:59:60Z shifted by the zone offset elsewhere. It is read as the next second's start.
   const leapSecond = s === 60;
   const calendar = calendarMs(y, mo, d, h, mi, leapSecond ? 59 : s);
   if (calendar === null) throw new DateError(`${name} is not a calendar time: ${DATE_FORM}`);
-  let ms = calendar + (leapSecond ? 1000 : 0) + Math.floor(Number(`0${m[7] ?? ''}`) * 1000);
+  let ms = calendar;
   if (m[9]) {
     const [oh, om] = [Number(m[10]), Number(m[11])];
     if (oh > 23 || om > 59) throw new DateError(`${name} has an offset that is not one: ${DATE_FORM}`);
     ms -= (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
   }
+  if (leapSecond) {
+    ms += 1000;
+    const after = new Date(ms);
+    if (after.getUTCDate() !== 1 || after.getUTCHours() !== 0 || after.getUTCMinutes() !== 0)
+      throw new DateError(`${name} is not a calendar time (second 60 is only a leap second, 23:59:60Z at a month's end): ${DATE_FORM}`);
+  }
+  ms += Math.floor(Number(`0${m[7] ?? ''}`) * 1000);
   if (ms < 0) throw new DateError(`${name} is before 1970-01-01T00:00:00Z`);
   // an offset can carry 9999-12-31 into year 10000, which no RFC 3339 time (four-digit year) names
   if (ms >= YEAR_10000_MS) throw new DateError(`${name} is beyond year 9999: ${DATE_FORM}`);
