@@ -9,53 +9,22 @@
  *   npx -y pnpm@10 exec tsx bench/sync.bench.ts
  *
  * Archive: GFS layout (packages/sync/test/runs.ts: temperature, dewpoint, 10 m wind, surface
- * pressure, shortwave, precipitation, Tmax/Tmin and two messages not needed) on a 1° global grid
- * (360 x 181), hourly steps. Environment: SYNC_BENCH_STEPS=25,49 sets the run lengths.
+ * pressure, shortwave, precipitation, Tmax/Tmin and two messages not needed, of its `globalWeather`)
+ * on a 1° global grid (360 x 181), hourly steps (gfs-archive.ts). Environment: SYNC_BENCH_STEPS=25,49
+ * sets the run lengths.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { serveArchive } from '../packages/sync/test/archive-server.js';
-import { gfsPath, writeGfsStep } from '../packages/sync/test/runs.js';
+import { gfsPath } from '../packages/sync/test/runs.js';
+import { globalGrid, syncInChild, writeGfsArchive } from './gfs-archive.js';
 
-const here = fileURLToPath(import.meta.url);
 const RUN = Date.UTC(2026, 11, 3, 0);
-const GRID = { ni: 360, nj: 181, lat1: 90, lon1: 0, dLat: 1, dLon: 1 };
+const GRID = globalGrid(1);
 const MiB = 2 ** 20;
 
-interface Measured {
-  maxRssBytes: number;
-  seconds: number;
-  downloadBytes: number;
-  storeBytes: number;
-}
-
-/** Child: sync steps 0..last and report. */
-async function child(baseUrl: string, syncDir: string, last: number): Promise<void> {
-  const { syncRun } = await import('../packages/sync/src/index.js');
-  const t0 = performance.now();
-  const r = await syncRun({ source: 'gfs-0p25', baseUrl, syncDir, runMs: RUN, steps: `0-${last}` });
-  if (r.state !== 'published') throw new Error(`not published: ${r.state}`);
-  const out: Measured = {
-    maxRssBytes: process.resourceUsage().maxRSS * 1024,
-    seconds: (performance.now() - t0) / 1000,
-    downloadBytes: r.downloadBytes,
-    storeBytes: r.storeBytes,
-  };
-  process.stdout.write(JSON.stringify(out));
-}
-
-/** The sync in a process of its own, so its peak memory is its own; asynchronously, as this process serves the archive. */
-async function measure(baseUrl: string, syncDir: string, last: number): Promise<Measured> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', here, 'child', baseUrl, syncDir, String(last)], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
-  return JSON.parse(stdout) as Measured;
-}
+const measure = (baseUrl: string, syncDir: string, last: number) => syncInChild(baseUrl, syncDir, RUN, last);
 
 /** Seconds to download every file of steps 0..last (GRIB2 and inventory), bytes discarded. */
 async function download(baseUrl: string, last: number): Promise<number> {
@@ -71,7 +40,7 @@ async function main(): Promise<void> {
   const archive = path.join(tmp, 'archive');
   try {
     const longest = Math.max(...lengths);
-    for (let s = 0; s < longest; s++) writeGfsStep(archive, RUN, s, GRID);
+    writeGfsArchive(archive, RUN, longest, GRID);
     const server = await serveArchive(archive);
     try {
       const fresh = async () => {
@@ -99,8 +68,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === 'child') {
-  await child(process.argv[3]!, process.argv[4]!, Number(process.argv[5]));
-} else {
-  await main();
-}
+await main();

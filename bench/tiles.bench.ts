@@ -15,10 +15,7 @@
  *    collection, against the heap before and the bound of the grid-read cache.
  * BENCH_SECONDS sets the duration of each HTTP measurement (default 5).
  */
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
 import { FleetEnv, limitsFromEnv, parseEnv } from '../packages/runtime/src/index.js';
 import { startTestFleet } from '../packages/runtime/src/testing.js';
 import {
@@ -35,31 +32,14 @@ import { DefaultStyles } from '../services/tiles/src/domain/styles.js';
 import { tileCache } from '../services/tiles/src/domain/sample-cache.js';
 import { TileRenderer } from '../services/tiles/src/domain/tiles.js';
 import { SAMPLE_CACHE_BYTES, tilesService } from '../services/tiles/src/definition.js';
-import { decodePng } from '../services/tiles/test/png-decode.js';
 import { requestsPerSecond } from './autocannon.js';
-
-// pngjs is a development tool of the geography package (docs/data-sources.md), used here only as the floor.
-interface PngJs {
-  PNG: { new (options: { width: number; height: number }): { data: Buffer }; sync: { write(png: { data: Buffer }): Buffer } };
-}
-const { PNG } = createRequire(join(process.cwd(), 'packages/geography/package.json'))('pngjs') as PngJs;
+import { coldTile, warmTile } from './tile-floors.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
 
 const rate = (url: string, auth?: string) =>
   requestsPerSecond(url, { seconds: DURATION_S, connections: CONNECTIONS, timeoutSeconds: 60, headers: { Authorization: auth } });
-
-/** Median milliseconds of `fn` over `n` runs. */
-async function median(n: number, fn: () => unknown): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(n / 2)]!;
-}
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -108,16 +88,11 @@ async function main(): Promise<void> {
     const { x, y } = lonLatToTileXY(-93.6, 42.0, z);
     const tile = { z, x: Math.floor(x), y: Math.floor(y) };
     const coldFrame = frameId(product, validMs - (k + 1) * 3_600_000);
-    const t0 = performance.now();
-    const cpu0 = process.cpuUsage();
-    const png = await renderer.render(await renderer.resolve({ accountId: 'bench', frameId: coldFrame, tile }));
-    const cold = performance.now() - t0;
-    const cpu = process.cpuUsage(cpu0);
-    const rgba = Buffer.from(decodePng(png).rgba);
-    const floor = await median(25, () => deflateSync(rgba, { level: 6 }));
-    const ratio = cold / floor;
+    const { ms, cpuMs, floorMs, ratio } = await coldTile(async () =>
+      renderer.render(await renderer.resolve({ accountId: 'bench', frameId: coldFrame, tile })),
+    );
     console.log(
-      `| ${z} | ${tile.x}/${tile.y} | ${cold.toFixed(0)} | ${((cpu.user + cpu.system) / 1000).toFixed(0)} | ${floor.toFixed(2)} | ${ratio.toFixed(1)} | <= 30 ${ratio <= 30 ? 'PASS' : 'FAIL'} |`,
+      `| ${z} | ${tile.x}/${tile.y} | ${ms.toFixed(0)} | ${cpuMs.toFixed(0)} | ${floorMs.toFixed(2)} | ${ratio.toFixed(1)} | <= 30 ${ratio <= 30 ? 'PASS' : 'FAIL'} |`,
     );
   }
 
@@ -127,16 +102,12 @@ async function main(): Promise<void> {
   for (let z = 0; z <= renderer.zoomLevels.native; z++) {
     const { x, y } = lonLatToTileXY(-93.6, 42.0, z);
     const tile = { z, x: Math.floor(x), y: Math.floor(y) };
-    const resolved = await renderer.resolve({ accountId: 'bench', frameId: frame, tile });
-    const png = await renderer.render(resolved); // warms the cache of grid reads
-    const rgba = Buffer.from(decodePng(png).rgba);
-    const image = new PNG({ width: 256, height: 256 });
-    rgba.copy(image.data);
-    const render = await median(25, async () => renderer.render(await renderer.resolve({ accountId: 'bench', frameId: frame, tile })));
-    const floor = await median(25, () => PNG.sync.write(image));
-    const ratio = render / floor;
+    // the first draw warms the cache of grid reads
+    const { ms, floorMs, ratio } = await warmTile(async () =>
+      renderer.render(await renderer.resolve({ accountId: 'bench', frameId: frame, tile })),
+    );
     console.log(
-      `| ${z} | ${tile.x}/${tile.y} | ${render.toFixed(2)} | ${floor.toFixed(2)} | ${ratio.toFixed(2)} | <= 2 ${ratio <= 2 ? 'PASS' : 'FAIL'} |`,
+      `| ${z} | ${tile.x}/${tile.y} | ${ms.toFixed(2)} | ${floorMs.toFixed(2)} | ${ratio.toFixed(2)} | <= 2 ${ratio <= 2 ? 'PASS' : 'FAIL'} |`,
     );
   }
 

@@ -19,6 +19,33 @@ export const analytic = {
   precipitation: (lat: number) => ({ c: 0.5 + 0.1 * (lat - 45), d: 0.05 }),
 };
 
+/** Analytic weather in the units the sources write: `analytic`'s shape. */
+export type AnalyticWeather = typeof analytic;
+
+/**
+ * Analytic weather within what weather reaches (PHYSICAL_BOUNDS, packages/weather) everywhere on
+ * the globe for two days of steps, for the benches' global grids: `analytic` is linear around
+ * 46 N 10 E and leaves those bounds far from it (above 65 °C at the North Pole), so a sync refuses
+ * its steps there. Its temperature varies over a few degrees as a model's does with the ground, so
+ * a tile of it is not one smooth ramp (which deflate, the tile benches' floor, compresses far
+ * faster than a tile of weather).
+ */
+export const globalWeather: AnalyticWeather = {
+  temperatureK: (lat, lon, h) =>
+    300 -
+    0.5 * Math.abs(lat) +
+    0.02 * (lon - 180) +
+    0.1 * h +
+    3 * Math.sin(1.7 * lat) * Math.cos(1.3 * lon) +
+    1.5 * Math.sin(5.3 * lat + 4.1 * lon),
+  dewpointK: (lat, lon, h) => globalWeather.temperatureK(lat, lon, h) - 5 - 0.1 * h,
+  u10: (lat, _lon, h) => 3 + 0.05 * h + lat / 10,
+  v10: (_lat, lon) => -2 + lon / 100,
+  pressurePa: (lat, _lon, h) => 100_000 + 20 * lat - 10 * h,
+  shortwave: (_lat, lon) => ({ a: 200 + lon / 2, b: 2 }),
+  precipitation: (lat) => ({ c: 0.5 + 0.005 * (lat + 90), d: 0.02 }),
+};
+
 /** ∫ (a + b t) dt over [t0, t1] (hours). */
 export const integral = ({ a, b }: { a: number; b: number }, t0: number, t1: number) => a * (t1 - t0) + (b / 2) * (t1 * t1 - t0 * t0);
 
@@ -70,8 +97,14 @@ export function gfsPath(runMs: number, step: number): string {
   return `gfs.${ymd(t)}/${pad(t.getUTCHours())}/atmos/gfs.t${pad(t.getUTCHours())}z.pgrb2.0p25.f${pad(step, 3)}`;
 }
 
-/** One GFS step: needed messages among unneeded ones, in NCEP's parameter numbers. */
-export function writeGfsStep(root: string, runMs: number, step: number, grid: GridSpec = GFS_GRID): string {
+/** One GFS step of `weather`: needed messages among unneeded ones, in NCEP's parameter numbers. */
+export function writeGfsStep(
+  root: string,
+  runMs: number,
+  step: number,
+  grid: GridSpec = GFS_GRID,
+  weather: AnalyticWeather = analytic,
+): string {
   const fcst = step === 0 ? 'anl' : `${step} hour fcst`;
   const t0 = gfsIntervalStart(step);
   const over = (kind: string) => `${t0}-${step} hour ${kind} fcst`;
@@ -81,7 +114,7 @@ export function writeGfsStep(root: string, runMs: number, step: number, grid: Gr
     {
       idx: `TMP:2 m above ground:${fcst}`,
       spec: { packing: { template: 3, decimal: 2, order: 2 }, category: 0, number: 0, surface: height(2) },
-      values: (la, lo) => analytic.temperatureK(la, lo, step),
+      values: (la, lo) => weather.temperatureK(la, lo, step),
     },
     {
       idx: `HGT:500 mb:${fcst}`,
@@ -91,22 +124,22 @@ export function writeGfsStep(root: string, runMs: number, step: number, grid: Gr
     {
       idx: `DPT:2 m above ground:${fcst}`,
       spec: { packing: simple(2), category: 0, number: 6, surface: height(2) },
-      values: (la, lo) => analytic.dewpointK(la, lo, step),
+      values: (la, lo) => weather.dewpointK(la, lo, step),
     },
     {
       idx: `UGRD:10 m above ground:${fcst}`,
       spec: { packing: simple(3), category: 2, number: 2, surface: height(10) },
-      values: (la, lo) => analytic.u10(la, lo, step),
+      values: (la, lo) => weather.u10(la, lo, step),
     },
     {
       idx: `VGRD:10 m above ground:${fcst}`,
       spec: { packing: simple(3), category: 2, number: 3, surface: height(10) },
-      values: (la, lo) => analytic.v10(la, lo),
+      values: (la, lo) => weather.v10(la, lo),
     },
     {
       idx: `PRES:surface:${fcst}`,
       spec: { packing: simple(0), category: 3, number: 0, surface: { type: 1, value: 0 } },
-      values: (la, lo) => analytic.pressurePa(la, lo, step),
+      values: (la, lo) => weather.pressurePa(la, lo, step),
     },
     { idx: `RH:2 m above ground:${fcst}`, spec: { packing: simple(1), category: 1, number: 1, surface: height(2) }, values: () => 60 },
   ];
@@ -115,22 +148,22 @@ export function writeGfsStep(root: string, runMs: number, step: number, grid: Gr
       {
         idx: `DSWRF:surface:${over('ave')}`,
         spec: { packing: simple(3), category: 4, number: 7, surface: { type: 1, value: 0 }, statistic: stat(0) },
-        values: (la, lo) => integral(analytic.shortwave(la, lo), t0, step) / (step - t0),
+        values: (la, lo) => integral(weather.shortwave(la, lo), t0, step) / (step - t0),
       },
       {
         idx: `APCP:surface:${over('acc')}`,
         spec: { packing: simple(4), category: 1, number: 8, surface: { type: 1, value: 0 }, statistic: stat(1) },
-        values: (la) => integral({ a: analytic.precipitation(la).c, b: analytic.precipitation(la).d }, t0, step),
+        values: (la) => integral({ a: weather.precipitation(la).c, b: weather.precipitation(la).d }, t0, step),
       },
       {
         idx: `TMAX:2 m above ground:${over('max')}`,
         spec: { packing: simple(2), category: 0, number: 4, surface: height(2), statistic: stat(2) },
-        values: (la, lo) => analytic.temperatureK(la, lo, step),
+        values: (la, lo) => weather.temperatureK(la, lo, step),
       },
       {
         idx: `TMIN:2 m above ground:${over('min')}`,
         spec: { packing: simple(2), category: 0, number: 5, surface: height(2), statistic: stat(3) },
-        values: (la, lo) => analytic.temperatureK(la, lo, t0),
+        values: (la, lo) => weather.temperatureK(la, lo, t0),
       },
     );
   }
