@@ -225,6 +225,19 @@ describe('FrameIndex', () => {
     expect(index.count).toBe(total);
   });
 
+  it('a starting service holds the ids of every live run, so a first forecast frame computes none', async () => {
+    const index = new FrameIndex(small);
+    expect(index.runsHeld).toBe(0);
+    await index.start(NOW);
+    const live = small.reduce((n, p) => n + productRuns(p, NOW, -Infinity, Infinity, Infinity).length, 0);
+    expect(live).toBeGreaterThan(0);
+    expect(index.runsHeld).toBe(live);
+    const p = small[0]!;
+    const run = latestProductRun(p, NOW)!;
+    expect((await index.find(forecastFrameId(p, run.initMs, Date.UTC(2025, 5, 20)), NOW))?.run?.id).toBe(run.id);
+    expect(index.runsHeld).toBe(live);
+  });
+
   it('answers concurrent lookups while it grows', async () => {
     const index = new FrameIndex(small);
     const ids = [0, 1, 2, 3].map((k) => frameId(small[0]!, Date.UTC(2024, 0, 1) + k * D));
