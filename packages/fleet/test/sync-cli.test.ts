@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ArchiveServer, serveArchive } from '../../sync/test/archive-server.js';
-import { gfsPath, writeGfsStep } from '../../sync/test/runs.js';
+import { ecmwfPath, gfsPath, writeEcmwfStep, writeGfsStep } from '../../sync/test/runs.js';
 import { useCliDataDir } from './cli-process.js';
 
 /*
@@ -55,5 +55,26 @@ describe('fieldcast sync --once', () => {
       code: 2,
       stderr: expect.stringMatching(/gfs-0p25 has no run at 2026-12-02T03:00/),
     });
+  }, 60_000);
+
+  it('says, when no recent run is whole upstream, that none is published through its last step, naming the source once', async () => {
+    // The newest 00 or 12 UTC ECMWF run, published up to 3 h of its 240.
+    const runMs = Math.floor(Date.now() / (12 * 3_600_000)) * 12 * 3_600_000;
+    const ecmwf = mkdtempSync(join(tmpdir(), 'fieldcast-sync-cli-ecmwf-'));
+    for (const s of [0, 3]) writeEcmwfStep(ecmwf, runMs, s);
+    const upstream = await serveArchive(ecmwf);
+    process.env.FIELDCAST_SOURCE_ECMWF_IFS_0P25_URL = upstream.baseUrl;
+    try {
+      const r = await cli.fieldcast('sync', 'ecmwf-ifs-0p25', '--once');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `fieldcast: ecmwf-ifs-0p25: no run of the last two days is published through its last step at ${upstream.baseUrl}\n`,
+      );
+      expect(upstream.log.some((q) => q.path === `/${ecmwfPath(runMs, 240).replace(/\.grib2$/, '.index')}`)).toBe(true);
+    } finally {
+      delete process.env.FIELDCAST_SOURCE_ECMWF_IFS_0P25_URL;
+      await upstream.close();
+      rmSync(ecmwf, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -152,11 +152,17 @@ async function newestRun(
       partly = runMs;
   }
   if (partly !== undefined) return partly;
+  // Without `partial` a run counts only once its last step is out: upstream may well hold the
+  // first steps of a run, so the message says which step was looked for. The caller names the
+  // source (the CLI's `fieldcast: <source>:`, the poller's `<source>: sync failed:`).
+  const whole = options.partial
+    ? 'is published'
+    : `is published through its last step${options.steps === undefined ? '' : ` of ${options.steps} h`}`;
   const why =
     unexpired.length < recentRuns.length
-      ? ` that has not expired is published at ${options.baseUrl} (a run expires FIELDCAST_SYNC_KEEP_DAYS=${keepDays} days after its start)`
-      : ` is published at ${options.baseUrl}`;
-  throw new SyncError(`${options.source}: no run of the last two days${why}`);
+      ? ` that has not expired ${whole} at ${options.baseUrl} (a run expires FIELDCAST_SYNC_KEEP_DAYS=${keepDays} days after its start)`
+      : ` ${whole} at ${options.baseUrl}`;
+  throw new SyncError(`no run of the last two days${why}`);
 }
 
 /**

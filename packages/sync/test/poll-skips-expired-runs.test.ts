@@ -32,7 +32,7 @@ test('a poll skips runs past their expirationTime: nothing of them is fetched, a
   expect(failure).toBeInstanceOf(SyncError);
   expect(failure).not.toBeInstanceOf(SyncConfigError);
   expect((failure as Error).message).toBe(
-    `gfs-0p25: no run of the last two days that has not expired is published at ${t.server.baseUrl} (a run expires FIELDCAST_SYNC_KEEP_DAYS=1 days after its start)`,
+    `no run of the last two days that has not expired is published at ${t.server.baseUrl} (a run expires FIELDCAST_SYNC_KEEP_DAYS=1 days after its start)`,
   );
   expect(requestsOf(RUN, from)).toEqual([]);
   // Kept the default 400 days, the same run at the same instant is still the one to sync.

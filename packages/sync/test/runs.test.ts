@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConvertedField, DecodedStep } from '../src/index.js';
-import { MessageRangeError, RunConverter, SOURCES, SourceHttp, StepDataError, readStep } from '../src/index.js';
+import { MessageRangeError, RunConverter, SOURCES, SourceHttp, StepDataError, readRun, readStep } from '../src/index.js';
 import { type ArchiveServer, serveArchive } from './archive-server.js';
 import { ECMWF_GRID, GFS_GRID, analytic, ecmwfPath, gfsIntervalStart, gfsPath, integral, writeEcmwfStep, writeGfsStep } from './runs.js';
 
@@ -16,6 +16,8 @@ const GFS_RUN = Date.UTC(2026, 11, 3, 6);
 const ECMWF_RUN = Date.UTC(2026, 11, 3, 0);
 const GFS_STEPS = [0, 1, 2, 3, 4, 5, 6, 7, 8];
 const ECMWF_STEPS = [0, 3, 6, 9, 12];
+/** Around the change from 3-hourly to 6-hourly steps at 144 h. */
+const ECMWF_LATE_STEPS = [141, 144, 150, 156];
 const U2_OVER_U10 = 4.87 / Math.log(67.8 * 10 - 5.42);
 
 let root: string;
@@ -25,7 +27,7 @@ const fast = { retries: 2, backoffMs: 5, timeoutMs: 2000 };
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'sync-runs-'));
   for (const s of GFS_STEPS) writeGfsStep(root, GFS_RUN, s);
-  for (const s of ECMWF_STEPS) writeEcmwfStep(root, ECMWF_RUN, s);
+  for (const s of [...ECMWF_STEPS, ...ECMWF_LATE_STEPS]) writeEcmwfStep(root, ECMWF_RUN, s);
   server = await serveArchive(root);
 });
 afterAll(async () => {
@@ -147,6 +149,27 @@ describe('an ECMWF run', () => {
     }
     // Index, and the wanted messages in two runs (msl first and tcwv between are not wanted).
     expect(server.log.filter((r) => r.path.endsWith('-12h-oper-fc.grib2'))).toHaveLength(2);
+  });
+
+  it('differences its accumulations across the change to 6-hourly steps at 144 h, from the step before the first asked', async () => {
+    const http = new SourceHttp({ baseUrl: server.baseUrl, ...fast });
+    const steps = [];
+    for await (const step of readRun(http, SOURCES['ecmwf-ifs-0p25'], server.baseUrl, ECMWF_RUN, [150, 156])) steps.push(step);
+    expect(steps.map((s) => s.step)).toEqual([150, 156]);
+    // 144 h is read for its accumulations, and not given.
+    expect(server.log.some((r) => r.path.endsWith('-144h-oper-fc.index'))).toBe(true);
+    expect(server.log.some((r) => r.path.endsWith('-141h-oper-fc.index'))).toBe(false);
+    for (const { step, fields } of steps) {
+      const out = byVariable(fields);
+      expectInstants(out, ECMWF_GRID, step);
+      const sw = out.get('surface_downwelling_shortwave_flux_in_air')!;
+      expect([hours(sw.startMs, ECMWF_RUN), hours(sw.endMs, ECMWF_RUN)]).toEqual([step - 6, step]);
+      // ssrd accumulated over 150 h is packed to whole J m-2: its 6-hour difference is good to about 0.001 W m-2.
+      expectField(sw, ECMWF_GRID, 0.01, (la, lo) => integral(analytic.shortwave(la, lo), step - 6, step) / 6);
+      const tp = out.get('precipitation_rate')!;
+      expect([hours(tp.startMs, ECMWF_RUN), hours(tp.endMs, ECMWF_RUN)]).toEqual([step - 6, step]);
+      expectField(tp, ECMWF_GRID, 0.001, (la) => analytic.precipitation(la).c + analytic.precipitation(la).d * (step - 3));
+    }
   });
 });
 
