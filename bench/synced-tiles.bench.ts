@@ -116,7 +116,7 @@ async function main(): Promise<void> {
       // (the area's definition, `warm`): the frame index, practice tiles painted and encoded, the
       // synthetic climate and its compiled reads, the climate lattice's table.
       t0 = performance.now();
-      await frames.warm(Date.now());
+      await frames.start(Date.now());
       await renderer.warmDrawing();
       await warmSyntheticWorld(new SyntheticSource());
       await readClimateLattice();

@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   // then the lattice's rows read into the table the process shares with its threads (0330); and
   // practice tiles painted and encoded (0355).
   const warming = performance.now();
-  await frames.warm(Date.now());
+  await frames.start(Date.now());
   await renderer.warmDrawing();
   await warmSyntheticWorld(new SyntheticSource());
   const reading = performance.now();
