@@ -443,6 +443,27 @@ describe('a synced source as products', () => {
     const forecasts = await get<Array<{ initTime: string }>>('platform', `/products/${PRODUCT}/forecasts`);
     expect(forecasts.body.map((f) => f.initTime)).toEqual([iso(RUN2), iso(RUN1)]);
   }, 60_000);
+
+  it('draws the precipitation product with its default style: the precipitation type its stores lack is no layer of it (0506)', async () => {
+    const precipitation = 'gfs-0p25.precipitation-rate';
+    const record = await get<{ styleableLayers: Array<{ name: string }> }>('platform', `/products/${precipitation}`);
+    expect(record.body.styleableLayers.map((l) => l.name)).toEqual(['precipitation_rate']);
+    const styles = await get<Array<{ name: string; description: string; colorizers: Array<{ mask?: unknown }> }>>(
+      'tiles',
+      `/v2/products/${precipitation}/styles.json`,
+    );
+    const style = styles.body[0]!;
+    expect(style.name).toBe('gfs-0p25.precipitation-rate-default');
+    expect(style.colorizers).toHaveLength(1);
+    expect(style.colorizers[0]!.mask).toBeUndefined();
+    expect(style.description).toMatch(/the gfs-0p25 stores hold no precipitation_type$/);
+    const frame = (await get<Frame[]>('tiles', `/v2/products/${precipitation}/frames.json?limit=1`)).body[0]!;
+    const tile = await fetch(`${url('tiles')}/v2/frames/${frame.id}/tile/8/135/91.png`, {
+      headers: { Authorization: auth, Accept: 'image/png' },
+    });
+    expect(tile.status).toBe(200);
+    expect(tile.headers.get('content-type')).toBe('image/png');
+  }, 60_000);
 });
 
 describe('a synced day after a newer run', () => {

@@ -72,6 +72,31 @@ export function syncedDefaultStyles(source: string, base: Pick<ProductDef, 'defa
 }
 
 /**
+ * A synced product's layers and default styles (docs/decisions/0506-synced-products-style-what-their-stores-hold.md):
+ * the catalog product's layers the source's stores hold (its variable, or a variable of the
+ * layer's name), and `styles` drawn from those alone. A colorizer masked by a layer the stores lack
+ * is left out; a style whose colorizers all are keeps its first, unmasked, and says so, so the
+ * product's default tile draws rather than failing 503 on a mask it cannot read.
+ */
+function heldStyling(
+  base: ProductDef,
+  styles: ProductDef['defaultStyles'],
+  source: string,
+  holds: (variable: VariableId) => boolean,
+): Pick<ProductDef, 'styleableLayers' | 'defaultStyles'> {
+  const styleableLayers = base.styleableLayers.filter((l) => l.name === base.variable || holds(l.name as VariableId));
+  const held = new Set(styleableLayers.map((l) => l.name));
+  const defaultStyles = styles.map((style) => {
+    const readable = style.colorizers.filter((c) => !c.mask || held.has(c.mask.layerName));
+    if (readable.length > 0) return readable.length === style.colorizers.length ? style : { ...style, colorizers: readable };
+    const { mask, ...first } = style.colorizers[0]!;
+    const description = `${style.description}; here every ${mask!.layerName} in the ${mask!.attributes.join(', ')} colours: the ${source} stores hold no ${mask!.layerName}`;
+    return { ...style, description, colorizers: [first] };
+  });
+  return { styleableLayers, defaultStyles };
+}
+
+/**
  * The catalog products a synced source has products of its own for: the hourly ones with frames
  * and forecasts whose variable its stores hold (`holds`).
  */
@@ -329,7 +354,8 @@ export class SyncedProducts {
         );
         const grid = runs[0]!.store.grid;
         const described = new Map(runs[0]!.store.variables().map((v) => [v.id, v.description.toLowerCase()]));
-        for (const base of syncedProductBases(this.base, (v) => runs[0]!.store.arrayFor(v) !== null)) {
+        const holds = (v: VariableId) => runs[0]!.store.arrayFor(v) !== null;
+        for (const base of syncedProductBases(this.base, holds)) {
           const variable = base.variable!;
           const name = syncedProductName(source, base);
           const def: ProductDef = {
@@ -346,7 +372,7 @@ export class SyncedProducts {
             coverage: gridCoverage(grid),
             hasFrames: true,
             hasForecasts: true,
-            defaultStyles: syncedDefaultStyles(source, base),
+            ...heldStyling(base, syncedDefaultStyles(source, base), source, holds),
           };
           const productRuns: SyncedProductRun[] = runs.flatMap(({ entry, initMs, store }) => {
             const axis = axisOf(store, variable);
