@@ -96,10 +96,12 @@ describe('fieldcast archive ingest-reports while the embedded fleet is stopped',
 
   it('reaches the alerts area’s copy at the next start', async () => {
     const env = parseEnv(FleetEnv, { FIELDCAST_DATA_DIR: dataDir, PORT_BASE: String(PORT_BASE), LOG_LEVEL: 'silent' });
-    const file = join(dataDir, '260614_rpts_hail.csv');
+    const file = join(dataDir, 'rpts_hail.csv');
     writeFileSync(file, hailFile([NEAR, FAR]));
+    // The fleet runs on the wall clock: yesterday's reports, which the copy keeps while a rule may read them (0501).
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     const printed: string[] = [];
-    await archiveCommand(['ingest-reports', '--type', 'hail', '--date', DAY, '--json', file], env, (line) => printed.push(line));
+    await archiveCommand(['ingest-reports', '--type', 'hail', '--date', yesterday, '--json', file], env, (line) => printed.push(line));
     expect(JSON.parse(printed[0]!)).toMatchObject({ stored: 2 });
 
     const started = await startFleet(env, { databaseSeed: await databaseTemplate(), print: () => undefined });
