@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import compression from 'compression';
 import cors from 'cors';
-import express, { type Express } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import { Api, HTTP_METHODS } from './api.js';
 import { basicAuth } from './auth.js';
 import type { Identity } from './identity.js';
@@ -15,6 +15,7 @@ import { openApiDocument } from './openapi.js';
 import type { ErrorTranslation } from './error-table.js';
 import { problemHandler, unknownRoute } from './problem-handler.js';
 import { requestLimiters } from './request-limits.js';
+import { resourceOptions } from './resource-methods.js';
 import { InvalidRequestError } from './errors.js';
 import type { Registry } from 'prom-client';
 import { anyRangeHolds, parseAddress, trustedProxyRanges } from './address-ranges.js';
@@ -138,6 +139,35 @@ const EXPOSED_HEADERS = [
 /** What a CORS preflight says the service allows: its operations' methods, and HEAD, which Express answers for every GET (not the cors package's default, which adds PATCH). */
 const CORS_METHODS = ['HEAD', ...HTTP_METHODS.map((m) => m.toUpperCase())];
 
+/** The request as a middleware that reads only its method and header fields would see it with another method. */
+const withMethod = (req: Request, method: string): Request => Object.create(req, { method: { value: method } }) as Request;
+
+/**
+ * Compression (RFC 9110 section 8.4) that gives HEAD the header fields it gives GET, as RFC 9110
+ * section 9.3.2 asks: the compression package chooses for HEAD as for GET (Vary, the threshold)
+ * and then sends it uncoded, with the identity Content-Length, where GET says Content-Encoding and
+ * no Content-Length. Its choice reads only the request's method and header fields, so it is asked
+ * as for GET; Node writes no body for HEAD, so the few coded bytes of an empty body go nowhere.
+ */
+function compressionAlikeForHead(): RequestHandler {
+  const compress = compression();
+  return (req, res, next) => compress(req.method === 'HEAD' ? withMethod(req, 'GET') : req, res, next);
+}
+
+/**
+ * CORS (WHATWG Fetch, CORS protocol) whose preflight is an OPTIONS with Origin and
+ * Access-Control-Request-Method: the cors package takes every OPTIONS for one and answers it 204
+ * with no Allow. Any other OPTIONS is a request like the rest, answered with Allow
+ * (resource-methods.ts resourceOptions) and the CORS fields of an actual answer.
+ */
+function corsPreflightsOnly(options: cors.CorsOptions): RequestHandler {
+  const answer = cors(options);
+  return (req, res, next) => {
+    const preflight = req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
+    answer(req.method === 'OPTIONS' && !preflight ? withMethod(req, 'GET') : req, res, next);
+  };
+}
+
 /** Every answer is what its Content-Type says: no browser may guess another type from the bytes (WHATWG Fetch, X-Content-Type-Options). */
 const noSniff: express.RequestHandler = (_req, res, next) => {
   res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -162,8 +192,8 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   app.use(
     requestLogging(deps.logger),
     metrics.middleware,
-    compression(),
-    cors({ exposedHeaders: EXPOSED_HEADERS, methods: CORS_METHODS }),
+    compressionAlikeForHead(),
+    corsPreflightsOnly({ exposedHeaders: EXPOSED_HEADERS, methods: CORS_METHODS }),
     noSniff,
   );
 
@@ -211,7 +241,7 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
     limitHeavy: limiters.heavy,
     ...(deps.idempotency ? { idempotency: deps.idempotency } : {}),
   });
-  app.use(router);
+  app.use(resourceOptions(api.operations), router);
   // An unknown path is negotiated too: a client asking for another version hears 406 first.
   app.use(negotiation, unknownRoute);
   app.use(problemHandler(deps.errorTranslations));

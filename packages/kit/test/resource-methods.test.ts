@@ -52,21 +52,21 @@ describe('a method the path does not take (RFC 9110 section 15.5.6)', () => {
   it('is 405 naming the methods in Allow, even where a less specific path of that method would take it', async () => {
     const res = await request(app).get('/things/batch').set('Authorization', auth);
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('POST');
+    expect(res.headers.allow).toBe('OPTIONS, POST');
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({
       status: 405,
       id: 'method_not_allowed',
-      message: 'GET is not allowed on /things/batch; it takes POST',
+      message: 'GET is not allowed on /things/batch; it takes OPTIONS, POST',
     });
     expect(handled).toEqual([]);
   });
 
   it.each([
-    ['put', '/things/a1', 'DELETE, GET, HEAD'],
-    ['post', '/things/a1/parts', 'GET, HEAD'],
-    ['delete', '/maps/3/4.png', 'GET, HEAD'],
-    ['patch', '/things/a1/', 'DELETE, GET, HEAD'],
+    ['put', '/things/a1', 'DELETE, GET, HEAD, OPTIONS'],
+    ['post', '/things/a1/parts', 'GET, HEAD, OPTIONS'],
+    ['delete', '/maps/3/4.png', 'GET, HEAD, OPTIONS'],
+    ['patch', '/things/a1/', 'DELETE, GET, HEAD, OPTIONS'],
   ] as const)('%s %s: 405, Allow %s', async (method, path, allowed) => {
     const res = await request(app)[method](path).set('Authorization', auth);
     expect(res.status).toBe(405);
@@ -86,10 +86,47 @@ describe('a method the path does not take (RFC 9110 section 15.5.6)', () => {
   });
 });
 
+describe('OPTIONS that is no CORS preflight (RFC 9110 section 9.3.7)', () => {
+  it.each([
+    ['/things/a1', 'DELETE, GET, HEAD, OPTIONS'],
+    ['/things/batch', 'OPTIONS, POST'],
+    ['/things/a1/parts', 'GET, HEAD, OPTIONS'],
+    ['/maps/3/4.png', 'GET, HEAD, OPTIONS'],
+  ])('%s: 204 with Allow %s, the methods a 405 names, without credentials', async (path, allowed) => {
+    const res = await request(app).options(path);
+    expect(res.status).toBe(204);
+    expect(res.headers.allow).toBe(allowed);
+    expect(res.headers['access-control-allow-methods']).toBeUndefined();
+    expect(handled).toEqual([]);
+  });
+
+  it('from a page on another origin (Origin, no Access-Control-Request-Method): Allow, and the CORS fields of any answer', async () => {
+    const res = await request(app).options('/things/a1').set('Origin', 'https://example.org');
+    expect(res.status).toBe(204);
+    expect(res.headers.allow).toBe('DELETE, GET, HEAD, OPTIONS');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-expose-headers']).toMatch(/X-Request-Id/);
+    expect(res.headers['access-control-allow-methods']).toBeUndefined();
+  });
+
+  it('a path no resource matches is 404, as for any other method', async () => {
+    const res = await request(app).options('/things/a1/parts/more');
+    expect(res.status).toBe(404);
+    expect(res.body.id).toBe('route_does_not_exist');
+    expect(res.headers.allow).toBeUndefined();
+  });
+});
+
 describe('a CORS preflight (WHATWG Fetch, CORS protocol)', () => {
   it('names the methods operations may have, and HEAD: none the service never takes', async () => {
     const res = await request(app).options('/things/1').set('Origin', 'https://example.org').set('Access-Control-Request-Method', 'DELETE');
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-methods']?.split(',').sort()).toEqual(['DELETE', 'GET', 'HEAD', 'POST', 'PUT']);
+  });
+
+  it('is answered alike on a path no resource matches: a preflight is about the method, not the resource', async () => {
+    const res = await request(app).options('/nowhere').set('Origin', 'https://example.org').set('Access-Control-Request-Method', 'GET');
+    expect(res.status).toBe(204);
+    expect(res.headers.allow).toBeUndefined();
   });
 });

@@ -104,7 +104,7 @@ describe.each([
   it('GET of the batch is 405 naming POST, not a field whose id is "batch"', async () => {
     const res = await get(`${path}/batch?${query}`);
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('POST');
+    expect(res.headers.allow).toBe('OPTIONS, POST');
     expect(res.body.id).toBe('method_not_allowed');
   });
 

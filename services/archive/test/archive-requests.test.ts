@@ -455,13 +455,13 @@ describe('versions and paths', () => {
       ['delete', ''],
     ] as const) {
       const res = await request(t.fleet.app('archive'))[method](`${path}${suffix}`).query(query);
-      expect([method, res.status, res.headers.allow]).toEqual([method, 405, 'GET, HEAD']);
+      expect([method, res.status, res.headers.allow]).toEqual([method, 405, 'GET, HEAD, OPTIONS']);
       expect(res.headers['cache-control']).toBe('private, no-store');
       expect(res.body).toEqual({
         apiVersion: expect.stringMatching(/^2\./),
         error: {
           code: 405,
-          message: expect.stringMatching(/takes GET, HEAD/),
+          message: expect.stringMatching(/takes GET, HEAD, OPTIONS/),
           errors: [{ reason: 'method_not_allowed', message: expect.any(String) }],
         },
       });
@@ -469,6 +469,9 @@ describe('versions and paths', () => {
     const xml = await request(t.fleet.app('archive')).post(`${path}.xml`).query(query);
     expect([xml.status, xml.headers['content-type']]).toEqual([405, 'application/xml; charset=utf-8']);
     expect(xml.text).toContain('<error code="405"');
+    // OPTIONS, no CORS preflight, is answered with the same Allow (RFC 9110 section 9.3.7)
+    const options = await request(t.fleet.app('archive')).options(`${path}.xml`);
+    expect([options.status, options.headers.allow]).toEqual([204, 'GET, HEAD, OPTIONS']);
     // a path that is no resource stays 404, whatever the method
     expect((await request(t.fleet.app('archive')).post(`/v2/snow/summary/${STORM_POINT}`).query(query)).status).toBe(404);
   });

@@ -67,6 +67,9 @@ const RENDER_FAILURE = { json: failureJson, xml: failureXml, kml: failureKml };
  */
 const CACHE_CONTROL = 'private, no-store';
 
+/** The methods of every archive resource, as Allow lists them (RFC 9110 sections 9.3.7 and 15.5.6). */
+const ALLOWED = ['GET', 'HEAD', 'OPTIONS'];
+
 /**
  * The archive's operations (docs/interface.md §11) on the kit's Api, so they are documented in
  * /openapi.json like every area's; mounted by the archive itself, since it negotiates its own
@@ -91,7 +94,8 @@ class ArchiveApi extends Api {
     for (const op of this.operations) {
       router.all(expressPath(op.path), (req: Request, res: Response) => {
         res.locals.route = op.path;
-        const refused = new MethodNotAllowedError(['GET', 'HEAD'], `${req.method} is not allowed on ${req.path}; it takes GET, HEAD`);
+        // OPTIONS is answered before the archive's routes, with the same Allow (packages/kit resourceOptions).
+        const refused = new MethodNotAllowedError(ALLOWED, `${req.method} is not allowed on ${req.path}; it takes ${ALLOWED.join(', ')}`);
         this.failWith(res, this.formatOf(req) ?? JSON_ANSWER, refused);
       });
     }

@@ -1,0 +1,122 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { z } from 'zod';
+import { Api, createServiceApp, type Account, type Identity, type ServiceDefinition } from '../src/index.js';
+import { testDeps } from './deps.js';
+
+const ACCOUNT: Account = { id: '3b0f8c1e-2d4a-4c6b-8e9f-0a1b2c3d4e5f', name: 'Probe', handle: 'probe' };
+const identity: Identity = {
+  cachedAccount: () => undefined,
+  authenticate: async (id, key) => (id === ACCOUNT.id && key === 'k' ? ACCOUNT : null),
+  findAccount: async (ref) => (ref === ACCOUNT.id ? ACCOUNT : null),
+};
+const auth = `Basic ${Buffer.from(`${ACCOUNT.id}:k`).toString('base64')}`;
+
+/** A list long enough to be compressed (over the 1 KiB threshold), and one too short to be. */
+const LONG = Array.from({ length: 100 }, (_, i) => ({ name: `thing number ${i}` }));
+const SHORT = [{ name: 'one' }];
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4000, 7)]);
+const FILE = Buffer.alloc(5000, 'a');
+const list = { status: 200, description: 'things', schema: z.array(z.object({ name: z.string() })) };
+
+const things: ServiceDefinition = {
+  area: 'things',
+  title: 'Things',
+  description: 'a service for testing the header fields of HEAD',
+  needs: {},
+  api: () =>
+    new Api()
+      .op({ method: 'get', path: '/things', summary: 'list', response: list, handle: () => LONG })
+      .op({ method: 'get', path: '/few-things', summary: 'short list', response: list, handle: () => SHORT })
+      .op({
+        method: 'get',
+        path: '/tiles/{z}.png',
+        summary: 'a tile',
+        params: z.object({ z: z.string() }),
+        produces: ['image/png'],
+        response: { status: 200, description: 'a tile', mediaType: 'image/png' },
+        handle: ({ res }) => {
+          res.type('png').send(PNG);
+        },
+      })
+      .op({
+        method: 'get',
+        path: '/files/{name}',
+        summary: 'a file, its bytes as they are stored',
+        params: z.object({ name: z.string() }),
+        produces: ['text/plain'],
+        response: { status: 200, description: 'a file', mediaType: 'text/plain' },
+        handle: ({ req, res }) => {
+          res.setHeader('Cache-Control', 'private, no-transform');
+          res.setHeader('Content-Type', 'text/plain');
+          res.setHeader('Content-Length', String(FILE.length));
+          if (req.method === 'HEAD') res.end();
+          else res.end(FILE);
+        },
+      }),
+};
+
+const app = createServiceApp(things, testDeps(identity));
+
+/** The header fields that describe the representation and its variants, as a GET or HEAD answers them. */
+async function fieldsOf(method: 'get' | 'head', path: string, acceptEncoding: string) {
+  const res = await request(app)[method](path).set('Authorization', auth).set('Accept-Encoding', acceptEncoding);
+  const { status, headers } = res;
+  return {
+    status,
+    'content-type': headers['content-type'],
+    'content-encoding': headers['content-encoding'],
+    vary: headers.vary,
+    // RFC 9110 section 9.3.2: a HEAD may leave out Content-Length, never send another one than GET's.
+    'content-length': headers['content-length'],
+  };
+}
+
+describe('HEAD answers the header fields GET answers for the same request (RFC 9110 section 9.3.2)', () => {
+  it.each([
+    ['a JSON list to a client taking gzip', '/things', 'gzip'],
+    ['a JSON list to a client taking br or gzip', '/things', 'br, gzip'],
+    ['a JSON list to a client taking no coding', '/things', 'identity'],
+    ['a JSON list below the compression threshold', '/few-things', 'gzip'],
+    ['a PNG tile, never compressed', '/tiles/3.png', 'gzip'],
+    ['a file marked no-transform', '/files/a.txt', 'gzip'],
+  ])('%s', async (_what, path, acceptEncoding) => {
+    const get = await fieldsOf('get', path, acceptEncoding);
+    const head = await fieldsOf('head', path, acceptEncoding);
+    expect(get.status).toBe(200);
+    if (head['content-length'] === undefined) delete (get as Partial<typeof get>)['content-length'];
+    expect(head).toEqual(get);
+  });
+
+  it('a compressed JSON list: HEAD names gzip and Vary: Accept-Encoding, and no identity Content-Length', async () => {
+    const head = await fieldsOf('head', '/things', 'gzip');
+    expect(head['content-encoding']).toBe('gzip');
+    expect(head.vary?.split(/,\s*/)).toEqual(expect.arrayContaining(['Accept', 'Accept-Encoding']));
+    expect(head['content-length']).toBeUndefined();
+  });
+
+  it('a file keeps its Content-Length for HEAD, its size', async () => {
+    const head = await fieldsOf('head', '/files/a.txt', 'gzip');
+    expect([head['content-encoding'], head['content-length']]).toEqual([undefined, String(FILE.length)]);
+  });
+
+  it('a compressed HEAD writes no bytes after its header fields: the next answer on the connection is whole', async () => {
+    const server = app.listen(0);
+    try {
+      await once(server, 'listening');
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+      const asks = (method: string) => `${method} /things HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nAccept-Encoding: gzip\r\n\r\n`;
+      socket.write(asks('HEAD') + asks('GET').replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'));
+      const chunks: Buffer[] = [];
+      for await (const chunk of socket) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('latin1');
+      const second = text.indexOf('\r\n\r\n') + 4;
+      expect(text.slice(0, 15)).toBe('HTTP/1.1 200 OK');
+      expect(text.slice(second, second + 15)).toBe('HTTP/1.1 200 OK');
+    } finally {
+      server.close();
+    }
+  });
+});
