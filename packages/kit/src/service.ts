@@ -136,8 +136,12 @@ const EXPOSED_HEADERS = [
   'Accept-Ranges',
 ];
 
-/** What a CORS preflight says the service allows: its operations' methods, and HEAD, which Express answers for every GET (not the cors package's default, which adds PATCH). */
-const CORS_METHODS = ['HEAD', ...HTTP_METHODS.map((m) => m.toUpperCase())];
+/**
+ * What a CORS preflight says the service allows: its operations' methods, HEAD, which Express
+ * answers for every GET, and OPTIONS, which every resource answers (resource-methods.ts), as Allow
+ * says them; not the cors package's default, which adds PATCH.
+ */
+const CORS_METHODS = ['HEAD', 'OPTIONS', ...HTTP_METHODS.map((m) => m.toUpperCase())];
 
 /** The request as a middleware that reads only its method and header fields would see it with another method. */
 const withMethod = (req: Request, method: string): Request => Object.create(req, { method: { value: method } }) as Request;

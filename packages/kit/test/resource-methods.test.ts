@@ -118,10 +118,10 @@ describe('OPTIONS that is no CORS preflight (RFC 9110 section 9.3.7)', () => {
 });
 
 describe('a CORS preflight (WHATWG Fetch, CORS protocol)', () => {
-  it('names the methods operations may have, and HEAD: none the service never takes', async () => {
+  it('names the methods operations may have, HEAD and OPTIONS: none the service never takes', async () => {
     const res = await request(app).options('/things/1').set('Origin', 'https://example.org').set('Access-Control-Request-Method', 'DELETE');
     expect(res.status).toBe(204);
-    expect(res.headers['access-control-allow-methods']?.split(',').sort()).toEqual(['DELETE', 'GET', 'HEAD', 'POST', 'PUT']);
+    expect(res.headers['access-control-allow-methods']?.split(',').sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
   });
 
   it('is answered alike on a path no resource matches: a preflight is about the method, not the resource', async () => {
