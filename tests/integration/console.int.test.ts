@@ -699,6 +699,114 @@ describe('the console in Chromium', () => {
     });
   }, 200_000);
 
+  it("draws a chart's value axis wide enough for its labels: a season's Fahrenheit degree days read whole", async () => {
+    await signedIn(async (page, errors) => {
+      await zoomTo(page, ...PLAINS);
+      await page.selectOption('#gdd-scale', 'fahrenheit');
+      const yearAgo = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
+      await setValue(page, '#gdd-start', yearAgo);
+      await clickMap(page, [[0.5, 0.5]]);
+      const line = await textMatches(page, '#point', /degree days \(base 50 °F/);
+      // thousands on the axis: its labels read "2,000", "4,000"
+      expect(degreeDaysIn(line)).toBeGreaterThan(2000);
+      const curve = page.locator('#charts figure', { hasText: 'Degree days accumulated' });
+      await curve.and(page.locator('[data-state=loaded]')).waitFor({ timeout: 120_000 });
+      // The plot starts right of the axis: its labels, the 10 px ticks and the 5 px gap. A label
+      // like "0,000" in uPlot's axis font must fit in that, not be cut to ",000".
+      const [plotLeft, labelWidth] = await curve.evaluate((figure) => {
+        const over = figure.querySelector<HTMLElement>('.u-over')!;
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        ctx.font = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+        return [parseFloat(over.style.left), ctx.measureText('0,000').width];
+      });
+      expect(plotLeft).toBeGreaterThanOrEqual(labelWidth + 15);
+      await shot(page, '15-point-axis');
+      expect(errors).toEqual([]);
+    });
+  }, 300_000);
+
+  it('brings back the sign-in form, with the refusal, when the key kept in the tab is no longer valid', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    try {
+      await signIn(page);
+      // the key the tab kept is no longer valid (revoked with `fieldcast keys` since it was typed)
+      await page.evaluate(() => {
+        const saved = JSON.parse(sessionStorage.getItem('fieldcast.credentials')!) as { applicationKey: string };
+        sessionStorage.setItem('fieldcast.credentials', JSON.stringify({ ...saved, applicationKey: 'fc1.expired' }));
+      });
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).origin !== new URL(started.console.url).origin) asked.push(request.url());
+      });
+      await page.reload();
+      await page.waitForSelector('#sign-in:not([hidden]) button[type=submit]:not([disabled])');
+      await textMatches(page, '#messages', /agriculture: /);
+      expect(await errorBanners(page)).toHaveLength(1);
+      expect(await page.isVisible('#app')).toBe(false);
+      // one request checked the key; no area was asked for anything else with it
+      expect(asked).toHaveLength(1);
+      // the demo account filled in again, and signing in opens the console
+      await expectValue(page, '#application-key', started.demo!.applicationKey);
+      await page.click('.message button');
+      await page.click('#sign-in button[type=submit]');
+      await page.waitForSelector('body[data-ready=true]', { timeout: 60_000 });
+      expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 200_000);
+
+  it("shows a field's and an asset's names on the map as the text they are, markup and all", async () => {
+    const name = 'Smith & Sons <b>North</b> <img src="no-such-image">';
+    const ring = (lon: number) => [
+      [lon, 36.2],
+      [lon + 0.02, 36.2],
+      [lon + 0.02, 36.22],
+      [lon, 36.22],
+      [lon, 36.2],
+    ];
+    const field = await fetch(`${areaUrl('agriculture')}/fields`, {
+      method: 'POST',
+      headers: { Authorization: auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        description: name,
+        type: 'GeometryCollection',
+        geometries: [{ type: 'Polygon', coordinates: [ring(-96.3)] }],
+      }),
+    });
+    expect(field.status).toBe(201);
+    const asset = await fetch(`${areaUrl('insight')}/assets`, {
+      method: 'POST',
+      headers: { Authorization: auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        type: 'FeatureCollection',
+        features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring(-96.2)] }, properties: { farm: name } }],
+      }),
+    });
+    expect(asset.status).toBe(201);
+    await signedIn(async (page, errors) => {
+      await zoomTo(page, 36.21, -96.28, 13);
+      const imageAsked: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('no-such-image')) imageAsked.push(request.url());
+      });
+      // the field, then the asset, under the pointer: each tooltip says the name as typed
+      for (const lon of [-96.29, -96.19]) {
+        await zoomTo(page, 36.21, lon, 13);
+        const box = (await page.locator('#map').boundingBox())!;
+        await page.mouse.move(box.x + box.width / 2 - 5, box.y + box.height / 2 - 5);
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        await page.waitForSelector('.leaflet-tooltip');
+        expect(await page.locator('.leaflet-tooltip').last().textContent()).toContain(name);
+        await page.mouse.move(box.x + 5, box.y + box.height - 5);
+        await page.locator('.leaflet-tooltip').waitFor({ state: 'detached' });
+      }
+      expect(imageAsked).toEqual([]);
+      expect(errors).toEqual([]);
+    });
+  }, 200_000);
+
   it("names a deleted field's events in the main feed without asking for the gone field", async () => {
     const created = await fetch(`${areaUrl('agriculture')}/fields`, {
       method: 'POST',

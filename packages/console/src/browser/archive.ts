@@ -4,6 +4,7 @@ import type { Api } from './api.js';
 import { byId } from './fields.js';
 import type { Place } from './place.js';
 import { errorText } from './status.js';
+import { tooltipText } from './tooltip-text.js';
 
 /** The severe-weather types whose history is shown near a point (docs/interface.md §11). */
 const TYPES = ['hailsize', 'tornado', 'stormreports'] as const;
@@ -65,7 +66,9 @@ export class ArchiveMarkers {
       for (const f of records) {
         const [flon = 0, flat = 0] = f.geometry.coordinates;
         const when = String(f.properties?.time ?? f.properties?.date ?? f.properties?.eventTime ?? '');
-        L.circleMarker([flat, flon], { radius: 6, color: '#6a1b9a', fillOpacity: 0.7 }).bindTooltip(`${type} ${when}`).addTo(this.layer);
+        L.circleMarker([flat, flon], { radius: 6, color: '#6a1b9a', fillOpacity: 0.7 })
+          .bindTooltip(tooltipText(`${type} ${when}`))
+          .addTo(this.layer);
       }
     }
     // A count only of what the archive answered: with every type refused it knows of nothing.

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import uPlot from 'uplot';
 import type { Api } from './api.js';
+import { valueAxisSize } from './axis-size.js';
 import { type Place, placePath } from './place.js';
 import { errorText } from './status.js';
 
@@ -92,7 +93,7 @@ export async function drawCharts(box: HTMLElement, charts: PointChart[]): Promis
               { label: 'UTC', value: days ? '{YYYY}-{MM}-{DD}' : '{YYYY}-{MM}-{DD} {HH}:{mm}' },
               { label: unit, stroke: '#20364d', width: 1.5 },
             ],
-            axes: [{}, { size: 44 }],
+            axes: [{}, { size: fitLabels }],
             legend: { show: true },
           },
           [times, values],
@@ -110,6 +111,22 @@ export async function drawCharts(box: HTMLElement, charts: PointChart[]): Promis
     }),
   );
 }
+
+/**
+ * The value axis as wide as its tick labels in the axis's font (uPlot's axis-autosize pattern).
+ * uPlot asks again while the sizes settle: after two rounds the last size stands, so the layout
+ * cannot swing between two widths.
+ */
+const fitLabels: uPlot.Axis.Size = (self, values, axisIdx, cycleNum) => {
+  // uPlot keeps the size it gave last and the font it scaled to the device's pixels on the axis
+  const axis = self.axes[axisIdx] as unknown as { _size?: number; font?: [string, ...unknown[]] };
+  if (cycleNum > 1 && axis._size !== undefined) return axis._size;
+  return valueAxisSize(values, (text) => {
+    self.ctx.font = axis.font?.[0] ?? self.ctx.font;
+    // the canvas measures in device pixels, the axis is sized in CSS pixels
+    return self.ctx.measureText(text).width / devicePixelRatio;
+  });
+};
 
 function hourly(body: HourlySeries) {
   return {

@@ -5,6 +5,7 @@ import { PolygonDraw } from './draw.js';
 import { type Field, type FieldChange, FieldRecords, polygonsOf } from './field-records.js';
 import { ShapeEdit, type PolygonRings } from './shape-edit.js';
 import { errorText, showError, showMessage } from './status.js';
+import { tooltipText } from './tooltip-text.js';
 
 /**
  * The fields panel: the account's fields on the map and in a list; draw, rename, reshape, delete.
@@ -180,7 +181,7 @@ export class FieldsPanel {
         L.DomEvent.stop(e);
         this.select(field);
       });
-      outline.bindTooltip(field.description || field.id);
+      outline.bindTooltip(tooltipText(field.description || field.id));
       this.layer.addLayer(outline);
       const li = document.createElement('li');
       li.dataset.id = field.id;
@@ -217,13 +218,15 @@ export class FieldsPanel {
       const ring = m ? polygons[Number(m[1])]?.[Number(m[2])] : undefined;
       if (!m || !ring) continue;
       const [lon, lat] = ring[m[3] ? Math.min(Number(m[3]), ring.length - 1) : 0]!;
-      const tip = L.tooltip({ permanent: true, className: 'ring-error', direction: 'top' }).setLatLng([lat, lon]).setContent(fault.message);
+      const tip = L.tooltip({ permanent: true, className: 'ring-error', direction: 'top' })
+        .setLatLng([lat, lon])
+        .setContent(tooltipText(fault.message));
       tip.addTo(this.map);
       this.rejected.push(tip);
       placed += 1;
     }
     if (placed === 0) {
-      polygon.bindTooltip(err instanceof Error ? err.message : String(err), { permanent: true, className: 'ring-error' }).openTooltip();
+      polygon.bindTooltip(tooltipText(errorText(err)), { permanent: true, className: 'ring-error' }).openTooltip();
     }
     showError(err);
   }

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type L from 'leaflet';
 import { AlertsPanel } from './alerts.js';
-import { Api, type Config } from './api.js';
+import { Api, ApiError, type Config } from './api.js';
 import { ArchiveMarkers } from './archive.js';
 import { drawAssets } from './assets.js';
 import { DegreeDaysPanel } from './degree-days.js';
@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   const config = (await (await fetch('/config.json')).json()) as Config;
   const api = new Api(config);
   const form = byId<HTMLFormElement>('sign-in');
+  const resumed = api.signedIn !== null && (await keyStillValid(api));
   if (config.demo && !api.signedIn) {
     byId<HTMLInputElement>('application-id').value = config.demo.applicationId;
     byId<HTMLInputElement>('application-key').value = config.demo.applicationKey;
@@ -39,7 +40,26 @@ async function main(): Promise<void> {
     api.signOut();
     location.reload();
   });
-  if (api.signedIn) await open();
+  if (resumed) await open();
+}
+
+/**
+ * Whether the key the tab kept still opens the console. It may have been revoked since it was
+ * typed (docs/interface.md §1, Credentials: `fieldcast keys`): then every area would refuse it,
+ * so the sign-in form comes back with the refusal instead of a console of error messages. Any
+ * other failure (an area restarting) leaves the key to the panels, which say what failed.
+ */
+async function keyStillValid(api: Api): Promise<boolean> {
+  try {
+    await api.json('agriculture', '/fields?limit=1');
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      api.signOut();
+      showError(err);
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Checks the credentials against the agriculture area before opening the console. */
