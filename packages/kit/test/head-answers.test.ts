@@ -3,16 +3,8 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { z } from 'zod';
-import { Api, createServiceApp, type Account, type Identity, type ServiceDefinition } from '../src/index.js';
-import { testDeps } from './deps.js';
-
-const ACCOUNT: Account = { id: '3b0f8c1e-2d4a-4c6b-8e9f-0a1b2c3d4e5f', name: 'Probe', handle: 'probe' };
-const identity: Identity = {
-  cachedAccount: () => undefined,
-  authenticate: async (id, key) => (id === ACCOUNT.id && key === 'k' ? ACCOUNT : null),
-  findAccount: async (ref) => (ref === ACCOUNT.id ? ACCOUNT : null),
-};
-const auth = `Basic ${Buffer.from(`${ACCOUNT.id}:k`).toString('base64')}`;
+import { Api, createServiceApp, type ServiceDefinition } from '../src/index.js';
+import { probeAuth as auth, probeIdentity as identity, testDeps } from './deps.js';
 
 /** A list long enough to be compressed (over the 1 KiB threshold), and one too short to be. */
 const LONG = Array.from({ length: 100 }, (_, i) => ({ name: `thing number ${i}` }));

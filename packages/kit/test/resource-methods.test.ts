@@ -1,15 +1,7 @@
 import request from 'supertest';
 import { z } from 'zod';
-import { Api, createServiceApp, type Account, type Identity, type ServiceDefinition } from '../src/index.js';
-import { testDeps } from './deps.js';
-
-const ACCOUNT: Account = { id: '3b0f8c1e-2d4a-4c6b-8e9f-0a1b2c3d4e5f', name: 'Probe', handle: 'probe' };
-const identity: Identity = {
-  cachedAccount: () => undefined,
-  authenticate: async (id, key) => (id === ACCOUNT.id && key === 'k' ? ACCOUNT : null),
-  findAccount: async (ref) => (ref === ACCOUNT.id ? ACCOUNT : null),
-};
-const auth = `Basic ${Buffer.from(`${ACCOUNT.id}:k`).toString('base64')}`;
+import { Api, createServiceApp, type ServiceDefinition } from '../src/index.js';
+import { probeAuth as auth, probeIdentity as identity, testDeps } from './deps.js';
 
 /** Which handlers ran: a refused method runs none. */
 const handled: string[] = [];
