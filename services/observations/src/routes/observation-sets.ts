@@ -109,6 +109,8 @@ export function observationSetRoutes(api: Api, store: ObservationSetStore): Api 
       params: IdParams,
       response: { status: 200, description: 'The submitted shape (sites, tags), as sent', schema: ObservationSet },
       errors: [404],
+      // its tag is weak: only If-Match: * passes (docs/decisions/0504-reads-honour-if-match.md)
+      conditional: { tagged: true, ifMatch: true, ifNoneMatch: true },
       csv: observationSetCsv,
       handle: async ({ account, params, req, res }) => {
         const document = await store.document(account.id, params.id);

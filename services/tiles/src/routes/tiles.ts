@@ -46,7 +46,8 @@ export function tileRoutes(api: Api, deps: TileRouteDeps): Api {
       produces: ['image/png'],
       response: { status: 200, description: 'The tile', mediaType: 'image/png' },
       // 503 layer_not_drawable: the weather source lacks a variable the style's layer is made from
-      errors: [404, 412, 503],
+      errors: [404, 503],
+      conditional: { tagged: true, ifMatch: true, ifNoneMatch: true },
       // Reading the grid under a tile is large work at low zooms: an account has only a few in flight.
       heavy: true,
       handle: async ({ account, params, query, req, res }) => {

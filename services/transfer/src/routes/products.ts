@@ -7,12 +7,10 @@ import {
   type Api,
   ClientStatusError,
   type Identity,
-  ifMatchFails,
   InvalidRequestError,
   NotAcceptableError,
   NotAllowedError,
   type OperationContext,
-  PreconditionFailedError,
 } from '@fieldcast/kit';
 import {
   TransferDatasetList,
@@ -104,10 +102,9 @@ async function sendFile(req: Request, res: Response, file: CachedFile, name: str
   res.setHeader('Accept-Ranges', 'bytes');
   // Private: the answer is the account's; no-transform keeps compression off a byte-ranged file (RFC 9111 section 5.2.2.6).
   res.setHeader('Cache-Control', 'private, no-cache, no-transform');
-  // RFC 9110 section 13.2.2: If-Match first. A client joining ranges of one file names the version
-  // it began with, and a forecast file is made again each hour (docs/decisions/0390-dataset-downloads-honour-if-match.md).
-  if (ifMatchFails(req.headers['if-match'], etag))
-    throw new PreconditionFailedError(`The file is no longer the version named in If-Match; it is now ${etag}`);
+  // If-Match first, then If-None-Match (RFC 9110 section 13.2.2): a client joining ranges of one
+  // file names the version it began with, and a forecast file is made again each hour
+  // (docs/decisions/0390-dataset-downloads-honour-if-match.md).
   if (answeredNotModified(req, res, etag)) return;
   const ifRange = req.headers['if-range'];
   const range = ifRange === undefined || ifRange === etag ? byteRange(req.headers.range, file.size) : { kind: 'whole' as const };
@@ -177,7 +174,8 @@ export function productRoutes(api: Api, deps: ProductRouteDeps): Api {
       response: { status: 200, description: 'The file (206 for a range)', mediaType: MEDIA_TYPES[0] },
       produces: MEDIA_TYPES,
       credential: signedAccount(deps.signer, deps.identity),
-      errors: [403, 404, 412, 416, 503],
+      errors: [403, 404, 416, 503],
+      conditional: { tagged: true, ifMatch: true, ifNoneMatch: true },
       handle: async ({ params, account, req, res }) => {
         // The operation produces both formats; this dataset's file is one of them, and an Accept
         // that takes only the other is 406, not answered with a file it refused (RFC 9110 section 12.5.1).
