@@ -15,6 +15,7 @@ import {
   runFrames,
   findProductRun,
   type ProductDef,
+  variableFramesEndMs,
 } from '../src/index.js';
 
 const H = 3_600_000;
@@ -67,6 +68,20 @@ describe('product frames (docs/decisions/0120-product-frames-and-forecast-runs.m
   it('ends an observed product at the current hour', () => {
     expect(productTimeRange(radar, NOW).endMs).toBe(Date.UTC(2025, 5, 15, 10));
     expect(productRuns(radar, NOW)).toEqual([]);
+  });
+
+  it("ends a variable's frames with the last frame of the products showing it, the latest of them (0508)", () => {
+    const products = cat.products();
+    // the global forecast product's newest published run, not the observed North American one's current hour
+    expect(variableFramesEndMs(products, 'precipitation_rate', NOW)).toBe(Date.UTC(2025, 5, 15, 6) + 384 * H);
+    expect(variableFramesEndMs(products, 'precipitation_rate', NOW)).toBe(
+      productFrames(cat.product('precipitation-rate')!, NOW, 0, Number.POSITIVE_INFINITY, 1)[0]!.validMs,
+    );
+    // a daily product's 7-day horizon, on its cadence
+    expect(variableFramesEndMs(products, 'air_temperature_daily_max', NOW)).toBe(Date.UTC(2025, 5, 22));
+    // no product shows the wind speed in frames; the static terrain has none
+    expect(variableFramesEndMs(products, 'wind_speed', NOW)).toBeNull();
+    expect(variableFramesEndMs(products, 'surface_altitude', NOW)).toBeNull();
   });
 
   it('lists published, unexpired runs and each run’s frames', () => {

@@ -329,13 +329,13 @@ describe('the files hold the weather', () => {
   });
 
   it('NetCDF-4 of the last day of the forecast: the hours the forecast covers', async () => {
-    // The forecast ends 16 days after the current hour: 2026-06-26T12:00Z.
+    // The forecast ends with the newest published run, 06Z's, 16 days on: 2026-06-26T06:00Z.
     const d = await datasetOf(PRODUCT.hourly, '2026-06-26');
     const nc = await readNetcdf4((await get(pathOf(d.downloadUrl))).body);
-    expect(nc.dims[0]).toEqual({ name: 'time', length: 13 });
+    expect(nc.dims[0]).toEqual({ name: 'time', length: 7 });
     const hours = [...nc.read('time')];
     expect(hours[0]).toBe(Date.UTC(2026, 5, 26) / 3_600_000);
-    expect(hours[12]).toBe(Date.UTC(2026, 5, 26, 12) / 3_600_000);
+    expect(hours[6]).toBe(Date.UTC(2026, 5, 26, 6) / 3_600_000);
   });
 
   it("NetCDF-4 of hourly mean shortwave: time bounds, the cell the synthetic world's reads state (the hour centred on each stamp)", async () => {

@@ -85,14 +85,16 @@ describe('GET /products/{name}/datasets', () => {
 
   it('lists the first date and the last day of the forecast; on that day the hours the forecast covers', async () => {
     expect((await list(PRODUCT.tmax, '2015-01-01')).body[0].name).toBe(`${PRODUCT.tmax}_20150101.tif`);
-    // The forecast ends 16 days after the current hour: 2026-06-26T12:00Z.
-    expect((await list(PRODUCT.tmax, '2026-06-26')).body).toHaveLength(1);
+    // The forecast ends with the newest published run, 06Z's, as the platform's frames of the
+    // product over the variable do: the daily maximum's 7 days on, the hourly temperature's 16.
+    expect((await list(PRODUCT.tmax, '2026-06-17')).body).toHaveLength(1);
+    expect((await list(PRODUCT.tmax, '2026-06-18')).body.id).toBe('date_out_of_range');
     const hourly = await list(PRODUCT.hourly, '2026-06-26');
     expect(hourly.status).toBe(200);
     expect(hourly.body).toHaveLength(1);
     expect(hourly.body[0].name).toBe(`${PRODUCT.hourly}_20260626.nc`);
-    expect(hourly.body[0].validTimes).toHaveLength(13);
-    expect(hourly.body[0].validTimes.at(-1)).toBe('2026-06-26T12:00:00Z');
+    expect(hourly.body[0].validTimes).toHaveLength(7);
+    expect(hourly.body[0].validTimes.at(-1)).toBe('2026-06-26T06:00:00Z');
   });
 
   it("lists today's hourly file, whole where the forecast covers the day", async () => {

@@ -40,7 +40,7 @@ describe("the reads' cell, not the variable list's", () => {
     }) as GridSource;
     expect(source.variables().find((v) => v.id === 'surface_downwelling_shortwave_flux_in_air')?.timeCell).toEqual([-H / 2, H / 2]);
     const product = servedProducts(testCatalog(), source).find((p) => p.def.name === PRODUCT.shortwave)!;
-    const dataset = datasetsOfDay(product, dayStart('2024-06-01'), source)[0]!;
+    const dataset = datasetsOfDay(product, dayStart('2024-06-01'), source, Date.UTC(2026, 5, 10))[0]!;
     const path = join(dir, dataset.name);
     await produceDatasetFile(dataset, source, path);
     const nc = await readNetcdf4(readFileSync(path));

@@ -33,7 +33,7 @@ it('makes the file in a worker thread, the same bytes as on the event loop', asy
   const product = servedProducts(testCatalog(), source).find((p) => p.def.name === PRODUCT.extremesNc)!;
   const path = join(dir, 'inline.nc');
   const shares: number[] = [];
-  await produceDatasetFile(datasetsOfDay(product, dayStart('2023-01-15'), source)[0]!, source, path, (done) => shares.push(done));
+  await produceDatasetFile(datasetsOfDay(product, dayStart('2023-01-15'), source, clock.ms)[0]!, source, path, (done) => shares.push(done));
   const inline = readFileSync(path);
   expect(res.headers.etag).toBe(`"${createHash('sha256').update(inline).digest('hex')}"`);
   // Progress is told row by row, to the whole file (the list's estimates: making-times.ts).

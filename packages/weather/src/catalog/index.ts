@@ -66,6 +66,7 @@ export {
   productFrames,
   productFramesVersion,
   runFrames,
+  variableFramesEndMs,
 } from './product-frames.js';
 export { RUN_TRANSITIONS, type RunLifeCycle, runLifeCycle, type RunStatus, runStatusAt } from './run-life-cycle.js';
 export {

@@ -5,7 +5,7 @@
  * (docs/decisions/0120-product-frames-and-forecast-runs.md).
  */
 import { fieldcastIdBytes, isUuid } from '@fieldcast/ids';
-import { forecastBoundaryMs } from '../grid/grid-source.js';
+import { forecastBoundaryMs, type VariableId } from '../grid/grid-source.js';
 import { frameId, productTimeRange } from './catalog.js';
 import { TILE_SIZE, type ZoomLevels } from './frame-tiles.js';
 import {
@@ -131,6 +131,23 @@ export function hasFrameIn(p: ProductDef, nowMs: number, startMs: number, endMs:
     cadenceTimes(range.startMs, p.cadenceMinutes * MINUTE_MS, Math.max(startMs, range.startMs), Math.min(endMs, range.endMs), 1, 'asc')
       .length > 0
   );
+}
+
+/**
+ * The last valid time at nowMs that the products with frames over `variable` show: the latest of
+ * their last frames, so for a forecast product the newest published run's last valid time
+ * (docs/decisions/0120-product-frames-and-forecast-runs.md). A transfer file of the variable ends
+ * there too (docs/decisions/0508-transfer-files-end-with-the-published-runs.md). Null when no
+ * product shows the variable in frames.
+ */
+export function variableFramesEndMs(products: readonly ProductDef[], variable: VariableId, nowMs: number): number | null {
+  let end: number | null = null;
+  for (const p of products) {
+    if (p.variable !== variable || !p.hasFrames || p.cadenceMinutes === 0) continue;
+    const last = productTimeRange(p, nowMs).endMs;
+    if (end === null || last > end) end = last;
+  }
+  return end;
 }
 
 /** A run's frames with valid time in [startMs, endMs], in `order`, at most `limit`. */

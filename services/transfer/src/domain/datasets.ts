@@ -12,11 +12,13 @@ import {
   forecastBoundaryMs,
   type GridSource,
   isRoutingSource,
+  type ProductDef,
   TRANSFER_DEFAULT_BBOX,
   TRANSFER_DEFAULT_RESOLUTION,
   type TransferProductDef,
   type VariableId,
   type VariableInfo,
+  variableFramesEndMs,
 } from '@fieldcast/weather';
 import { datasetGrid, type DatasetGrid } from './grid-rows.js';
 
@@ -45,6 +47,11 @@ export interface TransferProduct {
   grid: DatasetGrid;
   /** where a synced source's product is read from (synced-products.ts); absent for the catalog's, read from the weather served */
   synced?: SyncedOrigin;
+  /**
+   * the catalog's products, whose frames a catalog product's files end with (lastValidMs); absent
+   * for a synced product, which its stores bound
+   */
+  framedBy?: readonly ProductDef[];
 }
 
 /** A synced source's product's origin (docs/decisions/0340-synced-transfer-products.md). */
@@ -103,7 +110,7 @@ export function resolveProduct(def: TransferProductDef, source: GridSource): Tra
 export function servedProducts(catalog: Catalog, source: GridSource): TransferProduct[] {
   return catalog.transferProducts().flatMap((def) => {
     const product = resolveProduct(def, source);
-    return typeof product === 'string' ? [] : [product];
+    return typeof product === 'string' ? [] : [{ ...product, framedBy: catalog.products() }];
   });
 }
 
@@ -132,17 +139,17 @@ function datasetAt(product: TransferProduct, startMs: number | null): Dataset {
 }
 
 /**
- * The dataset as its weather holds it, or null when it holds none of it: the steps of its period
- * that the weather holds, one after another, under the period's name. A catalog product's are
- * those within the weather's coverage (the last day of the forecast holds its hours up to the
- * forecast's end, docs/decisions/0424-partial-days-listed-with-their-hours.md); a synced
+ * The dataset as its weather holds it at nowMs, or null when it holds none of it: the steps of its
+ * period that the weather holds, one after another, under the period's name. A catalog product's
+ * are those from the weather's start to lastValidMs (the last day of the forecast holds its hours
+ * up to the forecast's end, docs/decisions/0424-partial-days-listed-with-their-hours.md); a synced
  * product's those the source's stores hold for every variable (a day partly synced holds its
  * hours synced, docs/decisions/0340-synced-transfer-products.md).
  */
-function held(dataset: Dataset, source: GridSource): Dataset | null {
+function held(dataset: Dataset, source: GridSource, nowMs: number): Dataset | null {
   const { synced, variables, stepMs } = dataset.product;
   if (dataset.startMs === null) return dataset;
-  const holds = synced ? (t: number) => variables.every((v) => synced.holds(v.id, t)) : covers(source);
+  const holds = synced ? (t: number) => variables.every((v) => synced.holds(v.id, t)) : covers(dataset.product, source, nowMs);
   const times = dataset.times.filter(holds);
   if (times.length === 0 || times.some((t, i) => i > 0 && t - times[i - 1]! !== stepMs)) return null;
   return { ...dataset, startMs: times[0]!, times };
@@ -170,9 +177,27 @@ export function answered(dataset: Dataset, source: GridSource): Dataset {
   return changed ? { ...dataset, product: { ...dataset.product, variables } } : dataset;
 }
 
-/** Whether a valid time is within the weather's coverage. */
-function covers(source: GridSource): (ms: number) => boolean {
-  const { startMs, endMs } = source.coverage();
+/**
+ * The last valid time a product's files may hold at nowMs: the end of its weather's coverage and,
+ * for a catalog product, no later than the last frame the catalog's products over each of its
+ * variables show, which for a forecast product is its newest published run's last valid time. So
+ * a file's forecast hours are those the platform's frames, the tiles and the model area's runs list
+ * (docs/decisions/0508-transfer-files-end-with-the-published-runs.md). A variable no product shows
+ * in frames is bounded by the weather alone.
+ */
+function lastValidMs(product: TransferProduct, source: GridSource, nowMs: number): number {
+  let end = source.coverage().endMs;
+  for (const v of product.framedBy ? product.variables : []) {
+    const shown = variableFramesEndMs(product.framedBy!, v.id, nowMs);
+    if (shown !== null && shown < end) end = shown;
+  }
+  return end;
+}
+
+/** Whether a valid time is within what a product's files may hold at nowMs. */
+function covers(product: TransferProduct, source: GridSource, nowMs: number): (ms: number) => boolean {
+  const startMs = source.coverage().startMs;
+  const endMs = lastValidMs(product, source, nowMs);
   return (ms) => ms >= startMs && ms <= endMs;
 }
 
@@ -182,13 +207,13 @@ export function dayStart(date: string): number {
 }
 
 /**
- * The dates a list may be asked for: from FIRST_DATE to the day the weather's forecast ends
- * (docs/interface.md §9). A date outside them is the request's fault.
+ * The dates a list may be asked for at nowMs: from FIRST_DATE to the day the product's forecast
+ * ends (lastValidMs, docs/interface.md §9). A date outside them is the request's fault.
  */
-export function checkDate(date: string, product: TransferProduct, served: GridSource): number {
+export function checkDate(date: string, product: TransferProduct, served: GridSource, nowMs: number): number {
   const source = weatherOf(product, served);
   const start = dayStart(date);
-  const last = new Date(source.coverage().endMs).toISOString().slice(0, 10);
+  const last = new Date(lastValidMs(product, source, nowMs)).toISOString().slice(0, 10);
   if (!Number.isFinite(start) || date < FIRST_DATE || date > last) {
     throw new InvalidRequestError('date_out_of_range', `date must be from ${FIRST_DATE} to ${last}, the end of the forecast`, [
       { path: 'date', message: `must be from ${FIRST_DATE} to ${last}` },
@@ -197,20 +222,20 @@ export function checkDate(date: string, product: TransferProduct, served: GridSo
   return start;
 }
 
-/** The datasets of a product whose period begins on the day starting at dayMs, each with the steps the weather holds. */
-export function datasetsOfDay(product: TransferProduct, dayMs: number, served: GridSource): Dataset[] {
+/** The datasets of a product whose period begins on the day starting at dayMs, each with the steps the weather holds at nowMs. */
+export function datasetsOfDay(product: TransferProduct, dayMs: number, served: GridSource, nowMs: number): Dataset[] {
   if (product.cadenceMs === 0) return [datasetAt(product, null)];
   const source = weatherOf(product, served);
   const out: Dataset[] = [];
   for (let t = Math.ceil(dayMs / product.cadenceMs) * product.cadenceMs; t < dayMs + DAY_MS; t += product.cadenceMs) {
-    const dataset = held(datasetAt(product, t), source);
+    const dataset = held(datasetAt(product, t), source, nowMs);
     if (dataset) out.push(answered(dataset, source));
   }
   return out;
 }
 
-/** The dataset of a product by its file name, if it names one the weather covers. */
-export function findDataset(product: TransferProduct, name: string, served: GridSource): Dataset {
+/** The dataset of a product by its file name, if it names one the weather covers at nowMs. */
+export function findDataset(product: TransferProduct, name: string, served: GridSource, nowMs: number): Dataset {
   const source = weatherOf(product, served);
   const missing = () => new NotFoundError('dataset', name);
   if (product.cadenceMs === 0) {
@@ -225,7 +250,7 @@ export function findDataset(product: TransferProduct, name: string, served: Grid
   if (startMs === null || startMs % product.cadenceMs !== 0) throw missing();
   const named = datasetAt(product, startMs);
   // The round trip refuses what parses but is not the canonical name (20240631, a T0000Z suffix on a daily product).
-  const dataset = named.name === name ? held(named, source) : null;
+  const dataset = named.name === name ? held(named, source, nowMs) : null;
   if (!dataset) throw missing();
   return answered(dataset, source);
 }
@@ -234,9 +259,11 @@ export function findDataset(product: TransferProduct, name: string, served: Grid
 export const WRITER_VERSION = 9;
 
 /**
- * The cache key of a dataset's file: a hash of everything its bytes depend on. Files that hold a
- * forecast (a valid time after the forecast boundary) carry the boundary too, so they are made
- * again each hour from the newest forecast; a synced product's carry its stores' version
+ * The cache key of a dataset's file: a hash of everything its bytes depend on. Its valid times are
+ * in it, so the last day of the forecast, which grows as each run is published (lastValidMs), is
+ * made again then (docs/decisions/0508-transfer-files-end-with-the-published-runs.md). Files that
+ * hold a forecast (a valid time after the forecast boundary) carry the boundary too, so they are
+ * made again each hour from the newest forecast; a synced product's carry its stores' version
  * instead, so a new run or analysis hour makes them again, and nothing else does.
  */
 export function cacheKey(dataset: Dataset, served: GridSource, nowMs: number): string {

@@ -105,19 +105,16 @@ export class Transfer {
   /** The records of a product's datasets of one day (today, UTC, by default), with links signed for the account. */
   async datasets(productName: string, date: string | undefined, account: string, base: string): Promise<DatasetRecord[]> {
     const product = await this.visible(productName, account);
-    const day = date === undefined ? dayStart(this.deps.now().toISOString().slice(0, 10)) : checkDate(date, product, this.deps.weather);
+    const now = this.deps.now();
+    const day = date === undefined ? dayStart(now.toISOString().slice(0, 10)) : checkDate(date, product, this.deps.weather, now.getTime());
     const records: DatasetRecord[] = [];
-    for (const dataset of datasetsOfDay(product, day, this.deps.weather)) {
-      const key = this.keyOf(dataset);
+    for (const dataset of datasetsOfDay(product, day, this.deps.weather, now.getTime())) {
+      const key = cacheKey(dataset, this.deps.weather, now.getTime());
       const made = await this.deps.cache.peek(key);
       const readyMs = made ? undefined : this.times.estimateMs(key, product.def.name, valuesOf(dataset));
       records.push(this.record(dataset, made, readyMs, account, base));
     }
     return records;
-  }
-
-  private keyOf(dataset: Dataset): string {
-    return cacheKey(dataset, this.deps.weather, this.deps.now().getTime());
   }
 
   private record(
@@ -174,9 +171,11 @@ export class Transfer {
     account: string,
   ): Promise<{ dataset: Dataset; file: CachedFile; mediaType: string }> {
     const product = await this.visible(productName, account);
-    const dataset = findDataset(product, datasetName, this.deps.weather);
+    // One instant for the file's steps and its key, so the key names the steps found.
+    const nowMs = this.deps.now().getTime();
+    const dataset = findDataset(product, datasetName, this.deps.weather, nowMs);
     const { extension, mediaType } = FORMATS[product.def.format];
-    const key = this.keyOf(dataset);
+    const key = cacheKey(dataset, this.deps.weather, nowMs);
     const making = this.deps.cache.get(key, extension, (path) => this.deps.queue.run(() => this.make(key, dataset, path)));
     const file = await this.within(making, dataset.name);
     return { dataset, file, mediaType };
