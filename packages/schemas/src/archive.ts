@@ -127,6 +127,7 @@ export const ArchiveSummaryDay = z
     maxRating: z.string().optional().describe('tornado'),
     totalLengthKm: z.number().optional().describe('tornado'),
     maxPeakGustMs: z.number().optional().describe('gustdur'),
+    maxPeakGustKt: z.number().optional().describe('gustdur: the same, whole knots'),
     maxDurationMinutes: z.number().optional().describe('gustdur'),
     maxPeakCurrentKa: z.number().optional().describe('lightning'),
     cloud: z.number().int().optional().describe('lightning: cloud strokes'),

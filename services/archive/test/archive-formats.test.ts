@@ -152,6 +152,14 @@ describe('formats chosen both ways (docs/interface.md §11)', () => {
     expect(findAll(first, 'coordinates')[0]!.text).toBe(`${props.longitude},${props.latitude}`);
   });
 
+  it('KML names a gust in both units of its record, as a hail stone', async () => {
+    const kml = parseXml((await text(path('gustdur', 'history', '.kml'))).body);
+    const props = JSON.parse((await text(path('gustdur', 'history'))).body).data.features[0].properties;
+    expect(findAll(kml, 'Placemark')[0]!.children[0]!.text).toBe(
+      `Gusts ${props.peakGustMs} m/s (${props.peakGustKt} kt) for ${props.durationMinutes} min`,
+    );
+  });
+
   it('KML of a summary: a Placemark per event day at the point, or the region’s outline', async () => {
     const point = parseXml((await text(path('hailsize', 'summary', '.kml'))).body);
     expect(findAll(point, 'Placemark')).toHaveLength(1);

@@ -60,6 +60,13 @@ describe('every type and request (docs/interface.md §11), checked against the d
     );
     expect(summary.maxSizeMm).toBe(Math.max(...sizes));
     expect(summary.maxSizeIn).toBeCloseTo(summary.maxSizeMm / 25.4, 2);
+    // a gust's maxima in both of its records' units, as the hail's are
+    const gusts = (await day('gustdur', 'summary')).body.data.items[0];
+    const peaks = (await day('gustdur', 'history')).body.data.features.map(
+      (f: { properties: { peakGustMs: number; peakGustKt: number } }) => f.properties,
+    );
+    expect(gusts.maxPeakGustMs).toBe(Math.max(...peaks.map((p: { peakGustMs: number }) => p.peakGustMs)));
+    expect(gusts.maxPeakGustKt).toBe(Math.max(...peaks.map((p: { peakGustKt: number }) => p.peakGustKt)));
     const reports = (await day('stormreports', 'summary')).body.data.items[0];
     const kinds = (await day('stormreports', 'history')).body.data.features.map(
       (f: { properties: { reportType: string } }) => f.properties.reportType,

@@ -60,7 +60,13 @@ export type ArchiveRecord = HailSizeRecord | HailProbRecord | TornadoRecord | Gu
 
 /** Damaging gusts: the synthetic world counts minutes above 18 m/s (about 35 kt, docs/decisions/0024-severe-weather.md). */
 export const DAMAGING_GUST_MS = 18;
+/** Knots per metre per second: a knot is one international nautical mile (1852 m) an hour. */
 const KT_PER_MS = 3600 / 1852;
+
+/** A gust speed in m/s as the records and summaries give it in knots: whole knots. */
+export function gustKnots(ms: number): number {
+  return Math.round(ms * KT_PER_MS);
+}
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
@@ -92,7 +98,7 @@ export function recordOf(type: ArchiveType, event: ArchiveEvent, distance: numbe
       return {
         ...base,
         peakGustMs: event.magnitude,
-        peakGustKt: Math.round(event.magnitude * KT_PER_MS),
+        peakGustKt: gustKnots(event.magnitude),
         durationMinutes: event.durationMinutes,
         thresholdMs: DAMAGING_GUST_MS,
       };

@@ -1,5 +1,6 @@
 import { eventDayOf, isoTime } from './dates.js';
 import type { ArchiveEvent } from './ingested-reports.js';
+import { gustKnots } from './records.js';
 import type { ArchiveType } from './types.js';
 
 /**
@@ -24,6 +25,8 @@ export interface SummaryDay {
   maxRating?: string;
   totalLengthKm?: number;
   maxPeakGustMs?: number;
+  /** the same in whole knots, as a gust record gives both units (packages/schemas/src/archive.ts) */
+  maxPeakGustKt?: number;
   maxDurationMinutes?: number;
   maxPeakCurrentKa?: number;
   cloud?: number;
@@ -84,7 +87,7 @@ function initial(type: ArchiveType): Partial<SummaryDay> {
     case 'tornado':
       return { maxEfScale: 0, maxRating: 'EF0', totalLengthKm: 0 };
     case 'gustdur':
-      return { maxPeakGustMs: 0, maxDurationMinutes: 0 };
+      return { maxPeakGustMs: 0, maxPeakGustKt: 0, maxDurationMinutes: 0 };
     case 'lightning':
       return { maxPeakCurrentKa: 0, cloud: 0, ground: 0 };
     case 'stormreports':
@@ -108,6 +111,7 @@ function add(type: ArchiveType, s: SummaryDay, e: ArchiveEvent): void {
       return;
     case 'gust':
       s.maxPeakGustMs = max(s.maxPeakGustMs, e.magnitude);
+      s.maxPeakGustKt = gustKnots(s.maxPeakGustMs);
       s.maxDurationMinutes = max(s.maxDurationMinutes, e.durationMinutes);
       return;
     case 'lightning':

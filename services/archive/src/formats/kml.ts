@@ -60,7 +60,7 @@ function recordTitle(type: ArchiveType, r: ArchiveRecord): string {
     case 'tornado':
       return `Tornado ${v.rating}, ${v.lengthKm} km`;
     case 'gustdur':
-      return `Gusts ${v.peakGustMs} m/s for ${v.durationMinutes} min`;
+      return `Gusts ${v.peakGustMs} m/s (${v.peakGustKt} kt) for ${v.durationMinutes} min`;
     case 'lightning':
       return `Lightning ${v.strokeType} ${v.peakCurrentKa} kA`;
     case 'stormreports':
