@@ -2,7 +2,7 @@
  * Unit conversions used across the science functions and the services.
  *
  * Factors are exact by definition unless noted: 1 in = 25.4 mm (International yard and pound
- * agreement, 1959), 1 mph = 0.44704 m/s, 0 °C = 273.15 K, 1 W = 1 J/s.
+ * agreement, 1959), 1 mph = 0.44704 m/s, 1 kt = 1852 m/h, 0 °C = 273.15 K, 1 W = 1 J/s.
  */
 
 /** Temperature: Celsius to Fahrenheit (°F = 1.8 °C + 32). */
@@ -99,6 +99,16 @@ export function milesPerHourToMetresPerSecond(mph: number): number {
 /** Speed: metres per second to miles per hour. */
 export function metresPerSecondToMilesPerHour(ms: number): number {
   return ms / 0.44704;
+}
+
+/** Speed: knots to metres per second (1 kt = one international nautical mile, 1852 m, an hour, exactly). */
+export function knotsToMetresPerSecond(kt: number): number {
+  return (kt * 1852) / SECONDS_PER_HOUR;
+}
+
+/** Speed: metres per second to knots. */
+export function metresPerSecondToKnots(ms: number): number {
+  return (ms * SECONDS_PER_HOUR) / 1852;
 }
 
 /** Pressure: kilopascals to hectopascals (= millibars). */

@@ -10,10 +10,12 @@ import {
   kelvinToCelsius,
   kelvinToFahrenheit,
   kilometresPerHourToMetresPerSecond,
+  knotsToMetresPerSecond,
   kilopascalsToHectopascals,
   megajoulesPerDayToWattsPerSquareMetre,
   megajoulesPerHourToWattsPerSquareMetre,
   metresPerSecondToKilometresPerHour,
+  metresPerSecondToKnots,
   metresPerSecondToMilesPerHour,
   milesPerHourToMetresPerSecond,
   millimetresToInches,
@@ -49,6 +51,10 @@ describe('unit conversions (SI definitions; FAO-56 Annex 1 for the radiation fac
     expect(kilometresPerHourToMetresPerSecond(10)).toBeCloseTo(2.7778, 4);
     expect(milesPerHourToMetresPerSecond(1)).toBeCloseTo(0.44704, 15);
     expect(metresPerSecondToMilesPerHour(0.44704)).toBeCloseTo(1, 15);
+    // 1 kt = 1852 m/h: 18 m/s, the damaging-gust threshold, is 34.99 kt; 50 kt is 25.72 m/s
+    expect(metresPerSecondToKnots(18)).toBeCloseTo(34.9892, 4);
+    expect(knotsToMetresPerSecond(50)).toBeCloseTo(25.7222, 4);
+    expect(knotsToMetresPerSecond(metresPerSecondToKnots(7.3))).toBeCloseTo(7.3, 12);
     expect(kilopascalsToHectopascals(101.3)).toBeCloseTo(1013, 10);
     expect(hectopascalsToKilopascals(1013.25)).toBeCloseTo(101.325, 10);
   });

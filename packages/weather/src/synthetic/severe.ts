@@ -18,6 +18,7 @@
  */
 import type { BBox, TimeRange } from '../grid/grid-source.js';
 import { fieldcastId } from '@fieldcast/ids';
+import { metresPerSecondToKnots } from '@fieldcast/science';
 import { anomalyScale, TEMPERATURE_ANOMALY } from './climate.js';
 import { isLandAt, landFractionAt } from '@fieldcast/geography';
 import { climatologyAt, drynessAt } from './geoclimate.js';
@@ -362,7 +363,7 @@ function eventsOfStorm(storm: Storm, kind: SevereKind): AnySevereEvent[] {
         lon: g.lon,
         magnitude: g.magnitude,
         unit: 'm s-1',
-        remarks: `Thunderstorm wind gust ${Math.round(g.magnitude * 1.94384)} kt (synthetic)`,
+        remarks: `Thunderstorm wind gust ${Math.round(metresPerSecondToKnots(g.magnitude))} kt (synthetic)`,
       });
     }
   }

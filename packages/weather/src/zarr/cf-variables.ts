@@ -4,6 +4,7 @@
  * the GridSource contract promises (grid-source.ts). Stores keep the data in the units they
  * arrived in; conversion happens on read, so an ingested store stays a lossless copy.
  */
+import { knotsToMetresPerSecond } from '@fieldcast/science';
 import type { VariableId } from '../grid/grid-source.js';
 import { normaliseUnits, unitsSpelling } from './udunits.js';
 
@@ -124,7 +125,7 @@ const CONVERSIONS: Record<Quantity, ReadonlyMap<string, UnitConversion>> = {
   speed: bySpelling({
     'm s-1': IDENTITY,
     'km h-1': { scale: 1 / 3.6, offset: 0 },
-    kt: { scale: 1852 / 3600, offset: 0 },
+    kt: { scale: knotsToMetresPerSecond(1), offset: 0 },
   }),
   flux: bySpelling({ 'W m-2': IDENTITY }),
   length: bySpelling({ m: IDENTITY, km: { scale: 1000, offset: 0 } }),

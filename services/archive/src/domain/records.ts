@@ -1,3 +1,4 @@
+import { metresPerSecondToKnots } from '@fieldcast/science';
 import { isoTime } from './dates.js';
 import type { ArchiveEvent } from './ingested-reports.js';
 import type { ArchiveType } from './types.js';
@@ -60,12 +61,9 @@ export type ArchiveRecord = HailSizeRecord | HailProbRecord | TornadoRecord | Gu
 
 /** Damaging gusts: the synthetic world counts minutes above 18 m/s (about 35 kt, docs/decisions/0024-severe-weather.md). */
 export const DAMAGING_GUST_MS = 18;
-/** Knots per metre per second: a knot is one international nautical mile (1852 m) an hour. */
-const KT_PER_MS = 3600 / 1852;
-
 /** A gust speed in m/s as the records and summaries give it in knots: whole knots. */
 export function gustKnots(ms: number): number {
-  return Math.round(ms * KT_PER_MS);
+  return Math.round(metresPerSecondToKnots(ms));
 }
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
