@@ -3,6 +3,8 @@ import type { ConsumerLag, IncomingMessage, MessageHandler, OutgoingMessage, Sub
 interface Entry {
   key: string;
   value: string;
+  /** the publisher's, called once every group reading the topic has consumed the message */
+  consumed?: (() => void) | undefined;
 }
 
 /**
@@ -14,6 +16,8 @@ interface Log {
   entries: Entry[];
   head: number;
   base: number;
+  /** the offset below which the publishers have been told their messages were consumed */
+  told: number;
 }
 
 /** One subscription of a group: its handler and the loop that delivers to it. */
@@ -44,19 +48,28 @@ interface GroupState {
  * it, nothing is. Offsets stay those of the whole log. A group with nothing committed on a topic
  * starts at the oldest message held there (Kafka's `auto.offset.reset=earliest` on retained data):
  * from the first one published while trimming has not started.
+ *
+ * What it holds ends with the process, so its acknowledgement of a publish is not Kafka's: a
+ * publisher is also told when every known group reading a message's topic has consumed it, or at
+ * once when none reads it, and an outbox marks its row sent only then
+ * (docs/decisions/0503-an-embedded-outbox-row-is-sent-once-consumed.md). Between `awaitGroups` and
+ * `startTrimming` nothing is told, since a group still to subscribe may read any topic.
  */
 export class InProcessTransport implements Transport {
   readonly kind = 'in-process' as const;
   private readonly logs = new Map<string, Log>();
   private readonly groups = new Map<string, GroupState>();
   private trimming = false;
+  private awaiting = false;
   /** simulated outage, for tests of what retries while the broker is away */
   down = false;
 
-  async publish(messages: OutgoingMessage[]): Promise<void> {
+  async publish(messages: OutgoingMessage[], consumed?: (index: number) => void): Promise<void> {
     if (this.down) throw new Error('in-process transport is down');
-    for (const m of messages) this.logOf(m.topic).entries.push({ key: m.key, value: JSON.stringify(m.event) });
-    for (const topic of new Set(messages.map((m) => m.topic))) this.trim(topic);
+    messages.forEach((m, i) =>
+      this.logOf(m.topic).entries.push({ key: m.key, value: JSON.stringify(m.event), consumed: consumed && (() => consumed(i)) }),
+    );
+    for (const topic of new Set(messages.map((m) => m.topic))) this.advance(topic);
     for (const group of this.groups.values()) this.pump(group);
   }
 
@@ -85,13 +98,24 @@ export class InProcessTransport implements Transport {
   }
 
   /**
-   * Drops, from now on, what every known group has consumed: called once every consumer group of
-   * the process has subscribed, since one that subscribes later would find gone what the others
-   * consumed before it (at start, an area's outbox publishes before a later area's groups join).
+   * Tells no publisher of a message consumed until `startTrimming`: called before the consumer
+   * groups of the process subscribe, since one still to subscribe may read what the others have
+   * consumed, or a topic none of them reads yet.
+   */
+  awaitGroups(): void {
+    this.awaiting = true;
+  }
+
+  /**
+   * Drops, from now on, what every known group has consumed, and tells its publishers: called once
+   * every consumer group of the process has subscribed, since one that subscribes later would find
+   * gone what the others consumed before it (at start, an area's outbox publishes before a later
+   * area's groups join).
    */
   startTrimming(): void {
     this.trimming = true;
-    for (const topic of this.logs.keys()) this.trim(topic);
+    this.awaiting = false;
+    for (const topic of this.logs.keys()) this.advance(topic);
   }
 
   /** How many messages of a topic are held in memory. */
@@ -157,7 +181,7 @@ export class InProcessTransport implements Transport {
       try {
         await member.handler(next);
         group.offsets.set(next.topic, Number(next.offset) + 1);
-        this.trim(next.topic);
+        this.advance(next.topic);
         failures = 0;
       } catch {
         // Not committed: the same message is delivered again, after a growing pause (Kafka
@@ -178,12 +202,21 @@ export class InProcessTransport implements Transport {
     return null;
   }
 
-  /** Drops what every known group reading the topic has consumed: all of it when none reads it. */
-  private trim(topic: string): void {
+  /**
+   * Tells the publishers of what every known group reading the topic has consumed, all of it when
+   * none reads it, and drops it once trimming.
+   */
+  private advance(topic: string): void {
     const log = this.logs.get(topic);
-    if (!this.trimming || !log) return;
+    if (!log || this.awaiting) return;
     let keep = endOf(log);
     for (const g of this.groups.values()) if (g.pattern.test(topic)) keep = Math.min(keep, positionOf(g, topic, log));
+    for (; log.told < keep; log.told++) {
+      const entry = log.entries[log.told - log.base];
+      entry?.consumed?.();
+      if (entry) entry.consumed = undefined;
+    }
+    if (!this.trimming) return;
     log.head = keep - log.base;
     if (log.head > 0 && 2 * log.head >= log.entries.length) {
       log.entries = log.entries.slice(log.head);
@@ -194,7 +227,7 @@ export class InProcessTransport implements Transport {
 
   private logOf(topic: string): Log {
     let log = this.logs.get(topic);
-    if (!log) this.logs.set(topic, (log = { entries: [], head: 0, base: 0 }));
+    if (!log) this.logs.set(topic, (log = { entries: [], head: 0, base: 0, told: 0 }));
     return log;
   }
 }

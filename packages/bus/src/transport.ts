@@ -36,8 +36,14 @@ export interface Subscription {
  */
 export interface Transport {
   readonly kind: 'in-process' | 'kafka';
-  /** Publishes in the order given; resolves once every message is acknowledged. */
-  publish(messages: OutgoingMessage[]): Promise<void>;
+  /**
+   * Publishes in the order given; resolves once every message is acknowledged. Kafka's
+   * acknowledgement keeps a message for every consumer group. The in-process bus's keeps it only as
+   * long as the process: it calls `consumed` with a message's index once every consumer group of
+   * the process that reads its topic has consumed it, and Kafka never calls it
+   * (docs/decisions/0503-an-embedded-outbox-row-is-sent-once-consumed.md).
+   */
+  publish(messages: OutgoingMessage[], consumed?: (index: number) => void): Promise<void>;
   /** Makes sure the topics exist (Kafka creates them up front). */
   ensureTopics(topics: string[]): Promise<void>;
   /**

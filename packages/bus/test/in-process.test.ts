@@ -135,3 +135,64 @@ it('drops nothing before trimming starts, so a group that subscribes later reads
   await publish(bus, 1, 'u.unread');
   expect(bus.held('u.unread')).toBe(0);
 });
+
+/*
+ * What the bus holds ends with the process, so an outbox marks a row sent only once the bus says
+ * every consumer group of the process reading its topic has consumed its message
+ * (docs/decisions/0503-an-embedded-outbox-row-is-sent-once-consumed.md).
+ */
+describe('telling the publisher what every group has consumed', () => {
+  /** Publishes `count` messages to the topic and records the indexes the bus says were consumed. */
+  const publishTold = async (count: number, topic = TOPIC) => {
+    const consumed: number[] = [];
+    await bus.publish(
+      Array.from({ length: count }, (_, i) => ({
+        topic,
+        key: `k${i}`,
+        event: resourceEvent({ area: 't', resource: 'thing', action: 'created', subject: `s${i}`, data: { account: null, resource: {} } }),
+      })),
+      (index) => consumed.push(index),
+    );
+    return consumed;
+  };
+
+  it('tells it once every group reading the topic has committed the message, not while one still fails on it', async () => {
+    bus.startTrimming();
+    let failing = true;
+    const a = await reader(bus, 'a');
+    const b = await reader(bus, 'b', () => failing);
+    const consumed = await publishTold(2);
+    await until(() => a.offsets.length === 2 && b.attempts() >= 2);
+    expect(consumed).toEqual([]);
+    failing = false;
+    await bus.settle();
+    expect(consumed).toEqual([0, 1]);
+  });
+
+  it('tells it at once of a topic no group reads, but only once every group of the process has joined', async () => {
+    bus.awaitGroups();
+    const unread = await publishTold(1, 'u.unread');
+    const a = await reader(bus, 'a');
+    const read = await publishTold(1);
+    await bus.settle();
+    expect(a.offsets).toEqual(['0']);
+    // a group still to join may read either topic: neither message is safe to forget yet
+    expect([unread, read]).toEqual([[], []]);
+    bus.startTrimming();
+    expect([unread, read]).toEqual([[0], [0]]);
+    expect(await publishTold(1, 'u.unread')).toEqual([0]);
+  });
+
+  it('does not tell it of a message a group that has stopped has yet to read', async () => {
+    bus.startTrimming();
+    const a = await reader(bus, 'a');
+    await a.stop();
+    const consumed = await publishTold(1);
+    await bus.settle();
+    expect(consumed).toEqual([]);
+    const again = await reader(bus, 'a');
+    await bus.settle();
+    expect(again.offsets).toEqual(['0']);
+    expect(consumed).toEqual([0]);
+  });
+});

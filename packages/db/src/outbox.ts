@@ -104,6 +104,12 @@ export function outboxWriter(db: Database, schema: string): OutboxWriter {
  * sequence order and marks them sent in the same transaction. A failed publish rolls back and is
  * retried with backoff from the same row, so nothing is skipped or reordered. A crash between
  * publish and commit republishes: consumers are idempotent on the CloudEvent id.
+ *
+ * The in-process bus keeps what it was sent only as long as the process, so there a row is marked
+ * sent once every consumer group of the process that reads its topic has consumed it, in one
+ * statement for what was consumed since the last pass; until then it stays unsent, so the next
+ * process publishes it again, and this relay publishes only rows after the last it published
+ * (docs/decisions/0503-an-embedded-outbox-row-is-sent-once-consumed.md).
  */
 export class Outbox implements OutboxWriter {
   private readonly batchSize: number;
@@ -121,6 +127,10 @@ export class Outbox implements OutboxWriter {
   private pollTimer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
   private stopped = true;
+  /** on the in-process bus: the last row this relay published, which the bus holds until consumed */
+  private publishedThrough = 0;
+  /** on the in-process bus: rows whose messages every consumer group has consumed, to mark sent */
+  private consumed: number[] = [];
 
   constructor(private readonly options: OutboxOptions) {
     this.batchSize = options.batchSize ?? 200;
@@ -186,12 +196,12 @@ export class Outbox implements OutboxWriter {
     await this.unlisten?.();
   }
 
-  /** Rows not yet acknowledged by the transport. */
+  /** Rows not yet acknowledged by the transport (on the in-process bus: not yet consumed by every group reading them). */
   async pending(): Promise<number> {
     return (await this.backlog()).rows;
   }
 
-  /** Rows not yet acknowledged by the transport, and how long the oldest has waited (0 when none), seconds. */
+  /** The rows `pending` counts, and how long the oldest has waited (0 when none), seconds. */
   async backlog(): Promise<{ rows: number; oldestSeconds: number }> {
     const { rows } = await this.options.db.knex.raw(
       'select count(*) as n, coalesce(extract(epoch from now() - min(created_at)), 0) as age from ??.outbox where sent_at is null',
@@ -207,6 +217,7 @@ export class Outbox implements OutboxWriter {
 
   private async drain(): Promise<void> {
     try {
+      await this.markConsumed();
       while (await this.publishBatch()) {
         /* keep going while full batches come back */
       }
@@ -253,24 +264,47 @@ export class Outbox implements OutboxWriter {
     }
   }
 
+  /** Marks sent, in one statement, the rows the in-process bus has said were consumed; kept to mark again if it fails. */
+  private async markConsumed(): Promise<void> {
+    if (this.consumed.length === 0) return;
+    const seqs = this.consumed.splice(0);
+    try {
+      await this.options.db.knex.raw('update ??.outbox set sent_at = now() where seq = any(?::bigint[])', [this.options.schema, seqs]);
+    } catch (err) {
+      this.consumed.push(...seqs);
+      throw err;
+    }
+  }
+
   /** Returns true when a full batch was sent and more may be waiting. */
   private async publishBatch(): Promise<boolean> {
     const { knex } = this.options.db;
-    const schema = this.options.schema;
+    const { schema, transport } = this.options;
+    const heldByProcess = transport.kind === 'in-process';
     return knex.transaction(async (trx) => {
       const locked = await trx.raw('select pg_try_advisory_xact_lock(?) as ok', [lockKey(schema, 'relay')]);
       if (!locked.rows[0]?.ok) return false; // another replica's relay is publishing this schema
-      const rows: { seq: number; topic: string; key: string; event: unknown }[] = await trx
-        .withSchema(schema)
-        .table('outbox')
-        .whereNull('sent_at')
+      const unsent = trx.withSchema(schema).table('outbox').whereNull('sent_at');
+      if (heldByProcess) unsent.where('seq', '>', this.publishedThrough);
+      const rows: { seq: number; topic: string; key: string; event: unknown }[] = await unsent
         .orderBy('seq')
         .limit(this.batchSize)
         .select('seq', 'topic', 'key', 'event');
       if (rows.length === 0) return false;
-      await this.options.transport.publish(
-        rows.map((r) => ({ topic: r.topic, key: r.key, event: (typeof r.event === 'string' ? JSON.parse(r.event) : r.event) as never })),
-      );
+      const messages = rows.map((r) => ({
+        topic: r.topic,
+        key: r.key,
+        event: (typeof r.event === 'string' ? JSON.parse(r.event) : r.event) as never,
+      }));
+      if (heldByProcess) {
+        await transport.publish(messages, (i) => {
+          this.consumed.push(Number(rows[i]!.seq));
+          this.wake();
+        });
+        this.publishedThrough = Number(rows[rows.length - 1]!.seq);
+        return rows.length === this.batchSize;
+      }
+      await transport.publish(messages);
       await trx
         .withSchema(schema)
         .table('outbox')

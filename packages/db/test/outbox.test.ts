@@ -201,3 +201,97 @@ describe('outbox relay (docs/architecture.md §5)', () => {
     await outbox.stop();
   });
 });
+
+/*
+ * The in-process bus holds what it was sent only as long as the process, so there a row is marked
+ * sent once every consumer group of the process that reads its topic has consumed its message, and
+ * a row the bus still holds is not published again by the same relay
+ * (docs/decisions/0503-an-embedded-outbox-row-is-sent-once-consumed.md).
+ */
+describe('outbox relay on the in-process bus', () => {
+  /** A relay on its own bus, whose one consumer takes a message only once `open` is called. */
+  function held(options: { safetyPollMs?: number } = {}) {
+    const transport = new InProcessTransport();
+    transport.startTrimming();
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const received: string[] = [];
+    let attempts = 0;
+    const consume = transport.subscribe('test', /^t\./, async (m: IncomingMessage) => {
+      attempts += 1;
+      await gate;
+      received.push((JSON.parse(m.value) as CloudEvent).type);
+    });
+    const outbox = new Outbox({ db, schema: SCHEMA, transport, logger: silent, safetyPollMs: options.safetyPollMs ?? 3_600_000 });
+    return { transport, outbox, received, consume, open, attempts: () => attempts };
+  }
+
+  it('marks a row sent only once it is consumed, and while the bus holds it publishes it no more', async () => {
+    const { transport, outbox, received, consume, open, attempts } = held({ safetyPollMs: 20 });
+    await consume;
+    await outbox.start();
+    await write(outbox, 'h', 'created');
+    await until(() => attempts() === 1);
+    // many safety polls later: still one message held, one row unsent
+    await new Promise((r) => setTimeout(r, 200));
+    expect([transport.held('t.things'), await outbox.pending()]).toEqual([1, 1]);
+    open();
+    await until(() => received.length === 1);
+    await outbox.flush();
+    expect(await outbox.pending()).toBe(0);
+    expect([received, attempts()]).toEqual([['fieldcast.thing.created'], 1]);
+    await outbox.stop();
+  });
+
+  it('a row the bus held when its process ended is published again by the relay of the next one', async () => {
+    // the first process: its consumer never takes the message, and the process ends without a stop
+    const first = held();
+    await first.consume;
+    await first.outbox.start();
+    await write(first.outbox, 'lost', 'created');
+    await until(() => first.attempts() === 1);
+    // the next process on the same database
+    const next = held();
+    next.open();
+    await next.consume;
+    await next.outbox.start();
+    await until(() => next.received.length === 1);
+    await next.outbox.flush();
+    expect(await next.outbox.pending()).toBe(0);
+    expect(next.received).toEqual(['fieldcast.thing.created']);
+    await next.outbox.stop();
+  });
+
+  it('marks what its consumers took in a few statements, not one a message', async () => {
+    const { transport, outbox, received, consume, open } = held();
+    await consume;
+    await outbox.start();
+    await db.knex.transaction(async (trx) => {
+      for (let i = 0; i < 50; i++)
+        await outbox.add(trx, 't.things', {
+          area: 'test',
+          resource: 'thing',
+          action: `a${i}`,
+          subject: 's',
+          data: { account: null, resource: {} },
+        });
+    });
+    await until(() => transport.held('t.things') === 50);
+    let marks = 0;
+    const count = (q: { sql: string }) => {
+      if (/^update .*outbox.* set "?sent_at/i.test(q.sql)) marks += 1;
+    };
+    db.knex.on('query', count);
+    try {
+      open();
+      await until(() => received.length === 50);
+      await outbox.flush();
+      expect(await outbox.pending()).toBe(0);
+    } finally {
+      db.knex.off('query', count);
+    }
+    expect(marks).toBeGreaterThan(0);
+    expect(marks).toBeLessThanOrEqual(5);
+    await outbox.stop();
+  });
+});

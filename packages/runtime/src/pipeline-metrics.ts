@@ -26,7 +26,7 @@ export function pipelineMetrics(
     sources.push(
       {
         name: 'fieldcast_outbox_unsent_rows',
-        help: 'Changes written to the outbox and not yet acknowledged by the broker',
+        help: 'Changes written to the outbox and not yet acknowledged by the broker (on the in-process bus: not yet consumed by every group reading them)',
         type: 'gauge',
         read: async () => [{ value: (await outbox.backlog()).rows }],
       },

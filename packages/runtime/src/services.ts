@@ -1,6 +1,7 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Express } from 'express';
 import { InProcessTransport, type IncomingMessage, type Transport } from '@fieldcast/bus';
 import { IdempotencyKeys, keepsIdempotencyKeys, migrateSchema, Outbox, outboxMigration, type Database } from '@fieldcast/db';
@@ -318,6 +319,10 @@ export async function startServices(
   };
   try {
     await migrateIdentity(shared.db);
+    // Until every consumer group of the process has subscribed, the in-process bus tells no outbox
+    // that a message was consumed: a group still to join may read it, and the row stays unsent
+    // (docs/decisions/0503-an-embedded-outbox-row-is-sent-once-consumed.md).
+    if (shared.transport instanceof InProcessTransport) shared.transport.awaitGroups();
     for (const { definition, port, metricsPort } of definitions) {
       const metricsApart = metricsPort !== undefined;
       prepared.push({
@@ -328,7 +333,8 @@ export async function startServices(
       });
     }
     // Every consumer group of the process has subscribed: the in-process bus may now drop what
-    // they have all consumed (docs/decisions/0500-embedded-bus-keeps-what-is-unread.md).
+    // they have all consumed (docs/decisions/0500-embedded-bus-keeps-what-is-unread.md), and its
+    // outboxes mark it sent.
     if (shared.transport instanceof InProcessTransport) shared.transport.startTrimming();
     const urlOf = (server: Server) =>
       `http://${shared.host === '0.0.0.0' ? '127.0.0.1' : shared.host}:${(server.address() as AddressInfo).port}`;
@@ -350,31 +356,39 @@ export async function startServices(
   return { services: running, stop: () => (stopping ??= stopAll()) };
 }
 
+/** The pause of a hand-over round that found rows unsent and nothing to deliver. */
+const HAND_OVER_RETRY_MS = 50;
+
 /**
  * Before any consumer of a process on the in-process bus stops, what its areas wrote reaches
- * them: the bus is a log in memory that ends with the process, so a message an outbox published
- * after its consumer stopped was lost (docs/decisions/0493-a-shutdown-hands-over-what-was-written.md).
- * Each outbox publishes what it holds, the consumers take it, and what they wrote in turn is
- * published, until a round finds nothing to do, or `timeoutMs` ends the wait (a consumer that keeps
- * failing): what is then left is reported. On Kafka the broker keeps what it was sent, and each
- * outbox drains as its service stops.
+ * them (docs/decisions/0493-a-shutdown-hands-over-what-was-written.md): an outbox row is sent there
+ * only once every consumer group of the process has consumed it, so a row a stopped consumer has
+ * yet to take would otherwise wait for the next start
+ * (docs/decisions/0503-an-embedded-outbox-row-is-sent-once-consumed.md). Each outbox publishes what
+ * it holds and the consumers take it, and what they wrote in turn, until no outbox has a row
+ * unsent, or `timeoutMs` ends the wait (a consumer that keeps failing): what is then left is
+ * reported. On Kafka the broker keeps what it was sent, and each outbox drains as its service stops.
  */
 async function handOver(services: readonly PreparedService[], bus: InProcessTransport, timeoutMs: number, logger: Logger): Promise<void> {
   let unsent = 0;
+  let timedOut = false;
   const rounds = async () => {
-    for (;;) {
+    while (!timedOut) {
       unsent = (await Promise.all(services.map((s) => s.flush()))).reduce((a, b) => a + b, 0);
-      const delivered = await bus.settle();
-      if (!delivered && unsent === 0) return true;
+      if (unsent === 0) return true;
+      // Rows unsent and nothing to deliver: a publish or a mark that failed, which its relay retries.
+      if (!(await bus.settle())) await delay(HAND_OVER_RETRY_MS);
     }
+    return false;
   };
   let timer: NodeJS.Timeout | undefined;
   const done = await Promise.race([rounds(), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
   clearTimeout(timer);
+  timedOut = true;
   if (!done)
     logger.warn(
       { unsent, timeoutMs },
-      'stopping before every event written was consumed: a consumer of this process did not take them in time',
+      'stopping before every event written was consumed: a consumer of this process did not take them in time; they are published again at the next start',
     );
 }
 

@@ -370,6 +370,22 @@ describe('webhook subscriptions', () => {
     expect(receiver.deliveries.map((r) => r.status)).toEqual([500, 200, 200, 200]);
   });
 
+  test('a stored event fanned out again, as a message published again after a crash is, adds no second delivery', async () => {
+    // docs/decisions/0503-an-embedded-outbox-row-is-sent-once-consumed.md: the consumers take a message at least once
+    const resource = crypto.randomUUID();
+    const sub = await subscribe(t.alice, { resources: [resource] });
+    const store = new DeliveryStore(t.fleet.db.knex);
+    const stored = { event: fieldEvent(resource, 'created', nowMs), appId: crypto.randomUUID(), owner: t.alice.id };
+    expect(await store.fanOut(stored, new Date(nowMs))).toBe(1);
+    expect(await store.fanOut(stored, new Date(nowMs))).toBe(0);
+    const kept = await t.fleet.db.knex
+      .withSchema('events')
+      .table('deliveries')
+      .where({ subscription_id: sub.id, event_id: stored.event.id })
+      .count({ n: '*' });
+    expect(Number(kept[0]!.n)).toBe(1);
+  });
+
   test('a resource’s next event is sent in the same run of passes as the one it waited for, not left for the retry task', async () => {
     const sub = await subscribe(t.alice, {});
     // the subscription's own creation, delivered: the subscription is active and nothing is due
