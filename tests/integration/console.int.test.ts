@@ -3,7 +3,7 @@
 // page state is screenshotted into test-output/console/; the screenshot in docs/areas.md (a field
 // with its degree days, contours and events over the weather) is written to docs/console.png. Any
 // browser console error fails the test.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -735,9 +735,11 @@ describe('the console in Chromium', () => {
         const saved = JSON.parse(sessionStorage.getItem('fieldcast.credentials')!) as { applicationKey: string };
         sessionStorage.setItem('fieldcast.credentials', JSON.stringify({ ...saved, applicationKey: 'fc1.expired' }));
       });
+      // the requests to the areas that carry the kept key: the page before the reload may still poll with the key it holds
       const asked: string[] = [];
       page.on('request', (request) => {
-        if (new URL(request.url()).origin !== new URL(started.console.url).origin) asked.push(request.url());
+        const basic = request.headers()['authorization']?.replace(/^Basic /, '');
+        if (basic && Buffer.from(basic, 'base64').toString().endsWith(':fc1.expired')) asked.push(request.url());
       });
       await page.reload();
       await page.waitForSelector('#sign-in:not([hidden]) button[type=submit]:not([disabled])');
@@ -870,7 +872,234 @@ describe('the console in Chromium', () => {
       await context.close();
     }
   }, 200_000);
+
+  // docs/interface.md §5 (PUT /assets/{id}) and §1, Concurrent changes: an edit is saved with the
+  // ETag of the version it was opened on, and one someone else changed since is not overwritten.
+  it("edits an asset's tags and shape, and keeps someone else's change made since the edit was opened", async () => {
+    const asset = await createAsset([-95.6, 35.2], { farm: 'Edited farm', crop: 'corn' });
+    await signedIn(async (page, errors) => {
+      const item = page.locator(`#assets li[data-id="${asset}"]`);
+      await item.waitFor();
+      await item.locator('button[aria-label^="Tags of"]').click();
+      const box = item.locator('textarea');
+      expect(await box.inputValue()).toBe('crop: corn\nfarm: Edited farm');
+      await box.fill('name: North block\nfarm: Smith, Jones & Sons');
+      await item.locator('button', { hasText: 'Save tags' }).click();
+      await page.waitForSelector('.message.info >> text=/saved/');
+      expect((await storedAsset(asset)).description).toEqual({ farm: 'Smith, Jones & Sons', name: 'North block' });
+      await textMatches(page, `#assets li[data-id="${asset}"]`, /name: North block/);
+      await shot(page, '16-asset-tags');
+
+      // Opened, then changed by someone else: the save is refused, said, and the change kept.
+      await item.locator('button[aria-label^="Tags of"]').click();
+      const replaced = await fetch(`${areaUrl('insight')}/assets/${asset}`, {
+        method: 'PUT',
+        headers: { Authorization: auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify(assetInput([-95.6, 35.2], { farm: 'Changed elsewhere' })),
+      });
+      expect(replaced.status).toBe(200);
+      await item.locator('textarea').fill('farm: Mine');
+      await item.locator('button', { hasText: 'Save tags' }).click();
+      await textMatches(page, '#messages', /Someone else changed Asset \w+ .* since you opened it: your change was not saved/);
+      expect((await storedAsset(asset)).description).toEqual({ farm: 'Changed elsewhere' });
+      // shown as it is now
+      await textMatches(page, `#assets li[data-id="${asset}"]`, /farm: Changed elsewhere/);
+      expect(await item.locator('textarea').count()).toBe(0);
+
+      // The shape: a vertex dragged south, saved in the version opened.
+      const before = (await storedAsset(asset)).geometries[0]!.coordinates[0]![0]!;
+      await zoomTo(page, 35.21, -95.59, 12);
+      await item.locator('button[aria-label^="Shape of"]').click();
+      await page.waitForSelector('#asset-shape-edit:not([hidden])');
+      expect(await page.locator('.vertex-handle').count()).toBe(4);
+      const lowest = extreme(await handleCentres(page, '.vertex-handle'), (p) => p.y);
+      await drag(page, lowest, { x: lowest.x, y: lowest.y + 60 });
+      await page.click('#save-asset-shape');
+      await page.waitForSelector('#asset-shape-edit', { state: 'hidden' });
+      const after = (await storedAsset(asset)).geometries[0]!.coordinates[0]![0]!;
+      expect(Math.min(...after.map(([, lat]) => lat))).toBeLessThan(Math.min(...before.map(([, lat]) => lat)));
+      expect((await storedAsset(asset)).description).toEqual({ farm: 'Changed elsewhere' });
+      // The browser logs the deliberate 412.
+      expect(errors.filter((e) => !/status of 412/.test(e))).toEqual([]);
+    });
+  }, 200_000);
+
+  // docs/interface.md §3: the point's series answer `Accept: text/csv`, one row per day with include=daily.
+  it("downloads a point's degree days and chill as CSV files named for what, where and when", async () => {
+    await signedIn(async (page, errors) => {
+      await zoomTo(page, ...PLAINS);
+      const csvAsked: string[] = [];
+      page.on('request', (request) => {
+        if (request.headers()['accept'] === 'text/csv') csvAsked.push(request.url());
+      });
+      await clickMap(page, [[0.5, 0.5]]);
+      const curve = page.locator('#charts figure', { hasText: 'Degree days accumulated' });
+      await curve.and(page.locator('[data-state=loaded]')).waitFor({ timeout: 120_000 });
+      const start = await page.inputValue('#gdd-start');
+      const end = await page.inputValue('#gdd-end');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click('button[aria-label="Download CSV of Degree days accumulated"]'),
+      ]);
+      expect(download.suggestedFilename()).toMatch(
+        new RegExp(`^degree-days-base-10-Celsius_36\\.\\d{4}_-97\\.\\d{4}_${start}_${end}\\.csv$`),
+      );
+      const rows = readFileSync((await download.path())!, 'utf8')
+        .trimEnd()
+        .split('\r\n');
+      expect(rows[0]).toContain('degreeDays (Celsius degree days)');
+      // a row a day from start to end, after the header
+      expect(rows).toHaveLength((Date.parse(end) - Date.parse(start)) / 86_400_000 + 2);
+      expect(csvAsked).toEqual([expect.stringMatching(/\/growing-degree-days\/36\.\d{4}\/-97\.\d{4}\?.*include=daily/)]);
+
+      const chill = page.locator('#charts figure', { hasText: 'Chill accumulated' });
+      await chill.and(page.locator('[data-state=loaded]')).waitFor({ timeout: 120_000 });
+      const [chillFile] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click('button[aria-label="Download CSV of Chill accumulated"]'),
+      ]);
+      expect(chillFile.suggestedFilename()).toMatch(new RegExp(`^chill-dynamic_36\\.\\d{4}_-97\\.\\d{4}_\\d{4}-09-01_${end}\\.csv$`));
+      expect(readFileSync((await chillFile.path())!, 'utf8')).toMatch(/^.*chill \(chill portions\)/);
+      expect(errors).toEqual([]);
+    });
+  }, 300_000);
+
+  // docs/interface.md §12 (DELETE /rules/{id}) and §1, Concurrent changes.
+  it('deletes an alert rule once confirmed, and not one someone else changed meanwhile', async () => {
+    const field = await createField('Alerts to delete', [-94.9, 37.1]);
+    await signedIn(async (page, errors) => {
+      await page.click(`#fields li[data-id="${field}"] button:first-child`);
+      await page.click('#alert-add-frost');
+      const rule = page.locator('#alerts li[data-id]');
+      await rule.waitFor({ timeout: 30_000 });
+      const id = (await rule.getAttribute('data-id'))!;
+      const deleteButton = rule.locator('button[aria-label^="Delete Frost: below 0 °C within 48 h"]');
+
+      // Dismissed: kept.
+      page.once('dialog', (dialog) => void dialog.dismiss());
+      await deleteButton.click();
+      await page.waitForSelector('#alerts li[data-id]');
+      expect((await ruleRead(id)).status).toBe(200);
+
+      // Changed by someone else while the question is open: not deleted, and said.
+      page.once('dialog', async (dialog) => {
+        const read = (await (await ruleRead(id)).json()) as Record<string, unknown>;
+        const changed = await fetch(`${areaUrl('alerts')}/rules/${id}`, {
+          method: 'PUT',
+          headers: { Authorization: auth, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ description: 'Frost, changed elsewhere', target: read.target, condition: read.condition }),
+        });
+        expect(changed.status).toBe(200);
+        await dialog.accept();
+      });
+      await deleteButton.click();
+      await textMatches(page, '#messages', /Someone else changed this alert rule meanwhile: it was not deleted/);
+      expect((await ruleRead(id)).status).toBe(200);
+      await textMatches(page, '#alerts', /Frost, changed elsewhere/);
+
+      // Confirmed: deleted.
+      let asked = '';
+      page.once('dialog', (dialog) => {
+        asked = dialog.message();
+        void dialog.accept();
+      });
+      await page.click('#alerts li[data-id] button[aria-label^="Delete"]');
+      await textMatches(page, '#alerts', /No alerts on this field/);
+      expect(asked).toBe('Delete the alert rule Frost, changed elsewhere?');
+      expect((await ruleRead(id)).status).toBe(404);
+      expect(errors.filter((e) => !/status of 412/.test(e))).toEqual([]);
+    });
+  }, 200_000);
+
+  it('brings back the sign-in form, with the refusal once, when the key is refused while the console is open', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    try {
+      await signIn(page);
+      await zoomTo(page, ...PLAINS);
+      // The key revoked (`fieldcast keys revoke`) while the page is open: every area refuses it.
+      const revoked = `Basic ${Buffer.from(`${started.demo!.applicationId}:fc1.revoked`).toString('base64')}`;
+      const consoleOrigin = new URL(started.console.url).origin;
+      await page.route(
+        (url) => url.origin !== consoleOrigin,
+        (route) => route.continue({ headers: { ...route.request().headers(), authorization: revoked } }),
+      );
+      // Every panel asks at once: the point's degree days, chill, weather and archive, the feed's poll.
+      await clickMap(page, [[0.5, 0.5]]);
+      await page.waitForSelector('#sign-in:not([hidden]) button[type=submit]:not([disabled])', { timeout: 60_000 });
+      await textMatches(page, '#messages', /\w+: /);
+      expect(await page.isVisible('#app')).toBe(false);
+      expect(await errorBanners(page)).toHaveLength(1);
+      // and it stays once: nothing is asked with the key any more
+      await page.waitForTimeout(3_000);
+      expect(await errorBanners(page)).toHaveLength(1);
+      // Signed in again (a live key), the console opens.
+      await page.unrouteAll();
+      await expectValue(page, '#application-key', started.demo!.applicationKey);
+      await page.click('.message button');
+      await page.click('#sign-in button[type=submit]');
+      await page.waitForSelector('body[data-ready=true]', { timeout: 60_000 });
+      expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 200_000);
 });
+
+/** A square of about 1 km with its south-west corner at [lon, lat]. */
+function square([lon, lat]: [number, number]): [number, number][] {
+  return [
+    [lon, lat],
+    [lon + 0.01, lat],
+    [lon + 0.01, lat + 0.01],
+    [lon, lat + 0.01],
+    [lon, lat],
+  ];
+}
+
+/** An asset's body (docs/interface.md §5): one Feature, its properties the tags. */
+function assetInput(corner: [number, number], tags: Record<string, string>) {
+  return {
+    type: 'FeatureCollection',
+    features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [square(corner)] }, properties: tags }],
+  };
+}
+
+/** A new asset of the account's through the insight area; its id. */
+async function createAsset(corner: [number, number], tags: Record<string, string>): Promise<string> {
+  const response = await fetch(`${areaUrl('insight')}/assets`, {
+    method: 'POST',
+    headers: { Authorization: auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify(assetInput(corner, tags)),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** The asset as the insight area stored it. */
+async function storedAsset(
+  id: string,
+): Promise<{ description: Record<string, string>; geometries: { coordinates: [number, number][][][] }[] }> {
+  const response = await fetch(`${areaUrl('insight')}/assets/${id}`, { headers: { Authorization: auth } });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { description: Record<string, string>; geometries: { coordinates: [number, number][][][] }[] };
+}
+
+/** A new field of the account's through the agriculture area; its id. */
+async function createField(description: string, corner: [number, number]): Promise<string> {
+  const response = await fetch(`${areaUrl('agriculture')}/fields`, {
+    method: 'POST',
+    headers: { Authorization: auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ description, type: 'GeometryCollection', geometries: [{ type: 'Polygon', coordinates: [square(corner)] }] }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** The alert rule as the alerts area reads it: 200 while it exists. */
+function ruleRead(id: string): Promise<globalThis.Response> {
+  return fetch(`${areaUrl('alerts')}/rules/${id}`, { headers: { Authorization: auth } });
+}
 
 /** The point panel's requests: degree days or chill at a place (not a field's), and the archive's history near it. */
 const POINT_REQUEST = /\/(growing-degree-days|chill)\/-?\d+\.\d+\/-?\d+\.\d+$|\/history\//;

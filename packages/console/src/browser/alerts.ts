@@ -1,15 +1,15 @@
 /// <reference lib="dom" />
-import type { Api } from './api.js';
+import { type Api, changedMeanwhile } from './api.js';
 import { type AlertRule, type AlertState, describeCondition, describeState, frostRuleOn } from './alert-rules.js';
 import type { Field } from './field-records.js';
-import { byId } from './fields.js';
+import { button, byId } from './fields.js';
 import { PanelView } from './panel-view.js';
-import { showError } from './status.js';
+import { showError, showMessage } from './status.js';
 
 /**
  * The alerts panel: the selected field's alert rules with whether each holds (docs/interface.md
- * §12), and a frost rule added in one click; their triggered and cleared events are in the
- * selected field's feed, tagged with the field.
+ * §12), a frost rule added in one click, and a rule deleted once confirmed; their triggered and
+ * cleared events are in the selected field's feed, tagged with the field.
  */
 export class AlertsPanel {
   private field: Field | null = null;
@@ -42,9 +42,14 @@ export class AlertsPanel {
     }
     if (this.field?.id !== field.id) return;
     const items = (shown.answer ?? []).map(({ rule, state }) => {
-      const li = item(`${rule.description || describeCondition(rule.condition)} · ${describeState(state)}`);
+      const li = item(`${ruleName(rule)} · ${describeState(state)}`);
       li.dataset.id = rule.id;
       li.dataset.holding = String(state.holding);
+      // The name begins with the button's word (WCAG 2.2, 2.5.3 Label in Name), then names the rule.
+      li.append(
+        ' ',
+        button('Delete', () => void this.remove(field, rule.id), `Delete ${ruleName(rule)}`),
+      );
       return li;
     });
     if (shown.error !== null) {
@@ -54,6 +59,26 @@ export class AlertsPanel {
     } else if (items.length === 0) items.push(item('No alerts on this field.'));
     list.replaceChildren(...items);
     list.dataset.state = shown.error === null ? 'loaded' : 'error';
+  }
+
+  /**
+   * Deletes the rule once the person confirms it as it is now: read again with its ETag, and
+   * deleted only in that version (If-Match, docs/interface.md §1, Concurrent changes), so a rule
+   * someone else changed meanwhile is not deleted unseen. Either way the list is read again.
+   */
+  private async remove(field: Field, id: string): Promise<void> {
+    try {
+      const { body: rule, etag } = await this.api.versioned<AlertRule>('alerts', `/rules/${id}`);
+      if (!confirm(`Delete the alert rule ${ruleName(rule)}?`)) return;
+      await this.api.json('alerts', `/rules/${id}`, { method: 'DELETE', ifMatch: etag ?? undefined });
+      showMessage(`Alert rule ${ruleName(rule)} deleted`, 'info');
+    } catch (err) {
+      if (changedMeanwhile(err))
+        showMessage('Someone else changed this alert rule meanwhile: it was not deleted; the rules are shown as they are now.');
+      else showError(err);
+    }
+    // not if another field was selected meanwhile: its rules are shown
+    if (this.field?.id === field.id) await this.showField(field);
   }
 
   private async addFrost(): Promise<void> {
@@ -69,6 +94,11 @@ export class AlertsPanel {
       showError(err);
     }
   }
+}
+
+/** A rule as the list names it: its description, or its condition when it has none. */
+function ruleName(rule: AlertRule): string {
+  return rule.description || describeCondition(rule.condition);
 }
 
 function item(text: string): HTMLLIElement {

@@ -29,12 +29,27 @@ export interface Credentials {
 
 const SESSION_KEY = 'fieldcast.credentials';
 
+/** Why the key was refused while the console was open, for the sign-in form the page loads into. */
+const REFUSAL_KEY = 'fieldcast.refusal';
+
+/** What a request may say beyond its method and body. */
+interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  anonymous?: boolean;
+  signal?: AbortSignal;
+  /** the ETag of the version read: the change is made only on that version (docs/interface.md §1, Concurrent changes) */
+  ifMatch?: string;
+  accept?: string;
+}
+
 /**
  * Calls the areas with HTTP Basic (docs/interface.md §1, Credentials). The key lives in this
  * object and in sessionStorage (gone with the tab), never in a URL or a cookie (decision 0191).
  */
 export class Api {
   private credentials: Credentials | null = null;
+  private refused: ((err: ApiError) => void) | null = null;
 
   constructor(readonly config: Config) {
     const saved = sessionStorage.getItem(SESSION_KEY);
@@ -50,9 +65,27 @@ export class Api {
     sessionStorage.setItem(SESSION_KEY, JSON.stringify(credentials));
   }
 
-  signOut(): void {
+  /** Forgets the key; `refusal`, the area's words for refusing it, waits for takeRefusal. */
+  signOut(refusal?: string): void {
     this.credentials = null;
     sessionStorage.removeItem(SESSION_KEY);
+    if (refusal !== undefined) sessionStorage.setItem(REFUSAL_KEY, refusal);
+  }
+
+  /** The refusal signOut kept, once: the next call answers null. */
+  takeRefusal(): string | null {
+    const refusal = sessionStorage.getItem(REFUSAL_KEY);
+    sessionStorage.removeItem(REFUSAL_KEY);
+    return refusal;
+  }
+
+  /**
+   * Calls `listener` with the first 401 an area answers to the key (docs/interface.md §1,
+   * Credentials: a key revoked with `fieldcast keys` while the console is open). Every request
+   * after it would be refused alike, each panel with a message of its own.
+   */
+  onRefused(listener: (err: ApiError) => void): void {
+    this.refused = listener;
   }
 
   url(area: string, path: string): string {
@@ -71,37 +104,47 @@ export class Api {
    * A request answered with JSON; an error answer becomes an ApiError with the problem's message.
    * An aborted request (`signal`) rejects with the browser's AbortError.
    */
-  async json<T>(
-    area: string,
-    path: string,
-    init: { method?: string; body?: unknown; anonymous?: boolean; signal?: AbortSignal } = {},
-  ): Promise<T> {
+  async json<T>(area: string, path: string, init: Omit<RequestOptions, 'accept'> = {}): Promise<T> {
+    return (await this.versioned<T>(area, path, init)).body;
+  }
+
+  /** A JSON answer with its ETag (null when it has none), to be sent back in `ifMatch`. */
+  async versioned<T>(area: string, path: string, init: Omit<RequestOptions, 'accept'> = {}): Promise<{ body: T; etag: string | null }> {
     return withProgress(async () => {
       const response = await this.send(area, path, init);
       const text = await response.text();
       const body: unknown = text ? safeParse(text) : null;
-      if (!response.ok) throw problem(area, response, body);
-      return body as T;
+      if (!response.ok) throw this.problem(area, response, body, init);
+      return { body: body as T, etag: response.headers.get('ETag') };
     });
   }
 
-  /** A binary answer (a tile): its bytes, or an ApiError. */
-  async blob(area: string, path: string, signal?: AbortSignal): Promise<Blob> {
-    const response = await this.send(area, path, { signal });
-    if (!response.ok) throw problem(area, response, safeParse(await response.text()));
+  /** A binary answer (a tile), or text in the type `accept` names (a CSV file): its bytes, or an ApiError. */
+  async blob(area: string, path: string, signal?: AbortSignal, accept?: string): Promise<Blob> {
+    const init = { signal, accept };
+    const response = await this.send(area, path, init);
+    if (!response.ok) throw this.problem(area, response, safeParse(await response.text()), init);
     return response.blob();
   }
 
-  private async send(
-    area: string,
-    path: string,
-    init: { method?: string; body?: unknown; signal?: AbortSignal; anonymous?: boolean },
-  ): Promise<Response> {
+  /** The area's error answer as an ApiError (problemOf); a refused key is told to onRefused's listener. */
+  private problem(area: string, response: Response, body: unknown, init: RequestOptions): ApiError {
+    const { message, code, faults } = problemOf(area, response.status, body, response.headers.get('Retry-After'));
+    const err = new ApiError(message, response.status, code, faults);
+    if (response.status === 401 && !init.anonymous) this.refused?.(err);
+    return err;
+  }
+
+  private async send(area: string, path: string, init: RequestOptions): Promise<Response> {
     const hasBody = init.body !== undefined;
+    const extra: Record<string, string> = {};
+    if (hasBody) extra['Content-Type'] = 'application/json';
+    if (init.ifMatch !== undefined) extra['If-Match'] = init.ifMatch;
+    if (init.accept !== undefined) extra.Accept = init.accept;
     try {
       return await fetch(this.url(area, path), {
         method: init.method ?? 'GET',
-        headers: init.anonymous ? {} : this.headers(hasBody ? { 'Content-Type': 'application/json' } : {}),
+        headers: init.anonymous ? {} : this.headers(extra),
         body: hasBody ? JSON.stringify(init.body) : undefined,
         signal: init.signal,
       });
@@ -112,16 +155,19 @@ export class Api {
   }
 }
 
+/**
+ * Whether a change was refused because the resource changed since the version its `If-Match`
+ * named was read: 412 `precondition_failed`, and nothing changed (docs/interface.md §1,
+ * Concurrent changes).
+ */
+export function changedMeanwhile(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 412;
+}
+
 function safeParse(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
     return text;
   }
-}
-
-/** The area's error answer as an ApiError (problemOf). */
-function problem(area: string, response: Response, body: unknown): ApiError {
-  const { message, code, faults } = problemOf(area, response.status, body, response.headers.get('Retry-After'));
-  return new ApiError(message, response.status, code, faults);
 }

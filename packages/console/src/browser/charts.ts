@@ -2,10 +2,15 @@
 import uPlot from 'uplot';
 import type { Api } from './api.js';
 import { valueAxisSize } from './axis-size.js';
+import { downloadName } from './download-name.js';
 import { type Place, placePath } from './place.js';
-import { errorText } from './status.js';
+import { saveFile } from './save-file.js';
+import { button } from './fields.js';
+import { errorText, showError } from './status.js';
 
 interface HourlySeries {
+  startTime: string;
+  endTime: string;
   unit: { description: string; label: string };
   series: { validTime: string; value: number | null }[];
 }
@@ -19,10 +24,29 @@ interface LatestForecast {
 const MODEL = 'synthetic-global';
 
 /**
- * A chart's title and how to load its series: times in seconds since 1970, and whether each is a
- * day (a daily value, at its date's 00:00 UTC) rather than an hour.
+ * A series as a CSV file: every series the point panel charts is answered in CSV too, with
+ * `Accept: text/csv` (docs/interface.md §3, §5, §7).
  */
-export type PointChart = [string, () => Promise<{ times: number[]; values: (number | null)[]; unit: string; days?: boolean }>];
+export interface CsvDownload {
+  /** the file's name (downloadName) */
+  name: string;
+  /** the same request as the chart's, answered in CSV */
+  load: () => Promise<Blob>;
+}
+
+/** The series at `path` of `area` as a CSV file named for `what` it is, the place and `period` (downloadName). */
+export function csvDownload(api: Api, area: string, path: string, what: string, place: Place, period: string[]): CsvDownload {
+  return { name: downloadName(what, place, period, 'csv'), load: () => api.blob(area, path, undefined, 'text/csv') };
+}
+
+/**
+ * A chart's title and how to load its series: times in seconds since 1970, whether each is a day
+ * (a daily value, at its date's 00:00 UTC) rather than an hour, and the series as a file.
+ */
+export type PointChart = [
+  string,
+  () => Promise<{ times: number[]; values: (number | null)[]; unit: string; days?: boolean; csv?: CsvDownload }>,
+];
 
 /**
  * The charts' times in UTC, as the frames and the feed show them: the areas count days in UTC
@@ -38,28 +62,36 @@ const inUtc = (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/U
  */
 export function weatherCharts(api: Api, place: Place, signal: AbortSignal): PointChart[] {
   const point = placePath(place);
+  const csv = (area: string, path: string, what: string, period: string[]) => csvDownload(api, area, path, what, place, period);
+  const hourlySeries = async (what: string, path: string) => {
+    const body = await api.json<HourlySeries>('insight', path, { signal });
+    return { ...hourly(body), csv: csv('insight', path, what, [body.startTime, body.endTime]) };
+  };
   return [
-    [
-      'Relative humidity, next 24 h',
-      async () => hourly(await api.json<HourlySeries>('insight', `/hourly-relative-humidity/${point}`, { signal })),
-    ],
+    ['Relative humidity, next 24 h', () => hourlySeries('relative humidity', `/hourly-relative-humidity/${point}`)],
     [
       'Evapotranspiration (short crop), next 24 h',
-      async () => hourly(await api.json<HourlySeries>('insight', `/hourly-evapotranspiration-short-crop/${point}`, { signal })),
+      () => hourlySeries('evapotranspiration short crop', `/hourly-evapotranspiration-short-crop/${point}`),
     ],
     [
       `Latest ${MODEL} forecast, temperature`,
       async () => {
-        const latest = await api.json<LatestForecast>('model', `/models/${MODEL}/latest-forecast/timeseries/${point}?limit=72`, {
-          signal,
-        });
+        const path = `/models/${MODEL}/latest-forecast/timeseries/${point}?limit=72`;
+        const latest = await api.json<LatestForecast>('model', path, { signal });
         const [name, variable] =
           Object.entries(latest.variables).find(([n]) => /temperature/.test(n)) ?? Object.entries(latest.variables)[0] ?? [];
         if (!variable) throw new Error('The forecast has no variables');
+        const times = variable.series.map((s) => s.validTime);
         return {
-          times: variable.series.map((s) => Date.parse(s.validTime) / 1000),
+          times: times.map((t) => Date.parse(t) / 1000),
           values: variable.series.map((s) => s.value),
           unit: `${name} ${variable.unit.label}`,
+          csv: csv(
+            'model',
+            path,
+            `${MODEL} forecast`,
+            [times[0] ?? '', times.at(-1) ?? ''].filter((t) => t !== ''),
+          ),
         };
       },
     ],
@@ -81,8 +113,14 @@ export async function drawCharts(box: HTMLElement, charts: PointChart[]): Promis
       figure.append(caption);
       box.append(figure);
       try {
-        const { times, values, unit, days } = await load();
+        const { times, values, unit, days, csv } = await load();
         if (!figure.isConnected) return;
+        // Named by its words and then the chart's title (WCAG 2.2, 2.5.3 Label in Name).
+        if (csv)
+          caption.append(
+            ' ',
+            button('Download CSV', () => void download(csv), `Download CSV of ${title}`),
+          );
         const width = Math.min(320, figure.clientWidth || 320);
         new uPlot(
           {
@@ -110,6 +148,15 @@ export async function drawCharts(box: HTMLElement, charts: PointChart[]): Promis
       }
     }),
   );
+}
+
+/** Saves the series as its CSV file; a refusal shows as a message. */
+async function download(csv: CsvDownload): Promise<void> {
+  try {
+    saveFile(await csv.load(), csv.name);
+  } catch (err) {
+    showError(err);
+  }
 }
 
 /**

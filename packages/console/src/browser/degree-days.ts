@@ -41,6 +41,7 @@ export interface PointDegreeDays {
 export interface PointChill {
   startDate: string;
   endDate: string;
+  model: string;
   units: string;
   chill: number;
   /** each day's chill and the total so far (include=daily) */
@@ -168,24 +169,26 @@ export class DegreeDaysPanel {
     }
   }
 
-  /** A place's degree days in the panel's settings, with each day's value for the point panel's accumulation chart (include=daily). */
-  atPoint(place: Place, signal: AbortSignal): Promise<PointDegreeDays> {
-    return this.api.json<PointDegreeDays>('agriculture', `/growing-degree-days/${placePath(place)}${this.query({ include: 'daily' })}`, {
-      signal,
-    });
+  /**
+   * The agriculture area's path for a place's degree days in the panel's settings, with each day's
+   * value for the point panel's accumulation chart (include=daily), answered as PointDegreeDays.
+   */
+  pointPath(place: Place): string {
+    return `/growing-degree-days/${placePath(place)}${this.query({ include: 'daily' })}`;
   }
 
   /**
-   * A place's winter chill in the model chosen (decision 0241), from the season's start to the
-   * panel's end date. The start is left to the area (the last 1 September before the end in the
-   * northern hemisphere, 1 March in the southern): the degree days' start, a month back or a
-   * spring biofix, would cut the chill season short.
+   * The agriculture area's path for a place's winter chill (PointChill) in the model chosen
+   * (decision 0241), from the season's start to the panel's end date. The start is left to the
+   * area (the last 1 September before the end in the northern hemisphere, 1 March in the
+   * southern): the degree days' start, a month back or a spring biofix, would cut the chill
+   * season short.
    */
-  chillAtPoint(place: Place, signal: AbortSignal): Promise<PointChill> {
+  chillPointPath(place: Place): string {
     const q = new URLSearchParams({ model: byId<HTMLSelectElement>('chill-model').value, include: 'daily' });
     const end = byId<HTMLInputElement>('gdd-end').value;
     if (end !== '') q.set('end', end);
-    return this.api.json<PointChill>('agriculture', `/chill/${placePath(place)}?${q}`, { signal });
+    return `/chill/${placePath(place)}?${q}`;
   }
 }
 

@@ -3,7 +3,7 @@ import type L from 'leaflet';
 import { AlertsPanel } from './alerts.js';
 import { Api, ApiError, type Config } from './api.js';
 import { ArchiveMarkers } from './archive.js';
-import { drawAssets } from './assets.js';
+import { AssetsPanel } from './assets.js';
 import { DegreeDaysPanel } from './degree-days.js';
 import { FeedPanel } from './feed.js';
 import { byId, FieldsPanel } from './fields.js';
@@ -11,7 +11,7 @@ import { createMap } from './map.js';
 import { mapKeyAction } from './map-keys.js';
 import { placeAt } from './place.js';
 import { PointPanel } from './point.js';
-import { showError, withProgress } from './status.js';
+import { showError, showMessage, withProgress } from './status.js';
 import { TilesPanel } from './tiles.js';
 
 /** The console page: sign in, then the map and its panels (docs/architecture.md §2). */
@@ -19,6 +19,8 @@ async function main(): Promise<void> {
   const config = (await (await fetch('/config.json')).json()) as Config;
   const api = new Api(config);
   const form = byId<HTMLFormElement>('sign-in');
+  const refusal = api.takeRefusal();
+  if (refusal !== null) showMessage(refusal);
   const resumed = api.signedIn !== null && (await keyStillValid(api));
   if (config.demo && !api.signedIn) {
     byId<HTMLInputElement>('application-id').value = config.demo.applicationId;
@@ -76,6 +78,16 @@ async function signIn(api: Api, credentials: { applicationId: string; applicatio
 }
 
 async function openConsole(api: Api): Promise<void> {
+  // A key refused while the console is open (revoked since): the sign-in form with the refusal
+  // once, as keyStillValid gives it at load, not a message from every panel that asked. Loading
+  // the page again stops the panels' requests and polls; the refusal waits in the tab for it.
+  let refused = false;
+  api.onRefused((err) => {
+    if (refused) return;
+    refused = true;
+    api.signOut(err.message);
+    location.reload();
+  });
   byId('sign-in').hidden = true;
   byId('app').hidden = false;
   byId('sign-out').hidden = false;
@@ -110,7 +122,7 @@ async function openConsole(api: Api): Promise<void> {
   void degreeDays.showField(null);
   void alerts.showField(null);
   feed.start();
-  await Promise.all([fields.load(), tiles.load(), drawAssets(api, map)]);
+  await Promise.all([fields.load(), tiles.load(), new AssetsPanel(api, map).load()]);
   document.body.dataset.ready = 'true';
 }
 

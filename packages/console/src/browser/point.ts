@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Api } from './api.js';
 import type { ArchiveMarkers } from './archive.js';
-import { drawCharts, type PointChart, weatherCharts } from './charts.js';
+import { type CsvDownload, csvDownload, drawCharts, type PointChart, weatherCharts } from './charts.js';
 import type { DegreeDaysPanel, PointChill, PointDegreeDays } from './degree-days.js';
 import { byId } from './fields.js';
 import { LatestRequest } from './latest.js';
@@ -52,8 +52,12 @@ export class PointPanel {
     const chillOut = byId('point-chill');
     out.textContent = `${placeText(place)}: …`;
     chillOut.textContent = '';
-    const gdd = this.degreeDays.atPoint(place, signal);
-    const chill = this.degreeDays.chillAtPoint(place, signal);
+    const gddPath = this.degreeDays.pointPath(place);
+    const chillPath = this.degreeDays.chillPointPath(place);
+    const gdd = this.api.json<PointDegreeDays>('agriculture', gddPath, { signal });
+    const chill = this.api.json<PointChill>('agriculture', chillPath, { signal });
+    const csv = (path: string, what: string, answer: { startDate: string; endDate: string }) =>
+      csvDownload(this.api, 'agriculture', path, what, place, [answer.startDate, answer.endDate]);
     const write = (into: HTMLElement, prefix: string) => (text: string) => {
       if (signal.aborted) return;
       into.textContent = `${prefix}${text}`;
@@ -67,8 +71,18 @@ export class PointPanel {
       gdd.then(describePoint, errorText).then(write(out, `${placeText(place)}: `)),
       chill.then(describeChill, errorText).then(write(chillOut, 'Chill: ')),
       drawCharts(byId('accumulation-charts'), [
-        accumulationChart('Degree days accumulated', gdd, (g) => `${g.scale} degree days`),
-        accumulationChart('Chill accumulated', chill, (c) => c.units),
+        accumulationChart(
+          'Degree days accumulated',
+          gdd,
+          (g) => `${g.scale} degree days`,
+          (g) => csv(gddPath, `degree days base ${g.baseTemperature} ${g.scale}`, g),
+        ),
+        accumulationChart(
+          'Chill accumulated',
+          chill,
+          (c) => c.units,
+          (c) => csv(chillPath, `chill ${c.model}`, c),
+        ),
       ]),
     ]);
     const answers = await Promise.allSettled([gdd, chill]);
@@ -92,8 +106,13 @@ interface Accumulated {
   daily: { date: string; accumulated: number }[];
 }
 
-/** The accumulation curve of a place's degree days or chill. */
-function accumulationChart<T extends Accumulated>(title: string, answer: Promise<T>, unit: (answer: T) => string): PointChart {
+/** The accumulation curve of a place's degree days or chill, and its days as a CSV file. */
+function accumulationChart<T extends Accumulated>(
+  title: string,
+  answer: Promise<T>,
+  unit: (answer: T) => string,
+  csv: (answer: T) => CsvDownload,
+): PointChart {
   return [
     title,
     async () => {
@@ -103,6 +122,7 @@ function accumulationChart<T extends Accumulated>(title: string, answer: Promise
         values: body.daily.map((d) => d.accumulated),
         unit: unit(body),
         days: true,
+        csv: csv(body),
       };
     },
   ];
