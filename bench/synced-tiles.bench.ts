@@ -18,8 +18,9 @@
  *    Then, reported: zooms 0 and 2 of two analysis hours (the run's first hours, appended to the
  *    source's analysis store, whose chunks hold 720 hours). Each row gives the bytes the process
  *    read while drawing (/proc/self/io rchar: from the page cache or the disk): a window read
- *    loads whole chunks of the store ([nt, 8, 8] cells: every hour of the run, or of the analysis'
- *    30 days, for 64 cells), so a tile's bytes grow with the run's length.
+ *    loads whole chunks, of the point-series array ([nt, 8, 8] cells: every hour of the run, or of
+ *    the analysis' 30 days, for 64 cells) or of its frame copy ([1, 64, 512]: one hour), whichever
+ *    holds the window in fewer values (docs/decisions/0505-frame-copies-of-synced-runs.md).
  * 1. Warm: the same tiles drawn again from the warm cache of grid reads, against pngjs encoding the
  *    same pixels. Target <= 2.
  * SYNCED_TILES_BENCH_DEGREES sets the grid (default 0.5: 720 x 361; 0.25 is GFS's own, 1440 x 721,

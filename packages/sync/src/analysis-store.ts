@@ -13,11 +13,14 @@
  *   or after it, never half of it;
  * - the mean rates' axis has its bounds (CF 1.11 §7.1, docs/decisions/0379-time-cells-of-mean-rates.md)
  *   as a run's store has, written past their declared length with the axis' new hours and declared
- *   in the same metadata, so a reader never sees the axis and its bounds of different lengths.
+ *   in the same metadata, so a reader never sees the axis and its bounds of different lengths;
+ * - an array's frame copy (one hour a chunk, docs/decisions/0505-frame-copies-of-synced-runs.md)
+ *   takes the run's chunk files of the hours appended by hard link, also past its declared length.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { type TimeCell, timeBoundsMetadata, timeBoundsName, timeBoundsValues, writeWhole } from '@fieldcast/weather';
+import { FRAMES_OF, type TimeCell, timeBoundsMetadata, timeBoundsName, timeBoundsValues, writeWhole } from '@fieldcast/weather';
+import { openChunk } from './chunk-files.js';
 import { StepDataError } from './errors.js';
 import { HOURLY_AXES } from './run-store.js';
 
@@ -63,23 +66,6 @@ async function commit(dir: string, arrays: Map<string, ArrayMeta>, root: Json): 
   await writeWhole(path.join(dir, '.zgroup'), JSON.stringify({ zarr_format: 2 }));
   await writeWhole(path.join(dir, '.zattrs'), JSON.stringify(root, null, 2));
   await writeWhole(path.join(dir, '.zmetadata'), JSON.stringify({ metadata, zarr_consolidated_format: 1 }, null, 2));
-}
-
-/**
- * A chunk file opened for writing in place; a new one is made whole at once (a sparse file of the
- * chunk's length, so nothing is written for hours to come). Whatever lies past the arrays'
- * declared length is never read, and every hour up to it is written (gaps as NaN, appendAnalysis).
- */
-async function openChunk(file: string, bytes: number): Promise<fs.FileHandle> {
-  try {
-    return await fs.open(file, 'r+');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const handle = await fs.open(file, 'wx+');
-  await handle.truncate(bytes);
-  return handle;
 }
 
 /**
@@ -190,7 +176,8 @@ export async function appendAnalysis(dir: string, append: AnalysisAppend): Promi
     const at = (firstMs - target.startMs) / HOUR_MS;
     for (const [name, meta] of run) {
       if (meta.zattrs._ARRAY_DIMENSIONS[0] !== axis.name || meta.zarray.shape.length !== 3 || !store.has(name)) continue;
-      await copyHours(append.runStore, dir, name, meta, store.get(name)!, { skip, take, at, from: target.length });
+      const copy = meta.zattrs[FRAMES_OF] ? linkFrames : copyHours;
+      await copy(append.runStore, dir, name, meta, store.get(name)!, { skip, take, at, from: target.length });
     }
     const times = Float64Array.from(
       { length: take + (at - target.length) },
@@ -239,10 +226,9 @@ async function createAnalysis(
   for (const [name, meta] of run) {
     const dims = meta.zattrs._ARRAY_DIMENSIONS;
     if (meta.zarray.shape.length !== 3 || !hourly.some((a) => a.name === dims[0])) continue;
-    arrays.set(name, {
-      zarray: { ...meta.zarray, shape: [0, ...meta.zarray.shape.slice(1)], chunks: [ANALYSIS_TIME_CHUNK, ...meta.zarray.chunks.slice(1)] },
-      zattrs: { ...meta.zattrs },
-    });
+    // A frame copy keeps its chunks of one hour (docs/decisions/0505-frame-copies-of-synced-runs.md).
+    const chunks = meta.zattrs[FRAMES_OF] ? meta.zarray.chunks : [ANALYSIS_TIME_CHUNK, ...meta.zarray.chunks.slice(1)];
+    arrays.set(name, { zarray: { ...meta.zarray, shape: [0, ...meta.zarray.shape.slice(1)], chunks }, zattrs: { ...meta.zattrs } });
   }
   await commit(dir, arrays, { ...run.root });
 }
@@ -298,6 +284,42 @@ async function copyHours(
 }
 
 /**
+ * Hours [from, at + take) of the frame copy `name` of the analysis store
+ * (docs/decisions/0505-frame-copies-of-synced-runs.md): none before `at` (hours no run gave, NaN
+ * as a chunk never written is), then hours [skip, skip + take) of the run's copy, each chunk file
+ * hard-linked (nothing copied; the run's store never changes and its removal leaves the link).
+ * What an append that failed left past the declared length is replaced.
+ */
+async function linkFrames(
+  runDir: string,
+  dir: string,
+  name: string,
+  runMeta: ArrayMeta,
+  meta: ArrayMeta,
+  hours: { skip: number; take: number; at: number; from: number },
+): Promise<void> {
+  const { skip, take, at, from } = hours;
+  if (JSON.stringify(runMeta.zarray.chunks) !== JSON.stringify(meta.zarray.chunks) || meta.zarray.chunks[0] !== 1)
+    throw new StepDataError(`${name}: the run's frame copy and the analysis' are not chunked alike`);
+  const [, nLat, nLon] = meta.zarray.shape as [number, number, number];
+  const [, fr, fc] = meta.zarray.chunks as [number, number, number];
+  await fs.mkdir(path.join(dir, name), { recursive: true });
+  for (let index = from; index < at + take; index++)
+    for (let ri = 0; ri < Math.ceil(nLat / fr); ri++)
+      for (let ci = 0; ci < Math.ceil(nLon / fc); ci++) {
+        const file = path.join(dir, name, `${index}.${ri}.${ci}`);
+        await fs.rm(file, { force: true });
+        if (index < at) continue;
+        const source = path.join(runDir, name, `${skip + index - at}.${ri}.${ci}`);
+        await fs.link(source, file).catch(async (error: NodeJS.ErrnoException) => {
+          // Another file system (a sync dir across mounts): copied instead.
+          if (error.code !== 'EXDEV') throw error;
+          await fs.copyFile(source, file);
+        });
+      }
+}
+
+/**
  * The analysis without the time chunks that end before `cutoffMs` (FIELDCAST_SYNC_KEEP_DAYS), as
  * a new store `newDir` beside it: the kept chunk files hard-linked under their new keys (nothing
  * copied), the coordinates and metadata rewritten. False when no whole chunk is old enough. The old
@@ -348,10 +370,12 @@ export async function trimAnalysis(dir: string, newDir: string, cutoffMs: number
       continue;
     }
     copy.zarray.shape[0] = meta.zarray.shape[0]! - from;
+    // Time chunks of 30 days, or of one hour in a frame copy.
+    const dropped = from / meta.zarray.chunks[0]!;
     for (const file of await fs.readdir(path.join(dir, name))) {
       const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(file);
-      if (!m || Number(m[1]) < chunks) continue;
-      await fs.link(path.join(dir, name, file), path.join(newDir, name, `${Number(m[1]) - chunks}.${m[2]}.${m[3]}`));
+      if (!m || Number(m[1]) < dropped) continue;
+      await fs.link(path.join(dir, name, file), path.join(newDir, name, `${Number(m[1]) - dropped}.${m[2]}.${m[3]}`));
     }
   }
   await commit(newDir, arrays, store.root);

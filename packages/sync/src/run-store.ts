@@ -20,6 +20,9 @@ import * as path from 'node:path';
 import {
   CANONICAL_UNITS,
   CF_IDENTITY,
+  FRAMES_OF,
+  frameChunks,
+  framesName,
   GridStoreWriter,
   SYNCED_MEAN_AXIS,
   SYNCED_MEAN_CELL,
@@ -27,6 +30,7 @@ import {
   temporaryBeside,
   type VariableId,
 } from '@fieldcast/weather';
+import { writeFrames } from './chunk-files.js';
 import { StepDataError } from './errors.js';
 import { type StagedGrid, type StagedStep, readRows } from './staging.js';
 
@@ -180,15 +184,21 @@ export async function writeRunStore(dir: string, steps: readonly StagedStep[], o
   try {
     const addVariable = async (variable: VariableId, time: string) => {
       const cf = CF_IDENTITY[variable];
+      const attributes = {
+        standard_name: cf.standardName,
+        long_name: cf.longName,
+        units: CANONICAL_UNITS[variable],
+        ...(cf.cellMethods ? { cell_methods: cf.cellMethods } : {}),
+      };
+      await writer.addVariable({ name: variable, time, attributes });
+      // Its frame copy, written from the same blocks (writeBlock): a map of one hour reads it
+      // (docs/decisions/0505-frame-copies-of-synced-runs.md).
       await writer.addVariable({
-        name: variable,
+        name: framesName(variable),
         time,
-        attributes: {
-          standard_name: cf.standardName,
-          long_name: cf.longName,
-          units: CANONICAL_UNITS[variable],
-          ...(cf.cellMethods ? { cell_methods: cf.cellMethods } : {}),
-        },
+        attributes: { ...attributes, [FRAMES_OF]: variable },
+        chunks: frameChunks(grid.nj, grid.ni),
+        order: 'C',
       });
       written.push(variable);
     };
@@ -253,9 +263,15 @@ export async function writeRunStore(dir: string, steps: readonly StagedStep[], o
   return { variables: written, startMs, endMs, bytes };
 }
 
-/** Bands of 8 rows, split into column blocks (multiples of 8) holding at most slabBytes of output. */
+/**
+ * Bands of 8 rows, split into column blocks (multiples of 8) holding at most slabBytes of output;
+ * blocks as wide as a frame chunk or wider span whole frame chunks, so each of their hours is one
+ * write per frame chunk (chunk-files.ts writeFrames).
+ */
 function blockPlan(nj: number, ni: number, hours: number, slabBytes: number): Block[] {
-  const width = Math.min(ni, Math.max(ROWS, Math.floor(slabBytes / (hours * ROWS * 4) / ROWS) * ROWS));
+  const fits = Math.max(ROWS, Math.floor(slabBytes / (hours * ROWS * 4) / ROWS) * ROWS);
+  const frame = frameChunks(nj, ni)[2];
+  const width = Math.min(ni, fits >= frame ? Math.floor(fits / frame) * frame : fits);
   const out: Block[] = [];
   for (let r0 = 0; r0 < nj; r0 += ROWS)
     for (let c0 = 0; c0 < ni; c0 += width) out.push({ r0, r1: Math.min(nj, r0 + ROWS), c0, c1: Math.min(ni, c0 + width) });
@@ -406,6 +422,8 @@ async function writeExtremes(
  * written whole; otherwise through the writer.
  */
 async function writeBlock(writer: GridStoreWriter, variable: VariableId, data: Float32Array, b: Block, times: number): Promise<void> {
+  const frames = writer.layoutOf(framesName(variable));
+  await writeFrames(path.join(writer.dir, framesName(variable)), frames.chunks, frames.shape[2]!, { data, times, ...b });
   const { shape, chunks } = writer.layoutOf(variable);
   const [ct, cLat, cLon] = chunks as [number, number, number];
   const nr = b.r1 - b.r0;

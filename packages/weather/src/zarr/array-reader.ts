@@ -52,6 +52,11 @@ export interface ArrayReader extends ZarrArrayInfo {
   forecastStartMs: number;
   /** where a cell's series lies in uncompressed chunks, or null: decode chunks with zarrita */
   series: SeriesLayout | null;
+  /**
+   * the array's frame-oriented copy (layout.ts FRAMES_OF), or null: the same values a step a
+   * chunk, read instead of the array where a block holds fewer of its chunk values (zarr-source.ts)
+   */
+  frames: ArrayReader | null;
 }
 
 /** The array as callers see it: its description, without the reading state. */
@@ -108,6 +113,7 @@ export function makeReader(name: string, array: AnyArray, time: TimeAxis | null,
     forecastProduct: forecastProduct && Number.isFinite(forecastStart) ? forecastProduct : null,
     forecastStartMs: Number.isFinite(forecastStart) ? forecastStart : Infinity,
     series: null,
+    frames: null,
   };
 }
 

@@ -16,6 +16,16 @@ export interface Block {
 }
 
 /**
+ * Values in the chunks of a [time, lat, lon] array that a block overlaps, edge chunks padded to
+ * the whole chunk shape (zarr-specs v2 "Chunk encoding"): what reading the block loads.
+ */
+export function chunkValuesOver(r: ArrayReader, block: Block): number {
+  const [ct, ci, cj] = r.array.chunks as [number, number, number];
+  const span = (a: number, b: number, c: number) => Math.max(0, Math.ceil(b / c) - Math.floor(a / c)) * c;
+  return span(block.t0, block.t1, ct) * span(block.i0, block.i1, ci) * span(block.j0, block.j1, cj);
+}
+
+/**
  * Values of the block as float32 in contract units, row-major. Static [lat, lon] arrays ignore
  * the time range and give one step. `chunkOf` loads a chunk by its grid coordinates.
  */

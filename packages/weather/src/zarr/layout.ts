@@ -46,3 +46,26 @@ export function defaultChunks(nt: number, stepMs: number, nLat: number, nLon: nu
 export function staticChunks(nLat: number, nLon: number): number[] {
   return [Math.min(nLat, 128), Math.min(nLon, 128)];
 }
+
+/**
+ * A frame-oriented copy of a [time, lat, lon] array (docs/decisions/0505-frame-copies-of-synced-runs.md):
+ * the same float32 values, one time step a chunk, in C order, so a map of one step reads the
+ * cells it shows and not every step of them. Its `.zattrs` name the array it copies in
+ * FRAMES_OF; readers take it as a faster way to that array, never as a variable of its own.
+ */
+export const FRAMES_OF = 'frames_of';
+
+/** The name of the frame copy of array `name`. */
+export const framesName = (name: string) => `${name}_frames`;
+
+/**
+ * Rows and columns of a frame chunk: 64 x 512 float32 (128 KiB), so a whole 0.25 degree globe is
+ * 36 chunk files and a band of the point-series layout (8 rows) is one contiguous range in each.
+ */
+const FRAME_ROWS = 64;
+const FRAME_COLUMNS = 512;
+
+/** Chunk shape of the frame copy of a [time, lat, lon] array on nLat x nLon. */
+export function frameChunks(nLat: number, nLon: number): [number, number, number] {
+  return [1, Math.min(nLat, FRAME_ROWS), Math.min(nLon, FRAME_COLUMNS)];
+}

@@ -10,7 +10,7 @@ import { type AnyArray, type ArrayReader, makeReader, type TimeAxis } from './ar
 import { type Attrs, num, str } from './attribute-values.js';
 import { constantTimeCell, decodeCfTimes, parseCfTimeUnits, regularAxis } from './cf-time.js';
 import { FileStore } from './file-store.js';
-import { STEP_ATTR } from './layout.js';
+import { FRAMES_OF, STEP_ATTR } from './layout.js';
 import { isRangeReadable, type RangeReadable, seriesLayout } from './series-ranges.js';
 
 const LAT_NAMES = new Set(['lat', 'latitude', 'y', 'nav_lat']);
@@ -121,6 +121,27 @@ export interface StoreMetadata {
   ranges: (RangeReadable & { close?: () => Promise<void> }) | null;
 }
 
+/**
+ * A frame copy stands for its array only where it holds the same steps on the same cells in the
+ * same raw values: one step a chunk, the array's time axis and shape, its packing and missing values.
+ */
+function sameFrames(of: ArrayReader, copy: ArrayReader): boolean {
+  const a = of.array;
+  const b = copy.array;
+  return (
+    a.shape.length === 3 &&
+    b.chunks[0] === 1 &&
+    JSON.stringify(a.shape) === JSON.stringify(b.shape) &&
+    a.dtype === b.dtype &&
+    JSON.stringify(of.time) === JSON.stringify(copy.time) &&
+    of.scale === copy.scale &&
+    of.offset === copy.offset &&
+    JSON.stringify(of.missing) === JSON.stringify(copy.missing) &&
+    of.validMin === copy.validMin &&
+    of.validMax === copy.validMax
+  );
+}
+
 /** Reads a store's metadata: a directory path, a file: URL, or an http(s) URL. */
 export async function readStoreMetadata(location: string | URL, fetchOptions?: RequestInit): Promise<StoreMetadata> {
   const raw = storeFor(location, fetchOptions);
@@ -163,6 +184,7 @@ export async function readStoreMetadata(location: string | URL, fetchOptions?: R
   }
 
   const readers: ArrayReader[] = [];
+  const frameCopies: ArrayReader[] = [];
   for (const [name, array] of arrays) {
     const dims = dimsOf(name, array);
     const spatial = dims.length >= 2 && dims[dims.length - 2] === latName && dims[dims.length - 1] === lonName;
@@ -183,7 +205,11 @@ export async function readStoreMetadata(location: string | URL, fetchOptions?: R
       );
       reader.series = zarray ? seriesLayout(name, zarray) : null;
     }
-    readers.push(reader);
+    (str((array.attrs as Attrs)[FRAMES_OF]) ? frameCopies : readers).push(reader);
+  }
+  for (const copy of frameCopies) {
+    const of = readers.find((r) => r.name === str((copy.array.attrs as Attrs)[FRAMES_OF]));
+    if (of && sameFrames(of, copy)) of.frames = copy;
   }
   // Exact names first, so a store holding both `air_temperature` and `t2m` serves the former.
   readers.sort((a, b) => Number(b.variable === b.name) - Number(a.variable === a.name) || a.name.localeCompare(b.name));

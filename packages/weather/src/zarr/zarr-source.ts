@@ -30,7 +30,7 @@ import { isTimeStatistic, timeCellField } from '../grid/time-cells.js';
 import { type ArrayReader, arrayInfo, converted, productAt, type ZarrArrayInfo } from './array-reader.js';
 import { type Attrs, str } from './attribute-values.js';
 import { bilinearStencil, interpolate, type StencilCell } from './bilinear.js';
-import { type Block, readBlock } from './block-reads.js';
+import { type Block, chunkValuesOver, readBlock } from './block-reads.js';
 import { CANONICAL_UNITS, CF_IDENTITY } from './cf-variables.js';
 import { chunkCache, type DecodedChunk } from './chunk-cache.js';
 import { GridCoverageError } from './coverage-error.js';
@@ -252,12 +252,18 @@ export class ZarrSource extends SingleReadsSource implements GridSource {
     return Promise.all(used.map(([i, j]) => this.readSeries(r, t0, t1, i, j)));
   }
 
-  /** A block through this source's chunk cache (block-reads.ts). */
+  /**
+   * A block through this source's chunk cache (block-reads.ts), from the array or from its frame
+   * copy, whichever holds the block in fewer chunk values: a map of one step reads the frame
+   * copy, a series or a long window the array (docs/decisions/0505-frame-copies-of-synced-runs.md).
+   * Both hold the same values, so the answer is the same either way.
+   */
   private readBlock(r: ArrayReader, block: Block): Promise<Float32Array> {
+    const from = r.frames && chunkValuesOver(r.frames, block) < chunkValuesOver(r, block) ? r.frames : r;
     // With the cache off (maxBytes 0) concurrent readers still share one load.
     return readBlock(
-      r,
-      (coords) => this.cache.get(`${r.name}/${coords.join('.')}`, () => r.array.getChunk(coords) as Promise<DecodedChunk>),
+      from,
+      (coords) => this.cache.get(`${from.name}/${coords.join('.')}`, () => from.array.getChunk(coords) as Promise<DecodedChunk>),
       block,
     );
   }
