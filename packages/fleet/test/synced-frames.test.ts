@@ -444,25 +444,38 @@ describe('a synced source as products', () => {
     expect(forecasts.body.map((f) => f.initTime)).toEqual([iso(RUN2), iso(RUN1)]);
   }, 60_000);
 
-  it('draws the precipitation product with its default style: the precipitation type its stores lack is no layer of it (0506)', async () => {
+  it('draws the precipitation product with the catalog’s default style whole: its stores hold the precipitation type (0506, 0502)', async () => {
     const precipitation = 'gfs-0p25.precipitation-rate';
     const record = await get<{ styleableLayers: Array<{ name: string }> }>('platform', `/products/${precipitation}`);
-    expect(record.body.styleableLayers.map((l) => l.name)).toEqual(['precipitation_rate']);
-    const styles = await get<Array<{ name: string; description: string; colorizers: Array<{ mask?: unknown }> }>>(
+    expect(record.body.styleableLayers.map((l) => l.name)).toEqual(['precipitation_rate', 'precipitation_type']);
+    type Colorizer = { mask?: { layerName: string; attributes: string[] }; stops: Array<{ color: string }> };
+    const styles = await get<Array<{ name: string; description: string; colorizers: Colorizer[] }>>(
       'tiles',
       `/v2/products/${precipitation}/styles.json`,
     );
     const style = styles.body[0]!;
     expect(style.name).toBe('gfs-0p25.precipitation-rate-default');
-    expect(style.colorizers).toHaveLength(1);
-    expect(style.colorizers[0]!.mask).toBeUndefined();
-    expect(style.description).toMatch(/the gfs-0p25 stores hold no precipitation_type$/);
-    const frame = (await get<Frame[]>('tiles', `/v2/products/${precipitation}/frames.json?limit=1`)).body[0]!;
-    const tile = await fetch(`${url('tiles')}/v2/frames/${frame.id}/tile/8/135/91.png`, {
+    expect(style.colorizers.map((c) => c.mask)).toEqual(
+      ['rain', 'snow', 'freezing_rain', 'sleet'].map((a) => ({ layerName: 'precipitation_type', attributes: [a] })),
+    );
+    expect(style.description).not.toMatch(/hold no precipitation_type/);
+    // A step's frame; the analytic archive's snow column (CSNOW alone) is the third, 10.5 E (sync/test/runs.ts).
+    const frame = (await get<Frame[]>('tiles', `/v2/products/${precipitation}/frames.json?limit=1000`)).body.find(
+      (f) => f.forecast !== null && Date.parse(f.validTime) > Date.parse(f.runTime),
+    )!;
+    const point = await get<{ tile: { z: number; x: number; y: number }; pixel: { row: number; column: number } }>(
+      'platform',
+      `/frames/${frame.id}/datapoint/45.5/10.5`,
+    );
+    const { z, x, y } = point.body.tile;
+    const tile = await fetch(`${url('tiles')}/v2/frames/${frame.id}/tile/${z}/${x}/${y}.png`, {
       headers: { Authorization: auth, Accept: 'image/png' },
     });
     expect(tile.status).toBe(200);
-    expect(tile.headers.get('content-type')).toBe('image/png');
+    const [r, g, b, a] = pixelAt(decodePng(Buffer.from(await tile.arrayBuffer())), point.body.pixel.row, point.body.pixel.column);
+    const hex = `#${[r, g, b].map((v) => v!.toString(16).padStart(2, '0')).join('')}`;
+    expect(a).toBe(255);
+    expect(style.colorizers[1]!.stops.map((s) => s.color)).toContain(hex);
   }, 60_000);
 });
 

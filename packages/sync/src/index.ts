@@ -5,6 +5,7 @@ export { type SourceName, type SourceFacts, SOURCES, isSourceName, sourceUrlVari
 export { type HttpOptions, type HttpStats, SourceHttp } from './http.js';
 export { type Quantity, type Parameter, PARAMETERS } from './parameters.js';
 export { type ConvertedField, type DecodedStep, RunConverter, readStep } from './step.js';
+export { ECMWF_PTYPE, GFS_CATEGORIES, fromEcmwfPtype, fromGfsCategories } from './precipitation-type.js';
 export { type ConvertedStep, parseRun, parseStepRange, readRun, runSteps, runsBefore } from './run.js';
 export { type SyncOptions, type SyncResult, runName, syncRun } from './sync.js';
 export {

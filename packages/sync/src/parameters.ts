@@ -16,7 +16,20 @@ const above = (metres: number) => ({ type: 103, value: metres });
 
 /** What one fetched field holds. */
 export type Quantity =
-  'temperature' | 'dewpoint' | 'wind_u' | 'wind_v' | 'shortwave' | 'pressure' | 'precipitation' | 'temperature_max' | 'temperature_min';
+  | 'temperature'
+  | 'dewpoint'
+  | 'wind_u'
+  | 'wind_v'
+  | 'shortwave'
+  | 'pressure'
+  | 'precipitation'
+  | 'temperature_max'
+  | 'temperature_min'
+  | 'categorical_rain'
+  | 'categorical_freezing_rain'
+  | 'categorical_ice_pellets'
+  | 'categorical_snow'
+  | 'precipitation_type';
 
 /** Code table 4.10 process of a statistically processed field, or 'instant' for product template 4.0. */
 export type Statistic = 'instant' | 'average' | 'accumulation' | 'maximum' | 'minimum';
@@ -43,6 +56,11 @@ export interface Parameter {
    * whole. Statistics over intervals are not required at step 0 either, whose interval is empty.
    */
   optional?: boolean;
+  /**
+   * Not required at step 0: a diagnosis of the precipitation falling at the step, which a run
+   * need not write before its model has made any (precipitation-type.ts).
+   */
+  afterStart?: boolean;
 }
 
 const GFS: readonly Parameter[] = [
@@ -104,6 +122,26 @@ const GFS: readonly Parameter[] = [
     wmo: [0, 1, 8],
     surface: GROUND,
   },
+  // NCEP's categorical precipitation types at the step (NCEP GRIB2 table 4.2-0-1, local numbers
+  // 192-195, each code table 4.222: 0 no, 1 yes), combined into one code (precipitation-type.ts).
+  // A file holds their averages over the step's interval too (`0-6 hour ave fcst`, template 4.8):
+  // fractions of the time, no category, never picked (pickFromIdx).
+  ...(
+    [
+      ['categorical_rain', 'CRAIN', 192],
+      ['categorical_freezing_rain', 'CFRZR', 193],
+      ['categorical_ice_pellets', 'CICEP', 194],
+      ['categorical_snow', 'CSNOW', 195],
+    ] as const
+  ).map(([quantity, variable, number]): Parameter => ({
+    quantity,
+    match: { variable, level: 'surface' },
+    units: '1',
+    statistic: 'instant',
+    wmo: [0, 1, number],
+    surface: GROUND,
+    afterStart: true,
+  })),
   {
     quantity: 'temperature_max',
     match: { variable: 'TMAX', level: '2 m above ground' },
@@ -137,6 +175,17 @@ const ECMWF: readonly Parameter[] = [
   // step 0 over an empty interval.
   { quantity: 'shortwave', match: { param: /^ssrd$/ }, units: 'J m-2', statistic: 'accumulation', wmo: [0, 4, 7], surface: GROUND },
   { quantity: 'precipitation', match: { param: /^tp$/ }, units: 'm', statistic: 'accumulation', surface: GROUND },
+  // Precipitation type at the step (ECMWF parameter database, paramId 260015, WMO 0/1/19 with the
+  // values of WMO code table 4.201), mapped to the catalog's codes (precipitation-type.ts).
+  {
+    quantity: 'precipitation_type',
+    match: { param: /^ptype$/ },
+    units: '1',
+    statistic: 'instant',
+    wmo: [0, 1, 19],
+    surface: GROUND,
+    afterStart: true,
+  },
   // Extremes over the period its name gives (mx2t3: the last 3 hours, mx2t6: 6), where written.
   { quantity: 'temperature_max', match: { param: /^mx2t\d*$/ }, units: 'K', statistic: 'maximum', optional: true, surface: above(2) },
   { quantity: 'temperature_min', match: { param: /^mn2t\d*$/ }, units: 'K', statistic: 'minimum', optional: true, surface: above(2) },
@@ -161,15 +210,20 @@ function intervalStartHours(forecast: string): number | null {
 }
 
 /**
- * The GFS `.idx` entries of `parameters`. When a file holds a statistic over several intervals
- * ending at the step, the one starting last is taken: the shortest, needing no earlier step.
+ * The GFS `.idx` entries of `parameters`: an instant's among the entries at an instant, a
+ * statistic's among those over an interval (a file may hold both of one variable and level, as
+ * CRAIN at `6 hour fcst` and over `0-6 hour ave fcst`). When a file holds a statistic over several
+ * intervals ending at the step, the one starting last is taken: the shortest, needing no earlier step.
  */
 export function pickFromIdx(entries: readonly IdxEntry[], parameters: readonly Parameter[]): Pick[] {
   const picks: Pick[] = [];
   for (const parameter of parameters) {
     const { match } = parameter;
     if (!('variable' in match)) continue;
-    const candidates = entries.filter((e) => e.variable === match.variable && e.level === match.level);
+    const instant = parameter.statistic === 'instant';
+    const candidates = entries.filter(
+      (e) => e.variable === match.variable && e.level === match.level && (intervalStartHours(e.forecast) === null) === instant,
+    );
     if (candidates.length === 0) continue;
     const best = candidates.reduce((a, b) => ((intervalStartHours(b.forecast) ?? -1) > (intervalStartHours(a.forecast) ?? -1) ? b : a));
     picks.push({ parameter, offset: best.offset, length: best.length, fieldIndex: best.field === null ? 0 : best.field - 1 });
@@ -195,4 +249,5 @@ export function pickFromEcmwfIndex(entries: readonly EcmwfIndexEntry[], paramete
 }
 
 /** Whether a step's inventory must list the parameter. */
-export const requiredAt = (parameter: Parameter, step: number) => !parameter.optional && (step > 0 || parameter.statistic === 'instant');
+export const requiredAt = (parameter: Parameter, step: number) =>
+  !parameter.optional && (step > 0 || (parameter.statistic === 'instant' && !parameter.afterStart));

@@ -6,6 +6,11 @@
  * Every variable is on an hourly axis, the form every area reads:
  * - instants (temperature, dewpoint, pressure, wind) from the first step to the last, linear in
  *   time between steps that are more than an hour apart;
+ * - precipitation type, a code (the catalog's) diagnosed at each step, on the mean rates' axis and
+ *   never blended: the hour ending at h takes the code of the step that ends the interval holding
+ *   it, as its rate is the mean over that interval, so a frame's rate and type come from one step
+ *   wherever its hour is read (a run's store or the analysis, which copies the rates' hours)
+ *   (docs/decisions/0502-precipitation-type-synced-from-the-sources.md);
  * - mean rates (shortwave, precipitation) stamped at the end of their hour, the value at h the
  *   mean over (h - 1 h, h], from the rate over the step interval that holds that hour;
  * - daily extremes over each local solar day (grid-source.ts) that the run covers at every
@@ -235,6 +240,19 @@ export async function writeRunStore(dir: string, steps: readonly StagedStep[], o
       for (const b of blocks(hours)) await writeRates(writer, reader, variable, inputs, b, columns, grid.ni, h0, hours);
     }
 
+    const types = inputsOf(steps, 'precipitation_type');
+    const typedMs = types.map((ty) => ty.endMs);
+    // Every step after the first lists the type (parameters.ts), so a run without it at one of
+    // them has steps staged before it was synced: the store leaves the type out, as such a run's
+    // would have, rather than an hour of rate without a type.
+    const typed = temperature.slice(1).every((st) => typedMs.includes(st.endMs));
+    if (types.length && typed && rateAxis) {
+      await addVariable('precipitation_type', SYNCED_MEAN_AXIS);
+      const { h0, h1 } = rateAxis;
+      const hours = (h1 - h0) / HOUR_MS + 1;
+      for (const b of blocks(hours)) await writeCodes(writer, reader, 'precipitation_type', types, b, columns, grid.ni, h0, hours);
+    }
+
     if (temperature.length) {
       const days = localDays(startMs, endMs, columns.lons);
       if (days.length) {
@@ -314,6 +332,35 @@ async function writeInstants(
         }
     }
     previous = { input, band };
+  }
+  await writeBlock(writer, variable, out.data, b, hours);
+}
+
+/**
+ * A code at each step, on the mean rates' hourly axis from h0: the hour ending at h takes the code
+ * of the first step at or after h, the step that ends the interval holding the hour (a code cannot
+ * be interpolated). Inputs are at every step after the first (writeRunStore checks).
+ */
+async function writeCodes(
+  writer: GridStoreWriter,
+  reader: BandReader,
+  variable: VariableId,
+  inputs: Input[],
+  b: Block,
+  columns: Columns,
+  ni: number,
+  h0: number,
+  hours: number,
+): Promise<void> {
+  const out = outputBlock(hours, b);
+  let from = 0;
+  for (const input of inputs) {
+    const t1 = (input.endMs - h0) / HOUR_MS;
+    if (t1 < from) continue;
+    const band = await reader.band(input, b.r0, b.r1);
+    for (let t = from; t <= Math.min(t1, hours - 1); t++)
+      for (let r = b.r0; r < b.r1; r++) for (let c = b.c0; c < b.c1; c++) out.put(t, r, c, at(band, ni, b.r1, r, columns.from[c]!));
+    from = t1 + 1;
   }
   await writeBlock(writer, variable, out.data, b, hours);
 }
@@ -416,7 +463,8 @@ async function writeExtremes(
 }
 
 /**
- * Writes a C-ordered block [times, rows, columns] of whole chunks. When the array is one chunk in
+ * Writes a C-ordered block [times, rows, columns] of whole chunks, and the same values to the
+ * variable's frame copy. When the array is one chunk in
  * time (every run: an hourly axis of at most 8,760 steps), each chunk file is made here in the
  * layout of 0014 (Fortran order: a cell's series contiguous, chunk edges padded with NaN) and
  * written whole; otherwise through the writer.

@@ -8,6 +8,7 @@ import { timeUnitSeconds } from '@fieldcast/grib2';
 import { PHYSICAL_BOUNDS, type VariableId } from '@fieldcast/weather';
 import { IntervalRates, statisticInterval, toCanonical, windSpeedAt2mFromComponents } from './convert.js';
 import { MessageRangeError, StepDataError } from './errors.js';
+import { precipitationTypeAt } from './precipitation-type.js';
 import type { SourceHttp } from './http.js';
 import {
   PARAMETERS,
@@ -132,7 +133,8 @@ export async function readStep(http: SourceHttp, source: SourceFacts, baseUrl: s
 export interface ConvertedField {
   variable: VariableId;
   /**
-   * What the values stand for: an instant (`startMs === endMs`), a mean rate over (startMs, endMs]
+   * What the values stand for: an instant (`startMs === endMs`: precipitation_type too, in the
+   * catalog's codes), a mean rate over (startMs, endMs]
    * (shortwave, precipitation), or an extreme over [startMs, endMs] (the daily extremes' inputs).
    */
   startMs: number;
@@ -175,6 +177,8 @@ export class RunConverter {
       const extreme = EXTREMES[quantity];
       if (extreme) out.push({ variable: extreme, ...statisticInterval(field), values: toCanonical(extreme, parameter.units, values) });
     }
+    const type = precipitationTypeAt(step.step, new Map([...step.parameters].map(([q, d]) => [q, d.values])));
+    if (type) out.push({ variable: 'precipitation_type', startMs: validMs, endMs: validMs, values: type });
     const u = step.parameters.get('wind_u');
     const v = step.parameters.get('wind_v');
     if (u && v) {

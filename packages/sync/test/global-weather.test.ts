@@ -52,6 +52,7 @@ it('converts globalWeather on the globe to its own values, every variable of a s
     'air_temperature_daily_min',
     'dew_point_temperature',
     'precipitation_rate',
+    'precipitation_type',
     'surface_air_pressure',
     'surface_downwelling_shortwave_flux_in_air',
     'wind_speed',

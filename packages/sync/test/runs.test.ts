@@ -10,7 +10,20 @@ import { join } from 'node:path';
 import type { ConvertedField, DecodedStep } from '../src/index.js';
 import { MessageRangeError, RunConverter, SOURCES, SourceHttp, StepDataError, readRun, readStep } from '../src/index.js';
 import { type ArchiveServer, serveArchive } from './archive-server.js';
-import { ECMWF_GRID, GFS_GRID, analytic, ecmwfPath, gfsIntervalStart, gfsPath, integral, writeEcmwfStep, writeGfsStep } from './runs.js';
+import {
+  ECMWF_GRID,
+  ECMWF_PTYPE_COLUMNS,
+  GFS_CATEGORY_COLUMNS,
+  GFS_GRID,
+  analytic,
+  columnOf,
+  ecmwfPath,
+  gfsIntervalStart,
+  gfsPath,
+  integral,
+  writeEcmwfStep,
+  writeGfsStep,
+} from './runs.js';
 
 const GFS_RUN = Date.UTC(2026, 11, 3, 6);
 const ECMWF_RUN = Date.UTC(2026, 11, 3, 0);
@@ -69,8 +82,9 @@ describe('a GFS run', () => {
     const http = new SourceHttp({ baseUrl: server.baseUrl, ...fast });
     await readStep(http, SOURCES['gfs-0p25'], server.baseUrl, GFS_RUN, 7);
     const file = `/${gfsPath(GFS_RUN, 7)}`;
-    // File order: TMP, HGT, DPT, UGRD, VGRD, PRES, RH, DSWRF, APCP, TMAX, TMIN; HGT and RH unwanted.
-    expect(server.log.map((r) => r.path)).toEqual([`${file}.idx`, file, file, file]);
+    // File order: TMP, HGT, DPT, UGRD, VGRD, PRES, RH, DSWRF, APCP, CSNOW, CICEP, CFRZR, CRAIN, the
+    // four categories' averages, TMAX, TMIN; HGT, RH and the averages unwanted.
+    expect(server.log.map((r) => r.path)).toEqual([`${file}.idx`, file, file, file, file]);
     const size = readFileSync(join(root, file)).length;
     const idx = readFileSync(join(root, `${file}.idx`), 'utf8');
     const offsets = idx
@@ -78,9 +92,14 @@ describe('a GFS run', () => {
       .split('\n')
       .map((line) => Number(line.split(':')[1]));
     const ranges = server.log.slice(1).map((r) => r.range);
-    expect(ranges).toEqual([`bytes=0-${offsets[1]! - 1}`, `bytes=${offsets[2]}-${offsets[6]! - 1}`, `bytes=${offsets[7]}-`]);
+    expect(ranges).toEqual([
+      `bytes=0-${offsets[1]! - 1}`,
+      `bytes=${offsets[2]}-${offsets[6]! - 1}`,
+      `bytes=${offsets[7]}-${offsets[13]! - 1}`,
+      `bytes=${offsets[17]}-`,
+    ]);
     const fetched = server.log.slice(1).reduce((s, r) => s + r.bytes, 0);
-    expect(fetched).toBe(size - (offsets[2]! - offsets[1]!) - (offsets[7]! - offsets[6]!));
+    expect(fetched).toBe(size - (offsets[2]! - offsets[1]!) - (offsets[7]! - offsets[6]!) - (offsets[17]! - offsets[13]!));
     expect(http.stats.bytes).toBe(fetched + idx.length);
   });
 
@@ -98,6 +117,10 @@ describe('a GFS run', () => {
         expect([...out.keys()].sort()).toEqual(['air_temperature', 'dew_point_temperature', 'surface_air_pressure', 'wind_speed']);
         continue;
       }
+      // The categories at the step (not their averages over the interval) as one code (0502).
+      const type = out.get('precipitation_type')!;
+      expect([hours(type.startMs, GFS_RUN), hours(type.endMs, GFS_RUN)]).toEqual([step, step]);
+      expectField(type, GFS_GRID, 0, (_la, lo) => GFS_CATEGORY_COLUMNS[columnOf(GFS_GRID, lo)]!.code);
       // Mean of a + b t over (step - 1, step]: a + b (step - 0.5).
       const sw = out.get('surface_downwelling_shortwave_flux_in_air')!;
       expect([hours(sw.startMs, GFS_RUN), hours(sw.endMs, GFS_RUN)]).toEqual([step - 1, step]);
@@ -130,6 +153,10 @@ describe('an ECMWF run', () => {
       expect(decoded.grid).toMatchObject({ lat0: 46, lon0: -5 });
       const out = byVariable(converter.convert(decoded));
       expectInstants(out, ECMWF_GRID, step);
+      // ptype (WMO code table 4.201) in the catalog's codes (0502): none anywhere at step 0.
+      const type = out.get('precipitation_type')!;
+      expect([hours(type.startMs, ECMWF_RUN), hours(type.endMs, ECMWF_RUN)]).toEqual([step, step]);
+      expectField(type, ECMWF_GRID, 0, (_la, lo) => (step === 0 ? 0 : ECMWF_PTYPE_COLUMNS[columnOf(ECMWF_GRID, lo)]!.code));
       if (step === 0) {
         expect(out.has('precipitation_rate') || out.has('surface_downwelling_shortwave_flux_in_air')).toBe(false);
         continue;

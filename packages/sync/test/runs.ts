@@ -46,6 +46,36 @@ export const globalWeather: AnalyticWeather = {
   precipitation: (lat) => ({ c: 0.5 + 0.005 * (lat + 90), d: 0.02 }),
 };
 
+/**
+ * Precipitation types by grid column (the column's index mod 8), in each source's encoding, and
+ * the catalog's code (packages/weather PRECIPITATION_TYPE: 0 none, 1 rain, 2 snow, 3 freezing rain,
+ * 4 ice pellets) each must give. GFS: the categorical fields that are 1 (NCEP table 4.2-0-1
+ * 192-195), several at once resolved by NCEP's precedence (freezing rain, snow, ice pellets, rain).
+ * ECMWF: ptype, WMO code table 4.201.
+ */
+export const GFS_CATEGORY_COLUMNS: ReadonlyArray<{ yes: readonly string[]; code: number }> = [
+  { yes: [], code: 0 },
+  { yes: ['CRAIN'], code: 1 },
+  { yes: ['CSNOW'], code: 2 },
+  { yes: ['CFRZR'], code: 3 },
+  { yes: ['CICEP'], code: 4 },
+  { yes: ['CRAIN', 'CSNOW'], code: 2 },
+  { yes: ['CSNOW', 'CFRZR'], code: 3 },
+  { yes: ['CRAIN', 'CICEP'], code: 4 },
+];
+export const ECMWF_PTYPE_COLUMNS: ReadonlyArray<{ ptype: number; code: number }> = [
+  { ptype: 0, code: 0 },
+  { ptype: 1, code: 1 },
+  { ptype: 3, code: 3 },
+  { ptype: 5, code: 2 },
+  { ptype: 6, code: 2 },
+  { ptype: 7, code: 2 },
+  { ptype: 8, code: 4 },
+  { ptype: 12, code: 3 },
+];
+/** The fixtures' column of a longitude on `grid`, mod 8. */
+export const columnOf = (grid: GridSpec, lon: number) => ((Math.round((lon - grid.lon1) / grid.dLon) % 8) + 8) % 8;
+
 /** ∫ (a + b t) dt over [t0, t1] (hours). */
 export const integral = ({ a, b }: { a: number; b: number }, t0: number, t1: number) => a * (t1 - t0) + (b / 2) * (t1 * t1 - t0 * t0);
 
@@ -88,6 +118,9 @@ function writeFile(
 }
 
 const simple = (decimal: number) => ({ template: 0 as const, decimal });
+
+/** NCEP GRIB2 table 4.2-0-1's local numbers of the categorical precipitation types. */
+const CATEGORY_NUMBER = { CRAIN: 192, CFRZR: 193, CICEP: 194, CSNOW: 195 } as const;
 
 /** GFS restarts its averages and accumulations every 6 hours. */
 export const gfsIntervalStart = (h: number) => 6 * Math.floor((h - 1) / 6);
@@ -155,6 +188,17 @@ export function writeGfsStep(
         spec: { packing: simple(4), category: 1, number: 8, surface: { type: 1, value: 0 }, statistic: stat(1) },
         values: (la) => integral({ a: weather.precipitation(la).c, b: weather.precipitation(la).d }, t0, step),
       },
+      // NCEP's order: the categorical types at the step, then their averages over the interval.
+      ...(['CSNOW', 'CICEP', 'CFRZR', 'CRAIN'] as const).map((name): Message => ({
+        idx: `${name}:surface:${fcst}`,
+        spec: { packing: simple(0), category: 1, number: CATEGORY_NUMBER[name], surface: { type: 1, value: 0 } },
+        values: (_la, lo) => (GFS_CATEGORY_COLUMNS[columnOf(grid, lo)]!.yes.includes(name) ? 1 : 0),
+      })),
+      ...(['CSNOW', 'CICEP', 'CFRZR', 'CRAIN'] as const).map((name): Message => ({
+        idx: `${name}:surface:${over('ave')}`,
+        spec: { packing: simple(2), category: 1, number: CATEGORY_NUMBER[name], surface: { type: 1, value: 0 }, statistic: stat(0) },
+        values: () => 0.5,
+      })),
       {
         idx: `TMAX:2 m above ground:${over('max')}`,
         spec: { packing: simple(2), category: 0, number: 4, surface: height(2), statistic: stat(2) },
@@ -181,8 +225,11 @@ export function ecmwfPath(runMs: number, step: number): string {
   return `${ymd(t)}/${hh}z/ifs/0p25/oper/${ymd(t)}${hh}0000-${step}h-oper-fc.grib2`;
 }
 
-/** One ECMWF step; ssrd and tp accumulated from the start of the forecast, extremes over the last 3 hours. */
-export function writeEcmwfStep(root: string, runMs: number, step: number): string {
+/**
+ * One ECMWF step; ssrd and tp accumulated from the start of the forecast, extremes over the last
+ * 3 hours; ptype by column (ECMWF_PTYPE_COLUMNS), 0 everywhere at step 0, or `ptype` where given.
+ */
+export function writeEcmwfStep(root: string, runMs: number, step: number, ptype?: (lat: number, lon: number) => number): string {
   const height = (m: number) => ({ type: 103, value: m });
   const sfc = { type: 1, value: 0 };
   const fromStart = { process: 1, rangeHours: step };
@@ -222,6 +269,11 @@ export function writeEcmwfStep(root: string, runMs: number, step: number): strin
       index: { param: 'ssrd', step: `0-${step}` },
       spec: { packing: simple(0), category: 4, number: 7, surface: sfc, statistic: fromStart },
       values: (la, lo) => integral(analytic.shortwave(la, lo), 0, step) * 3600,
+    },
+    {
+      index: { param: 'ptype' },
+      spec: { packing: simple(0), category: 1, number: 19, surface: sfc },
+      values: ptype ?? ((_la, lo) => (step === 0 ? 0 : ECMWF_PTYPE_COLUMNS[columnOf(ECMWF_GRID, lo)]!.ptype)),
     },
     {
       index: { param: 'tp', step: `0-${step}` },

@@ -373,3 +373,26 @@ describe('ZarrSource', () => {
     expect(wrap.values[0]).toBeCloseTo((unpacked(3) + unpacked(0)) / 2, 4);
   });
 });
+
+describe('ZarrSource, a variable of codes', () => {
+  it('reads precipitation_type at the nearest grid point, never a blend of its neighbours’ codes (0502)', async () => {
+    const dir = path.join(tmp, 'ptype');
+    const lats = [45, 45.25];
+    const lons = [10, 10.25, 10.5];
+    const w = await GridStoreWriter.create(dir, { lats, lons });
+    await w.addTimeAxis({ name: 'time', startMs: T0, stepMs: HOUR, length: 2 });
+    await w.addVariable({ name: 'precipitation_type', time: 'time', attributes: { units: '1' } });
+    // Rows south to north: rain, snow, ice pellets / freezing rain, none, snow; the second hour all snow.
+    await w.write('precipitation_type', Float32Array.of(1, 2, 4, 3, 0, 2, 2, 2, 2, 2, 2, 2));
+    await w.close();
+    const s = await ZarrSource.open(dir);
+    const at = async (lon: number, lat: number) =>
+      Array.from((await s.pointSeries('precipitation_type', lon, lat, { startMs: T0, endMs: T0 + HOUR })).values);
+    // A point between rain (1) and snow (2) nearer the rain: rain, where a blend would give 1.4.
+    expect(await at(10.1, 45)).toEqual([1, 2]);
+    expect(await at(10.2, 45.05)).toEqual([2, 2]);
+    // Half-way between four points: the one up on each axis, as a tile's nearest grid point is.
+    expect(await at(10.125, 45.125)).toEqual([0, 2]);
+    expect(await at(10.45, 45.2)).toEqual([2, 2]);
+  });
+});

@@ -355,6 +355,10 @@ export class SyncedProducts {
         const grid = runs[0]!.store.grid;
         const described = new Map(runs[0]!.store.variables().map((v) => [v.id, v.description.toLowerCase()]));
         const holds = (v: VariableId) => runs[0]!.store.arrayFor(v) !== null;
+        // A layer is drawn at every frame of the product: from the analysis and each run served, so
+        // each of those stores must hold it (an analysis or run synced before its source's precipitation
+        // type was: docs/decisions/0502-precipitation-type-synced-from-the-sources.md).
+        const drawable = (v: VariableId) => [analysis, ...runs.map((r) => r.store)].every((s) => !s || s.arrayFor(v) !== null);
         for (const base of syncedProductBases(this.base, holds)) {
           const variable = base.variable!;
           const name = syncedProductName(source, base);
@@ -372,7 +376,7 @@ export class SyncedProducts {
             coverage: gridCoverage(grid),
             hasFrames: true,
             hasForecasts: true,
-            ...heldStyling(base, syncedDefaultStyles(source, base), source, holds),
+            ...heldStyling(base, syncedDefaultStyles(source, base), source, drawable),
           };
           const productRuns: SyncedProductRun[] = runs.flatMap(({ entry, initMs, store }) => {
             const axis = axisOf(store, variable);

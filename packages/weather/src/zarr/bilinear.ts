@@ -51,6 +51,17 @@ export function bilinearStencil(grid: GridSpec, pointLon: number, pointLat: numb
 }
 
 /**
+ * The one cell of a stencil nearest the point: the last of greatest weight, which rounds a point
+ * half-way between cells up on each axis, as the tiles' nearest grid point does. A code
+ * (isCategorical) is read there, never mixed.
+ */
+export function nearestCell(stencil: readonly StencilCell[]): StencilCell {
+  let best = stencil[0]!;
+  for (const cell of stencil) if (cell[2] >= best[2]) best = cell;
+  return [best[0], best[1], 1];
+}
+
+/**
  * values[t] = sum of w[k] series[k][t] / sum of w[k]: bilinear interpolation. Missing neighbours
  * drop out and the remaining weights are renormalised, so a coastal point next to a masked cell
  * still gets a value. The weights are divided by their sum once, not per step; the common case

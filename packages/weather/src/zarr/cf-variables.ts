@@ -97,6 +97,13 @@ const QUANTITY: Record<VariableId, Quantity> = {
 };
 
 /**
+ * Whether a variable's values are codes of a table (precipitation_type): a point between grid
+ * points or steps takes one of theirs, never a blend, as a mix of two codes names neither
+ * (docs/decisions/0502-precipitation-type-synced-from-the-sources.md).
+ */
+export const isCategorical = (variable: VariableId): boolean => QUANTITY[variable] === 'code';
+
+/**
  * The units each quantity is read in, one entry per unit: every spelling UDUNITS-2 reads as that
  * unit converts (names in any case, symbols by their case, prefixes by name or symbol), and no
  * other. A unit UDUNITS-2 reads as the right dimension but that no entry lists (the megametre

@@ -29,9 +29,9 @@ import { gridExtent } from '../grid/grid-extent.js';
 import { isTimeStatistic, timeCellField } from '../grid/time-cells.js';
 import { type ArrayReader, arrayInfo, converted, productAt, type ZarrArrayInfo } from './array-reader.js';
 import { type Attrs, str } from './attribute-values.js';
-import { bilinearStencil, interpolate, type StencilCell } from './bilinear.js';
+import { bilinearStencil, interpolate, nearestCell, type StencilCell } from './bilinear.js';
 import { type Block, chunkValuesOver, readBlock } from './block-reads.js';
-import { CANONICAL_UNITS, CF_IDENTITY } from './cf-variables.js';
+import { CANONICAL_UNITS, CF_IDENTITY, isCategorical } from './cf-variables.js';
 import { chunkCache, type DecodedChunk } from './chunk-cache.js';
 import { GridCoverageError } from './coverage-error.js';
 import { bboxIndices, iso, timeIndices } from './grid-indices.js';
@@ -143,7 +143,8 @@ export class ZarrSource extends SingleReadsSource implements GridSource {
   async pointSeries(variable: VariableId, lon: number, lat: number, range: TimeRange): Promise<PointSeries> {
     const r = this.reader(variable);
     const [t0, t1] = timeIndices(r, range);
-    const used = bilinearStencil(this.grid, lon, lat);
+    const around = bilinearStencil(this.grid, lon, lat);
+    const used = around && r.variable && isCategorical(r.variable) ? [nearestCell(around)] : around;
     if (!used)
       throw new GridCoverageError(
         'out_of_coverage',
