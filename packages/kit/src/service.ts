@@ -17,6 +17,7 @@ import { problemHandler, unknownRoute } from './problem-handler.js';
 import { requestLimiters } from './request-limits.js';
 import { resourceOptions } from './resource-methods.js';
 import { InvalidRequestError } from './errors.js';
+import { duplicateNames } from './duplicate-names.js';
 import type { Registry } from 'prom-client';
 import { anyRangeHolds, parseAddress, trustedProxyRanges } from './address-ranges.js';
 
@@ -94,6 +95,9 @@ export interface StartedApi {
   warm?(): void | Promise<void>;
 }
 
+/** Whether the body reader decodes a body of this charset as UTF-8: when it names UTF-8 or none. */
+const readAsUtf8 = (charset: string | null) => charset === null || /^utf-?8$/i.test(charset);
+
 /**
  * A JSON body read as UTF-8 must be UTF-8 (RFC 8259 section 8.1). The body reader would turn each
  * byte sequence that is not into U+FFFD without a word, so a name a logger wrote in ISO 8859-1
@@ -103,10 +107,48 @@ export interface StartedApi {
  * (docs/decisions/0427-json-bodies-are-utf-8.md).
  */
 function utf8Text(_req: unknown, _res: unknown, body: Buffer, charset: string | null): void {
-  const utf8 = charset === null || /^utf-?8$/i.test(charset);
-  if (utf8 && !isUtf8(body)) {
+  if (readAsUtf8(charset) && !isUtf8(body)) {
     throw new InvalidRequestError('malformed_json', 'The request body is not valid JSON: it is not UTF-8 text (RFC 8259 section 8.1)');
   }
+}
+
+/** The bytes of each JSON body read as UTF-8, kept by the reader's verify step for the check after parsing. */
+const utf8Bodies = new WeakMap<object, Buffer>();
+
+/**
+ * The JSON body reader: `express.json` with the UTF-8 check, then the refusal of an object that
+ * names a member twice. RFC 7493 (I-JSON) section 2.3 says such objects MUST NOT be sent, and RFC
+ * 8259 section 4 that receivers differ on them; read last-wins, one member's value would be
+ * dropped without a word, so such a body is 400 invalid_body naming each duplicate's path, as a
+ * body the schema refuses. The check runs once the text parsed, so a text that is no JSON stays
+ * malformed_json; it reads bodies read as UTF-8, the charset RFC 8259 section 8.1 asks for
+ * (docs/decisions/0509-json-objects-name-each-member-once.md).
+ */
+function jsonBodyReader(limit: string): RequestHandler {
+  const read = express.json({
+    limit,
+    strict: false,
+    type: ['application/json', 'application/*+json'],
+    verify: (req, res, body, charset) => {
+      utf8Text(req, res, body, charset);
+      if (readAsUtf8(charset)) utf8Bodies.set(req, body);
+    },
+  });
+  return (req, res, next) =>
+    read(req, res, (err?: unknown) => {
+      const body = utf8Bodies.get(req);
+      utf8Bodies.delete(req);
+      if (err || !body) return next(err);
+      const paths = duplicateNames(body.toString('utf8'));
+      if (paths.length === 0) return next();
+      next(
+        new InvalidRequestError(
+          'invalid_body',
+          'The request body is not valid: an object in it names a member twice (RFC 7493 section 2.3)',
+          paths.map((path) => ({ path, message: 'this name is given more than once in its object: give each member once' })),
+        ),
+      );
+    });
 }
 
 /** Any `api` result as a StartedApi: operations that started nothing have nothing to close. */
@@ -240,7 +282,7 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
     vendor: deps.vendor,
     // Any JSON text (RFC 8259 §2) parses; one that is not an object, such as `null`, is valid JSON of
     // the wrong shape, answered by the operation's schema as invalid_body, not malformed_json.
-    parseBody: express.json({ limit: deps.bodyLimit, strict: false, type: ['application/json', 'application/*+json'], verify: utf8Text }),
+    parseBody: jsonBodyReader(deps.bodyLimit),
     authenticate: limiters.authenticate,
     limitHeavy: limiters.heavy,
     ...(deps.idempotency ? { idempotency: deps.idempotency } : {}),

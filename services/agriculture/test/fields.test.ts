@@ -415,6 +415,18 @@ describe('fields: HTTP conventions (docs/architecture.md §3)', () => {
     expect(await countFields()).toBe(0);
   });
 
+  // RFC 7493 section 2.3: an object names each member once; read last-wins, the first value would
+  // be dropped without a word (docs/interface.md §1, docs/decisions/0509).
+  it("a field whose JSON names a member twice: 400 invalid_body with the duplicate's path, nothing stored", async () => {
+    const polygon = JSON.stringify(fieldBody().geometries[0]!.coordinates);
+    const text = `{"description":"North 40","type":"GeometryCollection","geometries":[{"type":"Polygon","coordinates":[],"coordinates":${polygon}}]}`;
+    const res = await request(app()).post('/fields').set('Authorization', t.alice.auth).set('Content-Type', 'application/json').send(text);
+    expect(res.status).toBe(400);
+    expect(res.body.id).toBe('invalid_body');
+    expect(res.body.errors).toEqual([{ path: 'geometries.0.coordinates', message: expect.any(String) }]);
+    expect(await countFields()).toBe(0);
+  });
+
   // A request with no body has the wrong shape (docs/interface.md §1, 400; docs/decisions/0432):
   // it is told its body is missing, not that a geometry in it is invalid.
   it('a create, a replacement or a batch sent without a body: 400 invalid_body naming the missing body, nothing stored', async () => {
