@@ -56,11 +56,6 @@ export interface Parameter {
    * whole. Statistics over intervals are not required at step 0 either, whose interval is empty.
    */
   optional?: boolean;
-  /**
-   * Not required at step 0: a diagnosis of the precipitation falling at the step, which a run
-   * need not write before its model has made any (precipitation-type.ts).
-   */
-  afterStart?: boolean;
 }
 
 const GFS: readonly Parameter[] = [
@@ -140,7 +135,9 @@ const GFS: readonly Parameter[] = [
     statistic: 'instant',
     wmo: [0, 1, number],
     surface: GROUND,
-    afterStart: true,
+    // A mask layer of the precipitation products, no variable of the contract: a run whose files
+    // lack it syncs without it (precipitation-type.ts).
+    optional: true,
   })),
   {
     quantity: 'temperature_max',
@@ -184,7 +181,9 @@ const ECMWF: readonly Parameter[] = [
     statistic: 'instant',
     wmo: [0, 1, 19],
     surface: GROUND,
-    afterStart: true,
+    // A mask layer of the precipitation products, no variable of the contract: a run whose files
+    // lack it syncs without it (precipitation-type.ts).
+    optional: true,
   },
   // Extremes over the period its name gives (mx2t3: the last 3 hours, mx2t6: 6), where written.
   { quantity: 'temperature_max', match: { param: /^mx2t\d*$/ }, units: 'K', statistic: 'maximum', optional: true, surface: above(2) },
@@ -249,5 +248,4 @@ export function pickFromEcmwfIndex(entries: readonly EcmwfIndexEntry[], paramete
 }
 
 /** Whether a step's inventory must list the parameter. */
-export const requiredAt = (parameter: Parameter, step: number) =>
-  !parameter.optional && (step > 0 || (parameter.statistic === 'instant' && !parameter.afterStart));
+export const requiredAt = (parameter: Parameter, step: number) => !parameter.optional && (step > 0 || parameter.statistic === 'instant');

@@ -89,7 +89,8 @@ export function fromEcmwfPtype(step: number, ptype: Float32Array): Float32Array 
 
 /**
  * The step's precipitation type in the catalog's codes, or null when the step holds none (a run's
- * step 0 may not: Parameter.afterStart). GFS's categories come together or not at all.
+ * step 0 may not, and a source's files may lack it: the parameters are optional). GFS's categories
+ * come together or not at all.
  */
 export function precipitationTypeAt(step: number, values: ReadonlyMap<Quantity, Float32Array>): Float32Array | null {
   const ptype = values.get('precipitation_type');

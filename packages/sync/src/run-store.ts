@@ -242,9 +242,8 @@ export async function writeRunStore(dir: string, steps: readonly StagedStep[], o
 
     const types = inputsOf(steps, 'precipitation_type');
     const typedMs = types.map((ty) => ty.endMs);
-    // Every step after the first lists the type (parameters.ts), so a run without it at one of
-    // them has steps staged before it was synced: the store leaves the type out, as such a run's
-    // would have, rather than an hour of rate without a type.
+    // A run without the type at a step after the first (files that lack it, or steps staged before
+    // it was synced; parameters.ts) leaves it out rather than give an hour a rate without a type.
     const typed = temperature.slice(1).every((st) => typedMs.includes(st.endMs));
     if (types.length && typed && rateAxis) {
       await addVariable('precipitation_type', SYNCED_MEAN_AXIS);
