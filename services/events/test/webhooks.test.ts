@@ -10,6 +10,7 @@ import { dispatcherOf, eventsService } from '../src/definition.js';
 import { DEAD_LETTER_AFTER_MS } from '../src/domain/webhook-delivery.js';
 import { SENDS_PER_SUBSCRIPTION } from '../src/webhooks/dispatcher.js';
 import { DeliveryStore } from '../src/webhook-store.js';
+import { STORED_PATTERN, WEBHOOKS_GROUP } from '../src/webhooks/fan-out.js';
 import { AddressGuard } from '../src/webhooks/address-guard.js';
 import { WebhookDispatcher } from '../src/webhooks/dispatcher.js';
 import { type SendRequest, WebhookSender } from '../src/webhooks/sender.js';
@@ -509,6 +510,13 @@ describe('webhook subscriptions', () => {
     await eventually(async () => {
       const stored = (await events().get('/events').set('Authorization', t.alice.auth)).body as { message: string }[];
       expect(stored.map((e) => e.message)).toContain('Field {} was updated');
+    });
+    // ... and fanned out while the subscription is still paused: its stored-event message published
+    // and taken by the webhooks group (with Kafka, after the event is stored and on its own time)
+    await eventually(async () => {
+      const unsent = await t.fleet.db.knex.withSchema('events').table('outbox').whereNull('sent_at').count({ n: '*' });
+      expect(Number(unsent[0]!.n)).toBe(0);
+      expect((await t.fleet.transport.lag(WEBHOOKS_GROUP, STORED_PATTERN)).filter((p) => p.messages > 0)).toEqual([]);
     });
     nowMs += 3600_000;
     await runDeliveries();

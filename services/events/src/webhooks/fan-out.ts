@@ -6,7 +6,8 @@ import type { StoredEventResource } from '../domain/stored-events.js';
 import type { DeliveryStore, StoredEvent } from '../webhook-store.js';
 import type { WebhookDispatcher } from './dispatcher.js';
 
-const STORED_PATTERN = /^fieldcast-state\.events\.stored$/;
+/** The stored events' topic (STORED_TOPIC), which the fan-out consumes. */
+export const STORED_PATTERN = /^fieldcast-state\.events\.stored$/;
 /** The consumer group that fans stored events out to subscriptions: replicas share its partitions. */
 export const WEBHOOKS_GROUP = 'webhooks';
 
