@@ -40,6 +40,7 @@ import { computeDailyExtremes, computeEtInputs, computeVariable } from './block-
 import { type SevereEvent, type SevereKind, severeEvents } from './severe.js';
 import { SYNTHETIC_VARIABLES, syntheticVariable } from './variables.js';
 import { timeCellField } from '../grid/time-cells.js';
+import { isCategorical } from '../zarr/cf-variables.js';
 
 /** First instant the synthetic world covers (spec 4.1: degree days from the start of 2015). */
 export const SYNTHETIC_START_MS = Date.UTC(2015, 0, 1);
@@ -283,7 +284,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
     const nCols = colAt.size;
     return windows.map((w, k) => {
       if (w.nt === 0) return new Float32Array(0);
-      const nearest = variables[k] === 'precipitation_type';
+      const nearest = isCategorical(variables[k]!);
       const out = new Float32Array(lats.length * lons.length);
       const at = (r: number | undefined, c: number | undefined) => (r === undefined || c === undefined ? 0 : w.values[r * nCols + c]!);
       const weights = new Float64Array(4);
@@ -356,7 +357,7 @@ export class SyntheticSource implements GridSource, SubgridReads {
         : info.stepMs === HOUR_MS
           ? this.pointHourlyField(info.id, p, axis)
           : computeVariable(variable, this.pointBlock(p), axis.i0, axis.n);
-    if (variable === 'precipitation_type') {
+    if (isCategorical(variable)) {
       // A category cannot be interpolated: take the nearest grid point.
       const k = (p.fy < 0.5 ? 0 : 2) + (p.fx < 0.5 ? 0 : 1);
       const values = new Float32Array(axis.n);
