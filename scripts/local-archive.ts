@@ -1,6 +1,6 @@
 /**
  * The sync tests' local archive, served for a person to try `fieldcast sync` without the public
- * archive (README "Real data"): the newest GFS run of the clock's last six-hourly cycle, in NOAA's
+ * archive (docs/operations.md "Real data"): the newest GFS run of the clock's last six-hourly cycle, in NOAA's
  * layout with its `.idx` inventories, made of the tests' analytic fields (packages/sync/test/runs.ts)
  * on their small grid near 46 N 10 E. It runs until stopped and leaves nothing behind.
  *

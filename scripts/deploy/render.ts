@@ -164,7 +164,7 @@ services:
 ${services}
 ${consoleService}
   # Model runs synced from FIELDCAST_SOURCE_<NAME>_URL into the synced volume every weather area
-  # reads (README "Real data"); off unless asked for: \`docker compose --profile sync up\`.
+  # reads (docs/operations.md "Real data"); off unless asked for: \`docker compose --profile sync up\`.
   sync:
     <<: *service
     command: ["serve", "sync"]
