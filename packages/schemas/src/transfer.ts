@@ -32,8 +32,11 @@ export const TransferDataset = z
     name: z.string().describe('the file name'),
     product: z.string(),
     format: z.enum(['GeoTIFF', 'NetCDF']),
-    validTime: Timestamp.nullable().optional().describe('the one valid time of a single-step dataset; null for a static field'),
-    validTimes: z.array(Timestamp).optional().describe('every valid time of a dataset with several steps'),
+    validTime: Timestamp.nullable().optional().describe('the valid time, for a product of one step per file; null for a static field'),
+    validTimes: z
+      .array(Timestamp)
+      .optional()
+      .describe('the valid times the file holds, for a product of several steps per file, even when a day holds one'),
     variables: z.array(TransferDatasetVariable),
     bounds: z
       .tuple([z.number(), z.number(), z.number(), z.number()])

@@ -97,6 +97,16 @@ describe('GET /products/{name}/datasets', () => {
     expect(hourly.body[0].validTimes.at(-1)).toBe('2026-06-26T06:00:00Z');
   });
 
+  it('lists a file of several steps with validTimes when the forecast covers one of them (docs/decisions/0512-valid-times-by-the-product.md)', async () => {
+    // At 05:00Z the newest published run is 00Z's (published at 03:30Z): 16 days on, 2026-06-26T00:00Z.
+    clock.ms = Date.UTC(2026, 5, 10, 5);
+    const res = await list(PRODUCT.hourly, '2026-06-26');
+    expect(res.status).toBe(200);
+    expect(res.body[0].name).toBe(`${PRODUCT.hourly}_20260626.nc`);
+    expect(res.body[0].validTimes).toEqual(['2026-06-26T00:00:00Z']);
+    expect(res.body[0]).not.toHaveProperty('validTime');
+  });
+
   it("lists today's hourly file, whole where the forecast covers the day", async () => {
     const res = await list(PRODUCT.hourly);
     expect(res.status).toBe(200);

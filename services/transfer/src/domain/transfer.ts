@@ -31,6 +31,9 @@ type DatasetRecord = z.infer<typeof TransferDataset>;
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
+/** Whether a product's files each hold several time steps (an hourly NetCDF of a day), rather than one or none. */
+const holdsSeveralSteps = (product: TransferProduct) => product.stepMs > 0 && product.cadenceMs > product.stepMs;
+
 /** The path of a dataset's file on the transfer area, as links carry it and signatures cover it. */
 export function datasetPath(product: string, dataset: string): string {
   return `/products/${encodeURIComponent(product)}/datasets/${encodeURIComponent(dataset)}`;
@@ -132,7 +135,9 @@ export class Transfer {
       name: dataset.name,
       product: def.name,
       format: def.format,
-      ...(dataset.times.length > 1
+      // By the product, not by the steps a day holds: a file of several steps says validTimes even
+      // where the weather covers one of them (docs/decisions/0512-valid-times-by-the-product.md).
+      ...(holdsSeveralSteps(dataset.product)
         ? { validTimes: dataset.times.map(iso) }
         : { validTime: dataset.times.length === 1 ? iso(dataset.times[0]!) : null }),
       variables: variables.map((v) => ({
