@@ -146,4 +146,24 @@ describe('plausible density', () => {
     expect(hail.size).toBeGreaterThan(3);
     for (const d of hail) expect(lightning.has(d)).toBe(true);
   }, 300_000);
+
+  it('a gust record counts minutes above its threshold only when its peak reaches it', async () => {
+    const a = await answer(
+      query({
+        type: 'gustdur',
+        request: 'history',
+        location: '+37.0000-095.0000+33.0000-100.0000',
+        query: { begin: '2025-04-01T00:00:00Z', end: '2025-07-01T00:00:00Z', limit: '1000' },
+      }),
+      NOW,
+      blocks,
+    );
+    const records = a.kind === 'features' ? (a.records as { peakGustMs: number; durationMinutes: number; thresholdMs: number }[]) : [];
+    const below = records.filter((r) => r.peakGustMs < r.thresholdMs);
+    expect(below.length).toBeGreaterThan(5);
+    for (const r of below) expect(r.durationMinutes).toBe(0);
+    const above = records.filter((r) => r.peakGustMs >= r.thresholdMs);
+    expect(above.length).toBeGreaterThan(20);
+    for (const r of above) expect(r.durationMinutes).toBeGreaterThanOrEqual(2);
+  }, 300_000);
 });

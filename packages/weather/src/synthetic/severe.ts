@@ -64,7 +64,7 @@ export interface GustEvent extends SevereBase {
   kind: 'gust';
   /** peak gust, m s-1 */
   unit: 'm s-1';
-  /** how long gusts stayed above 18 m s-1, minutes */
+  /** how long gusts stayed above DAMAGING_GUST_MS, minutes: none when the peak is below it */
   durationMinutes: number;
 }
 
@@ -94,6 +94,8 @@ const RAD = Math.PI / 180;
 export const SEVERE_HAIL_MM = 25.4;
 /** Gust speed of a severe wind report, m s-1 (50 kt, US NWS). */
 export const SEVERE_GUST_MS = 25.7;
+/** The speed a gust event's duration counts minutes above, m s-1 (about 35 kt, docs/decisions/0024-severe-weather.md). */
+export const DAMAGING_GUST_MS = 18;
 const MAX_ANOMALY = fieldBound(TEMPERATURE_ANOMALY);
 
 interface Storm {
@@ -303,7 +305,8 @@ function eventsOfStorm(storm: Storm, kind: SevereKind): AnySevereEvent[] {
         lon: p.lon,
         magnitude: speed,
         unit: 'm s-1',
-        durationMinutes: Math.round(2 + 28 * u(3000 + i, 3)),
+        // a gust whose peak stays under the threshold spent no time above it
+        durationMinutes: speed >= DAMAGING_GUST_MS ? Math.round(2 + 28 * u(3000 + i, 3)) : 0,
       });
     }
   }

@@ -1,4 +1,5 @@
 import { metresPerSecondToKnots } from '@fieldcast/science';
+import { DAMAGING_GUST_MS } from '@fieldcast/weather';
 import { isoTime } from './dates.js';
 import type { ArchiveEvent } from './ingested-reports.js';
 import type { ArchiveType } from './types.js';
@@ -59,8 +60,6 @@ export interface StormReportRecord extends RecordBase {
 
 export type ArchiveRecord = HailSizeRecord | HailProbRecord | TornadoRecord | GustDurationRecord | LightningRecord | StormReportRecord;
 
-/** Damaging gusts: the synthetic world counts minutes above 18 m/s (about 35 kt, docs/decisions/0024-severe-weather.md). */
-export const DAMAGING_GUST_MS = 18;
 /** A gust speed in m/s as the records and summaries give it in knots: whole knots. */
 export function gustKnots(ms: number): number {
   return Math.round(metresPerSecondToKnots(ms));
