@@ -4,6 +4,7 @@ import { choiceError } from './common.js';
 import {
   acceptedDates,
   dailyValues,
+  fieldDailyValues,
   dateMs,
   DEGREE_DAY_FIRST_DATE,
   DEGREE_DAY_FORECAST_DAYS,
@@ -147,7 +148,7 @@ export const ChillFieldResult = z
       .meta({ description: 'area-weighted mean over the grid cells the field covers; weights are the areas of cell ∩ field; one decimal' }),
     fieldMaximum: z.number().meta({ description: 'largest cell value among the covered cells; one decimal' }),
     fieldMinimum: z.number().meta({ description: 'smallest cell value among the covered cells; one decimal' }),
-    daily: dailyValues('chill', 'chill at the centroid'),
+    daily: fieldDailyValues('chill', 'chill'),
   })
   .meta({
     id: 'ChillField',

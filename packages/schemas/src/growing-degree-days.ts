@@ -291,17 +291,40 @@ const settings = {
 };
 const degreeDays = (description: string) => z.number().meta({ description: `${description}; one decimal` });
 
+/** One day of include=daily: its value and the running total. */
+function dailyEntry<K extends string>(key: K, unit: string) {
+  return z.object({
+    date: z.string().meta({ description: 'YYYY-MM-DD' }),
+    ...({ [key]: z.number().meta({ description: `the day's ${unit}; one decimal` }) } as Record<K, z.ZodNumber>),
+    accumulated: z.number().meta({ description: `${unit} from the first day to this one, inclusive; one decimal` }),
+  });
+}
+
+const DAILY = { description: 'with include=daily: every day from startDate to endDate' };
+
 /** The daily values beside a total (include=daily): each day's value and the total so far, in date order. */
 export function dailyValues<K extends string>(key: K, unit: string) {
+  return z.array(dailyEntry(key, unit)).meta(DAILY).optional();
+}
+
+/**
+ * A field's days: the centroid's (dailyValues) and the running statistics over the field
+ * (docs/decisions/0510-field-daily-statistics.md); `what` names the field's values.
+ */
+export function fieldDailyValues<K extends string>(key: K, what: string) {
+  const running = (statistic: string) =>
+    z.number().meta({
+      description: `the ${statistic} of the covered cells' ${what} from the first day to this one, inclusive, as the field result through this day gives it; one decimal`,
+    });
   return z
     .array(
-      z.object({
-        date: z.string().meta({ description: 'YYYY-MM-DD' }),
-        ...({ [key]: z.number().meta({ description: `the day's ${unit}; one decimal` }) } as Record<K, z.ZodNumber>),
-        accumulated: z.number().meta({ description: `${unit} from the first day to this one, inclusive; one decimal` }),
+      dailyEntry(key, `${what} at the centroid`).extend({
+        accumulatedFieldMean: running('area-weighted mean'),
+        accumulatedFieldMaximum: running('largest'),
+        accumulatedFieldMinimum: running('smallest'),
       }),
     )
-    .meta({ description: 'with include=daily: every day from startDate to endDate' })
+    .meta(DAILY)
     .optional();
 }
 const dailyDegreeDays = dailyValues('degreeDays', 'degree days');
@@ -342,7 +365,7 @@ export const DegreeDayFieldResult = z
     contours: z
       .string()
       .meta({ description: 'relative path of the contours, with start, end and every other given parameter carried over' }),
-    daily: dailyValues('degreeDays', 'degree days at the centroid'),
+    daily: fieldDailyValues('degreeDays', 'degree days'),
   })
   .meta({
     id: 'GrowingDegreeDayField',

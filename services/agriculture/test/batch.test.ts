@@ -179,6 +179,39 @@ describe('include=daily', () => {
     }
   });
 
+  it.each([
+    ['/growing-degree-days', 'degreeDays', 'start=2024-05-01&end=2024-05-20&method=double-sine&cap=25&cutoff=vertical'],
+    ['/chill', 'chill', 'model=dynamic&start=2023-10-15&end=2023-11-03'],
+  ] as const)(
+    '%s over a field: each day also the running mean, maximum and minimum over the field, each as the field result through that day gives them',
+    async (path, key, query) => {
+      const res = await get(`${path}/${small}?${query}&include=daily`);
+      expect(res.status).toBe(200);
+      const daily = res.body.daily as Record<string, number | string>[];
+      const last = daily.at(-1)!;
+      expect([last.accumulatedFieldMean, last.accumulatedFieldMaximum, last.accumulatedFieldMinimum]).toEqual([
+        res.body.fieldMean,
+        res.body.fieldMaximum,
+        res.body.fieldMinimum,
+      ]);
+      // an independent check: the field result of a shorter season ending on that day
+      for (const d of [daily[0]!, daily[6]!, daily[13]!]) {
+        const through = await get(`${path}/${small}?${query.replace(/end=[\d-]+/, `end=${d.date as string}`)}`);
+        expect([d.accumulatedFieldMean, d.accumulatedFieldMaximum, d.accumulatedFieldMinimum]).toEqual([
+          through.body.fieldMean,
+          through.body.fieldMaximum,
+          through.body.fieldMinimum,
+        ]);
+        expect(d.accumulated).toBe(through.body[key]);
+      }
+      // the field varies, so the check sees the statistics, not one value three times
+      expect(res.body.fieldMaximum).toBeGreaterThan(res.body.fieldMinimum);
+      // a point has no field
+      const point = await get(`${path}/${POINTS[0]![1]}/${POINTS[0]![0]}?${query}&include=daily`);
+      expect(Object.keys(point.body.daily[0]).sort()).toEqual(['accumulated', 'date', key].sort());
+    },
+  );
+
   it('include takes only daily', async () => {
     const res = await get(`/chill/42/-93?include=hourly`);
     expect(res.status).toBe(400);
@@ -223,7 +256,7 @@ describe('CSV', () => {
     );
     const average = await get(`/growing-degree-days/42.0308/-93.6319?${q}`, 'text/csv');
     expect(lines(sine!.text)[0]).toBe(
-      'latitude,longitude,field,startDate,endDate,baseTemperature (°F),method,upperThreshold (°F),cutoff,date,degreeDays (Fahrenheit degree days),accumulated (Fahrenheit degree days)',
+      'latitude,longitude,field,startDate,endDate,baseTemperature (°F),method,upperThreshold (°F),cutoff,date,degreeDays (Fahrenheit degree days),accumulated (Fahrenheit degree days),accumulatedFieldMean (Fahrenheit degree days),accumulatedFieldMaximum (Fahrenheit degree days),accumulatedFieldMinimum (Fahrenheit degree days)',
     );
     expect(lines(sine!.text)[1]).toMatch(/^42\.0308,-93\.6319,,2024-06-01,2024-06-02,50,single-sine,86,horizontal,2024-06-01,/);
     expect(lines(vertical!.text)[1]).toMatch(/^42\.0308,-93\.6319,,2024-06-01,2024-06-02,50,single-sine,86,vertical,2024-06-01,/);
@@ -235,14 +268,33 @@ describe('CSV', () => {
     const res = await post(`/chill/batch?${q}`, { locations: [POINTS[2], POINTS[0]] }, 'text/csv');
     const json = (await post(`/chill/batch?${q}`, { locations: [POINTS[2], POINTS[0]] })).body.results;
     const rows = json.flatMap((r: { latitude: number; longitude: number; daily: { date: string; chill: number; accumulated: number }[] }) =>
-      r.daily.map((d) => `${r.latitude},${r.longitude},,2024-01-01,2024-01-03,hours,${d.date},${d.chill},${d.accumulated}`),
+      r.daily.map((d) => `${r.latitude},${r.longitude},,2024-01-01,2024-01-03,hours,${d.date},${d.chill},${d.accumulated},,,`),
     );
     expect(lines(res.text)).toEqual([
-      'latitude,longitude,field,startDate,endDate,model,date,chill (chill hours),accumulated (chill hours)',
+      'latitude,longitude,field,startDate,endDate,model,date,chill (chill hours),accumulated (chill hours),accumulatedFieldMean (chill hours),accumulatedFieldMaximum (chill hours),accumulatedFieldMinimum (chill hours)',
       ...rows,
       '',
     ]);
     expect(rows).toHaveLength(6);
+  });
+
+  it("with include=daily over a field: the field's running mean, maximum and minimum on each day's row", async () => {
+    const q = 'model=utah&start=2024-01-01&end=2024-01-02&include=daily';
+    const res = await post(`/chill/batch?${q}`, { locations: [POINTS[2], small] }, 'text/csv');
+    const [p, f] = (await post(`/chill/batch?${q}`, { locations: [POINTS[2], small] })).body.results;
+    type Day = Record<'chill' | 'accumulated' | 'accumulatedFieldMean' | 'accumulatedFieldMaximum' | 'accumulatedFieldMinimum', number> & {
+      date: string;
+    };
+    expect(typeof f.daily[0].accumulatedFieldMean).toBe('number');
+    expect(lines(res.text)).toEqual([
+      'latitude,longitude,field,startDate,endDate,model,date,chill (Utah chill units),accumulated (Utah chill units),accumulatedFieldMean (Utah chill units),accumulatedFieldMaximum (Utah chill units),accumulatedFieldMinimum (Utah chill units)',
+      ...p.daily.map((d: Day) => `44.27,10.61,,2024-01-01,2024-01-02,utah,${d.date},${d.chill},${d.accumulated},,,`),
+      ...f.daily.map(
+        (d: Day) =>
+          `,,/fields/${small},2024-01-01,2024-01-02,utah,${d.date},${d.chill},${d.accumulated},${d.accumulatedFieldMean},${d.accumulatedFieldMaximum},${d.accumulatedFieldMinimum}`,
+      ),
+      '',
+    ]);
   });
 
   it('a single place answers CSV too; errors stay problem+json', async () => {

@@ -48,6 +48,24 @@ describe('a field cut at the antimeridian (RFC 7946 section 3.1.9)', () => {
     expect((await get(`/growing-degree-days/40.5/179.875?${DAYS}`)).body.degreeDays).toBe(8.8);
   });
 
+  it("include=daily: the field's running mean, maximum and minimum on both sides, by hand", async () => {
+    const field = await createField([east, west]);
+    // Running totals: A 5, 13, 13; B 0, 0, 10. Weights A 1, B 0.5 (docs/decisions/0510-field-daily-statistics.md):
+    // means 5 / 1.5 = 3.3, 13 / 1.5 = 8.7, (13 + 5) / 1.5 = 12.
+    const res = await get(`/growing-degree-days/${field.id}?${DAYS}&include=daily`);
+    expect(res.status).toBe(200);
+    const running = res.body.daily.map((d: Record<string, number>) => [
+      d.accumulatedFieldMean,
+      d.accumulatedFieldMaximum,
+      d.accumulatedFieldMinimum,
+    ]);
+    expect(running).toEqual([
+      [3.3, 5, 0],
+      [8.7, 13, 0],
+      [12, 13, 10],
+    ]);
+  });
+
   it('contours cover both parts once, every piece within ±180, A and B in their own bands', async () => {
     const field = await createField([east, west]);
     const res = await get(`/growing-degree-days/${field.id}/contours?${DAYS}`);

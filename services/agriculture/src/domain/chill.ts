@@ -15,7 +15,7 @@ import { dailyEntries } from './daily-values.js';
 import { celsiusOf } from './degree-day-totals.js';
 import { type CellTotalsReader, fieldGrid, type TotalsGrid } from './field-grid.js';
 import type { FieldRecord } from './fields.js';
-import { coveredCellStatistics, fieldPath } from './growing-degree-days.js';
+import { coveredCellStatistics, fieldPath, withFieldDaily } from './growing-degree-days.js';
 import { checkChillWork, fieldWindowCells, MAX_CHILL_CELL_HOURS, POINT_CELLS } from './work-limits.js';
 
 const HOUR_MS = 3_600_000;
@@ -143,8 +143,12 @@ export async function chillPoints(
   return out;
 }
 
-/** Chill of each cell whose centre lies in a bbox: one hourly window read, the model run down each cell's hours. */
-function chillTotals(source: GridSource, model: ChillQuery['model'], hours: TimeRange): CellTotalsReader {
+/**
+ * Chill of each cell whose centre lies in a bbox: one hourly window read, the model run down each
+ * cell's hours; with `daily`, also each cell's running total at the end of every day
+ * ([day][cell], TotalsGrid.running), summed hour by hour in order as the total is.
+ */
+function chillTotals(source: GridSource, model: ChillQuery['model'], hours: TimeRange, daily: boolean): CellTotalsReader {
   return {
     variable: 'air_temperature',
     range: hours,
@@ -155,11 +159,20 @@ function chillTotals(source: GridSource, model: ChillQuery['model'], hours: Time
       const { first, every } = hourStamps({ startMs: w.startMs, stepMs: w.stepMs, length: w.nt }, hours);
       const temps = new Float64Array(hoursIn(hours));
       const values = new Float64Array(nCells);
+      const hourly = daily ? new Float64Array(temps.length) : undefined;
+      const running = daily ? new Float64Array((temps.length / 24) * nCells) : undefined;
       for (let c = 0; c < nCells; c++) {
         for (let h = 0; h < temps.length; h++) temps[h] = toCelsius(w.values[(first + h * every) * nCells + c]!);
         values[c] = accumulateChill(model, temps);
+        if (!hourly || !running) continue;
+        hourlyChill(model, temps, hourly);
+        let sum = 0;
+        for (let h = 0; h < hourly.length; h++) {
+          sum += hourly[h]!;
+          if (h % 24 === 23) running[((h + 1) / 24 - 1) * nCells + c] = sum;
+        }
       }
-      return { lats: w.lats, lons: w.lons, dLat: w.dLat, dLon: w.dLon, values };
+      return { lats: w.lats, lons: w.lons, dLat: w.dLat, dLon: w.dLon, values, ...(running ? { running } : {}) };
     },
   };
 }
@@ -181,10 +194,12 @@ export async function fieldChill(
   const hours = chillHours(start, query.end);
   const [centroid, around] = await Promise.all([
     pointChill(source, query, field.centroid.longitude, field.centroid.latitude, start),
-    fieldGrid(source, field, chillTotals(source, query.model, hours), 0.5),
+    fieldGrid(source, field, chillTotals(source, query.model, hours, query.daily === true), 0.5),
   ]);
-  const stats = coveredCellStatistics(around.grid.values, cellWeights(around.polygons, around.grid));
+  const weights = cellWeights(around.polygons, around.grid);
+  const stats = coveredCellStatistics(around.grid.values, weights);
   if (![stats.mean, stats.min, stats.max].every(Number.isFinite)) throw noData();
+  const daily = withFieldDaily(centroid.daily, around.grid.running, weights);
   return {
     field: fieldPath(field.id),
     startDate: start,
@@ -195,6 +210,6 @@ export async function fieldChill(
     fieldMean: roundToTenth(stats.mean),
     fieldMaximum: roundToTenth(stats.max),
     fieldMinimum: roundToTenth(stats.min),
-    ...(centroid.daily ? { daily: centroid.daily } : {}),
+    ...(daily ? { daily } : {}),
   };
 }

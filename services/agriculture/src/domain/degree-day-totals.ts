@@ -88,15 +88,26 @@ export function pointDays(tmax: PointSeries, tmin: PointSeries, rule: DegreeDayR
  * Degree days accumulated per cell of two aligned windows ([t][lat][lon]), in the requested
  * scale, row-major [lat][lon]. One pass of the science method over the whole window (options
  * resolved once), then a running sum per cell: two typed arrays, nothing allocated per cell.
+ * With `running`, also each cell's running total at the end of every counted day ([day][lat][lon],
+ * the last day's layer equal to the totals), for a field's daily values
+ * (docs/decisions/0510-field-daily-statistics.md): written over the daily values the method
+ * already holds, so they cost no further memory, each summed in day order as the total is.
  */
-export function cellTotals(tmax: GridWindow, tmin: GridWindow, rule: DegreeDayRule): Float64Array {
+export function cellAccumulation(
+  tmax: GridWindow,
+  tmin: GridWindow,
+  rule: DegreeDayRule,
+  running: boolean,
+): { totals: Float64Array; running?: Float64Array } {
   const nCells = tmax.lats.length * tmax.lons.length;
   if (tmin.lats.length * tmin.lons.length !== nCells || tmin.nt !== tmax.nt) throw new Error('tmax and tmin windows are not aligned');
   const daily = dailyDegreeDays(tmax.values, tmin.values, rule.options, undefined, Math.max(1, nCells));
   const totals = new Float64Array(nCells);
-  for (let t = 0, o = 0; t < tmax.nt - daysAfter(rule); t++, o += nCells) {
+  const days = Math.max(0, tmax.nt - daysAfter(rule));
+  for (let t = 0, o = 0; t < days; t++, o += nCells) {
     for (let c = 0; c < nCells; c++) totals[c]! += daily[o + c]!;
+    if (running) for (let c = 0; c < nCells; c++) daily[o + c] = totals[c]! * rule.factor;
   }
   for (let c = 0; c < nCells; c++) totals[c]! *= rule.factor;
-  return totals;
+  return running ? { totals, running: daily.subarray(0, days * nCells) as Float64Array } : { totals };
 }

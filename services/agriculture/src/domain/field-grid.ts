@@ -2,12 +2,17 @@ import { polygonsBBox, unwrapLongitudes, type CellGrid, type PolygonCoordinates 
 import type { DegreeDayQuery } from '@fieldcast/schemas';
 import { answeringSource, type BBox, type GridSource, type TimeRange, type VariableId, windowParts } from '@fieldcast/weather';
 import { dailyExtremesIn } from './daily-temperatures.js';
-import { cellTotals, degreeDayRule } from './degree-day-totals.js';
+import { cellAccumulation, degreeDayRule } from './degree-day-totals.js';
 import type { FieldRecord } from './fields.js';
 
 /** Degree-day totals on cell centres, row-major [lat][lon] (a TotalsGrid for contourBands). */
 export interface TotalsGrid extends CellGrid {
   values: Float64Array;
+  /**
+   * With include=daily: each cell's running total at the end of every day, [day][lat][lon], the
+   * last day's layer equal to `values` (docs/decisions/0510-field-daily-statistics.md).
+   */
+  running?: Float64Array;
 }
 
 /** Per-cell degree-day totals around a field, with the field's polygons in the same longitude frame. */
@@ -28,20 +33,15 @@ export interface CellTotalsReader {
   read(bbox: BBox): Promise<TotalsGrid>;
 }
 
-/** Degree-day totals of the cells whose centres lie in bbox (one window read per variable). */
+/** Degree-day totals of the cells whose centres lie in bbox (one window read per variable), and their running totals with include=daily. */
 export function degreeDayTotals(source: GridSource, days: TimeRange, query: DegreeDayQuery): CellTotalsReader {
   return {
     variable: 'air_temperature_daily_max',
     range: days,
     async read(bbox) {
       const { tmax, tmin } = await dailyExtremesIn(source, bbox, days);
-      return {
-        lats: tmax.lats,
-        lons: tmax.lons,
-        dLat: tmax.dLat,
-        dLon: tmax.dLon,
-        values: cellTotals(tmax, tmin, degreeDayRule(query, tmax.units)),
-      };
+      const { totals, running } = cellAccumulation(tmax, tmin, degreeDayRule(query, tmax.units), query.daily === true);
+      return { lats: tmax.lats, lons: tmax.lons, dLat: tmax.dLat, dLon: tmax.dLon, values: totals, ...(running ? { running } : {}) };
     },
   };
 }
@@ -74,15 +74,34 @@ function besides(main: TotalsGrid, extra: TotalsGrid, shift: number): TotalsGrid
     nMain = main.lons.length,
     nExtra = extra.lons.length,
     n = lons.length;
-  const values = new Float64Array(nLat * n);
-  for (let i = 0; i < nLat; i++) {
-    const row = i * n,
-      mainAt = shift > 0 ? row : row + keep.length,
-      extraAt = shift > 0 ? row + nMain : row;
-    for (let j = 0; j < nMain; j++) values[mainAt + j] = main.values[i * nMain + j] as number;
-    keep.forEach((jx, k) => (values[extraAt + k] = extra.values[i * nExtra + jx] as number));
+  // one layer (the totals, or one day's running totals) of both grids, side by side
+  const merged = (mainLayer: Float64Array, extraLayer: Float64Array, out: Float64Array) => {
+    for (let i = 0; i < nLat; i++) {
+      const row = i * n,
+        mainAt = shift > 0 ? row : row + keep.length,
+        extraAt = shift > 0 ? row + nMain : row;
+      for (let j = 0; j < nMain; j++) out[mainAt + j] = mainLayer[i * nMain + j] as number;
+      keep.forEach((jx, k) => (out[extraAt + k] = extraLayer[i * nExtra + jx] as number));
+    }
+    return out;
+  };
+  const values = merged(main.values, extra.values, new Float64Array(nLat * n));
+  const grid: TotalsGrid = { lats: main.lats, lons: Float64Array.from(lons), dLat: main.dLat, dLon: main.dLon, values };
+  if (main.running && extra.running) {
+    const mainCells = nLat * nMain,
+      extraCells = nLat * nExtra,
+      days = main.running.length / mainCells;
+    const running = new Float64Array(days * nLat * n);
+    for (let d = 0; d < days; d++) {
+      merged(
+        main.running.subarray(d * mainCells, (d + 1) * mainCells),
+        extra.running.subarray(d * extraCells, (d + 1) * extraCells),
+        running.subarray(d * nLat * n, (d + 1) * nLat * n),
+      );
+    }
+    grid.running = running;
   }
-  return { ...main, lons: Float64Array.from(lons), values };
+  return grid;
 }
 
 /**

@@ -163,6 +163,33 @@ export function coveredCellStatistics(totals: Float64Array, weights: Float64Arra
 }
 
 /**
+ * With include=daily, each daily entry of a field's result (its centroid's) and the area-weighted
+ * mean, maximum and minimum over the covered cells of their running totals through that day
+ * (`running`, [day][cell], as TotalsGrid.running), rounded as every output is, so the last day's
+ * are the result's fieldMean, fieldMaximum and fieldMinimum
+ * (docs/decisions/0510-field-daily-statistics.md).
+ */
+export function withFieldDaily<D extends { date: string }>(
+  daily: D[] | undefined,
+  running: Float64Array | undefined,
+  weights: Float64Array,
+): (D & { accumulatedFieldMean: number; accumulatedFieldMaximum: number; accumulatedFieldMinimum: number })[] | undefined {
+  if (!daily) return undefined;
+  if (!running || running.length !== daily.length * weights.length) throw new Error('the running totals do not cover the daily values');
+  const n = weights.length;
+  return daily.map((day, d) => {
+    const { mean, min, max } = coveredCellStatistics(running.subarray(d * n, (d + 1) * n), weights);
+    if (![mean, min, max].every(Number.isFinite)) throw noData();
+    return {
+      ...day,
+      accumulatedFieldMean: roundToTenth(mean),
+      accumulatedFieldMaximum: roundToTenth(max),
+      accumulatedFieldMinimum: roundToTenth(min),
+    };
+  });
+}
+
+/**
  * Field result (spec 2.6, docs/architecture.md §7): the centroid value as the location result would
  * give it, and the area-weighted mean, minimum and maximum over the grid cells the field covers
  * (weights: area of cell ∩ field). One window read per variable over the cells touching the
@@ -181,9 +208,11 @@ export async function fieldDegreeDays(
     dailyExtremesAt(source, field.centroid.longitude, field.centroid.latitude, days),
     fieldGrid(source, field, degreeDayTotals(source, days, query), 0.5),
   ]);
-  const { total: centroid, daily } = pointResult(atCentroid, degreeDayRule(query, atCentroid.tmax.units), query);
-  const stats = coveredCellStatistics(around.grid.values, cellWeights(around.polygons, around.grid));
+  const { total: centroid, daily: atCentroidDaily } = pointResult(atCentroid, degreeDayRule(query, atCentroid.tmax.units), query);
+  const weights = cellWeights(around.polygons, around.grid);
+  const stats = coveredCellStatistics(around.grid.values, weights);
   if (![stats.mean, stats.min, stats.max].every(Number.isFinite)) throw noData();
+  const daily = withFieldDaily(atCentroidDaily, around.grid.running, weights);
   return {
     field: fieldPath(field.id),
     ...settingsOf(query),

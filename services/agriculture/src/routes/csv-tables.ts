@@ -16,7 +16,11 @@ import type {
  */
 
 type Located = { latitude: number; longitude: number } | { field: string };
-type WithDaily<K extends string> = { daily?: ({ date: string; accumulated: number } & Record<K, number>)[] };
+/** A field's days also carry the running statistics over the field (docs/decisions/0510-field-daily-statistics.md). */
+const FIELD_RUNNING = ['accumulatedFieldMean', 'accumulatedFieldMaximum', 'accumulatedFieldMinimum'] as const;
+type Day<K extends string> = { date: string; accumulated: number } & Record<K, number> &
+  Partial<Record<(typeof FIELD_RUNNING)[number], number>>;
+type WithDaily<K extends string> = { daily?: Day<K>[] };
 
 const batchOf = <R>(result: R | { results: R[] }): R[] =>
   typeof result === 'object' && result !== null && 'results' in result ? result.results : [result];
@@ -37,9 +41,20 @@ function table<K extends 'degreeDays' | 'chill', R extends Located & WithDaily<K
   };
   if (results.some((r) => r.daily !== undefined)) {
     return {
-      columns: ['latitude', 'longitude', 'field', ...settings.names, 'date', `${key} (${unit})`, `accumulated (${unit})`],
+      columns: [
+        'latitude',
+        'longitude',
+        'field',
+        ...settings.names,
+        'date',
+        `${key} (${unit})`,
+        `accumulated (${unit})`,
+        ...FIELD_RUNNING.map((name) => `${name} (${unit})`),
+      ],
       rows: (function* () {
-        for (const r of results) for (const d of r.daily ?? []) yield [...place(r), ...settings.of(r), d.date, d[key], d.accumulated];
+        for (const r of results)
+          for (const d of r.daily ?? [])
+            yield [...place(r), ...settings.of(r), d.date, d[key], d.accumulated, ...FIELD_RUNNING.map((name) => d[name])];
       })(),
     };
   }
@@ -61,7 +76,7 @@ function table<K extends 'degreeDays' | 'chill', R extends Located & WithDaily<K
 type DegreeDays = DegreeDayLocationResult | DegreeDayFieldResult;
 /** The method's settings, which the JSON result leaves to the query: the upper threshold and its cutoff only where cap is given. */
 export const degreeDayCsv = csvForm<DegreeDays | { results: DegreeDays[] }, unknown, DegreeDayQuery>(
-  'One row per place (latitude, longitude or field; startDate, endDate, baseTemperature, method, upperThreshold, cutoff, degreeDays and, for a field, fieldMean, fieldMaximum, fieldMinimum), or with include=daily one row per place and day (startDate, endDate, baseTemperature, method, upperThreshold, cutoff, date, degreeDays, accumulated: the centroid for a field); upperThreshold and cutoff empty without cap; units in the header',
+  'One row per place (latitude, longitude or field; startDate, endDate, baseTemperature, method, upperThreshold, cutoff, degreeDays and, for a field, fieldMean, fieldMaximum, fieldMinimum), or with include=daily one row per place and day (startDate, endDate, baseTemperature, method, upperThreshold, cutoff, date, degreeDays, accumulated: the centroid for a field; and for a field accumulatedFieldMean, accumulatedFieldMaximum, accumulatedFieldMinimum); upperThreshold and cutoff empty without cap; units in the header',
   (result, _params, query) => {
     const results = batchOf(result);
     const scale = results[0]?.scale ?? 'Celsius';
@@ -75,7 +90,7 @@ export const degreeDayCsv = csvForm<DegreeDays | { results: DegreeDays[] }, unkn
 
 type Chill = ChillLocationResult | ChillFieldResult;
 export const chillCsv = csvForm<Chill | { results: Chill[] }>(
-  'One row per place (latitude, longitude or field; startDate, endDate, model, chill and, for a field, fieldMean, fieldMaximum, fieldMinimum), or with include=daily one row per place and day (startDate, endDate, model, date, chill, accumulated: the centroid for a field); units in the header',
+  'One row per place (latitude, longitude or field; startDate, endDate, model, chill and, for a field, fieldMean, fieldMaximum, fieldMinimum), or with include=daily one row per place and day (startDate, endDate, model, date, chill, accumulated: the centroid for a field; and for a field accumulatedFieldMean, accumulatedFieldMaximum, accumulatedFieldMinimum); units in the header',
   (result) => {
     const results = batchOf(result);
     return table('chill', results, results[0]?.units ?? '', {
