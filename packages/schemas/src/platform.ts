@@ -191,7 +191,8 @@ export const ProductsQuery = z
     aggregation: sentAs(
       z
         .string({ error: 'aggregation must be given once, as a nonnegative integer of minutes' })
-        .regex(/^\d{1,9}$/, { error: 'aggregation must be a nonnegative integer of minutes (a day is 1440)' }),
+        // Spec 4.6: any nonnegative integer, however many digits; one beyond every product's period matches none.
+        .regex(/^\d+$/, { error: 'aggregation must be a nonnegative integer of minutes (a day is 1440)' }),
       'aggregation period in minutes, a nonnegative integer (a day is 1440, an hour 60)',
       ['1440'],
     )

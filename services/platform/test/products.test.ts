@@ -122,6 +122,19 @@ describe('filters, each alone', () => {
     expect(names((await list(q({ aggregation: '30' }))).body)).toEqual([]);
   });
 
+  it('aggregation takes any nonnegative integer (spec 4.6), however long: one no product has matches none', async () => {
+    for (const aggregation of ['1234567890', '525600000000', '99999999999999999999999']) {
+      const res = await list(q({ aggregation }));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual([]);
+    }
+    expect(names((await list(q({ aggregation: '00001440' }))).body)).toEqual([
+      'air-temperature-daily-max',
+      'air-temperature-daily-min',
+      'growing-degree-days',
+    ]);
+  });
+
   it('start and end leave out products with no frame in the range', async () => {
     // 2016: before the North American mosaic began; the terrain has no frames at all
     const early = await list(q({ start: '2016-03-01T00:00:00Z', end: '2016-03-01T00:30:00Z' }));
