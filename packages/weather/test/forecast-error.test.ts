@@ -1,3 +1,4 @@
+import { clearSkyRadiation, extraterrestrialRadiationHourly } from '@fieldcast/science';
 import { ERROR_RULES, errorGrowth, errorNoise, errorNoiseGrid, forecastGrid, forecastValues } from '../src/catalog/forecast-error.js';
 
 /* The forecast error model (docs/decisions/0141-forecast-error-model.md), as plain functions. */
@@ -66,6 +67,38 @@ describe('forecast error', () => {
     const clear = forecastValues(ERROR_RULES.precipitation_type, run, 42, -93, valid, { values: flat(2) });
     expect([...clear].every((v) => v === 2)).toBe(true);
     expect(() => forecastValues(ERROR_RULES.dew_point_temperature, run, 42, -93, valid, { values: flat(5) })).toThrow(/temperature/);
+  });
+
+  it('never forecasts more shortwave than clear sky at sea level, or the truth where that is more (ASCE-EWRI 2005 eqs. 47-48)', () => {
+    const DAY = 24 * HOUR;
+    /** 0.75 Ra of the hour centred on `ms` at 5 N 10 E, W m-2 (MJ m-2 h-1 x 1e6 / 3600) */
+    const clearSky = (ms: number) => {
+      const year = new Date(ms).getUTCFullYear();
+      const doy = Math.floor((ms - Date.UTC(year, 0, 1)) / DAY) + 1;
+      return (clearSkyRadiation(extraterrestrialRadiationHourly(5, 10, doy, (ms % DAY) / HOUR), 0) * 1e6) / 3600;
+    };
+    // Runs every 6 h from near the December solstice, each at 17 noons: a thin overcast of 700 W m-2.
+    let most = 0;
+    for (let k = 0; k < 40; k++) {
+      const run = { model: 'synthetic-global', initMs: Date.parse('2026-12-06T12:00:00Z') + k * 6 * HOUR };
+      const noons = Array.from({ length: 17 }, (_, d) => Date.parse('2026-12-06T12:00:00Z') + (d + Math.ceil(k / 4)) * DAY);
+      const truth = { values: noons.map(() => 700) };
+      const f = forecastValues(ERROR_RULES.surface_downwelling_shortwave_flux_in_air, run, 5, 10, noons, truth);
+      const free = forecastValues({ kind: 'multiplicative', scale: 0.3, stream: 'shortwave' }, run, 5, 10, noons, truth);
+      noons.forEach((ms, i) => {
+        const cap = clearSky(ms);
+        expect(cap).toBeGreaterThan(800);
+        expect(f[i]).toBeCloseTo(Math.min(free[i]!, Math.max(700, cap)), 9);
+        most = Math.max(most, free[i]! / cap);
+      });
+    }
+    // without the ceiling the error carries noon's flux past clear sky, and past Ra itself
+    expect(most).toBeGreaterThan(1 / 0.75);
+    // a truth above the sea-level ceiling (clear sky high up) is a ceiling of its own: lead 0 is the truth
+    const run = { model: 'synthetic-global', initMs: Date.parse('2026-12-06T12:00:00Z') };
+    expect(forecastValues(ERROR_RULES.surface_downwelling_shortwave_flux_in_air, run, 5, 10, [run.initMs], { values: [2000] })[0]).toBe(
+      2000,
+    );
   });
 });
 

@@ -9,6 +9,7 @@
  *          5 degrees and 12 hours, seeded by the model, the init time and the error stream
  *   additive:       forecast = truth + s g n
  *   multiplicative: forecast = truth exp(s g n)   (keeps zero and the sign: rates, speeds)
+ *                   shortwave: at most max(truth, clear sky at sea level), clearSkyCeiling
  *   dewpoint:       forecast = T_forecast - (T - Td) exp(s g n)   (never above the temperature)
  *
  * One implementation for the model area's time series at a point (`forecastValues`) and for a
@@ -16,7 +17,10 @@
  * product's run is that model's run (docs/decisions/0496-product-runs-are-a-models-runs.md), and
  * both compute every value with the same operations in the same order, so they agree to the bit.
  */
+import { clearSkyRadiation, extraterrestrialRadiationHourly } from '@fieldcast/science';
 import { ET_INPUT_VARIABLES, placeOfPoint, type VariableId } from '../grid/grid-source.js';
+import { dayOfYearOf } from '../synthetic/calendar.js';
+import { MJ_PER_HOUR_TO_W } from '../synthetic/solar.js';
 import type { FrameRef } from './product-frames.js';
 import { productRunModel } from './product-runs.js';
 import type { ModelDef } from './schema.js';
@@ -31,7 +35,8 @@ const HOUR_MS = 3_600_000;
 /** How a variable's error is applied, and its scale once fully grown. */
 export type ErrorRule =
   | { kind: 'additive'; scale: number; stream: string }
-  | { kind: 'multiplicative'; scale: number; stream: string }
+  /** `atMost: 'clear-sky'`: never above clearSkyCeiling (a flux the sun bounds) */
+  | { kind: 'multiplicative'; scale: number; stream: string; atMost?: 'clear-sky' }
   /** the dewpoint: the temperature's additive error, and the dewpoint depression scaled */
   | { kind: 'depression'; scale: number; stream: string; temperature: { scale: number; stream: string } }
   | { kind: 'none' };
@@ -69,7 +74,7 @@ export const ERROR_RULES: Readonly<Record<VariableId, ErrorRule>> = {
   wind_speed: { kind: 'multiplicative', scale: 0.35, stream: 'wind_speed' },
   surface_air_pressure: { kind: 'additive', scale: 0.8, stream: 'surface_air_pressure' },
   precipitation_rate: { kind: 'multiplicative', scale: 0.9, stream: 'precipitation_rate' },
-  surface_downwelling_shortwave_flux_in_air: { kind: 'multiplicative', scale: 0.3, stream: 'shortwave' },
+  surface_downwelling_shortwave_flux_in_air: { kind: 'multiplicative', scale: 0.3, stream: 'shortwave', atMost: 'clear-sky' },
   surface_downwelling_shortwave_flux_in_air_assuming_clear_sky: { kind: 'none' },
   precipitation_type: { kind: 'none' },
   surface_altitude: { kind: 'none' },
@@ -243,17 +248,50 @@ export interface Truth {
   temperature?: ArrayLike<number>;
 }
 
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * The most a run forecasts of a shortwave flux at a place and hour, W m-2: clear sky at sea level,
+ * 0.75 Ra of the hour centred on the stamp (ASCE-EWRI 2005 eqs. 47-48, as the synthetic world
+ * stamps its hourly means). A multiplicative error could otherwise carry a cloud-thinned flux
+ * past what the sun delivers (1,570 W m-2 at 5 N in December, against an Ra of about 1,220). Above
+ * sea level, where clear sky is more (2e-5 a metre), the truth, which never exceeds its own clear
+ * sky, is the ceiling where it is higher (withError), so lead 0 stays the truth.
+ */
+function clearSkyCeiling(latitude: number, longitude: number, validMs: number): number {
+  const place = placeOfPoint(longitude, latitude);
+  const day = Math.floor(validMs / DAY_MS);
+  const ra = extraterrestrialRadiationHourly(place.lat, place.lon, dayOfYearOf(day), (validMs - day * DAY_MS) / HOUR_MS);
+  return clearSkyRadiation(ra, 0) * MJ_PER_HOUR_TO_W;
+}
+
+/** The ceiling a rule puts on a value at a place and time (clearSkyCeiling), or Infinity. */
+const ceilingOf = (rule: ErrorRule, latitude: number, longitude: number, validMs: number): number =>
+  rule.kind === 'multiplicative' && rule.atMost === 'clear-sky' ? clearSkyCeiling(latitude, longitude, validMs) : Infinity;
+
 /**
  * One forecast value from its truth `v` (and the temperature's `t` for the dewpoint), the growth
- * g and the noises of the rule's streams: the formulas of the rules, in one place.
+ * g, the noises of the rule's streams and the rule's ceiling there (ceilingOf): the formulas of
+ * the rules, in one place.
  */
-function withError(rule: Exclude<ErrorRule, { kind: 'none' }>, g: number, own: number, tNoise: number, v: number, t: number): number {
+function withError(
+  rule: Exclude<ErrorRule, { kind: 'none' }>,
+  g: number,
+  own: number,
+  tNoise: number,
+  v: number,
+  t: number,
+  ceiling: number,
+): number {
   if (rule.kind === 'depression') {
     const forecastT = t + rule.temperature.scale * g * tNoise;
     return forecastT - (t - v) * Math.exp(rule.scale * g * own);
   }
   const e = rule.scale * g * own;
-  return rule.kind === 'additive' ? v + e : v * Math.exp(e);
+  if (rule.kind === 'additive') return v + e;
+  const f = v * Math.exp(e);
+  const most = v > ceiling ? v : ceiling;
+  return f > most ? most : f;
 }
 
 /**
@@ -281,7 +319,8 @@ export function forecastValues(
   const tNoise = rule.kind === 'depression' ? noise(rule.temperature.stream) : own;
   for (let n = 0; n < out.length; n++) {
     const t = temperature ? (temperature[n] as number) : Number.NaN;
-    out[n] = withError(rule, errorGrowth(leads[n] as number), own[n] as number, tNoise[n] as number, truth.values[n] as number, t);
+    const ceiling = ceilingOf(rule, latitude, longitude, validMs[n]!);
+    out[n] = withError(rule, errorGrowth(leads[n] as number), own[n] as number, tNoise[n] as number, truth.values[n] as number, t, ceiling);
   }
   return out;
 }
@@ -313,7 +352,8 @@ export function forecastGrid(
     const v = truth.values[n]!;
     const t = temperature ? temperature[n]! : Number.NaN;
     if (v === missing || t === missing) continue;
-    out[n] = withError(rule, g, own[n]!, tNoise[n]!, v, t);
+    const ceiling = ceilingOf(rule, lats[Math.floor(n / lons.length)]!, lons[n % lons.length]!, validMs);
+    out[n] = withError(rule, g, own[n]!, tNoise[n]!, v, t, ceiling);
   }
   return out;
 }
@@ -340,7 +380,7 @@ export function forecastAt(
     if (rule.kind === 'depression' && temperature === undefined) throw new Error('the dewpoint error needs the temperature');
     const own = noise(rule.stream, latitude, longitude);
     const tNoise = rule.kind === 'depression' ? noise(rule.temperature.stream, latitude, longitude) : own;
-    return withError(rule, g, own, tNoise, value, temperature ?? Number.NaN);
+    return withError(rule, g, own, tNoise, value, temperature ?? Number.NaN, ceilingOf(rule, latitude, longitude, validMs));
   };
 }
 
