@@ -94,22 +94,32 @@ interface FeedPageRow {
   page: string;
   /** false when a cursor was given that the viewer cannot see (or that does not exist) */
   cursor_visible: boolean;
+  /** the id of the page's oldest event, null for an empty page */
+  oldest: string | null;
+  /** whether an event lies beyond the page in the direction it was read (older; newer for a before page) */
+  more: boolean;
+}
+
+/** A feed page as JSON text, and the cursor of the older page when older events remain (docs/decisions/0516-feeds-link-their-older-page.md). */
+export interface FeedPageText {
+  page: string;
+  olderAfter: string | null;
 }
 
 /** What a page's rows carry: the stored entry and the feed order. */
 const PAGE_COLUMNS = 'id, entry, occurrence_time, seq';
 
 /**
- * How many rows each of a page's two ranges reads: the page limit rounded up to one of a few
- * sizes, written into the text rather than bound. A named statement runs on a generic plan only
+ * How many rows each of a page's two ranges reads: the page limit and one more (to know whether
+ * events remain past the page), rounded up to one of a few sizes, written into the text rather than bound. A named statement runs on a generic plan only
  * if the planner prices it near the custom ones, and a bound LIMIT is priced as 10% of the range
  * (hundreds of thousands of rows), so the main feed would be planned afresh on every request.
  * A few sizes keep the statements per connection few whatever limits clients send; the page's
  * own limit stays exact (and bound) above the two ranges.
  */
-const RANGE_LIMITS = [FEED_LIMIT_DEFAULT, 25, 50, FEED_LIMIT_MAX];
+const RANGE_LIMITS = [FEED_LIMIT_DEFAULT, 25, 50, FEED_LIMIT_MAX].map((n) => n + 1);
 function rangeLimit(limit: number): number {
-  const size = RANGE_LIMITS.find((n) => n >= limit);
+  const size = RANGE_LIMITS.find((n) => n >= limit + 1);
   if (size === undefined || !Number.isInteger(limit) || limit < 1)
     throw new RangeError(`feed limit ${limit} is not 1 to ${FEED_LIMIT_MAX}`);
   return size;
@@ -124,7 +134,9 @@ function rangeLimit(limit: number): number {
  *
  * The database also joins the page's JSON from each event's stored entry (written by `insert`):
  * Node forwards one text value instead of parsing ten rows of timestamps and jsonb and
- * serialising them again (docs/decisions/0029-feed-reads-at-scale.md). Parameters: $1 viewer,
+ * serialising them again (docs/decisions/0029-feed-reads-at-scale.md). It reads one row past the
+ * limit, left out of the page, to tell whether more remain, and names the page's oldest event,
+ * the cursor of the next page. Parameters: $1 viewer,
  * $2 limit, then the scope key and the cursor when the shape has them; the text depends only on
  * the shape and the range limit, which name the statement.
  */
@@ -154,13 +166,17 @@ export function feedQuery(scope: FeedScope, viewer: string, page: FeedPage): Fee
   const union = `${branch(`'${PUBLIC_AUDIENCE}'`)} union all ${branch('$1')}`;
   // A resource page's ids as an array parameter: a lookup by primary key whatever the planner thinks of
   // the table sizes (a join could pick a hash join over all events on a small table).
+  // n: the place in the direction read, so the row past the limit is the one left out
+  const numbered = `${PAGE_COLUMNS}, row_number() over (${order}) as n`;
   const rows =
     scope.kind === 'resource'
-      ? `select ${PAGE_COLUMNS} from ${AREA}.events where id = any(array(select event_id from (${union}) p)) ${order} limit $2`
-      : `select ${PAGE_COLUMNS} from (${union}) p ${order} limit $2`;
+      ? `select ${numbered} from ${AREA}.events where id = any(array(select event_id from (${union}) p)) ${order} limit $2 + 1`
+      : `select ${numbered} from (${union}) p ${order} limit $2 + 1`;
   const text = `with ${anchor}page as (${rows})
-select coalesce('[' || string_agg(e.entry, ',' order by e.occurrence_time desc, e.seq desc) || ']', '[]') as page,
-  ${cursorId ? 'exists (select from anchor)' : 'true'} as cursor_visible
+select coalesce('[' || string_agg(e.entry, ',' order by e.occurrence_time desc, e.seq desc) filter (where e.n <= $2) || ']', '[]') as page,
+  ${cursorId ? 'exists (select from anchor)' : 'true'} as cursor_visible,
+  (array_agg(e.id order by e.occurrence_time, e.seq) filter (where e.n <= $2))[1] as oldest,
+  count(*) > $2 as more
 from page e`;
   return { name: `events_feed_${scope.kind}_${cursorId ? (newer ? 'before' : 'after') : 'first'}_${batch}`, text, values };
 }
@@ -266,9 +282,11 @@ export class EventStore {
    * the cursor event's own stored values, so paging never skips or repeats an event while new
    * ones arrive. A cursor the viewer cannot see is an InvalidRequestError (unknown_cursor).
    */
-  async feed(scope: FeedScope, viewer: string, page: FeedPage): Promise<string> {
+  async feed(scope: FeedScope, viewer: string, page: FeedPage): Promise<FeedPageText> {
     const [row] = await this.db.prepared<FeedPageRow>(feedQuery(scope, viewer, page));
     if (!row?.cursor_visible) throw unknownCursor(page);
-    return row.page;
+    // older events remain past a first or after page that had more; always past a before page's, the cursor among them
+    const olderRemain = page.before !== undefined || row.more;
+    return { page: row.page, olderAfter: olderRemain ? row.oldest : null };
   }
 }

@@ -79,7 +79,7 @@ describe('feed pages written by the database', () => {
     let checked = 0;
     for (const scope of scopes) {
       for (const page of pages) {
-        const text = await store.feed(scope, alice, page);
+        const { page: text } = await store.feed(scope, alice, page);
         const ids = (JSON.parse(text) as { id: string }[]).map((e) => e.id);
         const expected = await Promise.all(ids.map(async (id) => toFeedEntry((await store.get(alice, id))!)));
         expect(text).toBe(JSON.stringify(expected));
@@ -108,6 +108,6 @@ describe('feed pages written by the database', () => {
     const res = await request(t.fleet.app('events')).get('/events').set('Authorization', t.alice.auth);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.fieldcast+json; version=1; charset=utf-8');
-    expect(res.text).toBe(await store.feed({ kind: 'main' }, t.alice.id, { limit: 10 }));
+    expect(res.text).toBe((await store.feed({ kind: 'main' }, t.alice.id, { limit: 10 })).page);
   });
 });

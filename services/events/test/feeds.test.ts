@@ -59,6 +59,27 @@ describe('keyset paging in every feed', () => {
     expect(await api.ids(t.alice, `${path}?after=${newest[newest.length - 1]}`)).toEqual([]);
   });
 
+  it.each([0, 1, 2])('feed %#: Link rel="next" names the older page while older events remain (decision 0516)', async (i) => {
+    const ids: string[] = [];
+    for (let k = 4; k >= 0; k--) ids.push(await post(`2026-01-01T00:0${k}:00Z`)); // newest first
+    const path = FEEDS()[i]!;
+    const page = async (query: string) => {
+      const res = await api.get(t.alice, `${path}?${query}`);
+      expect(res.status).toBe(200);
+      return [(res.body as Entry[]).map((e) => e.id), res.headers.link] as const;
+    };
+    const next = (after: string, limit: number) => `<${path}?limit=${limit}&after=${after}>; rel="next"`;
+    expect(await page('limit=2')).toEqual([ids.slice(0, 2), next(ids[1]!, 2)]);
+    expect(await page(`limit=2&after=${ids[1]}`)).toEqual([ids.slice(2, 4), next(ids[3]!, 2)]);
+    // the last page, and a page that holds exactly what remains, link nothing
+    expect(await page(`limit=2&after=${ids[3]}`)).toEqual([[ids[4]], undefined]);
+    expect(await page('limit=5')).toEqual([ids, undefined]);
+    expect(await page(`after=${ids[4]}`)).toEqual([[], undefined]);
+    // a page of newer events links the older ones, the cursor first among them
+    expect(await page(`limit=1&before=${ids[3]}`)).toEqual([[ids[2]], next(ids[2]!, 1)]);
+    expect(await page(`before=${ids[0]}`)).toEqual([[], undefined]);
+  });
+
   it('limit defaults to 10 and is at most 100', async () => {
     for (let k = 0; k < 12; k++) await post(`2026-01-01T00:00:${String(k).padStart(2, '0')}Z`);
     for (const path of FEEDS()) {

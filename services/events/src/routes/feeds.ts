@@ -5,7 +5,7 @@ import type { AppDirectory } from '../app-directory.js';
 import type { EventStore, FeedScope } from '../store.js';
 
 const PAGING =
-  'Newest first (occurrenceTime, then arrival). after=X continues past X (older events, the next page); before=X gives the events newer than X. Both at once is a 400; an event the caller cannot see is an unknown_cursor.';
+  'Newest first (occurrenceTime, then arrival). after=X continues past X (older events, the next page); before=X gives the events newer than X. Both at once is a 400; an event the caller cannot see is an unknown_cursor. While older events remain, the Link header rel="next" names the next page: after=<the page\'s oldest event>, the same limit.';
 const response = { status: 200, description: 'Events, newest first', schema: z.array(FeedEntry) };
 /**
  * The feed of an application that does not exist: no event has this app id (the nil UUID, RFC
@@ -16,7 +16,21 @@ const NO_APPLICATION = '00000000-0000-0000-0000-000000000000';
 
 /** Feeds (spec 4.10): occurrenceTime descending, keyset cursors by event id. */
 export function feedRoutes(api: Api, store: EventStore, apps: AppDirectory): Api {
-  const page = async (scope: FeedScope, viewer: string, query: FeedQuery) => new JsonText(await store.feed(scope, viewer, query));
+  const page = async (
+    scope: FeedScope,
+    viewer: string,
+    query: FeedQuery,
+    req: { baseUrl: string; path: string },
+    res: { setHeader(name: string, value: string): unknown },
+  ) => {
+    const { page: text, olderAfter } = await store.feed(scope, viewer, query);
+    // as every paged list of the API names its next page (RFC 8288; docs/decisions/0516-feeds-link-their-older-page.md)
+    if (olderAfter !== null) {
+      const next = new URLSearchParams({ limit: String(query.limit), after: olderAfter });
+      res.setHeader('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
+    }
+    return new JsonText(text);
+  };
   return api
     .op({
       method: 'get',
@@ -25,8 +39,9 @@ export function feedRoutes(api: Api, store: EventStore, apps: AppDirectory): Api
       description: PAGING,
       tags: ['feeds'],
       query: FeedQuery,
+      pages: true,
       response,
-      handle: ({ account, query }) => page({ kind: 'main' }, account.id, query),
+      handle: ({ account, query, req, res }) => page({ kind: 'main' }, account.id, query, req, res),
     })
     .op({
       method: 'get',
@@ -36,11 +51,12 @@ export function feedRoutes(api: Api, store: EventStore, apps: AppDirectory): Api
       tags: ['feeds'],
       params: AppParams,
       query: FeedQuery,
+      pages: true,
       response,
-      handle: async ({ account, params, query }) => {
+      handle: async ({ account, params, query, req, res }) => {
         // A 404 here would tell any account which handles exist.
         const appId = (await apps.resolve(params.app)) ?? NO_APPLICATION;
-        return page({ kind: 'app', appId }, account.id, query);
+        return page({ kind: 'app', appId }, account.id, query, req, res);
       },
     })
     .op({
@@ -51,7 +67,8 @@ export function feedRoutes(api: Api, store: EventStore, apps: AppDirectory): Api
       tags: ['feeds'],
       params: ResourceParams,
       query: FeedQuery,
+      pages: true,
       response,
-      handle: ({ account, params, query }) => page({ kind: 'resource', resourceId: params.id }, account.id, query),
+      handle: ({ account, params, query, req, res }) => page({ kind: 'resource', resourceId: params.id }, account.id, query, req, res),
     });
 }
