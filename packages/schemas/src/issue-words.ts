@@ -63,6 +63,9 @@ function wordsOf(issue: z.core.$ZodRawIssue): string | undefined {
       if (issue.expected === 'int' && typeof issue.input === 'number') return 'must be a whole number';
       // NaN (a coerced text that is no number) is typeof number: "a number, not a number" says nothing
       if (Number.isNaN(issue.input)) return `must be ${TYPES[issue.expected] ?? issue.expected}`;
+      // JSON.parse reads a number past every double, such as 1e400, as Infinity (RFC 8259 section 6 lets a parser limit the range)
+      if (issue.input === Infinity || issue.input === -Infinity)
+        return `must be ${TYPES[issue.expected] ?? issue.expected}, not one beyond the largest JSON number this API reads (±1.8e308)`;
       return `must be ${TYPES[issue.expected] ?? issue.expected}, not ${kindOf(issue.input)}`;
     }
     case 'too_small':

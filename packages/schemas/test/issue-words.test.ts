@@ -24,6 +24,13 @@ describe("refusals no schema words itself are in the API's words, not zod's", ()
     ['not a UUID', z.uuid(), 'abc', ['must be a UUID']],
     // NaN is typeof number: a coerced text that is not a number must not read "a number, not a number"
     ['a text coerced to no number', z.coerce.number(), 'abc', ['must be a number']],
+    // JSON.parse reads 1e400 as Infinity: typeof number too
+    [
+      'a number past every double',
+      z.number(),
+      JSON.parse('1e400'),
+      ['must be a number, not one beyond the largest JSON number this API reads (±1.8e308)'],
+    ],
   ])('%s', (_, schema, value, expected) => {
     expect(messages(schema, value)).toEqual(expected);
   });

@@ -89,7 +89,9 @@ const SevereWeather = z.strictObject({
 
 export const Condition = z
   .discriminatedUnion('kind', [DegreeDays, Frost, ReferenceEt, Precipitation, SevereWeather], {
-    error: 'kind must be one of degree-days, frost, reference-et, precipitation, severe-weather',
+    // the kind's words only for an object with no known kind; a condition missing, or no object, is told so as any member is
+    error: (issue) =>
+      issue.code === 'invalid_union' ? 'kind must be one of degree-days, frost, reference-et, precipitation, severe-weather' : undefined,
   })
   .meta({ id: 'AlertCondition' });
 export type Condition = z.infer<typeof Condition>;

@@ -276,6 +276,34 @@ describe('alert rules: owned like fields (docs/interface.md, alerts)', () => {
     expect(await countRules(t.fleet)).toBe(0);
   });
 
+  it('says what is wrong with a condition that is missing or no object, and with a number JSON cannot hold, changing nothing', async () => {
+    const field = await createField(t.fleet, t.alice);
+    const target = { type: 'field', id: field };
+    // the kind's words are for an object whose kind is unknown; 1e400 is past every double (RFC 8259 section 6)
+    for (const [body, errors] of [
+      [{ target }, [{ path: 'condition', message: 'is missing: must be an object' }]],
+      [{ target, condition: null }, [{ path: 'condition', message: 'must be an object, not null' }]],
+      [{ target, condition: [] }, [{ path: 'condition', message: 'must be an object, not an array' }]],
+      [
+        { target, condition: {} },
+        [{ path: 'condition.kind', message: 'kind must be one of degree-days, frost, reference-et, precipitation, severe-weather' }],
+      ],
+    ] as const) {
+      const res = await api().create(t.alice, body);
+      expect([JSON.stringify(body), res.status, res.body.errors]).toEqual([JSON.stringify(body), 400, errors]);
+    }
+    const huge = await request(t.fleet.app('alerts'))
+      .post('/rules')
+      .set('Authorization', t.alice.auth)
+      .set('Content-Type', 'application/json')
+      .send(`{"target": ${JSON.stringify(target)}, "condition": {"kind": "frost", "threshold": 1e400, "hours": 48}}`);
+    expect([huge.status, huge.body.errors]).toEqual([
+      400,
+      [{ path: 'condition.threshold', message: 'must be a number, not one beyond the largest JSON number this API reads (±1.8e308)' }],
+    ]);
+    expect(await countRules(t.fleet)).toBe(0);
+  });
+
   it('deletes the rules of a field when the field is deleted, and keeps them in step with its events', async () => {
     const field = await createField(t.fleet, t.alice);
     const rule = (await api().create(t.alice, frost({ type: 'field', id: field }))).body as { id: string };
