@@ -64,19 +64,25 @@ export function entityTagOf(view: unknown): string {
 }
 
 /**
- * The If-Match of a request that replaces or deletes a resource, as a check of the stored
+ * The preconditions of a request that replaces or deletes a resource, as a check of the stored
  * resource: undefined when the request has none (the change is unconditional, as before), else a
  * function that throws PreconditionFailedError when the stored resource's tag (`tagOf`) is not
- * one the header names (RFC 9110 section 13.1.1). The store runs it on the resource as it is
- * locked for the change, in the change's transaction, so two changes naming one tag cannot both
- * pass (docs/decisions/0461-owned-resources-honour-if-match.md).
+ * one If-Match names (RFC 9110 section 13.1.1), or is one If-None-Match names or that is `*`
+ * (section 13.1.2: a method other than GET and HEAD is then 412), evaluated in that order
+ * (section 13.2.2). The store runs it on the resource as it is locked for the change, in the
+ * change's transaction, so two changes naming one tag cannot both pass
+ * (docs/decisions/0461-owned-resources-honour-if-match.md,
+ * docs/decisions/0517-changes-honour-if-none-match.md).
  */
 export function ifMatchCheck<R>(req: Request, tagOf: (stored: R) => string): ((stored: R) => void) | undefined {
   const header = req.headers['if-match'];
-  if (header === undefined) return undefined;
+  const noneMatch = req.headers['if-none-match'];
+  if (header === undefined && noneMatch === undefined) return undefined;
   return (stored) => {
     const etag = tagOf(stored);
     if (ifMatchFails(header, etag))
       throw new PreconditionFailedError(`The resource has changed since the version named in If-Match; it is now ${etag}`);
+    if (ifNoneMatchHits(noneMatch, etag))
+      throw new PreconditionFailedError(`The resource is still a version If-None-Match names (${etag}), so it is left as it is`);
   };
 }

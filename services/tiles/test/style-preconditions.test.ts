@@ -62,3 +62,33 @@ it('a style’s delete with a stale If-Match is 412 and keeps it; a default styl
   expect(builtIn.headers.etag).toMatch(/^"/);
   expect((await replace(temperatureDefault.id, body('x'), builtIn.headers.etag as string)).status).toBe(403);
 });
+
+it('a replace or delete whose If-None-Match names the current version, or is *, is 412 and changes nothing (RFC 9110 section 13.1.2)', async () => {
+  const created = await create('Guarded rain');
+  const tag = created.headers.etag as string;
+  for (const ifNoneMatch of ['*', tag, `"other", W/${tag}`]) {
+    const replaced = await request(app())
+      .put(`/v2/styles/${created.body.id}.json`)
+      .set('Authorization', t.alice.auth)
+      .set('If-None-Match', ifNoneMatch)
+      .send(body('Guarded rain', 'changed'));
+    expect(replaced.status).toBe(412);
+    expect(replaced.body).toMatchObject({ status: 412, id: 'precondition_failed' });
+    const removed = await request(app())
+      .delete(`/v2/styles/${created.body.id}.json`)
+      .set('Authorization', t.alice.auth)
+      .set('If-None-Match', ifNoneMatch);
+    expect(removed.status).toBe(412);
+  }
+  const kept = await read(created.body.id);
+  expect(kept.body.description).toBe('blue to red');
+  expect(kept.headers.etag).toBe(tag);
+  // Naming only other versions, the change is made.
+  const changed = await request(app())
+    .put(`/v2/styles/${created.body.id}.json`)
+    .set('Authorization', t.alice.auth)
+    .set('If-None-Match', '"other"')
+    .send(body('Guarded rain', 'changed'));
+  expect(changed.status).toBe(200);
+  expect(changed.body.description).toBe('changed');
+});
