@@ -134,7 +134,8 @@ export const TileParams = z.object({
   frame: UuidInput,
   z: z
     .string()
-    .regex(/^[0-9]{1,2}$/, { error: 'must be a whole zoom level' })
+    // Any whole number is a zoom level; whether the frame has it is the service's check, which names the range.
+    .regex(/^[0-9]{1,10}$/, { error: 'must be a whole zoom level' })
     .transform(Number),
   x: z
     .string()
