@@ -114,10 +114,23 @@ export function contourBands(within: PolygonCoordinates[], valued: GridValues, e
   const out: ContourBand[] = [];
   bands.forEach((band: Feature<MultiPolygon>, k) => {
     if (band.geometry.coordinates.length === 0) return;
-    const parts = polygonClipping.intersection(band.geometry.coordinates as unknown as Geom, clip);
+    const parts = polygonClipping.intersection(bandRegion(band.geometry.coordinates), clip);
     if (parts.length > 0) out.push({ lower: edges[k]!, upper: edges[k + 1]!, polygons: parts });
   });
   return out;
+}
+
+/**
+ * The region of one band from @turf/isobands: what its contours enclose an odd number of times.
+ * isobands nests the rings into Polygons itself and at times returns the ring round a rise as a
+ * Polygon of its own instead of a hole; intersecting that MultiPolygon as it is fills the hole
+ * in and puts the rise in two bands. Contours never cross, so the even-odd rule (the xor of every
+ * ring) gives the band whichever Polygon each ring came in; one Polygon is taken as it is.
+ */
+function bandRegion(polygons: MultiPolygon['coordinates']): Geom {
+  if (polygons.length === 1) return polygons as unknown as Geom;
+  const rings = polygons.flat().map((ring) => [ring]) as unknown as Geom[];
+  return polygonClipping.xor(rings[0]!, ...rings.slice(1));
 }
 
 /**

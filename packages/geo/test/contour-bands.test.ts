@@ -173,3 +173,24 @@ describe('contourBands: closed contours away from the grid edge', () => {
     expect(top.polygons.reduce((s, p) => s + areaOfPolygon(p), 0) / areaOf([field])).toBeLessThan(0.05);
   });
 });
+
+describe('contourBands: a band around a rise next to the field edge', () => {
+  it('leaves the rise out of the band around it, so every part of the field is in one band', () => {
+    // 0.01 degree cells over the unit square, values rising northwards with a bump at the north
+    // edge near the east corner: the bands above the bump's foot are closed inside the frame of
+    // low values, and the band below them is a ring round them. @turf/isobands may give that
+    // ring's inner edge as a Polygon of its own instead of a hole, which covered the rise twice.
+    const d = 0.01;
+    const rising = grid(-0.01, -0.01, d, 103, 103, (lat, lon) => {
+      const bump = 4 * Math.exp(-((lon - 0.95) ** 2 + (lat - 1) ** 2) / 0.02);
+      return 130 + 14 * lat + bump + 0.5 * Math.sin(7 * lon);
+    });
+    const field = [rect(0, 0, 1, 1)];
+    const values = Array.from(rising.values);
+    const bands = contourBands([field], rising, roundBandEdges(Math.min(...values), Math.max(...values)));
+    expectPartition(
+      [field],
+      bands.flatMap((b) => b.polygons),
+    );
+  });
+});
