@@ -286,16 +286,12 @@ describe('tiles', () => {
 
   it('tells a whole zoom level past the last that it is out of range, however many digits it has', async () => {
     for (const z of ['6', '100', '12345']) {
-      const res = await request(app())
-        .get(`/v2/frames/${temperatureFrame}/tile/${z}/0/0.png`)
-        .set('Authorization', t.alice.auth);
+      const res = await request(app()).get(`/v2/frames/${temperatureFrame}/tile/${z}/0/0.png`).set('Authorization', t.alice.auth);
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([{ path: 'z', message: 'must be a zoom level of the frame, 0 to 5' }]);
     }
     for (const z of ['-1', '1.5', 'a']) {
-      const res = await request(app())
-        .get(`/v2/frames/${temperatureFrame}/tile/${z}/0/0.png`)
-        .set('Authorization', t.alice.auth);
+      const res = await request(app()).get(`/v2/frames/${temperatureFrame}/tile/${z}/0/0.png`).set('Authorization', t.alice.auth);
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([{ path: 'z', message: 'must be a whole zoom level' }]);
     }
