@@ -48,7 +48,7 @@ export const FeedQuery = z
     after: cursorParam({
       name: 'after',
       names: 'the id of an event',
-      description: 'an event’s id: the events older than it, the next page (newest first)',
+      description: 'an event’s id: the events older than it, the next page (newest first), as Link rel="next" names it',
     }).optional(),
     before: cursorParam({ name: 'before', names: 'the id of an event', description: 'an event’s id: the events newer than it' }).optional(),
     limit: countParam({
