@@ -249,6 +249,21 @@ describe.each(SERVICES.map((s) => s.area))('%s /openapi.json', (area) => {
       }
     }
   });
+
+  it('documents If-None-Match on every replace and delete that takes If-Match, as 412 when it names the current version (docs/decisions/0517)', async () => {
+    const doc = (await request(fleet.app(area)).get('/openapi.json')).body as OpenApi;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const headers = (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+        if (!['put', 'delete'].includes(method) || !headers.includes('If-Match')) continue;
+        const noneMatch = op.parameters!.find((p) => p.name === 'If-None-Match');
+        expect({ where: `${method.toUpperCase()} ${path}`, describes412: /412/.test(noneMatch?.description ?? '') }).toEqual({
+          where: `${method.toUpperCase()} ${path}`,
+          describes412: true,
+        });
+      }
+    }
+  });
 });
 
 type JsonSchema = Record<string, unknown>;

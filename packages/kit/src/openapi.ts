@@ -146,6 +146,12 @@ export function openApiDocument(input: {
       'The ETag of a version the client holds (RFC 9110 section 13.1.2): while it is still current the answer is 304 with no body.',
     schema: { type: 'string' },
   };
+  // A replace or delete that honours If-Match honours If-None-Match too (ifMatchCheck; docs/decisions/0517-changes-honour-if-none-match.md).
+  const ifNoneMatchOfChange = {
+    ...ifNoneMatch,
+    description:
+      'Proceed only if the resource is not the version named (RFC 9110 section 13.1.2): an ETag, several separated by commas, or `*` for any version. Naming the current version, or `*` while the resource exists, is 412 precondition_failed and nothing changes.',
+  };
   const keyed = (op: AnyOperation) => input.idempotencyKeys === true && createsResource(op);
   const located = (readPath: string) => ({
     description: `Where the created resource is read, GET ${readPath} (RFC 9110 section 10.2.2): a path on this area`,
@@ -224,7 +230,7 @@ export function openApiDocument(input: {
         ...parametersOf(op.query, 'query'),
         ...(keyed(op) ? [idempotencyKey] : []),
         ...(op.conditional?.ifMatch ? [ifMatch] : []),
-        ...(op.conditional?.ifNoneMatch ? [ifNoneMatch] : []),
+        ...(op.conditional?.ifNoneMatch ? [ifNoneMatch] : op.conditional?.ifMatch ? [ifNoneMatchOfChange] : []),
       ],
       ...(op.body ? { requestBody: requestBodyOf(op.body) } : {}),
       responses,
