@@ -319,7 +319,7 @@ describe('a create sent again under its Idempotency-Key', () => {
       expect(Object.keys(op.responses['201'].headers)).toContain('Idempotent-Replayed');
     }
     expect(header(doc.paths['/notes'].get)).toEqual([]);
-    // a replace takes If-Match (conditional.ts), never an Idempotency-Key
-    expect(header(doc.paths['/notes/{id}'].put)).toEqual(['If-Match']);
+    // a replace takes If-Match and If-None-Match (conditional.ts), never an Idempotency-Key
+    expect(header(doc.paths['/notes/{id}'].put)).toEqual(['If-Match', 'If-None-Match']);
   });
 });
