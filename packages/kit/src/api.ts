@@ -148,7 +148,7 @@ export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z
   produces?: readonly string[];
   /**
    * true for an operation whose work is large (grids over many days): an account may have only
-   * a few in flight at once (docs/architecture.md §3, limits)
+   * a few in flight at once, and a bounded number waiting their turn (docs/architecture.md §3, limits)
    */
   heavy?: boolean;
   /**
@@ -338,7 +338,7 @@ export interface Pipeline {
   authenticate: express.RequestHandler;
   /** the JSON body parser, for operations that take a body: after authentication, so no body is read for a caller without credentials */
   parseBody: express.RequestHandler;
-  /** the cap on an account's heavy requests in flight (429), for operations declared `heavy` */
+  /** the cap on an account's heavy requests in flight and its bounded queue (429), for operations declared `heavy` */
   limitHeavy?: express.RequestHandler;
   /** where creates keep their answers for an Idempotency-Key; without it, creates take none */
   idempotency?: IdempotencyKeeper;

@@ -9,6 +9,13 @@ export interface Limits {
   requests: { perSecond: number; burst: number };
   /** requests of operations declared `heavy` one account may have in flight */
   heavyPerAccount: number;
+  /**
+   * heavy requests of one account that may wait, first in first out, for one of its slots
+   * (docs/decisions/0511-heavy-requests-wait-their-turn.md); 0: none, one over the cap is refused at once
+   */
+  heavyQueuedPerAccount: number;
+  /** milliseconds a heavy request waits for a slot at most */
+  heavyWaitMs: number;
   /** the token bucket of failed authentications, per client address */
   failedAuth: { perSecond: number; burst: number };
   /** resources of one kind one account may own */
@@ -20,6 +27,8 @@ export interface Limits {
 export const DEFAULT_LIMITS: Limits = {
   requests: { perSecond: 100, burst: 1_000 },
   heavyPerAccount: 16,
+  heavyQueuedPerAccount: 160,
+  heavyWaitMs: 30_000,
   failedAuth: { perSecond: 1, burst: 100 },
   ownedPerKind: 10_000,
   clock: () => performance.now(),

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { TooManyRequestsError, UnauthorizedError } from './errors.js';
 import type { Limits } from './limits.js';
-import { ConcurrencyCounter, TokenBuckets, type BucketPolicy } from './token-buckets.js';
+import { ConcurrencyQueue, TokenBuckets, type BucketPolicy } from './token-buckets.js';
 import type { Account } from './identity.js';
 import { clientAddress, type AddressRange } from './address-ranges.js';
 
@@ -41,7 +41,10 @@ export interface RequestLimiters {
    * address; an authenticated account spends a token of its bucket or is refused.
    */
   authenticate: RequestHandler;
-  /** Holds one of the account's heavy slots until the response ends, or refuses with 429. */
+  /**
+   * Holds one of the account's heavy slots until the response ends; beyond them waits its turn in
+   * the account's bounded queue, or is refused with 429 (docs/decisions/0511-heavy-requests-wait-their-turn.md).
+   */
   heavy: RequestHandler;
 }
 
@@ -53,7 +56,10 @@ export function requestLimiters(
 ): RequestLimiters {
   const failures = limits.failedAuth.perSecond > 0 ? new TokenBuckets(limits.failedAuth, limits.clock, MAX_TRACKED_KEYS) : null;
   const requests = limits.requests.perSecond > 0 ? new TokenBuckets(limits.requests, limits.clock, MAX_TRACKED_KEYS) : null;
-  const heavy = limits.heavyPerAccount > 0 ? new ConcurrencyCounter(limits.heavyPerAccount) : null;
+  const heavy =
+    limits.heavyPerAccount > 0
+      ? new ConcurrencyQueue({ max: limits.heavyPerAccount, maxWaiting: limits.heavyQueuedPerAccount, waitMs: limits.heavyWaitMs })
+      : null;
 
   const afterAuthentication = (req: Request, res: Response, next: (err?: unknown) => void) => (err?: unknown) => {
     if (err) {
@@ -98,22 +104,35 @@ export function requestLimiters(
       if (!heavy) return next();
       const account = res.locals.account as Account | undefined;
       if (!account) return next();
-      const release = heavy.acquire(account.id);
-      if (!release) {
+      // A waiter is answered on its own turn of the event loop, not inside the response whose
+      // end gave it the slot; if its client left in between, the slot goes on at once.
+      const granted = () => setImmediate(() => (res.closed ? turn?.leave() : next()));
+      const expired = () =>
+        next(
+          refuse(
+            res,
+            1,
+            'too_many_heavy_requests',
+            `This request waited ${limits.heavyWaitMs / 1000} s, the most a heavy request waits, for one of this account's ${limits.heavyPerAccount} heavy requests in progress to finish; try again when one has finished`,
+          ),
+        );
+      const turn = heavy.enter(account.id, granted, expired);
+      if (!turn) {
         return next(
           refuse(
             res,
             1,
             'too_many_heavy_requests',
-            `This account already has ${limits.heavyPerAccount} heavy requests in progress; try again when one has finished`,
+            `This account already has ${limits.heavyPerAccount} heavy requests in progress and ${limits.heavyQueuedPerAccount} waiting; try again when one has finished`,
           ),
         );
       }
-      // 'close' ends every response, finished or aborted, so a slot is never kept; a client that
-      // left while its request waited for authentication has had its 'close' already.
-      res.once('close', release);
-      if (res.closed) return release();
-      next();
+      // 'close' ends every response, finished or aborted, so a slot or a place in the queue is
+      // never kept; a client that left while its request waited for authentication has had its
+      // 'close' already.
+      res.once('close', turn.leave);
+      if (res.closed) return turn.leave();
+      if (turn.running) next();
     },
   };
 }

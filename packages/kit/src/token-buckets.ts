@@ -86,28 +86,122 @@ export class TokenBuckets {
   }
 }
 
-/** Counts of requests in flight by key; a key at zero holds no memory. */
-export class ConcurrencyCounter {
-  private readonly counts = new Map<string, number>();
+/** How many requests of one key run at once, and how many may wait their turn, for how long. */
+export interface QueuePolicy {
+  /** requests of a key in flight at once */
+  max: number;
+  /** requests of a key waiting for a slot at once; 0 refuses at once beyond `max` */
+  maxWaiting: number;
+  /** milliseconds a request waits at most */
+  waitMs: number;
+}
 
-  constructor(private readonly max: number) {}
+/** Runs `fire` after `ms` milliseconds, and returns what cancels it. */
+export type Schedule = (ms: number, fire: () => void) => () => void;
 
+const timeout: Schedule = (ms, fire) => {
+  const timer = setTimeout(fire, ms);
+  // A waiter's own connection keeps the process serving; its deadline alone should not.
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
+/** One request's turn: it runs now, or waits for a slot; `leave` ends it either way, once. */
+export interface Turn {
+  running: boolean;
+  leave: () => void;
+}
+
+interface KeyState {
+  running: number;
+  /** what gives each waiter its slot, oldest first */
+  waiting: (() => void)[];
+}
+
+/**
+ * Slots per key with a bounded first-in, first-out queue before them
+ * (docs/decisions/0511-heavy-requests-wait-their-turn.md): a request runs while its key has fewer
+ * than `max` in flight, else waits while fewer than `maxWaiting` wait, else is refused. A slot
+ * given back goes to the oldest waiter; a waiter past `waitMs` is told and leaves its place. A key
+ * with nothing running or waiting holds no memory.
+ */
+export class ConcurrencyQueue {
+  private readonly keys = new Map<string, KeyState>();
+
+  constructor(
+    private readonly policy: QueuePolicy,
+    private readonly schedule: Schedule = timeout,
+  ) {}
+
+  /** Keys with requests running or waiting. */
   get size(): number {
-    return this.counts.size;
+    return this.keys.size;
   }
 
-  /** A release function when the key is under its maximum, or null. */
-  acquire(key: string): (() => void) | null {
-    const count = this.counts.get(key) ?? 0;
-    if (count >= this.max) return null;
-    this.counts.set(key, count + 1);
+  /**
+   * A turn for a request of `key`, or null when its slots and its queue are full. A waiting turn
+   * calls `granted` when a slot is its own (its `leave` then gives the slot back), or `expired`
+   * when its time is up (its `leave` then does nothing); neither once it has left.
+   */
+  enter(key: string, granted: () => void, expired: () => void): Turn | null {
+    const state = this.keys.get(key) ?? { running: 0, waiting: [] };
+    if (state.running < this.policy.max) {
+      state.running += 1;
+      this.keys.set(key, state);
+      return { running: true, leave: this.release(key, state) };
+    }
+    if (state.waiting.length >= this.policy.maxWaiting) return null;
+    this.keys.set(key, state);
+    let phase: 'waiting' | 'running' | 'done' = 'waiting';
+    let release = () => {};
+    const grant = () => {
+      phase = 'running';
+      stopTimer();
+      release = this.release(key, state);
+      granted();
+    };
+    const leaveQueue = () => {
+      phase = 'done';
+      stopTimer();
+      state.waiting.splice(state.waiting.indexOf(grant), 1);
+      this.forgetIdle(key, state);
+    };
+    const stopTimer = this.schedule(this.policy.waitMs, () => {
+      if (phase !== 'waiting') return;
+      leaveQueue();
+      expired();
+    });
+    state.waiting.push(grant);
+    return {
+      running: false,
+      leave: () => {
+        if (phase === 'waiting') return leaveQueue();
+        if (phase === 'running') {
+          phase = 'done';
+          release();
+        }
+      },
+    };
+  }
+
+  /** Gives a running request's slot back once: to the oldest waiter, or to no one. */
+  private release(key: string, state: KeyState): () => void {
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const now = (this.counts.get(key) ?? 1) - 1;
-      if (now <= 0) this.counts.delete(key);
-      else this.counts.set(key, now);
+      const grant = state.waiting.shift();
+      if (grant) {
+        // The slot passes on without being counted free, so no newcomer takes it first.
+        grant();
+        return;
+      }
+      state.running -= 1;
+      this.forgetIdle(key, state);
     };
+  }
+
+  private forgetIdle(key: string, state: KeyState): void {
+    if (state.running <= 0 && state.waiting.length === 0 && this.keys.get(key) === state) this.keys.delete(key);
   }
 }

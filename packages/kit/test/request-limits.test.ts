@@ -7,13 +7,31 @@ import { Api, createServiceApp, unauthorized, type Account, type Identity, type 
 import { DEFAULT_LIMITS, type Limits } from '../src/limits.js';
 import { requestLimiters } from '../src/request-limits.js';
 import { parseRange } from '../src/address-ranges.js';
-import { ConcurrencyCounter, TokenBuckets } from '../src/token-buckets.js';
+import { ConcurrencyQueue, TokenBuckets } from '../src/token-buckets.js';
 import { testDeps } from './deps.js';
 
 /** A clock the test moves by hand, in milliseconds. */
 function fakeClock() {
   let now = 0;
   return { clock: () => now, advance: (ms: number) => (now += ms) };
+}
+
+/** A callback a test expects never to be called. */
+const fail = () => {
+  throw new Error('not expected');
+};
+
+/** Timers the test fires by hand: what `schedule` was given, in order. */
+function manualTimers() {
+  const timers: { ms: number; fire: () => void; cancelled: boolean }[] = [];
+  return {
+    timers,
+    schedule: (ms: number, fire: () => void) => {
+      const timer = { ms, fire, cancelled: false };
+      timers.push(timer);
+      return () => (timer.cancelled = true);
+    },
+  };
 }
 
 describe('token buckets', () => {
@@ -50,19 +68,81 @@ describe('token buckets', () => {
   });
 
   it('counts requests in flight per key and forgets a key at zero', () => {
-    const counter = new ConcurrencyCounter(2);
-    const a = counter.acquire('acct')!;
-    const b = counter.acquire('acct')!;
-    expect(counter.acquire('acct')).toBeNull();
-    expect(counter.acquire('other')).not.toBeNull();
-    a();
-    a(); // a second release changes nothing
-    const c = counter.acquire('acct');
-    expect(c).not.toBeNull();
-    expect(counter.acquire('acct')).toBeNull();
-    b();
-    c!();
-    expect(counter.size).toBe(1); // only 'other' is in flight
+    const slots = new ConcurrencyQueue({ max: 2, maxWaiting: 0, waitMs: 1_000 });
+    const enter = (key: string) => slots.enter(key, fail, fail);
+    const a = enter('acct')!;
+    const b = enter('acct')!;
+    expect([a.running, b.running]).toEqual([true, true]);
+    expect(enter('acct')).toBeNull();
+    expect(enter('other')).not.toBeNull();
+    a.leave();
+    a.leave(); // a second leave changes nothing
+    const c = enter('acct');
+    expect(c?.running).toBe(true);
+    expect(enter('acct')).toBeNull();
+    b.leave();
+    c!.leave();
+    expect(slots.size).toBe(1); // only 'other' is in flight
+  });
+});
+
+describe('a queue of heavy requests per key (docs/decisions/0511-heavy-requests-wait-their-turn.md)', () => {
+  it('beyond the slots, waits in order of arrival; a released slot goes to the oldest waiter; a full queue refuses', () => {
+    const time = manualTimers();
+    const slots = new ConcurrencyQueue({ max: 1, maxWaiting: 2, waitMs: 30_000 }, time.schedule);
+    const granted: string[] = [];
+    const enter = (key: string, name: string) => slots.enter(key, () => granted.push(name), fail);
+    const a = enter('acct', 'a')!;
+    const b = enter('acct', 'b')!;
+    const c = enter('acct', 'c')!;
+    expect([a.running, b.running, c.running]).toEqual([true, false, false]);
+    expect(enter('acct', 'd')).toBeNull(); // the queue holds two
+    expect(enter('other', 'e')?.running).toBe(true); // another key has its own slots
+    expect(time.timers.map((t) => t.ms)).toEqual([30_000, 30_000]);
+    a.leave();
+    expect(granted).toEqual(['b']);
+    expect(time.timers[0]!.cancelled).toBe(true); // b no longer waits: its time runs no more
+    const f = enter('acct', 'f')!; // b's place is free again
+    expect(f.running).toBe(false);
+    a.leave(); // a second leave hands on no second slot
+    expect(granted).toEqual(['b']);
+    b.leave();
+    c.leave();
+    f.leave();
+    expect(granted).toEqual(['b', 'c', 'f']);
+    expect(slots.size).toBe(1); // only 'other' holds a slot
+  });
+
+  it('a waiter past its time is told so and leaves its place; one that leaves while waiting is never granted', () => {
+    const time = manualTimers();
+    const slots = new ConcurrencyQueue({ max: 1, maxWaiting: 2, waitMs: 5_000 }, time.schedule);
+    const running = slots.enter('acct', fail, fail)!;
+    const expired: string[] = [];
+    const late = slots.enter('acct', fail, () => expired.push('late'))!;
+    const gone = slots.enter('acct', fail, () => expired.push('gone'))!;
+    expect(slots.enter('acct', fail, fail)).toBeNull();
+    gone.leave();
+    expect(time.timers[1]!.cancelled).toBe(true);
+    time.timers[0]!.fire();
+    expect(expired).toEqual(['late']);
+    late.leave(); // its response ends after the refusal: nothing more to give back
+    // Both places are free: two more may wait, and the slot goes to the first of them.
+    const granted: string[] = [];
+    const next = slots.enter('acct', () => granted.push('next'), fail)!;
+    expect(slots.enter('acct', () => granted.push('then'), fail)).not.toBeNull();
+    expect(slots.enter('acct', fail, fail)).toBeNull();
+    running.leave();
+    expect(granted).toEqual(['next']);
+    next.leave();
+    expect(granted).toEqual(['next', 'then']);
+  });
+
+  it('with no room to wait, refuses at once as a counter does', () => {
+    const slots = new ConcurrencyQueue({ max: 1, maxWaiting: 0, waitMs: 5_000 }, manualTimers().schedule);
+    const a = slots.enter('acct', fail, fail)!;
+    expect(slots.enter('acct', fail, fail)).toBeNull();
+    a.leave();
+    expect(slots.size).toBe(0);
   });
 });
 
@@ -89,6 +169,8 @@ function probeApp(limits: Partial<Limits>, authDelayMs = 0) {
     findAccount: async () => null,
   };
   let open: (() => void)[] = [];
+  /** the `n` of each heavy request whose handler ran, in order */
+  const ran: string[] = [];
   const probe: ServiceDefinition = {
     area: 'probe',
     title: 'Probe',
@@ -110,7 +192,18 @@ function probeApp(limits: Partial<Limits>, authDelayMs = 0) {
           heavy: true,
           response: { status: 200, description: 'ok', schema: z.object({ ok: z.boolean() }) },
           // Stays in flight until the test lets it finish.
-          handle: () => new Promise((resolve) => open.push(() => resolve({ ok: true }))),
+          handle: ({ req }) => {
+            ran.push(String(req.query.n));
+            return new Promise((resolve) => open.push(() => resolve({ ok: true })));
+          },
+        })
+        .op({
+          method: 'get',
+          path: '/heavy-failing',
+          summary: 'heavy, and fails once the test lets it finish',
+          heavy: true,
+          response: { status: 200, description: 'ok', schema: z.object({ ok: z.boolean() }) },
+          handle: () => new Promise((_resolve, reject) => open.push(() => reject(new Error('the computation failed')))),
         }),
   };
   const deps = testDeps(identity, { limits });
@@ -122,7 +215,10 @@ function probeApp(limits: Partial<Limits>, authDelayMs = 0) {
       open = [];
       for (const f of all) f();
     },
+    /** Lets the oldest request in flight finish. */
+    finishOldest: () => open.shift()?.(),
     inFlight: () => open.length,
+    ran,
   };
 }
 
@@ -173,6 +269,8 @@ describe('requests per account: a token bucket (RFC 6585 section 4, draft-ietf-h
     expect(DEFAULT_LIMITS).toMatchObject({
       requests: { perSecond: 100, burst: 1_000 },
       heavyPerAccount: 16,
+      heavyQueuedPerAccount: 160,
+      heavyWaitMs: 30_000,
       failedAuth: { perSecond: 1, burst: 100 },
       ownedPerKind: 10_000,
     });
@@ -180,8 +278,8 @@ describe('requests per account: a token bucket (RFC 6585 section 4, draft-ietf-h
 });
 
 describe('concurrent heavy requests per account', () => {
-  it('refuses a heavy request over the cap with 429 while light ones and other accounts go on, and frees the slot when one ends', async () => {
-    const probe = probeApp({ heavyPerAccount: 2 });
+  it('with no queue, refuses a heavy request over the cap with 429 while light ones and other accounts go on, and frees the slot when one ends', async () => {
+    const probe = probeApp({ heavyPerAccount: 2, heavyQueuedPerAccount: 0 });
     const first = request(probe.app)
       .get('/heavy')
       .set('Authorization', alice)
@@ -249,6 +347,161 @@ describe('concurrent heavy requests per account', () => {
     expect(probe.inFlight()).toBe(2);
     probe.finishHeavy();
     expect((await next).status).toBe(200);
+  });
+});
+
+describe('heavy requests over the cap wait their turn (docs/decisions/0511-heavy-requests-wait-their-turn.md)', () => {
+  /** Sends a heavy request as Alice, named `n`, and resolves with its answer. */
+  const heavy = (app: ReturnType<typeof probeApp>['app'], n: string | number, path = '/heavy') =>
+    request(app)
+      .get(`${path}?n=${n}`)
+      .set('Authorization', alice)
+      .then((r) => r);
+  /**
+   * Sends heavy requests one after the other, each only once the one before was authenticated
+   * (and so in flight or queued), so they arrive in that order.
+   */
+  async function sendInOrder(probe: ReturnType<typeof probeApp>, names: string[]) {
+    const answers = [];
+    for (const n of names) {
+      const authenticated = probe.checked.length;
+      answers.push(heavy(probe.app, n));
+      await until(() => probe.checked.length > authenticated);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return answers;
+  }
+
+  it('the 17th heavy request of an account waits, and succeeds once one of the 16 finishes', async () => {
+    const probe = probeApp({});
+    const answers = Array.from({ length: 17 }, (_, i) => heavy(probe.app, i));
+    await until(() => probe.inFlight() === 16 && probe.checked.length === 17);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(probe.inFlight()).toBe(16);
+    probe.finishOldest();
+    await until(() => probe.inFlight() === 16 && probe.ran.length === 17);
+    expect(probe.ran.length).toBe(17);
+    probe.finishHeavy();
+    expect((await Promise.all(answers)).map((r) => r.status)).toEqual(Array(17).fill(200));
+  });
+
+  it('waiters take the released slots in the order they came', async () => {
+    const probe = probeApp({ heavyPerAccount: 1, heavyQueuedPerAccount: 3 });
+    const answers = await sendInOrder(probe, ['a', 'b', 'c', 'd']);
+    expect(probe.ran).toEqual(['a']);
+    for (const expected of [
+      ['a', 'b'],
+      ['a', 'b', 'c'],
+      ['a', 'b', 'c', 'd'],
+    ]) {
+      probe.finishOldest();
+      await until(() => probe.ran.length === expected.length);
+      expect(probe.ran).toEqual(expected);
+    }
+    probe.finishHeavy();
+    expect((await Promise.all(answers)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+  });
+
+  it('a request that finds the queue full gets 429 at once', async () => {
+    const probe = probeApp({ heavyPerAccount: 1, heavyQueuedPerAccount: 1 });
+    const answers = await sendInOrder(probe, ['running', 'waiting']);
+    const refused = await heavy(probe.app, 'refused');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body).toMatchObject({ status: 429, id: 'too_many_heavy_requests' });
+    expect(refused.body.detail).toMatch(/1 heavy requests in progress and 1 waiting/);
+    // Another account has its own slots and queue.
+    const bobs = request(probe.app)
+      .get('/heavy?n=bob')
+      .set('Authorization', bob)
+      .then((r) => r);
+    await until(() => probe.ran.includes('bob'));
+    probe.finishHeavy();
+    await until(() => probe.ran.includes('waiting'));
+    probe.finishHeavy();
+    expect([...(await Promise.all(answers)), await bobs].map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(probe.ran).not.toContain('refused');
+  });
+
+  it('a waiter past its time gets 429 with Retry-After and its handler never runs', async () => {
+    const probe = probeApp({ heavyPerAccount: 1, heavyWaitMs: 100 });
+    const [running] = await sendInOrder(probe, ['running']);
+    const late = await heavy(probe.app, 'late');
+    expect(late.status).toBe(429);
+    expect(late.headers['retry-after']).toBe('1');
+    expect(late.body).toMatchObject({ status: 429, id: 'too_many_heavy_requests' });
+    expect(late.body.detail).toMatch(/waited 0\.1 s/);
+    probe.finishHeavy();
+    expect((await running!).status).toBe(200);
+    // Its place and the slot are free again.
+    const next = heavy(probe.app, 'next');
+    await until(() => probe.ran.includes('next'));
+    probe.finishHeavy();
+    expect((await next).status).toBe(200);
+    expect(probe.ran).toEqual(['running', 'next']);
+  });
+
+  it('a waiter whose client goes away leaves its place at once and its handler never runs', async () => {
+    const probe = probeApp({ heavyPerAccount: 1, heavyQueuedPerAccount: 1 });
+    const [running] = await sendInOrder(probe, ['running']);
+    const server = probe.app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const authenticated = probe.checked.length;
+    const gone = http.get({
+      port: (server.address() as AddressInfo).port,
+      path: '/heavy?n=gone',
+      headers: { Authorization: alice },
+      agent: false,
+    });
+    gone.on('error', () => undefined);
+    await until(() => probe.checked.length > authenticated);
+    await new Promise((r) => setTimeout(r, 20));
+    gone.destroy();
+    // Its place is free: one more may wait, where it would be refused were the place still taken.
+    await new Promise((r) => setTimeout(r, 50));
+    const [after] = await sendInOrder(probe, ['after']);
+    server.close();
+    probe.finishHeavy();
+    await until(() => probe.ran.includes('after'));
+    probe.finishHeavy();
+    expect([(await running!).status, (await after!).status]).toEqual([200, 200]);
+    expect(probe.ran).toEqual(['running', 'after']);
+  });
+
+  it('a request that fails releases its slot exactly once, to the next waiter', async () => {
+    const probe = probeApp({ heavyPerAccount: 1, heavyQueuedPerAccount: 2 });
+    const failing = heavy(probe.app, 'failing', '/heavy-failing');
+    await until(() => probe.inFlight() === 1);
+    const answers = await sendInOrder(probe, ['b', 'c']);
+    probe.finishOldest();
+    expect((await failing).status).toBe(500);
+    // b runs, and only b: the failure gave back one slot, not two.
+    await until(() => probe.ran.includes('b'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(probe.ran).toEqual(['b']);
+    probe.finishOldest();
+    await until(() => probe.ran.includes('c'));
+    probe.finishHeavy();
+    expect((await Promise.all(answers)).map((r) => r.status)).toEqual([200, 200]);
+    // Nothing is held any more: the cap's worth runs at once, and the queue's worth waits.
+    const again = await sendInOrder(probe, ['x', 'y', 'z']);
+    expect(probe.ran.slice(-1)).toEqual(['x']);
+    expect((await heavy(probe.app, 'over')).status).toBe(429);
+    probe.finishHeavy();
+    await until(() => probe.ran.includes('y'));
+    probe.finishHeavy();
+    await until(() => probe.ran.includes('z'));
+    probe.finishHeavy();
+    expect((await Promise.all(again)).map((r) => r.status)).toEqual([200, 200, 200]);
+  });
+
+  it('a cap of 0 turns the limit off: nothing waits', async () => {
+    const probe = probeApp({ heavyPerAccount: 0, heavyQueuedPerAccount: 0 });
+    const answers = Array.from({ length: 40 }, (_, i) => heavy(probe.app, i));
+    await until(() => probe.inFlight() === 40);
+    expect(probe.inFlight()).toBe(40);
+    probe.finishHeavy();
+    expect((await Promise.all(answers)).every((r) => r.status === 200)).toBe(true);
   });
 });
 

@@ -98,6 +98,9 @@ export const FleetEnv = z.object({
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(100),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(1_000),
   HEAVY_REQUESTS_PER_ACCOUNT: z.coerce.number().int().min(0).default(16),
+  // heavy requests that wait for a slot, and for how long (docs/decisions/0511-heavy-requests-wait-their-turn.md); 0 waiting: none wait
+  HEAVY_QUEUED_PER_ACCOUNT: z.coerce.number().int().min(0).default(160),
+  HEAVY_QUEUE_WAIT_SECONDS: z.coerce.number().positive().max(3_600).default(30),
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().min(0).default(60),
   AUTH_FAILURE_BURST: z.coerce.number().int().min(1).default(100),
   MAX_RESOURCES_PER_KIND: z.coerce.number().int().min(1).default(10_000),

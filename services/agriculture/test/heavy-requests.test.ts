@@ -7,7 +7,8 @@ import { TableSource } from './table-source.js';
 
 /*
  * Field degree days and contours are declared heavy (docs/architecture.md §3, limits): with a cap
- * of one in flight per account, a second one waits for nothing and gets 429. The weather here
+ * of one in flight per account and no queue before it (docs/decisions/0511-heavy-requests-wait-their-turn.md),
+ * a second one waits for nothing and gets 429. The weather here
  * answers only when the test opens its gate, so the first request is surely still in flight.
  */
 const MAY_1 = Date.UTC(2024, 4, 1);
@@ -31,7 +32,7 @@ const gated = new Proxy({} as GridSource, {
 });
 const DAYS = 'start=2024-05-01&end=2024-05-03';
 
-const t = useTestFleet([agricultureService], { weather: gated, now: () => NOW, limits: { heavyPerAccount: 1 } });
+const t = useTestFleet([agricultureService], { weather: gated, now: () => NOW, limits: { heavyPerAccount: 1, heavyQueuedPerAccount: 0 } });
 
 describe('heavy requests per account', () => {
   it.each(['', '/contours'])(
