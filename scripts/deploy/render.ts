@@ -186,11 +186,17 @@ ${areas
 
 /**
  * An area that keeps files gets a volume for them; one replica here, so the signing key it keeps
- * in that data dir signs and checks every link (runtime files.ts).
+ * in that data dir signs and checks every link (runtime files.ts). An area that computes in
+ * threads gets its pod's count (resources.ts): every container sees every core of the one
+ * machine, and the default, a thread per core but one, would start that many in each.
  */
 function composeVolumes(area: string, files: boolean, weather: boolean): string {
   const volumes = [...(files ? [`"${area}-files:${FILES_DIR}"`] : []), ...(weather ? [`"synced:${SYNC_DIR}:ro"`] : [])];
-  const environment = files ? `    environment:\n      <<: *environment\n      FIELDCAST_DATA_DIR: ${FILES_DIR}\n` : '';
+  const variables = [
+    ...(files ? [`FIELDCAST_DATA_DIR: ${FILES_DIR}`] : []),
+    ...(area in COMPUTE_THREADS ? [`FIELDCAST_COMPUTE_THREADS: "${COMPUTE_THREADS[area]}"`] : []),
+  ];
+  const environment = variables.length ? `    environment:\n      <<: *environment\n${variables.map((v) => `      ${v}\n`).join('')}` : '';
   return `${environment}${volumes.length ? `    volumes: [${volumes.join(', ')}]\n` : ''}`;
 }
 

@@ -1,7 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { areasFromEnv } from '@fieldcast/console';
+import { AREAS } from '@fieldcast/ids/areas';
+import { FleetEnv, needsTransport, parseEnv } from '@fieldcast/runtime';
 import { DEPLOYED_AREAS, portOf } from '../../../scripts/deploy/areas.js';
+import { CONTAINER_PORT, IMAGE } from '../../../scripts/deploy/common.js';
+import { CONSOLE } from '../../../scripts/deploy/console.js';
 import { HAND_WRITTEN_BASE, renderDeployFiles } from '../../../scripts/deploy/render.js';
 import { COMPUTE_THREADS } from '../../../scripts/deploy/resources.js';
 import { SERVICES } from '../src/services.js';
@@ -225,6 +230,16 @@ describe('k8s base', () => {
     expect(container.resources.limits.cpu).toBe(String(1 + COMPUTE_THREADS[area]!));
   });
 
+  // Compose runs every area on one machine: each computing on a thread per core of it would start
+  // five times the machine's cores in threads, each with a heap of its own.
+  it('Compose gives each area the compute threads its pod has, and no other area any', () => {
+    const compose = parse(read('docker-compose.yml'), { merge: true });
+    for (const { area } of DEPLOYED_AREAS) {
+      const threads = compose.services[area].environment.FIELDCAST_COMPUTE_THREADS;
+      expect([area, threads]).toEqual([area, area in COMPUTE_THREADS ? String(COMPUTE_THREADS[area]) : undefined]);
+    }
+  });
+
   // The pods never call the Kubernetes API, so none holds a token for it (Kubernetes, "Configure
   // Service Accounts for Pods": opting out of API credential automounting).
   it('mounts no service account token in any pod', () => {
@@ -337,5 +352,319 @@ describe('k8s base', () => {
       expect(Object.keys(compose.volumes)).toContain(volume);
     }
     expect(compose.services.kafka.volumes[0].split(':')[1]).toBe(compose.services.kafka.environment.KAFKA_LOG_DIRS);
+  });
+});
+
+// What the deployment files say about the code, checked against the code: a variable the fleet
+// does not read is silently ignored (parseEnv strips unknown keys), a probe of a path no server
+// answers restarts every pod, a port the process does not listen on takes it out of its Service.
+describe('the deployment files against the code', () => {
+  type EnvVar = { name: string; value?: string; valueFrom?: Record<string, unknown> };
+  type Probe = { httpGet: { path: string; port: string } };
+  type Container = {
+    name: string;
+    args: string[];
+    env?: EnvVar[];
+    envFrom?: { configMapRef: { name: string } }[];
+    ports?: { name: string; containerPort: number }[];
+    readinessProbe?: Probe;
+    livenessProbe?: Probe;
+    startupProbe?: Probe;
+    volumeMounts?: { name: string; mountPath: string }[];
+  };
+  type Labels = Record<string, string>;
+  /** The parts of the base's objects these checks read (a Service's selector is labels, the others' hold matchLabels). */
+  type K8sObject = {
+    kind: string;
+    metadata: { name: string };
+    data?: Record<string, string>;
+    spec: {
+      selector: Labels & { matchLabels: Labels };
+      podSelector: { matchLabels: Labels };
+      scaleTargetRef: Record<string, string>;
+      ports: { targetPort: string }[];
+      template: {
+        metadata: { labels: Labels };
+        spec: {
+          terminationGracePeriodSeconds: number;
+          initContainers?: Container[];
+          containers: (Container & { lifecycle: { preStop: { exec: { command: string[] } } } })[];
+        };
+      };
+    };
+  };
+  type ComposeService = {
+    image?: string;
+    command: string[];
+    environment?: Record<string, string>;
+    ports: string[];
+    volumes?: string[];
+    depends_on?: string[] | Record<string, { condition?: string }>;
+    healthcheck: { test: string[] };
+  };
+
+  const yamlIn = (dir: string) => readdirSync(join(root, dir)).filter((name) => name.endsWith('.yaml'));
+  /** The base as kustomize reads it: the files its kustomization lists. */
+  const base: K8sObject[] = (parse(read('k8s/base/kustomization.yaml')).resources as string[]).flatMap((name) =>
+    parseAllDocuments(read(`k8s/base/${name}`)).map((d) => d.toJS()),
+  );
+  const configMaps = new Map(base.filter((o) => o.kind === 'ConfigMap').map((o) => [o.metadata.name, o.data ?? {}]));
+  const deployments = base.filter((o) => o.kind === 'Deployment');
+  const containersOf = (d: K8sObject): Container[] => [...(d.spec.template.spec.initContainers ?? []), ...d.spec.template.spec.containers];
+  const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+    services: Record<string, ComposeService>;
+    volumes: Record<string, unknown>;
+  };
+  /** Compose services run from the one image (the others are PostgreSQL's and Kafka's own). */
+  const fleetServices = Object.entries(compose.services).filter(([, s]) => s.image === IMAGE);
+  const dockerfile = read('Dockerfile');
+  /** The image's ENV, every pod's and container's environment before its own. */
+  const imageEnv = Object.fromEntries(
+    [
+      ...(
+        dockerfile
+          .split(/^FROM /m)
+          .at(-1)!
+          .match(/^ENV ((?:.*\\\n)*.*)$/m)?.[1] ?? ''
+      ).matchAll(/([A-Z][A-Z0-9_]*)=(\S+)/g),
+    ].map((m) => [m[1]!, m[2]!]),
+  );
+  const urlVariable = (area: string) => `FIELDCAST_${area.toUpperCase()}_URL`;
+
+  /**
+   * Variables read other than through FleetEnv (packages/runtime/src/env.ts), each with the file
+   * that reads it; NODE_ENV is the Node.js convention the image sets for its libraries (Express).
+   */
+  const readElsewhere: Record<string, string | null> = {
+    FIELDCAST_CACHE_DIR: 'packages/weather/src/synthetic/climate-lattice.ts',
+    ...Object.fromEntries(SERVICES.map((s) => [urlVariable(s.area), 'packages/console/src/config.ts'])),
+    NODE_ENV: null,
+  };
+  const readByTheFleet = (name: string) => name in FleetEnv.shape || name in readElsewhere;
+
+  it('reads the variables it lists as read elsewhere there', () => {
+    for (const [name, file] of Object.entries(readElsewhere)) {
+      if (file === null) continue;
+      const source = read(file);
+      const reads = source.includes(name) || (name.endsWith('_URL') && source.includes('`FIELDCAST_${area.toUpperCase()}_URL`'));
+      expect([name, reads]).toEqual([name, true]);
+    }
+  });
+
+  it('sets only variables the fleet reads, in every manifest, ConfigMap, Compose service and the image', () => {
+    const set: [string, string][] = [];
+    for (const o of base) {
+      if (o.kind === 'ConfigMap') for (const name of Object.keys(o.data ?? {})) set.push([`ConfigMap ${o.metadata.name}`, name]);
+      if (o.kind === 'Deployment')
+        for (const c of containersOf(o)) for (const { name } of c.env ?? []) set.push([`${o.metadata.name}/${c.name}`, name]);
+    }
+    for (const o of parseAllDocuments(read('k8s/examples/fieldcast.example.yaml')).map((d) => d.toJS()))
+      for (const name of Object.keys({ ...o.data, ...o.stringData })) set.push([`example ${o.kind} ${o.metadata.name}`, name]);
+    for (const [service, s] of fleetServices) for (const name of Object.keys(s.environment ?? {})) set.push([`compose ${service}`, name]);
+    for (const name of Object.keys(imageEnv)) set.push(['Dockerfile', name]);
+    expect(set.length).toBeGreaterThan(50);
+    expect(set.filter(([, name]) => !readByTheFleet(name))).toEqual([]);
+  });
+
+  /** What a secret or a field reference gives at run time, as a value FleetEnv takes. */
+  const resolved = (v: EnvVar): string =>
+    v.value ??
+    ((v.valueFrom as { secretKeyRef?: { key: string } }).secretKeyRef?.key === 'DATABASE_URL'
+      ? 'postgres://fieldcast@postgres:5432/fieldcast'
+      : (v.valueFrom as { secretKeyRef?: unknown }).secretKeyRef
+        ? 'x'.repeat(32)
+        : 'pod-name');
+  const k8sEnv = (c: Container): NodeJS.ProcessEnv => ({
+    ...imageEnv,
+    ...Object.assign({}, ...(c.envFrom ?? []).map((f) => configMaps.get(f.configMapRef.name)!)),
+    ...Object.fromEntries((c.env ?? []).map((v) => [v.name, resolved(v)])),
+  });
+
+  // Each value within env.ts's bounds, and what `serve <area>` requires of distributed mode there.
+  it.each(deployments.map((d) => d.metadata.name))('%s: every container starts with the environment it is given', (name) => {
+    const deployment = deployments.find((d) => d.metadata.name === name)!;
+    for (const c of containersOf(deployment)) {
+      for (const ref of c.envFrom ?? []) expect([c.name, configMaps.has(ref.configMapRef.name)]).toEqual([c.name, true]);
+      const env = k8sEnv(c);
+      expect(() => parseEnv(FleetEnv, env)).not.toThrow();
+      const [command, what] = c.args;
+      const service = SERVICES.find((s) => s.area === what);
+      if (service) expect(env.DATABASE_URL).toBeDefined();
+      if (service && command === 'serve' && needsTransport(service)) expect(env.KAFKA_BROKERS).toBeDefined();
+      if (what === 'sync') expect(env.DATABASE_URL).toBeDefined();
+      if (what === 'console') expect(() => areasFromEnv(AREAS, env, () => CONTAINER_PORT)).not.toThrow();
+    }
+  });
+
+  it.each(fleetServices.map(([name]) => name))('Compose %s starts with the environment it is given', (name) => {
+    const service = compose.services[name]!;
+    const env: NodeJS.ProcessEnv = { ...imageEnv, ...service.environment, FIELDCAST_SYNC_SOURCES: 'gfs-0p25' };
+    expect(() => parseEnv(FleetEnv, env)).not.toThrow();
+    const area = SERVICES.find((s) => s.area === service.command[1]);
+    if (area) expect(env.DATABASE_URL).toBeDefined();
+    if (area && needsTransport(area)) expect(env.KAFKA_BROKERS).toBeDefined();
+    if (name === CONSOLE) expect(() => areasFromEnv(AREAS, env, () => CONTAINER_PORT)).not.toThrow();
+  });
+
+  // A pod told to stop sleeps through its preStop, then drains for at most SHUTDOWN_TIMEOUT_MS: all
+  // of it within the grace period, or the kubelet kills it with requests in flight (Kubernetes,
+  // "Pod Lifecycle", termination of pods).
+  it.each(deployments.map((d) => d.metadata.name))('%s drains within its grace period', (name) => {
+    const pod = deployments.find((d) => d.metadata.name === name)!.spec.template.spec;
+    const container = pod.containers[0]!;
+    const [sleep, seconds] = container.lifecycle.preStop.exec.command.slice(-2);
+    expect(sleep).toBe('sleep');
+    const drain = parseEnv(FleetEnv, k8sEnv(container)).SHUTDOWN_TIMEOUT_MS / 1000;
+    expect(Number(seconds) + drain).toBeLessThan(pod.terminationGracePeriodSeconds);
+  });
+
+  it('deploys every area of services/, and nothing else, from the registry', () => {
+    const directories = readdirSync(join(root, 'services'), { withFileTypes: true }).filter((d) => d.isDirectory());
+    expect(directories.map((d) => d.name).sort()).toEqual(SERVICES.map((s) => s.area).sort());
+    expect(DEPLOYED_AREAS.map((a) => [a.area, a.port])).toEqual(SERVICES.map((s) => [s.area, s.port]));
+  });
+
+  // The process listens on PORT (docs/operations.md "Environment"): the container's port, the
+  // Service's target and Compose's published port must be that one.
+  it.each([...AREAS, CONSOLE, 'sync'])('%s listens where its Service, its probes and Compose send requests', (name) => {
+    const deployment = deployments.find((d) => d.metadata.name === name)!;
+    const template = deployment.spec.template;
+    expect(deployment.spec.selector.matchLabels).toEqual(template.metadata.labels);
+    const container = template.spec.containers[0] as Container;
+    expect(container.args).toEqual(['serve', name]);
+    const port = Number(parseEnv(FleetEnv, k8sEnv(container)).PORT);
+    const named = new Map((container.ports ?? []).map((p) => [p.name, p.containerPort]));
+    expect(named.get('http')).toBe(port);
+    for (const probe of [container.readinessProbe, container.livenessProbe, container.startupProbe].filter(Boolean))
+      expect(named.has(probe!.httpGet.port)).toBe(true);
+    for (const o of base.filter((o) => o.kind === 'Service' && o.metadata.name === name)) {
+      expect(o.spec.selector).toEqual(template.metadata.labels);
+      for (const p of o.spec.ports) expect(named.has(p.targetPort)).toBe(true);
+    }
+    for (const o of base.filter((o) => ['PodDisruptionBudget', 'NetworkPolicy'].includes(o.kind) && o.metadata.name === name))
+      expect(o.spec[o.kind === 'NetworkPolicy' ? 'podSelector' : 'selector'].matchLabels).toEqual(template.metadata.labels);
+    for (const o of base.filter((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === name))
+      expect(o.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name });
+    const service = compose.services[name]!;
+    if (name === 'sync') return expect(service.ports).toBeUndefined();
+    const [published] = service.ports;
+    expect(Number(published!.split(':').at(-1))).toBe(Number(parseEnv(FleetEnv, { ...imageEnv, ...service.environment }).PORT));
+    expect(Number(published!.split(':').at(-2))).toBe(portOf(name, 8080));
+  });
+
+  /** The file of the server that answers each process's probes. */
+  const serverOf = (name: string) =>
+    name === CONSOLE
+      ? 'packages/console/src/server.ts'
+      : name === 'sync'
+        ? 'packages/fleet/src/serve-sync.ts'
+        : 'packages/kit/src/service.ts';
+
+  it.each([...AREAS, CONSOLE, 'sync'])('%s is probed, in Kubernetes and by Compose, at paths its server answers', (name) => {
+    const container = deployments.find((d) => d.metadata.name === name)!.spec.template.spec.containers[0] as Container;
+    const paths = [container.readinessProbe, container.livenessProbe, container.startupProbe].filter(Boolean).map((p) => p!.httpGet.path);
+    const healthcheck = compose.services[name]!.healthcheck.test.join(' ');
+    paths.push(...[...healthcheck.matchAll(/http:\/\/127\.0\.0\.1:\d+(\/[a-z]+)/g)].map((m) => m[1]!));
+    expect(paths.length).toBeGreaterThanOrEqual(3);
+    const server = read(serverOf(name));
+    for (const path of new Set(paths)) expect([name, path, server.includes(`'${path}'`)]).toEqual([name, path, true]);
+  });
+
+  it('runs only commands the CLI has, and serves only what `serve` takes', () => {
+    const cli = read('packages/fleet/src/cli.ts');
+    // the table of commands, and `help`, which main answers before it
+    const commands = new Set([...cli.matchAll(/\bname: '([a-z-]+)'/g)].map((m) => m[1]));
+    if (cli.includes("command === 'help'")) commands.add('help');
+    const run = [
+      ...deployments.flatMap((d) => containersOf(d).map((c) => c.args)),
+      ...fleetServices.map(([, s]) => s.command),
+      JSON.parse(dockerfile.match(/^CMD (.*)$/m)![1]!) as string[],
+      dockerfile.match(/node \/out\/cli\.js (.*)$/m)![1]!.split(' '),
+    ];
+    for (const [command, what] of run) {
+      expect([command, commands.has(command)]).toEqual([command, true]);
+      if (command === 'serve') expect([...AREAS, CONSOLE, 'sync']).toContain(what);
+      if (command === 'migrate') expect(AREAS).toContain(what);
+    }
+  });
+
+  it('lists in each kustomization only files and directories there are', () => {
+    for (const dir of ['k8s/base', 'k8s/overlays/dev', 'k8s/overlays/prod']) {
+      for (const resource of parse(read(`${dir}/kustomization.yaml`)).resources as string[]) {
+        const path = join(root, dir, resource);
+        expect([dir, resource, existsSync(path) && (resource.endsWith('.yaml') || existsSync(join(path, 'kustomization.yaml')))]).toEqual([
+          dir,
+          resource,
+          true,
+        ]);
+      }
+    }
+    expect(yamlIn('k8s/base').filter((f) => f !== 'kustomization.yaml')).toEqual(
+      expect.arrayContaining(parse(read('k8s/base/kustomization.yaml')).resources),
+    );
+  });
+
+  // `kubectl apply -k` of an overlay replaces an object of the same kind and name applied before
+  // it: a setting put there would be silently undone.
+  it('gives in the example only objects the overlays do not apply themselves', () => {
+    const examples = parseAllDocuments(read('k8s/examples/fieldcast.example.yaml')).map((d) => d.toJS() as K8sObject);
+    const applied = new Set(base.map((o) => `${o.kind}/${o.metadata.name}`));
+    expect(examples.map((o) => `${o.kind}/${o.metadata.name}`).filter((id) => applied.has(id))).toEqual([]);
+  });
+
+  it('Compose: every service it waits for is defined with a health check, and every volume it mounts is declared', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      const dependsOn = service.depends_on ?? [];
+      const waitsFor: [string, { condition?: string }][] = Array.isArray(dependsOn)
+        ? dependsOn.map((d) => [d, {}])
+        : Object.entries(dependsOn);
+      for (const [other, { condition }] of waitsFor) {
+        expect([name, other, other in compose.services]).toEqual([name, other, true]);
+        if (condition === 'service_healthy')
+          expect([name, other, compose.services[other]?.healthcheck]).toEqual([name, other, expect.anything()]);
+      }
+      for (const volume of service.volumes ?? []) {
+        const source = volume.split(':')[0]!;
+        if (!source.startsWith('.') && !source.startsWith('/')) expect([name, source in compose.volumes]).toEqual([name, true]);
+      }
+    }
+  });
+
+  // A fresh named volume takes the owner of the image's directory it is mounted on; a read-only
+  // root filesystem leaves only the volumes and /tmp to write.
+  it('mounts the volumes of the fleet on directories the image makes its user own', () => {
+    const owned = dockerfile.match(/chown node:node ([^\n]+)/)![1]!.split(' ');
+    const mounts = [
+      ...fleetServices.flatMap(([, s]) => (s.volumes ?? []).map((v) => v.split(':')[1]!)),
+      ...deployments.flatMap((d) => containersOf(d).flatMap((c) => (c.volumeMounts ?? []).map((m) => m.mountPath))),
+    ].filter((path) => path !== '/tmp');
+    expect(mounts.length).toBeGreaterThan(0);
+    for (const path of new Set(mounts)) expect(owned).toContain(path);
+  });
+
+  // `COPY . .` sends the build what .dockerignore leaves: what git ignores is made here (the tests'
+  // output, a local data dir), changes with every run and would begin the build again from the install.
+  it('keeps out of the image build what git ignores', () => {
+    const lines = (path: string) =>
+      read(path)
+        .split('\n')
+        .map((line) => line.trim().replace(/\/$/, ''))
+        .filter((line) => line && !line.startsWith('#'));
+    const ignored = new Set(lines('.dockerignore'));
+    expect(lines('.gitignore').filter((pattern) => !ignored.has(pattern) && !ignored.has(`**/${pattern}`))).toEqual([]);
+  });
+
+  // docs/decisions/0089-climate-lattice-file.md: the build stage writes the lattice, the runtime stage reads it.
+  it('the image carries the climate lattice where its processes read it, and runs the bundle it builds', () => {
+    const out = dockerfile.match(/pnpm@10 run build --out (\S+)/)![1]!;
+    const [, from, to] = dockerfile.match(/COPY --from=build \S* ?(\S+) (\S+)\n/)!;
+    expect(from).toBe(out);
+    const written = dockerfile.match(/FIELDCAST_CACHE_DIR=(\S+) node (\S+)\/cli\.js climate-lattice/)!;
+    expect(written[2]).toBe(out);
+    expect(imageEnv.FIELDCAST_CACHE_DIR).toBe(written[1]!.replace(out, to!));
+    expect(dockerfile).toMatch(new RegExp(`^WORKDIR ${to}$`, 'm'));
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "cli\.js"\]$/m);
+    expect(Number(imageEnv.PORT)).toBe(CONTAINER_PORT);
+    expect(dockerfile).toMatch(new RegExp(`^EXPOSE ${CONTAINER_PORT}$`, 'm'));
   });
 });
