@@ -50,7 +50,6 @@ const storeList = commaList.refine((list) => !list || list.every(isStoreLocation
   message: 'must be comma-separated Zarr store paths or http(s) URLs',
 });
 
-/** Every variable the fleet reads (docs/operations.md "Environment"). */
 /** Addresses or CIDR ranges, comma-separated, each read as the kit reads every range; none when unset. */
 const addressRanges = optionalString.transform((v, ctx) => {
   const entries = (v ?? '')
@@ -68,6 +67,7 @@ const addressRanges = optionalString.transform((v, ctx) => {
   return entries;
 });
 
+/** Every variable the fleet reads (docs/operations.md "Environment"). */
 export const FleetEnv = z.object({
   PORT_BASE: z.coerce.number().int().min(1).max(65000).default(8080),
   PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -122,10 +122,6 @@ export const FleetEnv = z.object({
   FIELDCAST_FILE_CACHE_MB: z.coerce.number().int().min(1).default(2048),
   /** worker threads for heavy computation per service (docs/operations.md "Limits"); 0 computes on the event loop */
   FIELDCAST_COMPUTE_THREADS: z.coerce.number().int().min(0).max(256).optional(),
-  /**
-   * whether services' clock-driven work (frame announcements, forecast events) runs in this
-   * process (docs/decisions/0180-background-tasks.md); off for a replica that only answers requests
-   */
   /** base URLs of the upstream archives `fieldcast sync` reads (docs/decisions/0230-sync-sources-and-variables.md); unset: the public archive */
   FIELDCAST_SOURCE_GFS_0P25_URL: optionalString,
   FIELDCAST_SOURCE_ECMWF_IFS_0P25_URL: optionalString,
@@ -150,6 +146,10 @@ export const FleetEnv = z.object({
     .enum(['on', 'off'], { error: 'must be on or off' })
     .default('on')
     .transform((v) => v === 'on'),
+  /**
+   * whether services' clock-driven work (frame announcements, forecast events) runs in this
+   * process (docs/decisions/0180-background-tasks.md); off for a replica that only answers requests
+   */
   FIELDCAST_BACKGROUND: z
     .enum(['on', 'off'], { error: 'must be on or off' })
     .default('on')
