@@ -1,5 +1,14 @@
 import { clearSkyRadiation, extraterrestrialRadiationHourly } from '@fieldcast/science';
-import { ERROR_RULES, errorGrowth, errorNoise, errorNoiseGrid, forecastGrid, forecastValues } from '../src/catalog/forecast-error.js';
+import {
+  ERROR_RULES,
+  type ErrorRule,
+  errorGrowth,
+  errorNoise,
+  errorNoiseGrid,
+  forecastAt,
+  forecastGrid,
+  forecastValues,
+} from '../src/catalog/forecast-error.js';
 
 /* The forecast error model (docs/decisions/0141-forecast-error-model.md), as plain functions. */
 const INIT = Date.parse('2026-05-01T06:00:00Z');
@@ -149,6 +158,34 @@ describe('forecast error over a grid of places', () => {
     expect(t[5]).not.toBe(holes[5]);
     const wind = forecastGrid(ERROR_RULES.wind_speed, run, valid, lats, lons, { values: holes }, missing);
     expect(wind[3]).toBe(Math.fround(missing));
+  });
+
+  it('the clear-sky ceiling is the same doubles in the grid, the series and one point at a time: poles, antimeridian, day and hour boundaries', () => {
+    // An error this large puts every value where the noise is positive at its ceiling (or the
+    // truth, where the ceiling is below it): the values compared are the ceilings themselves.
+    const capped: ErrorRule = { kind: 'multiplicative', scale: 1e4, stream: 'shortwave', atMost: 'clear-sky' };
+    const init = Date.parse('2026-06-18T06:00:00Z');
+    const summer = { model: 'synthetic-global', initMs: init };
+    const polar = Float64Array.from([-90, -66.6, 0.004, 66.6, 89.99, 90]);
+    const truth = 1e-6;
+    const values = new Float32Array(polar.length * lons.length).fill(truth);
+    // 00:00 UTC (a day boundary, local noon at the antimeridian), an hour, half past and 23:00
+    const valid = ['2026-06-21T00:00:00Z', '2026-06-21T13:00:00Z', '2026-06-21T18:30:00Z', '2026-06-21T23:00:00Z'].map(Date.parse);
+    const atCeiling = new Set<string>();
+    for (const ms of valid) {
+      const grid = forecastGrid(capped, summer, ms, polar, lons, { values });
+      const one = forecastAt(summer, ms);
+      polar.forEach((lat, r) =>
+        lons.forEach((lon, c) => {
+          const series = forecastValues(capped, summer, lat, lon, [ms - HOUR, ms, ms + HOUR], { values: [truth, truth, truth] })[1]!;
+          expect([lat, lon, ms, grid[r * lons.length + c]]).toEqual([lat, lon, ms, Math.fround(series)]);
+          expect([lat, lon, ms, one(capped, lat, lon, truth)]).toEqual([lat, lon, ms, series]);
+          if (series > 1) atCeiling.add(lat === 90 || lat === -90 ? `pole ${lat}` : Math.abs(lon) === 180 ? 'antimeridian' : 'elsewhere');
+        }),
+      );
+    }
+    // the ceiling is what the values are at the places that matter here
+    expect([...atCeiling].sort()).toEqual(['antimeridian', 'elsewhere', 'pole 90']);
   });
 
   it('is zero at lead 0 and differs between runs', () => {

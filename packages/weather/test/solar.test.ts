@@ -7,7 +7,7 @@ import {
   inverseRelativeDistance,
   sunsetHourAngle,
 } from '@fieldcast/science';
-import { dayOfYear, extraterrestrialRadiationPeriod, hourAngle } from '../src/synthetic/solar.js';
+import { daylight, dayOfYear, extraterrestrialRadiationPeriod, hourAngle, hourPeriod, solarPeriod } from '../src/synthetic/solar.js';
 
 const DEG = Math.PI / 180;
 
@@ -42,9 +42,8 @@ describe('synthetic solar geometry: the forms on per-day terms agree with @field
               Math.sin(decl),
               Math.cos(decl),
               inverseRelativeDistance(j),
-              w - Math.PI / 24,
-              w + Math.PI / 24,
-              ws,
+              hourPeriod(w),
+              daylight(ws),
             );
             const ref = extraterrestrialRadiationHourly(lat, lon, j, h);
             // Polar day included: both count the whole hour around local midnight, which
@@ -72,9 +71,8 @@ describe('synthetic solar geometry: the forms on per-day terms agree with @field
         Math.sin(decl),
         Math.cos(decl),
         inverseRelativeDistance(j),
-        w1,
-        w2,
-        ws,
+        solarPeriod(w1, w2),
+        daylight(ws),
       );
     // The hour centred on local midnight (w = pi) holds the whole night: its sunlit parts are
     // the two ends of [pi - pi/24, pi + pi/24] outside (ws, 2 pi - ws), equal by symmetry.

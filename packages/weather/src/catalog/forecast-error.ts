@@ -17,10 +17,20 @@
  * product's run is that model's run (docs/decisions/0496-product-runs-are-a-models-runs.md), and
  * both compute every value with the same operations in the same order, so they agree to the bit.
  */
-import { clearSkyRadiation, extraterrestrialRadiationHourly } from '@fieldcast/science';
 import { ET_INPUT_VARIABLES, placeOfPoint, type VariableId } from '../grid/grid-source.js';
-import { dayOfYearOf } from '../synthetic/calendar.js';
-import { MJ_PER_HOUR_TO_W } from '../synthetic/solar.js';
+import {
+  clearSkyRadiation,
+  type Daylight,
+  daylight,
+  extraterrestrialRadiationPeriod,
+  hourAngle,
+  hourPeriod,
+  MJ_PER_HOUR_TO_W,
+  type SolarDay,
+  solarDay,
+  type SolarPeriod,
+  sunsetHourAngle,
+} from '../synthetic/solar.js';
 import type { FrameRef } from './product-frames.js';
 import { productRunModel } from './product-runs.js';
 import type { ModelDef } from './schema.js';
@@ -250,29 +260,68 @@ export interface Truth {
 
 const DAY_MS = 24 * HOUR_MS;
 
-/**
- * The most a run forecasts of a shortwave flux at a place and hour, W m-2: clear sky at sea level,
- * 0.75 Ra of the hour centred on the stamp (ASCE-EWRI 2005 eqs. 47-48, as the synthetic world
- * stamps its hourly means). A multiplicative error could otherwise carry a cloud-thinned flux
- * past what the sun delivers (1,570 W m-2 at 5 N in December, against an Ra of about 1,220). Above
- * sea level, where clear sky is more (2e-5 a metre), the truth, which never exceeds its own clear
- * sky, is the ceiling where it is higher (withError), so lead 0 stays the truth.
- */
-function clearSkyCeiling(latitude: number, longitude: number, validMs: number): number {
-  const place = placeOfPoint(longitude, latitude);
-  const day = Math.floor(validMs / DAY_MS);
-  const ra = extraterrestrialRadiationHourly(place.lat, place.lon, dayOfYearOf(day), (validMs - day * DAY_MS) / HOUR_MS);
-  return clearSkyRadiation(ra, 0) * MJ_PER_HOUR_TO_W;
+const DEG = Math.PI / 180;
+
+/** Rso per Ra at sea level (ASCE-EWRI 2005 eq. 47), W m-2 per MJ m-2 h-1. */
+const SEA_LEVEL_CLEAR_SKY = clearSkyRadiation(MJ_PER_HOUR_TO_W, 0);
+
+/** A valid time's part of clearSkyCeiling: its UTC day's solar terms and the stamp's clock. */
+interface CeilingSun {
+  day: SolarDay;
+  /** the stamp's UTC hour of its day, the clock t of the hour angle (eq. 55) */
+  hours: number;
 }
 
-/** The ceiling a rule puts on a value at a place and time (clearSkyCeiling), or Infinity. */
-const ceilingOf = (rule: ErrorRule, latitude: number, longitude: number, validMs: number): number =>
-  rule.kind === 'multiplicative' && rule.atMost === 'clear-sky' ? clearSkyCeiling(latitude, longitude, validMs) : Infinity;
+function ceilingSun(validMs: number): CeilingSun {
+  const day = Math.floor(validMs / DAY_MS);
+  return { day: solarDay(day), hours: (validMs - day * DAY_MS) / HOUR_MS };
+}
+
+/** A place's latitude's part of clearSkyCeiling: its sine, cosine and daylight (eq. 27). */
+interface CeilingRow {
+  sinLat: number;
+  cosLat: number;
+  daylight: Daylight;
+}
+
+const ceilingRow = (sun: CeilingSun, lat: number): CeilingRow => ({
+  sinLat: Math.sin(lat * DEG),
+  cosLat: Math.cos(lat * DEG),
+  daylight: daylight(sunsetHourAngle(lat, sun.day.declination)),
+});
+
+/** A place's longitude's part of clearSkyCeiling: the hour centred on the stamp, in hour angles (eq. 55). */
+const ceilingColumn = (sun: CeilingSun, lon: number): SolarPeriod => hourPeriod(hourAngle(sun.hours, lon, sun.day.sc));
+
+/**
+ * The most a run forecasts of a shortwave flux at a place and hour, W m-2: clear sky at sea level,
+ * 0.75 Ra of the hour centred on the stamp (ASCE-EWRI 2005 eqs. 47-48), by the formula the
+ * synthetic world's clear sky takes (synthetic/radiation.ts). A multiplicative error could
+ * otherwise carry a cloud-thinned flux past what the sun delivers (1,570 W m-2 at 5 N in December,
+ * against an Ra of about 1,220). Above sea level, where clear sky is more (2e-5 a metre), the
+ * truth, which never exceeds its own clear sky, is the ceiling where it is higher (withError), so
+ * lead 0 stays the truth.
+ *
+ * From the parts of the valid time, the place's latitude and its longitude, so a grid computes
+ * each once (forecastGrid) and a point the same doubles (clearSkyCeilingAt).
+ */
+const clearSkyCeiling = (sun: CeilingSun, row: CeilingRow, column: SolarPeriod): number =>
+  SEA_LEVEL_CLEAR_SKY *
+  extraterrestrialRadiationPeriod(row.sinLat, row.cosLat, sun.day.sinDecl, sun.day.cosDecl, sun.day.dr, column, row.daylight);
+
+/** clearSkyCeiling at a point, taken at its place (placeOfPoint: a pole is one place, at longitude 0). */
+function clearSkyCeilingAt(sun: CeilingSun, latitude: number, longitude: number): number {
+  const place = placeOfPoint(longitude, latitude);
+  return clearSkyCeiling(sun, ceilingRow(sun, place.lat), ceilingColumn(sun, place.lon));
+}
+
+/** Whether a rule's ceiling is clearSkyCeiling; any other's is Infinity. */
+const capsAtClearSky = (rule: ErrorRule): boolean => rule.kind === 'multiplicative' && rule.atMost === 'clear-sky';
 
 /**
  * One forecast value from its truth `v` (and the temperature's `t` for the dewpoint), the growth
- * g, the noises of the rule's streams and the rule's ceiling there (ceilingOf): the formulas of
- * the rules, in one place.
+ * g, the noises of the rule's streams and the rule's ceiling there (clearSkyCeiling, or Infinity):
+ * the formulas of the rules, in one place.
  */
 function withError(
   rule: Exclude<ErrorRule, { kind: 'none' }>,
@@ -317,9 +366,10 @@ export function forecastValues(
   const temperature = truth.temperature;
   if (rule.kind === 'depression' && !temperature) throw new Error('the dewpoint error needs the temperature');
   const tNoise = rule.kind === 'depression' ? noise(rule.temperature.stream) : own;
+  const capped = capsAtClearSky(rule);
   for (let n = 0; n < out.length; n++) {
     const t = temperature ? (temperature[n] as number) : Number.NaN;
-    const ceiling = ceilingOf(rule, latitude, longitude, validMs[n]!);
+    const ceiling = capped ? clearSkyCeilingAt(ceilingSun(validMs[n]!), latitude, longitude) : Infinity;
     out[n] = withError(rule, errorGrowth(leads[n] as number), own[n] as number, tNoise[n] as number, truth.values[n] as number, t, ceiling);
   }
   return out;
@@ -348,12 +398,22 @@ export function forecastGrid(
   const g = errorGrowth(lead);
   const own = errorNoiseGrid({ ...run, stream: rule.stream }, lats, lons, lead);
   const tNoise = rule.kind === 'depression' ? errorNoiseGrid({ ...run, stream: rule.temperature.stream }, lats, lons, lead) : own;
-  for (let n = 0; n < out.length; n++) {
-    const v = truth.values[n]!;
-    const t = temperature ? temperature[n]! : Number.NaN;
-    if (v === missing || t === missing) continue;
-    const ceiling = ceilingOf(rule, lats[Math.floor(n / lons.length)]!, lons[n % lons.length]!, validMs);
-    out[n] = withError(rule, g, own[n]!, tNoise[n]!, v, t, ceiling);
+  // The ceiling's terms once per valid time, row and column (clearSkyCeiling), at the places'
+  // coordinates as clearSkyCeilingAt takes them: a pole's row at longitude 0, 180 as -180.
+  const sun = capsAtClearSky(rule) ? ceilingSun(validMs) : null;
+  const columns = sun && Array.from(lons, (lon) => ceilingColumn(sun, placeOfPoint(lon, 0).lon));
+  const poleColumn = sun && ceilingColumn(sun, 0);
+  for (let r = 0, n = 0; r < lats.length; r++) {
+    const lat = lats[r]!;
+    const row = sun && ceilingRow(sun, lat);
+    const polar = lat === 90 || lat === -90;
+    for (let c = 0; c < lons.length; c++, n++) {
+      const v = truth.values[n]!;
+      const t = temperature ? temperature[n]! : Number.NaN;
+      if (v === missing || t === missing) continue;
+      const ceiling = sun ? clearSkyCeiling(sun, row!, polar ? poleColumn! : columns![c]!) : Infinity;
+      out[n] = withError(rule, g, own[n]!, tNoise[n]!, v, t, ceiling);
+    }
   }
   return out;
 }
@@ -369,6 +429,7 @@ export function forecastAt(
 ): (rule: ErrorRule, latitude: number, longitude: number, value: number, temperature?: number) => number {
   const lead = (validMs - run.initMs) / HOUR_MS;
   const g = errorGrowth(lead);
+  const sun = ceilingSun(validMs);
   const streams = new Map<string, (latitude: number, longitude: number) => number>();
   const noise = (stream: string, latitude: number, longitude: number) => {
     let at = streams.get(stream);
@@ -380,7 +441,8 @@ export function forecastAt(
     if (rule.kind === 'depression' && temperature === undefined) throw new Error('the dewpoint error needs the temperature');
     const own = noise(rule.stream, latitude, longitude);
     const tNoise = rule.kind === 'depression' ? noise(rule.temperature.stream, latitude, longitude) : own;
-    return withError(rule, g, own, tNoise, value, temperature ?? Number.NaN, ceilingOf(rule, latitude, longitude, validMs));
+    const ceiling = capsAtClearSky(rule) ? clearSkyCeilingAt(sun, latitude, longitude) : Infinity;
+    return withError(rule, g, own, tNoise, value, temperature ?? Number.NaN, ceiling);
   };
 }
 

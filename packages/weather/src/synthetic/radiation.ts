@@ -8,20 +8,20 @@
  * sunshine duration n/N taken as 1 - cloud: Rs/Rso = (0.25 + 0.5 (1 - cloud)) / 0.75.
  */
 import type { Block } from './block.js';
-import { dayOfYearOf } from './calendar.js';
 import { CLOUD_NOISE, cloudFraction } from './clouds.js';
 import { cloudBiasOfDay } from './cloud-climate.js';
 import { BlockNoise } from './noise.js';
 import {
   clearSkyRadiation,
+  type Daylight,
+  daylight,
   extraterrestrialRadiationPeriod,
-  HALF_HOUR_ANGLE,
   hourAngle,
-  inverseRelativeDistance,
+  hourPeriod,
   isLit,
   MJ_PER_HOUR_TO_W,
-  seasonalCorrection,
-  solarDeclination,
+  type SolarPeriod,
+  solarDay,
   sunsetHourAngle,
 } from './solar.js';
 
@@ -50,9 +50,9 @@ export function fillHourlyCloud(block: Block, h0: number, nt: number, out: Float
 
 /**
  * Clear-sky radiation Rso and/or shortwave Rs (W m-2) for hours h0 .. h0+nt-1 into [t][cell]
- * arrays. The solar terms of a day (declination, dr, equation of time, sunset angle per row) are
- * computed once per UTC day, the hour angles once per hour and column; the cloud field only for
- * hours when the sun is up somewhere in the block.
+ * arrays. The solar terms of a day (declination, dr, equation of time, daylight per row) are
+ * computed once per UTC day, the hour angles and their sines once per hour and column; the cloud
+ * field only for hours when the sun is up somewhere in the block.
  */
 export function fillShortwave(block: Block, h0: number, nt: number, rsoOut: Float32Array | null, rsOut: Float32Array | null): void {
   const { lats, lons, nRows, nCols, nCells, altitude } = block;
@@ -63,35 +63,25 @@ export function fillShortwave(block: Block, h0: number, nt: number, rsoOut: Floa
   const factor = Float64Array.from(altitude, (z) => clearSkyRadiation(MJ_PER_HOUR_TO_W, z));
   const cloudNoise = rsOut ? new BlockNoise(CLOUD_NOISE, lats, lons) : null;
   const noise = new Float32Array(nCells);
-  const ws = new Float64Array(nRows),
-    w1 = new Float64Array(nCols),
-    w2 = new Float64Array(nCols);
+  const days: Daylight[] = new Array<Daylight>(nRows);
+  const periods: SolarPeriod[] = new Array<SolarPeriod>(nCols);
   let day = Number.NaN,
-    sinD = 0,
-    cosD = 0,
-    dr = 0,
-    sc = 0;
+    sun = solarDay(0);
   for (let t = 0; t < nt; t++) {
     const h = h0 + t;
     const d = Math.floor(h / 24);
     if (d !== day) {
       day = d;
-      const j = dayOfYearOf(d);
-      const decl = solarDeclination(j);
-      sinD = Math.sin(decl);
-      cosD = Math.cos(decl);
-      dr = inverseRelativeDistance(j);
-      sc = seasonalCorrection(j);
-      for (let r = 0; r < nRows; r++) ws[r] = sunsetHourAngle(lats[r]!, decl);
+      sun = solarDay(d);
+      for (let r = 0; r < nRows; r++) days[r] = daylight(sunsetHourAngle(lats[r]!, sun.declination));
       if (rsOut) cloudBiasOfDay(block, d, bias);
     }
+    const { sinDecl, cosDecl, dr } = sun;
     let lit = false;
     for (let c = 0; c < nCols; c++) {
       // The value stamped at hour t is the mean over the hour centred on it (module comment).
-      const w = hourAngle(h, lons[c]!, sc);
-      w1[c] = w - HALF_HOUR_ANGLE;
-      w2[c] = w + HALF_HOUR_ANGLE;
-      for (let r = 0; r < nRows && !lit; r++) lit = isLit(w1[c]!, w2[c]!, ws[r]!);
+      const { start, end } = (periods[c] = hourPeriod(hourAngle(h, lons[c]!, sun.sc)));
+      for (let r = 0; r < nRows && !lit; r++) lit = isLit(start.w, end.w, days[r]!.ws);
     }
     const o = t * nCells;
     if (!lit) {
@@ -104,7 +94,7 @@ export function fillShortwave(block: Block, h0: number, nt: number, rsoOut: Floa
     for (let r = 0; r < nRows; r++) {
       for (let c = 0; c < nCols; c++) {
         const cell = r * nCols + c;
-        const rso = factor[cell]! * extraterrestrialRadiationPeriod(sinLat[r]!, cosLat[r]!, sinD, cosD, dr, w1[c]!, w2[c]!, ws[r]!);
+        const rso = factor[cell]! * extraterrestrialRadiationPeriod(sinLat[r]!, cosLat[r]!, sinDecl, cosDecl, dr, periods[c]!, days[r]!);
         if (rsoOut) rsoOut[o + cell] = rso;
         if (rsOut) rsOut[o + cell] = rso === 0 ? 0 : rso * cloudTransmission(cloudFraction(noise[cell]!, bias[cell]!));
       }

@@ -1,14 +1,15 @@
 /**
- * Solar geometry for the synthetic world's hourly loops. The formulas are @fieldcast/science's
- * (ASCE-EWRI 2005 / FAO-56, cited there); here they take the per-day and per-row terms
- * (declination, dr, sunset angle, sin and cos of latitude) as arguments, so a loop over cells and
- * hours computes those once per day and row instead of per call as science's
- * `hourlySolarGeometry` does. test/solar.test.ts checks both against science's functions.
+ * Solar geometry for the synthetic world's hourly loops and the forecast's clear-sky ceiling. The
+ * formulas are @fieldcast/science's (ASCE-EWRI 2005 / FAO-56, cited there); here they take the
+ * per-day, per-row and per-column terms (declination, dr, sunset angle, sin and cos of latitude,
+ * the hour's hour angles and their sines) as arguments, so a loop over cells and hours computes
+ * those once per day, row and column instead of per call as science's `hourlySolarGeometry` does.
+ * test/solar.test.ts checks both against science's functions.
  */
-import { SOLAR_CONSTANT_MJ_PER_HOUR } from '@fieldcast/science';
+import { inverseRelativeDistance, seasonalCorrection, SOLAR_CONSTANT_MJ_PER_HOUR, solarDeclination } from '@fieldcast/science';
 import { dayOfYearOf } from './calendar.js';
 
-export { clearSkyRadiation, inverseRelativeDistance, seasonalCorrection, solarDeclination, sunsetHourAngle } from '@fieldcast/science';
+export { clearSkyRadiation, solarDeclination, sunsetHourAngle } from '@fieldcast/science';
 
 /** MJ m-2 h-1 to mean W m-2 over the hour. */
 export const MJ_PER_HOUR_TO_W = 1e6 / 3600;
@@ -24,6 +25,31 @@ export function dayOfYear(dayIndex: number): number {
   return dayOfYearOf(dayIndex);
 }
 
+/** The solar terms of one UTC day that every place and hour of it shares. */
+export interface SolarDay {
+  /** solar declination, rad (eq. 24) */
+  declination: number;
+  sinDecl: number;
+  cosDecl: number;
+  /** inverse relative Earth-Sun distance (eq. 23) */
+  dr: number;
+  /** seasonal correction for solar time, hours (eqs. 57-58) */
+  sc: number;
+}
+
+/** The solar terms of the UTC day `dayIndex` days after 1970-01-01. */
+export function solarDay(dayIndex: number): SolarDay {
+  const j = dayOfYearOf(dayIndex);
+  const declination = solarDeclination(j);
+  return {
+    declination,
+    sinDecl: Math.sin(declination),
+    cosDecl: Math.cos(declination),
+    dr: inverseRelativeDistance(j),
+    sc: seasonalCorrection(j),
+  };
+}
+
 /**
  * Solar hour angle at UTC hour `utcHours` and longitude `lonDeg` (east positive), rad, in
  * [-pi, pi): eq. 55 with the time-zone meridian at Greenwich, so 0.06667 (Lz - Lm) = lon / 15.
@@ -37,12 +63,51 @@ export function hourAngle(utcHours: number, lonDeg: number, sc: number): number 
   return (Math.PI / 12) * (s - 12);
 }
 
+/** An hour angle, rad, with its sine: a bound of a span eq. 48 integrates over. */
+export interface HourAngleBound {
+  w: number;
+  sin: number;
+}
+
+const bound = (w: number): HourAngleBound => ({ w, sin: Math.sin(w) });
+
+/** A period between hour angles w1 < w2, each with its sine, so a loop over many latitudes takes the sines once. */
+export interface SolarPeriod {
+  start: HourAngleBound;
+  end: HourAngleBound;
+}
+
+export const solarPeriod = (w1: number, w2: number): SolarPeriod => ({ start: bound(w1), end: bound(w2) });
+
+/** Half an hour as an hour angle, rad: the hourly period stamped at w is [w - pi/24, w + pi/24]. */
+const HALF_HOUR_ANGLE = Math.PI / 24;
+
+/** The hour stamped at hour angle w, the period its value is the mean of. */
+export const hourPeriod = (w: number): SolarPeriod => solarPeriod(w - HALF_HOUR_ANGLE, w + HALF_HOUR_ANGLE);
+
 /**
- * Extraterrestrial radiation over the period between hour angles w1 and w2, MJ m-2 per period
+ * A day's daylight at a latitude as hour angles: the sunset angle ws (eq. 27) and the bounds, with
+ * their sines, of the daylit span [-ws, ws] and of the next and the previous day's, 2 pi away.
+ */
+export interface Daylight {
+  ws: number;
+  rise: HourAngleBound;
+  set: HourAngleBound;
+  nextRise: HourAngleBound;
+  lastSet: HourAngleBound;
+}
+
+export function daylight(ws: number): Daylight {
+  return { ws, rise: bound(-ws), set: bound(ws), nextRise: bound(2 * Math.PI - ws), lastSet: bound(ws - 2 * Math.PI) };
+}
+
+/**
+ * Extraterrestrial radiation over a period between hour angles w1 and w2, MJ m-2 per period
  * (eq. 48, with w1, w2 limited to [-ws, ws] as eqs. 56 prescribe). 0 when the sun is down.
  * Hour angles are periodic: a period reaching past +-pi also counts its overlap with the next
  * or the previous day's daylight [-ws, ws] -+ 2 pi, which is there when the night is shorter
- * than the period (science's `hourlySolarGeometry` does the same).
+ * than the period (science's `hourlySolarGeometry` does the same). The sines come with the
+ * bounds (solarPeriod, daylight), so a grid takes them once per column and row, not per cell.
  */
 export function extraterrestrialRadiationPeriod(
   sinLat: number,
@@ -50,29 +115,31 @@ export function extraterrestrialRadiationPeriod(
   sinDecl: number,
   cosDecl: number,
   dr: number,
-  w1: number,
-  w2: number,
-  ws: number,
+  period: SolarPeriod,
+  day: Daylight,
 ): number {
   const a = sinLat * sinDecl,
     b = cosLat * cosDecl;
+  const { start, end } = period;
   const sum =
-    ws >= Math.PI
-      ? daylitPart(w1, w2, a, b)
-      : daylitPart(Math.max(w1, -ws), Math.min(w2, ws), a, b) +
-        daylitPart(Math.max(w1, 2 * Math.PI - ws), w2, a, b) +
-        daylitPart(w1, Math.min(w2, ws - 2 * Math.PI), a, b);
+    day.ws >= Math.PI
+      ? daylitPart(start, end, a, b)
+      : daylitPart(later(start, day.rise), earlier(end, day.set), a, b) +
+        daylitPart(later(start, day.nextRise), end, a, b) +
+        daylitPart(start, earlier(end, day.lastSet), a, b);
   const ra = RA_PERIOD_FACTOR * dr * sum;
   return ra > 0 ? ra : 0;
 }
 
-/** The bracket of eq. 48 between hour angles lo and hi (0 when the span is empty); a = sin(lat) sin(decl), b = cos(lat) cos(decl). */
-function daylitPart(lo: number, hi: number, a: number, b: number): number {
-  return lo < hi ? (hi - lo) * a + b * (Math.sin(hi) - Math.sin(lo)) : 0;
-}
+/** Math.max and Math.min of two bounds by hour angle: NaN where either is (the part is then empty). */
+const later = (x: HourAngleBound, y: HourAngleBound) => (x.w >= y.w ? x : y.w > x.w ? y : NAN_BOUND);
+const earlier = (x: HourAngleBound, y: HourAngleBound) => (x.w <= y.w ? x : y.w < x.w ? y : NAN_BOUND);
+const NAN_BOUND: HourAngleBound = { w: Number.NaN, sin: Number.NaN };
 
-/** Half an hour as an hour angle, rad: the hourly period stamped at w is [w - pi/24, w + pi/24]. */
-export const HALF_HOUR_ANGLE = Math.PI / 24;
+/** The bracket of eq. 48 between hour angles lo and hi (0 when the span is empty); a = sin(lat) sin(decl), b = cos(lat) cos(decl). */
+function daylitPart(lo: HourAngleBound, hi: HourAngleBound, a: number, b: number): number {
+  return lo.w < hi.w ? (hi.w - lo.w) * a + b * (hi.sin - lo.sin) : 0;
+}
 
 /**
  * Whether any of the period [lo, hi] is in daylight at sunset angle ws: polar day, the period
