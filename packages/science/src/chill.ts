@@ -99,15 +99,21 @@ export function hourlyChill(model: ChillModel, temps: ArrayLike<number>, out: Fl
 }
 
 /**
- * Total chill over the series under `model` (chillR's cumulative value at the last hour). An
- * unknown hour makes the total unknown, including the last one, which the Dynamic model does not
- * read: a season with a gap is not reported as complete.
+ * Total chill over the series under `model` (chillR's cumulative value at the last hour): the sum
+ * of the hours' chill in order, which it writes into `hourly` (hourlyChill) on the way, so a caller
+ * that also wants the running total runs the model once. An unknown hour makes the total unknown,
+ * including the last one, which the Dynamic model does not read: a season with a gap is not
+ * reported as complete.
  */
-export function accumulateChill(model: ChillModel, temps: ArrayLike<number>): number {
+export function accumulateChill(
+  model: ChillModel,
+  temps: ArrayLike<number>,
+  hourly: Float64Array = new Float64Array(temps.length),
+): number {
   if (!CHILL_MODELS.includes(model)) throw new RangeError(`unknown chill model: ${String(model)}`);
+  hourlyChill(model, temps, hourly);
   for (let i = 0; i < temps.length; i++) if (Number.isNaN(temps[i] as number)) return Number.NaN;
-  const hourly = hourlyChill(model, temps);
   let total = 0;
-  for (let i = 0; i < hourly.length; i++) total += hourly[i] as number;
+  for (let i = 0; i < temps.length; i++) total += hourly[i] as number;
   return total;
 }

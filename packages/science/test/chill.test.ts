@@ -121,4 +121,17 @@ describe('every model', () => {
     expect(() => accumulateChill('chill-units' as 'utah', [5])).toThrow(/unknown chill model/);
     expect(() => hourlyChill('hours', [1, 2], new Float64Array(1))).toThrow(RangeError);
   });
+
+  it("writes each hour's chill into `hourly` on the way to the total: hourlyChill's, also where an unknown hour leaves the total unknown", () => {
+    const days = Array.from({ length: 24 * 20 }, (_, h) => 6 + 7 * Math.sin((2 * Math.PI * h) / 24));
+    for (const model of CHILL_MODELS) {
+      for (const temps of [days, [...days.slice(0, -1), Number.NaN]]) {
+        const hourly = new Float64Array(temps.length).fill(-7);
+        const total = accumulateChill(model, temps, hourly);
+        expect(hourly).toEqual(hourlyChill(model, temps));
+        // the total is the running sum's last value, hour by hour in order
+        expect(total).toBe(temps.some(Number.isNaN) ? Number.NaN : hourly.reduce((sum, v) => sum + v, 0));
+      }
+    }
+  });
 });

@@ -183,6 +183,26 @@ describe('chill over a field', () => {
     },
   );
 
+  it.each(['hours', 'utah', 'dynamic'] as const)(
+    "model %s, include=daily: the last day's accumulated values are the totals, which are those without it",
+    async (model) => {
+      const query = `model=${model}&start=2023-11-01&end=2024-01-31`;
+      const [plain, daily] = await Promise.all([get(`/chill/${fieldId}?${query}`), get(`/chill/${fieldId}?${query}&include=daily`)]);
+      expect([plain.status, daily.status]).toEqual([200, 200]);
+      const { daily: days, ...totals } = daily.body;
+      expect(totals).toEqual(plain.body);
+      expect(days).toHaveLength(92);
+      expect(days.at(-1)).toMatchObject({
+        date: '2024-01-31',
+        accumulated: totals.chill,
+        accumulatedFieldMean: totals.fieldMean,
+        accumulatedFieldMaximum: totals.fieldMaximum,
+        accumulatedFieldMinimum: totals.fieldMinimum,
+      });
+      expect(totals.fieldMaximum - totals.fieldMinimum).toBeGreaterThan(0.5); // cells that differ: not one number by accident
+    },
+  );
+
   it("default start: the season's at the centroid", async () => {
     const res = await get(`/chill/${fieldId}?end=2024-10-01`);
     expect(res.status).toBe(200);

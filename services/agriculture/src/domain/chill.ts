@@ -1,6 +1,6 @@
 import { cellWeights } from '@fieldcast/geo';
 import { InvalidRequestError, UnavailableError } from '@fieldcast/kit';
-import { accumulateChill, hourlyChill, roundToTenth } from '@fieldcast/science';
+import { accumulateChill, roundToTenth } from '@fieldcast/science';
 import {
   CHILL_UNITS,
   chillSeasonStart,
@@ -95,10 +95,10 @@ async function pointChill(source: GridSource, query: ChillQuery, lon: number, la
   const { first, every } = hourStamps({ startMs: series.startMs, stepMs: series.stepMs, length: series.values.length }, hours);
   const toCelsius = celsiusOf(series.units);
   const temps = Float64Array.from({ length: hoursIn(hours) }, (_, h) => toCelsius(series.values[first + h * every]!));
-  const total = accumulateChill(query.model, temps);
+  const hourly = new Float64Array(temps.length);
+  const total = accumulateChill(query.model, temps, hourly);
   if (!Number.isFinite(total)) throw noData();
   if (!query.daily) return { total };
-  const hourly = hourlyChill(query.model, temps);
   const days = new Float64Array(hourly.length / 24);
   for (let h = 0; h < hourly.length; h++) days[Math.floor(h / 24)]! += hourly[h]!;
   // the total as the running total sums it, so the last day's accumulated is the total
@@ -159,13 +159,13 @@ function chillTotals(source: GridSource, model: ChillQuery['model'], hours: Time
       const { first, every } = hourStamps({ startMs: w.startMs, stepMs: w.stepMs, length: w.nt }, hours);
       const temps = new Float64Array(hoursIn(hours));
       const values = new Float64Array(nCells);
-      const hourly = daily ? new Float64Array(temps.length) : undefined;
+      const hourly = new Float64Array(temps.length);
       const running = daily ? new Float64Array((temps.length / 24) * nCells) : undefined;
       for (let c = 0; c < nCells; c++) {
         for (let h = 0; h < temps.length; h++) temps[h] = toCelsius(w.values[(first + h * every) * nCells + c]!);
-        values[c] = accumulateChill(model, temps);
-        if (!hourly || !running) continue;
-        hourlyChill(model, temps, hourly);
+        // the model runs once: accumulateChill leaves each hour's chill in `hourly` for the running totals
+        values[c] = accumulateChill(model, temps, hourly);
+        if (!running) continue;
         let sum = 0;
         for (let h = 0; h < hourly.length; h++) {
           sum += hourly[h]!;
