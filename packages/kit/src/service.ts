@@ -10,13 +10,13 @@ import { resolveLimits, type Limits } from './limits.js';
 import type { Logger } from './logger.js';
 import { requestLogging } from './logger.js';
 import { createMetrics, metricsEndpoint, type MetricSource } from './metrics.js';
-import { negotiate, vendorMediaType } from './negotiate.js';
+import { negotiate, parseAccept, vendorMediaType } from './negotiate.js';
 import { openApiDocument } from './openapi.js';
 import type { ErrorTranslation } from './error-table.js';
 import { problemHandler, unknownRoute } from './problem-handler.js';
 import { requestLimiters } from './request-limits.js';
 import { resourceOptions } from './resource-methods.js';
-import { InvalidRequestError } from './errors.js';
+import { InvalidRequestError, NotAcceptableError } from './errors.js';
 import { duplicateNames } from './duplicate-names.js';
 import type { Registry } from 'prom-client';
 import { anyRangeHolds, parseAddress, trustedProxyRanges } from './address-ranges.js';
@@ -134,7 +134,9 @@ function jsonBodyReader(limit: string): RequestHandler {
       if (readAsUtf8(charset)) utf8Bodies.set(req, body);
     },
   });
-  return (req, res, next) =>
+  return (req, res, next) => {
+    // RFC 9110 section 8.4.1.3: a recipient SHOULD take x-gzip to be gzip; the reader knows gzip only by its own name.
+    if (req.headers['content-encoding']?.trim().toLowerCase() === 'x-gzip') req.headers['content-encoding'] = 'gzip';
     read(req, res, (err?: unknown) => {
       const body = utf8Bodies.get(req);
       utf8Bodies.delete(req);
@@ -149,6 +151,7 @@ function jsonBodyReader(limit: string): RequestHandler {
         ),
       );
     });
+  };
 }
 
 /** Any `api` result as a StartedApi: operations that started nothing have nothing to close. */
@@ -185,8 +188,38 @@ const EXPOSED_HEADERS = [
  */
 const CORS_METHODS = ['HEAD', 'OPTIONS', ...HTTP_METHODS.map((m) => m.toUpperCase())];
 
+/**
+ * How long a browser may keep a preflight's answer (Access-Control-Max-Age, WHATWG Fetch): a day,
+ * which browsers clamp to their own cap (Chromium two hours). Without it a preflight is kept five
+ * seconds, and a page polling a feed or drawing tiles with credentials on another origin sends an
+ * OPTIONS before nearly every request. What a preflight allows depends on nothing that changes
+ * while a process runs (docs/decisions/0519-preflights-kept-a-day.md).
+ */
+const PREFLIGHT_MAX_AGE = 86_400;
+
 /** The request as a middleware that reads only its method and header fields would see it with another method. */
 const withMethod = (req: Request, method: string): Request => Object.create(req, { method: { value: method } }) as Request;
+
+/** The content codings the compression package writes (RFC 9110 section 8.4.1), besides identity. */
+const RESPONSE_CODINGS = ['br', 'gzip', 'deflate'];
+
+/**
+ * The quality an Accept-Encoding gives a coding (RFC 9110 section 12.5.3): that of the entry naming
+ * it, else of `*`; a coding named by neither is not acceptable, except identity, which is unless
+ * refused. No field at all takes every coding, identity first.
+ */
+function codingQuality(entries: readonly { type: string; q: number }[], coding: string): number {
+  const entry = entries.find((e) => e.type === coding) ?? entries.find((e) => e.type === '*');
+  return entry ? entry.q : coding === 'identity' ? 1 : 0;
+}
+
+/** What a request's Accept-Encoding takes: identity among others, only codings written, or none of what is written. */
+function codingsTaken(req: Request): 'identity' | 'coded only' | 'none' {
+  const header = req.headers['accept-encoding'];
+  const entries = header === undefined ? [] : parseAccept(header);
+  if (codingQuality(entries, 'identity') > 0) return 'identity';
+  return RESPONSE_CODINGS.some((coding) => codingQuality(entries, coding) > 0) ? 'coded only' : 'none';
+}
 
 /**
  * Compression (RFC 9110 section 8.4) that gives HEAD the header fields it gives GET, as RFC 9110
@@ -194,11 +227,36 @@ const withMethod = (req: Request, method: string): Request => Object.create(req,
  * and then sends it uncoded, with the identity Content-Length, where GET says Content-Encoding and
  * no Content-Length. Its choice reads only the request's method and header fields, so it is asked
  * as for GET; Node writes no body for HEAD, so the few coded bytes of an empty body go nowhere.
+ * An Accept-Encoding that refuses identity (`identity;q=0`, or `*;q=0` without identity) is
+ * honoured (RFC 9110 section 12.5.3): a coding it takes is sent whatever the size and type, and
+ * where it takes none of them the answer is 406 (docs/decisions/0518-an-accept-encoding-refusing-identity-is-honoured.md).
  */
 function compressionAlikeForHead(): RequestHandler {
   const compress = compression();
-  return (req, res, next) => compress(req.method === 'HEAD' ? withMethod(req, 'GET') : req, res, next);
+  // A client that refuses identity is sent a coding whatever the body's size and type: the
+  // threshold and the type filter only spare work where identity would also do. A 204 or 304 has
+  // no content to code, and names no coding (RFC 9110 section 15.4.5).
+  const compressAlways = compression({ threshold: 0, filter: (_req, res) => res.statusCode !== 204 && res.statusCode !== 304 });
+  return (req, res, next) => {
+    const answer = codingsTaken(req) === 'coded only' ? compressAlways : compress;
+    answer(req.method === 'HEAD' ? withMethod(req, 'GET') : req, res, next);
+  };
 }
+
+/**
+ * 406 for an Accept-Encoding that refuses identity and takes none of the codings written
+ * (compressionAlikeForHead), after the CORS and nosniff fields are set, so a page on another
+ * origin can read it.
+ */
+const refuseUnwritableCodings: RequestHandler = (req, res, next) => {
+  if (codingsTaken(req) !== 'none') return next();
+  res.vary('Accept-Encoding');
+  next(
+    new NotAcceptableError(
+      `Cannot produce a content coding ${req.headers['accept-encoding']} takes; this service writes ${RESPONSE_CODINGS.join(', ')} and identity`,
+    ),
+  );
+};
 
 /**
  * CORS (WHATWG Fetch, CORS protocol) whose preflight is an OPTIONS with Origin and
@@ -213,6 +271,30 @@ function corsPreflightsOnly(options: cors.CorsOptions): RequestHandler {
     answer(req.method === 'OPTIONS' && !preflight ? withMethod(req, 'GET') : req, res, next);
   };
 }
+
+/** A percent-encoded octet of an unreserved character (RFC 3986 section 2.3): a letter, a digit, `-`, `.`, `_` or `~`. */
+const ENCODED_UNRESERVED = /%(?:[46][1-9A-F]|[57][0-9A]|3[0-9]|2[DE]|5F|7E)/gi;
+
+/**
+ * A path that percent-encodes unreserved characters names the resource its decoded form names
+ * (RFC 3986 section 6.2.2.2), as routing sees it: `/tile/2/1/1%2Epng` is `/tile/2/1/1.png`, which
+ * a template's literal text (`{y}.png`, `/fields`) would otherwise not match. Reserved characters
+ * stay encoded, so `%2F` is still no segment separator; the query is left as it came.
+ */
+const unreservedDecoded: express.RequestHandler = (req, _res, next) => {
+  const query = req.url.indexOf('?');
+  const path = query < 0 ? req.url : req.url.slice(0, query);
+  if (path.includes('%')) {
+    const decoded = path.replace(ENCODED_UNRESERVED, (octet) => String.fromCharCode(parseInt(octet.slice(1), 16)));
+    if (decoded !== path) req.url = decoded + (query < 0 ? '' : req.url.slice(query));
+  }
+  next();
+};
+
+const varyAccept: express.RequestHandler = (_req, res, next) => {
+  res.vary('Accept');
+  next();
+};
 
 /** Every answer is what its Content-Type says: no browser may guess another type from the bytes (WHATWG Fetch, X-Content-Type-Options). */
 const noSniff: express.RequestHandler = (_req, res, next) => {
@@ -236,11 +318,13 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
   });
   const metrics = createMetrics(definition.area, deps.metrics);
   app.use(
+    unreservedDecoded,
     requestLogging(deps.logger),
     metrics.middleware,
     compressionAlikeForHead(),
-    corsPreflightsOnly({ exposedHeaders: EXPOSED_HEADERS, methods: CORS_METHODS }),
+    corsPreflightsOnly({ exposedHeaders: EXPOSED_HEADERS, methods: CORS_METHODS, maxAge: PREFLIGHT_MAX_AGE }),
     noSniff,
+    refuseUnwritableCodings,
   );
 
   // Operational endpoints: no credentials, no vendor negotiation (probes and scrapers send neither).
@@ -288,8 +372,9 @@ export function createServiceApp<Deps extends HttpDeps>(definition: ServiceDefin
     ...(deps.idempotency ? { idempotency: deps.idempotency } : {}),
   });
   app.use(resourceOptions(api.operations), router);
-  // An unknown path is negotiated too: a client asking for another version hears 406 first.
-  app.use(negotiation, unknownRoute);
+  // An unknown path is negotiated too: a client asking for another version hears 406 first, so
+  // its 404 or 406 varies with Accept (RFC 9110 section 12.5.5).
+  app.use(varyAccept, negotiation, unknownRoute);
   app.use(problemHandler(deps.errorTranslations));
   return app;
 }

@@ -122,3 +122,44 @@ describe('a CORS preflight (WHATWG Fetch, CORS protocol)', () => {
     expect(res.headers.allow).toBeUndefined();
   });
 });
+
+describe('a preflight may be kept by the browser (WHATWG Fetch, CORS-preflight cache)', () => {
+  it('says for how long, so a page polling one URL or drawing tiles again is not preflighted before each request', async () => {
+    const res = await request(app)
+      .options('/things/1')
+      .set('Origin', 'https://map.example.org')
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'authorization, if-none-match');
+    expect(res.status).toBe(204);
+    expect(res.headers['access-control-max-age']).toBe('86400');
+    expect(res.headers['access-control-allow-headers']).toBe('authorization, if-none-match');
+  });
+});
+
+describe('a path no resource matches is negotiated (docs/decisions/0038-one-route-per-operation.md)', () => {
+  it('so its 404, and the 406 another Accept gets, say Vary: Accept (RFC 9110 section 12.5.5)', async () => {
+    for (const accept of ['application/json', 'text/html']) {
+      const res = await request(app).get('/nowhere').set('Accept', accept);
+      expect([accept, res.status]).toEqual([accept, accept === 'text/html' ? 406 : 404]);
+      expect(res.headers.vary?.split(/,\s*/)).toContain('Accept');
+    }
+  });
+});
+
+describe('a path that percent-encodes unreserved characters names the same resource (RFC 3986 section 6.2.2.2)', () => {
+  it.each([
+    ['/maps/3/4%2Epng', 'tile'],
+    ['/maps/3/4%2epng', 'tile'],
+    ['/th%69ngs/a1', 'read'],
+    ['/things/a1/p%61rts', 'parts'],
+    ['/things/%7Ea%5F1', 'read'],
+  ])('%s is read as the same path decoded', async (path, handler) => {
+    const res = await request(app).get(path).set('Authorization', auth);
+    expect([res.status, handled]).toEqual([200, [handler]]);
+  });
+
+  it('a reserved character stays encoded: %2F is within one segment, not a separator', async () => {
+    const res = await request(app).get('/things/a1%2Fparts').set('Authorization', auth);
+    expect([res.status, handled]).toEqual([200, ['read']]);
+  });
+});

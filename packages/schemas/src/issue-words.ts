@@ -13,6 +13,7 @@ export function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (value === undefined) return 'missing';
+  if (typeof value === 'object') return 'an object';
   return `a ${typeof value}`;
 }
 

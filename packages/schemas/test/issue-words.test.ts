@@ -7,6 +7,8 @@ describe("refusals no schema words itself are in the API's words, not zod's", ()
   it.each<[string, z.ZodType, unknown, string[]]>([
     ['a number where a string belongs', z.string(), 5, ['must be a string, not a number']],
     ['null where an array belongs', z.array(z.string()), null, ['must be an array, not null']],
+    // an object is "an object", not "a object" (a style's name sent as {"a": 1})
+    ['an object where a string belongs', z.string(), { a: 1 }, ['must be a string, not an object']],
     ['a member that is missing', z.object({ url: z.string() }), {}, ['is missing: must be a string']],
     ['a fraction where a whole number belongs', z.number().int(), 1.5, ['must be a whole number']],
     ['too few entries', z.array(z.string()).min(2), ['a'], ['must have at least 2 entries']],
