@@ -1,6 +1,6 @@
 import turfArea from '@turf/area';
 import turfCentroid from '@turf/centroid';
-import type { MultiPolygon, Polygon } from 'geojson';
+import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { normalLongitude, unwrapLongitudes } from './antimeridian.js';
 
 export interface LatLon {
@@ -13,12 +13,20 @@ export interface LatLon {
  * closing position excluded). Fields and assets report this point (spec 2.1, 2.2). The mean is
  * taken in the frame where the polygons are closest together (unwrapLongitudes), so a field cut
  * at the antimeridian (RFC 7946 section 3.1.9) has its centroid at the antimeridian, not at
- * longitude 0 halfway round the world; the longitude is reported within -180..180.
+ * longitude 0 halfway round the world; the longitude is reported within -180..180. A position
+ * repeated in a row is one vertex: the ring is the same with or without the repeat, so its
+ * centroid is too (docs/decisions/0521-a-repeated-position-is-one-vertex.md).
  */
 export function centroidOf(polygons: Polygon['coordinates'][]): LatLon {
-  const geometry: MultiPolygon = { type: 'MultiPolygon', coordinates: unwrapLongitudes(polygons).polygons };
+  const rings = unwrapLongitudes(polygons).polygons.map((polygon) => polygon.map(withoutRepeats));
+  const geometry: MultiPolygon = { type: 'MultiPolygon', coordinates: rings };
   const [longitude, latitude] = turfCentroid(geometry).geometry.coordinates as [number, number];
   return { latitude: toNanodegrees(latitude), longitude: toNanodegrees(normalLongitude(longitude)) };
+}
+
+/** A ring without a position that repeats the one before it; the closing position stays, once. */
+function withoutRepeats(ring: Position[]): Position[] {
+  return ring.filter((p, i) => i === 0 || p[0] !== ring[i - 1]![0] || p[1] !== ring[i - 1]![1]);
 }
 
 /**

@@ -61,3 +61,45 @@ describe('rightHandRings: RFC 7946 section 3.1.6', () => {
     expect(centroidOf([rightHandRings(sent)])).toEqual(centroidOf([sent]));
   });
 });
+
+describe('centroidOf: a position repeated in a row is one vertex', () => {
+  // RFC 7946 and OGC Simple Features accept a ring that repeats a position in a row (a GPS stop,
+  // a digitiser's double click); it is the same ring, so the same field or asset, and its centroid
+  // (the point its degree days, chill and series are read at) must not move.
+  const square = [
+    [-93.7, 42],
+    [-93.6, 42],
+    [-93.6, 42.1],
+    [-93.7, 42.1],
+    [-93.7, 42],
+  ];
+  const at = (ring: number[][], i: number) => [...ring.slice(0, i + 1), ring[i]!, ...ring.slice(i + 1)];
+
+  it('gives the ring sent with a repeated vertex the centroid of the ring without it', () => {
+    const plain = centroidOf([[square]]);
+    expect(plain).toEqual({ latitude: 42.05, longitude: -93.65 });
+    expect(centroidOf([[at(square, 1)]])).toEqual(plain);
+    expect(centroidOf([[at(square, 0)]])).toEqual(plain); // the first position twice
+    expect(centroidOf([[at(square, 4)]])).toEqual(plain); // the closing position twice
+    expect(centroidOf([[at(at(square, 2), 2)]])).toEqual(plain); // three in a row
+  });
+
+  it('counts a repeated vertex of a hole once too', () => {
+    expect(centroidOf([[RFC_EXTERIOR, at(RFC_HOLE, 2)]])).toEqual(centroidOf([[RFC_EXTERIOR, RFC_HOLE]]));
+  });
+
+  it('still counts a position that comes back later in the ring, which is another vertex of it', () => {
+    // a ring through one position twice, not in a row, is a vertex visited twice (an OGC touch)
+    const bowl = [
+      [0, 0],
+      [2, 0],
+      [1, 1],
+      [2, 2],
+      [0, 2],
+      [1, 1],
+      [0, 0],
+    ];
+    const mean = (k: 0 | 1) => bowl.slice(0, 6).reduce((s, p) => s + p[k]!, 0) / 6;
+    expect(centroidOf([[bowl]])).toEqual({ latitude: mean(1), longitude: mean(0) });
+  });
+});

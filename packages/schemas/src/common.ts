@@ -43,10 +43,41 @@ const MINUTES_THEN_ZONE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})$/
 /**
  * A timestamp of ISO 8601's reduced precision, without seconds (ISO 8601-1:2019 §5.3.1.3), written
  * at the start of its minute with `:00`, the form the checks of full timestamps take; any other
- * text as it is. The one reading of the insight, model and platform areas' times
- * (docs/decisions/0488-times-without-seconds.md).
+ * text as it is (docs/decisions/0488-times-without-seconds.md).
  */
-export const withSeconds = (text: string): string => text.replace(MINUTES_THEN_ZONE, '$1:00$2');
+const withSeconds = (text: string): string => text.replace(MINUTES_THEN_ZONE, '$1:00$2');
+
+/** The time designator after a date, and UTC's designator after a time, written in lower case. */
+const LOWER_T = /^(\d{4}-\d{2}-\d{2})t/;
+const LOWER_Z = /(\d)z$/;
+
+/**
+ * A time as the checks of full timestamps take it: `t` and `z` in upper case (RFC 3339 section 5.6
+ * reads them in either case, "per ISO 8601", as the observation sets and the archive do), and
+ * seconds added where they were left out (`withSeconds`). The one reading of the insight, model,
+ * platform and events areas' times (docs/decisions/0523-time-designators-in-either-case.md).
+ */
+export const timeText = (text: string): string => withSeconds(text.replace(LOWER_T, '$1T').replace(LOWER_Z, '$1Z'));
+
+/** UTC's zone: `Z`, or the zero offset `+00:00` or `-00:00` (RFC 3339 section 4.3). */
+export const UTC_ZONE = /(Z|[+-]00:00)$/;
+
+const UTC_TIMESTAMP_WORDS = 'an ISO 8601 UTC timestamp such as 2026-05-01T12:00:00Z, ending in Z or +00:00';
+
+/**
+ * A UTC timestamp a body sends (spec 2: "Timestamps are ISO 8601 strings in UTC"): `Z` or the zero
+ * offset, seconds optional, a fraction of any length, read by `timeText`; the text the model and
+ * insight areas' times take, read the same way (docs/decisions/0522-utc-in-every-form-it-is-written.md).
+ */
+export const UtcTimestampInput = sentAs(z.string({ error: `must be ${UTC_TIMESTAMP_WORDS}` }), UTC_TIMESTAMP_WORDS, [
+  '2026-05-01T12:00:00Z',
+])
+  .transform(timeText)
+  .pipe(
+    z.iso
+      .datetime({ offset: true, error: `must be ${UTC_TIMESTAMP_WORDS}`, abort: true })
+      .refine((s) => UTC_ZONE.test(s), { error: `must be ${UTC_TIMESTAMP_WORDS}` }),
+  );
 
 /** Digits of a timestamp's fraction past the millisecond that are not all zero. */
 const SUB_MILLISECOND = /\.\d{3}\d*[1-9]/;

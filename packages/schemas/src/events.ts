@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countParam, cursorParam, Timestamp, Uuid, UuidInput } from './common.js';
+import { countParam, cursorParam, Timestamp, Uuid, UuidInput, UtcTimestampInput } from './common.js';
 import { kindOf } from './issue-words.js';
 import { text } from './text.js';
 
@@ -95,7 +95,7 @@ export const EventInput = z
     message: text()
       .min(1, { error: 'must not be empty' })
       .max(EVENT_MESSAGE_MAX, { error: `is at most ${EVENT_MESSAGE_MAX} characters` }),
-    occurrenceTime: Timestamp.optional(),
+    occurrenceTime: UtcTimestampInput.optional(),
     tagged: z
       .array(ResourceRefInput)
       .max(EVENT_TAGGED_MAX, { error: `holds at most ${EVENT_TAGGED_MAX} resources` })

@@ -1,6 +1,6 @@
 import { calendarMs } from '@fieldcast/calendar';
 import { z } from 'zod';
-import { anyCase, boundMs, LatLon, Uuid, withSeconds } from './common.js';
+import { anyCase, boundMs, LatLon, timeText, Uuid } from './common.js';
 import { MAX_FIELD_POSITIONS } from './fields.js';
 import { AMES_SQUARE, MultiPolygon, polygonInput } from './geojson.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
@@ -111,7 +111,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /**
  * ISO 8601 in UTC: a date and time with `Z` or UTC's offset, `+00:00` or `-00:00` (spec 2:
  * "Timestamps are ISO 8601 strings in UTC"; the model area's start and end take the same), a
- * fraction of any length optional; seconds are added where they were left out (`withSeconds`).
+ * fraction of any length optional; read by `timeText`, which adds seconds left out and reads `t`
+ * and `z` in either case.
  */
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):\d{2}(\.\d+)?(Z|[+-]00:00)$/;
 const DAY_MS = 86_400_000;
@@ -131,7 +132,7 @@ export function hourlyTimeMs(text: string, side: 'start' | 'end'): number {
     if (!Number.isFinite(ms) || isoTime(ms).slice(0, 10) !== text) return Number.NaN;
     return side === 'start' ? ms : ms + DAY_MS - HOUR_MS;
   }
-  const full = withSeconds(text);
+  const full = timeText(text);
   const m = TIMESTAMP.exec(full);
   if (!m) return Number.NaN;
   const ms = boundMs(full, side);

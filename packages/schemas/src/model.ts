@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundMs, coordinateParam, countParam, sentAs, Timestamp, Uuid, UuidInput, withSeconds } from './common.js';
+import { boundMs, coordinateParam, countParam, sentAs, timeText, Timestamp, UTC_ZONE, Uuid, UuidInput } from './common.js';
 import { withPlusHint } from './query-time.js';
 
 /**
@@ -144,9 +144,6 @@ export const ModelLatestTimeSeriesParams = z.object({
   longitude: coordinateParam('longitude', 180, '-93.6319'),
 });
 
-/** The zone of a UTC timestamp: `Z`, or the offset ISO 8601 writes UTC with. */
-const UTC_ZONE = /(Z|[+-]00:00)$/;
-
 /**
  * A time parameter as epoch milliseconds: ISO 8601 in UTC (spec: "Timestamps are ISO 8601
  * strings in UTC"), with `Z` or `+00:00` (sent as `%2B00:00` in a query string, where `+` is a
@@ -158,7 +155,7 @@ const instant = (name: string, description: string, bound: 'start' | 'end') =>
     '2026-05-01T12:00:00Z',
   ])
     // Seconds optional, as the insight area's times (docs/decisions/0488-times-without-seconds.md).
-    .transform(withSeconds)
+    .transform(timeText)
     .pipe(
       z.iso
         .datetime({

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { LruCache } from '@fieldcast/caches';
 import { crossesUncut, polygonFaults, type PolygonCoordinates } from '@fieldcast/geo';
-import { boundMs, countParam, sentAs, Timestamp, Uuid, UuidInput, withSeconds } from './common.js';
+import { boundMs, countParam, sentAs, timeText, Timestamp, Uuid, UuidInput } from './common.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
 import { withPlusHint } from './query-time.js';
 
@@ -165,7 +165,7 @@ const instant = (name: 'start' | 'end') =>
     ['2025-06-01T00:00:00Z'],
   )
     // Seconds optional, as the model and insight areas' times (docs/decisions/0488-times-without-seconds.md).
-    .transform(withSeconds)
+    .transform(timeText)
     .refine((s) => ISO_INSTANT.safeParse(s).success && Number.isFinite(Date.parse(s)), {
       error: (issue) => withPlusHint(`${name} must be an ISO 8601 timestamp with a zone, such as 2025-06-01T00:00:00Z`, issue.input),
       abort: true,

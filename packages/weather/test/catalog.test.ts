@@ -69,6 +69,12 @@ describe('default catalog', () => {
     expect(new Set(cat.products().map((p) => p.id)).size).toBe(cat.products().length);
   });
 
+  it('says of every daily product that its day is the local solar day (decision 0020), not a UTC or a civil day', () => {
+    const daily = cat.products().filter((p) => p.aggregationPeriodInMinutes === 1440);
+    expect(daily.map((p) => p.name)).toContain('growing-degree-days');
+    for (const p of daily) expect([p.name, p.description]).toEqual([p.name, expect.stringContaining('over the local solar day')]);
+  });
+
   it('writes spec 2.4 product records with time rules and frame links', () => {
     const air = productRecord(cat.product('air-temperature')!, NOW);
     expect(air).toMatchObject({

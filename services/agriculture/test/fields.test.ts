@@ -495,6 +495,16 @@ describe('fields: rings in right-hand order (RFC 7946 section 3.1.6)', () => {
     expect(event.data.resource.geometries).toEqual(res.body.geometries);
   });
 
+  it('gives a field sent with a position repeated in a row the centroid of the same ring without it', async () => {
+    // the same ring, so the same place its degree days and chill are read at (decision 0521)
+    const ring = square(-93.5, 42.0);
+    const plain = (await create(t.alice, fieldBody([ring]))).body;
+    const res = await create(t.alice, fieldBody([[ring[0]!, ring[1]!, ring[1]!, ...ring.slice(2)]]));
+    expect(res.status).toBe(201);
+    expect(res.body.geometries[0].coordinates[0][0]).toHaveLength(6); // stored and answered as sent
+    expect(res.body.centroid).toEqual(plain.centroid);
+  });
+
   it('answers a record stored the other way round in right-hand order too', async () => {
     const created = (await create(t.alice)).body;
     await t.fleet.db.knex

@@ -201,6 +201,21 @@ describe('POST /events (spec 4.10)', () => {
     expect((await api.get(t.alice, '/events')).body[0].occurrenceTime).toBe('1583-01-01T00:00:00.000Z');
   });
 
+  it('takes occurrenceTime in every form of UTC the other areas take: +00:00, -00:00, no seconds, any fraction (decision 0522)', async () => {
+    // Python's isoformat() of a UTC datetime writes +00:00; spec 2 asks for UTC, which it is.
+    for (const [sent, stored] of [
+      ['2026-05-01T11:59:00+00:00', '2026-05-01T11:59:00.000Z'],
+      ['2026-05-01T11:59:00.123456-00:00', '2026-05-01T11:59:00.123Z'],
+      ['2026-05-01T11:59Z', '2026-05-01T11:59:00.000Z'],
+    ]) {
+      const res = await api.post(t.alice, { ...frameBuilt(t.alice.handle), occurrenceTime: sent });
+      expect([sent, res.status, res.body.occurrenceTime]).toEqual([sent, 200, stored]);
+    }
+    // another offset is no UTC timestamp: refused, and told which forms are
+    const res = await api.post(t.alice, { ...frameBuilt(t.alice.handle), occurrenceTime: '2026-05-01T17:29:00+05:30' });
+    expect([res.status, res.body.errors]).toEqual([400, [{ path: 'occurrenceTime', message: expect.stringContaining('Z or +00:00') }]]);
+  });
+
   it('401 without credentials', async () => {
     const res = await request(t.fleet.app('events')).post('/events').send(frameBuilt(t.alice.handle));
     expect(res.status).toBe(401);

@@ -231,7 +231,8 @@ export const DEFAULT_PRODUCTS: readonly ProductDef[] = [
   }),
   product({
     name: 'growing-degree-days',
-    description: 'Daily growing degree days, average method, base 10 °C, from the daily extremes of the synthetic world',
+    description:
+      'Daily growing degree days over the local solar day, average method, base 10 °C, from the daily extremes of the synthetic world',
     contentType: 'agronomy',
     variable: null,
     aggregationPeriodInMinutes: 1440,
