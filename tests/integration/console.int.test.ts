@@ -237,10 +237,12 @@ describe('the console in Chromium', () => {
       expect(await page.textContent('.ring-error')).toMatch(/\w/);
       await shot(page, '05-invalid-shape');
       expect(await storedRing(fieldId!)).toEqual(before);
+      expect(await errorBanners(page)).toEqual([expect.stringMatching(/crosses itself/)]);
+      // Cancel takes the refused shape away, and its message with it.
       await page.click('#cancel-shape');
-      await page.click('.message:has-text("crosses itself") button');
       // Leaflet fades a tooltip out before removing it
       await page.waitForSelector('.ring-error', { state: 'detached' });
+      expect(await errorBanners(page)).toEqual([]);
       expect(await page.locator('.vertex-handle, .midpoint-handle').count()).toBe(0);
 
       // Add a vertex in the bottom edge and pull it down, remove the top left one: saved with the
@@ -291,8 +293,19 @@ describe('the console in Chromium', () => {
       ]);
       await page.click('#finish');
       await page.waitForSelector('.ring-error');
-      expect(await page.textContent('.ring-error')).toMatch(/\w/);
+      expect(await page.textContent('.ring-error')).toMatch(/crosses itself at \[/);
+      // shown where the ring crosses itself, the middle of the bow tie, not at its first corner
+      // (the tooltip sits above the point, its arrow at it)
+      const mapBox = (await page.locator('#map').boundingBox())!;
+      const tip = (await page.locator('.ring-error').boundingBox())!;
+      expect(Math.abs(tip.x + tip.width / 2 - (mapBox.x + mapBox.width / 2))).toBeLessThan(10);
+      expect(Math.abs(tip.y + tip.height - (mapBox.y + mapBox.height / 2))).toBeLessThan(15);
       await shot(page, '09-invalid-geometry');
+      // Drawing again takes the refused shape and its message away.
+      await page.click('#draw');
+      await page.waitForSelector('.ring-error', { state: 'detached' });
+      expect(await errorBanners(page)).toEqual([]);
+      await page.click('#cancel');
       // The browser logs the deliberate 400 and 422; nothing else may be logged.
       const unexpected = errors.filter((e) => !/status of (400|422)/.test(e));
       expect(unexpected).toEqual([]);
@@ -634,6 +647,61 @@ describe('the console in Chromium', () => {
       },
       { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
     );
+  }, 200_000);
+
+  it("keeps each panel's controls inside the panel, a product's long style name too, on a desktop and a phone screen", async () => {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await signedIn(
+        async (page, errors) => {
+          // the default product with the longest style name (packages/weather catalog defaults)
+          await page.selectOption('#product', 'precipitation-rate-north-america');
+          await textMatches(page, '#style', /precipitation-rate-north-america-default/);
+          const outside = await page.evaluate(() => {
+            const panel = document.querySelector('#panels')!;
+            const right = panel.getBoundingClientRect().left + panel.clientWidth;
+            return Array.from(panel.querySelectorAll('select, input, button'))
+              .filter((c) => c.getBoundingClientRect().width > 0 && c.getBoundingClientRect().right > right + 0.5)
+              .map((c) => c.id || c.textContent);
+          });
+          expect(outside).toEqual([]);
+          // nothing to scroll sideways in the panel: the controls wrap instead
+          expect(
+            await page.evaluate(() => document.querySelector('#panels')!.scrollWidth - document.querySelector('#panels')!.clientWidth),
+          ).toBe(0);
+          expect(errors).toEqual([]);
+        },
+        { viewport, timezoneId: 'America/Los_Angeles' },
+      );
+    }
+  }, 200_000);
+
+  it('marks the place clicked last on the map, with the 20 miles its severe weather is searched within', async () => {
+    await signedIn(async (page, errors) => {
+      await zoomTo(page, ...PLAINS);
+      const box = (await page.locator('#map').boundingBox())!;
+      for (const [fx, fy] of [
+        [0.5, 0.5],
+        [0.3, 0.7],
+      ] as const) {
+        await clickMap(page, [[fx, fy]]);
+        await textMatches(page, '#point', /degree days \(base 10 °C/);
+        // one mark, the last click's: a place marker's bounding box is centred on it
+        const marks = await page.locator('path.point-place').evaluateAll((paths) =>
+          paths.map((p) => {
+            const r = p.getBoundingClientRect();
+            return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+          }),
+        );
+        expect(marks).toHaveLength(1);
+        expect(Math.abs(marks[0]!.x - (box.x + box.width * fx))).toBeLessThan(2);
+        expect(Math.abs(marks[0]!.y - (box.y + box.height * fy))).toBeLessThan(2);
+        expect(await page.locator('path.point-search-radius').count()).toBe(1);
+      }
+      expect(errors).toEqual([]);
+    });
   }, 200_000);
 
   it("brings a point's results into view on a phone screen, where they come far below the map", async () => {
@@ -1008,6 +1076,31 @@ describe('the console in Chromium', () => {
       expect(asked).toBe('Delete the alert rule Frost, changed elsewhere?');
       expect((await ruleRead(id)).status).toBe(404);
       expect(errors.filter((e) => !/status of 412/.test(e))).toEqual([]);
+    });
+  }, 200_000);
+
+  it('adds the frost alert once a field, a double click too, and offers it again once deleted', async () => {
+    // docs/decisions/0526-console-frost-rule-once-a-field.md: a second like rule alerts twice on every frost
+    const field = await createField('One frost alert', [-95.4, 37.6]);
+    const frostRules = async () => {
+      const rules = (await (await fetch(`${areaUrl('alerts')}/rules`, { headers: { Authorization: auth } })).json()) as {
+        target: { id: string };
+        condition: { kind: string };
+      }[];
+      return rules.filter((r) => r.target.id === field && r.condition.kind === 'frost').length;
+    };
+    await signedIn(async (page, errors) => {
+      await page.click(`#fields li[data-id="${field}"] button:first-child`);
+      await page.dblclick('#alert-add-frost');
+      await page.locator('#alerts li[data-id]').waitFor({ timeout: 30_000 });
+      await page.waitForSelector('#alert-add-frost:disabled');
+      expect(await page.getAttribute('#alert-add-frost', 'title')).toBe('This field has a frost alert already');
+      expect(await frostRules()).toBe(1);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.click('#alerts li[data-id] button[aria-label^="Delete"]');
+      await textMatches(page, '#alerts', /No alerts on this field/);
+      await page.waitForSelector('#alert-add-frost:enabled');
+      expect(errors).toEqual([]);
     });
   }, 200_000);
 

@@ -1,4 +1,4 @@
-import { describeCondition, describeState, frostRuleOn } from '../src/browser/alert-rules.js';
+import { describeCondition, describeState, frostRuleOn, holdsFrostRule } from '../src/browser/alert-rules.js';
 
 // The console's lines for alert rules (docs/interface.md §12): each kind's condition and the state.
 describe('alert rules as the console shows them', () => {
@@ -28,5 +28,18 @@ describe('alert rules as the console shows them', () => {
       target: { type: 'field', id: '7d0e2c9a-1b3f-4e5d-8c6a-2f4b1d3e5a7c' },
       condition: { kind: 'frost', threshold: 0, hours: 48 },
     });
+  });
+
+  // docs/decisions/0526-console-frost-rule-once-a-field.md: a second like rule alerts twice on every frost.
+  it('knows a field has the one-click frost rule already, and not a rule of another field or condition', () => {
+    const field = '7d0e2c9a-1b3f-4e5d-8c6a-2f4b1d3e5a7c';
+    const frost = { id: 'r1', ...frostRuleOn(field) };
+    expect(holdsFrostRule([frost], field)).toBe(true);
+    // described otherwise by whoever made it: the condition counts, not the words
+    expect(holdsFrostRule([{ ...frost, description: 'Frost in the orchard' }], field)).toBe(true);
+    expect(holdsFrostRule([], field)).toBe(false);
+    expect(holdsFrostRule([{ ...frost, target: { type: 'field', id: 'another' } }], field)).toBe(false);
+    expect(holdsFrostRule([{ ...frost, condition: { kind: 'frost', threshold: -2, hours: 48 } }], field)).toBe(false);
+    expect(holdsFrostRule([{ ...frost, condition: { kind: 'frost', threshold: 0, hours: 24 } }], field)).toBe(false);
   });
 });

@@ -69,3 +69,19 @@ export function describeState(s: AlertState): string {
   if (s.holding === null) return 'not evaluated yet';
   return `${s.holding ? 'holding' : 'clear'}: ${n(s.value ?? undefined)} ${s.unit}`;
 }
+
+/**
+ * Whether the field has the one-click frost rule already (frostRuleOn's condition, whatever its
+ * description): a second like rule would alert twice on every frost, so the console offers it
+ * only once a field (docs/decisions/0526-console-frost-rule-once-a-field.md).
+ */
+export function holdsFrostRule(rules: readonly AlertRule[], fieldId: string): boolean {
+  const { condition } = frostRuleOn(fieldId);
+  return rules.some(
+    (r) =>
+      r.target.id === fieldId &&
+      r.condition.kind === condition.kind &&
+      r.condition.threshold === condition.threshold &&
+      r.condition.hours === condition.hours,
+  );
+}

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { type Api, changedMeanwhile } from './api.js';
-import { type AlertRule, type AlertState, describeCondition, describeState, frostRuleOn } from './alert-rules.js';
+import { type AlertRule, type AlertState, describeCondition, describeState, frostRuleOn, holdsFrostRule } from './alert-rules.js';
 import type { Field } from './field-records.js';
 import { button, byId } from './fields.js';
 import { PanelView } from './panel-view.js';
@@ -23,7 +23,10 @@ export class AlertsPanel {
   async showField(field: Field | null): Promise<void> {
     this.field = field;
     const list = byId('alerts');
-    byId<HTMLButtonElement>('alert-add-frost').disabled = field === null;
+    // enabled once the field's rules say whether it has a frost rule already
+    const frost = byId<HTMLButtonElement>('alert-add-frost');
+    frost.disabled = true;
+    frost.title = '';
     if (!field) {
       list.replaceChildren(item('Select a field to see its alerts.'));
       return;
@@ -41,6 +44,13 @@ export class AlertsPanel {
       showError(err);
     }
     if (this.field?.id !== field.id) return;
+    // Offered once a field (decision 0526); while the rules are unknown, the area decides.
+    const held = holdsFrostRule(
+      (shown.answer ?? []).map(({ rule }) => rule),
+      field.id,
+    );
+    frost.disabled = held;
+    frost.title = held ? 'This field has a frost alert already' : '';
     const items = (shown.answer ?? []).map(({ rule, state }) => {
       const li = item(`${ruleName(rule)} · ${describeState(state)}`);
       li.dataset.id = rule.id;
@@ -84,15 +94,18 @@ export class AlertsPanel {
   private async addFrost(): Promise<void> {
     const field = this.field;
     if (!field) return;
+    // not twice while the first is on its way (decision 0526)
+    const frost = byId<HTMLButtonElement>('alert-add-frost');
+    frost.disabled = true;
     try {
       await this.api.json('alerts', '/rules', {
         method: 'POST',
         body: frostRuleOn(field.id),
       });
-      await this.showField(field);
     } catch (err) {
       showError(err);
     }
+    if (this.field?.id === field.id) await this.showField(field);
   }
 }
 

@@ -9,6 +9,12 @@ import { tooltipText } from './tooltip-text.js';
 /** The severe-weather types whose history is shown near a point (docs/interface.md §11). */
 const TYPES = ['hailsize', 'tornado', 'stormreports'] as const;
 
+/** How far from the place the archive is asked for severe weather, in statute miles (the archive's radius unit). */
+const RADIUS_MILES = 20;
+
+/** Metres in a statute mile (international mile, 1959). */
+const METRES_PER_MILE = 1609.344;
+
 /** ISO 6709 `+DD.dddd-DDD.dddd`, as the archive names a point. */
 function iso6709({ latitude: lat, longitude: lon }: Place): string {
   const sign = (v: number) => (v < 0 ? '-' : '+');
@@ -40,6 +46,28 @@ export class ArchiveMarkers {
    */
   async near(place: Place, signal: AbortSignal): Promise<void> {
     this.layer.clearLayers();
+    // The place the panel answers for, and the circle its severe weather comes from: the numbers
+    // beside the map say where they are for, also after the map is moved. Not interactive, so a
+    // click on them is a click on the map.
+    const at: L.LatLngExpression = [place.latitude, place.longitude];
+    L.circle(at, {
+      radius: RADIUS_MILES * METRES_PER_MILE,
+      className: 'point-search-radius',
+      color: '#20364d',
+      weight: 1,
+      dashArray: '4 4',
+      fill: false,
+      interactive: false,
+    }).addTo(this.layer);
+    L.circleMarker(at, {
+      radius: 6,
+      className: 'point-place',
+      color: '#fff',
+      weight: 2,
+      fillColor: '#20364d',
+      fillOpacity: 1,
+      interactive: false,
+    }).addTo(this.layer);
     const list = byId('archive');
     list.replaceChildren();
     const user = this.api.config.archive;
@@ -47,7 +75,7 @@ export class ArchiveMarkers {
       list.append(item('Severe-weather history needs an archive user (fieldcast archive register).'));
       return;
     }
-    const query = new URLSearchParams({ radius: '20', u: user.user, t: user.token });
+    const query = new URLSearchParams({ radius: String(RADIUS_MILES), u: user.user, t: user.token });
     const found = await Promise.all(
       TYPES.map(async (type) => {
         try {
@@ -74,7 +102,7 @@ export class ArchiveMarkers {
     // A count only of what the archive answered: with every type refused it knows of nothing.
     if (found.every(({ error }) => error !== undefined)) return;
     const count = found.reduce((sum, { records }) => sum + records.length, 0);
-    list.prepend(item(`${count} severe-weather records within 20 miles in the last 90 days.`));
+    list.prepend(item(`${count} severe-weather records within ${RADIUS_MILES} miles in the last 90 days.`));
   }
 }
 

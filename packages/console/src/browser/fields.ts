@@ -2,9 +2,10 @@
 import L from 'leaflet';
 import { ApiError, type Api } from './api.js';
 import { PolygonDraw } from './draw.js';
+import { faultPlace } from './fault-place.js';
 import { type Field, type FieldChange, FieldRecords, polygonsOf } from './field-records.js';
 import { ShapeEdit, type PolygonRings } from './shape-edit.js';
-import { errorText, showError, showMessage } from './status.js';
+import { errorText, showError, showMessage, showPanelErrors } from './status.js';
 import { tooltipText } from './tooltip-text.js';
 
 /**
@@ -213,11 +214,9 @@ export class FieldsPanel {
     const faults = err instanceof ApiError ? err.faults : [];
     let placed = 0;
     for (const fault of faults) {
-      // Paths are dotted (docs/interface.md §1): geometries.<polygon>.coordinates.<ring>[.<position>].
-      const m = /^geometries\.(\d+)\.coordinates\.(\d+)(?:\.(\d+))?/.exec(fault.path);
-      const ring = m ? polygons[Number(m[1])]?.[Number(m[2])] : undefined;
-      if (!m || !ring) continue;
-      const [lon, lat] = ring[m[3] ? Math.min(Number(m[3]), ring.length - 1) : 0]!;
+      const place = faultPlace(fault, polygons);
+      if (!place) continue;
+      const [lon, lat] = place;
       const tip = L.tooltip({ permanent: true, className: 'ring-error', direction: 'top' })
         .setLatLng([lat, lon])
         .setContent(tooltipText(fault.message));
@@ -228,14 +227,20 @@ export class FieldsPanel {
     if (placed === 0) {
       polygon.bindTooltip(tooltipText(errorText(err)), { permanent: true, className: 'ring-error' }).openTooltip();
     }
-    showError(err);
+    // The message is the red shape's: it goes with it (clearRejected), not left to say a shape
+    // drawn since, or a field created since, was refused.
+    showPanelErrors(REJECTED_SHAPE, [err]);
   }
 
   private clearRejected(): void {
     for (const l of this.rejected) l.remove();
     this.rejected = [];
+    showPanelErrors(REJECTED_SHAPE, []);
   }
 }
+
+/** The name under which the refused shape's message is shown (showPanelErrors). */
+const REJECTED_SHAPE = 'rejected-shape';
 
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const element = document.getElementById(id);
