@@ -144,5 +144,7 @@ describe('forecast frames are their model’s runs', () => {
       );
       expect([name, values.some(([va, vb]) => va !== vb)]).toEqual([name, true]);
     }
-  });
+    // six cold tiles of derived layers, each computed from its inputs' runs, and their datapoints:
+    // 30 s and more on a loaded two-core machine
+  }, 120_000);
 });
