@@ -75,12 +75,15 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * The request's fingerprint (draft section 2.4): its method, its path and query as sent, and its
- * JSON body as parsed (canonicalJson), hashed. The same request sent again has the same one.
+ * The request's fingerprint (draft section 2.4): its method, its path as routed and query, and its
+ * JSON body as parsed (canonicalJson), hashed. The same request sent again has the same one. The
+ * path as routed (`baseUrl` and `url`, after the kit decodes percent-encoded unreserved characters,
+ * service.ts `unreservedDecoded`) rather than as sent: `/f%69elds` and `/fields` are one resource
+ * (RFC 3986 section 6.2.2.2), so one request.
  */
 export function fingerprintOf(req: Request): string {
   return createHash('sha256')
-    .update(`${req.method} ${req.originalUrl}\n`)
+    .update(`${req.method} ${req.baseUrl}${req.url}\n`)
     .update(req.body === undefined ? '' : canonicalJson(req.body))
     .digest('base64url');
 }

@@ -13,6 +13,25 @@ interface MediaRange {
   q: number;
 }
 
+/** A weight as a decimal number, its digits however many (RFC 9110 section 12.4.2 allows three decimals). */
+const DECIMAL_WEIGHT = /^(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * A member's weight (RFC 9110 section 12.4.2): a decimal from 0 to 1 at its value, more decimals
+ * than the grammar's three included; anything else (`abc`, empty, `2`, `0x1`) is no weight, read
+ * as the grammar reads a member without one, 1, so a malformed weight never refuses what its
+ * member names (docs/decisions/0525-a-malformed-weight-is-no-weight.md).
+ */
+function weight(text: string | undefined): number {
+  if (text === undefined || !DECIMAL_WEIGHT.test(text)) return 1;
+  const q = Number(text);
+  return q <= 1 ? q : 1;
+}
+
+/**
+ * The members of an Accept or Accept-Encoding field (RFC 9110 sections 12.5.1, 12.5.3), each with
+ * its lower-cased type or coding, its parameters and its weight (`weight`).
+ */
 export function parseAccept(header: string): MediaRange[] {
   return header
     .split(',')
@@ -29,8 +48,7 @@ export function parseAccept(header: string): MediaRange[] {
             .trim()
             .replace(/^"|"$/g, '');
       }
-      const q = params.q === undefined ? 1 : Number(params.q);
-      return { type: (type ?? '').trim().toLowerCase(), params, q: Number.isFinite(q) ? q : 0 };
+      return { type: (type ?? '').trim().toLowerCase(), params, q: weight(params.q) };
     });
 }
 

@@ -222,6 +222,21 @@ function codingsTaken(req: Request): 'identity' | 'coded only' | 'none' {
 }
 
 /**
+ * The request as the compression package is to read its Accept-Encoding: each member with the
+ * weight `parseAccept` reads, so the package, which drops a member whose weight it cannot read,
+ * codes as `codingsTaken` decided (docs/decisions/0525-a-malformed-weight-is-no-weight.md).
+ */
+function withCodingsAsRead(req: Request): Request {
+  const header = req.headers['accept-encoding'];
+  // Only a weight can be read two ways; most clients send none.
+  if (header === undefined || !/q\s*=/i.test(header)) return req;
+  const written = parseAccept(header)
+    .map((e) => `${e.type};q=${e.q}`)
+    .join(', ');
+  return Object.create(req, { headers: { value: { ...req.headers, 'accept-encoding': written } } }) as Request;
+}
+
+/**
  * Compression (RFC 9110 section 8.4) that gives HEAD the header fields it gives GET, as RFC 9110
  * section 9.3.2 asks: the compression package chooses for HEAD as for GET (Vary, the threshold)
  * and then sends it uncoded, with the identity Content-Length, where GET says Content-Encoding and
@@ -239,7 +254,8 @@ function compressionAlikeForHead(): RequestHandler {
   const compressAlways = compression({ threshold: 0, filter: (_req, res) => res.statusCode !== 204 && res.statusCode !== 304 });
   return (req, res, next) => {
     const answer = codingsTaken(req) === 'coded only' ? compressAlways : compress;
-    answer(req.method === 'HEAD' ? withMethod(req, 'GET') : req, res, next);
+    const read = withCodingsAsRead(req);
+    answer(req.method === 'HEAD' ? withMethod(read, 'GET') : read, res, next);
   };
 }
 

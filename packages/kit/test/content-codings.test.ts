@@ -160,6 +160,24 @@ describe('an Accept-Encoding that refuses identity is honoured (RFC 9110 section
     expect([res.status, res.coding, res.body.length]).toEqual([304, undefined, 0]);
   });
 
+  // A weight outside RFC 9110 section 12.4.2's grammar is read as no weight, q=1, the negotiation's
+  // and the compression's alike (docs/decisions/0525-a-malformed-weight-is-no-weight.md).
+  it.each([
+    ['identity;q=abc', '/few-things', undefined],
+    ['identity;q=', '/things', undefined],
+    ['gzip;q=abc, identity;q=0', '/few-things', 'gzip'],
+    ['br;q=high, identity;q=0', '/things', 'br'],
+  ])('%s on %s: the member with a malformed weight is taken, as one without a weight', async (acceptEncoding, path, coding) => {
+    const res = await coded(path, acceptEncoding);
+    expect([res.status, res.coding]).toEqual([200, coding]);
+    expect((await coded(path, acceptEncoding, 'head')).status).toBe(200);
+  });
+
+  it('a weight written with more decimals than the grammar allows keeps its value: gzip;q=0.0000 is refused', async () => {
+    const res = await coded('/things', 'gzip;q=0.0000, identity');
+    expect([res.status, res.coding]).toEqual([200, undefined]);
+  });
+
   it('identity refused by * but named by itself is taken (the more specific entry)', async () => {
     const res = await coded('/few-things', '*;q=0, identity');
     expect([res.status, res.coding]).toEqual([200, undefined]);

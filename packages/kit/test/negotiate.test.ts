@@ -33,6 +33,15 @@ describe('negotiate', () => {
     ['application/json; charset=UTF-8', VENDOR],
     // JSON is UTF-8 (RFC 8259 section 8.1): a range asking another charset takes nothing served
     ['application/json;charset=latin1, */*;q=0.5', VENDOR],
+    // a weight outside RFC 9110 section 12.4.2's grammar is read as no weight, q=1
+    // (docs/decisions/0525-a-malformed-weight-is-no-weight.md)
+    ['application/json;q=abc', VENDOR],
+    ['application/json;q=', VENDOR],
+    ['application/json;q=2', VENDOR],
+    ['text/html, application/json;q=high', VENDOR],
+    ['application/vnd.fieldcast+json;q=0, application/json;q=0x1', 'application/json; charset=utf-8'],
+    // extra decimals keep the weight's value
+    ['application/vnd.fieldcast+json;q=0.0000, application/json;q=.5', 'application/json; charset=utf-8'],
   ])('serves %s as %s', async (accept, type) => {
     const req = request(app).get('/');
     const res = await (accept === undefined ? req : req.set('Accept', accept));
@@ -48,6 +57,7 @@ describe('negotiate', () => {
     'application/*;q=0, */*',
     'application/json;q=0, application/vnd.fieldcast+json;q=0, */*',
     '*/*;q=0',
+    'application/json;q=0.0000, application/vnd.fieldcast+json;q=0.',
   ])('refuses %s with 406 naming what it serves', async (accept) => {
     const res = await request(app).get('/').set('Accept', accept);
     expect(res.status).toBe(406);

@@ -1,6 +1,6 @@
 import { CHILL_MODELS, type ChillModel } from '@fieldcast/science';
 import { z } from 'zod';
-import { choiceError } from './common.js';
+import { choiceError, rangeOrderFault } from './common.js';
 import {
   acceptedDates,
   dailyValues,
@@ -97,7 +97,8 @@ export function chillQuerySchema(now: () => Date) {
       };
       const startMs = day('start');
       const endMs = day('end') ?? todayMs();
-      if (startMs !== undefined && startMs > endMs) fail('start', `start (${q.start}) must be no later than end (${isoDate(endMs)})`);
+      const unordered = rangeOrderFault(startMs, endMs, { endGiven: q.end !== undefined });
+      if (unordered) fail(unordered, `start (${q.start}) must be no later than end (${isoDate(endMs)})`);
       return {
         model: q.model ?? DEFAULT_CHILL_MODEL,
         ...(q.start === undefined ? {} : { start: q.start }),

@@ -143,3 +143,30 @@ export function anyCase(words: readonly string[]): RegExp {
   const letter = (c: string) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`);
   return new RegExp(`^(${words.map((w) => [...w].map(letter).join('')).join('|')})$`);
 }
+
+/**
+ * The member a range whose start is after its end is refused on, or undefined when it is in order,
+ * open or has a bound already refused (NaN): `end`, the bound that falls short of the start, in every area that takes a start and
+ * an end (or a begin and an end). An end left to its default is no parameter the caller sent, so
+ * then the start is named (docs/decisions/0031-degree-day-query.md: the parameter given).
+ */
+export function rangeOrderFault<T extends number | bigint>(
+  start: T | null | undefined,
+  end: T | null | undefined,
+  o: { endGiven?: boolean } = {},
+): 'start' | 'end' | undefined {
+  // NaN, a bound already refused, is in no order.
+  if (start === undefined || start === null || end === undefined || end === null || !(start > end)) return undefined;
+  return o.endGiven === false ? 'start' : 'end';
+}
+
+/**
+ * The check of a query whose start and end are already read as numbers, for `.superRefine`: a
+ * start after the end is one issue on the member `rangeOrderFault` names.
+ */
+export const orderedRange =
+  (message: string) =>
+  (q: { start?: number; end?: number }, ctx: z.RefinementCtx): void => {
+    const member = rangeOrderFault(q.start, q.end);
+    if (member) ctx.addIssue({ code: 'custom', path: [member], message, input: q });
+  };

@@ -12,7 +12,7 @@ import {
   usesNextMinimum,
 } from '@fieldcast/science';
 import { z } from 'zod';
-import { anyCase, choiceError, coordinateParam, DECIMAL } from './common.js';
+import { anyCase, choiceError, coordinateParam, DECIMAL, rangeOrderFault } from './common.js';
 
 /**
  * Growing degree days (spec 2.6, 4.1; public record "Agronomy defaults"): the query every GDD
@@ -214,11 +214,11 @@ export function degreeDayQuerySchema(now: () => Date, options: { daily?: boolean
       };
       const startMs = day('start');
       const endMs = day('end');
-      if (startMs > endMs) {
-        // Name what the caller gave; a defaulted side is "today".
-        const which = q.end !== undefined ? 'end' : 'start';
+      // Name what the caller gave; a defaulted side is "today".
+      const unordered = rangeOrderFault(startMs, endMs, { endGiven: q.end !== undefined });
+      if (unordered) {
         fail(
-          which,
+          unordered,
           `start (${q.start ?? `today, ${isoDate(startMs)}`}) must be no later than end (${q.end ?? `today, ${isoDate(endMs)}`}); dates run ${range()}`,
         );
       }

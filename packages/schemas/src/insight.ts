@@ -1,6 +1,6 @@
 import { calendarMs } from '@fieldcast/calendar';
 import { z } from 'zod';
-import { anyCase, boundMs, LatLon, timeText, Uuid } from './common.js';
+import { anyCase, boundMs, LatLon, rangeOrderFault, timeText, Uuid } from './common.js';
 import { MAX_FIELD_POSITIONS } from './fields.js';
 import { AMES_SQUARE, MultiPolygon, polygonInput } from './geojson.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
@@ -250,8 +250,9 @@ export function hourlyQuerySchema(now: () => Date, withUnit: boolean) {
     const startMs = at('start', q.start);
     const endMs = at('end', q.end);
     if (Number.isNaN(startMs) || Number.isNaN(endMs)) return z.NEVER;
-    if (startMs > endMs) {
-      fail('end', `start (${q.start}) must be no later than end (${q.end}); both lie ${range()}`);
+    const unordered = rangeOrderFault(startMs, endMs);
+    if (unordered) {
+      fail(unordered, `start (${q.start}) must be no later than end (${q.end}); both lie ${range()}`);
       return z.NEVER;
     }
     const first = Math.ceil(startMs / HOUR_MS) * HOUR_MS;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundMs, coordinateParam, countParam, sentAs, timeText, Timestamp, UTC_ZONE, Uuid, UuidInput } from './common.js';
+import { boundMs, coordinateParam, countParam, orderedRange, sentAs, timeText, Timestamp, UTC_ZONE, Uuid, UuidInput } from './common.js';
 import { withPlusHint } from './query-time.js';
 
 /**
@@ -177,8 +177,7 @@ const positiveInteger = (name: string, description: string, max?: number) =>
   });
 
 /** start and end, when both are given, in order. */
-const ordered = <T extends { start?: number; end?: number }>(q: T) => q.start === undefined || q.end === undefined || q.start <= q.end;
-const ORDER_ERROR = { error: 'start must be no later than end', path: ['end'] };
+const ORDERED = orderedRange('start must be no later than end');
 
 /** Query of GET /models/{id}/forecasts (public record: start, end, limit, sort). */
 export const ModelForecastListQuery = z
@@ -195,7 +194,7 @@ export const ModelForecastListQuery = z
       .meta({ description: 'by initTime: desc (newest first, the default) or asc' })
       .optional(),
   })
-  .refine(ordered, ORDER_ERROR);
+  .superRefine(ORDERED);
 export type ModelForecastListQuery = z.infer<typeof ModelForecastListQuery>;
 
 /** Query of the time-series operations (spec 4.7): start, end, limit. */
@@ -205,7 +204,7 @@ export const ModelTimeSeriesQuery = z
     end: instant('end', 'latest validTime, inclusive; default the run’s last', 'end').optional(),
     limit: positiveInteger('limit', 'at most this many values: the first ones from start').optional(),
   })
-  .refine(ordered, ORDER_ERROR);
+  .superRefine(ORDERED);
 export type ModelTimeSeriesQuery = z.infer<typeof ModelTimeSeriesQuery>;
 
 /**

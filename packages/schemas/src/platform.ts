@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { LruCache } from '@fieldcast/caches';
 import { crossesUncut, polygonFaults, type PolygonCoordinates } from '@fieldcast/geo';
-import { boundMs, countParam, sentAs, timeText, Timestamp, Uuid, UuidInput } from './common.js';
+import { boundMs, countParam, orderedRange, sentAs, timeText, Timestamp, Uuid, UuidInput } from './common.js';
 import { DegreeDayLocationParams } from './growing-degree-days.js';
 import { withPlusHint } from './query-time.js';
 
@@ -172,8 +172,6 @@ const instant = (name: 'start' | 'end') =>
     })
     .transform((s) => boundMs(s, name));
 
-const startBeforeEnd = (q: { start?: number; end?: number }) => q.start === undefined || q.end === undefined || q.start <= q.end;
-
 /**
  * Filters of GET /products (spec 4.6), all combined. Unknown parameters are ignored. No
  * `.meta({ id })`: OpenAPI lists a query's properties as parameters.
@@ -212,7 +210,7 @@ export const ProductsQuery = z
     error: 'start and end go together: give both or neither',
     path: ['end'],
   })
-  .refine(startBeforeEnd, { error: 'start must not be after end', path: ['start'] });
+  .superRefine(orderedRange('start must not be after end'));
 export type ProductsQuery = z.output<typeof ProductsQuery>;
 
 /** start, end, limit and sort of the frame and forecast lists (public record). */
@@ -231,7 +229,7 @@ export const TimeListQuery = z
       .meta({ description: 'by time: desc (newest first, the default) or asc' })
       .optional(),
   })
-  .refine(startBeforeEnd, { error: 'start must not be after end', path: ['start'] });
+  .superRefine(orderedRange('start must not be after end'));
 export type TimeListQuery = z.output<typeof TimeListQuery>;
 
 /** A product named in a path by id or name (spec 2.4: the name is usable in place of the id). */

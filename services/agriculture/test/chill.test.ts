@@ -78,7 +78,7 @@ describe('chill at a location', () => {
     ['start before 2015', 'start=2014-12-31', 'start', /from 2015-01-01 to 2024-12-22/],
     ['end past today + 7 days', 'end=2024-12-23', 'end', /from 2015-01-01 to 2024-12-22/],
     ['end not a date', 'end=2024-02-30', 'end', /got 2024-02-30/],
-    ['start after end', 'start=2024-12-01&end=2024-11-01', 'start', /no later than end \(2024-11-01\)/],
+    ['start after end', 'start=2024-12-01&end=2024-11-01', 'end', /no later than end \(2024-11-01\)/],
     // one fault per value (docs/decisions/0005-problem-details.md): a date out of range is not also compared
     ['start out of range and after end', 'start=2024-12-23&end=2024-12-01', 'start', /from 2015-01-01 to 2024-12-22 .*; got 2024-12-23/],
     ['end out of range and before start', 'start=2024-01-01&end=2014-12-31', 'end', /from 2015-01-01 to 2024-12-22 .*; got 2014-12-31/],

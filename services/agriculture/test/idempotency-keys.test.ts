@@ -23,9 +23,9 @@ const fieldBody = (description: string) => ({
     },
   ],
 });
-const create = (description: string, key: string) =>
+const create = (description: string, key: string, path = '/fields') =>
   request(t.fleet.app('agriculture'))
-    .post('/fields')
+    .post(path)
     .set('Authorization', t.alice.auth)
     .set('Accept', JSON_V1)
     .set('Idempotency-Key', key)
@@ -44,6 +44,15 @@ describe('POST /fields under an Idempotency-Key', () => {
     const other = await create('South 40', '"field-retry-1"');
     expect([other.status, other.body.id]).toEqual([422, 'idempotency_key_reused']);
     expect(await count('fields')).toBe(1);
+  });
+
+  it('takes /f%69elds and /fields, one resource (RFC 3986 section 6.2.2.2), as the same request under one key', async () => {
+    const before = await count('fields');
+    const first = await create('East 40', '"field-retry-encoded"', '/f%69elds');
+    expect(first.status).toBe(201);
+    const again = await create('East 40', '"field-retry-encoded"');
+    expect([again.status, again.headers['idempotent-replayed'], again.headers.location]).toEqual([201, 'true', first.headers.location]);
+    expect(await count('fields')).toBe(before + 1);
   });
 
   it('documents the header on the create in /openapi.json', async () => {

@@ -140,7 +140,7 @@ describe('GET /products/{product}/frames (public record)', () => {
     ['limit', 'limit=1001'],
     ['limit', 'limit=ten'],
     ['sort', 'sort=up'],
-    ['start', 'start=2020-01-02T00:00:00Z&end=2020-01-01T00:00:00Z'],
+    ['end', 'start=2020-01-02T00:00:00Z&end=2020-01-01T00:00:00Z'],
     ['end', 'end=soon'],
   ])('400 naming %s for %s', async (param, query) => {
     for (const path of ['/products/air-temperature/frames', '/products/air-temperature/forecasts']) {

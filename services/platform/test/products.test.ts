@@ -350,7 +350,7 @@ describe('bad filter values are 400 naming the parameter', () => {
     ['start', { start: '2025-01-01', end: '2025-01-02T00:00:00Z' }],
     ['end', { start: '2025-01-01T00:00:00Z' }],
     ['end', { end: '2025-01-01T00:00:00Z' }],
-    ['start', { start: '2025-01-02T00:00:00Z', end: '2025-01-01T00:00:00Z' }],
+    ['end', { start: '2025-01-02T00:00:00Z', end: '2025-01-01T00:00:00Z' }],
     ['end', { start: '2025-01-01T00:00:00Z', end: '2025-02-30T00:00:00Z' }],
     ['coverage', { coverage: 'not json' }],
     ['coverage', { coverage: '[1,2]' }],

@@ -1,5 +1,5 @@
-import { InvalidRequestError, NotFoundError } from '@fieldcast/kit';
-import { anyCase, ARCHIVE_HISTORY_LIMIT, ArchiveLimit, withPlusHint } from '@fieldcast/schemas';
+import { type FieldError, InvalidRequestError, NotFoundError } from '@fieldcast/kit';
+import { anyCase, ARCHIVE_HISTORY_LIMIT, ArchiveLimit, rangeOrderFault, withPlusHint } from '@fieldcast/schemas';
 import { DATE_FORM, DateError, DAY_MS, eventDayOf, parseEventDay, parseTime, type EventDay } from './dates.js';
 import { LocationError, parsePlace, type Place } from './iso6709.js';
 import { ARCHIVE_REQUESTS, isArchiveRequest, type ArchiveRequest, type ArchiveType } from './types.js';
@@ -173,13 +173,17 @@ function timeRange(
 ): { startMs: number; endMs: number; day: EventDay | null } {
   const beginText = single(query, 'begin');
   const endText = single(query, 'end');
+  // Every malformed bound is an item of errors, begin and end both, as every area's errors[] names
+  // each invalid parameter (docs/decisions/0005-problem-details.md).
+  const faults: FieldError[] = [];
   const parse = (text: string, name: string, at: (t: string, n: string) => number) => {
     try {
       return at(text, name);
     } catch (err) {
       // begin and end are query parameters, where a + reads as a space; a path's /{date} keeps its +
-      if (err instanceof DateError) throw fault(name, withPlusHint(err.message, text));
-      throw err;
+      if (err instanceof DateError) faults.push({ path: name, message: withPlusHint(err.message, text) });
+      else throw err;
+      return Number.NaN;
     }
   };
   if (dateText !== undefined) {
@@ -195,8 +199,14 @@ function timeRange(
     const eventDay = eventDayOf(day);
     return { startMs: eventDay.startMs, endMs: eventDay.endMs - 1, day: eventDay };
   }
+  const beginMs = beginText === undefined ? undefined : parse(beginText, 'begin', parseTime);
   const endMs = endText === undefined ? now : parse(endText, 'end', parseTime);
-  const startMs = beginText === undefined ? endMs - DEFAULT_SPAN_DAYS * DAY_MS : parse(beginText, 'begin', parseTime);
-  if (startMs > endMs) throw fault('begin', `begin is after end (${DATE_FORM})`);
+  const startMs = beginMs ?? endMs - DEFAULT_SPAN_DAYS * DAY_MS;
+  if (faults.length > 0) {
+    throw new InvalidRequestError('invalid_parameter', faults.map((f) => f.message).join('; '), faults);
+  }
+  // The member every area names for a range out of order; begin is the archive's start.
+  const unordered = rangeOrderFault(startMs, endMs, { endGiven: endText !== undefined });
+  if (unordered) throw fault(unordered === 'start' ? 'begin' : 'end', `begin is after end (${DATE_FORM})`);
   return { startMs: Math.max(0, startMs), endMs, day: null };
 }

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '@fieldcast/kit';
-import { calendarDateMicros, MICROS_PER_DAY, type Microseconds, zonedTimestampMicros } from '@fieldcast/schemas';
+import { calendarDateMicros, MICROS_PER_DAY, type Microseconds, rangeOrderFault, zonedTimestampMicros } from '@fieldcast/schemas';
 
 /** The instants of a list's period, both included; null where the period is open. */
 export interface Period {
@@ -31,9 +31,10 @@ export function periodOf(start: string | undefined, end: string | undefined): Pe
     to = day !== null ? day + MICROS_PER_DAY - 1n : zonedTimestampMicros(end);
   }
   // As written: an end before the start is refused even within one millisecond.
-  if (from !== null && to !== null && from > to) {
-    throw new InvalidRequestError('invalid_parameter', 'Invalid query parameter: end', [
-      { path: 'end', message: 'the period ends before it starts' },
+  const unordered = rangeOrderFault(from, to);
+  if (unordered) {
+    throw new InvalidRequestError('invalid_parameter', `Invalid query parameter: ${unordered}`, [
+      { path: unordered, message: 'the period ends before it starts' },
     ]);
   }
   return { start: from === null ? null : msStart(from), end: to === null ? null : msStart(to) + MICROS_PER_MS - 1n };
