@@ -704,6 +704,24 @@ describe('the console in Chromium', () => {
     });
   }, 200_000);
 
+  it("zooms in until a field's corners can be placed, the weather drawn larger from its tiles' own zoom (decision 0527)", async () => {
+    await signedIn(async (page, errors) => {
+      const tilesAsked: string[] = [];
+      page.on('request', (request) => {
+        const zoom = /\/tile\/(\d+)\//.exec(request.url());
+        if (zoom) tilesAsked.push(zoom[1]!);
+      });
+      await zoomTo(page, 41.6, -93.6, 18);
+      const zoom = await page.evaluate(() => (window as unknown as { fieldcastMap: { getZoom(): number } }).fieldcastMap.getZoom());
+      expect(zoom).toBe(18);
+      // the weather at that zoom is its native zoom's tile, drawn larger: asked at 7, never past it
+      await page.waitForSelector('.leaflet-weather-pane img.leaflet-tile-loaded');
+      expect(tilesAsked.length).toBeGreaterThan(0);
+      expect(tilesAsked.filter((z) => z !== '7')).toEqual([]);
+      expect(errors).toEqual([]);
+    });
+  }, 200_000);
+
   it("brings a point's results into view on a phone screen, where they come far below the map", async () => {
     await signedIn(
       async (page, errors) => {

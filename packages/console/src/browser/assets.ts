@@ -70,7 +70,7 @@ export class AssetsPanel {
       // Each name begins with the words the button shows (WCAG 2.2, 2.5.3 Label in Name), then
       // names the asset it acts on.
       li.append(
-        button(label, () => this.map.fitBounds(outline.getBounds(), { maxZoom: 13 })),
+        button(label, () => this.map.fitBounds(outline.getBounds(), { maxZoom: 16 })),
         ' ',
         button('Tags', () => void this.editTags(asset.id, li), `Tags of ${label}: edit them`),
         ' ',

@@ -162,7 +162,7 @@ export class FieldsPanel {
   select(field: Field | null): void {
     this.selected = field;
     for (const li of Array.from(byId('fields').querySelectorAll('li'))) li.classList.toggle('selected', li.dataset.id === field?.id);
-    if (field) this.map.fitBounds(this.outline(field).getBounds(), { maxZoom: 12 });
+    if (field) this.map.fitBounds(this.outline(field).getBounds(), { maxZoom: 16 });
     this.onSelect(field);
   }
 

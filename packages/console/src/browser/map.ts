@@ -8,11 +8,18 @@ type Topology = Parameters<typeof mesh>[0];
 type TopoObject = NonNullable<Parameters<typeof mesh>[1]>;
 
 /**
+ * The closest zoom (about 0.6 m a pixel at 40 degrees): a field's corners can be placed on it. The
+ * weather tiles stop at their native zoom and are drawn larger past it (tiles.ts), as the offline
+ * base's 1:50m shapes are; OpenStreetMap serves down to 19 (decision 0527).
+ */
+export const MAX_ZOOM = 18;
+
+/**
  * The map and its offline base: Natural Earth land and country borders from the world-atlas
  * package, drawn as vectors (decision 0192). OpenStreetMap is an option for when online.
  */
 export async function createMap(element: HTMLElement): Promise<L.Map> {
-  const map = L.map(element, { worldCopyJump: true, minZoom: 1, maxZoom: 11, keyboard: true }).setView(
+  const map = L.map(element, { worldCopyJump: true, minZoom: 1, maxZoom: MAX_ZOOM, keyboard: true }).setView(
     [OPENING_VIEW.latitude, OPENING_VIEW.longitude],
     OPENING_VIEW.zoom,
   );

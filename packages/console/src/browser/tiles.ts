@@ -3,6 +3,7 @@ import L from 'leaflet';
 import { OPENING_VIEW } from '../opening-view.js';
 import type { Api } from './api.js';
 import { byId } from './fields.js';
+import { MAX_ZOOM } from './map.js';
 import { drawLegend } from './legend.js';
 import { PanelView } from './panel-view.js';
 import { showError } from './status.js';
@@ -172,7 +173,7 @@ export class TilesPanel {
       pane: 'weather',
       opacity: 0.7,
       maxNativeZoom: 7,
-      maxZoom: 11,
+      maxZoom: MAX_ZOOM,
     });
     this.layer.on('tileerror', (e: L.TileErrorEvent) => {
       if (this.tileErrorShown) return;
