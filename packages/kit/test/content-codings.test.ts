@@ -4,14 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { z } from 'zod';
-import { Api, BodyFault, createServiceApp, type ServiceDefinition } from '../src/index.js';
+import { BodyFault, createServiceApp, type ServiceDefinition } from '../src/index.js';
+import { list, thingsApi } from './things.js';
 import { probeAuth as auth, probeIdentity as identity, testDeps } from './deps.js';
-
-/** A list over the 1 KiB compression threshold, one under it, a PNG, and a create that echoes its body. */
-const LONG = Array.from({ length: 100 }, (_, i) => ({ name: `thing number ${i}` }));
-const SHORT = [{ name: 'one' }];
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4000, 7)]);
-const list = { status: 200, description: 'things', schema: z.array(z.object({ name: z.string() })) };
 
 const things: ServiceDefinition = {
   area: 'things',
@@ -19,20 +14,7 @@ const things: ServiceDefinition = {
   description: 'a service for testing content codings (RFC 9110 sections 8.4 and 12.5.3)',
   needs: {},
   api: () =>
-    new Api()
-      .op({ method: 'get', path: '/things', summary: 'list', response: list, handle: () => LONG })
-      .op({ method: 'get', path: '/few-things', summary: 'short list', response: list, handle: () => SHORT })
-      .op({
-        method: 'get',
-        path: '/tiles/{z}.png',
-        summary: 'a tile',
-        params: z.object({ z: z.string() }),
-        produces: ['image/png'],
-        response: { status: 200, description: 'a tile', mediaType: 'image/png' },
-        handle: ({ res }) => {
-          res.type('png').send(PNG);
-        },
-      })
+    thingsApi()
       .op({
         method: 'get',
         path: '/unchanged',

@@ -3,15 +3,11 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { z } from 'zod';
-import { Api, createServiceApp, type ServiceDefinition } from '../src/index.js';
+import { createServiceApp, type ServiceDefinition } from '../src/index.js';
+import { thingsApi } from './things.js';
 import { probeAuth as auth, probeIdentity as identity, testDeps } from './deps.js';
 
-/** A list long enough to be compressed (over the 1 KiB threshold), and one too short to be. */
-const LONG = Array.from({ length: 100 }, (_, i) => ({ name: `thing number ${i}` }));
-const SHORT = [{ name: 'one' }];
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4000, 7)]);
 const FILE = Buffer.alloc(5000, 'a');
-const list = { status: 200, description: 'things', schema: z.array(z.object({ name: z.string() })) };
 
 const things: ServiceDefinition = {
   area: 'things',
@@ -19,35 +15,21 @@ const things: ServiceDefinition = {
   description: 'a service for testing the header fields of HEAD',
   needs: {},
   api: () =>
-    new Api()
-      .op({ method: 'get', path: '/things', summary: 'list', response: list, handle: () => LONG })
-      .op({ method: 'get', path: '/few-things', summary: 'short list', response: list, handle: () => SHORT })
-      .op({
-        method: 'get',
-        path: '/tiles/{z}.png',
-        summary: 'a tile',
-        params: z.object({ z: z.string() }),
-        produces: ['image/png'],
-        response: { status: 200, description: 'a tile', mediaType: 'image/png' },
-        handle: ({ res }) => {
-          res.type('png').send(PNG);
-        },
-      })
-      .op({
-        method: 'get',
-        path: '/files/{name}',
-        summary: 'a file, its bytes as they are stored',
-        params: z.object({ name: z.string() }),
-        produces: ['text/plain'],
-        response: { status: 200, description: 'a file', mediaType: 'text/plain' },
-        handle: ({ req, res }) => {
-          res.setHeader('Cache-Control', 'private, no-transform');
-          res.setHeader('Content-Type', 'text/plain');
-          res.setHeader('Content-Length', String(FILE.length));
-          if (req.method === 'HEAD') res.end();
-          else res.end(FILE);
-        },
-      }),
+    thingsApi().op({
+      method: 'get',
+      path: '/files/{name}',
+      summary: 'a file, its bytes as they are stored',
+      params: z.object({ name: z.string() }),
+      produces: ['text/plain'],
+      response: { status: 200, description: 'a file', mediaType: 'text/plain' },
+      handle: ({ req, res }) => {
+        res.setHeader('Cache-Control', 'private, no-transform');
+        res.setHeader('Content-Type', 'text/plain');
+        res.setHeader('Content-Length', String(FILE.length));
+        if (req.method === 'HEAD') res.end();
+        else res.end(FILE);
+      },
+    }),
 };
 
 const app = createServiceApp(things, testDeps(identity));
