@@ -3,6 +3,7 @@ import L from 'leaflet';
 import { type Api, changedMeanwhile } from './api.js';
 import { assetLabel } from './asset-label.js';
 import { type Asset, type AssetChange, assetReplacement, parseTags, tagsText } from './asset-tags.js';
+import { FIT_ZOOM } from './map.js';
 import { button, byId } from './fields.js';
 import { ShapeEdit } from './shape-edit.js';
 import { errorText, showError, showMessage } from './status.js';
@@ -70,7 +71,7 @@ export class AssetsPanel {
       // Each name begins with the words the button shows (WCAG 2.2, 2.5.3 Label in Name), then
       // names the asset it acts on.
       li.append(
-        button(label, () => this.map.fitBounds(outline.getBounds(), { maxZoom: 16 })),
+        button(label, () => this.map.fitBounds(outline.getBounds(), { maxZoom: FIT_ZOOM })),
         ' ',
         button('Tags', () => void this.editTags(asset.id, li), `Tags of ${label}: edit them`),
         ' ',

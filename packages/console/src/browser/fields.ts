@@ -4,6 +4,7 @@ import { ApiError, type Api } from './api.js';
 import { PolygonDraw } from './draw.js';
 import { faultPlace } from './fault-place.js';
 import { type Field, type FieldChange, FieldRecords, polygonsOf } from './field-records.js';
+import { FIT_ZOOM } from './map.js';
 import { ShapeEdit, type PolygonRings } from './shape-edit.js';
 import { errorText, showError, showMessage, showPanelErrors } from './status.js';
 import { tooltipText } from './tooltip-text.js';
@@ -162,7 +163,7 @@ export class FieldsPanel {
   select(field: Field | null): void {
     this.selected = field;
     for (const li of Array.from(byId('fields').querySelectorAll('li'))) li.classList.toggle('selected', li.dataset.id === field?.id);
-    if (field) this.map.fitBounds(this.outline(field).getBounds(), { maxZoom: 16 });
+    if (field) this.map.fitBounds(this.outline(field).getBounds(), { maxZoom: FIT_ZOOM });
     this.onSelect(field);
   }
 

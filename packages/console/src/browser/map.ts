@@ -14,6 +14,9 @@ type TopoObject = NonNullable<Parameters<typeof mesh>[1]>;
  */
 export const MAX_ZOOM = 18;
 
+/** The closest zoom a selected field or asset is fitted at: a small field fills the map, not one of its furrows (decision 0527). */
+export const FIT_ZOOM = 16;
+
 /**
  * The map and its offline base: Natural Earth land and country borders from the world-atlas
  * package, drawn as vectors (decision 0192). OpenStreetMap is an option for when online.
